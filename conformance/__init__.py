@@ -1,0 +1,1 @@
+"""Conformance and claim-audit harness for the sequentialthinking MCP server."""

@@ -1,0 +1,54 @@
+"""Typed failures a driver raises; a report turns each into an `error` verdict, never a traceback."""
+
+from __future__ import annotations
+
+
+class HarnessError(Exception):
+    """Base of every failure the harness reports in one line (CLI exit status 2 when fatal)."""
+
+
+class TargetError(HarnessError):
+    """A target cannot be resolved, installed or started (missing node/npm, bad version, spawn failure)."""
+
+
+class DriverError(HarnessError):
+    """The server under test misbehaved on the pipe."""
+
+    def __init__(self, message: str, *, stderr_tail: str = "") -> None:
+        super().__init__(message)
+        self.stderr_tail = stderr_tail
+
+
+class ServerExited(DriverError):
+    """The process ended while a request was outstanding (or before one could be sent)."""
+
+    def __init__(self, returncode: int | None, *, stderr_tail: str = "") -> None:
+        super().__init__(f"server exited with status {returncode}", stderr_tail=stderr_tail)
+        self.returncode = returncode
+
+
+class ServerTimeout(DriverError):
+    """No answer to a request within its timeout."""
+
+    def __init__(self, method: str, timeout: float, *, stderr_tail: str = "") -> None:
+        super().__init__(f"no answer to {method!r} within {timeout:g}s", stderr_tail=stderr_tail)
+        self.method = method
+        self.timeout = timeout
+
+
+class ProtocolViolation(DriverError):
+    """The server wrote something on stdout that is not a JSON-RPC 2.0 message."""
+
+    def __init__(self, message: str, *, line: bytes = b"", stderr_tail: str = "") -> None:
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.line = line
+
+
+class WrongId(ProtocolViolation):
+    """A response arrived whose id matches no outstanding request."""
+
+    def __init__(self, expected: object, got: object, *, line: bytes = b"", stderr_tail: str = "") -> None:
+        super().__init__(f"response id {got!r} does not match request id {expected!r}", line=line,
+                         stderr_tail=stderr_tail)
+        self.expected = expected
+        self.got = got

@@ -1,0 +1,48 @@
+"""Hypothesis profiles of a conformance run: how many generated examples each property gets."""
+
+from __future__ import annotations
+
+import os
+from typing import Final, Literal
+
+from hypothesis import HealthCheck, settings
+
+Profile = Literal["dev", "ci", "thorough"]
+PROFILES: Final[tuple[Profile, ...]] = ("dev", "ci", "thorough")
+
+EXAMPLES: Final[dict[Profile, int]] = {"dev": 20, "ci": 60, "thorough": 1000}
+"""Examples per property; stateful machines get a tenth as many runs of up to `STEPS` steps."""
+
+STEPS: Final[dict[Profile, int]] = {"dev": 15, "ci": 25, "thorough": 60}
+
+GROWTH_CALLS: Final[dict[Profile, int]] = {"dev": 300, "ci": 1500, "thorough": 12000}
+"""Accepted calls the unbounded-counter test makes on one process (the thorough profile passes 10,000)."""
+
+_SUPPRESSED = [
+    HealthCheck.function_scoped_fixture,
+    HealthCheck.too_slow,
+    HealthCheck.data_too_large,
+    HealthCheck.filter_too_much,
+]
+
+
+def register_profiles() -> None:
+    """Register `conformance-<name>` profiles; the server fixture is shared across examples on purpose."""
+    for name in PROFILES:
+        settings.register_profile(
+            f"conformance-{name}",
+            max_examples=EXAMPLES[name],
+            stateful_step_count=STEPS[name],
+            deadline=None,
+            suppress_health_check=_SUPPRESSED,
+            print_blob=True,
+            derandomize=False,
+        )
+
+
+def default_profile() -> Profile:
+    """`CONFORMANCE_PROFILE` if set, `ci` under CI, else `dev`."""
+    chosen = os.environ.get("CONFORMANCE_PROFILE")
+    if chosen in PROFILES:
+        return chosen  # type: ignore[return-value]
+    return "ci" if os.environ.get("CI") else "dev"

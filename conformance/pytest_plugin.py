@@ -1,0 +1,319 @@
+"""The pytest side of a conformance run: target options, the shared server fixture, and evidence collection.
+
+Load with `-p conformance.pytest_plugin`. The plugin only gathers results (`conformance.results`); report
+writers and the gate read those, never pytest internals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from conformance.drivers.errors import DriverError, HarnessError
+from conformance.drivers.process import processes_started
+from conformance.drivers.transcript import Transcript
+from conformance.identity import harness_identity
+from conformance.profiles import PROFILES, default_profile, register_profiles
+from conformance.results import ClaimObservation, Counterexample, RunResults, TestOutcome, TranscriptEvent
+from conformance.session import ServerSession
+from conformance.targets import Target, resolve_target
+
+DEFAULT_TARGETS = ["reference"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "sequentialthinking conformance")
+    group.addoption("--target", action="append", dest="conformance_targets", default=None,
+                    metavar="SPEC", help="reference | npm:<version> | cmd:<command line> (repeatable)")
+    group.addoption("--profile", dest="conformance_profile", choices=PROFILES, default=None,
+                    help="hypothesis profile: dev, ci or thorough (default: ci under CI, else dev)")
+    group.addoption("--results-dir", dest="conformance_results_dir", default=None, metavar="DIR",
+                    help="write results-<target>.json and transcripts/ here")
+    group.addoption("--target-cache", dest="conformance_cache", default=None, metavar="DIR",
+                    help="where npm targets are installed (default: the user cache directory)")
+    group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
+                    help="seconds a server may take to answer one request")
+    parser.addini("conformance_targets", "targets when --target is not given", type="args",
+                  default=DEFAULT_TARGETS)
+
+
+@dataclass
+class _RunState:
+    """Everything the plugin gathers in one session, per target spec."""
+
+    profile: str
+    results_dir: Path | None
+    cache: Path | None
+    timeout: float
+    started: str
+    targets: dict[str, Target] = field(default_factory=dict)
+    sessions: dict[str, ServerSession] = field(default_factory=dict)
+    outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
+    examples: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, int] = field(default_factory=dict)
+    current: str | None = None
+    current_spec: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_STATE_KEY = pytest.StashKey[_RunState]()
+_EVIDENCE_KEY = pytest.StashKey["Evidence"]()
+
+
+def _state(config: pytest.Config) -> _RunState:
+    return config.stash[_STATE_KEY]
+
+
+def slug(spec: str) -> str:
+    """A file-name-safe form of a target spec."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "target"
+
+
+def target_specs(config: pytest.Config) -> list[str]:
+    given: list[str] | None = config.getoption("conformance_targets")
+    return list(given) if given else list(config.getini("conformance_targets"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "records(*ids): canonical record IDs a test evidences")
+    register_profiles()
+    profile = config.getoption("conformance_profile") or default_profile()
+    settings.load_profile(f"conformance-{profile}")
+    results_dir = config.getoption("conformance_results_dir")
+    cache = config.getoption("conformance_cache")
+    state = _RunState(
+        profile=profile,
+        results_dir=Path(results_dir) if results_dir else None,
+        cache=Path(cache) if cache else None,
+        timeout=float(config.getoption("conformance_timeout")),
+        started=_now(),
+    )
+    config.stash[_STATE_KEY] = state
+    _watch_examples(state)
+
+
+def _watch_examples(state: _RunState) -> None:
+    """Count generated examples per test and remember where each one's exchange starts."""
+    try:
+        from hypothesis.internal.observability import add_observability_callback
+    except ImportError:  # pragma: no cover - older hypothesis
+        return
+
+    def observe(observation: object) -> None:
+        if getattr(observation, "type", None) != "test_case" or state.current is None:
+            return
+        with state.lock:
+            state.examples[state.current] = state.examples.get(state.current, 0) + 1
+            session = state.sessions.get(state.current_spec or "")
+            if session is not None:
+                state.marks[state.current] = session.transcript.mark()
+
+    add_observability_callback(observe)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "target_spec" in metafunc.fixturenames:
+        specs = target_specs(metafunc.config)
+        metafunc.parametrize("target_spec", specs, ids=specs, scope="session")
+
+
+@pytest.fixture(scope="session")
+def target(target_spec: str, request: pytest.FixtureRequest) -> Target:
+    """The resolved target (npm targets are installed into the cache on first use)."""
+    state = _state(request.config)
+    if target_spec not in state.targets:
+        try:
+            state.targets[target_spec] = resolve_target(target_spec, cache_dir=state.cache)
+        except HarnessError as exc:
+            pytest.fail(f"target {target_spec!r} cannot be used: {exc}", pytrace=False)
+    return state.targets[target_spec]
+
+
+@pytest.fixture(scope="session")
+def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSession]:
+    """One initialized server process for the whole run; records about fresh processes use `server.fresh()`."""
+    state = _state(request.config)
+    path = None
+    if state.results_dir is not None:
+        path = state.results_dir / "transcripts" / f"{slug(target.spec)}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+    transcript = Transcript(path)
+    session = ServerSession(target=target, transcript=transcript, timeout=state.timeout)
+    state.sessions[target.spec] = session
+    try:
+        yield session
+    finally:
+        session.close()
+        transcript.close()
+
+
+@dataclass
+class Evidence:
+    """What a test wants a reviewer to read beside its verdict: notes and claim observations."""
+
+    nodeid: str
+    notes: list[str] = field(default_factory=list)
+    claims: list[ClaimObservation] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def claim(self, claim: str, verdict: str, observation: str) -> None:
+        entry = ClaimObservation.model_validate(
+            {"claim": claim, "verdict": verdict, "observation": observation, "test": self.nodeid})
+        if entry not in self.claims:
+            self.claims.append(entry)
+
+
+@pytest.fixture
+def evidence(request: pytest.FixtureRequest) -> Evidence:
+    item = request.node
+    found = item.stash.get(_EVIDENCE_KEY, None)
+    if found is None:
+        found = Evidence(item.nodeid)
+        item.stash[_EVIDENCE_KEY] = found
+    return found
+
+
+def _spec_of(item: pytest.Item) -> str | None:
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    value = callspec.params.get("target_spec")
+    return value if isinstance(value, str) else None
+
+
+def _records_of(item: pytest.Item) -> list[str]:
+    ids: list[str] = []
+    for mark in item.iter_markers("records"):
+        ids.extend(str(arg) for arg in mark.args)
+    return list(dict.fromkeys(ids))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    state = _state(item.config)
+    with state.lock:
+        state.current = item.nodeid
+        state.current_spec = _spec_of(item)
+        session = state.sessions.get(state.current_spec or "")
+        if session is not None:
+            state.marks[item.nodeid] = session.transcript.mark()
+
+
+_FALSIFYING = re.compile(r"^(Falsifying example:.*?|state = .*?)(?=^\S|\Z)", re.S | re.M)
+
+
+def _falsifying(text: str) -> str:
+    found = [m.group(0).strip() for m in _FALSIFYING.finditer(text)]
+    return "\n".join(found)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[
+        None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    spec = _spec_of(item)
+    if spec is None:
+        return report
+    records = _records_of(item)
+    if not records:
+        return report
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        _record_outcome(item, call, report, spec, records)
+    return report
+
+
+def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport,
+                    spec: str, records: list[str]) -> None:
+    state = _state(item.config)
+    status: str
+    if report.passed:
+        status = "passed"
+    elif report.skipped:
+        status = "skipped"
+    elif report.when != "call":
+        status = "error"
+    else:
+        exc = call.excinfo.value if call.excinfo is not None else None
+        status = "error" if _is_driver_failure(exc) else "failed"
+    message = ""
+    counterexample = None
+    if not report.passed and not report.skipped:
+        text = report.longreprtext
+        message = _last_line(text)
+        session = state.sessions.get(spec)
+        exchange: list[TranscriptEvent] = []
+        if session is not None:
+            start = state.marks.get(item.nodeid)
+            if start is not None:
+                exchange = [TranscriptEvent(kind=e.kind, data=e.data, t=e.t)
+                            for e in session.transcript.events_since(start)]
+        counterexample = Counterexample(falsifying=_falsifying(text), exchange=exchange[-200:])
+    evid = item.stash.get(_EVIDENCE_KEY, None)
+    outcome = TestOutcome.model_validate({
+        "nodeid": item.nodeid,
+        "records": records,
+        "status": status,
+        "examples": state.examples.get(item.nodeid, 0) or (1 if status != "skipped" else 0),
+        "duration": report.duration,
+        "message": message,
+        "counterexample": counterexample,
+        "transcript": f"transcripts/{slug(spec)}.jsonl" if state.results_dir else None,
+        "notes": evid.notes if evid else [],
+        "claims": [c.model_dump() for c in evid.claims] if evid else [],
+    })
+    state.outcomes.setdefault(spec, []).append(outcome)
+
+
+def _is_driver_failure(exc: BaseException | None) -> bool:
+    if exc is None:
+        return False
+    if isinstance(exc, DriverError):
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_is_driver_failure(e) for e in exc.exceptions)
+    return False
+
+
+def _last_line(text: str) -> str:
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("E "):
+            return line[2:].strip()[:500]
+    lines = text.strip().splitlines()
+    return lines[-1][:500] if lines else ""
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    state = session.config.stash.get(_STATE_KEY, None)
+    if state is None or state.results_dir is None:
+        return
+    seed = session.config.getoption("hypothesis_seed", None)
+    harness = harness_identity(profile=state.profile, seed=None if seed is None else str(seed))
+    for spec, target in state.targets.items():
+        srv = state.sessions.get(spec)
+        results = RunResults(
+            target=target.identity,
+            harness=harness,
+            server_info={k: str(v) for k, v in (srv.server_info if srv else {}).items()},
+            protocol_version=srv.protocol_version if srv else None,
+            started=state.started,
+            finished=_now(),
+            processes_started=processes_started(),
+            calls_made=srv.transcript.count("sent") if srv else 0,
+            tests=state.outcomes.get(spec, []),
+        )
+        state.results_dir.mkdir(parents=True, exist_ok=True)
+        (state.results_dir / f"results-{slug(spec)}.json").write_text(results.model_dump_json(indent=2))

@@ -1,0 +1,78 @@
+"""What one run observed, independent of pytest: the plugin fills it, report writers and the gate read it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from conformance.targets import TargetIdentity
+
+RESULTS_FORMAT = "seqthink-conformance-results/1"
+
+TestStatus = Literal["passed", "failed", "error", "skipped"]
+"""`failed` = an assertion about a record did not hold; `error` = the server crashed, hung or broke the protocol."""
+
+EventKind = Literal["sent", "received", "stderr", "note"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TranscriptEvent(_Frozen):
+    kind: EventKind
+    data: str
+    t: float
+
+
+class Counterexample(_Frozen):
+    """The smallest failing input hypothesis found, with the exchange that replays it."""
+
+    falsifying: str = Field(description="hypothesis' 'Falsifying example' text or the failing step list")
+    exchange: list[TranscriptEvent] = Field(default_factory=list)
+
+
+class ClaimObservation(_Frozen):
+    """One observation gathered for or against a claim (CLM-*), in the records' vocabulary."""
+
+    claim: str
+    verdict: Literal["observed-delivered", "unsupported", "contradicted", "supported", "bounded"]
+    observation: str
+    test: str = ""
+
+
+class TestOutcome(_Frozen):
+    __test__ = False
+
+    nodeid: str
+    records: list[str]
+    status: TestStatus
+    examples: int = 0
+    duration: float = 0.0
+    message: str = ""
+    counterexample: Counterexample | None = None
+    transcript: str | None = Field(default=None, description="path of this test's transcript, relative to the run dir")
+    notes: list[str] = Field(default_factory=list)
+    claims: list[ClaimObservation] = Field(default_factory=list)
+
+
+class HarnessIdentity(_Frozen):
+    version: str
+    git_commit: str | None
+    profile: str
+    seed: str | None
+    python: str
+
+
+class RunResults(_Frozen):
+    format: Literal["seqthink-conformance-results/1"] = RESULTS_FORMAT
+    target: TargetIdentity
+    harness: HarnessIdentity
+    server_info: dict[str, str] = Field(default_factory=dict)
+    protocol_version: str | None = None
+    started: str
+    finished: str
+    processes_started: int = 0
+    calls_made: int = 0
+    tests: list[TestOutcome] = Field(default_factory=list)
