@@ -1,0 +1,195 @@
+"""Spawning servers in their own process group and making sure the whole group is gone afterwards.
+
+Every server runs as the leader of a new session, so one `killpg` reaches it and any children it
+started; a Ctrl-C on the terminal does not reach it, so the harness must (and does) end it itself.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from conformance.drivers.errors import TargetError
+
+_lock = threading.Lock()
+_started = 0
+_live_groups: set[int] = set()
+
+
+def processes_started() -> int:
+    """How many server processes this interpreter has started (quoted by benchmarks and reports)."""
+    return _started
+
+
+def merged_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    """The environment a server gets: ours, with the target's extra variables on top."""
+    return {**os.environ, **(env or {})}
+
+
+def spawn(command: Sequence[str], *, env: Mapping[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group."""
+    argv = list(command)
+    if not argv:
+        raise TargetError("empty server command")
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            env=merged_env(env),
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise TargetError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
+    register_group(proc.pid)
+    return proc
+
+
+def register_group(pgid: int | None) -> None:
+    """Count a started server and remember its group (when known), so interpreter exit can still kill it."""
+    global _started
+    with _lock:
+        _started += 1
+        if pgid is not None:
+            _live_groups.add(pgid)
+
+
+def forget_group(pgid: int) -> None:
+    with _lock:
+        _live_groups.discard(pgid)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes in group `pgid`.
+
+    Zombies count as gone: in containers whose init never reaps orphans they linger forever.
+    """
+    proc_root = Path("/proc")
+    if not proc_root.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return []
+        return [pgid]
+    members: list[int] = []
+    for entry in os.listdir(proc_root):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = (proc_root / entry / "stat").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            members.append(int(entry))
+    return members
+
+
+def child_writing_to(pipe_inode: int) -> int | None:
+    """Our child process whose stderr is the pipe with inode `pipe_inode` (Linux /proc; else None).
+
+    The SDK's stdio client does not expose the process it spawns; the stderr pipe we hand it is a
+    unique handle on it, so the harness can still count it and make sure its group is gone.
+    """
+    proc_root = Path("/proc")
+    if not proc_root.is_dir():
+        return None
+    me = os.getpid()
+    target = f"pipe:[{pipe_inode}]"
+    for entry in os.listdir(proc_root):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = (proc_root / entry / "stat").read_bytes()
+            if int(stat[stat.rfind(b")") + 2 :].split()[1]) != me:
+                continue
+            if os.readlink(proc_root / entry / "fd" / "2") == target:
+                return int(entry)
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _wait_group(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Whether the leader exited and no member of its group is left within `timeout`."""
+    deadline = time.monotonic() + timeout
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    while group_members(proc.pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def terminate(
+    proc: subprocess.Popen[bytes], *, eof_grace: float = 0.2, term_grace: float = 1.0
+) -> int | None:
+    """End a server and its whole group: close stdin, then SIGTERM, then SIGKILL; returns the exit status.
+
+    The SIGKILL step sits in a `finally`, so even a second Ctrl-C during the grace periods leaves
+    nothing running.
+    """
+    pgid = proc.pid
+    try:
+        if proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        if _wait_group(proc, eof_grace):
+            return proc.returncode
+        signal_group(pgid, signal.SIGTERM)
+        _wait_group(proc, term_grace)
+    finally:
+        if proc.poll() is None or group_members(pgid):
+            signal_group(pgid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(5.0)
+        forget_group(pgid)
+    return proc.returncode
+
+
+def kill_group_now(pgid: int) -> None:
+    """Last-resort kill of a group that is still alive."""
+    if group_members(pgid):
+        signal_group(pgid, signal.SIGKILL)
+
+
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit, so a CI runner cancelling the harness still runs every driver's cleanup.
+
+    Python's default SIGTERM action ends the interpreter on the spot, skipping `finally` blocks and
+    atexit, and servers live in their own sessions, out of reach of the runner's signal. Call it from
+    the main thread of an entry point (the CLI), not from library code.
+    """
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    with _lock:
+        groups = list(_live_groups)
+        _live_groups.clear()
+    for pgid in groups:
+        signal_group(pgid, signal.SIGKILL)
+    if groups:
+        print(
+            f"conformance: killed {len(groups)} server process group(s) left running at exit", file=sys.stderr
+        )

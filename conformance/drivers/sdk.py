@@ -1,0 +1,291 @@
+"""The realistic host: the official `mcp` 2.x client session over its stdio client, behind a sync facade.
+
+The suite is synchronous (pytest + hypothesis), so the async session lives in an anyio blocking
+portal on a background thread. The server's stderr goes into a pipe drained into a buffer, never to
+the terminal; that pipe also identifies the spawned process, which the SDK does not expose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Future
+from contextlib import AbstractContextManager, asynccontextmanager
+from types import TracebackType
+from typing import Any, Final, TextIO, TypeVar
+
+import anyio
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp.client.session import ClientSession, IncomingMessage
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    CallToolResult,
+    Implementation,
+    InitializeResult,
+    ListToolsResult,
+)
+from pydantic import ValidationError
+
+from conformance.drivers import process
+from conformance.drivers.errors import (
+    DriverError,
+    ProtocolViolation,
+    ServerExited,
+    ServerTimeout,
+    TargetError,
+)
+from conformance.drivers.transcript import decode
+
+T = TypeVar("T")
+
+CLIENT_INFO: Final = Implementation(name="seqthink-conformance", version="0.1.0")
+_STDERR_TAIL: Final = 2000
+# The SDK logs a traceback for every unparsable stdout line; the driver reports it as a typed error instead.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+
+
+class _StderrSink:
+    """A pipe whose write end becomes the server's stderr; a thread drains it into a bounded buffer."""
+
+    def __init__(self, limit: int) -> None:
+        read_fd, write_fd = os.pipe()
+        self.inode = os.fstat(write_fd).st_ino
+        self.writer: TextIO = open(write_fd, "w", encoding="utf-8")  # noqa: SIM115
+        self._read_fd = read_fd
+        self._limit = limit
+        self._buffer = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, name="sdk-stderr", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self._read_fd, 1 << 16)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self._buffer += chunk
+                excess = len(self._buffer) - self._limit
+                if excess > 0:
+                    del self._buffer[:excess]
+
+    def release_writer(self) -> None:
+        """Drop our copy of the write end, so EOF arrives once the server (and its children) are gone."""
+        if not self.writer.closed:
+            self.writer.close()
+
+    def data(self) -> bytes:
+        with self._lock:
+            return bytes(self._buffer)
+
+    def tail(self, limit: int = _STDERR_TAIL) -> str:
+        with self._lock:
+            return decode(bytes(self._buffer[-limit:]))
+
+    def close(self) -> None:
+        self.release_writer()
+        self._thread.join(1.0)
+        if not self._thread.is_alive():
+            os.close(self._read_fd)
+
+
+class SdkDriver:
+    """`ClientSession` over `stdio_client`, initialized on enter; every failure is a typed `DriverError`."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 10.0,
+        stderr_limit: int = 16 << 20,
+    ) -> None:
+        if not command:
+            raise TargetError("empty server command")
+        self.command = tuple(command)
+        self.env = dict(env or {})
+        self.timeout = timeout
+        self.stderr_limit = stderr_limit
+        self.initialize_result: InitializeResult | None = None
+        self.pid: int | None = None
+        self._sink: _StderrSink | None = None
+        self._portal_cm: AbstractContextManager[BlockingPortal] | None = None
+        self._portal: BlockingPortal | None = None
+        self._session_cm: AbstractContextManager[ClientSession] | None = None
+        self._session: ClientSession | None = None
+        self._call_scope: anyio.CancelScope | None = None
+        self._stream_error: Exception | None = None
+        self._closed = False
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def __enter__(self) -> SdkDriver:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Spawn the server through the SDK and run the initialize handshake."""
+        if self._portal is not None:
+            raise RuntimeError("SdkDriver already started")
+        self._sink = _StderrSink(self.stderr_limit)
+        self._portal_cm = start_blocking_portal()
+        self._portal = self._portal_cm.__enter__()
+        self._session_cm = self._portal.wrap_async_context_manager(self._connect())
+        try:
+            self._session = self._session_cm.__enter__()
+        except BaseException as exc:
+            self._session_cm = None
+            raise self._map_failure(exc, "initialize") from None
+        finally:
+            self._sink.release_writer()
+
+    @asynccontextmanager
+    async def _connect(self) -> AsyncIterator[ClientSession]:
+        assert self._sink is not None
+        params = StdioServerParameters(
+            command=self.command[0], args=list(self.command[1:]), env=process.merged_env(self.env)
+        )
+        async with (
+            stdio_client(params, errlog=self._sink.writer) as (read_stream, write_stream),
+            ClientSession(
+                read_stream,
+                write_stream,
+                read_timeout_seconds=self.timeout,
+                message_handler=self._on_message,
+                client_info=CLIENT_INFO,
+            ) as session,
+        ):
+            self.pid = process.child_writing_to(self._sink.inode)
+            process.register_group(self.pid)
+            self.initialize_result = await self._guarded("initialize", session.initialize)
+            yield session
+
+    def close(self) -> None:
+        """Shut the session down (the SDK closes stdin, then signals the group); then make sure it is gone."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._session_cm is not None:
+                with contextlib.suppress(Exception):
+                    self._session_cm.__exit__(None, None, None)
+            if self._portal is not None:
+                with contextlib.suppress(Exception):
+                    self._portal.call(self._portal.stop, True)
+            if self._portal_cm is not None:
+                with contextlib.suppress(Exception):
+                    self._portal_cm.__exit__(None, None, None)
+        finally:
+            if self.pid is not None:
+                process.kill_group_now(self.pid)
+                process.forget_group(self.pid)
+            if self._sink is not None:
+                self._sink.close()
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, Exception):
+            self._stream_error = message
+            if self._call_scope is not None:
+                self._call_scope.cancel()
+
+    async def _guarded(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run one SDK call; an unparsable stdout line ends it at once, a hung write by a watchdog."""
+        self._stream_error = None
+        watchdog = self.timeout * 2 + 1
+        try:
+            with anyio.CancelScope() as scope:
+                self._call_scope = scope
+                with anyio.move_on_after(watchdog):
+                    return await call()
+        finally:
+            self._call_scope = None
+        if scope.cancelled_caught and self._stream_error is not None:
+            raise ProtocolViolation(
+                f"server wrote a stdout line that is not JSON-RPC: {self._stream_error}",
+                stderr_tail=self.stderr_tail(),
+            )
+        raise ServerTimeout(what, watchdog, stderr_tail=self.stderr_tail())
+
+    def _run(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        if self._portal is None or self._session is None or self._closed:
+            raise DriverError("SdkDriver is not running")
+        future: Future[T] = self._portal.start_task_soon(self._guarded, what, call)
+        try:
+            return future.result()
+        except BaseException as exc:
+            future.cancel()
+            raise self._map_failure(exc, what) from None
+
+    def _map_failure(self, exc: BaseException, what: str) -> BaseException:
+        """The typed error for an SDK failure; anything else (Ctrl-C, a JSON-RPC error) passes through."""
+        inner = _unwrap(exc)
+        if isinstance(inner, DriverError | TargetError):
+            return inner
+        if isinstance(inner, MCPError):
+            if inner.code == CONNECTION_CLOSED:
+                return ServerExited(None, stderr_tail=self.stderr_tail())
+            if inner.code == REQUEST_TIMEOUT:
+                return ServerTimeout(what, self.timeout, stderr_tail=self.stderr_tail())
+            return inner
+        if isinstance(inner, ValidationError):
+            return ProtocolViolation(
+                f"{what}: the server's answer does not validate against the SDK's types "
+                f"({inner.error_count()} errors: {inner.errors()[0]['msg']})",
+                stderr_tail=self.stderr_tail(),
+            )
+        if isinstance(inner, OSError) and what == "initialize":
+            return TargetError(f"cannot start {' '.join(self.command)}: {inner.strerror or inner}")
+        return inner
+
+    @property
+    def session(self) -> ClientSession:
+        if self._session is None:
+            raise DriverError("SdkDriver is not running")
+        return self._session
+
+    def list_tools(self) -> ListToolsResult:
+        return self._run("tools/list", self.session.list_tools)
+
+    def call_tool(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+        session = self.session
+        return self._run("tools/call", lambda: session.call_tool(name, arguments))
+
+    def stderr_bytes(self) -> bytes:
+        return self._sink.data() if self._sink is not None else b""
+
+    def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
+        return self._sink.tail(limit) if self._sink is not None else ""
+
+    def is_alive(self) -> bool:
+        return self.pid is not None and self.pid in process.group_members(self.pid)
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The one meaningful exception inside (possibly nested) exception groups from anyio task groups."""
+    while isinstance(exc, BaseExceptionGroup):
+        interesting = [e for e in exc.exceptions if not isinstance(e, asyncio.CancelledError)]
+        if not interesting:
+            return exc
+        exc = interesting[0]
+    return exc

@@ -1,0 +1,577 @@
+"""The adversarial caller: raw newline-delimited JSON-RPC over a server's stdin/stdout.
+
+It sends whatever it is given (any params, any method, malformed frames) and reports every way a
+server can misbehave as a typed `DriverError`. stdout is read in the calling thread (no thread
+handoff per call: thousands of calls run against one process). stderr never stays unread for long:
+a background thread drains it whenever no call is running; during a call the calling thread collects
+it when the response arrives, or watches it too as soon as an answer takes longer than 20 ms (a
+server blocked on a full stderr pipe). So a server writing megabytes of stderr is never stuck, and
+the stderr bytes written during a call are attributed to that call.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+import os
+import select
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Final, NoReturn
+
+from conformance.drivers import process
+from conformance.drivers.errors import (
+    DriverError,
+    ProtocolViolation,
+    ServerExited,
+    ServerTimeout,
+    WrongId,
+)
+from conformance.drivers.transcript import Transcript, decode
+from conformance.jsontypes import JSON, OMIT, Omitted
+
+CLIENT_INFO: Final[dict[str, JSON]] = {"name": "seqthink-conformance", "version": "0.1.0"}
+_READ_CHUNK: Final = 1 << 16
+_STDERR_TAIL: Final = 2000
+_POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
+_FIONREAD_BUF: Final = bytes(4)
+_IDLE: Final = 0.02
+_IDLE_MS: Final = 20
+_FIRST_WAIT_MS: Final = 20
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+_ASCII_ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def encode_message(message: JSON) -> bytes:
+    """One frame: compact JSON and a newline; strict JSON (no NaN/Infinity)."""
+    try:
+        return _ENCODER.encode(message).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        # Lone surrogates cannot be UTF-8; \u escapes carry the same code units as valid JSON.
+        return _ASCII_ENCODER.encode(message).encode("ascii") + b"\n"
+
+
+def js_truthy(value: JSON) -> bool:
+    """Truthiness as JavaScript sees it (the servers under test are judged by JS semantics)."""
+    if isinstance(value, float) and math.isnan(value):
+        return False
+    if isinstance(value, list | dict):
+        return True
+    return bool(value)
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One request and its response, with the stderr bytes the server wrote while answering it."""
+
+    method: str
+    request: JSON | bytes
+    response: dict[str, JSON]
+    stderr: bytes
+    t_sent: float
+    t_received: float
+    transcript_mark: int | None = None
+
+    @property
+    def result(self) -> dict[str, JSON] | None:
+        result = self.response.get("result")
+        return result if isinstance(result, dict) else None
+
+    @property
+    def error(self) -> dict[str, JSON] | None:
+        error = self.response.get("error")
+        return error if isinstance(error, dict) else None
+
+    @property
+    def is_error(self) -> bool:
+        result = self.result
+        return result is not None and js_truthy(result.get("isError"))
+
+    @property
+    def text(self) -> str | None:
+        result = self.result
+        if result is None:
+            return None
+        content = result.get("content")
+        if not isinstance(content, list) or not content or not isinstance(content[0], dict):
+            return None
+        text = content[0].get("text")
+        return text if isinstance(text, str) else None
+
+    @property
+    def elapsed(self) -> float:
+        return self.t_received - self.t_sent
+
+
+class WireDriver:
+    """Newline-delimited JSON-RPC client over a real pipe; a context manager that always ends the server.
+
+    One calling thread at a time: calls are sequential, as the records' state model assumes.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        timeout: float = 10.0,
+        transcript: Transcript | None = None,
+        stderr_limit: int = 64 << 20,
+    ) -> None:
+        self.command = tuple(command)
+        self.env = dict(env or {})
+        self.timeout = timeout
+        self.transcript = transcript
+        self.stderr_limit = stderr_limit
+        self.requests_sent = 0
+        self.initialize_result: dict[str, JSON] | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._next_id = 1
+        self._abandoned: set[int] = set()
+        self._lines: deque[bytes] = deque()
+        self._partial: list[bytes] = []
+        self._stdin_fd = -1
+        self._stdout_fd = -1
+        self._stderr_fd = -1
+        self._stdin_poll = select.poll()
+        self._stdout_poll = select.poll()
+        self._both_poll = select.poll()
+        self._stderr = bytearray()
+        self._stderr_base = 0
+        self._stderr_lock = threading.Lock()
+        self._stderr_stop = False
+        self._stderr_eof = False
+        self._stderr_thread: threading.Thread | None = None
+        self._closed = False
+        self._in_call = False
+        self._last_call_end = 0.0
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def __enter__(self) -> WireDriver:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def start(self) -> None:
+        if self._proc is not None:
+            raise RuntimeError("WireDriver already started")
+        proc = process.spawn(self.command, env=self.env)
+        self._proc = proc
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        self._stdin_fd = proc.stdin.fileno()
+        self._stdout_fd = proc.stdout.fileno()
+        self._stderr_fd = proc.stderr.fileno()
+        for fd in (self._stdin_fd, self._stdout_fd, self._stderr_fd):
+            os.set_blocking(fd, False)
+        self._stdin_poll.register(self._stdin_fd, select.POLLOUT | select.POLLERR | select.POLLHUP)
+        self._stdout_poll.register(self._stdout_fd, _POLL_IN)
+        self._both_poll.register(self._stdout_fd, _POLL_IN)
+        self._both_poll.register(self._stderr_fd, _POLL_IN)
+        self._stderr_thread = threading.Thread(
+            target=self._stderr_loop, name=f"stderr-{proc.pid}", daemon=True
+        )
+        self._stderr_thread.start()
+        if self.transcript is not None:
+            self.transcript.note(f"started pid {proc.pid}: {' '.join(self.command)}")
+
+    def close(self) -> None:
+        """End the server's whole process group (idempotent; safe on every exit path)."""
+        proc = self._proc
+        if proc is None or self._closed:
+            return
+        self._closed = True
+        try:
+            process.terminate(proc)
+        finally:
+            self._stderr_stop = True
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(1.0)
+            with self._stderr_lock:
+                self._drain_stderr_locked()
+                self._stderr_fd = -1
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+            if self.transcript is not None:
+                self.transcript.note(f"closed pid {proc.pid}, exit status {proc.returncode}")
+
+    @property
+    def pid(self) -> int:
+        if self._proc is None:
+            raise RuntimeError("WireDriver not started")
+        return self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+    def is_alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    # -- stderr ------------------------------------------------------------------------------------
+
+    def _stderr_loop(self) -> None:
+        """Drain stderr whenever the caller is not busy with calls.
+
+        While calls are running, nobody waits on the stderr pipe: a server's stderr write then wakes no
+        thread (as cheap as writing to /dev/null), and the caller collects the bytes when the response
+        arrives. Waiting on it would cost a wakeup and a GIL handoff per call.
+        """
+        poller = select.poll()
+        poller.register(self._stderr_fd, _POLL_IN)
+        while not self._stderr_stop:
+            if self._in_call or time.monotonic() - self._last_call_end < _IDLE:
+                time.sleep(_IDLE)
+                continue
+            if not poller.poll(_IDLE_MS) or self._in_call:
+                continue
+            if not self._read_stderr_now():
+                return
+
+    def _read_stderr_now(self) -> bool:
+        """Read one chunk of stderr if there is one; False once stderr is at its end (or closed)."""
+        with self._stderr_lock:
+            if self._stderr_fd < 0:
+                return False
+            try:
+                chunk = os.read(self._stderr_fd, _READ_CHUNK)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not chunk:
+                self._stderr_eof = True
+                return False
+            self._append_stderr(chunk)
+            return True
+
+    def _append_stderr(self, chunk: bytes) -> None:
+        self._stderr += chunk
+        if self.transcript is not None:
+            self.transcript.record("stderr", chunk)
+        excess = len(self._stderr) - self.stderr_limit
+        if excess > 0:
+            del self._stderr[:excess]
+            self._stderr_base += excess
+
+    def _drain_stderr_locked(self) -> int:
+        """Read what is pending on the stderr pipe right now (bounded); returns the absolute end offset.
+
+        Called when a response arrives: a server that writes stderr before its response (the TS
+        original does, synchronously) has then already put those bytes in the pipe. Bounded by what
+        FIONREAD reports, so a server flooding stderr cannot keep the caller here.
+        """
+        fd = self._stderr_fd
+        if fd >= 0:
+            try:
+                pending = int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, _FIONREAD_BUF), sys.byteorder)
+                while pending > 0:
+                    chunk = os.read(fd, pending)
+                    if not chunk:
+                        break
+                    pending -= len(chunk)
+                    self._append_stderr(chunk)
+            except OSError:
+                pass
+        return self._stderr_base + len(self._stderr)
+
+    def _stderr_mark(self) -> int:
+        with self._stderr_lock:
+            return self._drain_stderr_locked()
+
+    def _stderr_since(self, start: int) -> bytes:
+        """The stderr bytes from absolute offset `start` up to what is pending right now.
+
+        One read usually empties the pipe (a short read means nothing more was pending), which
+        saves the FIONREAD syscall on the per-call path; a full read falls back to the bounded drain.
+        """
+        with self._stderr_lock:
+            fd = self._stderr_fd
+            if fd >= 0:
+                try:
+                    chunk = os.read(fd, _READ_CHUNK)
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    self._append_stderr(chunk)
+                    if len(chunk) == _READ_CHUNK:
+                        self._drain_stderr_locked()
+            return bytes(self._stderr[max(start - self._stderr_base, 0) :])
+
+    def stderr_bytes(self) -> bytes:
+        """Everything read from stderr so far (the oldest bytes beyond `stderr_limit` are dropped)."""
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            return bytes(self._stderr)
+
+    def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            return decode(bytes(self._stderr[-limit:]))
+
+    # -- the pipe ----------------------------------------------------------------------------------
+
+    def _require_started(self) -> None:
+        if self._proc is None:
+            raise RuntimeError("WireDriver not started")
+        if self._closed:
+            raise DriverError("driver is closed")
+
+    def _exited(self) -> ServerExited:
+        assert self._proc is not None
+        try:
+            returncode: int | None = self._proc.wait(1.0)
+        except subprocess.TimeoutExpired:
+            returncode = None
+        if self.transcript is not None:
+            self.transcript.note(f"server exited with status {returncode}")
+        return ServerExited(returncode, stderr_tail=self.stderr_tail())
+
+    def _write(self, frame: bytes, deadline: float, what: str, timeout: float) -> None:
+        """Write all of `frame`; a server that stops reading its stdin cannot block us past the deadline."""
+        if self.transcript is not None:
+            self.transcript.record("sent", frame)
+        data: bytes | memoryview = frame
+        while True:
+            try:
+                written = os.write(self._stdin_fd, data)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._exited() from None
+            if written == len(data):
+                return
+            data = memoryview(data)[written:]
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ServerTimeout(what, timeout, stderr_tail=self.stderr_tail())
+            self._stdin_poll.poll(math.ceil(remaining * 1000))
+
+    def _read_line(self, deadline: float, what: str, timeout: float) -> bytes:
+        lines = self._lines
+        poller = self._stdout_poll
+        while not lines:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ServerTimeout(what, timeout, stderr_tail=self.stderr_tail())
+            wait_ms = math.ceil(remaining * 1000)
+            if poller is self._stdout_poll:
+                ready = poller.poll(min(wait_ms, _FIRST_WAIT_MS))
+                if not ready:
+                    # A slow answer: the server may be blocked on a full stderr pipe, so watch both.
+                    poller = self._stdout_poll if self._stderr_eof else self._both_poll
+                    continue
+            else:
+                ready = poller.poll(wait_ms)
+                if not ready:
+                    continue
+                if len(ready) > 1 or ready[0][0] != self._stdout_fd:
+                    if not self._read_stderr_now():
+                        poller = self._stdout_poll
+                    if len(ready) == 1:
+                        continue
+            try:
+                chunk = os.read(self._stdout_fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                if self._partial and self.transcript is not None:
+                    self.transcript.record("received", b"".join(self._partial))
+                raise self._exited()
+            if not self._partial and chunk.find(b"\n") == len(chunk) - 1:
+                lines.append(chunk[:-1])
+                break
+            if b"\n" not in chunk:
+                self._partial.append(chunk)
+                continue
+            if self._partial:
+                self._partial.append(chunk)
+                chunk = b"".join(self._partial)
+                self._partial.clear()
+            parts = chunk.split(b"\n")
+            tail = parts.pop()
+            if tail:
+                self._partial.append(tail)
+            lines.extend(parts)
+        line = lines.popleft()
+        if self.transcript is not None:
+            self.transcript.record("received", line)
+        return line
+
+    def _parse(self, line: bytes) -> dict[str, JSON]:
+        try:
+            message = _DECODER.decode(line.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise ProtocolViolation(
+                f"stdout line is not JSON ({exc}): {decode(line[:200])!r}",
+                line=line,
+                stderr_tail=self.stderr_tail(),
+            ) from None
+        problem = _jsonrpc_problem(message)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"stdout line is not a JSON-RPC 2.0 message ({problem}): {decode(line[:200])!r}",
+                line=line,
+                stderr_tail=self.stderr_tail(),
+            )
+        assert isinstance(message, dict)
+        return message
+
+    def _deadline(self, timeout: float | None) -> tuple[float, float]:
+        limit = self.timeout if timeout is None else timeout
+        return limit, time.monotonic() + limit
+
+    # -- public calls ------------------------------------------------------------------------------
+
+    def send_raw(self, frame: bytes) -> None:
+        """Write `frame` exactly as given (no newline added): malformed frames, non-standard numbers."""
+        self._require_started()
+        limit, deadline = self._deadline(None)
+        self._write(frame, deadline, "send_raw", limit)
+
+    def read_frame(self, timeout: float | None = None) -> bytes:
+        """The next stdout line, raw and unparsed (without its newline)."""
+        self._require_started()
+        limit, deadline = self._deadline(timeout)
+        return self._read_line(deadline, "read", limit)
+
+    def read_message(self, timeout: float | None = None) -> dict[str, JSON]:
+        """The next stdout message of any kind (response, notification, request), validated as JSON-RPC."""
+        return self._parse(self.read_frame(timeout))
+
+    def notify(self, method: str, params: JSON | Omitted = OMIT) -> None:
+        message: dict[str, JSON] = {"jsonrpc": "2.0", "method": method}
+        if not isinstance(params, Omitted):
+            message["params"] = params
+        self._require_started()
+        limit, deadline = self._deadline(None)
+        self._write(encode_message(message), deadline, method, limit)
+
+    def request(
+        self, method: str, params: JSON | Omitted = OMIT, *, timeout: float | None = None
+    ) -> Exchange:
+        """Send one request and wait for its response; a JSON-RPC error response is returned, not raised."""
+        request_id = self._next_id
+        self._next_id += 1
+        message: dict[str, JSON] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if not isinstance(params, Omitted):
+            message["params"] = params
+        return self._round_trip(encode_message(message), message, request_id, method, timeout)
+
+    def request_raw(
+        self, frame: bytes, *, request_id: int, method: str = "", timeout: float | None = None
+    ) -> Exchange:
+        """Send a hand-made frame carrying `request_id` and await that response (e.g. numbers like 1e400)."""
+        if request_id >= self._next_id:
+            self._next_id = request_id + 1
+        return self._round_trip(frame, frame, request_id, method or "raw", timeout)
+
+    def _round_trip(
+        self, frame: bytes, request: JSON | bytes, request_id: int, method: str, timeout: float | None
+    ) -> Exchange:
+        self._require_started()
+        limit, deadline = self._deadline(timeout)
+        mark = self.transcript.mark() if self.transcript is not None else None
+        self._in_call = True
+        try:
+            stderr_start = self._stderr_mark()
+            t_sent = time.monotonic()
+            self._write(frame, deadline, method, limit)
+            self.requests_sent += 1
+            response, t_received = self._await_response(request_id, deadline, method, limit)
+            stderr = self._stderr_since(stderr_start)
+        finally:
+            self._in_call = False
+            self._last_call_end = time.monotonic()
+        return Exchange(method, request, response, stderr, t_sent, t_received, mark)
+
+    def _await_response(
+        self, request_id: int, deadline: float, method: str, limit: float
+    ) -> tuple[dict[str, JSON], float]:
+        """Read until the response to `request_id`; server notifications and requests are skipped."""
+        try:
+            while True:
+                line = self._read_line(deadline, method, limit)
+                t_received = time.monotonic()
+                response = self._parse(line)
+                if "method" in response:
+                    continue
+                got = response.get("id")
+                if type(got) is int and got == request_id:
+                    return response, t_received
+                if type(got) is int and got in self._abandoned:
+                    self._abandoned.discard(got)
+                    if self.transcript is not None:
+                        self.transcript.note(f"late response to abandoned request {got} skipped")
+                    continue
+                raise WrongId(request_id, got, line=line, stderr_tail=self.stderr_tail())
+        except (ServerTimeout, ProtocolViolation):
+            self._abandoned.add(request_id)
+            raise
+
+    def initialize(self, protocol_version: str = "2024-11-05") -> dict[str, JSON]:
+        """The MCP handshake: initialize, check it succeeded, then notifications/initialized."""
+        exchange = self.request(
+            "initialize",
+            {"protocolVersion": protocol_version, "capabilities": {}, "clientInfo": CLIENT_INFO},
+        )
+        result = exchange.result
+        if result is None:
+            raise DriverError(
+                f"initialize was answered without a result: {json.dumps(exchange.response)[:300]}",
+                stderr_tail=self.stderr_tail(),
+            )
+        self.notify("notifications/initialized")
+        self.initialize_result = result
+        return result
+
+    def list_tools(self) -> Exchange:
+        return self.request("tools/list")
+
+    def call_tool(
+        self, name: str, arguments: JSON | Omitted = OMIT, *, timeout: float | None = None
+    ) -> Exchange:
+        """tools/call; `arguments` may be any JSON (null, a list, ...) or OMIT to leave the key out."""
+        params: dict[str, JSON] = {"name": name}
+        if not isinstance(arguments, Omitted):
+            params["arguments"] = arguments
+        return self.request("tools/call", params, timeout=timeout)
+
+
+def _jsonrpc_problem(message: object) -> str | None:
+    """Why `message` is not a JSON-RPC 2.0 message, or None when it is one."""
+    if not isinstance(message, dict):
+        return f"a JSON {type(message).__name__}, not an object"
+    if message.get("jsonrpc") != "2.0":
+        return 'missing "jsonrpc": "2.0"'
+    if "method" in message:
+        return None if isinstance(message["method"], str) else "method is not a string"
+    if "id" not in message:
+        return "neither a request, a notification nor a response"
+    if ("result" in message) == ("error" in message):
+        return "a response needs exactly one of result and error"
+    return None

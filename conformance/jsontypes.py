@@ -1,0 +1,23 @@
+"""The JSON value type the drivers speak, and the sentinel telling "omit this key" from an explicit null."""
+
+from __future__ import annotations
+
+import enum
+from typing import Final, TypeAlias
+
+JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
+
+
+class Omitted(enum.Enum):
+    """Marks a field that is left out of a message, which the adversarial caller must tell apart from null."""
+
+    OMIT = "OMIT"
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+OMIT: Final = Omitted.OMIT

@@ -1,0 +1,302 @@
+"""Installing an exact version of the TypeScript server with npm into a per-version cache folder.
+
+An install happens in a temporary folder that is renamed into place only when complete (a Ctrl-C
+never leaves half a cache), under a file lock (parallel workers install once), and records digests
+that are checked every time the cache is reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from conformance.drivers.errors import TargetError
+
+PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
+MANIFEST: Final = "seqthink-install.json"
+INSTALL_TIMEOUT: Final = 600.0
+LOCK_TIMEOUT: Final = 900.0
+_EXACT_VERSION: Final = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
+
+Progress = Callable[[str], None]
+
+
+class InstalledPackage(BaseModel):
+    """What an install recorded about itself (the cache folder's manifest)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    package_name: str
+    requested_version: str
+    package_version: str
+    entry: str
+    entry_sha256: str
+    tree_sha256: str
+    integrity: str | None
+    node_version: str
+    installed_at: str
+
+
+def _silent(message: str) -> None:
+    pass
+
+
+def check_version(version: str) -> str:
+    """Only exact versions: a range or tag would make the identity of a run depend on the day."""
+    if not _EXACT_VERSION.fullmatch(version):
+        raise TargetError(f"npm target needs an exact version like npm:0.6.2, not {version!r}")
+    return version
+
+
+def require_tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise TargetError(f"npm targets need Node.js and npm on PATH, and `{name}` was not found")
+    return path
+
+
+def node_version(node: str) -> str:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TargetError(f"cannot run `{node} --version`: {exc}") from None
+    return done.stdout.strip()
+
+
+def package_dir(root: Path, package: str = PACKAGE) -> Path:
+    return root / "node_modules" / package
+
+
+def install_dir(cache_dir: Path, version: str, package: str = PACKAGE) -> Path:
+    return cache_dir / "npm" / package.replace("/", "__") / check_version(version)
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def tree_sha256(root: Path) -> str:
+    """Digest of every file (and symlink target) under `root`, by relative path: the whole install."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = Path(dirpath) / name
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            if path.is_symlink():
+                digest.update(b"->" + os.readlink(path).encode())
+            else:
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def read_entry(root: Path, package: str = PACKAGE) -> tuple[str, Path]:
+    """The installed version (read back, not assumed) and the entry file named by package.json `bin`."""
+    pkg_dir = package_dir(root, package)
+    try:
+        meta = json.loads((pkg_dir / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TargetError(f"installed {package} has no readable package.json: {exc}") from None
+    version = meta.get("version")
+    bin_field = meta.get("bin")
+    entry: object = bin_field
+    if isinstance(bin_field, dict):
+        preferred = "mcp-" + package.rsplit("/", 1)[-1]
+        entry = bin_field.get(preferred, next(iter(bin_field.values()), None))
+    if not isinstance(version, str) or not isinstance(entry, str):
+        raise TargetError(f"installed {package} declares no version or no `bin` entry in package.json")
+    entry_path = (pkg_dir / entry).resolve()
+    if not entry_path.is_file():
+        raise TargetError(f"installed {package}@{version} has no entry file {entry}")
+    return version, entry_path
+
+
+def lock_integrity(root: Path, package: str = PACKAGE) -> str | None:
+    try:
+        lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = lock.get("packages", {}).get(f"node_modules/{package}", {})
+    integrity = entry.get("integrity") if isinstance(entry, dict) else None
+    return integrity if isinstance(integrity, str) else None
+
+
+def verify(root: Path, version: str, package: str = PACKAGE) -> tuple[InstalledPackage | None, str]:
+    """The cached install's manifest if it is intact, else None and why not."""
+    try:
+        manifest = InstalledPackage.model_validate_json((root / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, "not installed"
+    except (OSError, ValidationError) as exc:
+        return None, f"unreadable manifest ({type(exc).__name__})"
+    if manifest.requested_version != version or manifest.package_name != package:
+        return None, "manifest is for another package or version"
+    entry = root / manifest.entry
+    try:
+        if file_sha256(entry) != manifest.entry_sha256:
+            return None, f"sha256 of {manifest.entry} differs from the one recorded at install"
+        installed_version, _ = read_entry(root, package)
+        if installed_version != manifest.package_version:
+            return None, "installed package.json version differs from the one recorded at install"
+        if tree_sha256(root / "node_modules") != manifest.tree_sha256:
+            return None, "node_modules differs from what was installed"
+    except (OSError, TargetError) as exc:
+        return None, f"install is incomplete ({exc})"
+    return manifest, "ok"
+
+
+@contextlib.contextmanager
+def _install_lock(path: Path, progress: Progress) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        told = False
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not told:
+                    progress(f"waiting for another process installing into {path.parent}")
+                    told = True
+                if time.monotonic() > deadline:
+                    raise TargetError(f"timed out waiting for the install lock {path}") from None
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _npm_failure(stderr: str, package: str, version: str) -> str:
+    """One line saying why npm failed."""
+    if "ETARGET" in stderr or "notarget" in stderr:
+        return f"npm has no version {version} of {package}"
+    if "E404" in stderr:
+        return f"the npm registry has no package {package}@{version}"
+    for code in ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "CERT_"):
+        if code in stderr:
+            return f"cannot reach the npm registry to install {package}@{version} ({code})"
+    for line in stderr.splitlines():
+        text = re.sub(r"^npm (?:ERR!|error)\s*", "", line.strip())
+        if text and not text.startswith(("A complete log", "code ")) and line.strip().startswith("npm"):
+            return f"npm install {package}@{version} failed: {text}"
+    return f"npm install {package}@{version} failed"
+
+
+def _run_npm(npm: str, workdir: Path, package: str, version: str) -> None:
+    """npm install in `workdir`, in its own process group so an interrupt can end all of it."""
+    env = {
+        **os.environ,
+        "npm_config_update_notifier": "false",
+        "npm_config_fund": "false",
+        "npm_config_audit": "false",
+    }
+    try:
+        proc = subprocess.Popen(
+            [
+                npm,
+                "install",
+                f"{package}@{version}",
+                "--save-exact",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+            ],
+            cwd=workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+            text=True,
+            errors="replace",
+        )
+    except OSError as exc:
+        raise TargetError(f"cannot run npm: {exc.strerror or exc}") from None
+    try:
+        _, stderr = proc.communicate(timeout=INSTALL_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise TargetError(f"npm install {package}@{version} took longer than {INSTALL_TIMEOUT:g}s") from None
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    if proc.returncode != 0:
+        raise TargetError(_npm_failure(stderr, package, version))
+
+
+def _install_into(workdir: Path, npm: str, node: str, package: str, version: str) -> InstalledPackage:
+    (workdir / "package.json").write_text(
+        json.dumps({"name": "seqthink-npm-cache", "private": True, "description": f"{package}@{version}"}),
+        encoding="utf-8",
+    )
+    _run_npm(npm, workdir, package, version)
+    installed_version, entry = read_entry(workdir, package)
+    if installed_version != version:
+        raise TargetError(f"npm installed {package}@{installed_version}, not the requested {version}")
+    manifest = InstalledPackage(
+        package_name=package,
+        requested_version=version,
+        package_version=installed_version,
+        entry=str(entry.relative_to(workdir.resolve())),
+        entry_sha256=file_sha256(entry),
+        tree_sha256=tree_sha256(workdir / "node_modules"),
+        integrity=lock_integrity(workdir, package),
+        node_version=node_version(node),
+        installed_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    )
+    (workdir / MANIFEST).write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def ensure_installed(
+    version: str, cache_dir: Path, *, progress: Progress | None = None, package: str = PACKAGE
+) -> tuple[Path, InstalledPackage]:
+    """Install folder and manifest of `package@version`, installed first unless an intact one exists."""
+    say = progress or _silent
+    root = install_dir(cache_dir, version, package)
+    manifest, _ = verify(root, version, package)
+    if manifest is not None:
+        return root, manifest
+    npm = require_tool("npm")
+    node = require_tool("node")
+    with _install_lock(root.with_name(f".{version}.lock"), say):
+        manifest, reason = verify(root, version, package)
+        if manifest is not None:
+            return root, manifest
+        for stale in root.parent.glob(f".{version}.tmp-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        if root.exists():
+            say(f"reinstalling {package}@{version}: {reason}")
+        else:
+            say(f"installing {package}@{version} with npm into {root}")
+        workdir = Path(tempfile.mkdtemp(prefix=f".{version}.tmp-", dir=root.parent))
+        try:
+            manifest = _install_into(workdir, npm, node, package, version)
+            if root.exists():
+                old = root.with_name(f".{version}.old-{os.getpid()}")
+                root.rename(old)
+                shutil.rmtree(old, ignore_errors=True)
+            workdir.rename(root)
+        finally:
+            if workdir.exists():
+                shutil.rmtree(workdir, ignore_errors=True)
+    return root, manifest

@@ -1,0 +1,55 @@
+"""Small stdio servers that misbehave in one way each, and helpers the driver tests share."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+
+import psutil
+
+from conformance.targets import Target, resolve_target
+
+HERE = Path(__file__).parent
+
+
+def command(name: str, *args: str) -> list[str]:
+    """The command line that runs test server `name` (a file in this folder)."""
+    return [sys.executable, str(HERE / f"{name}.py"), *args]
+
+
+@functools.cache
+def ts062() -> Target:
+    """The TypeScript original 0.6.2, installed into the default cache (once per machine)."""
+    return resolve_target("npm:0.6.2", progress=lambda line: print(line, file=sys.stderr))
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a running process (a zombie nobody reaps is not running)."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def group_alive(pgid: int) -> list[int]:
+    """Running processes in process group `pgid`, found independently of the code under test."""
+    found = []
+    for proc in psutil.process_iter(["pid", "status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and os.getpgid(proc.pid) == pgid:
+                found.append(proc.pid)
+        except (ProcessLookupError, psutil.Error):
+            continue
+    return found
+
+
+def running_with(argument: str) -> list[int]:
+    """Running processes whose command line contains `argument` (for servers whose pid we never saw)."""
+    found = []
+    for proc in psutil.process_iter(["pid", "status", "cmdline"]):
+        cmdline = proc.info["cmdline"] or ()
+        if proc.info["status"] != psutil.STATUS_ZOMBIE and any(argument in part for part in cmdline):
+            found.append(proc.pid)
+    return found

@@ -1,0 +1,58 @@
+"""A tiny, correct stdio MCP server loop; the misbehaving test servers change one thing about it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+Message = dict[str, Any]
+
+TOOL = {
+    "name": "sequentialthinking",
+    "description": "test double",
+    "inputSchema": {"type": "object", "properties": {"thought": {"type": "string"}}},
+}
+
+
+def write(message: Message) -> None:
+    sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def reply(message: Message, result: Message) -> None:
+    write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+
+def answer_call(message: Message) -> None:
+    reply(message, {"content": [{"type": "text", "text": "ok"}]})
+
+
+def serve(on_call: Callable[[Message], None] = answer_call) -> None:
+    """Answer initialize and tools/list properly; hand tools/call to `on_call`."""
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        method = message.get("method")
+        if method == "initialize":
+            reply(
+                message,
+                {
+                    "protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "mini", "version": "0"},
+                },
+            )
+        elif method == "tools/list":
+            reply(message, {"tools": [TOOL]})
+        elif method == "tools/call":
+            on_call(message)
+        else:
+            error = {"code": -32601, "message": "Method not found"}
+            write({"jsonrpc": "2.0", "id": message["id"], "error": error})
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,203 @@
+"""The SDK driver (the official mcp client session over stdio) against misbehaving servers and 0.6.2."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mcp.shared.exceptions import MCPError
+from servers import alive, command, group_alive, running_with, ts062
+
+from conformance.drivers import process
+from conformance.drivers.errors import ProtocolViolation, ServerExited, ServerTimeout, TargetError
+from conformance.drivers.sdk import SdkDriver
+
+VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+
+
+def tagged(name: str, *args: str) -> tuple[list[str], str]:
+    """A test server command carrying a unique tag, to find its processes even when the SDK hides the pid."""
+    tag = f"--tag={uuid.uuid4().hex}"
+    return command(name, *args, tag), tag
+
+
+def assert_gone(tag: str, *pids: int | None) -> None:
+    assert running_with(tag) == [], f"a process tagged {tag} is left behind"
+    for pid in pids:
+        if pid is not None:
+            assert not alive(pid)
+            assert group_alive(pid) == []
+
+
+def test_server_that_exits_at_start_fails_the_handshake() -> None:
+    started = time.monotonic()
+    server, tag = tagged("exit_at_start")
+    driver = SdkDriver(server, timeout=5)
+    with pytest.raises(ServerExited) as failure, driver:
+        pass
+    assert time.monotonic() - started < 10
+    assert "cannot start, giving up" in failure.value.stderr_tail
+    assert_gone(tag, driver.pid)
+
+
+def test_server_that_crashes_on_first_call() -> None:
+    server, tag = tagged("crash_on_call")
+    with SdkDriver(server, timeout=5) as driver:
+        assert driver.pid is not None and alive(driver.pid)
+        with pytest.raises(ServerExited) as failure:
+            driver.call_tool("sequentialthinking", VALID)
+        assert "segfault-ish" in failure.value.stderr_tail
+        assert not driver.is_alive()
+    assert_gone(tag, driver.pid)
+
+
+def test_server_that_never_answers_times_out_and_its_stubborn_group_is_killed() -> None:
+    started = time.monotonic()
+    server, tag = tagged("never_answers", "--stubborn", "--child")
+    driver = SdkDriver(server, timeout=0.5)
+    with pytest.raises(ServerTimeout) as failure, driver:
+        pass
+    assert failure.value.method == "initialize"
+    # The SDK's own shutdown: stdin closed, 2 s, SIGTERM (ignored here), 2 s, SIGKILL.
+    assert time.monotonic() - started < 10
+    child = int(driver.stderr_bytes().split()[1])
+    assert_gone(tag, driver.pid, child)
+
+
+@pytest.mark.parametrize("flag", [(), ("--json",)])
+def test_stdout_line_that_is_not_jsonrpc_is_a_protocol_violation_at_once(flag: tuple[str, ...]) -> None:
+    server, tag = tagged("not_json", *flag)
+    with SdkDriver(server, timeout=20) as driver:
+        started = time.monotonic()
+        with pytest.raises(ProtocolViolation):
+            driver.call_tool("sequentialthinking", VALID)
+        assert time.monotonic() - started < 5, "reported when the line arrives, not at the timeout"
+    assert_gone(tag, driver.pid)
+
+
+def test_wrong_id_is_ignored_by_the_sdk_and_ends_in_a_timeout() -> None:
+    server, tag = tagged("wrong_id")
+    with SdkDriver(server, timeout=0.5) as driver, pytest.raises(ServerTimeout):
+        driver.call_tool("sequentialthinking", VALID)
+    assert_gone(tag, driver.pid)
+
+
+def test_stderr_flood_is_captured_not_printed(capfd: pytest.CaptureFixture[str]) -> None:
+    server, tag = tagged("stderr_flood", "--mb", "4")
+    with SdkDriver(server, timeout=20) as driver:
+        result = driver.call_tool("sequentialthinking", VALID)
+        assert result.content[0].type == "text"
+    assert len(driver.stderr_bytes()) == 5 << 20
+    assert "xxxx" not in capfd.readouterr().err
+    assert_gone(tag, driver.pid)
+
+
+def test_ctrl_c_during_the_handshake_leaves_no_server_behind(tmp_path: Path) -> None:
+    server, tag = tagged("never_answers", "--stubborn", "--child")
+    script = tmp_path / "interrupted.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+            print("go", flush=True)
+            from conformance.drivers.sdk import SdkDriver
+            with SdkDriver({server!r}, timeout=60):
+                pass
+            """
+        )
+    )
+    harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert harness.stdout is not None
+        harness.stdout.readline()
+        deadline = time.monotonic() + 20
+        while not (servers := running_with(tag)) or not psutil.Process(servers[0]).children():
+            assert time.monotonic() < deadline, "the server and its child never came up"
+            time.sleep(0.05)
+        child = psutil.Process(servers[0]).children()[0].pid
+        harness.send_signal(signal.SIGINT)
+        _, stderr = harness.communicate(timeout=20)
+        assert b"KeyboardInterrupt" in stderr
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+    assert_gone(tag, servers[0], child)
+
+
+def test_unstartable_command_is_a_target_error() -> None:
+    with pytest.raises(TargetError, match="cannot start"), SdkDriver(["/nonexistent/server"]):
+        pass
+
+
+def test_sdk_driver_counts_its_process() -> None:
+    before = process.processes_started()
+    with SdkDriver(command("mini")) as driver:
+        assert driver.pid is not None
+    assert process.processes_started() == before + 1
+
+
+# -- the TypeScript original 0.6.2 ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[SdkDriver]:
+    target = ts062()
+    with SdkDriver(target.command, env=target.env, timeout=10) as driver:
+        yield driver
+    assert driver.pid is not None
+    assert not alive(driver.pid)
+
+
+def test_ts062_through_a_realistic_host(host: SdkDriver, capfd: pytest.CaptureFixture[str]) -> None:
+    assert host.initialize_result is not None
+    assert host.initialize_result.server_info.name == "sequential-thinking-server"
+    assert host.initialize_result.protocol_version == "2024-11-05"
+
+    tools = host.list_tools().tools
+    assert [tool.name for tool in tools] == ["sequentialthinking"]
+    required = ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"]
+    assert tools[0].input_schema["required"] == required
+
+    result = host.call_tool("sequentialthinking", VALID)
+    assert not result.is_error
+    assert result.content[0].type == "text"
+    assert json.loads(result.content[0].text)["thoughtNumber"] == 1
+    assert "│ first" in host.stderr_bytes().decode()
+    assert "first" not in capfd.readouterr().err, "server stderr goes to a buffer, not the terminal"
+
+
+def test_ts062_call_without_arguments(host: SdkDriver) -> None:
+    result = host.call_tool("sequentialthinking", None)
+    assert result.is_error
+    assert result.content[0].type == "text"
+    assert "Cannot read properties of undefined" in result.content[0].text
+
+
+json_scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(arguments=st.dictionaries(st.sampled_from([*VALID, "branchId", "isRevision", "other"]), json_scalars))
+def test_any_argument_object_is_answered_via_the_sdk(host: SdkDriver, arguments: dict[str, Any]) -> None:
+    try:
+        result = host.call_tool("sequentialthinking", arguments)
+    except MCPError as error:  # a JSON-RPC error answer is an answer, not a driver failure
+        assert isinstance(error.code, int)
+    else:
+        assert result.content and result.content[0].type == "text"

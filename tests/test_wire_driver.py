@@ -1,0 +1,333 @@
+"""The wire driver against misbehaving servers and against the real TypeScript original 0.6.2."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from servers import alive, command, group_alive, ts062
+
+from conformance.drivers import process
+from conformance.drivers.errors import (
+    ProtocolViolation,
+    ServerExited,
+    ServerTimeout,
+    TargetError,
+    WrongId,
+)
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import WireDriver
+from conformance.jsontypes import JSON, OMIT, Omitted
+
+VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+
+
+def assert_gone(*pids: int) -> None:
+    """No process of the server's group (nor the given pids) is left running."""
+    for pid in pids:
+        assert not alive(pid), f"process {pid} is still running"
+        assert group_alive(pid) == [], f"process group {pid} still has running members"
+
+
+def wait_for_stderr(driver: WireDriver, needle: bytes, within: float = 10.0) -> bytes:
+    deadline = time.monotonic() + within
+    while needle not in driver.stderr_bytes():
+        assert time.monotonic() < deadline, f"{needle!r} never appeared on stderr"
+        time.sleep(0.02)
+    return driver.stderr_bytes()
+
+
+# -- misbehaving servers ----------------------------------------------------------------------------
+
+
+def test_server_that_exits_at_start_is_reported_with_status_and_stderr() -> None:
+    started = time.monotonic()
+    with WireDriver(command("exit_at_start"), timeout=5) as driver:
+        pid = driver.pid
+        with pytest.raises(ServerExited) as failure:
+            driver.initialize()
+    assert time.monotonic() - started < 5
+    assert failure.value.returncode == 3
+    assert "cannot start, giving up" in failure.value.stderr_tail
+    assert_gone(pid)
+
+
+def test_server_that_crashes_on_first_call_is_reported_and_stays_reported() -> None:
+    with WireDriver(command("crash_on_call"), timeout=5) as driver:
+        pid = driver.pid
+        driver.initialize()
+        with pytest.raises(ServerExited) as failure:
+            driver.call_tool("sequentialthinking", VALID)
+        assert failure.value.returncode == 7
+        assert "segfault-ish" in failure.value.stderr_tail
+        assert not driver.is_alive()
+        assert driver.returncode == 7
+        with pytest.raises(ServerExited):
+            driver.call_tool("sequentialthinking", VALID)
+    assert_gone(pid)
+
+
+def test_server_that_never_answers_times_out_and_its_stubborn_group_is_killed() -> None:
+    with WireDriver(command("never_answers", "--stubborn", "--child"), timeout=0.5) as driver:
+        pid = driver.pid
+        child = int(wait_for_stderr(driver, b"\n").split()[1])
+        assert alive(child)
+        started = time.monotonic()
+        with pytest.raises(ServerTimeout) as failure:
+            driver.request("initialize", {})
+        assert 0.5 <= time.monotonic() - started < 3
+        assert failure.value.timeout == 0.5
+        started = time.monotonic()
+    # SIGTERM is ignored by both, so only the SIGKILL escalation ends them.
+    assert time.monotonic() - started < 5
+    assert_gone(pid, child)
+
+
+def test_per_request_timeout_overrides_the_default() -> None:
+    with WireDriver(command("never_answers"), timeout=30) as driver:
+        started = time.monotonic()
+        with pytest.raises(ServerTimeout):
+            driver.request("tools/list", timeout=0.3)
+        assert time.monotonic() - started < 2
+        pid = driver.pid
+    assert_gone(pid)
+
+
+@pytest.mark.parametrize(
+    ("flag", "line"), [((), b"this is not json at all"), (("--json",), b'{"hello": "world"}')]
+)
+def test_stdout_line_that_is_not_jsonrpc_is_a_protocol_violation(flag: tuple[str, ...], line: bytes) -> None:
+    with WireDriver(command("not_json", *flag), timeout=5) as driver:
+        driver.initialize()
+        with pytest.raises(ProtocolViolation) as failure:
+            driver.call_tool("sequentialthinking", VALID)
+        assert not isinstance(failure.value, WrongId)
+        assert failure.value.line == line
+        pid = driver.pid
+    assert_gone(pid)
+
+
+def test_response_with_a_wrong_id_is_reported() -> None:
+    with WireDriver(command("wrong_id"), timeout=5) as driver:
+        driver.initialize()
+        with pytest.raises(WrongId) as failure:
+            exchange_id = driver.requests_sent + 1
+            driver.call_tool("sequentialthinking", VALID)
+        assert failure.value.expected == exchange_id
+        assert failure.value.got == exchange_id + 1000
+        pid = driver.pid
+    assert_gone(pid)
+
+
+def test_stderr_flood_never_blocks_and_is_attributed_to_the_call_that_wrote_it() -> None:
+    megabytes = 8
+    started = time.monotonic()
+    with WireDriver(command("stderr_flood", "--mb", str(megabytes)), timeout=20) as driver:
+        driver.initialize()
+        exchange = driver.call_tool("sequentialthinking", VALID)
+        assert exchange.text == "ok"
+        assert len(exchange.stderr) == megabytes << 20
+        assert len(driver.stderr_bytes()) == (megabytes + 1) << 20
+        pid = driver.pid
+    assert time.monotonic() - started < 20
+    assert_gone(pid)
+
+
+def test_endless_stderr_flood_ends_in_a_timeout_with_bounded_memory() -> None:
+    limit = 1 << 20
+    with WireDriver(command("stderr_flood", "--forever"), timeout=1.0, stderr_limit=limit) as driver:
+        driver.initialize()
+        with pytest.raises(ServerTimeout):
+            driver.call_tool("sequentialthinking", VALID)
+        assert len(driver.stderr_bytes()) == limit
+        pid = driver.pid
+    assert_gone(pid)
+
+
+def test_server_notifications_and_requests_are_recorded_and_skipped() -> None:
+    transcript = Transcript()
+    with WireDriver(command("notifies"), timeout=5, transcript=transcript) as driver:
+        driver.initialize()
+        mark = transcript.mark()
+        exchange = driver.call_tool("sequentialthinking", VALID)
+        assert exchange.text == "ok"
+    received = [json.loads(e.data) for e in transcript.events_since(mark) if e.kind == "received"]
+    assert [m.get("method") for m in received] == ["notifications/message", "ping", None]
+
+
+@pytest.mark.parametrize(
+    ("sig", "symptom"),
+    [(signal.SIGINT, b"KeyboardInterrupt"), (signal.SIGTERM, b"")],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_interrupted_harness_leaves_no_server_behind(
+    tmp_path: Path, sig: signal.Signals, symptom: bytes
+) -> None:
+    script = tmp_path / "interrupted.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys, time
+            sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+            from conformance.drivers import process
+            from conformance.drivers.wire import WireDriver
+            process.exit_on_sigterm()
+            with WireDriver({command("never_answers", "--stubborn", "--child")!r}, timeout=60) as driver:
+                while b"child" not in driver.stderr_bytes():
+                    time.sleep(0.01)
+                print(driver.pid, driver.stderr_bytes().split()[1].decode(), flush=True)
+                driver.request("initialize", {{}})
+            """
+        )
+    )
+    harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert harness.stdout is not None
+        server, child = map(int, harness.stdout.readline().split())
+        assert alive(server) and alive(child)
+        time.sleep(0.2)
+        harness.send_signal(sig)
+        _, stderr = harness.communicate(timeout=10)
+        assert symptom in stderr
+        assert harness.returncode != 0
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+    assert_gone(server, child)
+
+
+def test_unstartable_command_is_a_target_error() -> None:
+    with pytest.raises(TargetError, match="cannot start"), WireDriver(["/nonexistent/server"]):
+        pass
+
+
+def test_each_driver_counts_one_started_process() -> None:
+    before = process.processes_started()
+    for _ in range(2):
+        with WireDriver(command("mini")) as driver:
+            driver.initialize()
+    assert process.processes_started() == before + 2
+
+
+def test_transcript_streams_every_frame_and_keeps_only_the_tail(tmp_path: Path) -> None:
+    path = tmp_path / "transcript.jsonl"
+    with Transcript(path, keep=4) as transcript, WireDriver(command("mini"), transcript=transcript) as driver:
+        driver.initialize()
+        for _ in range(5):
+            mark = transcript.mark()
+            exchange = driver.call_tool("sequentialthinking", VALID)
+        cut = transcript.events_since(mark)
+        assert [e.kind for e in cut] == ["sent", "received"]
+        assert json.loads(cut[0].data) == exchange.request
+        assert json.loads(cut[1].data) == exchange.response
+        assert cut[0].t <= cut[1].t
+        assert len(transcript.events) == 4
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["seq"] for line in lines] == list(range(len(lines)))
+    sent = [line for line in lines if line["kind"] == "sent"]
+    assert len(sent) == 1 + 1 + 5  # initialize, notifications/initialized, 5 calls
+    assert transcript.count("sent") == len(sent)
+    assert transcript.count("received") == len(lines) - len(sent) - transcript.count("note")
+
+
+# -- the TypeScript original 0.6.2 ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ts() -> Iterator[WireDriver]:
+    target = ts062()
+    with WireDriver(target.command, env=target.env, timeout=10) as driver:
+        driver.initialize()
+        yield driver
+    assert_gone(driver.pid)
+
+
+def test_ts062_initialize_list_and_call(ts: WireDriver) -> None:
+    assert ts.initialize_result is not None
+    assert ts.initialize_result["serverInfo"] == {"name": "sequential-thinking-server", "version": "0.2.0"}
+
+    listing = ts.list_tools()
+    assert listing.result is not None
+    tools = listing.result["tools"]
+    assert isinstance(tools, list) and isinstance(tools[0], dict)
+    assert tools[0]["name"] == "sequentialthinking"
+    assert listing.stderr == b""
+
+    exchange = ts.call_tool("sequentialthinking", VALID)
+    assert not exchange.is_error
+    assert exchange.text is not None
+    body = json.loads(exchange.text)
+    assert body["thoughtNumber"] == 1 and body["nextThoughtNeeded"] is False
+    assert "│ first" in exchange.stderr.decode()
+    assert "\x1b[" not in exchange.stderr.decode(), "FORCE_COLOR=0 keeps chalk's colours off"
+
+
+def test_ts062_missing_arguments_and_null_arguments(ts: WireDriver) -> None:
+    missing = ts.call_tool("sequentialthinking")
+    assert missing.is_error
+    assert missing.text is not None
+    assert json.loads(missing.text)["error"] == "Cannot read properties of undefined (reading 'thought')"
+    assert missing.stderr == b""
+
+    null = ts.call_tool("sequentialthinking", None)
+    assert null.result is None
+    assert null.error is not None and null.error["code"] == -32603
+
+
+def test_ts062_survives_a_malformed_frame_and_takes_raw_numbers(ts: WireDriver) -> None:
+    ts.send_raw(b"{this is not json\n")
+    assert ts.list_tools().result is not None
+
+    request_id = ts.requests_sent + 100
+    frame = (
+        b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sequentialthinking",'
+        b'"arguments":{"thought":"big","thoughtNumber":1e400,"totalThoughts":1,"nextThoughtNeeded":true}}}\n'
+        % request_id
+    )
+    exchange = ts.request_raw(frame, request_id=request_id, method="tools/call")
+    assert exchange.request == frame
+    assert exchange.text is not None
+    assert json.loads(exchange.text)["thoughtNumber"] is None  # Infinity serialises as null
+    assert "Infinity/Infinity" in exchange.stderr.decode()
+    assert ts.list_tools().result is not None
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    arguments=st.one_of(
+        st.just(OMIT), json_values, st.fixed_dictionaries({}, optional=dict.fromkeys(VALID, json_values))
+    )
+)
+def test_any_arguments_get_an_answer_from_ts062(ts: WireDriver, arguments: JSON | Omitted) -> None:
+    exchange = ts.call_tool("sequentialthinking", arguments)
+    assert (exchange.result is None) != (exchange.error is None)
+    if exchange.result is not None:
+        assert isinstance(exchange.text, str)
+    assert ts.is_alive()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(thought=st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=200))
+def test_stderr_of_each_call_is_exactly_what_it_wrote(ts: WireDriver, thought: str) -> None:
+    before = len(ts.stderr_bytes())
+    exchange = ts.call_tool("sequentialthinking", {**VALID, "thought": thought})
+    assert not exchange.is_error
+    assert thought.encode() in exchange.stderr
+    assert exchange.stderr == ts.stderr_bytes()[before:]
