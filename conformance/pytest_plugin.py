@@ -102,9 +102,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def _watch_examples(state: _RunState) -> None:
     """Count generated examples per test and remember where each one's exchange starts."""
     try:
-        from hypothesis.internal.observability import add_observability_callback
+        from hypothesis.internal import observability
     except ImportError:  # pragma: no cover - older hypothesis
         return
+    # Counting examples needs observations, not line coverage, which would slow every example severalfold.
+    observability.OBSERVABILITY_COLLECT_COVERAGE = False
+    add_observability_callback = observability.add_observability_callback
 
     def observe(observation: object) -> None:
         if getattr(observation, "type", None) != "test_case" or state.current is None:

@@ -1,0 +1,1 @@
+"""A Python reference implementation of the sequentialthinking MCP server (npm 0.6.2 behaviour)."""

@@ -1,0 +1,84 @@
+"""The original's tool surface on the official `mcp` low-level Server, served over stdio.
+
+tools/list answers with the captured tool; tools/call runs `SequentialThinkingServer` on the
+arguments exactly as parsed (the SDK does not validate them against the input schema on stdio,
+and `arguments` missing or null both arrive as None, which the original reads as undefined).
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+from reference_server.colour import ChalkLevelError, Prefixes, detect_prefixes
+from reference_server.thinking import SequentialThinkingServer, unknown_tool_text
+from reference_server.toolspec import BANNER, SERVER_NAME, SERVER_VERSION, TOOL_NAME, ToolSpec, load_tool_spec
+from reference_server.transport import stdio_transport, write_all_blocking
+
+
+def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[Any]:
+    """A low-level Server whose two handlers are the original's ListTools and CallTool handlers."""
+    listed = types.ListToolsResult(
+        tools=[types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)]
+    )
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return listed
+
+    async def on_call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if params.name == TOOL_NAME:
+            text, is_error = thinking.process_thought(params.arguments)
+        else:
+            text, is_error = unknown_tool_text(params.name), True
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
+
+    server: Server[Any] = Server(
+        SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool
+    )
+    # The only default middleware is the SDK's OpenTelemetry span per message, documented as the one to
+    # drop to opt out; the original traces nothing, and it costs a fifth of each call.
+    server.middleware = []
+    return server
+
+
+def silence_python_diagnostics() -> None:
+    """Keep stderr to what the original writes: no logging last-resort output, no warnings."""
+    logging.getLogger().addHandler(logging.NullHandler())
+    warnings.simplefilter("ignore")
+
+
+async def serve(
+    prefixes: Prefixes | None = None, stdin_fd: int = 0, stdout_fd: int = 1, stderr_fd: int = 2
+) -> None:
+    """Serve until stdin closes; the banner goes out once the transport listens, as in runServer()."""
+    spec = load_tool_spec()
+    write: Callable[[bytes], None] = partial(write_all_blocking, stderr_fd)
+    thinking = SequentialThinkingServer(prefixes if prefixes is not None else detect_prefixes(), write)
+    server = build_server(thinking, spec)
+    async with stdio_transport(stdin_fd, stdout_fd) as (read_stream, write_stream):
+        write(BANNER)
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run() -> int:
+    """Serve on stdio; the exit status is the original's (1 when chalk refuses to load)."""
+    silence_python_diagnostics()
+    try:
+        prefixes = detect_prefixes()
+    except ChalkLevelError as error:
+        write_all_blocking(2, f"Error: {error.message}\n".encode())
+        return 1
+    anyio.run(serve, prefixes)
+    return 0

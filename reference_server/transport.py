@@ -1,0 +1,187 @@
+"""Newline-delimited JSON-RPC on stdin/stdout, framed the way the original's SDK (0.5.0) frames it.
+
+The SDK's own `mcp.server.stdio.stdio_server` parses frames with pydantic's JSON parser, which
+rejects lone surrogates ("\\ud800") and reads raw `NaN`/`Infinity`, and its text layer splits lines
+on a bare CR; its writer raises on a lone surrogate in any outgoing string. The original reads
+frames with `Buffer.toString("utf8")` and `JSON.parse`, so a tool call carrying a lone surrogate
+reaches the tool there. This transport therefore splits on LF only, decodes UTF-8 with U+FFFD
+replacement (node's decoder and Python's agree byte for byte), parses with `json.loads` restricted
+to JSON.parse's grammar, and hands the SDK the same `SessionMessage` stream `stdio_server` would:
+everything above the framing (dispatch, initialize, errors) is the SDK's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Final, NoReturn, TypeAlias
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+from pydantic_core import PydanticSerializationError
+
+ReadStream: TypeAlias = MemoryObjectReceiveStream[SessionMessage | Exception]
+WriteStream: TypeAlias = MemoryObjectSendStream[SessionMessage]
+
+_READ_CHUNK: Final = 1 << 16
+_INT_DIGITS_LIMIT: Final = 4300
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_int(text: str) -> int | float:
+    """Exact integers as Python keeps them; past int()'s digit limit straight to the double JS holds."""
+    if len(text) <= _INT_DIGITS_LIMIT:
+        return int(text)
+    return float(text)
+
+
+def loads_js(text: str) -> Any:
+    """JSON.parse's grammar: no NaN/Infinity literals; lone surrogate escapes kept; any number size.
+
+    JSON.parse has no nesting limit; json.loads recurses, so a frame nested deeper than the
+    interpreter's recursion limit is parsed again on a thread with a large stack (up to
+    `DEEP_NESTING_LIMIT` levels; past that the frame is dropped as unparseable).
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+    except RecursionError:
+        return _loads_deep(text)
+
+
+DEEP_NESTING_LIMIT: Final = 500_000
+_DEEP_STACK_BYTES: Final = 256 << 20
+
+
+def _loads_deep(text: str) -> Any:
+    outcome: list[Any] = []
+    failure: list[BaseException] = []
+
+    def parse() -> None:
+        try:
+            outcome.append(json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int))
+        except (ValueError, RecursionError) as exc:
+            failure.append(exc)
+
+    previous_limit = sys.getrecursionlimit()
+    previous_stack = threading.stack_size(_DEEP_STACK_BYTES)
+    sys.setrecursionlimit(DEEP_NESTING_LIMIT)
+    try:
+        worker = threading.Thread(target=parse, name="deep-json")
+        worker.start()
+        worker.join()
+    finally:
+        sys.setrecursionlimit(previous_limit)
+        threading.stack_size(previous_stack)
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def decode_frame(line: bytes) -> SessionMessage | Exception:
+    """One frame (without its LF) to what the SDK's read stream carries: a message or the failure."""
+    try:
+        value = loads_js(line.decode("utf-8", "replace"))
+        message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+    except (ValueError, RecursionError) as exc:
+        return exc
+    return SessionMessage(message)
+
+
+def encode_frame(message: types.JSONRPCMessage) -> bytes:
+    """A message as one line; a lone surrogate (the original escapes it as \\udXXX) is escaped too."""
+    try:
+        text = message.model_dump_json(by_alias=True, exclude_unset=True)
+    except PydanticSerializationError:
+        data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    return text.encode("utf-8") + b"\n"
+
+
+def write_all_blocking(fd: int, data: bytes) -> None:
+    """Write every byte, waiting when the descriptor is non-blocking and full (like node's sync pipes)."""
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            select.select([], [fd], [])
+            continue
+        view = view[written:]
+
+
+async def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            await anyio.wait_writable(fd)
+            continue
+        view = view[written:]
+
+
+async def _read_chunks(fd: int) -> AsyncIterator[bytes]:
+    while True:
+        try:
+            chunk = os.read(fd, _READ_CHUNK)
+        except BlockingIOError:
+            await anyio.wait_readable(fd)
+            continue
+        if not chunk:
+            return
+        yield chunk
+
+
+@asynccontextmanager
+async def stdio_transport(
+    stdin_fd: int = 0, stdout_fd: int = 1
+) -> AsyncIterator[tuple[ReadStream, WriteStream]]:
+    """The (read, write) stream pair `Server.run` takes, served on the given descriptors."""
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    was_blocking = os.get_blocking(stdin_fd)
+    os.set_blocking(stdin_fd, False)
+
+    async def reader() -> None:
+        async with read_writer:
+            pending = bytearray()
+            async for chunk in _read_chunks(stdin_fd):
+                start = 0
+                end = chunk.find(b"\n")
+                if end < 0:
+                    pending += chunk
+                    continue
+                if pending:
+                    pending += chunk[:end]
+                    await read_writer.send(decode_frame(bytes(pending)))
+                    pending.clear()
+                else:
+                    await read_writer.send(decode_frame(chunk[:end]))
+                start = end + 1
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    await read_writer.send(decode_frame(chunk[start:end]))
+                    start = end + 1
+                pending += chunk[start:]
+
+    async def writer() -> None:
+        async with write_reader:
+            async for session_message in write_reader:
+                await _write_all(stdout_fd, encode_frame(session_message.message))
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(reader)
+            group.start_soon(writer)
+            yield read_stream, write_stream
+    finally:
+        os.set_blocking(stdin_fd, was_blocking)
