@@ -1,0 +1,401 @@
+"""The command line: `run` (the gate), `records` (the catalog), `diff` (drift between two reports),
+`install` (fetch an npm target ahead of time), `baseline` (start a baseline from a report).
+
+Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
+cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from conformance import exit_status
+from conformance.baseline import Baseline, BaselineEntry, dump_baseline
+from conformance.catalog_view import load_catalog_view
+from conformance.drivers.errors import HarnessError
+from conformance.profiles import PROFILES, Profile, default_profile
+from conformance.report.json import load_report
+from conformance.report.model import VERDICTS, Report
+from conformance.report.text import VERDICT_MARK, gate_sentence
+from conformance.targets import resolve_target
+from conformance.terminal import safe, write_line
+
+PROG = "seqthink-conformance"
+
+
+class UsageError(HarnessError):
+    """The command line is wrong (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def _target_spec(text: str) -> str:
+    if text == "reference" or text.startswith(("npm:", "cmd:")):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: expected reference, npm:<version> or cmd:<command line>")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG, description="Conformance and claim-audit harness for the sequentialthinking MCP server."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    run_p = commands.add_parser(
+        "run",
+        help="run the suite against a target and write the evidence report",
+        description="Run the suite against a target; write report.json, report.md, "
+        "report.html, junit.xml and transcripts/ into --out. Exit 0 when the "
+        "observed departures are exactly the baseline's, 1 when not, 2 when "
+        "the target cannot be used.",
+    )
+    run_p.add_argument(
+        "--target",
+        default="reference",
+        type=_target_spec,
+        help="reference | npm:<version> | cmd:<command line> (default: reference)",
+    )
+    run_p.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="YAML of the records this target is expected to depart from",
+    )
+    run_p.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=None,
+        help="examples per property: dev, ci or thorough (default: ci under CI, else dev)",
+    )
+    run_p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="hypothesis seed (default: a random one, recorded in the report)",
+    )
+    run_p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports/latest"),
+        metavar="DIR",
+        help="report directory (default: reports/latest)",
+    )
+    run_p.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="parallel pytest-xdist workers, each with its own server processes",
+    )
+    run_p.add_argument(
+        "--target-cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)",
+    )
+    run_p.add_argument(
+        "--call-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a server may take to answer one request (default: 10)",
+    )
+    run_p.add_argument("--suite", default="conformance.suite", help=argparse.SUPPRESS)
+
+    rec_p = commands.add_parser(
+        "records",
+        help="list the records catalog",
+        description="List the records catalog, filtered by kind and observability.",
+    )
+    rec_p.add_argument(
+        "--kind",
+        action="append",
+        metavar="KIND",
+        help="only records of this kind (repeatable), e.g. rte, abs, amendment, clm",
+    )
+    observable = rec_p.add_mutually_exclusive_group()
+    observable.add_argument("--observable", action="store_true", help="only records observable from outside")
+    observable.add_argument("--unobservable", action="store_true", help="only records that are not, with why")
+    rec_p.add_argument(
+        "--channel",
+        action="append",
+        metavar="CHANNEL",
+        help="only records observable through this channel (wire, stderr, artifact, process)",
+    )
+    rec_p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
+
+    diff_p = commands.add_parser(
+        "diff",
+        help="records whose verdict differs between two reports",
+        description="Records whose verdict differs between two report.json files, side "
+        "by side. Exit 0 when none differ, 1 when some do.",
+    )
+    diff_p.add_argument("a", type=Path, metavar="A/report.json")
+    diff_p.add_argument("b", type=Path, metavar="B/report.json")
+    diff_p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    diff_p.add_argument("--all", action="store_true", help="list every record, not only those that differ")
+
+    inst_p = commands.add_parser("install", help="install an npm target into the cache ahead of a run")
+    inst_p.add_argument("target", type=_target_spec, metavar="TARGET")
+    inst_p.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
+
+    base_p = commands.add_parser(
+        "baseline",
+        help="write a baseline from a report's departures",
+        description="Write a baseline listing every departure of a report; edit the "
+        "reasons before committing it.",
+    )
+    base_p.add_argument("report", type=Path, metavar="REPORT.json")
+    base_p.add_argument(
+        "--output", "-o", type=Path, default=None, metavar="FILE", help="write here instead of stdout"
+    )
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+        handler = {
+            "run": _run,
+            "records": _records,
+            "diff": _diff,
+            "install": _install,
+            "baseline": _baseline,
+        }[args.command]
+        return handler(args, out, err)
+    except HarnessError as exc:
+        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
+        return exit_status.UNUSABLE
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        write_line(f"{PROG}: error: cannot use{safe(str(where))}: {safe(exc.strerror or str(exc))}", err)
+        return exit_status.UNUSABLE
+    except KeyboardInterrupt:
+        write_line(f"{PROG}: interrupted", err)
+        return exit_status.INTERRUPTED
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.runner import RunOptions, rerun_command, run  # pytest, hypothesis, mcp: only for `run`
+
+    profile: Profile = args.profile or default_profile()
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    options = RunOptions(
+        target=args.target,
+        profile=profile,
+        seed=seed,
+        out=args.out,
+        baseline=args.baseline,
+        jobs=args.jobs,
+        cache=args.target_cache,
+        timeout=args.call_timeout,
+        suite=args.suite,
+    )
+    options = RunOptions(**{**options.__dict__, "rerun": rerun_command(options)})
+    write_line(
+        f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
+        out,
+    )
+    outcome = run(options, out)
+    if outcome.report is not None:
+        _print_summary(outcome.report, out)
+        write_line(
+            f"report: {safe(str(options.out))}/report.html (also report.json, report.md, junit.xml)", out
+        )
+    if outcome.message is not None:
+        write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
+    return outcome.exit_code
+
+
+def _print_summary(report: Report, out: TextIO) -> None:
+    counts = report.summary.counts
+    write_line("", out)
+    for verdict in VERDICTS:
+        write_line(f"  {VERDICT_MARK[verdict]} {verdict:<15} {counts.get(verdict, 0):>4}", out)
+    s = report.summary
+    write_line(
+        f"  {s.records} records, {s.moved_to_observed} moved from implemented to observed, "
+        f"{s.examples} examples, {report.run.duration_s:.1f} s",
+        out,
+    )
+    departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    if departures:
+        write_line("", out)
+        width = max(len(rv.id) for rv in departures)
+        for rv in departures:
+            write_line(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}", out)
+    write_line("", out)
+    write_line(safe(gate_sentence(report.gate), 1000), out)
+
+
+def _records(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    catalog = load_catalog_view()
+    kinds = {k.lower() for k in args.kind or []}
+    channels = {c.lower() for c in args.channel or []}
+    known_kinds = {r.kind.lower() for r in catalog.records}
+    unknown = kinds - known_kinds
+    if unknown:
+        raise UsageError(
+            f"unknown kind {', '.join(sorted(unknown))}; kinds are {', '.join(sorted(known_kinds))}"
+        )
+    rows = [
+        r
+        for r in catalog.records
+        if (not kinds or r.kind.lower() in kinds)
+        and (not args.observable or r.observable)
+        and (not args.unobservable or not r.observable)
+        and (not channels or channels & {c.lower() for c in r.channel_names()})
+    ]
+    if args.json:
+        for r in rows:
+            write_line(
+                json.dumps(
+                    {
+                        "id": r.id,
+                        "kind": r.kind,
+                        "aliases": list(r.aliases),
+                        "channels": r.channel_names(),
+                        "observable": r.observable,
+                        "unobservable_reason": r.unobservable_reason,
+                        "statement": r.statement,
+                        "evidence_before": r.evidence_before,
+                        "anchors": r.anchor_texts(),
+                    },
+                    ensure_ascii=False,
+                ),
+                out,
+            )
+        return 0
+    width = max((len(r.id) for r in rows), default=2)
+    for r in rows:
+        reason = (r.unobservable_reason or "?").split(":", 1)[0]
+        how = ", ".join(r.channel_names()) if r.observable else f"none ({reason})"
+        aliases = f"  [{', '.join(r.aliases)}]" if r.aliases else ""
+        write_line(f"{r.id:<{width}}  {r.kind:<10} {how:<24} {safe(r.statement, 90)}{aliases}", out)
+    write_line(f"{len(rows)} of {len(catalog.records)} records", out)
+    return 0
+
+
+def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    a, b = load_report(args.a), load_report(args.b)
+    rows_a = {rv.id: rv for rv in a.records}
+    rows_b = {rv.id: rv for rv in b.records}
+    ids = list(dict.fromkeys([*rows_a, *rows_b]))
+    missing = "absent"
+    differing = [
+        (
+            rid,
+            rows_a[rid].verdict if rid in rows_a else missing,
+            rows_b[rid].verdict if rid in rows_b else missing,
+        )
+        for rid in ids
+    ]
+    changed = [row for row in differing if row[1] != row[2]]
+    shown = differing if args.all else changed
+    name_a, name_b = safe(a.target.spec, 40), safe(b.target.spec, 40)
+    if name_a == name_b:
+        name_a, name_b = safe(str(args.a), 40), safe(str(args.b), 40)
+    if args.format == "json":
+        write_line(
+            json.dumps(
+                {
+                    "a": {"target": a.target.spec, "report": str(args.a)},
+                    "b": {"target": b.target.spec, "report": str(args.b)},
+                    "differences": [{"record": r, "a": va, "b": vb} for r, va, vb in changed],
+                },
+                ensure_ascii=False,
+                indent=2,
+            ),
+            out,
+        )
+        return exit_status.GATE_FAILED if changed else exit_status.OK
+    if args.format == "markdown":
+        from conformance.report.markdown import md
+
+        write_line(f"## Drift: {md(a.target.spec)} → {md(b.target.spec)}", out)
+        write_line("", out)
+        write_line(f"{len(changed)} of {len(ids)} records differ.", out)
+        if shown:
+            write_line("", out)
+            write_line(f"| record | {md(a.target.spec)} | {md(b.target.spec)} |", out)
+            write_line("|---|---|---|", out)
+            for rid, va, vb in shown:
+                write_line(f"| {md(rid)} | {va} | {vb} |", out)
+        return exit_status.GATE_FAILED if changed else exit_status.OK
+    width = max((len(r) for r, _, _ in shown), default=6)
+    col = max(len(name_a), 15)
+    write_line(f"{'record':<{width}}  {name_a:<{col}}  {name_b}", out)
+    for rid, va, vb in shown:
+        mark = " " if va == vb else "*"
+        write_line(f"{safe(rid):<{width}}  {va:<{col}}  {vb}  {mark}".rstrip(), out)
+    write_line(f"{len(changed)} of {len(ids)} records differ between {name_a} and {name_b}", out)
+    return exit_status.GATE_FAILED if changed else exit_status.OK
+
+
+def _install(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = resolve_target(
+        args.target, cache_dir=args.target_cache, progress=lambda msg: write_line(f"  {safe(msg, 200)}", out)
+    )
+    for key, value in target.identity.model_dump(mode="json").items():
+        if value not in (None, [], {}):
+            write_line(
+                f"{key}: {safe(str(value) if not isinstance(value, list) else ' '.join(value), 500)}", out
+            )
+    return 0
+
+
+def _baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    report = load_report(args.report)
+    entries = [
+        BaselineEntry(
+            record=rv.id,
+            verdict="error" if rv.verdict == "error" else "deviates",
+            reason=f"TODO say why; observed: {rv.reason or rv.verdict}",
+        )
+        for rv in report.records
+        if rv.verdict in ("deviates", "error")
+    ]
+    text = dump_baseline(Baseline(target=report.target.spec, deviations=entries))
+    if args.output is None:
+        out.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        write_line(f"wrote {len(entries)} entries to {safe(str(args.output))}", out)
+    return 0

@@ -1,0 +1,13 @@
+"""The command line's exit statuses: what a fork's CI branches on."""
+
+from __future__ import annotations
+
+from typing import Final
+
+OK: Final = 0
+"""The gate passed (observed departures are exactly the baseline's); `diff`: no record differs."""
+GATE_FAILED: Final = 1
+"""A departure not in the baseline, or a baseline entry that did not depart; `diff`: records differ."""
+UNUSABLE: Final = 2
+"""The target cannot be started or driven, or the command line or an input file is wrong."""
+INTERRUPTED: Final = 130

@@ -1,0 +1,1 @@
+"""Evidence reports: the report model and its writers (JSON, Markdown, HTML, JUnit)."""

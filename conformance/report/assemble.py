@@ -1,0 +1,86 @@
+"""From a run's results, the catalog, the baseline and the findings file to one `Report`; and writing it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.baseline import Baseline, evaluate_gate
+from conformance.findings import FindingsFile, resolve_findings
+from conformance.report.html import write_html
+from conformance.report.json import write_json
+from conformance.report.junit import write_junit
+from conformance.report.markdown import write_markdown
+from conformance.report.model import Gate, Preflight, Report, RunInfo
+from conformance.results import HarnessIdentity, RunResults
+from conformance.targets import TargetIdentity
+from conformance.verdicts import CatalogRecord, judge, judge_claims, summarize
+
+
+@dataclass(frozen=True)
+class TargetSeen:
+    """What the run learned about the target outside the suite: identity, preflight, handshake."""
+
+    identity: TargetIdentity
+    preflight: Preflight
+    server_info: Mapping[str, str]
+    protocol_version: str | None
+
+
+def assemble_report(
+    *,
+    catalog: Sequence[CatalogRecord],
+    canonical: Mapping[str, str],
+    results: RunResults | None,
+    seen: TargetSeen,
+    harness: HarnessIdentity,
+    run: RunInfo,
+    generated: str,
+    baseline: Baseline | None = None,
+    baseline_path: str | None = None,
+    findings: FindingsFile | None = None,
+    not_run_reason: str = "no test evidences this record",
+) -> Report:
+    verdicts = judge(catalog, results, not_run_reason=not_run_reason)
+    gate = evaluate_gate(verdicts, baseline, baseline_path=baseline_path, canonical=canonical)
+    if not seen.preflight.ok or results is None:
+        gate = Gate(
+            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed
+        )
+    found, unregistered = resolve_findings(
+        findings or FindingsFile(), seen.identity.spec, verdicts, canonical
+    )
+    tests = results.tests if results is not None else []
+    server_info = dict(seen.server_info)
+    if results is not None:
+        server_info.update(results.server_info)
+    return Report(
+        generated=generated,
+        target=seen.identity,
+        server_info=server_info,
+        protocol_version=(results.protocol_version if results is not None else None) or seen.protocol_version,
+        harness=harness,
+        preflight=seen.preflight,
+        run=run,
+        summary=summarize(verdicts, examples=sum(t.examples for t in tests)),
+        gate=gate,
+        records=verdicts,
+        claims=judge_claims(catalog, results),
+        findings=found,
+        unregistered_deviations=unregistered,
+    )
+
+
+REPORT_FILES = ("report.json", "report.md", "report.html", "junit.xml")
+
+
+def write_report(report: Report, out: Path) -> list[Path]:
+    """report.json first (validated: a report that breaks the schema is not written), then the rest."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / name for name in REPORT_FILES]
+    write_json(report, paths[0])
+    write_markdown(report, paths[1])
+    write_html(report, paths[2])
+    write_junit(report, paths[3])
+    return paths

@@ -1,0 +1,228 @@
+"""report.md: for a pull-request comment or a CI step summary — short first, details folded.
+
+Every string from a server or a generator is escaped: no HTML, no Markdown markup, no control bytes.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Final
+
+from conformance.report.markup import safe_text
+from conformance.report.model import VERDICTS, RecordVerdict, Report
+from conformance.report.text import VERDICT_MARK, gate_sentence, identity_rows
+from conformance.terminal import safe
+
+_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+EXCHANGE_EVENTS: Final = 12
+EVENT_CHARS: Final = 300
+REPLAY_FRAMES: Final = 14
+BUDGET: Final = 60_000
+"""GitHub refuses comments over 65,536 characters: details are shed, level by level, to stay under this."""
+
+
+def md(text: str, limit: int | None = 400) -> str:
+    """Inline text: one line, HTML-escaped, Markdown punctuation backslash-escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(safe(text, limit), quote=False))
+
+
+def in_html(text: str, limit: int | None = 400) -> str:
+    """Text inside our own HTML elements, where Markdown is not parsed: entities only, backticks too."""
+    return html.escape(safe(text, limit)).replace("`", "&#96;")
+
+
+def code_block(text: str, lang: str = "") -> str:
+    """A fenced block no content can close: the fence is longer than any backtick run inside."""
+    body = safe_text(text)
+    longest = max((len(m) for m in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{body}\n{fence}"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _record_id(rv: RecordVerdict) -> str:
+    aliases = f" ({md(', '.join(rv.aliases))})" if rv.aliases else ""
+    return f"**{md(rv.id)}**{aliases}"
+
+
+def _departure(rv: RecordVerdict, detail: int) -> list[str]:
+    """detail 2: counterexample, replay and exchange; 1: counterexample only; 0: the verdict line."""
+    lines = [
+        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)} — "
+        f"{in_html(rv.reason, 160)}</summary>",
+        "",
+    ]
+    lines.append(f"{md(rv.statement)}")
+    lines.append("")
+    for test in rv.tests:
+        lines.append(
+            f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, {test.examples} examples"
+            + (f" — {md(test.message, 300)}" if test.message and test.status != "passed" else "")
+        )
+    ce = rv.counterexample
+    if ce is not None and detail >= 1:
+        lines += ["", f"Smallest counterexample ({md(ce.test, 200)}):", "", code_block(ce.falsifying[:3000])]
+        if ce.replay and detail >= 2:
+            replay = (
+                code_block("\n".join(ce.replay), "json")
+                if len(ce.replay) <= REPLAY_FRAMES and sum(map(len, ce.replay)) < 4000
+                else f"{len(ce.replay)} frames: see `report.json` (records → counterexample → replay)."
+            )
+            lines += ["", "Replay on a fresh process (one JSON-RPC frame per line on stdin):", "", replay]
+        if ce.exchange and detail >= 2:
+            shown = ce.exchange[-EXCHANGE_EVENTS:]
+            text = "\n".join(f"{e.kind:>8}  {e.data.rstrip()[:EVENT_CHARS]}" for e in shown)
+            lines += ["", f"Exchange (last {len(shown)} of {len(ce.exchange)} events):", "", code_block(text)]
+    if rv.transcripts:
+        lines += ["", "Transcripts: " + ", ".join(f"`{safe(t)}`" for t in rv.transcripts)]
+    lines += ["", "</details>", ""]
+    return lines
+
+
+def render_markdown(report: Report) -> str:
+    for detail in (2, 1, 0):
+        text = _render(report, detail)
+        if len(text) <= BUDGET:
+            return text
+    return text
+
+
+def _render(report: Report, detail: int) -> str:
+    s = report.summary
+    lines = [
+        f"# Conformance report: {md(report.target.spec)}",
+        "",
+        f"**{md(gate_sentence(report.gate), None)}**",
+        "",
+    ]
+    if not report.preflight.ok:
+        lines += [
+            f"> The target could not be checked: {md(report.preflight.error or 'unknown error', 600)}",
+            "",
+        ]
+    lines += _table(
+        ["verdict", "records"], [[f"{VERDICT_MARK[v]} {v}", str(s.counts.get(v, 0))] for v in VERDICTS]
+    )
+    lines += [
+        "",
+        f"{s.records} records; {s.observed} observed in this run, {s.moved_to_observed} of them moved "
+        f"from *implemented* to *observed*; {s.examples} generated examples; profile "
+        f"`{safe(report.harness.profile)}`, seed `{safe(report.harness.seed or 'random')}`.",
+        "",
+    ]
+
+    departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    if departures:
+        lines += ["## Departures", ""]
+        if detail < 2:
+            lines += ["Details shortened to fit a comment: the full evidence is in report.html.", ""]
+        for rv in departures:
+            lines += _departure(rv, detail)
+
+    g = report.gate
+    if g.baseline is not None or not g.passed:
+        lines += [
+            "## Gate",
+            "",
+            f"Baseline: `{safe(g.baseline)}`" if g.baseline else "No baseline given.",
+            "",
+        ]
+        for title, entries in (
+            ("Not in the baseline", g.unexpected),
+            ("Stale (now holds)", g.stale),
+            ("Not confirmed", g.unconfirmed),
+            ("Expected by the baseline", g.expected),
+        ):
+            if entries:
+                lines += [f"**{title}**", ""]
+                lines += _table(
+                    ["record", "observed", "baseline", "reason"],
+                    [[md(e.record), e.verdict, e.expected, md(e.reason, 200)] for e in entries],
+                )
+                lines.append("")
+
+    if report.findings or report.unregistered_deviations:
+        lines += [
+            "## Findings",
+            "",
+            "Amendments in the documents' form; the evidence anchor is this run's.",
+            "",
+        ]
+        lines += (
+            ["No finding registered in fixtures/findings.yaml for this target."]
+            if not report.findings
+            else []
+        )
+        lines += (
+            []
+            if not report.findings
+            else _table(
+                ["amendment", "annotates", "finding", "evidence anchor", "superseded value", "reproduced"],
+                [
+                    [
+                        md(f.amendment),
+                        md(f.annotates),
+                        md(f.finding, 800),
+                        md("; ".join(f.evidence_anchor), 400),
+                        md(f.superseded, 300),
+                        "yes" if f.reproduced else f"no ({f.verdict})",
+                    ]
+                    for f in report.findings
+                ],
+            )
+        )
+        if report.unregistered_deviations:
+            lines += [
+                "",
+                "Deviating on the original with no finding registered (a wrong test or a wrong record):",
+                "",
+            ]
+            lines += [f"- {md(u.record)}: {md(u.message, 300)}" for u in report.unregistered_deviations]
+        lines.append("")
+
+    if report.claims:
+        lines += ["## Claims", ""]
+        lines += _table(
+            ["claim", "verdict", "observations"],
+            [
+                [
+                    md(c.claim),
+                    c.verdict,
+                    "<br>".join(f"*{o.verdict}*: {md(o.observation, 300)}" for o in c.observations) or "—",
+                ]
+                for c in report.claims
+            ],
+        )
+        lines.append("")
+
+    lines += ["<details><summary>All records</summary>", ""]
+    lines += _table(
+        ["record", "verdict", "tests", "examples", "evidence", "reason"],
+        [
+            [
+                _record_id(rv),
+                f"{VERDICT_MARK[rv.verdict]} {rv.verdict}",
+                str(len(rv.tests)),
+                str(rv.examples),
+                f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
+                md(rv.reason, 200 if detail else 80),
+            ]
+            for rv in report.records
+        ],
+    )
+    lines += ["", "</details>", "", "<details><summary>Identity</summary>", ""]
+    lines += _table(["", ""], [[md(k), md(v, 600)] for k, v in identity_rows(report)])
+    lines += ["", "</details>", ""]
+    return "\n".join(lines)
+
+
+def write_markdown(report: Report, path: Path) -> None:
+    path.write_text(render_markdown(report), encoding="utf-8")

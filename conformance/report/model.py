@@ -1,0 +1,172 @@
+"""The evidence report: what `report.json` holds, versioned, and the one model every writer renders.
+
+`schema.json` beside this module is generated from `Report` (`python scripts/generate_report_schema.py`)
+and a test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from conformance.results import HarnessIdentity, TranscriptEvent
+from conformance.targets import TargetIdentity
+
+REPORT_FORMAT: Final = "seqthink-conformance-report/1"
+
+Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
+VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
+
+ClaimVerdictName = Literal["observed-delivered", "unsupported", "contradicted", "supported", "bounded"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TestRef(_Frozen):
+    """One test that evidenced a record, as the record's row shows it."""
+
+    __test__ = False
+
+    nodeid: str
+    status: Literal["passed", "failed", "error", "skipped"]
+    examples: int
+    duration: float = 0.0
+    message: str = ""
+    transcript: str | None = None
+
+
+class ReplayableCounterexample(_Frozen):
+    """The smallest failing input found for a record, and the frames that replay it on a fresh process."""
+
+    test: str
+    falsifying: str = Field(description="hypothesis' minimal example (or the failing step list)")
+    exchange: list[TranscriptEvent] = Field(description="what crossed the pipe while the failing example ran")
+    replay: list[str] = Field(
+        description="newline-delimited JSON-RPC frames to pipe into a fresh server, initialize first"
+    )
+
+
+class RecordVerdict(_Frozen):
+    """One record of the catalog and what this run observed about it."""
+
+    id: str
+    kind: str
+    aliases: list[str] = Field(description="lens-local IDs registered as this record (EPI-3 → ABS-12, ...)")
+    anchors: list[str]
+    statement: str
+    channels: list[str] = Field(
+        description="how it can be observed from outside: wire, stderr, artifact, none"
+    )
+    verdict: Verdict
+    reason: str = Field(default="", description="why not observable / not run / error, in one line")
+    tests: list[TestRef] = Field(default_factory=list)
+    examples: int = Field(default=0, description="generated examples over all its tests")
+    counterexample: ReplayableCounterexample | None = None
+    transcripts: list[str] = Field(default_factory=list, description="paths relative to the report")
+    evidence_before: str = Field(description="the documents' status: implemented, absent, doctrine, ...")
+    evidence_after: str = Field(description="`observed` when this run observed it, else unchanged")
+
+
+class ClaimObservationOut(_Frozen):
+    verdict: ClaimVerdictName
+    observation: str
+    test: str
+
+
+class ClaimVerdict(_Frozen):
+    """A claim (CLM-*) of the documents, judged from what the suite observed for or against it."""
+
+    claim: str
+    statement: str = ""
+    verdict: ClaimVerdictName | Literal["no observation"]
+    observations: list[ClaimObservationOut] = Field(default_factory=list)
+
+
+class Finding(_Frozen):
+    """An amendment in the documents' own form: a record contradicted by observation on the original."""
+
+    amendment: str = Field(description="the amendment's ID, e.g. RTE-8/o1")
+    annotates: str = Field(description="the record it annotates")
+    finding: str
+    evidence_anchor: list[str] = Field(description="transcripts and tests of this run that show it")
+    superseded: str = Field(description="the record text this replaces, or `none`")
+    reproduced: bool = Field(description="whether this run observed the record deviating")
+    verdict: Verdict = Field(description="the annotated record's verdict in this run")
+
+
+class UnregisteredDeviation(_Frozen):
+    """A record that deviates on the original with no finding registered: a wrong test or a wrong record."""
+
+    record: str
+    message: str
+
+
+class GateEntry(_Frozen):
+    record: str
+    verdict: Verdict
+    expected: str = Field(description="what the baseline says: deviates, error or `holds` when unlisted")
+    reason: str = ""
+
+
+class Gate(_Frozen):
+    """The CI gate: passes exactly when observed departures equal the baseline's."""
+
+    baseline: str | None = Field(description="the baseline file, or null when none was given")
+    passed: bool
+    expected: list[GateEntry] = Field(default_factory=list, description="departures the baseline declares")
+    unexpected: list[GateEntry] = Field(default_factory=list, description="departures not in the baseline")
+    stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
+    unconfirmed: list[GateEntry] = Field(
+        default_factory=list, description="baseline entries this run could not check, or saw depart otherwise"
+    )
+
+
+class Preflight(_Frozen):
+    """Starting the target before the suite: it must start, initialize and offer the tool."""
+
+    ok: bool
+    error: str | None = None
+    tool_offered: bool | None = None
+    tools: list[str] = Field(default_factory=list)
+    stderr_tail: str = ""
+    transcript: str | None = None
+
+
+class RunInfo(_Frozen):
+    started: str
+    finished: str
+    duration_s: float
+    jobs: int
+    processes_started: int
+    calls_made: int
+    tests: int
+    rerun: str = Field(description="the command that reruns the same examples")
+    pytest_exit: int | None = None
+
+
+class Summary(_Frozen):
+    records: int
+    counts: dict[str, int] = Field(description="records per verdict; every verdict is a key")
+    observed: int = Field(description="records whose evidence status is now `observed`")
+    moved_to_observed: int = Field(description="records moved from `implemented` to `observed`")
+    examples: int
+
+
+class Report(_Frozen):
+    format: Literal["seqthink-conformance-report/1"] = REPORT_FORMAT
+    generated: str
+    target: TargetIdentity
+    server_info: dict[str, str] = Field(default_factory=dict)
+    protocol_version: str | None = None
+    harness: HarnessIdentity
+    preflight: Preflight
+    run: RunInfo
+    summary: Summary
+    gate: Gate
+    records: list[RecordVerdict]
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)

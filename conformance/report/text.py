@@ -1,0 +1,71 @@
+"""Wording shared by the human-readable writers: verdict labels, gate sentences, identity rows."""
+
+from __future__ import annotations
+
+from conformance.report.model import Gate, Report
+
+VERDICT_MARK = {"holds": "✅", "deviates": "❌", "error": "💥", "not observable": "➖", "not run": "⏸"}
+
+
+def gate_sentence(gate: Gate) -> str:
+    """One line saying whether the gate passed and why not."""
+    if gate.passed:
+        if gate.expected:
+            return f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
+        return "gate passed: no record departs"
+    parts = []
+    if gate.unexpected:
+        parts.append(
+            f"{len(gate.unexpected)} departure(s) not in the baseline "
+            f"({', '.join(e.record for e in gate.unexpected)})"
+        )
+    if gate.stale:
+        parts.append(
+            f"{len(gate.stale)} stale baseline entr{'y' if len(gate.stale) == 1 else 'ies'} now "
+            f"holding ({', '.join(e.record for e in gate.stale)})"
+        )
+    if gate.unconfirmed:
+        parts.append(
+            f"{len(gate.unconfirmed)} baseline entr{'y' if len(gate.unconfirmed) == 1 else 'ies'} "
+            f"not confirmed ({', '.join(f'{e.record}: {e.verdict}' for e in gate.unconfirmed)})"
+        )
+    if not parts and not gate.passed:
+        parts.append("the target could not be checked")
+    return "gate failed: " + "; ".join(parts)
+
+
+def identity_rows(report: Report) -> list[tuple[str, str]]:
+    """(label, value) pairs naming exactly what was run and by what."""
+    target = report.target.model_dump(mode="json")
+    rows: list[tuple[str, str]] = []
+    for key, value in target.items():
+        if value is None or value == [] or value == {}:
+            continue
+        rows.append((f"target {key}", _flat(value)))
+    if report.server_info:
+        rows.append(("serverInfo", ", ".join(f"{k}={v}" for k, v in report.server_info.items())))
+    if report.protocol_version:
+        rows.append(("protocol version", report.protocol_version))
+    h = report.harness
+    rows += [
+        ("harness version", h.version),
+        ("harness commit", h.git_commit or "not a git checkout"),
+        ("profile", h.profile),
+        ("hypothesis seed", h.seed or "random"),
+        ("python", h.python),
+        ("rerun", report.run.rerun),
+        ("started", report.run.started),
+        ("duration", f"{report.run.duration_s:.1f} s"),
+        ("jobs", str(report.run.jobs)),
+        ("server processes started", str(report.run.processes_started)),
+        ("calls made", str(report.run.calls_made)),
+    ]
+    return rows
+
+
+def _flat(value: object) -> str:
+    if isinstance(value, list):
+        return " ".join(_flat(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_flat(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,1 @@
+"""A three-test suite for the CLI's own tests: real records, real server, seconds instead of a minute."""

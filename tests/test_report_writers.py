@@ -1,0 +1,466 @@
+"""The report writers and the judging behind them, on small RunResults built here (no server needed).
+
+Properties: whatever text a server or a generator supplies, the HTML gains no element, the Markdown no
+markup outside code blocks, the JUnit stays well-formed XML and report.json stays valid. Examples pin
+the verdict rules, the gate, findings, and snapshots of the human forms.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from conformance.baseline import Baseline, BaselineEntry, evaluate_gate
+from conformance.findings import FindingEntry, FindingsFile, resolve_findings
+from conformance.report.assemble import TargetSeen, assemble_report
+from conformance.report.html import render_html
+from conformance.report.json import generate_schema, load_report, render_json, shipped_schema
+from conformance.report.junit import render_junit
+from conformance.report.markdown import BUDGET, render_markdown
+from conformance.report.model import Preflight, Report, RunInfo
+from conformance.results import (
+    ClaimObservation,
+    Counterexample,
+    HarnessIdentity,
+    RunResults,
+    TestOutcome,
+    TranscriptEvent,
+)
+from conformance.targets import TargetIdentity
+from conformance.verdicts import alias_map, judge, judge_claims
+
+
+@dataclass(frozen=True)
+class FakeRecord:
+    id: str
+    kind: str
+    statement: str = "what the record says"
+    evidence_before: str = "implemented"
+    aliases: tuple[str, ...] = ()
+    channels: tuple[str, ...] = ("wire",)
+    reason: str | None = None
+    anchors: tuple[str, ...] = field(default=("003 record 4: SRC-1:1",))
+
+    @property
+    def observable(self) -> bool:
+        return bool(self.channels)
+
+    @property
+    def unobservable_reason(self) -> str | None:
+        return self.reason
+
+    def channel_names(self) -> list[str]:
+        return list(self.channels) or ["none"]
+
+    def anchor_texts(self) -> list[str]:
+        return list(self.anchors)
+
+
+CATALOG = [
+    FakeRecord("RTE-2", "rte"),
+    FakeRecord("RTE-3", "rte"),
+    FakeRecord("RTE-8/a1", "amendment"),
+    FakeRecord("ABS-12", "abs", evidence_before="absent", aliases=("EPI-3",)),
+    FakeRecord("ABS-4", "abs", channels=(), reason="analysis-record: about the register"),
+    FakeRecord("CLM-1b", "clm", evidence_before="doctrine/design"),
+    FakeRecord("CMP-7", "cmp"),
+]
+CANONICAL = alias_map(CATALOG)
+HARNESS = HarnessIdentity(version="0.1.0", git_commit=None, profile="dev", seed="7", python="3.11.7")
+TARGET = TargetIdentity(spec="npm:0.6.2", kind="npm", command=["node", "index.js"], package_version="0.6.2")
+
+
+def event(kind: str, data: str) -> TranscriptEvent:
+    return TranscriptEvent.model_validate({"kind": kind, "data": data, "t": 1.0})
+
+
+def outcome(nodeid: str, records: list[str], status: str, **extra: object) -> TestOutcome:
+    return TestOutcome.model_validate(
+        {
+            "nodeid": nodeid,
+            "records": records,
+            "status": status,
+            "examples": 3,
+            "transcript": "transcripts/npm_0.6.2.jsonl",
+            **extra,
+        }
+    )
+
+
+def results(hostile: str = "<b>bold</b>") -> RunResults:
+    long_exchange = [
+        event("sent", '{"jsonrpc":"2.0","id":9,"method":"tools/call"}'),
+        event("sent", '{"jsonrpc":"2.0","id":10,"method":"tools/call"}'),
+        event("received", "{}"),
+    ]
+    short_exchange = [
+        event("sent", '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}'),
+        event("stderr", f"\x1b[31m{hostile}\x1b[0m"),
+        event("received", json.dumps({"jsonrpc": "2.0", "id": 4, "result": {"text": hostile}})),
+    ]
+    return RunResults(
+        target=TARGET,
+        harness=HARNESS,
+        server_info={"name": hostile, "version": "0.2.0"},
+        protocol_version="2024-11-05",
+        started="2026-08-21T00:00:00+00:00",
+        finished="2026-08-21T00:01:00+00:00",
+        processes_started=2,
+        calls_made=40,
+        tests=[
+            outcome("suite/test_a.py::test_dispatch", ["RTE-2"], "passed"),
+            outcome(
+                "suite/test_a.py::test_guard_long",
+                ["RTE-3"],
+                "failed",
+                message=f"long {hostile}",
+                counterexample=Counterexample(falsifying="Falsifying example: long", exchange=long_exchange),
+            ),
+            outcome(
+                "suite/test_a.py::test_guard_short",
+                ["RTE-3"],
+                "failed",
+                message=f"short {hostile}",
+                counterexample=Counterexample(
+                    falsifying=f"Falsifying example: {hostile}", exchange=short_exchange
+                ),
+            ),
+            outcome("suite/test_a.py::test_guard_ok", ["RTE-3"], "passed"),
+            outcome(
+                "suite/test_b.py::test_rollback", ["RTE-8/a1"], "error", message="server exited with status 1"
+            ),
+            outcome("suite/test_b.py::test_pointers", ["ABS-12"], "passed"),
+            outcome(
+                "suite/test_c.py::test_clm",
+                ["CLM-1b"],
+                "passed",
+                claims=[
+                    ClaimObservation(
+                        claim="CLM-1b", verdict="observed-delivered", observation="text in tools/list"
+                    ),
+                    ClaimObservation(
+                        claim="CLM-1b",
+                        verdict="unsupported",
+                        observation=f"no evaluator {hostile}",
+                        test="suite/test_c.py::test_clm",
+                    ),
+                ],
+            ),
+            outcome("suite/test_c.py::test_readme", ["CMP-7"], "skipped"),
+        ],
+    )
+
+
+def build(
+    res: RunResults | None = None,
+    *,
+    baseline: Baseline | None = None,
+    findings: FindingsFile | None = None,
+    preflight: Preflight | None = None,
+) -> Report:
+    res = res if res is not None else results()
+    return assemble_report(
+        catalog=CATALOG,
+        canonical=CANONICAL,
+        results=res,
+        seen=TargetSeen(
+            TARGET,
+            preflight or Preflight(ok=True, tool_offered=True, tools=["sequentialthinking"]),
+            {},
+            "2024-11-05",
+        ),
+        harness=HARNESS,
+        run=RunInfo(
+            started=res.started,
+            finished=res.finished,
+            duration_s=60.0,
+            jobs=1,
+            processes_started=res.processes_started,
+            calls_made=res.calls_made,
+            tests=len(res.tests),
+            rerun="python -m conformance run --target npm:0.6.2 --profile dev --seed 7",
+            pytest_exit=1,
+        ),
+        generated="2026-08-21T00:01:00+00:00",
+        baseline=baseline,
+        baseline_path="b.yaml" if baseline else None,
+        findings=findings,
+    )
+
+
+# -- verdicts ------------------------------------------------------------------------------------------
+
+
+def test_each_record_gets_the_verdict_its_tests_support() -> None:
+    verdicts = {rv.id: rv for rv in judge(CATALOG, results())}
+    assert {k: v.verdict for k, v in verdicts.items()} == {
+        "RTE-2": "holds",
+        "RTE-3": "deviates",
+        "RTE-8/a1": "error",
+        "ABS-12": "holds",
+        "ABS-4": "not observable",
+        "CLM-1b": "holds",
+        "CMP-7": "not run",
+    }
+    assert verdicts["ABS-4"].reason == "analysis-record: about the register"
+    assert verdicts["CMP-7"].reason == "every test evidencing it was skipped"
+    assert verdicts["RTE-3"].examples == 9 and len(verdicts["RTE-3"].tests) == 3
+    assert (
+        verdicts["RTE-3"].evidence_after == "observed"
+        and verdicts["RTE-8/a1"].evidence_after == "implemented"
+    )
+    assert verdicts["ABS-12"].aliases == ["EPI-3"]
+
+
+def test_the_counterexample_is_the_one_with_the_fewest_frames() -> None:
+    rv = next(r for r in judge(CATALOG, results()) if r.id == "RTE-3")
+    assert rv.counterexample is not None
+    assert rv.counterexample.test == "suite/test_a.py::test_guard_short"
+    assert json.loads(rv.counterexample.replay[0])["method"] == "initialize"
+    assert json.loads(rv.counterexample.replay[1])["method"] == "notifications/initialized"
+    assert json.loads(rv.counterexample.replay[2])["id"] == 4 and len(rv.counterexample.replay) == 3
+
+
+def test_records_named_by_alias_count_for_the_canonical_record() -> None:
+    res = RunResults.model_validate(
+        {**results().model_dump(), "tests": [outcome("t::x", ["EPI-3"], "failed", message="m").model_dump()]}
+    )
+    assert next(r for r in judge(CATALOG, res) if r.id == "ABS-12").verdict == "deviates"
+
+
+def test_claims_take_their_most_severe_observation() -> None:
+    claims = {c.claim: c for c in judge_claims(CATALOG, results())}
+    assert claims["CLM-1b"].verdict == "unsupported"
+    assert [o.verdict for o in claims["CLM-1b"].observations] == ["observed-delivered", "unsupported"]
+    assert claims["CLM-1b"].observations[0].test == "suite/test_c.py::test_clm"
+
+
+def test_without_results_every_observable_record_is_not_run() -> None:
+    verdicts = judge(CATALOG, None, not_run_reason="target cannot start")
+    assert {rv.verdict for rv in verdicts if rv.id != "ABS-4"} == {"not run"}
+    assert all(rv.reason == "target cannot start" for rv in verdicts if rv.id != "ABS-4")
+
+
+# -- the gate ------------------------------------------------------------------------------------------
+
+
+def entry(record: str, verdict: str = "deviates") -> BaselineEntry:
+    return BaselineEntry.model_validate({"record": record, "reason": "known", "verdict": verdict})
+
+
+@pytest.mark.parametrize(
+    ("entries", "passed", "unexpected", "stale", "unconfirmed"),
+    [
+        ([entry("RTE-3"), entry("RTE-8/a1", "error")], True, [], [], []),
+        ([entry("RTE-3")], False, ["RTE-8/a1"], [], []),
+        ([entry("RTE-3"), entry("RTE-8/a1", "error"), entry("RTE-2")], False, [], ["RTE-2"], []),
+        ([entry("RTE-3"), entry("RTE-8/a1"), entry("CMP-7")], False, [], [], ["RTE-8/a1", "CMP-7"]),
+        ([entry("RTE-3"), entry("RTE-8/a1", "error"), entry("EPI-3")], False, [], ["ABS-12"], []),
+    ],
+    ids=["exact", "new-departure", "stale", "unconfirmed", "alias-stale"],
+)
+def test_gate_passes_exactly_when_departures_equal_the_baseline(
+    entries: list[BaselineEntry],
+    passed: bool,
+    unexpected: list[str],
+    stale: list[str],
+    unconfirmed: list[str],
+) -> None:
+    gate = evaluate_gate(
+        judge(CATALOG, results()),
+        Baseline(target="npm:0.6.2", deviations=entries),
+        baseline_path="b.yaml",
+        canonical=CANONICAL,
+    )
+    assert gate.passed is passed
+    assert [e.record for e in gate.unexpected] == unexpected
+    assert [e.record for e in gate.stale] == stale
+    assert [e.record for e in gate.unconfirmed] == unconfirmed
+
+
+def test_an_unusable_target_never_passes_the_gate() -> None:
+    report = build(
+        RunResults.model_validate({**results().model_dump(), "tests": []}),
+        preflight=Preflight(ok=False, error="server exited with status 3"),
+    )
+    assert report.gate.passed is False
+
+
+# -- findings ------------------------------------------------------------------------------------------
+
+
+def test_findings_carry_this_runs_evidence_anchor() -> None:
+    findings = FindingsFile(
+        findings=[
+            FindingEntry(
+                record="RTE-3", finding="the guard is not what was registered", superseded="four checks"
+            ),
+            FindingEntry(record="EPI-3", finding="pointers do dangle"),
+            FindingEntry(record="RTE-2", finding="on another target", target="npm:2026.8.31"),
+        ]
+    )
+    verdicts = judge(CATALOG, results())
+    found, unregistered = resolve_findings(findings, "npm:0.6.2", verdicts, CANONICAL)
+    assert [(f.amendment, f.annotates, f.reproduced) for f in found] == [
+        ("RTE-3/o1", "RTE-3", True),
+        ("EPI-3/o1", "ABS-12", False),
+    ]
+    assert found[0].evidence_anchor[0] == "transcripts/npm_0.6.2.jsonl"
+    assert "suite/test_a.py::test_guard_short (failed)" in found[0].evidence_anchor
+    assert found[0].superseded == "four checks" and found[1].superseded == "none"
+    assert unregistered == []
+    _, unregistered = resolve_findings(FindingsFile(), "npm:0.6.2", verdicts, CANONICAL)
+    assert [u.record for u in unregistered] == ["RTE-3"]
+    found, unregistered = resolve_findings(findings, "reference", verdicts, CANONICAL)
+    assert found == [] and unregistered == []
+
+
+# -- the writers ---------------------------------------------------------------------------------------
+
+
+def test_shipped_schema_is_generated_from_the_model() -> None:
+    assert shipped_schema() == generate_schema(), "run: python scripts/generate_report_schema.py"
+
+
+def test_report_json_round_trips(tmp_path: Path) -> None:
+    report = build()
+    path = tmp_path / "report.json"
+    path.write_text(render_json(report), encoding="utf-8")
+    assert load_report(path) == report
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attrs: set[str] = set()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.attrs.update(name for name, _ in attrs)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+HTML_TAGS = {
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "h1",
+    "h2",
+    "h4",
+    "p",
+    "code",
+    "table",
+    "tr",
+    "th",
+    "td",
+    "span",
+    "strong",
+    "details",
+    "summary",
+    "pre",
+    "ul",
+    "li",
+    "a",
+}
+HTML_ATTRS = {"charset", "http-equiv", "content", "name", "lang", "class", "id", "href", "open"}
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+hostile_text = st.one_of(
+    st.text(),
+    st.sampled_from(
+        [
+            "<script>alert(1)</script>",
+            "</pre><img src=x onerror=alert(1)>",
+            "\"'><svg onload=x>",
+            "```\n# heading\n```",
+            "| a | b |",
+            "\x1b]0;title\x07",
+            "]]><!--",
+            "&amp;<&>",
+        ]
+    ),
+)
+
+
+@given(text=hostile_text)
+def test_html_never_gains_markup_from_server_text(text: str) -> None:
+    page = render_html(build(results(text)))
+    parser = _Tags()
+    parser.feed(page)
+    assert parser.tags <= HTML_TAGS
+    assert parser.attrs <= HTML_ATTRS
+    assert not CONTROL.search(page)
+
+
+def _outside_code(markdown: str) -> str:
+    return re.sub(r"^(`{3,})[^\n]*\n.*?^\1$", "", markdown, flags=re.S | re.M)
+
+
+@given(text=hostile_text)
+def test_markdown_keeps_server_text_inert(text: str) -> None:
+    markdown = render_markdown(build(results(text)))
+    prose = _outside_code(markdown)
+    assert not re.search(r"<(?!/?(details|summary|br)>)", prose), prose
+    assert not CONTROL.search(markdown)
+    assert prose.count("```") == 0
+
+
+@given(text=hostile_text)
+def test_junit_stays_well_formed(text: str) -> None:
+    root = ET.fromstring(render_junit(build(results(text))))
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == [r.id for r in CATALOG]
+    verdict_tags = {c.get("name"): [child.tag for child in c if child.tag != "system-out"] for c in cases}
+    assert verdict_tags == {
+        "RTE-2": [],
+        "RTE-3": ["failure"],
+        "RTE-8/a1": ["error"],
+        "ABS-12": [],
+        "ABS-4": ["skipped"],
+        "CLM-1b": [],
+        "CMP-7": ["skipped"],
+    }
+
+
+def test_markdown_sheds_detail_to_fit_a_pull_request_comment() -> None:
+    huge = "x" * 5000
+    res = results(huge)
+    many = [
+        outcome(
+            f"suite/test_d.py::test_{i}",
+            ["RTE-3"],
+            "failed",
+            message=huge,
+            counterexample=Counterexample(falsifying=huge, exchange=[event("received", huge)] * 40),
+        )
+        for i in range(60)
+    ]
+    res = RunResults.model_validate({**res.model_dump(), "tests": [t.model_dump() for t in res.tests + many]})
+    assert len(render_markdown(build(res))) <= BUDGET
+
+
+def test_markdown_snapshot(snapshot: SnapshotAssertion) -> None:
+    assert render_markdown(build()) == snapshot
+
+
+def test_junit_snapshot(snapshot: SnapshotAssertion) -> None:
+    assert render_junit(build()) == snapshot
+
+
+def test_html_snapshot(snapshot: SnapshotAssertion) -> None:
+    assert render_html(build()) == snapshot
