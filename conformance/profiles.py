@@ -37,6 +37,7 @@ def register_profiles() -> None:
             suppress_health_check=_SUPPRESSED,
             print_blob=True,
             derandomize=False,
+            database=None,
         )
 
 
@@ -44,5 +45,5 @@ def default_profile() -> Profile:
     """`CONFORMANCE_PROFILE` if set, `ci` under CI, else `dev`."""
     chosen = os.environ.get("CONFORMANCE_PROFILE")
     if chosen in PROFILES:
-        return chosen  # type: ignore[return-value]
+        return chosen
     return "ci" if os.environ.get("CI") else "dev"

@@ -58,6 +58,7 @@ class _RunState:
     outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
     examples: dict[str, int] = field(default_factory=dict)
     marks: dict[str, int] = field(default_factory=dict)
+    failing_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     current: str | None = None
     current_spec: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -112,11 +113,18 @@ def _watch_examples(state: _RunState) -> None:
     def observe(observation: object) -> None:
         if getattr(observation, "type", None) != "test_case" or state.current is None:
             return
+        status = getattr(observation, "status", None)
         with state.lock:
-            state.examples[state.current] = state.examples.get(state.current, 0) + 1
+            if status in ("passed", "failed"):
+                state.examples[state.current] = state.examples.get(state.current, 0) + 1
             session = state.sessions.get(state.current_spec or "")
-            if session is not None:
-                state.marks[state.current] = session.transcript.mark()
+            if session is None:
+                return
+            end = session.transcript.mark()
+            start = state.marks.get(state.current, end)
+            if status == "failed":
+                state.failing_spans[state.current] = (start, end)
+            state.marks[state.current] = end
 
     add_observability_callback(observe)
 
@@ -141,7 +149,7 @@ def target(target_spec: str, request: pytest.FixtureRequest) -> Target:
 
 @pytest.fixture(scope="session")
 def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSession]:
-    """One initialized server process for the whole run; records about fresh processes use `server.fresh()`."""
+    """One initialized server process for the whole run; fresh-process records use `server.fresh()`."""
     state = _state(request.config)
     path = None
     if state.results_dir is not None:
@@ -179,7 +187,7 @@ class Evidence:
 @pytest.fixture
 def evidence(request: pytest.FixtureRequest) -> Evidence:
     item = request.node
-    found = item.stash.get(_EVIDENCE_KEY, None)
+    found: Evidence | None = item.stash.get(_EVIDENCE_KEY, None)
     if found is None:
         found = Evidence(item.nodeid)
         item.stash[_EVIDENCE_KEY] = found
@@ -211,12 +219,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             state.marks[item.nodeid] = session.transcript.mark()
 
 
-_FALSIFYING = re.compile(r"^(Falsifying example:.*?|state = .*?)(?=^\S|\Z)", re.S | re.M)
-
-
-def _falsifying(text: str) -> str:
-    found = [m.group(0).strip() for m in _FALSIFYING.finditer(text)]
-    return "\n".join(found)
+def _falsifying(exc: BaseException | None) -> str:
+    """Hypothesis' notes on the minimal failing case (its arguments, or the steps of a stateful program)."""
+    if exc is None:
+        return ""
+    notes = [n for n in getattr(exc, "__notes__", []) if not n.startswith("You can reproduce")]
+    if not notes and isinstance(exc, BaseExceptionGroup):
+        return "\n\n".join(filter(None, (_falsifying(e) for e in exc.exceptions)))
+    return "\n".join(notes)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -250,16 +260,10 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     message = ""
     counterexample = None
     if not report.passed and not report.skipped:
-        text = report.longreprtext
-        message = _last_line(text)
-        session = state.sessions.get(spec)
-        exchange: list[TranscriptEvent] = []
-        if session is not None:
-            start = state.marks.get(item.nodeid)
-            if start is not None:
-                exchange = [TranscriptEvent(kind=e.kind, data=e.data, t=e.t)
-                            for e in session.transcript.events_since(start)]
-        counterexample = Counterexample(falsifying=_falsifying(text), exchange=exchange[-200:])
+        exc = call.excinfo.value if call.excinfo is not None else None
+        message = _reason(call, report)
+        counterexample = Counterexample(falsifying=_falsifying(exc),
+                                        exchange=_failing_exchange(state, item.nodeid, spec))
     evid = item.stash.get(_EVIDENCE_KEY, None)
     outcome = TestOutcome.model_validate({
         "nodeid": item.nodeid,
@@ -286,13 +290,27 @@ def _is_driver_failure(exc: BaseException | None) -> bool:
     return False
 
 
-def _last_line(text: str) -> str:
-    for line in reversed(text.strip().splitlines()):
-        line = line.strip()
-        if line.startswith("E "):
-            return line[2:].strip()[:500]
-    lines = text.strip().splitlines()
+def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
+    """The exception's own first line, not pytest's rendering of it."""
+    if call.excinfo is not None:
+        first = call.excinfo.exconly().strip().splitlines()
+        if first:
+            return first[0][:500]
+    lines = report.longreprtext.strip().splitlines()
     return lines[-1][:500] if lines else ""
+
+
+def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
+    """The frames of the minimal failing case: the span of its last failing example, else all since then."""
+    session = state.sessions.get(spec)
+    if session is None:
+        return []
+    span = state.failing_spans.get(nodeid)
+    start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
+    events = [e for e in session.transcript.events_since(start) if end is None or e.seq < end]
+    if not events and span is not None:
+        events = session.transcript.events_since(span[0])
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
 
 
 def _now() -> str:

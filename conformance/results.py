@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.targets import TargetIdentity
 
-RESULTS_FORMAT = "seqthink-conformance-results/1"
+RESULTS_FORMAT: Final = "seqthink-conformance-results/1"
 
 TestStatus = Literal["passed", "failed", "error", "skipped"]
-"""`failed` = an assertion about a record did not hold; `error` = the server crashed, hung or broke the protocol."""
+"""`failed`: a record's assertion did not hold; `error`: the server crashed, hung or broke the protocol."""
 
 EventKind = Literal["sent", "received", "stderr", "note"]
 
@@ -52,7 +52,7 @@ class TestOutcome(_Frozen):
     duration: float = 0.0
     message: str = ""
     counterexample: Counterexample | None = None
-    transcript: str | None = Field(default=None, description="path of this test's transcript, relative to the run dir")
+    transcript: str | None = Field(default=None, description="transcript path, relative to the run dir")
     notes: list[str] = Field(default_factory=list)
     claims: list[ClaimObservation] = Field(default_factory=list)
 

@@ -32,6 +32,8 @@ WriteStream: TypeAlias = MemoryObjectSendStream[SessionMessage]
 
 _READ_CHUNK: Final = 1 << 16
 _INT_DIGITS_LIMIT: Final = 4300
+_EOF_GRACE: Final = 5.0
+"""Seconds to wait at end of input for answers to requests still being handled (a cancelled one never is)."""
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -87,10 +89,21 @@ def _loads_deep(text: str) -> Any:
     return outcome[0]
 
 
+def _has_null_arguments(value: Any) -> bool:
+    """`tools/call` with `arguments: null`: SDK 0.5.0 rejects it as invalid params, the Python SDK would
+    read it as absent; turning it into a non-object makes this SDK answer a protocol error too."""
+    if not isinstance(value, dict) or value.get("method") != "tools/call":
+        return False
+    params = value.get("params")
+    return isinstance(params, dict) and "arguments" in params and params["arguments"] is None
+
+
 def decode_frame(line: bytes) -> SessionMessage | Exception:
     """One frame (without its LF) to what the SDK's read stream carries: a message or the failure."""
     try:
         value = loads_js(line.decode("utf-8", "replace"))
+        if _has_null_arguments(value):
+            value["params"]["arguments"] = []
         message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except (ValueError, RecursionError) as exc:
         return exc
@@ -142,6 +155,30 @@ async def _read_chunks(fd: int) -> AsyncIterator[bytes]:
         yield chunk
 
 
+class _InFlight:
+    """Requests handed to the SDK and not yet answered: at end of input the original answers them all
+    before its event loop empties, so the reader holds the stream open until they are written."""
+
+    def __init__(self) -> None:
+        self._ids: set[object] = set()
+        self._empty = anyio.Event()
+        self._empty.set()
+
+    def opened(self, request_id: object) -> None:
+        self._ids.add(request_id)
+        if self._empty.is_set():
+            self._empty = anyio.Event()
+
+    def closed(self, request_id: object) -> None:
+        self._ids.discard(request_id)
+        if not self._ids:
+            self._empty.set()
+
+    async def drained(self, grace: float) -> None:
+        with anyio.move_on_after(grace):
+            await self._empty.wait()
+
+
 @asynccontextmanager
 async def stdio_transport(
     stdin_fd: int = 0, stdout_fd: int = 1
@@ -151,6 +188,13 @@ async def stdio_transport(
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     was_blocking = os.get_blocking(stdin_fd)
     os.set_blocking(stdin_fd, False)
+
+    inflight = _InFlight()
+
+    async def forward(item: SessionMessage | Exception) -> None:
+        if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
+            inflight.opened(item.message.id)
+        await read_writer.send(item)
 
     async def reader() -> None:
         async with read_writer:
@@ -163,20 +207,24 @@ async def stdio_transport(
                     continue
                 if pending:
                     pending += chunk[:end]
-                    await read_writer.send(decode_frame(bytes(pending)))
+                    await forward(decode_frame(bytes(pending)))
                     pending.clear()
                 else:
-                    await read_writer.send(decode_frame(chunk[:end]))
+                    await forward(decode_frame(chunk[:end]))
                 start = end + 1
                 while (end := chunk.find(b"\n", start)) >= 0:
-                    await read_writer.send(decode_frame(chunk[start:end]))
+                    await forward(decode_frame(chunk[start:end]))
                     start = end + 1
                 pending += chunk[start:]
+            await inflight.drained(_EOF_GRACE)
 
     async def writer() -> None:
         async with write_reader:
             async for session_message in write_reader:
                 await _write_all(stdout_fd, encode_frame(session_message.message))
+                answered = session_message.message
+                if isinstance(answered, types.JSONRPCResponse | types.JSONRPCError):
+                    inflight.closed(answered.id)
 
     try:
         async with anyio.create_task_group() as group:

@@ -1,0 +1,314 @@
+"""Hypothesis strategies for what callers send: JSON of every type, falsy values, odd numbers and strings.
+
+Values are judged by JavaScript semantics (the original is a JS artifact): a JSON number is a double
+once parsed, `-0.0` and `0` are falsy, an empty object or array is truthy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, TypeGuard
+
+from hypothesis import strategies as st
+
+from conformance.jsontypes import JSON, OMIT, Omitted
+
+MAX_SAFE_INTEGER: Final = 2**53 - 1
+MAX_ARRAY_INDEX: Final = 2**32 - 2
+"""The largest integer-like key JavaScript orders numerically in Object.keys (an array index)."""
+
+REQUIRED: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
+OPTIONAL: Final[tuple[str, ...]] = (
+    "isRevision",
+    "revisesThought",
+    "branchFromThought",
+    "branchId",
+    "needsMoreThoughts",
+)
+PROTOTYPE_KEYS: Final[tuple[str, ...]] = (
+    "__proto__",
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+)
+"""Keys every plain JavaScript object already answers for (inherited from Object.prototype)."""
+
+FALSY: Final[tuple[JSON, ...]] = (None, False, 0, 0.0, -0.0, "")
+"""Every JSON value JavaScript treats as falsy (NaN is not JSON; undefined is a missing key)."""
+
+
+# -- scalars -------------------------------------------------------------------------------------------
+
+safe_integers = st.integers(min_value=-MAX_SAFE_INTEGER, max_value=MAX_SAFE_INTEGER)
+positive_integers = st.integers(min_value=1, max_value=10**6)
+small_positive_integers = st.integers(min_value=1, max_value=50)
+finite_floats = st.floats(allow_nan=False, allow_infinity=False)
+
+numbers: st.SearchStrategy[int | float] = st.one_of(
+    positive_integers,
+    st.integers(min_value=-(10**6), max_value=0),
+    st.integers(min_value=MAX_SAFE_INTEGER - 5, max_value=MAX_SAFE_INTEGER + 5),
+    st.integers(min_value=10**15, max_value=10**300),
+    finite_floats,
+    st.floats(min_value=-1e3, max_value=1e3, allow_nan=False).filter(lambda f: not f.is_integer()),
+)
+"""JSON numbers a validating client would never send: negative, zero, fractional, beyond 2**53, huge.
+
+All stay finite after parsing as a double (ints below 10**300); non-finite numbers get their own tests.
+"""
+
+truthy_numbers = numbers.filter(lambda n: n != 0)
+
+_awkward_chars = st.sampled_from(
+    [
+        "",
+        " ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\u0000",
+        "\u0007",
+        "\u001b[31m",
+        "\u2028",
+        "\u00a0",
+        "é",
+        "中",
+        "😀",
+        "𝔘",
+        "\U0010fffd",
+        "\ufeff",
+        "│",
+        "─",
+        "%s",
+        "${x}",
+        '"',
+        "\\",
+        "</script>",
+    ]
+)
+
+strings = st.one_of(
+    st.text(max_size=40),
+    st.lists(_awkward_chars, max_size=6).map("".join),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=20),
+)
+"""Strings incl. empty, whitespace-only, astral, newlines and control characters (never lone surrogates)."""
+
+truthy_strings = strings.filter(bool)
+single_line_strings = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="\n\r\u2028\u2029\u0085\u000b\u000c"),
+    min_size=1,
+    max_size=60,
+)
+
+# -- JSON values -------------------------------------------------------------------------------------
+
+_json_keys = st.text(alphabet="abcdefgh_xyz0123456789", max_size=6)
+"""Object keys that can never spell toString or valueOf."""
+
+json_scalars: st.SearchStrategy[JSON] = st.one_of(st.none(), st.booleans(), numbers, strings)
+
+json_values: st.SearchStrategy[JSON] = st.recursive(
+    json_scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(_json_keys, children, max_size=4),
+    ),
+    max_leaves=12,
+)
+"""Any JSON value; objects never carry their own toString/valueOf (those get a dedicated test)."""
+
+falsy_values: st.SearchStrategy[JSON] = st.sampled_from(FALSY)
+truthy_values: st.SearchStrategy[JSON] = json_values.filter(
+    lambda v: not (v is None or v is False or v == "" or (isinstance(v, int | float) and v == 0))
+)
+non_strings: st.SearchStrategy[JSON] = json_values.filter(lambda v: not isinstance(v, str))
+non_numbers: st.SearchStrategy[JSON] = json_values.filter(
+    lambda v: isinstance(v, bool) or not isinstance(v, int | float)
+)
+non_booleans: st.SearchStrategy[JSON] = json_values.filter(lambda v: not isinstance(v, bool))
+
+
+def is_number(value: JSON | Omitted) -> TypeGuard[int | float]:
+    """`typeof value === 'number'` for a JSON value."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def js_truthy(value: JSON | Omitted) -> bool:
+    """JavaScript truthiness; a missing key reads as undefined (falsy)."""
+    if isinstance(value, Omitted) or value is None:
+        return False
+    if isinstance(value, list | dict):
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return False
+    return bool(value)
+
+
+def js_double(value: int | float) -> float:
+    """The double JavaScript's JSON.parse makes of a JSON number (huge integers become Infinity)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+# -- thoughts and calls --------------------------------------------------------------------------------
+
+thought_texts = st.one_of(truthy_strings, single_line_strings)
+
+HYPOTHESIS_LIKE: Final[tuple[str, ...]] = (
+    "Hypothesis: the bug is in the parser.",
+    "Hypothesis 1: x = 4 satisfies 2x + 1 = 9.",
+    "I hypothesize that the answer is 42.",
+    "Solution hypothesis: use a binary search over the sorted list.",
+    "Proposed hypothesis: the cache is stale after a deploy.",
+)
+VERIFICATION_LIKE: Final[tuple[str, ...]] = (
+    "Verification: substituting x = 4 gives 9. The hypothesis is verified.",
+    "Verifying the hypothesis against steps 1-3: it is FALSE, 2*4+1 = 9 but we needed 11.",
+    "Check: the hypothesis fails on the empty input; hypothesis rejected.",
+    "The hypothesis is confirmed by the chain of thought above.",
+    "Hypothesis verification: contradiction found in thought 2.",
+)
+CONCLUSION_LIKE: Final[tuple[str, ...]] = (
+    "Conclusion: the correct answer is 42.",
+    "Final answer: 17. I am satisfied with this solution.",
+    "Therefore the answer is x = 4. No more thoughts needed.",
+    "Done. The satisfactory answer has been reached.",
+    "Answer: impossible; the premises are inconsistent.",
+)
+
+claim_like_texts: st.SearchStrategy[str] = st.one_of(
+    st.sampled_from(HYPOTHESIS_LIKE + VERIFICATION_LIKE + CONCLUSION_LIKE),
+    st.builds(
+        lambda kind, body: f"{kind}: {body}",
+        st.sampled_from(
+            [
+                "Hypothesis",
+                "Verification",
+                "Conclusion",
+                "Final answer",
+                "Refuted",
+                "Verified",
+                "Correct answer",
+            ]
+        ),
+        single_line_strings,
+    ),
+)
+"""Thoughts that look like hypotheses, verifications and conclusions (the claim audit's inputs)."""
+
+content_texts: st.SearchStrategy[str] = st.one_of(thought_texts, claim_like_texts)
+
+branch_labels = st.one_of(
+    truthy_strings,
+    st.integers(min_value=0, max_value=MAX_ARRAY_INDEX).map(str),
+    st.integers(min_value=MAX_ARRAY_INDEX + 1, max_value=2**60).map(str),
+    st.sampled_from(["01", "-1", "1.5", "1e3", " 1", "0x10", "4294967295", "NaN", "Infinity"]),
+).filter(lambda s: s not in PROTOTYPE_KEYS)
+"""Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending)."""
+
+optional_values: st.SearchStrategy[JSON | Omitted] = st.one_of(st.just(OMIT), json_values)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """The four validated fields of one call (OBJ-10's validated half)."""
+
+    thought: str
+    thought_number: int | float
+    total_thoughts: int | float
+    next_thought_needed: bool
+
+    def arguments(self, **extra: JSON | Omitted) -> dict[str, JSON]:
+        args: dict[str, JSON] = {
+            "thought": self.thought,
+            "thoughtNumber": self.thought_number,
+            "totalThoughts": self.total_thoughts,
+            "nextThoughtNeeded": self.next_thought_needed,
+        }
+        for key, value in extra.items():
+            if not isinstance(value, Omitted):
+                args[key] = value
+        return args
+
+
+envelopes: st.SearchStrategy[Envelope] = st.builds(
+    Envelope, thought_texts, small_positive_integers, small_positive_integers, st.booleans()
+)
+"""What a validating host would send: a non-empty thought, positive integers, a boolean."""
+
+adversarial_envelopes: st.SearchStrategy[Envelope] = st.builds(
+    Envelope, thought_texts, truthy_numbers, truthy_numbers, st.booleans()
+)
+"""Envelopes that pass the falsy/type guards but break the schema's minimum and integer type."""
+
+
+def field_values(name: str) -> st.SearchStrategy[JSON | Omitted]:
+    """Any value for a required field, weighted toward the ones its guard has to decide on."""
+    typed: dict[str, st.SearchStrategy[JSON]] = {
+        "thought": strings,
+        "thoughtNumber": numbers,
+        "totalThoughts": numbers,
+        "nextThoughtNeeded": st.booleans(),
+    }
+    return st.one_of(st.just(OMIT), falsy_values, typed[name], json_values)
+
+
+raw_arguments: st.SearchStrategy[dict[str, JSON]] = st.fixed_dictionaries(
+    {},
+    optional={name: field_values(name) for name in REQUIRED},
+).map(lambda d: {k: v for k, v in d.items() if not isinstance(v, Omitted)})
+"""Arguments objects whose four required fields are each missing, falsy, mistyped or valid."""
+
+
+def unknown_tool_names(known: Sequence[str] = ("sequentialthinking",)) -> st.SearchStrategy[str]:
+    """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace)."""
+    near = st.sampled_from(
+        [
+            "sequential_thinking",
+            "SequentialThinking",
+            "sequentialThinking",
+            "sequentialthinking ",
+            " sequentialthinking",
+            "sequentialthinking\n",
+            "sequential-thinking",
+            "SEQUENTIALTHINKING",
+            "",
+            "mcp-server-sequential-thinking",
+            "sequentialthinking\u0000",
+        ]
+    )
+    return st.one_of(near, strings).filter(lambda n: n not in known)
+
+
+@st.composite
+def episodes(draw: st.DrawFn, *, max_size: int = 6) -> list[Envelope]:
+    """One thinking episode as a host would run it: thoughts 1..n of n, the last one ending it."""
+    size = draw(st.integers(min_value=1, max_value=max_size))
+    texts = draw(st.lists(content_texts, min_size=size, max_size=size))
+    return [Envelope(text, number, size, number < size) for number, text in enumerate(texts, start=1)]
+
+
+LabelKind = Literal["text", "index", "beyond-index", "empty"]
+LABEL_OFFSETS: Final = 10_000
+
+label_specs: st.SearchStrategy[tuple[LabelKind, str | int]] = st.one_of(
+    st.tuples(st.just("text"), single_line_strings),
+    st.tuples(st.just("index"), st.integers(min_value=0, max_value=LABEL_OFFSETS - 1)),
+    st.tuples(st.just("beyond-index"), st.integers(min_value=0, max_value=LABEL_OFFSETS - 1)),
+    st.tuples(st.just("empty"), st.just("")),
+)
+"""Branch labels described relative to a per-example namespace (see `LabelSpace`): text, an integer-like key
+JS orders numerically, an integer-like key past the array-index range, or the empty (falsy) label."""

@@ -1,0 +1,89 @@
+"""Reading a tools/call answer the way the records describe it: OBJ-4 when accepted, OBJ-8 when not.
+
+Deliberately lenient about everything a record is not about, so one deviation fails only the tests of
+the record it concerns (OBJ-4's exact shape has its own test).
+"""
+
+from __future__ import annotations
+
+import json
+
+from mcp_types import TextContent
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.drivers.wire import Exchange
+from conformance.jsontypes import JSON
+from conformance.session import StoreState
+from conformance.suite.served_schema import schema_valid
+
+STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches", "thoughtHistoryLength"]
+"""OBJ-4's five fields, in the order the original writes them."""
+
+
+def describe(exchange: Exchange) -> str:
+    return json.dumps(exchange.response, ensure_ascii=False)[:600]
+
+
+def answer_status(exchange: Exchange) -> dict[str, JSON]:
+    """content[0].text parsed as a JSON object; a record deviation (assertion), never a driver error."""
+    text = exchange.text
+    assert text is not None, f"no text content: {describe(exchange)}"
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        raise AssertionError(f"text content is not JSON: {text[:300]!r}") from None
+    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
+    return parsed
+
+
+def accepted(exchange: Exchange) -> dict[str, JSON]:
+    """The status object of an accepted call; fails when the call was rejected or broke the protocol."""
+    assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
+    assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
+    found = answer_status(exchange)
+    assert isinstance(found.get("thoughtHistoryLength"), int), f"no thoughtHistoryLength: {found}"
+    assert isinstance(found.get("branches"), list), f"no branches list: {found}"
+    return found
+
+
+def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:
+    """For records about accepted calls: a schema-valid call must be accepted; an adversarial one that a
+    server rejects makes the record vacuous for that example (its rejection is another record's business)."""
+    if not schema_valid(arguments) and (exchange.error is not None or exchange.is_error):
+        return None
+    return accepted(exchange)
+
+
+def store(exchange: Exchange) -> StoreState:
+    found = accepted(exchange)
+    length = found["thoughtHistoryLength"]
+    branches = found["branches"]
+    assert isinstance(length, int) and isinstance(branches, list)
+    assert all(isinstance(b, str) for b in branches), f"non-string branch label in {branches!r}"
+    return StoreState(length, tuple(str(b) for b in branches))
+
+
+def not_accepted(exchange: Exchange) -> None:
+    """The call failed, by a tool-level isError or a protocol error (how it failed is another record's)."""
+    assert exchange.error is not None or exchange.is_error, f"call was accepted: {describe(exchange)}"
+
+
+def rejected(exchange: Exchange) -> str:
+    """The error message of a call answered with a tool-level error (isError), not a protocol error."""
+    assert exchange.error is None, f"protocol error instead of an isError result: {describe(exchange)}"
+    assert exchange.is_error, f"call was accepted: {describe(exchange)}"
+    found = answer_status(exchange)
+    message = found.get("error")
+    assert isinstance(message, str), f"error object without a message: {found}"
+    return message
+
+
+def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
+    """The status object a realistic host receives for one call (fails if the host sees an error)."""
+    result = host.call_tool("sequentialthinking", arguments)
+    assert not result.is_error, result
+    block = result.content[0]
+    assert isinstance(block, TextContent), result
+    found = json.loads(block.text)
+    assert isinstance(found, dict), found
+    return found

@@ -1,0 +1,103 @@
+"""Suite-wide fixtures: the active profile, target-independent snapshots, the installed npm package."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.amber import AmberSnapshotExtension
+from syrupy.location import PyTestLocation
+from syrupy.types import SnapshotIndex
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
+from conformance.session import ServerSession
+from conformance.targets import Target
+
+PACKAGE_NAME = "@modelcontextprotocol/server-sequential-thinking"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Snapshots are the original's answers, not run state: a run that skips or deselects their tests (a
+    collect-only pass, a fork's subset) must not fail for leaving them unused."""
+    if hasattr(config.option, "warn_unused_snapshots"):
+        config.option.warn_unused_snapshots = True
+
+
+class TargetIndependentSnapshot(AmberSnapshotExtension):
+    """Names snapshots by test function, not by target parameter: every target meets the original's."""
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
+        base = test_location.methodname
+        if test_location.classname is not None:
+            base = f"{test_location.classname}.{base}"
+        if isinstance(index, str):
+            return f"{base}[{index}]"
+        return f"{base}.{index}" if index else base
+
+
+@pytest.fixture
+def original_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """A snapshot generated against npm:0.6.2 (`--snapshot-update`), compared whatever the target."""
+    return snapshot.use_extension(TargetIndependentSnapshot)
+
+
+@pytest.fixture(scope="session")
+def profile(request: pytest.FixtureRequest) -> Profile:
+    chosen = request.config.getoption("conformance_profile")
+    for name in PROFILES:
+        if chosen == name:
+            return name
+    return default_profile()
+
+
+@pytest.fixture(scope="session")
+def growth_calls(profile: Profile) -> int:
+    return GROWTH_CALLS[profile]
+
+
+@pytest.fixture(scope="session")
+def host(server: ServerSession) -> Iterator[SdkDriver]:
+    """One realistic host (the official mcp client) per target, shared by the host-side tests."""
+    with server.host() as driver:
+        yield driver
+
+
+def package_dir_of(target: Target) -> Path | None:
+    """The installed npm package a target runs, found by walking up from its entry script."""
+    if not target.spec.startswith("npm:"):
+        return None
+    for part in reversed(target.command):
+        path = Path(part)
+        if not path.is_absolute() or not path.exists():
+            continue
+        for parent in [path, *path.parents]:
+            manifest = parent / "package.json"
+            if manifest.is_file():
+                try:
+                    name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
+                except (OSError, ValueError):
+                    continue
+                if name == PACKAGE_NAME:
+                    return parent
+    return None
+
+
+@pytest.fixture(scope="session")
+def package_dir(target: Target) -> Path:
+    """The installed package's directory (artifact checks); other targets skip."""
+    found = package_dir_of(target)
+    if found is None:
+        pytest.skip("not an npm package target: the installed artifact is not observable")
+    return found
+
+
+@pytest.fixture(scope="session")
+def package_json(package_dir: Path) -> dict[str, object]:
+    loaded = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded

@@ -1,0 +1,65 @@
+"""A model of the process-global store (OBJ-2 count, OBJ-3 labels) as the records describe it.
+
+Tests start it from one accepted probe of the shared process and advance it per call, so the same
+process serves every example.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from conformance.jsontypes import JSON, OMIT
+from conformance.session import StoreState
+from conformance.strategies import LABEL_OFFSETS, MAX_ARRAY_INDEX, LabelKind
+from conformance.suite.jsvalues import branch_key, guard_failure, keys_after_insert
+
+
+@dataclass
+class StoreModel:
+    """Count of retained thoughts and branch labels in Object.keys order, predicted call by call."""
+
+    count: int
+    labels: tuple[str, ...]
+
+    @classmethod
+    def from_state(cls, state: StoreState) -> StoreModel:
+        return cls(state.history_length, state.branches)
+
+    def accept(self, arguments: dict[str, JSON]) -> None:
+        """RTE-5: one append per accepted call; RTE-6: a label when both branch fields are truthy."""
+        assert guard_failure(arguments) is None, arguments
+        self.count += 1
+        key = branch_key(arguments.get("branchId", OMIT), arguments.get("branchFromThought", OMIT))
+        if key is not None:
+            self.labels = keys_after_insert(self.labels, key)
+
+    def retained_without_label(self) -> None:
+        """A call outside RTE-6's reach (no branch fields) that a server accepted or retained anyway."""
+        self.count += 1
+
+    def probe(self) -> None:
+        """The probe call is an accepted call without branch fields."""
+        self.count += 1
+
+    def state(self) -> StoreState:
+        return StoreState(self.count, self.labels)
+
+
+@dataclass(frozen=True)
+class LabelSpace:
+    """Label names fresh to the shared process for one example (drawn from the OS, not from hypothesis), so
+    a replayed or shrunk example meets the same, empty, part of the store and fails the same way."""
+
+    nonce: str = field(default_factory=lambda: secrets.token_hex(4))
+    base: int = field(default_factory=lambda: secrets.randbelow(MAX_ARRAY_INDEX - LABEL_OFFSETS))
+
+    def name(self, spec: tuple[LabelKind, str | int]) -> str:
+        kind, value = spec
+        if kind == "text":
+            return f"{value}·{self.nonce}"
+        if kind == "index":
+            return str(self.base + int(value))
+        if kind == "beyond-index":
+            return str(MAX_ARRAY_INDEX + 1 + self.base + int(value))
+        return ""

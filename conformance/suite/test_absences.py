@@ -1,0 +1,282 @@
+"""Evidenced absences, observed: no retrieval (ABS-2), no evaluator (ABS-3, ABS-3/a1), label-only revision
+(ABS-6), needsMoreThoughts unused (ABS-7), no filtering (ABS-9), no scheduler (ABS-10), no referential
+integrity (ABS-12)."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from conformance.drivers.errors import ServerTimeout
+from conformance.drivers.wire import Exchange
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.strategies import (
+    Envelope,
+    content_texts,
+    envelopes,
+    falsy_values,
+    json_values,
+    small_positive_integers,
+)
+from conformance.suite.answers import accepted, answer_status, describe, store
+from conformance.suite.render_box import only_box
+from conformance.suite.store_model import StoreModel
+
+
+def without_count(exchange: Exchange) -> dict[str, JSON]:
+    status = dict(accepted(exchange))
+    status.pop("thoughtHistoryLength")
+    return status
+
+
+@evidences("ABS-2")
+@given(envelope=envelopes, later=st.lists(envelopes, min_size=1, max_size=3))
+def test_no_route_returns_a_stored_thought(
+    server: ServerSession, envelope: Envelope, later: list[Envelope]
+) -> None:
+    """A retained thought never comes back: not in its own answer, later answers, tools/list or any other
+    method a client might try."""
+    marker = f"{envelope.thought} ⟦{uuid.uuid4().hex}⟧"
+    own = server.call(
+        Envelope(
+            marker, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+        ).arguments()
+    )
+    accepted(own)
+    answers = [own] + [server.call(e.arguments()) for e in later]
+    answers.append(server.call({"thought": ""}))
+    answers.append(server.call(envelope.arguments(), name="recall"))
+    answers.append(
+        server.call(Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1))
+    )
+    answers.append(server.wire.list_tools())
+    for method in ("resources/list", "prompts/list", "resources/read", "completion/complete"):
+        answers.append(server.wire.request(method, {"uri": "thought://1"}))
+    for exchange in answers:
+        assert marker not in json.dumps(exchange.response, ensure_ascii=False), describe(exchange)
+
+
+@evidences("ABS-3")
+@given(envelope=envelopes, first=content_texts, second=content_texts)
+@example(
+    envelope=Envelope("x", 2, 3, True),
+    first="Hypothesis: 2 + 2 = 5.",
+    second="Verification: the hypothesis is false.",
+)
+def test_answers_do_not_depend_on_content(
+    server: ServerSession, envelope: Envelope, first: str, second: str
+) -> None:
+    """Two calls that differ only in what the thought says get the same answer, bar the count."""
+    one = server.call(
+        Envelope(
+            first, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+        ).arguments()
+    )
+    two = server.call(
+        Envelope(
+            second, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+        ).arguments()
+    )
+    assert without_count(one) == without_count(two)
+    assert store(two).history_length == store(one).history_length + 1
+
+
+@evidences("ABS-2/a1")
+@given(
+    envelope=envelopes,
+    label=st.text(alphabet="uvw", min_size=1, max_size=3),
+    repeats=st.integers(min_value=2, max_value=4),
+)
+def test_reused_label_files_into_one_bucket(
+    server: ServerSession, envelope: Envelope, label: str, repeats: int
+) -> None:
+    """Re-using a label keeps one entry for it in branches, counts every thought, and returns no bucket
+    content."""
+    branch_id = f"reuse-{label}"
+    start = server.probe().history_length
+    for index in range(1, repeats + 1):
+        marker = f"⟦bucket {uuid.uuid4().hex}⟧ {envelope.thought}"
+        filed = Envelope(
+            marker, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+        )
+        exchange = server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
+        state = store(exchange)
+        assert state.branches.count(branch_id) == 1, state.branches
+        assert state.history_length == start + index
+        assert marker not in json.dumps(exchange.response, ensure_ascii=False)
+
+
+@evidences("OBJ-13")
+@given(
+    envelope=envelopes,
+    extra=st.fixed_dictionaries(
+        {},
+        optional={
+            "hypothesis": content_texts,
+            "verified": st.booleans(),
+            "solutionHypothesis": content_texts,
+            "hypothesisVerified": st.booleans(),
+            "answer": content_texts,
+        },
+    ),
+)
+def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: dict[str, JSON]) -> None:
+    """No schema property names a hypothesis; extra hypothesis arguments change neither answer nor render."""
+    tools = server.wire.list_tools().result
+    assert tools is not None
+    properties = json.loads(json.dumps(tools.get("tools")))[0]["inputSchema"]["properties"]
+    assert not [p for p in properties if "hypothes" in p.lower()], sorted(properties)
+    plain = server.call(envelope.arguments())
+    marked = server.call({**envelope.arguments(), **extra})
+    assert without_count(plain) == without_count(marked), describe(marked)
+    assert only_box(plain.stderr).text == only_box(marked.stderr).text
+
+
+@evidences("ABS-3/a1")
+@given(
+    envelope=envelopes,
+    marker=st.fixed_dictionaries(
+        {},
+        optional={
+            "hypothesis": st.one_of(content_texts, json_values),
+            "isHypothesis": st.booleans(),
+            "verifiesHypothesis": small_positive_integers,
+            "verification": st.one_of(content_texts, st.booleans()),
+            "isVerification": st.booleans(),
+            "conclusion": content_texts,
+        },
+    ),
+)
+def test_no_representable_hypothesis(
+    server: ServerSession, envelope: Envelope, marker: dict[str, JSON]
+) -> None:
+    """The schema has no hypothesis or verification field, and sending one changes nothing."""
+    tools = server.wire.list_tools().result
+    assert tools is not None
+    schema_text = json.dumps(tools.get("tools"))
+    properties = json.loads(schema_text)[0]["inputSchema"]["properties"]
+    assert not [p for p in properties if re.search(r"hypothes|verif|conclu", p, re.I)], sorted(properties)
+    plain = server.call(envelope.arguments())
+    marked = server.call({**envelope.arguments(), **marker})
+    assert without_count(plain) == without_count(marked), describe(marked)
+
+
+@evidences("ABS-6")
+@given(envelope=envelopes, revises=small_positive_integers)
+def test_revision_is_a_label_only(server: ServerSession, envelope: Envelope, revises: int) -> None:
+    """A revision supersedes nothing: the count still grows by one, the answer equals a plain call's, and
+    only the render's caption changes."""
+    plain = server.call(envelope.arguments())
+    revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
+    assert store(revision).history_length == store(plain).history_length + 1
+    assert without_count(plain) == without_count(revision)
+    assert only_box(plain.stderr).kind != "Revision"
+    assert only_box(revision.stderr).kind == "Revision"
+
+
+@evidences("ABS-7")
+@given(envelope=envelopes, needs_more=st.one_of(st.just(OMIT), falsy_values, json_values))
+def test_needs_more_thoughts_changes_nothing(
+    server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
+) -> None:
+    """needsMoreThoughts, of any value or type, leaves the answer and the render unchanged."""
+    plain = server.call(envelope.arguments())
+    flagged = server.call(envelope.arguments(needsMoreThoughts=needs_more))
+    assert without_count(plain) == without_count(flagged), describe(flagged)
+    assert only_box(plain.stderr).text == only_box(flagged.stderr).text
+
+
+@evidences("ABS-9")
+@given(
+    texts=st.lists(
+        st.one_of(
+            content_texts,
+            st.sampled_from(
+                [
+                    "Irrelevant: the weather is nice today.",
+                    "lorem ipsum " * 200,
+                    "(noise - please filter this out)",
+                    "duplicate",
+                ]
+            ),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str]) -> None:
+    """Whatever the thoughts say - irrelevant, repeated, long - every answer keeps the five fields, every
+    thought is counted, and tools/list is unchanged by the history."""
+    before = server.wire.list_tools().result
+    model = StoreModel.from_state(server.probe())
+    for text in texts:
+        arguments = Envelope(text, 1, 1, True).arguments()
+        exchange = server.call(arguments)
+        model.accept(arguments)
+        assert list(accepted(exchange)) == [
+            "thoughtNumber",
+            "totalThoughts",
+            "nextThoughtNeeded",
+            "branches",
+            "thoughtHistoryLength",
+        ]
+        assert store(exchange) == model.state()
+    assert server.wire.list_tools().result == before
+
+
+@evidences("ABS-10")
+@given(envelope=envelopes)
+def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
+    """nextThoughtNeeded is echoed unchanged, the server sends nothing unprompted, and a call after
+    nextThoughtNeeded: false is accepted like any other."""
+    status = accepted(server.call(envelope.arguments()))
+    assert status.get("nextThoughtNeeded") is envelope.next_thought_needed
+    ended = accepted(server.call(Envelope("done", 1, 1, False).arguments()))
+    assert ended.get("nextThoughtNeeded") is False
+    accepted(server.call(Envelope("after the end", 2, 1, True).arguments()))
+
+
+@evidences("ABS-10")
+def test_nothing_arrives_between_calls(server: ServerSession) -> None:
+    """Idle for a while after a call that asks for more thoughts: no timer, no continuation, no message."""
+    accepted(server.call(Envelope("more needed", 1, 5, True).arguments(needsMoreThoughts=True)))
+    try:
+        unsolicited: dict[str, JSON] | None = server.wire.read_message(timeout=1.0)
+    except ServerTimeout:
+        unsolicited = None
+    assert unsolicited is None, f"unprompted message: {unsolicited}"
+
+
+@evidences("ABS-12")
+@given(
+    envelope=envelopes,
+    offset=st.integers(min_value=1, max_value=10**9),
+    label=st.text(alphabet="pqr", min_size=1, max_size=3),
+)
+@example(envelope=Envelope("t", 1, 1, True), offset=10**9, label="p")
+def test_pointers_are_never_checked(
+    server: ServerSession, envelope: Envelope, offset: int, label: str
+) -> None:
+    """revisesThought and branchFromThought may point past every retained thought: accepted, and the branch
+    label is recorded all the same."""
+    model = StoreModel.from_state(server.probe())
+    beyond = model.count + offset
+    revision = envelope.arguments(isRevision=True, revisesThought=beyond)
+    _check(server, model, revision)
+    branch = envelope.arguments(branchFromThought=beyond, branchId=f"dangling-{label}")
+    _check(server, model, branch)
+    assert f"dangling-{label}" in model.labels
+    status = answer_status(server.call(envelope.arguments(isRevision=True, revisesThought=beyond)))
+    assert "error" not in status
+
+
+def _check(server: ServerSession, model: StoreModel, arguments: dict[str, JSON]) -> None:
+    exchange = server.call(arguments)
+    model.accept(arguments)
+    assert store(exchange) == model.state(), describe(exchange)

@@ -1,0 +1,128 @@
+"""Branch labels (RTE-6, OBJ-3, OBJ-3/a1, OBJ-4/a1) and silent branch misses (RTE-6/a1)."""
+
+from __future__ import annotations
+
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.strategies import (
+    PROTOTYPE_KEYS,
+    Envelope,
+    LabelKind,
+    branch_labels,
+    envelopes,
+    falsy_values,
+    json_values,
+    label_specs,
+    thought_texts,
+    truthy_values,
+)
+from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, store
+from conformance.suite.jsvalues import branch_key
+from conformance.suite.store_model import LabelSpace, StoreModel
+
+_branch_ids = st.one_of(st.just(OMIT), falsy_values, branch_labels, json_values)
+_branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integers(min_value=1, max_value=9))
+
+
+@evidences("RTE-6", "OBJ-3")
+@given(envelope=envelopes, branch_id=_branch_ids, branch_from=_branch_froms)
+@example(envelope=Envelope("t", 1, 1, True), branch_id="alpha", branch_from=1)
+@example(envelope=Envelope("t", 1, 1, True), branch_id=7, branch_from=1)
+@example(envelope=Envelope("t", 1, 1, True), branch_id={"k": 1}, branch_from="yes")
+def test_label_recorded_when_both_fields_truthy(
+    server: ServerSession, envelope: Envelope, branch_id: JSON | Omitted, branch_from: JSON | Omitted
+) -> None:
+    """A bucket (and so a label, the key's string form) appears exactly when branchFromThought && branchId."""
+    assume(branch_key(branch_id, branch_from) not in PROTOTYPE_KEYS)
+    arguments = envelope.arguments(branchId=branch_id, branchFromThought=branch_from)
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(arguments)
+    if accepted_if_host_valid(exchange, arguments) is None:
+        return
+    model.accept(arguments)
+    assert store(exchange) == model.state(), describe(exchange)
+
+
+@evidences("RTE-6/a1")
+@given(
+    envelope=envelopes,
+    case=st.one_of(
+        st.tuples(branch_labels, st.one_of(st.just(OMIT), falsy_values)),
+        st.tuples(st.one_of(st.just(OMIT), falsy_values), st.integers(min_value=1, max_value=9)),
+    ),
+)
+@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", 0))
+@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", OMIT))
+def test_silent_branch_miss(
+    server: ServerSession, envelope: Envelope, case: tuple[JSON | Omitted, JSON | Omitted]
+) -> None:
+    """A branchId without a truthy branchFromThought (or the reverse) is retained as a plain thought: no
+    label, no error, and an answer indistinguishable from a call that never mentioned a branch."""
+    branch_id, branch_from = case
+    before = store(server.call(envelope.arguments()))
+    missed = server.call(envelope.arguments(branchId=branch_id, branchFromThought=branch_from))
+    after = store(missed)
+    assert after.branches == before.branches, f"label appeared: {after.branches} vs {before.branches}"
+    assert after.history_length == before.history_length + 1, (before, after)
+    plain, miss = answer_status(server.call(envelope.arguments())), answer_status(missed)
+    plain.pop("thoughtHistoryLength")
+    miss.pop("thoughtHistoryLength")
+    assert miss == plain, f"the miss was signalled: {miss} vs plain {plain}"
+
+
+@evidences("OBJ-3/a1")
+@given(envelope=envelopes, label=branch_labels, more=st.lists(thought_texts, min_size=1, max_size=4))
+def test_bucket_contents_never_returned(
+    server: ServerSession, envelope: Envelope, label: str, more: list[str]
+) -> None:
+    """Thoughts added to an existing bucket change nothing in the answer but the count: the key set is
+    consumed, the bucket's elements never are."""
+    first_exchange = server.call(envelope.arguments(branchId=label, branchFromThought=1))
+    first, count = answer_status(first_exchange), store(first_exchange).history_length
+    for index, text in enumerate(more, start=1):
+        again = Envelope(text, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed)
+        exchange = server.call(again.arguments(branchId=label, branchFromThought=1))
+        assert store(exchange).history_length == count + index, describe(exchange)
+        status = answer_status(exchange)
+        status.pop("thoughtHistoryLength")
+        expected = dict(first)
+        expected.pop("thoughtHistoryLength")
+        assert status == expected, f"answer changed with bucket contents: {status} vs {expected}"
+
+
+@evidences("OBJ-4/a1")
+@given(labels=st.lists(branch_labels, min_size=1, max_size=8, unique=True))
+@example(labels=["😀 astral", " ", "tab\there", "line\nbreak", "\u0000nul", "é"])
+def test_labels_return_verbatim_and_accumulate(server: ServerSession, labels: list[str]) -> None:
+    """Each label comes back as the exact caller string; the set never shrinks, with no cap or discard."""
+    previous: set[str] = set(server.probe().branches)
+    for label in labels:
+        branches = store(
+            server.call(Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1))
+        )
+        current = set(branches.branches)
+        assert label in current, f"{label!r} not returned verbatim in {branches.branches}"
+        assert previous <= current, f"labels disappeared: {previous - current}"
+        assert len(branches.branches) == len(current), "a label is listed twice"
+        previous = current
+
+
+@evidences("OBJ-3", "OBJ-4/a1")
+@given(specs=st.lists(label_specs.filter(lambda spec: spec[0] != "empty"), min_size=2, max_size=6))
+@example(
+    specs=[("text", "zeta"), ("index", 10), ("index", 2), ("beyond-index", 0), ("index", 0), ("text", "01")]
+)
+def test_labels_in_object_keys_order(server: ServerSession, specs: list[tuple[LabelKind, str | int]]) -> None:
+    """Labels are the map's keys as Object.keys lists them: integer-like keys ascending, then insertion
+    order."""
+    space = LabelSpace()
+    model = StoreModel.from_state(server.probe())
+    for spec in specs:
+        arguments = Envelope("t", 1, 1, True).arguments(branchId=space.name(spec), branchFromThought=1)
+        exchange = server.call(arguments)
+        model.accept(arguments)
+        assert store(exchange).branches == model.labels, describe(exchange)

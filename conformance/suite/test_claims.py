@@ -1,0 +1,379 @@
+"""The claim audit: for each claim, what reaches a consumer (the tool list through a real host, the installed
+README) and what the server is observed to do, with a verdict in the records' vocabulary.
+
+A claim test passes when observation matches what the records say of the claim; a fork that implemented
+(say) verification of hypotheses would fail here, as a deviation from the record.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.drivers.errors import ServerTimeout
+from conformance.drivers.sdk import SdkDriver
+from conformance.drivers.wire import Exchange
+from conformance.jsontypes import JSON
+from conformance.pytest_plugin import Evidence
+from conformance.records import evidences
+from conformance.session import TOOL, ServerSession
+from conformance.strategies import (
+    CONCLUSION_LIKE,
+    HYPOTHESIS_LIKE,
+    VERIFICATION_LIKE,
+    Envelope,
+    claim_like_texts,
+    envelopes,
+    small_positive_integers,
+)
+from conformance.suite.answers import STATUS_KEYS, accepted, store
+from conformance.suite.conftest import package_dir_of
+from conformance.suite.render_box import only_box
+from conformance.targets import Target
+
+CLM_1B_LINES = (
+    "- Generates a solution hypothesis",
+    "- Verifies the hypothesis based on the Chain of Thought steps",
+    "- Repeats the process until satisfied",
+    "- Provides a correct answer",
+)
+README_LINES = {
+    "CLM-1": (12, "- Generate and verify solution hypotheses"),
+    "CLM-2": (9, "- Revise and refine thoughts as understanding deepens"),
+    "CLM-3": (10, "- Branch into alternative paths of reasoning"),
+    "CLM-4": (11, "- Adjust the total number of thoughts dynamically"),
+    "CLM-5": (38, "- Tasks that need to maintain context over multiple steps"),
+    "CLM-6": (39, "- Situations where irrelevant information needs to be filtered out"),
+    "CLM-7": (
+        4,
+        "An MCP server implementation that provides a tool for dynamic and reflective problem-solving "
+        "through a structured thinking process.",
+    ),
+}
+"""Where the installed README states each claim (1-based line, exact text)."""
+
+
+def delivered_description(host: SdkDriver) -> str:
+    """The tool description as the official client hands it to a host."""
+    tools = host.list_tools().tools
+    assert [tool.name for tool in tools] == [TOOL], [tool.name for tool in tools]
+    return tools[0].description or ""
+
+
+def assert_delivered(host: SdkDriver, evidence: Evidence, claim: str, *phrases: str) -> None:
+    description = delivered_description(host).split("\n")
+    missing = [p for p in phrases if p not in description]
+    assert not missing, f"{claim}: not delivered in the tool description: {missing}"
+    evidence.claim(
+        claim,
+        "observed-delivered",
+        "tools/list through the official mcp client delivers: " + " / ".join(phrases),
+    )
+
+
+def readme_lines(target: Target) -> list[str] | None:
+    found = package_dir_of(target)
+    if found is None:
+        return None
+    return Path(found, "README.md").read_text(encoding="utf-8").split("\n")
+
+
+def check_readme(target: Target, evidence: Evidence, claim: str) -> bool:
+    """The installed README states the claim where the records say (npm targets); False when not
+    observable."""
+    lines = readme_lines(target)
+    if lines is None:
+        evidence.note(f"{claim}: README channel not observable for this target (not an npm package)")
+        return False
+    number, text = README_LINES[claim.split("/")[0].rstrip("ab")]
+    assert text in lines, f"{claim}: the installed README.md does not state {text!r}"
+    found = lines.index(text) + 1
+    moved = "" if found == number else f" (the records cite line {number})"
+    evidence.note(f"{claim}: the installed README.md states it at line {found}{moved}: {text!r}")
+    return True
+
+
+def without_count(exchange: Exchange) -> dict[str, JSON]:
+    status = dict(accepted(exchange))
+    status.pop("thoughtHistoryLength")
+    return status
+
+
+def check_content_independence(server: ServerSession) -> None:
+    """Answers never depend on what a thought says — incl. thoughts that look like hypotheses, verifications
+    and conclusions: the same envelope with two texts gets the same answer, bar the count."""
+
+    @given(envelope=envelopes, first=claim_like_texts, second=claim_like_texts)
+    def same_answer(envelope: Envelope, first: str, second: str) -> None:
+        one = server.call(
+            Envelope(
+                first, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+            ).arguments()
+        )
+        two = server.call(
+            Envelope(
+                second, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+            ).arguments()
+        )
+        assert store(two).history_length == store(one).history_length + 1
+        assert without_count(one) == without_count(two), (first, second)
+
+    same_answer()
+    for texts in zip(HYPOTHESIS_LIKE, VERIFICATION_LIKE, CONCLUSION_LIKE, strict=True):
+        for number, text in enumerate(texts, start=1):
+            envelope = Envelope(text, number, 3, number < 3)
+            neutral = Envelope("neutral", number, 3, number < 3)
+            assert without_count(server.call(envelope.arguments())) == without_count(
+                server.call(neutral.arguments())
+            ), text
+
+
+def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
+    """No argument can hold a hypothesis or an answer, and no answer field can."""
+    properties = host.list_tools().tools[0].input_schema.get("properties", {})
+    named = [p for p in properties if any(w in p.lower() for w in ("hypothes", "verif", "answer"))]
+    assert not named, named
+    assert list(accepted(server.call(Envelope("Conclusion: 42.", 1, 1, False).arguments()))) == STATUS_KEYS
+
+
+def check_idle(server: ServerSession) -> None:
+    """The server does nothing between calls (no verification pass, no message)."""
+    accepted(server.call(Envelope("Hypothesis: pending verification.", 1, 2, True).arguments()))
+    try:
+        unsolicited: dict[str, JSON] | None = server.wire.read_message(timeout=0.5)
+    except ServerTimeout:
+        unsolicited = None
+    assert unsolicited is None, unsolicited
+
+
+@evidences("CLM-1")
+def test_clm_1_generate_and_verify(
+    server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
+) -> None:
+    """Delivered as stated; observed: answers ignore content, nothing can hold a hypothesis or an answer, and
+    nothing happens between calls - so unsupported, and "Provides a correct answer" contradicted."""
+    assert_delivered(host, evidence, "CLM-1", *CLM_1B_LINES)
+    check_readme(target, evidence, "CLM-1")
+    check_content_independence(server)
+    check_nothing_to_verify(host, server)
+    check_idle(server)
+    evidence.claim(
+        "CLM-1",
+        "unsupported",
+        "answers to hypothesis-, verification- and conclusion-like thoughts equal those to neutral "
+        "thoughts bar the count; no field holds a hypothesis; the server never acts between calls",
+    )
+    evidence.claim(
+        "CLM-1",
+        "contradicted",
+        "'Provides a correct answer': every answer holds only the five status fields, none an answer",
+    )
+
+
+@evidences("CLM-1/a1")
+def test_clm_1_two_channel_instances(host: SdkDriver, target: Target, evidence: Evidence) -> None:
+    """The same content on two channels: description lines 20-23 (Key features 6-9) and README line 12."""
+    lines = delivered_description(host).split("\n")
+    assert tuple(lines[19:23]) == CLM_1B_LINES, lines[19:23]
+    if check_readme(target, evidence, "CLM-1/a1"):
+        assert README_LINES["CLM-1"][1] not in lines, "the README wording is delivered in the prompt too"
+
+
+@evidences("CLM-1a")
+def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence: Evidence) -> None:
+    """README line 12 under "## Features" states it; the README is not served; no answer depends on
+    content."""
+    lines = readme_lines(target)
+    if lines is None:
+        evidence.note(
+            "CLM-1a is a README-channel claim: not observable for a target that is not an npm package"
+        )
+        pytest.skip("README channel: not an npm package target")
+    assert lines[5] == "## Features" and lines[11] == README_LINES["CLM-1"][1], lines[5:12]
+    served = json.dumps(server.wire.list_tools().response)
+    assert "Generate and verify solution hypotheses" not in served
+    check_content_independence(server)
+    evidence.claim(
+        "CLM-1a",
+        "unsupported",
+        "the installed README.md states 'Generate and verify solution hypotheses'; no answer "
+        "depends on thought content",
+    )
+
+
+@evidences("CLM-1b")
+def test_clm_1b_prompt_instance(server: ServerSession, host: SdkDriver, evidence: Evidence) -> None:
+    """The four Key-features lines reach a real host under "Key features:"; verification is not observed."""
+    assert_delivered(host, evidence, "CLM-1b", *CLM_1B_LINES)
+    lines = delivered_description(host).split("\n")
+    assert lines.index("Key features:") < lines.index(CLM_1B_LINES[0])
+    check_nothing_to_verify(host, server)
+    check_content_independence(server)
+    evidence.claim(
+        "CLM-1b",
+        "unsupported",
+        "delivered into the model's context, yet answers never depend on what a thought says and "
+        "a hypothesis is not representable in the schema",
+    )
+
+
+@evidences("CLM-2")
+def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence) -> None:
+    """Delivered; a revision changes nothing retained beyond the count - only the stderr caption differs."""
+    assert_delivered(host, evidence, "CLM-2", "- You can question or revise previous thoughts")
+    check_readme(target, evidence, "CLM-2")
+
+    @given(envelope=envelopes, revises=small_positive_integers)
+    def label_only(envelope: Envelope, revises: int) -> None:
+        plain = server.call(envelope.arguments())
+        revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
+        assert store(revision).history_length == store(plain).history_length + 1
+        assert without_count(plain) == without_count(revision)
+        assert only_box(revision.stderr).kind == "Revision"
+
+    label_only()
+    evidence.claim(
+        "CLM-2",
+        "bounded",
+        "revision is a caller-set label shown on stderr; no retained thought is replaced or removed",
+    )
+
+
+@evidences("CLM-3")
+def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence) -> None:
+    """Delivered; branching records a caller label and nothing else, and no answer returns a branch's
+    thoughts."""
+    assert_delivered(
+        host, evidence, "CLM-3", "- Not every thought needs to build linearly - you can branch or backtrack"
+    )
+    check_readme(target, evidence, "CLM-3")
+
+    @given(envelope=envelopes, label=st.text(alphabet="bcd", min_size=1, max_size=3))
+    def labels_only(envelope: Envelope, label: str) -> None:
+        branch_id = f"clm3-{label}"
+        marker = f"⟦clm3 {uuid.uuid4().hex}⟧"
+        filed = Envelope(
+            marker, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
+        )
+        branched = server.call(filed.arguments(branchFromThought=1, branchId=branch_id))
+        plain = server.call(envelope.arguments())
+        assert branch_id in store(branched).branches
+        assert without_count(branched) == without_count(plain)
+        assert marker not in json.dumps(plain.response, ensure_ascii=False)
+
+    labels_only()
+    evidence.claim(
+        "CLM-3",
+        "bounded",
+        "a branch is a label in the answer's list; its thoughts never come back; nothing backtracks",
+    )
+
+
+@evidences("CLM-4")
+def test_clm_4_adjust_total(
+    server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
+) -> None:
+    """Delivered (with a parameter name the schema lacks); the server only raises totalThoughts."""
+    assert_delivered(host, evidence, "CLM-4", "- You can adjust total_thoughts up or down as you progress")
+    check_readme(target, evidence, "CLM-4")
+
+    @given(number=small_positive_integers, total=small_positive_integers)
+    def upward_only(number: int, total: int) -> None:
+        status = accepted(server.call(Envelope("t", number, total, True).arguments()))
+        assert status["totalThoughts"] == max(number, total)
+
+    upward_only()
+    evidence.claim(
+        "CLM-4",
+        "bounded",
+        "the server raises totalThoughts to thoughtNumber and never lowers it; 'down' is only the "
+        "caller sending a smaller number",
+    )
+
+
+@evidences("CLM-5")
+def test_clm_5_maintain_context(
+    server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
+) -> None:
+    """Delivered; no retained thought ever returns - only a process-lifetime count and a label list carry
+    over."""
+    assert_delivered(host, evidence, "CLM-5", "- Tasks that need to maintain context over multiple steps")
+    check_readme(target, evidence, "CLM-5")
+
+    @given(envelope=envelopes)
+    def no_content_returns(envelope: Envelope) -> None:
+        marker = f"{envelope.thought} ⟦{uuid.uuid4().hex}⟧"
+        first = server.call(Envelope(marker, 1, 2, True).arguments())
+        second = server.call(Envelope("next step", 2, 2, False).arguments())
+        restart = server.call(Envelope("a new episode", 1, 1, False).arguments())
+        for exchange in (first, second, restart):
+            assert marker not in json.dumps(exchange.response, ensure_ascii=False)
+            assert list(accepted(exchange)) == STATUS_KEYS
+        assert store(restart).history_length == store(second).history_length + 1 > 1
+
+    no_content_returns()
+    evidence.claim(
+        "CLM-5",
+        "unsupported",
+        "no retained thought content is ever returned; only a process-lifetime count and the branch "
+        "labels carry over between calls",
+    )
+
+
+@evidences("CLM-6")
+def test_clm_6_filter_irrelevant(
+    server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
+) -> None:
+    """Delivered; nothing is filtered, summarized or selected - answers keep the five fields whatever the
+    content."""
+    assert_delivered(
+        host, evidence, "CLM-6", "- Situations where irrelevant information needs to be filtered out"
+    )
+    check_readme(target, evidence, "CLM-6")
+
+    @given(relevant=claim_like_texts)
+    def nothing_filtered(relevant: str) -> None:
+        start = server.probe().history_length
+        for offset, text in enumerate((relevant, "IRRELEVANT: the weather is nice."), start=1):
+            exchange = server.call(Envelope(text, 1, 1, True).arguments())
+            assert list(accepted(exchange)) == STATUS_KEYS
+            assert store(exchange).history_length == start + offset
+            assert text in only_box(exchange.stderr).text
+
+    nothing_filtered()
+    evidence.claim(
+        "CLM-6",
+        "unsupported",
+        "no filtering, selection or condensation: every thought is counted and "
+        "rendered whole, and answers keep the same five fields",
+    )
+
+
+@evidences("CLM-7")
+def test_clm_7_provides_a_tool(
+    server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
+) -> None:
+    """Delivered (README line 4, description line 1); exactly one callable tool with a structured schema is
+    served - supported in the literal reading; the thinking is the caller's."""
+    lines = delivered_description(host).split("\n")
+    assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", lines[
+        0
+    ]
+    evidence.claim("CLM-7", "observed-delivered", f"description line 1: {lines[0]!r}")
+    check_readme(target, evidence, "CLM-7")
+    tools = host.list_tools().tools
+    assert len(tools) == 1 and tools[0].input_schema.get("type") == "object"
+    assert len(tools[0].input_schema.get("properties", {})) == 9
+    accepted(server.call(Envelope("a structured step", 1, 2, True).arguments()))
+    assert not host.call_tool(TOOL, Envelope("through a host", 1, 1, False).arguments()).is_error
+    evidence.claim(
+        "CLM-7",
+        "supported",
+        "exactly one callable tool with a structured input schema is served and answers calls; the "
+        "problem-solving itself happens in the caller",
+    )

@@ -1,0 +1,115 @@
+"""Upward-only coercion of totalThoughts (RTE-4, ABS-8, OBJ-1/a1, RTE-4/a1): answered and rendered."""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from conformance.jsontypes import JSON, Omitted
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.strategies import (
+    Envelope,
+    adversarial_envelopes,
+    content_texts,
+    envelopes,
+    js_double,
+    optional_values,
+    small_positive_integers,
+    truthy_numbers,
+)
+from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
+from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
+from conformance.suite.render_box import only_box
+
+_any_envelopes = st.one_of(envelopes, adversarial_envelopes)
+
+
+@evidences("RTE-4")
+@given(envelope=_any_envelopes)
+@example(envelope=Envelope("t", 9, 5, True))
+@example(envelope=Envelope("t", 2**53 + 1, 2**53, True))
+@example(envelope=Envelope("t", -1, -5, True))
+@example(envelope=Envelope("t", 1.5, 1.25, True))
+def test_total_raised_to_thought_number(server: ServerSession, envelope: Envelope) -> None:
+    """The answered totalThoughts is max(thoughtNumber, totalThoughts) and the header shows n/<that value>."""
+    exchange = server.call(envelope.arguments())
+    status = accepted_if_host_valid(exchange, envelope.arguments())
+    if status is None:
+        return
+    expected = coerced_total(envelope.thought_number, envelope.total_thoughts)
+    assert same_number(status.get("totalThoughts"), expected), (envelope, status)
+    numbers = only_box(exchange.stderr).numbers
+    assert numbers == (js_number_string(js_double(envelope.thought_number)), js_number_string(expected)), (
+        numbers,
+        envelope,
+    )
+
+
+@evidences("ABS-8")
+@given(totals=st.lists(st.tuples(small_positive_integers, small_positive_integers), min_size=2, max_size=6))
+@example(totals=[(1, 10), (2, 3)])
+def test_total_never_lowered(server: ServerSession, totals: list[tuple[int, int]]) -> None:
+    """The artifact only raises: a total at or above thoughtNumber comes back as sent, even after larger ones.
+
+    Lowering happens only when the caller sends a smaller number — a caller capability, not a behaviour.
+    """
+    for number, total in totals:
+        status = accepted(server.call(Envelope("t", number, total, True).arguments()))
+        answered = status.get("totalThoughts")
+        assert isinstance(answered, int | float) and answered >= total, (number, total, status)
+        if total >= number:
+            assert answered == total, (number, total, status)
+
+
+@evidences("OBJ-1/a1")
+@given(envelope=_any_envelopes.filter(lambda e: js_double(e.thought_number) > js_double(e.total_thoughts)))
+@example(envelope=Envelope("t", 9, 5, True))
+def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) -> None:
+    """With thoughtNumber n above totalThoughts m, the answer says n, the stderr header reads n/n, and
+    the five status keys leave no trace that m was replaced."""
+    exchange = server.call(envelope.arguments())
+    status = accepted_if_host_valid(exchange, envelope.arguments())
+    if status is None:
+        return
+    number = js_number_string(js_double(envelope.thought_number))
+    assert same_number(status.get("totalThoughts"), envelope.thought_number), status
+    assert only_box(exchange.stderr).numbers == (number, number)
+    assert sorted(status) == sorted(STATUS_KEYS), status
+
+
+@evidences("RTE-4/a1")
+@given(
+    number=truthy_numbers,
+    total=truthy_numbers,
+    first=content_texts,
+    second=content_texts,
+    flags=st.fixed_dictionaries({"isRevision": optional_values, "needsMoreThoughts": optional_values}),
+    interleaved=envelopes,
+)
+def test_coercion_consults_only_the_two_numbers(
+    server: ServerSession,
+    number: int | float,
+    total: int | float,
+    first: str,
+    second: str,
+    flags: dict[str, JSON | Omitted],
+    interleaved: Envelope,
+) -> None:
+    """The raised total depends on this call's thoughtNumber and totalThoughts alone, never on content,
+    other fields or earlier calls; and the rendered header never reads n/m with n > m."""
+    plain = Envelope(first, number, total, True).arguments()
+    one = server.call(plain)
+    server.call(interleaved.arguments())
+    flagged = Envelope(second, number, total, False).arguments(**flags)
+    two = server.call(flagged)
+    found = [accepted_if_host_valid(one, plain), accepted_if_host_valid(two, flagged)]
+    if found[0] is None or found[1] is None:
+        return
+    answers = [found[0].get("totalThoughts"), found[1].get("totalThoughts")]
+    assert answers[0] == answers[1], (answers, describe(two))
+    for exchange in (one, two):
+        numbers = only_box(exchange.stderr).numbers
+        assert numbers is not None
+        shown = [float(n) for n in numbers]
+        assert shown[0] <= shown[1], f"header reads {numbers[0]}/{numbers[1]}"

@@ -1,0 +1,115 @@
+"""Dispatch by exact name equality (RTE-2) and the README's other tool name (CMP-2/a1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from conformance.jsontypes import JSON
+from conformance.pytest_plugin import Evidence
+from conformance.records import evidences
+from conformance.session import TOOL, ServerSession
+from conformance.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
+from conformance.suite.answers import accepted, describe
+from conformance.suite.store_model import StoreModel
+
+PROTOCOL_REFUSALS = (-32602, -32603)
+"""Invalid params, internal error: the codes an SDK answers a request it refuses to hand to a handler."""
+
+README_TOOL_NAME = "sequential_thinking"
+"""The name SRC-2:16 documents (CMP-2/a1)."""
+
+
+@evidences("RTE-2")
+@given(name=unknown_tool_names(), envelope=envelopes)
+@example(name="SequentialThinking", envelope=Envelope("t", 1, 1, True))
+@example(name="sequentialthinking ", envelope=Envelope("t", 1, 1, True))
+def test_unknown_names_get_an_error_result(server: ServerSession, name: str, envelope: Envelope) -> None:
+    """Any other name is answered with an isError text block naming it — not a protocol error — and
+    nothing is retained; only the exact name dispatches."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(envelope.arguments(), name=name)
+    assert exchange.error is None, f"protocol error for an unknown tool: {describe(exchange)}"
+    assert exchange.is_error, describe(exchange)
+    result = exchange.result
+    assert result is not None and result.get("content") == [
+        {"type": "text", "text": f"Unknown tool: {name}"}
+    ], describe(exchange)
+    model.probe()
+    assert server.probe() == model.state(), "an unknown-tool call changed the store"
+    accepted(server.call(envelope.arguments(), name=TOOL))
+
+
+@evidences("CMP-2/a1")
+def test_readme_tool_name_is_not_dispatched(server: ServerSession) -> None:
+    """A host wired from the README's tool name reaches no tool; tools/list serves another name."""
+    listed = server.wire.list_tools().result
+    assert listed is not None
+    tools = listed.get("tools")
+    assert isinstance(tools, list), listed
+    names = [tool.get("name") for tool in tools if isinstance(tool, dict)]
+    assert names == [TOOL], names
+    exchange = server.call(Envelope("t", 1, 1, True).arguments(), name=README_TOOL_NAME)
+    assert exchange.error is None and exchange.is_error, describe(exchange)
+    assert exchange.text == f"Unknown tool: {README_TOOL_NAME}", describe(exchange)
+
+
+@evidences("CMP-2/a1")
+def test_installed_readme_documents_the_other_name(package_dir: Path) -> None:
+    """The shipped README documents the tool as sequential_thinking (artifact check)."""
+    readme = (package_dir / "README.md").read_text(encoding="utf-8")
+    lines = readme.split("\n")
+    assert lines[15] == f"### {README_TOOL_NAME}", lines[15]
+    assert TOOL not in readme, "the README also names the dispatched tool"
+
+
+@evidences("EXT-1")
+@given(
+    arguments=st.one_of(st.none(), st.lists(json_values, max_size=3), strings, st.integers(), st.booleans())
+)
+@example(arguments=None)
+def test_non_object_arguments_are_a_protocol_error(
+    server: ServerSession, arguments: JSON, evidence: Evidence
+) -> None:
+    """The SDK refuses non-object arguments before the tool runs: a JSON-RPC error, never a tool result,
+    and nothing retained. SDK 0.5.0 answers -32603 with a zod "Expected object" message; the code and text
+    belong to each SDK (docs/reference-server.md), so the check is the class: invalid params or internal
+    error."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(arguments)
+    error = exchange.error
+    assert error is not None, describe(exchange)
+    assert error.get("code") in PROTOCOL_REFUSALS, error
+    evidence.note(f"non-object arguments refused with JSON-RPC {error.get('code')}: "
+                  f"{str(error.get('message'))[:120]!r}")
+    model.probe()
+    assert server.probe() == model.state()
+
+
+UNREGISTERED: dict[str, JSON] = {
+    "resources/list": {},
+    "prompts/list": {},
+    "resources/templates/list": {},
+    "resources/read": {"uri": "file:///conformance"},
+    "prompts/get": {"name": "conformance"},
+    "tools/run": {},
+    "sequentialthinking": {},
+    "completion/complete": {
+        "ref": {"type": "ref/prompt", "name": "p"},
+        "argument": {"name": "a", "value": ""},
+    },
+}
+"""Methods the original registers no handler for, each with well-formed params so that the missing
+handler is the only reason to refuse them."""
+
+
+@evidences("EXT-1")
+@given(method=st.sampled_from(sorted(UNREGISTERED)))
+def test_unregistered_methods_are_method_not_found(server: ServerSession, method: str) -> None:
+    """Methods without a handler are answered by the SDK: -32601 "Method not found"."""
+    error = server.wire.request(method, UNREGISTERED[method]).error
+    assert error is not None and error.get("code") == -32601 and error.get("message") == "Method not found", (
+        error
+    )

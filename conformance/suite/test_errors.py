@@ -1,0 +1,138 @@
+"""Error returns (RTE-8) and what an isError answer does not warrant (RTE-8/a1)."""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.pytest_plugin import Evidence
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.strategies import PROTOTYPE_KEYS, Envelope, envelopes, raw_arguments
+from conformance.suite.answers import answer_status, describe, host_status, rejected
+from conformance.suite.jsvalues import guard_failure
+from conformance.suite.render_box import boxes
+from conformance.suite.store_model import LabelSpace, StoreModel
+
+_POST_VALIDATION_THROWS: list[dict[str, JSON]] = [
+    {**Envelope("t", 1, 1, True).arguments(), "branchId": key, "branchFromThought": 1}
+    for key in PROTOTYPE_KEYS
+] + [
+    {**Envelope("t", 1, 1, True).arguments(), "isRevision": True, "revisesThought": {"toString": 1}},
+    {
+        **Envelope("t", 1, 1, True).arguments(),
+        "isRevision": True,
+        "revisesThought": {"valueOf": 1, "toString": 1},
+    },
+    {**Envelope("t", 1, 1, True).arguments(), "branchFromThought": 1, "branchId": {"toString": 1}},
+]
+"""Calls that pass RTE-3 and then throw: a bucket lookup that finds an inherited property, or a value the
+renderer cannot turn into a string."""
+
+
+@evidences("RTE-8")
+@given(
+    arguments=st.one_of(
+        raw_arguments.filter(lambda a: guard_failure(a) is not None), st.sampled_from(_POST_VALIDATION_THROWS)
+    )
+)
+@example(arguments={})
+def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dict[str, JSON]) -> None:
+    """Whatever is thrown is caught and returned as {error, status: "failed"} with isError; the process keeps
+    serving (no retry, no crash)."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(arguments)
+    rejected(exchange)
+    assert answer_status(exchange).get("status") == "failed", describe(exchange)
+    after = server.probe()
+    if guard_failure(arguments) is not None:
+        model.probe()
+        assert after == model.state(), "a call rejected by validation changed the store"
+
+
+@evidences("RTE-8")
+@given(envelope=envelopes)
+def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: Envelope) -> None:
+    """tools/call without any arguments reaches the handler and is caught there too."""
+    missing: JSON | Omitted = OMIT
+    assert rejected(server.call(missing)) == "Cannot read properties of undefined (reading 'thought')"
+    rejected(server.call({"arguments": envelope.arguments()}))
+
+
+_PUSH_FAILS = "this.branches[validatedInput.branchId].push is not a function"
+_NO_PRIMITIVE = "Cannot convert object to primitive value"
+
+
+@evidences("RTE-8/a1")
+@given(key=st.sampled_from(PROTOTYPE_KEYS), envelope=envelopes)
+@example(key="__proto__", envelope=Envelope("t", 1, 1, True))
+@example(key="constructor", envelope=Envelope("t", 1, 1, True))
+def test_error_answer_after_retention(
+    server: ServerSession, evidence: Evidence, key: str, envelope: Envelope
+) -> None:
+    """An isError answer does not warrant "nothing was retained": a branchId naming an Object.prototype
+    member fails after the append - the next count shows the thought kept, and no box is rendered."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(envelope.arguments(branchId=key, branchFromThought=1))
+    assert rejected(exchange) == _PUSH_FAILS
+    assert boxes(exchange.stderr) == [], exchange.stderr
+    model.retained_without_label()
+    model.probe()
+    assert server.probe() == model.state(), "the failed call was not retained (or left a label)"
+    evidence.note(
+        "Weight: RTE-8/a1 files the exposure as negligible (a pathologically large thought). Observed: an "
+        "ordinary, schema-valid call retains a thought and answers isError - a branchId naming an "
+        'Object.prototype key ("__proto__", "constructor", ...) with a truthy branchFromThought; likewise '
+        'revisesThought {"toString": 1} with isRevision (a formatThought throw). The weight statement is '
+        "contradicted by observation; the main statement holds."
+    )
+
+
+@evidences("RTE-8/a1")
+@given(envelope=envelopes, conversion=st.sampled_from([{"toString": 1}, {"toString": 1, "valueOf": 1}]))
+def test_render_failure_after_retention(
+    server: ServerSession, envelope: Envelope, conversion: dict[str, JSON]
+) -> None:
+    """isRevision with a revisesThought the renderer cannot stringify fails after the append: isError
+    "Cannot convert object to primitive value", the thought retained, no box."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(envelope.arguments(isRevision=True, revisesThought=conversion))
+    assert rejected(exchange) == _NO_PRIMITIVE
+    assert boxes(exchange.stderr) == [], exchange.stderr
+    model.retained_without_label()
+    model.probe()
+    assert server.probe() == model.state()
+
+
+@evidences("RTE-8/a1")
+@given(envelope=envelopes, label=st.text(alphabet="klm", min_size=1, max_size=4))
+def test_label_recorded_before_the_render_fails(
+    server: ServerSession, envelope: Envelope, label: str
+) -> None:
+    """branchFromThought {"toString": 1} with a new branchId: the label is recorded, then the render fails."""
+    space = LabelSpace()
+    branch_id = space.name(("text", label))
+    model = StoreModel.from_state(server.probe())
+    arguments = envelope.arguments(branchId=branch_id, branchFromThought={"toString": 1})
+    assert rejected(server.call(arguments)) == _NO_PRIMITIVE
+    model.accept(arguments)
+    model.probe()
+    assert server.probe() == model.state(), "label or thought missing after the late failure"
+
+
+@evidences("RTE-8/a1")
+def test_error_after_retention_reaches_a_validating_host(host: SdkDriver, evidence: Evidence) -> None:
+    """The same happens to a schema-valid call from a real host: branchId "constructor" is a string."""
+    before = host_status(host, Envelope("t", 1, 1, True).arguments())["thoughtHistoryLength"]
+    result = host.call_tool(
+        "sequentialthinking", Envelope("t", 2, 2, True).arguments(branchId="constructor", branchFromThought=1)
+    )
+    assert result.is_error, result
+    after = host_status(host, Envelope("t", 3, 3, False).arguments())["thoughtHistoryLength"]
+    assert isinstance(before, int) and after == before + 2, (before, after)
+    evidence.note(
+        'A schema-valid call through the official client (branchId "constructor") is answered '
+        "isError and still retained."
+    )

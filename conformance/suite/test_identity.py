@@ -1,0 +1,188 @@
+"""What the server says it is and what ships: server identity (CMP-3, CMP-3/a1), the package and its
+README (CMP-6, CMP-6/a1, CMP-7), the pinned SDK (EXT-1) and no persistence path in the code (ABS-1)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.targets import Target
+
+SERVER_INFO = {"name": "sequential-thinking-server", "version": "0.2.0"}
+"""serverInfo per CMP-3 and CMP-3/a1 (SRC-1:237-241)."""
+PACKAGE_NAME = "@modelcontextprotocol/server-sequential-thinking"
+_IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
+
+
+def imports_of(source: str) -> set[str]:
+    return set(_IMPORT.findall(source))
+
+
+def offered_capabilities(capabilities: object) -> object:
+    """Capabilities with `listChanged: false` dropped: an SDK that spells out the default offers the same
+    thing as one that omits it (docs/reference-server.md)."""
+    if not isinstance(capabilities, dict):
+        return capabilities
+    return {name: ({k: v for k, v in value.items() if not (k == "listChanged" and v is False)}
+                   if isinstance(value, dict) else value)
+            for name, value in capabilities.items()}
+
+
+@evidences("CMP-3")
+def test_server_identity_and_capabilities(server: ServerSession) -> None:
+    """serverInfo names sequential-thinking-server at 0.2.0, advertises only tools, and only the two
+    registered methods are served."""
+    server.probe()
+    assert server.server_info == SERVER_INFO, server.server_info
+    initialize = server.wire.initialize_result
+    assert initialize is not None, initialize
+    assert offered_capabilities(initialize.get("capabilities")) == {"tools": {}}, initialize
+    for method in ("resources/list", "prompts/list"):
+        error = server.wire.request(method, {}).error
+        assert error is not None and error.get("code") == -32601, (method, error)
+        assert error.get("message") == "Method not found", (method, error)
+    assert server.wire.list_tools().result is not None
+
+
+@evidences("CMP-3/a1")
+def test_server_info_advertises_0_2_0(server: ServerSession, host: SdkDriver) -> None:
+    """To a raw caller and to a real host the server identifies itself as version 0.2.0."""
+    server.probe()
+    assert server.server_info.get("version") == SERVER_INFO["version"], server.server_info
+    result = host.initialize_result
+    assert result is not None and result.server_info.version == SERVER_INFO["version"], result
+
+
+@evidences("CMP-3/a1")
+def test_advertised_version_differs_from_the_package(
+    server: ServerSession, target: Target, package_json: dict[str, object]
+) -> None:
+    """The installed package declares 0.6.2, not the version served (artifact check)."""
+    server.probe()
+    assert package_json.get("version") == "0.6.2", package_json.get("version")
+    assert server.server_info.get("version") != package_json.get("version"), server.server_info
+
+
+@evidences("CMP-6")
+def test_package_manifest(package_dir: Path, package_json: dict[str, object]) -> None:
+    """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped."""
+    assert package_json.get("name") == PACKAGE_NAME
+    assert package_json.get("version") == "0.6.2"
+    assert package_json.get("bin") == {"mcp-server-sequential-thinking": "dist/index.js"}
+    assert package_json.get("files") == ["dist"]
+    scripts = package_json.get("scripts")
+    assert isinstance(scripts, dict) and scripts.get("build") == "tsc && shx chmod +x dist/*.js", scripts
+    assert package_json.get("dependencies") == {
+        "@modelcontextprotocol/sdk": "0.5.0",
+        "chalk": "^5.3.0",
+        "yargs": "^17.7.2",
+    }
+    shipped = sorted(
+        str(p.relative_to(package_dir))
+        for p in package_dir.rglob("*")
+        if p.is_file() and "node_modules" not in p.relative_to(package_dir).parts
+    )
+    assert shipped == ["README.md", "dist/index.js", "package.json"], shipped
+
+
+@evidences("CMP-6/a1")
+def test_yargs_declared_but_never_used(package_dir: Path, package_json: dict[str, object]) -> None:
+    """yargs and @types/yargs are declared; the shipped code imports neither and never reads process.argv."""
+    dependencies = package_json.get("dependencies")
+    dev = package_json.get("devDependencies")
+    assert isinstance(dependencies, dict) and "yargs" in dependencies, dependencies
+    assert isinstance(dev, dict) and "@types/yargs" in dev, dev
+    for name, source in shipped_sources(package_dir).items():
+        yargs = [m for m in imports_of(source) if m == "yargs" or m.startswith("yargs/")]
+        assert not yargs, (name, yargs)
+        assert "process.argv" not in source, name
+
+
+@evidences("CMP-7")
+def test_shipped_readme(package_dir: Path) -> None:
+    """README.md: 63 lines, five features at lines 8-12, the two usage lines, and an npx launch example."""
+    text = (package_dir / "README.md").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    assert text.count("\n") == 63, text.count("\n")
+    assert lines[5] == "## Features" and all(line.startswith("- ") for line in lines[7:12]), lines[5:13]
+    assert lines[12] == "", lines[12]
+    for usage in (
+        "Tasks that need to maintain context over multiple steps",
+        "Situations where irrelevant information needs to be filtered out",
+    ):
+        assert f"- {usage}" in lines
+    block = re.search(r"```json\n(.*?)```", text, re.S)
+    assert block is not None
+    config = json.loads(block.group(1))
+    server = config["mcpServers"]["sequential-thinking"]
+    assert server == {"command": "npx", "args": ["-y", PACKAGE_NAME]}, server
+
+
+@evidences("EXT-1")
+def test_sdk_pinned_and_installed_at_0_5_0(package_dir: Path, package_json: dict[str, object]) -> None:
+    """The manifest pins @modelcontextprotocol/sdk 0.5.0 and the SDK resolved beside the package is 0.5.0."""
+    dependencies = package_json.get("dependencies")
+    assert isinstance(dependencies, dict) and dependencies.get("@modelcontextprotocol/sdk") == "0.5.0"
+    candidates = [
+        package_dir / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json",
+        package_dir.parent / "sdk" / "package.json",
+    ]
+    found = next((c for c in candidates if c.is_file()), None)
+    assert found is not None, candidates
+    assert json.loads(found.read_text(encoding="utf-8")).get("version") == "0.5.0"
+
+
+_PERSISTENCE_MODULES = frozenset(
+    {
+        "fs",
+        "fs/promises",
+        "net",
+        "http",
+        "https",
+        "http2",
+        "child_process",
+        "dgram",
+        "tls",
+        "sqlite",
+        "sqlite3",
+        "better-sqlite3",
+        "pg",
+        "mysql",
+        "mysql2",
+        "mongodb",
+        "redis",
+        "ioredis",
+        "level",
+        "lmdb",
+    }
+)
+"""Node built-ins and packages through which a server could write a file, a socket or a database."""
+
+
+def shipped_sources(package_dir: Path) -> dict[str, str]:
+    """Every JavaScript file the package ships (its own files, not its dependencies)."""
+    return {
+        str(p.relative_to(package_dir)): p.read_text(encoding="utf-8")
+        for p in sorted(package_dir.rglob("*"))
+        if p.suffix in {".js", ".mjs", ".cjs"} and "node_modules" not in p.relative_to(package_dir).parts
+    }
+
+
+@evidences("ABS-1")
+def test_code_imports_no_persistence_module(package_dir: Path, package_json: dict[str, object]) -> None:
+    """No shipped file imports a filesystem, network, subprocess or database module, and no dependency
+    is one."""
+    sources = shipped_sources(package_dir)
+    assert sources, "no shipped JavaScript found"
+    found = {
+        name: sorted(m for m in imports_of(text) if m.removeprefix("node:") in _PERSISTENCE_MODULES)
+        for name, text in sources.items()
+    }
+    assert not any(found.values()), found
+    dependencies = package_json.get("dependencies")
+    assert isinstance(dependencies, dict)
+    assert not set(dependencies) & _PERSISTENCE_MODULES, dependencies

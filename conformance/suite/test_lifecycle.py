@@ -1,0 +1,169 @@
+"""The process around the tool (RTE-10, BAP-5, CMP-4, LOOP-A, LOOP-B): the stdio binding, the banner, how the
+process ends, and one request-response loop fully determined by its input. Each test starts its own
+process."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+
+from conformance.drivers.transcript import decode
+from conformance.jsontypes import JSON
+from conformance.records import evidences
+from conformance.session import TOOL, ServerSession
+from conformance.strategies import Envelope
+from conformance.suite.rawproc import RawServer
+from conformance.suite.render_box import boxes
+from conformance.targets import Target
+
+BANNER = "Sequential Thinking MCP Server running on stdio"
+
+
+@evidences("RTE-10", "CMP-4")
+def test_banner_without_any_request(target: Target) -> None:
+    """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
+    with RawServer(target) as raw:
+        stderr = raw.stderr_now(wait=5.0)
+        silent = raw.read_line(timeout=0.2)
+    assert decode(stderr).splitlines() == [BANNER], decode(stderr)
+    assert silent is None, silent
+
+
+@evidences("CMP-4")
+def test_one_json_object_per_line(target: Target) -> None:
+    """Requests written one per line - several in one write - are answered one JSON object per line, in order,
+    and nothing else appears on stdout."""
+    with RawServer(target) as raw:
+        raw.initialize()
+        frames = [
+            json.dumps({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/list"}).encode() for i in range(3)
+        ]
+        frames.append(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 103,
+                    "method": "tools/call",
+                    "params": {"name": TOOL, "arguments": Envelope("t", 1, 1, True).arguments()},
+                }
+            ).encode()
+        )
+        raw.write(b"\n".join(frames) + b"\n")
+        lines = [raw.read_line() for _ in frames]
+        extra = raw.read_line(timeout=0.3)
+    ids = []
+    for line in lines:
+        assert line is not None
+        message = json.loads(line)
+        assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
+        ids.append(message.get("id"))
+    assert ids == [100, 101, 102, 103]
+    assert extra is None, extra
+
+
+@evidences("RTE-10", "BAP-5")
+def test_end_of_stdin_ends_the_process_quietly(target: Target) -> None:
+    """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
+    with RawServer(target) as raw:
+        raw.initialize()
+        before = raw.stderr_now(wait=2.0)
+        raw.close_stdin()
+        status = raw.wait(5.0)
+        after_out = raw.read_line(timeout=0.2)
+        after_err = raw.stderr_now()
+    assert BANNER in decode(before)
+    assert status == 0, f"exit status {status}"
+    assert after_out is None and after_err == b"", (after_out, after_err)
+
+
+@evidences("RTE-10")
+def test_sigterm_is_not_handled(target: Target) -> None:
+    """SIGTERM ends the process by that signal, with no message: no handler, no graceful shutdown."""
+    with RawServer(target) as raw:
+        raw.initialize()
+        raw.stderr_now(wait=2.0)
+        raw.signal(signal.SIGTERM)
+        status = raw.wait(5.0)
+        said = raw.stderr_now()
+    assert status == -signal.SIGTERM, f"exit status {status}"
+    assert said == b"", decode(said)
+
+
+@evidences("BAP-5", "RTE-10")
+def test_broken_stdout_exits_with_status_1(target: Target) -> None:
+    """When stdout breaks, the first response write fails and the process exits with status 1."""
+    with RawServer(target) as raw:
+        raw.initialize()
+        raw.close_stdout()
+        status = None
+        for request_id in range(2, 12):
+            with contextlib.suppress(BrokenPipeError):
+                raw.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
+            status = raw.wait(0.5)
+            if status is not None:
+                break
+    assert status == 1, f"exit status {status} after the transport broke"
+
+
+@evidences("LOOP-A")
+def test_one_response_per_request_and_nothing_else(target: Target) -> None:
+    """Every request gets exactly one response with its id; the server sends no request or notification of its
+    own; stderr carries only the banner and one box per accepted call."""
+    calls: list[JSON] = [
+        Envelope("loop a", 1, 2, True).arguments(),
+        {"thought": ""},
+        Envelope("loop a again", 2, 2, False).arguments(branchFromThought=1, branchId="loop-a"),
+    ]
+    with RawServer(target) as raw:
+        raw.initialize()
+        frames = [
+            {
+                "jsonrpc": "2.0",
+                "id": 10 + i,
+                "method": "tools/call",
+                "params": {"name": TOOL, "arguments": arguments},
+            }
+            for i, arguments in enumerate(calls)
+        ]
+        frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
+        frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
+        raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames))
+        received = []
+        while (line := raw.read_line(timeout=1.0)) is not None:
+            received.append(json.loads(line))
+        stderr = decode(raw.stderr_now(wait=0.5))
+    assert sorted(m.get("id") for m in received) == [10, 11, 12, 20, 21], received
+    assert all("method" not in m for m in received), received
+    rendered = boxes(stderr.encode())
+    assert len(rendered) == 2
+    leftover = stderr
+    for box in rendered:
+        leftover = leftover.replace(box.text, "", 1)
+    assert leftover.split() == BANNER.split(), leftover
+
+
+_REPLAY: list[JSON] = [
+    Envelope("replayed one", 1, 3, True).arguments(),
+    Envelope("replayed two", 4, 3, True).arguments(branchFromThought=1, branchId="replay"),
+    {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True},
+    Envelope("replayed three", 2, 3, False).arguments(isRevision=True, revisesThought=1),
+    Envelope("t", 1, 1, True).arguments(branchFromThought=1, branchId="__proto__"),
+]
+
+
+@evidences("LOOP-B")
+def test_replay_on_fresh_processes_is_identical(server: ServerSession) -> None:
+    """The same sequence on two fresh processes gives identical answers and identical stderr."""
+    runs = []
+    for _ in range(2):
+        with server.fresh() as driver:
+            driver.initialize()
+            answers = [driver.call_tool(TOOL, arguments) for arguments in _REPLAY]
+            runs.append(([a.response for a in answers], [a.stderr for a in answers]))
+    assert runs[0] == runs[1]
+    responses, stderrs = runs[0]
+    for response, stderr in zip(responses, stderrs, strict=True):
+        result = response.get("result")
+        assert isinstance(result, dict)
+        assert len(boxes(stderr)) == (0 if result.get("isError") else 1), (response, stderr)

@@ -1,0 +1,277 @@
+"""The stderr render (CMP-5, RTE-9, RTE-9/a1, OBJ-6, OBJ-9, BAP-3): one box per accepted thought, on stderr
+only, nothing depending on anyone reading it."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from conformance.drivers.transcript import decode
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.records import evidences
+from conformance.session import PROTOCOL_VERSION, TOOL, ServerSession
+from conformance.strategies import (
+    Envelope,
+    adversarial_envelopes,
+    envelopes,
+    falsy_values,
+    js_truthy,
+    json_values,
+    raw_arguments,
+    single_line_strings,
+    small_positive_integers,
+    thought_texts,
+)
+from conformance.suite.answers import accepted, accepted_if_host_valid
+from conformance.suite.jsvalues import expected_box, js_number_string, js_string
+from conformance.suite.rawproc import RawServer
+from conformance.suite.render_box import ANSI, boxes, js_length, only_box
+from conformance.targets import Target
+
+_safe_optional = st.one_of(st.just(OMIT), falsy_values, json_values)
+_small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
+
+
+@evidences("CMP-5")
+@given(
+    envelope=st.one_of(envelopes, adversarial_envelopes),
+    flags=st.fixed_dictionaries(
+        {
+            "isRevision": st.one_of(st.just(OMIT), st.booleans(), falsy_values, st.just("banana")),
+            "revisesThought": st.one_of(st.just(OMIT), small_positive_integers, json_values),
+            "branchFromThought": st.one_of(st.just(OMIT), small_positive_integers, falsy_values),
+            "branchId": st.one_of(st.just(OMIT), _small_labels),
+        }
+    ),
+)
+@example(envelope=Envelope("a thought far longer than its header line", 1, 2, True), flags={})
+@example(envelope=Envelope("short", 12, 3, True), flags={"isRevision": True, "revisesThought": 2})
+@example(envelope=Envelope("😀 astral 𝔘", 1, 1, True), flags={"branchFromThought": 1, "branchId": "rs"})
+@example(envelope=Envelope("two\nlines", 1, 1, False), flags={})
+def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, JSON | Omitted]) -> None:
+    """Exactly "\\n┌B┐\\n│ H │\\n├B┤\\n│ T │\\n└B┘\\n": header by label rules, border max(|H|, |thought|) + 4
+    in UTF-16 units, the thought right-padded to the border less two."""
+    arguments = envelope.arguments(**flags)
+    exchange = server.call(arguments)
+    if accepted_if_host_valid(exchange, arguments) is not None:
+        assert decode(exchange.stderr) == expected_box(arguments)
+
+
+@evidences("RTE-9", "OBJ-6")
+@given(arguments=st.one_of(envelopes.map(lambda e: e.arguments()), raw_arguments))
+def test_one_box_per_accepted_call_none_per_rejected(
+    server: ServerSession, arguments: dict[str, JSON]
+) -> None:
+    """An accepted call renders exactly one box; a rejected one renders none; no answer carries box text."""
+    exchange = server.call(arguments)
+    answer = json.dumps(exchange.response, ensure_ascii=False)
+    if accepted_if_host_valid(exchange, arguments) is not None:
+        box = only_box(exchange.stderr)
+        assert box.lines[0] not in answer and box.lines[2] not in answer, answer
+    else:
+        assert boxes(exchange.stderr) == [], decode(exchange.stderr)
+    assert "┌─" not in answer and "─┘" not in answer, answer
+
+
+@evidences("OBJ-6")
+@given(key=st.sampled_from(["__proto__", "constructor", "toString", "valueOf"]))
+def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: str) -> None:
+    """Calls answered isError after the append render nothing either."""
+    exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1))
+    assert exchange.is_error, exchange.response
+    assert boxes(exchange.stderr) == [], decode(exchange.stderr)
+
+
+@evidences("RTE-9")
+@given(
+    envelope=envelopes,
+    revision=st.one_of(st.just(OMIT), falsy_values, st.just(True), st.just("banana")),
+    branch_from=st.one_of(st.just(OMIT), falsy_values, small_positive_integers),
+)
+def test_caption_precedence(
+    server: ServerSession, envelope: Envelope, revision: JSON | Omitted, branch_from: JSON | Omitted
+) -> None:
+    """Revision when isRevision is truthy (branch fields or not), else Branch when branchFromThought is
+    truthy, else Thought."""
+    arguments = envelope.arguments(isRevision=revision, branchFromThought=branch_from, branchId="caption")
+    exchange = server.call(arguments)
+    if accepted_if_host_valid(exchange, arguments) is None:
+        return
+    expected = "Revision" if js_truthy(revision) else "Branch" if js_truthy(branch_from) else "Thought"
+    box = only_box(exchange.stderr)
+    assert box.kind == expected, box.header
+    assert box.header.startswith({"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]), box.header
+
+
+@evidences("RTE-9/a1", "OBJ-9")
+@given(thought=single_line_strings, number=small_positive_integers)
+@example(thought="x" * 5000, number=1)
+@example(thought="😀 astral 𝔘", number=3)
+def test_single_line_payload_verbatim(server: ServerSession, thought: str, number: int) -> None:
+    """padEnd pads and never truncates: the payload row holds the thought whole, then only spaces, and the
+    border covers it."""
+    exchange = server.call(Envelope(thought, number, number, True).arguments())
+    accepted(exchange)
+    box = only_box(exchange.stderr)
+    row = box.lines[3]
+    assert row.startswith("│ " + thought), (thought, row)
+    assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", row
+    assert js_length(row) == js_length(box.lines[0]), box.text
+    assert js_length(box.lines[0]) - 2 >= js_length(thought) + 4
+
+
+@evidences("RTE-9/a1")
+@given(lines=st.lists(single_line_strings, min_size=2, max_size=4))
+@example(lines=["line one", "line two is longer"])
+def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[str]) -> None:
+    """A thought with line breaks is written with them inside the content row and a border sized to the whole
+    string: the rows no longer line up."""
+    thought = "\n".join(lines)
+    exchange = server.call(Envelope(thought, 1, 1, True).arguments())
+    accepted(exchange)
+    box = only_box(exchange.stderr)
+    assert box.body.startswith("│ " + thought), box.text
+    border = js_length(box.lines[0]) - 2
+    assert border >= js_length(thought) + 4, (border, js_length(thought))
+    content_rows = box.lines[3:-1]
+    assert len(content_rows) == len(lines)
+    assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, box.text
+
+
+@evidences("RTE-9/a1")
+@given(envelope=envelopes, needs_more=_safe_optional)
+def test_render_drops_continuation_flags(
+    server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
+) -> None:
+    """nextThoughtNeeded and needsMoreThoughts leave no trace in the render."""
+    one = server.call(envelope.arguments())
+    flipped = Envelope(
+        envelope.thought, envelope.thought_number, envelope.total_thoughts, not envelope.next_thought_needed
+    ).arguments(needsMoreThoughts=needs_more)
+    two = server.call(flipped)
+    if accepted_if_host_valid(two, flipped) is None:
+        return
+    assert only_box(one.stderr).text == only_box(two.stderr).text
+
+
+@evidences("RTE-9/a1")
+@given(
+    envelope=envelopes,
+    truthy=st.one_of(st.just("banana"), st.integers(min_value=1), st.just([]), st.just({})),
+    revises=st.one_of(st.just(OMIT), small_positive_integers, st.just("x")),
+)
+@example(envelope=Envelope("t", 1, 1, True), truthy="banana", revises=OMIT)
+def test_caption_trusts_unvalidated_is_revision(
+    server: ServerSession, envelope: Envelope, truthy: JSON, revises: JSON | Omitted
+) -> None:
+    """isRevision "banana" (any truthy non-boolean) renders "🔄 Revision n/m (revising thought r)", r reading
+    "undefined" when revisesThought is absent."""
+    exchange = server.call(envelope.arguments(isRevision=truthy, revisesThought=revises))
+    accepted(exchange)
+    shown = "undefined" if isinstance(revises, Omitted) else js_string(revises)
+    number = js_number_string(float(envelope.thought_number))
+    total = js_number_string(float(max(envelope.thought_number, envelope.total_thoughts)))
+    assert only_box(exchange.stderr).header == f"🔄 Revision {number}/{total} (revising thought {shown})"
+
+
+@evidences("OBJ-9")
+@given(thought=thought_texts, later=st.lists(envelopes, max_size=2))
+def test_thought_leaves_only_through_stderr(
+    server: ServerSession, thought: str, later: list[Envelope]
+) -> None:
+    """The payload appears verbatim in its own box and in no answer on the wire, then or later."""
+    marked = f"⟦obj9⟧{thought}⟦/obj9⟧"
+    exchange = server.call(Envelope(marked, 1, 1, True).arguments())
+    accepted(exchange)
+    assert marked in decode(exchange.stderr)
+    answers = [exchange, *(server.call(e.arguments()) for e in later), server.wire.list_tools()]
+    for answer in answers:
+        assert marked not in json.dumps(answer.response, ensure_ascii=False)
+
+
+@evidences("CMP-5", "OBJ-6")
+def test_caption_coloured_when_colour_is_forced(server: ServerSession) -> None:
+    """With colour forced the renderer colours its label (ANSI SGR), and the codes count in the border."""
+    with server.fresh(env={"FORCE_COLOR": "1"}) as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        exchange = driver.call_tool(TOOL, Envelope("coloured", 1, 1, True).arguments())
+    accepted(exchange)
+    box = only_box(exchange.stderr)
+    assert ANSI.search(box.lines[1]), box.lines[1]
+    assert ANSI.search(box.body) is None, "the payload itself is not coloured"
+    header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
+    assert js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4, box.text
+
+
+_SEQUENCE: list[tuple[str, JSON]] = [
+    ("call", Envelope("first", 1, 3, True).arguments()),
+    ("call", Envelope("second", 2, 3, True).arguments(branchFromThought=1, branchId="bap-3")),
+    ("call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("call", Envelope("third", 5, 3, False).arguments(isRevision=True, revisesThought=1)),
+    ("list", None),
+]
+
+
+@evidences("BAP-3")
+def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
+    """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
+    goes to /dev/null; no answer refers to the render."""
+    transcripts = []
+    for discard in (False, True):
+        with RawServer(target, discard_stderr=discard) as raw:
+            raw.initialize()
+            answers = []
+            for kind, arguments in _SEQUENCE:
+                if kind == "call":
+                    answers.append(raw.request("tools/call", {"name": TOOL, "arguments": arguments}))
+                else:
+                    answers.append(raw.request("tools/list", {}))
+            transcripts.append(answers)
+    assert transcripts[0] == transcripts[1]
+    text = json.dumps(transcripts[0], ensure_ascii=False)
+    assert "┌" not in text and "stderr" not in text.lower(), text
+
+
+_REPRESENTATIVE: dict[str, dict[str, JSON]] = {
+    "plain": Envelope("A plain thought.", 1, 3, True).arguments(),
+    "coerced": Envelope("Number beyond the total.", 5, 3, True).arguments(),
+    "revision": Envelope("Revising an earlier step.", 2, 3, True).arguments(
+        isRevision=True, revisesThought=1
+    ),
+    "branch": Envelope("Exploring an alternative.", 2, 3, True).arguments(
+        branchFromThought=1, branchId="alt"
+    ),
+    "multiline": Envelope("first line\nsecond, longer line", 1, 1, False).arguments(),
+    "astral": Envelope("😀 𝔘 中文", 1, 1, False).arguments(),
+}
+
+
+@evidences("CMP-5", "RTE-9")
+def test_representative_renders(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
+    """Byte-for-byte renders of representative schema-valid thoughts, as the original (npm:0.6.2) draws
+    them."""
+    rendered = {}
+    for name, arguments in _REPRESENTATIVE.items():
+        exchange = server.call(arguments)
+        accepted(exchange)
+        rendered[name] = decode(exchange.stderr)
+    assert rendered == original_snapshot
+
+
+@evidences("RTE-9/a1", "OBJ-9")
+def test_huge_thought_rendered_whole(server: ServerSession) -> None:
+    """A 1 MiB thought is accepted and rendered whole - padded, never truncated. (A fresh process: a render
+    this size is written partly after the answer, so the whole of stderr is read once it settles.)"""
+    thought = ("0123456789abcdef" * 65536)[:-1] + "Z"
+    with server.fresh() as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        accepted(driver.call_tool(TOOL, Envelope(thought, 1, 1, True).arguments()))
+        deadline = time.monotonic() + 10
+        while not driver.stderr_bytes().endswith("┘\n".encode()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        box = only_box(driver.stderr_bytes())
+    assert box.lines[3] == f"│ {thought}   │", box.lines[3][-40:]

@@ -1,0 +1,476 @@
+"""The process-global store: unbounded counters (RTE-5, OBJ-2, ABS-11, OBJ-4/a2), no isolation or persistence
+(ABS-5, ABS-1), the status object (OBJ-4), and a rule-based model of count, labels and the retained record."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.drivers.wire import Exchange, WireDriver
+from conformance.jsontypes import JSON, Omitted
+from conformance.records import evidences
+from conformance.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
+from conformance.strategies import (
+    Envelope,
+    LabelKind,
+    adversarial_envelopes,
+    branch_labels,
+    envelopes,
+    episodes,
+    is_number,
+    js_double,
+    label_specs,
+    small_positive_integers,
+    thought_texts,
+    unknown_tool_names,
+)
+from conformance.suite.answers import (
+    STATUS_KEYS,
+    accepted,
+    accepted_if_host_valid,
+    answer_status,
+    describe,
+    host_status,
+    not_accepted,
+    store,
+)
+from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
+from conformance.suite.render_box import only_box
+from conformance.suite.store_model import LabelSpace, StoreModel
+
+_schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
+    [
+        {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True},
+        {"thought": "t", "totalThoughts": 1, "nextThoughtNeeded": True},
+        {"thought": "t", "thoughtNumber": 1, "nextThoughtNeeded": True},
+        {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1},
+        {"thought": 5, "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True},
+        {"thought": "t", "thoughtNumber": "1", "totalThoughts": 1, "nextThoughtNeeded": True},
+        {"thought": "t", "thoughtNumber": 1, "totalThoughts": [1], "nextThoughtNeeded": True},
+        {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": "true"},
+        {},
+    ]
+)
+"""Calls the records reject (a required field missing or of the wrong JSON type); count tests follow what
+the server decided, so a fork that coerces "1" still has its counter checked."""
+
+
+def answered_ok(exchange: Exchange) -> bool:
+    """Whether a call the records reject was nonetheless accepted (RTE-3's business, not this test's): the
+    count then follows the server's decision."""
+    return exchange.error is None and not exchange.is_error
+
+
+def _after_call(model: StoreModel, exchange: Exchange, arguments: dict[str, JSON]) -> None:
+    model.accept(arguments)
+    assert store(exchange) == model.state(), describe(exchange)
+
+
+@evidences("RTE-5", "OBJ-2")
+@given(
+    steps=st.lists(
+        st.one_of(
+            st.tuples(st.just("accept"), envelopes.map(lambda e: e.arguments())),
+            st.tuples(st.just("reject"), _schema_valid_rejects),
+            st.tuples(st.just("unknown"), unknown_tool_names().map(lambda n: {"name": n})),
+            st.tuples(
+                st.just("late-throw"),
+                st.sampled_from(["__proto__", "constructor", "hasOwnProperty"]).map(
+                    lambda key: Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)
+                ),
+            ),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_one_append_per_accepted_call(
+    server: ServerSession, steps: list[tuple[str, dict[str, JSON]]]
+) -> None:
+    """thoughtHistoryLength grows by exactly one per call that passed validation (RTE-8/a1's late failures
+    included) and not at all otherwise; it never decreases."""
+    model = StoreModel.from_state(server.probe())
+    for kind, payload in steps:
+        if kind == "accept":
+            _after_call(model, server.call(payload), payload)
+        elif kind == "reject":
+            if answered_ok(server.call(payload)):
+                model.retained_without_label()
+        elif kind == "late-throw":
+            not_accepted(server.call(payload))
+            model.count += 1
+        else:
+            name = payload["name"]
+            assert isinstance(name, str)
+            assert server.call({"thought": "t"}, name=name).is_error
+    model.probe()
+    assert server.probe() == model.state()
+
+
+@evidences("RTE-5")
+@given(envelope=envelopes, times=st.integers(min_value=2, max_value=6))
+def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope, times: int) -> None:
+    """No dedup: the same call repeated is appended every time."""
+    start = server.probe().history_length
+    for index in range(1, times + 1):
+        assert store(server.call(envelope.arguments())).history_length == start + index
+
+
+_RESET_LOOKING: list[dict[str, JSON]] = [
+    {
+        "thought": "Starting over: new problem.",
+        "thoughtNumber": 1,
+        "totalThoughts": 3,
+        "nextThoughtNeeded": True,
+    },
+    {"thought": "reset", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False, "reset": True},
+    {
+        "thought": "clear",
+        "thoughtNumber": 1,
+        "totalThoughts": 1,
+        "nextThoughtNeeded": True,
+        "clear": True,
+        "thoughtHistory": [],
+        "branches": {},
+        "thoughtHistoryLength": 0,
+    },
+    {
+        "thought": "done",
+        "thoughtNumber": 1,
+        "totalThoughts": 1,
+        "nextThoughtNeeded": False,
+        "needsMoreThoughts": False,
+        "isRevision": True,
+        "revisesThought": 1,
+    },
+]
+
+
+@evidences("ABS-11")
+@given(
+    label=branch_labels,
+    order=st.permutations(range(len(_RESET_LOOKING))),
+    tool=st.sampled_from(["reset", "clear", "sequentialthinking_reset", "clear_history"]),
+)
+def test_nothing_resets_the_store(server: ServerSession, label: str, order: list[int], tool: str) -> None:
+    """No argument, episode boundary or tool name clears retained state: count and labels only grow."""
+    model = StoreModel.from_state(server.probe())
+    labelled = Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1)
+    _after_call(model, server.call(labelled), labelled)
+    for index in order:
+        _after_call(model, server.call(_RESET_LOOKING[index]), _RESET_LOOKING[index])
+    assert server.call({}, name=tool).is_error
+    model.probe()
+    assert server.probe() == model.state()
+
+
+@evidences("OBJ-4/a2")
+@given(first=episodes(), second=episodes(), revise=st.booleans(), branch=st.booleans())
+def test_counter_spans_thinking_episodes(
+    host: SdkDriver, first: list[Envelope], second: list[Envelope], revise: bool, branch: bool
+) -> None:
+    """Through a real host: a second episode starting at thoughtNumber 1 carries the first episode's count,
+    revisions and branch thoughts count alike, and the count diverges from the echoed thoughtNumber."""
+    counts: list[int] = []
+    for episode_index, episode in enumerate((first, second)):
+        for envelope in episode:
+            extra: dict[str, JSON | Omitted] = {}
+            if revise and envelope.thought_number > 1:
+                extra = {"isRevision": True, "revisesThought": envelope.thought_number - 1}
+            elif branch and episode_index == 1:
+                extra = {"branchFromThought": 1, "branchId": "episode-two"}
+            status = host_status(host, envelope.arguments(**extra))
+            length = status.get("thoughtHistoryLength")
+            assert isinstance(length, int), status
+            counts.append(length)
+            assert status.get("thoughtNumber") == envelope.thought_number, status
+    assert counts == list(range(counts[0], counts[0] + len(counts))), counts
+    second_start = counts[len(first)]
+    assert second_start > second[0].thought_number == 1, f"episode two restarted the count: {counts}"
+
+
+def _init(driver: WireDriver, name: str) -> None:
+    exchange = driver.request(
+        "initialize",
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": name, "version": "1"},
+        },
+    )
+    if exchange.result is not None:
+        driver.notify("notifications/initialized")
+
+
+@evidences("CMP-1")
+def test_one_recorder_per_process(server: ServerSession) -> None:
+    """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
+    whatever the arguments."""
+    with server.fresh() as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        assert store(driver.call_tool(TOOL, Envelope("first", 3, 2, False).arguments())) == StoreState(1, ())
+
+        @given(
+            calls=st.lists(
+                st.one_of(
+                    adversarial_envelopes.map(lambda e: e.arguments()),
+                    st.builds(
+                        lambda e, label: e.arguments(branchId=label, branchFromThought=1),
+                        envelopes,
+                        branch_labels,
+                    ),
+                ),
+                min_size=1,
+                max_size=6,
+            )
+        )
+        def counts_up(calls: list[dict[str, JSON]]) -> None:
+            count = store(driver.call_tool(TOOL, Envelope("probe", 1, 1, False).arguments())).history_length
+            for arguments in calls:
+                exchange = driver.call_tool(TOOL, arguments)
+                if accepted_if_host_valid(exchange, arguments) is not None:
+                    count += 1
+                    assert store(exchange).history_length == count, describe(exchange)
+
+        counts_up()
+
+
+@evidences("ABS-5", "ABS-11")
+def test_state_is_process_global(server: ServerSession) -> None:
+    """A second client session on the same process sees the first session's thoughts and labels."""
+    with server.fresh() as driver:
+        _init(driver, "first-client")
+        for number in (1, 2):
+            accepted(
+                driver.call_tool(
+                    "sequentialthinking",
+                    Envelope("t", number, 2, True).arguments(branchId="first-session", branchFromThought=1),
+                )
+            )
+        _init(driver, "second-client")
+        state = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
+    assert state == StoreState(3, ("first-session",)), state
+
+
+@evidences("ABS-1")
+def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSession) -> None:
+    """Retained state dies with the process, and nothing is written to disk on the way."""
+    before = server.probe()
+    assert before.history_length > 1
+    with tempfile.TemporaryDirectory(prefix="seqthink-abs1-") as root:
+        dirs = {name: Path(root, name) for name in ("home", "tmp", "data", "state", "cache", "config")}
+        for path in dirs.values():
+            path.mkdir()
+        env = {
+            "HOME": str(dirs["home"]),
+            "TMPDIR": str(dirs["tmp"]),
+            "XDG_DATA_HOME": str(dirs["data"]),
+            "XDG_STATE_HOME": str(dirs["state"]),
+            "XDG_CACHE_HOME": str(dirs["cache"]),
+            "XDG_CONFIG_HOME": str(dirs["config"]),
+        }
+        with server.fresh(env=env) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            first = store(
+                driver.call_tool(
+                    "sequentialthinking",
+                    Envelope("t", 1, 2, True).arguments(branchId="abs-1", branchFromThought=1),
+                )
+            )
+            accepted(driver.call_tool("sequentialthinking", Envelope("u", 2, 2, False).arguments()))
+        written = [str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file()]
+    assert first == StoreState(1, ("abs-1",)), first
+    assert written == [], f"the server wrote files: {written}"
+    with server.fresh() as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        again = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
+    assert again == StoreState(1, ()), f"a new process remembered an old one: {again}"
+
+
+@evidences("RTE-5", "ABS-11", "OBJ-4/a1")
+def test_growth_is_unbounded(server: ServerSession, growth_calls: int) -> None:
+    """On one process: exactly n after n accepted calls, with labels accumulating, past the profile's bound
+    (10,000+ calls in the thorough profile) — no eviction, cap or reset."""
+    label_every = max(growth_calls // 40, 1)
+    labels: list[str] = []
+    with server.fresh() as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        for index in range(1, growth_calls + 1):
+            extra: dict[str, JSON | Omitted] = {}
+            if index % label_every == 0:
+                labels.append(f"g{index}")
+                extra = {"branchId": labels[-1], "branchFromThought": 1}
+            exchange = driver.call_tool(
+                "sequentialthinking", Envelope("grow", index, 1, True).arguments(**extra)
+            )
+            status = answer_status(exchange)
+            if status.get("thoughtHistoryLength") != index or (extra and status.get("branches") != labels):
+                pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
+    assert len(labels) >= 1
+
+
+@evidences("OBJ-4")
+@given(envelope=st.one_of(envelopes, adversarial_envelopes))
+def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
+    """One text item holding a two-space pretty-printed object with exactly the five keys, in order and
+    typed."""
+    exchange = server.call(envelope.arguments())
+    status = accepted_if_host_valid(exchange, envelope.arguments())
+    if status is None:
+        return
+    result = exchange.result
+    assert result is not None and result.get("isError") is not True
+    content = result.get("content")
+    assert isinstance(content, list) and len(content) == 1, content
+    assert isinstance(content[0], dict) and content[0].get("type") == "text", content
+    assert list(status) == STATUS_KEYS, list(status)
+    assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
+    assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"])
+    assert isinstance(status["nextThoughtNeeded"], bool)
+    branches = status["branches"]
+    assert isinstance(branches, list) and all(isinstance(b, str) for b in branches)
+    assert type(status["thoughtHistoryLength"]) is int
+
+
+@evidences("RTE-7", "OBJ-14")
+@given(envelope=st.one_of(envelopes, adversarial_envelopes), history=st.lists(envelopes, max_size=3))
+def test_three_fields_echo_the_request(
+    server: ServerSession, envelope: Envelope, history: list[Envelope]
+) -> None:
+    """thoughtNumber and nextThoughtNeeded as sent, totalThoughts = max of the two numbers sent — whatever
+    came before; branches and thoughtHistoryLength follow the store."""
+    for earlier in history:
+        server.call(earlier.arguments())
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(envelope.arguments())
+    status = accepted_if_host_valid(exchange, envelope.arguments())
+    if status is None:
+        return
+    model.accept(envelope.arguments())
+    assert same_number(status["thoughtNumber"], envelope.thought_number), status
+    assert same_number(
+        status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
+    )
+    assert status["nextThoughtNeeded"] is envelope.next_thought_needed
+    assert store(exchange) == model.state()
+
+
+@evidences("OBJ-15")
+@given(envelope=envelopes, label=branch_labels)
+def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelope, label: str) -> None:
+    """The same call twice: the count one higher the second time, branches listing every label so far."""
+    labelled = envelope.arguments(branchId=label, branchFromThought=1)
+    server.call(labelled)
+    first, second = server.call(envelope.arguments()), server.call(envelope.arguments())
+    one, two = store(first), store(second)
+    assert two.history_length == one.history_length + 1
+    assert label in one.branches and one.branches == two.branches
+    a, b = accepted(first), accepted(second)
+    assert {k: v for k, v in a.items() if k != "thoughtHistoryLength"} == {
+        k: v for k, v in b.items() if k != "thoughtHistoryLength"
+    }
+
+
+@evidences("BAP-2")
+@given(envelope=envelopes)
+def test_answers_are_information_only(server: ServerSession, envelope: Envelope) -> None:
+    """Only the five fields, no instruction or hint; the next call is handled the same whatever the
+    answer said."""
+    done = accepted(
+        server.call(
+            Envelope(envelope.thought, envelope.thought_number, envelope.total_thoughts, False).arguments()
+        )
+    )
+    assert list(done) == STATUS_KEYS
+    assert not [v for v in done.values() if isinstance(v, str)]
+    following = accepted(server.call(envelope.arguments()))
+    assert list(following) == STATUS_KEYS
+    count = done["thoughtHistoryLength"]
+    assert isinstance(count, int) and following["thoughtHistoryLength"] == count + 1
+
+
+class StoreMachine(RuleBasedStateMachine):
+    """Drives the shared process with schema-valid calls and rejections; every answer is checked against
+    a model of the count, the labels (Object.keys order) and the retained record (coerced, rendered)."""
+
+    server: ClassVar[ServerSession]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.model = StoreModel(0, ())
+        self.labels = LabelSpace()
+
+    @initialize()
+    def learn_state(self) -> None:
+        self.model = StoreModel.from_state(self.server.probe())
+
+    @rule(
+        thought=thought_texts,
+        number=small_positive_integers,
+        total=small_positive_integers,
+        more=st.booleans(),
+        branch=st.one_of(st.none(), st.tuples(small_positive_integers, label_specs)),
+        branch_id_only=st.one_of(st.none(), label_specs),
+        revision=st.one_of(st.none(), small_positive_integers),
+    )
+    def accepted_call(
+        self,
+        thought: str,
+        number: int,
+        total: int,
+        more: bool,
+        branch: tuple[int, tuple[LabelKind, str | int]] | None,
+        branch_id_only: tuple[LabelKind, str | int] | None,
+        revision: int | None,
+    ) -> None:
+        extra: dict[str, JSON | Omitted] = {}
+        if branch is not None:
+            extra.update(branchFromThought=branch[0], branchId=self.labels.name(branch[1]))
+        elif branch_id_only is not None:
+            extra["branchId"] = self.labels.name(branch_id_only)
+        if revision is not None:
+            extra.update(isRevision=True, revisesThought=revision)
+        arguments = Envelope(thought, number, total, more).arguments(**extra)
+        exchange = self.server.call(arguments)
+        self.model.accept(arguments)
+        assert store(exchange) == self.model.state(), describe(exchange)
+        status = answer_status(exchange)
+        coerced = coerced_total(number, total)
+        assert same_number(status.get("totalThoughts"), coerced), status
+        box = only_box(exchange.stderr)
+        assert box.numbers == (str(number), js_number_string(js_double(coerced))), box.header
+        assert thought in box.body, (thought, box.text)
+
+    @rule(arguments=_schema_valid_rejects)
+    def invalid_call(self, arguments: dict[str, JSON]) -> None:
+        if answered_ok(self.server.call(arguments)):
+            self.model.retained_without_label()
+
+    @rule(name=unknown_tool_names())
+    def unknown_tool(self, name: str) -> None:
+        assert self.server.call({"thought": "t"}, name=name).is_error
+
+    @rule()
+    def probe(self) -> None:
+        self.model.probe()
+        assert self.server.probe() == self.model.state()
+
+
+@evidences("RTE-5", "RTE-6", "RTE-4", "OBJ-1/a1")
+def test_store_machine(server: ServerSession) -> None:
+    """Rule-based: count +1 per accepted call, +0 otherwise; labels accumulate in Object.keys order; the
+    answer and the render carry the coerced total. A failure prints a replayable program."""
+    from hypothesis import settings
+
+    current = settings()
+    StoreMachine.server = server
+    run_state_machine_as_test(
+        StoreMachine, settings=settings(current, max_examples=max(current.max_examples // 10, 3))
+    )

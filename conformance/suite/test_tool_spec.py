@@ -1,0 +1,261 @@
+"""The served tool specification (RTE-1, CMP-2, OBJ-5, OBJ-5/c1, OBJ-11, OBJ-12, OBJ-7) and its internal
+disagreement with the schema (CMP-2/a2)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from syrupy.assertion import SnapshotAssertion
+
+from conformance.drivers.sdk import SdkDriver
+from conformance.jsontypes import JSON
+from conformance.records import evidences
+from conformance.session import TOOL, ServerSession
+from conformance.strategies import OPTIONAL, REQUIRED, Envelope
+from conformance.suite.answers import accepted, rejected
+
+SNAKE = {
+    "nextThoughtNeeded": "next_thought_needed",
+    "thoughtNumber": "thought_number",
+    "totalThoughts": "total_thoughts",
+    "isRevision": "is_revision",
+    "revisesThought": "revises_thought",
+    "branchFromThought": "branch_from_thought",
+    "branchId": "branch_id",
+    "needsMoreThoughts": "needs_more_thoughts",
+}
+
+
+def served_tools(server: ServerSession) -> list[dict[str, JSON]]:
+    exchange = server.wire.list_tools()
+    result = exchange.result
+    assert result is not None, exchange.response
+    tools = result.get("tools")
+    assert isinstance(tools, list), result
+    return [tool for tool in tools if isinstance(tool, dict)]
+
+
+def served_spec(server: ServerSession) -> dict[str, JSON]:
+    tools = served_tools(server)
+    assert [tool.get("name") for tool in tools] == [TOOL], tools
+    return tools[0]
+
+
+def description_lines(server: ServerSession) -> list[str]:
+    description = served_spec(server).get("description")
+    assert isinstance(description, str)
+    return description.split("\n")
+
+
+def section(lines: list[str], heading: str) -> list[str]:
+    """The non-empty lines under `heading` up to the next blank line."""
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[start:end]
+
+
+def input_schema(server: ServerSession) -> dict[str, JSON]:
+    schema = served_spec(server).get("inputSchema")
+    assert isinstance(schema, dict)
+    return schema
+
+
+@evidences("RTE-1")
+def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: SdkDriver) -> None:
+    """The same single spec, unfiltered and unparameterized, whatever the store holds; a real host gets it."""
+    first = server.wire.list_tools().result
+    assert first is not None and list(first) == ["tools"], first
+    before = served_tools(server)
+    server.call(Envelope("changes the store", 1, 1, True).arguments(branchId="rte-1", branchFromThought=1))
+    server.call({"thought": ""})
+    assert served_tools(server) == before
+    variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
+    for params in variants:
+        assert server.wire.request("tools/list", params).result == first, params
+    listed = host.list_tools()
+    assert [tool.name for tool in listed.tools] == [TOOL]
+    assert listed.tools[0].description == before[0].get("description")
+    assert listed.tools[0].input_schema == before[0].get("inputSchema")
+
+
+@evidences("RTE-1", "CMP-2")
+def test_served_spec_matches_the_original(
+    server: ServerSession, original_snapshot: SnapshotAssertion
+) -> None:
+    """Name, description and input schema exactly as the original serves them."""
+    assert served_spec(server) == original_snapshot
+
+
+@evidences("CMP-2")
+def test_one_spec_of_three_keys(server: ServerSession) -> None:
+    """One tool with exactly name, description and inputSchema: a 54-line description, 9 properties, 4
+    required."""
+    spec = served_spec(server)
+    assert sorted(spec) == ["description", "inputSchema", "name"], list(spec)
+    assert len(description_lines(server)) == 54
+    schema = input_schema(server)
+    properties, required = schema.get("properties"), schema.get("required")
+    assert isinstance(properties, dict) and len(properties) == 9, properties
+    assert isinstance(required, list) and len(required) == 4, required
+
+
+@evidences("OBJ-5")
+def test_description_is_static_across_calls_and_processes(server: ServerSession) -> None:
+    """The same 54-line string on every call and in a fresh process, first and last lines as shipped."""
+    lines = description_lines(server)
+    assert len(lines) == 54
+    assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts."
+    assert lines[-1].endswith(
+        "Only set next_thought_needed to false when truly done and a satisfactory answer is reached"
+    ), lines[-1]
+    assert description_lines(server) == lines
+    with server.fresh() as driver:
+        driver.initialize()
+        result = driver.list_tools().result
+    assert result is not None
+    tools = result.get("tools")
+    assert isinstance(tools, list) and isinstance(tools[0], dict)
+    assert tools[0].get("description") == "\n".join(lines)
+
+
+@evidences("OBJ-5", "OBJ-5/c1")
+def test_description_is_not_uniformly_second_person(server: ServerSession) -> None:
+    """54 lines: a third-person opening, a Key-features list whose subject switches after five items,
+    parameter documentation, and only then the numbered second-person block."""
+    lines = description_lines(server)
+    assert len(lines) == 54, len(lines)
+    assert [line.split()[0] for line in lines[:3]] == ["A", "This", "Each"], lines[:3]
+    opening = lines[: lines.index("Key features:")]
+    assert opening and not any(re.search(r"\byou\b", line, re.I) for line in opening), opening
+    features = section(lines, "Key features:")
+    assert len(features) == 9, features
+    addressed = [bool(re.search(r"\byou\b", line, re.I)) for line in features]
+    assert addressed == [True] * 5 + [False] * 4, list(zip(features, addressed, strict=True))
+    parameters = section(lines, "Parameters explained:")
+    assert parameters and lines.index("Parameters explained:") > lines.index("Key features:")
+    directives = section(lines, "You should:")
+    assert [int(line.split(".")[0]) for line in directives] == list(range(1, 12)), directives
+    assert lines.index("You should:") > lines.index("Parameters explained:")
+    numbered = [line for line in lines if re.match(r"^\d+\. ", line)]
+    assert numbered == directives, "a numbered list outside the You-should block"
+
+
+@evidences("OBJ-11")
+def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
+    """Lines 5-23: "When to use this tool:" with 7 items, a blank line, "Key features:" with 9 items -
+    verbatim, including the four assertions no route implements."""
+    lines = description_lines(server)
+    block = lines[4:23]
+    assert block[0] == "When to use this tool:" and block[8] == "" and block[9] == "Key features:", block
+    assert all(line.startswith("- ") for line in block[1:8] + block[10:19]), block
+    asserted = [line for line in block[10:19] if not re.search(r"\byou\b", line, re.I)]
+    assert [line.split()[1] for line in asserted] == ["Generates", "Verifies", "Repeats", "Provides"], (
+        asserted
+    )
+    assert block == original_snapshot
+
+
+@evidences("OBJ-12")
+def test_directive_block(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
+    """Lines 25-54: "Parameters explained:" with nine parameter entries, a blank line, then "You should:" with
+    items numbered 1 to 11."""
+    lines = description_lines(server)
+    block = lines[24:54]
+    assert block[0] == "Parameters explained:", block[0]
+    blank = block.index("")
+    entries = [line for line in block[1:blank] if line.startswith("- ")]
+    assert len(entries) == 9, entries
+    assert block[blank + 1] == "You should:"
+    assert [int(line.split(".")[0]) for line in block[blank + 2 :]] == list(range(1, 12)), block[blank + 2 :]
+    assert block == original_snapshot
+
+
+@evidences("BAP-1")
+def test_directives_delivered_but_not_enforced(server: ServerSession, host: SdkDriver) -> None:
+    """The You-should rules reach a real host, and calls that ignore them are accepted like any other."""
+    description = host.list_tools().tools[0].description or ""
+    assert "You should:" in description and "11. Only set next_thought_needed to false" in description
+    ignoring = [
+        Envelope("done", 1, 1, False).arguments(),
+        Envelope("more after done", 2, 1, True).arguments(),
+        Envelope("far past the estimate", 9, 2, True).arguments(),
+        Envelope("Actually, thought 1 was wrong (revision left unmarked).", 3, 9, True).arguments(),
+    ]
+    for arguments in ignoring:
+        assert not host.call_tool(TOOL, arguments).is_error, arguments
+        accepted(server.call(arguments))
+
+
+@evidences("BAP-6")
+def test_assertive_block_delivered(host: SdkDriver) -> None:
+    """OBJ-11's lines reach a real host with every tools/list."""
+    description = host.list_tools().tools[0].description or ""
+    lines = description.split("\n")
+    assert lines[4] == "When to use this tool:" and lines[13] == "Key features:", lines[4:14]
+    assert "- Provides a correct answer" in lines[13:23]
+
+
+@evidences("BAP-6")
+def test_readme_feature_list_shipped(package_dir: Path) -> None:
+    """README.md lines 6-12 - the Features heading and its five assertions - are in the installed package."""
+    lines = (package_dir / "README.md").read_text(encoding="utf-8").split("\n")
+    assert lines[5] == "## Features" and lines[11] == "- Generate and verify solution hypotheses", lines[5:12]
+
+
+@evidences("OBJ-7")
+def test_input_schema_shape(server: ServerSession) -> None:
+    """An object schema: nine typed properties, four required, minimum 1 on the four integer fields, no
+    minLength and no additionalProperties."""
+    schema = input_schema(server)
+    assert schema.get("type") == "object" and "additionalProperties" not in schema, schema
+    properties = schema.get("properties")
+    assert isinstance(properties, dict)
+    types = {name: field.get("type") for name, field in properties.items() if isinstance(field, dict)}
+    assert types == {
+        "thought": "string",
+        "nextThoughtNeeded": "boolean",
+        "thoughtNumber": "integer",
+        "totalThoughts": "integer",
+        "isRevision": "boolean",
+        "revisesThought": "integer",
+        "branchFromThought": "integer",
+        "branchId": "string",
+        "needsMoreThoughts": "boolean",
+    }, types
+    assert schema.get("required") == ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"]
+    minimums = {
+        name: field.get("minimum")
+        for name, field in properties.items()
+        if isinstance(field, dict) and "minimum" in field
+    }
+    assert minimums == dict.fromkeys(
+        ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought"), 1
+    ), minimums
+    assert not [n for n, f in properties.items() if isinstance(f, dict) and "minLength" in f]
+
+
+@evidences("CMP-2/a2")
+def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> None:
+    """The in-prompt documentation spells eight of nine parameters in snake_case; the schema declares and
+    the server requires camelCase, so a call written from the prompt is rejected."""
+    description = served_spec(server).get("description")
+    assert isinstance(description, str)
+    properties = input_schema(server).get("properties")
+    assert isinstance(properties, dict)
+    documented = set(re.findall(r"^- ([a-z_]+):", description, flags=re.M))
+    assert documented == {"thought", *SNAKE.values()}, documented
+    assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties)
+    assert "total_thoughts up or down" in description
+    message = rejected(
+        server.call({"thought": "t", "thought_number": 1, "total_thoughts": 1, "next_thought_needed": True})
+    )
+    assert message == "Invalid thoughtNumber: must be a number", message
+
+
+@evidences("CMP-2/a2")
+def test_readme_agrees_with_the_schema(package_dir: Path) -> None:
+    """The shipped README lists the inputs in camelCase, as the schema does."""
+    readme = (package_dir / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^- `([A-Za-z_]+)` \(", readme, flags=re.M)
+    assert listed == [*REQUIRED[:1], "nextThoughtNeeded", "thoughtNumber", "totalThoughts", *OPTIONAL], listed

@@ -1,0 +1,252 @@
+"""Falsy guards (RTE-3, RTE-3/a1), the error object and its messages (OBJ-8, OBJ-8/a1), unvalidated optionals
+(BAP-4/a1) — through the adversarial wire caller, since a validating client never sends these."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.pytest_plugin import Evidence
+from conformance.records import evidences
+from conformance.session import ServerSession
+from conformance.strategies import (
+    PROTOTYPE_KEYS,
+    Envelope,
+    adversarial_envelopes,
+    envelopes,
+    falsy_values,
+    is_number,
+    json_values,
+    optional_values,
+    raw_arguments,
+)
+from conformance.suite.answers import accepted, answer_status, describe, rejected, store
+from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
+from conformance.suite.store_model import StoreModel
+
+MESSAGES = {
+    "thought": "Invalid thought: must be a string",
+    "thoughtNumber": "Invalid thoughtNumber: must be a number",
+    "totalThoughts": "Invalid totalThoughts: must be a number",
+    "nextThoughtNeeded": "Invalid nextThoughtNeeded: must be a boolean",
+}
+"""The diagnostic of each guard (OBJ-8/a1 quotes the first two; all four as the original words them)."""
+
+_VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
+
+
+@evidences("RTE-3", "RTE-3/a1")
+@given(arguments=raw_arguments)
+@example(arguments={**_VALID, "thought": ""})
+@example(arguments={**_VALID, "thoughtNumber": 0})
+@example(arguments={**_VALID, "totalThoughts": -0.0})
+@example(arguments={**_VALID, "nextThoughtNeeded": False})
+@example(arguments={**_VALID, "thoughtNumber": -3.5, "totalThoughts": 10**30})
+@example(arguments={**_VALID, "thought": " "})
+@example(arguments={**_VALID, "thoughtNumber": "1"})
+@example(arguments={**_VALID, "nextThoughtNeeded": 0})
+def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JSON]) -> None:
+    """Rejected exactly when a falsy/type guard fails; a rejection retains nothing, an acceptance one
+    thought."""
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(arguments)
+    failed = guard_failure(arguments)
+    if failed is None:
+        model.accept(arguments)
+        assert store(exchange) == model.state(), describe(exchange)
+    else:
+        rejected(exchange)
+        model.probe()
+        assert server.probe() == model.state(), f"rejected call changed the store ({failed})"
+
+
+@evidences("RTE-3/a1")
+@given(
+    envelope=envelopes,
+    field=st.sampled_from(["thought", "thoughtNumber", "totalThoughts"]),
+    falsy=falsy_values,
+)
+def test_three_guards_are_falsy_guards(
+    server: ServerSession, envelope: Envelope, field: str, falsy: JSON
+) -> None:
+    """Every falsy value fails the thought/thoughtNumber/totalThoughts guards, whatever its type."""
+    arguments = envelope.arguments()
+    arguments[field] = falsy
+    rejected(server.call(arguments))
+
+
+@evidences("RTE-3/a1")
+@given(envelope=envelopes)
+def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelope: Envelope) -> None:
+    """nextThoughtNeeded: false is falsy yet accepted: only typeof is checked there."""
+    arguments = envelope.arguments()
+    arguments["nextThoughtNeeded"] = False
+    status = accepted(server.call(arguments))
+    assert status.get("nextThoughtNeeded") is False
+
+
+@evidences("OBJ-8", "RTE-8")
+@given(arguments=raw_arguments.filter(lambda a: guard_failure(a) is not None))
+def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -> None:
+    """A rejection is one text block holding {error, status: "failed"}, flagged isError, not a protocol
+    error."""
+    exchange = server.call(arguments)
+    assert exchange.error is None, describe(exchange)
+    result = exchange.result
+    assert result is not None and result.get("isError") is True, describe(exchange)
+    content = result.get("content")
+    assert isinstance(content, list) and len(content) == 1, describe(exchange)
+    block = content[0]
+    assert isinstance(block, dict) and block.get("type") == "text", describe(exchange)
+    status = answer_status(exchange)
+    assert list(status) == ["error", "status"], status
+    assert status["status"] == "failed" and isinstance(status["error"], str), status
+    assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
+
+
+@evidences("RTE-3", "OBJ-8/a1")
+@given(arguments=raw_arguments.filter(lambda a: guard_failure(a) is not None))
+def test_rejection_names_the_first_failed_guard(server: ServerSession, arguments: dict[str, JSON]) -> None:
+    """The message is the diagnostic of the first failing guard in RTE-3's order — true of the input or
+    not."""
+    failed = guard_failure(arguments)
+    assert failed is not None
+    assert rejected(server.call(arguments)) == MESSAGES[failed]
+
+
+@evidences("RTE-3")
+def test_call_without_arguments(server: ServerSession) -> None:
+    """A tools/call with no arguments at all fails on the first field read."""
+    assert rejected(server.call(OMIT)) == "Cannot read properties of undefined (reading 'thought')"
+
+
+@evidences("BAP-4")
+@given(present=st.sets(st.sampled_from(GUARDED_ORDER), max_size=3))
+def test_missing_required_field_rejected(server: ServerSession, present: set[str]) -> None:
+    """Omitting any of the four required fields is rejected with the message of the first missing one."""
+    arguments = {name: value for name, value in _VALID.items() if name in present}
+    first_missing = next(name for name in GUARDED_ORDER if name not in present)
+    assert rejected(server.call(arguments)) == MESSAGES[first_missing]
+
+
+@evidences("OBJ-8/a1")
+def test_messages_false_of_their_input(server: ServerSession) -> None:
+    """ "" is a string and 0 is a number, yet each is rejected as not being one."""
+    assert rejected(server.call({**_VALID, "thought": ""})) == MESSAGES["thought"]
+    assert rejected(server.call({**_VALID, "thoughtNumber": 0})) == MESSAGES["thoughtNumber"]
+    assert rejected(server.call({**_VALID, "totalThoughts": 0})) == MESSAGES["totalThoughts"]
+
+
+def _with_optionals(arguments: dict[str, JSON], optionals: dict[str, JSON | Omitted]) -> dict[str, JSON]:
+    out = dict(arguments)
+    out.update({k: v for k, v in optionals.items() if not isinstance(v, Omitted)})
+    return out
+
+
+_branch_safe = st.one_of(st.just(OMIT), falsy_values, st.text(alphabet="xyz", min_size=1, max_size=3))
+
+
+@evidences("BAP-4/a1", "OBJ-10")
+@given(
+    envelope=adversarial_envelopes,
+    optionals=st.fixed_dictionaries(
+        {
+            "isRevision": optional_values,
+            "revisesThought": optional_values,
+            "needsMoreThoughts": optional_values,
+            "branchFromThought": optional_values,
+            "branchId": _branch_safe,
+        }
+    ),
+)
+@example(
+    envelope=Envelope("t", -1, 2.5, True),
+    optionals={
+        "revisesThought": -7,
+        "branchFromThought": 0.5,
+        "branchId": "x",
+        "isRevision": "yes",
+        "needsMoreThoughts": [1],
+    },
+)
+def test_only_four_fields_enforced(
+    server: ServerSession, envelope: Envelope, optionals: dict[str, JSON | Omitted]
+) -> None:
+    """No minimum, no integer type, no optional-field type is enforced: such calls are accepted and
+    retained."""
+    arguments = _with_optionals(envelope.arguments(), optionals)
+    model = StoreModel.from_state(server.probe())
+    exchange = server.call(arguments)
+    model.accept(arguments)
+    assert store(exchange) == model.state(), describe(exchange)
+
+
+@evidences("BAP-4/a1", "OBJ-10")
+@given(value=json_values)
+def test_optional_types_erased(server: ServerSession, value: JSON) -> None:
+    """Any JSON value in any optional field is accepted; a branchId is filed as String(branchId)."""
+    accepted(server.call({**_VALID, "isRevision": value, "needsMoreThoughts": value}))
+    accepted(server.call({**_VALID, "revisesThought": value, "branchFromThought": value}))
+    key = branch_key(value, 1)
+    assume(key is None or key not in PROTOTYPE_KEYS)
+    model = StoreModel.from_state(server.probe())
+    arguments = {**_VALID, "branchId": value, "branchFromThought": 1}
+    exchange = server.call(arguments)
+    model.accept(arguments)
+    assert store(exchange) == model.state(), describe(exchange)
+
+
+@evidences("BAP-4/a1")
+def test_branch_id_filed_as_its_string(server: ServerSession) -> None:
+    """true is filed as "true", an object as "[object Object]", a number as its decimal string."""
+    cases: list[tuple[JSON, str]] = [
+        (True, "true"),
+        ({"a": 1}, "[object Object]"),
+        (12.5, "12.5"),
+        ([1, "x"], "1,x"),
+    ]
+    for value, label in cases:
+        state = store(server.call({**_VALID, "branchId": value, "branchFromThought": 1}))
+        assert label in state.branches, (value, state.branches)
+
+
+@evidences("OBJ-10")
+@given(field=st.sampled_from(["thoughtNumber", "totalThoughts", "nextThoughtNeeded"]), value=json_values)
+def test_control_fields_type_checked(server: ServerSession, field: str, value: JSON) -> None:
+    """thoughtNumber, totalThoughts and nextThoughtNeeded of the wrong type are rejected."""
+    wrong_type = not isinstance(value, bool) if field == "nextThoughtNeeded" else not is_number(value)
+    assume(wrong_type)
+    assert rejected(server.call({**_VALID, field: value})) == MESSAGES[field]
+
+
+_RAW_IDS = itertools.count(2_000_000_000)
+"""Ids for hand-written frames, far from the driver's own sequence."""
+
+
+@evidences("RTE-3", "BAP-4/a1")
+@given(
+    number=st.sampled_from(["1e400", "-1e400", "1", "2.5"]), total=st.sampled_from(["1e400", "-1e400", "3"])
+)
+@example(number="1e400", total="1")
+def test_numbers_that_overflow_to_infinity_pass(
+    server: ServerSession, evidence: Evidence, number: str, total: str
+) -> None:
+    """1e400 parses to Infinity: a non-zero number, so the guards pass it and the call is retained."""
+    model = StoreModel.from_state(server.probe())
+    request_id = next(_RAW_IDS)
+    frame = (
+        f'{{"jsonrpc":"2.0","id":{request_id},"method":"tools/call","params":{{"name":"sequentialthinking",'
+        f'"arguments":{{"thought":"overflow","thoughtNumber":{number},"totalThoughts":{total},'
+        f'"nextThoughtNeeded":true}}}}}}\n'
+    ).encode()
+    exchange = server.wire.request_raw(frame, request_id=request_id, method="tools/call")
+    model.count += 1
+    assert store(exchange) == model.state(), describe(exchange)
+    found = answer_status(exchange)
+    evidence.note(
+        f"thoughtNumber {number}, totalThoughts {total} answered as "
+        f"{found.get('thoughtNumber')!r}/{found.get('totalThoughts')!r}"
+    )
