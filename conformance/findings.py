@@ -33,6 +33,11 @@ class FindingEntry(BaseModel):
     superseded: str = Field(default="none", description="the record text this replaces, or `none`")
     id: str | None = Field(default=None, description="amendment ID; default <record>/o<n> in file order")
     target: str = Field(default=ORIGINAL, description="the target spec the finding was observed on")
+    observed_by: list[str] = Field(
+        default_factory=list,
+        description="test functions whose passing observes the finding (when the record's main statement "
+        "holds and only a part of it is contradicted); empty: the record deviating is the observation",
+    )
 
 
 class FindingsFile(BaseModel):
@@ -74,6 +79,12 @@ def check_findings(findings: FindingsFile, canonical: Mapping[str, str]) -> None
             )
 
 
+def _names(nodeid: str, function: str) -> bool:
+    """Whether a node id is a run of that test function (any module, any parametrization)."""
+    name = nodeid.rsplit("::", 1)[-1]
+    return name == function or name.startswith(f"{function}[")
+
+
 def resolve_findings(
     findings: FindingsFile, target_spec: str, verdicts: Sequence[RecordVerdict], canonical: Mapping[str, str]
 ) -> tuple[list[Finding], list[UnregisteredDeviation]]:
@@ -95,7 +106,13 @@ def resolve_findings(
             )
         covered.add(record)
         rv = rows[record]
-        anchor = [*rv.transcripts, *(f"{t.nodeid} ({t.status})" for t in rv.tests if t.status != "skipped")]
+        observers = [t for t in rv.tests if any(_names(t.nodeid, name) for name in entry.observed_by)]
+        anchor = [*rv.transcripts, *(f"{t.nodeid} ({t.status})" for t in (observers or rv.tests)
+                                     if t.status != "skipped")]
+        if entry.observed_by:
+            reproduced = bool(observers) and all(t.status == "passed" for t in observers)
+        else:
+            reproduced = rv.verdict == "deviates"
         out.append(
             Finding(
                 amendment=amendment,
@@ -103,7 +120,7 @@ def resolve_findings(
                 finding=entry.finding,
                 evidence_anchor=anchor or ["not observed in this run"],
                 superseded=entry.superseded,
-                reproduced=rv.verdict == "deviates",
+                reproduced=reproduced,
                 verdict=rv.verdict,
             )
         )

@@ -93,7 +93,8 @@ class Finding(_Frozen):
     finding: str
     evidence_anchor: list[str] = Field(description="transcripts and tests of this run that show it")
     superseded: str = Field(description="the record text this replaces, or `none`")
-    reproduced: bool = Field(description="whether this run observed the record deviating")
+    reproduced: bool = Field(description="whether this run observed the finding (its observing tests passed, "
+                             "or the record deviated)")
     verdict: Verdict = Field(description="the annotated record's verdict in this run")
 
 

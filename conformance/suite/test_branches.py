@@ -21,7 +21,7 @@ from conformance.strategies import (
     truthy_values,
 )
 from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, store
-from conformance.suite.jsvalues import branch_key
+from conformance.suite.jsvalues import branch_key, js_string
 from conformance.suite.store_model import LabelSpace, StoreModel
 
 _branch_ids = st.one_of(st.just(OMIT), falsy_values, branch_labels, json_values)
@@ -126,3 +126,28 @@ def test_labels_in_object_keys_order(server: ServerSession, specs: list[tuple[La
         exchange = server.call(arguments)
         model.accept(arguments)
         assert store(exchange).branches == model.labels, describe(exchange)
+
+
+_non_string_ids = st.one_of(
+    st.integers(min_value=-(10**6), max_value=10**6).filter(bool),
+    st.floats(allow_nan=False, allow_infinity=False).filter(bool),
+    st.just(True),
+    st.lists(st.integers(min_value=0, max_value=99), min_size=1, max_size=3),
+    st.just({}),
+)
+
+
+@evidences("OBJ-4/a1")
+@given(branch_id=_non_string_ids)
+@example(branch_id=7)
+@example(branch_id=[1, 2])
+def test_non_string_labels_return_as_property_keys(server: ServerSession, branch_id: JSON) -> None:
+    """OBJ-4/a1 calls the returned tokens the exact strings the caller supplied; a branchId of another JSON
+    type (unvalidated, BAP-4/a1) comes back as its property key, String(value), and the string spelling of
+    that key names the same label: the label set does not grow."""
+    key = js_string(branch_id)
+    exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=branch_id, branchFromThought=1))
+    labels = store(exchange).branches
+    assert key in labels, f"{key!r} not among {labels}: {describe(exchange)}"
+    again = store(server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)))
+    assert again.branches == labels, f"{key!r} as a string made a second label: {again.branches}"
