@@ -15,7 +15,6 @@ import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, asynccontextmanager
-from types import TracebackType
 from typing import Any, Final, TextIO, TypeVar
 
 import anyio
@@ -41,6 +40,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     TargetError,
 )
+from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import decode
 
 T = TypeVar("T")
@@ -99,7 +99,7 @@ class _StderrSink:
             os.close(self._read_fd)
 
 
-class SdkDriver:
+class SdkDriver(Managed):
     """`ClientSession` over `stdio_client`, initialized on enter; every failure is a typed `DriverError`."""
 
     def __init__(
@@ -128,19 +128,6 @@ class SdkDriver:
         self._closed = False
 
     # -- lifecycle ---------------------------------------------------------------------------------
-
-    def __enter__(self) -> SdkDriver:
-        try:
-            self.start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def start(self) -> None:
         """Spawn the server through the SDK and run the initialize handshake."""

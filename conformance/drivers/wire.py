@@ -24,7 +24,6 @@ import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Final, NoReturn
 
 from conformance.drivers import process
@@ -35,6 +34,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     WrongId,
 )
+from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
 from conformance.jsontypes import JSON, OMIT, Omitted
 
@@ -118,7 +118,7 @@ class Exchange:
         return self.t_received - self.t_sent
 
 
-class WireDriver:
+class WireDriver(Managed):
     """Newline-delimited JSON-RPC client over a real pipe; a context manager that always ends the server.
 
     One calling thread at a time: calls are sequential, as the records' state model assumes.
@@ -162,19 +162,6 @@ class WireDriver:
         self._last_call_end = 0.0
 
     # -- lifecycle ---------------------------------------------------------------------------------
-
-    def __enter__(self) -> WireDriver:
-        try:
-            self.start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def start(self) -> None:
         if self._proc is not None:

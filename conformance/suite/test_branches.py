@@ -128,7 +128,7 @@ def test_labels_in_object_keys_order(server: ServerSession, specs: list[tuple[La
         assert store(exchange).branches == model.labels, describe(exchange)
 
 
-_non_string_ids = st.one_of(
+_non_string_ids: st.SearchStrategy[JSON] = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6).filter(bool),
     st.floats(allow_nan=False, allow_infinity=False).filter(bool),
     st.just(True),
