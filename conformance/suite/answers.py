@@ -14,6 +14,7 @@ from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
 from conformance.jsontypes import JSON
 from conformance.session import StoreState
+from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
 
 STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches", "thoughtHistoryLength"]
@@ -47,9 +48,12 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
 
 
 def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:
-    """For records about accepted calls: a schema-valid call must be accepted; an adversarial one that a
-    server rejects makes the record vacuous for that example (its rejection is another record's business)."""
-    if not schema_valid(arguments) and (exchange.error is not None or exchange.is_error):
+    """For records about accepted calls: a call that is schema-valid and passes RTE-3's guards must be
+    accepted; one a server rejects that is adversarial, or that the falsy guards refuse although the schema
+    admits it (thought: "", RTE-3/a1), makes the record vacuous for that example (its rejection is another
+    record's business)."""
+    refused = exchange.error is not None or exchange.is_error
+    if refused and (not schema_valid(arguments) or guard_failure(arguments) is not None):
         return None
     return accepted(exchange)
 

@@ -63,6 +63,7 @@ def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, 
 
 @evidences("RTE-9", "OBJ-6")
 @given(arguments=st.one_of(envelopes.map(lambda e: e.arguments()), raw_arguments))
+@example(arguments={"thought": "", "nextThoughtNeeded": False, "totalThoughts": 1, "thoughtNumber": 1})
 def test_one_box_per_accepted_call_none_per_rejected(
     server: ServerSession, arguments: dict[str, JSON]
 ) -> None:
