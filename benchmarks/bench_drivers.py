@@ -19,6 +19,7 @@ Run: `python benchmarks/bench_drivers.py [--target npm:0.6.2] [--json out.json] 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -30,10 +31,12 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Final
 
 from conformance.drivers import process
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
+from conformance.jsontypes import JSON
 from conformance.targets import Target, resolve_target
 
 TARGET_RATIO = 0.80
@@ -41,8 +44,10 @@ BARE = "bare, stderr to /dev/null"
 BARE_PIPE = "bare, stderr drained"
 WIRE = "wire driver"
 SDK = "sdk driver"
-ARGUMENTS = {"thought": "benchmark", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
-INITIALIZE = {
+ARGUMENTS: Final[dict[str, JSON]] = {
+    "thought": "benchmark", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True
+}
+INITIALIZE: Final[dict[str, JSON]] = {
     "protocolVersion": "2024-11-05",
     "capabilities": {},
     "clientInfo": {"name": "bench", "version": "0"},
@@ -80,19 +85,21 @@ class BareLoop:
 
     def _drain(self) -> None:
         assert self.proc.stderr is not None
-        while self.proc.stderr.read1(1 << 16):
-            pass
+        fd = self.proc.stderr.fileno()
+        with contextlib.suppress(OSError):
+            while os.read(fd, 1 << 16):
+                pass
 
-    def write(self, message: dict[str, object]) -> None:
+    def write(self, message: dict[str, JSON]) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps(message).encode() + b"\n")
         self.proc.stdin.flush()
 
-    def request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+    def request(self, method: str, params: dict[str, JSON]) -> dict[str, JSON]:
         assert self.proc.stdout is not None
         self.next_id += 1
         self.write({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        answer: dict[str, object] = json.loads(self.proc.stdout.readline())
+        answer: dict[str, JSON] = json.loads(self.proc.stdout.readline())
         return answer
 
     def call(self) -> None:

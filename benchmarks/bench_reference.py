@@ -63,12 +63,12 @@ def servers() -> list[Server]:
     ]
 
 
-def measure(server: Server, calls: int) -> None:
+def measure(server: Server, calls: int, warmup: int = WARMUP) -> None:
     started = time.perf_counter()
     with WireDriver(server.command, env=server.env, timeout=30) as wire:
         wire.initialize()
         server.cold_starts.append(time.perf_counter() - started)
-        for _ in range(WARMUP):
+        for _ in range(warmup):
             wire.call_tool(server.tool, server.arguments)
         began = time.perf_counter()
         for _ in range(calls):
@@ -79,12 +79,14 @@ def measure(server: Server, calls: int) -> None:
         server.rates.append(calls / elapsed)
 
 
-def run(rounds: int, calls: int, report: Callable[[str], None]) -> dict[str, dict[str, float]]:
+def run(
+    rounds: int, calls: int, report: Callable[[str], None], warmup: int = WARMUP
+) -> dict[str, dict[str, float]]:
     measured = servers()
     for index in range(rounds):
         order = measured[index % len(measured) :] + measured[: index % len(measured)]
         for server in order:
-            measure(server, calls)
+            measure(server, calls, warmup)
         report(f"round {index + 1}/{rounds}: " + ", ".join(
             f"{s.name} {s.rates[-1]:.0f}/s cold {s.cold_starts[-1] * 1000:.0f} ms" for s in measured
         ))

@@ -17,6 +17,10 @@ from conformance.targets import Target
 TOOL = "sequentialthinking"
 PROTOCOL_VERSION = "2024-11-05"
 
+SESSION_STDERR_LIMIT = 8 << 20
+"""Stderr the shared process keeps in memory: each call's bytes are in its Exchange and every byte is in the
+transcript on disk, so the harness's memory stays flat however many calls a run makes."""
+
 PROBE_ARGUMENTS: dict[str, JSON] = {
     "thought": "conformance probe",
     "thoughtNumber": 1,
@@ -72,7 +76,7 @@ class ServerSession:
 
     def _start(self) -> WireDriver:
         driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                            transcript=self.transcript)
+                            transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT)
         driver.start()
         try:
             result = driver.initialize(PROTOCOL_VERSION)

@@ -357,3 +357,36 @@ def test_diff_shows_records_whose_verdict_differs(reference_mini: Ran, hostile: 
     not_a_report = cli_here("diff", a, str(FAKE))
     assert not_a_report.code == 2
     assert_one_clean_error_line(not_a_report)
+
+
+def test_sigterm_mid_run_leaves_no_server_behind(tmp_path: Path) -> None:
+    """A cancelled CI job sends SIGTERM: the run exits and every server process it started is gone."""
+    import signal
+    import time
+
+    import psutil
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "run", "--target", "reference", "--profile", "dev",
+         "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        harness = psutil.Process(proc.pid)
+        servers: list[psutil.Process] = []
+        deadline = time.monotonic() + 60
+        while not servers and time.monotonic() < deadline:
+            servers = [c for c in harness.children(recursive=True)
+                       if "reference_server" in " ".join(c.cmdline())]
+            time.sleep(0.2)
+        assert servers, "the run never started a server"
+        time.sleep(1.0)
+        servers = [c for c in harness.children(recursive=True) if "reference_server" in " ".join(c.cmdline())]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) != 0
+        _, alive = psutil.wait_procs(servers, timeout=10)
+        assert alive == [], f"servers left behind: {[p.pid for p in alive]}"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -260,8 +260,8 @@ class WireDriver(Managed):
         self._stderr += chunk
         if self.transcript is not None:
             self.transcript.record("stderr", chunk)
-        excess = len(self._stderr) - self.stderr_limit
-        if excess > 0:
+        if len(self._stderr) > self.stderr_limit + (self.stderr_limit >> 1):
+            excess = len(self._stderr) - self.stderr_limit
             del self._stderr[:excess]
             self._stderr_base += excess
 
@@ -313,7 +313,7 @@ class WireDriver(Managed):
         """Everything read from stderr so far (the oldest bytes beyond `stderr_limit` are dropped)."""
         with self._stderr_lock:
             self._drain_stderr_locked()
-            return bytes(self._stderr)
+            return bytes(self._stderr[-self.stderr_limit :])
 
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._stderr_lock:
