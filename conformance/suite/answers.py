@@ -13,7 +13,8 @@ from mcp_types import TextContent
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
 from conformance.jsontypes import JSON
-from conformance.session import StoreState
+from conformance.session import ServerSession, StoreState
+from conformance.strategies import Envelope
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
 
@@ -91,3 +92,23 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     found = json.loads(block.text)
     assert isinstance(found, dict), found
     return found
+
+
+def without_count(exchange: Exchange) -> dict[str, JSON]:
+    """An accepted answer minus thoughtHistoryLength, the one field that changes on every call."""
+    status = dict(accepted(exchange))
+    status.pop("thoughtHistoryLength")
+    return status
+
+
+def assert_content_independent(server: ServerSession, envelope: Envelope, first: str, second: str) -> None:
+    """The same envelope with two thought texts gets the same answer, bar the count (ABS-3, CLM-1)."""
+    one, two = (
+        server.call(
+            Envelope(text, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed)
+            .arguments()
+        )
+        for text in (first, second)
+    )
+    assert store(two).history_length == store(one).history_length + 1
+    assert without_count(one) == without_count(two), (first, second)

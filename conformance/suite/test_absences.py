@@ -12,7 +12,6 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.drivers.errors import ServerTimeout
-from conformance.drivers.wire import Exchange
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.records import evidences
 from conformance.session import ServerSession
@@ -24,15 +23,16 @@ from conformance.strategies import (
     json_values,
     small_positive_integers,
 )
-from conformance.suite.answers import accepted, answer_status, describe, store
+from conformance.suite.answers import (
+    accepted,
+    answer_status,
+    assert_content_independent,
+    describe,
+    store,
+    without_count,
+)
 from conformance.suite.render_box import only_box
 from conformance.suite.store_model import StoreModel
-
-
-def without_count(exchange: Exchange) -> dict[str, JSON]:
-    status = dict(accepted(exchange))
-    status.pop("thoughtHistoryLength")
-    return status
 
 
 @evidences("ABS-2")
@@ -73,18 +73,7 @@ def test_answers_do_not_depend_on_content(
     server: ServerSession, envelope: Envelope, first: str, second: str
 ) -> None:
     """Two calls that differ only in what the thought says get the same answer, bar the count."""
-    one = server.call(
-        Envelope(
-            first, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
-        ).arguments()
-    )
-    two = server.call(
-        Envelope(
-            second, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
-        ).arguments()
-    )
-    assert without_count(one) == without_count(two)
-    assert store(two).history_length == store(one).history_length + 1
+    assert_content_independent(server, envelope, first, second)
 
 
 @evidences("ABS-2/a1")

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
-from conformance.drivers.wire import Exchange
 from conformance.jsontypes import JSON
 from conformance.pytest_plugin import Evidence
 from conformance.records import evidences
@@ -31,7 +30,7 @@ from conformance.strategies import (
     envelopes,
     small_positive_integers,
 )
-from conformance.suite.answers import STATUS_KEYS, accepted, store
+from conformance.suite.answers import STATUS_KEYS, accepted, assert_content_independent, store, without_count
 from conformance.suite.conftest import package_dir_of
 from conformance.suite.render_box import only_box
 from conformance.targets import Target
@@ -98,11 +97,6 @@ def check_readme(target: Target, evidence: Evidence, claim: str) -> bool:
     return True
 
 
-def without_count(exchange: Exchange) -> dict[str, JSON]:
-    status = dict(accepted(exchange))
-    status.pop("thoughtHistoryLength")
-    return status
-
 
 def check_content_independence(server: ServerSession) -> None:
     """Answers never depend on what a thought says — incl. thoughts that look like hypotheses, verifications
@@ -110,18 +104,7 @@ def check_content_independence(server: ServerSession) -> None:
 
     @given(envelope=envelopes, first=claim_like_texts, second=claim_like_texts)
     def same_answer(envelope: Envelope, first: str, second: str) -> None:
-        one = server.call(
-            Envelope(
-                first, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
-            ).arguments()
-        )
-        two = server.call(
-            Envelope(
-                second, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
-            ).arguments()
-        )
-        assert store(two).history_length == store(one).history_length + 1
-        assert without_count(one) == without_count(two), (first, second)
+        assert_content_independent(server, envelope, first, second)
 
     same_answer()
     for texts in zip(HYPOTHESIS_LIKE, VERIFICATION_LIKE, CONCLUSION_LIKE, strict=True):
