@@ -155,7 +155,11 @@ class MemoryTarget(_Frozen):
         description="thoughtHistoryLength equals the accepted calls at every checkpoint"
     )
     harness_bytes_per_call: float = Field(description="slope of the harness's RSS over the last interval")
-    harness_flat: bool
+    harness_late_bytes_per_call: float = Field(
+        description="slope of the harness's RSS over the second half of the calls: does it still grow?"
+    )
+    harness_growth: int = Field(description="harness RSS at the last checkpoint minus at the first")
+    harness_flat: bool = Field(description="the late slope is below the threshold")
     transcript_bytes_per_call: float
 
 

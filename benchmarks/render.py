@@ -164,11 +164,14 @@ def _memory(m: MemorySection) -> list[str]:
         ],
     )
     lines += ["Harness (this process) over the same calls:", ""]
+    half = calls[-1] // 2 if calls else 0
     lines += _table(
         (
             "target driven",
             *(f"after {n:,} MiB" for n in calls),
-            "bytes/call",
+            "growth MiB",
+            f"bytes/call {calls[-2] if len(calls) > 1 else 0:,}→{calls[-1] if calls else 0:,}",
+            f"bytes/call {half:,}→{calls[-1] if calls else 0:,}",
             "flat",
             "transcript bytes/call",
         ),
@@ -176,7 +179,9 @@ def _memory(m: MemorySection) -> list[str]:
             (
                 t.target,
                 *(f"{p.harness_rss / MIB:.1f}" for p in t.checkpoints),
+                f"{t.harness_growth / MIB:+.1f}",
                 f"{t.harness_bytes_per_call:,.1f}",
+                f"{t.harness_late_bytes_per_call:,.1f}",
                 "yes" if t.harness_flat else "**no**",
                 f"{t.transcript_bytes_per_call:,.0f}",
             )
@@ -184,8 +189,9 @@ def _memory(m: MemorySection) -> list[str]:
         ],
     )
     lines += [
-        f"_flat = RSS slope over the last interval below {m.harness_flat_threshold_bytes_per_call:.0f} "
-        "bytes per call_",
+        f"_flat = harness RSS slope over the second half of the calls below "
+        f"{m.harness_flat_threshold_bytes_per_call:.0f} bytes per call (least squares over samples every few"
+        " thousand calls); the harness is the benchmark process itself, after the other sections ran_",
         "",
     ]
     return lines
