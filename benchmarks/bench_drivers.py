@@ -37,7 +37,7 @@ from conformance.drivers import process
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
 from conformance.jsontypes import JSON
-from conformance.targets import Target, resolve_target
+from conformance.targets.specs import Target, resolve_target
 
 TARGET_RATIO = 0.80
 BARE = "bare, stderr to /dev/null"

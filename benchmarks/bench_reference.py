@@ -29,7 +29,7 @@ from typing import Final
 
 from conformance.drivers.wire import WireDriver
 from conformance.jsontypes import JSON
-from conformance.targets import resolve_target
+from conformance.targets.specs import resolve_target
 
 HERE: Final = Path(__file__).resolve().parent
 THOUGHT: Final[dict[str, JSON]] = {

@@ -24,8 +24,8 @@ from typing import Final
 
 from conformance.drivers.transcript import Transcript
 from conformance.jsontypes import JSON
-from conformance.session import ServerSession
-from conformance.targets import resolve_target
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
 
 CHECKPOINTS: Final = (1_000, 10_000, 100_000)
 THOUGHT: Final = "x" * 200

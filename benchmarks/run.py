@@ -56,8 +56,8 @@ from figures import (
 from harness_runs import RunConfig
 from render import markdown
 
-from conformance.identity import git_commit
-from conformance.targets import resolve_target
+from conformance.targets.identity import git_commit
+from conformance.targets.specs import resolve_target
 
 REPO: Final = Path(__file__).resolve().parent.parent
 DEFAULT_OUT: Final = REPO / "reports" / "benchmarks"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from conformance.cli import main as _main
+from conformance.cli.main import main as _main
 from conformance.drivers.process import exit_on_sigterm
 
 

@@ -6,7 +6,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.targets import TargetIdentity
+from conformance.targets.specs import TargetIdentity
 
 RESULTS_FORMAT: Final = "seqthink-conformance-results/1"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.drivers.wire import WireDriver
-from conformance.targets import resolve_target
+from conformance.targets.specs import resolve_target
 
 OUTPUT: Final = Path(__file__).resolve().parent.parent / "reference_server" / "data" / "tool_spec.json"
 PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"

@@ -20,8 +20,8 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
-from conformance.fixtures_path import fixtures_dir
-from conformance.records import (
+from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.records import (
     Catalog,
     CatalogError,
     Kind,
@@ -404,7 +404,7 @@ def _import_module_source(tmp_path: Path, source: str) -> ModuleType:
 
 def test_evidences_marks_functions_and_classes(tmp_path: Path) -> None:
     module = _import_module_source(tmp_path, """
-        from conformance.records import evidences
+        from conformance.catalog.records import evidences
 
         @evidences("RTE-3", "RTE-3/a1")
         def test_guard():
@@ -422,7 +422,7 @@ def test_evidences_marks_functions_and_classes(tmp_path: Path) -> None:
 def test_evidences_fails_at_import_on_unknown_id(tmp_path: Path) -> None:
     with pytest.raises(UnknownRecordError, match="RTE-99"):
         _import_module_source(tmp_path, """
-            from conformance.records import evidences
+            from conformance.catalog.records import evidences
 
             @evidences("RTE-3", "RTE-99")
             def test_never_collected():
@@ -433,7 +433,7 @@ def test_evidences_fails_at_import_on_unknown_id(tmp_path: Path) -> None:
 def test_evidences_fails_at_import_on_alias_naming_the_canonical_id(tmp_path: Path) -> None:
     with pytest.raises(UnknownRecordError, match=r"alias .*of ABS-12.*canonical ID 'ABS-12'"):
         _import_module_source(tmp_path, """
-            from conformance.records import evidences
+            from conformance.catalog.records import evidences
 
             @evidences("EPI-3")
             def test_never_collected():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.records import Catalog, UnknownRecordError, load_catalog
+from conformance.catalog.records import Catalog, UnknownRecordError, load_catalog
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = "conformance.suite"
@@ -56,7 +56,7 @@ def _collect(workdir: Path) -> list[Collected]:
         "--pyargs", SUITE,
         "-c", str(RUN_INI), "--rootdir", str(REPO),
         "-p", "no:cacheprovider",
-        "-p", "conformance.pytest_plugin",
+        "-p", "conformance.suite.plugin",
         "-p", "_seqthink_records_collector",
     ]
     try:

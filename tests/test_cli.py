@@ -23,8 +23,8 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
-from conformance.catalog_view import load_catalog_view
-from conformance.cli import main
+from conformance.catalog.view import load_catalog_view
+from conformance.cli.main import main
 from conformance.report.json import shipped_schema
 
 REPO = Path(__file__).resolve().parent.parent

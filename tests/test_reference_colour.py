@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from conformance.drivers.errors import ServerExited
 from conformance.drivers.wire import WireDriver
-from conformance.targets import Target, resolve_target
+from conformance.targets.specs import Target, resolve_target
 from reference_server.colour import chalk_accepts_level, chalk_colours, supports_color_level
 from reference_server.toolspec import BANNER
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.targets import Target, resolve_target
+from conformance.targets.specs import Target, resolve_target
 from reference_server.jsvalue import OBJECT_PROTOTYPE_KEYS
 from reference_server.toolspec import BANNER
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conformance.drivers.wire import WireDriver
-from conformance.targets import resolve_target
+from conformance.targets.specs import resolve_target
 from reference_server.toolspec import BANNER
 
 VALID_CALL: Final = (

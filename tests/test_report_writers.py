@@ -19,9 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.baseline import Baseline, BaselineEntry, evaluate_gate
-from conformance.findings import FindingEntry, FindingsFile, resolve_findings
-from conformance.report.assemble import TargetSeen, assemble_report
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import Baseline, BaselineEntry, evaluate_gate
+from conformance.gate.findings import FindingEntry, FindingsFile, resolve_findings
+from conformance.gate.verdicts import alias_map, judge, judge_claims
 from conformance.report.html import render_html
 from conformance.report.json import generate_schema, load_report, render_json, shipped_schema
 from conformance.report.junit import render_junit
@@ -35,8 +36,7 @@ from conformance.results import (
     TestOutcome,
     TranscriptEvent,
 )
-from conformance.targets import TargetIdentity
-from conformance.verdicts import alias_map, judge, judge_claims
+from conformance.targets.specs import TargetIdentity
 
 
 @dataclass(frozen=True)

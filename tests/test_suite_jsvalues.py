@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.jsontypes import JSON
-from conformance.strategies import MAX_ARRAY_INDEX, PROTOTYPE_KEYS, json_values
 from conformance.suite.jsvalues import js_number_string, js_string, js_stringify, keys_after_insert
+from conformance.suite.strategies import MAX_ARRAY_INDEX, PROTOTYPE_KEYS, json_values
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")

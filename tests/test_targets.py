@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from servers import command, ts062
 
-from conformance import npm
 from conformance.drivers.errors import TargetError
-from conformance.targets import default_cache_dir, resolve_target
+from conformance.targets import npm
+from conformance.targets.specs import default_cache_dir, resolve_target
 
 REPO = Path(__file__).parent.parent
 
@@ -27,7 +27,7 @@ def resolve_in_subprocess(spec: str, cache: Path, *, cwd: Path = REPO) -> subpro
         import sys
         sys.path.insert(0, {str(REPO)!r})
         from pathlib import Path
-        from conformance.targets import resolve_target
+        from conformance.targets.specs import resolve_target
         from conformance.drivers.errors import TargetError
         try:
             target = resolve_target({spec!r}, cache_dir=Path({str(cache)!r}),
@@ -191,7 +191,7 @@ def test_reference_target_reports_when_the_server_is_not_importable(tmp_path: Pa
         f"""
         import sys
         sys.path[:0] = [{str(tmp_path)!r}, {str(REPO)!r}]
-        from conformance.targets import resolve_target
+        from conformance.targets.specs import resolve_target
         from conformance.drivers.errors import TargetError
         try:
             resolve_target("reference")

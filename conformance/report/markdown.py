@@ -11,10 +11,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance.report.escape import safe
 from conformance.report.markup import safe_text
 from conformance.report.model import VERDICTS, RecordVerdict, Report
 from conformance.report.text import VERDICT_MARK, gate_sentence, identity_rows
-from conformance.terminal import safe
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 EXCHANGE_EVENTS: Final = 12

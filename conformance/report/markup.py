@@ -9,7 +9,7 @@ import html
 from collections.abc import Iterable
 from typing import Final
 
-from conformance.terminal import safe
+from conformance.report.escape import safe
 
 
 class Markup(str):

@@ -11,7 +11,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.results import HarnessIdentity, TranscriptEvent
-from conformance.targets import TargetIdentity
+from conformance.targets.specs import TargetIdentity
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/1"
 

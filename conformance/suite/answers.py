@@ -13,10 +13,10 @@ from mcp_types import TextContent
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
 from conformance.jsontypes import JSON
-from conformance.session import ServerSession, StoreState
-from conformance.strategies import Envelope
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
+from conformance.suite.session import ServerSession, StoreState
+from conformance.suite.strategies import Envelope
 
 STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches", "thoughtHistoryLength"]
 """OBJ-4's five fields, in the order the original writes them."""

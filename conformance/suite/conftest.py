@@ -13,9 +13,9 @@ from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex
 
 from conformance.drivers.sdk import SdkDriver
-from conformance.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
-from conformance.session import ServerSession
-from conformance.targets import Target
+from conformance.suite.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import Target
 
 PACKAGE_NAME = "@modelcontextprotocol/server-sequential-thinking"
 

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Final
 
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.strategies import MAX_ARRAY_INDEX, is_number, js_double, js_truthy
+from conformance.suite.strategies import MAX_ARRAY_INDEX, is_number, js_double, js_truthy
 
 GUARDED_ORDER: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
 """RTE-3's four checks, in the order the record lists them."""

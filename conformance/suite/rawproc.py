@@ -13,8 +13,8 @@ from types import TracebackType
 
 from conformance.drivers import process
 from conformance.jsontypes import JSON
-from conformance.session import PROTOCOL_VERSION
-from conformance.targets import Target
+from conformance.suite.session import PROTOCOL_VERSION
+from conformance.targets.specs import Target
 
 CLIENT_INFO: dict[str, JSON] = {"name": "seqthink-conformance", "version": "0.1.0"}
 

@@ -4,7 +4,7 @@ the adversarial caller's reach from those about any accepted call."""
 from __future__ import annotations
 
 from conformance.jsontypes import JSON
-from conformance.strategies import MAX_SAFE_INTEGER
+from conformance.suite.strategies import MAX_SAFE_INTEGER
 
 _REQUIRED = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts")
 _INTEGERS = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")

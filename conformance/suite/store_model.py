@@ -10,9 +10,9 @@ import secrets
 from dataclasses import dataclass, field
 
 from conformance.jsontypes import JSON, OMIT
-from conformance.session import StoreState
-from conformance.strategies import LABEL_OFFSETS, MAX_ARRAY_INDEX, LabelKind
 from conformance.suite.jsvalues import branch_key, guard_failure, keys_after_insert
+from conformance.suite.session import StoreState
+from conformance.suite.strategies import LABEL_OFFSETS, MAX_ARRAY_INDEX, LabelKind
 
 
 @dataclass

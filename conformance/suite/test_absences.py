@@ -11,18 +11,9 @@ import uuid
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.drivers.errors import ServerTimeout
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.records import evidences
-from conformance.session import ServerSession
-from conformance.strategies import (
-    Envelope,
-    content_texts,
-    envelopes,
-    falsy_values,
-    json_values,
-    small_positive_integers,
-)
 from conformance.suite.answers import (
     accepted,
     answer_status,
@@ -32,7 +23,16 @@ from conformance.suite.answers import (
     without_count,
 )
 from conformance.suite.render_box import only_box
+from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
+from conformance.suite.strategies import (
+    Envelope,
+    content_texts,
+    envelopes,
+    falsy_values,
+    json_values,
+    small_positive_integers,
+)
 
 
 @evidences("ABS-2")

@@ -5,10 +5,13 @@ from __future__ import annotations
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.records import evidences
-from conformance.session import ServerSession
-from conformance.strategies import (
+from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, store
+from conformance.suite.jsvalues import branch_key, js_string
+from conformance.suite.session import ServerSession
+from conformance.suite.store_model import LabelSpace, StoreModel
+from conformance.suite.strategies import (
     PROTOTYPE_KEYS,
     Envelope,
     LabelKind,
@@ -20,9 +23,6 @@ from conformance.strategies import (
     thought_texts,
     truthy_values,
 )
-from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, store
-from conformance.suite.jsvalues import branch_key, js_string
-from conformance.suite.store_model import LabelSpace, StoreModel
 
 _branch_ids = st.one_of(st.just(OMIT), falsy_values, branch_labels, json_values)
 _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integers(min_value=1, max_value=9))

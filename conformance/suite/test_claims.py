@@ -15,13 +15,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON
-from conformance.pytest_plugin import Evidence
-from conformance.records import evidences
-from conformance.session import TOOL, ServerSession
-from conformance.strategies import (
+from conformance.suite.answers import STATUS_KEYS, accepted, assert_content_independent, store, without_count
+from conformance.suite.conftest import package_dir_of
+from conformance.suite.plugin import Evidence
+from conformance.suite.render_box import only_box
+from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.strategies import (
     CONCLUSION_LIKE,
     HYPOTHESIS_LIKE,
     VERIFICATION_LIKE,
@@ -30,10 +33,7 @@ from conformance.strategies import (
     envelopes,
     small_positive_integers,
 )
-from conformance.suite.answers import STATUS_KEYS, accepted, assert_content_independent, store, without_count
-from conformance.suite.conftest import package_dir_of
-from conformance.suite.render_box import only_box
-from conformance.targets import Target
+from conformance.targets.specs import Target
 
 CLM_1B_LINES = (
     "- Generates a solution hypothesis",

@@ -5,10 +5,13 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.jsontypes import JSON, Omitted
-from conformance.records import evidences
-from conformance.session import ServerSession
-from conformance.strategies import (
+from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
+from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
+from conformance.suite.render_box import only_box
+from conformance.suite.session import ServerSession
+from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
     content_texts,
@@ -18,9 +21,6 @@ from conformance.strategies import (
     small_positive_integers,
     truthy_numbers,
 )
-from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
-from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
-from conformance.suite.render_box import only_box
 
 _any_envelopes = st.one_of(envelopes, adversarial_envelopes)
 

@@ -7,13 +7,13 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.jsontypes import JSON
-from conformance.pytest_plugin import Evidence
-from conformance.records import evidences
-from conformance.session import TOOL, ServerSession
-from conformance.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.suite.answers import accepted, describe
+from conformance.suite.plugin import Evidence
+from conformance.suite.session import TOOL, ServerSession
 from conformance.suite.store_model import StoreModel
+from conformance.suite.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 
 PROTOCOL_REFUSALS = (-32602, -32603)
 """Invalid params, internal error: the codes an SDK answers a request it refuses to hand to a handler."""

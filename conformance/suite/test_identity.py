@@ -7,10 +7,10 @@ import json
 import re
 from pathlib import Path
 
+from conformance.catalog.records import evidences
 from conformance.drivers.sdk import SdkDriver
-from conformance.records import evidences
-from conformance.session import ServerSession
-from conformance.targets import Target
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import Target
 
 SERVER_INFO = {"name": "sequential-thinking-server", "version": "0.2.0"}
 """serverInfo per CMP-3 and CMP-3/a1 (SRC-1:237-241)."""

@@ -8,14 +8,14 @@ import contextlib
 import json
 import signal
 
+from conformance.catalog.records import evidences
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON
-from conformance.records import evidences
-from conformance.session import TOOL, ServerSession
-from conformance.strategies import Envelope
 from conformance.suite.rawproc import RawServer
 from conformance.suite.render_box import boxes
-from conformance.targets import Target
+from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.strategies import Envelope
+from conformance.targets.specs import Target
 
 BANNER = "Sequential Thinking MCP Server running on stdio"
 

@@ -10,11 +10,15 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.catalog.records import evidences
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.records import evidences
-from conformance.session import PROTOCOL_VERSION, TOOL, ServerSession
-from conformance.strategies import (
+from conformance.suite.answers import accepted, accepted_if_host_valid
+from conformance.suite.jsvalues import expected_box, js_number_string, js_string
+from conformance.suite.rawproc import RawServer
+from conformance.suite.render_box import ANSI, boxes, js_length, only_box
+from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession
+from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
     envelopes,
@@ -26,11 +30,7 @@ from conformance.strategies import (
     small_positive_integers,
     thought_texts,
 )
-from conformance.suite.answers import accepted, accepted_if_host_valid
-from conformance.suite.jsvalues import expected_box, js_number_string, js_string
-from conformance.suite.rawproc import RawServer
-from conformance.suite.render_box import ANSI, boxes, js_length, only_box
-from conformance.targets import Target
+from conformance.targets.specs import Target
 
 _safe_optional = st.one_of(st.just(OMIT), falsy_values, json_values)
 _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)

@@ -12,12 +12,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from conformance.catalog.records import evidences
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.jsontypes import JSON, Omitted
-from conformance.records import evidences
-from conformance.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
-from conformance.strategies import (
+from conformance.suite.answers import (
+    STATUS_KEYS,
+    accepted,
+    accepted_if_host_valid,
+    answer_status,
+    describe,
+    host_status,
+    not_accepted,
+    store,
+)
+from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
+from conformance.suite.render_box import only_box
+from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
+from conformance.suite.store_model import LabelSpace, StoreModel
+from conformance.suite.strategies import (
     Envelope,
     LabelKind,
     adversarial_envelopes,
@@ -31,19 +44,6 @@ from conformance.strategies import (
     thought_texts,
     unknown_tool_names,
 )
-from conformance.suite.answers import (
-    STATUS_KEYS,
-    accepted,
-    accepted_if_host_valid,
-    answer_status,
-    describe,
-    host_status,
-    not_accepted,
-    store,
-)
-from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
-from conformance.suite.render_box import only_box
-from conformance.suite.store_model import LabelSpace, StoreModel
 
 _schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
     [

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.catalog.records import evidences
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON
-from conformance.records import evidences
-from conformance.session import TOOL, ServerSession
-from conformance.strategies import OPTIONAL, REQUIRED, Envelope
 from conformance.suite.answers import accepted, rejected
+from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.strategies import OPTIONAL, REQUIRED, Envelope
 
 SNAKE = {
     "nextThoughtNeeded": "next_thought_needed",

@@ -8,11 +8,14 @@ import itertools
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.records import evidences
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.pytest_plugin import Evidence
-from conformance.records import evidences
-from conformance.session import ServerSession
-from conformance.strategies import (
+from conformance.suite.answers import accepted, answer_status, describe, rejected, store
+from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
+from conformance.suite.plugin import Evidence
+from conformance.suite.session import ServerSession
+from conformance.suite.store_model import StoreModel
+from conformance.suite.strategies import (
     PROTOTYPE_KEYS,
     Envelope,
     adversarial_envelopes,
@@ -23,9 +26,6 @@ from conformance.strategies import (
     optional_values,
     raw_arguments,
 )
-from conformance.suite.answers import accepted, answer_status, describe, rejected, store
-from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
-from conformance.suite.store_model import StoreModel
 
 MESSAGES = {
     "thought": "Invalid thought: must be a string",

@@ -11,8 +11,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.records import evidences
-from conformance.session import ServerSession
+from conformance.catalog.records import evidences
+from conformance.suite.session import ServerSession
 
 
 @evidences("CMP-3")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import psutil
 
-from conformance.targets import Target, resolve_target
+from conformance.targets.specs import Target, resolve_target
 
 HERE = Path(__file__).parent
 

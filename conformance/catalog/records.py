@@ -20,7 +20,7 @@ import pytest
 import yaml
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
-from conformance.fixtures_path import fixtures_dir
+from conformance.catalog.fixtures import fixtures_dir
 
 CATALOG_FORMAT: Final = "seqthink-records/1"
 CATALOG_FILE: Final = "records.yaml"

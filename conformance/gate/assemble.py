@@ -1,21 +1,16 @@
-"""From a run's results, the catalog, the baseline and the findings file to one `Report`; and writing it."""
+"""From a run's results, the catalog, the baseline and the findings file to one `Report`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from conformance.baseline import Baseline, evaluate_gate
-from conformance.findings import FindingsFile, resolve_findings
-from conformance.report.html import write_html
-from conformance.report.json import write_json
-from conformance.report.junit import write_junit
-from conformance.report.markdown import write_markdown
+from conformance.gate.baseline import Baseline, evaluate_gate
+from conformance.gate.findings import FindingsFile, resolve_findings
+from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, Report, RunInfo
 from conformance.results import HarnessIdentity, RunResults
-from conformance.targets import TargetIdentity
-from conformance.verdicts import CatalogRecord, judge, judge_claims, summarize
+from conformance.targets.specs import TargetIdentity
 
 
 @dataclass(frozen=True)
@@ -70,17 +65,3 @@ def assemble_report(
         findings=found,
         unregistered_deviations=unregistered,
     )
-
-
-REPORT_FILES = ("report.json", "report.md", "report.html", "junit.xml")
-
-
-def write_report(report: Report, out: Path) -> list[Path]:
-    """report.json first (validated: a report that breaks the schema is not written), then the rest."""
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / name for name in REPORT_FILES]
-    write_json(report, paths[0])
-    write_markdown(report, paths[1])
-    write_html(report, paths[2])
-    write_junit(report, paths[3])
-    return paths

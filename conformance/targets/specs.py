@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance import npm
 from conformance.drivers.errors import TargetError
+from conformance.targets import npm
 
 if TYPE_CHECKING:
     from conformance.drivers.sdk import SdkDriver

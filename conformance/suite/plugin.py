@@ -1,6 +1,6 @@
 """The pytest side of a conformance run: target options, the shared server fixture, and evidence collection.
 
-Load with `-p conformance.pytest_plugin`. The plugin only gathers results (`conformance.results`); report
+Load with `-p conformance.suite.plugin`. The plugin only gathers results (`conformance.results`); report
 writers and the gate read those, never pytest internals.
 """
 
@@ -19,11 +19,11 @@ from hypothesis import settings
 from conformance.drivers.errors import DriverError, HarnessError
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
-from conformance.identity import harness_identity
-from conformance.profiles import PROFILES, default_profile, register_profiles
 from conformance.results import ClaimObservation, Counterexample, RunResults, TestOutcome, TranscriptEvent
-from conformance.session import ServerSession
-from conformance.targets import Target, resolve_target
+from conformance.suite.profiles import PROFILES, default_profile, register_profiles
+from conformance.suite.session import ServerSession
+from conformance.targets.identity import harness_identity
+from conformance.targets.specs import Target, resolve_target
 
 DEFAULT_TARGETS = ["reference"]
 

@@ -158,7 +158,7 @@ def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCountere
 
 def replay_frames(exchange: Sequence[TranscriptEvent]) -> list[str]:
     """The frames sent during the example, preceded by a handshake when the exchange lacks one."""
-    from conformance.session import PROTOCOL_VERSION  # the session pulls in the mcp SDK: import on use
+    from conformance.suite.session import PROTOCOL_VERSION  # the session pulls in the mcp SDK: import on use
 
     sent = _sent(exchange)
     if any(_method(frame) == "initialize" for frame in sent[:1]):

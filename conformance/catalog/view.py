@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance.catalog.records import Catalog, CatalogError, Record, default_catalog
 from conformance.drivers.errors import HarnessError
-from conformance.records import Catalog, CatalogError, Record, default_catalog
 
 
 class CatalogUnavailable(HarnessError):

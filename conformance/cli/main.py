@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from conformance import exit_status
-from conformance.baseline import Baseline, BaselineEntry, dump_baseline
-from conformance.catalog_view import load_catalog_view
+from conformance.catalog.view import load_catalog_view
 from conformance.drivers.errors import HarnessError
-from conformance.profiles import PROFILES, Profile, default_profile
+from conformance.gate import exit_status
+from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline
+from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
 from conformance.report.text import VERDICT_MARK, gate_sentence
-from conformance.targets import resolve_target
-from conformance.terminal import safe, write_line
+from conformance.suite.profiles import PROFILES, Profile, default_profile
+from conformance.targets.specs import resolve_target
 
 PROG = "seqthink-conformance"
 
@@ -212,7 +212,11 @@ def main(
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from conformance.runner import RunOptions, rerun_command, run  # pytest, hypothesis, mcp: only for `run`
+    from conformance.cli.runner import (  # pytest, hypothesis, mcp: only for `run`
+        RunOptions,
+        rerun_command,
+        run,
+    )
 
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)

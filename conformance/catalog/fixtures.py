@@ -9,7 +9,7 @@ _MARKER = "records.yaml"
 
 def fixture_candidates() -> tuple[Path, ...]:
     """Installed wheels carry `fixtures/` as `conformance/_fixtures`; a checkout has it at the top level."""
-    package_dir = Path(__file__).resolve().parent
+    package_dir = Path(__file__).resolve().parent.parent
     return (package_dir / "_fixtures", package_dir.parent / "fixtures")
 
 

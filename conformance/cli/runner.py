@@ -23,25 +23,26 @@ from typing import Literal, TextIO
 
 import pytest
 
-from conformance import exit_status
-from conformance.baseline import Baseline, BaselineError, canonical_entries, load_baseline
-from conformance.catalog_view import CatalogView, load_catalog_view
+from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.view import CatalogView, load_catalog_view
+from conformance.cli.progress import Progress
 from conformance.drivers import process
 from conformance.drivers.errors import DriverError, HarnessError, TargetError
 from conformance.drivers.transcript import Transcript
-from conformance.findings import check_findings, load_findings
-from conformance.fixtures_path import fixtures_dir
-from conformance.identity import harness_identity
-from conformance.profiles import Profile
-from conformance.progress import Progress
-from conformance.pytest_plugin import slug
-from conformance.report.assemble import TargetSeen, assemble_report, write_report
+from conformance.gate import exit_status
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import Baseline, BaselineError, canonical_entries, load_baseline
+from conformance.gate.findings import check_findings, load_findings
+from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.write import write_report
 from conformance.results import RunResults, TestOutcome
-from conformance.session import PROTOCOL_VERSION, TOOL
-from conformance.targets import Target, TargetIdentity, resolve_target
-from conformance.terminal import safe, write_line
-from conformance.workers import WORKER_PREFIX
+from conformance.suite.plugin import slug
+from conformance.suite.profiles import Profile
+from conformance.suite.session import PROTOCOL_VERSION, TOOL
+from conformance.suite.workers import WORKER_PREFIX
+from conformance.targets.identity import harness_identity
+from conformance.targets.specs import Target, TargetIdentity, resolve_target
 
 SUITE = "conformance.suite"
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
@@ -286,9 +287,9 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         "-p",
         "syrupy",
         "-p",
-        "conformance.pytest_plugin",
+        "conformance.suite.plugin",
         "-p",
-        "conformance.progress",
+        "conformance.cli.progress",
         "--target",
         options.target,
         "--profile",
@@ -307,7 +308,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     if options.cache is not None:
         args += ["--target-cache", str(options.cache)]
     if options.jobs > 1:
-        args += ["-p", "xdist.plugin", "-p", "conformance.workers", "-n", str(options.jobs), "--dist", "load"]
+        args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
+                 "-n", str(options.jobs), "--dist", "load"]
     return args
 
 

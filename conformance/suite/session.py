@@ -12,7 +12,7 @@ from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.targets import Target
+from conformance.targets.specs import Target
 
 TOOL = "sequentialthinking"
 PROTOCOL_VERSION = "2024-11-05"

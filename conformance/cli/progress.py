@@ -1,6 +1,6 @@
 """Live progress of a conformance run on the terminal: records checked of total, the current test.
 
-Loaded with `-p conformance.progress` in every pytest process (so xdist workers tag their reports with
+Loaded with `-p conformance.cli.progress` in every pytest process (so xdist workers tag their reports with
 the records a test evidences); the `Progress` object is added on the controller by the runner.
 Nothing a server wrote ever reaches the terminal: every string shown goes through `terminal.safe`.
 """
@@ -14,7 +14,7 @@ from typing import TextIO
 
 import pytest
 
-from conformance.terminal import encodable, safe
+from conformance.report.escape import encodable, safe
 
 RECORDS_PROPERTY = "conformance_records"
 
