@@ -41,7 +41,7 @@ def _violations(room: str, package: Path = PACKAGE) -> list[str]:
     allowed = ALLOWED[room]
     found = []
     for path in sorted((package / room).rglob("*.py")):
-        for module in _imports(path):
+        for module in sorted(_imports(path)):
             if module in SHARED or any(module.startswith(s + ".") for s in SHARED - {"conformance"}):
                 continue
             other = _room_of(module)

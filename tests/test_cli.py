@@ -92,7 +92,7 @@ def assert_one_clean_error_line(ran: Ran) -> None:
 def assert_valid_report(out: Path) -> dict[str, Any]:
     report: dict[str, Any] = json.loads((out / "report.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(shipped_schema()).validate(report)
-    assert report["format"] == "seqthink-conformance-report/1"
+    assert report["format"] == "seqthink-conformance-report/2"
     for name in ("report.md", "report.html", "junit.xml"):
         assert (out / name).is_file(), name
     suite = ET.parse(out / "junit.xml").getroot().find("testsuite")

@@ -12,9 +12,9 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from pydantic import ValidationError
 
 from conformance.drivers.errors import HarnessError
-from conformance.report.model import REPORT_FORMAT, Report
+from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
-SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-1.json"
+SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-2.json"
 
 
 class ReportError(HarnessError):
@@ -69,7 +69,7 @@ def load_report(path: Path) -> Report:
     except ValueError as exc:
         raise ReportError(f"{path} is not JSON: {exc}") from None
     found = document.get("format") if isinstance(document, dict) else None
-    if found != REPORT_FORMAT:
+    if found not in READABLE_FORMATS:
         raise ReportError(f"{path} is not a {REPORT_FORMAT} report (format: {found!r})")
     validate(document)
     try:

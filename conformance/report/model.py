@@ -13,7 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.results import HarnessIdentity, TranscriptEvent
 from conformance.targets.specs import TargetIdentity
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/1"
+REPORT_FORMAT: Final = "seqthink-conformance-report/2"
+READABLE_FORMATS: Final = ("seqthink-conformance-report/1", REPORT_FORMAT)
+"""/1 reports (no root causes, no comparison) are still read: every field /2 added has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -68,6 +70,9 @@ class RecordVerdict(_Frozen):
     transcripts: list[str] = Field(default_factory=list, description="paths relative to the report")
     evidence_before: str = Field(description="the documents' status: implemented, absent, doctrine, ...")
     evidence_after: str = Field(description="`observed` when this run observed it, else unchanged")
+    explained_by: str | None = Field(
+        default=None, description="the root cause (its id) whose change this record's departure follows from"
+    )
 
 
 class ClaimObservationOut(_Frozen):
@@ -156,8 +161,56 @@ class Summary(_Frozen):
     examples: int
 
 
+class Difference(_Frozen):
+    """One behaviour difference between two targets on the same calls, minimized, classified, attributed."""
+
+    id: str = Field(description="stable signature: the same change gets the same id in every run")
+    aspect: str = Field(description="what differs: answer, is_error, error_class, store, stderr, tools_list, "
+                        "server_info, capabilities, banner, exit_status, ...")
+    summary: str = Field(description="one line, in the records' vocabulary")
+    records: list[str] = Field(default_factory=list, description="records whose statements cover it")
+    cause: str = Field(default="", description="the root cause (its id) this difference is grouped under")
+    program: list[str] = Field(
+        default_factory=list, description="newline-delimited JSON-RPC frames that show it, initialize first"
+    )
+    a: str = Field(default="", description="what the first target answered (or did)")
+    b: str = Field(default="", description="what the second target answered (or did)")
+    minimized: bool = Field(default=True, description="false when shrinking stopped at its budget")
+    normalized: list[str] = Field(
+        default_factory=list, description="SDK-owned details normalized first (docs/reference-server.md)"
+    )
+    accepted: bool = Field(default=False, description="declared in the baseline given to the run")
+
+
+class Comparison(_Frozen):
+    """Two targets driven in lock-step on the same generated calls (`compare A B`, `run --against B`)."""
+
+    a: TargetIdentity
+    b: TargetIdentity
+    calls: int = Field(description="tools/call requests sent to each side")
+    programs: int = Field(description="generated call sequences run on both sides")
+    differences: list[Difference] = Field(default_factory=list)
+    normalized: list[str] = Field(default_factory=list, description="SDK-owned differences normalized")
+    budget_reached: bool = Field(default=False, description="the search stopped at its time or count budget")
+
+
+class RootCause(_Frozen):
+    """One behaviour change and the departures that follow from it: what a reviewer reads first."""
+
+    id: str
+    records: list[str] = Field(description="the primary records: the behaviour that changed")
+    explains: list[str] = Field(default_factory=list, description="records that deviate because of it")
+    summary: str
+    example: list[str] = Field(
+        default_factory=list, description="its smallest example: JSON-RPC frames to replay, initialize first"
+    )
+    test: str | None = Field(default=None, description="the failing test whose example this is, if any")
+    differences: list[str] = Field(default_factory=list, description="ids of the differences it groups")
+    minimized: bool = True
+
+
 class Report(_Frozen):
-    format: Literal["seqthink-conformance-report/1"] = REPORT_FORMAT
+    format: Literal["seqthink-conformance-report/1", "seqthink-conformance-report/2"] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
     server_info: dict[str, str] = Field(default_factory=dict)
@@ -171,3 +224,5 @@ class Report(_Frozen):
     claims: list[ClaimVerdict] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
     unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)
+    root_causes: list[RootCause] = Field(default_factory=list, description="behaviour changes, leading")
+    comparison: Comparison | None = Field(default=None, description="set when run against a second target")
