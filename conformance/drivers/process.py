@@ -140,6 +140,13 @@ def _wait_group(proc: subprocess.Popen[bytes], timeout: float) -> bool:
     return True
 
 
+def _settle_group(pgid: int, timeout: float) -> None:
+    """Wait until SIGKILLed members are really gone: on a loaded machine their exit lags the signal."""
+    deadline = time.monotonic() + timeout
+    while group_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def terminate(
     proc: subprocess.Popen[bytes], *, eof_grace: float = 0.2, term_grace: float = 1.0
 ) -> int | None:
@@ -162,6 +169,7 @@ def terminate(
             signal_group(pgid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5.0)
+        _settle_group(pgid, 5.0)
         forget_group(pgid)
     return proc.returncode
 
