@@ -42,6 +42,15 @@ class ClaimObservation(_Frozen):
     test: str = ""
 
 
+class GrowthPoint(_Frozen):
+    """One checkpoint of a store-growth test: accepted calls so far, the length the server reported, and the
+    server's resident memory when /proc could tell it."""
+
+    calls: int
+    history_length: int
+    rss_bytes: int | None = Field(default=None, description="VmRSS summed over the server's process group")
+
+
 class TestOutcome(_Frozen):
     __test__ = False
 
@@ -55,6 +64,7 @@ class TestOutcome(_Frozen):
     transcript: str | None = Field(default=None, description="transcript path, relative to the run dir")
     notes: list[str] = Field(default_factory=list)
     claims: list[ClaimObservation] = Field(default_factory=list)
+    growth: list[GrowthPoint] = Field(default_factory=list, description="store-growth checkpoints, if any")
 
 
 class HarnessIdentity(_Frozen):

@@ -96,6 +96,23 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
+def group_rss_bytes(pgid: int) -> int | None:
+    """Resident memory (VmRSS) summed over the live processes of group `pgid`; None where /proc cannot say."""
+    total = 0
+    found = False
+    for pid in group_members(pgid):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+                found = True
+                break
+    return total if found else None
+
+
 def child_writing_to(pipe_inode: int) -> int | None:
     """Our child process whose stderr is the pipe with inode `pipe_inode` (Linux /proc; else None).
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from conformance.gate.baseline import Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
-from conformance.report.model import Gate, Preflight, Report, RunInfo
+from conformance.report.model import Gate, Preflight, Report, RunInfo, StoreGrowth
 from conformance.results import HarnessIdentity, RunResults
 from conformance.targets.specs import TargetIdentity
 
@@ -64,4 +64,7 @@ def assemble_report(
         claims=judge_claims(catalog, results),
         findings=found,
         unregistered_deviations=unregistered,
+        growth=[
+            StoreGrowth(test=t.nodeid, records=t.records, points=t.growth) for t in tests if t.growth
+        ],
     )

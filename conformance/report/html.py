@@ -8,37 +8,59 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from conformance.report.markup import Content, Markup, join, raw_css, tag
-from conformance.report.model import VERDICTS, ClaimVerdict, RecordVerdict, Report, TestRef
-from conformance.report.text import VERDICT_MARK, gate_sentence, identity_rows
+from conformance.report.markup import Content, Markup, join, tag
+from conformance.report.model import VERDICTS, ClaimVerdict, RecordVerdict, Report, StoreGrowth, TestRef
+from conformance.report.style import page, table, toc
+from conformance.report.svg import COLOURS, Series, legend, line_chart, verdict_bar, verdict_mark
+from conformance.report.text import gate_sentence, growth_rows, identity_rows
 
-_CSS: Final = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:75em;padding:0 1em;color:#1d1d1f}
-h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;
-vertical-align:top;text-align:left}th{background:#f4f4f6}
-pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;max-height:40em}
-.v{font-weight:600;white-space:nowrap}.holds{color:#137333}.deviates{color:#b3261e}.error{color:#8e24aa}
-.not-observable,.not-run{color:#5f6368}.gate{padding:.6em 1em;border-radius:6px;font-weight:600}
-.pass{background:#e6f4ea}.fail{background:#fce8e6}details{margin:.3em 0}summary{cursor:pointer}
-.muted{color:#5f6368}code{background:#f1f1f4;padding:0 .2em}
-"""
-_CSP: Final = (
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'"
-)
 EVENT_CHARS: Final = 4000
 
 
 def _verdict(v: str) -> Markup:
-    return tag("span", f"{VERDICT_MARK.get(v, '')} {v}", class_=f"v {v.replace(' ', '-')}")
+    return tag("span", verdict_mark(v), v, class_=f"v {v.replace(' ', '-')}")
 
 
 def _table(header: list[str], rows: list[list[Content]]) -> Markup:
+    return table(header, rows, wide=len(header) > 4)
+
+
+def _verdict_figure(report: Report) -> Markup:
+    """The verdict distribution as a bar, with its counts as a legend (the table above says the same)."""
+    counts = report.summary.counts
+    title = "Records per verdict: " + ", ".join(f"{v} {counts.get(v, 0)}" for v in VERDICTS)
     return tag(
-        "table",
-        tag("tr", [tag("th", h) for h in header]),
-        [tag("tr", [tag("td", cell) for cell in row]) for row in rows],
+        "figure",
+        verdict_bar(counts, VERDICTS, title=title),
+        legend([(COLOURS[v], f"{v} ({counts.get(v, 0)})") for v in VERDICTS]),
     )
+
+
+def _growth_figure(growth: StoreGrowth) -> Markup:
+    """History length and server RSS against accepted calls, each with its table of checkpoints."""
+    lengths = Series("thoughtHistoryLength", [(p.calls, p.history_length) for p in growth.points])
+    rss = Series(
+        "server RSS (MiB)",
+        [(p.calls, p.rss_bytes / 2**20) for p in growth.points if p.rss_bytes is not None],
+        colour="#c5221f",
+    )
+    parts: list[Content] = [
+        tag("p", f"{', '.join(growth.records)} — ", tag("code", growth.test)),
+        tag("figure", line_chart([lengths], title="thoughtHistoryLength against accepted calls",
+                                 x_label="accepted calls", y_label="thoughtHistoryLength"),
+            tag("figcaption", "thoughtHistoryLength reported by the server after each checkpoint's call")),
+    ]
+    if rss.points:
+        parts.append(
+            tag("figure", line_chart([rss], title="server RSS against accepted calls",
+                                     x_label="accepted calls", y_label="RSS (MiB)",
+                                     y_format=lambda v: f"{v:.0f}"),
+                tag("figcaption", "VmRSS of the server's process group, read from /proc during the run"))
+        )
+    header, rows = growth_rows(growth)
+    parts.append(tag("details", tag("summary", "Checkpoints as a table"),
+                     table(header, [list(r) for r in rows], numeric=range(len(header)))))
+    return join(parts)
 
 
 def _test_row(t: TestRef) -> list[Content]:
@@ -128,7 +150,9 @@ def render_html(report: Report) -> str:
         if report.preflight.stderr_tail:
             sections += [tag("h4", "Its stderr (tail)"), tag("pre", report.preflight.stderr_tail)]
     sections += [
+        _contents(report),
         _table(["verdict", "records"], [[_verdict(v), s.counts.get(v, 0)] for v in VERDICTS]),
+        _verdict_figure(report),
         tag(
             "p",
             f"{s.records} records; {s.observed} observed in this run, {s.moved_to_observed} moved from "
@@ -148,13 +172,13 @@ def render_html(report: Report) -> str:
         ]
     if gate_rows or g.baseline:
         sections += [
-            tag("h2", "Gate"),
+            tag("h2", "Gate", id="gate"),
             tag("p", "Baseline: ", tag("code", g.baseline or "none")),
             _table(["", "record", "observed", "baseline", "reason"], gate_rows),
         ]
     if report.findings or report.unregistered_deviations:
         sections += [
-            tag("h2", "Findings"),
+            tag("h2", "Findings", id="findings"),
             tag(
                 "p",
                 "Records contradicted by observation on the original, as amendments in the "
@@ -197,24 +221,37 @@ def render_html(report: Report) -> str:
             ]
     if report.claims:
         sections += [
-            tag("h2", "Claims"),
+            tag("h2", "Claims", id="claims"),
             _table(["claim", "statement", "verdict", "observations"], [_claim(c) for c in report.claims]),
         ]
+    if report.growth:
+        sections += [
+            tag("h2", "Store growth", id="growth"),
+            tag("p", "The store observed growing on one process, checkpoint by checkpoint (RTE-5, ABS-11: "
+                "no cap, eviction or reset)."),
+            [_growth_figure(g) for g in report.growth],
+        ]
     sections += [
-        tag("h2", "Records"),
+        tag("h2", "Records", id="records"),
         [_record(rv) for rv in report.records],
-        tag("h2", "Identity"),
+        tag("h2", "Identity", id="identity"),
         _table(["", ""], [[k, tag("code", v)] for k, v in identity_rows(report)]),
     ]
-    head = tag(
-        "head",
-        tag("meta", charset="utf-8"),
-        tag("meta", http_equiv="Content-Security-Policy", content=_CSP),
-        tag("meta", name="viewport", content="width=device-width, initial-scale=1"),
-        tag("title", f"Conformance report: {report.target.spec}"),
-        tag("style", raw_css(_CSS)),
-    )
-    return "<!DOCTYPE html>\n" + tag("html", head, tag("body", join(sections, "\n")), lang="en") + "\n"
+    return page(f"Conformance report: {report.target.spec}", join(sections, "\n"))
+
+
+def _contents(report: Report) -> Markup:
+    """Links to the sections this report has."""
+    g = report.gate
+    entries = [
+        ("gate", "Gate", bool(g.unexpected or g.stale or g.unconfirmed or g.expected or g.baseline)),
+        ("findings", "Findings", bool(report.findings or report.unregistered_deviations)),
+        ("claims", "Claims", bool(report.claims)),
+        ("growth", "Store growth", bool(report.growth)),
+        ("records", "Records", True),
+        ("identity", "Identity", True),
+    ]
+    return toc([(anchor, label) for anchor, label, present in entries if present])
 
 
 def write_html(report: Report, path: Path) -> None:

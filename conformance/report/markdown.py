@@ -13,8 +13,8 @@ from typing import Final
 
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text
-from conformance.report.model import VERDICTS, RecordVerdict, Report
-from conformance.report.text import VERDICT_MARK, gate_sentence, identity_rows
+from conformance.report.model import VERDICTS, RecordVerdict, Report, StoreGrowth
+from conformance.report.text import VERDICT_MARK, gate_sentence, growth_rows, identity_rows
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 EXCHANGE_EVENTS: Final = 12
@@ -84,6 +84,31 @@ def _departure(rv: RecordVerdict, detail: int) -> list[str]:
     if rv.transcripts:
         lines += ["", "Transcripts: " + ", ".join(f"`{safe(t)}`" for t in rv.transcripts)]
     lines += ["", "</details>", ""]
+    return lines
+
+
+def _growth(growth: StoreGrowth) -> list[str]:
+    """The text equivalent of report.html's growth pictures: a sentence and the checkpoints' table."""
+    points = growth.points
+    test = safe(growth.test).replace("`", "'")
+    lines = ["## Store growth", "", f"{md(', '.join(growth.records))}: `{test}`"]
+    first, last = points[0], points[-1]
+    sentence = (
+        f"thoughtHistoryLength went from {first.history_length:,} to {last.history_length:,} over "
+        f"{last.calls - first.calls:,} accepted calls"
+    )
+    if first.rss_bytes is not None and last.rss_bytes is not None and last.calls > first.calls:
+        per_call = (last.rss_bytes - first.rss_bytes) / (last.calls - first.calls)
+        sentence += (
+            f"; the server's RSS from {first.rss_bytes / 2**20:.1f} to {last.rss_bytes / 2**20:.1f} MiB "
+            f"({per_call:,.0f} bytes per call)"
+        )
+    lines += ["", sentence + ".", ""]
+    header, rows = growth_rows(growth)
+    step = max(len(rows) // 10, 1)
+    shown = [r for i, r in enumerate(rows) if i % step == 0 or i == len(rows) - 1]
+    lines += _table(header, shown)
+    lines.append("")
     return lines
 
 
@@ -202,6 +227,9 @@ def _render(report: Report, detail: int) -> str:
             ],
         )
         lines.append("")
+
+    for growth in report.growth:
+        lines += _growth(growth)
 
     lines += ["<details><summary>All records</summary>", ""]
     lines += _table(

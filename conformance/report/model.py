@@ -10,7 +10,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.results import HarnessIdentity, TranscriptEvent
+from conformance.results import GrowthPoint, HarnessIdentity, TranscriptEvent
 from conformance.targets.specs import TargetIdentity
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/2"
@@ -209,6 +209,14 @@ class RootCause(_Frozen):
     minimized: bool = True
 
 
+class StoreGrowth(_Frozen):
+    """The store observed growing on one process (RTE-5, ABS-11): checkpoints of one test of this run."""
+
+    test: str
+    records: list[str]
+    points: list[GrowthPoint]
+
+
 class Report(_Frozen):
     format: Literal["seqthink-conformance-report/1", "seqthink-conformance-report/2"] = REPORT_FORMAT
     generated: str
@@ -226,3 +234,6 @@ class Report(_Frozen):
     unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list, description="behaviour changes, leading")
     comparison: Comparison | None = Field(default=None, description="set when run against a second target")
+    growth: list[StoreGrowth] = Field(
+        default_factory=list, description="the store's growth against calls, as observed by the suite"
+    )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from conformance.report.model import Gate, Report
+from conformance.report.model import Gate, Report, StoreGrowth
 
-VERDICT_MARK = {"holds": "✅", "deviates": "❌", "error": "💥", "not observable": "➖", "not run": "⏸"}
+VERDICT_MARK = {"holds": "✓", "deviates": "✗", "error": "!", "not observable": "–", "not run": "·"}
+"""Text marks with no emoji presentation: they render in any font with basic symbols (HTML draws its own)."""
 
 
 def gate_sentence(gate: Gate) -> str:
@@ -69,3 +70,16 @@ def _flat(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={_flat(v)}" for k, v in value.items())
     return str(value)
+
+
+def growth_rows(growth: StoreGrowth) -> tuple[list[str], list[list[str]]]:
+    """The store-growth checkpoints as a table: the text equivalent of the growth pictures."""
+    header = ["accepted calls", "thoughtHistoryLength", "server RSS (MiB)"]
+    rows = [
+        [f"{p.calls:,}", f"{p.history_length:,}", _mib(p.rss_bytes)] for p in growth.points
+    ]
+    return header, rows
+
+
+def _mib(value: int | None) -> str:
+    return "—" if value is None else f"{value / 2**20:.1f}"

@@ -19,7 +19,14 @@ from hypothesis import settings
 from conformance.drivers.errors import DriverError, HarnessError
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
-from conformance.results import ClaimObservation, Counterexample, RunResults, TestOutcome, TranscriptEvent
+from conformance.results import (
+    ClaimObservation,
+    Counterexample,
+    GrowthPoint,
+    RunResults,
+    TestOutcome,
+    TranscriptEvent,
+)
 from conformance.suite.profiles import PROFILES, default_profile, register_profiles
 from conformance.suite.session import ServerSession
 from conformance.targets.identity import harness_identity
@@ -172,6 +179,11 @@ class Evidence:
     nodeid: str
     notes: list[str] = field(default_factory=list)
     claims: list[ClaimObservation] = field(default_factory=list)
+    growth: list[GrowthPoint] = field(default_factory=list)
+
+    def checkpoint(self, calls: int, history_length: int, rss_bytes: int | None) -> None:
+        """One point of the store's growth (RTE-5, ABS-11), drawn in the report against calls."""
+        self.growth.append(GrowthPoint(calls=calls, history_length=history_length, rss_bytes=rss_bytes))
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -276,6 +288,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "transcript": f"transcripts/{slug(spec)}.jsonl" if state.results_dir else None,
         "notes": evid.notes if evid else [],
         "claims": [c.model_dump() for c in evid.claims] if evid else [],
+        "growth": [p.model_dump() for p in evid.growth] if evid else [],
     })
     state.outcomes.setdefault(spec, []).append(outcome)
 

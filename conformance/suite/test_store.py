@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from conformance.catalog.records import evidences
+from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.jsontypes import JSON, Omitted
@@ -27,6 +28,7 @@ from conformance.suite.answers import (
     store,
 )
 from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
+from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
 from conformance.suite.store_model import LabelSpace, StoreModel
@@ -295,13 +297,16 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSessio
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
-def test_growth_is_unbounded(server: ServerSession, growth_calls: int) -> None:
+def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence: Evidence) -> None:
     """On one process: exactly n after n accepted calls, with labels accumulating, past the profile's bound
-    (10,000+ calls in the thorough profile) — no eviction, cap or reset."""
+    (10,000+ calls in the thorough profile) — no eviction, cap or reset. The length and the server's RSS
+    at ~20 checkpoints go to the report, which draws them against calls."""
     label_every = max(growth_calls // 40, 1)
+    checkpoint_every = max(growth_calls // 20, 1)
     labels: list[str] = []
     with server.fresh() as driver:
         driver.initialize(PROTOCOL_VERSION)
+        evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
         for index in range(1, growth_calls + 1):
             extra: dict[str, JSON | Omitted] = {}
             if index % label_every == 0:
@@ -313,6 +318,8 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int) -> None:
             status = answer_status(exchange)
             if status.get("thoughtHistoryLength") != index or (extra and status.get("branches") != labels):
                 pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
+            if index % checkpoint_every == 0 or index == growth_calls:
+                evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
     assert len(labels) >= 1
 
 
