@@ -156,8 +156,9 @@ def verdict_grid(
     (a missing cell is pale grey); row labels link where `row_href` gives an address."""
     cell, gap = 16.0, 2.0
     label_w = 8.0 + 7.2 * max((len(r) for r in rows), default=4)
-    head_h = 8.0 + 6.4 * max((len(c) for c in columns), default=4)
-    width = label_w + len(columns) * (cell + gap) + 4
+    longest = max((len(c) for c in columns), default=4)
+    head_h = 10.0 + 5.8 * longest
+    width = label_w + len(columns) * (cell + gap) + 4 + 3.4 * longest
     height = head_h + len(rows) * (cell + gap) + 4
     parts: list[Content] = [tag("title", title)]
     for j, column in enumerate(columns):
@@ -192,7 +193,7 @@ def _nice(value: float) -> float:
     if value <= 0:
         return 1.0
     magnitude = 10 ** (len(str(int(value))) - 1) if value >= 1 else 1
-    for step in (1, 2, 2.5, 5, 10):
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if step * magnitude >= value:
             return float(step * magnitude)
     return float(10 * magnitude)

@@ -1,0 +1,213 @@
+"""The pages in a real browser: Debian's Chromium, driven by playwright (never its own browser download).
+
+Opens the committed reports, a report freshly written from a hostile server, and a page of every picture,
+at 1280 px and at a phone's 390 px: no horizontal overflow, no console error, every in-page link resolves,
+and the CSP keeps a script injected into a page from running. Screenshots go to $CONFORMANCE_SCREENSHOTS
+(else a temporary folder). Skipped only where Chromium is absent — and never when
+CONFORMANCE_REQUIRE_BROWSER is set, as .ci/run does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.report.html import render_html
+from conformance.report.json import load_report
+from conformance.report.markup import tag
+from conformance.report.model import VERDICTS, StoreGrowth
+from conformance.report.style import page
+from conformance.report.svg import COLOURS, legend, verdict_bar, verdict_grid
+from conformance.results import GrowthPoint
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path(os.environ.get("CONFORMANCE_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
+COMMITTED = ["npm-0.6.2", "npm-2026.8.31"]
+FAKE = REPO / "tests" / "cli_servers" / "fake.py"
+MINI_SUITE = REPO / "tests" / "cli_suite" / "gate_suite.py"
+INJECTED = "<script>document.title='pwned';window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CONFORMANCE_REQUIRE_BROWSER"):
+        pytest.fail(f"{reason}, and CONFORMANCE_REQUIRE_BROWSER is set")
+    pytest.skip(reason)
+
+
+if not CHROMIUM.exists():
+    _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+try:
+    from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+except ImportError:
+    _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    chosen = os.environ.get("CONFORMANCE_SCREENSHOTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report written by a real run against a server whose every string is `<script>alert(1)</script>`."""
+    out = tmp_path_factory.mktemp("hostile")
+    target = "cmd:" + shlex.join([sys.executable, str(FAKE), "hostile"])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env.pop("CI", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", "--target", target, "--profile", "dev", "--seed", "1",
+         "--suite", str(MINI_SUITE), "--out", str(out)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=420, check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    return out / "report.html"
+
+
+@pytest.fixture(scope="module")
+def pictures_page(hostile_report: Path) -> Path:
+    """Every picture on one page: the hostile report given the benchmark's measured growth of npm:0.6.2
+    (a real run's figures), and the atlas grid over the two committed reports."""
+    bench = json.loads((REPO / "reports" / "benchmarks" / "benchmarks.json").read_text(encoding="utf-8"))
+    measured = next(t for t in bench["memory"]["targets"] if t["target"] == "npm:0.6.2")
+    points = [GrowthPoint(calls=0, history_length=0, rss_bytes=measured["baseline_rss"])] + [
+        GrowthPoint(calls=c["calls"], history_length=c["thought_history_length"], rss_bytes=c["server_rss"])
+        for c in measured["checkpoints"]
+    ]
+    report = load_report(hostile_report.with_name("report.json"))
+    growth = StoreGrowth(test="benchmarks/memory.py (npm:0.6.2)", records=["RTE-5", "ABS-11"], points=points)
+    with_growth = hostile_report.with_name("with-growth.html")
+    with_growth.write_text(render_html(report.model_copy(update={"growth": [growth]})), encoding="utf-8")
+
+    reports = {name: load_report(REPO / "reports" / name / "report.json") for name in COMMITTED}
+    records = [r.id for r in reports[COMMITTED[0]].records]
+    cells = {(r.id, name): r.verdict for name, rep in reports.items() for r in rep.records}
+    grid = hostile_report.with_name("grid.html")
+    grid.write_text(
+        page(
+            "Atlas grid",
+            [
+                tag("h1", "Atlas grid"),
+                tag("figure", verdict_grid(records, COMMITTED, cells, title="verdicts per record and release",
+                                           row_href=lambda rec: f"#r-{rec}")),
+                legend([(COLOURS[v], v) for v in VERDICTS]),
+                tag("figure", verdict_bar(reports[COMMITTED[1]].summary.counts, VERDICTS, title="verdicts")),
+                tag("ul", [tag("li", r, id=f"r-{r}") for r in records]),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    return with_growth
+
+
+@dataclass
+class Visit:
+    """What a browser saw while a page was open."""
+
+    console_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+def _open(browser: Browser, path: Path, viewport: str) -> tuple[Page, Visit]:
+    width, height = VIEWPORTS[viewport]
+    pg = browser.new_page(viewport={"width": width, "height": height})
+    visit = Visit()
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            visit.console_errors.append(message.text)
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda error: visit.console_errors.append(str(error)))
+    pg.on("dialog", lambda dialog: (visit.dialogs.append(dialog.message), dialog.dismiss()))
+    pg.goto(path.resolve().as_uri(), wait_until="load")
+    return pg, visit
+
+
+def _pages(hostile_report: Path, pictures_page: Path) -> dict[str, Path]:
+    pages = {name: REPO / "reports" / name / "report.html" for name in COMMITTED}
+    pages["hostile"] = hostile_report
+    pages["pictures"] = pictures_page
+    pages["grid"] = pictures_page.with_name("grid.html")
+    return pages
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("which", [*COMMITTED, "hostile", "pictures", "grid"])
+def test_page_reads_well(
+    browser: Browser, hostile_report: Path, pictures_page: Path, shots: Path, which: str, viewport: str
+) -> None:
+    path = _pages(hostile_report, pictures_page)[which]
+    pg, visit = _open(browser, path, viewport)
+    try:
+        widths: list[int] = pg.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        broken: list[str] = pg.evaluate(
+            """Array.from(document.querySelectorAll('a[href^="#"]'))
+                 .map(a => a.getAttribute('href').slice(1))
+                 .filter(id => !document.getElementById(decodeURIComponent(id)))"""
+        )
+        scripts: int = pg.evaluate("document.querySelectorAll('script').length")
+        marks: int = pg.evaluate("document.querySelectorAll('svg.mark').length")
+        pg.screenshot(path=str(shots / f"{which}-{viewport}.png"))
+    finally:
+        pg.close()
+    assert widths[0] <= widths[1], f"{which} overflows at {viewport}: scrollWidth {widths[0]} > {widths[1]}"
+    assert broken == [], f"in-page links with no target: {broken[:10]}"
+    assert visit.console_errors == []
+    assert visit.dialogs == []
+    assert scripts == 0
+    if which != "grid":
+        assert marks >= len(VERDICTS), "verdict marks are drawn, not emoji"
+
+
+def test_csp_keeps_an_injected_script_from_running(
+    browser: Browser, hostile_report: Path, tmp_path: Path, shots: Path
+) -> None:
+    """Were a writer ever to let markup through, the page's CSP still runs no script and no handler."""
+    page_text = hostile_report.read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in page_text
+    broken = tmp_path / "injected.html"
+    broken.write_text(page_text.replace("<body>", "<body>" + INJECTED, 1), encoding="utf-8")
+    pg, visit = _open(browser, broken, "desktop")
+    try:
+        title: str = pg.title()
+        pwned: Any = pg.evaluate("window.pwned")
+        scripts: int = pg.evaluate("document.querySelectorAll('script').length")
+    finally:
+        pg.close()
+    assert scripts == 1, "the injected script is in the page, so the test tests the CSP"
+    assert title != "pwned" and pwned is None
+    assert any("Content Security Policy" in e for e in visit.console_errors), visit.console_errors
