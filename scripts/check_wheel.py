@@ -9,6 +9,7 @@ must all come from the wheel).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -84,6 +85,10 @@ def main() -> None:
         for name in ("report.json", "report.md", "report.html", "junit.xml"):
             if not (work / "report" / name).is_file():
                 sys.exit(f"check_wheel: the run wrote no {name}")
+        report = json.loads((work / "report" / "report.json").read_text(encoding="utf-8"))
+        growth = report.get("growth") or [{}]
+        if not growth[0].get("points") or "<svg" not in (work / "report" / "report.html").read_text("utf-8"):
+            sys.exit("check_wheel: the report has no store-growth series or no picture")
         if not options.skip_suite:
             output = step(
                 "the suite from the installed package",
