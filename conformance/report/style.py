@@ -29,13 +29,14 @@ white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-all;max-height:40em
 .scroll{max-width:100%;overflow-x:auto;margin:.5em 0;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;margin:0}
 td,th{border:1px solid #d9d9de;padding:.3em .55em;vertical-align:top;text-align:left}
-th{background:#f4f4f6;font-weight:600;white-space:nowrap}
+th{background:#f4f4f6;font-weight:600}
 td code{white-space:normal}
 td li,td code,td a{overflow-wrap:anywhere}
 td ul{padding-left:1.1em;margin:.1em 0;min-width:14em}
 td:first-child{min-width:5.5em}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.wide{min-width:48rem}
+table.wide td:first-child{min-width:8em}
 .v{font-weight:600;white-space:nowrap;display:inline-flex;align-items:center;gap:.3em}
 .mark{width:1em;height:1em;flex:none;vertical-align:-.15em}
 .holds{color:#137333}.deviates{color:#b3261e}.error{color:#8e24aa}
