@@ -94,7 +94,7 @@ def main() -> None:
                 "the suite from the installed package",
                 [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conformance.suite.plugin",
                  "--pyargs", "conformance.suite", "--target", "reference", "--profile", "dev",
-                 "--hypothesis-seed", "20261129"],
+                 "--call-timeout", "30", "--hypothesis-seed", "20261129"],
                 cwd=work, env=env,
             )
             if " passed" not in output or "snapshots passed" not in output:
