@@ -219,6 +219,19 @@ class WireDriver(Managed):
     def is_alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def end_input(self, timeout: float) -> int | None:
+        """Close the server's stdin (a host going away) and wait for its exit status; None if it stays up."""
+        self._require_started()
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self._proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
     # -- stderr ------------------------------------------------------------------------------------
 
     def _stderr_loop(self) -> None:

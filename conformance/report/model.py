@@ -51,6 +51,13 @@ class ReplayableCounterexample(_Frozen):
     )
 
 
+class WitnessAnswer(_Frozen):
+    """One witness call of a record and its canonical answer (long strings shortened to a digest)."""
+
+    step: str = Field(description="the step's name in fixtures/witnesses/witnesses.yaml")
+    answer: str = Field(description="the canonical answer as compact JSON")
+
+
 class RecordVerdict(_Frozen):
     """One record of the catalog and what this run observed about it."""
 
@@ -72,6 +79,13 @@ class RecordVerdict(_Frozen):
     evidence_after: str = Field(description="`observed` when this run observed it, else unchanged")
     explained_by: str | None = Field(
         default=None, description="the root cause (its id) whose change this record's departure follows from"
+    )
+    signature: str | None = Field(
+        default=None,
+        description="sha256 hex of the canonical answers to the record's witness calls (set for departures)",
+    )
+    witness: list[WitnessAnswer] = Field(
+        default_factory=list, description="the canonical witness answers behind `signature`"
     )
 
 
@@ -115,6 +129,12 @@ class GateEntry(_Frozen):
     verdict: Verdict
     expected: str = Field(description="what the baseline says: deviates, error or `holds` when unlisted")
     reason: str = ""
+    before: list[WitnessAnswer] = Field(
+        default_factory=list, description="departure changed: the baseline's witness answers that differ"
+    )
+    after: list[WitnessAnswer] = Field(
+        default_factory=list, description="departure changed: this run's answers to the same witnesses"
+    )
 
 
 class Gate(_Frozen):
@@ -127,6 +147,10 @@ class Gate(_Frozen):
     stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
     unconfirmed: list[GateEntry] = Field(
         default_factory=list, description="baseline entries this run could not check, or saw depart otherwise"
+    )
+    changed: list[GateEntry] = Field(
+        default_factory=list,
+        description="departure changed: listed departures whose behaviour signature differs from the baseline's",
     )
 
 
