@@ -1,5 +1,5 @@
 """The command line: `run` (the gate), `records` (the catalog), `diff` (drift between two reports),
-`install` (fetch an npm target ahead of time), `baseline` (start a baseline from a report).
+`install` (fetch an npm target ahead of time), `baseline` (start or refresh a baseline from a report).
 
 Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
 cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
@@ -18,12 +18,13 @@ from typing import NoReturn, TextIO
 from conformance.catalog.view import load_catalog_view
 from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
-from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline
+from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
-from conformance.report.text import VERDICT_MARK, gate_sentence
+from conformance.report.text import VERDICT_MARK, gate_sentence, paired_answers
 from conformance.suite.profiles import PROFILES, Profile, default_profile
+from conformance.targets.project import project_of
 from conformance.targets.specs import resolve_target
 
 PROG = "seqthink-conformance"
@@ -173,13 +174,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     base_p = commands.add_parser(
         "baseline",
-        help="write a baseline from a report's departures",
-        description="Write a baseline listing every departure of a report; edit the "
-        "reasons before committing it.",
+        help="write a baseline from a report's departures, or refresh one",
+        description="Write a baseline (format /2) listing every departure of a report with its "
+        "behaviour signature; edit the reasons before committing it. With --refresh FILE, keep "
+        "FILE's reasons, take the report's signatures, add and remove entries, and say what changed.",
     )
     base_p.add_argument("report", type=Path, metavar="REPORT.json")
     base_p.add_argument(
         "--output", "-o", type=Path, default=None, metavar="FILE", help="write here instead of stdout"
+    )
+    base_p.add_argument(
+        "--project",
+        default=None,
+        metavar="NAME",
+        help="the project it is for (default: the report's npm package or the fork's package.json name)",
+    )
+    base_p.add_argument(
+        "--refresh",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="update this baseline in place (or into --output) from the report",
     )
     return parser
 
@@ -265,6 +280,13 @@ def _print_summary(report: Report, out: TextIO) -> None:
         width = max(len(rv.id) for rv in departures)
         for rv in departures:
             write_line(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}", out)
+    for entry in report.gate.changed:
+        write_line("", out)
+        write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)
+        for step, before, after in paired_answers(entry.before, entry.after):
+            write_line(f"    {safe(step)}", out)
+            write_line(f"      before: {safe(before, 160)}", out)
+            write_line(f"      after:  {safe(after, 160)}", out)
     write_line("", out)
     write_line(safe(gate_sentence(report.gate), 1000), out)
 
@@ -387,19 +409,57 @@ def _install(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = load_report(args.report)
-    entries = [
-        BaselineEntry(
-            record=rv.id,
-            verdict="error" if rv.verdict == "error" else "deviates",
-            reason=f"TODO say why; observed: {rv.reason or rv.verdict}",
+    existing = load_baseline(args.refresh) if args.refresh is not None else None
+    project = args.project or (existing.project if existing else None) or project_of(report.target)
+    if not project:
+        raise UsageError(
+            f"cannot tell which project {report.target.spec} is a build of: give --project NAME"
         )
-        for rv in report.records
-        if rv.verdict in ("deviates", "error")
-    ]
-    text = dump_baseline(Baseline(target=report.target.spec, deviations=entries))
-    if args.output is None:
+    kept = canonical_entries(existing, load_catalog_view().canonical) if existing is not None else {}
+    entries: list[BaselineEntry] = []
+    added: list[str] = []
+    resigned: list[str] = []
+    for rv in report.records:
+        if rv.verdict not in ("deviates", "error"):
+            continue
+        old = kept.get(rv.id)
+        if old is None:
+            added.append(rv.id)
+        elif old.signature != rv.signature:
+            resigned.append(rv.id)
+        entries.append(
+            BaselineEntry(
+                record=rv.id,
+                verdict="error" if rv.verdict == "error" else "deviates",
+                reason=old.reason if old else f"TODO say why; observed: {rv.reason or rv.verdict}",
+                signature=rv.signature,
+                witness=rv.witness,
+            )
+        )
+    removed = [rid for rid in kept if rid not in {e.record for e in entries}]
+    text = dump_baseline(Baseline(project=project, target=report.target.spec, deviations=entries))
+    destination = args.output if args.output is not None else args.refresh
+    if destination is None:
         out.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
-        write_line(f"wrote {len(entries)} entries to {safe(str(args.output))}", out)
+        return 0
+    destination.write_text(text, encoding="utf-8")
+    unsigned = sum(1 for e in entries if e.signature is None)
+    if existing is None:
+        note = f" ({unsigned} without a signature: the report has none for them)" if unsigned else ""
+        write_line(
+            f"wrote {len(entries)} entries for project {safe(project)} to {safe(str(destination))}{note}", out
+        )
+        return 0
+    write_line(
+        f"refreshed {safe(str(destination))} (project {safe(project)}): kept {len(entries) - len(added)} "
+        f"reasons, re-pinned {len(resigned)} signature(s){_listed(resigned)}, added {len(added)}"
+        f"{_listed(added)}, removed {len(removed)}{_listed(removed)}",
+        out,
+    )
+    if added:
+        write_line("new entries say TODO: write why before committing", out)
     return 0
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return f" ({', '.join(ids)})" if ids else ""

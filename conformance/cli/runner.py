@@ -15,7 +15,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,8 +31,15 @@ from conformance.drivers.errors import DriverError, HarnessError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen, assemble_report
-from conformance.gate.baseline import Baseline, BaselineError, canonical_entries, load_baseline
+from conformance.gate.baseline import (
+    Baseline,
+    canonical_entries,
+    check_project,
+    check_spec,
+    load_baseline,
+)
 from conformance.gate.findings import check_findings, load_findings
+from conformance.gate.signatures import RecordSignature, sign_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
 from conformance.report.write import write_report
@@ -42,6 +49,7 @@ from conformance.suite.profiles import Profile
 from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
 from conformance.targets.identity import harness_identity
+from conformance.targets.project import project_of
 from conformance.targets.specs import Target, TargetIdentity, resolve_target
 
 SUITE = "conformance.suite"
@@ -87,7 +95,13 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
     transcripts = out / "transcripts"
     transcripts.mkdir(parents=True, exist_ok=True)
 
-    def finish(results: RunResults | None, seen: TargetSeen, pytest_exit: int | None, why: str) -> Report:
+    def finish(
+        results: RunResults | None,
+        seen: TargetSeen,
+        pytest_exit: int | None,
+        why: str,
+        sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
+    ) -> Report:
         tests = results.tests if results is not None else []
         report = assemble_report(
             catalog=catalog.records,
@@ -113,6 +127,7 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
             baseline_path=str(options.baseline) if options.baseline else None,
             findings=findings,
             not_run_reason=why,
+            sign=sign,
         )
         write_report(report, out)
         return report
@@ -127,6 +142,8 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
         message = f"target {options.target} cannot be used: {exc}"
         seen = TargetSeen(_unresolved_identity(options.target), Preflight(ok=False, error=str(exc)), {}, None)
         return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
+    if baseline is not None and options.baseline is not None:
+        check_project(baseline, options.baseline, options.target, project_of(target.identity))
 
     write_line(f"preflight: starting {safe(options.target)}", stream)
     preflight, server_info, protocol = check_target(target, transcripts / "preflight.jsonl", options.timeout)
@@ -147,7 +164,10 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
         why = _pytest_failure(pytest_exit, results is None)
         message = f"the suite could not run against {options.target}: {why} (see {out / 'pytest.log'})"
         return RunOutcome(exit_status.UNUSABLE, finish(results, seen, int(pytest_exit), message), message)
-    report = finish(results, seen, int(pytest_exit), "no test evidences this record")
+    report = finish(
+        results, seen, int(pytest_exit), "no test evidences this record",
+        sign=lambda ids: sign_departures(target, ids, options.timeout, transcripts / "witnesses.jsonl"),
+    )
     return RunOutcome(exit_status.OK if report.gate.passed else exit_status.GATE_FAILED, report)
 
 
@@ -155,10 +175,7 @@ def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | N
     if options.baseline is None:
         return None
     baseline = load_baseline(options.baseline)
-    if baseline.target != options.target:
-        raise BaselineError(
-            f"baseline {options.baseline} is for target {baseline.target!r}, not {options.target!r}"
-        )
+    check_spec(baseline, options.baseline, options.target)
     canonical_entries(baseline, catalog.canonical)
     return baseline
 

@@ -11,6 +11,7 @@ the stderr bytes written during a call are attributed to that call.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import math
@@ -223,10 +224,8 @@ class WireDriver(Managed):
         """Close the server's stdin (a host going away) and wait for its exit status; None if it stays up."""
         self._require_started()
         assert self._proc is not None and self._proc.stdin is not None
-        try:
+        with contextlib.suppress(OSError):
             self._proc.stdin.close()
-        except OSError:
-            pass
         try:
             return self._proc.wait(timeout)
         except subprocess.TimeoutExpired:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from conformance.gate.baseline import Baseline, evaluate_gate
+from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
+from conformance.gate.signatures import RecordSignature
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
-from conformance.report.model import Gate, Preflight, Report, RunInfo, StoreGrowth
+from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
 from conformance.results import HarnessIdentity, RunResults
 from conformance.targets.specs import TargetIdentity
 
@@ -36,8 +37,12 @@ def assemble_report(
     baseline_path: str | None = None,
     findings: FindingsFile | None = None,
     not_run_reason: str = "no test evidences this record",
+    sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
 ) -> Report:
+    """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py)."""
     verdicts = judge(catalog, results, not_run_reason=not_run_reason)
+    if sign is not None:
+        verdicts = signed(verdicts, sign)
     gate = evaluate_gate(verdicts, baseline, baseline_path=baseline_path, canonical=canonical)
     if not seen.preflight.ok or results is None:
         gate = Gate(
@@ -68,3 +73,16 @@ def assemble_report(
             StoreGrowth(test=t.nodeid, records=t.records, points=t.growth) for t in tests if t.growth
         ],
     )
+
+
+def signed(
+    verdicts: Sequence[RecordVerdict], sign: Callable[[list[str]], Mapping[str, RecordSignature]]
+) -> list[RecordVerdict]:
+    """Each departure with its behaviour signature and witness answers (others unchanged)."""
+    found = sign([rv.id for rv in verdicts if rv.verdict in DEPARTURES])
+    return [
+        rv.model_copy(update={"signature": found[rv.id].signature, "witness": found[rv.id].witness})
+        if rv.id in found
+        else rv
+        for rv in verdicts
+    ]

@@ -1,7 +1,9 @@
-"""The gate's baseline: the records a target is known to depart from, each with the reason a human gave.
+"""The gate's baseline: the records a project is known to depart from, each with the reason a human gave.
 
 A fork's CI passes when what it observes departing is exactly its baseline: a new departure fails the
 gate, and so does a baseline entry that no longer departs (stale), so the baseline never rots silently.
+Format /2 names the project (any build or release of it is checked) and pins each departure's behaviour
+signature, so a departure whose behaviour changes again fails too ("departure changed"); /1 is still read.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from pathlib import Path
 from typing import Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from conformance.drivers.errors import HarnessError
-from conformance.report.model import Gate, GateEntry, RecordVerdict
+from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
-BASELINE_FORMAT: Final = "seqthink-conformance-baseline/1"
+BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"
+BASELINE_FORMAT_1: Final = "seqthink-conformance-baseline/1"
 
 Departure = Literal["deviates", "error"]
 """The verdicts a baseline may expect; every other verdict is not a departure."""
@@ -33,6 +36,14 @@ class BaselineEntry(BaseModel):
     record: str = Field(description="canonical record ID (an alias is accepted and mapped)")
     reason: str = Field(min_length=1, description="why this target is expected to depart from the record")
     verdict: Departure = Field(default="deviates", description="the expected verdict: deviates or error")
+    signature: str | None = Field(
+        default=None,
+        pattern="^[0-9a-f]{64}$",
+        description="the departure's behaviour signature (sha256 hex); absent: any behaviour is accepted",
+    )
+    witness: list[WitnessAnswer] = Field(
+        default_factory=list, description="the canonical witness answers the signature was computed from"
+    )
 
     @field_validator("reason")
     @classmethod
@@ -45,11 +56,26 @@ class BaselineEntry(BaseModel):
 class Baseline(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["seqthink-conformance-baseline/1"] = BASELINE_FORMAT
-    target: str = Field(
-        min_length=1, description="the target spec this baseline is for, as given to --target"
+    format: Literal["seqthink-conformance-baseline/1", "seqthink-conformance-baseline/2"] = BASELINE_FORMAT
+    project: str | None = Field(
+        default=None,
+        min_length=1,
+        description="/2: the project (npm package or fork name) whose builds and releases this is for",
+    )
+    target: str | None = Field(
+        default=None,
+        min_length=1,
+        description="/1: the exact target spec it is for; /2: the target its signatures were taken from",
     )
     deviations: list[BaselineEntry] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _names_what_it_is_for(self) -> Baseline:
+        if self.format == BASELINE_FORMAT_1 and self.target is None:
+            raise ValueError("a /1 baseline needs `target:`")
+        if self.format == BASELINE_FORMAT and self.project is None:
+            raise ValueError("a /2 baseline needs `project:` (the npm package or fork it is for)")
+        return self
 
     @field_validator("deviations")
     @classmethod
@@ -70,7 +96,7 @@ def load_baseline(path: Path) -> Baseline:
     except yaml.YAMLError as exc:
         raise BaselineError(f"baseline {path} is not YAML: {_one_line(str(exc))}") from None
     if raw is None:
-        raise BaselineError(f"baseline {path} is empty: it needs at least `target:`")
+        raise BaselineError(f"baseline {path} is empty: it needs at least `format:` and `project:`")
     try:
         return Baseline.model_validate(raw)
     except ValidationError as exc:
@@ -93,14 +119,36 @@ def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[
 
 
 def dump_baseline(baseline: Baseline) -> str:
-    """YAML a human can edit: one entry per departure, reasons kept as written."""
-    body = baseline.model_dump(mode="json")
+    """YAML a human can edit: one entry per departure, reasons kept as written, signatures pinned below."""
+    body = baseline.model_dump(mode="json", exclude_none=True)
+    for entry in body.get("deviations", []):
+        if not entry.get("witness"):
+            entry.pop("witness", None)
     header = (
-        "# Records this target is expected to depart from, each with why.\n"
-        "# `python -m conformance run --baseline <this file>` exits 0 only when the observed\n"
-        "# departures are exactly these; see docs/reports.md.\n"
+        "# Records this project is expected to depart from, each with why, and (format /2) the behaviour\n"
+        "# each departure showed on its witness calls. `python -m conformance run --baseline <this file>`\n"
+        "# exits 0 only when the observed departures are exactly these and behave as pinned; refresh\n"
+        "# the signatures with `python -m conformance baseline REPORT --refresh <this file>`\n"
+        "# (docs/baselines.md).\n"
     )
     return header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100)
+
+
+def check_spec(baseline: Baseline, path: Path, spec: str) -> None:
+    """A /1 baseline is for one exact target spec (a /2 one is checked by project, once it is known)."""
+    if baseline.format == BASELINE_FORMAT_1 and baseline.target != spec:
+        raise BaselineError(
+            f"baseline {path} (format /1) is for target {baseline.target!r}, not {spec!r}; "
+            "`baseline REPORT --refresh FILE` rewrites it as /2, which names a project instead"
+        )
+
+
+def check_project(baseline: Baseline, path: Path, spec: str, project: str | None) -> None:
+    """A /2 baseline applies to any build or release of its project; another project's is refused."""
+    if baseline.format == BASELINE_FORMAT and project is not None and baseline.project != project:
+        raise BaselineError(
+            f"baseline {path} is for project {baseline.project!r}, but target {spec} is {project!r}"
+        )
 
 
 def _one_line(text: str) -> str:
@@ -114,12 +162,14 @@ def evaluate_gate(
     baseline_path: str | None,
     canonical: Mapping[str, str],
 ) -> Gate:
-    """Pass exactly when the observed departures (deviates, error) are the baseline's, verdict for verdict."""
+    """Pass exactly when the observed departures (deviates, error) are the baseline's, verdict for verdict,
+    and every pinned departure still shows the behaviour signature it was pinned with."""
     expected_by_id = canonical_entries(baseline, canonical) if baseline is not None else {}
     expected: list[GateEntry] = []
     unexpected: list[GateEntry] = []
     stale: list[GateEntry] = []
     unconfirmed: list[GateEntry] = []
+    changed: list[GateEntry] = []
     for rv in verdicts:
         entry = expected_by_id.get(rv.id)
         departs = rv.verdict in DEPARTURES
@@ -131,16 +181,35 @@ def evaluate_gate(
             continue
         row = GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict, reason=entry.reason)
         if rv.verdict == entry.verdict:
-            expected.append(row)
+            if entry.signature is None or rv.signature == entry.signature:
+                expected.append(row)
+            elif rv.signature is None:
+                unconfirmed.append(
+                    row.model_copy(update={"reason": "its behaviour signature could not be computed"})
+                )
+            else:
+                before, after = changed_answers(entry.witness, rv.witness)
+                changed.append(row.model_copy(update={"before": before, "after": after}))
         elif rv.verdict == "holds":
             stale.append(row)
         else:
             unconfirmed.append(row)
     return Gate(
         baseline=baseline_path,
-        passed=not (unexpected or stale or unconfirmed),
+        passed=not (unexpected or stale or unconfirmed or changed),
         expected=expected,
         unexpected=unexpected,
         stale=stale,
         unconfirmed=unconfirmed,
+        changed=changed,
     )
+
+
+def changed_answers(
+    before: Sequence[WitnessAnswer], after: Sequence[WitnessAnswer]
+) -> tuple[list[WitnessAnswer], list[WitnessAnswer]]:
+    """The witness answers that differ, step by step; all of both when the witness steps changed."""
+    if [w.step for w in before] != [w.step for w in after]:
+        return list(before), list(after)
+    pairs = [(b, a) for b, a in zip(before, after, strict=True) if b.answer != a.answer]
+    return [b for b, _ in pairs], [a for _, a in pairs]

@@ -1,4 +1,4 @@
-"""Behaviour signatures: each record's witness calls sent to one fresh process, answers made canonical, hashed.
+"""Behaviour signatures: each record's witness calls sent to one fresh process, made canonical, hashed.
 
 A baseline pins a departure's signature, so a departure whose behaviour changes again fails the gate.
 The digest must depend on the behaviour only: fixed witnesses (no generated examples), the store read
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessSet, WitnessStep, default_witnesses
-from conformance.drivers.errors import DriverError
+from conformance.drivers.errors import DriverError, HarnessError
 from conformance.drivers.transcript import Transcript, decode
 from conformance.drivers.wire import Exchange, WireDriver, js_truthy
 from conformance.jsontypes import JSON, OMIT
@@ -92,6 +92,20 @@ def witness_signatures(
     return {rid: _signed(rid, pairs) for rid, pairs in answers.items()}
 
 
+def sign_departures(
+    target: Target, records: list[str], timeout: float, transcript_path: Path
+) -> dict[str, RecordSignature]:
+    """A run's signatures: what cannot be computed (the target died, would not start) is left out, and the
+    gate then reports pinned departures it could not check as not confirmed."""
+    if not records:
+        return {}
+    try:
+        with Transcript(transcript_path) as transcript:
+            return witness_signatures(target, records, timeout=timeout, transcript=transcript)
+    except HarnessError:
+        return {}
+
+
 def signature_of(answers: Iterable[tuple[str, JSON]]) -> str:
     """sha256 hex of the canonical answers, step names included."""
     body = json.dumps([[name, value] for name, value in answers], ensure_ascii=False, separators=(",", ":"))
@@ -99,9 +113,8 @@ def signature_of(answers: Iterable[tuple[str, JSON]]) -> str:
 
 
 def _signed(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignature:
-    return RecordSignature(
-        record, signature_of(pairs), [WitnessAnswer(step=name, answer=short_json(value)) for name, value in pairs]
-    )
+    shown = [WitnessAnswer(step=name, answer=short_json(value)) for name, value in pairs]
+    return RecordSignature(record, signature_of(pairs), shown)
 
 
 def short_json(value: JSON) -> str:
@@ -237,7 +250,7 @@ class _WitnessSession:
         shown = {str(k): v for k, v in info.items()}
         if self.package_version is not None and shown.get("version") == self.package_version:
             shown["version"] = PACKAGE_VERSION
-        return sorted_json(shown)  # type: ignore[arg-type]
+        return sorted_json(dict(shown))
 
     def _artifact(self, step: WitnessStep) -> JSON:
         root = self.package_dir
@@ -245,7 +258,7 @@ class _WitnessSession:
             return {"artifact": "not available"}
         try:
             if step.artifact == "files":
-                return sorted(
+                return _strings(
                     str(p.relative_to(root)) for p in root.rglob("*")
                     if p.is_file() and "node_modules" not in p.relative_to(root).parts
                 )
@@ -264,7 +277,7 @@ class _WitnessSession:
                 return {"artifact": "not an object"}
             return {key: sorted_json(manifest[key]) for key in step.keys if key in manifest}
         if step.imports:
-            return sorted(set(_IMPORT.findall(text)))
+            return _strings(set(_IMPORT.findall(text)))
         return _text_view(text, step)
 
 
@@ -386,7 +399,7 @@ def _tool_view(step: WitnessStep, exchange: Exchange) -> JSON:
     description = tool.get("description")
     text = description if isinstance(description, str) else ""
     if step.view == "keys":
-        return sorted(tool)
+        return _strings(tool)
     if step.view == "extras":
         return sorted_json({k: v for k, v in tool.items() if k not in ("description", "inputSchema")})
     if step.view == "stats":
@@ -404,15 +417,20 @@ def _tool_view(step: WitnessStep, exchange: Exchange) -> JSON:
             {k: v.get("type") if isinstance(v, dict) else None for k, v in properties.items()}
             if isinstance(properties, dict) else None
         ),
-        "required": sorted(str(r) for r in required) if isinstance(required, list) else None,
+        "required": _strings(str(r) for r in required) if isinstance(required, list) else None,
     }
+
+
+def _strings(items: Iterable[str]) -> list[JSON]:
+    """Sorted, as JSON (a set or a key listing whose order no record is about)."""
+    return list[JSON](sorted(items))
 
 
 def _text_view(text: str, step: WitnessStep) -> JSON:
     lines = text.split("\n")
     if step.lines is not None:
         first, last = step.lines
-        return lines[first - 1 : last]
+        return list[JSON](lines[first - 1 : last])
     if step.grep is not None:
         pattern = re.compile(step.grep)
         return [line for line in lines if pattern.search(line)]

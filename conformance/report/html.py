@@ -12,7 +12,7 @@ from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import VERDICTS, ClaimVerdict, RecordVerdict, Report, StoreGrowth, TestRef
 from conformance.report.style import page, table, toc
 from conformance.report.svg import COLOURS, Series, legend, line_chart, verdict_bar, verdict_mark
-from conformance.report.text import gate_sentence, growth_rows, identity_rows
+from conformance.report.text import gate_sentence, growth_rows, identity_rows, paired_answers
 
 EVENT_CHARS: Final = 4000
 
@@ -164,18 +164,33 @@ def render_html(report: Report) -> str:
         ("not in baseline", g.unexpected),
         ("stale", g.stale),
         ("not confirmed", g.unconfirmed),
+        ("departure changed", g.changed),
         ("expected", g.expected),
     ):
         gate_rows += [
             [label, tag("a", e.record, href=f"#rec-{e.record}"), _verdict(e.verdict), e.expected, e.reason]
             for e in entries
         ]
-    if gate_rows or g.baseline:
+    if gate_rows or g.baseline or g.changed:
         sections += [
             tag("h2", "Gate", id="gate"),
             tag("p", "Baseline: ", tag("code", g.baseline or "none")),
             _table(["", "record", "observed", "baseline", "reason"], gate_rows),
         ]
+    if g.changed:
+        sections += [
+            tag("h3", "Departure changed"),
+            tag("p", "Listed in the baseline, but its witness answers differ from the pinned ones."),
+        ]
+        for e in g.changed:
+            rows: list[list[Content]] = [
+                [tag("code", step), tag("code", before), tag("code", after)]
+                for step, before, after in paired_answers(e.before, e.after)
+            ]
+            sections += [
+                tag("h4", tag("a", e.record, href=f"#rec-{e.record}"), " — ", e.reason),
+                _table(["witness", "before (baseline)", "after (this run)"], rows),
+            ]
     if report.findings or report.unregistered_deviations:
         sections += [
             tag("h2", "Findings", id="findings"),

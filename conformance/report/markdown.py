@@ -14,7 +14,7 @@ from typing import Final
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text
 from conformance.report.model import VERDICTS, RecordVerdict, Report, StoreGrowth
-from conformance.report.text import VERDICT_MARK, gate_sentence, growth_rows, identity_rows
+from conformance.report.text import VERDICT_MARK, gate_sentence, growth_rows, identity_rows, paired_answers
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 EXCHANGE_EVENTS: Final = 12
@@ -160,6 +160,21 @@ def _render(report: Report, detail: int) -> str:
             f"Baseline: `{safe(g.baseline)}`" if g.baseline else "No baseline given.",
             "",
         ]
+        if g.changed:
+            lines += [
+                "**Departure changed** (listed in the baseline, but its witness answers differ from the "
+                "pinned ones)",
+                "",
+            ]
+            for e in g.changed:
+                lines += [f"- **{md(e.record)}** ({md(e.reason, 200)})", ""]
+                for step, before, after in paired_answers(e.before, e.after):
+                    lines += [
+                        f"  - witness <code>{in_html(step, 80)}</code>",
+                        f"    - before: <code>{in_html(before, 600)}</code>",
+                        f"    - after: <code>{in_html(after, 600)}</code>",
+                    ]
+                lines.append("")
         for title, entries in (
             ("Not in the baseline", g.unexpected),
             ("Stale (now holds)", g.stale),

@@ -150,7 +150,8 @@ class Gate(_Frozen):
     )
     changed: list[GateEntry] = Field(
         default_factory=list,
-        description="departure changed: listed departures whose behaviour signature differs from the baseline's",
+        description="departure changed: listed departures whose behaviour signature differs from the "
+        "baseline's",
     )
 
 

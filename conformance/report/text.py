@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.report.model import Gate, Report, StoreGrowth
+from collections.abc import Sequence
+
+from conformance.report.model import Gate, Report, StoreGrowth, WitnessAnswer
 
 VERDICT_MARK = {"holds": "✓", "deviates": "✗", "error": "!", "not observable": "–", "not run": "·"}
 """Text marks with no emoji presentation: they render in any font with basic symbols (HTML draws its own)."""
@@ -12,7 +14,10 @@ def gate_sentence(gate: Gate) -> str:
     """One line saying whether the gate passed and why not."""
     if gate.passed:
         if gate.expected:
-            return f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
+            return (
+                f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
+                f"{', behaving as pinned' if gate.baseline is not None else ''}"
+            )
         return "gate passed: no record departs"
     parts = []
     if gate.unexpected:
@@ -30,9 +35,26 @@ def gate_sentence(gate: Gate) -> str:
             f"{len(gate.unconfirmed)} baseline entr{'y' if len(gate.unconfirmed) == 1 else 'ies'} "
             f"not confirmed ({', '.join(f'{e.record}: {e.verdict}' for e in gate.unconfirmed)})"
         )
+    if gate.changed:
+        parts.append(
+            f"{len(gate.changed)} departure(s) changed behaviour since the baseline pinned them "
+            f"({', '.join(e.record for e in gate.changed)})"
+        )
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
     return "gate failed: " + "; ".join(parts)
+
+
+NO_STEP = "(no such witness)"
+
+
+def paired_answers(
+    before: Sequence[WitnessAnswer], after: Sequence[WitnessAnswer]
+) -> list[tuple[str, str, str]]:
+    """(step, before, after) for a changed departure, matched by step name (witness sets can change)."""
+    later = {w.step: w.answer for w in after}
+    rows = [(b.step, b.answer, later.pop(b.step, NO_STEP)) for b in before]
+    return rows + [(a.step, NO_STEP, a.answer) for a in after if a.step in later]
 
 
 def identity_rows(report: Report) -> list[tuple[str, str]]:
