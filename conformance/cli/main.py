@@ -410,11 +410,12 @@ def _install(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = load_report(args.report)
     existing = load_baseline(args.refresh) if args.refresh is not None else None
-    project = args.project or (existing.project if existing else None) or project_of(report.target)
-    if not project:
-        raise UsageError(
-            f"cannot tell which project {report.target.spec} is a build of: give --project NAME"
-        )
+    project = (
+        args.project
+        or (existing.project if existing else None)
+        or project_of(report.target)
+        or report.target.spec
+    )
     kept = canonical_entries(existing, load_catalog_view().canonical) if existing is not None else {}
     entries: list[BaselineEntry] = []
     added: list[str] = []

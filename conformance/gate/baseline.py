@@ -69,6 +69,14 @@ class Baseline(BaseModel):
     )
     deviations: list[BaselineEntry] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _format_by_content(cls, data: object) -> object:
+        """A file without `format:` is /1 when it names a target and no project (as /1 files were written)."""
+        if isinstance(data, dict) and "format" not in data and "project" not in data and "target" in data:
+            return {**data, "format": BASELINE_FORMAT_1}
+        return data
+
     @model_validator(mode="after")
     def _names_what_it_is_for(self) -> Baseline:
         if self.format == BASELINE_FORMAT_1 and self.target is None:

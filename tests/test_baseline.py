@@ -1,0 +1,178 @@
+"""Behaviour-pinned baselines, through the API: the witness data, signatures, format /1 and /2, the gate.
+
+Signatures are computed on real server processes (`witness_signatures`), never on mocks; the end-to-end
+command line is in tests/test_baseline_cli.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conformance.catalog.records import default_catalog
+from conformance.catalog.witnesses import WitnessError, default_witnesses, load_witnesses, witnesses_path
+from conformance.gate.baseline import (
+    BASELINE_FORMAT,
+    BASELINE_FORMAT_1,
+    Baseline,
+    BaselineEntry,
+    BaselineError,
+    dump_baseline,
+    evaluate_gate,
+    load_baseline,
+)
+from conformance.gate.signatures import short_json, signature_of, witness_signatures
+from conformance.report.model import RecordVerdict, WitnessAnswer
+
+REPO = Path(__file__).resolve().parent.parent
+CANONICAL = {r.id: r.id for r in default_catalog().records}
+
+
+def _wire_only(record: str) -> bool:
+    """Records whose witnesses are all on the wire or stderr (the reference has no npm package files)."""
+    return all(step.artifact is None for _, step in default_witnesses().steps_of(record))
+
+
+def test_every_record_observable_on_the_wire_or_stderr_has_witnesses() -> None:
+    witnesses = default_witnesses()
+    for record in default_catalog().records:
+        if record.observable and {"wire", "stderr"} & set(record.channels):
+            assert witnesses.steps_of(record.id), record.id
+
+
+def test_records_may_not_share_a_branch_label(tmp_path: Path) -> None:
+    data = yaml.safe_load(witnesses_path().read_text(encoding="utf-8"))
+    data["steps"]["shared"] = {
+        "call": {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True,
+                 "branchFromThought": 1, "branchId": "same"}
+    }
+    data["records"]["RTE-6"].append("shared")
+    data["records"]["OBJ-3"].append("shared")
+    path = tmp_path / "witnesses.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(WitnessError, match="'same' is filed by"):
+        load_witnesses(path)
+
+
+def test_signatures_agree_where_reference_and_original_agree() -> None:
+    """The reference equals the original on every tool-level behaviour; SDK-owned details are normalized."""
+    records = [rid for rid in default_witnesses().records if _wire_only(rid)]
+    original = witness_signatures("npm:0.6.2", records)
+    reference = witness_signatures("reference", records)
+    differing = [rid for rid in records if original[rid].signature != reference[rid].signature]
+    assert differing == [], {rid: (original[rid].witness, reference[rid].witness) for rid in differing}
+
+
+def test_signatures_do_not_depend_on_what_else_was_witnessed() -> None:
+    """A record's store effects are read relative to its own probe: the same digest alone or among all."""
+    alone = witness_signatures("npm:0.6.2", ["OBJ-3", "RTE-5"])
+    among = witness_signatures("npm:0.6.2", list(default_witnesses().records))
+    assert {r: alone[r].signature for r in alone} == {r: among[r].signature for r in alone}
+
+
+def test_coercion_and_annotations_change_the_signatures_of_2026_7_4() -> None:
+    """Upstream #3428 (string numbers and "false" accepted) and the tool's new annotations sit inside
+    records that already deviate on 2025.12.18; their signatures say so."""
+    records = ["RTE-3", "OBJ-10", "OBJ-8", "RTE-1", "CMP-2", "OBJ-7", "OBJ-5"]
+    before = witness_signatures("npm:2025.12.18", records)
+    after = witness_signatures("npm:2026.7.4", records)
+    changed = {rid for rid in records if before[rid].signature != after[rid].signature}
+    assert changed == {"RTE-3", "OBJ-10", "OBJ-8", "RTE-1", "CMP-2"}  # same schema, same description
+    shown = {w.step: w.answer for w in after["CMP-2"].witness}
+    assert "annotations" in shown["tool-keys"]
+    coerced = {w.step: w.answer for w in after["RTE-3"].witness}
+    assert '"isError":false' in coerced["string-number"] and '"isError":false' in coerced["string-flag"]
+
+
+def test_signature_covers_step_names_and_answers() -> None:
+    one = signature_of([("plain", {"result": 1})])
+    assert one == signature_of([("plain", {"result": 1})])
+    assert one != signature_of([("other", {"result": 1})])
+    assert one != signature_of([("plain", {"result": 2})])
+    assert len(one) == 64
+
+
+def test_long_answers_are_shortened_with_their_digest() -> None:
+    shown = short_json({"description": "x" * 5000})
+    assert len(shown) < 400 and "5000 chars, sha256" in shown
+
+
+def _verdict(record: str, signature: str | None, answer: str = "a") -> RecordVerdict:
+    return RecordVerdict(
+        id=record, kind="rte", aliases=[], anchors=[], statement="s", channels=["wire"], verdict="deviates",
+        evidence_before="implemented", evidence_after="observed", signature=signature,
+        witness=[WitnessAnswer(step="plain", answer=answer), WitnessAnswer(step="same", answer="x")],
+    )
+
+
+def _baseline(signature: str | None, answer: str = "a") -> Baseline:
+    witness = [WitnessAnswer(step="plain", answer=answer), WitnessAnswer(step="same", answer="x")]
+    entry = BaselineEntry(record="RTE-3", reason="validation moved into the SDK", signature=signature,
+                          witness=witness if signature else [])
+    return Baseline(project="p", deviations=[entry])
+
+
+def test_a_departure_whose_signature_changed_fails_the_gate() -> None:
+    gate = evaluate_gate([_verdict("RTE-3", "b" * 64, "new")], _baseline("a" * 64, "old"),
+                         baseline_path="b.yaml", canonical=CANONICAL)
+    assert not gate.passed and not gate.expected
+    [entry] = gate.changed
+    assert entry.record == "RTE-3" and entry.reason == "validation moved into the SDK"
+    assert [(w.step, w.answer) for w in entry.before] == [("plain", "old")]
+    assert [(w.step, w.answer) for w in entry.after] == [("plain", "new")]
+
+
+def test_same_signature_or_an_unpinned_entry_passes() -> None:
+    for baseline in (_baseline("b" * 64), _baseline(None)):
+        gate = evaluate_gate([_verdict("RTE-3", "b" * 64)], baseline, baseline_path="b.yaml",
+                             canonical=CANONICAL)
+        assert gate.passed and [e.record for e in gate.expected] == ["RTE-3"], gate
+
+
+def test_a_pinned_departure_without_a_signature_is_not_confirmed() -> None:
+    gate = evaluate_gate([_verdict("RTE-3", None)], _baseline("b" * 64), baseline_path="b.yaml",
+                         canonical=CANONICAL)
+    assert not gate.passed and [e.record for e in gate.unconfirmed] == ["RTE-3"]
+
+
+def test_a_v1_baseline_still_loads_and_checks_its_target(tmp_path: Path) -> None:
+    """The /1 file this project shipped before /2 (from git history) loads, unpinned, for its own target."""
+    shipped = subprocess.run(
+        ["git", "show", "bc3de68:fixtures/baselines/npm-2026.8.31.yaml"],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    ).stdout
+    path = tmp_path / "v1.yaml"
+    path.write_text(shipped, encoding="utf-8")
+    baseline = load_baseline(path)
+    assert baseline.format == BASELINE_FORMAT_1 and baseline.target == "npm:2026.8.31"
+    assert baseline.project is None and len(baseline.deviations) == 29
+    assert all(e.signature is None and e.witness == [] for e in baseline.deviations)
+    unformatted = yaml.safe_load(shipped)
+    del unformatted["format"]
+    path.write_text(yaml.safe_dump(unformatted), encoding="utf-8")
+    assert load_baseline(path).format == BASELINE_FORMAT_1
+
+
+def test_v2_baseline_round_trips_and_needs_a_project(tmp_path: Path) -> None:
+    baseline = _baseline("c" * 64)
+    path = tmp_path / "v2.yaml"
+    path.write_text(dump_baseline(baseline), encoding="utf-8")
+    assert load_baseline(path) == baseline and baseline.format == BASELINE_FORMAT
+    path.write_text(yaml.safe_dump({"format": BASELINE_FORMAT, "deviations": []}), encoding="utf-8")
+    with pytest.raises(BaselineError, match="needs `project:`"):
+        load_baseline(path)
+    path.write_text(yaml.safe_dump({"format": BASELINE_FORMAT, "project": "p", "deviations": [
+        {"record": "RTE-3", "reason": "r", "signature": "not-a-digest"}]}), encoding="utf-8")
+    with pytest.raises(BaselineError, match="signature"):
+        load_baseline(path)
+
+
+def test_the_shipped_2026_8_31_baseline_is_v2_and_pinned() -> None:
+    baseline = load_baseline(REPO / "fixtures" / "baselines" / "npm-2026.8.31.yaml")
+    assert baseline.format == BASELINE_FORMAT
+    assert baseline.project == "@modelcontextprotocol/server-sequential-thinking"
+    assert all(e.signature and e.witness for e in baseline.deviations)
+    assert "TODO" not in dump_baseline(baseline)
