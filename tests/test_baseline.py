@@ -6,9 +6,11 @@ command line is in tests/test_baseline_cli.py.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
@@ -176,3 +178,15 @@ def test_the_shipped_2026_8_31_baseline_is_v2_and_pinned() -> None:
     assert baseline.project == "@modelcontextprotocol/server-sequential-thinking"
     assert all(e.signature and e.witness for e in baseline.deviations)
     assert "TODO" not in dump_baseline(baseline)
+
+
+def test_baseline_schema_is_the_models_and_the_shipped_baseline_conforms() -> None:
+    """fixtures/schemas/baseline.schema.json is generated from `Baseline` (regenerate it from
+    `Baseline.model_json_schema()` after a change); every shipped baseline validates against it."""
+    schema = json.loads((REPO / "fixtures" / "schemas" / "baseline.schema.json").read_text(encoding="utf-8"))
+    generated = {k: v for k, v in schema.items() if k not in ("$schema", "$id", "description")}
+    expected = {k: v for k, v in Baseline.model_json_schema().items() if k != "description"}
+    assert generated == expected
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted((REPO / "fixtures" / "baselines").glob("*.yaml")):
+        validator.validate(yaml.safe_load(path.read_text(encoding="utf-8")))

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
+from conformance.drivers.errors import HarnessError
 from conformance.jsontypes import JSON
 
 WITNESSES_FORMAT: Final = "seqthink-witnesses/1"
@@ -40,8 +41,8 @@ OBJECT_PROTOTYPE_KEYS: Final = frozenset(
 """Labels a plain object already "has" (RTE-8/a1): never filed, so several records may send them."""
 
 
-class WitnessError(ValueError):
-    """The witness file is unreadable, violates its schema, or names unknown steps or records."""
+class WitnessError(HarnessError):
+    """The witness file is unreadable, violates its schema, or names unknown steps or records (exit 2)."""
 
 
 class WitnessStep(BaseModel):
