@@ -26,7 +26,8 @@ from conformance.gate.baseline import (
     evaluate_gate,
     load_baseline,
 )
-from conformance.gate.signatures import short_json, signature_of, witness_signatures
+from conformance.gate.canonical import short_json
+from conformance.gate.signatures import signature_of, witness_signatures
 from conformance.report.model import RecordVerdict, WitnessAnswer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,8 +63,9 @@ def test_records_may_not_share_a_branch_label(tmp_path: Path) -> None:
 def test_signatures_agree_where_reference_and_original_agree() -> None:
     """The reference equals the original on every tool-level behaviour; SDK-owned details are normalized."""
     records = [rid for rid in default_witnesses().records if _wire_only(rid)]
-    original = witness_signatures("npm:0.6.2", records)
-    reference = witness_signatures("reference", records)
+    original = witness_signatures("npm:0.6.2", records, timeout=60)
+    reference = witness_signatures("reference", records, timeout=60)
+    assert set(original) == set(reference) == set(records)
     differing = [rid for rid in records if original[rid].signature != reference[rid].signature]
     assert differing == [], {rid: (original[rid].witness, reference[rid].witness) for rid in differing}
 

@@ -192,9 +192,8 @@ def evaluate_gate(
             if entry.signature is None or rv.signature == entry.signature:
                 expected.append(row)
             elif rv.signature is None:
-                unconfirmed.append(
-                    row.model_copy(update={"reason": "its behaviour signature could not be computed"})
-                )
+                why = "no behaviour signature: its witness process would not start or timed out"
+                unconfirmed.append(row.model_copy(update={"reason": why}))
             else:
                 before, after = changed_answers(entry.witness, rv.witness)
                 changed.append(row.model_copy(update={"before": before, "after": after}))

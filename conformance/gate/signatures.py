@@ -12,15 +12,27 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessSet, WitnessStep, default_witnesses
-from conformance.drivers.errors import DriverError, HarnessError
+from conformance.drivers.errors import DriverError, HarnessError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
-from conformance.drivers.wire import Exchange, WireDriver, js_truthy
+from conformance.drivers.wire import WireDriver
+from conformance.gate.canonical import (
+    StoreBase,
+    accepted_status,
+    canonical_response,
+    error_class,
+    json_strings,
+    offered_capabilities,
+    short_json,
+    sorted_json,
+    text_view,
+    tool_view,
+)
 from conformance.jsontypes import JSON, OMIT
 from conformance.report.model import WitnessAnswer
 from conformance.suite.session import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
@@ -30,8 +42,6 @@ PACKAGE_NAME: Final = "@modelcontextprotocol/server-sequential-thinking"
 PACKAGE_VERSION: Final = "<package version>"
 """What serverInfo.version reads as when it equals the installed package's version (true of every release
 since the version fix, so the next release keeps the signature)."""
-SHORT_STRING: Final = 240
-SHORT_ANSWER: Final = 1200
 BANNER_WAIT: Final = 1.0
 EXIT_WAIT: Final = 5.0
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
@@ -46,14 +56,6 @@ class RecordSignature:
     witness: list[WitnessAnswer]
 
 
-@dataclass(frozen=True)
-class _Base:
-    """The store as the probe before a record's witnesses saw it: what its answers are read relative to."""
-
-    count: int
-    labels: frozenset[str]
-
-
 def witness_signatures(
     target: Target | str,
     records: Iterable[str],
@@ -63,7 +65,10 @@ def witness_signatures(
     witnesses: WitnessSet | None = None,
     transcript: Transcript | None = None,
 ) -> dict[str, RecordSignature]:
-    """Signatures of `records` (those with witnesses) on one fresh process of `target`."""
+    """Signatures of `records` (those with witnesses) on one fresh process of `target`.
+
+    A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
+    witness that times out leaves its record unsigned, since slowness of the machine is not behaviour."""
     resolved = resolve_target(target, cache_dir=cache_dir) if isinstance(target, str) else target
     chosen = witnesses or default_witnesses()
     wanted = set(records)
@@ -76,11 +81,16 @@ def witness_signatures(
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
         for rid, steps in plan:
-            base = session.probe()
-            answers[rid] = [(name, session.answer(step, base)) for name, step in steps]
+            try:
+                base = session.probe()
+                answers[rid] = [(name, session.answer(step, base)) for name, step in steps]
+            except ServerTimeout:
+                continue  # too slow to tell on this machine: no signature, and a pinned entry is unconfirmed
         if "exit-on-stdin-close" in observed:
             session.end()
         for rid, steps in plan:
+            if rid not in answers:
+                continue
             answers[rid] = [
                 (name, session.observation("exit-on-stdin-close"))
                 if step.observe == "exit-on-stdin-close"
@@ -119,27 +129,6 @@ def _signed(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignature:
     shown = [WitnessAnswer(step=name, answer=short_json(value)) for name, value in pairs]
     return RecordSignature(record, signature_of(pairs), shown)
 
-
-def short_json(value: JSON) -> str:
-    """Compact JSON for a report: long strings become their head and digest, the whole is capped."""
-    text = json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":"))
-    if len(text) <= SHORT_ANSWER:
-        return text
-    return f"{text[:SHORT_ANSWER]}… ({len(text)} chars, sha256 {_digest(text)})"
-
-
-def _shortened(value: JSON) -> JSON:
-    if isinstance(value, str) and len(value) > SHORT_STRING:
-        return f"{value[:SHORT_STRING]}… ({len(value)} chars, sha256 {_digest(value)})"
-    if isinstance(value, list):
-        return [_shortened(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _shortened(v) for k, v in value.items()}
-    return value
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 class _WitnessSession:
@@ -197,20 +186,22 @@ class _WitnessSession:
 
     # -- answers -----------------------------------------------------------------------------------
 
-    def probe(self) -> _Base | None:
+    def probe(self) -> StoreBase | None:
         try:
             exchange = self._live().call_tool(TOOL, dict(PROBE_ARGUMENTS))
+        except ServerTimeout:
+            raise
         except DriverError:
             return None
-        status = _status(exchange)
+        status = accepted_status(exchange)
         if status is None:
             return None
         count, branches = status.get("thoughtHistoryLength"), status.get("branches")
         if not isinstance(count, int) or not isinstance(branches, list):
             return None
-        return _Base(count, frozenset(str(b) for b in branches))
+        return StoreBase(count, frozenset(str(b) for b in branches))
 
-    def answer(self, step: WitnessStep, base: _Base | None) -> JSON:
+    def answer(self, step: WitnessStep, base: StoreBase | None) -> JSON:
         kind = step.kind
         if kind == "observe":
             assert step.observe is not None
@@ -223,15 +214,17 @@ class _WitnessSession:
                                   name=step.tool)
             if kind == "list":
                 params: JSON = step.params if step.params is not None else {}
-                return _tool_view(step, self._live().request("tools/list", params))
+                return tool_view(step, self._live().request("tools/list", params))
             assert step.request is not None
             return self._request(step.request, step.params)
+        except ServerTimeout:
+            raise
         except DriverError as exc:
             return {"failure": type(exc).__name__}
 
-    def _call(self, arguments: object, base: _Base | None, *, stderr: bool, name: str = TOOL) -> JSON:
+    def _call(self, arguments: object, base: StoreBase | None, *, stderr: bool, name: str = TOOL) -> JSON:
         exchange = self._live().call_tool(name, arguments)  # type: ignore[arg-type]
-        answer = _response(exchange, base)
+        answer = canonical_response(exchange, base)
         if stderr and isinstance(answer, dict):
             answer["stderr"] = decode(exchange.stderr)
         return answer
@@ -239,7 +232,7 @@ class _WitnessSession:
     def _request(self, method: str, params: JSON) -> JSON:
         exchange = self._live().request(method, params if params is not None else OMIT)
         if exchange.error is not None:
-            return {"error": _error_class(exchange.error)}
+            return {"error": error_class(exchange.error)}
         result = dict(exchange.result or {})
         result.pop("_meta", None)
         if method == "initialize":
@@ -261,7 +254,7 @@ class _WitnessSession:
             return {"artifact": "not available"}
         try:
             if step.artifact == "files":
-                return _strings(
+                return json_strings(
                     str(p.relative_to(root)) for p in root.rglob("*")
                     if p.is_file() and "node_modules" not in p.relative_to(root).parts
                 )
@@ -280,164 +273,8 @@ class _WitnessSession:
                 return {"artifact": "not an object"}
             return {key: sorted_json(manifest[key]) for key in step.keys if key in manifest}
         if step.imports:
-            return _strings(set(_IMPORT.findall(text)))
-        return _text_view(text, step)
-
-
-# -- canonical forms ---------------------------------------------------------------------------------
-
-
-def sorted_json(value: JSON) -> JSON:
-    """Keys sorted at every level: for objects whose key order belongs to an SDK, not to a record."""
-    if isinstance(value, dict):
-        return {k: sorted_json(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [sorted_json(v) for v in value]
-    return value
-
-
-def offered_capabilities(capabilities: object) -> JSON:
-    """Capabilities with `listChanged: false` dropped: spelling out the default offers the same thing."""
-    if not isinstance(capabilities, dict):
-        return {"capabilities": "absent"}
-    shown: dict[str, JSON] = {}
-    for name, value in capabilities.items():
-        if isinstance(value, dict):
-            value = {k: v for k, v in value.items() if not (k == "listChanged" and v is False)}
-        shown[str(name)] = value
-    return sorted_json(shown)
-
-
-def _error_class(error: Mapping[str, JSON]) -> str:
-    """JSON-RPC errors by class: the code and text of a refusal are each SDK's own (EXT-1)."""
-    return "method not found" if error.get("code") == -32601 else "protocol error"
-
-
-def _response(exchange: Exchange, base: _Base | None) -> dict[str, JSON]:
-    if exchange.error is not None:
-        return {"error": _error_class(exchange.error)}
-    result = exchange.result or {}
-    shown: dict[str, JSON] = {"isError": js_truthy(result.get("isError", False))}
-    for key in sorted(result):
-        if key in ("isError", "_meta"):
-            continue
-        value = result[key]
-        if key == "content" and isinstance(value, list):
-            shown["content"] = [_content_item(item, base) for item in value]
-        else:
-            shown[key] = _relative(sorted_json(value), base)
-    return {"result": shown}
-
-
-def _content_item(item: JSON, base: _Base | None) -> JSON:
-    if not isinstance(item, dict):
-        return item
-    shown = {k: sorted_json(v) for k, v in sorted(item.items()) if k != "text"}
-    text = item.get("text")
-    if isinstance(text, str):
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, dict | list):
-            shown["json"] = _relative(parsed, base)
-            shown["layout"] = _layout(text, parsed)
-        else:
-            shown["text"] = text
-    return shown
-
-
-def _layout(text: str, parsed: JSON) -> str:
-    """How the JSON text was written (OBJ-4 pins two-space indentation; parsing alone would hide it)."""
-    if text == json.dumps(parsed, indent=2, ensure_ascii=False):
-        return "indent 2"
-    if text == json.dumps(parsed, ensure_ascii=False, separators=(",", ":")):
-        return "compact"
-    return "other"
-
-
-def _relative(value: JSON, base: _Base | None) -> JSON:
-    """The store read relative to the probe: counts as growth since it, labels as those added since."""
-    if isinstance(value, list):
-        return [_relative(v, base) for v in value]
-    if not isinstance(value, dict):
-        return value
-    shown: dict[str, JSON] = {}
-    for key, item in value.items():
-        if key == "thoughtHistoryLength" and isinstance(item, int) and not isinstance(item, bool):
-            shown[key] = f"+{item - base.count}" if base is not None else "?"
-        elif key == "branches" and isinstance(item, list):
-            labels = base.labels if base is not None else frozenset()
-            shown[key] = [b for b in item if not (isinstance(b, str) and b in labels)]
-        else:
-            shown[key] = _relative(item, base)
-    return shown
-
-
-def _status(exchange: Exchange) -> dict[str, JSON] | None:
-    text = exchange.text
-    if exchange.error is not None or exchange.is_error or text is None:
-        return None
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
-
-
-def _tool_view(step: WitnessStep, exchange: Exchange) -> JSON:
-    if exchange.error is not None:
-        return {"error": _error_class(exchange.error)}
-    result = dict(exchange.result or {})
-    result.pop("_meta", None)
-    tools = result.get("tools")
-    listed = [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
-    if step.view == "names":
-        return [t.get("name") for t in listed]
-    if step.view == "tool":
-        return sorted_json(result)
-    tool = next((t for t in listed if t.get("name") == TOOL), None)
-    if tool is None:
-        return {"tool": "not listed"}
-    description = tool.get("description")
-    text = description if isinstance(description, str) else ""
-    if step.view == "keys":
-        return _strings(tool)
-    if step.view == "extras":
-        return sorted_json({k: v for k, v in tool.items() if k not in ("description", "inputSchema")})
-    if step.view == "stats":
-        lines = text.split("\n")
-        return {"lines": len(lines), "first": lines[0], "last": lines[-1]}
-    if step.view == "description":
-        return _text_view(text, step)
-    schema = tool.get("inputSchema")
-    if step.view == "schema":
-        return sorted_json(schema)
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
-    return {
-        "properties": sorted_json(
-            {k: v.get("type") if isinstance(v, dict) else None for k, v in properties.items()}
-            if isinstance(properties, dict) else None
-        ),
-        "required": _strings(str(r) for r in required) if isinstance(required, list) else None,
-    }
-
-
-def _strings(items: Iterable[str]) -> list[JSON]:
-    """Sorted, as JSON (a set or a key listing whose order no record is about)."""
-    return list[JSON](sorted(items))
-
-
-def _text_view(text: str, step: WitnessStep) -> JSON:
-    lines = text.split("\n")
-    if step.lines is not None:
-        first, last = step.lines
-        return list[JSON](lines[first - 1 : last])
-    if step.grep is not None:
-        pattern = re.compile(step.grep)
-        return [line for line in lines if pattern.search(line)]
-    return text
+            return json_strings(set(_IMPORT.findall(text)))
+        return text_view(text, step)
 
 
 def package_dir_of(target: Target) -> Path | None:

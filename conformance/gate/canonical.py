@@ -1,0 +1,209 @@
+"""Canonical answers: what a witness answer looks like once everything but the behaviour is taken out.
+
+JSON compared parsed (key order kept where a record is about it), the store read relative to a probe,
+and the details each side's SDK owns (docs/reference-server.md) normalized, so a signature changes
+exactly when behaviour does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.catalog.witnesses import WitnessStep
+from conformance.drivers.wire import Exchange, js_truthy
+from conformance.jsontypes import JSON
+from conformance.suite.session import TOOL
+
+SHORT_STRING: Final = 240
+SHORT_ANSWER: Final = 1200
+
+
+@dataclass(frozen=True)
+class StoreBase:
+    """The store as the probe before a record's witnesses saw it: what its answers are read relative to."""
+
+    count: int
+    labels: frozenset[str]
+
+
+
+def short_json(value: JSON) -> str:
+    """Compact JSON for a report: long strings become their head and digest, the whole is capped."""
+    text = json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= SHORT_ANSWER:
+        return text
+    return f"{text[:SHORT_ANSWER]}… ({len(text)} chars, sha256 {_digest(text)})"
+
+
+def _shortened(value: JSON) -> JSON:
+    if isinstance(value, str) and len(value) > SHORT_STRING:
+        return f"{value[:SHORT_STRING]}… ({len(value)} chars, sha256 {_digest(value)})"
+    if isinstance(value, list):
+        return [_shortened(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shortened(v) for k, v in value.items()}
+    return value
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+
+
+def sorted_json(value: JSON) -> JSON:
+    """Keys sorted at every level: for objects whose key order belongs to an SDK, not to a record."""
+    if isinstance(value, dict):
+        return {k: sorted_json(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_json(v) for v in value]
+    return value
+
+
+def offered_capabilities(capabilities: object) -> JSON:
+    """Capabilities with `listChanged: false` dropped: spelling out the default offers the same thing."""
+    if not isinstance(capabilities, dict):
+        return {"capabilities": "absent"}
+    shown: dict[str, JSON] = {}
+    for name, value in capabilities.items():
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if not (k == "listChanged" and v is False)}
+        shown[str(name)] = value
+    return sorted_json(shown)
+
+
+def error_class(error: Mapping[str, JSON]) -> str:
+    """JSON-RPC errors by class: the code and text of a refusal are each SDK's own (EXT-1)."""
+    return "method not found" if error.get("code") == -32601 else "protocol error"
+
+
+def canonical_response(exchange: Exchange, base: StoreBase | None) -> dict[str, JSON]:
+    if exchange.error is not None:
+        return {"error": error_class(exchange.error)}
+    result = exchange.result or {}
+    shown: dict[str, JSON] = {"isError": js_truthy(result.get("isError", False))}
+    for key in sorted(result):
+        if key in ("isError", "_meta"):
+            continue
+        value = result[key]
+        if key == "content" and isinstance(value, list):
+            shown["content"] = [_content_item(item, base) for item in value]
+        else:
+            shown[key] = _relative(sorted_json(value), base)
+    return {"result": shown}
+
+
+def _content_item(item: JSON, base: StoreBase | None) -> JSON:
+    if not isinstance(item, dict):
+        return item
+    shown = {k: sorted_json(v) for k, v in sorted(item.items()) if k != "text"}
+    text = item.get("text")
+    if isinstance(text, str):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict | list):
+            shown["json"] = _relative(parsed, base)
+            shown["layout"] = _layout(text, parsed)
+        else:
+            shown["text"] = text
+    return shown
+
+
+def _layout(text: str, parsed: JSON) -> str:
+    """How the JSON text was written (OBJ-4 pins two-space indentation; parsing alone would hide it)."""
+    if text == json.dumps(parsed, indent=2, ensure_ascii=False):
+        return "indent 2"
+    if text == json.dumps(parsed, ensure_ascii=False, separators=(",", ":")):
+        return "compact"
+    return "other"
+
+
+def _relative(value: JSON, base: StoreBase | None) -> JSON:
+    """The store read relative to the probe: counts as growth since it, labels as those added since."""
+    if isinstance(value, list):
+        return [_relative(v, base) for v in value]
+    if not isinstance(value, dict):
+        return value
+    shown: dict[str, JSON] = {}
+    for key, item in value.items():
+        if key == "thoughtHistoryLength" and isinstance(item, int) and not isinstance(item, bool):
+            shown[key] = f"+{item - base.count}" if base is not None else "?"
+        elif key == "branches" and isinstance(item, list):
+            labels = base.labels if base is not None else frozenset()
+            shown[key] = [b for b in item if not (isinstance(b, str) and b in labels)]
+        else:
+            shown[key] = _relative(item, base)
+    return shown
+
+
+def accepted_status(exchange: Exchange) -> dict[str, JSON] | None:
+    text = exchange.text
+    if exchange.error is not None or exchange.is_error or text is None:
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def tool_view(step: WitnessStep, exchange: Exchange) -> JSON:
+    if exchange.error is not None:
+        return {"error": error_class(exchange.error)}
+    result = dict(exchange.result or {})
+    result.pop("_meta", None)
+    tools = result.get("tools")
+    listed = [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
+    if step.view == "names":
+        return [t.get("name") for t in listed]
+    if step.view == "tool":
+        return sorted_json(result)
+    tool = next((t for t in listed if t.get("name") == TOOL), None)
+    if tool is None:
+        return {"tool": "not listed"}
+    description = tool.get("description")
+    text = description if isinstance(description, str) else ""
+    if step.view == "keys":
+        return json_strings(tool)
+    if step.view == "extras":
+        return sorted_json({k: v for k, v in tool.items() if k not in ("description", "inputSchema")})
+    if step.view == "stats":
+        lines = text.split("\n")
+        return {"lines": len(lines), "first": lines[0], "last": lines[-1]}
+    if step.view == "description":
+        return text_view(text, step)
+    schema = tool.get("inputSchema")
+    if step.view == "schema":
+        return sorted_json(schema)
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    return {
+        "properties": sorted_json(
+            {k: v.get("type") if isinstance(v, dict) else None for k, v in properties.items()}
+            if isinstance(properties, dict) else None
+        ),
+        "required": json_strings(str(r) for r in required) if isinstance(required, list) else None,
+    }
+
+
+def json_strings(items: Iterable[str]) -> list[JSON]:
+    """Sorted, as JSON (a set or a key listing whose order no record is about)."""
+    return list[JSON](sorted(items))
+
+
+def text_view(text: str, step: WitnessStep) -> JSON:
+    lines = text.split("\n")
+    if step.lines is not None:
+        first, last = step.lines
+        return list[JSON](lines[first - 1 : last])
+    if step.grep is not None:
+        pattern = re.compile(step.grep)
+        return [line for line in lines if pattern.search(line)]
+    return text
