@@ -7,7 +7,7 @@ command line is in tests/test_baseline_cli.py.
 from __future__ import annotations
 
 import json
-import subprocess
+import re
 from pathlib import Path
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
@@ -22,6 +22,8 @@ from conformance.gate.baseline import (
     Baseline,
     BaselineEntry,
     BaselineError,
+    check_project,
+    check_spec,
     dump_baseline,
     evaluate_gate,
     load_baseline,
@@ -142,22 +144,48 @@ def test_a_pinned_departure_without_a_signature_is_not_confirmed() -> None:
     assert not gate.passed and [e.record for e in gate.unconfirmed] == ["RTE-3"]
 
 
-def test_a_v1_baseline_still_loads_and_checks_its_target(tmp_path: Path) -> None:
-    """The /1 file this project shipped before /2 (from git history) loads, unpinned, for its own target."""
-    shipped = subprocess.run(
-        ["git", "show", "bc3de68:fixtures/baselines/npm-2026.8.31.yaml"],
-        cwd=REPO, capture_output=True, text=True, check=True,
-    ).stdout
+V1_BASELINE = """\
+# Records this target is expected to depart from, each with why.
+format: seqthink-conformance-baseline/1
+target: npm:2026.8.31
+deviations:
+- record: CMP-2
+  reason: the served tool carries new keys (title, annotations, execution, outputSchema)
+  verdict: deviates
+- record: RTE-3
+  reason: 'validation moved into the SDK''s schema check'
+  verdict: deviates
+- record: EPI-3
+  reason: an alias, as /1 files may list them
+"""
+"""The head of the /1 file this project shipped for npm:2026.8.31 before /2 (an alias added)."""
+
+
+def test_a_v1_baseline_still_loads_unpinned_and_for_its_target_only(tmp_path: Path) -> None:
     path = tmp_path / "v1.yaml"
-    path.write_text(shipped, encoding="utf-8")
+    path.write_text(V1_BASELINE, encoding="utf-8")
     baseline = load_baseline(path)
     assert baseline.format == BASELINE_FORMAT_1 and baseline.target == "npm:2026.8.31"
-    assert baseline.project is None and len(baseline.deviations) == 29
+    assert baseline.project is None and len(baseline.deviations) == 3
     assert all(e.signature is None and e.witness == [] for e in baseline.deviations)
-    unformatted = yaml.safe_load(shipped)
+    check_spec(baseline, path, "npm:2026.8.31")
+    with pytest.raises(BaselineError, match=re.escape("is for target 'npm:2026.8.31', not 'npm:2026.9.1'")):
+        check_spec(baseline, path, "npm:2026.9.1")
+    unformatted = yaml.safe_load(V1_BASELINE)
     del unformatted["format"]
     path.write_text(yaml.safe_dump(unformatted), encoding="utf-8")
     assert load_baseline(path).format == BASELINE_FORMAT_1
+    gate = evaluate_gate([_verdict("RTE-3", "d" * 64)], load_baseline(path), baseline_path="v1.yaml",
+                         canonical={**CANONICAL, "EPI-3": "ABS-12"})
+    assert not gate.changed and [e.record for e in gate.expected] == ["RTE-3"]
+
+
+def test_a_v2_baseline_for_another_project_is_refused() -> None:
+    baseline = _baseline("c" * 64)
+    check_project(baseline, Path("b.yaml"), "cmd:node x.js", "p")
+    check_project(baseline, Path("b.yaml"), "cmd:node x.js", None)
+    with pytest.raises(BaselineError, match=re.escape("is for project 'p', but target npm:1.0.0 is 'q'")):
+        check_project(baseline, Path("b.yaml"), "npm:1.0.0", "q")
 
 
 def test_v2_baseline_round_trips_and_needs_a_project(tmp_path: Path) -> None:
