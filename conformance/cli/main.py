@@ -22,7 +22,7 @@ from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
-from conformance.report.text import VERDICT_MARK, gate_sentence, paired_answers
+from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.project import project_of
 from conformance.targets.specs import resolve_target
@@ -284,9 +284,10 @@ def _print_summary(report: Report, out: TextIO) -> None:
         write_line("", out)
         write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)
         for step, before, after in paired_answers(entry.before, entry.after):
+            shown_before, shown_after = around_difference(before, after, 160)
             write_line(f"    {safe(step)}", out)
-            write_line(f"      before: {safe(before, 160)}", out)
-            write_line(f"      after:  {safe(after, 160)}", out)
+            write_line(f"      before: {safe(shown_before, 160)}", out)
+            write_line(f"      after:  {safe(shown_after, 160)}", out)
     write_line("", out)
     write_line(safe(gate_sentence(report.gate), 1000), out)
 

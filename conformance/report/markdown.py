@@ -14,7 +14,14 @@ from typing import Final
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text
 from conformance.report.model import VERDICTS, RecordVerdict, Report, StoreGrowth
-from conformance.report.text import VERDICT_MARK, gate_sentence, growth_rows, identity_rows, paired_answers
+from conformance.report.text import (
+    VERDICT_MARK,
+    around_difference,
+    gate_sentence,
+    growth_rows,
+    identity_rows,
+    paired_answers,
+)
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 EXCHANGE_EVENTS: Final = 12
@@ -168,7 +175,8 @@ def _render(report: Report, detail: int) -> str:
             ]
             for e in g.changed:
                 lines += [f"- **{md(e.record)}** ({md(e.reason, 200)})", ""]
-                for step, before, after in paired_answers(e.before, e.after):
+                for step, full_before, full_after in paired_answers(e.before, e.after):
+                    before, after = around_difference(full_before, full_after, 600)
                     lines += [
                         f"  - witness <code>{in_html(step, 80)}</code>",
                         f"    - before: <code>{in_html(before, 600)}</code>",

@@ -57,6 +57,16 @@ def paired_answers(
     return rows + [(a.step, NO_STEP, a.answer) for a in after if a.step in later]
 
 
+def around_difference(before: str, after: str, width: int) -> tuple[str, str]:
+    """Both answers cut to `width` around their first difference: a long shared prefix must not hide it."""
+    start = next((i for i, (x, y) in enumerate(zip(before, after, strict=False)) if x != y),
+                 min(len(before), len(after)))
+    skip = max(0, start - width // 4)
+    if skip < 8:
+        return before[:width], after[:width]
+    return "…" + before[skip : skip + width - 1], "…" + after[skip : skip + width - 1]
+
+
 def identity_rows(report: Report) -> list[tuple[str, str]]:
     """(label, value) pairs naming exactly what was run and by what."""
     target = report.target.model_dump(mode="json")
