@@ -219,6 +219,17 @@ class WireDriver(Managed):
     def is_alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def close_stdin(self, wait: float) -> int | None:
+        """End of input, as a host that goes away: the exit status within `wait` seconds, else None."""
+        if self._proc is None:
+            raise RuntimeError("WireDriver not started")
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            self._proc.stdin.close()
+        try:
+            return self._proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            return None
+
     # -- stderr ------------------------------------------------------------------------------------
 
     def _stderr_loop(self) -> None:
