@@ -16,7 +16,7 @@ from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.observe import Found, compare_step
-from conformance.compare.pair import Side, replay_fresh
+from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.programs import Program, frames
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.drivers.errors import DriverError, HarnessError, TargetError
@@ -29,6 +29,8 @@ TargetSpec: TypeAlias = str | Target
 """A target spec (`reference`, `npm:<version>`, `cmd:<command line>`) or an already resolved `Target`."""
 
 DEFAULT_CALL_TIMEOUT = 10.0
+CONFIRM_WORKERS = 3
+"""Fresh pairs started at once to confirm differences: start-up dominates, and it overlaps well."""
 
 
 class UnusableTarget(HarnessError):
@@ -46,6 +48,10 @@ class ComparisonOutcome:
     duration_s: float = 0.0
     unconfirmed: list[str] = field(default_factory=list)
     """Signatures the search found that a fresh process did not show again (dropped)."""
+    server_info: dict[str, str] = field(default_factory=dict)
+    """The first target's serverInfo at initialize."""
+    protocol_version: str | None = None
+    tools: list[str] = field(default_factory=list)
 
 
 def run_comparison(
@@ -68,8 +74,9 @@ def run_comparison(
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     timeout = call_timeout if call_timeout is not None else DEFAULT_CALL_TIMEOUT
     say = progress or (lambda _line: None)
-    target_a = _resolve(a, cache, say)
-    target_b = _resolve(b, cache, say)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ra, rb = pool.submit(_resolve, a, cache, say), pool.submit(_resolve, b, cache, say)
+        target_a, target_b = ra.result(), rb.result()
     rules = default_rules()
     name_a, name_b = target_a.spec, target_b.spec
     if name_a == name_b:
@@ -85,6 +92,7 @@ def run_comparison(
 
         side_a = Side(target_a, timeout, open_transcript("search-a"))
         side_b = Side(target_b, timeout, open_transcript("search-b"))
+        start_together(side_a, side_b)
         seconds = budget_s if budget_s is not None else budget.seconds
         search = Search(side_a, side_b, time.monotonic() + seconds, budget.cap, progress=say)
         for item in fresh_found:
@@ -114,7 +122,19 @@ def run_comparison(
         budget_reached=search.budget_reached,
     )
     duration = round(time.monotonic() - started, 3)
-    return ComparisonOutcome(comparison, causes, seed, profile, duration, unconfirmed)
+    info = seen_a.initialize.get("serverInfo")
+    version = seen_a.initialize.get("protocolVersion")
+    return ComparisonOutcome(
+        comparison,
+        causes,
+        seed,
+        profile,
+        duration,
+        unconfirmed,
+        server_info={str(k): str(v) for k, v in info.items()} if isinstance(info, dict) else {},
+        protocol_version=version if isinstance(version, str) else None,
+        tools=[str(t.get("name")) for t in seen_a.tools or [] if isinstance(t, dict)],
+    )
 
 
 def _resolve(spec: TargetSpec, cache: Path | None, say: Callable[[str], None]) -> Target:
@@ -166,23 +186,28 @@ def _confirm(
     """Replay each candidate's program on fresh processes; keep those that show the same signature again."""
     confirmed: list[tuple[Candidate, Found]] = []
     dropped: list[str] = []
-    for candidate in candidates:
-        try:
-            oa, ob = replay_fresh(a, b, candidate.program, timeout)
-        except DriverError:
-            dropped.append(candidate.found.signature)
-            continue
-        again = None
-        for step, x, y in zip(candidate.program, oa, ob, strict=False):
-            found = compare_step(step, x, y)
-            again = next((f for f in found if f.signature == candidate.found.signature), None)
-            if again is not None or any(f.affects_state for f in found):
-                break
+    with ThreadPoolExecutor(max_workers=CONFIRM_WORKERS) as pool:
+        replays = list(pool.map(lambda c: _replay(a, b, c, timeout), candidates))
+    for candidate, again in zip(candidates, replays, strict=True):
         if again is None:
             dropped.append(candidate.found.signature)
         else:
             confirmed.append((candidate, again))
     return confirmed, dropped
+
+
+def _replay(a: Target, b: Target, candidate: Candidate, timeout: float) -> Found | None:
+    """The candidate's difference as fresh processes show it, or None when they do not."""
+    try:
+        oa, ob = replay_fresh(a, b, candidate.program, timeout)
+    except DriverError:
+        return None
+    for step, x, y in zip(candidate.program, oa, ob, strict=False):
+        found = compare_step(step, x, y)
+        again = next((f for f in found if f.signature == candidate.found.signature), None)
+        if again is not None or any(f.affects_state for f in found):
+            return again
+    return None
 
 
 def _probe_frames(program: Program, probe: str) -> list[str]:

@@ -71,6 +71,27 @@ class Side:
             self._driver = None
 
 
+def start_together(a: Side, b: Side) -> None:
+    """Start both long-lived processes at once (their start-up overlaps); initialize each after."""
+    if a._driver is not None or b._driver is not None:
+        return
+    da = a.target.wire(timeout=a.timeout, transcript=a.transcript)
+    db = b.target.wire(timeout=b.timeout, transcript=b.transcript)
+    da.start()
+    try:
+        db.start()
+    except BaseException:
+        da.close()
+        raise
+    for side, driver in ((a, da), (b, db)):
+        try:
+            driver.initialize(PROTOCOL_VERSION)
+        except DriverError:
+            driver.close()
+            continue
+        side._driver = driver
+
+
 def start(target: Target, timeout: float, transcript: Transcript | None = None) -> WireDriver:
     """A started, initialized wire driver (closed again if initialize fails)."""
     driver = target.wire(timeout=timeout, transcript=transcript)

@@ -151,15 +151,18 @@ def _optional(name: str) -> st.SearchStrategy[JSON]:
                      s.json_values)
 
 
+_REQUIRED_VALUES: Final = {name: _required(name) for name in s.REQUIRED}
+_OPTIONAL_VALUES: Final = st.fixed_dictionaries({}, optional={name: _optional(name) for name in s.OPTIONAL})
+
+
 @st.composite
 def _call_arguments(draw: st.DrawFn) -> dict[str, JSON]:
     args: dict[str, JSON] = {}
     for name in s.REQUIRED:
-        value = draw(_required(name))
+        value = draw(_REQUIRED_VALUES[name])
         if not isinstance(value, Omitted):
             args[name] = value
-    extra = draw(st.fixed_dictionaries({}, optional={name: _optional(name) for name in s.OPTIONAL}))
-    args.update(extra)
+    args.update(draw(_OPTIONAL_VALUES))
     return args
 
 
@@ -173,8 +176,9 @@ _odd_steps: st.SearchStrategy[Step] = st.one_of(
 )
 """Unknown tool names, missing and non-object `arguments`."""
 
+_calls: Final = st.builds(Step, st.just(TOOL), _call_arguments())
 steps: st.SearchStrategy[Step] = st.integers(min_value=0, max_value=7).flatmap(
-    lambda k: st.builds(Step, st.just(TOOL), _call_arguments()) if k < 7 else _odd_steps
+    lambda k: _calls if k < 7 else _odd_steps
 )
 
 programs: st.SearchStrategy[Program] = st.lists(steps, min_size=1, max_size=MAX_STEPS).map(tuple)
