@@ -147,7 +147,8 @@ def compare_fresh(a: FreshSide, b: FreshSide, tool: str) -> tuple[list[FreshFoun
     for index, (oa, ob) in enumerate(zip(a.run, b.run, strict=False)):
         differences = compare_step(ACCEPTED_RUN[index], oa, ob)
         for difference in differences:
-            found.append(FreshFound(difference, ACCEPTED_RUN[: index + 1]))
+            if difference.signature not in {f.found.signature for f in found}:
+                found.append(FreshFound(difference, ACCEPTED_RUN[: index + 1]))
         for outcome in (oa, ob):
             normalized |= outcome.normalized
         if any(d.affects_state for d in differences):

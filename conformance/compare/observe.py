@@ -181,11 +181,11 @@ def type_class(value: JSON | Omitted) -> str:
         if value == 0:
             return "zero"
         if value < 0:
-            return "negative"
+            return "negative number"
         if isinstance(value, float) and not value.is_integer():
             return "fraction"
         if abs(value) > MAX_SAFE_INTEGER:
-            return "beyond 2^53"
+            return "number beyond 2^53"
         return "integer"
     if isinstance(value, str):
         if value == "":

@@ -31,9 +31,9 @@ class Budget:
 
 
 BUDGETS: Final[dict[str, Budget]] = {
-    "dev": Budget(examples=120, rounds=3, seconds=14.0, cap=24),
-    "ci": Budget(examples=400, rounds=4, seconds=45.0, cap=40),
-    "thorough": Budget(examples=2000, rounds=6, seconds=300.0, cap=80),
+    "dev": Budget(examples=120, rounds=3, seconds=14.0, cap=40),
+    "ci": Budget(examples=400, rounds=4, seconds=45.0, cap=60),
+    "thorough": Budget(examples=2000, rounds=6, seconds=300.0, cap=120),
 }
 
 
