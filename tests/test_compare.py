@@ -101,8 +101,8 @@ def test_an_answer_never_differs_from_itself(step: Step, text: str, is_error: bo
 @given(json_values)
 def test_every_value_has_a_type_class(value: object) -> None:
     assert type_class(value) in {  # type: ignore[arg-type]
-        "null", "boolean", "zero", "negative number", "fraction", "number beyond 2^53", "integer", "empty string",
-        "prototype key", "boolean string", "numeric string", "string", "array", "object",
+        "null", "boolean", "zero", "negative number", "fraction", "number beyond 2^53", "integer",
+        "empty string", "prototype key", "boolean string", "numeric string", "string", "array", "object",
     }
 
 

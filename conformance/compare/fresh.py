@@ -11,7 +11,6 @@ from typing import Final
 from conformance.compare.observe import Found, Outcome, compare_step
 from conformance.compare.pair import run_on
 from conformance.compare.programs import ACCEPTED_RUN, Program
-from conformance.drivers.errors import DriverError
 from conformance.drivers.transcript import Transcript
 from conformance.jsontypes import JSON
 from conformance.suite.session import PROTOCOL_VERSION
@@ -48,6 +47,7 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
     """One fresh process: initialize, tools/list, banner, the accepted run, then stdin closed.
 
     Raises `DriverError` when the target cannot even be initialized: the caller reports it unusable.
+    The banner is what stderr holds before the first call (waiting up to a second for it to arrive).
     """
     seen = FreshSide()
     with target.wire(timeout=timeout, transcript=transcript) as driver:
@@ -175,4 +175,4 @@ def _status(status: int | None) -> str:
     return "still running" if status is None else f"exit status {status}"
 
 
-__all__ = ["DriverError", "FreshFound", "FreshSide", "compare_fresh", "fresh_side"]
+__all__ = ["FreshFound", "FreshSide", "compare_fresh", "fresh_side"]

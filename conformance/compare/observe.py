@@ -71,10 +71,6 @@ class Outcome:
         extras = f" + {', '.join(sorted(self.extras))}" if self.extras else ""
         return f"{flag}{' '.join(text.split())}{extras}"[:600]
 
-    @property
-    def state_changed(self) -> bool:
-        return self.store is not None and self.store[0] > 0
-
 
 Store = tuple[int, tuple[str, ...]]
 

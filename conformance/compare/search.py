@@ -15,7 +15,7 @@ from typing import Final
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from conformance.compare.observe import NORMALIZED_STORE, Found, compare_step
+from conformance.compare.observe import Found, compare_step
 from conformance.compare.pair import Side
 from conformance.compare.programs import WITNESSES, Program, programs
 
@@ -190,4 +190,4 @@ def _differences(exc: BaseException) -> list[_Different]:
     return found
 
 
-__all__ = ["BUDGETS", "NORMALIZED_STORE", "Budget", "Candidate", "Search"]
+__all__ = ["BUDGETS", "Budget", "Candidate", "Search"]
