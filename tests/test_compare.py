@@ -119,8 +119,12 @@ def test_acceptance_outranks_the_answer_text_and_names_the_field() -> None:
 def test_every_rule_names_catalog_records_and_a_known_cause() -> None:
     rules = load_rules()
     assert rules == default_rules()
-    coercion = Found("is_error", "nextThoughtNeeded", "boolean string", "refused by a", "", "", True)
+    refusal = 'isError {"error": "Invalid nextThoughtNeeded: must be a boolean"}'
+    coercion = Found("is_error", "nextThoughtNeeded", "boolean string", "refused by a", refusal, "{}", True)
     assert rules.attribute(coercion)[1] == "coercion"
+    stricter = Found("is_error", "isRevision", "numeric string", "refused by b", "{}",
+                     'isError Expected boolean or "true"/"false" string, received "0" at isRevision', True)
+    assert rules.attribute(stricter)[1] == "validation"
     annotations = Found("tools_list", "annotations", "", "added", "", "", False)
     assert rules.attribute(annotations) == (["RTE-1", "CMP-2"], "tool-spec")
     anything = Found("something new", "", "", "", "", "", False)

@@ -39,6 +39,7 @@ class Rule(BaseModel):
     type_class: str | None = None
     detail: str | None = None
     text: str | None = None
+    refusal: str | None = None
     records: list[str]
     cause: str
 
@@ -49,7 +50,17 @@ class Rule(BaseModel):
             and (self.type_class is None or re.fullmatch(self.type_class, found.type_class) is not None)
             and (self.detail is None or re.search(self.detail, found.detail) is not None)
             and (self.text is None or re.search(self.text, f"{found.a}\n{found.b}") is not None)
+            and (self.refusal is None or re.search(self.refusal, _refusal(found)) is not None)
         )
+
+
+def _refusal(found: Found) -> str:
+    """What the refusing side answered (an acceptance difference), else both answers."""
+    if found.detail == "refused by a":
+        return found.a
+    if found.detail == "refused by b":
+        return found.b
+    return f"{found.a}\n{found.b}"
 
 
 class Rules(BaseModel):
@@ -102,7 +113,7 @@ def load_rules(path: Path | None = None) -> Rules:
     if missing:
         raise AttributionError(f"{path}: rules name causes not in `causes`: {', '.join(missing)}")
     for rule in rules.rules:
-        for pattern in (rule.aspect, rule.field, rule.type_class, rule.detail, rule.text):
+        for pattern in (rule.aspect, rule.field, rule.type_class, rule.detail, rule.text, rule.refusal):
             if pattern is not None:
                 try:
                     re.compile(pattern)
