@@ -36,6 +36,7 @@ class Rule(BaseModel):
 
     aspect: str
     field: str | None = None
+    suspect: str | None = None
     type_class: str | None = None
     detail: str | None = None
     text: str | None = None
@@ -47,6 +48,7 @@ class Rule(BaseModel):
         return (
             re.fullmatch(self.aspect, found.aspect) is not None
             and (self.field is None or re.fullmatch(self.field, found.field) is not None)
+            and (self.suspect is None or re.fullmatch(self.suspect, found.suspect) is not None)
             and (self.type_class is None or re.fullmatch(self.type_class, found.type_class) is not None)
             and (self.detail is None or re.search(self.detail, found.detail) is not None)
             and (self.text is None or re.search(self.text, f"{found.a}\n{found.b}") is not None)
@@ -113,7 +115,8 @@ def load_rules(path: Path | None = None) -> Rules:
     if missing:
         raise AttributionError(f"{path}: rules name causes not in `causes`: {', '.join(missing)}")
     for rule in rules.rules:
-        for pattern in (rule.aspect, rule.field, rule.type_class, rule.detail, rule.text, rule.refusal):
+        patterns = (rule.aspect, rule.field, rule.suspect, rule.type_class, rule.detail, rule.text)
+        for pattern in (*patterns, rule.refusal):
             if pattern is not None:
                 try:
                     re.compile(pattern)

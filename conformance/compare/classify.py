@@ -25,6 +25,14 @@ def _article(type_class: str) -> str:
 
 
 def summarize(found: Found, a: str, b: str) -> str:
+    """The one line; an accepted-call difference names the bent field its minimal step carries."""
+    line = _line(found, a, b)
+    if found.suspect:
+        return f"{line}, with `{found.suspect}` given as {_article(found.type_class)}"
+    return line
+
+
+def _line(found: Found, a: str, b: str) -> str:
     """E.g. "`thoughtNumber` given as a numeric string: refused (isError) by A, accepted by B"."""
     aspect, fld, detail = found.aspect, found.field, found.detail
     if aspect == "error_class":

@@ -15,7 +15,7 @@ from typing import TypeAlias
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
-from conformance.compare.observe import Found, compare_step
+from conformance.compare.observe import Found, compare_step, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.programs import Program, frames
 from conformance.compare.search import BUDGETS, Candidate, Search
@@ -235,12 +235,13 @@ def _fresh_difference(item: FreshFound, rules: Rules, name_a: str, name_b: str) 
 def _call_difference(
     candidate: Candidate, found: Found, rules: Rules, name_a: str, name_b: str
 ) -> Difference:
-    records, cause = rules.attribute(found)
+    read = with_suspect(found, candidate.program[-1])
+    records, cause = rules.attribute(read)
     return Difference(
         cause=cause,
         id=found.signature,
         aspect=found.aspect,
-        summary=summarize(found, name_a, name_b),
+        summary=summarize(read, name_a, name_b),
         records=records,
         program=frames(candidate.program),
         a=found.a,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from conformance.compare.programs import FIELDS, Step
@@ -141,6 +141,8 @@ class Found:
     a: str
     b: str
     affects_state: bool
+    suspect: str = ""
+    """For an accepted-call difference: the field its minimal step bends (`with_suspect`)."""
 
     @property
     def signature(self) -> str:
@@ -210,6 +212,31 @@ def trigger(step: Step, *messages: str | None) -> tuple[str, str]:
 
 
 _MISSING: Final = Omitted.OMIT
+
+
+VALID_CLASSES: Final[dict[str, frozenset[str]]] = {
+    **{name: frozenset({"string"}) for name in ("thought", "branchId")},
+    **{name: frozenset({"integer"}) for name in ("thoughtNumber", "totalThoughts", "revisesThought",
+                                                  "branchFromThought")},
+    **{name: frozenset({"boolean"}) for name in ("nextThoughtNeeded", "isRevision", "needsMoreThoughts")},
+}
+
+
+def with_suspect(found: Found, step: Step) -> Found:
+    """An accepted-call difference (status, store, stderr) read with the field its minimal step bends.
+
+    No error message names a field there; a shrunk step keeps only the values it needs, so the first field
+    whose value is not of its declared type is the likely trigger. The signature (the id) is unchanged.
+    """
+    if found.aspect not in ("answer", "store", "stderr") or found.detail == "error text" or found.type_class:
+        return found
+    args = step.arguments
+    if not isinstance(args, dict):
+        return found
+    for name in FIELDS:
+        if name in args and type_class(args[name]) not in VALID_CLASSES[name]:
+            return replace(found, suspect=name, type_class=type_class(args[name]))
+    return found
 
 
 def compare_step(step: Step, a: Outcome, b: Outcome) -> list[Found]:
