@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,10 +109,14 @@ def _answers(spec: str, frames: list[str]) -> dict[int, dict[str, Any]]:
 
 @pytest.mark.slow
 def test_every_published_program_replays_on_fresh_servers(drift: Ran) -> None:
-    for difference in drift.report["comparison"]["differences"]:
-        frames = difference["program"]
-        last = json.loads(frames[-1])
-        a, b = _answers(OLD, frames)[last["id"]], _answers(NEW, frames)[last["id"]]
+    differences = drift.report["comparison"]["differences"]
+    _target(OLD), _target(NEW)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        replays = list(pool.map(lambda d: (_answers(OLD, d["program"]), _answers(NEW, d["program"])),
+                                differences))
+    for difference, (answers_a, answers_b) in zip(differences, replays, strict=True):
+        last = json.loads(difference["program"][-1])
+        a, b = answers_a[last["id"]], answers_b[last["id"]]
         if difference["aspect"] == "tools_list":
             field = difference["id"].split(".")[1]
             tool_a, tool_b = a["result"]["tools"][0], b["result"]["tools"][0]
