@@ -11,8 +11,8 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 BENCHMARKS_FORMAT: Final = "seqthink-conformance-benchmarks/1"
-Section = Literal["drivers", "servers", "run", "memory"]
-SECTIONS: Final[tuple[Section, ...]] = ("drivers", "servers", "run", "memory")
+Section = Literal["drivers", "servers", "run", "memory", "compare"]
+SECTIONS: Final[tuple[Section, ...]] = ("drivers", "servers", "run", "memory", "compare")
 
 
 class _Frozen(BaseModel):
@@ -171,6 +171,31 @@ class MemorySection(_Frozen):
     targets: list[MemoryTarget]
 
 
+class CompareFigures(_Frozen):
+    """`python -m conformance compare A B` as a fresh process: wall time and what it found."""
+
+    a: str
+    b: str
+    profile: str
+    node_pair: bool
+    median_wall_s: float
+    walls_s: list[float]
+    exit_code: int
+    differences: int
+    root_causes: int
+    programs: int
+    calls: int = Field(description="tools/call requests per side")
+    budget_reached: bool
+
+
+class CompareSection(_Frozen):
+    load: Load
+    seconds: float
+    seed: int
+    repetitions: int
+    runs: list[CompareFigures]
+
+
 class TargetCheck(_Frozen):
     """One target of the issues, with the figure measured for it in this run."""
 
@@ -192,4 +217,5 @@ class Benchmarks(_Frozen):
     servers: ServersSection | None = None
     run: RunSection | None = None
     memory: MemorySection | None = None
+    compare: CompareSection | None = None
     targets: list[TargetCheck] = Field(default_factory=list)

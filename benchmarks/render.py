@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from figures import Benchmarks, DriversSection, Load, MemorySection, RunSection, ServersSection
+from figures import (
+    Benchmarks,
+    CompareSection,
+    DriversSection,
+    Load,
+    MemorySection,
+    RunSection,
+    ServersSection,
+)
 
 MIB = 2**20
 
@@ -128,6 +136,25 @@ def _run(r: RunSection) -> list[str]:
     return lines
 
 
+def _compare(c: CompareSection) -> list[str]:
+    lines = [
+        "## Compare: two targets side by side",
+        "",
+        _load(c.load, c.seconds, f"; seed {c.seed}, {c.repetitions} repetition(s), a fresh CLI process each"),
+        "",
+    ]
+    lines += _table(
+        ("A", "B", "profile", "median wall", "exit", "differences", "root causes", "programs", "calls/side",
+         "budget reached"),
+        [
+            (r.a, r.b, r.profile, f"{r.median_wall_s:.1f} s", str(r.exit_code), str(r.differences),
+             str(r.root_causes), str(r.programs), str(r.calls), "yes" if r.budget_reached else "no")
+            for r in c.runs
+        ],
+    )
+    return [*lines, ""]
+
+
 def _memory(m: MemorySection) -> list[str]:
     lines = [
         "## Memory: the store's growth, and the harness's own",
@@ -224,6 +251,8 @@ def markdown(b: Benchmarks) -> str:
         lines += _run(b.run)
     if b.memory is not None:
         lines += _memory(b.memory)
+    if b.compare is not None:
+        lines += _compare(b.compare)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,6 +1,6 @@
 """Every performance figure of the project in one run: `python benchmarks/run.py`.
 
-Sections (all by default; pick with `--only drivers,servers,run,memory`):
+Sections (all by default; pick with `--only drivers,servers,run,memory,compare`):
 
 - drivers: sequential round trips per second against npm:0.6.2 through a bare blocking
            write/readline loop, the wire driver and the SDK driver (bench_drivers.py);
@@ -10,7 +10,10 @@ Sections (all by default; pick with `--only drivers,servers,run,memory`):
            started and calls made from its report, and a `--jobs 2` run checked against the serial
            run of the same seed (harness_runs.py);
 - memory:  server RSS after 1,000 / 10,000 / 100,000 accepted calls on one process, and the harness's
-           own RSS over the same calls (memory.py).
+           own RSS over the same calls (memory.py);
+- compare: wall time of `python -m conformance compare A B` (dev) for npm:2026.8.31 vs npm:0.6.2,
+           npm:2026.7.4 vs npm:2025.12.18 and reference vs npm:0.6.2, with what each found
+           (compare_runs.py).
 
 Figures are medians over repetitions; ratios compare figures of this same run. Writes
 reports/benchmarks/benchmarks.json and benchmarks.md (or `--out DIR`). `--quick` is for trying the
@@ -35,11 +38,13 @@ from typing import Final, TypeVar
 
 import bench_drivers
 import bench_reference
+import compare_runs
 import harness_runs
 import memory
 from figures import (
     SECTIONS,
     Benchmarks,
+    CompareSection,
     DriverRate,
     DriversSection,
     Load,
@@ -288,6 +293,16 @@ def memory_section(plan: Plan) -> MemorySection:
     )
 
 
+def compare_section(plan: Plan, seed: int) -> CompareSection:
+    pairs = compare_runs.PAIRS
+    say(f"compare: {', '.join(f'{a} vs {b}' for a, b in pairs)}; {plan.run_repetitions} repetition(s)")
+    with tempfile.TemporaryDirectory(prefix="seqthink-bench-compare-") as tmp:
+        runs, load, seconds = timed(
+            lambda: compare_runs.measure(pairs, "dev", plan.run_repetitions, seed, Path(tmp), say)
+        )
+    return CompareSection(load=load, seconds=seconds, seed=seed, repetitions=plan.run_repetitions, runs=runs)
+
+
 # -- targets -------------------------------------------------------------------------------------
 
 
@@ -362,6 +377,11 @@ def target_checks(result: Benchmarks) -> list[TargetCheck]:
                 "B/call",
                 m.harness_flat,
             )
+    if result.compare is not None:
+        for c in result.compare.runs:
+            if c.node_pair:
+                wall = c.median_wall_s
+                check(f"compare {c.a} {c.b} dev (wall)", "<= 30 s", wall, "s", wall <= 30)
     return checks
 
 
@@ -497,6 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         servers=servers_section(plan) if "servers" in sections else None,
         run=run_section(plan, args.seed) if "run" in sections else None,
         memory=memory_section(plan) if "memory" in sections else None,
+        compare=compare_section(plan, args.seed) if "compare" in sections else None,
     )
     result = result.model_copy(update={"targets": target_checks(result)})
     out: Path = args.out

@@ -14,7 +14,7 @@ ALLOWED: dict[str, set[str]] = {
     "drivers": set(),
     "targets": {"drivers"},
     "suite": {"catalog", "drivers", "targets"},
-    "compare": {"catalog", "drivers", "targets", "suite"},
+    "compare": {"catalog", "drivers", "targets", "suite", "report.model"},
     "gate": {"catalog", "drivers", "targets", "suite", "compare", "report.model"},
     "report": {"catalog", "targets"},
     "atlas": {"catalog", "drivers", "targets", "suite", "compare", "gate", "report"},

@@ -39,6 +39,12 @@ class _Elements(HTMLParser):
         self.attrs.update(name for name, _ in attrs)
 
 
+def test_noncharacters_in_labels_keep_the_svg_well_formed() -> None:
+    """Regression: a label holding U+FFFE/U+FFFF made the picture invalid XML."""
+    svg = verdict_grid(["a\uffff"], ["b\ufffe"], {("a\uffff", "b\ufffe"): "holds"}, title="t")
+    assert len(ET.fromstring(svg).findall(f".//{SVG_NS}rect")) == 1
+
+
 def _parse(svg: str) -> ET.Element:
     """Each picture is well-formed XML on its own (an SVG file could be cut out of the page)."""
     return ET.fromstring(svg)

@@ -1,5 +1,6 @@
 """The command line: `run` (the gate), `records` (the catalog), `diff` (drift between two reports),
-`install` (fetch an npm target ahead of time), `baseline` (start or refresh a baseline from a report).
+`compare` (two targets side by side), `install` (fetch an npm target ahead of time), `baseline` (start
+or refresh a baseline from a report).
 
 Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
 cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
@@ -133,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds a server may take to answer one request (default: 10)",
     )
+    run_p.add_argument(
+        "--against",
+        type=_target_spec,
+        default=None,
+        metavar="TARGET",
+        help="also compare the target with this one on the same calls (report.json: comparison)",
+    )
     run_p.add_argument("--suite", default="conformance.suite", help=argparse.SUPPRESS)
 
     rec_p = commands.add_parser(
@@ -167,6 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     diff_p.add_argument("b", type=Path, metavar="B/report.json")
     diff_p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     diff_p.add_argument("--all", action="store_true", help="list every record, not only those that differ")
+
+    from conformance.cli.compare import add_parser as add_compare
+
+    add_compare(commands, _target_spec)
 
     inst_p = commands.add_parser("install", help="install an npm target into the cache ahead of a run")
     inst_p.add_argument("target", type=_target_spec, metavar="TARGET")
@@ -210,6 +222,7 @@ def main(
             "run": _run,
             "records": _records,
             "diff": _diff,
+            "compare": _compare,
             "install": _install,
             "baseline": _baseline,
         }[args.command]
@@ -245,6 +258,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         cache=args.target_cache,
         timeout=args.call_timeout,
         suite=args.suite,
+        against=args.against,
     )
     options = RunOptions(**{**options.__dict__, "rerun": rerun_command(options)})
     write_line(
@@ -261,6 +275,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if outcome.message is not None:
         write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
     return outcome.exit_code
+
+
+def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.cli.compare import compare_command  # hypothesis: only for `compare`
+
+    return compare_command(args, out, err)
 
 
 def _print_summary(report: Report, out: TextIO) -> None:
@@ -356,6 +376,9 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ]
     changed = [row for row in differing if row[1] != row[2]]
     shown = differing if args.all else changed
+    drift = difference_drift(a, b)
+    drifted = [row for row in drift if row[1] != row[2]]
+    failed = bool(changed or drifted)
     name_a, name_b = safe(a.target.spec, 40), safe(b.target.spec, 40)
     if name_a == name_b:
         name_a, name_b = safe(str(args.a), 40), safe(str(args.b), 40)
@@ -366,13 +389,16 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "a": {"target": a.target.spec, "report": str(args.a)},
                     "b": {"target": b.target.spec, "report": str(args.b)},
                     "differences": [{"record": r, "a": va, "b": vb} for r, va, vb in changed],
+                    "behaviour_differences": [
+                        {"difference": d, "summary": s, "a": va, "b": vb} for d, va, vb, s in drifted
+                    ],
                 },
                 ensure_ascii=False,
                 indent=2,
             ),
             out,
         )
-        return exit_status.GATE_FAILED if changed else exit_status.OK
+        return exit_status.GATE_FAILED if failed else exit_status.OK
     if args.format == "markdown":
         from conformance.report.markdown import md
 
@@ -385,7 +411,17 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             write_line("|---|---|---|", out)
             for rid, va, vb in shown:
                 write_line(f"| {md(rid)} | {va} | {vb} |", out)
-        return exit_status.GATE_FAILED if changed else exit_status.OK
+        if drift:
+            write_line("", out)
+            write_line(f"{len(drifted)} of {len(drift)} behaviour differences (comparisons) differ.", out)
+            rows = drift if args.all else drifted
+            if rows:
+                write_line("", out)
+                write_line(f"| difference | {md(a.target.spec)} | {md(b.target.spec)} | summary |", out)
+                write_line("|---|---|---|---|", out)
+                for did, va, vb, summary in rows:
+                    write_line(f"| {md(did)} | {va} | {vb} | {md(summary, 200)} |", out)
+        return exit_status.GATE_FAILED if failed else exit_status.OK
     width = max((len(r) for r, _, _ in shown), default=6)
     col = max(len(name_a), 15)
     write_line(f"{'record':<{width}}  {name_a:<{col}}  {name_b}", out)
@@ -393,7 +429,34 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         mark = " " if va == vb else "*"
         write_line(f"{safe(rid):<{width}}  {va:<{col}}  {vb}  {mark}".rstrip(), out)
     write_line(f"{len(changed)} of {len(ids)} records differ between {name_a} and {name_b}", out)
-    return exit_status.GATE_FAILED if changed else exit_status.OK
+    if drift:
+        rows = drift if args.all else drifted
+        for did, va, vb, summary in rows:
+            mark = " " if va == vb else "*"
+            write_line(f"  {mark} {safe(did)}: {va} → {vb}  ({safe(summary, 120)})", out)
+        write_line(f"{len(drifted)} of {len(drift)} behaviour differences (comparisons) differ", out)
+    return exit_status.GATE_FAILED if failed else exit_status.OK
+
+
+def difference_drift(a: Report, b: Report) -> list[tuple[str, str, str, str]]:
+    """(difference id, in A, in B, summary) over the comparisons both reports carry; [] unless both do.
+
+    A difference reads `differs`, `accepted`, `absent`, or `changed` when both have it with other answers.
+    """
+    if a.comparison is None or b.comparison is None:
+        return []
+    in_a = {d.id: d for d in a.comparison.differences}
+    in_b = {d.id: d for d in b.comparison.differences}
+    rows: list[tuple[str, str, str, str]] = []
+    for did in dict.fromkeys([*in_a, *in_b]):
+        da, db = in_a.get(did), in_b.get(did)
+        va = "absent" if da is None else "accepted" if da.accepted else "differs"
+        vb = "absent" if db is None else "accepted" if db.accepted else "differs"
+        if da is not None and db is not None and (da.a, da.b) != (db.a, db.b):
+            vb = f"changed ({vb})"
+        either = da if da is not None else db
+        rows.append((did, va, vb, either.summary if either is not None else ""))
+    return rows
 
 
 def _install(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -69,6 +69,7 @@ class RunOptions:
     timeout: float = 10.0
     suite: str = SUITE
     rerun: str = ""
+    against: str | None = None
 
 
 @dataclass
@@ -168,7 +169,28 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
         results, seen, int(pytest_exit), "no test evidences this record",
         sign=lambda ids: sign_departures(target, ids, options.timeout, transcripts / "witnesses.jsonl"),
     )
+    if options.against is not None:
+        report = _with_comparison(report, options, target, transcripts, stream)
     return RunOutcome(exit_status.OK if report.gate.passed else exit_status.GATE_FAILED, report)
+
+
+def _with_comparison(report: Report, options: RunOptions, target: Target, transcripts: Path,
+                     stream: TextIO) -> Report:
+    """`run --against B`: the same report, with the comparison of the target with B (and its root causes)."""
+    from conformance.compare import run_comparison
+
+    assert options.against is not None
+    write_line(f"compare: {safe(options.target)} vs {safe(options.against)}", stream)
+    outcome = run_comparison(
+        target, options.against, profile=options.profile, seed=options.seed, cache=options.cache,
+        call_timeout=options.timeout, transcripts=transcripts,
+        progress=lambda line: write_line(f"  {safe(line, 200)}", stream),
+    )
+    report = report.model_copy(
+        update={"comparison": outcome.comparison, "root_causes": [*report.root_causes, *outcome.root_causes]}
+    )
+    write_report(report, options.out)
+    return report
 
 
 def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:
@@ -473,6 +495,8 @@ def rerun_command(options: RunOptions) -> str:
         parts += ["--jobs", str(options.jobs)]
     if options.suite != SUITE:
         parts += ["--suite", options.suite]
+    if options.against is not None:
+        parts += ["--against", options.against]
     return shlex.join(parts)
 
 

@@ -7,9 +7,10 @@ import sys
 from typing import Final, TextIO
 
 _UNSAFE: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]"
 )
-"""C0/C1 controls, DEL, zero-width and bidirectional controls (a Trojan-source line), lone surrogates."""
+"""C0/C1 controls, DEL, zero-width and bidirectional controls (a Trojan-source line), the noncharacters
+U+FFFE/U+FFFF (no XML may hold them), lone surrogates."""
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -9,10 +9,25 @@ from pathlib import Path
 from typing import Final
 
 from conformance.report.markup import Content, Markup, join, tag
-from conformance.report.model import VERDICTS, ClaimVerdict, RecordVerdict, Report, StoreGrowth, TestRef
+from conformance.report.model import (
+    VERDICTS,
+    ClaimVerdict,
+    Difference,
+    RecordVerdict,
+    Report,
+    StoreGrowth,
+    TestRef,
+)
 from conformance.report.style import page, table, toc
 from conformance.report.svg import COLOURS, Series, legend, line_chart, verdict_bar, verdict_mark
-from conformance.report.text import gate_sentence, growth_rows, identity_rows, paired_answers
+from conformance.report.text import (
+    difference_groups,
+    growth_rows,
+    headline,
+    identity_rows,
+    is_comparison_only,
+    paired_answers,
+)
 
 EVENT_CHARS: Final = 4000
 
@@ -131,13 +146,68 @@ def _claim(c: ClaimVerdict) -> list[Content]:
     return [tag("strong", c.claim), c.statement, tag("span", c.verdict, class_="v"), observations]
 
 
+def _difference(d: Difference) -> Markup:
+    mark = "accepted" if d.accepted else "differs"
+    body: list[Content] = [
+        _table(
+            ["", ""],
+            [
+                ["id", tag("code", d.id)],
+                ["aspect", d.aspect],
+                ["records", ", ".join(d.records) or "—"],
+                ["A", tag("code", d.a)],
+                ["B", tag("code", d.b)],
+                ["shrunk", "yes" if d.minimized else "no (budget)"],
+            ],
+        ),
+        tag("h4", "Replay on a fresh process of each target (one frame per line on stdin)"),
+        tag("pre", "\n".join(d.program)),
+    ]
+    summary = tag("summary", tag("span", mark, class_=f"v {'holds' if d.accepted else 'deviates'}"), " ",
+                  d.summary)
+    return tag("details", summary, body, id=f"diff-{d.id}")
+
+
+def _comparison(report: Report) -> list[Content]:
+    c = report.comparison
+    if c is None:
+        return []
+    out: list[Content] = [
+        tag("h2", "Differences: ", tag("code", c.a.spec), " (A) vs ", tag("code", c.b.spec), " (B)",
+            id="differences"),
+        tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
+            + ("; the search stopped at its budget." if c.budget_reached else ".")),
+    ]
+    for cause, members in difference_groups(report):
+        if cause is None:
+            out.append(tag("h3", "Not grouped"))
+        else:
+            out += [
+                tag("h3", cause.summary),
+                tag("p", "Root cause ", tag("code", cause.id), ": records ", ", ".join(cause.records) or "—",
+                    f"; explains {', '.join(cause.explains)}" if cause.explains else ""),
+            ]
+        out += [_difference(d) for d in members]
+    if c.normalized:
+        out += [
+            tag("h4", "Normalized before comparing (SDK-owned)"),
+            tag("ul", [tag("li", n) for n in c.normalized]),
+        ]
+    return out
+
+
 def render_html(report: Report) -> str:
     s = report.summary
     g = report.gate
     sections: list[Content] = [
         tag("h1", "Conformance report: ", tag("code", report.target.spec)),
-        tag("p", gate_sentence(g), class_=f"gate {'pass' if g.passed else 'fail'}"),
+        tag("p", headline(report), class_=f"gate {'pass' if g.passed else 'fail'}"),
     ]
+    if is_comparison_only(report):
+        sections += _comparison(report)
+        identity = _table(["", ""], [[k, tag("code", v)] for k, v in identity_rows(report)])
+        sections += [tag("h2", "Identity"), identity]
+        return _page(report, sections)
     if not report.preflight.ok:
         sections.append(
             tag(
@@ -234,6 +304,7 @@ def render_html(report: Report) -> str:
                     ],
                 ),
             ]
+    sections += _comparison(report)
     if report.claims:
         sections += [
             tag("h2", "Claims", id="claims"),
@@ -252,6 +323,10 @@ def render_html(report: Report) -> str:
         tag("h2", "Identity", id="identity"),
         _table(["", ""], [[k, tag("code", v)] for k, v in identity_rows(report)]),
     ]
+    return _page(report, sections)
+
+
+def _page(report: Report, sections: list[Content]) -> str:
     return page(f"Conformance report: {report.target.spec}", join(sections, "\n"))
 
 
@@ -261,6 +336,7 @@ def _contents(report: Report) -> Markup:
     entries = [
         ("gate", "Gate", bool(g.unexpected or g.stale or g.unconfirmed or g.expected or g.baseline)),
         ("findings", "Findings", bool(report.findings or report.unregistered_deviations)),
+        ("differences", "Differences", report.comparison is not None),
         ("claims", "Claims", bool(report.claims)),
         ("growth", "Store growth", bool(report.growth)),
         ("records", "Records", True),

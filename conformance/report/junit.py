@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.report.markup import safe_text
-from conformance.report.model import RecordVerdict, Report
+from conformance.report.model import Difference, RecordVerdict, Report
 
 
 def _text(value: str) -> str:
@@ -43,6 +43,21 @@ def _case(rv: RecordVerdict) -> ET.Element:
     return case
 
 
+def _difference_case(d: Difference) -> ET.Element:
+    """One testcase per difference: failed unless the baseline accepts it."""
+    classname = _text(f"differences.{d.cause or d.aspect}")
+    case = ET.Element("testcase", {"classname": classname, "name": _text(d.id)})
+    body = "\n".join([d.summary, f"records: {', '.join(d.records)}", f"A: {d.a}", f"B: {d.b}", "",
+                      "replay on a fresh process of each target:", *d.program])
+    if d.accepted:
+        out = ET.SubElement(case, "system-out")
+        out.text = _text("accepted by the baseline\n" + body)
+    else:
+        failure = ET.SubElement(case, "failure", {"message": _text(d.summary[:500]), "type": "differs"})
+        failure.text = _text(body)
+    return case
+
+
 def render_junit(report: Report) -> str:
     counts = report.summary.counts
     suite = ET.Element(
@@ -69,6 +84,21 @@ def render_junit(report: Report) -> str:
         suite.append(_case(rv))
     root = ET.Element("testsuites")
     root.append(suite)
+    if report.comparison is not None:
+        c = report.comparison
+        differences = ET.SubElement(
+            root,
+            "testsuite",
+            {
+                "name": _text(f"seqthink-conformance compare {c.a.spec} vs {c.b.spec}"),
+                "tests": str(len(c.differences)),
+                "failures": str(sum(not d.accepted for d in c.differences)),
+                "errors": "0",
+                "skipped": "0",
+            },
+        )
+        for d in c.differences:
+            differences.append(_difference_case(d))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -13,13 +13,16 @@ from typing import Final
 
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text
-from conformance.report.model import VERDICTS, RecordVerdict, Report, StoreGrowth
+from conformance.report.model import VERDICTS, Difference, RecordVerdict, Report, StoreGrowth
 from conformance.report.text import (
     VERDICT_MARK,
     around_difference,
+    difference_groups,
     gate_sentence,
     growth_rows,
+    headline,
     identity_rows,
+    is_comparison_only,
     paired_answers,
 )
 
@@ -119,6 +122,48 @@ def _growth(growth: StoreGrowth) -> list[str]:
     return lines
 
 
+def _difference(d: Difference, detail: int) -> list[str]:
+    """detail 2: both answers and the replay frames; 1: the frames; 0: the line only."""
+    mark = "accepted" if d.accepted else "differs"
+    lines = [f"- **{md(d.summary, 300)}** ({mark}; records {md(', '.join(d.records) or '—')}; "
+             f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'})"]
+    if detail >= 2:
+        lines += ["", f"  - A: {md(d.a, 400)}", f"  - B: {md(d.b, 400)}"]
+    if detail >= 1 and d.program:
+        frames = d.program if sum(map(len, d.program)) < 4000 else [*d.program[:2], "… (see report.json)"]
+        lines += ["", "  Replay on a fresh process of each target:", "",
+                  "\n".join("  " + line for line in code_block("\n".join(frames), "json").split("\n"))]
+    lines.append("")
+    return lines
+
+
+def _comparison(report: Report, detail: int) -> list[str]:
+    c = report.comparison
+    if c is None:
+        return []
+    lines = [f"## Differences: {md(c.a.spec)} (A) vs {md(c.b.spec)} (B)", ""]
+    lines.append(
+        f"{len(c.differences)} difference(s) in {len(difference_groups(report))} root cause(s); "
+        f"{c.programs} programs, {c.calls} calls per side"
+        + ("; the search stopped at its budget." if c.budget_reached else ".")
+    )
+    lines.append("")
+    for cause, members in difference_groups(report):
+        if cause is None:
+            lines += ["### Not grouped", ""]
+        else:
+            lines += [f"### {md(cause.summary, 300)}", "",
+                      f"Root cause `{safe(cause.id)}`: records {md(', '.join(cause.records) or '—')}"
+                      + (f"; explains {md(', '.join(cause.explains))}" if cause.explains else ""), ""]
+        for d in members:
+            lines += _difference(d, detail)
+    if c.normalized:
+        lines += ["<details><summary>Normalized before comparing (SDK-owned)</summary>", ""]
+        lines += [f"- {md(n, 400)}" for n in c.normalized]
+        lines += ["", "</details>", ""]
+    return lines
+
+
 def render_markdown(report: Report) -> str:
     for detail in (2, 1, 0):
         text = _render(report, detail)
@@ -129,6 +174,16 @@ def render_markdown(report: Report) -> str:
 
 def _render(report: Report, detail: int) -> str:
     s = report.summary
+    if is_comparison_only(report):
+        assert report.comparison is not None
+        c = report.comparison
+        lines = [f"# Comparison: {md(c.a.spec)} vs {md(c.b.spec)}", ""]
+        lines += [f"**{md(headline(report), None)}**", ""]
+        lines += _comparison(report, detail)
+        lines += ["<details><summary>Identity</summary>", ""]
+        lines += _table(["", ""], [[md(k), md(v, 600)] for k, v in identity_rows(report)])
+        lines += ["", f"B: {md(' '.join(c.b.command), 600)}", "", "</details>", ""]
+        return "\n".join(lines)
     lines = [
         f"# Conformance report: {md(report.target.spec)}",
         "",
@@ -235,6 +290,8 @@ def _render(report: Report, detail: int) -> str:
             ]
             lines += [f"- {md(u.record)}: {md(u.message, 300)}" for u in report.unregistered_deviations]
         lines.append("")
+
+    lines += _comparison(report, detail)
 
     if report.claims:
         lines += ["## Claims", ""]

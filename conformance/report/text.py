@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.report.model import Gate, Report, StoreGrowth, WitnessAnswer
+from conformance.report.model import (
+    Comparison,
+    Difference,
+    Gate,
+    Report,
+    RootCause,
+    StoreGrowth,
+    WitnessAnswer,
+)
 
 VERDICT_MARK = {"holds": "✓", "deviates": "✗", "error": "!", "not observable": "–", "not run": "·"}
 """Text marks with no emoji presentation: they render in any font with basic symbols (HTML draws its own)."""
@@ -115,3 +123,49 @@ def growth_rows(growth: StoreGrowth) -> tuple[list[str], list[list[str]]]:
 
 def _mib(value: int | None) -> str:
     return "—" if value is None else f"{value / 2**20:.1f}"
+
+
+# -- comparisons -------------------------------------------------------------------------------------
+
+
+def is_comparison_only(report: Report) -> bool:
+    """A `compare` report: a comparison and no record verdicts."""
+    return report.comparison is not None and not report.records
+
+
+def headline(report: Report) -> str:
+    """The report's first sentence: the gate's, or for a `compare` report what the comparison found."""
+    if is_comparison_only(report) and report.comparison is not None:
+        return comparison_sentence(report.comparison)
+    return gate_sentence(report.gate)
+
+
+def comparison_sentence(comparison: Comparison) -> str:
+    """E.g. "3 differences between npm:A and npm:B (1 accepted by the baseline)"."""
+    a, b = comparison.a.spec, comparison.b.spec
+    n = len(comparison.differences)
+    if n == 0:
+        return f"no difference between {a} and {b} ({comparison.programs} programs, {comparison.calls} calls)"
+    accepted = sum(d.accepted for d in comparison.differences)
+    extra = f", {accepted} accepted by the baseline" if accepted else ""
+    budget = "; the search stopped at its budget" if comparison.budget_reached else ""
+    return f"{n} difference{'s' if n != 1 else ''} between {a} and {b}{extra}{budget}"
+
+
+def difference_groups(report: Report) -> list[tuple[RootCause | None, list[Difference]]]:
+    """The comparison's differences under their root causes (report order), the ungrouped ones last."""
+    comparison = report.comparison
+    if comparison is None:
+        return []
+    by_cause: dict[str, list[Difference]] = {}
+    for difference in comparison.differences:
+        by_cause.setdefault(difference.cause, []).append(difference)
+    groups: list[tuple[RootCause | None, list[Difference]]] = []
+    for cause in report.root_causes:
+        members = by_cause.pop(cause.id, [])
+        if members:
+            groups.append((cause, members))
+    rest = [d for members in by_cause.values() for d in members]
+    if rest:
+        groups.append((None, rest))
+    return groups

@@ -1,0 +1,140 @@
+"""`compare A [B]`: two targets on the same calls; the differences, grouped under their root causes.
+
+Exit status: 0 no difference (or every one accepted by `--baseline`), 1 a difference not accepted, 2 a
+target cannot be used (one line saying why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import secrets
+import shlex
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from conformance.compare import ComparisonOutcome, run_comparison
+from conformance.drivers import process
+from conformance.gate import exit_status
+from conformance.gate.comparison import (
+    CompareBaseline,
+    comparison_report,
+    dump_compare_baseline,
+    load_compare_baseline,
+    not_seen,
+)
+from conformance.report.escape import safe, write_line
+from conformance.report.model import Report
+from conformance.report.write import write_report
+from conformance.suite.plugin import slug
+from conformance.suite.profiles import default_profile
+
+DEFAULT_B = "reference"
+
+
+def add_parser(commands: Any, target_spec: Callable[[str], str]) -> None:
+    """The `compare` subcommand's options (`target_spec` is the CLI's spec validator)."""
+    p = commands.add_parser(
+        "compare",
+        help="run two targets side by side on the same calls and report every behaviour difference",
+        description="Drive two targets in lock-step (fresh-process checks, fixed witnesses, generated "
+        "call programs), shrink each difference to its smallest program, confirm it on fresh processes, "
+        "attribute it to records and group it under a root cause. Exit 0 without differences, 1 with a "
+        "difference the baseline does not accept, 2 when a target cannot be used.",
+    )
+    p.add_argument("a", type=target_spec, metavar="A", help="reference | npm:<version> | cmd:<command line>")
+    p.add_argument("b", type=target_spec, metavar="B", nargs="?", default=DEFAULT_B,
+                   help=f"the target to compare with (default: {DEFAULT_B})")
+    p.add_argument("--profile", choices=("dev", "ci", "thorough"), default=None,
+                   help="search size: dev, ci or thorough (default: ci under CI, else dev)")
+    p.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, recorded)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="report directory (default: reports/compare-<a>-vs-<b>)")
+    p.add_argument("--baseline", type=Path, default=None, metavar="FILE",
+                   help="a seqthink-compare-baseline/1 file: the difference ids that are expected")
+    p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
+                   help="write a compare baseline accepting every difference found (reasons to fill in)")
+    p.add_argument("--call-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a server may take to answer one request (default: 10)")
+    p.add_argument("--budget", type=float, default=None, metavar="S",
+                   help="seconds the search may take (default: the profile's)")
+    p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+                   help="where npm targets are installed")
+
+
+def default_out(a: str, b: str) -> Path:
+    return Path("reports") / f"compare-{slug(a)}-vs-{slug(b)}"
+
+
+def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
+    parts = ["python", "-m", "conformance", "compare", args.a, args.b]
+    parts += ["--profile", profile, "--seed", str(seed)]
+    if args.baseline is not None:
+        parts += ["--baseline", str(args.baseline)]
+    return shlex.join(parts)
+
+
+def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    profile = args.profile or default_profile()
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    baseline = load_compare_baseline(args.baseline) if args.baseline is not None else None
+    out_dir: Path = args.out if args.out is not None else default_out(args.a, args.b)
+    write_line(f"conformance compare: {safe(args.a)} vs {safe(args.b)}, profile {profile}, seed {seed}", out)
+    started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    t0 = time.monotonic()
+    transcripts = out_dir / "transcripts"
+    if transcripts.is_dir() and not transcripts.is_symlink():
+        shutil.rmtree(transcripts)
+
+    def say(line: str) -> None:
+        write_line(f"  [{time.monotonic() - t0:5.1f} s] {safe(line, 200)}", out)
+
+    outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
+                             call_timeout=args.call_timeout, budget_s=args.budget, transcripts=transcripts,
+                             progress=say)
+    report = comparison_report(outcome, baseline=baseline,
+                               baseline_path=str(args.baseline) if args.baseline else None,
+                               started=started, rerun=rerun_command(args, profile, seed),
+                               processes_started=process.processes_started())
+    write_report(report, out_dir)
+    print_comparison(report, outcome, baseline, out)
+    if args.write_baseline is not None:
+        assert report.comparison is not None
+        args.write_baseline.write_text(dump_compare_baseline(report.comparison), encoding="utf-8")
+        write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
+    write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
+    return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+
+
+def print_comparison(
+    report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
+) -> None:
+    comparison = report.comparison
+    assert comparison is not None
+    differences = {d.id: d for d in comparison.differences}
+    write_line("", out)
+    for cause in report.root_causes:
+        records = ", ".join(cause.records)
+        write_line(f"root cause {safe(cause.id)} [{records}]: {safe(cause.summary, 200)}", out)
+        for difference_id in cause.differences:
+            d = differences[difference_id]
+            mark = "accepted" if d.accepted else "new" if baseline is not None else "differs"
+            write_line(f"  {mark:<8} {safe(d.summary, 160)}", out)
+            write_line(f"           id {safe(d.id)}; records {', '.join(d.records) or '—'}", out)
+    if outcome.unconfirmed:
+        write_line(f"  {len(outcome.unconfirmed)} difference(s) seen on the long-lived processes did not "
+                   "show again on fresh ones and were dropped", out)
+    for missing in not_seen(comparison, baseline):
+        write_line(f"  not seen this time (accepted by the baseline): {safe(missing)}", out)
+    write_line("", out)
+    new = [d for d in comparison.differences if not d.accepted]
+    budget = " (search budget reached)" if comparison.budget_reached else ""
+    write_line(
+        f"{len(comparison.differences)} difference(s) in {len(report.root_causes)} root cause(s), "
+        f"{len(new)} not accepted; {comparison.programs} programs, {comparison.calls} calls per side, "
+        f"{outcome.duration_s:.1f} s{budget}",
+        out,
+    )

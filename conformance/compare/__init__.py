@@ -1,0 +1,6 @@
+"""Differential runs: two targets driven in lock-step on the same calls, differences minimized, confirmed,
+attributed to records and grouped into root causes. The atlas and the command line call `run_comparison`."""
+
+from conformance.compare.engine import ComparisonOutcome, TargetSpec, UnusableTarget, run_comparison
+
+__all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "run_comparison"]

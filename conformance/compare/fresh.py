@@ -1,0 +1,178 @@
+"""The fresh-process checks: what a target shows once per process — identity, the tool listing, the start-up
+banner, a run of accepted calls from an empty store, the exit status on closed stdin."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+from conformance.compare.observe import Found, Outcome, compare_step
+from conformance.compare.pair import run_on
+from conformance.compare.programs import ACCEPTED_RUN, Program
+from conformance.drivers.transcript import Transcript
+from conformance.jsontypes import JSON
+from conformance.suite.session import PROTOCOL_VERSION
+from conformance.targets.specs import Target
+
+BANNER_WAIT: Final = 1.0
+NORMALIZED_LIST_CHANGED: Final = (
+    "capabilities: `tools.listChanged: false` is read as an absent listChanged (EXT-1, "
+    "docs/reference-server.md)"
+)
+
+
+@dataclass
+class FreshSide:
+    """What one fresh process of a target showed."""
+
+    initialize: dict[str, JSON] = field(default_factory=dict)
+    tools: list[JSON] | None = None
+    banner: str = ""
+    run: list[Outcome] = field(default_factory=list)
+    exit_status: int | None = None
+
+
+@dataclass(frozen=True)
+class FreshFound:
+    """A fresh-process difference and the program that shows it (steps of the accepted run, if any)."""
+
+    found: Found
+    program: Program = ()
+    probe: str = ""
+
+
+def fresh_side(target: Target, timeout: float, transcript: Transcript | None = None) -> FreshSide:
+    """One fresh process: initialize, tools/list, banner, the accepted run, then stdin closed.
+
+    Raises `DriverError` when the target cannot even be initialized: the caller reports it unusable.
+    The banner is what stderr holds before the first call (waiting up to a second for it to arrive).
+    """
+    seen = FreshSide()
+    with target.wire(timeout=timeout, transcript=transcript) as driver:
+        seen.initialize = driver.initialize(PROTOCOL_VERSION)
+        listing = driver.list_tools()
+        result = listing.result
+        tools = result.get("tools") if result is not None else None
+        seen.tools = tools if isinstance(tools, list) else None
+        deadline = time.monotonic() + BANNER_WAIT
+        while not driver.stderr_bytes() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen.banner = driver.stderr_bytes().decode("utf-8", errors="backslashreplace")
+        seen.run = run_on(driver, ACCEPTED_RUN)
+        if driver.is_alive():
+            seen.exit_status = driver.end_input(timeout)
+    return seen
+
+
+def _tool(tools: list[JSON] | None, name: str) -> dict[str, JSON] | None:
+    for tool in tools or []:
+        if isinstance(tool, dict) and tool.get("name") == name:
+            return tool
+    return None
+
+
+def _dump(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)[:1500]
+
+
+def _paths(a: JSON, b: JSON, prefix: str = "") -> list[str]:
+    """The JSON paths at which two values differ (objects walked, anything else compared whole)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b)):
+            here = f"{prefix}.{key}" if prefix else key
+            if key not in a or key not in b:
+                out.append(here)
+            else:
+                out += _paths(a[key], b[key], here)
+        return out
+    return [] if a == b else [prefix or "(whole)"]
+
+
+def _capabilities(init: dict[str, JSON]) -> tuple[dict[str, JSON], bool]:
+    caps = init.get("capabilities")
+    if not isinstance(caps, dict):
+        return {}, False
+    tools = caps.get("tools")
+    if isinstance(tools, dict) and "listChanged" in tools and tools["listChanged"] is False:
+        caps = {**caps, "tools": {k: v for k, v in tools.items() if k != "listChanged"}}
+        return caps, True
+    return caps, False
+
+
+def compare_fresh(a: FreshSide, b: FreshSide, tool: str) -> tuple[list[FreshFound], set[str]]:
+    """Every fresh-process difference, each key of each object its own; and what was normalized."""
+    found: list[FreshFound] = []
+    normalized: set[str] = set()
+    tools_probe = "tools/list"
+
+    def add(
+        aspect: str, fld: str, detail: str, va: str, vb: str, program: Program = (), probe: str = ""
+    ) -> None:
+        found.append(FreshFound(Found(aspect, fld, "", detail, va, vb, False), program, probe))
+
+    pa, pb = a.initialize.get("protocolVersion"), b.initialize.get("protocolVersion")
+    if pa != pb:
+        add("protocol_version", "protocolVersion", "changed", _dump(pa), _dump(pb), probe="initialize")
+    ia, ib = a.initialize.get("serverInfo"), b.initialize.get("serverInfo")
+    ia = ia if isinstance(ia, dict) else {}
+    ib = ib if isinstance(ib, dict) else {}
+    for key in sorted(set(ia) | set(ib)):
+        if ia.get(key) != ib.get(key):
+            add("server_info", key, _change(ia, ib, key), _show(ia, key), _show(ib, key), probe="initialize")
+    ca, norm_a = _capabilities(a.initialize)
+    cb, norm_b = _capabilities(b.initialize)
+    if norm_a or norm_b:
+        normalized.add(NORMALIZED_LIST_CHANGED)
+    for key in sorted(set(ca) | set(cb)):
+        if ca.get(key) != cb.get(key):
+            add("capabilities", key, _change(ca, cb, key), _show(ca, key), _show(cb, key), probe="initialize")
+    ta, tb = _tool(a.tools, tool), _tool(b.tools, tool)
+    names_a, names_b = _names(a.tools), _names(b.tools)
+    if names_a != names_b:
+        add("tools_list", "tools", "names", _dump(names_a), _dump(names_b), probe=tools_probe)
+    if ta is not None and tb is not None:
+        for key in sorted(set(ta) | set(tb)):
+            if ta.get(key) != tb.get(key):
+                where = ", ".join(_paths(ta.get(key), tb.get(key))[:6]) if key in ta and key in tb else ""
+                detail = _change(ta, tb, key)
+                va, vb = _show(ta, key), _show(tb, key)
+                if where:
+                    va, vb = f"{va} (differs at {where})", vb
+                add("tools_list", key, detail, va, vb, probe=tools_probe)
+    if a.banner != b.banner:
+        add("banner", "stderr", "changed", repr(a.banner)[:600], repr(b.banner)[:600], probe="start")
+    for index, (oa, ob) in enumerate(zip(a.run, b.run, strict=False)):
+        differences = compare_step(ACCEPTED_RUN[index], oa, ob)
+        for difference in differences:
+            if difference.signature not in {f.found.signature for f in found}:
+                found.append(FreshFound(difference, ACCEPTED_RUN[: index + 1]))
+        for outcome in (oa, ob):
+            normalized |= outcome.normalized
+        if any(d.affects_state for d in differences):
+            break
+    if a.exit_status != b.exit_status:
+        add("exit_status", "stdin closed", "changed", _status(a.exit_status), _status(b.exit_status),
+            ACCEPTED_RUN, probe="close stdin")
+    return found, normalized
+
+
+def _names(tools: list[JSON] | None) -> list[JSON]:
+    return [n for n in sorted(str(t.get("name")) for t in tools or [] if isinstance(t, dict))]
+
+
+def _change(a: dict[str, JSON], b: dict[str, JSON], key: str) -> str:
+    return "added" if key not in a else "removed" if key not in b else "changed"
+
+
+def _show(obj: dict[str, JSON], key: str) -> str:
+    return _dump(obj[key]) if key in obj else f"no {key}"
+
+
+def _status(status: int | None) -> str:
+    return "still running" if status is None else f"exit status {status}"
+
+
+__all__ = ["FreshFound", "FreshSide", "compare_fresh", "fresh_side"]

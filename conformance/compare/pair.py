@@ -1,0 +1,144 @@
+"""Two targets driven in lock-step over the wire driver: one long-lived process per side for the search,
+fresh processes to confirm what it found."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from conformance.compare.observe import Base, Outcome, failed, observe
+from conformance.compare.programs import Program, Step
+from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import WireDriver
+from conformance.suite.session import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL, StoreState, state_of
+from conformance.targets.specs import Target
+
+
+@dataclass
+class Side:
+    """One target's long-lived process, replaced when it dies or stops answering."""
+
+    target: Target
+    timeout: float
+    transcript: Transcript | None = None
+    calls: int = 0
+    restarts: int = 0
+    _driver: WireDriver | None = None
+    _last: StoreState = field(default_factory=lambda: StoreState(0, ()))
+
+    def driver(self) -> WireDriver:
+        if self._driver is not None and not self._driver.is_alive():
+            self.close()
+            self.restarts += 1
+        if self._driver is None:
+            self._driver = start(self.target, self.timeout, self.transcript)
+            self._last = StoreState(0, ())
+        return self._driver
+
+    def base(self) -> Base:
+        """The store a program starts from: one accepted probe call tells it (else the last one seen)."""
+        try:
+            exchange = self.driver().call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            self.calls += 1
+            if not exchange.is_error and exchange.result is not None:
+                self._last = state_of(exchange)
+        except (DriverError, AssertionError, KeyError, ValueError):
+            self.close()
+        return Base(self._last.history_length, frozenset(self._last.branches))
+
+    def step(self, step: Step, base: Base) -> Outcome:
+        try:
+            driver = self.driver()
+            self.calls += 1
+            outcome = observe(driver.call_tool(step.name, step.arguments), base)
+        except ServerTimeout as exc:
+            self.close()
+            return failed("no answer", str(exc))
+        except ServerExited as exc:
+            self.close()
+            return failed("exited", str(exc))
+        except DriverError as exc:
+            self.close()
+            return failed("no answer", str(exc))
+        return outcome
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+            self._driver = None
+
+
+def start_together(a: Side, b: Side) -> None:
+    """Start both long-lived processes at once (their start-up overlaps); initialize each after."""
+    if a._driver is not None or b._driver is not None:
+        return
+    da = a.target.wire(timeout=a.timeout, transcript=a.transcript)
+    db = b.target.wire(timeout=b.timeout, transcript=b.transcript)
+    da.start()
+    try:
+        db.start()
+    except BaseException:
+        da.close()
+        raise
+    for side, driver in ((a, da), (b, db)):
+        try:
+            driver.initialize(PROTOCOL_VERSION)
+        except DriverError:
+            driver.close()
+            continue
+        side._driver = driver
+
+
+def start(target: Target, timeout: float, transcript: Transcript | None = None) -> WireDriver:
+    """A started, initialized wire driver (closed again if initialize fails)."""
+    driver = target.wire(timeout=timeout, transcript=transcript)
+    driver.start()
+    try:
+        driver.initialize(PROTOCOL_VERSION)
+    except BaseException:
+        driver.close()
+        raise
+    return driver
+
+
+@contextlib.contextmanager
+def fresh_pair(a: Target, b: Target, timeout: float) -> Iterator[tuple[WireDriver, WireDriver]]:
+    """Both targets on fresh processes, spawned together so their start-up times overlap."""
+    da = a.wire(timeout=timeout)
+    db = b.wire(timeout=timeout)
+    with da, db:
+        da.initialize(PROTOCOL_VERSION)
+        db.initialize(PROTOCOL_VERSION)
+        yield da, db
+
+
+EMPTY: Final = Base()
+
+
+def run_on(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> list[Outcome]:
+    """Every step of `program` on one driver; a side that dies or hangs ends its program there."""
+    outcomes: list[Outcome] = []
+    for step in program:
+        try:
+            outcomes.append(observe(driver.call_tool(step.name, step.arguments), base))
+        except ServerTimeout as exc:
+            outcomes.append(failed("no answer", str(exc)))
+            break
+        except ServerExited as exc:
+            outcomes.append(failed("exited", str(exc)))
+            break
+        except DriverError as exc:
+            outcomes.append(failed("no answer", str(exc)))
+            break
+    return outcomes
+
+
+def replay_fresh(
+    a: Target, b: Target, program: Program, timeout: float
+) -> tuple[list[Outcome], list[Outcome]]:
+    """`program` on a fresh process of each target: what a published difference must show again."""
+    with fresh_pair(a, b, timeout) as (da, db):
+        return run_on(da, program), run_on(db, program)

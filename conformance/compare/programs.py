@@ -1,0 +1,194 @@
+"""What both targets are sent: programs of tools/call steps, the fixed witnesses, the generated ones.
+
+A program is what a published difference replays: initialize, then its steps, one frame each. The
+generated steps start from a valid call and mutate fields with the suite's own strategies, so hypothesis
+shrinks every field it does not need back to the valid value and a minimal program names its trigger.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from hypothesis import strategies as st
+
+from conformance.drivers.wire import CLIENT_INFO, encode_message
+from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.suite import strategies as s
+from conformance.suite.session import PROTOCOL_VERSION, TOOL
+
+MAX_STEPS: Final = 6
+FIELDS: Final[tuple[str, ...]] = s.REQUIRED + s.OPTIONAL
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tools/call: the tool name and its `arguments` (any JSON, or OMIT to leave the key out)."""
+
+    name: str = TOOL
+    arguments: JSON | Omitted = OMIT
+
+    def params(self) -> dict[str, JSON]:
+        params: dict[str, JSON] = {"name": self.name}
+        if not isinstance(self.arguments, Omitted):
+            params["arguments"] = self.arguments
+        return params
+
+    def show(self) -> str:
+        """The step as a person reads it in a report: `sequentialthinking {…}`."""
+        args = "(no arguments)" if isinstance(self.arguments, Omitted) else _dumps(self.arguments)
+        name = "" if self.name == TOOL else f"tool {json.dumps(self.name, ensure_ascii=False)} "
+        return f"{name}{args}"
+
+
+Program = tuple[Step, ...]
+
+
+def _dumps(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def frames(program: Sequence[Step]) -> list[str]:
+    """The program as newline-delimited JSON-RPC frames for a fresh process, initialize first."""
+    init: dict[str, JSON] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": CLIENT_INFO},
+    }
+    out: list[JSON] = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    for number, step in enumerate(program, start=2):
+        out.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": step.params()})
+    return [encode_message(message).decode("utf-8").rstrip("\n") for message in out]
+
+
+def valid(number: int = 1, total: int = 1, *, thought: str = "a", more: bool = False,
+          **extra: JSON) -> dict[str, JSON]:
+    """A call every version of the server accepts; `extra` adds or overrides fields."""
+    args: dict[str, JSON] = {
+        "thought": thought,
+        "thoughtNumber": number,
+        "totalThoughts": total,
+        "nextThoughtNeeded": more,
+    }
+    args.update(extra)
+    return args
+
+
+def _with(**fields: JSON) -> Step:
+    return Step(TOOL, valid(**{}) | fields)
+
+
+WITNESSES: Final[tuple[Program, ...]] = (
+    (Step(TOOL, valid()),),
+    (_with(thoughtNumber="1"),),
+    (_with(totalThoughts="1"),),
+    (_with(nextThoughtNeeded="false"),),
+    (_with(nextThoughtNeeded="true"),),
+    (_with(thought=""),),
+    (_with(thoughtNumber=0),),
+    (_with(thoughtNumber=1.5),),
+    (_with(thoughtNumber=-1),),
+    (_with(thoughtNumber=3, totalThoughts=2),),
+    (_with(thoughtNumber=2**53 + 2),),
+    (_with(thought=1),),
+    (_with(nextThoughtNeeded=None),),
+    (_with(isRevision=True, revisesThought=1),),
+    (_with(isRevision="true", revisesThought="1"),),
+    (_with(branchFromThought=1, branchId="alt"),),
+    (_with(branchFromThought=1, branchId="__proto__"),),
+    (_with(branchFromThought=1, branchId=7),),
+    (_with(branchFromThought="1", branchId="alt"),),
+    (_with(needsMoreThoughts="yes"),),
+    (_with(extra=1),),
+    (Step(TOOL, OMIT),),
+    (Step(TOOL, None),),
+    (Step(TOOL, [1]),),
+    (Step(TOOL, "x"),),
+    (Step("sequential_thinking", valid()),),
+    (Step(TOOL, {}),),
+    (
+        Step(TOOL, valid(1, 3, more=True)),
+        Step(TOOL, valid(2, 3, more=True, isRevision=True, revisesThought=1)),
+        Step(TOOL, valid(2, 3, more=True, branchFromThought=1, branchId="b")),
+        Step(TOOL, valid(3, 3)),
+    ),
+    (Step(TOOL, valid(thought="line one\nline two")),),
+    (Step(TOOL, valid(thought="😀 wide")),),
+)
+"""Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
+prototype keys, the arguments shapes) and one accepted episode, each the smallest program that shows it."""
+
+ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
+"""The episode run on fresh processes: thought, revision, branch, end."""
+
+
+# -- generated programs ------------------------------------------------------------------------------
+
+_small = st.integers(min_value=1, max_value=9)
+_numeric_strings = st.integers(min_value=0, max_value=20).map(str)
+_bool_strings = st.sampled_from(["false", "true", "0", "1", ""])
+
+
+def _required(name: str) -> st.SearchStrategy[JSON | Omitted]:
+    """A required field: the valid value first (hypothesis shrinks to it), then every kind of wrong one."""
+    if name == "thought":
+        return st.one_of(st.just("a"), s.thought_texts, s.field_values(name))
+    if name == "nextThoughtNeeded":
+        return st.one_of(st.booleans(), _bool_strings, s.field_values(name))
+    return st.one_of(_small, _numeric_strings, s.field_values(name))
+
+
+def _optional(name: str) -> st.SearchStrategy[JSON]:
+    if name in ("isRevision", "needsMoreThoughts"):
+        return st.one_of(st.booleans(), _bool_strings, s.json_values)
+    if name in ("revisesThought", "branchFromThought"):
+        return st.one_of(_small, _numeric_strings, s.falsy_values, s.json_values)
+    return st.one_of(st.sampled_from(["b", "alt"]), s.branch_labels, st.sampled_from(s.PROTOTYPE_KEYS),
+                     s.json_values)
+
+
+_VALUES: Final[dict[str, st.SearchStrategy[JSON | Omitted]]] = {
+    **{name: _required(name) for name in s.REQUIRED},
+    **{name: st.one_of(_optional(name), st.just(OMIT)) for name in s.OPTIONAL},
+}
+_MUTATED: Final = st.lists(st.sampled_from(FIELDS), max_size=3, unique=True)
+
+
+@st.composite
+def _call_arguments(draw: st.DrawFn) -> dict[str, JSON]:
+    """A valid call with up to three fields set to anything (or left out): a difference on one value of one
+    field is found often, and the fields it does not need shrink back to the valid call."""
+    args: dict[str, JSON] = {
+        "thought": draw(st.one_of(st.just("a"), s.thought_texts)),
+        "thoughtNumber": draw(_small),
+        "totalThoughts": draw(_small),
+        "nextThoughtNeeded": draw(st.booleans()),
+    }
+    for name in draw(_MUTATED):
+        value = draw(_VALUES[name])
+        if isinstance(value, Omitted):
+            args.pop(name, None)
+        else:
+            args[name] = value
+    return args
+
+
+_non_objects: st.SearchStrategy[JSON] = st.one_of(
+    st.none(), s.json_scalars, st.lists(s.json_scalars, max_size=2)
+)
+_odd_steps: st.SearchStrategy[Step] = st.one_of(
+    st.builds(Step, s.unknown_tool_names(), st.just(valid())),
+    st.just(Step(TOOL, OMIT)),
+    st.builds(Step, st.just(TOOL), _non_objects),
+)
+"""Unknown tool names, missing and non-object `arguments`."""
+
+_calls: Final = st.builds(Step, st.just(TOOL), _call_arguments())
+steps: st.SearchStrategy[Step] = st.integers(min_value=0, max_value=7).flatmap(
+    lambda k: _calls if k < 7 else _odd_steps
+)
+
+programs: st.SearchStrategy[Program] = st.lists(steps, min_size=1, max_size=MAX_STEPS).map(tuple)
