@@ -31,6 +31,7 @@ class Counterexample(_Frozen):
 
     falsifying: str = Field(description="hypothesis' 'Falsifying example' text or the failing step list")
     exchange: list[TranscriptEvent] = Field(default_factory=list)
+    minimized: bool = Field(default=True, description="false when shrinking stopped at its time budget")
 
 
 class ClaimObservation(_Frozen):
@@ -86,3 +87,4 @@ class RunResults(_Frozen):
     processes_started: int = 0
     calls_made: int = 0
     tests: list[TestOutcome] = Field(default_factory=list)
+    stopped: str | None = Field(default=None, description="why the suite stopped before its last test")

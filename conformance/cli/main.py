@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from conformance.catalog.view import load_catalog_view
+from conformance.drivers.cancel import Cancelled
 from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
 from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
@@ -47,6 +48,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
     return value
 
 
@@ -141,6 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TARGET",
         help="also compare the target with this one on the same calls (report.json: comparison)",
     )
+    run_p.add_argument(
+        "--max-time",
+        type=_positive_seconds,
+        default=None,
+        metavar="S",
+        help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
+        "records not run, exit status 124",
+    )
     run_p.add_argument("--suite", default="conformance.suite", help=argparse.SUPPRESS)
 
     rec_p = commands.add_parser(
@@ -234,6 +253,9 @@ def main(
         where = f" {exc.filename}" if exc.filename else ""
         write_line(f"{PROG}: error: cannot use{safe(str(where))}: {safe(exc.strerror or str(exc))}", err)
         return exit_status.UNUSABLE
+    except Cancelled as exc:
+        write_line(f"{PROG}: {safe(exc.stop.reason)}", err)
+        return exc.stop.exit_code
     except KeyboardInterrupt:
         write_line(f"{PROG}: interrupted", err)
         return exit_status.INTERRUPTED
@@ -259,6 +281,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         timeout=args.call_timeout,
         suite=args.suite,
         against=args.against,
+        max_time=args.max_time,
     )
     options = RunOptions(**{**options.__dict__, "rerun": rerun_command(options)})
     write_line(

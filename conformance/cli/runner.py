@@ -2,7 +2,9 @@
 
 The target is resolved and started once before the suite (preflight), so a target that cannot start,
 does not offer the tool, or writes garbage on stdout gets a one-line reason and a report saying so
-instead of a suite full of identical failures.
+instead of a suite full of identical failures; the preflight's process then serves as the suite's shared
+server. SIGTERM, SIGINT and `--max-time` stop the run within seconds with a report that says so
+(`drivers/cancel.py`).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ import pytest
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.cli.progress import Progress
-from conformance.drivers import process
+from conformance.drivers import cancel, process
 from conformance.drivers.errors import DriverError, HarnessError, TargetError
 from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import WireDriver
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import (
@@ -44,13 +47,14 @@ from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
 from conformance.report.write import write_report
 from conformance.results import RunResults, TestOutcome
+from conformance.suite import session as shared_session
 from conformance.suite.plugin import slug
 from conformance.suite.profiles import Profile
 from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
 from conformance.targets.identity import harness_identity
 from conformance.targets.project import project_of
-from conformance.targets.specs import Target, TargetIdentity, resolve_target
+from conformance.targets.specs import Target, TargetIdentity, default_cache_dir, resolve_target
 
 SUITE = "conformance.suite"
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
@@ -70,6 +74,7 @@ class RunOptions:
     suite: str = SUITE
     rerun: str = ""
     against: str | None = None
+    max_time: float | None = None
 
 
 @dataclass
@@ -86,6 +91,15 @@ def _now() -> str:
 
 
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
+    """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so."""
+    with cancel.handling(options.max_time):
+        try:
+            return _run(options, stream)
+        finally:
+            shared_session.withdraw_offers()
+
+
+def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
     catalog = load_catalog_view()
     baseline = _checked_baseline(options, catalog)
     findings = load_findings(fixtures_dir() / "findings.yaml")
@@ -104,6 +118,10 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
         sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
     ) -> Report:
         tests = results.tests if results is not None else []
+        stop = cancel.requested()
+        interrupted = stop.reason if stop is not None else results.stopped if results is not None else None
+        if interrupted is not None:
+            why = f"not run: {interrupted}"
         report = assemble_report(
             catalog=catalog.records,
             canonical=catalog.canonical,
@@ -122,6 +140,7 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
                 tests=len(tests),
                 rerun=options.rerun,
                 pytest_exit=pytest_exit,
+                interrupted=interrupted,
             ),
             generated=_now(),
             baseline=baseline,
@@ -133,34 +152,46 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
         write_report(report, out)
         return report
 
+    seen = TargetSeen(_unresolved_identity(options.target), Preflight(ok=False, error="cancelled"), {}, None)
     try:
-        target = resolve_target(
-            options.target,
-            cache_dir=options.cache,
-            progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream),
+        try:
+            target = resolve_target(
+                options.target,
+                cache_dir=options.cache,
+                progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream),
+            )
+        except TargetError as exc:
+            message = f"target {options.target} cannot be used: {exc}"
+            unusable = Preflight(ok=False, error=str(exc))
+            seen = TargetSeen(_unresolved_identity(options.target), unusable, {}, None)
+            return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
+        if baseline is not None and options.baseline is not None:
+            check_project(baseline, options.baseline, options.target, project_of(target.identity))
+
+        write_line(f"preflight: starting {safe(options.target)}", stream)
+        preflight, server_info, protocol = check_target(
+            target, transcripts / "preflight.jsonl", options.timeout,
+            handover=shared_session.offer if options.jobs == 1 else None,
         )
-    except TargetError as exc:
-        message = f"target {options.target} cannot be used: {exc}"
-        seen = TargetSeen(_unresolved_identity(options.target), Preflight(ok=False, error=str(exc)), {}, None)
-        return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
-    if baseline is not None and options.baseline is not None:
-        check_project(baseline, options.baseline, options.target, project_of(target.identity))
+        preflight = preflight.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
+        seen = TargetSeen(target.identity, preflight, server_info, protocol)
+        if not preflight.ok:
+            message = f"target {options.target} is not usable: {preflight.error}{_stderr_hint(preflight)}"
+            return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
 
-    write_line(f"preflight: starting {safe(options.target)}", stream)
-    preflight, server_info, protocol = check_target(target, transcripts / "preflight.jsonl", options.timeout)
-    preflight = preflight.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
-    seen = TargetSeen(target.identity, preflight, server_info, protocol)
-    if not preflight.ok:
-        message = f"target {options.target} is not usable: {preflight.error}{_stderr_hint(preflight)}"
-        return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
-
-    with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
-        results_dir = Path(tmp) / "results"
-        pytest_exit = run_suite(options, results_dir, Path(tmp), catalog, stream)
-        results = collect_results(results_dir, target.spec)
-        if results is not None:
-            _copy_transcripts(results_dir, transcripts, results)
-            results = _relocated(results)
+        with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
+            results_dir = Path(tmp) / "results"
+            pytest_exit = run_suite(options, results_dir, Path(tmp), catalog, stream)
+            results = collect_results(results_dir, target.spec)
+            if results is not None:
+                _copy_transcripts(results_dir, transcripts, results)
+                results = _relocated(results)
+    except cancel.Cancelled:
+        return _stopped(finish(None, seen, None, "not run"))
+    stop = cancel.requested()
+    if stop is not None:
+        shared_session.withdraw_offers()
+        return _stopped(finish(results, seen, int(pytest_exit), "not run"))
     if pytest_exit not in _PYTEST_OK or results is None:
         why = _pytest_failure(pytest_exit, results is None)
         message = f"the suite could not run against {options.target}: {why} (see {out / 'pytest.log'})"
@@ -191,6 +222,13 @@ def _with_comparison(report: Report, options: RunOptions, target: Target, transc
     )
     write_report(report, options.out)
     return report
+
+
+def _stopped(report: Report) -> RunOutcome:
+    """The outcome of a run stopped by a signal or its deadline: the signal's exit status, one line why."""
+    stop = cancel.requested()
+    assert stop is not None
+    return RunOutcome(stop.exit_code, report, f"run stopped: {stop.reason}; unfinished records are not run")
 
 
 def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:
@@ -225,15 +263,29 @@ def _unresolved_identity(spec: str) -> TargetIdentity:
 
 
 def check_target(
-    target: Target, transcript_path: Path, timeout: float
+    target: Target,
+    transcript_path: Path,
+    timeout: float,
+    *,
+    handover: Callable[[WireDriver], None] | None = None,
 ) -> tuple[Preflight, dict[str, str], str | None]:
-    """Start the target once: it must initialize over clean JSON-RPC and offer the tool."""
+    """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
+    handed over (to become the suite's shared server) instead of closed, when `handover` is given."""
     server_info: dict[str, str] = {}
     protocol: str | None = None
     with Transcript(transcript_path) as transcript:
         driver = target.wire(timeout=timeout, transcript=transcript)
+        handed = False
+
+        def keep(checked: Preflight) -> Preflight:
+            nonlocal handed
+            if checked.ok and handover is not None:
+                handover(driver)
+                handed = True
+            return checked
+
         try:
-            with driver:
+            with _closing_unless(driver, lambda: handed):
                 result = driver.initialize(PROTOCOL_VERSION)
                 info = result.get("serverInfo")
                 if isinstance(info, dict):
@@ -279,7 +331,7 @@ def check_target(
                         protocol,
                     )
                 return (
-                    Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail),
+                    keep(Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)),
                     server_info,
                     protocol,
                 )
@@ -287,6 +339,17 @@ def check_target(
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
         except TargetError as exc:
             return Preflight(ok=False, error=str(exc)), server_info, protocol
+
+
+@contextlib.contextmanager
+def _closing_unless(driver: WireDriver, kept: Callable[[], bool]) -> Iterator[WireDriver]:
+    """Start `driver`; close it on the way out unless it was handed over."""
+    try:
+        driver.start()
+        yield driver
+    finally:
+        if not kept():
+            driver.close()
 
 
 def _stderr_hint(preflight: Preflight) -> str:
@@ -352,9 +415,24 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     return args
 
 
+def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
+    """Where hypothesis keeps its Unicode tables between runs (computing them costs seconds per run).
+
+    The profiles use no example database, so nothing here can change which examples a seed gives; an
+    unwritable cache falls back to the run's scratch folder.
+    """
+    cache = (options.cache or default_cache_dir()) / "hypothesis"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return scratch / "hypothesis"
+    return cache
+
+
 @contextlib.contextmanager
 def _isolated_environment(storage: Path) -> Iterator[None]:
-    """No plugin autoload, no PYTEST_ADDOPTS, a private hypothesis database: the seed decides examples."""
+    """No plugin autoload, no PYTEST_ADDOPTS, no example database (the seed decides examples); hypothesis'
+    own storage holds only its Unicode tables."""
     saved = {
         k: os.environ.get(k)
         for k in (
@@ -386,7 +464,7 @@ def run_suite(
     log = options.out / "pytest.log"
     with (
         log.open("w", encoding="utf-8", errors="backslashreplace") as handle,
-        _isolated_environment(scratch / "hypothesis"),
+        _isolated_environment(_hypothesis_storage(options, scratch)),
         contextlib.redirect_stdout(handle),
     ):
         try:
@@ -497,6 +575,8 @@ def rerun_command(options: RunOptions) -> str:
         parts += ["--suite", options.suite]
     if options.against is not None:
         parts += ["--against", options.against]
+    if options.max_time is not None:
+        parts += ["--max-time", f"{options.max_time:g}"]
     return shlex.join(parts)
 
 

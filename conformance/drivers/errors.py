@@ -52,3 +52,16 @@ class WrongId(ProtocolViolation):
                          stderr_tail=stderr_tail)
         self.expected = expected
         self.got = got
+
+
+class TargetFailed(BaseException):
+    """A driver failure escalated out of a test: the target died, hung or broke the protocol.
+
+    A BaseException on purpose: hypothesis catches `Exception` (and SystemExit) as a counterexample to shrink,
+    and every shrink step would restart a dead server; this one passes through, so the test stops at its first
+    failing exchange and the record gets `error`, not `deviates`.
+    """
+
+    def __init__(self, failure: DriverError) -> None:
+        super().__init__(str(failure))
+        self.failure = failure

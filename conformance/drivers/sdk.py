@@ -32,7 +32,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from conformance.drivers import process
+from conformance.drivers import cancel, process
 from conformance.drivers.errors import (
     DriverError,
     ProtocolViolation,
@@ -109,10 +109,13 @@ class SdkDriver(Managed):
         env: Mapping[str, str] | None = None,
         timeout: float = 10.0,
         stderr_limit: int = 16 << 20,
+        on_failure: Callable[[DriverError], None] | None = None,
     ) -> None:
         if not command:
             raise TargetError("empty server command")
         self.command = tuple(command)
+        self.on_failure = on_failure
+        """Told of every call's failure (death, hang, protocol violation) before it is raised; may raise."""
         self.env = dict(env or {})
         self.timeout = timeout
         self.stderr_limit = stderr_limit
@@ -217,12 +220,16 @@ class SdkDriver(Managed):
     def _run(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
         if self._portal is None or self._session is None or self._closed:
             raise DriverError("SdkDriver is not running")
+        cancel.check()
         future: Future[T] = self._portal.start_task_soon(self._guarded, what, call)
         try:
             return future.result()
         except BaseException as exc:
             future.cancel()
-            raise self._map_failure(exc, what) from None
+            failure = self._map_failure(exc, what)
+        if isinstance(failure, DriverError) and self.on_failure is not None:
+            self.on_failure(failure)
+        raise failure from None
 
     def _map_failure(self, exc: BaseException, what: str) -> BaseException:
         """The typed error for an SDK failure; anything else (Ctrl-C, a JSON-RPC error) passes through."""

@@ -23,11 +23,11 @@ import termios
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
-from conformance.drivers import process
+from conformance.drivers import cancel, process
 from conformance.drivers.errors import (
     DriverError,
     ProtocolViolation,
@@ -133,8 +133,13 @@ class WireDriver(Managed):
         timeout: float = 10.0,
         transcript: Transcript | None = None,
         stderr_limit: int = 64 << 20,
+        on_failure: Callable[[DriverError], None] | None = None,
     ) -> None:
         self.command = tuple(command)
+        self.on_failure = on_failure
+        """Told of every failure of a request (death, hang, protocol violation) before it is raised; it may
+        raise instead (the suite escalates to `TargetFailed`). A timed-out read of unsolicited messages
+        (`read_frame`) is not a failure: silence is what such a read expects."""
         self.env = dict(env or {})
         self.timeout = timeout
         self.transcript = transcript
@@ -321,6 +326,15 @@ class WireDriver(Managed):
                         self._drain_stderr_locked()
             return bytes(self._stderr[max(start - self._stderr_base, 0) :])
 
+    def stderr_mark(self) -> int:
+        """A position in this process's stderr: `stderr_since(mark)` is what it wrote after that point."""
+        return self._stderr_mark()
+
+    def stderr_since(self, mark: int) -> bytes:
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            return bytes(self._stderr[max(mark - self._stderr_base, 0) :])
+
     def stderr_bytes(self) -> bytes:
         """Everything read from stderr so far (the oldest bytes beyond `stderr_limit` are dropped)."""
         with self._stderr_lock:
@@ -444,19 +458,33 @@ class WireDriver(Managed):
         limit = self.timeout if timeout is None else timeout
         return limit, time.monotonic() + limit
 
+    def _failed(self, failure: DriverError) -> None:
+        if self.on_failure is not None:
+            self.on_failure(failure)
+
     # -- public calls ------------------------------------------------------------------------------
 
     def send_raw(self, frame: bytes) -> None:
         """Write `frame` exactly as given (no newline added): malformed frames, non-standard numbers."""
+        cancel.check()
         self._require_started()
         limit, deadline = self._deadline(None)
-        self._write(frame, deadline, "send_raw", limit)
+        try:
+            self._write(frame, deadline, "send_raw", limit)
+        except DriverError as exc:
+            self._failed(exc)
+            raise
 
     def read_frame(self, timeout: float | None = None) -> bytes:
         """The next stdout line, raw and unparsed (without its newline)."""
+        cancel.check()
         self._require_started()
         limit, deadline = self._deadline(timeout)
-        return self._read_line(deadline, "read", limit)
+        try:
+            return self._read_line(deadline, "read", limit)
+        except ServerExited as exc:
+            self._failed(exc)
+            raise
 
     def read_message(self, timeout: float | None = None) -> dict[str, JSON]:
         """The next stdout message of any kind (response, notification, request), validated as JSON-RPC."""
@@ -466,9 +494,14 @@ class WireDriver(Managed):
         message: dict[str, JSON] = {"jsonrpc": "2.0", "method": method}
         if not isinstance(params, Omitted):
             message["params"] = params
+        cancel.check()
         self._require_started()
         limit, deadline = self._deadline(None)
-        self._write(encode_message(message), deadline, method, limit)
+        try:
+            self._write(encode_message(message), deadline, method, limit)
+        except DriverError as exc:
+            self._failed(exc)
+            raise
 
     def request(
         self, method: str, params: JSON | Omitted = OMIT, *, timeout: float | None = None
@@ -492,6 +525,7 @@ class WireDriver(Managed):
     def _round_trip(
         self, frame: bytes, request: JSON | bytes, request_id: int, method: str, timeout: float | None
     ) -> Exchange:
+        cancel.check()
         self._require_started()
         limit, deadline = self._deadline(timeout)
         mark = self.transcript.mark() if self.transcript is not None else None
@@ -503,6 +537,9 @@ class WireDriver(Managed):
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
             stderr = self._stderr_since(stderr_start)
+        except DriverError as exc:
+            self._failed(exc)
+            raise
         finally:
             self._in_call = False
             self._last_call_end = time.monotonic()

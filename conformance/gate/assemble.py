@@ -44,7 +44,7 @@ def assemble_report(
     if sign is not None:
         verdicts = signed(verdicts, sign)
     gate = evaluate_gate(verdicts, baseline, baseline_path=baseline_path, canonical=canonical)
-    if not seen.preflight.ok or results is None:
+    if not seen.preflight.ok or results is None or run.interrupted:
         gate = Gate(
             baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed
         )

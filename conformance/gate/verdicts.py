@@ -1,7 +1,8 @@
 """From test outcomes to one verdict per catalog record, in the records' own vocabulary.
 
 A record deviates when any test evidencing it failed (a counterexample exists); it is `error` when a
-test could not decide because the server crashed, hung or broke the protocol; it holds when every
+test could not decide because the server crashed, hung or broke the protocol (its counterexample is then the
+exchange that ended in the failure, not shrunk); it holds when every
 test that ran passed; a record without a run test is `not observable` (the catalog says why) or
 `not run`.
 """
@@ -126,7 +127,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
             for t in tests
         ],
         examples=sum(t.examples for t in ran),
-        counterexample=smallest_counterexample(failed),
+        counterexample=smallest_counterexample(failed or errored),
         transcripts=sorted({t.transcript for t in ran if t.transcript}),
         evidence_before=record.evidence_before,
         evidence_after=OBSERVED if observed else record.evidence_before,
@@ -153,6 +154,7 @@ def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCountere
         falsifying=best.falsifying or outcome.message,
         exchange=best.exchange,
         replay=replay_frames(best.exchange),
+        minimized=best.minimized,
     )
 
 

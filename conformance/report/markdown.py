@@ -79,7 +79,9 @@ def _departure(rv: RecordVerdict, detail: int) -> list[str]:
         )
     ce = rv.counterexample
     if ce is not None and detail >= 1:
-        lines += ["", f"Smallest counterexample ({md(ce.test, 200)}):", "", code_block(ce.falsifying[:3000])]
+        cut = "" if ce.minimized else ", not fully minimized: shrinking reached its time budget"
+        lines += ["", f"Smallest counterexample ({md(ce.test, 200)}{cut}):", "",
+                  code_block(ce.falsifying[:3000])]
         if ce.replay and detail >= 2:
             replay = (
                 code_block("\n".join(ce.replay), "json")
@@ -195,6 +197,9 @@ def _render(report: Report, detail: int) -> str:
             f"> The target could not be checked: {md(report.preflight.error or 'unknown error', 600)}",
             "",
         ]
+    if report.run.interrupted:
+        why = md(report.run.interrupted, 600)
+        lines += [f"> The run stopped early — {why}; unfinished records are not run.", ""]
     lines += _table(
         ["verdict", "records"], [[f"{VERDICT_MARK[v]} {v}", str(s.counts.get(v, 0))] for v in VERDICTS]
     )

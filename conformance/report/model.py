@@ -49,6 +49,10 @@ class ReplayableCounterexample(_Frozen):
     replay: list[str] = Field(
         description="newline-delimited JSON-RPC frames to pipe into a fresh server, initialize first"
     )
+    minimized: bool = Field(
+        default=True,
+        description="false when shrinking stopped at its time budget: a smaller example may exist",
+    )
 
 
 class WitnessAnswer(_Frozen):
@@ -176,6 +180,11 @@ class RunInfo(_Frozen):
     tests: int
     rerun: str = Field(description="the command that reruns the same examples")
     pytest_exit: int | None = None
+    interrupted: str | None = Field(
+        default=None,
+        description="why the run ended before its last test: \"cancelled by SIGTERM\", \"deadline: ...\", or "
+        "the breaker's reason when the target kept failing; unfinished records are `not run`",
+    )
 
 
 class Summary(_Frozen):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from conformance.drivers.errors import DriverError, HarnessError
+from conformance.drivers import cancel
+from conformance.drivers.errors import DriverError, HarnessError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
 from conformance.results import (
@@ -27,8 +29,11 @@ from conformance.results import (
     TestOutcome,
     TranscriptEvent,
 )
-from conformance.suite.profiles import PROFILES, default_profile, register_profiles
+from conformance.suite import rawproc
+from conformance.suite.breaker import Breaker
+from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.session import ServerSession
+from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.identity import harness_identity
 from conformance.targets.specs import Target, resolve_target
 
@@ -51,7 +56,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                   default=DEFAULT_TARGETS)
 
 
-@dataclass
+@dataclass(repr=False)
 class _RunState:
     """Everything the plugin gathers in one session, per target spec."""
 
@@ -66,9 +71,26 @@ class _RunState:
     examples: dict[str, int] = field(default_factory=dict)
     marks: dict[str, int] = field(default_factory=dict)
     failing_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    first_failure: dict[str, float] = field(default_factory=dict)
+    target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
+    breaker: Breaker = field(default_factory=Breaker)
+    shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
     current: str | None = None
     current_spec: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def on_target_failure(self, failure: DriverError) -> None:
+        """A driver failed during a test: note where, then stop the test at once (no shrinking)."""
+        nodeid = self.current
+        if nodeid is None:
+            return
+        session = self.sessions.get(self.current_spec or "")
+        mark = session.transcript.mark() if session is not None else 0
+        with self.lock:
+            # The example's start now: hypothesis moves the test's mark past this example once it ends.
+            # No mark yet: the session was made for this very test, so its transcript starts with it.
+            self.target_failures.setdefault(nodeid, (failure, self.marks.get(nodeid, 0), mark))
+        raise TargetFailed(failure) from failure
 
 
 _STATE_KEY = pytest.StashKey[_RunState]()
@@ -102,6 +124,7 @@ def pytest_configure(config: pytest.Config) -> None:
         cache=Path(cache) if cache else None,
         timeout=float(config.getoption("conformance_timeout")),
         started=_now(),
+        shrinking=ShrinkBudget(*SHRINK_BUDGET[profile]),
     )
     config.stash[_STATE_KEY] = state
     _watch_examples(state)
@@ -124,6 +147,8 @@ def _watch_examples(state: _RunState) -> None:
         with state.lock:
             if status in ("passed", "failed"):
                 state.examples[state.current] = state.examples.get(state.current, 0) + 1
+            if status == "failed":
+                state.first_failure.setdefault(state.current, time.monotonic())
             session = state.sessions.get(state.current_spec or "")
             if session is None:
                 return
@@ -163,7 +188,8 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
         path = state.results_dir / "transcripts" / f"{slug(target.spec)}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
     transcript = Transcript(path)
-    session = ServerSession(target=target, transcript=transcript, timeout=state.timeout)
+    session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
+                            on_failure=state.on_target_failure)
     state.sessions[target.spec] = session
     try:
         yield session
@@ -221,8 +247,18 @@ def _records_of(item: pytest.Item) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+_NOT_RUN_KEY = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    """No test starts once the run is cancelled or the breaker tripped; each gets its share of shrinking."""
+    cancel.check()
     state = _state(item.config)
+    if state.breaker.tripped is not None:
+        item.stash[_NOT_RUN_KEY] = state.breaker.tripped
+        pytest.skip(f"not run: {state.breaker.tripped}")
+    state.shrinking.begin(suite_test=_spec_of(item) is not None)
     with state.lock:
         state.current = item.nodeid
         state.current_spec = _spec_of(item)
@@ -231,11 +267,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             state.marks[item.nodeid] = session.transcript.mark()
 
 
+_UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")
+
+
 def _falsifying(exc: BaseException | None) -> str:
     """Hypothesis' notes on the minimal failing case (its arguments, or the steps of a stateful program)."""
     if exc is None:
         return ""
-    notes = [n for n in getattr(exc, "__notes__", []) if not n.startswith("You can reproduce")]
+    notes = [n for n in getattr(exc, "__notes__", []) if not n.startswith(_UNHELPFUL_NOTES)]
     if not notes and isinstance(exc, BaseExceptionGroup):
         return "\n\n".join(filter(None, (_falsifying(e) for e in exc.exceptions)))
     return "\n".join(notes)
@@ -251,6 +290,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     records = _records_of(item)
     if not records:
         return report
+    if cancel.requested() is not None or _NOT_RUN_KEY in item.stash:
+        return report  # a cancelled or unstarted test has no outcome: its records are `not run`
     if report.when == "call" or (report.when == "setup" and not report.passed):
         _record_outcome(item, call, report, spec, records)
     return report
@@ -271,11 +312,20 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         status = "error" if _is_driver_failure(exc) else "failed"
     message = ""
     counterexample = None
+    failure = state.target_failures.get(item.nodeid)
     if not report.passed and not report.skipped:
         exc = call.excinfo.value if call.excinfo is not None else None
         message = _reason(call, report)
-        counterexample = Counterexample(falsifying=_falsifying(exc),
-                                        exchange=_failing_exchange(state, item.nodeid, spec))
+        if failure is not None and status == "error":
+            message = f"target failure: {failure[0]}"[:500]
+            exchange = _exchange_between(state, spec, failure[1], failure[2])
+            counterexample = Counterexample(falsifying="", exchange=exchange)
+        else:
+            shrunk = state.shrinking.end(state.first_failure.get(item.nodeid))
+            counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk,
+                                            exchange=_failing_exchange(state, item.nodeid, spec))
+    state.breaker.record(status, timeout=failure is not None and isinstance(failure[0], ServerTimeout),
+                         reason=message)
     evid = item.stash.get(_EVIDENCE_KEY, None)
     outcome = TestOutcome.model_validate({
         "nodeid": item.nodeid,
@@ -296,7 +346,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
 def _is_driver_failure(exc: BaseException | None) -> bool:
     if exc is None:
         return False
-    if isinstance(exc, DriverError):
+    if isinstance(exc, DriverError | TargetFailed):
         return True
     if isinstance(exc, BaseExceptionGroup):
         return all(_is_driver_failure(e) for e in exc.exceptions)
@@ -311,6 +361,15 @@ def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
             return first[0][:500]
     lines = report.longreprtext.strip().splitlines()
     return lines[-1][:500] if lines else ""
+
+
+def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list[TranscriptEvent]:
+    """The frames of the example during which the target failed, up to the failure."""
+    session = state.sessions.get(spec)
+    if session is None:
+        return []
+    events = [e for e in session.transcript.events_since(start) if e.seq < end]
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
 
 
 def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
@@ -331,6 +390,7 @@ def _now() -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    rawproc.close_pool()
     state = session.config.stash.get(_STATE_KEY, None)
     if state is None or state.results_dir is None:
         return
@@ -348,6 +408,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             processes_started=processes_started(),
             calls_made=srv.transcript.count("sent") if srv else 0,
             tests=state.outcomes.get(spec, []),
+            stopped=state.breaker.tripped,
         )
         state.results_dir.mkdir(parents=True, exist_ok=True)
         (state.results_dir / f"results-{slug(spec)}.json").write_text(results.model_dump_json(indent=2))

@@ -15,6 +15,14 @@ EXAMPLES: Final[dict[Profile, int]] = {"dev": 20, "ci": 60, "thorough": 1000}
 
 STEPS: Final[dict[Profile, int]] = {"dev": 15, "ci": 25, "thorough": 60}
 
+SHRINK_BUDGET: Final[dict[Profile, tuple[float, float]]] = {
+    "dev": (1.0, 8.0),
+    "ci": (2.0, 15.0),
+    "thorough": (20.0, 300.0),
+}
+"""Seconds of shrinking per failing test and per run (`suite/shrinking.py`): a target that deviates
+everywhere costs at most this on top of generation, and its first counterexamples are the most minimized."""
+
 GROWTH_CALLS: Final[dict[Profile, int]] = {"dev": 300, "ci": 1500, "thorough": 12000}
 """Accepted calls the unbounded-counter test makes on one process (the thorough profile passes 10,000)."""
 
@@ -38,6 +46,7 @@ def register_profiles() -> None:
             print_blob=True,
             derandomize=False,
             database=None,
+            report_multiple_bugs=False,
         )
 
 

@@ -1,5 +1,10 @@
 """A bare server process for records about the process itself (exit status, signals, a closed or discarded
-pipe), which the shared drivers deliberately never do to a server."""
+pipe), which the shared drivers deliberately never do to a server.
+
+Checks that only need bare pipes (the banner, framing, one loop) share pooled processes (`RawServer.pooled`):
+one process serves several while it stays healthy; checks that end their process (closed stdin or stdout,
+a signal) start their own.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,10 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 from conformance.drivers import process
@@ -17,6 +25,20 @@ from conformance.suite.session import PROTOCOL_VERSION
 from conformance.targets.specs import Target
 
 CLIENT_INFO: dict[str, JSON] = {"name": "seqthink-conformance", "version": "0.1.0"}
+
+_Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+_idle: dict[_Key, list[RawServer]] = {}
+
+
+def close_pool() -> None:
+    """End every pooled process at once (at the end of a session)."""
+    pooled = [raw for idle in _idle.values() for raw in idle]
+    _idle.clear()
+    closing = [threading.Thread(target=raw.close) for raw in pooled]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
 
 
 class RawServer:
@@ -28,6 +50,13 @@ class RawServer:
         self.timeout = timeout
         self._next_id = 1
         self._buffer = b""
+        self.sent = False
+        """Whether anything was written to its stdin: a pristine process has its initial state."""
+        self.spent = False
+        """Whether a check closed a pipe or signalled it: never lent again."""
+        self.seen = bytearray()
+        """Every stderr byte read so far, from the start of the process."""
+        self._initialized: dict[str, JSON] | None = None
         self.proc = subprocess.Popen(
             list(target.command),
             stdin=subprocess.PIPE,
@@ -47,6 +76,41 @@ class RawServer:
     ) -> None:
         self.close()
 
+    @classmethod
+    @contextmanager
+    def pooled(cls, target: Target, *, pristine: bool = False) -> Iterator[RawServer]:
+        """A process from the pool (started if none fits); `pristine`: nothing has been written to it yet.
+
+        It goes back to the pool only if the check passed and left it healthy: alive, not spent, and with no
+        unread stdout that the next check would take for its own.
+        """
+        key = (tuple(target.command), tuple(sorted(target.env.items())))
+        idle = _idle.setdefault(key, [])
+        fitting = [r for r in idle if not (pristine and r.sent) and r.proc.poll() is None]
+        fitting.sort(key=lambda r: not r.sent)  # keep pristine processes for the checks that need them
+        raw = fitting[0] if fitting else cls(target)
+        if raw in idle:
+            idle.remove(raw)
+        ok = False
+        try:
+            yield raw
+            ok = True
+        finally:
+            if ok and raw._reusable():
+                idle.append(raw)
+            else:
+                raw.close()
+
+    def _reusable(self) -> bool:
+        if self.spent or self.proc.poll() is not None or self._buffer:
+            return False
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout.fileno()], [], [], 0)
+        if ready:
+            return False
+        self.stderr_now()
+        return True
+
     def close(self) -> None:
         process.terminate(self.proc)
         for stream in (self.proc.stdout, self.proc.stderr):
@@ -57,6 +121,7 @@ class RawServer:
 
     def write(self, frame: bytes) -> None:
         assert self.proc.stdin is not None
+        self.sent = True
         view = memoryview(frame)
         while view:
             written = self.proc.stdin.write(view)
@@ -95,10 +160,14 @@ class RawServer:
         return answer
 
     def initialize(self) -> dict[str, JSON]:
+        """The handshake, once per process: a pooled process lent again is already initialized."""
+        if self._initialized is not None:
+            return self._initialized
         answer = self.request(
             "initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": CLIENT_INFO}
         )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self._initialized = answer
         return answer
 
     def stderr_now(self, wait: float = 0.0) -> bytes:
@@ -118,16 +187,20 @@ class RawServer:
             if not chunk:
                 return data
             data += chunk
+            self.seen += chunk
 
     def close_stdin(self) -> None:
         assert self.proc.stdin is not None
+        self.spent = True
         self.proc.stdin.close()
 
     def close_stdout(self) -> None:
         assert self.proc.stdout is not None
+        self.spent = True
         self.proc.stdout.close()
 
     def signal(self, sig: signal.Signals) -> None:
+        self.spent = True
         self.proc.send_signal(sig)
 
     def wait(self, timeout: float) -> int | None:

@@ -1,13 +1,18 @@
-"""One long-lived server process per target, shared by every test, restarted only when it dies."""
+"""One long-lived server process per target, shared by every test, restarted only when it dies.
+
+The command line's preflight process becomes that shared process (`offer`): a run starts one process fewer.
+Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from conformance.drivers.errors import ProtocolViolation
+from conformance.drivers.errors import DriverError, ProtocolViolation
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
@@ -28,6 +33,39 @@ PROBE_ARGUMENTS: dict[str, JSON] = {
     "nextThoughtNeeded": False,
 }
 """A call every record says is accepted; its answer tells the current store size and branch labels."""
+
+
+FailureHook = Callable[[DriverError], None]
+
+_Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+_offered: dict[_Key, WireDriver] = {}
+
+
+def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
+    return command, tuple(sorted(env.items()))
+
+
+def offer(driver: WireDriver) -> None:
+    """Hand an initialized process (the preflight's) to the next session for the same command and env."""
+    driver.transcript = None
+    previous = _offered.pop(_key(driver.command, driver.env), None)
+    if previous is not None:
+        previous.close()
+    _offered[_key(driver.command, driver.env)] = driver
+
+
+def withdraw_offers() -> None:
+    """Close every offered process no session took (xdist workers cannot take the runner's)."""
+    while _offered:
+        _offered.popitem()[1].close()
+
+
+def _take_offer(command: tuple[str, ...], env: Mapping[str, str]) -> WireDriver | None:
+    driver = _offered.pop(_key(command, env), None)
+    if driver is not None and (not driver.is_alive() or driver.initialize_result is None):
+        driver.close()
+        return None
+    return driver
 
 
 @dataclass(frozen=True)
@@ -68,21 +106,34 @@ class ServerSession:
     server_info: dict[str, JSON] = field(default_factory=dict)
     protocol_version: str | None = None
     restarts: int = 0
-    _wire: WireDriver | None = None
+    on_failure: FailureHook | None = field(default=None, repr=False)
+    _wire: WireDriver | None = field(default=None, repr=False)
+    _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
 
     @property
     def env(self) -> Mapping[str, str]:
         return self.target.env
 
     def _start(self) -> WireDriver:
-        driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                            transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT)
-        driver.start()
-        try:
-            result = driver.initialize(PROTOCOL_VERSION)
-        except BaseException:
-            driver.close()
-            raise
+        driver = _take_offer(tuple(self.target.command), self.target.env)
+        if driver is not None:
+            driver.transcript = self.transcript
+            driver.stderr_limit = SESSION_STDERR_LIMIT
+            driver.timeout = self.timeout
+            driver.on_failure = self.on_failure
+            self.transcript.note(f"shared process: pid {driver.pid}, started and initialized by preflight")
+            assert driver.initialize_result is not None
+            result = driver.initialize_result
+        else:
+            driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                                transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
+                                on_failure=self.on_failure)
+            driver.start()
+            try:
+                result = driver.initialize(PROTOCOL_VERSION)
+            except BaseException:
+                driver.close()
+                raise
         info = result.get("serverInfo")
         if isinstance(info, dict):
             self.server_info = info
@@ -110,19 +161,79 @@ class ServerSession:
 
     @contextmanager
     def fresh(self, *, env: Mapping[str, str] | None = None) -> Iterator[WireDriver]:
-        """A new process for records about a fresh process (startup banner, initial state)."""
+        """A new process for records about a fresh process (startup banner, initial state).
+
+        Once its check passed, an initialized process is kept as the spare for its environment (when there is
+        none yet) instead of being closed: a fresh process is only fresh once, but it is still a process.
+        """
         merged = {**self.target.env, **(env or {})}
-        with WireDriver(self.target.command, env=merged, timeout=self.timeout,
-                        transcript=self.transcript) as driver:
+        key = _key(tuple(self.target.command), merged)
+        driver = WireDriver(self.target.command, env=merged, timeout=self.timeout,
+                            transcript=self.transcript, on_failure=self.on_failure)
+        kept = False
+        try:
+            driver.start()
             yield driver
+            if key not in self._spares and driver.is_alive() and driver.initialize_result is not None:
+                self._spares[key] = driver
+                kept = True
+        finally:
+            if not kept:
+                driver.close()
+
+    @contextmanager
+    def spare(self, *, env: Mapping[str, str] | None = None) -> Iterator[WireDriver]:
+        """An initialized process other than the shared one, in whatever state earlier users left it.
+
+        For checks that need a second process or their own environment but not a new one (a description
+        served by another process, a render under forced colour, a store counted from where it stands): one
+        pooled process per environment serves them all. A check that fails leaves no process behind for the
+        next one: its process is closed.
+        """
+        merged = {**self.target.env, **(env or {})}
+        key = _key(tuple(self.target.command), merged)
+        driver = self._spares.pop(key, None)
+        if driver is not None and not driver.is_alive():
+            driver.close()
+            driver = None
+        if driver is None:
+            driver = WireDriver(self.target.command, env=merged, timeout=self.timeout,
+                                transcript=self.transcript, on_failure=self.on_failure)
+            try:
+                driver.start()
+                driver.initialize(PROTOCOL_VERSION)
+            except BaseException:
+                driver.close()
+                raise
+        ok = False
+        try:
+            yield driver
+            ok = True
+        finally:
+            if ok and driver.is_alive():
+                self._spares[key] = driver
+            else:
+                driver.close()
 
     @contextmanager
     def host(self) -> Iterator[SdkDriver]:
         """A realistic host: the official mcp client session over its stdio client."""
-        with SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout) as driver:
+        with SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                       on_failure=self.on_failure) as driver:
             yield driver
 
     def close(self) -> None:
-        if self._wire is not None:
-            self._wire.close()
-            self._wire = None
+        """End every process of the session at once: each may take its grace periods (a cancelled run has
+        seconds, not a grace period per process)."""
+        drivers = [*self._spares.values(), *([self._wire] if self._wire is not None else [])]
+        self._spares.clear()
+        self._wire = None
+        closing = [threading.Thread(target=d.close) for d in drivers[1:]]
+        for thread in closing:
+            thread.start()
+        try:
+            if drivers:
+                drivers[0].close()
+        finally:
+            for thread in closing:
+                thread.join()

@@ -17,7 +17,7 @@ from conformance.suite.answers import accepted, accepted_if_host_valid
 from conformance.suite.jsvalues import expected_box, js_number_string, js_string
 from conformance.suite.rawproc import RawServer
 from conformance.suite.render_box import ANSI, boxes, js_length, only_box
-from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession
+from conformance.suite.session import TOOL, ServerSession
 from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
@@ -197,8 +197,7 @@ def test_thought_leaves_only_through_stderr(
 @evidences("CMP-5", "OBJ-6")
 def test_caption_coloured_when_colour_is_forced(server: ServerSession) -> None:
     """With colour forced the renderer colours its label (ANSI SGR), and the codes count in the border."""
-    with server.fresh(env={"FORCE_COLOR": "1"}) as driver:
-        driver.initialize(PROTOCOL_VERSION)
+    with server.spare(env={"FORCE_COLOR": "1"}) as driver:
         exchange = driver.call_tool(TOOL, Envelope("coloured", 1, 1, True).arguments())
     accepted(exchange)
     box = only_box(exchange.stderr)
@@ -223,7 +222,8 @@ def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
     goes to /dev/null; no answer refers to the render."""
     transcripts = []
     for discard in (False, True):
-        with RawServer(target, discard_stderr=discard) as raw:
+        pristine = RawServer.pooled(target, pristine=True)
+        with RawServer(target, discard_stderr=True) if discard else pristine as raw:
             raw.initialize()
             answers = []
             for kind, arguments in _SEQUENCE:
@@ -266,13 +266,13 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
 @evidences("RTE-9/a1", "OBJ-9")
 def test_huge_thought_rendered_whole(server: ServerSession) -> None:
     """A 1 MiB thought is accepted and rendered whole - padded, never truncated. (A fresh process: a render
-    this size is written partly after the answer, so the whole of stderr is read once it settles.)"""
+    this size is written partly after the answer, so its stderr is read once it settles.)"""
     thought = ("0123456789abcdef" * 65536)[:-1] + "Z"
-    with server.fresh() as driver:
-        driver.initialize(PROTOCOL_VERSION)
+    with server.spare() as driver:
+        mark = driver.stderr_mark()
         accepted(driver.call_tool(TOOL, Envelope(thought, 1, 1, True).arguments()))
         deadline = time.monotonic() + 10
-        while not driver.stderr_bytes().endswith("┘\n".encode()) and time.monotonic() < deadline:
+        while not driver.stderr_since(mark).endswith("┘\n".encode()) and time.monotonic() < deadline:
             time.sleep(0.05)
-        box = only_box(driver.stderr_bytes())
+        box = only_box(driver.stderr_since(mark))
     assert box.lines[3] == f"│ {thought}   │", box.lines[3][-40:]

@@ -110,8 +110,7 @@ def test_description_is_static_across_calls_and_processes(server: ServerSession)
         "Only set next_thought_needed to false when truly done and a satisfactory answer is reached"
     ), lines[-1]
     assert description_lines(server) == lines
-    with server.fresh() as driver:
-        driver.initialize()
+    with server.spare() as driver:
         result = driver.list_tools().result
     assert result is not None
     tools = result.get("tools")

@@ -53,3 +53,19 @@ def running_with(argument: str) -> list[int]:
         if proc.info["status"] != psutil.STATUS_ZOMBIE and any(argument in part for part in cmdline):
             found.append(proc.pid)
     return found
+
+
+TAG_VARIABLE = "SEQTHINK_TEST_TAG"
+"""Set in a CLI run's environment; every server it starts inherits it, so a test finds them by it alone."""
+
+
+def tagged(tag: str) -> list[int]:
+    """Running processes whose environment carries `TAG_VARIABLE=tag` (servers we never saw the pid of)."""
+    found = []
+    for proc in psutil.process_iter(["pid", "status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and proc.environ().get(TAG_VARIABLE) == tag:
+                found.append(proc.pid)
+        except (psutil.Error, OSError):
+            continue
+    return found

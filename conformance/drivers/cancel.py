@@ -1,0 +1,117 @@
+"""Cancelling a run: SIGTERM, SIGINT or a deadline stops it at once, and nothing is judged from the stop.
+
+The signal handler raises `Cancelled`, a KeyboardInterrupt: hypothesis and pytest let a KeyboardInterrupt
+through (they treat SystemExit as a test failure, which is how a cancelled run used to record false
+deviations). The flag stays set, so a driver refuses the next call and the plugin the next test even if some
+code swallowed the first raise; the handler raises only once, so cleanup after it is never interrupted.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import FrameType
+from typing import Final
+
+DEADLINE_EXIT: Final = 124
+"""Exit status of a run stopped by `--max-time` (as coreutils `timeout` uses)."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a run stopped early: `kind` is "cancelled" or "deadline"; `exit_code` is what the CLI returns."""
+
+    kind: str
+    reason: str
+    exit_code: int
+
+
+class Cancelled(KeyboardInterrupt):
+    """The run was cancelled or hit its deadline; not an outcome of the target."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.reason)
+        self.stop = stop
+
+
+_lock = threading.Lock()
+_stop: Stop | None = None
+_raised = False
+
+
+def requested() -> Stop | None:
+    """The stop requested so far, if any."""
+    return _stop
+
+
+def request(stop: Stop) -> None:
+    """Ask the run to stop (the first request wins)."""
+    global _stop
+    with _lock:
+        if _stop is None:
+            _stop = stop
+
+
+def check() -> None:
+    """Raise `Cancelled` when a stop was requested: called before every request and every test."""
+    if _stop is not None:
+        raise Cancelled(_stop)
+
+
+def reset() -> None:
+    """Forget a stop (a new run in the same interpreter, e.g. the CLI's tests)."""
+    global _stop, _raised
+    with _lock:
+        _stop = None
+        _raised = False
+
+
+def _stop_now(stop: Stop) -> None:
+    global _raised
+    request(stop)
+    with _lock:
+        first = not _raised
+        _raised = True
+    if first:
+        raise Cancelled(stop)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    name = signal.Signals(signum).name
+    _stop_now(Stop("cancelled", f"cancelled by {name}", 128 + signum))
+
+
+@contextmanager
+def handling(max_time: float | None = None) -> Iterator[None]:
+    """SIGTERM and SIGINT (unless SIGINT is ignored, as in a background job) and an optional deadline raise
+    `Cancelled` in the main thread for the duration; the previous handlers come back afterwards."""
+    reset()
+    saved: dict[signal.Signals, signal._HANDLER] = {}
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers: a run started elsewhere is stopped by its caller
+        return
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if sig == signal.SIGINT and previous == signal.SIG_IGN:
+            continue
+        saved[sig] = previous
+        signal.signal(sig, _on_signal)
+    if max_time is not None:
+        alarm = signal.getsignal(signal.SIGALRM)
+        saved[signal.SIGALRM] = alarm
+
+        def on_alarm(signum: int, frame: FrameType | None) -> None:
+            _stop_now(Stop("deadline", f"deadline: --max-time {max_time:g} s reached", DEADLINE_EXIT))
+
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(max_time, 0.001))
+    try:
+        yield
+    finally:
+        if max_time is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        for sig, previous in saved.items():
+            signal.signal(sig, signal.SIG_DFL if previous is None else previous)

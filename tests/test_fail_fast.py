@@ -1,0 +1,127 @@
+"""A fork that crashes, hangs or writes garbage on every call ends in a report quickly, not in an hour of
+shrinking: the first failure of the target stops its test, the breaker stops the run (docs/robustness.md).
+
+Each run drives tests/servers/broken.py through the command line, as a fork's CI would. Wall-time bounds
+here are generous on purpose (a stall, not a slow machine, must fail them); benchmarks/robustness.py
+measures the real figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.suite.breaker import CONSECUTIVE
+from tests.servers import TAG_VARIABLE, command, tagged
+
+REPO = Path(__file__).resolve().parent.parent
+STALL = 240.0
+"""A run that takes longer than this is stuck (the budget is 60 s in dev; the machine is shared and noisy)."""
+
+
+@dataclass
+class Finished:
+    code: int
+    seconds: float
+    stdout: str
+    stderr: str
+    report: dict[str, Any]
+    left: list[int]
+
+
+def broken(mode: str) -> str:
+    return "cmd:" + shlex.join(command("broken", mode))
+
+
+def run_cli(target: str, out: Path, *extra: str, timeout: float = STALL) -> Finished:
+    """One `conformance run` in a child process; which of its servers are still running once it is done."""
+    tag = uuid.uuid4().hex
+    env = {**os.environ, TAG_VARIABLE: tag,
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env.pop("CI", None)
+    argv = [sys.executable, "-m", "conformance", "run", "--target", target, "--seed", "7", "--out", str(out),
+            *extra]
+    start = time.monotonic()
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout,
+                          check=False)
+    seconds = time.monotonic() - start
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return Finished(done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
+
+
+def verdicts(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in report["records"]:
+        grouped.setdefault(record["verdict"], []).append(record)
+    return grouped
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("crash", "server exited with status 1"),
+        ("hang", "no answer to 'tools/call'"),
+        ("garbage", "stdout line is not JSON"),
+    ],
+)
+def test_a_target_failing_every_call_ends_fast_with_errors(mode: str, says: str, tmp_path: Path) -> None:
+    """Every call dies, hangs or is answered with garbage: the run ends in a report saying `error` with the
+    reason, the breaker stops it early (the rest `not run`), exit 1, and no server is left."""
+    ran = run_cli(broken(mode), tmp_path, "--profile", "dev", "--call-timeout", "2")
+    print(f"{mode}: {ran.seconds:.1f} s, exit {ran.code}")
+    assert ran.code in (1, 2), ran.stderr
+    assert "Traceback" not in ran.stdout + ran.stderr
+    assert ran.seconds < STALL
+    grouped = verdicts(ran.report)
+    errors = grouped.get("error", [])
+    assert errors, grouped.keys()
+    assert all(says in record["reason"] and record["reason"].startswith("target failure: ")
+               for record in errors), [r["reason"] for r in errors]
+    assert "deviates" not in grouped, "a failure of the target is not a counterexample"
+    failing = [t for record in errors for t in record["tests"] if t["status"] == "error"]
+    assert len({t["nodeid"] for t in failing}) == CONSECUTIVE
+    assert all(t["examples"] <= 2 for t in failing), "the failing test stopped at its first example"
+    replays = [record["counterexample"]["replay"] for record in errors if record["counterexample"]]
+    assert replays and all(any('"tools/call"' in frame for frame in replay) for replay in replays), replays
+    stopped = ran.report["run"]["interrupted"]
+    assert stopped is not None and "stopped early" in stopped, stopped
+    assert all(record["reason"] == f"not run: {stopped}" for record in grouped["not run"])
+    assert ran.report["gate"]["passed"] is False
+    assert ran.left == [], f"servers left running: {ran.left}"
+
+
+def test_the_failing_exchange_is_recorded(tmp_path: Path) -> None:
+    """The record carries the exchange during which the target died, ending with its death."""
+    ran = run_cli(broken("crash"), tmp_path, "--profile", "dev")
+    tests = [t for r in verdicts(ran.report)["error"] for t in r["tests"] if t["status"] == "error"]
+    assert tests
+    transcript = tmp_path / tests[0]["transcript"]
+    events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert any(e["kind"] == "note" and "server exited with status 1" in e["data"] for e in events)
+    assert ran.left == []
+
+
+@pytest.mark.parametrize("mode", ["reject", "same"])
+def test_a_target_deviating_everywhere_shrinks_within_budget(mode: str, tmp_path: Path) -> None:
+    """A server that rejects every call (or gives every call the same answer) deviates almost everywhere:
+    shrinking is bounded, so the run ends, exit 1, and counterexamples cut short say so."""
+    ran = run_cli(broken(mode), tmp_path, "--profile", "dev")
+    print(f"{mode}: {ran.seconds:.1f} s, exit {ran.code}")
+    assert ran.code == 1, ran.stderr
+    assert ran.seconds < STALL
+    grouped = verdicts(ran.report)
+    assert len(grouped.get("deviates", [])) > 20
+    assert ran.report["run"]["interrupted"] is None
+    examples = [r["counterexample"] for r in grouped["deviates"] if r["counterexample"]]
+    assert examples and all(isinstance(c["minimized"], bool) for c in examples)
+    assert ran.left == []
