@@ -7,12 +7,14 @@ once parsed, `-0.0` and `0` are falsy, an empty object or array is truthy.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeGuard
+from typing import Any, Final, Literal, TypeGuard, TypeVar
 
+from hypothesis import example
 from hypothesis import strategies as st
 
+from conformance.catalog.corpus import default_corpus
 from conformance.jsontypes import JSON, OMIT, Omitted
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
@@ -165,7 +167,18 @@ def js_double(value: int | float) -> float:
 
 # -- thoughts and calls --------------------------------------------------------------------------------
 
-thought_texts = st.one_of(truthy_strings, single_line_strings)
+CASINGS: Final[tuple[Callable[[str], str], ...]] = (str, str.lower, str.upper, str.title, str.swapcase)
+"""A content-sniffing fork may compare case-sensitively or not: every step is drawn in each casing."""
+
+reasoning_texts: st.SearchStrategy[str] = st.builds(
+    lambda text, casing: casing(text),
+    st.sampled_from([step.text for step in default_corpus().steps]),
+    st.sampled_from(CASINGS),
+)
+"""Chain-of-thought-like steps from fixtures/corpus/reasoning.yaml ("thus", "final answer", "QED", "wait,
+let me reconsider", ... in several languages), in any casing."""
+
+thought_texts = st.one_of(truthy_strings, single_line_strings, reasoning_texts)
 
 HYPOTHESIS_LIKE: Final[tuple[str, ...]] = (
     "Hypothesis: the bug is in the parser.",
@@ -219,7 +232,56 @@ branch_labels = st.one_of(
 ).filter(lambda s: s not in PROTOTYPE_KEYS)
 """Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending)."""
 
-optional_values: st.SearchStrategy[JSON | Omitted] = st.one_of(st.just(OMIT), json_values)
+EXACT_VALUES: Final[tuple[JSON | Omitted, ...]] = (
+    True,
+    False,
+    OMIT,
+    None,
+    0,
+    1,
+    "",
+    "true",
+    [],
+    [True],
+    {},
+    {"value": True},
+)
+"""The values a fork could single out in an optional field: each exact boolean, absence, null, and a falsy
+(or empty) and a truthy (or non-empty) value of every other JSON type. Every property claiming independence
+from an optional field meets each of them (`exact_examples`)."""
+
+exact_values: st.SearchStrategy[JSON | Omitted] = st.sampled_from(EXACT_VALUES)
+
+optional_values: st.SearchStrategy[JSON | Omitted] = st.one_of(exact_values, json_values)
+"""Any value of an optional field, half the draws from EXACT_VALUES (so `true` exactly comes up in about one
+draw in 24, not one in a few hundred as from json_values alone)."""
+
+_Test = TypeVar("_Test", bound=Callable[..., Any])
+EXACT_FIELDS_ATTRIBUTE: Final = "exact_value_fields"
+
+
+def exact_examples(
+    field: str, *, param: str, keyed: bool = False, **others: Any
+) -> Callable[[_Test], _Test]:
+    """One explicit hypothesis example per EXACT_VALUES entry of optional `field`, given to parameter `param`
+    (as `{field: value}` merged over `others[param]` when `keyed`); the other parameters take `others`.
+
+    Place it under `@given`, like `@example`. tests/test_strategy_coverage.py checks every property that
+    claims independence from an optional field carries these examples.
+    """
+    if field not in OPTIONAL:
+        raise ValueError(f"exact_examples: {field!r} is not an optional field ({', '.join(OPTIONAL)})")
+    base: Mapping[str, JSON | Omitted] = others.pop(param, {}) if keyed else {}
+
+    def apply(test: _Test) -> _Test:
+        for value in EXACT_VALUES:
+            chosen: object = {**base, field: value} if keyed else value
+            test = example(**others, **{param: chosen})(test)
+        fields: set[str] = set(getattr(test, EXACT_FIELDS_ATTRIBUTE, ()))
+        setattr(test, EXACT_FIELDS_ATTRIBUTE, frozenset(fields | {field}))
+        return test
+
+    return apply
 
 
 @dataclass(frozen=True)

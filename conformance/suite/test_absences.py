@@ -11,9 +11,11 @@ import uuid
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.catalog.corpus import default_corpus
 from conformance.catalog.records import evidences
 from conformance.drivers.errors import ServerTimeout
-from conformance.jsontypes import JSON, OMIT, Omitted
+from conformance.drivers.transcript import decode
+from conformance.jsontypes import JSON, Omitted
 from conformance.suite.answers import (
     accepted,
     answer_status,
@@ -22,6 +24,7 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
+from conformance.suite.jsvalues import expected_box
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
@@ -29,8 +32,10 @@ from conformance.suite.strategies import (
     Envelope,
     content_texts,
     envelopes,
-    falsy_values,
+    exact_examples,
+    js_truthy,
     json_values,
+    optional_values,
     small_positive_integers,
 )
 
@@ -74,6 +79,21 @@ def test_answers_do_not_depend_on_content(
 ) -> None:
     """Two calls that differ only in what the thought says get the same answer, bar the count."""
     assert_content_independent(server, envelope, first, second)
+
+
+@evidences("ABS-3", "CMP-5")
+def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
+    """Every step of the reasoning corpus (hypotheses, checks, "wait, let me reconsider", "thus", "final
+    answer", "QED", in several languages and casings), sent once: the answer equals a plain control's bar
+    the count, the count grows by one, and the box is exactly the one the render rules give."""
+    envelope = Envelope("control", 2, 3, True)
+    control = without_count(server.call(envelope.arguments()))
+    for step in default_corpus().steps:
+        arguments = Envelope(step.text, 2, 3, True).arguments()
+        exchange = server.call(arguments)
+        where = f"{step.chain}[{step.index}] {step.text!r}"
+        assert without_count(exchange) == control, (where, describe(exchange))
+        assert decode(exchange.stderr) == expected_box(arguments), where
 
 
 @evidences("ABS-2/a1")
@@ -157,20 +177,30 @@ def test_no_representable_hypothesis(
 
 
 @evidences("ABS-6")
-@given(envelope=envelopes, revises=small_positive_integers)
-def test_revision_is_a_label_only(server: ServerSession, envelope: Envelope, revises: int) -> None:
-    """A revision supersedes nothing: the count still grows by one, the answer equals a plain call's, and
-    only the render's caption changes."""
+@given(
+    envelope=envelopes,
+    is_revision=st.one_of(st.just(True), optional_values),
+    revises=st.one_of(small_positive_integers, optional_values),
+)
+@exact_examples("isRevision", param="is_revision", envelope=Envelope("t", 5, 3, False), revises=1)
+@exact_examples("revisesThought", param="revises", envelope=Envelope("t", 5, 3, True), is_revision=True)
+def test_revision_is_a_label_only(
+    server: ServerSession, envelope: Envelope, is_revision: JSON | Omitted, revises: JSON | Omitted
+) -> None:
+    """A revision supersedes nothing, whatever isRevision and revisesThought hold: the count still grows by
+    one, the answer equals a plain call's, and only the render's caption changes (to Revision when
+    isRevision is truthy)."""
     plain = server.call(envelope.arguments())
-    revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
-    assert store(revision).history_length == store(plain).history_length + 1
-    assert without_count(plain) == without_count(revision)
+    revision = server.call(envelope.arguments(isRevision=is_revision, revisesThought=revises))
+    assert store(revision).history_length == store(plain).history_length + 1, describe(revision)
+    assert without_count(plain) == without_count(revision), describe(revision)
     assert only_box(plain.stderr).kind != "Revision"
-    assert only_box(revision.stderr).kind == "Revision"
+    assert (only_box(revision.stderr).kind == "Revision") is js_truthy(is_revision), describe(revision)
 
 
 @evidences("ABS-7")
-@given(envelope=envelopes, needs_more=st.one_of(st.just(OMIT), falsy_values, json_values))
+@given(envelope=envelopes, needs_more=optional_values)
+@exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
 def test_needs_more_thoughts_changes_nothing(
     server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
 ) -> None:

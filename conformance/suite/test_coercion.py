@@ -6,7 +6,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.catalog.records import evidences
-from conformance.jsontypes import JSON, Omitted
+from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
 from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
 from conformance.suite.render_box import only_box
@@ -16,6 +16,7 @@ from conformance.suite.strategies import (
     adversarial_envelopes,
     content_texts,
     envelopes,
+    exact_examples,
     js_double,
     optional_values,
     small_positive_integers,
@@ -78,6 +79,15 @@ def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) 
     assert sorted(status) == sorted(STATUS_KEYS), status
 
 
+_COERCION_BASE: dict[str, object] = {
+    "number": 9,
+    "total": 5,
+    "first": "Hypothesis: the total is 5.",
+    "second": "Wait, let me reconsider. Final answer: 9.",
+    "interleaved": Envelope("between", 1, 1, True),
+}
+
+
 @evidences("RTE-4/a1")
 @given(
     number=truthy_numbers,
@@ -86,6 +96,12 @@ def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) 
     second=content_texts,
     flags=st.fixed_dictionaries({"isRevision": optional_values, "needsMoreThoughts": optional_values}),
     interleaved=envelopes,
+)
+@exact_examples(
+    "isRevision", param="flags", keyed=True, **_COERCION_BASE, flags={"needsMoreThoughts": OMIT}
+)
+@exact_examples(
+    "needsMoreThoughts", param="flags", keyed=True, **_COERCION_BASE, flags={"isRevision": OMIT}
 )
 def test_coercion_consults_only_the_two_numbers(
     server: ServerSession,

@@ -22,9 +22,11 @@ from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
     envelopes,
+    exact_examples,
     falsy_values,
     js_truthy,
     json_values,
+    optional_values,
     raw_arguments,
     single_line_strings,
     small_positive_integers,
@@ -32,7 +34,6 @@ from conformance.suite.strategies import (
 )
 from conformance.targets.specs import Target
 
-_safe_optional = st.one_of(st.just(OMIT), falsy_values, json_values)
 _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 
 
@@ -144,7 +145,8 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
 
 
 @evidences("RTE-9/a1")
-@given(envelope=envelopes, needs_more=_safe_optional)
+@given(envelope=envelopes, needs_more=st.one_of(falsy_values, optional_values))
+@exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
 def test_render_drops_continuation_flags(
     server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
 ) -> None:
