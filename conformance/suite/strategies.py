@@ -178,7 +178,7 @@ reasoning_texts: st.SearchStrategy[str] = st.builds(
 """Chain-of-thought-like steps from fixtures/corpus/reasoning.yaml ("thus", "final answer", "QED", "wait,
 let me reconsider", ... in several languages), in any casing."""
 
-thought_texts = st.one_of(truthy_strings, single_line_strings, reasoning_texts)
+thought_texts = st.one_of(reasoning_texts, truthy_strings, single_line_strings)
 
 HYPOTHESIS_LIKE: Final[tuple[str, ...]] = (
     "Hypothesis: the bug is in the parser.",
@@ -222,7 +222,7 @@ claim_like_texts: st.SearchStrategy[str] = st.one_of(
 )
 """Thoughts that look like hypotheses, verifications and conclusions (the claim audit's inputs)."""
 
-content_texts: st.SearchStrategy[str] = st.one_of(thought_texts, claim_like_texts)
+content_texts: st.SearchStrategy[str] = st.one_of(reasoning_texts, thought_texts, claim_like_texts)
 
 branch_labels = st.one_of(
     truthy_strings,

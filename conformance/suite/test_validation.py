@@ -20,6 +20,7 @@ from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
     envelopes,
+    exact_examples,
     falsy_values,
     is_number,
     json_values,
@@ -34,6 +35,9 @@ MESSAGES = {
     "nextThoughtNeeded": "Invalid nextThoughtNeeded: must be a boolean",
 }
 """The diagnostic of each guard (OBJ-8/a1 quotes the first two; all four as the original words them)."""
+
+_ODD = Envelope("t", -1, 2.5, True)
+"""A host-invalid but guard-passing envelope: below the schema's minimum, not an integer."""
 
 _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
 
@@ -172,6 +176,10 @@ _branch_safe = st.one_of(st.just(OMIT), falsy_values, st.text(alphabet="xyz", mi
         "needsMoreThoughts": [1],
     },
 )
+@exact_examples("isRevision", param="optionals", keyed=True, envelope=_ODD, optionals={"revisesThought": 2})
+@exact_examples("revisesThought", param="optionals", keyed=True, envelope=_ODD, optionals={"isRevision": 1})
+@exact_examples("needsMoreThoughts", param="optionals", keyed=True, envelope=_ODD)
+@exact_examples("branchFromThought", param="optionals", keyed=True, envelope=_ODD, optionals={"branchId": 7})
 def test_only_four_fields_enforced(
     server: ServerSession, envelope: Envelope, optionals: dict[str, JSON | Omitted]
 ) -> None:
