@@ -1,0 +1,97 @@
+"""The suite against forks of the original that escape a luck-based search: patched copies of npm:0.6.2's
+dist/index.js, made at test time (never committed), each run through the dev-profile suite (stopping at its
+first failure), which must fail on the property built to catch it.
+
+- `isRevision === true` exactly (not merely truthy) and no revisesThought: answered as an error after the
+  thought is retained. Caught by ABS-6's exact examples.
+- a thought containing "final answer" (lowercase, case-sensitive): the answer says nextThoughtNeeded false.
+  Caught by the reasoning corpus, sent step by step (ABS-3 / CMP-5).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+from conformance.targets.specs import resolve_target
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PUSH: Final = "            this.thoughtHistory.push(validatedInput);\n"
+FORKS: Final[dict[str, tuple[str, str, str]]] = {
+    "exact-true-revision": (
+        PUSH,
+        PUSH
+        + "            if (validatedInput.isRevision === true && validatedInput.revisesThought == null) {\n"
+        + '                throw new Error("a revision needs revisesThought");\n'
+        + "            }\n",
+        "test_absences.py::test_revision_is_a_label_only",
+    ),
+    "final-answer-ends-thinking": (
+        PUSH,
+        PUSH
+        + '            if (validatedInput.thought.includes("final answer")) {\n'
+        + "                validatedInput.nextThoughtNeeded = false;\n"
+        + "            }\n",
+        "test_absences.py::test_every_corpus_step_is_content_free",
+    ),
+}
+"""fork → (anchor in dist/index.js, its replacement, the suite test that must fail)."""
+
+
+def make_fork(destination: Path, anchor: str, replacement: str) -> Path:
+    """A copy of the original's package with one patch in dist/index.js; its dependencies are the
+    installed original's, through a node_modules link. Returns the patched entry file."""
+    entry = Path(resolve_target("npm:0.6.2").command[-1])
+    package = entry.parent.parent
+    (destination / "dist").mkdir(parents=True)
+    shutil.copy2(package / "package.json", destination / "package.json")
+    source = entry.read_text(encoding="utf-8")
+    assert source.count(anchor) == 1, "the anchor must occur exactly once in dist/index.js"
+    patched = destination / "dist" / "index.js"
+    patched.write_text(source.replace(anchor, replacement), encoding="utf-8")
+    (destination / "node_modules").symlink_to(package.parent.parent, target_is_directory=True)
+    return patched
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fork", sorted(FORKS))
+def test_dev_suite_fails_on_the_fork(fork: str, tmp_path: Path) -> None:
+    anchor, replacement, must_fail = FORKS[fork]
+    patched = make_fork(tmp_path / fork, anchor, replacement)
+    environment = {k: v for k, v in os.environ.items() if k not in ("CI", "CONFORMANCE_PROFILE")}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rf",
+            "-x",
+            "conformance/suite",
+            "--target",
+            f"cmd:node {patched}",
+            "--profile",
+            "dev",
+            "--hypothesis-seed",
+            "0",
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    failed = set(re.findall(r"^FAILED \S*?(test_\w+\.py::test_\w+)", run.stdout, flags=re.MULTILINE))
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
+    assert must_fail in failed, (sorted(failed), run.stdout[-3000:])
