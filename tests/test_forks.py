@@ -3,7 +3,9 @@ dist/index.js, made at test time (never committed), each run through the dev-pro
 first failure), which must fail on the property built to catch it.
 
 - `isRevision === true` exactly (not merely truthy) and no revisesThought: answered as an error after the
-  thought is retained. Caught by ABS-6's exact examples.
+  thought is retained. Caught by ABS-6's exact examples (and, by chance, by RTE-9's caption test).
+- `isRevision === false` exactly (not merely falsy): the thought is not retained. Caught by ABS-6's exact
+  examples; the suite before them met `false` in that field only by chance.
 - a thought containing "final answer" (lowercase, case-sensitive): the answer says nextThoughtNeeded false.
   Caught by the reasoning corpus, sent step by step (ABS-3 / CMP-5).
 """
@@ -31,6 +33,14 @@ FORKS: Final[dict[str, tuple[str, str, str]]] = {
         PUSH
         + "            if (validatedInput.isRevision === true && validatedInput.revisesThought == null) {\n"
         + '                throw new Error("a revision needs revisesThought");\n'
+        + "            }\n",
+        "test_absences.py::test_revision_is_a_label_only",
+    ),
+    "exact-false-revision": (
+        PUSH,
+        "            if (validatedInput.isRevision !== false) {\n"
+        + "    "
+        + PUSH
         + "            }\n",
         "test_absences.py::test_revision_is_a_label_only",
     ),
