@@ -53,6 +53,7 @@ class Mutant:
     outcome: str
     recheck: str | None = None
     equivalent: str | None = None
+    closed_by: str | None = None
 
 
 FIRST: Final = ("test_store.py", "test_coercion.py", "test_render.py", "test_validation.py", "test_errors.py")
@@ -216,7 +217,7 @@ def mark_equivalents(mutants: list[Mutant], equivalents: list[dict[str, Any]]) -
                 mutant.line,
                 mutant.mutated,
             ):
-                mutant.equivalent = entry["why"]
+                mutant.equivalent = f"{entry['kind']}: {entry['why']}"
 
 
 def recheck(scratch: Path, session: Path, mutants: list[Mutant], command: str, timeout: float) -> None:
@@ -258,6 +259,72 @@ def recheck(scratch: Path, session: Path, mutants: list[Mutant], command: str, t
         os.environ.update(saved)
 
 
+def rerun_survivors(path: Path, profile: str, seed: int, timeout: float) -> None:
+    """Run every non-equivalent survivor of a results file again, against the current suite (in a fresh
+    scratch copy); record the outcome and the first failing test, the one that closed the gap."""
+    import os
+    import re
+
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_item import MutationSpec  # type: ignore[import-untyped]
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    mutants = [Mutant(**m) for m in data["mutants"]]
+    mark_equivalents(mutants, load_equivalents())
+    data.setdefault(
+        "first_pass", {k: data[k] for k in ("killed", "survived", "equivalent", "score", "ci95", "profile")}
+    )
+    command = suite_command(profile, seed)
+    scratch = Path(tempfile.mkdtemp(prefix="seqthink-mutation-rerun-"))
+    scratch_copy(scratch)
+    previous, saved = os.getcwd(), dict(os.environ)
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update(_environment(scratch))
+    try:
+        for mutant in mutants:
+            if mutant.outcome != "survived" or mutant.equivalent:
+                continue
+            spec = MutationSpec(
+                module_path=mutant.module,
+                operator_name=mutant.operator,
+                occurrence=mutant.occurrence,
+                start_pos=(mutant.line, mutant.column),
+                end_pos=(mutant.line, mutant.column),
+            )
+            result = mutate_and_test([spec], command, timeout)
+            mutant.recheck = getattr(result.test_outcome, "value", None)
+            failed = re.search(r"^FAILED (\S+?)(?:\[| |$)", result.output or "", flags=re.MULTILINE)
+            mutant.closed_by = failed.group(1) if failed and mutant.recheck == "killed" else None
+            print(
+                f"{mutant.module}:{mutant.line} {mutant.operator}: {mutant.recheck} {mutant.closed_by or ''}"
+            )
+    finally:
+        os.chdir(previous)
+        os.environ.clear()
+        os.environ.update(saved)
+        shutil.rmtree(scratch, ignore_errors=True)
+    write_results(path, data, mutants, recheck_profile=profile)
+
+
+def retriage(path: Path) -> None:
+    """Re-apply the equivalent-mutants fixture to a results file and recompute its figures."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    mutants = [Mutant(**m) for m in data["mutants"]]
+    for mutant in mutants:
+        mutant.equivalent = None
+    mark_equivalents(mutants, load_equivalents())
+    write_results(path, data, mutants, recheck_profile=data.get("recheck_profile") or data["profile"])
+
+
+def write_results(path: Path, data: dict[str, Any], mutants: list[Mutant], *, recheck_profile: str) -> None:
+    summary = summarise(mutants, data["mutants_in_module"], survived_after=recheck_profile)
+    data.update(summary)
+    data["mutants"] = [asdict(m) for m in mutants]
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in data.items() if k != "mutants"}, indent=2))
+
+
 def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score interval of a proportion (sound near 100 %, unlike the normal approximation)."""
     if total == 0:
@@ -296,17 +363,33 @@ def summarise(mutants: list[Mutant], total: int, *, survived_after: str) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("module", help="a file under reference_server/, e.g. reference_server/thinking.py")
+    parser.add_argument(
+        "module", nargs="?", help="a file under reference_server/, e.g. reference_server/thinking.py"
+    )
     parser.add_argument("--sample", type=int, default=80, help="mutants measured (0: all)")
     parser.add_argument("--seed", type=int, default=12, help="seed of the sample and of hypothesis")
     parser.add_argument("--profile", default="dev", choices=("dev", "ci", "thorough"))
     parser.add_argument("--recheck-profile", default=None, choices=("dev", "ci", "thorough"))
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per suite run")
-    parser.add_argument("--out", type=Path, required=True, help="JSON results file")
+    parser.add_argument("--out", type=Path, help="JSON results file")
+    parser.add_argument(
+        "--rerun", type=Path, help="results file: run its survivors against the current suite"
+    )
+    parser.add_argument("--retriage", type=Path, help="results file: re-apply equivalent_mutants.yaml")
     parser.add_argument("--shards", type=int, default=1, help="concurrent suite runs, each in its own copy")
     parser.add_argument("--no-baseline", action="store_true", help="skip the check that the suite passes")
     parser.add_argument("--keep", type=Path, default=None, help="scratch directory to keep (default: temp)")
     options = parser.parse_args(argv)
+    if options.rerun:
+        rerun_survivors(
+            options.rerun, options.recheck_profile or options.profile, options.seed, options.timeout
+        )
+        return 0
+    if options.retriage:
+        retriage(options.retriage)
+        return 0
+    if options.module is None or options.out is None:
+        parser.error("a module and --out are needed (or --rerun / --retriage FILE)")
 
     root = options.keep or Path(tempfile.mkdtemp(prefix="seqthink-mutation-"))
     shards = [root / f"shard-{n}" for n in range(max(options.shards, 1))]

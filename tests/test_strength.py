@@ -59,7 +59,16 @@ def test_survivors_matched_to_equivalents_leave_the_denominator() -> None:
     ]
     mutation.mark_equivalents(
         mutants,
-        [{"module": "reference_server/x.py", "operator": "op", "line": 4, "mutated": "b", "why": "ww"}],
+        [
+            {
+                "module": "reference_server/x.py",
+                "operator": "op",
+                "line": 4,
+                "mutated": "b",
+                "why": "ww",
+                "kind": "equivalent",
+            }
+        ],
     )
     summary = mutation.summarise(mutants, 9, survived_after="dev")
     assert (summary["killed"], summary["survived"], summary["equivalent"]) == (2, 1, 1)
