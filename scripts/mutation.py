@@ -325,6 +325,26 @@ def write_results(path: Path, data: dict[str, Any], mutants: list[Mutant], *, re
     print(json.dumps({k: v for k, v in data.items() if k != "mutants"}, indent=2))
 
 
+def work(shard: Path, profile: str, seed: int, timeout: float, deadline: float) -> None:
+    """One shard's worker: its share of the sample in the sample's (random) order, so a run cut short by
+    its time budget is still a random subset; completed jobs are kept in the session and skipped."""
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    order = json.loads((shard / "order.json").read_text(encoding="utf-8"))
+    command = suite_command(profile, seed)
+    with use_db(str(shard / "session.sqlite"), WorkDB.Mode.open) as db:
+        done = {item.job_id for item, _ in db.completed_work_items}
+        items = {item.job_id: item for item in db.work_items}
+        for job_id in order:
+            if job_id in done:
+                continue
+            if deadline and time.time() > deadline:
+                break
+            result = mutate_and_test(items[job_id].mutations, command, timeout)
+            db.set_result(job_id, result)
+
+
 def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score interval of a proportion (sound near 100 %, unlike the normal approximation)."""
     if total == 0:
@@ -377,9 +397,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--retriage", type=Path, help="results file: re-apply equivalent_mutants.yaml")
     parser.add_argument("--shards", type=int, default=1, help="concurrent suite runs, each in its own copy")
+    parser.add_argument("--budget-minutes", type=float, default=0, help="stop starting mutants after this")
+    parser.add_argument("--resume", action="store_true", help="keep the --keep folder's session and results")
+    parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--deadline", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--no-baseline", action="store_true", help="skip the check that the suite passes")
     parser.add_argument("--keep", type=Path, default=None, help="scratch directory to keep (default: temp)")
     options = parser.parse_args(argv)
+    if options.work:
+        work(options.work, options.profile, options.seed, options.timeout, options.deadline)
+        return 0
     if options.rerun:
         rerun_survivors(
             options.rerun, options.recheck_profile or options.profile, options.seed, options.timeout
@@ -418,25 +445,46 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     sessions = [shard / "session.sqlite" for shard in shards]
     configs = [write_config(shard, options.module, command, options.timeout) for shard in shards]
-    sessions[0].unlink(missing_ok=True)
-    cosmic_ray(shards[0], "init", str(configs[0]), str(sessions[0]))
-    for session in sessions[1:]:
-        shutil.copyfile(sessions[0], session)
+    if not (options.resume and sessions[0].is_file()):
+        sessions[0].unlink(missing_ok=True)
+        cosmic_ray(shards[0], "init", str(configs[0]), str(sessions[0]))
+        for session in sessions[1:]:
+            shutil.copyfile(sessions[0], session)
+        fresh = True
+    else:
+        fresh = False
     total, sample = sample_jobs(sessions[0], options.sample, options.seed)
-    shares = [set(sample[n :: len(shards)]) for n in range(len(shards))]
-    for session, share in zip(sessions, shares, strict=True):
-        keep_only(session, share)
+    orders = [sample[n :: len(shards)] for n in range(len(shards))]
+    shares = [set(order) for order in orders]
+    for shard, session, order in zip(shards, sessions, orders, strict=True):
+        if fresh:
+            keep_only(session, set(order))
+        (shard / "order.json").write_text(json.dumps(order), encoding="utf-8")
+    deadline = time.time() + options.budget_minutes * 60 if options.budget_minutes else 0.0
     started = time.monotonic()
     running = [
         subprocess.Popen(
-            [str(Path(sys.executable).with_name("cosmic-ray")), "exec", str(config), str(session)],
+            [
+                sys.executable,
+                __file__,
+                "--work",
+                str(shard),
+                "--profile",
+                options.profile,
+                "--seed",
+                str(options.seed),
+                "--timeout",
+                str(options.timeout),
+                "--deadline",
+                str(deadline),
+            ],
             cwd=shard,
             env=_environment(shard),
         )
-        for shard, config, session in zip(shards, configs, sessions, strict=True)
+        for shard in shards
     ]
     if any(process.wait() != 0 for process in running):
-        print("mutation: cosmic-ray exec failed", file=sys.stderr)
+        print("mutation: a worker failed", file=sys.stderr)
         return 2
     exec_seconds = time.monotonic() - started
     mutants = [
@@ -452,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     mark_equivalents(mutants, load_equivalents())
     summary = summarise(mutants, total, survived_after=options.recheck_profile or options.profile)
-    per_mutant = exec_seconds * len(shards) / max(len(sample), 1)
+    per_mutant = exec_seconds * len(shards) / max(len(mutants), 1)
     result = {
         "tool": "cosmic-ray " + _version("cosmic-ray"),
         "module": options.module,
@@ -461,6 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         "test_command": command + "   (cwd: scratch copy of the repository)",
         "baseline_suite_seconds": baseline_seconds,
         "shards": len(shards),
+        "sample_size": len(sample),
         "exec_seconds": round(exec_seconds, 1),
         "seconds_per_mutant": round(per_mutant, 1),
         "full_run_estimate_hours": round(total * per_mutant / 3600, 1),
