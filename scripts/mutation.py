@@ -66,7 +66,7 @@ CALL_TIMEOUT: Final = 60
 """Seconds a server may take to answer: a loaded 2-core machine can take more than the default 10 s to
 start a Python server, and a timeout there would count as a kill the mutant did not earn."""
 
-TIMING_SENSITIVE: Final = ("ServerTimeout", "test_banner_without_any_request")
+TIMING_SENSITIVE: Final = ("ServerTimeout", "no answer to", "test_banner_without_any_request")
 """Failure text that a load spike can cause on the unmutated server: such a kill is run again."""
 
 RETRIES: Final = 2
@@ -436,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-minutes", type=float, default=0, help="stop starting mutants after this")
     parser.add_argument("--resume", action="store_true", help="keep the --keep folder's session and results")
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--collect-only", action="store_true", help="re-read a --keep folder's sessions")
     parser.add_argument("--deadline", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--no-baseline", action="store_true", help="skip the check that the suite passes")
     parser.add_argument("--keep", type=Path, default=None, help="scratch directory to keep (default: temp)")
@@ -443,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.work:
         work(options.work, options.profile, options.seed, options.timeout, options.deadline)
         return 0
+    if options.collect_only:
+        return report_from(options)
     if options.rerun:
         rerun_survivors(
             options.rerun, options.recheck_profile or options.profile, options.seed, options.timeout
@@ -557,6 +560,37 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({k: v for k, v in result.items() if k != "mutants"}, indent=2))
     if options.keep is None:
         shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+def report_from(options: argparse.Namespace) -> int:
+    """Re-read the sessions of a kept scratch folder (e.g. after a run cut short, or with newer triage
+    rules) and rewrite the results file, keeping the timing figures it already holds."""
+    root: Path = options.keep
+    shards = sorted(root.glob("shard-*"))
+    sessions = [shard / "session.sqlite" for shard in shards]
+    total, sample = sample_jobs(sessions[0], options.sample, options.seed)
+    shares = [set(json.loads((shard / "order.json").read_text(encoding="utf-8"))) for shard in shards]
+    mutants = [
+        m
+        for shard, session, share in zip(shards, sessions, shares, strict=True)
+        for m in collect(session, shard, share)
+    ]
+    mutants.sort(key=lambda m: (m.module, m.line, m.column, m.operator, m.occurrence))
+    mark_equivalents(mutants, load_equivalents())
+    previous = json.loads(options.out.read_text(encoding="utf-8")) if options.out.is_file() else {}
+    data: dict[str, Any] = {
+        "tool": "cosmic-ray " + _version("cosmic-ray"),
+        "module": options.module,
+        "sample_seed": options.seed,
+        "profile": options.profile,
+        "test_command": suite_command(options.profile, options.seed)
+        + "   (cwd: scratch copy of the repository)",
+        **{k: v for k, v in previous.items() if k != "mutants"},
+        "sample_size": len(sample),
+        "mutants_in_module": total,
+    }
+    write_results(options.out, data, mutants, recheck_profile=options.profile)
     return 0
 
 
