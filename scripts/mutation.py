@@ -189,7 +189,7 @@ def collect(session: Path, scratch: Path, keep: set[str]) -> list[Mutant]:
             if item.job_id not in keep:
                 continue
             spec = item.mutations[0]
-            source = (scratch / spec.module_path).read_text(encoding="utf-8")
+            source = (ROOT / spec.module_path).read_text(encoding="utf-8")  # never a shard mid-mutation
             operator = get_operator(spec.operator_name)(**(spec.operator_args or {}))
             mutated_code = mutate_code(source, operator, spec.occurrence) or source
             line, column = spec.start_pos
@@ -403,6 +403,8 @@ def summarise(mutants: list[Mutant], total: int, *, survived_after: str) -> dict
     killed = len(counted) - len(equivalent) - len(alive)
     denominator = len(counted) - len(equivalent)
     low, high = wilson(killed, denominator)
+    out_of_reach = [m for m in equivalent if (m.equivalent or "").startswith("out-of-reach")]
+    strict_low, strict_high = wilson(killed, denominator + len(out_of_reach))
     return {
         "mutants_in_module": total,
         "measured": len(counted),
@@ -411,8 +413,14 @@ def summarise(mutants: list[Mutant], total: int, *, survived_after: str) -> dict
         "killed_only_on_recheck": len([m for m in counted if m.recheck == "killed"]),
         "survived": len(alive),
         "equivalent": len(equivalent),
+        "of_which_out_of_reach": len(out_of_reach),
+        "suspect_kills": len([m for m in counted if m.suspect]),
         "score": killed / denominator if denominator else None,
         "ci95": [round(low, 4), round(high, 4)],
+        "score_counting_out_of_reach_as_survivors": (
+            killed / (denominator + len(out_of_reach)) if denominator + len(out_of_reach) else None
+        ),
+        "ci95_counting_out_of_reach": [round(strict_low, 4), round(strict_high, 4)],
         "recheck_profile": survived_after,
     }
 
