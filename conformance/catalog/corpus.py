@@ -1,4 +1,6 @@
-"""The reasoning corpus (fixtures/corpus/reasoning.yaml): realistic thoughts for content-independence checks.
+"""Corpora of inputs the suite sends: reasoning steps (fixtures/corpus/reasoning.yaml) for
+content-independence checks, and start-up environments (fixtures/colour/start_environments.yaml) for the
+render's colour.
 
 Validated against its JSON Schema on load, so a malformed step breaks the suite's import with one line
 rather than silently shrinking what the strategies draw from.
@@ -78,3 +80,33 @@ def load_corpus(path: Path | None = None, *, schema: Path | None = None) -> Reas
 def default_corpus() -> ReasoningCorpus:
     """The shipped corpus, read once per process."""
     return load_corpus()
+
+
+ENVIRONMENTS_FILE: Final = "colour/start_environments.yaml"
+ENVIRONMENTS_SCHEMA: Final = "schemas/start_environments.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class StartEnvironment:
+    """Variables a server starts with, and whether its render's caption is then coloured."""
+
+    env: dict[str, str]
+    coloured: bool
+    rule: str
+
+
+@cache
+def start_environments() -> tuple[StartEnvironment, ...]:
+    """fixtures/colour/start_environments.yaml, validated against its schema."""
+    base = fixtures_dir()
+    source = base / ENVIRONMENTS_FILE
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(
+        json.loads((base / ENVIRONMENTS_SCHEMA).read_text(encoding="utf-8"))
+    )
+    problem = next(iter(validator.iter_errors(data)), None)
+    if problem is not None:
+        raise CorpusError(f"{source}: {problem.message}")
+    return tuple(
+        StartEnvironment(dict(row["env"]), row["coloured"], row["rule"]) for row in data["environments"]
+    )

@@ -4,12 +4,16 @@ only, nothing depending on anyone reading it."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.catalog.corpus import start_environments
 from conformance.catalog.records import evidences
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON, OMIT, Omitted
@@ -207,6 +211,66 @@ def test_caption_coloured_when_colour_is_forced(server: ServerSession) -> None:
     assert ANSI.search(box.body) is None, "the payload itself is not coloured"
     header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
     assert js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4, box.text
+
+
+_KEPT_VARIABLES = ("PATH", "HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "COVERAGE_PROCESS_START")
+"""What a server needs to start (and to be measured); every other variable of ours is left out, so a CI
+or TERM of the machine running the suite cannot decide the row."""
+
+_COLOUR_RUNS: dict[tuple[str, ...], list[tuple[bytes, bytes]]] = {}
+
+
+def _colour_runs(target: Target) -> list[tuple[bytes, bytes]]:
+    """Every start environment's (stdout, stderr) for one call, the processes started all at once (one
+    process per row is the point; one start-up wait for all of them keeps the dev profile fast)."""
+    key = tuple(target.command)
+    if key not in _COLOUR_RUNS:
+        frames = [
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "colour", "version": "1"},
+                },
+            },
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": TOOL, "arguments": Envelope("colour", 1, 1, False).arguments()},
+            },
+        ]
+        data = b"".join(json.dumps(frame).encode() + b"\n" for frame in frames)
+        kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
+        started = [
+            subprocess.Popen(
+                list(target.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=kept | case.env,
+            )
+            for case in start_environments()
+        ]
+        _COLOUR_RUNS[key] = [process.communicate(data, timeout=120) for process in started]
+    return _COLOUR_RUNS[key]
+
+
+@evidences("CMP-5")
+@pytest.mark.parametrize("row", range(len(start_environments())), ids=lambda n: start_environments()[n].rule)
+def test_caption_colour_follows_the_start_environment(target: Target, row: int) -> None:
+    """The caption is coloured exactly when chalk's supports-color gives a piped stderr a level above 0:
+    FORCE_COLOR's spellings, then CI, TeamCity, COLORTERM, TERM_PROGRAM and TERM (any case) in that order."""
+    case = start_environments()[row]
+    stdout, stderr = _colour_runs(target)[row]
+    answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    assert any(a.get("id") == 2 and "result" in a for a in answers), stdout[-2000:]
+    header = only_box(stderr).lines[1]
+    assert bool(ANSI.search(header)) is case.coloured, (case.env, case.rule, header)
 
 
 _SEQUENCE: list[tuple[str, JSON]] = [
