@@ -217,47 +217,38 @@ _KEPT_VARIABLES = ("PATH", "HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "COV
 """What a server needs to start (and to be measured); every other variable of ours is left out, so a CI
 or TERM of the machine running the suite cannot decide the row."""
 
-_COLOUR_RUNS: dict[tuple[str, ...], list[tuple[bytes, bytes]]] = {}
 
-
-def _colour_runs(target: Target) -> list[tuple[bytes, bytes]]:
-    """Every start environment's (stdout, stderr) for one call, the processes started all at once (one
-    process per row is the point; one start-up wait for all of them keeps the dev profile fast)."""
-    key = tuple(target.command)
-    if key not in _COLOUR_RUNS:
-        frames = [
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": PROTOCOL_VERSION,
-                    "capabilities": {},
-                    "clientInfo": {"name": "colour", "version": "1"},
-                },
+def _colour_run(target: Target, env: dict[str, str]) -> tuple[bytes, bytes]:
+    """One process started with exactly `env` (plus what it needs to start): initialize, one call, EOF."""
+    frames = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "colour", "version": "1"},
             },
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "tools/call",
-                "params": {"name": TOOL, "arguments": Envelope("colour", 1, 1, False).arguments()},
-            },
-        ]
-        data = b"".join(json.dumps(frame).encode() + b"\n" for frame in frames)
-        kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
-        started = [
-            subprocess.Popen(
-                list(target.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=kept | case.env,
-            )
-            for case in start_environments()
-        ]
-        _COLOUR_RUNS[key] = [process.communicate(data, timeout=120) for process in started]
-    return _COLOUR_RUNS[key]
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": TOOL, "arguments": Envelope("colour", 1, 1, False).arguments()},
+        },
+    ]
+    kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
+    run = subprocess.run(
+        list(target.command),
+        input=b"".join(json.dumps(frame).encode() + b"\n" for frame in frames),
+        capture_output=True,
+        env=kept | env,
+        timeout=120,
+        check=False,
+    )
+    return run.stdout, run.stderr
 
 
 @evidences("CMP-5")
@@ -266,7 +257,7 @@ def test_caption_colour_follows_the_start_environment(target: Target, row: int) 
     """The caption is coloured exactly when chalk's supports-color gives a piped stderr a level above 0:
     FORCE_COLOR's spellings, then CI, TeamCity, COLORTERM, TERM_PROGRAM and TERM (any case) in that order."""
     case = start_environments()[row]
-    stdout, stderr = _colour_runs(target)[row]
+    stdout, stderr = _colour_run(target, case.env)
     answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
     assert any(a.get("id") == 2 and "result" in a for a in answers), stdout[-2000:]
     header = only_box(stderr).lines[1]
