@@ -332,7 +332,7 @@ def rerun_survivors(path: Path, profile: str, seed: int, timeout: float) -> None
                 operator_name=mutant.operator,
                 occurrence=mutant.occurrence,
                 start_pos=(mutant.line, mutant.column),
-                end_pos=(mutant.line, mutant.column),
+                end_pos=(mutant.line, mutant.column + 1),
             )
             result = mutate_and_test([spec], command, timeout)
             mutant.recheck = getattr(result.test_outcome, "value", None)
