@@ -23,14 +23,20 @@ def mutation_rows(folder: Path) -> list[dict[str, Any]]:
     rows = []
     for path in sorted(folder.glob("mutation-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        survivors = [m for m in data["mutants"] if m["outcome"] == "survived" and not m.get("equivalent")]
+        survivors = [
+            m
+            for m in data["mutants"]
+            if m["outcome"] == "survived" and not m.get("equivalent") and m.get("recheck") != "killed"
+        ]
         equivalents = [m for m in data["mutants"] if m["outcome"] == "survived" and m.get("equivalent")]
+        closed = [m for m in data["mutants"] if m.get("closed_by")]
         rows.append(
             {
                 "file": path.name,
                 **{k: v for k, v in data.items() if k != "mutants"},
                 "survivors": [_brief(m) for m in survivors],
                 "equivalents": [{**_brief(m), "why": m["equivalent"]} for m in equivalents],
+                "closed": [_brief(m) for m in closed],
             }
         )
     return rows
@@ -89,20 +95,32 @@ def markdown(mutation: list[dict[str, Any]], coverage: dict[str, Any] | None) ->
             f"{_percent(low)} – {_percent(high)} | {row['profile']} |"
         )
     lines.append("")
+    if mutation:
+        lines += [f"Test command (cwd: a scratch copy): `{mutation[0]['test_command'].split('   ')[0]}`", ""]
     for row in mutation:
         lines.append(
             f"- `{row['module']}`: sample seed {row['sample_seed']}, "
-            f"{row['seconds_per_mutant']} s per mutant, "
-            f"full run ≈ {row['full_run_estimate_hours']} h; command `{row['test_command']}`"
+            f"{row.get('seconds_per_mutant', '?')} s per mutant, "
+            f"full run ≈ {row.get('full_run_estimate_hours', '?')} h"
+            + (
+                f"; before closing the gaps: {row['first_pass']['killed']} killed, "
+                f"{row['first_pass']['survived']} survived ({_percent(row['first_pass']['score'])})"
+                if row.get("first_pass")
+                else ""
+            )
         )
         for survivor in row["survivors"]:
             lines.append(
                 f"  - survivor line {survivor['line']} ({survivor['operator']}): `{survivor['mutated']}`"
                 + (f" — closed by {survivor['closed_by']}" if survivor.get("closed_by") else "")
             )
+        for closed in row.get("closed", []):
+            lines.append(
+                f"  - closed, line {closed['line']}: `{closed['mutated']}` — by `{closed['closed_by']}`"
+            )
         for equivalent in row["equivalents"]:
             lines.append(
-                f"  - equivalent line {equivalent['line']}: `{equivalent['mutated']}` — {equivalent['why']}"
+                f"  - {equivalent['why'].split(':')[0]}, line {equivalent['line']}: `{equivalent['mutated']}`"
             )
     if coverage is not None:
         lines += [
