@@ -21,7 +21,7 @@ from conformance.suite.answers import accepted, accepted_if_host_valid
 from conformance.suite.jsvalues import expected_box, js_number_string, js_string
 from conformance.suite.rawproc import RawServer
 from conformance.suite.render_box import ANSI, boxes, js_length, only_box
-from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession
 from conformance.suite.strategies import (
     Envelope,
     adversarial_envelopes,
