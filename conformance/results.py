@@ -57,6 +57,7 @@ class TestOutcome(_Frozen):
 
     nodeid: str
     records: list[str]
+    relies: list[str] = Field(default_factory=list, description="records it takes for granted (`relies_on`)")
     status: TestStatus
     examples: int = 0
     duration: float = 0.0

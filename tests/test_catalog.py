@@ -29,6 +29,7 @@ from conformance.catalog.records import (
     default_catalog,
     evidences,
     load_catalog,
+    relies_on,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -446,6 +447,35 @@ def test_evidences_needs_distinct_ids() -> None:
         evidences()
     with pytest.raises(ValueError):
         evidences("RTE-3", "RTE-3")
+
+
+def test_relies_on_marks_beside_evidences(tmp_path: Path) -> None:
+    module = _import_module_source(tmp_path, """
+        from conformance.catalog.records import evidences, relies_on
+
+        @evidences("OBJ-15")
+        @relies_on("RTE-5", "OBJ-4")
+        def test_count():
+            pass
+    """)
+    marks = {m.name: m.args for m in module.test_count.pytestmark}
+    assert marks == {"records": ("OBJ-15",), "relies": ("RTE-5", "OBJ-4")}
+
+
+def test_relies_on_fails_at_import_on_unknown_id_or_alias(tmp_path: Path) -> None:
+    for name in ("RTE-99", "MEM-1"):
+        with pytest.raises(UnknownRecordError, match=name):
+            _import_module_source(tmp_path, f"""
+                from conformance.catalog.records import relies_on
+
+                @relies_on("RTE-5", "{name}")
+                def test_never_collected():
+                    pass
+            """)
+    with pytest.raises(ValueError):
+        relies_on()
+    with pytest.raises(ValueError):
+        relies_on("RTE-5", "RTE-5")
 
 
 def test_fixtures_resolve_to_the_checkout_when_not_installed() -> None:

@@ -1,7 +1,7 @@
 """Requirements-manifest check between the catalog and the conformance suite, in both directions.
 
 The suite is collected (never run) in a subprocess with the same ini and plugins a conformance run uses;
-a small collector plugin dumps every item's `records` marker arguments.
+a small collector plugin dumps every item's `records` and `relies` marker arguments.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ _COLLECTOR = textwrap.dedent("""
     def pytest_collection_finish(session):
         rows = [
             {"nodeid": item.nodeid,
-             "records": [str(arg) for mark in item.iter_markers("records") for arg in mark.args]}
+             "records": [str(arg) for mark in item.iter_markers("records") for arg in mark.args],
+             "relies": [str(arg) for mark in item.iter_markers("relies") for arg in mark.args]}
             for item in session.items
         ]
         with open(os.environ["SEQTHINK_RECORDS_COLLECT_OUT"], "w", encoding="utf-8") as handle:
@@ -43,6 +44,7 @@ _COLLECTOR = textwrap.dedent("""
 class Collected:
     nodeid: str
     records: tuple[str, ...]
+    relies: tuple[str, ...] = ()
 
 
 def _collect(workdir: Path) -> list[Collected]:
@@ -68,7 +70,7 @@ def _collect(workdir: Path) -> list[Collected]:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-40:])
         pytest.fail(f"collecting {SUITE} failed (exit {proc.returncode}):\n{tail}")
     rows = json.loads(out.read_text(encoding="utf-8"))
-    return [Collected(row["nodeid"], tuple(row["records"])) for row in rows]
+    return [Collected(row["nodeid"], tuple(row["records"]), tuple(row["relies"])) for row in rows]
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +127,41 @@ def test_every_observable_record_is_evidenced(catalog: Catalog, collected: list[
     if missing:
         pytest.fail(f"{len(missing)} of {len(catalog.observable())} observable records have no test "
                     f"(collected {len(collected)} tests from {SUITE}):\n{_bullets(lines)}", pytrace=False)
+
+
+def test_reliances_name_only_canonical_ids(catalog: Catalog, collected: list[Collected]) -> None:
+    problems: list[str] = []
+    for item in collected:
+        for record_id in item.relies:
+            try:
+                catalog.get(record_id)
+            except UnknownRecordError as exc:
+                problems.append(f"{item.nodeid}: relies on {exc}")
+    if problems:
+        pytest.fail(f"suite tests rely on IDs that are not canonical records:\n{_bullets(sorted(problems))}",
+                    pytrace=False)
+
+
+def test_every_reliance_is_evidenced(collected: list[Collected]) -> None:
+    """A reliance on a record no test evidences can never be a root cause: its change would go unseen."""
+    named = {record_id for item in collected for record_id in item.records}
+    problems = sorted({f"{item.nodeid}: {record_id}" for item in collected for record_id in item.relies
+                       if record_id not in named})
+    if problems:
+        pytest.fail(f"suite tests rely on records no test evidences:\n{_bullets(problems)}", pytrace=False)
+
+
+def test_no_test_relies_on_what_it_evidences(collected: list[Collected]) -> None:
+    problems = sorted(f"{item.nodeid}: {sorted(set(item.records) & set(item.relies))}"
+                      for item in collected if set(item.records) & set(item.relies))
+    if problems:
+        pytest.fail(f"suite tests both evidence and rely on a record:\n{_bullets(problems)}", pytrace=False)
+
+
+def test_store_and_answer_tests_declare_their_reliances(collected: list[Collected]) -> None:
+    """Tests that read the store or the status object rely on RTE-5/OBJ-4 unless they evidence them; most
+    suite tests do, so a suite where few tests declare reliances has lost its annotations."""
+    declaring = [item for item in collected if item.relies]
+    assert len(declaring) >= len(collected) // 2, (
+        f"only {len(declaring)} of {len(collected)} declare reliances"
+    )

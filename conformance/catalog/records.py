@@ -1,4 +1,8 @@
-"""The records catalog as validated data, and the `evidences` marker that ties tests to record IDs.
+"""The records catalog as validated data, and the markers that tie tests to record IDs.
+
+`evidences` names what a test checks; `relies_on` names what it takes for granted on the way (a test
+counting `thoughtHistoryLength` relies on RTE-5, "every accepted call is appended"). Root causes read
+both: a departure whose failing tests all rely on another departing behaviour is explained by it.
 
 The catalog (fixtures/records.yaml) is the harness's requirements manifest: every record of the
 canonical register, how it can be observed, and what must be seen. It is checked twice on load —
@@ -26,6 +30,7 @@ CATALOG_FORMAT: Final = "seqthink-records/1"
 CATALOG_FILE: Final = "records.yaml"
 SCHEMA_FILE: Final = "schemas/records.schema.json"
 MARKER: Final = "records"
+RELIES_MARKER: Final = "relies"
 
 Kind = Literal["cmp", "obj", "rte", "clm", "abs", "bap", "ext", "loop", "source", "amendment", "correction"]
 Channel = Literal["wire", "stderr", "artifact", "process"]
@@ -387,13 +392,33 @@ def evidences(*ids: str) -> Callable[[_T], _T]:
     Unknown IDs and lens aliases fail here, when the decorating module is imported, so a
     misnamed record breaks collection rather than silently going unevidenced.
     """
+    _checked_ids("evidences", ids)
+    mark = getattr(pytest.mark, MARKER)(*ids)
+
+    def apply(target: _T) -> _T:
+        marked: _T = mark(target)
+        return marked
+
+    return apply
+
+
+def _checked_ids(marker: str, ids: tuple[str, ...]) -> None:
     if not ids:
-        raise ValueError("evidences() needs at least one record ID")
+        raise ValueError(f"{marker}() needs at least one record ID")
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise ValueError(f"evidences() names {duplicates} more than once")
+        raise ValueError(f"{marker}() names {duplicates} more than once")
     default_catalog().require(ids)
-    mark = getattr(pytest.mark, MARKER)(*ids)
+
+
+def relies_on(*ids: str) -> Callable[[_T], _T]:
+    """Mark a test with the canonical records it relies on besides what it evidences.
+
+    A record a test relies on is a behaviour whose change can make the test fail although the records
+    it evidences still hold. Unknown IDs and lens aliases fail at import, as for `evidences`.
+    """
+    _checked_ids("relies_on", ids)
+    mark = getattr(pytest.mark, RELIES_MARKER)(*ids)
 
     def apply(target: _T) -> _T:
         marked: _T = mark(target)

@@ -24,7 +24,7 @@ from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
-from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers
+from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers, run_causes
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.project import project_of
 from conformance.targets.specs import resolve_target
@@ -317,12 +317,23 @@ def _print_summary(report: Report, out: TextIO) -> None:
         f"{s.examples} examples, {report.run.duration_s:.1f} s",
         out,
     )
+    causes = run_causes(report)
+    if causes:
+        write_line("", out)
+        write_line(f"  root causes ({len(causes)}):", out)
+        for cause in causes:
+            write_line(f"  ▶ {safe(cause.summary, 160)}", out)
+            if cause.explains:
+                explains = safe(", ".join(cause.explains), 200)
+                write_line(f"      explains {len(cause.explains)}: {explains}", out)
     departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
     if departures:
         write_line("", out)
         width = max(len(rv.id) for rv in departures)
         for rv in departures:
-            write_line(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}", out)
+            because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
+            line = f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}"
+            write_line(line, out)
     for entry in report.gate.changed:
         write_line("", out)
         write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
+from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
@@ -43,6 +44,11 @@ def assemble_report(
     verdicts = judge(catalog, results, not_run_reason=not_run_reason)
     if sign is not None:
         verdicts = signed(verdicts, sign)
+    root_causes, explained_by = find_root_causes(verdicts, results, canonical)
+    verdicts = [
+        rv.model_copy(update={"explained_by": explained_by[rv.id]}) if rv.id in explained_by else rv
+        for rv in verdicts
+    ]
     gate = evaluate_gate(verdicts, baseline, baseline_path=baseline_path, canonical=canonical)
     if not seen.preflight.ok or results is None or run.interrupted:
         gate = Gate(
@@ -72,6 +78,7 @@ def assemble_report(
         growth=[
             StoreGrowth(test=t.nodeid, records=t.records, points=t.growth) for t in tests if t.growth
         ],
+        root_causes=root_causes,
     )
 
 

@@ -15,6 +15,7 @@ from conformance.report.model import (
     Difference,
     RecordVerdict,
     Report,
+    RootCause,
     StoreGrowth,
     TestRef,
 )
@@ -27,6 +28,7 @@ from conformance.report.text import (
     identity_rows,
     is_comparison_only,
     paired_answers,
+    run_causes,
 )
 
 EVENT_CHARS: Final = 4000
@@ -123,12 +125,16 @@ def _record(rv: RecordVerdict) -> Markup:
                 tag("h4", f"Exchange ({len(ce.exchange)} events)"),
                 tag("pre", "\n".join(f"{e.kind:>8}  {e.data.rstrip()[:EVENT_CHARS]}" for e in ce.exchange)),
             ]
-    open_ = "open" if rv.verdict in ("deviates", "error") else None
+    open_ = "open" if rv.verdict in ("deviates", "error") and not rv.explained_by else None
+    explained: Content = ""
+    if rv.explained_by:
+        explained = [" explained by ", tag("a", rv.explained_by, href=f"#cause-{rv.explained_by}")]
     summary = tag(
         "summary",
         tag("strong", rv.id),
         f" ({', '.join(rv.aliases)}) " if rv.aliases else " ",
         _verdict(rv.verdict),
+        explained,
         " ",
         tag("span", rv.statement[:140], class_="muted"),
     )
@@ -196,6 +202,25 @@ def _comparison(report: Report) -> list[Content]:
     return out
 
 
+def _root_cause(cause: RootCause) -> Markup:
+    """One behaviour change: its records, what it explains, and the frames that show it."""
+    body: list[Content] = [
+        tag("h3", "Root cause: ", join((tag("a", r, href=f"#rec-{r}") for r in cause.records), ", "),
+            id=f"cause-{cause.id}"),
+        tag("p", cause.summary),
+    ]
+    if cause.explains:
+        body.append(tag("p", f"Explains {len(cause.explains)}: ",
+                        join((tag("a", r, href=f"#rec-{r}") for r in cause.explains), ", ")))
+    if cause.example:
+        body += [
+            tag("h4", "Smallest example, to replay on a fresh process (one frame per line on stdin)"),
+            tag("p", tag("code", cause.test or "")),
+            tag("pre", "\n".join(cause.example)),
+        ]
+    return tag("section", body)
+
+
 def render_html(report: Report) -> str:
     s = report.summary
     g = report.gate
@@ -229,6 +254,13 @@ def render_html(report: Report) -> str:
             f"implemented to observed; {s.examples} generated examples.",
         ),
     ]
+    if run_causes(report):
+        sections += [
+            tag("h2", "Root causes", id="root-causes"),
+            tag("p", f"{len(run_causes(report))} behaviour change(s) account for every failing test; the "
+                "other departures follow from them (each keeps its verdict, marked explained by)."),
+            [_root_cause(c) for c in run_causes(report)],
+        ]
     gate_rows: list[list[Content]] = []
     for label, entries in (
         ("not in baseline", g.unexpected),
@@ -334,6 +366,7 @@ def _contents(report: Report) -> Markup:
     """Links to the sections this report has."""
     g = report.gate
     entries = [
+        ("root-causes", "Root causes", bool(run_causes(report))),
         ("gate", "Gate", bool(g.unexpected or g.stale or g.unconfirmed or g.expected or g.baseline)),
         ("findings", "Findings", bool(report.findings or report.unregistered_deviations)),
         ("differences", "Differences", report.comparison is not None),

@@ -14,7 +14,7 @@ def _text(value: str) -> str:
     return safe_text(value)
 
 
-def _case(rv: RecordVerdict) -> ET.Element:
+def _case(rv: RecordVerdict, primary: frozenset[str] = frozenset()) -> ET.Element:
     case = ET.Element(
         "testcase",
         {
@@ -31,7 +31,10 @@ def _case(rv: RecordVerdict) -> ET.Element:
         body = rv.reason
         if rv.counterexample is not None:
             body = "\n".join([rv.counterexample.falsifying, "", "replay:", *rv.counterexample.replay])
-        failure = ET.SubElement(case, "failure", {"message": _text(rv.reason[:500]), "type": "deviates"})
+        lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""
+        lead = "root cause: " if rv.id in primary else lead
+        message = _text((lead + rv.reason)[:500])
+        failure = ET.SubElement(case, "failure", {"message": message, "type": "deviates"})
         failure.text = _text(body)
     elif rv.verdict == "error":
         error = ET.SubElement(case, "error", {"message": _text(rv.reason[:500]), "type": "error"})
@@ -80,8 +83,11 @@ def render_junit(report: Report) -> str:
         ("gate", "passed" if report.gate.passed else "failed"),
     ):
         ET.SubElement(props, "property", {"name": name, "value": _text(value)})
+    for cause in report.root_causes:
+        ET.SubElement(props, "property", {"name": "root-cause", "value": _text(cause.summary[:500])})
+    primary = frozenset(r for cause in report.root_causes for r in cause.records)
     for rv in report.records:
-        suite.append(_case(rv))
+        suite.append(_case(rv, primary))
     root = ET.Element("testsuites")
     root.append(suite)
     if report.comparison is not None:

@@ -13,7 +13,7 @@ from typing import Final
 
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text
-from conformance.report.model import VERDICTS, Difference, RecordVerdict, Report, StoreGrowth
+from conformance.report.model import VERDICTS, Difference, RecordVerdict, Report, RootCause, StoreGrowth
 from conformance.report.text import (
     VERDICT_MARK,
     around_difference,
@@ -24,6 +24,7 @@ from conformance.report.text import (
     identity_rows,
     is_comparison_only,
     paired_answers,
+    run_causes,
 )
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
@@ -65,8 +66,9 @@ def _record_id(rv: RecordVerdict) -> str:
 
 def _departure(rv: RecordVerdict, detail: int) -> list[str]:
     """detail 2: counterexample, replay and exchange; 1: counterexample only; 0: the verdict line."""
+    explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
     lines = [
-        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)} — "
+        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
         f"{in_html(rv.reason, 160)}</summary>",
         "",
     ]
@@ -83,11 +85,7 @@ def _departure(rv: RecordVerdict, detail: int) -> list[str]:
         lines += ["", f"Smallest counterexample ({md(ce.test, 200)}{cut}):", "",
                   code_block(ce.falsifying[:3000])]
         if ce.replay and detail >= 2:
-            replay = (
-                code_block("\n".join(ce.replay), "json")
-                if len(ce.replay) <= REPLAY_FRAMES and sum(map(len, ce.replay)) < 4000
-                else f"{len(ce.replay)} frames: see `report.json` (records → counterexample → replay)."
-            )
+            replay = _replay_block(ce.replay, "records → counterexample → replay")
             lines += ["", "Replay on a fresh process (one JSON-RPC frame per line on stdin):", "", replay]
         if ce.exchange and detail >= 2:
             shown = ce.exchange[-EXCHANGE_EVENTS:]
@@ -166,6 +164,32 @@ def _comparison(report: Report, detail: int) -> list[str]:
     return lines
 
 
+def _replay_block(frames: Sequence[str], where: str = "root_causes → example") -> str:
+    if len(frames) <= REPLAY_FRAMES and sum(map(len, frames)) < 4000:
+        return code_block("\n".join(frames), "json")
+    return f"{len(frames)} frames: see `report.json` ({where})."
+
+
+def _root_causes(causes: Sequence[RootCause], detail: int) -> list[str]:
+    """Leading section: the behaviour changes, each with the records it explains and its smallest example."""
+    lines = [
+        "## Root causes",
+        "",
+        f"{len(causes)} behaviour change(s) account for every failing test; the other departures follow "
+        "from them (marked *explained by* below, each keeps its verdict).",
+        "",
+    ]
+    for cause in causes:
+        lines += [f"### {md(', '.join(cause.records))}", "", md(cause.summary, 400), ""]
+        if cause.explains:
+            lines += [f"Explains {len(cause.explains)}: {md(', '.join(cause.explains), 1000)}", ""]
+        if cause.example and detail >= 1:
+            test = f" ({md(cause.test, 200)})" if cause.test else ""
+            lines += [f"Smallest example{test}, to replay on a fresh process:", "",
+                      _replay_block(cause.example), ""]
+    return lines
+
+
 def render_markdown(report: Report) -> str:
     for detail in (2, 1, 0):
         text = _render(report, detail)
@@ -210,6 +234,9 @@ def _render(report: Report, detail: int) -> str:
         f"`{safe(report.harness.profile)}`, seed `{safe(report.harness.seed or 'random')}`.",
         "",
     ]
+
+    if run_causes(report):
+        lines += _root_causes(run_causes(report), detail)
 
     departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
     if departures:
@@ -322,7 +349,8 @@ def _render(report: Report, detail: int) -> str:
         [
             [
                 _record_id(rv),
-                f"{VERDICT_MARK[rv.verdict]} {rv.verdict}",
+                f"{VERDICT_MARK[rv.verdict]} {rv.verdict}"
+                + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else ""),
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",

@@ -152,6 +152,11 @@ def comparison_sentence(comparison: Comparison) -> str:
     return f"{n} difference{'s' if n != 1 else ''} between {a} and {b}{extra}{budget}"
 
 
+def run_causes(report: Report) -> list[RootCause]:
+    """The root causes found from this run's failing tests (those of a comparison group differences)."""
+    return [cause for cause in report.root_causes if not cause.differences]
+
+
 def difference_groups(report: Report) -> list[tuple[RootCause | None, list[Difference]]]:
     """The comparison's differences under their root causes (report order), the ungrouped ones last."""
     comparison = report.comparison

@@ -113,6 +113,7 @@ def target_specs(config: pytest.Config) -> list[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "records(*ids): canonical record IDs a test evidences")
+    config.addinivalue_line("markers", "relies(*ids): canonical record IDs a test relies on besides those")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     settings.load_profile(f"conformance-{profile}")
@@ -240,9 +241,9 @@ def _spec_of(item: pytest.Item) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _records_of(item: pytest.Item) -> list[str]:
+def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
     ids: list[str] = []
-    for mark in item.iter_markers("records"):
+    for mark in item.iter_markers(marker):
         ids.extend(str(arg) for arg in mark.args)
     return list(dict.fromkeys(ids))
 
@@ -330,6 +331,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     outcome = TestOutcome.model_validate({
         "nodeid": item.nodeid,
         "records": records,
+        "relies": [r for r in _records_of(item, "relies") if r not in records],
         "status": status,
         "examples": state.examples.get(item.nodeid, 0) or (1 if status != "skipped" else 0),
         "duration": report.duration,

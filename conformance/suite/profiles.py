@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Final, Literal
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 Profile = Literal["dev", "ci", "thorough"]
 PROFILES: Final[tuple[Profile, ...]] = ("dev", "ci", "thorough")
@@ -26,6 +26,10 @@ everywhere costs at most this on top of generation, and its first counterexample
 GROWTH_CALLS: Final[dict[Profile, int]] = {"dev": 300, "ci": 1500, "thorough": 12000}
 """Accepted calls the unbounded-counter test makes on one process (the thorough profile passes 10,000)."""
 
+SHRINK_ENV: Final = "SEQTHINK_CONFORMANCE_SHRINK"
+"""`0` reports each failing test's first counterexample unshrunk: for batch measurements that need which
+tests fail, not their smallest example (scripts/measure_modified_servers.py); shrinking is on otherwise."""
+
 _SUPPRESSED = [
     HealthCheck.function_scoped_fixture,
     HealthCheck.too_slow,
@@ -34,12 +38,19 @@ _SUPPRESSED = [
 ]
 
 
+def _phases() -> tuple[Phase, ...]:
+    if os.environ.get(SHRINK_ENV, "1") == "0":
+        return (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
+    return tuple(Phase)
+
+
 def register_profiles() -> None:
     """Register `conformance-<name>` profiles; the server fixture is shared across examples on purpose."""
     for name in PROFILES:
         settings.register_profile(
             f"conformance-{name}",
             max_examples=EXAMPLES[name],
+            phases=_phases(),
             stateful_step_count=STEPS[name],
             deadline=None,
             suppress_health_check=_SUPPRESSED,

@@ -12,7 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.catalog.corpus import default_corpus
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON, Omitted
@@ -42,6 +42,7 @@ from conformance.suite.strategies import (
 
 
 @evidences("ABS-2")
+@relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-1")
 @given(envelope=envelopes, later=st.lists(envelopes, min_size=1, max_size=3))
 def test_no_route_returns_a_stored_thought(
     server: ServerSession, envelope: Envelope, later: list[Envelope]
@@ -69,6 +70,7 @@ def test_no_route_returns_a_stored_thought(
 
 
 @evidences("ABS-3")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-7")
 @given(envelope=envelopes, first=content_texts, second=content_texts)
 @example(
     envelope=Envelope("x", 2, 3, True),
@@ -98,6 +100,7 @@ def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
 
 
 @evidences("ABS-2/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-3", "ABS-2", "OBJ-4/a1")
 @given(
     envelope=envelopes,
     label=st.text(alphabet="uvw", min_size=1, max_size=3),
@@ -123,6 +126,7 @@ def test_reused_label_files_into_one_bucket(
 
 
 @evidences("OBJ-13")
+@relies_on("RTE-3", "OBJ-4", "RTE-9")
 @given(
     envelope=envelopes,
     extra=st.fixed_dictionaries(
@@ -149,6 +153,7 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
 
 
 @evidences("ABS-3/a1")
+@relies_on("RTE-3", "OBJ-4", "OBJ-7", "ABS-3")
 @given(
     envelope=envelopes,
     marker=st.fixed_dictionaries(
@@ -178,6 +183,7 @@ def test_no_representable_hypothesis(
 
 
 @evidences("ABS-6")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-9")
 @given(
     envelope=envelopes,
     is_revision=st.one_of(st.just(True), optional_values),
@@ -204,6 +210,7 @@ def test_revision_is_a_label_only(
 
 
 @evidences("ABS-7")
+@relies_on("RTE-3", "OBJ-4", "RTE-9", "CMP-5")
 @given(envelope=envelopes, needs_more=optional_values)
 @exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
 def test_needs_more_thoughts_changes_nothing(
@@ -217,6 +224,7 @@ def test_needs_more_thoughts_changes_nothing(
 
 
 @evidences("ABS-9")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "RTE-7")
 @given(
     texts=st.lists(
         st.one_of(
@@ -255,6 +263,7 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
 
 
 @evidences("ABS-10")
+@relies_on("RTE-3", "OBJ-4")
 @given(envelope=envelopes)
 def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded is echoed unchanged, the server sends nothing unprompted, and a call after
@@ -267,6 +276,7 @@ def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
 
 
 @evidences("ABS-10")
+@relies_on("RTE-3", "OBJ-4")
 def test_nothing_arrives_between_calls(server: ServerSession) -> None:
     """Idle for a while after a call that asks for more thoughts: no timer, no continuation, no message."""
     accepted(server.call(Envelope("more needed", 1, 5, True).arguments(needsMoreThoughts=True)))
@@ -278,6 +288,7 @@ def test_nothing_arrives_between_calls(server: ServerSession) -> None:
 
 
 @evidences("ABS-12")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "OBJ-8", "RTE-6", "OBJ-4/a1")
 @given(
     envelope=envelopes,
     offset=st.integers(min_value=1, max_value=10**9),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, store
 from conformance.suite.jsvalues import branch_key, js_string
@@ -29,6 +29,7 @@ _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integer
 
 
 @evidences("RTE-6", "OBJ-3")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "OBJ-4/a1")
 @given(envelope=envelopes, branch_id=_branch_ids, branch_from=_branch_froms)
 @example(envelope=Envelope("t", 1, 1, True), branch_id="alpha", branch_from=1)
 @example(envelope=Envelope("t", 1, 1, True), branch_id=7, branch_from=1)
@@ -48,6 +49,7 @@ def test_label_recorded_when_both_fields_truthy(
 
 
 @evidences("RTE-6/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 @given(
     envelope=envelopes,
     case=st.one_of(
@@ -75,6 +77,7 @@ def test_silent_branch_miss(
 
 
 @evidences("OBJ-3/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "RTE-7", "OBJ-3", "OBJ-4/a1")
 @given(envelope=envelopes, label=branch_labels, more=st.lists(thought_texts, min_size=1, max_size=4))
 def test_bucket_contents_never_returned(
     server: ServerSession, envelope: Envelope, label: str, more: list[str]
@@ -95,6 +98,7 @@ def test_bucket_contents_never_returned(
 
 
 @evidences("OBJ-4/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6")
 @given(labels=st.lists(branch_labels, min_size=1, max_size=8, unique=True))
 @example(labels=["😀 astral", " ", "tab\there", "line\nbreak", "\u0000nul", "é"])
 def test_labels_return_verbatim_and_accumulate(server: ServerSession, labels: list[str]) -> None:
@@ -112,6 +116,7 @@ def test_labels_return_verbatim_and_accumulate(server: ServerSession, labels: li
 
 
 @evidences("OBJ-3", "OBJ-4/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6")
 @given(specs=st.lists(label_specs.filter(lambda spec: spec[0] != "empty"), min_size=2, max_size=6))
 @example(
     specs=[("text", "zeta"), ("index", 10), ("index", 2), ("beyond-index", 0), ("index", 0), ("text", "01")]
@@ -138,6 +143,7 @@ _non_string_ids: st.SearchStrategy[JSON] = st.one_of(
 
 
 @evidences("OBJ-4/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "BAP-4/a1")
 @given(branch_id=_non_string_ids)
 @example(branch_id=7)
 @example(branch_id=[1, 2])

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON
@@ -135,6 +135,7 @@ def check_idle(server: ServerSession) -> None:
 
 
 @evidences("CLM-1")
+@relies_on("RTE-1", "CMP-2", "OBJ-11", "RTE-3", "RTE-5", "OBJ-4", "RTE-7", "ABS-3", "ABS-10")
 def test_clm_1_generate_and_verify(
     server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
 ) -> None:
@@ -159,6 +160,7 @@ def test_clm_1_generate_and_verify(
 
 
 @evidences("CLM-1/a1")
+@relies_on("RTE-1", "CMP-2", "OBJ-11")
 def test_clm_1_two_channel_instances(host: SdkDriver, target: Target, evidence: Evidence) -> None:
     """The same content on two channels: description lines 20-23 (Key features 6-9) and README line 12."""
     lines = delivered_description(host).split("\n")
@@ -190,6 +192,7 @@ def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence:
 
 
 @evidences("CLM-1b")
+@relies_on("RTE-1", "CMP-2", "OBJ-11", "RTE-3", "RTE-5", "OBJ-4", "RTE-7", "ABS-3")
 def test_clm_1b_prompt_instance(server: ServerSession, host: SdkDriver, evidence: Evidence) -> None:
     """The four Key-features lines reach a real host under "Key features:"; verification is not observed."""
     assert_delivered(host, evidence, "CLM-1b", *CLM_1B_LINES)
@@ -206,6 +209,7 @@ def test_clm_1b_prompt_instance(server: ServerSession, host: SdkDriver, evidence
 
 
 @evidences("CLM-2")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-9", "CMP-5", "ABS-6", "RTE-1", "CMP-2", "OBJ-11", "RTE-7")
 def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence) -> None:
     """Delivered; a revision changes nothing retained beyond the count - only the stderr caption differs."""
     assert_delivered(host, evidence, "CLM-2", "- You can question or revise previous thoughts")
@@ -228,6 +232,7 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
 
 
 @evidences("CLM-3")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-3", "RTE-1", "CMP-2", "OBJ-11", "RTE-7", "OBJ-4/a1")
 def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence) -> None:
     """Delivered; branching records a caller label and nothing else, and no answer returns a branch's
     thoughts."""
@@ -258,6 +263,7 @@ def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target,
 
 
 @evidences("CLM-4")
+@relies_on("RTE-3", "OBJ-4", "RTE-4", "ABS-8", "RTE-1", "CMP-2", "OBJ-11", "RTE-7")
 def test_clm_4_adjust_total(
     server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
 ) -> None:
@@ -280,6 +286,7 @@ def test_clm_4_adjust_total(
 
 
 @evidences("CLM-5")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "ABS-2", "RTE-1", "CMP-2", "OBJ-11", "RTE-7")
 def test_clm_5_maintain_context(
     server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
 ) -> None:
@@ -309,6 +316,7 @@ def test_clm_5_maintain_context(
 
 
 @evidences("CLM-6")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "ABS-9", "RTE-9", "CMP-5", "RTE-1", "CMP-2", "OBJ-11", "RTE-7")
 def test_clm_6_filter_irrelevant(
     server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
 ) -> None:
@@ -338,6 +346,7 @@ def test_clm_6_filter_irrelevant(
 
 
 @evidences("CLM-7")
+@relies_on("RTE-3", "OBJ-4", "RTE-1", "CMP-2", "OBJ-11", "RTE-7")
 def test_clm_7_provides_a_tool(
     server: ServerSession, host: SdkDriver, target: Target, evidence: Evidence
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
 from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
@@ -27,6 +27,7 @@ _any_envelopes = st.one_of(envelopes, adversarial_envelopes)
 
 
 @evidences("RTE-4")
+@relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-9", "CMP-5")
 @given(envelope=_any_envelopes)
 @example(envelope=Envelope("t", 9, 5, True))
 @example(envelope=Envelope("t", 2**53 + 1, 2**53, True))
@@ -48,6 +49,7 @@ def test_total_raised_to_thought_number(server: ServerSession, envelope: Envelop
 
 
 @evidences("ABS-8")
+@relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-4")
 @given(totals=st.lists(st.tuples(small_positive_integers, small_positive_integers), min_size=2, max_size=6))
 @example(totals=[(1, 10), (2, 3)])
 def test_total_never_lowered(server: ServerSession, totals: list[tuple[int, int]]) -> None:
@@ -64,6 +66,7 @@ def test_total_never_lowered(server: ServerSession, totals: list[tuple[int, int]
 
 
 @evidences("OBJ-1/a1")
+@relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-4", "RTE-9", "CMP-5")
 @given(envelope=_any_envelopes.filter(lambda e: js_double(e.thought_number) > js_double(e.total_thoughts)))
 @example(envelope=Envelope("t", 9, 5, True))
 def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) -> None:
@@ -89,6 +92,7 @@ _COERCION_BASE: dict[str, object] = {
 
 
 @evidences("RTE-4/a1")
+@relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-4", "RTE-9", "CMP-5")
 @given(
     number=truthy_numbers,
     total=truthy_numbers,

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.jsontypes import JSON
 from conformance.suite.answers import accepted, describe
 from conformance.suite.plugin import Evidence
@@ -23,6 +23,7 @@ README_TOOL_NAME = "sequential_thinking"
 
 
 @evidences("RTE-2")
+@relies_on("RTE-3", "RTE-5", "OBJ-4")
 @given(name=unknown_tool_names(), envelope=envelopes)
 @example(name="SequentialThinking", envelope=Envelope("t", 1, 1, True))
 @example(name="sequentialthinking ", envelope=Envelope("t", 1, 1, True))
@@ -43,6 +44,7 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
 
 
 @evidences("CMP-2/a1")
+@relies_on("RTE-2", "RTE-1", "CMP-2")
 def test_readme_tool_name_is_not_dispatched(server: ServerSession) -> None:
     """A host wired from the README's tool name reaches no tool; tools/list serves another name."""
     listed = server.wire.list_tools().result
@@ -57,6 +59,7 @@ def test_readme_tool_name_is_not_dispatched(server: ServerSession) -> None:
 
 
 @evidences("CMP-2/a1")
+@relies_on("CMP-2")
 def test_installed_readme_documents_the_other_name(package_dir: Path) -> None:
     """The shipped README documents the tool as sequential_thinking (artifact check)."""
     readme = (package_dir / "README.md").read_text(encoding="utf-8")
@@ -66,6 +69,7 @@ def test_installed_readme_documents_the_other_name(package_dir: Path) -> None:
 
 
 @evidences("EXT-1")
+@relies_on("RTE-5")
 @given(
     arguments=st.one_of(st.none(), st.lists(json_values, max_size=3), strings, st.integers(), st.booleans())
 )

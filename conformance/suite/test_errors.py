@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import answer_status, describe, host_status, rejected
@@ -33,6 +33,7 @@ renderer cannot turn into a string."""
 
 
 @evidences("RTE-8")
+@relies_on("OBJ-8", "RTE-5")
 @given(
     arguments=st.one_of(
         raw_arguments.filter(lambda a: guard_failure(a) is not None), st.sampled_from(_POST_VALIDATION_THROWS)
@@ -53,6 +54,7 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
 
 
 @evidences("RTE-8")
+@relies_on("OBJ-8")
 @given(envelope=envelopes)
 def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: Envelope) -> None:
     """tools/call without any arguments reaches the handler and is caught there too."""
@@ -66,6 +68,7 @@ _NO_PRIMITIVE = "Cannot convert object to primitive value"
 
 
 @evidences("RTE-8/a1")
+@relies_on("RTE-5", "OBJ-8", "RTE-6", "RTE-9", "RTE-8")
 @given(key=st.sampled_from(PROTOTYPE_KEYS), envelope=envelopes)
 @example(key="__proto__", envelope=Envelope("t", 1, 1, True))
 @example(key="constructor", envelope=Envelope("t", 1, 1, True))
@@ -91,6 +94,7 @@ def test_error_answer_after_retention(
 
 
 @evidences("RTE-8/a1")
+@relies_on("RTE-5", "OBJ-8", "RTE-9", "RTE-8")
 @given(envelope=envelopes, conversion=st.sampled_from([{"toString": 1}, {"toString": 1, "valueOf": 1}]))
 def test_render_failure_after_retention(
     server: ServerSession, envelope: Envelope, conversion: dict[str, JSON]
@@ -107,6 +111,7 @@ def test_render_failure_after_retention(
 
 
 @evidences("RTE-8/a1")
+@relies_on("RTE-5", "OBJ-8", "RTE-6", "OBJ-4", "RTE-8")
 @given(envelope=envelopes, label=st.text(alphabet="klm", min_size=1, max_size=4))
 def test_label_recorded_before_the_render_fails(
     server: ServerSession, envelope: Envelope, label: str
@@ -123,6 +128,7 @@ def test_label_recorded_before_the_render_fails(
 
 
 @evidences("RTE-8/a1")
+@relies_on("RTE-5", "OBJ-8", "RTE-6", "OBJ-4", "RTE-8")
 def test_error_after_retention_reaches_a_validating_host(host: SdkDriver, evidence: Evidence) -> None:
     """The same happens to a schema-valid call from a real host: branchId "constructor" is a string."""
     before = host_status(host, Envelope("t", 1, 1, True).arguments())["thoughtHistoryLength"]

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
@@ -33,6 +33,7 @@ def offered_capabilities(capabilities: object) -> object:
 
 
 @evidences("CMP-3")
+@relies_on("RTE-1")
 def test_server_identity_and_capabilities(server: ServerSession) -> None:
     """serverInfo names sequential-thinking-server at 0.2.0, advertises only tools, and only the two
     registered methods are served."""
@@ -49,6 +50,7 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
 
 
 @evidences("CMP-3/a1")
+@relies_on("CMP-3")
 def test_server_info_advertises_0_2_0(server: ServerSession, host: SdkDriver) -> None:
     """To a raw caller and to a real host the server identifies itself as version 0.2.0."""
     server.probe()
@@ -58,6 +60,7 @@ def test_server_info_advertises_0_2_0(server: ServerSession, host: SdkDriver) ->
 
 
 @evidences("CMP-3/a1")
+@relies_on("CMP-3")
 def test_advertised_version_differs_from_the_package(
     server: ServerSession, target: Target, package_json: dict[str, object]
 ) -> None:
@@ -90,6 +93,7 @@ def test_package_manifest(package_dir: Path, package_json: dict[str, object]) ->
 
 
 @evidences("CMP-6/a1")
+@relies_on("CMP-6")
 def test_yargs_declared_but_never_used(package_dir: Path, package_json: dict[str, object]) -> None:
     """yargs and @types/yargs are declared; the shipped code imports neither and never reads process.argv."""
     dependencies = package_json.get("dependencies")

@@ -8,7 +8,7 @@ import contextlib
 import json
 import signal
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON
 from conformance.suite.rawproc import RawServer
@@ -107,6 +107,7 @@ def test_broken_stdout_exits_with_status_1(target: Target) -> None:
 
 
 @evidences("LOOP-A")
+@relies_on("RTE-3", "RTE-9", "CMP-5", "RTE-10")
 def test_one_response_per_request_and_nothing_else(target: Target) -> None:
     """Every request gets exactly one response with its id; the server sends no request or notification of its
     own; stderr carries only the banner and one box per accepted call (on a process lent again, the banner
@@ -156,6 +157,7 @@ _REPLAY: list[JSON] = [
 
 
 @evidences("LOOP-B")
+@relies_on("RTE-3", "RTE-9", "CMP-5")
 def test_replay_on_fresh_processes_is_identical(server: ServerSession) -> None:
     """The same sequence on two fresh processes gives identical answers and identical stderr."""
     runs = []

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.catalog.corpus import start_environments
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted, accepted_if_host_valid
@@ -42,6 +42,7 @@ _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 
 
 @evidences("CMP-5")
+@relies_on("RTE-3", "RTE-9", "RTE-6/a1", "RTE-4")
 @given(
     envelope=st.one_of(envelopes, adversarial_envelopes),
     flags=st.fixed_dictionaries(
@@ -67,6 +68,7 @@ def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, 
 
 
 @evidences("RTE-9", "OBJ-6")
+@relies_on("RTE-3", "CMP-5", "OBJ-8")
 @given(arguments=st.one_of(envelopes.map(lambda e: e.arguments()), raw_arguments))
 @example(arguments={"thought": "", "nextThoughtNeeded": False, "totalThoughts": 1, "thoughtNumber": 1})
 def test_one_box_per_accepted_call_none_per_rejected(
@@ -84,6 +86,7 @@ def test_one_box_per_accepted_call_none_per_rejected(
 
 
 @evidences("OBJ-6")
+@relies_on("RTE-8/a1", "CMP-5", "RTE-6")
 @given(key=st.sampled_from(["__proto__", "constructor", "toString", "valueOf"]))
 def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: str) -> None:
     """Calls answered isError after the append render nothing either."""
@@ -93,6 +96,7 @@ def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: 
 
 
 @evidences("RTE-9")
+@relies_on("RTE-3", "CMP-5", "RTE-6/a1", "RTE-4")
 @given(
     envelope=envelopes,
     revision=st.one_of(st.just(OMIT), falsy_values, st.just(True), st.just("banana")),
@@ -114,6 +118,7 @@ def test_caption_precedence(
 
 
 @evidences("RTE-9/a1", "OBJ-9")
+@relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
 @given(thought=single_line_strings, number=small_positive_integers)
 @example(thought="x" * 5000, number=1)
 @example(thought="😀 astral 𝔘", number=3)
@@ -131,6 +136,7 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
 
 
 @evidences("RTE-9/a1")
+@relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
 @given(lines=st.lists(single_line_strings, min_size=2, max_size=4))
 @example(lines=["line one", "line two is longer"])
 def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[str]) -> None:
@@ -149,6 +155,7 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
 
 
 @evidences("RTE-9/a1")
+@relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
 @given(envelope=envelopes, needs_more=st.one_of(falsy_values, optional_values))
 @exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
 def test_render_drops_continuation_flags(
@@ -166,6 +173,7 @@ def test_render_drops_continuation_flags(
 
 
 @evidences("RTE-9/a1")
+@relies_on("RTE-3", "CMP-5", "RTE-9", "BAP-4/a1", "RTE-4")
 @given(
     envelope=envelopes,
     truthy=st.one_of(st.just("banana"), st.integers(min_value=1), st.just([]), st.just({})),
@@ -186,6 +194,7 @@ def test_caption_trusts_unvalidated_is_revision(
 
 
 @evidences("OBJ-9")
+@relies_on("RTE-3", "OBJ-4", "RTE-9", "RTE-1")
 @given(thought=thought_texts, later=st.lists(envelopes, max_size=2))
 def test_thought_leaves_only_through_stderr(
     server: ServerSession, thought: str, later: list[Envelope]
@@ -201,6 +210,7 @@ def test_thought_leaves_only_through_stderr(
 
 
 @evidences("CMP-5", "OBJ-6")
+@relies_on("RTE-3", "RTE-9", "RTE-4")
 def test_caption_coloured_when_colour_is_forced(server: ServerSession) -> None:
     """With colour forced the renderer colours its label (ANSI SGR), and the codes count in the border."""
     with server.spare(env={"FORCE_COLOR": "1"}) as driver:
@@ -274,6 +284,7 @@ _SEQUENCE: list[tuple[str, JSON]] = [
 
 
 @evidences("BAP-3")
+@relies_on("RTE-3", "OBJ-4", "RTE-9")
 def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
     """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
     goes to /dev/null; no answer refers to the render."""
@@ -309,6 +320,7 @@ _REPRESENTATIVE: dict[str, dict[str, JSON]] = {
 
 
 @evidences("CMP-5", "RTE-9")
+@relies_on("RTE-3", "RTE-4")
 def test_representative_renders(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
     """Byte-for-byte renders of representative schema-valid thoughts, as the original (npm:0.6.2) draws
     them."""
@@ -321,6 +333,7 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
 
 
 @evidences("RTE-9/a1", "OBJ-9")
+@relies_on("RTE-3", "CMP-5", "RTE-9")
 def test_huge_thought_rendered_whole(server: ServerSession) -> None:
     """A 1 MiB thought is accepted and rendered whole - padded, never truncated. (A fresh process: a render
     this size is written partly after the answer, so its stderr is read once it settles.)"""

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
@@ -76,6 +76,7 @@ def _after_call(model: StoreModel, exchange: Exchange, arguments: dict[str, JSON
 
 
 @evidences("RTE-5", "OBJ-2")
+@relies_on("RTE-3", "OBJ-4", "RTE-2", "OBJ-8", "RTE-8/a1")
 @given(
     steps=st.lists(
         st.one_of(
@@ -117,6 +118,7 @@ def test_one_append_per_accepted_call(
 
 
 @evidences("RTE-5")
+@relies_on("RTE-3", "OBJ-4")
 @given(envelope=envelopes, times=st.integers(min_value=2, max_value=6))
 def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope, times: int) -> None:
     """No dedup: the same call repeated is appended every time."""
@@ -156,6 +158,7 @@ _RESET_LOOKING: list[dict[str, JSON]] = [
 
 
 @evidences("ABS-11")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1", "RTE-2")
 @given(
     label=branch_labels,
     order=st.permutations(range(len(_RESET_LOOKING))),
@@ -174,6 +177,7 @@ def test_nothing_resets_the_store(server: ServerSession, label: str, order: list
 
 
 @evidences("OBJ-4/a2")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-7")
 @given(first=episodes(), second=episodes(), revise=st.booleans(), branch=st.booleans())
 def test_counter_spans_thinking_episodes(
     host: SdkDriver, first: list[Envelope], second: list[Envelope], revise: bool, branch: bool
@@ -212,6 +216,7 @@ def _init(driver: WireDriver, name: str) -> None:
 
 
 @evidences("CMP-1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 def test_one_recorder_per_process(server: ServerSession) -> None:
     """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
     whatever the arguments."""
@@ -245,6 +250,7 @@ def test_one_recorder_per_process(server: ServerSession) -> None:
 
 
 @evidences("ABS-5", "ABS-11")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 def test_state_is_process_global(server: ServerSession) -> None:
     """A second client session on the same process sees the first session's thoughts and labels."""
     with server.spare() as driver:
@@ -264,6 +270,7 @@ def test_state_is_process_global(server: ServerSession) -> None:
 
 
 @evidences("ABS-1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSession) -> None:
     """Retained state dies with the process, and nothing is written to disk on the way."""
     before = server.probe()
@@ -299,6 +306,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSessio
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
+@relies_on("RTE-3", "OBJ-4", "RTE-6")
 def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence: Evidence) -> None:
     """On one process: exactly n after n accepted calls, with labels accumulating, past the profile's bound
     (10,000+ calls in the thorough profile) — no eviction, cap or reset. The length and the server's RSS
@@ -326,6 +334,7 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
 
 
 @evidences("OBJ-4")
+@relies_on("RTE-3")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes))
 def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     """One text item holding a two-space pretty-printed object with exactly the five keys, in order and
@@ -349,6 +358,7 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
 
 
 @evidences("RTE-7", "OBJ-14")
+@relies_on("RTE-3", "OBJ-4", "RTE-4")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes), history=st.lists(envelopes, max_size=3))
 def test_three_fields_echo_the_request(
     server: ServerSession, envelope: Envelope, history: list[Envelope]
@@ -372,6 +382,7 @@ def test_three_fields_echo_the_request(
 
 
 @evidences("OBJ-15")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 @given(envelope=envelopes, label=branch_labels)
 def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelope, label: str) -> None:
     """The same call twice: the count one higher the second time, branches listing every label so far."""
@@ -388,6 +399,7 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
 
 
 @evidences("BAP-2")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-7")
 @given(envelope=envelopes)
 def test_answers_are_information_only(server: ServerSession, envelope: Envelope) -> None:
     """Only the five fields, no instruction or hint; the next call is handled the same whatever the
@@ -473,6 +485,7 @@ class StoreMachine(RuleBasedStateMachine):
 
 
 @evidences("RTE-5", "RTE-6", "RTE-4", "OBJ-1/a1")
+@relies_on("RTE-3", "OBJ-4", "RTE-9", "CMP-5", "OBJ-8", "RTE-2")
 def test_store_machine(server: ServerSession) -> None:
     """Rule-based: count +1 per accepted call, +0 otherwise; labels accumulate in Object.keys order; the
     answer and the render carry the coerced total. A failure prints a replayable program."""

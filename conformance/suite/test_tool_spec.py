@@ -8,7 +8,7 @@ from pathlib import Path
 
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON
 from conformance.suite.answers import accepted, rejected
@@ -88,6 +88,7 @@ def test_served_spec_matches_the_original(
 
 
 @evidences("CMP-2")
+@relies_on("RTE-1")
 def test_one_spec_of_three_keys(server: ServerSession) -> None:
     """One tool with exactly name, description and inputSchema: a 54-line description, 9 properties, 4
     required."""
@@ -101,6 +102,7 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
 
 
 @evidences("OBJ-5")
+@relies_on("RTE-1")
 def test_description_is_static_across_calls_and_processes(server: ServerSession) -> None:
     """The same 54-line string on every call and in a fresh process, first and last lines as shipped."""
     lines = description_lines(server)
@@ -119,6 +121,7 @@ def test_description_is_static_across_calls_and_processes(server: ServerSession)
 
 
 @evidences("OBJ-5", "OBJ-5/c1")
+@relies_on("RTE-1")
 def test_description_is_not_uniformly_second_person(server: ServerSession) -> None:
     """54 lines: a third-person opening, a Key-features list whose subject switches after five items,
     parameter documentation, and only then the numbered second-person block."""
@@ -141,6 +144,7 @@ def test_description_is_not_uniformly_second_person(server: ServerSession) -> No
 
 
 @evidences("OBJ-11")
+@relies_on("RTE-1")
 def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
     """Lines 5-23: "When to use this tool:" with 7 items, a blank line, "Key features:" with 9 items -
     verbatim, including the four assertions no route implements."""
@@ -156,6 +160,7 @@ def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAsser
 
 
 @evidences("OBJ-12")
+@relies_on("RTE-1")
 def test_directive_block(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
     """Lines 25-54: "Parameters explained:" with nine parameter entries, a blank line, then "You should:" with
     items numbered 1 to 11."""
@@ -171,6 +176,7 @@ def test_directive_block(server: ServerSession, original_snapshot: SnapshotAsser
 
 
 @evidences("BAP-1")
+@relies_on("RTE-1", "RTE-3", "OBJ-4")
 def test_directives_delivered_but_not_enforced(server: ServerSession, host: SdkDriver) -> None:
     """The You-should rules reach a real host, and calls that ignore them are accepted like any other."""
     description = host.list_tools().tools[0].description or ""
@@ -187,6 +193,7 @@ def test_directives_delivered_but_not_enforced(server: ServerSession, host: SdkD
 
 
 @evidences("BAP-6")
+@relies_on("RTE-1")
 def test_assertive_block_delivered(host: SdkDriver) -> None:
     """OBJ-11's lines reach a real host with every tools/list."""
     description = host.list_tools().tools[0].description or ""
@@ -203,6 +210,7 @@ def test_readme_feature_list_shipped(package_dir: Path) -> None:
 
 
 @evidences("OBJ-7")
+@relies_on("RTE-1")
 def test_input_schema_shape(server: ServerSession) -> None:
     """An object schema: nine typed properties, four required, minimum 1 on the four integer fields, no
     minLength and no additionalProperties."""
@@ -235,6 +243,7 @@ def test_input_schema_shape(server: ServerSession) -> None:
 
 
 @evidences("CMP-2/a2")
+@relies_on("RTE-1", "OBJ-8", "RTE-3", "CMP-2")
 def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> None:
     """The in-prompt documentation spells eight of nine parameters in snake_case; the schema declares and
     the server requires camelCase, so a call written from the prompt is rejected."""
@@ -253,6 +262,7 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
 
 
 @evidences("CMP-2/a2")
+@relies_on("CMP-2")
 def test_readme_agrees_with_the_schema(package_dir: Path) -> None:
     """The shipped README lists the inputs in camelCase, as the schema does."""
     readme = (package_dir / "README.md").read_text(encoding="utf-8")

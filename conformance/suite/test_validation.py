@@ -8,7 +8,7 @@ import itertools
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted, answer_status, describe, rejected, store
 from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
@@ -43,6 +43,7 @@ _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 
 
 
 @evidences("RTE-3", "RTE-3/a1")
+@relies_on("RTE-5", "OBJ-4", "OBJ-8")
 @given(arguments=raw_arguments)
 @example(arguments={**_VALID, "thought": ""})
 @example(arguments={**_VALID, "thoughtNumber": 0})
@@ -68,6 +69,7 @@ def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JS
 
 
 @evidences("RTE-3/a1")
+@relies_on("OBJ-8", "RTE-3")
 @given(
     envelope=envelopes,
     field=st.sampled_from(["thought", "thoughtNumber", "totalThoughts"]),
@@ -83,6 +85,7 @@ def test_three_guards_are_falsy_guards(
 
 
 @evidences("RTE-3/a1")
+@relies_on("OBJ-4", "RTE-3")
 @given(envelope=envelopes)
 def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded: false is falsy yet accepted: only typeof is checked there."""
@@ -93,6 +96,7 @@ def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelop
 
 
 @evidences("OBJ-8", "RTE-8")
+@relies_on("RTE-3")
 @given(arguments=raw_arguments.filter(lambda a: guard_failure(a) is not None))
 def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """A rejection is one text block holding {error, status: "failed"}, flagged isError, not a protocol
@@ -112,6 +116,7 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
 
 
 @evidences("RTE-3", "OBJ-8/a1")
+@relies_on("OBJ-8")
 @given(arguments=raw_arguments.filter(lambda a: guard_failure(a) is not None))
 def test_rejection_names_the_first_failed_guard(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """The message is the diagnostic of the first failing guard in RTE-3's order — true of the input or
@@ -122,12 +127,14 @@ def test_rejection_names_the_first_failed_guard(server: ServerSession, arguments
 
 
 @evidences("RTE-3")
+@relies_on("OBJ-8", "RTE-8")
 def test_call_without_arguments(server: ServerSession) -> None:
     """A tools/call with no arguments at all fails on the first field read."""
     assert rejected(server.call(OMIT)) == "Cannot read properties of undefined (reading 'thought')"
 
 
 @evidences("BAP-4")
+@relies_on("RTE-3", "OBJ-8")
 @given(present=st.sets(st.sampled_from(GUARDED_ORDER), max_size=3))
 def test_missing_required_field_rejected(server: ServerSession, present: set[str]) -> None:
     """Omitting any of the four required fields is rejected with the message of the first missing one."""
@@ -137,6 +144,7 @@ def test_missing_required_field_rejected(server: ServerSession, present: set[str
 
 
 @evidences("OBJ-8/a1")
+@relies_on("RTE-3", "OBJ-8")
 def test_messages_false_of_their_input(server: ServerSession) -> None:
     """ "" is a string and 0 is a number, yet each is rejected as not being one."""
     assert rejected(server.call({**_VALID, "thought": ""})) == MESSAGES["thought"]
@@ -154,6 +162,7 @@ _branch_safe = st.one_of(st.just(OMIT), falsy_values, st.text(alphabet="xyz", mi
 
 
 @evidences("BAP-4/a1", "OBJ-10")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6/a1", "BAP-4")
 @given(
     envelope=adversarial_envelopes,
     optionals=st.fixed_dictionaries(
@@ -193,6 +202,7 @@ def test_only_four_fields_enforced(
 
 
 @evidences("BAP-4/a1", "OBJ-10")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "RTE-6/a1", "BAP-4", "OBJ-4/a1")
 @given(value=json_values)
 def test_optional_types_erased(server: ServerSession, value: JSON) -> None:
     """Any JSON value in any optional field is accepted; a branchId is filed as String(branchId)."""
@@ -208,6 +218,7 @@ def test_optional_types_erased(server: ServerSession, value: JSON) -> None:
 
 
 @evidences("BAP-4/a1")
+@relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "BAP-4", "OBJ-4/a1")
 def test_branch_id_filed_as_its_string(server: ServerSession) -> None:
     """true is filed as "true", an object as "[object Object]", a number as its decimal string."""
     cases: list[tuple[JSON, str]] = [
@@ -222,6 +233,7 @@ def test_branch_id_filed_as_its_string(server: ServerSession) -> None:
 
 
 @evidences("OBJ-10")
+@relies_on("RTE-3", "OBJ-8")
 @given(field=st.sampled_from(["thoughtNumber", "totalThoughts", "nextThoughtNeeded"]), value=json_values)
 def test_control_fields_type_checked(server: ServerSession, field: str, value: JSON) -> None:
     """thoughtNumber, totalThoughts and nextThoughtNeeded of the wrong type are rejected."""
@@ -235,6 +247,7 @@ _RAW_IDS = itertools.count(2_000_000_000)
 
 
 @evidences("RTE-3", "BAP-4/a1")
+@relies_on("RTE-5", "OBJ-4", "OBJ-8", "BAP-4")
 @given(
     number=st.sampled_from(["1e400", "-1e400", "1", "2.5"]), total=st.sampled_from(["1e400", "-1e400", "3"])
 )

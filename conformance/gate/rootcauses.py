@@ -1,0 +1,233 @@
+"""Root causes of a run: the fewest departing behaviours that account for every failing test.
+
+A failing test that relies (`relies_on`) on a departing record is accounted for by that reliance — the
+behaviour it took for granted changed under it; a failing test relying on nothing that departs is
+accounted for by the records it evidences. A departing record that passes a test on clean ground
+(nothing it relies on departs) and fails none there is taken as unchanged — a victim of the other
+departures — and is a cause only when nothing else can account for a failure. Causes are chosen
+greedily — the departing record that accounts for the most failing tests not yet accounted for, ties
+broken towards records failing their own tests, then towards the base record before its amendments —
+until every failing test is accounted for. A cause whose own failing tests are all accounted for by
+another cause is that cause's consequence (a chain of reliances) and folds into it; so does a cause
+failing its tests the same way (the same message, numbers aside) as a larger one.
+Every other departing record is *explained by* the cause accounting for most of its failing tests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from conformance.gate.verdicts import smallest_counterexample
+from conformance.report.model import RecordVerdict, RootCause
+from conformance.results import RunResults, TestOutcome
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z_]{3,}")
+_GENERIC_WORDS = frozenset({"AssertionError", "assert", "and", "not", "the", "True", "False", "None"})
+_SIGNATURE_CHARS = 160
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """One failing test, with the departing records that could have made it fail."""
+
+    outcome: TestOutcome
+    evidenced: frozenset[str]
+    relied: frozenset[str]
+    candidates: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Cause:
+    records: list[str]
+    covers: list[_Failure]
+    explains: list[str] = field(default_factory=list)
+
+
+def signature(message: str) -> str:
+    """How a test failed, numbers masked (counts and positions vary with the input, the failure does not);
+    empty when the message says too little to tell one failure from another (`assert x == y`)."""
+    text = " ".join(message.strip().splitlines()[0].split()) if message.strip() else ""
+    words = {w for w in _WORD.findall(text) if w not in _GENERIC_WORDS}
+    if len(words) < 3:
+        return ""
+    return _NUMBER.sub("N", text)[:_SIGNATURE_CHARS]
+
+
+def find_root_causes(
+    verdicts: Sequence[RecordVerdict],
+    results: RunResults | None,
+    canonical: Mapping[str, str],
+) -> tuple[list[RootCause], dict[str, str]]:
+    """The root causes, leading with the one that explains most, and record ID → the cause explaining it."""
+    deviating = [rv.id for rv in verdicts if rv.verdict == "deviates"]
+    if results is None or not deviating:
+        return [], {}
+    order = {rid: i for i, rid in enumerate(deviating)}
+    failures = _failures(results.tests, set(deviating), canonical)
+    if not failures:
+        return [], {}
+    intact = _intact(results.tests, failures, set(deviating), canonical)
+    leans = _leans_on(failures)
+    failures = [_with_candidates(f, intact, leans) for f in failures]
+    causes = _merge_same_signature(_fold_chains(_cover(failures, order)))
+    by_record = _explain(causes, failures, deviating)
+    out = [_root_cause(cause) for cause in causes]
+    explained_by = {record: out[index].id for record, index in by_record.items()}
+    order_out = sorted(range(len(out)), key=lambda i: (-len(out[i].explains), order[out[i].records[0]]))
+    return [out[i] for i in order_out], explained_by
+
+
+def _canonical(ids: Sequence[str], canonical: Mapping[str, str]) -> set[str]:
+    return {canonical.get(i, i) for i in ids}
+
+
+def _failures(
+    tests: Sequence[TestOutcome], deviating: set[str], canonical: Mapping[str, str]
+) -> list[_Failure]:
+    out: list[_Failure] = []
+    for outcome in tests:
+        if outcome.status != "failed":
+            continue
+        evidenced = _canonical(outcome.records, canonical) & deviating
+        if not evidenced:
+            continue
+        relied = (_canonical(outcome.relies, canonical) & deviating) - evidenced
+        out.append(_Failure(outcome, frozenset(evidenced), frozenset(relied)))
+    return out
+
+
+def _intact(
+    tests: Sequence[TestOutcome], failures: list[_Failure], deviating: set[str], canonical: Mapping[str, str]
+) -> set[str]:
+    """Departing records that look unchanged themselves: none of their tests fails on clean ground (with
+    nothing it relies on departing), and one of them passes on clean ground. A record that truly changed
+    fails its plainest test; one that only fails inside tests leaning on other departures is their victim."""
+    own = {r for f in failures if not f.relied for r in f.evidenced}
+    clean_pass: set[str] = set()
+    for outcome in tests:
+        if outcome.status == "passed" and not (_canonical(outcome.relies, canonical) & deviating):
+            clean_pass |= _canonical(outcome.records, canonical) & deviating
+    return clean_pass - own
+
+
+def _leans_on(failures: list[_Failure]) -> set[tuple[str, str]]:
+    """(a, b): some failing test evidencing a relies on b."""
+    return {(a, b) for f in failures for a in f.evidenced for b in f.relied}
+
+
+def _with_candidates(failure: _Failure, intact: set[str], leans: set[tuple[str, str]]) -> _Failure:
+    """Its departing reliances if any is plausible, else the departing records it evidences. An evidenced
+    record that a relied-on one leans on in turn (a reliance cycle: validation and the error object each
+    assume the other) stays a candidate too: the test cannot tell which of the two moved."""
+    relied = failure.relied - intact
+    cyclic = {e for e in failure.evidenced - intact if any((r, e) in leans for r in relied)}
+    for pool in (relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced):
+        if pool:
+            return _Failure(failure.outcome, failure.evidenced, failure.relied, frozenset(pool))
+    return failure
+
+
+def _cover(failures: list[_Failure], order: Mapping[str, int]) -> list[_Cause]:
+    """Greedy set cover of the failing tests by departing records (see the module docstring)."""
+    uncovered = list(failures)
+    causes: list[_Cause] = []
+    while uncovered:
+        reach: dict[str, list[_Failure]] = {}
+        for failure in uncovered:
+            for record in failure.candidates:
+                reach.setdefault(record, []).append(failure)
+        best = min(reach, key=lambda record: _rank(record, reach[record], order))
+        covered_ids = {id(f) for f in reach[best]}
+        causes.append(_Cause(records=[best], covers=reach[best]))
+        uncovered = [f for f in uncovered if id(f) not in covered_ids]
+    return causes
+
+
+def _rank(record: str, covered: list[_Failure], order: Mapping[str, int]) -> tuple[int, int, int, int]:
+    """Most failing tests accounted for; then most failing on its own; then most evidenced; catalog order."""
+    own = sum(record in f.evidenced and not f.relied for f in covered)
+    evidenced = sum(record in f.evidenced for f in covered)
+    return (-len(covered), -own, -evidenced, order[record])
+
+
+def _fold_chains(causes: list[_Cause]) -> list[_Cause]:
+    """Smallest first: a cause whose records' own failing tests are all covered by other causes folds into
+    the one covering most of them (its departure follows from that one's)."""
+    remaining = sorted(causes, key=lambda c: len(c.covers))
+    index = 0
+    while index < len(remaining):
+        cause = remaining[index]
+        own = [f for other in remaining for f in other.covers if f.evidenced & set(cause.records)]
+        mine = {id(f) for f in cause.covers}
+        others = [c for c in remaining if c is not cause]
+        if own and others and not any(id(f) in mine for f in own):
+            target = max(others, key=lambda c: sum(any(f is g for g in c.covers) for f in own))
+            target.covers.extend(cause.covers)
+            remaining.remove(cause)
+            index = 0
+            continue
+        index += 1
+    return sorted(remaining, key=lambda c: -len(c.covers))
+
+
+def _merge_same_signature(causes: list[_Cause]) -> list[_Cause]:
+    """One change fails its tests the same way: a later cause failing like an earlier (larger) one is that
+    cause seen again, so its records become the earlier cause's dependents."""
+    merged: list[_Cause] = []
+    seen: dict[str, _Cause] = {}
+    for cause in causes:
+        signatures = {signature(f.outcome.message) for f in cause.covers} - {""}
+        target = next((seen[s] for s in sorted(signatures) if s in seen), None)
+        if target is None:
+            merged.append(cause)
+            target = cause
+        else:
+            target.covers.extend(cause.covers)
+        for sig in signatures:
+            seen.setdefault(sig, target)
+    return merged
+
+
+def _explain(causes: list[_Cause], failures: list[_Failure], deviating: list[str]) -> dict[str, int]:
+    """Each departing record that is no cause's primary → the cause accounting for most of its failures."""
+    primary = {r for cause in causes for r in cause.records}
+    by_record: dict[str, int] = {}
+    for record in deviating:
+        if record in primary:
+            continue
+        own = [f for f in failures if record in f.evidenced]
+        if not own:
+            continue
+        counts = [sum(any(f is g for g in cause.covers) for f in own) for cause in causes]
+        best = max(range(len(causes)), key=lambda i: (counts[i], -i))
+        if counts[best] == 0:
+            continue
+        by_record[record] = best
+        causes[best].explains.append(record)
+    return by_record
+
+
+def _root_cause(cause: _Cause) -> RootCause:
+    own = [f.outcome for f in cause.covers if f.evidenced & set(cause.records)]
+    own = own or [f.outcome for f in cause.covers]
+    example = smallest_counterexample(own)
+    first = example.test if example is not None else own[0].nodeid
+    message = next((t.message for t in own if t.nodeid == first), own[0].message)
+    test_name = first.split("::")[-1].split("[")[0]
+    tests = len({f.outcome.nodeid for f in cause.covers})
+    first_line = message.strip().splitlines()[0] if message.strip() else "failed"
+    summary = f"{', '.join(cause.records)} departs — {test_name}: {first_line}"
+    if tests > 1:
+        summary += f" ({tests} failing tests)"
+    return RootCause(
+        id="+".join(cause.records),
+        records=list(cause.records),
+        explains=list(cause.explains),
+        summary=summary[:400],
+        example=example.replay if example is not None else [],
+        test=first,
+        minimized=example is not None,
+    )

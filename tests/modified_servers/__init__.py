@@ -1,0 +1,1 @@
+"""Single-behaviour modifications of the original server: the measurement set for root causes."""

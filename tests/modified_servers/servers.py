@@ -1,0 +1,97 @@
+"""The modification catalogue, and patched copies of the original made in a scratch folder.
+
+A copy is `index.js` beside a `package.json` marking it an ES module and a `node_modules` link to the
+original's installed dependencies, so `node <copy>` resolves the same SDK and chalk the original does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
+import yaml
+
+from conformance.catalog.records import default_catalog
+from conformance.targets.npm import ensure_installed, read_entry
+from conformance.targets.specs import default_cache_dir
+
+HERE = Path(__file__).resolve().parent
+CATALOGUE = HERE / "modifications.yaml"
+SCHEMA = HERE / "modifications.schema.json"
+
+
+@dataclass(frozen=True)
+class Patch:
+    find: str
+    replace: str
+
+
+@dataclass(frozen=True)
+class Modification:
+    id: str
+    change: str
+    patches: tuple[Patch, ...]
+    primary: tuple[str, ...]
+
+
+def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
+    """The catalogue, checked against its schema and against the records catalog (primaries must exist)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+    catalog = default_catalog()
+    mods: list[Modification] = []
+    for entry in data["modifications"]:
+        catalog.require(entry["primary"])
+        mods.append(Modification(
+            id=entry["id"],
+            change=entry["change"],
+            patches=tuple(Patch(p["find"], p["replace"]) for p in entry["patches"]),
+            primary=tuple(entry["primary"]),
+        ))
+    ids = [m.id for m in mods]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{path}: duplicate modification ids")
+    return mods
+
+
+def original_entry(source: str = "npm:0.6.2") -> Path:
+    """The installed original's dist/index.js (installed into the harness cache first if needed)."""
+    root, _ = ensure_installed(source.removeprefix("npm:"), default_cache_dir())
+    _, entry = read_entry(root)
+    return entry
+
+
+def patched(text: str, mod: Modification) -> str:
+    for patch in mod.patches:
+        count = text.count(patch.find)
+        if count != 1:
+            raise ValueError(f"{mod.id}: patch text occurs {count} times in the original, not once: "
+                             f"{patch.find[:60]!r}")
+        text = text.replace(patch.find, patch.replace)
+    return text
+
+
+def materialize(mod: Modification, dest: Path, entry: Path | None = None) -> Path:
+    """Write the modified server into `dest` and return its entry script."""
+    source = entry if entry is not None else original_entry()
+    dest.mkdir(parents=True, exist_ok=True)
+    script = dest / "index.js"
+    script.write_text(patched(source.read_text(encoding="utf-8"), mod), encoding="utf-8")
+    (dest / "package.json").write_text(json.dumps({"name": f"modified-{mod.id}", "type": "module"}),
+                                       encoding="utf-8")
+    modules = dest / "node_modules"
+    if modules.is_symlink() or modules.exists():
+        os.unlink(modules) if modules.is_symlink() else shutil.rmtree(modules)
+    installed = next(p for p in source.parents if p.name == "node_modules")
+    modules.symlink_to(installed, target_is_directory=True)
+    return script
+
+
+def target_spec(script: Path) -> str:
+    node = shutil.which("node") or "node"
+    return f"cmd:{node} {script}"

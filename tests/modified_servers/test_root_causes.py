@@ -1,0 +1,72 @@
+"""A modified original that breaks one behaviour: its report names that behaviour's records as the root
+cause and marks every other departure as explained by it.
+
+Each case patches npm:0.6.2's dist/index.js into tmp_path and runs the real command line against it
+(`cmd:node <copy>`, dev profile); the full set is measured by scripts/measure_modified_servers.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.report.model import Report
+
+from .servers import Modification, load_modifications, materialize, original_entry, target_spec
+
+REPO = Path(__file__).resolve().parents[2]
+CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text")
+"""Few departures each, so a dev run stays short; together they touch stderr, identity, dispatch, errors."""
+
+_BY_ID = {m.id: m for m in load_modifications()}
+
+
+def _run(mod: Modification, tmp_path: Path) -> tuple[int, Report]:
+    script = materialize(mod, tmp_path / "server", original_entry())
+    out = tmp_path / "report"
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
+         "--seed", "1", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
+    )
+    assert (out / "report.json").is_file(), proc.stderr[-2000:]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return proc.returncode, Report.model_validate(report)
+
+
+def test_catalogue_patches_apply_once_each() -> None:
+    """Every patch finds its text exactly once in the installed original (materialize refuses otherwise)."""
+    entry = original_entry()
+    text = entry.read_text(encoding="utf-8")
+    assert len(_BY_ID) >= 12
+    for mod in _BY_ID.values():
+        for patch in mod.patches:
+            assert text.count(patch.find) == 1, (mod.id, patch.find)
+
+
+@pytest.mark.parametrize("mod_id", CHECKED)
+def test_root_causes_name_the_changed_behaviour(mod_id: str, tmp_path: Path) -> None:
+    mod = _BY_ID[mod_id]
+    exit_code, report = _run(mod, tmp_path)
+    assert exit_code == 1, f"{mod_id}: the gate should fail on a departure"
+    deviating = {rv.id for rv in report.records if rv.verdict == "deviates"}
+    assert deviating, f"{mod_id}: nothing departs"
+    assert report.root_causes, f"{mod_id}: departures without a root cause: {sorted(deviating)}"
+    named = {r for cause in report.root_causes for r in cause.records}
+    assert named <= set(mod.primary), f"{mod_id}: root causes {sorted(named)} outside {mod.primary}"
+    for rv in report.records:
+        if rv.verdict == "deviates" and rv.id not in named:
+            assert rv.explained_by in {c.id for c in report.root_causes}, f"{rv.id} is not marked explained"
+        if rv.verdict != "deviates":
+            assert rv.explained_by is None, rv.id
+    for cause in report.root_causes:
+        assert cause.example, f"{cause.id}: no example"
+        first = json.loads(cause.example[0])
+        assert first["method"] == "initialize", cause.example[0]
+        assert cause.summary
+    markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert markdown.index("## Root causes") < markdown.index("## Departures")

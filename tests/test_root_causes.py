@@ -1,0 +1,140 @@
+"""Root causes from test outcomes: every failing test accounted for, every departure either a cause or
+explained by one, and reliances pointing the way (gate/rootcauses.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance.gate.rootcauses import find_root_causes, signature
+from conformance.report.model import RecordVerdict
+from conformance.results import Counterexample, HarnessIdentity, RunResults, TestOutcome, TranscriptEvent
+from conformance.targets.specs import TargetIdentity
+
+RECORDS = [f"R-{i}" for i in range(1, 9)]
+CANONICAL = {r: r for r in RECORDS}
+
+
+def _verdicts(tests: list[TestOutcome]) -> list[RecordVerdict]:
+    failing = {r for t in tests if t.status == "failed" for r in t.records}
+    return [
+        RecordVerdict(id=r, kind="rte", aliases=[], anchors=[], statement=f"statement of {r}",
+                      channels=["wire"], verdict="deviates" if r in failing else "holds",
+                      evidence_before="implemented", evidence_after="observed")
+        for r in RECORDS
+    ]
+
+
+def _results(tests: list[TestOutcome]) -> RunResults:
+    return RunResults(
+        target=TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+        harness=HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3"),
+        started="", finished="", tests=tests,
+    )
+
+
+def _outcome(
+    name: str, records: list[str], relies: list[str], failed: bool, message: str = ""
+) -> TestOutcome:
+    frame = f'{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{name}"}}}}'
+    return TestOutcome(
+        nodeid=f"suite/test_x.py::{name}", records=records, relies=relies,
+        status="failed" if failed else "passed", message=message or f"AssertionError: {name}",
+        counterexample=(
+            Counterexample(falsifying=name, exchange=[TranscriptEvent(kind="sent", data=frame, t=0.0)])
+            if failed else None
+        ),
+    )
+
+
+_tests = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(RECORDS), min_size=1, max_size=3, unique=True),
+        st.lists(st.sampled_from(RECORDS), max_size=3, unique=True),
+        st.booleans(),
+        st.sampled_from(["", "AssertionError: the count did not grow by one per call", "assert 1 == 2"]),
+    ),
+    max_size=12,
+).map(lambda rows: [
+    _outcome(f"test_{i}", ev, [r for r in rel if r not in ev], failed, message)
+    for i, (ev, rel, failed, message) in enumerate(rows)
+])
+
+
+@settings(max_examples=60)
+@given(tests=_tests)
+def test_every_departure_is_a_cause_or_explained(tests: list[TestOutcome]) -> None:
+    verdicts = _verdicts(tests)
+    causes, explained_by = find_root_causes(verdicts, _results(tests), CANONICAL)
+    deviating = {v.id for v in verdicts if v.verdict == "deviates"}
+    primary = [r for c in causes for r in c.records]
+    assert len(primary) == len(set(primary)), "a record is the primary of two causes"
+    assert set(primary) <= deviating
+    assert set(primary) | set(explained_by) == deviating
+    assert not set(primary) & set(explained_by)
+    ids = {c.id for c in causes}
+    assert set(explained_by.values()) <= ids
+    for cause in causes:
+        assert sorted(cause.explains) == sorted(r for r, c in explained_by.items() if c == cause.id)
+        assert cause.example[0].startswith('{"jsonrpc":"2.0","id":0,"method":"initialize"')
+    assert len(causes) <= len({r for t in tests if t.status == "failed" for r in t.records})
+
+
+def test_a_departure_relied_on_explains_the_dependents() -> None:
+    tests = [
+        _outcome("test_count", ["R-1"], [], True),
+        _outcome("test_labels", ["R-2"], ["R-1"], True),
+        _outcome("test_derived", ["R-3"], ["R-1", "R-4"], True),
+        _outcome("test_shape", ["R-4"], [], False),
+    ]
+    causes, explained_by = find_root_causes(_verdicts(tests), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-2": "R-1", "R-3": "R-1"}
+    assert causes[0].explains == ["R-2", "R-3"]
+    assert causes[0].test == "suite/test_x.py::test_count"
+
+
+def test_a_record_failing_only_beside_another_is_explained_by_it() -> None:
+    """A test evidencing two records fails; one of them also fails on its own: that one is the cause."""
+    tests = [
+        _outcome("test_machine", ["R-1", "R-2", "R-3"], [], True),
+        _outcome("test_total", ["R-2"], [], True),
+    ]
+    causes, explained_by = find_root_causes(_verdicts(tests), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-2"]]
+    assert explained_by == {"R-1": "R-2", "R-3": "R-2"}
+
+
+def test_independent_changes_are_separate_causes() -> None:
+    tests = [
+        _outcome("test_a", ["R-1"], [], True, "AssertionError: banner reworded on stderr"),
+        _outcome("test_b", ["R-5"], [], True, "AssertionError: serverInfo version changed"),
+        _outcome("test_c", ["R-6"], ["R-5"], True),
+    ]
+    causes, explained_by = find_root_causes(_verdicts(tests), _results(tests), CANONICAL)
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-5"]
+    assert explained_by == {"R-6": "R-5"}
+
+
+def test_the_same_failure_twice_is_one_cause() -> None:
+    """Two records failing their own tests with the same message (numbers aside) are one change."""
+    tests = [
+        _outcome("test_a", ["R-1"], [], True, "AssertionError: count stayed at 3 after a call"),
+        _outcome("test_b", ["R-1"], [], True, "AssertionError: count stayed at 7 after a call"),
+        _outcome("test_c", ["R-2"], [], True, "AssertionError: count stayed at 9 after a call"),
+    ]
+    causes, explained_by = find_root_causes(_verdicts(tests), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-2": "R-1"}
+
+
+def test_nothing_departs_no_cause() -> None:
+    tests = [_outcome("test_a", ["R-1"], ["R-2"], False)]
+    assert find_root_causes(_verdicts(tests), _results(tests), CANONICAL) == ([], {})
+
+
+def test_signature_masks_numbers_and_ignores_bare_comparisons() -> None:
+    one, two = "AssertionError: got 3 boxes for 4 calls", "AssertionError: got 5 boxes for 1 calls"
+    assert signature(one) == signature(two)
+    assert signature("AssertionError: assert 1 == 2") == ""
+    assert signature("") == ""
