@@ -1,6 +1,6 @@
 """The command line: `run` (the gate), `records` (the catalog), `diff` (drift between two reports),
 `compare` (two targets side by side), `install` (fetch an npm target ahead of time), `baseline` (start
-or refresh a baseline from a report).
+or refresh a baseline from a report), `atlas` (every release, run and compared).
 
 Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
 cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
@@ -27,7 +27,7 @@ from conformance.report.model import VERDICTS, Report
 from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers, run_causes
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.project import project_of
-from conformance.targets.specs import resolve_target
+from conformance.targets.specs import parse_env_pair, resolve_target, split_env, with_env
 
 PROG = "seqthink-conformance"
 
@@ -72,9 +72,34 @@ def _seed(text: str) -> int:
 
 
 def _target_spec(text: str) -> str:
-    if text == "reference" or text.startswith(("npm:", "cmd:")):
-        return text
-    raise argparse.ArgumentTypeError(f"{text!r}: expected reference, npm:<version> or cmd:<command line>")
+    env, base = split_env(text)
+    if base == "reference" or base.startswith(("npm:", "cmd:")):
+        return with_env(base, env) if env else text
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: expected [KEY=VALUE ...] reference, npm:<version>[@today] or cmd:<command line>"
+    )
+
+
+def _env_pair(text: str) -> str:
+    try:
+        key, value = parse_env_pair(text)
+    except HarnessError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return f"{key}={value}"
+
+
+def _env_of(pairs: Sequence[str] | None) -> dict[str, str]:
+    return dict(parse_env_pair(p) for p in pairs or [])
+
+
+def _add_env(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--env",
+        action="append",
+        type=_env_pair,
+        metavar="KEY=VALUE",
+        help="start the target(s) with this environment variable (repeatable; recorded in the identity)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,8 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--target",
         default="reference",
         type=_target_spec,
-        help="reference | npm:<version> | cmd:<command line> (default: reference)",
+        help="[KEY=VALUE ...] reference | npm:<version>[@today] | cmd:<command line> (default: reference); "
+        "npm:<version> installs the dependency tree as of its release, @today today's",
     )
+    _add_env(run_p)
     run_p.add_argument(
         "--baseline",
         type=Path,
@@ -227,7 +254,37 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="update this baseline in place (or into --output) from the report",
     )
+    _add_atlas_parser(commands)
     return parser
+
+
+def _add_atlas_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    atlas_p = commands.add_parser(
+        "atlas",
+        help="run every release (or the given targets), compare adjacent ones, write the drift atlas",
+        description="Run each target (default: every published release, plus a column per environment "
+        "switch its README documents), compare each adjacent pair, and write atlas.json, atlas.md and "
+        "index.html into --out. `--merge DIR ...` joins the outputs of one-target atlas runs instead. "
+        "Exit 0 when written, 2 when a target cannot be used or the command is misused.",
+    )
+    atlas_p.add_argument("targets", nargs="*", type=_target_spec, metavar="TARGET")
+    _add_env(atlas_p)
+    atlas_p.add_argument(
+        "--profile", choices=PROFILES, default=None, help="as for run (default: dev, ci under CI)"
+    )
+    atlas_p.add_argument("--seed", type=_seed, default=None, help="one hypothesis seed for every run")
+    atlas_p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="targets run at once")
+    atlas_p.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR")
+    atlas_p.add_argument("--no-compare", action="store_true", help="skip the comparisons of adjacent pairs")
+    atlas_p.add_argument(
+        "--no-switches", action="store_true", help="no extra columns for documented environment switches"
+    )
+    atlas_p.add_argument(
+        "--merge", nargs="+", type=Path, default=None, metavar="DIR", help="merge these atlas outputs"
+    )
+    atlas_p.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
+    atlas_p.add_argument("--call-timeout", type=float, default=10.0, metavar="S")
+    atlas_p.add_argument("--suite", default=None, help=argparse.SUPPRESS)
 
 
 def main(
@@ -244,6 +301,7 @@ def main(
             "compare": _compare,
             "install": _install,
             "baseline": _baseline,
+            "atlas": _atlas,
         }[args.command]
         return handler(args, out, err)
     except HarnessError as exc:
@@ -271,7 +329,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
     options = RunOptions(
-        target=args.target,
+        target=with_env(args.target, _env_of(args.env)) if args.env else args.target,
         profile=profile,
         seed=seed,
         out=args.out,
@@ -562,3 +620,40 @@ def _baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _listed(ids: Sequence[str]) -> str:
     return f" ({', '.join(ids)})" if ids else ""
+
+
+def _atlas(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.atlas.build import AtlasOptions, build_atlas, merge_atlases
+
+    say = lambda msg: write_line(safe(msg, 300), out)  # noqa: E731
+    if args.merge is not None:
+        if args.targets:
+            raise UsageError("atlas --merge takes atlas folders, not targets")
+        atlas = merge_atlases(args.merge, args.out, compare=not args.no_compare, cache=args.target_cache,
+                              timeout=args.call_timeout, progress=say)
+    else:
+        options = AtlasOptions(
+            targets=tuple(args.targets),
+            env=_env_of(args.env),
+            profile=args.profile or default_profile(),
+            seed=args.seed if args.seed is not None else secrets.randbelow(2**32),
+            jobs=args.jobs,
+            out=args.out,
+            compare=not args.no_compare,
+            switches=not args.no_switches,
+            cache=args.target_cache,
+            timeout=args.call_timeout,
+            suite=args.suite,
+        )
+        atlas = build_atlas(options, progress=say)
+    changed = sum(1 for pair in atlas.pairs if pair.verdict_changes or pair.root_causes)
+    write_line(
+        f"atlas: {len(atlas.columns)} columns, {len(atlas.pairs)} pairs ({changed} with changes); "
+        f"{safe(str(args.out))}/index.html (also atlas.json, atlas.md)",
+        out,
+    )
+    unusable = [c.spec for c in atlas.columns if c.exit_code == exit_status.UNUSABLE]
+    if unusable:
+        write_line(f"{PROG}: error: unusable target(s): {safe(', '.join(unusable), 1000)}", err)
+        return exit_status.UNUSABLE
+    return exit_status.OK

@@ -50,6 +50,7 @@ class InstalledPackage(BaseModel):
     integrity: str | None
     node_version: str
     installed_at: str
+    before: str | None = None
 
 
 def _silent(message: str) -> None:
@@ -82,8 +83,60 @@ def package_dir(root: Path, package: str = PACKAGE) -> Path:
     return root / "node_modules" / package
 
 
-def install_dir(cache_dir: Path, version: str, package: str = PACKAGE) -> Path:
-    return cache_dir / "npm" / package.replace("/", "__") / check_version(version)
+def install_dir(cache_dir: Path, version: str, package: str = PACKAGE, before: str | None = None) -> Path:
+    """`<version>` holds the tree of the day it was installed, `<version>@<cutoff>` the tree as of then."""
+    folder = check_version(version)
+    if before is not None:
+        folder += "@" + re.sub(r"[^0-9T]", "", before.split(".")[0].split("+")[0]) + "Z"
+    return cache_dir / "npm" / package.replace("/", "__") / folder
+
+
+def _resolve_from(start: Path, root: Path, name: str) -> Path | None:
+    """Node's lookup of `name` from the package folder `start`: nearest node_modules upwards within root."""
+    here = start
+    while True:
+        candidate = here / "node_modules" / name / "package.json"
+        if candidate.is_file():
+            return candidate
+        if here == root or root not in here.parents:
+            return None
+        here = here.parent
+
+
+def _version_at(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        version = json.loads(path.read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return version if isinstance(version, str) else None
+
+
+SDK: Final = "@modelcontextprotocol/sdk"
+ZOD: Final = "zod"
+
+
+def resolved_tree(root: Path, package: str = PACKAGE) -> dict[str, str]:
+    """The versions node will load, read back from node_modules: the package's direct dependencies, and
+    zod as the SDK resolves it (from 2025.11.25 the server does not declare zod; its schemas are zod's)."""
+    pkg_dir = package_dir(root, package)
+    try:
+        meta = json.loads((pkg_dir / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    declared = meta.get("dependencies") if isinstance(meta, dict) else None
+    tree: dict[str, str] = {}
+    for name in sorted(declared if isinstance(declared, dict) else {}):
+        version = _version_at(_resolve_from(pkg_dir, root, name))
+        if version is not None:
+            tree[name] = version
+    if ZOD not in tree:
+        sdk = _resolve_from(pkg_dir, root, SDK)
+        zod = _version_at(_resolve_from(sdk.parent, root, ZOD) if sdk is not None else None)
+        if zod is not None:
+            tree[ZOD] = zod
+    return tree
 
 
 def file_sha256(path: Path) -> str:
@@ -136,7 +189,9 @@ def lock_integrity(root: Path, package: str = PACKAGE) -> str | None:
     return integrity if isinstance(integrity, str) else None
 
 
-def verify(root: Path, version: str, package: str = PACKAGE) -> tuple[InstalledPackage | None, str]:
+def verify(
+    root: Path, version: str, package: str = PACKAGE, before: str | None = None
+) -> tuple[InstalledPackage | None, str]:
     """The cached install's manifest if it is intact, else None and why not."""
     try:
         manifest = InstalledPackage.model_validate_json((root / MANIFEST).read_text(encoding="utf-8"))
@@ -146,6 +201,8 @@ def verify(root: Path, version: str, package: str = PACKAGE) -> tuple[InstalledP
         return None, f"unreadable manifest ({type(exc).__name__})"
     if manifest.requested_version != version or manifest.package_name != package:
         return None, "manifest is for another package or version"
+    if manifest.before != before:
+        return None, "manifest is for another resolution date"
     entry = root / manifest.entry
     try:
         if file_sha256(entry) != manifest.entry_sha256:
@@ -199,7 +256,24 @@ def _npm_failure(stderr: str, package: str, version: str) -> str:
     return f"npm install {package}@{version} failed"
 
 
-def _run_npm(npm: str, workdir: Path, package: str, version: str) -> None:
+def tarball_url(npm: str, package: str, version: str) -> str:
+    """Where the registry keeps `package@version`'s tarball (`npm view … dist.tarball`)."""
+    try:
+        done = subprocess.run(
+            [npm, "view", f"{package}@{version}", "dist.tarball"],
+            capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TargetError(f"cannot ask the npm registry about {package}@{version}: {exc}") from None
+    url = done.stdout.strip()
+    if done.returncode != 0 or not url.startswith(("https://", "http://")):
+        raise TargetError(f"the npm registry names no tarball for {package}@{version}")
+    return url
+
+
+def _run_npm(
+    npm: str, workdir: Path, package: str, version: str, before: str | None = None, source: str | None = None
+) -> None:
     """npm install in `workdir`, in its own process group so an interrupt can end all of it."""
     env = {
         **os.environ,
@@ -212,12 +286,13 @@ def _run_npm(npm: str, workdir: Path, package: str, version: str) -> None:
             [
                 npm,
                 "install",
-                f"{package}@{version}",
+                source or f"{package}@{version}",
                 "--save-exact",
                 "--ignore-scripts",
                 "--no-audit",
                 "--no-fund",
                 "--loglevel=error",
+                *([f"--before={before}"] if before is not None else []),
             ],
             cwd=workdir,
             stdin=subprocess.DEVNULL,
@@ -243,12 +318,17 @@ def _run_npm(npm: str, workdir: Path, package: str, version: str) -> None:
         raise TargetError(_npm_failure(stderr, package, version))
 
 
-def _install_into(workdir: Path, npm: str, node: str, package: str, version: str) -> InstalledPackage:
+def _install_into(
+    workdir: Path, npm: str, node: str, package: str, version: str, before: str | None, by_tarball: bool
+) -> InstalledPackage:
     (workdir / "package.json").write_text(
         json.dumps({"name": "seqthink-npm-cache", "private": True, "description": f"{package}@{version}"}),
         encoding="utf-8",
     )
-    _run_npm(npm, workdir, package, version)
+    # a release whose own (re-stamped) publish time is after the cutoff is invisible to --before: name its
+    # tarball, and npm resolves only its dependencies as of the cutoff
+    source = tarball_url(npm, package, version) if by_tarball else None
+    _run_npm(npm, workdir, package, version, before, source)
     installed_version, entry = read_entry(workdir, package)
     if installed_version != version:
         raise TargetError(f"npm installed {package}@{installed_version}, not the requested {version}")
@@ -262,37 +342,52 @@ def _install_into(workdir: Path, npm: str, node: str, package: str, version: str
         integrity=lock_integrity(workdir, package),
         node_version=node_version(node),
         installed_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        before=before,
     )
-    (workdir / MANIFEST).write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    # today's trees share their folder with harnesses that predate `before`: leave the field out there
+    text = manifest.model_dump_json(indent=2, exclude={"before"} if before is None else None)
+    (workdir / MANIFEST).write_text(text + "\n", encoding="utf-8")
     return manifest
 
 
 def ensure_installed(
-    version: str, cache_dir: Path, *, progress: Progress | None = None, package: str = PACKAGE
+    version: str,
+    cache_dir: Path,
+    *,
+    progress: Progress | None = None,
+    package: str = PACKAGE,
+    before: str | None = None,
+    by_tarball: bool = False,
 ) -> tuple[Path, InstalledPackage]:
-    """Install folder and manifest of `package@version`, installed first unless an intact one exists."""
+    """Install folder and manifest of `package@version`, installed first unless an intact one exists.
+
+    With `before`, npm resolves every dependency as of that moment (`--before`), as users got it then.
+    """
     say = progress or _silent
-    root = install_dir(cache_dir, version, package)
-    manifest, _ = verify(root, version, package)
+    root = install_dir(cache_dir, version, package, before)
+    name = root.name
+    manifest, _ = verify(root, version, package, before)
     if manifest is not None:
         return root, manifest
     npm = require_tool("npm")
     node = require_tool("node")
-    with _install_lock(root.with_name(f".{version}.lock"), say):
-        manifest, reason = verify(root, version, package)
+    with _install_lock(root.with_name(f".{name}.lock"), say):
+        manifest, reason = verify(root, version, package, before)
         if manifest is not None:
             return root, manifest
-        for stale in root.parent.glob(f".{version}.tmp-*"):
+        for stale in root.parent.glob(f".{name}.tmp-*"):
             shutil.rmtree(stale, ignore_errors=True)
         if root.exists():
             say(f"reinstalling {package}@{version}: {reason}")
         else:
-            say(f"installing {package}@{version} with npm into {root}")
-        workdir = Path(tempfile.mkdtemp(prefix=f".{version}.tmp-", dir=root.parent))
+            as_of = f" as of {before}" if before is not None else ""
+            say(f"installing {package}@{version}{as_of} with npm into {root}")
+        root.parent.mkdir(parents=True, exist_ok=True)
+        workdir = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=root.parent))
         try:
-            manifest = _install_into(workdir, npm, node, package, version)
+            manifest = _install_into(workdir, npm, node, package, version, before, by_tarball)
             if root.exists():
-                old = root.with_name(f".{version}.old-{os.getpid()}")
+                old = root.with_name(f".{name}.old-{os.getpid()}")
                 root.rename(old)
                 shutil.rmtree(old, ignore_errors=True)
             workdir.rename(root)

@@ -1,0 +1,1 @@
+"""The drift atlas: every release run as its users installed it, adjacent releases compared, claims judged."""

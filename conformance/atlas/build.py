@@ -1,0 +1,443 @@
+"""`conformance atlas`: run every target, probe its claims, compare adjacent pairs, write the atlas.
+
+Each target runs as its own `python -m conformance run` process (`--jobs` of them at once), so a
+target that hangs or crashes costs its own column only and every column has an ordinary run report.
+`merge_atlases` joins the outputs of one-target atlas runs (one CI job per release) into one atlas.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Literal
+
+from conformance.atlas import claims, grid, upstream
+from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
+from conformance.atlas.probe import probe_tool, readme_of
+from conformance.atlas.write import load_atlas, write_atlas
+from conformance.drivers.errors import HarnessError, TargetError
+from conformance.report.json import ReportError, load_report
+from conformance.report.model import Difference, Report, RootCause
+from conformance.targets import npm, registry
+from conformance.targets.identity import harness_identity
+from conformance.targets.specs import (
+    TODAY,
+    Target,
+    default_cache_dir,
+    folder_name,
+    resolve_target,
+    split_env,
+    with_env,
+)
+
+Progress = Callable[[str], None]
+RUN_TIMEOUT: Final = 3600.0
+MAX_FRAME: Final = 4000
+UNUSABLE: Final = 2
+
+
+class AtlasError(HarnessError):
+    """The atlas cannot be built or merged (bad folders, nothing to run)."""
+
+
+@dataclass(frozen=True)
+class AtlasOptions:
+    targets: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    profile: str = "dev"
+    seed: int | None = None
+    jobs: int = 1
+    out: Path = Path("reports/atlas")
+    compare: bool = True
+    switches: bool = True
+    cache: Path | None = None
+    timeout: float = 10.0
+    suite: str | None = None
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def default_targets(cache: Path) -> list[str]:
+    """Every published release, from the registry metadata (fetched once into the cache)."""
+    path = registry.metadata_path(cache, npm.PACKAGE)
+    metadata = registry.load_metadata(cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm"))
+    return [f"npm:{v}" for v in registry.releases(metadata)]
+
+
+def _npm_version(spec: str) -> str | None:
+    base = split_env(spec)[1]
+    if not base.startswith("npm:"):
+        return None
+    return base.removeprefix("npm:").removesuffix(TODAY)
+
+
+def ordered(specs: Sequence[str]) -> list[str]:
+    """Other targets first as given, then npm releases oldest first (a merge's order is the joint run's)."""
+    others = [s for s in specs if _npm_version(s) is None]
+    releases = [s for s in specs if _npm_version(s) is not None]
+    releases.sort(key=lambda s: (registry.version_key(_npm_version(s) or "0.0.0"), s.endswith(TODAY), s))
+    return list(dict.fromkeys([*others, *releases]))
+
+
+def label_of(spec: str) -> str:
+    env, base = split_env(spec)
+    name = base.removeprefix("npm:") if base.startswith("npm:") else base[:40]
+    return " ".join([name, *(f"+{k}={v}" for k, v in sorted(env.items()))])
+
+
+def _published(cache: Path, spec: str) -> str | None:
+    version = _npm_version(spec)
+    if version is None:
+        return None
+    try:
+        metadata = registry.load_metadata(cache, npm.PACKAGE)
+    except TargetError:
+        return None
+    return metadata.time.get(version)
+
+
+@dataclass
+class _Planned:
+    spec: str
+    variant_of: str | None
+    target: Target | None
+    error: str | None
+    readme: ReadmeSnapshot | None = None
+
+
+def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Planned]:
+    specs = list(options.targets) or default_targets(cache)
+    specs = ordered([with_env(s, options.env) if options.env else s for s in specs])
+    planned: list[_Planned] = []
+    for spec in specs:
+        try:
+            target = resolve_target(spec, cache_dir=cache, progress=lambda m: progress(f"  {m}"))
+        except TargetError as exc:
+            planned.append(_Planned(spec, None, None, str(exc)))
+            continue
+        readme = readme_of(target)
+        planned.append(_Planned(target.spec, None, target, None, readme))
+        if not options.switches or readme is None:
+            continue
+        own = split_env(target.spec)[0]
+        for name, value in readme.switches.items():
+            if own.get(name) == value:
+                continue
+            variant = with_env(target.spec, {name: value})
+            planned.append(
+                _Planned(variant, target.spec, resolve_target(variant, cache_dir=cache), None, readme)
+            )
+    return planned
+
+
+def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progress: Progress) -> int:
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--target",
+        spec,
+        "--profile",
+        options.profile,
+        "--out",
+        str(folder),
+        "--call-timeout",
+        str(options.timeout),
+        "--target-cache",
+        str(cache),
+    ]
+    if options.seed is not None:
+        command += ["--seed", str(options.seed)]
+    if options.suite is not None:
+        command += ["--suite", options.suite]
+    folder.mkdir(parents=True, exist_ok=True)
+    progress(f"run {spec} → {folder}")
+    started = time.monotonic()
+    with (folder / "run.log").open("w", encoding="utf-8") as log:
+        try:
+            done = subprocess.run(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                timeout=RUN_TIMEOUT,
+                check=False,
+            )
+            code = done.returncode
+        except subprocess.TimeoutExpired:
+            code = UNUSABLE
+    progress(f"done {spec}: exit {code} in {time.monotonic() - started:.0f} s")
+    return code
+
+
+def _load(folder: Path) -> Report | None:
+    path = folder / "report.json"
+    if not path.is_file():
+        return None
+    try:
+        return load_report(path)
+    except ReportError:
+        return None
+
+
+def _column(
+    plan: _Planned,
+    folder: str,
+    exit_code: int | None,
+    report: Report | None,
+    tool: ToolSnapshot | None,
+    cache: Path,
+) -> Column:
+    identity = report.target if report is not None else (plan.target.identity if plan.target else None)
+    error = plan.error
+    if error is None and exit_code == UNUSABLE:
+        error = report.preflight.error if report is not None and report.preflight.error else "run unusable"
+    return Column(
+        spec=plan.spec,
+        label=label_of(plan.spec),
+        folder=folder,
+        variant_of=plan.variant_of,
+        exit_code=exit_code,
+        error=error,
+        identity=identity,
+        server_info=report.server_info if report is not None else {},
+        protocol_version=report.protocol_version if report is not None else None,
+        published=_published(cache, plan.spec),
+        report=f"{folder}/report.html" if report is not None else None,
+        counts=report.summary.counts if report is not None else {},
+        tool=tool,
+        readme=plan.readme,
+    )
+
+
+def _trim(text: str) -> str:
+    return text if len(text) <= MAX_FRAME else f"{text[: MAX_FRAME - 40]}…[trimmed: {len(text)} characters]"
+
+
+def _trim_cause(cause: RootCause) -> RootCause:
+    return cause.model_copy(update={"example": [_trim(f) for f in cause.example]})
+
+
+def _trim_difference(diff: Difference) -> Difference:
+    return diff.model_copy(
+        update={"program": [_trim(f) for f in diff.program], "a": _trim(diff.a), "b": _trim(diff.b)}
+    )
+
+
+Outcome = Literal["done", "skipped", "unavailable", "failed"]
+
+
+def compare_pair(
+    a: str, b: str, *, profile: str, seed: int | None, cache: Path, timeout: float
+) -> tuple[Outcome, str, list[RootCause], list[Difference], int]:
+    """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
+    try:
+        module = importlib.import_module("conformance.compare")
+        run_comparison = module.run_comparison
+    except (ImportError, AttributeError):
+        return (
+            "unavailable",
+            "the compare API (conformance.compare.run_comparison) is not installed",
+            [],
+            [],
+            0,
+        )
+    try:
+        outcome = run_comparison(a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout)
+    except HarnessError as exc:
+        return "failed", str(exc)[:500], [], [], 0
+    comparison = outcome.comparison
+    causes = [_trim_cause(c) for c in outcome.root_causes]
+    diffs = [_trim_difference(d) for d in comparison.differences]
+    return "done", "", causes, diffs, comparison.calls
+
+
+def _pairs(
+    columns: Sequence[Column],
+    rows: Sequence[GridRow],
+    *,
+    compare: bool,
+    profile: str,
+    seed: int | None,
+    cache: Path,
+    timeout: float,
+    progress: Progress,
+) -> list[Pair]:
+    pairs = []
+    for a, b, kind in grid.adjacent_pairs(columns):
+        changes = grid.verdict_changes(rows, columns, a, b)
+        status: Outcome = "skipped"
+        note, calls = "--no-compare", 0
+        causes: list[RootCause] = []
+        diffs: list[Difference] = []
+        usable = a.error is None and b.error is None
+        if compare and usable:
+            progress(f"compare {a.spec} → {b.spec}")
+            status, note, causes, diffs, calls = compare_pair(
+                a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout
+            )
+        elif compare:
+            status, note = "failed", "a side of the pair is unusable"
+        pairs.append(
+            Pair(
+                a=a.spec,
+                b=b.spec,
+                kind="switch" if kind == "switch" else "release",
+                comparison=status,
+                note=note,
+                verdict_changes=changes,
+                root_causes=causes,
+                differences=diffs,
+                calls=calls,
+            )
+        )
+    return pairs
+
+
+def assemble(
+    columns: list[Column],
+    reports: dict[str, Report | None],
+    *,
+    profile: str,
+    seed: int | None,
+    compare: bool,
+    cache: Path,
+    timeout: float,
+    progress: Progress,
+    jobs: int,
+    started: float,
+    merged_from: Sequence[str] = (),
+) -> Atlas:
+    rows = grid.build_grid(columns, reports)
+    pairs = _pairs(
+        columns,
+        rows,
+        compare=compare,
+        profile=profile,
+        seed=seed,
+        cache=cache,
+        timeout=timeout,
+        progress=progress,
+    )
+    return Atlas(
+        generated=_now(),
+        harness=harness_identity(profile=profile, seed=str(seed) if seed is not None else None),
+        profile=profile,
+        seed=seed,
+        duration_s=round(time.monotonic() - started, 1),
+        jobs=jobs,
+        columns=columns,
+        grid=rows,
+        pairs=pairs,
+        claims=claims.judge(columns, reports),
+        upstream=upstream.locate(columns, reports),
+        merged_from=list(merged_from),
+    )
+
+
+def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
+    started = time.monotonic()
+    cache = options.cache or default_cache_dir()
+    out = options.out
+    plans = _plan(options, cache, progress)
+    if not plans:
+        raise AtlasError("no targets to run")
+    folders = {p.spec: f"targets/{folder_name(p.spec)}" for p in plans}
+    runnable = [p for p in plans if p.target is not None]
+    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        codes = dict(
+            zip(
+                [p.spec for p in runnable],
+                pool.map(
+                    lambda p: _run_one(options, cache, p.spec, out / folders[p.spec], progress), runnable
+                ),
+                strict=True,
+            )
+        )
+    columns, reports = [], {}
+    for plan in plans:
+        folder = folders[plan.spec]
+        report = _load(out / folder) if plan.target is not None else None
+        tool = None
+        if plan.target is not None:
+            tool = probe_tool(
+                plan.target,
+                out / folder / "atlas-probe.jsonl",
+                f"{folder}/atlas-probe.jsonl",
+                timeout=options.timeout,
+            )
+        reports[plan.spec] = report
+        columns.append(_column(plan, folder, codes.get(plan.spec, UNUSABLE), report, tool, cache))
+    atlas = assemble(
+        columns,
+        reports,
+        profile=options.profile,
+        seed=options.seed,
+        compare=options.compare,
+        cache=cache,
+        timeout=options.timeout,
+        progress=progress,
+        jobs=options.jobs,
+        started=started,
+    )
+    write_atlas(atlas, out)
+    return atlas
+
+
+def merge_atlases(
+    dirs: Sequence[Path], out: Path, *, compare: bool, cache: Path | None, timeout: float, progress: Progress
+) -> Atlas:
+    """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
+    their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt."""
+    started = time.monotonic()
+    cache = cache or default_cache_dir()
+    parts = [(d, load_atlas(d / "atlas.json")) for d in dirs]
+    by_spec: dict[str, Column] = {}
+    sources: dict[str, Path] = {}
+    for folder, part in parts:
+        for column in part.columns:
+            if column.spec not in by_spec:
+                by_spec[column.spec] = column
+                sources[column.spec] = folder
+    bases = ordered([s for s, c in by_spec.items() if c.variant_of is None])
+    columns = []
+    for base in bases:
+        columns.append(by_spec[base])
+        columns += [c for s, c in by_spec.items() if c.variant_of == base]
+    columns += [c for c in by_spec.values() if c not in columns]
+    reports: dict[str, Report | None] = {}
+    for column in columns:
+        source, target = sources[column.spec] / column.folder, out / column.folder
+        if source.resolve() != target.resolve() and source.is_dir():
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(source, target)
+        reports[column.spec] = _load(target)
+    profiles = sorted({part.profile for _, part in parts})
+    seeds = sorted({part.seed for _, part in parts if part.seed is not None})
+    atlas = assemble(
+        columns,
+        reports,
+        profile="+".join(profiles),
+        seed=seeds[0] if len(seeds) == 1 else None,
+        compare=compare,
+        cache=cache,
+        timeout=timeout,
+        progress=progress,
+        jobs=max(part.jobs for _, part in parts),
+        started=started,
+        merged_from=[str(d) for d in dirs],
+    )
+    write_atlas(atlas, out)
+    return atlas

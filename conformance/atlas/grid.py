@@ -1,0 +1,78 @@
+"""The records × columns grid, which column each is compared with, and where each record first changed.
+
+A release column is compared with the release before it; a switch column with its own release. That
+pairing is the atlas's notion of "adjacent", used by the grid's change marks and by the comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from conformance.atlas.model import Cell, Column, GridRow, VerdictChange
+from conformance.report.model import Report
+
+
+def predecessor(columns: Sequence[Column], index: int) -> int | None:
+    """The column `columns[index]` is compared with: its release (switch column) or the previous release."""
+    column = columns[index]
+    if column.variant_of is not None:
+        return next((i for i, c in enumerate(columns) if c.spec == column.variant_of), None)
+    earlier = [i for i in range(index) if columns[i].variant_of is None]
+    return earlier[-1] if earlier else None
+
+
+def adjacent_pairs(columns: Sequence[Column]) -> list[tuple[Column, Column, str]]:
+    """(a, b, kind) for every column with a predecessor: consecutive releases, then release → switch."""
+    pairs = []
+    for index, column in enumerate(columns):
+        before = predecessor(columns, index)
+        if before is not None:
+            pairs.append((columns[before], column, "switch" if column.variant_of else "release"))
+    return sorted(pairs, key=lambda p: p[2] == "switch")
+
+
+def build_grid(columns: Sequence[Column], reports: dict[str, Report | None]) -> list[GridRow]:
+    records: dict[str, tuple[str, str]] = {}
+    verdicts: dict[str, dict[str, Cell]] = {}
+    for column in columns:
+        report = reports.get(column.spec)
+        row: dict[str, Cell] = {}
+        for rv in report.records if report is not None else []:
+            records.setdefault(rv.id, (rv.kind, rv.statement))
+            row[rv.id] = rv.verdict
+        verdicts[column.spec] = row
+    grid = []
+    for rid, (kind, statement) in records.items():
+        cells: list[Cell] = [verdicts[c.spec].get(rid, "absent") for c in columns]
+        changed = []
+        for index in range(len(columns)):
+            before = predecessor(columns, index)
+            changed.append(before is not None and cells[before] != cells[index])
+        first = next(
+            (c.label for c, moved in zip(columns, changed, strict=True) if moved and c.variant_of is None),
+            None,
+        )
+        switches = [c.label for c, moved in zip(columns, changed, strict=True) if moved and c.variant_of]
+        grid.append(
+            GridRow(
+                record=rid,
+                kind=kind,
+                statement=statement[:300],
+                cells=cells,
+                changed=changed,
+                first_change=first,
+                switch_changes=switches,
+            )
+        )
+    return grid
+
+
+def verdict_changes(
+    grid: Sequence[GridRow], columns: Sequence[Column], a: Column, b: Column
+) -> list[VerdictChange]:
+    ia, ib = columns.index(a), columns.index(b)
+    return [
+        VerdictChange(record=row.record, a=row.cells[ia], b=row.cells[ib])
+        for row in grid
+        if row.cells[ia] != row.cells[ib]
+    ]

@@ -1,0 +1,438 @@
+"""Writers of the atlas: `atlas.json` (validated against `schema.json` beside this module), `atlas.md`
+for a pull request, `index.html` for a reviewer (self-contained: inline SVG and style, no script)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final, cast
+
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
+from pydantic import ValidationError
+
+from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
+from conformance.atlas.svg import grid_svg, legend_svg
+from conformance.drivers.errors import HarnessError
+from conformance.report.escape import safe
+from conformance.report.markdown import md
+from conformance.report.markup import Content, Markup, join, raw_css, tag
+
+SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-1.json"
+SHORT: Final = {
+    "holds": "H",
+    "deviates": "D",
+    "error": "E",
+    "not observable": "n/o",
+    "not run": "–",
+    "absent": "·",
+}
+_CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'"
+)
+_CSS: Final = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:90em;padding:0 1em;color:#1d1d1f}
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{margin-top:1.4em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;
+vertical-align:top;text-align:left}th{background:#f4f4f6}
+pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;max-height:24em}
+.muted{color:#5f6368}code{background:#f1f1f4;padding:0 .2em}.grid{overflow-x:auto}
+.yes{color:#b3261e;font-weight:600}.no{color:#137333}.contradicted{color:#b3261e;font-weight:600}
+.supported{color:#137333}
+"""
+
+
+class AtlasFileError(HarnessError):
+    """An atlas.json is unreadable, of another format, or does not validate."""
+
+
+def generate_schema() -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": f"{ATLAS_FORMAT} drift atlas",
+        **Atlas.model_json_schema(mode="serialization"),
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(generate_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+@cache
+def shipped_schema() -> dict[str, Any]:
+    text = resources.files("conformance.atlas").joinpath("schema.json").read_text(encoding="utf-8")
+    return cast(dict[str, Any], json.loads(text))
+
+
+def validate(document: object) -> None:
+    validator = jsonschema.Draft202012Validator(shipped_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise AtlasFileError(f"atlas does not match {ATLAS_FORMAT}: at {where}: {error.message[:300]}")
+
+
+def load_atlas(path: Path) -> Atlas:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AtlasFileError(f"cannot read {path}: {' '.join(str(exc).split())[:300]}") from None
+    validate(document)
+    try:
+        return Atlas.model_validate(document)
+    except ValidationError as exc:
+        raise AtlasFileError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+def write_atlas(atlas: Atlas, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    document = atlas.model_dump(mode="json")
+    validate(document)
+    (out / "atlas.json").write_text(
+        json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (out / "atlas.md").write_text(render_markdown(atlas), encoding="utf-8")
+    (out / "index.html").write_text(render_html(atlas), encoding="utf-8")
+
+
+# -- shared views -----------------------------------------------------------------------------------------
+
+
+def _releases(atlas: Atlas) -> list[Column]:
+    return [c for c in atlas.columns if c.variant_of is None]
+
+
+def identity_cells(column: Column) -> list[str]:
+    ident = column.identity
+    deps = ident.dependencies if ident is not None else {}
+    others = ", ".join(f"{k} {v}" for k, v in deps.items() if k not in ("@modelcontextprotocol/sdk", "zod"))
+    as_of = "—"
+    if ident is not None and ident.resolution == "release":
+        as_of = ident.resolved_as_of or "—"
+    elif ident is not None and ident.resolution == "today":
+        as_of = f"today ({ident.installed_at})"
+    info = ", ".join(f"{k} {v}" for k, v in column.server_info.items())
+    return [
+        column.published or "—",
+        as_of,
+        (ident.sdk_version if ident is not None else None) or "—",
+        (ident.zod_version if ident is not None else None) or "—",
+        others or "—",
+        info or "—",
+        column.protocol_version or "—",
+    ]
+
+
+IDENTITY_HEAD: Final = [
+    "column",
+    "published",
+    "tree as of",
+    "SDK",
+    "zod",
+    "other deps",
+    "serverInfo",
+    "protocol",
+]
+
+
+def _presence(value: bool | None) -> str:
+    return "present" if value else "absent" if value is False else "unknown"
+
+
+def _claim_rows(atlas: Atlas) -> tuple[list[str], list[tuple[str, dict[str, Judgement]]]]:
+    labels = [c.label for c in _releases(atlas)]
+    rows: dict[str, dict[str, Judgement]] = {}
+    for j in atlas.claims:
+        rows.setdefault(j.claim, {})[j.column] = j
+    return labels, list(rows.items())
+
+
+def _pair_title(atlas: Atlas, pair: Pair) -> str:
+    names = {c.spec: c.label for c in atlas.columns}
+    return f"{names.get(pair.a, pair.a)} → {names.get(pair.b, pair.b)}"
+
+
+# -- Markdown -------------------------------------------------------------------------------------------
+
+
+def _code(text: str) -> str:
+    """A Markdown code span: labels and anchors read as written, no backslash escapes."""
+    return "`" + safe(text, 300).replace("`", "'").replace("|", "¦") + "`"
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return [
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
+
+
+def render_markdown(atlas: Atlas) -> str:
+    lines = [
+        "# Drift atlas",
+        "",
+        f"{len(atlas.columns)} columns, {len(atlas.grid)} records, profile `{md(atlas.profile)}`, seed "
+        f"`{atlas.seed if atlas.seed is not None else 'random'}`, harness {md(atlas.harness.version)} "
+        f"({md(atlas.harness.git_commit or 'not a git checkout')}), generated {md(atlas.generated)}, "
+        f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+        "",
+        "## Verdicts by release",
+        "",
+        "H holds, D deviates, E error, n/o not observable, – not run, · absent; **bold** = changed from the "
+        "previous release (a switch column: from its release).",
+        "",
+    ]
+    head = ["record", *(_code(c.label) for c in atlas.columns)]
+    rows = []
+    for row in atlas.grid:
+        cells = [
+            f"**{SHORT.get(v, v)}**" if moved else SHORT.get(v, v)
+            for v, moved in zip(row.cells, row.changed, strict=True)
+        ]
+        rows.append([_code(row.record), *cells])
+    lines += _md_table(head, rows)
+    lines += ["", "## Releases", ""]
+    lines += _md_table(
+        [*IDENTITY_HEAD, "report"],
+        [
+            [
+                _code(c.label),
+                *(md(v) for v in identity_cells(c)),
+                f"[report]({c.report})" if c.report else md(c.error or "no report"),
+            ]
+            for c in atlas.columns
+        ],
+    )
+    lines += ["", "## Changes per adjacent pair", ""]
+    for pair in atlas.pairs:
+        lines += [f"### {md(_pair_title(atlas, pair))}", ""]
+        status = f"compare: {pair.comparison}" + (f" ({md(pair.note)})" if pair.note else "")
+        lines += [
+            f"{status}; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s), "
+            f"{len(pair.verdict_changes)} verdict change(s).",
+            "",
+        ]
+        for cause in pair.root_causes:
+            lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {md(cause.summary)}")
+            if cause.example:
+                lines += ["", "  ```json", *(f"  {line[:600]}" for line in cause.example[:6]), "  ```", ""]
+        for change in pair.verdict_changes:
+            lines.append(f"- {md(change.record)}: {change.a} → {change.b}")
+        lines.append("")
+    changed = [r for r in atlas.grid if r.first_change or r.switch_changes]
+    lines += ["## First release where each record changed", ""]
+    lines += (
+        _md_table(
+            ["record", "first change", "differs under a switch"],
+            [
+                [md(r.record), md(r.first_change or "—"), md(", ".join(r.switch_changes) or "—")]
+                for r in changed
+            ],
+        )
+        if changed
+        else ["No record's verdict changes across the atlas."]
+    )
+    labels, claim_rows = _claim_rows(atlas)
+    lines += ["", "## Claim audit across releases", ""]
+    lines += _md_table(
+        ["claim", *(md(x) for x in labels)],
+        [
+            [md(claim, 80), *(md(by[x].verdict) if x in by else "—" for x in labels)]
+            for claim, by in claim_rows
+        ],
+    )
+    lines += ["", "## Upstream-reported problems, located by release", ""]
+    for problem in atlas.upstream:
+        lines += _upstream_md(problem)
+    return "\n".join(lines) + "\n"
+
+
+def _upstream_md(problem: UpstreamProblem) -> list[str]:
+    seen = (
+        f"first seen {md(problem.first_seen)}, last seen {md(problem.last_seen or '')}"
+        if problem.first_seen
+        else "not seen in any release"
+    )
+    lines = [f"### [{md(problem.id)}]({problem.url}) {md(problem.title)}", "", f"{seen}.", ""]
+    lines += _md_table(
+        ["release", "shows it", "detail", "evidence"],
+        [
+            [
+                md(loc.column),
+                _presence(loc.present),
+                md(loc.detail, 200),
+                "<br>".join(_code(e) for e in loc.evidence[:4]) or "—",
+            ]
+            for loc in problem.located
+        ],
+    )
+    return [*lines, ""]
+
+
+# -- HTML -----------------------------------------------------------------------------------------------
+
+
+def _table(head: Sequence[Content], rows: Sequence[Sequence[Content]]) -> Markup:
+    return tag(
+        "table",
+        tag("tr", [tag("th", h) for h in head]),
+        [tag("tr", [tag("td", cell) for cell in row]) for row in rows],
+    )
+
+
+def _link(href: str | None, text: str) -> Markup:
+    return tag("a", text, href=href) if href else tag("span", text, class_="muted")
+
+
+def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
+    parts: list[Content] = [
+        tag("h3", _pair_title(atlas, pair)),
+        tag(
+            "p",
+            f"compare: {pair.comparison}"
+            + (f" ({pair.note})" if pair.note else "")
+            + f"; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s) over "
+            f"{pair.calls} calls, {len(pair.verdict_changes)} verdict change(s).",
+            class_="muted",
+        ),
+    ]
+    for cause in pair.root_causes:
+        parts.append(
+            tag(
+                "div",
+                tag(
+                    "p",
+                    tag("strong", ", ".join(cause.records) or cause.id),
+                    ": ",
+                    cause.summary,
+                    tag(
+                        "span",
+                        f" (explains {', '.join(cause.explains)})" if cause.explains else "",
+                        class_="muted",
+                    ),
+                ),
+                tag("pre", "\n".join(cause.example)) if cause.example else "",
+            )
+        )
+    if pair.verdict_changes:
+        parts.append(
+            _table(["record", "before", "after"], [[c.record, c.a, c.b] for c in pair.verdict_changes])
+        )
+    return join(parts)
+
+
+def render_html(atlas: Atlas) -> str:
+    labels, claim_rows = _claim_rows(atlas)
+    changed = [r for r in atlas.grid if r.first_change or r.switch_changes]
+    sections: list[Content] = [
+        tag("h1", "Drift atlas"),
+        tag(
+            "p",
+            f"{len(atlas.columns)} columns × {len(atlas.grid)} records; profile {atlas.profile}, seed "
+            f"{atlas.seed if atlas.seed is not None else 'random'}; harness {atlas.harness.version} "
+            f"({atlas.harness.git_commit or 'not a git checkout'}); generated {atlas.generated} in "
+            f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+            class_="muted",
+        ),
+        tag("h2", "Verdicts by release"),
+        tag(
+            "p",
+            "Rows are records, columns releases (grey labels: a release started with a documented "
+            "environment switch, named by its initials: +DTL is DISABLE_THOUGHT_LOGGING=true). "
+            "An outlined cell changed from the previous release, or, in a switch "
+            "column, "
+            "from its release. Hover a cell for its verdict.",
+        ),
+        legend_svg(),
+        tag("div", grid_svg(atlas.columns, atlas.grid), class_="grid"),
+        tag("h2", "Releases"),
+        _table(
+            [*IDENTITY_HEAD, "report"],
+            [
+                [
+                    c.label,
+                    *identity_cells(c),
+                    _link(c.report, "report") if c.report else (c.error or "no report"),
+                ]
+                for c in atlas.columns
+            ],
+        ),
+        tag("h2", "Changes per adjacent pair"),
+        [_pair_html(atlas, p) for p in atlas.pairs] or tag("p", "One column: nothing to compare."),
+        tag("h2", "First release where each record changed"),
+        _table(
+            ["record", "first change", "differs under a switch"],
+            [[r.record, r.first_change or "—", ", ".join(r.switch_changes) or "—"] for r in changed],
+        )
+        if changed
+        else tag("p", "No record's verdict changes across the atlas."),
+        tag("h2", "Claim audit across releases"),
+        tag(
+            "p",
+            "The suite's claim records per release, and the claims later releases add, judged against "
+            "what the probe observed: a tool that appends every call to its store is neither read-only nor "
+            "idempotent.",
+            class_="muted",
+        ),
+        _table(
+            ["claim", *labels],
+            [
+                [
+                    claim,
+                    *(
+                        tag(
+                            "span",
+                            by[x].verdict,
+                            class_=by[x].verdict.replace(" ", "-"),
+                            title=f"declared: {by[x].declared} | observed: {by[x].observed}",
+                        )
+                        if x in by
+                        else "—"
+                        for x in labels
+                    ),
+                ]
+                for claim, by in claim_rows
+            ],
+        ),
+        tag("h2", "Upstream-reported problems, located by release"),
+        [_upstream_html(p) for p in atlas.upstream],
+    ]
+    head = tag(
+        "head",
+        tag("meta", charset="utf-8"),
+        tag("meta", http_equiv="Content-Security-Policy", content=_CSP),
+        tag("meta", name="viewport", content="width=device-width, initial-scale=1"),
+        tag("title", "Drift atlas"),
+        tag("style", raw_css(_CSS)),
+    )
+    return "<!DOCTYPE html>\n" + tag("html", head, tag("body", join(sections, "\n")), lang="en") + "\n"
+
+
+def _upstream_html(problem: UpstreamProblem) -> Markup:
+    seen = (
+        f"first seen {problem.first_seen}, last seen {problem.last_seen}"
+        if problem.first_seen
+        else "not seen in any release"
+    )
+    return join(
+        [
+            tag("h3", tag("a", problem.id, href=problem.url), " ", problem.title),
+            tag("p", seen, class_="muted"),
+            _table(
+                ["release", "shows it", "detail", "evidence"],
+                [
+                    [
+                        loc.column,
+                        tag("span", _presence(loc.present), class_="yes" if loc.present else "no"),
+                        loc.detail,
+                        join([tag("code", e) for e in loc.evidence[:4]], Markup("<br>")),
+                    ]
+                    for loc in problem.located
+                ],
+            ),
+        ]
+    )
