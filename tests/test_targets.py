@@ -71,34 +71,34 @@ def test_npm_062_identity_is_read_back_from_the_install() -> None:
 @pytest.mark.slow
 def test_fresh_install_is_reused_and_reinstalled_when_tampered(tmp_path: Path) -> None:
     messages: list[str] = []
-    first = resolve_target("npm:0.6.2", cache_dir=tmp_path, progress=messages.append)
+    first = resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
     assert len(messages) == 1 and messages[0].startswith("installing")
     root = npm.install_dir(tmp_path, "0.6.2")
     assert (root / npm.MANIFEST).is_file()
     assert sorted(p.name for p in root.parent.iterdir()) == [".0.6.2.lock", "0.6.2"]
 
     started = time.monotonic()
-    again = resolve_target("npm:0.6.2", cache_dir=tmp_path, progress=messages.append)
+    again = resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
     assert time.monotonic() - started < 2
     assert len(messages) == 1, "an intact cache is reused without npm"
     assert again.identity == first.identity
 
     entry = Path(first.command[1])
     entry.write_bytes(entry.read_bytes() + b"\n// tampered\n")
-    repaired = resolve_target("npm:0.6.2", cache_dir=tmp_path, progress=messages.append)
+    repaired = resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
     assert messages[-1].startswith("reinstalling") and "sha256" in messages[-1]
     assert repaired.identity.entry_sha256 == first.identity.entry_sha256
     assert b"tampered" not in entry.read_bytes()
 
     dependency = root / "node_modules" / "zod" / "package.json"
     dependency.write_text(dependency.read_text() + " ")
-    resolve_target("npm:0.6.2", cache_dir=tmp_path, progress=messages.append)
+    resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
     assert messages[-1].startswith("reinstalling") and "node_modules" in messages[-1]
 
 
 @pytest.mark.slow
 def test_parallel_installs_run_npm_once(tmp_path: Path) -> None:
-    workers = [resolve_in_subprocess("npm:0.6.2", tmp_path) for _ in range(2)]
+    workers = [resolve_in_subprocess("npm:0.6.2@today", tmp_path) for _ in range(2)]
     outputs = [worker.communicate(timeout=300)[0] for worker in workers]
     assert [worker.returncode for worker in workers] == [0, 0]
     assert sum(out.count("progress: installing") for out in outputs) == 1
@@ -108,7 +108,7 @@ def test_parallel_installs_run_npm_once(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_interrupted_install_leaves_no_half_cache(tmp_path: Path) -> None:
-    worker = resolve_in_subprocess("npm:0.6.2", tmp_path)
+    worker = resolve_in_subprocess("npm:0.6.2@today", tmp_path)
     folder = tmp_path / "npm" / "@modelcontextprotocol__server-sequential-thinking"
     deadline = time.monotonic() + 60
     while not any(folder.glob(".0.6.2.tmp-*/node_modules")):
@@ -120,7 +120,7 @@ def test_interrupted_install_leaves_no_half_cache(tmp_path: Path) -> None:
     assert "KeyboardInterrupt" in stderr
     assert sorted(p.name for p in folder.iterdir()) == [".0.6.2.lock"]
     assert not any(line for line in _npm_processes_in(tmp_path))
-    assert resolve_target("npm:0.6.2", cache_dir=tmp_path).identity.package_version == "0.6.2"
+    assert resolve_target("npm:0.6.2@today", cache_dir=tmp_path).identity.package_version == "0.6.2"
 
 
 def _npm_processes_in(directory: Path) -> list[int]:

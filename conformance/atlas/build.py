@@ -85,7 +85,14 @@ def ordered(specs: Sequence[str]) -> list[str]:
     """Other targets first as given, then npm releases oldest first (a merge's order is the joint run's)."""
     others = [s for s in specs if _npm_version(s) is None]
     releases = [s for s in specs if _npm_version(s) is not None]
-    releases.sort(key=lambda s: (registry.version_key(_npm_version(s) or "0.0.0"), s.endswith(TODAY), s))
+    releases.sort(
+        key=lambda s: (
+            registry.version_key(_npm_version(s) or "0.0.0"),
+            s.endswith(TODAY),
+            bool(split_env(s)[0]),
+            s,
+        )
+    )
     return list(dict.fromkeys([*others, *releases]))
 
 

@@ -213,14 +213,12 @@ def _source_digest(package_root: Path) -> str:
 def release_cutoff(version: str, cache_dir: Path) -> tuple[str, bool]:
     """When `version`'s tree is resolved as of (registry metadata, fetched once into the cache), and
     whether the registry stamped the version itself later than that (then npm must be given its tarball)."""
-    path = registry.metadata_path(cache_dir, npm.PACKAGE)
-    fetcher = None if path.is_file() else npm.require_tool("npm")
-    metadata = registry.load_metadata(cache_dir, npm.PACKAGE, fetcher)
+    cached = registry.metadata_path(cache_dir, npm.PACKAGE).is_file()
+    metadata = registry.load_metadata(cache_dir, npm.PACKAGE, None if cached else npm.require_tool("npm"))
+    if version not in metadata.versions and cached:  # published since the metadata was cached?
+        metadata = registry.load_metadata(cache_dir, npm.PACKAGE, npm.require_tool("npm"), refresh=True)
     if version not in metadata.versions:
-        refreshed = registry.load_metadata(cache_dir, npm.PACKAGE, npm.require_tool("npm"), refresh=True)
-        if version not in refreshed.versions:
-            raise TargetError(f"npm has no version {version} of {npm.PACKAGE}")
-        metadata = refreshed
+        raise TargetError(f"npm has no version {version} of {npm.PACKAGE}")
     moment = registry.cutoff(metadata, version)
     return moment, moment != registry.cutoff(metadata, version, capped=False)
 

@@ -1,0 +1,165 @@
+"""The atlas end to end on real servers: two releases with a stand-in suite, one of them with its README's
+environment switch as a column; its files validate and render without script; a merge of two one-release
+atlases has the joint run's grid.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance.atlas.build import ordered
+from conformance.atlas.model import Atlas
+from conformance.atlas.write import generate_schema, load_atlas, shipped_schema
+from conformance.cli.main import main
+
+REPO = Path(__file__).resolve().parents[1]
+SUITE = str(REPO / "tests" / "atlas_suite" / "atlas_suite.py")
+COMMON = ["--profile", "dev", "--seed", "7", "--no-compare", "--suite", SUITE]
+DTL = "DISABLE_THOUGHT_LOGGING=true npm:2025.7.1"
+
+
+def _atlas(out: Path, *targets: str, jobs: int = 2) -> list[str]:
+    return ["atlas", *targets, *COMMON, "--jobs", str(jobs), "--out", str(out)]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A joint atlas of npm:0.6.2 and npm:2025.7.1, and one atlas of each (in two processes meanwhile)."""
+    base = tmp_path_factory.mktemp("atlas")
+    singles = {
+        name: subprocess.Popen(
+            [sys.executable, "-m", "conformance", *_atlas(base / name, spec, jobs=1)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for name, spec in (("old", "npm:0.6.2"), ("new", "npm:2025.7.1"))
+    }
+    out, err = io.StringIO(), io.StringIO()
+    code = main(_atlas(base / "joint", "npm:2025.7.1", "npm:0.6.2"), stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    for name, proc in singles.items():
+        output, _ = proc.communicate(timeout=600)
+        assert proc.returncode == 0, (name, output[-2000:])
+    merged = base / "merged"
+    code = main(
+        ["atlas", "--merge", str(base / "new"), str(base / "old"), "--no-compare", "--out", str(merged)],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    assert code == 0, err.getvalue()
+    return {"joint": base / "joint", "merged": merged, "old": base / "old"}
+
+
+def test_columns_are_releases_in_order_with_documented_switches(runs: dict[str, Path]) -> None:
+    atlas = load_atlas(runs["joint"] / "atlas.json")
+    assert [c.spec for c in atlas.columns] == ["npm:0.6.2", "npm:2025.7.1", DTL]
+    old, new, quiet = atlas.columns
+    assert old.readme is not None and old.readme.switches == {}, "0.6.2's README documents no switch"
+    assert new.readme is not None and new.readme.switches == {"DISABLE_THOUGHT_LOGGING": "true"}
+    assert quiet.variant_of == "npm:2025.7.1" and quiet.identity is not None
+    assert quiet.identity.env == {"DISABLE_THOUGHT_LOGGING": "true"}
+    for column in atlas.columns:
+        assert column.identity is not None and column.identity.resolution == "release"
+        assert (
+            column.identity.sdk_version == "0.5.0"
+            and column.server_info["name"] == "sequential-thinking-server"
+        )
+        assert column.report is not None and (runs["joint"] / column.report).is_file()
+        assert column.folder.startswith("targets/npm-")
+    assert quiet.folder == "targets/npm-2025.7.1+DISABLE_THOUGHT_LOGGING-true"
+
+
+def test_the_switch_column_differs_only_where_the_readme_claim_is_kept(runs: dict[str, Path]) -> None:
+    atlas = load_atlas(runs["joint"] / "atlas.json")
+    rows = {row.record: row for row in atlas.grid}
+    assert rows["OBJ-6"].cells == ["holds", "holds", "deviates"]
+    assert rows["OBJ-6"].changed == [False, False, True]
+    assert rows["OBJ-6"].first_change is None and rows["OBJ-6"].switch_changes == [atlas.columns[2].label]
+    assert all(not any(row.changed) for rid, row in rows.items() if rid != "OBJ-6")
+    release, switch = atlas.pairs
+    assert (release.kind, release.verdict_changes) == ("release", [])
+    assert switch.kind == "switch" and [c.record for c in switch.verdict_changes] == ["OBJ-6"]
+    assert {p.comparison for p in atlas.pairs} == {"skipped"}
+    readme = [j for j in atlas.claims if j.claim.startswith("README: DISABLE_THOUGHT_LOGGING")]
+    assert [(j.column, j.verdict) for j in readme] == [("2025.7.1", "supported")]
+
+
+def test_upstream_problems_are_located_with_anchors(runs: dict[str, Path]) -> None:
+    atlas = load_atlas(runs["joint"] / "atlas.json")
+    problems = {p.id: p for p in atlas.upstream}
+    assert set(problems) == {"#2912", "#4813", "#799", "#4721"}
+    for pid in ("#2912", "#4813", "#799"):
+        assert [loc.present for loc in problems[pid].located] == [True, True], pid
+        assert problems[pid].first_seen == "0.6.2"
+    assert [loc.present for loc in problems["#4721"].located] == [False, False], "no annotations before 2026"
+    for problem in problems.values():
+        for location in problem.located:
+            assert location.evidence
+            for anchor in location.evidence:
+                assert (runs["joint"] / anchor.split("#")[0]).is_file(), anchor
+    hints = {j.claim: j.verdict for j in atlas.claims if j.column == "0.6.2"}
+    assert hints["readOnlyHint"] == hints["idempotentHint"] == "not declared"
+
+
+def test_files_validate_and_pages_carry_no_script(runs: dict[str, Path]) -> None:
+    document = json.loads((runs["joint"] / "atlas.json").read_text())
+    jsonschema.Draft202012Validator(shipped_schema()).validate(document)
+    assert document["format"] == "seqthink-conformance-atlas/1"
+    page = (runs["joint"] / "index.html").read_text()
+    assert "<script" not in page.lower() and "Content-Security-Policy" in page and "<svg" in page
+    assert "default-src 'none'" in html.unescape(page)
+    assert not any(ord(ch) >= 0x1F300 for ch in page), "verdict marks are drawn, not emoji"
+    markdown = (runs["joint"] / "atlas.md").read_text()
+    assert "## Upstream-reported problems" in markdown and "`npm-0.6.2`" not in markdown
+
+
+def test_shipped_schema_is_the_generated_one() -> None:
+    assert shipped_schema() == generate_schema()
+
+
+def test_merge_of_one_release_atlases_has_the_joint_grid(runs: dict[str, Path]) -> None:
+    joint = load_atlas(runs["joint"] / "atlas.json")
+    merged = load_atlas(runs["merged"] / "atlas.json")
+    assert [c.spec for c in merged.columns] == [c.spec for c in joint.columns]
+    assert [r.model_dump() for r in merged.grid] == [r.model_dump() for r in joint.grid]
+    assert [p.verdict_changes for p in merged.pairs] == [p.verdict_changes for p in joint.pairs]
+    assert [(u.id, [loc.present for loc in u.located]) for u in merged.upstream] == [
+        (u.id, [loc.present for loc in u.located]) for u in joint.upstream
+    ]
+    assert len(merged.merged_from) == 2
+    for column in merged.columns:
+        assert column.report is not None and (runs["merged"] / column.report).is_file()
+
+
+def test_merge_of_a_folder_without_an_atlas_fails_in_one_line(tmp_path: Path) -> None:
+    err = io.StringIO()
+    assert (
+        main(
+            ["atlas", "--merge", str(tmp_path), "--out", str(tmp_path / "o")],
+            stdout=io.StringIO(),
+            stderr=err,
+        )
+        == 2
+    )
+    assert err.getvalue().count("\n") == 1 and "atlas.json" in err.getvalue()
+
+
+def test_order_puts_releases_oldest_first_after_other_targets() -> None:
+    assert ordered(["npm:2025.7.1", "npm:2025.11.25", "reference", "npm:0.6.2", "A=1 npm:0.6.2"]) == [
+        "reference",
+        "npm:0.6.2",
+        "A=1 npm:0.6.2",
+        "npm:2025.7.1",
+        "npm:2025.11.25",
+    ]
+    assert Atlas.model_fields["format"].default == "seqthink-conformance-atlas/1"
