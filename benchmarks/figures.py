@@ -11,8 +11,8 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 BENCHMARKS_FORMAT: Final = "seqthink-conformance-benchmarks/1"
-Section = Literal["drivers", "servers", "run", "memory", "compare"]
-SECTIONS: Final[tuple[Section, ...]] = ("drivers", "servers", "run", "memory", "compare")
+Section = Literal["drivers", "servers", "run", "memory", "compare", "atlas"]
+SECTIONS: Final[tuple[Section, ...]] = ("drivers", "servers", "run", "memory", "compare", "atlas")
 
 
 class _Frozen(BaseModel):
@@ -206,6 +206,27 @@ class TargetCheck(_Frozen):
     met: bool
 
 
+class AtlasRun(_Frozen):
+    """One `python -m conformance atlas` over the same targets, profile and seed."""
+
+    jobs: int
+    wall_s: float
+    exit_code: int
+    columns: int
+    pairs: int
+    compared: int = Field(description="pairs the compare API ran on")
+
+
+class AtlasSection(_Frozen):
+    load: Load
+    seconds: float
+    profile: str
+    seed: int
+    targets: list[str] = Field(description="the targets given (empty: every published release)")
+    runs: list[AtlasRun]
+    grids_identical: bool = Field(description="the serial and the parallel atlas have the same grid")
+
+
 class Benchmarks(_Frozen):
     format: Literal["seqthink-conformance-benchmarks/1"] = BENCHMARKS_FORMAT
     generated: str
@@ -218,4 +239,5 @@ class Benchmarks(_Frozen):
     run: RunSection | None = None
     memory: MemorySection | None = None
     compare: CompareSection | None = None
+    atlas: AtlasSection | None = None
     targets: list[TargetCheck] = Field(default_factory=list)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from figures import (
+    AtlasSection,
     Benchmarks,
     CompareSection,
     DriversSection,
@@ -224,6 +225,17 @@ def _memory(m: MemorySection) -> list[str]:
     return lines
 
 
+def _atlas(a: AtlasSection) -> list[str]:
+    targets = ", ".join(a.targets) or "every published release"
+    lines = ["## Atlas", "", _load(a.load, a.seconds, f"; profile {a.profile}, seed {a.seed}, {targets}"), ""]
+    lines += _table(
+        ("jobs", "wall", "columns", "pairs", "compared", "exit"),
+        [(r.jobs, f"{r.wall_s:.0f} s", r.columns, r.pairs, r.compared, r.exit_code) for r in a.runs],
+    )
+    same = "yes" if a.grids_identical else "**no**"
+    return [*lines, "", f"Grids identical serial vs parallel: {same}.", ""]
+
+
 def markdown(b: Benchmarks) -> str:
     mach = b.machine
     lines = [
@@ -253,6 +265,8 @@ def markdown(b: Benchmarks) -> str:
         lines += _memory(b.memory)
     if b.compare is not None:
         lines += _compare(b.compare)
+    if b.atlas is not None:
+        lines += _atlas(b.atlas)
     return "\n".join(lines).rstrip() + "\n"
 
 

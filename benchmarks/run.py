@@ -13,7 +13,9 @@ Sections (all by default; pick with `--only drivers,servers,run,memory,compare`)
            own RSS over the same calls (memory.py);
 - compare: wall time of `python -m conformance compare A B` (dev) for npm:2026.8.31 vs npm:0.6.2,
            npm:2026.7.4 vs npm:2025.12.18 and reference vs npm:0.6.2, with what each found
-           (compare_runs.py).
+           (compare_runs.py);
+- atlas:   wall time of `python -m conformance atlas` over every published release (ci profile),
+           serial and `--jobs 2`, with their grids checked equal (atlas_runs.py).
 
 Figures are medians over repetitions; ratios compare figures of this same run. Writes
 reports/benchmarks/benchmarks.json and benchmarks.md (or `--out DIR`). `--quick` is for trying the
@@ -36,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, TypeVar
 
+import atlas_runs
 import bench_drivers
 import bench_reference
 import compare_runs
@@ -43,6 +46,7 @@ import harness_runs
 import memory
 from figures import (
     SECTIONS,
+    AtlasSection,
     Benchmarks,
     CompareSection,
     DriverRate,
@@ -90,6 +94,8 @@ class Plan:
     jobs: int
     memory_checkpoints: tuple[int, ...]
     memory_sample_every: int
+    atlas_targets: tuple[str, ...] = ()
+    atlas_profile: str = "ci"
 
 
 FULL: Final = Plan(
@@ -119,6 +125,8 @@ QUICK: Final = Plan(
     jobs=2,
     memory_checkpoints=(1_000, 3_000, 10_000),
     memory_sample_every=1_000,
+    atlas_targets=("npm:0.6.2", "npm:2025.7.1"),
+    atlas_profile="dev",
 )
 
 
@@ -301,6 +309,24 @@ def compare_section(plan: Plan, seed: int) -> CompareSection:
             lambda: compare_runs.measure(pairs, "dev", plan.run_repetitions, seed, Path(tmp), say)
         )
     return CompareSection(load=load, seconds=seconds, seed=seed, repetitions=plan.run_repetitions, runs=runs)
+
+
+def atlas_section(plan: Plan, seed: int) -> AtlasSection:
+    with tempfile.TemporaryDirectory(prefix="seqthink-bench-atlas-") as tmp:
+        (runs, identical), load, seconds = timed(
+            lambda: atlas_runs.measure(
+                plan.atlas_targets, plan.atlas_profile, seed, sorted({1, plan.jobs}), Path(tmp), say
+            )
+        )
+    return AtlasSection(
+        load=load,
+        seconds=seconds,
+        profile=plan.atlas_profile,
+        seed=seed,
+        targets=list(plan.atlas_targets),
+        runs=runs,
+        grids_identical=identical,
+    )
 
 
 # -- targets -------------------------------------------------------------------------------------
@@ -518,6 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run=run_section(plan, args.seed) if "run" in sections else None,
         memory=memory_section(plan) if "memory" in sections else None,
         compare=compare_section(plan, args.seed) if "compare" in sections else None,
+        atlas=atlas_section(plan, args.seed) if "atlas" in sections else None,
     )
     result = result.model_copy(update={"targets": target_checks(result)})
     out: Path = args.out

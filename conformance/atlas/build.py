@@ -243,11 +243,10 @@ def _trim_difference(diff: Difference) -> Difference:
 
 
 Outcome = Literal["done", "skipped", "unavailable", "failed"]
+Compared = tuple[Outcome, str, list[RootCause], list[Difference], int]
 
 
-def compare_pair(
-    a: str, b: str, *, profile: str, seed: int | None, cache: Path, timeout: float
-) -> tuple[Outcome, str, list[RootCause], list[Difference], int]:
+def compare_pair(a: str, b: str, *, profile: str, seed: int | None, cache: Path, timeout: float) -> Compared:
     """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
     try:
         module = importlib.import_module("conformance.compare")
@@ -264,6 +263,8 @@ def compare_pair(
         outcome = run_comparison(a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout)
     except HarnessError as exc:
         return "failed", str(exc)[:500], [], [], 0
+    except Exception as exc:  # a comparison's bug costs its pair, not an hour of runs
+        return "failed", f"{type(exc).__name__}: {str(exc)[:400]}", [], [], 0
     comparison = outcome.comparison
     causes = [_trim_cause(c) for c in outcome.root_causes]
     diffs = [_trim_difference(d) for d in comparison.differences]
@@ -280,36 +281,38 @@ def _pairs(
     cache: Path,
     timeout: float,
     progress: Progress,
+    jobs: int = 1,
 ) -> list[Pair]:
-    pairs = []
-    for a, b, kind in grid.adjacent_pairs(columns):
-        changes = grid.verdict_changes(rows, columns, a, b)
-        status: Outcome = "skipped"
-        note, calls = "--no-compare", 0
-        causes: list[RootCause] = []
-        diffs: list[Difference] = []
-        usable = a.error is None and b.error is None
-        if compare and usable:
-            progress(f"compare {a.spec} → {b.spec}")
-            status, note, causes, diffs, calls = compare_pair(
-                a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout
-            )
-        elif compare:
-            status, note = "failed", "a side of the pair is unusable"
-        pairs.append(
-            Pair(
-                a=a.spec,
-                b=b.spec,
-                kind="switch" if kind == "switch" else "release",
-                comparison=status,
-                note=note,
-                verdict_changes=changes,
-                root_causes=causes,
-                differences=diffs,
-                calls=calls,
-            )
+    """Every adjacent pair with its verdict changes and, unless skipped, the compare API's root causes
+    (`jobs` comparisons at once)."""
+    adjacent = grid.adjacent_pairs(columns)
+
+    def compared(a: Column, b: Column) -> Compared:
+        if not compare:
+            return "skipped", "--no-compare", [], [], 0
+        if a.error is not None or b.error is not None:
+            return "failed", "a side of the pair is unusable", [], [], 0
+        progress(f"compare {a.spec} → {b.spec}")
+        outcome = compare_pair(a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout)
+        progress(f"compared {a.spec} → {b.spec}: {outcome[0]}, {len(outcome[3])} difference(s)")
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(lambda pair: compared(pair[0], pair[1]), adjacent))
+    return [
+        Pair(
+            a=a.spec,
+            b=b.spec,
+            kind="switch" if kind == "switch" else "release",
+            comparison=status,
+            note=note,
+            verdict_changes=grid.verdict_changes(rows, columns, a, b),
+            root_causes=causes,
+            differences=diffs,
+            calls=calls,
         )
-    return pairs
+        for (a, b, kind), (status, note, causes, diffs, calls) in zip(adjacent, results, strict=True)
+    ]
 
 
 def assemble(
@@ -336,6 +339,7 @@ def assemble(
         cache=cache,
         timeout=timeout,
         progress=progress,
+        jobs=jobs,
     )
     return Atlas(
         generated=_now(),
