@@ -407,7 +407,16 @@ def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
 
 
 def merge_atlases(
-    dirs: Sequence[Path], out: Path, *, compare: bool, cache: Path | None, timeout: float, progress: Progress
+    dirs: Sequence[Path],
+    out: Path,
+    *,
+    compare: bool,
+    cache: Path | None,
+    timeout: float,
+    progress: Progress,
+    profile: str | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
 ) -> Atlas:
     """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
     their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt."""
@@ -440,13 +449,13 @@ def merge_atlases(
     atlas = assemble(
         columns,
         reports,
-        profile="+".join(profiles),
-        seed=seeds[0] if len(seeds) == 1 else None,
+        profile=profiles[0] if len(profiles) == 1 else (profile or "dev"),
+        seed=seeds[0] if len(seeds) == 1 else seed,
         compare=compare,
         cache=cache,
         timeout=timeout,
         progress=progress,
-        jobs=max(part.jobs for _, part in parts),
+        jobs=jobs,
         started=started,
         merged_from=[str(d) for d in dirs],
     )

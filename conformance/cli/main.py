@@ -629,8 +629,17 @@ def _atlas(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.merge is not None:
         if args.targets:
             raise UsageError("atlas --merge takes atlas folders, not targets")
-        atlas = merge_atlases(args.merge, args.out, compare=not args.no_compare, cache=args.target_cache,
-                              timeout=args.call_timeout, progress=say)
+        atlas = merge_atlases(
+            args.merge,
+            args.out,
+            compare=not args.no_compare,
+            cache=args.target_cache,
+            timeout=args.call_timeout,
+            progress=say,
+            profile=args.profile,
+            seed=args.seed,
+            jobs=args.jobs,
+        )
     else:
         options = AtlasOptions(
             targets=tuple(args.targets),
