@@ -90,6 +90,8 @@ def test_the_switch_column_differs_only_where_the_readme_claim_is_kept(runs: dic
     assert (release.kind, release.verdict_changes) == ("release", [])
     assert switch.kind == "switch" and [c.record for c in switch.verdict_changes] == ["OBJ-6"]
     assert {p.comparison for p in atlas.pairs} == {"skipped"}
+    assert "README switches none → DISABLE_THOUGHT_LOGGING=true" in release.probe_changes
+    assert switch.probe_changes == ["thought on stderr: True → False"]
     readme = [j for j in atlas.claims if j.claim.startswith("README: DISABLE_THOUGHT_LOGGING")]
     assert [(j.column, j.verdict) for j in readme] == [("2025.7.1", "supported")]
 

@@ -307,6 +307,7 @@ def _pairs(
             comparison=status,
             note=note,
             verdict_changes=grid.verdict_changes(rows, columns, a, b),
+            probe_changes=grid.probe_changes(a, b),
             root_causes=causes,
             differences=diffs,
             calls=calls,

@@ -6,7 +6,7 @@ pairing is the atlas's notion of "adjacent", used by the grid's change marks and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from conformance.atlas.model import Cell, Column, GridRow, VerdictChange
 from conformance.report.model import Report
@@ -65,6 +65,46 @@ def build_grid(columns: Sequence[Column], reports: dict[str, Report | None]) -> 
             )
         )
     return grid
+
+
+def probe_changes(a: Column, b: Column) -> list[str]:
+    """What the atlas probe saw change between two columns: the claims a release serves, and its answers."""
+    out: list[str] = []
+    if a.server_info != b.server_info:
+        out.append(f"serverInfo {_kv(a.server_info)} → {_kv(b.server_info)}")
+    if a.protocol_version != b.protocol_version:
+        out.append(f"protocol version {a.protocol_version} → {b.protocol_version}")
+    ta, tb = a.tool, b.tool
+    if ta is not None and tb is not None and ta.ok and tb.ok:
+        if ta.annotations != tb.annotations:
+            out.append(f"tool annotations {_kv(ta.annotations) or 'none'} → {_kv(tb.annotations) or 'none'}")
+        if ta.description_sha256 != tb.description_sha256:
+            out.append(
+                f"description rewritten ({ta.description_length} → {tb.description_length} UTF-16 units)"
+            )
+        if ta.title != tb.title:
+            out.append(f"tool title {ta.title} → {tb.title}")
+        if ta.output_schema != tb.output_schema:
+            out.append(f"outputSchema {'added' if tb.output_schema else 'removed'}")
+        if ta.proto_branch != tb.proto_branch:
+            out.append(f"branchId __proto__ answer: {ta.proto_branch[:80]} → {tb.proto_branch[:80]}")
+        if ta.thought_on_stderr != tb.thought_on_stderr:
+            out.append(f"thought on stderr: {ta.thought_on_stderr} → {tb.thought_on_stderr}")
+        if ta.history_after_repeat != tb.history_after_repeat:
+            out.append(
+                f"history after a repeated call: {ta.history_after_repeat} → {tb.history_after_repeat}"
+            )
+    ra, rb = a.readme, b.readme
+    if ra is not None and rb is not None and b.variant_of is None:
+        if ra.sha256 != rb.sha256:
+            out.append(f"README rewritten ({ra.length} → {rb.length} characters)")
+        if ra.switches != rb.switches:
+            out.append(f"README switches {_kv(ra.switches) or 'none'} → {_kv(rb.switches) or 'none'}")
+    return out
+
+
+def _kv(mapping: Mapping[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in mapping.items())
 
 
 def verdict_changes(

@@ -114,6 +114,9 @@ class Pair(_Frozen):
     comparison: Literal["done", "skipped", "unavailable", "failed"]
     note: str = ""
     verdict_changes: list[VerdictChange] = Field(default_factory=list)
+    probe_changes: list[str] = Field(
+        default_factory=list, description="what the served tool, README, serverInfo or probe answers changed"
+    )
     root_causes: list[RootCause] = Field(default_factory=list, description="from the compare API")
     differences: list[Difference] = Field(default_factory=list, description="from the compare API, trimmed")
     calls: int = 0

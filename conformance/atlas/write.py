@@ -213,9 +213,10 @@ def render_markdown(atlas: Atlas) -> str:
         status = f"compare: {pair.comparison}" + (f" ({md(pair.note)})" if pair.note else "")
         lines += [
             f"{status}; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s), "
-            f"{len(pair.verdict_changes)} verdict change(s).",
+            f"{len(pair.verdict_changes)} verdict change(s), {len(pair.probe_changes)} served change(s).",
             "",
         ]
+        lines += [f"- served: {md(change, 300)}" for change in pair.probe_changes]
         for cause in pair.root_causes:
             lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {md(cause.summary)}")
             if cause.example:
@@ -296,7 +297,8 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
             f"compare: {pair.comparison}"
             + (f" ({pair.note})" if pair.note else "")
             + f"; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s) over "
-            f"{pair.calls} calls, {len(pair.verdict_changes)} verdict change(s).",
+            f"{pair.calls} calls, {len(pair.verdict_changes)} verdict change(s), "
+            f"{len(pair.probe_changes)} served change(s).",
             class_="muted",
         ),
     ]
@@ -318,6 +320,8 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
                 tag("pre", "\n".join(cause.example)) if cause.example else "",
             )
         )
+    if pair.probe_changes:
+        parts.append(tag("ul", [tag("li", "served: ", change) for change in pair.probe_changes]))
     if pair.verdict_changes:
         parts.append(
             _table(["record", "before", "after"], [[c.record, c.a, c.b] for c in pair.verdict_changes])
