@@ -11,18 +11,18 @@ from typing import Final
 
 from conformance.atlas.model import Column, GridRow
 from conformance.report.markup import Markup, tag
+from conformance.report.svg import COLOURS
 
 CELL: Final = 16
 GAP: Final = 2
 LABEL_W: Final = 92
 FILL: Final[dict[str, str]] = {
-    "holds": "#34a853",
-    "deviates": "#d93025",
-    "error": "#8e24aa",
+    **COLOURS,
     "not observable": "#c8cbd0",
     "not run": "#ffffff",
     "absent": "#ffffff",
 }
+"""The report pages' verdict colours; the two pale verdicts stay light so their drawn mark shows."""
 
 
 def _mark(verdict: str, x: int, y: int) -> list[Markup]:
