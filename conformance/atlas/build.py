@@ -268,7 +268,7 @@ def compare_pair(a: str, b: str, *, profile: str, seed: int | None, cache: Path,
     comparison = outcome.comparison
     causes = [_trim_cause(c) for c in outcome.root_causes]
     diffs = [_trim_difference(d) for d in comparison.differences]
-    return "done", "", causes, diffs, comparison.calls
+    return "done", f"profile {profile}, seed {seed}", causes, diffs, comparison.calls
 
 
 def _pairs(
@@ -329,13 +329,14 @@ def assemble(
     jobs: int,
     started: float,
     merged_from: Sequence[str] = (),
+    compare_profile: str | None = None,
 ) -> Atlas:
     rows = grid.build_grid(columns, reports)
     pairs = _pairs(
         columns,
         rows,
         compare=compare,
-        profile=profile,
+        profile=compare_profile or profile,
         seed=seed,
         cache=cache,
         timeout=timeout,
@@ -451,6 +452,7 @@ def merge_atlases(
         columns,
         reports,
         profile=profiles[0] if len(profiles) == 1 else (profile or "dev"),
+        compare_profile=profile,
         seed=seeds[0] if len(seeds) == 1 else seed,
         compare=compare,
         cache=cache,
