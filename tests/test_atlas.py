@@ -165,3 +165,24 @@ def test_order_puts_releases_oldest_first_after_other_targets() -> None:
         "npm:2025.11.25",
     ]
     assert Atlas.model_fields["format"].default == "seqthink-conformance-atlas/1"
+
+
+def test_the_compare_api_names_what_2026_7_4_changed() -> None:
+    """Verdicts alone show no change from 2025.12.18 to 2026.7.4; the comparison shows the annotations."""
+    pytest.importorskip("conformance.compare", reason="the compare API is not on this branch yet")
+    from conformance.atlas.build import compare_pair
+    from conformance.targets.specs import default_cache_dir
+
+    status, note, causes, diffs, calls = compare_pair(
+        "npm:2025.12.18",
+        "npm:2026.7.4",
+        profile="dev",
+        seed=7,
+        cache=default_cache_dir(),
+        timeout=30.0,
+        budget_s=5.0,
+    )
+    assert status == "done", note
+    assert causes and diffs and calls > 0
+    text = " ".join([*(c.summary for c in causes), *(d.summary for d in diffs)]).lower()
+    assert "annotation" in text, text[:2000]

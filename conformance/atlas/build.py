@@ -246,7 +246,16 @@ Outcome = Literal["done", "skipped", "unavailable", "failed"]
 Compared = tuple[Outcome, str, list[RootCause], list[Difference], int]
 
 
-def compare_pair(a: str, b: str, *, profile: str, seed: int | None, cache: Path, timeout: float) -> Compared:
+def compare_pair(
+    a: str,
+    b: str,
+    *,
+    profile: str,
+    seed: int | None,
+    cache: Path,
+    timeout: float,
+    budget_s: float | None = None,
+) -> Compared:
     """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
     try:
         module = importlib.import_module("conformance.compare")
@@ -260,7 +269,9 @@ def compare_pair(a: str, b: str, *, profile: str, seed: int | None, cache: Path,
             0,
         )
     try:
-        outcome = run_comparison(a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout)
+        outcome = run_comparison(
+            a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s
+        )
     except HarnessError as exc:
         return "failed", str(exc)[:500], [], [], 0
     except Exception as exc:  # a comparison's bug costs its pair, not an hour of runs
