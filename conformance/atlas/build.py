@@ -57,6 +57,7 @@ class AtlasOptions:
     jobs: int = 1
     out: Path = Path("reports/atlas")
     compare: bool = True
+    compare_switches: bool = True
     switches: bool = True
     cache: Path | None = None
     timeout: float = 10.0
@@ -293,14 +294,17 @@ def _pairs(
     timeout: float,
     progress: Progress,
     jobs: int = 1,
+    compare_switches: bool = True,
 ) -> list[Pair]:
     """Every adjacent pair with its verdict changes and, unless skipped, the compare API's root causes
     (`jobs` comparisons at once)."""
     adjacent = grid.adjacent_pairs(columns)
 
-    def compared(a: Column, b: Column) -> Compared:
+    def compared(a: Column, b: Column, kind: str) -> Compared:
         if not compare:
             return "skipped", "--no-compare", [], [], 0
+        if kind == "switch" and not compare_switches:
+            return "skipped", "--no-compare-switches: verdict and served changes only", [], [], 0
         if a.error is not None or b.error is not None:
             return "failed", "a side of the pair is unusable", [], [], 0
         progress(f"compare {a.spec} → {b.spec}")
@@ -309,7 +313,7 @@ def _pairs(
         return outcome
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(lambda pair: compared(pair[0], pair[1]), adjacent))
+        results = list(pool.map(lambda pair: compared(*pair), adjacent))
     return [
         Pair(
             a=a.spec,
@@ -341,6 +345,7 @@ def assemble(
     started: float,
     merged_from: Sequence[str] = (),
     compare_profile: str | None = None,
+    compare_switches: bool = True,
 ) -> Atlas:
     rows = grid.build_grid(columns, reports)
     pairs = _pairs(
@@ -353,6 +358,7 @@ def assemble(
         timeout=timeout,
         progress=progress,
         jobs=jobs,
+        compare_switches=compare_switches,
     )
     return Atlas(
         generated=_now(),
@@ -414,6 +420,7 @@ def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
         progress=progress,
         jobs=options.jobs,
         started=started,
+        compare_switches=options.compare_switches,
     )
     write_atlas(atlas, out)
     return atlas
@@ -430,6 +437,7 @@ def merge_atlases(
     profile: str | None = None,
     seed: int | None = None,
     jobs: int = 1,
+    compare_switches: bool = True,
 ) -> Atlas:
     """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
     their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt."""
@@ -464,6 +472,7 @@ def merge_atlases(
         reports,
         profile=profiles[0] if len(profiles) == 1 else (profile or "dev"),
         compare_profile=profile,
+        compare_switches=compare_switches,
         seed=seeds[0] if len(seeds) == 1 else seed,
         compare=compare,
         cache=cache,

@@ -277,6 +277,11 @@ def _add_atlas_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     atlas_p.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR")
     atlas_p.add_argument("--no-compare", action="store_true", help="skip the comparisons of adjacent pairs")
     atlas_p.add_argument(
+        "--no-compare-switches",
+        action="store_true",
+        help="compare consecutive releases only (a switch column still shows its verdict and served changes)",
+    )
+    atlas_p.add_argument(
         "--no-switches", action="store_true", help="no extra columns for documented environment switches"
     )
     atlas_p.add_argument(
@@ -639,6 +644,7 @@ def _atlas(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             profile=args.profile,
             seed=args.seed,
             jobs=args.jobs,
+            compare_switches=not args.no_compare_switches,
         )
     else:
         options = AtlasOptions(
@@ -649,6 +655,7 @@ def _atlas(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             jobs=args.jobs,
             out=args.out,
             compare=not args.no_compare,
+            compare_switches=not args.no_compare_switches,
             switches=not args.no_switches,
             cache=args.target_cache,
             timeout=args.call_timeout,
