@@ -29,8 +29,8 @@ from conformance.gate.comparison import (
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Report
 from conformance.report.write import write_report
-from conformance.suite.plugin import slug
 from conformance.suite.profiles import default_profile
+from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
 DEFAULT_B = "reference"
 
@@ -61,12 +61,14 @@ def add_parser(commands: Any, target_spec: Callable[[str], str]) -> None:
                    help="seconds a server may take to answer one request (default: 10)")
     p.add_argument("--budget", type=float, default=None, metavar="S",
                    help="seconds the search may take (default: the profile's)")
+    p.add_argument("--env", action="append", default=None, metavar="KEY=VALUE",
+                   help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")
 
 
 def default_out(a: str, b: str) -> Path:
-    return Path("reports") / f"compare-{slug(a)}-vs-{slug(b)}"
+    return Path("reports") / f"compare-{folder_name(a)}-vs-{folder_name(b)}"
 
 
 def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
@@ -78,6 +80,9 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 
 def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.env:
+        env = dict(parse_env_pair(pair) for pair in args.env)
+        args.a, args.b = with_env(args.a, env), with_env(args.b, env)
     profile = args.profile or default_profile()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     baseline = load_compare_baseline(args.baseline) if args.baseline is not None else None
