@@ -186,3 +186,24 @@ def test_the_compare_api_names_what_2026_7_4_changed() -> None:
     assert causes and diffs and calls > 0
     text = " ".join([*(c.summary for c in causes), *(d.summary for d in diffs)]).lower()
     assert "annotation" in text, text[:2000]
+
+
+def test_an_interrupted_atlas_is_rebuilt_from_its_run_reports(runs: dict[str, Path], tmp_path: Path) -> None:
+    """A folder whose atlas.json was never written (the atlas was stopped) merges from its reports."""
+    import shutil
+
+    source = tmp_path / "interrupted"
+    shutil.copytree(runs["joint"], source)
+    (source / "atlas.json").unlink()
+    err = io.StringIO()
+    code = main(
+        ["atlas", "--merge", str(source), "--no-compare", "--out", str(tmp_path / "out")],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    assert code == 0, err.getvalue()
+    joint, rebuilt = load_atlas(runs["joint"] / "atlas.json"), load_atlas(tmp_path / "out" / "atlas.json")
+    assert [(c.spec, c.variant_of) for c in rebuilt.columns] == [
+        (c.spec, c.variant_of) for c in joint.columns
+    ]
+    assert [r.cells for r in rebuilt.grid] == [r.cells for r in joint.grid]

@@ -426,6 +426,45 @@ def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
     return atlas
 
 
+def _from_runs(folder: Path, cache: Path, timeout: float, progress: Progress) -> Atlas:
+    """An atlas part rebuilt from a folder of run reports whose atlas was not written (an interrupted
+    atlas): each `targets/*/report.json` becomes a column, probed again now."""
+    columns = []
+    reports: dict[str, Report | None] = {}
+    paths = sorted((folder / "targets").glob("*/report.json")) if (folder / "targets").is_dir() else []
+    if not paths:
+        raise AtlasError(f"{folder} holds neither atlas.json nor targets/*/report.json")
+    for path in paths:
+        report = _load(path.parent)
+        if report is None:
+            continue
+        relative = f"targets/{path.parent.name}"
+        progress(f"probe {report.target.spec} (rebuilding {folder})")
+        try:
+            target = resolve_target(report.target.spec, cache_dir=cache)
+        except TargetError as exc:
+            plan = _Planned(report.target.spec, None, None, str(exc))
+            columns.append(_column(plan, relative, UNUSABLE, report, None, cache))
+            continue
+        tool = probe_tool(
+            target, path.parent / "atlas-probe.jsonl", f"{relative}/atlas-probe.jsonl", timeout=timeout
+        )
+        exit_code = UNUSABLE if not report.preflight.ok else (0 if report.gate.passed else 1)
+        plan = _Planned(target.spec, None, target, None, readme_of(target))
+        columns.append(_column(plan, relative, exit_code, report, tool, cache))
+        reports[target.spec] = report
+    harness = next(iter(reports.values()))
+    seed = harness.harness.seed if harness is not None else None
+    return Atlas(
+        generated=_now(),
+        harness=harness_identity(profile=harness.harness.profile if harness else "dev", seed=seed),
+        profile=harness.harness.profile if harness else "dev",
+        seed=int(seed) if seed is not None and seed.isdigit() else None,
+        columns=columns,
+        grid=[],
+    )
+
+
 def merge_atlases(
     dirs: Sequence[Path],
     out: Path,
@@ -443,7 +482,15 @@ def merge_atlases(
     their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt."""
     started = time.monotonic()
     cache = cache or default_cache_dir()
-    parts = [(d, load_atlas(d / "atlas.json")) for d in dirs]
+    parts = [
+        (
+            d,
+            load_atlas(d / "atlas.json")
+            if (d / "atlas.json").is_file()
+            else _from_runs(d, cache, timeout, progress),
+        )
+        for d in dirs
+    ]
     by_spec: dict[str, Column] = {}
     sources: dict[str, Path] = {}
     for folder, part in parts:
@@ -451,6 +498,10 @@ def merge_atlases(
             if column.spec not in by_spec:
                 by_spec[column.spec] = column
                 sources[column.spec] = folder
+    for spec, column in list(by_spec.items()):
+        env, base = split_env(spec)
+        if column.variant_of is None and env and base in by_spec:  # a switch column run on its own
+            by_spec[spec] = column.model_copy(update={"variant_of": base})
     bases = ordered([s for s, c in by_spec.items() if c.variant_of is None])
     columns = []
     for base in bases:
