@@ -8,7 +8,10 @@ target that hangs or crashes costs its own column only and every column has an o
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import importlib
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -19,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
@@ -27,7 +32,7 @@ from conformance.drivers.errors import HarnessError, TargetError
 from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
 from conformance.targets import npm, registry
-from conformance.targets.identity import harness_identity
+from conformance.targets.identity import harness_identity, harness_version
 from conformance.targets.specs import (
     TODAY,
     Target,
@@ -269,6 +274,13 @@ def compare_pair(
             [],
             0,
         )
+    stored = _stored_comparison(cache, a, b, profile, seed, budget_s)
+    if stored is not None and stored.is_file():
+        try:
+            saved = _SavedComparison.model_validate_json(stored.read_text(encoding="utf-8"))
+            return "done", saved.note, saved.root_causes, saved.differences, saved.calls
+        except (OSError, ValueError):
+            pass
     try:
         outcome = run_comparison(
             a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s
@@ -280,7 +292,36 @@ def compare_pair(
     comparison = outcome.comparison
     causes = [_trim_cause(c) for c in outcome.root_causes]
     diffs = [_trim_difference(d) for d in comparison.differences]
-    return "done", f"profile {profile}, seed {seed}", causes, diffs, comparison.calls
+    note = f"profile {profile}, seed {seed}"
+    if stored is not None:
+        saved = _SavedComparison(note=note, root_causes=causes, differences=diffs, calls=comparison.calls)
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        scratch = stored.with_suffix(f".tmp-{os.getpid()}")
+        scratch.write_text(saved.model_dump_json(), encoding="utf-8")
+        scratch.replace(stored)
+    return "done", note, causes, diffs, comparison.calls
+
+
+class _SavedComparison(BaseModel):
+    """A finished comparison kept in the cache, so a merge (or a rerun) does not compare the pair again."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    note: str
+    root_causes: list[RootCause]
+    differences: list[Difference]
+    calls: int
+
+
+def _stored_comparison(
+    cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None
+) -> Path | None:
+    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version);
+    none without a seed (a random seed compares something new each time)."""
+    if seed is None:
+        return None
+    key = json.dumps([a, b, profile, seed, budget_s, harness_version()])
+    return cache / "atlas-comparisons" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 
 def _pairs(
