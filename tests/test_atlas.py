@@ -186,6 +186,11 @@ def test_the_compare_api_names_what_2026_7_4_changed() -> None:
     assert causes and diffs and calls > 0
     text = " ".join([*(c.summary for c in causes), *(d.summary for d in diffs)]).lower()
     assert "annotation" in text, text[:2000]
+    again = compare_pair(
+        "npm:2025.12.18", "npm:2026.7.4", profile="dev", seed=7, cache=default_cache_dir(), timeout=30.0,
+        budget_s=5.0,
+    )
+    assert again == (status, note, causes, diffs, calls), "kept in the cache, not compared again"
 
 
 def test_an_interrupted_atlas_is_rebuilt_from_its_run_reports(runs: dict[str, Path], tmp_path: Path) -> None:
