@@ -7,6 +7,7 @@ pairing is the atlas's notion of "adjacent", used by the grid's change marks and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from conformance.atlas.model import Cell, Column, GridRow, VerdictChange
 from conformance.report.model import Report
@@ -31,6 +32,14 @@ def adjacent_pairs(columns: Sequence[Column]) -> list[tuple[Column, Column, str]
     return sorted(pairs, key=lambda p: p[2] == "switch")
 
 
+UNOBSERVED: Final = ("not run", "absent")
+
+
+def moved(before: Cell, after: Cell) -> bool:
+    """A verdict changed: both sides observed and different (a skipped test is no behaviour change)."""
+    return before != after and before not in UNOBSERVED and after not in UNOBSERVED
+
+
 def build_grid(columns: Sequence[Column], reports: dict[str, Report | None]) -> list[GridRow]:
     records: dict[str, tuple[str, str]] = {}
     verdicts: dict[str, dict[str, Cell]] = {}
@@ -47,7 +56,7 @@ def build_grid(columns: Sequence[Column], reports: dict[str, Report | None]) -> 
         changed = []
         for index in range(len(columns)):
             before = predecessor(columns, index)
-            changed.append(before is not None and cells[before] != cells[index])
+            changed.append(before is not None and moved(cells[before], cells[index]))
         first = next(
             (c.label for c, moved in zip(columns, changed, strict=True) if moved and c.variant_of is None),
             None,
@@ -114,5 +123,5 @@ def verdict_changes(
     return [
         VerdictChange(record=row.record, a=row.cells[ia], b=row.cells[ib])
         for row in grid
-        if row.cells[ia] != row.cells[ib]
+        if moved(row.cells[ia], row.cells[ib])
     ]
