@@ -170,9 +170,12 @@ def test_order_puts_releases_oldest_first_after_other_targets() -> None:
 def test_the_compare_api_names_what_2026_7_4_changed() -> None:
     """Verdicts alone show no change from 2025.12.18 to 2026.7.4; the comparison shows the annotations."""
     pytest.importorskip("conformance.compare", reason="the compare API is not on this branch yet")
-    from conformance.atlas.build import compare_pair
+    from conformance.atlas.build import _stored_comparison, compare_pair
     from conformance.targets.specs import default_cache_dir
 
+    stored = _stored_comparison(default_cache_dir(), "npm:2025.12.18", "npm:2026.7.4", "dev", 7, 5.0)
+    assert stored is not None
+    stored.unlink(missing_ok=True)  # compare for real, then read it back kept
     status, note, causes, diffs, calls = compare_pair(
         "npm:2025.12.18",
         "npm:2026.7.4",
