@@ -102,6 +102,11 @@ def _unbounded(entry: UpstreamEntry, column: Column, report: Report | None) -> L
     return Location(column=column.label, present=present, evidence=evidence, detail=detail)
 
 
+def _finding_anchor(folder: str, anchor: str) -> str:
+    """A finding's anchor is a transcript path or a test id; a test id is anchored in its report."""
+    return f"{folder}/{anchor}" if anchor.startswith("transcripts/") else f"{folder}/report.json#{anchor}"
+
+
 def _prototype(entry: UpstreamEntry, column: Column, report: Report | None) -> Location:
     tool = column.tool
     evidence: list[str] = []
@@ -112,7 +117,7 @@ def _prototype(entry: UpstreamEntry, column: Column, report: Report | None) -> L
             if finding.annotates in entry.findings and finding.reproduced:
                 evidence += [
                     f"{column.folder}/report.json#/findings/{finding.amendment}",
-                    *(f"{column.folder}/{a}" for a in finding.evidence_anchor[:2]),
+                    *(_finding_anchor(column.folder, a) for a in finding.evidence_anchor[:2]),
                 ]
     if tool is None or not tool.ok:
         return Location(column=column.label, present=None, evidence=evidence, detail="probe did not run")
