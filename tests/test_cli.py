@@ -298,8 +298,14 @@ def test_parallel_workers_give_the_serial_verdicts(hostile: Ran, tmp_path: Path)
     parallel = mini_run(fake("hostile"), tmp_path, "--jobs", "2")
     assert parallel.code == hostile.code, parallel.stdout + parallel.stderr
     assert parallel.verdicts() == hostile.verdicts()
-    examples = {r["id"]: r["examples"] for r in hostile.report["records"]}
-    assert {r["id"]: r["examples"] for r in parallel.report["records"]} == examples
+    # Shrinking has a time budget (docs/robustness.md): a shrunk property's example count follows the clock,
+    # so only the records whose tests are single examples must count the same.
+    def fixed_examples(ran: Ran) -> dict[str, int]:
+        return {r["id"]: r["examples"] for r in ran.report["records"]
+                if r["tests"] and all(t["examples"] == 1 for t in r["tests"])}
+
+    assert fixed_examples(hostile)
+    assert fixed_examples(parallel) == fixed_examples(hostile)
     assert parallel.report["run"]["jobs"] == 2
     assert all((tmp_path / t).is_file() for r in parallel.report["records"] for t in r["transcripts"])
 

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, asynccontextmanager
@@ -238,6 +239,7 @@ class SdkDriver(Managed):
             return inner
         if isinstance(inner, MCPError):
             if inner.code == CONNECTION_CLOSED:
+                self._await_exit(2.0)
                 return ServerExited(None, stderr_tail=self.stderr_tail())
             if inner.code == REQUEST_TIMEOUT:
                 return ServerTimeout(what, self.timeout, stderr_tail=self.stderr_tail())
@@ -273,6 +275,12 @@ class SdkDriver(Managed):
 
     def is_alive(self) -> bool:
         return self.pid is not None and self.pid in process.group_members(self.pid)
+
+    def _await_exit(self, timeout: float) -> None:
+        """A closed pipe comes just before the exit itself; on a loaded machine the gap is visible."""
+        deadline = time.monotonic() + timeout
+        while self.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
 
 
 def _unwrap(exc: BaseException) -> BaseException:
