@@ -36,9 +36,9 @@ from conformance.gate.canonical import (
 from conformance.jsontypes import JSON, OMIT
 from conformance.report.model import WitnessAnswer
 from conformance.suite.session import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target, resolve_target
 
-PACKAGE_NAME: Final = "@modelcontextprotocol/server-sequential-thinking"
 PACKAGE_VERSION: Final = "<package version>"
 """What serverInfo.version reads as when it equals the installed package's version (true of every release
 since the version fix, so the next release keeps the signature)."""
@@ -276,25 +276,6 @@ class _WitnessSession:
             return json_strings(set(_IMPORT.findall(text)))
         return text_view(text, step)
 
-
-def package_dir_of(target: Target) -> Path | None:
-    """The installed npm package an `npm:` target runs (artifact witnesses); other targets have none."""
-    if not target.spec.startswith("npm:"):
-        return None
-    for part in reversed(target.command):
-        path = Path(part)
-        if not path.is_absolute() or not path.exists():
-            continue
-        for parent in [path, *path.parents]:
-            manifest = parent / "package.json"
-            if manifest.is_file():
-                try:
-                    name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
-                except (OSError, ValueError, AttributeError):
-                    continue
-                if name == PACKAGE_NAME:
-                    return parent
-    return None
 
 
 def _package_version(root: Path | None) -> str | None:

@@ -15,9 +15,8 @@ from syrupy.types import SnapshotIndex
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
 from conformance.suite.session import ServerSession
+from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target
-
-PACKAGE_NAME = "@modelcontextprotocol/server-sequential-thinking"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -66,25 +65,6 @@ def host(server: ServerSession) -> Iterator[SdkDriver]:
     with server.host() as driver:
         yield driver
 
-
-def package_dir_of(target: Target) -> Path | None:
-    """The installed npm package a target runs, found by walking up from its entry script."""
-    if not target.spec.startswith("npm:"):
-        return None
-    for part in reversed(target.command):
-        path = Path(part)
-        if not path.is_absolute() or not path.exists():
-            continue
-        for parent in [path, *path.parents]:
-            manifest = parent / "package.json"
-            if manifest.is_file():
-                try:
-                    name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
-                except (OSError, ValueError):
-                    continue
-                if name == PACKAGE_NAME:
-                    return parent
-    return None
 
 
 @pytest.fixture(scope="session")

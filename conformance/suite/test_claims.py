@@ -20,7 +20,6 @@ from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
 from conformance.jsontypes import JSON
 from conformance.suite.answers import STATUS_KEYS, accepted, assert_content_independent, store, without_count
-from conformance.suite.conftest import package_dir_of
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import TOOL, ServerSession
@@ -33,6 +32,7 @@ from conformance.suite.strategies import (
     envelopes,
     small_positive_integers,
 )
+from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target
 
 CLM_1B_LINES = (

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Final
 
-from conformance.targets.specs import TargetIdentity
+from conformance.targets.specs import Target, TargetIdentity
+
+ORIGINAL_PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
 
 
 def project_of(identity: TargetIdentity) -> str | None:
@@ -38,4 +41,24 @@ def _package_name_above(path: Path) -> str | None:
             except (OSError, ValueError, AttributeError):
                 return None
             return name if isinstance(name, str) and name else None
+    return None
+
+
+def package_dir_of(target: Target) -> Path | None:
+    """The installed npm package an `npm:` target runs, found by walking up from its entry script."""
+    if not target.spec.startswith("npm:"):
+        return None
+    for part in reversed(target.command):
+        path = Path(part)
+        if not path.is_absolute() or not path.exists():
+            continue
+        for parent in [path, *path.parents]:
+            manifest = parent / "package.json"
+            if manifest.is_file():
+                try:
+                    name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
+                except (OSError, ValueError, AttributeError):
+                    continue
+                if name == ORIGINAL_PACKAGE:
+                    return parent
     return None
