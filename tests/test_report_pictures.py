@@ -124,4 +124,6 @@ def test_growth_has_a_picture_in_html_and_its_table_in_markdown() -> None:
     assert "## Store growth" in text
     assert "thoughtHistoryLength went from 0 to 300 over 300 accepted calls" in text
     assert "| 300 | 300 | 50.1 |" in text
-    assert "## Store growth" not in render_markdown(report)
+    without = report.model_copy(update={"growth": []})
+    assert "## Store growth" not in render_markdown(without)
+    assert 'id="growth"' not in render_html(without)
