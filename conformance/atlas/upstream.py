@@ -12,12 +12,12 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.atlas.model import Column, Location, UpstreamProblem
 from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.schemas import first_violation
 from conformance.drivers.errors import HarnessError
 from conformance.report.model import Report
 
@@ -52,10 +52,9 @@ def load_upstream(path: Path | None = None) -> tuple[UpstreamEntry, ...]:
         schema = json.loads(schema_path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, ValueError) as exc:
         raise UpstreamError(f"cannot read {where}: {' '.join(str(exc).split())[:300]}") from None
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(document))
-    if error is not None:
-        at = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise UpstreamError(f"{where}: at {at}: {error.message[:300]}")
+    violation = first_violation(schema, document)
+    if violation is not None:
+        raise UpstreamError(f"{where}: {violation}")
     return tuple(UpstreamEntry.model_validate(p) for p in document["problems"])
 
 

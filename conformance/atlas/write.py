@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
-import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from pydantic import ValidationError
 
 from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
 from conformance.atlas.svg import grid_svg, legend_svg
+from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.drivers.errors import HarnessError
 from conformance.report.escape import safe
 from conformance.report.markdown import md
@@ -61,18 +59,14 @@ def schema_text() -> str:
     return json.dumps(generate_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-@cache
 def shipped_schema() -> dict[str, Any]:
-    text = resources.files("conformance.atlas").joinpath("schema.json").read_text(encoding="utf-8")
-    return cast(dict[str, Any], json.loads(text))
+    return packaged_schema("conformance.atlas")
 
 
 def validate(document: object) -> None:
-    validator = jsonschema.Draft202012Validator(shipped_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise AtlasFileError(f"atlas does not match {ATLAS_FORMAT}: at {where}: {error.message[:300]}")
+    violation = first_violation(shipped_schema(), document)
+    if violation is not None:
+        raise AtlasFileError(f"atlas does not match {ATLAS_FORMAT}: {violation}")
 
 
 def load_atlas(path: Path) -> Atlas:

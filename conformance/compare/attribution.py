@@ -8,12 +8,12 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
+from conformance.catalog.schemas import first_violation
 from conformance.compare.observe import Found
 from conformance.drivers.errors import HarnessError
 
@@ -96,10 +96,9 @@ def load_rules(path: Path | None = None) -> Rules:
         schema = json.loads(schema_path().read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, ValueError) as exc:
         raise AttributionError(f"cannot read attribution rules {path}: {exc}") from None
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(document))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise AttributionError(f"{path}: at {where}: {error.message[:300]}")
+    violation = first_violation(schema, document)
+    if violation is not None:
+        raise AttributionError(f"{path}: {violation}")
     try:
         rules = Rules.model_validate(document)
     except ValidationError as exc:

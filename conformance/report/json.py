@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from pydantic import ValidationError
 
+from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.drivers.errors import HarnessError
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
@@ -36,19 +34,15 @@ def schema_text() -> str:
     return json.dumps(generate_schema(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-@cache
 def shipped_schema() -> dict[str, Any]:
-    text = resources.files("conformance.report").joinpath("schema.json").read_text(encoding="utf-8")
-    return cast(dict[str, Any], json.loads(text))
+    return packaged_schema("conformance.report")
 
 
 def validate(document: object) -> None:
     """Raise ReportError with the first violation's path when `document` does not fit the shipped schema."""
-    validator = jsonschema.Draft202012Validator(shipped_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise ReportError(f"report does not match {REPORT_FORMAT}: at {where}: {error.message[:300]}")
+    violation = first_violation(shipped_schema(), document)
+    if violation is not None:
+        raise ReportError(f"report does not match {REPORT_FORMAT}: {violation}")
 
 
 def render_json(report: Report) -> str:
