@@ -1,11 +1,14 @@
 """Wall time of `python -m conformance atlas`, serial and with `--jobs N`, over the same targets and seed.
 
 Each atlas is its own process (as a user runs it); the figures come from its atlas.json, and the two
-atlases' grids are compared, since a parallel atlas must say exactly what the serial one says.
+atlases' grids are compared, since a parallel atlas must say exactly what the serial one says. Each run
+gets a target cache of its own that shares the npm installs but no stored comparison: otherwise the second
+run would reuse the first one's comparisons and time only the runs.
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +18,7 @@ from pathlib import Path
 from figures import AtlasRun
 
 from conformance.atlas.write import load_atlas
+from conformance.targets.specs import default_cache_dir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,11 +30,14 @@ def measure(
     jobs: Sequence[int],
     scratch: Path,
     say: Callable[[str], None],
+    keep: Path | None = None,
 ) -> tuple[list[AtlasRun], bool]:
+    """Each `jobs` count in turn; `keep`: copy the last run's output there (the committed atlas)."""
     runs: list[AtlasRun] = []
     grids = []
     for n in jobs:
         out = scratch / f"atlas-jobs-{n}"
+        cache = _cache_without_comparisons(scratch / f"cache-jobs-{n}")
         command = [
             sys.executable,
             "-m",
@@ -45,6 +52,8 @@ def measure(
             str(n),
             "--out",
             str(out),
+            "--target-cache",
+            str(cache),
         ]
         say(f"atlas: --jobs {n} over {', '.join(targets) or 'every published release'}")
         started = time.perf_counter()
@@ -63,5 +72,20 @@ def measure(
             )
         )
         say(f"atlas: --jobs {n}: {wall:.0f} s, exit {done.returncode}")
+    if keep is not None and (out / "atlas.json").is_file():
+        shutil.rmtree(keep, ignore_errors=True)
+        shutil.copytree(out, keep)
+        say(f"atlas: the --jobs {jobs[-1]} output copied to {keep}")
     identical = len(grids) > 1 and grids[0] is not None and all(g == grids[0] for g in grids)
     return runs, identical
+
+
+def _cache_without_comparisons(folder: Path) -> Path:
+    """A target cache linking every entry of the real one except its stored comparisons."""
+    real = default_cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    if real.is_dir():
+        for entry in real.iterdir():
+            if entry.name != "atlas-comparisons" and not (folder / entry.name).exists():
+                (folder / entry.name).symlink_to(entry.resolve())
+    return folder

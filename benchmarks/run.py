@@ -311,11 +311,11 @@ def compare_section(plan: Plan, seed: int) -> CompareSection:
     return CompareSection(load=load, seconds=seconds, seed=seed, repetitions=plan.run_repetitions, runs=runs)
 
 
-def atlas_section(plan: Plan, seed: int) -> AtlasSection:
+def atlas_section(plan: Plan, seed: int, keep: Path | None) -> AtlasSection:
     with tempfile.TemporaryDirectory(prefix="seqthink-bench-atlas-") as tmp:
         (runs, identical), load, seconds = timed(
             lambda: atlas_runs.measure(
-                plan.atlas_targets, plan.atlas_profile, seed, sorted({1, plan.jobs}), Path(tmp), say
+                plan.atlas_targets, plan.atlas_profile, seed, sorted({1, plan.jobs}), Path(tmp), say, keep
             )
         )
     return AtlasSection(
@@ -356,9 +356,11 @@ def target_checks(result: Benchmarks) -> list[TargetCheck]:
         )
         check("reference vs bare SDK server (cold start)", "<= 1.20", cold, "ratio", cold <= 1.20)
     if result.run is not None:
+        limits = {(ORIGINAL, "dev"): 20.0, (ORIGINAL, "ci"): 90.0, ("reference", "dev"): 20.0,
+                  ("reference", "ci"): 35.0}
         for run in result.run.runs:
-            if run.target == ORIGINAL and run.jobs == 1 and run.profile in ("dev", "ci"):
-                limit = 20.0 if run.profile == "dev" else 90.0
+            limit = limits.get((run.target, run.profile), 0.0)
+            if run.jobs == 1 and limit:
                 check(
                     f"run {run.target} {run.profile} (wall)",
                     f"<= {limit:.0f} s",
@@ -403,6 +405,17 @@ def target_checks(result: Benchmarks) -> list[TargetCheck]:
                 "B/call",
                 m.harness_flat,
             )
+    if result.atlas is not None and len(result.atlas.runs) > 1:
+        serial, parallel = result.atlas.runs[0], result.atlas.runs[-1]
+        speedup = serial.wall_s / parallel.wall_s if parallel.wall_s else 0.0
+        check(f"atlas --jobs {parallel.jobs} speed-up over serial", "> 1", speedup, "x", speedup > 1)
+        check(
+            f"atlas --jobs {parallel.jobs} grid identical to serial (same seed)",
+            "identical",
+            float(result.atlas.grids_identical),
+            "bool",
+            result.atlas.grids_identical,
+        )
     if result.compare is not None:
         for c in result.compare.runs:
             if c.node_pair:
@@ -485,6 +498,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="accepted calls at which memory is read (default: 1000,10000,100000)",
     )
     parser.add_argument("--seed", type=int, default=1, help="hypothesis seed of every conformance run")
+    parser.add_argument(
+        "--atlas-out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the parallel atlas run's output here (e.g. reports/atlas, then scripts/trim_atlas.py)",
+    )
     return parser
 
 
@@ -544,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run=run_section(plan, args.seed) if "run" in sections else None,
         memory=memory_section(plan) if "memory" in sections else None,
         compare=compare_section(plan, args.seed) if "compare" in sections else None,
-        atlas=atlas_section(plan, args.seed) if "atlas" in sections else None,
+        atlas=atlas_section(plan, args.seed, args.atlas_out) if "atlas" in sections else None,
     )
     result = result.model_copy(update={"targets": target_checks(result)})
     out: Path = args.out

@@ -78,7 +78,7 @@ WALL_CLOCK_TESTS: Final = (
     "conformance/suite/test_lifecycle.py::test_sigterm_is_not_handled",
     "conformance/suite/test_lifecycle.py::test_broken_stdout_exits_with_status_1",
     "conformance/suite/test_lifecycle.py::test_one_response_per_request_and_nothing_else",
-    "conformance/suite/test_render.py::test_answers_do_not_depend_on_stderr_being_read",
+    "conformance/suite/test_lifecycle.py::test_answers_do_not_depend_on_stderr_being_read",
 )
 """Fresh-process tests with fixed waits (a 5 s banner wait, a 10 s start-up read) that a loaded 2-core
 machine fails on the unmutated server too. They evidence lifecycle records (RTE-10, CMP-4, BAP-3, BAP-5,

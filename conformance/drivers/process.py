@@ -35,8 +35,18 @@ def merged_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return {**os.environ, **(env or {})}
 
 
-def spawn(command: Sequence[str], *, env: Mapping[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group."""
+def spawn(
+    command: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    exact_env: bool = False,
+    discard_stderr: bool = False,
+) -> subprocess.Popen[bytes]:
+    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group.
+
+    `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
+    on top of ours. Every start is counted, whoever asks for it.
+    """
     argv = list(command)
     if not argv:
         raise TargetError("empty server command")
@@ -45,9 +55,9 @@ def spawn(command: Sequence[str], *, env: Mapping[str, str] | None = None) -> su
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL if discard_stderr else subprocess.PIPE,
             bufsize=0,
-            env=merged_env(env),
+            env=dict(env or {}) if exact_env else merged_env(env),
             start_new_session=True,
         )
     except OSError as exc:

@@ -29,7 +29,7 @@ from conformance.results import (
     TestOutcome,
     TranscriptEvent,
 )
-from conformance.suite import rawproc
+from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.session import ServerSession
@@ -131,35 +131,74 @@ def pytest_configure(config: pytest.Config) -> None:
     _watch_examples(state)
 
 
-def _watch_examples(state: _RunState) -> None:
-    """Count generated examples per test and remember where each one's exchange starts."""
-    try:
-        from hypothesis.internal import observability
-    except ImportError:  # pragma: no cover - older hypothesis
+_watched: list[_RunState] = []
+"""The run whose examples are being counted (the engine hook is installed once per interpreter)."""
+
+
+def _observed(state: _RunState, status: str) -> None:
+    """One generated example of the current test ended `passed` or `failed`: count it, and remember where
+    its exchange starts and, for a failing one, where it ends."""
+    if state.current is None:
         return
-    # Counting examples needs observations, not line coverage, which would slow every example severalfold.
+    with state.lock:
+        if status in ("passed", "failed"):
+            state.examples[state.current] = state.examples.get(state.current, 0) + 1
+        if status == "failed":
+            state.first_failure.setdefault(state.current, time.monotonic())
+        session = state.sessions.get(state.current_spec or "")
+        if session is None:
+            return
+        end = session.transcript.mark()
+        start = state.marks.get(state.current, end)
+        if status == "failed":
+            state.failing_spans[state.current] = (start, end)
+        state.marks[state.current] = end
+
+
+def _watch_examples(state: _RunState) -> None:
+    """Count generated examples per test, stateful machines and nested properties included.
+
+    The count hooks the engine's per-example step: hypothesis' observability would give the same, but it
+    pretty-prints every example's arguments, which cost a run a tenth of its time. On a hypothesis without
+    that step, observability is the fallback.
+    """
+    _watched[:] = [state]
+    try:
+        from hypothesis.core import StateForActualGivenExecution
+        from hypothesis.internal.conjecture.data import ConjectureData, Status
+    except ImportError:  # pragma: no cover - a hypothesis without the engine step
+        _watch_by_observability(state)
+        return
+    original = getattr(StateForActualGivenExecution, "_execute_once_for_engine", None)
+    if original is None:  # pragma: no cover
+        _watch_by_observability(state)
+        return
+    if getattr(original, "conformance_watch", False):
+        return
+    outcomes = {Status.VALID: "passed", Status.INTERESTING: "failed"}
+
+    def execute_once_for_engine(self: StateForActualGivenExecution, data: ConjectureData) -> None:
+        try:
+            original(self, data)
+        finally:
+            status = outcomes.get(data.status)
+            if status is not None and _watched:
+                _observed(_watched[0], status)
+
+    execute_once_for_engine.conformance_watch = True  # type: ignore[attr-defined]
+    StateForActualGivenExecution._execute_once_for_engine = execute_once_for_engine  # type: ignore[method-assign]
+
+
+def _watch_by_observability(state: _RunState) -> None:  # pragma: no cover - older or newer hypothesis
+    from hypothesis.internal import observability
+
     observability.OBSERVABILITY_COLLECT_COVERAGE = False
-    add_observability_callback = observability.add_observability_callback
 
     def observe(observation: object) -> None:
-        if getattr(observation, "type", None) != "test_case" or state.current is None:
-            return
-        status = getattr(observation, "status", None)
-        with state.lock:
-            if status in ("passed", "failed"):
-                state.examples[state.current] = state.examples.get(state.current, 0) + 1
-            if status == "failed":
-                state.first_failure.setdefault(state.current, time.monotonic())
-            session = state.sessions.get(state.current_spec or "")
-            if session is None:
-                return
-            end = session.transcript.mark()
-            start = state.marks.get(state.current, end)
-            if status == "failed":
-                state.failing_spans[state.current] = (start, end)
-            state.marks[state.current] = end
+        if getattr(observation, "type", None) == "test_case":
+            _observed(state, str(getattr(observation, "status", "")))
 
-    add_observability_callback(observe)
+    observability.add_observability_callback(observe)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -393,6 +432,7 @@ def _now() -> str:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     rawproc.close_pool()
+    fresh_runs.forget()
     state = session.config.stash.get(_STATE_KEY, None)
     if state is None or state.results_dir is None:
         return

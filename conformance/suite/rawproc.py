@@ -1,9 +1,11 @@
 """A bare server process for records about the process itself (exit status, signals, a closed or discarded
 pipe), which the shared drivers deliberately never do to a server.
 
-Checks that only need bare pipes (the banner, framing, one loop) share pooled processes (`RawServer.pooled`):
-one process serves several while it stays healthy; checks that end their process (closed stdin or stdout,
-a signal) start their own.
+Raw processes are pooled (`RawServer.pooled`) so that one process serves many checks over its life: first
+those that need it pristine (the banner, a fresh run), then those that only need bare pipes (framing, one
+loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). Every raw process
+starts in one sandbox of empty HOME, TMPDIR and XDG folders (`sandbox_root`), so that "nothing is written
+to disk" (ABS-1) is observed over all of them.
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import TracebackType
 
 from conformance.drivers import process
@@ -26,12 +31,37 @@ from conformance.targets.specs import Target
 
 CLIENT_INFO: dict[str, JSON] = {"name": "seqthink-conformance", "version": "0.1.0"}
 
-_Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+_Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
 _idle: dict[_Key, list[RawServer]] = {}
+_sandbox: Path | None = None
+
+SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+
+
+def sandbox_root() -> Path:
+    """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
+    global _sandbox
+    if _sandbox is None:
+        _sandbox = Path(tempfile.mkdtemp(prefix="seqthink-sandbox-"))
+        for name in SANDBOXED:
+            (_sandbox / name.lower()).mkdir()
+    return _sandbox
+
+
+def files_written() -> list[str]:
+    """Files under the sandbox, relative to it: what raw processes wrote to disk."""
+    root = sandbox_root()
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def _sandbox_env() -> dict[str, str]:
+    root = sandbox_root()
+    return {name: str(root / name.lower()) for name in SANDBOXED}
 
 
 def close_pool() -> None:
-    """End every pooled process at once (at the end of a session)."""
+    """End every pooled process at once (at the end of a session), and remove the sandbox."""
+    global _sandbox
     pooled = [raw for idle in _idle.values() for raw in idle]
     _idle.clear()
     closing = [threading.Thread(target=raw.close) for raw in pooled]
@@ -39,6 +69,9 @@ def close_pool() -> None:
         thread.start()
     for thread in closing:
         thread.join()
+    if _sandbox is not None:
+        shutil.rmtree(_sandbox, ignore_errors=True)
+        _sandbox = None
 
 
 class RawServer:
@@ -57,16 +90,10 @@ class RawServer:
         self.seen = bytearray()
         """Every stderr byte read so far, from the start of the process."""
         self._initialized: dict[str, JSON] | None = None
-        self.proc = subprocess.Popen(
-            list(target.command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL if discard_stderr else subprocess.PIPE,
-            bufsize=0,
-            env=process.merged_env(target.env),
-            start_new_session=True,
+        self.discards_stderr = discard_stderr
+        self.proc = process.spawn(
+            target.command, env={**target.env, **_sandbox_env()}, discard_stderr=discard_stderr
         )
-        process.register_group(self.proc.pid)
 
     def __enter__(self) -> RawServer:
         return self
@@ -78,28 +105,55 @@ class RawServer:
 
     @classmethod
     @contextmanager
-    def pooled(cls, target: Target, *, pristine: bool = False) -> Iterator[RawServer]:
-        """A process from the pool (started if none fits); `pristine`: nothing has been written to it yet.
+    def pooled(
+        cls,
+        target: Target,
+        *,
+        pristine: bool = False,
+        spend: bool = False,
+        discard_stderr: bool = False,
+        any_stderr: bool = False,
+    ) -> Iterator[RawServer]:
+        """A process from the pool (started if none fits).
 
-        It goes back to the pool only if the check passed and left it healthy: alive, not spent, and with no
-        unread stdout that the next check would take for its own.
+        `pristine`: nothing has been written to it yet. `spend`: the check ends it, so it gets a used one
+        when there is one, and it never goes back. `any_stderr`: a process whose stderr is discarded will
+        do (the check reads no stderr). A process goes back to the pool only if the check passed and left it
+        healthy: alive, not spent, and with no unread stdout that the next check would take for its own.
         """
-        key = (tuple(target.command), tuple(sorted(target.env.items())))
-        idle = _idle.setdefault(key, [])
-        fitting = [r for r in idle if not (pristine and r.sent) and r.proc.poll() is None]
-        fitting.sort(key=lambda r: not r.sent)  # keep pristine processes for the checks that need them
-        raw = fitting[0] if fitting else cls(target)
-        if raw in idle:
-            idle.remove(raw)
+        command, env = tuple(target.command), tuple(sorted(target.env.items()))
+        keys = [(command, env, discard_stderr)] + ([(command, env, not discard_stderr)] if any_stderr else [])
+        fitting = [
+            (key, r)
+            for key in keys
+            for r in _idle.get(key, [])
+            if not (pristine and r.sent) and r.proc.poll() is None
+        ]
+        fitting.sort(key=lambda pair: not pair[1].sent)  # pristine ones are kept for the checks needing them
+        if fitting:
+            key, raw = fitting[0]
+            _idle[key].remove(raw)
+        else:
+            raw = cls(target, discard_stderr=discard_stderr)
         ok = False
         try:
             yield raw
             ok = True
         finally:
-            if ok and raw._reusable():
-                idle.append(raw)
+            if ok and not spend and raw._reusable():
+                _idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
             else:
                 raw.close()
+
+    @classmethod
+    def prestart(cls, target: Target, *, pristine: int, discarding: int = 0) -> None:
+        """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
+        their start-up (for an interpreted server, most of its cost) then runs in parallel, not in turn."""
+        command, env = tuple(target.command), tuple(sorted(target.env.items()))
+        for discard, wanted in ((False, pristine), (True, discarding)):
+            idle = _idle.setdefault((command, env, discard), [])
+            ready = sum(1 for r in idle if not r.sent and r.proc.poll() is None)
+            idle.extend(cls(target, discard_stderr=discard) for _ in range(max(0, wanted - ready)))
 
     def _reusable(self) -> bool:
         if self.spent or self.proc.poll() is not None or self._buffer:
@@ -108,7 +162,8 @@ class RawServer:
         ready, _, _ = select.select([self.proc.stdout.fileno()], [], [], 0)
         if ready:
             return False
-        self.stderr_now()
+        if not self.discards_stderr:
+            self.stderr_now()
         return True
 
     def close(self) -> None:
@@ -171,7 +226,9 @@ class RawServer:
         return answer
 
     def stderr_now(self, wait: float = 0.0) -> bytes:
-        """Whatever stderr holds after waiting up to `wait` seconds for the first bytes (pipe mode only)."""
+        """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded)."""
+        if self.discards_stderr:
+            return b""
         assert self.proc.stderr is not None
         fd = self.proc.stderr.fileno()
         data = b""

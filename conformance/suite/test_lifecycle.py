@@ -1,6 +1,10 @@
-"""The process around the tool (RTE-10, BAP-5, CMP-4, LOOP-A, LOOP-B): the stdio binding, the banner, how the
-process ends, and one request-response loop fully determined by its input. A test that ends its
-process starts its own; the others share pooled processes (`RawServer.pooled`)."""
+"""The process around the tool (RTE-10, BAP-3, BAP-5, CMP-4, LOOP-A, LOOP-B): the stdio binding, the banner,
+how the process ends, and one request-response loop fully determined by its input.
+
+The tests are in the order their processes serve them (`RawServer.pooled`): the banner and the fresh runs
+take pristine processes, framing and the loop take used ones, and each test that ends a process takes one
+that has served the others.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,10 @@ import signal
 from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON
+from conformance.suite.fresh_runs import fresh_runs, prestart
 from conformance.suite.rawproc import RawServer
 from conformance.suite.render_box import boxes
-from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.session import TOOL
 from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
 
@@ -23,11 +28,37 @@ BANNER = "Sequential Thinking MCP Server running on stdio"
 @evidences("RTE-10", "CMP-4")
 def test_banner_without_any_request(target: Target) -> None:
     """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
+    prestart(target)
     with RawServer.pooled(target, pristine=True) as raw:
         stderr = raw.stderr_now(wait=20.0)  # returns at the first bytes; a slow start is no deviation
         silent = raw.read_line(timeout=0.2)
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
     assert silent is None, silent
+
+
+@evidences("LOOP-B")
+@relies_on("RTE-3", "RTE-9", "CMP-5")
+def test_replay_on_fresh_processes_is_identical(target: Target) -> None:
+    """The same sequence on two fresh processes gives identical answers and identical stderr, one box per
+    accepted call."""
+    first, second = fresh_runs(target).read
+    assert first.answers == second.answers
+    assert first.stderrs == second.stderrs
+    for answer, stderr in zip(first.answers[:-1], first.stderrs, strict=False):
+        result = answer.get("result")
+        assert isinstance(result, dict), answer
+        assert len(boxes(stderr)) == (0 if result.get("isError") else 1), (answer, stderr)
+
+
+@evidences("BAP-3")
+@relies_on("RTE-3", "OBJ-4", "RTE-9")
+def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
+    """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
+    goes to /dev/null; no answer refers to the render."""
+    runs = fresh_runs(target)
+    assert runs.read[0].answers == runs.discarded.answers
+    text = json.dumps(runs.read[0].answers, ensure_ascii=False)
+    assert "┌" not in text and "stderr" not in text.lower(), text
 
 
 @evidences("CMP-4")
@@ -62,50 +93,6 @@ def test_one_json_object_per_line(target: Target) -> None:
     assert extra is None, extra
 
 
-@evidences("RTE-10", "BAP-5")
-def test_end_of_stdin_ends_the_process_quietly(target: Target) -> None:
-    """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
-    with RawServer(target) as raw:
-        raw.initialize()
-        before = raw.stderr_now(wait=2.0)
-        raw.close_stdin()
-        status = raw.wait(5.0)
-        after_out = raw.read_line(timeout=0.2)
-        after_err = raw.stderr_now()
-    assert BANNER in decode(before)
-    assert status == 0, f"exit status {status}"
-    assert after_out is None and after_err == b"", (after_out, after_err)
-
-
-@evidences("RTE-10")
-def test_sigterm_is_not_handled(target: Target) -> None:
-    """SIGTERM ends the process by that signal, with no message: no handler, no graceful shutdown."""
-    with RawServer(target) as raw:
-        raw.initialize()
-        raw.stderr_now(wait=2.0)
-        raw.signal(signal.SIGTERM)
-        status = raw.wait(5.0)
-        said = raw.stderr_now()
-    assert status == -signal.SIGTERM, f"exit status {status}"
-    assert said == b"", decode(said)
-
-
-@evidences("BAP-5", "RTE-10")
-def test_broken_stdout_exits_with_status_1(target: Target) -> None:
-    """When stdout breaks, the first response write fails and the process exits with status 1."""
-    with RawServer(target) as raw:
-        raw.initialize()
-        raw.close_stdout()
-        status = None
-        for request_id in range(2, 12):
-            with contextlib.suppress(BrokenPipeError):
-                raw.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
-            status = raw.wait(0.5)
-            if status is not None:
-                break
-    assert status == 1, f"exit status {status} after the transport broke"
-
-
 @evidences("LOOP-A")
 @relies_on("RTE-3", "RTE-9", "CMP-5", "RTE-10")
 def test_one_response_per_request_and_nothing_else(target: Target) -> None:
@@ -133,11 +120,11 @@ def test_one_response_per_request_and_nothing_else(target: Target) -> None:
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames))
-        received = []
-        while (line := raw.read_line(timeout=1.0)) is not None:
+        received: list[dict[str, JSON]] = []
+        while (line := raw.read_line(timeout=None if len(received) < len(frames) else 0.3)) is not None:
             received.append(json.loads(line))
         stderr = decode(raw.stderr_now(wait=0.5))
-    assert sorted(m.get("id") for m in received) == [10, 11, 12, 20, 21], received
+    assert sorted(str(m.get("id")) for m in received) == ["10", "11", "12", "20", "21"], received
     assert all("method" not in m for m in received), received
     rendered = boxes(stderr.encode())
     assert len(rendered) == 2
@@ -147,28 +134,46 @@ def test_one_response_per_request_and_nothing_else(target: Target) -> None:
     assert banner and leftover.split() in ([], BANNER.split()), (banner, leftover)
 
 
-_REPLAY: list[JSON] = [
-    Envelope("replayed one", 1, 3, True).arguments(),
-    Envelope("replayed two", 4, 3, True).arguments(branchFromThought=1, branchId="replay"),
-    {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True},
-    Envelope("replayed three", 2, 3, False).arguments(isRevision=True, revisesThought=1),
-    Envelope("t", 1, 1, True).arguments(branchFromThought=1, branchId="__proto__"),
-]
+@evidences("RTE-10", "BAP-5")
+def test_end_of_stdin_ends_the_process_quietly(target: Target) -> None:
+    """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
+    with RawServer.pooled(target, spend=True) as raw:
+        raw.initialize()
+        raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+        before = bytes(raw.seen)
+        raw.close_stdin()
+        status = raw.wait(5.0)
+        after_out = raw.read_line(timeout=0.2)
+        after_err = raw.stderr_now()
+    assert BANNER in decode(before)
+    assert status == 0, f"exit status {status}"
+    assert after_out is None and after_err == b"", (after_out, after_err)
 
 
-@evidences("LOOP-B")
-@relies_on("RTE-3", "RTE-9", "CMP-5")
-def test_replay_on_fresh_processes_is_identical(server: ServerSession) -> None:
-    """The same sequence on two fresh processes gives identical answers and identical stderr."""
-    runs = []
-    for _ in range(2):
-        with server.fresh() as driver:
-            driver.initialize()
-            answers = [driver.call_tool(TOOL, arguments) for arguments in _REPLAY]
-            runs.append(([a.response for a in answers], [a.stderr for a in answers]))
-    assert runs[0] == runs[1]
-    responses, stderrs = runs[0]
-    for response, stderr in zip(responses, stderrs, strict=True):
-        result = response.get("result")
-        assert isinstance(result, dict)
-        assert len(boxes(stderr)) == (0 if result.get("isError") else 1), (response, stderr)
+@evidences("RTE-10")
+def test_sigterm_is_not_handled(target: Target) -> None:
+    """SIGTERM ends the process by that signal, with no message: no handler, no graceful shutdown."""
+    with RawServer.pooled(target, spend=True) as raw:
+        raw.initialize()
+        raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+        raw.signal(signal.SIGTERM)
+        status = raw.wait(5.0)
+        said = raw.stderr_now()
+    assert status == -signal.SIGTERM, f"exit status {status}"
+    assert said == b"", decode(said)
+
+
+@evidences("BAP-5", "RTE-10")
+def test_broken_stdout_exits_with_status_1(target: Target) -> None:
+    """When stdout breaks, the first response write fails and the process exits with status 1."""
+    with RawServer.pooled(target, spend=True, any_stderr=True) as raw:
+        raw.initialize()
+        raw.close_stdout()
+        status = None
+        for request_id in range(2, 12):
+            with contextlib.suppress(BrokenPipeError):
+                raw.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
+            status = raw.wait(0.5)
+            if status is not None:
+                break
+    assert status == 1, f"exit status {status} after the transport broke"

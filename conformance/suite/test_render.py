@@ -1,25 +1,24 @@
-"""The stderr render (CMP-5, RTE-9, RTE-9/a1, OBJ-6, OBJ-9, BAP-3): one box per accepted thought, on stderr
-only, nothing depending on anyone reading it."""
+"""The stderr render (CMP-5, RTE-9, RTE-9/a1, OBJ-6, OBJ-9): one box per accepted thought, on stderr only,
+coloured as the start environment says."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 
-import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.catalog.corpus import start_environments
+from conformance.catalog.corpus import StartEnvironment, start_environments
 from conformance.catalog.records import evidences, relies_on
+from conformance.drivers import process
 from conformance.drivers.transcript import decode
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted, accepted_if_host_valid
 from conformance.suite.jsvalues import expected_box, js_number_string, js_string
-from conformance.suite.rawproc import RawServer
+from conformance.suite.profiles import Profile
 from conformance.suite.render_box import ANSI, boxes, js_length, only_box
 from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession
 from conformance.suite.strategies import (
@@ -209,27 +208,18 @@ def test_thought_leaves_only_through_stderr(
         assert marked not in json.dumps(answer.response, ensure_ascii=False)
 
 
-@evidences("CMP-5", "OBJ-6")
-@relies_on("RTE-3", "RTE-9", "RTE-4")
-def test_caption_coloured_when_colour_is_forced(server: ServerSession) -> None:
-    """With colour forced the renderer colours its label (ANSI SGR), and the codes count in the border."""
-    with server.spare(env={"FORCE_COLOR": "1"}) as driver:
-        exchange = driver.call_tool(TOOL, Envelope("coloured", 1, 1, True).arguments())
-    accepted(exchange)
-    box = only_box(exchange.stderr)
-    assert ANSI.search(box.lines[1]), box.lines[1]
-    assert ANSI.search(box.body) is None, "the payload itself is not coloured"
-    header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
-    assert js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4, box.text
-
-
 _KEPT_VARIABLES = ("PATH", "HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "COVERAGE_PROCESS_START")
 """What a server needs to start (and to be measured); every other variable of ours is left out, so a CI
 or TERM of the machine running the suite cannot decide the row."""
 
+COLOUR_ROWS: dict[Profile, int] = {"dev": 2, "ci": 3, "thorough": 0}
+"""Start environments checked per run (0: all of them): one process each, so a run draws a coloured and a
+plain one and, in ci, one more; the seed decides which, and the thorough profile checks every row."""
 
-def _colour_run(target: Target, env: dict[str, str]) -> tuple[bytes, bytes]:
-    """One process started with exactly `env` (plus what it needs to start): initialize, one call, EOF."""
+
+def _colour_runs(target: Target, envs: list[dict[str, str]]) -> list[tuple[bytes, bytes]]:
+    """One process per environment, each started with exactly it (plus what it needs to start), all started
+    at once: initialize, one call, EOF."""
     frames = [
         {
             "jsonrpc": "2.0",
@@ -246,63 +236,54 @@ def _colour_run(target: Target, env: dict[str, str]) -> tuple[bytes, bytes]:
             "jsonrpc": "2.0",
             "id": 2,
             "method": "tools/call",
-            "params": {"name": TOOL, "arguments": Envelope("colour", 1, 1, False).arguments()},
+            "params": {"name": TOOL, "arguments": Envelope("coloured", 1, 1, False).arguments()},
         },
     ]
     kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
-    run = subprocess.run(
-        list(target.command),
-        input=b"".join(json.dumps(frame).encode() + b"\n" for frame in frames),
-        capture_output=True,
-        env=kept | env,
-        timeout=120,
-        check=False,
-    )
-    return run.stdout, run.stderr
+    stdin = b"".join(json.dumps(frame).encode() + b"\n" for frame in frames)
+    procs = []
+    try:
+        for env in envs:
+            procs.append(process.spawn(target.command, env=kept | env, exact_env=True))
+        return [proc.communicate(stdin, timeout=60) for proc in procs]
+    finally:
+        for proc in procs:
+            process.terminate(proc)
 
 
-@evidences("CMP-5")
-@pytest.mark.parametrize("row", range(len(start_environments())), ids=lambda n: start_environments()[n].rule)
-def test_caption_colour_follows_the_start_environment(target: Target, row: int) -> None:
+def _drawn_rows(profile: Profile, data: st.DataObject) -> list[StartEnvironment]:
+    rows = list(start_environments())
+    wanted = COLOUR_ROWS[profile]
+    if wanted == 0 or wanted >= len(rows):
+        return rows
+    coloured = [r for r in rows if r.coloured]
+    plain = [r for r in rows if not r.coloured]
+    drawn = [data.draw(st.sampled_from(coloured), "coloured row"),
+             data.draw(st.sampled_from(plain), "plain row")]
+    rest = st.sampled_from([r for r in rows if r not in drawn])
+    drawn += data.draw(st.lists(rest, min_size=wanted - 2, max_size=wanted - 2, unique_by=id), "further rows")
+    return drawn
+
+
+@evidences("CMP-5", "OBJ-6")
+@relies_on("RTE-3", "RTE-9", "RTE-4")
+@settings(max_examples=1)
+@given(data=st.data())
+def test_caption_colour_follows_the_start_environment(
+    target: Target, profile: Profile, data: st.DataObject
+) -> None:
     """The caption is coloured exactly when chalk's supports-color gives a piped stderr a level above 0:
-    FORCE_COLOR's spellings, then CI, TeamCity, COLORTERM, TERM_PROGRAM and TERM (any case) in that order."""
-    case = start_environments()[row]
-    stdout, stderr = _colour_run(target, case.env)
-    answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
-    assert any(a.get("id") == 2 and "result" in a for a in answers), stdout[-2000:]
-    header = only_box(stderr).lines[1]
-    assert bool(ANSI.search(header)) is case.coloured, (case.env, case.rule, header)
-
-
-_SEQUENCE: list[tuple[str, JSON]] = [
-    ("call", Envelope("first", 1, 3, True).arguments()),
-    ("call", Envelope("second", 2, 3, True).arguments(branchFromThought=1, branchId="bap-3")),
-    ("call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
-    ("call", Envelope("third", 5, 3, False).arguments(isRevision=True, revisesThought=1)),
-    ("list", None),
-]
-
-
-@evidences("BAP-3")
-@relies_on("RTE-3", "OBJ-4", "RTE-9")
-def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
-    """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
-    goes to /dev/null; no answer refers to the render."""
-    transcripts = []
-    for discard in (False, True):
-        pristine = RawServer.pooled(target, pristine=True)
-        with RawServer(target, discard_stderr=True) if discard else pristine as raw:
-            raw.initialize()
-            answers = []
-            for kind, arguments in _SEQUENCE:
-                if kind == "call":
-                    answers.append(raw.request("tools/call", {"name": TOOL, "arguments": arguments}))
-                else:
-                    answers.append(raw.request("tools/list", {}))
-            transcripts.append(answers)
-    assert transcripts[0] == transcripts[1]
-    text = json.dumps(transcripts[0], ensure_ascii=False)
-    assert "┌" not in text and "stderr" not in text.lower(), text
+    FORCE_COLOR's spellings, then CI, TeamCity, COLORTERM, TERM_PROGRAM and TERM (any case) in that order.
+    A coloured label's codes count in the border, and the payload itself is never coloured."""
+    cases = _drawn_rows(profile, data)
+    for case, (stdout, stderr) in zip(cases, _colour_runs(target, [c.env for c in cases]), strict=True):
+        answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+        assert any(a.get("id") == 2 and "result" in a for a in answers), (case.rule, stdout[-2000:])
+        box = only_box(stderr)
+        assert bool(ANSI.search(box.lines[1])) is case.coloured, (case.env, case.rule, box.lines[1])
+        assert ANSI.search(box.body) is None, (case.rule, "the payload itself is not coloured")
+        header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
+        assert js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4, (case.rule, box.text)
 
 
 _REPRESENTATIVE: dict[str, dict[str, JSON]] = {

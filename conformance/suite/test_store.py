@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -27,8 +25,10 @@ from conformance.suite.answers import (
     not_accepted,
     store,
 )
+from conformance.suite.fresh_runs import fresh_runs, state_of_answer
 from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
 from conformance.suite.plugin import Evidence
+from conformance.suite.rawproc import files_written
 from conformance.suite.render_box import only_box
 from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
 from conformance.suite.store_model import LabelSpace, StoreModel
@@ -220,9 +220,10 @@ def _init(driver: WireDriver, name: str) -> None:
 def test_one_recorder_per_process(server: ServerSession) -> None:
     """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
     whatever the arguments."""
-    with server.fresh() as driver:
-        driver.initialize(PROTOCOL_VERSION)
-        assert store(driver.call_tool(TOOL, Envelope("first", 3, 2, False).arguments())) == StoreState(1, ())
+    first, second = fresh_runs(server.target).read[0].answers[:2]
+    assert state_of_answer(first) == StoreState(1, ()), first
+    assert state_of_answer(second).history_length == 2, second
+    with server.spare() as driver:
 
         @given(
             calls=st.lists(
@@ -272,37 +273,18 @@ def test_state_is_process_global(server: ServerSession) -> None:
 @evidences("ABS-1")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSession) -> None:
-    """Retained state dies with the process, and nothing is written to disk on the way."""
+    """Retained state dies with the process, and nothing is written to disk on the way: fresh processes
+    started while this one holds thoughts and labels start empty, and leave their HOME, TMPDIR and XDG
+    folders empty."""
     before = server.probe()
     assert before.history_length > 1
-    with tempfile.TemporaryDirectory(prefix="seqthink-abs1-") as root:
-        dirs = {name: Path(root, name) for name in ("home", "tmp", "data", "state", "cache", "config")}
-        for path in dirs.values():
-            path.mkdir()
-        env = {
-            "HOME": str(dirs["home"]),
-            "TMPDIR": str(dirs["tmp"]),
-            "XDG_DATA_HOME": str(dirs["data"]),
-            "XDG_STATE_HOME": str(dirs["state"]),
-            "XDG_CACHE_HOME": str(dirs["cache"]),
-            "XDG_CONFIG_HOME": str(dirs["config"]),
-        }
-        with server.fresh(env=env) as driver:
-            driver.initialize(PROTOCOL_VERSION)
-            first = store(
-                driver.call_tool(
-                    "sequentialthinking",
-                    Envelope("t", 1, 2, True).arguments(branchId="abs-1", branchFromThought=1),
-                )
-            )
-            accepted(driver.call_tool("sequentialthinking", Envelope("u", 2, 2, False).arguments()))
-        written = [str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file()]
-    assert first == StoreState(1, ("abs-1",)), first
+    runs = fresh_runs(server.target)
+    for run in (*runs.read, runs.discarded):
+        first, second = (state_of_answer(answer) for answer in run.answers[:2])
+        assert first == StoreState(1, ()), f"a new process remembered an old one: {first}"
+        assert second == StoreState(2, ("replay",)), f"a new process remembered an old one: {second}"
+    written = files_written()
     assert written == [], f"the server wrote files: {written}"
-    with server.fresh() as driver:
-        driver.initialize(PROTOCOL_VERSION)
-        again = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
-    assert again == StoreState(1, ()), f"a new process remembered an old one: {again}"
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
@@ -314,8 +296,8 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
     label_every = max(growth_calls // 40, 1)
     checkpoint_every = max(growth_calls // 20, 1)
     labels: list[str] = []
-    with server.fresh() as driver:
-        driver.initialize(PROTOCOL_VERSION)
+    with server.spare() as driver:
+        start = store(driver.call_tool(TOOL, Envelope("grow", 1, 1, True).arguments())).history_length
         evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
         for index in range(1, growth_calls + 1):
             extra: dict[str, JSON | Omitted] = {}
@@ -326,7 +308,9 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
                 "sequentialthinking", Envelope("grow", index, 1, True).arguments(**extra)
             )
             status = answer_status(exchange)
-            if status.get("thoughtHistoryLength") != index or (extra and status.get("branches") != labels):
+            branches = status.get("branches")
+            grown = isinstance(branches, list) and branches[-len(labels):] == labels if labels else True
+            if status.get("thoughtHistoryLength") != start + index or (extra and not grown):
                 pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
             if index % checkpoint_every == 0 or index == growth_calls:
                 evidence.checkpoint(index, index, group_rss_bytes(driver.pid))

@@ -1,0 +1,101 @@
+"""One fixed sequence run on fresh processes, once per target, for every record about a fresh process.
+
+LOOP-B (two fresh processes answer alike), BAP-3 (a process whose stderr nobody reads answers alike), CMP-1
+and ABS-1 (a fresh process starts from an empty store) all need the same thing: the answers of a process
+that has seen nothing before. Three raw processes give it to all of them, instead of one or two each; they
+go back to the pool afterwards for checks that need a used process.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from conformance.jsontypes import JSON
+from conformance.suite.rawproc import RawServer
+from conformance.suite.session import TOOL, StoreState
+from conformance.suite.strategies import Envelope
+from conformance.targets.specs import Target
+
+SEQUENCE: tuple[tuple[str, JSON], ...] = (
+    ("tools/call", Envelope("replayed one", 1, 3, True).arguments()),
+    ("tools/call", Envelope("replayed two", 4, 3, True).arguments(branchFromThought=1, branchId="replay")),
+    ("tools/call", {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("tools/call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("tools/call", Envelope("replayed three", 2, 3, False).arguments(isRevision=True, revisesThought=1)),
+    ("tools/call", Envelope("t", 1, 1, True).arguments(branchFromThought=1, branchId="__proto__")),
+    ("tools/list", {}),
+)
+"""Accepted calls with and without branches and revisions, two refused ones, a prototype-key label, and
+the listing: the first two answers tell the store's starting state."""
+
+
+@dataclass(frozen=True)
+class FreshRun:
+    """What one fresh process answered to `SEQUENCE`, and the stderr bytes that came with each answer."""
+
+    answers: tuple[dict[str, JSON], ...]
+    stderrs: tuple[bytes, ...]
+    banner: bytes
+
+
+@dataclass(frozen=True)
+class FreshRuns:
+    """Two fresh processes whose stderr is read, and one whose stderr goes to /dev/null."""
+
+    read: tuple[FreshRun, FreshRun]
+    discarded: FreshRun
+
+
+_runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
+
+
+def _run(target: Target, *, discard_stderr: bool) -> FreshRun:
+    with RawServer.pooled(target, pristine=True, discard_stderr=discard_stderr) as raw:
+        raw.initialize()
+        raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
+        banner = bytes(raw.seen)
+        answers: list[dict[str, JSON]] = []
+        stderrs: list[bytes] = []
+        for method, arguments in SEQUENCE:
+            params: JSON = {"name": TOOL, "arguments": arguments} if method == "tools/call" else arguments
+            answers.append(raw.request(method, params))
+            stderrs.append(raw.stderr_now())
+    return FreshRun(tuple(answers), tuple(stderrs), banner)
+
+
+def prestart(target: Target) -> None:
+    """Have the pool start the fresh runs' processes now, side by side (unless they already ran)."""
+    if (tuple(target.command), tuple(sorted(target.env.items()))) not in _runs:
+        RawServer.prestart(target, pristine=2, discarding=1)
+
+
+def fresh_runs(target: Target) -> FreshRuns:
+    """`SEQUENCE` on three pristine processes of `target`, run once per target and kept."""
+    key = (tuple(target.command), tuple(sorted(target.env.items())))
+    if key not in _runs:
+        prestart(target)
+        first = _run(target, discard_stderr=False)
+        second = _run(target, discard_stderr=False)
+        _runs[key] = FreshRuns((first, second), _run(target, discard_stderr=True))
+    return _runs[key]
+
+
+def forget() -> None:
+    """Drop the kept runs (at the end of a session)."""
+    _runs.clear()
+
+
+def state_of_answer(answer: dict[str, JSON]) -> StoreState:
+    """The store state an accepted raw answer reports (OBJ-4's status object in content[0].text)."""
+    result = answer.get("result")
+    assert isinstance(result, dict) and not result.get("isError"), answer
+    content = result.get("content")
+    assert isinstance(content, list) and content and isinstance(content[0], dict), answer
+    text = content[0].get("text")
+    assert isinstance(text, str), answer
+    status = json.loads(text)
+    assert isinstance(status, dict), text
+    length, branches = status.get("thoughtHistoryLength"), status.get("branches")
+    assert isinstance(length, int) and isinstance(branches, list), status
+    return StoreState(length, tuple(str(b) for b in branches))
