@@ -47,6 +47,15 @@ class FreshRuns:
     discarded: FreshRun
 
 
+USERS: frozenset[str] = frozenset({
+    "test_banner_without_any_request",
+    "test_replay_on_fresh_processes_is_identical",
+    "test_answers_do_not_depend_on_stderr_being_read",
+    "test_one_recorder_per_process",
+    "test_fresh_process_remembers_nothing_and_writes_nothing",
+})
+"""Tests that take the fresh runs' processes: when a run collects one, they start with the session."""
+
 _runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
 
 

@@ -7,6 +7,7 @@ writers and the gate read those, never pytest internals.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import threading
 import time
@@ -32,7 +33,7 @@ from conformance.results import (
 from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
-from conformance.suite.session import ServerSession
+from conformance.suite.session import SPARE_USERS, ServerSession
 from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.identity import harness_identity
 from conformance.targets.specs import Target, resolve_target
@@ -231,7 +232,15 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
                             on_failure=state.on_target_failure)
     state.sessions[target.spec] = session
+    # An xdist worker collects every test but runs those it is sent: it starts processes when asked.
+    worker = "PYTEST_XDIST_WORKER" in os.environ
+    items = [] if worker else request.session.items
+    collected = {getattr(item, "originalname", item.name) for item in items}
     try:
+        if collected & fresh_runs.USERS:
+            fresh_runs.prestart(target)
+        if collected & SPARE_USERS:
+            session.prestart_spare()
         yield session
     finally:
         session.close()

@@ -37,6 +37,15 @@ PROBE_ARGUMENTS: dict[str, JSON] = {
 
 FailureHook = Callable[[DriverError], None]
 
+SPARE_USERS: frozenset[str] = frozenset({
+    "test_description_is_static_across_calls_and_processes",
+    "test_growth_is_unbounded",
+    "test_huge_thought_rendered_whole",
+    "test_one_recorder_per_process",
+    "test_state_is_process_global",
+})
+"""Tests that borrow the spare: when a run collects one, the spare's process starts with the session."""
+
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 _offered: dict[_Key, WireDriver] = {}
 
@@ -201,6 +210,11 @@ class ServerSession:
                                 transcript=self.transcript, on_failure=self.on_failure)
             try:
                 driver.start()
+            except BaseException:
+                driver.close()
+                raise
+        if driver.initialize_result is None:
+            try:
                 driver.initialize(PROTOCOL_VERSION)
             except BaseException:
                 driver.close()
@@ -214,6 +228,21 @@ class ServerSession:
                 self._spares[key] = driver
             else:
                 driver.close()
+
+    def prestart_spare(self) -> None:
+        """Start the spare's process now, to be initialized when a check first asks for it: its start-up
+        then overlaps the checks before it instead of delaying that one."""
+        key = _key(tuple(self.target.command), dict(self.target.env))
+        if key in self._spares:
+            return
+        driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                            transcript=self.transcript, on_failure=self.on_failure)
+        try:
+            driver.start()
+        except BaseException:
+            driver.close()
+            raise
+        self._spares[key] = driver
 
     @contextmanager
     def host(self) -> Iterator[SdkDriver]:
