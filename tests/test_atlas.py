@@ -156,6 +156,24 @@ def test_merge_of_a_folder_without_an_atlas_fails_in_one_line(tmp_path: Path) ->
     assert err.getvalue().count("\n") == 1 and "atlas.json" in err.getvalue()
 
 
+def test_a_switch_given_next_to_its_release_is_that_releases_control_column(tmp_path: Path) -> None:
+    """0.6.2's README documents no switch: asked for explicitly, the switch is its column, and changes
+    nothing on it (the stand-in suite includes the render check the switch silences on later releases)."""
+    control = "DISABLE_THOUGHT_LOGGING=true npm:0.6.2"
+    err = io.StringIO()
+    code = main(
+        ["atlas", control, "npm:0.6.2", *COMMON, "--jobs", "2", "--out", str(tmp_path)],
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    assert code == 0, err.getvalue()
+    atlas = load_atlas(tmp_path / "atlas.json")
+    assert [(c.spec, c.variant_of) for c in atlas.columns] == [("npm:0.6.2", None), (control, "npm:0.6.2")]
+    [pair] = atlas.pairs
+    assert pair.kind == "switch" and pair.verdict_changes == []
+    assert all(not any(row.changed) for row in atlas.grid)
+
+
 def test_order_puts_releases_oldest_first_after_other_targets() -> None:
     assert ordered(["npm:2025.7.1", "npm:2025.11.25", "reference", "npm:0.6.2", "A=1 npm:0.6.2"]) == [
         "reference",

@@ -139,7 +139,13 @@ def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Plann
             planned.append(_Planned(spec, None, None, str(exc)))
             continue
         readme = readme_of(target)
-        planned.append(_Planned(target.spec, None, target, None, readme))
+        env, base = split_env(target.spec)
+        # A target given with a switch next to its plain form is that release's switch column (as in a merge):
+        # the way to run a switch on a release whose README does not document it, as a control.
+        variant_of = base if env and not options.env and base in specs else None
+        planned.append(_Planned(target.spec, variant_of, target, None, readme))
+        if variant_of is not None:
+            continue
         if not options.switches or readme is None:
             continue
         own = split_env(target.spec)[0]

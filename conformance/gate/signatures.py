@@ -68,7 +68,8 @@ def witness_signatures(
     """Signatures of `records` (those with witnesses) on one fresh process of `target`.
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
-    witness that times out leaves its record unsigned, since slowness of the machine is not behaviour."""
+    witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
+    is not behaviour."""
     resolved = resolve_target(target, cache_dir=cache_dir) if isinstance(target, str) else target
     chosen = witnesses or default_witnesses()
     wanted = set(records)
@@ -85,7 +86,9 @@ def witness_signatures(
                 base = session.probe()
                 answers[rid] = [(name, session.answer(step, base)) for name, step in steps]
             except ServerTimeout:
-                continue  # too slow to tell on this machine: no signature, and a pinned entry is unconfirmed
+                # Too slow to tell: no signature (a pinned entry is then unconfirmed), and no further record
+                # is asked either, since a target that hangs would cost a call timeout per record.
+                break
         if "exit-on-stdin-close" in observed:
             session.end()
         for rid, steps in plan:

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Final
 
-from conformance.targets.specs import Target, TargetIdentity
+from conformance.targets.specs import Target, TargetIdentity, split_env
 
 ORIGINAL_PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
 
@@ -45,8 +45,9 @@ def _package_name_above(path: Path) -> str | None:
 
 
 def package_dir_of(target: Target) -> Path | None:
-    """The installed npm package an `npm:` target runs, found by walking up from its entry script."""
-    if not target.spec.startswith("npm:"):
+    """The installed npm package an `npm:` target runs (with or without environment variables), found by
+    walking up from its entry script."""
+    if not split_env(target.spec)[1].startswith("npm:"):
         return None
     for part in reversed(target.command):
         path = Path(part)
