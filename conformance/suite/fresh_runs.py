@@ -18,7 +18,7 @@ from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
 
 SEQUENCE: tuple[tuple[str, JSON], ...] = (
-    ("tools/call", Envelope("replayed one", 1, 3, True).arguments()),
+    ("tools/call", Envelope("replayed one", 1, 3, True).arguments(branchFromThought=1, branchId="first")),
     ("tools/call", Envelope("replayed two", 4, 3, True).arguments(branchFromThought=1, branchId="replay")),
     ("tools/call", {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True}),
     ("tools/call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
@@ -27,7 +27,8 @@ SEQUENCE: tuple[tuple[str, JSON], ...] = (
     ("tools/list", {}),
 )
 """Accepted calls with and without branches and revisions, two refused ones, a prototype-key label, and
-the listing: the first two answers tell the store's starting state."""
+the listing. The first two answers tell the store's starting state; the first creates a label, so the very
+first answer of a process must already list it."""
 
 
 @dataclass(frozen=True)
