@@ -118,12 +118,13 @@ def test_a_signal_mid_run_stops_it_with_a_cancelled_report(
 
 
 def test_max_time_stops_the_run_at_its_deadline(tmp_path: Path) -> None:
-    run = Running(tmp_path, "--max-time", "15")
+    # A ci run of the reference takes 30 s or more: a 10 s deadline always falls mid-run.
+    run = Running(tmp_path, "--profile", "ci", "--max-time", "10")
     try:
         start = time.monotonic()
         status = run.proc.wait(timeout=300)
         seconds = time.monotonic() - start
-        print(f"--max-time 15: exit {status} after {seconds:.1f} s")
+        print(f"--max-time 10: exit {status} after {seconds:.1f} s")
         assert status == 124, "".join(run.lines)
         assert tagged(run.tag) == [], "servers left running"
         _assert_nothing_invented(_report(tmp_path), "deadline")
