@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from conformance.jsontypes import JSON
-from conformance.suite.rawproc import RawServer
+from conformance.suite.rawproc import RawServer, target_key
 from conformance.suite.session import TOOL, StoreState
 from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
@@ -76,13 +76,13 @@ def _run(target: Target, *, discard_stderr: bool) -> FreshRun:
 
 def prestart(target: Target) -> None:
     """Have the pool start the fresh runs' processes now, side by side (unless they already ran)."""
-    if (tuple(target.command), tuple(sorted(target.env.items()))) not in _runs:
+    if target_key(target) not in _runs:
         RawServer.prestart(target, pristine=2, discarding=1)
 
 
 def fresh_runs(target: Target) -> FreshRuns:
     """`SEQUENCE` on three pristine processes of `target`, run once per target and kept."""
-    key = (tuple(target.command), tuple(sorted(target.env.items())))
+    key = target_key(target)
     if key not in _runs:
         prestart(target)
         first = _run(target, discard_stderr=False)

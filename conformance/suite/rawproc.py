@@ -38,6 +38,11 @@ _sandbox: Path | None = None
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
+def target_key(target: Target) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A target's command and extra environment: which processes of the pool (and fresh runs) are its."""
+    return tuple(target.command), tuple(sorted(target.env.items()))
+
+
 def sandbox_root() -> Path:
     """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
     global _sandbox
@@ -121,7 +126,7 @@ class RawServer:
         do (the check reads no stderr). A process goes back to the pool only if the check passed and left it
         healthy: alive, not spent, and with no unread stdout that the next check would take for its own.
         """
-        command, env = tuple(target.command), tuple(sorted(target.env.items()))
+        command, env = target_key(target)
         keys = [(command, env, discard_stderr)] + ([(command, env, not discard_stderr)] if any_stderr else [])
         fitting = [
             (key, r)
@@ -149,7 +154,7 @@ class RawServer:
     def prestart(cls, target: Target, *, pristine: int, discarding: int = 0) -> None:
         """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
         their start-up (for an interpreted server, most of its cost) then runs in parallel, not in turn."""
-        command, env = tuple(target.command), tuple(sorted(target.env.items()))
+        command, env = target_key(target)
         for discard, wanted in ((False, pristine), (True, discarding)):
             idle = _idle.setdefault((command, env, discard), [])
             ready = sum(1 for r in idle if not r.sent and r.proc.poll() is None)

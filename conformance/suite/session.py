@@ -206,13 +206,7 @@ class ServerSession:
             driver.close()
             driver = None
         if driver is None:
-            driver = WireDriver(self.target.command, env=merged, timeout=self.timeout,
-                                transcript=self.transcript, on_failure=self.on_failure)
-            try:
-                driver.start()
-            except BaseException:
-                driver.close()
-                raise
+            driver = self._started(merged)
         if driver.initialize_result is None:
             try:
                 driver.initialize(PROTOCOL_VERSION)
@@ -233,16 +227,19 @@ class ServerSession:
         """Start the spare's process now, to be initialized when a check first asks for it: its start-up
         then overlaps the checks before it instead of delaying that one."""
         key = _key(tuple(self.target.command), dict(self.target.env))
-        if key in self._spares:
-            return
-        driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+        if key not in self._spares:
+            self._spares[key] = self._started(dict(self.target.env))
+
+    def _started(self, env: Mapping[str, str]) -> WireDriver:
+        """A started, not yet initialized driver for a spare in `env` (closed again if it cannot start)."""
+        driver = WireDriver(self.target.command, env=env, timeout=self.timeout,
                             transcript=self.transcript, on_failure=self.on_failure)
         try:
             driver.start()
         except BaseException:
             driver.close()
             raise
-        self._spares[key] = driver
+        return driver
 
     @contextmanager
     def host(self) -> Iterator[SdkDriver]:
