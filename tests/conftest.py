@@ -1,8 +1,20 @@
-"""Harness tests that interrupt a child with SIGINT need it to reach Python's KeyboardInterrupt."""
+"""Tiers by cost, and children that can be interrupted.
+
+Everything under tests/e2e/ and the conformance suite is marked `slow`, here and never by hand, so
+`python -m pytest -m "not slow"` is the fast tier: tests/fast/ alone.
+"""
 
 from __future__ import annotations
 
 import signal
+from pathlib import Path
+
+import pytest
+
+import conformance.suite
+
+SLOW = (Path(__file__).resolve().parent / "e2e", Path(conformance.suite.__file__).resolve().parent)
+"""Full runs, CLI runs, the action, the browser, installs, node, the suite against real servers."""
 
 
 def pytest_configure() -> None:
@@ -11,3 +23,11 @@ def pytest_configure() -> None:
     that never arrives. Restoring Python's handler here gives children the default disposition again."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Before `-m` deselects: the mark comes from where a test lives."""
+    for item in items:
+        if any(item.path.resolve().is_relative_to(folder) for folder in SLOW):
+            item.add_marker(pytest.mark.slow)

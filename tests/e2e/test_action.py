@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUN_ACTION = REPO / "scripts" / "run_action.py"
 BROKEN = REPO / "tests" / "servers" / "exit_at_start.py"
 
@@ -52,7 +52,6 @@ def test_action_declares_what_a_fork_needs() -> None:
     assert "uses: " in example and "seqthink-conformance@" in example
 
 
-@pytest.mark.slow
 def test_action_passes_on_the_reference(tmp_path: Path, python_venv: Path) -> None:
     ran = job(tmp_path / "ws", python_venv, target="reference", profile="dev", seed="20261129")
     assert ran.code == 0, ran.output[-4000:]
@@ -62,7 +61,6 @@ def test_action_passes_on_the_reference(tmp_path: Path, python_venv: Path) -> No
     assert {"report.json", "report.md", "report.html", "junit.xml"} <= {p.name for p in uploaded.iterdir()}
 
 
-@pytest.mark.slow
 def test_action_fails_the_job_on_a_broken_server(tmp_path: Path, python_venv: Path) -> None:
     target = "cmd:" + shlex.join([sys.executable, str(BROKEN)])
     ran = job(tmp_path / "ws", python_venv, target=target, profile="dev", args="--jobs 1")

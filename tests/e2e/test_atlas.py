@@ -20,7 +20,7 @@ from conformance.atlas.model import Atlas
 from conformance.atlas.write import generate_schema, load_atlas, shipped_schema
 from conformance.cli.main import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SUITE = str(REPO / "tests" / "atlas_suite" / "atlas_suite.py")
 COMMON = ["--profile", "dev", "--seed", "7", "--no-compare", "--suite", SUITE]
 DTL = "DISABLE_THOUGHT_LOGGING=true npm:2025.7.1"

@@ -26,7 +26,7 @@ from conformance.cli.main import main
 from conformance.report.json import shipped_schema
 from conformance.targets.specs import resolve_target
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SIGNATURE_SUITE = str(REPO / "tests" / "cli_suite" / "signature_suite.py")
 GATE_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 ENTRY = Path("node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js")

@@ -29,7 +29,7 @@ from conformance.report.style import page
 from conformance.report.svg import COLOURS, legend, verdict_bar, verdict_grid
 from conformance.results import GrowthPoint
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CONFORMANCE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--headless",

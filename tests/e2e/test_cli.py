@@ -27,7 +27,7 @@ from conformance.catalog.view import load_catalog_view
 from conformance.cli.main import main
 from conformance.report.json import shipped_schema
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FAKE = REPO / "tests" / "cli_servers" / "fake.py"
 MINI_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 """Named so the harness's own test run does not collect it; `--suite` names the file, so the run does."""

@@ -21,7 +21,7 @@ from conformance.gate.comparison import accept, comparison_gate, dump_compare_ba
 from conformance.report.json import load_report
 from conformance.targets.specs import Target, resolve_target
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 MINI_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 OLD, NEW = "npm:2025.12.18", "npm:2026.7.4"
 
@@ -57,7 +57,6 @@ def drift(tmp_path_factory: pytest.TempPathFactory) -> Ran:
     return cli("compare", OLD, NEW, "--seed", "11", "--budget", "6", out=tmp_path_factory.mktemp("drift"))
 
 
-@pytest.mark.slow
 def test_the_reference_and_the_original_do_not_differ(same: Ran) -> None:
     assert same.code == 0, same.stdout + same.stderr
     comparison = same.report["comparison"]
@@ -70,7 +69,6 @@ def test_the_reference_and_the_original_do_not_differ(same: Ran) -> None:
         assert (same.out / name).is_file()
 
 
-@pytest.mark.slow
 def test_the_coercion_change_and_the_annotations_are_named_with_one_call_programs(drift: Ran) -> None:
     assert drift.code == 1, drift.stdout + drift.stderr
     differences = {d["id"]: d for d in drift.report["comparison"]["differences"]}
@@ -107,7 +105,6 @@ def _answers(spec: str, frames: list[str]) -> dict[int, dict[str, Any]]:
     return {a["id"]: a for a in answers if "id" in a}
 
 
-@pytest.mark.slow
 def test_every_published_program_replays_on_fresh_servers(drift: Ran) -> None:
     differences = drift.report["comparison"]["differences"]
     _target(OLD), _target(NEW)
@@ -127,7 +124,6 @@ def test_every_published_program_replays_on_fresh_servers(drift: Ran) -> None:
             assert a != b, difference["id"]
 
 
-@pytest.mark.slow
 def test_a_compare_baseline_accepts_what_it_lists(drift: Ran, tmp_path: Path) -> None:
     report = load_report(drift.out / "report.json")
     assert report.comparison is not None and not report.gate.passed
@@ -140,7 +136,6 @@ def test_a_compare_baseline_accepts_what_it_lists(drift: Ran, tmp_path: Path) ->
     assert not comparison_gate(accept(report.comparison, partial), str(path)).passed
 
 
-@pytest.mark.slow
 def test_diff_shows_behaviour_differences_of_two_comparisons(same: Ran, drift: Ran) -> None:
     from conformance.cli.main import main
 
@@ -159,7 +154,6 @@ def test_an_unusable_target_exits_2_with_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "no-such-server" in lines[0], ran.stderr
 
 
-@pytest.mark.slow
 def test_run_against_puts_the_comparison_in_the_run_report(tmp_path: Path) -> None:
     ran = cli("run", "--target", NEW, "--against", NEW, "--profile", "dev", "--seed", "5",
               "--suite", MINI_SUITE, out=tmp_path / "run")

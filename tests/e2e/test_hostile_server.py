@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from tests.servers import TAG_VARIABLE, command, tagged
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 GATE_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 BUDGET = 60
 """`--max-time` of each run: it must end in a report by then, whatever the server does."""

@@ -15,8 +15,13 @@ from pathlib import Path
 import pytest
 
 from conformance.report.model import Report
-
-from .servers import Modification, load_modifications, materialize, original_entry, target_spec
+from tests.modified_servers.servers import (
+    Modification,
+    load_modifications,
+    materialize,
+    original_entry,
+    target_spec,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text")

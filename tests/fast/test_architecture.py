@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "conformance"
+PACKAGE = Path(__file__).resolve().parents[2] / "conformance"
 SHARED = {"conformance.results", "conformance.jsontypes", "conformance.drivers.errors", "conformance"}
 ALLOWED: dict[str, set[str]] = {
     "catalog": set(),

@@ -32,7 +32,7 @@ from conformance.gate.canonical import short_json
 from conformance.gate.signatures import signature_of, witness_signatures
 from conformance.report.model import RecordVerdict, WitnessAnswer
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CANONICAL = {r.id: r.id for r in default_catalog().records}
 
 

@@ -32,7 +32,7 @@ from conformance.catalog.records import (
     relies_on,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = fixtures_dir()
 CATALOG_FILE = FIXTURES / "records.yaml"
 SCHEMA_FILE = FIXTURES / "schemas" / "records.schema.json"
@@ -479,6 +479,6 @@ def test_relies_on_fails_at_import_on_unknown_id_or_alias(tmp_path: Path) -> Non
 
 
 def test_fixtures_resolve_to_the_checkout_when_not_installed() -> None:
-    if (Path(__file__).resolve().parents[1] / "conformance" / "_fixtures").exists():
+    if (Path(__file__).resolve().parents[2] / "conformance" / "_fixtures").exists():
         pytest.skip("an installed-style conformance/_fixtures exists in this checkout")
     assert fixtures_dir() == REPO / "fixtures"

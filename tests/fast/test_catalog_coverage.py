@@ -18,7 +18,7 @@ import pytest
 
 from conformance.catalog.records import Catalog, UnknownRecordError, load_catalog
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SUITE = "conformance.suite"
 RUN_INI = REPO / "conformance" / "run-pytest.ini"
 COLLECT_TIMEOUT = 600.0

@@ -39,7 +39,6 @@ def patched_original(tmp_path: Path, name: str, anchor: str, insert: str) -> str
     return "cmd:" + shlex.join([target.command[0], str(copy / "dist" / "index.js")])
 
 
-@pytest.mark.slow
 def test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed(tmp_path: Path) -> None:
     refusing = patched_original(
         tmp_path,
@@ -64,7 +63,6 @@ def test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed(tmp_
     assert "RTE-3" in cause.records
 
 
-@pytest.mark.slow
 def test_a_server_that_stops_filing_branches_is_attributed_to_branch_records(tmp_path: Path) -> None:
     unbranched = patched_original(
         tmp_path,

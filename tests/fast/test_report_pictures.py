@@ -19,7 +19,7 @@ from conformance.report.svg import COLOURS, Series, line_chart, verdict_bar, ver
 from conformance.report.text import VERDICT_MARK
 from conformance.results import GrowthPoint
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 hostile = st.one_of(

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
-from servers import alive, command, group_alive, running_with, ts062
 
 from conformance.drivers import process
 from conformance.drivers.errors import ProtocolViolation, ServerExited, ServerTimeout, TargetError
 from conformance.drivers.sdk import SdkDriver
+from tests.servers import alive, command, group_alive, running_with, ts062
 
 VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
@@ -111,7 +111,7 @@ def test_ctrl_c_during_the_handshake_leaves_no_server_behind(tmp_path: Path) -> 
         textwrap.dedent(
             f"""
             import sys
-            sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+            sys.path.insert(0, {str(Path(__file__).parents[2])!r})
             print("go", flush=True)
             from conformance.drivers.sdk import SdkDriver
             with SdkDriver({server!r}, timeout=60):

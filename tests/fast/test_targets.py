@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
-from servers import command, ts062
 
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm
 from conformance.targets.specs import default_cache_dir, resolve_target
+from tests.servers import command, ts062
 
-REPO = Path(__file__).parent.parent
+REPO = Path(__file__).parents[2]
 
 
 def resolve_in_subprocess(spec: str, cache: Path, *, cwd: Path = REPO) -> subprocess.Popen[str]:
@@ -68,7 +68,6 @@ def test_npm_062_identity_is_read_back_from_the_install() -> None:
     assert identity.command == list(target.command)
 
 
-@pytest.mark.slow
 def test_fresh_install_is_reused_and_reinstalled_when_tampered(tmp_path: Path) -> None:
     messages: list[str] = []
     first = resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
@@ -96,7 +95,6 @@ def test_fresh_install_is_reused_and_reinstalled_when_tampered(tmp_path: Path) -
     assert messages[-1].startswith("reinstalling") and "node_modules" in messages[-1]
 
 
-@pytest.mark.slow
 def test_parallel_installs_run_npm_once(tmp_path: Path) -> None:
     workers = [resolve_in_subprocess("npm:0.6.2@today", tmp_path) for _ in range(2)]
     outputs = [worker.communicate(timeout=300)[0] for worker in workers]
@@ -106,7 +104,6 @@ def test_parallel_installs_run_npm_once(tmp_path: Path) -> None:
     assert len(identities) == 1
 
 
-@pytest.mark.slow
 def test_interrupted_install_leaves_no_half_cache(tmp_path: Path) -> None:
     worker = resolve_in_subprocess("npm:0.6.2@today", tmp_path)
     folder = tmp_path / "npm" / "@modelcontextprotocol__server-sequential-thinking"

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from servers import alive, command, group_alive, ts062
 
 from conformance.drivers import process
 from conformance.drivers.errors import (
@@ -27,6 +26,7 @@ from conformance.drivers.errors import (
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
 from conformance.jsontypes import JSON, OMIT, Omitted
+from tests.servers import alive, command, group_alive, ts062
 
 VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 
@@ -177,7 +177,7 @@ def test_interrupted_harness_leaves_no_server_behind(
         textwrap.dedent(
             f"""
             import sys, time
-            sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+            sys.path.insert(0, {str(Path(__file__).parents[2])!r})
             from conformance.drivers import process
             from conformance.drivers.wire import WireDriver
             process.exit_on_sigterm()
