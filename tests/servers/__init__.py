@@ -25,6 +25,10 @@ def ts062() -> Target:
     return resolve_target("npm:0.6.2", progress=lambda line: print(line, file=sys.stderr))
 
 
+VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+"""A call every sequentialthinking server accepts."""
+
+
 def alive(pid: int) -> bool:
     """Whether `pid` is a running process (a zombie nobody reaps is not running)."""
     try:
@@ -43,6 +47,13 @@ def group_alive(pgid: int) -> list[int]:
         except (ProcessLookupError, psutil.Error):
             continue
     return found
+
+
+def assert_gone(*pids: int) -> None:
+    """No process of the server's group (nor the given pids) is left running."""
+    for pid in pids:
+        assert not alive(pid), f"process {pid} is still running"
+        assert group_alive(pid) == [], f"process group {pid} still has running members"
 
 
 def running_with(argument: str) -> list[int]:
