@@ -1,7 +1,7 @@
 """Behaviour-pinned baselines, through the API: the witness data, signatures, format /1 and /2, the gate.
 
-Signatures are computed on real server processes (`witness_signatures`), never on mocks; the end-to-end
-command line is in tests/test_baseline_cli.py.
+Signatures computed on real server processes (`witness_signatures`, never on mocks) are checked in
+tests/e2e/test_baseline_signatures.py; the end-to-end command line in tests/e2e/test_baseline_cli.py.
 """
 
 from __future__ import annotations
@@ -29,16 +29,11 @@ from conformance.gate.baseline import (
     load_baseline,
 )
 from conformance.gate.canonical import short_json
-from conformance.gate.signatures import signature_of, witness_signatures
+from conformance.gate.signatures import signature_of
 from conformance.report.model import RecordVerdict, WitnessAnswer
 
 REPO = Path(__file__).resolve().parents[2]
 CANONICAL = {r.id: r.id for r in default_catalog().records}
-
-
-def _wire_only(record: str) -> bool:
-    """Records whose witnesses are all on the wire or stderr (the reference has no npm package files)."""
-    return all(step.artifact is None for _, step in default_witnesses().steps_of(record))
 
 
 def test_every_record_observable_on_the_wire_or_stderr_has_witnesses() -> None:
@@ -60,39 +55,6 @@ def test_records_may_not_share_a_branch_label(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     with pytest.raises(WitnessError, match="'same' is filed by"):
         load_witnesses(path)
-
-
-def test_signatures_agree_where_reference_and_original_agree() -> None:
-    """The reference equals the original on every tool-level behaviour; SDK-owned details are normalized."""
-    records = [rid for rid in default_witnesses().records if _wire_only(rid)]
-    original = witness_signatures("npm:0.6.2", records, timeout=60)
-    reference = witness_signatures("reference", records, timeout=60)
-    assert set(original) == set(reference) == set(records)
-    differing = [rid for rid in records if original[rid].signature != reference[rid].signature]
-    assert differing == [], {rid: (original[rid].witness, reference[rid].witness) for rid in differing}
-
-
-def test_signatures_do_not_depend_on_what_else_was_witnessed() -> None:
-    """A record's store effects are read relative to its own probe: the same digest alone or among all."""
-    alone = witness_signatures("npm:0.6.2", ["OBJ-3", "RTE-5"])
-    among = witness_signatures("npm:0.6.2", list(default_witnesses().records))
-    assert {r: alone[r].signature for r in alone} == {r: among[r].signature for r in alone}
-
-
-def test_coercion_and_annotations_change_the_signatures_of_2026_7_4() -> None:
-    """Upstream #3428 (string numbers and "false" accepted) and the tool's new annotations sit inside
-    records that already deviate on 2025.12.18; their signatures say so."""
-    records = ["RTE-3", "OBJ-10", "OBJ-8", "RTE-1", "CMP-2", "OBJ-7", "OBJ-5"]
-    before = witness_signatures("npm:2025.12.18", records)
-    after = witness_signatures("npm:2026.7.4", records)
-    changed = {rid for rid in records if before[rid].signature != after[rid].signature}
-    # Installed as released, 2026.7.4's SDK (1.29.0, 2025.12.18 has 1.25.1) also serves another inputSchema
-    # (OBJ-7); the description is the same.
-    assert changed == {"RTE-3", "OBJ-10", "OBJ-8", "RTE-1", "CMP-2", "OBJ-7"}
-    shown = {w.step: w.answer for w in after["CMP-2"].witness}
-    assert "annotations" in shown["tool-keys"]
-    coerced = {w.step: w.answer for w in after["RTE-3"].witness}
-    assert '"isError":false' in coerced["string-number"] and '"isError":false' in coerced["string-flag"]
 
 
 def test_signature_covers_step_names_and_answers() -> None:
