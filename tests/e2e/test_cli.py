@@ -7,15 +7,12 @@ against a hostile fake server (tests/cli_servers/fake.py).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,69 +21,17 @@ import pytest
 import yaml
 
 from conformance.catalog.view import load_catalog_view
-from conformance.cli.main import main
 from conformance.report.json import shipped_schema
+from tests.cli import CONTROL, FAKE, GATE_SUITE, Ran, assert_one_clean_error_line, cli, cli_here, fake
 
-REPO = Path(__file__).resolve().parents[2]
-FAKE = REPO / "tests" / "cli_servers" / "fake.py"
-MINI_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
-"""Named so the harness's own test run does not collect it; `--suite` names the file, so the run does."""
 SEED = "20260821"
 HOSTILE = "<script>alert(1)</script>"
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-@dataclass
-class Ran:
-    code: int
-    stdout: str
-    stderr: str
-    out: Path
-
-    @property
-    def report(self) -> dict[str, Any]:
-        loaded: dict[str, Any] = json.loads((self.out / "report.json").read_text(encoding="utf-8"))
-        return loaded
-
-    def verdicts(self) -> dict[str, str]:
-        return {r["id"]: r["verdict"] for r in self.report["records"]}
-
-
-def cli(*args: str, out: Path | None = None, timeout: float = 420) -> Ran:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
-    argv = [sys.executable, "-m", "conformance", *args]
-    if out is not None:
-        argv += ["--out", str(out)]
-    done = subprocess.run(
-        argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    return Ran(done.returncode, done.stdout, done.stderr, out or REPO)
-
-
-def cli_here(*args: str) -> Ran:
-    """The same entry point in this process, for commands that start no server and no pytest."""
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(args), stdout=out, stderr=err)
-    return Ran(code, out.getvalue(), err.getvalue(), REPO)
-
-
-def fake(mode: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(FAKE), mode])
 
 
 def mini_run(target: str, out: Path, *extra: str) -> Ran:
     return cli(
-        "run", "--target", target, "--profile", "dev", "--seed", SEED, "--suite", MINI_SUITE, *extra, out=out
+        "run", "--target", target, "--profile", "dev", "--seed", SEED, "--suite", GATE_SUITE, *extra, out=out
     )
-
-
-def assert_one_clean_error_line(ran: Ran) -> None:
-    lines = ran.stderr.strip().splitlines()
-    assert len(lines) == 1, ran.stderr
-    assert lines[0].startswith("seqthink-conformance: error: "), lines[0]
-    assert "Traceback" not in ran.stdout + ran.stderr
-    assert not CONTROL.search(ran.stdout + ran.stderr), repr(ran.stdout + ran.stderr)
 
 
 def assert_valid_report(out: Path) -> dict[str, Any]:
@@ -158,48 +103,6 @@ def test_unusable_target_exits_2_with_a_report(target: str, says: str, tmp_path:
     assert report["preflight"]["ok"] is False and says in report["preflight"]["error"]
     assert report["gate"]["passed"] is False
     assert {r["verdict"] for r in report["records"]} <= {"not run", "not observable"}
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["run", "--target", "bogus"],
-        ["run", "--jobs", "0"],
-        ["run", "--profile", "fast"],
-        ["frobnicate"],
-        [],
-        ["run", "--baseline", "/no/such/baseline.yaml"],
-    ],
-    ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command", "missing-baseline"],
-)
-def test_misuse_exits_2_with_one_line(argv: list[str], tmp_path: Path) -> None:
-    ran = cli_here(*argv, "--out", str(tmp_path)) if argv[:1] == ["run"] else cli_here(*argv)
-    assert ran.code == 2, ran.stdout + ran.stderr
-    assert_one_clean_error_line(ran)
-    assert not (tmp_path / "report.json").exists()
-
-
-@pytest.mark.parametrize(
-    ("baseline", "says"),
-    [
-        ({"target": "npm:9.9.9", "deviations": []}, "is for target"),
-        ({"target": "reference", "deviations": [{"record": "NOPE-1", "reason": "x"}]}, "not a record"),
-        ({"target": "reference", "deviations": [{"record": "RTE-2", "reason": " "}]}, "reason"),
-        ({"target": "reference", "deviations": [{"record": "RTE-2"}]}, "reason"),
-        (
-            {"target": "reference", "deviations": [{"record": "RTE-2", "reason": "x", "verdict": "holds"}]},
-            "verdict",
-        ),
-    ],
-    ids=["other-target", "unknown-record", "blank-reason", "no-reason", "bad-verdict"],
-)
-def test_invalid_baseline_exits_2(baseline: dict[str, Any], says: str, tmp_path: Path) -> None:
-    path = tmp_path / "baseline.yaml"
-    path.write_text(yaml.safe_dump(baseline), encoding="utf-8")
-    ran = cli_here("run", "--target", "reference", "--baseline", str(path), "--out", str(tmp_path / "out"))
-    assert ran.code == 2, ran.stdout + ran.stderr
-    assert_one_clean_error_line(ran)
-    assert says in ran.stderr
 
 
 # -- the gate, escaping, xdist: the stand-in suite -----------------------------------------------------
@@ -311,34 +214,6 @@ def test_parallel_workers_give_the_serial_verdicts(hostile: Ran, tmp_path: Path)
 
 
 # -- records and diff ----------------------------------------------------------------------------------
-
-
-def test_records_lists_and_filters_the_catalog() -> None:
-    catalog = load_catalog_view()
-    everything = cli_here("records")
-    assert everything.code == 0, everything.stderr
-    assert f"{len(catalog.records)} of {len(catalog.records)} records" in everything.stdout
-
-    routes = cli_here("records", "--kind", "rte", "--observable")
-    listed = [line.split()[0] for line in routes.stdout.splitlines()[:-1]]
-    assert listed == [r.id for r in catalog.records if r.kind == "rte" and r.observable]
-
-    hidden = cli_here("records", "--unobservable", "--json")
-    rows = [json.loads(line) for line in hidden.stdout.splitlines()]
-    assert rows and all(not r["observable"] and r["unobservable_reason"] for r in rows)
-    assert {r["id"] for r in rows} == {r.id for r in catalog.records if not r.observable}
-
-    aliased = [
-        json.loads(line) for line in cli_here("records", "--kind", "abs", "--json").stdout.splitlines()
-    ]
-    assert "EPI-3" in next(r for r in aliased if r["id"] == "ABS-12")["aliases"]
-
-    wire = cli_here("records", "--channel", "stderr", "--json")
-    assert all("stderr" in json.loads(line)["channels"] for line in wire.stdout.splitlines())
-
-    bad = cli_here("records", "--kind", "nosuch")
-    assert bad.code == 2
-    assert_one_clean_error_line(bad)
 
 
 def test_diff_shows_records_whose_verdict_differs(reference_mini: Ran, hostile: Ran) -> None:

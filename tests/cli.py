@@ -1,0 +1,75 @@
+"""`python -m conformance` as the tests call it: in a child process as a user types it, or in this process
+for commands that start no server; the stand-in suite and the fake server the CLI tests run it on."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.cli.main import main
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE = REPO / "tests" / "cli_servers" / "fake.py"
+GATE_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
+"""Named so the harness's own test run does not collect it; `--suite` names the file, so the run does."""
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass
+class Ran:
+    code: int
+    stdout: str
+    stderr: str
+    out: Path
+
+    @property
+    def report(self) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads((self.out / "report.json").read_text(encoding="utf-8"))
+        return loaded
+
+    def verdicts(self) -> dict[str, str]:
+        return {r["id"]: r["verdict"] for r in self.report["records"]}
+
+
+def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str, str] | None = None) -> Ran:
+    """A child process from the repository root, without CI (the profile is the one asked for); `env` is
+    added to this process's environment, a PYTHONPATH in it goes before the repository's."""
+    extra = dict(env or {})
+    path = [extra.pop("PYTHONPATH", ""), str(REPO), os.environ.get("PYTHONPATH", "")]
+    child = {**os.environ, **extra, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+    child.pop("CI", None)
+    argv = [sys.executable, "-m", "conformance", *args]
+    if out is not None:
+        argv += ["--out", str(out)]
+    done = subprocess.run(
+        argv, cwd=REPO, env=child, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    return Ran(done.returncode, done.stdout, done.stderr, out or REPO)
+
+
+def cli_here(*args: str) -> Ran:
+    """The same entry point in this process, for commands that start no server and no pytest."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return Ran(code, out.getvalue(), err.getvalue(), REPO)
+
+
+def fake(mode: str) -> str:
+    """A `cmd:` target for tests/cli_servers/fake.py in `mode` (hostile, exit, no-tool, garbage)."""
+    return "cmd:" + shlex.join([sys.executable, str(FAKE), mode])
+
+
+def assert_one_clean_error_line(ran: Ran) -> None:
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 1, ran.stderr
+    assert lines[0].startswith("seqthink-conformance: error: "), lines[0]
+    assert "Traceback" not in ran.stdout + ran.stderr
+    assert not CONTROL.search(ran.stdout + ran.stderr), repr(ran.stdout + ran.stderr)
