@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from conformance.drivers.errors import ServerExited
 from conformance.drivers.wire import WireDriver
 from conformance.targets.specs import Target, resolve_target
-from reference_server.colour import chalk_accepts_level, chalk_colours, supports_color_level
+from reference_server.colour import supports_color_level
 from reference_server.toolspec import BANNER
 
 ORACLE: Final = r"""
@@ -144,12 +144,6 @@ def test_supports_color_level_matches_chalks(
     assert (None if math.isnan(level) else level) == expected
 
 
-def test_chalk_accepts_only_integer_levels_up_to_three() -> None:
-    assert chalk_accepts_level(0.0) and chalk_accepts_level(3.0) and chalk_accepts_level(math.nan)
-    assert not chalk_accepts_level(-1.0)
-    assert not chalk_accepts_level(4.0)
-
-
 @pytest.mark.parametrize("force", ["-1", " -2", "-99999999999999999999"])
 def test_negative_forced_level_kills_both_at_start(original: Target, force: str) -> None:
     """chalk builds chalkStderr with an explicit level at import; a negative one throws, exit status 1.
@@ -172,13 +166,6 @@ def clean_env_command(target: Target, env: dict[str, str], argv: list[str]) -> t
     clean = [f"{key}={os.environ[key]}" for key in ("PATH", "PYTHONPATH", "HOME") if key in os.environ]
     assignments = [f"{key}={value}" for key, value in env.items()]
     return ("env", "-i", *clean, *assignments, *target.command, *argv)
-
-
-def test_chalk_styles_unless_level_is_at_most_zero() -> None:
-    assert not chalk_colours(0.0)
-    assert not chalk_colours(-1.0)
-    assert chalk_colours(1.0)
-    assert chalk_colours(math.nan)
 
 
 CALLS: Final = [
