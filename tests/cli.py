@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "cli_servers" / "fake.py"
 GATE_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 """Named so the harness's own test run does not collect it; `--suite` names the file, so the run does."""
+GATE_SEED = "20260821"
+"""The seed of the stand-in suite's runs: a test comparing its own run with the session's uses it too."""
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -37,6 +39,17 @@ class Ran:
 
     def verdicts(self) -> dict[str, str]:
         return {r["id"]: r["verdict"] for r in self.report["records"]}
+
+
+@dataclass
+class CountedRun:
+    """A run, the profile and seed it was asked for, and the pids its reference servers logged as they
+    started (counted by the servers, not by the harness)."""
+
+    ran: Ran
+    profile: str
+    seed: str
+    starts: list[str]
 
 
 def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str, str] | None = None) -> Ran:

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +25,7 @@ from conformance.report.model import VERDICTS, StoreGrowth
 from conformance.report.style import page
 from conformance.report.svg import COLOURS, legend, verdict_bar, verdict_grid
 from conformance.results import GrowthPoint
+from tests.cli import Ran
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CONFORMANCE_CHROMIUM", "/usr/bin/chromium"))
@@ -42,8 +40,6 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
 COMMITTED = ["npm-0.6.2", "npm-2026.8.31"]
-FAKE = REPO / "tests" / "cli_servers" / "fake.py"
-MINI_SUITE = REPO / "tests" / "cli_suite" / "gate_suite.py"
 INJECTED = "<script>document.title='pwned';window.pwned=1</script><img src=x onerror=\"window.pwned=2\">"
 
 
@@ -80,23 +76,15 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A report written by a real run against a server whose every string is `<script>alert(1)</script>`."""
-    out = tmp_path_factory.mktemp("hostile")
-    target = "cmd:" + shlex.join([sys.executable, str(FAKE), "hostile"])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", target, "--profile", "dev", "--seed", "1",
-         "--suite", str(MINI_SUITE), "--out", str(out)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=420, check=False,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
-    return out / "report.html"
+def hostile_report(hostile_gate: Ran) -> Path:
+    """A report written by a real run against a server whose every string is `<script>alert(1)</script>`
+    (the session's run, tests/e2e/conftest.py)."""
+    assert hostile_gate.code == 1, hostile_gate.stdout + hostile_gate.stderr
+    return hostile_gate.out / "report.html"
 
 
 @pytest.fixture(scope="module")
-def pictures_page(hostile_report: Path) -> Path:
+def pictures_page(hostile_report: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every picture on one page: the hostile report given the benchmark's measured growth of npm:0.6.2
     (a real run's figures), and the atlas grid over the two committed reports."""
     bench = json.loads((REPO / "reports" / "benchmarks" / "benchmarks.json").read_text(encoding="utf-8"))
@@ -107,13 +95,14 @@ def pictures_page(hostile_report: Path) -> Path:
     ]
     report = load_report(hostile_report.with_name("report.json"))
     growth = StoreGrowth(test="benchmarks/memory.py (npm:0.6.2)", records=["RTE-5", "ABS-11"], points=points)
-    with_growth = hostile_report.with_name("with-growth.html")
+    folder = tmp_path_factory.mktemp("pictures")
+    with_growth = folder / "with-growth.html"
     with_growth.write_text(render_html(report.model_copy(update={"growth": [growth]})), encoding="utf-8")
 
     reports = {name: load_report(REPO / "reports" / name / "report.json") for name in COMMITTED}
     records = [r.id for r in reports[COMMITTED[0]].records]
     cells = {(r.id, name): r.verdict for name, rep in reports.items() for r in rep.records}
-    grid = hostile_report.with_name("grid.html")
+    grid = folder / "grid.html"
     grid.write_text(
         page(
             "Atlas grid",

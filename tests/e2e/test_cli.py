@@ -1,8 +1,9 @@
 """End-to-end tests of `python -m conformance`: real processes, real pipes, exit statuses and reports.
 
-One full-suite run against the reference (dev profile); the gate, escaping, xdist and diff checks use a
-three-test stand-in suite (`--suite tests/cli_suite`) so they take seconds, against the reference and
-against a hostile fake server (tests/cli_servers/fake.py).
+The full suite against the reference is the session's ci run (tests/e2e/conftest.py, whose start count
+tests/e2e/test_processes.py checks); the gate, escaping, xdist and diff checks use a three-test stand-in
+suite (`--suite tests/cli_suite`) so they take seconds, against the reference and against a hostile fake
+server (tests/cli_servers/fake.py; that run is the session's too, opened in a browser by test_browser.py).
 """
 
 from __future__ import annotations
@@ -22,9 +23,20 @@ import yaml
 
 from conformance.catalog.view import load_catalog_view
 from conformance.report.json import shipped_schema
-from tests.cli import CONTROL, FAKE, GATE_SUITE, Ran, assert_one_clean_error_line, cli, cli_here, fake
+from tests.cli import (
+    CONTROL,
+    FAKE,
+    GATE_SEED,
+    GATE_SUITE,
+    CountedRun,
+    Ran,
+    assert_one_clean_error_line,
+    cli,
+    cli_here,
+    fake,
+)
 
-SEED = "20260821"
+SEED = GATE_SEED
 HOSTILE = "<script>alert(1)</script>"
 
 
@@ -50,9 +62,8 @@ def assert_valid_report(out: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def reference_full(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    out = tmp_path_factory.mktemp("reference-full")
-    return cli("run", "--target", "reference", "--profile", "dev", "--seed", SEED, out=out)
+def reference_full(reference_ci: CountedRun) -> Ran:
+    return reference_ci.ran
 
 
 def test_reference_passes_the_gate(reference_full: Ran) -> None:
@@ -60,13 +71,14 @@ def test_reference_passes_the_gate(reference_full: Ran) -> None:
     assert "gate passed" in reference_full.stdout
 
 
-def test_reference_report_is_complete_and_valid(reference_full: Ran) -> None:
+def test_reference_report_is_complete_and_valid(reference_full: Ran, reference_ci: CountedRun) -> None:
     assert reference_full.code in (0, 1), reference_full.stderr
     report = assert_valid_report(reference_full.out)
     catalog = load_catalog_view()
     assert [r["id"] for r in report["records"]] == [r.id for r in catalog.records]
     assert report["target"]["kind"] == "reference" and report["target"]["tree_sha256"]
-    assert report["harness"]["seed"] == SEED and report["harness"]["profile"] == "dev"
+    assert report["harness"]["seed"] == reference_ci.seed
+    assert report["harness"]["profile"] == reference_ci.profile
     assert report["run"]["tests"] > 0 and report["summary"]["examples"] > 0
     assert report["summary"]["moved_to_observed"] > 0
     transcripts = {t for r in report["records"] for t in r["transcripts"]}
@@ -109,8 +121,8 @@ def test_unusable_target_exits_2_with_a_report(target: str, says: str, tmp_path:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    return mini_run(fake("hostile"), tmp_path_factory.mktemp("hostile"))
+def hostile(hostile_gate: Ran) -> Ran:
+    return hostile_gate
 
 
 @pytest.fixture(scope="module")
