@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ STALL = 240.0
 
 @dataclass
 class Finished:
+    out: Path
     code: int
     seconds: float
     stdout: str
@@ -56,7 +58,22 @@ def run_cli(target: str, out: Path, *extra: str, timeout: float = STALL) -> Fini
                           check=False)
     seconds = time.monotonic() - start
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    return Finished(done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
+    return Finished(out, done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
+
+
+@pytest.fixture(scope="module")
+def failing(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Finished]:
+    """One dev run per way of failing every call, made when first asked for: the crash run is checked by
+    the test of every mode and by the test of its recorded exchange."""
+    made: dict[str, Finished] = {}
+
+    def run(mode: str) -> Finished:
+        if mode not in made:
+            out = tmp_path_factory.mktemp(mode)
+            made[mode] = run_cli(broken(mode), out, "--profile", "dev", "--call-timeout", "2")
+        return made[mode]
+
+    return run
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -74,10 +91,12 @@ def verdicts(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         ("garbage", "stdout line is not JSON"),
     ],
 )
-def test_a_target_failing_every_call_ends_fast_with_errors(mode: str, says: str, tmp_path: Path) -> None:
+def test_a_target_failing_every_call_ends_fast_with_errors(
+    mode: str, says: str, failing: Callable[[str], Finished]
+) -> None:
     """Every call dies, hangs or is answered with garbage: the run ends in a report saying `error` with the
     reason, the breaker stops it early (the rest `not run`), exit 1, and no server is left."""
-    ran = run_cli(broken(mode), tmp_path, "--profile", "dev", "--call-timeout", "2")
+    ran = failing(mode)
     print(f"{mode}: {ran.seconds:.1f} s, exit {ran.code}")
     assert ran.code in (1, 2), ran.stderr
     assert "Traceback" not in ran.stdout + ran.stderr
@@ -100,12 +119,12 @@ def test_a_target_failing_every_call_ends_fast_with_errors(mode: str, says: str,
     assert ran.left == [], f"servers left running: {ran.left}"
 
 
-def test_the_failing_exchange_is_recorded(tmp_path: Path) -> None:
+def test_the_failing_exchange_is_recorded(failing: Callable[[str], Finished]) -> None:
     """The record carries the exchange during which the target died, ending with its death."""
-    ran = run_cli(broken("crash"), tmp_path, "--profile", "dev")
+    ran = failing("crash")
     tests = [t for r in verdicts(ran.report)["error"] for t in r["tests"] if t["status"] == "error"]
     assert tests
-    transcript = tmp_path / tests[0]["transcript"]
+    transcript = ran.out / tests[0]["transcript"]
     events = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
     assert any(e["kind"] == "note" and "server exited with status 1" in e["data"] for e in events)
     assert ran.left == []
