@@ -15,8 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from figures import AtlasRun
-
+from benchmarks.figures import AtlasRun
 from conformance.atlas.write import load_atlas
 from conformance.targets.specs import default_cache_dir
 

@@ -13,7 +13,7 @@ A shared machine is noisy, so short batches of the loops alternate (rotating whi
 the verdict is the median of per-repetition ratios: each ratio compares batches run back to back,
 under the same load. The load average is printed with the figures.
 
-Run: `python benchmarks/bench_drivers.py [--target npm:0.6.2] [--json out.json] [--check]`.
+Run: `python -m benchmarks.bench_drivers [--target npm:0.6.2] [--json out.json] [--check]`.
 """
 
 from __future__ import annotations

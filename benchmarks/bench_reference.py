@@ -12,7 +12,7 @@ Per round, in rotating order: cold start (spawn until the initialize answer is r
 sequential tools/call round trips per second after a warm-up. Medians over the rounds; the ratios
 are taken from the same run, so machine load affects both sides alike.
 
-    python benchmarks/bench_reference.py [--rounds 7] [--calls 3000] [--json out.json]
+    python -m benchmarks.bench_reference [--rounds 7] [--calls 3000] [--json out.json]
 """
 
 from __future__ import annotations

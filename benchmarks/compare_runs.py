@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from figures import CompareFigures
-
+from benchmarks.figures import CompareFigures
 from conformance.report.json import load_report
 
 PAIRS: Final[tuple[tuple[str, str], ...]] = (

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from figures import ParallelCheck, RunFigures, RunScaling
-
+from benchmarks.figures import ParallelCheck, RunFigures, RunScaling
 from conformance.report.json import load_report
 from conformance.report.model import Report
 

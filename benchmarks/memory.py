@@ -5,7 +5,7 @@ accepted calls and never plateau. The calls go through the suite's own path (a `
 shared wire driver with a transcript streamed to disk), so the same pass also shows the harness's own
 memory against the number of calls it made: that one should stay flat.
 
-Run: `python benchmarks/memory.py --target npm:0.6.2 --target reference [--json out.json]`.
+Run: `python -m benchmarks.memory --target npm:0.6.2 --target reference [--json out.json]`.
 """
 
 from __future__ import annotations

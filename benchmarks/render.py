@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from figures import (
+from benchmarks.figures import (
     AtlasSection,
     Benchmarks,
     CompareSection,

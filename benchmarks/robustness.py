@@ -1,7 +1,7 @@
 """Robustness figures: how long a run takes against servers that fail every call, how fast a cancelled run
 stops, and how many server processes a run starts (docs/robustness.md quotes them).
 
-    python benchmarks/robustness.py [--out reports/benchmarks] [--quick]
+    python -m benchmarks.robustness [--out reports/benchmarks] [--quick]
 
 Each case is a whole `python -m conformance run` in a child process, as a fork's CI runs it; the figures
 the harness counts itself (processes, verdicts) are read from its report.json. Writes robustness.json
@@ -118,7 +118,7 @@ def markdown(figures: list[Figure], load: tuple[float, float, float]) -> str:
     lines = [
         "# Robustness figures",
         "",
-        f"`python benchmarks/robustness.py`; load average at start {load[0]:.1f} / {load[1]:.1f} / "
+        f"`python -m benchmarks.robustness`; load average at start {load[0]:.1f} / {load[1]:.1f} / "
         f"{load[2]:.1f} on {os.cpu_count()} cores. Wall time includes interpreter start.",
         "",
         "| case | profile | wall s | exit | server processes | verdicts | stopped |",

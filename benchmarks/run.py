@@ -1,4 +1,4 @@
-"""Every performance figure of the project in one run: `python benchmarks/run.py`.
+"""Every performance figure of the project in one run: `python -m benchmarks.run`.
 
 Sections (all by default; pick with `--only drivers,servers,run,memory,compare`):
 
@@ -38,13 +38,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, TypeVar
 
-import atlas_runs
-import bench_drivers
-import bench_reference
-import compare_runs
-import harness_runs
-import memory
-from figures import (
+from benchmarks import atlas_runs, bench_drivers, bench_reference, compare_runs, harness_runs, memory
+from benchmarks.figures import (
     SECTIONS,
     AtlasSection,
     Benchmarks,
@@ -62,9 +57,8 @@ from figures import (
     ServersSection,
     TargetCheck,
 )
-from harness_runs import RunConfig
-from render import markdown
-
+from benchmarks.harness_runs import RunConfig
+from benchmarks.render import markdown
 from conformance.targets.identity import git_commit
 from conformance.targets.specs import resolve_target
 
@@ -447,7 +441,7 @@ def _counts(text: str) -> tuple[int, ...]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python benchmarks/run.py",
+        prog="python -m benchmarks.run",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -551,7 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     plan = plan_of(args)
     sections: list[Section] = args.only
-    command = shlex.join(["python", "benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
+    command = shlex.join(["python", "-m", "benchmarks.run", *(sys.argv[1:] if argv is None else argv)])
     say(f"{command}: sections {', '.join(sections)}{' (quick)' if args.quick else ''}")
     result = Benchmarks(
         generated=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

@@ -4,8 +4,8 @@ The reference server lists exactly what this records, so the text stays upstream
 retyped. Provenance (package, version, sha256 of the entry file, node version, capture date) and
 the upstream licence notice are stored beside it.
 
-    python scripts/capture_tool_spec.py                 # the npm:0.6.2 target, installed by the harness
-    python scripts/capture_tool_spec.py --check         # exit 1 if the stored capture is stale
+    python -m scripts.capture_tool_spec                 # the npm:0.6.2 target, installed by the harness
+    python -m scripts.capture_tool_spec --check         # exit 1 if the stored capture is stale
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the wheel into a fresh virtualenv in a temporary folder, and run, from another f
 npm:0.6.2 and the suite from the installed package against the reference (fixtures, schemas and snapshots
 must all come from the wheel).
 
-    python scripts/check_wheel.py [--keep] [--skip-suite]
+    python -m scripts.check_wheel [--keep] [--skip-suite]
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
-"""Regenerate conformance/atlas/schema.json from the atlas model (a test checks they are equal)."""
+"""Regenerate conformance/atlas/schema.json from the atlas model (a test checks they are equal).
+
+    python -m scripts.generate_atlas_schema
+"""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from conformance.atlas.write import schema_text
 
-from conformance.atlas.write import schema_text  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:

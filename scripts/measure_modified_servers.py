@@ -8,7 +8,7 @@ Writes tests/modified_servers/observed.json and the table in tests/modified_serv
 Counterexamples are not shrunk unless --shrink (SEQTHINK_CONFORMANCE_SHRINK=0): which tests fail decides
 the causes, and shrinking a departure that fails twenty tests costs minutes per server.
 
-    nice -n 10 python scripts/measure_modified_servers.py [--jobs N] [--profile dev] [--only ID,...]
+    nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--profile dev] [--only ID,...]
 """
 
 from __future__ import annotations
@@ -25,10 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-
-from modified_servers.servers import (  # noqa: E402  (tests/ is not a package on the path by default)
+from conformance.suite.profiles import SHRINK_ENV
+from tests.modified_servers.servers import (
     HERE,
     Modification,
     load_modifications,
@@ -37,7 +35,7 @@ from modified_servers.servers import (  # noqa: E402  (tests/ is not a package o
     target_spec,
 )
 
-from conformance.suite.profiles import SHRINK_ENV  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 OBSERVED = HERE / "observed.json"
 README = HERE / "README.md"
@@ -184,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overall precision (pooled): {summary['precision_pooled']}; mean per server: "
           f"{summary['precision_mean_per_server']}")
     if not args.no_write and not args.only:
-        command = "python " + " ".join(shlex.quote(a) for a in ["scripts/measure_modified_servers.py",
-                                                               *(argv if argv is not None else sys.argv[1:])])
+        command = shlex.join(["python", "-m", "scripts.measure_modified_servers",
+                              *(argv if argv is not None else sys.argv[1:])])
         OBSERVED.write_text(json.dumps({
             "format": "seqthink-modified-servers-observed/1",
             "command": command,

@@ -7,7 +7,7 @@ sys.path, and PYTHONDONTWRITEBYTECODE keeps stale bytecode out). A full run is h
 default a seeded random sample of the mutants is measured and the score is published with a 95 % Wilson
 interval; `--sample 0` runs them all.
 
-    python scripts/mutation.py reference_server/thinking.py --sample 80 --seed 12 --profile dev \
+    python -m scripts.mutation reference_server/thinking.py --sample 80 --seed 12 --profile dev \
         --recheck-profile ci --out reports/strength/mutation-thinking.json
 
 Survivors are matched against fixtures/strength/equivalent_mutants.yaml (mutants that cannot change any

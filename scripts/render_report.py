@@ -1,21 +1,16 @@
 """Re-render report.md and report.html from a committed report.json (after a writer changed, no new run).
 
-    python scripts/render_report.py reports/npm-0.6.2/report.json [more report.json ...]
+    python -m scripts.render_report reports/npm-0.6.2/report.json [more report.json ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from conformance.report.html import write_html  # noqa: E402
-from conformance.report.json import load_report  # noqa: E402
-from conformance.report.markdown import write_markdown  # noqa: E402
+from conformance.report.html import write_html
+from conformance.report.json import load_report
+from conformance.report.markdown import write_markdown
 
 
 def main() -> None:

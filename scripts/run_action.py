@@ -7,7 +7,7 @@ actions/setup-python is a fresh virtualenv of this interpreter put first on PATH
 copies the path to <work>/artifacts/<name>. `if: always()` steps run after a failure, others do not.
 Exit status: the first failing step's (0 when all pass), as the job's would be.
 
-    python scripts/run_action.py --input target=reference --input profile=dev [--work DIR] [--venv DIR]
+    python -m scripts.run_action --input target=reference --input profile=dev [--work DIR] [--venv DIR]
 """
 
 from __future__ import annotations

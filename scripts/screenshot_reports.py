@@ -1,8 +1,8 @@
 """Screenshots of report pages for the evidence: the top of each page at 1280 px and at a phone's 390 px,
 taken in Debian's Chromium through playwright (`apt-get install chromium`; no browser download).
 
-    python scripts/screenshot_reports.py --out reports/screenshots reports/npm-0.6.2/report.html ...
-    python scripts/screenshot_reports.py --out DIR --anchor growth --only desktop --name run-growth PAGE
+    python -m scripts.screenshot_reports --out reports/screenshots reports/npm-0.6.2/report.html ...
+    python -m scripts.screenshot_reports --out DIR --anchor growth --only desktop --name run-growth PAGE
 """
 
 from __future__ import annotations

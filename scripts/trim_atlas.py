@@ -15,14 +15,11 @@ import json
 import sys
 from pathlib import Path
 
-from trim_transcripts import trim_file
+from conformance.atlas.write import load_atlas, write_atlas
+from conformance.report.json import load_report
+from scripts.trim_transcripts import trim_file
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from conformance.atlas.write import load_atlas, write_atlas  # noqa: E402
-from conformance.report.json import load_report  # noqa: E402
 
 DROPPED = ("junit.xml", "pytest.log", "report.md", "report.html")
 

@@ -1,6 +1,6 @@
 """The drift atlas as data: what `atlas.json` holds, versioned; the Markdown and HTML pages render it.
 
-`schema.json` beside this module is generated from `Atlas` (`python scripts/generate_atlas_schema.py`)
+`schema.json` beside this module is generated from `Atlas` (`python -m scripts.generate_atlas_schema`)
 and a test keeps the two equal; `atlas.json` is validated against it on write and on read.
 """
 

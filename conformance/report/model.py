@@ -1,6 +1,6 @@
 """The evidence report: what `report.json` holds, versioned, and the one model every writer renders.
 
-`schema.json` beside this module is generated from `Report` (`python scripts/generate_report_schema.py`)
+`schema.json` beside this module is generated from `Report` (`python -m scripts.generate_report_schema`)
 and a test keeps the two equal.
 """
 

@@ -1,4 +1,4 @@
-"""The composite action (action.yml), its steps run as a runner would by scripts/run_action.py: against the
+"""The composite action (action.yml), its steps run as a runner would by scripts.run_action: against the
 reference the job passes and the summary is the report; against a server that cannot start it fails."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-RUN_ACTION = REPO / "scripts" / "run_action.py"
 BROKEN = REPO / "tests" / "servers" / "exit_at_start.py"
 
 
@@ -34,10 +33,10 @@ def python_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def job(work: Path, venv: Path, **inputs: str) -> Job:
-    argv = [sys.executable, str(RUN_ACTION), "--work", str(work), "--venv", str(venv)]
+    argv = [sys.executable, "-m", "scripts.run_action", "--work", str(work), "--venv", str(venv)]
     for name, value in inputs.items():
         argv += ["--input", f"{name.replace('_', '-')}={value}"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False, cwd=work.parent)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPO)
     return Job(done.returncode, done.stdout + done.stderr, work)
 
 

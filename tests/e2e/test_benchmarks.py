@@ -1,4 +1,5 @@
-"""benchmarks/run.py end to end on a tiny section: it runs, and what it writes has the promised shape.
+"""`python -m benchmarks.run` end to end on a tiny section: it runs, and what it writes has the promised
+shape.
 
 No timing is asserted (the machine is shared); only that the figures exist, are consistent with each
 other, and validate against the model the README's numbers are quoted from.
@@ -6,34 +7,22 @@ other, and validate against the model the README's numbers are quoted from.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from benchmarks import figures as figures_model
 
-
-def _figures() -> ModuleType:
-    """benchmarks/figures.py, loaded by path: benchmarks/ is scripts, not a package on sys.path."""
-    spec = importlib.util.spec_from_file_location("benchmark_figures", BENCHMARKS / "figures.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-figures_model = _figures()
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run_script(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(BENCHMARKS / "run.py"), "--out", str(out), *args],
+        [sys.executable, "-m", "benchmarks.run", "--out", str(out), *args],
+        cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
@@ -76,10 +65,3 @@ def test_quick_drivers_section_writes_valid_figures(tmp_path: Path) -> None:
     assert "quick mode" in table
     for client in by_client:
         assert f"| {client} |" in table
-
-
-def test_unknown_section_is_refused(tmp_path: Path) -> None:
-    done = run_script(tmp_path, "--only", "drivers,nonsense", "--quick")
-    assert done.returncode == 2
-    assert "sections are drivers, servers, run, memory" in done.stderr
-    assert not (tmp_path / "benchmarks.json").exists()

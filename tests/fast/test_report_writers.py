@@ -328,7 +328,7 @@ def test_findings_carry_this_runs_evidence_anchor() -> None:
 
 
 def test_shipped_schema_is_generated_from_the_model() -> None:
-    assert shipped_schema() == generate_schema(), "run: python scripts/generate_report_schema.py"
+    assert shipped_schema() == generate_schema(), "run: python -m scripts.generate_report_schema"
 
 
 def test_report_json_round_trips(tmp_path: Path) -> None:

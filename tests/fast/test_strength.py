@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import jsonschema
 import pytest
 import yaml
 
+from scripts import mutation
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mutation = _script("mutation")
 
 
 def test_equivalent_mutants_fixture_matches_its_schema() -> None:
