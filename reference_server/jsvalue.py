@@ -4,8 +4,8 @@ The original is judged by what V8 (node 20) does with `JSON.parse` output: truth
 `String()` inside template literals, property keys on a plain object used as a map, `Object.keys`
 order, `JSON.stringify`, lengths in UTF-16 code units, and the exception texts. Values are the
 Python objects `json.loads` yields (`int` and `float` both stand for a JS number, a double) plus
-`UNDEFINED` for a missing property. Each rule is pinned by a test in tests/test_jsvalue.py, most of
-them against a real node process.
+`UNDEFINED` for a missing property. Each rule is pinned by a test in tests/e2e/test_jsvalue.py, most of
+them against a real node process (those needing none: tests/fast/test_jsvalue_rules.py).
 """
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ def exact_examples(
     """One explicit hypothesis example per EXACT_VALUES entry of optional `field`, given to parameter `param`
     (as `{field: value}` merged over `others[param]` when `keyed`); the other parameters take `others`.
 
-    Place it under `@given`, like `@example`. tests/test_strategy_coverage.py checks every property that
+    Place it under `@given`, like `@example`. tests/fast/test_strategy_coverage.py checks every property that
     claims independence from an optional field carries these examples.
     """
     if field not in OPTIONAL:

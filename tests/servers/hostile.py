@@ -1,4 +1,4 @@
-"""A server whose every answer follows a plan drawn by hypothesis (tests/test_hostile_server.py).
+"""A server whose every answer follows a plan drawn by hypothesis (tests/e2e/test_hostile_server.py).
 
 usage: hostile.py PLAN.json. The plan says how to treat the handshake (initialize, tools/list) and then,
 request by request (cycling), what to do instead of or around a proper answer: random frames, wrong or
