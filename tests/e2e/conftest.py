@@ -1,8 +1,12 @@
 """Runs that several end-to-end tests check, each made once per session and handed to every test that
-checks it. A test whose scenario is its own (another target, baseline, signal, deadline) makes its own run.
+checks it. A test whose scenario is its own (another target, baseline, signal, deadline) makes its own run;
+a module whose runs are independent of each other makes them ahead, two at a time.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -45,3 +49,15 @@ def hostile_gate(tmp_path_factory: pytest.TempPathFactory) -> Ran:
     out = tmp_path_factory.mktemp("hostile-gate") / "out"
     return cli("run", "--target", fake("hostile"), "--profile", "dev", "--seed", GATE_SEED,
                "--suite", GATE_SUITE, out=out)
+
+
+@pytest.fixture(scope="session")
+def ahead() -> Iterator[ThreadPoolExecutor]:
+    """Two runs at a time, for modules whose runs do not depend on each other: a run spends much of its wall
+    time waiting on a server, a timeout or a budget, so a second one fills the other core. Runs still queued
+    when the session ends are dropped."""
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="e2e-run")
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

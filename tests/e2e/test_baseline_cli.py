@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,17 +92,19 @@ def fork(where: Path, unknown_tool_text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def release_reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
-    """2025.12.18 twice (two seeds) and 2026.7.4 once, on the signature suite (RTE-1 and RTE-3 depart)."""
+def release_reports(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> dict[str, Ran]:
+    """2025.12.18 twice (two seeds) and 2026.7.4 once, on the signature suite (RTE-1 and RTE-3 depart),
+    two at a time."""
     root = tmp_path_factory.mktemp("releases")
-    return {
-        name: suite_run(target, root / name, SIGNATURE_SUITE, seed)
+    runs = {
+        name: ahead.submit(suite_run, target, root / name, SIGNATURE_SUITE, seed)
         for name, target, seed in (
             ("old", "npm:2025.12.18", "1"),
             ("old-again", "npm:2025.12.18", "987654321"),
             ("new", "npm:2026.7.4", "1"),
         )
     }
+    return {name: run.result() for name, run in runs.items()}
 
 
 def test_signatures_do_not_depend_on_the_seed(release_reports: dict[str, Ran]) -> None:

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import pytest
 from conformance.gate.comparison import accept, comparison_gate, dump_compare_baseline, load_compare_baseline
 from conformance.report.json import load_report
 from conformance.targets.specs import Target, resolve_target
+from tests.e2e.ahead import used
 
 REPO = Path(__file__).resolve().parents[2]
 MINI_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
@@ -47,14 +48,31 @@ def cli(*args: str, out: Path, timeout: float = 300) -> Ran:
     return Ran(done.returncode, done.stdout, done.stderr, out)
 
 
-@pytest.fixture(scope="module")
-def same(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    return cli("compare", "reference", "npm:0.6.2", "--seed", "11", out=tmp_path_factory.mktemp("same"))
+COMPARISONS = {
+    "same": ("compare", "reference", "npm:0.6.2", "--seed", "11"),
+    "drift": ("compare", OLD, NEW, "--seed", "11", "--budget", "6"),
+}
 
 
 @pytest.fixture(scope="module")
-def drift(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    return cli("compare", OLD, NEW, "--seed", "11", "--budget", "6", out=tmp_path_factory.mktemp("drift"))
+def comparisons(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[Ran]]:
+    """The comparisons the selected tests check, made ahead, side by side."""
+    return {
+        name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name))
+        for name in used(request, list(COMPARISONS))
+    }
+
+
+@pytest.fixture(scope="module")
+def same(comparisons: dict[str, Future[Ran]]) -> Ran:
+    return comparisons["same"].result()
+
+
+@pytest.fixture(scope="module")
+def drift(comparisons: dict[str, Future[Ran]]) -> Ran:
+    return comparisons["drift"].result()
 
 
 def test_the_reference_and_the_original_do_not_differ(same: Ran) -> None:

@@ -1,9 +1,9 @@
 """A fork that crashes, hangs or writes garbage on every call ends in a report quickly, not in an hour of
 shrinking: the first failure of the target stops its test, the breaker stops the run (docs/robustness.md).
 
-Each run drives tests/servers/broken.py through the command line, as a fork's CI would. Wall-time bounds
-here are generous on purpose (a stall, not a slow machine, must fail them); benchmarks/robustness.py
-measures the real figures.
+Each run drives tests/servers/broken.py through the command line, as a fork's CI would; the module's runs
+are made ahead, two at a time. Wall-time bounds here are generous on purpose (a stall, not a slow machine,
+must fail them); `python -m benchmarks.robustness` measures the real figures.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 
 from conformance.suite.breaker import CONSECUTIVE
+from tests.e2e.ahead import selected
 from tests.servers import TAG_VARIABLE, command, tagged
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,19 +63,28 @@ def run_cli(target: str, out: Path, *extra: str, timeout: float = STALL) -> Fini
     return Finished(out, done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
 
 
-@pytest.fixture(scope="module")
-def failing(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Finished]:
-    """One dev run per way of failing every call, made when first asked for: the crash run is checked by
-    the test of every mode and by the test of its recorded exchange."""
-    made: dict[str, Finished] = {}
+FAILING = ("crash", "hang", "garbage")
+"""Modes that fail every call (run with a 2 s call timeout); the others answer every call wrongly."""
 
-    def run(mode: str) -> Finished:
+
+@pytest.fixture(scope="module")
+def failing(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> Callable[[str], Finished]:
+    """One dev run per mode, the selected tests' modes made ahead: the crash run is checked by the test of
+    every failing mode and by the test of its recorded exchange."""
+    made: dict[str, Future[Finished]] = {}
+
+    def start(mode: str) -> Future[Finished]:
         if mode not in made:
+            extra = ("--call-timeout", "2") if mode in FAILING else ()
             out = tmp_path_factory.mktemp(mode)
-            made[mode] = run_cli(broken(mode), out, "--profile", "dev", "--call-timeout", "2")
+            made[mode] = ahead.submit(run_cli, broken(mode), out, "--profile", "dev", *extra)
         return made[mode]
 
-    return run
+    for mode in selected(request, "mode"):
+        start(mode)
+    return lambda mode: start(mode).result()
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -131,10 +142,12 @@ def test_the_failing_exchange_is_recorded(failing: Callable[[str], Finished]) ->
 
 
 @pytest.mark.parametrize("mode", ["reject", "same"])
-def test_a_target_deviating_everywhere_shrinks_within_budget(mode: str, tmp_path: Path) -> None:
+def test_a_target_deviating_everywhere_shrinks_within_budget(
+    mode: str, failing: Callable[[str], Finished]
+) -> None:
     """A server that rejects every call (or gives every call the same answer) deviates almost everywhere:
     shrinking is bounded, so the run ends, exit 1, and counterexamples cut short say so."""
-    ran = run_cli(broken(mode), tmp_path, "--profile", "dev")
+    ran = failing(mode)
     print(f"{mode}: {ran.seconds:.1f} s, exit {ran.code}")
     assert ran.code == 1, ran.stderr
     assert ran.seconds < STALL

@@ -1,6 +1,6 @@
 """The suite against forks of the original that escape a luck-based search: patched copies of npm:0.6.2's
 dist/index.js, made at test time (never committed), each run through the dev-profile suite (stopping at its
-first failure), which must fail on the property built to catch it.
+first failure; two forks at a time), which must fail on the property built to catch it.
 
 - `isRevision === true` exactly (not merely truthy) and no revisesThought: answered as an error after the
   thought is retained. Caught by ABS-6's exact examples (and, by chance, by RTE-9's caption test).
@@ -17,12 +17,14 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
 import pytest
 
 from conformance.targets.specs import resolve_target
+from tests.e2e.ahead import selected
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,12 +73,12 @@ def make_fork(destination: Path, anchor: str, replacement: str) -> Path:
     return patched
 
 
-@pytest.mark.parametrize("fork", sorted(FORKS))
-def test_dev_suite_fails_on_the_fork(fork: str, tmp_path: Path) -> None:
-    anchor, replacement, must_fail = FORKS[fork]
-    patched = make_fork(tmp_path / fork, anchor, replacement)
+def suite_on_fork(fork: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """The dev-profile suite, stopping at its first failure, against `fork` patched into `folder`."""
+    anchor, replacement, _ = FORKS[fork]
+    patched = make_fork(folder / fork, anchor, replacement)
     environment = {k: v for k, v in os.environ.items() if k not in ("CI", "CONFORMANCE_PROFILE")}
-    run = subprocess.run(
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -101,6 +103,23 @@ def test_dev_suite_fails_on_the_fork(fork: str, tmp_path: Path) -> None:
         timeout=600,
         check=False,
     )
+
+
+@pytest.fixture(scope="module")
+def suite_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[subprocess.CompletedProcess[str]]]:
+    """The selected forks' suite runs, made ahead: each patches its own copy."""
+    forks = selected(request, "fork")
+    return {fork: ahead.submit(suite_on_fork, fork, tmp_path_factory.mktemp(fork)) for fork in forks}
+
+
+@pytest.mark.parametrize("fork", sorted(FORKS))
+def test_dev_suite_fails_on_the_fork(
+    fork: str, suite_runs: dict[str, Future[subprocess.CompletedProcess[str]]]
+) -> None:
+    _, _, must_fail = FORKS[fork]
+    run = suite_runs[fork].result()
     failed = set(re.findall(r"^FAILED \S*?(test_\w+\.py::test_\w+)", run.stdout, flags=re.MULTILINE))
     assert run.returncode == 1, run.stdout[-3000:] + run.stderr[-2000:]
     assert must_fail in failed, (sorted(failed), run.stdout[-3000:])

@@ -2,7 +2,8 @@
 cause and marks every other departure as explained by it.
 
 Each case patches npm:0.6.2's dist/index.js into tmp_path and runs the real command line against it
-(`cmd:node <copy>`, dev profile); the full set is measured by scripts/measure_modified_servers.py.
+(`cmd:node <copy>`, dev profile), two cases at a time; the full set is measured by
+`python -m scripts.measure_modified_servers`.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from conformance.report.model import Report
+from tests.e2e.ahead import selected
 from tests.modified_servers.servers import (
     Modification,
     load_modifications,
@@ -30,7 +33,7 @@ CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-tex
 _BY_ID = {m.id: m for m in load_modifications()}
 
 
-def _run(mod: Modification, tmp_path: Path) -> tuple[int, Report]:
+def _run(mod: Modification, tmp_path: Path) -> tuple[int, Report, Path]:
     script = materialize(mod, tmp_path / "server", original_entry())
     out = tmp_path / "report"
     proc = subprocess.run(
@@ -40,7 +43,18 @@ def _run(mod: Modification, tmp_path: Path) -> tuple[int, Report]:
     )
     assert (out / "report.json").is_file(), proc.stderr[-2000:]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    return proc.returncode, Report.model_validate(report)
+    return proc.returncode, Report.model_validate(report), out
+
+
+@pytest.fixture(scope="module")
+def runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[tuple[int, Report, Path]]]:
+    """The selected cases' runs, made ahead: each patches and runs its own copy."""
+    return {
+        mod_id: ahead.submit(_run, _BY_ID[mod_id], tmp_path_factory.mktemp(mod_id))
+        for mod_id in selected(request, "mod_id")
+    }
 
 
 def test_catalogue_patches_apply_once_each() -> None:
@@ -54,9 +68,11 @@ def test_catalogue_patches_apply_once_each() -> None:
 
 
 @pytest.mark.parametrize("mod_id", CHECKED)
-def test_root_causes_name_the_changed_behaviour(mod_id: str, tmp_path: Path) -> None:
+def test_root_causes_name_the_changed_behaviour(
+    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+) -> None:
     mod = _BY_ID[mod_id]
-    exit_code, report = _run(mod, tmp_path)
+    exit_code, report, out = runs[mod_id].result()
     assert exit_code == 1, f"{mod_id}: the gate should fail on a departure"
     deviating = {rv.id for rv in report.records if rv.verdict == "deviates"}
     assert deviating, f"{mod_id}: nothing departs"
@@ -73,5 +89,5 @@ def test_root_causes_name_the_changed_behaviour(mod_id: str, tmp_path: Path) -> 
         first = json.loads(cause.example[0])
         assert first["method"] == "initialize", cause.example[0]
         assert cause.summary
-    markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    markdown = (out / "report.md").read_text(encoding="utf-8")
     assert markdown.index("## Root causes") < markdown.index("## Departures")
