@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
+
 from conformance.cli.main import main
+from conformance.report.json import shipped_schema
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "cli_servers" / "fake.py"
@@ -34,7 +37,9 @@ class Ran:
 
     @property
     def report(self) -> dict[str, Any]:
+        """report.json, checked against the shipped schema on every read."""
         loaded: dict[str, Any] = json.loads((self.out / "report.json").read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator(shipped_schema()).validate(loaded)
         return loaded
 
     def verdicts(self) -> dict[str, str]:

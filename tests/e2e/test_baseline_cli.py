@@ -7,76 +7,26 @@ of tests/cli_suite/ so each takes seconds; signatures are computed by the real w
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import shlex
 import shutil
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
-from conformance.cli.main import main
-from conformance.report.json import shipped_schema
 from conformance.targets.specs import resolve_target
+from tests.cli import GATE_SUITE, Ran, assert_one_clean_error_line, cli, cli_here
 
 REPO = Path(__file__).resolve().parents[2]
 SIGNATURE_SUITE = str(REPO / "tests" / "cli_suite" / "signature_suite.py")
-GATE_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 ENTRY = Path("node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js")
 UNKNOWN_TOOL = "text: `Unknown tool: ${request.params.name}`"
 
 
-@dataclass
-class Ran:
-    code: int
-    stdout: str
-    stderr: str
-    out: Path
-
-    @property
-    def report(self) -> dict[str, Any]:
-        loaded: dict[str, Any] = json.loads((self.out / "report.json").read_text(encoding="utf-8"))
-        jsonschema.Draft202012Validator(shipped_schema()).validate(loaded)
-        return loaded
-
-    def verdicts(self) -> dict[str, str]:
-        return {r["id"]: r["verdict"] for r in self.report["records"]}
-
-
-def cli(*args: str, out: Path) -> Ran:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "conformance", *args, "--out", str(out)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False,
-    )
-    return Ran(done.returncode, done.stdout, done.stderr, out)
-
-
-def cli_here(*args: str) -> Ran:
-    """`baseline` starts no server: run it in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(args), stdout=out, stderr=err)
-    return Ran(code, out.getvalue(), err.getvalue(), REPO)
-
-
-def assert_one_clean_error_line(ran: Ran) -> None:
-    lines = ran.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("seqthink-conformance: error: "), ran.stderr
-    assert "Traceback" not in ran.stdout + ran.stderr
-
-
 def suite_run(target: str, out: Path, suite: str, seed: str, *extra: str) -> Ran:
     args = ["run", "--target", target, "--profile", "dev", "--seed", seed, "--suite", suite, *extra]
-    return cli(*args, out=out)
+    return cli(*args, out=out, timeout=600)
 
 
 def fork(where: Path, unknown_tool_text: str) -> str:
@@ -205,7 +155,7 @@ def test_a_baseline_for_another_project_is_refused(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     args = ["run", "--target", "npm:0.6.2", "--baseline", str(path), "--suite", GATE_SUITE]
-    ran = cli(*args, out=tmp_path / "o")
+    ran = cli(*args, out=tmp_path / "o", timeout=600)
     assert ran.code == 2, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert "is for project 'some-other-server'" in ran.stderr

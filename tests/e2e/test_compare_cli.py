@@ -8,10 +8,8 @@ import io
 import json
 import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,34 +18,10 @@ import pytest
 from conformance.gate.comparison import accept, comparison_gate, dump_compare_baseline, load_compare_baseline
 from conformance.report.json import load_report
 from conformance.targets.specs import Target, resolve_target
+from tests.cli import GATE_SUITE, Ran, cli
 from tests.e2e.ahead import used
 
-REPO = Path(__file__).resolve().parents[2]
-MINI_SUITE = str(REPO / "tests" / "cli_suite" / "gate_suite.py")
 OLD, NEW = "npm:2025.12.18", "npm:2026.7.4"
-
-
-@dataclass
-class Ran:
-    code: int
-    stdout: str
-    stderr: str
-    out: Path
-
-    @property
-    def report(self) -> dict[str, Any]:
-        loaded: dict[str, Any] = json.loads((self.out / "report.json").read_text(encoding="utf-8"))
-        return loaded
-
-
-def cli(*args: str, out: Path, timeout: float = 300) -> Ran:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
-    done = subprocess.run([sys.executable, "-m", "conformance", *args, "--out", str(out)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=timeout, check=False)
-    return Ran(done.returncode, done.stdout, done.stderr, out)
-
-
 COMPARISONS = {
     "same": ("compare", "reference", "npm:0.6.2", "--seed", "11"),
     "drift": ("compare", OLD, NEW, "--seed", "11", "--budget", "6"),
@@ -60,7 +34,7 @@ def comparisons(
 ) -> dict[str, Future[Ran]]:
     """The comparisons the selected tests check, made ahead, side by side."""
     return {
-        name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name))
+        name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name), timeout=300)
         for name in used(request, list(COMPARISONS))
     }
 
@@ -174,7 +148,7 @@ def test_an_unusable_target_exits_2_with_one_line(tmp_path: Path) -> None:
 
 def test_run_against_puts_the_comparison_in_the_run_report(tmp_path: Path) -> None:
     ran = cli("run", "--target", NEW, "--against", NEW, "--profile", "dev", "--seed", "5",
-              "--suite", MINI_SUITE, out=tmp_path / "run")
+              "--suite", GATE_SUITE, out=tmp_path / "run", timeout=300)
     assert ran.code in (0, 1), ran.stdout + ran.stderr
     report = ran.report
     assert report["records"] and report["comparison"]["b"]["spec"] == NEW
