@@ -8,16 +8,19 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "conformance"
-SHARED = {"conformance.results", "conformance.jsontypes", "conformance.drivers.errors", "conformance"}
+GROUND = "core"
+"""The ground floor: every room may import it, and it imports no room."""
 ALLOWED: dict[str, set[str]] = {
+    GROUND: set(),
     "catalog": set(),
     "drivers": set(),
     "targets": {"drivers"},
-    "suite": {"catalog", "drivers", "targets"},
-    "compare": {"catalog", "drivers", "targets", "suite", "report.model"},
-    "gate": {"catalog", "drivers", "targets", "suite", "compare", "report.model"},
+    "calls": {"catalog", "drivers"},
+    "suite": {"catalog", "drivers", "targets", "calls"},
+    "compare": {"catalog", "drivers", "targets", "calls", "report.model"},
+    "gate": {"catalog", "drivers", "targets", "calls", "compare", "report.model"},
     "report": {"catalog", "targets"},
-    "atlas": {"catalog", "drivers", "targets", "suite", "compare", "gate", "report"},
+    "atlas": {"catalog", "drivers", "targets", "calls", "suite", "compare", "gate", "report"},
 }
 
 
@@ -38,12 +41,10 @@ def _room_of(module: str) -> str | None:
 
 
 def _violations(room: str, package: Path = PACKAGE) -> list[str]:
-    allowed = ALLOWED[room]
+    allowed = ALLOWED[room] | ({GROUND} if room != GROUND else set())
     found = []
     for path in sorted((package / room).rglob("*.py")):
         for module in sorted(_imports(path)):
-            if module in SHARED or any(module.startswith(s + ".") for s in SHARED - {"conformance"}):
-                continue
             other = _room_of(module)
             if other is None or other == room:
                 continue
@@ -75,4 +76,36 @@ def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
     assert _violations("report", tmp_path / "conformance") == [
         "conformance/report/writer.py imports conformance.gate.verdicts",
         "conformance/report/writer.py imports conformance.gate.verdicts.judge",
+    ]
+
+
+def test_the_checker_sees_the_ground_floor_reach_up(tmp_path: Path) -> None:
+    """The ground floor imports no room, not even the drivers, which import nothing of ours but it."""
+    room = tmp_path / "conformance" / GROUND
+    room.mkdir(parents=True)
+    (room / "js.py").write_text(
+        "from conformance.core.jsontypes import JSON\n"
+        "def truthy(value: JSON) -> bool:\n"
+        "    from conformance.drivers.errors import DriverError\n"
+        "    return bool(value)\n"
+    )
+    assert _violations(GROUND, tmp_path / "conformance") == [
+        "conformance/core/js.py imports conformance.drivers.errors",
+        "conformance/core/js.py imports conformance.drivers.errors.DriverError",
+    ]
+
+
+@pytest.mark.parametrize("room", ["compare", "gate"])
+def test_the_checker_sees_compare_and_gate_reach_into_the_suite(tmp_path: Path, room: str) -> None:
+    """Compare and gate drive targets beside the suite, not through it: what they share sits below both."""
+    folder = tmp_path / "conformance" / room
+    folder.mkdir(parents=True)
+    (folder / "uses.py").write_text(
+        "from conformance.calls.strategies import json_values\n"
+        "from conformance.core.protocol import TOOL\n"
+        "from conformance.suite.session import ServerSession\n"
+    )
+    assert _violations(room, tmp_path / "conformance") == [
+        f"conformance/{room}/uses.py imports conformance.suite.session",
+        f"conformance/{room}/uses.py imports conformance.suite.session.ServerSession",
     ]

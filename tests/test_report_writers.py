@@ -19,6 +19,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import (
+    ClaimObservation,
+    Counterexample,
+    RunResults,
+    TestOutcome,
+    TranscriptEvent,
+)
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, BaselineEntry, evaluate_gate
 from conformance.gate.findings import FindingEntry, FindingsFile, resolve_findings
@@ -28,15 +36,6 @@ from conformance.report.json import generate_schema, load_report, render_json, s
 from conformance.report.junit import render_junit
 from conformance.report.markdown import BUDGET, render_markdown
 from conformance.report.model import Preflight, Report, RunInfo
-from conformance.results import (
-    ClaimObservation,
-    Counterexample,
-    HarnessIdentity,
-    RunResults,
-    TestOutcome,
-    TranscriptEvent,
-)
-from conformance.targets.specs import TargetIdentity
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.jsontypes import JSON
-from conformance.suite.jsvalues import js_number_string, js_string, js_stringify, keys_after_insert
-from conformance.suite.strategies import MAX_ARRAY_INDEX, PROTOTYPE_KEYS, json_values
+from conformance.calls.strategies import json_values
+from conformance.core.js import MAX_ARRAY_INDEX, PROTOTYPE_KEYS, js_number_string, keys_after_insert
+from conformance.core.jsontypes import JSON
+from conformance.suite.jsvalues import js_string, js_stringify
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -28,11 +28,12 @@ from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
 from conformance.atlas.write import load_atlas, write_atlas
-from conformance.drivers.errors import HarnessError, TargetError
+from conformance.core.errors import HarnessError
+from conformance.core.identity import harness_identity, harness_version
+from conformance.drivers.errors import TargetError
 from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
 from conformance.targets import npm, registry
-from conformance.targets.identity import harness_identity, harness_version
 from conformance.targets.specs import (
     TODAY,
     Target,

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from conformance.catalog.view import load_catalog_view
+from conformance.core.errors import HarnessError
 from conformance.drivers.cancel import Cancelled
-from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
 from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
 from conformance.report.escape import safe, write_line

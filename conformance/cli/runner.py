@@ -28,8 +28,12 @@ import pytest
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.cli.progress import Progress
+from conformance.core.errors import HarnessError
+from conformance.core.identity import TargetIdentity, harness_identity
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import cancel, process
-from conformance.drivers.errors import DriverError, HarnessError, TargetError
+from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
 from conformance.gate import exit_status
@@ -46,15 +50,12 @@ from conformance.gate.signatures import RecordSignature, sign_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
 from conformance.report.write import write_report
-from conformance.results import RunResults, TestOutcome
 from conformance.suite import session as shared_session
 from conformance.suite.plugin import slug
 from conformance.suite.profiles import Profile
-from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
-from conformance.targets.identity import harness_identity
 from conformance.targets.project import project_of
-from conformance.targets.specs import Target, TargetIdentity, default_cache_dir, resolve_target
+from conformance.targets.specs import Target, default_cache_dir, resolve_target
 
 SUITE = "conformance.suite"
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")

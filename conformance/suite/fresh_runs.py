@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from conformance.jsontypes import JSON
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import Envelope
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.suite.rawproc import RawServer, target_key
-from conformance.suite.session import TOOL, StoreState
-from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
 
 SEQUENCE: tuple[tuple[str, JSON], ...] = (

@@ -1,6 +1,6 @@
 """The pytest side of a conformance run: target options, the shared server fixture, and evidence collection.
 
-Load with `-p conformance.suite.plugin`. The plugin only gathers results (`conformance.results`); report
+Load with `-p conformance.suite.plugin`. The plugin only gathers results (`conformance.core.results`); report
 writers and the gate read those, never pytest internals.
 """
 
@@ -18,11 +18,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from conformance.drivers import cancel
-from conformance.drivers.errors import DriverError, HarnessError, ServerTimeout, TargetFailed
-from conformance.drivers.process import processes_started
-from conformance.drivers.transcript import Transcript
-from conformance.results import (
+from conformance.core.errors import HarnessError
+from conformance.core.identity import harness_identity
+from conformance.core.results import (
     ClaimObservation,
     Counterexample,
     GrowthPoint,
@@ -30,12 +28,15 @@ from conformance.results import (
     TestOutcome,
     TranscriptEvent,
 )
+from conformance.drivers import cancel
+from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
+from conformance.drivers.process import processes_started
+from conformance.drivers.transcript import Transcript
 from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.session import SPARE_USERS, ServerSession
 from conformance.suite.shrinking import ShrinkBudget
-from conformance.targets.identity import harness_identity
 from conformance.targets.specs import Target, resolve_target
 
 DEFAULT_TARGETS = ["reference"]

@@ -24,12 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.jsontypes import JSON
-from conformance.suite.session import PROTOCOL_VERSION
 from conformance.targets.specs import Target
-
-CLIENT_INFO: dict[str, JSON] = {"name": "seqthink-conformance", "version": "0.1.0"}
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
 _idle: dict[_Key, list[RawServer]] = {}

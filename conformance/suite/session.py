@@ -6,34 +6,23 @@ Checks that need a process other than the shared one, but not a new one, share a
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from conformance.drivers.errors import DriverError, ProtocolViolation
+from conformance.calls.store import StoreState, state_of
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.targets.specs import Target
-
-TOOL = "sequentialthinking"
-PROTOCOL_VERSION = "2024-11-05"
 
 SESSION_STDERR_LIMIT = 8 << 20
 """Stderr the shared process keeps in memory: each call's bytes are in its Exchange and every byte is in the
 transcript on disk, so the harness's memory stays flat however many calls a run makes."""
-
-PROBE_ARGUMENTS: dict[str, JSON] = {
-    "thought": "conformance probe",
-    "thoughtNumber": 1,
-    "totalThoughts": 1,
-    "nextThoughtNeeded": False,
-}
-"""A call every record says is accepted; its answer tells the current store size and branch labels."""
-
 
 FailureHook = Callable[[DriverError], None]
 
@@ -75,34 +64,6 @@ def _take_offer(command: tuple[str, ...], env: Mapping[str, str]) -> WireDriver 
         driver.close()
         return None
     return driver
-
-
-@dataclass(frozen=True)
-class StoreState:
-    """What an accepted answer reveals about the process-global store (OBJ-4, OBJ-15)."""
-
-    history_length: int
-    branches: tuple[str, ...]
-
-
-def status_of(exchange: Exchange) -> dict[str, JSON]:
-    """The status object of an answer (OBJ-4 or OBJ-8): content[0].text parsed as JSON."""
-    text = exchange.text
-    if text is None:
-        raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
-    parsed = json.loads(text)
-    if not isinstance(parsed, dict):
-        raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
-    return parsed
-
-
-def state_of(exchange: Exchange) -> StoreState:
-    """Read the store state from an accepted answer."""
-    status = status_of(exchange)
-    length = status["thoughtHistoryLength"]
-    branches = status["branches"]
-    assert isinstance(length, int) and isinstance(branches, list), status
-    return StoreState(length, tuple(str(b) for b in branches))
 
 
 @dataclass

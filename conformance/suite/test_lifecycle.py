@@ -12,14 +12,14 @@ import contextlib
 import json
 import signal
 
+from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import decode
-from conformance.jsontypes import JSON
 from conformance.suite.fresh_runs import fresh_runs, prestart
 from conformance.suite.rawproc import RawServer
 from conformance.suite.render_box import boxes
-from conformance.suite.session import TOOL
-from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
 
 BANNER = "Sequential Thinking MCP Server running on stdio"

@@ -10,11 +10,26 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import (
+    Envelope,
+    LabelKind,
+    adversarial_envelopes,
+    branch_labels,
+    envelopes,
+    episodes,
+    label_specs,
+    small_positive_integers,
+    thought_texts,
+    unknown_tool_names,
+)
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import is_number, js_double, js_number_string
+from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.jsontypes import JSON, Omitted
 from conformance.suite.answers import (
     STATUS_KEYS,
     accepted,
@@ -26,26 +41,12 @@ from conformance.suite.answers import (
     store,
 )
 from conformance.suite.fresh_runs import fresh_runs, state_of_answer
-from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
+from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
 from conformance.suite.rawproc import files_written
 from conformance.suite.render_box import only_box
-from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
+from conformance.suite.session import ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
-from conformance.suite.strategies import (
-    Envelope,
-    LabelKind,
-    adversarial_envelopes,
-    branch_labels,
-    envelopes,
-    episodes,
-    is_number,
-    js_double,
-    label_specs,
-    small_positive_integers,
-    thought_texts,
-    unknown_tool_names,
-)
 
 _schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
     [

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
-from conformance.jsontypes import JSON
 from conformance.suite.answers import accepted, rejected
-from conformance.suite.session import TOOL, ServerSession
-from conformance.suite.strategies import OPTIONAL, REQUIRED, Envelope
+from conformance.suite.session import ServerSession
 
 SNAKE = {
     "nextThoughtNeeded": "next_thought_needed",

@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 from typing import Final
 
-from conformance.targets.specs import Target, TargetIdentity, split_env
+from conformance.core.identity import TargetIdentity
+from conformance.targets.specs import Target, split_env
 
 ORIGINAL_PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
 

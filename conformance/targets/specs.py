@@ -23,10 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from conformance.core.identity import DISTRIBUTION, TargetIdentity
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm, registry
 
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from conformance.drivers.wire import WireDriver
 
 CACHE_ENV: Final = "SEQTHINK_CONFORMANCE_CACHE"
-DISTRIBUTION: Final = "seqthink-conformance"
 # chalk colours the TS server's stderr box when FORCE_COLOR is set (the reference server ports that rule);
 # hosts spawn servers on pipes, without colour, and a CI runner's FORCE_COLOR must not change what the
 # suite observes. Tests about colour set it themselves.
@@ -44,39 +42,6 @@ SPAWN_ENV: Final[Mapping[str, str]] = MappingProxyType({"FORCE_COLOR": "0"})
 TODAY: Final = "@today"
 _ENV_WORD: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s+")
 _ENV_PAIR: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(\S*)")
-
-
-class TargetIdentity(BaseModel):
-    """Exactly what was run, as reports quote it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    spec: str
-    kind: Literal["reference", "npm", "cmd"]
-    command: list[str]
-    package_name: str | None = None
-    package_version: str | None = None
-    entry_sha256: str | None = None
-    node_version: str | None = None
-    python_version: str | None = None
-    tree_sha256: str | None = None
-    integrity: str | None = None
-    env: dict[str, str] = Field(
-        default_factory=dict, description="environment variables the target is started with, beyond ours"
-    )
-    resolution: Literal["release", "today"] | None = Field(
-        default=None, description="npm: dependencies resolved as of the release, or on the day of install"
-    )
-    resolved_as_of: str | None = Field(
-        default=None, description="npm --before cutoff: publish time capped by the next release's"
-    )
-    installed_at: str | None = None
-    sdk_version: str | None = Field(default=None, description="@modelcontextprotocol/sdk as installed")
-    zod_version: str | None = Field(default=None, description="zod as the SDK resolves it")
-    dependencies: dict[str, str] = Field(
-        default_factory=dict,
-        description="direct dependencies (and zod) as installed, read back from node_modules",
-    )
 
 
 @dataclass(frozen=True)
