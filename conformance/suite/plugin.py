@@ -32,10 +32,11 @@ from conformance.drivers import cancel
 from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
-from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
+from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
-from conformance.suite.session import SPARE_USERS, ServerSession
+from conformance.suite.rawproc import RawPool
+from conformance.suite.session import ServerSession, Spare
 from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.specs import Target, resolve_target
 
@@ -77,9 +78,14 @@ class _RunState:
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
     breaker: Breaker = field(default_factory=Breaker)
     shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
+    raw_pool: RawPool = field(default_factory=RawPool)
+    fresh_runs: FreshRunner = field(init=False)
     current: str | None = None
     current_spec: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.fresh_runs = FreshRunner(self.raw_pool)
 
     def on_target_failure(self, failure: DriverError) -> None:
         """A driver failed during a test: note where, then stop the test at once (no shrinking)."""
@@ -236,16 +242,36 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     # An xdist worker collects every test but runs those it is sent: it starts processes when asked.
     worker = "PYTEST_XDIST_WORKER" in os.environ
     items = [] if worker else request.session.items
-    collected = {getattr(item, "originalname", item.name) for item in items}
+    wanted = {name for item in items for name in getattr(item, "fixturenames", ())}
     try:
-        if collected & fresh_runs.USERS:
-            fresh_runs.prestart(target)
-        if collected & SPARE_USERS:
+        if "fresh_runs" in wanted:
+            state.fresh_runs.prestart(target)
+        if "spare" in wanted:
             session.prestart_spare()
         yield session
     finally:
         session.close()
         transcript.close()
+
+
+@pytest.fixture(scope="session")
+def raw_pool(request: pytest.FixtureRequest) -> RawPool:
+    """The run's bare processes, for records about the process itself (exit status, signals, pipes)."""
+    return _state(request.config).raw_pool
+
+
+@pytest.fixture(scope="session")
+def fresh_runs(request: pytest.FixtureRequest) -> FreshRunner:
+    """What fresh processes answer to one fixed sequence; a run that collects a test taking this fixture
+    starts those processes with the session."""
+    return _state(request.config).fresh_runs
+
+
+@pytest.fixture
+def spare(server: ServerSession) -> Spare:
+    """The pooled spare process (`ServerSession.spare`); a run that collects a test taking this fixture starts
+    the spare's process with the session."""
+    return server.spare
 
 
 @dataclass
@@ -441,10 +467,11 @@ def _now() -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    rawproc.close_pool()
-    fresh_runs.forget()
     state = session.config.stash.get(_STATE_KEY, None)
-    if state is None or state.results_dir is None:
+    if state is None:
+        return
+    state.raw_pool.close()
+    if state.results_dir is None:
         return
     seed = session.config.getoption("hypothesis_seed", None)
     harness = harness_identity(profile=state.profile, seed=None if seed is None else str(seed))

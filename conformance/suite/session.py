@@ -1,15 +1,17 @@
 """One long-lived server process per target, shared by every test, restarted only when it dies.
 
 The command line's preflight process becomes that shared process (`offer`): a run starts one process fewer.
-Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`).
+Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`, which
+checks take as the `spare` fixture: a run that collects one starts the spare's process with the session).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from conformance.calls.store import StoreState, state_of
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -26,14 +28,11 @@ transcript on disk, so the harness's memory stays flat however many calls a run 
 
 FailureHook = Callable[[DriverError], None]
 
-SPARE_USERS: frozenset[str] = frozenset({
-    "test_description_is_static_across_calls_and_processes",
-    "test_growth_is_unbounded",
-    "test_huge_thought_rendered_whole",
-    "test_one_recorder_per_process",
-    "test_state_is_process_global",
-})
-"""Tests that borrow the spare: when a run collects one, the spare's process starts with the session."""
+
+class Spare(Protocol):
+    """`ServerSession.spare` as checks receive it (the `spare` fixture): `with spare() as driver: ...`."""
+
+    def __call__(self, *, env: Mapping[str, str] | None = None) -> AbstractContextManager[WireDriver]: ...
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 _offered: dict[_Key, WireDriver] = {}
