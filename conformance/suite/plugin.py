@@ -11,7 +11,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
 from conformance.suite.breaker import Breaker
 from conformance.suite.fresh_runs import FreshRunner
+from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession, Spare
@@ -80,12 +81,31 @@ class _RunState:
     shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
     raw_pool: RawPool = field(default_factory=RawPool)
     fresh_runs: FreshRunner = field(init=False)
+    unwatch: Callable[[], None] | None = None
     current: str | None = None
     current_spec: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.fresh_runs = FreshRunner(self.raw_pool)
+
+    def example_ended(self, status: ExampleStatus) -> None:
+        """One generated example of the current test ended (`hypothesis_hooks`): count it, and remember where
+        its exchange starts and, for a failing one, where it ends."""
+        if self.current is None:
+            return
+        with self.lock:
+            self.examples[self.current] = self.examples.get(self.current, 0) + 1
+            if status == "failed":
+                self.first_failure.setdefault(self.current, time.monotonic())
+            session = self.sessions.get(self.current_spec or "")
+            if session is None:
+                return
+            end = session.transcript.mark()
+            start = self.marks.get(self.current, end)
+            if status == "failed":
+                self.failing_spans[self.current] = (start, end)
+            self.marks[self.current] = end
 
     def on_target_failure(self, failure: DriverError) -> None:
         """A driver failed during a test: note where, then stop the test at once (no shrinking)."""
@@ -136,77 +156,13 @@ def pytest_configure(config: pytest.Config) -> None:
         shrinking=ShrinkBudget(*SHRINK_BUDGET[profile]),
     )
     config.stash[_STATE_KEY] = state
-    _watch_examples(state)
+    state.unwatch = watch_examples(state.example_ended)
 
 
-_watched: list[_RunState] = []
-"""The run whose examples are being counted (the engine hook is installed once per interpreter)."""
-
-
-def _observed(state: _RunState, status: str) -> None:
-    """One generated example of the current test ended `passed` or `failed`: count it, and remember where
-    its exchange starts and, for a failing one, where it ends."""
-    if state.current is None:
-        return
-    with state.lock:
-        if status in ("passed", "failed"):
-            state.examples[state.current] = state.examples.get(state.current, 0) + 1
-        if status == "failed":
-            state.first_failure.setdefault(state.current, time.monotonic())
-        session = state.sessions.get(state.current_spec or "")
-        if session is None:
-            return
-        end = session.transcript.mark()
-        start = state.marks.get(state.current, end)
-        if status == "failed":
-            state.failing_spans[state.current] = (start, end)
-        state.marks[state.current] = end
-
-
-def _watch_examples(state: _RunState) -> None:
-    """Count generated examples per test, stateful machines and nested properties included.
-
-    The count hooks the engine's per-example step: hypothesis' observability would give the same, but it
-    pretty-prints every example's arguments, which cost a run a tenth of its time. On a hypothesis without
-    that step, observability is the fallback.
-    """
-    _watched[:] = [state]
-    try:
-        from hypothesis.core import StateForActualGivenExecution
-        from hypothesis.internal.conjecture.data import ConjectureData, Status
-    except ImportError:  # pragma: no cover - a hypothesis without the engine step
-        _watch_by_observability(state)
-        return
-    original = getattr(StateForActualGivenExecution, "_execute_once_for_engine", None)
-    if original is None:  # pragma: no cover
-        _watch_by_observability(state)
-        return
-    if getattr(original, "conformance_watch", False):
-        return
-    outcomes = {Status.VALID: "passed", Status.INTERESTING: "failed"}
-
-    def execute_once_for_engine(self: StateForActualGivenExecution, data: ConjectureData) -> None:
-        try:
-            original(self, data)
-        finally:
-            status = outcomes.get(data.status)
-            if status is not None and _watched:
-                _observed(_watched[0], status)
-
-    execute_once_for_engine.conformance_watch = True  # type: ignore[attr-defined]
-    StateForActualGivenExecution._execute_once_for_engine = execute_once_for_engine  # type: ignore[method-assign]
-
-
-def _watch_by_observability(state: _RunState) -> None:  # pragma: no cover - older or newer hypothesis
-    from hypothesis.internal import observability
-
-    observability.OBSERVABILITY_COLLECT_COVERAGE = False
-
-    def observe(observation: object) -> None:
-        if getattr(observation, "type", None) == "test_case":
-            _observed(state, str(getattr(observation, "status", "")))
-
-    observability.add_observability_callback(observe)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_STATE_KEY, None)
+    if state is not None and state.unwatch is not None:
+        state.unwatch()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
