@@ -66,46 +66,43 @@ def test_every_room_is_in_the_table() -> None:
     assert rooms - {"cli"} <= set(ALLOWED), rooms - set(ALLOWED) - {"cli"}
 
 
-def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
-    """A writer that reaches into the gate is exactly what the rule is for."""
-    room = tmp_path / "conformance" / "report"
-    room.mkdir(parents=True)
-    (room / "writer.py").write_text(
-        "from conformance.gate.verdicts import judge\nfrom conformance.report.model import Report\n"
-    )
-    assert _violations("report", tmp_path / "conformance") == [
-        "conformance/report/writer.py imports conformance.gate.verdicts",
-        "conformance/report/writer.py imports conformance.gate.verdicts.judge",
-    ]
-
-
-def test_the_checker_sees_the_ground_floor_reach_up(tmp_path: Path) -> None:
-    """The ground floor imports no room, not even the drivers, which import nothing of ours but it."""
-    room = tmp_path / "conformance" / GROUND
-    room.mkdir(parents=True)
-    (room / "js.py").write_text(
+FORBIDDEN: list[tuple[str, str, list[str]]] = [
+    (
+        "report",
+        "from conformance.gate.verdicts import judge\nfrom conformance.report.model import Report\n",
+        ["conformance.gate.verdicts", "conformance.gate.verdicts.judge"],
+    ),
+    (
+        GROUND,
         "from conformance.core.jsontypes import JSON\n"
         "def truthy(value: JSON) -> bool:\n"
         "    from conformance.drivers.errors import DriverError\n"
-        "    return bool(value)\n"
-    )
-    assert _violations(GROUND, tmp_path / "conformance") == [
-        "conformance/core/js.py imports conformance.drivers.errors",
-        "conformance/core/js.py imports conformance.drivers.errors.DriverError",
-    ]
+        "    return bool(value)\n",
+        ["conformance.drivers.errors", "conformance.drivers.errors.DriverError"],
+    ),
+    *(
+        (
+            room,
+            "from conformance.calls.strategies import json_values\n"
+            "from conformance.core.protocol import TOOL\n"
+            "from conformance.suite.session import ServerSession\n",
+            ["conformance.suite.session", "conformance.suite.session.ServerSession"],
+        )
+        for room in ("compare", "gate")
+    ),
+]
+"""A writer reaching into the gate, the ground floor reaching up (even to the drivers, which import nothing
+of ours but it, and from inside a function), compare and gate reaching into the suite instead of what sits
+below both: exactly what the rule is for."""
 
 
-@pytest.mark.parametrize("room", ["compare", "gate"])
-def test_the_checker_sees_compare_and_gate_reach_into_the_suite(tmp_path: Path, room: str) -> None:
-    """Compare and gate drive targets beside the suite, not through it: what they share sits below both."""
+@pytest.mark.parametrize(("room", "source", "imported"), FORBIDDEN, ids=[case[0] for case in FORBIDDEN])
+def test_the_checker_sees_a_forbidden_import(
+    tmp_path: Path, room: str, source: str, imported: list[str]
+) -> None:
     folder = tmp_path / "conformance" / room
     folder.mkdir(parents=True)
-    (folder / "uses.py").write_text(
-        "from conformance.calls.strategies import json_values\n"
-        "from conformance.core.protocol import TOOL\n"
-        "from conformance.suite.session import ServerSession\n"
-    )
+    (folder / "module.py").write_text(source)
     assert _violations(room, tmp_path / "conformance") == [
-        f"conformance/{room}/uses.py imports conformance.suite.session",
-        f"conformance/{room}/uses.py imports conformance.suite.session.ServerSession",
+        f"conformance/{room}/module.py imports {module}" for module in imported
     ]
