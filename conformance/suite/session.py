@@ -34,6 +34,7 @@ class Spare(Protocol):
 
     def __call__(self, *, env: Mapping[str, str] | None = None) -> AbstractContextManager[WireDriver]: ...
 
+
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 _offered: dict[_Key, WireDriver] = {}
 
