@@ -31,7 +31,7 @@ from conformance.atlas.write import load_atlas, write_atlas
 from conformance.drivers.errors import HarnessError, TargetError
 from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
-from conformance.targets import npm, registry
+from conformance.targets import npm, npm_registry
 from conformance.targets.identity import harness_identity, harness_version
 from conformance.targets.specs import (
     TODAY,
@@ -75,9 +75,11 @@ def _now() -> str:
 
 def default_targets(cache: Path) -> list[str]:
     """Every published release, from the registry metadata (fetched once into the cache)."""
-    path = registry.metadata_path(cache, npm.PACKAGE)
-    metadata = registry.load_metadata(cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm"))
-    return [f"npm:{v}" for v in registry.releases(metadata)]
+    path = npm_registry.metadata_path(cache, npm.PACKAGE)
+    metadata = npm_registry.load_metadata(
+        cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm")
+    )
+    return [f"npm:{v}" for v in npm_registry.releases(metadata)]
 
 
 def _npm_version(spec: str) -> str | None:
@@ -93,7 +95,7 @@ def ordered(specs: Sequence[str]) -> list[str]:
     releases = [s for s in specs if _npm_version(s) is not None]
     releases.sort(
         key=lambda s: (
-            registry.version_key(_npm_version(s) or "0.0.0"),
+            npm_registry.version_key(_npm_version(s) or "0.0.0"),
             s.endswith(TODAY),
             bool(split_env(s)[0]),
             s,
@@ -113,7 +115,7 @@ def _published(cache: Path, spec: str) -> str | None:
     if version is None:
         return None
     try:
-        metadata = registry.load_metadata(cache, npm.PACKAGE)
+        metadata = npm_registry.load_metadata(cache, npm.PACKAGE)
     except TargetError:
         return None
     return metadata.time.get(version)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.drivers.errors import TargetError
-from conformance.targets import npm, registry
+from conformance.targets import npm, npm_registry
 
 if TYPE_CHECKING:
     from conformance.drivers.sdk import SdkDriver
@@ -213,14 +213,14 @@ def _source_digest(package_root: Path) -> str:
 def release_cutoff(version: str, cache_dir: Path) -> tuple[str, bool]:
     """When `version`'s tree is resolved as of (registry metadata, fetched once into the cache), and
     whether the registry stamped the version itself later than that (then npm must be given its tarball)."""
-    cached = registry.metadata_path(cache_dir, npm.PACKAGE).is_file()
-    metadata = registry.load_metadata(cache_dir, npm.PACKAGE, None if cached else npm.require_tool("npm"))
+    cached = npm_registry.metadata_path(cache_dir, npm.PACKAGE).is_file()
+    metadata = npm_registry.load_metadata(cache_dir, npm.PACKAGE, None if cached else npm.require_tool("npm"))
     if version not in metadata.versions and cached:  # published since the metadata was cached?
-        metadata = registry.load_metadata(cache_dir, npm.PACKAGE, npm.require_tool("npm"), refresh=True)
+        metadata = npm_registry.load_metadata(cache_dir, npm.PACKAGE, npm.require_tool("npm"), refresh=True)
     if version not in metadata.versions:
         raise TargetError(f"npm has no version {version} of {npm.PACKAGE}")
-    moment = registry.cutoff(metadata, version)
-    return moment, moment != registry.cutoff(metadata, version, capped=False)
+    moment = npm_registry.cutoff(metadata, version)
+    return moment, moment != npm_registry.cutoff(metadata, version, capped=False)
 
 
 def _npm(spec: str, cache_dir: Path, progress: Callable[[str], None] | None) -> Target:
