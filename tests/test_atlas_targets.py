@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from conformance.atlas.probe import probe_tool
 from conformance.cli.main import main
 from conformance.targets import npm, npm_registry
+from conformance.targets.kinds.npm import release_cutoff
 from conformance.targets.specs import (
     default_cache_dir,
     folder_name,
-    release_cutoff,
     resolve_target,
     split_env,
     with_env,

@@ -33,6 +33,8 @@ from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
 from conformance.targets import npm, npm_registry
 from conformance.targets.identity import harness_identity, harness_version
+from conformance.targets.kinds import kind_of
+from conformance.targets.kinds.npm import KIND as NPM
 from conformance.targets.specs import (
     TODAY,
     Target,
@@ -79,14 +81,11 @@ def default_targets(cache: Path) -> list[str]:
     metadata = npm_registry.load_metadata(
         cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm")
     )
-    return [f"npm:{v}" for v in npm_registry.releases(metadata)]
+    return [NPM.spec(v) for v in npm_registry.releases(metadata)]
 
 
 def _npm_version(spec: str) -> str | None:
-    base = split_env(spec)[1]
-    if not base.startswith("npm:"):
-        return None
-    return base.removeprefix("npm:").removesuffix(TODAY)
+    return NPM.release(split_env(spec)[1])
 
 
 def ordered(specs: Sequence[str]) -> list[str]:
@@ -106,7 +105,8 @@ def ordered(specs: Sequence[str]) -> list[str]:
 
 def label_of(spec: str) -> str:
     env, base = split_env(spec)
-    name = base.removeprefix("npm:") if base.startswith("npm:") else base[:40]
+    kind = kind_of(base)
+    name = kind.label(base) if kind is not None else base[:40]
     return " ".join([name, *(f"+{k}={v}" for k, v in sorted(env.items()))])
 
 

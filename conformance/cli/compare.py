@@ -30,6 +30,7 @@ from conformance.report.escape import safe, write_line
 from conformance.report.model import Report
 from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
+from conformance.targets.kinds import syntaxes
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
 DEFAULT_B = "reference"
@@ -45,7 +46,7 @@ def add_parser(commands: Any, target_spec: Callable[[str], str]) -> None:
         "attribute it to records and group it under a root cause. Exit 0 without differences, 1 with a "
         "difference the baseline does not accept, 2 when a target cannot be used.",
     )
-    p.add_argument("a", type=target_spec, metavar="A", help="reference | npm:<version> | cmd:<command line>")
+    p.add_argument("a", type=target_spec, metavar="A", help=" | ".join(syntaxes(short=True)))
     p.add_argument("b", type=target_spec, metavar="B", nargs="?", default=DEFAULT_B,
                    help=f"the target to compare with (default: {DEFAULT_B})")
     p.add_argument("--profile", choices=("dev", "ci", "thorough"), default=None,

@@ -26,6 +26,7 @@ from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
 from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers, run_causes
 from conformance.suite.profiles import PROFILES, Profile, default_profile
+from conformance.targets.kinds import kind_of, notes, one_of, syntaxes
 from conformance.targets.project import project_of
 from conformance.targets.specs import parse_env_pair, resolve_target, split_env, with_env
 
@@ -73,11 +74,9 @@ def _seed(text: str) -> int:
 
 def _target_spec(text: str) -> str:
     env, base = split_env(text)
-    if base == "reference" or base.startswith(("npm:", "cmd:")):
+    if kind_of(base) is not None:
         return with_env(base, env) if env else text
-    raise argparse.ArgumentTypeError(
-        f"{text!r}: expected [KEY=VALUE ...] reference, npm:<version>[@today] or cmd:<command line>"
-    )
+    raise argparse.ArgumentTypeError(f"{text!r}: expected [KEY=VALUE ...] {one_of(syntaxes())}")
 
 
 def _env_pair(text: str) -> str:
@@ -121,8 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--target",
         default="reference",
         type=_target_spec,
-        help="[KEY=VALUE ...] reference | npm:<version>[@today] | cmd:<command line> (default: reference); "
-        "npm:<version> installs the dependency tree as of its release, @today today's",
+        help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
     )
     _add_env(run_p)
     run_p.add_argument(

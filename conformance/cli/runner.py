@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TextIO
 
 import pytest
 
@@ -53,8 +53,9 @@ from conformance.suite.profiles import Profile
 from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
 from conformance.targets.identity import harness_identity
+from conformance.targets.kinds import unresolved_identity
 from conformance.targets.project import project_of
-from conformance.targets.specs import Target, TargetIdentity, default_cache_dir, resolve_target
+from conformance.targets.specs import Target, default_cache_dir, resolve_target
 
 SUITE = "conformance.suite"
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
@@ -152,7 +153,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
         write_report(report, out)
         return report
 
-    seen = TargetSeen(_unresolved_identity(options.target), Preflight(ok=False, error="cancelled"), {}, None)
+    seen = TargetSeen(unresolved_identity(options.target), Preflight(ok=False, error="cancelled"), {}, None)
     try:
         try:
             target = resolve_target(
@@ -163,7 +164,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
         except TargetError as exc:
             message = f"target {options.target} cannot be used: {exc}"
             unusable = Preflight(ok=False, error=str(exc))
-            seen = TargetSeen(_unresolved_identity(options.target), unusable, {}, None)
+            seen = TargetSeen(unresolved_identity(options.target), unusable, {}, None)
             return RunOutcome(exit_status.UNUSABLE, finish(None, seen, None, message), message)
         if baseline is not None and options.baseline is not None:
             check_project(baseline, options.baseline, options.target, project_of(target.identity))
@@ -249,17 +250,6 @@ def _clear_outputs(out: Path) -> None:
             shutil.rmtree(path)
         elif path.exists() or path.is_symlink():
             path.unlink()
-
-
-def _unresolved_identity(spec: str) -> TargetIdentity:
-    kind: Literal["reference", "npm", "cmd"] = (
-        "npm" if spec.startswith("npm:") else "cmd" if spec.startswith("cmd:") else "reference"
-    )
-    command: list[str] = []
-    if kind == "cmd":
-        with contextlib.suppress(ValueError):
-            command = shlex.split(spec.removeprefix("cmd:"))
-    return TargetIdentity(spec=spec, kind=kind, command=command)
 
 
 def check_target(
