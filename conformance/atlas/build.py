@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
 from conformance.atlas.write import load_atlas, write_atlas
 from conformance.drivers.errors import HarnessError, TargetError
+from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
 from conformance.targets import npm, npm_registry
@@ -162,26 +164,15 @@ def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Plann
 
 
 def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progress: Progress) -> int:
-    command = [
-        sys.executable,
-        "-m",
-        "conformance",
-        "run",
-        "--target",
-        spec,
-        "--profile",
-        options.profile,
-        "--out",
-        str(folder),
-        "--call-timeout",
-        str(options.timeout),
-        "--target-cache",
-        str(cache),
-    ]
-    if options.seed is not None:
-        command += ["--seed", str(options.seed)]
-    if options.suite is not None:
-        command += ["--suite", options.suite]
+    command = RunOptions(
+        target=spec,
+        profile=options.profile,
+        seed=options.seed if options.seed is not None else secrets.randbelow(2**32),
+        out=folder,
+        cache=cache,
+        timeout=options.timeout,
+        suite=options.suite or SUITE,
+    ).command(sys.executable, local=True)
     folder.mkdir(parents=True, exist_ok=True)
     progress(f"run {spec} → {folder}")
     started = time.monotonic()

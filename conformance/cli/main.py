@@ -21,6 +21,7 @@ from conformance.drivers.cancel import Cancelled
 from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
 from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
+from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.report.model import VERDICTS, Report
@@ -185,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
         "records not run, exit status 124",
     )
-    run_p.add_argument("--suite", default="conformance.suite", help=argparse.SUPPRESS)
+    run_p.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
 
     rec_p = commands.add_parser(
         "records",
@@ -323,11 +324,7 @@ def main(
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from conformance.cli.runner import (  # pytest, hypothesis, mcp: only for `run`
-        RunOptions,
-        rerun_command,
-        run,
-    )
+    from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
 
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
@@ -344,7 +341,6 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         against=args.against,
         max_time=args.max_time,
     )
-    options = RunOptions(**{**options.__dict__, "rerun": rerun_command(options)})
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
         f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",

@@ -42,6 +42,7 @@ from conformance.gate.baseline import (
     load_baseline,
 )
 from conformance.gate.findings import check_findings, load_findings
+from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature, sign_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
@@ -49,7 +50,6 @@ from conformance.report.write import write_report
 from conformance.results import RunResults, TestOutcome
 from conformance.suite import session as shared_session
 from conformance.suite.plugin import slug
-from conformance.suite.profiles import Profile
 from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
 from conformance.targets.identity import harness_identity
@@ -57,25 +57,8 @@ from conformance.targets.kinds import unresolved_identity
 from conformance.targets.project import project_of
 from conformance.targets.specs import Target, default_cache_dir, resolve_target
 
-SUITE = "conformance.suite"
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
 _PYTEST_OK = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    target: str
-    profile: Profile
-    seed: int
-    out: Path
-    baseline: Path | None = None
-    jobs: int = 1
-    cache: Path | None = None
-    timeout: float = 10.0
-    suite: str = SUITE
-    rerun: str = ""
-    against: str | None = None
-    max_time: float | None = None
 
 
 @dataclass
@@ -139,7 +122,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
                 processes_started=results.processes_started if results else process.processes_started(),
                 calls_made=results.calls_made if results else 0,
                 tests=len(tests),
-                rerun=options.rerun,
+                rerun=shlex.join(options.command()),
                 pytest_exit=pytest_exit,
                 interrupted=interrupted,
             ),
@@ -544,30 +527,6 @@ def _pytest_failure(code: int | pytest.ExitCode, missing: bool) -> str:
     if missing:
         return "the suite wrote no results"
     return f"pytest exited with status {int(code)}"
-
-
-def rerun_command(options: RunOptions) -> str:
-    parts = [
-        "python",
-        "-m",
-        "conformance",
-        "run",
-        "--target",
-        options.target,
-        "--profile",
-        options.profile,
-        "--seed",
-        str(options.seed),
-    ]
-    if options.jobs > 1:
-        parts += ["--jobs", str(options.jobs)]
-    if options.suite != SUITE:
-        parts += ["--suite", options.suite]
-    if options.against is not None:
-        parts += ["--against", options.against]
-    if options.max_time is not None:
-        parts += ["--max-time", f"{options.max_time:g}"]
-    return shlex.join(parts)
 
 
 __all__ = [
