@@ -48,7 +48,7 @@ from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report, RunInfo
 from conformance.report.write import write_report
 from conformance.results import RunResults, TestOutcome
-from conformance.suite import session as shared_session
+from conformance.suite.handover import Handover
 from conformance.suite.plugin import slug
 from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.suite.workers import WORKER_PREFIX
@@ -76,14 +76,11 @@ def _now() -> str:
 
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
     """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so."""
-    with cancel.handling(options.max_time):
-        try:
-            return _run(options, stream)
-        finally:
-            shared_session.withdraw_offers()
+    with cancel.handling(options.max_time), Handover() as handover:
+        return _run(options, stream, handover)
 
 
-def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
+def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
     catalog = load_catalog_view()
     baseline = _checked_baseline(options, catalog)
     findings = load_findings(fixtures_dir() / "findings.yaml")
@@ -155,7 +152,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
         write_line(f"preflight: starting {safe(options.target)}", stream)
         preflight, server_info, protocol = check_target(
             target, transcripts / "preflight.jsonl", options.timeout,
-            handover=shared_session.offer if options.jobs == 1 else None,
+            handover=handover if options.jobs == 1 else None,
         )
         preflight = preflight.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
         seen = TargetSeen(target.identity, preflight, server_info, protocol)
@@ -165,7 +162,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
 
         with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
             results_dir = Path(tmp) / "results"
-            pytest_exit = run_suite(options, results_dir, Path(tmp), catalog, stream)
+            pytest_exit = run_suite(options, results_dir, Path(tmp), catalog, stream, handover)
             results = collect_results(results_dir, target.spec)
             if results is not None:
                 _copy_transcripts(results_dir, transcripts, results)
@@ -174,7 +171,7 @@ def _run(options: RunOptions, stream: TextIO) -> RunOutcome:
         return _stopped(finish(None, seen, None, "not run"))
     stop = cancel.requested()
     if stop is not None:
-        shared_session.withdraw_offers()
+        handover.close()
         return _stopped(finish(results, seen, int(pytest_exit), "not run"))
     if pytest_exit not in _PYTEST_OK or results is None:
         why = _pytest_failure(pytest_exit, results is None)
@@ -240,7 +237,7 @@ def check_target(
     transcript_path: Path,
     timeout: float,
     *,
-    handover: Callable[[WireDriver], None] | None = None,
+    handover: Handover | None = None,
 ) -> tuple[Preflight, dict[str, str], str | None]:
     """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
     handed over (to become the suite's shared server) instead of closed, when `handover` is given."""
@@ -253,7 +250,7 @@ def check_target(
         def keep(checked: Preflight) -> Preflight:
             nonlocal handed
             if checked.ok and handover is not None:
-                handover(driver)
+                handover.offer(target, driver)
                 handed = True
             return checked
 
@@ -430,7 +427,8 @@ def _isolated_environment(storage: Path) -> Iterator[None]:
 
 
 def run_suite(
-    options: RunOptions, results_dir: Path, scratch: Path, catalog: CatalogView, stream: TextIO
+    options: RunOptions, results_dir: Path, scratch: Path, catalog: CatalogView, stream: TextIO,
+    handover: Handover,
 ) -> int | pytest.ExitCode:
     """pytest.main in this process; its own output goes to pytest.log, the terminal shows progress."""
     progress = Progress(stream, records_total=catalog.observable_count, canonical=catalog.canonical)
@@ -441,7 +439,7 @@ def run_suite(
         contextlib.redirect_stdout(handle),
     ):
         try:
-            return pytest.main(pytest_args(options, results_dir), plugins=[progress])
+            return pytest.main(pytest_args(options, results_dir), plugins=[progress, handover])
         except Exception:  # a plugin or suite bug must end in one line and a report, not a traceback
             traceback.print_exc(file=handle)
             return pytest.ExitCode.INTERNAL_ERROR

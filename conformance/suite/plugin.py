@@ -32,6 +32,7 @@ from conformance.results import (
 )
 from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
+from conformance.suite.handover import handover_of
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.session import SPARE_USERS, ServerSession
 from conformance.suite.shrinking import ShrinkBudget
@@ -230,7 +231,7 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
         path.parent.mkdir(parents=True, exist_ok=True)
     transcript = Transcript(path)
     session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
-                            on_failure=state.on_target_failure)
+                            on_failure=state.on_target_failure, handover=handover_of(request.config))
     state.sessions[target.spec] = session
     # An xdist worker collects every test but runs those it is sent: it starts processes when asked.
     worker = "PYTEST_XDIST_WORKER" in os.environ

@@ -1,6 +1,6 @@
 """One long-lived server process per target, shared by every test, restarted only when it dies.
 
-The command line's preflight process becomes that shared process (`offer`): a run starts one process fewer.
+The command line's preflight process becomes that shared process (`handover.py`): one process fewer.
 Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`).
 """
 
@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from conformance.drivers.errors import DriverError, ProtocolViolation
 from conformance.drivers.sdk import SdkDriver
@@ -18,6 +19,9 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.targets.specs import Target
+
+if TYPE_CHECKING:
+    from conformance.suite.handover import Handover
 
 TOOL = "sequentialthinking"
 PROTOCOL_VERSION = "2024-11-05"
@@ -47,34 +51,10 @@ SPARE_USERS: frozenset[str] = frozenset({
 """Tests that borrow the spare: when a run collects one, the spare's process starts with the session."""
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
-_offered: dict[_Key, WireDriver] = {}
 
 
 def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
     return command, tuple(sorted(env.items()))
-
-
-def offer(driver: WireDriver) -> None:
-    """Hand an initialized process (the preflight's) to the next session for the same command and env."""
-    driver.transcript = None
-    previous = _offered.pop(_key(driver.command, driver.env), None)
-    if previous is not None:
-        previous.close()
-    _offered[_key(driver.command, driver.env)] = driver
-
-
-def withdraw_offers() -> None:
-    """Close every offered process no session took (xdist workers cannot take the runner's)."""
-    while _offered:
-        _offered.popitem()[1].close()
-
-
-def _take_offer(command: tuple[str, ...], env: Mapping[str, str]) -> WireDriver | None:
-    driver = _offered.pop(_key(command, env), None)
-    if driver is not None and (not driver.is_alive() or driver.initialize_result is None):
-        driver.close()
-        return None
-    return driver
 
 
 @dataclass(frozen=True)
@@ -116,6 +96,7 @@ class ServerSession:
     protocol_version: str | None = None
     restarts: int = 0
     on_failure: FailureHook | None = field(default=None, repr=False)
+    handover: Handover | None = field(default=None, repr=False)
     _wire: WireDriver | None = field(default=None, repr=False)
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
 
@@ -124,7 +105,7 @@ class ServerSession:
         return self.target.env
 
     def _start(self) -> WireDriver:
-        driver = _take_offer(tuple(self.target.command), self.target.env)
+        driver = self.handover.take(self.target) if self.handover is not None else None
         if driver is not None:
             driver.transcript = self.transcript
             driver.stderr_limit = SESSION_STDERR_LIMIT
