@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser
-from conformance.cli.commands import COMMANDS
 from conformance.drivers.cancel import Cancelled
 from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
@@ -26,11 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG, description="Conformance and claim-audit harness for the sequentialthinking MCP server."
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.required = True
-    for command in COMMANDS:
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    subparsers.required = True
+    for command in commands.COMMANDS:
         command.add_arguments(
-            commands.add_parser(command.NAME, help=command.HELP, description=command.DESCRIPTION)
+            subparsers.add_parser(command.NAME, help=command.HELP, description=command.DESCRIPTION)
         )
     return parser
 
@@ -42,7 +42,7 @@ def main(
     err = stderr if stderr is not None else sys.stderr
     try:
         args = build_parser().parse_args(argv)
-        command = next(c for c in COMMANDS if args.command == c.NAME)
+        command = next(c for c in commands.COMMANDS if args.command == c.NAME)
         return command.main(args, out, err)
     except HarnessError as exc:
         write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
