@@ -24,13 +24,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+    return _whole_number(text, 1, "must be at least 1")
 
 
 def positive_seconds(text: str) -> float:
@@ -44,12 +38,16 @@ def positive_seconds(text: str) -> float:
 
 
 def seed(text: str) -> int:
+    return _whole_number(text, 0, "must not be negative")
+
+
+def _whole_number(text: str, least: int, below: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
+    if value < least:
+        raise argparse.ArgumentTypeError(below)
     return value
 
 
