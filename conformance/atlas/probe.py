@@ -21,7 +21,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
-from conformance.targets import npm
+from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target
 
 PROBE_THOUGHT: Final = "atlas probe thought 7f3a"
@@ -125,10 +125,7 @@ def probe_tool(
 
 def readme_of(target: Target) -> ReadmeSnapshot | None:
     """The installed package's README and the environment switches it documents (npm targets only)."""
-    if target.identity.kind != "npm" or len(target.command) < 2:
-        return None
-    entry = Path(target.command[1])
-    package = next((p for p in entry.parents if p.name == npm.PACKAGE.rsplit("/", 1)[-1]), None)
+    package = package_dir_of(target)
     if package is None:
         return None
     readme = next((p for p in sorted(package.glob("*")) if p.name.lower().startswith("readme")), None)

@@ -14,13 +14,17 @@ from pydantic import BaseModel, ConfigDict, Field
 DISTRIBUTION: Final = "seqthink-conformance"
 
 
+IdentityKind = Literal["reference", "npm", "cmd"]
+"""What a report may say a target is; a new target kind reports as one of these."""
+
+
 class TargetIdentity(BaseModel):
     """Exactly what was run, as reports quote it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     spec: str
-    kind: Literal["reference", "npm", "cmd"]
+    kind: IdentityKind
     command: list[str]
     package_name: str | None = None
     package_version: str | None = None

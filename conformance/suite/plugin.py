@@ -35,6 +35,7 @@ from conformance.drivers.transcript import Transcript
 from conformance.suite.breaker import Breaker
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
+from conformance.suite.handover import handover_of
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession, Spare
@@ -193,7 +194,7 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
         path.parent.mkdir(parents=True, exist_ok=True)
     transcript = Transcript(path)
     session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
-                            on_failure=state.on_target_failure)
+                            on_failure=state.on_target_failure, handover=handover_of(request.config))
     state.sessions[target.spec] = session
     # An xdist worker collects every test but runs those it is sent: it starts processes when asked.
     worker = "PYTEST_XDIST_WORKER" in os.environ

@@ -1,8 +1,8 @@
 """One long-lived server process per target, shared by every test, restarted only when it dies.
 
-The command line's preflight process becomes that shared process (`offer`): a run starts one process fewer.
-Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`, which
-checks take as the `spare` fixture: a run that collects one starts the spare's process with the session).
+The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
+fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
+which checks take as the `spare` fixture: a run that collects one starts the spare's process with the session).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from conformance.calls.store import StoreState, state_of
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -21,6 +21,9 @@ from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.targets.specs import Target
+
+if TYPE_CHECKING:
+    from conformance.suite.handover import Handover
 
 SESSION_STDERR_LIMIT = 8 << 20
 """Stderr the shared process keeps in memory: each call's bytes are in its Exchange and every byte is in the
@@ -36,34 +39,10 @@ class Spare(Protocol):
 
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
-_offered: dict[_Key, WireDriver] = {}
 
 
 def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
     return command, tuple(sorted(env.items()))
-
-
-def offer(driver: WireDriver) -> None:
-    """Hand an initialized process (the preflight's) to the next session for the same command and env."""
-    driver.transcript = None
-    previous = _offered.pop(_key(driver.command, driver.env), None)
-    if previous is not None:
-        previous.close()
-    _offered[_key(driver.command, driver.env)] = driver
-
-
-def withdraw_offers() -> None:
-    """Close every offered process no session took (xdist workers cannot take the runner's)."""
-    while _offered:
-        _offered.popitem()[1].close()
-
-
-def _take_offer(command: tuple[str, ...], env: Mapping[str, str]) -> WireDriver | None:
-    driver = _offered.pop(_key(command, env), None)
-    if driver is not None and (not driver.is_alive() or driver.initialize_result is None):
-        driver.close()
-        return None
-    return driver
 
 
 @dataclass
@@ -77,6 +56,7 @@ class ServerSession:
     protocol_version: str | None = None
     restarts: int = 0
     on_failure: FailureHook | None = field(default=None, repr=False)
+    handover: Handover | None = field(default=None, repr=False)
     _wire: WireDriver | None = field(default=None, repr=False)
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
 
@@ -85,7 +65,7 @@ class ServerSession:
         return self.target.env
 
     def _start(self) -> WireDriver:
-        driver = _take_offer(tuple(self.target.command), self.target.env)
+        driver = self.handover.take(self.target) if self.handover is not None else None
         if driver is not None:
             driver.transcript = self.transcript
             driver.stderr_limit = SESSION_STDERR_LIMIT
