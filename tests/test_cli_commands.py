@@ -12,7 +12,7 @@ import pytest
 
 from conformance.cli import commands
 from conformance.cli.main import main
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 
 
 def _echo_command() -> types.ModuleType:

@@ -16,11 +16,12 @@ import pytest
 from servers import command
 
 from conformance.cli.main import main
+from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
 from conformance.targets.kinds import KINDS, TargetKind, unresolved_identity
 from conformance.targets.kinds.kind import Progress
 from conformance.targets.project import package_dir_of, project_of
-from conformance.targets.specs import Target, TargetIdentity, resolve_target
+from conformance.targets.specs import Target, resolve_target
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

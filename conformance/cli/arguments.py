@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 

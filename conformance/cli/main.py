@@ -16,8 +16,8 @@ from typing import TextIO
 
 from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser
+from conformance.core.errors import HarnessError
 from conformance.drivers.cancel import Cancelled
-from conformance.drivers.errors import HarnessError
 from conformance.gate import exit_status
 from conformance.report.escape import safe, write_line
 

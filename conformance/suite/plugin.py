@@ -34,8 +34,8 @@ from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
 from conformance.suite.breaker import Breaker
 from conformance.suite.fresh_runs import FreshRunner
-from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.handover import handover_of
+from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession, Spare

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from conformance.core.identity import DISTRIBUTION, TargetIdentity
+from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
 
 if TYPE_CHECKING:

@@ -17,8 +17,10 @@ from conformance.cli.runner.merge import gather_results, merge_results
 from conformance.cli.runner.preflight import check_target, preflight, stderr_hint
 from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.suite import FINISHED, pytest_failure, run_suite
+from conformance.core.errors import HarnessError
+from conformance.core.results import RunResults
 from conformance.drivers import cancel
-from conformance.drivers.errors import HarnessError, TargetError
+from conformance.drivers.errors import TargetError
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen
 from conformance.gate.baseline import check_project
@@ -27,7 +29,6 @@ from conformance.gate.signatures import sign_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report
 from conformance.report.write import write_report
-from conformance.results import RunResults
 from conformance.suite.handover import Handover
 from conformance.targets.kinds import unresolved_identity
 from conformance.targets.project import project_of

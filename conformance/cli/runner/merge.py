@@ -7,8 +7,8 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
-from conformance.results import RunResults, TestOutcome
 from conformance.suite.plugin import slug
 from conformance.suite.workers import WORKER_PREFIX
 

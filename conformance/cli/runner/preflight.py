@@ -8,13 +8,13 @@ import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
-from conformance.suite.session import PROTOCOL_VERSION, TOOL
 from conformance.targets.specs import Target
 
 

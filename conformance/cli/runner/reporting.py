@@ -13,6 +13,8 @@ from pathlib import Path
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.view import CatalogView, load_catalog_view
+from conformance.core.identity import harness_identity
+from conformance.core.results import RunResults
 from conformance.drivers import cancel, process
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, canonical_entries, check_spec, load_baseline
@@ -21,8 +23,6 @@ from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
 from conformance.report.model import Report, RunInfo
 from conformance.report.write import write_report
-from conformance.results import RunResults
-from conformance.targets.identity import harness_identity
 
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]

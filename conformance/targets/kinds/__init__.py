@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from conformance.core.identity import TargetIdentity
 from conformance.targets.kinds import cmd, npm, reference
 from conformance.targets.kinds.kind import TargetKind
-from conformance.targets.specs import TargetIdentity, split_env
+from conformance.targets.specs import split_env
 
 KINDS: dict[str, TargetKind] = {kind.prefix: kind for kind in (reference.KIND, npm.KIND, cmd.KIND)}
 """Prefix → kind, in the order the help lists them."""

@@ -11,9 +11,10 @@ import shutil
 from pathlib import Path
 from typing import Final
 
+from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
 from conformance.targets.kinds.kind import Progress, TargetKind
-from conformance.targets.specs import Target, TargetIdentity
+from conformance.targets.specs import Target
 
 
 class CmdKind(TargetKind):

@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 from typing import Final
 
+from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm, npm_registry
 from conformance.targets.kinds.kind import Progress, TargetKind
-from conformance.targets.specs import TODAY, Target, TargetIdentity
+from conformance.targets.specs import TODAY, Target
 
 
 class NpmKind(TargetKind):

@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm
 from conformance.targets.kinds.kind import Progress, TargetKind
-from conformance.targets.specs import Target, TargetIdentity
+from conformance.targets.specs import Target
 
 DISTRIBUTION: Final = "seqthink-conformance"
 
