@@ -23,8 +23,8 @@ from conformance.gate import exit_status
 from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
-from conformance.report.model import VERDICTS, Report
-from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers, run_causes
+from conformance.report.model import Report
+from conformance.report.terminal import write_summary
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.project import project_of
 from conformance.targets.specs import parse_env_pair, resolve_target, split_env, with_env
@@ -354,7 +354,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     outcome = run(options, out)
     if outcome.report is not None:
-        _print_summary(outcome.report, out)
+        write_summary(outcome.report, out)
         write_line(
             f"report: {safe(str(options.out))}/report.html (also report.json, report.md, junit.xml)", out
         )
@@ -367,46 +367,6 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.cli.compare import compare_command  # hypothesis: only for `compare`
 
     return compare_command(args, out, err)
-
-
-def _print_summary(report: Report, out: TextIO) -> None:
-    counts = report.summary.counts
-    write_line("", out)
-    for verdict in VERDICTS:
-        write_line(f"  {VERDICT_MARK[verdict]} {verdict:<15} {counts.get(verdict, 0):>4}", out)
-    s = report.summary
-    write_line(
-        f"  {s.records} records, {s.moved_to_observed} moved from implemented to observed, "
-        f"{s.examples} examples, {report.run.duration_s:.1f} s",
-        out,
-    )
-    causes = run_causes(report)
-    if causes:
-        write_line("", out)
-        write_line(f"  root causes ({len(causes)}):", out)
-        for cause in causes:
-            write_line(f"  ▶ {safe(cause.summary, 160)}", out)
-            if cause.explains:
-                explains = safe(", ".join(cause.explains), 200)
-                write_line(f"      explains {len(cause.explains)}: {explains}", out)
-    departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
-    if departures:
-        write_line("", out)
-        width = max(len(rv.id) for rv in departures)
-        for rv in departures:
-            because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
-            line = f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}"
-            write_line(line, out)
-    for entry in report.gate.changed:
-        write_line("", out)
-        write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)
-        for step, before, after in paired_answers(entry.before, entry.after):
-            shown_before, shown_after = around_difference(before, after, 160)
-            write_line(f"    {safe(step)}", out)
-            write_line(f"      before: {safe(shown_before, 160)}", out)
-            write_line(f"      after:  {safe(shown_after, 160)}", out)
-    write_line("", out)
-    write_line(safe(gate_sentence(report.gate), 1000), out)
 
 
 def _records(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -497,7 +457,7 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return exit_status.GATE_FAILED if failed else exit_status.OK
     if args.format == "markdown":
-        from conformance.report.markdown import md
+        from conformance.report.markdown_parts import md
 
         write_line(f"## Drift: {md(a.target.spec)} → {md(b.target.spec)}", out)
         write_line("", out)
