@@ -1,7 +1,7 @@
 """What a report section is: the slice of the Report it reads (its view) and how each writer shows it.
 
-A writer never looks inside the Report itself: it calls every section of the list, in order, and a
-section whose view is `NOT_SHOWN`, or that has no rendering for that writer, contributes nothing.
+A writer calls every section of the list, in order, with the whole Report; a section whose view is
+`NOT_SHOWN`, or that has no rendering for that writer, contributes nothing.
 """
 
 from __future__ import annotations
