@@ -10,8 +10,7 @@ from typing import TextIO
 from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
-from conformance.report.model import VERDICTS, Report
-from conformance.report.text import VERDICT_MARK, around_difference, gate_sentence, paired_answers, run_causes
+from conformance.report.terminal import write_summary
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.kinds import notes, syntaxes
 from conformance.targets.specs import with_env
@@ -123,50 +122,10 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     outcome = run(options, out)
     if outcome.report is not None:
-        _print_summary(outcome.report, out)
+        write_summary(outcome.report, out)
         write_line(
             f"report: {safe(str(options.out))}/report.html (also report.json, report.md, junit.xml)", out
         )
     if outcome.message is not None:
         write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
     return outcome.exit_code
-
-
-def _print_summary(report: Report, out: TextIO) -> None:
-    counts = report.summary.counts
-    write_line("", out)
-    for verdict in VERDICTS:
-        write_line(f"  {VERDICT_MARK[verdict]} {verdict:<15} {counts.get(verdict, 0):>4}", out)
-    s = report.summary
-    write_line(
-        f"  {s.records} records, {s.moved_to_observed} moved from implemented to observed, "
-        f"{s.examples} examples, {report.run.duration_s:.1f} s",
-        out,
-    )
-    causes = run_causes(report)
-    if causes:
-        write_line("", out)
-        write_line(f"  root causes ({len(causes)}):", out)
-        for cause in causes:
-            write_line(f"  ▶ {safe(cause.summary, 160)}", out)
-            if cause.explains:
-                explains = safe(", ".join(cause.explains), 200)
-                write_line(f"      explains {len(cause.explains)}: {explains}", out)
-    departures = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
-    if departures:
-        write_line("", out)
-        width = max(len(rv.id) for rv in departures)
-        for rv in departures:
-            because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
-            line = f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}"
-            write_line(line, out)
-    for entry in report.gate.changed:
-        write_line("", out)
-        write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)
-        for step, before, after in paired_answers(entry.before, entry.after):
-            shown_before, shown_after = around_difference(before, after, 160)
-            write_line(f"    {safe(step)}", out)
-            write_line(f"      before: {safe(shown_before, 160)}", out)
-            write_line(f"      after:  {safe(shown_after, 160)}", out)
-    write_line("", out)
-    write_line(safe(gate_sentence(report.gate), 1000), out)
