@@ -59,7 +59,7 @@ from benchmarks.figures import (
 )
 from benchmarks.harness_runs import RunConfig
 from benchmarks.render import markdown
-from conformance.targets.identity import git_commit
+from conformance.core.identity import git_commit
 from conformance.targets.specs import resolve_target
 
 REPO: Final = Path(__file__).resolve().parent.parent

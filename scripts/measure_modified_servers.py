@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from conformance.gate.run_options import RunOptions
 from conformance.suite.profiles import SHRINK_ENV
 from tests.modified_servers.servers import (
     HERE,
@@ -74,8 +75,9 @@ def measure(
 ) -> Measured:
     script = materialize(mod, scratch / mod.id / "server", entry)
     out = (keep / mod.id) if keep is not None else scratch / mod.id / "report"
-    command = [sys.executable, "-m", "conformance", "run", "--target", target_spec(script),
-               "--profile", profile, "--seed", str(seed), "--out", str(out)]
+    command = RunOptions(target=target_spec(script), profile=profile, seed=seed, out=out).command(
+        sys.executable, local=True
+    )
     env = dict(os.environ)
     if not shrink:
         env[SHRINK_ENV] = "0"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conformance.core.js import utf16_length
 from conformance.drivers.transcript import decode
-from conformance.suite.jsvalues import utf16_length
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")

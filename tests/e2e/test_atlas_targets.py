@@ -14,10 +14,10 @@ import pytest
 
 from conformance.atlas.probe import probe_tool
 from conformance.cli.main import main
+from conformance.targets.kinds.npm import release_cutoff
 from conformance.targets.specs import (
     default_cache_dir,
     folder_name,
-    release_cutoff,
     resolve_target,
 )
 

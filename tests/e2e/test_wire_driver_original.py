@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import WireDriver
-from conformance.jsontypes import JSON, OMIT, Omitted
 from tests.servers import VALID, assert_gone, ts062
 
 
