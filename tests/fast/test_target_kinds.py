@@ -1,15 +1,10 @@
 """A target kind is one module and one entry in `conformance/targets/kinds`: a kind only this test knows
 (`test-server:NAME`, a server from tests/servers) is accepted by the command line, resolved and run by it,
-with no other edit."""
+with no other edit (the whole `run` of it: tests/e2e/test_target_kinds_run.py)."""
 
 from __future__ import annotations
 
 import io
-import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -22,10 +17,6 @@ from conformance.targets.kinds.kind import Progress
 from conformance.targets.project import package_dir_of, project_of
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
-
-TESTS = Path(__file__).resolve().parents[1]
-REPO = TESTS.parent
-MINI_SUITE = str(TESTS / "cli_suite" / "gate_suite.py")
 
 
 class ServerKind(TargetKind):
@@ -75,28 +66,3 @@ def test_a_listed_kind_is_parsed_helped_resolved_and_started(capsys: pytest.Capt
         "spec": "A=1 test-server:mini", "kind": "cmd", "command": [], "env": {"A": "1"}
     }
     assert project_of(target.identity) is None and package_dir_of(target) is None
-
-
-def test_a_listed_kind_is_run_by_the_command_line(tmp_path: Path) -> None:
-    """The whole `run`, in a process that lists the kind before it parses the command line."""
-    code = textwrap.dedent(
-        """
-        import sys
-        from tests.fast.test_target_kinds import ServerKind
-        from conformance.targets.kinds import KINDS
-        KINDS[ServerKind.prefix] = ServerKind()
-        from conformance.cli.main import main
-        sys.exit(main(sys.argv[1:]))
-        """
-    )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
-    argv = ["run", "--target", "test-server:mini", "--suite", MINI_SUITE, "--profile", "dev", "--seed", "1",
-            "--out", str(tmp_path)]
-    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
-    assert done.returncode == 1, done.stdout + done.stderr  # a server named mini departs from CMP-3
-    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    assert report["target"]["spec"] == "test-server:mini" and report["target"]["command"] == command("mini")
-    assert report["preflight"]["ok"] and report["run"]["tests"] == 3, report["run"]
-    assert report["server_info"] == {"name": "mini", "version": "0"}
