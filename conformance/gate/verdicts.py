@@ -104,7 +104,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
         reason = record.unobservable_reason or "the catalog marks it not observable from outside"
     else:
         verdict = "not run"
-        reason = "every test evidencing it was skipped" if tests else not_run_reason
+        reason = _skipped_because(tests) if tests else not_run_reason
     observed = verdict in ("holds", "deviates")
     return RecordVerdict(
         id=record.id,
@@ -132,6 +132,14 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
         evidence_before=record.evidence_before,
         evidence_after=OBSERVED if observed else record.evidence_before,
     )
+
+
+def _skipped_because(skipped: Sequence[TestOutcome]) -> str:
+    """Why every test of a record was skipped, in the tests' own words (each distinct reason once)."""
+    reasons = list(dict.fromkeys(t.message.strip() for t in skipped if t.message.strip()))
+    if not reasons:
+        return "every test evidencing it was skipped, without a reason"
+    return "skipped: " + "; ".join(reasons)
 
 
 def _sent(events: Sequence[TranscriptEvent]) -> list[str]:

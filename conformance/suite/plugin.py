@@ -359,7 +359,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     else:
         exc = call.excinfo.value if call.excinfo is not None else None
         status = "error" if _is_driver_failure(exc) else "failed"
-    message = ""
+    message = _skip_reason(report) if report.skipped else ""
     counterexample = None
     failure = state.target_failures.get(item.nodeid)
     if not report.passed and not report.skipped:
@@ -401,6 +401,14 @@ def _is_driver_failure(exc: BaseException | None) -> bool:
     if isinstance(exc, BaseExceptionGroup):
         return all(_is_driver_failure(e) for e in exc.exceptions)
     return False
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """What the test gave `pytest.skip` (a skip's longrepr is (path, line, "Skipped: <reason>"))."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ").strip()[:500]
+    return ""
 
 
 def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
