@@ -1,10 +1,10 @@
 """From test outcomes to one verdict per catalog record, in the records' own vocabulary.
 
-A record deviates when any test evidencing it failed (a counterexample exists); it is `error` when a
-test could not decide because the server crashed, hung or broke the protocol (its counterexample is then the
-exchange that ended in the failure, not shrunk); it holds when every
-test that ran passed; a record without a run test is `not observable` (the catalog says why) or
-`not run`.
+A record deviates when any test evidencing it failed (a counterexample exists), or when a test relying on
+it failed naming it as contradicted; it is `error` when a test could not decide because the server
+crashed, hung or broke the protocol (its counterexample is then the exchange that ended in the failure,
+not shrunk); it holds when every test that ran passed; a record without a run test is `not observable`
+(the catalog says why) or `not run`.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def judge(
     canonical = alias_map(catalog)
     evidence: dict[str, list[TestOutcome]] = {r.id: [] for r in catalog}
     for outcome in results.tests if results is not None else []:
-        for rid in dict.fromkeys(canonical.get(r, "") for r in outcome.records):
+        for rid in dict.fromkeys(canonical.get(r, "") for r in [*outcome.records, *outcome.contradicted]):
             if rid:
                 evidence[rid].append(outcome)
     return [_verdict(record, evidence[record.id], not_run_reason) for record in catalog]
@@ -122,6 +122,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 examples=t.examples,
                 duration=round(t.duration, 3),
                 message=t.message,
+                contradicted=t.contradicted,
                 transcript=t.transcript,
             )
             for t in tests

@@ -32,6 +32,7 @@ from conformance.results import (
 )
 from conformance.suite import fresh_runs, rawproc
 from conformance.suite.breaker import Breaker
+from conformance.suite.contradiction import contradicted
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.session import SPARE_USERS, ServerSession
 from conformance.suite.shrinking import ShrinkBudget
@@ -384,6 +385,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "examples": state.examples.get(item.nodeid, 0) or (1 if status != "skipped" else 0),
         "duration": report.duration,
         "message": message,
+        "contradicted": contradicted(call.excinfo.value) if status == "failed" and call.excinfo else [],
         "counterexample": counterexample,
         "transcript": f"transcripts/{slug(spec)}.jsonl" if state.results_dir else None,
         "notes": evid.notes if evid else [],
