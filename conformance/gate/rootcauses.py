@@ -1,16 +1,19 @@
 """Root causes of a run: the fewest departing behaviours that account for every failing test.
 
-A failing test that relies (`relies_on`) on a departing record is accounted for by that reliance — the
-behaviour it took for granted changed under it; a failing test relying on nothing that departs is
-accounted for by the records it evidences. A departing record that passes a test on clean ground
-(nothing it relies on departs) and fails none there is taken as unchanged — a victim of the other
-departures — and is a cause only when nothing else can account for a failure. Causes are chosen
-greedily — the departing record that accounts for the most failing tests not yet accounted for, ties
-broken towards records failing their own tests, then towards the base record before its amendments —
-until every failing test is accounted for. A cause whose own failing tests are all accounted for by
-another cause is that cause's consequence (a chain of reliances) and folds into it; so does a cause
-failing its tests the same way (the same message, numbers aside) as a larger one.
-Every other departing record is *explained by* the cause accounting for most of its failing tests.
+A failing test that names the record it contradicts (`suite/contradiction.py`) is accounted for by that
+record; else one that relies (`relies_on`) on a departing record by that reliance — the behaviour it took
+for granted changed under it; else by the records it evidences. A departing record that passes a test on
+clean ground (nothing it relies on departs, bar its own base record) and fails none there by itself is
+taken as unchanged — a victim of the other departures — and is a cause only when nothing else can account
+for a failure. Causes are chosen greedily — the departing record that accounts for the most failing tests
+not yet accounted for, ties broken towards records with evidence of their own change, then records
+failing their own tests, then the base record before its amendments — until every failing test is
+accounted for; before a record without such evidence opens another cause, the failures touching records
+an existing cause accounts for join that cause (one change seen through many tests). A cause whose own
+failing tests are all accounted for by another cause is that cause's consequence (a chain of reliances)
+and folds into it; so does a cause failing its tests the same way (the same message, numbers aside) as a
+larger one. Every other departing record is *explained by* the cause accounting for most of its failing
+tests.
 """
 
 from __future__ import annotations
