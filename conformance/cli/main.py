@@ -397,6 +397,10 @@ def _print_summary(report: Report, out: TextIO) -> None:
             because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
             line = f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}"
             write_line(line, out)
+    not_run = [rv for rv in report.records if rv.verdict == "not run"]
+    for reason in dict.fromkeys(rv.reason for rv in not_run):
+        ids = ", ".join(rv.id for rv in not_run if rv.reason == reason)
+        write_line(f"  not run  {safe(ids, 120)}: {safe(reason, 120)}", out)
     for entry in report.gate.changed:
         write_line("", out)
         write_line(f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})", out)
