@@ -33,10 +33,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.core.jsontypes import JSON
 from conformance.drivers import process
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
-from conformance.jsontypes import JSON
 from conformance.targets.specs import Target, resolve_target
 
 TARGET_RATIO = 0.80

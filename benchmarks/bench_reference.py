@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import WireDriver
-from conformance.jsontypes import JSON
 from conformance.targets.specs import resolve_target
 
 HERE: Final = Path(__file__).resolve().parent

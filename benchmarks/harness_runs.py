@@ -24,6 +24,7 @@ from typing import Final
 
 from figures import ParallelCheck, RunFigures, RunScaling
 
+from conformance.gate.run_options import RunOptions
 from conformance.report.json import load_report
 from conformance.report.model import Report
 
@@ -136,22 +137,8 @@ class PeakMemory:
 
 def conformance_run(config: RunConfig, seed: int, out: Path, timeout: float = RUN_TIMEOUT) -> RunSample:
     """One `python -m conformance run`; exit status 0 and 1 are both a finished run, 2 is not."""
-    command = [
-        sys.executable,
-        "-m",
-        "conformance",
-        "run",
-        "--target",
-        config.target,
-        "--profile",
-        config.profile,
-        "--seed",
-        str(seed),
-        "--out",
-        str(out),
-    ]
-    if config.jobs > 1:
-        command += ["--jobs", str(config.jobs)]
+    command = RunOptions(target=config.target, profile=config.profile, seed=seed, out=out,
+                         jobs=config.jobs).command(sys.executable, local=True)
     out.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{out.name}.log"
     with log.open("wb") as handle:

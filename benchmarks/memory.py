@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
-from conformance.jsontypes import JSON
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
 

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.gate.run_options import RunOptions
+
 REPO: Final = Path(__file__).resolve().parent.parent
 BROKEN: Final = REPO / "tests" / "servers" / "broken.py"
 TIMEOUT: Final = 900.0
@@ -80,8 +82,8 @@ def measure(case: Case, scratch: Path) -> Figure:
     out = scratch / f"{len(list(scratch.iterdir()))}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     env.pop("CI", None)
-    argv = [sys.executable, "-m", "conformance", "run", "--target", case.target, "--profile", case.profile,
-            "--seed", "1", "--out", str(out)]
+    options = RunOptions(target=case.target, profile=case.profile, seed=1, out=out)
+    argv = options.command(sys.executable, local=True)
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True)

@@ -65,7 +65,7 @@ from figures import (
 from harness_runs import RunConfig
 from render import markdown
 
-from conformance.targets.identity import git_commit
+from conformance.core.identity import git_commit
 from conformance.targets.specs import resolve_target
 
 REPO: Final = Path(__file__).resolve().parent.parent

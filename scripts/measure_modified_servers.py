@@ -46,9 +46,10 @@ from modified_servers.servers import (  # noqa: E402  (tests/ is not a package o
 
 from conformance.catalog.records import MARKER, RELIES_MARKER  # noqa: E402
 from conformance.catalog.view import load_catalog_view  # noqa: E402
+from conformance.core.results import RunResults, TestOutcome  # noqa: E402
 from conformance.gate.rootcauses import find_root_causes  # noqa: E402
+from conformance.gate.run_options import RunOptions  # noqa: E402
 from conformance.report.model import Report, TestRef  # noqa: E402
-from conformance.results import RunResults, TestOutcome  # noqa: E402
 from conformance.suite.profiles import SHRINK_ENV  # noqa: E402
 
 OBSERVED = HERE / "observed.json"
@@ -106,8 +107,9 @@ def measure(
 ) -> Measured:
     script = materialize(mod, scratch / mod.id / "server", entry)
     out = (keep / mod.id) if keep is not None else scratch / mod.id / "report"
-    command = [sys.executable, "-m", "conformance", "run", "--target", target_spec(script),
-               "--profile", profile, "--seed", str(seed), "--out", str(out)]
+    command = RunOptions(target=target_spec(script), profile=profile, seed=seed, out=out).command(
+        sys.executable, local=True
+    )
     env = dict(os.environ)
     if not shrink:
         env[SHRINK_ENV] = "0"

@@ -8,16 +8,19 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "conformance"
-SHARED = {"conformance.results", "conformance.jsontypes", "conformance.drivers.errors", "conformance"}
+GROUND = "core"
+"""The ground floor: every room may import it, and it imports no room."""
 ALLOWED: dict[str, set[str]] = {
+    GROUND: set(),
     "catalog": set(),
     "drivers": set(),
     "targets": {"drivers"},
-    "suite": {"catalog", "drivers", "targets"},
-    "compare": {"catalog", "drivers", "targets", "suite", "report.model"},
-    "gate": {"catalog", "drivers", "targets", "suite", "compare", "report.model"},
+    "calls": {"catalog", "drivers"},
+    "suite": {"catalog", "drivers", "targets", "calls"},
+    "compare": {"catalog", "drivers", "targets", "calls", "report.model"},
+    "gate": {"catalog", "drivers", "targets", "calls", "compare", "report.model"},
     "report": {"catalog", "targets"},
-    "atlas": {"catalog", "drivers", "targets", "suite", "compare", "gate", "report"},
+    "atlas": {"catalog", "drivers", "targets", "calls", "suite", "compare", "gate", "report"},
 }
 
 
@@ -38,12 +41,10 @@ def _room_of(module: str) -> str | None:
 
 
 def _violations(room: str, package: Path = PACKAGE) -> list[str]:
-    allowed = ALLOWED[room]
+    allowed = ALLOWED[room] | ({GROUND} if room != GROUND else set())
     found = []
     for path in sorted((package / room).rglob("*.py")):
         for module in sorted(_imports(path)):
-            if module in SHARED or any(module.startswith(s + ".") for s in SHARED - {"conformance"}):
-                continue
             other = _room_of(module)
             if other is None or other == room:
                 continue
@@ -65,14 +66,43 @@ def test_every_room_is_in_the_table() -> None:
     assert rooms - {"cli"} <= set(ALLOWED), rooms - set(ALLOWED) - {"cli"}
 
 
-def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
-    """A writer that reaches into the gate is exactly what the rule is for."""
-    room = tmp_path / "conformance" / "report"
-    room.mkdir(parents=True)
-    (room / "writer.py").write_text(
-        "from conformance.gate.verdicts import judge\nfrom conformance.report.model import Report\n"
-    )
-    assert _violations("report", tmp_path / "conformance") == [
-        "conformance/report/writer.py imports conformance.gate.verdicts",
-        "conformance/report/writer.py imports conformance.gate.verdicts.judge",
+FORBIDDEN: list[tuple[str, str, list[str]]] = [
+    (
+        "report",
+        "from conformance.gate.verdicts import judge\nfrom conformance.report.model import Report\n",
+        ["conformance.gate.verdicts", "conformance.gate.verdicts.judge"],
+    ),
+    (
+        GROUND,
+        "from conformance.core.jsontypes import JSON\n"
+        "def truthy(value: JSON) -> bool:\n"
+        "    from conformance.drivers.errors import DriverError\n"
+        "    return bool(value)\n",
+        ["conformance.drivers.errors", "conformance.drivers.errors.DriverError"],
+    ),
+    *(
+        (
+            room,
+            "from conformance.calls.strategies import json_values\n"
+            "from conformance.core.protocol import TOOL\n"
+            "from conformance.suite.session import ServerSession\n",
+            ["conformance.suite.session", "conformance.suite.session.ServerSession"],
+        )
+        for room in ("compare", "gate")
+    ),
+]
+"""A writer reaching into the gate, the ground floor reaching up (even to the drivers, which import nothing
+of ours but it, and from inside a function), compare and gate reaching into the suite instead of what sits
+below both: exactly what the rule is for."""
+
+
+@pytest.mark.parametrize(("room", "source", "imported"), FORBIDDEN, ids=[case[0] for case in FORBIDDEN])
+def test_the_checker_sees_a_forbidden_import(
+    tmp_path: Path, room: str, source: str, imported: list[str]
+) -> None:
+    folder = tmp_path / "conformance" / room
+    folder.mkdir(parents=True)
+    (folder / "module.py").write_text(source)
+    assert _violations(room, tmp_path / "conformance") == [
+        f"conformance/{room}/module.py imports {module}" for module in imported
     ]

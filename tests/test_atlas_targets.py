@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from conformance.atlas.probe import probe_tool
 from conformance.cli.main import main
-from conformance.targets import npm, registry
+from conformance.targets import npm, npm_registry
+from conformance.targets.kinds.npm import release_cutoff
 from conformance.targets.specs import (
     default_cache_dir,
     folder_name,
-    release_cutoff,
     resolve_target,
     split_env,
     with_env,
@@ -30,8 +30,8 @@ from conformance.targets.specs import (
 PACKAGE = npm.PACKAGE
 
 
-def _metadata(times: dict[str, str]) -> registry.RegistryMetadata:
-    return registry.RegistryMetadata(package=PACKAGE, fetched_at="x", versions=list(times), time=times)
+def _metadata(times: dict[str, str]) -> npm_registry.RegistryMetadata:
+    return npm_registry.RegistryMetadata(package=PACKAGE, fetched_at="x", versions=list(times), time=times)
 
 
 moments = st.datetimes(min_value=dt.datetime(2024, 1, 1), max_value=dt.datetime(2027, 1, 1)).map(
@@ -45,9 +45,9 @@ def test_cutoff_is_the_publish_time_capped_by_the_next_release(stamps: list[dt.d
     metadata = _metadata({v: t.isoformat() for v, t in zip(versions, stamps, strict=True)})
     for i, version in enumerate(versions):
         expected = min(stamps[i], stamps[i + 1]) if i + 1 < len(stamps) else stamps[i]
-        got = dt.datetime.fromisoformat(registry.cutoff(metadata, version).replace("Z", "+00:00"))
+        got = dt.datetime.fromisoformat(npm_registry.cutoff(metadata, version).replace("Z", "+00:00"))
         assert got == expected
-        assert registry.cutoff(metadata, version, capped=False).startswith(
+        assert npm_registry.cutoff(metadata, version, capped=False).startswith(
             stamps[i].strftime("%Y-%m-%dT%H:%M")
         )
 
@@ -61,7 +61,7 @@ def test_releases_are_in_version_order_not_in_the_registrys() -> None:
             "2026.1.0-beta.1": "2026-01-01T00:00:00Z",
         }
     )
-    assert registry.releases(metadata) == ["0.6.2", "2025.7.1", "2025.12.18"]
+    assert npm_registry.releases(metadata) == ["0.6.2", "2025.7.1", "2025.12.18"]
 
 
 env_names = st.from_regex(r"[A-Z_][A-Z0-9_]{0,12}", fullmatch=True)

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
+from conformance.core.results import GrowthPoint
 from conformance.report.html import render_html
 from conformance.report.json import load_report
 from conformance.report.markup import tag
 from conformance.report.model import VERDICTS, StoreGrowth
 from conformance.report.style import page
 from conformance.report.svg import COLOURS, legend, verdict_bar, verdict_grid
-from conformance.results import GrowthPoint
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("CONFORMANCE_CHROMIUM", "/usr/bin/chromium"))

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import json_values
 from conformance.compare import UnusableTarget, run_comparison
 from conformance.compare.attribution import default_rules, load_rules
 from conformance.compare.observe import Found, Outcome, Store, compare_step, type_class
 from conformance.compare.programs import Step, steps
-from conformance.drivers.errors import HarnessError
-from conformance.suite.strategies import json_values
+from conformance.core.errors import HarnessError
 from conformance.targets.specs import resolve_target
 
 ORIGINAL = "npm:0.6.2"

@@ -7,10 +7,10 @@ import pytest
 
 from conformance.catalog.records import UnknownRecordError
 from conformance.catalog.view import load_catalog_view
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.verdicts import judge
-from conformance.results import HarnessIdentity, RunResults, TestOutcome
 from conformance.suite.contradiction import Contradiction, contradicted, expect
-from conformance.targets.specs import TargetIdentity
 
 
 def test_expect_names_the_record_only_when_the_check_fails() -> None:

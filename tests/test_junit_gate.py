@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.view import load_catalog_view
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, BaselineEntry
 from conformance.gate.signatures import RecordSignature
 from conformance.report.junit import render_junit
 from conformance.report.model import Preflight, Report, RunInfo, WitnessAnswer
-from conformance.results import HarnessIdentity, RunResults, TestOutcome
-from conformance.targets.specs import TargetIdentity
 
 CATALOG = load_catalog_view()
 RECORDS = ("RTE-2", "RTE-3", "RTE-5", "OBJ-4", "CMP-3", "CMP-5")

@@ -11,13 +11,13 @@ from xml.etree import ElementTree as ET
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.core.results import GrowthPoint
 from conformance.report.html import render_html
 from conformance.report.json import load_report
 from conformance.report.markdown import render_markdown
 from conformance.report.model import VERDICTS, StoreGrowth
 from conformance.report.svg import COLOURS, Series, line_chart, verdict_bar, verdict_grid, verdict_mark
 from conformance.report.text import VERDICT_MARK
-from conformance.results import GrowthPoint
 
 REPO = Path(__file__).resolve().parent.parent
 

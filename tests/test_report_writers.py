@@ -7,6 +7,7 @@ the verdict rules, the gate, findings, and snapshots of the human forms.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -19,6 +20,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.cli.main import main
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import (
+    ClaimObservation,
+    Counterexample,
+    RunResults,
+    TestOutcome,
+    TranscriptEvent,
+)
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, BaselineEntry, evaluate_gate
 from conformance.gate.findings import FindingEntry, FindingsFile, resolve_findings
@@ -27,16 +37,16 @@ from conformance.report.html import render_html
 from conformance.report.json import generate_schema, load_report, render_json, shipped_schema
 from conformance.report.junit import render_junit
 from conformance.report.markdown import BUDGET, render_markdown
-from conformance.report.model import Preflight, Report, RunInfo
-from conformance.results import (
-    ClaimObservation,
-    Counterexample,
-    HarnessIdentity,
-    RunResults,
-    TestOutcome,
-    TranscriptEvent,
+from conformance.report.model import (
+    Comparison,
+    Difference,
+    GateEntry,
+    Preflight,
+    Report,
+    RunInfo,
+    WitnessAnswer,
 )
-from conformance.targets.specs import TargetIdentity
+from conformance.report.terminal import write_summary
 
 
 @dataclass(frozen=True)
@@ -483,3 +493,57 @@ def test_junit_snapshot(snapshot: SnapshotAssertion) -> None:
 
 def test_html_snapshot(snapshot: SnapshotAssertion) -> None:
     assert render_html(build()) == snapshot
+
+
+def _changed(report: Report) -> Report:
+    """The report with a baseline whose pinned departure of RTE-3 now answers otherwise."""
+    pinned = '{"content":[{"text":"' + "x" * 300 + '1"}]}'
+    entry = GateEntry(
+        record="RTE-3", verdict="deviates", expected="deviates", reason="pinned <b>guard</b>",
+        before=[WitnessAnswer(step="string-number", answer=pinned), WitnessAnswer(step="gone", answer="[]")],
+        after=[WitnessAnswer(step="string-number", answer=pinned.replace("1", "2")),
+               WitnessAnswer(step="added", answer="\x1b[31m")],
+    )
+    gate = report.gate.model_copy(update={"passed": False, "baseline": "b.yaml", "changed": [entry]})
+    return report.model_copy(update={"gate": gate})
+
+
+def test_terminal_summary_snapshot(snapshot: SnapshotAssertion) -> None:
+    out = io.StringIO()
+    write_summary(_changed(build()), out)
+    assert out.getvalue() == snapshot
+
+
+def _difference(did: str, *, accepted: bool = False, b: str = "rejected") -> Difference:
+    return Difference(id=did, aspect="answer", summary=f"{did} <i>differs</i>", records=["RTE-3"],
+                      a="accepted", b=b, accepted=accepted)
+
+
+@pytest.mark.parametrize("every", [False, True], ids=["changed", "all"])
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_diff_snapshot(
+    fmt: str, every: bool, snapshot: SnapshotAssertion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Records that change verdict or appear on one side, and differences kept, changed, gone or new."""
+    a = build()
+    later = TARGET.model_copy(update={"spec": "npm:2026.8.31"})
+    b = a.model_copy(update={
+        "target": later,
+        "records": [rv.model_copy(update={"verdict": "holds"}) if rv.id == "RTE-3" else rv
+                    for rv in a.records if rv.id != "CMP-7"],
+    })
+    compared = Comparison(a=TARGET, b=later, calls=40, programs=4)
+    a = a.model_copy(update={"comparison": compared.model_copy(update={
+        "differences": [_difference("kept"), _difference("changed"), _difference("gone")]})})
+    b = b.model_copy(update={"comparison": compared.model_copy(update={
+        "differences": [_difference("kept"), _difference("changed", b="crashed"),
+                        _difference("new", accepted=True)]})})
+    for name, report in (("a", a), ("b", b)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "report.json").write_text(render_json(report), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["diff", "a/report.json", "b/report.json", "--format", fmt, *(["--all"] if every else [])],
+                stdout=out, stderr=err)
+    assert (code, err.getvalue()) == (1, "")
+    assert out.getvalue() == snapshot

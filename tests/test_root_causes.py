@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 from conformance.gate.rootcauses import find_root_causes, signature
 from conformance.report.model import RecordVerdict
-from conformance.results import Counterexample, HarnessIdentity, RunResults, TestOutcome, TranscriptEvent
-from conformance.targets.specs import TargetIdentity
 
 RECORDS = [f"R-{i}" for i in range(1, 9)]
 CANONICAL = {r: r for r in RECORDS}

@@ -19,13 +19,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance import suite
+from conformance.calls import strategies
+from conformance.calls.strategies import EXACT_FIELDS_ATTRIBUTE, EXACT_VALUES
 from conformance.catalog.corpus import CorpusError, default_corpus, load_corpus
 from conformance.catalog.fixtures import fixtures_dir
-from conformance.jsontypes import JSON, Omitted
-from conformance.suite import strategies
-from conformance.suite.strategies import EXACT_FIELDS_ATTRIBUTE, EXACT_VALUES
+from conformance.core.jsontypes import JSON, Omitted
 
-SUITE = Path(strategies.__file__).resolve().parent
+SUITE = Path(suite.__file__).resolve().parent
 
 CLAIMS: dict[str, dict[str, tuple[str, bool]]] = {
     "test_absences.test_revision_is_a_label_only": {

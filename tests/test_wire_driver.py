@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from servers import alive, command, group_alive, ts062
 
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers import process
 from conformance.drivers.errors import (
     ProtocolViolation,
@@ -26,7 +27,6 @@ from conformance.drivers.errors import (
 )
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
-from conformance.jsontypes import JSON, OMIT, Omitted
 
 VALID = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
 

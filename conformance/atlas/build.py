@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -28,11 +29,15 @@ from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
 from conformance.atlas.write import load_atlas, write_atlas
-from conformance.drivers.errors import HarnessError, TargetError
+from conformance.core.errors import HarnessError
+from conformance.core.identity import harness_identity, harness_version
+from conformance.drivers.errors import TargetError
+from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
 from conformance.report.model import Difference, Report, RootCause
-from conformance.targets import npm, registry
-from conformance.targets.identity import harness_identity, harness_version
+from conformance.targets import npm, npm_registry
+from conformance.targets.kinds import kind_of
+from conformance.targets.kinds.npm import KIND as NPM
 from conformance.targets.specs import (
     TODAY,
     Target,
@@ -75,16 +80,15 @@ def _now() -> str:
 
 def default_targets(cache: Path) -> list[str]:
     """Every published release, from the registry metadata (fetched once into the cache)."""
-    path = registry.metadata_path(cache, npm.PACKAGE)
-    metadata = registry.load_metadata(cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm"))
-    return [f"npm:{v}" for v in registry.releases(metadata)]
+    path = npm_registry.metadata_path(cache, npm.PACKAGE)
+    metadata = npm_registry.load_metadata(
+        cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm")
+    )
+    return [NPM.spec(v) for v in npm_registry.releases(metadata)]
 
 
 def _npm_version(spec: str) -> str | None:
-    base = split_env(spec)[1]
-    if not base.startswith("npm:"):
-        return None
-    return base.removeprefix("npm:").removesuffix(TODAY)
+    return NPM.release(split_env(spec)[1])
 
 
 def ordered(specs: Sequence[str]) -> list[str]:
@@ -93,7 +97,7 @@ def ordered(specs: Sequence[str]) -> list[str]:
     releases = [s for s in specs if _npm_version(s) is not None]
     releases.sort(
         key=lambda s: (
-            registry.version_key(_npm_version(s) or "0.0.0"),
+            npm_registry.version_key(_npm_version(s) or "0.0.0"),
             s.endswith(TODAY),
             bool(split_env(s)[0]),
             s,
@@ -104,7 +108,8 @@ def ordered(specs: Sequence[str]) -> list[str]:
 
 def label_of(spec: str) -> str:
     env, base = split_env(spec)
-    name = base.removeprefix("npm:") if base.startswith("npm:") else base[:40]
+    kind = kind_of(base)
+    name = kind.label(base) if kind is not None else base[:40]
     return " ".join([name, *(f"+{k}={v}" for k, v in sorted(env.items()))])
 
 
@@ -113,7 +118,7 @@ def _published(cache: Path, spec: str) -> str | None:
     if version is None:
         return None
     try:
-        metadata = registry.load_metadata(cache, npm.PACKAGE)
+        metadata = npm_registry.load_metadata(cache, npm.PACKAGE)
     except TargetError:
         return None
     return metadata.time.get(version)
@@ -160,26 +165,15 @@ def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Plann
 
 
 def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progress: Progress) -> int:
-    command = [
-        sys.executable,
-        "-m",
-        "conformance",
-        "run",
-        "--target",
-        spec,
-        "--profile",
-        options.profile,
-        "--out",
-        str(folder),
-        "--call-timeout",
-        str(options.timeout),
-        "--target-cache",
-        str(cache),
-    ]
-    if options.seed is not None:
-        command += ["--seed", str(options.seed)]
-    if options.suite is not None:
-        command += ["--suite", options.suite]
+    command = RunOptions(
+        target=spec,
+        profile=options.profile,
+        seed=options.seed if options.seed is not None else secrets.randbelow(2**32),
+        out=folder,
+        cache=cache,
+        timeout=options.timeout,
+        suite=options.suite or SUITE,
+    ).command(sys.executable, local=True)
     folder.mkdir(parents=True, exist_ok=True)
     progress(f"run {spec} → {folder}")
     started = time.monotonic()

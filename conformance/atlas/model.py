@@ -10,9 +10,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.report.model import Difference, RootCause, Verdict
-from conformance.results import HarnessIdentity
-from conformance.targets.specs import TargetIdentity
 
 ATLAS_FORMAT: Final = "seqthink-conformance-atlas/1"
 

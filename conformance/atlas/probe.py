@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Final
 
 from conformance.atlas.model import ReadmeSnapshot, ToolSnapshot
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
+from conformance.core.js import utf16_length
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
-from conformance.jsontypes import JSON
-from conformance.suite.session import PROTOCOL_VERSION, TOOL
-from conformance.targets import npm
+from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target
 
 PROBE_THOUGHT: Final = "atlas probe thought 7f3a"
@@ -32,10 +33,6 @@ CALL: Final[dict[str, JSON]] = {
 }
 PROTO_CALL: Final[dict[str, JSON]] = {**CALL, "branchFromThought": 1, "branchId": "__proto__"}
 _SWITCH_SENTENCE: Final = re.compile(r"`([A-Z][A-Z0-9_]{2,})`[^`\n]{0,40}?\bto\s+`([^`\s]+)`")
-
-
-def utf16_length(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
 
 
 def _history_length(exchange: Exchange) -> int | None:
@@ -128,10 +125,7 @@ def probe_tool(
 
 def readme_of(target: Target) -> ReadmeSnapshot | None:
     """The installed package's README and the environment switches it documents (npm targets only)."""
-    if target.identity.kind != "npm" or len(target.command) < 2:
-        return None
-    entry = Path(target.command[1])
-    package = next((p for p in entry.parents if p.name == npm.PACKAGE.rsplit("/", 1)[-1]), None)
+    package = package_dir_of(target)
     if package is None:
         return None
     readme = next((p for p in sorted(package.glob("*")) if p.name.lower().startswith("readme")), None)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.atlas.model import Column, Location, UpstreamProblem
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.schemas import first_violation
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.report.model import Report
 
 UPSTREAM_FORMAT: Final = "seqthink-conformance-upstream/1"

@@ -13,9 +13,9 @@ from pydantic import ValidationError
 from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
 from conformance.atlas.svg import grid_svg, legend_svg
 from conformance.catalog.schemas import first_violation, packaged_schema
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.report.escape import safe
-from conformance.report.markdown import md
+from conformance.report.markdown_parts import md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
 
 SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-1.json"

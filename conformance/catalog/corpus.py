@@ -18,7 +18,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import yaml
 
 from conformance.catalog.fixtures import fixtures_dir
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 
 CORPUS_FILE: Final = "corpus/reasoning.yaml"
 SCHEMA_FILE: Final = "schemas/reasoning.schema.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.catalog.records import Catalog, CatalogError, Record, default_catalog
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 
 
 class CatalogUnavailable(HarnessError):

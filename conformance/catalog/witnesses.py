@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
-from conformance.drivers.errors import HarnessError
-from conformance.jsontypes import JSON
+from conformance.core.errors import HarnessError
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 
 WITNESSES_FORMAT: Final = "seqthink-witnesses/1"
 WITNESSES_FILE: Final = "witnesses/witnesses.yaml"
@@ -52,7 +53,7 @@ class WitnessStep(BaseModel):
 
     call: JsonValue = None
     no_arguments: bool = False
-    tool: str = "sequentialthinking"
+    tool: str = TOOL
     stderr: bool = False
     view: ListView | None = Field(default=None, alias="list")
     params: JsonValue = None

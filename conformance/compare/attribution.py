@@ -15,7 +15,7 @@ from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
 from conformance.catalog.schemas import first_violation
 from conformance.compare.observe import Found
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 
 RULES_FORMAT: Final = "seqthink-attribution-rules/1"
 

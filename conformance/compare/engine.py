@@ -19,10 +19,11 @@ from conformance.compare.observe import Found, compare_step, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.programs import Program, frames
 from conformance.compare.search import BUDGETS, Candidate, Search
-from conformance.drivers.errors import DriverError, HarnessError, TargetError
+from conformance.core.errors import HarnessError
+from conformance.core.protocol import TOOL
+from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Difference, RootCause
-from conformance.suite.session import TOOL
 from conformance.targets.specs import Target, resolve_target
 
 TargetSpec: TypeAlias = str | Target

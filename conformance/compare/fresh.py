@@ -11,9 +11,9 @@ from typing import Final
 from conformance.compare.observe import Found, Outcome, compare_step
 from conformance.compare.pair import run_on
 from conformance.compare.programs import ACCEPTED_RUN, Program
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.drivers.transcript import Transcript
-from conformance.jsontypes import JSON
-from conformance.suite.session import PROTOCOL_VERSION
 from conformance.targets.specs import Target
 
 BANNER_WAIT: Final = 1.0

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from conformance.compare.programs import FIELDS, Step
-from conformance.drivers.wire import Exchange, js_truthy
-from conformance.jsontypes import JSON, Omitted
-from conformance.suite.session import TOOL
-from conformance.suite.strategies import MAX_SAFE_INTEGER, PROTOTYPE_KEYS
+from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
+from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.protocol import TOOL
+from conformance.drivers.wire import Exchange
 
 Kind = Literal["result", "protocol error", "no answer", "exited"]
 

@@ -8,12 +8,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from conformance.calls.store import StoreState, state_of
 from conformance.compare.observe import Base, Outcome, failed, observe
 from conformance.compare.programs import Program, Step
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
-from conformance.suite.session import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL, StoreState, state_of
 from conformance.targets.specs import Target
 
 

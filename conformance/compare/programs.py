@@ -14,10 +14,11 @@ from typing import Final
 
 from hypothesis import strategies as st
 
-from conformance.drivers.wire import CLIENT_INFO, encode_message
-from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.suite import strategies as s
-from conformance.suite.session import PROTOCOL_VERSION, TOOL
+from conformance.calls import strategies as s
+from conformance.core.js import PROTOTYPE_KEYS
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION, TOOL
+from conformance.drivers.wire import encode_message
 
 MAX_STEPS: Final = 6
 FIELDS: Final[tuple[str, ...]] = s.REQUIRED + s.OPTIONAL
@@ -146,7 +147,7 @@ def _optional(name: str) -> st.SearchStrategy[JSON]:
         return st.one_of(st.booleans(), _bool_strings, s.json_values)
     if name in ("revisesThought", "branchFromThought"):
         return st.one_of(_small, _numeric_strings, s.falsy_values, s.json_values)
-    return st.one_of(st.sampled_from(["b", "alt"]), s.branch_labels, st.sampled_from(s.PROTOTYPE_KEYS),
+    return st.one_of(st.sampled_from(["b", "alt"]), s.branch_labels, st.sampled_from(PROTOTYPE_KEYS),
                      s.json_values)
 
 

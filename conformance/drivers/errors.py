@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-
-class HarnessError(Exception):
-    """Base of every failure the harness reports in one line (CLI exit status 2 when fatal)."""
+from conformance.core.errors import HarnessError
 
 
 class TargetError(HarnessError):

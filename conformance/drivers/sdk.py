@@ -33,6 +33,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
 from conformance.drivers import cancel, process
 from conformance.drivers.errors import (
     DriverError,
@@ -46,7 +47,7 @@ from conformance.drivers.transcript import decode
 
 T = TypeVar("T")
 
-CLIENT_INFO: Final = Implementation(name="seqthink-conformance", version="0.1.0")
+CLIENT_INFO: Final = Implementation(name=CLIENT_NAME, version=CLIENT_VERSION)
 _STDERR_TAIL: Final = 2000
 # The SDK logs a traceback for every unparsable stdout line; the driver reports it as a typed error instead.
 logging.getLogger("mcp").addHandler(logging.NullHandler())

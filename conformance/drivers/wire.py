@@ -27,6 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
+from conformance.core.js import js_truthy
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import cancel, process
 from conformance.drivers.errors import (
     DriverError,
@@ -37,9 +40,7 @@ from conformance.drivers.errors import (
 )
 from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
-from conformance.jsontypes import JSON, OMIT, Omitted
 
-CLIENT_INFO: Final[dict[str, JSON]] = {"name": "seqthink-conformance", "version": "0.1.0"}
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
 _POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
@@ -65,15 +66,6 @@ def encode_message(message: JSON) -> bytes:
     except UnicodeEncodeError:
         # Lone surrogates cannot be UTF-8; \u escapes carry the same code units as valid JSON.
         return _ASCII_ENCODER.encode(message).encode("ascii") + b"\n"
-
-
-def js_truthy(value: JSON) -> bool:
-    """Truthiness as JavaScript sees it (the servers under test are judged by JS semantics)."""
-    if isinstance(value, float) and math.isnan(value):
-        return False
-    if isinstance(value, list | dict):
-        return True
-    return bool(value)
 
 
 @dataclass(slots=True)
@@ -569,7 +561,7 @@ class WireDriver(Managed):
             self._abandoned.add(request_id)
             raise
 
-    def initialize(self, protocol_version: str = "2024-11-05") -> dict[str, JSON]:
+    def initialize(self, protocol_version: str = PROTOCOL_VERSION) -> dict[str, JSON]:
         """The MCP handshake: initialize, check it succeeded, then notifications/initialized."""
         exchange = self.request(
             "initialize",

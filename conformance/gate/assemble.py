@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
-from conformance.results import HarnessIdentity, RunResults
-from conformance.targets.specs import TargetIdentity
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Final, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
 BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessStep
-from conformance.drivers.wire import Exchange, js_truthy
-from conformance.jsontypes import JSON
-from conformance.suite.session import TOOL
+from conformance.core.js import js_truthy
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
+from conformance.drivers.wire import Exchange
 
 SHORT_STRING: Final = 240
 SHORT_ANSWER: Final = 1200

@@ -18,9 +18,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from conformance.compare import ComparisonOutcome
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
+from conformance.core.identity import harness_identity
 from conformance.report.model import VERDICTS, Comparison, Gate, Preflight, Report, RunInfo, Summary
-from conformance.targets.identity import harness_identity
 
 COMPARE_BASELINE_FORMAT: Final = "seqthink-compare-baseline/1"
 

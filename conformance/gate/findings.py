@@ -13,7 +13,7 @@ from typing import Final, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.report.model import Finding, RecordVerdict, UnregisteredDeviation
 
 FINDINGS_FORMAT: Final = "seqthink-conformance-findings/1"

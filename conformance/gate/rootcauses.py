@@ -22,9 +22,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.verdicts import smallest_counterexample
 from conformance.report.model import RecordVerdict, RootCause
-from conformance.results import RunResults, TestOutcome
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z_]{3,}")

@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessSet, WitnessStep, default_witnesses
-from conformance.drivers.errors import DriverError, HarnessError, ServerTimeout
+from conformance.core.errors import HarnessError
+from conformance.core.jsontypes import JSON, OMIT
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
 from conformance.drivers.wire import WireDriver
 from conformance.gate.canonical import (
@@ -33,9 +36,7 @@ from conformance.gate.canonical import (
     text_view,
     tool_view,
 )
-from conformance.jsontypes import JSON, OMIT
 from conformance.report.model import WitnessAnswer
-from conformance.suite.session import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target, resolve_target
 

@@ -13,6 +13,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
+from conformance.core.protocol import PROTOCOL_VERSION
+from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 from conformance.report.model import (
     VERDICTS,
     ClaimObservationOut,
@@ -24,7 +26,6 @@ from conformance.report.model import (
     TestRef,
     Verdict,
 )
-from conformance.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 
 OBSERVED = "observed"
 CLAIM_KIND = "clm"
@@ -169,8 +170,6 @@ def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCountere
 
 def replay_frames(exchange: Sequence[TranscriptEvent]) -> list[str]:
     """The frames sent during the example, preceded by a handshake when the exchange lacks one."""
-    from conformance.suite.session import PROTOCOL_VERSION  # the session pulls in the mcp SDK: import on use
-
     sent = _sent(exchange)
     if any(_method(frame) == "initialize" for frame in sent[:1]):
         return sent

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from conformance.catalog.schemas import first_violation, packaged_schema
-from conformance.drivers.errors import HarnessError
+from conformance.core.errors import HarnessError
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
 SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-2.json"

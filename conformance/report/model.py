@@ -10,8 +10,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.results import GrowthPoint, HarnessIdentity, TranscriptEvent
-from conformance.targets.specs import TargetIdentity
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import GrowthPoint, TranscriptEvent
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/2"
 READABLE_FORMATS: Final = ("seqthink-conformance-report/1", REPORT_FORMAT)

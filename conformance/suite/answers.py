@@ -10,14 +10,16 @@ import json
 
 from mcp_types import TextContent
 
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import Envelope
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
-from conformance.jsontypes import JSON
 from conformance.suite.contradiction import expect
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
-from conformance.suite.session import ServerSession, StoreState
-from conformance.suite.strategies import Envelope
+from conformance.suite.session import ServerSession
 
 INVALID_PARAMS = -32602
 """JSON-RPC's code for a request whose params the server refuses."""
@@ -130,7 +132,7 @@ def rejected(exchange: Exchange) -> str:
 
 def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     """The status object a realistic host receives for one call (fails if the host sees an error)."""
-    result = host.call_tool("sequentialthinking", arguments)
+    result = host.call_tool(TOOL, arguments)
     assert not result.is_error, result
     block = result.content[0]
     assert isinstance(block, TextContent), result

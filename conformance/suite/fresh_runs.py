@@ -3,7 +3,9 @@
 LOOP-B (two fresh processes answer alike), BAP-3 (a process whose stderr nobody reads answers alike), CMP-1
 and ABS-1 (a fresh process starts from an empty store) all need the same thing: the answers of a process
 that has seen nothing before. Three raw processes give it to all of them, instead of one or two each; they
-go back to the pool afterwards for checks that need a used process.
+go back to the pool afterwards for checks that need a used process. The run holds one `FreshRunner` (the
+plugin's run state); checks reach it through the `fresh_runs` fixture, which is also how the plugin knows to
+start its processes with the session.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from conformance.jsontypes import JSON
-from conformance.suite.rawproc import RawServer, target_key
-from conformance.suite.session import TOOL, StoreState
-from conformance.suite.strategies import Envelope
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import Envelope
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
+from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
 
 SEQUENCE: tuple[tuple[str, JSON], ...] = (
@@ -48,52 +51,40 @@ class FreshRuns:
     discarded: FreshRun
 
 
-USERS: frozenset[str] = frozenset({
-    "test_banner_without_any_request",
-    "test_replay_on_fresh_processes_is_identical",
-    "test_answers_do_not_depend_on_stderr_being_read",
-    "test_one_recorder_per_process",
-    "test_fresh_process_remembers_nothing_and_writes_nothing",
-})
-"""Tests that take the fresh runs' processes: when a run collects one, they start with the session."""
+class FreshRunner:
+    """`SEQUENCE` on three pristine processes of a pool, run once per target and kept for the session."""
 
-_runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
+    def __init__(self, pool: RawPool) -> None:
+        self.pool = pool
+        self._runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
 
+    def _run(self, target: Target, *, discard_stderr: bool) -> FreshRun:
+        with self.pool.lend(target, pristine=True, discard_stderr=discard_stderr) as raw:
+            raw.initialize()
+            raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
+            banner = bytes(raw.seen)
+            answers: list[dict[str, JSON]] = []
+            stderrs: list[bytes] = []
+            for method, arguments in SEQUENCE:
+                params: JSON = {"name": TOOL, "arguments": arguments} if method == "tools/call" else arguments
+                answers.append(raw.request(method, params))
+                stderrs.append(raw.stderr_now())
+        return FreshRun(tuple(answers), tuple(stderrs), banner)
 
-def _run(target: Target, *, discard_stderr: bool) -> FreshRun:
-    with RawServer.pooled(target, pristine=True, discard_stderr=discard_stderr) as raw:
-        raw.initialize()
-        raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
-        banner = bytes(raw.seen)
-        answers: list[dict[str, JSON]] = []
-        stderrs: list[bytes] = []
-        for method, arguments in SEQUENCE:
-            params: JSON = {"name": TOOL, "arguments": arguments} if method == "tools/call" else arguments
-            answers.append(raw.request(method, params))
-            stderrs.append(raw.stderr_now())
-    return FreshRun(tuple(answers), tuple(stderrs), banner)
+    def prestart(self, target: Target) -> None:
+        """Have the pool start the fresh runs' processes now, side by side (unless they already ran)."""
+        if target_key(target) not in self._runs:
+            self.pool.prestart(target, pristine=2, discarding=1)
 
-
-def prestart(target: Target) -> None:
-    """Have the pool start the fresh runs' processes now, side by side (unless they already ran)."""
-    if target_key(target) not in _runs:
-        RawServer.prestart(target, pristine=2, discarding=1)
-
-
-def fresh_runs(target: Target) -> FreshRuns:
-    """`SEQUENCE` on three pristine processes of `target`, run once per target and kept."""
-    key = target_key(target)
-    if key not in _runs:
-        prestart(target)
-        first = _run(target, discard_stderr=False)
-        second = _run(target, discard_stderr=False)
-        _runs[key] = FreshRuns((first, second), _run(target, discard_stderr=True))
-    return _runs[key]
-
-
-def forget() -> None:
-    """Drop the kept runs (at the end of a session)."""
-    _runs.clear()
+    def of(self, target: Target) -> FreshRuns:
+        """`SEQUENCE` on three pristine processes of `target` (run on first use, then kept)."""
+        key = target_key(target)
+        if key not in self._runs:
+            self.prestart(target)
+            first = self._run(target, discard_stderr=False)
+            second = self._run(target, discard_stderr=False)
+            self._runs[key] = FreshRuns((first, second), self._run(target, discard_stderr=True))
+        return self._runs[key]
 
 
 def state_of_answer(answer: dict[str, JSON]) -> StoreState:

@@ -1,48 +1,29 @@
-"""JavaScript semantics the records presuppose: Number-to-string, Object.keys order, the falsy guards.
+"""The records' expectations computed the way JavaScript computes them: String() and JSON.stringify of a
+value, the falsy guards (RTE-3), the upward coercion (RTE-4), the branch label (RTE-6), the box (CMP-5).
 
-The records describe a JS artifact, so expectations are computed the way JS computes them; a server in
-another language conforms when it reproduces these observable results.
+This is the suite's oracle, built on the harness's one model of JavaScript values (`conformance/core/js.py`)
+and kept apart from the reference server's own (`reference_server/jsvalue.py`): nothing is judged by the thing
+being judged.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from decimal import Decimal
 from typing import Final
 
-from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.suite.strategies import MAX_ARRAY_INDEX, is_number, js_double, js_truthy
+from conformance.core.js import (
+    is_number,
+    js_double,
+    js_number_string,
+    js_truthy,
+    object_keys,
+    utf16_length,
+)
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 
 GUARDED_ORDER: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
 """RTE-3's four checks, in the order the record lists them."""
-
-
-def js_number_string(value: float) -> str:
-    """Number.prototype.toString for a double (what a template literal prints)."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    digits_tuple = Decimal(repr(abs(value))).normalize().as_tuple()
-    digits = "".join(str(d) for d in digits_tuple.digits)
-    assert isinstance(digits_tuple.exponent, int)
-    k = len(digits)
-    n = digits_tuple.exponent + k
-    if k <= n <= 21:
-        body = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        body = f"{digits[:n]}.{digits[n:]}"
-    elif -6 < n <= 0:
-        body = "0." + "0" * (-n) + digits
-    else:
-        exp = n - 1
-        exp_text = f"e{'+' if exp >= 0 else '-'}{abs(exp)}"
-        body = digits + exp_text if k == 1 else f"{digits[0]}.{digits[1:]}{exp_text}"
-    return sign + body
 
 
 def js_string(value: JSON) -> str:
@@ -58,34 +39,6 @@ def js_string(value: JSON) -> str:
     if isinstance(value, list):
         return ",".join("" if item is None else js_string(item) for item in value)
     return "[object Object]"
-
-
-def is_array_index(key: str) -> bool:
-    """Whether JS orders `key` numerically in Object.keys (a canonical integer string below 2**32 - 1)."""
-    if not key.isascii() or not key.isdigit():
-        return False
-    if key != "0" and key.startswith("0"):
-        return False
-    return int(key) <= MAX_ARRAY_INDEX
-
-
-def keys_after_insert(keys: tuple[str, ...], key: str) -> tuple[str, ...]:
-    """Object.keys of an object with `keys` after a new own property `key` is created."""
-    if key in keys:
-        return keys
-    if not is_array_index(key):
-        return (*keys, key)
-    index = int(key)
-    position = 0
-    while position < len(keys) and is_array_index(keys[position]) and int(keys[position]) < index:
-        position += 1
-    return (*keys[:position], key, *keys[position:])
-
-
-def object_keys(value: dict[str, JSON]) -> list[str]:
-    """Object.keys of a parsed JSON object: array-index keys ascending, then the rest in source order."""
-    indices = sorted((k for k in value if is_array_index(k)), key=int)
-    return indices + [k for k in value if not is_array_index(k)]
 
 
 def guard_failure(arguments: dict[str, JSON]) -> str | None:
@@ -180,8 +133,3 @@ def expected_box(arguments: dict[str, JSON]) -> str:
 
 def js_string_or_undefined(value: JSON | Omitted) -> str:
     return "undefined" if isinstance(value, Omitted) else js_string(value)
-
-
-def utf16_length(text: str) -> int:
-    """String.prototype.length: UTF-16 code units."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2

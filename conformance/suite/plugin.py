@@ -1,6 +1,6 @@
 """The pytest side of a conformance run: target options, the shared server fixture, and evidence collection.
 
-Load with `-p conformance.suite.plugin`. The plugin only gathers results (`conformance.results`); report
+Load with `-p conformance.suite.plugin`. The plugin only gathers results (`conformance.core.results`); report
 writers and the gate read those, never pytest internals.
 """
 
@@ -11,18 +11,16 @@ import os
 import re
 import threading
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from conformance.drivers import cancel
-from conformance.drivers.errors import DriverError, HarnessError, ServerTimeout, TargetFailed
-from conformance.drivers.process import processes_started
-from conformance.drivers.transcript import Transcript
-from conformance.results import (
+from conformance.core.errors import HarnessError
+from conformance.core.identity import harness_identity
+from conformance.core.results import (
     ClaimObservation,
     Counterexample,
     GrowthPoint,
@@ -30,13 +28,19 @@ from conformance.results import (
     TestOutcome,
     TranscriptEvent,
 )
-from conformance.suite import fresh_runs, rawproc
+from conformance.drivers import cancel
+from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
+from conformance.drivers.process import processes_started
+from conformance.drivers.transcript import Transcript
 from conformance.suite.breaker import Breaker
 from conformance.suite.contradiction import contradicted
+from conformance.suite.fresh_runs import FreshRunner
+from conformance.suite.handover import handover_of
+from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
-from conformance.suite.session import SPARE_USERS, ServerSession
+from conformance.suite.rawproc import RawPool
+from conformance.suite.session import ServerSession, Spare
 from conformance.suite.shrinking import ShrinkBudget
-from conformance.targets.identity import harness_identity
 from conformance.targets.specs import Target, resolve_target
 
 DEFAULT_TARGETS = ["reference"]
@@ -77,9 +81,33 @@ class _RunState:
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
     breaker: Breaker = field(default_factory=Breaker)
     shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
+    raw_pool: RawPool = field(default_factory=RawPool)
+    fresh_runs: FreshRunner = field(init=False)
+    unwatch: Callable[[], None] | None = None
     current: str | None = None
     current_spec: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.fresh_runs = FreshRunner(self.raw_pool)
+
+    def example_ended(self, status: ExampleStatus) -> None:
+        """One generated example of the current test ended (`hypothesis_hooks`): count it, and remember where
+        its exchange starts and, for a failing one, where it ends."""
+        if self.current is None:
+            return
+        with self.lock:
+            self.examples[self.current] = self.examples.get(self.current, 0) + 1
+            if status == "failed":
+                self.first_failure.setdefault(self.current, time.monotonic())
+            session = self.sessions.get(self.current_spec or "")
+            if session is None:
+                return
+            end = session.transcript.mark()
+            start = self.marks.get(self.current, end)
+            if status == "failed":
+                self.failing_spans[self.current] = (start, end)
+            self.marks[self.current] = end
 
     def on_target_failure(self, failure: DriverError) -> None:
         """A driver failed during a test: note where, then stop the test at once (no shrinking)."""
@@ -130,77 +158,13 @@ def pytest_configure(config: pytest.Config) -> None:
         shrinking=ShrinkBudget(*SHRINK_BUDGET[profile]),
     )
     config.stash[_STATE_KEY] = state
-    _watch_examples(state)
+    state.unwatch = watch_examples(state.example_ended)
 
 
-_watched: list[_RunState] = []
-"""The run whose examples are being counted (the engine hook is installed once per interpreter)."""
-
-
-def _observed(state: _RunState, status: str) -> None:
-    """One generated example of the current test ended `passed` or `failed`: count it, and remember where
-    its exchange starts and, for a failing one, where it ends."""
-    if state.current is None:
-        return
-    with state.lock:
-        if status in ("passed", "failed"):
-            state.examples[state.current] = state.examples.get(state.current, 0) + 1
-        if status == "failed":
-            state.first_failure.setdefault(state.current, time.monotonic())
-        session = state.sessions.get(state.current_spec or "")
-        if session is None:
-            return
-        end = session.transcript.mark()
-        start = state.marks.get(state.current, end)
-        if status == "failed":
-            state.failing_spans[state.current] = (start, end)
-        state.marks[state.current] = end
-
-
-def _watch_examples(state: _RunState) -> None:
-    """Count generated examples per test, stateful machines and nested properties included.
-
-    The count hooks the engine's per-example step: hypothesis' observability would give the same, but it
-    pretty-prints every example's arguments, which cost a run a tenth of its time. On a hypothesis without
-    that step, observability is the fallback.
-    """
-    _watched[:] = [state]
-    try:
-        from hypothesis.core import StateForActualGivenExecution
-        from hypothesis.internal.conjecture.data import ConjectureData, Status
-    except ImportError:  # pragma: no cover - a hypothesis without the engine step
-        _watch_by_observability(state)
-        return
-    original = getattr(StateForActualGivenExecution, "_execute_once_for_engine", None)
-    if original is None:  # pragma: no cover
-        _watch_by_observability(state)
-        return
-    if getattr(original, "conformance_watch", False):
-        return
-    outcomes = {Status.VALID: "passed", Status.INTERESTING: "failed"}
-
-    def execute_once_for_engine(self: StateForActualGivenExecution, data: ConjectureData) -> None:
-        try:
-            original(self, data)
-        finally:
-            status = outcomes.get(data.status)
-            if status is not None and _watched:
-                _observed(_watched[0], status)
-
-    execute_once_for_engine.conformance_watch = True  # type: ignore[attr-defined]
-    StateForActualGivenExecution._execute_once_for_engine = execute_once_for_engine  # type: ignore[method-assign]
-
-
-def _watch_by_observability(state: _RunState) -> None:  # pragma: no cover - older or newer hypothesis
-    from hypothesis.internal import observability
-
-    observability.OBSERVABILITY_COLLECT_COVERAGE = False
-
-    def observe(observation: object) -> None:
-        if getattr(observation, "type", None) == "test_case":
-            _observed(state, str(getattr(observation, "status", "")))
-
-    observability.add_observability_callback(observe)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_STATE_KEY, None)
+    if state is not None and state.unwatch is not None:
+        state.unwatch()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -231,21 +195,41 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
         path.parent.mkdir(parents=True, exist_ok=True)
     transcript = Transcript(path)
     session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
-                            on_failure=state.on_target_failure)
+                            on_failure=state.on_target_failure, handover=handover_of(request.config))
     state.sessions[target.spec] = session
     # An xdist worker collects every test but runs those it is sent: it starts processes when asked.
     worker = "PYTEST_XDIST_WORKER" in os.environ
     items = [] if worker else request.session.items
-    collected = {getattr(item, "originalname", item.name) for item in items}
+    wanted = {name for item in items for name in getattr(item, "fixturenames", ())}
     try:
-        if collected & fresh_runs.USERS:
-            fresh_runs.prestart(target)
-        if collected & SPARE_USERS:
+        if "fresh_runs" in wanted:
+            state.fresh_runs.prestart(target)
+        if "spare" in wanted:
             session.prestart_spare()
         yield session
     finally:
         session.close()
         transcript.close()
+
+
+@pytest.fixture(scope="session")
+def raw_pool(request: pytest.FixtureRequest) -> RawPool:
+    """The run's bare processes, for records about the process itself (exit status, signals, pipes)."""
+    return _state(request.config).raw_pool
+
+
+@pytest.fixture(scope="session")
+def fresh_runs(request: pytest.FixtureRequest) -> FreshRunner:
+    """What fresh processes answer to one fixed sequence; a run that collects a test taking this fixture
+    starts those processes with the session."""
+    return _state(request.config).fresh_runs
+
+
+@pytest.fixture
+def spare(server: ServerSession) -> Spare:
+    """The pooled spare process (`ServerSession.spare`); a run that collects a test taking this fixture starts
+    the spare's process with the session."""
+    return server.spare
 
 
 @dataclass
@@ -450,10 +434,11 @@ def _now() -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    rawproc.close_pool()
-    fresh_runs.forget()
     state = session.config.stash.get(_STATE_KEY, None)
-    if state is None or state.results_dir is None:
+    if state is None:
+        return
+    state.raw_pool.close()
+    if state.results_dir is None:
         return
     seed = session.config.getoption("hypothesis_seed", None)
     harness = harness_identity(profile=state.profile, seed=None if seed is None else str(seed))

@@ -1,11 +1,12 @@
 """A bare server process for records about the process itself (exit status, signals, a closed or discarded
 pipe), which the shared drivers deliberately never do to a server.
 
-Raw processes are pooled (`RawServer.pooled`) so that one process serves many checks over its life: first
+Raw processes are pooled (`RawPool.lend`) so that one process serves many checks over its life: first
 those that need it pristine (the banner, a fresh run), then those that only need bare pipes (framing, one
-loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). Every raw process
-starts in one sandbox of empty HOME, TMPDIR and XDG folders (`sandbox_root`), so that "nothing is written
-to disk" (ABS-1) is observed over all of them.
+loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). Every process of a
+pool starts in the pool's one sandbox of empty HOME, TMPDIR and XDG folders (`RawPool.sandbox_root`), so
+that "nothing is written to disk" (ABS-1) is observed over all of them. The run holds one pool (the plugin's
+run state); checks reach it through the `raw_pool` fixture.
 """
 
 from __future__ import annotations
@@ -19,21 +20,17 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.jsontypes import JSON
-from conformance.suite.session import PROTOCOL_VERSION
 from conformance.targets.specs import Target
 
-CLIENT_INFO: dict[str, JSON] = {"name": "seqthink-conformance", "version": "0.1.0"}
-
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
-_idle: dict[_Key, list[RawServer]] = {}
-_sandbox: Path | None = None
 
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
@@ -43,75 +40,39 @@ def target_key(target: Target) -> tuple[tuple[str, ...], tuple[tuple[str, str], 
     return tuple(target.command), tuple(sorted(target.env.items()))
 
 
-def sandbox_root() -> Path:
-    """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
-    global _sandbox
-    if _sandbox is None:
-        _sandbox = Path(tempfile.mkdtemp(prefix="seqthink-sandbox-"))
-        for name in SANDBOXED:
-            (_sandbox / name.lower()).mkdir()
-    return _sandbox
+class RawPool:
+    """The run's raw processes, idle between checks, and the one sandbox they all start in.
 
+    Held by the plugin's run state for one session and closed at its end; no process outlives it.
+    """
 
-def files_written() -> list[str]:
-    """Files under the sandbox, relative to it: what raw processes wrote to disk."""
-    root = sandbox_root()
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    def __init__(self) -> None:
+        self._idle: dict[_Key, list[RawServer]] = {}
+        self._sandbox: Path | None = None
 
+    def sandbox_root(self) -> Path:
+        """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
+        if self._sandbox is None:
+            self._sandbox = Path(tempfile.mkdtemp(prefix="seqthink-sandbox-"))
+            for name in SANDBOXED:
+                (self._sandbox / name.lower()).mkdir()
+        return self._sandbox
 
-def _sandbox_env() -> dict[str, str]:
-    root = sandbox_root()
-    return {name: str(root / name.lower()) for name in SANDBOXED}
+    def files_written(self) -> list[str]:
+        """Files under the sandbox, relative to it: what raw processes wrote to disk."""
+        root = self.sandbox_root()
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
+    def _sandbox_env(self) -> dict[str, str]:
+        root = self.sandbox_root()
+        return {name: str(root / name.lower()) for name in SANDBOXED}
 
-def close_pool() -> None:
-    """End every pooled process at once (at the end of a session), and remove the sandbox."""
-    global _sandbox
-    pooled = [raw for idle in _idle.values() for raw in idle]
-    _idle.clear()
-    closing = [threading.Thread(target=raw.close) for raw in pooled]
-    for thread in closing:
-        thread.start()
-    for thread in closing:
-        thread.join()
-    if _sandbox is not None:
-        shutil.rmtree(_sandbox, ignore_errors=True)
-        _sandbox = None
+    def _started(self, target: Target, *, discard_stderr: bool) -> RawServer:
+        return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr)
 
-
-class RawServer:
-    """One spawned server with plain pipes (stderr optionally discarded to /dev/null); always ended on
-    exit."""
-
-    def __init__(self, target: Target, *, discard_stderr: bool = False, timeout: float = 10.0) -> None:
-        self.target = target
-        self.timeout = timeout
-        self._next_id = 1
-        self._buffer = b""
-        self.sent = False
-        """Whether anything was written to its stdin: a pristine process has its initial state."""
-        self.spent = False
-        """Whether a check closed a pipe or signalled it: never lent again."""
-        self.seen = bytearray()
-        """Every stderr byte read so far, from the start of the process."""
-        self._initialized: dict[str, JSON] | None = None
-        self.discards_stderr = discard_stderr
-        self.proc = process.spawn(
-            target.command, env={**target.env, **_sandbox_env()}, discard_stderr=discard_stderr
-        )
-
-    def __enter__(self) -> RawServer:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    @classmethod
     @contextmanager
-    def pooled(
-        cls,
+    def lend(
+        self,
         target: Target,
         *,
         pristine: bool = False,
@@ -131,34 +92,83 @@ class RawServer:
         fitting = [
             (key, r)
             for key in keys
-            for r in _idle.get(key, [])
+            for r in self._idle.get(key, [])
             if not (pristine and r.sent) and r.proc.poll() is None
         ]
         fitting.sort(key=lambda pair: not pair[1].sent)  # pristine ones are kept for the checks needing them
         if fitting:
             key, raw = fitting[0]
-            _idle[key].remove(raw)
+            self._idle[key].remove(raw)
         else:
-            raw = cls(target, discard_stderr=discard_stderr)
+            raw = self._started(target, discard_stderr=discard_stderr)
         ok = False
         try:
             yield raw
             ok = True
         finally:
             if ok and not spend and raw._reusable():
-                _idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
+                self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
             else:
                 raw.close()
 
-    @classmethod
-    def prestart(cls, target: Target, *, pristine: int, discarding: int = 0) -> None:
+    def prestart(self, target: Target, *, pristine: int, discarding: int = 0) -> None:
         """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
         their start-up (for an interpreted server, most of its cost) then runs in parallel, not in turn."""
         command, env = target_key(target)
         for discard, wanted in ((False, pristine), (True, discarding)):
-            idle = _idle.setdefault((command, env, discard), [])
+            idle = self._idle.setdefault((command, env, discard), [])
             ready = sum(1 for r in idle if not r.sent and r.proc.poll() is None)
-            idle.extend(cls(target, discard_stderr=discard) for _ in range(max(0, wanted - ready)))
+            idle.extend(self._started(target, discard_stderr=discard) for _ in range(max(0, wanted - ready)))
+
+    def close(self) -> None:
+        """End every pooled process at once (at the end of a session), and remove the sandbox."""
+        pooled = [raw for idle in self._idle.values() for raw in idle]
+        self._idle.clear()
+        closing = [threading.Thread(target=raw.close) for raw in pooled]
+        for thread in closing:
+            thread.start()
+        for thread in closing:
+            thread.join()
+        if self._sandbox is not None:
+            shutil.rmtree(self._sandbox, ignore_errors=True)
+            self._sandbox = None
+
+
+class RawServer:
+    """One spawned server with plain pipes (stderr optionally discarded to /dev/null); always ended on
+    exit."""
+
+    def __init__(
+        self,
+        target: Target,
+        *,
+        sandbox: Mapping[str, str],
+        discard_stderr: bool = False,
+        timeout: float = 10.0,
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self._next_id = 1
+        self._buffer = b""
+        self.sent = False
+        """Whether anything was written to its stdin: a pristine process has its initial state."""
+        self.spent = False
+        """Whether a check closed a pipe or signalled it: never lent again."""
+        self.seen = bytearray()
+        """Every stderr byte read so far, from the start of the process."""
+        self._initialized: dict[str, JSON] | None = None
+        self.discards_stderr = discard_stderr
+        self.proc = process.spawn(
+            target.command, env={**target.env, **sandbox}, discard_stderr=discard_stderr
+        )
+
+    def __enter__(self) -> RawServer:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
 
     def _reusable(self) -> bool:
         if self.spent or self.proc.poll() is not None or self._buffer:

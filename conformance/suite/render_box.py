@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conformance.core.js import utf16_length
+from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import decode
-from conformance.jsontypes import JSON
 from conformance.suite.contradiction import expect
-from conformance.suite.jsvalues import expected_box, utf16_length
+from conformance.suite.jsvalues import expected_box
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")

@@ -3,8 +3,8 @@ the adversarial caller's reach from those about any accepted call."""
 
 from __future__ import annotations
 
-from conformance.jsontypes import JSON
-from conformance.suite.strategies import MAX_SAFE_INTEGER
+from conformance.core.js import MAX_SAFE_INTEGER
+from conformance.core.jsontypes import JSON
 
 _REQUIRED = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts")
 _INTEGERS = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")

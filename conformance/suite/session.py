@@ -1,108 +1,48 @@
 """One long-lived server process per target, shared by every test, restarted only when it dies.
 
-The command line's preflight process becomes that shared process (`offer`): a run starts one process fewer.
-Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`).
+The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
+fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
+which checks take as the `spare` fixture: a run that collects one starts the spare with the session).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
-from conformance.drivers.errors import DriverError, ProtocolViolation
+from conformance.calls.store import StoreState, state_of
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.targets.specs import Target
 
-TOOL = "sequentialthinking"
-PROTOCOL_VERSION = "2024-11-05"
+if TYPE_CHECKING:
+    from conformance.suite.handover import Handover
 
 SESSION_STDERR_LIMIT = 8 << 20
 """Stderr the shared process keeps in memory: each call's bytes are in its Exchange and every byte is in the
 transcript on disk, so the harness's memory stays flat however many calls a run makes."""
 
-PROBE_ARGUMENTS: dict[str, JSON] = {
-    "thought": "conformance probe",
-    "thoughtNumber": 1,
-    "totalThoughts": 1,
-    "nextThoughtNeeded": False,
-}
-"""A call every record says is accepted; its answer tells the current store size and branch labels."""
-
-
 FailureHook = Callable[[DriverError], None]
 
-SPARE_USERS: frozenset[str] = frozenset({
-    "test_description_is_static_across_calls_and_processes",
-    "test_growth_is_unbounded",
-    "test_huge_thought_rendered_whole",
-    "test_one_recorder_per_process",
-    "test_state_is_process_global",
-})
-"""Tests that borrow the spare: when a run collects one, the spare's process starts with the session."""
+
+class Spare(Protocol):
+    """`ServerSession.spare` as checks receive it (the `spare` fixture): `with spare() as driver: ...`."""
+
+    def __call__(self, *, env: Mapping[str, str] | None = None) -> AbstractContextManager[WireDriver]: ...
+
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
-_offered: dict[_Key, WireDriver] = {}
 
 
 def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
     return command, tuple(sorted(env.items()))
-
-
-def offer(driver: WireDriver) -> None:
-    """Hand an initialized process (the preflight's) to the next session for the same command and env."""
-    driver.transcript = None
-    previous = _offered.pop(_key(driver.command, driver.env), None)
-    if previous is not None:
-        previous.close()
-    _offered[_key(driver.command, driver.env)] = driver
-
-
-def withdraw_offers() -> None:
-    """Close every offered process no session took (xdist workers cannot take the runner's)."""
-    while _offered:
-        _offered.popitem()[1].close()
-
-
-def _take_offer(command: tuple[str, ...], env: Mapping[str, str]) -> WireDriver | None:
-    driver = _offered.pop(_key(command, env), None)
-    if driver is not None and (not driver.is_alive() or driver.initialize_result is None):
-        driver.close()
-        return None
-    return driver
-
-
-@dataclass(frozen=True)
-class StoreState:
-    """What an accepted answer reveals about the process-global store (OBJ-4, OBJ-15)."""
-
-    history_length: int
-    branches: tuple[str, ...]
-
-
-def status_of(exchange: Exchange) -> dict[str, JSON]:
-    """The status object of an answer (OBJ-4 or OBJ-8): content[0].text parsed as JSON."""
-    text = exchange.text
-    if text is None:
-        raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
-    parsed = json.loads(text)
-    if not isinstance(parsed, dict):
-        raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
-    return parsed
-
-
-def state_of(exchange: Exchange) -> StoreState:
-    """Read the store state from an accepted answer."""
-    status = status_of(exchange)
-    length = status["thoughtHistoryLength"]
-    branches = status["branches"]
-    assert isinstance(length, int) and isinstance(branches, list), status
-    return StoreState(length, tuple(str(b) for b in branches))
 
 
 @dataclass
@@ -116,6 +56,7 @@ class ServerSession:
     protocol_version: str | None = None
     restarts: int = 0
     on_failure: FailureHook | None = field(default=None, repr=False)
+    handover: Handover | None = field(default=None, repr=False)
     _wire: WireDriver | None = field(default=None, repr=False)
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
 
@@ -124,7 +65,7 @@ class ServerSession:
         return self.target.env
 
     def _start(self) -> WireDriver:
-        driver = _take_offer(tuple(self.target.command), self.target.env)
+        driver = self.handover.take(self.target) if self.handover is not None else None
         if driver is not None:
             driver.transcript = self.transcript
             driver.stderr_limit = SESSION_STDERR_LIMIT

@@ -9,13 +9,14 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import LABEL_OFFSETS, LabelKind
+from conformance.core.js import MAX_ARRAY_INDEX, keys_after_insert
+from conformance.core.jsontypes import JSON, OMIT
 from conformance.drivers.wire import Exchange
-from conformance.jsontypes import JSON, OMIT
 from conformance.suite.answers import describe, expect_one_more, store
 from conformance.suite.contradiction import Contradiction
-from conformance.suite.jsvalues import branch_key, guard_failure, keys_after_insert
-from conformance.suite.session import StoreState
-from conformance.suite.strategies import LABEL_OFFSETS, MAX_ARRAY_INDEX, LabelKind
+from conformance.suite.jsvalues import branch_key, guard_failure
 
 
 @dataclass

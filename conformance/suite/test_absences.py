@@ -11,11 +11,21 @@ import uuid
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import (
+    Envelope,
+    content_texts,
+    envelopes,
+    exact_examples,
+    json_values,
+    optional_values,
+    small_positive_integers,
+)
 from conformance.catalog.corpus import default_corpus
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import js_truthy
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.transcript import decode
-from conformance.jsontypes import JSON, Omitted
 from conformance.suite.answers import (
     accepted,
     accepted_if_host_valid,
@@ -29,16 +39,6 @@ from conformance.suite.answers import (
 from conformance.suite.render_box import expect_render, only_box
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
-from conformance.suite.strategies import (
-    Envelope,
-    content_texts,
-    envelopes,
-    exact_examples,
-    js_truthy,
-    json_values,
-    optional_values,
-    small_positive_integers,
-)
 
 
 @evidences("ABS-2")

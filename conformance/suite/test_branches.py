@@ -5,14 +5,7 @@ from __future__ import annotations
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences, relies_on
-from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, expect_one_more, store
-from conformance.suite.jsvalues import branch_key, js_string
-from conformance.suite.session import ServerSession
-from conformance.suite.store_model import LabelSpace, StoreModel
-from conformance.suite.strategies import (
-    PROTOTYPE_KEYS,
+from conformance.calls.strategies import (
     Envelope,
     LabelKind,
     branch_labels,
@@ -23,6 +16,13 @@ from conformance.suite.strategies import (
     thought_texts,
     truthy_values,
 )
+from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import PROTOTYPE_KEYS
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, expect_one_more, store
+from conformance.suite.jsvalues import branch_key, js_string
+from conformance.suite.session import ServerSession
+from conformance.suite.store_model import LabelSpace, StoreModel
 
 _branch_ids = st.one_of(st.just(OMIT), falsy_values, branch_labels, json_values)
 _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integers(min_value=1, max_value=9))

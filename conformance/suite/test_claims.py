@@ -15,10 +15,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import (
+    CONCLUSION_LIKE,
+    HYPOTHESIS_LIKE,
+    VERIFICATION_LIKE,
+    Envelope,
+    claim_like_texts,
+    envelopes,
+    small_positive_integers,
+)
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
-from conformance.jsontypes import JSON
 from conformance.suite.answers import (
     STATUS_KEYS,
     accepted,
@@ -30,16 +40,7 @@ from conformance.suite.answers import (
 )
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
-from conformance.suite.session import TOOL, ServerSession
-from conformance.suite.strategies import (
-    CONCLUSION_LIKE,
-    HYPOTHESIS_LIKE,
-    VERIFICATION_LIKE,
-    Envelope,
-    claim_like_texts,
-    envelopes,
-    small_positive_integers,
-)
+from conformance.suite.session import ServerSession
 from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target
 

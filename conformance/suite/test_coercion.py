@@ -5,23 +5,23 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.catalog.records import evidences, relies_on
-from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
-from conformance.suite.jsvalues import coerced_total, js_number_string, same_number
-from conformance.suite.render_box import only_box
-from conformance.suite.session import ServerSession
-from conformance.suite.strategies import (
+from conformance.calls.strategies import (
     Envelope,
     adversarial_envelopes,
     content_texts,
     envelopes,
     exact_examples,
-    js_double,
     optional_values,
     small_positive_integers,
     truthy_numbers,
 )
+from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import js_double, js_number_string
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
+from conformance.suite.jsvalues import coerced_total, same_number
+from conformance.suite.render_box import only_box
+from conformance.suite.session import ServerSession
 
 _any_envelopes = st.one_of(envelopes, adversarial_envelopes)
 

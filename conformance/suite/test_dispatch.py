@@ -7,13 +7,14 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
-from conformance.jsontypes import JSON
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
 from conformance.suite.plugin import Evidence
-from conformance.suite.session import TOOL, ServerSession
+from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
-from conformance.suite.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 
 PROTOCOL_REFUSALS = (-32602, -32603)
 """Invalid params, internal error: the codes an SDK answers a request it refuses to hand to a handler."""

@@ -5,16 +5,17 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import Envelope, envelopes, raw_arguments
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import PROTOTYPE_KEYS
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.sdk import SdkDriver
-from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import answer_status, describe, host_status, rejected
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import boxes
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
-from conformance.suite.strategies import PROTOTYPE_KEYS, Envelope, envelopes, raw_arguments
 
 _POST_VALIDATION_THROWS: list[dict[str, JSON]] = [
     {**Envelope("t", 1, 1, True).arguments(), "branchId": key, "branchFromThought": 1}

@@ -1,7 +1,7 @@
 """The process around the tool (RTE-10, BAP-3, BAP-5, CMP-4, LOOP-A, LOOP-B): the stdio binding, the banner,
 how the process ends, and one request-response loop fully determined by its input.
 
-The tests are in the order their processes serve them (`RawServer.pooled`): the banner and the fresh runs
+The tests are in the order their processes serve them (`RawPool.lend`): the banner and the fresh runs
 take pristine processes, framing and the loop take used ones, and each test that ends a process takes one
 that has served the others.
 """
@@ -12,24 +12,24 @@ import contextlib
 import json
 import signal
 
+from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import decode
-from conformance.jsontypes import JSON
-from conformance.suite.fresh_runs import fresh_runs, prestart
-from conformance.suite.rawproc import RawServer
+from conformance.suite.fresh_runs import FreshRunner
+from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
-from conformance.suite.session import TOOL
-from conformance.suite.strategies import Envelope
 from conformance.targets.specs import Target
 
 BANNER = "Sequential Thinking MCP Server running on stdio"
 
 
 @evidences("RTE-10", "CMP-4")
-def test_banner_without_any_request(target: Target) -> None:
+def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_runs: FreshRunner) -> None:
     """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
-    prestart(target)
-    with RawServer.pooled(target, pristine=True) as raw:
+    fresh_runs.prestart(target)
+    with raw_pool.lend(target, pristine=True) as raw:
         stderr = raw.stderr_now(wait=20.0)  # returns at the first bytes; a slow start is no deviation
         silent = raw.read_line(timeout=0.2)
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
@@ -38,10 +38,10 @@ def test_banner_without_any_request(target: Target) -> None:
 
 @evidences("LOOP-B")
 @relies_on("RTE-3", "RTE-9", "CMP-5")
-def test_replay_on_fresh_processes_is_identical(target: Target) -> None:
+def test_replay_on_fresh_processes_is_identical(target: Target, fresh_runs: FreshRunner) -> None:
     """The same sequence on two fresh processes gives identical answers and identical stderr, one box per
     accepted call."""
-    first, second = fresh_runs(target).read
+    first, second = fresh_runs.of(target).read
     assert first.answers == second.answers
     assert first.stderrs == second.stderrs
     for answer, stderr in zip(first.answers[:-1], first.stderrs, strict=False):
@@ -52,20 +52,20 @@ def test_replay_on_fresh_processes_is_identical(target: Target) -> None:
 
 @evidences("BAP-3")
 @relies_on("RTE-3", "OBJ-4", "RTE-9")
-def test_answers_do_not_depend_on_stderr_being_read(target: Target) -> None:
+def test_answers_do_not_depend_on_stderr_being_read(target: Target, fresh_runs: FreshRunner) -> None:
     """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
     goes to /dev/null; no answer refers to the render."""
-    runs = fresh_runs(target)
+    runs = fresh_runs.of(target)
     assert runs.read[0].answers == runs.discarded.answers
     text = json.dumps(runs.read[0].answers, ensure_ascii=False)
     assert "┌" not in text and "stderr" not in text.lower(), text
 
 
 @evidences("CMP-4")
-def test_one_json_object_per_line(target: Target) -> None:
+def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
     """Requests written one per line - several in one write - are answered one JSON object per line, in order,
     and nothing else appears on stdout."""
-    with RawServer.pooled(target) as raw:
+    with raw_pool.lend(target) as raw:
         raw.initialize()
         frames = [
             json.dumps({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/list"}).encode() for i in range(3)
@@ -95,7 +95,7 @@ def test_one_json_object_per_line(target: Target) -> None:
 
 @evidences("LOOP-A")
 @relies_on("RTE-3", "RTE-9", "CMP-5", "RTE-10")
-def test_one_response_per_request_and_nothing_else(target: Target) -> None:
+def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: RawPool) -> None:
     """Every request gets exactly one response with its id; the server sends no request or notification of its
     own; stderr carries only the banner and one box per accepted call (on a process lent again, the banner
     came before)."""
@@ -104,7 +104,7 @@ def test_one_response_per_request_and_nothing_else(target: Target) -> None:
         {"thought": ""},
         Envelope("loop a again", 2, 2, False).arguments(branchFromThought=1, branchId="loop-a"),
     ]
-    with RawServer.pooled(target) as raw:
+    with raw_pool.lend(target) as raw:
         raw.initialize()
         raw.stderr_now()
         banner = BANNER in decode(bytes(raw.seen))
@@ -135,9 +135,9 @@ def test_one_response_per_request_and_nothing_else(target: Target) -> None:
 
 
 @evidences("RTE-10", "BAP-5")
-def test_end_of_stdin_ends_the_process_quietly(target: Target) -> None:
+def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool) -> None:
     """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
-    with RawServer.pooled(target, spend=True) as raw:
+    with raw_pool.lend(target, spend=True) as raw:
         raw.initialize()
         raw.stderr_now(wait=0.0 if raw.seen else 5.0)
         before = bytes(raw.seen)
@@ -151,9 +151,9 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target) -> None:
 
 
 @evidences("RTE-10")
-def test_sigterm_is_not_handled(target: Target) -> None:
+def test_sigterm_is_not_handled(target: Target, raw_pool: RawPool) -> None:
     """SIGTERM ends the process by that signal, with no message: no handler, no graceful shutdown."""
-    with RawServer.pooled(target, spend=True) as raw:
+    with raw_pool.lend(target, spend=True) as raw:
         raw.initialize()
         raw.stderr_now(wait=0.0 if raw.seen else 5.0)
         raw.signal(signal.SIGTERM)
@@ -164,9 +164,9 @@ def test_sigterm_is_not_handled(target: Target) -> None:
 
 
 @evidences("BAP-5", "RTE-10")
-def test_broken_stdout_exits_with_status_1(target: Target) -> None:
+def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) -> None:
     """When stdout breaks, the first response write fails and the process exits with status 1."""
-    with RawServer.pooled(target, spend=True, any_stderr=True) as raw:
+    with raw_pool.lend(target, spend=True, any_stderr=True) as raw:
         raw.initialize()
         raw.close_stdout()
         status = None

@@ -11,23 +11,12 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.catalog.corpus import StartEnvironment, start_environments
-from conformance.catalog.records import evidences, relies_on
-from conformance.drivers import process
-from conformance.drivers.transcript import decode
-from conformance.jsontypes import JSON, OMIT, Omitted
-from conformance.suite.answers import accepted, accepted_if_host_valid
-from conformance.suite.jsvalues import js_number_string, js_string
-from conformance.suite.profiles import Profile
-from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box
-from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession
-from conformance.suite.strategies import (
+from conformance.calls.strategies import (
     Envelope,
     adversarial_envelopes,
     envelopes,
     exact_examples,
     falsy_values,
-    js_truthy,
     json_values,
     optional_values,
     raw_arguments,
@@ -35,6 +24,18 @@ from conformance.suite.strategies import (
     small_positive_integers,
     thought_texts,
 )
+from conformance.catalog.corpus import StartEnvironment, start_environments
+from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import js_number_string, js_truthy
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.drivers import process
+from conformance.drivers.transcript import decode
+from conformance.suite.answers import accepted, accepted_if_host_valid
+from conformance.suite.jsvalues import js_string
+from conformance.suite.profiles import Profile
+from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box
+from conformance.suite.session import ServerSession, Spare
 from conformance.targets.specs import Target
 
 _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
@@ -317,11 +318,11 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
 
 @evidences("RTE-9/a1", "OBJ-9")
 @relies_on("RTE-3", "CMP-5", "RTE-9")
-def test_huge_thought_rendered_whole(server: ServerSession) -> None:
+def test_huge_thought_rendered_whole(spare: Spare) -> None:
     """A 1 MiB thought is accepted and rendered whole - padded, never truncated. (A fresh process: a render
     this size is written partly after the answer, so its stderr is read once it settles.)"""
     thought = ("0123456789abcdef" * 65536)[:-1] + "Z"
-    with server.spare() as driver:
+    with spare() as driver:
         mark = driver.stderr_mark()
         accepted(driver.call_tool(TOOL, Envelope(thought, 1, 1, True).arguments()))
         deadline = time.monotonic() + 10

@@ -10,11 +10,26 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import (
+    Envelope,
+    LabelKind,
+    adversarial_envelopes,
+    branch_labels,
+    envelopes,
+    episodes,
+    label_specs,
+    small_positive_integers,
+    thought_texts,
+    unknown_tool_names,
+)
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import is_number, js_double, js_number_string
+from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.jsontypes import JSON, Omitted
 from conformance.suite.answers import (
     STATUS_KEYS,
     accepted,
@@ -26,27 +41,13 @@ from conformance.suite.answers import (
     not_accepted,
     store,
 )
-from conformance.suite.fresh_runs import fresh_runs, state_of_answer
-from conformance.suite.jsvalues import coerced_total, js_number_string, js_stringify, same_number
+from conformance.suite.fresh_runs import FreshRunner, state_of_answer
+from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
-from conformance.suite.rawproc import files_written
+from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import only_box
-from conformance.suite.session import PROTOCOL_VERSION, TOOL, ServerSession, StoreState
+from conformance.suite.session import ServerSession, Spare
 from conformance.suite.store_model import LabelSpace, StoreModel
-from conformance.suite.strategies import (
-    Envelope,
-    LabelKind,
-    adversarial_envelopes,
-    branch_labels,
-    envelopes,
-    episodes,
-    is_number,
-    js_double,
-    label_specs,
-    small_positive_integers,
-    thought_texts,
-    unknown_tool_names,
-)
 
 _schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
     [
@@ -217,13 +218,13 @@ def _init(driver: WireDriver, name: str) -> None:
 
 @evidences("CMP-1")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
-def test_one_recorder_per_process(server: ServerSession) -> None:
+def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner, spare: Spare) -> None:
     """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
     whatever the arguments."""
-    first, second = fresh_runs(server.target).read[0].answers[:2]
+    first, second = fresh_runs.of(server.target).read[0].answers[:2]
     assert state_of_answer(first).history_length == 1, first
     assert state_of_answer(second).history_length == 2, second
-    with server.spare() as driver:
+    with spare() as driver:
 
         @given(
             calls=st.lists(
@@ -252,9 +253,9 @@ def test_one_recorder_per_process(server: ServerSession) -> None:
 
 @evidences("ABS-5", "ABS-11")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
-def test_state_is_process_global(server: ServerSession) -> None:
+def test_state_is_process_global(spare: Spare) -> None:
     """A second client session on the same process sees the first session's thoughts and labels."""
-    with server.spare() as driver:
+    with spare() as driver:
         _init(driver, "first-client")
         before = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, True).arguments()))
         for number in (1, 2):
@@ -272,31 +273,33 @@ def test_state_is_process_global(server: ServerSession) -> None:
 
 @evidences("ABS-1")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
-def test_fresh_process_remembers_nothing_and_writes_nothing(server: ServerSession) -> None:
+def test_fresh_process_remembers_nothing_and_writes_nothing(
+    server: ServerSession, fresh_runs: FreshRunner, raw_pool: RawPool
+) -> None:
     """Retained state dies with the process, and nothing is written to disk on the way: fresh processes
     started while this one holds thoughts and labels start empty, and leave their HOME, TMPDIR and XDG
     folders empty."""
     before = server.probe()
     assert before.history_length > 1
-    runs = fresh_runs(server.target)
+    runs = fresh_runs.of(server.target)
     for run in (*runs.read, runs.discarded):
         first, second = (state_of_answer(answer) for answer in run.answers[:2])
         assert first == StoreState(1, ("first",)), f"a new process remembered an old one: {first}"
         assert second == StoreState(2, ("first", "replay")), f"a new process remembered an old one: {second}"
-    written = files_written()
+    written = raw_pool.files_written()
     assert written == [], f"the server wrote files: {written}"
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
 @relies_on("RTE-3", "OBJ-4", "RTE-6")
-def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence: Evidence) -> None:
+def test_growth_is_unbounded(spare: Spare, growth_calls: int, evidence: Evidence) -> None:
     """On one process: exactly n after n accepted calls, with labels accumulating, past the profile's bound
     (10,000+ calls in the thorough profile) — no eviction, cap or reset. The length and the server's RSS
     at ~20 checkpoints go to the report, which draws them against calls."""
     label_every = max(growth_calls // 40, 1)
     checkpoint_every = max(growth_calls // 20, 1)
     labels: list[str] = []
-    with server.spare() as driver:
+    with spare() as driver:
         start = store(driver.call_tool(TOOL, Envelope("grow", 1, 1, True).arguments())).history_length
         evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
         for index in range(1, growth_calls + 1):

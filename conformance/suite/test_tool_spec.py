@@ -8,12 +8,13 @@ from pathlib import Path
 
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
-from conformance.jsontypes import JSON
 from conformance.suite.answers import accepted, rejected
-from conformance.suite.session import TOOL, ServerSession
-from conformance.suite.strategies import OPTIONAL, REQUIRED, Envelope
+from conformance.suite.session import ServerSession, Spare
 
 SNAKE = {
     "nextThoughtNeeded": "next_thought_needed",
@@ -103,7 +104,7 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
 
 @evidences("OBJ-5")
 @relies_on("RTE-1")
-def test_description_is_static_across_calls_and_processes(server: ServerSession) -> None:
+def test_description_is_static_across_calls_and_processes(server: ServerSession, spare: Spare) -> None:
     """The same 54-line string on every call and in a fresh process, first and last lines as shipped."""
     lines = description_lines(server)
     assert len(lines) == 54
@@ -112,7 +113,7 @@ def test_description_is_static_across_calls_and_processes(server: ServerSession)
         "Only set next_thought_needed to false when truly done and a satisfactory answer is reached"
     ), lines[-1]
     assert description_lines(server) == lines
-    with server.spare() as driver:
+    with spare() as driver:
         result = driver.list_tools().result
     assert result is not None
     tools = result.get("tools")

@@ -8,27 +8,26 @@ import itertools
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.calls.strategies import (
+    Envelope,
+    adversarial_envelopes,
+    envelopes,
+    exact_examples,
+    falsy_values,
+    json_values,
+    optional_values,
+    raw_arguments,
+)
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.js import PROTOTYPE_KEYS, is_number
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
-from conformance.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted, answer_status, describe, rejected, store
 from conformance.suite.contradiction import expect
 from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
-from conformance.suite.strategies import (
-    PROTOTYPE_KEYS,
-    Envelope,
-    adversarial_envelopes,
-    envelopes,
-    exact_examples,
-    falsy_values,
-    is_number,
-    json_values,
-    optional_values,
-    raw_arguments,
-)
 
 MESSAGES = {
     "thought": "Invalid thought: must be a string",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from conformance.catalog.records import evidences
-from conformance.jsontypes import JSON
+from conformance.core.jsontypes import JSON
 from conformance.suite.session import ServerSession
 
 

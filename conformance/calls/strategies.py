@@ -6,20 +6,17 @@ once parsed, `-0.0` and `0` are falsy, an empty object or array is truthy.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeGuard, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from hypothesis import example
 from hypothesis import strategies as st
 
 from conformance.catalog.corpus import default_corpus
-from conformance.jsontypes import JSON, OMIT, Omitted
-
-MAX_SAFE_INTEGER: Final = 2**53 - 1
-MAX_ARRAY_INDEX: Final = 2**32 - 2
-"""The largest integer-like key JavaScript orders numerically in Object.keys (an array index)."""
+from conformance.core.js import MAX_ARRAY_INDEX, MAX_SAFE_INTEGER, PROTOTYPE_KEYS
+from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import TOOL
 
 REQUIRED: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
 OPTIONAL: Final[tuple[str, ...]] = (
@@ -29,22 +26,6 @@ OPTIONAL: Final[tuple[str, ...]] = (
     "branchId",
     "needsMoreThoughts",
 )
-PROTOTYPE_KEYS: Final[tuple[str, ...]] = (
-    "__proto__",
-    "constructor",
-    "toString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-)
-"""Keys every plain JavaScript object already answers for (inherited from Object.prototype)."""
-
 FALSY: Final[tuple[JSON, ...]] = (None, False, 0, 0.0, -0.0, "")
 """Every JSON value JavaScript treats as falsy (NaN is not JSON; undefined is a missing key)."""
 
@@ -139,30 +120,6 @@ non_numbers: st.SearchStrategy[JSON] = json_values.filter(
     lambda v: isinstance(v, bool) or not isinstance(v, int | float)
 )
 non_booleans: st.SearchStrategy[JSON] = json_values.filter(lambda v: not isinstance(v, bool))
-
-
-def is_number(value: JSON | Omitted) -> TypeGuard[int | float]:
-    """`typeof value === 'number'` for a JSON value."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def js_truthy(value: JSON | Omitted) -> bool:
-    """JavaScript truthiness; a missing key reads as undefined (falsy)."""
-    if isinstance(value, Omitted) or value is None:
-        return False
-    if isinstance(value, list | dict):
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return False
-    return bool(value)
-
-
-def js_double(value: int | float) -> float:
-    """The double JavaScript's JSON.parse makes of a JSON number (huge integers become Infinity)."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
 
 
 # -- thoughts and calls --------------------------------------------------------------------------------
@@ -335,7 +292,7 @@ raw_arguments: st.SearchStrategy[dict[str, JSON]] = st.fixed_dictionaries(
 """Arguments objects whose four required fields are each missing, falsy, mistyped or valid."""
 
 
-def unknown_tool_names(known: Sequence[str] = ("sequentialthinking",)) -> st.SearchStrategy[str]:
+def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]:
     """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace)."""
     near = st.sampled_from(
         [

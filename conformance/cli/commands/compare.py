@@ -12,10 +12,10 @@ import secrets
 import shlex
 import shutil
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from conformance.cli.arguments import target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
 from conformance.drivers import process
 from conformance.gate import exit_status
@@ -26,26 +26,27 @@ from conformance.gate.comparison import (
     load_compare_baseline,
     not_seen,
 )
+from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Report
 from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
+from conformance.targets.kinds import syntaxes
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
+NAME = "compare"
+HELP = "run two targets side by side on the same calls and report every behaviour difference"
+DESCRIPTION = (
+    "Drive two targets in lock-step (fresh-process checks, fixed witnesses, generated call programs), shrink "
+    "each difference to its smallest program, confirm it on fresh processes, attribute it to records and "
+    "group it under a root cause. Exit 0 without differences, 1 with a difference the baseline does not "
+    "accept, 2 when a target cannot be used."
+)
 DEFAULT_B = "reference"
 
 
-def add_parser(commands: Any, target_spec: Callable[[str], str]) -> None:
-    """The `compare` subcommand's options (`target_spec` is the CLI's spec validator)."""
-    p = commands.add_parser(
-        "compare",
-        help="run two targets side by side on the same calls and report every behaviour difference",
-        description="Drive two targets in lock-step (fresh-process checks, fixed witnesses, generated "
-        "call programs), shrink each difference to its smallest program, confirm it on fresh processes, "
-        "attribute it to records and group it under a root cause. Exit 0 without differences, 1 with a "
-        "difference the baseline does not accept, 2 when a target cannot be used.",
-    )
-    p.add_argument("a", type=target_spec, metavar="A", help="reference | npm:<version> | cmd:<command line>")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a", type=target_spec, metavar="A", help=" | ".join(syntaxes(short=True)))
     p.add_argument("b", type=target_spec, metavar="B", nargs="?", default=DEFAULT_B,
                    help=f"the target to compare with (default: {DEFAULT_B})")
     p.add_argument("--profile", choices=("dev", "ci", "thorough"), default=None,
@@ -57,7 +58,7 @@ def add_parser(commands: Any, target_spec: Callable[[str], str]) -> None:
                    help="a seqthink-compare-baseline/1 file: the difference ids that are expected")
     p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
                    help="write a compare baseline accepting every difference found (reasons to fill in)")
-    p.add_argument("--call-timeout", type=float, default=10.0, metavar="S",
+    p.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S",
                    help="seconds a server may take to answer one request (default: 10)")
     p.add_argument("--budget", type=float, default=None, metavar="S",
                    help="seconds the search may take (default: the profile's)")
@@ -79,7 +80,7 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
     return shlex.join(parts)
 
 
-def compare_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.env:
         env = dict(parse_env_pair(pair) for pair in args.env)
         args.a, args.b = with_env(args.a, env), with_env(args.b, env)

@@ -6,7 +6,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.targets.specs import TargetIdentity
+from conformance.core.identity import HarnessIdentity, TargetIdentity
 
 RESULTS_FORMAT: Final = "seqthink-conformance-results/1"
 
@@ -71,14 +71,6 @@ class TestOutcome(_Frozen):
     notes: list[str] = Field(default_factory=list)
     claims: list[ClaimObservation] = Field(default_factory=list)
     growth: list[GrowthPoint] = Field(default_factory=list, description="store-growth checkpoints, if any")
-
-
-class HarnessIdentity(_Frozen):
-    version: str
-    git_commit: str | None
-    profile: str
-    seed: str | None
-    python: str
 
 
 class RunResults(_Frozen):

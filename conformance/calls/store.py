@@ -1,0 +1,41 @@
+"""What an accepted answer says about the process-global store: its size and branch labels (OBJ-4, OBJ-15).
+
+The suite reads it to know where a check starts from; compare reads it to know where both sides stand.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from conformance.core.jsontypes import JSON
+from conformance.drivers.errors import ProtocolViolation
+from conformance.drivers.wire import Exchange
+
+
+@dataclass(frozen=True)
+class StoreState:
+    """What an accepted answer reveals about the process-global store (OBJ-4, OBJ-15)."""
+
+    history_length: int
+    branches: tuple[str, ...]
+
+
+def status_of(exchange: Exchange) -> dict[str, JSON]:
+    """The status object of an answer (OBJ-4 or OBJ-8): content[0].text parsed as JSON."""
+    text = exchange.text
+    if text is None:
+        raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
+    parsed = json.loads(text)
+    if not isinstance(parsed, dict):
+        raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
+    return parsed
+
+
+def state_of(exchange: Exchange) -> StoreState:
+    """Read the store state from an accepted answer."""
+    status = status_of(exchange)
+    length = status["thoughtHistoryLength"]
+    branches = status["branches"]
+    assert isinstance(length, int) and isinstance(branches, list), status
+    return StoreState(length, tuple(str(b) for b in branches))

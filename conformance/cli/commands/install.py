@@ -1,0 +1,32 @@
+"""`install`: an npm target installed into the cache ahead of a run, its identity printed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from conformance.cli.arguments import target_spec
+from conformance.report.escape import safe, write_line
+from conformance.targets.specs import resolve_target
+
+NAME = "install"
+HELP = "install an npm target into the cache ahead of a run"
+DESCRIPTION = None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", type=target_spec, metavar="TARGET")
+    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = resolve_target(
+        args.target, cache_dir=args.target_cache, progress=lambda msg: write_line(f"  {safe(msg, 200)}", out)
+    )
+    for key, value in target.identity.model_dump(mode="json").items():
+        if value not in (None, [], {}):
+            write_line(
+                f"{key}: {safe(str(value) if not isinstance(value, list) else ' '.join(value), 500)}", out
+            )
+    return 0

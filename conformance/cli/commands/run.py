@@ -1,0 +1,131 @@
+"""`run`: the suite against one target, the evidence report written, the gate's verdict as exit status."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from pathlib import Path
+from typing import TextIO
+
+from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
+from conformance.report.escape import safe, write_line
+from conformance.report.terminal import write_summary
+from conformance.suite.profiles import PROFILES, Profile, default_profile
+from conformance.targets.kinds import notes, syntaxes
+from conformance.targets.specs import with_env
+
+NAME = "run"
+HELP = "run the suite against a target and write the evidence report"
+DESCRIPTION = (
+    "Run the suite against a target; write report.json, report.md, report.html, junit.xml and transcripts/ "
+    "into --out. Exit 0 when the observed departures are exactly the baseline's, 1 when not, 2 when the "
+    "target cannot be used."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--target",
+        default="reference",
+        type=target_spec,
+        help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
+    )
+    add_env(parser)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="YAML of the records this target is expected to depart from",
+    )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=None,
+        help="examples per property: dev, ci or thorough (default: ci under CI, else dev)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        help="hypothesis seed (default: a random one, recorded in the report)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports/latest"),
+        metavar="DIR",
+        help="report directory (default: reports/latest)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=positive,
+        default=1,
+        metavar="N",
+        help="parallel pytest-xdist workers, each with its own server processes",
+    )
+    parser.add_argument(
+        "--target-cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        type=float,
+        default=CALL_TIMEOUT,
+        metavar="S",
+        help="seconds a server may take to answer one request (default: 10)",
+    )
+    parser.add_argument(
+        "--against",
+        type=target_spec,
+        default=None,
+        metavar="TARGET",
+        help="also compare the target with this one on the same calls (report.json: comparison)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=positive_seconds,
+        default=None,
+        metavar="S",
+        help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
+        "records not run, exit status 124",
+    )
+    parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
+
+    profile: Profile = args.profile or default_profile()
+    seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    options = RunOptions(
+        target=with_env(args.target, env_of(args.env)) if args.env else args.target,
+        profile=profile,
+        seed=seed,
+        out=args.out,
+        baseline=args.baseline,
+        jobs=args.jobs,
+        cache=args.target_cache,
+        timeout=args.call_timeout,
+        suite=args.suite,
+        against=args.against,
+        max_time=args.max_time,
+    )
+    write_line(
+        f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
+        out,
+    )
+    outcome = run(options, out)
+    if outcome.report is not None:
+        write_summary(outcome.report, out)
+        write_line(
+            f"report: {safe(str(options.out))}/report.html (also report.json, report.md, junit.xml)", out
+        )
+    if outcome.message is not None:
+        write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
+    return outcome.exit_code

@@ -1,0 +1,136 @@
+"""`conformance run`: check the target can be driven, run the suite in-process, judge, write the report.
+
+The target is resolved and started once before the suite (`preflight.py`), and that process, handed over,
+serves as the suite's shared server (`suite.py`); the results, merged when pytest-xdist ran them
+(`merge.py`), are judged into the report (`reporting.py`). SIGTERM, SIGINT and `--max-time` stop the run
+within seconds with a report that says so (`drivers/cancel.py`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from conformance.cli.runner.merge import gather_results, merge_results
+from conformance.cli.runner.preflight import check_target, preflight, stderr_hint
+from conformance.cli.runner.reporting import RunReport
+from conformance.cli.runner.suite import FINISHED, pytest_failure, run_suite
+from conformance.core.errors import HarnessError
+from conformance.core.results import RunResults
+from conformance.drivers import cancel
+from conformance.drivers.errors import TargetError
+from conformance.gate import exit_status
+from conformance.gate.assemble import TargetSeen
+from conformance.gate.baseline import check_project
+from conformance.gate.run_options import RunOptions
+from conformance.gate.signatures import sign_departures
+from conformance.report.escape import safe, write_line
+from conformance.report.model import Preflight, Report
+from conformance.report.write import write_report
+from conformance.suite.handover import Handover
+from conformance.targets.kinds import unresolved_identity
+from conformance.targets.project import project_of
+from conformance.targets.specs import Target, resolve_target
+
+
+@dataclass
+class RunOutcome:
+    """What the CLI needs: the exit status, the one line for stderr when it is 2, the report if written."""
+
+    exit_code: int
+    report: Report | None = None
+    message: str | None = None
+
+
+def run(options: RunOptions, stream: TextIO) -> RunOutcome:
+    """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so."""
+    with cancel.handling(options.max_time), Handover() as handover:
+        return _run(options, stream, handover)
+
+
+def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
+    report = RunReport.begin(options)
+    spec = options.target
+    seen = _unresolved(spec, "cancelled")
+    try:
+        try:
+            target = resolve_target(spec, cache_dir=options.cache,
+                                    progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
+        except TargetError as exc:
+            seen = _unresolved(spec, str(exc))
+            return _unusable(report, seen, f"target {spec} cannot be used: {exc}")
+        if report.baseline is not None and options.baseline is not None:
+            check_project(report.baseline, options.baseline, spec, project_of(target.identity))
+        write_line(f"preflight: starting {safe(spec)}", stream)
+        seen = preflight(target, report.transcripts, options.timeout, handover if options.jobs == 1 else None)
+        if not seen.preflight.ok:
+            why = f"{seen.preflight.error}{stderr_hint(seen.preflight)}"
+            return _unusable(report, seen, f"target {spec} is not usable: {why}")
+        with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
+            results_dir = Path(tmp) / "results"
+            pytest_exit = run_suite(options, results_dir, Path(tmp), report.catalog, stream, handover)
+            results = gather_results(results_dir, target.spec, report.transcripts)
+    except cancel.Cancelled:
+        return _stopped(report.write(None, seen, None, "not run"))
+    if cancel.requested() is not None:
+        handover.close()
+        return _stopped(report.write(results, seen, int(pytest_exit), "not run"))
+    if pytest_exit not in FINISHED or results is None:
+        why = f"{pytest_failure(pytest_exit, results is None)} (see {options.out / 'pytest.log'})"
+        message = f"the suite could not run against {spec}: {why}"
+        return _unusable(report, seen, message, results, int(pytest_exit))
+    witnesses = report.transcripts / "witnesses.jsonl"
+    written = report.write(results, seen, int(pytest_exit), "no test evidences this record",
+                           sign=lambda ids: sign_departures(target, ids, options.timeout, witnesses))
+    if options.against is not None:
+        written = _with_comparison(written, options, target, report.transcripts, stream)
+    return RunOutcome(exit_status.OK if written.gate.passed else exit_status.GATE_FAILED, written)
+
+
+def _unresolved(spec: str, error: str) -> TargetSeen:
+    """What a report says was seen of a target that was never started."""
+    return TargetSeen(unresolved_identity(spec), Preflight(ok=False, error=error), {}, None)
+
+
+def _unusable(report: RunReport, seen: TargetSeen, message: str, results: RunResults | None = None,
+              pytest_exit: int | None = None) -> RunOutcome:
+    """The outcome of a run whose target (or suite) could not be used: exit status 2, a report saying why."""
+    return RunOutcome(exit_status.UNUSABLE, report.write(results, seen, pytest_exit, message), message)
+
+
+def _with_comparison(report: Report, options: RunOptions, target: Target, transcripts: Path,
+                     stream: TextIO) -> Report:
+    """`run --against B`: the same report, with the comparison of the target with B (and its root causes)."""
+    from conformance.compare import run_comparison
+
+    assert options.against is not None
+    write_line(f"compare: {safe(options.target)} vs {safe(options.against)}", stream)
+    outcome = run_comparison(
+        target, options.against, profile=options.profile, seed=options.seed, cache=options.cache,
+        call_timeout=options.timeout, transcripts=transcripts,
+        progress=lambda line: write_line(f"  {safe(line, 200)}", stream),
+    )
+    report = report.model_copy(
+        update={"comparison": outcome.comparison, "root_causes": [*report.root_causes, *outcome.root_causes]}
+    )
+    write_report(report, options.out)
+    return report
+
+
+def _stopped(report: Report) -> RunOutcome:
+    """The outcome of a run stopped by a signal or its deadline: the signal's exit status, one line why."""
+    stop = cancel.requested()
+    assert stop is not None
+    return RunOutcome(stop.exit_code, report, f"run stopped: {stop.reason}; unfinished records are not run")
+
+
+__all__ = [
+    "HarnessError",
+    "RunOptions",
+    "RunOutcome",
+    "check_target",
+    "merge_results",
+    "run",
+]

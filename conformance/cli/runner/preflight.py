@@ -1,0 +1,103 @@
+"""The preflight: start the target once before the suite, so a target that cannot start, does not offer the
+tool, or writes garbage on stdout gets a one-line reason and a report saying so instead of a suite full of
+identical failures. A usable process is handed over to become the suite's shared server."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError, TargetError
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import Exchange, WireDriver
+from conformance.gate.assemble import TargetSeen
+from conformance.report.model import Preflight
+from conformance.suite.handover import Handover
+from conformance.targets.specs import Target
+
+
+def check_target(
+    target: Target,
+    transcript_path: Path,
+    timeout: float,
+    *,
+    handover: Handover | None = None,
+) -> tuple[Preflight, dict[str, str], str | None]:
+    """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
+    handed over (to become the suite's shared server) instead of closed, when `handover` is given."""
+    server_info: dict[str, str] = {}
+    protocol: str | None = None
+    with Transcript(transcript_path) as transcript:
+        driver = target.wire(timeout=timeout, transcript=transcript)
+        handed = False
+        try:
+            with _closing_unless(driver, lambda: handed):
+                result = driver.initialize(PROTOCOL_VERSION)
+                info = result.get("serverInfo")
+                if isinstance(info, dict):
+                    server_info = {str(k): str(v) for k, v in info.items()}
+                version = result.get("protocolVersion")
+                protocol = version if isinstance(version, str) else None
+                checked = _offers_the_tool(driver.list_tools(), driver.stderr_tail())
+                if checked.ok and handover is not None:
+                    handover.offer(target, driver)
+                    handed = True
+                return checked, server_info, protocol
+        except DriverError as exc:
+            return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
+        except TargetError as exc:
+            return Preflight(ok=False, error=str(exc)), server_info, protocol
+
+
+def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
+    """The preflight's verdict on the answer to tools/list."""
+    tools = _tool_names(listing.result)
+    if listing.error is not None:
+        error = f"tools/list was answered with an error: {listing.error}"
+        return Preflight(ok=False, tool_offered=False, stderr_tail=stderr_tail, error=error)
+    if tools is None:
+        error = "tools/list answer has no list of tools"
+        return Preflight(ok=False, tool_offered=False, stderr_tail=stderr_tail, error=error)
+    if TOOL not in tools:
+        error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
+        return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
+    return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
+
+
+@contextlib.contextmanager
+def _closing_unless(driver: WireDriver, kept: Callable[[], bool]) -> Iterator[WireDriver]:
+    """Start `driver`; close it on the way out unless it was handed over."""
+    try:
+        driver.start()
+        yield driver
+    finally:
+        if not kept():
+            driver.close()
+
+
+def stderr_hint(preflight: Preflight) -> str:
+    """The server's last stderr line, which usually says why it would not start (not when it did start)."""
+    if preflight.tool_offered is not None:
+        return ""
+    lines = [line.strip() for line in preflight.stderr_tail.splitlines() if line.strip()]
+    return f" (its stderr: {lines[-1][:300]})" if lines else ""
+
+
+def _tool_names(result: object) -> list[str] | None:
+    if not isinstance(result, dict):
+        return None
+    tools = result.get("tools")
+    if not isinstance(tools, list):
+        return None
+    return [str(t.get("name")) for t in tools if isinstance(t, dict)]
+
+
+def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None) -> TargetSeen:
+    """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`."""
+    checked, server_info, protocol = check_target(
+        target, transcripts / "preflight.jsonl", timeout, handover=handover
+    )
+    checked = checked.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
+    return TargetSeen(target.identity, checked, server_info, protocol)

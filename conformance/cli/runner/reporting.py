@@ -1,0 +1,123 @@
+"""The report of one run, whichever way it ends: what every report of the run shares (catalog, baseline,
+findings, start time, output folder) is gathered once, before anything can fail, and each ending writes it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shlex
+import shutil
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.view import CatalogView, load_catalog_view
+from conformance.core.identity import harness_identity
+from conformance.core.results import RunResults
+from conformance.drivers import cancel, process
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import Baseline, canonical_entries, check_spec, load_baseline
+from conformance.gate.findings import FindingsFile, check_findings, load_findings
+from conformance.gate.run_options import RunOptions
+from conformance.gate.signatures import RecordSignature
+from conformance.report.model import Report, RunInfo
+from conformance.report.write import write_report
+
+OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
+Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class RunReport:
+    options: RunOptions
+    catalog: CatalogView
+    baseline: Baseline | None
+    findings: FindingsFile
+    started: str
+    t0: float
+
+    @classmethod
+    def begin(cls, options: RunOptions) -> RunReport:
+        """Check the baseline and findings, and clear the output folder of an earlier run's files."""
+        catalog = load_catalog_view()
+        baseline = _checked_baseline(options, catalog)
+        findings = load_findings(fixtures_dir() / "findings.yaml")
+        check_findings(findings, catalog.canonical)
+        _clear_outputs(options.out)
+        report = cls(options, catalog, baseline, findings, _now(), time.monotonic())
+        report.transcripts.mkdir(parents=True, exist_ok=True)
+        return report
+
+    @property
+    def transcripts(self) -> Path:
+        return self.options.out / "transcripts"
+
+    def write(
+        self,
+        results: RunResults | None,
+        seen: TargetSeen,
+        pytest_exit: int | None,
+        why: str,
+        sign: Signer | None = None,
+    ) -> Report:
+        """Judge, assemble and write the report; `why` is what records no test ran say (a stop overrides)."""
+        options = self.options
+        tests = results.tests if results is not None else []
+        stop = cancel.requested()
+        interrupted = stop.reason if stop is not None else results.stopped if results is not None else None
+        if interrupted is not None:
+            why = f"not run: {interrupted}"
+        report = assemble_report(
+            catalog=self.catalog.records,
+            canonical=self.catalog.canonical,
+            results=results,
+            seen=seen,
+            harness=results.harness
+            if results is not None
+            else harness_identity(profile=options.profile, seed=str(options.seed)),
+            run=RunInfo(
+                started=self.started,
+                finished=_now(),
+                duration_s=round(time.monotonic() - self.t0, 3),
+                jobs=options.jobs,
+                processes_started=results.processes_started if results else process.processes_started(),
+                calls_made=results.calls_made if results else 0,
+                tests=len(tests),
+                rerun=shlex.join(options.command()),
+                pytest_exit=pytest_exit,
+                interrupted=interrupted,
+            ),
+            generated=_now(),
+            baseline=self.baseline,
+            baseline_path=str(options.baseline) if options.baseline else None,
+            findings=self.findings,
+            not_run_reason=why,
+            sign=sign,
+        )
+        write_report(report, options.out)
+        return report
+
+
+def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:
+    if options.baseline is None:
+        return None
+    baseline = load_baseline(options.baseline)
+    check_spec(baseline, options.baseline, options.target)
+    canonical_entries(baseline, catalog.canonical)
+    return baseline
+
+
+def _clear_outputs(out: Path) -> None:
+    """Remove what an earlier run wrote here (only our own files: `out` may hold other things)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in OUTPUTS:
+        path = out / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()

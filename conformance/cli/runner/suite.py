@@ -1,0 +1,144 @@
+"""The suite in this process: `pytest.main` with only our own ini and the plugins we name, its output in
+pytest.log, progress on the terminal, and the preflight's process handed over to it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import traceback
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import TextIO
+
+import pytest
+
+from conformance.catalog.view import CatalogView
+from conformance.cli.progress import Progress
+from conformance.gate.run_options import RunOptions
+from conformance.suite.handover import Handover
+from conformance.targets.specs import default_cache_dir
+
+FINISHED = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+"""pytest's exit statuses of a suite that ran (failed tests are departures, judged later)."""
+
+
+def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
+    """The suite's command line: only our own ini, only the plugins we name, nothing from the caller."""
+    package_root = Path(str(resources.files("conformance"))).parent
+    ini = Path(str(resources.files("conformance").joinpath("run-pytest.ini")))
+    args = [
+        "--pyargs",
+        options.suite,
+        "-c",
+        str(ini),
+        "--rootdir",
+        str(package_root),
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "-p",
+        "_hypothesis_pytestplugin",
+        "-p",
+        "syrupy",
+        "-p",
+        "conformance.suite.plugin",
+        "-p",
+        "conformance.cli.progress",
+        "--target",
+        options.target,
+        "--profile",
+        options.profile,
+        "--results-dir",
+        str(results_dir),
+        "--hypothesis-seed",
+        str(options.seed),
+        "--call-timeout",
+        str(options.timeout),
+        "--snapshot-warn-unused",
+        "-q",
+        "-rfE",
+        "--tb=short",
+    ]
+    if options.cache is not None:
+        args += ["--target-cache", str(options.cache)]
+    if options.jobs > 1:
+        args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
+                 "-n", str(options.jobs), "--dist", "load"]
+    return args
+
+
+def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
+    """Where hypothesis keeps its Unicode tables between runs (computing them costs seconds per run).
+
+    The profiles use no example database, so nothing here can change which examples a seed gives; an
+    unwritable cache falls back to the run's scratch folder.
+    """
+    cache = (options.cache or default_cache_dir()) / "hypothesis"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return scratch / "hypothesis"
+    return cache
+
+
+@contextlib.contextmanager
+def _isolated_environment(storage: Path) -> Iterator[None]:
+    """No plugin autoload, no PYTEST_ADDOPTS, no example database (the seed decides examples); hypothesis'
+    own storage holds only its Unicode tables."""
+    saved = {
+        k: os.environ.get(k)
+        for k in (
+            "PYTEST_ADDOPTS",
+            "PYTEST_PLUGINS",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+            "HYPOTHESIS_STORAGE_DIRECTORY",
+        )
+    }
+    os.environ.pop("PYTEST_ADDOPTS", None)
+    os.environ.pop("PYTEST_PLUGINS", None)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(storage)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def run_suite(
+    options: RunOptions, results_dir: Path, scratch: Path, catalog: CatalogView, stream: TextIO,
+    handover: Handover,
+) -> int | pytest.ExitCode:
+    """pytest.main in this process; its own output goes to pytest.log, the terminal shows progress."""
+    progress = Progress(stream, records_total=catalog.observable_count, canonical=catalog.canonical)
+    log = options.out / "pytest.log"
+    with (
+        log.open("w", encoding="utf-8", errors="backslashreplace") as handle,
+        _isolated_environment(_hypothesis_storage(options, scratch)),
+        contextlib.redirect_stdout(handle),
+    ):
+        try:
+            return pytest.main(pytest_args(options, results_dir), plugins=[progress, handover])
+        except Exception:  # a plugin or suite bug must end in one line and a report, not a traceback
+            traceback.print_exc(file=handle)
+            return pytest.ExitCode.INTERNAL_ERROR
+
+
+def pytest_failure(code: int | pytest.ExitCode, missing: bool) -> str:
+    """Why the suite did not finish, in a few words for the one line on stderr."""
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        return "no tests were collected"
+    if code == pytest.ExitCode.INTERRUPTED:
+        return "the run was interrupted (or the suite failed to import)"
+    if code == pytest.ExitCode.USAGE_ERROR:
+        return "pytest rejected the command line"
+    if code == pytest.ExitCode.INTERNAL_ERROR:
+        return "pytest hit an internal error"
+    if missing:
+        return "the suite wrote no results"
+    return f"pytest exited with status {int(code)}"

@@ -1,0 +1,7 @@
+"""The one base of every failure the harness reports in one line; each room derives its own from it."""
+
+from __future__ import annotations
+
+
+class HarnessError(Exception):
+    """Base of every failure the harness reports in one line (CLI exit status 2 when fatal)."""

@@ -1,0 +1,50 @@
+"""What a `conformance run` is asked to do, and the one place its command line is written: the report's
+rerun line, the atlas's run of each target and the benchmarks' runs are all `RunOptions.command`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+SUITE: Final = "conformance.suite"
+CALL_TIMEOUT: Final = 10.0
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    target: str
+    profile: str
+    seed: int
+    out: Path
+    baseline: Path | None = None
+    jobs: int = 1
+    cache: Path | None = None
+    timeout: float = CALL_TIMEOUT
+    suite: str = SUITE
+    against: str | None = None
+    max_time: float | None = None
+
+    def command(self, python: str = "python", *, local: bool = False) -> list[str]:
+        """`python -m conformance run` with the options that decide the examples and verdicts (what a
+        report's rerun line quotes) and, with `local`, where this machine keeps the report, the baseline and
+        the installs and how long a call may take. Options at their defaults are left out."""
+        argv = [python, "-m", "conformance", "run", "--target", self.target, "--profile", self.profile,
+                "--seed", str(self.seed)]
+        if self.jobs > 1:
+            argv += ["--jobs", str(self.jobs)]
+        if self.suite != SUITE:
+            argv += ["--suite", self.suite]
+        if self.against is not None:
+            argv += ["--against", self.against]
+        if self.max_time is not None:
+            argv += ["--max-time", f"{self.max_time:g}"]
+        if local:
+            argv += ["--out", str(self.out)]
+            if self.baseline is not None:
+                argv += ["--baseline", str(self.baseline)]
+            if self.timeout != CALL_TIMEOUT:
+                argv += ["--call-timeout", str(self.timeout)]
+            if self.cache is not None:
+                argv += ["--target-cache", str(self.cache)]
+        return argv

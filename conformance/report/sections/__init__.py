@@ -1,0 +1,47 @@
+"""The sections of every human-readable report, in the order they appear: report.md, report.html and the
+terminal summary each render this list and nothing else.
+
+A new section is one module here (its view of the Report and its renderings, built with `section`) and
+its line below.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.report.sections import (
+    claims,
+    comparison,
+    contents,
+    departures,
+    findings,
+    gate,
+    growth,
+    identity,
+    interrupted,
+    not_run,
+    preflight,
+    records,
+    root_causes,
+    summary,
+    title,
+)
+from conformance.report.sections.section import Section
+
+SECTIONS: Final[tuple[Section, ...]] = (
+    title.SECTION,
+    preflight.SECTION,
+    interrupted.SECTION,
+    contents.SECTION,
+    summary.SECTION,
+    root_causes.SECTION,
+    departures.SECTION,
+    not_run.SECTION,
+    gate.SECTION,
+    findings.SECTION,
+    comparison.SECTION,
+    claims.SECTION,
+    growth.SECTION,
+    records.SECTION,
+    identity.SECTION,
+)

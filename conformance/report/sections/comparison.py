@@ -1,0 +1,122 @@
+"""The differences between two targets driven in lock-step, grouped under their root causes.
+
+The whole of a `compare` report, and a section of a run with `--against`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conformance.report.escape import safe
+from conformance.report.html_parts import table
+from conformance.report.markdown_parts import code_block, md
+from conformance.report.markup import Content, Markup, tag
+from conformance.report.model import Comparison, Difference, Report, RootCause
+from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
+from conformance.report.text import difference_groups
+
+
+@dataclass(frozen=True)
+class Compared:
+    comparison: Comparison
+    groups: tuple[tuple[RootCause | None, list[Difference]], ...]
+    """The differences under their root causes, in report order; those of no cause last."""
+
+
+def view(report: Report) -> Compared | NotShown:
+    if report.comparison is None:
+        return NOT_SHOWN
+    return Compared(report.comparison, tuple(difference_groups(report)))
+
+
+def markdown(compared: Compared, detail: Detail) -> list[str]:
+    c = compared.comparison
+    lines = [f"## Differences: {md(c.a.spec)} (A) vs {md(c.b.spec)} (B)", ""]
+    lines.append(
+        f"{len(c.differences)} difference(s) in {len(compared.groups)} root cause(s); "
+        f"{c.programs} programs, {c.calls} calls per side"
+        + ("; the search stopped at its budget." if c.budget_reached else ".")
+    )
+    lines.append("")
+    for cause, members in compared.groups:
+        if cause is None:
+            lines += ["### Not grouped", ""]
+        else:
+            lines += [f"### {md(cause.summary, 300)}", "",
+                      f"Root cause `{safe(cause.id)}`: records {md(', '.join(cause.records) or '—')}"
+                      + (f"; explains {md(', '.join(cause.explains))}" if cause.explains else ""), ""]
+        for d in members:
+            lines += _difference_md(d, detail)
+    if c.normalized:
+        lines += ["<details><summary>Normalized before comparing (SDK-owned)</summary>", ""]
+        lines += [f"- {md(n, 400)}" for n in c.normalized]
+        lines += ["", "</details>", ""]
+    return lines
+
+
+def _difference_md(d: Difference, detail: Detail) -> list[str]:
+    """detail 2: both answers and the replay frames; 1: the frames; 0: the line only."""
+    mark = "accepted" if d.accepted else "differs"
+    lines = [f"- **{md(d.summary, 300)}** ({mark}; records {md(', '.join(d.records) or '—')}; "
+             f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'})"]
+    if detail >= 2:
+        lines += ["", f"  - A: {md(d.a, 400)}", f"  - B: {md(d.b, 400)}"]
+    if detail >= 1 and d.program:
+        frames = d.program if sum(map(len, d.program)) < 4000 else [*d.program[:2], "… (see report.json)"]
+        lines += ["", "  Replay on a fresh process of each target:", "",
+                  "\n".join("  " + line for line in code_block("\n".join(frames), "json").split("\n"))]
+    lines.append("")
+    return lines
+
+
+def html(compared: Compared) -> list[Content]:
+    c = compared.comparison
+    out: list[Content] = [
+        tag("h2", "Differences: ", tag("code", c.a.spec), " (A) vs ", tag("code", c.b.spec), " (B)",
+            id="differences"),
+        tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
+            + ("; the search stopped at its budget." if c.budget_reached else ".")),
+    ]
+    for cause, members in compared.groups:
+        if cause is None:
+            out.append(tag("h3", "Not grouped"))
+        else:
+            out += [
+                tag("h3", cause.summary),
+                tag("p", "Root cause ", tag("code", cause.id), ": records ", ", ".join(cause.records) or "—",
+                    f"; explains {', '.join(cause.explains)}" if cause.explains else ""),
+            ]
+        out += [_difference_html(d) for d in members]
+    if c.normalized:
+        out += [
+            tag("h4", "Normalized before comparing (SDK-owned)"),
+            tag("ul", [tag("li", n) for n in c.normalized]),
+        ]
+    return out
+
+
+def _difference_html(d: Difference) -> Markup:
+    mark = "accepted" if d.accepted else "differs"
+    body: list[Content] = [
+        table(
+            ["", ""],
+            [
+                ["id", tag("code", d.id)],
+                ["aspect", d.aspect],
+                ["records", ", ".join(d.records) or "—"],
+                ["A", tag("code", d.a)],
+                ["B", tag("code", d.b)],
+                ["shrunk", "yes" if d.minimized else "no (budget)"],
+            ],
+        ),
+        tag("h4", "Replay on a fresh process of each target (one frame per line on stdin)"),
+        tag("pre", "\n".join(d.program)),
+    ]
+    summary = tag("summary", tag("span", mark, class_=f"v {'holds' if d.accepted else 'deviates'}"), " ",
+                  d.summary)
+    return tag("details", summary, body, id=f"diff-{d.id}")
+
+
+SECTION = section(
+    "comparison", view, markdown=markdown, html=html, anchor=Anchor("differences", "Differences")
+)

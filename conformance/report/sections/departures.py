@@ -1,0 +1,76 @@
+"""Each record that deviates or errs, with its smallest counterexample (report.md and the terminal;
+report.html opens these among its records)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.report.escape import safe
+from conformance.report.markdown_parts import code_block, in_html, md, replay_block
+from conformance.report.model import RecordVerdict, Report
+from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
+from conformance.report.text import VERDICT_MARK, is_comparison_only
+
+EXCHANGE_EVENTS: Final = 12
+EVENT_CHARS: Final = 300
+
+
+def view(report: Report) -> tuple[RecordVerdict, ...] | NotShown:
+    departures = tuple(rv for rv in report.records if rv.verdict in ("deviates", "error"))
+    if is_comparison_only(report) or not departures:
+        return NOT_SHOWN
+    return departures
+
+
+def markdown(departures: tuple[RecordVerdict, ...], detail: Detail) -> list[str]:
+    lines = ["## Departures", ""]
+    if detail < 2:
+        lines += ["Details shortened to fit a comment: the full evidence is in report.html.", ""]
+    for rv in departures:
+        lines += _departure(rv, detail)
+    return lines
+
+
+def _departure(rv: RecordVerdict, detail: Detail) -> list[str]:
+    """detail 2: counterexample, replay and exchange; 1: counterexample only; 0: the verdict line."""
+    explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
+    lines = [
+        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
+        f"{in_html(rv.reason, 160)}</summary>",
+        "",
+    ]
+    lines.append(f"{md(rv.statement)}")
+    lines.append("")
+    for test in rv.tests:
+        lines.append(
+            f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, {test.examples} examples"
+            + (f" — {md(test.message, 300)}" if test.message and test.status != "passed" else "")
+        )
+    ce = rv.counterexample
+    if ce is not None and detail >= 1:
+        cut = "" if ce.minimized else ", not fully minimized: shrinking reached its time budget"
+        lines += ["", f"Smallest counterexample ({md(ce.test, 200)}{cut}):", "",
+                  code_block(ce.falsifying[:3000])]
+        if ce.replay and detail >= 2:
+            replay = replay_block(ce.replay, "records → counterexample → replay")
+            lines += ["", "Replay on a fresh process (one JSON-RPC frame per line on stdin):", "", replay]
+        if ce.exchange and detail >= 2:
+            shown = ce.exchange[-EXCHANGE_EVENTS:]
+            text = "\n".join(f"{e.kind:>8}  {e.data.rstrip()[:EVENT_CHARS]}" for e in shown)
+            lines += ["", f"Exchange (last {len(shown)} of {len(ce.exchange)} events):", "", code_block(text)]
+    if rv.transcripts:
+        lines += ["", "Transcripts: " + ", ".join(f"`{safe(t)}`" for t in rv.transcripts)]
+    lines += ["", "</details>", ""]
+    return lines
+
+
+def terminal(departures: tuple[RecordVerdict, ...]) -> list[str]:
+    width = max(len(rv.id) for rv in departures)
+    lines = []
+    for rv in departures:
+        because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
+        lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}")
+    return lines
+
+
+SECTION = section("departures", view, markdown=markdown, terminal=terminal)

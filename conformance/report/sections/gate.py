@@ -1,0 +1,123 @@
+"""The gate against the baseline: departures not in it, stale or unconfirmed entries, changed behaviour.
+
+report.md shows it whenever a baseline was given or the gate failed; report.html when it has an entry
+to list or a baseline; the terminal only the departures whose behaviour changed.
+"""
+
+from __future__ import annotations
+
+from conformance.report.escape import safe
+from conformance.report.html_parts import table, verdict
+from conformance.report.markdown_parts import in_html, md
+from conformance.report.markdown_parts import table as md_table
+from conformance.report.markup import Content, tag
+from conformance.report.model import Gate, GateEntry, Report
+from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
+from conformance.report.text import around_difference, is_comparison_only, paired_answers
+
+
+def view(report: Report) -> Gate | NotShown:
+    return NOT_SHOWN if is_comparison_only(report) else report.gate
+
+
+def markdown(g: Gate, detail: Detail) -> list[str]:
+    if g.baseline is None and g.passed:
+        return []
+    lines = [
+        "## Gate",
+        "",
+        f"Baseline: `{safe(g.baseline)}`" if g.baseline else "No baseline given.",
+        "",
+    ]
+    if g.changed:
+        lines += [
+            "**Departure changed** (listed in the baseline, but its witness answers differ from the "
+            "pinned ones)",
+            "",
+        ]
+        for e in g.changed:
+            lines += [f"- **{md(e.record)}** ({md(e.reason, 200)})", ""]
+            for step, full_before, full_after in paired_answers(e.before, e.after):
+                before, after = around_difference(full_before, full_after, 600)
+                lines += [
+                    f"  - witness <code>{in_html(step, 80)}</code>",
+                    f"    - before: <code>{in_html(before, 600)}</code>",
+                    f"    - after: <code>{in_html(after, 600)}</code>",
+                ]
+            lines.append("")
+    for title, entries in (
+        ("Not in the baseline", g.unexpected),
+        ("Stale (now holds)", g.stale),
+        ("Not confirmed", g.unconfirmed),
+        ("Expected by the baseline", g.expected),
+    ):
+        if entries:
+            lines += [f"**{title}**", ""]
+            lines += md_table(
+                ["record", "observed", "baseline", "reason"],
+                [[md(e.record), e.verdict, e.expected, md(e.reason, 200)] for e in entries],
+            )
+            lines.append("")
+    return lines
+
+
+def html(g: Gate) -> list[Content]:
+    rows: list[list[Content]] = []
+    for label, entries in (
+        ("not in baseline", g.unexpected),
+        ("stale", g.stale),
+        ("not confirmed", g.unconfirmed),
+        ("departure changed", g.changed),
+        ("expected", g.expected),
+    ):
+        rows += [
+            [label, tag("a", e.record, href=f"#rec-{e.record}"), verdict(e.verdict), e.expected, e.reason]
+            for e in entries
+        ]
+    parts: list[Content] = []
+    if rows or g.baseline or g.changed:
+        parts += [
+            tag("h2", "Gate", id="gate"),
+            tag("p", "Baseline: ", tag("code", g.baseline or "none")),
+            table(["", "record", "observed", "baseline", "reason"], rows),
+        ]
+    if g.changed:
+        parts += [
+            tag("h3", "Departure changed"),
+            tag("p", "Listed in the baseline, but its witness answers differ from the pinned ones."),
+        ]
+        for e in g.changed:
+            answers: list[list[Content]] = [
+                [tag("code", step), tag("code", before), tag("code", after)]
+                for step, before, after in paired_answers(e.before, e.after)
+            ]
+            parts += [
+                tag("h4", tag("a", e.record, href=f"#rec-{e.record}"), " — ", e.reason),
+                table(["witness", "before (baseline)", "after (this run)"], answers),
+            ]
+    return parts
+
+
+def terminal(g: Gate) -> list[str]:
+    lines: list[str] = []
+    for entry in g.changed:
+        lines += [""] if lines else []
+        lines += _changed(entry)
+    return lines
+
+
+def _changed(entry: GateEntry) -> list[str]:
+    lines = [f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})"]
+    for step, before, after in paired_answers(entry.before, entry.after):
+        shown_before, shown_after = around_difference(before, after, 160)
+        lines += [
+            f"    {safe(step)}",
+            f"      before: {safe(shown_before, 160)}",
+            f"      after:  {safe(shown_after, 160)}",
+        ]
+    return lines
+
+
+SECTION = section(
+    "gate", view, markdown=markdown, html=html, terminal=terminal, anchor=Anchor("gate", "Gate")
+)

@@ -1,0 +1,73 @@
+"""`cmd:<command line>`: any fork, started by the command line given (split as a POSIX shell would, never
+run through one)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import shutil
+from pathlib import Path
+from typing import Final
+
+from conformance.core.identity import TargetIdentity
+from conformance.drivers.errors import TargetError
+from conformance.targets.kinds.kind import Progress, TargetKind
+from conformance.targets.specs import Target
+
+
+class CmdKind(TargetKind):
+    prefix = "cmd:"
+    identity_kind = "cmd"
+    syntax = short_syntax = "cmd:<command line>"
+
+    def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
+        line = base.removeprefix(self.prefix)
+        try:
+            argv = shlex.split(line)
+        except ValueError as exc:
+            raise TargetError(f"cannot parse the command line {line!r}: {exc}") from None
+        if not argv:
+            raise TargetError("cmd: target needs a command line, e.g. cmd:node dist/index.js")
+        program = argv[0]
+        found = os.access(program, os.X_OK) if os.sep in program else shutil.which(program) is not None
+        if not found:
+            raise TargetError(f"command not found or not executable: {program}")
+        identity = TargetIdentity(spec=base, kind="cmd", command=argv)
+        return Target(base, tuple(argv), identity)
+
+    def unresolved(self, base: str) -> TargetIdentity:
+        command: list[str] = []
+        with contextlib.suppress(ValueError):
+            command = shlex.split(base.removeprefix(self.prefix))
+        return TargetIdentity(spec=base, kind="cmd", command=command)
+
+    def project(self, identity: TargetIdentity) -> str | None:
+        """The `name` of the package.json nearest above the script it starts (a fork's checkout)."""
+        for part in identity.command[1:]:
+            found = _package_name_above(Path(part))
+            if found is not None:
+                return found
+        return None
+
+
+def _package_name_above(path: Path) -> str | None:
+    try:
+        resolved = path.resolve()
+        if not resolved.is_file():
+            return None
+    except OSError:
+        return None
+    for parent in resolved.parents:
+        manifest = parent / "package.json"
+        if manifest.is_file():
+            try:
+                name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
+            except (OSError, ValueError, AttributeError):
+                return None
+            return name if isinstance(name, str) and name else None
+    return None
+
+
+KIND: Final = CmdKind()
