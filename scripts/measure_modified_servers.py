@@ -3,17 +3,23 @@
 Each modification is patched into a scratch copy of npm:0.6.2's dist/index.js and run with
 `python -m conformance run --target "cmd:node <copy>"`; its report's root-cause records are compared
 with the records the modification breaks. Precision per server = root-cause records among the
-modification's primary records / all root-cause records; overall = the same over all servers pooled.
+modification's primary records / all root-cause records; pooled = the same over the servers of a set.
+Recall is kept in view by counting the servers whose causes name none of their primaries.
 Writes tests/modified_servers/observed.json and the table in tests/modified_servers/README.md.
 Counterexamples are not shrunk unless --shrink (SEQTHINK_CONFORMANCE_SHRINK=0): which tests fail decides
 the causes, and shrinking a departure that fails twenty tests costs minutes per server.
 
-    nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--profile dev] [--only ID,...]
+`--reattribute DIR` runs no server: it reads the reports a measurement kept (`--keep DIR`) and chooses
+their root causes again with the current gate/rootcauses.py and the suite's current reliances — the
+observations (which tests failed, and how) are the runs', only the attribution is redone.
+
+    nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--set tuning] [--only ID,...]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import shlex
@@ -25,10 +31,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from conformance.catalog.records import MARKER, RELIES_MARKER
+from conformance.catalog.view import load_catalog_view
+from conformance.core.results import RunResults, TestOutcome
+from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
+from conformance.report.model import Report, TestRef
 from conformance.suite.profiles import SHRINK_ENV
 from tests.modified_servers.servers import (
     HERE,
+    SETS,
     Modification,
     load_modifications,
     materialize,
@@ -47,6 +59,7 @@ TABLE_END = "<!-- measured: end -->"
 @dataclass(frozen=True)
 class Measured:
     id: str
+    set: str
     change: str
     primary: list[str]
     exit_code: int
@@ -54,13 +67,12 @@ class Measured:
     root_causes: list[list[str]]
     explained: int
     precision: float | None
+    names_a_primary: bool
     seconds: float
 
 
-def root_cause_records(report: dict[str, object]) -> list[str]:
-    causes = report.get("root_causes", [])
-    assert isinstance(causes, list)
-    return [r for cause in causes for r in cause["records"]]
+def root_cause_records(causes: list[list[str]]) -> list[str]:
+    return [r for cause in causes for r in cause]
 
 
 def precision(records: list[str], primary: list[str]) -> float | None:
@@ -68,6 +80,24 @@ def precision(records: list[str], primary: list[str]) -> float | None:
     if not records:
         return None
     return sum(r in primary for r in records) / len(records)
+
+
+def measured(mod: Modification, report: Report, exit_code: int, seconds: float) -> Measured:
+    causes = [list(c.records) for c in report.root_causes]
+    named = root_cause_records(causes)
+    return Measured(
+        id=mod.id,
+        set=mod.set,
+        change=mod.change,
+        primary=list(mod.primary),
+        exit_code=exit_code,
+        deviating=[r.id for r in report.records if r.verdict == "deviates"],
+        root_causes=causes,
+        explained=sum(1 for r in report.records if r.explained_by),
+        precision=precision(named, list(mod.primary)),
+        names_a_primary=any(r in mod.primary for r in named),
+        seconds=round(seconds, 1),
+    )
 
 
 def measure(
@@ -87,55 +117,99 @@ def measure(
     report_file = out / "report.json"
     if not report_file.is_file():
         raise SystemExit(f"{mod.id}: no report (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
-    report = json.loads(report_file.read_text(encoding="utf-8"))
-    records = report["records"]
-    causes = report.get("root_causes", [])
-    return Measured(
-        id=mod.id,
-        change=mod.change,
-        primary=list(mod.primary),
-        exit_code=proc.returncode,
-        deviating=[r["id"] for r in records if r["verdict"] == "deviates"],
-        root_causes=[list(c["records"]) for c in causes],
-        explained=sum(1 for r in records if r.get("explained_by")),
-        precision=precision(root_cause_records(report), list(mod.primary)),
-        seconds=round(seconds, 1),
-    )
+    report = Report.model_validate_json(report_file.read_text(encoding="utf-8"))
+    return measured(mod, report, proc.returncode, seconds)
 
 
-def overall(rows: list[Measured]) -> dict[str, float | int | None]:
+def _suite_marks() -> dict[str, dict[str, list[str]]]:
+    """Test function name → {marker: record IDs} as the suite declares them now (its modules imported)."""
+    suite = REPO / "conformance" / "suite"
+    marks: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(suite.glob("test_*.py")):
+        module = importlib.import_module(f"conformance.suite.{path.stem}")
+        for name, function in vars(module).items():
+            if not name.startswith("test_"):
+                continue
+            found: dict[str, list[str]] = {}
+            for mark in getattr(function, "pytestmark", []):
+                found.setdefault(mark.name, []).extend(str(a) for a in mark.args)
+            marks[f"{path.name}::{name}"] = found
+    return marks
+
+
+def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, list[str]]]) -> Report:
+    """The report's observations with root causes chosen again by the current code and reliances."""
+    catalog = load_catalog_view()
+    records_of: dict[str, list[str]] = {}
+    refs: dict[str, TestRef] = {}
+    for rv in report.records:
+        for ref in rv.tests:
+            records_of.setdefault(ref.nodeid, []).append(rv.id)
+            refs[ref.nodeid] = ref
+    tests: list[TestOutcome] = []
+    for nodeid, ref in refs.items():
+        function = nodeid.split("[")[0].split("/")[-1]
+        relies = marks.get(function, {}).get(RELIES_MARKER, [])
+        evidenced = records_of[nodeid]
+        declared = marks.get(function, {}).get(MARKER, evidenced)
+        evidenced = [r for r in evidenced if r in declared or r not in ref.contradicted]
+        tests.append(TestOutcome(nodeid=nodeid, records=evidenced, status=ref.status, message=ref.message,
+                                 relies=[r for r in relies if r not in evidenced],
+                                 contradicted=ref.contradicted))
+    results = RunResults(target=report.target, harness=report.harness, started=report.run.started,
+                         finished=report.run.finished, tests=tests)
+    cleared = [rv.model_copy(update={"explained_by": None}) for rv in report.records]
+    causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
+    verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
+    return report.model_copy(update={"root_causes": causes, "records": verdicts})
+
+
+def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
     pooled = [(r in m.primary) for m in rows for cause in m.root_causes for r in cause]
     per_server = [m.precision for m in rows if m.precision is not None]
+    departing = [m for m in rows if m.deviating]
     return {
         "servers": len(rows),
+        "servers_departing": len(departing),
         "servers_with_a_root_cause": len(per_server),
         "precision_pooled": round(sum(pooled) / len(pooled), 3) if pooled else None,
         "precision_mean_per_server": round(sum(per_server) / len(per_server), 3) if per_server else None,
         "servers_all_causes_expected": sum(1 for p in per_server if p == 1.0),
+        "servers_naming_no_primary": sum(1 for m in departing if not m.names_a_primary),
+        "servers_without_departure": len(rows) - len(departing),
     }
 
 
-def table(rows: list[Measured], summary: dict[str, float | int | None], command: str) -> str:
+def summaries(rows: list[Measured]) -> dict[str, dict[str, float | int | None]]:
+    """Per set (tuning, held-out) and over all servers."""
+    out = {name: summarize([m for m in rows if m.set == name]) for name in SETS}
+    out = {name: s for name, s in out.items() if s["servers"]}
+    out["all"] = summarize(rows)
+    return out
+
+
+def _summary_line(name: str, s: dict[str, float | int | None]) -> str:
+    return (f"{name}: precision **{s['precision_pooled']}** pooled over the root-cause records of "
+            f"{s['servers_with_a_root_cause']} servers (mean per server {s['precision_mean_per_server']}; "
+            f"{s['servers_all_causes_expected']} name only expected records); of {s['servers_departing']} "
+            f"servers with a departure, {s['servers_naming_no_primary']} name none of their primaries; "
+            f"{s['servers_without_departure']} of {s['servers']} show no departure.")
+
+
+def table(rows: list[Measured], sets: dict[str, dict[str, float | int | None]], command: str) -> str:
     lines = [
         TABLE_START,
         f"Measured with `{command}`:",
         "",
-        "| modification | primary (expected) | deviating | root causes | explained | precision |",
-        "|---|---|---:|---|---:|---:|",
+        "| modification | set | primary (expected) | deviating | root causes | explained | precision |",
+        "|---|---|---|---:|---|---:|---:|",
     ]
     for m in rows:
         causes = "; ".join(", ".join(c) for c in m.root_causes) or "—"
         shown = "—" if m.precision is None else f"{m.precision:.2f}"
-        lines.append(f"| `{m.id}` | {', '.join(m.primary)} | {len(m.deviating)} | {causes} | {m.explained} | "
-                     f"{shown} |")
-    lines += [
-        "",
-        f"Overall precision (root-cause records pooled over {summary['servers_with_a_root_cause']} servers): "
-        f"**{summary['precision_pooled']}**; mean per server {summary['precision_mean_per_server']}; "
-        f"{summary['servers_all_causes_expected']} of {summary['servers']} servers name only expected "
-        "records.",
-        TABLE_END,
-    ]
+        lines.append(f"| `{m.id}` | {m.set} | {', '.join(m.primary)} | {len(m.deviating)} | {causes} | "
+                     f"{m.explained} | {shown} |")
+    lines += ["", *(f"- {_summary_line(name, s)}" for name, s in sets.items()), TABLE_END]
     return "\n".join(lines)
 
 
@@ -150,52 +224,81 @@ def write_readme_table(text: str) -> None:
     README.write_text(current, encoding="utf-8")
 
 
+def _selected(
+    mods: list[Modification], only: str, chosen: str, parser: argparse.ArgumentParser
+) -> list[Modification]:
+    if only:
+        wanted = set(only.split(","))
+        unknown = wanted - {m.id for m in mods}
+        if unknown:
+            parser.error(f"unknown modification(s): {', '.join(sorted(unknown))}")
+        mods = [m for m in mods if m.id in wanted]
+    return [m for m in mods if chosen in ("all", m.set)]
+
+
+def _reattribute(mods: list[Modification], kept: Path) -> list[Measured]:
+    marks = _suite_marks()
+    rows: list[Measured] = []
+    for mod in mods:
+        path = kept / mod.id / "report.json"
+        if not path.is_file():
+            raise SystemExit(f"{mod.id}: no kept report at {path}")
+        report = Report.model_validate_json(path.read_text(encoding="utf-8"))
+        rows.append(measured(mod, reattributed(mod, report, marks), 0 if report.gate.passed else 1,
+                             report.run.duration_s))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=1, help="modified servers run at once")
     parser.add_argument("--profile", default="dev", choices=("dev", "ci", "thorough"))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", dest="chosen", default="all", choices=(*SETS, "all"),
+                        help="measure one set only (writes nothing)")
     parser.add_argument("--only", default="", help="comma-separated modification ids (writes nothing)")
     parser.add_argument("--keep", type=Path, default=None, help="keep each run's report under DIR/<id>")
+    parser.add_argument("--reattribute", type=Path, default=None, metavar="DIR",
+                        help="run nothing: choose again the root causes of the reports kept in DIR "
+                        "(writes nothing)")
     parser.add_argument("--shrink", action="store_true",
                         help="shrink counterexamples as a normal run does (slow when many tests fail)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave observed.json and README")
     args = parser.parse_args(argv)
-    mods = load_modifications()
-    if args.only:
-        wanted = set(args.only.split(","))
-        unknown = wanted - {m.id for m in mods}
-        if unknown:
-            parser.error(f"unknown modification(s): {', '.join(sorted(unknown))}")
-        mods = [m for m in mods if m.id in wanted]
-    entry = original_entry()
-    with (
-        tempfile.TemporaryDirectory(prefix="seqthink-modified-") as tmp,
-        ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool,
-    ):
-        scratch = Path(tmp)
-        rows = list(pool.map(
-            lambda m: measure(m, scratch, entry, args.profile, args.seed, args.keep, args.shrink), mods
-        ))
-    summary = overall(rows)
+    mods = _selected(load_modifications(), args.only, args.chosen, parser)
+    if args.reattribute is not None:
+        rows = _reattribute(mods, args.reattribute)
+    else:
+        entry = original_entry()
+        with (
+            tempfile.TemporaryDirectory(prefix="seqthink-modified-") as tmp,
+            ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool,
+        ):
+            scratch = Path(tmp)
+            rows = list(pool.map(
+                lambda m: measure(m, scratch, entry, args.profile, args.seed, args.keep, args.shrink), mods
+            ))
+    sets = summaries(rows)
     for m in rows:
         shown = "  n/a" if m.precision is None else f"{m.precision:5.2f}"
-        print(f"{m.id:<30} {shown}  causes {m.root_causes}  ({len(m.deviating)} deviate, {m.seconds:.0f} s)")
-    print(f"overall precision (pooled): {summary['precision_pooled']}; mean per server: "
-          f"{summary['precision_mean_per_server']}")
-    if not args.no_write and not args.only:
+        print(f"{m.id:<30} {m.set:<8} {shown}  causes {m.root_causes}  expected {m.primary}  "
+              f"({len(m.deviating)} deviate, {m.seconds:.0f} s)")
+    for name, s in sets.items():
+        print(_summary_line(name, s).replace("**", ""))
+    whole = not (args.only or args.chosen != "all" or args.reattribute is not None)
+    if whole and not args.no_write:
         command = shlex.join(["python", "-m", "scripts.measure_modified_servers",
                               *(argv if argv is not None else sys.argv[1:])])
         OBSERVED.write_text(json.dumps({
-            "format": "seqthink-modified-servers-observed/1",
+            "format": "seqthink-modified-servers-observed/2",
             "command": command,
             "profile": args.profile,
             "seed": args.seed,
             "shrink": args.shrink,
-            "summary": summary,
+            "summary": sets,
             "servers": [asdict(m) for m in rows],
         }, indent=2) + "\n", encoding="utf-8")
-        write_readme_table(table(rows, summary, command))
+        write_readme_table(table(rows, sets, command))
     return 0
 
 

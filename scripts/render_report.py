@@ -1,4 +1,5 @@
-"""Re-render report.md and report.html from a committed report.json (after a writer changed, no new run).
+"""Re-render report.md, report.html and junit.xml from a committed report.json (after a writer changed, no
+new run).
 
     python -m scripts.render_report reports/npm-0.6.2/report.json [more report.json ...]
 """
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from conformance.report.html import write_html
 from conformance.report.json import load_report
+from conformance.report.junit import write_junit
 from conformance.report.markdown import write_markdown
 
 
@@ -20,7 +22,8 @@ def main() -> None:
         report = load_report(path)
         write_markdown(report, path.parent / "report.md")
         write_html(report, path.parent / "report.html")
-        print(f"rendered {path.parent}/report.md and report.html")
+        write_junit(report, path.parent / "junit.xml")
+        print(f"rendered {path.parent}/report.md, report.html and junit.xml")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,10 @@ class TestOutcome(_Frozen):
     nodeid: str
     records: list[str]
     relies: list[str] = Field(default_factory=list, description="records it takes for granted (`relies_on`)")
+    contradicted: list[str] = Field(
+        default_factory=list,
+        description="records its failure names as contradicted (an own record, or one it relies on)",
+    )
     status: TestStatus
     examples: int = 0
     duration: float = 0.0

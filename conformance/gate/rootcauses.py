@@ -1,23 +1,26 @@
 """Root causes of a run: the fewest departing behaviours that account for every failing test.
 
-A failing test that relies (`relies_on`) on a departing record is accounted for by that reliance — the
-behaviour it took for granted changed under it; a failing test relying on nothing that departs is
-accounted for by the records it evidences. A departing record that passes a test on clean ground
-(nothing it relies on departs) and fails none there is taken as unchanged — a victim of the other
-departures — and is a cause only when nothing else can account for a failure. Causes are chosen
-greedily — the departing record that accounts for the most failing tests not yet accounted for, ties
-broken towards records failing their own tests, then towards the base record before its amendments —
-until every failing test is accounted for. A cause whose own failing tests are all accounted for by
-another cause is that cause's consequence (a chain of reliances) and folds into it; so does a cause
-failing its tests the same way (the same message, numbers aside) as a larger one.
-Every other departing record is *explained by* the cause accounting for most of its failing tests.
+A failing test that names the record it contradicts (`suite/contradiction.py`) is accounted for by that
+record; else one that relies (`relies_on`) on a departing record by that reliance — the behaviour it took
+for granted changed under it; else by the records it evidences. A departing record that passes a test on
+clean ground (nothing it relies on departs, bar its own base record) and fails none there by itself is
+taken as unchanged — a victim of the other departures — and is a cause only when nothing else can account
+for a failure. Causes are chosen greedily — the departing record that accounts for the most failing tests
+not yet accounted for, ties broken towards records with evidence of their own change, then records
+failing their own tests, then the base record before its amendments — until every failing test is
+accounted for; before a record without such evidence opens another cause, the failures touching records
+an existing cause accounts for join that cause (one change seen through many tests). A cause whose own
+failing tests are all accounted for by another cause is that cause's consequence (a chain of reliances)
+and folds into it; so does a cause failing its tests the same way (the same message, numbers aside) as a
+larger one. Every other departing record is *explained by* the cause accounting for most of its failing
+tests.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.verdicts import smallest_counterexample
@@ -36,7 +39,13 @@ class _Failure:
     outcome: TestOutcome
     evidenced: frozenset[str]
     relied: frozenset[str]
+    blamed: frozenset[str] = frozenset()
     candidates: frozenset[str] = frozenset()
+
+    @property
+    def named(self) -> frozenset[str]:
+        """The departing records this failure is evidence against: those it evidences and those it blames."""
+        return self.evidenced | self.blamed
 
 
 @dataclass
@@ -69,10 +78,11 @@ def find_root_causes(
     failures = _failures(results.tests, set(deviating), canonical)
     if not failures:
         return [], {}
-    intact = _intact(results.tests, failures, set(deviating), canonical)
-    leans = _leans_on(failures)
+    strong = _changed_by_themselves(failures)
+    intact = _intact(results.tests, strong, set(deviating), canonical)
+    leans = _leans_on(results.tests, set(deviating), canonical)
     failures = [_with_candidates(f, intact, leans) for f in failures]
-    causes = _merge_same_signature(_fold_chains(_cover(failures, order)))
+    causes = _merge_same_signature(_fold_chains(_cover(failures, order, strong)))
     by_record = _explain(causes, failures, deviating)
     out = [_root_cause(cause) for cause in causes]
     explained_by = {record: out[index].id for record, index in by_record.items()}
@@ -92,46 +102,75 @@ def _failures(
         if outcome.status != "failed":
             continue
         evidenced = _canonical(outcome.records, canonical) & deviating
-        if not evidenced:
+        blamed = _canonical(outcome.contradicted, canonical) & deviating
+        if not evidenced and not blamed:
             continue
         relied = (_canonical(outcome.relies, canonical) & deviating) - evidenced
-        out.append(_Failure(outcome, frozenset(evidenced), frozenset(relied)))
+        out.append(_Failure(outcome, frozenset(evidenced), frozenset(relied), frozenset(blamed)))
     return out
 
 
+def _changed_by_themselves(failures: list[_Failure]) -> set[str]:
+    """Records with evidence of their own change: a failure that names the record it contradicts, or a
+    test evidencing it alone among the departures that fails with nothing it relies on departing."""
+    strong: set[str] = set()
+    for f in failures:
+        if f.blamed:
+            strong |= f.blamed
+        elif not f.relied and len(f.evidenced) == 1:
+            strong |= f.evidenced
+    return strong
+
+
 def _intact(
-    tests: Sequence[TestOutcome], failures: list[_Failure], deviating: set[str], canonical: Mapping[str, str]
+    tests: Sequence[TestOutcome], strong: set[str], deviating: set[str], canonical: Mapping[str, str]
 ) -> set[str]:
-    """Departing records that look unchanged themselves: none of their tests fails on clean ground (with
-    nothing it relies on departing), and one of them passes on clean ground. A record that truly changed
-    fails its plainest test; one that only fails inside tests leaning on other departures is their victim."""
-    own = {r for f in failures if not f.relied for r in f.evidenced}
+    """Departing records that look unchanged themselves: one of their tests passes on clean ground (with
+    nothing it relies on departing but the base record its amendment refines) and none fails by itself
+    there. A record that truly changed fails its plainest test; one that fails only beside other
+    departures, or inside tests leaning on them, is their victim."""
     clean_pass: set[str] = set()
     for outcome in tests:
-        if outcome.status == "passed" and not (_canonical(outcome.relies, canonical) & deviating):
-            clean_pass |= _canonical(outcome.records, canonical) & deviating
-    return clean_pass - own
+        evidenced = _canonical(outcome.records, canonical)
+        bases = {_base(r) for r in evidenced}
+        if outcome.status == "passed" and not (_canonical(outcome.relies, canonical) & deviating) - bases:
+            clean_pass |= evidenced & deviating
+    return clean_pass - strong
 
 
-def _leans_on(failures: list[_Failure]) -> set[tuple[str, str]]:
-    """(a, b): some failing test evidencing a relies on b."""
-    return {(a, b) for f in failures for a in f.evidenced for b in f.relied}
+def _base(record: str) -> str:
+    """The record an amendment or correction annotates (`RTE-3/a1` → `RTE-3`); a base record itself."""
+    return record.split("/", 1)[0]
+
+
+def _leans_on(
+    tests: Sequence[TestOutcome], deviating: set[str], canonical: Mapping[str, str]
+) -> set[tuple[str, str]]:
+    """(a, b): some test evidencing a declares it relies on b (both departing), whether it failed or not."""
+    leans: set[tuple[str, str]] = set()
+    for outcome in tests:
+        evidenced = _canonical(outcome.records, canonical) & deviating
+        relied = _canonical(outcome.relies, canonical) & deviating
+        leans |= {(a, b) for a in evidenced for b in relied if a != b}
+    return leans
 
 
 def _with_candidates(failure: _Failure, intact: set[str], leans: set[tuple[str, str]]) -> _Failure:
-    """Its departing reliances if any is plausible, else the departing records it evidences. An evidenced
-    record that a relied-on one leans on in turn (a reliance cycle: validation and the error object each
-    assume the other) stays a candidate too: the test cannot tell which of the two moved."""
+    """The record it names as contradicted, if any; else its departing reliances if any is plausible, else
+    the departing records it evidences. An evidenced record that a relied-on one leans on in turn (a
+    reliance cycle: validation and the error object each assume the other) stays a candidate too: the test
+    cannot tell which of the two moved."""
     relied = failure.relied - intact
     cyclic = {e for e in failure.evidenced - intact if any((r, e) in leans for r in relied)}
-    for pool in (relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced):
-        if pool:
-            return _Failure(failure.outcome, failure.evidenced, failure.relied, frozenset(pool))
-    return failure
+    pools = (failure.blamed, relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced)
+    pool = next((p for p in pools if p), frozenset())
+    return replace(failure, candidates=frozenset(pool))
 
 
-def _cover(failures: list[_Failure], order: Mapping[str, int]) -> list[_Cause]:
-    """Greedy set cover of the failing tests by departing records (see the module docstring)."""
+def _cover(failures: list[_Failure], order: Mapping[str, int], strong: set[str]) -> list[_Cause]:
+    """Greedy set cover of the failing tests by departing records (see the module docstring). Before a
+    record without evidence of its own change opens another cause, the failures it would account for that
+    touch an existing cause's records join that cause: one change is seen through many tests."""
     uncovered = list(failures)
     causes: list[_Cause] = []
     while uncovered:
@@ -139,18 +178,42 @@ def _cover(failures: list[_Failure], order: Mapping[str, int]) -> list[_Cause]:
         for failure in uncovered:
             for record in failure.candidates:
                 reach.setdefault(record, []).append(failure)
-        best = min(reach, key=lambda record: _rank(record, reach[record], order))
+        best = min(reach, key=lambda record: _rank(record, reach[record], order, strong))
+        joined = [] if best in strong else _join(reach[best], causes)
+        if joined:
+            uncovered = [f for f in uncovered if all(f is not g for g in joined)]
+            continue
         covered_ids = {id(f) for f in reach[best]}
         causes.append(_Cause(records=[best], covers=reach[best]))
         uncovered = [f for f in uncovered if id(f) not in covered_ids]
     return causes
 
 
-def _rank(record: str, covered: list[_Failure], order: Mapping[str, int]) -> tuple[int, int, int, int]:
-    """Most failing tests accounted for; then most failing on its own; then most evidenced; catalog order."""
+def _join(failures: list[_Failure], causes: list[_Cause]) -> list[_Failure]:
+    """Each failure that touches records a cause already accounts for joins the cause touching most."""
+    joined: list[_Failure] = []
+    for failure in failures:
+        touching = failure.evidenced | failure.relied
+        overlaps = [len(touching & _touched(cause)) for cause in causes]
+        if overlaps and max(overlaps) > 0:
+            causes[overlaps.index(max(overlaps))].covers.append(failure)
+            joined.append(failure)
+    return joined
+
+
+def _touched(cause: _Cause) -> set[str]:
+    """A cause's records and every departing record its failing tests evidence."""
+    return set(cause.records) | {r for f in cause.covers for r in f.evidenced}
+
+
+def _rank(
+    record: str, covered: list[_Failure], order: Mapping[str, int], strong: set[str]
+) -> tuple[int, int, int, int, int]:
+    """Most failing tests accounted for; then evidence of its own change; then most failing on its own;
+    then most evidenced; catalog order."""
     own = sum(record in f.evidenced and not f.relied for f in covered)
     evidenced = sum(record in f.evidenced for f in covered)
-    return (-len(covered), -own, -evidenced, order[record])
+    return (-len(covered), -(record in strong), -own, -evidenced, order[record])
 
 
 def _fold_chains(causes: list[_Cause]) -> list[_Cause]:
@@ -160,7 +223,7 @@ def _fold_chains(causes: list[_Cause]) -> list[_Cause]:
     index = 0
     while index < len(remaining):
         cause = remaining[index]
-        own = [f for other in remaining for f in other.covers if f.evidenced & set(cause.records)]
+        own = [f for other in remaining for f in other.covers if f.named & set(cause.records)]
         mine = {id(f) for f in cause.covers}
         others = [c for c in remaining if c is not cause]
         if own and others and not any(id(f) in mine for f in own):
@@ -198,7 +261,7 @@ def _explain(causes: list[_Cause], failures: list[_Failure], deviating: list[str
     for record in deviating:
         if record in primary:
             continue
-        own = [f for f in failures if record in f.evidenced]
+        own = [f for f in failures if record in f.named]
         if not own:
             continue
         counts = [sum(any(f is g for g in cause.covers) for f in own) for cause in causes]
@@ -211,7 +274,7 @@ def _explain(causes: list[_Cause], failures: list[_Failure], deviating: list[str
 
 
 def _root_cause(cause: _Cause) -> RootCause:
-    own = [f.outcome for f in cause.covers if f.evidenced & set(cause.records)]
+    own = [f.outcome for f in cause.covers if f.named & set(cause.records)]
     own = own or [f.outcome for f in cause.covers]
     example = smallest_counterexample(own)
     first = example.test if example is not None else own[0].nodeid

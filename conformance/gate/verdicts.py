@@ -1,10 +1,10 @@
 """From test outcomes to one verdict per catalog record, in the records' own vocabulary.
 
-A record deviates when any test evidencing it failed (a counterexample exists); it is `error` when a
-test could not decide because the server crashed, hung or broke the protocol (its counterexample is then the
-exchange that ended in the failure, not shrunk); it holds when every
-test that ran passed; a record without a run test is `not observable` (the catalog says why) or
-`not run`.
+A record deviates when any test evidencing it failed (a counterexample exists), or when a test relying on
+it failed naming it as contradicted; it is `error` when a test could not decide because the server
+crashed, hung or broke the protocol (its counterexample is then the exchange that ended in the failure,
+not shrunk); it holds when every test that ran passed; a record without a run test is `not observable`
+(the catalog says why) or `not run`.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def judge(
     canonical = alias_map(catalog)
     evidence: dict[str, list[TestOutcome]] = {r.id: [] for r in catalog}
     for outcome in results.tests if results is not None else []:
-        for rid in dict.fromkeys(canonical.get(r, "") for r in outcome.records):
+        for rid in dict.fromkeys(canonical.get(r, "") for r in [*outcome.records, *outcome.contradicted]):
             if rid:
                 evidence[rid].append(outcome)
     return [_verdict(record, evidence[record.id], not_run_reason) for record in catalog]
@@ -105,7 +105,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
         reason = record.unobservable_reason or "the catalog marks it not observable from outside"
     else:
         verdict = "not run"
-        reason = "every test evidencing it was skipped" if tests else not_run_reason
+        reason = _skipped_because(tests) if tests else not_run_reason
     observed = verdict in ("holds", "deviates")
     return RecordVerdict(
         id=record.id,
@@ -123,6 +123,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 examples=t.examples,
                 duration=round(t.duration, 3),
                 message=t.message,
+                contradicted=t.contradicted,
                 transcript=t.transcript,
             )
             for t in tests
@@ -133,6 +134,14 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
         evidence_before=record.evidence_before,
         evidence_after=OBSERVED if observed else record.evidence_before,
     )
+
+
+def _skipped_because(skipped: Sequence[TestOutcome]) -> str:
+    """Why every test of a record was skipped, in the tests' own words (each distinct reason once)."""
+    reasons = list(dict.fromkeys(t.message.strip() for t in skipped if t.message.strip()))
+    if not reasons:
+        return "every test evidencing it was skipped, without a reason"
+    return "skipped: " + "; ".join(reasons)
 
 
 def _sent(events: Sequence[TranscriptEvent]) -> list[str]:

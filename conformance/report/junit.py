@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.report.markup import safe_text
-from conformance.report.model import Difference, RecordVerdict, Report
+from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
 
 
 def _text(value: str) -> str:
@@ -14,7 +14,32 @@ def _text(value: str) -> str:
     return safe_text(value)
 
 
-def _case(rv: RecordVerdict, primary: frozenset[str] = frozenset()) -> ET.Element:
+_FAILING: dict[str, str] = {
+    "unexpected": "deviates",
+    "changed": "departure changed",
+    "stale": "stale baseline entry",
+    "unconfirmed": "baseline entry unconfirmed",
+}
+"""The gate's failing classes and the `type` of their `failure` element."""
+
+
+def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
+    """Record → its class in the gate (accepted, unexpected, changed, stale, unconfirmed) and the entry."""
+    classes = (
+        ("accepted", gate.expected),
+        ("unexpected", gate.unexpected),
+        ("changed", gate.changed),
+        ("stale", gate.stale),
+        ("unconfirmed", gate.unconfirmed),
+    )
+    return {entry.record: (name, entry) for name, entries in classes for entry in entries}
+
+
+def _case(
+    rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset()
+) -> ET.Element:
+    """Passed, failed, errored or skipped as the gate judged the record: a departure the baseline accepts
+    (and that behaves as pinned) passes, carrying properties that say so."""
     case = ET.Element(
         "testcase",
         {
@@ -27,22 +52,67 @@ def _case(rv: RecordVerdict, primary: frozenset[str] = frozenset()) -> ET.Elemen
     if rv.aliases:
         detail.append(f"aliases: {', '.join(rv.aliases)}")
     detail += [f"{t.nodeid}: {t.status}, {t.examples} examples" for t in rv.tests]
-    if rv.verdict == "deviates":
-        body = rv.reason
-        if rv.counterexample is not None:
-            body = "\n".join([rv.counterexample.falsifying, "", "replay:", *rv.counterexample.replay])
-        lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""
-        lead = "root cause: " if rv.id in primary else lead
-        message = _text((lead + rv.reason)[:500])
-        failure = ET.SubElement(case, "failure", {"message": message, "type": "deviates"})
-        failure.text = _text(body)
-    elif rv.verdict == "error":
+    departs = rv.verdict in ("deviates", "error")
+    klass, entry = standing if standing is not None else ("", None)
+    if klass == "accepted" and entry is not None:
+        props = ET.SubElement(case, "properties")
+        accepted = (("verdict", rv.verdict), ("baseline", "accepted"), ("baseline-reason", entry.reason))
+        for name, value in accepted:
+            ET.SubElement(props, "property", {"name": name, "value": _text(value[:500])})
+        pinned = "; its behaviour signature matches the pinned one" if rv.signature else ""
+        detail.insert(0, f"{rv.verdict}, accepted by the baseline ({entry.reason}){pinned}")
+    elif departs and klass in ("", "unexpected") and rv.verdict == "error":
         error = ET.SubElement(case, "error", {"message": _text(rv.reason[:500]), "type": "error"})
         error.text = _text(rv.reason)
+    elif departs or klass in _FAILING:
+        attributes = {"message": _text(_failure_message(rv, klass, entry, primary)),
+                      "type": _FAILING.get(klass, "deviates")}
+        failure = ET.SubElement(case, "failure", attributes)
+        failure.text = _text(_failure_body(rv, klass, entry))
     elif rv.verdict in ("not observable", "not run"):
         ET.SubElement(case, "skipped", {"message": _text(f"{rv.verdict}: {rv.reason}"[:500])})
     out = ET.SubElement(case, "system-out")
     out.text = _text("\n".join(detail))
+    return case
+
+
+def _failure_message(
+    rv: RecordVerdict, klass: str, entry: GateEntry | None, primary: frozenset[str]
+) -> str:
+    if klass == "stale" and entry is not None:
+        return f"holds, but the baseline expects it to {entry.expected}: {entry.reason}"[:500]
+    if klass == "unconfirmed" and entry is not None:
+        return f"{rv.verdict} ({rv.reason}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
+    if klass == "changed":
+        return f"departure changed: its behaviour differs from the baseline's pin ({rv.reason})"[:500]
+    lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""
+    lead = "root cause: " if rv.id in primary else lead
+    return (lead + rv.reason)[:500]
+
+
+def _failure_body(rv: RecordVerdict, klass: str, entry: GateEntry | None) -> str:
+    body = [rv.reason]
+    if rv.counterexample is not None:
+        body = [rv.counterexample.falsifying, "", "replay:", *rv.counterexample.replay]
+    if klass == "changed" and entry is not None:
+        body += ["", "baseline's witness answers:", *(f"{w.step}: {w.answer}" for w in entry.before),
+                 "", "this run's answers:", *(f"{w.step}: {w.answer}" for w in entry.after)]
+    return "\n".join(body)
+
+
+def _run_case(report: Report, failing: int) -> ET.Element | None:
+    """The run itself, when the gate failed for a reason no record carries: the target would not start,
+    the run was interrupted, or no results came back."""
+    if report.gate.passed:
+        return None
+    failed_start = "" if report.preflight.ok else report.preflight.error or "the target failed its preflight"
+    why = report.run.interrupted or failed_start
+    if not why and failing == 0:
+        why = f"the gate failed with nothing failing: no results (pytest exit {report.run.pytest_exit})"
+    if not why:
+        return None
+    case = ET.Element("testcase", {"classname": "run", "name": "run", "time": f"{report.run.duration_s:.3f}"})
+    ET.SubElement(case, "error", {"message": _text(why[:500]), "type": "run"}).text = _text(why)
     return case
 
 
@@ -62,15 +132,21 @@ def _difference_case(d: Difference) -> ET.Element:
 
 
 def render_junit(report: Report) -> str:
-    counts = report.summary.counts
+    """Totals agree with the gate: failures and errors are its failing entries (and a run that failed as
+    a whole), so a run that passes its gate shows no failure."""
+    standing = _standing(report.gate)
+    primary = frozenset(r for cause in report.root_causes for r in cause.records)
+    cases = [_case(rv, standing.get(rv.id), primary) for rv in report.records]
+    failures = sum(c.find("failure") is not None for c in cases)
+    errors = sum(c.find("error") is not None for c in cases)
     suite = ET.Element(
         "testsuite",
         {
             "name": _text(f"seqthink-conformance {report.target.spec}"),
-            "tests": str(len(report.records)),
-            "failures": str(counts.get("deviates", 0)),
-            "errors": str(counts.get("error", 0)),
-            "skipped": str(counts.get("not observable", 0) + counts.get("not run", 0)),
+            "tests": str(len(cases)),
+            "failures": str(failures),
+            "errors": str(errors),
+            "skipped": str(sum(c.find("skipped") is not None for c in cases)),
             "time": f"{report.run.duration_s:.3f}",
             "timestamp": report.run.started,
         },
@@ -83,13 +159,23 @@ def render_junit(report: Report) -> str:
         ("gate", "passed" if report.gate.passed else "failed"),
     ):
         ET.SubElement(props, "property", {"name": name, "value": _text(value)})
+    if report.gate.baseline is not None:
+        ET.SubElement(props, "property", {"name": "baseline", "value": _text(report.gate.baseline)})
     for cause in report.root_causes:
         ET.SubElement(props, "property", {"name": "root-cause", "value": _text(cause.summary[:500])})
-    primary = frozenset(r for cause in report.root_causes for r in cause.records)
-    for rv in report.records:
-        suite.append(_case(rv, primary))
+    suite.extend(cases)
     root = ET.Element("testsuites")
     root.append(suite)
+    differing = sum(not d.accepted for d in report.comparison.differences) if report.comparison else 0
+    run_case = _run_case(report, failures + errors + differing)
+    if run_case is not None:
+        run_suite = ET.SubElement(
+            root,
+            "testsuite",
+            {"name": _text(f"seqthink-conformance run {report.target.spec}"), "tests": "1", "failures": "0",
+             "errors": "1", "skipped": "0"},
+        )
+        run_suite.append(run_case)
     if report.comparison is not None:
         c = report.comparison
         differences = ET.SubElement(

@@ -37,6 +37,11 @@ class TestRef(_Frozen):
     examples: int
     duration: float = 0.0
     message: str = ""
+    contradicted: list[str] = Field(
+        default_factory=list,
+        description="records its failure names as contradicted; it evidences another record when this "
+        "one is a behaviour it relied on",
+    )
     transcript: str | None = None
 
 

@@ -16,9 +16,13 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
+from conformance.suite.contradiction import expect
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
+
+INVALID_PARAMS = -32602
+"""JSON-RPC's code for a request whose params the server refuses."""
 
 STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches", "thoughtHistoryLength"]
 """OBJ-4's five fields, in the order the original writes them."""
@@ -28,26 +32,58 @@ def describe(exchange: Exchange) -> str:
     return json.dumps(exchange.response, ensure_ascii=False)[:600]
 
 
-def answer_status(exchange: Exchange) -> dict[str, JSON]:
-    """content[0].text parsed as a JSON object; a record deviation (assertion), never a driver error."""
+def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSON]:
+    """content[0].text parsed as a JSON object; a record deviation (assertion), never a driver error. With
+    `shape` (OBJ-4 for an accepted answer, OBJ-8 for a refusal), a text that is not one names that record."""
     text = exchange.text
-    assert text is not None, f"no text content: {describe(exchange)}"
+    _expect_shape(shape, text is not None, f"no text content: {describe(exchange)}")
+    assert text is not None
     try:
         parsed = json.loads(text)
     except ValueError:
-        raise AssertionError(f"text content is not JSON: {text[:300]!r}") from None
-    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
+        parsed = None
+        _expect_shape(shape, False, f"text content is not JSON: {text[:300]!r}")
+    _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
+    assert isinstance(parsed, dict)
     return parsed
 
 
+def _expect_shape(record: str | None, condition: bool, message: str) -> None:
+    if record is None:
+        assert condition, message
+    else:
+        expect(record, condition, message)
+
+
 def accepted(exchange: Exchange) -> dict[str, JSON]:
-    """The status object of an accepted call; fails when the call was rejected or broke the protocol."""
+    """The status object of an accepted call; fails when the call was rejected or broke the protocol. A
+    refusal worded as a validation failure ("Invalid …", or JSON-RPC's invalid params) contradicts RTE-3:
+    the callers expect the call to pass the guards, and RTE-3 accepts such a call whatever the optional
+    fields hold. An answer out of OBJ-4's shape contradicts OBJ-4."""
+    if exchange.error is not None or exchange.is_error:
+        refused = _refused_as_invalid(exchange)
+        expect("RTE-3", not refused, f"call was refused as invalid: {describe(exchange)}")
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
-    found = answer_status(exchange)
-    assert isinstance(found.get("thoughtHistoryLength"), int), f"no thoughtHistoryLength: {found}"
-    assert isinstance(found.get("branches"), list), f"no branches list: {found}"
+    found = answer_status(exchange, "OBJ-4")
+    expect("OBJ-4", isinstance(found.get("thoughtHistoryLength"), int), f"no thoughtHistoryLength: {found}")
+    expect("OBJ-4", isinstance(found.get("branches"), list), f"no branches list: {found}")
     return found
+
+
+def _refused_as_invalid(exchange: Exchange) -> bool:
+    error = exchange.error
+    if error is not None:
+        message = error.get("message")
+        worded = isinstance(message, str) and message.startswith("Invalid")
+        return error.get("code") == INVALID_PARAMS or worded
+    text = exchange.text or ""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    message = parsed.get("error") if isinstance(parsed, dict) else text
+    return isinstance(message, str) and message.startswith("Invalid")
 
 
 def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:
@@ -70,18 +106,27 @@ def store(exchange: Exchange) -> StoreState:
     return StoreState(length, tuple(str(b) for b in branches))
 
 
+def expect_one_more(before: int, after: int, context: str) -> None:
+    """An accepted call raised thoughtHistoryLength by exactly one; anything else contradicts RTE-5."""
+    expect("RTE-5", after == before + 1, f"count {before} became {after}: {context}")
+
+
 def not_accepted(exchange: Exchange) -> None:
     """The call failed, by a tool-level isError or a protocol error (how it failed is another record's)."""
     assert exchange.error is not None or exchange.is_error, f"call was accepted: {describe(exchange)}"
 
 
 def rejected(exchange: Exchange) -> str:
-    """The error message of a call answered with a tool-level error (isError), not a protocol error."""
-    assert exchange.error is None, f"protocol error instead of an isError result: {describe(exchange)}"
+    """The error message of a call answered with a tool-level error (isError), not a protocol error. A
+    protocol error contradicts RTE-8 (a failure is caught and answered as OBJ-8); an error text out of
+    OBJ-8's shape contradicts OBJ-8."""
+    protocol = f"protocol error instead of an isError result: {describe(exchange)}"
+    expect("RTE-8", exchange.error is None, protocol)
     assert exchange.is_error, f"call was accepted: {describe(exchange)}"
-    found = answer_status(exchange)
+    found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
-    assert isinstance(message, str), f"error object without a message: {found}"
+    expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
+    assert isinstance(message, str)
     return message
 
 
@@ -112,5 +157,5 @@ def assert_content_independent(server: ServerSession, envelope: Envelope, first:
         )
         for text in (first, second)
     )
-    assert store(two).history_length == store(one).history_length + 1
+    expect_one_more(store(one).history_length, store(two).history_length, describe(two))
     assert without_count(one) == without_count(two), (first, second)

@@ -33,6 +33,7 @@ from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
 from conformance.suite.breaker import Breaker
+from conformance.suite.contradiction import contradicted
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.handover import handover_of
 from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
@@ -343,7 +344,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     else:
         exc = call.excinfo.value if call.excinfo is not None else None
         status = "error" if _is_driver_failure(exc) else "failed"
-    message = ""
+    message = _skip_reason(report) if report.skipped else ""
     counterexample = None
     failure = state.target_failures.get(item.nodeid)
     if not report.passed and not report.skipped:
@@ -368,6 +369,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "examples": state.examples.get(item.nodeid, 0) or (1 if status != "skipped" else 0),
         "duration": report.duration,
         "message": message,
+        "contradicted": contradicted(call.excinfo.value) if status == "failed" and call.excinfo else [],
         "counterexample": counterexample,
         "transcript": f"transcripts/{slug(spec)}.jsonl" if state.results_dir else None,
         "notes": evid.notes if evid else [],
@@ -385,6 +387,14 @@ def _is_driver_failure(exc: BaseException | None) -> bool:
     if isinstance(exc, BaseExceptionGroup):
         return all(_is_driver_failure(e) for e in exc.exceptions)
     return False
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """What the test gave `pytest.skip` (a skip's longrepr is (path, line, "Skipped: <reason>"))."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ").strip()[:500]
+    return ""
 
 
 def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:

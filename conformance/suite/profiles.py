@@ -28,7 +28,8 @@ GROWTH_CALLS: Final[dict[Profile, int]] = {"dev": 300, "ci": 1500, "thorough": 1
 
 SHRINK_ENV: Final = "SEQTHINK_CONFORMANCE_SHRINK"
 """`0` reports each failing test's first counterexample unshrunk: for batch measurements that need which
-tests fail, not their smallest example (scripts/measure_modified_servers.py); shrinking is on otherwise."""
+tests fail, not their smallest example (`python -m scripts.measure_modified_servers`); shrinking is on
+otherwise."""
 
 _SUPPRESSED = [
     HealthCheck.function_scoped_fixture,

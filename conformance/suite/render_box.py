@@ -6,10 +6,15 @@ import re
 from dataclasses import dataclass
 
 from conformance.core.js import utf16_length
+from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import decode
+from conformance.suite.contradiction import expect
+from conformance.suite.jsvalues import expected_box
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")
+FRAMED = re.compile(r"^[┌├└+]", re.M)
+"""A line opening like a box's border, in CMP-5's characters or ASCII ones."""
 CAPTION = re.compile(
     r"(?P<kind>Thought|Revision|Branch) (?P<number>[^/ ]+)/(?P<total>[^ ]+)(?P<context> \(.*\))?$", re.S
 )
@@ -74,6 +79,30 @@ def boxes(stderr: bytes) -> list[Box]:
 
 
 def only_box(stderr: bytes) -> Box:
+    """The one box an accepted call rendered. A frame drawn but not in CMP-5's form contradicts CMP-5; two
+    boxes for one call contradict RTE-9 (one box per accepted call). No frame at all names no record: the
+    call may have been refused, which is another check's business."""
     found = boxes(stderr)
-    assert len(found) == 1, f"expected one rendered box on stderr, got {len(found)}: {decode(stderr)[:800]!r}"
+    text = decode(stderr)
+    drawn = bool(found) or not FRAMED.search(text)
+    expect("CMP-5", drawn, f"stderr holds a frame, but no box in CMP-5's form: {text[:800]!r}")
+    expect("RTE-9", len(found) <= 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}")
+    assert len(found) == 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}"
     return found[0]
+
+
+def expect_render(stderr: bytes, arguments: dict[str, JSON]) -> None:
+    """An accepted call's render against the one the records give, part by part, each part naming its
+    record: one box in CMP-5's form (`only_box`), the label RTE-9 chooses, the numbers after RTE-4, the
+    thought verbatim (RTE-9/a1), then every byte as CMP-5 draws it."""
+    box = only_box(stderr)
+    wanted = expected_box(arguments)
+    want = boxes(wanted.encode())[0]
+    header = repr(box.header)
+    expect("RTE-9", box.kind == want.kind, f"label {box.kind}, expected {want.kind}: {header}")
+    expect("RTE-4", box.numbers == want.numbers, f"numbers {box.numbers}, expected {want.numbers}: {header}")
+    thought = arguments["thought"]
+    assert isinstance(thought, str)
+    expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
+    found = decode(stderr)
+    expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")

@@ -13,6 +13,9 @@ from conformance.calls.store import StoreState
 from conformance.calls.strategies import LABEL_OFFSETS, LabelKind
 from conformance.core.js import MAX_ARRAY_INDEX, keys_after_insert
 from conformance.core.jsontypes import JSON, OMIT
+from conformance.drivers.wire import Exchange
+from conformance.suite.answers import describe, expect_one_more, store
+from conformance.suite.contradiction import Contradiction
 from conformance.suite.jsvalues import branch_key, guard_failure
 
 
@@ -22,6 +25,8 @@ class StoreModel:
 
     count: int
     labels: tuple[str, ...]
+    in_step: bool = True
+    """False once the model advanced by a guess (a call that failed late, RTE-8/a1), until a check passes."""
 
     @classmethod
     def from_state(cls, state: StoreState) -> StoreModel:
@@ -35,6 +40,11 @@ class StoreModel:
         if key is not None:
             self.labels = keys_after_insert(self.labels, key)
 
+    def retained_after_failure(self) -> None:
+        """A call that failed after retention (RTE-8/a1), counted on that record's word."""
+        self.count += 1
+        self.in_step = False
+
     def retained_without_label(self) -> None:
         """A call outside RTE-6's reach (no branch fields) that a server accepted or retained anyway."""
         self.count += 1
@@ -45,6 +55,24 @@ class StoreModel:
 
     def state(self) -> StoreState:
         return StoreState(self.count, self.labels)
+
+    def after_accepted(self, exchange: Exchange, arguments: dict[str, JSON]) -> None:
+        """Advance by one accepted call and check its answer against the model, in step before the call, so
+        a mismatch is this call's. A count other than one more contradicts RTE-5; a label filed or dropped
+        against the truthiness rule, RTE-6; a label respelled or out of key order, OBJ-4/a1."""
+        count, in_step = self.count, self.in_step
+        self.accept(arguments)
+        found = store(exchange)
+        context = describe(exchange)
+        if not in_step:
+            assert found == self.state(), context
+        expect_one_more(count, found.history_length, context)
+        if found.branches != self.labels:
+            respelled = set(found.branches) == set(self.labels) or len(found.branches) == len(self.labels)
+            record = "OBJ-4/a1" if respelled else "RTE-6"
+            seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {context}"
+            raise Contradiction(record, seen)
+        self.in_step = True
 
 
 @dataclass(frozen=True)

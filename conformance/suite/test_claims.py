@@ -29,7 +29,15 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.sdk import SdkDriver
-from conformance.suite.answers import STATUS_KEYS, accepted, assert_content_independent, store, without_count
+from conformance.suite.answers import (
+    STATUS_KEYS,
+    accepted,
+    assert_content_independent,
+    describe,
+    expect_one_more,
+    store,
+    without_count,
+)
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
@@ -220,7 +228,7 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
     def label_only(envelope: Envelope, revises: int) -> None:
         plain = server.call(envelope.arguments())
         revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
-        assert store(revision).history_length == store(plain).history_length + 1
+        expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
         assert without_count(plain) == without_count(revision)
         assert only_box(revision.stderr).kind == "Revision"
 

@@ -86,6 +86,11 @@ def test_reference_report_is_complete_and_valid(reference_full: Ran, reference_c
     for record in report["records"]:
         if record["verdict"] == "not observable":
             assert record["reason"] and record["channels"] == ["none"]
+        if record["verdict"] == "not run":
+            assert record["reason"].startswith("skipped: "), record["reason"]
+            assert "not an npm package target" in record["reason"], record["reason"]
+            assert record["id"] in reference_full.stdout
+    assert "not an npm package target" in reference_full.stdout
     aliases = {r["id"]: r["aliases"] for r in report["records"]}
     assert "EPI-3" in aliases["ABS-12"]
     assert "records checked" in reference_full.stdout

@@ -165,7 +165,8 @@ def results(hostile: str = "<b>bold</b>") -> RunResults:
                     ),
                 ],
             ),
-            outcome("suite/test_c.py::test_readme", ["CMP-7"], "skipped"),
+            outcome("suite/test_c.py::test_readme", ["CMP-7"], "skipped",
+                    message="not an npm package target: the installed artifact is not observable"),
         ],
     )
 
@@ -222,7 +223,9 @@ def test_each_record_gets_the_verdict_its_tests_support() -> None:
         "CMP-7": "not run",
     }
     assert verdicts["ABS-4"].reason == "analysis-record: about the register"
-    assert verdicts["CMP-7"].reason == "every test evidencing it was skipped"
+    assert verdicts["CMP-7"].reason == (
+        "skipped: not an npm package target: the installed artifact is not observable"
+    )
     assert verdicts["RTE-3"].examples == 9 and len(verdicts["RTE-3"].tests) == 3
     assert (
         verdicts["RTE-3"].evidence_after == "observed"

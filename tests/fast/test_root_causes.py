@@ -53,18 +53,21 @@ _tests = st.lists(
         st.lists(st.sampled_from(RECORDS), max_size=3, unique=True),
         st.booleans(),
         st.sampled_from(["", "AssertionError: the count did not grow by one per call", "assert 1 == 2"]),
+        st.lists(st.sampled_from(RECORDS), max_size=1),
     ),
     max_size=12,
 ).map(lambda rows: [
-    _outcome(f"test_{i}", ev, [r for r in rel if r not in ev], failed, message)
-    for i, (ev, rel, failed, message) in enumerate(rows)
+    _outcome(f"test_{i}", ev, [r for r in rel if r not in ev], failed, message).model_copy(
+        update={"contradicted": named if failed else []}
+    )
+    for i, (ev, rel, failed, message, named) in enumerate(rows)
 ])
 
 
 @settings(max_examples=60)
 @given(tests=_tests)
 def test_every_departure_is_a_cause_or_explained(tests: list[TestOutcome]) -> None:
-    verdicts = _verdicts(tests)
+    verdicts = _judged(tests, RECORDS)
     causes, explained_by = find_root_causes(verdicts, _results(tests), CANONICAL)
     deviating = {v.id for v in verdicts if v.verdict == "deviates"}
     primary = [r for c in causes for r in c.records]
@@ -77,7 +80,7 @@ def test_every_departure_is_a_cause_or_explained(tests: list[TestOutcome]) -> No
     for cause in causes:
         assert sorted(cause.explains) == sorted(r for r, c in explained_by.items() if c == cause.id)
         assert cause.example[0].startswith('{"jsonrpc":"2.0","id":0,"method":"initialize"')
-    assert len(causes) <= len({r for t in tests if t.status == "failed" for r in t.records})
+    assert len(causes) <= len(deviating)
 
 
 def test_a_departure_relied_on_explains_the_dependents() -> None:
@@ -138,3 +141,73 @@ def test_signature_masks_numbers_and_ignores_bare_comparisons() -> None:
     assert signature(one) == signature(two)
     assert signature("AssertionError: assert 1 == 2") == ""
     assert signature("") == ""
+
+
+def _judged(tests: list[TestOutcome], records: list[str]) -> list[RecordVerdict]:
+    """Verdicts as `judge` gives them: a record departs when a test evidencing it fails, or a failing test
+    names it as contradicted."""
+    failing = {r for t in tests if t.status == "failed" for r in [*t.records, *t.contradicted]}
+    return [
+        RecordVerdict(id=r, kind="rte", aliases=[], anchors=[], statement=f"statement of {r}",
+                      channels=["wire"], verdict="deviates" if r in failing else "holds",
+                      evidence_before="implemented", evidence_after="observed")
+        for r in records
+    ]
+
+
+def test_a_failure_naming_the_record_it_contradicts_is_that_records() -> None:
+    """A test evidencing R-1 finds a behaviour it relies on (R-2: the count) broken and says so; R-2's own
+    tests pass. The cause is R-2, the record the failure names."""
+    tests = [
+        _outcome("test_labels", ["R-1"], ["R-2"], True).model_copy(update={"contradicted": ["R-2"]}),
+        _outcome("test_other_labels", ["R-1"], ["R-2"], True).model_copy(update={"contradicted": ["R-2"]}),
+        _outcome("test_count", ["R-2"], [], False),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-2"]]
+    assert explained_by == {"R-1": "R-2"}
+    assert causes[0].test == "suite/test_x.py::test_labels"
+
+
+def test_a_record_whose_own_test_passes_is_not_the_cause_of_a_shared_failure() -> None:
+    """The served spec (R-1, R-2) differs and the schema test (R-3, relying on R-2) fails; R-2's test of
+    its own passes on clean ground, so the shared failure is R-1's, and the schema failure, touching the
+    same records, follows from it."""
+    tests = [
+        _outcome("test_spec_matches", ["R-1", "R-2"], [], True),
+        _outcome("test_listing_is_static", ["R-2"], [], False),
+        _outcome("test_schema_shape", ["R-3"], ["R-2"], True),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-2": "R-1", "R-3": "R-1"}
+
+
+def test_a_failure_beside_an_explained_record_joins_its_cause() -> None:
+    """The answer's shape (R-1) changed. A test evidencing R-2 (relying on R-1) fails, and so does a test
+    evidencing R-3 and R-2 together that declares nothing; R-3's own test passes. No second cause: the
+    shared failure touches R-2, which R-1 already accounts for."""
+    tests = [
+        _outcome("test_shape", ["R-1"], [], True),
+        _outcome("test_content_free", ["R-2"], ["R-1"], True),
+        _outcome("test_corpus", ["R-3", "R-2"], [], True),
+        _outcome("test_box", ["R-3"], [], False),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-2": "R-1", "R-3": "R-1"}
+
+
+def test_a_base_record_before_its_amendment() -> None:
+    """A test evidencing a record and its amendment fails; each passes another test (the amendment's
+    relying on its base): the base record is named, the amendment explained by it."""
+    records = ["R-1", "R-1/a1", "R-2"]
+    canonical = {r: r for r in records}
+    tests = [
+        _outcome("test_guards_decide", ["R-1", "R-1/a1"], [], True),
+        _outcome("test_messages", ["R-1"], ["R-2"], False),
+        _outcome("test_falsy_guards", ["R-1/a1"], ["R-1"], False),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, records), _results(tests), canonical)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-1/a1": "R-1"}

@@ -30,9 +30,14 @@ class Patch:
     replace: str
 
 
+SETS = ("tuning", "held-out")
+"""Tuning: root causes and the suite's reliances may be refined on it; held-out: measured, never tuned on."""
+
+
 @dataclass(frozen=True)
 class Modification:
     id: str
+    set: str
     change: str
     patches: tuple[Patch, ...]
     primary: tuple[str, ...]
@@ -49,6 +54,7 @@ def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
         catalog.require(entry["primary"])
         mods.append(Modification(
             id=entry["id"],
+            set=entry["set"],
             change=entry["change"],
             patches=tuple(Patch(p["find"], p["replace"]) for p in entry["patches"]),
             primary=tuple(entry["primary"]),

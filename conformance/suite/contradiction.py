@@ -1,0 +1,37 @@
+"""A failure that names the record it contradicts, where the check that failed is that record's.
+
+Tests lean on behaviours besides the records they evidence (the count grows by one, a box is drawn in
+CMP-5's form, a call passing the guards is accepted). When one of those checks fails, the test says which
+record's expectation it just saw broken, and root causes (gate/rootcauses.py) take that record as the
+cause of the failure instead of guessing it from the test's declarations.
+"""
+
+from __future__ import annotations
+
+from conformance.catalog.records import default_catalog
+
+
+class Contradiction(AssertionError):
+    """An assertion that failed on a named record's expectation; a failure like any other otherwise."""
+
+    def __init__(self, record: str, message: str) -> None:
+        default_catalog().require([record])
+        super().__init__(f"{record} contradicted: {message}")
+        self.record = record
+
+
+def expect(record: str, condition: bool, message: str) -> None:
+    """Assert `condition`, part of `record`'s expectation; its failure names the record."""
+    if not condition:
+        raise Contradiction(record, message)
+
+
+def contradicted(exc: BaseException | None) -> list[str]:
+    """The records a test's failure names, in the order found (exception groups searched)."""
+    if exc is None:
+        return []
+    if isinstance(exc, Contradiction):
+        return [exc.record]
+    if isinstance(exc, BaseExceptionGroup):
+        return list(dict.fromkeys(r for e in exc.exceptions for r in contradicted(e)))
+    return []
