@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from conformance.core.errors import HarnessError
+from conformance.core.identity import ShardIdentity, parse_shard
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
@@ -35,6 +36,13 @@ def positive_seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError("must be a positive number of seconds")
     return value
+
+
+def shard(text: str) -> ShardIdentity:
+    try:
+        return parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def seed(text: str) -> int:

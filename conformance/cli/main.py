@@ -16,7 +16,7 @@ from typing import TextIO
 
 from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
 from conformance.drivers.cancel import Cancelled
 from conformance.gate import exit_status
 from conformance.report.escape import safe, write_line
@@ -44,6 +44,9 @@ def main(
         args = build_parser().parse_args(argv)
         command = next(c for c in commands.COMMANDS if args.command == c.NAME)
         return command.main(args, out, err)
+    except InputError as exc:
+        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
+        return exit_status.USAGE
     except HarnessError as exc:
         write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
         return exit_status.UNUSABLE

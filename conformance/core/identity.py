@@ -4,14 +4,17 @@ checkout commit, profile and seed: enough to rerun the same examples)."""
 from __future__ import annotations
 
 import platform
+import re
 import subprocess
 from importlib import metadata
 from pathlib import Path
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DISTRIBUTION: Final = "seqthink-conformance"
+MAX_SHARDS: Final = 64
+"""More shards than this would leave most of them without a test (a run has about 130)."""
 
 
 IdentityKind = Literal["reference", "npm", "cmd"]
@@ -51,6 +54,37 @@ class TargetIdentity(BaseModel):
     )
 
 
+class ShardIdentity(BaseModel):
+    """Which part of a run a report holds: shard `index` of `count` (`run --shard I/N`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: int = Field(ge=1, le=MAX_SHARDS)
+    count: int = Field(ge=1, le=MAX_SHARDS)
+
+    @model_validator(mode="after")
+    def _within(self) -> ShardIdentity:
+        if self.index > self.count:
+            raise ValueError(f"shard {self.index} of {self.count} does not exist")
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+def parse_shard(text: str) -> ShardIdentity:
+    """`I/N` with 1 <= I <= N <= MAX_SHARDS; ValueError saying what is wrong otherwise."""
+    found = re.fullmatch(r"([0-9]{1,6})/([0-9]{1,6})", text)
+    if found is None:
+        raise ValueError(f"expected I/N, e.g. 1/4, not {text[:40]!r}")
+    i, n = int(found[1]), int(found[2])
+    if not 1 <= n <= MAX_SHARDS:
+        raise ValueError(f"N must be 1 to {MAX_SHARDS}")
+    if not 1 <= i <= n:
+        raise ValueError(f"I must be 1 to N ({n})")
+    return ShardIdentity(index=i, count=n)
+
+
 class HarnessIdentity(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -59,6 +93,9 @@ class HarnessIdentity(BaseModel):
     profile: str
     seed: str | None
     python: str
+    shard: ShardIdentity | None = Field(
+        default=None, description="set when this is one shard of a run (`run --shard I/N`)"
+    )
 
 
 def harness_version() -> str:
@@ -80,6 +117,8 @@ def git_commit() -> str | None:
     return commit if out.returncode == 0 and len(commit) == 40 else None
 
 
-def harness_identity(*, profile: str, seed: str | None) -> HarnessIdentity:
+def harness_identity(
+    *, profile: str, seed: str | None, shard: ShardIdentity | None = None
+) -> HarnessIdentity:
     return HarnessIdentity(version=harness_version(), git_commit=git_commit(), profile=profile, seed=seed,
-                           python=platform.python_version())
+                           python=platform.python_version(), shard=shard)

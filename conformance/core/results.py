@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 
-RESULTS_FORMAT: Final = "seqthink-conformance-results/1"
+RESULTS_FORMAT: Final = "seqthink-conformance-results/2"
+"""/2: `collected`, and the harness identity's `shard`; a shard's report folder holds its results.json."""
 
 TestStatus = Literal["passed", "failed", "error", "skipped"]
 """`failed`: a record's assertion did not hold; `error`: the server crashed, hung or broke the protocol."""
@@ -74,7 +75,7 @@ class TestOutcome(_Frozen):
 
 
 class RunResults(_Frozen):
-    format: Literal["seqthink-conformance-results/1"] = RESULTS_FORMAT
+    format: Literal["seqthink-conformance-results/2"] = RESULTS_FORMAT
     target: TargetIdentity
     harness: HarnessIdentity
     server_info: dict[str, str] = Field(default_factory=dict)
@@ -85,3 +86,7 @@ class RunResults(_Frozen):
     calls_made: int = 0
     tests: list[TestOutcome] = Field(default_factory=list)
     stopped: str | None = Field(default=None, description="why the suite stopped before its last test")
+    collected: list[str] = Field(
+        default_factory=list,
+        description="a shard's: every test the whole run collects, in order (its share is computed from it)",
+    )

@@ -10,4 +10,7 @@ GATE_FAILED: Final = 1
 """A departure not in the baseline, or a baseline entry that did not depart; `diff`: records differ."""
 UNUSABLE: Final = 2
 """The target cannot be started or driven, or the command line or an input file is wrong."""
+USAGE: Final = 4
+"""The command line is misused or an input it names cannot be used (e.g. shard reports that do not belong
+together)."""
 INTERRUPTED: Final = 130

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.core.identity import ShardIdentity
+
 SUITE: Final = "conformance.suite"
 CALL_TIMEOUT: Final = 10.0
 
@@ -24,6 +26,7 @@ class RunOptions:
     suite: str = SUITE
     against: str | None = None
     max_time: float | None = None
+    shard: ShardIdentity | None = None
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
@@ -31,6 +34,8 @@ class RunOptions:
         the installs and how long a call may take. Options at their defaults are left out."""
         argv = [python, "-m", "conformance", "run", "--target", self.target, "--profile", self.profile,
                 "--seed", str(self.seed)]
+        if self.shard is not None:
+            argv += ["--shard", str(self.shard)]
         if self.jobs > 1:
             argv += ["--jobs", str(self.jobs)]
         if self.suite != SUITE:

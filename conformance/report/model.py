@@ -10,12 +10,13 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/2"
-READABLE_FORMATS: Final = ("seqthink-conformance-report/1", REPORT_FORMAT)
-"""/1 reports (no root causes, no comparison) are still read: every field /2 added has a default."""
+REPORT_FORMAT: Final = "seqthink-conformance-report/3"
+READABLE_FORMATS: Final = ("seqthink-conformance-report/1", "seqthink-conformance-report/2", REPORT_FORMAT)
+"""/1 reports (no root causes, no comparison) and /2 reports (no shards) are still read: every field a
+later format added has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -162,6 +163,10 @@ class Gate(_Frozen):
         description="departure changed: listed departures whose behaviour signature differs from the "
         "baseline's",
     )
+    deferred: str | None = Field(
+        default=None,
+        description="a shard's report: not judged here (`passed` is false), but on the merged report",
+    )
 
 
 class Preflight(_Frozen):
@@ -173,6 +178,17 @@ class Preflight(_Frozen):
     tools: list[str] = Field(default_factory=list)
     stderr_tail: str = ""
     transcript: str | None = None
+
+
+class ShardRun(_Frozen):
+    """One shard of a merged run, as its own report told it."""
+
+    shard: ShardIdentity
+    duration_s: float
+    tests: int
+    processes_started: int
+    calls_made: int
+    interrupted: str | None = None
 
 
 class RunInfo(_Frozen):
@@ -189,6 +205,10 @@ class RunInfo(_Frozen):
         default=None,
         description="why the run ended before its last test: \"cancelled by SIGTERM\", \"deadline: ...\", or "
         "the breaker's reason when the target kept failing; unfinished records are `not run`",
+    )
+    shards: list[ShardRun] = Field(
+        default_factory=list,
+        description="a merged report's shards (`run --merge`); its duration is the longest shard's",
     )
 
 
@@ -257,7 +277,9 @@ class StoreGrowth(_Frozen):
 
 
 class Report(_Frozen):
-    format: Literal["seqthink-conformance-report/1", "seqthink-conformance-report/2"] = REPORT_FORMAT
+    format: Literal[
+        "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3"
+    ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
     server_info: dict[str, str] = Field(default_factory=dict)

@@ -20,6 +20,8 @@ VERDICT_MARK = {"holds": "✓", "deviates": "✗", "error": "!", "not observable
 
 def gate_sentence(gate: Gate) -> str:
     """One line saying whether the gate passed and why not."""
+    if gate.deferred is not None:
+        return f"gate not judged: {gate.deferred}"
     if gate.passed:
         if gate.expected:
             return (
@@ -93,15 +95,26 @@ def identity_rows(report: Report) -> list[tuple[str, str]]:
         ("harness commit", h.git_commit or "not a git checkout"),
         ("profile", h.profile),
         ("hypothesis seed", h.seed or "random"),
+        *([("shard", f"{h.shard} (this report holds only its share of the run's tests)")] if h.shard else []),
         ("python", h.python),
         ("rerun", report.run.rerun),
         ("started", report.run.started),
         ("duration", f"{report.run.duration_s:.1f} s"),
+        *([("shards", _shard_runs(report))] if report.run.shards else []),
         ("jobs", str(report.run.jobs)),
         ("server processes started", str(report.run.processes_started)),
         ("calls made", str(report.run.calls_made)),
     ]
     return rows
+
+
+def _shard_runs(report: Report) -> str:
+    """A merged run's shards: the duration is the longest's, as if they ran side by side."""
+    runs = "; ".join(
+        f"{s.shard}: {s.tests} tests, {s.duration_s:.1f} s{f' ({s.interrupted})' if s.interrupted else ''}"
+        for s in report.run.shards
+    )
+    return f"merged from {len(report.run.shards)} ({runs})"
 
 
 def _flat(value: object) -> str:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import settings
 
 from conformance.core.errors import HarnessError
-from conformance.core.identity import harness_identity
+from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
 from conformance.core.results import (
     ClaimObservation,
     Counterexample,
@@ -40,6 +40,7 @@ from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession, Spare
+from conformance.suite.sharding import share_of
 from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.specs import Target, resolve_target
 
@@ -58,6 +59,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where npm targets are installed (default: the user cache directory)")
     group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
                     help="seconds a server may take to answer one request")
+    group.addoption("--shard", dest="conformance_shard", default=None, metavar="I/N",
+                    help="run only shard I of N of the collected tests (suite/sharding.py)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
                   default=DEFAULT_TARGETS)
 
@@ -71,6 +74,8 @@ class _RunState:
     cache: Path | None
     timeout: float
     started: str
+    shard: ShardIdentity | None = None
+    collected: list[str] = field(default_factory=list)
     targets: dict[str, Target] = field(default_factory=dict)
     sessions: dict[str, ServerSession] = field(default_factory=dict)
     outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
@@ -155,10 +160,33 @@ def pytest_configure(config: pytest.Config) -> None:
         cache=Path(cache) if cache else None,
         timeout=float(config.getoption("conformance_timeout")),
         started=_now(),
+        shard=_shard_option(config),
         shrinking=ShrinkBudget(*SHRINK_BUDGET[profile]),
     )
     config.stash[_STATE_KEY] = state
     state.unwatch = watch_examples(state.example_ended)
+
+
+def _shard_option(config: pytest.Config) -> ShardIdentity | None:
+    given: str | None = config.getoption("conformance_shard")
+    if given is None:
+        return None
+    try:
+        return parse_shard(given)
+    except ValueError as exc:
+        raise pytest.UsageError(f"--shard: {exc}") from None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--shard I/N`: keep this shard's share of what is selected (after any other selection)."""
+    state = config.stash.get(_STATE_KEY, None)
+    if state is None or state.shard is None:
+        return
+    state.collected = [item.nodeid for item in items]
+    mine = set(share_of(state.collected, state.shard))
+    config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in mine])
+    items[:] = [item for item in items if item.nodeid in mine]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -441,7 +469,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.results_dir is None:
         return
     seed = session.config.getoption("hypothesis_seed", None)
-    harness = harness_identity(profile=state.profile, seed=None if seed is None else str(seed))
+    harness = harness_identity(profile=state.profile, seed=None if seed is None else str(seed),
+                               shard=state.shard)
     for spec, target in state.targets.items():
         srv = state.sessions.get(spec)
         results = RunResults(
@@ -455,6 +484,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             calls_made=srv.transcript.count("sent") if srv else 0,
             tests=state.outcomes.get(spec, []),
             stopped=state.breaker.tripped,
+            collected=state.collected,
         )
         state.results_dir.mkdir(parents=True, exist_ok=True)
         (state.results_dir / f"results-{slug(spec)}.json").write_text(results.model_dump_json(indent=2))

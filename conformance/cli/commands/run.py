@@ -7,7 +7,17 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.cli.arguments import (
+    PROG,
+    UsageError,
+    add_env,
+    env_of,
+    positive,
+    positive_seconds,
+    seed,
+    shard,
+    target_spec,
+)
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -20,14 +30,16 @@ HELP = "run the suite against a target and write the evidence report"
 DESCRIPTION = (
     "Run the suite against a target; write report.json, report.md, report.html, junit.xml and transcripts/ "
     "into --out. Exit 0 when the observed departures are exactly the baseline's, 1 when not, 2 when the "
-    "target cannot be used."
+    "target cannot be used. With --shard I/N, run one part of the run and exit 0 once it ran (its report "
+    "leaves the gate to --merge); --merge DIR... joins all N shard reports into the run's report (exit 0/1/2 "
+    "as a run, 4 when the folders are not one run's shards)."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target",
-        default="reference",
+        default=None,
         type=target_spec,
         help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
     )
@@ -95,15 +107,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "records not run, exit status 124",
     )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
+    add_shard_arguments(parser)
+
+
+def add_shard_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--shard",
+        type=shard,
+        default=None,
+        metavar="I/N",
+        help="run shard I of N: every Nth test of the run, from the I-th (the same examples as in one run of "
+        "the same --seed); its report is a part for --merge, and it exits 0 once it ran (docs/sharding.md)",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="join the report folders of all N shards of one run into its report in --out, with the verdicts "
+        "and gate of one run of the same seed; starts nothing (--baseline for the gate; --target, --profile, "
+        "--seed, when given, must be the shards')",
+    )
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.merge is not None:
+        return _merge(args, out, err)
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
 
+    if args.shard is not None and args.against is not None:
+        raise UsageError("--against cannot be split into shards: compare in a run of its own")
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    target: str = args.target or "reference"
     options = RunOptions(
-        target=with_env(args.target, env_of(args.env)) if args.env else args.target,
+        target=with_env(target, env_of(args.env)) if args.env else target,
         profile=profile,
         seed=seed,
         out=args.out,
@@ -114,9 +153,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        shard=args.shard,
     )
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"{f', shard {options.shard}' if options.shard else ''}"
         f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
         out,
     )
@@ -129,3 +170,24 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if outcome.message is not None:
         write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
     return outcome.exit_code
+
+
+def _merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`run --merge DIR...`: the shards' reports joined (cli/runner/shards.py); nothing is run."""
+    from conformance.cli.runner.shards import Expected, merge
+
+    for given, name in ((args.shard, "--shard"), (args.against, "--against"), (args.max_time, "--max-time")):
+        if given is not None:
+            raise UsageError(f"{name} has nothing to do with --merge, which runs nothing")
+    if args.jobs > 1:
+        raise UsageError("--jobs has nothing to do with --merge, which runs nothing")
+    if args.env and not args.target:
+        raise UsageError("--env names part of a --target: give both, or neither, with --merge")
+    target = with_env(args.target, env_of(args.env)) if args.target and args.env else args.target
+    expected = Expected(target=target, profile=args.profile, seed=args.seed)
+    code, report, message = merge(args.merge, args.out, args.baseline, expected, out)
+    write_summary(report, out)
+    write_line(f"report: {safe(str(args.out))}/report.html (also report.json, report.md, junit.xml)", out)
+    if message is not None:
+        write_line(f"{PROG}: error: {safe(message, 2000)}", err)
+    return code

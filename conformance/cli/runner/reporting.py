@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.view import CatalogView, load_catalog_view
-from conformance.core.identity import harness_identity
+from conformance.core.identity import ShardIdentity, harness_identity
 from conformance.core.results import RunResults
 from conformance.drivers import cancel, process
 from conformance.gate.assemble import TargetSeen, assemble_report
@@ -21,10 +21,13 @@ from conformance.gate.baseline import Baseline, canonical_entries, check_spec, l
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
-from conformance.report.model import Report, RunInfo
+from conformance.report.model import Gate, Report, RunInfo
 from conformance.report.write import write_report
 
-OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
+OUTPUTS = (
+    "report.json", "report.md", "report.html", "junit.xml", "results.json", "pytest.log", "transcripts"
+)
+"""What a run writes into --out (results.json: a shard's, which `run --merge` reads)."""
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
 
@@ -64,14 +67,17 @@ class RunReport:
         pytest_exit: int | None,
         why: str,
         sign: Signer | None = None,
+        run: RunInfo | None = None,
     ) -> Report:
-        """Judge, assemble and write the report; `why` is what records no test ran say (a stop overrides)."""
+        """Judge, assemble and write the report; `why` is what records no test ran say (a stop overrides);
+        `run`, when given, is what the report says of the run (a merge's, from its shards)."""
         options = self.options
-        tests = results.tests if results is not None else []
         stop = cancel.requested()
         interrupted = stop.reason if stop is not None else results.stopped if results is not None else None
         if interrupted is not None:
             why = f"not run: {interrupted}"
+        elif options.shard is not None and results is not None:
+            why = f"not run in shard {options.shard}: another shard of the run has its tests"
         report = assemble_report(
             catalog=self.catalog.records,
             canonical=self.catalog.canonical,
@@ -79,19 +85,8 @@ class RunReport:
             seen=seen,
             harness=results.harness
             if results is not None
-            else harness_identity(profile=options.profile, seed=str(options.seed)),
-            run=RunInfo(
-                started=self.started,
-                finished=_now(),
-                duration_s=round(time.monotonic() - self.t0, 3),
-                jobs=options.jobs,
-                processes_started=results.processes_started if results else process.processes_started(),
-                calls_made=results.calls_made if results else 0,
-                tests=len(tests),
-                rerun=shlex.join(options.command()),
-                pytest_exit=pytest_exit,
-                interrupted=interrupted,
-            ),
+            else harness_identity(profile=options.profile, seed=str(options.seed), shard=options.shard),
+            run=run or self._run_info(results, pytest_exit, interrupted),
             generated=_now(),
             baseline=self.baseline,
             baseline_path=str(options.baseline) if options.baseline else None,
@@ -99,8 +94,39 @@ class RunReport:
             not_run_reason=why,
             sign=sign,
         )
+        if options.shard is not None:
+            report = _as_shard(report, options.shard)
+            if results is not None:
+                (options.out / "results.json").write_text(results.model_dump_json(indent=1), encoding="utf-8")
         write_report(report, options.out)
         return report
+
+    def _run_info(
+        self, results: RunResults | None, pytest_exit: int | None, interrupted: str | None
+    ) -> RunInfo:
+        options = self.options
+        return RunInfo(
+            started=self.started,
+            finished=_now(),
+            duration_s=round(time.monotonic() - self.t0, 3),
+            jobs=options.jobs,
+            processes_started=results.processes_started if results else process.processes_started(),
+            calls_made=results.calls_made if results else 0,
+            tests=len(results.tests) if results is not None else 0,
+            rerun=shlex.join(options.command()),
+            pytest_exit=pytest_exit,
+            interrupted=interrupted,
+        )
+
+
+def _as_shard(report: Report, shard: ShardIdentity) -> Report:
+    """A shard's report: its gate is not the run's (records of other shards are not run here), so it is left
+    to the merged report, and the report says so instead of passing or failing."""
+    deferred = (
+        f"this is shard {shard} of a run; `run --merge` of its {shard.count} shard reports judges the gate"
+    )
+    gate = Gate(baseline=report.gate.baseline, passed=False, deferred=deferred)
+    return report.model_copy(update={"gate": gate})
 
 
 def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:

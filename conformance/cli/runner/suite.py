@@ -63,6 +63,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     ]
     if options.cache is not None:
         args += ["--target-cache", str(options.cache)]
+    if options.shard is not None:
+        args += ["--shard", str(options.shard)]
     if options.jobs > 1:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]

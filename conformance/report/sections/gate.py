@@ -17,7 +17,8 @@ from conformance.report.text import around_difference, is_comparison_only, paire
 
 
 def view(report: Report) -> Gate | NotShown:
-    return NOT_SHOWN if is_comparison_only(report) else report.gate
+    """Not shown for a comparison, nor for a shard: its title already says the merged report judges it."""
+    return NOT_SHOWN if is_comparison_only(report) or report.gate.deferred else report.gate
 
 
 def markdown(g: Gate, detail: Detail) -> list[str]:
