@@ -396,3 +396,17 @@ def test_options_that_would_run_something_are_refused_with_merge(shards: list[Pa
 def test_a_shard_is_i_of_n(text: str) -> None:
     ran = cli_here("run", "--shard", text, "--target", "reference")
     assert ran.code != 0 and "--shard" in ran.stderr and len(ran.stderr.strip().splitlines()) == 1
+
+
+def test_a_shard_whose_suite_could_not_run_makes_the_merge_unusable(shards: list[Path],
+                                                                    tmp_path: Path) -> None:
+    def crashed(document: dict[str, object]) -> None:
+        run = document["run"]
+        assert isinstance(run, dict)
+        run["pytest_exit"] = 3  # pytest's internal error: exit 2 in one run
+    _edit(shards[1] / "report.json", crashed)
+    ran = cli_here("run", "--merge", *map(str, shards), "--out", str(tmp_path / "merged"))
+    assert ran.code == exit_status.UNUSABLE, ran.stderr
+    assert "could not run" in ran.stderr and "shard 2/3" in ran.stderr
+    merged = json.loads((tmp_path / "merged" / "report.json").read_text(encoding="utf-8"))
+    assert merged["gate"]["passed"] is False

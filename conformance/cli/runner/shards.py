@@ -50,6 +50,8 @@ MAX_DEPTH: Final = 64
 MAX_TRANSCRIPT_BYTES: Final = 4 * 2**30
 """All transcripts copied from all shards together."""
 SAFE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+PYTEST_FINISHED: Final = (0, 1)
+"""pytest's exit statuses of a suite that ran (tests passed, tests failed): cli/runner/suite.py's FINISHED."""
 MACHINE_LOCAL: Final = frozenset({"command", "installed_at"})
 """Target identity fields that differ from one machine to the next for the same target (the install path,
 the install time); every other field must be equal in every shard."""
@@ -507,8 +509,7 @@ def merge(
                          out=out, baseline=baseline, jobs=first.report.run.jobs)
     report = RunReport.begin(options)
     copied = copy_transcripts(shards, report.transcripts)
-    unusable = next((p for p in shards if not p.report.preflight.ok or
-                     (p.results is None and not p.report.run.interrupted)), None)
+    unusable = next((p for p in shards if not _suite_ran(p)), None)
     ran = unusable is None and any(p.results is not None for p in shards)
     results = join_results(shards, copied) if ran else None
     source = unusable or first
@@ -532,6 +533,14 @@ def merge(
     written = report.write(results, seen, info.pytest_exit, "no test evidences this record",
                            sign=signatures(shards), run=info)
     return (exit_status.OK if written.gate.passed else exit_status.GATE_FAILED), written, None
+
+
+def _suite_ran(part: ShardFolder) -> bool:
+    """Its target was usable and its suite ran to the end or was stopped (a pytest failure is exit 2 in one
+    run, so it is in the merge)."""
+    run = part.report.run
+    finished = part.results is not None and run.pytest_exit in PYTEST_FINISHED
+    return part.report.preflight.ok and (finished or run.interrupted is not None)
 
 
 def _unusable_why(part: ShardFolder) -> str:
