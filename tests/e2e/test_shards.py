@@ -21,12 +21,13 @@ COUNT = 2
 @pytest.fixture(scope="module")
 def shard_runs(reference_ci: CountedRun, tmp_path_factory: pytest.TempPathFactory,
                ahead: ThreadPoolExecutor) -> list[Ran]:
-    """Both shards of the single run's target, profile and seed, side by side."""
+    """Both shards of the single run's target, profile and seed, side by side (a longer --call-timeout, which
+    decides no example, so that two runs starting at once on a loaded machine still get their answers)."""
     root = tmp_path_factory.mktemp("shards")
     runs = [
         ahead.submit(cli, "run", "--target", "reference", "--profile", reference_ci.profile, "--seed",
-                     reference_ci.seed, "--shard", f"{index}/{COUNT}", out=root / f"shard-{index}",
-                     timeout=600)
+                     reference_ci.seed, "--shard", f"{index}/{COUNT}", "--call-timeout", "30",
+                     out=root / f"shard-{index}", timeout=600)
         for index in range(1, COUNT + 1)
     ]
     return [run.result() for run in runs]
