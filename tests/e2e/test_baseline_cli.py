@@ -122,7 +122,7 @@ def test_refresh_keeps_reasons_and_repins_signatures(release_reports: dict[str, 
 def test_refresh_of_a_missing_file_is_one_line(release_reports: dict[str, Ran], tmp_path: Path) -> None:
     ran = cli_here("baseline", str(release_reports["new"].out / "report.json"), "--refresh",
                    str(tmp_path / "nope.yaml"))
-    assert ran.code == 2
+    assert ran.code == 4
     assert_one_clean_error_line(ran)
 
 
@@ -156,6 +156,6 @@ def test_a_baseline_for_another_project_is_refused(tmp_path: Path) -> None:
     )
     args = ["run", "--target", "npm:0.6.2", "--baseline", str(path), "--suite", GATE_SUITE]
     ran = cli(*args, out=tmp_path / "o", timeout=600)
-    assert ran.code == 2, ran.stdout + ran.stderr
+    assert ran.code == 4, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert "is for project 'some-other-server'" in ran.stderr
