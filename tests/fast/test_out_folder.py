@@ -1,4 +1,4 @@
-"""The output folder is the harness's only where it wrote: staged and moved into place, its manifest the list of
+"""The output folder holds only what the harness wrote: staged and moved into place, its manifest the list of
 what a later command may replace, a folder holding anything else refused untouched, one command at a time."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_a_file_appearing_during_the_run_is_kept_and_so_is_the_runs_output(tmp_p
     try:
         (folder.staging / "report.json").write_text("new", encoding="utf-8")
         (out / "notes.md").write_text("a user's", encoding="utf-8")
-        with pytest.raises(InputError, match="appeared during the run.*this run's output is in"):
+        with pytest.raises(InputError, match=r"appeared during the run.*this run's output is in"):
             folder.commit()
     finally:
         folder.release()
@@ -125,9 +125,11 @@ def test_a_file_appearing_during_the_run_is_kept_and_so_is_the_runs_output(tmp_p
 
 def test_two_commands_cannot_write_one_folder_at_once(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    with claimed(out, "run"):
-        with pytest.raises(InputError, match=f"being written by another run \\(pid {os.getpid()}\\)"):
-            OutFolder(out, "run").claim()
+    with (
+        claimed(out, "run"),
+        pytest.raises(InputError, match=f"being written by another run \\(pid {os.getpid()}\\)"),
+    ):
+        OutFolder(out, "run").claim()
     write_run(out, "after the first released it")
     assert (out / "report.json").is_file()
 
