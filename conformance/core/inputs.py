@@ -6,6 +6,7 @@ check, never trusted, never executed.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -33,7 +34,7 @@ ErrorType = type[HarnessError]
 
 _STRINGS: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NOT_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
-_INNERMOST: Final = re.compile(r"[\[{][\]}]")
+_DELTA: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -134,7 +135,7 @@ def validated(model: type[M], document: object, where: str, error: ErrorType = I
         return model.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        field = _one_line(".".join(str(p) for p in first["loc"]), 120) or "(top level)"
         raise error(f"{where}: {field}: {_one_line(first['msg'])}") from None
 
 
@@ -153,17 +154,9 @@ def read_model(
 
 
 def _nesting_exceeds(text: str, depth: int) -> bool:
-    """Whether the brackets outside strings nest deeper than `depth`: innermost pairs are removed `depth`
-    times over (each pass at C speed); a balanced text that is left with brackets nests deeper."""
+    """Whether the brackets outside strings ever nest deeper than `depth` (counted at C speed, no stack)."""
     skeleton = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    for _ in range(depth):
-        if not skeleton:
-            return False
-        reduced = _INNERMOST.sub("", skeleton)
-        if reduced == skeleton:
-            return False  # unbalanced: the parser says where
-        skeleton = reduced
-    return bool(_INNERMOST.search(skeleton))
+    return bool(skeleton) and max(itertools.accumulate(map(_DELTA.__getitem__, skeleton))) > depth
 
 
 def _check_nodes(root: yaml.Node, where: str, depth: int, error: ErrorType) -> None:
