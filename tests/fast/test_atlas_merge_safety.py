@@ -68,7 +68,8 @@ def test_a_command_named_in_a_report_of_a_folder_without_atlas_is_not_probed(tmp
 
 
 @pytest.mark.parametrize(
-    "folder", [".", "..", "../victim", "targets/../../victim", "targets/..", "/tmp/x", "targets/a/b", "targets/"]
+    "folder",
+    [".", "..", "../victim", "targets/../../victim", "targets/..", "/tmp/x", "targets/a/b", "targets/"],
 )
 def test_a_folder_name_that_is_not_one_plain_component_is_refused(tmp_path: Path, folder: str) -> None:
     victim = tmp_path / "victim"
