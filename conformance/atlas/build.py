@@ -181,7 +181,7 @@ def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progre
         suite=options.suite or SUITE,
     ).command(sys.executable, local=True)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    progress(f"run {spec} → {folder}")
+    progress(f"run {spec} → {options.out / folder.parent.name / folder.name}")
     started = time.monotonic()
     log_path = folder.parent / f".{folder.name}.run.log"  # moved in once the run has written its folder
     with log_path.open("w", encoding="utf-8") as log:
@@ -593,7 +593,7 @@ def merge_atlases(
             jobs=jobs,
             started=started,
             merged_from=[str(d) for d in dirs],
-            may_start=lambda spec: spec in allowed or _published_release(spec),
+            may_start=lambda spec: spec in allowed or _published_release(spec, cache),
         )
         write_atlas(atlas, staging.staging)
         staging.commit()
@@ -628,8 +628,19 @@ def _links(folder: str, names: list[str]) -> list[str]:
     return [name for name in names if os.path.islink(os.path.join(folder, name))]
 
 
-def _published_release(spec: str) -> bool:
-    """A published release of the package, named plainly (`npm:1.2.3`, no environment): what a merged file
-    may name and a merge may still install and start."""
-    version = _npm_version(spec)
-    return version is not None and spec == NPM.spec(version) and _RELEASE.fullmatch(version) is not None
+def _published_release(spec: str, cache: Path) -> bool:
+    """A published release of the package named plainly (`npm:1.2.3`), or with environment switches its own
+    README documents (read from the installed release, not from a file): what a merged file may name and a
+    merge may still install and start."""
+    env, base = split_env(spec)
+    version = _npm_version(base)
+    if version is None or base != NPM.spec(version) or _RELEASE.fullmatch(version) is None:
+        return False
+    if not env:
+        return True
+    try:
+        readme = readme_of(resolve_target(base, cache_dir=cache))
+    except TargetError:
+        return False
+    switches = readme.switches if readme is not None else {}
+    return all(switches.get(name) == value for name, value in env.items())
