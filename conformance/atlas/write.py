@@ -14,7 +14,7 @@ from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.report.escape import safe
-from conformance.report.markdown_parts import md
+from conformance.report.markdown_parts import link, md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
 
 SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-1.json"
@@ -193,7 +193,7 @@ def render_markdown(atlas: Atlas) -> str:
             [
                 _code(c.label),
                 *(md(v) for v in identity_cells(c)),
-                f"[report]({c.report})" if c.report else md(c.error or "no report"),
+                link("report", c.report) if c.report else md(c.error or "no report"),
             ]
             for c in atlas.columns
         ],
@@ -249,7 +249,7 @@ def _upstream_md(problem: UpstreamProblem) -> list[str]:
         if problem.first_seen
         else "not seen in any release"
     )
-    lines = [f"### [{md(problem.id)}]({problem.url}) {md(problem.title)}", "", f"{seen}.", ""]
+    lines = [f"### {link(problem.id, problem.url)} {md(problem.title)}", "", f"{seen}.", ""]
     lines += _md_table(
         ["release", "shows it", "detail", "evidence"],
         [
