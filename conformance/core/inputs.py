@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -111,9 +112,7 @@ def read_json(
     depth: int = MAX_DEPTH,
     error: ErrorType = InputError,
 ) -> object:
-    return parse_json(
-        read_text(path, what=what, limit=limit, error=error), describe(path, what), depth=depth, error=error
-    )
+    return _read(parse_json, path, what, limit, depth, error)
 
 
 def read_yaml(
@@ -124,9 +123,14 @@ def read_yaml(
     depth: int = MAX_DEPTH,
     error: ErrorType = InputError,
 ) -> object:
-    return parse_yaml(
-        read_text(path, what=what, limit=limit, error=error), describe(path, what), depth=depth, error=error
-    )
+    return _read(parse_yaml, path, what, limit, depth, error)
+
+
+def _read(
+    parse: Callable[..., object], path: Path, what: str, limit: int, depth: int, error: ErrorType
+) -> object:
+    text = read_text(path, what=what, limit=limit, error=error)
+    return parse(text, describe(path, what), depth=depth, error=error)
 
 
 def validated(model: type[M], document: object, where: str, error: ErrorType = InputError) -> M:

@@ -68,8 +68,8 @@ class OutFolder:
         """Lock the folder, refuse it when it holds what the harness did not write, create the staging."""
         self._created = _make_parents(self.real.parent, self.path)
         self._lock = _lock(self.real.parent / f".{self.real.name}.{_LOCK}", self.path)
-        self._remove_leftovers()
         _check_owned(self.real, self.path)
+        self._remove_leftovers()  # after the check: a refused command leaves a kept staging folder alone
         self.staging.mkdir()
         _write_manifest(self.staging, Manifest(command=self.command))
 
