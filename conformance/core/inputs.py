@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final, TypedDict, TypeVar, Unpack
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -104,33 +104,25 @@ def parse_yaml(text: str, where: str, *, depth: int = MAX_DEPTH, error: ErrorTyp
     return value
 
 
-def read_json(
-    path: Path,
-    *,
-    what: str = "",
-    limit: int = DATA_BYTES,
-    depth: int = MAX_DEPTH,
-    error: ErrorType = InputError,
-) -> object:
-    return _read(parse_json, path, what, limit, depth, error)
+class Limits(TypedDict, total=False):
+    what: str
+    limit: int
+    depth: int
+    error: ErrorType
 
 
-def read_yaml(
-    path: Path,
-    *,
-    what: str = "",
-    limit: int = DATA_BYTES,
-    depth: int = MAX_DEPTH,
-    error: ErrorType = InputError,
-) -> object:
-    return _read(parse_yaml, path, what, limit, depth, error)
+def read_json(path: Path, **limits: Unpack[Limits]) -> object:
+    return _read(parse_json, path, limits)
 
 
-def _read(
-    parse: Callable[..., object], path: Path, what: str, limit: int, depth: int, error: ErrorType
-) -> object:
-    text = read_text(path, what=what, limit=limit, error=error)
-    return parse(text, describe(path, what), depth=depth, error=error)
+def read_yaml(path: Path, **limits: Unpack[Limits]) -> object:
+    return _read(parse_yaml, path, limits)
+
+
+def _read(parse: Callable[..., object], path: Path, limits: Limits) -> object:
+    what, error = limits.get("what", ""), limits.get("error", InputError)
+    text = read_text(path, what=what, limit=limits.get("limit", DATA_BYTES), error=error)
+    return parse(text, describe(path, what), depth=limits.get("depth", MAX_DEPTH), error=error)
 
 
 def validated(model: type[M], document: object, where: str, error: ErrorType = InputError) -> M:
