@@ -177,3 +177,20 @@ def test_run_refuses_a_folder_it_did_not_write_in_one_line_before_anything_start
     assert_one_clean_error_line(ran)
     assert "not written by seqthink-conformance" in ran.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]
+
+
+def test_a_run_refused_after_the_target_resolved_leaves_the_previous_report(tmp_path: Path) -> None:
+    """A baseline of another project is found only once the target is resolved: the previous report stays."""
+    out = tmp_path / "out"
+    write_run(out, "the previous report")
+    before = snapshot(tmp_path)
+    baseline = tmp_path / "other.yaml"
+    baseline.write_text(
+        "format: seqthink-conformance-baseline/2\nproject: some-other-server\ndeviations: []\n",
+        encoding="utf-8",
+    )
+    ran = cli_here("run", "--target", "reference", "--baseline", str(baseline), "--out", str(out))
+    assert ran.code == USAGE, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert "is for project 'some-other-server'" in ran.stderr
+    assert snapshot(tmp_path) == {**before, "other.yaml": baseline.read_bytes()}
