@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--drop-stale",
         action="store_true",
-        help="with --refresh: remove the entries whose records the report saw not depart (listed either way)",
+        help="with --refresh: remove the entries whose records the report saw hold (listed either way)",
     )
 
 

@@ -107,4 +107,3 @@ def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | N
     check_spec(baseline, options.baseline, options.target)
     canonical_entries(baseline, catalog.canonical)
     return baseline
-
