@@ -74,7 +74,7 @@ def clean_refusal(ran: Ran, path: Path) -> None:
 def test_a_hostile_report_is_refused_by_diff_and_baseline(name: str, tmp_path: Path) -> None:
     path = tmp_path / "report.json"
     path.write_bytes(HOSTILE[name])
-    clean_refusal(cli_here("diff", str(REPORT), str(path)), path)
+    clean_refusal(cli_here("diff", str(path), str(REPORT)), path)
     clean_refusal(cli_here("baseline", str(path)), path)
 
 
@@ -104,7 +104,7 @@ def test_an_endless_file_is_read_no_further_than_its_limit() -> None:
         read_bytes(Path("/dev/urandom"), limit=1024)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=json_values, as_yaml=st.booleans())
 def test_any_document_is_a_baseline_or_one_line_naming_the_file(
     tmp_path: Path, document: object, as_yaml: bool
@@ -117,7 +117,7 @@ def test_any_document_is_a_baseline_or_one_line_naming_the_file(
         assert "\n" not in str(exc) and str(path) in str(exc)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=json_values)
 def test_any_document_is_a_report_or_one_line_naming_the_file(tmp_path: Path, document: object) -> None:
     path = tmp_path / "report.json"

@@ -54,9 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    existing = load_baseline(args.refresh) if args.refresh is not None else None
     report = load_report(args.report)
     check_report(report, args.report)
-    existing = load_baseline(args.refresh) if args.refresh is not None else None
     if existing is not None and args.project is None:
         check_project(project_of(report.target), existing, args.refresh, args.report)
     project = (
