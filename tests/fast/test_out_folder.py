@@ -194,3 +194,15 @@ def test_a_run_refused_after_the_target_resolved_leaves_the_previous_report(tmp_
     assert_one_clean_error_line(ran)
     assert "is for project 'some-other-server'" in ran.stderr
     assert snapshot(tmp_path) == {**before, "other.yaml": baseline.read_bytes()}
+
+
+def test_compare_refuses_to_write_over_a_compare_baseline_before_it_starts(tmp_path: Path) -> None:
+    accepted = tmp_path / "accepted.yaml"
+    accepted.write_text("# reasons a human wrote\n", encoding="utf-8")
+    out = tmp_path / "out"
+    ran = cli_here(
+        "compare", "cmd:/no/such/a", "cmd:/no/such/b", "--write-baseline", str(accepted), "--out", str(out)
+    )
+    assert ran.code == USAGE, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert accepted.read_text(encoding="utf-8") == "# reasons a human wrote\n" and not out.exists()

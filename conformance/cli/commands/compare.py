@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import target_spec
+from conformance.cli.arguments import UsageError, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
 from conformance.core.outfolder import claimed, write_file
 from conformance.drivers import process
@@ -69,6 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where npm targets are installed")
 
 
+_KEEP = "its reasons would be lost; choose another path, or remove it"
+
+
 def default_out(a: str, b: str) -> Path:
     return Path("reports") / f"compare-{folder_name(a)}-vs-{folder_name(b)}"
 
@@ -88,6 +91,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     profile = args.profile or default_profile()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     baseline = load_compare_baseline(args.baseline) if args.baseline is not None else None
+    if args.write_baseline is not None and (args.write_baseline.exists() or args.write_baseline.is_symlink()):
+        raise UsageError(f"--write-baseline {args.write_baseline} exists and is not replaced: {_KEEP}")
     out_dir: Path = args.out if args.out is not None else default_out(args.a, args.b)
     write_line(f"conformance compare: {safe(args.a)} vs {safe(args.b)}, profile {profile}, seed {seed}", out)
     with claimed(out_dir, NAME) as folder:
@@ -96,7 +101,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print_comparison(report, outcome, baseline, out)
     if args.write_baseline is not None:
         assert report.comparison is not None
-        write_file(args.write_baseline, dump_compare_baseline(report.comparison), replace=True)
+        write_file(args.write_baseline, dump_compare_baseline(report.comparison), replace=False, hint=_KEEP)
         write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
     write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
     return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
