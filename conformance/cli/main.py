@@ -4,7 +4,8 @@ or refresh a baseline from a report), `atlas` (every release, run and compared);
 `cli/commands/`.
 
 Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
-cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
+cannot be used; 4 the command is misused or a file it names cannot be used (nothing written) — always with
+one line on stderr saying why, never a traceback.
 """
 
 from __future__ import annotations

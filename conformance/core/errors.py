@@ -8,5 +8,5 @@ class HarnessError(Exception):
 
 
 class InputError(HarnessError):
-    """Input the user named cannot be used: missing, unreadable, too large, not valid, or inconsistent
-    (CLI exit status 4, the usage status)."""
+    """The command line or a file the user named cannot be used: missing, unreadable, too large, not valid,
+    or an output folder the harness may not write (CLI exit status 4, nothing written)."""

@@ -220,8 +220,8 @@ def _harness(field: str, value: object) -> Callable[[dict[str, object]], None]:
 def test_the_shards_of_one_run_merge(shards: list[Path], tmp_path: Path) -> None:
     ran = cli_here("run", "--merge", *map(str, reversed(shards)), "--out", str(tmp_path / "merged"))
     assert ran.code == exit_status.GATE_FAILED, ran.stderr
-    assert sorted(os.listdir(tmp_path / "merged")) == ["junit.xml", "report.html", "report.json", "report.md",
-                                                        "transcripts"]
+    assert sorted(os.listdir(tmp_path / "merged")) == [
+        ".seqthink-conformance.json", "junit.xml", "report.html", "report.json", "report.md", "transcripts"]
     assert sorted(os.listdir(tmp_path / "merged" / "transcripts")) == ["shard-1", "shard-2", "shard-3"]
     report = json.loads((tmp_path / "merged" / "report.json").read_text(encoding="utf-8"))
     assert {t["transcript"] for r in report["records"] for t in r["tests"]} == {
@@ -388,14 +388,15 @@ def test_the_merged_report_is_not_written_into_a_shard(shards: list[Path]) -> No
 def test_options_that_would_run_something_are_refused_with_merge(shards: list[Path], tmp_path: Path,
                                                                  extra: list[str]) -> None:
     ran = cli_here("run", "--merge", *map(str, shards), "--out", str(tmp_path / "m"), *extra)
-    assert ran.code != 0 and len(ran.stderr.strip().splitlines()) == 1, ran.stderr
+    assert ran.code == exit_status.USAGE and len(ran.stderr.strip().splitlines()) == 1, ran.stderr
     assert not (tmp_path / "m").exists()
 
 
 @pytest.mark.parametrize("text", ["0/2", "3/2", "1/0", "1/65", "a/b", "1/2/3", "½/2", "-1/2", ""])
 def test_a_shard_is_i_of_n(text: str) -> None:
     ran = cli_here("run", "--shard", text, "--target", "reference")
-    assert ran.code != 0 and "--shard" in ran.stderr and len(ran.stderr.strip().splitlines()) == 1
+    assert ran.code == exit_status.USAGE, ran.stderr
+    assert "--shard" in ran.stderr and len(ran.stderr.strip().splitlines()) == 1
 
 
 def test_a_shard_whose_suite_could_not_run_makes_the_merge_unusable(shards: list[Path],

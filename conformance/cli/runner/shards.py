@@ -33,6 +33,7 @@ from conformance.core.identity import (
     git_commit,
     harness_version,
 )
+from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen
@@ -495,11 +496,21 @@ def read_shards(folders: Sequence[Path], out: Path, expected: Expected) -> list[
 def merge(
     folders: Sequence[Path], out: Path, baseline: Path | None, expected: Expected, stream: TextIO
 ) -> tuple[int, Report, str | None]:
-    """Read, check and join the shards; judge and write the merged report into `out`. Returns the exit
-    status, the report and the one line for stderr when the target could not be used."""
+    """Read, check and join the shards; judge and write the merged report into `out` (claimed as a run's:
+    staged, then moved into place). Returns the exit status, the report and the one line for stderr when the
+    target could not be used."""
+    shards = read_shards(folders, out, expected)
+    with claimed(out, "run") as folder:
+        outcome = _merged(shards, folder.staging, baseline, stream)
+        folder.commit()
+    return outcome
+
+
+def _merged(
+    shards: Sequence[ShardFolder], out: Path, baseline: Path | None, stream: TextIO
+) -> tuple[int, Report, str | None]:
     from conformance.cli.runner.reporting import RunReport
 
-    shards = read_shards(folders, out, expected)
     first = shards[0]
     harness = first.report.harness
     assert harness.seed is not None
