@@ -17,7 +17,7 @@ from conformance.catalog.schemas import first_violation
 from conformance.compare.observe import Found
 from conformance.core.errors import HarnessError
 
-RULES_FORMAT: Final = "seqthink-attribution-rules/1"
+RULES_FORMAT: Final = "seqthink-attribution-rules/2"
 
 
 class AttributionError(HarnessError):
@@ -27,7 +27,8 @@ class AttributionError(HarnessError):
 class Cause(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    summary: str
+    groups: str
+    """Which differences the cause collects, for a reader of the rules; a report never prints it."""
     records: list[str]
 
 
@@ -68,7 +69,7 @@ def _refusal(found: Found) -> str:
 class Rules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["seqthink-attribution-rules/1"] = Field(default=RULES_FORMAT)
+    format: Literal["seqthink-attribution-rules/2"] = Field(default=RULES_FORMAT)
     causes: dict[str, Cause]
     rules: list[Rule]
 

@@ -12,7 +12,7 @@ from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.core.errors import HarnessError
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
-SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-2.json"
+SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-3.json"
 
 
 class ReportError(HarnessError):

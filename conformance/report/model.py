@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/2"
-READABLE_FORMATS: Final = ("seqthink-conformance-report/1", REPORT_FORMAT)
-"""/1 reports (no root causes, no comparison) are still read: every field /2 added has a default."""
+REPORT_FORMAT: Final = "seqthink-conformance-report/3"
+READABLE_FORMATS: Final = ("seqthink-conformance-report/1", "seqthink-conformance-report/2", REPORT_FORMAT)
+"""Older reports are still read: every field /2 added (root causes, comparison) and /3 added (a
+comparison's labels, change tables, crossing and long probes) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -200,12 +201,28 @@ class Summary(_Frozen):
     examples: int
 
 
+class Origin(_Frozen):
+    """Whether a difference comes from the server's code or its dependency tree, by crossing them."""
+
+    verdict: Literal["code", "dependencies", "either", "both", "undetermined"] = Field(
+        description="code: B's code on A's tree shows it and A's code on B's tree does not; "
+        "dependencies: the reverse; either: both crossings show it; both: neither does (it needs B's code "
+        "and B's tree)"
+    )
+    dependencies: list[str] = Field(
+        default_factory=list,
+        description="the dependency changes that alone show it (`zod 4.2.1 → 4.4.3`), or that differ between "
+        "the trees when none alone does",
+    )
+    note: str = Field(default="", description="what could not be crossed, and why")
+
+
 class Difference(_Frozen):
     """One behaviour difference between two targets on the same calls, minimized, classified, attributed."""
 
     id: str = Field(description="stable signature: the same change gets the same id in every run")
     aspect: str = Field(description="what differs: answer, is_error, error_class, store, stderr, tools_list, "
-                        "server_info, capabilities, banner, exit_status, ...")
+                        "server_info, capabilities, banner, exit_status, growth, ...")
     summary: str = Field(description="one line, in the records' vocabulary")
     records: list[str] = Field(default_factory=list, description="records whose statements cover it")
     cause: str = Field(default="", description="the root cause (its id) this difference is grouped under")
@@ -219,6 +236,37 @@ class Difference(_Frozen):
         default_factory=list, description="SDK-owned details normalized first (docs/reference-server.md)"
     )
     accepted: bool = Field(default=False, description="declared in the baseline given to the run")
+    field: str = Field(
+        default="", description="the argument (or key, or call shape) it is about: named by a refusal, the "
+        "field its minimal call bends, the listed tool's key, `name` / `arguments` for the call's shape"
+    )
+    suspect: str = Field(
+        default="", description="for a difference between two accepted answers: the argument its minimal "
+        "call sets to a value not of its declared type, the likely trigger"
+    )
+    value_class: str = Field(
+        default="", description="the kind of value the argument (the suspect, else the field) was given: "
+        "numeric string, zero, missing, ..."
+    )
+    detail: str = Field(
+        default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
+    )
+    shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
+    origin: Origin | None = Field(
+        default=None, description="code or dependency tree, by crossing them (npm targets only)"
+    )
+
+
+class Crossing(_Frozen):
+    """A's package on B's dependency tree and the reverse, installed beside the targets."""
+
+    status: Literal["done", "partial", "not needed", "not possible", "skipped", "failed"]
+    note: str = Field(default="", description="one line: what was crossed, or why not")
+    tree_changes: list[str] = Field(
+        default_factory=list, description="direct dependencies (and zod) whose versions differ, `name a → b`"
+    )
+    installs: int = Field(default=0, description="crossed installs made for this comparison (not cached)")
+    seconds: float = Field(default=0.0, description="time spent installing and replaying the crossings")
 
 
 class Comparison(_Frozen):
@@ -231,6 +279,29 @@ class Comparison(_Frozen):
     differences: list[Difference] = Field(default_factory=list)
     normalized: list[str] = Field(default_factory=list, description="SDK-owned differences normalized")
     budget_reached: bool = Field(default=False, description="the search stopped at its time or count budget")
+    label_a: str = Field(default="", description="how the report names A (all but the identity table)")
+    label_b: str = Field(default="", description="how the report names B")
+    probes: list[str] = Field(
+        default_factory=list, description="the long probes run on a fresh process of each side, in words"
+    )
+    crossing: Crossing | None = Field(
+        default=None, description="the crossed installs that told code from dependencies (npm targets)"
+    )
+
+
+class CauseRow(_Frozen):
+    """One row of a root cause's table: a field (or call shape), the values it was given, what each side
+    did, and the smallest example among the differences of the row."""
+
+    field: str
+    value_classes: list[str] = Field(default_factory=list)
+    a: str = Field(description="what A did (accepted, refused, a protocol error, …)")
+    b: str = Field(description="what B did")
+    note: str = Field(default="", description="what differs beyond the outcome (wording, status keys, …)")
+    example: str = Field(default="", description="the row's smallest call, compact")
+    example_id: str = Field(default="", description="the difference whose program the example is")
+    differences: list[str] = Field(default_factory=list)
+    minimized: bool = True
 
 
 class RootCause(_Frozen):
@@ -246,6 +317,18 @@ class RootCause(_Frozen):
     test: str | None = Field(default=None, description="the failing test whose example this is, if any")
     differences: list[str] = Field(default_factory=list, description="ids of the differences it groups")
     minimized: bool = True
+    rows: list[CauseRow] = Field(
+        default_factory=list, description="a comparison's cause as a table: one row per field and outcomes"
+    )
+    upstream: list[str] = Field(
+        default_factory=list, description="known upstream changes whose recorded signature the cause matches"
+    )
+    not_shrunk: str = Field(
+        default="", description="how many of its rows' examples are not fully shrunk, and why (empty if all)"
+    )
+    origin: Origin | None = Field(
+        default=None, description="code or dependency tree, when its differences were crossed"
+    )
 
 
 class StoreGrowth(_Frozen):
@@ -257,7 +340,9 @@ class StoreGrowth(_Frozen):
 
 
 class Report(_Frozen):
-    format: Literal["seqthink-conformance-report/1", "seqthink-conformance-report/2"] = REPORT_FORMAT
+    format: Literal[
+        "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3"
+    ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
     server_info: dict[str, str] = Field(default_factory=dict)

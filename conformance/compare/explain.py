@@ -1,0 +1,543 @@
+"""A comparison's root cause explained from the differences it groups: its headline and its table.
+
+Nothing is picked from canned sentences. Each clause of a headline says what its differences show — which
+side accepts or refuses what, for which fields and classes of value, how the answers read — and a claim
+beyond that (a direction, "coerced", a count, an upstream change, code or dependencies) is made only when
+every difference it covers supports it; where they disagree, the clause says the evidence is mixed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.compare.known_changes import KnownChanges
+from conformance.compare.wording import answer_object, describe_wording, message, short, wording_change
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
+from conformance.report.model import CauseRow, Difference, Origin
+
+MAX_LISTED: Final = 6
+"""Fields named in one clause before the rest are counted."""
+REQUIRED_DEFAULTS: Final[dict[str, JSON]] = {
+    "thought": "a", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False,
+}
+"""The valid call every program starts from (`compare/programs.py`): an example shows what departs from it."""
+
+CALL_ASPECTS: Final = frozenset({"is_error", "error_class", "answer", "store", "stderr"})
+
+
+@dataclass(frozen=True)
+class Explanation:
+    headline: str
+    rows: list[CauseRow]
+    upstream: list[str]
+    not_shrunk: str
+    origin: Origin | None
+
+
+def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges) -> Explanation:
+    """The headline, table, upstream matches and shrink note of one root cause's differences."""
+    clauses = [c for c in _clauses(members, la, lb) if c]
+    matches = known.matches(members)
+    for change, fields in matches:
+        total = len(change.signature.fields)
+        clauses.append(f"behaves like upstream {change.id} ({len(fields)} of its {total} fields observed)")
+    origin = _origin(members)
+    said = _origin_clause(members, lb)
+    if said:
+        clauses.append(said)
+    n = len(members)
+    headline = "; ".join(clauses) + f" ({n} difference{'s' if n != 1 else ''})"
+    if not headline.startswith((la, lb)):
+        headline = headline[:1].upper() + headline[1:]
+    rows = table(members, la, lb)
+    return Explanation(headline, rows, [c.id for c, _ in matches], _not_shrunk(rows, members), origin)
+
+
+# -- what each kind of difference says ---------------------------------------------------------------
+
+
+def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
+    by: dict[str, list[Difference]] = {}
+    for d in members:
+        by.setdefault(_kind(d), []).append(d)
+    out: list[str] = []
+    for kind, say in _SAYERS:
+        if kind in by:
+            out.append(say(by.pop(kind), la, lb))
+    rest = [d for group in by.values() for d in group]
+    if rest:
+        out.append("; ".join(d.summary for d in rest))
+    return out
+
+
+def _kind(d: Difference) -> str:
+    if d.aspect == "answer":
+        if d.detail == "error text":
+            return "wording"
+        if d.detail in ("added", "removed", "changed"):
+            return "extra"
+        return "status"
+    if d.aspect in ("server_info", "capabilities", "protocol_version"):
+        return "identity"
+    if d.aspect in ("banner", "exit_status"):
+        return "lifecycle"
+    return d.aspect
+
+
+def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
+    by_b = [d for d in ds if d.detail == "refused by a"]
+    by_a = [d for d in ds if d.detail == "refused by b"]
+    parts: list[str] = []
+    if by_b:
+        parts.append(f"{lb} accepts {_things(by_b)} that {la} refuses"
+                     f"{_refusals(by_b, 'a')}{_echo(by_b, 'b')}")
+    if by_a:
+        parts.append(f"{la} accepts {_things(by_a)} that {lb} refuses"
+                     f"{_refusals(by_a, 'b')}{_echo(by_a, 'a')}")
+    if len(parts) == 2:
+        return "mixed: " + ", while ".join(parts)
+    return parts[0]
+
+
+def _kinds(ds: list[Difference], la: str, lb: str) -> str:
+    pairs: dict[tuple[str, str], list[Difference]] = {}
+    for d in ds:
+        ka, _, kb = d.detail.partition(" vs ")
+        pairs.setdefault((ka, kb), []).append(d)
+    said = [f"{_things(group)}: {la} answers with a {ka}, {lb} with a {kb}"
+            for (ka, kb), group in pairs.items()]
+    return ("mixed: " if len(said) > 1 else "") + "; ".join(said)
+
+
+def _wording(ds: list[Difference], la: str, lb: str) -> str:
+    change = wording_change([(d.a, d.b) for d in ds])
+    smallest = min(ds, key=_size)
+    what = describe_wording(change, lb, (smallest.a, smallest.b))
+    fields = _field_list(sorted({d.field for d in ds if d.field}, key=_field_order))
+    subject = f"refusals of {fields}" if fields else "refusals"
+    return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+
+
+def _status(ds: list[Difference], la: str, lb: str) -> str:
+    keys = sorted({k for d in ds for k in d.field.split("+") if k})
+    what = f"in {_field_list(keys)}" if keys else "in their text"
+    return f"accepted calls{_given(ds)} answer otherwise {what} ({_values(ds, keys, la, lb)})"
+
+
+def _extra(ds: list[Difference], la: str, lb: str) -> str:
+    said: list[str] = []
+    for detail, where in (("added", lb), ("removed", la)):
+        keys = sorted({d.field for d in ds if d.detail == detail})
+        if keys:
+            said.append(f"accepted answers carry {_field_list(keys)} on {where} only")
+    changed = sorted({d.field for d in ds if d.detail == "changed"})
+    if changed:
+        said.append(f"accepted answers carry a different {_field_list(changed)} on {la} and {lb}")
+    return "; ".join(said)
+
+
+def _store(ds: list[Difference], la: str, lb: str) -> str:
+    smallest = min(ds, key=_size)
+    return (f"an accepted call{_given(ds)} changes the store otherwise "
+            f"({la}: {short(smallest.a, 60)}; {lb}: {short(smallest.b, 60)})")
+
+
+def _stderr(ds: list[Difference], la: str, lb: str) -> str:
+    where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
+    return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
+
+
+def _listing(ds: list[Difference], la: str, lb: str) -> str:
+    said: list[str] = []
+    for detail, verb, who in (("added", "adds", lb), ("removed", "drops", lb)):
+        keys = sorted({d.field for d in ds if d.detail == detail})
+        if keys:
+            said.append(f"{who}'s tools/list {verb} the tool's {_field_list(keys)}")
+    changed = [d for d in ds if d.detail == "changed"]
+    if changed:
+        where = sorted({d.field for d in changed})
+        said.append(f"the listed tool's {_field_list(where)} differs between {la} and {lb}"
+                    + _at(changed))
+    if any(d.detail == "names" for d in ds):
+        said.append(f"tools/list offers other tools on {la} and {lb}")
+    return "; ".join(said)
+
+
+def _identity(ds: list[Difference], la: str, lb: str) -> str:
+    said = []
+    for d in ds:
+        name = {"server_info": "serverInfo.", "capabilities": "capabilities."}.get(d.aspect, "")
+        said.append(f"initialize: {name}{d.field} {short(d.a, 30)} on {la}, {short(d.b, 30)} on {lb}")
+    return "; ".join(said)
+
+
+def _lifecycle(ds: list[Difference], la: str, lb: str) -> str:
+    said = []
+    for d in ds:
+        if d.aspect == "banner":
+            said.append(f"the start-up banner on stderr differs between {la} and {lb}")
+        else:
+            said.append(f"on closed stdin {la} ends with {short(d.a, 30)}, {lb} with {short(d.b, 30)}")
+    return "; ".join(said)
+
+
+def _growth(ds: list[Difference], la: str, lb: str) -> str:
+    return "; ".join(d.summary for d in sorted(ds, key=lambda d: d.field))
+
+
+_SAYERS: Final[tuple[tuple[str, Callable[[list[Difference], str, str], str]], ...]] = (
+    ("is_error", _acceptance),
+    ("error_class", _kinds),
+    ("growth", _growth),
+    ("store", _store),
+    ("status", _status),
+    ("extra", _extra),
+    ("wording", _wording),
+    ("stderr", _stderr),
+    ("tools_list", _listing),
+    ("identity", _identity),
+    ("lifecycle", _lifecycle),
+)
+# -- the pieces of a clause -------------------------------------------------------------------------------
+
+
+_FIELD_ORDER: Final = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded", "isRevision",
+                       "revisesThought", "branchFromThought", "branchId", "needsMoreThoughts")
+
+
+def _field_order(name: str) -> tuple[int, str]:
+    return (_FIELD_ORDER.index(name) if name in _FIELD_ORDER else len(_FIELD_ORDER), name)
+
+
+def _field_list(names: Sequence[str], *, code: bool = True) -> str:
+    shown = [f"`{n}`" if code else n for n in names[:MAX_LISTED]]
+    if len(names) > MAX_LISTED:
+        shown.append(f"{len(names) - MAX_LISTED} more")
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+_PLURAL: Final = {"missing": "missing", "null": "null", "zero": "zero", "unknown tool": "unknown tool names"}
+
+
+def _plural(value_class: str) -> str:
+    if value_class in _PLURAL:
+        return _PLURAL[value_class]
+    if value_class.startswith("number"):
+        return "numbers" + value_class.removeprefix("number")
+    if value_class == "fraction":
+        return "fractions"
+    return value_class + "s"
+
+
+def _article(value_class: str) -> str:
+    if value_class in ("missing", "null", "zero"):
+        return value_class
+    return f"{'an' if value_class[:1] in 'aeiou' else 'a'} {value_class}"
+
+
+def _shape(d: Difference) -> str | None:
+    """A call-shape difference in words (another tool name, missing or non-object arguments)."""
+    if d.field == "name":
+        return "calls to another tool name"
+    if d.field == "arguments":
+        return "calls without arguments" if d.value_class == "missing" else \
+            f"`arguments` given as {_article(d.value_class or 'non-object')}"
+    return None
+
+
+def _things(ds: Sequence[Difference]) -> str:
+    """What was sent, shortest of: by value class ("numeric strings for `a`, `b`") or by field ("`a` given
+    as a string or zero")."""
+    shapes = sorted({s for d in ds if (s := _shape(d)) is not None})
+    bent = [d for d in ds if _shape(d) is None]
+    parts = list(shapes)
+    if bent:
+        by_class: dict[str, set[str]] = {}
+        by_field: dict[str, set[str]] = {}
+        for d in bent:
+            name = d.suspect or d.field or "a field"
+            cls = d.value_class or "some value"
+            by_class.setdefault(cls, set()).add(name)
+            by_field.setdefault(name, set()).add(cls)
+        classwise = "; ".join(
+            f"{_plural(cls)} for {_field_list(sorted(names, key=_field_order))}"
+            for cls, names in sorted(by_class.items())
+        )
+        fieldwise = "; ".join(
+            f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
+            for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))
+        )
+        parts.append(classwise if len(by_class) <= len(by_field) else fieldwise)
+    return "; ".join(parts)
+
+
+def _or(words: Sequence[str]) -> str:
+    shown = list(words[:MAX_LISTED])
+    if len(words) > MAX_LISTED:
+        shown.append(f"{len(words) - MAX_LISTED} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _given(ds: Sequence[Difference]) -> str:
+    bent = [d for d in ds if d.suspect]
+    if not bent:
+        return ""
+    return f" with {_things([_as_bent(d) for d in bent])}"
+
+
+def _as_bent(d: Difference) -> Difference:
+    return d.model_copy(update={"field": d.suspect, "suspect": ""})
+
+
+def _refusals(ds: Sequence[Difference], side: str) -> str:
+    """The refusing side's message when one is shared by every refusal (else the commonest, as an example)."""
+    said = Counter(short(message(d.a if side == "a" else d.b), 70) for d in ds)
+    text, count = said.most_common(1)[0]
+    if not text:
+        return ""
+    return f" (refusing with “{text}”)" if count == len(ds) else f" (refusing, e.g., with “{text}”)"
+
+
+def _sent(d: Difference) -> JSON | None:
+    """The value the difference's last call gave its field."""
+    args = _last_arguments(d.program)
+    return args.get(d.field) if isinstance(args, dict) else None
+
+
+def _last_arguments(program: Sequence[str]) -> JSON | None:
+    for frame in reversed(program):
+        try:
+            message_ = json.loads(frame)
+        except ValueError:
+            continue
+        if isinstance(message_, dict) and message_.get("method") == "tools/call":
+            params = message_.get("params")
+            return params.get("arguments") if isinstance(params, dict) else None
+    return None
+
+
+def _echo(ds: Sequence[Difference], accepting: str) -> str:
+    """Whether the accepting side's answers echo the strings it accepted converted (coerced) or as sent;
+    said only for the fields its answer echoes, and called mixed when they differ."""
+    converted: set[str] = set()
+    as_sent: set[str] = set()
+    for d in ds:
+        sent = _sent(d)
+        answer = answer_object(d.b if accepting == "b" else d.a)
+        if not isinstance(sent, str) or answer is None or d.field not in answer:
+            continue
+        echoed = answer[d.field]
+        if echoed == sent:
+            as_sent.add(d.field)
+        elif _converts(sent, echoed):
+            converted.add(d.field)
+    parts = []
+    if converted:
+        parts.append(f"echoing {_field_list(sorted(converted, key=_field_order))} converted (coerced)")
+    if as_sent:
+        parts.append(f"echoing {_field_list(sorted(as_sent, key=_field_order))} as the string sent "
+                     "(accepted, not converted)")
+    if not parts:
+        return ""
+    return ", " + (("mixed: " + " and ".join(parts)) if len(parts) == 2 else parts[0])
+
+
+def _converts(sent: str, echoed: JSON) -> bool:
+    if isinstance(echoed, bool):
+        return sent.strip().lower() == str(echoed).lower()
+    if isinstance(echoed, int | float):
+        try:
+            return float(sent) == echoed
+        except ValueError:
+            return False
+    return False
+
+
+def _values(ds: Sequence[Difference], keys: Sequence[str], la: str, lb: str) -> str:
+    d = min(ds, key=_size)
+    oa, ob = answer_object(d.a), answer_object(d.b)
+    if oa is None or ob is None or not keys:
+        return f"{la}: {short(d.a, 50)}; {lb}: {short(d.b, 50)}"
+    shown = [f"`{k}` {_json(oa.get(k))} on {la}, {_json(ob.get(k))} on {lb}" for k in keys[:2]]
+    return "e.g. " + "; ".join(shown) if len(ds) > 1 else "; ".join(shown)
+
+
+def _json(value: JSON | None) -> str:
+    return short(json.dumps(value, ensure_ascii=False), 30) if value is not None else "absent"
+
+
+def _at(ds: Sequence[Difference]) -> str:
+    where = sorted({d.a.rpartition("(differs at ")[2].rstrip(")") for d in ds if "(differs at " in d.a})
+    return f" (at {short(', '.join(where), 80)})" if where else ""
+
+
+def _size(d: Difference) -> tuple[int, int]:
+    return (len(d.program), sum(map(len, d.program)))
+
+
+# -- code or dependencies ----------------------------------------------------------------------------------
+
+
+def _origin(members: Sequence[Difference]) -> Origin | None:
+    """The cause's origin when every difference was crossed to the same verdict and dependencies."""
+    origins = [d.origin for d in members]
+    if not origins or any(o is None for o in origins):
+        return None
+    verdicts = {o.verdict for o in origins if o is not None}
+    if len(verdicts) != 1:
+        return None
+    deps = sorted({dep for o in origins if o is not None for dep in o.dependencies})
+    notes = sorted({o.note for o in origins if o is not None and o.note})
+    return Origin(verdict=next(iter(verdicts)), dependencies=deps, note="; ".join(notes)[:300])
+
+
+def _origin_clause(members: Sequence[Difference], lb: str) -> str:
+    origins = [d.origin for d in members if d.origin is not None]
+    if not origins:
+        return ""
+    counts = Counter(o.verdict for o in origins)
+    uncrossed = len(members) - len(origins)
+    if len(counts) == 1 and not uncrossed:
+        origin = _origin(members)
+        assert origin is not None
+        return origin_words(origin, lb)
+    said = ", ".join(f"{n} {_ORIGIN_SHORT[v]}" for v, n in counts.most_common())
+    if uncrossed:
+        said += f", {uncrossed} not crossed"
+    return f"mixed origins: {said}"
+
+
+_ORIGIN_SHORT: Final = {
+    "code": "from the code", "dependencies": "from the dependency tree", "either": "from either alone",
+    "both": "from code and tree together", "undetermined": "undetermined",
+}
+
+
+def origin_words(origin: Origin, lb: str) -> str:
+    deps = ", ".join(origin.dependencies[:4])
+    if origin.verdict == "code":
+        return "from the server's code (its dependency tree does not change it)"
+    if origin.verdict == "dependencies":
+        return f"from the dependency tree ({deps})" if deps else "from the dependency tree"
+    if origin.verdict == "either":
+        return f"{lb}'s code and {lb}'s dependency tree each show it alone" + (f" ({deps})" if deps else "")
+    if origin.verdict == "both":
+        return f"only {lb}'s code on {lb}'s dependency tree shows it (neither alone)"
+    return "code or dependencies undetermined" + (f": {origin.note}" if origin.note else "")
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+
+def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
+    """One row per field (or call shape) and outcome on each side, value classes merged, with the smallest
+    example of the row."""
+    rows: dict[tuple[str, str, str, str], list[Difference]] = {}
+    for d in members:
+        a, b, note = outcomes(d, la, lb)
+        rows.setdefault((_row_field(d), a, b, note), []).append(d)
+    out: list[CauseRow] = []
+    for (fld, a, b, note), ds in rows.items():
+        smallest = min(ds, key=_size)
+        classes = sorted({d.value_class for d in ds if d.value_class})
+        if len(ds) > 1 and _kind(smallest) == "wording":
+            note = describe_wording(wording_change([(d.a, d.b) for d in ds]), lb, (smallest.a, smallest.b))
+        out.append(CauseRow(
+            field=fld,
+            value_classes=classes,
+            a=a,
+            b=b,
+            note=note,
+            example=example_text(smallest),
+            example_id=smallest.id,
+            differences=[d.id for d in ds],
+            minimized=smallest.minimized,
+        ))
+    return sorted(out, key=lambda r: (_field_order(r.field.strip("`")), r.a, r.b))
+
+
+def _row_field(d: Difference) -> str:
+    if d.aspect in CALL_ASPECTS:
+        shape = _shape(d)
+        if shape is not None:
+            return "tool name" if d.field == "name" else "`arguments`"
+        name = d.suspect or d.field
+        if d.aspect == "answer" and not d.suspect and d.detail not in ("error text",):
+            return f"answer `{d.field}`" if d.field else "answer text"
+        if d.aspect in ("store", "stderr") and not d.suspect:
+            return f"{d.aspect}: {d.field}"
+        return f"`{name}`" if name else "(no field named)"
+    if d.aspect == "tools_list":
+        return f"tools/list `{d.field}`"
+    if d.aspect in ("server_info", "capabilities"):
+        return f"{'serverInfo' if d.aspect == 'server_info' else 'capabilities'}.{d.field}"
+    if d.aspect == "growth":
+        return f"growth: {d.field}"
+    return d.aspect.replace("_", " ")
+
+
+def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
+    """What each side did, in a word or two, and what differs beyond that."""
+    if d.aspect == "is_error":
+        return ("refused", "accepted", "") if d.detail == "refused by a" else ("accepted", "refused", "")
+    if d.aspect == "error_class":
+        ka, _, kb = d.detail.partition(" vs ")
+        return ka, kb, ""
+    if d.aspect == "answer" and d.detail == "error text":
+        return "refused", "refused", describe_wording(wording_change([(d.a, d.b)]), lb, (d.a, d.b))
+    if d.aspect == "answer" and d.detail in ("added", "removed"):
+        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    if d.aspect in ("answer", "store", "stderr"):
+        keys = [k for k in d.field.split("+") if k]
+        if d.aspect == "answer" and keys:
+            return "accepted", "accepted", _values([d], keys, la, lb)
+        return short(d.a, 60), short(d.b, 60), ""
+    if d.aspect == "tools_list" and d.detail in ("added", "removed"):
+        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    return short(d.a, 60), short(d.b, 60), ""
+
+
+def example_text(d: Difference) -> str:
+    """The row's smallest call as a person reads it: what departs from a valid call, and after how many."""
+    calls = [json.loads(f) for f in d.program if '"tools/call"' in f]
+    if d.aspect == "growth":
+        return f"{len(calls):,} accepted calls"
+    if not calls:
+        last = json.loads(d.program[-1]) if d.program else {}
+        method = last.get("method", "initialize") if isinstance(last, dict) else "initialize"
+        return {"notifications/initialized": "initialize"}.get(str(method), str(method))
+    params = calls[-1].get("params", {})
+    before = f"after {len(calls) - 1} call{'s' if len(calls) > 2 else ''}: " if len(calls) > 1 else ""
+    name = params.get("name")
+    if "arguments" not in params:
+        return before + "no `arguments`"
+    args = params["arguments"]
+    prefix = "" if name == TOOL else f"tool {json.dumps(name, ensure_ascii=False)}, "
+    if not isinstance(args, dict):
+        return before + prefix + f"`arguments`: {short(json.dumps(args, ensure_ascii=False), 60)}"
+    parts = [f"no `{k}`" for k in REQUIRED_DEFAULTS if k not in args]
+    parts += [f"`{k}`: {short(json.dumps(v, ensure_ascii=False), 40)}" for k, v in args.items()
+              if REQUIRED_DEFAULTS.get(k, _UNSET) != v]
+    return before + prefix + (", ".join(parts) if parts else "a valid call")
+
+
+_UNSET: Final = object()
+
+
+def _not_shrunk(rows: Sequence[CauseRow], members: Sequence[Difference]) -> str:
+    loose = [r for r in rows if not r.minimized]
+    if not loose:
+        return ""
+    notes = {d.id: d.shrink_note for d in members}
+    why = sorted({notes.get(r.example_id, "") or "shrinking stopped at the budget" for r in loose})
+    return f"{len(loose)} of {len(rows)} examples not fully shrunk: {'; '.join(why)}"
+
+
+__all__ = ["Explanation", "example_text", "explain", "origin_words", "outcomes", "table"]

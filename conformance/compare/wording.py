@@ -1,0 +1,132 @@
+"""How two refusals of the same call are worded differently: the spans one side adds, drops or replaces,
+token by token, so a report can say what changed (`"inclusive": true` added) instead of quoting both."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.core.jsontypes import JSON
+
+_TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\w+|[^\w\s]')
+MAX_EDITS: Final = 3
+"""More edits than this between two texts is a rewrite, not an edit."""
+MAX_SPAN: Final = 60
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One span B has instead of A's (either may be empty)."""
+
+    removed: str
+    added: str
+
+    def describe(self, b: str) -> str:
+        if not self.removed:
+            return f"{b} adds `{self.added}`"
+        if not self.added:
+            return f"{b} drops `{self.removed}`"
+        return f"`{self.removed}` becomes `{self.added}` on {b}"
+
+
+def edits(a: str, b: str) -> list[Edit] | None:
+    """The spans that differ, or None when the texts differ too much to call it an edit."""
+    ta = [(m.start(), m.end()) for m in _TOKEN.finditer(a)]
+    tb = [(m.start(), m.end()) for m in _TOKEN.finditer(b)]
+    words_a = [a[s:e] for s, e in ta]
+    words_b = [b[s:e] for s, e in tb]
+    found: list[Edit] = []
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        removed = a[ta[i1][0] : ta[i2 - 1][1]] if i2 > i1 else ""
+        added = b[tb[j1][0] : tb[j2 - 1][1]] if j2 > j1 else ""
+        if len(removed) > MAX_SPAN or len(added) > MAX_SPAN:
+            return None
+        found.append(Edit(removed.strip(", "), added.strip(", ")))
+    if not found or len(found) > MAX_EDITS:
+        return None
+    return found
+
+
+@dataclass(frozen=True)
+class WordingChange:
+    """What the differences' refusals show changed: common edits with how many texts carry each, or
+    excerpts of one pair when the wording was rewritten."""
+
+    common: tuple[tuple[Edit, int], ...]
+    rewritten: int
+    total: int
+
+
+def wording_change(pairs: Sequence[tuple[str, str]]) -> WordingChange:
+    counts: Counter[Edit] = Counter()
+    rewritten = 0
+    for a, b in pairs:
+        found = edits(a, b)
+        if found is None:
+            rewritten += 1
+        else:
+            counts.update(set(found))
+    common = tuple(counts.most_common(3))
+    return WordingChange(common, rewritten, len(pairs))
+
+
+def describe_wording(change: WordingChange, b: str, example: tuple[str, str] | None) -> str:
+    """E.g. '2026.7.4 adds `"inclusive": true` (3 of 9)'; or 'rewritten (e.g. A: "…", B: "…")'."""
+    parts: list[str] = []
+    for edit, count in change.common[:2]:
+        share = "" if count == change.total else f" ({count} of {change.total})"
+        parts.append(edit.describe(b) + share)
+    if change.rewritten:
+        share = "" if change.rewritten == change.total else f" ({change.rewritten} of {change.total})"
+        shown = ""
+        if example is not None:
+            shown = f": “{short(message(example[0]), 60)}” against “{short(message(example[1]), 60)}”"
+        parts.append(f"rewritten{share}{shown}")
+    return "; ".join(parts)
+
+
+def message(answer: str) -> str:
+    """The message a refusal carries: the `error` of a JSON answer, the `message`s of a validation error,
+    else the answer itself."""
+    text = answer.removeprefix("isError ").strip()
+    parsed = _first_json(text)
+    if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
+        return str(parsed["error"])
+    messages = re.findall(r'"message":\s*"((?:[^"\\]|\\.)*)"', text)
+    if messages:
+        return "; ".join(dict.fromkeys(messages))
+    return text
+
+
+def _first_json(text: str) -> JSON | None:
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text[start:])
+    except ValueError:
+        return None
+    return value  # type: ignore[no-any-return]
+
+
+def answer_object(answer: str) -> dict[str, JSON] | None:
+    """The status object an accepted answer shows (its text, parsed), or None."""
+    value = _first_json(answer)
+    return value if isinstance(value, dict) else None
+
+
+def short(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+__all__ = ["Edit", "WordingChange", "answer_object", "describe_wording", "edits", "message", "short",
+           "wording_change"]
