@@ -15,8 +15,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
-from conformance.compare.wording import answer_object, describe_wording, message, short, wording_change
-from conformance.core.jsontypes import JSON
+from conformance.compare.observe import type_class
+from conformance.compare.wording import (
+    Edit,
+    IssueChange,
+    answer_object,
+    describe_wording,
+    issue_changes,
+    message,
+    short,
+    wording_change,
+)
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.report.model import CauseRow, Difference, Origin
 
@@ -115,12 +125,51 @@ def _kinds(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _wording(ds: list[Difference], la: str, lb: str) -> str:
+    issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
+    if len(issued) == len(ds):
+        return _issue_wording(ds, issued, la, lb)
     change = wording_change([(d.a, d.b) for d in ds])
     smallest = min(ds, key=_size)
     what = describe_wording(change, lb, (smallest.a, smallest.b))
     fields = _field_list(sorted({d.field for d in ds if d.field}, key=_field_order))
     subject = f"refusals of {fields}" if fields else "refusals"
     return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+
+
+def _issue_wording(
+    ds: list[Difference], issued: dict[str, list[IssueChange]], la: str, lb: str
+) -> str:
+    """Schema refusals on both sides: which fields' issues changed code, which were edited, and how."""
+    codes: dict[tuple[str, str], dict[str, set[str]]] = {}
+    edited: dict[tuple[Edit, ...], set[str]] = {}
+    rewritten: set[str] = set()
+    for d in ds:
+        sent = _last_arguments(d.program)
+        for change in issued[d.id]:
+            if change.code_a != change.code_b:
+                value = sent.get(change.path, Omitted.OMIT) if isinstance(sent, dict) else Omitted.OMIT
+                codes.setdefault((change.code_a, change.code_b), {}).setdefault(change.path, set()).add(
+                    type_class(value))
+            elif change.edits is None:
+                rewritten.add(change.path)
+            else:
+                edited.setdefault(change.edits, set()).add(change.path)
+    said: list[str] = []
+    for (ca, cb), by_path in sorted(codes.items()):
+        fields = _field_list(sorted(by_path, key=_field_order))
+        classes = _or([_plural(c) for c in sorted({c for cs in by_path.values() for c in cs})])
+        said.append(f"{fields} given as {classes}: {la} reports {_code(ca)}, {lb} {_code(cb)}")
+    for edits, paths in sorted(edited.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
+        what = " and ".join(e.describe(lb) for e in edits)
+        said.append(f"{what} in the issue of {_field_list(sorted(paths, key=_field_order))}")
+    if rewritten:
+        said.append(f"the issue of {_field_list(sorted(rewritten, key=_field_order))} is reworded")
+    return f"schema refusals of the same calls differ: {'; '.join(said[:4])}" + (
+        f"; {len(said) - 4} more (see the table)" if len(said) > 4 else "")
+
+
+def _code(code: str) -> str:
+    return "no issue" if code == "none" else f"`{code}`"
 
 
 def _status(ds: list[Difference], la: str, lb: str) -> str:
@@ -161,10 +210,34 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
     changed = [d for d in ds if d.detail == "changed"]
     if changed:
         where = sorted({d.field for d in changed})
+        lists = [said_ for d in changed if (said_ := _list_edits(d, lb))]
         said.append(f"the listed tool's {_field_list(where)} differs between {la} and {lb}"
-                    + _at(changed))
+                    + (f": {'; '.join(lists)}" if lists else _at(changed)))
     if any(d.detail == "names" for d in ds):
         said.append(f"tools/list offers other tools on {la} and {lb}")
+    return "; ".join(said)
+
+
+def _list_edits(d: Difference, lb: str) -> str:
+    """For a listed key whose difference lies in lists (`required`): the items B adds and drops."""
+    try:
+        va = json.loads(d.a.rpartition(" (differs at ")[0] or d.a)
+        vb = json.loads(d.b)
+    except ValueError:
+        return ""
+    if not isinstance(va, dict) or not isinstance(vb, dict) or va.keys() != vb.keys():
+        return ""
+    said: list[str] = []
+    for key in sorted(k for k in va if va[k] != vb[k]):
+        xa, xb = va[key], vb[key]
+        if not isinstance(xa, list) or not isinstance(xb, list):
+            return ""
+        added = [_json(x) for x in xb if x not in xa]
+        dropped = [_json(x) for x in xa if x not in xb]
+        if added:
+            said.append(f"`{key}` on {lb} adds {', '.join(added)}")
+        if dropped:
+            said.append(f"`{key}` on {lb} drops {', '.join(dropped)}")
     return "; ".join(said)
 
 
@@ -447,7 +520,7 @@ def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
     for (fld, a, b, note), ds in rows.items():
         smallest = min(ds, key=_size)
         classes = sorted({d.value_class for d in ds if d.value_class})
-        if len(ds) > 1 and _kind(smallest) == "wording":
+        if len(ds) > 1 and _kind(smallest) == "wording" and not issue_changes(smallest.a, smallest.b):
             note = describe_wording(wording_change([(d.a, d.b) for d in ds]), lb, (smallest.a, smallest.b))
         out.append(CauseRow(
             field=fld,
@@ -463,7 +536,20 @@ def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
     return sorted(out, key=lambda r: (_field_order(r.field.strip("`")), r.a, r.b))
 
 
+def _issue_note(change: IssueChange, la: str, lb: str) -> str:
+    where = f"`{change.path}`"
+    if change.code_a != change.code_b:
+        return f"{where}: {_code(change.code_a)} on {la}, {_code(change.code_b)} on {lb}"
+    if change.edits is None:
+        return f"{where}: reworded"
+    return f"{where}: " + ", ".join(e.describe(lb) for e in change.edits)
+
+
 def _row_field(d: Difference) -> str:
+    if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        if changes:
+            return ", ".join(dict.fromkeys(f"`{c.path}`" for c in changes))
     if d.aspect in CALL_ASPECTS:
         shape = _shape(d)
         if shape is not None:
@@ -491,6 +577,9 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         ka, _, kb = d.detail.partition(" vs ")
         return ka, kb, ""
     if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        if changes:
+            return "refused", "refused", "; ".join(_issue_note(c, la, lb) for c in changes[:3])
         return "refused", "refused", describe_wording(wording_change([(d.a, d.b)]), lb, (d.a, d.b))
     if d.aspect == "answer" and d.detail in ("added", "removed"):
         return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")

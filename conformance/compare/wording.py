@@ -117,6 +117,72 @@ def _first_json(text: str) -> JSON | None:
     return value  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class IssueChange:
+    """How one field's schema-validation issue differs between two refusals of the same call: its issue
+    code on each side (`none` when that side raises none for the field), and the edits when the code is
+    the same."""
+
+    path: str
+    code_a: str
+    code_b: str
+    edits: tuple[Edit, ...] | None
+
+
+def issues(answer: str) -> tuple[dict[str, dict[str, JSON]], bool] | None:
+    """A schema refusal's issues by path (`a.b`) and whether the list was cut short (answers are kept to
+    600 characters); None when the answer carries no issue list."""
+    text = answer.removeprefix("isError ")
+    head = text.find("Invalid arguments")
+    start = text.find("[", head)
+    if head < 0 or start < 0:
+        return None
+    decoder = json.JSONDecoder()
+    out: dict[str, dict[str, JSON]] = {}
+    at = start + 1
+    while True:
+        while at < len(text) and text[at] in " \n\t,":
+            at += 1
+        if at >= len(text):
+            return (out, True) if out else None
+        if text[at] == "]":
+            return out, False
+        try:
+            issue, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return (out, True) if out else None
+        if not isinstance(issue, dict) or not isinstance(issue.get("path"), list):
+            return None
+        key = ".".join(str(p) for p in issue["path"]) or "(arguments)"
+        n = sum(1 for k in out if k.split(" #")[0] == key)
+        out[f"{key} #{n + 1}" if n else key] = issue
+
+
+def issue_changes(a: str, b: str) -> list[IssueChange] | None:
+    """The fields whose issues differ between two schema refusals, or None when either is no such refusal."""
+    pa, pb = issues(a), issues(b)
+    if pa is None or pb is None:
+        return None
+    (ia, cut_a), (ib, cut_b) = pa, pb
+    paths = list(dict.fromkeys([*ia, *ib]))
+    if cut_a or cut_b:
+        # A path missing from a list cut short may lie past the cut: compare only what both show.
+        paths = [p for p in paths if p in ia and p in ib]
+    out: list[IssueChange] = []
+    for path in paths:
+        x, y = ia.get(path), ib.get(path)
+        if x == y:
+            continue
+        ca = str(x.get("code", "?")) if x is not None else "none"
+        cb = str(y.get("code", "?")) if y is not None else "none"
+        found = None
+        if x is not None and y is not None and ca == cb:
+            spans = edits(json.dumps(x, ensure_ascii=False), json.dumps(y, ensure_ascii=False))
+            found = tuple(spans) if spans is not None else None
+        out.append(IssueChange(path.split(" #")[0], ca, cb, found))
+    return out or None
+
+
 def answer_object(answer: str) -> dict[str, JSON] | None:
     """The status object an accepted answer shows (its text, parsed), or None."""
     value = _first_json(answer)
@@ -128,5 +194,16 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-__all__ = ["Edit", "WordingChange", "answer_object", "describe_wording", "edits", "message", "short",
-           "wording_change"]
+__all__ = [
+    "Edit",
+    "IssueChange",
+    "WordingChange",
+    "answer_object",
+    "describe_wording",
+    "edits",
+    "issue_changes",
+    "issues",
+    "message",
+    "short",
+    "wording_change",
+]
