@@ -117,7 +117,8 @@ def test_schema_refusals_are_compared_issue_by_issue() -> None:
     changes = issue_changes(a, b)
     assert changes is not None
     by_path = {c.path: c for c in changes}
-    assert (by_path["revisesThought"].code_a, by_path["revisesThought"].code_b) == ("invalid_type", "too_small")
+    revised = by_path["revisesThought"]
+    assert (revised.code_a, revised.code_b) == ("invalid_type", "too_small")
     assert by_path["thoughtNumber"].edits is not None
     assert [(e.removed, e.added) for e in by_path["thoughtNumber"].edits] == [("", '"inclusive": true')]
     wording = Difference(id="answer.thoughtNumber.error-text", aspect="answer", summary="", a=a, b=b,
