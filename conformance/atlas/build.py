@@ -34,7 +34,7 @@ from conformance.core.identity import harness_identity, harness_version
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
-from conformance.report.model import Difference, Report, RootCause
+from conformance.report.model import REPORT_FORMAT, Difference, Report, RootCause
 from conformance.targets import npm, npm_registry
 from conformance.targets.kinds import kind_of
 from conformance.targets.kinds.npm import KIND as NPM
@@ -316,11 +316,12 @@ class _SavedComparison(BaseModel):
 def _stored_comparison(
     cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None
 ) -> Path | None:
-    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version);
-    none without a seed (a random seed compares something new each time)."""
+    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version,
+    report format: a comparison kept by an older harness would bring its older explanations); none without
+    a seed (a random seed compares something new each time)."""
     if seed is None:
         return None
-    key = json.dumps([a, b, profile, seed, budget_s, harness_version()])
+    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT])
     return cache / "atlas-comparisons" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 

@@ -339,16 +339,21 @@ def _things(ds: Sequence[Difference]) -> str:
             cls = d.value_class or "some value"
             by_class.setdefault(cls, set()).add(name)
             by_field.setdefault(name, set()).add(cls)
-        classwise = "; ".join(
+        classwise = _groups([
             f"{_plural(cls)} for {_field_list(sorted(names, key=_field_order))}"
             for cls, names in sorted(by_class.items())
-        )
-        fieldwise = "; ".join(
+        ])
+        fieldwise = _groups([
             f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
             for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))
-        )
+        ])
         parts.append(classwise if len(by_class) <= len(by_field) else fieldwise)
-    return "; ".join(parts)
+    return _groups(parts)
+
+
+def _groups(said: Sequence[str]) -> str:
+    """Groups within one clause: commas and a last `, and` (a semicolon separates clauses)."""
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
 
 
 def _or(words: Sequence[str]) -> str:
