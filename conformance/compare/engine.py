@@ -211,6 +211,8 @@ def _confirm(
 def _confirm_one(
     a: Target, b: Target, candidate: Candidate, timeout: float
 ) -> tuple[Candidate, Found] | None:
+    if not candidate.minimized and _bare(candidate.program):
+        candidate = Candidate(candidate.found, candidate.program, True)
     if not candidate.minimized:
         for program in _reductions(candidate):
             again = _replay(a, b, program, candidate.found.signature, timeout)
@@ -218,6 +220,15 @@ def _confirm_one(
                 return Candidate(candidate.found, program, True), again
     found = _replay(a, b, candidate.program, candidate.found.signature, timeout)
     return None if found is None else (candidate, found)
+
+
+def _bare(program: Program) -> bool:
+    """One call that is the valid call with one required field left out: nothing is left to shrink."""
+    if len(program) != 1 or program[0].name != TOOL or not isinstance(program[0].arguments, dict):
+        return False
+    args = program[0].arguments
+    full = valid()
+    return len(args) == len(full) - 1 and all(full.get(k) == v for k, v in args.items())
 
 
 def _reductions(candidate: Candidate) -> list[Program]:

@@ -524,7 +524,7 @@ def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
     out: list[CauseRow] = []
     for (fld, a, b, note), ds in rows.items():
         smallest = min(ds, key=_size)
-        classes = sorted({d.value_class for d in ds if d.value_class})
+        classes = sorted({c for d in ds for c in _row_classes(d)})
         if len(ds) > 1 and _kind(smallest) == "wording" and not issue_changes(smallest.a, smallest.b):
             note = describe_wording(wording_change([(d.a, d.b) for d in ds]), lb, (smallest.a, smallest.b))
         out.append(CauseRow(
@@ -539,6 +539,17 @@ def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
             minimized=smallest.minimized,
         ))
     return sorted(out, key=lambda r: (_field_order(r.field.strip("`")), r.a, r.b))
+
+
+def _row_classes(d: Difference) -> list[str]:
+    """The kinds of value the row's fields were given: for schema refusals compared issue by issue, those of
+    the fields whose issues differ (the row is theirs), else the difference's own."""
+    if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        sent = _last_arguments(d.program)
+        if changes and isinstance(sent, dict):
+            return [type_class(sent.get(c.path, Omitted.OMIT)) for c in changes]
+    return [d.value_class] if d.value_class else []
 
 
 def _issue_note(change: IssueChange, la: str, lb: str) -> str:

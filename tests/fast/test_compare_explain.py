@@ -128,6 +128,9 @@ def test_schema_refusals_are_compared_issue_by_issue() -> None:
     assert "`revisesThought` given as numeric strings: base reports `invalid_type`, head `too_small`" \
         in said.headline, said.headline
     assert 'head adds `"inclusive": true` in the issue of `thoughtNumber`' in said.headline
+    [row] = said.rows
+    assert row.field == "`thoughtNumber`, `revisesThought`"
+    assert row.value_classes == ["integer", "numeric string"]
     # A list cut short (answers are kept to 600 characters) compares only the issues both sides show.
     cut = issue_changes(a, b[: b.index('{"code": "too_small"') + 10])
     assert cut is not None and [c.path for c in cut] == ["thoughtNumber"]
