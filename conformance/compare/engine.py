@@ -117,7 +117,7 @@ def run_comparison(
     confirmed, unconfirmed = _confirm(target_a, target_b, search.candidates, timeout)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
-    causes, differences = root_causes(differences, rules, name_a, name_b)
+    causes = root_causes(differences, rules, name_a, name_b)
     comparison = Comparison(
         a=target_a.identity,
         b=target_b.identity,
@@ -339,29 +339,16 @@ def _value_class(found: Found, step: Step | None) -> str:
 def root_causes(
     differences: list[Difference], rules: Rules, name_a: str, name_b: str,
     known: KnownChanges | None = None,
-) -> tuple[list[RootCause], list[Difference]]:
-    """Differences grouped by the cause their rule names — split by origin where crossing told code from
-    dependencies differently within one — each explained from its differences (`explain.py`).
-
-    Returns the causes, the largest first, and the differences with the cause they were grouped under."""
+) -> list[RootCause]:
+    """Differences grouped by the cause their rule names, the largest first, each explained from its
+    differences (`explain.py`); the cause's records are the primary ones."""
     known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
     for difference in differences:
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
-    split: dict[str, list[Difference]] = {}
-    rule_cause: dict[str, str] = {}
-    for key, members in groups.items():
-        verdicts = {d.origin.verdict if d.origin is not None else "" for d in members}
-        if len(verdicts) == 1:
-            split[key], rule_cause[key] = members, key
-            continue
-        for d in members:
-            part = f"{key}-{d.origin.verdict if d.origin is not None else 'uncrossed'}"
-            split.setdefault(part, []).append(d.model_copy(update={"cause": part}))
-            rule_cause[part] = key
     causes: list[RootCause] = []
-    for key, members in sorted(split.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        cause = rules.causes.get(rule_cause[key])
+    for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        cause = rules.causes.get(key)
         primary = list(cause.records) if cause is not None else []
         explained = sorted({r for d in members for r in d.records} - set(primary))
         smallest = min(members, key=lambda d: (len(d.program), sum(map(len, d.program))))
@@ -378,12 +365,9 @@ def root_causes(
                 rows=said.rows,
                 upstream=said.upstream,
                 not_shrunk=said.not_shrunk,
-                origin=said.origin,
             )
         )
-    grouped = [d for _, members in split.items() for d in members]
-    order = {id(d): i for i, d in enumerate(differences)}
-    return causes, sorted(grouped, key=lambda d: order.get(id(d), len(order)))
+    return causes
 
 
 __all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "run_comparison"]

@@ -2,7 +2,7 @@
 
 Nothing is picked from canned sentences. Each clause of a headline says what its differences show — which
 side accepts or refuses what, for which fields and classes of value, how the answers read — and a claim
-beyond that (a direction, "coerced", a count, an upstream change, code or dependencies) is made only when
+beyond that (a direction, "coerced", a count, an upstream change) is made only when
 every difference it covers supports it; where they disagree, the clause says the evidence is mixed.
 """
 
@@ -28,7 +28,7 @@ from conformance.compare.wording import (
 )
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
-from conformance.report.model import CauseRow, Difference, Origin
+from conformance.report.model import CauseRow, Difference
 
 MAX_LISTED: Final = 6
 """Fields named in one clause before the rest are counted."""
@@ -46,7 +46,6 @@ class Explanation:
     rows: list[CauseRow]
     upstream: list[str]
     not_shrunk: str
-    origin: Origin | None
 
 
 def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges) -> Explanation:
@@ -56,16 +55,12 @@ def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges
     for change, fields in matches:
         total = len(change.signature.fields)
         clauses.append(f"behaves like upstream {change.id} ({len(fields)} of its {total} fields observed)")
-    origin = _origin(members)
-    said = _origin_clause(members, lb)
-    if said:
-        clauses.append(said)
     n = len(members)
     headline = "; ".join(clauses) + f" ({n} difference{'s' if n != 1 else ''})"
     if not headline.startswith((la, lb)):
         headline = headline[:1].upper() + headline[1:]
     rows = table(members, la, lb)
-    return Explanation(headline, rows, [c.id for c, _ in matches], _not_shrunk(rows, members), origin)
+    return Explanation(headline, rows, [c.id for c, _ in matches], _not_shrunk(rows, members))
 
 
 # -- what each kind of difference says ---------------------------------------------------------------
@@ -259,14 +254,9 @@ def _lifecycle(ds: list[Difference], la: str, lb: str) -> str:
     return "; ".join(said)
 
 
-def _growth(ds: list[Difference], la: str, lb: str) -> str:
-    return "; ".join(d.summary for d in sorted(ds, key=lambda d: d.field))
-
-
 _SAYERS: Final[tuple[tuple[str, Callable[[list[Difference], str, str], str]], ...]] = (
     ("is_error", _acceptance),
     ("error_class", _kinds),
-    ("growth", _growth),
     ("store", _store),
     ("status", _status),
     ("extra", _extra),
@@ -460,57 +450,6 @@ def _size(d: Difference) -> tuple[int, int]:
     return (len(d.program), sum(map(len, d.program)))
 
 
-# -- code or dependencies ----------------------------------------------------------------------------------
-
-
-def _origin(members: Sequence[Difference]) -> Origin | None:
-    """The cause's origin when every difference was crossed to the same verdict and dependencies."""
-    origins = [d.origin for d in members]
-    if not origins or any(o is None for o in origins):
-        return None
-    verdicts = {o.verdict for o in origins if o is not None}
-    if len(verdicts) != 1:
-        return None
-    deps = sorted({dep for o in origins if o is not None for dep in o.dependencies})
-    notes = sorted({o.note for o in origins if o is not None and o.note})
-    return Origin(verdict=next(iter(verdicts)), dependencies=deps, note="; ".join(notes)[:300])
-
-
-def _origin_clause(members: Sequence[Difference], lb: str) -> str:
-    origins = [d.origin for d in members if d.origin is not None]
-    if not origins:
-        return ""
-    counts = Counter(o.verdict for o in origins)
-    uncrossed = len(members) - len(origins)
-    if len(counts) == 1 and not uncrossed:
-        origin = _origin(members)
-        assert origin is not None
-        return origin_words(origin, lb)
-    said = ", ".join(f"{n} {_ORIGIN_SHORT[v]}" for v, n in counts.most_common())
-    if uncrossed:
-        said += f", {uncrossed} not crossed"
-    return f"mixed origins: {said}"
-
-
-_ORIGIN_SHORT: Final = {
-    "code": "from the code", "dependencies": "from the dependency tree", "either": "from either alone",
-    "both": "from code and tree together", "undetermined": "undetermined",
-}
-
-
-def origin_words(origin: Origin, lb: str) -> str:
-    deps = ", ".join(origin.dependencies[:4])
-    if origin.verdict == "code":
-        return "from the server's code (its dependency tree does not change it)"
-    if origin.verdict == "dependencies":
-        return f"from the dependency tree ({deps})" if deps else "from the dependency tree"
-    if origin.verdict == "either":
-        return f"{lb}'s code and {lb}'s dependency tree each show it alone" + (f" ({deps})" if deps else "")
-    if origin.verdict == "both":
-        return f"only {lb}'s code on {lb}'s dependency tree shows it (neither alone)"
-    return "code or dependencies undetermined" + (f": {origin.note}" if origin.note else "")
-
-
 # -- the table ----------------------------------------------------------------------------------------
 
 
@@ -580,8 +519,6 @@ def _row_field(d: Difference) -> str:
         return f"tools/list `{d.field}`"
     if d.aspect in ("server_info", "capabilities"):
         return f"{'serverInfo' if d.aspect == 'server_info' else 'capabilities'}.{d.field}"
-    if d.aspect == "growth":
-        return f"growth: {d.field}"
     return d.aspect.replace("_", " ")
 
 
@@ -612,8 +549,6 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
 def example_text(d: Difference) -> str:
     """The row's smallest call as a person reads it: what departs from a valid call, and after how many."""
     calls = [json.loads(f) for f in d.program if '"tools/call"' in f]
-    if d.aspect == "growth":
-        return f"{len(calls):,} accepted calls"
     if not calls:
         last = json.loads(d.program[-1]) if d.program else {}
         method = last.get("method", "initialize") if isinstance(last, dict) else "initialize"
@@ -645,4 +580,4 @@ def _not_shrunk(rows: Sequence[CauseRow], members: Sequence[Difference]) -> str:
     return f"{len(loose)} of {len(rows)} examples not fully shrunk: {'; '.join(why)}"
 
 
-__all__ = ["Explanation", "example_text", "explain", "origin_words", "outcomes", "table"]
+__all__ = ["Explanation", "example_text", "explain", "outcomes", "table"]

@@ -16,7 +16,7 @@ from conformance.core.results import GrowthPoint, TranscriptEvent
 REPORT_FORMAT: Final = "seqthink-conformance-report/3"
 READABLE_FORMATS: Final = ("seqthink-conformance-report/1", "seqthink-conformance-report/2", REPORT_FORMAT)
 """Older reports are still read: every field /2 added (root causes, comparison) and /3 added (a
-comparison's labels, change tables, crossing and long probes) has a default."""
+comparison's labels, a cause's table and upstream matches) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -201,28 +201,12 @@ class Summary(_Frozen):
     examples: int
 
 
-class Origin(_Frozen):
-    """Whether a difference comes from the server's code or its dependency tree, by crossing them."""
-
-    verdict: Literal["code", "dependencies", "either", "both", "undetermined"] = Field(
-        description="code: B's code on A's tree shows it and A's code on B's tree does not; "
-        "dependencies: the reverse; either: both crossings show it; both: neither does (it needs B's code "
-        "and B's tree)"
-    )
-    dependencies: list[str] = Field(
-        default_factory=list,
-        description="the dependency changes that alone show it (`zod 4.2.1 → 4.4.3`), or that differ between "
-        "the trees when none alone does",
-    )
-    note: str = Field(default="", description="what could not be crossed, and why")
-
-
 class Difference(_Frozen):
     """One behaviour difference between two targets on the same calls, minimized, classified, attributed."""
 
     id: str = Field(description="stable signature: the same change gets the same id in every run")
     aspect: str = Field(description="what differs: answer, is_error, error_class, store, stderr, tools_list, "
-                        "server_info, capabilities, banner, exit_status, growth, ...")
+                        "server_info, capabilities, banner, exit_status, ...")
     summary: str = Field(description="one line, in the records' vocabulary")
     records: list[str] = Field(default_factory=list, description="records whose statements cover it")
     cause: str = Field(default="", description="the root cause (its id) this difference is grouped under")
@@ -252,21 +236,6 @@ class Difference(_Frozen):
         default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
     )
     shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
-    origin: Origin | None = Field(
-        default=None, description="code or dependency tree, by crossing them (npm targets only)"
-    )
-
-
-class Crossing(_Frozen):
-    """A's package on B's dependency tree and the reverse, installed beside the targets."""
-
-    status: Literal["done", "partial", "not needed", "not possible", "skipped", "failed"]
-    note: str = Field(default="", description="one line: what was crossed, or why not")
-    tree_changes: list[str] = Field(
-        default_factory=list, description="direct dependencies (and zod) whose versions differ, `name a → b`"
-    )
-    installs: int = Field(default=0, description="crossed installs made for this comparison (not cached)")
-    seconds: float = Field(default=0.0, description="time spent installing and replaying the crossings")
 
 
 class Comparison(_Frozen):
@@ -281,12 +250,6 @@ class Comparison(_Frozen):
     budget_reached: bool = Field(default=False, description="the search stopped at its time or count budget")
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
-    probes: list[str] = Field(
-        default_factory=list, description="the long probes run on a fresh process of each side, in words"
-    )
-    crossing: Crossing | None = Field(
-        default=None, description="the crossed installs that told code from dependencies (npm targets)"
-    )
 
 
 class CauseRow(_Frozen):
@@ -325,9 +288,6 @@ class RootCause(_Frozen):
     )
     not_shrunk: str = Field(
         default="", description="how many of its rows' examples are not fully shrunk, and why (empty if all)"
-    )
-    origin: Origin | None = Field(
-        default=None, description="code or dependency tree, when its differences were crossed"
     )
 
 
