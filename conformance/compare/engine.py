@@ -251,13 +251,11 @@ def _replay(a: Target, b: Target, program: Program, signature: str, timeout: flo
         oa, ob = replay_fresh(a, b, program, timeout)
     except DriverError:
         return None
-    for index, (step, x, y) in enumerate(zip(program, oa, ob, strict=False)):
+    for step, x, y in zip(program, oa, ob, strict=False):
         found = compare_step(step, x, y)
         again = next((f for f in found if f.signature == signature), None)
-        if again is not None:
-            return again if index == len(program) - 1 else None
-        if any(f.affects_state for f in found):
-            return None
+        if again is not None or any(f.affects_state for f in found):
+            return again
     return None
 
 
