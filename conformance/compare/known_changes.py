@@ -3,18 +3,16 @@ cause is said to behave like one only when what was observed matches it — fiel
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from conformance.catalog.fixtures import fixtures_dir
-from conformance.catalog.schemas import first_violation
+from conformance.catalog.schemas import read_validated_yaml
 from conformance.core.errors import HarnessError
 from conformance.report.model import Difference
 
@@ -93,18 +91,7 @@ def load_known_changes(path: Path | None = None) -> KnownChanges:
     """Read and validate against fixtures/schemas/upstream_changes.schema.json; patterns must compile."""
     path = path or known_changes_path()
     schema_file = fixtures_dir() / "schemas" / "upstream_changes.schema.json"
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-        schema = json.loads(schema_file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise KnownChangesError(f"cannot read known upstream changes {path}: {exc}") from None
-    violation = first_violation(schema, document)
-    if violation is not None:
-        raise KnownChangesError(f"{path}: {violation}")
-    try:
-        known = KnownChanges.model_validate(document)
-    except ValidationError as exc:
-        raise KnownChangesError(f"{path}: {exc.errors()[0]['msg']}") from None
+    known = read_validated_yaml(path, schema_file, KnownChanges, KnownChangesError, "known upstream changes")
     for change in known.changes:
         sig = change.signature
         if not set(sig.required_fields) <= set(sig.fields):
