@@ -22,8 +22,10 @@ from conformance.compare.wording import (
     answer_object,
     describe_wording,
     issue_changes,
+    issues,
     message,
     short,
+    text_issues,
     wording_change,
 )
 from conformance.core.jsontypes import JSON, Omitted
@@ -123,12 +125,31 @@ def _wording(ds: list[Difference], la: str, lb: str) -> str:
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)
+    fields = _field_list(sorted({d.field for d in ds if d.field}, key=_field_order))
+    form = _form_change(ds, la, lb)
+    if form:
+        return f"schema refusals of {fields} are written otherwise: {form}"
     change = wording_change([(d.a, d.b) for d in ds])
     smallest = min(ds, key=_size)
     what = describe_wording(change, lb, (smallest.a, smallest.b))
-    fields = _field_list(sorted({d.field for d in ds if d.field}, key=_field_order))
     subject = f"refusals of {fields}" if fields else "refusals"
     return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+
+
+def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """When every refusal lists its issues as JSON on one side and as text on the other: which side does
+    which, an example of the text, and how many of the JSON side's messages the text keeps."""
+    for json_side, text_side, lj, lt in (("a", "b", la, lb), ("b", "a", lb, la)):
+        pairs = [(issues(getattr(d, json_side)), text_issues(getattr(d, text_side))) for d in ds]
+        if not all(j is not None and t is not None for j, t in pairs):
+            continue
+        kept = sum(1 for j, t in pairs if j is not None and t is not None
+                   and all(any(str(i.get("message", "")) in line for line in t) for i in j[0].values()))
+        example = min((t[0] for _, t in pairs if t), key=len)
+        share = "all" if kept == len(pairs) else f"{kept} of {len(pairs)}"
+        return (f"{lj} lists the issues as JSON objects (code, path, message), {lt} as text "
+                f"(e.g. “{short(example, 70)}”), keeping the message of {share}")
+    return ""
 
 
 def _issue_wording(
@@ -206,8 +227,9 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
     if changed:
         where = sorted({d.field for d in changed})
         lists = [said_ for d in changed if (said_ := _list_edits(d, lb))]
-        said.append(f"the listed tool's {_field_list(where)} differs between {la} and {lb}"
-                    + (f": {'; '.join(lists)}" if lists else _at(changed)))
+        verb = "differs" if len(where) == 1 else "differ"
+        said.append(f"the listed tool's {_field_list(where)} {verb} between {la} and {lb}"
+                    + (f": {'; '.join(lists)}" if lists else _at(changed, la, lb)))
     if any(d.detail == "names" for d in ds):
         said.append(f"tools/list offers other tools on {la} and {lb}")
     return "; ".join(said)
@@ -215,11 +237,7 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
 
 def _list_edits(d: Difference, lb: str) -> str:
     """For a listed key whose difference lies in lists (`required`): the items B adds and drops."""
-    try:
-        va = json.loads(d.a.rpartition(" (differs at ")[0] or d.a)
-        vb = json.loads(d.b)
-    except ValueError:
-        return ""
+    va, vb = _listed(d.a), _listed(d.b)
     if not isinstance(va, dict) or not isinstance(vb, dict) or va.keys() != vb.keys():
         return ""
     said: list[str] = []
@@ -441,9 +459,36 @@ def _json(value: JSON | None) -> str:
     return short(json.dumps(value, ensure_ascii=False), 30) if value is not None else "absent"
 
 
-def _at(ds: Sequence[Difference]) -> str:
-    where = sorted({d.a.rpartition("(differs at ")[2].rstrip(")") for d in ds if "(differs at " in d.a})
-    return f" (at {short(', '.join(where), 80)})" if where else ""
+def _at(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """Where listed values differ, with the values at the first place when both sides can be read."""
+    marker = " (differs at "
+    where = sorted({d.a.rpartition(marker)[2].removesuffix(")") for d in ds if marker in d.a})
+    if not where:
+        return ""
+    shown = ""
+    if len(ds) == 1:
+        first = where[0].split(", ")[0]
+        va, vb = _listed(ds[0].a), _listed(ds[0].b)
+        if first != "(whole)" and va is not None and vb is not None:
+            xa, xb = _at_path(va, first), _at_path(vb, first)
+            shown = f"; e.g. `{first}` {_json(xa)} on {la}, {_json(xb)} on {lb}"
+    return f" (at {short(', '.join(where), 80)}{shown})"
+
+
+def _listed(text: str) -> JSON | None:
+    try:
+        value: JSON = json.loads(text.rpartition(" (differs at ")[0] or text)
+    except ValueError:
+        return None
+    return value
+
+
+def _at_path(value: JSON | None, path: str) -> JSON | None:
+    for part in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
 
 
 def _size(d: Difference) -> tuple[int, int]:

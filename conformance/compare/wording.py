@@ -183,6 +183,17 @@ def issue_changes(a: str, b: str) -> list[IssueChange] | None:
     return out or None
 
 
+def text_issues(answer: str) -> list[str] | None:
+    """A schema refusal written as text after the tool's name (`Too small: … at thoughtNumber`), or None when
+    the answer is no such refusal or lists its issues as JSON."""
+    text = answer.removeprefix("isError ")
+    _, found, rest = text.partition("Invalid arguments for tool ")
+    if not found or issues(answer) is not None:
+        return None
+    _, colon, message_ = rest.partition(": ")
+    return [part.strip() for part in message_.split("; ")] if colon and message_.strip() else None
+
+
 def answer_object(answer: str) -> dict[str, JSON] | None:
     """The status object an accepted answer shows (its text, parsed), or None."""
     value = _first_json(answer)
@@ -205,5 +216,6 @@ __all__ = [
     "issues",
     "message",
     "short",
+    "text_issues",
     "wording_change",
 ]

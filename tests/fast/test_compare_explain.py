@@ -165,3 +165,18 @@ def test_a_bad_known_changes_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(KnownChangesError) as caught:
         load_known_changes(bad)
     assert "\n" not in str(caught.value) and "changes.yaml" in str(caught.value)
+
+
+def test_refusals_written_as_text_instead_of_json_are_said_to_change_form() -> None:
+    members = []
+    for field, before, after in (("thoughtNumber", "Too small: expected number to be >=1", None),
+                                 ("isRevision", "Invalid input: expected boolean, received object",
+                                  "Invalid input")):
+        a = _refusal([{"code": "too_small", "path": [field], "message": before}])
+        b = PREFIX + f"{after or before} at {field}"
+        members.append(Difference(id=f"answer.{field}.error-text", aspect="answer", summary="", a=a, b=b,
+                                  field=field, detail="error text", program=[_frame(VALID | {field: 0})]))
+    said = explain(members, LA, LB, default_known_changes())
+    assert said.headline.startswith("Schema refusals of `thoughtNumber` and `isRevision` are written "
+                                    "otherwise: base lists the issues as JSON objects"), said.headline
+    assert "head as text" in said.headline and "keeping the message of 1 of 2" in said.headline
