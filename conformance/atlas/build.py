@@ -265,7 +265,7 @@ def compare_pair(
     """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
     try:
         module = importlib.import_module("conformance.compare")
-        run_comparison = module.run_comparison
+        run_comparison, explain_again = module.run_comparison, module.explain_again
     except (ImportError, AttributeError):
         return (
             "unavailable",
@@ -278,9 +278,11 @@ def compare_pair(
     if stored is not None and stored.is_file():
         try:
             saved = _SavedComparison.model_validate_json(stored.read_text(encoding="utf-8"))
-            return "done", saved.note, saved.root_causes, saved.differences, saved.calls
         except (OSError, ValueError):
             pass
+        else:
+            causes = [_trim_cause(c) for c in explain_again(saved.differences, a, b)]
+            return "done", saved.note, causes, saved.differences, saved.calls
     try:
         outcome = run_comparison(
             a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s
@@ -290,8 +292,9 @@ def compare_pair(
     except Exception as exc:  # a comparison's bug costs its pair, not an hour of runs
         return "failed", f"{type(exc).__name__}: {str(exc)[:400]}", [], [], 0
     comparison = outcome.comparison
-    causes = [_trim_cause(c) for c in outcome.root_causes]
     diffs = [_trim_difference(d) for d in comparison.differences]
+    # Explained from what is kept, as a kept comparison is: the same pair reads the same either way.
+    causes = [_trim_cause(c) for c in explain_again(diffs, a, b)]
     note = f"profile {profile}, seed {seed}"
     if stored is not None:
         saved = _SavedComparison(note=note, root_causes=causes, differences=diffs, calls=comparison.calls)

@@ -334,6 +334,13 @@ def _value_class(found: Found, step: Step | None) -> str:
     return ""
 
 
+def explain_again(differences: list[Difference], a: str, b: str) -> list[RootCause]:
+    """The root causes of differences kept from an earlier comparison of the specs `a` and `b`, made with
+    today's rules and explanations (a kept comparison saves the search, never the sentences)."""
+    name_a, name_b = side_labels(a, b, (None, None))
+    return root_causes(differences, default_rules(), name_a, name_b)
+
+
 def root_causes(
     differences: list[Difference], rules: Rules, name_a: str, name_b: str,
     known: KnownChanges | None = None,
@@ -368,4 +375,4 @@ def root_causes(
     return causes
 
 
-__all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "run_comparison"]
+__all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "explain_again", "run_comparison"]

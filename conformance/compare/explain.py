@@ -75,7 +75,8 @@ def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
     out: list[str] = []
     for kind, say in _SAYERS:
         if kind in by:
-            out.append(say(by.pop(kind), la, lb))
+            group = by.pop(kind)
+            out.append(say(group, la, lb) or "; ".join(d.summary for d in group if d.summary))
     rest = [d for group in by.values() for d in group]
     if rest:
         out.append("; ".join(d.summary for d in rest))
@@ -108,7 +109,7 @@ def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
                      f"{_refusals(by_a, 'b')}{_echo(by_a, 'a')}")
     if len(parts) == 2:
         return "mixed: " + ", while ".join(parts)
-    return parts[0]
+    return parts[0] if parts else ""
 
 
 def _kinds(ds: list[Difference], la: str, lb: str) -> str:
@@ -593,13 +594,18 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
 
 def example_text(d: Difference) -> str:
     """The row's smallest call as a person reads it: what departs from a valid call, and after how many."""
-    calls = [json.loads(f) for f in d.program if '"tools/call"' in f]
+    sent = [f for f in d.program if '"tools/call"' in f]
+    calls = [_frame(f) for f in sent]
+    if calls and not calls[-1]:
+        return "a call cut short where it was kept (see the frames)"
     if not calls:
-        last = json.loads(d.program[-1]) if d.program else {}
-        method = last.get("method", "initialize") if isinstance(last, dict) else "initialize"
+        last = _frame(d.program[-1]) if d.program else {}
+        method = last.get("method", "initialize")
         return {"notifications/initialized": "initialize"}.get(str(method), str(method))
-    params = calls[-1].get("params", {})
     before = f"after {len(calls) - 1} call{'s' if len(calls) > 2 else ''}: " if len(calls) > 1 else ""
+    params = calls[-1].get("params")
+    if not isinstance(params, dict):
+        return before + "a call without params"
     name = params.get("name")
     if "arguments" not in params:
         return before + "no `arguments`"
@@ -614,6 +620,15 @@ def example_text(d: Difference) -> str:
 
 
 _UNSET: Final = object()
+
+
+def _frame(text: str) -> dict[str, JSON]:
+    """One frame of a program as an object; a frame cut short when kept, or not an object, is empty."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _not_shrunk(rows: Sequence[CauseRow], members: Sequence[Difference]) -> str:

@@ -180,3 +180,28 @@ def test_refusals_written_as_text_instead_of_json_are_said_to_change_form() -> N
     assert said.headline.startswith("Schema refusals of `thoughtNumber` and `isRevision` are written "
                                     "otherwise: base lists the issues as JSON objects"), said.headline
     assert "head as text" in said.headline and "keeping the message of 1 of 2" in said.headline
+
+
+@given(st.lists(st.text(max_size=60), max_size=4))
+def test_an_example_is_written_from_any_kept_frames(frames: list[str]) -> None:
+    """Frames come back from kept files, cut short or hostile: the table's example never fails on them."""
+    d = Difference(id="x", aspect="is_error", summary="", program=[*frames, _frame(VALID)[:30]])
+    said = explain([d], LA, LB, default_known_changes())
+    assert said.rows and isinstance(said.rows[0].example, str)
+
+
+ASPECTS = ["is_error", "error_class", "answer", "store", "stderr", "tools_list", "server_info",
+           "capabilities", "banner", "exit_status", "protocol_version", "other"]
+DETAILS = ["refused by a", "refused by b", "error text", "added", "removed", "changed", "names",
+           "result vs protocol error", ""]
+
+
+@given(st.lists(st.builds(
+    Difference, id=st.text(max_size=8), aspect=st.sampled_from(ASPECTS), summary=st.text(max_size=20),
+    detail=st.sampled_from(DETAILS), field=st.text(max_size=12), suspect=st.text(max_size=6),
+    value_class=st.text(max_size=10), a=st.text(max_size=80), b=st.text(max_size=80),
+    program=st.lists(st.text(max_size=40), max_size=3)), min_size=1, max_size=6))
+def test_any_differences_read_from_a_file_are_explained_without_failing(members: list[Difference]) -> None:
+    said = explain(members, LA, LB, default_known_changes())
+    assert said.headline.endswith(f"({len(members)} difference{'s' if len(members) > 1 else ''})")
+    assert sum(len(r.differences) for r in said.rows) == len(members)
