@@ -205,3 +205,12 @@ def test_any_differences_read_from_a_file_are_explained_without_failing(members:
     said = explain(members, LA, LB, default_known_changes())
     assert said.headline.endswith(f"({len(members)} difference{'s' if len(members) > 1 else ''})")
     assert sum(len(r.differences) for r in said.rows) == len(members)
+
+
+def test_given_labels_are_cleaned_and_kept_apart() -> None:
+    from conformance.compare.engine import side_labels
+
+    assert side_labels("npm:2025.12.18", "npm:2026.7.4", (None, "head")) == ("2025.12.18", "head")
+    assert side_labels("npm:1.0.0", "npm:2.0.0", ("x", "x")) == ("x (A)", "x (B)")
+    la, lb = side_labels("npm:1.0.0", "npm:2.0.0", ("line\none" + "z" * 60, None))
+    assert la.startswith("line one") and len(la) <= 40 and lb == "2.0.0"
