@@ -214,6 +214,11 @@ def _store(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:
+    silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
+              if all(not t.strip() for t in texts)]
+    if len(silent) == 1:
+        other = lb if silent[0] == la else la
+        return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
     where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
     return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 

@@ -214,3 +214,11 @@ def test_given_labels_are_cleaned_and_kept_apart() -> None:
     assert side_labels("npm:1.0.0", "npm:2.0.0", ("x", "x")) == ("x (A)", "x (B)")
     la, lb = side_labels("npm:1.0.0", "npm:2.0.0", ("line\none" + "z" * 60, None))
     assert la.startswith("line one") and len(la) <= 40 and lb == "2.0.0"
+
+
+def test_a_side_without_a_box_is_said_to_write_none() -> None:
+    box = "\n┌───┐\n│ 💭 Thought 1/1 │\n└───┘\n"
+    d = Difference(id="stderr.length.box", aspect="stderr", summary="", a=box, b="", field="length",
+                   detail="box", program=[_frame(VALID)])
+    said = explain([d], LA, LB, default_known_changes())
+    assert said.headline == "head writes no stderr box for an accepted call, base does (1 difference)"
