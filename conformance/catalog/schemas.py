@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
-import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from conformance.core.errors import HarnessError
+from conformance.core.inputs import describe, read_yaml, validated
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,17 +36,14 @@ def first_violation(schema: dict[str, Any], document: object) -> str | None:
 def read_validated_yaml(
     path: Path, schema_file: Path, model: type[M], error: type[HarnessError], what: str
 ) -> M:
-    """A data file of `fixtures/`: read, checked against its JSON schema, then the model; any problem is
-    `error` in one line naming the file."""
+    """A data file of `fixtures/`: read within the input limits (`core/inputs.py`), checked against its JSON
+    schema, then the model; any problem is `error` in one line naming the file."""
+    document = read_yaml(path, what=what, error=error)
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
         schema = json.loads(schema_file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise error(f"cannot read {what} {path}: {' '.join(str(exc).split())[:300]}") from None
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read the schema {schema_file}: {' '.join(str(exc).split())[:300]}") from None
     violation = first_violation(schema, document)
     if violation is not None:
         raise error(f"{path}: {violation}")
-    try:
-        return model.model_validate(document)
-    except ValidationError as exc:
-        raise error(f"{path}: {exc.errors()[0]['msg']}") from None
+    return validated(model, document, describe(path, what), error)
