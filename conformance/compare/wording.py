@@ -17,6 +17,8 @@ _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\w+|[^\w\s]')
 MAX_EDITS: Final = 3
 """More edits than this between two texts is a rewrite, not an edit."""
 MAX_SPAN: Final = 60
+SHORT_MESSAGE: Final = 90
+"""A refusal this short is quoted whole when one pair is described."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,12 @@ def wording_change(pairs: Sequence[tuple[str, str]]) -> WordingChange:
 
 
 def describe_wording(change: WordingChange, b: str, example: tuple[str, str] | None) -> str:
-    """E.g. '2026.7.4 adds `"inclusive": true` (3 of 9)'; or 'rewritten (e.g. A: "…", B: "…")'."""
+    """E.g. '2026.7.4 adds `"inclusive": true` (3 of 9)'; or 'rewritten (e.g. A: "…", B: "…")'; one pair of
+    short refusals is quoted whole."""
+    if change.total == 1 and example is not None:
+        ma, mb = message(example[0]), message(example[1])
+        if len(ma) <= SHORT_MESSAGE and len(mb) <= SHORT_MESSAGE:
+            return f"“{short(ma, SHORT_MESSAGE)}” against “{short(mb, SHORT_MESSAGE)}”"
     parts: list[str] = []
     for edit, count in change.common[:2]:
         share = "" if count == change.total else f" ({count} of {change.total})"
