@@ -225,8 +225,8 @@ def test_a_side_without_a_box_is_said_to_write_none() -> None:
 
 
 def test_one_pair_of_short_refusals_is_quoted_whole() -> None:
-    d = Difference(id="answer.name.error-text", aspect="answer", summary="", field="name", detail="error text",
-                   a="isError Unknown tool: x", b="isError MCP error -32602: Tool x not found",
-                   program=[_frame(VALID)])
+    d = Difference(id="answer.name.error-text", aspect="answer", summary="", field="name",
+                   detail="error text", a="isError Unknown tool: x",
+                   b="isError MCP error -32602: Tool x not found", program=[_frame(VALID)])
     said = explain([d], LA, LB, default_known_changes())
     assert "“Unknown tool: x” against “MCP error -32602: Tool x not found”" in said.headline, said.headline
