@@ -84,12 +84,17 @@ def server_alone(target: Target, starts: int, calls: int) -> Server:
     return Server(target.spec, statistics.median(cold), rate)
 
 
+def floor_seconds(server: Server, calls: int, processes: int) -> float:
+    """What the server alone needs for a run that sends `calls` and starts `processes`."""
+    return calls / server.calls_per_s + processes * server.cold_start_s
+
+
 def measure_row(server: Server, profile: str, seed: int, out: Path) -> Row:
     sample = conformance_run(RunConfig(server.target, profile), seed, out)
     run = sample.report.run
-    floor = run.calls_made / server.calls_per_s + run.processes_started * server.cold_start_s
     return Row(server.target, profile, run.calls_made, run.processes_started, server.cold_start_s,
-               server.calls_per_s, floor, sample.wall_s, sample.cpu_s, sample.exit_code)
+               server.calls_per_s, floor_seconds(server, run.calls_made, run.processes_started),
+               sample.wall_s, sample.cpu_s, sample.exit_code)
 
 
 def render(rows: Sequence[Row]) -> str:
