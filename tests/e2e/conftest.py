@@ -10,6 +10,7 @@ time in this process (the run's gate fails if any of them fails; tests/e2e/test_
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -83,50 +84,61 @@ def make_hostile_gate(folder: Path) -> Ran:
                "--suite", GATE_SUITE, out=folder / "out")
 
 
-@pytest.fixture(scope="session")
-def shared_runs(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, Future[CountedRun] | Future[Ran]]]:
-    """The session's runs that a selected test checks, started one after the other on a thread of their
-    own; each test waits for the run it checks. Runs not yet started when the session ends are dropped."""
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="e2e-shared")
-    wanted = {name for name in SHARED if any(_uses(item, name) for item in request.session.items)}
-    runs: dict[str, Future[CountedRun] | Future[Ran]] = {}
-    if "reference_ci" in wanted:
-        runs["reference_ci"] = pool.submit(
-            make_reference_ci, tmp_path_factory.mktemp("reference-ci"), reference_seed(request.config))
-    if "hostile_gate" in wanted:
-        runs["hostile_gate"] = pool.submit(make_hostile_gate, tmp_path_factory.mktemp("hostile-gate"))
-    try:
-        yield runs
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+class SharedRuns:
+    """The session's runs, made one after the other on a thread of their own, each at most once."""
+
+    def __init__(self, config: pytest.Config, factory: pytest.TempPathFactory) -> None:
+        self.config, self.factory = config, factory
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="e2e-shared")
+        self.made: dict[str, Future[CountedRun] | Future[Ran]] = {}
+
+    def start(self, name: str) -> Future[CountedRun] | Future[Ran]:
+        if name not in self.made:
+            folder = self.factory.mktemp(name.replace("_", "-"))
+            if name == "reference_ci":
+                self.made[name] = self.pool.submit(make_reference_ci, folder, reference_seed(self.config))
+            else:
+                self.made[name] = self.pool.submit(make_hostile_gate, folder)
+        return self.made[name]
+
+    def result(self, name: str, kind: type[T]) -> T:
+        found = self.start(name).result()
+        assert isinstance(found, kind), type(found)
+        return found
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _start_shared_runs(shared_runs: dict[str, Future[CountedRun] | Future[Ran]]) -> None:
-    """Every end-to-end test asks for the session's runs first, so they start with the first of them."""
-
-
-def _result(runs: dict[str, Future[CountedRun] | Future[Ran]], name: str, kind: type[T]) -> T:
-    found = runs[name].result()
-    assert isinstance(found, kind), type(found)
-    return found
+def shared_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SharedRuns]:
+    """Every end-to-end test asks for this first, so the runs a selected test checks start with the first of
+    them; each test waits for the run it checks. An xdist worker, which collects every test but runs those
+    it is sent, starts a run only when a test asks for it. Runs not started by the session's end are
+    dropped."""
+    runs = SharedRuns(request.config, tmp_path_factory)
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        for name in SHARED:
+            if any(_uses(item, name) for item in request.session.items):
+                runs.start(name)
+    try:
+        yield runs
+    finally:
+        runs.pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.fixture(scope="session")
-def reference_ci(shared_runs: dict[str, Future[CountedRun] | Future[Ran]]) -> CountedRun:
+def reference_ci(shared_runs: SharedRuns) -> CountedRun:
     """`run --target reference --profile ci`, as CI runs it: its gate and report (test_cli.py), the server
     processes it started (test_processes.py), and the conformance suite against the reference."""
-    return _result(shared_runs, "reference_ci", CountedRun)
+    return shared_runs.result("reference_ci", CountedRun)
 
 
 @pytest.fixture(scope="session")
-def hostile_gate(shared_runs: dict[str, Future[CountedRun] | Future[Ran]]) -> Ran:
+def hostile_gate(shared_runs: SharedRuns) -> Ran:
     """The stand-in gate suite against the fake server whose every string is `<script>alert(1)</script>`:
     the gate, escaping, baselines, parallel workers and diff (test_cli.py) and its page in a browser
     (test_browser.py)."""
-    return _result(shared_runs, "hostile_gate", Ran)
+    return shared_runs.result("hostile_gate", Ran)
 
 
 @pytest.fixture(scope="session")
