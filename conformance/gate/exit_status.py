@@ -10,4 +10,6 @@ GATE_FAILED: Final = 1
 """A departure not in the baseline, or a baseline entry that did not depart; `diff`: records differ."""
 UNUSABLE: Final = 2
 """The target cannot be started or driven, or the command line or an input file is wrong."""
+USAGE: Final = 4
+"""A usage error or unusable input: a wrong option value, a file the user named that cannot be used."""
 INTERRUPTED: Final = 130

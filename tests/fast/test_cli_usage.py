@@ -22,12 +22,18 @@ from tests.cli import assert_one_clean_error_line, cli_here
         ["run", "--profile", "fast"],
         ["frobnicate"],
         [],
-        ["run", "--baseline", "/no/such/baseline.yaml"],
     ],
-    ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command", "missing-baseline"],
+    ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command"],
 )
-def test_misuse_exits_2_with_one_line(argv: list[str], tmp_path: Path) -> None:
+def test_misuse_exits_4_with_one_line(argv: list[str], tmp_path: Path) -> None:
     ran = cli_here(*argv, "--out", str(tmp_path)) if argv[:1] == ["run"] else cli_here(*argv)
+    assert ran.code == 4, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_a_missing_baseline_exits_2_with_one_line(tmp_path: Path) -> None:
+    ran = cli_here("run", "--baseline", "/no/such/baseline.yaml", "--out", str(tmp_path))
     assert ran.code == 2, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert not (tmp_path / "report.json").exists()
@@ -80,5 +86,5 @@ def test_records_lists_and_filters_the_catalog() -> None:
     assert all("stderr" in json.loads(line)["channels"] for line in wire.stdout.splitlines())
 
     bad = cli_here("records", "--kind", "nosuch")
-    assert bad.code == 2
+    assert bad.code == 4
     assert_one_clean_error_line(bad)

@@ -7,7 +7,16 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, UsageError, add_env, env_of, positive, seed, target_spec
+from conformance.cli.arguments import (
+    PROG,
+    UsageError,
+    add_env,
+    env_of,
+    jobs,
+    positive_seconds,
+    seed,
+    target_spec,
+)
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
@@ -30,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile", choices=PROFILES, default=None, help="as for run (default: dev, ci under CI)"
     )
     parser.add_argument("--seed", type=seed, default=None, help="one hypothesis seed for every run")
-    parser.add_argument("--jobs", "-j", type=positive, default=1, metavar="N", help="targets run at once")
+    parser.add_argument(
+        "--jobs", "-j", type=jobs, default=1, metavar="N", help="targets run at once (at most 4 per core)"
+    )
     parser.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR")
     parser.add_argument("--no-compare", action="store_true", help="skip the comparisons of adjacent pairs")
     parser.add_argument(
@@ -45,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--merge", nargs="+", type=Path, default=None, metavar="DIR", help="merge these atlas outputs"
     )
     parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
-    parser.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S")
+    parser.add_argument("--call-timeout", type=positive_seconds, default=CALL_TIMEOUT, metavar="S")
     parser.add_argument("--suite", default=None, help=argparse.SUPPRESS)
 
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import target_spec
+from conformance.cli.arguments import env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
 from conformance.drivers import process
 from conformance.gate import exit_status
@@ -51,18 +51,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the target to compare with (default: {DEFAULT_B})")
     p.add_argument("--profile", choices=("dev", "ci", "thorough"), default=None,
                    help="search size: dev, ci or thorough (default: ci under CI, else dev)")
-    p.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, recorded)")
+    p.add_argument("--seed", type=seed, default=None,
+                   help="hypothesis seed, 0 to 2**32-1 (default: random, recorded)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="report directory (default: reports/compare-<a>-vs-<b>)")
     p.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                    help="a seqthink-compare-baseline/1 file: the difference ids that are expected")
     p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
                    help="write a compare baseline accepting every difference found (reasons to fill in)")
-    p.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S",
+    p.add_argument("--call-timeout", type=positive_seconds, default=CALL_TIMEOUT, metavar="S",
                    help="seconds a server may take to answer one request (default: 10)")
-    p.add_argument("--budget", type=float, default=None, metavar="S",
+    p.add_argument("--budget", type=positive_seconds, default=None, metavar="S",
                    help="seconds the search may take (default: the profile's)")
-    p.add_argument("--env", action="append", default=None, metavar="KEY=VALUE",
+    p.add_argument("--env", action="append", type=env_pair, default=None, metavar="KEY=VALUE",
                    help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")

@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.cli.arguments import PROG, add_env, env_of, jobs, positive_seconds, seed, target_spec
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=seed,
         default=None,
-        help="hypothesis seed (default: a random one, recorded in the report)",
+        help="hypothesis seed, 0 to 2**32-1 (default: a random one, recorded in the report)",
     )
     parser.add_argument(
         "--out",
@@ -60,10 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         "-j",
-        type=positive,
+        type=jobs,
         default=1,
         metavar="N",
-        help="parallel pytest-xdist workers, each with its own server processes",
+        help="parallel pytest-xdist workers, each with its own server processes (at most 4 per core)",
     )
     parser.add_argument(
         "--target-cache",
@@ -74,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--call-timeout",
-        type=float,
+        type=positive_seconds,
         default=CALL_TIMEOUT,
         metavar="S",
         help="seconds a server may take to answer one request (default: 10)",
