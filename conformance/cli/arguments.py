@@ -20,7 +20,7 @@ PROG = "seqthink-conformance"
 SEED_LIMIT = 2**32
 """Seeds are whole numbers below this: the range a random default is drawn from and hypothesis replays."""
 MAX_SECONDS = 7 * 24 * 3600.0
-"""The longest time any option may name (a week): beyond it a value is a typo, and time arithmetic overflows."""
+"""The longest time an option may name (a week): beyond it a value is a typo and time arithmetic overflows."""
 MAX_FRAME_LIMIT = 1 << 30
 """The largest `--max-frame` accepted (1 GiB)."""
 

@@ -1,6 +1,6 @@
-"""`compare` and `atlas` stop within seconds on SIGTERM: they pass the signal on to what they started (the column
-run in flight, the servers), and leave a report that says "cancelled" (compare: never the previous report beside
-the new transcripts)."""
+"""`compare` and `atlas` stop within seconds on SIGTERM: they pass the signal on to what they started (the
+column run in flight, the servers), and leave a report that says "cancelled" (compare: never the previous
+report beside the new transcripts)."""
 
 from __future__ import annotations
 
@@ -66,11 +66,13 @@ def _json(path: Path) -> dict[str, Any]:
 
 def test_sigterm_stops_compare_with_a_cancelled_report_in_place_of_the_previous_one(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    first = cli("compare", "reference", "reference", "--profile", "dev", "--seed", "1", "--budget", "1", out=out)
+    first = cli("compare", "reference", "reference", "--profile", "dev", "--seed", "1", "--budget", "1",
+                out=out)
     assert first.code == 0, first.stdout + first.stderr
     previous = _json(out / "report.json")
     assert previous["run"]["interrupted"] is None
-    running = Started("compare", "reference", "reference", "--profile", "dev", "--seed", "2", "--out", str(out))
+    running = Started("compare", "reference", "reference", "--profile", "dev", "--seed", "2",
+                      "--out", str(out))
     try:
         running.wait_until(lambda: any("search:" in line for line in running.lines), "searched")
         code, seconds = running.stop(signal.SIGTERM)
@@ -90,7 +92,8 @@ def test_sigterm_stops_compare_with_a_cancelled_report_in_place_of_the_previous_
 def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> None:
     out = tmp_path / "atlas"
     column = out / "targets" / "reference"
-    running = Started("atlas", "reference", "--profile", "dev", "--seed", "3", "--no-compare", "--out", str(out))
+    running = Started("atlas", "reference", "--profile", "dev", "--seed", "3", "--no-compare",
+                      "--out", str(out))
     try:
         running.wait_until(lambda: "tests " in _text(column / "run.log"), "ran a test")
         code, seconds = running.stop(signal.SIGTERM)

@@ -1,5 +1,6 @@
-"""`run --against B` checks B before the suite: a B that cannot be used ends the run at once, exit status 2, with a
-report that says so; and on every path a run can end, the report's gate sentence agrees with the exit status."""
+"""`run --against B` checks B before the suite: a B that cannot be used ends the run at once, exit status 2,
+with a report that says so; and on every path a run can end, the report's gate sentence agrees with the exit
+status."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Every option value is checked before anything starts: out of range or of the wrong type, it is a usage error
-(exit status 4, one line on stderr, no traceback); in range, the command gets the value it documents. The
-properties parse only: they build the parser and start nothing.
+"""Every option value is checked before anything starts: out of range or of the wrong type, it is a usage
+error (exit status 4, one line on stderr, no traceback); in range, the command gets the value it documents.
+The properties parse only: they build the parser and start nothing.
 
-The targets named here cannot start (`cmd:/nonexistent/...`): a value wrongly accepted ends in an unusable target
-(exit status 2) at once instead of a run.
+The targets named here cannot start (`cmd:/nonexistent/...`): a value wrongly accepted ends in an unusable
+target (exit status 2) at once instead of a run.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def test_a_call_timeout_is_accepted_exactly_when_it_is_a_finite_positive_time_up
 
 
 @settings(max_examples=150, deadline=None)
-@given(command=st.sampled_from(["run", "compare", "atlas"]), value=st.integers(min_value=-(2**40), max_value=2**40))
+@given(command=st.sampled_from(["run", "compare", "atlas"]), value=st.integers(-(2**40), 2**40))
 def test_a_seed_is_accepted_exactly_in_hypothesis_range_by_every_command(command: str, value: int) -> None:
     parsed = _parsed([*ARGV[command], f"--seed={value}"])
     assert (parsed is not None) is (0 <= value < SEED_LIMIT)

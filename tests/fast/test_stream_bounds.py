@@ -1,6 +1,6 @@
-"""What a server writes is bounded by the harness, not by the server: a frame over the limit is a typed error and
-reading stops there, stderr is kept as its head and tail with the rest counted, transcripts are capped with a
-visible mark, and memory stays flat whatever the server does (servers in tests/servers/)."""
+"""What a server writes is bounded by the harness, not by the server: a frame over the limit is a typed error
+and reading stops there, stderr is kept as its head and tail with the rest counted, transcripts are capped
+with a visible mark, and memory stays flat whatever the server does (servers in tests/servers/)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_stderr_trickle_costs_a_few_transcript_events_not_one_per_read(tmp_pat
     frames = sum(1 for e in events if e["kind"] in ("sent", "received"))
     stderr = [e for e in events if e["kind"] == "stderr"]
     written = sum(len(str(e["data"])) for e in stderr)
-    assert len(stderr) <= frames + written // (64 << 10) + 4, f"{len(stderr)} stderr events for {frames} frames"
+    assert len(stderr) <= frames + written // (64 << 10) + 4, f"{len(stderr)} stderr events, {frames} frames"
 
 
 def test_stderr_of_one_call_keeps_its_head_and_tail_and_counts_the_rest() -> None:

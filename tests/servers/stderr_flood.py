@@ -1,4 +1,5 @@
-"""Floods stderr: a banner line and 1 MB at start, then --mb N megabytes during each tools/call before answering it.
+"""Floods stderr: a banner line and 1 MB at start, then --mb N megabytes during each tools/call before
+answering it.
 
 --forever: during tools/call, write to stderr without end and never answer.
 """

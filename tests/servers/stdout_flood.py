@@ -27,13 +27,14 @@ def on_call(message: Message) -> None:
         time.sleep(3600)
     elif MODE == "line":
         text = "x" * (int(SIZE) << 20)
-        answer = {"jsonrpc": "2.0", "id": message["id"], "result": {"content": [{"type": "text", "text": text}]}}
+        result = {"content": [{"type": "text", "text": text}]}
+        answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
         OUT.write(json.dumps(answer).encode() + b"\n")
         OUT.flush()
     elif MODE == "frames":
-        frame = json.dumps(
-            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * 1000}}
-        ).encode() + b"\n"
+        params = {"level": "info", "data": "x" * 1000}
+        notification = {"jsonrpc": "2.0", "method": "notifications/message", "params": params}
+        frame = json.dumps(notification).encode() + b"\n"
         while True:
             OUT.write(frame * 64)
             OUT.flush()

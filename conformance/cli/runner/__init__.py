@@ -8,6 +8,7 @@ within seconds with a report that says so (`drivers/cancel.py`).
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,10 +52,12 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
 
 
 def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
-    report = RunReport.begin(options)
+    with cancel.deferred():
+        report = RunReport.begin(options)
     spec = options.target
     seen = _unresolved(spec, "cancelled")
     try:
+        cancel.check()
         try:
             target = resolve_target(spec, cache_dir=options.cache,
                                     progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
@@ -68,6 +71,10 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
         if not seen.preflight.ok:
             why = f"{seen.preflight.error}{stderr_hint(seen.preflight)}"
             return _unusable(report, seen, f"target {spec} is not usable: {why}")
+        against = _check_against(options, report.transcripts, stream)
+        if against is not None:
+            failed = seen.preflight.model_copy(update={"ok": False, "error": against})
+            return _unusable(report, dataclasses.replace(seen, preflight=failed), against)
         with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
             results_dir = Path(tmp) / "results"
             pytest_exit = run_suite(options, results_dir, Path(tmp), report.catalog, stream, handover)
@@ -85,8 +92,39 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
     written = report.write(results, seen, int(pytest_exit), "no test evidences this record",
                            sign=lambda ids: sign_departures(target, ids, options.timeout, witnesses))
     if options.against is not None:
-        written = _with_comparison(written, options, target, report.transcripts, stream)
+        try:
+            written = _with_comparison(written, options, target, report.transcripts, stream)
+        except HarnessError as exc:
+            why = f"the comparison with {options.against} failed: {exc}"
+            return _comparison_failed(written, options, why)
     return RunOutcome(exit_status.OK if written.gate.passed else exit_status.GATE_FAILED, written)
+
+
+def _check_against(options: RunOptions, transcripts: Path, stream: TextIO) -> str | None:
+    """`--against B` is started once before the suite, as the target was: why B cannot be used, or None."""
+    if options.against is None:
+        return None
+    spec = options.against
+    write_line(f"preflight: starting {safe(spec)} (--against)", stream)
+    try:
+        against = resolve_target(spec, cache_dir=options.cache,
+                                 progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
+    except TargetError as exc:
+        return f"--against {spec} cannot be used: {exc}"
+    checked, _, _ = check_target(against, transcripts / "preflight-against.jsonl", options.timeout)
+    if checked.ok:
+        return None
+    return f"--against {spec} is not usable: {checked.error}{stderr_hint(checked)}"
+
+
+def _comparison_failed(report: Report, options: RunOptions, message: str) -> RunOutcome:
+    """`--against B` became unusable during the comparison: the report says the gate failed, and why."""
+    failed = report.model_copy(update={
+        "gate": report.gate.model_copy(update={"passed": False}),
+        "preflight": report.preflight.model_copy(update={"ok": False, "error": message}),
+    })
+    write_report(failed, options.out)
+    return RunOutcome(exit_status.UNUSABLE, failed, message)
 
 
 def _unresolved(spec: str, error: str) -> TargetSeen:
