@@ -412,8 +412,8 @@ def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list
     session = state.sessions.get(spec)
     if session is None:
         return []
-    events = [e for e in session.transcript.events_since(start) if e.seq < end]
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+    events = session.transcript.excerpt(start, end)
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
@@ -423,10 +423,10 @@ def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[Transcri
         return []
     span = state.failing_spans.get(nodeid)
     start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
-    events = [e for e in session.transcript.events_since(start) if end is None or e.seq < end]
+    events = session.transcript.excerpt(start, end)
     if not events and span is not None:
-        events = session.transcript.events_since(span[0])
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+        events = session.transcript.excerpt(span[0])
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _now() -> str:

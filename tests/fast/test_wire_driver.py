@@ -136,7 +136,10 @@ def test_endless_stderr_flood_ends_in_a_timeout_with_bounded_memory() -> None:
         driver.initialize()
         with pytest.raises(ServerTimeout):
             driver.call_tool("sequentialthinking", VALID)
-        assert len(driver.stderr_bytes()) == limit
+        kept = driver.stderr_bytes()
+        head, mark, tail = kept[: limit // 16], kept[limit // 16 : -limit], kept[-limit:]
+        assert head.startswith(b"stderr_flood: starting\n") and set(tail) == {ord("x")}
+        assert mark.startswith(b"\n[") and mark.endswith(b" bytes of stderr not kept]\n"), mark
         pid = driver.pid
     assert_gone(pid)
 
