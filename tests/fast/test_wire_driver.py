@@ -138,7 +138,7 @@ def test_endless_stderr_flood_ends_in_a_timeout_with_bounded_memory() -> None:
             driver.call_tool("sequentialthinking", VALID)
         kept = driver.stderr_bytes()
         head, mark, tail = kept[: limit // 16], kept[limit // 16 : -limit], kept[-limit:]
-        assert head.startswith(b"stderr_flood: starting\n") and set(tail) == {ord("x")}
+        assert head.startswith(b"stderr_flood: starting\n") and set(tail) <= set(b"x\n")
         assert mark.startswith(b"\n[") and mark.endswith(b" bytes of stderr not kept]\n"), mark
         pid = driver.pid
     assert_gone(pid)
