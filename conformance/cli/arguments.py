@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from conformance.core.errors import HarnessError
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
@@ -105,6 +106,18 @@ def env_pair(text: str) -> str:
 
 def env_of(pairs: Sequence[str] | None) -> dict[str, str]:
     return dict(parse_env_pair(p) for p in pairs or [])
+
+
+def add_max_frame(parser: argparse.ArgumentParser) -> None:
+    """`--max-frame`: the longest stdout frame a server may write before it is an `error` (the bytes are not
+    kept), so a server writing without end costs the harness a bounded amount of memory."""
+    parser.add_argument(
+        "--max-frame",
+        type=frame_bytes,
+        default=DEFAULT_MAX_FRAME,
+        metavar="BYTES",
+        help=f"longest stdout frame read from a server, longer is an error (default: {DEFAULT_MAX_FRAME})",
+    )
 
 
 def add_env(parser: argparse.ArgumentParser) -> None:

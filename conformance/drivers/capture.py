@@ -1,9 +1,13 @@
-"""Bounded capture of what a server writes on stderr: the first bytes (why it started badly) and the last
-(why it failed) are kept, the middle only counted, so a flood costs the harness a fixed amount of memory."""
+"""Bounds on what the harness keeps of what a server writes: stdout frames up to a limit, and stderr as its
+first bytes (why it started badly) and its last (why it failed), the middle only counted, so a flood costs the
+harness a fixed amount of memory."""
 
 from __future__ import annotations
 
 from typing import Final
+
+DEFAULT_MAX_FRAME: Final = 16 << 20
+"""The longest stdout frame read (bytes, without its newline); the suite's largest answers are far below."""
 
 DEFAULT_STDERR_LIMIT: Final = 16 << 20
 """Bytes of stderr kept as the tail (the head is a sixteenth of it): per process and per call."""

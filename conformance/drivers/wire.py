@@ -35,7 +35,7 @@ from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import cancel, process
-from conformance.drivers.capture import DEFAULT_STDERR_LIMIT, HeadTail
+from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
 from conformance.drivers.errors import (
     DriverError,
     FrameTooLarge,
@@ -48,8 +48,17 @@ from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
 
 _READ_CHUNK: Final = 1 << 16
-DEFAULT_MAX_FRAME: Final = 16 << 20
-"""The longest stdout frame read (bytes, without its newline); the suite's largest answers are far below."""
+_max_frame = DEFAULT_MAX_FRAME
+
+
+def set_max_frame(limit: int) -> None:
+    """The frame limit of every driver made after this in this process (`--max-frame` of the commands)."""
+    global _max_frame
+    _max_frame = limit
+
+
+def max_frame() -> int:
+    return _max_frame
 _STDERR_TAIL: Final = 2000
 _POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
 _FIONREAD_BUF: Final = bytes(4)
@@ -135,7 +144,7 @@ class WireDriver(Managed):
         timeout: float = 10.0,
         transcript: Transcript | None = None,
         stderr_limit: int = DEFAULT_STDERR_LIMIT,
-        max_frame: int = DEFAULT_MAX_FRAME,
+        max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
     ) -> None:
         self.command = tuple(command)
@@ -147,7 +156,7 @@ class WireDriver(Managed):
         self.timeout = timeout
         self.transcript = transcript
         self.stderr_limit = stderr_limit
-        self.max_frame = max_frame
+        self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
         self.initialize_result: dict[str, JSON] | None = None
         self._proc: subprocess.Popen[bytes] | None = None

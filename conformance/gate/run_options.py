@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
+
 SUITE: Final = "conformance.suite"
 CALL_TIMEOUT: Final = 10.0
 
@@ -24,6 +26,7 @@ class RunOptions:
     suite: str = SUITE
     against: str | None = None
     max_time: float | None = None
+    max_frame: int = DEFAULT_MAX_FRAME
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
@@ -39,6 +42,8 @@ class RunOptions:
             argv += ["--against", self.against]
         if self.max_time is not None:
             argv += ["--max-time", f"{self.max_time:g}"]
+        if self.max_frame != DEFAULT_MAX_FRAME:
+            argv += ["--max-frame", str(self.max_frame)]
         if local:
             argv += ["--out", str(self.out)]
             if self.baseline is not None:

@@ -29,9 +29,11 @@ from conformance.core.results import (
     TranscriptEvent,
 )
 from conformance.drivers import cancel
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
 from conformance.suite.contradiction import contradicted
 from conformance.suite.fresh_runs import FreshRunner
@@ -58,6 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where npm targets are installed (default: the user cache directory)")
     group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
                     help="seconds a server may take to answer one request")
+    group.addoption("--max-frame", dest="conformance_max_frame", type=int, default=DEFAULT_MAX_FRAME,
+                    help="longest stdout frame read from a server, in bytes (a longer one is an error)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
                   default=DEFAULT_TARGETS)
 
@@ -149,6 +153,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(f"conformance-{profile}")
     results_dir = config.getoption("conformance_results_dir")
     cache = config.getoption("conformance_cache")
+    set_max_frame(int(config.getoption("conformance_max_frame")))
     state = _RunState(
         profile=profile,
         results_dir=Path(results_dir) if results_dir else None,

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from conformance.catalog.records import Channel
 from conformance.cli.arguments import MAX_SECONDS, SEED_LIMIT, UsageError, usable_cores
 from conformance.cli.main import build_parser
+from conformance.gate.run_options import RunOptions
 from tests.cli import assert_one_clean_error_line, cli_here
 
 NOWHERE = "cmd:/nonexistent/seqthink-server"
@@ -148,3 +149,17 @@ def test_a_compare_budget_and_a_run_deadline_take_the_same_range(value: float) -
 def test_a_records_channel_is_one_of_the_catalog_channels(value: str) -> None:
     parsed = _parsed(["records", "--channel", value])
     assert (parsed is not None) is (value.lower() in get_args(Channel))
+
+
+@pytest.mark.parametrize("value", ["0", "1023", str((1 << 30) + 1), "16MiB"])
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_a_frame_limit_out_of_range_is_a_usage_error(command: str, value: str, tmp_path: Path) -> None:
+    _usage_error(*ARGV[command], "--out", str(tmp_path), f"--max-frame={value}", says="--max-frame")
+
+
+def test_a_frame_limit_reaches_the_suite_and_the_rerun_line_only_when_it_is_not_the_default() -> None:
+    parsed = PARSER.parse_args([*ARGV["run"], "--max-frame", "65536"])
+    assert parsed.max_frame == 65536
+    options = RunOptions(target=NOWHERE, profile="dev", seed=1, out=Path("out"), max_frame=parsed.max_frame)
+    assert options.command()[-2:] == ["--max-frame", "65536"]
+    assert "--max-frame" not in RunOptions(target=NOWHERE, profile="dev", seed=1, out=Path("out")).command()

@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import env_pair, positive_seconds, seed, target_spec
+from conformance.cli.arguments import add_max_frame, env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
 from conformance.drivers import process
+from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
 from conformance.gate.comparison import (
     CompareBaseline,
@@ -67,6 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")
+    add_max_frame(p)
 
 
 def default_out(a: str, b: str) -> Path:
@@ -82,6 +84,7 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    set_max_frame(args.max_frame)
     if args.env:
         env = dict(parse_env_pair(pair) for pair in args.env)
         args.a, args.b = with_env(args.a, env), with_env(args.b, env)

@@ -7,7 +7,16 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, add_env, env_of, jobs, positive_seconds, seed, target_spec
+from conformance.cli.arguments import (
+    PROG,
+    add_env,
+    add_max_frame,
+    env_of,
+    jobs,
+    positive_seconds,
+    seed,
+    target_spec,
+)
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -94,6 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
         "records not run, exit status 124",
     )
+    add_max_frame(parser)
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
 
 
@@ -114,6 +124,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        max_frame=args.max_frame,
     )
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"

@@ -22,6 +22,7 @@ from conformance.core.errors import HarnessError
 from conformance.core.results import RunResults
 from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
+from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen
 from conformance.gate.baseline import check_project
@@ -47,6 +48,7 @@ class RunOutcome:
 
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
     """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so."""
+    set_max_frame(options.max_frame)
     with cancel.handling(options.max_time), Handover() as handover:
         return _run(options, stream, handover)
 

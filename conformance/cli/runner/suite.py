@@ -56,6 +56,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         str(options.seed),
         "--call-timeout",
         str(options.timeout),
+        "--max-frame",
+        str(options.max_frame),
         "--snapshot-warn-unused",
         "-q",
         "-rfE",
