@@ -17,6 +17,7 @@ from conformance.cli.arguments import (
     seed,
     target_spec,
 )
+from conformance.drivers import cancel
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
@@ -94,7 +95,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             timeout=args.call_timeout,
             suite=args.suite,
         )
-        atlas = build_atlas(options, progress=say)
+        with cancel.handling():
+            atlas = build_atlas(options, progress=say)
+        if atlas.interrupted is not None:
+            where = safe(str(args.out))
+            write_line(f"atlas stopped: {safe(atlas.interrupted)}; {where}/atlas.md says what ran", out)
+            stop = cancel.requested()
+            return stop.exit_code if stop is not None else exit_status.INTERRUPTED
     changed = sum(1 for pair in atlas.pairs if pair.verdict_changes or pair.root_causes)
     write_line(
         f"atlas: {len(atlas.columns)} columns, {len(atlas.pairs)} pairs ({changed} with changes); "

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from conformance.cli.arguments import add_max_frame, env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
-from conformance.drivers import process
+from conformance.drivers import cancel, process
 from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
 from conformance.gate.comparison import (
@@ -29,10 +29,10 @@ from conformance.gate.comparison import (
 )
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
-from conformance.report.model import Report
+from conformance.report.model import Comparison, Report
 from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
-from conformance.targets.kinds import syntaxes
+from conformance.targets.kinds import syntaxes, unresolved_identity
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
 NAME = "compare"
@@ -102,13 +102,25 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def say(line: str) -> None:
         write_line(f"  [{time.monotonic() - t0:5.1f} s] {safe(line, 200)}", out)
 
-    outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
-                             call_timeout=args.call_timeout, budget_s=args.budget, transcripts=transcripts,
-                             progress=say)
-    report = comparison_report(outcome, baseline=baseline,
-                               baseline_path=str(args.baseline) if args.baseline else None,
-                               started=started, rerun=rerun_command(args, profile, seed),
-                               processes_started=process.processes_started())
+    with cancel.handling():
+        try:
+            outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
+                                     call_timeout=args.call_timeout, budget_s=args.budget,
+                                     transcripts=transcripts, progress=say)
+        except cancel.Cancelled as stopped:
+            cut = ComparisonOutcome(
+                Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),
+                [], seed, profile, round(time.monotonic() - t0, 3),
+            )
+            report = _report(cut, args, baseline, started, profile, seed)
+            report = report.model_copy(update={
+                "run": report.run.model_copy(update={"interrupted": stopped.stop.reason}),
+                "gate": report.gate.model_copy(update={"passed": False}),
+            })
+            write_report(report, out_dir)
+            write_line(f"{safe(stopped.stop.reason)}: report {safe(str(out_dir))}/report.html", out)
+            return stopped.stop.exit_code
+    report = _report(outcome, args, baseline, started, profile, seed)
     write_report(report, out_dir)
     print_comparison(report, outcome, baseline, out)
     if args.write_baseline is not None:
@@ -117,6 +129,14 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
     write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
     return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+
+
+def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: CompareBaseline | None,
+            started: str, profile: str, seed: int) -> Report:
+    return comparison_report(outcome, baseline=baseline,
+                             baseline_path=str(args.baseline) if args.baseline else None,
+                             started=started, rerun=rerun_command(args, profile, seed),
+                             processes_started=process.processes_started())
 
 
 def print_comparison(
