@@ -25,6 +25,9 @@ STDERR_EVENT: Final = 64 << 10
 """Stderr is gathered into one event until a frame, a note or this many characters."""
 EXCERPT_CHARS: Final = 64 << 10
 """The characters of event data a report quotes from a transcript at most."""
+KEEP_CHARS: Final = 8 << 20
+"""The characters of event data held in memory at most (besides the `keep` count): a flood of large events
+costs a bounded amount of memory; the file has them all, up to its cap."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class Transcript:
         self._pending: list[str] = []
         self._pending_size = 0
         self._pending_t = 0.0
+        self._held = 0
         self.max_bytes = max_bytes
         self._written = 0
         self._unwritten_events = 0
@@ -94,7 +98,12 @@ class Transcript:
         event = Event(self._seq, kind, text, t)
         self._seq += 1
         self._counts[kind] += 1
+        if len(self._events) == self._events.maxlen:
+            self._held -= len(self._events[0].data)
         self._events.append(event)
+        self._held += len(text)
+        while self._held > KEEP_CHARS and len(self._events) > 1:
+            self._held -= len(self._events.popleft().data)
         if self._file is None:
             return
         line = json.dumps(event.to_json(), ensure_ascii=False) + "\n"

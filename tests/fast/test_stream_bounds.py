@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from conformance.drivers.errors import DriverError, ServerTimeout
-from conformance.drivers.transcript import Transcript
+from conformance.drivers.sdk import SdkDriver
+from conformance.drivers.transcript import KEEP_CHARS, Transcript
 from conformance.drivers.wire import WireDriver
 from tests.servers import VALID, assert_gone, command
 
@@ -130,3 +131,30 @@ def test_an_excerpt_for_a_report_is_bounded_and_says_what_it_left_out() -> None:
     assert sum(len(e.data) for e in excerpt) <= 64 << 10
     assert excerpt[0].kind == "note" and "left out" in excerpt[0].data
     assert excerpt[-1].kind == "sent"
+
+
+def test_the_sdk_driver_stops_at_the_frame_limit_too() -> None:
+    tracemalloc.start()
+    try:
+        with SdkDriver(command("stdout_flood", "no-newline", "48"), timeout=5) as driver:
+            started = time.monotonic()
+            with pytest.raises(DriverError, match=r"frame over 16777216 bytes"):
+                driver.call_tool("sequentialthinking", VALID)
+            seconds = time.monotonic() - started
+            pid = driver.pid
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert seconds < 4, "reading stopped at the limit, not at the call's timeout"
+    assert peak < 48 * MiB, f"{peak / MiB:.0f} MiB held for a 48 MiB flood"
+    assert pid is not None
+    assert_gone(pid)
+
+
+def test_a_transcript_holds_a_bounded_amount_of_event_data_in_memory() -> None:
+    transcript = Transcript(keep=2000)
+    for _ in range(400):
+        transcript.record("received", "x" * (64 << 10))
+    held = transcript.events
+    assert sum(len(e.data) for e in held) <= KEEP_CHARS < 400 * (64 << 10)
+    assert len(transcript) == 400 and held[-1].seq == 399
