@@ -5,8 +5,8 @@
 Each case runs in a child process of its own, so its peak resident set (`ru_maxrss`) is that case's alone:
 a wire driver initializes the server, makes one tools/call and reads whatever the server writes, its
 transcript on disk, until the driver's bounds end it (frame limit, call timeout). The last case is a whole
-`python -m conformance run` against the stdout flood, stopped by `--max-time`. Writes flood_memory.json
-and flood_memory.md.
+`conformance run` against the stdout flood (in the child process, its servers its own children), stopped by
+`--max-time` unless it ends sooner. Writes flood_memory.json and flood_memory.md.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 REPO: Final = Path(__file__).resolve().parent.parent
 SERVERS: Final = REPO / "tests" / "servers"
@@ -30,7 +30,7 @@ VALID: Final = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1, "nex
 
 CASES: Final = {
     "stdout without a newline, without end": ["stdout_flood.py", "no-newline", "forever"],
-    "one 300 MiB stdout line": ["stdout_flood.py", "line", "300"],
+    "one 64 MiB stdout line": ["stdout_flood.py", "line", "64"],
     "notification frames without end": ["stdout_flood.py", "frames"],
     "stderr without end during a call": ["stderr_flood.py", "--forever"],
     "stderr one byte per write": ["stderr_trickle.py"],
@@ -71,31 +71,43 @@ def measure_case(server: list[str], timeout: float) -> dict[str, object]:
 
 
 def run_case(name: str, timeout: float) -> Case:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.flood_memory", "--case", name, "--call-timeout", str(timeout)],
-        cwd=REPO, capture_output=True, text=True, check=True, timeout=600,
-    )
-    got = json.loads(done.stdout.strip().splitlines()[-1])
+    got = _child(["--case", name, "--call-timeout", str(timeout)], 600)
     return Case(name, round(got["peak_rss_kib"] / 1024, 1), round(got["seconds"], 1), got["outcome"],
                 round(got["transcript_bytes"] / MiB, 1))
 
 
-def run_whole(max_time: float) -> Case:
-    """A whole `conformance run` against the endless stdout flood, stopped by its deadline."""
+def measure_whole(max_time: float) -> dict[str, object]:
+    """In this process: a whole `conformance run` against the endless stdout flood, stopped by its deadline
+    if it has not ended sooner (the servers are child processes, so the peak is the harness's own)."""
+    import io
+
+    from conformance.cli.main import main as conformance
+
     target = f"cmd:{sys.executable} {SERVERS / 'stdout_flood.py'} no-newline forever"
     with tempfile.TemporaryDirectory(prefix="seqthink-flood-run-") as tmp:
         started = time.monotonic()
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        done = subprocess.run(
-            [sys.executable, "-m", "conformance", "run", "--target", target, "--profile", "dev", "--seed", "1",
-             "--max-time", f"{max_time:g}", "--out", str(Path(tmp) / "out")],
-            cwd=REPO, env=env, capture_output=True, text=True, check=False, timeout=max_time + 300,
-        )
+        code = conformance(["run", "--target", target, "--profile", "dev", "--seed", "1", "--max-time",
+                            f"{max_time:g}", "--out", str(Path(tmp) / "out")], stdout=io.StringIO(),
+                           stderr=io.StringIO())
         seconds = time.monotonic() - started
         size = sum(p.stat().st_size for p in (Path(tmp) / "out").rglob("*") if p.is_file())
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return Case(f"whole run, stdout flood, --max-time {max_time:g}", round(peak / 1024, 1), round(seconds, 1),
-                f"exit {done.returncode}", round(size / MiB, 1))
+    return {"seconds": seconds, "outcome": f"exit {code}", "transcript_bytes": size,
+            "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+
+def run_whole(max_time: float) -> Case:
+    got = _child(["--whole", f"{max_time:g}"], max_time + 300)
+    return Case(f"whole run, stdout flood, --max-time {max_time:g}", round(got["peak_rss_kib"] / 1024, 1),
+                round(got["seconds"], 1), str(got["outcome"]), round(got["transcript_bytes"] / MiB, 1))
+
+
+def _child(argv: list[str], timeout: float) -> dict[str, Any]:
+    """This module in a child process; its last stdout line is the JSON of what it measured."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "benchmarks.flood_memory", *argv], cwd=REPO, env=env,
+                          capture_output=True, text=True, check=True, timeout=timeout)
+    got: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return got
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,9 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="shorter timeouts, no whole run")
     parser.add_argument("--call-timeout", type=float, default=10.0, help=argparse.SUPPRESS)
     parser.add_argument("--case", choices=sorted(CASES), default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--whole", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.case is not None:
         print(json.dumps(measure_case(CASES[args.case], args.call_timeout)))
+        return 0
+    if args.whole is not None:
+        print(json.dumps(measure_whole(args.whole)))
         return 0
     timeout = 3.0 if args.quick else 10.0
     cases = []
@@ -121,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps({"call_timeout_s": timeout, "cases": [asdict(c) for c in cases]}, indent=2) + "\n",
         encoding="utf-8",
     )
-    lines = ["| case | peak RSS (MiB) | seconds | ended with | transcript / report (MiB) |", "|---|---|---|---|---|"]
-    lines += [f"| {c.name} | {c.peak_rss_mib} | {c.seconds} | {c.outcome} | {c.transcript_mib} |" for c in cases]
+    lines = ["| case | peak RSS (MiB) | seconds | ended with | transcript / report (MiB) |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {c.name} | {c.peak_rss_mib} | {c.seconds} | {c.outcome} | {c.transcript_mib} |"
+              for c in cases]
     (args.out / "flood_memory.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0
