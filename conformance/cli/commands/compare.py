@@ -1,7 +1,8 @@
 """`compare A [B]`: two targets on the same calls; the differences, grouped under their root causes.
 
 Exit status: 0 no difference (or every one accepted by `--baseline`), 1 a difference not accepted, 2 a
-target cannot be used (one line saying why).
+target cannot be used (one line saying why), 4 a usage error, 143 / 130 stopped by SIGTERM / SIGINT (the
+report says so).
 """
 
 from __future__ import annotations
