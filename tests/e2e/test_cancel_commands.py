@@ -5,58 +5,24 @@ report beside the new transcripts)."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import threading
 import time
-import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.cli import cli
-from tests.servers import TAG_VARIABLE, tagged
+from tests.cli import Started, cli
+from tests.servers import tagged
 
-REPO = Path(__file__).resolve().parents[2]
 STOP_WITHIN = 20.0
 
 
-class Started:
-    """A command of the command line in a child process, tagged so every process it starts can be found."""
-
-    def __init__(self, *argv: str) -> None:
-        self.tag = uuid.uuid4().hex
-        env = {**os.environ, TAG_VARIABLE: self.tag,
-               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        env.pop("CI", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "conformance", *argv], cwd=REPO, env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-
-    def wait_until(self, ready: Any, what: str, timeout: float = 240.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not ready():
-            assert self.proc.poll() is None, f"ended before {what}: {''.join(self.lines)}"
-            assert time.monotonic() < deadline, f"never {what}: {''.join(self.lines)}"
-            time.sleep(0.1)
-
-    def stop(self, sig: signal.Signals) -> tuple[int, float]:
-        started = time.monotonic()
-        self.proc.send_signal(sig)
-        code = self.proc.wait(timeout=120)
-        return code, time.monotonic() - started
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+def wait_until(running: Started, ready: Callable[[], bool], what: str, timeout: float = 240.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert running.proc.poll() is None, f"ended before {what}: {''.join(running.lines)}"
+        assert time.monotonic() < deadline, f"never {what}: {''.join(running.lines)}"
+        time.sleep(0.1)
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -74,14 +40,14 @@ def test_sigterm_stops_compare_with_a_cancelled_report_in_place_of_the_previous_
     running = Started("compare", "reference", "reference", "--profile", "dev", "--seed", "2",
                       "--out", str(out))
     try:
-        running.wait_until(lambda: any("search:" in line for line in running.lines), "searched")
+        wait_until(running, lambda: any("search:" in line for line in running.lines), "searched")
         code, seconds = running.stop(signal.SIGTERM)
         assert code == 143, "".join(running.lines)
         assert seconds < STOP_WITHIN
         assert tagged(running.tag) == [], "servers left running"
         assert running.proc.stderr is not None and "Traceback" not in running.proc.stderr.read()
     finally:
-        running.close()
+        running.kill()
     report = _json(out / "report.json")
     assert report["run"]["interrupted"] == "cancelled by SIGTERM"
     assert report["harness"]["seed"] == "2"
@@ -95,13 +61,13 @@ def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> Non
     running = Started("atlas", "reference", "--profile", "dev", "--seed", "3", "--no-compare",
                       "--out", str(out))
     try:
-        running.wait_until(lambda: "tests " in _text(column / "run.log"), "ran a test")
+        wait_until(running, lambda: "tests " in _text(column / "run.log"), "ran a test")
         code, seconds = running.stop(signal.SIGTERM)
         assert code == 143, "".join(running.lines)
         assert seconds < STOP_WITHIN
         assert tagged(running.tag) == [], "the column's run or its servers left running"
     finally:
-        running.close()
+        running.kill()
     assert _json(column / "report.json")["run"]["interrupted"] == "cancelled by SIGTERM"
     atlas = _json(out / "atlas.json")
     assert atlas["interrupted"] == "cancelled by SIGTERM"
