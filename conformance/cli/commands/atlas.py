@@ -29,7 +29,7 @@ DESCRIPTION = (
     "Run each target (default: every published release, plus a column per environment switch its README "
     "documents), compare each adjacent pair, and write atlas.json, atlas.md and index.html into --out. "
     "`--merge DIR ...` joins the outputs of one-target atlas runs instead. Exit 0 when written, 2 when a "
-    "target cannot be used or the command is misused."
+    "target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT (the runs in flight are stopped)."
 )
 
 

@@ -42,7 +42,7 @@ DESCRIPTION = (
     "Drive two targets in lock-step (fresh-process checks, fixed witnesses, generated call programs), shrink "
     "each difference to its smallest program, confirm it on fresh processes, attribute it to records and "
     "group it under a root cause. Exit 0 without differences, 1 with a difference the baseline does not "
-    "accept, 2 when a target cannot be used."
+    "accept, 2 when a target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT."
 )
 DEFAULT_B = "reference"
 

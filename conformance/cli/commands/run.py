@@ -29,7 +29,7 @@ HELP = "run the suite against a target and write the evidence report"
 DESCRIPTION = (
     "Run the suite against a target; write report.json, report.md, report.html, junit.xml and transcripts/ "
     "into --out. Exit 0 when the observed departures are exactly the baseline's, 1 when not, 2 when the "
-    "target cannot be used."
+    "target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT, 124 at the --max-time deadline."
 )
 
 
