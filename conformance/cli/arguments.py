@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import NoReturn
 
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
 from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
@@ -26,7 +26,7 @@ MAX_FRAME_LIMIT = 1 << 30
 """The largest `--max-frame` accepted (1 GiB)."""
 
 
-class UsageError(HarnessError):
+class UsageError(InputError):
     """The command line is wrong (exit status 4, `exit_status.USAGE`)."""
 
 

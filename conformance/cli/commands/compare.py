@@ -1,8 +1,9 @@
 """`compare A [B]`: two targets on the same calls; the differences, grouped under their root causes.
 
 Exit status: 0 no difference (or every one accepted by `--baseline`), 1 a difference not accepted, 2 a
-target cannot be used (one line saying why), 4 a usage error, 143 / 130 stopped by SIGTERM / SIGINT (the
-report says so).
+target cannot be used (one line saying why), 4 a wrong option or input file, or an --out it may not
+write, 143 / 130 stopped by SIGTERM / SIGINT (the report says so). The report is written into a staging
+folder that replaces --out when done.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import argparse
 import datetime as dt
 import secrets
 import shlex
-import shutil
 import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import add_max_frame, env_pair, positive_seconds, seed, target_spec
+from conformance.cli.arguments import UsageError, add_max_frame, env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
+from conformance.core.outfolder import claimed, write_file
 from conformance.drivers import cancel, process
 from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
@@ -72,6 +73,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_max_frame(p)
 
 
+_KEEP = "its reasons would be lost; choose another path, or remove it"
+
+
 def default_out(a: str, b: str) -> Path:
     return Path("reports") / f"compare-{folder_name(a)}-vs-{folder_name(b)}"
 
@@ -92,44 +96,58 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     profile = args.profile or default_profile()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     baseline = load_compare_baseline(args.baseline) if args.baseline is not None else None
+    if args.write_baseline is not None and (args.write_baseline.exists() or args.write_baseline.is_symlink()):
+        raise UsageError(f"--write-baseline {args.write_baseline} exists and is not replaced: {_KEEP}")
     out_dir: Path = args.out if args.out is not None else default_out(args.a, args.b)
     write_line(f"conformance compare: {safe(args.a)} vs {safe(args.b)}, profile {profile}, seed {seed}", out)
+    with claimed(out_dir, NAME) as folder:
+        with cancel.handling():
+            report, outcome = _compare(args, profile, seed, baseline, folder.staging, out)
+        folder.commit()
+    stop = cancel.requested()
+    if outcome is None and stop is not None:
+        write_line(f"compare stopped: {safe(stop.reason)}; report {safe(str(out_dir))}/report.html", out)
+        return stop.exit_code
+    assert outcome is not None
+    print_comparison(report, outcome, baseline, out)
+    if args.write_baseline is not None:
+        assert report.comparison is not None
+        write_file(args.write_baseline, dump_compare_baseline(report.comparison), replace=False, hint=_KEEP)
+        write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
+    write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
+    return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+
+
+def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: CompareBaseline | None,
+             staging: Path, out: TextIO) -> tuple[Report, ComparisonOutcome | None]:
+    """The comparison and its report, written into the staging folder of --out; a SIGTERM/SIGINT stops it
+    with a report saying so (no outcome)."""
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     t0 = time.monotonic()
-    transcripts = out_dir / "transcripts"
-    if transcripts.is_dir() and not transcripts.is_symlink():
-        shutil.rmtree(transcripts)
+    transcripts = staging / "transcripts"
 
     def say(line: str) -> None:
         write_line(f"  [{time.monotonic() - t0:5.1f} s] {safe(line, 200)}", out)
 
-    with cancel.handling():
-        try:
-            outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
-                                     call_timeout=args.call_timeout, budget_s=args.budget,
-                                     transcripts=transcripts, progress=say)
-        except cancel.Cancelled as stopped:
-            cut = ComparisonOutcome(
-                Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),
-                [], seed, profile, round(time.monotonic() - t0, 3),
-            )
-            report = _report(cut, args, baseline, started, profile, seed)
-            report = report.model_copy(update={
-                "run": report.run.model_copy(update={"interrupted": stopped.stop.reason}),
-                "gate": report.gate.model_copy(update={"passed": False}),
-            })
-            write_report(report, out_dir)
-            write_line(f"{safe(stopped.stop.reason)}: report {safe(str(out_dir))}/report.html", out)
-            return stopped.stop.exit_code
+    try:
+        outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
+                                 call_timeout=args.call_timeout, budget_s=args.budget,
+                                 transcripts=transcripts, progress=say)
+    except cancel.Cancelled as stopped:
+        cut = ComparisonOutcome(
+            Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),
+            [], seed, profile, round(time.monotonic() - t0, 3),
+        )
+        report = _report(cut, args, baseline, started, profile, seed)
+        report = report.model_copy(update={
+            "run": report.run.model_copy(update={"interrupted": stopped.stop.reason}),
+            "gate": report.gate.model_copy(update={"passed": False}),
+        })
+        write_report(report, staging)
+        return report, None
     report = _report(outcome, args, baseline, started, profile, seed)
-    write_report(report, out_dir)
-    print_comparison(report, outcome, baseline, out)
-    if args.write_baseline is not None:
-        assert report.comparison is not None
-        args.write_baseline.write_text(dump_compare_baseline(report.comparison), encoding="utf-8")
-        write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
-    write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
-    return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+    write_report(report, staging)
+    return report, outcome
 
 
 def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: CompareBaseline | None,
