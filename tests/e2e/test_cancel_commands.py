@@ -61,7 +61,7 @@ def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> Non
     running = Started("atlas", "reference", "--profile", "dev", "--seed", "3", "--no-compare",
                       "--out", str(out))
     try:
-        wait_until(running, lambda: "tests " in _text(column / "run.log"), "ran a test")
+        wait_until(running, lambda: "tests " in _column_log(tmp_path), "ran a test")
         code, seconds = running.stop(signal.SIGTERM)
         assert code == 143, "".join(running.lines)
         assert seconds < STOP_WITHIN
@@ -73,6 +73,11 @@ def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> Non
     assert atlas["interrupted"] == "cancelled by SIGTERM"
     assert [c["exit_code"] for c in atlas["columns"]] == [143]
     assert "cancelled by SIGTERM" in (out / "atlas.md").read_text(encoding="utf-8")
+
+
+def _column_log(where: Path) -> str:
+    """The column run's log while it runs: in the atlas's staging folder, not yet moved into its column."""
+    return "".join(_text(path) for path in where.glob(".atlas.*/targets/.reference.run.log"))
 
 
 def _text(path: Path) -> str:
