@@ -48,6 +48,14 @@ from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
 
 _READ_CHUNK: Final = 1 << 16
+_STDERR_TAIL: Final = 2000
+_POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
+_FIONREAD_BUF: Final = bytes(4)
+_IDLE: Final = 0.02
+_IDLE_MS: Final = 20
+_FIRST_WAIT_MS: Final = 20
+
+
 _max_frame = DEFAULT_MAX_FRAME
 
 
@@ -59,12 +67,6 @@ def set_max_frame(limit: int) -> None:
 
 def max_frame() -> int:
     return _max_frame
-_STDERR_TAIL: Final = 2000
-_POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
-_FIONREAD_BUF: Final = bytes(4)
-_IDLE: Final = 0.02
-_IDLE_MS: Final = 20
-_FIRST_WAIT_MS: Final = 20
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -155,7 +157,7 @@ class WireDriver(Managed):
         self.env = dict(env or {})
         self.timeout = timeout
         self.transcript = transcript
-        self.stderr_limit = stderr_limit
+        self._stderr_limit = stderr_limit
         self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
         self.initialize_result: dict[str, JSON] | None = None
@@ -286,6 +288,18 @@ class WireDriver(Managed):
                 return False
             self._append_stderr(chunk)
             return True
+
+    @property
+    def stderr_limit(self) -> int:
+        """Bytes of stderr kept as the tail (the head is a sixteenth): per process and per call."""
+        return self._stderr_limit
+
+    @stderr_limit.setter
+    def stderr_limit(self, limit: int) -> None:
+        """A new limit (a handed-over process becomes a session's): the tail kept from now on is this long."""
+        self._stderr_limit = limit
+        if self._stderr_store is not None:
+            self._stderr_store.tail_limit = max(limit, 1)
 
     @property
     def _stderr(self) -> HeadTail:
