@@ -172,6 +172,14 @@ class Preflight(_Frozen):
     tool_offered: bool | None = None
     tools: list[str] = Field(default_factory=list)
     stderr_tail: str = ""
+    stderr_lines: list[str] = Field(
+        default_factory=list,
+        description="what its stderr says in short: the first error line, then the last few meaningful lines",
+    )
+    known_case: str | None = Field(
+        default=None, description="the known case of a server that would not start: not built, missing module"
+    )
+    hint: str | None = Field(default=None, description="what to do about that case")
     transcript: str | None = None
 
 
