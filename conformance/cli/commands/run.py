@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         default="reference",
         type=target_spec,
-        help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
+        help=f"the server to check: {' | '.join(syntaxes())}, after optional KEY=VALUE environment "
+        f"variables (default: reference); {'; '.join(notes())}",
     )
     add_env(parser)
     parser.add_argument(
