@@ -24,6 +24,9 @@ class RunOptions:
     suite: str = SUITE
     against: str | None = None
     max_time: float | None = None
+    select: tuple[str, ...] = ()
+    """Records (IDs, aliases) or kinds the run judges (`catalog/selection.py`); empty: every record."""
+    deselect: tuple[str, ...] = ()
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
@@ -39,6 +42,7 @@ class RunOptions:
             argv += ["--against", self.against]
         if self.max_time is not None:
             argv += ["--max-time", f"{self.max_time:g}"]
+        argv += self._selection()
         if local:
             argv += ["--out", str(self.out)]
             if self.baseline is not None:
@@ -48,3 +52,7 @@ class RunOptions:
             if self.cache is not None:
                 argv += ["--target-cache", str(self.cache)]
         return argv
+
+    def _selection(self) -> list[str]:
+        return [*(a for n in self.select for a in ("--select", n)),
+                *(a for n in self.deselect for a in ("--deselect", n))]

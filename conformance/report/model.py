@@ -183,6 +183,14 @@ class Preflight(_Frozen):
     transcript: str | None = None
 
 
+class RunSelection(_Frozen):
+    """What `--select`/`--deselect` asked for and which records it left out."""
+
+    select: list[str] = Field(description="record IDs, aliases or kinds selected; empty: every record")
+    deselect: list[str] = Field(description="record IDs, aliases or kinds left out")
+    not_selected: list[str] = Field(description="the records left out: `not run`, not weighed by the gate")
+
+
 class RunInfo(_Frozen):
     started: str
     finished: str
@@ -198,6 +206,7 @@ class RunInfo(_Frozen):
         description="why the run ended before its last test: \"cancelled by SIGTERM\", \"deadline: ...\", or "
         "the breaker's reason when the target kept failing; unfinished records are `not run`",
     )
+    selection: RunSelection | None = Field(default=None, description="set when --select/--deselect was given")
 
 
 class Summary(_Frozen):

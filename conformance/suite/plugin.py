@@ -58,6 +58,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where npm targets are installed (default: the user cache directory)")
     group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
                     help="seconds a server may take to answer one request")
+    group.addoption("--records", dest="conformance_records", default=None, metavar="IDS",
+                    help="run only the tests evidencing one of these canonical record IDs (comma-separated)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
                   default=DEFAULT_TARGETS)
 
@@ -279,6 +281,18 @@ def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
     for mark in item.iter_markers(marker):
         ids.extend(str(arg) for arg in mark.args)
     return list(dict.fromkeys(ids))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With `--records` (the run's `--select`/`--deselect`), only the tests evidencing a selected record."""
+    wanted: str | None = config.getoption("conformance_records")
+    if not wanted:
+        return
+    selected = set(wanted.split(","))
+    kept = [item for item in items if selected & set(_records_of(item))]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
 
 
 _NOT_RUN_KEY = pytest.StashKey[str]()

@@ -7,7 +7,10 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
+from conformance.catalog.selection import names, select_records
+from conformance.catalog.view import load_catalog_view
 from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -96,11 +99,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "records not run, exit status 124",
     )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
+    add_selection(parser)
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="judge only these records: record IDs, aliases or kinds (repeatable, or comma-separated); "
+        "the others are `not run` and the report lists them",
+    )
+    parser.add_argument(
+        "--deselect",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="leave out these records or kinds (repeatable, or comma-separated)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the records the run would judge (after --select/--deselect) and exit, starting nothing",
+    )
+
+
+def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: TextIO) -> int:
+    """`run --list`: the records a run with this selection judges, from the catalog alone."""
+    catalog = load_catalog_view()
+    selection = select_records(catalog.records, catalog.canonical, select, deselect)
+    chosen = set(selection.selected)
+    rows = [r for r in catalog.records if r.id in chosen]
+    width = max(len(r.id) for r in rows)
+    for r in rows:
+        how = "observable" if r.observable else "not observable"
+        write_line(f"{r.id:<{width}}  {r.kind:<10} {how:<14}  {safe(r.statement, 90)}", out)
+    observable = sum(r.observable for r in rows)
+    write_line(f"{len(rows)} of {len(catalog.records)} records selected ({observable} observable, judged by "
+               f"the run); {len(selection.not_selected)} not selected", out)
+    return exit_status.OK
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
 
+    select, deselect = names(args.select), names(args.deselect)
+    if args.list:
+        return list_selection(select, deselect, out)
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
     options = RunOptions(
@@ -115,6 +161,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        select=select,
+        deselect=deselect,
     )
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.core.identity import harness_identity
 from conformance.core.results import RunResults
@@ -21,7 +22,7 @@ from conformance.gate.baseline import Baseline, canonical_entries, check_spec, l
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
-from conformance.report.model import Report, RunInfo
+from conformance.report.model import Report, RunInfo, RunSelection
 from conformance.report.write import write_report
 
 OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
@@ -40,6 +41,7 @@ class RunReport:
     findings: FindingsFile
     started: str
     t0: float
+    selection: Selection
 
     @classmethod
     def begin(cls, options: RunOptions) -> RunReport:
@@ -48,8 +50,9 @@ class RunReport:
         baseline = _checked_baseline(options, catalog)
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
+        selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
         _clear_outputs(options.out)
-        report = cls(options, catalog, baseline, findings, _now(), time.monotonic())
+        report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection)
         report.transcripts.mkdir(parents=True, exist_ok=True)
         return report
 
@@ -91,6 +94,7 @@ class RunReport:
                 rerun=shlex.join(options.command()),
                 pytest_exit=pytest_exit,
                 interrupted=interrupted,
+                selection=self._selection(),
             ),
             generated=_now(),
             baseline=self.baseline,
@@ -98,9 +102,16 @@ class RunReport:
             findings=self.findings,
             not_run_reason=why,
             sign=sign,
+            not_selected=self.selection.not_selected,
         )
         write_report(report, options.out)
         return report
+
+    def _selection(self) -> RunSelection | None:
+        if not (self.options.select or self.options.deselect):
+            return None
+        return RunSelection(select=list(self.options.select), deselect=list(self.options.deselect),
+                            not_selected=list(self.selection.not_selected))
 
 
 def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:

@@ -13,6 +13,7 @@ from typing import TextIO
 
 import pytest
 
+from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
 from conformance.gate.run_options import RunOptions
@@ -69,6 +70,11 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     return args
 
 
+def selection_args(selection: Selection) -> list[str]:
+    """`--records` naming the selected records, when `--select`/`--deselect` left some out."""
+    return ["--records", ",".join(selection.selected)] if selection.narrowed else []
+
+
 def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
     """Where hypothesis keeps its Unicode tables between runs (computing them costs seconds per run).
 
@@ -115,7 +121,11 @@ def run_suite(
     handover: Handover,
 ) -> int | pytest.ExitCode:
     """pytest.main in this process; its own output goes to pytest.log, the terminal shows progress."""
-    progress = Progress(stream, records_total=catalog.observable_count, canonical=catalog.canonical)
+    selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
+    chosen = set(selection.selected)
+    observable = sum(r.observable for r in catalog.records if r.id in chosen)
+    counted = {name: rid for name, rid in catalog.canonical.items() if rid in chosen}
+    progress = Progress(stream, records_total=observable, canonical=counted)
     log = options.out / "pytest.log"
     with (
         log.open("w", encoding="utf-8", errors="backslashreplace") as handle,
@@ -123,7 +133,8 @@ def run_suite(
         contextlib.redirect_stdout(handle),
     ):
         try:
-            return pytest.main(pytest_args(options, results_dir), plugins=[progress, handover])
+            argv = pytest_args(options, results_dir) + selection_args(selection)
+            return pytest.main(argv, plugins=[progress, handover])
         except Exception:  # a plugin or suite bug must end in one line and a report, not a traceback
             traceback.print_exc(file=handle)
             return pytest.ExitCode.INTERNAL_ERROR

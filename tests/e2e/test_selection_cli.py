@@ -1,0 +1,35 @@
+"""`run --select` against the reference as a user types it: only the tests evidencing the selected record
+run, the records left out are `not run` (report.json says which), a baseline entry of a record left out
+does not fail the gate, and the rerun line repeats the selection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from conformance.gate.verdicts import NOT_SELECTED
+from tests.cli import cli
+
+
+def test_a_selected_run_judges_only_the_selected_records(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.yaml"
+    baseline.write_text(yaml.safe_dump({"target": "reference", "deviations": [
+        {"record": "RTE-2", "reason": "left out of this run, so not weighed", "verdict": "deviates"}]}),
+        encoding="utf-8")
+    ran = cli("run", "--select", "RTE-3", "--baseline", str(baseline), "--profile", "dev", "--seed", "7",
+              out=tmp_path / "out")
+    assert ran.code == 0, ran.stdout + ran.stderr
+    report = ran.report
+    verdicts = {r["id"]: r for r in report["records"]}
+    assert verdicts["RTE-3"]["verdict"] == "holds"
+    judged = [r["id"] for r in report["records"] if r["verdict"] in ("holds", "deviates", "error")]
+    assert judged == ["RTE-3"]
+    left_out = report["run"]["selection"]["not_selected"]
+    assert "RTE-2" in left_out and "RTE-3" not in left_out and len(left_out) == len(report["records"]) - 1
+    assert (verdicts["RTE-2"]["verdict"], verdicts["RTE-2"]["reason"]) == ("not run", NOT_SELECTED)
+    assert report["gate"]["passed"] and not report["gate"]["unconfirmed"]
+    assert report["run"]["rerun"].endswith("--select RTE-3")
+    assert 0 < report["run"]["tests"] == len(verdicts["RTE-3"]["tests"]), "only tests evidencing RTE-3 ran"
+    assert f"records ({left_out[0]}, " in ran.stdout and NOT_SELECTED in ran.stdout
+
