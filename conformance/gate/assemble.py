@@ -40,6 +40,7 @@ def assemble_report(
     not_run_reason: str = "no test evidences this record",
     sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
     not_selected: Collection[str] = (),
+    strict: bool = False,
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails)."""
@@ -53,10 +54,11 @@ def assemble_report(
     ]
     left_out = set(not_selected)
     gate = evaluate_gate([rv for rv in verdicts if rv.id not in left_out], baseline,
-                         baseline_path=baseline_path, canonical=canonical)
+                         baseline_path=baseline_path, canonical=canonical, strict=strict)
     if not seen.preflight.ok or results is None or run.interrupted:
         gate = Gate(
-            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed
+            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed,
+            unexplained=gate.unexplained,
         )
     found, unregistered = resolve_findings(
         findings or FindingsFile(), seen.identity.spec, verdicts, canonical

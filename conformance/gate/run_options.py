@@ -27,6 +27,8 @@ class RunOptions:
     select: tuple[str, ...] = ()
     """Records (IDs, aliases) or kinds the run judges (`catalog/selection.py`); empty: every record."""
     deselect: tuple[str, ...] = ()
+    strict_baseline: bool = False
+    """Fail the gate on a baseline entry whose reason still says TODO."""
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
@@ -43,6 +45,8 @@ class RunOptions:
         if self.max_time is not None:
             argv += ["--max-time", f"{self.max_time:g}"]
         argv += self._selection()
+        if self.strict_baseline:
+            argv.append("--strict-baseline")
         if local:
             argv += ["--out", str(self.out)]
             if self.baseline is not None:

@@ -162,6 +162,10 @@ class Gate(_Frozen):
         description="departure changed: listed departures whose behaviour signature differs from the "
         "baseline's",
     )
+    unexplained: list[GateEntry] = Field(
+        default_factory=list,
+        description="strict baseline mode: entries whose reason still says TODO (a human has not said why)",
+    )
 
 
 class Preflight(_Frozen):

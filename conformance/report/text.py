@@ -48,6 +48,11 @@ def gate_sentence(gate: Gate) -> str:
             f"{len(gate.changed)} departure(s) changed behaviour since the baseline pinned them "
             f"({', '.join(e.record for e in gate.changed)})"
         )
+    if gate.unexplained:
+        parts.append(
+            f"{len(gate.unexplained)} baseline reason(s) still say TODO "
+            f"({', '.join(e.record for e in gate.unexplained)}): write why, as --strict-baseline asks"
+        )
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
     return "gate failed: " + "; ".join(parts)

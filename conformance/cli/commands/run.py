@@ -100,6 +100,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
     add_selection(parser)
+    add_strict_baseline(parser)
+
+
+def add_strict_baseline(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict-baseline",
+        action="store_true",
+        help="fail the gate on a baseline entry whose reason still says TODO (as `baseline -o` writes it)",
+    )
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
@@ -163,6 +172,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         max_time=args.max_time,
         select=select,
         deselect=deselect,
+        strict_baseline=args.strict_baseline,
     )
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"

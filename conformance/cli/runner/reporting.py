@@ -103,6 +103,7 @@ class RunReport:
             not_run_reason=why,
             sign=sign,
             not_selected=self.selection.not_selected,
+            strict=options.strict_baseline,
         )
         write_report(report, options.out)
         return report

@@ -1,10 +1,12 @@
-"""`run --select/--deselect` by record ID, alias or kind, and `run --list`: names checked against the catalog
-before anything starts, the records left out `not run` with a reason that says so, the gate weighing only
-the selected records, and the rerun line repeating the selection (a run: tests/e2e/test_selection_cli.py).
-"""
+"""Policy the user controls. `run --select/--deselect` by record ID, alias or kind, and `run --list`: names
+checked against the catalog before anything starts, the records left out `not run` with a reason that says
+so, the gate weighing only the selected records, the rerun line repeating the selection (a run:
+tests/e2e/test_selection_cli.py). `--strict-baseline` failing an entry whose reason still says TODO, and the
+terminal counting the departures the gate accepts instead of listing them."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -19,8 +21,10 @@ from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, BaselineEntry
 from conformance.gate.run_options import RunOptions
 from conformance.gate.verdicts import NOT_SELECTED
-from conformance.report.model import Preflight, RunInfo
-from conformance.report.sections import not_run
+from conformance.report.junit import render_junit
+from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.sections import departures, not_run
+from conformance.report.text import gate_sentence
 from tests.cli import assert_one_clean_error_line, cli_here
 
 CATALOG = load_catalog_view()
@@ -90,24 +94,32 @@ TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "f
 HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 
 
+def _report(failed: dict[str, list[str]], reasons: dict[str, str], *, not_selected: tuple[str, ...] = (),
+            strict: bool = False) -> Report:
+    """A report of tests named by `failed` (test → the records it evidences, each test failed) against a
+    baseline of `reasons` (record → its reason, each expected to deviate)."""
+    results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=[
+        TestOutcome(nodeid=f"t::{name}", records=records, status="failed", message="boom", examples=1)
+        for name, records in failed.items()])
+    baseline = Baseline(project="fork", deviations=[
+        BaselineEntry(record=record, reason=reason, verdict="deviates") for record, reason in reasons.items()
+    ])
+    return assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(failed), rerun="python -m conformance run"),
+        generated="t1", baseline=baseline, baseline_path="baseline.yaml", not_selected=not_selected,
+        strict=strict,
+    )
+
+
 def test_a_record_left_out_is_not_run_and_its_baseline_entry_not_weighed() -> None:
     """RTE-2's test also evidences RTE-3 and failed; with RTE-3 not selected, RTE-3 is `not run` and its
     baseline entry neither confirms nor fails the gate."""
     selection = select_records(CATALOG.records, CATALOG.canonical, ("RTE-2",))
-    results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=[
-        TestOutcome(nodeid="t::a", records=["RTE-2", "RTE-3"], status="failed", message="boom", examples=1)])
-    baseline = Baseline(project="fork", deviations=[
-        BaselineEntry(record="RTE-2", reason="why", verdict="deviates"),
-        BaselineEntry(record="RTE-3", reason="why", verdict="deviates"),
-        BaselineEntry(record="OBJ-4", reason="why", verdict="deviates"),
-    ])
-    report = assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=1, rerun="python -m conformance run"),
-        generated="t1", baseline=baseline, baseline_path="baseline.yaml", not_selected=selection.not_selected,
-    )
+    report = _report({"a": ["RTE-2", "RTE-3"]}, {"RTE-2": "why", "RTE-3": "why", "OBJ-4": "why"},
+                     not_selected=selection.not_selected)
     verdicts = {rv.id: rv for rv in report.records}
     assert verdicts["RTE-2"].verdict == "deviates"
     assert (verdicts["RTE-3"].verdict, verdicts["RTE-3"].reason, verdicts["RTE-3"].tests) == (
@@ -139,3 +151,41 @@ def test_run_with_an_unknown_selection_exits_2_before_anything_starts(tmp_path: 
     assert_one_clean_error_line(ran)
     assert "--select 'NOPE' is neither a record ID nor a kind" in ran.stderr
     assert not (tmp_path / "out" / "report.json").exists()
+
+
+@pytest.mark.parametrize("reason", ["TODO say why; observed: boom", "  todo: ask upstream", "TODO"])
+def test_strict_baseline_fails_an_entry_whose_reason_still_says_todo(reason: str) -> None:
+    reasons = {"RTE-2": reason, "RTE-3": "the fork keeps the old guard on purpose"}
+    failed = {"a": ["RTE-2"], "b": ["RTE-3"]}
+    assert _report(failed, reasons).gate.passed, "without --strict-baseline a TODO reason passes"
+    report = _report(failed, reasons, strict=True)
+    assert not report.gate.passed
+    assert [e.record for e in report.gate.unexplained] == ["RTE-2"]
+    assert "1 baseline reason(s) still say TODO (RTE-2)" in gate_sentence(report.gate)
+    junit = ET.fromstring(render_junit(report))
+    failures = {c.get("name"): c.find("failure") for c in junit.iter("testcase")}
+    assert failures["RTE-3"] is None
+    failure = failures["RTE-2"]
+    assert failure is not None and failure.get("type") == "baseline reason TODO"
+
+
+def test_a_reason_that_only_mentions_todo_is_a_reason() -> None:
+    report = _report({"a": ["RTE-2"]}, {"RTE-2": "Todoist's fork renders no box; see TODO.md"}, strict=True)
+    assert report.gate.passed and not report.gate.unexplained
+
+
+def test_the_terminal_counts_accepted_departures_and_names_the_others() -> None:
+    report = _report({"a": ["RTE-2"], "b": ["RTE-3"], "c": ["OBJ-4"]},
+                     {"RTE-2": "why", "RTE-3": "why"})
+    view = departures.view(report)
+    assert isinstance(view, departures.Departures)
+    lines = departures.terminal(view)
+    assert [line.split()[:2] for line in lines[:-1]] == [["deviates", "OBJ-4"]]
+    assert lines[-1] == "  accepted 2 departures the baseline lists (each with its reason in report.md)"
+    markdown = "\n".join(departures.markdown(view, 2))
+    assert all(rid in markdown for rid in ("RTE-2", "RTE-3", "OBJ-4")), "report.md still shows each one"
+
+
+def test_strict_baseline_is_in_the_rerun_line() -> None:
+    options = RunOptions(target="reference", profile="dev", seed=1, out=Path("out"), strict_baseline=True)
+    assert options.command()[-1] == "--strict-baseline"
