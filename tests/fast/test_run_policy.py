@@ -1,7 +1,7 @@
 """Policy the user controls. `run --select/--deselect` by record ID, alias or kind, and `run --list`: names
 checked against the catalog before anything starts, the records left out `not run` with a reason that says
 so, the gate weighing only the selected records, the rerun line repeating the selection (a run:
-tests/e2e/test_selection_cli.py). `--strict-baseline` failing an entry whose reason still says TODO, and the
+tests/e2e/test_run_policy_cli.py). `--strict-baseline` failing an entry whose reason still says TODO, and the
 terminal counting the departures the gate accepts instead of listing them."""
 
 from __future__ import annotations
