@@ -211,6 +211,9 @@ class RunInfo(_Frozen):
         "the breaker's reason when the target kept failing; unfinished records are `not run`",
     )
     selection: RunSelection | None = Field(default=None, description="set when --select/--deselect was given")
+    example_db: str | None = Field(
+        default=None, description="hypothesis' example database the run replayed saved counterexamples from"
+    )
 
 
 class Summary(_Frozen):

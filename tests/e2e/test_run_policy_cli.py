@@ -2,10 +2,12 @@
 selected record run, the records left out are `not run` (report.json says which), a baseline entry of a
 record left out does not fail the gate, and the rerun line repeats the selection. `--strict-baseline` on
 the stand-in gate suite against the hostile fake server: the entry whose reason still says TODO fails the
-gate, the others are accepted and counted on the terminal."""
+gate, the others are accepted and counted on the terminal. `--example-db`: a counterexample one run saves
+is replayed first by the next (tests/cli_suite/replay_suite.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -58,3 +60,36 @@ def test_strict_baseline_fails_the_entry_nobody_explained(hostile_gate: Ran, tmp
     accepted = len(entries) - 1
     assert f"  accepted {accepted} departure{'s' if accepted > 1 else ''} the baseline lists" in ran.stdout
     assert ran.report["run"]["rerun"].endswith("--strict-baseline")
+
+
+REPLAY_SUITE = str(Path(GATE_SUITE).with_name("replay_suite.py"))
+
+
+def test_a_counterexample_saved_by_one_run_is_replayed_first_by_the_next(tmp_path: Path) -> None:
+    """The first run finds and saves a failing number; a second run, failing only on that number, fails with
+    the example database and holds without it (its seed's 20 examples do not draw that number)."""
+    database = tmp_path / "examples"
+
+    def replay(name: str, *extra: str, env: dict[str, str] | None = None) -> Ran:
+        return cli("run", "--suite", REPLAY_SUITE, "--profile", "dev", "--call-timeout", "60", *extra,
+                   out=tmp_path / name, env=env)
+
+    first = replay("first", "--example-db", str(database))
+    assert first.code == 1, first.stdout + first.stderr
+    assert first.report["run"]["example_db"] == str(database)
+    assert first.report["harness"]["seed"] is None and "--seed" not in first.report["run"]["rerun"]
+    assert any(path.is_file() for path in database.rglob("*")), "the failing example was saved"
+    found = re.search(r"number=(\d+)", _falsifying(first))
+    assert found is not None, _falsifying(first)
+    only = {"REPLAY_FAILS_ON": found.group(1)}
+    again = replay("again", "--example-db", str(database), env=only)
+    assert again.code == 1, again.stdout + again.stderr
+    assert f"number={found.group(1)}" in _falsifying(again)
+    fresh = replay("fresh", "--seed", "2", env=only)
+    assert fresh.code == 0, fresh.stdout + fresh.stderr
+    assert fresh.report["run"]["example_db"] is None
+
+
+def _falsifying(ran: Ran) -> str:
+    record = next(r for r in ran.report["records"] if r["id"] == "RTE-2")
+    return str(record["counterexample"]["falsifying"])

@@ -189,3 +189,28 @@ def test_the_terminal_counts_accepted_departures_and_names_the_others() -> None:
 def test_strict_baseline_is_in_the_rerun_line() -> None:
     options = RunOptions(target="reference", profile="dev", seed=1, out=Path("out"), strict_baseline=True)
     assert options.command()[-1] == "--strict-baseline"
+
+
+def test_an_example_database_replaces_the_fixed_seed_in_the_rerun_line(tmp_path: Path) -> None:
+    options = RunOptions(target="reference", profile="dev", seed=1, out=Path("out"), example_db=tmp_path)
+    assert options.forced_seed is None
+    assert "--seed" not in options.command() and options.command()[-2:] == ["--example-db", str(tmp_path)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--seed", "3", "--example-db", "db"], "--seed and --example-db exclude each other"),
+        (["--example-db", "a-file"], "a-file' is not a folder"),
+    ],
+    ids=["with-seed", "a-file"],
+)
+def test_a_misused_example_database_exits_2_before_anything_starts(argv: list[str], says: str,
+                                                                    tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    resolved = [str(tmp_path / a) if a in ("db", "a-file") else a for a in argv]
+    ran = cli_here("run", *resolved, "--out", str(tmp_path / "out"))
+    assert ran.code == 2
+    assert_one_clean_error_line(ran)
+    assert says in ran.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "db").exists()

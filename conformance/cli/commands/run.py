@@ -9,7 +9,16 @@ from typing import TextIO
 
 from conformance.catalog.selection import names, select_records
 from conformance.catalog.view import load_catalog_view
-from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.cli.arguments import (
+    PROG,
+    UsageError,
+    add_env,
+    env_of,
+    positive,
+    positive_seconds,
+    seed,
+    target_spec,
+)
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
@@ -101,6 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
     add_selection(parser)
     add_strict_baseline(parser)
+    add_example_db(parser)
 
 
 def add_strict_baseline(parser: argparse.ArgumentParser) -> None:
@@ -134,6 +144,30 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_example_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--example-db",
+        type=example_folder,
+        default=None,
+        metavar="DIR",
+        help="keep hypothesis' example database in DIR (its own folder): counterexamples a run finds are "
+        "saved there and replayed first by every later run given the same DIR (off by default)",
+    )
+
+
+def example_folder(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
+
+
+def seed_said(options: RunOptions) -> str:
+    if options.example_db is None:
+        return f"seed {options.seed}"
+    return f"examples saved in {safe(str(options.example_db))} first, then hypothesis' own (no fixed seed)"
+
+
 def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: TextIO) -> int:
     """`run --list`: the records a run with this selection judges, from the catalog alone."""
     catalog = load_catalog_view()
@@ -153,6 +187,9 @@ def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: Text
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
 
+    if args.example_db is not None and args.seed is not None:
+        raise UsageError("--seed and --example-db exclude each other: hypothesis uses no example database "
+                         "under a fixed seed")
     select, deselect = names(args.select), names(args.deselect)
     if args.list:
         return list_selection(select, deselect, out)
@@ -173,9 +210,10 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         select=select,
         deselect=deselect,
         strict_baseline=args.strict_baseline,
+        example_db=args.example_db,
     )
     write_line(
-        f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"conformance run: target {safe(options.target)}, profile {profile}, {seed_said(options)}"
         f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
         out,
     )

@@ -82,7 +82,7 @@ class RunReport:
             seen=seen,
             harness=results.harness
             if results is not None
-            else harness_identity(profile=options.profile, seed=str(options.seed)),
+            else harness_identity(profile=options.profile, seed=_text(options.forced_seed)),
             run=RunInfo(
                 started=self.started,
                 finished=_now(),
@@ -95,6 +95,7 @@ class RunReport:
                 pytest_exit=pytest_exit,
                 interrupted=interrupted,
                 selection=self._selection(),
+                example_db=str(options.example_db) if options.example_db is not None else None,
             ),
             generated=_now(),
             baseline=self.baseline,
@@ -133,3 +134,7 @@ def _clear_outputs(out: Path) -> None:
             shutil.rmtree(path)
         elif path.exists() or path.is_symlink():
             path.unlink()
+
+
+def _text(seed: int | None) -> str | None:
+    return None if seed is None else str(seed)

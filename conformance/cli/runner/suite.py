@@ -53,8 +53,6 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         options.profile,
         "--results-dir",
         str(results_dir),
-        "--hypothesis-seed",
-        str(options.seed),
         "--call-timeout",
         str(options.timeout),
         "--snapshot-warn-unused",
@@ -64,6 +62,10 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     ]
     if options.cache is not None:
         args += ["--target-cache", str(options.cache)]
+    if options.forced_seed is not None:
+        args += ["--hypothesis-seed", str(options.forced_seed)]
+    if options.example_db is not None:
+        args += ["--example-db", str(options.example_db.resolve())]
     if options.jobs > 1:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]
@@ -78,8 +80,8 @@ def selection_args(selection: Selection) -> list[str]:
 def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
     """Where hypothesis keeps its Unicode tables between runs (computing them costs seconds per run).
 
-    The profiles use no example database, so nothing here can change which examples a seed gives; an
-    unwritable cache falls back to the run's scratch folder.
+    The profiles use no example database unless `--example-db` names one, so nothing here can change
+    which examples a seed gives; an unwritable cache falls back to the run's scratch folder.
     """
     cache = (options.cache or default_cache_dir()) / "hypothesis"
     try:
@@ -91,8 +93,8 @@ def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
 
 @contextlib.contextmanager
 def _isolated_environment(storage: Path) -> Iterator[None]:
-    """No plugin autoload, no PYTEST_ADDOPTS, no example database (the seed decides examples); hypothesis'
-    own storage holds only its Unicode tables."""
+    """No plugin autoload, no PYTEST_ADDOPTS, no example database but the one `--example-db` names (the
+    seed decides examples); hypothesis' own storage holds only its Unicode tables."""
     saved = {
         k: os.environ.get(k)
         for k in (
