@@ -22,8 +22,9 @@ from conformance.gate.baseline import Baseline, BaselineEntry
 from conformance.gate.run_options import RunOptions
 from conformance.gate.verdicts import NOT_SELECTED
 from conformance.report.junit import render_junit
-from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.model import Gate, Preflight, Report, RunInfo
 from conformance.report.sections import departures, not_run
+from conformance.report.terminal import summary_lines
 from conformance.report.text import gate_sentence
 from tests.cli import assert_one_clean_error_line, cli_here
 
@@ -214,3 +215,18 @@ def test_a_misused_example_database_exits_2_before_anything_starts(argv: list[st
     assert_one_clean_error_line(ran)
     assert says in ran.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "db").exists()
+
+
+def test_a_run_stopped_early_says_so_in_the_gate_sentence() -> None:
+    """A deadline or a signal is what happened, not "the target could not be checked"."""
+    stopped = Gate(baseline=None, passed=False)
+    assert gate_sentence(stopped) == "gate failed: the target could not be checked"
+    assert gate_sentence(stopped, "deadline: --max-time 10 s reached") == (
+        "gate failed: the run stopped early (deadline: --max-time 10 s reached), its unfinished records "
+        "not run"
+    )
+    report = _report({"a": ["RTE-2"]}, {})
+    run = report.run.model_copy(update={"interrupted": "cancelled by SIGTERM"})
+    report = report.model_copy(update={"run": run, "gate": report.gate.model_copy(update={"passed": False})})
+    assert summary_lines(report)[-1].startswith("gate failed: the run stopped early (cancelled by SIGTERM), ")
+    assert "1 departure(s) not in the baseline (RTE-2)" in summary_lines(report)[-1]
