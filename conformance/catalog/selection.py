@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from conformance.core.errors import HarnessError
+from conformance.core.errors import InputError
 
 
-class SelectionError(HarnessError):
+class SelectionError(InputError):
     """A `--select`/`--deselect` name is neither a record ID, an alias nor a kind, or selects nothing."""
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import NoReturn
 
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
@@ -16,8 +16,8 @@ PROG = "seqthink-conformance"
 DISTRIBUTION = "seqthink-conformance"
 
 
-class UsageError(HarnessError):
-    """The command line is wrong (exit status 2)."""
+class UsageError(InputError):
+    """The command line is wrong (exit status 4)."""
 
 
 class Parser(argparse.ArgumentParser):

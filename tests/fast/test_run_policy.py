@@ -17,6 +17,7 @@ from conformance.catalog.selection import SelectionError, names, select_records
 from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults, TestOutcome
+from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, BaselineEntry
 from conformance.gate.run_options import RunOptions
@@ -146,9 +147,9 @@ def test_run_list_prints_the_selected_records_and_starts_nothing(tmp_path: Path)
     assert not (tmp_path / "out").exists()
 
 
-def test_run_with_an_unknown_selection_exits_2_before_anything_starts(tmp_path: Path) -> None:
+def test_run_with_an_unknown_selection_exits_4_before_anything_starts(tmp_path: Path) -> None:
     ran = cli_here("run", "--select", "RTE-2,NOPE", "--out", str(tmp_path / "out"))
-    assert ran.code == 2
+    assert ran.code == exit_status.USAGE
     assert_one_clean_error_line(ran)
     assert "--select 'NOPE' is neither a record ID nor a kind" in ran.stderr
     assert not (tmp_path / "out" / "report.json").exists()
@@ -206,12 +207,12 @@ def test_an_example_database_replaces_the_fixed_seed_in_the_rerun_line(tmp_path:
     ],
     ids=["with-seed", "a-file"],
 )
-def test_a_misused_example_database_exits_2_before_anything_starts(argv: list[str], says: str,
+def test_a_misused_example_database_exits_4_before_anything_starts(argv: list[str], says: str,
                                                                     tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     resolved = [str(tmp_path / a) if a in ("db", "a-file") else a for a in argv]
     ran = cli_here("run", *resolved, "--out", str(tmp_path / "out"))
-    assert ran.code == 2
+    assert ran.code == exit_status.USAGE
     assert_one_clean_error_line(ran)
     assert says in ran.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "db").exists()
