@@ -7,10 +7,11 @@ there is one; the reference server is `reference_server`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from conformance.core.errors import InputError
 from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.targets.kinds import kind_of
 from conformance.targets.specs import Target, split_env
 
@@ -27,22 +28,17 @@ def package_dir_of(target: Target) -> Path | None:
     return kind.package_dir(target) if kind is not None else None
 
 
-MANIFEST_BYTES = 1 << 20
-"""A package.json larger than this is not read for what it asks of Node.js."""
-
-
 def node_engines(target: Target) -> str | None:
-    """`engines.node` of the package.json the target runs from (a fork's own file: bounded, decoded strictly,
-    only that one string taken, cut to 100 characters), None when there is none or it cannot be read."""
+    """`engines.node` of the package.json the target runs from (a fork's own file, read as bounded data by
+    `core/inputs`; only that one string taken, cut to 100 characters), None when there is none or it cannot
+    be read."""
     kind = kind_of(split_env(target.spec)[1])
     manifest = kind.manifest(target) if kind is not None else None
     if manifest is None:
         return None
     try:
-        with manifest.open("rb") as handle:
-            raw = handle.read(MANIFEST_BYTES + 1)
-        document = json.loads(raw.decode("utf-8")) if len(raw) <= MANIFEST_BYTES else None
-    except (OSError, ValueError, RecursionError):
+        document = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
         return None
     engines = document.get("engines") if isinstance(document, dict) else None
     node = engines.get("node") if isinstance(engines, dict) else None

@@ -26,10 +26,11 @@ from conformance.catalog.startup_hints import (
 )
 from conformance.cli.runner.preflight import explained, failure_clause
 from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES
 from conformance.drivers.errors import TargetError
 from conformance.report.model import Preflight
 from conformance.report.sections import preflight as preflight_section
-from conformance.targets.project import MANIFEST_BYTES, node_engines
+from conformance.targets.project import node_engines
 from conformance.targets.specs import Target, resolve_target
 
 NODE_MISSING_ENTRY = """node:internal/modules/cjs/loader:1210
@@ -126,11 +127,14 @@ def test_a_broken_hints_file_is_refused_in_one_line(change: object, says: str, t
 
 
 def _fork(tmp_path: Path, manifest: bytes) -> Target:
+    """A fork's entry file under its package.json (not resolved: a package.json that is not valid data
+    makes resolving the target fail, which test_targets checks)."""
     (tmp_path / "dist").mkdir(parents=True)
     (tmp_path / "dist" / "index.js").write_text("", encoding="utf-8")
     (tmp_path / "package.json").write_bytes(manifest)
-    entry = tmp_path / "dist" / "index.js"
-    return resolve_target(f"cmd:{sys.executable} {entry}", cache_dir=tmp_path / "cache")
+    command = [sys.executable, str(tmp_path / "dist" / "index.js")]
+    identity = TargetIdentity(spec=f"cmd:{' '.join(command)}", kind="cmd", command=command)
+    return Target(identity.spec, tuple(command), identity)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +147,7 @@ def _fork(tmp_path: Path, manifest: bytes) -> Target:
         (json.dumps({"engines": {"node": 22}}).encode(), None),
         (b'{"engines": {"node": "\xff>=22"}}', None),
         (b"[" * 100_000 + b"]" * 100_000, None),
-        (b'{"engines": {"node": ">=22"}, "pad": "' + b"x" * MANIFEST_BYTES + b'"}', None),
+        (b'{"engines": {"node": ">=22"}, "pad": "' + b"x" * PACKAGE_BYTES + b'"}', None),
     ],
     ids=["engines", "cut", "none", "not-a-map", "not-a-string", "not-utf8", "deep", "too-large"],
 )
