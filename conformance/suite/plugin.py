@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 from conformance.core.errors import HarnessError
 from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
@@ -30,15 +29,23 @@ from conformance.core.results import (
     TranscriptEvent,
 )
 from conformance.drivers import cancel
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
 from conformance.suite.contradiction import contradicted
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.handover import handover_of
 from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
-from conformance.suite.profiles import PROFILES, SHRINK_BUDGET, default_profile, register_profiles
+from conformance.suite.profiles import (
+    PROFILES,
+    SHRINK_BUDGET,
+    default_profile,
+    load_profile,
+    register_profiles,
+)
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.sharding import share_of
@@ -60,6 +67,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where npm targets are installed (default: the user cache directory)")
     group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
                     help="seconds a server may take to answer one request")
+    group.addoption("--max-frame", dest="conformance_max_frame", type=int, default=DEFAULT_MAX_FRAME,
+                    help="longest stdout frame read from a server, in bytes (a longer one is an error)")
+    group.addoption("--example-db", dest="conformance_example_db", default=None, metavar="DIR",
+                    help="hypothesis' example database: failing examples saved here, replayed first later")
+    group.addoption("--records", dest="conformance_records", default=None, metavar="IDS",
+                    help="run only the tests evidencing one of these canonical record IDs (comma-separated)")
     group.addoption("--shard", dest="conformance_shard", default=None, metavar="I/N",
                     help="run only shard I of N of the collected tests (suite/sharding.py)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
@@ -152,9 +165,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "relies(*ids): canonical record IDs a test relies on besides those")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
-    settings.load_profile(f"conformance-{profile}")
+    example_db = config.getoption("conformance_example_db")
+    load_profile(profile, Path(example_db) if example_db else None)
     results_dir = config.getoption("conformance_results_dir")
     cache = config.getoption("conformance_cache")
+    set_max_frame(int(config.getoption("conformance_max_frame")))
     state = _RunState(
         profile=profile,
         results_dir=Path(results_dir) if results_dir else None,
@@ -178,9 +193,8 @@ def _shard_option(config: pytest.Config) -> ShardIdentity | None:
         raise pytest.UsageError(f"--shard: {exc}") from None
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """`--shard I/N`: keep this shard's share of what is selected (after any other selection)."""
+def _keep_shard(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--shard I/N`: keep this shard's share of what is selected (after `--records`)."""
     state = config.stash.get(_STATE_KEY, None)
     if state is None or state.shard is None:
         return
@@ -318,6 +332,19 @@ def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With `--records` (the run's `--select`/`--deselect`), only the tests evidencing a selected record;
+    with `--shard I/N`, only this shard's share of those."""
+    wanted: str | None = config.getoption("conformance_records")
+    if wanted:
+        selected = set(wanted.split(","))
+        kept = [item for item in items if selected & set(_records_of(item))]
+        if len(kept) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+            items[:] = kept
+    _keep_shard(config, items)
+
+
 _NOT_RUN_KEY = pytest.StashKey[str]()
 
 
@@ -449,8 +476,8 @@ def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list
     session = state.sessions.get(spec)
     if session is None:
         return []
-    events = [e for e in session.transcript.events_since(start) if e.seq < end]
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+    events = session.transcript.excerpt(start, end)
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
@@ -460,10 +487,10 @@ def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[Transcri
         return []
     span = state.failing_spans.get(nodeid)
     start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
-    events = [e for e in session.transcript.events_since(start) if end is None or e.seq < end]
+    events = session.transcript.excerpt(start, end)
     if not events and span is not None:
-        events = session.transcript.events_since(span[0])
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+        events = session.transcript.excerpt(span[0])
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _now() -> str:

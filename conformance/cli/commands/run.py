@@ -7,17 +7,21 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
+from conformance.catalog.selection import names, select_records
+from conformance.catalog.view import load_catalog_view
 from conformance.cli.arguments import (
     PROG,
     UsageError,
     add_env,
+    add_max_frame,
     env_of,
-    positive,
+    jobs,
     positive_seconds,
     seed,
     shard,
     target_spec,
 )
+from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -30,9 +34,10 @@ HELP = "run the suite against a target and write the evidence report"
 DESCRIPTION = (
     "Run the suite against a target; write report.json, report.md, report.html, junit.xml and transcripts/ "
     "into --out. Exit 0 when the observed departures are exactly the baseline's, 1 when not, 2 when the "
-    "target cannot be used. With --shard I/N, run one part of the run and exit 0 once it ran (its report "
-    "leaves the gate to --merge); --merge DIR... joins all N shard reports into the run's report (exit 0/1/2 "
-    "as a run, 4 when the folders are not one run's shards)."
+    "target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT, 124 at the --max-time deadline. "
+    "With --shard I/N, run one part of the run and exit 0 once it ran (its report leaves the gate to "
+    "--merge); --merge DIR... joins all N shard reports into the run's report (exit 0/1/2 as a run, 4 when "
+    "the folders are not one run's shards)."
 )
 
 
@@ -41,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         default=None,
         type=target_spec,
-        help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
+        help=f"the server to check: {' | '.join(syntaxes())}, after optional KEY=VALUE environment "
+        f"variables (default: reference); {'; '.join(notes())}",
     )
     add_env(parser)
     parser.add_argument(
@@ -60,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=seed,
         default=None,
-        help="hypothesis seed (default: a random one, recorded in the report)",
+        help="hypothesis seed, 0 to 2**32-1 (default: a random one, recorded in the report)",
     )
     parser.add_argument(
         "--out",
@@ -72,10 +78,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         "-j",
-        type=positive,
+        type=jobs,
         default=1,
         metavar="N",
-        help="parallel pytest-xdist workers, each with its own server processes",
+        help="parallel pytest-xdist workers, each with its own server processes (at most 4 per core)",
     )
     parser.add_argument(
         "--target-cache",
@@ -86,7 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--call-timeout",
-        type=float,
+        type=positive_seconds,
         default=CALL_TIMEOUT,
         metavar="S",
         help="seconds a server may take to answer one request (default: 10)",
@@ -106,7 +112,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
         "records not run, exit status 124",
     )
+    add_max_frame(parser)
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
+    add_selection(parser)
+    add_strict_baseline(parser)
+    add_example_db(parser)
     add_shard_arguments(parser)
 
 
@@ -131,6 +141,77 @@ def add_shard_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_strict_baseline(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict-baseline",
+        action="store_true",
+        help="fail the gate on a baseline entry whose reason still says TODO (as `baseline -o` writes it)",
+    )
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="judge only these records: record IDs, aliases or kinds (repeatable, or comma-separated); "
+        "the others are `not run` and the report lists them",
+    )
+    parser.add_argument(
+        "--deselect",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="leave out these records or kinds (repeatable, or comma-separated)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the records the run would judge (after --select/--deselect) and exit, starting nothing",
+    )
+
+
+def add_example_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--example-db",
+        type=example_folder,
+        default=None,
+        metavar="DIR",
+        help="keep hypothesis' example database in DIR (its own folder): counterexamples a run finds are "
+        "saved there and replayed first by every later run given the same DIR (off by default)",
+    )
+
+
+def example_folder(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
+
+
+def seed_said(options: RunOptions) -> str:
+    if options.example_db is None:
+        return f"seed {options.seed}"
+    return f"examples saved in {safe(str(options.example_db))} first, then hypothesis' own (no fixed seed)"
+
+
+def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: TextIO) -> int:
+    """`run --list`: the records a run with this selection judges, from the catalog alone."""
+    catalog = load_catalog_view()
+    selection = select_records(catalog.records, catalog.canonical, select, deselect)
+    chosen = set(selection.selected)
+    rows = [r for r in catalog.records if r.id in chosen]
+    width = max(len(r.id) for r in rows)
+    for r in rows:
+        how = "observable" if r.observable else "not observable"
+        write_line(f"{r.id:<{width}}  {r.kind:<10} {how:<14}  {safe(r.statement, 90)}", out)
+    observable = sum(r.observable for r in rows)
+    write_line(f"{len(rows)} of {len(catalog.records)} records selected ({observable} observable, judged by "
+               f"the run); {len(selection.not_selected)} not selected", out)
+    return exit_status.OK
+
+
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.merge is not None:
         return _merge(args, out, err)
@@ -138,6 +219,14 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if args.shard is not None and args.against is not None:
         raise UsageError("--against cannot be split into shards: compare in a run of its own")
+    if args.shard is not None and args.example_db is not None:
+        raise UsageError("--shard needs one fixed seed for every shard: --example-db has none")
+    if args.example_db is not None and args.seed is not None:
+        raise UsageError("--seed and --example-db exclude each other: hypothesis uses no example database "
+                         "under a fixed seed")
+    select, deselect = names(args.select), names(args.deselect)
+    if args.list:
+        return list_selection(select, deselect, out)
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
     target: str = args.target or "reference"
@@ -153,10 +242,15 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        max_frame=args.max_frame,
+        select=select,
+        deselect=deselect,
+        strict_baseline=args.strict_baseline,
+        example_db=args.example_db,
         shard=args.shard,
     )
     write_line(
-        f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"conformance run: target {safe(options.target)}, profile {profile}, {seed_said(options)}"
         f"{f', shard {options.shard}' if options.shard else ''}"
         f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
         out,
@@ -181,6 +275,11 @@ def _merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UsageError(f"{name} has nothing to do with --merge, which runs nothing")
     if args.jobs > 1:
         raise UsageError("--jobs has nothing to do with --merge, which runs nothing")
+    for given, name in ((args.select or args.deselect, "--select/--deselect"), (args.list, "--list"),
+                        (args.example_db, "--example-db"), (args.strict_baseline, "--strict-baseline")):
+        if given:
+            raise UsageError(f"{name} is not taken by --merge: the shards' own selection and examples are "
+                             "merged")
     if args.env and not args.target:
         raise UsageError("--env names part of a --target: give both, or neither, with --merge")
     target = with_env(args.target, env_of(args.env)) if args.target and args.env else args.target

@@ -451,6 +451,7 @@ def run_info(shards: Sequence[ShardFolder], results: RunResults | None, rerun: l
         rerun=shlex.join(rerun),
         pytest_exit=max(exits) if exits else None,
         interrupted="; ".join(stops) or None,
+        selection=runs[0].selection,
         shards=[
             ShardRun(shard=p.shard, duration_s=r.duration_s, tests=r.tests,
                      processes_started=r.processes_started, calls_made=r.calls_made,
@@ -516,8 +517,11 @@ def _merged(
     assert harness.seed is not None
     write_line(f"merge: {len(shards)} shards of {safe(first.report.target.spec)}, profile {harness.profile}, "
                f"seed {harness.seed}", stream)
+    selection = first.report.run.selection  # the same in every shard: their rerun lines are equal
     options = RunOptions(target=first.report.target.spec, profile=harness.profile, seed=int(harness.seed),
-                         out=out, baseline=baseline, jobs=first.report.run.jobs)
+                         out=out, baseline=baseline, jobs=first.report.run.jobs,
+                         select=tuple(selection.select) if selection else (),
+                         deselect=tuple(selection.deselect) if selection else ())
     report = RunReport.begin(options)
     copied = copy_transcripts(shards, report.transcripts)
     unusable = next((p for p in shards if not _suite_ran(p)), None)
