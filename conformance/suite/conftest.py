@@ -13,6 +13,8 @@ from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex
 
 from conformance.drivers.sdk import SdkDriver
+from conformance.suite import snapshots
+from conformance.suite.plugin import target_specs
 from conformance.suite.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
 from conformance.suite.session import ServerSession
 from conformance.targets.project import package_dir_of
@@ -21,9 +23,14 @@ from conformance.targets.specs import Target
 
 def pytest_configure(config: pytest.Config) -> None:
     """Snapshots are the original's answers, not run state: a run that skips or deselects their tests (a
-    collect-only pass, a fork's subset) must not fail for leaving them unused."""
+    collect-only pass, a fork's subset) must not fail for leaving them unused, and a run that would rewrite
+    them from anything but the original, or inside an installed harness, stops before it starts."""
     if hasattr(config.option, "warn_unused_snapshots"):
         config.option.warn_unused_snapshots = True
+    if getattr(config.option, "update_snapshots", False):
+        refusal = snapshots.update_refusal(target_specs(config))
+        if refusal is not None:
+            raise pytest.UsageError(refusal)
 
 
 class TargetIndependentSnapshot(AmberSnapshotExtension):
