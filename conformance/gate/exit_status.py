@@ -12,4 +12,4 @@ UNUSABLE: Final = 2
 """The target cannot be started or driven, or the command line or an input file is wrong."""
 INTERRUPTED: Final = 130
 USAGE: Final = 4
-"""A usage error or an unusable input file: a wrong option value, a named file missing, unreadable or invalid."""
+"""A usage error or unusable input: a wrong option value, a named file missing, unreadable or invalid."""

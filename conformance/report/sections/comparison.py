@@ -69,6 +69,14 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
     return lines
 
 
+NOT_GROUPED = "not-grouped"
+
+
+def cause_anchor(cause_id: str) -> str:
+    """The id of a root cause's heading, which the page's contents link to."""
+    return f"cause-{cause_id}"
+
+
 def html(compared: Compared) -> list[Content]:
     c = compared.comparison
     out: list[Content] = [
@@ -79,10 +87,10 @@ def html(compared: Compared) -> list[Content]:
     ]
     for cause, members in compared.groups:
         if cause is None:
-            out.append(tag("h3", "Not grouped"))
+            out.append(tag("h3", "Not grouped", id=NOT_GROUPED))
         else:
             out += [
-                tag("h3", cause.summary),
+                tag("h3", cause.summary, id=cause_anchor(cause.id)),
                 tag("p", "Root cause ", tag("code", cause.id), ": records ", ", ".join(cause.records) or "—",
                     f"; explains {', '.join(cause.explains)}" if cause.explains else ""),
             ]
