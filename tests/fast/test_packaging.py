@@ -49,7 +49,8 @@ def test_the_version_is_written_once() -> None:
 def test_docs_name_the_current_release_tag() -> None:
     """A `uses: …@vX.Y.Z` or `@vX.Y.Z` install line in the docs names the version the package says."""
     tagged = re.compile(r"seqthink-conformance@v(\d+\.\d+\.\d+)")
-    for doc in [REPO / "README.md", REPO / "action.yml", *sorted((REPO / "docs").iterdir())]:
+    docs = sorted(p for p in (REPO / "docs").iterdir() if p.is_file())
+    for doc in [REPO / "README.md", REPO / "action.yml", *docs]:
         for version in tagged.findall(doc.read_text(encoding="utf-8")):
             assert version == conformance.__version__, f"{doc.name} names v{version}"
 
