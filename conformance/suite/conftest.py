@@ -23,10 +23,15 @@ from conformance.targets.specs import Target
 
 def pytest_configure(config: pytest.Config) -> None:
     """Snapshots are the original's answers, not run state: a run that skips or deselects their tests (a
-    collect-only pass, a fork's subset) must not fail for leaving them unused, and a run that would rewrite
-    them from anything but the original, or inside an installed harness, stops before it starts."""
+    collect-only pass, a fork's subset) must not fail for leaving them unused."""
     if hasattr(config.option, "warn_unused_snapshots"):
         config.option.warn_unused_snapshots = True
+
+
+def pytest_collection_modifyitems(config: pytest.Config) -> None:
+    """A run that would rewrite the snapshots from anything but the original, or inside an installed harness,
+    stops before any test runs (here, not at configure time: loaded by --pyargs, this file is read only
+    while collecting, where a refusal would be a collection error rather than a usage error)."""
     if getattr(config.option, "update_snapshots", False):
         refusal = snapshots.update_refusal(target_specs(config))
         if refusal is not None:
