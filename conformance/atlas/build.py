@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -28,9 +29,10 @@ from pydantic import BaseModel, ConfigDict
 from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
-from conformance.atlas.write import load_atlas, write_atlas
+from conformance.atlas.write import AtlasInputError, load_atlas, write_atlas
 from conformance.core.errors import HarnessError
 from conformance.core.identity import harness_identity, harness_version
+from conformance.core.outfolder import claimed
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
@@ -56,6 +58,10 @@ UNUSABLE: Final = 2
 
 class AtlasError(HarnessError):
     """The atlas cannot be built or merged (bad folders, nothing to run)."""
+
+
+_SAFE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+=-]{0,120}")
+_RELEASE: Final = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]{1,40})?")
 
 
 @dataclass(frozen=True)
@@ -174,10 +180,11 @@ def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progre
         timeout=options.timeout,
         suite=options.suite or SUITE,
     ).command(sys.executable, local=True)
-    folder.mkdir(parents=True, exist_ok=True)
-    progress(f"run {spec} → {folder}")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    progress(f"run {spec} → {options.out / folder.parent.name / folder.name}")
     started = time.monotonic()
-    with (folder / "run.log").open("w", encoding="utf-8") as log:
+    log_path = folder.parent / f".{folder.name}.run.log"  # moved in once the run has written its folder
+    with log_path.open("w", encoding="utf-8") as log:
         try:
             done = subprocess.run(
                 command,
@@ -190,6 +197,8 @@ def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progre
             code = done.returncode
         except subprocess.TimeoutExpired:
             code = UNUSABLE
+    folder.mkdir(exist_ok=True)
+    os.replace(log_path, folder / "run.log")
     progress(f"done {spec}: exit {code} in {time.monotonic() - started:.0f} s")
     return code
 
@@ -336,6 +345,7 @@ def _pairs(
     progress: Progress,
     jobs: int = 1,
     compare_switches: bool = True,
+    may_start: Callable[[str], bool] = lambda spec: True,
 ) -> list[Pair]:
     """Every adjacent pair with its verdict changes and, unless skipped, the compare API's root causes
     (`jobs` comparisons at once)."""
@@ -348,6 +358,13 @@ def _pairs(
             return "skipped", "--no-compare-switches: verdict and served changes only", [], [], 0
         if a.error is not None or b.error is not None:
             return "failed", "a side of the pair is unusable", [], [], 0
+        named = [spec for spec in (a.spec, b.spec) if not may_start(spec)]
+        if named:
+            note = (
+                f"not compared: {', '.join(named)} is named by a merged file; a merge starts only "
+                "published releases and the targets given on the command line"
+            )
+            return "skipped", note, [], [], 0
         progress(f"compare {a.spec} → {b.spec}")
         outcome = compare_pair(a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout)
         progress(f"compared {a.spec} → {b.spec}: {outcome[0]}, {len(outcome[3])} difference(s)")
@@ -387,6 +404,7 @@ def assemble(
     merged_from: Sequence[str] = (),
     compare_profile: str | None = None,
     compare_switches: bool = True,
+    may_start: Callable[[str], bool] = lambda spec: True,
 ) -> Atlas:
     rows = grid.build_grid(columns, reports)
     pairs = _pairs(
@@ -400,6 +418,7 @@ def assemble(
         progress=progress,
         jobs=jobs,
         compare_switches=compare_switches,
+        may_start=may_start,
     )
     return Atlas(
         generated=_now(),
@@ -418,12 +437,21 @@ def assemble(
 
 
 def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
+    """The atlas, written into a staging folder that replaces `options.out` when done."""
     started = time.monotonic()
     cache = options.cache or default_cache_dir()
-    out = options.out
     plans = _plan(options, cache, progress)
     if not plans:
         raise AtlasError("no targets to run")
+    with claimed(options.out, "atlas") as folder:
+        atlas = _build(options, cache, plans, folder.staging, started, progress)
+        folder.commit()
+    return atlas
+
+
+def _build(
+    options: AtlasOptions, cache: Path, plans: list[_Planned], out: Path, started: float, progress: Progress
+) -> Atlas:
     folders = {p.spec: f"targets/{folder_name(p.spec)}" for p in plans}
     runnable = [p for p in plans if p.target is not None]
     with ThreadPoolExecutor(max_workers=options.jobs) as pool:
@@ -467,34 +495,31 @@ def build_atlas(options: AtlasOptions, progress: Progress) -> Atlas:
     return atlas
 
 
-def _from_runs(folder: Path, cache: Path, timeout: float, progress: Progress) -> Atlas:
+def _from_runs(folder: Path, cache: Path, progress: Progress) -> Atlas:
     """An atlas part rebuilt from a folder of run reports whose atlas was not written (an interrupted
-    atlas): each `targets/*/report.json` becomes a column, probed again now."""
+    atlas): each `targets/*/report.json` becomes a column, from what the report says alone (data from a
+    file: nothing it names is started or probed)."""
     columns = []
     reports: dict[str, Report | None] = {}
-    paths = sorted((folder / "targets").glob("*/report.json")) if (folder / "targets").is_dir() else []
+    targets = folder / "targets"
+    paths = (
+        sorted(p for p in targets.glob("*/report.json") if not p.parent.is_symlink() and not p.is_symlink())
+        if targets.is_dir() and not targets.is_symlink()
+        else []
+    )
     if not paths:
-        raise AtlasError(f"{folder} holds neither atlas.json nor targets/*/report.json")
+        raise AtlasInputError(f"{folder} holds neither atlas.json nor targets/*/report.json")
     for path in paths:
         report = _load(path.parent)
         if report is None:
             continue
-        relative = f"targets/{path.parent.name}"
-        progress(f"probe {report.target.spec} (rebuilding {folder})")
-        try:
-            target = resolve_target(report.target.spec, cache_dir=cache)
-        except TargetError as exc:
-            plan = _Planned(report.target.spec, None, None, str(exc))
-            columns.append(_column(plan, relative, UNUSABLE, report, None, cache))
-            continue
-        tool = probe_tool(
-            target, path.parent / "atlas-probe.jsonl", f"{relative}/atlas-probe.jsonl", timeout=timeout
-        )
+        spec = report.target.spec
+        progress(f"column {spec} rebuilt from {path} (not probed: a merge starts no target named in a file)")
         exit_code = UNUSABLE if not report.preflight.ok else (0 if report.gate.passed else 1)
-        plan = _Planned(target.spec, None, target, None, readme_of(target))
-        columns.append(_column(plan, relative, exit_code, report, tool, cache))
-        reports[target.spec] = report
-    harness = next(iter(reports.values()))
+        plan = _Planned(spec, None, None, None if report.preflight.ok else "run unusable")
+        columns.append(_column(plan, f"targets/{path.parent.name}", exit_code, report, None, cache))
+        reports[spec] = report
+    harness = next(iter(reports.values()), None)
     seed = harness.harness.seed if harness is not None else None
     return Atlas(
         generated=_now(),
@@ -518,27 +543,22 @@ def merge_atlases(
     seed: int | None = None,
     jobs: int = 1,
     compare_switches: bool = True,
+    trusted: Sequence[str] = (),
 ) -> Atlas:
     """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
-    their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt."""
+    their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt. The folders
+    are data: what they name is never started, except published releases (`npm:VERSION`) and the
+    `trusted` targets given on the command line, which adjacent pairs may be compared on."""
     started = time.monotonic()
     cache = cache or default_cache_dir()
-    parts = [
-        (
-            d,
-            load_atlas(d / "atlas.json")
-            if (d / "atlas.json").is_file()
-            else _from_runs(d, cache, timeout, progress),
-        )
-        for d in dirs
-    ]
+    parts = [(d, _part(d, cache, progress)) for d in dirs]
     by_spec: dict[str, Column] = {}
     sources: dict[str, Path] = {}
     for folder, part in parts:
         for column in part.columns:
             if column.spec not in by_spec:
                 by_spec[column.spec] = column
-                sources[column.spec] = folder
+                sources[column.spec] = _inside(folder, column.folder, f"{folder / 'atlas.json'}")
     for spec, column in list(by_spec.items()):
         env, base = split_env(spec)
         if column.variant_of is None and env and base in by_spec:  # a switch column run on its own
@@ -549,30 +569,78 @@ def merge_atlases(
         columns.append(by_spec[base])
         columns += [c for s, c in by_spec.items() if c.variant_of == base]
     columns += [c for c in by_spec.values() if c not in columns]
-    reports: dict[str, Report | None] = {}
-    for column in columns:
-        source, target = sources[column.spec] / column.folder, out / column.folder
-        if source.resolve() != target.resolve() and source.is_dir():
-            if target.exists():
-                shutil.rmtree(target)
-            shutil.copytree(source, target)
-        reports[column.spec] = _load(target)
     profiles = sorted({part.profile for _, part in parts})
     seeds = sorted({part.seed for _, part in parts if part.seed is not None})
-    atlas = assemble(
-        columns,
-        reports,
-        profile=profiles[0] if len(profiles) == 1 else (profile or "dev"),
-        compare_profile=profile,
-        compare_switches=compare_switches,
-        seed=seeds[0] if len(seeds) == 1 else seed,
-        compare=compare,
-        cache=cache,
-        timeout=timeout,
-        progress=progress,
-        jobs=jobs,
-        started=started,
-        merged_from=[str(d) for d in dirs],
-    )
-    write_atlas(atlas, out)
+    allowed = set(trusted)
+    with claimed(out, "atlas") as staging:
+        reports: dict[str, Report | None] = {}
+        for column in columns:
+            source, target = sources[column.spec], _inside(staging.staging, column.folder, "the merged atlas")
+            if source.is_dir() and not target.exists():
+                shutil.copytree(source, target, ignore=_links)
+            reports[column.spec] = _load(target)
+        atlas = assemble(
+            columns,
+            reports,
+            profile=profiles[0] if len(profiles) == 1 else (profile or "dev"),
+            compare_profile=profile,
+            compare_switches=compare_switches,
+            seed=seeds[0] if len(seeds) == 1 else seed,
+            compare=compare,
+            cache=cache,
+            timeout=timeout,
+            progress=progress,
+            jobs=jobs,
+            started=started,
+            merged_from=[str(d) for d in dirs],
+            may_start=lambda spec: spec in allowed or _published_release(spec, cache),
+        )
+        write_atlas(atlas, staging.staging)
+        staging.commit()
     return atlas
+
+
+def _part(folder: Path, cache: Path, progress: Progress) -> Atlas:
+    """One merged folder's atlas: its atlas.json (never through a symlink), else rebuilt from its reports."""
+    path = folder / "atlas.json"
+    if folder.is_symlink() or path.is_symlink():
+        linked = path if path.is_symlink() else folder
+        raise AtlasInputError(f"{linked} is a symlink: a merge does not follow them")
+    return load_atlas(path) if path.is_file() else _from_runs(folder, cache, progress)
+
+
+def _inside(root: Path, relative: str, named_in: str) -> Path:
+    """`root/targets/NAME` for a column folder read from a file: one safe name, no symlink on the way."""
+    parts = relative.split("/")
+    plain = len(parts) == 2 and parts[0] == "targets" and _SAFE_NAME.fullmatch(parts[1]) is not None
+    if not plain:
+        raise AtlasInputError(
+            f"{named_in}: column folder {relative[:80]!r} is not targets/NAME with a plain NAME"
+        )
+    path = root / "targets" / parts[1]
+    if (root / "targets").is_symlink() or path.is_symlink():
+        raise AtlasInputError(f"{path} is a symlink: a merge does not follow them")
+    return path
+
+
+def _links(folder: str, names: list[str]) -> list[str]:
+    """Symlinks in a merged folder are not copied (nor followed)."""
+    return [name for name in names if os.path.islink(os.path.join(folder, name))]
+
+
+def _published_release(spec: str, cache: Path) -> bool:
+    """A published release of the package named plainly (`npm:1.2.3`), or with environment switches its own
+    README documents (read from the installed release, not from a file): what a merged file may name and a
+    merge may still install and start."""
+    env, base = split_env(spec)
+    version = _npm_version(base)
+    if version is None or base != NPM.spec(version) or _RELEASE.fullmatch(version) is None:
+        return False
+    if not env:
+        return True
+    try:
+        readme = readme_of(resolve_target(base, cache_dir=cache))
+    except TargetError:
+        return False
+    switches = readme.switches if readme is not None else {}
+    return all(switches.get(name) == value for name, value in env.items())

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Final
 
 from conformance.atlas.model import ReadmeSnapshot, ToolSnapshot
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
+from conformance.core.inputs import PACKAGE_BYTES, read_bytes
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -131,7 +132,10 @@ def readme_of(target: Target) -> ReadmeSnapshot | None:
     readme = next((p for p in sorted(package.glob("*")) if p.name.lower().startswith("readme")), None)
     if readme is None:
         return ReadmeSnapshot()
-    text = readme.read_text(encoding="utf-8", errors="replace")
+    try:
+        text = read_bytes(readme, what="README", limit=PACKAGE_BYTES).decode("utf-8", "replace")
+    except InputError:
+        return ReadmeSnapshot()
     return ReadmeSnapshot(
         sha256=hashlib.sha256(text.encode()).hexdigest(), length=len(text), switches=documented_switches(text)
     )

@@ -8,14 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import ValidationError
-
 from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
 from conformance.atlas.svg import grid_svg, legend_svg
 from conformance.catalog.schemas import first_violation, packaged_schema
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
+from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.report.escape import safe
-from conformance.report.markdown_parts import md
+from conformance.report.markdown_parts import link, md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
 
 SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-1.json"
@@ -44,7 +43,11 @@ pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-br
 
 
 class AtlasFileError(HarnessError):
-    """An atlas.json is unreadable, of another format, or does not validate."""
+    """An atlas does not validate (written or read)."""
+
+
+class AtlasInputError(AtlasFileError, InputError):
+    """An atlas.json is unreadable, too large, of another format, or does not validate (CLI exit status 4)."""
 
 
 def generate_schema() -> dict[str, Any]:
@@ -64,22 +67,16 @@ def shipped_schema() -> dict[str, Any]:
     return packaged_schema("conformance.atlas")
 
 
-def validate(document: object) -> None:
+def validate(document: object, where: str = "atlas", error: type[AtlasFileError] = AtlasFileError) -> None:
     violation = first_violation(shipped_schema(), document)
     if violation is not None:
-        raise AtlasFileError(f"atlas does not match {ATLAS_FORMAT}: {violation}")
+        raise error(f"{where} does not match {ATLAS_FORMAT}: {violation}")
 
 
 def load_atlas(path: Path) -> Atlas:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AtlasFileError(f"cannot read {path}: {' '.join(str(exc).split())[:300]}") from None
-    validate(document)
-    try:
-        return Atlas.model_validate(document)
-    except ValidationError as exc:
-        raise AtlasFileError(f"{path}: {exc.errors()[0]['msg']}") from None
+    document = read_json(path, what="atlas", limit=REPORT_BYTES, error=AtlasInputError)
+    validate(document, f"atlas {path}", AtlasInputError)
+    return validated(Atlas, document, f"atlas {path}", AtlasInputError)
 
 
 def write_atlas(atlas: Atlas, out: Path) -> None:
@@ -197,7 +194,7 @@ def render_markdown(atlas: Atlas) -> str:
             [
                 _code(c.label),
                 *(md(v) for v in identity_cells(c)),
-                f"[report]({c.report})" if c.report else md(c.error or "no report"),
+                link("report", c.report) if c.report else md(c.error or "no report"),
             ]
             for c in atlas.columns
         ],
@@ -253,7 +250,7 @@ def _upstream_md(problem: UpstreamProblem) -> list[str]:
         if problem.first_seen
         else "not seen in any release"
     )
-    lines = [f"### [{md(problem.id)}]({problem.url}) {md(problem.title)}", "", f"{seen}.", ""]
+    lines = [f"### {link(problem.id, problem.url)} {md(problem.title)}", "", f"{seen}.", ""]
     lines += _md_table(
         ["release", "shows it", "detail", "evidence"],
         [

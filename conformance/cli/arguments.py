@@ -7,15 +7,15 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
 PROG = "seqthink-conformance"
 
 
-class UsageError(HarnessError):
-    """The command line is wrong (exit status 2)."""
+class UsageError(InputError):
+    """The command line is wrong (exit status 4)."""
 
 
 class Parser(argparse.ArgumentParser):

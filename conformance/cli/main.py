@@ -4,7 +4,8 @@ or refresh a baseline from a report), `atlas` (every release, run and compared);
 `cli/commands/`.
 
 Exit status: 0 the gate passed / nothing differs; 1 the gate failed / reports differ; 2 the target
-cannot be used or the command is misused — always with one line on stderr saying why, never a traceback.
+cannot be used; 4 the command is misused or a file it names cannot be used (nothing written) — always with
+one line on stderr saying why, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TextIO
 
 from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
 from conformance.drivers.cancel import Cancelled
 from conformance.gate import exit_status
 from conformance.report.escape import safe, write_line
@@ -44,6 +45,9 @@ def main(
         args = build_parser().parse_args(argv)
         command = next(c for c in commands.COMMANDS if args.command == c.NAME)
         return command.main(args, out, err)
+    except InputError as exc:
+        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
+        return exit_status.USAGE
     except HarnessError as exc:
         write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
         return exit_status.UNUSABLE

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from conformance.core.errors import HarnessError
+from conformance.core.errors import InputError
+from conformance.core.inputs import BASELINE_BYTES, read_yaml, validated
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
 BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"
@@ -26,8 +27,8 @@ Departure = Literal["deviates", "error"]
 DEPARTURES: tuple[Departure, ...] = ("deviates", "error")
 
 
-class BaselineError(HarnessError):
-    """The baseline file cannot be read or does not describe a valid baseline (CLI exit status 2)."""
+class BaselineError(InputError):
+    """The baseline file cannot be read or does not describe a valid baseline (CLI exit status 4)."""
 
 
 class BaselineEntry(BaseModel):
@@ -97,20 +98,10 @@ class Baseline(BaseModel):
 
 
 def load_baseline(path: Path) -> Baseline:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise BaselineError(f"baseline {path} is not YAML: {_one_line(str(exc))}") from None
+    raw = read_yaml(path, what="baseline", limit=BASELINE_BYTES, error=BaselineError)
     if raw is None:
         raise BaselineError(f"baseline {path} is empty: it needs at least `format:` and `project:`")
-    try:
-        return Baseline.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise BaselineError(f"baseline {path}: {where}: {first['msg']}") from None
+    return validated(Baseline, raw, f"baseline {path}", BaselineError)
 
 
 def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[str, BaselineEntry]:
@@ -157,10 +148,6 @@ def check_project(baseline: Baseline, path: Path, spec: str, project: str | None
         raise BaselineError(
             f"baseline {path} is for project {baseline.project!r}, but target {spec} is {project!r}"
         )
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def evaluate_gate(

@@ -15,18 +15,19 @@ from pathlib import Path
 from typing import Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.compare import ComparisonOutcome
-from conformance.core.errors import HarnessError
+from conformance.core.errors import InputError
 from conformance.core.identity import harness_identity
+from conformance.core.inputs import BASELINE_BYTES, read_yaml, validated
 from conformance.report.model import VERDICTS, Comparison, Gate, Preflight, Report, RunInfo, Summary
 
 COMPARE_BASELINE_FORMAT: Final = "seqthink-compare-baseline/1"
 
 
-class CompareBaselineError(HarnessError):
-    """A compare baseline cannot be read or is not valid."""
+class CompareBaselineError(InputError):
+    """A compare baseline cannot be read or is not valid (CLI exit status 4)."""
 
 
 class AcceptedDifference(BaseModel):
@@ -46,20 +47,10 @@ class CompareBaseline(BaseModel):
 
 
 def load_compare_baseline(path: Path) -> CompareBaseline:
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CompareBaselineError(f"cannot read compare baseline {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise CompareBaselineError(f"compare baseline {path} is not YAML: {exc}") from None
+    document = read_yaml(path, what="compare baseline", limit=BASELINE_BYTES, error=CompareBaselineError)
     if not isinstance(document, dict) or document.get("format") != COMPARE_BASELINE_FORMAT:
         raise CompareBaselineError(f"{path} is not a {COMPARE_BASELINE_FORMAT} file")
-    try:
-        return CompareBaseline.model_validate(document)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = "/".join(str(p) for p in error["loc"])
-        raise CompareBaselineError(f"{path}: at {where}: {error['msg']}") from None
+    return validated(CompareBaseline, document, f"compare baseline {path}", CompareBaselineError)
 
 
 def dump_compare_baseline(comparison: Comparison) -> str:

@@ -9,7 +9,9 @@ OK: Final = 0
 GATE_FAILED: Final = 1
 """A departure not in the baseline, or a baseline entry that did not depart; `diff`: records differ."""
 UNUSABLE: Final = 2
-"""The target cannot be started or driven, or the command line or an input file is wrong."""
+"""The target cannot be started or driven."""
+USAGE = 4
+"""The command line is wrong, or a file it names cannot be used, or `--out` may not be written."""
 INTERRUPTED: Final = 130
 USAGE: Final = 4
 """A usage error or unusable input: a wrong option value, a named file missing, unreadable or invalid."""

@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.core.errors import HarnessError
+from conformance.core.inputs import read_yaml, validated
 from conformance.report.model import Finding, RecordVerdict, UnregisteredDeviation
 
 FINDINGS_FORMAT: Final = "seqthink-conformance-findings/1"
@@ -59,15 +59,8 @@ class FindingsFile(BaseModel):
 def load_findings(path: Path) -> FindingsFile:
     if not path.exists():
         return FindingsFile()
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return FindingsFile.model_validate(raw if raw is not None else {})
-    except (OSError, yaml.YAMLError) as exc:
-        raise FindingsError(f"cannot read {path}: {' '.join(str(exc).split())}") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise FindingsError(f"{path}: {where}: {first['msg']}") from None
+    raw = read_yaml(path, what="findings", error=FindingsError)
+    return validated(FindingsFile, raw if raw is not None else {}, str(path), FindingsError)
 
 
 def check_findings(findings: FindingsFile, canonical: Mapping[str, str]) -> None:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessSet, WitnessStep, default_witnesses
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
+from conformance.core.inputs import PACKAGE_BYTES, parse_json, read_bytes, read_json
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerTimeout
@@ -265,13 +266,15 @@ class _WitnessSession:
             path = root / str(step.artifact)
             if not path.is_file():
                 return {"artifact": "missing"}
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_bytes(path, what="artifact").decode("utf-8", "replace")
         except OSError as exc:
             return {"artifact": f"unreadable: {type(exc).__name__}"}
+        except InputError:
+            return {"artifact": "unreadable"}
         if step.artifact == "package.json":
             try:
-                manifest = json.loads(text)
-            except ValueError:
+                manifest = parse_json(text, str(path))
+            except InputError:
                 return {"artifact": "not JSON"}
             if not isinstance(manifest, dict):
                 return {"artifact": "not an object"}
@@ -286,7 +289,8 @@ def _package_version(root: Path | None) -> str | None:
     if root is None:
         return None
     try:
-        version = json.loads((root / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError, AttributeError):
+        meta = read_json(root / "package.json", what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
         return None
+    version = meta.get("version") if isinstance(meta, dict) else None
     return version if isinstance(version, str) else None

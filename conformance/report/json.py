@@ -6,17 +6,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from conformance.catalog.schemas import first_violation, packaged_schema
-from conformance.core.errors import HarnessError
+from conformance.core.errors import HarnessError, InputError
+from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
 SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-2.json"
 
 
 class ReportError(HarnessError):
-    """A report file is unreadable, of another format, or does not validate."""
+    """A report does not validate (written or read)."""
+
+
+class ReportFileError(ReportError, InputError):
+    """A report file is unreadable, too large, of another format, or does not validate (CLI exit status 4)."""
 
 
 def generate_schema() -> dict[str, Any]:
@@ -38,11 +41,11 @@ def shipped_schema() -> dict[str, Any]:
     return packaged_schema("conformance.report")
 
 
-def validate(document: object) -> None:
-    """Raise ReportError with the first violation's path when `document` does not fit the shipped schema."""
+def validate(document: object, where: str = "report", error: type[ReportError] = ReportError) -> None:
+    """Raise `error` with the first violation's path when `document` does not fit the shipped schema."""
     violation = first_violation(shipped_schema(), document)
     if violation is not None:
-        raise ReportError(f"report does not match {REPORT_FORMAT}: {violation}")
+        raise error(f"{where} does not match {REPORT_FORMAT}: {violation}")
 
 
 def render_json(report: Report) -> str:
@@ -56,17 +59,9 @@ def write_json(report: Report, path: Path) -> None:
 
 
 def load_report(path: Path) -> Report:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise ReportError(f"{path} is not JSON: {exc}") from None
+    document = read_json(path, what="report", limit=REPORT_BYTES, error=ReportFileError)
     found = document.get("format") if isinstance(document, dict) else None
     if found not in READABLE_FORMATS:
-        raise ReportError(f"{path} is not a {REPORT_FORMAT} report (format: {found!r})")
-    validate(document)
-    try:
-        return Report.model_validate(document)
-    except ValidationError as exc:
-        raise ReportError(f"{path}: {exc.errors()[0]['msg']}") from None
+        raise ReportFileError(f"{path} is not a {REPORT_FORMAT} report (format: {str(found)[:80]!r})")
+    validate(document, f"report {path}", ReportFileError)
+    return validated(Report, document, f"report {path}", ReportFileError)

@@ -10,17 +10,28 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from typing import Final
+from urllib.parse import quote
 
 from conformance.report.escape import safe
-from conformance.report.markup import safe_text
+from conformance.report.markup import safe_text, safe_url
 
 _MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_URL_KEPT: Final = "/#:?&=%@+,;~!*'._-"
 REPLAY_FRAMES: Final = 14
 
 
 def md(text: str, limit: int | None = 400) -> str:
     """Inline text: one line, HTML-escaped, Markdown punctuation backslash-escaped."""
     return _MD_SPECIAL.sub(r"\\\1", html.escape(safe(text, limit), quote=False))
+
+
+def link(text: str, url: str | None, limit: int | None = 400) -> str:
+    """`[text](url)` with the address percent-encoded so nothing in it ends the link or starts markup; an
+    address a page should not follow (`safe_url`) leaves the text alone."""
+    checked = safe_url(url) if url else None
+    if checked is None:
+        return md(text, limit)
+    return f"[{md(text, limit)}](<{quote(checked, safe=_URL_KEPT)}>)"
 
 
 def in_html(text: str, limit: int | None = 400) -> str:

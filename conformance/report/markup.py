@@ -6,6 +6,7 @@ A server can answer `<script>`; the report writer never concatenates untrusted t
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -21,6 +22,20 @@ class Markup(str):
 Content = Markup | str | int | float | None | Iterable["Content"]
 
 _VOID: Final = frozenset({"meta", "br", "hr"})
+_URL_ATTRS: Final = frozenset({"href", "src", "xlink-href", "action", "formaction"})
+_SCHEME: Final = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+_INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+
+
+def safe_url(value: str) -> str | None:
+    """An address a page may link to: a fragment, a relative path, or http(s). Anything else — a
+    `javascript:` or `data:` address, one hidden behind spaces or control characters — is no link."""
+    if not value or value != value.strip() or _INVISIBLE.search(value) or value.startswith(("//", "\\")):
+        return None
+    scheme = _SCHEME.match(value)
+    if scheme is not None and scheme.group(1).lower() not in ("http", "https"):
+        return None
+    return value.replace(" ", "%20")
 
 
 def escape(value: Content) -> Markup:
@@ -47,7 +62,13 @@ def tag(name: str, /, *children: Content, **attrs: str | int | None) -> Markup:
         if value is None:
             continue
         attr = key.rstrip("_").replace("_", "-")
-        parts.append(f'{attr}="{escape(str(value))}"')
+        text = str(value)
+        if attr in _URL_ATTRS:
+            checked = safe_url(text)
+            if checked is None:
+                continue  # never written: the element stays, without the address
+            text = checked
+        parts.append(f'{attr}="{escape(text)}"')
     opening = f"<{' '.join(parts)}>"
     if name in _VOID:
         return Markup(opening)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from syrupy.extensions.amber import AmberSnapshotExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SnapshotIndex
 
+from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite import snapshots
 from conformance.suite.plugin import target_specs
@@ -90,6 +90,6 @@ def package_dir(target: Target) -> Path:
 
 @pytest.fixture(scope="session")
 def package_json(package_dir: Path) -> dict[str, object]:
-    loaded = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
+    loaded = read_json(package_dir / "package.json", what="package.json", limit=PACKAGE_BYTES)
     assert isinstance(loaded, dict)
     return loaded

@@ -23,8 +23,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from conformance.core.errors import InputError
+from conformance.core.inputs import DATA_BYTES, PACKAGE_BYTES, read_json, read_model
 from conformance.drivers.errors import TargetError
 
 PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
@@ -107,9 +109,10 @@ def _version_at(path: Path | None) -> str | None:
     if path is None:
         return None
     try:
-        version = json.loads(path.read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError, AttributeError):
+        meta = read_json(path, what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
         return None
+    version = meta.get("version") if isinstance(meta, dict) else None
     return version if isinstance(version, str) else None
 
 
@@ -122,8 +125,8 @@ def resolved_tree(root: Path, package: str = PACKAGE) -> dict[str, str]:
     zod as the SDK resolves it (from 2025.11.25 the server does not declare zod; its schemas are zod's)."""
     pkg_dir = package_dir(root, package)
     try:
-        meta = json.loads((pkg_dir / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        meta = read_json(pkg_dir / "package.json", what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
         return {}
     declared = meta.get("dependencies") if isinstance(meta, dict) else None
     tree: dict[str, str] = {}
@@ -140,7 +143,9 @@ def resolved_tree(root: Path, package: str = PACKAGE) -> dict[str, str]:
 
 
 def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """Read in chunks: an installed file of any size costs no more memory than a small one."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def tree_sha256(root: Path) -> str:
@@ -154,7 +159,7 @@ def tree_sha256(root: Path) -> str:
             if path.is_symlink():
                 digest.update(b"->" + os.readlink(path).encode())
             else:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                digest.update(bytes.fromhex(file_sha256(path)))
     return digest.hexdigest()
 
 
@@ -162,9 +167,11 @@ def read_entry(root: Path, package: str = PACKAGE) -> tuple[str, Path]:
     """The installed version (read back, not assumed) and the entry file named by package.json `bin`."""
     pkg_dir = package_dir(root, package)
     try:
-        meta = json.loads((pkg_dir / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        meta = read_json(pkg_dir / "package.json", what="package.json", limit=PACKAGE_BYTES)
+    except InputError as exc:
         raise TargetError(f"installed {package} has no readable package.json: {exc}") from None
+    if not isinstance(meta, dict):
+        raise TargetError(f"installed {package} has a package.json that is not an object")
     version = meta.get("version")
     bin_field = meta.get("bin")
     entry: object = bin_field
@@ -181,10 +188,11 @@ def read_entry(root: Path, package: str = PACKAGE) -> tuple[str, Path]:
 
 def lock_integrity(root: Path, package: str = PACKAGE) -> str | None:
     try:
-        lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        lock = read_json(root / "package-lock.json", what="package-lock.json", limit=DATA_BYTES)
+    except InputError:
         return None
-    entry = lock.get("packages", {}).get(f"node_modules/{package}", {})
+    packages = lock.get("packages") if isinstance(lock, dict) else None
+    entry = packages.get(f"node_modules/{package}", {}) if isinstance(packages, dict) else None
     integrity = entry.get("integrity") if isinstance(entry, dict) else None
     return integrity if isinstance(integrity, str) else None
 
@@ -193,12 +201,12 @@ def verify(
     root: Path, version: str, package: str = PACKAGE, before: str | None = None
 ) -> tuple[InstalledPackage | None, str]:
     """The cached install's manifest if it is intact, else None and why not."""
-    try:
-        manifest = InstalledPackage.model_validate_json((root / MANIFEST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not (root / MANIFEST).exists():
         return None, "not installed"
-    except (OSError, ValidationError) as exc:
-        return None, f"unreadable manifest ({type(exc).__name__})"
+    try:
+        manifest = read_model(root / MANIFEST, InstalledPackage, what="install manifest")
+    except InputError as exc:
+        return None, f"unreadable manifest ({exc})"
     if manifest.requested_version != version or manifest.package_name != package:
         return None, "manifest is for another package or version"
     if manifest.before != before:

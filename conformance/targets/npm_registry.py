@@ -9,14 +9,15 @@ gives the evidence.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import subprocess
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from conformance.core.errors import InputError
+from conformance.core.inputs import parse_json, read_model
 from conformance.drivers.errors import TargetError
 
 METADATA: Final = "registry.json"
@@ -85,9 +86,9 @@ def _fetch(npm: str, package: str) -> RegistryMetadata:
     if done.returncode != 0:
         raise TargetError(f"cannot read the npm registry's metadata of {package} (npm view failed)")
     try:
-        document = json.loads(done.stdout)
-    except ValueError:
-        raise TargetError(f"npm view {package} did not answer JSON") from None
+        document = parse_json(done.stdout, f"the answer of npm view {package}")
+    except InputError as exc:
+        raise TargetError(str(exc)) from None
     versions = document.get("versions") if isinstance(document, dict) else None
     times = document.get("time") if isinstance(document, dict) else None
     if isinstance(versions, str):
@@ -109,8 +110,8 @@ def load_metadata(
     path = metadata_path(cache_dir, package)
     if not refresh and path.is_file():
         try:
-            return RegistryMetadata.model_validate_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValidationError):
+            return read_model(path, RegistryMetadata, what="cached registry metadata")
+        except InputError:
             pass
     if npm is None:
         raise TargetError(f"no cached registry metadata for {package} and no npm to fetch it")

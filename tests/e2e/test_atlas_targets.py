@@ -83,6 +83,6 @@ def test_install_accepts_an_env_prefix_and_run_rejects_a_bad_env_in_one_line(cac
     assert "sdk_version: 0.5.0" in text and "resolution: release" in text
     err = io.StringIO()
     assert (
-        main(["run", "--env", "NOT AN ENV", "--target", "npm:0.6.2"], stdout=io.StringIO(), stderr=err) == 2
+        main(["run", "--env", "NOT AN ENV", "--target", "npm:0.6.2"], stdout=io.StringIO(), stderr=err) == 4
     )
     assert err.getvalue().count("\n") == 1 and "KEY=VALUE" in err.getvalue()

@@ -101,28 +101,30 @@ def test_refresh_keeps_reasons_and_repins_signatures(release_reports: dict[str, 
     data = yaml.safe_load(baseline.read_text(encoding="utf-8"))
     for entry in data["deviations"]:
         entry["reason"] = f"why {entry['record']} departs, in a human's words"
-    data["deviations"].append({"record": "ABS-9", "reason": "an entry that no longer departs"})
-    baseline.write_text(yaml.safe_dump(data), encoding="utf-8")
+    data["deviations"].append({"record": "ABS-9", "reason": "an entry this report does not run"})
+    baseline.write_text("# kept by hand\n" + yaml.safe_dump(data), encoding="utf-8")
 
-    refreshed = cli_here("baseline", new, "--refresh", str(baseline))
+    refreshed = cli_here("baseline", new, "--refresh", str(baseline), "--drop-stale")
     assert refreshed.code == 0, refreshed.stderr
-    assert "kept 2 reasons, re-pinned 2 signature(s) (RTE-1, RTE-3), added 0, removed 1 (ABS-9)" in (
-        refreshed.stdout
-    )
-    after = yaml.safe_load(baseline.read_text(encoding="utf-8"))
+    assert "kept 2 reasons, re-pinned 2 signature(s) (RTE-1, RTE-3), added 0, removed 0" in refreshed.stdout
+    assert "not run by this report, kept as written: ABS-9" in refreshed.stdout
+    text = baseline.read_text(encoding="utf-8")
+    assert "# kept by hand" in text
+    after = yaml.safe_load(text)
     assert [(e["record"], e["reason"]) for e in after["deviations"]] == [
         ("RTE-1", "why RTE-1 departs, in a human's words"),
         ("RTE-3", "why RTE-3 departs, in a human's words"),
+        ("ABS-9", "an entry this report does not run"),
     ]
     new = {r["id"]: r["signature"] for r in release_reports["new"].report["records"]}
-    assert all(e["signature"] == new[e["record"]] for e in after["deviations"])
+    assert all(e["signature"] == new[e["record"]] for e in after["deviations"][:2])
     assert after["format"] == "seqthink-conformance-baseline/2" and after["project"] == data["project"]
 
 
 def test_refresh_of_a_missing_file_is_one_line(release_reports: dict[str, Ran], tmp_path: Path) -> None:
     ran = cli_here("baseline", str(release_reports["new"].out / "report.json"), "--refresh",
                    str(tmp_path / "nope.yaml"))
-    assert ran.code == 2
+    assert ran.code == 4
     assert_one_clean_error_line(ran)
 
 
@@ -156,6 +158,6 @@ def test_a_baseline_for_another_project_is_refused(tmp_path: Path) -> None:
     )
     args = ["run", "--target", "npm:0.6.2", "--baseline", str(path), "--suite", GATE_SUITE]
     ran = cli(*args, out=tmp_path / "o", timeout=600)
-    assert ran.code == 2, ran.stdout + ran.stderr
+    assert ran.code == 4, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert "is for project 'some-other-server'" in ran.stderr

@@ -253,7 +253,7 @@ def test_diff_shows_records_whose_verdict_differs(reference_mini: Ran, hostile: 
     assert same.code == 0 and "0 of" in same.stdout
 
     not_a_report = cli_here("diff", a, str(FAKE))
-    assert not_a_report.code == 2
+    assert not_a_report.code == 4
     assert_one_clean_error_line(not_a_report)
 
 

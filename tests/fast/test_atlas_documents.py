@@ -36,6 +36,6 @@ def test_merge_of_a_folder_without_an_atlas_fails_in_one_line(tmp_path: Path) ->
             stdout=io.StringIO(),
             stderr=err,
         )
-        == 2
+        == 4
     )
     assert err.getvalue().count("\n") == 1 and "atlas.json" in err.getvalue()

@@ -53,7 +53,7 @@ def test_every_listed_command_has_the_one_shape() -> None:
 def test_a_listed_command_is_parsed_dispatched_and_its_errors_handled(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli("echo", "hello")[0] == 2, "not listed: the parser refuses it"
+    assert cli("echo", "hello")[0] == 4, "not listed: the parser refuses it"
     monkeypatch.setattr(commands, "COMMANDS", (*commands.COMMANDS, _echo_command()))
     assert cli("echo", "hello") == (0, "hello\n", "")
     assert cli("echo", "fail") == (2, "", "seqthink-conformance: error: the word was fail\n")

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from conformance.catalog.view import load_catalog_view
+from conformance.gate.exit_status import USAGE
 from tests.cli import assert_one_clean_error_line, cli_here
 
 
@@ -26,9 +27,9 @@ from tests.cli import assert_one_clean_error_line, cli_here
     ],
     ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command", "missing-baseline"],
 )
-def test_misuse_exits_2_with_one_line(argv: list[str], tmp_path: Path) -> None:
+def test_misuse_exits_4_with_one_line(argv: list[str], tmp_path: Path) -> None:
     ran = cli_here(*argv, "--out", str(tmp_path)) if argv[:1] == ["run"] else cli_here(*argv)
-    assert ran.code == 2, ran.stdout + ran.stderr
+    assert ran.code == USAGE, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert not (tmp_path / "report.json").exists()
 
@@ -47,11 +48,11 @@ def test_misuse_exits_2_with_one_line(argv: list[str], tmp_path: Path) -> None:
     ],
     ids=["other-target", "unknown-record", "blank-reason", "no-reason", "bad-verdict"],
 )
-def test_invalid_baseline_exits_2(baseline: dict[str, Any], says: str, tmp_path: Path) -> None:
+def test_invalid_baseline_exits_4(baseline: dict[str, Any], says: str, tmp_path: Path) -> None:
     path = tmp_path / "baseline.yaml"
     path.write_text(yaml.safe_dump(baseline), encoding="utf-8")
     ran = cli_here("run", "--target", "reference", "--baseline", str(path), "--out", str(tmp_path / "out"))
-    assert ran.code == 2, ran.stdout + ran.stderr
+    assert ran.code == USAGE, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert says in ran.stderr
 
@@ -80,5 +81,5 @@ def test_records_lists_and_filters_the_catalog() -> None:
     assert all("stderr" in json.loads(line)["channels"] for line in wire.stdout.splitlines())
 
     bad = cli_here("records", "--kind", "nosuch")
-    assert bad.code == 2
+    assert bad.code == USAGE
     assert_one_clean_error_line(bad)

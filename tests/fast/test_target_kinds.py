@@ -46,7 +46,7 @@ def run_help(capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_an_unlisted_kind_is_refused_by_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
-    assert main(["run", "--target", "test-server:mini"], stdout=out, stderr=err) == 2
+    assert main(["run", "--target", "test-server:mini"], stdout=out, stderr=err) == 4
     assert "'test-server:mini': expected [KEY=VALUE ...] reference, npm:" in err.getvalue()
     assert "test-server:<name>" not in run_help(capsys)
     with pytest.raises(TargetError, match="unknown target 'test-server:mini'"):

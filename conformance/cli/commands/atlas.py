@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, UsageError, add_env, env_of, positive, seed, target_spec
+from conformance.cli.arguments import PROG, add_env, env_of, positive, seed, target_spec
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
@@ -18,8 +18,10 @@ HELP = "run every release (or the given targets), compare adjacent ones, write t
 DESCRIPTION = (
     "Run each target (default: every published release, plus a column per environment switch its README "
     "documents), compare each adjacent pair, and write atlas.json, atlas.md and index.html into --out. "
-    "`--merge DIR ...` joins the outputs of one-target atlas runs instead. Exit 0 when written, 2 when a "
-    "target cannot be used or the command is misused."
+    "`--merge DIR ...` joins the outputs of one-target atlas runs instead, as data: it starts nothing a "
+    "merged file names but published releases (npm:VERSION) and the TARGETs given, whose adjacent pairs "
+    "it compares. Exit 0 when written, 2 when a target cannot be used, 4 when the command is misused, a "
+    "merged file is not valid or --out holds what the harness did not write."
 )
 
 
@@ -54,8 +56,6 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     say = lambda msg: write_line(safe(msg, 300), out)  # noqa: E731
     if args.merge is not None:
-        if args.targets:
-            raise UsageError("atlas --merge takes atlas folders, not targets")
         atlas = merge_atlases(
             args.merge,
             args.out,
@@ -67,6 +67,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             seed=args.seed,
             jobs=args.jobs,
             compare_switches=not args.no_compare_switches,
+            trusted=args.targets,
         )
     else:
         options = AtlasOptions(

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.catalog.view import load_catalog_view
-from conformance.gate.baseline import Baseline, BaselineEntry, canonical_entries, dump_baseline, load_baseline
+from conformance.core.inputs import read_text
+from conformance.core.outfolder import write_file
+from conformance.gate.baseline import canonical_entries, dump_baseline, load_baseline
+from conformance.gate.refresh import carry_comments, check_project, check_report, refresh
 from conformance.report.escape import safe, write_line
 from conformance.report.json import load_report
 from conformance.targets.project import project_of
@@ -18,7 +21,9 @@ HELP = "write a baseline from a report's departures, or refresh one"
 DESCRIPTION = (
     "Write a baseline (format /2) listing every departure of a report with its behaviour signature; edit "
     "the reasons before committing it. With --refresh FILE, keep FILE's reasons, take the report's "
-    "signatures, add and remove entries, and say what changed."
+    "signatures, add entries, keep its comments and the entries the report did not run, list those that no "
+    "longer depart (removed with --drop-stale), and say what changed. A report of a stopped run, of a "
+    "target that could not be used or of another project is refused (exit status 4)."
 )
 
 
@@ -38,61 +43,67 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="update this baseline in place (or into --output) from the report",
+        help="update this baseline in place (or into --output) from the report, keeping its reasons and "
+        "comments",
+    )
+    parser.add_argument(
+        "--drop-stale",
+        action="store_true",
+        help="with --refresh: remove the entries whose records the report saw hold (listed either way)",
     )
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    report = load_report(args.report)
     existing = load_baseline(args.refresh) if args.refresh is not None else None
+    report = load_report(args.report)
+    check_report(report, args.report)
+    if existing is not None and args.project is None:
+        check_project(project_of(report.target), existing, args.refresh, args.report)
     project = (
         args.project
         or (existing.project if existing else None)
         or project_of(report.target)
         or report.target.spec
     )
-    kept = canonical_entries(existing, load_catalog_view().canonical) if existing is not None else {}
-    entries: list[BaselineEntry] = []
-    added: list[str] = []
-    resigned: list[str] = []
-    for rv in report.records:
-        if rv.verdict not in ("deviates", "error"):
-            continue
-        old = kept.get(rv.id)
-        if old is None:
-            added.append(rv.id)
-        elif old.signature != rv.signature:
-            resigned.append(rv.id)
-        entries.append(
-            BaselineEntry(
-                record=rv.id,
-                verdict="error" if rv.verdict == "error" else "deviates",
-                reason=old.reason if old else f"TODO say why; observed: {rv.reason or rv.verdict}",
-                signature=rv.signature,
-                witness=rv.witness,
-            )
-        )
-    removed = [rid for rid in kept if rid not in {e.record for e in entries}]
-    text = dump_baseline(Baseline(project=project, target=report.target.spec, deviations=entries))
+    canonical = load_catalog_view().canonical
+    kept = canonical_entries(existing, canonical) if existing is not None else {}
+    done = refresh(report, project, kept, drop_stale=args.drop_stale)
+    text = dump_baseline(done.baseline)
+    carried = 0
+    if existing is not None:
+        records = [canonical.get(e.record, e.record) for e in existing.deviations]
+        text, carried = carry_comments(read_text(args.refresh, what="baseline"), text, records)
     destination = args.output if args.output is not None else args.refresh
     if destination is None:
         out.write(text)
         return 0
-    destination.write_text(text, encoding="utf-8")
-    unsigned = sum(1 for e in entries if e.signature is None)
+    hint = "use --refresh FILE to update it keeping its reasons, or choose another path"
+    write_file(destination, text, replace=existing is not None, hint=hint)
+    entries = done.baseline.deviations
     if existing is None:
+        unsigned = sum(1 for e in entries if e.signature is None)
         note = f" ({unsigned} without a signature: the report has none for them)" if unsigned else ""
         write_line(
             f"wrote {len(entries)} entries for project {safe(project)} to {safe(str(destination))}{note}", out
         )
         return 0
     write_line(
-        f"refreshed {safe(str(destination))} (project {safe(project)}): kept {len(entries) - len(added)} "
-        f"reasons, re-pinned {len(resigned)} signature(s){_listed(resigned)}, added {len(added)}"
-        f"{_listed(added)}, removed {len(removed)}{_listed(removed)}",
+        f"refreshed {safe(str(destination))} (project {safe(project)}): kept {len(done.kept)} "
+        f"reasons, re-pinned {len(done.resigned)} signature(s){_listed(done.resigned)}, added "
+        f"{len(done.added)}{_listed(done.added)}, "
+        + (f"removed {len(done.stale)}{_listed(done.stale)}" if args.drop_stale else "removed 0")
+        + (f", {carried} comment line(s) kept" if carried else ""),
         out,
     )
-    if added:
+    if done.stale and not args.drop_stale:
+        write_line(
+            f"no longer departing, kept with their reasons: {', '.join(done.stale)} "
+            "(--drop-stale removes them)",
+            out,
+        )
+    if done.unchecked:
+        write_line(f"not run by this report, kept as written: {', '.join(done.unchecked)}", out)
+    if done.added:
         write_line("new entries say TODO: write why before committing", out)
     return 0
 

@@ -1,7 +1,8 @@
 """`compare A [B]`: two targets on the same calls; the differences, grouped under their root causes.
 
 Exit status: 0 no difference (or every one accepted by `--baseline`), 1 a difference not accepted, 2 a
-target cannot be used (one line saying why).
+target cannot be used (one line saying why), 4 a wrong option or input file, or an --out it may not
+write. The report is written into a staging folder that replaces --out when done.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ import argparse
 import datetime as dt
 import secrets
 import shlex
-import shutil
 import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import target_spec
+from conformance.cli.arguments import UsageError, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
+from conformance.core.outfolder import claimed, write_file
 from conformance.drivers import process
 from conformance.gate import exit_status
 from conformance.gate.comparison import (
@@ -68,6 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where npm targets are installed")
 
 
+_KEEP = "its reasons would be lost; choose another path, or remove it"
+
+
 def default_out(a: str, b: str) -> Path:
     return Path("reports") / f"compare-{folder_name(a)}-vs-{folder_name(b)}"
 
@@ -87,13 +91,28 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     profile = args.profile or default_profile()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     baseline = load_compare_baseline(args.baseline) if args.baseline is not None else None
+    if args.write_baseline is not None and (args.write_baseline.exists() or args.write_baseline.is_symlink()):
+        raise UsageError(f"--write-baseline {args.write_baseline} exists and is not replaced: {_KEEP}")
     out_dir: Path = args.out if args.out is not None else default_out(args.a, args.b)
     write_line(f"conformance compare: {safe(args.a)} vs {safe(args.b)}, profile {profile}, seed {seed}", out)
+    with claimed(out_dir, NAME) as folder:
+        report, outcome = _compare(args, profile, seed, baseline, folder.staging, out)
+        folder.commit()
+    print_comparison(report, outcome, baseline, out)
+    if args.write_baseline is not None:
+        assert report.comparison is not None
+        write_file(args.write_baseline, dump_compare_baseline(report.comparison), replace=False, hint=_KEEP)
+        write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
+    write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
+    return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+
+
+def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: CompareBaseline | None,
+             staging: Path, out: TextIO) -> tuple[Report, ComparisonOutcome]:
+    """The comparison and its report, written into the staging folder of --out."""
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     t0 = time.monotonic()
-    transcripts = out_dir / "transcripts"
-    if transcripts.is_dir() and not transcripts.is_symlink():
-        shutil.rmtree(transcripts)
+    transcripts = staging / "transcripts"
 
     def say(line: str) -> None:
         write_line(f"  [{time.monotonic() - t0:5.1f} s] {safe(line, 200)}", out)
@@ -105,14 +124,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                baseline_path=str(args.baseline) if args.baseline else None,
                                started=started, rerun=rerun_command(args, profile, seed),
                                processes_started=process.processes_started())
-    write_report(report, out_dir)
-    print_comparison(report, outcome, baseline, out)
-    if args.write_baseline is not None:
-        assert report.comparison is not None
-        args.write_baseline.write_text(dump_compare_baseline(report.comparison), encoding="utf-8")
-        write_line(f"wrote a compare baseline to {safe(str(args.write_baseline))}", out)
-    write_line(f"report: {safe(str(out_dir))}/report.html (also report.json, report.md, junit.xml)", out)
-    return exit_status.OK if report.gate.passed else exit_status.GATE_FAILED
+    write_report(report, staging)
+    return report, outcome
 
 
 def print_comparison(

@@ -3,11 +3,14 @@
 The target is resolved and started once before the suite (`preflight.py`), and that process, handed over,
 serves as the suite's shared server (`suite.py`); the results, merged when pytest-xdist ran them
 (`merge.py`), are judged into the report (`reporting.py`). SIGTERM, SIGINT and `--max-time` stop the run
-within seconds with a report that says so (`drivers/cancel.py`).
+within seconds with a report that says so (`drivers/cancel.py`). Everything is written into a staging folder
+that replaces `--out` once a report is written (`core/outfolder.py`): a run that fails before it can judge
+the target leaves the previous report as it was.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +21,7 @@ from conformance.cli.runner.preflight import check_target, preflight, stderr_hin
 from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.suite import FINISHED, pytest_failure, run_suite
 from conformance.core.errors import HarnessError
+from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults
 from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
@@ -45,12 +49,18 @@ class RunOutcome:
 
 
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
-    """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so."""
-    with cancel.handling(options.max_time), Handover() as handover:
-        return _run(options, stream, handover)
+    """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so.
+    `--out` is claimed first and replaced only when a report was written (an error raised leaves it)."""
+    with claimed(options.out, "run") as folder:
+        with cancel.handling(options.max_time), Handover() as handover:
+            outcome = _run(dataclasses.replace(options, out=folder.staging), stream, handover, options.out)
+        if outcome.report is not None:
+            folder.commit()
+        return outcome
 
 
-def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
+def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -> RunOutcome:
+    """The run, written into `options.out` (the staging folder); messages name `shown`, the user's --out."""
     report = RunReport.begin(options)
     spec = options.target
     seen = _unresolved(spec, "cancelled")
@@ -78,7 +88,7 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover) -> RunOutcome:
         handover.close()
         return _stopped(report.write(results, seen, int(pytest_exit), "not run"))
     if pytest_exit not in FINISHED or results is None:
-        why = f"{pytest_failure(pytest_exit, results is None)} (see {options.out / 'pytest.log'})"
+        why = f"{pytest_failure(pytest_exit, results is None)} (see {shown / 'pytest.log'})"
         message = f"the suite could not run against {spec}: {why}"
         return _unusable(report, seen, message, results, int(pytest_exit))
     witnesses = report.transcripts / "witnesses.jsonl"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import shlex
-import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,7 +23,6 @@ from conformance.gate.signatures import RecordSignature
 from conformance.report.model import Report, RunInfo
 from conformance.report.write import write_report
 
-OUTPUTS = ("report.json", "report.md", "report.html", "junit.xml", "pytest.log", "transcripts")
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
 
@@ -43,12 +41,11 @@ class RunReport:
 
     @classmethod
     def begin(cls, options: RunOptions) -> RunReport:
-        """Check the baseline and findings, and clear the output folder of an earlier run's files."""
+        """Check the baseline and findings; `options.out` is the run's own new (staging) folder."""
         catalog = load_catalog_view()
         baseline = _checked_baseline(options, catalog)
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
-        _clear_outputs(options.out)
         report = cls(options, catalog, baseline, findings, _now(), time.monotonic())
         report.transcripts.mkdir(parents=True, exist_ok=True)
         return report
@@ -110,14 +107,3 @@ def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | N
     check_spec(baseline, options.baseline, options.target)
     canonical_entries(baseline, catalog.canonical)
     return baseline
-
-
-def _clear_outputs(out: Path) -> None:
-    """Remove what an earlier run wrote here (only our own files: `out` may hold other things)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for name in OUTPUTS:
-        path = out / name
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        elif path.exists() or path.is_symlink():
-            path.unlink()

@@ -4,14 +4,15 @@ run through one)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
 import shutil
 from pathlib import Path
 from typing import Final
 
+from conformance.core.errors import InputError
 from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.errors import TargetError
 from conformance.targets.kinds.kind import Progress, TargetKind
 from conformance.targets.specs import Target
@@ -34,7 +35,7 @@ class CmdKind(TargetKind):
         found = os.access(program, os.X_OK) if os.sep in program else shutil.which(program) is not None
         if not found:
             raise TargetError(f"command not found or not executable: {program}")
-        identity = TargetIdentity(spec=base, kind="cmd", command=argv)
+        identity = TargetIdentity(spec=base, kind="cmd", command=argv, package_name=_project(argv))
         return Target(base, tuple(argv), identity)
 
     def unresolved(self, base: str) -> TargetIdentity:
@@ -43,13 +44,15 @@ class CmdKind(TargetKind):
             command = shlex.split(base.removeprefix(self.prefix))
         return TargetIdentity(spec=base, kind="cmd", command=command)
 
-    def project(self, identity: TargetIdentity) -> str | None:
-        """The `name` of the package.json nearest above the script it starts (a fork's checkout)."""
-        for part in identity.command[1:]:
-            found = _package_name_above(Path(part))
-            if found is not None:
-                return found
-        return None
+
+def _project(argv: list[str]) -> str | None:
+    """The `name` of the package.json nearest above the script it starts (a fork's checkout), read when the
+    target is resolved: the report records it, so nothing later reads paths a report names."""
+    for part in argv[1:]:
+        found = _package_name_above(Path(part))
+        if found is not None:
+            return found
+    return None
 
 
 def _package_name_above(path: Path) -> str | None:
@@ -63,9 +66,10 @@ def _package_name_above(path: Path) -> str | None:
         manifest = parent / "package.json"
         if manifest.is_file():
             try:
-                name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
-            except (OSError, ValueError, AttributeError):
-                return None
+                meta = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
+            except InputError as exc:
+                raise TargetError(f"the target's {exc}") from None
+            name = meta.get("name") if isinstance(meta, dict) else None
             return name if isinstance(name, str) and name else None
     return None
 

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Final
 
+from conformance.core.errors import InputError
 from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm, npm_registry
 from conformance.targets.kinds.kind import Progress, TargetKind
@@ -61,10 +62,10 @@ class NpmKind(TargetKind):
                 manifest = parent / "package.json"
                 if manifest.is_file():
                     try:
-                        name = json.loads(manifest.read_text(encoding="utf-8")).get("name")
-                    except (OSError, ValueError, AttributeError):
+                        meta = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
+                    except InputError:
                         continue
-                    if name == npm.PACKAGE:
+                    if isinstance(meta, dict) and meta.get("name") == npm.PACKAGE:
                         return parent
         return None
 

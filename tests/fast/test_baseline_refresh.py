@@ -1,0 +1,145 @@
+"""`baseline --refresh` keeps what humans wrote: reasons, comments, the entries a report cannot speak for;
+drops an entry only when asked and only when the report saw its record hold; refuses a report that cannot
+say what departs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline, load_baseline
+from conformance.gate.exit_status import USAGE
+from conformance.gate.refresh import refresh
+from conformance.report.json import load_report, write_json
+from conformance.report.model import Report
+from tests.cli import REPO, assert_one_clean_error_line, cli_here
+
+REPORT = load_report(REPO / "reports" / "npm-0.6.2" / "report.json")
+PROJECT = "@modelcontextprotocol/server-sequential-thinking"
+IDS = [r.id for r in REPORT.records if r.verdict == "holds"][:6]
+SIGNATURE = "a" * 64
+
+
+def with_verdicts(verdicts: dict[str, str], **update: object) -> Report:
+    records = [
+        r.model_copy(
+            update={
+                "verdict": verdicts[r.id],
+                "signature": SIGNATURE if verdicts[r.id] in ("deviates", "error") else None,
+            }
+        )
+        if r.id in verdicts
+        else r
+        for r in REPORT.records
+    ]
+    return REPORT.model_copy(update={"records": records, **update})
+
+
+def human_baseline(ids: list[str]) -> Baseline:
+    return Baseline(
+        project=PROJECT,
+        deviations=[BaselineEntry(record=i, reason=f"because of {i}, says a human") for i in ids],
+    )
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    verdicts=st.fixed_dictionaries(
+        {i: st.sampled_from(["holds", "deviates", "error", "not run"]) for i in IDS}
+    ),
+    listed=st.lists(st.sampled_from(IDS), unique=True),
+    drop=st.booleans(),
+)
+def test_refresh_loses_no_reason_unless_asked_and_the_record_held(
+    verdicts: dict[str, str], listed: list[str], drop: bool
+) -> None:
+    existing = human_baseline(listed)
+    done = refresh(
+        with_verdicts(verdicts), PROJECT, {e.record: e for e in existing.deviations}, drop_stale=drop
+    )
+    after = {e.record: e for e in done.baseline.deviations}
+    for record in listed:
+        if drop and verdicts[record] == "holds":
+            assert record not in after and record in done.stale
+        else:
+            assert after[record].reason == f"because of {record}, says a human"
+    departing = {i for i, v in verdicts.items() if v in ("deviates", "error")}
+    assert departing <= set(after)
+    assert set(done.added) == departing - set(listed)
+    assert set(done.unchecked) == {i for i in listed if verdicts[i] == "not run"}
+
+
+def write(tmp_path: Path, report: Report, baseline_text: str) -> tuple[Path, Path]:
+    report_path, baseline_path = tmp_path / "report.json", tmp_path / "baseline.yaml"
+    write_json(report, report_path)
+    baseline_path.write_text(baseline_text, encoding="utf-8")
+    return report_path, baseline_path
+
+
+def test_comments_are_carried_with_their_entries(tmp_path: Path) -> None:
+    first, second = IDS[0], IDS[1]
+    text = dump_baseline(human_baseline([first, second]))
+    text = text.replace(f"- record: {second}", f"# {second}: upstream issue 123\n- record: {second}")
+    text = text.replace("format:", "# owned by the fork's maintainers\nformat:")
+    report_path, baseline_path = write(tmp_path, with_verdicts({first: "deviates", second: "deviates"}), text)
+    ran = cli_here("baseline", str(report_path), "--refresh", str(baseline_path))
+    assert ran.code == 0, ran.stderr
+    assert "2 comment line(s) kept" in ran.stdout
+    after = baseline_path.read_text(encoding="utf-8")
+    assert f"# {second}: upstream issue 123\n- record: {second}" in after
+    assert "# owned by the fork's maintainers" in after
+    assert load_baseline(baseline_path).deviations[0].signature == SIGNATURE
+    assert cli_here("baseline", str(report_path), "--refresh", str(baseline_path)).code == 0
+    assert baseline_path.read_text(encoding="utf-8") == after, "a second refresh changes nothing"
+
+
+def test_stale_entries_are_listed_and_kept_until_asked(tmp_path: Path) -> None:
+    report_path, baseline_path = write(tmp_path, with_verdicts({}), dump_baseline(human_baseline([IDS[0]])))
+    kept = cli_here("baseline", str(report_path), "--refresh", str(baseline_path))
+    assert kept.code == 0 and f"no longer departing, kept with their reasons: {IDS[0]}" in kept.stdout
+    assert [e.record for e in load_baseline(baseline_path).deviations] == [IDS[0]]
+    dropped = cli_here("baseline", str(report_path), "--refresh", str(baseline_path), "--drop-stale")
+    assert dropped.code == 0 and f"removed 1 ({IDS[0]})" in dropped.stdout
+    assert load_baseline(baseline_path).deviations == []
+
+
+@pytest.mark.parametrize(
+    ("update", "says"),
+    [
+        ({"run": REPORT.run.model_copy(update={"interrupted": "deadline (--max-time 5)"})}, "was stopped"),
+        (
+            {"preflight": REPORT.preflight.model_copy(update={"ok": False, "error": "exited"})},
+            "could not be used",
+        ),
+        ({"target": REPORT.target.model_copy(update={"package_name": "another-server"})}, "another-server"),
+    ],
+    ids=["stopped", "unusable", "other-project"],
+)
+def test_a_report_that_cannot_say_what_departs_is_refused(
+    tmp_path: Path, update: dict[str, object], says: str
+) -> None:
+    text = "# mine\n" + yaml.safe_dump(
+        {
+            "format": "seqthink-conformance-baseline/2",
+            "project": PROJECT,
+            "deviations": [{"record": IDS[0], "reason": "a human's"}],
+        }
+    )
+    report_path, baseline_path = write(tmp_path, with_verdicts({}, **update), text)
+    ran = cli_here("baseline", str(report_path), "--refresh", str(baseline_path), "--drop-stale")
+    assert ran.code == USAGE, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert says in ran.stderr
+    assert baseline_path.read_text(encoding="utf-8") == text
+
+
+def test_a_new_baseline_never_overwrites_a_file(tmp_path: Path) -> None:
+    report_path, baseline_path = write(tmp_path, with_verdicts({IDS[0]: "deviates"}), "# a human's file\n")
+    ran = cli_here("baseline", str(report_path), "-o", str(baseline_path))
+    assert ran.code == USAGE and "--refresh" in ran.stderr
+    assert_one_clean_error_line(ran)
+    assert baseline_path.read_text(encoding="utf-8") == "# a human's file\n"
