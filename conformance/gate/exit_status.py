@@ -13,5 +13,3 @@ UNUSABLE: Final = 2
 USAGE = 4
 """The command line is wrong, or a file it names cannot be used, or `--out` may not be written."""
 INTERRUPTED: Final = 130
-USAGE: Final = 4
-"""A usage error or unusable input: a wrong option value, a named file missing, unreadable or invalid."""
