@@ -36,7 +36,7 @@ from conformance.core.outfolder import claimed
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
-from conformance.report.model import Difference, Report, RootCause
+from conformance.report.model import REPORT_FORMAT, Difference, Report, RootCause
 from conformance.targets import npm, npm_registry
 from conformance.targets.kinds import kind_of
 from conformance.targets.kinds.npm import KIND as NPM
@@ -274,7 +274,7 @@ def compare_pair(
     """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
     try:
         module = importlib.import_module("conformance.compare")
-        run_comparison = module.run_comparison
+        run_comparison, explain_again = module.run_comparison, module.explain_again
     except (ImportError, AttributeError):
         return (
             "unavailable",
@@ -287,9 +287,11 @@ def compare_pair(
     if stored is not None and stored.is_file():
         try:
             saved = _SavedComparison.model_validate_json(stored.read_text(encoding="utf-8"))
-            return "done", saved.note, saved.root_causes, saved.differences, saved.calls
         except (OSError, ValueError):
             pass
+        else:
+            causes = [_trim_cause(c) for c in explain_again(saved.differences, a, b)]
+            return "done", saved.note, causes, saved.differences, saved.calls
     try:
         outcome = run_comparison(
             a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s
@@ -299,8 +301,9 @@ def compare_pair(
     except Exception as exc:  # a comparison's bug costs its pair, not an hour of runs
         return "failed", f"{type(exc).__name__}: {str(exc)[:400]}", [], [], 0
     comparison = outcome.comparison
-    causes = [_trim_cause(c) for c in outcome.root_causes]
     diffs = [_trim_difference(d) for d in comparison.differences]
+    # Explained from what is kept, as a kept comparison is: the same pair reads the same either way.
+    causes = [_trim_cause(c) for c in explain_again(diffs, a, b)]
     note = f"profile {profile}, seed {seed}"
     if stored is not None:
         saved = _SavedComparison(note=note, root_causes=causes, differences=diffs, calls=comparison.calls)
@@ -325,11 +328,12 @@ class _SavedComparison(BaseModel):
 def _stored_comparison(
     cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None
 ) -> Path | None:
-    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version);
-    none without a seed (a random seed compares something new each time)."""
+    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version,
+    report format: a comparison kept by an older harness would bring its older explanations); none without
+    a seed (a random seed compares something new each time)."""
     if seed is None:
         return None
-    key = json.dumps([a, b, profile, seed, budget_s, harness_version()])
+    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT])
     return cache / "atlas-comparisons" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 

@@ -13,7 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.report.model import Difference, RootCause, Verdict
 
-ATLAS_FORMAT: Final = "seqthink-conformance-atlas/1"
+ATLAS_FORMAT: Final = "seqthink-conformance-atlas/2"
+"""/2: the pairs' root causes carry derived headlines, change tables and origins; /1 atlases are still
+read (every field /2 added has a default)."""
 
 Cell = Verdict | Literal["absent"]
 """A record's verdict in one column; `absent` when that column's report has no such record (or no report)."""
@@ -154,7 +156,7 @@ class UpstreamProblem(_Frozen):
 
 
 class Atlas(_Frozen):
-    format: Literal["seqthink-conformance-atlas/1"] = ATLAS_FORMAT
+    format: Literal["seqthink-conformance-atlas/1", "seqthink-conformance-atlas/2"] = ATLAS_FORMAT
     generated: str
     harness: HarnessIdentity
     profile: str

@@ -17,7 +17,7 @@ from conformance.report.escape import safe
 from conformance.report.markdown_parts import link, md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
 
-SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-1.json"
+SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-2.json"
 SHORT: Final = {
     "holds": "H",
     "deviates": "D",

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
-from conformance.catalog.schemas import first_violation
+from conformance.catalog.schemas import read_validated_yaml
 from conformance.compare.observe import Found
 from conformance.core.errors import HarnessError
 
-RULES_FORMAT: Final = "seqthink-attribution-rules/1"
+RULES_FORMAT: Final = "seqthink-attribution-rules/2"
 
 
 class AttributionError(HarnessError):
@@ -27,7 +25,8 @@ class AttributionError(HarnessError):
 class Cause(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    summary: str
+    groups: str
+    """Which differences the cause collects, for a reader of the rules; a report never prints it."""
     records: list[str]
 
 
@@ -68,7 +67,7 @@ def _refusal(found: Found) -> str:
 class Rules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["seqthink-attribution-rules/1"] = Field(default=RULES_FORMAT)
+    format: Literal["seqthink-attribution-rules/2"] = Field(default=RULES_FORMAT)
     causes: dict[str, Cause]
     rules: list[Rule]
 
@@ -91,18 +90,7 @@ def schema_path() -> Path:
 def load_rules(path: Path | None = None) -> Rules:
     """Read, validate against the schema, and check every record and cause it names exists."""
     path = path or rules_path()
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-        schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise AttributionError(f"cannot read attribution rules {path}: {exc}") from None
-    violation = first_violation(schema, document)
-    if violation is not None:
-        raise AttributionError(f"{path}: {violation}")
-    try:
-        rules = Rules.model_validate(document)
-    except ValidationError as exc:
-        raise AttributionError(f"{path}: {exc.errors()[0]['msg']}") from None
+    rules = read_validated_yaml(path, schema_path(), Rules, AttributionError, "attribution rules")
     known = {record.id for record in default_catalog().records}
     named = {r for rule in rules.rules for r in rule.records} | {
         r for cause in rules.causes.values() for r in cause.records

@@ -10,16 +10,20 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
+from conformance.compare.explain import explain
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
-from conformance.compare.observe import Found, compare_step, with_suspect
+from conformance.compare.known_changes import KnownChanges, default_known_changes
+from conformance.compare.labels import clean, default_labels
+from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
-from conformance.compare.programs import Program, frames
+from conformance.compare.programs import Program, Step, frames, valid
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
+from conformance.core.jsontypes import Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -66,8 +70,11 @@ def run_comparison(
     budget_s: float | None = None,
     transcripts: Path | None = None,
     progress: Callable[[str], None] | None = None,
+    labels: tuple[str | None, str | None] = (None, None),
 ) -> ComparisonOutcome:
-    """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used."""
+    """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used.
+
+    `labels` name the two sides in every sentence of the report (default: `compare/labels.py`)."""
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
@@ -79,9 +86,7 @@ def run_comparison(
         ra, rb = pool.submit(_resolve, a, cache, say), pool.submit(_resolve, b, cache, say)
         target_a, target_b = ra.result(), rb.result()
     rules = default_rules()
-    name_a, name_b = target_a.spec, target_b.spec
-    if name_a == name_b:
-        name_a, name_b = f"{name_a} (a)", f"{name_b} (b)"
+    name_a, name_b = side_labels(target_a.spec, target_b.spec, labels)
 
     say("fresh processes: identity, tools/list, banner, an accepted run, exit on closed stdin")
     with _transcripts(transcripts) as open_transcript:
@@ -121,6 +126,8 @@ def run_comparison(
         differences=differences,
         normalized=sorted(normalized),
         budget_reached=search.budget_reached,
+        label_a=name_a,
+        label_b=name_b,
     )
     duration = round(time.monotonic() - started, 3)
     info = seen_a.initialize.get("serverInfo")
@@ -184,28 +191,69 @@ def _transcripts(folder: Path | None) -> Iterator[Callable[[str], Transcript | N
 def _confirm(
     a: Target, b: Target, candidates: list[Candidate], timeout: float
 ) -> tuple[list[tuple[Candidate, Found]], list[str]]:
-    """Replay each candidate's program on fresh processes; keep those that show the same signature again."""
+    """Replay each candidate's program on fresh processes; keep those that show the same signature again.
+
+    A candidate whose shrinking stopped at the budget is first tried as one call: the valid call with only
+    the field it names bent as it was, then its last call alone; the first that shows the same signature
+    replaces it, shrunk."""
     confirmed: list[tuple[Candidate, Found]] = []
     dropped: list[str] = []
     with ThreadPoolExecutor(max_workers=CONFIRM_WORKERS) as pool:
-        replays = list(pool.map(lambda c: _replay(a, b, c, timeout), candidates))
+        replays = list(pool.map(lambda c: _confirm_one(a, b, c, timeout), candidates))
     for candidate, again in zip(candidates, replays, strict=True):
         if again is None:
             dropped.append(candidate.found.signature)
         else:
-            confirmed.append((candidate, again))
+            confirmed.append(again)
     return confirmed, dropped
 
 
-def _replay(a: Target, b: Target, candidate: Candidate, timeout: float) -> Found | None:
-    """The candidate's difference as fresh processes show it, or None when they do not."""
+def _confirm_one(
+    a: Target, b: Target, candidate: Candidate, timeout: float
+) -> tuple[Candidate, Found] | None:
+    if not candidate.minimized and _bare(candidate.program):
+        candidate = Candidate(candidate.found, candidate.program, True)
+    if not candidate.minimized:
+        for program in _reductions(candidate):
+            again = _replay(a, b, program, candidate.found.signature, timeout)
+            if again is not None:
+                return Candidate(candidate.found, program, True), again
+    found = _replay(a, b, candidate.program, candidate.found.signature, timeout)
+    return None if found is None else (candidate, found)
+
+
+def _bare(program: Program) -> bool:
+    """One call that is the valid call with one required field left out: nothing is left to shrink."""
+    if len(program) != 1 or program[0].name != TOOL or not isinstance(program[0].arguments, dict):
+        return False
+    args = program[0].arguments
+    full = valid()
+    return len(args) == len(full) - 1 and all(full.get(k) == v for k, v in args.items())
+
+
+def _reductions(candidate: Candidate) -> list[Program]:
+    """One-call programs that may show the candidate's difference: the valid call with the one field its
+    difference names set as the candidate set it, then the candidate's last call alone."""
+    last = candidate.program[-1]
+    out: list[Program] = []
+    args = last.arguments
+    name = with_suspect(candidate.found, last).suspect or candidate.found.field
+    if last.name == TOOL and isinstance(args, dict) and name in args:
+        out.append((Step(TOOL, valid() | {name: args[name]}),))
+    if len(candidate.program) > 1:
+        out.append((last,))
+    return [p for p in out if p != candidate.program]
+
+
+def _replay(a: Target, b: Target, program: Program, signature: str, timeout: float) -> Found | None:
+    """The difference `signature` as fresh processes show it on `program`, or None when they do not."""
     try:
-        oa, ob = replay_fresh(a, b, candidate.program, timeout)
+        oa, ob = replay_fresh(a, b, program, timeout)
     except DriverError:
         return None
-    for step, x, y in zip(candidate.program, oa, ob, strict=False):
+    for step, x, y in zip(program, oa, ob, strict=False):
         found = compare_step(step, x, y)
-        again = next((f for f in found if f.signature == candidate.found.signature), None)
+        again = next((f for f in found if f.signature == signature), None)
         if again is not None or any(f.affects_state for f in found):
             return again
     return None
@@ -218,18 +266,39 @@ def _probe_frames(program: Program, probe: str) -> list[str]:
     return out
 
 
+def side_labels(a: str, b: str, given: tuple[str | None, str | None]) -> tuple[str, str]:
+    """The labels the user gave, else the defaults; never equal."""
+    default_a, default_b = default_labels(a, b)
+    la = clean(given[0]) if given[0] else default_a
+    lb = clean(given[1]) if given[1] else default_b
+    if la == lb:
+        la, lb = f"{la} (A)", f"{lb} (B)"
+    return la, lb
+
+
+SHRINK_STOPPED: Final = (
+    "the search budget ran out while hypothesis was shrinking it, and neither its bent field alone on a "
+    "valid call nor its last call alone showed it again"
+)
+
+
 def _fresh_difference(item: FreshFound, rules: Rules, name_a: str, name_b: str) -> Difference:
     records, cause = rules.attribute(item.found)
+    read = with_suspect(item.found, item.program[-1]) if item.program else item.found
     return Difference(
         cause=cause,
         id=item.found.signature,
         aspect=item.found.aspect,
-        summary=summarize(item.found, name_a, name_b),
+        summary=summarize(read, name_a, name_b),
         records=records,
         program=_probe_frames(item.program, item.probe),
         a=item.found.a,
         b=item.found.b,
         minimized=True,
+        field=read.field,
+        suspect=read.suspect,
+        value_class=_value_class(read, item.program[-1] if item.program else None),
+        detail=read.detail,
     )
 
 
@@ -248,11 +317,37 @@ def _call_difference(
         a=found.a,
         b=found.b,
         minimized=candidate.minimized,
+        shrink_note="" if candidate.minimized else SHRINK_STOPPED,
+        field=read.field,
+        suspect=read.suspect,
+        value_class=_value_class(read, candidate.program[-1]),
+        detail=read.detail,
     )
 
 
-def root_causes(differences: list[Difference], rules: Rules, name_a: str, name_b: str) -> list[RootCause]:
-    """Differences grouped by the cause their rule names; the cause's records are the primary ones."""
+def _value_class(found: Found, step: Step | None) -> str:
+    """The kind of value the difference's field was given; for a refusal's wording, read from its call."""
+    if found.type_class or step is None or not found.field or not isinstance(step.arguments, dict):
+        return found.type_class
+    if found.aspect == "answer" and found.detail == "error text":
+        return type_class(step.arguments.get(found.field, Omitted.OMIT))
+    return ""
+
+
+def explain_again(differences: list[Difference], a: str, b: str) -> list[RootCause]:
+    """The root causes of differences kept from an earlier comparison of the specs `a` and `b`, made with
+    today's rules and explanations (a kept comparison saves the search, never the sentences)."""
+    name_a, name_b = side_labels(a, b, (None, None))
+    return root_causes(differences, default_rules(), name_a, name_b)
+
+
+def root_causes(
+    differences: list[Difference], rules: Rules, name_a: str, name_b: str,
+    known: KnownChanges | None = None,
+) -> list[RootCause]:
+    """Differences grouped by the cause their rule names, the largest first, each explained from its
+    differences (`explain.py`); the cause's records are the primary ones."""
+    known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
     for difference in differences:
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
@@ -262,20 +357,22 @@ def root_causes(differences: list[Difference], rules: Rules, name_a: str, name_b
         primary = list(cause.records) if cause is not None else []
         explained = sorted({r for d in members for r in d.records} - set(primary))
         smallest = min(members, key=lambda d: (len(d.program), sum(map(len, d.program))))
-        what = cause.summary if cause is not None else "unattributed differences"
+        said = explain(members, name_a, name_b, known)
         causes.append(
             RootCause(
                 id=key,
                 records=primary,
                 explains=explained,
-                summary=f"{what} ({len(members)} difference{'s' if len(members) != 1 else ''} between "
-                f"{name_a} and {name_b})",
+                summary=said.headline,
                 example=smallest.program,
                 differences=[d.id for d in members],
                 minimized=all(d.minimized for d in members),
+                rows=said.rows,
+                upstream=said.upstream,
+                not_shrunk=said.not_shrunk,
             )
         )
     return causes
 
 
-__all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "run_comparison"]
+__all__ = ["ComparisonOutcome", "TargetSpec", "UnusableTarget", "explain_again", "run_comparison"]

@@ -11,7 +11,7 @@ from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
 
-SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-2.json"
+SCHEMA_ID = "https://seqthink-conformance.invalid/schemas/report-3.json"
 
 
 class ReportError(HarnessError):

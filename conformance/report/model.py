@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/2"
-READABLE_FORMATS: Final = ("seqthink-conformance-report/1", REPORT_FORMAT)
-"""/1 reports (no root causes, no comparison) are still read: every field /2 added has a default."""
+REPORT_FORMAT: Final = "seqthink-conformance-report/3"
+READABLE_FORMATS: Final = ("seqthink-conformance-report/1", "seqthink-conformance-report/2", REPORT_FORMAT)
+"""Older reports are still read: every field /2 added (root causes, comparison) and /3 added (a
+comparison's labels, a cause's table and upstream matches) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -219,6 +220,22 @@ class Difference(_Frozen):
         default_factory=list, description="SDK-owned details normalized first (docs/reference-server.md)"
     )
     accepted: bool = Field(default=False, description="declared in the baseline given to the run")
+    field: str = Field(
+        default="", description="the argument (or key, or call shape) it is about: named by a refusal, the "
+        "field its minimal call bends, the listed tool's key, `name` / `arguments` for the call's shape"
+    )
+    suspect: str = Field(
+        default="", description="for a difference between two accepted answers: the argument its minimal "
+        "call sets to a value not of its declared type, the likely trigger"
+    )
+    value_class: str = Field(
+        default="", description="the kind of value the argument (the suspect, else the field) was given: "
+        "numeric string, zero, missing, ..."
+    )
+    detail: str = Field(
+        default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
+    )
+    shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
 
 
 class Comparison(_Frozen):
@@ -231,6 +248,23 @@ class Comparison(_Frozen):
     differences: list[Difference] = Field(default_factory=list)
     normalized: list[str] = Field(default_factory=list, description="SDK-owned differences normalized")
     budget_reached: bool = Field(default=False, description="the search stopped at its time or count budget")
+    label_a: str = Field(default="", description="how the report names A (all but the identity table)")
+    label_b: str = Field(default="", description="how the report names B")
+
+
+class CauseRow(_Frozen):
+    """One row of a root cause's table: a field (or call shape), the values it was given, what each side
+    did, and the smallest example among the differences of the row."""
+
+    field: str
+    value_classes: list[str] = Field(default_factory=list)
+    a: str = Field(description="what A did (accepted, refused, a protocol error, …)")
+    b: str = Field(description="what B did")
+    note: str = Field(default="", description="what differs beyond the outcome (wording, status keys, …)")
+    example: str = Field(default="", description="the row's smallest call, compact")
+    example_id: str = Field(default="", description="the difference whose program the example is")
+    differences: list[str] = Field(default_factory=list)
+    minimized: bool = True
 
 
 class RootCause(_Frozen):
@@ -246,6 +280,15 @@ class RootCause(_Frozen):
     test: str | None = Field(default=None, description="the failing test whose example this is, if any")
     differences: list[str] = Field(default_factory=list, description="ids of the differences it groups")
     minimized: bool = True
+    rows: list[CauseRow] = Field(
+        default_factory=list, description="a comparison's cause as a table: one row per field and outcomes"
+    )
+    upstream: list[str] = Field(
+        default_factory=list, description="known upstream changes whose recorded signature the cause matches"
+    )
+    not_shrunk: str = Field(
+        default="", description="how many of its rows' examples are not fully shrunk, and why (empty if all)"
+    )
 
 
 class StoreGrowth(_Frozen):
@@ -257,7 +300,9 @@ class StoreGrowth(_Frozen):
 
 
 class Report(_Frozen):
-    format: Literal["seqthink-conformance-report/1", "seqthink-conformance-report/2"] = REPORT_FORMAT
+    format: Literal[
+        "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3"
+    ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
     server_info: dict[str, str] = Field(default_factory=dict)

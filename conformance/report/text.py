@@ -141,8 +141,9 @@ def headline(report: Report) -> str:
 
 
 def comparison_sentence(comparison: Comparison) -> str:
-    """E.g. "3 differences between npm:A and npm:B (1 accepted by the baseline)"."""
-    a, b = comparison.a.spec, comparison.b.spec
+    """E.g. "3 differences between 2025.12.18 and 2026.7.4 (1 accepted by the baseline)": the sides by their
+    labels (a report before /3 has none: its specs)."""
+    a, b = comparison.label_a or comparison.a.spec, comparison.label_b or comparison.b.spec
     n = len(comparison.differences)
     if n == 0:
         return f"no difference between {a} and {b} ({comparison.programs} programs, {comparison.calls} calls)"

@@ -56,7 +56,8 @@ def test_the_reference_and_the_original_do_not_differ(same: Ran) -> None:
     assert comparison["a"]["spec"] == "reference" and comparison["b"]["spec"] == "npm:0.6.2"
     assert comparison["programs"] > 100 and comparison["calls"] > 100
     assert any("listChanged" in n for n in comparison["normalized"]), comparison["normalized"]
-    assert "no difference between reference and npm:0\\.6\\.2" in (same.out / "report.md").read_text()
+    assert (comparison["label_a"], comparison["label_b"]) == ("reference", "0.6.2")
+    assert "no difference between reference and 0\\.6\\.2" in (same.out / "report.md").read_text()
     for name in ("report.html", "junit.xml"):
         assert (same.out / name).is_file()
 
@@ -69,16 +70,23 @@ def test_the_coercion_change_and_the_annotations_are_named_with_one_call_program
         coerced = differences[f"is_error.{field}.{kind}.refused-by-a"]
         calls = [json.loads(f) for f in coerced["program"] if '"tools/call"' in f]
         assert len(calls) == 1 and calls[0]["params"]["arguments"][field] == value
-        assert f"refused (isError) by {OLD}, accepted by {NEW}" in coerced["summary"]
+        # Sides are named by their labels: an npm: target's version.
+        assert f"refused (isError) by {OLD[4:]}, accepted by {NEW[4:]}" in coerced["summary"]
         assert coerced["cause"] == "coercion" and "RTE-3" in coerced["records"]
     annotations = differences["tools_list.annotations.added"]
     assert annotations["program"][-1] == '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
     assert "annotations" in annotations["summary"]
     causes = {c["id"]: c for c in drift.report["root_causes"]}
-    assert "#3428" in causes["coercion"]["summary"]
+    headline = causes["coercion"]["summary"]
+    assert headline.startswith(f"{NEW[4:]} accepts ") and f"that {OLD[4:]} refuses" in headline, headline
+    # #3428 is named only when its recorded signature is met: its three required fields seen coerced.
+    seen = {d["field"] for d in differences.values() if d["id"].startswith("is_error.")
+            and d["id"].endswith(".refused-by-a") and d["cause"] == "coercion"}
+    assert ("behaves like upstream #3428" in headline) is (
+        {"thoughtNumber", "totalThoughts", "nextThoughtNeeded"} <= seen), headline
     assert "coercion" in drift.stdout and "annotations" in drift.stdout
     markdown = (drift.out / "report.md").read_text(encoding="utf-8")
-    assert "3428" in markdown and "tools/list" in markdown
+    assert "tools/list" in markdown and "| field | values |" in markdown
     failures = ET.parse(drift.out / "junit.xml").getroot().findall(".//failure")
     assert len(failures) == len(differences)
 

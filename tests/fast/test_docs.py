@@ -135,6 +135,7 @@ def test_every_relative_link_resolves() -> None:
 def test_the_readme_keeps_its_two_set_up_commands() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
     assert f"    {MAIN_JOB}" in readme and f"    {TEST_JOB}" in readme
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert "python -m pytest" in ci  # .ci/run runs the README's test command as it stands
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    # .ci/run runs the README's test command as it stands: no arguments added (its status may be kept)
+    assert re.search(r"^python -m pytest(\s*$|\s+(\|\||&&|;))", ci, re.MULTILINE)
     assert _parse(_argv(MAIN_JOB.split(" && ")[1])) is None

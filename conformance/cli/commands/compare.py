@@ -67,6 +67,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")
+    add_label_arguments(p)
+
+
+def add_label_arguments(p: argparse.ArgumentParser) -> None:
+    """How the report names each side everywhere but its identity table."""
+    p.add_argument("--label-a", default=None, metavar="NAME",
+                   help="what the report calls A (default: the version of an npm: target, the shortest "
+                   "path part telling two cmd: targets apart, e.g. base)")
+    p.add_argument("--label-b", default=None, metavar="NAME",
+                   help="what the report calls B (default: as for A, e.g. head)")
 
 
 _KEEP = "its reasons would be lost; choose another path, or remove it"
@@ -81,6 +91,9 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
     parts += ["--profile", profile, "--seed", str(seed)]
     if args.baseline is not None:
         parts += ["--baseline", str(args.baseline)]
+    for option, value in (("--label-a", args.label_a), ("--label-b", args.label_b)):
+        if value:
+            parts += [option, value]
     return shlex.join(parts)
 
 
@@ -119,7 +132,7 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
 
     outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
                              call_timeout=args.call_timeout, budget_s=args.budget, transcripts=transcripts,
-                             progress=say)
+                             progress=say, labels=(args.label_a, args.label_b))
     report = comparison_report(outcome, baseline=baseline,
                                baseline_path=str(args.baseline) if args.baseline else None,
                                started=started, rerun=rerun_command(args, profile, seed),

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from conformance.report.escape import safe
 from conformance.report.html_parts import table
 from conformance.report.markdown_parts import code_block, md
+from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
-from conformance.report.model import Comparison, Difference, Report, RootCause
+from conformance.report.model import CauseRow, Comparison, Difference, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import difference_groups
 
@@ -29,9 +30,33 @@ def view(report: Report) -> Compared | NotShown:
     return Compared(report.comparison, tuple(difference_groups(report)))
 
 
+def _labels(c: Comparison) -> tuple[str, str]:
+    """What the report calls A and B (reports before /3 carry no labels: their specs)."""
+    return c.label_a or c.a.spec, c.label_b or c.b.spec
+
+
+def _row_cells(row: CauseRow) -> list[str]:
+    shrunk = "" if row.minimized else " (not fully shrunk)"
+    return [row.field, ", ".join(row.value_classes) or "—", row.a, row.b, row.note or "—",
+            row.example + shrunk]
+
+
+def _cause_lines(cause: RootCause) -> list[str]:
+    """The sentences under a cause's headline: its records, the upstream change it behaves like, shrinking."""
+    said = [f"Root cause `{cause.id}`: records {', '.join(cause.records) or '—'}"
+            + (f"; explains {', '.join(cause.explains)}" if cause.explains else "")]
+    if cause.upstream:
+        said.append(f"Behaves like upstream {', '.join(cause.upstream)}: its recorded signature (fields, "
+                    "direction, refusal) matches (fixtures/attribution/upstream_changes.yaml).")
+    if cause.not_shrunk:
+        said.append(cause.not_shrunk[:1].upper() + cause.not_shrunk[1:] + ".")
+    return said
+
+
 def markdown(compared: Compared, detail: Detail) -> list[str]:
     c = compared.comparison
-    lines = [f"## Differences: {md(c.a.spec)} (A) vs {md(c.b.spec)} (B)", ""]
+    la, lb = _labels(c)
+    lines = [f"## Differences: {md(la)} (A) vs {md(lb)} (B)", ""]
     lines.append(
         f"{len(c.differences)} difference(s) in {len(compared.groups)} root cause(s); "
         f"{c.programs} programs, {c.calls} calls per side"
@@ -42,11 +67,16 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         if cause is None:
             lines += ["### Not grouped", ""]
         else:
-            lines += [f"### {md(cause.summary, 300)}", "",
-                      f"Root cause `{safe(cause.id)}`: records {md(', '.join(cause.records) or '—')}"
-                      + (f"; explains {md(', '.join(cause.explains))}" if cause.explains else ""), ""]
+            lines += [f"### {md(cause.summary, 600)}", ""]
+            lines += [md(line, 600) + "  " for line in _cause_lines(cause)] + [""]
+            if cause.rows:
+                header = ["field", "values", md(la, 60), md(lb, 60), "what differs", "smallest call"]
+                lines += md_table(header, [[md(cell, 300) for cell in _row_cells(r)] for r in cause.rows])
+                lines.append("")
+        lines += [f"<details><summary>All {len(members)} difference(s)</summary>", ""]
         for d in members:
             lines += _difference_md(d, detail)
+        lines += ["</details>", ""]
     if c.normalized:
         lines += ["<details><summary>Normalized before comparing (SDK-owned)</summary>", ""]
         lines += [f"- {md(n, 400)}" for n in c.normalized]
@@ -79,9 +109,9 @@ def cause_anchor(cause_id: str) -> str:
 
 def html(compared: Compared) -> list[Content]:
     c = compared.comparison
+    la, lb = _labels(c)
     out: list[Content] = [
-        tag("h2", "Differences: ", tag("code", c.a.spec), " (A) vs ", tag("code", c.b.spec), " (B)",
-            id="differences"),
+        tag("h2", "Differences: ", tag("code", la), " (A) vs ", tag("code", lb), " (B)", id="differences"),
         tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
             + ("; the search stopped at its budget." if c.budget_reached else ".")),
     ]
@@ -89,12 +119,13 @@ def html(compared: Compared) -> list[Content]:
         if cause is None:
             out.append(tag("h3", "Not grouped", id=NOT_GROUPED))
         else:
-            out += [
-                tag("h3", cause.summary, id=cause_anchor(cause.id)),
-                tag("p", "Root cause ", tag("code", cause.id), ": records ", ", ".join(cause.records) or "—",
-                    f"; explains {', '.join(cause.explains)}" if cause.explains else ""),
-            ]
-        out += [_difference_html(d) for d in members]
+            out += [tag("h3", cause.summary, id=cause_anchor(cause.id))]
+            out += [tag("p", line) for line in _cause_lines(cause)]
+            if cause.rows:
+                out.append(table(["field", "values", la, lb, "what differs", "smallest call"],
+                                 [list(_row_cells(r)) for r in cause.rows]))
+        out.append(tag("details", tag("summary", f"All {len(members)} difference(s)"),
+                       [_difference_html(d) for d in members]))
     if c.normalized:
         out += [
             tag("h4", "Normalized before comparing (SDK-owned)"),

@@ -1,0 +1,648 @@
+"""A comparison's root cause explained from the differences it groups: its headline and its table.
+
+Nothing is picked from canned sentences. Each clause of a headline says what its differences show — which
+side accepts or refuses what, for which fields and classes of value, how the answers read — and a claim
+beyond that (a direction, "coerced", a count, an upstream change) is made only when
+every difference it covers supports it; where they disagree, the clause says the evidence is mixed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.compare.known_changes import KnownChanges
+from conformance.compare.observe import type_class
+from conformance.compare.wording import (
+    Edit,
+    IssueChange,
+    answer_object,
+    describe_wording,
+    issue_changes,
+    issues,
+    message,
+    short,
+    text_issues,
+    wording_change,
+)
+from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.protocol import TOOL
+from conformance.report.model import CauseRow, Difference
+
+MAX_LISTED: Final = 6
+"""Fields named in one clause before the rest are counted."""
+REQUIRED_DEFAULTS: Final[dict[str, JSON]] = {
+    "thought": "a", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False,
+}
+"""The valid call every program starts from (`compare/programs.py`): an example shows what departs from it."""
+
+CALL_ASPECTS: Final = frozenset({"is_error", "error_class", "answer", "store", "stderr"})
+
+
+@dataclass(frozen=True)
+class Explanation:
+    headline: str
+    rows: list[CauseRow]
+    upstream: list[str]
+    not_shrunk: str
+
+
+def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges) -> Explanation:
+    """The headline, table, upstream matches and shrink note of one root cause's differences."""
+    clauses = [c for c in _clauses(members, la, lb) if c]
+    matches = known.matches(members)
+    for change, fields in matches:
+        total = len(change.signature.fields)
+        clauses.append(f"behaves like upstream {change.id} ({len(fields)} of its {total} fields observed)")
+    n = len(members)
+    headline = "; ".join(clauses) + f" ({n} difference{'s' if n != 1 else ''})"
+    if not headline.startswith((la, lb)):
+        headline = headline[:1].upper() + headline[1:]
+    rows = table(members, la, lb)
+    return Explanation(headline, rows, [c.id for c, _ in matches], _not_shrunk(rows, members))
+
+
+# -- what each kind of difference says ---------------------------------------------------------------
+
+
+def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
+    by: dict[str, list[Difference]] = {}
+    for d in members:
+        by.setdefault(_kind(d), []).append(d)
+    out: list[str] = []
+    for kind, say in _SAYERS:
+        if kind in by:
+            group = by.pop(kind)
+            out.append(say(group, la, lb) or "; ".join(d.summary for d in group if d.summary))
+    rest = [d for group in by.values() for d in group]
+    if rest:
+        out.append("; ".join(d.summary for d in rest))
+    return out
+
+
+def _kind(d: Difference) -> str:
+    if d.aspect == "answer":
+        if d.detail == "error text":
+            return "wording"
+        if d.detail in ("added", "removed", "changed"):
+            return "extra"
+        return "status"
+    if d.aspect in ("server_info", "capabilities", "protocol_version"):
+        return "identity"
+    if d.aspect in ("banner", "exit_status"):
+        return "lifecycle"
+    return d.aspect
+
+
+def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
+    by_b = [d for d in ds if d.detail == "refused by a"]
+    by_a = [d for d in ds if d.detail == "refused by b"]
+    parts: list[str] = []
+    if by_b:
+        parts.append(f"{lb} accepts {_things(by_b)} that {la} refuses"
+                     f"{_refusals(by_b, 'a')}{_echo(by_b, 'b')}")
+    if by_a:
+        parts.append(f"{la} accepts {_things(by_a)} that {lb} refuses"
+                     f"{_refusals(by_a, 'b')}{_echo(by_a, 'a')}")
+    if len(parts) == 2:
+        return "mixed: " + ", while ".join(parts)
+    return parts[0] if parts else ""
+
+
+def _kinds(ds: list[Difference], la: str, lb: str) -> str:
+    pairs: dict[tuple[str, str], list[Difference]] = {}
+    for d in ds:
+        ka, _, kb = d.detail.partition(" vs ")
+        pairs.setdefault((ka, kb), []).append(d)
+    said = [f"{_things(group)}: {la} answers with a {ka}, {lb} with a {kb}"
+            for (ka, kb), group in pairs.items()]
+    return ("mixed: " if len(said) > 1 else "") + "; ".join(said)
+
+
+def _wording(ds: list[Difference], la: str, lb: str) -> str:
+    issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
+    if len(issued) == len(ds):
+        return _issue_wording(ds, issued, la, lb)
+    fields = _field_list(sorted({d.field for d in ds if d.field}, key=_field_order))
+    form = _form_change(ds, la, lb)
+    if form:
+        return f"schema refusals of {fields} are written otherwise: {form}"
+    change = wording_change([(d.a, d.b) for d in ds])
+    smallest = min(ds, key=_size)
+    what = describe_wording(change, lb, (smallest.a, smallest.b))
+    subject = f"refusals of {fields}" if fields else "refusals"
+    return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+
+
+def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """When every refusal lists its issues as JSON on one side and as text on the other: which side does
+    which, an example of the text, and how many of the JSON side's messages the text keeps."""
+    for json_side, text_side, lj, lt in (("a", "b", la, lb), ("b", "a", lb, la)):
+        pairs = [(issues(getattr(d, json_side)), text_issues(getattr(d, text_side))) for d in ds]
+        if not all(j is not None and t is not None for j, t in pairs):
+            continue
+        kept = sum(1 for j, t in pairs if j is not None and t is not None
+                   and all(any(str(i.get("message", "")) in line for line in t) for i in j[0].values()))
+        example = min((t[0] for _, t in pairs if t), key=len)
+        share = "all" if kept == len(pairs) else f"{kept} of {len(pairs)}"
+        return (f"{lj} lists the issues as JSON objects (code, path, message), {lt} as text "
+                f"(e.g. “{short(example, 70)}”), keeping the message of {share}")
+    return ""
+
+
+def _issue_wording(
+    ds: list[Difference], issued: dict[str, list[IssueChange]], la: str, lb: str
+) -> str:
+    """Schema refusals on both sides: which fields' issues changed code, which were edited, and how."""
+    codes: dict[tuple[str, str], dict[str, set[str]]] = {}
+    edited: dict[tuple[Edit, ...], set[str]] = {}
+    rewritten: set[str] = set()
+    for d in ds:
+        sent = _last_arguments(d.program)
+        for change in issued[d.id]:
+            if change.code_a != change.code_b:
+                value = sent.get(change.path, Omitted.OMIT) if isinstance(sent, dict) else Omitted.OMIT
+                codes.setdefault((change.code_a, change.code_b), {}).setdefault(change.path, set()).add(
+                    type_class(value))
+            elif change.edits is None:
+                rewritten.add(change.path)
+            else:
+                edited.setdefault(change.edits, set()).add(change.path)
+    said: list[str] = []
+    for (ca, cb), by_path in sorted(codes.items()):
+        fields = _field_list(sorted(by_path, key=_field_order))
+        classes = _or([_plural(c) for c in sorted({c for cs in by_path.values() for c in cs})])
+        said.append(f"{fields} given as {classes}: {la} reports {_code(ca)}, {lb} {_code(cb)}")
+    for edits, paths in sorted(edited.items(), key=lambda kv: (-len(kv[1]), str(kv[0]))):
+        what = " and ".join(e.describe(lb) for e in edits)
+        said.append(f"{what} in the issue of {_field_list(sorted(paths, key=_field_order))}")
+    if rewritten:
+        said.append(f"the issue of {_field_list(sorted(rewritten, key=_field_order))} is reworded")
+    return f"schema refusals of the same calls differ: {'; '.join(said[:4])}" + (
+        f"; {len(said) - 4} more (see the table)" if len(said) > 4 else "")
+
+
+def _code(code: str) -> str:
+    return "no issue" if code == "none" else f"`{code}`"
+
+
+def _status(ds: list[Difference], la: str, lb: str) -> str:
+    keys = sorted({k for d in ds for k in d.field.split("+") if k})
+    what = f"in {_field_list(keys)}" if keys else "in their text"
+    return f"accepted calls{_given(ds)} answer otherwise {what} ({_values(ds, keys, la, lb)})"
+
+
+def _extra(ds: list[Difference], la: str, lb: str) -> str:
+    said: list[str] = []
+    for detail, where in (("added", lb), ("removed", la)):
+        keys = sorted({d.field for d in ds if d.detail == detail})
+        if keys:
+            said.append(f"accepted answers carry {_field_list(keys)} on {where} only")
+    changed = sorted({d.field for d in ds if d.detail == "changed"})
+    if changed:
+        said.append(f"accepted answers carry a different {_field_list(changed)} on {la} and {lb}")
+    return "; ".join(said)
+
+
+def _store(ds: list[Difference], la: str, lb: str) -> str:
+    smallest = min(ds, key=_size)
+    return (f"an accepted call{_given(ds)} changes the store otherwise "
+            f"({la}: {short(smallest.a, 60)}; {lb}: {short(smallest.b, 60)})")
+
+
+def _stderr(ds: list[Difference], la: str, lb: str) -> str:
+    silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
+              if all(not t.strip() for t in texts)]
+    if len(silent) == 1:
+        other = lb if silent[0] == la else la
+        return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
+    where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
+    return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
+
+
+def _listing(ds: list[Difference], la: str, lb: str) -> str:
+    said: list[str] = []
+    for detail, verb, who in (("added", "adds", lb), ("removed", "drops", lb)):
+        keys = sorted({d.field for d in ds if d.detail == detail})
+        if keys:
+            said.append(f"{who}'s tools/list {verb} the tool's {_field_list(keys)}")
+    changed = [d for d in ds if d.detail == "changed"]
+    if changed:
+        where = sorted({d.field for d in changed})
+        lists = [said_ for d in changed if (said_ := _list_edits(d, lb))]
+        verb = "differs" if len(where) == 1 else "differ"
+        said.append(f"the listed tool's {_field_list(where)} {verb} between {la} and {lb}"
+                    + (f": {'; '.join(lists)}" if lists else _at(changed, la, lb)))
+    if any(d.detail == "names" for d in ds):
+        said.append(f"tools/list offers other tools on {la} and {lb}")
+    return "; ".join(said)
+
+
+def _list_edits(d: Difference, lb: str) -> str:
+    """For a listed key whose difference lies in lists (`required`): the items B adds and drops."""
+    va, vb = _listed(d.a), _listed(d.b)
+    if not isinstance(va, dict) or not isinstance(vb, dict) or va.keys() != vb.keys():
+        return ""
+    said: list[str] = []
+    for key in sorted(k for k in va if va[k] != vb[k]):
+        xa, xb = va[key], vb[key]
+        if not isinstance(xa, list) or not isinstance(xb, list):
+            return ""
+        added = [_json(x) for x in xb if x not in xa]
+        dropped = [_json(x) for x in xa if x not in xb]
+        if added:
+            said.append(f"`{key}` on {lb} adds {', '.join(added)}")
+        if dropped:
+            said.append(f"`{key}` on {lb} drops {', '.join(dropped)}")
+    return "; ".join(said)
+
+
+def _identity(ds: list[Difference], la: str, lb: str) -> str:
+    said = []
+    for d in ds:
+        name = {"server_info": "serverInfo.", "capabilities": "capabilities."}.get(d.aspect, "")
+        said.append(f"initialize: {name}{d.field} {short(d.a, 30)} on {la}, {short(d.b, 30)} on {lb}")
+    return "; ".join(said)
+
+
+def _lifecycle(ds: list[Difference], la: str, lb: str) -> str:
+    said = []
+    for d in ds:
+        if d.aspect == "banner":
+            said.append(f"the start-up banner on stderr differs between {la} and {lb}")
+        else:
+            said.append(f"on closed stdin {la} ends with {short(d.a, 30)}, {lb} with {short(d.b, 30)}")
+    return "; ".join(said)
+
+
+_SAYERS: Final[tuple[tuple[str, Callable[[list[Difference], str, str], str]], ...]] = (
+    ("is_error", _acceptance),
+    ("error_class", _kinds),
+    ("store", _store),
+    ("status", _status),
+    ("extra", _extra),
+    ("wording", _wording),
+    ("stderr", _stderr),
+    ("tools_list", _listing),
+    ("identity", _identity),
+    ("lifecycle", _lifecycle),
+)
+# -- the pieces of a clause -------------------------------------------------------------------------------
+
+
+_FIELD_ORDER: Final = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded", "isRevision",
+                       "revisesThought", "branchFromThought", "branchId", "needsMoreThoughts")
+
+
+def _field_order(name: str) -> tuple[int, str]:
+    return (_FIELD_ORDER.index(name) if name in _FIELD_ORDER else len(_FIELD_ORDER), name)
+
+
+def _field_list(names: Sequence[str], *, code: bool = True) -> str:
+    shown = [f"`{n}`" if code else n for n in names[:MAX_LISTED]]
+    if len(names) > MAX_LISTED:
+        shown.append(f"{len(names) - MAX_LISTED} more")
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+_PLURAL: Final = {"missing": "missing", "null": "null", "zero": "zero", "unknown tool": "unknown tool names"}
+
+
+def _plural(value_class: str) -> str:
+    if value_class in _PLURAL:
+        return _PLURAL[value_class]
+    if value_class.startswith("number"):
+        return "numbers" + value_class.removeprefix("number")
+    if value_class == "fraction":
+        return "fractions"
+    return value_class + "s"
+
+
+def _article(value_class: str) -> str:
+    if value_class in ("missing", "null", "zero"):
+        return value_class
+    return f"{'an' if value_class[:1] in 'aeiou' else 'a'} {value_class}"
+
+
+def _shape(d: Difference) -> str | None:
+    """A call-shape difference in words (another tool name, missing or non-object arguments)."""
+    if d.field == "name":
+        return "calls to another tool name"
+    if d.field == "arguments":
+        return "calls without arguments" if d.value_class == "missing" else \
+            f"`arguments` given as {_article(d.value_class or 'non-object')}"
+    return None
+
+
+def _things(ds: Sequence[Difference]) -> str:
+    """What was sent, shortest of: by value class ("numeric strings for `a`, `b`") or by field ("`a` given
+    as a string or zero")."""
+    shapes = sorted({s for d in ds if (s := _shape(d)) is not None})
+    bent = [d for d in ds if _shape(d) is None]
+    parts = list(shapes)
+    if bent:
+        by_class: dict[str, set[str]] = {}
+        by_field: dict[str, set[str]] = {}
+        for d in bent:
+            name = d.suspect or d.field or "a field"
+            cls = d.value_class or "some value"
+            by_class.setdefault(cls, set()).add(name)
+            by_field.setdefault(name, set()).add(cls)
+        classwise = _groups([
+            f"{_plural(cls)} for {_field_list(sorted(names, key=_field_order))}"
+            for cls, names in sorted(by_class.items())
+        ])
+        fieldwise = _groups([
+            f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
+            for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))
+        ])
+        parts.append(classwise if len(by_class) <= len(by_field) else fieldwise)
+    return _groups(parts)
+
+
+def _groups(said: Sequence[str]) -> str:
+    """Groups within one clause: commas and a last `, and` (a semicolon separates clauses)."""
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
+
+
+def _or(words: Sequence[str]) -> str:
+    shown = list(words[:MAX_LISTED])
+    if len(words) > MAX_LISTED:
+        shown.append(f"{len(words) - MAX_LISTED} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _given(ds: Sequence[Difference]) -> str:
+    bent = [d for d in ds if d.suspect]
+    if not bent:
+        return ""
+    return f" with {_things([_as_bent(d) for d in bent])}"
+
+
+def _as_bent(d: Difference) -> Difference:
+    return d.model_copy(update={"field": d.suspect, "suspect": ""})
+
+
+def _refusals(ds: Sequence[Difference], side: str) -> str:
+    """The refusing side's message when one is shared by every refusal (else the commonest, as an example)."""
+    said = Counter(short(message(d.a if side == "a" else d.b), 70) for d in ds)
+    text, count = said.most_common(1)[0]
+    if not text:
+        return ""
+    return f" (refusing with “{text}”)" if count == len(ds) else f" (refusing, e.g., with “{text}”)"
+
+
+def _sent(d: Difference) -> JSON | None:
+    """The value the difference's last call gave its field."""
+    args = _last_arguments(d.program)
+    return args.get(d.field) if isinstance(args, dict) else None
+
+
+def _last_arguments(program: Sequence[str]) -> JSON | None:
+    for frame in reversed(program):
+        try:
+            message_ = json.loads(frame)
+        except ValueError:
+            continue
+        if isinstance(message_, dict) and message_.get("method") == "tools/call":
+            params = message_.get("params")
+            return params.get("arguments") if isinstance(params, dict) else None
+    return None
+
+
+def _echo(ds: Sequence[Difference], accepting: str) -> str:
+    """Whether the accepting side's answers echo the strings it accepted converted (coerced) or as sent;
+    said only for the fields its answer echoes, and called mixed when they differ."""
+    converted: set[str] = set()
+    as_sent: set[str] = set()
+    for d in ds:
+        sent = _sent(d)
+        answer = answer_object(d.b if accepting == "b" else d.a)
+        if not isinstance(sent, str) or answer is None or d.field not in answer:
+            continue
+        echoed = answer[d.field]
+        if echoed == sent:
+            as_sent.add(d.field)
+        elif _converts(sent, echoed):
+            converted.add(d.field)
+    parts = []
+    if converted:
+        parts.append(f"echoing {_field_list(sorted(converted, key=_field_order))} converted (coerced)")
+    if as_sent:
+        parts.append(f"echoing {_field_list(sorted(as_sent, key=_field_order))} as the string sent "
+                     "(accepted, not converted)")
+    if not parts:
+        return ""
+    return ", " + (("mixed: " + " and ".join(parts)) if len(parts) == 2 else parts[0])
+
+
+def _converts(sent: str, echoed: JSON) -> bool:
+    if isinstance(echoed, bool):
+        return sent.strip().lower() == str(echoed).lower()
+    if isinstance(echoed, int | float):
+        try:
+            return float(sent) == echoed
+        except ValueError:
+            return False
+    return False
+
+
+def _values(ds: Sequence[Difference], keys: Sequence[str], la: str, lb: str) -> str:
+    d = min(ds, key=_size)
+    oa, ob = answer_object(d.a), answer_object(d.b)
+    if oa is None or ob is None or not keys:
+        return f"{la}: {short(d.a, 50)}; {lb}: {short(d.b, 50)}"
+    shown = [f"`{k}` {_json(oa.get(k))} on {la}, {_json(ob.get(k))} on {lb}" for k in keys[:2]]
+    return "e.g. " + "; ".join(shown) if len(ds) > 1 else "; ".join(shown)
+
+
+def _json(value: JSON | None) -> str:
+    return short(json.dumps(value, ensure_ascii=False), 30) if value is not None else "absent"
+
+
+def _at(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """Where listed values differ, with the values at the first place when both sides can be read."""
+    marker = " (differs at "
+    where = sorted({d.a.rpartition(marker)[2].removesuffix(")") for d in ds if marker in d.a})
+    if not where:
+        return ""
+    shown = ""
+    if len(ds) == 1:
+        first = where[0].split(", ")[0]
+        va, vb = _listed(ds[0].a), _listed(ds[0].b)
+        if first != "(whole)" and va is not None and vb is not None:
+            xa, xb = _at_path(va, first), _at_path(vb, first)
+            shown = f"; e.g. `{first}` {_json(xa)} on {la}, {_json(xb)} on {lb}"
+    return f" (at {short(', '.join(where), 80)}{shown})"
+
+
+def _listed(text: str) -> JSON | None:
+    try:
+        value: JSON = json.loads(text.rpartition(" (differs at ")[0] or text)
+    except ValueError:
+        return None
+    return value
+
+
+def _at_path(value: JSON | None, path: str) -> JSON | None:
+    for part in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _size(d: Difference) -> tuple[int, int]:
+    return (len(d.program), sum(map(len, d.program)))
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+
+def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
+    """One row per field (or call shape) and outcome on each side, value classes merged, with the smallest
+    example of the row."""
+    rows: dict[tuple[str, str, str, str], list[Difference]] = {}
+    for d in members:
+        a, b, note = outcomes(d, la, lb)
+        rows.setdefault((_row_field(d), a, b, note), []).append(d)
+    out: list[CauseRow] = []
+    for (fld, a, b, note), ds in rows.items():
+        smallest = min(ds, key=_size)
+        classes = sorted({c for d in ds for c in _row_classes(d)})
+        if len(ds) > 1 and _kind(smallest) == "wording" and not issue_changes(smallest.a, smallest.b):
+            note = describe_wording(wording_change([(d.a, d.b) for d in ds]), lb, (smallest.a, smallest.b))
+        out.append(CauseRow(
+            field=fld,
+            value_classes=classes,
+            a=a,
+            b=b,
+            note=note,
+            example=example_text(smallest),
+            example_id=smallest.id,
+            differences=[d.id for d in ds],
+            minimized=smallest.minimized,
+        ))
+    return sorted(out, key=lambda r: (_field_order(r.field.strip("`")), r.a, r.b))
+
+
+def _row_classes(d: Difference) -> list[str]:
+    """The kinds of value the row's fields were given: for schema refusals compared issue by issue, those of
+    the fields whose issues differ (the row is theirs), else the difference's own."""
+    if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        sent = _last_arguments(d.program)
+        if changes and isinstance(sent, dict):
+            return [type_class(sent.get(c.path, Omitted.OMIT)) for c in changes]
+    return [d.value_class] if d.value_class else []
+
+
+def _issue_note(change: IssueChange, la: str, lb: str) -> str:
+    where = f"`{change.path}`"
+    if change.code_a != change.code_b:
+        return f"{where}: {_code(change.code_a)} on {la}, {_code(change.code_b)} on {lb}"
+    if change.edits is None:
+        return f"{where}: reworded"
+    return f"{where}: " + ", ".join(e.describe(lb) for e in change.edits)
+
+
+def _row_field(d: Difference) -> str:
+    if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        if changes:
+            return ", ".join(dict.fromkeys(f"`{c.path}`" for c in changes))
+    if d.aspect in CALL_ASPECTS:
+        shape = _shape(d)
+        if shape is not None:
+            return "tool name" if d.field == "name" else "`arguments`"
+        name = d.suspect or d.field
+        if d.aspect == "answer" and not d.suspect and d.detail not in ("error text",):
+            return f"answer `{d.field}`" if d.field else "answer text"
+        if d.aspect in ("store", "stderr") and not d.suspect:
+            return f"{d.aspect}: {d.field}"
+        return f"`{name}`" if name else "(no field named)"
+    if d.aspect == "tools_list":
+        return f"tools/list `{d.field}`"
+    if d.aspect in ("server_info", "capabilities"):
+        return f"{'serverInfo' if d.aspect == 'server_info' else 'capabilities'}.{d.field}"
+    return d.aspect.replace("_", " ")
+
+
+def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
+    """What each side did, in a word or two, and what differs beyond that."""
+    if d.aspect == "is_error":
+        return ("refused", "accepted", "") if d.detail == "refused by a" else ("accepted", "refused", "")
+    if d.aspect == "error_class":
+        ka, _, kb = d.detail.partition(" vs ")
+        return ka, kb, ""
+    if d.aspect == "answer" and d.detail == "error text":
+        changes = issue_changes(d.a, d.b)
+        if changes:
+            return "refused", "refused", "; ".join(_issue_note(c, la, lb) for c in changes[:3])
+        return "refused", "refused", describe_wording(wording_change([(d.a, d.b)]), lb, (d.a, d.b))
+    if d.aspect == "answer" and d.detail in ("added", "removed"):
+        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    if d.aspect in ("answer", "store", "stderr"):
+        keys = [k for k in d.field.split("+") if k]
+        if d.aspect == "answer" and keys:
+            return "accepted", "accepted", _values([d], keys, la, lb)
+        return short(d.a, 60), short(d.b, 60), ""
+    if d.aspect == "tools_list" and d.detail in ("added", "removed"):
+        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    return short(d.a, 60), short(d.b, 60), ""
+
+
+def example_text(d: Difference) -> str:
+    """The row's smallest call as a person reads it: what departs from a valid call, and after how many."""
+    sent = [f for f in d.program if '"tools/call"' in f]
+    calls = [_frame(f) for f in sent]
+    if calls and not calls[-1]:
+        return "a call cut short where it was kept (see the frames)"
+    if not calls:
+        last = _frame(d.program[-1]) if d.program else {}
+        method = last.get("method", "initialize")
+        return {"notifications/initialized": "initialize"}.get(str(method), str(method))
+    before = f"after {len(calls) - 1} call{'s' if len(calls) > 2 else ''}: " if len(calls) > 1 else ""
+    params = calls[-1].get("params")
+    if not isinstance(params, dict):
+        return before + "a call without params"
+    name = params.get("name")
+    if "arguments" not in params:
+        return before + "no `arguments`"
+    args = params["arguments"]
+    prefix = "" if name == TOOL else f"tool {json.dumps(name, ensure_ascii=False)}, "
+    if not isinstance(args, dict):
+        return before + prefix + f"`arguments`: {short(json.dumps(args, ensure_ascii=False), 60)}"
+    parts = [f"no `{k}`" for k in REQUIRED_DEFAULTS if k not in args]
+    parts += [f"`{k}`: {short(json.dumps(v, ensure_ascii=False), 40)}" for k, v in args.items()
+              if REQUIRED_DEFAULTS.get(k, _UNSET) != v]
+    return before + prefix + (", ".join(parts) if parts else "a valid call")
+
+
+_UNSET: Final = object()
+
+
+def _frame(text: str) -> dict[str, JSON]:
+    """One frame of a program as an object; a frame cut short when kept, or not an object, is empty."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _not_shrunk(rows: Sequence[CauseRow], members: Sequence[Difference]) -> str:
+    loose = [r for r in rows if not r.minimized]
+    if not loose:
+        return ""
+    notes = {d.id: d.shrink_note for d in members}
+    why = sorted({notes.get(r.example_id, "") or "shrinking stopped at the budget" for r in loose})
+    return f"{len(loose)} of {len(rows)} examples not fully shrunk: {'; '.join(why)}"
+
+
+__all__ = ["Explanation", "example_text", "explain", "outcomes", "table"]

@@ -1,0 +1,102 @@
+"""Readable names for the two sides of a comparison: what the report calls A and B everywhere but the
+identity table, so a bullet never repeats a whole command line.
+
+The defaults: an `npm:` target is its version (`2026.7.4`, `2026.7.4@today`), `reference` itself, and a
+`cmd:` target the shortest part of its command that tells it from the other side's (`base` / `head` for
+two checkouts that differ in one folder). Environment variables a target is started with follow its name.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import PurePosixPath
+from typing import Final
+
+from conformance.targets.specs import split_env
+
+MAX_LABEL: Final = 40
+GENERIC_PARTS: Final = frozenset({
+    "", "dist", "build", "lib", "src", "out", "bin", "node_modules", "index.js", "main.js", "server.js",
+    "index.mjs", "main.py", "__main__.py", "node", "python", "python3", "tmp", "usr", "home", "work",
+    "-m", "npx", "--",
+})
+"""Command parts that name no side: interpreters, build folders, entry files."""
+
+
+def default_labels(a: str, b: str) -> tuple[str, str]:
+    """The two sides' names from their specs; never equal, never empty, one line each."""
+    env_a, base_a = split_env(a)
+    env_b, base_b = split_env(b)
+    la = clean(_name(base_a, base_b) + _env(env_a))
+    lb = clean(_name(base_b, base_a) + _env(env_b))
+    if la == lb:
+        la, lb = f"{la} (A)", f"{lb} (B)"
+    return la, lb
+
+
+def clean(label: str) -> str:
+    """One line, printable, at most MAX_LABEL characters."""
+    text = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", label).split())
+    return (text[: MAX_LABEL - 1] + "…") if len(text) > MAX_LABEL else (text or "?")
+
+
+def _env(env: dict[str, str]) -> str:
+    return "".join(f" +{k}={v}" for k, v in sorted(env.items()))
+
+
+def _name(spec: str, other: str) -> str:
+    if spec.startswith("npm:"):
+        return spec.removeprefix("npm:")
+    if spec.startswith("cmd:"):
+        return _command_part(spec.removeprefix("cmd:"), other.removeprefix("cmd:") if other.startswith("cmd:")
+                             else "")
+    return spec
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _command_part(command: str, other: str) -> str:
+    """The shortest path part of `command` that differs from `other`'s at the same place; without one,
+    the deepest part that is not an interpreter, build folder or entry file."""
+    mine, theirs = _words(command), _words(other)
+    candidates: list[str] = []
+    if theirs:
+        for word, against in zip(mine, theirs, strict=False):
+            if word == against:
+                continue
+            parts, others = PurePosixPath(word).parts, PurePosixPath(against).parts
+            if len(parts) == len(others):
+                candidates += [p for p, q in zip(parts, others, strict=True)
+                               if p != q and p not in GENERIC_PARTS]
+            else:
+                candidates += _distinct_tail(parts, others)
+            if candidates:
+                break
+        if not candidates and len(mine) != len(theirs):
+            candidates = [w for w in mine[len(theirs):] if w not in GENERIC_PARTS]
+    if candidates:
+        return min(candidates, key=len)
+    return _deepest(mine)
+
+
+def _distinct_tail(parts: tuple[str, ...], others: tuple[str, ...]) -> list[str]:
+    """Parts of a path not found in the other path (compared from both ends)."""
+    seen = set(others)
+    return [p for p in parts if p not in seen and p not in GENERIC_PARTS and p != "/"]
+
+
+def _deepest(words: list[str]) -> str:
+    for word in reversed(words):
+        for part in reversed(PurePosixPath(word).parts):
+            if part not in GENERIC_PARTS and part != "/":
+                return part
+    return words[-1] if words else "cmd"
+
+
+__all__ = ["clean", "default_labels"]
