@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import platform
 import subprocess
-from importlib import metadata
 from pathlib import Path
-from typing import Final, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-DISTRIBUTION: Final = "seqthink-conformance"
-
+from conformance import __version__
 
 IdentityKind = Literal["reference", "npm", "cmd"]
 """What a report may say a target is; a new target kind reports as one of these."""
@@ -62,10 +60,8 @@ class HarnessIdentity(BaseModel):
 
 
 def harness_version() -> str:
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """`conformance.__version__`, not the installed metadata, which an editable install keeps stale."""
+    return __version__
 
 
 def git_commit() -> str | None:
