@@ -21,7 +21,7 @@ from conformance.compare.labels import clean, default_labels
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.probes import PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
-from conformance.compare.programs import Program, Step, frames, valid
+from conformance.compare.programs import Program, Step, calls_in, frames, valid
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import Omitted
@@ -122,7 +122,8 @@ def run_comparison(
     probed = run_probes(target_a, target_b, timeout, PROBE_LIMITS[profile], probe_seconds, say)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
-    differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found]
+    differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
+                    if not _shown_sooner(item, differences, say)]
     causes = root_causes(differences, rules, name_a, name_b)
     comparison = Comparison(
         a=target_a.identity,
@@ -329,6 +330,19 @@ def _call_difference(
         value_class=_value_class(read, candidate.program[-1]),
         detail=read.detail,
     )
+
+
+def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable[[str], None]) -> bool:
+    """Whether a short program already shows a store difference in the probed field with no more calls
+    than the probe needed (a server that never files a branch differs at the probe's first call)."""
+    needed = len(item.program)
+    for d in differences:
+        calls = calls_in(d.program)
+        if d.aspect == "store" and d.field == item.found.field and calls <= needed:
+            say(f"long probe: its difference in {item.found.field} after {needed} call(s) is already shown "
+                f"by {d.id} ({calls} call(s))")
+            return True
+    return False
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:

@@ -16,6 +16,7 @@ from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.observe import type_class
+from conformance.compare.programs import calls_in
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -224,7 +225,7 @@ def _probe(ds: list[Difference], la: str, lb: str) -> str:
         growing = [s for s in sides if s[1].startswith("keeps it growing")]
         if len(growing) == 1:
             sides.sort(key=lambda s: s in growing)
-        first = sum(1 for f in d.program if '"tools/call"' in f)
+        first = calls_in(d.program)
         (x, what_x), (y, what_y) = sides
         said.append(f"`{d.field}` over one run of distinct accepted calls: {x} {what_x}; {y} {what_y}; "
                     f"they first differ after call {first}")

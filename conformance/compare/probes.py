@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from conformance.compare.observe import Found, Outcome, compare_step
+from conformance.compare.observe import Found, Outcome
 from conformance.compare.pair import fresh_pair, run_on
 from conformance.compare.programs import Program, Step, valid
+from conformance.compare.wording import short
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError
 from conformance.targets.specs import Target
@@ -80,7 +81,7 @@ def trend(values: Sequence[Reading], first: int) -> str:
         return "was not answering"
     stopped = next((i for i, v in enumerate(after) if v is None), None)
     seen = [v for v in (after if stopped is None else after[:stopped]) if v is not None]
-    cut = f"stops accepting the probe's calls at call {first + (stopped or 0)}"
+    cut = f"does not accept the probe's call {first + (stopped or 0)}"
     if not seen:
         return cut
     said = _course(before, seen, first)
@@ -93,6 +94,8 @@ def _course(before: int, seen: list[int], first: int) -> str:
     reach = f"{seen[-1]} after call {last}"
     if all(s == 1 for s in steps):
         return f"keeps it growing by one a call ({reach})"
+    if all(s == 0 for s in steps) and before == 0:
+        return f"leaves it at 0 (over calls {first} to {last})"
     if all(s == 0 for s in steps):
         return f"caps it at {before} (unchanged over calls {first} to {last})"
     if steps[0] < 0:
@@ -178,25 +181,26 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
 
 def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
              over: Callable[[], bool]) -> tuple[ProbeFound | None, Scan]:
-    last: list[tuple[Outcome, Outcome]] = []
+    latest: dict[str, Outcome] = {}
     with fresh_pair(a, b, timeout) as (da, db):
 
         def call(i: int) -> tuple[Reading, Reading]:
             step = probe.step(i)
-            oa, ob = run_on(da, (step,))[0], run_on(db, (step,))[0]
-            last.append((oa, ob))
-            return probe.read(oa), probe.read(ob)
+            latest["a"], latest["b"] = run_on(da, (step,))[0], run_on(db, (step,))[0]
+            return probe.read(latest["a"]), probe.read(latest["b"])
 
         seen = scan(call, limit, TAIL, over)
     if seen.first is None:
         return None, seen
-    oa, ob = last[seen.first - 1]
-    if oa.accepted and ob.accepted:
-        found = Found("store", probe.field, "", LONG_PROBE, trend(seen.a, seen.first),
-                      trend(seen.b, seen.first), True)
-    else:
-        found = compare_step(probe.step(seen.first), oa, ob)[0]
+    said = [trend(values, seen.first) + _refusal(values, latest[side])
+            for side, values in (("a", seen.a), ("b", seen.b))]
+    found = Found("store", probe.field, "", LONG_PROBE, said[0], said[1], True)
     return ProbeFound(found, probe.program(seen.first)), seen
+
+
+def _refusal(values: Sequence[Reading], last: Outcome) -> str:
+    """What a side answered to the call it did not accept (the probe's last)."""
+    return f" ({short(last.show(), 120)})" if values and values[-1] is None else ""
 
 
 __all__ = ["LONG_PROBE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound", "Probed",

@@ -128,3 +128,18 @@ def test_the_headline_names_the_capped_side_its_bound_and_the_smallest_length(ca
         f"over calls {calls} to {calls + 16}); base keeps it growing by one a call ({calls + 16} after call "
         f"{calls + 16}); they first differ after call {calls} (1 difference)")
     assert len([f for f in d.program if '"tools/call"' in f]) == calls
+
+
+@given(refuse=st.integers(min_value=1, max_value=300))
+def test_a_side_that_stops_accepting_is_said_so_at_that_call_and_the_probe_ends_there(refuse: int) -> None:
+    made: list[int] = []
+    seen = scan(_caller(Model(), Model(refuse=refuse), made), 1000, 16, lambda: False)
+    assert seen.first == refuse and made[-1] == refuse
+    assert trend(seen.b, refuse) == f"does not accept the probe's call {refuse}"
+    assert trend(seen.a, refuse) == f"keeps it growing by one a call ({refuse} after call {refuse})"
+
+
+def test_a_side_that_never_grows_is_not_said_to_cap_it() -> None:
+    seen = scan(lambda i: (i, 0), 100, 4, lambda: False)
+    assert seen.first == 1
+    assert trend(seen.b, 1) == "leaves it at 0 (over calls 1 to 5)"
