@@ -174,8 +174,14 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
         say(f"long {probe.name} probe: {len(seen.a)} calls per side (limit {calls}), {reach}")
         out.calls += len(seen.a)
         out.budget_reached |= seen.stopped == "budget"
-        if found is not None:
-            out.found.append(found)
+        if found is None:
+            continue
+        earlier = next((f for f in out.found if len(f.program) <= len(found.program)), None)
+        if earlier is not None and None in (seen.a[-1], seen.b[-1]):
+            say(f"long {probe.name} probe: its call {len(found.program)} is refused where the "
+                f"{earlier.found.field} probe already differs by call {len(earlier.program)}; not repeated")
+            continue
+        out.found.append(found)
     return out
 
 
