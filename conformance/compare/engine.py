@@ -21,7 +21,7 @@ from conformance.compare.labels import clean, default_labels
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.probes import PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
-from conformance.compare.programs import Program, Step, calls_in, frames, valid
+from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, frames, valid
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import Omitted
@@ -333,12 +333,13 @@ def _call_difference(
 
 
 def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable[[str], None]) -> bool:
-    """Whether a short program already shows a store difference in the probed field with no more calls
-    than the probe needed (a server that never files a branch differs at the probe's first call)."""
+    """Whether the search already shows a store difference in the probed field and the probe's is within
+    the search's reach (no more calls than a generated program, or than that difference's): a server that
+    never files a branch differs at the probe's first call, which is no bound."""
     needed = len(item.program)
     for d in differences:
         calls = calls_in(d.program)
-        if d.aspect == "store" and d.field == item.found.field and calls <= needed:
+        if d.aspect == "store" and d.field == item.found.field and needed <= max(calls, MAX_STEPS):
             say(f"long probe: its difference in {item.found.field} after {needed} call(s) is already shown "
                 f"by {d.id} ({calls} call(s))")
             return True
