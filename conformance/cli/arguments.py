@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from importlib import metadata
 from typing import NoReturn
 
 from conformance.core.errors import HarnessError, InputError
@@ -12,6 +13,7 @@ from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
 PROG = "seqthink-conformance"
+DISTRIBUTION = "seqthink-conformance"
 
 
 class UsageError(InputError):
@@ -79,3 +81,16 @@ def add_env(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="start the target(s) with this environment variable (repeatable; recorded in the identity)",
     )
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml is its one source)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed: pip install the repository)"
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}",
+                        help="print the harness's version and exit")

@@ -11,12 +11,14 @@ one line on stderr saying why, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from conformance.cli import commands
-from conformance.cli.arguments import PROG, Parser
+from conformance.cli.arguments import PROG, Parser, add_version
 from conformance.core.errors import HarnessError, InputError
 from conformance.drivers.cancel import Cancelled
 from conformance.gate import exit_status
@@ -27,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG, description="Conformance and claim-audit harness for the sequentialthinking MCP server."
     )
+    add_version(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     subparsers.required = True
     for command in commands.COMMANDS:
@@ -41,10 +44,13 @@ def main(
 ) -> int:
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
+    args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         command = next(c for c in commands.COMMANDS if args.command == c.NAME)
         return command.main(args, out, err)
+    except BrokenPipeError:
+        return _pipe_closed(args, out, err)
     except InputError as exc:
         write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
         return exit_status.USAGE
@@ -61,3 +67,19 @@ def main(
     except KeyboardInterrupt:
         write_line(f"{PROG}: interrupted", err)
         return exit_status.INTERRUPTED
+
+
+LISTINGS = ("records", "diff")
+"""Commands whose output is a listing a reader may stop reading (`| head -1`); `run --list` is one too."""
+
+
+def _pipe_closed(args: argparse.Namespace | None, out: TextIO, err: TextIO) -> int:
+    """The reader of stdout went away (`| head`): a listing or help ends quietly with status 0 (as under
+    `bash -eo pipefail` it must); any other command stopped before its work was done, and says so."""
+    if out is sys.stdout:
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if args is None or args.command in LISTINGS or getattr(args, "list", False) is True:
+        return exit_status.OK
+    write_line(f"{PROG}: error: its output was closed (broken pipe) before {args.command} finished", err)
+    return exit_status.UNUSABLE

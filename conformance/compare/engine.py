@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, TypeAlias
 
+from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.explain import explain
@@ -29,6 +30,7 @@ from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Difference, RootCause
+from conformance.targets.project import node_engines
 from conformance.targets.specs import Target, resolve_target
 
 TargetSpec: TypeAlias = str | Target
@@ -165,11 +167,11 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
     try:
         seen = fresh_side(target, timeout, transcript)
     except DriverError as exc:
-        tail = [line for line in exc.stderr_tail.splitlines() if line.strip()]
-        hint = f" (its stderr: {tail[-1][:300]})" if tail else ""
-        raise UnusableTarget(f"target {target.spec} is not usable: {exc}{hint}") from None
+        said = diagnose(str(exc), exc.stderr_tail, node_engines(target)).clause()
+        raise UnusableTarget(f"target {target.spec} is not usable: {exc}{said}") from None
     except TargetError as exc:
-        raise UnusableTarget(f"target {target.spec} cannot be started: {exc}") from None
+        said = diagnose(str(exc), "").clause()
+        raise UnusableTarget(f"target {target.spec} cannot be started: {exc}{said}") from None
     names = [t.get("name") for t in seen.tools or [] if isinstance(t, dict)]
     if TOOL not in names:
         offered = ", ".join(str(n) for n in names) or "no tools"

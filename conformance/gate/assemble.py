@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from conformance.core.identity import HarnessIdentity, TargetIdentity
@@ -39,9 +39,12 @@ def assemble_report(
     findings: FindingsFile | None = None,
     not_run_reason: str = "no test evidences this record",
     sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
+    not_selected: Collection[str] = (),
+    strict: bool = False,
 ) -> Report:
-    """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py)."""
-    verdicts = judge(catalog, results, not_run_reason=not_run_reason)
+    """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
+    gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails)."""
+    verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
     if sign is not None:
         verdicts = signed(verdicts, sign)
     root_causes, explained_by = find_root_causes(verdicts, results, canonical)
@@ -49,10 +52,13 @@ def assemble_report(
         rv.model_copy(update={"explained_by": explained_by[rv.id]}) if rv.id in explained_by else rv
         for rv in verdicts
     ]
-    gate = evaluate_gate(verdicts, baseline, baseline_path=baseline_path, canonical=canonical)
+    left_out = set(not_selected)
+    gate = evaluate_gate([rv for rv in verdicts if rv.id not in left_out], baseline,
+                         baseline_path=baseline_path, canonical=canonical, strict=strict)
     if not seen.preflight.ok or results is None or run.interrupted:
         gate = Gate(
-            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed
+            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed,
+            unexplained=gate.unexplained,
         )
     found, unregistered = resolve_findings(
         findings or FindingsFile(), seen.identity.spec, verdicts, canonical

@@ -8,6 +8,7 @@ signature, so a departure whose behaviour changes again fails too ("departure ch
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, Literal
@@ -150,24 +151,34 @@ def check_project(baseline: Baseline, path: Path, spec: str, project: str | None
         )
 
 
+TODO_REASON: Final = re.compile(r"\s*TODO\b", re.IGNORECASE)
+"""A reason still as `baseline -o` wrote it ("TODO say why; observed: ..."): no human has said why."""
+
+
 def evaluate_gate(
     verdicts: Sequence[RecordVerdict],
     baseline: Baseline | None,
     *,
     baseline_path: str | None,
     canonical: Mapping[str, str],
+    strict: bool = False,
 ) -> Gate:
     """Pass exactly when the observed departures (deviates, error) are the baseline's, verdict for verdict,
-    and every pinned departure still shows the behaviour signature it was pinned with."""
+    and every pinned departure still shows the behaviour signature it was pinned with; `strict` also fails
+    every weighed entry whose reason still says TODO."""
     expected_by_id = canonical_entries(baseline, canonical) if baseline is not None else {}
     expected: list[GateEntry] = []
     unexpected: list[GateEntry] = []
     stale: list[GateEntry] = []
     unconfirmed: list[GateEntry] = []
     changed: list[GateEntry] = []
+    unexplained: list[GateEntry] = []
     for rv in verdicts:
         entry = expected_by_id.get(rv.id)
         departs = rv.verdict in DEPARTURES
+        if entry is not None and strict and TODO_REASON.match(entry.reason):
+            unexplained.append(GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict,
+                                         reason=entry.reason))
         if entry is None:
             if departs:
                 unexpected.append(
@@ -190,12 +201,13 @@ def evaluate_gate(
             unconfirmed.append(row)
     return Gate(
         baseline=baseline_path,
-        passed=not (unexpected or stale or unconfirmed or changed),
+        passed=not (unexpected or stale or unconfirmed or changed or unexplained),
         expected=expected,
         unexpected=unexpected,
         stale=stale,
         unconfirmed=unconfirmed,
         changed=changed,
+        unexplained=unexplained,
     )
 
 

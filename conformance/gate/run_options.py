@@ -24,13 +24,20 @@ class RunOptions:
     suite: str = SUITE
     against: str | None = None
     max_time: float | None = None
+    select: tuple[str, ...] = ()
+    """Records (IDs, aliases) or kinds the run judges (`catalog/selection.py`); empty: every record."""
+    deselect: tuple[str, ...] = ()
+    strict_baseline: bool = False
+    """Fail the gate on a baseline entry whose reason still says TODO."""
+    example_db: Path | None = None
+    """Hypothesis' example database: saved counterexamples are replayed first (`suite/profiles.py`)."""
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
         report's rerun line quotes) and, with `local`, where this machine keeps the report, the baseline and
         the installs and how long a call may take. Options at their defaults are left out."""
         argv = [python, "-m", "conformance", "run", "--target", self.target, "--profile", self.profile,
-                "--seed", str(self.seed)]
+                *self._seed()]
         if self.jobs > 1:
             argv += ["--jobs", str(self.jobs)]
         if self.suite != SUITE:
@@ -39,6 +46,11 @@ class RunOptions:
             argv += ["--against", self.against]
         if self.max_time is not None:
             argv += ["--max-time", f"{self.max_time:g}"]
+        argv += self._selection()
+        if self.strict_baseline:
+            argv.append("--strict-baseline")
+        if self.example_db is not None:
+            argv += ["--example-db", str(self.example_db)]
         if local:
             argv += ["--out", str(self.out)]
             if self.baseline is not None:
@@ -48,3 +60,16 @@ class RunOptions:
             if self.cache is not None:
                 argv += ["--target-cache", str(self.cache)]
         return argv
+
+    @property
+    def forced_seed(self) -> int | None:
+        """The seed hypothesis is given; none with an example database, which hypothesis does not use under
+        a fixed seed (saved counterexamples first, then its own random examples)."""
+        return None if self.example_db is not None else self.seed
+
+    def _seed(self) -> list[str]:
+        return ["--seed", str(self.forced_seed)] if self.forced_seed is not None else []
+
+    def _selection(self) -> list[str]:
+        return [*(a for n in self.select for a in ("--select", n)),
+                *(a for n in self.deselect for a in ("--deselect", n))]

@@ -10,7 +10,7 @@ not shrunk); it holds when every test that ran passed; a record without a run te
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from conformance.core.protocol import PROTOCOL_VERSION
@@ -28,6 +28,7 @@ from conformance.report.model import (
 )
 
 OBSERVED = "observed"
+NOT_SELECTED = "not selected (--select/--deselect)"
 CLAIM_KIND = "clm"
 _CLAIM_SEVERITY: tuple[ClaimVerdictName, ...] = (
     "contradicted",
@@ -75,15 +76,22 @@ def judge(
     results: RunResults | None,
     *,
     not_run_reason: str = "no test evidences this record",
+    not_selected: Collection[str] = (),
 ) -> list[RecordVerdict]:
-    """One verdict per catalog record, in catalog order."""
+    """One verdict per catalog record, in catalog order; a record in `not_selected` is `not run` whatever
+    a test that also evidences a selected record found."""
     canonical = alias_map(catalog)
     evidence: dict[str, list[TestOutcome]] = {r.id: [] for r in catalog}
     for outcome in results.tests if results is not None else []:
         for rid in dict.fromkeys(canonical.get(r, "") for r in [*outcome.records, *outcome.contradicted]):
             if rid:
                 evidence[rid].append(outcome)
-    return [_verdict(record, evidence[record.id], not_run_reason) for record in catalog]
+    left_out = set(not_selected)
+    return [
+        _verdict(record, [], NOT_SELECTED) if record.id in left_out
+        else _verdict(record, evidence[record.id], not_run_reason)
+        for record in catalog
+    ]
 
 
 def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: str) -> RecordVerdict:

@@ -19,14 +19,17 @@ _FAILING: dict[str, str] = {
     "changed": "departure changed",
     "stale": "stale baseline entry",
     "unconfirmed": "baseline entry unconfirmed",
+    "unexplained": "baseline reason TODO",
 }
 """The gate's failing classes and the `type` of their `failure` element."""
 
 
 def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
-    """Record → its class in the gate (accepted, unexpected, changed, stale, unconfirmed) and the entry."""
+    """Record → its class in the gate (accepted, unexplained, unexpected, changed, stale, unconfirmed; a later
+    class wins) and the entry."""
     classes = (
         ("accepted", gate.expected),
+        ("unexplained", gate.unexplained),
         ("unexpected", gate.unexpected),
         ("changed", gate.changed),
         ("stale", gate.stale),
@@ -83,6 +86,8 @@ def _failure_message(
         return f"holds, but the baseline expects it to {entry.expected}: {entry.reason}"[:500]
     if klass == "unconfirmed" and entry is not None:
         return f"{rv.verdict} ({rv.reason}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
+    if klass == "unexplained" and entry is not None:
+        return f"{rv.verdict}; the baseline entry's reason still says TODO: {entry.reason}"[:500]
     if klass == "changed":
         return f"departure changed: its behaviour differs from the baseline's pin ({rv.reason})"[:500]
     lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""

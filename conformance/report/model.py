@@ -163,6 +163,10 @@ class Gate(_Frozen):
         description="departure changed: listed departures whose behaviour signature differs from the "
         "baseline's",
     )
+    unexplained: list[GateEntry] = Field(
+        default_factory=list,
+        description="strict baseline mode: entries whose reason still says TODO (a human has not said why)",
+    )
 
 
 class Preflight(_Frozen):
@@ -173,7 +177,23 @@ class Preflight(_Frozen):
     tool_offered: bool | None = None
     tools: list[str] = Field(default_factory=list)
     stderr_tail: str = ""
+    stderr_lines: list[str] = Field(
+        default_factory=list,
+        description="what its stderr says in short: the first error line, then the last few meaningful lines",
+    )
+    known_case: str | None = Field(
+        default=None, description="the known case of a server that would not start: not built, missing module"
+    )
+    hint: str | None = Field(default=None, description="what to do about that case")
     transcript: str | None = None
+
+
+class RunSelection(_Frozen):
+    """What `--select`/`--deselect` asked for and which records it left out."""
+
+    select: list[str] = Field(description="record IDs, aliases or kinds selected; empty: every record")
+    deselect: list[str] = Field(description="record IDs, aliases or kinds left out")
+    not_selected: list[str] = Field(description="the records left out: `not run`, not weighed by the gate")
 
 
 class RunInfo(_Frozen):
@@ -190,6 +210,10 @@ class RunInfo(_Frozen):
         default=None,
         description="why the run ended before its last test: \"cancelled by SIGTERM\", \"deadline: ...\", or "
         "the breaker's reason when the target kept failing; unfinished records are `not run`",
+    )
+    selection: RunSelection | None = Field(default=None, description="set when --select/--deselect was given")
+    example_db: str | None = Field(
+        default=None, description="hypothesis' example database the run replayed saved counterexamples from"
     )
 
 

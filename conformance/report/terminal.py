@@ -20,7 +20,7 @@ def summary_lines(report: Report, sections: Sequence[Section] = SECTIONS) -> lis
         shown = section.terminal(report)
         if shown:
             lines += ["", *shown]
-    return [*lines, "", safe(gate_sentence(report.gate), 1000)]
+    return [*lines, "", safe(gate_sentence(report.gate, report.run.interrupted), 1000)]
 
 
 def write_summary(report: Report, out: TextIO, sections: Sequence[Section] = SECTIONS) -> None:

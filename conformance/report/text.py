@@ -18,8 +18,9 @@ VERDICT_MARK = {"holds": "✓", "deviates": "✗", "error": "!", "not observable
 """Text marks with no emoji presentation: they render in any font with basic symbols (HTML draws its own)."""
 
 
-def gate_sentence(gate: Gate) -> str:
-    """One line saying whether the gate passed and why not."""
+def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
+    """One line saying whether the gate passed and why not; `interrupted` is why the run stopped early (a
+    deadline, a signal), said first: what it left unchecked follows from it."""
     if gate.passed:
         if gate.expected:
             return (
@@ -27,7 +28,7 @@ def gate_sentence(gate: Gate) -> str:
                 f"{', behaving as pinned' if gate.baseline is not None else ''}"
             )
         return "gate passed: no record departs"
-    parts = []
+    parts = [f"the run stopped early ({interrupted}), its unfinished records not run"] if interrupted else []
     if gate.unexpected:
         parts.append(
             f"{len(gate.unexpected)} departure(s) not in the baseline "
@@ -47,6 +48,11 @@ def gate_sentence(gate: Gate) -> str:
         parts.append(
             f"{len(gate.changed)} departure(s) changed behaviour since the baseline pinned them "
             f"({', '.join(e.record for e in gate.changed)})"
+        )
+    if gate.unexplained:
+        parts.append(
+            f"{len(gate.unexplained)} baseline reason(s) still say TODO "
+            f"({', '.join(e.record for e in gate.unexplained)}): write why, as --strict-baseline asks"
         )
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
@@ -137,7 +143,7 @@ def headline(report: Report) -> str:
     """The report's first sentence: the gate's, or for a `compare` report what the comparison found."""
     if is_comparison_only(report) and report.comparison is not None:
         return comparison_sentence(report.comparison)
-    return gate_sentence(report.gate)
+    return gate_sentence(report.gate, report.run.interrupted)
 
 
 def comparison_sentence(comparison: Comparison) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Final, Literal
 
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 Profile = Literal["dev", "ci", "thorough"]
 PROFILES: Final[tuple[Profile, ...]] = ("dev", "ci", "thorough")
@@ -60,6 +62,20 @@ def register_profiles() -> None:
             database=None,
             report_multiple_bugs=False,
         )
+
+
+def load_profile(name: Profile, example_db: Path | None = None) -> None:
+    """Make `conformance-<name>` the settings of every test; with `example_db`, hypothesis' directory
+    database there: each failing example found is saved, and every later run replays the saved ones of a
+    test before generating new ones (a nightly `thorough` run's counterexamples replayed by every pull
+    request's run when a CI cache carries the folder)."""
+    if example_db is None:
+        settings.load_profile(f"conformance-{name}")
+        return
+    parent = settings.get_profile(f"conformance-{name}")
+    settings.register_profile(f"conformance-{name}-remembered", parent=parent,
+                              database=DirectoryBasedExampleDatabase(example_db))
+    settings.load_profile(f"conformance-{name}-remembered")
 
 
 def default_profile() -> Profile:

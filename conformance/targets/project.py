@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conformance.core.errors import InputError
 from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.targets.kinds import kind_of
 from conformance.targets.specs import Target, split_env
 
@@ -24,3 +26,22 @@ def package_dir_of(target: Target) -> Path | None:
     """The installed package a target runs (with or without environment variables), None when it has none."""
     kind = kind_of(split_env(target.spec)[1])
     return kind.package_dir(target) if kind is not None else None
+
+
+def node_engines(target: Target) -> str | None:
+    """`engines.node` of the package.json the target runs from (a fork's own file, read as bounded data by
+    `core/inputs`; only that one string taken, cut to 100 characters), None when there is none or it cannot
+    be read."""
+    kind = kind_of(split_env(target.spec)[1])
+    manifest = kind.manifest(target) if kind is not None else None
+    if manifest is None:
+        return None
+    try:
+        document = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
+        return None
+    engines = document.get("engines") if isinstance(document, dict) else None
+    node = engines.get("node") if isinstance(engines, dict) else None
+    if not isinstance(node, str) or not node.strip():
+        return None
+    return node.strip()[:100]

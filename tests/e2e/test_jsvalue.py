@@ -181,7 +181,7 @@ json_values = st.recursive(
     max_leaves=12,
 )
 
-_SETTINGS: Final = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS: Final = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- truthiness and typeof -------------------------------------------------------------------------

@@ -3,7 +3,7 @@ junit.xml shows no failure; the same target against a baseline that misses one d
 behaviour for a second and lists a record that holds fails its gate, and junit.xml fails exactly those.
 
 Both runs use the shipped baseline's own profile and seed (docs/baselines.md), so the departures are the
-ones it was written from.
+ones it was written from; they are made ahead, side by side (tests/e2e/conftest.py).
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+
+from tests.e2e.ahead import used
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = REPO / "fixtures" / "baselines" / "npm-2026.8.31.yaml"
@@ -47,14 +50,8 @@ def _run(baseline: Path, out: Path) -> Ran:
     return Ran(done.returncode, done.stdout + done.stderr, report, ET.parse(out / "junit.xml").getroot())
 
 
-@pytest.fixture(scope="module")
-def passing(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    return _run(SHIPPED, tmp_path_factory.mktemp("junit-pass"))
-
-
-@pytest.fixture(scope="module")
-def failing(tmp_path_factory: pytest.TempPathFactory) -> Ran:
-    root = tmp_path_factory.mktemp("junit-fail")
+def _fail_baseline(root: Path) -> Path:
+    """The shipped baseline less one departure, with another re-pinned and a holding record added."""
     data = yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))
     entries = [e for e in data["deviations"] if e["record"] != MISSING]
     for entry in entries:
@@ -63,7 +60,30 @@ def failing(tmp_path_factory: pytest.TempPathFactory) -> Ran:
     entries.append({"record": HOLDING, "reason": "listed though the release keeps it"})
     baseline = root / "baseline.yaml"
     baseline.write_text(yaml.safe_dump({**data, "deviations": entries}, sort_keys=False), encoding="utf-8")
-    return _run(baseline, root / "out")
+    return baseline
+
+
+@pytest.fixture(scope="module")
+def runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[Ran]]:
+    """The runs the selected tests check, made ahead, side by side."""
+    made: dict[str, Future[Ran]] = {}
+    for name in used(request, ["passing", "failing"]):
+        root = tmp_path_factory.mktemp(f"junit-{name}")
+        baseline = SHIPPED if name == "passing" else _fail_baseline(root)
+        made[name] = ahead.submit(_run, baseline, root / "out")
+    return made
+
+
+@pytest.fixture(scope="module")
+def passing(runs: dict[str, Future[Ran]]) -> Ran:
+    return runs["passing"].result()
+
+
+@pytest.fixture(scope="module")
+def failing(runs: dict[str, Future[Ran]]) -> Ran:
+    return runs["failing"].result()
 
 
 def _records_suite(junit: ET.Element) -> ET.Element:

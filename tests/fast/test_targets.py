@@ -35,7 +35,7 @@ def test_default_cache_dir_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path:
         ("bogus", "unknown target 'bogus'"),
         ("cmd:", "cmd: target needs a command line"),
         ("cmd:'unterminated", "cannot parse the command line"),
-        ("cmd:no-such-server-binary --flag", "command not found or not executable: no-such-server-binary"),
+        ("cmd:no-such-server-binary --flag", "command not found: no-such-server-binary"),
     ],
 )
 def test_bad_targets_fail_with_one_line(tmp_path: Path, spec: str, message: str) -> None:

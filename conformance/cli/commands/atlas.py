@@ -26,14 +26,16 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("targets", nargs="*", type=target_spec, metavar="TARGET")
+    parser.add_argument("targets", nargs="*", type=target_spec, metavar="TARGET",
+                        help="the targets to run, in order (default: every published npm release)")
     add_env(parser)
     parser.add_argument(
         "--profile", choices=PROFILES, default=None, help="as for run (default: dev, ci under CI)"
     )
     parser.add_argument("--seed", type=seed, default=None, help="one hypothesis seed for every run")
     parser.add_argument("--jobs", "-j", type=positive, default=1, metavar="N", help="targets run at once")
-    parser.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR")
+    parser.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR",
+                        help="atlas directory (default: reports/atlas)")
     parser.add_argument("--no-compare", action="store_true", help="skip the comparisons of adjacent pairs")
     parser.add_argument(
         "--no-compare-switches",
@@ -46,8 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--merge", nargs="+", type=Path, default=None, metavar="DIR", help="merge these atlas outputs"
     )
-    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
-    parser.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S")
+    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+                        help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the "
+                        "user cache)")
+    parser.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S",
+                        help="seconds a server may take to answer one request (default: 10)")
     parser.add_argument("--suite", default=None, help=argparse.SUPPRESS)
 
 

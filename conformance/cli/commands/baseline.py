@@ -28,7 +28,7 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("report", type=Path, metavar="REPORT.json")
+    parser.add_argument("report", type=Path, metavar="REPORT.json", help="the report.json of a run")
     parser.add_argument(
         "--output", "-o", type=Path, default=None, metavar="FILE", help="write here instead of stdout"
     )

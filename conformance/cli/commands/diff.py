@@ -20,9 +20,10 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", type=Path, metavar="A/report.json")
-    parser.add_argument("b", type=Path, metavar="B/report.json")
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    parser.add_argument("a", type=Path, metavar="A/report.json", help="the earlier run's report.json")
+    parser.add_argument("b", type=Path, metavar="B/report.json", help="the later run's report.json")
+    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                        help="text (default), markdown (for a pull-request comment) or json")
     parser.add_argument("--all", action="store_true", help="list every record, not only those that differ")
 
 

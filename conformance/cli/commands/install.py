@@ -16,8 +16,9 @@ DESCRIPTION = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", type=target_spec, metavar="TARGET")
-    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR")
+    parser.add_argument("target", type=target_spec, metavar="TARGET", help="an npm:<version>[@today] target")
+    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+                        help="where to install it (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)")
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -7,7 +7,19 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, add_env, env_of, positive, positive_seconds, seed, target_spec
+from conformance.catalog.selection import names, select_records
+from conformance.catalog.view import load_catalog_view
+from conformance.cli.arguments import (
+    PROG,
+    UsageError,
+    add_env,
+    env_of,
+    positive,
+    positive_seconds,
+    seed,
+    target_spec,
+)
+from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
 from conformance.report.terminal import write_summary
@@ -29,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         default="reference",
         type=target_spec,
-        help=f"[KEY=VALUE ...] {' | '.join(syntaxes())} (default: reference); {'; '.join(notes())}",
+        help=f"the server to check: {' | '.join(syntaxes())}, after optional KEY=VALUE environment "
+        f"variables (default: reference); {'; '.join(notes())}",
     )
     add_env(parser)
     parser.add_argument(
@@ -95,11 +108,91 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "records not run, exit status 124",
     )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
+    add_selection(parser)
+    add_strict_baseline(parser)
+    add_example_db(parser)
+
+
+def add_strict_baseline(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict-baseline",
+        action="store_true",
+        help="fail the gate on a baseline entry whose reason still says TODO (as `baseline -o` writes it)",
+    )
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="judge only these records: record IDs, aliases or kinds (repeatable, or comma-separated); "
+        "the others are `not run` and the report lists them",
+    )
+    parser.add_argument(
+        "--deselect",
+        action="append",
+        default=[],
+        metavar="RECORD|KIND",
+        help="leave out these records or kinds (repeatable, or comma-separated)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the records the run would judge (after --select/--deselect) and exit, starting nothing",
+    )
+
+
+def add_example_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--example-db",
+        type=example_folder,
+        default=None,
+        metavar="DIR",
+        help="keep hypothesis' example database in DIR (its own folder): counterexamples a run finds are "
+        "saved there and replayed first by every later run given the same DIR (off by default)",
+    )
+
+
+def example_folder(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
+
+
+def seed_said(options: RunOptions) -> str:
+    if options.example_db is None:
+        return f"seed {options.seed}"
+    return f"examples saved in {safe(str(options.example_db))} first, then hypothesis' own (no fixed seed)"
+
+
+def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: TextIO) -> int:
+    """`run --list`: the records a run with this selection judges, from the catalog alone."""
+    catalog = load_catalog_view()
+    selection = select_records(catalog.records, catalog.canonical, select, deselect)
+    chosen = set(selection.selected)
+    rows = [r for r in catalog.records if r.id in chosen]
+    width = max(len(r.id) for r in rows)
+    for r in rows:
+        how = "observable" if r.observable else "not observable"
+        write_line(f"{r.id:<{width}}  {r.kind:<10} {how:<14}  {safe(r.statement, 90)}", out)
+    observable = sum(r.observable for r in rows)
+    write_line(f"{len(rows)} of {len(catalog.records)} records selected ({observable} observable, judged by "
+               f"the run); {len(selection.not_selected)} not selected", out)
+    return exit_status.OK
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
 
+    if args.example_db is not None and args.seed is not None:
+        raise UsageError("--seed and --example-db exclude each other: hypothesis uses no example database "
+                         "under a fixed seed")
+    select, deselect = names(args.select), names(args.deselect)
+    if args.list:
+        return list_selection(select, deselect, out)
     profile: Profile = args.profile or default_profile()
     seed: int = args.seed if args.seed is not None else secrets.randbelow(2**32)
     options = RunOptions(
@@ -114,9 +207,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        select=select,
+        deselect=deselect,
+        strict_baseline=args.strict_baseline,
+        example_db=args.example_db,
     )
     write_line(
-        f"conformance run: target {safe(options.target)}, profile {profile}, seed {seed}"
+        f"conformance run: target {safe(options.target)}, profile {profile}, {seed_said(options)}"
         f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
         out,
     )

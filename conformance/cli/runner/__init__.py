@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
 from conformance.cli.runner.merge import gather_results, merge_results
-from conformance.cli.runner.preflight import check_target, preflight, stderr_hint
+from conformance.cli.runner.preflight import check_target, explained, failure_clause, preflight
 from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.suite import FINISHED, pytest_failure, run_suite
 from conformance.core.errors import HarnessError
@@ -70,14 +70,16 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
                                     progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
         except TargetError as exc:
             seen = _unresolved(spec, str(exc))
-            return _unusable(report, seen, f"target {spec} cannot be used: {exc}")
+            seen = replace(seen, preflight=explained(seen.preflight))
+            return _unusable(report, seen, f"target {spec} cannot be used: {exc}",
+                             said=failure_clause(seen.preflight))
         if report.baseline is not None and options.baseline is not None:
             check_project(report.baseline, options.baseline, spec, project_of(target.identity))
         write_line(f"preflight: starting {safe(spec)}", stream)
         seen = preflight(target, report.transcripts, options.timeout, handover if options.jobs == 1 else None)
         if not seen.preflight.ok:
-            why = f"{seen.preflight.error}{stderr_hint(seen.preflight)}"
-            return _unusable(report, seen, f"target {spec} is not usable: {why}")
+            return _unusable(report, seen, f"target {spec} is not usable: {seen.preflight.error}",
+                             said=failure_clause(seen.preflight))
         with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
             results_dir = Path(tmp) / "results"
             pytest_exit = run_suite(options, results_dir, Path(tmp), report.catalog, stream, handover)
@@ -105,9 +107,10 @@ def _unresolved(spec: str, error: str) -> TargetSeen:
 
 
 def _unusable(report: RunReport, seen: TargetSeen, message: str, results: RunResults | None = None,
-              pytest_exit: int | None = None) -> RunOutcome:
-    """The outcome of a run whose target (or suite) could not be used: exit status 2, a report saying why."""
-    return RunOutcome(exit_status.UNUSABLE, report.write(results, seen, pytest_exit, message), message)
+              pytest_exit: int | None = None, said: str = "") -> RunOutcome:
+    """The outcome of a run whose target (or suite) could not be used: exit status 2, a report saying why
+    (the records not run say `message`; the line on stderr adds what the server `said` and the hint)."""
+    return RunOutcome(exit_status.UNUSABLE, report.write(results, seen, pytest_exit, message), message + said)
 
 
 def _with_comparison(report: Report, options: RunOptions, target: Target, transcripts: Path,

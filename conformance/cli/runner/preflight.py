@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -15,6 +16,7 @@ from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
+from conformance.targets.project import node_engines
 from conformance.targets.specs import Target
 
 
@@ -77,12 +79,22 @@ def _closing_unless(driver: WireDriver, kept: Callable[[], bool]) -> Iterator[Wi
             driver.close()
 
 
-def stderr_hint(preflight: Preflight) -> str:
-    """The server's last stderr line, which usually says why it would not start (not when it did start)."""
-    if preflight.tool_offered is not None:
-        return ""
-    lines = [line.strip() for line in preflight.stderr_tail.splitlines() if line.strip()]
-    return f" (its stderr: {lines[-1][:300]})" if lines else ""
+def explained(preflight: Preflight, engines: str | None = None) -> Preflight:
+    """A failed preflight with what the server's stderr says, when it died before listing its tools (its
+    first error line and last few lines), and the hint of the known case it matches (`catalog/startup_hints`);
+    `engines` is what the target's package.json asks of Node.js."""
+    if preflight.ok:
+        return preflight
+    stderr = preflight.stderr_tail if preflight.tool_offered is None else ""
+    failure = diagnose(preflight.error or "", stderr, engines)
+    return preflight.model_copy(
+        update={"stderr_lines": list(failure.lines), "known_case": failure.case, "hint": failure.hint}
+    )
+
+
+def failure_clause(preflight: Preflight) -> str:
+    """The stderr lines and hint of an explained preflight, for the one line on stderr."""
+    return StartFailure(tuple(preflight.stderr_lines), preflight.known_case, preflight.hint).clause()
 
 
 def _tool_names(result: object) -> list[str] | None:
@@ -95,9 +107,12 @@ def _tool_names(result: object) -> list[str] | None:
 
 
 def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None) -> TargetSeen:
-    """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`."""
+    """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`, a failure
+    explained."""
     checked, server_info, protocol = check_target(
         target, transcripts / "preflight.jsonl", timeout, handover=handover
     )
+    if not checked.ok:
+        checked = explained(checked, node_engines(target))
     checked = checked.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
     return TargetSeen(target.identity, checked, server_info, protocol)

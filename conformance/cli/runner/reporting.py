@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.catalog.fixtures import fixtures_dir
+from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.core.identity import harness_identity
 from conformance.core.results import RunResults
@@ -20,7 +21,7 @@ from conformance.gate.baseline import Baseline, canonical_entries, check_spec, l
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
-from conformance.report.model import Report, RunInfo
+from conformance.report.model import Report, RunInfo, RunSelection
 from conformance.report.write import write_report
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
@@ -38,6 +39,7 @@ class RunReport:
     findings: FindingsFile
     started: str
     t0: float
+    selection: Selection
 
     @classmethod
     def begin(cls, options: RunOptions) -> RunReport:
@@ -46,7 +48,8 @@ class RunReport:
         baseline = _checked_baseline(options, catalog)
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
-        report = cls(options, catalog, baseline, findings, _now(), time.monotonic())
+        selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
+        report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection)
         report.transcripts.mkdir(parents=True, exist_ok=True)
         return report
 
@@ -76,7 +79,7 @@ class RunReport:
             seen=seen,
             harness=results.harness
             if results is not None
-            else harness_identity(profile=options.profile, seed=str(options.seed)),
+            else harness_identity(profile=options.profile, seed=_text(options.forced_seed)),
             run=RunInfo(
                 started=self.started,
                 finished=_now(),
@@ -88,6 +91,8 @@ class RunReport:
                 rerun=shlex.join(options.command()),
                 pytest_exit=pytest_exit,
                 interrupted=interrupted,
+                selection=self._selection(),
+                example_db=str(options.example_db) if options.example_db is not None else None,
             ),
             generated=_now(),
             baseline=self.baseline,
@@ -95,9 +100,17 @@ class RunReport:
             findings=self.findings,
             not_run_reason=why,
             sign=sign,
+            not_selected=self.selection.not_selected,
+            strict=options.strict_baseline,
         )
         write_report(report, options.out)
         return report
+
+    def _selection(self) -> RunSelection | None:
+        if not (self.options.select or self.options.deselect):
+            return None
+        return RunSelection(select=list(self.options.select), deselect=list(self.options.deselect),
+                            not_selected=list(self.selection.not_selected))
 
 
 def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:
@@ -107,3 +120,7 @@ def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | N
     check_spec(baseline, options.baseline, options.target)
     canonical_entries(baseline, catalog.canonical)
     return baseline
+
+
+def _text(seed: int | None) -> str | None:
+    return None if seed is None else str(seed)

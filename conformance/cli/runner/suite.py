@@ -13,6 +13,7 @@ from typing import TextIO
 
 import pytest
 
+from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
 from conformance.gate.run_options import RunOptions
@@ -52,8 +53,6 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         options.profile,
         "--results-dir",
         str(results_dir),
-        "--hypothesis-seed",
-        str(options.seed),
         "--call-timeout",
         str(options.timeout),
         "--snapshot-warn-unused",
@@ -63,17 +62,26 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
     ]
     if options.cache is not None:
         args += ["--target-cache", str(options.cache)]
+    if options.forced_seed is not None:
+        args += ["--hypothesis-seed", str(options.forced_seed)]
+    if options.example_db is not None:
+        args += ["--example-db", str(options.example_db.resolve())]
     if options.jobs > 1:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]
     return args
 
 
+def selection_args(selection: Selection) -> list[str]:
+    """`--records` naming the selected records, when `--select`/`--deselect` left some out."""
+    return ["--records", ",".join(selection.selected)] if selection.narrowed else []
+
+
 def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
     """Where hypothesis keeps its Unicode tables between runs (computing them costs seconds per run).
 
-    The profiles use no example database, so nothing here can change which examples a seed gives; an
-    unwritable cache falls back to the run's scratch folder.
+    The profiles use no example database unless `--example-db` names one, so nothing here can change
+    which examples a seed gives; an unwritable cache falls back to the run's scratch folder.
     """
     cache = (options.cache or default_cache_dir()) / "hypothesis"
     try:
@@ -85,8 +93,8 @@ def _hypothesis_storage(options: RunOptions, scratch: Path) -> Path:
 
 @contextlib.contextmanager
 def _isolated_environment(storage: Path) -> Iterator[None]:
-    """No plugin autoload, no PYTEST_ADDOPTS, no example database (the seed decides examples); hypothesis'
-    own storage holds only its Unicode tables."""
+    """No plugin autoload, no PYTEST_ADDOPTS, no example database but the one `--example-db` names (the
+    seed decides examples); hypothesis' own storage holds only its Unicode tables."""
     saved = {
         k: os.environ.get(k)
         for k in (
@@ -115,7 +123,11 @@ def run_suite(
     handover: Handover,
 ) -> int | pytest.ExitCode:
     """pytest.main in this process; its own output goes to pytest.log, the terminal shows progress."""
-    progress = Progress(stream, records_total=catalog.observable_count, canonical=catalog.canonical)
+    selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
+    chosen = set(selection.selected)
+    observable = sum(r.observable for r in catalog.records if r.id in chosen)
+    counted = {name: rid for name, rid in catalog.canonical.items() if rid in chosen}
+    progress = Progress(stream, records_total=observable, canonical=counted)
     log = options.out / "pytest.log"
     with (
         log.open("w", encoding="utf-8", errors="backslashreplace") as handle,
@@ -123,7 +135,8 @@ def run_suite(
         contextlib.redirect_stdout(handle),
     ):
         try:
-            return pytest.main(pytest_args(options, results_dir), plugins=[progress, handover])
+            argv = pytest_args(options, results_dir) + selection_args(selection)
+            return pytest.main(argv, plugins=[progress, handover])
         except Exception:  # a plugin or suite bug must end in one line and a report, not a traceback
             traceback.print_exc(file=handle)
             return pytest.ExitCode.INTERNAL_ERROR

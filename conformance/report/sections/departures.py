@@ -1,8 +1,10 @@
 """Each record that deviates or errs, with its smallest counterexample (report.md and the terminal;
-report.html opens these among its records)."""
+report.html opens these among its records). The terminal names only the departures the gate did not accept;
+those the baseline accepts it counts (their reasons are in report.md)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from conformance.report.escape import safe
@@ -15,18 +17,27 @@ EXCHANGE_EVENTS: Final = 12
 EVENT_CHARS: Final = 300
 
 
-def view(report: Report) -> tuple[RecordVerdict, ...] | NotShown:
+@dataclass(frozen=True)
+class Departures:
+    records: tuple[RecordVerdict, ...]
+    accepted: frozenset[str]
+    """The departures the gate accepts: in the baseline, with its verdict (and the behaviour it pinned)."""
+
+
+def view(report: Report) -> Departures | NotShown:
     departures = tuple(rv for rv in report.records if rv.verdict in ("deviates", "error"))
     if is_comparison_only(report) or not departures:
         return NOT_SHOWN
-    return departures
+    unexplained = {e.record for e in report.gate.unexplained}
+    accepted = frozenset(e.record for e in report.gate.expected if e.record not in unexplained)
+    return Departures(departures, accepted)
 
 
-def markdown(departures: tuple[RecordVerdict, ...], detail: Detail) -> list[str]:
+def markdown(departures: Departures, detail: Detail) -> list[str]:
     lines = ["## Departures", ""]
     if detail < 2:
         lines += ["Details shortened to fit a comment: the full evidence is in report.html.", ""]
-    for rv in departures:
+    for rv in departures.records:
         lines += _departure(rv, detail)
     return lines
 
@@ -64,12 +75,17 @@ def _departure(rv: RecordVerdict, detail: Detail) -> list[str]:
     return lines
 
 
-def terminal(departures: tuple[RecordVerdict, ...]) -> list[str]:
-    width = max(len(rv.id) for rv in departures)
+def terminal(departures: Departures) -> list[str]:
+    shown = [rv for rv in departures.records if rv.id not in departures.accepted]
+    width = max((len(rv.id) for rv in shown), default=0)
     lines = []
-    for rv in departures:
+    for rv in shown:
         because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
         lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}")
+    accepted = len(departures.records) - len(shown)
+    if accepted:
+        lines.append(f"  accepted {accepted} departure{'s' if accepted > 1 else ''} the baseline lists "
+                     "(each with its reason in report.md)")
     return lines
 
 

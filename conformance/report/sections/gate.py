@@ -49,6 +49,7 @@ def markdown(g: Gate, detail: Detail) -> list[str]:
         ("Not in the baseline", g.unexpected),
         ("Stale (now holds)", g.stale),
         ("Not confirmed", g.unconfirmed),
+        ("Reason still TODO (--strict-baseline)", g.unexplained),
         ("Expected by the baseline", g.expected),
     ):
         if entries:
@@ -68,6 +69,7 @@ def html(g: Gate) -> list[Content]:
         ("stale", g.stale),
         ("not confirmed", g.unconfirmed),
         ("departure changed", g.changed),
+        ("reason TODO", g.unexplained),
         ("expected", g.expected),
     ):
         rows += [

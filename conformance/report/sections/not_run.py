@@ -20,8 +20,18 @@ def view(report: Report) -> Groups | NotShown:
     return tuple((reason, tuple(rv.id for rv in not_run if rv.reason == reason)) for reason in reasons)
 
 
+SHOWN_IDS = 8
+"""A group of more records is shown by its count and first IDs (`--select` leaves most records out)."""
+
+
 def terminal(groups: Groups) -> list[str]:
-    return [f"  not run  {safe(', '.join(ids), 120)}: {safe(reason, 120)}" for reason, ids in groups]
+    return [f"  not run  {safe(_ids(ids), 120)}: {safe(reason, 120)}" for reason, ids in groups]
+
+
+def _ids(ids: tuple[str, ...]) -> str:
+    if len(ids) <= SHOWN_IDS:
+        return ", ".join(ids)
+    return f"{len(ids)} records ({', '.join(ids[:3])}, …)"
 
 
 SECTION = section("not run", view, terminal=terminal)

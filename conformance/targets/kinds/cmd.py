@@ -32,9 +32,11 @@ class CmdKind(TargetKind):
         if not argv:
             raise TargetError("cmd: target needs a command line, e.g. cmd:node dist/index.js")
         program = argv[0]
+        if os.sep in program and os.path.isfile(program) and not os.access(program, os.X_OK):
+            raise TargetError(f"not executable: {program}")
         found = os.access(program, os.X_OK) if os.sep in program else shutil.which(program) is not None
         if not found:
-            raise TargetError(f"command not found or not executable: {program}")
+            raise TargetError(f"command not found: {program}")
         identity = TargetIdentity(spec=base, kind="cmd", command=argv, package_name=_project(argv))
         return Target(base, tuple(argv), identity)
 
@@ -43,6 +45,10 @@ class CmdKind(TargetKind):
         with contextlib.suppress(ValueError):
             command = shlex.split(base.removeprefix(self.prefix))
         return TargetIdentity(spec=base, kind="cmd", command=command)
+
+    def manifest(self, target: Target) -> Path | None:
+        """The package.json nearest above the script it starts."""
+        return next(filter(None, (_manifest_above(Path(part)) for part in target.identity.command[1:])), None)
 
 
 def _project(argv: list[str]) -> str | None:
@@ -55,23 +61,26 @@ def _project(argv: list[str]) -> str | None:
     return None
 
 
-def _package_name_above(path: Path) -> str | None:
+def _manifest_above(path: Path) -> Path | None:
     try:
         resolved = path.resolve()
         if not resolved.is_file():
             return None
     except OSError:
         return None
-    for parent in resolved.parents:
-        manifest = parent / "package.json"
-        if manifest.is_file():
-            try:
-                meta = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
-            except InputError as exc:
-                raise TargetError(f"the target's {exc}") from None
-            name = meta.get("name") if isinstance(meta, dict) else None
-            return name if isinstance(name, str) and name else None
-    return None
+    return next((p / "package.json" for p in resolved.parents if (p / "package.json").is_file()), None)
+
+
+def _package_name_above(path: Path) -> str | None:
+    manifest = _manifest_above(path)
+    if manifest is None:
+        return None
+    try:
+        meta = read_json(manifest, what="package.json", limit=PACKAGE_BYTES)
+    except InputError as exc:
+        raise TargetError(f"the target's {exc}") from None
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 KIND: Final = CmdKind()

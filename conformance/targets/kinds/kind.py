@@ -49,6 +49,11 @@ class TargetKind(ABC):
         """The installed package the target runs (for checks of its files); None when the kind has none."""
         return None
 
+    def manifest(self, target: Target) -> Path | None:
+        """The package.json of what the target runs (what it asks of Node.js); None when it has none."""
+        found = self.package_dir(target)
+        return found / "package.json" if found is not None else None
+
     def label(self, base: str) -> str:
         """A short name for an atlas column."""
         return base[:40]

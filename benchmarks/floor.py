@@ -1,0 +1,163 @@
+"""The physical floor of a conformance run and what the harness spends above it, in one run.
+
+For each target the server alone is measured first, driven by a minimal client (one blocking write and one
+blocking readline per call, stderr drained: `bench_drivers.BareLoop`): its cold start (spawn until the
+initialize answer is read, median of `--starts`) and its sequential round-trip rate (median of three batches
+of `--calls`). Then, per profile, `python -m conformance run` against it (a fresh process, as a user pays
+it), whose report says how many calls it sent and how many server processes it started. The floor is what
+the server alone would need for that run:
+
+    floor = calls sent / round trips per second + processes started × cold start
+
+and the ratio is the run's wall time over it. Every figure of a row comes from the same minutes of the same
+machine, so load moves both sides alike; a shared machine still makes single rows noisy (use `--repeat`).
+
+    python -m benchmarks.floor [--targets npm:0.6.2,reference] [--profiles dev,ci] [--seed 1]
+                               [--repeat 1] [--phases] [--json FILE]
+
+`--phases` also profiles the `ci` run of the first target in this process (benchmarks/phases.py: where the
+harness's own time goes, per phase).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Final
+
+from benchmarks import phases
+from benchmarks.bench_drivers import BareLoop, batch_rate
+from benchmarks.harness_runs import RunConfig, conformance_run
+from conformance.targets.specs import Target, resolve_target
+
+WARMUP: Final = 200
+
+
+@dataclass(frozen=True)
+class Server:
+    """The server alone, driven by the minimal client."""
+
+    target: str
+    cold_start_s: float
+    calls_per_s: float
+
+
+@dataclass(frozen=True)
+class Row:
+    target: str
+    profile: str
+    calls: int
+    processes: int
+    cold_start_s: float
+    calls_per_s: float
+    floor_s: float
+    wall_s: float
+    harness_cpu_s: float
+    exit_code: int
+
+    @property
+    def ratio(self) -> float:
+        return self.wall_s / self.floor_s
+
+
+def server_alone(target: Target, starts: int, calls: int) -> Server:
+    """Cold starts and the round-trip rate of `target`, nothing of the harness in between."""
+    cold: list[float] = []
+    for _ in range(starts):
+        began = time.perf_counter()
+        loop = BareLoop(target, drain_stderr=True)
+        cold.append(time.perf_counter() - began)
+        loop.close()
+    loop = BareLoop(target, drain_stderr=True)
+    try:
+        batch_rate(loop.call, WARMUP)
+        rate = statistics.median(batch_rate(loop.call, calls) for _ in range(3))
+    finally:
+        loop.close()
+    return Server(target.spec, statistics.median(cold), rate)
+
+
+def floor_seconds(server: Server, calls: int, processes: int) -> float:
+    """What the server alone needs for a run that sends `calls` and starts `processes`."""
+    return calls / server.calls_per_s + processes * server.cold_start_s
+
+
+def measure_row(server: Server, profile: str, seed: int, out: Path) -> Row:
+    sample = conformance_run(RunConfig(server.target, profile), seed, out)
+    run = sample.report.run
+    return Row(server.target, profile, run.calls_made, run.processes_started, server.cold_start_s,
+               server.calls_per_s, floor_seconds(server, run.calls_made, run.processes_started),
+               sample.wall_s, sample.cpu_s, sample.exit_code)
+
+
+def render(rows: Sequence[Row]) -> str:
+    lines = [
+        "| target | profile | calls sent | processes | server start | server round trips | floor | wall "
+        "| wall / floor | run's CPU (harness + servers) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.target} | {row.profile} | {row.calls} | {row.processes}"
+            f" | {row.cold_start_s * 1000:.0f} ms | {row.calls_per_s:.0f}/s | {row.floor_s:.1f} s"
+            f" | {row.wall_s:.1f} s | {row.ratio:.2f}"
+            f" | {row.harness_cpu_s:.1f} s |"
+        )
+    walls = {(row.target, row.profile): row.wall_s for row in rows}
+    for profile in dict.fromkeys(row.profile for row in rows):
+        reference, original = walls.get(("reference", profile)), walls.get(("npm:0.6.2", profile))
+        if reference is not None and original is not None:
+            lines.append(f"\n{profile}: the run on the reference takes {reference / original:.2f}×"
+                         " the same run on npm:0.6.2")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.floor", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--targets", default="npm:0.6.2,reference", help="comma-separated target specs")
+    parser.add_argument("--profiles", default="dev,ci", help="comma-separated profiles")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1, help="rows per target and profile")
+    parser.add_argument("--starts", type=int, default=5, help="cold starts measured per target")
+    parser.add_argument("--calls", type=int, default=2000, help="round trips per rate batch")
+    parser.add_argument("--phases", action="store_true", help="also profile the first target's ci run")
+    parser.add_argument("--json", default=None, metavar="FILE", help="also write the figures here")
+    args = parser.parse_args(argv)
+    targets = [resolve_target(spec) for spec in args.targets.split(",") if spec]
+    profiles = [p for p in args.profiles.split(",") if p]
+    rows: list[Row] = []
+    profiled: phases.Profile | None = None
+    with tempfile.TemporaryDirectory(prefix="seqthink-floor-") as tmp:
+        for repetition in range(args.repeat):
+            for target in targets:
+                server = server_alone(target, args.starts, args.calls)
+                for profile in profiles:
+                    out = Path(tmp) / f"{len(rows)}"
+                    rows.append(measure_row(server, profile, args.seed + repetition, out))
+                    print(render(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+        if args.phases:
+            argv_run = ["run", "--target", targets[0].spec, "--profile", "ci", "--seed", str(args.seed),
+                        "--out", str(Path(tmp) / "phases")]
+            profiled = phases.profile(argv_run)
+    print(render(rows))
+    if profiled is not None:
+        print("\n" + phases.render(profiled))
+    if args.json is not None:
+        figures = {"rows": [{**asdict(row), "ratio": row.ratio} for row in rows],
+                   "phases": profiled.to_json() if profiled is not None else None}
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

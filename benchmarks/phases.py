@@ -1,0 +1,222 @@
+"""Where a `conformance run`'s own time goes, per phase: a sampling profile attributed by module.
+
+`python -m benchmarks.phases [--json FILE] -- run --target npm:0.6.2 --profile ci --seed 1 --out DIR`
+runs the command line in this process with a thread that samples the main thread's stack every few
+milliseconds. Each sample's wall time goes to one phase, decided by the stack:
+
+- imports: anything under the import machinery (interpreter start is not sampled);
+- shrinking: anything under hypothesis' shrinker (a conforming target has none);
+- server: the driver blocked on the server's pipes (poll, read, write), i.e. the floor's share;
+- processes: starting, initializing and ending server processes (the time a start costs is the floor's
+  other share, but a process the harness waits on is counted here);
+- else the innermost frame's owner: transcript, JSON (encoding and decoding frames), driver (the wire
+  driver's own Python), generation (hypothesis drawing examples), checks (the suite's own code: oracle,
+  models, assertions), pytest (pytest and pluggy), report (gate, writers, the CLI), other.
+
+A frame of the standard library or another library that is not itself a phase (re, enum, pydantic,
+threading, ...) is charged to the nearest frame above it that is. Sampling costs a GIL handoff per
+sample, so a profiled run is a little slower than a plain one: quote its shares, not its wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import linecache
+import os
+import resource
+import sys
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Final
+
+PHASES: Final = (
+    "server", "processes", "generation", "shrinking", "checks", "driver", "JSON", "transcript", "pytest",
+    "report", "imports", "other",
+)
+_BLOCKING: Final = ("poll(", "os.read(", "os.write(", ".readline(", "select(")
+_PROCESS_FILES: Final = ("/conformance/drivers/process.py", "/conformance/drivers/lifecycle.py",
+                         "/conformance/suite/rawproc.py", "/conformance/suite/fresh_runs.py",
+                         "/conformance/drivers/sdk.py", "/subprocess.py", "/anyio/", "/mcp/")
+
+
+def _owner(frame: FrameType) -> str | None:
+    """The phase a frame's own code belongs to, or None for code charged to its caller."""
+    path = frame.f_code.co_filename
+    if "/conformance/drivers/transcript.py" in path:
+        return "transcript"
+    if "/conformance/drivers/wire.py" in path:
+        line = linecache.getline(path, frame.f_lineno)
+        return "server" if any(call in line for call in _BLOCKING) else "driver"
+    if any(part in path for part in _PROCESS_FILES):
+        return "processes"
+    if "/json/" in path or path.endswith("/json/__init__.py"):
+        return "JSON"
+    if "/hypothesis/" in path:
+        return "generation"
+    if "/conformance/suite/" in path or "/conformance/calls/" in path or "/syrupy/" in path:
+        return "checks"
+    if "/_pytest/" in path or "/pluggy/" in path or "/xdist/" in path:
+        return "pytest"
+    if "/conformance/" in path:
+        return "report"
+    return None
+
+
+def classify(frame: FrameType | None) -> str:
+    """One sample's phase, from the innermost frame outwards (see the module's docstring)."""
+    owner: str | None = None
+    stack: list[FrameType] = []
+    while frame is not None:
+        stack.append(frame)
+        frame = frame.f_back
+    for f in stack:
+        path = f.f_code.co_filename
+        if path.startswith("<frozen importlib"):
+            return "imports"
+        if "/hypothesis/internal/conjecture/shrink" in path:
+            return "shrinking"
+    for f in stack:
+        owner = _owner(f)
+        if owner is not None:
+            if owner in ("JSON", "driver") and any(
+                "/conformance/drivers/transcript.py" in g.f_code.co_filename for g in stack
+            ):
+                return "transcript"
+            return owner
+    return "other"
+
+
+@dataclass
+class Sampler:
+    """Samples one thread's stack on a background thread; each sample weighs the wall time since the last."""
+
+    thread_id: int
+    interval: float = 0.002
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    functions: dict[str, defaultdict[str, float]] = field(default_factory=dict)
+    samples: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def __enter__(self) -> Sampler:
+        self._thread = threading.Thread(target=self._loop, name="phase-sampler", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _loop(self) -> None:
+        last = time.perf_counter()
+        while not self._stop.wait(self.interval):
+            frame = sys._current_frames().get(self.thread_id)
+            now = time.perf_counter()
+            weight, last = now - last, now
+            if frame is None:
+                continue
+            phase = classify(frame)
+            self.seconds[phase] += weight
+            code = frame.f_code
+            where = f"{_short(code.co_filename)}:{code.co_name}"
+            self.functions.setdefault(phase, defaultdict(float))[where] += weight
+            self.samples += 1
+
+
+def _short(path: str) -> str:
+    for marker in ("/site-packages/", "/lib/python3", "/conformance/"):
+        if marker in path:
+            return path.split(marker, 1)[1] if marker != "/conformance/" else "conformance/" + path.split(
+                marker, 1)[1]
+    return os.path.basename(path)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What one profiled run spent, per phase; CPU seconds of this process and of the servers it reaped."""
+
+    command: list[str]
+    exit_code: int
+    wall_s: float
+    cpu_s: float
+    servers_cpu_s: float
+    samples: int
+    phases: dict[str, float]
+    top: dict[str, list[tuple[str, float]]]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "command": self.command, "exit_code": self.exit_code, "wall_s": self.wall_s, "cpu_s": self.cpu_s,
+            "servers_cpu_s": self.servers_cpu_s, "samples": self.samples, "phases": self.phases,
+            "top": {k: [list(pair) for pair in v] for k, v in self.top.items()},
+        }
+
+
+def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profile:
+    """`python -m conformance ARGV` in this process under the sampler (its imports included)."""
+    started = time.perf_counter()
+    with Sampler(threading.main_thread().ident or 0, interval) as sampler:
+        from conformance.cli.main import main
+
+        exit_code = main(list(argv))
+    wall = time.perf_counter() - started
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return Profile(
+        command=["python", "-m", "conformance", *argv],
+        exit_code=exit_code,
+        wall_s=wall,
+        cpu_s=me.ru_utime + me.ru_stime,
+        servers_cpu_s=children.ru_utime + children.ru_stime,
+        samples=sampler.samples,
+        phases={p: round(sampler.seconds.get(p, 0.0), 3) for p in PHASES},
+        top={p: [(name, round(s, 3)) for name, s in _heaviest(sampler.functions[p], top)]
+             for p in PHASES if p in sampler.functions},
+    )
+
+
+def _heaviest(seconds: dict[str, float], count: int) -> list[tuple[str, float]]:
+    return sorted(seconds.items(), key=lambda pair: -pair[1])[:count]
+
+
+def render(found: Profile) -> str:
+    total = sum(found.phases.values()) or 1.0
+    lines = [
+        f"{' '.join(found.command)}: exit {found.exit_code}, {found.wall_s:.1f} s wall, harness CPU"
+        f" {found.cpu_s:.1f} s, servers' CPU {found.servers_cpu_s:.1f} s, {found.samples} samples",
+        f"{'phase':<12}{'seconds':>9}{'share':>8}  where (innermost function, seconds)",
+    ]
+    for phase in sorted(found.phases, key=lambda p: -found.phases[p]):
+        seconds = found.phases[phase]
+        where = ", ".join(f"{name} {s:.1f}" for name, s in found.top.get(phase, [])[:3])
+        lines.append(f"{phase:<12}{seconds:>9.2f}{seconds / total:>8.1%}  {where}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.phases", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--json", type=str, default=None, metavar="FILE", help="also write the figures here")
+    parser.add_argument("--interval", type=float, default=0.002, help="seconds between samples")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the `conformance` command line")
+    args = parser.parse_args(argv)
+    command = [part for part in args.command if part != "--"] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("give the conformance command line after --, e.g. -- run --target npm:0.6.2")
+    found = profile(command, args.interval)
+    print(render(found), file=sys.stderr)
+    if args.json is not None:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(found.to_json(), handle, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

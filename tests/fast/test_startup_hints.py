@@ -1,0 +1,204 @@
+"""A server that dies at start: its meaningful stderr lines and the hint of a known case
+(`catalog/startup_hints.py`, fixtures/startup/hints.yaml), the fork's package.json read as data, and the
+preflight's words on the terminal and in report.md (the real broken forks: tests/e2e/test_start_failures.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.catalog.startup_hints import (
+    LAST_LINES,
+    LINE_CHARS,
+    StartupHintsError,
+    default_hints,
+    diagnose,
+    hints_path,
+    load_hints,
+    meaningful_lines,
+)
+from conformance.cli.runner.preflight import explained, failure_clause
+from conformance.core.identity import TargetIdentity
+from conformance.core.inputs import PACKAGE_BYTES
+from conformance.drivers.errors import TargetError
+from conformance.report.model import Preflight
+from conformance.report.sections import preflight as preflight_section
+from conformance.targets.project import node_engines
+from conformance.targets.specs import Target, resolve_target
+
+NODE_MISSING_ENTRY = """node:internal/modules/cjs/loader:1210
+  throw err;
+  ^
+
+Error: Cannot find module '/work/fork/dist/index.js'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.20.2
+"""
+"""Node.js v20's stderr for `node dist/index.js` with no dist/ (as tests/e2e/test_start_failures.py makes)."""
+
+
+def test_the_shipped_hints_load_and_every_known_case_has_one() -> None:
+    hints = load_hints()
+    assert [h.id for h in hints] == [h.id for h in default_hints()]
+    assert {"not built", "missing module", "wrong Node.js version", "Python exception", "not executable"} <= {
+        h.case for h in hints
+    }
+
+
+def test_the_first_error_line_and_the_last_lines_not_nodes_version_alone() -> None:
+    failure = diagnose("server exited with status 1", NODE_MISSING_ENTRY)
+    assert failure.lines == ("Error: Cannot find module '/work/fork/dist/index.js'", "Node.js v20.20.2")
+    assert failure.case == "not built"
+    assert failure.hint is not None and failure.hint.startswith("/work/fork/dist/index.js does not exist")
+    assert failure.clause() == (
+        "; its stderr: Error: Cannot find module '/work/fork/dist/index.js' | Node.js v20.20.2"
+        f"; hint (not built): {failure.hint}"
+    )
+
+
+def test_a_package_not_installed_is_not_a_missing_build() -> None:
+    stderr = NODE_MISSING_ENTRY.replace("'/work/fork/dist/index.js'", "'chalk'")
+    failure = diagnose("server exited with status 1", stderr)
+    assert failure.case == "missing module"
+    assert failure.hint is not None and "chalk" in failure.hint and "npm ci" in failure.hint
+
+
+def test_engines_are_quoted_only_where_the_case_is_the_node_version() -> None:
+    syntax = (
+        "file:///f/dist/index.js:3\n{ using x = null; }\n        ^\n\n"
+        "SyntaxError: Unexpected identifier 'x'\n"
+        "    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)\n\nNode.js v20.20.2\n"
+    )
+    wrong = diagnose("server exited with status 1", syntax, ">=24")
+    assert wrong.case == "wrong Node.js version"
+    assert wrong.hint is not None and "Node.js v20.20.2" in wrong.hint and "asks for node >=24" in wrong.hint
+    assert wrong.lines[0] == "SyntaxError: Unexpected identifier 'x'"
+    assert "asks for node" not in (diagnose("x", NODE_MISSING_ENTRY, ">=24").hint or "")
+
+
+def test_an_unknown_failure_keeps_its_lines_and_gives_no_hint() -> None:
+    failure = diagnose("server exited with status 3", "starting up\nsomething odd happened\n")
+    assert failure.lines == ("starting up", "something odd happened")
+    assert failure.case is None and failure.hint is None
+    assert failure.clause() == "; its stderr: starting up | something odd happened"
+    assert diagnose("server exited with status 3", "").clause() == ""
+
+
+@given(st.text(max_size=3000))
+def test_meaningful_lines_are_unindented_nonblank_and_short(stderr: str) -> None:
+    for line in meaningful_lines(stderr):
+        assert line.strip() and not line[0].isspace() and len(line) <= LINE_CHARS
+    failure = diagnose("server exited with status 1", stderr)
+    assert len(failure.lines) <= LAST_LINES + 1
+    assert failure.hint is None or len(failure.hint) <= LINE_CHARS
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d["hints"][0].update(match=["(unclosed"]), "bad pattern"),
+        (lambda d: d["hints"][0].update(hint="see {nowhere}"), "names nowhere"),
+        (lambda d: d["hints"][0].pop("case"), "'case' is a required property"),
+        (lambda d: d.update(format="seqthink-startup-hints/9"), "format"),
+    ],
+    ids=["bad-regex", "unknown-placeholder", "no-case", "wrong-format"],
+)
+def test_a_broken_hints_file_is_refused_in_one_line(change: object, says: str, tmp_path: Path) -> None:
+    document = yaml.safe_load(hints_path().read_text(encoding="utf-8"))
+    assert callable(change)
+    change(document)
+    path = tmp_path / "hints.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(StartupHintsError) as refused:
+        load_hints(path)
+    assert says in str(refused.value) and str(path) in str(refused.value)
+
+
+def _fork(tmp_path: Path, manifest: bytes) -> Target:
+    """A fork's entry file under its package.json (not resolved: a package.json that is not valid data
+    makes resolving the target fail, which test_targets checks)."""
+    (tmp_path / "dist").mkdir(parents=True)
+    (tmp_path / "dist" / "index.js").write_text("", encoding="utf-8")
+    (tmp_path / "package.json").write_bytes(manifest)
+    command = [sys.executable, str(tmp_path / "dist" / "index.js")]
+    identity = TargetIdentity(spec=f"cmd:{' '.join(command)}", kind="cmd", command=command)
+    return Target(identity.spec, tuple(command), identity)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "engines"),
+    [
+        (json.dumps({"name": "fork", "engines": {"node": " >=22.5 "}}).encode(), ">=22.5"),
+        (json.dumps({"name": "fork", "engines": {"node": "x" * 500}}).encode(), "x" * 100),
+        (json.dumps({"name": "fork"}).encode(), None),
+        (json.dumps({"engines": ["node"]}).encode(), None),
+        (json.dumps({"engines": {"node": 22}}).encode(), None),
+        (b'{"engines": {"node": "\xff>=22"}}', None),
+        (b"[" * 100_000 + b"]" * 100_000, None),
+        (b'{"engines": {"node": ">=22"}, "pad": "' + b"x" * PACKAGE_BYTES + b'"}', None),
+    ],
+    ids=["engines", "cut", "none", "not-a-map", "not-a-string", "not-utf8", "deep", "too-large"],
+)
+def test_the_forks_package_json_is_read_as_bounded_data(
+    manifest: bytes, engines: str | None, tmp_path: Path
+) -> None:
+    assert node_engines(_fork(tmp_path, manifest)) == engines
+
+
+def test_a_file_that_is_not_executable_is_told_apart_from_a_missing_command(tmp_path: Path) -> None:
+    script = tmp_path / "index.js"
+    script.write_text("#!/usr/bin/env node\n", encoding="utf-8")
+    script.chmod(0o644)
+    with pytest.raises(TargetError) as failure:
+        resolve_target(f"cmd:{script}", cache_dir=tmp_path)
+    assert str(failure.value) == f"not executable: {script}"
+    preflight = explained(Preflight(ok=False, error=str(failure.value)))
+    assert preflight.known_case == "not executable"
+    assert preflight.hint == (
+        f"{script} is not executable: chmod +x it, or name its interpreter (e.g. cmd:node {script})"
+    )
+
+
+def test_the_preflight_shows_its_stderr_lines_and_hint_on_the_terminal_and_in_markdown() -> None:
+    died = Preflight(ok=False, error="server exited with status 1", stderr_tail=NODE_MISSING_ENTRY)
+    preflight = explained(died)
+    assert preflight.stderr_lines == [
+        "Error: Cannot find module '/work/fork/dist/index.js'", "Node.js v20.20.2"
+    ]
+    assert failure_clause(preflight).startswith("; its stderr: Error: Cannot find module")
+    terminal = preflight_section.terminal(preflight)
+    assert terminal[:3] == [
+        "  the target could not be checked: server exited with status 1",
+        "    its stderr: Error: Cannot find module '/work/fork/dist/index.js'",
+        "                Node.js v20.20.2",
+    ]
+    assert terminal[3].startswith("    hint (not built): /work/fork/dist/index.js does not exist")
+    markdown = "\n".join(preflight_section.markdown(preflight, 2))
+    assert "Error: Cannot find module '/work/fork/dist/index.js'\nNode.js v20.20.2" in markdown
+    assert "**Hint (not built):**" in markdown
+
+
+def test_a_server_that_listed_its_tools_is_not_explained_by_its_stderr() -> None:
+    offered = Preflight(ok=False, error="it does not offer the sequentialthinking tool (it offers: other)",
+                        tool_offered=False, stderr_tail=NODE_MISSING_ENTRY)
+    assert explained(offered).stderr_lines == [] and explained(offered).hint is None
+
+
+def test_a_target_without_a_package_json_asks_nothing_of_node(tmp_path: Path) -> None:
+    script = tmp_path / "server.py"
+    script.write_text("", encoding="utf-8")
+    identity = TargetIdentity(spec=f"cmd:python {script}", kind="cmd", command=["python", str(script)])
+    assert node_engines(Target(identity.spec, ("python", str(script)), identity)) is None
+    assert node_engines(resolve_target("reference", cache_dir=tmp_path)) is None
