@@ -8,8 +8,12 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import threading
+import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +22,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from conformance.cli.main import main
 from conformance.report.json import shipped_schema
+from tests.servers import TAG_VARIABLE
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "cli_servers" / "fake.py"
@@ -78,6 +83,45 @@ def cli_here(*args: str) -> Ran:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(args), stdout=out, stderr=err)
     return Ran(code, out.getvalue(), err.getvalue(), REPO)
+
+
+class Started:
+    """A command of the command line in a child process, as CI starts it: its stdout read line by line as it
+    comes, every process it starts findable by an environment tag (`tests.servers.tagged`)."""
+
+    def __init__(self, *args: str) -> None:
+        self.tag = uuid.uuid4().hex
+        env = {**os.environ, TAG_VARIABLE: self.tag,
+               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        env.pop("CI", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "conformance", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def stop(self, sig: signal.Signals) -> tuple[int, float]:
+        """Send `sig`; the exit status and the seconds it took to come."""
+        start = time.monotonic()
+        self.proc.send_signal(sig)
+        code = self.proc.wait(timeout=120)
+        return code, time.monotonic() - start
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _default_sigint() -> None:
+    """A CI shell may start us with SIGINT ignored, and a child inherits that; the CLI honours it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def fake(mode: str) -> str:

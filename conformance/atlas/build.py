@@ -7,6 +7,7 @@ target that hangs or crashes costs its own column only and every column has an o
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import importlib
@@ -15,14 +16,16 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import IO, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -33,6 +36,7 @@ from conformance.atlas.write import AtlasInputError, load_atlas, write_atlas
 from conformance.core.errors import HarnessError
 from conformance.core.identity import harness_identity, harness_version
 from conformance.core.outfolder import claimed
+from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
@@ -52,6 +56,8 @@ from conformance.targets.specs import (
 
 Progress = Callable[[str], None]
 RUN_TIMEOUT: Final = 3600.0
+STOP_WAIT: Final = 60.0
+"""Seconds a stopped column run has to write its report before it is killed."""
 MAX_FRAME: Final = 4000
 UNUSABLE: Final = 2
 
@@ -170,7 +176,49 @@ def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Plann
     return planned
 
 
-def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progress: Progress) -> int:
+class _ColumnRuns:
+    """The column runs in flight, so that a stop of the atlas reaches each of them (they are in the atlas's
+    process group, but `kill PID` reaches only the atlas): each then writes its own report saying so."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+
+    def run(self, command: Sequence[str], log: IO[str]) -> int | None:
+        """The run's exit status; None when the atlas was stopped before it started."""
+        with self._lock:
+            if cancel.requested() is not None:
+                return None
+            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self._running.add(proc)
+        try:
+            return proc.wait(RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return UNUSABLE
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+
+    def stop(self, stop: cancel.Stop) -> None:
+        """Pass the signal that stopped the atlas on (SIGTERM for a deadline); wait for the runs to end."""
+        sig = signal.Signals(stop.exit_code - 128) if stop.kind == "cancelled" else signal.SIGTERM
+        with self._lock:
+            running = list(self._running)
+        for proc in running:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)
+        for proc in running:
+            try:
+                proc.wait(STOP_WAIT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _run_one(
+    options: AtlasOptions, cache: Path, spec: str, folder: Path, progress: Progress, runs: _ColumnRuns
+) -> int | None:
     command = RunOptions(
         target=spec,
         profile=options.profile,
@@ -185,18 +233,7 @@ def _run_one(options: AtlasOptions, cache: Path, spec: str, folder: Path, progre
     started = time.monotonic()
     log_path = folder.parent / f".{folder.name}.run.log"  # moved in once the run has written its folder
     with log_path.open("w", encoding="utf-8") as log:
-        try:
-            done = subprocess.run(
-                command,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                timeout=RUN_TIMEOUT,
-                check=False,
-            )
-            code = done.returncode
-        except subprocess.TimeoutExpired:
-            code = UNUSABLE
+        code = runs.run(command, log)
     folder.mkdir(exist_ok=True)
     os.replace(log_path, folder / "run.log")
     progress(f"done {spec}: exit {code} in {time.monotonic() - started:.0f} s")
@@ -458,22 +495,13 @@ def _build(
 ) -> Atlas:
     folders = {p.spec: f"targets/{folder_name(p.spec)}" for p in plans}
     runnable = [p for p in plans if p.target is not None]
-    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        codes = dict(
-            zip(
-                [p.spec for p in runnable],
-                pool.map(
-                    lambda p: _run_one(options, cache, p.spec, out / folders[p.spec], progress), runnable
-                ),
-                strict=True,
-            )
-        )
+    codes, stopped = _run_columns(options, cache, runnable, out, folders, progress)
     columns, reports = [], {}
     for plan in plans:
         folder = folders[plan.spec]
         report = _load(out / folder) if plan.target is not None else None
         tool = None
-        if plan.target is not None:
+        if plan.target is not None and stopped is None:
             tool = probe_tool(
                 plan.target,
                 out / folder / "atlas-probe.jsonl",
@@ -487,7 +515,7 @@ def _build(
         reports,
         profile=options.profile,
         seed=options.seed,
-        compare=options.compare,
+        compare=options.compare and stopped is None,
         cache=cache,
         timeout=options.timeout,
         progress=progress,
@@ -495,8 +523,32 @@ def _build(
         started=started,
         compare_switches=options.compare_switches,
     )
+    if stopped is not None:
+        atlas = atlas.model_copy(update={"interrupted": stopped.reason})
     write_atlas(atlas, out)
     return atlas
+
+
+def _run_columns(
+    options: AtlasOptions, cache: Path, runnable: Sequence[_Planned], out: Path, folders: Mapping[str, str],
+    progress: Progress,
+) -> tuple[dict[str, int | None], cancel.Stop | None]:
+    """Each column's run (`jobs` at once) and its exit status; a SIGTERM/SIGINT of the atlas is passed on
+    to the runs in flight, runs not started yet are not started, and the stop is returned."""
+    runs = _ColumnRuns()
+    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        futures = {
+            p.spec: pool.submit(_run_one, options, cache, p.spec, out / folders[p.spec], progress, runs)
+            for p in runnable
+        }
+        try:
+            return {spec: f.result() for spec, f in futures.items()}, None
+        except cancel.Cancelled as exc:
+            for future in futures.values():
+                future.cancel()
+            runs.stop(exc.stop)
+            codes = {spec: None if f.cancelled() else f.result() for spec, f in futures.items()}
+            return codes, exc.stop
 
 
 def _from_runs(folder: Path, cache: Path, progress: Progress) -> Atlas:

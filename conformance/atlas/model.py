@@ -169,3 +169,8 @@ class Atlas(_Frozen):
     claims: list[Judgement] = Field(default_factory=list)
     upstream: list[UpstreamProblem] = Field(default_factory=list)
     merged_from: list[str] = Field(default_factory=list, description="atlas folders this one merges")
+    interrupted: str | None = Field(
+        default=None,
+        description="why the atlas stopped before it finished (\"cancelled by SIGTERM\"): runs were stopped, "
+        "nothing was compared",
+    )

@@ -171,6 +171,8 @@ def render_markdown(atlas: Atlas) -> str:
         f"({md(atlas.harness.git_commit or 'not a git checkout')}), generated {md(atlas.generated)}, "
         f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
         "",
+        *([f"> The atlas stopped early — {md(atlas.interrupted)}; the runs were stopped and nothing was "
+           "compared.", ""] if atlas.interrupted else []),
         "## Verdicts by release",
         "",
         "H holds, D deviates, E error, n/o not observable, – not run, · absent; **bold** = changed from the "
@@ -333,6 +335,8 @@ def render_html(atlas: Atlas) -> str:
             f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
             class_="muted",
         ),
+        *([tag("p", f"The atlas stopped early — {atlas.interrupted}; the runs were stopped and nothing was "
+               "compared.")] if atlas.interrupted else []),
         tag("h2", "Verdicts by release"),
         tag(
             "p",

@@ -1,14 +1,18 @@
 """What the commands share on the command line: the program's name, the parser that turns misuse into one
-line, and the argument types (`--target` specs, `--env` pairs, counts, seeds, seconds)."""
+line, and the argument types (`--target` specs, `--env` pairs, counts, seeds, seconds, byte sizes), each with
+its range, so a value out of range is a usage error before anything starts."""
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 from collections.abc import Sequence
 from importlib import metadata
 from typing import NoReturn
 
 from conformance.core.errors import HarnessError, InputError
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.targets.kinds import kind_of, one_of, syntaxes
 from conformance.targets.specs import parse_env_pair, split_env, with_env
 
@@ -16,8 +20,16 @@ PROG = "seqthink-conformance"
 DISTRIBUTION = "seqthink-conformance"
 
 
+SEED_LIMIT = 2**32
+"""Seeds are whole numbers below this: the range a random default is drawn from and hypothesis replays."""
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest time an option may name (a week): beyond it a value is a typo and time arithmetic overflows."""
+MAX_FRAME_LIMIT = 1 << 30
+"""The largest `--max-frame` accepted (1 GiB)."""
+
+
 class UsageError(InputError):
-    """The command line is wrong (exit status 4)."""
+    """The command line is wrong (exit status 4, `exit_status.USAGE`)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,29 +37,54 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def positive(text: str) -> int:
-    return _whole_number(text, 1, "must be at least 1")
+def jobs(text: str) -> int:
+    """Parallel workers: at least 1, at most four per core this process may use."""
+    most = 4 * usable_cores()
+    value = _whole_number(text, 1, "must be at least 1")
+    if value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most} (4 per core, {usable_cores()} cores)")
+    return value
+
+
+def usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0 and at most `MAX_SECONDS`."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most {MAX_SECONDS:.0f}, not {text!r}"
+        )
     return value
 
 
 def seed(text: str) -> int:
-    return _whole_number(text, 0, "must not be negative")
+    value = _whole_number(text, 0, "must not be negative")
+    if value >= SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be below 2**32 ({SEED_LIMIT})")
+    return value
+
+
+def frame_bytes(text: str) -> int:
+    """A frame size limit in bytes: at least 1 KiB (a handshake must fit), at most `MAX_FRAME_LIMIT`."""
+    value = _whole_number(text, 1024, "must be at least 1024 bytes")
+    if value > MAX_FRAME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_FRAME_LIMIT} bytes")
+    return value
 
 
 def _whole_number(text: str, least: int, below: str) -> int:
     try:
-        value = int(text)
+        value = int(text, 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
     if value < least:
         raise argparse.ArgumentTypeError(below)
     return value
@@ -71,6 +108,18 @@ def env_pair(text: str) -> str:
 
 def env_of(pairs: Sequence[str] | None) -> dict[str, str]:
     return dict(parse_env_pair(p) for p in pairs or [])
+
+
+def add_max_frame(parser: argparse.ArgumentParser) -> None:
+    """`--max-frame`: the longest stdout frame a server may write before it is an `error` (the bytes are not
+    kept), so a server writing without end costs the harness a bounded amount of memory."""
+    parser.add_argument(
+        "--max-frame",
+        type=frame_bytes,
+        default=DEFAULT_MAX_FRAME,
+        metavar="BYTES",
+        help=f"longest stdout frame read from a server, longer is an error (default: {DEFAULT_MAX_FRAME})",
+    )
 
 
 def add_env(parser: argparse.ArgumentParser) -> None:

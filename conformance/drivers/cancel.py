@@ -40,6 +40,7 @@ class Cancelled(KeyboardInterrupt):
 _lock = threading.Lock()
 _stop: Stop | None = None
 _raised = False
+_deferring = False
 
 
 def requested() -> Stop | None:
@@ -57,21 +58,39 @@ def request(stop: Stop) -> None:
 
 def check() -> None:
     """Raise `Cancelled` when a stop was requested: called before every request and every test."""
+    global _raised
     if _stop is not None:
+        with _lock:
+            _raised = True
         raise Cancelled(_stop)
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """A stop that arrives inside the block is recorded, not raised: the block (a run's set-up, before it can
+    write a report) finishes, and the next `check()` raises it."""
+    global _deferring
+    _deferring = True
+    try:
+        yield
+    finally:
+        _deferring = False
 
 
 def reset() -> None:
     """Forget a stop (a new run in the same interpreter, e.g. the CLI's tests)."""
-    global _stop, _raised
+    global _stop, _raised, _deferring
     with _lock:
         _stop = None
         _raised = False
+        _deferring = False
 
 
 def _stop_now(stop: Stop) -> None:
     global _raised
     request(stop)
+    if _deferring:
+        return
     with _lock:
         first = not _raised
         _raised = True

@@ -42,6 +42,15 @@ class ProtocolViolation(DriverError):
         self.line = line
 
 
+class FrameTooLarge(ProtocolViolation):
+    """A stdout frame grew past the driver's limit: reading stopped there, and the server was ended."""
+
+    def __init__(self, limit: int, *, line: bytes = b"", stderr_tail: str = "") -> None:
+        message = f"frame over {limit} bytes on stdout (the limit; reading stopped, the server was ended)"
+        super().__init__(message, line=line, stderr_tail=stderr_tail)
+        self.limit = limit
+
+
 class WrongId(ProtocolViolation):
     """A response arrived whose id matches no outstanding request."""
 

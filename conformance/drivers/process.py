@@ -123,31 +123,6 @@ def group_rss_bytes(pgid: int) -> int | None:
     return total if found else None
 
 
-def child_writing_to(pipe_inode: int) -> int | None:
-    """Our child process whose stderr is the pipe with inode `pipe_inode` (Linux /proc; else None).
-
-    The SDK's stdio client does not expose the process it spawns; the stderr pipe we hand it is a
-    unique handle on it, so the harness can still count it and make sure its group is gone.
-    """
-    proc_root = Path("/proc")
-    if not proc_root.is_dir():
-        return None
-    me = os.getpid()
-    target = f"pipe:[{pipe_inode}]"
-    for entry in os.listdir(proc_root):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = (proc_root / entry / "stat").read_bytes()
-            if int(stat[stat.rfind(b")") + 2 :].split()[1]) != me:
-                continue
-            if os.readlink(proc_root / entry / "fd" / "2") == target:
-                return int(entry)
-        except (OSError, ValueError, IndexError):
-            continue
-    return None
-
-
 def signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)

@@ -1,8 +1,9 @@
-"""The realistic host: the official `mcp` 2.x client session over its stdio client, behind a sync facade.
+"""The realistic host: the official `mcp` 2.x client session over stdio (`sdk_stdio.py`: the SDK's stdio
+transport with a frame limit), behind a sync facade.
 
 The suite is synchronous (pytest + hypothesis), so the async session lives in an anyio blocking
-portal on a background thread. The server's stderr goes into a pipe drained into a buffer, never to
-the terminal; that pipe also identifies the spawned process, which the SDK does not expose.
+portal on a background thread. The server's stderr goes into a pipe drained into a bounded buffer (head
+and tail), never to the terminal.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any, Final, TextIO, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp.client.session import ClientSession, IncomingMessage
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CONNECTION_CLOSED,
@@ -35,15 +35,19 @@ from pydantic import ValidationError
 
 from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
 from conformance.drivers import cancel, process
+from conformance.drivers.capture import HeadTail
 from conformance.drivers.errors import (
     DriverError,
+    FrameTooLarge,
     ProtocolViolation,
     ServerExited,
     ServerTimeout,
     TargetError,
 )
 from conformance.drivers.lifecycle import Managed
+from conformance.drivers.sdk_stdio import bounded_stdio
 from conformance.drivers.transcript import decode
+from conformance.drivers.wire import max_frame as default_max_frame
 
 T = TypeVar("T")
 
@@ -58,11 +62,9 @@ class _StderrSink:
 
     def __init__(self, limit: int) -> None:
         read_fd, write_fd = os.pipe()
-        self.inode = os.fstat(write_fd).st_ino
         self.writer: TextIO = open(write_fd, "w", encoding="utf-8")  # noqa: SIM115
         self._read_fd = read_fd
-        self._limit = limit
-        self._buffer = bytearray()
+        self._buffer = HeadTail(limit)
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._drain, name="sdk-stderr", daemon=True)
         self._thread.start()
@@ -76,10 +78,7 @@ class _StderrSink:
             if not chunk:
                 return
             with self._lock:
-                self._buffer += chunk
-                excess = len(self._buffer) - self._limit
-                if excess > 0:
-                    del self._buffer[:excess]
+                self._buffer.append(chunk)
 
     def release_writer(self) -> None:
         """Drop our copy of the write end, so EOF arrives once the server (and its children) are gone."""
@@ -87,12 +86,13 @@ class _StderrSink:
             self.writer.close()
 
     def data(self) -> bytes:
+        """Its head and tail, a mark counting the bytes not kept between."""
         with self._lock:
-            return bytes(self._buffer)
+            return self._buffer.kept()
 
     def tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._lock:
-            return decode(bytes(self._buffer[-limit:]))
+            return decode(self._buffer.last(limit))
 
     def close(self) -> None:
         self.release_writer()
@@ -111,6 +111,7 @@ class SdkDriver(Managed):
         env: Mapping[str, str] | None = None,
         timeout: float = 10.0,
         stderr_limit: int = 16 << 20,
+        max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
     ) -> None:
         if not command:
@@ -121,6 +122,7 @@ class SdkDriver(Managed):
         self.env = dict(env or {})
         self.timeout = timeout
         self.stderr_limit = stderr_limit
+        self.max_frame = max_frame if max_frame is not None else default_max_frame()
         self.initialize_result: InitializeResult | None = None
         self.pid: int | None = None
         self._sink: _StderrSink | None = None
@@ -153,11 +155,10 @@ class SdkDriver(Managed):
     @asynccontextmanager
     async def _connect(self) -> AsyncIterator[ClientSession]:
         assert self._sink is not None
-        params = StdioServerParameters(
-            command=self.command[0], args=list(self.command[1:]), env=process.merged_env(self.env)
-        )
+        env = process.merged_env(self.env)
+        transport = bounded_stdio(self.command, env, self._sink.writer, self.max_frame)
         async with (
-            stdio_client(params, errlog=self._sink.writer) as (read_stream, write_stream),
+            transport as ((read_stream, write_stream), pid),
             ClientSession(
                 read_stream,
                 write_stream,
@@ -166,7 +167,7 @@ class SdkDriver(Managed):
                 client_info=CLIENT_INFO,
             ) as session,
         ):
-            self.pid = process.child_writing_to(self._sink.inode)
+            self.pid = pid
             process.register_group(self.pid)
             self.initialize_result = await self._guarded("initialize", session.initialize)
             yield session
@@ -212,6 +213,8 @@ class SdkDriver(Managed):
                     return await call()
         finally:
             self._call_scope = None
+        if isinstance(self._stream_error, FrameTooLarge):
+            raise FrameTooLarge(self._stream_error.limit, stderr_tail=self.stderr_tail())
         if scope.cancelled_caught and self._stream_error is not None:
             raise ProtocolViolation(
                 f"server wrote a stdout line that is not JSON-RPC: {self._stream_error}",

@@ -1,6 +1,9 @@
 """A record of every frame on the pipe, streamed to disk so a long run keeps flat memory.
 
-The last `keep` events stay in memory so a verdict can quote the exchange behind it.
+The last `keep` events stay in memory so a verdict can quote the exchange behind it (`excerpt`, bounded).
+The file is capped at `max_bytes`: past the cap a note says so, and the last line counts what was not written.
+Stderr read in many small pieces becomes one event per stretch between frames (at most `STDERR_EVENT` long),
+so a server trickling stderr costs a few events, not one per read.
 """
 
 from __future__ import annotations
@@ -12,9 +15,19 @@ import time
 from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Final, Literal
 
 EventKind = Literal["sent", "received", "stderr", "note"]
+
+DEFAULT_MAX_BYTES: Final = 128 << 20
+"""The largest transcript file written (bytes); later events are counted, not written."""
+STDERR_EVENT: Final = 64 << 10
+"""Stderr is gathered into one event until a frame, a note or this many characters."""
+EXCERPT_CHARS: Final = 64 << 10
+"""The characters of event data a report quotes from a transcript at most."""
+KEEP_CHARS: Final = 8 << 20
+"""The characters of event data held in memory at most (besides the `keep` count): a flood of large events
+costs a bounded amount of memory; the file has them all, up to its cap."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,39 +51,118 @@ def decode(data: bytes) -> str:
 class Transcript:
     """Thread-safe event log (the stderr reader thread writes to it too)."""
 
-    def __init__(self, path: Path | str | None = None, *, keep: int = 2000) -> None:
+    def __init__(
+        self, path: Path | str | None = None, *, keep: int = 2000, max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> None:
         self._events: deque[Event] = deque(maxlen=keep)
         self._seq = 0
         self._counts: Counter[EventKind] = Counter()
         self._lock = threading.Lock()
         self._file: IO[str] | None = None
+        self._pending: list[str] = []
+        self._pending_size = 0
+        self._pending_t = 0.0
+        self._held = 0
+        self.max_bytes = max_bytes
+        self._written = 0
+        self._unwritten_events = 0
+        self._unwritten_bytes = 0
         self.path = Path(path) if path is not None else None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("a", encoding="utf-8", errors="backslashreplace")
 
-    def record(self, kind: EventKind, data: str | bytes, t: float | None = None) -> Event:
+    def record(self, kind: EventKind, data: str | bytes, t: float | None = None) -> None:
         text = decode(data) if isinstance(data, bytes) else data
+        now = time.monotonic() if t is None else t
         with self._lock:
-            event = Event(self._seq, kind, text, time.monotonic() if t is None else t)
-            self._seq += 1
-            self._counts[kind] += 1
-            self._events.append(event)
-            if self._file is not None:
-                self._file.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
-        return event
+            if kind != "stderr":
+                self._flush_stderr_locked()
+                self._append_locked(kind, text, now)
+                return
+            if not self._pending:
+                self._pending_t = now
+            self._pending.append(text)
+            self._pending_size += len(text)
+            if self._pending_size >= STDERR_EVENT:
+                self._flush_stderr_locked()
 
-    def note(self, text: str) -> Event:
-        return self.record("note", text)
+    def _flush_stderr_locked(self) -> None:
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending.clear()
+            self._pending_size = 0
+            self._append_locked("stderr", text, self._pending_t)
+
+    def _append_locked(self, kind: EventKind, text: str, t: float) -> None:
+        event = Event(self._seq, kind, text, t)
+        self._seq += 1
+        self._counts[kind] += 1
+        if len(self._events) == self._events.maxlen:
+            self._held -= len(self._events[0].data)
+        self._events.append(event)
+        self._held += len(text)
+        while self._held > KEEP_CHARS and len(self._events) > 1:
+            self._held -= len(self._events.popleft().data)
+        if self._file is None:
+            return
+        line = json.dumps(event.to_json(), ensure_ascii=False) + "\n"
+        size = len(line.encode("utf-8", errors="backslashreplace"))
+        if self._unwritten_events or self._written + size > self.max_bytes:
+            if not self._unwritten_events:
+                self._write_locked(self._note_line(
+                    f"transcript cap of {self.max_bytes} bytes reached: later events are counted, not written"
+                ))
+            self._unwritten_events += 1
+            self._unwritten_bytes += size
+            return
+        self._write_locked(line)
+
+    def _note_line(self, text: str) -> str:
+        """A note written to the file only (its seq is the next event's, its kind says it is not a frame)."""
+        return json.dumps({"seq": self._seq, "kind": "note", "data": text, "t": time.monotonic()}) + "\n"
+
+    def _write_locked(self, line: str) -> None:
+        assert self._file is not None
+        self._file.write(line)
+        self._written += len(line.encode("utf-8", errors="backslashreplace"))
+
+    def note(self, text: str) -> None:
+        self.record("note", text)
 
     def mark(self) -> int:
         """Position to pass to `events_since` later, to cut out what happened in between."""
         with self._lock:
+            self._flush_stderr_locked()
             return self._seq
+
+    def excerpt(self, mark: int, end: int | None = None, chars: int = EXCERPT_CHARS) -> list[Event]:
+        """The latest events from `mark` (up to `end`) whose data fit in `chars`, oldest first; a note first
+        says what was left out. The last event is always there, cut to `chars` if it alone is longer."""
+        events = [e for e in self.events_since(mark) if end is None or e.seq < end]
+        kept: list[Event] = []
+        room = chars
+        for event in reversed(events):
+            if len(event.data) > room:
+                if not kept:
+                    shown = max(chars - 64, 0)
+                    cut = f"{event.data[:shown]}… [{len(event.data) - shown} characters left out]"
+                    kept.append(Event(event.seq, event.kind, cut, event.t))
+                break
+            kept.append(event)
+            room -= len(event.data)
+        kept.reverse()
+        left = events[: len(events) - len(kept)]
+        if left:
+            size = sum(len(e.data) for e in left)
+            said = f"{len(left)} earlier events ({size} characters) left out"
+            kept.insert(0, Event(left[0].seq, "note", said, left[0].t))
+        return kept
 
     def events_since(self, mark: int) -> list[Event]:
         """Events recorded at or after `mark` that are still held in memory (older ones are on disk only)."""
         with self._lock:
+            self._flush_stderr_locked()
             if not self._events:
                 return []
             start = max(0, mark - self._events[0].seq)
@@ -84,6 +176,7 @@ class Transcript:
     @property
     def events(self) -> list[Event]:
         with self._lock:
+            self._flush_stderr_locked()
             return list(self._events)
 
     def __len__(self) -> int:
@@ -92,12 +185,19 @@ class Transcript:
 
     def flush(self) -> None:
         with self._lock:
+            self._flush_stderr_locked()
             if self._file is not None:
                 self._file.flush()
 
     def close(self) -> None:
         with self._lock:
+            self._flush_stderr_locked()
             if self._file is not None:
+                if self._unwritten_events:
+                    self._write_locked(self._note_line(
+                        f"{self._unwritten_events} events ({self._unwritten_bytes} bytes) not written: "
+                        f"transcript cap of {self.max_bytes} bytes"
+                    ))
                 self._file.close()
                 self._file = None
 

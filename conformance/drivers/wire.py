@@ -7,6 +7,10 @@ a background thread drains it whenever no call is running; during a call the cal
 it when the response arrives, or watches it too as soon as an answer takes longer than 20 ms (a
 server blocked on a full stderr pipe). So a server writing megabytes of stderr is never stuck, and
 the stderr bytes written during a call are attributed to that call.
+
+What a server writes is bounded here, not by the server: a stdout frame longer than `max_frame` is a
+`FrameTooLarge` (reading stops, the server is ended), and stderr is kept as its head and tail with the rest
+counted (`capture.HeadTail`), per process and per call.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import cancel, process
+from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
 from conformance.drivers.errors import (
     DriverError,
+    FrameTooLarge,
     ProtocolViolation,
     ServerExited,
     ServerTimeout,
@@ -48,6 +54,19 @@ _FIONREAD_BUF: Final = bytes(4)
 _IDLE: Final = 0.02
 _IDLE_MS: Final = 20
 _FIRST_WAIT_MS: Final = 20
+
+
+_max_frame = DEFAULT_MAX_FRAME
+
+
+def set_max_frame(limit: int) -> None:
+    """The frame limit of every driver made after this in this process (`--max-frame` of the commands)."""
+    global _max_frame
+    _max_frame = limit
+
+
+def max_frame() -> int:
+    return _max_frame
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -79,6 +98,8 @@ class Exchange:
     t_sent: float
     t_received: float
     transcript_mark: int | None = None
+    stderr_dropped: int = 0
+    """Bytes of stderr written during the call but not kept in `stderr` (a mark there says how many)."""
 
     @property
     def result(self) -> dict[str, JSON] | None:
@@ -124,7 +145,8 @@ class WireDriver(Managed):
         env: Mapping[str, str] | None = None,
         timeout: float = 10.0,
         transcript: Transcript | None = None,
-        stderr_limit: int = 64 << 20,
+        stderr_limit: int = DEFAULT_STDERR_LIMIT,
+        max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
     ) -> None:
         self.command = tuple(command)
@@ -135,7 +157,8 @@ class WireDriver(Managed):
         self.env = dict(env or {})
         self.timeout = timeout
         self.transcript = transcript
-        self.stderr_limit = stderr_limit
+        self._stderr_limit = stderr_limit
+        self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
         self.initialize_result: dict[str, JSON] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -143,14 +166,15 @@ class WireDriver(Managed):
         self._abandoned: set[int] = set()
         self._lines: deque[bytes] = deque()
         self._partial: list[bytes] = []
+        self._partial_size = 0
         self._stdin_fd = -1
         self._stdout_fd = -1
         self._stderr_fd = -1
         self._stdin_poll = select.poll()
         self._stdout_poll = select.poll()
         self._both_poll = select.poll()
-        self._stderr = bytearray()
-        self._stderr_base = 0
+        self._stderr_store: HeadTail | None = None
+        self._call_stderr: HeadTail | None = None
         self._stderr_lock = threading.Lock()
         self._stderr_stop = False
         self._stderr_eof = False
@@ -265,14 +289,31 @@ class WireDriver(Managed):
             self._append_stderr(chunk)
             return True
 
+    @property
+    def stderr_limit(self) -> int:
+        """Bytes of stderr kept as the tail (the head is a sixteenth): per process and per call."""
+        return self._stderr_limit
+
+    @stderr_limit.setter
+    def stderr_limit(self, limit: int) -> None:
+        """A new limit (a handed-over process becomes a session's): the tail kept from now on is this long."""
+        self._stderr_limit = limit
+        if self._stderr_store is not None:
+            self._stderr_store.tail_limit = max(limit, 1)
+
+    @property
+    def _stderr(self) -> HeadTail:
+        """The process's stderr, head and tail (made on first use: `stderr_limit` may be set after init)."""
+        if self._stderr_store is None:
+            self._stderr_store = HeadTail(self.stderr_limit)
+        return self._stderr_store
+
     def _append_stderr(self, chunk: bytes) -> None:
-        self._stderr += chunk
+        self._stderr.append(chunk)
+        if self._call_stderr is not None:
+            self._call_stderr.append(chunk)
         if self.transcript is not None:
             self.transcript.record("stderr", chunk)
-        if len(self._stderr) > self.stderr_limit + (self.stderr_limit >> 1):
-            excess = len(self._stderr) - self.stderr_limit
-            del self._stderr[:excess]
-            self._stderr_base += excess
 
     def _drain_stderr_locked(self) -> int:
         """Read what is pending on the stderr pipe right now (bounded); returns the absolute end offset.
@@ -293,14 +334,14 @@ class WireDriver(Managed):
                     self._append_stderr(chunk)
             except OSError:
                 pass
-        return self._stderr_base + len(self._stderr)
+        return self._stderr.total
 
     def _stderr_mark(self) -> int:
         with self._stderr_lock:
             return self._drain_stderr_locked()
 
-    def _stderr_since(self, start: int) -> bytes:
-        """The stderr bytes from absolute offset `start` up to what is pending right now.
+    def _call_stderr_now(self) -> HeadTail:
+        """The stderr bytes of the call in progress up to what is pending right now; the call's capture ends.
 
         One read usually empties the pipe (a short read means nothing more was pending), which
         saves the FIONREAD syscall on the per-call path; a full read falls back to the bounded drain.
@@ -316,7 +357,15 @@ class WireDriver(Managed):
                     self._append_stderr(chunk)
                     if len(chunk) == _READ_CHUNK:
                         self._drain_stderr_locked()
-            return bytes(self._stderr[max(start - self._stderr_base, 0) :])
+            captured = self._call_stderr
+            self._call_stderr = None
+            return captured if captured is not None else HeadTail(self.stderr_limit)
+
+    def _begin_call_stderr(self) -> None:
+        """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            self._call_stderr = HeadTail(self.stderr_limit)
 
     def stderr_mark(self) -> int:
         """A position in this process's stderr: `stderr_since(mark)` is what it wrote after that point."""
@@ -325,18 +374,18 @@ class WireDriver(Managed):
     def stderr_since(self, mark: int) -> bytes:
         with self._stderr_lock:
             self._drain_stderr_locked()
-            return bytes(self._stderr[max(mark - self._stderr_base, 0) :])
+            return self._stderr.since(mark)
 
     def stderr_bytes(self) -> bytes:
-        """Everything read from stderr so far (the oldest bytes beyond `stderr_limit` are dropped)."""
+        """What was read from stderr so far: its head and tail, a mark counting the bytes not kept between."""
         with self._stderr_lock:
             self._drain_stderr_locked()
-            return bytes(self._stderr[-self.stderr_limit :])
+            return self._stderr.kept()
 
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._stderr_lock:
             self._drain_stderr_locked()
-            return decode(bytes(self._stderr[-limit:]))
+            return decode(self._stderr.last(limit))
 
     # -- the pipe ----------------------------------------------------------------------------------
 
@@ -400,7 +449,7 @@ class WireDriver(Managed):
                     if len(ready) == 1:
                         continue
             try:
-                chunk = os.read(self._stdout_fd, _READ_CHUNK)
+                chunk = os.read(self._stdout_fd, min(_READ_CHUNK, self.max_frame + 1))
             except BlockingIOError:
                 continue
             if not chunk:
@@ -410,8 +459,12 @@ class WireDriver(Managed):
             if not self._partial and chunk.find(b"\n") == len(chunk) - 1:
                 lines.append(chunk[:-1])
                 break
-            if b"\n" not in chunk:
+            newline = chunk.find(b"\n")
+            if self._partial_size + (len(chunk) if newline < 0 else newline) > self.max_frame:
+                raise self._frame_too_large(chunk)
+            if newline < 0:
                 self._partial.append(chunk)
+                self._partial_size += len(chunk)
                 continue
             if self._partial:
                 self._partial.append(chunk)
@@ -419,6 +472,7 @@ class WireDriver(Managed):
                 self._partial.clear()
             parts = chunk.split(b"\n")
             tail = parts.pop()
+            self._partial_size = len(tail)
             if tail:
                 self._partial.append(tail)
             lines.extend(parts)
@@ -426,6 +480,18 @@ class WireDriver(Managed):
         if self.transcript is not None:
             self.transcript.record("received", line)
         return line
+
+    def _frame_too_large(self, chunk: bytes) -> FrameTooLarge:
+        """Stop reading a frame past `max_frame`: the rest of the stream cannot be framed, so the server is
+        ended; the transcript gets a note and the frame's first bytes, never the frame."""
+        head = (self._partial[0] if self._partial else chunk)[:200]
+        self._partial.clear()
+        self._partial_size = 0
+        failure = FrameTooLarge(self.max_frame, line=head, stderr_tail=self.stderr_tail())
+        if self.transcript is not None:
+            self.transcript.note(f"{failure}; it began {decode(head)!r}")
+        self.close()
+        return failure
 
     def _parse(self, line: bytes) -> dict[str, JSON]:
         try:
@@ -523,19 +589,20 @@ class WireDriver(Managed):
         mark = self.transcript.mark() if self.transcript is not None else None
         self._in_call = True
         try:
-            stderr_start = self._stderr_mark()
+            self._begin_call_stderr()
             t_sent = time.monotonic()
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            stderr = self._stderr_since(stderr_start)
+            stderr = self._call_stderr_now()
         except DriverError as exc:
             self._failed(exc)
             raise
         finally:
+            self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-        return Exchange(method, request, response, stderr, t_sent, t_received, mark)
+        return Exchange(method, request, response, stderr.kept(), t_sent, t_received, mark, stderr.dropped)
 
     def _await_response(
         self, request_id: int, deadline: float, method: str, limit: float

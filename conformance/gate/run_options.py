@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
+
 SUITE: Final = "conformance.suite"
 CALL_TIMEOUT: Final = 10.0
 
@@ -24,6 +26,7 @@ class RunOptions:
     suite: str = SUITE
     against: str | None = None
     max_time: float | None = None
+    max_frame: int = DEFAULT_MAX_FRAME
     select: tuple[str, ...] = ()
     """Records (IDs, aliases) or kinds the run judges (`catalog/selection.py`); empty: every record."""
     deselect: tuple[str, ...] = ()
@@ -46,6 +49,8 @@ class RunOptions:
             argv += ["--against", self.against]
         if self.max_time is not None:
             argv += ["--max-time", f"{self.max_time:g}"]
+        if self.max_frame != DEFAULT_MAX_FRAME:
+            argv += ["--max-frame", str(self.max_frame)]
         argv += self._selection()
         if self.strict_baseline:
             argv.append("--strict-baseline")

@@ -29,9 +29,11 @@ from conformance.core.results import (
     TranscriptEvent,
 )
 from conformance.drivers import cancel
+from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
 from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
 from conformance.suite.contradiction import contradicted
 from conformance.suite.fresh_runs import FreshRunner
@@ -64,6 +66,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where npm targets are installed (default: the user cache directory)")
     group.addoption("--call-timeout", dest="conformance_timeout", type=float, default=10.0,
                     help="seconds a server may take to answer one request")
+    group.addoption("--max-frame", dest="conformance_max_frame", type=int, default=DEFAULT_MAX_FRAME,
+                    help="longest stdout frame read from a server, in bytes (a longer one is an error)")
     group.addoption("--example-db", dest="conformance_example_db", default=None, metavar="DIR",
                     help="hypothesis' example database: failing examples saved here, replayed first later")
     group.addoption("--records", dest="conformance_records", default=None, metavar="IDS",
@@ -160,6 +164,7 @@ def pytest_configure(config: pytest.Config) -> None:
     load_profile(profile, Path(example_db) if example_db else None)
     results_dir = config.getoption("conformance_results_dir")
     cache = config.getoption("conformance_cache")
+    set_max_frame(int(config.getoption("conformance_max_frame")))
     state = _RunState(
         profile=profile,
         results_dir=Path(results_dir) if results_dir else None,
@@ -443,8 +448,8 @@ def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list
     session = state.sessions.get(spec)
     if session is None:
         return []
-    events = [e for e in session.transcript.events_since(start) if e.seq < end]
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+    events = session.transcript.excerpt(start, end)
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
@@ -454,10 +459,10 @@ def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[Transcri
         return []
     span = state.failing_spans.get(nodeid)
     start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
-    events = [e for e in session.transcript.events_since(start) if end is None or e.seq < end]
+    events = session.transcript.excerpt(start, end)
     if not events and span is not None:
-        events = session.transcript.events_since(span[0])
-    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events[-200:]]
+        events = session.transcript.excerpt(span[0])
+    return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
 def _now() -> str:

@@ -7,54 +7,28 @@ Each test runs the command line in a child process against the reference server,
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.servers import TAG_VARIABLE, tagged
+from tests.cli import Started
+from tests.servers import tagged
 
-REPO = Path(__file__).resolve().parents[2]
 STOP_WITHIN = 30.0
 """Generous: the budget is 10 s, but a stalled run (the old behaviour: 20 s and more) must still fail."""
 JUDGED = {"holds", "not observable", "not run"}
 """Verdicts a cancelled run may give the reference: anything else was derived from the stop itself."""
 
 
-def _default_sigint() -> None:
-    """A CI shell may start us with SIGINT ignored, and a child inherits that; the CLI honours it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-class Running:
-    """`conformance run` in a child process, its stdout read line by line as it comes."""
+class Running(Started):
+    """`conformance run` against the reference in a child process."""
 
     def __init__(self, out: Path, *extra: str) -> None:
-        self.tag = uuid.uuid4().hex
-        env = {**os.environ, TAG_VARIABLE: self.tag,
-               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        env.pop("CI", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "conformance", "run", "--target", "reference", "--profile", "dev",
-             "--seed", "3", "--out", str(out), *extra],
-            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            preexec_fn=_default_sigint,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
+        super().__init__("run", "--target", "reference", "--profile", "dev", "--seed", "3", "--out", str(out),
+                         *extra)
 
     def wait_for_tests(self, count: int, timeout: float = 300.0) -> None:
         """Until the progress line says `count` tests have run."""
@@ -68,17 +42,6 @@ class Running:
             assert self.proc.poll() is None, "".join(self.lines)
             time.sleep(0.1)
         raise AssertionError(f"no progress: {''.join(self.lines)}")
-
-    def stop(self, sig: signal.Signals) -> tuple[int, float]:
-        start = time.monotonic()
-        self.proc.send_signal(sig)
-        code = self.proc.wait(timeout=120)
-        return code, time.monotonic() - start
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def _report(out: Path) -> dict[str, Any]:

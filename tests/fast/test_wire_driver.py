@@ -124,7 +124,7 @@ def test_stderr_flood_never_blocks_and_is_attributed_to_the_call_that_wrote_it()
         exchange = driver.call_tool("sequentialthinking", VALID)
         assert exchange.text == "ok"
         assert len(exchange.stderr) == megabytes << 20
-        assert len(driver.stderr_bytes()) == (megabytes + 1) << 20
+        assert len(driver.stderr_bytes()) == ((megabytes + 1) << 20) + len(b"stderr_flood: starting\n")
         pid = driver.pid
     assert time.monotonic() - started < 20
     assert_gone(pid)
@@ -136,7 +136,10 @@ def test_endless_stderr_flood_ends_in_a_timeout_with_bounded_memory() -> None:
         driver.initialize()
         with pytest.raises(ServerTimeout):
             driver.call_tool("sequentialthinking", VALID)
-        assert len(driver.stderr_bytes()) == limit
+        kept = driver.stderr_bytes()
+        head, mark, tail = kept[: limit // 16], kept[limit // 16 : -limit], kept[-limit:]
+        assert head.startswith(b"stderr_flood: starting\n") and set(tail) <= set(b"x\n")
+        assert mark.startswith(b"\n[") and mark.endswith(b" bytes of stderr not kept]\n"), mark
         pid = driver.pid
     assert_gone(pid)
 

@@ -1,4 +1,5 @@
-"""Floods stderr: 1 MB at start, then --mb N megabytes during each tools/call before answering it.
+"""Floods stderr: a banner line and 1 MB at start, then --mb N megabytes during each tools/call before
+answering it.
 
 --forever: during tools/call, write to stderr without end and never answer.
 """
@@ -25,5 +26,6 @@ def on_call(message: Message) -> None:
     answer_call(message)
 
 
+sys.stderr.buffer.write(b"stderr_flood: starting\n")
 flood(1)
 serve(on_call)

@@ -7,7 +7,16 @@ import secrets
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import PROG, add_env, env_of, positive, seed, target_spec
+from conformance.cli.arguments import (
+    PROG,
+    add_env,
+    env_of,
+    jobs,
+    positive_seconds,
+    seed,
+    target_spec,
+)
+from conformance.drivers import cancel
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
@@ -21,7 +30,8 @@ DESCRIPTION = (
     "`--merge DIR ...` joins the outputs of one-target atlas runs instead, as data: it starts nothing a "
     "merged file names but published releases (npm:VERSION) and the TARGETs given, whose adjacent pairs "
     "it compares. Exit 0 when written, 2 when a target cannot be used, 4 when the command is misused, a "
-    "merged file is not valid or --out holds what the harness did not write."
+    "merged file is not valid or --out holds what the harness did not write, 143/130 on SIGTERM/SIGINT "
+    "(the runs in flight are stopped)."
 )
 
 
@@ -33,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile", choices=PROFILES, default=None, help="as for run (default: dev, ci under CI)"
     )
     parser.add_argument("--seed", type=seed, default=None, help="one hypothesis seed for every run")
-    parser.add_argument("--jobs", "-j", type=positive, default=1, metavar="N", help="targets run at once")
+    parser.add_argument(
+        "--jobs", "-j", type=jobs, default=1, metavar="N", help="targets run at once (at most 4 per core)"
+    )
     parser.add_argument("--out", type=Path, default=Path("reports/atlas"), metavar="DIR",
                         help="atlas directory (default: reports/atlas)")
     parser.add_argument("--no-compare", action="store_true", help="skip the comparisons of adjacent pairs")
@@ -51,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                         help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the "
                         "user cache)")
-    parser.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S",
+    parser.add_argument("--call-timeout", type=positive_seconds, default=CALL_TIMEOUT, metavar="S",
                         help="seconds a server may take to answer one request (default: 10)")
     parser.add_argument("--suite", default=None, help=argparse.SUPPRESS)
 
@@ -89,7 +101,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             timeout=args.call_timeout,
             suite=args.suite,
         )
-        atlas = build_atlas(options, progress=say)
+        with cancel.handling():
+            atlas = build_atlas(options, progress=say)
+        if atlas.interrupted is not None:
+            where = safe(str(args.out))
+            write_line(f"atlas stopped: {safe(atlas.interrupted)}; {where}/atlas.md says what ran", out)
+            stop = cancel.requested()
+            return stop.exit_code if stop is not None else exit_status.INTERRUPTED
     changed = sum(1 for pair in atlas.pairs if pair.verdict_changes or pair.root_causes)
     write_line(
         f"atlas: {len(atlas.columns)} columns, {len(atlas.pairs)} pairs ({changed} with changes); "

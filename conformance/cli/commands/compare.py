@@ -2,7 +2,8 @@
 
 Exit status: 0 no difference (or every one accepted by `--baseline`), 1 a difference not accepted, 2 a
 target cannot be used (one line saying why), 4 a wrong option or input file, or an --out it may not
-write. The report is written into a staging folder that replaces --out when done.
+write, 143 / 130 stopped by SIGTERM / SIGINT (the report says so). The report is written into a staging
+folder that replaces --out when done.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import UsageError, target_spec
+from conformance.cli.arguments import UsageError, add_max_frame, env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
 from conformance.core.outfolder import claimed, write_file
-from conformance.drivers import process
+from conformance.drivers import cancel, process
+from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
 from conformance.gate.comparison import (
     CompareBaseline,
@@ -29,10 +31,10 @@ from conformance.gate.comparison import (
 )
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
-from conformance.report.model import Report
+from conformance.report.model import Comparison, Report
 from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
-from conformance.targets.kinds import syntaxes
+from conformance.targets.kinds import syntaxes, unresolved_identity
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
 NAME = "compare"
@@ -41,7 +43,7 @@ DESCRIPTION = (
     "Drive two targets in lock-step (fresh-process checks, fixed witnesses, generated call programs), shrink "
     "each difference to its smallest program, confirm it on fresh processes, attribute it to records and "
     "group it under a root cause. Exit 0 without differences, 1 with a difference the baseline does not "
-    "accept, 2 when a target cannot be used."
+    "accept, 2 when a target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT."
 )
 DEFAULT_B = "reference"
 
@@ -52,21 +54,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the target to compare with (default: {DEFAULT_B})")
     p.add_argument("--profile", choices=("dev", "ci", "thorough"), default=None,
                    help="search size: dev, ci or thorough (default: ci under CI, else dev)")
-    p.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, recorded)")
+    p.add_argument("--seed", type=seed, default=None,
+                   help="hypothesis seed, 0 to 2**32-1 (default: random, recorded)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="report directory (default: reports/compare-<a>-vs-<b>)")
     p.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                    help="a seqthink-compare-baseline/1 file: the difference ids that are expected")
     p.add_argument("--write-baseline", type=Path, default=None, metavar="FILE",
                    help="write a compare baseline accepting every difference found (reasons to fill in)")
-    p.add_argument("--call-timeout", type=float, default=CALL_TIMEOUT, metavar="S",
+    p.add_argument("--call-timeout", type=positive_seconds, default=CALL_TIMEOUT, metavar="S",
                    help="seconds a server may take to answer one request (default: 10)")
-    p.add_argument("--budget", type=float, default=None, metavar="S",
+    p.add_argument("--budget", type=positive_seconds, default=None, metavar="S",
                    help="seconds the search may take (default: the profile's)")
-    p.add_argument("--env", action="append", default=None, metavar="KEY=VALUE",
+    p.add_argument("--env", action="append", type=env_pair, default=None, metavar="KEY=VALUE",
                    help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")
+    add_max_frame(p)
     add_label_arguments(p)
 
 
@@ -98,6 +102,7 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    set_max_frame(args.max_frame)
     if args.env:
         env = dict(parse_env_pair(pair) for pair in args.env)
         args.a, args.b = with_env(args.a, env), with_env(args.b, env)
@@ -109,8 +114,14 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out_dir: Path = args.out if args.out is not None else default_out(args.a, args.b)
     write_line(f"conformance compare: {safe(args.a)} vs {safe(args.b)}, profile {profile}, seed {seed}", out)
     with claimed(out_dir, NAME) as folder:
-        report, outcome = _compare(args, profile, seed, baseline, folder.staging, out)
+        with cancel.handling():
+            report, outcome = _compare(args, profile, seed, baseline, folder.staging, out)
         folder.commit()
+    stop = cancel.requested()
+    if outcome is None and stop is not None:
+        write_line(f"compare stopped: {safe(stop.reason)}; report {safe(str(out_dir))}/report.html", out)
+        return stop.exit_code
+    assert outcome is not None
     print_comparison(report, outcome, baseline, out)
     if args.write_baseline is not None:
         assert report.comparison is not None
@@ -121,8 +132,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: CompareBaseline | None,
-             staging: Path, out: TextIO) -> tuple[Report, ComparisonOutcome]:
-    """The comparison and its report, written into the staging folder of --out."""
+             staging: Path, out: TextIO) -> tuple[Report, ComparisonOutcome | None]:
+    """The comparison and its report, written into the staging folder of --out; a SIGTERM/SIGINT stops it
+    with a report saying so (no outcome)."""
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     t0 = time.monotonic()
     transcripts = staging / "transcripts"
@@ -130,15 +142,34 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
     def say(line: str) -> None:
         write_line(f"  [{time.monotonic() - t0:5.1f} s] {safe(line, 200)}", out)
 
-    outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
-                             call_timeout=args.call_timeout, budget_s=args.budget, transcripts=transcripts,
-                             progress=say, labels=(args.label_a, args.label_b))
-    report = comparison_report(outcome, baseline=baseline,
-                               baseline_path=str(args.baseline) if args.baseline else None,
-                               started=started, rerun=rerun_command(args, profile, seed),
-                               processes_started=process.processes_started())
+    try:
+        outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
+                                 call_timeout=args.call_timeout, budget_s=args.budget,
+                                 transcripts=transcripts, progress=say,
+                                 labels=(args.label_a, args.label_b))
+    except cancel.Cancelled as stopped:
+        cut = ComparisonOutcome(
+            Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),
+            [], seed, profile, round(time.monotonic() - t0, 3),
+        )
+        report = _report(cut, args, baseline, started, profile, seed)
+        report = report.model_copy(update={
+            "run": report.run.model_copy(update={"interrupted": stopped.stop.reason}),
+            "gate": report.gate.model_copy(update={"passed": False}),
+        })
+        write_report(report, staging)
+        return report, None
+    report = _report(outcome, args, baseline, started, profile, seed)
     write_report(report, staging)
     return report, outcome
+
+
+def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: CompareBaseline | None,
+            started: str, profile: str, seed: int) -> Report:
+    return comparison_report(outcome, baseline=baseline,
+                             baseline_path=str(args.baseline) if args.baseline else None,
+                             started=started, rerun=rerun_command(args, profile, seed),
+                             processes_started=process.processes_started())
 
 
 def print_comparison(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TextIO
+from typing import TextIO, get_args
 
+from conformance.catalog.records import Channel
 from conformance.catalog.view import load_catalog_view
 from conformance.cli.arguments import UsageError
 from conformance.report.escape import safe, write_line
@@ -28,8 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--channel",
         action="append",
+        type=str.lower,
+        choices=get_args(Channel),
         metavar="CHANNEL",
-        help="only records observable through this channel (wire, stderr, artifact, process)",
+        help=f"only records observable through this channel ({', '.join(get_args(Channel))})",
     )
     parser.add_argument("--json", action="store_true", help="JSON lines instead of a table")
 

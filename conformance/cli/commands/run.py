@@ -13,8 +13,9 @@ from conformance.cli.arguments import (
     PROG,
     UsageError,
     add_env,
+    add_max_frame,
     env_of,
-    positive,
+    jobs,
     positive_seconds,
     seed,
     target_spec,
@@ -32,7 +33,7 @@ HELP = "run the suite against a target and write the evidence report"
 DESCRIPTION = (
     "Run the suite against a target; write report.json, report.md, report.html, junit.xml and transcripts/ "
     "into --out. Exit 0 when the observed departures are exactly the baseline's, 1 when not, 2 when the "
-    "target cannot be used."
+    "target cannot be used, 4 on a usage error, 143/130 on SIGTERM/SIGINT, 124 at the --max-time deadline."
 )
 
 
@@ -61,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=seed,
         default=None,
-        help="hypothesis seed (default: a random one, recorded in the report)",
+        help="hypothesis seed, 0 to 2**32-1 (default: a random one, recorded in the report)",
     )
     parser.add_argument(
         "--out",
@@ -73,10 +74,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         "-j",
-        type=positive,
+        type=jobs,
         default=1,
         metavar="N",
-        help="parallel pytest-xdist workers, each with its own server processes",
+        help="parallel pytest-xdist workers, each with its own server processes (at most 4 per core)",
     )
     parser.add_argument(
         "--target-cache",
@@ -87,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--call-timeout",
-        type=float,
+        type=positive_seconds,
         default=CALL_TIMEOUT,
         metavar="S",
         help="seconds a server may take to answer one request (default: 10)",
@@ -107,6 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop the run after S seconds, as SIGTERM would: a report saying \"deadline\", unfinished "
         "records not run, exit status 124",
     )
+    add_max_frame(parser)
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
     add_selection(parser)
     add_strict_baseline(parser)
@@ -207,6 +209,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         suite=args.suite,
         against=args.against,
         max_time=args.max_time,
+        max_frame=args.max_frame,
         select=select,
         deselect=deselect,
         strict_baseline=args.strict_baseline,

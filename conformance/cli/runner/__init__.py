@@ -25,6 +25,7 @@ from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults
 from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
+from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen
 from conformance.gate.baseline import check_project
@@ -51,6 +52,7 @@ class RunOutcome:
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
     """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so.
     `--out` is claimed first and replaced only when a report was written (an error raised leaves it)."""
+    set_max_frame(options.max_frame)
     with claimed(options.out, "run") as folder:
         with cancel.handling(options.max_time), Handover() as handover:
             outcome = _run(dataclasses.replace(options, out=folder.staging), stream, handover, options.out)
@@ -61,10 +63,12 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
 
 def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -> RunOutcome:
     """The run, written into `options.out` (the staging folder); messages name `shown`, the user's --out."""
-    report = RunReport.begin(options)
+    with cancel.deferred():
+        report = RunReport.begin(options)
     spec = options.target
     seen = _unresolved(spec, "cancelled")
     try:
+        cancel.check()
         try:
             target = resolve_target(spec, cache_dir=options.cache,
                                     progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
@@ -80,6 +84,10 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
         if not seen.preflight.ok:
             return _unusable(report, seen, f"target {spec} is not usable: {seen.preflight.error}",
                              said=failure_clause(seen.preflight))
+        against = _check_against(options, report.transcripts, stream)
+        if against is not None:
+            failed = seen.preflight.model_copy(update={"ok": False, "error": against})
+            return _unusable(report, dataclasses.replace(seen, preflight=failed), against)
         with tempfile.TemporaryDirectory(prefix="seqthink-run-") as tmp:
             results_dir = Path(tmp) / "results"
             pytest_exit = run_suite(options, results_dir, Path(tmp), report.catalog, stream, handover)
@@ -97,8 +105,39 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
     written = report.write(results, seen, int(pytest_exit), "no test evidences this record",
                            sign=lambda ids: sign_departures(target, ids, options.timeout, witnesses))
     if options.against is not None:
-        written = _with_comparison(written, options, target, report.transcripts, stream)
+        try:
+            written = _with_comparison(written, options, target, report.transcripts, stream)
+        except HarnessError as exc:
+            why = f"the comparison with {options.against} failed: {exc}"
+            return _comparison_failed(written, options, why)
     return RunOutcome(exit_status.OK if written.gate.passed else exit_status.GATE_FAILED, written)
+
+
+def _check_against(options: RunOptions, transcripts: Path, stream: TextIO) -> str | None:
+    """`--against B` is started once before the suite, as the target was: why B cannot be used, or None."""
+    if options.against is None:
+        return None
+    spec = options.against
+    write_line(f"preflight: starting {safe(spec)} (--against)", stream)
+    try:
+        against = resolve_target(spec, cache_dir=options.cache,
+                                 progress=lambda msg: write_line(f"  {safe(msg, 200)}", stream))
+    except TargetError as exc:
+        return f"--against {spec} cannot be used: {exc}"
+    checked, _, _ = check_target(against, transcripts / "preflight-against.jsonl", options.timeout)
+    if checked.ok:
+        return None
+    return f"--against {spec} is not usable: {checked.error}{failure_clause(checked)}"
+
+
+def _comparison_failed(report: Report, options: RunOptions, message: str) -> RunOutcome:
+    """`--against B` became unusable during the comparison: the report says the gate failed, and why."""
+    failed = report.model_copy(update={
+        "gate": report.gate.model_copy(update={"passed": False}),
+        "preflight": report.preflight.model_copy(update={"ok": False, "error": message}),
+    })
+    write_report(failed, options.out)
+    return RunOutcome(exit_status.UNUSABLE, failed, message)
 
 
 def _unresolved(spec: str, error: str) -> TargetSeen:

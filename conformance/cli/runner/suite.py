@@ -55,6 +55,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         str(results_dir),
         "--call-timeout",
         str(options.timeout),
+        "--max-frame",
+        str(options.max_frame),
         "--snapshot-warn-unused",
         "-q",
         "-rfE",

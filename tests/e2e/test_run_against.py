@@ -1,0 +1,57 @@
+"""`run --against B` checks B before the suite: a B that cannot be used ends the run at once, exit status 2,
+with a report that says so; and on every path a run can end, the report's gate sentence agrees with the exit
+status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli import GATE_SEED, GATE_SUITE, Ran, assert_one_clean_error_line, cli, fake
+
+NOWHERE = "cmd:/nonexistent/seqthink-server"
+
+
+def _run(out: Path, *extra: str, target: str = "reference") -> Ran:
+    return cli("run", "--target", target, "--profile", "dev", "--seed", GATE_SEED, "--suite", GATE_SUITE,
+               *extra, out=out)
+
+
+def test_an_unusable_against_target_ends_the_run_before_the_suite(tmp_path: Path) -> None:
+    ran = _run(tmp_path / "out", "--against", NOWHERE)
+    assert ran.code == 2, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert "--against" in ran.stderr and "/nonexistent/seqthink-server" in ran.stderr
+    report = ran.report
+    assert report["run"]["tests"] == 0, "the suite ran before the comparison's target was checked"
+    assert report["gate"]["passed"] is False
+    assert "/nonexistent/seqthink-server" in report["preflight"]["error"]
+    assert "gate passed" not in ran.stdout
+
+
+def _gate_sentence(ran: Ran) -> str:
+    return next(line for line in ran.stdout.splitlines() if line.startswith("gate "))
+
+
+@pytest.mark.parametrize(
+    ("target", "extra", "code"),
+    [
+        ("reference", (), 0),
+        (fake("hostile"), (), 1),
+        (fake("exit"), (), 2),
+        ("reference", ("--against", NOWHERE), 2),
+        ("reference", ("--against", fake("no-tool")), 2),
+        ("reference", ("--max-time", "1"), 124),
+    ],
+    ids=["passes", "fails", "unusable", "against-missing", "against-no-tool", "deadline"],
+)
+def test_the_gate_sentence_agrees_with_the_exit_status(
+    target: str, extra: tuple[str, ...], code: int, tmp_path: Path
+) -> None:
+    ran = _run(tmp_path / "out", *extra, target=target)
+    assert ran.code == code, ran.stdout + ran.stderr
+    report = ran.report
+    assert report["gate"]["passed"] is (code == 0)
+    assert _gate_sentence(ran).startswith("gate passed" if code == 0 else "gate failed"), ran.stdout
+    assert ("gate passed" in (ran.out / "report.md").read_text(encoding="utf-8")) is (code == 0)
