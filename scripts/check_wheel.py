@@ -1,7 +1,8 @@
 """Check that the wheel works with no checkout beside it: build sdist and wheel, `twine check` them, install
 the wheel into a fresh virtualenv in a temporary folder, and run, from another folder, the gate against
 npm:0.6.2 and the suite from the installed package against the reference (fixtures, schemas and snapshots
-must all come from the wheel).
+must all come from the wheel); the installed suite must refuse to rewrite its snapshots, and the wheel must
+carry the license and say the version `conformance.__version__` says.
 
     python -m scripts.check_wheel [--keep] [--skip-suite]
 """
@@ -47,6 +48,36 @@ def clean_env(venv_dir: Path) -> dict[str, str]:
     return env
 
 
+def check_metadata(python: Path, env: dict[str, str], work: Path) -> None:
+    """The installed distribution's version is `conformance.__version__`, and its license file ships."""
+    probe = (
+        "import conformance, importlib.metadata as m; d = m.distribution('seqthink-conformance'); "
+        "print(conformance.__version__, d.version, any(f.name == 'LICENSE' for f in d.files or []))"
+    )
+    said = step("version and license of the installed wheel", [python, "-c", probe], cwd=work, env=env)
+    module, dist, licensed = said.split()
+    if module != dist or licensed != "True":
+        sys.exit(f"check_wheel: __version__ {module}, metadata {dist}, LICENSE shipped: {licensed}")
+
+
+def check_snapshots_refused(python: Path, env: dict[str, str], work: Path) -> None:
+    """`--snapshot-update` against the installed suite stops with a usage error and rewrites nothing."""
+    probe = "from conformance.suite.snapshots import SNAPSHOTS; print(SNAPSHOTS)"
+    where = step("where the snapshots are", [python, "-c", probe], cwd=work, env=env).strip()
+    before = {p.name: p.read_bytes() for p in Path(where).iterdir()}
+    argv = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conformance.suite.plugin",
+            "--pyargs", "conformance.suite", "--target", "npm:0.6.2", "--snapshot-update"]
+    print(f"== the installed suite refuses --snapshot-update: {' '.join(str(a) for a in argv)}", flush=True)
+    done = subprocess.run([str(a) for a in argv], cwd=work, env=env, capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 4 or "--snapshot-update refused" not in done.stderr:
+        print(done.stdout[-3000:] + done.stderr[-3000:], file=sys.stderr)
+        sys.exit(f"check_wheel: --snapshot-update was not refused (exit {done.returncode})")
+    if {p.name: p.read_bytes() for p in Path(where).iterdir()} != before:
+        sys.exit("check_wheel: the installed snapshots changed")
+    print(f"   {done.stderr.strip().splitlines()[-1][:160]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder and say where")
@@ -75,6 +106,7 @@ def main() -> None:
         ).strip()
         if not where.startswith(str(venv_dir)) or str(ROOT) in where:
             sys.exit(f"check_wheel: conformance imported from {where}, not from the fresh venv")
+        check_metadata(python, env, work)
 
         step(
             "the gate from the installed package",
@@ -99,6 +131,7 @@ def main() -> None:
             )
             if " passed" not in output or "snapshots passed" not in output:
                 sys.exit("check_wheel: the suite ran no test or found no snapshot")
+        check_snapshots_refused(python, env, work)
         print("check_wheel: the wheel works", flush=True)
     finally:
         if options.keep:

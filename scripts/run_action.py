@@ -3,8 +3,10 @@
 Each `run:` step runs under `bash --noprofile --norc -eo pipefail` with its `env:`, after `${{ … }}`
 expressions (inputs, github.action_path, steps.<id>.outputs) are substituted; GITHUB_OUTPUT,
 GITHUB_STEP_SUMMARY, GITHUB_ENV and GITHUB_PATH are files in a work folder. `uses:` steps stand in:
-actions/setup-python is a fresh virtualenv of this interpreter put first on PATH, actions/upload-artifact
-copies the path to <work>/artifacts/<name>. `if: always()` steps run after a failure, others do not.
+actions/setup-python is a fresh virtualenv of this interpreter put first on PATH, actions/setup-node checks
+the `node` on PATH, actions/cache restores nothing, actions/upload-artifact copies the path to
+<work>/artifacts/<name>. `if: always()` steps run after a failure, others do not; an `if:` comparing an
+input with a quoted string (`inputs.x == 'v'`, `!=`) is evaluated.
 Exit status: the first failing step's (0 when all pass), as the job's would be.
 
     python -m scripts.run_action --input target=reference --input profile=dev [--work DIR] [--venv DIR]
@@ -27,6 +29,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 _EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+_COMPARISON = re.compile(r"(inputs\.[\w-]+)\s*(==|!=)\s*'([^']*)'")
 
 
 class ActionError(Exception):
@@ -67,6 +70,16 @@ def substitute(text: str, context: dict[str, str]) -> str:
     return _EXPR.sub(value, text)
 
 
+def condition_holds(condition: str, context: dict[str, str]) -> bool:
+    """An `if:` of the form `inputs.x == 'v'` or `inputs.x != 'v'` (optionally inside `${{ }}`)."""
+    expression = _EXPR.sub(lambda m: m.group(1), condition).strip()
+    match = _COMPARISON.fullmatch(expression)
+    if match is None or match.group(1) not in context:
+        raise ActionError(f"unsupported condition: {condition}")
+    equal = context[match.group(1)] == match.group(3)
+    return equal if match.group(2) == "==" else not equal
+
+
 def read_pairs(path: Path) -> dict[str, str]:
     """name=value lines (and name<<EOF blocks) as GitHub reads GITHUB_OUTPUT and GITHUB_ENV."""
     pairs: dict[str, str] = {}
@@ -102,7 +115,8 @@ def run_action(
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update({name: str(path) for name, path in files.items()})
     env.update({"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(work), "CI": "true",
-                "GITHUB_ACTION_PATH": str(action_path), "RUNNER_TEMP": str(work / "runner-temp")})
+                "GITHUB_ACTION_PATH": str(action_path), "RUNNER_TEMP": str(work / "runner-temp"),
+                "RUNNER_OS": "Linux"})
     (work / "runner-temp").mkdir(exist_ok=True)
     context = {f"inputs.{k}": v for k, v in inputs.items()}
     context["github.action_path"] = str(action_path)
@@ -115,6 +129,11 @@ def run_action(
             print(f"-- skipped after a failure: {name}", flush=True)
             continue
         if failed is None and condition == "failure()":
+            continue
+        if condition not in ("success()", "always()", "${{ always() }}", "failure()") and not condition_holds(
+            condition, context
+        ):
+            print(f"-- skipped, its condition is false: {name}", flush=True)
             continue
         step_env = {k: substitute(str(v), context) for k, v in (step.get("env") or {}).items()}
         if "uses" in step:
@@ -154,6 +173,15 @@ def _stand_in(step: dict[str, Any], with_: dict[str, str], env: dict[str, str], 
         if not (target / "bin" / "python").exists():
             venv.EnvBuilder(with_pip=True).create(target)
         env["PATH"] = os.pathsep.join([str(target / "bin"), env["PATH"]])
+        return 0
+    if uses.startswith("actions/setup-node@"):
+        node = shutil.which("node", path=env["PATH"])
+        print(f"-- setup-node stand-in: the node on PATH, {node} (asked: {with_.get('node-version', '')})",
+              flush=True)
+        return 0 if node else 1
+    if uses.startswith("actions/cache@"):
+        print(f"-- cache stand-in: nothing restored for {with_.get('key', '')} ({with_.get('path', '')})",
+              flush=True)
         return 0
     if uses.startswith("actions/upload-artifact@"):
         source = work / with_["path"]

@@ -33,7 +33,8 @@ _CSS: Final = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:90em;padding:0 1em;color:#1d1d1f}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;
-vertical-align:top;text-align:left}th{background:#f4f4f6}
+vertical-align:top;text-align:left;overflow-wrap:anywhere}th{background:#f4f4f6}
+.scroll{max-width:100%;overflow-x:auto;margin:.5em 0}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;max-height:24em}
 .muted{color:#5f6368}code{background:#f1f1f4;padding:0 .2em}.grid{overflow-x:auto}
 .yes{color:#b3261e;font-weight:600}.no{color:#137333}.contradicted{color:#b3261e;font-weight:600}
@@ -271,10 +272,15 @@ def _upstream_md(problem: UpstreamProblem) -> list[str]:
 
 
 def _table(head: Sequence[Content], rows: Sequence[Sequence[Content]]) -> Markup:
+    """A table in its own horizontally scrolling box, so a wide one never widens the page past 1280 px."""
     return tag(
-        "table",
-        tag("tr", [tag("th", h) for h in head]),
-        [tag("tr", [tag("td", cell) for cell in row]) for row in rows],
+        "div",
+        tag(
+            "table",
+            tag("tr", [tag("th", h) for h in head]),
+            [tag("tr", [tag("td", cell) for cell in row]) for row in rows],
+        ),
+        class_="scroll",
     )
 
 
@@ -346,7 +352,7 @@ def render_html(atlas: Atlas) -> str:
             "column, "
             "from its release. Hover a cell for its verdict.",
         ),
-        legend_svg(),
+        tag("div", legend_svg(), class_="grid"),
         tag("div", grid_svg(atlas.columns, atlas.grid), class_="grid"),
         tag("h2", "Releases"),
         _table(

@@ -53,6 +53,8 @@ def _line(found: Found, a: str, b: str) -> str:
         if fld:
             return f"the status object of an accepted call differs in {', '.join(fld.split('+'))}"
         return "the answer text of an accepted call differs"
+    if aspect == "store" and detail == "long probe":
+        return f"`{fld}` over one run of distinct accepted calls: {a} {found.a}; {b} {found.b}"
     if aspect == "store":
         return f"an accepted call changes the store differently ({fld})"
     if aspect == "stderr":

@@ -21,7 +21,8 @@ from conformance.compare.known_changes import KnownChanges, default_known_change
 from conformance.compare.labels import clean, default_labels
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
-from conformance.compare.programs import Program, Step, frames, valid
+from conformance.compare.probes import PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
+from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, frames, valid
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import Omitted
@@ -117,17 +118,23 @@ def run_comparison(
 
     say(f"confirming {len(search.candidates)} difference(s) on fresh processes")
     confirmed, unconfirmed = _confirm(target_a, target_b, search.candidates, timeout)
+    probe_seconds = min(PROBE_SECONDS[profile], seconds)
+    say(f"long probes: history and branch growth, up to {PROBE_LIMITS[profile]} calls per side "
+        f"(budget {probe_seconds:g} s)")
+    probed = run_probes(target_a, target_b, timeout, PROBE_LIMITS[profile], probe_seconds, say)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
+    differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
+                    if not _shown_sooner(item, differences, say)]
     causes = root_causes(differences, rules, name_a, name_b)
     comparison = Comparison(
         a=target_a.identity,
         b=target_b.identity,
-        calls=side_a.calls + len(seen_a.run),
+        calls=side_a.calls + len(seen_a.run) + probed.calls,
         programs=search.programs_run,
         differences=differences,
         normalized=sorted(normalized),
-        budget_reached=search.budget_reached,
+        budget_reached=search.budget_reached or probed.budget_reached,
         label_a=name_a,
         label_b=name_b,
     )
@@ -324,6 +331,39 @@ def _call_difference(
         suspect=read.suspect,
         value_class=_value_class(read, candidate.program[-1]),
         detail=read.detail,
+    )
+
+
+def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable[[str], None]) -> bool:
+    """Whether the search already shows a store difference in the probed field and the probe's is within
+    the search's reach (no more calls than a generated program, or than that difference's): a server that
+    never files a branch differs at the probe's first call, which is no bound."""
+    needed = len(item.program)
+    for d in differences:
+        calls = calls_in(d.program)
+        if d.aspect == "store" and d.field == item.found.field and needed <= max(calls, MAX_STEPS):
+            say(f"long probe: its difference in {item.found.field} after {needed} call(s) is already shown "
+                f"by {d.id} ({calls} call(s))")
+            return True
+    return False
+
+
+def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:
+    """A long probe's difference: found on fresh processes, its program the probe's calls up to the first
+    that differs (the smallest length showing it: every earlier answer agreed)."""
+    records, cause = rules.attribute(item.found)
+    return Difference(
+        cause=cause,
+        id=item.found.signature,
+        aspect=item.found.aspect,
+        summary=summarize(item.found, name_a, name_b),
+        records=records,
+        program=frames(item.program),
+        a=item.found.a,
+        b=item.found.b,
+        minimized=True,
+        field=item.found.field,
+        detail=item.found.detail,
     )
 
 

@@ -16,6 +16,7 @@ from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.observe import type_class
+from conformance.compare.programs import calls_in
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -94,6 +95,8 @@ def _kind(d: Difference) -> str:
         return "identity"
     if d.aspect in ("banner", "exit_status"):
         return "lifecycle"
+    if d.aspect == "store" and d.detail == "long probe":
+        return "probe"
     return d.aspect
 
 
@@ -213,6 +216,22 @@ def _store(ds: list[Difference], la: str, lb: str) -> str:
             f"({la}: {short(smallest.a, 60)}; {lb}: {short(smallest.b, 60)})")
 
 
+def _probe(ds: list[Difference], la: str, lb: str) -> str:
+    """A long probe's store difference: what each side did to the quantity over many distinct accepted
+    calls, the side that departs from growing first, and the smallest number of calls showing it."""
+    said: list[str] = []
+    for d in sorted(ds, key=lambda d: _field_order(d.field)):
+        sides = [(la, d.a), (lb, d.b)]
+        growing = [s for s in sides if s[1].startswith("keeps it growing")]
+        if len(growing) == 1:
+            sides.sort(key=lambda s: s in growing)
+        first = calls_in(d.program)
+        (x, what_x), (y, what_y) = sides
+        said.append(f"`{d.field}` over one run of distinct accepted calls: {x} {what_x}; {y} {what_y}; "
+                    f"they first differ after call {first}")
+    return "; ".join(said)
+
+
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
@@ -281,6 +300,7 @@ def _lifecycle(ds: list[Difference], la: str, lb: str) -> str:
 _SAYERS: Final[tuple[tuple[str, Callable[[list[Difference], str, str], str]], ...]] = (
     ("is_error", _acceptance),
     ("error_class", _kinds),
+    ("probe", _probe),
     ("store", _store),
     ("status", _status),
     ("extra", _extra),

@@ -65,6 +65,11 @@ def frames(program: Sequence[Step]) -> list[str]:
     return [encode_message(message).decode("utf-8").rstrip("\n") for message in out]
 
 
+def calls_in(program: Sequence[str]) -> int:
+    """How many tools/call frames a published program holds (its length as a reader counts it)."""
+    return sum(1 for frame in program if '"tools/call"' in frame)
+
+
 def valid(number: int = 1, total: int = 1, *, thought: str = "a", more: bool = False,
           **extra: JSON) -> dict[str, JSON]:
     """A call every version of the server accepts; `extra` adds or overrides fields."""

@@ -6,16 +6,15 @@ from __future__ import annotations
 import platform
 import re
 import subprocess
-from importlib import metadata
 from pathlib import Path
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-DISTRIBUTION: Final = "seqthink-conformance"
+from conformance import __version__
+
 MAX_SHARDS: Final = 64
 """More shards than this would leave most of them without a test (a run has about 130)."""
-
 
 IdentityKind = Literal["reference", "npm", "cmd"]
 """What a report may say a target is; a new target kind reports as one of these."""
@@ -99,10 +98,8 @@ class HarnessIdentity(BaseModel):
 
 
 def harness_version() -> str:
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """`conformance.__version__`, not the installed metadata, which an editable install keeps stale."""
+    return __version__
 
 
 def git_commit() -> str | None:

@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from conformance import __version__
 from conformance.core.jsontypes import JSON
 
 TOOL: Final = "sequentialthinking"
 PROTOCOL_VERSION: Final = "2024-11-05"
 
 CLIENT_NAME: Final = "seqthink-conformance"
-CLIENT_VERSION: Final = "0.1.0"
+CLIENT_VERSION: Final = __version__
 CLIENT_INFO: Final[dict[str, JSON]] = {"name": CLIENT_NAME, "version": CLIENT_VERSION}
 """The `clientInfo` of every initialize the harness sends, raw or through the SDK."""
 

@@ -94,6 +94,11 @@ class _StderrSink:
         with self._lock:
             return decode(self._buffer.last(limit))
 
+    def settle(self, timeout: float) -> None:
+        """Wait until what a server wrote before it died is read: its exit can be seen before the drain."""
+        if self.writer.closed:
+            self._thread.join(timeout)
+
     def close(self) -> None:
         self.release_writer()
         self._thread.join(1.0)
@@ -244,6 +249,8 @@ class SdkDriver(Managed):
         if isinstance(inner, MCPError):
             if inner.code == CONNECTION_CLOSED:
                 self._await_exit(2.0)
+                if self._sink is not None:
+                    self._sink.settle(1.0)
                 return ServerExited(None, stderr_tail=self.stderr_tail())
             if inner.code == REQUEST_TIMEOUT:
                 return ServerTimeout(what, self.timeout, stderr_tail=self.stderr_tail())

@@ -13,6 +13,8 @@ from syrupy.types import SnapshotIndex
 
 from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.sdk import SdkDriver
+from conformance.suite import snapshots
+from conformance.suite.plugin import target_specs
 from conformance.suite.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
 from conformance.suite.session import ServerSession
 from conformance.targets.project import package_dir_of
@@ -24,6 +26,16 @@ def pytest_configure(config: pytest.Config) -> None:
     collect-only pass, a fork's subset) must not fail for leaving them unused."""
     if hasattr(config.option, "warn_unused_snapshots"):
         config.option.warn_unused_snapshots = True
+
+
+def pytest_collection_modifyitems(config: pytest.Config) -> None:
+    """A run that would rewrite the snapshots from anything but the original, or inside an installed harness,
+    stops before any test runs (here, not at configure time: loaded by --pyargs, this file is read only
+    while collecting, where a refusal would be a collection error rather than a usage error)."""
+    if getattr(config.option, "update_snapshots", False):
+        refusal = snapshots.update_refusal(target_specs(config))
+        if refusal is not None:
+            raise pytest.UsageError(refusal)
 
 
 class TargetIndependentSnapshot(AmberSnapshotExtension):

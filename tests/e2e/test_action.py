@@ -1,8 +1,11 @@
 """The composite action (action.yml), its steps run as a runner would by scripts.run_action: against the
-reference the job passes and the summary is the report; against a server that cannot start it fails."""
+reference the job passes, the summary is the report, a quoted `args` value arrives whole and the uploaded
+transcripts are trimmed; against a server that cannot start it fails; a usage error's status passes
+through."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
@@ -40,18 +43,57 @@ def job(work: Path, venv: Path, **inputs: str) -> Job:
     return Job(done.returncode, done.stdout + done.stderr, work)
 
 
+QUOTED_ARGS = """--env "NOTE=it's;$(touch${IFS}expanded)*" --call-timeout '20'"""
+"""Quotes, a quote inside a value, and shell syntax that must arrive as text."""
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
 def test_action_passes_on_the_reference(tmp_path: Path, python_venv: Path) -> None:
-    ran = job(tmp_path / "ws", python_venv, target="reference", profile="dev", seed="20261129")
+    ran = job(tmp_path / "ws", python_venv, target="reference", profile="dev", seed="20261129",
+              args=QUOTED_ARGS)
     assert ran.code == 0, ran.output[-4000:]
-    assert ran.summary.startswith("# Conformance report: reference"), ran.summary[:300]
+    title = ran.summary.splitlines()[0]
+    assert title.startswith("# Conformance report: ") and title.endswith(" reference"), ran.summary[:300]
     assert "gate passed" in ran.summary
+    written = tmp_path / "ws" / "conformance-report"
     uploaded = tmp_path / "ws" / "artifacts" / "conformance-report"
     assert {"report.json", "report.md", "report.html", "junit.xml"} <= {p.name for p in uploaded.iterdir()}
+    report = json.loads((uploaded / "report.json").read_text(encoding="utf-8"))
+    assert report["target"]["env"] == {"NOTE": "it's;$(touch${IFS}expanded)*"}
+    assert not list(tmp_path.rglob("expanded"))
+    assert (uploaded / "report.json").read_bytes() == (written / "report.json").read_bytes()
+    transcripts = sorted((uploaded / "transcripts").glob("*.jsonl"))
+    assert transcripts and all(t.read_bytes().count(b"\n") <= 1500 + 1 + 500 for t in transcripts)
+    assert _size(uploaded) <= _size(written)
+    print(f"evidence: {_size(written):,} bytes written, {_size(uploaded):,} bytes uploaded")
 
 
 def test_action_fails_the_job_on_a_broken_server(tmp_path: Path, python_venv: Path) -> None:
     target = "cmd:" + shlex.join([sys.executable, str(BROKEN)])
-    ran = job(tmp_path / "ws", python_venv, target=target, profile="dev", args="--jobs 1")
+    ran = job(tmp_path / "ws", python_venv, target=target, profile="dev", args="--jobs 1", transcripts="none")
     assert ran.code == 2, ran.output[-4000:]
+    uploaded = tmp_path / "ws" / "artifacts" / "conformance-report"
+    assert (uploaded / "report.json").is_file() and not (uploaded / "transcripts").exists()
     assert "could not be checked" in ran.summary or "gate failed" in ran.summary, ran.summary[:500]
     assert "Fail the job by the gate's exit status" in ran.output
+
+
+def test_action_passes_a_usage_error_through(tmp_path: Path, python_venv: Path) -> None:
+    """The job fails with the command line's own status for the same arguments, and its one line."""
+    direct = subprocess.run([sys.executable, "-m", "conformance", "run", "--jobs", "0"], capture_output=True,
+                            text=True, timeout=60, check=False, cwd=tmp_path)
+    assert direct.returncode != 0
+    ran = job(tmp_path / "ws", python_venv, target="reference", args="--jobs 0", cache="false")
+    assert ran.code == direct.returncode, ran.output[-4000:]
+    assert direct.stderr.strip().splitlines()[-1] in ran.output
+    assert "wrote no report" in ran.summary
+
+
+def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) -> None:
+    ran = job(tmp_path / "ws", python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+    assert ran.code == 4, ran.output[-4000:]
+    assert "the action's args cannot be split as a shell would" in ran.output
+    assert "wrote no report (exit status 4)" in ran.summary

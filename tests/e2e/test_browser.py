@@ -1,8 +1,9 @@
 """The pages in a real browser: Debian's Chromium, driven by playwright (never its own browser download).
 
-Opens the committed reports, a report freshly written from a hostile server, and a page of every picture,
-at 1280 px and at a phone's 390 px: no horizontal overflow, no console error, every in-page link resolves,
-and the CSP keeps a script injected into a page from running. Screenshots go to $CONFORMANCE_SCREENSHOTS
+Opens the committed reports, the committed atlas and comparison as today's writers render them, a report
+freshly written from a hostile server, and a page of every picture, at 1280 px and at a phone's 390 px: no
+horizontal overflow, no console error, every in-page link resolves, and the CSP keeps a script injected
+into a page from running. Screenshots go to $CONFORMANCE_SCREENSHOTS
 (else a temporary folder). Skipped only where Chromium is absent — and never when
 CONFORMANCE_REQUIRE_BROWSER is set, as .ci/run does.
 """
@@ -18,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from conformance.atlas.write import load_atlas
+from conformance.atlas.write import render_html as render_atlas_html
 from conformance.core.results import GrowthPoint
 from conformance.report.html import render_html
 from conformance.report.json import load_report
@@ -117,6 +120,7 @@ def pictures_page(hostile_report: Path, tmp_path_factory: pytest.TempPathFactory
         ),
         encoding="utf-8",
     )
+    _write_atlas_and_compare(folder)
     return with_growth
 
 
@@ -149,11 +153,21 @@ def _pages(hostile_report: Path, pictures_page: Path) -> dict[str, Path]:
     pages["hostile"] = hostile_report
     pages["pictures"] = pictures_page
     pages["grid"] = pictures_page.with_name("grid.html")
+    pages["atlas"] = pictures_page.with_name("atlas.html")
+    pages["compare"] = pictures_page.with_name("compare.html")
     return pages
 
 
+def _write_atlas_and_compare(folder: Path) -> None:
+    """The committed atlas and compare report, rendered by today's writers (their pages' layout and links)."""
+    atlas = load_atlas(REPO / "reports" / "atlas" / "atlas.json")
+    (folder / "atlas.html").write_text(render_atlas_html(atlas), encoding="utf-8")
+    compared = load_report(REPO / "reports" / "compare-npm-2025.12.18-vs-npm-2026.7.4" / "report.json")
+    (folder / "compare.html").write_text(render_html(compared), encoding="utf-8")
+
+
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-@pytest.mark.parametrize("which", [*COMMITTED, "hostile", "pictures", "grid"])
+@pytest.mark.parametrize("which", [*COMMITTED, "hostile", "pictures", "grid", "atlas", "compare"])
 def test_page_reads_well(
     browser: Browser, hostile_report: Path, pictures_page: Path, shots: Path, which: str, viewport: str
 ) -> None:
@@ -178,7 +192,7 @@ def test_page_reads_well(
     assert visit.console_errors == []
     assert visit.dialogs == []
     assert scripts == 0
-    if which != "grid":
+    if which not in ("grid", "atlas", "compare"):
         assert marks >= len(VERDICTS), "verdict marks are drawn, not emoji"
 
 

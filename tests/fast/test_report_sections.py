@@ -3,6 +3,7 @@ terminal summary with no other edit, in its place, and a section with nothing to
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,17 @@ def test_a_section_without_a_rendering_for_a_writer_is_left_out_by_it(report: Re
     assert "## Processes" in render_markdown(report, sections)
     assert render_html(report, sections) == render_html(report)
     assert summary_lines(report, sections) == summary_lines(report)
+
+
+def test_a_comparison_page_has_the_run_report_s_contents() -> None:
+    """A `compare` report links its differences, each root cause and its identity, as a run report does."""
+    compared = load_report(REPO / "reports" / "compare-npm-2025.12.18-vs-npm-2026.7.4" / "report.json")
+    assert compared.comparison is not None and not compared.records
+    page = render_html(compared)
+    contents = page[page.index('<nav class="toc">') : page.index("</nav>")]
+    links = re.findall(r'href="#([^"]+)"', contents)
+    causes = {cause.id for cause in compared.root_causes}
+    assert causes and {f"cause-{c}" for c in causes} <= set(links)
+    assert links[0] == "differences" and links[-1] == "identity"
+    for anchor in links:
+        assert f'id="{anchor}"' in page, anchor

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.cli.main import build_parser
+from conformance.core.identity import MAX_SHARDS, ShardIdentity
 from conformance.gate.run_options import SUITE, RunOptions
 
 TARGETS = st.sampled_from(["reference", "npm:0.6.2", "npm:2025.7.1@today", "A=1 cmd:node 'my server.js'"])
@@ -21,7 +22,7 @@ def run_options(draw: st.DrawFn) -> RunOptions:
     return RunOptions(
         target=draw(TARGETS),
         profile=draw(st.sampled_from(["dev", "ci", "thorough"])),
-        seed=draw(st.integers(0, 2**32)),
+        seed=draw(st.integers(0, 2**32 - 1)),
         out=draw(PATHS),
         baseline=draw(st.none() | PATHS),
         jobs=draw(st.integers(1, 8)),
@@ -30,6 +31,8 @@ def run_options(draw: st.DrawFn) -> RunOptions:
         suite=draw(st.sampled_from([SUITE, "tests/cli_suite/gate_suite.py"])),
         against=draw(st.none() | TARGETS),
         max_time=draw(st.none() | st.integers(1, 10_000).map(lambda n: n / 4)),
+        shard=draw(st.none() | st.integers(1, MAX_SHARDS).flatmap(
+            lambda n: st.builds(ShardIdentity, index=st.integers(1, n), count=st.just(n)))),
     )
 
 
@@ -53,5 +56,5 @@ def test_the_command_line_reads_the_command_back(options: RunOptions) -> None:
     read = RunOptions(target=args.target, profile=args.profile, seed=args.seed, out=args.out,
                       baseline=args.baseline, jobs=args.jobs, cache=args.target_cache,
                       timeout=args.call_timeout, suite=args.suite, against=args.against,
-                      max_time=args.max_time)
+                      max_time=args.max_time, shard=args.shard)
     assert read == options

@@ -99,6 +99,14 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
     return lines
 
 
+NOT_GROUPED = "not-grouped"
+
+
+def cause_anchor(cause_id: str) -> str:
+    """The id of a root cause's heading, which the page's contents link to."""
+    return f"cause-{cause_id}"
+
+
 def html(compared: Compared) -> list[Content]:
     c = compared.comparison
     la, lb = _labels(c)
@@ -109,9 +117,9 @@ def html(compared: Compared) -> list[Content]:
     ]
     for cause, members in compared.groups:
         if cause is None:
-            out.append(tag("h3", "Not grouped"))
+            out.append(tag("h3", "Not grouped", id=NOT_GROUPED))
         else:
-            out += [tag("h3", cause.summary, id=f"cause-{cause.id}")]
+            out += [tag("h3", cause.summary, id=cause_anchor(cause.id))]
             out += [tag("p", line) for line in _cause_lines(cause)]
             if cause.rows:
                 out.append(table(["field", "values", la, lb, "what differs", "smallest call"],

@@ -35,8 +35,7 @@ def markdown(identity: Identity, detail: Detail) -> list[str]:
 
 
 def html(identity: Identity) -> list[Content]:
-    # A comparison's short page has no contents to link here from.
-    heading = tag("h2", "Identity", id="identity" if identity.second is None else None)
+    heading = tag("h2", "Identity", id="identity")
     return [heading, table(["", ""], [[k, tag("code", v)] for k, v in identity.rows])]
 
 

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import importlib.util
 import platform
 import sys
 from pathlib import Path
 from typing import Final
 
-from conformance.core.identity import TargetIdentity
+from conformance.core.identity import TargetIdentity, harness_version
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm
 from conformance.targets.kinds.kind import Progress, TargetKind
 from conformance.targets.specs import Target
-
-DISTRIBUTION: Final = "seqthink-conformance"
 
 
 class ReferenceKind(TargetKind):
@@ -32,10 +29,7 @@ class ReferenceKind(TargetKind):
         if main_spec is None or main_spec.origin is None:
             raise TargetError("reference server not available yet")
         package_root = Path(main_spec.origin).parent
-        try:
-            version: str | None = importlib.metadata.version(DISTRIBUTION)
-        except importlib.metadata.PackageNotFoundError:
-            version = None
+        version = harness_version()  # the reference server ships in the harness's distribution
         command = (sys.executable, "-m", "reference_server")
         identity = TargetIdentity(
             spec="reference",

@@ -1,0 +1,213 @@
+"""The long probes: many accepted calls on one fresh process of each side, so a cap, an eviction or a reset
+of the store shows up as a difference, with the smallest number of calls that shows it.
+
+Every accepted answer reports the store (thoughtHistoryLength, branches), so the first call after which
+the two sides' stores differ is read directly from the answers as they come: no bisection over fresh
+replays is needed, and the smallest program showing the difference is the probe's first calls up to that
+one. The probe then goes on for `TAIL` more calls, so the report can say how each side continues (stays
+at a bound, drops, keeps growing) from what it saw, never from a guess.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from conformance.compare.observe import Found, Outcome
+from conformance.compare.pair import fresh_pair, run_on
+from conformance.compare.programs import Program, Step, valid
+from conformance.compare.wording import short
+from conformance.core.protocol import TOOL
+from conformance.drivers.errors import DriverError
+from conformance.targets.specs import Target
+
+LONG_PROBE: Final = "long probe"
+"""The detail of a long probe's store difference (its id ends `.long-probe`)."""
+TAIL: Final = 16
+"""Calls made past the first difference, to see how each side goes on."""
+PROBE_LIMITS: Final[dict[str, int]] = {"dev": 300, "ci": 1500, "thorough": 12000}
+"""The history probe's most calls per side: the suite's growth checks' lengths (suite/profiles.py)."""
+PROBE_SECONDS: Final[dict[str, float]] = {"dev": 8.0, "ci": 30.0, "thorough": 180.0}
+"""The most time the probes of one comparison take; `--budget` lowers it, never raises it."""
+BRANCH_SHARE: Final = 4
+"""The branches probe makes a quarter of the history probe's calls: each answer lists every label."""
+
+Reading = int | None
+"""What one answer says of the probed quantity; None when it is not an accepted answer with a store."""
+Stop = Literal["difference", "limit", "budget", "not accepted"]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What a probe saw: the probed quantity after each call on each side, and why it stopped."""
+
+    a: list[Reading]
+    b: list[Reading]
+    first: int | None
+    """The smallest number of calls after which the sides differ (1-based), or None."""
+    stopped: Stop
+
+
+def scan(call: Callable[[int], tuple[Reading, Reading]], limit: int, tail: int,
+         over: Callable[[], bool]) -> Scan:
+    """Make calls 1, 2, ... on both sides until they differ (then `tail` more, within `limit`), `limit` is
+    reached, the time is `over`, or a call is not accepted by either side."""
+    a: list[Reading] = []
+    b: list[Reading] = []
+    first: int | None = None
+    while len(a) < limit:
+        if first is not None and len(a) >= first + tail:
+            break
+        if over():
+            return Scan(a, b, first, "difference" if first is not None else "budget")
+        ra, rb = call(len(a) + 1)
+        a.append(ra)
+        b.append(rb)
+        if first is None and ra != rb:
+            first = len(a)
+        if ra is None or rb is None:
+            return Scan(a, b, first, "difference" if first is not None else "not accepted")
+    return Scan(a, b, first, "difference" if first is not None else "limit")
+
+
+def trend(values: Sequence[Reading], first: int) -> str:
+    """What one side does to the probed quantity from the call before `first` (0 before any call: the store
+    starts empty) to the last call seen, as a verb phrase: "caps it at 100 (...)"."""
+    before = values[first - 2] if first >= 2 else 0
+    after = list(values[first - 1:])
+    if before is None:
+        return "was not answering"
+    stopped = next((i for i, v in enumerate(after) if v is None), None)
+    seen = [v for v in (after if stopped is None else after[:stopped]) if v is not None]
+    cut = f"does not accept the probe's call {first + (stopped or 0)}"
+    if not seen:
+        return cut
+    said = _course(before, seen, first)
+    return said if stopped is None else f"{said}, then {cut}"
+
+
+def _course(before: int, seen: list[int], first: int) -> str:
+    last = first + len(seen) - 1
+    steps = [y - x for x, y in zip([before, *seen], seen, strict=False)]
+    reach = f"{seen[-1]} after call {last}"
+    if all(s == 1 for s in steps):
+        return f"keeps it growing by one a call ({reach})"
+    if all(s == 0 for s in steps) and before == 0:
+        return f"leaves it at 0 (over calls {first} to {last})"
+    if all(s == 0 for s in steps):
+        return f"caps it at {before} (unchanged over calls {first} to {last})"
+    if steps[0] < 0:
+        rest = steps[1:]
+        then = ""
+        if rest and all(s == 1 for s in rest):
+            then = f", then grows it by one a call ({reach})"
+        elif rest and all(s == 0 for s in rest):
+            then = f", then keeps it there ({reach})"
+        elif rest:
+            then = f", then otherwise ({reach})"
+        return f"drops it from {before} to {seen[0]} at call {first}{then}"
+    return f"takes it from {before} to {seen[-1]} over calls {first} to {last}, not by one a call"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One long probe: the call it repeats (numbered) and what of the store it reads."""
+
+    name: str
+    field: str
+    step: Callable[[int], Step]
+    share: int = 1
+
+    def read(self, outcome: Outcome) -> Reading:
+        if not outcome.accepted or outcome.store is None:
+            return None
+        length, branches = outcome.store
+        return length if self.field == "thoughtHistoryLength" else len(branches)
+
+    def program(self, calls: int) -> Program:
+        return tuple(self.step(i) for i in range(1, calls + 1))
+
+
+PROBES: Final[tuple[Probe, ...]] = (
+    Probe("history", "thoughtHistoryLength", lambda i: Step(TOOL, valid(thought=f"probe thought {i}"))),
+    Probe("branches", "branches", lambda i: Step(TOOL, valid(
+        thought=f"probe thought {i}", branchFromThought=1, branchId=f"probe-{i}")), BRANCH_SHARE),
+)
+"""Distinct thoughts, so that a server keeping one copy of identical thoughts is not read as a cap."""
+
+
+@dataclass(frozen=True)
+class ProbeFound:
+    """A difference a long probe found: its program is the probe's first `len(program)` calls."""
+
+    found: Found
+    program: Program
+
+
+@dataclass
+class Probed:
+    """What the long probes of one comparison found, the calls they made per side, and whether one of them
+    stopped at the time budget before its limit."""
+
+    found: list[ProbeFound] = field(default_factory=list)
+    calls: int = 0
+    budget_reached: bool = False
+
+
+def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
+               say: Callable[[str], None]) -> Probed:
+    """Each probe on a fresh process of each side, within `limit` calls per side and `seconds` in all."""
+    deadline = time.monotonic() + seconds
+    out = Probed()
+    for probe in PROBES:
+        calls = max(1, limit // probe.share)
+        try:
+            found, seen = _run_one(probe, a, b, timeout, calls, lambda: time.monotonic() > deadline)
+        except DriverError as exc:
+            say(f"long {probe.name} probe: a side could not be started ({exc}); not compared")
+            continue
+        reach = {"budget": "stopped at the time budget", "limit": "reached its limit",
+                 "not accepted": "stopped: a probe call was not accepted by both sides",
+                 "difference": "found a difference"}[seen.stopped]
+        say(f"long {probe.name} probe: {len(seen.a)} calls per side (limit {calls}), {reach}")
+        out.calls += len(seen.a)
+        out.budget_reached |= seen.stopped == "budget"
+        if found is None:
+            continue
+        earlier = next((f for f in out.found if len(f.program) <= len(found.program)), None)
+        if earlier is not None and None in (seen.a[-1], seen.b[-1]):
+            say(f"long {probe.name} probe: its call {len(found.program)} is refused where the "
+                f"{earlier.found.field} probe already differs by call {len(earlier.program)}; not repeated")
+            continue
+        out.found.append(found)
+    return out
+
+
+def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
+             over: Callable[[], bool]) -> tuple[ProbeFound | None, Scan]:
+    latest: dict[str, Outcome] = {}
+    with fresh_pair(a, b, timeout) as (da, db):
+
+        def call(i: int) -> tuple[Reading, Reading]:
+            step = probe.step(i)
+            latest["a"], latest["b"] = run_on(da, (step,))[0], run_on(db, (step,))[0]
+            return probe.read(latest["a"]), probe.read(latest["b"])
+
+        seen = scan(call, limit, TAIL, over)
+    if seen.first is None:
+        return None, seen
+    said = [trend(values, seen.first) + _refusal(values, latest[side])
+            for side, values in (("a", seen.a), ("b", seen.b))]
+    found = Found("store", probe.field, "", LONG_PROBE, said[0], said[1], True)
+    return ProbeFound(found, probe.program(seen.first)), seen
+
+
+def _refusal(values: Sequence[Reading], last: Outcome) -> str:
+    """What a side answered to the call it did not accept (the probe's last)."""
+    return f" ({short(last.show(), 120)})" if values and values[-1] is None else ""
+
+
+__all__ = ["LONG_PROBE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound", "Probed",
+           "Scan", "run_probes", "scan", "trend"]

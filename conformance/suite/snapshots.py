@@ -1,0 +1,40 @@
+"""The suite's syrupy snapshots are the original's answers, shipped as package data: read by every run,
+rewritten only in a checkout of the harness and only from the original itself."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+SNAPSHOTS: Final = Path(__file__).resolve().parent / "__snapshots__"
+SOURCE: Final = "npm:0.6.2"
+"""The one target whose answers the snapshots hold."""
+
+
+def in_checkout(snapshots: Path = SNAPSHOTS) -> bool:
+    """Whether the snapshots sit in a source checkout of the harness (its pyproject.toml two folders up),
+    rather than in an installed copy, where a rewrite would change every later run's expectations."""
+    pyproject = snapshots.parent.parent.parent / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(project, dict) and project.get("name") == "seqthink-conformance"
+
+
+def update_refusal(targets: Sequence[str], snapshots: Path = SNAPSHOTS) -> str | None:
+    """Why `--snapshot-update` must not run here, or None when it may."""
+    if not in_checkout(snapshots):
+        return (
+            f"--snapshot-update refused: the suite's snapshots ({snapshots}) are package data of the "
+            "installed harness; regenerate them in a checkout with "
+            f"`python -m pytest conformance/suite --target {SOURCE} --snapshot-update`"
+        )
+    if list(targets) != [SOURCE]:
+        return (
+            f"--snapshot-update refused: the snapshots are {SOURCE}'s answers; update them with --target "
+            f"{SOURCE} alone (asked: {', '.join(targets) or 'no target'})"
+        )
+    return None
