@@ -393,6 +393,7 @@ def _pairs(
     adjacent = grid.adjacent_pairs(columns)
 
     def compared(a: Column, b: Column, kind: str) -> Compared:
+        cancel.check()  # a stop leaves the pairs not yet started unstarted, not each started and refused
         if not compare:
             return "skipped", "--no-compare", [], [], 0
         if kind == "switch" and not compare_switches:

@@ -73,19 +73,20 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     say = lambda msg: write_line(safe(msg, 300), out)  # noqa: E731
     if args.merge is not None:
-        atlas = merge_atlases(
-            args.merge,
-            args.out,
-            compare=not args.no_compare,
-            cache=args.target_cache,
-            timeout=args.call_timeout,
-            progress=say,
-            profile=args.profile,
-            seed=args.seed,
-            jobs=args.jobs,
-            compare_switches=not args.no_compare_switches,
-            trusted=args.targets,
-        )
+        with cancel.handling():
+            atlas = merge_atlases(
+                args.merge,
+                args.out,
+                compare=not args.no_compare,
+                cache=args.target_cache,
+                timeout=args.call_timeout,
+                progress=say,
+                profile=args.profile,
+                seed=args.seed,
+                jobs=args.jobs,
+                compare_switches=not args.no_compare_switches,
+                trusted=args.targets,
+            )
     else:
         options = AtlasOptions(
             targets=tuple(args.targets),
