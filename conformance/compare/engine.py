@@ -15,6 +15,7 @@ from typing import Final, TypeAlias
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
+from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
 from conformance.compare.explain import explain
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
@@ -29,7 +30,7 @@ from conformance.core.jsontypes import Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
-from conformance.report.model import Comparison, Difference, RootCause
+from conformance.report.model import Comparison, Crossing, Difference, RootCause
 from conformance.targets.project import node_engines
 from conformance.targets.specs import Target, resolve_target
 
@@ -74,10 +75,12 @@ def run_comparison(
     transcripts: Path | None = None,
     progress: Callable[[str], None] | None = None,
     labels: tuple[str | None, str | None] = (None, None),
+    cross: bool = False,
 ) -> ComparisonOutcome:
     """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used.
 
-    `labels` name the two sides in every sentence of the report (default: `compare/labels.py`)."""
+    `labels` name the two sides in every sentence of the report (default: `compare/labels.py`); `cross`
+    replays each difference on A's package installed with B's tree (two `npm:` targets, `crossing.py`)."""
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
@@ -126,7 +129,19 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    crossing: Crossing | None = None
+    if cross:
+        crossed = _crossed(target_a, target_b, cache, say)
+        crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
+        say(f"crossing: {len(fresh_found) + len(confirmed)} difference(s) replayed on {crossing.label}")
+        origins = cross_all(target_a, target_b, crossed, (seen_a, seen_b), fresh_found,
+                            [(c.program, found) for c, found in confirmed], timeout)
+        differences = [d.model_copy(update={"origin": origins.get(d.id, "")}) for d in differences]
     causes = root_causes(differences, rules, name_a, name_b)
+    if crossing is not None:
+        by_id = {d.id: d for d in differences}
+        causes = [c.model_copy(update={"origin": origin_sentence(
+            [by_id[i] for i in c.differences], crossing, name_a, name_b)}) for c in causes]
     comparison = Comparison(
         a=target_a.identity,
         b=target_b.identity,
@@ -137,6 +152,7 @@ def run_comparison(
         budget_reached=search.budget_reached or probed.budget_reached,
         label_a=name_a,
         label_b=name_b,
+        crossing=crossing,
     )
     duration = round(time.monotonic() - started, 3)
     info = seen_a.initialize.get("serverInfo")
@@ -161,6 +177,13 @@ def _resolve(spec: TargetSpec, cache: Path | None, say: Callable[[str], None]) -
         return resolve_target(spec, cache_dir=cache, progress=say)
     except TargetError as exc:
         raise UnusableTarget(f"target {spec} cannot be used: {exc}") from None
+
+
+def _crossed(a: Target, b: Target, cache: Path | None, say: Callable[[str], None]) -> Target:
+    try:
+        return crossed_target(a, b, cache, say)
+    except TargetError as exc:
+        raise UnusableTarget(f"--cross cannot be used: {exc}") from None
 
 
 def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> FreshSide:

@@ -279,6 +279,21 @@ class Difference(_Frozen):
         default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
     )
     shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
+    origin: Literal["", "code", "dependencies", "unclear"] = Field(
+        default="", description="with compare --cross: `dependencies` when A's package on B's tree answered "
+        "as B, `code` when as A, `unclear` otherwise or when not shown again; empty when not crossed"
+    )
+
+
+class Crossing(_Frozen):
+    """compare --cross: A's package installed with B's dependency tree, each difference replayed on it."""
+
+    label: str = Field(description="how the report names the crossed target")
+    identity: TargetIdentity
+    changes: list[str] = Field(default_factory=list, description="dependencies A's and B's trees resolve "
+                               "differently, `name a → b`")
+    crossed_changes: list[str] = Field(default_factory=list, description="dependencies A's tree and the "
+                                       "crossed tree resolve differently, `name a → crossed`")
 
 
 class Comparison(_Frozen):
@@ -293,6 +308,7 @@ class Comparison(_Frozen):
     budget_reached: bool = Field(default=False, description="the search stopped at its time or count budget")
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
+    crossing: Crossing | None = Field(default=None, description="compare --cross: the crossed target")
 
 
 class CauseRow(_Frozen):
@@ -329,6 +345,8 @@ class RootCause(_Frozen):
     upstream: list[str] = Field(
         default_factory=list, description="known upstream changes whose recorded signature the cause matches"
     )
+    origin: str = Field(default="", description="compare --cross: what the crossed target showed on its "
+                        "differences (code or dependencies), one sentence")
     not_shrunk: str = Field(
         default="", description="how many of its rows' examples are not fully shrunk, and why (empty if all)"
     )

@@ -70,6 +70,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="start both targets with this environment variable (repeatable; in their identity)")
     p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
                    help="where npm targets are installed")
+    p.add_argument("--cross", action="store_true",
+                   help="two npm: targets: install A's package with B's dependency tree and replay each "
+                   "difference on it, to say whether it comes from the server's code or its dependencies "
+                   "(off by default: one more install and three processes per difference)")
     add_max_frame(p)
     add_label_arguments(p)
 
@@ -95,6 +99,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
     parts += ["--profile", profile, "--seed", str(seed)]
     if args.baseline is not None:
         parts += ["--baseline", str(args.baseline)]
+    if args.cross:
+        parts.append("--cross")
     for option, value in (("--label-a", args.label_a), ("--label-b", args.label_b)):
         if value:
             parts += [option, value]
@@ -146,7 +152,7 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
         outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
                                  call_timeout=args.call_timeout, budget_s=args.budget,
                                  transcripts=transcripts, progress=say,
-                                 labels=(args.label_a, args.label_b))
+                                 labels=(args.label_a, args.label_b), cross=args.cross)
     except cancel.Cancelled as stopped:
         cut = ComparisonOutcome(
             Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),

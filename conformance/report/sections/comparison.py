@@ -48,6 +48,8 @@ def _cause_lines(cause: RootCause) -> list[str]:
     if cause.upstream:
         said.append(f"Behaves like upstream {', '.join(cause.upstream)}: its recorded signature (fields, "
                     "direction, refusal) matches (fixtures/attribution/upstream_changes.yaml).")
+    if cause.origin:
+        said.append(cause.origin)
     if cause.not_shrunk:
         said.append(cause.not_shrunk[:1].upper() + cause.not_shrunk[1:] + ".")
     return said

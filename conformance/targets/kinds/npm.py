@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from conformance.core.errors import InputError
 from conformance.core.identity import TargetIdentity
@@ -30,27 +30,7 @@ class NpmKind(TargetKind):
         root, manifest = npm.ensure_installed(
             version, cache_dir, progress=progress, before=before, by_tarball=by_tarball
         )
-        node = npm.require_tool("node")
-        tree = npm.resolved_tree(root)
-        command = (node, str(root / manifest.entry))
-        identity = TargetIdentity(
-            spec=base,
-            kind="npm",
-            command=list(command),
-            package_name=manifest.package_name,
-            package_version=manifest.package_version,
-            entry_sha256=manifest.entry_sha256,
-            node_version=npm.node_version(node),
-            tree_sha256=manifest.tree_sha256,
-            integrity=manifest.integrity,
-            resolution="today" if today else "release",
-            resolved_as_of=manifest.before,
-            installed_at=manifest.installed_at,
-            sdk_version=tree.get(npm.SDK),
-            zod_version=tree.get(npm.ZOD),
-            dependencies=tree,
-        )
-        return Target(base, command, identity)
+        return installed_target(base, root, manifest, "today" if today else "release")
 
     def package_dir(self, target: Target) -> Path | None:
         """Found by walking up from the entry script to the original's package.json."""
@@ -79,6 +59,33 @@ class NpmKind(TargetKind):
     def release(self, base: str) -> str | None:
         """The release `base` names (`@today` or not), None when it is not an npm spec."""
         return base.removeprefix(self.prefix).removesuffix(TODAY) if self.matches(base) else None
+
+
+def installed_target(
+    spec: str, root: Path, manifest: npm.InstalledPackage, resolution: Literal["release", "today"]
+) -> Target:
+    """The target that runs an installed cache folder, its identity read back from the install."""
+    node = npm.require_tool("node")
+    tree = npm.resolved_tree(root)
+    command = (node, str(root / manifest.entry))
+    identity = TargetIdentity(
+        spec=spec,
+        kind="npm",
+        command=list(command),
+        package_name=manifest.package_name,
+        package_version=manifest.package_version,
+        entry_sha256=manifest.entry_sha256,
+        node_version=npm.node_version(node),
+        tree_sha256=manifest.tree_sha256,
+        integrity=manifest.integrity,
+        resolution=resolution,
+        resolved_as_of=manifest.before,
+        installed_at=manifest.installed_at,
+        sdk_version=tree.get(npm.SDK),
+        zod_version=tree.get(npm.ZOD),
+        dependencies=tree,
+    )
+    return Target(spec, command, identity)
 
 
 def release_cutoff(version: str, cache_dir: Path) -> tuple[str, bool]:

@@ -1,0 +1,70 @@
+"""compare --cross: where a difference lies, read from what A's package on B's tree answered."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.compare.crossing import classify_origin, origin_sentence, tree_changes
+from conformance.core.identity import TargetIdentity
+from conformance.report.model import Crossing, Difference
+
+versions = st.from_regex(r"[0-9]\.[0-9]{1,2}\.[0-9]", fullmatch=True)
+trees = st.dictionaries(st.sampled_from(["zod", "@modelcontextprotocol/sdk", "chalk", "yargs"]), versions)
+origins = st.sampled_from(["code", "dependencies", "unclear"])
+
+
+@given(st.booleans(), st.booleans())
+def test_answering_as_one_side_names_that_sides_part(shown_a_x: bool, shown_x_b: bool) -> None:
+    """The crossed target has A's code and B's tree: differing from A alone is B's tree showing, differing
+    from B alone is A's code showing; both or neither decides nothing."""
+    origin = classify_origin(shown_a_x, shown_x_b)
+    if shown_a_x == shown_x_b:
+        assert origin == "unclear"
+    else:
+        assert origin == ("dependencies" if shown_a_x else "code")
+
+
+@given(trees, trees)
+def test_tree_changes_name_every_differing_version_and_no_other(a: dict[str, str], b: dict[str, str]) -> None:
+    changes = tree_changes(a, b)
+    named = {line.split(" ", 1)[0] for line in changes}
+    assert named == {n for n in set(a) | set(b) if a.get(n) != b.get(n)}
+    for line in changes:
+        name, rest = line.split(" ", 1)
+        assert rest == f"{a.get(name, 'none')} → {b.get(name, 'none')}"
+
+
+def _crossing(changes: list[str]) -> Crossing:
+    identity = TargetIdentity(spec="npm:2025.12.18 on the tree of npm:2026.7.4", kind="npm", command=["node"])
+    return Crossing(label="2025.12.18 on 2026.7.4's tree", identity=identity, changes=changes,
+                    crossed_changes=changes)
+
+
+def _difference(index: int, origin: str) -> Difference:
+    return Difference.model_validate({"id": f"answer.d{index}", "aspect": "answer", "summary": "s",
+                                      "origin": origin})
+
+
+@given(st.lists(st.sampled_from(["", "code", "dependencies", "unclear"]), max_size=8),
+       st.lists(st.sampled_from(["zod 4.2.1 → 4.4.3", "@modelcontextprotocol/sdk 1.24.0 → 1.26.0"]),
+                unique=True))
+def test_a_causes_sentence_counts_what_was_observed(said: list[str], changes: list[str]) -> None:
+    members = [_difference(i, o) for i, o in enumerate(said)]
+    sentence = origin_sentence(members, _crossing(changes), "2025.12.18", "2026.7.4")
+    crossed = [o for o in said if o]
+    if not crossed:
+        assert sentence == ""
+        return
+    for change in changes:
+        assert change in sentence
+    if not changes:
+        assert "same versions" in sentence
+    if set(crossed) == {"dependencies"}:
+        assert sentence.startswith("From the dependencies") and "answers as 2026.7.4" in sentence
+    elif set(crossed) == {"code"}:
+        assert sentence.startswith("From the server's code") and "answers as 2025.12.18" in sentence
+    else:
+        assert sentence.startswith("Mixed or unclear")
+        assert (f"on {crossed.count('dependencies')}, as 2025.12.18 on {crossed.count('code')}, and like "
+                f"neither (or they did not show again) on {crossed.count('unclear')}.") in sentence
