@@ -145,8 +145,9 @@ def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str,
         return (f"From the dependencies: {on} answers as {label_b} on the {_count(deps)} crossed.")
     if code == len(crossed):
         return f"From the server's code: {on} answers as {label_a} on the {_count(code)} crossed."
-    return (f"Mixed or unclear: of the {_count(len(crossed))} crossed, {on} answers as {label_b} on {deps}, "
-            f"as {label_a} on {code}, and like neither (or they did not show again) on {unclear}.")
+    neither = f", and like neither (or they did not show again) on {unclear}" if unclear else ""
+    return (f"Mixed or unclear: of the {_count(len(crossed))} crossed, {on} answers as {label_b} on {deps} "
+            f"and as {label_a} on {code}{neither}.")
 
 
 def _count(n: int) -> str:

@@ -90,7 +90,8 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
     """detail 2: both answers and the replay frames; 1: the frames; 0: the line only."""
     mark = "accepted" if d.accepted else "differs"
     lines = [f"- **{md(d.summary, 300)}** ({mark}; records {md(', '.join(d.records) or '—')}; "
-             f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'})"]
+             f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'}"
+             f"{_origin(d)})"]
     if detail >= 2:
         lines += ["", f"  - A: {md(d.a, 400)}", f"  - B: {md(d.b, 400)}"]
     if detail >= 1 and d.program:
@@ -99,6 +100,12 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
                   "\n".join("  " + line for line in code_block("\n".join(frames), "json").split("\n"))]
     lines.append("")
     return lines
+
+
+def _origin(d: Difference) -> str:
+    """compare --cross: which side's part the crossed target answered like."""
+    return {"code": "; from the server's code", "dependencies": "; from the dependencies",
+            "unclear": "; code or dependencies unclear"}.get(d.origin, "")
 
 
 NOT_GROUPED = "not-grouped"
@@ -148,6 +155,7 @@ def _difference_html(d: Difference) -> Markup:
                 ["A", tag("code", d.a)],
                 ["B", tag("code", d.b)],
                 ["shrunk", "yes" if d.minimized else "no (budget)"],
+                *([["code or dependencies", _origin(d).removeprefix("; ")]] if d.origin else []),
             ],
         ),
         tag("h4", "Replay on a fresh process of each target (one frame per line on stdin)"),

@@ -1,0 +1,27 @@
+"""compare --cross on real releases: 2025.12.18 installed with 2026.7.4's dependency tree. The refusal text
+gaining `"inclusive": true` comes with zod 4.2.1 → 4.4.3 (the crossed package answers as 2026.7.4), while
+the numeric-string coercion is 2026.7.4's own code (the crossed package answers as 2025.12.18). The two
+minimal programs are those `compare npm:2025.12.18 npm:2026.7.4` reports for these differences."""
+
+from __future__ import annotations
+
+from conformance.compare.crossing import cross_call, crossed_target, crossing_of
+from conformance.compare.programs import Program, Step, valid
+from conformance.targets.specs import default_cache_dir, resolve_target
+
+TOO_BIG: Program = (Step(arguments=valid() | {"thoughtNumber": 9007199254740994}),)
+AS_STRING: Program = (Step(arguments=valid() | {"thoughtNumber": "1"}),)
+
+
+def test_crossing_puts_the_refusal_text_in_the_dependencies_and_the_coercion_in_the_code() -> None:
+    cache = default_cache_dir()
+    a = resolve_target("npm:2025.12.18", cache_dir=cache)
+    b = resolve_target("npm:2026.7.4", cache_dir=cache)
+    crossed = crossed_target(a, b, cache, lambda _line: None)
+    assert crossed.identity.package_version == "2025.12.18"
+    assert crossed.identity.dependencies == b.identity.dependencies
+    crossing = crossing_of(a, b, crossed, "2025.12.18", "2026.7.4")
+    assert "zod 4.2.1 → 4.4.3" in crossing.crossed_changes
+    assert cross_call(a, b, crossed, TOO_BIG, "answer.thoughtNumber.error-text", 10.0) == "dependencies"
+    assert cross_call(a, b, crossed, AS_STRING, "is_error.thoughtNumber.numeric-string.refused-by-a",
+                      10.0) == "code"
