@@ -93,6 +93,7 @@ def run_comparison(
         target_a, target_b = ra.result(), rb.result()
     rules = default_rules()
     name_a, name_b = side_labels(target_a.spec, target_b.spec, labels)
+    crossed = _crossed(target_a, target_b, cache, say) if cross else None
 
     say("fresh processes: identity, tools/list, banner, an accepted run, exit on closed stdin")
     with _transcripts(transcripts) as open_transcript:
@@ -130,8 +131,7 @@ def run_comparison(
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
     crossing: Crossing | None = None
-    if cross:
-        crossed = _crossed(target_a, target_b, cache, say)
+    if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
         say(f"crossing: {len(fresh_found) + len(confirmed)} difference(s) replayed on {crossing.label}")
         origins = cross_all(target_a, target_b, crossed, (seen_a, seen_b), fresh_found,
