@@ -1,7 +1,7 @@
 """The composite action (action.yml), its steps run as a runner would by scripts.run_action: against the
 reference the job passes, the summary is the report, a quoted `args` value arrives whole and the uploaded
 transcripts are trimmed; against a server that cannot start it fails; a usage error's status passes
-through."""
+through; a baseline whose reasons still say TODO fails the job unless `strict-baseline` is turned off."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.cli import GATE_SEED, GATE_SUITE, Ran, cli_here, fake
 
 REPO = Path(__file__).resolve().parents[2]
 BROKEN = REPO / "tests" / "servers" / "exit_at_start.py"
@@ -97,3 +99,21 @@ def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) 
     assert ran.code == 4, ran.output[-4000:]
     assert "the action's args cannot be split as a shell would" in ran.output
     assert "wrote no report (exit status 4)" in ran.summary
+
+
+def test_action_is_strict_about_unexplained_baseline_entries_by_default(
+    hostile_gate: Ran, tmp_path: Path, python_venv: Path
+) -> None:
+    """A baseline as `baseline -o` writes it (every reason TODO) fails the job unless `strict-baseline` is
+    turned off, when the same departures are accepted."""
+    baseline = tmp_path / "baseline.yaml"
+    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o", str(baseline))
+    assert wrote.code == 0, wrote.stderr
+    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
+    strict = job(tmp_path / "strict", python_venv, target=fake("hostile"), baseline=str(baseline),
+                 profile="dev", args=args, transcripts="none", cache="false")
+    assert strict.code == 1, strict.output[-4000:]
+    assert "still say TODO" in strict.summary, strict.summary[:800]
+    lenient = job(tmp_path / "lenient", python_venv, target=fake("hostile"), baseline=str(baseline),
+                  profile="dev", args=args, transcripts="none", cache="false", strict_baseline="false")
+    assert lenient.code == 0, lenient.output[-4000:]
