@@ -109,6 +109,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     set_max_frame(args.max_frame)
+    if args.cross and not (args.a.startswith("npm:") and args.b.startswith("npm:")):
+        raise UsageError("--cross needs two npm: targets (it installs one's package on the other's tree)")
     if args.env:
         env = dict(parse_env_pair(pair) for pair in args.env)
         args.a, args.b = with_env(args.a, env), with_env(args.b, env)
