@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final, Literal
@@ -413,7 +413,13 @@ def _pairs(
         return outcome
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(lambda pair: compared(*pair), adjacent))
+        futures = [pool.submit(compared, *pair) for pair in adjacent]
+        try:
+            for future in futures:
+                future.result()
+        except cancel.Cancelled:
+            pass  # the pairs in flight stop at their next request; what finished is kept
+    results = [_settled(future) for future in futures]
     return [
         Pair(
             a=a.spec,
@@ -429,6 +435,16 @@ def _pairs(
         )
         for (a, b, kind), (status, note, causes, diffs, calls) in zip(adjacent, results, strict=True)
     ]
+
+
+def _settled(future: Future[Compared]) -> Compared:
+    """A pair's comparison, or why there is none: a stop (SIGTERM, SIGINT, deadline) leaves it uncompared."""
+    failure = future.exception()
+    if failure is None:
+        return future.result()
+    if isinstance(failure, cancel.Cancelled):
+        return "skipped", f"not compared: {failure.stop.reason}", [], [], 0
+    raise failure
 
 
 def assemble(
@@ -516,7 +532,7 @@ def _build(
         reports,
         profile=options.profile,
         seed=options.seed,
-        compare=options.compare and stopped is None,
+        compare=options.compare,  # after a stop, each pair says it was not compared and why
         cache=cache,
         timeout=options.timeout,
         progress=progress,
@@ -524,6 +540,7 @@ def _build(
         started=started,
         compare_switches=options.compare_switches,
     )
+    stopped = stopped or cancel.requested()
     if stopped is not None:
         atlas = atlas.model_copy(update={"interrupted": stopped.reason})
     write_atlas(atlas, out)
@@ -652,6 +669,9 @@ def merge_atlases(
             merged_from=[str(d) for d in dirs],
             may_start=lambda spec: spec in allowed or _published_release(spec, cache),
         )
+        stopped = cancel.requested()
+        if stopped is not None:
+            atlas = atlas.model_copy(update={"interrupted": stopped.reason})
         write_atlas(atlas, staging.staging)
         staging.commit()
     return atlas

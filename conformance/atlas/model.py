@@ -171,6 +171,6 @@ class Atlas(_Frozen):
     merged_from: list[str] = Field(default_factory=list, description="atlas folders this one merges")
     interrupted: str | None = Field(
         default=None,
-        description="why the atlas stopped before it finished (\"cancelled by SIGTERM\"): runs were stopped, "
-        "nothing was compared",
+        description="why the atlas stopped before it finished (\"cancelled by SIGTERM\"); pairs it did not "
+        "compare say so in their note",
     )

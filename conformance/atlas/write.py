@@ -172,8 +172,8 @@ def render_markdown(atlas: Atlas) -> str:
         f"({md(atlas.harness.git_commit or 'not a git checkout')}), generated {md(atlas.generated)}, "
         f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
         "",
-        *([f"> The atlas stopped early — {md(atlas.interrupted)}; the runs were stopped and nothing was "
-           "compared.", ""] if atlas.interrupted else []),
+        *([f"> The atlas stopped early — {md(atlas.interrupted)}; {_what_stopped(atlas)}.", ""]
+          if atlas.interrupted else []),
         "## Verdicts by release",
         "",
         "H holds, D deviates, E error, n/o not observable, – not run, · absent; **bold** = changed from the "
@@ -341,8 +341,8 @@ def render_html(atlas: Atlas) -> str:
             f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
             class_="muted",
         ),
-        *([tag("p", f"The atlas stopped early — {atlas.interrupted}; the runs were stopped and nothing was "
-               "compared.")] if atlas.interrupted else []),
+        *([tag("p", f"The atlas stopped early — {atlas.interrupted}; {_what_stopped(atlas)}.")]
+          if atlas.interrupted else []),
         tag("h2", "Verdicts by release"),
         tag(
             "p",
@@ -441,3 +441,16 @@ def _upstream_html(problem: UpstreamProblem) -> Markup:
             ),
         ]
     )
+
+
+_STOPPED_RUN = frozenset({124, 130, 143})
+
+
+def _what_stopped(atlas: Atlas) -> str:
+    """What a stop cut short, read from the atlas: column runs it ended, and the pairs compared before it."""
+    stopped_runs = sum(1 for c in atlas.columns if c.exit_code in _STOPPED_RUN)
+    compared = sum(1 for p in atlas.pairs if p.comparison == "done")
+    runs = f"{stopped_runs} column run(s) were stopped" if stopped_runs else "no column run was stopped"
+    pairs = (f"{compared} of {len(atlas.pairs)} pair(s) were compared before it" if compared
+             else "no pair was compared")
+    return f"{runs}; {pairs}"

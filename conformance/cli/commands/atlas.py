@@ -104,11 +104,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         with cancel.handling():
             atlas = build_atlas(options, progress=say)
-        if atlas.interrupted is not None:
-            where = safe(str(args.out))
-            write_line(f"atlas stopped: {safe(atlas.interrupted)}; {where}/atlas.md says what ran", out)
-            stop = cancel.requested()
-            return stop.exit_code if stop is not None else exit_status.INTERRUPTED
+    if atlas.interrupted is not None:
+        where = safe(str(args.out))
+        write_line(f"atlas stopped: {safe(atlas.interrupted)}; {where}/atlas.md says what ran", out)
+        stop = cancel.requested()
+        return stop.exit_code if stop is not None else exit_status.INTERRUPTED
     changed = sum(1 for pair in atlas.pairs if pair.verdict_changes or pair.root_causes)
     write_line(
         f"atlas: {len(atlas.columns)} columns, {len(atlas.pairs)} pairs ({changed} with changes); "
