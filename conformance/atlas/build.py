@@ -491,6 +491,7 @@ def assemble(
         claims=claims.judge(columns, reports),
         upstream=upstream.locate(columns, reports),
         merged_from=list(merged_from),
+        interrupted=stop.reason if (stop := cancel.requested()) is not None else None,
     )
 
 
@@ -540,9 +541,6 @@ def _build(
         started=started,
         compare_switches=options.compare_switches,
     )
-    stopped = stopped or cancel.requested()
-    if stopped is not None:
-        atlas = atlas.model_copy(update={"interrupted": stopped.reason})
     write_atlas(atlas, out)
     return atlas
 
@@ -669,9 +667,6 @@ def merge_atlases(
             merged_from=[str(d) for d in dirs],
             may_start=lambda spec: spec in allowed or _published_release(spec, cache),
         )
-        stopped = cancel.requested()
-        if stopped is not None:
-            atlas = atlas.model_copy(update={"interrupted": stopped.reason})
         write_atlas(atlas, staging.staging)
         staging.commit()
     return atlas
