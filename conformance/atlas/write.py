@@ -4,6 +4,7 @@ for a pull request, `index.html` for a reviewer (self-contained: inline SVG and 
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -13,6 +14,7 @@ from conformance.atlas.svg import grid_svg, legend_svg
 from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
+from conformance.drivers import cancel
 from conformance.report.escape import safe
 from conformance.report.markdown_parts import link, md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
@@ -443,7 +445,8 @@ def _upstream_html(problem: UpstreamProblem) -> Markup:
     )
 
 
-_STOPPED_RUN = frozenset({124, 130, 143})
+_STOPPED_RUN = frozenset({cancel.DEADLINE_EXIT, 128 + signal.SIGINT, 128 + signal.SIGTERM})
+"""A column run's exit status when the stop ended it (the deadline, SIGINT, SIGTERM: `drivers/cancel.py`)."""
 
 
 def _what_stopped(atlas: Atlas) -> str:
