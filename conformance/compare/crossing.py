@@ -40,12 +40,15 @@ def tree_changes(a: dict[str, str], b: dict[str, str]) -> list[str]:
             for name in sorted(set(a) | set(b)) if a.get(name) != b.get(name)]
 
 
+NEEDS_NPM: Final = "--cross needs two npm: targets (it installs one's package on the other's tree)"
+
+
 def crossed_target(a: Target, b: Target, cache: Path | None, progress: Callable[[str], None]) -> Target:
     """A's release installed with its dependencies resolved as B's were (B's cutoff; today's for `@today`),
     into its own cache folder. Raises `TargetError` when either is not an `npm:` target."""
     release_a = a.identity.package_version
     if a.identity.kind != "npm" or b.identity.kind != "npm" or release_a is None:
-        raise TargetError("--cross needs two npm: targets (it installs one's package on the other's tree)")
+        raise TargetError(NEEDS_NPM)
     before = b.identity.resolved_as_of
     root, manifest = npm.ensure_installed(
         release_a, cache if cache is not None else default_cache_dir(), progress=progress,

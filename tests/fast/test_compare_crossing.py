@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.compare.crossing import classify_origin, origin_sentence, tree_changes
+from conformance.compare.crossing import NEEDS_NPM, classify_origin, origin_sentence, tree_changes
 from conformance.core.identity import TargetIdentity
+from conformance.gate import exit_status
 from conformance.report.model import Crossing, Difference
+from tests.cli import cli_here
 
 versions = st.from_regex(r"[0-9]\.[0-9]{1,2}\.[0-9]", fullmatch=True)
 trees = st.dictionaries(st.sampled_from(["zod", "@modelcontextprotocol/sdk", "chalk", "yargs"]), versions)
@@ -70,3 +74,12 @@ def test_a_causes_sentence_counts_what_was_observed(said: list[str], changes: li
         neither = f", and like neither (or they did not show again) on {unclear}" if unclear else ""
         assert (f"answers as 2026.7.4 on {crossed.count('dependencies')} and as 2025.12.18 on "
                 f"{crossed.count('code')}{neither}.") in sentence
+
+
+@given(st.sampled_from(["reference", "cmd:node dist/index.js", "npm:0.6.2"]),
+       st.sampled_from(["reference", "cmd:python server.py"]))
+def test_cross_on_a_target_that_is_not_npm_is_refused_before_anything_starts(a: str, b: str) -> None:
+    ran = cli_here("compare", a, b, "--cross", "--out", "/nonexistent/never-written")
+    assert ran.code == exit_status.USAGE, ran.stderr
+    assert ran.stderr.strip() == f"seqthink-conformance: error: {NEEDS_NPM}"
+    assert not Path("/nonexistent/never-written").exists()

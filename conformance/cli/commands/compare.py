@@ -18,6 +18,7 @@ from typing import TextIO
 
 from conformance.cli.arguments import UsageError, add_max_frame, env_pair, positive_seconds, seed, target_spec
 from conformance.compare import ComparisonOutcome, run_comparison
+from conformance.compare.crossing import NEEDS_NPM
 from conformance.core.outfolder import claimed, write_file
 from conformance.drivers import cancel, process
 from conformance.drivers.wire import set_max_frame
@@ -35,6 +36,7 @@ from conformance.report.model import Comparison, Report
 from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
 from conformance.targets.kinds import syntaxes, unresolved_identity
+from conformance.targets.kinds.npm import KIND as NPM
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
 
 NAME = "compare"
@@ -109,8 +111,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     set_max_frame(args.max_frame)
-    if args.cross and not (args.a.startswith("npm:") and args.b.startswith("npm:")):
-        raise UsageError("--cross needs two npm: targets (it installs one's package on the other's tree)")
+    if args.cross and not (NPM.matches(args.a) and NPM.matches(args.b)):
+        raise UsageError(NEEDS_NPM)
     if args.env:
         env = dict(parse_env_pair(pair) for pair in args.env)
         args.a, args.b = with_env(args.a, env), with_env(args.b, env)
