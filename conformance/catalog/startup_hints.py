@@ -5,7 +5,6 @@ ended its stderr with its version."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,11 +12,10 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from conformance.catalog.fixtures import fixtures_dir
-from conformance.catalog.schemas import first_violation
+from conformance.catalog.schemas import read_validated_yaml
 from conformance.core.errors import HarnessError
 
 HINTS_FORMAT: Final = "seqthink-startup-hints/1"
@@ -132,18 +130,8 @@ def hints_path() -> Path:
 def load_hints(path: Path | None = None) -> tuple[StartupHint, ...]:
     """Read and validate the hints; every pattern must compile and every placeholder be one of its groups."""
     path = path or hints_path()
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-        schema = json.loads((fixtures_dir() / "schemas" / "startup_hints.schema.json").read_text("utf-8"))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise StartupHintsError(f"cannot read start-up hints {path}: {exc}") from None
-    violation = first_violation(schema, document)
-    if violation is not None:
-        raise StartupHintsError(f"{path}: {violation}")
-    try:
-        hints = StartupHints.model_validate(document).hints
-    except ValidationError as exc:
-        raise StartupHintsError(f"{path}: {exc.errors()[0]['msg']}") from None
+    schema = fixtures_dir() / "schemas" / "startup_hints.schema.json"
+    hints = read_validated_yaml(path, schema, StartupHints, StartupHintsError, "start-up hints").hints
     for rule in hints:
         groups: set[str] = set()
         for pattern in rule.match:
