@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from reference_server.server import run
+from reference_server import startup
 
 
 def main() -> None:
+    """Build the server with the collector paused and the SDK's front doors skipped, then serve."""
+    startup.pause_collector()
+    startup.skip_front_doors()
+    from reference_server.server import run  # imported here: after the start-up settings above
+
+    startup.resume_collector()
     sys.exit(run())
 
 

@@ -121,12 +121,16 @@ def to_double(value: int | float) -> float:
         return math.inf if value > 0 else -math.inf
 
 
+_EXACT_INTEGERS: Final = float(1 << 53)
+"""Up to 2**53 every integer is a double, so its decimal digits are also the shortest round-trip ones."""
+
+
 def number_to_string(x: float) -> str:
     """Number::toString(x): shortest round-trip digits, exponent form outside 1e-7 < |x| < 1e21."""
+    if -_EXACT_INTEGERS <= x <= _EXACT_INTEGERS and x.is_integer():
+        return str(int(x))  # the common case (thought numbers): exact digits are the shortest; -0 is "0"
     if x != x:
         return "NaN"
-    if x == 0:
-        return "0"
     if x < 0:
         return "-" + number_to_string(-x)
     if x == math.inf:

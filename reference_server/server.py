@@ -42,7 +42,10 @@ def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[A
             text, is_error = thinking.process_thought(params.arguments)
         else:
             text, is_error = unknown_tool_text(params.name), True
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
+        # Both fields are of known-valid types, and the SDK validates the dumped result against the
+        # protocol's own shape before it is sent; validating the model here too would be a second pass.
+        content = types.TextContent.model_construct(type="text", text=text)
+        return types.CallToolResult.model_construct(content=[content], is_error=is_error)
 
     server: Server[Any] = Server(
         SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool
