@@ -127,7 +127,7 @@ _EXACT_INTEGERS: Final = float(1 << 53)
 
 def number_to_string(x: float) -> str:
     """Number::toString(x): shortest round-trip digits, exponent form outside 1e-7 < |x| < 1e21."""
-    if -_EXACT_INTEGERS <= x <= _EXACT_INTEGERS and x.is_integer():
+    if -_EXACT_INTEGERS <= x <= _EXACT_INTEGERS and x == int(x):
         return str(int(x))  # the common case (thought numbers): exact digits are the shortest; -0 is "0"
     if x != x:
         return "NaN"
