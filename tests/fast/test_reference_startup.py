@@ -1,0 +1,35 @@
+"""reference_server.startup: the serving process skips the SDK's front doors, a library import never does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import mcp
+
+from reference_server import startup
+
+SERVING_IMPORTS = """
+import sys
+from reference_server import startup
+assert startup.skip_front_doors()
+from reference_server.server import build_server
+from mcp.server.lowlevel import Server
+unneeded = ("mcp.client", "mcp.server.mcpserver", "httpx2")
+skipped = sorted(name for name in sys.modules if name.startswith(unneeded))
+print(skipped, hasattr(sys.modules["mcp"], "Client"), Server.__module__)
+"""
+
+
+def test_the_serving_process_imports_the_low_level_server_without_the_client_or_mcpserver() -> None:
+    command = [sys.executable, "-c", SERVING_IMPORTS]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]", "False", "mcp.server.lowlevel.server"]
+
+
+def test_a_process_that_already_imported_mcp_keeps_the_whole_sdk() -> None:
+    before = sys.modules["mcp"]
+    assert startup.skip_front_doors() is False
+    assert sys.modules["mcp"] is before is mcp
+    assert hasattr(mcp, "Client")
