@@ -24,14 +24,14 @@ from typing import Final
 SKIPPED_FRONT_DOORS: Final = ("mcp", "mcp.server")
 
 
-def skip_front_doors() -> bool:
-    """Register the SDK packages as bare modules; False (nothing changed) when one is already imported."""
+def skip_front_doors() -> None:
+    """Register the SDK packages as bare modules, unless one is imported already (then nothing changes)."""
     if any(name in sys.modules for name in SKIPPED_FRONT_DOORS):
-        return False
+        return
     for name in SKIPPED_FRONT_DOORS:
         spec = importlib.util.find_spec(name)
         if spec is None or spec.submodule_search_locations is None:
-            return False
+            return
         module = types.ModuleType(name)
         module.__spec__ = spec
         module.__path__ = list(spec.submodule_search_locations)
@@ -40,7 +40,6 @@ def skip_front_doors() -> bool:
         if "." in name:
             parent, _, child = name.rpartition(".")
             setattr(sys.modules[parent], child, module)
-    return True
 
 
 def pause_collector() -> None:
