@@ -71,6 +71,9 @@ class Row:
     wall_s: float
     harness_cpu_s: float
     exit_code: int
+    replay_processes: int = 1
+    guessed: int = 0
+    """Replayed requests whose process was guessed (benchmarks/replay.py says how)."""
     replay_note: str = ""
     """Empty when every answered request of the run was replayed; else what was not, and why."""
 
@@ -133,7 +136,7 @@ def measure_row(target: Target, server: Server, profile: str, seed: int, out: Pa
     return Row(server.target, profile, run.calls_made, run.processes_started, server.cold_start_s,
                server.calls_per_s, floor_seconds(server, run.calls_made, run.processes_started),
                done.frames, done.seconds, done.seconds + starts, sample.wall_s, sample.cpu_s,
-               sample.exit_code, note)
+               sample.exit_code, done.processes, extracted.guessed, note)
 
 
 def render(rows: Sequence[Row]) -> str:
@@ -153,6 +156,9 @@ def render(rows: Sequence[Row]) -> str:
             f" | {row.fixed_ratio:.2f} | {row.ratio:.2f} | {row.harness_cpu_s:.1f} s |"
         )
     lines += [f"* {row.target} {row.profile}: {row.replay_note}" for row in rows if row.replay_note]
+    lines += [f"{row.target} {row.profile}: replayed on {row.replay_processes} fresh processes, one per"
+              f" process of the run's transcript; {row.guessed} requests went to a guessed process"
+              for row in rows]
     walls = {(row.target, row.profile): row.wall_s for row in rows}
     for profile in dict.fromkeys(row.profile for row in rows):
         reference, original = walls.get(("reference", profile)), walls.get(("npm:0.6.2", profile))

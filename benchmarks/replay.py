@@ -9,16 +9,22 @@ The transcript is read as untrusted data: bounded in size, a line that is not a 
 A request is answered when a later received frame (a JSON object without `method`) carries its id; a request
 sent again with the same id before that answer leaves the earlier one unanswered.
 
-The transcript does not say which process a frame went to (the frames of the shared process and of fresh
-or spare ones interleave, and each driver counts its ids from 1), so the replay drives ONE fresh process,
-started and initialized before the clock starts. The run's own `initialize` requests are replayed too (a
-round trip per process that the cold start also counts: a millisecond or two).
+The transcript does not say which process a frame went to: the frames of the shared process and of spare or
+fresh ones interleave. Its notes say when a process started (`started pid N`, `shared process: pid N`) and
+ended (`closed pid N`), and each driver numbers its requests 1, 2, 3, ..., so a request goes to the live
+process whose previous request had the id before its own. Where that is not one process (two drivers at the
+same count, hand-made ids, a handed-over process's first request), the request goes to the process of the
+request before it if that one is live, else to the latest started, and is counted as guessed. The replay
+then drives one fresh process per process of the run, all started and initialized before the clock starts.
+The run's own `initialize` requests are replayed too (a round trip per process that the cold start also
+counts: a millisecond or two).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -37,14 +43,20 @@ ANSWER_TIMEOUT: Final = 30.0
 """Seconds a replayed request may wait for its answer before the replay stops (a verdict, not a hang)."""
 
 _IdKey = tuple[str, int | str]
+_STARTED: Final = re.compile(r"(started pid|shared process: pid) (\d{1,10})\b")
+_CLOSED: Final = re.compile(r"closed pid (\d{1,10})\b")
+UNKNOWN: Final = "before any process note"
 
 
 @dataclass(frozen=True)
 class Frame:
-    """One request to replay: its bytes as sent (newline included) and its id."""
+    """One request to replay: its bytes as sent (newline included), its id, and the process it went to."""
 
     data: bytes
     id: int | str
+    process: str = UNKNOWN
+    guessed: bool = False
+    """True when the request's process was not told by its id (see the module's doc)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,14 @@ class Extracted:
     skipped_lines: int
     truncated: bool
 
+    @property
+    def processes(self) -> list[str]:
+        return list(dict.fromkeys(frame.process for frame in self.frames))
+
+    @property
+    def guessed(self) -> int:
+        return sum(frame.guessed for frame in self.frames)
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -65,6 +85,7 @@ class Replay:
     seconds: float
     completed: bool
     reason: str
+    processes: int = 1
 
     @property
     def calls_per_s(self) -> float:
@@ -124,18 +145,67 @@ def _message(data: str) -> dict[str, object] | None:
     return message if isinstance(message, dict) else None
 
 
+class _Processes:
+    """The run's live processes, as its notes tell them, and the request ids each would send next: the one
+    after its last request told by its id, and the one after its last guessed request (a hand-made id may
+    have moved the driver's count, or not)."""
+
+    def __init__(self) -> None:
+        self.told: dict[str, int | None] = {}
+        self.guessed: dict[str, int | None] = {}
+        self.handed_over: set[str] = set()
+        self.previous = UNKNOWN
+
+    def note(self, text: str) -> None:
+        started, closed = _STARTED.match(text), _CLOSED.match(text)
+        if started is not None:
+            pid = started.group(2)
+            handed_over = started.group(1) != "started pid"
+            self.told.pop(pid, None)
+            self.told[pid] = None if handed_over else 1
+            self.guessed[pid] = None
+            if handed_over:
+                self.handed_over.add(pid)
+        elif closed is not None:
+            self.told.pop(closed.group(1), None)
+            self.handed_over.discard(closed.group(1))
+
+    def assign(self, request_id: int | str) -> tuple[str, bool]:
+        """The process a request with `request_id` went to, and whether that was guessed."""
+        exact = [pid for pid in self.told if request_id in (self.told[pid], self.guessed[pid])]
+        if len(exact) == 1:
+            # A handed-over process not yet used could be at any count: then the id tells nothing for sure.
+            chosen, guessed = exact[0], any(pid in self.handed_over for pid in self.told)
+        else:
+            pool = exact or [pid for pid in self.told if pid in self.handed_over] or list(self.told)
+            chosen = self.previous if self.previous in pool else (pool[-1] if pool else UNKNOWN)
+            guessed = True
+        self.handed_over.discard(chosen)
+        if isinstance(request_id, int) and chosen in self.told:
+            if guessed:
+                self.guessed[chosen] = request_id + 1
+            else:
+                self.told[chosen], self.guessed[chosen] = request_id + 1, None
+        self.previous = chosen
+        return chosen, guessed
+
+
 def extract(lines: Iterable[bytes | None], truncated: bool = False) -> Extracted:
     """The answered requests of a transcript's lines, in the order they were sent (see the module's doc)."""
     sent: list[Frame] = []
     pending: dict[_IdKey, int] = {}
     answered: set[int] = set()
     skipped = 0
+    processes = _Processes()
     for line in lines:
         event = _event(line)
         if event is None:
             skipped += 1
             continue
         kind, data = event
+        if kind == "note":
+            processes.note(data)
+            continue
         if kind not in ("sent", "received"):
             continue
         message = _message(data)
@@ -152,7 +222,8 @@ def extract(lines: Iterable[bytes | None], truncated: bool = False) -> Extracted
         if not frame.endswith(b"\n"):
             frame += b"\n"
         pending[key] = len(sent)
-        sent.append(Frame(frame, key[1]))
+        process, guessed = processes.assign(key[1])
+        sent.append(Frame(frame, key[1], process, guessed))
     frames = [frame for index, frame in enumerate(sent) if index in answered]
     unanswered = len(sent) - len(answered)
     return Extracted(frames, unanswered, skipped, truncated)
@@ -172,14 +243,13 @@ def _answer_id(line: bytes) -> _IdKey | None:
 
 
 def replay(target: Target, frames: list[Frame], timeout: float = ANSWER_TIMEOUT) -> Replay:
-    """Each frame written and its answer read by a bare client, on one fresh initialized process.
+    """Each frame written and its answer read by a bare client, on one fresh initialized process per process
+    of the run (all started before the clock starts, all ended after).
 
     Only write-to-answer time is summed: the id check after each answer is off the clock. A request left
-    unanswered for `timeout` seconds ends the replay (its process is ended); the figures say so.
+    unanswered for `timeout` seconds ends the replay (its processes are ended); the figures say so.
     """
-    loop = BareLoop(target, drain_stderr=True)
-    assert loop.proc.stdin is not None and loop.proc.stdout is not None
-    stdin, stdout = loop.proc.stdin, loop.proc.stdout
+    loops: dict[str, BareLoop] = {}
     progress = [0]
     stop = threading.Event()
 
@@ -189,26 +259,35 @@ def replay(target: Target, frames: list[Frame], timeout: float = ANSWER_TIMEOUT)
             if progress[0] != seen:
                 seen, since = progress[0], time.monotonic()
             elif time.monotonic() - since > timeout:
-                loop.proc.kill()
+                for loop in loops.values():
+                    loop.proc.kill()
                 return
 
-    guard = threading.Thread(target=watchdog, name="replay-watchdog", daemon=True)
-    guard.start()
     total = 0.0
     done = 0
     reason = ""
+    guard = threading.Thread(target=watchdog, name="replay-watchdog", daemon=True)
     try:
+        try:
+            for frame in frames:
+                if frame.process not in loops:
+                    loops[frame.process] = BareLoop(target, drain_stderr=True)
+        except (OSError, ValueError) as exc:
+            return Replay(0, 0.0, not frames, f"a replay process did not start: {exc}", len(loops))
+        guard.start()
         for frame in frames:
+            proc = loops[frame.process].proc
+            assert proc.stdin is not None and proc.stdout is not None
             want = _id_key(frame.id)
             began = time.perf_counter()
             try:
-                stdin.write(frame.data)
-                stdin.flush()
+                proc.stdin.write(frame.data)
+                proc.stdin.flush()
             except OSError:
                 reason = f"the server stopped reading at request {done + 1}"
                 break
             while True:
-                line = stdout.readline()
+                line = proc.stdout.readline()
                 ended = time.perf_counter()
                 if not line or _answer_id(line) == want:
                     break
@@ -221,7 +300,9 @@ def replay(target: Target, frames: list[Frame], timeout: float = ANSWER_TIMEOUT)
             progress[0] = done
     finally:
         stop.set()
-        guard.join()
-        with contextlib.suppress(OSError):
-            loop.close()
-    return Replay(done, total, done == len(frames), reason)
+        if guard.is_alive():
+            guard.join()
+        for loop in loops.values():
+            with contextlib.suppress(OSError):
+                loop.close()
+    return Replay(done, total, done == len(frames), reason, len(loops))

@@ -31,7 +31,7 @@ def test_the_floor_is_round_trips_plus_starts() -> None:
 
 
 def row(target: str, wall: float, note: str = "") -> Row:
-    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, 990, 20.0, 22.0, wall, 3.0, 0, note)
+    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, 990, 20.0, 22.0, wall, 3.0, 0, 2, 7, note)
 
 
 def test_the_table_gives_both_floors_their_ratios_and_the_reference_against_the_original() -> None:
@@ -40,6 +40,7 @@ def test_the_table_gives_both_floors_their_ratios_and_the_reference_against_the_
             " | 3.67 | 2.00 | 3.0 s |") in table
     assert "| reference | ci | 1000 | 990 * | 4 |" in table
     assert "* reference ci: replay stopped after 3 of 990: why" in table
+    assert "npm:0.6.2 ci: replayed on 2 fresh processes, one per process of the run's transcript;" in table
     assert "ci: the run on the reference takes 1.25× the same run on npm:0.6.2" in table
     assert "the run on the reference" not in render([row("npm:0.6.2", 24.0)])
 

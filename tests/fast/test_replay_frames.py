@@ -2,7 +2,8 @@
 
 Generated transcripts interleave the frames of several processes (each counting its ids from 1, as every
 driver does), answered and unanswered requests, notifications both ways, stderr, notes and garbage lines;
-the frames extracted must be exactly the answered requests, in the order they were sent."""
+the frames extracted must be exactly the answered requests, in the order they were sent, and a frame whose
+process its id told went to that process."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.replay import extract, read_transcript, replay
+from benchmarks.replay import Frame, extract, read_transcript, replay
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -27,6 +28,8 @@ class Generated:
     lines: list[bytes]
     answered: list[bytes]
     """The answered requests' frames, in the order sent: what the extraction must return."""
+    processes: list[str]
+    """The process each answered request went to."""
 
 
 def event(kind: str, data: str) -> bytes:
@@ -49,20 +52,27 @@ step = st.one_of(
     st.tuples(st.just("notification"), st.integers(0, 2)),
     st.tuples(st.just("noise"), garbage),
     st.tuples(st.just("stderr"), st.text(max_size=20)),
-    st.tuples(st.just("note"), st.integers(0, 2)),
+    st.tuples(st.just("note"), st.sampled_from(["late response to abandoned request 3 skipped",
+                                                "started pid 123456789012345: too long", "closed pid 7"])),
 )
 
 
 def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
-    """A transcript as one thread of calls writes it: a request's answer (if any) before the next request."""
-    next_ids = [1, 1, 1]
-    lines: list[bytes] = []
+    """A transcript as one thread of calls writes it: a request's answer (if any) before the next request.
+    Process 0 is handed over (its count starts at 3, as after a preflight), 1 and 2 start when first used."""
+    next_ids = [3, 1, 1]
+    lines: list[bytes] = [event("note", "shared process: pid 100, started and initialized by preflight")]
     answered: list[bytes] = []
+    processes: list[str] = []
+    started = {0}
     for item in steps:
         kind = item[0]
         if kind == "request":
             _, proc, method, gets_answer, thought = item
             assert isinstance(proc, int)
+            if proc not in started:
+                started.add(proc)
+                lines.append(event("note", f"started pid {100 + proc}: server"))
             number = next_ids[proc]
             next_ids[proc] += 1
             request_id: int | str = f"r{number}" if string_ids and proc == 2 else number
@@ -75,6 +85,7 @@ def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
                 lines.append(event("received", json.dumps({"jsonrpc": "2.0", "method": "notifications/x"})))
                 lines.append(event("received", json.dumps(answer)))
                 answered.append(data.encode())
+                processes.append(str(100 + proc))
         elif kind == "notification":
             lines.append(event("sent", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})))
         elif kind == "noise":
@@ -84,10 +95,11 @@ def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
         elif kind == "stderr":
             lines.append(event("stderr", str(item[1])))
         else:
-            lines.append(event("note", f"started pid {item[1]}: server"))
+            lines.append(event("note", str(item[1])))
     # A response to nobody's request (an id no request carries) answers nothing.
     lines.append(event("received", json.dumps({"jsonrpc": "2.0", "id": "stray", "result": {}})))
-    return Generated(lines, answered)
+    lines += [event("note", f"closed pid {100 + proc}, exit status 0") for proc in sorted(started)]
+    return Generated(lines, answered, processes)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,6 +109,9 @@ def test_the_frames_are_exactly_the_answered_requests_in_order(steps: list[tuple
     generated = build(steps, string_ids)
     found = extract(generated.lines)
     assert [frame.data for frame in found.frames] == generated.answered
+    told = [(frame.process, truth) for frame, truth in zip(found.frames, generated.processes, strict=True)
+            if not frame.guessed]
+    assert all(process == truth for process, truth in told)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.jsonl"
         path.write_bytes(b"".join(generated.lines))
@@ -148,12 +163,13 @@ def frames_of(*methods: str) -> list[bytes]:
     return lines
 
 
-def test_the_replay_sends_every_frame_to_a_real_server() -> None:
+def test_the_replay_sends_every_frame_to_a_real_server_one_process_per_process_of_the_run() -> None:
     target = resolve_target("cmd:" + shlex.join(command("mini")))
     frames = extract(frames_of("tools/list", "ping", "tools/call", "tools/list")).frames
+    frames = [Frame(frame.data, frame.id, process) for frame, process in zip(frames, "abab", strict=True)]
     done = replay(target, frames, timeout=10)
     assert done.completed and done.reason == ""
-    assert done.frames == 4
+    assert (done.frames, done.processes) == (4, 2)
     assert done.seconds > 0
 
 
