@@ -1,5 +1,6 @@
 """benchmarks/floor.py and benchmarks/phases.py without a conformance run: the server-alone measurement
-against the tiny test server, the floor's arithmetic, the table, how a stack sample is charged, and the profile's measured figures."""
+against the tiny test server, the floor's arithmetic, the table, how a stack sample is charged, and the
+profile's measured figures."""
 
 from __future__ import annotations
 
