@@ -6,8 +6,8 @@ initialize answer is read, median of `--starts`) and, for comparison, its sequen
 fixed small call (median of three batches of `--calls`). Then, per profile, `python -m conformance run`
 against it (a fresh process, as a user pays it), whose report says how many calls it sent and how many
 server processes it started. Then the run's own answered requests, read from its transcript, are replayed in
-order by the same minimal client on a fresh process (benchmarks/replay.py): the server's time on the very
-calls the run made. The floor is what the server alone would need for that run:
+order by the same minimal client on fresh processes, one per process of the run (benchmarks/replay.py): the
+server's time on the very calls the run made. The floor is what the server alone would need for that run:
 
     floor = replay time of the run's answered requests + processes started × cold start
     fixed-call floor = calls sent / fixed-call round trips per second + processes started × cold start
@@ -120,7 +120,7 @@ def _replay_note(extracted: Extracted, done: Replay) -> str:
 
 
 def replay_run(target: Target, transcript: Path) -> tuple[Extracted, Replay]:
-    """The run's answered requests (nothing when its transcript is missing) replayed on a fresh process."""
+    """The run's answered requests (nothing when its transcript is missing) replayed on fresh processes."""
     extracted = read_transcript(transcript) if transcript.is_file() else Extracted([], 0, 0, False)
     return extracted, replay(target, extracted.frames)
 
