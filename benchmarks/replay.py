@@ -146,14 +146,20 @@ def _message(data: str) -> dict[str, object] | None:
 
 
 class _Processes:
-    """The run's live processes, as its notes tell them, and the request ids each would send next: the one
-    after its last request told by its id, and the one after its last guessed request (a hand-made id may
-    have moved the driver's count, or not)."""
+    """The run's live processes, as its notes tell them, and the request id each would send next: the one
+    after its last request told by its count, and the one after its last guessed request (a hand-made id may
+    have moved the driver's count, or not).
+
+    A request is told when exactly one live process's count continues with its id, no handed-over process is
+    still unused (its count is unknown) and no live process is crossed: a choice between several possible
+    processes crosses them all (one of their counts may now be wrong) until they close.
+    """
 
     def __init__(self) -> None:
         self.told: dict[str, int | None] = {}
         self.guessed: dict[str, int | None] = {}
-        self.handed_over: set[str] = set()
+        self.unused_handover: set[str] = set()
+        self.crossed: set[str] = set()
         self.previous = UNKNOWN
 
     def note(self, text: str) -> None:
@@ -164,28 +170,31 @@ class _Processes:
             self.told.pop(pid, None)
             self.told[pid] = None if handed_over else 1
             self.guessed[pid] = None
+            self.crossed.discard(pid)
             if handed_over:
-                self.handed_over.add(pid)
+                self.unused_handover.add(pid)
         elif closed is not None:
-            self.told.pop(closed.group(1), None)
-            self.handed_over.discard(closed.group(1))
+            pid = closed.group(1)
+            self.told.pop(pid, None)
+            self.unused_handover.discard(pid)
+            self.crossed.discard(pid)
 
     def assign(self, request_id: int | str) -> tuple[str, bool]:
         """The process a request with `request_id` went to, and whether that was guessed."""
-        exact = [pid for pid in self.told if request_id in (self.told[pid], self.guessed[pid])]
-        if len(exact) == 1:
-            # A handed-over process not yet used could be at any count: then the id tells nothing for sure.
-            chosen, guessed = exact[0], any(pid in self.handed_over for pid in self.told)
-        else:
-            pool = exact or [pid for pid in self.told if pid in self.handed_over] or list(self.told)
-            chosen = self.previous if self.previous in pool else (pool[-1] if pool else UNKNOWN)
-            guessed = True
-        self.handed_over.discard(chosen)
+        counted = [pid for pid, next_id in self.told.items() if next_id == request_id]
+        possible = list(dict.fromkeys(counted + [pid for pid in self.told if pid in self.unused_handover]))
+        if len(possible) > 1:
+            self.crossed.update(possible)
+        guessed = len(possible) != 1 or not counted or bool(self.crossed)
+        pool = possible or [pid for pid, next_id in self.guessed.items() if next_id == request_id
+                            and pid in self.told] or list(self.told)
+        chosen = self.previous if self.previous in pool else (pool[-1] if pool else UNKNOWN)
         if isinstance(request_id, int) and chosen in self.told:
-            if guessed:
-                self.guessed[chosen] = request_id + 1
-            else:
+            if chosen in counted or (chosen in self.unused_handover and len(possible) == 1):
                 self.told[chosen], self.guessed[chosen] = request_id + 1, None
+            else:
+                self.guessed[chosen] = request_id + 1
+        self.unused_handover.discard(chosen)
         self.previous = chosen
         return chosen, guessed
 

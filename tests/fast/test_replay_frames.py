@@ -181,3 +181,21 @@ def test_a_server_that_dies_or_answers_the_wrong_id_ends_the_replay_with_a_reaso
     stuck = replay(resolve_target("cmd:" + shlex.join(command("wrong_id"))), frames, timeout=1)
     assert (stuck.frames, stuck.completed) == (1, False)
     assert "within 1 s" in stuck.reason
+
+
+def test_a_runs_shared_and_spare_processes_are_told_apart_by_their_counts() -> None:
+    """As a run writes it: a spare started, the preflight's process handed over (its count at 3), calls to
+    both interleaved, and hand-made ids the counts cannot tell (sent to the previous request's process)."""
+    lines = [event("note", "started pid 7: server"),
+             event("note", "shared process: pid 5, started and initialized by preflight")]
+    plan = [("5", 3), ("5", 4), ("7", 1), ("5", 5), ("7", 2), ("7", 3), ("5", 6), ("5", 2000000000),
+            ("5", 7), ("7", 4)]
+    for _, request_id in plan:
+        request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
+        lines.append(event("sent", json.dumps(request)))
+        lines.append(event("received", json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}})))
+    lines.append(event("note", "closed pid 7, exit status 0"))
+    found = extract(lines)
+    assert [(frame.process, frame.id) for frame in found.frames] == plan
+    assert [frame.id for frame in found.frames if frame.guessed] == [3, 2000000000]
+    assert found.processes == ["5", "7"]
