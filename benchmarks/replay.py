@@ -15,9 +15,9 @@ ended (`closed pid N`), and each driver numbers its requests 1, 2, 3, ..., so a 
 process whose previous request had the id before its own. Where that is not one process (two drivers at the
 same count, hand-made ids, a handed-over process's first request), the request goes to the process of the
 request before it if that one could have sent it, else to the latest started that could, and is counted
-as guessed (and, after a
-choice between several processes whose counts fit, so is every request until one of them closes). The replay
-then drives one fresh process per process of the run, all started and initialized before the clock starts.
+as guessed (and, after a choice between several processes whose counts fit, so is every request until one
+of them closes). The replay then drives one fresh process per process of the run, all started and
+initialized before the clock starts.
 The run's own `initialize` requests are replayed too (a round trip per process that the cold start also
 counts: a millisecond or two).
 """
