@@ -95,7 +95,7 @@ class Replay:
 
 
 def _id_key(value: object) -> _IdKey | None:
-    """An id as a key that keeps 1, 1.0 and true apart; None for what is no usable request id."""
+    """An id as a key that keeps 1 and "1" apart; None for what is no usable request id (null, true, 1.5)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
