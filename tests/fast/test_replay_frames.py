@@ -1,9 +1,9 @@
 """benchmarks/replay.py: which of a transcript's frames the floor replays, and a replay that cannot hang.
 
 Generated transcripts interleave the frames of several processes (a handed-over one counting its ids from
-3, the others from 1, as drivers do), answered and unanswered requests, notifications both ways, stderr, notes and garbage lines;
-the frames extracted must be exactly the answered requests, in the order they were sent, and a frame whose
-process its id told went to that process."""
+3, the others from 1, as drivers do), answered and unanswered requests, notifications both ways, stderr,
+notes and garbage lines; the frames extracted must be exactly the answered requests, in the order they were
+sent, and a frame whose process its id told went to that process."""
 
 from __future__ import annotations
 
