@@ -102,8 +102,8 @@ def store(exchange: Exchange) -> StoreState:
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list)
-    assert all(isinstance(b, str) for b in branches), f"non-string branch label in {branches!r}"
-    return StoreState(length, tuple(str(b) for b in branches))
+    assert set(map(type, branches)) <= {str}, f"non-string branch label in {branches!r}"
+    return StoreState(length, tuple(map(str, branches)))
 
 
 def expect_one_more(before: int, after: int, context: str) -> None:
