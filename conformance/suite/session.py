@@ -2,7 +2,9 @@
 
 The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
-which checks take as the `spare` fixture: a run that collects one starts the spare with the session).
+which checks take as the `spare` fixture: a run that collects one starts the spare with the session). Checks
+that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
+lists stay off the shared process.
 """
 
 from __future__ import annotations
