@@ -96,7 +96,7 @@ def main() -> None:
             sys.exit(f"check_wheel: expected one wheel and one sdist in {dist}, found {os.listdir(dist)}")
         step("twine check", [sys.executable, "-m", "twine", "check", "--strict", *wheels, *sdists], cwd=tmp)
 
-        python = fresh_venv.create(venv_dir)
+        python = fresh_venv.create(venv_dir, clear=True)
         env = clean_env(venv_dir)
         step("install the wheel", [python, "-m", "pip", "install", "--quiet", wheels[0]], cwd=work, env=env)
         where = step(
