@@ -11,8 +11,11 @@ def main() -> None:
     """Build the server with the collector paused and the SDK's front doors skipped, then serve."""
     startup.pause_collector()
     startup.skip_front_doors()
-    from reference_server.server import run  # imported here: after the start-up settings above
-
+    try:
+        from reference_server.server import run  # imported here: after the start-up settings above
+    except ImportError:
+        startup.restore_front_doors()
+        from reference_server.server import run
     startup.resume_collector()
     sys.exit(run())
 

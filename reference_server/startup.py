@@ -42,6 +42,15 @@ def skip_front_doors() -> None:
             setattr(sys.modules[parent], child, module)
 
 
+def restore_front_doors() -> None:
+    """Forget every SDK and server module imported behind the bare front doors, so the next import runs the
+    SDK's own `__init__`s (an SDK release whose server side imports from them still starts, only slower)."""
+    ours = ("mcp", "mcp.", "reference_server.")
+    keep = {__name__, "reference_server.__main__"}
+    for name in [n for n in sys.modules if n.startswith(ours) and n not in keep]:
+        del sys.modules[name]
+
+
 def pause_collector() -> None:
     """No cyclic collection while the modules and the server are built (reference counting still frees)."""
     gc.disable()

@@ -33,3 +33,26 @@ def test_a_process_that_already_imported_mcp_keeps_the_whole_sdk() -> None:
     startup.skip_front_doors()
     assert sys.modules["mcp"] is before is mcp
     assert hasattr(mcp, "Client") and hasattr(sys.modules["mcp.server"], "MCPServer")
+
+
+NEEDS_A_FRONT_DOOR = """
+import sys
+from reference_server import startup
+startup.skip_front_doors()
+try:
+    from mcp import ClientSession  # what a server module of a later SDK might import
+except ImportError:
+    startup.restore_front_doors()
+from mcp import ClientSession
+from reference_server.server import build_server
+from mcp.server.lowlevel import Server
+print(hasattr(sys.modules["mcp"], "Client"), Server.__module__)
+"""
+
+
+def test_a_front_door_import_after_the_skip_works_once_the_doors_are_restored() -> None:
+    """The entry point's fallback: an SDK whose server side imports from `mcp` itself still starts."""
+    command = [sys.executable, "-c", NEEDS_A_FRONT_DOOR]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "mcp.server.lowlevel.server"]
