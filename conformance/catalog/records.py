@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_
 
 from conformance.catalog.channels import Channel
 from conformance.catalog.fixtures import fixtures_dir
+from conformance.core.inputs import safe_load
 
 CATALOG_FORMAT: Final = "seqthink-records/1"
 CATALOG_FILE: Final = "records.yaml"
@@ -366,7 +367,7 @@ def load_catalog(path: Path | None = None, *, schema: Path | None = None) -> Cat
     source = path if path is not None else catalog_path()
     schema_file = schema if schema is not None else schema_path()
     try:
-        data: object = yaml.safe_load(source.read_text(encoding="utf-8"))
+        data: object = safe_load(source.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogError(f"{source}: cannot read catalog: {exc}") from exc
     problems = _schema_errors(data, schema_file)
