@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Final
 
 from benchmarks.figures import ParallelCheck, RunFigures, RunScaling
+from conformance.core.identity import ShardIdentity
 from conformance.gate.run_options import RunOptions
 from conformance.report.json import load_report
 from conformance.report.model import Report
@@ -36,11 +37,13 @@ class RunConfig:
     target: str
     profile: str
     jobs: int = 1
+    shard: ShardIdentity | None = None
 
     @property
     def label(self) -> str:
         jobs = f" --jobs {self.jobs}" if self.jobs > 1 else ""
-        return f"{self.target} {self.profile}{jobs}"
+        shard = f" --shard {self.shard}" if self.shard is not None else ""
+        return f"{self.target} {self.profile}{jobs}{shard}"
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ class PeakMemory:
 def conformance_run(config: RunConfig, seed: int, out: Path, timeout: float = RUN_TIMEOUT) -> RunSample:
     """One `python -m conformance run`; exit status 0 and 1 are both a finished run, 2 is not."""
     command = RunOptions(target=config.target, profile=config.profile, seed=seed, out=out,
-                         jobs=config.jobs).command(sys.executable, local=True)
+                         jobs=config.jobs, shard=config.shard).command(sys.executable, local=True)
     out.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{out.name}.log"
     with log.open("wb") as handle:
