@@ -1,8 +1,9 @@
 """The command line's fixed start cost: what every `python -m conformance ...` pays before its work.
 
 Per source tree (`--tree DIR`, repeatable; default: this checkout), interleaved so that load moves every
-tree alike: the import time of `conformance.cli.main`, the wall time of `--help`, `records` and one `run`
-(`--target`, profile dev, `--seed`), each the median of `--repeat` fresh processes. Each is measured twice:
+tree alike: the import time of `conformance.cli.main` and of the runner that `run` imports besides, the
+wall time of `--help`, `records`, the suite's collection by pytest (`collect`: its plugin and modules) and
+one `run` (`--target`, profile dev, `--seed`), each the median of `--repeat` fresh processes. Each twice:
 with PYTHONDONTWRITEBYTECODE=1 (no .pyc is written, so every start compiles the harness's modules and pytest
 rewrites the suite's asserts again) and without it (after one warm-up start that writes them).
 
@@ -28,13 +29,13 @@ from pathlib import Path
 from typing import Final
 
 HERE: Final = Path(__file__).resolve().parents[1]
-IMPORT_PROBE: Final = (
-    "import time; t = time.perf_counter(); import conformance.cli.main; print(time.perf_counter() - t)"
-)
+IMPORTS: Final = {"import": "conformance.cli.main", "import-runner": "conformance.cli.runner"}
+"""The command line, and what a `run` imports besides (pytest, hypothesis, the suite's plugin, the SDK)."""
 
 
 def _env(tree: Path, bytecode: bool) -> dict[str, str]:
     env = dict(os.environ)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     env["PYTHONPATH"] = os.pathsep.join([str(tree), *filter(None, [env.get("PYTHONPATH")])])
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -52,17 +53,23 @@ def _wall(argv: Sequence[str], tree: Path, bytecode: bool) -> float:
     return wall
 
 
-def _import_s(tree: Path, bytecode: bool) -> float:
+def _import_s(module: str, tree: Path, bytecode: bool) -> float:
+    probe = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROBE], cwd=tree, env=_env(tree, bytecode),
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-c", probe], cwd=tree, env=_env(tree, bytecode), capture_output=True, text=True,
+        check=True,
     )
     return float(done.stdout.strip())
 
 
 def _cases(target: str, seed: int, out: Path, with_run: bool) -> dict[str, list[str]]:
     conformance = [sys.executable, "-m", "conformance"]
-    cases = {"--help": [*conformance, "--help"], "records": [*conformance, "records"]}
+    cases = {"--help": [*conformance, "--help"], "records": [*conformance, "records"],
+             "collect": [sys.executable, "-m", "pytest", "-c", "conformance/run-pytest.ini", "-p",
+                         "no:cacheprovider", "-p", "_hypothesis_pytestplugin", "-p", "syrupy", "-p",
+                         "conformance.suite.plugin", "--pyargs", "conformance.suite", "--target", target,
+                         "--profile", "dev", "--results-dir", str(out.parent / "collect"), "--collect-only",
+                         "-q"]}
     if with_run:
         cases["run"] = [*conformance, "run", "--target", target, "--profile", "dev", "--seed", str(seed),
                         "--out", str(out)]
@@ -82,7 +89,9 @@ def measure(trees: Sequence[Path], repeat: int, target: str, seed: int, with_run
             for bytecode in (False, True):
                 for tree in trees:
                     label = "pyc" if bytecode else "no-pyc"
-                    samples.setdefault(f"{tree} | import | {label}", []).append(_import_s(tree, bytecode))
+                    for name, module in IMPORTS.items():
+                        seconds = _import_s(module, tree, bytecode)
+                        samples.setdefault(f"{tree} | {name} | {label}", []).append(seconds)
                     for name, argv in cases.items():
                         wall = _wall(argv, tree, bytecode)
                         samples.setdefault(f"{tree} | {name} | {label}", []).append(wall)
@@ -102,12 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     trees = [t.resolve() for t in args.tree or [HERE]]
     medians = measure(trees, args.repeat, args.target, args.seed, not args.no_run)
     print(f"median of {args.repeat} fresh processes, load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"{'tree':<40} {'case':<8} {'no-pyc s':>9} {'pyc s':>9}")
+    print(f"{'tree':<40} {'case':<13} {'no-pyc s':>9} {'pyc s':>9}")
     for key in medians:
         tree, case, label = key.split(" | ")
         if label == "no-pyc":
             pyc = medians[f"{tree} | {case} | pyc"]
-            print(f"{tree[-40:]:<40} {case:<8} {medians[key]:>9.3f} {pyc:>9.3f}")
+            print(f"{tree[-40:]:<40} {case:<13} {medians[key]:>9.3f} {pyc:>9.3f}")
     if args.json is not None:
         args.json.write_text(json.dumps(medians, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -34,7 +34,6 @@ tests fail, not their smallest example (`python -m scripts.measure_modified_serv
 otherwise."""
 
 
-
 def _suppressed() -> list[HealthCheck]:
     from hypothesis import HealthCheck
 
