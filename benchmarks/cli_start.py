@@ -4,8 +4,10 @@ Per source tree (`--tree DIR`, repeatable; default: this checkout), interleaved 
 tree alike: the import time of `conformance.cli.main` and of the runner that `run` imports besides, the
 wall time of `--help`, `records`, the suite's collection by pytest (`collect`: its plugin and modules) and
 one `run` (`--target`, profile dev, `--seed`), each the median of `--repeat` fresh processes. Each twice:
-with PYTHONDONTWRITEBYTECODE=1 (no .pyc is written, so every start compiles the harness's modules and pytest
-rewrites the suite's asserts again) and without it (after one warm-up start that writes them).
+with PYTHONDONTWRITEBYTECODE=1 and the tree's own `__pycache__` folders removed before each start (as in a
+fresh clone where nothing writes them: every start compiles the harness's modules and pytest rewrites the
+suite's asserts again), then without it (after one warm-up start that writes them); the installed
+dependencies keep the .pyc files pip wrote.
 
     python -m benchmarks.cli_start [--tree DIR ...] [--repeat 5] [--target npm:0.6.2] [--seed 1]
                                    [--no-run] [--json FILE]
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Final
 
 HERE: Final = Path(__file__).resolve().parents[1]
+PACKAGES: Final = ("conformance", "reference_server")
 IMPORTS: Final = {"import": "conformance.cli.main", "import-runner": "conformance.cli.runner"}
 """The command line, and what a `run` imports besides (pytest, hypothesis, the suite's plugin, the SDK)."""
 
@@ -44,7 +48,17 @@ def _env(tree: Path, bytecode: bool) -> dict[str, str]:
     return env
 
 
+def _without_pyc(tree: Path) -> None:
+    """PYTHONDONTWRITEBYTECODE stops writing .pyc files, not reading them (nor pytest's rewritten ones): a
+    start as in a fresh clone needs the tree's own caches gone (Python wrote them; they are not tracked)."""
+    for package in PACKAGES:
+        for cache in sorted((tree / package).rglob("__pycache__")):
+            shutil.rmtree(cache, ignore_errors=True)
+
+
 def _wall(argv: Sequence[str], tree: Path, bytecode: bool) -> float:
+    if not bytecode:
+        _without_pyc(tree)
     t0 = time.perf_counter()
     done = subprocess.run(argv, cwd=tree, env=_env(tree, bytecode), capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -54,6 +68,8 @@ def _wall(argv: Sequence[str], tree: Path, bytecode: bool) -> float:
 
 
 def _import_s(module: str, tree: Path, bytecode: bool) -> float:
+    if not bytecode:
+        _without_pyc(tree)
     probe = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=tree, env=_env(tree, bytecode), capture_output=True, text=True,
@@ -81,12 +97,11 @@ def measure(trees: Sequence[Path], repeat: int, target: str, seed: int, with_run
     samples: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="cli-start-") as scratch:
         cases = _cases(target, seed, Path(scratch) / "run", with_run)
-        for bytecode in (True, False):
+        for bytecode in (False, True):  # without .pyc first, as their caches are removed before each start
             for tree in trees:  # the warm-up: .pyc files and rewritten asserts written where allowed
                 for argv in cases.values():
                     _wall(argv, tree, bytecode)
-        for _ in range(repeat):
-            for bytecode in (False, True):
+            for _ in range(repeat):
                 for tree in trees:
                     label = "pyc" if bytecode else "no-pyc"
                     for name, module in IMPORTS.items():
