@@ -80,8 +80,12 @@ class BareLoop:
         if drain_stderr:
             threading.Thread(target=self._drain, daemon=True).start()
         self.next_id = 0
-        self.request("initialize", INITIALIZE)
-        self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        try:
+            self.request("initialize", INITIALIZE)
+            self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        except BaseException:
+            self.close()
+            raise
 
     def _drain(self) -> None:
         assert self.proc.stderr is not None

@@ -2,15 +2,20 @@
 
 For each target the server alone is measured first, driven by a minimal client (one blocking write and one
 blocking readline per call, stderr drained: `bench_drivers.BareLoop`): its cold start (spawn until the
-initialize answer is read, median of `--starts`) and its sequential round-trip rate (median of three batches
-of `--calls`). Then, per profile, `python -m conformance run` against it (a fresh process, as a user pays
-it), whose report says how many calls it sent and how many server processes it started. The floor is what
-the server alone would need for that run:
+initialize answer is read, median of `--starts`) and, for comparison, its sequential round-trip rate on one
+fixed small call (median of three batches of `--calls`). Then, per profile, `python -m conformance run`
+against it (a fresh process, as a user pays it), whose report says how many calls it sent and how many
+server processes it started. Then the run's own answered requests, read from its transcript, are replayed in
+order by the same minimal client on fresh processes, one per process of the run (benchmarks/replay.py): the
+server's time on the very calls the run made. The floor is what the server alone would need for that run:
 
-    floor = calls sent / round trips per second + processes started × cold start
+    floor = replay time of the run's answered requests + processes started × cold start
+    fixed-call floor = calls sent / fixed-call round trips per second + processes started × cold start
 
-and the ratio is the run's wall time over it. Every figure of a row comes from the same minutes of the same
-machine, so load moves both sides alike; a shared machine still makes single rows noisy (use `--repeat`).
+and the ratio is the run's wall time over the floor. The fixed call understates the floor (a run's calls
+cost the server more: a shared process's growing state, large answers, error paths, large thoughts); its
+column stays for comparison. Every figure of a row comes from the same minutes of the same machine, so load
+moves both sides alike; a shared machine still makes single rows noisy (use `--repeat`).
 
     python -m benchmarks.floor [--targets npm:0.6.2,reference] [--profiles dev,ci] [--seed 1]
                                [--repeat 1] [--phases] [--json FILE]
@@ -35,6 +40,8 @@ from typing import Final
 from benchmarks import phases
 from benchmarks.bench_drivers import BareLoop, batch_rate
 from benchmarks.harness_runs import RunConfig, conformance_run
+from benchmarks.replay import Extracted, Replay, read_transcript, replay
+from conformance.suite.plugin import slug
 from conformance.targets.specs import Target, resolve_target
 
 WARMUP: Final = 200
@@ -57,14 +64,26 @@ class Row:
     processes: int
     cold_start_s: float
     calls_per_s: float
+    fixed_floor_s: float
+    replayed: int
+    replay_s: float
     floor_s: float
     wall_s: float
     harness_cpu_s: float
     exit_code: int
+    replay_processes: int = 1
+    guessed: int = 0
+    """Replayed requests whose process was guessed (benchmarks/replay.py says how)."""
+    replay_note: str = ""
+    """Empty when every answered request of the run was replayed; else what was not, and why."""
 
     @property
     def ratio(self) -> float:
         return self.wall_s / self.floor_s
+
+    @property
+    def fixed_ratio(self) -> float:
+        return self.wall_s / self.fixed_floor_s
 
 
 def server_alone(target: Target, starts: int, calls: int) -> Server:
@@ -85,31 +104,61 @@ def server_alone(target: Target, starts: int, calls: int) -> Server:
 
 
 def floor_seconds(server: Server, calls: int, processes: int) -> float:
-    """What the server alone needs for a run that sends `calls` and starts `processes`."""
+    """What the server alone needs for `calls` fixed small calls and `processes` starts."""
     return calls / server.calls_per_s + processes * server.cold_start_s
 
 
-def measure_row(server: Server, profile: str, seed: int, out: Path) -> Row:
+def _replay_note(extracted: Extracted, done: Replay) -> str:
+    parts = []
+    if extracted.truncated:
+        parts.append("transcript longer than the replay reads")
+    if extracted.skipped_lines:
+        parts.append(f"{extracted.skipped_lines} transcript lines unreadable")
+    if not done.completed:
+        parts.append(f"replay stopped after {done.frames} of {len(extracted.frames)}: {done.reason}")
+    return "; ".join(parts)
+
+
+def replay_run(target: Target, transcript: Path) -> tuple[Extracted, Replay]:
+    """The run's answered requests (nothing when its transcript is missing) replayed on fresh processes."""
+    extracted = read_transcript(transcript) if transcript.is_file() else Extracted([], 0, 0, False)
+    return extracted, replay(target, extracted.frames)
+
+
+def measure_row(target: Target, server: Server, profile: str, seed: int, out: Path) -> Row:
     sample = conformance_run(RunConfig(server.target, profile), seed, out)
     run = sample.report.run
+    extracted, done = replay_run(target, out / "transcripts" / f"{slug(target.spec)}.jsonl")
+    note = _replay_note(extracted, done)
+    if not extracted.frames:
+        note = "no answered request in the run's transcript" + (f"; {note}" if note else "")
+    starts = run.processes_started * server.cold_start_s
     return Row(server.target, profile, run.calls_made, run.processes_started, server.cold_start_s,
                server.calls_per_s, floor_seconds(server, run.calls_made, run.processes_started),
-               sample.wall_s, sample.cpu_s, sample.exit_code)
+               done.frames, done.seconds, done.seconds + starts, sample.wall_s, sample.cpu_s,
+               sample.exit_code, done.processes, extracted.guessed, note)
 
 
 def render(rows: Sequence[Row]) -> str:
     lines = [
-        "| target | profile | calls sent | processes | server start | server round trips | floor | wall "
-        "| wall / floor | run's CPU (harness + servers) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| target | profile | calls sent | replayed | processes | server start | fixed call | run's calls "
+        "| fixed-call floor | floor | wall | wall / fixed-call floor | wall / floor "
+        "| run's CPU (harness + servers) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
+        replay_rate = row.replayed / row.replay_s if row.replay_s > 0 else 0.0
+        mark = " *" if row.replay_note else ""
         lines.append(
-            f"| {row.target} | {row.profile} | {row.calls} | {row.processes}"
-            f" | {row.cold_start_s * 1000:.0f} ms | {row.calls_per_s:.0f}/s | {row.floor_s:.1f} s"
-            f" | {row.wall_s:.1f} s | {row.ratio:.2f}"
-            f" | {row.harness_cpu_s:.1f} s |"
+            f"| {row.target} | {row.profile} | {row.calls} | {row.replayed}{mark} | {row.processes}"
+            f" | {row.cold_start_s * 1000:.0f} ms | {row.calls_per_s:.0f}/s | {replay_rate:.0f}/s"
+            f" | {row.fixed_floor_s:.1f} s | {row.floor_s:.1f} s | {row.wall_s:.1f} s"
+            f" | {row.fixed_ratio:.2f} | {row.ratio:.2f} | {row.harness_cpu_s:.1f} s |"
         )
+    lines += [f"* {row.target} {row.profile}: {row.replay_note}" for row in rows if row.replay_note]
+    lines += [f"{row.target} {row.profile}: replayed on {row.replay_processes} fresh processes, one per"
+              f" process of the run's transcript; {row.guessed} requests went to a guessed process"
+              for row in rows]
     walls = {(row.target, row.profile): row.wall_s for row in rows}
     for profile in dict.fromkeys(row.profile for row in rows):
         reference, original = walls.get(("reference", profile)), walls.get(("npm:0.6.2", profile))
@@ -143,8 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 server = server_alone(target, args.starts, args.calls)
                 for profile in profiles:
                     out = Path(tmp) / f"{len(rows)}"
-                    rows.append(measure_row(server, profile, args.seed + repetition, out))
-                    print(render(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+                    rows.append(measure_row(target, server, profile, args.seed + repetition, out))
+                    print(render(rows[-1:]).splitlines()[2], file=sys.stderr, flush=True)
         if args.phases:
             argv_run = ["run", "--target", targets[0].spec, "--profile", "ci", "--seed", str(args.seed),
                         "--out", str(Path(tmp) / "phases")]
@@ -153,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if profiled is not None:
         print("\n" + phases.render(profiled))
     if args.json is not None:
-        figures = {"rows": [{**asdict(row), "ratio": row.ratio} for row in rows],
+        table = [{**asdict(row), "ratio": row.ratio, "fixed_ratio": row.fixed_ratio} for row in rows]
+        figures = {"rows": table,
                    "phases": profiled.to_json() if profiled is not None else None}
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0

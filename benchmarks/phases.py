@@ -16,6 +16,12 @@ milliseconds. Each sample's wall time goes to one phase, decided by the stack:
 A frame of the standard library or another library that is not itself a phase (re, enum, pydantic,
 threading, ...) is charged to the nearest frame above it that is. Sampling costs a GIL handoff per
 sample, so a profiled run is a little slower than a plain one: quote its shares, not its wall time.
+
+A sampler thread gets the GIL most readily while the main thread is blocked in a system call, so blocked
+phases (`server` above all) are over-sampled. Two measured figures check the shares: the main thread's own
+CPU (`time.thread_time`) and the time the main thread spent inside the wire driver's pipe reads and writes
+(`WireDriver._read_line` and `_write`, timed by a wrapper this profiler installs for the run and removes
+after), split into CPU and blocked (wall minus CPU). CPU figures are deltas over the profiled run only.
 """
 
 from __future__ import annotations
@@ -29,10 +35,16 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Final
+from typing import Final, ParamSpec, TypeVar
+
+from conformance.drivers.wire import WireDriver
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 PHASES: Final = (
     "server", "processes", "generation", "shrinking", "checks", "driver", "JSON", "transcript", "pytest",
@@ -137,9 +149,57 @@ def _short(path: str) -> str:
     return os.path.basename(path)
 
 
+@dataclass
+class PipeTime:
+    """Seconds the main thread spent in the wire driver's pipe reads and writes, and the CPU among them."""
+
+    calls: int = 0
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+
+    @property
+    def blocked_s(self) -> float:
+        return max(self.wall_s - self.cpu_s, 0.0)
+
+
+@contextmanager
+def timed_pipe(found: PipeTime) -> Iterator[PipeTime]:
+    """Time `WireDriver._read_line` and `_write` on the main thread while inside (the class is restored
+    after): the profiler's check of the sampled `server` share; the driver is never slowed otherwise."""
+    main = threading.main_thread().ident
+    originals = {name: getattr(WireDriver, name) for name in ("_read_line", "_write")}
+
+    def timing(method: Callable[_P, _R]) -> Callable[_P, _R]:
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            if threading.get_ident() != main:
+                return method(*args, **kwargs)
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                found.calls += 1
+                found.cpu_s += time.thread_time() - cpu
+                found.wall_s += time.perf_counter() - wall
+        return wrapper
+
+    for name, method in originals.items():
+        setattr(WireDriver, name, timing(method))
+    try:
+        yield found
+    finally:
+        for name, method in originals.items():
+            setattr(WireDriver, name, method)
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 @dataclass(frozen=True)
 class Profile:
-    """What one profiled run spent, per phase; CPU seconds of this process and of the servers it reaped."""
+    """What one profiled run spent, per phase; CPU seconds of this process and of the servers it reaped during
+    the run; the main thread's CPU and its time in the wire driver's pipe reads and writes (measured)."""
 
     command: list[str]
     exit_code: int
@@ -149,34 +209,45 @@ class Profile:
     samples: int
     phases: dict[str, float]
     top: dict[str, list[tuple[str, float]]]
+    main_cpu_s: float = 0.0
+    pipe: PipeTime = field(default_factory=PipeTime)
 
     def to_json(self) -> dict[str, object]:
         return {
             "command": self.command, "exit_code": self.exit_code, "wall_s": self.wall_s, "cpu_s": self.cpu_s,
             "servers_cpu_s": self.servers_cpu_s, "samples": self.samples, "phases": self.phases,
             "top": {k: [list(pair) for pair in v] for k, v in self.top.items()},
+            "main_thread_cpu_s": self.main_cpu_s,
+            "pipe": {"calls": self.pipe.calls, "wall_s": self.pipe.wall_s, "cpu_s": self.pipe.cpu_s,
+                     "blocked_s": self.pipe.blocked_s},
         }
 
 
 def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profile:
-    """`python -m conformance ARGV` in this process under the sampler (its imports included)."""
+    """`python -m conformance ARGV` in this process under the sampler (its imports included).
+
+    CPU is counted from here on: a process that ran other things first (the floor benchmark's runs) would
+    otherwise charge their CPU, and their reaped children's, to this run."""
+    cpu_before, children_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+    main_before = time.thread_time()
     started = time.perf_counter()
-    with Sampler(threading.main_thread().ident or 0, interval) as sampler:
+    with timed_pipe(PipeTime()) as pipe, Sampler(threading.main_thread().ident or 0, interval) as sampler:
         from conformance.cli.main import main
 
         exit_code = main(list(argv))
     wall = time.perf_counter() - started
-    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return Profile(
         command=["python", "-m", "conformance", *argv],
         exit_code=exit_code,
         wall_s=wall,
-        cpu_s=me.ru_utime + me.ru_stime,
-        servers_cpu_s=children.ru_utime + children.ru_stime,
+        cpu_s=_cpu(resource.RUSAGE_SELF) - cpu_before,
+        servers_cpu_s=_cpu(resource.RUSAGE_CHILDREN) - children_before,
         samples=sampler.samples,
         phases={p: round(sampler.seconds.get(p, 0.0), 3) for p in PHASES},
         top={p: [(name, round(s, 3)) for name, s in _heaviest(sampler.functions[p], top)]
              for p in PHASES if p in sampler.functions},
+        main_cpu_s=time.thread_time() - main_before,
+        pipe=pipe,
     )
 
 
@@ -195,6 +266,15 @@ def render(found: Profile) -> str:
         seconds = found.phases[phase]
         where = ", ".join(f"{name} {s:.1f}" for name, s in found.top.get(phase, [])[:3])
         lines.append(f"{phase:<12}{seconds:>9.2f}{seconds / total:>8.1%}  {where}")
+    server = found.phases.get("server", 0.0)
+    lines += [
+        "measured, beside the samples:",
+        f"  main thread's CPU {found.main_cpu_s:.1f} s of {found.wall_s:.1f} s wall"
+        f" ({found.main_cpu_s / (found.wall_s or 1.0):.0%})",
+        f"  in the wire driver's pipe reads and writes ({found.pipe.calls} calls): {found.pipe.wall_s:.1f} s,"
+        f" of which blocked {found.pipe.blocked_s:.1f} s and CPU {found.pipe.cpu_s:.1f} s"
+        f" (sampled `server`: {server:.1f} s)",
+    ]
     return "\n".join(lines)
 
 

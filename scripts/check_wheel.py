@@ -16,9 +16,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import venv
 from collections.abc import Sequence
 from pathlib import Path
+
+from scripts import fresh_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,8 +96,7 @@ def main() -> None:
             sys.exit(f"check_wheel: expected one wheel and one sdist in {dist}, found {os.listdir(dist)}")
         step("twine check", [sys.executable, "-m", "twine", "check", "--strict", *wheels, *sdists], cwd=tmp)
 
-        venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
-        python = venv_dir / "bin" / "python"
+        python = fresh_venv.create(venv_dir, clear=True)
         env = clean_env(venv_dir)
         step("install the wheel", [python, "-m", "pip", "install", "--quiet", wheels[0]], cwd=work, env=env)
         where = step(

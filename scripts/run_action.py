@@ -3,10 +3,11 @@
 Each `run:` step runs under `bash --noprofile --norc -eo pipefail` with its `env:`, after `${{ … }}`
 expressions (inputs, github.action_path, steps.<id>.outputs) are substituted; GITHUB_OUTPUT,
 GITHUB_STEP_SUMMARY, GITHUB_ENV and GITHUB_PATH are files in a work folder. `uses:` steps stand in:
-actions/setup-python is a fresh virtualenv of this interpreter put first on PATH, actions/setup-node checks
-the `node` on PATH, actions/cache restores nothing, actions/upload-artifact copies the path to
-<work>/artifacts/<name>. `if: always()` steps run after a failure, others do not; an `if:` comparing an
-input with a quoted string (`inputs.x == 'v'`, `!=`) is evaluated.
+actions/setup-python is a fresh virtualenv of this interpreter with this environment's pip, put first
+on PATH; actions/setup-node checks the `node` on PATH, actions/cache restores nothing,
+actions/upload-artifact copies the path to <work>/artifacts/<name>. `if: always()` steps run after a
+failure, others do not; an `if:` comparing an input with a quoted string (`inputs.x == 'v'`, `!=`) is
+evaluated.
 Exit status: the first failing step's (0 when all pass), as the job's would be.
 
     python -m scripts.run_action --input target=reference --input profile=dev [--work DIR] [--venv DIR]
@@ -21,11 +22,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import venv
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from scripts import fresh_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 _EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -171,7 +173,7 @@ def _stand_in(step: dict[str, Any], with_: dict[str, str], env: dict[str, str], 
         print(f"-- setup-python stand-in: a fresh virtualenv of Python {have} (asked: {wanted})", flush=True)
         target = venv_dir or work / "python"
         if not (target / "bin" / "python").exists():
-            venv.EnvBuilder(with_pip=True).create(target)
+            fresh_venv.create(target)
         env["PATH"] = os.pathsep.join([str(target / "bin"), env["PATH"]])
         return 0
     if uses.startswith("actions/setup-node@"):

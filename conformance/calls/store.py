@@ -38,4 +38,4 @@ def state_of(exchange: Exchange) -> StoreState:
     length = status["thoughtHistoryLength"]
     branches = status["branches"]
     assert isinstance(length, int) and isinstance(branches, list), status
-    return StoreState(length, tuple(str(b) for b in branches))
+    return StoreState(length, tuple(map(str, branches)))

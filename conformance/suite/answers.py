@@ -7,6 +7,7 @@ the record it concerns (OBJ-4's exact shape has its own test).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from mcp_types import TextContent
 
@@ -36,7 +37,7 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     """content[0].text parsed as a JSON object; a record deviation (assertion), never a driver error. With
     `shape` (OBJ-4 for an accepted answer, OBJ-8 for a refusal), a text that is not one names that record."""
     text = exchange.text
-    _expect_shape(shape, text is not None, f"no text content: {describe(exchange)}")
+    _expect_shape(shape, text is not None, lambda: f"no text content: {describe(exchange)}")
     assert text is not None
     try:
         parsed = json.loads(text)
@@ -48,11 +49,11 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     return parsed
 
 
-def _expect_shape(record: str | None, condition: bool, message: str) -> None:
-    if record is None:
-        assert condition, message
-    else:
+def _expect_shape(record: str | None, condition: bool, message: str | Callable[[], str]) -> None:
+    if record is not None:
         expect(record, condition, message)
+    elif not condition:
+        raise AssertionError(message if isinstance(message, str) else message())
 
 
 def accepted(exchange: Exchange) -> dict[str, JSON]:
@@ -66,8 +67,9 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
     found = answer_status(exchange, "OBJ-4")
-    expect("OBJ-4", isinstance(found.get("thoughtHistoryLength"), int), f"no thoughtHistoryLength: {found}")
-    expect("OBJ-4", isinstance(found.get("branches"), list), f"no branches list: {found}")
+    counted = isinstance(found.get("thoughtHistoryLength"), int)
+    expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
+    expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
     return found
 
 
@@ -102,13 +104,14 @@ def store(exchange: Exchange) -> StoreState:
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list)
-    assert all(isinstance(b, str) for b in branches), f"non-string branch label in {branches!r}"
-    return StoreState(length, tuple(str(b) for b in branches))
+    assert set(map(type, branches)) <= {str}, f"non-string branch label in {branches!r}"
+    return StoreState(length, tuple(map(str, branches)))
 
 
-def expect_one_more(before: int, after: int, context: str) -> None:
+def expect_one_more(before: int, after: int, context: str | Callable[[], str]) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one; anything else contradicts RTE-5."""
-    expect("RTE-5", after == before + 1, f"count {before} became {after}: {context}")
+    expect("RTE-5", after == before + 1,
+           lambda: f"count {before} became {after}: {context if isinstance(context, str) else context()}")
 
 
 def not_accepted(exchange: Exchange) -> None:

@@ -8,6 +8,8 @@ cause of the failure instead of guessing it from the test's declarations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conformance.catalog.records import default_catalog
 
 
@@ -20,10 +22,11 @@ class Contradiction(AssertionError):
         self.record = record
 
 
-def expect(record: str, condition: bool, message: str) -> None:
-    """Assert `condition`, part of `record`'s expectation; its failure names the record."""
+def expect(record: str, condition: bool, message: str | Callable[[], str]) -> None:
+    """Assert `condition`, part of `record`'s expectation; its failure names the record. A message that quotes
+    the whole answer comes as a callable, made only on failure: most calls of a run pass through here."""
     if not condition:
-        raise Contradiction(record, message)
+        raise Contradiction(record, message if isinstance(message, str) else message())
 
 
 def contradicted(exc: BaseException | None) -> list[str]:

@@ -47,7 +47,7 @@ from conformance.suite.profiles import (
     register_profiles,
 )
 from conformance.suite.rawproc import RawPool
-from conformance.suite.session import ServerSession, Spare
+from conformance.suite.session import LabelServer, ServerSession, Spare
 from conformance.suite.sharding import share_of
 from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.specs import Target, resolve_target
@@ -283,6 +283,20 @@ def spare(server: ServerSession) -> Spare:
     return server.spare
 
 
+_FAILED_KEY = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def label_server(spare: Spare, request: pytest.FixtureRequest) -> Iterator[LabelServer]:
+    """The spare process, for the checks that file many new branch labels (`LabelServer`): the shared
+    process's label list, which every one of its accepted answers repeats, stays short. A check that failed
+    leaves no process behind for the next one, as with `spare`."""
+    with spare() as driver:
+        yield LabelServer(driver)
+        if request.node.stash.get(_FAILED_KEY, False):
+            driver.close()
+
+
 @dataclass
 class Evidence:
     """What a test wants a reviewer to read beside its verdict: notes and claim observations."""
@@ -382,6 +396,8 @@ def _falsifying(exc: BaseException | None) -> str:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[
         None, pytest.TestReport, pytest.TestReport]:
     report = yield
+    if report.when == "call" and report.failed:
+        item.stash[_FAILED_KEY] = True
     spec = _spec_of(item)
     if spec is None:
         return report

@@ -2,7 +2,9 @@
 
 The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
-which checks take as the `spare` fixture: a run that collects one starts the spare with the session).
+which checks take as the `spare` fixture: a run that collects one starts the spare with the session). Checks
+that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
+lists stay off the shared process.
 """
 
 from __future__ import annotations
@@ -36,6 +38,25 @@ class Spare(Protocol):
     """`ServerSession.spare` as checks receive it (the `spare` fixture): `with spare() as driver: ...`."""
 
     def __call__(self, *, env: Mapping[str, str] | None = None) -> AbstractContextManager[WireDriver]: ...
+
+
+@dataclass(frozen=True)
+class LabelServer:
+    """The tool on the pooled spare, for checks that file many new branch labels (the `label_server` fixture).
+
+    Every accepted answer lists every label its process holds, and nothing removes one: filed on the shared
+    process, those labels would ride along in each later answer of the run (serialized by the server, decoded
+    and transcribed by the harness). Checks that file few labels, or none, stay on the shared process.
+    """
+
+    driver: WireDriver
+
+    def call(self, arguments: JSON | Omitted = OMIT, *, name: str = TOOL) -> Exchange:
+        return self.driver.call_tool(name, arguments)
+
+    def probe(self) -> StoreState:
+        """One accepted call: the state the next call starts from is this plus the probe itself."""
+        return state_of(self.call(dict(PROBE_ARGUMENTS)))
 
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]

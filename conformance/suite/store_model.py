@@ -63,14 +63,13 @@ class StoreModel:
         count, in_step = self.count, self.in_step
         self.accept(arguments)
         found = store(exchange)
-        context = describe(exchange)
         if not in_step:
-            assert found == self.state(), context
-        expect_one_more(count, found.history_length, context)
+            assert found == self.state(), describe(exchange)
+        expect_one_more(count, found.history_length, lambda: describe(exchange))
         if found.branches != self.labels:
             respelled = set(found.branches) == set(self.labels) or len(found.branches) == len(self.labels)
             record = "OBJ-4/a1" if respelled else "RTE-6"
-            seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {context}"
+            seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {describe(exchange)}"
             raise Contradiction(record, seen)
         self.in_step = True
 

@@ -37,7 +37,7 @@ from conformance.suite.answers import (
     without_count,
 )
 from conformance.suite.render_box import expect_render, only_box
-from conformance.suite.session import ServerSession
+from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
 
 
@@ -108,18 +108,18 @@ def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
     repeats=st.integers(min_value=2, max_value=4),
 )
 def test_reused_label_files_into_one_bucket(
-    server: ServerSession, envelope: Envelope, label: str, repeats: int
+    label_server: LabelServer, envelope: Envelope, label: str, repeats: int
 ) -> None:
     """Re-using a label keeps one entry for it in branches, counts every thought, and returns no bucket
     content."""
     branch_id = f"reuse-{label}"
-    start = server.probe().history_length
+    start = label_server.probe().history_length
     for index in range(1, repeats + 1):
         marker = f"⟦bucket {uuid.uuid4().hex}⟧ {envelope.thought}"
         filed = Envelope(
             marker, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed
         )
-        exchange = server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
+        exchange = label_server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
         state = store(exchange)
         assert state.branches.count(branch_id) == 1, state.branches
         assert state.history_length == start + index
@@ -297,20 +297,20 @@ def test_nothing_arrives_between_calls(server: ServerSession) -> None:
 )
 @example(envelope=Envelope("t", 1, 1, True), offset=10**9, label="p")
 def test_pointers_are_never_checked(
-    server: ServerSession, envelope: Envelope, offset: int, label: str
+    label_server: LabelServer, envelope: Envelope, offset: int, label: str
 ) -> None:
     """revisesThought and branchFromThought may point past every retained thought: accepted, and the branch
     label is recorded all the same."""
-    model = StoreModel.from_state(server.probe())
+    model = StoreModel.from_state(label_server.probe())
     beyond = model.count + offset
     revision = envelope.arguments(isRevision=True, revisesThought=beyond)
-    _check(server, model, revision)
+    _check(label_server, model, revision)
     branch = envelope.arguments(branchFromThought=beyond, branchId=f"dangling-{label}")
-    _check(server, model, branch)
+    _check(label_server, model, branch)
     assert f"dangling-{label}" in model.labels
-    status = answer_status(server.call(envelope.arguments(isRevision=True, revisesThought=beyond)))
+    status = answer_status(label_server.call(envelope.arguments(isRevision=True, revisesThought=beyond)))
     assert "error" not in status
 
 
-def _check(server: ServerSession, model: StoreModel, arguments: dict[str, JSON]) -> None:
+def _check(server: ServerSession | LabelServer, model: StoreModel, arguments: dict[str, JSON]) -> None:
     model.after_accepted(server.call(arguments), arguments)

@@ -21,7 +21,7 @@ from conformance.core.js import PROTOTYPE_KEYS
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.suite.answers import accepted_if_host_valid, answer_status, describe, expect_one_more, store
 from conformance.suite.jsvalues import branch_key, js_string
-from conformance.suite.session import ServerSession
+from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
 
 _branch_ids = st.one_of(st.just(OMIT), falsy_values, branch_labels, json_values)
@@ -35,13 +35,13 @@ _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integer
 @example(envelope=Envelope("t", 1, 1, True), branch_id=7, branch_from=1)
 @example(envelope=Envelope("t", 1, 1, True), branch_id={"k": 1}, branch_from="yes")
 def test_label_recorded_when_both_fields_truthy(
-    server: ServerSession, envelope: Envelope, branch_id: JSON | Omitted, branch_from: JSON | Omitted
+    label_server: LabelServer, envelope: Envelope, branch_id: JSON | Omitted, branch_from: JSON | Omitted
 ) -> None:
     """A bucket (and so a label, the key's string form) appears exactly when branchFromThought && branchId."""
     assume(branch_key(branch_id, branch_from) not in PROTOTYPE_KEYS)
     arguments = envelope.arguments(branchId=branch_id, branchFromThought=branch_from)
-    model = StoreModel.from_state(server.probe())
-    exchange = server.call(arguments)
+    model = StoreModel.from_state(label_server.probe())
+    exchange = label_server.call(arguments)
     if accepted_if_host_valid(exchange, arguments) is None:
         return
     model.after_accepted(exchange, arguments)
@@ -79,15 +79,15 @@ def test_silent_branch_miss(
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "RTE-7", "OBJ-3", "OBJ-4/a1")
 @given(envelope=envelopes, label=branch_labels, more=st.lists(thought_texts, min_size=1, max_size=4))
 def test_bucket_contents_never_returned(
-    server: ServerSession, envelope: Envelope, label: str, more: list[str]
+    label_server: LabelServer, envelope: Envelope, label: str, more: list[str]
 ) -> None:
     """Thoughts added to an existing bucket change nothing in the answer but the count: the key set is
     consumed, the bucket's elements never are."""
-    first_exchange = server.call(envelope.arguments(branchId=label, branchFromThought=1))
+    first_exchange = label_server.call(envelope.arguments(branchId=label, branchFromThought=1))
     first, count = answer_status(first_exchange), store(first_exchange).history_length
     for index, text in enumerate(more, start=1):
         again = Envelope(text, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed)
-        exchange = server.call(again.arguments(branchId=label, branchFromThought=1))
+        exchange = label_server.call(again.arguments(branchId=label, branchFromThought=1))
         assert store(exchange).history_length == count + index, describe(exchange)
         status = answer_status(exchange)
         status.pop("thoughtHistoryLength")
@@ -100,12 +100,12 @@ def test_bucket_contents_never_returned(
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6")
 @given(labels=st.lists(branch_labels, min_size=1, max_size=8, unique=True))
 @example(labels=["😀 astral", " ", "tab\there", "line\nbreak", "\u0000nul", "é"])
-def test_labels_return_verbatim_and_accumulate(server: ServerSession, labels: list[str]) -> None:
+def test_labels_return_verbatim_and_accumulate(label_server: LabelServer, labels: list[str]) -> None:
     """Each label comes back as the exact caller string; the set never shrinks, with no cap or discard."""
-    previous: set[str] = set(server.probe().branches)
+    previous: set[str] = set(label_server.probe().branches)
     for label in labels:
         branches = store(
-            server.call(Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1))
+            label_server.call(Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1))
         )
         current = set(branches.branches)
         assert label in current, f"{label!r} not returned verbatim in {branches.branches}"
@@ -120,14 +120,16 @@ def test_labels_return_verbatim_and_accumulate(server: ServerSession, labels: li
 @example(
     specs=[("text", "zeta"), ("index", 10), ("index", 2), ("beyond-index", 0), ("index", 0), ("text", "01")]
 )
-def test_labels_in_object_keys_order(server: ServerSession, specs: list[tuple[LabelKind, str | int]]) -> None:
+def test_labels_in_object_keys_order(
+    label_server: LabelServer, specs: list[tuple[LabelKind, str | int]]
+) -> None:
     """Labels are the map's keys as Object.keys lists them: integer-like keys ascending, then insertion
     order."""
     space = LabelSpace()
-    model = StoreModel.from_state(server.probe())
+    model = StoreModel.from_state(label_server.probe())
     for spec in specs:
         arguments = Envelope("t", 1, 1, True).arguments(branchId=space.name(spec), branchFromThought=1)
-        exchange = server.call(arguments)
+        exchange = label_server.call(arguments)
         model.accept(arguments)
         assert store(exchange).branches == model.labels, describe(exchange)
 
@@ -146,13 +148,14 @@ _non_string_ids: st.SearchStrategy[JSON] = st.one_of(
 @given(branch_id=_non_string_ids)
 @example(branch_id=7)
 @example(branch_id=[1, 2])
-def test_non_string_labels_return_as_property_keys(server: ServerSession, branch_id: JSON) -> None:
+def test_non_string_labels_return_as_property_keys(label_server: LabelServer, branch_id: JSON) -> None:
     """OBJ-4/a1 calls the returned tokens the exact strings the caller supplied; a branchId of another JSON
     type (unvalidated, BAP-4/a1) comes back as its property key, String(value), and the string spelling of
     that key names the same label: the label set does not grow."""
     key = js_string(branch_id)
-    exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=branch_id, branchFromThought=1))
+    labelled = Envelope("t", 1, 1, True).arguments(branchId=branch_id, branchFromThought=1)
+    exchange = label_server.call(labelled)
     labels = store(exchange).branches
     assert key in labels, f"{key!r} not among {labels}: {describe(exchange)}"
-    again = store(server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)))
+    again = store(label_server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)))
     assert again.branches == labels, f"{key!r} as a string made a second label: {again.branches}"

@@ -14,7 +14,7 @@ from conformance.suite.answers import answer_status, describe, host_status, reje
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import boxes
-from conformance.suite.session import ServerSession
+from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
 
 _POST_VALIDATION_THROWS: list[dict[str, JSON]] = [
@@ -115,17 +115,17 @@ def test_render_failure_after_retention(
 @relies_on("RTE-5", "OBJ-8", "RTE-6", "OBJ-4", "RTE-8")
 @given(envelope=envelopes, label=st.text(alphabet="klm", min_size=1, max_size=4))
 def test_label_recorded_before_the_render_fails(
-    server: ServerSession, envelope: Envelope, label: str
+    label_server: LabelServer, envelope: Envelope, label: str
 ) -> None:
     """branchFromThought {"toString": 1} with a new branchId: the label is recorded, then the render fails."""
     space = LabelSpace()
     branch_id = space.name(("text", label))
-    model = StoreModel.from_state(server.probe())
+    model = StoreModel.from_state(label_server.probe())
     arguments = envelope.arguments(branchId=branch_id, branchFromThought={"toString": 1})
-    assert rejected(server.call(arguments)) == _NO_PRIMITIVE
+    assert rejected(label_server.call(arguments)) == _NO_PRIMITIVE
     model.accept(arguments)
     model.probe()
-    assert server.probe() == model.state(), "label or thought missing after the late failure"
+    assert label_server.probe() == model.state(), "label or thought missing after the late failure"
 
 
 @evidences("RTE-8/a1")

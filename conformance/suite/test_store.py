@@ -292,31 +292,30 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
 @relies_on("RTE-3", "OBJ-4", "RTE-6")
-def test_growth_is_unbounded(spare: Spare, growth_calls: int, evidence: Evidence) -> None:
+def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence: Evidence) -> None:
     """On one process: exactly n after n accepted calls, with labels accumulating, past the profile's bound
     (10,000+ calls in the thorough profile) — no eviction, cap or reset. The length and the server's RSS
-    at ~20 checkpoints go to the report, which draws them against calls."""
+    at ~20 checkpoints go to the report, which draws them against calls. On the shared process, not the
+    spare: the spare holds the label checks' labels (`label_server`), which each answer here would list."""
     label_every = max(growth_calls // 40, 1)
     checkpoint_every = max(growth_calls // 20, 1)
     labels: list[str] = []
-    with spare() as driver:
-        start = store(driver.call_tool(TOOL, Envelope("grow", 1, 1, True).arguments())).history_length
-        evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
-        for index in range(1, growth_calls + 1):
-            extra: dict[str, JSON | Omitted] = {}
-            if index % label_every == 0:
-                labels.append(f"g{index}")
-                extra = {"branchId": labels[-1], "branchFromThought": 1}
-            exchange = driver.call_tool(
-                "sequentialthinking", Envelope("grow", index, 1, True).arguments(**extra)
-            )
-            status = answer_status(exchange)
-            branches = status.get("branches")
-            grown = isinstance(branches, list) and branches[-len(labels):] == labels if labels else True
-            if status.get("thoughtHistoryLength") != start + index or (extra and not grown):
-                pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
-            if index % checkpoint_every == 0 or index == growth_calls:
-                evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
+    driver = server.wire
+    start = store(driver.call_tool(TOOL, Envelope("grow", 1, 1, True).arguments())).history_length
+    evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
+    for index in range(1, growth_calls + 1):
+        extra: dict[str, JSON | Omitted] = {}
+        if index % label_every == 0:
+            labels.append(f"g{index}")
+            extra = {"branchId": labels[-1], "branchFromThought": 1}
+        exchange = driver.call_tool("sequentialthinking", Envelope("grow", index, 1, True).arguments(**extra))
+        status = answer_status(exchange)
+        branches = status.get("branches")
+        grown = isinstance(branches, list) and branches[-len(labels):] == labels if labels else True
+        if status.get("thoughtHistoryLength") != start + index or (extra and not grown):
+            pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
+        if index % checkpoint_every == 0 or index == growth_calls:
+            evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
     assert len(labels) >= 1
 
 

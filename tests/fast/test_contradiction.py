@@ -22,6 +22,21 @@ def test_expect_names_the_record_only_when_the_check_fails() -> None:
     assert isinstance(raised.value, AssertionError), "a contradiction is a failure like any other"
 
 
+def test_a_message_given_as_a_callable_is_made_only_when_the_check_fails() -> None:
+    made: list[str] = []
+
+    def message() -> str:
+        made.append("made")
+        return "count 3 became 3"
+
+    expect("RTE-5", True, message)
+    assert made == []
+    with pytest.raises(Contradiction) as raised:
+        expect("RTE-5", False, message)
+    assert str(raised.value) == "RTE-5 contradicted: count 3 became 3"
+    assert made == ["made"]
+
+
 def test_an_unknown_record_is_refused_where_it_is_named() -> None:
     with pytest.raises(UnknownRecordError):
         Contradiction("RTE-99", "no such record")

@@ -1,15 +1,19 @@
 """benchmarks/floor.py and benchmarks/phases.py without a conformance run: the server-alone measurement
-against the tiny test server, the floor's arithmetic, the table, and how a stack sample is charged."""
+against the tiny test server, the floor's arithmetic, the table, how a stack sample is charged, and the
+profile's measured figures."""
 
 from __future__ import annotations
 
 import shlex
+import subprocess
+import sys
 from types import FrameType
 
 import pytest
 
 from benchmarks import phases
 from benchmarks.floor import Row, Server, floor_seconds, render, server_alone
+from conformance.drivers.wire import WireDriver
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -27,13 +31,17 @@ def test_the_floor_is_round_trips_plus_starts() -> None:
     assert floor_seconds(server, calls=1000, processes=4) == pytest.approx(12.0)
 
 
-def row(target: str, wall: float) -> Row:
-    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, wall, 3.0, 0)
+def row(target: str, wall: float, note: str = "") -> Row:
+    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, 990, 20.0, 22.0, wall, 3.0, 0, 2, 7, note)
 
 
-def test_the_table_gives_the_ratio_and_the_reference_against_the_original() -> None:
-    table = render([row("npm:0.6.2", 24.0), row("reference", 30.0)])
-    assert "| npm:0.6.2 | ci | 1000 | 4 | 500 ms | 100/s | 12.0 s | 24.0 s | 2.00 | 3.0 s |" in table
+def test_the_table_gives_both_floors_their_ratios_and_the_reference_against_the_original() -> None:
+    table = render([row("npm:0.6.2", 44.0), row("reference", 55.0, "replay stopped after 3 of 990: why")])
+    assert ("| npm:0.6.2 | ci | 1000 | 990 | 4 | 500 ms | 100/s | 50/s | 12.0 s | 22.0 s | 44.0 s"
+            " | 3.67 | 2.00 | 3.0 s |") in table
+    assert "| reference | ci | 1000 | 990 * | 4 |" in table
+    assert "* reference ci: replay stopped after 3 of 990: why" in table
+    assert "npm:0.6.2 ci: replayed on 2 fresh processes, one per process of the run's transcript;" in table
     assert "ci: the run on the reference takes 1.25× the same run on npm:0.6.2" in table
     assert "the run on the reference" not in render([row("npm:0.6.2", 24.0)])
 
@@ -70,3 +78,25 @@ def test_a_sample_is_charged_to_the_innermost_phase_that_owns_it(paths: tuple[st
     """Library code that is no phase (enum, re) goes to the nearest caller that is one; JSON inside the
     transcript is the transcript's; anything under the shrinker is shrinking."""
     assert phases.classify(stack(*paths)) == phase
+
+
+def test_the_pipe_timer_counts_the_drivers_reads_and_writes_and_then_leaves_the_driver_alone() -> None:
+    original = (WireDriver._read_line, WireDriver._write)
+    with phases.timed_pipe(phases.PipeTime()) as pipe, WireDriver(command("mini")) as driver:
+        driver.initialize()
+        for _ in range(5):
+            driver.call_tool("sequentialthinking", {"thought": "x"})
+    assert pipe.calls == 13  # a write and a read for initialize and each call; a write for the notification
+    assert pipe.wall_s >= pipe.cpu_s >= 0 and pipe.wall_s > 0
+    assert (WireDriver._read_line, WireDriver._write) == original
+
+
+def test_a_profile_counts_only_the_cpu_of_its_own_run() -> None:
+    """What this process reaped before the profiled run (the floor benchmark's runs) is not the run's."""
+    burn = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", burn], check=True)
+    found = phases.profile(["records"])
+    assert found.exit_code == 0
+    assert found.servers_cpu_s < 0.3
+    assert 0 < found.main_cpu_s <= found.cpu_s + 0.05
+    assert "main thread's CPU" in phases.render(found)
