@@ -19,6 +19,7 @@ from conformance.atlas.model import Column, Location, UpstreamProblem
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.schemas import first_violation
 from conformance.core.errors import HarnessError
+from conformance.core.inputs import safe_load
 from conformance.report.model import Report
 
 UPSTREAM_FORMAT: Final = "seqthink-conformance-upstream/1"
@@ -48,7 +49,7 @@ def load_upstream(path: Path | None = None) -> tuple[UpstreamEntry, ...]:
     where = path or fixtures_dir() / "upstream.yaml"
     schema_path = fixtures_dir() / "schemas" / "upstream.schema.json"
     try:
-        document = yaml.safe_load(where.read_text(encoding="utf-8"))
+        document = safe_load(where.read_text(encoding="utf-8"))
         schema = json.loads(schema_path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, ValueError) as exc:
         raise UpstreamError(f"cannot read {where}: {' '.join(str(exc).split())[:300]}") from None

@@ -19,6 +19,7 @@ import yaml
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.core.errors import HarnessError
+from conformance.core.inputs import safe_load
 
 CORPUS_FILE: Final = "corpus/reasoning.yaml"
 SCHEMA_FILE: Final = "schemas/reasoning.schema.json"
@@ -60,7 +61,7 @@ def load_corpus(path: Path | None = None, *, schema: Path | None = None) -> Reas
     source = path if path is not None else base / CORPUS_FILE
     schema_file = schema if schema is not None else base / SCHEMA_FILE
     try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+        data = safe_load(source.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CorpusError(f"cannot read reasoning corpus {source}: {exc}") from exc
     validator = jsonschema.Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))
@@ -100,7 +101,7 @@ def start_environments() -> tuple[StartEnvironment, ...]:
     """fixtures/colour/start_environments.yaml, validated against its schema."""
     base = fixtures_dir()
     source = base / ENVIRONMENTS_FILE
-    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = safe_load(source.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(
         json.loads((base / ENVIRONMENTS_SCHEMA).read_text(encoding="utf-8"))
     )

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import default_catalog
 from conformance.core.errors import HarnessError
+from conformance.core.inputs import safe_load
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 
@@ -163,7 +164,7 @@ def load_witnesses(path: Path | None = None, *, schema: Path | None = None) -> W
     source = path if path is not None else witnesses_path()
     schema_file = schema if schema is not None else fixtures_dir() / SCHEMA_FILE
     try:
-        data: object = yaml.safe_load(source.read_text(encoding="utf-8"))
+        data: object = safe_load(source.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise WitnessError(f"{source}: cannot read witnesses: {' '.join(str(exc).split())}") from None
     validator = jsonschema.Draft202012Validator(json.loads(schema_file.read_text(encoding="utf-8")))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from collections.abc import Sequence
-from importlib import metadata
 from typing import NoReturn
 
 from conformance.core.errors import HarnessError, InputError
@@ -142,12 +142,23 @@ def add_env(parser: argparse.ArgumentParser) -> None:
 
 def version() -> str:
     """The installed distribution's version (pyproject.toml is its one source)."""
+    from importlib import metadata  # read when asked: every other start of the command line skips it
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return "unknown (not installed: pip install the repository)"
 
 
+class _Version(argparse.Action):
+    """argparse's `version` action with the version read only when `--version` is given."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[object] | None, option_string: str | None = None) -> None:
+        sys.stdout.write(f"{PROG} {version()}\n")
+        parser.exit()
+
+
 def add_version(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--version", action="version", version=f"{PROG} {version()}",
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
                         help="print the harness's version and exit")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-from hypothesis import HealthCheck, Phase, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+if TYPE_CHECKING:
+    from hypothesis import HealthCheck, Phase
 
 Profile = Literal["dev", "ci", "thorough"]
 PROFILES: Final[tuple[Profile, ...]] = ("dev", "ci", "thorough")
@@ -33,22 +33,31 @@ SHRINK_ENV: Final = "SEQTHINK_CONFORMANCE_SHRINK"
 tests fail, not their smallest example (`python -m scripts.measure_modified_servers`); shrinking is on
 otherwise."""
 
-_SUPPRESSED = [
-    HealthCheck.function_scoped_fixture,
-    HealthCheck.too_slow,
-    HealthCheck.data_too_large,
-    HealthCheck.filter_too_much,
-]
+
+def _suppressed() -> list[HealthCheck]:
+    from hypothesis import HealthCheck
+
+    return [
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ]
 
 
 def _phases() -> tuple[Phase, ...]:
+    from hypothesis import Phase
+
     if os.environ.get(SHRINK_ENV, "1") == "0":
         return (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
     return tuple(Phase)
 
 
 def register_profiles() -> None:
-    """Register `conformance-<name>` profiles; the server fixture is shared across examples on purpose."""
+    """Register `conformance-<name>` profiles; the server fixture is shared across examples on purpose.
+    Hypothesis is imported here, not with the module: the command line reads the profiles' names."""
+    from hypothesis import settings
+
     for name in PROFILES:
         settings.register_profile(
             f"conformance-{name}",
@@ -56,7 +65,7 @@ def register_profiles() -> None:
             phases=_phases(),
             stateful_step_count=STEPS[name],
             deadline=None,
-            suppress_health_check=_SUPPRESSED,
+            suppress_health_check=_suppressed(),
             print_blob=True,
             derandomize=False,
             database=None,
@@ -69,6 +78,9 @@ def load_profile(name: Profile, example_db: Path | None = None) -> None:
     database there: each failing example found is saved, and every later run replays the saved ones of a
     test before generating new ones (a nightly `thorough` run's counterexamples replayed by every pull
     request's run when a CI cache carries the folder)."""
+    from hypothesis import settings
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
     if example_db is None:
         settings.load_profile(f"conformance-{name}")
         return

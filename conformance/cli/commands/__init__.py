@@ -4,6 +4,10 @@ Every command is one module of the same shape: `NAME`, `HELP` (its line in `--he
 own `--help`, or None), `add_arguments(parser)`, and `main(args, out, err)` returning the exit status. A new
 command is one module beside these and one entry in `COMMANDS`; `cli/main.py` dispatches and turns every
 `HarnessError` into one line and exit status 2.
+
+Every start of the command line imports every command module, so a module imports at its top only what its
+arguments and help need; what `main` runs (the runner, the engines, the report model, the catalog) it imports
+inside `main`, and only the chosen command pays for it (`tests/fast/test_cli_imports.py`).
 """
 
 from __future__ import annotations

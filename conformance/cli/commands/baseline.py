@@ -7,14 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from conformance.catalog.view import load_catalog_view
-from conformance.core.inputs import read_text
-from conformance.core.outfolder import write_file
-from conformance.gate.baseline import canonical_entries, dump_baseline, load_baseline
-from conformance.gate.refresh import carry_comments, check_project, check_report, refresh
 from conformance.report.escape import safe, write_line
-from conformance.report.json import load_report
-from conformance.targets.project import project_of
 
 NAME = "baseline"
 HELP = "write a baseline from a report's departures, or refresh one"
@@ -54,6 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.catalog.view import load_catalog_view
+    from conformance.core.inputs import read_text
+    from conformance.core.outfolder import write_file
+    from conformance.gate.baseline import canonical_entries, dump_baseline, load_baseline
+    from conformance.gate.refresh import carry_comments, check_project, check_report, refresh
+    from conformance.report.json import load_report
+    from conformance.targets.project import project_of
+
     existing = load_baseline(args.refresh) if args.refresh is not None else None
     report = load_report(args.report)
     check_report(report, args.report)

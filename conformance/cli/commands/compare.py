@@ -14,30 +14,22 @@ import secrets
 import shlex
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from conformance.cli.arguments import UsageError, add_max_frame, env_pair, positive_seconds, seed, target_spec
-from conformance.compare import ComparisonOutcome, run_comparison
-from conformance.compare.crossing import NEEDS_NPM
-from conformance.core.outfolder import claimed, write_file
 from conformance.drivers import cancel, process
-from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
-from conformance.gate.comparison import (
-    CompareBaseline,
-    comparison_report,
-    dump_compare_baseline,
-    load_compare_baseline,
-    not_seen,
-)
 from conformance.gate.run_options import CALL_TIMEOUT
 from conformance.report.escape import safe, write_line
-from conformance.report.model import Comparison, Report
-from conformance.report.write import write_report
 from conformance.suite.profiles import default_profile
 from conformance.targets.kinds import syntaxes, unresolved_identity
 from conformance.targets.kinds.npm import KIND as NPM
 from conformance.targets.specs import folder_name, parse_env_pair, with_env
+
+if TYPE_CHECKING:
+    from conformance.compare import ComparisonOutcome
+    from conformance.gate.comparison import CompareBaseline
+    from conformance.report.model import Report
 
 NAME = "compare"
 HELP = "run two targets side by side on the same calls and report every behaviour difference"
@@ -110,6 +102,11 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.compare.crossing import NEEDS_NPM
+    from conformance.core.outfolder import claimed, write_file
+    from conformance.drivers.wire import set_max_frame
+    from conformance.gate.comparison import dump_compare_baseline, load_compare_baseline
+
     set_max_frame(args.max_frame)
     if args.cross and not (NPM.matches(args.a) and NPM.matches(args.b)):
         raise UsageError(NEEDS_NPM)
@@ -145,6 +142,10 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
              staging: Path, out: TextIO) -> tuple[Report, ComparisonOutcome | None]:
     """The comparison and its report, written into the staging folder of --out; a SIGTERM/SIGINT stops it
     with a report saying so (no outcome)."""
+    from conformance.compare import ComparisonOutcome, run_comparison
+    from conformance.report.model import Comparison
+    from conformance.report.write import write_report
+
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     t0 = time.monotonic()
     transcripts = staging / "transcripts"
@@ -176,6 +177,8 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
 
 def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: CompareBaseline | None,
             started: str, profile: str, seed: int) -> Report:
+    from conformance.gate.comparison import comparison_report
+
     return comparison_report(outcome, baseline=baseline,
                              baseline_path=str(args.baseline) if args.baseline else None,
                              started=started, rerun=rerun_command(args, profile, seed),
@@ -185,6 +188,8 @@ def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: Comp
 def print_comparison(
     report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
 ) -> None:
+    from conformance.gate.comparison import not_seen
+
     comparison = report.comparison
     assert comparison is not None
     differences = {d.id: d for d in comparison.differences}

@@ -7,9 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.gate import exit_status
-from conformance.report.drift import compute_drift, render_drift
 from conformance.report.escape import write_line
-from conformance.report.json import load_report
 
 NAME = "diff"
 HELP = "records whose verdict differs between two reports"
@@ -28,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.report.drift import compute_drift, render_drift
+    from conformance.report.json import load_report
+
     drift = compute_drift(load_report(args.a), load_report(args.b), str(args.a), str(args.b))
     for line in render_drift(drift, args.format, every=args.all):
         write_line(line, out)

@@ -8,7 +8,6 @@ from typing import TextIO
 
 from conformance.cli.arguments import target_spec
 from conformance.report.escape import safe, write_line
-from conformance.targets.specs import resolve_target
 
 NAME = "install"
 HELP = "install an npm target into the cache ahead of a run"
@@ -22,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.targets.specs import resolve_target
+
     target = resolve_target(
         args.target, cache_dir=args.target_cache, progress=lambda msg: write_line(f"  {safe(msg, 200)}", out)
     )

@@ -6,8 +6,7 @@ import argparse
 import json
 from typing import TextIO, get_args
 
-from conformance.catalog.records import Channel
-from conformance.catalog.view import load_catalog_view
+from conformance.catalog.channels import Channel
 from conformance.cli.arguments import UsageError
 from conformance.report.escape import safe, write_line
 
@@ -38,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.catalog.view import load_catalog_view
+
     catalog = load_catalog_view()
     kinds = {k.lower() for k in args.kind or []}
     channels = {c.lower() for c in args.channel or []}

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.catalog.selection import names, select_records
-from conformance.catalog.view import load_catalog_view
 from conformance.cli.arguments import (
     PROG,
     UsageError,
@@ -24,7 +23,6 @@ from conformance.cli.arguments import (
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT, SUITE, RunOptions
 from conformance.report.escape import safe, write_line
-from conformance.report.terminal import write_summary
 from conformance.suite.profiles import PROFILES, Profile, default_profile
 from conformance.targets.kinds import notes, syntaxes
 from conformance.targets.specs import with_env
@@ -198,6 +196,8 @@ def seed_said(options: RunOptions) -> str:
 
 def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: TextIO) -> int:
     """`run --list`: the records a run with this selection judges, from the catalog alone."""
+    from conformance.catalog.view import load_catalog_view
+
     catalog = load_catalog_view()
     selection = select_records(catalog.records, catalog.canonical, select, deselect)
     chosen = set(selection.selected)
@@ -216,6 +216,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.merge is not None:
         return _merge(args, out, err)
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
+    from conformance.report.terminal import write_summary
 
     if args.shard is not None and args.against is not None:
         raise UsageError("--against cannot be split into shards: compare in a run of its own")
@@ -269,6 +270,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """`run --merge DIR...`: the shards' reports joined (cli/runner/shards.py); nothing is run."""
     from conformance.cli.runner.shards import Expected, merge
+    from conformance.report.terminal import write_summary
 
     for given, name in ((args.shard, "--shard"), (args.against, "--against"), (args.max_time, "--max-time")):
         if given is not None:
