@@ -60,7 +60,7 @@ class RunSample:
 
     @property
     def verdicts(self) -> dict[str, str]:
-        return {rv.id: rv.verdict for rv in self.report.records}
+        return verdicts(self.report)
 
     @property
     def test_statuses(self) -> dict[str, str]:
@@ -144,7 +144,7 @@ def conformance_run(config: RunConfig, seed: int, out: Path, timeout: float = RU
     out.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{out.name}.log"
     with log.open("wb") as handle:
-        cpu_before = _children_cpu()
+        cpu_before = cpu_seconds(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         proc = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
         with PeakMemory(proc.pid) as memory:
@@ -157,7 +157,7 @@ def conformance_run(config: RunConfig, seed: int, out: Path, timeout: float = RU
                 _stop_group(proc)
                 raise
         wall = time.perf_counter() - started
-        cpu = _children_cpu() - cpu_before
+        cpu = cpu_seconds(resource.RUSAGE_CHILDREN) - cpu_before
     if exit_code not in (0, 1):
         tail = log.read_text(encoding="utf-8", errors="replace")[-1500:]
         raise RuntimeError(f"{config.label}: exit status {exit_code}:\n{tail}")
@@ -165,10 +165,16 @@ def conformance_run(config: RunConfig, seed: int, out: Path, timeout: float = RU
     return RunSample(wall, cpu, exit_code, report, memory.peak, memory.peak_leader, memory.last_leader)
 
 
-def _children_cpu() -> float:
-    """CPU seconds of every reaped descendant: a run's CLI, its workers and the servers they reaped."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+def cpu_seconds(who: int) -> float:
+    """User and system CPU seconds of this process (RUSAGE_SELF) or of every descendant it reaped
+    (RUSAGE_CHILDREN: a run's CLI, its workers and the servers they reaped)."""
+    usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+
+
+def verdicts(report: Report) -> dict[str, str]:
+    """Each record's verdict in a report."""
+    return {rv.id: rv.verdict for rv in report.records}
 
 
 def _stop_group(proc: subprocess.Popen[bytes]) -> None:
@@ -238,7 +244,7 @@ def figures(config: RunConfig, samples: Sequence[RunSample]) -> RunFigures:
     )
 
 
-def _gate_key(report: Report) -> tuple[bool, tuple[tuple[str, ...], ...]]:
+def gate_key(report: Report) -> tuple[bool, tuple[tuple[str, ...], ...]]:
     """The gate's decision and which records it lists where (not the wording of the reasons)."""
     gate = report.gate
     lists = (gate.expected, gate.unexpected, gate.stale, gate.unconfirmed)
@@ -269,7 +275,7 @@ def parallel_check(
         speedup=serial_wall / parallel_wall,
         verdicts_identical=not differing,
         differing_records=differing,
-        gate_identical=all(_gate_key(s.report) == _gate_key(reference.report) for s in parallel),
+        gate_identical=all(gate_key(s.report) == gate_key(reference.report) for s in parallel),
         test_statuses_identical=all(s.test_statuses == reference.test_statuses for s in parallel),
         examples_identical=all(s.test_examples == reference.test_examples for s in parallel),
     )

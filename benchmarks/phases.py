@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Final, ParamSpec, TypeVar
 
+from benchmarks.harness_runs import cpu_seconds
 from conformance.drivers.wire import WireDriver
 
 _P = ParamSpec("_P")
@@ -191,11 +192,6 @@ def timed_pipe(found: PipeTime) -> Iterator[PipeTime]:
             setattr(WireDriver, name, method)
 
 
-def _cpu(who: int) -> float:
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
-
-
 @dataclass(frozen=True)
 class Profile:
     """What one profiled run spent, per phase; CPU seconds of this process and of the servers it reaped during
@@ -228,7 +224,7 @@ def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profi
 
     CPU is counted from here on: a process that ran other things first (the floor benchmark's runs) would
     otherwise charge their CPU, and their reaped children's, to this run."""
-    cpu_before, children_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+    cpu_before, children_before = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     main_before = time.thread_time()
     started = time.perf_counter()
     with timed_pipe(PipeTime()) as pipe, Sampler(threading.main_thread().ident or 0, interval) as sampler:
@@ -240,8 +236,8 @@ def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profi
         command=["python", "-m", "conformance", *argv],
         exit_code=exit_code,
         wall_s=wall,
-        cpu_s=_cpu(resource.RUSAGE_SELF) - cpu_before,
-        servers_cpu_s=_cpu(resource.RUSAGE_CHILDREN) - children_before,
+        cpu_s=cpu_seconds(resource.RUSAGE_SELF) - cpu_before,
+        servers_cpu_s=cpu_seconds(resource.RUSAGE_CHILDREN) - children_before,
         samples=sampler.samples,
         phases={p: round(sampler.seconds.get(p, 0.0), 3) for p in PHASES},
         top={p: [(name, round(s, 3)) for name, s in _heaviest(sampler.functions[p], top)]

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.harness_runs import RunConfig, RunSample, conformance_run
+from benchmarks.harness_runs import RunConfig, RunSample, conformance_run, gate_key, verdicts
 from conformance.core.identity import ShardIdentity
 from conformance.report.json import load_report
 from conformance.report.model import Report
@@ -47,10 +47,6 @@ class Split:
     @property
     def machine_s(self) -> float:
         return sum(self.shard_walls_s) + self.merge_s
-
-
-def _verdicts(report: Report) -> dict[str, str]:
-    return {record.id: record.verdict for record in report.records}
 
 
 def _merge(folders: Sequence[Path], out: Path) -> tuple[Report, float]:
@@ -80,8 +76,8 @@ def split(target: str, profile: str, seed: int, count: int, whole: RunSample, sc
         folders.append(out)
         walls.append(sample.wall_s)
     merged, merge_s = _merge(folders, scratch / f"n{count}-merged")
-    return Split(count, tuple(walls), merge_s, _verdicts(merged) == whole.verdicts,
-                 merged.gate.passed == whole.report.gate.passed)
+    return Split(count, tuple(walls), merge_s, verdicts(merged) == whole.verdicts,
+                 gate_key(merged) == gate_key(whole.report))
 
 
 def render(target: str, profile: str, splits: Sequence[Split]) -> str:
