@@ -7,7 +7,6 @@ the record it concerns (OBJ-4's exact shape has its own test).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from mcp_types import TextContent
 
@@ -17,7 +16,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import Message, expect, said
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
@@ -49,11 +48,11 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     return parsed
 
 
-def _expect_shape(record: str | None, condition: bool, message: str | Callable[[], str]) -> None:
+def _expect_shape(record: str | None, condition: bool, message: Message) -> None:
     if record is not None:
         expect(record, condition, message)
     elif not condition:
-        raise AssertionError(message if isinstance(message, str) else message())
+        raise AssertionError(said(message))
 
 
 def accepted(exchange: Exchange) -> dict[str, JSON]:
@@ -108,10 +107,9 @@ def store(exchange: Exchange) -> StoreState:
     return StoreState(length, tuple(map(str, branches)))
 
 
-def expect_one_more(before: int, after: int, context: str | Callable[[], str]) -> None:
+def expect_one_more(before: int, after: int, context: Message) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one; anything else contradicts RTE-5."""
-    expect("RTE-5", after == before + 1,
-           lambda: f"count {before} became {after}: {context if isinstance(context, str) else context()}")
+    expect("RTE-5", after == before + 1, lambda: f"count {before} became {after}: {said(context)}")
 
 
 def not_accepted(exchange: Exchange) -> None:

@@ -22,11 +22,20 @@ class Contradiction(AssertionError):
         self.record = record
 
 
-def expect(record: str, condition: bool, message: str | Callable[[], str]) -> None:
-    """Assert `condition`, part of `record`'s expectation; its failure names the record. A message that quotes
-    the whole answer comes as a callable, made only on failure: most calls of a run pass through here."""
+Message = str | Callable[[], str]
+"""A failure's message, or what makes it: a message that quotes a whole answer comes as a callable, made only
+on failure (most calls of a run pass through the checks)."""
+
+
+def said(message: Message) -> str:
+    """The text of a `Message`."""
+    return message if isinstance(message, str) else message()
+
+
+def expect(record: str, condition: bool, message: Message) -> None:
+    """Assert `condition`, part of `record`'s expectation; its failure names the record."""
     if not condition:
-        raise Contradiction(record, message if isinstance(message, str) else message())
+        raise Contradiction(record, said(message))
 
 
 def contradicted(exc: BaseException | None) -> list[str]:
