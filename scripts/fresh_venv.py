@@ -1,4 +1,5 @@
-"""A fresh virtualenv of this interpreter holding nothing but the pip this environment runs.
+"""A fresh virtualenv of this interpreter holding nothing but the pip this environment runs (`create`), or
+one that sees this environment's installed packages after its own (`create_over_this_one`).
 
 A runner's Python (actions/setup-python) comes with a current pip; `venv`'s own (ensurepip's bundled wheel)
 can be years older, and spent about twice the CPU of a current one installing the harness from this
