@@ -9,26 +9,20 @@ inside a test included. `tox -e hypothesis-oldest` runs them on the oldest hypot
 
 from __future__ import annotations
 
-import contextlib
-import random
 import tomllib
-import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import hypothesis
 import pytest
 from hypothesis import Phase, assume, example, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisDeprecationWarning
 from hypothesis.internal.observability import with_observability_callback
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from conformance.calls import strategies
-from conformance.suite import hypothesis_hooks
 from conformance.suite.hypothesis_hooks import ExampleStatus, counting_method, watch_examples
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -152,58 +146,3 @@ def test_an_inner_run_counts_its_own_examples_and_hands_back() -> None:
     finally:
         stop_outer()
     assert (len(inner), len(outer)) == (5, 5)
-
-
-@quiet(5)
-@given(st.integers().map(lambda n: n + random.random()))
-def _using_global_random(x: float) -> None:
-    pass
-
-
-@contextlib.contextmanager
-def _unwatched() -> Iterator[None]:
-    """No run watching (this session's plugin watches its whole life), so hypothesis' check is on."""
-    saved = list(hypothesis_hooks._listeners)
-    hypothesis_hooks._listeners.clear()
-    try:
-        yield
-    finally:
-        hypothesis_hooks._listeners[:] = saved
-
-
-def test_the_random_check_is_skipped_only_while_a_run_watches() -> None:
-    """Watched, a strategy touching the global `random` draws without hypothesis' deprecation (the check's
-    cost is what is skipped); unwatched, the same strategy gets it."""
-    with _unwatched():
-        unwatch = watch_examples(lambda status: None)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", HypothesisDeprecationWarning)
-                _using_global_random()
-        finally:
-            unwatch()
-        with pytest.warns(HypothesisDeprecationWarning, match="random"):
-            _using_global_random()
-
-
-def _strategies() -> list[tuple[str, st.SearchStrategy[object]]]:
-    found = [(name, value) for name, value in vars(strategies).items()
-             if isinstance(value, st.SearchStrategy)]
-    return [*found, ("episodes()", strategies.episodes()), ("names()", strategies.unknown_tool_names())]
-
-
-@pytest.mark.parametrize(("name", "strategy"), _strategies(), ids=[name for name, _ in _strategies()])
-def test_the_suites_strategies_leave_the_global_random_alone(
-    name: str, strategy: st.SearchStrategy[object]
-) -> None:
-    """What makes skipping the check during a run safe: with the check on, no strategy of the suite touches
-    the global `random` (hypothesis would raise its deprecation as an error here)."""
-
-    @quiet(20)
-    @given(strategy)
-    def draw(value: object) -> None:
-        pass
-
-    with _unwatched(), warnings.catch_warnings():
-        warnings.simplefilter("error", HypothesisDeprecationWarning)
-        draw()
