@@ -48,6 +48,11 @@ class Split:
     def machine_s(self) -> float:
         return sum(self.shard_walls_s) + self.merge_s
 
+    @property
+    def imbalance(self) -> float:
+        """The slowest shard over the mean shard: 1 when the deal is even."""
+        return max(self.shard_walls_s) * len(self.shard_walls_s) / sum(self.shard_walls_s)
+
 
 def _merge(folders: Sequence[Path], out: Path) -> tuple[Report, float]:
     started = time.perf_counter()
@@ -83,13 +88,15 @@ def split(target: str, profile: str, seed: int, count: int, whole: RunSample, sc
 def render(target: str, profile: str, splits: Sequence[Split]) -> str:
     one = splits[0].matrix_wall_s
     lines = [f"`{target}`, profile `{profile}`: each shard alone on this machine, one after the other", "",
-             "| jobs | slowest shard s | merge s | matrix wall s | speed-up | machine time s | shards s "
-             "| merged verdicts = single run | gate |",
-             "|---:|---:|---:|---:|---:|---:|---|---|---|"]
+             "| jobs | slowest shard s | mean shard s | slowest / mean | merge s | matrix wall s | speed-up "
+             "| machine time s | shards s | merged verdicts = single run | gate |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for s in splits:
         walls = ", ".join(f"{w:.0f}" for w in s.shard_walls_s)
         same, gate = ("yes" if s.same_verdicts else "**no**"), ("same" if s.same_gate else "**differs**")
-        lines.append(f"| {s.count} | {max(s.shard_walls_s):.1f} | {s.merge_s:.1f} | {s.matrix_wall_s:.1f} "
+        mean = sum(s.shard_walls_s) / len(s.shard_walls_s)
+        lines.append(f"| {s.count} | {max(s.shard_walls_s):.1f} | {mean:.1f} | {s.imbalance:.2f} "
+                     f"| {s.merge_s:.1f} | {s.matrix_wall_s:.1f} "
                      f"| {one / s.matrix_wall_s:.2f}× | {s.machine_s:.0f} | {walls} "
                      f"| {same} | {gate} |")
     return "\n".join(lines)
@@ -112,7 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         splits += [split(args.target, args.profile, args.seed, n, whole, Path(tmp)) for n in counts]
     print(render(args.target, args.profile, splits))
     if args.json is not None:
-        figures = [{**asdict(s), "matrix_wall_s": s.matrix_wall_s, "machine_s": s.machine_s} for s in splits]
+        figures = [{**asdict(s), "matrix_wall_s": s.matrix_wall_s, "machine_s": s.machine_s,
+                    "imbalance": s.imbalance} for s in splits]
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0
 
