@@ -100,7 +100,8 @@ def costs_for(profile: str, document: ShardCostsFile) -> Costs:
     """The table that deals `profile`'s runs; a profile the file does not map is refused in one line."""
     table = document.profiles.get(profile)
     if table is None:
-        raise ShardCostsError(f"{costs_path()}: no cost table for profile {profile[:40]!r} (see `profiles`)")
+        raise ShardCostsError(f"no shard cost table deals profile {profile[:40]!r} (`profiles` of "
+                              "fixtures/shards/costs.yaml)")
     chosen = document.tables[table]
     return Costs(dict(chosen.costs_ms), chosen.default_ms)
 

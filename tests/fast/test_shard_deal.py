@@ -26,9 +26,11 @@ from conformance.catalog.shard_costs import (
     shard_costs,
 )
 from conformance.core.identity import MAX_SHARDS, ShardIdentity
+from conformance.gate import exit_status
 from conformance.suite.profiles import PROFILES
 from conformance.suite.sharding import share_of, split
 from scripts import refresh_shard_costs
+from tests.cli import cli_here
 from tests.fast.test_shard_merge import RECORDS, SPEC, _outcome, write_run
 
 SHIPPED = shard_costs("thorough")
@@ -122,7 +124,7 @@ def test_the_shipped_table_deals_every_profile() -> None:
     for name, table in document.tables.items():
         assert table.measured.tests == len(table.costs_ms) and table.measured.target, name
         assert min(table.costs_ms.values()) <= table.default_ms <= max(table.costs_ms.values())
-    with pytest.raises(ShardCostsError, match="no cost table for profile 'fast'"):
+    with pytest.raises(ShardCostsError, match="no shard cost table deals profile 'fast'"):
         costs_for("fast", document)
 
 
@@ -214,3 +216,22 @@ def test_a_huge_report_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureF
         handle.truncate(64 * 2**20)
     assert refresh_shard_costs.main([str(run), "--costs", str(tmp_path / "costs.yaml")]) == 2
     assert "larger than" in capsys.readouterr().err and not (tmp_path / "costs.yaml").exists()
+
+
+def test_the_merge_refuses_shards_dealt_round_robin(tmp_path: Path) -> None:
+    """Shards dealt k mod N (as before costs were known) where the cost deal differs ran tests outside their
+    share: the merge computes the cost deal itself and refuses them (exit 4, one line, nothing written)."""
+    tests = [_outcome(i, [RECORDS[i % len(RECORDS)]], [], "passed", 10) for i in range(0, 12, 2)]
+    collected = [t.nodeid for t in tests]
+    dealt = _round_robin(collected, 2)
+    assert dealt != split(collected, 2, shard_costs("dev")), "the two deals must differ for this to test"
+    folders = []
+    for index, share in enumerate(dealt, start=1):
+        folder = tmp_path / f"shard-{index}"
+        mine = [t for t in tests if t.nodeid in share]
+        write_run(folder, mine, collected, ShardIdentity(index=index, count=2))
+        folders.append(folder)
+    ran = cli_here("run", "--merge", *map(str, folders), "--out", str(tmp_path / "merged"))
+    lines = ran.stderr.strip().splitlines()
+    assert ran.code == exit_status.USAGE and len(lines) == 1, ran.stderr
+    assert "is not in shard" in lines[0] and not (tmp_path / "merged").exists()
