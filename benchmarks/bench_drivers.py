@@ -65,10 +65,20 @@ class Rates:
         return statistics.median(self.repetitions)
 
 
+INITIALIZE_SECONDS: Final = 60.0
+"""How long a bare loop waits for the initialize answer before it stops the server and says so."""
+
+
+class ServerDidNotStart(RuntimeError):
+    """The server under a bare loop exited or never answered initialize."""
+
+
 class BareLoop:
     """One blocking write and one blocking readline per call, nothing else."""
 
-    def __init__(self, target: Target, *, drain_stderr: bool) -> None:
+    def __init__(
+        self, target: Target, *, drain_stderr: bool, initialize_seconds: float = INITIALIZE_SECONDS
+    ) -> None:
         self.proc = subprocess.Popen(
             target.command,
             stdin=subprocess.PIPE,
@@ -80,12 +90,26 @@ class BareLoop:
         if drain_stderr:
             threading.Thread(target=self._drain, daemon=True).start()
         self.next_id = 0
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            self.close()
+
+        watchdog = threading.Timer(initialize_seconds, expire)
+        watchdog.start()
         try:
             self.request("initialize", INITIALIZE)
             self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        except (ValueError, OSError) as error:
+            self.close()
+            late = f" within {initialize_seconds:g} s" if expired.is_set() else ""
+            raise ServerDidNotStart(f"{target.spec}: no answer to initialize{late} ({error})") from error
         except BaseException:
             self.close()
             raise
+        finally:
+            watchdog.cancel()
 
     def _drain(self) -> None:
         assert self.proc.stderr is not None

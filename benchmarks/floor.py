@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Final
 
 from benchmarks import phases
-from benchmarks.bench_drivers import BareLoop, batch_rate
+from benchmarks.bench_drivers import BareLoop, ServerDidNotStart, batch_rate
 from benchmarks.harness_runs import RunConfig, conformance_run
 from benchmarks.replay import Extracted, Replay, read_transcript, replay
 from conformance.suite.plugin import slug
@@ -189,7 +189,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="seqthink-floor-") as tmp:
         for repetition in range(args.repeat):
             for target in targets:
-                server = server_alone(target, args.starts, args.calls)
+                try:
+                    server = server_alone(target, args.starts, args.calls)
+                except ServerDidNotStart as error:
+                    print(f"benchmarks.floor: {error}", file=sys.stderr)
+                    return 2
                 for profile in profiles:
                     out = Path(tmp) / f"{len(rows)}"
                     rows.append(measure_row(target, server, profile, args.seed + repetition, out))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from benchmarks.bench_drivers import BareLoop
+from benchmarks.bench_drivers import BareLoop, ServerDidNotStart
 from conformance.targets.specs import Target
 
 MAX_TRANSCRIPT_BYTES: Final = 512 << 20
@@ -282,8 +282,8 @@ def replay(target: Target, frames: list[Frame], timeout: float = ANSWER_TIMEOUT)
         try:
             for frame in frames:
                 if frame.process not in loops:
-                    loops[frame.process] = BareLoop(target, drain_stderr=True)
-        except (OSError, ValueError) as exc:
+                    loops[frame.process] = BareLoop(target, drain_stderr=True, initialize_seconds=timeout)
+        except (OSError, ValueError, ServerDidNotStart) as exc:
             return Replay(0, 0.0, not frames, f"a replay process did not start: {exc}", len(loops))
         guard.start()
         for frame in frames:

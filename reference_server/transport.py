@@ -34,6 +34,10 @@ _READ_CHUNK: Final = 1 << 16
 _INT_DIGITS_LIMIT: Final = 4300
 _EOF_GRACE: Final = 5.0
 """Seconds to wait at end of input for answers to requests still being handled (a cancelled one never is)."""
+_QUEUED_MESSAGES: Final = 64
+"""Frames read ahead of the SDK and answers queued for the writer. Node reads stdin as it arrives and writes
+answers without waiting on the pipe's reader; an unbuffered (rendezvous) stream instead parks a task at every
+hand-over, about a quarter of the reference's CPU per call. Bounded, so a flood still meets back-pressure."""
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -184,8 +188,8 @@ async def stdio_transport(
     stdin_fd: int = 0, stdout_fd: int = 1
 ) -> AsyncIterator[tuple[ReadStream, WriteStream]]:
     """The (read, write) stream pair `Server.run` takes, served on the given descriptors."""
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](_QUEUED_MESSAGES)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](_QUEUED_MESSAGES)
     was_blocking = os.get_blocking(stdin_fd)
     os.set_blocking(stdin_fd, False)
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import shlex
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.bench_drivers import BareLoop, ServerDidNotStart
 from benchmarks.replay import Frame, extract, read_transcript, replay
 from conformance.targets.specs import resolve_target
 from tests.servers import command
@@ -199,3 +202,18 @@ def test_a_runs_shared_and_spare_processes_are_told_apart_by_their_counts() -> N
     assert [(frame.process, frame.id) for frame in found.frames] == plan
     assert [frame.id for frame in found.frames if frame.guessed] == [3, 2000000000]
     assert found.processes == ["5", "7"]
+
+
+def test_a_server_that_never_answers_initialize_is_stopped_and_named() -> None:
+    """The bare client's start has a time limit of its own: a silent server is ended, not waited on."""
+    silent = resolve_target("cmd:" + shlex.join(command("never_answers")))
+    began = time.monotonic()
+    with pytest.raises(ServerDidNotStart, match=r"no answer to initialize within 0\.5 s"):
+        BareLoop(silent, drain_stderr=True, initialize_seconds=0.5)
+    assert time.monotonic() - began < 30
+    with pytest.raises(ServerDidNotStart) as exited:
+        BareLoop(resolve_target("cmd:" + shlex.join(command("exit_at_start"))), drain_stderr=True)
+    assert "no answer to initialize (" in str(exited.value)
+    done = replay(silent, extract(frames_of("tools/list")).frames, timeout=1)
+    assert (done.frames, done.completed) == (0, False)
+    assert done.reason.startswith("a replay process did not start: ")
