@@ -6,9 +6,9 @@ report.json recorded it, in milliseconds, with the run's command, target, profil
 
 The run's folder is read as untrusted input (report.json bounded, validated against the report schema and
 model); a shard's report (only its share of the tests) or a stopped run's is refused, since its durations
-would describe part of the suite. The other tables and the profiles' mapping are kept; a profile the file
-does not map yet is mapped to the new table. The file is written whole, validated before it replaces the
-old one.
+would describe part of the suite. The run's profile is dealt by the new table from then on; the other tables,
+and the tables the other profiles are dealt by, are kept. The file is written whole, validated before it
+replaces the old one.
 """
 
 from __future__ import annotations
@@ -81,10 +81,10 @@ def table_of(report: Report) -> CostTable:
 
 
 def refreshed(current: ShardCostsFile | None, name: str, table: CostTable) -> ShardCostsFile:
-    """`current` with table `name` replaced (or added), and the measured profile mapped to it if unmapped."""
+    """`current` with table `name` replaced (or added) and dealing the profile it was measured with; the other
+    profiles keep the tables they are dealt by."""
     tables = {**(current.tables if current else {}), name: table}
-    profiles = dict(current.profiles) if current else {}
-    profiles.setdefault(table.measured.profile, name)
+    profiles = {**(current.profiles if current else {}), table.measured.profile: name}
     return ShardCostsFile(format=COSTS_FORMAT, profiles=profiles, tables=dict(sorted(tables.items())))
 
 

@@ -172,18 +172,17 @@ def test_a_run_refreshes_its_profiles_table_and_keeps_the_others(tmp_path: Path)
     shutil.copy(costs_path(), costs)
     before = load_costs_file(costs)
     run = _run(tmp_path, [0.25, 3.0, 0.0004, 1.5], profile="thorough")
-    assert refresh_shard_costs.main([str(run), "--costs", str(costs), "--table", "thorough"]) == 0
+    assert refresh_shard_costs.main([str(run), "--costs", str(costs), "--table", "fresh"]) == 0
     after = load_costs_file(costs)
-    table = after.tables["thorough"]
+    table = after.tables["fresh"]
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     keys = sorted({cost_key(t["nodeid"]) for r in report["records"] for t in r["tests"]})
     assert sorted(table.costs_ms) == keys and sorted(table.costs_ms.values()) == [1, 250, 1500, 3000]
     assert table.default_ms == 250 and table.measured.profile == "thorough" and table.measured.tests == 4
     assert table.measured.command == report["run"]["rerun"]
     assert table.measured.seed == report["harness"]["seed"]
-    assert after.profiles == before.profiles
-    assert {n: t for n, t in after.tables.items() if n != "thorough"} == {
-        n: t for n, t in before.tables.items() if n != "thorough"}
+    assert after.profiles == {**before.profiles, "thorough": "fresh"}
+    assert {n: t for n, t in after.tables.items() if n != "fresh"} == before.tables
     assert costs.read_text(encoding="utf-8").startswith("# What each test of the suite costs")
 
 
