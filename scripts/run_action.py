@@ -11,6 +11,13 @@ evaluated.
 Exit status: the first failing step's (0 when all pass), as the job's would be.
 
     python -m scripts.run_action --input target=reference --input profile=dev [--work DIR] [--venv DIR]
+        [--reuse-packages]
+
+`--reuse-packages`: the setup-python stand-in's virtualenv sees this environment's installed packages after
+its own (`fresh_venv.create_over_this_one`), so the install step resolves every requirement and constraint
+but downloads and installs only what is missing or pinned otherwise, and builds and installs the harness
+from the action's checkout into the job's virtualenv as always. Without it, every dependency is installed
+from the index into an empty virtualenv, as on a new runner.
 """
 
 from __future__ import annotations
@@ -105,7 +112,8 @@ def read_pairs(path: Path) -> dict[str, str]:
 
 
 def run_action(
-    action_path: Path, given: dict[str, str], work: Path, venv_dir: Path | None = None
+    action_path: Path, given: dict[str, str], work: Path, venv_dir: Path | None = None,
+    reuse_packages: bool = False,
 ) -> int:
     action = load_action(action_path / "action.yml")
     inputs = inputs_of(action, given)
@@ -140,7 +148,7 @@ def run_action(
         step_env = {k: substitute(str(v), context) for k, v in (step.get("env") or {}).items()}
         if "uses" in step:
             with_ = {k: substitute(str(v), context) for k, v in (step.get("with") or {}).items()}
-            code = _stand_in(step, with_, env, work, venv_dir)
+            code = _stand_in(step, with_, env, work, venv_dir, reuse_packages)
         else:
             if step.get("shell") != "bash":
                 raise ActionError(f"step {name!r}: composite run steps need `shell: bash` here")
@@ -165,15 +173,20 @@ def run_action(
 
 
 def _stand_in(step: dict[str, Any], with_: dict[str, str], env: dict[str, str], work: Path,
-              venv_dir: Path | None) -> int:
+              venv_dir: Path | None, reuse_packages: bool) -> int:
     uses = str(step["uses"])
     if uses.startswith("actions/setup-python@"):
         wanted = with_.get("python-version", "")
         have = f"{sys.version_info.major}.{sys.version_info.minor}"
-        print(f"-- setup-python stand-in: a fresh virtualenv of Python {have} (asked: {wanted})", flush=True)
+        seeing = ", this environment's packages after its own" if reuse_packages else ""
+        print(f"-- setup-python stand-in: a fresh virtualenv of Python {have}{seeing} (asked: {wanted})",
+              flush=True)
         target = venv_dir or work / "python"
         if not (target / "bin" / "python").exists():
-            fresh_venv.create(target)
+            if reuse_packages:
+                fresh_venv.create_over_this_one(target)
+            else:
+                fresh_venv.create(target)
         env["PATH"] = os.pathsep.join([str(target / "bin"), env["PATH"]])
         return 0
     if uses.startswith("actions/setup-node@"):
@@ -203,11 +216,14 @@ def main() -> None:
     parser.add_argument("--action", type=Path, default=ROOT, help="folder holding action.yml")
     parser.add_argument("--work", type=Path, help="workspace folder (default: a temporary one)")
     parser.add_argument("--venv", type=Path, help="virtualenv the setup-python stand-in makes or reuses")
+    parser.add_argument("--reuse-packages", action="store_true",
+                        help="the stand-in's virtualenv sees this environment's packages after its own")
     options = parser.parse_args()
     given = dict(item.split("=", 1) for item in options.input)
     work = options.work or Path(tempfile.mkdtemp(prefix="seqthink-action-"))
     try:
-        code = run_action(options.action.resolve(), given, work.resolve(), options.venv)
+        code = run_action(options.action.resolve(), given, work.resolve(), options.venv,
+                          options.reuse_packages)
     except ActionError as exc:
         sys.exit(f"run_action: {exc}")
     print(f"run_action: exit status {code}; summary in {work / 'github_step_summary.txt'}")

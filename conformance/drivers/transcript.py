@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import IO, Final, Literal
 
@@ -42,6 +44,15 @@ class Event:
     def to_json(self) -> dict[str, object]:
         return {"seq": self.seq, "kind": self.kind, "data": self.data, "t": self.t}
 
+    def line(self) -> bytes:
+        """The event's line in the file: `json.dumps(self.to_json(), ensure_ascii=False)` and a newline, in
+        UTF-8 (a lone surrogate backslash-escaped), written out directly: the transcript writes one per frame,
+        and the general encoder's dict walk cost about as much as the rest of a call's driver work."""
+        t = repr(self.t) if math.isfinite(self.t) else json.dumps(self.t)
+        data = encode_basestring(self.data)
+        text = f'{{"seq": {self.seq}, "kind": "{self.kind}", "data": {data}, "t": {t}}}\n'
+        return text.encode("utf-8", errors="backslashreplace")
+
 
 def decode(data: bytes) -> str:
     """Bytes as text without ever failing: invalid UTF-8 stays visible as backslash escapes."""
@@ -58,7 +69,7 @@ class Transcript:
         self._seq = 0
         self._counts: Counter[EventKind] = Counter()
         self._lock = threading.Lock()
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
         self._pending: list[str] = []
         self._pending_size = 0
         self._pending_t = 0.0
@@ -70,7 +81,7 @@ class Transcript:
         self.path = Path(path) if path is not None else None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8", errors="backslashreplace")
+            self._file = self.path.open("ab")
 
     def record(self, kind: EventKind, data: str | bytes, t: float | None = None) -> None:
         text = decode(data) if isinstance(data, bytes) else data
@@ -106,8 +117,8 @@ class Transcript:
             self._held -= len(self._events.popleft().data)
         if self._file is None:
             return
-        line = json.dumps(event.to_json(), ensure_ascii=False) + "\n"
-        size = len(line.encode("utf-8", errors="backslashreplace"))
+        line = event.line()
+        size = len(line)
         if self._unwritten_events or self._written + size > self.max_bytes:
             if not self._unwritten_events:
                 self._write_locked(self._note_line(
@@ -118,14 +129,15 @@ class Transcript:
             return
         self._write_locked(line)
 
-    def _note_line(self, text: str) -> str:
+    def _note_line(self, text: str) -> bytes:
         """A note written to the file only (its seq is the next event's, its kind says it is not a frame)."""
-        return json.dumps({"seq": self._seq, "kind": "note", "data": text, "t": time.monotonic()}) + "\n"
+        note = {"seq": self._seq, "kind": "note", "data": text, "t": time.monotonic()}
+        return (json.dumps(note) + "\n").encode("utf-8")
 
-    def _write_locked(self, line: str) -> None:
+    def _write_locked(self, line: bytes) -> None:
         assert self._file is not None
         self._file.write(line)
-        self._written += len(line.encode("utf-8", errors="backslashreplace"))
+        self._written += len(line)
 
     def note(self, text: str) -> None:
         self.record("note", text)

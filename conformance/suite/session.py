@@ -19,12 +19,12 @@ from conformance.calls.store import StoreState, state_of
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
-from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.targets.specs import Target
 
 if TYPE_CHECKING:
+    from conformance.drivers.sdk import SdkDriver
     from conformance.suite.handover import Handover
 
 SESSION_STDERR_LIMIT = 8 << 20
@@ -205,7 +205,10 @@ class ServerSession:
 
     @contextmanager
     def host(self) -> Iterator[SdkDriver]:
-        """A realistic host: the official mcp client session over its stdio client."""
+        """A realistic host: the official mcp client session over its stdio client. The SDK is imported here,
+        by the checks that use it: a run of a suite that never does, or a merge, does not pay its import."""
+        from conformance.drivers.sdk import SdkDriver
+
         with SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
                        on_failure=self.on_failure) as driver:
             yield driver

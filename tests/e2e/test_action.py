@@ -1,7 +1,14 @@
 """The composite action (action.yml), its steps run as a runner would by scripts.run_action: against the
 reference the job passes, the summary is the report, a quoted `args` value arrives whole and the uploaded
 transcripts are trimmed; against a server that cannot start it fails; a usage error's status passes
-through; a baseline whose reasons still say TODO fails the job unless `strict-baseline` is turned off."""
+through; a baseline whose reasons still say TODO fails the job unless `strict-baseline` is turned off.
+
+The setup-python stand-in's virtualenv sees this test environment's packages after its own
+(`--reuse-packages`): the install step still runs as written, resolving every requirement against the
+action's constraints and building and installing the harness from the action's checkout into the job's
+virtualenv (the job runs that copy), but it no longer downloads and installs every dependency into an empty
+Python. That the package installs alone, dependencies and all, into an empty virtualenv is
+scripts.check_wheel's check (.ci/run), for the wheel."""
 
 from __future__ import annotations
 
@@ -38,7 +45,8 @@ def python_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def job(work: Path, venv: Path, **inputs: str) -> Job:
-    argv = [sys.executable, "-m", "scripts.run_action", "--work", str(work), "--venv", str(venv)]
+    argv = [sys.executable, "-m", "scripts.run_action", "--work", str(work), "--venv", str(venv),
+            "--reuse-packages"]
     for name, value in inputs.items():
         argv += ["--input", f"{name.replace('_', '-')}={value}"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPO)
@@ -57,6 +65,9 @@ def test_action_passes_on_the_reference(tmp_path: Path, python_venv: Path) -> No
     ran = job(tmp_path / "ws", python_venv, target="reference", profile="dev", seed="20261129",
               args=QUOTED_ARGS)
     assert ran.code == 0, ran.output[-4000:]
+    where = [python_venv / "bin" / "python", "-c", "import conformance; print(conformance.__file__)"]
+    installed = subprocess.run(where, capture_output=True, text=True, timeout=60, check=True, cwd=tmp_path)
+    assert Path(installed.stdout.strip()).is_relative_to(python_venv), "not the job's own install"
     title = ran.summary.splitlines()[0]
     assert title.startswith("# Conformance report: ") and title.endswith(" reference"), ran.summary[:300]
     assert "gate passed" in ran.summary

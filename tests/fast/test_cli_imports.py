@@ -85,3 +85,16 @@ def test_a_package_counts_with_everything_under_it() -> None:
     assert _heavy(["hypothesis", "hypothesis.core", "hypothesisx", "conformance.compare.engine",
                    "conformance.compared", "conformance.core.identity"]) == [
         "hypothesis", "hypothesis.core", "conformance.compare.engine"]
+
+
+def test_the_runner_and_the_suites_plugin_leave_the_sdk_to_the_checks_that_use_it() -> None:
+    """A run of a stand-in suite, a merge or a run whose target fails its preflight does not import the SDK:
+    the checks that use it import it with their modules (the suite's own test files)."""
+    code = (
+        "import json, sys\n"
+        "import conformance.cli.runner, conformance.suite.plugin\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    modules = _loaded(code)
+    assert "conformance.suite.session" in modules
+    assert _heavy(modules, ("mcp", "mcp_types", "conformance.drivers.sdk")) == []
