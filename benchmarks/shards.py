@@ -39,6 +39,9 @@ class Split:
     merge_s: float
     same_verdicts: bool
     same_gate: bool
+    shard_tests_s: tuple[float, ...]
+    """Each shard's tests' own durations summed, as its report recorded them: the deal's balance without
+    the fixed cost every run pays."""
 
     @property
     def matrix_wall_s(self) -> float:
@@ -47,6 +50,24 @@ class Split:
     @property
     def machine_s(self) -> float:
         return sum(self.shard_walls_s) + self.merge_s
+
+    @property
+    def imbalance(self) -> float:
+        """The slowest shard over the mean shard: 1 when the deal is even."""
+        return _over_mean(self.shard_walls_s)
+
+    @property
+    def tests_imbalance(self) -> float:
+        return _over_mean(self.shard_tests_s)
+
+
+def _over_mean(values: Sequence[float]) -> float:
+    return max(values) * len(values) / sum(values) if sum(values) > 0 else 1.0
+
+
+def tests_s(report: Report) -> float:
+    """The run's tests' durations summed (a test evidencing several records counted once)."""
+    return sum({t.nodeid: t.duration for r in report.records for t in r.tests}.values())
 
 
 def _merge(folders: Sequence[Path], out: Path) -> tuple[Report, float]:
@@ -68,6 +89,7 @@ def split(target: str, profile: str, seed: int, count: int, whole: RunSample, sc
     """The N shards of the run, each alone, then their merge, judged against the unsharded run."""
     folders: list[Path] = []
     walls: list[float] = []
+    spent: list[float] = []
     for index in range(1, count + 1):
         out = scratch / f"n{count}-shard{index}"
         sample = conformance_run(RunConfig(target, profile, shard=ShardIdentity(index=index, count=count)),
@@ -75,21 +97,24 @@ def split(target: str, profile: str, seed: int, count: int, whole: RunSample, sc
         print(f"{target} {profile} shard {index}/{count}: {sample.wall_s:.1f} s", file=sys.stderr, flush=True)
         folders.append(out)
         walls.append(sample.wall_s)
+        spent.append(tests_s(sample.report))
     merged, merge_s = _merge(folders, scratch / f"n{count}-merged")
     return Split(count, tuple(walls), merge_s, verdicts(merged) == whole.verdicts,
-                 gate_key(merged) == gate_key(whole.report))
+                 gate_key(merged) == gate_key(whole.report), tuple(spent))
 
 
 def render(target: str, profile: str, splits: Sequence[Split]) -> str:
     one = splits[0].matrix_wall_s
     lines = [f"`{target}`, profile `{profile}`: each shard alone on this machine, one after the other", "",
-             "| jobs | slowest shard s | merge s | matrix wall s | speed-up | machine time s | shards s "
-             "| merged verdicts = single run | gate |",
-             "|---:|---:|---:|---:|---:|---:|---|---|---|"]
+             "| jobs | slowest shard s | mean shard s | slowest / mean | tests' slowest / mean | merge s "
+             "| matrix wall s | speed-up | machine time s | shards s | merged verdicts = single run | gate |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for s in splits:
         walls = ", ".join(f"{w:.0f}" for w in s.shard_walls_s)
         same, gate = ("yes" if s.same_verdicts else "**no**"), ("same" if s.same_gate else "**differs**")
-        lines.append(f"| {s.count} | {max(s.shard_walls_s):.1f} | {s.merge_s:.1f} | {s.matrix_wall_s:.1f} "
+        mean = sum(s.shard_walls_s) / len(s.shard_walls_s)
+        lines.append(f"| {s.count} | {max(s.shard_walls_s):.1f} | {mean:.1f} | {s.imbalance:.2f} "
+                     f"| {s.tests_imbalance:.2f} | {s.merge_s:.1f} | {s.matrix_wall_s:.1f} "
                      f"| {one / s.matrix_wall_s:.2f}× | {s.machine_s:.0f} | {walls} "
                      f"| {same} | {gate} |")
     return "\n".join(lines)
@@ -108,11 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     counts = sorted({int(c) for c in args.counts.split(",") if c} - {1})
     with tempfile.TemporaryDirectory(prefix="seqthink-shards-") as tmp:
         whole = whole_run(args.target, args.profile, args.seed, Path(tmp))
-        splits = [Split(1, (whole.wall_s,), 0.0, True, True)]
+        splits = [Split(1, (whole.wall_s,), 0.0, True, True, (tests_s(whole.report),))]
         splits += [split(args.target, args.profile, args.seed, n, whole, Path(tmp)) for n in counts]
     print(render(args.target, args.profile, splits))
     if args.json is not None:
-        figures = [{**asdict(s), "matrix_wall_s": s.matrix_wall_s, "machine_s": s.machine_s} for s in splits]
+        figures = [{**asdict(s), "matrix_wall_s": s.matrix_wall_s, "machine_s": s.machine_s,
+                    "imbalance": s.imbalance, "tests_imbalance": s.tests_imbalance} for s in splits]
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
 from conformance.core.errors import HarnessError
 from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
 from conformance.core.results import (
@@ -89,6 +90,7 @@ class _RunState:
     timeout: float
     started: str
     shard: ShardIdentity | None = None
+    costs: Costs | None = None
     collected: list[str] = field(default_factory=list)
     targets: dict[str, Target] = field(default_factory=dict)
     sessions: dict[str, ServerSession] = field(default_factory=dict)
@@ -179,6 +181,8 @@ def pytest_configure(config: pytest.Config) -> None:
         shard=_shard_option(config),
         shrinking=ShrinkBudget(*SHRINK_BUDGET[profile]),
     )
+    if state.shard is not None:
+        state.costs = _shard_costs(profile)
     config.stash[_STATE_KEY] = state
     state.unwatch = watch_examples(state.example_ended)
 
@@ -193,13 +197,20 @@ def _shard_option(config: pytest.Config) -> ShardIdentity | None:
         raise pytest.UsageError(f"--shard: {exc}") from None
 
 
+def _shard_costs(profile: str) -> Costs:
+    try:
+        return shard_costs(profile)
+    except ShardCostsError as exc:
+        raise pytest.UsageError(f"--shard: {exc}") from None
+
+
 def _keep_shard(config: pytest.Config, items: list[pytest.Item]) -> None:
     """`--shard I/N`: keep this shard's share of what is selected (after `--records`)."""
     state = config.stash.get(_STATE_KEY, None)
-    if state is None or state.shard is None:
+    if state is None or state.shard is None or state.costs is None:
         return
     state.collected = [item.nodeid for item in items]
-    mine = set(share_of(state.collected, state.shard))
+    mine = set(share_of(state.collected, state.shard, state.costs))
     config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in mine])
     items[:] = [item for item in items if item.nodeid in mine]
 

@@ -12,7 +12,11 @@ from typing import Any
 
 import pytest
 
+from conformance.catalog.shard_costs import shard_costs
+from conformance.core.identity import ShardIdentity
+from conformance.core.results import RunResults
 from conformance.gate import exit_status
+from conformance.suite.sharding import share_of
 from tests.cli import CountedRun, Ran, cli
 
 COUNT = 2
@@ -52,11 +56,16 @@ def _judged(report: dict[str, Any]) -> dict[str, object]:
 
 def test_each_shard_runs_its_share_and_says_which_it_is(shard_runs: list[Ran],
                                                         reference_ci: CountedRun) -> None:
+    """Each shard ran the tests the cost table deals it from the run's collection, and no other."""
     single = reference_ci.ran.report
+    costs = shard_costs(reference_ci.profile)
     counts = []
     for index, ran in enumerate(shard_runs, start=1):
         assert ran.code == exit_status.OK, ran.stderr
         report = ran.report
+        results = RunResults.model_validate_json((ran.out / "results.json").read_text(encoding="utf-8"))
+        shard = ShardIdentity(index=index, count=COUNT)
+        assert sorted(t.nodeid for t in results.tests) == sorted(share_of(results.collected, shard, costs))
         assert report["harness"]["shard"] == {"index": index, "count": COUNT}
         assert report["gate"]["deferred"] and not report["gate"]["passed"]
         assert f"shard {index}/{COUNT}" in ran.stdout

@@ -24,6 +24,7 @@ from typing import BinaryIO, Final, TextIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from conformance.catalog.shard_costs import ShardCostsError, shard_costs
 from conformance.core.errors import InputError
 from conformance.core.identity import (
     MAX_SHARDS,
@@ -340,7 +341,11 @@ def _own_shares(shards: Sequence[ShardFolder]) -> None:
     if not ran:
         return
     collected = ran[0].results.collected if ran[0].results is not None else []
-    shares = split(collected, shards[0].shard.count)
+    try:
+        costs = shard_costs(shards[0].report.harness.profile)
+    except ShardCostsError as exc:
+        raise ShardError(f"{shards[0].folder}: {exc}") from None
+    shares = split(collected, shards[0].shard.count, costs)
     seen: dict[str, ShardFolder] = {}
     for part in ran:
         assert part.results is not None
