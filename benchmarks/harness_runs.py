@@ -64,11 +64,11 @@ class RunSample:
 
     @property
     def test_statuses(self) -> dict[str, str]:
-        return {t.nodeid: t.status for rv in self.report.records for t in rv.tests}
+        return {nodeid: t.status for nodeid, t in self.report.tests_once().items()}
 
     @property
     def test_examples(self) -> dict[str, int]:
-        return {t.nodeid: t.examples for rv in self.report.records for t in rv.tests}
+        return {nodeid: t.examples for nodeid, t in self.report.tests_once().items()}
 
 
 def _status_kib(pid: int | str, *keys: bytes) -> list[int]:

@@ -67,7 +67,7 @@ def _over_mean(values: Sequence[float]) -> float:
 
 def tests_s(report: Report) -> float:
     """The run's tests' durations summed (a test evidencing several records counted once)."""
-    return sum({t.nodeid: t.duration for r in report.records for t in r.tests}.values())
+    return sum(test.duration for test in report.tests_once().values())
 
 
 def _merge(folders: Sequence[Path], out: Path) -> tuple[Report, float]:

@@ -62,19 +62,19 @@ def table_of(report: Report) -> CostTable:
         raise ShardCostsError(f"it is shard {report.harness.shard}'s report: give the merged run's folder")
     if report.run.interrupted is not None:
         raise ShardCostsError(f"the run was stopped ({report.run.interrupted[:200]}): not all its tests ran")
-    durations: dict[str, dict[str, float]] = defaultdict(dict)
-    for record in report.records:
-        for test in record.tests:
-            if not math.isfinite(test.duration) or not 0 <= test.duration <= MAX_COST_MS / 1000:
-                raise ShardCostsError(f"{test.nodeid[:200]}: duration {test.duration} is not a test's")
-            durations[cost_key(test.nodeid)][test.nodeid] = test.duration
+    tests = report.tests_once()
+    durations: dict[str, list[float]] = defaultdict(list)
+    for nodeid, test in tests.items():
+        if not math.isfinite(test.duration) or not 0 <= test.duration <= MAX_COST_MS / 1000:
+            raise ShardCostsError(f"{nodeid[:200]}: duration {test.duration} is not a test's")
+        durations[cost_key(nodeid)].append(test.duration)
     if not durations:
         raise ShardCostsError("its report names no test")
-    costs = {key: max(1, round(1000 * statistics.fmean(by_id.values()))) for key, by_id in durations.items()}
+    costs = {key: max(1, round(1000 * statistics.fmean(spent))) for key, spent in durations.items()}
     measured = Measured(
         command=report.run.rerun, target=report.target.spec, profile=report.harness.profile,
         seed=report.harness.seed, harness_commit=report.harness.git_commit, date=report.run.finished[:10],
-        run_s=round(report.run.duration_s, 1), tests=sum(len(by_id) for by_id in durations.values()),
+        run_s=round(report.run.duration_s, 1), tests=len(tests),
     )
     return CostTable(measured=measured, default_ms=round(statistics.median_low(costs.values())),
                      costs_ms=dict(sorted(costs.items())))

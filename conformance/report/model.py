@@ -382,3 +382,8 @@ class Report(_Frozen):
     growth: list[StoreGrowth] = Field(
         default_factory=list, description="the store's growth against calls, as observed by the suite"
     )
+
+    def tests_once(self) -> dict[str, TestRef]:
+        """Each test of the run once, by node id, as the records' rows show it (a test that evidenced several
+        records is in several rows)."""
+        return {test.nodeid: test for verdict in self.records for test in verdict.tests}
