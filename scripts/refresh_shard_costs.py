@@ -16,10 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +40,7 @@ from conformance.catalog.shard_costs import (
 )
 from conformance.core.errors import HarnessError
 from conformance.core.inputs import validated
+from conformance.core.outfolder import write_file
 from conformance.report.json import load_report
 from conformance.report.model import Report
 
@@ -97,10 +96,7 @@ def write(document: ShardCostsFile, path: Path) -> None:
         raise ShardCostsError(f"the refreshed table does not fit its schema: {violation}")
     validated(ShardCostsFile, data, str(path), ShardCostsError)
     text = HEADER + yaml.safe_dump(data, sort_keys=False, allow_unicode=False, width=120)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
-                                     delete=False) as handle:
-        handle.write(text)
-    os.replace(handle.name, path)
+    write_file(path, text, replace=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
