@@ -25,12 +25,13 @@ def split(nodeids: Sequence[str], count: int, costs: Costs) -> list[list[str]]:
     cost (equal costs in collection order), each to the share with the least cost so far (the lowest index
     among equals). Greedy longest-first keeps the slowest share within 4/3 of the best possible deal's."""
     owner = [0] * len(nodeids)
-    by_cost = sorted(range(len(nodeids)), key=lambda position: (-costs.of(nodeids[position]), position))
+    cost = [costs.of(nodeid) for nodeid in nodeids]
+    by_cost = sorted(range(len(nodeids)), key=lambda position: (-cost[position], position))
     loads = [(0, index) for index in range(count)]  # a heap of (cost so far, share index)
     for position in by_cost:
         load, index = heapq.heappop(loads)
         owner[position] = index
-        heapq.heappush(loads, (load + costs.of(nodeids[position]), index))
+        heapq.heappush(loads, (load + cost[position], index))
     shares: list[list[str]] = [[] for _ in range(count)]
     for position, nodeid in enumerate(nodeids):
         shares[owner[position]].append(nodeid)
