@@ -7,12 +7,21 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 from types import FrameType
 
 import pytest
 
 from benchmarks import phases
-from benchmarks.floor import Row, Server, engine_cost, floor_seconds, render, server_alone
+from benchmarks.floor import (
+    Row,
+    Server,
+    engine_cost,
+    engine_cost_in_child,
+    floor_seconds,
+    render,
+    server_alone,
+)
 from conformance.drivers.wire import WireDriver
 from conformance.suite import hypothesis_hooks
 from conformance.targets.specs import resolve_target
@@ -60,6 +69,15 @@ def test_hypothesis_alone_is_measured_on_real_examples_and_stops_counting_after(
     per_example = engine_cost(examples=40, rounds=1)
     assert 0 < per_example < 1.0
     assert hypothesis_hooks._listeners == listening
+
+
+def test_the_benchmark_measures_hypothesis_alone_in_a_child_that_keeps_its_files_where_told(
+    tmp_path: Path
+) -> None:
+    """The benchmark's own process leaves hypothesis unused (a profiled run then sets where its files go)."""
+    per_example = engine_cost_in_child(tmp_path / "hypothesis")
+    assert 0 < per_example < 1.0
+    assert (tmp_path / "hypothesis").is_dir()
 
 
 def stack(*paths: str) -> FrameType:
