@@ -12,10 +12,17 @@ server's time on the very calls the run made. The floor is what the server alone
     floor = replay time of the run's answered requests + processes started × cold start
     fixed-call floor = calls sent / fixed-call round trips per second + processes started × cold start
 
-and the ratio is the run's wall time over the floor. The fixed call understates the floor (a run's calls
-cost the server more: a shared process's growing state, large answers, error paths, large thoughts); its
-column stays for comparison. Every figure of a row comes from the same minutes of the same machine, so load
-moves both sides alike; a shared machine still makes single rows noisy (use `--repeat`).
+and the ratio is the run's wall time over the floor. Beside it, the least wall the harness could reach with
+the same examples: the replay's time plus the run's examples times hypothesis' own CPU per example, measured
+in this process on a test that does nothing with one drawn integer (`engine_cost`). The suite's loop is
+sequential (an example is generated, its calls go out, each answer is awaited, it is checked, and only then
+is the next generated), so no run of those examples with hypothesis takes less. It can be below the floor,
+which counts every process's start in full while the suite starts its spares as it works.
+
+The fixed call understates the floor (a run's calls cost the server more: a shared process's growing state,
+large answers, error paths, large thoughts); its column stays for comparison. Every figure of a row comes
+from the same minutes of the same machine, so load moves both sides alike; a shared machine still makes
+single rows noisy (use `--repeat`).
 
     python -m benchmarks.floor [--targets npm:0.6.2,reference] [--profiles dev,ci] [--seed 1]
                                [--repeat 1] [--phases] [--json FILE]
@@ -28,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,10 +50,13 @@ from benchmarks import phases
 from benchmarks.bench_drivers import BareLoop, ServerDidNotStart, batch_rate
 from benchmarks.harness_runs import RunConfig, conformance_run
 from benchmarks.replay import Extracted, Replay, read_transcript, replay
+from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.plugin import slug
+from conformance.suite.profiles import register_profiles
 from conformance.targets.specs import Target, resolve_target
 
 WARMUP: Final = 200
+ENGINE_EXAMPLES: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -76,10 +88,24 @@ class Row:
     """Replayed requests whose process was guessed (benchmarks/replay.py says how)."""
     replay_note: str = ""
     """Empty when every answered request of the run was replayed; else what was not, and why."""
+    examples: int = 0
+    engine_s_per_example: float = 0.0
+    """Hypothesis' own CPU per example (`engine_cost`), measured in the same minutes as the run."""
 
     @property
     def ratio(self) -> float:
         return self.wall_s / self.floor_s
+
+    @property
+    def engine_s(self) -> float:
+        """What hypothesis alone spends on the run's examples, before any test does anything."""
+        return self.examples * self.engine_s_per_example
+
+    @property
+    def least_ratio(self) -> float:
+        """The least wall the sequential loop allows for these examples (the server's time on the run's calls
+        plus hypothesis' own), over the floor."""
+        return (self.replay_s + self.engine_s) / self.floor_s
 
     @property
     def fixed_ratio(self) -> float:
@@ -101,6 +127,46 @@ def server_alone(target: Target, starts: int, calls: int) -> Server:
     finally:
         loop.close()
     return Server(target.spec, statistics.median(cold), rate)
+
+
+def engine_cost(examples: int = ENGINE_EXAMPLES, rounds: int = 3) -> float:
+    """Hypothesis' own CPU per example under the suite's `ci` settings: the median over `rounds` of a test
+    that does nothing with one drawn integer, per example the engine ran (counted as a run counts them).
+    What it costs is the engine's work around every example (choosing it, running it, recording it), which
+    each example of a run pays whatever its strategies and checks cost on top."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    register_profiles()
+    chosen = settings(settings.get_profile("conformance-ci"), max_examples=examples)
+    per_example: list[float] = []
+    for _ in range(rounds):
+        ran: list[ExampleStatus] = []
+
+        @chosen
+        @given(st.integers())
+        def nothing(value: int) -> None:
+            del value
+
+        stop = watch_examples(ran.append)
+        began = time.process_time()
+        try:
+            nothing()
+        finally:
+            stop()
+        per_example.append((time.process_time() - began) / max(len(ran), 1))
+    return statistics.median(per_example)
+
+
+def engine_cost_in_child(storage: Path) -> float:
+    """`engine_cost` in a fresh interpreter whose hypothesis keeps its files in `storage`: this process's
+    hypothesis stays unused until a profiled run sets where its files go (and it writes nothing into the
+    working folder)."""
+    code = "from benchmarks.floor import engine_cost; print(engine_cost())"
+    env = {**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": str(storage)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], env=env,
+                          capture_output=True, text=True, timeout=600, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def floor_seconds(server: Server, calls: int, processes: int) -> float:
@@ -125,7 +191,8 @@ def replay_run(target: Target, transcript: Path) -> tuple[Extracted, Replay]:
     return extracted, replay(target, extracted.frames)
 
 
-def measure_row(target: Target, server: Server, profile: str, seed: int, out: Path) -> Row:
+def measure_row(target: Target, server: Server, profile: str, seed: int, out: Path,
+                engine_s_per_example: float = 0.0) -> Row:
     sample = conformance_run(RunConfig(server.target, profile), seed, out)
     run = sample.report.run
     extracted, done = replay_run(target, out / "transcripts" / f"{slug(target.spec)}.jsonl")
@@ -136,15 +203,16 @@ def measure_row(target: Target, server: Server, profile: str, seed: int, out: Pa
     return Row(server.target, profile, run.calls_made, run.processes_started, server.cold_start_s,
                server.calls_per_s, floor_seconds(server, run.calls_made, run.processes_started),
                done.frames, done.seconds, done.seconds + starts, sample.wall_s, sample.cpu_s,
-               sample.exit_code, done.processes, extracted.guessed, note)
+               sample.exit_code, done.processes, extracted.guessed, note, sample.report.summary.examples,
+               engine_s_per_example)
 
 
 def render(rows: Sequence[Row]) -> str:
     lines = [
         "| target | profile | calls sent | replayed | processes | server start | fixed call | run's calls "
         "| fixed-call floor | floor | wall | wall / fixed-call floor | wall / floor "
-        "| run's CPU (harness + servers) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| run's CPU (harness + servers) | examples | hypothesis alone | least wall / floor |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         replay_rate = row.replayed / row.replay_s if row.replay_s > 0 else 0.0
@@ -153,9 +221,14 @@ def render(rows: Sequence[Row]) -> str:
             f"| {row.target} | {row.profile} | {row.calls} | {row.replayed}{mark} | {row.processes}"
             f" | {row.cold_start_s * 1000:.0f} ms | {row.calls_per_s:.0f}/s | {replay_rate:.0f}/s"
             f" | {row.fixed_floor_s:.1f} s | {row.floor_s:.1f} s | {row.wall_s:.1f} s"
-            f" | {row.fixed_ratio:.2f} | {row.ratio:.2f} | {row.harness_cpu_s:.1f} s |"
+            f" | {row.fixed_ratio:.2f} | {row.ratio:.2f} | {row.harness_cpu_s:.1f} s | {row.examples}"
+            f" | {row.engine_s:.1f} s | {row.least_ratio:.2f} |"
         )
     lines += [f"* {row.target} {row.profile}: {row.replay_note}" for row in rows if row.replay_note]
+    for per_example in dict.fromkeys(row.engine_s_per_example for row in rows):
+        lines.append(f"hypothesis alone: the run's examples × {per_example * 1000:.2f} ms, hypothesis' own"
+                     " CPU per example (a test that does nothing with one drawn integer, measured beside the"
+                     " runs); least wall: the replay plus that, the least a run of these examples can take")
     lines += [f"{row.target} {row.profile}: replayed on {row.replay_processes} fresh processes, one per"
               f" process of the run's transcript; {row.guessed} requests went to a guessed process"
               for row in rows]
@@ -187,6 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[Row] = []
     profiled: phases.Profile | None = None
     with tempfile.TemporaryDirectory(prefix="seqthink-floor-") as tmp:
+        engine = engine_cost_in_child(Path(tmp) / "hypothesis")
+        print(f"hypothesis' own CPU per example: {engine * 1000:.2f} ms", file=sys.stderr, flush=True)
         for repetition in range(args.repeat):
             for target in targets:
                 try:
@@ -196,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     return 2
                 for profile in profiles:
                     out = Path(tmp) / f"{len(rows)}"
-                    rows.append(measure_row(target, server, profile, args.seed + repetition, out))
+                    rows.append(measure_row(target, server, profile, args.seed + repetition, out, engine))
                     print(render(rows[-1:]).splitlines()[2], file=sys.stderr, flush=True)
         if args.phases:
             argv_run = ["run", "--target", targets[0].spec, "--profile", "ci", "--seed", str(args.seed),
@@ -206,7 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if profiled is not None:
         print("\n" + phases.render(profiled))
     if args.json is not None:
-        table = [{**asdict(row), "ratio": row.ratio, "fixed_ratio": row.fixed_ratio} for row in rows]
+        table = [{**asdict(row), "ratio": row.ratio, "fixed_ratio": row.fixed_ratio, "engine_s": row.engine_s,
+                  "least_ratio": row.least_ratio} for row in rows]
         figures = {"rows": table,
                    "phases": profiled.to_json() if profiled is not None else None}
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

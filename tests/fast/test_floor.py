@@ -7,13 +7,23 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 from types import FrameType
 
 import pytest
 
 from benchmarks import phases
-from benchmarks.floor import Row, Server, floor_seconds, render, server_alone
+from benchmarks.floor import (
+    Row,
+    Server,
+    engine_cost,
+    engine_cost_in_child,
+    floor_seconds,
+    render,
+    server_alone,
+)
 from conformance.drivers.wire import WireDriver
+from conformance.suite import hypothesis_hooks
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -32,18 +42,42 @@ def test_the_floor_is_round_trips_plus_starts() -> None:
 
 
 def row(target: str, wall: float, note: str = "") -> Row:
-    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, 990, 20.0, 22.0, wall, 3.0, 0, 2, 7, note)
+    return Row(target, "ci", 1000, 4, 0.5, 100.0, 12.0, 990, 20.0, 22.0, wall, 3.0, 0, 2, 7, note, 400, 0.005)
 
 
 def test_the_table_gives_both_floors_their_ratios_and_the_reference_against_the_original() -> None:
     table = render([row("npm:0.6.2", 44.0), row("reference", 55.0, "replay stopped after 3 of 990: why")])
     assert ("| npm:0.6.2 | ci | 1000 | 990 | 4 | 500 ms | 100/s | 50/s | 12.0 s | 22.0 s | 44.0 s"
-            " | 3.67 | 2.00 | 3.0 s |") in table
+            " | 3.67 | 2.00 | 3.0 s | 400 | 2.0 s | 1.00 |") in table
+    assert "hypothesis alone: the run's examples × 5.00 ms" in table
     assert "| reference | ci | 1000 | 990 * | 4 |" in table
     assert "* reference ci: replay stopped after 3 of 990: why" in table
     assert "npm:0.6.2 ci: replayed on 2 fresh processes, one per process of the run's transcript;" in table
     assert "ci: the run on the reference takes 1.25× the same run on npm:0.6.2" in table
     assert "the run on the reference" not in render([row("npm:0.6.2", 24.0)])
+
+
+def test_the_least_wall_is_the_servers_replay_plus_hypothesis_alone_on_the_runs_examples() -> None:
+    """20 s replayed and 400 examples at 5 ms: 22 s at least, against a floor of 22 s with its starts."""
+    found = row("npm:0.6.2", 44.0)
+    assert found.engine_s == pytest.approx(2.0)
+    assert found.least_ratio == pytest.approx(1.0)
+
+
+def test_hypothesis_alone_is_measured_on_real_examples_and_stops_counting_after() -> None:
+    listening = list(hypothesis_hooks._listeners)
+    per_example = engine_cost(examples=40, rounds=1)
+    assert 0 < per_example < 1.0
+    assert hypothesis_hooks._listeners == listening
+
+
+def test_the_benchmark_measures_hypothesis_alone_in_a_child_that_keeps_its_files_where_told(
+    tmp_path: Path
+) -> None:
+    """The benchmark's own process leaves hypothesis unused (a profiled run then sets where its files go)."""
+    per_example = engine_cost_in_child(tmp_path / "hypothesis")
+    assert 0 < per_example < 1.0
+    assert (tmp_path / "hypothesis").is_dir()
 
 
 def stack(*paths: str) -> FrameType:

@@ -26,9 +26,12 @@ def check_target(
     timeout: float,
     *,
     handover: Handover | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[Preflight, dict[str, str], str | None]:
     """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
-    handed over (to become the suite's shared server) instead of closed, when `handover` is given."""
+    handed over (to become the suite's shared server) instead of closed, when `handover` is given.
+    `meanwhile` runs once the process is started and before it is asked to initialize: work of this
+    process that then overlaps the target's own start-up."""
     server_info: dict[str, str] = {}
     protocol: str | None = None
     with Transcript(transcript_path) as transcript:
@@ -36,6 +39,8 @@ def check_target(
         handed = False
         try:
             with _closing_unless(driver, lambda: handed):
+                if meanwhile is not None:
+                    meanwhile()
                 result = driver.initialize(PROTOCOL_VERSION)
                 info = result.get("serverInfo")
                 if isinstance(info, dict):
@@ -106,11 +111,12 @@ def _tool_names(result: object) -> list[str] | None:
     return [str(t.get("name")) for t in tools if isinstance(t, dict)]
 
 
-def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None) -> TargetSeen:
+def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None,
+              meanwhile: Callable[[], object] | None = None) -> TargetSeen:
     """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`, a failure
     explained."""
     checked, server_info, protocol = check_target(
-        target, transcripts / "preflight.jsonl", timeout, handover=handover
+        target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile
     )
     if not checked.ok:
         checked = explained(checked, node_engines(target))

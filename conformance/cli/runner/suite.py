@@ -4,19 +4,20 @@ pytest.log, progress on the terminal, and the preflight's process handed over to
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 import pytest
 
 from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
-from conformance.gate.run_options import RunOptions
+from conformance.gate.run_options import SUITE, RunOptions
 from conformance.suite.handover import Handover
 from conformance.targets.specs import default_cache_dir
 
@@ -74,6 +75,27 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]
     return args
+
+
+SUITE_IMPORTS: Final = ("conformance.drivers.sdk",)
+"""What collecting the built-in suite imports that a run has not imported before it: the official SDK's
+client, for the checks that drive the target through a realistic host (about a second of CPU, most of it
+building its pydantic models)."""
+
+
+def import_ahead(options: RunOptions) -> Callable[[], None] | None:
+    """Import `SUITE_IMPORTS` while the preflight's target starts (the two overlap on two cores: against the
+    reference, whose start also builds the SDK's models, about a second of wall per run), when this process
+    will collect the built-in suite: not for another suite, which may not need them, nor under `--jobs`,
+    whose workers collect in their own processes."""
+    if options.suite != SUITE or options.jobs > 1:
+        return None
+
+    def load() -> None:
+        for name in SUITE_IMPORTS:
+            importlib.import_module(name)
+
+    return load
 
 
 def selection_args(selection: Selection) -> list[str]:
