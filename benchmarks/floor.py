@@ -14,10 +14,11 @@ server's time on the very calls the run made. The floor is what the server alone
 
 and the ratio is the run's wall time over the floor. Beside it, the least wall the harness could reach with
 the same examples: the replay's time plus the run's examples times hypothesis' own CPU per example, measured
-in this process on a test that does nothing with one drawn integer (`engine_cost`). The suite's loop is
-sequential (an example is generated, its calls go out, each answer is awaited, it is checked, and only then
-is the next generated), so no run of those examples with hypothesis takes less. It can be below the floor,
-which counts every process's start in full while the suite starts its spares as it works.
+in a child process on a test that does nothing with one drawn integer (`benchmarks/generation.py`). The
+suite's loop is sequential (an example is generated, its calls go out, each answer is awaited, it is
+checked, and only then is the next generated), so no run of those examples with hypothesis takes less. It
+can be below the floor, which counts every process's start in full while the suite starts its spares as it
+works.
 
 The fixed call understates the floor (a run's calls cost the server more: a shared process's growing state,
 large answers, error paths, large thoughts); its column stays for comparison. Every figure of a row comes
@@ -50,13 +51,10 @@ from benchmarks import phases
 from benchmarks.bench_drivers import BareLoop, ServerDidNotStart, batch_rate
 from benchmarks.harness_runs import RunConfig, conformance_run
 from benchmarks.replay import Extracted, Replay, read_transcript, replay
-from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.plugin import slug
-from conformance.suite.profiles import register_profiles
 from conformance.targets.specs import Target, resolve_target
 
 WARMUP: Final = 200
-ENGINE_EXAMPLES: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ class Row:
     """Empty when every answered request of the run was replayed; else what was not, and why."""
     examples: int = 0
     engine_s_per_example: float = 0.0
-    """Hypothesis' own CPU per example (`engine_cost`), measured in the same minutes as the run."""
+    """Hypothesis' own CPU per example (`engine_cost_in_child`), measured in the same minutes as the run."""
 
     @property
     def ratio(self) -> float:
@@ -129,40 +127,12 @@ def server_alone(target: Target, starts: int, calls: int) -> Server:
     return Server(target.spec, statistics.median(cold), rate)
 
 
-def engine_cost(examples: int = ENGINE_EXAMPLES, rounds: int = 3) -> float:
-    """Hypothesis' own CPU per example under the suite's `ci` settings: the median over `rounds` of a test
-    that does nothing with one drawn integer, per example the engine ran (counted as a run counts them).
-    What it costs is the engine's work around every example (choosing it, running it, recording it), which
-    each example of a run pays whatever its strategies and checks cost on top."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    register_profiles()
-    chosen = settings(settings.get_profile("conformance-ci"), max_examples=examples)
-    per_example: list[float] = []
-    for _ in range(rounds):
-        ran: list[ExampleStatus] = []
-
-        @chosen
-        @given(st.integers())
-        def nothing(value: int) -> None:
-            del value
-
-        stop = watch_examples(ran.append)
-        began = time.process_time()
-        try:
-            nothing()
-        finally:
-            stop()
-        per_example.append((time.process_time() - began) / max(len(ran), 1))
-    return statistics.median(per_example)
-
-
 def engine_cost_in_child(storage: Path) -> float:
-    """`engine_cost` in a fresh interpreter whose hypothesis keeps its files in `storage`: this process's
+    """Hypothesis' own CPU per example (`generation.cost_per_example` of no strategy: one drawn integer) in a
+    fresh interpreter whose hypothesis keeps its files in `storage`: this process's
     hypothesis stays unused until a profiled run sets where its files go (and it writes nothing into the
     working folder)."""
-    code = "from benchmarks.floor import engine_cost; print(engine_cost())"
+    code = "from benchmarks.generation import cost_per_example; print(cost_per_example())"
     env = {**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": str(storage)}
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], env=env,
                           capture_output=True, text=True, timeout=600, check=True)

@@ -16,14 +16,12 @@ from benchmarks import phases
 from benchmarks.floor import (
     Row,
     Server,
-    engine_cost,
     engine_cost_in_child,
     floor_seconds,
     render,
     server_alone,
 )
 from conformance.drivers.wire import WireDriver
-from conformance.suite import hypothesis_hooks
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -62,13 +60,6 @@ def test_the_least_wall_is_the_servers_replay_plus_hypothesis_alone_on_the_runs_
     found = row("npm:0.6.2", 44.0)
     assert found.engine_s == pytest.approx(2.0)
     assert found.least_ratio == pytest.approx(1.0)
-
-
-def test_hypothesis_alone_is_measured_on_real_examples_and_stops_counting_after() -> None:
-    listening = list(hypothesis_hooks._listeners)
-    per_example = engine_cost(examples=40, rounds=1)
-    assert 0 < per_example < 1.0
-    assert hypothesis_hooks._listeners == listening
 
 
 def test_the_benchmark_measures_hypothesis_alone_in_a_child_that_keeps_its_files_where_told(
