@@ -5,7 +5,8 @@ what their strategies draw. This times a test that does nothing under the suite'
 with one drawn integer (the engine alone: `benchmarks/floor.py` uses it for its least wall), then with
 each strategy of `conformance/calls/strategies.py` the suite draws most, and prints the CPU per example
 and its multiple of the engine alone. A strategy change meant to make runs cheaper is measured here
-before and after (the same examples counted as a run counts them, the median of `--rounds`):
+before and after (examples counted as a run counts them; the rounds alternate over all rows, and each row
+is the median of its `--rounds`; quote the multiples, which compare rows measured in the same minutes):
 
     python -m benchmarks.generation [--examples 500] [--rounds 3] [--only json_values,envelopes]
 """
@@ -31,6 +32,7 @@ STRATEGIES: Final = (
     "numbers", "content_texts", "branch_labels", "label_specs",
 )
 """Strategies of conformance/calls/strategies.py, by name, the suite's properties draw most."""
+WARMUP_EXAMPLES: Final = 20
 
 
 def cost_per_example(strategy: SearchStrategy[object] | None = None, examples: int = 1000,
@@ -63,12 +65,21 @@ def cost_per_example(strategy: SearchStrategy[object] | None = None, examples: i
 
 
 def measure(names: Sequence[str], examples: int, rounds: int) -> list[tuple[str, float]]:
+    """The engine alone, then each named strategy: every one is first drawn briefly untimed (first-use
+    costs such as hypothesis' Unicode tables are nobody's), then the rounds alternate over all of them,
+    rotating which goes first, so that load moves every row alike; each row is its median."""
     from conformance.calls import strategies
 
-    found = [(ENGINE, cost_per_example(None, examples, rounds))]
-    for name in names:
-        found.append((name, cost_per_example(getattr(strategies, name), examples, rounds)))
-    return found
+    drawn: list[tuple[str, SearchStrategy[object] | None]] = [(ENGINE, None)]
+    drawn += [(name, getattr(strategies, name)) for name in names]
+    for _, strategy in drawn:
+        cost_per_example(strategy, WARMUP_EXAMPLES, rounds=1)
+    found: dict[str, list[float]] = {name: [] for name, _ in drawn}
+    for round_index in range(rounds):
+        shift = round_index % len(drawn)
+        for name, strategy in [*drawn[shift:], *drawn[:shift]]:
+            found[name].append(cost_per_example(strategy, examples, rounds=1))
+    return [(name, statistics.median(costs)) for name, costs in found.items()]
 
 
 def render(rows: Sequence[tuple[str, float]]) -> str:
