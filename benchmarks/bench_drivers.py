@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
+from benchmarks.rounds import rotated
 from conformance.core.jsontypes import JSON
 from conformance.drivers import process
 from conformance.drivers.sdk import SdkDriver
@@ -151,8 +152,7 @@ def interleaved(
         batch_rate(call, warmup)
     rates: dict[str, list[float]] = {name: [] for name, _ in contenders}
     for repetition in range(repetitions):
-        shift = repetition % len(contenders)
-        for name, call in contenders[shift:] + contenders[:shift]:
+        for name, call in rotated(contenders, repetition):
             rates[name].append(batch_rate(call, calls))
     return [Rates(name, calls, values) for name, values in rates.items()]
 

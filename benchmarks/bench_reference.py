@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from benchmarks.rounds import rotated
 from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import WireDriver
 from conformance.targets.specs import resolve_target
@@ -84,8 +85,7 @@ def run(
 ) -> dict[str, dict[str, float]]:
     measured = servers()
     for index in range(rounds):
-        order = measured[index % len(measured) :] + measured[: index % len(measured)]
-        for server in order:
+        for server in rotated(measured, index):
             measure(server, calls, warmup)
         report(f"round {index + 1}/{rounds}: " + ", ".join(
             f"{s.name} {s.rates[-1]:.0f}/s cold {s.cold_starts[-1] * 1000:.0f} ms" for s in measured

@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from benchmarks.rounds import rotated
 from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
 from conformance.suite.profiles import register_profiles
 
@@ -76,8 +77,7 @@ def measure(names: Sequence[str], examples: int, rounds: int) -> list[tuple[str,
         cost_per_example(strategy, WARMUP_EXAMPLES, rounds=1)
     found: dict[str, list[float]] = {name: [] for name, _ in drawn}
     for round_index in range(rounds):
-        shift = round_index % len(drawn)
-        for name, strategy in [*drawn[shift:], *drawn[:shift]]:
+        for name, strategy in rotated(drawn, round_index):
             found[name].append(cost_per_example(strategy, examples, rounds=1))
     return [(name, statistics.median(costs)) for name, costs in found.items()]
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Final
 
 from benchmarks.figures import ParallelCheck, RunFigures, RunScaling
+from benchmarks.rounds import rotated
 from conformance.core.identity import ShardIdentity
 from conformance.gate.run_options import RunOptions
 from conformance.report.json import load_report
@@ -200,8 +201,7 @@ def measure(
     """Every config `repetitions` times, the order rotating each round so load spreads evenly."""
     samples: dict[RunConfig, list[RunSample]] = {config: [] for config in configs}
     for repetition in range(repetitions):
-        shift = repetition % len(configs)
-        for config in [*configs[shift:], *configs[:shift]]:
+        for config in rotated(configs, repetition):
             out = scratch / f"{config.target.replace(':', '_')}-{config.profile}-j{config.jobs}-{repetition}"
             sample = conformance_run(config, seed, out)
             samples[config].append(sample)

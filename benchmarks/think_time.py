@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from benchmarks.bench_drivers import BareLoop, ServerDidNotStart
+from benchmarks.rounds import rotated
 from conformance.targets.specs import resolve_target
 
 
@@ -58,8 +59,7 @@ def measure(loop: BareLoop, think_ms: Sequence[float], calls: int, repetitions: 
         loop.call()
     found: dict[float, list[float]] = {think: [] for think in think_ms}
     for repetition in range(repetitions):
-        shift = repetition % len(think_ms)
-        for think in [*think_ms[shift:], *think_ms[:shift]]:
+        for think in rotated(think_ms, repetition):
             found[think].append(batch(loop, calls, think / 1000))
     return [Row(think, statistics.median(means) * 1e6, min(means) * 1e6, max(means) * 1e6)
             for think, means in found.items()]
