@@ -54,7 +54,9 @@ def test_a_signal_in_ordinary_code_raises_at_once() -> None:
 
 
 @pytest.mark.usefixtures("gc_callback_signalling")
-def test_a_signal_in_a_gc_callback_is_raised_by_the_next_check(unraisable: list[BaseException | None]) -> None:
+def test_a_signal_in_a_gc_callback_is_raised_by_the_next_check(
+    unraisable: list[BaseException | None],
+) -> None:
     with cancel.handling():
         gc.collect()
         assert unraisable == []
