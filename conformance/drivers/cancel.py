@@ -8,6 +8,7 @@ code swallowed the first raise; the handler raises only once, so cleanup after i
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 from collections.abc import Iterator
@@ -86,10 +87,22 @@ def reset() -> None:
         _deferring = False
 
 
-def _stop_now(stop: Stop) -> None:
+def _unraisable_context(frame: FrameType | None) -> bool:
+    """Whether the interrupted code is a garbage-collector callback or a finaliser: Python cannot propagate
+    an exception from there (it prints it as "Exception ignored in" and goes on), so the stop is left to the
+    next `check()`, which comes before the next request or test."""
+    callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _stop_now(stop: Stop, frame: FrameType | None) -> None:
     global _raised
     request(stop)
-    if _deferring:
+    if _deferring or _unraisable_context(frame):
         return
     with _lock:
         first = not _raised
@@ -100,7 +113,7 @@ def _stop_now(stop: Stop) -> None:
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
     name = signal.Signals(signum).name
-    _stop_now(Stop("cancelled", f"cancelled by {name}", 128 + signum))
+    _stop_now(Stop("cancelled", f"cancelled by {name}", 128 + signum), frame)
 
 
 @contextmanager
@@ -123,7 +136,7 @@ def handling(max_time: float | None = None) -> Iterator[None]:
         saved[signal.SIGALRM] = alarm
 
         def on_alarm(signum: int, frame: FrameType | None) -> None:
-            _stop_now(Stop("deadline", f"deadline: --max-time {max_time:g} s reached", DEADLINE_EXIT))
+            _stop_now(Stop("deadline", f"deadline: --max-time {max_time:g} s reached", DEADLINE_EXIT), frame)
 
         signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, max(max_time, 0.001))

@@ -268,6 +268,8 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
             state.fresh_runs.prestart(target)
         if "spare" in wanted:
             session.prestart_spare()
+        if "host" in wanted:
+            session.prestart_host()
         yield session
     finally:
         session.close()

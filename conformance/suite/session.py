@@ -4,7 +4,8 @@ The command line's preflight process becomes that shared process (`handover.py`)
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
 which checks take as the `spare` fixture: a run that collects one starts the spare with the session). Checks
 that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
-lists stay off the shared process.
+lists stay off the shared process. The realistic host (`host`, the `host` fixture) starts with the session
+too, on a thread, when a run collects a check that takes it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from conformance.calls.store import StoreState, state_of
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
+from conformance.drivers.process import kill_group_now
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.targets.specs import Target
@@ -60,6 +62,40 @@ class LabelServer:
 
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+HOST_START_GRACE = 5.0
+"""How long closing waits for a host start it cut short (its server killed) to unwind."""
+
+
+class HostStart:
+    """A host starting on a thread of its own (`ServerSession.prestart_host`)."""
+
+    def __init__(self, driver: SdkDriver) -> None:
+        self.driver = driver
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._start, name="host-start", daemon=True)
+        self._thread.start()
+
+    def _start(self) -> None:
+        try:
+            self.driver.start()
+        except BaseException as exc:
+            self._error = exc
+
+    def result(self) -> SdkDriver:
+        """The started host, once its start ended; a failed start closes it and raises its error."""
+        self._thread.join()
+        if self._error is not None:
+            self.driver.close()
+            raise self._error
+        return self.driver
+
+    def close(self) -> None:
+        """End the host however far its start got: a start still waiting on its server ends once the server
+        is killed (a cancelled run does not wait out an initialize timeout)."""
+        if self._thread.is_alive() and self.driver.pid is not None:
+            kill_group_now(self.driver.pid)
+        self._thread.join(HOST_START_GRACE)
+        self.driver.close()
 
 
 def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
@@ -80,6 +116,7 @@ class ServerSession:
     handover: Handover | None = field(default=None, repr=False)
     _wire: WireDriver | None = field(default=None, repr=False)
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
+    _host_start: HostStart | None = field(default=None, repr=False)
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -205,20 +242,41 @@ class ServerSession:
 
     @contextmanager
     def host(self) -> Iterator[SdkDriver]:
-        """A realistic host: the official mcp client session over its stdio client. The SDK is imported here,
-        by the checks that use it: a run of a suite that never does, or a merge, does not pay its import."""
+        """A realistic host: the official mcp client session over its stdio client, the one `prestart_host`
+        started if there is one. The SDK is imported by the checks that use it: a run of a suite that never
+        does, or a merge, does not pay its import."""
+        starting = self._host_start
+        if starting is None:
+            with self._new_host() as driver:
+                yield driver
+            return
+        driver = starting.result()  # until it returns, `close` ends the start however it is interrupted
+        self._host_start = None
+        try:
+            yield driver
+        finally:
+            driver.close()
+
+    def prestart_host(self) -> None:
+        """Start the host's process and its handshake now, on a thread: its start-up then overlaps the checks
+        before the first that uses it. A start that fails is raised to that check, as if it started there."""
+        if self._host_start is None:
+            self._host_start = HostStart(self._new_host())
+
+    def _new_host(self) -> SdkDriver:
         from conformance.drivers.sdk import SdkDriver
 
-        with SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                       on_failure=self.on_failure) as driver:
-            yield driver
+        return SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                         on_failure=self.on_failure)
 
     def close(self) -> None:
         """End every process of the session at once: each may take its grace periods (a cancelled run has
         seconds, not a grace period per process)."""
-        drivers = [*self._spares.values(), *([self._wire] if self._wire is not None else [])]
+        drivers: list[WireDriver | HostStart] = [*self._spares.values()]
+        drivers += [d for d in (self._wire, self._host_start) if d is not None]
         self._spares.clear()
         self._wire = None
+        self._host_start = None
         closing = [threading.Thread(target=d.close) for d in drivers[1:]]
         for thread in closing:
             thread.start()

@@ -1,9 +1,10 @@
 """The suite's checks reach the shared processes only through fixtures, so the plugin can see which they take.
 
-A run starts the spare's process and the fresh runs' three processes with the session when it collects a test
-taking the `spare` or the `fresh_runs` fixture (`suite/plugin.py`, `server`): their start-up then overlaps the
-checks before them. A check that called `server.spare()` or built its own pool would still pass, only slower,
-and no list by name would say so; these tests keep every route through the fixtures.
+A run starts the spare's process, the fresh runs' three processes and the realistic host with the session when
+it collects a test taking the `spare`, `fresh_runs` or `host` fixture (`suite/plugin.py`, `server`): their
+start-up then overlaps the checks before them. A check that called `server.spare()` or built its own pool
+would still pass, only slower, and no list by name would say so; these tests keep every route through the
+fixtures.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from pathlib import Path
 from conformance import suite
 
 SUITE = Path(suite.__file__).resolve().parent
-PROVIDERS = {"plugin.py", "session.py", "fresh_runs.py", "rawproc.py"}
-"""Where the spare, the fresh runs and the raw pool are made and handed to fixtures."""
-FORBIDDEN_METHODS = {"spare", "prestart_spare"}
+PROVIDERS = {"plugin.py", "session.py", "fresh_runs.py", "rawproc.py", "conftest.py"}
+"""Where the spare, the fresh runs, the host and the raw pool are made and handed to fixtures."""
+FORBIDDEN_METHODS = {"spare", "prestart_spare", "host", "prestart_host"}
 FORBIDDEN_CONSTRUCTORS = {"RawPool", "RawServer", "FreshRunner"}
 
 
