@@ -9,10 +9,12 @@ The transcript is read as untrusted data: bounded in size, a line that is not a 
 A request is answered when a later received frame (a JSON object without `method`) carries its id; a request
 sent again with the same id before that answer leaves the earlier one unanswered.
 
-The transcript does not say which process a frame went to: the frames of the shared process and of spare or
-fresh ones interleave. Its notes say when a process started (`started pid N`, `shared process: pid N`) and
-ended (`closed pid N`), and each driver numbers its requests 1, 2, 3, ..., so a request goes to the live
-process whose previous request had the id before its own. Where that is not one process (two drivers at the
+Each frame's line names the process it went to or came from (`pid`): the frames of the shared process and
+of spare or fresh ones interleave, and a request is answered by a later frame of the same process with its
+id. A transcript written before lines named their process is still read: there, its notes say when a
+process started (`started pid N`, `shared process: pid N`) and ended (`closed pid N`), and each driver
+numbers its requests 1, 2, 3, ..., so a request goes to the live process whose previous request had the id
+before its own. Where that is not one process (two drivers at the
 same count, hand-made ids, a handed-over process's first request), the request goes to the process of the
 request before it if that one could have sent it, else to the latest started that could, and is counted
 as guessed (and, after a choice between several processes whose counts fit, so is every request until one
@@ -41,6 +43,8 @@ MAX_TRANSCRIPT_BYTES: Final = 512 << 20
 """The most of a transcript read (the harness writes at most 128 MiB); the rest is not replayed."""
 MAX_LINE_BYTES: Final = 64 << 20
 """A longer line is skipped (and counted), never held whole."""
+MAX_PID: Final = 2**31 - 1
+"""A line's `pid` above this is no process id: the line is replayed as if it named none."""
 ANSWER_TIMEOUT: Final = 30.0
 """Seconds a replayed request may wait for its answer before the replay stops (a verdict, not a hang)."""
 
@@ -123,8 +127,9 @@ def _lines(path: Path, limit: int, line_limit: int) -> Iterator[bytes | None]:
             yield line
 
 
-def _event(line: bytes | None) -> tuple[str, str] | None:
-    """(kind, data) of one transcript line, or None for anything that is not such an event."""
+def _event(line: bytes | None) -> tuple[str, str, int | None] | None:
+    """(kind, data, pid) of one transcript line, or None for anything that is not such an event; the pid is
+    None when the line names none (a transcript written before events carried one) or no plausible one."""
     if line is None:
         return None
     try:
@@ -133,10 +138,12 @@ def _event(line: bytes | None) -> tuple[str, str] | None:
         return None
     if not isinstance(event, dict):
         return None
-    kind, data = event.get("kind"), event.get("data")
+    kind, data, pid = event.get("kind"), event.get("data"), event.get("pid")
     if not isinstance(kind, str) or not isinstance(data, str):
         return None
-    return kind, data
+    if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid <= MAX_PID:
+        pid = None
+    return kind, data, pid
 
 
 def _message(data: str) -> dict[str, object] | None:
@@ -181,6 +188,14 @@ class _Processes:
             self.unused_handover.discard(pid)
             self.crossed.discard(pid)
 
+    def tell(self, pid: str, request_id: int | str) -> str:
+        """A request whose line names its process: the counts of the others are left as they were."""
+        if isinstance(request_id, int) and pid in self.told:
+            self.told[pid], self.guessed[pid] = request_id + 1, None
+        self.unused_handover.discard(pid)
+        self.previous = pid
+        return pid
+
     def assign(self, request_id: int | str) -> tuple[str, bool]:
         """The process a request with `request_id` went to, and whether that was guessed."""
         counted = [pid for pid, next_id in self.told.items() if next_id == request_id]
@@ -204,7 +219,7 @@ class _Processes:
 def extract(lines: Iterable[bytes | None], truncated: bool = False) -> Extracted:
     """The answered requests of a transcript's lines, in the order they were sent (see the module's doc)."""
     sent: list[Frame] = []
-    pending: dict[_IdKey, int] = {}
+    pending: dict[tuple[int | None, _IdKey], int] = {}
     answered: set[int] = set()
     skipped = 0
     processes = _Processes()
@@ -213,7 +228,7 @@ def extract(lines: Iterable[bytes | None], truncated: bool = False) -> Extracted
         if event is None:
             skipped += 1
             continue
-        kind, data = event
+        kind, data, pid = event
         if kind == "note":
             processes.note(data)
             continue
@@ -224,16 +239,19 @@ def extract(lines: Iterable[bytes | None], truncated: bool = False) -> Extracted
             continue
         key = _id_key(message.get("id")) if "id" in message else None
         if kind == "received":
-            if "method" not in message and key is not None and key in pending:
-                answered.add(pending.pop(key))
+            if "method" not in message and key is not None and (pid, key) in pending:
+                answered.add(pending.pop((pid, key)))
             continue
         if key is None or not isinstance(message.get("method"), str):
             continue
         frame = data.encode("utf-8", errors="backslashreplace")
         if not frame.endswith(b"\n"):
             frame += b"\n"
-        pending[key] = len(sent)
-        process, guessed = processes.assign(key[1])
+        pending[(pid, key)] = len(sent)
+        if pid is None:
+            process, guessed = processes.assign(key[1])
+        else:
+            process, guessed = processes.tell(str(pid), key[1]), False
         sent.append(Frame(frame, key[1], process, guessed))
     frames = [frame for index, frame in enumerate(sent) if index in answered]
     unanswered = len(sent) - len(answered)

@@ -34,15 +34,21 @@ costs a bounded amount of memory; the file has them all, up to its cap."""
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that crossed (or was said about) the pipe; `seq` counts from 0 over the transcript's life."""
+    """One thing that crossed (or was said about) the pipe; `seq` counts from 0 over the transcript's life.
+    `pid` is the server process a frame or stderr crossed from or to (notes have none): one transcript holds
+    the frames of every process of a target, interleaved."""
 
     seq: int
     kind: EventKind
     data: str
     t: float
+    pid: int | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"seq": self.seq, "kind": self.kind, "data": self.data, "t": self.t}
+        event: dict[str, object] = {"seq": self.seq, "kind": self.kind, "data": self.data, "t": self.t}
+        if self.pid is not None:
+            event["pid"] = self.pid
+        return event
 
     def line(self) -> bytes:
         """The event's line in the file: `json.dumps(self.to_json(), ensure_ascii=False)` and a newline, in
@@ -50,7 +56,8 @@ class Event:
         and the general encoder's dict walk cost about as much as the rest of a call's driver work."""
         t = repr(self.t) if math.isfinite(self.t) else json.dumps(self.t)
         data = encode_basestring(self.data)
-        text = f'{{"seq": {self.seq}, "kind": "{self.kind}", "data": {data}, "t": {t}}}\n'
+        pid = "" if self.pid is None else f', "pid": {int(self.pid)}'
+        text = f'{{"seq": {self.seq}, "kind": "{self.kind}", "data": {data}, "t": {t}{pid}}}\n'
         return text.encode("utf-8", errors="backslashreplace")
 
 
@@ -73,6 +80,7 @@ class Transcript:
         self._pending: list[str] = []
         self._pending_size = 0
         self._pending_t = 0.0
+        self._pending_pid: int | None = None
         self._held = 0
         self.max_bytes = max_bytes
         self._written = 0
@@ -83,16 +91,22 @@ class Transcript:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("ab")
 
-    def record(self, kind: EventKind, data: str | bytes, t: float | None = None) -> None:
+    def record(
+        self, kind: EventKind, data: str | bytes, t: float | None = None, pid: int | None = None
+    ) -> None:
+        """One event; stderr is gathered until the next frame or note, or another process's stderr."""
         text = decode(data) if isinstance(data, bytes) else data
         now = time.monotonic() if t is None else t
         with self._lock:
             if kind != "stderr":
                 self._flush_stderr_locked()
-                self._append_locked(kind, text, now)
+                self._append_locked(kind, text, now, pid)
                 return
+            if self._pending and pid != self._pending_pid:
+                self._flush_stderr_locked()
             if not self._pending:
                 self._pending_t = now
+                self._pending_pid = pid
             self._pending.append(text)
             self._pending_size += len(text)
             if self._pending_size >= STDERR_EVENT:
@@ -103,10 +117,10 @@ class Transcript:
             text = "".join(self._pending)
             self._pending.clear()
             self._pending_size = 0
-            self._append_locked("stderr", text, self._pending_t)
+            self._append_locked("stderr", text, self._pending_t, self._pending_pid)
 
-    def _append_locked(self, kind: EventKind, text: str, t: float) -> None:
-        event = Event(self._seq, kind, text, t)
+    def _append_locked(self, kind: EventKind, text: str, t: float, pid: int | None = None) -> None:
+        event = Event(self._seq, kind, text, t, pid)
         self._seq += 1
         self._counts[kind] += 1
         if len(self._events) == self._events.maxlen:

@@ -235,6 +235,10 @@ class WireDriver(Managed):
         return self._proc.pid
 
     @property
+    def _transcript_pid(self) -> int | None:
+        return None if self._proc is None else self._proc.pid
+
+    @property
     def returncode(self) -> int | None:
         return None if self._proc is None else self._proc.poll()
 
@@ -313,7 +317,7 @@ class WireDriver(Managed):
         if self._call_stderr is not None:
             self._call_stderr.append(chunk)
         if self.transcript is not None:
-            self.transcript.record("stderr", chunk)
+            self.transcript.record("stderr", chunk, pid=self._transcript_pid)
 
     def _drain_stderr_locked(self) -> int:
         """Read what is pending on the stderr pipe right now (bounded); returns the absolute end offset.
@@ -408,7 +412,7 @@ class WireDriver(Managed):
     def _write(self, frame: bytes, deadline: float, what: str, timeout: float) -> None:
         """Write all of `frame`; a server that stops reading its stdin cannot block us past the deadline."""
         if self.transcript is not None:
-            self.transcript.record("sent", frame)
+            self.transcript.record("sent", frame, pid=self._transcript_pid)
         data: bytes | memoryview = frame
         while True:
             try:
@@ -454,7 +458,7 @@ class WireDriver(Managed):
                 continue
             if not chunk:
                 if self._partial and self.transcript is not None:
-                    self.transcript.record("received", b"".join(self._partial))
+                    self.transcript.record("received", b"".join(self._partial), pid=self._transcript_pid)
                 raise self._exited()
             if not self._partial and chunk.find(b"\n") == len(chunk) - 1:
                 lines.append(chunk[:-1])
@@ -478,7 +482,7 @@ class WireDriver(Managed):
             lines.extend(parts)
         line = lines.popleft()
         if self.transcript is not None:
-            self.transcript.record("received", line)
+            self.transcript.record("received", line, pid=self._transcript_pid)
         return line
 
     def _frame_too_large(self, chunk: bytes) -> FrameTooLarge:

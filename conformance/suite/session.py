@@ -11,6 +11,7 @@ too, on a thread, when a run collects a check that takes it.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -91,10 +92,12 @@ class HostStart:
 
     def close(self) -> None:
         """End the host however far its start got: a start still waiting on its server ends once the server
-        is killed (a cancelled run does not wait out an initialize timeout)."""
-        if self._thread.is_alive() and self.driver.pid is not None:
-            kill_group_now(self.driver.pid)
-        self._thread.join(HOST_START_GRACE)
+        is killed, as soon as it has one (a cancelled run does not wait out an initialize timeout)."""
+        deadline = time.monotonic() + HOST_START_GRACE
+        while self._thread.is_alive() and time.monotonic() < deadline:
+            if self.driver.pid is not None:
+                kill_group_now(self.driver.pid)
+            self._thread.join(0.05)
         self.driver.close()
 
 

@@ -35,8 +35,11 @@ class Generated:
     """The process each answered request went to."""
 
 
-def event(kind: str, data: str) -> bytes:
-    return json.dumps({"seq": 0, "kind": kind, "data": data, "t": 0.0}, ensure_ascii=False).encode() + b"\n"
+def event(kind: str, data: str, pid: int | None = None) -> bytes:
+    line: dict[str, object] = {"seq": 0, "kind": kind, "data": data, "t": 0.0}
+    if pid is not None:
+        line["pid"] = pid
+    return json.dumps(line, ensure_ascii=False).encode() + b"\n"
 
 
 garbage = st.one_of(
@@ -60,9 +63,10 @@ step = st.one_of(
 )
 
 
-def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
+def build(steps: list[tuple[object, ...]], string_ids: bool, named: bool = False) -> Generated:
     """A transcript as one thread of calls writes it: a request's answer (if any) before the next request.
-    Process 0 is handed over (its count starts at 3, as after a preflight), 1 and 2 start when first used."""
+    Process 0 is handed over (its count starts at 3, as after a preflight), 1 and 2 start when first used.
+    `named`: every frame's line names its process, as the harness writes them now."""
     next_ids = [3, 1, 1]
     lines: list[bytes] = [event("note", "shared process: pid 100, started and initialized by preflight")]
     answered: list[bytes] = []
@@ -81,12 +85,14 @@ def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
             request_id: int | str = f"r{number}" if string_ids and proc == 2 else number
             data = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method,
                                "params": {"thought": thought}}, ensure_ascii=False) + "\n"
-            lines.append(event("sent", data))
+            pid = 100 + proc if named else None
+            lines.append(event("sent", data, pid))
             if gets_answer:
                 answer = {"jsonrpc": "2.0", "id": request_id, "result": {}}
-                lines.append(event("stderr", "before the answer"))
-                lines.append(event("received", json.dumps({"jsonrpc": "2.0", "method": "notifications/x"})))
-                lines.append(event("received", json.dumps(answer)))
+                lines.append(event("stderr", "before the answer", pid))
+                lines.append(event("received", json.dumps({"jsonrpc": "2.0", "method": "notifications/x"}),
+                                   pid))
+                lines.append(event("received", json.dumps(answer), pid))
                 answered.append(data.encode())
                 processes.append(str(100 + proc))
         elif kind == "notification":
@@ -106,15 +112,17 @@ def build(steps: list[tuple[object, ...]], string_ids: bool) -> Generated:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(steps=st.lists(step, max_size=40), string_ids=st.booleans())
+@given(steps=st.lists(step, max_size=40), string_ids=st.booleans(), named=st.booleans())
 def test_the_frames_are_exactly_the_answered_requests_in_order(steps: list[tuple[object, ...]],
-                                                               string_ids: bool) -> None:
-    generated = build(steps, string_ids)
+                                                               string_ids: bool, named: bool) -> None:
+    generated = build(steps, string_ids, named)
     found = extract(generated.lines)
     assert [frame.data for frame in found.frames] == generated.answered
     told = [(frame.process, truth) for frame, truth in zip(found.frames, generated.processes, strict=True)
             if not frame.guessed]
     assert all(process == truth for process, truth in told)
+    if named:
+        assert found.guessed == 0 and len(told) == len(generated.processes)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.jsonl"
         path.write_bytes(b"".join(generated.lines))
@@ -142,6 +150,30 @@ def test_a_request_sent_again_with_the_same_id_leaves_the_first_unanswered() -> 
                      event("received", answer)])
     assert [frame.data for frame in found.frames] == [second.encode() + b"\n"]
     assert found.unanswered == 1
+
+
+def test_two_processes_waiting_on_the_same_id_are_each_answered_by_their_own() -> None:
+    """Named lines: requests 4 of two processes both pending, answered in the other order; neither is lost
+    and neither is guessed. A transcript without names can tell only the last request sent with an id."""
+    ask = [json.dumps({"jsonrpc": "2.0", "id": 4, "method": m}) for m in ("tools/call", "tools/list")]
+    answer = json.dumps({"jsonrpc": "2.0", "id": 4, "result": {}})
+    named = extract([event("sent", ask[0], 11), event("sent", ask[1], 12), event("received", answer, 12),
+                     event("received", answer, 11)])
+    assert [(frame.data, frame.process, frame.guessed) for frame in named.frames] == [
+        (ask[0].encode() + b"\n", "11", False), (ask[1].encode() + b"\n", "12", False)]
+    assert named.unanswered == 0
+    unnamed = extract([event("sent", ask[0]), event("sent", ask[1]), event("received", answer),
+                       event("received", answer)])
+    assert unnamed.unanswered == 1
+
+
+@pytest.mark.parametrize("pid", [True, 0, -3, 2**31, 1.5, "12"])
+def test_a_pid_that_is_no_process_id_leaves_the_line_unnamed(pid: object) -> None:
+    line = {"seq": 0, "kind": "sent", "data": json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            "t": 0.0, "pid": pid}
+    answer = event("received", json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}}))
+    found = extract([json.dumps(line).encode() + b"\n", answer])
+    assert [frame.process for frame in found.frames] == ["before any process note"]
 
 
 def test_an_overlong_line_is_skipped_and_counted() -> None:

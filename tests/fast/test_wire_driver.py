@@ -223,7 +223,9 @@ def test_transcript_streams_every_frame_and_keeps_only_the_tail(tmp_path: Path) 
         assert json.loads(cut[1].data) == exchange.response
         assert cut[0].t <= cut[1].t
         assert len(transcript.events) == 4
+        pid = driver.pid
     lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {line.get("pid") for line in lines if line["kind"] != "note"} == {pid}
     assert [line["seq"] for line in lines] == list(range(len(lines)))
     sent = [line for line in lines if line["kind"] == "sent"]
     assert len(sent) == 1 + 1 + 5  # initialize, notifications/initialized, 5 calls
