@@ -2,8 +2,8 @@
 
 The last `keep` events stay in memory so a verdict can quote the exchange behind it (`excerpt`, bounded).
 The file is capped at `max_bytes`: past the cap a note says so, and the last line counts what was not written.
-Stderr read in many small pieces becomes one event per stretch between frames (at most `STDERR_EVENT` long),
-so a server trickling stderr costs a few events, not one per read.
+Stderr read in many small pieces becomes one event per process and stretch between frames (at most
+`STDERR_EVENT` long), so a server trickling stderr costs a few events, not one per read.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ EventKind = Literal["sent", "received", "stderr", "note"]
 DEFAULT_MAX_BYTES: Final = 128 << 20
 """The largest transcript file written (bytes); later events are counted, not written."""
 STDERR_EVENT: Final = 64 << 10
-"""Stderr is gathered into one event until a frame, a note or this many characters."""
+"""Stderr is gathered into one event until a frame, a note, another process's stderr or this many
+characters."""
 EXCERPT_CHARS: Final = 64 << 10
 """The characters of event data a report quotes from a transcript at most."""
 KEEP_CHARS: Final = 8 << 20
