@@ -11,11 +11,11 @@ import contextlib
 import datetime as dt
 import hashlib
 import importlib
+import io
 import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -33,6 +33,7 @@ from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
 from conformance.atlas.write import AtlasInputError, load_atlas, write_atlas
+from conformance.core.create import copy_tree, ensure_folder, open_new
 from conformance.core.errors import HarnessError
 from conformance.core.identity import harness_identity, harness_version
 from conformance.core.outfolder import claimed
@@ -228,13 +229,13 @@ def _run_one(
         timeout=options.timeout,
         suite=options.suite or SUITE,
     ).command(sys.executable, local=True)
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    ensure_folder(folder.parent)
     progress(f"run {spec} → {options.out / folder.parent.name / folder.name}")
     started = time.monotonic()
     log_path = folder.parent / f".{folder.name}.run.log"  # moved in once the run has written its folder
-    with log_path.open("w", encoding="utf-8") as log:
+    with io.TextIOWrapper(open_new(log_path), encoding="utf-8") as log:
         code = runs.run(command, log)
-    folder.mkdir(exist_ok=True)
+    ensure_folder(folder)
     os.replace(log_path, folder / "run.log")
     progress(f"done {spec}: exit {code} in {time.monotonic() - started:.0f} s")
     return code
@@ -649,7 +650,7 @@ def merge_atlases(
         for column in columns:
             source, target = sources[column.spec], _inside(staging.staging, column.folder, "the merged atlas")
             if source.is_dir() and not target.exists():
-                shutil.copytree(source, target, ignore=_links)
+                copy_tree(source, target)
             reports[column.spec] = _load(target)
         atlas = assemble(
             columns,
@@ -694,10 +695,6 @@ def _inside(root: Path, relative: str, named_in: str) -> Path:
         raise AtlasInputError(f"{path} is a symlink: a merge does not follow them")
     return path
 
-
-def _links(folder: str, names: list[str]) -> list[str]:
-    """Symlinks in a merged folder are not copied (nor followed)."""
-    return [name for name in names if os.path.islink(os.path.join(folder, name))]
 
 
 def _published_release(spec: str, cache: Path) -> bool:

@@ -12,6 +12,7 @@ from typing import Any, Final
 from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
 from conformance.atlas.svg import grid_svg, legend_svg
 from conformance.catalog.schemas import first_violation, packaged_schema
+from conformance.core.create import create_file, ensure_folder
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.drivers import cancel
@@ -82,14 +83,12 @@ def load_atlas(path: Path) -> Atlas:
 
 
 def write_atlas(atlas: Atlas, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_folder(out)
     document = atlas.model_dump(mode="json")
     validate(document)
-    (out / "atlas.json").write_text(
-        json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    (out / "atlas.md").write_text(render_markdown(atlas), encoding="utf-8")
-    (out / "index.html").write_text(render_html(atlas), encoding="utf-8")
+    create_file(out / "atlas.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n", replace=True)
+    create_file(out / "atlas.md", render_markdown(atlas), replace=True)
+    create_file(out / "index.html", render_html(atlas), replace=True)
 
 
 # -- shared views -----------------------------------------------------------------------------------------

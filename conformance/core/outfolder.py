@@ -10,13 +10,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conformance.core.create import CreateError, create_file, create_folder, folder_fd, new_fd, taken
 from conformance.core.errors import InputError
 from conformance.core.inputs import read_model
 
@@ -27,6 +30,7 @@ _STAGING: Final = "seqthink-staging"
 _OLD: Final = "seqthink-old"
 _LOCK: Final = "seqthink-lock"
 _SHOWN: Final = 3
+_PID: Final = re.compile(r"[0-9]{0,20}")
 
 
 class Manifest(BaseModel):
@@ -67,35 +71,40 @@ class OutFolder:
     def claim(self) -> None:
         """Lock the folder, refuse it when it holds what the harness did not write, create the staging."""
         self._created = _make_parents(self.real.parent, self.path)
-        self._lock = _lock(self.real.parent / f".{self.real.name}.{_LOCK}", self.path)
+        self._lock, dead = _lock(self.real.parent / f".{self.real.name}.{_LOCK}", self.path)
         _check_owned(self.real, self.path)
-        self._remove_leftovers()  # after the check: a refused command leaves a kept staging folder alone
-        self.staging.mkdir()
+        if dead is not None:  # after the check: a refused command leaves a dead one's folders alone
+            self._remove_leftovers(dead)
+        old = self._old()
+        if old.exists() or old.is_symlink():
+            raise taken(old, ", where this command would move the previous output")
+        create_folder(self.staging)
         _write_manifest(self.staging, Manifest(command=self.command))
 
     def commit(self) -> None:
         """The staged output replaces the folder's: what its manifest lists goes, nothing else."""
         _write_manifest(self.staging, Manifest(command=self.command, entries=entries_of(self.staging)))
-        if self.real.exists():
-            try:
+        try:
+            if self.real.exists():
                 _check_owned(self.real, self.path, during=True)
-            except InputError as exc:
-                self.kept = True
-                raise InputError(f"{exc}; this run's output is in {self.staging}") from None
-            old = self.real.parent / f".{self.real.name}.{_OLD}-{os.getpid()}"
-            os.rename(self.real, old)
-            os.rename(self.staging, self.real)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(self.staging, self.real)
+                old = self._old()
+                os.rename(self.real, old)
+                os.rename(self.staging, self.real)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(self.staging, self.real)
+        except (InputError, OSError) as exc:
+            self.kept = True
+            why = str(exc) if isinstance(exc, InputError) else f"--out {self.path}: {exc.strerror or exc}"
+            raise InputError(f"{why}; this run's output is in {self.staging}") from None
         self.committed = True
 
     def release(self) -> None:
         """Discard an uncommitted staging folder (and the parents made for it); unlock."""
-        if not self.committed and not self.kept:
+        if not self.committed and not self.kept and self._made_staging():
             shutil.rmtree(self.staging, ignore_errors=True)
         if self._lock is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # still ours: a command removes a lock only while holding it
                 os.unlink(self.real.parent / f".{self.real.name}.{_LOCK}")
             os.close(self._lock)
             self._lock = None
@@ -104,13 +113,23 @@ class OutFolder:
                 with contextlib.suppress(OSError):
                     made.rmdir()
 
-    def _remove_leftovers(self) -> None:
-        """Staging and replaced folders of a command that was killed: ours by name and manifest (the lock
-        says no command is using them)."""
+    def _old(self) -> Path:
+        return self.real.parent / f".{self.real.name}.{_OLD}-{os.getpid()}"
+
+    def _made_staging(self) -> bool:
+        """The staging folder exists and is the one this command made (its manifest in it), not an entry
+        planted at its name that `claim` refused."""
+        manifest = self.staging / MANIFEST
+        return not self.staging.is_symlink() and manifest.is_file() and not manifest.is_symlink()
+
+    def _remove_leftovers(self, dead: int) -> None:
+        """The staging and replaced folders of the command that died holding this folder's lock (its pid was
+        in the lock): those names only, and only as folders holding the harness's manifest. A folder the
+        harness kept and said so, or another `--out`'s, is never one of them."""
         for stem in (_STAGING, _OLD):
-            for leftover in self.real.parent.glob(f".{self.real.name}.{stem}-*"):
-                if leftover.is_dir() and not leftover.is_symlink() and (leftover / MANIFEST).is_file():
-                    shutil.rmtree(leftover, ignore_errors=True)
+            leftover = self.real.parent / f".{self.real.name}.{stem}-{dead}"
+            if leftover.is_dir() and not leftover.is_symlink() and (leftover / MANIFEST).is_file():
+                shutil.rmtree(leftover, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -125,27 +144,22 @@ def claimed(out: Path, command: str) -> Iterator[OutFolder]:
 
 
 def write_file(path: Path, text: str, *, replace: bool, hint: str = "choose another path") -> None:
-    """`text` into `path` all at once (a temporary file beside it, renamed): a reader sees the old file or
-    the new one, never half of one. An existing file is kept, and refused, unless `replace`."""
+    """`text` into `path` all at once (a scratch file beside it, created new and renamed): a reader sees the
+    old file or the new one, never half of one. An existing file is kept, and refused, unless `replace`."""
     if path.is_dir():
         raise InputError(f"{path} is a folder, not a file")
     if not replace and (path.exists() or path.is_symlink()):
         raise InputError(f"{path} exists and is not replaced: {hint}")
-    scratch = path.parent / f".{path.name}.{_STAGING}-{os.getpid()}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        scratch.write_text(text, encoding="utf-8")
-        if replace:
-            os.replace(scratch, path)
-        else:
-            os.link(scratch, path)  # fails rather than overwrite a file that appeared meanwhile
-    except FileExistsError:
-        raise InputError(f"{path} exists and is not replaced: {hint}") from None
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            scratch.unlink()
+    try:
+        create_file(path, text, replace=replace)
+    except CreateError as exc:
+        if not replace and (path.exists() or path.is_symlink()):  # appeared meanwhile
+            raise InputError(f"{path} exists and is not replaced: {hint}") from None
+        raise exc from None
 
 
 def _real_folder(path: Path) -> Path:
@@ -168,33 +182,71 @@ def _make_parents(parent: Path, shown: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def _lock(path: Path, shown: Path) -> int:
-    """An exclusive lock on a file beside the folder, held while the command runs (the system drops it if
-    the command dies), the holder's pid in it for the message of a second command."""
-    for _ in range(5):
-        try:
-            handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise InputError(f"cannot write beside --out {shown}: {exc.strerror or exc}") from None
+def _lock(path: Path, shown: Path) -> tuple[int, int | None]:
+    """An exclusive lock on a file created new beside the folder, held while the command runs (the system
+    drops it if the command dies), the holder's pid in it for the message of a second command. Returns it
+    and the pid of a dead holder whose lock file was left (its leftovers are known by that pid)."""
+    dead: int | None = None
+    with folder_fd(path.parent) as parent:
+        for _ in range(5):
+            try:
+                handle = new_fd(path, dir_fd=parent, read=True)
+            except CreateError:
+                if not (path.exists() or path.is_symlink()):
+                    raise
+                dead = _stale(path, parent, shown) or dead
+                continue
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # a second command took it for a dead one's meanwhile: try again
+                os.close(handle)
+                continue
+            if _names(path, parent, handle):
+                os.write(handle, str(os.getpid()).encode())
+                return handle, dead
+            os.close(handle)
+    raise InputError(f"--out {shown}: cannot take its lock (another run keeps replacing it)")
+
+
+def _stale(path: Path, parent: int, shown: Path) -> int | None:
+    """The lock file found at `path`: a live command's (refused, naming it), a dead command's (removed, its
+    pid returned), or not a lock of the harness (refused, untouched: never followed, emptied or removed)."""
+    try:
+        handle = os.open(path.name, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=parent)
+    except FileNotFoundError:
+        return None  # its holder removed it: try again
+    except OSError:
+        raise taken(path, ", not a lock file of the harness") from None
+    try:
+        found = os.fstat(handle)
+        if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:
+            raise taken(path, ", not a lock file of the harness")
+        text = os.read(handle, 64).decode("ascii", "replace").strip()
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(handle, 20).decode("ascii", "replace").strip() or "unknown"
-            os.close(handle)
             raise InputError(
-                f"--out {shown} is being written by another run (pid {holder}): wait for it to finish, "
-                "or choose another --out"
+                f"--out {shown} is being written by another run (pid {text or 'unknown'}): wait for it to "
+                "finish, or choose another --out"
             ) from None
-        try:
-            same = os.fstat(handle).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:  # not a lock file its last holder removed while this one was opening it
-            os.ftruncate(handle, 0)
-            os.write(handle, str(os.getpid()).encode())
-            return handle
+        if _PID.fullmatch(text) is None:
+            raise taken(path, ", not a lock file of the harness")
+        if not _names(path, parent, handle):
+            return None
+        os.unlink(path.name, dir_fd=parent)  # while holding it: no live command can be using it
+        return int(text) if text else None
+    finally:
         os.close(handle)
-    raise InputError(f"--out {shown}: cannot take its lock (another run keeps replacing it)")
+
+
+def _names(path: Path, parent: int, handle: int) -> bool:
+    """`path` still names the file open as `handle` (not removed, nor replaced, by another command)."""
+    try:
+        named = os.stat(path.name, dir_fd=parent, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(handle)
+    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def _check_owned(real: Path, shown: Path, *, during: bool = False) -> None:
@@ -226,4 +278,4 @@ def _some(entries: list[str]) -> str:
 
 
 def _write_manifest(folder: Path, manifest: Manifest) -> None:
-    (folder / MANIFEST).write_text(manifest.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    create_file(folder / MANIFEST, manifest.model_dump_json(indent=1) + "\n", replace=True)

@@ -19,6 +19,8 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import IO, Final, Literal
 
+from conformance.core.create import ensure_folder, open_append
+
 EventKind = Literal["sent", "received", "stderr", "note"]
 
 DEFAULT_MAX_BYTES: Final = 128 << 20
@@ -89,8 +91,8 @@ class Transcript:
         self._unwritten_bytes = 0
         self.path = Path(path) if path is not None else None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("ab")
+            ensure_folder(self.path.parent)
+            self._file = open_append(self.path)
 
     def record(
         self, kind: EventKind, data: str | bytes, t: float | None = None, pid: int | None = None

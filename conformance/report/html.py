@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.create import create_file
 from conformance.report.markup import Content, join
 from conformance.report.model import Report
 from conformance.report.sections import SECTIONS
@@ -26,4 +27,4 @@ def render_html(report: Report, sections: Sequence[Section] = SECTIONS) -> str:
 
 
 def write_html(report: Report, path: Path) -> None:
-    path.write_text(render_html(report), encoding="utf-8")
+    create_file(path, render_html(report), replace=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.catalog.schemas import first_violation, packaged_schema
+from conformance.core.create import create_file
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.report.model import READABLE_FORMATS, REPORT_FORMAT, Report
@@ -55,7 +56,7 @@ def render_json(report: Report) -> str:
 
 
 def write_json(report: Report, path: Path) -> None:
-    path.write_text(render_json(report), encoding="utf-8")
+    create_file(path, render_json(report), replace=True)
 
 
 def load_report(path: Path) -> Report:

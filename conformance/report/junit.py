@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from conformance.core.create import create_file
 from conformance.report.markup import safe_text
 from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
 
@@ -201,4 +202,4 @@ def render_junit(report: Report) -> str:
 
 
 def write_junit(report: Report, path: Path) -> None:
-    path.write_text(render_junit(report), encoding="utf-8")
+    create_file(path, render_junit(report), replace=True)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance.core.create import create_file
 from conformance.report.model import Report
 from conformance.report.sections import SECTIONS
 from conformance.report.sections.section import DETAIL_LEVELS, Detail, Section
@@ -31,4 +32,4 @@ def render_markdown_at(report: Report, detail: Detail, sections: Sequence[Sectio
 
 
 def write_markdown(report: Report, path: Path) -> None:
-    path.write_text(render_markdown(report), encoding="utf-8")
+    create_file(path, render_markdown(report), replace=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conformance.core.create import ensure_folder
 from conformance.report.html import write_html
 from conformance.report.json import write_json
 from conformance.report.junit import write_junit
@@ -15,7 +16,7 @@ REPORT_FILES = ("report.json", "report.md", "report.html", "junit.xml")
 
 def write_report(report: Report, out: Path) -> list[Path]:
     """report.json first (validated: a report that breaks the schema is not written), then the rest."""
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_folder(out)
     paths = [out / name for name in REPORT_FILES]
     write_json(report, paths[0])
     write_markdown(report, paths[1])

@@ -3,10 +3,10 @@ gives each its own folder) merged into one, with the transcripts they point to c
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.create import copy_file
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.suite.plugin import slug
@@ -62,7 +62,7 @@ def _copy_transcripts(results_dir: Path, dest: Path, results: RunResults) -> Non
         if source.is_file():
             target = dest / _flat_name(outcome_path)
             if not target.exists():
-                shutil.copyfile(source, target)
+                copy_file(source, target)
 
 
 def _flat_name(relative: str) -> str:

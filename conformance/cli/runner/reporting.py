@@ -13,6 +13,7 @@ from pathlib import Path
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView, load_catalog_view
+from conformance.core.create import create_file, ensure_folder
 from conformance.core.identity import ShardIdentity, harness_identity
 from conformance.core.results import RunResults
 from conformance.drivers import cancel, process
@@ -50,7 +51,7 @@ class RunReport:
         check_findings(findings, catalog.canonical)
         selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
         report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection)
-        report.transcripts.mkdir(parents=True, exist_ok=True)
+        ensure_folder(report.transcripts)
         return report
 
     @property
@@ -97,7 +98,7 @@ class RunReport:
         if options.shard is not None:
             report = _as_shard(report, options.shard)
             if results is not None:
-                (options.out / "results.json").write_text(results.model_dump_json(indent=1), encoding="utf-8")
+                create_file(options.out / "results.json", results.model_dump_json(indent=1), replace=True)
         write_report(report, options.out)
         return report
 

@@ -25,6 +25,7 @@ from typing import BinaryIO, Final, TextIO, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from conformance.catalog.shard_costs import ShardCostsError, shard_costs
+from conformance.core.create import ensure_folder, open_new
 from conformance.core.errors import InputError
 from conformance.core.identity import (
     MAX_SHARDS,
@@ -171,7 +172,7 @@ def _open_plain(path: Path) -> BinaryIO:
 def _copy_plain(source: Path, dest: Path, budget: int) -> int:
     """Copy a regular file in chunks; its size counted against `budget` (refused beyond it)."""
     copied = 0
-    with _open_plain(source) as reading, dest.open("xb") as writing:
+    with _open_plain(source) as reading, open_new(dest) as writing:
         while chunk := reading.read(2**20):
             copied += len(chunk)
             if copied > budget:
@@ -378,7 +379,7 @@ def copy_transcripts(shards: Sequence[ShardFolder], transcripts: Path) -> set[tu
         if not _exists(source):  # read_shard refused anything there but a folder
             continue
         dest = transcripts / _subfolder(part.shard)
-        dest.mkdir(parents=True, exist_ok=True)
+        ensure_folder(dest)
         for entry in sorted(os.scandir(source), key=lambda e: e.name):
             if SAFE_NAME.fullmatch(entry.name) is None or not entry.is_file(follow_symlinks=False):
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ import pytest
 from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
+from conformance.core.create import open_new
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.suite.handover import Handover
 from conformance.targets.specs import default_cache_dir
@@ -157,7 +159,7 @@ def run_suite(
     progress = Progress(stream, records_total=observable, canonical=counted)
     log = options.out / "pytest.log"
     with (
-        log.open("w", encoding="utf-8", errors="backslashreplace") as handle,
+        io.TextIOWrapper(open_new(log), encoding="utf-8", errors="backslashreplace") as handle,
         _isolated_environment(_hypothesis_storage(options, scratch)),
         contextlib.redirect_stdout(handle),
     ):
