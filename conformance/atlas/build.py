@@ -60,6 +60,9 @@ RUN_TIMEOUT: Final = 3600.0
 STOP_WAIT: Final = 60.0
 """Seconds a stopped column run has to write its report before it is killed."""
 MAX_FRAME: Final = 4000
+MAX_COLUMNS: Final = 256
+"""The most columns an atlas merge takes (every published release with its switch columns is far fewer):
+its cost, and atlas.md's size, are bounded by it."""
 UNUSABLE: Final = 2
 
 
@@ -624,27 +627,35 @@ def merge_atlases(
     `trusted` targets given on the command line, which adjacent pairs may be compared on."""
     started = time.monotonic()
     cache = cache or default_cache_dir()
-    parts = [(d, _part(d, cache, progress)) for d in dirs]
-    by_spec: dict[str, Column] = {}
-    sources: dict[str, Path] = {}
-    for folder, part in parts:
-        for column in part.columns:
-            if column.spec not in by_spec:
-                by_spec[column.spec] = column
-                sources[column.spec] = _inside(folder, column.folder, f"{folder / 'atlas.json'}")
+    parts: list[tuple[Path, Atlas]] = []
+    total = 0
+    for folder in dirs:
+        part = _part(folder, cache, progress)
+        total += len(part.columns)
+        if total > MAX_COLUMNS:
+            raise AtlasInputError(
+                f"{folder}: the merged folders hold more than {MAX_COLUMNS} columns, an atlas's limit"
+            )
+        parts.append((folder, part))
+    by_spec, sources = _joined(parts)
     for spec, column in list(by_spec.items()):
         env, base = split_env(spec)
         if column.variant_of is None and env and base in by_spec:  # a switch column run on its own
             by_spec[spec] = column.model_copy(update={"variant_of": base})
+    variants: dict[str, list[Column]] = {}
+    for column in by_spec.values():
+        if column.variant_of is not None:
+            variants.setdefault(column.variant_of, []).append(column)
     bases = ordered([s for s, c in by_spec.items() if c.variant_of is None])
     columns = []
     for base in bases:
-        columns.append(by_spec[base])
-        columns += [c for s, c in by_spec.items() if c.variant_of == base]
-    columns += [c for c in by_spec.values() if c not in columns]
+        columns += [by_spec[base], *variants.get(base, [])]
+    placed = set(bases)  # then a switch column whose release is absent
+    columns += [c for c in by_spec.values() if c.variant_of is not None and c.variant_of not in placed]
     profiles = sorted({part.profile for _, part in parts})
     seeds = sorted({part.seed for _, part in parts if part.seed is not None})
     allowed = set(trusted)
+    published = _Published(cache)
     with claimed(out, "atlas") as staging:
         reports: dict[str, Report | None] = {}
         for column in columns:
@@ -666,7 +677,7 @@ def merge_atlases(
             jobs=jobs,
             started=started,
             merged_from=[str(d) for d in dirs],
-            may_start=lambda spec: spec in allowed or _published_release(spec, cache),
+            may_start=lambda spec: spec in allowed or _published_release(spec, cache, published),
         )
         write_atlas(atlas, staging.staging)
         staging.commit()
@@ -697,13 +708,64 @@ def _inside(root: Path, relative: str, named_in: str) -> Path:
 
 
 
-def _published_release(spec: str, cache: Path) -> bool:
-    """A published release of the package named plainly (`npm:1.2.3`), or with environment switches its own
-    README documents (read from the installed release, not from a file): what a merged file may name and a
-    merge may still install and start."""
+def _joined(parts: Sequence[tuple[Path, Atlas]]) -> tuple[dict[str, Column], dict[str, Path]]:
+    """Every part's columns by target, with the folder each is copied from: two columns (of one part or of
+    two) naming the same target or the same `targets/NAME` are refused, since one would hide the other."""
+    by_spec: dict[str, Column] = {}
+    sources: dict[str, Path] = {}
+    named: dict[str, tuple[str, Path]] = {}
+    for folder, part in parts:
+        where = folder / "atlas.json"
+        for column in part.columns:
+            source = _inside(folder, column.folder, f"{where}")
+            if column.spec in by_spec:
+                raise AtlasInputError(
+                    f"{where}: column {column.spec[:120]!r} is also in {sources[column.spec].parent.parent}: "
+                    "a merge takes each target from one part only"
+                )
+            if column.folder in named:
+                other, first = named[column.folder]
+                raise AtlasInputError(
+                    f"{where}: column {column.spec[:120]!r} names folder {column.folder}, as column "
+                    f"{other[:120]!r} of {first} does: a merge takes each folder from one part only"
+                )
+            by_spec[column.spec] = column
+            sources[column.spec] = source
+            named[column.folder] = (column.spec, folder)
+    return by_spec, sources
+
+
+class _Published:
+    """The releases the registry lists, read once from the cached metadata (fetched once when absent: the
+    same one request whatever the merged files name). A version a file names is looked up here, never
+    asked of the registry."""
+
+    def __init__(self, cache: Path) -> None:
+        self.cache = cache
+        self._versions: frozenset[str] | None = None
+
+    def __contains__(self, version: object) -> bool:
+        if self._versions is None:
+            path = npm_registry.metadata_path(self.cache, npm.PACKAGE)
+            try:
+                metadata = npm_registry.load_metadata(
+                    self.cache, npm.PACKAGE, None if path.is_file() else npm.require_tool("npm")
+                )
+                self._versions = frozenset(metadata.versions)
+            except TargetError:
+                self._versions = frozenset()
+        return version in self._versions
+
+
+def _published_release(spec: str, cache: Path, published: _Published) -> bool:
+    """A release the registry lists as published, named plainly (`npm:1.2.3`) or with environment switches
+    its own README documents (read from the installed release, not from a file): what a merged file may
+    name and a merge may still install and start."""
     env, base = split_env(spec)
     version = _npm_version(base)
     if version is None or base != NPM.spec(version) or _RELEASE.fullmatch(version) is None:
+        return False
+    if version not in published:
         return False
     if not env:
         return True

@@ -49,6 +49,10 @@ class AtlasFileError(HarnessError):
     """An atlas does not validate (written or read)."""
 
 
+SUMMARY_BYTES: Final = 1_000_000
+"""atlas.md's most bytes: under GitHub's 1 MiB job-summary limit (1,048,576 bytes), with room to spare."""
+_CUT_NOTE_BYTES: Final = 2_000
+
 class AtlasInputError(AtlasFileError, InputError):
     """An atlas.json is unreadable, too large, of another format, or does not validate (CLI exit status 4)."""
 
@@ -87,7 +91,7 @@ def write_atlas(atlas: Atlas, out: Path) -> None:
     document = atlas.model_dump(mode="json")
     validate(document)
     create_file(out / "atlas.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n", replace=True)
-    create_file(out / "atlas.md", render_markdown(atlas), replace=True)
+    create_file(out / "atlas.md", within_summary(render_markdown(atlas)), replace=True)
     create_file(out / "index.html", render_html(atlas), replace=True)
 
 
@@ -245,6 +249,29 @@ def render_markdown(atlas: Atlas) -> str:
     for problem in atlas.upstream:
         lines += _upstream_md(problem)
     return "\n".join(lines) + "\n"
+
+
+def within_summary(text: str, budget: int = SUMMARY_BYTES) -> str:
+    """atlas.md cut at a line to stay under GitHub's job-summary limit (a CI job shows it there), with a
+    sentence saying which sections are left out and that atlas.json and index.html hold everything."""
+    if len(text.encode("utf-8")) <= budget:
+        return text
+    lines = text.split("\n")
+    kept: list[str] = []
+    size = _CUT_NOTE_BYTES
+    for line in lines:
+        size += len(line.encode("utf-8")) + 1
+        if size > budget:
+            break
+        kept.append(line)
+    left = [line[3:] for line in lines[len(kept):] if line.startswith("## ")]
+    fence = ["  ```"] if sum(line.strip().startswith("```") for line in kept) % 2 else []
+    sections = f" and the sections {', '.join(left)}" if left else ""
+    note = (
+        f"> atlas.md ends here, cut to stay under GitHub's 1 MiB job-summary limit: {len(lines) - len(kept)} "
+        f"more lines{sections} are left out; atlas.json and index.html beside it hold the whole atlas."
+    )
+    return "\n".join([*kept, *fence, "", note, ""])
 
 
 def _upstream_md(problem: UpstreamProblem) -> list[str]:

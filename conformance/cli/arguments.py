@@ -101,7 +101,12 @@ def _whole_number(text: str, least: int, below: str) -> int:
 def target_spec(text: str) -> str:
     """A spec of a listed kind (`targets/kinds`), its environment variables sorted."""
     env, base = split_env(text)
-    if kind_of(base) is not None:
+    kind = kind_of(base)
+    if kind is not None:
+        try:
+            kind.check(base)
+        except HarnessError as exc:
+            raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
         return with_env(base, env) if env else text
     raise argparse.ArgumentTypeError(f"{text!r}: expected [KEY=VALUE ...] {one_of(syntaxes())}")
 

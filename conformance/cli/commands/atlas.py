@@ -16,6 +16,7 @@ from conformance.cli.arguments import (
     seed,
     target_spec,
 )
+from conformance.core.errors import InputError
 from conformance.drivers import cancel
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
@@ -72,6 +73,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.atlas.build import AtlasOptions, build_atlas, merge_atlases
 
     say = lambda msg: write_line(safe(msg, 300), out)  # noqa: E731
+    if args.merge is not None and args.env:
+        raise InputError(
+            "--env is not taken by atlas --merge: a merge runs no target, it joins what the parts ran (run "
+            "each part's atlas with --env instead)"
+        )
     if args.merge is not None:
         with cancel.handling():
             atlas = merge_atlases(

@@ -33,6 +33,11 @@ class TargetKind(ABC):
         """Whether `base` (a spec without its environment variables) is of this kind."""
         return base.startswith(self.prefix) if self.prefix.endswith(":") else base == self.prefix
 
+    def check(self, base: str) -> None:
+        """Refuse (`TargetError`, one line) a spec of this kind whose syntax alone is wrong, before anything
+        is resolved: the command line answers it as a bad option value."""
+        return None  # most kinds' syntax is their prefix alone
+
     @abstractmethod
     def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
         """Something to spawn for `base` (installed first if it must be); raises `TargetError` (one line)."""
