@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from conformance.atlas import claims, grid, upstream
 from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
 from conformance.atlas.probe import probe_tool, readme_of
-from conformance.atlas.write import AtlasInputError, load_atlas, write_atlas
+from conformance.atlas.write import MAX_COLUMNS, AtlasInputError, load_atlas, write_atlas
 from conformance.core.create import copy_tree, ensure_folder, open_new
 from conformance.core.errors import HarnessError
 from conformance.core.identity import harness_identity, harness_version
@@ -60,9 +60,6 @@ RUN_TIMEOUT: Final = 3600.0
 STOP_WAIT: Final = 60.0
 """Seconds a stopped column run has to write its report before it is killed."""
 MAX_FRAME: Final = 4000
-MAX_COLUMNS: Final = 256
-"""The most columns an atlas merge takes (every published release with its switch columns is far fewer):
-its cost, and atlas.md's size, are bounded by it."""
 UNUSABLE: Final = 2
 
 

@@ -49,6 +49,9 @@ class AtlasFileError(HarnessError):
     """An atlas does not validate (written or read)."""
 
 
+MAX_COLUMNS: Final = 256
+"""The most columns an atlas holds, read or merged (every published release with its switch columns is far
+fewer): the cost of reading and merging atlases, and atlas.md's size, are bounded by it."""
 SUMMARY_BYTES: Final = 1_000_000
 """atlas.md's most bytes: under GitHub's 1 MiB job-summary limit (1,048,576 bytes), with room to spare."""
 _CUT_NOTE_BYTES: Final = 2_000
@@ -82,6 +85,9 @@ def validate(document: object, where: str = "atlas", error: type[AtlasFileError]
 
 def load_atlas(path: Path) -> Atlas:
     document = read_json(path, what="atlas", limit=REPORT_BYTES, error=AtlasInputError)
+    columns = document.get("columns") if isinstance(document, dict) else None
+    if isinstance(columns, list) and len(columns) > MAX_COLUMNS:  # before validation: its cost is per column
+        raise AtlasInputError(f"atlas {path} has {len(columns)} columns, more than an atlas's {MAX_COLUMNS}")
     validate(document, f"atlas {path}", AtlasInputError)
     return validated(Atlas, document, f"atlas {path}", AtlasInputError)
 
