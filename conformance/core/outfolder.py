@@ -29,6 +29,7 @@ MANIFEST_FORMAT: Final = "seqthink-conformance-out/1"
 _STAGING: Final = "seqthink-staging"
 _OLD: Final = "seqthink-old"
 _LOCK: Final = "seqthink-lock"
+_KEPT: Final = "seqthink-kept"
 _SHOWN: Final = 3
 _PID: Final = re.compile(r"[0-9]{0,20}")
 
@@ -96,8 +97,24 @@ class OutFolder:
         except (InputError, OSError) as exc:
             self.kept = True
             why = str(exc) if isinstance(exc, InputError) else f"--out {self.path}: {exc.strerror or exc}"
+            self.staging = self._keep()
             raise InputError(f"{why}; this run's output is in {self.staging}") from None
         self.committed = True
+
+    def _keep(self) -> Path:
+        """The staging folder under a name of its own, which no later command takes for a leftover or needs
+        for its own staging (a staging name is reused by a later process of the same pid)."""
+        for attempt in range(100):
+            suffix = f"{os.getpid()}-{attempt}" if attempt else f"{os.getpid()}"
+            kept = self.real.parent / f".{self.real.name}.{_KEPT}-{suffix}"
+            if kept.exists() or kept.is_symlink():
+                continue
+            try:
+                os.rename(self.staging, kept)
+            except OSError:
+                break
+            return kept
+        return self.staging
 
     def release(self) -> None:
         """Discard an uncommitted staging folder (and the parents made for it); unlock."""
