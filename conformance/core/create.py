@@ -78,8 +78,11 @@ def ensure_folder(path: Path) -> None:
     except FileNotFoundError:
         if not path.parent.is_dir():  # an ancestor already there is taken as it is: the user's path
             ensure_folder(path.parent)
-        with contextlib.suppress(CreateError):
+        try:
             create_folder(path)
+        except CreateError:
+            if not (path.exists() or path.is_symlink()):
+                raise
         found = os.lstat(path)  # made, or made meanwhile by a thread writing beside this one
     if not stat.S_ISDIR(found.st_mode):
         raise taken(path, ", not a folder the harness made")

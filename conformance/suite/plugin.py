@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
+from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
 from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
 from conformance.core.results import (
@@ -254,7 +255,6 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     path = None
     if state.results_dir is not None:
         path = state.results_dir / "transcripts" / f"{slug(target.spec)}.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
     transcript = Transcript(path)
     session = ServerSession(target=target, transcript=transcript, timeout=state.timeout,
                             on_failure=state.on_target_failure, handover=handover_of(request.config))
@@ -552,4 +552,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             collected=state.collected,
         )
         state.results_dir.mkdir(parents=True, exist_ok=True)
-        (state.results_dir / f"results-{slug(spec)}.json").write_text(results.model_dump_json(indent=2))
+        create_file(state.results_dir / f"results-{slug(spec)}.json", results.model_dump_json(indent=2),
+                    replace=True)
