@@ -301,6 +301,24 @@ def test_a_folder_the_harness_said_it_kept_is_not_deleted_by_the_next_command(tm
     assert (folder.staging / "report.json").read_text(encoding="utf-8") == "kept"
 
 
+@pytest.mark.parametrize("kind", PLANTS)
+def test_an_entry_at_the_kept_name_is_passed_over_untouched(tmp_path: Path, kind: str) -> None:
+    victim, folder = victims(tmp_path)
+    out = tmp_path / "out"
+    with claimed(out, "run") as previous:
+        previous.commit()
+    planted = tmp_path / f".out.seqthink-kept-{os.getpid()}"
+    plant(planted, kind, victim, folder)
+    with pytest.raises(InputError, match="this run's output is in") as refused, claimed(out, "run") as claim:
+        (claim.staging / "report.json").write_text("kept", encoding="utf-8")
+        (out / "notes.md").write_text("a user's", encoding="utf-8")
+        claim.commit()
+    assert claim.staging == tmp_path / f".out.seqthink-kept-{os.getpid()}-1"
+    assert str(claim.staging) in str(refused.value)
+    assert (claim.staging / "report.json").read_text(encoding="utf-8") == "kept"
+    untouched(victim, folder)
+
+
 def test_a_command_never_deletes_the_live_staging_of_another_out(tmp_path: Path) -> None:
     q = tmp_path / "q"
     with claimed(tmp_path / "q.seqthink-staging-9", "run") as live:
