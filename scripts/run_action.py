@@ -72,6 +72,8 @@ def inputs_of(action: dict[str, Any], given: dict[str, str]) -> dict[str, str]:
 def substitute(text: str, context: dict[str, str]) -> str:
     def value(match: re.Match[str]) -> str:
         expression = match.group(1)
+        if expression.startswith("steps.") and expression not in context:
+            return ""  # a skipped step's output, or one it did not set, is empty on GitHub too
         if expression not in context:
             raise ActionError(f"unsupported expression: ${{{{ {expression} }}}}")
         return context[expression]

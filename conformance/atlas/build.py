@@ -41,7 +41,7 @@ from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
 from conformance.report.json import ReportError, load_report
-from conformance.report.model import REPORT_FORMAT, Difference, Report, RootCause
+from conformance.report.model import REPORT_FORMAT, Crossing, Difference, Report, RootCause
 from conformance.targets import npm, npm_registry
 from conformance.targets.kinds import kind_of
 from conformance.targets.kinds.npm import KIND as NPM
@@ -81,6 +81,8 @@ class AtlasOptions:
     out: Path = Path("reports/atlas")
     compare: bool = True
     compare_switches: bool = True
+    cross: bool = True
+    """Release pairs of two npm releases are compared with `--cross` (code or dependencies)."""
     switches: bool = True
     cache: Path | None = None
     timeout: float = 10.0
@@ -308,8 +310,13 @@ def compare_pair(
     cache: Path,
     timeout: float,
     budget_s: float | None = None,
+    cross: bool = False,
 ) -> Compared:
-    """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error."""
+    """The compare API on one pair; its absence (an older harness) is `unavailable`, not an error.
+
+    The causes are `compare`'s for the same observations: explained from the whole differences (and, with
+    `cross`, what A's package on B's tree showed) before anything is trimmed for the page, so a pair reads
+    the same in the atlas as in `compare A B [--cross]`."""
     try:
         module = importlib.import_module("conformance.compare")
         run_comparison, explain_again = module.run_comparison, module.explain_again
@@ -321,57 +328,67 @@ def compare_pair(
             [],
             0,
         )
-    stored = _stored_comparison(cache, a, b, profile, seed, budget_s)
+    stored = _stored_comparison(cache, a, b, profile, seed, budget_s, cross)
     if stored is not None and stored.is_file():
         try:
             saved = _SavedComparison.model_validate_json(stored.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
         else:
-            causes = [_trim_cause(c) for c in explain_again(saved.differences, a, b)]
-            return "done", saved.note, causes, saved.differences, saved.calls
+            causes = explain_again(saved.differences, a, b, saved.crossing)
+            return "done", saved.note, _for_page(causes), _trimmed(saved.differences), saved.calls
     try:
         outcome = run_comparison(
-            a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s
+            a, b, profile=profile, seed=seed, cache=cache, call_timeout=timeout, budget_s=budget_s,
+            cross=cross,
         )
     except HarnessError as exc:
         return "failed", str(exc)[:500], [], [], 0
     except Exception as exc:  # a comparison's bug costs its pair, not an hour of runs
         return "failed", f"{type(exc).__name__}: {str(exc)[:400]}", [], [], 0
     comparison = outcome.comparison
-    diffs = [_trim_difference(d) for d in comparison.differences]
-    # Explained from what is kept, as a kept comparison is: the same pair reads the same either way.
-    causes = [_trim_cause(c) for c in explain_again(diffs, a, b)]
-    note = f"profile {profile}, seed {seed}"
+    crossing = comparison.crossing
+    note = f"profile {profile}, seed {seed}" + (f"; crossed on {crossing.label}" if crossing else "")
     if stored is not None:
-        saved = _SavedComparison(note=note, root_causes=causes, differences=diffs, calls=comparison.calls)
+        saved = _SavedComparison(
+            note=note, differences=comparison.differences, calls=comparison.calls, crossing=crossing
+        )
         stored.parent.mkdir(parents=True, exist_ok=True)
         scratch = stored.with_suffix(f".tmp-{os.getpid()}")
         scratch.write_text(saved.model_dump_json(), encoding="utf-8")
         scratch.replace(stored)
-    return "done", note, causes, diffs, comparison.calls
+    return "done", note, _for_page(outcome.root_causes), _trimmed(comparison.differences), comparison.calls
+
+
+def _for_page(causes: list[RootCause]) -> list[RootCause]:
+    return [_trim_cause(c) for c in causes]
+
+
+def _trimmed(differences: list[Difference]) -> list[Difference]:
+    return [_trim_difference(d) for d in differences]
 
 
 class _SavedComparison(BaseModel):
-    """A finished comparison kept in the cache, so a merge (or a rerun) does not compare the pair again."""
+    """A finished comparison kept in the cache, so a merge (or a rerun) does not compare the pair again:
+    its differences whole (the causes are explained again from them, as `compare` explains them)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     note: str
-    root_causes: list[RootCause]
     differences: list[Difference]
     calls: int
+    crossing: Crossing | None = None
 
 
 def _stored_comparison(
-    cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None
+    cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None, cross: bool = False
 ) -> Path | None:
-    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, harness version,
-    report format: a comparison kept by an older harness would bring its older explanations); none without
-    a seed (a random seed compares something new each time)."""
+    """Where a comparison of a → b is kept: one file per (targets, profile, seed, budget, crossing, harness
+    version, report format: a comparison kept by an older harness would bring its older explanations);
+    none without a seed (a random seed compares something new each time)."""
     if seed is None:
         return None
-    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT])
+    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT, "whole", cross])
     return cache / "atlas-comparisons" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 
@@ -388,6 +405,7 @@ def _pairs(
     jobs: int = 1,
     compare_switches: bool = True,
     may_start: Callable[[str], bool] = lambda spec: True,
+    cross: bool = False,
 ) -> list[Pair]:
     """Every adjacent pair with its verdict changes and, unless skipped, the compare API's root causes
     (`jobs` comparisons at once)."""
@@ -408,8 +426,11 @@ def _pairs(
                 "published releases and the targets given on the command line"
             )
             return "skipped", note, [], [], 0
-        progress(f"compare {a.spec} → {b.spec}")
-        outcome = compare_pair(a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout)
+        crossed = cross and kind == "release" and None not in (_npm_version(a.spec), _npm_version(b.spec))
+        progress(f"compare {a.spec} → {b.spec}" + (" (crossed)" if crossed else ""))
+        outcome = compare_pair(
+            a.spec, b.spec, profile=profile, seed=seed, cache=cache, timeout=timeout, cross=crossed
+        )
         progress(f"compared {a.spec} → {b.spec}: {outcome[0]}, {len(outcome[3])} difference(s)")
         return outcome
 
@@ -428,7 +449,9 @@ def _pairs(
             kind="switch" if kind == "switch" else "release",
             comparison=status,
             note=note,
-            verdict_changes=grid.verdict_changes(rows, columns, a, b),
+            verdict_changes=grid.grouped(
+                grid.verdict_changes(rows, columns, a, b), status == "done", causes, diffs
+            ),
             probe_changes=grid.probe_changes(a, b),
             root_causes=causes,
             differences=diffs,
@@ -464,6 +487,7 @@ def assemble(
     compare_profile: str | None = None,
     compare_switches: bool = True,
     may_start: Callable[[str], bool] = lambda spec: True,
+    cross: bool = False,
 ) -> Atlas:
     rows = grid.build_grid(columns, reports)
     pairs = _pairs(
@@ -478,6 +502,7 @@ def assemble(
         jobs=jobs,
         compare_switches=compare_switches,
         may_start=may_start,
+        cross=cross,
     )
     return Atlas(
         generated=_now(),
@@ -541,6 +566,7 @@ def _build(
         jobs=options.jobs,
         started=started,
         compare_switches=options.compare_switches,
+        cross=options.cross,
     )
     write_atlas(atlas, out)
     return atlas

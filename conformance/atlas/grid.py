@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from conformance.atlas.model import Cell, Column, GridRow, VerdictChange
-from conformance.report.model import Report
+from conformance.catalog.records import default_catalog
+from conformance.report.model import Difference, Report, RootCause
 
 
 def predecessor(columns: Sequence[Column], index: int) -> int | None:
@@ -125,3 +126,30 @@ def verdict_changes(
         for row in grid
         if moved(row.cells[ia], row.cells[ib])
     ]
+
+
+def grouped(
+    changes: Sequence[VerdictChange],
+    compared: bool,
+    causes: Sequence[RootCause],
+    differences: Sequence[Difference],
+) -> list[VerdictChange]:
+    """Each change marked `packaging` when its record is judged on the shipped artifact (the catalog's
+    `artifact` channel) and the wire did not move it: the pair's comparison found no difference naming it
+    (uncompared, only a record judged on the artifact alone). A release's own version string or a rewritten
+    README then reads apart from what its server does."""
+    channels = {record.id: set(record.channels) for record in default_catalog().records}
+    on_wire = {r for c in causes for r in (*c.records, *c.explains)}
+    on_wire |= {r for d in differences for r in d.records}
+    out = []
+    for change in changes:
+        seen = channels.get(change.record, set())
+        packaging = "artifact" in seen and (
+            change.record not in on_wire if compared else seen == {"artifact"}
+        )
+        out.append(change.model_copy(update={"group": "packaging" if packaging else "behaviour"}))
+    return out
+
+
+PACKAGING_SERVED: Final = ("README ",)
+"""Served changes that are packaging: the README as shipped (the served tool's texts are behaviour)."""

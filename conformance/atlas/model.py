@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.report.model import Difference, RootCause, Verdict
 
-ATLAS_FORMAT: Final = "seqthink-conformance-atlas/2"
-"""/2: the pairs' root causes carry derived headlines, change tables and origins; /1 atlases are still
-read (every field /2 added has a default)."""
+ATLAS_FORMAT: Final = "seqthink-conformance-atlas/3"
+"""/2: the pairs' root causes carry derived headlines, change tables and origins; /3: verdict changes are
+grouped (wire behaviour, or packaging and identity) and the probe records the protocol revision each
+release negotiates. /1 and /2 atlases are still read (every field a later format added has a default)."""
 
 Cell = Verdict | Literal["absent"]
 """A record's verdict in one column; `absent` when that column's report has no such record (or no report)."""
@@ -53,6 +54,11 @@ class ToolSnapshot(_Frozen):
         default=None, description="the store kept the __proto__-branch call although it was answered isError"
     )
     anchors: dict[str, str] = Field(default_factory=dict, description="probe step → transcript anchor")
+    negotiated: dict[str, str] = Field(
+        default_factory=dict,
+        description="protocol revision offered at initialize → the revision the release answered, one fresh "
+        "process per offer (an error text when it answered none)",
+    )
 
 
 class ReadmeSnapshot(_Frozen):
@@ -100,10 +106,16 @@ class GridRow(_Frozen):
     )
 
 
+Group = Literal["behaviour", "packaging"]
+"""A verdict change's kind: `packaging` when the record is judged on the shipped artifact (version strings,
+README, package metadata) and no difference the pair's comparison found on the wire names it."""
+
+
 class VerdictChange(_Frozen):
     record: str
     a: Cell
     b: Cell
+    group: Group = "behaviour"
 
 
 class Pair(_Frozen):
@@ -156,7 +168,9 @@ class UpstreamProblem(_Frozen):
 
 
 class Atlas(_Frozen):
-    format: Literal["seqthink-conformance-atlas/1", "seqthink-conformance-atlas/2"] = ATLAS_FORMAT
+    format: Literal[
+        "seqthink-conformance-atlas/1", "seqthink-conformance-atlas/2", "seqthink-conformance-atlas/3"
+    ] = ATLAS_FORMAT
     generated: str
     harness: HarnessIdentity
     profile: str

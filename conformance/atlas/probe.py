@@ -33,6 +33,9 @@ CALL: Final[dict[str, JSON]] = {
     "nextThoughtNeeded": False,
 }
 PROTO_CALL: Final[dict[str, JSON]] = {**CALL, "branchFromThought": 1, "branchId": "__proto__"}
+OFFERS: Final = ("2025-11-25", "2025-06-18")
+"""The newest revisions offered at initialize, each on a fresh process, beside the harness's own
+(`PROTOCOL_VERSION`): what a release negotiates, not what the harness asked for."""
 _SWITCH_SENTENCE: Final = re.compile(r"`([A-Z][A-Z0-9_]{2,})`[^`\n]{0,40}?\bto\s+`([^`\s]+)`")
 
 
@@ -67,7 +70,9 @@ def probe_tool(
             Transcript(transcript_path) as transcript,
             target.wire(timeout=timeout, transcript=transcript) as driver,
         ):
-            driver.initialize(PROTOCOL_VERSION)
+            answered = driver.initialize(PROTOCOL_VERSION).get("protocolVersion")
+            negotiated = {PROTOCOL_VERSION: answered if isinstance(answered, str) else "no protocolVersion"}
+            negotiated |= {offer: _negotiate(target, offer, timeout, transcript) for offer in OFFERS}
             listing = driver.list_tools()
             anchors["tools/list"] = _anchor(relative, listing)
             tools = (listing.result or {}).get("tools")
@@ -78,7 +83,8 @@ def probe_tool(
             )
             if tool is None:
                 return ToolSnapshot(
-                    ok=False, error=f"tools/list offers no {TOOL}", transcript=relative, anchors=anchors
+                    ok=False, error=f"tools/list offers no {TOOL}", transcript=relative, anchors=anchors,
+                    negotiated=negotiated,
                 )
             description = tool.get("description")
             text = description if isinstance(description, str) else ""
@@ -119,9 +125,20 @@ def probe_tool(
                 proto_branch=proto_answer,
                 proto_branch_retained=retained if proto.is_error or proto.error is not None else None,
                 anchors=anchors,
+                negotiated=negotiated,
             )
     except HarnessError as exc:
         return ToolSnapshot(ok=False, error=str(exc)[:500], transcript=relative, anchors=anchors)
+
+
+def _negotiate(target: Target, offer: str, timeout: float, transcript: Transcript) -> str:
+    """The revision a fresh process of `target` answers when offered `offer` (or why it answered none)."""
+    try:
+        with target.wire(timeout=timeout, transcript=transcript) as driver:
+            answered = driver.initialize(offer).get("protocolVersion")
+    except HarnessError as exc:
+        return f"error: {str(exc)[:120]}"
+    return answered if isinstance(answered, str) else "no protocolVersion"
 
 
 def readme_of(target: Target) -> ReadmeSnapshot | None:

@@ -9,7 +9,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from conformance.atlas.model import ATLAS_FORMAT, Atlas, Column, Judgement, Pair, UpstreamProblem
+from conformance.atlas.grid import PACKAGING_SERVED
+from conformance.atlas.model import (
+    ATLAS_FORMAT,
+    Atlas,
+    Column,
+    Judgement,
+    Pair,
+    UpstreamProblem,
+    VerdictChange,
+)
+from conformance.atlas.sentences import cut_headline, negotiated, order_sentences
 from conformance.atlas.svg import grid_svg, legend_svg
 from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.core.create import create_file, ensure_folder
@@ -20,7 +30,7 @@ from conformance.report.escape import safe
 from conformance.report.markdown_parts import link, md
 from conformance.report.markup import Content, Markup, join, raw_css, tag
 
-SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-2.json"
+SCHEMA_ID: Final = "https://seqthink-conformance.invalid/schemas/atlas-3.json"
 SHORT: Final = {
     "holds": "H",
     "deviates": "D",
@@ -125,7 +135,7 @@ def identity_cells(column: Column) -> list[str]:
         (ident.zod_version if ident is not None else None) or "—",
         others or "—",
         info or "—",
-        column.protocol_version or "—",
+        negotiated(column),
     ]
 
 
@@ -137,7 +147,7 @@ IDENTITY_HEAD: Final = [
     "zod",
     "other deps",
     "serverInfo",
-    "protocol",
+    "protocol offered → negotiated",
 ]
 
 
@@ -151,6 +161,25 @@ def _claim_rows(atlas: Atlas) -> tuple[list[str], list[tuple[str, dict[str, Judg
     for j in atlas.claims:
         rows.setdefault(j.claim, {})[j.column] = j
     return labels, list(rows.items())
+
+
+def _split(pair: Pair) -> tuple[list[str], list[VerdictChange], list[str], list[VerdictChange]]:
+    """(served, verdict changes) of wire behaviour, then of packaging and identity (README, version strings,
+    package metadata: `grid.grouped`)."""
+    packaging_served = [c for c in pair.probe_changes if c.startswith(PACKAGING_SERVED)]
+    served = [c for c in pair.probe_changes if c not in packaging_served]
+    return (
+        served,
+        [c for c in pair.verdict_changes if c.group != "packaging"],
+        packaging_served,
+        [c for c in pair.verdict_changes if c.group == "packaging"],
+    )
+
+
+PACKAGING_NOTE: Final = (
+    "packaging and identity (judged on the shipped package: README, version strings, metadata; no wire "
+    "difference names these records)"
+)
 
 
 def _pair_title(atlas: Atlas, pair: Pair) -> str:
@@ -185,6 +214,8 @@ def render_markdown(atlas: Atlas) -> str:
         "",
         *([f"> The atlas stopped early — {md(atlas.interrupted)}; {_what_stopped(atlas)}.", ""]
           if atlas.interrupted else []),
+        *(md(sentence, None) for sentence in order_sentences(atlas.columns)),
+        "",
         "## Verdicts by release",
         "",
         "H holds, D deviates, E error, n/o not observable, – not run, · absent; **bold** = changed from the "
@@ -221,13 +252,21 @@ def render_markdown(atlas: Atlas) -> str:
             f"{len(pair.verdict_changes)} verdict change(s), {len(pair.probe_changes)} served change(s).",
             "",
         ]
-        lines += [f"- served: {md(change, 300)}" for change in pair.probe_changes]
+        served, behaviour, packaging_served, packaging = _split(pair)
+        lines += [f"- served: {md(change, 300)}" for change in served]
         for cause in pair.root_causes:
-            lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {md(cause.summary)}")
+            headline = md(cut_headline(cause.summary), None)
+            lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {headline}")
+            if cause.origin:
+                lines.append(f"  {md(cause.origin, None)}")
             if cause.example:
                 lines += ["", "  ```json", *(f"  {line[:600]}" for line in cause.example[:6]), "  ```", ""]
-        for change in pair.verdict_changes:
+        for change in behaviour:
             lines.append(f"- {md(change.record)}: {change.a} → {change.b}")
+        if packaging or packaging_served:
+            lines += ["", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", ""]
+            lines += [f"- served: {md(change, 300)}" for change in packaging_served]
+            lines += [f"- {md(change.record)}: {change.a} → {change.b}" for change in packaging]
         lines.append("")
     changed = [r for r in atlas.grid if r.first_change or r.switch_changes]
     lines += ["## First release where each record changed", ""]
@@ -350,15 +389,21 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
                         class_="muted",
                     ),
                 ),
+                tag("p", cause.origin) if cause.origin else "",
                 tag("pre", "\n".join(cause.example)) if cause.example else "",
             )
         )
-    if pair.probe_changes:
-        parts.append(tag("ul", [tag("li", "served: ", change) for change in pair.probe_changes]))
-    if pair.verdict_changes:
-        parts.append(
-            _table(["record", "before", "after"], [[c.record, c.a, c.b] for c in pair.verdict_changes])
-        )
+    served, behaviour, packaging_served, packaging = _split(pair)
+    if served:
+        parts.append(tag("ul", [tag("li", "served: ", change) for change in served]))
+    if behaviour:
+        parts.append(_table(["record", "before", "after"], [[c.record, c.a, c.b] for c in behaviour]))
+    if packaging or packaging_served:
+        parts.append(tag("p", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", class_="muted"))
+        if packaging_served:
+            parts.append(tag("ul", [tag("li", "served: ", change) for change in packaging_served]))
+        if packaging:
+            parts.append(_table(["record", "before", "after"], [[c.record, c.a, c.b] for c in packaging]))
     return join(parts)
 
 
@@ -377,6 +422,7 @@ def render_html(atlas: Atlas) -> str:
         ),
         *([tag("p", f"The atlas stopped early — {atlas.interrupted}; {_what_stopped(atlas)}.")]
           if atlas.interrupted else []),
+        tag("p", " ".join(order_sentences(atlas.columns))),
         tag("h2", "Verdicts by release"),
         tag(
             "p",

@@ -137,11 +137,7 @@ def run_comparison(
         origins = cross_all(target_a, target_b, crossed, (seen_a, seen_b), fresh_found,
                             [(c.program, found) for c, found in confirmed], timeout)
         differences = [d.model_copy(update={"origin": origins.get(d.id, "")}) for d in differences]
-    causes = root_causes(differences, rules, name_a, name_b)
-    if crossing is not None:
-        by_id = {d.id: d for d in differences}
-        causes = [c.model_copy(update={"origin": origin_sentence(
-            [by_id[i] for i in c.differences], crossing, name_a, name_b)}) for c in causes]
+    causes = explained(differences, rules, name_a, name_b, crossing)
     comparison = Comparison(
         a=target_a.identity,
         b=target_b.identity,
@@ -399,11 +395,26 @@ def _value_class(found: Found, step: Step | None) -> str:
     return ""
 
 
-def explain_again(differences: list[Difference], a: str, b: str) -> list[RootCause]:
+def explain_again(
+    differences: list[Difference], a: str, b: str, crossing: Crossing | None = None
+) -> list[RootCause]:
     """The root causes of differences kept from an earlier comparison of the specs `a` and `b`, made with
-    today's rules and explanations (a kept comparison saves the search, never the sentences)."""
+    today's rules and explanations (a kept comparison saves the search, never the sentences): the same
+    path `run_comparison` takes, so the atlas reads a pair as `compare` does."""
     name_a, name_b = side_labels(a, b, (None, None))
-    return root_causes(differences, default_rules(), name_a, name_b)
+    return explained(differences, default_rules(), name_a, name_b, crossing)
+
+
+def explained(
+    differences: list[Difference], rules: Rules, name_a: str, name_b: str, crossing: Crossing | None
+) -> list[RootCause]:
+    """Root causes, each with what the crossed target showed on its differences (`compare --cross`)."""
+    causes = root_causes(differences, rules, name_a, name_b)
+    if crossing is None:
+        return causes
+    by_id = {d.id: d for d in differences}
+    return [c.model_copy(update={"origin": origin_sentence(
+        [by_id[i] for i in c.differences], crossing, name_a, name_b)}) for c in causes]
 
 
 def root_causes(

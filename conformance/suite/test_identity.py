@@ -64,17 +64,19 @@ def test_server_info_advertises_0_2_0(server: ServerSession, host: SdkDriver) ->
 def test_advertised_version_differs_from_the_package(
     server: ServerSession, target: Target, package_json: dict[str, object]
 ) -> None:
-    """The installed package declares 0.6.2, not the version served (artifact check)."""
+    """The installed package declares a version other than the one served (artifact check): the defect is
+    the disagreement, so a later release with its own version string still shows it, and one that serves
+    its package's version has fixed it."""
     server.probe()
-    assert package_json.get("version") == "0.6.2", package_json.get("version")
+    assert isinstance(package_json.get("version"), str), package_json.get("version")
     assert server.server_info.get("version") != package_json.get("version"), server.server_info
 
 
 @evidences("CMP-6")
 def test_package_manifest(package_dir: Path, package_json: dict[str, object]) -> None:
-    """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped."""
+    """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped.
+    The package's own version string is not part of the contract: every release has its own."""
     assert package_json.get("name") == PACKAGE_NAME
-    assert package_json.get("version") == "0.6.2"
     assert package_json.get("bin") == {"mcp-server-sequential-thinking": "dist/index.js"}
     assert package_json.get("files") == ["dist"]
     scripts = package_json.get("scripts")

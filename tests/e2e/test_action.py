@@ -128,3 +128,28 @@ def test_action_is_strict_about_unexplained_baseline_entries_by_default(
     lenient = job(tmp_path / "lenient", python_venv, target=fake("hostile"), baseline=str(baseline),
                   profile="dev", args=args, transcripts="none", cache="false", strict_baseline="false")
     assert lenient.code == 0, lenient.output[-4000:]
+
+
+def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: Path) -> None:
+    """Mode pull-request on 2026.7.4 → 2026.8.31 (base and head as a workflow would have built them): the
+    job summary gets the headline table, the comment file stays under GitHub's limit and names what the
+    pull request does not declare, and the job fails on those; the one declared difference reads so."""
+    baseline = tmp_path / "compare-baseline.yaml"
+    baseline.write_text(
+        "format: seqthink-compare-baseline/1\naccepted:\n"
+        "  - id: tools_list.inputSchema.changed\n    reason: the pull request restores required\n",
+        encoding="utf-8",
+    )
+    ran = job(tmp_path / "ws", python_venv, mode="pull-request", base="npm:2026.7.4", head="npm:2026.8.31",
+              baseline=str(baseline), profile="dev", seed="20261129", args="--budget 20", transcripts="none")
+    assert ran.code == 1, ran.output[-4000:]
+    assert "## Behaviour differences: base vs head" in ran.summary, ran.summary[:1000]
+    assert "| `tool-spec` |" in ran.summary and "not declared: the check fails" in ran.summary
+    comment = (tmp_path / "ws" / "runner-temp" / "seqthink-pr-comment.md").read_text(encoding="utf-8")
+    assert len(comment) <= 65_536
+    assert "declared: " in comment and "(`tools_list.inputSchema.changed`)" in comment
+    assert "**not declared**" in comment and "```yaml" in comment
+    uploaded = tmp_path / "ws" / "artifacts" / "conformance-report"
+    report = json.loads((uploaded / "report.json").read_text(encoding="utf-8"))
+    assert report["comparison"]["label_a"] == "base" and report["comparison"]["label_b"] == "head"
+    assert "Fail the job by the gate's exit status" in ran.output

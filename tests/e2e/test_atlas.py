@@ -114,7 +114,7 @@ def test_upstream_problems_are_located_with_anchors(runs: dict[str, Path]) -> No
 def test_files_validate_and_pages_carry_no_script(runs: dict[str, Path]) -> None:
     document = json.loads((runs["joint"] / "atlas.json").read_text())
     jsonschema.Draft202012Validator(shipped_schema()).validate(document)
-    assert document["format"] == "seqthink-conformance-atlas/2"
+    assert document["format"] == "seqthink-conformance-atlas/3"
     page = (runs["joint"] / "index.html").read_text()
     assert "<script" not in page.lower() and "Content-Security-Policy" in page and "<svg" in page
     assert "default-src 'none'" in html.unescape(page)
@@ -203,3 +203,16 @@ def test_an_interrupted_atlas_is_rebuilt_from_its_run_reports(runs: dict[str, Pa
         (c.spec, c.variant_of) for c in joint.columns
     ]
     assert [r.cells for r in rebuilt.grid] == [r.cells for r in joint.grid]
+
+
+def test_the_page_states_its_order_and_what_each_release_negotiates(runs: dict[str, Path]) -> None:
+    """The probe offers the newest revisions on fresh processes: 0.6.2 and 2025.7.1 answer 2024-11-05 to each,
+    and the page says so, with its order, in atlas.md and index.html."""
+    atlas = load_atlas(runs["joint"] / "atlas.json")
+    releases = [c for c in atlas.columns if c.variant_of is None]
+    for column in releases:
+        assert column.tool is not None
+        assert column.tool.negotiated == {v: "2024-11-05" for v in ("2024-11-05", "2025-11-25", "2025-06-18")}
+    markdown = (runs["joint"] / "atlas.md").read_text()
+    assert "version order" in markdown and "2025\\-11\\-25 → 2024\\-11\\-05" in markdown
+    assert "version order" in (runs["joint"] / "index.html").read_text()

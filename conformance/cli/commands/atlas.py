@@ -56,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare consecutive releases only (a switch column still shows its verdict and served changes)",
     )
     parser.add_argument(
+        "--no-cross",
+        action="store_true",
+        help="compare consecutive npm releases without --cross (no install of a release on its successor's "
+        "tree; differences are not told apart as code or dependencies)",
+    )
+    parser.add_argument(
         "--no-switches", action="store_true", help="no extra columns for documented environment switches"
     )
     parser.add_argument(
@@ -103,6 +109,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out=args.out,
             compare=not args.no_compare,
             compare_switches=not args.no_compare_switches,
+            cross=not args.no_cross,
             switches=not args.no_switches,
             cache=args.target_cache,
             timeout=args.call_timeout,
