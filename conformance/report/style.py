@@ -35,7 +35,7 @@ td code{white-space:normal}
 td li,td code{overflow-wrap:anywhere}
 td a{overflow-wrap:break-word}
 code.id{overflow-wrap:normal;word-break:normal}
-.data{overflow-wrap:anywhere}
+.data{overflow-wrap:anywhere;display:block;min-width:16em}
 .lead{font-size:1.05em}
 td ul{padding-left:1.1em;margin:.1em 0;min-width:14em}
 td:first-child{min-width:5.5em}
