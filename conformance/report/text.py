@@ -80,7 +80,7 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     """The departures as the gate weighed them: new ones (not in the baseline) fail it, accepted ones
     (declared in the baseline, behaving as pinned) do not. Never says "failing" of a gate that passed."""
     if departing == 0:
-        return "no departure"
+        return "no record departs"
     noun = f"{departing} departure{'s' if departing != 1 else ''}"
     if gate.deferred is not None:
         return f"{noun}, weighed against the baseline on the merged report"

@@ -61,7 +61,7 @@ def test_the_departures_sentence_counts_new_and_accepted(
     sentence = departures_sentence(gate, departing)
     assert "fail" not in sentence
     if departing == 0:
-        assert sentence == "no departure"
+        assert sentence == "no record departs"
     elif not baseline:
         assert sentence.startswith(f"{departing} departure") and "new (no baseline given)" in sentence
     else:
