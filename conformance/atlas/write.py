@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -46,7 +47,9 @@ _CSS: Final = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:90em;padding:0 1em;color:#1d1d1f}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;
-vertical-align:top;text-align:left;overflow-wrap:anywhere}th{background:#f4f4f6}
+vertical-align:top;text-align:left;overflow-wrap:break-word}th{background:#f4f4f6}
+td a,.when{white-space:nowrap}.prose{display:block;min-width:9em}
+td code{overflow-wrap:anywhere;display:inline-block;min-width:12em}
 .scroll{max-width:100%;overflow-x:auto;margin:.5em 0}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;max-height:24em}
 .muted{color:#5f6368}code{background:#f1f1f4;padding:0 .2em}.grid{overflow-x:auto}
@@ -357,6 +360,31 @@ def _table(head: Sequence[Content], rows: Sequence[Sequence[Content]]) -> Markup
     )
 
 
+def _identity_cell(index: int, value: str) -> Content:
+    """A cell of `identity_cells` sized to its content: moments (published, tree as of) and the protocol
+    revision on one line, the lists of dependencies and serverInfo wide enough to read as phrases."""
+    name = IDENTITY_HEAD[index + 1]
+    if name in ("published", "tree as of"):
+        return _when(value)
+    if name == "protocol":
+        return tag("span", value, class_="when")
+    if name in ("other deps", "serverInfo"):
+        return tag("span", value, class_="prose")
+    return value
+
+
+def _when(value: str) -> Markup:
+    """A timestamp on one line, to the second in UTC (the exact value on hover); other text as it is."""
+    today = value.startswith("today (") and value.endswith(")")
+    inner = value[len("today ("):-1] if today else value
+    try:
+        moment = datetime.fromisoformat(inner).astimezone(UTC)
+    except ValueError:
+        return tag("span", value)
+    shown = moment.strftime("%Y-%m-%d %H:%M:%SZ")
+    return tag("span", f"today ({shown})" if today else shown, class_="when", title=value)
+
+
 def _link(href: str | None, text: str) -> Markup:
     return tag("a", text, href=href) if href else tag("span", text, class_="muted")
 
@@ -440,7 +468,7 @@ def render_html(atlas: Atlas) -> str:
             [
                 [
                     c.label,
-                    *identity_cells(c),
+                    *(_identity_cell(i, v) for i, v in enumerate(identity_cells(c))),
                     _link(c.report, "report") if c.report else (c.error or "no report"),
                 ]
                 for c in atlas.columns

@@ -12,7 +12,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel
 
 from conformance.core.errors import HarnessError
-from conformance.core.inputs import describe, read_yaml, validated
+from conformance.core.inputs import describe, location, read_yaml, validated
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,7 +29,7 @@ def first_violation(schema: dict[str, Any], document: object) -> str | None:
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(document))
     if error is None:
         return None
-    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+    where = location(list(error.absolute_path)) or "(top level)"
     return f"at {where}: {error.message[:300]}"
 
 

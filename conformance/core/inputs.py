@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, Unpack
 
@@ -131,13 +131,31 @@ def _read(parse: Callable[..., object], path: Path, limits: Limits) -> object:
     return parse(text, describe(path, what), depth=limits.get("depth", MAX_DEPTH), error=error)
 
 
+def location(path: Sequence[str | int]) -> str:
+    """A place in a document as a person counts: `deviations[1].reason (entry 2 of deviations)` — the index
+    as written in code, the entry number from 1, so the second entry is never called 1."""
+    written = ""
+    entries: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            entries.append(f"entry {part + 1}" + (f" of {_last_name(written)}" if written else ""))
+            written += f"[{part}]"
+        else:
+            written += f".{part}" if written else str(part)
+    return f"{written} ({', '.join(entries)})" if entries else written
+
+
+def _last_name(written: str) -> str:
+    return re.split(r"[.\[]", written.rsplit(".", 1)[-1])[0] or written
+
+
 def validated(model: type[M], document: object, where: str, error: ErrorType = InputError) -> M:
     """`model` from a parsed document, or one line naming the first field that does not fit."""
     try:
         return model.model_validate(document)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = _one_line(".".join(str(p) for p in first["loc"]), 120) or "(top level)"
+        field = _one_line(location(first["loc"]), 160) or "(top level)"
         raise error(f"{where}: {field}: {_one_line(first['msg'])}") from None
 
 

@@ -21,7 +21,7 @@ class Markup(str):
 
 Content = Markup | str | int | float | None | Iterable["Content"]
 
-_VOID: Final = frozenset({"meta", "br", "hr"})
+_VOID: Final = frozenset({"meta", "br", "hr", "wbr"})
 _URL_ATTRS: Final = frozenset({"href", "src", "xlink-href", "action", "formaction"})
 _SCHEME: Final = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 _INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")

@@ -1,7 +1,8 @@
 """The look every HTML page of the harness shares (report, atlas): one style sheet, one CSP, one page frame.
 
-Pages must read at 1280 px and on a phone: text wraps (long test ids and frames too), wide tables scroll
-inside their own box, never the page. No script, no external resource, no font beyond the system's.
+Pages must read at 1280 px and on a phone: text wraps (frames and data anywhere; test ids and paths only
+between their parts, `code.id`; links and words never mid-word), wide tables scroll inside their own box,
+never the page. No script, no external resource, no font beyond the system's.
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ table{border-collapse:collapse;margin:0}
 td,th{border:1px solid #d9d9de;padding:.3em .55em;vertical-align:top;text-align:left}
 th{background:#f4f4f6;font-weight:600}
 td code{white-space:normal}
-td li,td code,td a{overflow-wrap:anywhere}
+td li,td code{overflow-wrap:anywhere}
+td a{overflow-wrap:break-word}
+code.id{overflow-wrap:normal;word-break:normal}
+.data{overflow-wrap:anywhere;display:block;min-width:16em}
+.lead{font-size:1.05em}
 td ul{padding-left:1.1em;margin:.1em 0;min-width:14em}
 td:first-child{min-width:5.5em}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

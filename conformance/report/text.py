@@ -61,6 +61,47 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     return "gate failed: " + "; ".join(parts)
 
 
+DEPARTING = ("deviates", "error")
+"""The verdicts the gate weighs: a record whose tests found it false of the target, or could not decide."""
+
+
+def records_checked(report: Report) -> str:
+    """What a maintainer reads first: how many records this run could check, and what it found of them."""
+    counts = report.summary.counts
+    unobservable = counts.get("not observable", 0)
+    checked = report.summary.records - unobservable
+    found = [f"{counts.get('holds', 0)} hold", f"{counts.get('deviates', 0)} depart"]
+    found += [f"{counts[v]} {v}" for v in ("error", "not run") if counts.get(v, 0)]
+    rest = f"; {unobservable} more cannot be observed from outside" if unobservable else ""
+    return f"{checked} record{'s' if checked != 1 else ''} checked: {', '.join(found)}{rest}"
+
+
+def departures_sentence(gate: Gate, departing: int) -> str:
+    """The departures as the gate weighed them: new ones (not in the baseline) fail it, accepted ones
+    (declared in the baseline, behaving as pinned) do not. Never says "failing" of a gate that passed."""
+    if departing == 0:
+        return "no record departs"
+    noun = f"{departing} departure{'s' if departing != 1 else ''}"
+    if gate.deferred is not None:
+        return f"{noun}, weighed against the baseline on the merged report"
+    if gate.baseline is None:
+        return f"{noun}, {'all new' if departing > 1 else 'new'} (no baseline given)"
+    new = len(gate.unexpected)
+    accepted = len(gate.expected)
+    parts = [f"{new} new (not in the baseline)" if new else "0 new",
+             f"{accepted} accepted (declared in the baseline)"]
+    if gate.changed:
+        parts.append(f"{len(gate.changed)} declared but changed since pinned")
+    others = departing - new - accepted - len(gate.changed)
+    if others > 0:
+        parts.append(f"{others} declared with another verdict")
+    return f"{noun}: {', '.join(parts)}"
+
+
+def departing_records(report: Report) -> int:
+    return sum(report.summary.counts.get(v, 0) for v in DEPARTING)
+
+
 NO_STEP = "(no such witness)"
 
 

@@ -196,6 +196,61 @@ def test_page_reads_well(
         assert marks >= len(VERDICTS), "verdict marks are drawn, not emoji"
 
 
+BROKEN_WORDS = r"""() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const broken = [];
+  const data = 'pre, .data, code:not(.id), svg';
+  const check = (root, where) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest(data)) continue;
+      for (const word of node.data.matchAll(/[\p{L}\p{N}_]+/gu)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
+                                   .map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(`${where} ${root.tagName.toLowerCase()}: ${word[0]}`);
+      }
+    }
+  };
+  document.querySelectorAll('td, th').forEach(cell => check(cell, 'cell'));
+  document.querySelectorAll('a').forEach(link => check(link, 'link'));
+  return broken;
+}"""
+"""Every word of a table cell or a link that the browser laid out over more than one line, every <details>
+opened. Data (frames, messages, answers: `pre`, `.data`, `code` other than ids) may wrap anywhere; names,
+test ids, timestamps and link texts may not."""
+
+
+@pytest.fixture(scope="module")
+def todays_pages(pictures_page: Path) -> dict[str, Path]:
+    """The committed reports as today's writers render them, beside the pages `_pages` already renders."""
+    folder = pictures_page.parent
+    pages = {}
+    for name in COMMITTED:
+        path = folder / f"{name}-today.html"
+        path.write_text(render_html(load_report(REPO / "reports" / name / "report.json")), encoding="utf-8")
+        pages[name] = path
+    return {**pages, "atlas": folder / "atlas.html", "compare": folder / "compare.html"}
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("which", [*COMMITTED, "atlas", "compare"])
+def test_no_cell_or_link_breaks_a_word(
+    browser: Browser, todays_pages: dict[str, Path], shots: Path, which: str, viewport: str
+) -> None:
+    """Columns are sized to their content: a test id, a timestamp or a link's text is never broken mid-word
+    (the table scrolls in its own box instead), at 1280 px and on a phone."""
+    pg, _ = _open(browser, todays_pages[which], viewport)
+    try:
+        broken: list[str] = pg.evaluate(BROKEN_WORDS)
+        pg.screenshot(path=str(shots / f"{which}-opened-{viewport}.png"))
+    finally:
+        pg.close()
+    assert broken == [], f"{len(broken)} words broken over lines in {which} at {viewport}: {broken[:12]}"
+
+
 def test_csp_keeps_an_injected_script_from_running(
     browser: Browser, hostile_report: Path, tmp_path: Path, shots: Path
 ) -> None:

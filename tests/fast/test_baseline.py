@@ -13,6 +13,8 @@ from pathlib import Path
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.catalog.records import default_catalog
 from conformance.catalog.witnesses import WitnessError, default_witnesses, load_witnesses, witnesses_path
@@ -164,6 +166,21 @@ def test_v2_baseline_round_trips_and_needs_a_project(tmp_path: Path) -> None:
         {"record": "RTE-3", "reason": "r", "signature": "not-a-digest"}]}), encoding="utf-8")
     with pytest.raises(BaselineError, match="signature"):
         load_baseline(path)
+
+
+@settings(max_examples=20, deadline=None)
+@given(blank=st.integers(0, 6), size=st.integers(1, 7))
+def test_an_error_counts_the_baseline_s_entries_from_1(tmp_path_factory: pytest.TempPathFactory, blank: int,
+                                                       size: int) -> None:
+    """The entry a maintainer must fix is named as they count it (the second is entry 2), beside its index."""
+    blank = blank % size
+    entries = [{"record": f"RTE-{i}", "reason": "   " if i == blank else "why"} for i in range(size)]
+    path = tmp_path_factory.mktemp("baseline") / "b.yaml"
+    path.write_text(yaml.safe_dump({"format": BASELINE_FORMAT, "project": "p", "deviations": entries}),
+                    encoding="utf-8")
+    with pytest.raises(BaselineError) as raised:
+        load_baseline(path)
+    assert f": deviations[{blank}].reason (entry {blank + 1} of deviations): " in str(raised.value)
 
 
 def test_the_shipped_2026_8_31_baseline_is_v2_and_pinned() -> None:

@@ -398,6 +398,7 @@ HTML_TAGS = {
     "nav",
     "figure",
     "figcaption",
+    "wbr",
 }
 SVG_TAGS = {"svg", "path", "circle", "rect", "line", "polyline", "text"}
 """The pictures' elements (conformance/report/svg.py): shapes and text only, never script or foreignObject."""

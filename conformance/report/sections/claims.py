@@ -1,55 +1,89 @@
-"""The claims of the documents (CLM-*), each judged from what the suite observed for or against it."""
+"""The claims of the documents (CLM-*), each asked two questions side by side: does the server still make
+the claim (the claim record's verdict), and is the claim true of its behaviour (the claim audit)."""
 
 from __future__ import annotations
 
-from conformance.report.html_parts import table
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.report.html_parts import identifier, table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import ClaimVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import is_comparison_only
+from conformance.report.text import VERDICT_MARK, is_comparison_only
+
+TWO_QUESTIONS: Final = (
+    "Each claim is asked two questions. The record's verdict asks whether the server still makes the claim "
+    "(its tool description or README says it): holds means it does. The claim audit asks whether the claim "
+    "is true of what the server does, from what the suite observed: contradicted, unsupported, bounded, "
+    "observed-delivered or supported. A claim can hold as a record and be contradicted by the audit: the "
+    "server says it, and it is not so."
+)
 
 
-def view(report: Report) -> tuple[ClaimVerdict, ...] | NotShown:
+@dataclass(frozen=True)
+class Claims:
+    claims: tuple[ClaimVerdict, ...]
+    record_verdicts: dict[str, str]
+    """The verdict of each claim's own record (same ID), where the catalog has one."""
+
+
+def view(report: Report) -> Claims | NotShown:
     if is_comparison_only(report) or not report.claims:
         return NOT_SHOWN
-    return tuple(report.claims)
+    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records})
 
 
-def markdown(claims: tuple[ClaimVerdict, ...], detail: Detail) -> list[str]:
-    lines = ["## Claims", ""]
+def _record_verdict(claims: Claims, claim: str) -> str:
+    v = claims.record_verdicts.get(claim)
+    return "—" if v is None else f"{VERDICT_MARK[v]} {v}"
+
+
+def markdown(claims: Claims, detail: Detail) -> list[str]:
+    lines = ["## Claims", "", TWO_QUESTIONS, ""]
     lines += md_table(
-        ["claim", "verdict", "observations"],
+        ["claim", "still made? (record verdict)", "true of its behaviour? (claim audit)", "observations"],
         [
             [
                 md(c.claim),
+                _record_verdict(claims, c.claim),
                 c.verdict,
                 "<br>".join(f"*{o.verdict}*: {md(o.observation, 300)}" for o in c.observations) or "—",
             ]
-            for c in claims
+            for c in claims.claims
         ],
     )
     lines.append("")
     return lines
 
 
-def html(claims: tuple[ClaimVerdict, ...]) -> list[Content]:
+def html(claims: Claims) -> list[Content]:
     return [
         tag("h2", "Claims", id="claims"),
-        table(["claim", "statement", "verdict", "observations"], [_claim(c) for c in claims]),
+        tag("p", TWO_QUESTIONS),
+        table(
+            ["claim", "statement", "still made? (record verdict)", "true of its behaviour? (claim audit)",
+             "observations"],
+            [_claim(claims, c) for c in claims.claims],
+        ),
     ]
 
 
-def _claim(c: ClaimVerdict) -> list[Content]:
+def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
     observations = tag(
         "ul",
         [
-            tag("li", tag("strong", o.verdict), ": ", o.observation, " ", tag("span", o.test, class_="muted"))
+            tag("li", tag("strong", o.verdict), ": ", o.observation, " ",
+                tag("span", identifier(o.test), class_="muted"))
             for o in c.observations
         ],
     )
-    return [tag("strong", c.claim), c.statement, tag("span", c.verdict, class_="v"), observations]
+    record = claims.record_verdicts.get(c.claim)
+    made: Content = "—" if record is None else tag("a", verdict(record), href=f"#rec-{c.claim}")
+    return [tag("strong", c.claim, id=f"claim-{c.claim}"), c.statement, made,
+            tag("span", c.verdict, class_="v"), observations]
 
 
 SECTION = section("claims", view, markdown=markdown, html=html, anchor=Anchor("claims", "Claims"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.report.html_parts import table
+from conformance.report.html_parts import identifier, table
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
@@ -79,7 +79,7 @@ def html(found: Findings) -> list[Content]:
                     tag("strong", f.amendment),
                     tag("a", f.annotates, href=f"#rec-{f.annotates}"),
                     f.finding,
-                    tag("ul", [tag("li", a) for a in f.evidence_anchor]),
+                    tag("ul", [tag("li", identifier(a)) for a in f.evidence_anchor]),
                     f.superseded,
                     "yes" if f.reproduced else f"no ({f.verdict})",
                 ]

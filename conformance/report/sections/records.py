@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Final
 
-from conformance.report.html_parts import table, verdict
+from conformance.report.html_parts import identifier, table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
-from conformance.report.model import RecordVerdict, Report, TestRef
+from conformance.report.model import RecordVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import VERDICT_MARK, is_comparison_only
 
 EVENT_CHARS: Final = 4000
 
 
-def view(report: Report) -> tuple[RecordVerdict, ...] | NotShown:
-    return NOT_SHOWN if is_comparison_only(report) else tuple(report.records)
+@dataclass(frozen=True)
+class Records:
+    records: tuple[RecordVerdict, ...]
+    audits: dict[str, str]
+    """A claim record's claim audit (Claims), by record ID: the second question asked of it."""
+    transcript: str | None
+    """The transcript most tests name, said once above the records; a test naming another keeps a column."""
+    others: bool
+    """Whether some test names another transcript (or none)."""
 
 
-def markdown(records: tuple[RecordVerdict, ...], detail: Detail) -> list[str]:
+def view(report: Report) -> Records | NotShown:
+    if is_comparison_only(report):
+        return NOT_SHOWN
+    names = Counter(t.transcript for rv in report.records for t in rv.tests)
+    common = names.most_common(1)[0][0] if names else None
+    return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1)
+
+
+def markdown(shown: Records, detail: Detail) -> list[str]:
     lines = ["<details><summary>All records</summary>", ""]
     lines += md_table(
         ["record", "verdict", "tests", "examples", "evidence", "reason"],
@@ -27,13 +44,14 @@ def markdown(records: tuple[RecordVerdict, ...], detail: Detail) -> list[str]:
             [
                 _record_id(rv),
                 f"{VERDICT_MARK[rv.verdict]} {rv.verdict}"
-                + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else ""),
+                + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else "")
+                + (f"; claim audit: *{md(shown.audits[rv.id])}*" if rv.id in shown.audits else ""),
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
                 md(rv.reason, 200 if detail else 80),
             ]
-            for rv in records
+            for rv in shown.records
         ],
     )
     return [*lines, "", "</details>", ""]
@@ -44,46 +62,69 @@ def _record_id(rv: RecordVerdict) -> str:
     return f"**{md(rv.id)}**{aliases}"
 
 
-def html(records: tuple[RecordVerdict, ...]) -> list[Content]:
-    return [tag("h2", "Records", id="records"), [_record(rv) for rv in records]]
-
-
-def _test_row(t: TestRef) -> list[Content]:
+def html(shown: Records) -> list[Content]:
+    common = shown.transcript
+    said_once: Content = (
+        tag("p", "Every test's exchange (every frame sent and received, and the server's stderr) is in ",
+            tag("code", common), ", unless its row names another." if shown.others else ".", class_="muted")
+        if common else ""
+    )
     return [
-        tag("code", t.nodeid),
-        t.status,
-        t.examples,
-        t.message if t.status != "passed" else "",
-        t.transcript or "",
+        tag("h2", "Records", id="records"),
+        said_once,
+        [_record(rv, shown.audits.get(rv.id), common) for rv in shown.records],
     ]
 
 
-def _record(rv: RecordVerdict) -> Markup:
-    body: list[Content] = [
-        tag("p", rv.statement),
-        table(
-            ["", ""],
-            [
-                ["aliases", ", ".join(rv.aliases) or "—"],
-                ["anchors", "; ".join(rv.anchors) or "—"],
-                ["kind", rv.kind],
-                ["observable through", ", ".join(rv.channels) or "—"],
-                ["evidence", f"{rv.evidence_before} → {rv.evidence_after}"],
-                ["reason", rv.reason or "—"],
-                ["examples", rv.examples],
-                ["transcripts", ", ".join(rv.transcripts) or "—"],
-            ],
-        ),
+def _test_table(rv: RecordVerdict, common: str | None) -> Markup:
+    """The record's tests; the transcript column only where a test's differs from the one said above."""
+    own = any(t.transcript != common for t in rv.tests)
+    failed = any(t.status != "passed" for t in rv.tests)
+    header = ["test", "status", "examples", *(["message"] if failed else []),
+              *(["transcript"] if own else [])]
+    rows: list[list[Content]] = [
+        [
+            identifier(t.nodeid),
+            t.status,
+            t.examples,
+            *([tag("span", t.message, class_="data") if t.status != "passed" else ""] if failed else []),
+            *([t.transcript or ""] if own else []),
+        ]
+        for t in rv.tests
     ]
+    return table(header, rows)
+
+
+def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
+    """The second question a claim record answers, beside its verdict: the two read as one otherwise."""
+    first = {
+        "holds": f"This record holds: the server still makes claim {rv.id}.",
+        "deviates": f"This record deviates: the server no longer makes claim {rv.id} as the documents say.",
+    }.get(rv.verdict, f"This record is {rv.verdict}: whether the server makes claim {rv.id} is unknown.")
+    return tag(
+        "p",
+        first,
+        " The claim audit asks whether the claim is true of its behaviour: ",
+        tag("a", tag("strong", audit), href=f"#claim-{rv.id}"),
+        ".",
+    )
+
+
+def _record(rv: RecordVerdict, audit: str | None, common: str | None) -> Markup:
+    own_transcripts = [t for t in rv.transcripts if t != common]
+    body: list[Content] = [tag("p", rv.statement)]
+    if audit is not None:
+        body.append(_claim_audit(rv, audit))
+    if rv.reason:
+        body.append(tag("p", tag("strong", "Reason: "), rv.reason))
     if rv.tests:
-        body.append(
-            table(["test", "status", "examples", "message", "transcript"], [_test_row(t) for t in rv.tests])
-        )
+        body += [tag("p", f"{rv.examples} generated examples over {len(rv.tests)} test(s):"),
+                 _test_table(rv, common)]
     ce = rv.counterexample
     if ce is not None:
         body += [
             tag("h4", "Smallest counterexample"),
-            tag("p", tag("code", ce.test)),
+            tag("p", identifier(ce.test)),
             tag("pre", ce.falsifying),
             tag("h4", "Replay on a fresh process (one frame per line on stdin)"),
             tag("pre", "\n".join(ce.replay)),
@@ -93,16 +134,32 @@ def _record(rv: RecordVerdict) -> Markup:
                 tag("h4", f"Exchange ({len(ce.exchange)} events)"),
                 tag("pre", "\n".join(f"{e.kind:>8}  {e.data.rstrip()[:EVENT_CHARS]}" for e in ce.exchange)),
             ]
+    body += [
+        tag("h4", "In the documents"),
+        table(
+            ["", ""],
+            [
+                ["aliases", ", ".join(rv.aliases) or "—"],
+                ["anchors", "; ".join(rv.anchors) or "—"],
+                ["kind", rv.kind],
+                ["observable through", ", ".join(rv.channels) or "—"],
+                ["evidence", f"{rv.evidence_before} → {rv.evidence_after}"],
+                *([["transcripts", ", ".join(own_transcripts)]] if own_transcripts else []),
+            ],
+        ),
+    ]
     open_ = "open" if rv.verdict in ("deviates", "error") and not rv.explained_by else None
     explained: Content = ""
     if rv.explained_by:
         explained = [" explained by ", tag("a", rv.explained_by, href=f"#cause-{rv.explained_by}")]
+    audited: Content = [" · claim audit: ", tag("strong", audit)] if audit is not None else ""
     summary = tag(
         "summary",
         tag("strong", rv.id),
         f" ({', '.join(rv.aliases)}) " if rv.aliases else " ",
         verdict(rv.verdict),
         explained,
+        audited,
         " ",
         tag("span", rv.statement[:140], class_="muted"),
     )

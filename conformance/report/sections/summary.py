@@ -1,4 +1,6 @@
-"""Records per verdict and the run's totals: what a reader checks first after the gate's sentence."""
+"""What a maintainer checks first after the gate's sentence: the records checked, the departures (new, and
+accepted by the baseline), the records per verdict; then, under its own heading, what the run adds to the
+evidence packet (records moved from *implemented* to *observed*, examples)."""
 
 from __future__ import annotations
 
@@ -6,17 +8,29 @@ from dataclasses import dataclass
 
 from conformance.report.escape import safe
 from conformance.report.html_parts import table, verdict
+from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import VERDICTS, Report, Summary
 from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
 from conformance.report.svg import COLOURS, legend, verdict_bar
-from conformance.report.text import VERDICT_MARK, is_comparison_only
+from conformance.report.text import (
+    VERDICT_MARK,
+    departing_records,
+    departures_sentence,
+    is_comparison_only,
+    records_checked,
+)
+
+EVIDENCE_HEADING = "For the evidence packet"
+"""Where the documents' bookkeeping goes: below what the gate and a maintainer act on."""
 
 
 @dataclass(frozen=True)
 class Totals:
     summary: Summary
+    checked: str
+    departures: str
     profile: str
     seed: str | None
     duration_s: float
@@ -25,30 +39,53 @@ class Totals:
 def view(report: Report) -> Totals | NotShown:
     if is_comparison_only(report):
         return NOT_SHOWN
-    return Totals(report.summary, report.harness.profile, report.harness.seed, report.run.duration_s)
+    return Totals(
+        report.summary,
+        records_checked(report),
+        departures_sentence(report.gate, departing_records(report)),
+        report.harness.profile,
+        report.harness.seed,
+        report.run.duration_s,
+    )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _evidence(s: Summary) -> str:
+    return (
+        f"{s.records} records in the catalog; {s.observed} observed in this run, {s.moved_to_observed} of "
+        f"them moved from implemented to observed; {s.examples} generated examples"
+    )
 
 
 def markdown(totals: Totals, detail: Detail) -> list[str]:
     s = totals.summary
     counts = [[f"{VERDICT_MARK[v]} {v}", str(s.counts.get(v, 0))] for v in VERDICTS]
-    totals_line = (
-        f"{s.records} records; {s.observed} observed in this run, {s.moved_to_observed} of them moved "
-        f"from *implemented* to *observed*; {s.examples} generated examples; profile "
-        f"`{safe(totals.profile)}`, seed `{safe(totals.seed or 'random')}`."
+    evidence = (
+        f"*{EVIDENCE_HEADING}:* {md(_evidence(s))}; profile `{safe(totals.profile)}`, seed "
+        f"`{safe(totals.seed or 'random')}`."
     )
-    return [*md_table(["verdict", "records"], counts), "", totals_line, ""]
+    return [
+        f"**{md(totals.checked)}.** {md(_sentence(totals.departures))}.",
+        "",
+        *md_table(["verdict", "records"], counts),
+        "",
+        evidence,
+        "",
+    ]
 
 
 def html(totals: Totals) -> list[Content]:
     s = totals.summary
     return [
+        tag("p", tag("strong", totals.checked), ". ", _sentence(totals.departures), ".", class_="lead"),
         table(["verdict", "records"], [[verdict(v), s.counts.get(v, 0)] for v in VERDICTS]),
         _verdict_figure(s.counts),
-        tag(
-            "p",
-            f"{s.records} records; {s.observed} observed in this run, {s.moved_to_observed} moved from "
-            f"implemented to observed; {s.examples} generated examples.",
-        ),
+        tag("h3", EVIDENCE_HEADING),
+        tag("p", _evidence(s), "; profile ", tag("code", totals.profile), ", seed ",
+            tag("code", totals.seed or "random"), ".", class_="muted"),
     ]
 
 
@@ -64,11 +101,12 @@ def _verdict_figure(counts: dict[str, int]) -> Markup:
 
 def terminal(totals: Totals) -> list[str]:
     s = totals.summary
-    totals_line = (
-        f"  {s.records} records, {s.moved_to_observed} moved from implemented to observed, "
-        f"{s.examples} examples, {totals.duration_s:.1f} s"
-    )
-    return [*(f"  {VERDICT_MARK[v]} {v:<15} {s.counts.get(v, 0):>4}" for v in VERDICTS), totals_line]
+    return [
+        f"  {totals.checked}",
+        f"  {totals.departures}",
+        f"  {EVIDENCE_HEADING.lower()}: {s.moved_to_observed} of {s.records} records moved from implemented "
+        f"to observed, {s.examples} examples, {totals.duration_s:.1f} s",
+    ]
 
 
 SECTION = section("summary", view, markdown=markdown, html=html, terminal=terminal)
