@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from conformance.core.errors import InputError
-from conformance.core.inputs import BASELINE_BYTES, read_yaml, validated
+from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_yaml, validated
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
 BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"
@@ -103,6 +103,21 @@ def load_baseline(path: Path) -> Baseline:
     if raw is None:
         raise BaselineError(f"baseline {path} is empty: it needs at least `format:` and `project:`")
     return validated(Baseline, raw, f"baseline {path}", BaselineError)
+
+
+def check_readable(text: str, where: str) -> None:
+    """What `baseline` writes, `run --baseline` reads back: a baseline over a baseline's limits (long witness
+    answers) is refused before it is written, not after."""
+    size = len(text.encode("utf-8"))
+    if size > BASELINE_BYTES:
+        raise BaselineError(
+            f"the baseline for {where} would be {size / MiB:.1f} MiB, more than the "
+            f"{BASELINE_BYTES // MiB} MiB `run --baseline` reads (its departures' witness answers are that "
+            "long)"
+        )
+    document = parse_yaml(text, f"the baseline for {where}", values=max_values(BASELINE_BYTES),
+                          error=BaselineError)
+    validated(Baseline, document, f"the baseline for {where}", BaselineError)
 
 
 def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[str, BaselineEntry]:
