@@ -44,9 +44,12 @@ PACKAGE_BYTES: Final = 4 * MiB
 DATA_BYTES: Final = 16 * MiB
 """Everything else: the harness's own fixtures, manifests, caches, lockfiles and results."""
 BYTES_PER_VALUE: Final = 16
-"""A file of `limit` bytes holds at most `limit // 16` values (the harness's own files spend 20 to 60 bytes
-on each): what a parsed document costs in memory is bounded by its file's limit, not by how densely packed
-its values are (`[0,0,…]` is two bytes a value)."""
+"""A JSON file of `limit` bytes holds at most `limit // 16` values (the harness's own files spend 20 to 60
+bytes on each): what a parsed document costs in memory is bounded by its file's limit, not by how densely
+its values are packed (`[0,0,…]` is two bytes a value)."""
+YAML_BYTES_PER_VALUE: Final = 64
+"""A YAML file, one value per 64 bytes of its limit: YAML is composed node by node in Python (about ten
+microseconds a node), and it is written by hand (a baseline lists each record once: a few thousand values)."""
 MAX_ERRORS: Final = 50
 """Schema violations looked at before a file is refused (the most relevant of them is named)."""
 
@@ -72,12 +75,13 @@ except ImportError:  # pragma: no cover - PyYAML without libyaml
             Parser.__init__(self)
 
 
-def max_values(limit: int) -> int:
+def max_values(limit: int, *, yaml_syntax: bool = False) -> int:
     """How many values (array items, object members, containers) a file of at most `limit` bytes may hold."""
-    return limit // BYTES_PER_VALUE
+    return limit // (YAML_BYTES_PER_VALUE if yaml_syntax else BYTES_PER_VALUE)
 
 
 DATA_VALUES: Final = max_values(DATA_BYTES)
+DATA_YAML_VALUES: Final = max_values(DATA_BYTES, yaml_syntax=True)
 
 def safe_load(text: str) -> Any:
     """`yaml.safe_load`, parsed by libyaml where it is installed (ten times faster on the catalog, which
@@ -188,7 +192,7 @@ def parse_yaml(
     where: str,
     *,
     depth: int = MAX_DEPTH,
-    values: int = DATA_VALUES,
+    values: int = DATA_YAML_VALUES,
     error: ErrorType = InputError,
 ) -> object:
     """YAML's safe subset, composed node by node under limits checked as each node is made: an alias is
@@ -220,19 +224,19 @@ class Limits(TypedDict, total=False):
 
 
 def read_json(path: Path, **limits: Unpack[Limits]) -> object:
-    return _read(parse_json, path, limits)
+    return _read(parse_json, path, limits, yaml_syntax=False)
 
 
 def read_yaml(path: Path, **limits: Unpack[Limits]) -> object:
-    return _read(parse_yaml, path, limits)
+    return _read(parse_yaml, path, limits, yaml_syntax=True)
 
 
-def _read(parse: Callable[..., object], path: Path, limits: Limits) -> object:
+def _read(parse: Callable[..., object], path: Path, limits: Limits, *, yaml_syntax: bool) -> object:
     what, error = limits.get("what", ""), limits.get("error", InputError)
     limit = limits.get("limit", DATA_BYTES)
     text = read_text(path, what=what, limit=limit, error=error, follow=limits.get("follow", True))
-    return parse(text, describe(path, what), depth=limits.get("depth", MAX_DEPTH), values=max_values(limit),
-                 error=error)
+    return parse(text, describe(path, what), depth=limits.get("depth", MAX_DEPTH),
+                 values=max_values(limit, yaml_syntax=yaml_syntax), error=error)
 
 
 def validated(model: type[M], document: object, where: str, error: ErrorType = InputError) -> M:

@@ -97,11 +97,17 @@ def test_a_hostile_atlas_is_refused_by_merge(name: str, tmp_path: Path) -> None:
     assert not out.exists()
 
 
-def test_an_endless_file_is_read_no_further_than_its_limit() -> None:
-    with pytest.raises(InputError, match=r"baseline /dev/zero is larger than 4 MiB"):
+def test_a_device_is_refused_before_it_is_read_and_a_file_is_read_no_further_than_its_limit(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(InputError, match=r"baseline /dev/zero is not a regular file \(a character device\)"):
         load_baseline(Path("/dev/zero"))
-    with pytest.raises(InputError, match=r"is larger than 1024 bytes"):
+    with pytest.raises(InputError, match=r"is not a regular file \(a character device\)"):
         read_bytes(Path("/dev/urandom"), limit=1024)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 1025)
+    with pytest.raises(InputError, match=r"is larger than 1024 bytes"):
+        read_bytes(big, limit=1024)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

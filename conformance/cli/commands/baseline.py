@@ -50,7 +50,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.catalog.view import load_catalog_view
     from conformance.core.inputs import BASELINE_BYTES, read_text
     from conformance.core.outfolder import write_file
-    from conformance.gate.baseline import canonical_entries, check_readable, dump_baseline, load_baseline
+    from conformance.gate.baseline import (
+        canonical_entries,
+        check_fits,
+        check_readable,
+        dump_baseline,
+        load_baseline,
+    )
     from conformance.gate.refresh import carry_comments, check_project, check_report, refresh
     from conformance.report.json import load_report
     from conformance.targets.project import project_of
@@ -69,6 +75,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     canonical = load_catalog_view().canonical
     kept = canonical_entries(existing, canonical) if existing is not None else {}
     done = refresh(report, project, kept, drop_stale=args.drop_stale)
+    check_fits(done.baseline, f"project {safe(project)}")
     text = dump_baseline(done.baseline)
     carried = 0
     if existing is not None:
