@@ -76,12 +76,14 @@ except ImportError:  # pragma: no cover - PyYAML without libyaml
 
 
 def max_values(limit: int, *, yaml_syntax: bool = False) -> int:
-    """How many values (array items, object members, containers) a file of at most `limit` bytes may hold."""
+    """How many values a file of at most `limit` bytes may hold: JSON's counted as the commas, colons and
+    opening brackets outside strings (at most two for each value or key), YAML's as its nodes."""
     return limit // (YAML_BYTES_PER_VALUE if yaml_syntax else BYTES_PER_VALUE)
 
 
 DATA_VALUES: Final = max_values(DATA_BYTES)
 DATA_YAML_VALUES: Final = max_values(DATA_BYTES, yaml_syntax=True)
+
 
 def safe_load(text: str) -> Any:
     """`yaml.safe_load`, parsed by libyaml where it is installed (ten times faster on the catalog, which
