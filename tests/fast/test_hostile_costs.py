@@ -58,14 +58,17 @@ def measured(*args: str, cwd: Path) -> Cost:
     env.pop("CI", None)
     result = cwd / "measured.txt"
     command = [sys.executable, "-c", MEASURE, str(result), sys.executable, "-m", "conformance", *args]
+    launcher = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
     try:
-        done = subprocess.run(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=2 * SECONDS, start_new_session=True, check=False)
+        stdout, stderr = launcher.communicate(timeout=2 * SECONDS)
     except subprocess.TimeoutExpired:
+        os.killpg(launcher.pid, signal.SIGKILL)  # the launcher and the command (which may hold SIGTERM)
+        launcher.communicate()
         pytest.fail(f"still running after {2 * SECONDS:g} s: {args}")
     code, peak, seconds = result.read_text(encoding="utf-8").split()
     result.unlink()
-    ran = Ran(int(code), done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"), cwd)
+    ran = Ran(int(code), stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"), cwd)
     return Cost(ran, float(seconds), int(peak) / 1024)
 
 
