@@ -708,12 +708,13 @@ def merge_atlases(
 
 
 def _part(folder: Path, cache: Path, progress: Progress) -> Atlas:
-    """One merged folder's atlas: its atlas.json (never through a symlink), else rebuilt from its reports."""
+    """One merged folder's atlas: its atlas.json (never through a symlink; anything but a regular file is
+    refused by the reader), else rebuilt from its reports."""
     path = folder / "atlas.json"
     if folder.is_symlink() or path.is_symlink():
         linked = path if path.is_symlink() else folder
         raise AtlasInputError(f"{linked} is a symlink: a merge does not follow them")
-    return load_atlas(path) if path.is_file() else _from_runs(folder, cache, progress)
+    return load_atlas(path) if os.path.lexists(path) else _from_runs(folder, cache, progress)
 
 
 def _inside(root: Path, relative: str, named_in: str) -> Path:

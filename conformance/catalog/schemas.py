@@ -12,7 +12,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel
 
 from conformance.core.errors import HarnessError
-from conformance.core.inputs import describe, location, read_yaml, validated
+from conformance.core.inputs import describe, first_errors, location, read_yaml, validated
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,8 +25,10 @@ def packaged_schema(package: str, name: str = "schema.json") -> dict[str, Any]:
 
 
 def first_violation(schema: dict[str, Any], document: object) -> str | None:
-    """`at <path>: <message>` for the most relevant violation, or None when the document fits."""
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    """`at <path>: <message>` for the most relevant of the first violations, or None when the document fits
+    (a document with a million invalid items is refused after the first few, not after all of them)."""
+    found = first_errors(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    error = jsonschema.exceptions.best_match(found)
     if error is None:
         return None
     where = location(list(error.absolute_path)) or "(top level)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ from typing import Final
 
 DEADLINE_EXIT: Final = 124
 """Exit status of a run stopped by `--max-time` (as coreutils `timeout` uses)."""
+HELD_AT_MOST: Final = 5.0
+"""Seconds `deferred()` holds a stop: a set-up reads bounded regular files and ends sooner; one that does
+not (a system call that waits) is stopped then, without a report."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ _lock = threading.Lock()
 _stop: Stop | None = None
 _raised = False
 _deferring = False
+_held_since: float | None = None
 
 
 def requested() -> Stop | None:
@@ -69,22 +74,25 @@ def check() -> None:
 @contextmanager
 def deferred() -> Iterator[None]:
     """A stop that arrives inside the block is recorded, not raised: the block (a run's set-up, before it can
-    write a report) finishes, and the next `check()` raises it."""
-    global _deferring
+    write a report) finishes, and the next `check()` raises it. A block still running `HELD_AT_MOST` seconds
+    after the stop is interrupted then (the signal delivered again, so a waiting system call returns)."""
+    global _deferring, _held_since
     _deferring = True
     try:
         yield
     finally:
         _deferring = False
+        _held_since = None
 
 
 def reset() -> None:
     """Forget a stop (a new run in the same interpreter, e.g. the CLI's tests)."""
-    global _stop, _raised, _deferring
+    global _stop, _raised, _deferring, _held_since
     with _lock:
         _stop = None
         _raised = False
         _deferring = False
+        _held_since = None
 
 
 def _unraisable_context(frame: FrameType | None) -> bool:
@@ -99,10 +107,12 @@ def _unraisable_context(frame: FrameType | None) -> bool:
     return False
 
 
-def _stop_now(stop: Stop, frame: FrameType | None) -> None:
+def _stop_now(stop: Stop, frame: FrameType | None, signum: int) -> None:
     global _raised
     request(stop)
-    if _deferring or _unraisable_context(frame):
+    if _deferring and _hold(signum):
+        return
+    if _unraisable_context(frame):
         return
     with _lock:
         first = not _raised
@@ -111,9 +121,30 @@ def _stop_now(stop: Stop, frame: FrameType | None) -> None:
         raise Cancelled(stop)
 
 
+def _hold(signum: int) -> bool:
+    """Whether a stop arriving in a `deferred()` block is held: yes until it has been held `HELD_AT_MOST`
+    seconds; a reminder then delivers the signal again to the main thread, which the block cannot ignore."""
+    global _held_since
+    now = time.monotonic()
+    if _held_since is None:
+        _held_since = now
+        main = threading.main_thread().ident
+        held = _held_since
+
+        def remind() -> None:
+            if _deferring and _held_since == held and main is not None:
+                signal.pthread_kill(main, signum)
+
+        reminder = threading.Timer(HELD_AT_MOST, remind)
+        reminder.daemon = True
+        reminder.start()
+        return True
+    return now - _held_since < HELD_AT_MOST
+
+
 def _on_signal(signum: int, frame: FrameType | None) -> None:
     name = signal.Signals(signum).name
-    _stop_now(Stop("cancelled", f"cancelled by {name}", 128 + signum), frame)
+    _stop_now(Stop("cancelled", f"cancelled by {name}", 128 + signum), frame, signum)
 
 
 @contextmanager
@@ -136,7 +167,8 @@ def handling(max_time: float | None = None) -> Iterator[None]:
         saved[signal.SIGALRM] = alarm
 
         def on_alarm(signum: int, frame: FrameType | None) -> None:
-            _stop_now(Stop("deadline", f"deadline: --max-time {max_time:g} s reached", DEADLINE_EXIT), frame)
+            _stop_now(Stop("deadline", f"deadline: --max-time {max_time:g} s reached", DEADLINE_EXIT), frame,
+                      signum)
 
         signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, max(max_time, 0.001))

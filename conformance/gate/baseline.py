@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from conformance.core.errors import InputError
-from conformance.core.inputs import BASELINE_BYTES, read_yaml, validated
+from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
 BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"
@@ -99,10 +99,40 @@ class Baseline(BaseModel):
 
 
 def load_baseline(path: Path) -> Baseline:
-    raw = read_yaml(path, what="baseline", limit=BASELINE_BYTES, error=BaselineError)
+    return parse_baseline(read_text(path, what="baseline", limit=BASELINE_BYTES, error=BaselineError),
+                          f"baseline {path}")
+
+
+def parse_baseline(text: str, where: str) -> Baseline:
+    """A baseline's text as `run --baseline` reads it (the limits of a baseline: `core/inputs.py`)."""
+    raw = parse_yaml(text, where, values=max_values(BASELINE_BYTES, yaml_syntax=True), error=BaselineError)
     if raw is None:
-        raise BaselineError(f"baseline {path} is empty: it needs at least `format:` and `project:`")
-    return validated(Baseline, raw, f"baseline {path}", BaselineError)
+        raise BaselineError(f"{where} is empty: it needs at least `format:` and `project:`")
+    return validated(Baseline, raw, where, BaselineError)
+
+
+def check_fits(baseline: Baseline, where: str) -> None:
+    """A baseline whose strings alone are over a baseline's size (long witness answers), refused before it is
+    written out as YAML (its emitter takes a minute on 20 MB)."""
+    strings = sum(len(e.reason.encode()) + sum(len(w.answer.encode()) for w in e.witness)
+                  for e in baseline.deviations)
+    _check_size(strings, where)
+
+
+def check_readable(text: str, where: str) -> None:
+    """What `baseline` writes, `run --baseline` reads back: a baseline over a baseline's limits (long witness
+    answers) is refused before it is written, not after."""
+    _check_size(len(text.encode("utf-8")), where)
+    parse_baseline(text, f"the baseline for {where}")
+
+
+def _check_size(size: int, where: str) -> None:
+    if size > BASELINE_BYTES:
+        raise BaselineError(
+            f"the baseline for {where} would be {size / MiB:.1f} MiB, more than the "
+            f"{BASELINE_BYTES // MiB} MiB `run --baseline` reads (its departures' witness answers are that "
+            "long)"
+        )
 
 
 def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[str, BaselineEntry]:

@@ -329,13 +329,15 @@ def _fifo(folder: Path) -> None:
     (_replace("report.json", b"\xff\xfe{}"), "not UTF-8"),
     (_replace("report.json", b'{"format": 1, "format": 2}'), "appears twice"),
     (_replace("report.json", b'{"x": NaN}'), "NaN is not JSON"),
-    (_replace("report.json", b"[" * 100 + b"]" * 100), "nested deeper than 64"),
-    (_replace("report.json", b"[" * 100000 + b"]" * 100000), "nested deeper than 64"),
+    (_replace("report.json", b"[" * 100 + b"]" * 100), "nests deeper than 64"),
+    (_replace("report.json", b"[" * 100000 + b"]" * 100000), "nests deeper than 64"),
+    (_replace("results.json", b'{"tests": [{"message": "\\ud800"}]}'), "lone surrogate"),
+    (_replace("report.json", b'{"a": [' + b"0," * 2**21 + b"0]}"), "more than 2,097,152 values"),
     (_replace("report.json", b'{"format": "seqthink-conformance-report/3"}'), "report.json: generated"),
     (_replace("results.json", b"{}"), "results.json: target"),
     (_symlink, "a symlink is refused"),
     (_fifo, "not a regular file"),
-    (lambda folder: (folder / "report.json").unlink(), "report.json: missing"),
+    (lambda folder: (folder / "report.json").unlink(), "report.json: No such file"),
 ])
 def test_hostile_files_are_refused(shards: list[Path], tmp_path: Path, spoil: Callable[[Path], None],
                                    says: str) -> None:
@@ -345,7 +347,7 @@ def test_hostile_files_are_refused(shards: list[Path], tmp_path: Path, spoil: Ca
 
 def test_a_file_over_the_size_bound_is_refused(shards: list[Path], tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(merging, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(merging, "REPORT_BYTES", 1000)
     assert "larger than" in _refused(shards, tmp_path / "merged")
 
 

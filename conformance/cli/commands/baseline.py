@@ -48,9 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.catalog.view import load_catalog_view
-    from conformance.core.inputs import read_text
+    from conformance.core.inputs import BASELINE_BYTES, read_text
     from conformance.core.outfolder import write_file
-    from conformance.gate.baseline import canonical_entries, dump_baseline, load_baseline
+    from conformance.gate.baseline import (
+        canonical_entries,
+        check_fits,
+        check_readable,
+        dump_baseline,
+        load_baseline,
+    )
     from conformance.gate.refresh import carry_comments, check_project, check_report, refresh
     from conformance.report.json import load_report
     from conformance.targets.project import project_of
@@ -69,12 +75,15 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     canonical = load_catalog_view().canonical
     kept = canonical_entries(existing, canonical) if existing is not None else {}
     done = refresh(report, project, kept, drop_stale=args.drop_stale)
+    check_fits(done.baseline, f"project {safe(project)}")
     text = dump_baseline(done.baseline)
     carried = 0
     if existing is not None:
         records = [canonical.get(e.record, e.record) for e in existing.deviations]
-        text, carried = carry_comments(read_text(args.refresh, what="baseline"), text, records)
+        before = read_text(args.refresh, what="baseline", limit=BASELINE_BYTES)
+        text, carried = carry_comments(before, text, records)
     destination = args.output if args.output is not None else args.refresh
+    check_readable(text, f"project {safe(project)}")
     if destination is None:
         out.write(text)
         return 0

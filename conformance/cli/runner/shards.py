@@ -12,7 +12,6 @@ started or executed: the departures were signed by the shards that saw them, on 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final, TextIO, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from conformance.catalog.shard_costs import ShardCostsError, shard_costs
 from conformance.core.create import ensure_folder, open_new
@@ -35,6 +34,7 @@ from conformance.core.identity import (
     git_commit,
     harness_version,
 )
+from conformance.core.inputs import REPORT_BYTES, open_regular, read_json, validated
 from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate import exit_status
@@ -46,8 +46,6 @@ from conformance.report.escape import safe, write_line
 from conformance.report.model import REPORT_FORMAT, Preflight, Report, RunInfo, ShardRun
 from conformance.suite.sharding import split
 
-MAX_FILE_BYTES: Final = 256 * 2**20
-"""report.json or results.json of one shard (a thorough run's are a few MiB)."""
 MAX_DEPTH: Final = 64
 """JSON nesting of a shard's files (a report nests about 8 deep)."""
 MAX_TRANSCRIPT_BYTES: Final = 4 * 2**30
@@ -119,54 +117,15 @@ def _exists(path: Path) -> bool:
 
 
 def _read_model(path: Path, model: type[Model]) -> Model:
-    document = _read_json(path)
-    try:
-        return model.model_validate(document)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ShardError(f"{path}: {where}: {first['msg']}") from None
-
-
-def _read_json(path: Path) -> object:
-    """JSON from a plain file of at most MAX_FILE_BYTES: strict UTF-8; no repeated key, NaN, deep nesting."""
-    data = _read_plain(path, MAX_FILE_BYTES)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ShardError(f"{path}: not UTF-8 (byte {exc.start})") from None
-    try:
-        document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-    except RecursionError:
-        raise ShardError(f"{path}: nested deeper than {MAX_DEPTH}") from None
-    except ValueError as exc:
-        raise ShardError(f"{path}: not JSON: {str(exc)[:200]}") from None
-    if _depth(document) > MAX_DEPTH:
-        raise ShardError(f"{path}: nested deeper than {MAX_DEPTH}")
-    return document
-
-
-def _read_plain(path: Path, limit: int) -> bytes:
-    """A regular file's bytes, never through a symlink, never blocking on a pipe or device."""
-    with _open_plain(path) as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise ShardError(f"{path}: larger than {limit // 2**20} MiB")
-    return data
+    """A shard's JSON file read as every input is (`core/inputs.py`: a regular file of at most the report
+    limit, strict UTF-8, no key twice, no NaN, no lone surrogate, nesting and values bounded), never through a
+    symlink, and validated as `model`."""
+    document = read_json(path, limit=REPORT_BYTES, depth=MAX_DEPTH, error=ShardError, follow=False)
+    return validated(model, document, str(path), ShardError)
 
 
 def _open_plain(path: Path) -> BinaryIO:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise ShardError(f"{path}: missing") from None
-    except OSError as exc:
-        raise ShardError(f"{path}: cannot be read ({exc.strerror}; a symlink is refused)") from None
-    handle = os.fdopen(fd, "rb")
-    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-        handle.close()
-        raise ShardError(f"{path}: not a regular file")
-    return handle
+    return open_regular(path, error=ShardError, follow=False)
 
 
 def _copy_plain(source: Path, dest: Path, budget: int) -> int:
@@ -181,30 +140,6 @@ def _copy_plain(source: Path, dest: Path, budget: int) -> int:
                 )
             writing.write(chunk)
     return copied
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    found: dict[str, object] = {}
-    for key, value in pairs:
-        if key in found:
-            raise ValueError(f"key {key[:60]!r} appears twice in one object")
-        found[key] = value
-    return found
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _depth(document: object) -> int:
-    deepest, stack = 0, [(document, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_DEPTH:
-                stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
-    return deepest
 
 
 def _transcript_name(reference: str | None, where: Path) -> str | None:
