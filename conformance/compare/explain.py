@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
+from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.observe import type_class
 from conformance.compare.programs import calls_in
 from conformance.compare.wording import (
@@ -243,40 +244,38 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _listing(ds: list[Difference], la: str, lb: str) -> str:
-    said: list[str] = []
-    for detail, verb, who in (("added", "adds", lb), ("removed", "drops", lb)):
-        keys = sorted({d.field for d in ds if d.detail == detail})
-        if keys:
-            said.append(f"{who}'s tools/list {verb} the tool's {_field_list(keys)}")
-    changed = [d for d in ds if d.detail == "changed"]
-    if changed:
-        where = sorted({d.field for d in changed})
-        lists = [said_ for d in changed if (said_ := _list_edits(d, lb))]
-        verb = "differs" if len(where) == 1 else "differ"
-        said.append(f"the listed tool's {_field_list(where)} {verb} between {la} and {lb}"
-                    + (f": {'; '.join(lists)}" if lists else _at(changed, la, lb)))
-    if any(d.detail == "names" for d in ds):
-        said.append(f"tools/list offers other tools on {la} and {lb}")
-    return "; ".join(said)
+    """The listing's changes by name: tools added or dropped with their schemas, a listed key added or
+    dropped with its value, texts as a line and word diff, schemas key by key (`listing.py`)."""
+    return "; ".join(c for d in _listing_order(ds) for c in listing_clauses(d, la, lb, full=False))
 
 
-def _list_edits(d: Difference, lb: str) -> str:
-    """For a listed key whose difference lies in lists (`required`): the items B adds and drops."""
+def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
+    return sorted(ds, key=lambda d: (d.detail != "names", d.detail != "changed", d.field))
+
+
+def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
+    """One listing difference in words, a clause per change; `full` says every changed block of a text."""
+    if d.detail == "names":
+        ta, tb = _listed(d.a), _listed(d.b)
+        if not isinstance(ta, list) or not isinstance(tb, list):
+            return [f"tools/list offers other tools on {la} and {lb}"]
+        by_a = {str(t.get("name")): t for t in ta if isinstance(t, dict)}
+        by_b = {str(t.get("name")): t for t in tb if isinstance(t, dict)}
+        said = [f"{lb}'s tools/list adds the tool {describe_tool(by_b[n])}" for n in by_b if n not in by_a]
+        said += [f"{lb}'s tools/list drops the tool {describe_tool(by_a[n])}" for n in by_a if n not in by_b]
+        return said or [f"tools/list offers other tools on {la} and {lb}"]
+    if d.detail in ("added", "removed"):
+        verb, value = ("adds", _listed(d.b)) if d.detail == "added" else ("drops", _listed(d.a))
+        shown = f" ({quote(value) if isinstance(value, str) else _json(value)})" if value is not None else ""
+        return [f"{lb}'s tools/list {verb} the tool's `{d.field}`{shown}"]
     va, vb = _listed(d.a), _listed(d.b)
-    if not isinstance(va, dict) or not isinstance(vb, dict) or va.keys() != vb.keys():
-        return ""
-    said: list[str] = []
-    for key in sorted(k for k in va if va[k] != vb[k]):
-        xa, xb = va[key], vb[key]
-        if not isinstance(xa, list) or not isinstance(xb, list):
-            return ""
-        added = [_json(x) for x in xb if x not in xa]
-        dropped = [_json(x) for x in xa if x not in xb]
-        if added:
-            said.append(f"`{key}` on {lb} adds {', '.join(added)}")
-        if dropped:
-            said.append(f"`{key}` on {lb} drops {', '.join(dropped)}")
-    return "; ".join(said)
+    if isinstance(va, str) and isinstance(vb, str):
+        return [f"the listed tool's `{d.field}` on {lb}: {describe_text(va, vb, lb, most=None if full else 3)}"]
+    if va is not None and vb is not None:
+        changes = object_changes(va, vb, lb)
+        if changes:
+            return [f"the listed tool's `{d.field}`: {changes[0]}", *changes[1:]]
+    return [f"the listed tool's `{d.field}` differs between {la} and {lb}" + _at([d], la, lb)]
 
 
 def _identity(ds: list[Difference], la: str, lb: str) -> str:
@@ -612,8 +611,11 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         if d.aspect == "answer" and keys:
             return "accepted", "accepted", _values([d], keys, la, lb)
         return short(d.a, 60), short(d.b, 60), ""
-    if d.aspect == "tools_list" and d.detail in ("added", "removed"):
-        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    if d.aspect == "tools_list":
+        note = "; ".join(listing_clauses(d, la, lb, full=True))
+        if d.detail in ("added", "removed"):
+            return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
+        return short(d.a, 60), short(d.b, 60), note
     return short(d.a, 60), short(d.b, 60), ""
 
 
