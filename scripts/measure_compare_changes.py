@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="dev", choices=("dev", "ci", "thorough"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated change ids")
-    parser.add_argument("--keep", type=Path, default=None, help="keep each comparison's report under DIR/<id>")
+    parser.add_argument("--keep", type=Path, default=None, help="keep each report under DIR/<id>")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per comparison")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)

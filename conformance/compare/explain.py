@@ -270,7 +270,8 @@ def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]
         return [f"{lb}'s tools/list {verb} the tool's `{d.field}`{shown}"]
     va, vb = _listed(d.a), _listed(d.b)
     if isinstance(va, str) and isinstance(vb, str):
-        return [f"the listed tool's `{d.field}` on {lb}: {describe_text(va, vb, lb, most=None if full else 3)}"]
+        words = describe_text(va, vb, lb, most=None if full else 3)
+        return [f"the listed tool's `{d.field}` on {lb}: {words}"]
     if va is not None and vb is not None:
         changes = object_changes(va, vb, lb)
         if changes:

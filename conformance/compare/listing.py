@@ -215,8 +215,8 @@ def describe_tool(tool: JSON) -> str:
     required = schema.get("required", []) if isinstance(schema, dict) else []
     if not isinstance(props, dict) or not props:
         return f"{name} (no arguments)"
-    fields = [f"`{k}` {_property_type(v)}{'' if isinstance(required, list) and k in required else ', optional'}"
-              for k, v in props.items()]
+    needed = required if isinstance(required, list) else []
+    fields = [f"`{k}` {_property_type(v)}{'' if k in needed else ', optional'}" for k, v in props.items()]
     return f"{name} ({'; '.join(fields)})"
 
 

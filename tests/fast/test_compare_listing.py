@@ -97,7 +97,8 @@ _CLAUSE = st.lists(_WORD, min_size=1, max_size=30).map(" ".join)
 
 
 @given(st.lists(_CLAUSE, min_size=1, max_size=8), st.integers(1, 40), st.integers(20, 400))
-def test_headlines_are_cut_at_clause_boundaries_never_mid_word(clauses: list[str], n: int, limit: int) -> None:
+def test_headlines_are_cut_at_clause_boundaries_never_mid_word(clauses: list[str], n: int, limit: int) \
+        -> None:
     text = "; ".join(clauses) + f" ({n} difference{'s' if n != 1 else ''})"
     cut = cut_headline(text, limit)
     assert len(cut) <= max(limit, 1)
