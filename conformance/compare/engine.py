@@ -4,6 +4,7 @@ processes, attributed to records and grouped into root causes."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -22,11 +23,12 @@ from conformance.compare.known_changes import KnownChanges, default_known_change
 from conformance.compare.labels import clean, default_labels
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
-from conformance.compare.probes import PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
+from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, frames, valid
+from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
-from conformance.core.jsontypes import Omitted
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -130,6 +132,7 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    differences = _with_relations(target_a, target_b, differences, timeout, say)
     crossing: Crossing | None = None
     if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
@@ -362,6 +365,8 @@ def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable
     the search's reach (no more calls than a generated program, or than that difference's): a server that
     never files a branch differs at the probe's first call, which is no bound."""
     needed = len(item.program)
+    if NO_STATE in item.found.a or NO_STATE in item.found.b:
+        return False
     for d in differences:
         calls = calls_in(d.program)
         if d.aspect == "store" and d.field == item.found.field and needed <= max(calls, MAX_STEPS):
@@ -369,6 +374,34 @@ def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable
                 f"by {d.id} ({calls} call(s))")
             return True
     return False
+
+
+def _with_relations(a: Target, b: Target, differences: list[Difference], timeout: float,
+                    say: Callable[[str], None]) -> list[Difference]:
+    """Refusals of a numbered field by one side that a relation to another field explains, marked with
+    that relation as their value class (`relations.py`): a cross-field rule is said as the rule it is."""
+    out = list(differences)
+    for fld, side in relation_candidates(differences):
+        relation = find_relation(a, b, fld, side, timeout)
+        if relation is None:
+            continue
+        say(f"relation: {'A' if side == 'a' else 'B'} refuses `{fld}` {relation.refused_when} "
+            f"`{relation.other}`")
+        out = [d.model_copy(update={"value_class": relation.value_class})
+               if explained_by(d, relation, _last_call_arguments(d)) else d for d in out]
+    return out
+
+
+def _last_call_arguments(d: Difference) -> JSON:
+    for frame in reversed(d.program):
+        try:
+            message = json.loads(frame)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("method") == "tools/call":
+            params = message.get("params")
+            return params.get("arguments") if isinstance(params, dict) else None
+    return None
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:
@@ -399,6 +432,20 @@ def _value_class(found: Found, step: Step | None) -> str:
     return ""
 
 
+RESET_CAUSE: Final = "no-state"
+STATE_CAUSES: Final = frozenset({"store", "branches", "history-bound", "branch-bound"})
+
+
+def _reset_explains(differences: list[Difference]) -> list[Difference]:
+    """When a long probe shows a side keeping no state between calls, the other store differences are its
+    symptoms (a history that grows by one where the other's grows by two, one label where many): they are
+    grouped under that one cause instead of causes of their own."""
+    if not any(d.cause == RESET_CAUSE for d in differences):
+        return differences
+    return [d.model_copy(update={"cause": RESET_CAUSE}) if d.cause in STATE_CAUSES else d
+            for d in differences]
+
+
 def explain_again(differences: list[Difference], a: str, b: str) -> list[RootCause]:
     """The root causes of differences kept from an earlier comparison of the specs `a` and `b`, made with
     today's rules and explanations (a kept comparison saves the search, never the sentences)."""
@@ -414,7 +461,7 @@ def root_causes(
     differences (`explain.py`); the cause's records are the primary ones."""
     known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
-    for difference in differences:
+    for difference in _reset_explains(differences):
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):

@@ -17,7 +17,9 @@ from typing import Final
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.observe import type_class
+from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
+from conformance.compare.relations import RELATION_CLASS
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -71,6 +73,9 @@ def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges
 
 
 def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
+    reset = _reset(members, la, lb)
+    if reset:
+        return [reset]
     by: dict[str, list[Difference]] = {}
     for d in members:
         by.setdefault(_kind(d), []).append(d)
@@ -102,6 +107,29 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
+    related = [d for d in ds if d.value_class.startswith(RELATION_CLASS)]
+    said = [_relation(group, la, lb) for group in _by_class(related)]
+    rest = [d for d in ds if d not in related]
+    if rest:
+        said.append(_by_value(rest, la, lb))
+    return "; ".join(s for s in said if s)
+
+
+def _by_class(ds: Sequence[Difference]) -> list[list[Difference]]:
+    groups: dict[tuple[str, str], list[Difference]] = {}
+    for d in ds:
+        groups.setdefault((d.value_class, d.detail), []).append(d)
+    return list(groups.values())
+
+
+def _relation(ds: list[Difference], la: str, lb: str) -> str:
+    """A cross-field rule: "head refuses `revisesThought` ≥ `thoughtNumber` (…); base accepts it"."""
+    rule = ds[0].value_class.removeprefix(RELATION_CLASS + ": ")
+    refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
+    return f"{refusing} refuses {rule}{_refusals(ds, side)}; {accepting} accepts it"
+
+
+def _by_value(ds: list[Difference], la: str, lb: str) -> str:
     by_b = [d for d in ds if d.detail == "refused by a"]
     by_a = [d for d in ds if d.detail == "refused by b"]
     parts: list[str] = []
@@ -231,6 +259,28 @@ def _probe(ds: list[Difference], la: str, lb: str) -> str:
         said.append(f"`{d.field}` over one run of distinct accepted calls: {x} {what_x}; {y} {what_y}; "
                     f"they first differ after call {first}")
     return "; ".join(said)
+
+
+def _reset(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """A side whose every call leaves the store as a first call leaves it (the long probes): said as the
+    one change it is, with the store differences of short programs counted as following from it."""
+    probes = [d for d in ds if _kind(d) == "probe" and NO_STATE in d.a + d.b]
+    if not probes:
+        return ""
+    sides = {la if NO_STATE in d.a else lb for d in probes}
+    if len(sides) != 1:
+        return ""
+    side = sides.pop()
+    other = lb if side == la else la
+    fields = _field_list(sorted({d.field for d in probes}, key=_field_order))
+    calls = max(calls_in(d.program) for d in probes)
+    rest = len(ds) - len(probes)
+    plural = rest > 1
+    follows = (f"; {rest} store difference{'s' if plural else ''} on short programs "
+               f"follow{'' if plural else 's'} from it") if rest else ""
+    return (f"{side} keeps no state between calls: every accepted call leaves {fields} at one, as a first "
+            f"call on an empty store does, where {other} keeps {'them' if len(probes) > 1 else 'it'} growing "
+            f"(they first differ after call {calls}){follows}")
 
 
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:

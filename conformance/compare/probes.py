@@ -26,6 +26,8 @@ from conformance.targets.specs import Target
 
 LONG_PROBE: Final = "long probe"
 """The detail of a long probe's store difference (its id ends `.long-probe`)."""
+NO_STATE: Final = "keeps no state between calls"
+"""What a side is said to do when every call leaves the quantity at 1: each starts from an empty store."""
 TAIL: Final = 16
 """Calls made past the first difference, to see how each side goes on."""
 PROBE_LIMITS: Final[dict[str, int]] = {"dev": 20_000, "ci": 100_000, "thorough": 1_000_000}
@@ -82,6 +84,8 @@ def trend(values: Sequence[Reading], first: int) -> str:
     after = list(values[first - 1:])
     if before is None:
         return "was not answering"
+    if first >= 2 and all(v == 1 for v in values):
+        return f"{NO_STATE} (1 after each of calls 1 to {len(values)})"
     stopped = next((i for i, v in enumerate(after) if v is None), None)
     seen = [v for v in (after if stopped is None else after[:stopped]) if v is not None]
     cut = f"does not accept the probe's call {first + (stopped or 0)}"
@@ -254,5 +258,5 @@ def _refusal(values: Sequence[Reading], last: Outcome) -> str:
     return f" ({short(last.show(), 120)})" if values and values[-1] is None else ""
 
 
-__all__ = ["LONG_PROBE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound", "Probed",
-           "Scan", "run_probes", "scan", "trend"]
+__all__ = ["LONG_PROBE", "NO_STATE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound",
+           "Probed", "Scan", "run_probes", "scan", "trend"]
