@@ -16,6 +16,7 @@ from typing import Final, TypeAlias
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
+from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
 from conformance.compare.explain import explain
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
@@ -132,6 +133,12 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    fields = converted_fields(differences)
+    if fields:
+        say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "
+            "exponents and padding")
+        explored = explore(target_a, target_b, fields, {d.id for d in differences}, timeout)
+        differences += [_call_difference(c, c.found, rules, name_a, name_b) for c in explored]
     differences = _with_relations(target_a, target_b, differences, timeout, say)
     crossing: Crossing | None = None
     if crossed is not None:

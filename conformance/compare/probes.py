@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from conformance.compare.observe import Found, Outcome, failed
@@ -84,8 +84,6 @@ def trend(values: Sequence[Reading], first: int) -> str:
     after = list(values[first - 1:])
     if before is None:
         return "was not answering"
-    if first >= 2 and all(v == 1 for v in values):
-        return f"{NO_STATE} (1 after each of calls 1 to {len(values)})"
     stopped = next((i for i, v in enumerate(after) if v is None), None)
     seen = [v for v in (after if stopped is None else after[:stopped]) if v is not None]
     cut = f"does not accept the probe's call {first + (stopped or 0)}"
@@ -205,7 +203,32 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
                 f"{earlier.found.field} probe already differs by call {len(earlier.program)}; not repeated")
             continue
         out.found.append(found)
+    out.found = _no_state(out.found)
     return out
+
+
+def _no_state(found: list[ProbeFound]) -> list[ProbeFound]:
+    """When one side leaves both the history and the labels at one after every call, each probe's words
+    for that side say what that is: it keeps no state between calls (a cap at one of either alone stays a
+    cap)."""
+    if {f.found.field for f in found} != {p.field for p in PROBES}:
+        return found
+    for side in ("a", "b"):
+        said = [getattr(f.found, side) for f in found]
+        if all(s.startswith("caps it at 1 (") for s in said):
+            return [ProbeFound(_said(f.found, side, f"{NO_STATE}: it is 1 after each of calls 1 to "
+                                                f"{_last_call(getattr(f.found, side))}"), f.program)
+                    for f in found]
+    return found
+
+
+def _said(found: Found, side: str, words: str) -> Found:
+    return replace(found, a=words) if side == "a" else replace(found, b=words)
+
+
+def _last_call(said: str) -> str:
+    """The last call a trend's words name ("… over calls 2 to 18)" → "18")."""
+    return said.rstrip(")").rsplit(" ", 1)[-1]
 
 
 def _timer(seconds: float) -> Callable[[], bool]:
