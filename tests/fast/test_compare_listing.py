@@ -1,6 +1,7 @@
-"""A listed tool's change said by name (issue 31): texts as a line and word diff with counts, schemas key by
-key (`required`, types, properties, annotations), tools added or dropped with their schemas; and headlines
-cut at clause boundaries, never mid-word."""
+"""What a reviewer reads (issue 31), without servers: a listed tool's change said by name (texts as a line and
+word diff with counts, schemas key by key, tools added or dropped with their schemas); headlines cut at
+clause boundaries, never mid-word; cross-field rules as relations, a head keeping no state as one cause,
+explored coercions grouped with coercion (on real servers: tests/e2e/test_compare_changes.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,15 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.compare.attribution import default_rules
+from conformance.compare.coercion import EXPLORED
+from conformance.compare.engine import root_causes
 from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
 from conformance.compare.listing import describe_text, object_changes
+from conformance.compare.observe import Found
+from conformance.compare.probes import LONG_PROBE, NO_STATE, PROBES, ProbeFound, _no_state
+from conformance.compare.relations import _REFUSED_WHEN, Relation, explained_by
 from conformance.report.escape import cut_headline
 from conformance.report.model import Difference
 
@@ -121,3 +128,81 @@ def test_the_count_is_kept_and_the_dropped_clauses_counted() -> None:
     cut = cut_headline(text, 120)
     assert cut.endswith("; and 4 more (7 differences)")
     assert cut.startswith("clause number 0 says something long enough; clause number 1")
+
+
+# -- relations, resets and coercions said as such ------------------------------------------------------
+
+def _refusal(field: str, value: object, other: str, other_value: int, refused_by: str, cls: str) \
+        -> Difference:
+    args = {"thought": "a", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False,
+            other: other_value, field: value}
+    frame = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                        "params": {"name": "sequentialthinking", "arguments": args}})
+    refusal = 'isError {"error": "Invalid revisesThought: must be less than thoughtNumber"}'
+    accepted = json.dumps({"thoughtNumber": other_value})
+    return Difference(id=f"is_error.{field}.{cls}.refused-by-{refused_by}", aspect="is_error", summary="",
+                      program=[frame], field=field, value_class=cls, detail=f"refused by {refused_by}",
+                      a=refusal if refused_by == "a" else accepted,
+                      b=accepted if refused_by == "a" else refusal, cause="validation")
+
+
+@given(st.sampled_from(sorted(_REFUSED_WHEN.values())), st.integers(1, 9), st.integers(1, 9),
+       st.sampled_from(["a", "b"]))
+def test_a_relation_marks_exactly_the_refusals_that_break_it(op: str, f: int, g: int, side: str) -> None:
+    relation = Relation("revisesThought", "thoughtNumber", op, side)
+    d = _refusal("revisesThought", f, "thoughtNumber", g, side, "integer")
+    args = json.loads(d.program[0])["params"]["arguments"]
+    truth = {"≥": f >= g, ">": f > g, "<": f < g, "≤": f <= g, "=": f == g, "≠": f != g}[op]
+    assert explained_by(d, relation, args) is truth
+    other_side = "b" if side == "a" else "a"
+    assert not explained_by(d, Relation("revisesThought", "thoughtNumber", op, other_side), args)
+
+
+def test_a_cross_field_rule_is_said_as_a_relation_between_fields() -> None:
+    relation = Relation("revisesThought", "thoughtNumber", "≥", "b")
+    ds = [_refusal("revisesThought", v, "thoughtNumber", 1, "b", cls).model_copy(
+        update={"value_class": relation.value_class}) for v, cls in ((1, "integer"), ("1", "numeric string"))]
+    said = _headline(*ds)
+    assert said.startswith("head refuses `revisesThought` ≥ `thoughtNumber`")
+    assert "base accepts it" in said
+    assert "integer" not in said
+
+
+def _probe(field: str, a: str, b: str, calls: int = 2) -> Difference:
+    frame = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                        "params": {"name": "sequentialthinking", "arguments": {}}})
+    return Difference(id=f"store.{field}.long-probe", aspect="store", summary="", field=field,
+                      detail=LONG_PROBE, a=a, b=b, program=[frame] * calls,
+                      cause=default_rules().attribute(Found("store", field, "", LONG_PROBE, a, b, True))[1])
+
+
+def test_a_head_that_keeps_no_state_is_one_cause_not_its_symptoms() -> None:
+    grows = "keeps it growing by one a call (18 after call 18)"
+    found = [ProbeFound(Found("store", p.field, "", LONG_PROBE, grows, "caps it at 1 (unchanged over calls 2 "
+                              "to 18)", True), ()) for p in PROBES]
+    said = [f.found.b for f in _no_state(found)]
+    assert all(s.startswith(NO_STATE) for s in said)
+    probes = [_probe(p.field, grows, s) for p, s in zip(PROBES, said, strict=True)]
+    assert {d.cause for d in probes} == {"no-state"}
+    symptom = Difference(id="store.thoughtHistoryLength", aspect="store", summary="",
+                         field="thoughtHistoryLength", a="thoughtHistoryLength +2",
+                         b="thoughtHistoryLength +1", cause="store")
+    causes = root_causes([*probes, symptom], default_rules(), LA, LB)
+    assert [c.id for c in causes] == ["no-state"]
+    assert causes[0].summary.startswith("head keeps no state between calls")
+    assert "1 store difference on short programs follows from it (3 differences)" in causes[0].summary
+
+
+def test_a_cap_at_one_of_one_quantity_alone_stays_a_cap() -> None:
+    found = [ProbeFound(Found("store", PROBES[0].field, "", LONG_PROBE, "keeps it growing by one a call (9 "
+                              "after call 9)", "caps it at 1 (unchanged over calls 2 to 9)", True), ())]
+    assert _no_state(found) == found
+
+
+@given(st.sampled_from([cls for values in EXPLORED.values() for _, cls in values]),
+       st.sampled_from(["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branchFromThought"]),
+       st.sampled_from(["a", "b"]))
+def test_explored_coercions_fall_under_coercion(cls: str, field: str, side: str) -> None:
+    found = Found("is_error", field, cls, f"refused by {side}", "isError x", "{}", True)
+    records, cause = default_rules().attribute(found)
+    assert cause == "coercion" and "RTE-3" in records
