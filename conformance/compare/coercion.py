@@ -37,11 +37,12 @@ CONVERTED: Final = frozenset({"numeric string", "boolean string"})
 
 
 def converted_fields(differences: Sequence[Difference]) -> list[str]:
-    """Fields whose acceptance differs for strings of their type: one side converts them."""
+    """Fields whose acceptance differs for strings of their type because one side converts them (the
+    attribution's `coercion`: the other refuses them as strings), not because of a rule on their value."""
     out: list[str] = []
     for d in differences:
-        if (d.aspect == "is_error" and d.value_class in CONVERTED and d.field in NUMBERS + BOOLEANS
-                and d.field not in out):
+        if (d.aspect == "is_error" and d.cause == "coercion" and d.value_class in CONVERTED
+                and d.field in NUMBERS + BOOLEANS and d.field not in out):
             out.append(d.field)
     return out
 

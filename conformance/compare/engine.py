@@ -133,13 +133,13 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    differences = _with_relations(target_a, target_b, differences, timeout, say)
     fields = converted_fields(differences)
     if fields:
         say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "
             "exponents and padding")
         explored = explore(target_a, target_b, fields, {d.id for d in differences}, timeout)
         differences += [_call_difference(c, c.found, rules, name_a, name_b) for c in explored]
-    differences = _with_relations(target_a, target_b, differences, timeout, say)
     crossing: Crossing | None = None
     if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)

@@ -180,12 +180,12 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
     for probe in PROBES:
         calls = max(1, limit // probe.share)
         try:
-            found, seen = _run_one(probe, a, b, timeout, calls, _timer(seconds))
+            found, seen = _run_one(probe, a, b, timeout, calls, seconds)
             if _refused_at_once(seen):
                 say(f"long {probe.name} probe: its first call is refused by one side; made again with "
                     "numbered thoughts")
                 probe = Probe(probe.name, probe.field, NUMBERED[probe.name], probe.share)
-                found, seen = _run_one(probe, a, b, timeout, calls, _timer(seconds))
+                found, seen = _run_one(probe, a, b, timeout, calls, seconds)
         except DriverError as exc:
             say(f"long {probe.name} probe: a side could not be started ({exc}); not compared")
             continue
@@ -247,9 +247,9 @@ BATCH: Final = 64
 
 
 def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
-             over: Callable[[], bool]) -> tuple[ProbeFound | None, Scan]:
-    """The probe on a fresh pair; calls are sent ahead in batches that grow to `BATCH` (a call past the
-    probe's end is made on a process about to be discarded and never read)."""
+             seconds: float) -> tuple[ProbeFound | None, Scan]:
+    """The probe on a fresh pair, for `seconds` from when both are up; calls are sent ahead in batches that
+    grow to `BATCH` (a call past the probe's end is made on a process about to be discarded, never read)."""
     ahead: dict[str, list[Outcome]] = {"a": [], "b": []}
     latest: dict[str, Outcome] = {}
     with fresh_pair(a, b, timeout) as (da, db), ThreadPoolExecutor(max_workers=1) as other:
@@ -267,7 +267,7 @@ def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
             latest["b"] = ahead["b"][min(i, len(ahead["b"])) - 1]
             return probe.read(latest["a"]), probe.read(latest["b"])
 
-        seen = scan(call, limit, TAIL, over)
+        seen = scan(call, limit, TAIL, _timer(seconds))
     if seen.first is None:
         return None, seen
     said = [trend(values, seen.first) + _refusal(values, latest[side])
