@@ -321,7 +321,7 @@ def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]
     va, vb = _listed(d.a), _listed(d.b)
     if isinstance(va, str) and isinstance(vb, str):
         words = describe_text(va, vb, lb, most=None if full else 3)
-        return [f"the listed tool's `{d.field}` on {lb}: {words}"]
+        return [f"the listed tool's `{d.field}`: {words}"]
     if va is not None and vb is not None:
         changes = object_changes(va, vb, lb)
         if changes:

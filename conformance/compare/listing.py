@@ -88,7 +88,8 @@ def text_changes(a: str, b: str, lb: str, quoted: int | None = SHOWN_LINES) -> l
         if op == "replace" and i2 - i1 == j2 - j1:
             for k in range(i2 - i1):
                 if la[i1 + k] != lines_b[j1 + k]:
-                    out.append(TextChange(f"{_where(la, i1 + k)}: {_words(la[i1 + k], lines_b[j1 + k])}", 1))
+                    words = _words(la[i1 + k], lines_b[j1 + k])
+                    out.append(TextChange(f"{_where(la, i1 + k)}: {words} on {lb}", 1))
             continue
         if i2 > i1:
             out.append(TextChange(_block("removed", la, i1, i2, lb, quoted), i2 - i1))
@@ -186,7 +187,7 @@ def object_changes(a: JSON, b: JSON, lb: str, path: str = "") -> list[str]:
             said.append("reorders its items")
         return [f"{name} on {lb} " + " and ".join(said)]
     if isinstance(a, str) and isinstance(b, str) and (len(a) > 40 or len(b) > 40 or "\n" in a + b):
-        return [f"{name} on {lb}: {describe_text(a, b, lb, most=2)}"]
+        return [f"{name}: {describe_text(a, b, lb, most=2)}"]
     parts = path.split(".")
     if len(parts) >= 3 and parts[-3] == "properties" and parts[-1] == "type":
         return [f"`{parts[-2]}`'s type changes from {_type(a)} to {_type(b)} on {lb}"]
