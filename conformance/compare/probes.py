@@ -33,9 +33,9 @@ TAIL: Final = 16
 PROBE_LIMITS: Final[dict[str, int]] = {"dev": 20_000, "ci": 100_000, "thorough": 1_000_000}
 """The most calls per side of one probe: a ceiling for safety; the time bounds a probe (`PROBE_SECONDS`)."""
 PROBE_SECONDS: Final[dict[str, float]] = {"dev": 8.0, "ci": 30.0, "thorough": 180.0}
-"""The most time one probe takes (the history probe, then the branches probe, each its own): a cap at
-1,000 is within the default profile's reach of a node server, 10,000 within a fast one's; `--budget`
-lowers it, never raises it."""
+"""The most time one probe takes once its processes are up (the history probe, then the branches probe,
+each its own): a cap at 1,000 is within the default profile's reach of a node server; `--budget` lowers
+it, never raises it."""
 BRANCH_SHARE: Final = 4
 """The branches probe's ceiling is a quarter of the history probe's: each answer lists every label."""
 
