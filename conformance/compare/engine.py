@@ -4,6 +4,7 @@ processes, attributed to records and grouped into root causes."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from typing import Final, TypeAlias
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
+from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
 from conformance.compare.explain import explain
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
@@ -22,11 +24,12 @@ from conformance.compare.known_changes import KnownChanges, default_known_change
 from conformance.compare.labels import clean, default_labels
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
-from conformance.compare.probes import PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
+from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, frames, valid
+from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
-from conformance.core.jsontypes import Omitted
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -130,6 +133,13 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    differences = _with_relations(target_a, target_b, differences, timeout, say)
+    fields = converted_fields(differences)
+    if fields:
+        say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "
+            "exponents and padding")
+        explored = explore(target_a, target_b, fields, {d.id for d in differences}, timeout)
+        differences += [_call_difference(c, c.found, rules, name_a, name_b) for c in explored]
     crossing: Crossing | None = None
     if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
@@ -358,6 +368,8 @@ def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable
     the search's reach (no more calls than a generated program, or than that difference's): a server that
     never files a branch differs at the probe's first call, which is no bound."""
     needed = len(item.program)
+    if NO_STATE in item.found.a or NO_STATE in item.found.b:
+        return False
     for d in differences:
         calls = calls_in(d.program)
         if d.aspect == "store" and d.field == item.found.field and needed <= max(calls, MAX_STEPS):
@@ -365,6 +377,34 @@ def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable
                 f"by {d.id} ({calls} call(s))")
             return True
     return False
+
+
+def _with_relations(a: Target, b: Target, differences: list[Difference], timeout: float,
+                    say: Callable[[str], None]) -> list[Difference]:
+    """Refusals of a numbered field by one side that a relation to another field explains, marked with
+    that relation as their value class (`relations.py`): a cross-field rule is said as the rule it is."""
+    out = list(differences)
+    for fld, side in relation_candidates(differences):
+        relation = find_relation(a, b, fld, side, timeout)
+        if relation is None:
+            continue
+        say(f"relation: {'A' if side == 'a' else 'B'} refuses `{fld}` {relation.refused_when} "
+            f"`{relation.other}`")
+        out = [d.model_copy(update={"value_class": relation.value_class})
+               if explained_by(d, relation, _last_call_arguments(d)) else d for d in out]
+    return out
+
+
+def _last_call_arguments(d: Difference) -> JSON:
+    for frame in reversed(d.program):
+        try:
+            message = json.loads(frame)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("method") == "tools/call":
+            params = message.get("params")
+            return params.get("arguments") if isinstance(params, dict) else None
+    return None
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:
@@ -393,6 +433,20 @@ def _value_class(found: Found, step: Step | None) -> str:
     if found.aspect == "answer" and found.detail == "error text":
         return type_class(step.arguments.get(found.field, Omitted.OMIT))
     return ""
+
+
+RESET_CAUSE: Final = "no-state"
+STATE_CAUSES: Final = frozenset({"store", "branches", "history-bound", "branch-bound"})
+
+
+def _reset_explains(differences: list[Difference]) -> list[Difference]:
+    """When a long probe shows a side keeping no state between calls, the other store differences are its
+    symptoms (a history that grows by one where the other's grows by two, one label where many): they are
+    grouped under that one cause instead of causes of their own."""
+    if not any(d.cause == RESET_CAUSE for d in differences):
+        return differences
+    return [d.model_copy(update={"cause": RESET_CAUSE}) if d.cause in STATE_CAUSES else d
+            for d in differences]
 
 
 def explain_again(
@@ -425,7 +479,7 @@ def root_causes(
     differences (`explain.py`); the cause's records are the primary ones."""
     known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
-    for difference in differences:
+    for difference in _reset_explains(differences):
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):

@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
+from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.observe import type_class
+from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
+from conformance.compare.relations import RELATION_CLASS
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -70,6 +73,9 @@ def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges
 
 
 def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
+    reset = _reset(members, la, lb)
+    if reset:
+        return [reset]
     by: dict[str, list[Difference]] = {}
     for d in members:
         by.setdefault(_kind(d), []).append(d)
@@ -101,6 +107,29 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
+    related = [d for d in ds if d.value_class.startswith(RELATION_CLASS)]
+    said = [_relation(group, la, lb) for group in _by_class(related)]
+    rest = [d for d in ds if d not in related]
+    if rest:
+        said.append(_by_value(rest, la, lb))
+    return "; ".join(s for s in said if s)
+
+
+def _by_class(ds: Sequence[Difference]) -> list[list[Difference]]:
+    groups: dict[tuple[str, str], list[Difference]] = {}
+    for d in ds:
+        groups.setdefault((d.value_class, d.detail), []).append(d)
+    return list(groups.values())
+
+
+def _relation(ds: list[Difference], la: str, lb: str) -> str:
+    """A cross-field rule: "head refuses `revisesThought` ≥ `thoughtNumber` (…); base accepts it"."""
+    rule = ds[0].value_class.removeprefix(RELATION_CLASS + ": ")
+    refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
+    return f"{refusing} refuses {rule}{_refusals(ds, side)}; {accepting} accepts it"
+
+
+def _by_value(ds: list[Difference], la: str, lb: str) -> str:
     by_b = [d for d in ds if d.detail == "refused by a"]
     by_a = [d for d in ds if d.detail == "refused by b"]
     parts: list[str] = []
@@ -232,6 +261,28 @@ def _probe(ds: list[Difference], la: str, lb: str) -> str:
     return "; ".join(said)
 
 
+def _reset(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """A side whose every call leaves the store as a first call leaves it (the long probes): said as the
+    one change it is, with the store differences of short programs counted as following from it."""
+    probes = [d for d in ds if _kind(d) == "probe" and NO_STATE in d.a + d.b]
+    if not probes:
+        return ""
+    sides = {la if NO_STATE in d.a else lb for d in probes}
+    if len(sides) != 1:
+        return ""
+    side = sides.pop()
+    other = lb if side == la else la
+    fields = _field_list(sorted({d.field for d in probes}, key=_field_order))
+    calls = max(calls_in(d.program) for d in probes)
+    rest = len(ds) - len(probes)
+    plural = rest > 1
+    follows = (f"; {rest} store difference{'s' if plural else ''} on short programs "
+               f"follow{'' if plural else 's'} from it") if rest else ""
+    return (f"{side} keeps no state between calls: every accepted call leaves {fields} at one, as a first "
+            f"call on an empty store does, where {other} keeps {'them' if len(probes) > 1 else 'it'} growing "
+            f"(they first differ after call {calls}){follows}")
+
+
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
@@ -243,40 +294,39 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _listing(ds: list[Difference], la: str, lb: str) -> str:
-    said: list[str] = []
-    for detail, verb, who in (("added", "adds", lb), ("removed", "drops", lb)):
-        keys = sorted({d.field for d in ds if d.detail == detail})
-        if keys:
-            said.append(f"{who}'s tools/list {verb} the tool's {_field_list(keys)}")
-    changed = [d for d in ds if d.detail == "changed"]
-    if changed:
-        where = sorted({d.field for d in changed})
-        lists = [said_ for d in changed if (said_ := _list_edits(d, lb))]
-        verb = "differs" if len(where) == 1 else "differ"
-        said.append(f"the listed tool's {_field_list(where)} {verb} between {la} and {lb}"
-                    + (f": {'; '.join(lists)}" if lists else _at(changed, la, lb)))
-    if any(d.detail == "names" for d in ds):
-        said.append(f"tools/list offers other tools on {la} and {lb}")
-    return "; ".join(said)
+    """The listing's changes by name: tools added or dropped with their schemas, a listed key added or
+    dropped with its value, texts as a line and word diff, schemas key by key (`listing.py`)."""
+    return "; ".join(c for d in _listing_order(ds) for c in listing_clauses(d, la, lb, full=False))
 
 
-def _list_edits(d: Difference, lb: str) -> str:
-    """For a listed key whose difference lies in lists (`required`): the items B adds and drops."""
+def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
+    return sorted(ds, key=lambda d: (d.detail != "names", d.detail != "changed", d.field))
+
+
+def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
+    """One listing difference in words, a clause per change; `full` says every changed block of a text."""
+    if d.detail == "names":
+        ta, tb = _listed(d.a), _listed(d.b)
+        if not isinstance(ta, list) or not isinstance(tb, list):
+            return [f"tools/list offers other tools on {la} and {lb}"]
+        by_a = {str(t.get("name")): t for t in ta if isinstance(t, dict)}
+        by_b = {str(t.get("name")): t for t in tb if isinstance(t, dict)}
+        said = [f"{lb}'s tools/list adds the tool {describe_tool(by_b[n])}" for n in by_b if n not in by_a]
+        said += [f"{lb}'s tools/list drops the tool {describe_tool(by_a[n])}" for n in by_a if n not in by_b]
+        return said or [f"tools/list offers other tools on {la} and {lb}"]
+    if d.detail in ("added", "removed"):
+        verb, value = ("adds", _listed(d.b)) if d.detail == "added" else ("drops", _listed(d.a))
+        shown = f" ({quote(value) if isinstance(value, str) else _json(value)})" if value is not None else ""
+        return [f"{lb}'s tools/list {verb} the tool's `{d.field}`{shown}"]
     va, vb = _listed(d.a), _listed(d.b)
-    if not isinstance(va, dict) or not isinstance(vb, dict) or va.keys() != vb.keys():
-        return ""
-    said: list[str] = []
-    for key in sorted(k for k in va if va[k] != vb[k]):
-        xa, xb = va[key], vb[key]
-        if not isinstance(xa, list) or not isinstance(xb, list):
-            return ""
-        added = [_json(x) for x in xb if x not in xa]
-        dropped = [_json(x) for x in xa if x not in xb]
-        if added:
-            said.append(f"`{key}` on {lb} adds {', '.join(added)}")
-        if dropped:
-            said.append(f"`{key}` on {lb} drops {', '.join(dropped)}")
-    return "; ".join(said)
+    if isinstance(va, str) and isinstance(vb, str):
+        words = describe_text(va, vb, lb, most=None if full else 3)
+        return [f"the listed tool's `{d.field}`: {words}"]
+    if va is not None and vb is not None:
+        changes = object_changes(va, vb, lb)
+        if changes:
+            return [f"the listed tool's `{d.field}`: {changes[0]}", *changes[1:]]
+    return [f"the listed tool's `{d.field}` differs between {la} and {lb}" + _at([d], la, lb)]
 
 
 def _identity(ds: list[Difference], la: str, lb: str) -> str:
@@ -612,8 +662,11 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         if d.aspect == "answer" and keys:
             return "accepted", "accepted", _values([d], keys, la, lb)
         return short(d.a, 60), short(d.b, 60), ""
-    if d.aspect == "tools_list" and d.detail in ("added", "removed"):
-        return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
+    if d.aspect == "tools_list":
+        note = "; ".join(listing_clauses(d, la, lb, full=True))
+        if d.detail in ("added", "removed"):
+            return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
+        return short(d.a, 60), short(d.b, 60), note
     return short(d.a, 60), short(d.b, 60), ""
 
 

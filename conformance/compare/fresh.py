@@ -73,8 +73,12 @@ def _tool(tools: list[JSON] | None, name: str) -> dict[str, JSON] | None:
     return None
 
 
-def _dump(value: JSON) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)[:1500]
+LISTED_CHARS: Final = 100_000
+"""A listed value is kept whole up to this: its text and schema are diffed word by word (`listing.py`)."""
+
+
+def _dump(value: JSON, limit: int = 1500) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)[:limit]
 
 
 def _paths(a: JSON, b: JSON, prefix: str = "") -> list[str]:
@@ -132,13 +136,14 @@ def compare_fresh(a: FreshSide, b: FreshSide, tool: str) -> tuple[list[FreshFoun
     ta, tb = _tool(a.tools, tool), _tool(b.tools, tool)
     names_a, names_b = _names(a.tools), _names(b.tools)
     if names_a != names_b:
-        add("tools_list", "tools", "names", _dump(names_a), _dump(names_b), probe=tools_probe)
+        add("tools_list", "tools", "names", _dump(_others(a.tools, tool), LISTED_CHARS),
+            _dump(_others(b.tools, tool), LISTED_CHARS), probe=tools_probe)
     if ta is not None and tb is not None:
         for key in sorted(set(ta) | set(tb)):
             if ta.get(key) != tb.get(key):
                 where = ", ".join(_paths(ta.get(key), tb.get(key))[:6]) if key in ta and key in tb else ""
                 detail = _change(ta, tb, key)
-                va, vb = _show(ta, key), _show(tb, key)
+                va, vb = _show(ta, key, LISTED_CHARS), _show(tb, key, LISTED_CHARS)
                 if where:
                     va, vb = f"{va} (differs at {where})", vb
                 add("tools_list", key, detail, va, vb, probe=tools_probe)
@@ -167,8 +172,14 @@ def _change(a: dict[str, JSON], b: dict[str, JSON], key: str) -> str:
     return "added" if key not in a else "removed" if key not in b else "changed"
 
 
-def _show(obj: dict[str, JSON], key: str) -> str:
-    return _dump(obj[key]) if key in obj else f"no {key}"
+def _show(obj: dict[str, JSON], key: str, limit: int = 1500) -> str:
+    return _dump(obj[key], limit) if key in obj else f"no {key}"
+
+
+def _others(tools: list[JSON] | None, name: str) -> list[JSON]:
+    """The listed tools other than `name`, whole, by name: what a reviewer of an added tool reads."""
+    others = [t for t in tools or [] if isinstance(t, dict) and t.get("name") != name]
+    return sorted(others, key=lambda t: str(t.get("name")) if isinstance(t, dict) else "")
 
 
 def _status(status: int | None) -> str:

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from conformance.calls.store import StoreState, state_of
-from conformance.compare.observe import Base, Outcome, failed, observe
+from conformance.compare.observe import Base, Kind, Outcome, failed, observe
 from conformance.compare.programs import Program, Step
+from conformance.core.jsontypes import Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
 from conformance.drivers.transcript import Transcript
@@ -134,6 +135,20 @@ def run_on(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> l
         except DriverError as exc:
             outcomes.append(failed("no answer", str(exc)))
             break
+    return outcomes
+
+
+def run_pipelined(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> list[Outcome]:
+    """Every step of `program` written at once and read in order (`call_tools_pipelined`): what `run_on`
+    sees, without a round trip per call, for steps whose stderr is not compared (the long probes)."""
+    calls = [(step.name, step.arguments) for step in program if not isinstance(step.arguments, Omitted)]
+    if len(calls) != len(program):
+        return run_on(driver, program, base)
+    exchanges, failure = driver.call_tools_pipelined(calls)
+    outcomes = [observe(exchange, base) for exchange in exchanges]
+    if failure is not None:
+        kind: Kind = "exited" if isinstance(failure, ServerExited) else "no answer"
+        outcomes.append(failed(kind, str(failure)))
     return outcomes
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from conformance.compare.observe import Found, Outcome
-from conformance.compare.pair import fresh_pair, run_on
+from conformance.compare.observe import Found, Outcome, failed
+from conformance.compare.pair import fresh_pair, run_pipelined
 from conformance.compare.programs import Program, Step, valid
 from conformance.compare.wording import short
 from conformance.core.protocol import TOOL
@@ -25,14 +26,18 @@ from conformance.targets.specs import Target
 
 LONG_PROBE: Final = "long probe"
 """The detail of a long probe's store difference (its id ends `.long-probe`)."""
+NO_STATE: Final = "keeps no state between calls"
+"""What a side is said to do when every call leaves the quantity at 1: each starts from an empty store."""
 TAIL: Final = 16
 """Calls made past the first difference, to see how each side goes on."""
-PROBE_LIMITS: Final[dict[str, int]] = {"dev": 300, "ci": 1500, "thorough": 12000}
-"""The history probe's most calls per side: the suite's growth checks' lengths (suite/profiles.py)."""
+PROBE_LIMITS: Final[dict[str, int]] = {"dev": 20_000, "ci": 100_000, "thorough": 1_000_000}
+"""The most calls per side of one probe: a ceiling for safety; the time bounds a probe (`PROBE_SECONDS`)."""
 PROBE_SECONDS: Final[dict[str, float]] = {"dev": 8.0, "ci": 30.0, "thorough": 180.0}
-"""The most time the probes of one comparison take; `--budget` lowers it, never raises it."""
+"""The most time one probe takes once its processes are up (the history probe, then the branches probe,
+each its own): a cap at 1,000 is within the default profile's reach of a node server; `--budget` lowers
+it, never raises it."""
 BRANCH_SHARE: Final = 4
-"""The branches probe makes a quarter of the history probe's calls: each answer lists every label."""
+"""The branches probe's ceiling is a quarter of the history probe's: each answer lists every label."""
 
 Reading = int | None
 """What one answer says of the probed quantity; None when it is not an accepted answer with a store."""
@@ -133,9 +138,20 @@ class Probe:
 PROBES: Final[tuple[Probe, ...]] = (
     Probe("history", "thoughtHistoryLength", lambda i: Step(TOOL, valid(thought=f"probe thought {i}"))),
     Probe("branches", "branches", lambda i: Step(TOOL, valid(
-        thought=f"probe thought {i}", branchFromThought=1, branchId=f"probe-{i}")), BRANCH_SHARE),
+        thought=f"probe thought {i}", thoughtNumber=2, totalThoughts=2, branchFromThought=1,
+        branchId=f"probe-{i}")), BRANCH_SHARE),
 )
-"""Distinct thoughts, so that a server keeping one copy of identical thoughts is not read as a cap."""
+"""Distinct thoughts, so that a server keeping one copy of identical thoughts is not read as a cap; a branch
+from thought 1 made at thought 2, which every rule relating the two fields that a side may declare allows
+(branchFromThought below, or not above, thoughtNumber)."""
+NUMBERED: Final[dict[str, Callable[[int], Step]]] = {
+    "history": lambda i: Step(TOOL, valid(thought=f"probe thought {i}", thoughtNumber=i, totalThoughts=i)),
+    "branches": lambda i: Step(TOOL, valid(
+        thought=f"probe thought {i}", thoughtNumber=i + 1, totalThoughts=i + 1, branchFromThought=i,
+        branchId=f"probe-{i}")),
+}
+"""A probe's second form, tried when one side refuses the first form's first call: thoughts numbered as a
+session numbers them (a side may refuse a thought number that does not move on)."""
 
 
 @dataclass(frozen=True)
@@ -158,13 +174,18 @@ class Probed:
 
 def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
                say: Callable[[str], None]) -> Probed:
-    """Each probe on a fresh process of each side, within `limit` calls per side and `seconds` in all."""
-    deadline = time.monotonic() + seconds
+    """Each probe on a fresh process of each side, within `limit` calls per side and `seconds` each; a probe
+    whose first call one side refuses is made again in its numbered form (`NUMBERED`)."""
     out = Probed()
     for probe in PROBES:
         calls = max(1, limit // probe.share)
         try:
-            found, seen = _run_one(probe, a, b, timeout, calls, lambda: time.monotonic() > deadline)
+            found, seen = _run_one(probe, a, b, timeout, calls, seconds)
+            if _refused_at_once(seen):
+                say(f"long {probe.name} probe: its first call is refused by one side; made again with "
+                    "numbered thoughts")
+                probe = Probe(probe.name, probe.field, NUMBERED[probe.name], probe.share)
+                found, seen = _run_one(probe, a, b, timeout, calls, seconds)
         except DriverError as exc:
             say(f"long {probe.name} probe: a side could not be started ({exc}); not compared")
             continue
@@ -182,20 +203,71 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
                 f"{earlier.found.field} probe already differs by call {len(earlier.program)}; not repeated")
             continue
         out.found.append(found)
+    out.found = _no_state(out.found)
     return out
 
 
+def _no_state(found: list[ProbeFound]) -> list[ProbeFound]:
+    """When one side leaves both the history and the labels at one after every call, each probe's words
+    for that side say what that is: it keeps no state between calls (a cap at one of either alone stays a
+    cap)."""
+    if {f.found.field for f in found} != {p.field for p in PROBES}:
+        return found
+    for side in ("a", "b"):
+        said = [getattr(f.found, side) for f in found]
+        if all(s.startswith("caps it at 1 (") for s in said):
+            return [ProbeFound(_said(f.found, side, f"{NO_STATE}: it is 1 after each of calls 1 to "
+                                                f"{_last_call(getattr(f.found, side))}"), f.program)
+                    for f in found]
+    return found
+
+
+def _said(found: Found, side: str, words: str) -> Found:
+    return replace(found, a=words) if side == "a" else replace(found, b=words)
+
+
+def _last_call(said: str) -> str:
+    """The last call a trend's words name ("… over calls 2 to 18)" → "18")."""
+    return said.rstrip(")").rsplit(" ", 1)[-1]
+
+
+def _timer(seconds: float) -> Callable[[], bool]:
+    """Whether `seconds` have passed since this was made."""
+    deadline = time.monotonic() + seconds
+    return lambda: time.monotonic() > deadline
+
+
+def _refused_at_once(seen: Scan) -> bool:
+    """Whether exactly one side refused the probe's first call: the call, not the store, differs."""
+    return len(seen.a) == 1 and (seen.a[0] is None) != (seen.b[0] is None)
+
+
+BATCH: Final = 64
+"""Probe calls written at once per side (pipelined): thousands of calls without a round trip each."""
+
+
 def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
-             over: Callable[[], bool]) -> tuple[ProbeFound | None, Scan]:
+             seconds: float) -> tuple[ProbeFound | None, Scan]:
+    """The probe on a fresh pair, for `seconds` from when both are up; calls are sent ahead in batches that
+    grow to `BATCH` (a call past the probe's end is made on a process about to be discarded, never read)."""
+    ahead: dict[str, list[Outcome]] = {"a": [], "b": []}
     latest: dict[str, Outcome] = {}
-    with fresh_pair(a, b, timeout) as (da, db):
+    with fresh_pair(a, b, timeout) as (da, db), ThreadPoolExecutor(max_workers=1) as other:
 
         def call(i: int) -> tuple[Reading, Reading]:
-            step = probe.step(i)
-            latest["a"], latest["b"] = run_on(da, (step,))[0], run_on(db, (step,))[0]
+            if len(ahead["a"]) < i or len(ahead["b"]) < i:
+                size = min(BATCH, max(1, i // 2), limit - i + 1)
+                steps = tuple(probe.step(k) for k in range(i, i + size))
+                on_b = other.submit(run_pipelined, db, steps) if len(ahead["b"]) < i else None
+                if len(ahead["a"]) < i:
+                    ahead["a"] += run_pipelined(da, steps) or [failed("no answer", "no outcome")]
+                if on_b is not None:
+                    ahead["b"] += on_b.result() or [failed("no answer", "no outcome")]
+            latest["a"] = ahead["a"][min(i, len(ahead["a"])) - 1]
+            latest["b"] = ahead["b"][min(i, len(ahead["b"])) - 1]
             return probe.read(latest["a"]), probe.read(latest["b"])
 
-        seen = scan(call, limit, TAIL, over)
+        seen = scan(call, limit, TAIL, _timer(seconds))
     if seen.first is None:
         return None, seen
     said = [trend(values, seen.first) + _refusal(values, latest[side])
@@ -209,5 +281,5 @@ def _refusal(values: Sequence[Reading], last: Outcome) -> str:
     return f" ({short(last.show(), 120)})" if values and values[-1] is None else ""
 
 
-__all__ = ["LONG_PROBE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound", "Probed",
-           "Scan", "run_probes", "scan", "trend"]
+__all__ = ["LONG_PROBE", "NO_STATE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound",
+           "Probed", "Scan", "run_probes", "scan", "trend"]

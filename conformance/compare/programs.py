@@ -107,6 +107,8 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (_with(branchFromThought=1, branchId="__proto__"),),
     (_with(branchFromThought=1, branchId=7),),
     (_with(branchFromThought="1", branchId="alt"),),
+    (_with(isRevision=True, revisesThought=2),),
+    (_with(branchFromThought=2, branchId="alt"),),
     (_with(needsMoreThoughts="yes"),),
     (_with(extra=1),),
     (Step(TOOL, OMIT),),
@@ -125,7 +127,8 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (Step(TOOL, valid(thought="😀 wide")),),
 )
 """Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
-prototype keys, the arguments shapes) and one accepted episode, each the smallest program that shows it."""
+prototype keys, the arguments shapes, a revision of and a branch from a later thought: what a rule relating
+two fields refuses) and one accepted episode, each the smallest program that shows it."""
 
 ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
 """The episode run on fresh processes: thought, revision, branch, end."""

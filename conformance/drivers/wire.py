@@ -16,6 +16,7 @@ counted (`capture.HeadTail`), per process and per call.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import math
@@ -607,6 +608,47 @@ class WireDriver(Managed):
             self._in_call = False
             self._last_call_end = time.monotonic()
         return Exchange(method, request, response, stderr.kept(), t_sent, t_received, mark, stderr.dropped)
+
+    def call_tools_pipelined(
+        self, calls: Sequence[tuple[str, JSON]], *, timeout: float | None = None
+    ) -> tuple[list[Exchange], DriverError | None]:
+        """Several tools/call requests written at once and their responses read in order, without a round
+        trip per call (a long probe's thousands of calls). The stderr of the whole batch goes with its last
+        exchange. Returns the exchanges answered and, when the server failed on the next one, that failure
+        (the server is then in the failed state, as after `request`)."""
+        cancel.check()
+        self._require_started()
+        limit, deadline = self._deadline(timeout)
+        sent: list[tuple[int, dict[str, JSON]]] = []
+        frames: list[bytes] = []
+        for name, arguments in calls:
+            message: dict[str, JSON] = {"jsonrpc": "2.0", "id": self._next_id, "method": "tools/call",
+                                        "params": {"name": name, "arguments": arguments}}
+            sent.append((self._next_id, message))
+            frames.append(encode_message(message))
+            self._next_id += 1
+        answered: list[Exchange] = []
+        self._in_call = True
+        try:
+            self._begin_call_stderr()
+            t_sent = time.monotonic()
+            self._write(b"".join(frames), deadline, "tools/call", limit)
+            self.requests_sent += len(sent)
+            for request_id, message in sent:
+                response, t_received = self._await_response(request_id, deadline, "tools/call", limit)
+                answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received))
+            stderr = self._call_stderr_now()
+            if answered:
+                answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),
+                                                   stderr_dropped=stderr.dropped)
+        except DriverError as exc:
+            self._failed(exc)
+            return answered, exc
+        finally:
+            self._call_stderr = None
+            self._in_call = False
+            self._last_call_end = time.monotonic()
+        return answered, None
 
     def _await_response(
         self, request_id: int, deadline: float, method: str, limit: float

@@ -36,3 +36,70 @@ def write_line(text: str, stream: TextIO | None = None) -> None:
     out = stream if stream is not None else sys.stdout
     out.write(encodable(text, out) + "\n")
     out.flush()
+
+
+_COUNT: Final = re.compile(r" \(\d+ differences?\)$")
+_OPEN: Final = "([{“"
+_CLOSE: Final = ")]}”"
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    """`text` split at `separator` where no bracket or curly quote is open (a clause's own "(a; b)" stays)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif depth == 0 and text.startswith(separator, i):
+            parts.append(text[start:i])
+            i += len(separator)
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _at_word(text: str, limit: int) -> str:
+    """`text` cut to `limit` at the last word boundary, marked "…"; never inside a word."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 1, 0)]
+    space = cut.rfind(" ")
+    if space > 0:
+        cut = cut[:space]
+    elif len(text) > len(cut) and not text[len(cut)].isspace():
+        return "…"
+    return cut.rstrip(" ,;:") + "…"
+
+
+def cut_headline(text: str, limit: int) -> str:
+    """A headline made of clauses ("a; b; c (3 differences)") kept whole up to `limit` characters: the
+    clauses that fit and "and N more", the count kept; a first clause too long is cut at its commas, then
+    at a word. Never mid-word. The full text stays in the report's JSON and HTML."""
+    if len(text) <= limit:
+        return text
+    match = _COUNT.search(text)
+    count = match.group(0) if match else ""
+    body = text[: match.start()] if match else text
+    clauses = _split_top(body, "; ")
+    for kept in range(len(clauses) - 1, 0, -1):
+        candidate = "; ".join(clauses[:kept]) + f"; and {len(clauses) - kept} more{count}"
+        if len(candidate) <= limit:
+            return candidate
+    first = clauses[0]
+    more = f"; and {len(clauses) - 1} more" if len(clauses) > 1 else ""
+    parts = _split_top(first, ", ")
+    for kept in range(len(parts) - 1, 0, -1):
+        candidate = ", ".join(parts[:kept]) + ", …" + more + count
+        if len(candidate) <= limit:
+            return candidate
+    room = limit - len(more) - len(count)
+    if room >= 12:
+        return _at_word(first, room) + more + count
+    return _at_word(text, limit)

@@ -101,3 +101,82 @@ def materialize(mod: Modification, dest: Path, entry: Path | None = None) -> Pat
 def target_spec(script: Path) -> str:
     node = shutil.which("node") or "node"
     return f"cmd:{node} {script}"
+
+
+COMPARE_CHANGES = HERE / "compare_changes.yaml"
+COMPARE_SCHEMA = HERE / "compare_changes.schema.json"
+
+
+@dataclass(frozen=True)
+class FilePatch:
+    file: str
+    find: str
+    replace: str
+
+
+@dataclass(frozen=True)
+class ReleaseChange:
+    """One change to a real release's dist/ folder, compared unmodified (base) against patched (head)."""
+
+    id: str
+    kind: str
+    source: str
+    change: str
+    patches: tuple[FilePatch, ...]
+    causes: tuple[str, ...]
+    says: tuple[str, ...]
+
+
+def load_release_changes(path: Path = COMPARE_CHANGES) -> list[ReleaseChange]:
+    """The compare held-out set, checked against its schema and the attribution file's causes."""
+    from conformance.compare.attribution import load_rules
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    schema = json.loads(COMPARE_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+    known = set(load_rules().causes)
+    changes: list[ReleaseChange] = []
+    for entry in data["changes"]:
+        unknown = set(entry["causes"]) - known
+        if unknown:
+            raise ValueError(f"{entry['id']}: unknown causes {sorted(unknown)}")
+        changes.append(ReleaseChange(
+            id=entry["id"], kind=entry["kind"], source=entry["source"], change=entry["change"],
+            patches=tuple(FilePatch(p["file"], p["find"], p["replace"]) for p in entry["patches"]),
+            causes=tuple(entry["causes"]), says=tuple(entry["says"]),
+        ))
+    ids = [c.id for c in changes]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{path}: duplicate change ids")
+    return changes
+
+
+def release_entry(source: str) -> Path:
+    """A release's dist entry, installed with its dependency tree as of its release (as `npm:` runs it)."""
+    from conformance.targets.kinds.npm import NpmKind
+
+    target = NpmKind().resolve(source, default_cache_dir(), None)
+    return Path(target.command[-1])
+
+
+def materialize_release(change: ReleaseChange, dest: Path, *, modified: bool = True) -> Path:
+    """Copy the release's package (package.json, dist/) into `dest`, patch it unless `modified` is false,
+    link its dependency tree, and return the entry script."""
+    entry = release_entry(change.source)
+    package = entry.parent.parent
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(package / "dist", dest / "dist")
+    shutil.copy2(package / "package.json", dest / "package.json")
+    if modified:
+        for patch in change.patches:
+            file = dest / "dist" / patch.file
+            text = file.read_text(encoding="utf-8")
+            count = text.count(patch.find)
+            if count != 1:
+                raise ValueError(f"{change.id}: patch text occurs {count} times in {patch.file}, not once: "
+                                 f"{patch.find[:60]!r}")
+            file.write_text(text.replace(patch.find, patch.replace), encoding="utf-8")
+    installed = next(p for p in package.parents if p.name == "node_modules")
+    (dest / "node_modules").symlink_to(installed, target_is_directory=True)
+    return dest / "dist" / entry.name

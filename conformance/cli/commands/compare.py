@@ -20,7 +20,7 @@ from conformance.cli.arguments import UsageError, add_max_frame, env_pair, posit
 from conformance.drivers import cancel, process
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
-from conformance.report.escape import safe, write_line
+from conformance.report.escape import cut_headline, safe, write_line
 from conformance.suite.profiles import default_profile
 from conformance.targets.kinds import syntaxes, unresolved_identity
 from conformance.targets.kinds.npm import KIND as NPM
@@ -184,6 +184,9 @@ def _report(outcome: ComparisonOutcome, args: argparse.Namespace, baseline: Comp
                              started=started, rerun=rerun_command(args, profile, seed),
                              processes_started=process.processes_started())
 
+TERMINAL_LINE = 199
+"""A cause's first line in the terminal stays under 200 characters, its headline cut at clause boundaries."""
+
 
 def print_comparison(
     report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
@@ -196,7 +199,8 @@ def print_comparison(
     write_line("", out)
     for cause in report.root_causes:
         records = ", ".join(cause.records)
-        write_line(f"root cause {safe(cause.id)} [{records}]: {safe(cause.summary, 200)}", out)
+        lead = f"root cause {safe(cause.id)} [{records}]: "
+        write_line(lead + cut_headline(safe(cause.summary), TERMINAL_LINE - len(lead)), out)
         for difference_id in cause.differences:
             d = differences[difference_id]
             mark = "accepted" if d.accepted else "new" if baseline is not None else "differs"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.report.escape import safe
+from conformance.report.escape import cut_headline, safe
 from conformance.report.html_parts import table
 from conformance.report.markdown_parts import code_block, md
 from conformance.report.markdown_parts import table as md_table
@@ -69,11 +69,12 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         if cause is None:
             lines += ["### Not grouped", ""]
         else:
-            lines += [f"### {md(cause.summary, 600)}", ""]
+            lines += [f"### {md(cut_headline(cause.summary, 600), None)}", ""]
             lines += [md(line, 600) + "  " for line in _cause_lines(cause)] + [""]
             if cause.rows:
                 header = ["field", "values", md(la, 60), md(lb, 60), "what differs", "smallest call"]
-                lines += md_table(header, [[md(cell, 300) for cell in _row_cells(r)] for r in cause.rows])
+                lines += md_table(header, [[md(cut_headline(cell, 600), None) for cell in _row_cells(r)]
+                                           for r in cause.rows])
                 lines.append("")
         lines += [f"<details><summary>All {len(members)} difference(s)</summary>", ""]
         for d in members:

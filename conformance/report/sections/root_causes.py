@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.report.escape import safe
+from conformance.report.escape import cut_headline, safe
 from conformance.report.markdown_parts import md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import Report, RootCause
@@ -26,7 +26,7 @@ def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
         "",
     ]
     for cause in causes:
-        lines += [f"### {md(', '.join(cause.records))}", "", md(cause.summary, 400), ""]
+        lines += [f"### {md(', '.join(cause.records))}", "", md(cut_headline(cause.summary, 400), None), ""]
         if cause.explains:
             lines += [f"Explains {len(cause.explains)}: {md(', '.join(cause.explains), 1000)}", ""]
         if cause.example and detail >= 1:
@@ -67,7 +67,7 @@ def _root_cause(cause: RootCause) -> Markup:
 def terminal(causes: tuple[RootCause, ...]) -> list[str]:
     lines = [f"  root causes ({len(causes)}):"]
     for cause in causes:
-        lines.append(f"  ▶ {safe(cause.summary, 160)}")
+        lines.append(f"  ▶ {cut_headline(safe(cause.summary), 160)}")
         if cause.explains:
             lines.append(f"      explains {len(cause.explains)}: {safe(', '.join(cause.explains), 200)}")
     return lines

@@ -1,0 +1,46 @@
+"""Single changes to a real release (tests/modified_servers/compare_changes.yaml) compared with the release
+itself: each headline names the change as a reviewer would (the words without servers:
+tests/fast/test_compare_listing.py; all of the set with `python -m scripts.measure_compare_changes`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.compare import run_comparison
+from conformance.compare.engine import ComparisonOutcome
+from tests.modified_servers.servers import load_release_changes, materialize_release, target_spec
+
+CHANGES = {c.id: c for c in load_release_changes()}
+
+
+def _compare(change_id: str, tmp_path: Path) -> ComparisonOutcome:
+    change = CHANGES[change_id]
+    base = materialize_release(change, tmp_path / "base", modified=False)
+    head = materialize_release(change, tmp_path / "head")
+    return run_comparison(target_spec(base), target_spec(head), seed=3, budget_s=4)
+
+
+def _headline(outcome: ComparisonOutcome, cause: str) -> str:
+    found = [c for c in outcome.root_causes if c.id == cause]
+    assert found, [(c.id, c.summary) for c in outcome.root_causes]
+    return found[0].summary
+
+
+def test_a_one_word_description_edit_names_its_item_and_words(tmp_path: Path) -> None:
+    said = _headline(_compare("description-one-word", tmp_path), "tool-spec")
+    assert "item 11 of “You should:”: “truly” → “really”" in said, said
+
+
+def test_a_cross_field_rule_is_said_as_a_relation(tmp_path: Path) -> None:
+    said = _headline(_compare("revises-below-number", tmp_path), "validation")
+    assert said.startswith("head refuses `revisesThought` ≥ `thoughtNumber`"), said
+    assert "base accepts it" in said
+
+
+@pytest.mark.parametrize("change_id", ["no-state-between-calls"])
+def test_a_head_keeping_no_state_is_one_cause(change_id: str, tmp_path: Path) -> None:
+    outcome = _compare(change_id, tmp_path)
+    assert [c.id for c in outcome.root_causes] == ["no-state"], [c.summary for c in outcome.root_causes]
+    assert outcome.root_causes[0].summary.startswith("head keeps no state between calls")
