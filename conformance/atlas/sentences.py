@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from conformance.atlas.model import Column
 from conformance.core.protocol import PROTOCOL_VERSION
-from conformance.report.clauses import HEADLINE_CHARS, cut_headline
+from conformance.report.escape import HEADLINE_CHARS, cut_headline
 
 __all__ = ["HEADLINE_CHARS", "cut_headline", "negotiated", "order_sentences"]
 

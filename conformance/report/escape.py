@@ -78,7 +78,12 @@ def _at_word(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
-def cut_headline(text: str, limit: int) -> str:
+HEADLINE_CHARS: Final = 300
+"""Characters of a cause's headline a short page (atlas.md, a pull request's comment) shows before it cuts at
+a clause (the full text is in the JSON and HTML beside it)."""
+
+
+def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     """A headline made of clauses ("a; b; c (3 differences)") kept whole up to `limit` characters: the
     clauses that fit and "and N more", the count kept; a first clause too long is cut at its commas, then
     at a word. Never mid-word. The full text stays in the report's JSON and HTML."""

@@ -9,8 +9,7 @@ from typing import Final
 
 import yaml
 
-from conformance.report.clauses import cut_headline
-from conformance.report.escape import safe
+from conformance.report.escape import cut_headline, safe
 from conformance.report.markdown_parts import code_block, md
 from conformance.report.model import Difference, Report, RootCause
 
