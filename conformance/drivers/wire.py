@@ -682,7 +682,7 @@ class WireDriver(Managed):
         if self.era.connects == "stateless" or modern:
             self.discover_result = result
             self.stateless = True
-            self.negotiated = STATELESS_REVISION if result is not None else None
+            self.negotiated = STATELESS_REVISION if modern else None
             return self.negotiated
         self.initialize(LATEST_HANDSHAKE)
         return self.negotiated
