@@ -57,9 +57,10 @@ class Era:
         }
 
     def stamped(self, params: Mapping[str, JSON] | None) -> dict[str, JSON]:
-        """`params` with this era's `_meta` envelope merged in (unchanged but copied for a handshake era)."""
+        """`params` with this era's `_meta` envelope merged in (unchanged but copied for a handshake era;
+        `auto` stamps what its probe and, once the server listed 2026-07-28, its requests carry)."""
         out: dict[str, JSON] = dict(params or {})
-        if not self.stateless:
+        if self.connects == "initialize":
             return out
         meta = out.get("_meta")
         out["_meta"] = {**(meta if isinstance(meta, dict) else {}), **self.envelope()}

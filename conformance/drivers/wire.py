@@ -663,6 +663,8 @@ class WireDriver(Managed):
     def discover(self) -> Exchange:
         """`server/discover` with this era's envelope (at 2026-07-28 for a handshake era's probe)."""
         era = self.era if self.era.connects != "initialize" else STATELESS
+        if self.stateless:
+            return self.request("server/discover")
         return self.request("server/discover", era.stamped(None))
 
     def connect(self) -> str | None:
