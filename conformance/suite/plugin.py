@@ -239,12 +239,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "target_spec" in metafunc.fixturenames:
         specs = target_specs(metafunc.config)
         metafunc.parametrize("target_spec", specs, ids=specs, scope="session")
-    if "era" in metafunc.fixturenames:
+    if "spec_era" in metafunc.fixturenames:
         try:
             eras = eras_of(metafunc.config.getoption("conformance_eras"))
         except KeyError as exc:
             raise pytest.UsageError(f"--era: unknown era {exc}") from None
-        metafunc.parametrize("era", eras, ids=[era.name for era in eras])
+        metafunc.parametrize("spec_era", eras, ids=[era.name for era in eras])
 
 
 @pytest.fixture(scope="session")

@@ -16,69 +16,71 @@ from conformance.suite.spec_checks import NotApplicable, judge
 from conformance.targets.specs import Target
 
 
-def _judged(record_id: str, target: Target, era: Era, era_meetings: EraMeetings) -> None:
+def _judged(record_id: str, target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     try:
-        judge(record_id, era_meetings.of(target, era))
+        judge(record_id, era_meetings.of(target, spec_era))
     except NotApplicable as exc:
         pytest.skip(str(exc))
 
 
 @evidences("SPEC-1")
-def test_initialize_settles_on_a_revision(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-1", target, era, era_meetings)
+def test_initialize_settles_on_a_revision(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-1", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-2")
 def test_discover_lists_versions_and_capabilities(
-    target: Target, era: Era, era_meetings: EraMeetings
+    target: Target, spec_era: Era, era_meetings: EraMeetings
 ) -> None:
-    _judged("SPEC-2", target, era, era_meetings)
+    _judged("SPEC-2", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-3")
 def test_unimplemented_version_is_refused_with_the_list(
-    target: Target, era: Era, era_meetings: EraMeetings
+    target: Target, spec_era: Era, era_meetings: EraMeetings
 ) -> None:
-    _judged("SPEC-3", target, era, era_meetings)
+    _judged("SPEC-3", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-4")
-def test_results_carry_result_type(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-4", target, era, era_meetings)
+def test_results_carry_result_type(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-4", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-5")
 def test_structured_content_conforms_to_output_schema(
-    target: Target, era: Era, era_meetings: EraMeetings
+    target: Target, spec_era: Era, era_meetings: EraMeetings
 ) -> None:
-    _judged("SPEC-5", target, era, era_meetings)
+    _judged("SPEC-5", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-6")
-def test_structured_content_is_mirrored_as_text(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-6", target, era, era_meetings)
+def test_structured_content_is_mirrored_as_text(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-6", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-7")
-def test_tool_results_are_content_blocks(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-7", target, era, era_meetings)
+def test_tool_results_are_content_blocks(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-7", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-8")
-def test_tool_list_has_the_schema_types(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-8", target, era, era_meetings)
+def test_tool_list_has_the_schema_types(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-8", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-9")
-def test_unknown_method_is_method_not_found(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-9", target, era, era_meetings)
+def test_unknown_method_is_method_not_found(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-9", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-10")
-def test_batches_as_the_revision_says(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-10", target, era, era_meetings)
+def test_batches_as_the_revision_says(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-10", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-11")
-def test_ping_is_answered_empty(target: Target, era: Era, era_meetings: EraMeetings) -> None:
-    _judged("SPEC-11", target, era, era_meetings)
+def test_ping_is_answered_empty(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-11", target, spec_era, era_meetings)
