@@ -132,6 +132,11 @@ class EraMeetings:
         self._met: dict[tuple[str, str], Meeting] = {}
         self._lock = threading.Lock()
 
+    def settled(self, spec: str) -> dict[str, str | None]:
+        """Each era `spec` was met as and the revision it settled on (None: none agreed), in meeting order."""
+        with self._lock:
+            return {name: meeting.negotiated for (met, name), meeting in self._met.items() if met == spec}
+
     def of(self, target: Target, era: Era) -> Meeting:
         key = (target.spec, era.name)
         with self._lock:
