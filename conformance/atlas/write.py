@@ -128,7 +128,7 @@ IDENTITY_HEAD: Final = [
     "zod",
     "other deps",
     "serverInfo",
-    "protocol",
+    "protocol (auto client)",
 ]
 
 
