@@ -28,7 +28,6 @@ STATELESS_REVISION: Final = REVISIONS[-1]
 PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
-SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
 UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
 METHOD_NOT_FOUND: Final = -32601
 
@@ -65,10 +64,6 @@ class Era:
         meta = out.get("_meta")
         out["_meta"] = {**(meta if isinstance(meta, dict) else {}), **self.envelope()}
         return out
-
-    def at_least(self, revision: str) -> bool:
-        """Whether this era's revision is `revision` or newer (for `auto`: what it offers first)."""
-        return REVISIONS.index(self.revision) >= REVISIONS.index(revision)
 
 
 ERAS: Final[tuple[Era, ...]] = (

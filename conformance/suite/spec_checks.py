@@ -15,11 +15,15 @@ from typing import Final
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
-from conformance.core.eras import REVISIONS, STATELESS_REVISION, UNSUPPORTED_PROTOCOL_VERSION
+from conformance.core.eras import (
+    METHOD_NOT_FOUND,
+    REVISIONS,
+    STATELESS_REVISION,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
 from conformance.core.jsontypes import JSON
 from conformance.suite.era_meetings import AFTER_BATCH_ID, BATCH_IDS, Meeting
 
-METHOD_NOT_FOUND: Final = -32601
 HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
