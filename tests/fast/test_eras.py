@@ -25,6 +25,7 @@ from conformance.core.eras import (
     STATELESS,
     era_named,
 )
+from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
 from conformance.suite.era_meetings import Meeting, eras_of
 from conformance.suite.spec_checks import CHECKS, NotApplicable, SpecDeparture, judge
@@ -149,3 +150,19 @@ def test_structured_content_unlike_its_text_departs_citing_the_record(structured
 def test_a_revision_the_server_did_not_settle_on_is_not_applicable() -> None:
     with pytest.raises(NotApplicable):
         judge("SPEC-6", _meeting({"a": 1}, '{"a": 2}', negotiated="2024-11-05"))
+
+
+def test_the_official_client_in_auto_falls_back_on_a_handshake_server() -> None:
+    with SdkDriver(command("mini"), era=AUTO) as host:
+        assert host.negotiated == LATEST_HANDSHAKE and host.initialize_result is not None
+
+
+def test_the_official_client_in_auto_connects_statelessly_to_a_modern_server() -> None:
+    with SdkDriver(command("modern"), era=AUTO) as host:
+        assert host.negotiated == "2026-07-28" and host.initialize_result is None
+        assert [tool.name for tool in host.list_tools().tools] == ["sequentialthinking"]
+
+
+def test_the_official_client_offers_only_its_newest_handshake_revision() -> None:
+    with pytest.raises(ValueError, match="auto"):
+        SdkDriver(command("mini"), era=LEGACY)

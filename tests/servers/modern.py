@@ -33,10 +33,11 @@ def serve() -> None:
             continue
         method = message.get("method")
         base = {"resultType": "complete", "_meta": meta}
+        cacheable = {**base, "ttlMs": 0, "cacheScope": "private"}
         if method == "server/discover":
-            reply(message, {**base, "supportedVersions": SUPPORTED, "capabilities": {"tools": {}}})
+            reply(message, {**cacheable, "supportedVersions": SUPPORTED, "capabilities": {"tools": {}}})
         elif method == "tools/list":
-            reply(message, {**base, "tools": [TOOL]})
+            reply(message, {**cacheable, "tools": [TOOL]})
         elif method == "tools/call":
             reply(message, {**base, "content": [{"type": "text", "text": "ok"}]})
         elif method == "ping":
