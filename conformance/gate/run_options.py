@@ -39,7 +39,8 @@ class RunOptions:
     shard: ShardIdentity | None = None
     era: str = DEFAULT_ERA
     """The clients the specification's records are judged with (`suite/era_meetings.py`): `default` is
-    2024-11-05 and `auto` (the newest revision the target accepts), `all` every revision and `auto`."""
+    `auto` (the newest revision the target accepts; the seed's records stay a 2024-11-05 client's), `all`
+    every revision and `auto`."""
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.core.eras import AUTO, ERAS, LEGACY, PROTOCOL_VERSION_KEY, Era, era_named
+from conformance.core.eras import AUTO, ERAS, PROTOCOL_VERSION_KEY, Era, era_named
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError
@@ -38,11 +38,12 @@ ALL_ERAS: Final = "all"
 
 
 def eras_of(option: str | None) -> tuple[Era, ...]:
-    """The eras a run meets its target as: `default` (2024-11-05 and `auto`, the newest the target accepts),
-    `all` (the five revisions and `auto`), or a comma-separated list of revisions and `auto`."""
+    """The eras a run meets its target as: `default` (`auto`, the newest revision the target accepts; the
+    seed's records are a 2024-11-05 client's already), `all` (the five revisions and `auto`), or a
+    comma-separated list of revisions and `auto`. Each costs one server process."""
     chosen = (option or DEFAULT_ERAS).strip()
     if chosen == DEFAULT_ERAS:
-        return (LEGACY, AUTO)
+        return (AUTO,)
     if chosen == ALL_ERAS:
         return (*ERAS, AUTO)
     return tuple(era_named(name.strip()) for name in chosen.split(",") if name.strip())

@@ -78,7 +78,7 @@ def test_era_option_refuses_what_is_not_an_era(text: str) -> None:
 
 
 def test_default_and_all() -> None:
-    assert eras_of("default") == eras_of(None) == (LEGACY, AUTO)
+    assert eras_of("default") == eras_of(None) == (AUTO,)
     assert eras_of("all") == (*ERAS, AUTO)
 
 

@@ -59,8 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--era",
         type=eras,
         default="default",
-        help="the clients the MCP specification's records (kind spec) are judged with: default (2024-11-05 "
-        "and auto, the newest revision the target accepts), all, or some of "
+        help="the clients the MCP specification's records (kind spec) are judged with: default (auto, the "
+        "newest revision the target accepts), all, or some of "
         "2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,auto (each driven as its client connects)",
     )
     parser.add_argument(
