@@ -37,7 +37,7 @@ class SpecDeparture(AssertionError):
     def __init__(self, spec: SpecRecord, meeting: Meeting, found: str) -> None:
         self.spec = spec
         self.found = found
-        super().__init__(f"{spec.id} ({spec.citation}) with a {meeting.label()}: {found}")
+        super().__init__(f"{spec.id} ({spec.citation}) with the {meeting.label()}: {found}")
 
 
 def _short(value: object, limit: int = 300) -> str:
@@ -243,7 +243,7 @@ def judge(record_id: str, meeting: Meeting) -> None:
         raise SpecDeparture(spec, meeting, f"the meeting stopped: {meeting.failure}")
     if record_id not in APPLIES_BY_OFFER and not spec.applies_to(meeting.negotiated):
         settled = meeting.negotiated or "no revision"
-        raise NotApplicable(f"not applicable: a {meeting.era.name} client settled on {settled}, "
+        raise NotApplicable(f"not applicable: the {meeting.era.name} client settled on {settled}, "
                             f"{spec.id} binds {', '.join(spec.revisions)}")
     found = CHECKS[record_id](meeting)
     if found is not None:
