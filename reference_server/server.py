@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 import anyio
 import mcp_types as types
+from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.runner import ServerRunner, aclose_shielded
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from reference_server.colour import ChalkLevelError, Prefixes, detect_prefixes
 from reference_server.thinking import SequentialThinkingServer, unknown_tool_text
 from reference_server.toolspec import BANNER, SERVER_NAME, SERVER_VERSION, TOOL_NAME, ToolSpec, load_tool_spec
-from reference_server.transport import stdio_transport, write_all_blocking
+from reference_server.transport import ReadStream, WriteStream, stdio_transport, write_all_blocking
 
 
 def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[Any]:
@@ -56,6 +59,46 @@ def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[A
     return server
 
 
+ORIGINAL_PROTOCOL_VERSION: Final = "2024-11-05"
+"""The one revision SDK 0.5.0 speaks: its answer to `initialize` whatever version the client offers."""
+
+
+class _OriginalRunner(ServerRunner[Any]):
+    """The SDK's per-connection kernel with SDK 0.5.0's negotiation: it always settles on 2024-11-05."""
+
+    @staticmethod
+    def _negotiate_initialize(params: Mapping[str, Any] | None) -> tuple[types.InitializeRequestParams, str]:
+        init, _ = ServerRunner._negotiate_initialize(params)
+        return init, ORIGINAL_PROTOCOL_VERSION
+
+
+async def serve_as_original(server: Server[Any], read_stream: ReadStream, write_stream: WriteStream) -> None:
+    """One connection served as SDK 0.5.0 serves it, whichever revision the client speaks.
+
+    `Server.run` serves two eras (a first request carrying the 2026-07-28 `_meta` envelope opens a
+    stateless connection, `server/discover` answers) and refuses requests before `initialize`. The
+    original knows one revision: the envelope is `_meta` like any other, `server/discover` is an unknown
+    method (-32601), `initialize` answers 2024-11-05 to every offer, and a request is served whether or
+    not `initialize` came first. So the connection is the SDK's handshake loop, open from its first frame.
+    """
+    try:
+        async with server.lifespan(server) as lifespan_state:
+            dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
+                read_stream, write_stream, inline_methods=frozenset({"initialize"})
+            )
+            connection = Connection.for_loop(dispatcher, protocol_version_hint=ORIGINAL_PROTOCOL_VERSION)
+            connection.initialized.set()
+            runner = _OriginalRunner(
+                server, connection, lifespan_state, init_options=server.create_initialization_options()
+            )
+            try:
+                await dispatcher.run(runner.on_request, runner.on_notify)
+            finally:
+                await aclose_shielded(connection)
+    finally:
+        await write_stream.aclose()
+
+
 def silence_python_diagnostics() -> None:
     """Keep stderr to what the original writes: no logging last-resort output, no warnings."""
     logging.getLogger().addHandler(logging.NullHandler())
@@ -72,7 +115,7 @@ async def serve(
     server = build_server(thinking, spec)
     async with stdio_transport(stdin_fd, stdout_fd) as (read_stream, write_stream):
         write(BANNER)
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        await serve_as_original(server, read_stream, write_stream)
 
 
 def run() -> int:

@@ -233,7 +233,7 @@ def _selected(
         if unknown:
             parser.error(f"unknown modification(s): {', '.join(sorted(unknown))}")
         mods = [m for m in mods if m.id in wanted]
-    return [m for m in mods if chosen in ("all", m.set)]
+    return [m for m in mods if m.set in SETS and chosen in ("all", m.set)]
 
 
 def _reattribute(mods: list[Modification], kept: Path) -> list[Measured]:

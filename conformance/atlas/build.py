@@ -274,7 +274,7 @@ def _column(
         error=error,
         identity=identity,
         server_info=report.server_info if report is not None else {},
-        protocol_version=report.protocol_version if report is not None else None,
+        protocol_version=_negotiated(report),
         published=_published(cache, plan.spec),
         report=f"{folder}/report.html" if report is not None else None,
         counts=report.summary.counts if report is not None else {},
@@ -799,3 +799,11 @@ def _published_release(spec: str, cache: Path, published: _Published) -> bool:
         return False
     switches = readme.switches if readme is not None else {}
     return all(switches.get(name) == value for name, value in env.items())
+
+
+def _negotiated(report: Report | None) -> str | None:
+    """The revision the release settles on with the official client (`auto`, the newest it accepts), else the
+    one the run's 2024-11-05 handshake got (a report before eras, or a suite that meets no era)."""
+    if report is None:
+        return None
+    return report.eras.get("auto") or report.protocol_version

@@ -8,7 +8,6 @@ import datetime as dt
 from collections.abc import Sequence
 
 from conformance.atlas.model import Column
-from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.report.escape import HEADLINE_CHARS, cut_headline
 
 __all__ = ["HEADLINE_CHARS", "cut_headline", "negotiated", "order_sentences"]
@@ -66,9 +65,10 @@ def order_sentences(columns: Sequence[Column]) -> list[str]:
 
 
 def negotiated(column: Column) -> str:
-    """What the release answered to each revision offered (newest first), e.g. `2025-11-25 → 2025-11-25`;
-    without the probe's offers, the revision the run negotiated when offered the harness's own."""
+    """What the release answered to each revision offered (newest first), e.g. `2025-11-25 → 2025-11-25`,
+    then what it settled on with the official client (`auto`, the newest it accepts)."""
     offers = column.tool.negotiated if column.tool is not None else {}
-    if not offers:
-        return f"{PROTOCOL_VERSION} → {column.protocol_version}" if column.protocol_version else "—"
-    return ", ".join(f"{offer} → {answer}" for offer, answer in sorted(offers.items(), reverse=True))
+    said = [f"{offer} → {answer}" for offer, answer in sorted(offers.items(), reverse=True)]
+    if column.protocol_version:
+        said.append(f"auto → {column.protocol_version}")
+    return ", ".join(said) or "—"

@@ -33,7 +33,9 @@ SCHEMA_FILE: Final = "schemas/records.schema.json"
 MARKER: Final = "records"
 RELIES_MARKER: Final = "relies"
 
-Kind = Literal["cmp", "obj", "rte", "clm", "abs", "bap", "ext", "loop", "source", "amendment", "correction"]
+Kind = Literal[
+    "cmp", "obj", "rte", "clm", "abs", "bap", "ext", "loop", "source", "amendment", "correction", "spec"
+]
 UnobservableReason = Literal[
     "doctrine-only",
     "build-time",
@@ -49,6 +51,8 @@ EvidenceBefore = Literal[
     "implemented", "absent", "doctrine/design", "claimed", "uninspected", "out-of-boundary", "inspected"
 ]
 SeedCode = Literal["000", "001", "002", "003"]
+AnchorSource = Literal["000", "001", "002", "003", "MCP"]
+"""Where a record is stated: a seed document, or (`MCP`) the protocol specification for a `spec` record."""
 LensCode = Literal["000", "001", "002"]
 AliasRelation = Literal["registered-as", "corresponds"]
 
@@ -64,6 +68,7 @@ _ID_BY_KIND: Final[dict[str, re.Pattern[str]]] = {
     "source": re.compile(r"SRC-[0-9]+"),
     "amendment": re.compile(r"(?:CMP|OBJ|RTE|CLM|ABS|BAP)-[0-9]+[ab]?/a[0-9]+"),
     "correction": re.compile(r"(?:CMP|OBJ|RTE|CLM|ABS|BAP)-[0-9]+[ab]?/c[0-9]+"),
+    "spec": re.compile(r"SPEC-[0-9]+"),
 }
 _SOURCE_REF = re.compile(r"^(SRC-[0-9]+)(?::|$)")
 
@@ -125,7 +130,7 @@ class Alias(_Frozen):
 class Anchor(_Frozen):
     """Where a seed states the record, with its line references copied as written."""
 
-    seed: SeedCode
+    seed: AnchorSource
     section: str
     refs: tuple[str, ...] = ()
 
@@ -279,6 +284,10 @@ class Catalog(_Frozen):
         self._by_alias = by_alias
         return self
 
+    def with_records(self, records: tuple[Record, ...]) -> Catalog:
+        """This catalog holding `records` instead, indexed and cross-checked again."""
+        return Catalog.model_validate({**self.model_dump(exclude={"records"}), "records": records})
+
     def __contains__(self, record_id: object) -> bool:
         return record_id in self._by_id
 
@@ -362,10 +371,8 @@ def _schema_errors(data: object, schema_file: Path) -> list[str]:
     return messages
 
 
-def load_catalog(path: Path | None = None, *, schema: Path | None = None) -> Catalog:
-    """Read the catalog and validate it against the JSON Schema, then the model; CatalogError on failure."""
-    source = path if path is not None else catalog_path()
-    schema_file = schema if schema is not None else schema_path()
+def load_yaml_checked(source: Path, schema_file: Path) -> object:
+    """A catalog file read and checked against its JSON Schema; CatalogError naming every violation."""
     try:
         data: object = safe_load(source.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -374,10 +381,43 @@ def load_catalog(path: Path | None = None, *, schema: Path | None = None) -> Cat
     if problems:
         listed = "\n  ".join(problems)
         raise CatalogError(f"{source} violates {schema_file.name}:\n  {listed}")
+    return data
+
+
+def load_catalog(path: Path | None = None, *, schema: Path | None = None) -> Catalog:
+    """Read the catalog and validate it against the JSON Schema, then the model; CatalogError on failure.
+
+    The shipped catalog (no `path`) also holds the specification's records (`spec_records.py`), after the
+    seed's; a catalog read from another file is that file alone."""
+    source = path if path is not None else catalog_path()
+    schema_file = schema if schema is not None else schema_path()
+    data = load_yaml_checked(source, schema_file)
     try:
-        return Catalog.model_validate(data)
+        catalog = Catalog.model_validate(data)
     except ValidationError as exc:
         raise CatalogError(f"{source}: {exc}") from exc
+    if path is not None:
+        return catalog
+    return catalog.with_records((*catalog.records, *spec_catalog_records()))
+
+
+def spec_catalog_records() -> tuple[Record, ...]:
+    """The specification's requirements as records of kind `spec`, cited by revision, section and level."""
+    from conformance.catalog.spec_records import default_spec_catalog
+
+    return tuple(
+        Record(
+            id=spec.id,
+            kind="spec",
+            title=spec.title,
+            statement=spec.statement,
+            evidence_before="doctrine/design",
+            anchors=(Anchor(seed="MCP", section=spec.citation),),
+            channels=("wire",),
+            expectation=spec.expectation,
+        )
+        for spec in default_spec_catalog().records
+    )
 
 
 @cache

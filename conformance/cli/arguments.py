@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from conformance.core.eras import ERA_NAMES
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.identity import ShardIdentity, parse_shard
 from conformance.drivers.capture import DEFAULT_MAX_FRAME
@@ -71,6 +72,19 @@ def shard(text: str) -> ShardIdentity:
         return parse_shard(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def eras(text: str) -> str:
+    """`default`, `all`, or revisions and `auto`, comma-separated: whom spec records are judged with."""
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    if words in (["default"], ["all"]):
+        return words[0]
+    unknown = [word for word in words if word not in ERA_NAMES]
+    if not words or unknown:
+        raise argparse.ArgumentTypeError(
+            f"expected default, all, or some of {', '.join(ERA_NAMES)} (comma-separated), not {text[:60]!r}"
+        )
+    return ",".join(dict.fromkeys(words))
 
 
 def seed(text: str) -> int:

@@ -80,6 +80,10 @@ class RunResults(_Frozen):
     harness: HarnessIdentity
     server_info: dict[str, str] = Field(default_factory=dict)
     protocol_version: str | None = None
+    eras: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="each era's client the spec records were judged with, and the revision it settled on",
+    )
     started: str
     finished: str
     processes_started: int = 0

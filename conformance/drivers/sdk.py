@@ -21,6 +21,7 @@ from typing import Any, Final, TextIO, TypeVar
 
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp.client._probe import negotiate_auto  # what `mcp.Client(mode="auto")` runs; ClientSession has no mode
 from mcp.client.session import ClientSession, IncomingMessage
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -33,6 +34,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from conformance.core.eras import AUTO, ERAS, LATEST_HANDSHAKE, STATELESS_REVISION, Era
 from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import HeadTail
@@ -52,6 +54,8 @@ from conformance.drivers.wire import max_frame as default_max_frame
 T = TypeVar("T")
 
 CLIENT_INFO: Final = Implementation(name=CLIENT_NAME, version=CLIENT_VERSION)
+OFFICIAL_HANDSHAKE: Final = ERAS[3]
+"""The era the official client's `initialize` is: it offers its newest handshake revision, 2025-11-25."""
 _STDERR_TAIL: Final = 2000
 # The SDK logs a traceback for every unparsable stdout line; the driver reports it as a typed error instead.
 logging.getLogger("mcp").addHandler(logging.NullHandler())
@@ -118,9 +122,17 @@ class SdkDriver(Managed):
         stderr_limit: int = 16 << 20,
         max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
+        era: Era = OFFICIAL_HANDSHAKE,
     ) -> None:
         if not command:
             raise TargetError("empty server command")
+        if era not in (OFFICIAL_HANDSHAKE, AUTO):
+            raise ValueError(f"the official client connects by initialize at {LATEST_HANDSHAKE} or in auto, "
+                             f"not as a {era.name} client")
+        self.era = era
+        """How the official client connects: `initialize` offering 2025-11-25 (its `legacy` mode), or `auto`
+        (`server/discover` at 2026-07-28, falling back to `initialize`)."""
+        self.negotiated: str | None = None
         self.command = tuple(command)
         self.on_failure = on_failure
         """Told of every call's failure (death, hang, protocol violation) before it is raised; may raise."""
@@ -174,7 +186,17 @@ class SdkDriver(Managed):
         ):
             self.pid = pid
             process.register_group(self.pid)
-            self.initialize_result = await self._guarded("initialize", session.initialize)
+            if self.era is AUTO:
+                await self._guarded("initialize", lambda: negotiate_auto(session))
+                self.initialize_result = session.initialize_result
+                discovered = session.discover_result
+                self.negotiated = (
+                    self.initialize_result.protocol_version if self.initialize_result is not None
+                    else STATELESS_REVISION if discovered is not None else None
+                )
+            else:
+                self.initialize_result = await self._guarded("initialize", session.initialize)
+                self.negotiated = self.initialize_result.protocol_version
             yield session
 
     def close(self) -> None:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
+from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
@@ -149,8 +150,15 @@ class WireDriver(Managed):
         stderr_limit: int = DEFAULT_STDERR_LIMIT,
         max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
+        era: Era = LEGACY,
     ) -> None:
         self.command = tuple(command)
+        self.era = era
+        """The client this driver is: how `connect` opens, and the `_meta` a stateless client sends."""
+        self.negotiated: str | None = None
+        """The revision `connect` settled on: the initialize answer's, or 2026-07-28 served statelessly."""
+        self.discover_result: dict[str, JSON] | None = None
+        self.stateless = False
         self.on_failure = on_failure
         """Told of every failure of a request (death, hang, protocol violation) before it is raised; it may
         raise instead (the suite escalates to `TargetFailed`). A timed-out read of unsolicited messages
@@ -573,6 +581,8 @@ class WireDriver(Managed):
         request_id = self._next_id
         self._next_id += 1
         message: dict[str, JSON] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if self.stateless and method != "initialize" and isinstance(params, Omitted | dict):
+            params = self.era.stamped(None if isinstance(params, Omitted) else params)
         if not isinstance(params, Omitted):
             message["params"] = params
         return self._round_trip(encode_message(message), message, request_id, method, timeout)
@@ -688,7 +698,38 @@ class WireDriver(Managed):
             )
         self.notify("notifications/initialized")
         self.initialize_result = result
+        version = result.get("protocolVersion")
+        self.negotiated = version if isinstance(version, str) else None
         return result
+
+    def discover(self) -> Exchange:
+        """`server/discover` with this era's envelope (at 2026-07-28 for a handshake era's probe)."""
+        era = self.era if self.era.connects != "initialize" else STATELESS
+        if self.stateless:
+            return self.request("server/discover")
+        return self.request("server/discover", era.stamped(None))
+
+    def connect(self) -> str | None:
+        """Open the connection as this era's client does; the revision settled on (None: none agreed).
+
+        `initialize` offering the revision; stateless: `server/discover`, then every request carries the
+        envelope whatever the answer (a 2026-07-28 client has no other way to speak); `auto`, the SDK's
+        probe: stateless when discover lists 2026-07-28, else `initialize` at 2025-11-25.
+        """
+        if self.era.connects == "initialize":
+            self.initialize(self.era.revision)
+            return self.negotiated
+        probe = self.discover()
+        result = probe.result
+        supported = result.get("supportedVersions") if result is not None else None
+        modern = isinstance(supported, list) and STATELESS_REVISION in supported
+        if self.era.connects == "stateless" or modern:
+            self.discover_result = result
+            self.stateless = True
+            self.negotiated = STATELESS_REVISION if modern else None
+            return self.negotiated
+        self.initialize(LATEST_HANDSHAKE)
+        return self.negotiated
 
     def list_tools(self) -> Exchange:
         return self.request("tools/list")

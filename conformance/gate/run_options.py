@@ -12,6 +12,7 @@ from conformance.drivers.capture import DEFAULT_MAX_FRAME
 
 SUITE: Final = "conformance.suite"
 CALL_TIMEOUT: Final = 10.0
+DEFAULT_ERA: Final = "default"
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,10 @@ class RunOptions:
     example_db: Path | None = None
     """Hypothesis' example database: saved counterexamples are replayed first (`suite/profiles.py`)."""
     shard: ShardIdentity | None = None
+    era: str = DEFAULT_ERA
+    """The clients the specification's records are judged with (`suite/era_meetings.py`): `default` is
+    `auto` (the newest revision the target accepts; the seed's records stay a 2024-11-05 client's), `all`
+    every revision and `auto`."""
 
     def command(self, python: str = "python", *, local: bool = False) -> list[str]:
         """`python -m conformance run` with the options that decide the examples and verdicts (what a
@@ -56,6 +61,8 @@ class RunOptions:
         if self.max_frame != DEFAULT_MAX_FRAME:
             argv += ["--max-frame", str(self.max_frame)]
         argv += self._selection()
+        if self.era != DEFAULT_ERA:
+            argv += ["--era", self.era]
         if self.strict_baseline:
             argv.append("--strict-baseline")
         if self.example_db is not None:

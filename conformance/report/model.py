@@ -13,8 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/3"
-READABLE_FORMATS: Final = ("seqthink-conformance-report/1", "seqthink-conformance-report/2", REPORT_FORMAT)
+REPORT_FORMAT: Final = "seqthink-conformance-report/4"
+READABLE_FORMATS: Final = (
+    "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
+    REPORT_FORMAT,
+)
 """Older reports are still read: every field /2 added (root causes, comparison) and /3 added (a
 comparison's labels, a cause's table and upstream matches; a run's shards) has a default."""
 
@@ -362,12 +365,18 @@ class StoreGrowth(_Frozen):
 
 class Report(_Frozen):
     format: Literal[
-        "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3"
+        "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
+        "seqthink-conformance-report/4",
     ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
     server_info: dict[str, str] = Field(default_factory=dict)
     protocol_version: str | None = None
+    eras: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="(/4) the clients the spec records were judged with: era (a revision or auto) to the "
+        "revision the target settled on with it, null when none was agreed",
+    )
     harness: HarnessIdentity
     preflight: Preflight
     run: RunInfo

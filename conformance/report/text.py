@@ -136,6 +136,9 @@ def identity_rows(report: Report) -> list[tuple[str, str]]:
         rows.append(("serverInfo", ", ".join(f"{k}={v}" for k, v in report.server_info.items())))
     if report.protocol_version:
         rows.append(("protocol version", report.protocol_version))
+    if report.eras:
+        rows.append(("eras (client: settled on)", ", ".join(
+            f"{era}: {settled or 'none agreed'}" for era, settled in report.eras.items())))
     h = report.harness
     rows += [
         ("harness version", h.version),

@@ -38,6 +38,7 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
 from conformance.suite.contradiction import contradicted
+from conformance.suite.era_meetings import EraMeetings, eras_of
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.handover import handover_of
 from conformance.suite.hypothesis_hooks import ExampleStatus, watch_examples
@@ -75,6 +76,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="hypothesis' example database: failing examples saved here, replayed first later")
     group.addoption("--records", dest="conformance_records", default=None, metavar="IDS",
                     help="run only the tests evidencing one of these canonical record IDs (comma-separated)")
+    group.addoption("--era", dest="conformance_eras", default=None, metavar="ERAS",
+                    help="the clients the specification's records are judged with: default (2024-11-05 and "
+                         "auto), all, or revisions and auto, comma-separated (suite/era_meetings.py)")
     group.addoption("--shard", dest="conformance_shard", default=None, metavar="I/N",
                     help="run only shard I of N of the collected tests (suite/sharding.py)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
@@ -105,6 +109,7 @@ class _RunState:
     shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
     raw_pool: RawPool = field(default_factory=RawPool)
     fresh_runs: FreshRunner = field(init=False)
+    era_meetings: EraMeetings = field(init=False)
     unwatch: Callable[[], None] | None = None
     current: str | None = None
     current_spec: str | None = None
@@ -112,6 +117,7 @@ class _RunState:
 
     def __post_init__(self) -> None:
         self.fresh_runs = FreshRunner(self.raw_pool)
+        self.era_meetings = EraMeetings(self.timeout)
 
     def example_ended(self, status: ExampleStatus) -> None:
         """One generated example of the current test ended (`hypothesis_hooks`): count it, and remember where
@@ -234,6 +240,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "target_spec" in metafunc.fixturenames:
         specs = target_specs(metafunc.config)
         metafunc.parametrize("target_spec", specs, ids=specs, scope="session")
+    if "spec_era" in metafunc.fixturenames:
+        try:
+            eras = eras_of(metafunc.config.getoption("conformance_eras"))
+        except KeyError as exc:
+            raise pytest.UsageError(f"--era: unknown era {exc}") from None
+        metafunc.parametrize("spec_era", eras, ids=[era.name for era in eras])
 
 
 @pytest.fixture(scope="session")
@@ -287,6 +299,12 @@ def fresh_runs(request: pytest.FixtureRequest) -> FreshRunner:
     """What fresh processes answer to one fixed sequence; a run that collects a test taking this fixture
     starts those processes with the session."""
     return _state(request.config).fresh_runs
+
+
+@pytest.fixture(scope="session")
+def era_meetings(request: pytest.FixtureRequest) -> EraMeetings:
+    """What the target answers to each era's client, met once per run (one process per era)."""
+    return _state(request.config).era_meetings
 
 
 @pytest.fixture
@@ -543,6 +561,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             harness=harness,
             server_info={k: str(v) for k, v in (srv.server_info if srv else {}).items()},
             protocol_version=srv.protocol_version if srv else None,
+            eras=state.era_meetings.settled(spec),
             started=state.started,
             finished=_now(),
             processes_started=processes_started(),

@@ -49,7 +49,8 @@ def mini_run(target: str, out: Path, *extra: str) -> Ran:
 def assert_valid_report(out: Path) -> dict[str, Any]:
     report: dict[str, Any] = json.loads((out / "report.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(shipped_schema()).validate(report)
-    assert report["format"] == "seqthink-conformance-report/3"
+    assert report["format"] == "seqthink-conformance-report/4"
+    assert report["eras"] == {"auto": "2024-11-05"}
     for name in ("report.md", "report.html", "junit.xml"):
         assert (out / name).is_file(), name
     suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
@@ -88,7 +89,8 @@ def test_reference_report_is_complete_and_valid(reference_full: Ran, reference_c
             assert record["reason"] and record["channels"] == ["none"]
         if record["verdict"] == "not run":
             assert record["reason"].startswith("skipped: "), record["reason"]
-            assert "not an npm package target" in record["reason"], record["reason"]
+            why = "not applicable" if record["kind"] == "spec" else "not an npm package target"
+            assert why in record["reason"], record["reason"]
             assert record["id"] in reference_full.stdout
     assert "not an npm package target" in reference_full.stdout
     aliases = {r["id"]: r["aliases"] for r in report["records"]}

@@ -59,12 +59,12 @@ def runs(
 
 def test_catalogue_patches_apply_once_each() -> None:
     """Every patch finds its text exactly once in the installed original (materialize refuses otherwise)."""
-    entry = original_entry()
-    text = entry.read_text(encoding="utf-8")
+    sources = {mod.source for mod in _BY_ID.values()}
+    texts = {source: original_entry(source).read_text(encoding="utf-8") for source in sources}
     assert len(_BY_ID) >= 12
     for mod in _BY_ID.values():
         for patch in mod.patches:
-            assert text.count(patch.find) == 1, (mod.id, patch.find)
+            assert texts[mod.source].count(patch.find) == 1, (mod.id, patch.find)
 
 
 @pytest.mark.parametrize("mod_id", CHECKED)
@@ -91,3 +91,25 @@ def test_root_causes_name_the_changed_behaviour(
         assert cause.summary
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert markdown.index("## Root causes") < markdown.index("## Departures")
+
+
+def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_record(tmp_path: Path) -> None:
+    """2026.8.31 whose structuredContent counts one thought more than its text: the seed records see nothing
+    (they read the text); the modern reading departs from SPEC-6, cited with revision, section and level."""
+    mod = _BY_ID["structured-one-more-thought"]
+    script = materialize(mod, tmp_path / "server")
+    out = tmp_path / "report"
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
+         "--seed", "1", "--select", "spec", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
+    )
+    assert (out / "report.json").is_file(), proc.stderr[-2000:]
+    report = Report.model_validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
+    verdicts = {rv.id: rv for rv in report.records if rv.kind == "spec"}
+    assert proc.returncode == 1
+    assert {i for i, rv in verdicts.items() if rv.verdict == "deviates"} == set(mod.primary)
+    caught = verdicts["SPEC-6"]
+    assert caught.anchors == ["MCP 2025-06-18..2026-07-28 server/tools § Structured Content (SHOULD)"]
+    assert "SPEC-6 (2025-06-18..2026-07-28 server/tools § Structured Content (SHOULD))" in caught.reason
+    assert '"thoughtHistoryLength": 2' in caught.reason and "2025-11-25" in caught.reason

@@ -24,6 +24,8 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from conformance.core.eras import AUTO, ERAS, Era
+from conformance.drivers.errors import WrongId
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.targets.specs import Target, resolve_target
 from reference_server.jsvalue import OBJECT_PROTOTYPE_KEYS
@@ -463,3 +465,62 @@ def test_initialize_reports_the_same_identity(pair: Pair) -> None:
     }
     assert "tools" in reference["capabilities"]  # type: ignore[operator]
     assert reference["protocolVersion"] == original["protocolVersion"] == "2024-11-05"
+
+
+# -- every era's client ----------------------------------------------------------------------------
+
+ERA_CALLS: Final = (
+    valid(),
+    valid(thoughtNumber=2, totalThoughts=3, branchFromThought=1, branchId="b"),
+    {"thought": 1},
+)
+
+
+def era_answers(target: Target, era: Era) -> dict[str, Any]:
+    """What a fresh process answers to `era`'s client: how it connects, then tools, calls, ping, unknowns.
+
+    Compared as the parts that carry meaning: the settled revision and identity, each answer's kind
+    (result, or the error code), tool results as text and isError (absent == false), the tool list."""
+    answers: dict[str, Any] = {}
+    with WireDriver(target.command, env={**target.env, **ENV}, timeout=20, era=era) as driver:
+        answers["negotiated"] = driver.connect()
+        handshake = driver.initialize_result
+        answers["serverInfo"] = handshake.get("serverInfo") if handshake is not None else None
+        answers["discover"] = shape(driver.discover())
+        answers["tools/list"] = shape(driver.list_tools())
+        answers["calls"] = [shape(driver.call_tool(TOOL, arguments)) for arguments in ERA_CALLS]
+        answers["ping"] = shape(driver.request("ping"))
+        answers["unknown method"] = shape(driver.request("no/such/method"))
+        answers["batch"] = batch_answered(driver)
+    return answers
+
+
+def shape(exchange: Exchange) -> Any:
+    """An answer as both SDKs mean it: an error's code, a result's fields (isError false == absent)."""
+    if exchange.error is not None:
+        return {"error": exchange.error.get("code")}
+    result = dict(exchange.result or {})
+    if result.get("isError") is False:
+        del result["isError"]
+    return result
+
+
+def batch_answered(driver: WireDriver) -> bool:
+    """Whether a batch array of two pings gets any answer before the ping sent after it."""
+    driver.send_raw(b'[{"jsonrpc":"2.0","id":9001,"method":"ping"},{"jsonrpc":"2.0","id":9002,"method":"ping"}]\n')
+    try:
+        follow = driver.request("ping")
+    except WrongId:
+        return True
+    assert follow.result == {}
+    return False
+
+
+@pytest.mark.parametrize("era", [*ERAS, AUTO], ids=lambda era: era.name)
+def test_every_era_meets_the_same_server(era: Era) -> None:
+    """A client of each revision, connecting as it does, gets from the reference what the original answers."""
+    original = era_answers(resolve_target("npm:0.6.2"), era)
+    reference = era_answers(resolve_target("reference"), era)
+    assert reference == original
+    assert original["negotiated"] == (None if era.stateless else "2024-11-05")
+    assert original["discover"] == {"error": -32601}

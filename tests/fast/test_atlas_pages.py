@@ -136,6 +136,7 @@ def test_the_protocol_column_says_what_each_offer_negotiated() -> None:
     column = Column(spec="npm:0.6.2", label="0.6.2", folder="targets/x", protocol_version="2024-11-05",
                     tool=ToolSnapshot(ok=True, negotiated={"2024-11-05": "2024-11-05",
                                                            "2025-11-25": "2024-11-05"}))
-    assert negotiated(column) == "2025-11-25 → 2024-11-05, 2024-11-05 → 2024-11-05"
+    assert negotiated(column) == "2025-11-25 → 2024-11-05, 2024-11-05 → 2024-11-05, auto → 2024-11-05"
     bare = column.model_copy(update={"tool": None})
-    assert negotiated(bare) == "2024-11-05 → 2024-11-05"
+    assert negotiated(bare) == "auto → 2024-11-05"
+    assert negotiated(bare.model_copy(update={"protocol_version": None})) == "—"

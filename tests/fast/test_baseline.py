@@ -41,6 +41,8 @@ CANONICAL = {r.id: r.id for r in default_catalog().records}
 def test_every_record_observable_on_the_wire_or_stderr_has_witnesses() -> None:
     witnesses = default_witnesses()
     for record in default_catalog().records:
+        if record.kind == "spec":
+            continue  # judged on each era's meeting (suite/era_meetings.py), not on replayed witness steps
         if record.observable and {"wire", "stderr"} & set(record.channels):
             assert witnesses.steps_of(record.id), record.id
 

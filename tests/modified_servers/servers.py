@@ -31,7 +31,9 @@ class Patch:
 
 
 SETS = ("tuning", "held-out")
-"""Tuning: root causes and the suite's reliances may be refined on it; held-out: measured, never tuned on."""
+"""Tuning: root causes and the suite's reliances may be refined on it; held-out: measured, never tuned on.
+(A third set, `spec`, holds modified later releases caught by a specification record; the root-cause
+measurement leaves it out.)"""
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Modification:
     change: str
     patches: tuple[Patch, ...]
     primary: tuple[str, ...]
+    source: str = "npm:0.6.2"
+    """The release whose dist/index.js is patched."""
 
 
 def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
@@ -58,6 +62,7 @@ def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
             change=entry["change"],
             patches=tuple(Patch(p["find"], p["replace"]) for p in entry["patches"]),
             primary=tuple(entry["primary"]),
+            source=entry.get("source", data["source"]),
         ))
     ids = [m.id for m in mods]
     if len(set(ids)) != len(ids):
@@ -83,13 +88,20 @@ def patched(text: str, mod: Modification) -> str:
 
 
 def materialize(mod: Modification, dest: Path, entry: Path | None = None) -> Path:
-    """Write the modified server into `dest` and return its entry script."""
-    source = entry if entry is not None else original_entry()
+    """Write the modified server into `dest` and return its entry script; the entry's sibling modules
+    (a later release's dist/lib.js) are copied beside it unchanged."""
+    source = entry if entry is not None else original_entry(mod.source)
     dest.mkdir(parents=True, exist_ok=True)
+    for sibling in source.parent.glob("*.js"):
+        if sibling != source:
+            shutil.copyfile(sibling, dest / sibling.name)
     script = dest / "index.js"
     script.write_text(patched(source.read_text(encoding="utf-8"), mod), encoding="utf-8")
-    (dest / "package.json").write_text(json.dumps({"name": f"modified-{mod.id}", "type": "module"}),
-                                       encoding="utf-8")
+    manifest: dict[str, str] = {"name": f"modified-{mod.id}", "type": "module"}
+    original_manifest = source.parent.parent / "package.json"
+    if original_manifest.is_file():  # a later release reads its version from it
+        manifest["version"] = str(json.loads(original_manifest.read_text(encoding="utf-8"))["version"])
+    (dest / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
     modules = dest / "node_modules"
     if modules.is_symlink() or modules.exists():
         os.unlink(modules) if modules.is_symlink() else shutil.rmtree(modules)

@@ -14,6 +14,7 @@ from conformance.cli.arguments import (
     add_env,
     add_max_frame,
     env_of,
+    eras,
     jobs,
     positive_seconds,
     seed,
@@ -53,6 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="YAML of the records this target is expected to depart from",
+    )
+    parser.add_argument(
+        "--era",
+        type=eras,
+        default="default",
+        help="the clients the MCP specification's records (kind spec) are judged with: default (auto, the "
+        "newest revision the target accepts), all, or some of "
+        "2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,auto (each driven as its client connects)",
     )
     parser.add_argument(
         "--profile",
@@ -249,11 +258,12 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         strict_baseline=args.strict_baseline,
         example_db=args.example_db,
         shard=args.shard,
+        era=args.era,
     )
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, {seed_said(options)}"
         f"{f', shard {options.shard}' if options.shard else ''}"
-        f"{f', {options.jobs} workers' if options.jobs > 1 else ''}",
+        f"{f', {options.jobs} workers' if options.jobs > 1 else ''}, eras {options.era}",
         out,
     )
     outcome = run(options, out)

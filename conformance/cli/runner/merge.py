@@ -47,6 +47,7 @@ def merge_results(
         update={
             "server_info": server_info,
             "protocol_version": next((p.protocol_version for p in parts if p.protocol_version), None),
+            "eras": {era: settled for p in parts for era, settled in p.eras.items()},
             "started": min(p.started for p in parts),
             "finished": max(p.finished for p in parts),
             "processes_started": sum(p.processes_started for p in parts) + extra_processes,

@@ -353,6 +353,7 @@ def join_results(shards: Sequence[ShardFolder], copied: set[tuple[int, str]]) ->
             "harness": first.harness.model_copy(update={"shard": None}),
             "server_info": next((p.server_info for p in parts if p.server_info), {}),
             "protocol_version": next((p.protocol_version for p in parts if p.protocol_version), None),
+            "eras": {era: settled for p in parts for era, settled in p.eras.items()},
             "started": min(p.started for p in parts),
             "finished": max(p.finished for p in parts),
             "processes_started": sum(p.processes_started for p in parts),

@@ -19,7 +19,7 @@ from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
 from conformance.core.create import open_new
-from conformance.gate.run_options import SUITE, RunOptions
+from conformance.gate.run_options import DEFAULT_ERA, SUITE, RunOptions
 from conformance.suite.handover import Handover
 from conformance.targets.specs import default_cache_dir
 
@@ -73,6 +73,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         args += ["--example-db", str(options.example_db.resolve())]
     if options.shard is not None:
         args += ["--shard", str(options.shard)]
+    if options.era != DEFAULT_ERA:
+        args += ["--era", options.era]
     if options.jobs > 1:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]

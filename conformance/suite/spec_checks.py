@@ -1,0 +1,265 @@
+"""The specification's records judged on one era's meeting: a named check per record, raising a typed outcome.
+
+Each check reads a `Meeting` (`era_meetings.py`) and either returns (the requirement holds), raises
+`NotApplicable` (the server did not settle on a revision the requirement belongs to: it cannot break it), or
+raises `SpecDeparture` naming the record, its citation and what came back. The suite's `test_spec_*` tests and
+the era table (`scripts/era_table.py`) call the same checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Final
+
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
+
+from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
+from conformance.core.eras import (
+    METHOD_NOT_FOUND,
+    REVISIONS,
+    STATELESS_REVISION,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
+from conformance.core.jsontypes import JSON
+from conformance.suite.era_meetings import AFTER_BATCH_ID, BATCH_IDS, Meeting
+
+HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+class NotApplicable(Exception):
+    """The requirement does not bind this server with this client."""
+
+
+class SpecDeparture(AssertionError):
+    """The requirement is broken: the record, where the specification states it, and what came back."""
+
+    def __init__(self, spec: SpecRecord, meeting: Meeting, found: str) -> None:
+        self.spec = spec
+        self.found = found
+        super().__init__(f"{spec.id} ({spec.citation}) with the {meeting.label()}: {found}")
+
+
+def _short(value: object, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _result(response: dict[str, JSON]) -> dict[str, JSON] | None:
+    result = response.get("result")
+    return result if isinstance(result, dict) else None
+
+
+def _accepted(meeting: Meeting) -> list[dict[str, JSON]]:
+    """The results of the calls the tool accepted (isError absent or false)."""
+    results = (_result(response) for _, response in meeting.calls)
+    return [r for r in results if r is not None and r.get("isError") in (None, False)]
+
+
+def _version_negotiation(meeting: Meeting) -> str | None:
+    if meeting.initialize is None:
+        raise NotApplicable("the client did not initialize")
+    answered = meeting.initialize.get("protocolVersion")
+    offered = meeting.era.revision if meeting.era.connects == "initialize" else REVISIONS[3]
+    if answered == offered or answered in REVISIONS:
+        return None
+    return f"offered {offered}, answered protocolVersion {_short(answered)}"
+
+
+def _discover_shape(meeting: Meeting) -> str | None:
+    result = _result(meeting.discover)
+    if result is None:
+        return f"server/discover answered {_short(meeting.discover)}"
+    supported = result.get("supportedVersions")
+    if not isinstance(supported, list) or not all(isinstance(v, str) for v in supported):
+        return f"supportedVersions is {_short(supported)}"
+    if STATELESS_REVISION not in supported:
+        return f"supportedVersions {_short(supported)} lacks {STATELESS_REVISION}"
+    capabilities = result.get("capabilities")
+    if not isinstance(capabilities, dict) or "tools" not in capabilities:
+        return f"capabilities is {_short(capabilities)}"
+    return None
+
+
+def _unsupported_version(meeting: Meeting) -> str | None:
+    response = meeting.unimplemented_version or {}
+    error = response.get("error")
+    if not isinstance(error, dict) or error.get("code") != UNSUPPORTED_PROTOCOL_VERSION:
+        return f"a request naming version 1999-01-01 was answered {_short(response)}"
+    data = error.get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if not isinstance(supported, list) or not all(isinstance(v, str) for v in supported):
+        return f"-32022 without a supported list: data {_short(data)}"
+    return None
+
+
+def _result_type(meeting: Meeting) -> str | None:
+    answers = {"server/discover": meeting.discover, "tools/list": meeting.tools_list}
+    answers.update({f"tools/call #{n}": response for n, (_, response) in enumerate(meeting.calls, 1)})
+    for what, response in answers.items():
+        result = _result(response)
+        if result is not None and not isinstance(result.get("resultType"), str):
+            return f"the {what} result has no resultType: {_short(result)}"
+    return None
+
+
+def _structured_conforms(meeting: Meeting) -> str | None:
+    schema = meeting.output_schema()
+    if schema is None:
+        raise NotApplicable("the tool declares no outputSchema")
+    if not isinstance(schema, dict):
+        return f"outputSchema is {_short(schema)}"
+    validator = jsonschema.Draft202012Validator(schema)
+    for result in _accepted(meeting):
+        if "structuredContent" not in result:
+            return f"an accepted call's result has no structuredContent: {_short(result)}"
+        error = jsonschema.exceptions.best_match(validator.iter_errors(result["structuredContent"]))
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+            return f"structuredContent at {where}: {error.message[:200]}"
+    return None
+
+
+def _structured_mirrored(meeting: Meeting) -> str | None:
+    structured = [r for r in _accepted(meeting) if "structuredContent" in r]
+    if not structured:
+        raise NotApplicable("no result carried structuredContent")
+    for result in structured:
+        texts = [
+            block.get("text")
+            for block in result.get("content") or []  # type: ignore[union-attr]
+            if isinstance(block, dict) and block.get("type") == "text"
+        ]
+        mirrored = False
+        for text in texts:
+            try:
+                mirrored = mirrored or json.loads(text) == result["structuredContent"]  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                continue
+        if not mirrored:
+            return (f"structuredContent {_short(result['structuredContent'])} is in no text block:"
+                    f" {_short(texts)}")
+    return None
+
+
+def _tool_results(meeting: Meeting) -> str | None:
+    for _, response in meeting.calls:
+        result = _result(response)
+        if result is None:
+            continue  # a JSON-RPC error is the other way to refuse arguments
+        content = result.get("content")
+        if not isinstance(content, list) or not all(
+            isinstance(b, dict) and isinstance(b.get("type"), str)
+            and (b.get("type") != "text" or isinstance(b.get("text"), str))
+            for b in content
+        ):
+            return f"content is {_short(content)}"
+        if "isError" in result and not isinstance(result["isError"], bool):
+            return f"isError is {_short(result['isError'])}"
+    if len(_accepted(meeting)) < 2:
+        return f"an accepted call was answered as an error: {_short([r for _, r in meeting.calls[:2]])}"
+    return None
+
+
+def _tool_list(meeting: Meeting) -> str | None:
+    if not meeting.tools:
+        return f"tools/list answered {_short(meeting.tools_list)}"
+    for tool in meeting.tools:
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            return f"a tool without a string name: {_short(tool)}"
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            return f"inputSchema is {_short(schema)}"
+        for key in ("description", "title"):
+            if key in tool and not isinstance(tool[key], str):
+                return f"{key} is {_short(tool[key])}"
+        output = tool.get("outputSchema")
+        if "outputSchema" in tool and (not isinstance(output, dict) or output.get("type") != "object"):
+            return f"outputSchema is {_short(output)}"
+        if "annotations" in tool:
+            annotations = tool["annotations"]
+            if not isinstance(annotations, dict):
+                return f"annotations is {_short(annotations)}"
+            if "title" in annotations and not isinstance(annotations["title"], str):
+                return f"annotations.title is {_short(annotations['title'])}"
+            for hint in HINTS:
+                if hint in annotations and not isinstance(annotations[hint], bool):
+                    return f"annotations.{hint} is {_short(annotations[hint])}"
+    return None
+
+
+def _unknown_method(meeting: Meeting) -> str | None:
+    error = meeting.unknown_method.get("error")
+    if isinstance(error, dict) and error.get("code") == METHOD_NOT_FOUND:
+        return None
+    return f"an unknown method was answered {_short(meeting.unknown_method)}"
+
+
+def _batch(meeting: Meeting) -> str | None:
+    answered: set[JSON] = set()
+    for frame in meeting.batch_frames:
+        for message in frame if isinstance(frame, list) else [frame]:
+            if isinstance(message, dict) and "result" in message and isinstance(message.get("id"), int):
+                answered.add(message["id"])
+    if meeting.negotiated == "2025-03-26":
+        if not all(request_id in answered for request_id in BATCH_IDS):
+            return f"a batch of two pings got {_short(meeting.batch_frames)} (before ping {AFTER_BATCH_ID})"
+        return None
+    if any(request_id in answered for request_id in BATCH_IDS):
+        return f"a batch of two pings was served: {_short(meeting.batch_frames)}"
+    return None
+
+
+def _ping(meeting: Meeting) -> str | None:
+    result = _result(meeting.ping)
+    if result is None or set(result) - {"_meta", "resultType"}:
+        return f"ping answered {_short(meeting.ping)}"
+    return None
+
+
+CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {
+    "SPEC-1": _version_negotiation,
+    "SPEC-2": _discover_shape,
+    "SPEC-3": _unsupported_version,
+    "SPEC-4": _result_type,
+    "SPEC-5": _structured_conforms,
+    "SPEC-6": _structured_mirrored,
+    "SPEC-7": _tool_results,
+    "SPEC-8": _tool_list,
+    "SPEC-9": _unknown_method,
+    "SPEC-10": _batch,
+    "SPEC-11": _ping,
+}
+"""One check per record of fixtures/spec_records.yaml (`tests/fast/test_spec_records.py` pairs them)."""
+
+APPLIES_BY_OFFER: Final = frozenset({"SPEC-1"})
+"""Records about the handshake itself: they bind whatever the server answers, once the client initialized."""
+
+
+def judge(record_id: str, meeting: Meeting) -> None:
+    """Return when `record_id` holds on `meeting`; raise `NotApplicable` or `SpecDeparture` otherwise."""
+    spec = default_spec_catalog().get(record_id)
+    if meeting.failure is not None:
+        raise SpecDeparture(spec, meeting, f"the meeting stopped: {meeting.failure}")
+    if record_id not in APPLIES_BY_OFFER and not spec.applies_to(meeting.negotiated):
+        settled = meeting.negotiated or "no revision"
+        raise NotApplicable(f"not applicable: the {meeting.era.name} client settled on {settled}, "
+                            f"{spec.id} binds {', '.join(spec.revisions)}")
+    found = CHECKS[record_id](meeting)
+    if found is not None:
+        raise SpecDeparture(spec, meeting, found)
+
+
+def verdicts(meeting: Meeting) -> dict[str, str]:
+    """Every spec record on one meeting: `holds`, `n/a` or `deviates: <what came back>`."""
+    out: dict[str, str] = {}
+    for record_id in CHECKS:
+        try:
+            judge(record_id, meeting)
+        except NotApplicable:
+            out[record_id] = "n/a"
+        except SpecDeparture as departure:
+            out[record_id] = f"deviates: {departure.found}"
+        else:
+            out[record_id] = "holds"
+    return out

@@ -1,0 +1,86 @@
+"""The specification's requirements (kind `spec`, fixtures/spec_records.yaml), judged with each era's client.
+
+Every test reads the one meeting of its era (`era_meetings.py`: one process per era, a few calls) and asks
+the record's named check (`spec_checks.py`). A requirement of a revision the server did not settle on with
+that client is skipped as not applicable; a departure names the record, its revision, section and level.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.catalog.records import evidences
+from conformance.core.eras import Era
+from conformance.suite.era_meetings import EraMeetings
+from conformance.suite.spec_checks import NotApplicable, judge
+from conformance.targets.specs import Target
+
+
+def _judged(record_id: str, target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    try:
+        judge(record_id, era_meetings.of(target, spec_era))
+    except NotApplicable as exc:
+        pytest.skip(str(exc))
+
+
+@evidences("SPEC-1")
+def test_initialize_settles_on_a_revision(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-1", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-2")
+def test_discover_lists_versions_and_capabilities(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-2", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-3")
+def test_unimplemented_version_is_refused_with_the_list(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-3", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-4")
+def test_results_carry_result_type(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-4", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-5")
+def test_structured_content_conforms_to_output_schema(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-5", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-6")
+def test_structured_content_is_mirrored_as_text(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-6", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-7")
+def test_tool_results_are_content_blocks(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-7", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-8")
+def test_tool_list_has_the_schema_types(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-8", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-9")
+def test_unknown_method_is_method_not_found(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-9", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-10")
+def test_batches_as_the_revision_says(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-10", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-11")
+def test_ping_is_answered_empty(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-11", target, spec_era, era_meetings)
