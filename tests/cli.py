@@ -137,7 +137,8 @@ def stalls(calls: int, mark: Path | None = None) -> str:
                                 *([str(mark)] if mark is not None else [])])
 
 
-def wait_for_file(path: Path, running: subprocess.Popen[str] | subprocess.Popen[bytes], timeout: float = 300.0) -> None:
+def wait_for_file(path: Path, running: subprocess.Popen[str] | subprocess.Popen[bytes],
+                  timeout: float = 300.0) -> None:
     """Until `path` exists (a stalled server's mark), failing early if the command ended first."""
     deadline = time.monotonic() + timeout
     while not path.exists():
