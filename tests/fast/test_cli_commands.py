@@ -15,8 +15,8 @@ from conformance.cli.main import main
 from conformance.core.errors import HarnessError
 
 
-def _echo_command() -> types.ModuleType:
-    """A command only this test knows: prints its argument, or fails as a command may."""
+def _echo_command(*, twice: bool = False) -> types.ModuleType:
+    """A command only this test knows: prints its argument (`twice`: two lines), or fails as a command may."""
     module = types.ModuleType("echo")
     module.NAME = "echo"
     module.HELP = "say a word back"
@@ -28,7 +28,8 @@ def _echo_command() -> types.ModuleType:
     def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.word == "fail":
             raise HarnessError("the word was fail")
-        out.write(f"{args.word}\n")
+        for _ in range(2 if twice else 1):
+            out.write(f"{args.word}\n")
         return 0
 
     module.add_arguments = add_arguments
