@@ -9,26 +9,22 @@ import os
 from typing import TextIO, cast
 
 
-class PipeSafe(io.TextIOBase):
+class PipeSafe:
     """`stream`, until its reader goes away (a broken pipe): from then on what is written goes nowhere, and
     the file descriptor under it is pointed at the null device, so the interpreter's last flush at exit
-    does not fail either."""
+    does not fail either. Anything else is asked of `stream`."""
 
     def __init__(self, stream: TextIO) -> None:
-        super().__init__()
         self._stream = stream
+        self.encoding: str = getattr(stream, "encoding", None) or "utf-8"
         self.gone = False
         """Whether the reader went away: nothing written since reached it."""
 
-    @property
-    def encoding(self) -> str:
-        return getattr(self._stream, "encoding", None) or "utf-8"
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
     def isatty(self) -> bool:
         return not self.gone and self._stream.isatty()
-
-    def writable(self) -> bool:
-        return True
 
     def write(self, text: str) -> int:
         if not self.gone:
