@@ -57,10 +57,18 @@ def _child(*args: str, stdout: int | None = None) -> subprocess.CompletedProcess
                           timeout=60, check=False)
 
 
-def test_version_prints_the_installed_version() -> None:
-    done = _child("--version")
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_prints_the_installed_version(flag: str) -> None:
+    done = _child(flag)
     said = f"{PROG} {metadata.version(DISTRIBUTION)}\n"
     assert (done.returncode, done.stdout, done.stderr) == (0, said, "")
+
+
+@pytest.mark.parametrize("command", [c.NAME for c in commands.COMMANDS])
+def test_every_command_has_a_description_under_its_usage(command: str) -> None:
+    """`COMMAND --help` says what the command does, not only its options."""
+    description = PARSERS[(command,)].description
+    assert description and len(description.split()) > 5, f"{command} --help has no description"
 
 
 @pytest.mark.parametrize("argv", [["records"], ["run", "--help"]], ids=["records", "help"])

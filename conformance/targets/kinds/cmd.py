@@ -23,7 +23,10 @@ class CmdKind(TargetKind):
     identity_kind = "cmd"
     syntax = short_syntax = "cmd:<command line>"
 
-    def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
+    def check(self, base: str) -> None:
+        self._argv(base)
+
+    def _argv(self, base: str) -> list[str]:
         line = base.removeprefix(self.prefix)
         try:
             argv = shlex.split(line)
@@ -31,6 +34,10 @@ class CmdKind(TargetKind):
             raise TargetError(f"cannot parse the command line {line!r}: {exc}") from None
         if not argv:
             raise TargetError("cmd: target needs a command line, e.g. cmd:node dist/index.js")
+        return argv
+
+    def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
+        argv = self._argv(base)
         program = argv[0]
         if os.sep in program and os.path.isfile(program) and not os.access(program, os.X_OK):
             raise TargetError(f"not executable: {program}")

@@ -33,6 +33,12 @@ class TargetKind(ABC):
         """Whether `base` (a spec without its environment variables) is of this kind."""
         return base.startswith(self.prefix) if self.prefix.endswith(":") else base == self.prefix
 
+    def check(self, base: str) -> None:
+        """Raise `TargetError` when `base` cannot name a target of this kind at all (its syntax), before
+        anything is started or installed: the command line refuses it as a usage error. By default any
+        text after the prefix may name one (found out when it is resolved)."""
+        return None
+
     @abstractmethod
     def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
         """Something to spawn for `base` (installed first if it must be); raises `TargetError` (one line)."""

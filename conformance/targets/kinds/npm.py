@@ -22,6 +22,9 @@ class NpmKind(TargetKind):
     short_syntax = "npm:<version>"
     note = "npm:<version> installs the dependency tree as of its release, @today today's"
 
+    def check(self, base: str) -> None:
+        npm.check_version(base.removeprefix(self.prefix).removesuffix(TODAY))
+
     def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
         requested = base.removeprefix(self.prefix)
         today = requested.endswith(TODAY)
