@@ -136,6 +136,24 @@ def test_every_relative_link_resolves() -> None:
     assert checked >= 20
 
 
+def install_commands(readme: str) -> list[str]:
+    """The indented command lines of the README's Install section, in order (tests/e2e/test_install.py runs
+    them in a scratch folder)."""
+    section = readme.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
+    return [line[4:] for line in section.splitlines() if line.startswith("    ") and line.strip()]
+
+
+def test_the_readmes_install_makes_a_virtualenv_and_installs_what_is_at_hand() -> None:
+    """A clone or an unpacked archive, into a virtualenv the commands make; no placeholder address among them
+    (`OWNER` is only named in the prose, as what works once published)."""
+    commands = install_commands((REPO / "README.md").read_text(encoding="utf-8"))
+    assert commands[0].startswith("python3 -m venv .venv && . .venv/bin/activate"), commands
+    assert any(re.fullmatch(r"python -m pip install \./[\w.-]+", c) for c in commands), commands
+    assert not any("OWNER" in c or "git+" in c for c in commands), commands
+    runs = [c for c in commands if c.startswith("seqthink-conformance ")]
+    assert runs and all(_parse(_argv(c)) is None for c in runs), runs
+
+
 def test_the_readme_keeps_its_two_set_up_commands() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
     assert f"    {MAIN_JOB}" in readme and f"    {TEST_JOB}" in readme
