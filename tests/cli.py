@@ -129,6 +129,24 @@ def fake(mode: str) -> str:
     return "cmd:" + shlex.join([sys.executable, str(FAKE), mode])
 
 
+def stalls(calls: int, mark: Path | None = None) -> str:
+    """A `cmd:` target for tests/servers/stalls.py: the reference until `calls` tool calls were answered, then
+    silent (creating `mark`): a run, compare or atlas against it cannot finish before a signal or a deadline
+    (give it a call timeout longer than the test)."""
+    return "cmd:" + shlex.join([sys.executable, str(REPO / "tests" / "servers" / "stalls.py"), str(calls),
+                                *([str(mark)] if mark is not None else [])])
+
+
+def wait_for_file(path: Path, running: subprocess.Popen[str] | subprocess.Popen[bytes],
+                  timeout: float = 300.0) -> None:
+    """Until `path` exists (a stalled server's mark), failing early if the command ended first."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert running.poll() is None, f"ended before {path.name} appeared"
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.1)
+
+
 def assert_one_clean_error_line(ran: Ran) -> None:
     lines = ran.stderr.strip().splitlines()
     assert len(lines) == 1, ran.stderr

@@ -9,6 +9,7 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from conformance.core.eras import ERA_NAMES
@@ -37,6 +38,44 @@ class UsageError(InputError):
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse, but words left over are refused by the command they were given to (its help, the
+        option they were likely meant as, or the quoting a `cmd:` command line needs)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = self._command_parser(parsed) or self
+            hint = leftover_hint(command, parsed, extras)
+            command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return parsed
+
+    def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser | None:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest or "", None) or "")
+                return chosen if isinstance(chosen, argparse.ArgumentParser) else None
+        return None
+
+
+def leftover_hint(parser: argparse.ArgumentParser, parsed: argparse.Namespace, extras: Sequence[str]) -> str:
+    """`; did you mean --target?` for a mistyped option; the quoting for the words after an unquoted `cmd:`
+    command line (`--target cmd:node x.js` leaves `x.js` over); "" when neither is likely."""
+    import difflib
+    import shlex
+
+    options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+    for extra in extras:
+        if extra.startswith("--"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], options, n=1, cutoff=0.6)
+            if close:
+                return f"; did you mean {close[0]}?"
+    commands = [v for v in vars(parsed).values() if isinstance(v, str) and split_env(v)[1].startswith("cmd:")]
+    words = [e for e in extras if not e.startswith("-")]
+    if commands and words:
+        whole = shlex.quote(f"{split_env(commands[0])[1]} {' '.join(words)}")
+        return f"; a cmd: command line with spaces is one argument: quote it whole, e.g. {whole}"
+    return ""
 
 
 def jobs(text: str) -> int:
@@ -113,7 +152,8 @@ def _whole_number(text: str, least: int, below: str) -> int:
 
 
 def target_spec(text: str) -> str:
-    """A spec of a listed kind (`targets/kinds`), its environment variables sorted."""
+    """A spec of a listed kind (`targets/kinds`), its environment variables sorted; a word that names none
+    (`x.js` after an unquoted `cmd:node`) is told the quoting."""
     env, base = split_env(text)
     kind = kind_of(base)
     if kind is not None:
@@ -122,7 +162,16 @@ def target_spec(text: str) -> str:
         except HarnessError as exc:
             raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
         return with_env(base, env) if env else text
-    raise argparse.ArgumentTypeError(f"{text!r}: expected [KEY=VALUE ...] {one_of(syntaxes())}")
+    quoting = "" if ":" in base else " (a cmd: command line with spaces is one argument: quote it whole)"
+    raise argparse.ArgumentTypeError(f"{text!r}: expected [KEY=VALUE ...] {one_of(syntaxes())}{quoting}")
+
+
+def cache_folder(text: str) -> Path:
+    """`--target-cache`: a folder, or a path where one can be made (not a file)."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    return path
 
 
 def env_pair(text: str) -> str:
@@ -179,5 +228,5 @@ class _Version(argparse.Action):
 
 
 def add_version(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+    parser.add_argument("-V", "--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
                         help="print the harness's version and exit")

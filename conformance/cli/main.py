@@ -19,6 +19,7 @@ from typing import TextIO
 
 from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser, add_version
+from conformance.cli.output import pipe_safe
 from conformance.core.errors import HarnessError, InputError
 from conformance.drivers.cancel import Cancelled
 from conformance.gate import exit_status
@@ -42,15 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(
     argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
+    out = pipe_safe(stdout if stdout is not None else sys.stdout)
+    err = pipe_safe(stderr if stderr is not None else sys.stderr)
     args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         command = next(c for c in commands.COMMANDS if args.command == c.NAME)
         return command.main(args, out, err)
     except BrokenPipeError:
-        return _pipe_closed(args, out, err)
+        return _pipe_closed(args, err, real_stdout=stdout is None)
     except InputError as exc:
         write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
         return exit_status.USAGE
@@ -73,10 +74,11 @@ LISTINGS = ("records", "diff")
 """Commands whose output is a listing a reader may stop reading (`| head -1`); `run --list` is one too."""
 
 
-def _pipe_closed(args: argparse.Namespace | None, out: TextIO, err: TextIO) -> int:
-    """The reader of stdout went away (`| head`): a listing or help ends quietly with status 0 (as under
+def _pipe_closed(args: argparse.Namespace | None, err: TextIO, *, real_stdout: bool) -> int:
+    """The reader of sys.stdout went away (`| head`) while something wrote there and not to the command's
+    `out` (which never raises it: `cli/output.py`): a listing or help ends quietly with status 0 (as under
     `bash -eo pipefail` it must); any other command stopped before its work was done, and says so."""
-    if out is sys.stdout:
+    if real_stdout:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args is None or args.command in LISTINGS or getattr(args, "list", False) is True:

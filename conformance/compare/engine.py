@@ -34,7 +34,7 @@ from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, RootCause
-from conformance.targets.project import node_engines
+from conformance.targets.project import missing_path, node_engines
 from conformance.targets.specs import Target, resolve_target
 
 TargetSpec: TypeAlias = str | Target
@@ -196,8 +196,10 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
     try:
         seen = fresh_side(target, timeout, transcript)
     except DriverError as exc:
-        said = diagnose(str(exc), exc.stderr_tail, node_engines(target)).clause()
-        raise UnusableTarget(f"target {target.spec} is not usable: {exc}{said}") from None
+        problem = missing_path(target, f"{exc}\n{exc.stderr_tail}")
+        error = f"{exc}; {problem}" if problem is not None else str(exc)
+        said = diagnose(error, exc.stderr_tail, node_engines(target)).clause()
+        raise UnusableTarget(f"target {target.spec} is not usable: {error}{said}") from None
     except TargetError as exc:
         said = diagnose(str(exc), "").clause()
         raise UnusableTarget(f"target {target.spec} cannot be started: {exc}{said}") from None

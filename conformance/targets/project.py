@@ -28,6 +28,13 @@ def package_dir_of(target: Target) -> Path | None:
     return kind.package_dir(target) if kind is not None else None
 
 
+def missing_path(target: Target, said: str) -> str | None:
+    """A file the target's command names that does not exist, when what was `said` of its start blames it: the
+    path resolved against the folder the run started in (`kinds/`), to say in the start failure."""
+    kind = kind_of(split_env(target.spec)[1])
+    return kind.missing_path(target, said) if kind is not None else None
+
+
 def node_engines(target: Target) -> str | None:
     """`engines.node` of the package.json the target runs from (a fork's own file, read as bounded data by
     `core/inputs`; only that one string taken, cut to 100 characters), None when there is none or it cannot

@@ -1,7 +1,9 @@
 """A cancelled run stops: SIGTERM or SIGINT (a CI job cancelled, Ctrl-C) or `--max-time` ends it within
 seconds, with a report that says so, no verdict invented from the stop, and every server closed.
 
-Each test runs the command line in a child process against the reference server, as a CI job would.
+Each test runs the command line in a child process, as a CI job would, against the reference behind a proxy
+that stops answering after some calls (tests/servers/stalls.py) with a call timeout longer than the test: the
+run cannot finish before the signal or the deadline, however fast the machine.
 """
 
 from __future__ import annotations
@@ -14,34 +16,24 @@ from typing import Any
 
 import pytest
 
-from tests.cli import Started
+from tests.cli import Started, stalls, wait_for_file
 from tests.servers import tagged
 
 STOP_WITHIN = 30.0
 """Generous: the budget is 10 s, but a stalled run (the old behaviour: 20 s and more) must still fail."""
 JUDGED = {"holds", "not observable", "not run"}
 """Verdicts a cancelled run may give the reference: anything else was derived from the stop itself."""
+CALLS = 60
+"""Tool calls the proxy answers before it stalls: the first tests' worth, so the stop falls inside one."""
 
 
 class Running(Started):
-    """`conformance run` against the reference in a child process."""
+    """`conformance run` against the stalling reference in a child process."""
 
     def __init__(self, out: Path, *extra: str) -> None:
-        super().__init__("run", "--target", "reference", "--profile", "dev", "--seed", "3", "--out", str(out),
-                         *extra)
-
-    def wait_for_tests(self, count: int, timeout: float = 300.0) -> None:
-        """Until the progress line says `count` tests have run."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if "tests " in line:
-                    done = line.split("tests ", 1)[1].split("/", 1)[0]
-                    if done.isdigit() and int(done) >= count:
-                        return
-            assert self.proc.poll() is None, "".join(self.lines)
-            time.sleep(0.1)
-        raise AssertionError(f"no progress: {''.join(self.lines)}")
+        self.mark = out.parent / "stalled"
+        super().__init__("run", "--target", stalls(CALLS, self.mark), "--profile", "dev", "--seed", "3",
+                         "--call-timeout", "600", "--out", str(out), *extra)
 
 
 def _report(out: Path) -> dict[str, Any]:
@@ -66,23 +58,22 @@ def _assert_nothing_invented(report: dict[str, Any], why: str) -> None:
 def test_a_signal_mid_run_stops_it_with_a_cancelled_report(
     sig: signal.Signals, code: int, tmp_path: Path
 ) -> None:
-    run = Running(tmp_path)
+    run = Running(tmp_path / "out")
     try:
-        run.wait_for_tests(12)
+        wait_for_file(run.mark, run.proc)  # from here on the run waits for the signal
         status, seconds = run.stop(sig)
         print(f"{sig.name}: stopped {seconds:.1f} s after the signal, exit {status}")
         assert status == code, "".join(run.lines)
         assert seconds < STOP_WITHIN
         assert tagged(run.tag) == [], "servers left running"
-        _assert_nothing_invented(_report(tmp_path), f"cancelled by {sig.name}")
+        _assert_nothing_invented(_report(tmp_path / "out"), f"cancelled by {sig.name}")
         assert run.proc.stderr is not None and "Traceback" not in run.proc.stderr.read()
     finally:
         run.kill()
 
 
 def test_max_time_stops_the_run_at_its_deadline(tmp_path: Path) -> None:
-    # A ci run of the reference takes 30 s or more: a 10 s deadline always falls mid-run.
-    run = Running(tmp_path, "--profile", "ci", "--max-time", "10")
+    run = Running(tmp_path / "out", "--max-time", "10")
     try:
         start = time.monotonic()
         status = run.proc.wait(timeout=300)
@@ -90,6 +81,6 @@ def test_max_time_stops_the_run_at_its_deadline(tmp_path: Path) -> None:
         print(f"--max-time 10: exit {status} after {seconds:.1f} s")
         assert status == 124, "".join(run.lines)
         assert tagged(run.tag) == [], "servers left running"
-        _assert_nothing_invented(_report(tmp_path), "deadline")
+        _assert_nothing_invented(_report(tmp_path / "out"), "deadline")
     finally:
         run.kill()

@@ -34,6 +34,8 @@ from tests.cli import (
     cli,
     cli_here,
     fake,
+    stalls,
+    wait_for_file,
 )
 
 SEED = GATE_SEED
@@ -260,28 +262,24 @@ def test_diff_shows_records_whose_verdict_differs(reference_mini: Ran, hostile: 
 
 
 def test_sigterm_mid_run_leaves_no_server_behind(tmp_path: Path) -> None:
-    """A cancelled CI job sends SIGTERM: the run exits and every server process it started is gone."""
+    """A cancelled CI job sends SIGTERM: the run exits and every server process it started is gone. The signal
+    comes while the run waits on a server that stopped answering, never after a run that may have ended."""
     import signal
-    import time
 
     import psutil
 
+    mark = tmp_path / "stalled"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "conformance", "run", "--target", "reference", "--profile", "dev",
-         "--out", str(tmp_path / "out")],
+        [sys.executable, "-m", "conformance", "run", "--target", stalls(20, mark), "--profile", "dev",
+         "--call-timeout", "600", "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     try:
         harness = psutil.Process(proc.pid)
-        servers: list[psutil.Process] = []
-        deadline = time.monotonic() + 60
-        while not servers and time.monotonic() < deadline:
-            servers = [c for c in harness.children(recursive=True)
-                       if "reference_server" in " ".join(c.cmdline())]
-            time.sleep(0.2)
-        assert servers, "the run never started a server"
-        time.sleep(1.0)
-        servers = [c for c in harness.children(recursive=True) if "reference_server" in " ".join(c.cmdline())]
+        wait_for_file(mark, proc)
+        servers = [c for c in harness.children(recursive=True) if "reference_server" in " ".join(c.cmdline())
+                   or "stalls.py" in " ".join(c.cmdline())]
+        assert servers, "the run started no server"
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) != 0
         _, alive = psutil.wait_procs(servers, timeout=10)

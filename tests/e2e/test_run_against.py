@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import GATE_SEED, GATE_SUITE, Ran, assert_one_clean_error_line, cli, fake
+from tests.cli import GATE_SEED, GATE_SUITE, Ran, assert_one_clean_error_line, cli, fake, stalls
 
 NOWHERE = "cmd:/nonexistent/seqthink-server"
+STALLS = stalls(3)
+"""The reference until its fourth call, then silent: a run against it never finishes before its deadline,
+however fast the machine (the stand-in suite alone finishes in under a second)."""
 
 
 def _run(out: Path, *extra: str, target: str = "reference") -> Ran:
@@ -42,7 +45,7 @@ def _gate_sentence(ran: Ran) -> str:
         (fake("exit"), (), 2),
         ("reference", ("--against", NOWHERE), 2),
         ("reference", ("--against", fake("no-tool")), 2),
-        ("reference", ("--max-time", "1"), 124),
+        (STALLS, ("--max-time", "1", "--call-timeout", "600"), 124),
     ],
     ids=["passes", "fails", "unusable", "against-missing", "against-no-tool", "deadline"],
 )

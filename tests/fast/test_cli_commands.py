@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import types
 from typing import TextIO
 
@@ -15,8 +16,8 @@ from conformance.cli.main import main
 from conformance.core.errors import HarnessError
 
 
-def _echo_command() -> types.ModuleType:
-    """A command only this test knows: prints its argument, or fails as a command may."""
+def _echo_command(*, twice: bool = False) -> types.ModuleType:
+    """A command only this test knows: prints its argument (`twice`: two lines), or fails as a command may."""
     module = types.ModuleType("echo")
     module.NAME = "echo"
     module.HELP = "say a word back"
@@ -28,7 +29,8 @@ def _echo_command() -> types.ModuleType:
     def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.word == "fail":
             raise HarnessError("the word was fail")
-        out.write(f"{args.word}\n")
+        for _ in range(2 if twice else 1):
+            out.write(f"{args.word}\n")
         return 0
 
     module.add_arguments = add_arguments
@@ -59,4 +61,4 @@ def test_a_listed_command_is_parsed_dispatched_and_its_errors_handled(
     assert cli("echo", "fail") == (2, "", "seqthink-conformance: error: the word was fail\n")
     with pytest.raises(SystemExit):
         main(["--help"])
-    assert "echo      say a word back" in capsys.readouterr().out
+    assert re.search(r"\n +echo +say a word back\n", capsys.readouterr().out)

@@ -24,14 +24,49 @@ from tests.cli import assert_one_clean_error_line, cli_here
         ["frobnicate"],
         [],
         ["run", "--baseline", "/no/such/baseline.yaml"],
+        ["run", "--target", "npm:latest"],
+        ["run", "--against", "cmd:"],
+        ["install", "npm:nope"],
+        ["run", "--target-cache", "pyproject.toml"],
+        ["compare", "reference", "--target-cache", "pyproject.toml"],
     ],
-    ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command", "missing-baseline"],
+    ids=["bad-target-spec", "jobs-0", "bad-profile", "unknown-command", "no-command", "missing-baseline",
+         "npm-range", "empty-cmd", "install-npm-tag", "cache-is-a-file", "compare-cache-is-a-file"],
 )
 def test_misuse_exits_4_with_one_line(argv: list[str], tmp_path: Path) -> None:
-    ran = cli_here(*argv, "--out", str(tmp_path)) if argv[:1] == ["run"] else cli_here(*argv)
+    """Every bad value is refused as misuse (4) before anything starts or is said to start: a target spec
+    that cannot name a target, a file where a folder goes, a baseline that is not there."""
+    ran = cli_here(*argv, "--out", str(tmp_path)) if argv[:1] in (["run"], ["compare"]) else cli_here(*argv)
     assert ran.code == USAGE, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
+    assert ran.stdout == "", "the run said it started"
     assert not (tmp_path / "report.json").exists()
+
+
+QUOTE_IT = "a cmd: command line with spaces is one argument: quote it whole, e.g. 'cmd:node x.js' (see"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["run", "--taget", "reference"], "unrecognized arguments: --taget reference; did you mean --target? "
+         "(see seqthink-conformance run --help)"),
+        (["compare", "reference", "--budgte", "3"],
+         "did you mean --budget? (see seqthink-conformance compare"),
+        (["run", "--target", "cmd:node", "x.js", "--seed", "1"], QUOTE_IT),
+        (["run", "--target=FOO=1 cmd:node", "x.js", "--seed", "1"], QUOTE_IT),
+        (["compare", "cmd:node", "x.js"], "'x.js': expected [KEY=VALUE ...] reference, npm:<version>[@today] "
+         "or cmd:<command line> (a cmd: command line with spaces is one argument: quote it whole)"),
+        (["run", "x.js"], "unrecognized arguments: x.js (see seqthink-conformance run --help)"),
+    ],
+    ids=["option-typo", "compare-option-typo", "unquoted-cmd", "unquoted-cmd-with-env",
+         "compare-unquoted-cmd", "stray-word"],
+)
+def test_a_leftover_word_is_refused_by_its_command_with_what_was_meant(argv: list[str], says: str) -> None:
+    ran = cli_here(*argv)
+    assert ran.code == USAGE, ran.stdout + ran.stderr
+    assert_one_clean_error_line(ran)
+    assert says in ran.stderr, ran.stderr
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """The docs cannot go stale: every `python -m conformance …` / `seqthink-conformance …` command in the README,
-docs/ and the changelog parses against the command line's real parsers, every `python -m scripts.X` /
+docs/ and the changelog parses against the command line's real parsers, every exit status the README and
+docs/ state names the case the command line's table gives it, every `python -m scripts.X` /
 `benchmarks.X` module and `tox -e X` environment exists, every relative link resolves, and the README keeps
 its two set-up commands (the test command being what .ci/run runs)."""
 
@@ -11,6 +12,7 @@ import importlib.util
 import io
 import re
 import shlex
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +20,8 @@ import pytest
 
 from conformance.cli.arguments import UsageError
 from conformance.cli.main import build_parser
+from conformance.drivers.cancel import DEADLINE_EXIT
+from conformance.gate import exit_status
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md", REPO / "CHANGELOG.md", REPO / "ARCHITECTURE.md",
@@ -132,6 +136,24 @@ def test_every_relative_link_resolves() -> None:
     assert checked >= 20
 
 
+def install_commands(readme: str) -> list[str]:
+    """The indented command lines of the README's Install section, in order (tests/e2e/test_install.py runs
+    them in a scratch folder)."""
+    section = readme.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
+    return [line[4:] for line in section.splitlines() if line.startswith("    ") and line.strip()]
+
+
+def test_the_readmes_install_makes_a_virtualenv_and_installs_what_is_at_hand() -> None:
+    """A clone or an unpacked archive, into a virtualenv the commands make; no placeholder address among them
+    (`OWNER` is only named in the prose, as what works once published)."""
+    commands = install_commands((REPO / "README.md").read_text(encoding="utf-8"))
+    assert commands[0].startswith("python3 -m venv .venv && . .venv/bin/activate"), commands
+    assert any(re.fullmatch(r"python -m pip install \./[\w.-]+", c) for c in commands), commands
+    assert not any("OWNER" in c or "git+" in c for c in commands), commands
+    runs = [c for c in commands if c.startswith("seqthink-conformance ")]
+    assert runs and all(_parse(_argv(c)) is None for c in runs), runs
+
+
 def test_the_readme_keeps_its_two_set_up_commands() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
     assert f"    {MAIN_JOB}" in readme and f"    {TEST_JOB}" in readme
@@ -139,3 +161,96 @@ def test_the_readme_keeps_its_two_set_up_commands() -> None:
     # .ci/run runs the README's test command as it stands: no arguments added (its status may be kept)
     assert re.search(r"^python -m pytest(\s*$|\s+(\|\||&&|;))", ci, re.MULTILINE)
     assert _parse(_argv(MAIN_JOB.split(" && ")[1])) is None
+
+
+_EXIT = re.compile(
+    r"\bexit(?:s|ed)?(?: with)?(?: (?:status|code)(?:es)?)?(?: is)? \**(\d{1,3}(?: / \d{1,3})*)\b",
+    re.IGNORECASE,
+)
+"""A stated exit status: `exit 2`, `exits 1`, `exit status 4`, `the exit status is 0`, `exit 143 / 130`."""
+STATED = [REPO / "README.md", REPO / "ARCHITECTURE.md", *sorted((REPO / "docs").glob("*.md"))]
+"""Where an exit status stated must be the command line's (the changelog says what statuses were)."""
+ABOUT_OTHER_PROGRAMS = {"docs/reference-server.md"}
+"""Docs whose exit statuses are a server's (the reference's and the original's), not the command line's."""
+_OTHER_SUBJECT = re.compile(r"\b(?:server|original|reference|node)\b[^,;()]{0,20}$", re.IGNORECASE)
+"""`the server now exits 0`: a statement whose subject, just before it, is a server is not the harness's."""
+CASES: dict[int, str] = {
+    exit_status.OK: r"pass|green|exactly the|no record\S* (?:verdict )?differs|without differences|written|"
+                    r"once it ran|summary is the report",
+    exit_status.GATE_FAILED: r"fail|departure|differ|changed|breaker|broken server|does not accept",
+    exit_status.UNUSABLE: r"cannot be used|not usable|unusable|cannot start|exits at start|could not be|"
+                          r"HarnessError|stops the run",
+    exit_status.USAGE: r"usage|misuse|invalid|malformed|not valid|cannot be split|refuse|blank reason|"
+                       r"twice|missing or repeated|InputError",
+    DEADLINE_EXIT: r"deadline|--max-time",
+    exit_status.INTERRUPTED: r"SIGINT|Ctrl-C",
+    128 + signal.SIGTERM: r"SIGTERM|cancel",
+}
+"""Each status of the command line's table (`gate/exit_status.py`, `drivers/cancel.py`, a signal's 128+N) and
+the words that name its case: a statement must name the case of the status it states, and no other's."""
+
+
+SENTENCE_ENDS = (". ", ".\n", "\n\n", "|")
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The sentence (or table cell) a statement stands in."""
+    before = max(text.rfind(mark, 0, start) for mark in SENTENCE_ENDS)
+    ends = [i for mark in SENTENCE_ENDS if (i := text.find(mark, end)) != -1]
+    return text[before + 1:min(ends, default=len(text))]
+
+
+def exit_statements(doc: str, text: str) -> Iterator[tuple[str, int, str]]:
+    """(where, status, its clause) for every exit status the text states about the command line."""
+    text = re.sub(r"\s*\n\s*(?!\n)", " ", text)  # a paragraph is one line; a blank line still ends a clause
+    for found in _EXIT.finditer(text):
+        subject = text[max(0, found.start() - 60):found.start()]
+        if doc in ABOUT_OTHER_PROGRAMS or _OTHER_SUBJECT.search(subject):
+            continue
+        clause = _clause_around(text, found.start(), found.end())
+        for status in found.group(1).split(" / "):
+            yield f"{doc}: {found.group(0)!r}", int(status), clause
+
+
+def wrong_statuses(doc: str, text: str) -> list[str]:
+    """Statements of an exit status that is not in the table, whose clause names no case, or names only the
+    case the table gives another status."""
+    wrong = []
+    for where, status, clause in exit_statements(doc, text):
+        named = {code for code, words in CASES.items() if re.search(words, clause, re.IGNORECASE)}
+        if status not in CASES:
+            wrong.append(f"{where}: the command line has no exit status {status}")
+        elif status not in named:
+            said = f"names the case of {sorted(named)}" if named else "does not say which case"
+            wrong.append(f"{where} in {clause.strip()!r}: {said}")
+    return wrong
+
+
+def test_every_exit_status_the_docs_state_is_the_tables() -> None:
+    docs = {doc.relative_to(REPO).as_posix(): _text(doc) for doc in STATED}
+    found = [s for doc, text in docs.items() for s in exit_statements(doc, text)]
+    assert len(found) >= 30, found
+    assert {status for _, status, _ in found} >= {0, 1, 2, 4, 124, 130, 143}
+    wrong = [w for doc, text in docs.items() for w in wrong_statuses(doc, text)]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_cases_are_the_tables_statuses() -> None:
+    table = {v for k, v in vars(exit_status).items() if k.isupper() and isinstance(v, int)}
+    assert table | {DEADLINE_EXIT, 128 + signal.SIGTERM} == set(CASES)
+
+
+@pytest.mark.parametrize(
+    ("statement", "caught"),
+    [
+        ("A blank reason or a malformed signature is a usage error (exit 2).", True),
+        ("A blank reason or a malformed signature is a usage error (exit 4).", False),
+        ("A target that cannot be used ends the run, exit status 4.", True),
+        ("Run it: the exit status is 3.", True),
+        ("It exits 1.", True),
+        ("The server now exits 0 when stdin closes.", False),
+    ],
+    ids=["usage-as-2", "usage-as-4", "unusable-as-4", "no-such-status", "no-case", "a-servers-status"],
+)
+def test_a_wrong_or_unexplained_status_is_caught(statement: str, caught: bool) -> None:
+    assert bool(wrong_statuses("doc.md", statement)) is caught

@@ -202,3 +202,65 @@ def test_a_target_without_a_package_json_asks_nothing_of_node(tmp_path: Path) ->
     identity = TargetIdentity(spec=f"cmd:python {script}", kind="cmd", command=["python", str(script)])
     assert node_engines(Target(identity.spec, ("python", str(script)), identity)) is None
     assert node_engines(resolve_target("reference", cache_dir=tmp_path)) is None
+
+
+def _built_fork(root: Path) -> Path:
+    """A fork checkout whose entry file exists (a Python server that exits at once: it only has to start)."""
+    (root / "fork" / "dist").mkdir(parents=True)
+    (root / "fork" / "dist" / "server.py").write_text("import sys\nsys.exit(1)\n", encoding="utf-8")
+    (root / "elsewhere").mkdir()
+    return root / "fork"
+
+
+def test_a_path_taken_from_another_folder_is_said_resolved_not_called_a_missing_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.cli.runner.preflight import preflight
+
+    _built_fork(tmp_path)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    target = resolve_target(f"cmd:{sys.executable} dist/server.py", cache_dir=tmp_path)
+    seen = preflight(target, tmp_path / "transcripts", 10, None).preflight
+    resolved = tmp_path / "elsewhere" / "dist" / "server.py"
+    assert seen.error is not None and f"{resolved} does not exist" in seen.error, seen.error
+    assert seen.known_case == "path from another folder", seen
+    assert seen.hint is not None and f"{tmp_path / 'elsewhere'} has no dist" in seen.hint
+
+    monkeypatch.chdir(tmp_path / "fork")  # the same command from the checkout: the file is found
+    seen = preflight(target, tmp_path / "transcripts", 10, None).preflight
+    assert seen.error is not None and "does not exist" not in seen.error, seen.error
+    assert seen.known_case != "path from another folder"
+
+
+def test_a_missing_file_inside_the_start_folder_keeps_its_own_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is there but not the file (`dist/` not built): the resolved path is said, and the start
+    folder is not blamed."""
+    from conformance.cli.runner.preflight import preflight
+
+    fork = _built_fork(tmp_path)
+    monkeypatch.chdir(fork)
+    target = resolve_target(f"cmd:{sys.executable} dist/index.py", cache_dir=tmp_path)
+    seen = preflight(target, tmp_path / "transcripts", 10, None).preflight
+    assert seen.error is not None and f"{fork / 'dist' / 'index.py'} does not exist (" in seen.error
+    assert seen.known_case != "path from another folder"
+
+
+def test_a_relative_program_from_another_folder_names_its_resolved_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _built_fork(tmp_path)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(TargetError) as failure:
+        resolve_target("cmd:./dist/server.py", cache_dir=tmp_path)
+    assert f"{tmp_path / 'elsewhere' / 'dist' / 'server.py'} does not exist" in str(failure.value)
+    preflight = explained(Preflight(ok=False, error=str(failure.value)))
+    assert preflight.known_case == "path from another folder"
+
+
+def test_the_node_not_built_case_reads_the_resolved_path_node_says() -> None:
+    """Node.js prints the path it resolved: the "not built" hint quotes it as it is, with no start folder."""
+    failure = diagnose("server exited with status 1", NODE_MISSING_ENTRY)
+    assert failure.case == "not built"
+    assert failure.hint is not None and failure.hint.startswith("/work/fork/dist/index.js does not exist")

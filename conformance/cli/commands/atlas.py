@@ -10,6 +10,7 @@ from typing import TextIO
 from conformance.cli.arguments import (
     PROG,
     add_env,
+    cache_folder,
     env_of,
     jobs,
     positive_seconds,
@@ -67,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--merge", nargs="+", type=Path, default=None, metavar="DIR", help="merge these atlas outputs"
     )
-    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--target-cache", type=cache_folder, default=None, metavar="DIR",
                         help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the "
                         "user cache)")
     parser.add_argument("--call-timeout", type=positive_seconds, default=CALL_TIMEOUT, metavar="S",

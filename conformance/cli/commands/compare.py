@@ -16,7 +16,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from conformance.cli.arguments import UsageError, add_max_frame, env_pair, positive_seconds, seed, target_spec
+from conformance.cli.arguments import (
+    UsageError,
+    add_max_frame,
+    cache_folder,
+    env_pair,
+    positive_seconds,
+    seed,
+    target_spec,
+)
 from conformance.drivers import cancel, process
 from conformance.gate import exit_status
 from conformance.gate.run_options import CALL_TIMEOUT
@@ -62,7 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds the search may take (default: the profile's)")
     p.add_argument("--env", action="append", type=env_pair, default=None, metavar="KEY=VALUE",
                    help="start both targets with this environment variable (repeatable; in their identity)")
-    p.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+    p.add_argument("--target-cache", type=cache_folder, default=None, metavar="DIR",
                    help="where npm targets are installed")
     p.add_argument("--cross", action="store_true",
                    help="two npm: targets: install A's package with B's dependency tree and replay each "

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TextIO
 
-from conformance.cli.arguments import target_spec
+from conformance.cli.arguments import cache_folder, target_spec
 from conformance.report.escape import safe, write_line
 
 NAME = "install"
 HELP = "install an npm target into the cache ahead of a run"
-DESCRIPTION = None
+DESCRIPTION = (
+    "Install an npm release of the server (npm:<version>, or npm:<version>@today for today's dependency "
+    "tree) into the target cache, checking its integrity, and print its identity; run, compare and atlas "
+    "then start it without installing. Exit 0 when installed, 2 when it cannot be, 4 on a usage error."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", type=target_spec, metavar="TARGET", help="an npm:<version>[@today] target")
-    parser.add_argument("--target-cache", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--target-cache", type=cache_folder, default=None, metavar="DIR",
                         help="where to install it (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)")
 
 

@@ -13,6 +13,7 @@ from conformance.cli.arguments import (
     UsageError,
     add_env,
     add_max_frame,
+    cache_folder,
     env_of,
     eras,
     jobs,
@@ -92,7 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--target-cache",
-        type=Path,
+        type=cache_folder,
         default=None,
         metavar="DIR",
         help="where npm targets are installed (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)",
@@ -225,6 +226,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.merge is not None:
         return _merge(args, out, err)
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
+    from conformance.cli.runner.reporting import checked_baseline
     from conformance.report.terminal import write_summary
 
     if args.shard is not None and args.against is not None:
@@ -260,6 +262,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         shard=args.shard,
         era=args.era,
     )
+    checked_baseline(options)  # a baseline that cannot be used is refused before the run says it started
     write_line(
         f"conformance run: target {safe(options.target)}, profile {profile}, {seed_said(options)}"
         f"{f', shard {options.shard}' if options.shard else ''}"

@@ -16,7 +16,7 @@ from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
-from conformance.targets.project import node_engines
+from conformance.targets.project import missing_path, node_engines
 from conformance.targets.specs import Target
 
 
@@ -119,6 +119,9 @@ def preflight(target: Target, transcripts: Path, timeout: float, handover: Hando
         target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile
     )
     if not checked.ok:
+        problem = missing_path(target, f"{checked.error}\n{checked.stderr_tail}")
+        if problem is not None:
+            checked = checked.model_copy(update={"error": f"{checked.error}; {problem}"})
         checked = explained(checked, node_engines(target))
     checked = checked.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
     return TargetSeen(target.identity, checked, server_info, protocol)

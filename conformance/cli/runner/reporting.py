@@ -46,7 +46,7 @@ class RunReport:
     def begin(cls, options: RunOptions) -> RunReport:
         """Check the baseline and findings; `options.out` is the run's own new (staging) folder."""
         catalog = load_catalog_view()
-        baseline = _checked_baseline(options, catalog)
+        baseline = checked_baseline(options, catalog)
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
         selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
@@ -139,12 +139,14 @@ def _as_shard(report: Report, shard: ShardIdentity) -> Report:
     return report.model_copy(update={"gate": gate})
 
 
-def _checked_baseline(options: RunOptions, catalog: CatalogView) -> Baseline | None:
+def checked_baseline(options: RunOptions, catalog: CatalogView | None = None) -> Baseline | None:
+    """`--baseline`, read and checked against the target and the catalog (a file that cannot be used is an
+    `InputError`, exit status 4): also called before a run says it started, so a bad one starts nothing."""
     if options.baseline is None:
         return None
     baseline = load_baseline(options.baseline)
     check_spec(baseline, options.baseline, options.target)
-    canonical_entries(baseline, catalog.canonical)
+    canonical_entries(baseline, (catalog or load_catalog_view()).canonical)
     return baseline
 
 

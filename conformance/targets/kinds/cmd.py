@@ -23,7 +23,10 @@ class CmdKind(TargetKind):
     identity_kind = "cmd"
     syntax = short_syntax = "cmd:<command line>"
 
-    def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
+    def check(self, base: str) -> None:
+        self._argv(base)
+
+    def _argv(self, base: str) -> list[str]:
         line = base.removeprefix(self.prefix)
         try:
             argv = shlex.split(line)
@@ -31,10 +34,16 @@ class CmdKind(TargetKind):
             raise TargetError(f"cannot parse the command line {line!r}: {exc}") from None
         if not argv:
             raise TargetError("cmd: target needs a command line, e.g. cmd:node dist/index.js")
+        return argv
+
+    def resolve(self, base: str, cache_dir: Path, progress: Progress | None) -> Target:
+        argv = self._argv(base)
         program = argv[0]
         if os.sep in program and os.path.isfile(program) and not os.access(program, os.X_OK):
             raise TargetError(f"not executable: {program}")
         found = os.access(program, os.X_OK) if os.sep in program else shutil.which(program) is not None
+        if not found and os.sep in program and not os.path.lexists(program):
+            raise TargetError(f"command not found: {program} ({not_there(program, Path.cwd())})")
         if not found:
             raise TargetError(f"command not found: {program}")
         identity = TargetIdentity(spec=base, kind="cmd", command=argv, package_name=_project(argv))
@@ -49,6 +58,33 @@ class CmdKind(TargetKind):
     def manifest(self, target: Target) -> Path | None:
         """The package.json nearest above the script it starts."""
         return next(filter(None, (_manifest_above(Path(part)) for part in target.identity.command[1:])), None)
+
+
+    def missing_path(self, target: Target, said: str) -> str | None:
+        """An argument of the command naming a file that does not exist, when the server's or the harness's
+        words name it (node's "Cannot find module '/abs/path'", Python's "can't open file"): resolved against
+        the folder the server was started in, the run's own."""
+        cwd = Path.cwd()
+        for part in target.identity.command[1:]:
+            if part.startswith("-") or os.sep not in part:
+                continue
+            resolved = os.path.abspath(os.path.join(cwd, os.path.expanduser(part)))
+            if not os.path.lexists(resolved) and (resolved in said or part in said):
+                return not_there(part, cwd)
+        return None
+
+
+def not_there(part: str, cwd: Path) -> str:
+    """Why the path `part` names nothing: its absolute form, and the start folder it was taken from when that
+    folder has not even its first component (the run started in another folder than the fork's checkout)."""
+    resolved = Path(os.path.abspath(os.path.join(cwd, os.path.expanduser(part))))
+    if os.path.isabs(os.path.expanduser(part)):
+        return f"{resolved} does not exist"
+    first = Path(part).parts[0]
+    if not (cwd / first).exists():
+        return (f"{resolved} does not exist: cmd: paths are resolved against the folder the run started in, "
+                f"{cwd}, which has no {first}")
+    return f"{resolved} does not exist (cmd: paths are resolved against the folder the run started in, {cwd})"
 
 
 def _project(argv: list[str]) -> str | None:

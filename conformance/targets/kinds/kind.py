@@ -59,6 +59,11 @@ class TargetKind(ABC):
         found = self.package_dir(target)
         return found / "package.json" if found is not None else None
 
+    def missing_path(self, target: Target, said: str) -> str | None:
+        """When the target would not start because a file its command names does not exist (`said` is what the
+        harness and the server said about it), which path, resolved, and against what; None otherwise."""
+        return None
+
     def label(self, base: str) -> str:
         """A short name for an atlas column."""
         return base[:40]
