@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from conformance.core.failure_text import one_line
 from conformance.report.markup import safe_text
 from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
 
@@ -65,7 +66,7 @@ def _case(
         pinned = "; its behaviour signature matches the pinned one" if rv.signature else ""
         detail.insert(0, f"{rv.verdict}, accepted by the baseline ({entry.reason}){pinned}")
     elif departs and klass in ("", "unexpected") and rv.verdict == "error":
-        error = ET.SubElement(case, "error", {"message": _text(rv.reason[:500]), "type": "error"})
+        error = ET.SubElement(case, "error", {"message": _text(one_line(rv.reason, 500)), "type": "error"})
         error.text = _text(rv.reason)
     elif departs or klass in _FAILING:
         attributes = {"message": _text(_failure_message(rv, klass, entry, primary)),
@@ -73,7 +74,7 @@ def _case(
         failure = ET.SubElement(case, "failure", attributes)
         failure.text = _text(_failure_body(rv, klass, entry))
     elif rv.verdict in ("not observable", "not run"):
-        ET.SubElement(case, "skipped", {"message": _text(f"{rv.verdict}: {rv.reason}"[:500])})
+        ET.SubElement(case, "skipped", {"message": _text(one_line(f"{rv.verdict}: {rv.reason}", 500))})
     out = ET.SubElement(case, "system-out")
     out.text = _text("\n".join(detail))
     return case
@@ -85,14 +86,16 @@ def _failure_message(
     if klass == "stale" and entry is not None:
         return f"holds, but the baseline expects it to {entry.expected}: {entry.reason}"[:500]
     if klass == "unconfirmed" and entry is not None:
-        return f"{rv.verdict} ({rv.reason}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
+        said = one_line(rv.reason)
+        return f"{rv.verdict} ({said}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
     if klass == "unexplained" and entry is not None:
         return f"{rv.verdict}; the baseline entry's reason still says TODO: {entry.reason}"[:500]
     if klass == "changed":
-        return f"departure changed: its behaviour differs from the baseline's pin ({rv.reason})"[:500]
+        said = one_line(rv.reason)
+        return f"departure changed: its behaviour differs from the baseline's pin ({said})"[:500]
     lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""
     lead = "root cause: " if rv.id in primary else lead
-    return (lead + rv.reason)[:500]
+    return one_line(lead + rv.reason, 500)
 
 
 def _failure_body(rv: RecordVerdict, klass: str, entry: GateEntry | None) -> str:

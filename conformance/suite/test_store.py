@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 import pytest
@@ -222,8 +223,10 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
     """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
     whatever the arguments."""
     first, second = fresh_runs.of(server.target).read[0].answers[:2]
-    assert state_of_answer(first).history_length == 1, first
-    assert state_of_answer(second).history_length == 2, second
+    for nth, answer, count in (("first", first, 1), ("second", second, 2)):
+        got = state_of_answer(answer).history_length
+        assert got == count, (f"thoughtHistoryLength is {got} on a fresh process's {nth} accepted call, not "
+                              f"{count}: {json.dumps(answer, ensure_ascii=False)[:600]}")
     with spare() as driver:
 
         @given(
@@ -284,8 +287,11 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
     runs = fresh_runs.of(server.target)
     for run in (*runs.read, runs.discarded):
         first, second = (state_of_answer(answer) for answer in run.answers[:2])
-        assert first == StoreState(1, ("first",)), f"a new process remembered an old one: {first}"
-        assert second == StoreState(2, ("first", "replay")), f"a new process remembered an old one: {second}"
+        for nth, got, wanted in (("first", first, StoreState(1, ("first",))),
+                                 ("second", second, StoreState(2, ("first", "replay")))):
+            assert got == wanted, (
+                f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
+                f"and branches {list(got.branches)}, not {wanted.history_length} and {list(wanted.branches)}")
     written = raw_pool.files_written()
     assert written == [], f"the server wrote files: {written}"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.core.failure_text import one_line
 from conformance.report.escape import safe
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
 from conformance.report.model import RecordVerdict, Report
@@ -47,7 +48,7 @@ def _departure(rv: RecordVerdict, detail: Detail) -> list[str]:
     explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
     lines = [
         f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
-        f"{in_html(rv.reason, 160)}</summary>",
+        f"{in_html(one_line(rv.reason), 160)}</summary>",
         "",
     ]
     lines.append(f"{md(rv.statement)}")
@@ -55,7 +56,7 @@ def _departure(rv: RecordVerdict, detail: Detail) -> list[str]:
     for test in rv.tests:
         lines.append(
             f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, {test.examples} examples"
-            + (f" — {md(test.message, 300)}" if test.message and test.status != "passed" else "")
+            + (f" — {md(one_line(test.message), 300)}" if test.message and test.status != "passed" else "")
         )
     ce = rv.counterexample
     if ce is not None and detail >= 1:
@@ -81,7 +82,7 @@ def terminal(departures: Departures) -> list[str]:
     lines = []
     for rv in shown:
         because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
-        lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(rv.reason, 100)}{because}")
+        lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(one_line(rv.reason), 100)}{because}")
     accepted = len(departures.records) - len(shown)
     if accepted:
         lines.append(f"  accepted {accepted} departure{'s' if accepted > 1 else ''} the baseline lists "

@@ -6,6 +6,7 @@ to list or a baseline; the terminal only the departures whose behaviour changed.
 
 from __future__ import annotations
 
+from conformance.core.failure_text import one_line
 from conformance.report.escape import safe
 from conformance.report.html_parts import table, verdict
 from conformance.report.markdown_parts import in_html, md
@@ -37,7 +38,7 @@ def markdown(g: Gate, detail: Detail) -> list[str]:
             "",
         ]
         for e in g.changed:
-            lines += [f"- **{md(e.record)}** ({md(e.reason, 200)})", ""]
+            lines += [f"- **{md(e.record)}** ({md(one_line(e.reason), 200)})", ""]
             for step, full_before, full_after in paired_answers(e.before, e.after):
                 before, after = around_difference(full_before, full_after, 600)
                 lines += [
@@ -57,7 +58,7 @@ def markdown(g: Gate, detail: Detail) -> list[str]:
             lines += [f"**{title}**", ""]
             lines += md_table(
                 ["record", "observed", "baseline", "reason"],
-                [[md(e.record), e.verdict, e.expected, md(e.reason, 200)] for e in entries],
+                [[md(e.record), e.verdict, e.expected, md(one_line(e.reason), 200)] for e in entries],
             )
             lines.append("")
     return lines
@@ -110,7 +111,7 @@ def terminal(g: Gate) -> list[str]:
 
 
 def _changed(entry: GateEntry) -> list[str]:
-    lines = [f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})"]
+    lines = [f"  departure changed: {safe(entry.record)} ({safe(one_line(entry.reason), 100)})"]
     for step, before, after in paired_answers(entry.before, entry.after):
         shown_before, shown_after = around_difference(before, after, 160)
         lines += [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from conformance.core.failure_text import one_line
 from conformance.report.html_parts import table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
@@ -31,7 +32,7 @@ def markdown(records: tuple[RecordVerdict, ...], detail: Detail) -> list[str]:
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(rv.reason, 200 if detail else 80),
+                md(one_line(rv.reason), 200 if detail else 80),
             ]
             for rv in records
         ],
