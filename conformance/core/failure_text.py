@@ -22,10 +22,8 @@ _HARNESS_OBJECT: Final = re.compile(
     r"\b(?:ServerSession|Target|Transcript|_RunState|Spare|LabelServer|FreshRunner|RawPool|SdkDriver|"
     r"WireDriver|Evidence|SnapshotAssertion|TargetIndependentSnapshot)\("
 )
-_SNAPSHOT_ASSERT: Final = re.compile(r"assert \[\+ received\] == \[- snapshot\]")
-_PYTEST_EXPLANATION: Final = re.compile(
-    r"^\s*(?:assert |where |\+\s*where |and |[+-] |E\s|Full diff:|Use -v)"
-)
+_SNAPSHOT_ASSERT: Final = re.compile(r"(?:assert )?\[\+ received\] == \[- snapshot\]")
+_PYTEST_EXPLANATION: Final = re.compile(r"^assert ")
 _ARGUMENT_LINE: Final = re.compile(r"^\s{2,}(\w+)=(.*?),?\s*$")
 
 
@@ -35,7 +33,9 @@ def readable(text: str) -> str:
     if not lines:
         return ""
     lines[0] = _EXCEPTION_PREFIX.sub("", lines[0])
-    own = [line for line in lines if not _PYTEST_EXPLANATION.match(line)]
+    # pytest's rewriting follows the message, from its first "assert ..." line on.
+    explanation = next((i for i, line in enumerate(lines) if _PYTEST_EXPLANATION.match(line)), len(lines))
+    own = lines[:explanation]
     if not "".join(own).strip():
         # A bare `assert` with no message: pytest's rewriting is all there is; say what it compared.
         own = ["the check's comparison failed: " + lines[0].strip().removeprefix("assert ")]

@@ -8,6 +8,7 @@ from pathlib import Path
 from conformance.core.failure_text import one_line
 from conformance.report.markup import safe_text
 from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
+from conformance.report.sections.root_causes import evidence_line
 
 
 def _text(value: str) -> str:
@@ -171,6 +172,11 @@ def render_junit(report: Report) -> str:
         ET.SubElement(props, "property", {"name": "baseline", "value": _text(report.gate.baseline)})
     for cause in report.root_causes:
         ET.SubElement(props, "property", {"name": "root-cause", "value": _text(cause.summary[:500])})
+        if cause.evidence is not None:
+            shown = evidence_line(cause.evidence)
+            if cause.evidence.reproduced:
+                shown += f" | the original: {cause.evidence.original} | this server: {cause.evidence.target}"
+            ET.SubElement(props, "property", {"name": "root-cause-evidence", "value": _text(shown[:2000])})
     suite.extend(cases)
     root = ET.Element("testsuites")
     root.append(suite)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from conformance.report.escape import safe
-from conformance.report.markdown_parts import md, replay_block
+from conformance.report.markdown_parts import code_block, md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
-from conformance.report.model import Report, RootCause
+from conformance.report.model import Evidence, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import is_comparison_only, run_causes
+
+BOTH = "fresh processes of this server and the original"
 
 
 def view(report: Report) -> tuple[RootCause, ...] | NotShown:
@@ -29,11 +31,47 @@ def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
         lines += [f"### {md(', '.join(cause.records))}", "", md(cause.summary, 400), ""]
         if cause.explains:
             lines += [f"Explains {len(cause.explains)}: {md(', '.join(cause.explains), 1000)}", ""]
+        if cause.evidence is not None:
+            lines += _evidence_md(cause.evidence, detail)
         if cause.example and detail >= 1:
             test = f" ({md(cause.test, 200)})" if cause.test else ""
             lines += [f"Smallest example{test}, to replay on a fresh process:", "",
                       replay_block(cause.example, "root_causes → example"), ""]
     return lines
+
+
+def _evidence_md(evidence: Evidence, detail: Detail) -> list[str]:
+    """What differs, marked, and both answers: the example replayed on fresh processes of both sides."""
+    if not evidence.reproduced:
+        return [f"**Not reproduced** on {BOTH}: {md(evidence.why, 600)}", ""]
+    lines = [f"**Reproduced** on {BOTH}, {md(evidence.at)}:", ""]
+    lines += [f"- {md(d, 600)}" for d in evidence.differences[:12]]
+    if evidence.why:
+        lines += ["", f"Why this example: {md(evidence.why, 400)}"]
+    if detail >= 1:
+        lines += ["", "The original answered:", "", code_block(evidence.original[:3000], "json"), "",
+                  "This server answered:", "", code_block(evidence.target[:3000], "json")]
+    return [*lines, ""]
+
+
+def _evidence_html(evidence: Evidence) -> list[Content]:
+    if not evidence.reproduced:
+        return [tag("p", tag("strong", "Not reproduced"), f" on {BOTH}: ", evidence.why)]
+    return [
+        tag("p", tag("strong", "Reproduced"), f" on {BOTH}, {evidence.at}:"),
+        tag("ul", [tag("li", d) for d in evidence.differences[:12]]),
+        *([tag("p", "Why this example: ", evidence.why)] if evidence.why else []),
+        tag("h4", "The original answered"), tag("pre", evidence.original[:3000]),
+        tag("h4", "This server answered"), tag("pre", evidence.target[:3000]),
+    ]
+
+
+def evidence_line(evidence: Evidence) -> str:
+    """The terminal's line under a cause: the first difference, where, and whether it reproduced."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes: " + evidence.why
+    first = evidence.differences[0] if evidence.differences else "answers differ"
+    return f"{first} ({evidence.at}; reproduced)"
 
 
 def html(causes: tuple[RootCause, ...]) -> list[Content]:
@@ -55,6 +93,8 @@ def _root_cause(cause: RootCause) -> Markup:
     if cause.explains:
         body.append(tag("p", f"Explains {len(cause.explains)}: ",
                         join((tag("a", r, href=f"#rec-{r}") for r in cause.explains), ", ")))
+    if cause.evidence is not None:
+        body += _evidence_html(cause.evidence)
     if cause.example:
         body += [
             tag("h4", "Smallest example, to replay on a fresh process (one frame per line on stdin)"),
@@ -68,6 +108,8 @@ def terminal(causes: tuple[RootCause, ...]) -> list[str]:
     lines = [f"  root causes ({len(causes)}):"]
     for cause in causes:
         lines.append(f"  ▶ {safe(cause.summary, 160)}")
+        if cause.evidence is not None:
+            lines.append(f"      {safe(evidence_line(cause.evidence), 200)}")
         if cause.explains:
             lines.append(f"      explains {len(cause.explains)}: {safe(', '.join(cause.explains), 200)}")
     return lines

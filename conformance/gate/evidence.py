@@ -1,0 +1,177 @@
+"""A root cause's evidence: its smallest example replayed, at report time, on a fresh process of the target
+and of the original, and what differs between their answers, field by field.
+
+An example that shows no difference on fresh processes is not presented as the example: the cause says it
+did not reproduce, and why. The cost is bounded: only when the run has root causes, at most
+`MAX_CAUSES` of them and `MAX_CANDIDATES` sequences each, two short-lived processes per sequence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.core.differences import json_differences, said, word_difference
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError
+from conformance.report.model import Evidence, Report, RootCause
+from conformance.targets.specs import Target
+
+MAX_CAUSES: Final = 3
+MAX_CANDIDATES: Final = 3
+MAX_REPLAYS: Final = 4
+"""Sequences replayed per run, over all its causes: at most twice this many short-lived processes."""
+ORIGINAL: Final = "reference"
+"""The original's behaviour: the reference server, wire-identical to npm:0.6.2, needing no node or npm."""
+
+
+@dataclass(frozen=True)
+class _Answer:
+    method: str
+    response: str
+    stderr: str
+
+
+def _frame(text: str) -> dict[str, object] | None:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answer] | str:
+    """Each request's answer and the stderr written while answering it, or why the replay broke off."""
+    answers: list[_Answer] = []
+    try:
+        with target.wire(timeout=timeout) as driver:
+            for text in frames:
+                frame = _frame(text)
+                method = str(frame.get("method", "")) if frame is not None else "raw"
+                request_id = frame.get("id") if frame is not None else None
+                if not isinstance(request_id, int):
+                    driver.send_raw(text.encode() + b"\n")
+                    continue
+                exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
+                response = {k: v for k, v in exchange.response.items() if k != "id"}
+                compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+                answers.append(_Answer(method, compact, exchange.stderr.decode("utf-8", "replace")))
+    except DriverError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return answers
+
+
+def _compared(original: list[_Answer], target: list[_Answer]) -> tuple[int, list[str]] | None:
+    """The first request whose answers differ (1-based) and what differs there, or None when none does."""
+    for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
+        found = json_differences(json.loads(a.response), json.loads(b.response))
+        if found:
+            return index, [d.said() for d in found]
+        if a.stderr != b.stderr:
+            was, now = word_difference(a.stderr, b.stderr)
+            return index, [f"stderr: {was} on the original, {now} here"]
+    if len(original) != len(target):
+        return min(len(original), len(target)) + 1, [
+            f"the original answered {len(original)} request(s), this server {len(target)}"]
+    return None
+
+
+def _which(index: int, answers: list[_Answer]) -> str:
+    method = answers[index - 1].method if index <= len(answers) else "request"
+    calls = sum(1 for a in answers[:index] if a.method == "tools/call")
+    if method == "tools/call":
+        return f"on tools/call {calls} of the example"
+    return f"on {method} (request {index} of the example)"
+
+
+def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:
+    """The cause's own example, then its records' and the records it explains, then the probe call."""
+    found: list[tuple[str, list[str]]] = []
+    if cause.example:
+        found.append((cause.test or "", list(cause.example)))
+    by_id = {rv.id: rv for rv in report.records}
+    for record in [*cause.records, *cause.explains]:
+        ce = by_id[record].counterexample if record in by_id else None
+        if ce is not None and ce.replay and all(ce.replay != f for _, f in found):
+            found.append((ce.test, list(ce.replay)))
+    found.append(("the probe call on a fresh process", _probe_frames()))
+    return found[:MAX_CANDIDATES]
+
+
+def _probe_frames() -> list[str]:
+    compact = (",", ":")
+    return [
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+                               "clientInfo": {"name": "replay", "version": "0"}}}, separators=compact),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}, separators=compact),
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": TOOL, "arguments": dict(PROBE_ARGUMENTS)}}, separators=compact),
+    ]
+
+
+def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
+    """The report with each leading root cause's example replayed on fresh processes of both sides."""
+    causes = list(report.root_causes)
+    budget = [MAX_REPLAYS]
+    for i, cause in enumerate(causes[:MAX_CAUSES]):
+        causes[i] = _evidenced(cause, report, target, original, timeout, budget)
+    return report.model_copy(update={"root_causes": causes})
+
+
+def _evidenced(cause: RootCause, report: Report, target: Target, original: Target, timeout: float,
+               budget: list[int]) -> RootCause:
+    tried: list[str] = []
+    for test, frames in _candidates(cause, report):
+        if budget[0] <= 0:
+            tried.append("the run's replay budget was spent on earlier causes")
+            break
+        budget[0] -= 1
+        theirs = _replay(original, frames, timeout)
+        ours = _replay(target, frames, timeout)
+        if isinstance(theirs, str):
+            tried.append(f"the original could not replay it ({theirs})")
+            continue
+        if isinstance(ours, str):
+            tried.append(f"this server broke off ({ours})")
+            continue
+        found = _compared(theirs, ours)
+        if found is None:
+            tried.append(f"{len(frames)} frames from {test or 'the example'}: the same answers on both")
+            continue
+        index, differences = found
+        own = test == (cause.test or "") and frames == list(cause.example)
+        lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
+                else "the failing test kept no sequence to replay")
+        why = "" if own else f"{lead}; this one does ({test})"
+        evidence = Evidence(
+            reproduced=True,
+            why=why,
+            at=_which(index, ours),
+            differences=differences,
+            original=theirs[index - 1].response if index <= len(theirs) else "",
+            target=ours[index - 1].response if index <= len(ours) else "",
+        )
+        return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence})
+    evidence = Evidence(
+        reproduced=False,
+        why="no sequence reproduced it on fresh processes (" + "; ".join(tried)
+        + "): it needs state the shared process built up, or timing",
+    )
+    return cause.model_copy(update={"example": [], "evidence": evidence})
+
+
+def headline(evidence: Evidence) -> str:
+    """One line: what differs, where, and whether it reproduced."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes"
+    return f"{said_first(evidence)} ({evidence.at}; reproduced on fresh processes)"
+
+
+def said_first(evidence: Evidence) -> str:
+    return evidence.differences[0] if evidence.differences else ""
+
+
+__all__ = ["ORIGINAL", "headline", "said", "with_evidence"]
