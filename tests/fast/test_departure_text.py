@@ -40,7 +40,8 @@ _raised = st.builds(
 _falsifying = _words.map(
     lambda w: "Falsifying example: test_x(\n"
     "    server=ServerSession(target=Target(spec='cmd'), "
-    "transcript=<conformance.drivers.transcript.Transcript object at 0x7fea12345678>, on_failure=<bound method _RunState.on_target_failure of "
+    "transcript=<conformance.drivers.transcript.Transcript object at 0x7fea12345678>, "
+    "on_failure=<bound method _RunState.on_target_failure of "
     "<conformance.suite.plugin._RunState object at 0x7fea87654321>>),\n"
     f"    thought={w!r},\n)"
 )
