@@ -79,9 +79,13 @@ def _compared(original: list[_Answer], target: list[_Answer]) -> tuple[int, list
     return None
 
 
+_SDK_OWNED: Final = ("capabilities.tools.listChanged", "result.isError")
+"""What each side's SDK owns, normalized as `compare` does (compare/observe.py, compare/fresh.py; EXT-1):
+`false` spelled out by one SDK and left out by another says the same."""
+
+
 def _sdk_owned(path: str, original: str, target: str) -> bool:
-    """`listChanged: false` spelled out by one SDK and left out by another offers the same (CMP-3)."""
-    return path.endswith("capabilities.tools.listChanged") and {original, target} == {"false", "absent"}
+    return path.endswith(_SDK_OWNED) and {original, target} == {"false", "absent"}
 
 
 def _which(index: int, answers: list[_Answer]) -> str:
