@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 from conformance.report.model import (
@@ -59,6 +60,38 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
     return "gate failed: " + "; ".join(parts)
+
+
+def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
+    """What acts on a red or stale gate, each (when, command): take the departures into the baseline (once
+    they are known to be intended), drop the entries that now hold, write the reasons still TODO. `folder`
+    is where the report's report.json is."""
+    gate = report.gate
+    if gate.deferred is not None or is_comparison_only(report) or not report.preflight.ok:
+        return []
+    if report.run.interrupted:
+        return []
+    made = shlex.join(["python", "-m", "conformance", "baseline", f"{folder}/report.json"])
+    steps: list[tuple[str, str]] = []
+    if gate.unexpected or gate.changed or gate.unconfirmed:
+        if gate.baseline is not None:
+            drop = " --drop-stale" if gate.stale else ""
+            steps.append(("if these departures are intended",
+                          f"{made} --refresh {shlex.quote(gate.baseline)}{drop}"))
+        else:
+            steps.append(("if these departures are intended, write a baseline (then each entry's reason) and "
+                          "run again with --baseline baseline.yaml", f"{made} -o baseline.yaml"))
+    elif gate.stale and gate.baseline is not None:
+        steps.append(("drop the entries that now hold",
+                      f"{made} --refresh {shlex.quote(gate.baseline)} --drop-stale"))
+    if gate.unexplained and gate.baseline is not None:
+        steps.append((f"write the reasons still TODO in {gate.baseline}", ""))
+    return steps
+
+
+def step_line(step: tuple[str, str]) -> str:
+    when, command = step
+    return f"{when}: {command}" if command else when
 
 
 NO_STEP = "(no such witness)"
