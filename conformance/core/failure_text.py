@@ -16,6 +16,7 @@ _EXCEPTION_PREFIX: Final = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:AssertionError|Contradiction|Failed|[A-Z]\w*(?:Error|Exception))"
     r"(?:\(\))?: ?",
 )
+_KEY_ERROR: Final = re.compile(r"^(?:builtins\.)?KeyError: (.+)$")
 _OBJECT_REPR: Final = re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-fA-F]+>")
 _ADDRESS: Final = re.compile(r"\s*at 0x[0-9a-fA-F]+")
 _HARNESS_OBJECT: Final = re.compile(
@@ -32,6 +33,9 @@ def readable(text: str) -> str:
     lines = text.strip().splitlines()
     if not lines:
         return ""
+    missing = _KEY_ERROR.match(lines[0])
+    if missing:
+        lines[0] = f"no key {missing.group(1)} where the check read one"
     lines[0] = _EXCEPTION_PREFIX.sub("", lines[0])
     # pytest's rewriting follows the message, from its first "assert ..." line on.
     explanation = next((i for i, line in enumerate(lines) if _PYTEST_EXPLANATION.match(line)), len(lines))
