@@ -9,6 +9,7 @@ did not reproduce, and why. The cost is bounded: only when the run has root caus
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -122,6 +123,31 @@ def _probe_frames() -> list[str]:
     ]
 
 
+_TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
+_CLAUSE_END: Final = re.compile(r";\s+|\.\s+|\.$|\s[-–—]\s")
+_COMMON: Final = frozenset({"the", "a", "an", "of", "on", "in", "to", "is", "and", "or", "its", "it", "as",
+                            "here", "original", "absent", "result", "content", "text", "call", "tools"})
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words, camelCase split too (thoughtHistoryLength → thought, history, length)."""
+    out: set[str] = set()
+    for token in _TOKEN.findall(text):
+        out.add(token.lower())
+        out |= {part.lower() for part in re.findall(r"[A-Z]?[a-z]+|\d+", token)}
+    return out - _COMMON
+
+
+def breaks(statement: str, differences: Sequence[str]) -> str:
+    """The clause of a record's statement sharing most words with what differs (the field, its values): the
+    words the difference contradicts, quoted; the statement itself when no clause shares a word."""
+    seen = _words(" ".join(differences))
+    clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
+    scored = [(len(_words(c) & seen), -i, c) for i, c in enumerate(clauses)]
+    best = max(scored, default=(0, 0, statement))
+    return best[2] if best[0] > 0 else statement
+
+
 def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
     """The report with each leading root cause's example replayed on fresh processes of both sides."""
     causes = list(report.root_causes)
@@ -156,9 +182,11 @@ def _evidenced(cause: RootCause, report: Report, target: Target, original: Targe
         lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
                 else "the failing test kept no sequence to replay")
         why = "" if own else f"{lead}; this one does ({test})"
+        statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
         evidence = Evidence(
             reproduced=True,
             why=why,
+            breaks=breaks(statement, differences) if statement else "",
             at=_which(index, ours),
             differences=differences,
             original=theirs[index - 1].response if index <= len(theirs) else "",

@@ -340,6 +340,8 @@ class Evidence(_Frozen):
         default_factory=list, description="what differs there: a field's value on each side, or the words")
     original: str = Field(default="", description="the original's answer to that request, compact JSON")
     target: str = Field(default="", description="this server's answer to that request, compact JSON")
+    breaks: str = Field(
+        default="", description="why this record: the words of its statement the difference contradicts")
 
 
 class RootCause(_Frozen):

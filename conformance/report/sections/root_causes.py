@@ -10,6 +10,7 @@ from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotSh
 from conformance.report.text import is_comparison_only, run_causes
 
 BOTH = "fresh processes of this server and the original"
+WHY_RECORD = "Why this record: the difference contradicts its statement's words"
 
 
 def view(report: Report) -> tuple[RootCause, ...] | NotShown:
@@ -46,6 +47,8 @@ def _evidence_md(evidence: Evidence, detail: Detail) -> list[str]:
         return [f"**Not reproduced** on {BOTH}: {md(evidence.why, 600)}", ""]
     lines = [f"**Reproduced** on {BOTH}, {md(evidence.at)}:", ""]
     lines += [f"- {md(d, 600)}" for d in evidence.differences[:12]]
+    if evidence.breaks:
+        lines += ["", f"{WHY_RECORD} “{md(evidence.breaks, 300)}”"]
     if evidence.why:
         lines += ["", f"Why this example: {md(evidence.why, 400)}"]
     if detail >= 1:
@@ -60,6 +63,7 @@ def _evidence_html(evidence: Evidence) -> list[Content]:
     return [
         tag("p", tag("strong", "Reproduced"), f" on {BOTH}, {evidence.at}:"),
         tag("ul", [tag("li", d) for d in evidence.differences[:12]]),
+        *([tag("p", f"{WHY_RECORD} “", evidence.breaks, "”")] if evidence.breaks else []),
         *([tag("p", "Why this example: ", evidence.why)] if evidence.why else []),
         tag("h4", "The original answered"), tag("pre", evidence.original[:3000]),
         tag("h4", "This server answered"), tag("pre", evidence.target[:3000]),
