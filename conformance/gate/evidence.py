@@ -93,8 +93,8 @@ def _which(index: int, answers: list[_Answer]) -> str:
     method = answers[index - 1].method if index <= len(answers) else "request"
     calls = sum(1 for a in answers[:index] if a.method == "tools/call")
     if method == "tools/call":
-        return f"on tools/call {calls} of the example"
-    return f"on {method} (request {index} of the example)"
+        return f"on the example's tools/call {calls}"
+    return f"on the example's {method} (request {index})"
 
 
 def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:

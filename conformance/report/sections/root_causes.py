@@ -75,7 +75,7 @@ def evidence_line(evidence: Evidence) -> str:
     if not evidence.reproduced:
         return "not reproduced on fresh processes: " + evidence.why
     first = evidence.differences[0] if evidence.differences else "answers differ"
-    return f"{first} ({evidence.at}; reproduced)"
+    return f"reproduced {evidence.at}: {first}"
 
 
 def html(causes: tuple[RootCause, ...]) -> list[Content]:
