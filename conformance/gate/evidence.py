@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.catalog.records import default_catalog
 from conformance.core.differences import json_differences, said, word_difference
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
@@ -64,16 +65,21 @@ def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answ
     return answers
 
 
-def _compared(original: list[_Answer], target: list[_Answer]) -> tuple[int, list[str]] | None:
-    """The first request whose answers differ (1-based) and what differs there, or None when none does."""
+def _compared(
+    original: list[_Answer], target: list[_Answer], about: set[str]
+) -> tuple[int, list[str]] | None:
+    """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
+    of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
+    in every replay's initialize) is not this cause's evidence."""
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        found = [d for d in json_differences(json.loads(a.response), json.loads(b.response))
-                 if not _sdk_owned(d.path, d.original, d.target)]
-        if found:
-            return index, [d.said() for d in found]
+        said = [d.said() for d in json_differences(json.loads(a.response), json.loads(b.response))
+                if not _sdk_owned(d.path, d.original, d.target)]
         if a.stderr != b.stderr:
             was, now = word_difference(a.stderr, b.stderr)
-            return index, [f"stderr: {was} on the original, {now} here"]
+            said.append(f"stderr: {was} on the original, {now} here")
+        found = [d for d in said if _speaks_of(d, about)]
+        if found:
+            return index, found
     if len(original) != len(target):
         return min(len(original), len(target)) + 1, [
             f"the original answered {len(original)} request(s), this server {len(target)}"]
@@ -138,6 +144,19 @@ def _words(text: str) -> set[str]:
     return out - _COMMON
 
 
+def _speaks_of(difference: str, about: set[str]) -> bool:
+    """Whether the field a difference is at (any key of its path, or `stderr`) is named by the records."""
+    path = difference.split(": ", 1)[0]
+    return bool({w.lower() for w in re.findall(r"[A-Za-z]+", path)} - _COMMON & about)
+
+
+def _about(records: Sequence[str]) -> set[str]:
+    """The words of the records' statements and expectations, whole (thoughtHistoryLength stays one)."""
+    by_id = {r.id: r for r in default_catalog().records}
+    texts = [f"{by_id[r].statement} {by_id[r].expectation or ''}" for r in records if r in by_id]
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", " ".join(texts))}
+
+
 def breaks(statement: str, differences: Sequence[str]) -> str:
     """The clause of a record's statement sharing most words with what differs (the field, its values): the
     words the difference contradicts, quoted; the statement itself when no clause shares a word."""
@@ -160,6 +179,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
 def _evidenced(cause: RootCause, report: Report, target: Target, original: Target, timeout: float,
                budget: list[int]) -> RootCause:
     tried: list[str] = []
+    about = _about(cause.records)
     for test, frames in _candidates(cause, report):
         if budget[0] <= 0:
             tried.append("the run's replay budget was spent on earlier causes")
@@ -173,9 +193,9 @@ def _evidenced(cause: RootCause, report: Report, target: Target, original: Targe
         if isinstance(ours, str):
             tried.append(f"this server broke off ({ours})")
             continue
-        found = _compared(theirs, ours)
+        found = _compared(theirs, ours, about)
         if found is None:
-            tried.append(f"{len(frames)} frames from {test or 'the example'}: the same answers on both")
+            tried.append(f"{len(frames)} frames from {test or 'the example'}: no difference of this cause's")
             continue
         index, differences = found
         own = test == (cause.test or "") and frames == list(cause.example)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.core.differences import json_differences, serialized_difference, word_difference
 from conformance.core.jsontypes import JSON
-from conformance.gate.evidence import breaks
+from conformance.gate.evidence import _about, _speaks_of, breaks
 
 _scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.text("abc xyz", max_size=8), st.none())
 _json: st.SearchStrategy[JSON] = st.recursive(
@@ -76,3 +76,12 @@ def test_why_this_record_quotes_the_statements_words_the_difference_breaks() -> 
     assert breaks(statement, ['result.serverInfo.version: "0.2.0" on the original, "1.0.0" here']).startswith(
         'The server advertises version "0.2.0"')
     assert breaks("Nothing in common here.", ["zzz: 1 on the original, 2 here"]) == "Nothing in common here."
+
+
+def test_another_causes_difference_is_not_this_causes_evidence() -> None:
+    """A changed serverInfo shows in every replay's initialize: it is evidence for the identity records, not
+    for a box that failed to render under load; the count's field is the count's records'."""
+    version = 'result.serverInfo.version: "0.2.0" on the original, "1.0.0" here'
+    count = "result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"
+    assert _speaks_of(version, _about(["CMP-3/a1"])) and not _speaks_of(version, _about(["CMP-5"]))
+    assert _speaks_of(count, _about(["OBJ-2"])) and not _speaks_of(count, _about(["CMP-5"]))
