@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conformance.core.failure_text import one_line
 from conformance.report.markup import safe_text
-from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
-from conformance.report.sections.root_causes import evidence_line
+from conformance.report.model import Difference, Evidence, Gate, GateEntry, RecordVerdict, Report
+from conformance.report.sections.root_causes import evidence_by_record, evidence_line, evidence_text
 
 
 def _text(value: str) -> str:
@@ -41,7 +41,8 @@ def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
 
 
 def _case(
-    rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset()
+    rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset(),
+    evidence: tuple[str, Evidence] | None = None,
 ) -> ET.Element:
     """Passed, failed, errored or skipped as the gate judged the record: a departure the baseline accepts
     (and that behaves as pinned) passes, carrying properties that say so."""
@@ -73,7 +74,10 @@ def _case(
         attributes = {"message": _text(_failure_message(rv, klass, entry, primary)),
                       "type": _FAILING.get(klass, "deviates")}
         failure = ET.SubElement(case, "failure", attributes)
-        failure.text = _text(_failure_body(rv, klass, entry))
+        body = _failure_body(rv, klass, entry)
+        if evidence is not None:
+            body += f"\n\nroot cause {evidence[0]}, its example replayed: {evidence_text(evidence[1])}"
+        failure.text = _text(body)
     elif rv.verdict in ("not observable", "not run"):
         ET.SubElement(case, "skipped", {"message": _text(one_line(f"{rv.verdict}: {rv.reason}", 500))})
     out = ET.SubElement(case, "system-out")
@@ -145,7 +149,8 @@ def render_junit(report: Report) -> str:
     a whole), so a run that passes its gate shows no failure."""
     standing = _standing(report.gate)
     primary = frozenset(r for cause in report.root_causes for r in cause.records)
-    cases = [_case(rv, standing.get(rv.id), primary) for rv in report.records]
+    replayed = evidence_by_record(report)
+    cases = [_case(rv, standing.get(rv.id), primary, replayed.get(rv.id)) for rv in report.records]
     failures = sum(c.find("failure") is not None for c in cases)
     errors = sum(c.find("error") is not None for c in cases)
     suite = ET.Element(

@@ -18,7 +18,7 @@ from conformance.gate.baseline import Baseline, BaselineEntry
 from conformance.report.html import render_html
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
-from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.model import Evidence, Preflight, Report, RunInfo
 from conformance.report.terminal import summary_lines
 
 CATALOG = load_catalog_view()
@@ -62,13 +62,22 @@ def _report(raised: list[str], falsifying: str) -> Report:
     results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=tests)
     accepted = BaselineEntry(record="CMP-3", reason="renamed", verdict="deviates")
     baseline = Baseline(project="fork", deviations=[accepted])
-    return assemble_report(
+    report = assemble_report(
         catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
         seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
         run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
                     tests=len(tests), rerun="python -m conformance run"),
         generated="t1", baseline=baseline, baseline_path="baseline.yaml",
     )
+    # The replayed evidence, one cause reproduced and one not, as the run's report carries it.
+    causes = [c.model_copy(update={"evidence": Evidence(
+        reproduced=i == 0, why="" if i == 0 else "no sequence reproduced it",
+        at="on the example's tools/call 1",
+        differences=["result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"],
+        original='{"result":{}}', target='{"result":{"isError":true}}', breaks="read only for its length")})
+        for i, c in enumerate(report.root_causes)]
+    assert causes, "the failures make root causes"
+    return report.model_copy(update={"root_causes": causes})
 
 
 @settings(max_examples=25, deadline=None)
@@ -85,6 +94,7 @@ def test_every_departure_kind_renders_without_internals(raised: list[str], falsi
     for name, text in outputs.items():
         found = INTERNALS.search(text)
         assert found is None, f"{name} shows {found.group(0)!r}"
+        assert "thoughtHistoryLength: 1 on the original, 2 here" in text.replace("\\", ""), name
     for message in raised:
         # Not cut at its first newline: the message's second line reaches the reader too.
         second = readable(message).splitlines()[1]

@@ -70,6 +70,27 @@ def _evidence_html(evidence: Evidence) -> list[Content]:
     ]
 
 
+def evidence_by_record(report: Report) -> dict[str, tuple[str, Evidence]]:
+    """Each departure's cause and that cause's replayed evidence: its records' and those it explains."""
+    out: dict[str, tuple[str, Evidence]] = {}
+    for cause in report.root_causes:
+        if cause.evidence is not None:
+            for record in [*cause.records, *cause.explains]:
+                out.setdefault(record, (cause.id, cause.evidence))
+    return out
+
+
+def evidence_text(evidence: Evidence) -> str:
+    """The evidence as plain lines: where it differs, what differs, and both answers."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes: " + evidence.why
+    lines = [f"reproduced on {BOTH}, {evidence.at}:", *(f"  {d}" for d in evidence.differences)]
+    if evidence.breaks:
+        lines.append(f"{WHY_RECORD} “{evidence.breaks}”")
+    lines += [f"the original answered: {evidence.original}", f"this server answered: {evidence.target}"]
+    return "\n".join(lines)
+
+
 def evidence_line(evidence: Evidence) -> str:
     """The terminal's line under a cause: the first difference, where, and whether it reproduced."""
     if not evidence.reproduced:
