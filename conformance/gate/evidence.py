@@ -58,7 +58,8 @@ def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answ
                     continue
                 exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
                 response = {k: v for k, v in exchange.response.items() if k != "id"}
-                compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+                # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
+                compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
                 answers.append(_Answer(method, compact, exchange.stderr.decode("utf-8", "replace")))
     except DriverError as exc:
         return f"{type(exc).__name__}: {exc}"

@@ -7,9 +7,10 @@ from conformance.report.markdown_parts import code_block, md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import Evidence, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import is_comparison_only, run_causes
+from conformance.report.text import around_difference, is_comparison_only, run_causes
 
 BOTH = "fresh processes of this server and the original"
+ANSWER_CHARS = 900
 WHY_RECORD = "Why this record: the difference contradicts its statement's words"
 
 
@@ -52,8 +53,9 @@ def _evidence_md(evidence: Evidence, detail: Detail) -> list[str]:
     if evidence.why:
         lines += ["", f"Why this example: {md(evidence.why, 400)}"]
     if detail >= 1:
-        lines += ["", "The original answered:", "", code_block(evidence.original[:3000], "json"), "",
-                  "This server answered:", "", code_block(evidence.target[:3000], "json")]
+        theirs, ours = around_difference(evidence.original, evidence.target, ANSWER_CHARS)
+        lines += ["", "The original answered (keys sorted, cut around the difference):", "",
+                  code_block(theirs, "json"), "", "This server answered:", "", code_block(ours, "json")]
     return [*lines, ""]
 
 
@@ -65,8 +67,8 @@ def _evidence_html(evidence: Evidence) -> list[Content]:
         tag("ul", [tag("li", d) for d in evidence.differences[:12]]),
         *([tag("p", f"{WHY_RECORD} “", evidence.breaks, "”")] if evidence.breaks else []),
         *([tag("p", "Why this example: ", evidence.why)] if evidence.why else []),
-        tag("h4", "The original answered"), tag("pre", evidence.original[:3000]),
-        tag("h4", "This server answered"), tag("pre", evidence.target[:3000]),
+        tag("h4", "The original answered (keys sorted)"), tag("pre", evidence.original[:20000]),
+        tag("h4", "This server answered"), tag("pre", evidence.target[:20000]),
     ]
 
 
