@@ -29,6 +29,9 @@ ORIGINAL: Final = "reference"
 """The original's behaviour: the reference server, wire-identical to npm:0.6.2, needing no node or npm."""
 
 
+WHOLE_STDERR: Final = "(the process's whole stderr)"
+
+
 @dataclass(frozen=True)
 class _Answer:
     method: str
@@ -49,6 +52,7 @@ def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answ
     answers: list[_Answer] = []
     try:
         with target.wire(timeout=timeout) as driver:
+            start = driver.stderr_mark()
             for text in frames:
                 frame = _frame(text)
                 method = str(frame.get("method", "")) if frame is not None else "raw"
@@ -61,6 +65,8 @@ def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answ
                 # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
                 compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
                 answers.append(_Answer(method, compact, exchange.stderr.decode("utf-8", "replace")))
+            # Everything the process wrote to stderr, the banner before the first request included.
+            answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
         return f"{type(exc).__name__}: {exc}"
     return answers
@@ -98,6 +104,8 @@ def _sdk_owned(path: str, original: str, target: str) -> bool:
 
 def _which(index: int, answers: list[_Answer]) -> str:
     method = answers[index - 1].method if index <= len(answers) else "request"
+    if method == WHOLE_STDERR:
+        return "in the process's stderr over the whole example"
     calls = sum(1 for a in answers[:index] if a.method == "tools/call")
     if method == "tools/call":
         return f"on the example's tools/call {calls}"
@@ -146,8 +154,11 @@ def _words(text: str) -> set[str]:
 
 
 def _speaks_of(difference: str, about: set[str]) -> bool:
-    """Whether the field a difference is at (any key of its path, or `stderr`) is named by the records."""
+    """Whether the field a difference is at (any key of its path, or `stderr`) is named by the records; an
+    answer of another kind (a result for an error) is any cause's."""
     path = difference.split(": ", 1)[0]
+    if path in ("result", "error"):
+        return True
     return bool({w.lower() for w in re.findall(r"[A-Za-z]+", path)} - _COMMON & about)
 
 
