@@ -154,12 +154,16 @@ def _words(text: str) -> set[str]:
 
 
 def _speaks_of(difference: str, about: set[str]) -> bool:
-    """Whether the field a difference is at (any key of its path, or `stderr`) is named by the records; an
-    answer of another kind (a result for an error) is any cause's."""
-    path = difference.split(": ", 1)[0]
+    """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
+    (the marked spans of a word difference), is named by the records; an answer of another kind (a result
+    for an error) is any cause's."""
+    path, _, values = difference.partition(": ")
     if path in ("result", "error"):
         return True
-    return bool({w.lower() for w in re.findall(r"[A-Za-z]+", path)} - _COMMON & about)
+    changed = " ".join(re.findall(r"\[([^\]]*)\]", values))
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
+    words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
+    return bool(words - _COMMON & about)
 
 
 def _about(records: Sequence[str]) -> set[str]:
