@@ -86,7 +86,27 @@ def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
                       f"{made} --refresh {shlex.quote(gate.baseline)} --drop-stale"))
     if gate.unexplained and gate.baseline is not None:
         steps.append((f"write the reasons still TODO in {gate.baseline}", ""))
+    replay = _replay_step(report, folder)
+    if replay is not None and not gate.passed:
+        steps.append(replay)
     return steps
+
+
+def _replay_step(report: Report, folder: str) -> tuple[str, str] | None:
+    """The leading root cause's example piped into a fresh process of the target (its frames are in
+    report.json), when the cause reproduced and the target is a command line."""
+    causes = run_causes(report)
+    cause = causes[0] if causes else None
+    command = report.target.command
+    if cause is None or not cause.example or not command:
+        return None
+    if cause.evidence is not None and not cause.evidence.reproduced:
+        return None
+    index = report.root_causes.index(cause)
+    frames = (f'import json, sys; print(*json.load(open(sys.argv[1]))["root_causes"][{index}]["example"], '
+              "sep=chr(10))")
+    return (f"replay {', '.join(cause.records)}'s example on a fresh process",
+            f"python -c {shlex.quote(frames)} {shlex.quote(folder + '/report.json')} | {shlex.join(command)}")
 
 
 def step_line(step: tuple[str, str]) -> str:

@@ -20,6 +20,7 @@ from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.model import Evidence, Preflight, Report, RunInfo
 from conformance.report.terminal import summary_lines
+from conformance.report.text import next_steps
 
 CATALOG = load_catalog_view()
 TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
@@ -114,3 +115,18 @@ def test_a_falsifying_example_keeps_its_inputs_and_drops_its_fixtures(text: str)
     out = readable_example(text)
     assert "ServerSession" not in out and "0x" not in out
     assert "thought=" in out
+
+
+def test_a_red_gate_ends_with_the_command_that_acts_on_it() -> None:
+    """A departure not in the baseline: refresh the baseline the run used; the leading cause's example
+    replays into the target's command; a gate whose only fault is a stale entry: --drop-stale."""
+    report = _report(["AssertionError: value x\nsecond line y"], "Falsifying example: test_x()")
+    steps = dict(next_steps(report, "out dir"))
+    assert "python -m conformance baseline 'out dir/report.json' --refresh baseline.yaml" in steps.values()
+    replay = next(command for when, command in steps.items() if when.startswith("replay "))
+    assert replay.endswith("| node fork.js") and "'out dir/report.json'" in replay
+    stale = report.model_copy(update={"gate": report.gate.model_copy(update={
+        "unexpected": [], "passed": False, "stale": report.gate.expected})})
+    assert next(c for _, c in next_steps(stale, "out")).endswith("--refresh baseline.yaml --drop-stale")
+    assert next_steps(report.model_copy(update={"gate": report.gate.model_copy(update={
+        "unexpected": [], "passed": True})}), "out") == []
