@@ -3,7 +3,9 @@
 A fork's CI passes when what it observes departing is exactly its baseline: a new departure fails the
 gate, and so does a baseline entry that no longer departs (stale), so the baseline never rots silently.
 Format /2 names the project (any build or release of it is checked) and pins each departure's behaviour
-signature, so a departure whose behaviour changes again fails too ("departure changed"); /1 is still read.
+signature, so a departure whose behaviour changes again fails too ("departure changed"); /3 writes one entry
+per root cause, with the departures it explains folded under it (`explains`): one reason per behaviour
+change. /1 and /2 are still read; the gate weighs the folded departures as entries of their own.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from conformance.core.errors import InputError
 from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
-BASELINE_FORMAT: Final = "seqthink-conformance-baseline/2"
+BASELINE_FORMAT: Final = "seqthink-conformance-baseline/3"
+BASELINE_FORMAT_2: Final = "seqthink-conformance-baseline/2"
 BASELINE_FORMAT_1: Final = "seqthink-conformance-baseline/1"
+_NAMING_A_PROJECT: Final = (BASELINE_FORMAT_2, BASELINE_FORMAT)
 
 Departure = Literal["deviates", "error"]
 """The verdicts a baseline may expect; every other verdict is not a departure."""
@@ -30,6 +34,17 @@ DEPARTURES: tuple[Departure, ...] = ("deviates", "error")
 
 class BaselineError(InputError):
     """The baseline file cannot be read or does not describe a valid baseline (CLI exit status 4)."""
+
+
+class ExplainedEntry(BaseModel):
+    """/3: a departure that follows from its entry's behaviour change, accepted for the entry's reason."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    record: str = Field(description="canonical record ID (an alias is accepted and mapped)")
+    verdict: Departure = Field(default="deviates", description="the expected verdict: deviates or error")
+    signature: str | None = Field(default=None, pattern="^[0-9a-f]{64}$")
+    witness: list[WitnessAnswer] = Field(default_factory=list)
 
 
 class BaselineEntry(BaseModel):
@@ -46,6 +61,15 @@ class BaselineEntry(BaseModel):
     witness: list[WitnessAnswer] = Field(
         default_factory=list, description="the canonical witness answers the signature was computed from"
     )
+    explains: list[ExplainedEntry] = Field(
+        default_factory=list, description="/3: the departures this behaviour change explains (same reason)"
+    )
+
+    def flattened(self) -> list[BaselineEntry]:
+        """This entry and each departure it explains as an entry of its own, with this entry's reason."""
+        own = self.model_copy(update={"explains": []})
+        return [own, *(BaselineEntry(record=e.record, reason=self.reason, verdict=e.verdict,
+                                     signature=e.signature, witness=e.witness) for e in self.explains)]
 
     @field_validator("reason")
     @classmethod
@@ -58,7 +82,11 @@ class BaselineEntry(BaseModel):
 class Baseline(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["seqthink-conformance-baseline/1", "seqthink-conformance-baseline/2"] = BASELINE_FORMAT
+    format: Literal[
+        "seqthink-conformance-baseline/1",
+        "seqthink-conformance-baseline/2",
+        "seqthink-conformance-baseline/3",
+    ] = BASELINE_FORMAT
     project: str | None = Field(
         default=None,
         min_length=1,
@@ -83,15 +111,17 @@ class Baseline(BaseModel):
     def _names_what_it_is_for(self) -> Baseline:
         if self.format == BASELINE_FORMAT_1 and self.target is None:
             raise ValueError("a /1 baseline needs `target:`")
-        if self.format == BASELINE_FORMAT and self.project is None:
-            raise ValueError("a /2 baseline needs `project:` (the npm package or fork it is for)")
+        if self.format in _NAMING_A_PROJECT and self.project is None:
+            raise ValueError("a /2 or /3 baseline needs `project:` (the npm package or fork it is for)")
+        if self.format != BASELINE_FORMAT and any(e.explains for e in self.deviations):
+            raise ValueError("`explains` is /3's: write `format: seqthink-conformance-baseline/3`")
         return self
 
     @field_validator("deviations")
     @classmethod
     def _unique(cls, entries: list[BaselineEntry]) -> list[BaselineEntry]:
         seen: set[str] = set()
-        for entry in entries:
+        for entry in (flat for e in entries for flat in e.flattened()):
             if entry.record in seen:
                 raise ValueError(f"record {entry.record} is listed twice")
             seen.add(entry.record)
@@ -138,7 +168,7 @@ def _check_size(size: int, where: str) -> None:
 def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[str, BaselineEntry]:
     """Entries keyed by canonical record ID; `canonical` maps every ID and alias to its canonical ID."""
     keyed: dict[str, BaselineEntry] = {}
-    for entry in baseline.deviations:
+    for entry in (flat for e in baseline.deviations for flat in e.flattened()):
         record = canonical.get(entry.record)
         if record is None:
             raise BaselineError(f"baseline lists {entry.record!r}, which is not a record of the catalog")
@@ -152,11 +182,15 @@ def dump_baseline(baseline: Baseline) -> str:
     """YAML a human can edit: one entry per departure, reasons kept as written, signatures pinned below."""
     body = baseline.model_dump(mode="json", exclude_none=True)
     for entry in body.get("deviations", []):
-        if not entry.get("witness"):
-            entry.pop("witness", None)
+        for part in [entry, *entry.get("explains", [])]:
+            if not part.get("witness"):
+                part.pop("witness", None)
+        if not entry.get("explains"):
+            entry.pop("explains", None)
     header = (
-        "# Records this project is expected to depart from, each with why, and (format /2) the behaviour\n"
-        "# each departure showed on its witness calls. `python -m conformance run --baseline <this file>`\n"
+        "# Records this project is expected to depart from, one entry per behaviour change (root cause)\n"
+        "# with why, the departures it explains folded under it (`explains`), and the behaviour each\n"
+        "# departure showed on its witness calls. `python -m conformance run --baseline <this file>`\n"
         "# exits 0 only when the observed departures are exactly these and behave as pinned; refresh\n"
         "# the signatures with `python -m conformance baseline REPORT --refresh <this file>`\n"
         "# (docs/baselines.md).\n"
@@ -175,7 +209,7 @@ def check_spec(baseline: Baseline, path: Path, spec: str) -> None:
 
 def check_project(baseline: Baseline, path: Path, spec: str, project: str | None) -> None:
     """A /2 baseline applies to any build or release of its project; another project's is refused."""
-    if baseline.format == BASELINE_FORMAT and project is not None and baseline.project != project:
+    if baseline.format in _NAMING_A_PROJECT and project is not None and baseline.project != project:
         raise BaselineError(
             f"baseline {path} is for project {baseline.project!r}, but target {spec} is {project!r}"
         )

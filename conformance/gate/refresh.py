@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.gate.baseline import Baseline, BaselineEntry, BaselineError
-from conformance.report.model import Report
+from conformance.gate.baseline import TODO_REASON, Baseline, BaselineEntry, BaselineError, ExplainedEntry
+from conformance.report.model import RecordVerdict, Report
 
 DEPARTED = ("deviates", "error")
 _ITEM = re.compile(r"^(\s*)- ")
@@ -55,13 +55,14 @@ def check_project(report_project: str | None, existing: Baseline, path: Path, re
 def refresh(
     report: Report, project: str, kept: Mapping[str, BaselineEntry], *, drop_stale: bool
 ) -> Refreshed:
-    """The report's departures with `kept`'s reasons; `kept`'s other entries kept unless stale and dropped."""
+    """The report's departures with `kept`'s reasons, one entry per root cause with the departures it explains
+    folded under it; `kept`'s other entries kept unless stale and dropped."""
     verdicts = {r.id: r.verdict for r in report.records}
     out = Refreshed(Baseline(project=project, target=report.target.spec))
+    departing = {rv.id: rv for rv in report.records if rv.verdict in DEPARTED}
+    under = folded_under(report, set(departing))
     entries: list[BaselineEntry] = []
-    for rv in report.records:
-        if rv.verdict not in DEPARTED:
-            continue
+    for rv in departing.values():
         old = kept.get(rv.id)
         if old is None:
             out.added.append(rv.id)
@@ -69,13 +70,21 @@ def refresh(
             out.kept.append(rv.id)
             if old.signature != rv.signature:
                 out.resigned.append(rv.id)
+        if rv.id in under:
+            continue
+        folded = [departing[r] for r, top in under.items() if top == rv.id]
         entries.append(
             BaselineEntry(
                 record=rv.id,
                 verdict="error" if rv.verdict == "error" else "deviates",
-                reason=old.reason if old else f"TODO say why; observed: {rv.reason or rv.verdict}",
+                reason=_reason(rv, folded, kept),
                 signature=rv.signature,
                 witness=rv.witness,
+                explains=[
+                    ExplainedEntry(record=f.id, verdict="error" if f.verdict == "error" else "deviates",
+                                   signature=f.signature, witness=f.witness)
+                    for f in folded
+                ],
             )
         )
     for record, old in kept.items():
@@ -96,6 +105,34 @@ def refresh(
         out.stale,
         out.unchecked,
     )
+
+
+def folded_under(report: Report, departing: set[str]) -> dict[str, str]:
+    """Record → the record whose entry it is folded under: a root cause's other records and the departures
+    it explains go under its first record, so the baseline asks one reason per behaviour change."""
+    under: dict[str, str] = {}
+    for cause in report.root_causes:
+        top = cause.records[0] if cause.records else None
+        if top is None or top not in departing:
+            continue
+        for record in [*cause.records[1:], *cause.explains]:
+            if record in departing and record != top and record not in under:
+                under[record] = top
+    return under
+
+
+def _reason(rv: RecordVerdict, folded: Sequence[RecordVerdict], kept: Mapping[str, BaselineEntry]) -> str:
+    """The entry's kept reason; else one a folded departure had (an older baseline gave each its own);
+    else TODO with what was observed."""
+    for record in [rv.id, *(f.id for f in folded)]:
+        old = kept.get(record)
+        if old is not None and not TODO_REASON.match(old.reason):
+            return old.reason
+    old = kept.get(rv.id)
+    if old is not None:
+        return old.reason
+    also = f"; explains {', '.join(f.id for f in folded)}" if folded else ""
+    return f"TODO say why; observed: {rv.reason or rv.verdict}{also}"
 
 
 def carry_comments(original: str, written: str, records: Sequence[str]) -> tuple[str, int]:

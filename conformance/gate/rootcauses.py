@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from conformance.core.failure_text import one_line, readable
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.verdicts import smallest_counterexample
 from conformance.report.model import RecordVerdict, RootCause
@@ -281,8 +282,8 @@ def _root_cause(cause: _Cause) -> RootCause:
     message = next((t.message for t in own if t.nodeid == first), own[0].message)
     test_name = first.split("::")[-1].split("[")[0]
     tests = len({f.outcome.nodeid for f in cause.covers})
-    first_line = message.strip().splitlines()[0] if message.strip() else "failed"
-    summary = f"{', '.join(cause.records)} departs — {test_name}: {first_line}"
+    said = one_line(readable(message), 240) or "failed"
+    summary = f"{', '.join(cause.records)} departs — {test_name}: {said}"
     if tests > 1:
         summary += f" ({tests} failing tests)"
     return RootCause(

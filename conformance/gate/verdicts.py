@@ -13,6 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from conformance.core.failure_text import readable, readable_example
 from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 from conformance.report.model import (
@@ -102,10 +103,10 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
     reason = ""
     if failed:
         verdict = "deviates"
-        reason = failed[0].message
+        reason = readable(failed[0].message)
     elif errored:
         verdict = "error"
-        reason = errored[0].message
+        reason = readable(errored[0].message)
     elif ran:
         verdict = "holds"
     elif not record.observable:
@@ -130,7 +131,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 status=t.status,
                 examples=t.examples,
                 duration=round(t.duration, 3),
-                message=t.message,
+                message=readable(t.message) if t.status in ("failed", "error") else t.message,
                 contradicted=t.contradicted,
                 transcript=t.transcript,
             )
@@ -169,7 +170,7 @@ def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCountere
     )
     return ReplayableCounterexample(
         test=outcome.nodeid,
-        falsifying=best.falsifying or outcome.message,
+        falsifying=readable_example(best.falsifying) or readable(outcome.message),
         exchange=best.exchange,
         replay=replay_frames(best.exchange),
         minimized=best.minimized,
@@ -177,8 +178,11 @@ def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCountere
 
 
 def replay_frames(exchange: Sequence[TranscriptEvent]) -> list[str]:
-    """The frames sent during the example, preceded by a handshake when the exchange lacks one."""
+    """The frames sent during the example, preceded by a handshake when the exchange lacks one; none when
+    the example sent nothing on the shared process (a handshake alone replays no departure)."""
     sent = _sent(exchange)
+    if not sent:
+        return []
     if any(_method(frame) == "initialize" for frame in sent[:1]):
         return sent
     handshake = [

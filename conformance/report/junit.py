@@ -6,8 +6,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.core.create import create_file
+from conformance.core.failure_text import one_line
 from conformance.report.markup import safe_text
-from conformance.report.model import Difference, Gate, GateEntry, RecordVerdict, Report
+from conformance.report.model import Difference, Evidence, Gate, GateEntry, RecordVerdict, Report
+from conformance.report.sections.root_causes import evidence_by_record, evidence_line, evidence_text
 
 
 def _text(value: str) -> str:
@@ -40,7 +42,8 @@ def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
 
 
 def _case(
-    rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset()
+    rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset(),
+    evidence: tuple[str, Evidence] | None = None,
 ) -> ET.Element:
     """Passed, failed, errored or skipped as the gate judged the record: a departure the baseline accepts
     (and that behaves as pinned) passes, carrying properties that say so."""
@@ -66,15 +69,18 @@ def _case(
         pinned = "; its behaviour signature matches the pinned one" if rv.signature else ""
         detail.insert(0, f"{rv.verdict}, accepted by the baseline ({entry.reason}){pinned}")
     elif departs and klass in ("", "unexpected") and rv.verdict == "error":
-        error = ET.SubElement(case, "error", {"message": _text(rv.reason[:500]), "type": "error"})
+        error = ET.SubElement(case, "error", {"message": _text(one_line(rv.reason, 500)), "type": "error"})
         error.text = _text(rv.reason)
     elif departs or klass in _FAILING:
         attributes = {"message": _text(_failure_message(rv, klass, entry, primary)),
                       "type": _FAILING.get(klass, "deviates")}
         failure = ET.SubElement(case, "failure", attributes)
-        failure.text = _text(_failure_body(rv, klass, entry))
+        body = _failure_body(rv, klass, entry)
+        if evidence is not None:
+            body += f"\n\nroot cause {evidence[0]}, its example replayed: {evidence_text(evidence[1])}"
+        failure.text = _text(body)
     elif rv.verdict in ("not observable", "not run"):
-        ET.SubElement(case, "skipped", {"message": _text(f"{rv.verdict}: {rv.reason}"[:500])})
+        ET.SubElement(case, "skipped", {"message": _text(one_line(f"{rv.verdict}: {rv.reason}", 500))})
     out = ET.SubElement(case, "system-out")
     out.text = _text("\n".join(detail))
     return case
@@ -86,14 +92,16 @@ def _failure_message(
     if klass == "stale" and entry is not None:
         return f"holds, but the baseline expects it to {entry.expected}: {entry.reason}"[:500]
     if klass == "unconfirmed" and entry is not None:
-        return f"{rv.verdict} ({rv.reason}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
+        said = one_line(rv.reason)
+        return f"{rv.verdict} ({said}), but the baseline expects {entry.expected}: {entry.reason}"[:500]
     if klass == "unexplained" and entry is not None:
         return f"{rv.verdict}; the baseline entry's reason still says TODO: {entry.reason}"[:500]
     if klass == "changed":
-        return f"departure changed: its behaviour differs from the baseline's pin ({rv.reason})"[:500]
+        said = one_line(rv.reason)
+        return f"departure changed: its behaviour differs from the baseline's pin ({said})"[:500]
     lead = f"explained by {rv.explained_by}: " if rv.explained_by else ""
     lead = "root cause: " if rv.id in primary else lead
-    return (lead + rv.reason)[:500]
+    return one_line(lead + rv.reason, 500)
 
 
 def _failure_body(rv: RecordVerdict, klass: str, entry: GateEntry | None) -> str:
@@ -142,7 +150,8 @@ def render_junit(report: Report) -> str:
     a whole), so a run that passes its gate shows no failure."""
     standing = _standing(report.gate)
     primary = frozenset(r for cause in report.root_causes for r in cause.records)
-    cases = [_case(rv, standing.get(rv.id), primary) for rv in report.records]
+    replayed = evidence_by_record(report)
+    cases = [_case(rv, standing.get(rv.id), primary, replayed.get(rv.id)) for rv in report.records]
     failures = sum(c.find("failure") is not None for c in cases)
     errors = sum(c.find("error") is not None for c in cases)
     suite = ET.Element(
@@ -169,6 +178,11 @@ def render_junit(report: Report) -> str:
         ET.SubElement(props, "property", {"name": "baseline", "value": _text(report.gate.baseline)})
     for cause in report.root_causes:
         ET.SubElement(props, "property", {"name": "root-cause", "value": _text(cause.summary[:500])})
+        if cause.evidence is not None:
+            shown = evidence_line(cause.evidence)
+            if cause.evidence.reproduced:
+                shown += f" | the original: {cause.evidence.original} | this server: {cause.evidence.target}"
+            ET.SubElement(props, "property", {"name": "root-cause-evidence", "value": _text(shown[:2000])})
     suite.extend(cases)
     root = ET.Element("testsuites")
     root.append(suite)

@@ -18,8 +18,9 @@ READABLE_FORMATS: Final = (
     "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
     REPORT_FORMAT,
 )
-"""Older reports are still read: every field /2 added (root causes, comparison) and /3 added (a
-comparison's labels, a cause's table and upstream matches; a run's shards) has a default."""
+"""Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
+comparison's labels, a cause's table and upstream matches; a run's shards) and /4 added (a root cause's
+replayed evidence) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -329,6 +330,20 @@ class CauseRow(_Frozen):
     minimized: bool = True
 
 
+class Evidence(_Frozen):
+    """A root cause's example replayed at report time on a fresh process of the target and of the original."""
+
+    reproduced: bool = Field(description="the example showed a difference again on fresh processes")
+    why: str = Field(default="", description="why this example (not the failing test's), or why none did")
+    at: str = Field(default="", description="which request of the example the answers first differ on")
+    differences: list[str] = Field(
+        default_factory=list, description="what differs there: a field's value on each side, or the words")
+    original: str = Field(default="", description="the original's answer to that request, compact JSON")
+    target: str = Field(default="", description="this server's answer to that request, compact JSON")
+    breaks: str = Field(
+        default="", description="why this record: the words of its statement the difference contradicts")
+
+
 class RootCause(_Frozen):
     """One behaviour change and the departures that follow from it: what a reviewer reads first."""
 
@@ -353,6 +368,8 @@ class RootCause(_Frozen):
     not_shrunk: str = Field(
         default="", description="how many of its rows' examples are not fully shrunk, and why (empty if all)"
     )
+    evidence: Evidence | None = Field(
+        default=None, description="a run's cause: its example replayed on fresh processes of both sides")
 
 
 class StoreGrowth(_Frozen):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 from conformance.report.model import (
@@ -100,6 +101,58 @@ def departures_sentence(gate: Gate, departing: int) -> str:
 
 def departing_records(report: Report) -> int:
     return sum(report.summary.counts.get(v, 0) for v in DEPARTING)
+
+
+def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
+    """What acts on a red or stale gate, each (when, command): take the departures into the baseline (once
+    they are known to be intended), drop the entries that now hold, write the reasons still TODO. `folder`
+    is where the report's report.json is."""
+    gate = report.gate
+    if gate.deferred is not None or is_comparison_only(report) or not report.preflight.ok:
+        return []
+    if report.run.interrupted:
+        return []
+    made = shlex.join(["python", "-m", "conformance", "baseline", f"{folder}/report.json"])
+    steps: list[tuple[str, str]] = []
+    if gate.unexpected or gate.changed or gate.unconfirmed:
+        if gate.baseline is not None:
+            drop = " --drop-stale" if gate.stale else ""
+            steps.append(("if these departures are intended",
+                          f"{made} --refresh {shlex.quote(gate.baseline)}{drop}"))
+        else:
+            steps.append(("if these departures are intended, write a baseline (then each entry's reason) and "
+                          "run again with --baseline baseline.yaml", f"{made} -o baseline.yaml"))
+    elif gate.stale and gate.baseline is not None:
+        steps.append(("drop the entries that now hold",
+                      f"{made} --refresh {shlex.quote(gate.baseline)} --drop-stale"))
+    if gate.unexplained and gate.baseline is not None:
+        steps.append((f"write the reasons still TODO in {gate.baseline}", ""))
+    replay = _replay_step(report, folder)
+    if replay is not None and not gate.passed:
+        steps.append(replay)
+    return steps
+
+
+def _replay_step(report: Report, folder: str) -> tuple[str, str] | None:
+    """The leading root cause's example piped into a fresh process of the target (its frames are in
+    report.json), when the cause reproduced and the target is a command line."""
+    causes = run_causes(report)
+    cause = causes[0] if causes else None
+    command = report.target.command
+    if cause is None or not cause.example or not command:
+        return None
+    if cause.evidence is not None and not cause.evidence.reproduced:
+        return None
+    index = report.root_causes.index(cause)
+    frames = (f'import json, sys; print(*json.load(open(sys.argv[1]))["root_causes"][{index}]["example"], '
+              "sep=chr(10))")
+    return (f"replay {', '.join(cause.records)}'s example on a fresh process",
+            f"python -c {shlex.quote(frames)} {shlex.quote(folder + '/report.json')} | {shlex.join(command)}")
+
+
+def step_line(step: tuple[str, str]) -> str:
+    when, command = step
+    return f"{when}: {command}" if command else when
 
 
 NO_STEP = "(no such witness)"

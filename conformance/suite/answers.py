@@ -100,6 +100,9 @@ def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> di
 
 def store(exchange: Exchange) -> StoreState:
     found = accepted(exchange)
+    missing = [key for key in ("thoughtHistoryLength", "branches") if key not in found]
+    expect("OBJ-4", not missing,
+           lambda: f"no {' or '.join(missing)} in the status object: {describe(exchange)}")
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list)

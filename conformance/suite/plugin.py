@@ -21,6 +21,7 @@ import pytest
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
 from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
+from conformance.core.failure_text import MESSAGE_CHARS, readable, readable_example
 from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
 from conformance.core.results import (
     ClaimObservation,
@@ -420,7 +421,7 @@ def _falsifying(exc: BaseException | None) -> str:
     notes = [n for n in getattr(exc, "__notes__", []) if not n.startswith(_UNHELPFUL_NOTES)]
     if not notes and isinstance(exc, BaseExceptionGroup):
         return "\n\n".join(filter(None, (_falsifying(e) for e in exc.exceptions)))
-    return "\n".join(notes)
+    return readable_example("\n".join(notes))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -509,13 +510,13 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 
 def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
-    """The exception's own first line, not pytest's rendering of it."""
+    """The exception's own message, whole, without its class or pytest's rendering of it."""
     if call.excinfo is not None:
-        first = call.excinfo.exconly().strip().splitlines()
-        if first:
-            return first[0][:500]
+        own = readable(call.excinfo.exconly())
+        if own:
+            return own
     lines = report.longreprtext.strip().splitlines()
-    return lines[-1][:500] if lines else ""
+    return readable(lines[-1])[:MESSAGE_CHARS] if lines else ""
 
 
 def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list[TranscriptEvent]:

@@ -6,7 +6,12 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from conformance.core.differences import serialized_difference
+
+if TYPE_CHECKING:
+    from syrupy.assertion import SnapshotAssertion
 
 SNAPSHOTS: Final = Path(__file__).resolve().parent / "__snapshots__"
 SOURCE: Final = "npm:0.6.2"
@@ -38,3 +43,14 @@ def update_refusal(targets: Sequence[str], snapshots: Path = SNAPSHOTS) -> str |
             f"{SOURCE} alone (asked: {', '.join(targets) or 'no target'})"
         )
     return None
+
+
+def differs_from_original(snapshot: SnapshotAssertion, value: object) -> str | None:
+    """None when `value` matches the original's snapshot, else the lines that differ under their keys (what
+    a maintainer acts on, where syrupy's assertion says only that they differ)."""
+    expected, _ = snapshot._recall_data(index=snapshot.index)
+    if snapshot == value:
+        return None
+    if not isinstance(expected, str):
+        return f"no snapshot of {SOURCE}'s answer for this check: regenerate the snapshots from {SOURCE}"
+    return serialized_difference(expected, str(snapshot._serialize(value)))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 import pytest
@@ -41,6 +42,7 @@ from conformance.suite.answers import (
     not_accepted,
     store,
 )
+from conformance.suite.contradiction import expect
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
@@ -222,8 +224,11 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
     """One shared store per process: 1 on a fresh process's first accepted call, +1 with each further one,
     whatever the arguments."""
     first, second = fresh_runs.of(server.target).read[0].answers[:2]
-    assert state_of_answer(first).history_length == 1, first
-    assert state_of_answer(second).history_length == 2, second
+    for nth, answer, count in (("first", first, 1), ("second", second, 2)):
+        got = state_of_answer(answer).history_length
+        expect("OBJ-2", got == count,
+               f"thoughtHistoryLength is {got} on a fresh process's {nth} accepted call, not {count}: "
+               f"{json.dumps(answer, ensure_ascii=False)[:600]}")
     with spare() as driver:
 
         @given(
@@ -249,6 +254,19 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
                     assert store(exchange).history_length == count, describe(exchange)
 
         counts_up()
+
+
+@evidences("OBJ-2")
+@relies_on("OBJ-4", "RTE-3", "RTE-8/a1")
+def test_a_fresh_process_counts_the_calls_it_accepted(server: ServerSession, fresh_runs: FreshRunner) -> None:
+    """thoughtHistoryLength on a fresh process is the number of calls it accepted, this one included: 1 and
+    2 on its first two, 3 on the next accepted one after two refusals."""
+    runs = fresh_runs.of(server.target)
+    for run in (*runs.read, runs.discarded):
+        for index, count in ((0, 1), (1, 2), (4, 3)):
+            got = state_of_answer(run.answers[index]).history_length
+            assert got == count, (f"thoughtHistoryLength is {got} on a fresh process's accepted call "
+                                  f"{count} (request {index + 1} of its sequence), not {count}")
 
 
 @evidences("ABS-5", "ABS-11")
@@ -284,8 +302,16 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
     runs = fresh_runs.of(server.target)
     for run in (*runs.read, runs.discarded):
         first, second = (state_of_answer(answer) for answer in run.answers[:2])
-        assert first == StoreState(1, ("first",)), f"a new process remembered an old one: {first}"
-        assert second == StoreState(2, ("first", "replay")), f"a new process remembered an old one: {second}"
+        for nth, got, wanted in (("first", first, StoreState(1, ("first",))),
+                                 ("second", second, StoreState(2, ("first", "replay")))):
+            if got.branches == wanted.branches and got.history_length < before.history_length:
+                # Its labels are its own and its count is not the shared process's: miscounted, not carried.
+                expect("OBJ-2", got.history_length == wanted.history_length,
+                       f"thoughtHistoryLength is {got.history_length} on a fresh process's {nth} accepted "
+                       f"call, not {wanted.history_length}, with only its own labels")
+            assert got == wanted, (
+                f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
+                f"and branches {list(got.branches)}, not {wanted.history_length} and {list(wanted.branches)}")
     written = raw_pool.files_written()
     assert written == [], f"the server wrote files: {written}"
 

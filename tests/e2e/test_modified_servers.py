@@ -113,3 +113,27 @@ def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_reco
     assert caught.anchors == ["MCP 2025-06-18..2026-07-28 server/tools § Structured Content (SHOULD)"]
     assert "SPEC-6 (2025-06-18..2026-07-28 server/tools § Structured Content (SHOULD))" in caught.reason
     assert '"thoughtHistoryLength": 2' in caught.reason and "2025-11-25" in caught.reason
+
+
+EVIDENCED = {
+    "history-length-plus-one": "thoughtHistoryLength: 1 on the original, 2 here",
+    "parameter-description-reworded": "thoughtNumber.description",
+}
+"""Issue 33's two forks: what the leading cause's replay must show differing."""
+
+
+@pytest.mark.parametrize("mod_id", sorted(EVIDENCED))
+def test_the_leading_cause_shows_the_original_beside_the_server_on_a_replay_that_reproduces(
+    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+) -> None:
+    exit_code, report, out = runs[mod_id].result()
+    assert exit_code == 1
+    cause = report.root_causes[0]
+    assert set(cause.records) <= set(_BY_ID[mod_id].primary), cause.records
+    assert cause.evidence is not None and cause.evidence.reproduced, cause.evidence
+    assert any(EVIDENCED[mod_id] in d for d in cause.evidence.differences), cause.evidence.differences
+    assert cause.evidence.original and cause.evidence.target and cause.evidence.breaks
+    assert json.loads(cause.example[0])["method"] == "initialize"
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    assert "**Reproduced**" in markdown
+    assert "AssertionError" not in markdown and "object at 0x" not in markdown

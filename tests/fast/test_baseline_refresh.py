@@ -11,17 +11,19 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline, load_baseline
+from conformance.catalog.view import load_catalog_view
+from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline, evaluate_gate, load_baseline
 from conformance.gate.exit_status import USAGE
 from conformance.gate.refresh import refresh
 from conformance.report.json import load_report, write_json
-from conformance.report.model import Report
+from conformance.report.model import Report, RootCause
 from tests.cli import REPO, assert_one_clean_error_line, cli_here
 
 REPORT = load_report(REPO / "reports" / "npm-0.6.2" / "report.json")
 PROJECT = "@modelcontextprotocol/server-sequential-thinking"
 IDS = [r.id for r in REPORT.records if r.verdict == "holds"][:6]
 SIGNATURE = "a" * 64
+CANONICAL = load_catalog_view().canonical
 
 
 def with_verdicts(verdicts: dict[str, str], **update: object) -> Report:
@@ -143,3 +145,32 @@ def test_a_new_baseline_never_overwrites_a_file(tmp_path: Path) -> None:
     assert ran.code == USAGE and "--refresh" in ran.stderr
     assert_one_clean_error_line(ran)
     assert baseline_path.read_text(encoding="utf-8") == "# a human's file\n"
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    cause=st.sampled_from(IDS[:3]),
+    explained=st.lists(st.sampled_from(IDS[3:]), min_size=1, unique=True),
+    listed=st.lists(st.sampled_from(IDS), unique=True),
+)
+def test_one_entry_per_root_cause_with_its_departures_folded_under_it(
+    cause: str, explained: list[str], listed: list[str]
+) -> None:
+    """/3: a cause and what it explains are one entry asking one reason; the gate still weighs each record,
+    and a reason an older baseline gave any of them is kept."""
+    report = with_verdicts({cause: "deviates", **{e: "deviates" for e in explained}}, root_causes=[
+        RootCause(id=cause, records=[cause], explains=explained, summary=f"{cause} departs")])
+    existing = human_baseline(listed)
+    done = refresh(report, PROJECT, {e.record: e for e in existing.deviations}, drop_stale=True)
+    tops = [e for e in done.baseline.deviations if e.record == cause]
+    assert len(tops) == 1 and sorted(x.record for x in tops[0].explains) == sorted(explained)
+    assert not any(e.record in explained for e in done.baseline.deviations)
+    told = [i for i in [cause, *explained] if i in listed]
+    assert tops[0].reason == (f"because of {told[0]}, says a human" if told else tops[0].reason)
+    assert tops[0].reason.startswith("TODO") == (not told)
+    reloaded = Baseline.model_validate(yaml.safe_load(dump_baseline(done.baseline)))
+    assert reloaded.format == "seqthink-conformance-baseline/3" and reloaded == done.baseline
+    gate = evaluate_gate(report.records, reloaded, baseline_path="b.yaml", canonical=CANONICAL)
+    assert gate.passed and {e.record for e in gate.expected} == {cause, *explained}
+    strict = evaluate_gate(report.records, reloaded, baseline_path="b.yaml", canonical=CANONICAL, strict=True)
+    assert strict.passed == bool(told)

@@ -228,6 +228,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from conformance.cli.runner import run  # pytest, hypothesis, mcp: only for `run`
     from conformance.cli.runner.reporting import checked_baseline
     from conformance.report.terminal import write_summary
+    from conformance.report.text import next_steps, step_line
 
     if args.shard is not None and args.against is not None:
         raise UsageError("--against cannot be split into shards: compare in a run of its own")
@@ -275,6 +276,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         write_line(
             f"report: {safe(str(options.out))}/report.html (also report.json, report.md, junit.xml)", out
         )
+        for step in next_steps(outcome.report, str(options.out)):
+            write_line(f"next: {safe(step_line(step), 1000)}", out)
     if outcome.message is not None:
         write_line(f"{PROG}: error: {safe(outcome.message, 2000)}", err)
     return outcome.exit_code
@@ -284,6 +287,7 @@ def _merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """`run --merge DIR...`: the shards' reports joined (cli/runner/shards.py); nothing is run."""
     from conformance.cli.runner.shards import Expected, merge
     from conformance.report.terminal import write_summary
+    from conformance.report.text import next_steps, step_line
 
     for given, name in ((args.shard, "--shard"), (args.against, "--against"), (args.max_time, "--max-time")):
         if given is not None:
@@ -302,6 +306,8 @@ def _merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code, report, message = merge(args.merge, args.out, args.baseline, expected, out)
     write_summary(report, out)
     write_line(f"report: {safe(str(args.out))}/report.html (also report.json, report.md, junit.xml)", out)
+    for step in next_steps(report, str(args.out)):
+        write_line(f"next: {safe(step_line(step), 1000)}", out)
     if message is not None:
         write_line(f"{PROG}: error: {safe(message, 2000)}", err)
     return code

@@ -95,6 +95,8 @@ class RunReport:
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
         )
+        if options.shard is None and interrupted is None and report.root_causes:
+            report = _evidenced(report, options)
         if options.shard is not None:
             report = _as_shard(report, options.shard)
             if results is not None:
@@ -127,6 +129,21 @@ class RunReport:
             return None
         return RunSelection(select=list(self.options.select), deselect=list(self.options.deselect),
                             not_selected=list(self.selection.not_selected))
+
+
+def _evidenced(report: Report, options: RunOptions) -> Report:
+    """Each leading root cause's example replayed on fresh processes of the target and the original; a
+    target that cannot be started again keeps its report as it was."""
+    from conformance.core.errors import HarnessError
+    from conformance.gate.evidence import ORIGINAL, with_evidence
+    from conformance.targets.specs import resolve_target
+
+    try:
+        target = resolve_target(options.target, cache_dir=options.cache)
+        original = resolve_target(ORIGINAL)
+    except HarnessError:
+        return report
+    return with_evidence(report, target, original, options.timeout)
 
 
 def _as_shard(report: Report, shard: ShardIdentity) -> Report:

@@ -6,22 +6,35 @@ to list or a baseline; the terminal only the departures whose behaviour changed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from conformance.core.failure_text import one_line
 from conformance.report.escape import safe
 from conformance.report.html_parts import table, verdict
-from conformance.report.markdown_parts import in_html, md
+from conformance.report.markdown_parts import code_block, in_html, md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import Gate, GateEntry, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import around_difference, is_comparison_only, paired_answers
+from conformance.report.text import around_difference, is_comparison_only, next_steps, paired_answers
 
 
-def view(report: Report) -> Gate | NotShown:
+@dataclass(frozen=True)
+class GateView:
+    gate: Gate
+    steps: tuple[tuple[str, str], ...]
+    """What acts on it, with this report's folder as `REPORT_DIR`."""
+
+
+def view(report: Report) -> GateView | NotShown:
     """Not shown for a comparison, nor for a shard: its title already says the merged report judges it."""
-    return NOT_SHOWN if is_comparison_only(report) or report.gate.deferred else report.gate
+    if is_comparison_only(report) or report.gate.deferred:
+        return NOT_SHOWN
+    return GateView(report.gate, tuple(next_steps(report, "REPORT_DIR")))
 
 
-def markdown(g: Gate, detail: Detail) -> list[str]:
+def markdown(shown: GateView, detail: Detail) -> list[str]:
+    g = shown.gate
     if g.baseline is None and g.passed:
         return []
     lines = [
@@ -37,7 +50,7 @@ def markdown(g: Gate, detail: Detail) -> list[str]:
             "",
         ]
         for e in g.changed:
-            lines += [f"- **{md(e.record)}** ({md(e.reason, 200)})", ""]
+            lines += [f"- **{md(e.record)}** ({md(one_line(e.reason), 200)})", ""]
             for step, full_before, full_after in paired_answers(e.before, e.after):
                 before, after = around_difference(full_before, full_after, 600)
                 lines += [
@@ -57,13 +70,19 @@ def markdown(g: Gate, detail: Detail) -> list[str]:
             lines += [f"**{title}**", ""]
             lines += md_table(
                 ["record", "observed", "baseline", "reason"],
-                [[md(e.record), e.verdict, e.expected, md(e.reason, 200)] for e in entries],
+                [[md(e.record), e.verdict, e.expected, md(one_line(e.reason), 200)] for e in entries],
             )
             lines.append("")
+    if shown.steps:
+        lines += ["**Next step** (`REPORT_DIR` is this report's folder)", ""]
+        for when, command in shown.steps:
+            lines += [f"- {md(when, 300)}" + (":" if command else ""), ""]
+            lines += [code_block(command, "sh"), ""] if command else []
     return lines
 
 
-def html(g: Gate) -> list[Content]:
+def html(shown: GateView) -> list[Content]:
+    g = shown.gate
     rows: list[list[Content]] = []
     for label, entries in (
         ("not in baseline", g.unexpected),
@@ -98,10 +117,15 @@ def html(g: Gate) -> list[Content]:
                 tag("h4", tag("a", e.record, href=f"#rec-{e.record}"), " — ", e.reason),
                 table(["witness", "before (baseline)", "after (this run)"], answers),
             ]
+    if shown.steps:
+        parts += [tag("h3", "Next step"), tag("p", "REPORT_DIR is this report's folder."),
+                  tag("ul", [tag("li", when, *([": ", tag("code", command)] if command else []))
+                             for when, command in shown.steps])]
     return parts
 
 
-def terminal(g: Gate) -> list[str]:
+def terminal(shown: GateView) -> list[str]:
+    g = shown.gate
     lines: list[str] = []
     for entry in g.changed:
         lines += [""] if lines else []
@@ -110,7 +134,7 @@ def terminal(g: Gate) -> list[str]:
 
 
 def _changed(entry: GateEntry) -> list[str]:
-    lines = [f"  departure changed: {safe(entry.record)} ({safe(entry.reason, 100)})"]
+    lines = [f"  departure changed: {safe(entry.record)} ({safe(one_line(entry.reason), 100)})"]
     for step, before, after in paired_answers(entry.before, entry.after):
         shown_before, shown_after = around_difference(before, after, 160)
         lines += [

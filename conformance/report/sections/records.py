@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.core.failure_text import one_line
 from conformance.report.html_parts import identifier, table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
@@ -49,7 +50,7 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(rv.reason, 200 if detail else 80),
+                md(one_line(rv.reason), 200 if detail else 80),
             ]
             for rv in shown.records
         ],

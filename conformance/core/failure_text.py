@@ -1,0 +1,70 @@
+"""A failure's text as a maintainer reads it: the check's own words, none of pytest's or Python's wrapping.
+
+The plugin cleans what a test raised before it becomes data (`core/results.py`); the gate cleans again what
+an older results file holds. Writers then show the message whole in a block, or `one_line` of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+MESSAGE_CHARS: Final = 4000
+"""A failure's message is kept up to this length (a whole answer quoted in it fits)."""
+
+_EXCEPTION_PREFIX: Final = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?(?:AssertionError|Contradiction|Failed|[A-Z]\w*(?:Error|Exception))"
+    r"(?:\(\))?: ?",
+)
+_KEY_ERROR: Final = re.compile(r"^(?:builtins\.)?KeyError: (.+)$")
+_OBJECT_REPR: Final = re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-fA-F]+>")
+_ADDRESS: Final = re.compile(r"\s*at 0x[0-9a-fA-F]+")
+_HARNESS_OBJECT: Final = re.compile(
+    r"\b(?:ServerSession|Target|Transcript|_RunState|Spare|LabelServer|FreshRunner|RawPool|SdkDriver|"
+    r"WireDriver|Evidence|SnapshotAssertion|TargetIndependentSnapshot)\("
+)
+_SNAPSHOT_ASSERT: Final = re.compile(r"(?:assert )?\[\+ received\] == \[- snapshot\]")
+_PYTEST_EXPLANATION: Final = re.compile(r"^assert ")
+_ARGUMENT_LINE: Final = re.compile(r"^\s{2,}(\w+)=(.*?),?\s*$")
+
+
+def readable(text: str) -> str:
+    """The message without the exception's class, pytest's assertion rewriting or object reprs."""
+    lines = text.strip().splitlines()
+    if not lines:
+        return ""
+    missing = _KEY_ERROR.match(lines[0])
+    if missing:
+        lines[0] = f"no key {missing.group(1)} where the check read one"
+    lines[0] = _EXCEPTION_PREFIX.sub("", lines[0])
+    # pytest's rewriting follows the message, from its first "assert ..." line on.
+    explanation = next((i for i, line in enumerate(lines) if _PYTEST_EXPLANATION.match(line)), len(lines))
+    own = lines[:explanation]
+    if not "".join(own).strip():
+        # A bare `assert` with no message: pytest's rewriting is all there is; say what it compared.
+        own = ["the check's comparison failed: " + lines[0].strip().removeprefix("assert ")]
+    out = "\n".join(own).strip()
+    out = _SNAPSHOT_ASSERT.sub("the served value differs from the original's snapshot", out)
+    out = _OBJECT_REPR.sub(r"<\1>", out)
+    out = _ADDRESS.sub("", out)
+    return out[:MESSAGE_CHARS]
+
+
+def readable_example(text: str) -> str:
+    """Hypothesis' falsifying example without the fixtures it was handed (a server session is no input)."""
+    kept = []
+    for line in text.splitlines():
+        argument = _ARGUMENT_LINE.match(line)
+        if argument and (_HARNESS_OBJECT.search(argument.group(2)) or " object at 0x" in argument.group(2)):
+            continue
+        kept.append(line)
+    out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept))
+    return _ADDRESS.sub("", out)
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """The whole message on one line (its lines joined with ' ⏎ '), cut only at `limit` with '…'."""
+    joined = " ⏎ ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+    if limit is not None and len(joined) > limit:
+        joined = joined[: max(limit - 1, 0)] + "…"
+    return joined

@@ -1,0 +1,251 @@
+"""A root cause's evidence: its smallest example replayed, at report time, on a fresh process of the target
+and of the original, and what differs between their answers, field by field.
+
+An example that shows no difference on fresh processes is not presented as the example: the cause says it
+did not reproduce, and why. The cost is bounded: only when the run has root causes, at most
+`MAX_CAUSES` of them and `MAX_CANDIDATES` sequences each, two short-lived processes per sequence.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.catalog.records import default_catalog
+from conformance.core.differences import json_differences, said, word_difference
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import DriverError
+from conformance.report.model import Evidence, Report, RootCause
+from conformance.targets.specs import Target
+
+MAX_CAUSES: Final = 3
+MAX_CANDIDATES: Final = 3
+MAX_REPLAYS: Final = 4
+"""Sequences replayed per run, over all its causes: at most twice this many short-lived processes."""
+ORIGINAL: Final = "reference"
+"""The original's behaviour: the reference server, wire-identical to npm:0.6.2, needing no node or npm."""
+
+
+WHOLE_STDERR: Final = "(the process's whole stderr)"
+
+
+@dataclass(frozen=True)
+class _Answer:
+    method: str
+    response: str
+    stderr: str
+
+
+def _frame(text: str) -> dict[str, object] | None:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answer] | str:
+    """Each request's answer and the stderr written while answering it, or why the replay broke off."""
+    answers: list[_Answer] = []
+    try:
+        with target.wire(timeout=timeout) as driver:
+            start = driver.stderr_mark()
+            for text in frames:
+                frame = _frame(text)
+                method = str(frame.get("method", "")) if frame is not None else "raw"
+                request_id = frame.get("id") if frame is not None else None
+                if not isinstance(request_id, int):
+                    driver.send_raw(text.encode() + b"\n")
+                    continue
+                exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
+                response = {k: v for k, v in exchange.response.items() if k != "id"}
+                # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
+                compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+                answers.append(_Answer(method, compact, exchange.stderr.decode("utf-8", "replace")))
+            # Everything the process wrote to stderr, the banner before the first request included.
+            answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
+    except DriverError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return answers
+
+
+def _compared(
+    original: list[_Answer], target: list[_Answer], about: set[str]
+) -> tuple[int, list[str]] | None:
+    """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
+    of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
+    in every replay's initialize) is not this cause's evidence."""
+    for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
+        said = [d.said() for d in json_differences(json.loads(a.response), json.loads(b.response))
+                if not _sdk_owned(d.path, d.original, d.target)]
+        if a.stderr != b.stderr:
+            was, now = word_difference(a.stderr, b.stderr)
+            said.append(f"stderr: {was} on the original, {now} here")
+        found = [d for d in said if _speaks_of(d, about)]
+        if found:
+            return index, found
+    if len(original) != len(target):
+        return min(len(original), len(target)) + 1, [
+            f"the original answered {len(original)} request(s), this server {len(target)}"]
+    return None
+
+
+_SDK_OWNED: Final = ("capabilities.tools.listChanged", "result.isError")
+"""What each side's SDK owns, normalized as `compare` does (compare/observe.py, compare/fresh.py; EXT-1):
+`false` spelled out by one SDK and left out by another says the same."""
+
+
+def _sdk_owned(path: str, original: str, target: str) -> bool:
+    return path.endswith(_SDK_OWNED) and {original, target} == {"false", "absent"}
+
+
+def _which(index: int, answers: list[_Answer]) -> str:
+    method = answers[index - 1].method if index <= len(answers) else "request"
+    if method == WHOLE_STDERR:
+        return "in the process's stderr over the whole example"
+    calls = sum(1 for a in answers[:index] if a.method == "tools/call")
+    if method == "tools/call":
+        return f"on the example's tools/call {calls}"
+    return f"on the example's {method} (request {index})"
+
+
+def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:
+    """The cause's own example, then its records' and the records it explains, then the probe call."""
+    found: list[tuple[str, list[str]]] = []
+    if cause.example:
+        found.append((cause.test or "", list(cause.example)))
+    by_id = {rv.id: rv for rv in report.records}
+    for record in [*cause.records, *cause.explains]:
+        ce = by_id[record].counterexample if record in by_id else None
+        if ce is not None and ce.replay and all(ce.replay != f for _, f in found):
+            found.append((ce.test, list(ce.replay)))
+    found.append(("the probe call on a fresh process", _probe_frames()))
+    return found[:MAX_CANDIDATES]
+
+
+def _probe_frames() -> list[str]:
+    compact = (",", ":")
+    return [
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+                               "clientInfo": {"name": "replay", "version": "0"}}}, separators=compact),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}, separators=compact),
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": TOOL, "arguments": dict(PROBE_ARGUMENTS)}}, separators=compact),
+    ]
+
+
+_TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
+_CLAUSE_END: Final = re.compile(r";\s+|\.\s+|\.$|\s[-–—]\s")
+_COMMON: Final = frozenset({"the", "a", "an", "of", "on", "in", "to", "is", "and", "or", "its", "it", "as",
+                            "here", "original", "absent", "result", "content", "text", "call", "tools"})
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words, camelCase split too (thoughtHistoryLength → thought, history, length)."""
+    out: set[str] = set()
+    for token in _TOKEN.findall(text):
+        out.add(token.lower())
+        out |= {part.lower() for part in re.findall(r"[A-Z]?[a-z]+|\d+", token)}
+    return out - _COMMON
+
+
+def _speaks_of(difference: str, about: set[str]) -> bool:
+    """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
+    (the marked spans of a word difference), is named by the records; an answer of another kind (a result
+    for an error) is any cause's."""
+    path, _, values = difference.partition(": ")
+    if path in ("result", "error"):
+        return True
+    changed = " ".join(re.findall(r"\[([^\]]*)\]", values))
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
+    words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
+    return bool(words - _COMMON & about)
+
+
+def _about(records: Sequence[str]) -> set[str]:
+    """The words of the records' statements and expectations, whole (thoughtHistoryLength stays one)."""
+    by_id = {r.id: r for r in default_catalog().records}
+    texts = [f"{by_id[r].statement} {by_id[r].expectation or ''}" for r in records if r in by_id]
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", " ".join(texts))}
+
+
+def breaks(statement: str, differences: Sequence[str]) -> str:
+    """The clause of a record's statement sharing most words with what differs (the field, its values): the
+    words the difference contradicts, quoted; the statement itself when no clause shares a word."""
+    seen = _words(" ".join(differences))
+    clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
+    scored = [(len(_words(c) & seen), -i, c) for i, c in enumerate(clauses)]
+    best = max(scored, default=(0, 0, statement))
+    return best[2] if best[0] > 0 else statement
+
+
+def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
+    """The report with each leading root cause's example replayed on fresh processes of both sides."""
+    causes = list(report.root_causes)
+    budget = [MAX_REPLAYS]
+    for i, cause in enumerate(causes[:MAX_CAUSES]):
+        causes[i] = _evidenced(cause, report, target, original, timeout, budget)
+    return report.model_copy(update={"root_causes": causes})
+
+
+def _evidenced(cause: RootCause, report: Report, target: Target, original: Target, timeout: float,
+               budget: list[int]) -> RootCause:
+    tried: list[str] = []
+    about = _about(cause.records)
+    for test, frames in _candidates(cause, report):
+        if budget[0] <= 0:
+            tried.append("the run's replay budget was spent on earlier causes")
+            break
+        budget[0] -= 1
+        theirs = _replay(original, frames, timeout)
+        ours = _replay(target, frames, timeout)
+        if isinstance(theirs, str):
+            tried.append(f"the original could not replay it ({theirs})")
+            continue
+        if isinstance(ours, str):
+            tried.append(f"this server broke off ({ours})")
+            continue
+        found = _compared(theirs, ours, about)
+        if found is None:
+            tried.append(f"{len(frames)} frames from {test or 'the example'}: no difference of this cause's")
+            continue
+        index, differences = found
+        own = test == (cause.test or "") and frames == list(cause.example)
+        lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
+                else "the failing test kept no sequence to replay")
+        why = "" if own else f"{lead}; this one does ({test})"
+        statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
+        evidence = Evidence(
+            reproduced=True,
+            why=why,
+            breaks=breaks(statement, differences) if statement else "",
+            at=_which(index, ours),
+            differences=differences,
+            original=theirs[index - 1].response if index <= len(theirs) else "",
+            target=ours[index - 1].response if index <= len(ours) else "",
+        )
+        return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence})
+    evidence = Evidence(
+        reproduced=False,
+        why="no sequence reproduced it on fresh processes (" + "; ".join(tried)
+        + "): it needs state the shared process built up, or timing",
+    )
+    return cause.model_copy(update={"example": [], "evidence": evidence})
+
+
+def headline(evidence: Evidence) -> str:
+    """One line: what differs, where, and whether it reproduced."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes"
+    return f"{said_first(evidence)} ({evidence.at}; reproduced on fresh processes)"
+
+
+def said_first(evidence: Evidence) -> str:
+    return evidence.differences[0] if evidence.differences else ""
+
+
+__all__ = ["ORIGINAL", "headline", "said", "with_evidence"]

@@ -1,0 +1,132 @@
+"""No pytest or Python internals in anything a user reads: every departure kind (a failure, an error, one
+explained by a cause, one the baseline accepts), rendered by the terminal, Markdown, HTML and JUnit writers,
+shows the check's own words, whole, with no exception class, assertion rewriting or object repr."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance.catalog.view import load_catalog_view
+from conformance.core.failure_text import one_line, readable, readable_example
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import Baseline, BaselineEntry
+from conformance.report.html import render_html
+from conformance.report.junit import render_junit
+from conformance.report.markdown import render_markdown
+from conformance.report.model import Evidence, Preflight, Report, RunInfo
+from conformance.report.terminal import summary_lines
+from conformance.report.text import next_steps
+
+CATALOG = load_catalog_view()
+TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+INTERNALS = re.compile(
+    r"object at 0x|0x[0-9a-f]{6,}|AssertionError|\[\+ received\] == \[- snapshot\]|ServerSession\(|_RunState|"
+    r"Transcript object"
+)
+
+_words = st.text(st.characters(codec="utf-8", categories=("L", "N", "Zs")), min_size=1, max_size=30)
+_raised = st.builds(
+    lambda cls, head, tail, rewriting: f"{cls}: {head}\n{tail}" + rewriting,
+    st.sampled_from(["AssertionError", "conformance.suite.contradiction.Contradiction", "Failed"]),
+    _words.map(lambda w: "value " + w),
+    _words.map(lambda w: "second line " + w),
+    st.sampled_from(["", "\nassert [+ received] == [- snapshot]", "\nassert 2 == 1\n +  where 2 = f()"]),
+)
+_falsifying = _words.map(
+    lambda w: "Falsifying example: test_x(\n"
+    "    server=ServerSession(target=Target(spec='cmd'), "
+    "transcript=<conformance.drivers.transcript.Transcript object at 0x7fea12345678>, "
+    "on_failure=<bound method _RunState.on_target_failure of "
+    "<conformance.suite.plugin._RunState object at 0x7fea87654321>>),\n"
+    f"    thought={w!r},\n)"
+)
+
+
+def _report(raised: list[str], falsifying: str) -> Report:
+    kinds = [("RTE-3", "failed"), ("RTE-5", "error"), ("OBJ-4", "failed"), ("CMP-3", "failed")]
+    tests = [
+        TestOutcome(
+            nodeid=f"suite/test_{i}.py::test_{record}[cmd]", records=[record], status=status,  # type: ignore[arg-type]
+            message=raised[i % len(raised)], examples=1,
+            relies=["RTE-3"] if record == "OBJ-4" else [],
+            counterexample=Counterexample(falsifying=falsifying, exchange=[
+                TranscriptEvent(kind="sent", data='{"jsonrpc":"2.0","id":1,"method":"tools/list"}', t=0.0)]),
+        )
+        for i, (record, status) in enumerate(kinds)
+    ]
+    results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    accepted = BaselineEntry(record="CMP-3", reason="renamed", verdict="deviates")
+    baseline = Baseline(project="fork", deviations=[accepted])
+    report = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1", baseline=baseline, baseline_path="baseline.yaml",
+    )
+    # The replayed evidence, one cause reproduced and one not, as the run's report carries it.
+    causes = [c.model_copy(update={"evidence": Evidence(
+        reproduced=i == 0, why="" if i == 0 else "no sequence reproduced it",
+        at="on the example's tools/call 1",
+        differences=["result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"],
+        original='{"result":{}}', target='{"result":{"isError":true}}', breaks="read only for its length")})
+        for i, c in enumerate(report.root_causes)]
+    assert causes, "the failures make root causes"
+    return report.model_copy(update={"root_causes": causes})
+
+
+@settings(max_examples=25, deadline=None)
+@given(raised=st.lists(_raised, min_size=1, max_size=4), falsifying=_falsifying)
+def test_every_departure_kind_renders_without_internals(raised: list[str], falsifying: str) -> None:
+    report = _report(raised, falsifying)
+    assert {rv.verdict for rv in report.records if rv.id in ("RTE-3", "RTE-5")} == {"deviates", "error"}
+    outputs = {
+        "terminal": "\n".join(summary_lines(report)),
+        "markdown": render_markdown(report),
+        "html": render_html(report),
+        "junit": render_junit(report),
+    }
+    for name, text in outputs.items():
+        found = INTERNALS.search(text)
+        assert found is None, f"{name} shows {found.group(0)!r}"
+        assert "thoughtHistoryLength: 1 on the original, 2 here" in text.replace("\\", ""), name
+    for message in raised:
+        # Not cut at its first newline: the message's second line reaches the reader too.
+        second = readable(message).splitlines()[1]
+        assert second in outputs["markdown"] or one_line(second) in outputs["markdown"].replace("\\", "")
+
+
+@given(_raised)
+def test_readable_keeps_the_checks_words_and_drops_the_wrapping(raised: str) -> None:
+    out = readable(raised)
+    assert not out.startswith(("AssertionError", "Failed", "conformance."))
+    assert "[+ received]" not in out and "\nassert " not in out
+    assert raised.splitlines()[1].strip() in out
+
+
+@given(_falsifying)
+def test_a_falsifying_example_keeps_its_inputs_and_drops_its_fixtures(text: str) -> None:
+    out = readable_example(text)
+    assert "ServerSession" not in out and " object at 0x" not in out
+    assert "thought=" in out
+
+
+def test_a_red_gate_ends_with_the_command_that_acts_on_it() -> None:
+    """A departure not in the baseline: refresh the baseline the run used; the leading cause's example
+    replays into the target's command; a gate whose only fault is a stale entry: --drop-stale."""
+    report = _report(["AssertionError: value x\nsecond line y"], "Falsifying example: test_x()")
+    steps = dict(next_steps(report, "out dir"))
+    assert "python -m conformance baseline 'out dir/report.json' --refresh baseline.yaml" in steps.values()
+    replay = next(command for when, command in steps.items() if when.startswith("replay "))
+    assert replay.endswith("| node fork.js") and "'out dir/report.json'" in replay
+    stale = report.model_copy(update={"gate": report.gate.model_copy(update={
+        "unexpected": [], "passed": False, "stale": report.gate.expected})})
+    assert next(c for _, c in next_steps(stale, "out")).endswith("--refresh baseline.yaml --drop-stale")
+    assert next_steps(report.model_copy(update={"gate": report.gate.model_copy(update={
+        "unexpected": [], "passed": True})}), "out") == []
