@@ -4,7 +4,6 @@ processes, attributed to records and grouped into root causes."""
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +17,7 @@ from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
-from conformance.compare.explain import explain
+from conformance.compare.explain import explain, last_call_arguments
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
@@ -29,7 +28,7 @@ from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, fra
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
-from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.jsontypes import Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -393,20 +392,8 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
         say(f"relation: {'A' if side == 'a' else 'B'} refuses `{fld}` {relation.refused_when} "
             f"`{relation.other}`")
         out = [d.model_copy(update={"value_class": relation.value_class})
-               if explained_by(d, relation, _last_call_arguments(d)) else d for d in out]
+               if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
     return out
-
-
-def _last_call_arguments(d: Difference) -> JSON:
-    for frame in reversed(d.program):
-        try:
-            message = json.loads(frame)
-        except ValueError:
-            continue
-        if isinstance(message, dict) and message.get("method") == "tools/call":
-            params = message.get("params")
-            return params.get("arguments") if isinstance(params, dict) else None
-    return None
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:

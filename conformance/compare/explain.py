@@ -193,7 +193,7 @@ def _issue_wording(
     edited: dict[tuple[Edit, ...], set[str]] = {}
     rewritten: set[str] = set()
     for d in ds:
-        sent = _last_arguments(d.program)
+        sent = last_call_arguments(d.program)
         for change in issued[d.id]:
             if change.code_a != change.code_b:
                 value = sent.get(change.path, Omitted.OMIT) if isinstance(sent, dict) else Omitted.OMIT
@@ -469,11 +469,12 @@ def _refusals(ds: Sequence[Difference], side: str) -> str:
 
 def _sent(d: Difference) -> JSON | None:
     """The value the difference's last call gave its field."""
-    args = _last_arguments(d.program)
+    args = last_call_arguments(d.program)
     return args.get(d.field) if isinstance(args, dict) else None
 
 
-def _last_arguments(program: Sequence[str]) -> JSON | None:
+def last_call_arguments(program: Sequence[str]) -> JSON | None:
+    """The arguments of the program's last tools/call (what a difference's value was sent in)."""
     for frame in reversed(program):
         try:
             message_ = json.loads(frame)
@@ -606,7 +607,7 @@ def _row_classes(d: Difference) -> list[str]:
     the fields whose issues differ (the row is theirs), else the difference's own."""
     if d.aspect == "answer" and d.detail == "error text":
         changes = issue_changes(d.a, d.b)
-        sent = _last_arguments(d.program)
+        sent = last_call_arguments(d.program)
         if changes and isinstance(sent, dict):
             return [type_class(sent.get(c.path, Omitted.OMIT)) for c in changes]
     return [d.value_class] if d.value_class else []
