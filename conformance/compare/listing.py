@@ -167,7 +167,9 @@ def object_changes(a: JSON, b: JSON, lb: str, path: str = "") -> list[str]:
     name = f"`{path}`" if path else "it"
     if isinstance(a, dict) and isinstance(b, dict):
         out: list[str] = []
-        for key in [*a, *(k for k in b if k not in a)]:
+        keys = [*a, *(k for k in b if k not in a)]
+        # `required` first: what a caller must send is the change a cut headline must never hide.
+        for key in sorted(keys, key=lambda k: k != "required"):
             here = f"{path}.{key}" if path else key
             if key not in b:
                 out.append(f"{lb} drops {_member(here, a[key])}")

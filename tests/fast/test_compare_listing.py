@@ -206,3 +206,15 @@ def test_explored_coercions_fall_under_coercion(cls: str, field: str, side: str)
     found = Found("is_error", field, cls, f"refused by {side}", "isError x", "{}", True)
     records, cause = default_rules().attribute(found)
     assert cause == "coercion" and "RTE-3" in records
+
+
+def test_a_required_change_is_said_before_the_other_schema_changes() -> None:
+    """2026.8.31 restores `required` beside three type changes: a headline cut after three clauses must
+    still say it (the atlas once showed only the type changes, and a reviewer concluded the reverse)."""
+    flags = ("isRevision", "needsMoreThoughts", "nextThoughtNeeded")
+    a = {"properties": {k: {"type": "boolean"} for k in flags}, "required": ["thought"]}
+    b = {"properties": {k: {"type": ["boolean", "string"]} for k in flags},
+         "required": ["thought", "nextThoughtNeeded"]}
+    said = object_changes(a, b, "head")
+    assert said[0] == "`required` on head adds `nextThoughtNeeded`", said
+    assert len(said) == 4
