@@ -20,6 +20,7 @@ from conformance.compare.listing import describe_text, object_changes
 from conformance.compare.observe import Found
 from conformance.compare.probes import LONG_PROBE, NO_STATE, PROBES, ProbeFound, _no_state
 from conformance.compare.relations import _REFUSED_WHEN, Relation, explained_by
+from conformance.core.jsontypes import JSON
 from conformance.report.escape import cut_headline
 from conformance.report.model import Difference
 
@@ -212,8 +213,8 @@ def test_a_required_change_is_said_before_the_other_schema_changes() -> None:
     """2026.8.31 restores `required` beside three type changes: a headline cut after three clauses must
     still say it (the atlas once showed only the type changes, and a reviewer concluded the reverse)."""
     flags = ("isRevision", "needsMoreThoughts", "nextThoughtNeeded")
-    a = {"properties": {k: {"type": "boolean"} for k in flags}, "required": ["thought"]}
-    b = {"properties": {k: {"type": ["boolean", "string"]} for k in flags},
+    a: JSON = {"properties": {k: {"type": "boolean"} for k in flags}, "required": ["thought"]}
+    b: JSON = {"properties": {k: {"type": ["boolean", "string"]} for k in flags},
          "required": ["thought", "nextThoughtNeeded"]}
     said = object_changes(a, b, "head")
     assert said[0] == "`required` on head adds `nextThoughtNeeded`", said
