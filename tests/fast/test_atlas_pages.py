@@ -129,7 +129,7 @@ def test_the_page_states_its_order_publication_dates_and_capped_trees() -> None:
     assert "version order" in page and "capped dependency tree" in page
     assert "upstrea…" not in page, "a headline cut inside a word by the page"
     cut = [cut_headline(c.summary) for p in atlas.pairs for c in p.root_causes]
-    assert any("; and 1 more (7 differences)" in c for c in cut), cut
+    assert any(re.search(r"; and \d+ more \(\d+ differences?\)$", c) for c in cut), cut
 
 
 def test_the_protocol_column_says_what_each_offer_negotiated() -> None:
