@@ -80,10 +80,12 @@ def test_a_passing_gate_says_accepted_never_failing(fork: Report) -> None:
 
 def test_the_summary_leads_with_records_checked_and_keeps_the_packet_below(fork: Report) -> None:
     lines = [line.strip() for line in summary_lines(fork, _sections("summary")) if line.strip()]
-    # 92 seed records and 11 of the specification (three of which bind a revision 2026.8.31 does not settle on)
-    assert lines[0] == "90 records checked: 58 hold, 29 depart, 3 not run; 13 more cannot be observed from outside"
+    # 92 seed records and 11 of the specification (three bind a revision 2026.8.31 does not settle on)
+    assert lines[0] == ("90 records checked: 58 hold, 29 depart, 3 not run; "
+                        "13 more cannot be observed from outside")
     assert lines[1].startswith("29 departures: 0 new, 29 accepted")
-    assert lines[2].startswith("for the evidence packet: 54 of 103 records moved from implemented to observed")
+    assert lines[2].startswith(
+        "for the evidence packet: 54 of 103 records moved from implemented to observed")
     page = render_html(fork, _sections("summary", "records"))
     assert page.index("records checked") < page.index("For the evidence packet") < page.index("moved from")
     first_record = page[page.index('id="rec-CMP-1"'):]
