@@ -8,6 +8,7 @@ did not reproduce, and why. The cost is bounded: only when the run has root caus
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from conformance.catalog.records import default_catalog
 from conformance.core.differences import json_differences, said, word_difference
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
+from conformance.drivers.wire import WireDriver
 from conformance.report.model import Evidence, Report, RootCause
 from conformance.targets.specs import Target
 
@@ -47,26 +49,47 @@ def _frame(text: str) -> dict[str, object] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
-def _replay(target: Target, frames: Sequence[str], timeout: float) -> list[_Answer] | str:
-    """Each request's answer and the stderr written while answering it, or why the replay broke off."""
+def _replay_both(original: Target, target: Target, frames: Sequence[str],
+                 timeout: float) -> tuple[list[_Answer] | str, list[_Answer] | str]:
+    """The sequence on a fresh process of each side, both spawned before either is asked anything, so
+    their start-ups overlap (a report's evidence costs one start-up per sequence, not two)."""
+    with contextlib.ExitStack() as stack:
+        started: list[tuple[WireDriver, int] | str] = []
+        for side in (original, target):
+            try:
+                driver = stack.enter_context(side.wire(timeout=timeout))
+                started.append((driver, driver.stderr_mark()))
+            except DriverError as exc:
+                started.append(f"{type(exc).__name__}: {exc}")
+        theirs, ours = (_replay(*begun, frames) if not isinstance(begun, str) else begun
+                        for begun in started)
+        return theirs, ours
+
+
+def _replay(driver: WireDriver, start: int, frames: Sequence[str]) -> list[_Answer] | str:
+    """Each request's answer and the stderr written while answering it (and since `start`, the spawn, over
+    the whole sequence), or why the replay broke off."""
     answers: list[_Answer] = []
+    since = start
     try:
-        with target.wire(timeout=timeout) as driver:
-            start = driver.stderr_mark()
-            for text in frames:
-                frame = _frame(text)
-                method = str(frame.get("method", "")) if frame is not None else "raw"
-                request_id = frame.get("id") if frame is not None else None
-                if not isinstance(request_id, int):
-                    driver.send_raw(text.encode() + b"\n")
-                    continue
-                exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
-                response = {k: v for k, v in exchange.response.items() if k != "id"}
-                # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
-                compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-                answers.append(_Answer(method, compact, exchange.stderr.decode("utf-8", "replace")))
-            # Everything the process wrote to stderr, the banner before the first request included.
-            answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
+        for text in frames:
+            frame = _frame(text)
+            method = str(frame.get("method", "")) if frame is not None else "raw"
+            request_id = frame.get("id") if frame is not None else None
+            if not isinstance(request_id, int):
+                driver.send_raw(text.encode() + b"\n")
+                continue
+            exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
+            response = {k: v for k, v in exchange.response.items() if k != "id"}
+            # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
+            compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+            # Since the previous answer (the first: since the spawn), whenever the side started: a banner
+            # written before the first request is sent is that request's on both sides.
+            written = driver.stderr_since(since)
+            since = driver.stderr_mark()
+            answers.append(_Answer(method, compact, written.decode("utf-8", "replace")))
+        # Everything the process wrote to stderr, the banner before the first request included.
+        answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
         return f"{type(exc).__name__}: {exc}"
     return answers
@@ -201,8 +224,7 @@ def _evidenced(cause: RootCause, report: Report, target: Target, original: Targe
             tried.append("the run's replay budget was spent on earlier causes")
             break
         budget[0] -= 1
-        theirs = _replay(original, frames, timeout)
-        ours = _replay(target, frames, timeout)
+        theirs, ours = _replay_both(original, target, frames, timeout)
         if isinstance(theirs, str):
             tried.append(f"the original could not replay it ({theirs})")
             continue

@@ -12,7 +12,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from conformance.catalog.shard_costs import shard_costs
 from conformance.catalog.view import load_catalog_view
+from conformance.cli.runner import reporting
 from conformance.cli.runner import shards as merging
 from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.shards import Expected, merge
@@ -41,6 +42,16 @@ SPEC = "npm:0.6.2"
 DEAL = shard_costs("dev")
 KNOWN = sorted(DEAL.by_test)
 """Tests the cost table names, so that shards are dealt by unequal costs (the others cost its default)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_replays() -> Iterator[None]:
+    """Outcomes here are made up, so replaying their examples on real servers (SPEC, when the npm cache holds
+    it) proves nothing and costs seconds a report: the replay is tested on real servers in
+    tests/e2e/test_modified_servers.py, and a merged report is judged here on what the runner wrote."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reporting, "_evidenced", lambda report, options: report)
+        yield
 
 
 def _identity(**changes: object) -> TargetIdentity:
