@@ -1,4 +1,5 @@
-"""Tiers by cost, and children that can be interrupted.
+"""Tiers by cost, children that can be interrupted, and how the README's `python -m pytest -n 2` deals
+tests to its two workers.
 
 Everything under tests/e2e/ and the conformance suite is marked `slow`, here and never by hand, so
 `python -m pytest -m "not slow"` is the fast tier: tests/fast/ alone.
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import conformance.suite
 
-SLOW = (Path(__file__).resolve().parent / "e2e", Path(conformance.suite.__file__).resolve().parent)
+E2E = Path(__file__).resolve().parent / "e2e"
+SLOW = (E2E, Path(conformance.suite.__file__).resolve().parent)
 """Full runs, CLI runs, the action, the browser, installs, node, the suite against real servers."""
 
 
@@ -31,3 +34,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if any(item.path.resolve().is_relative_to(folder) for folder in SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+SHARED_RUN = "reference_ci"
+"""The session's costliest shared run (tests/e2e/conftest.py): every file whose tests check it goes to one
+worker, so it is made once, not once per worker."""
+
+
+def _sharing_files() -> frozenset[str]:
+    return frozenset(f"tests/e2e/{p.name}" for p in sorted(E2E.glob("test_*.py"))
+                     if SHARED_RUN in p.read_text(encoding="utf-8"))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under xdist, a file's tests go to one worker (its module fixtures and `ahead` runs are made once), and
+    the files sharing `SHARED_RUN` go to the same worker."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    sharing = _sharing_files()
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return SHARED_RUN if path in sharing else path
+
+    return ByFile(config, log)

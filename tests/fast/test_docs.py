@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md", REPO / "CHANGELOG.md", REPO / "ARCHITECTURE.md",
         *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "docs").glob("*.yml"))]
 MAIN_JOB = "python3 -m pip install -e '.[dev]' && python -m conformance run"
-TEST_JOB = "python3 -m pip install -e '.[dev]' && python -m pytest"
+TEST_JOB = "python3 -m pip install -e '.[dev]' && python -m pytest -n 2"
 
 _COMMAND = re.compile(r"(?:python3? -m conformance|seqthink-conformance) [a-z-][^\n`]*")
 _SYNOPSIS = re.compile(r"…|\.\.\.|\bCOMMAND\b|\[")
@@ -159,7 +159,8 @@ def test_the_readme_keeps_its_two_set_up_commands() -> None:
     assert f"    {MAIN_JOB}" in readme and f"    {TEST_JOB}" in readme
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     # .ci/run runs the README's test command as it stands: no arguments added (its status may be kept)
-    assert re.search(r"^python -m pytest(\s*$|\s+(\|\||&&|;))", ci, re.MULTILINE)
+    command = re.escape(TEST_JOB.split(" && ")[1])
+    assert re.search(rf"^{command}(\s*$|\s+(\|\||&&|;))", ci, re.MULTILINE)
     assert _parse(_argv(MAIN_JOB.split(" && ")[1])) is None
 
 

@@ -36,7 +36,8 @@ def test_the_table_has_a_row_per_cause_and_says_what_is_not_declared() -> None:
     assert report.comparison is not None
     undeclared = len(report.comparison.differences) - 2
     assert undeclared > 0
-    assert f"2 declared by the pull request, {undeclared} not declared: the check fails" in verdict_line(report)
+    verdict = verdict_line(report)
+    assert f"2 declared by the pull request, {undeclared} not declared: the check fails" in verdict
     everything = _report({d.id for d in report.comparison.differences} if report.comparison else set())
     assert "the check passes" in verdict_line(everything)
 
