@@ -46,9 +46,11 @@ def _sharing_files() -> frozenset[str]:
                      if SHARED_RUN in p.read_text(encoding="utf-8"))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under xdist, a file's tests go to one worker (its module fixtures and `ahead` runs are made once), and
-    the files sharing `SHARED_RUN` go to the same worker."""
+    the files sharing `SHARED_RUN` go to the same worker. Optional: the runs the tests start read this file
+    too, without xdist."""
     from xdist.scheduler import LoadScopeScheduling
 
     sharing = _sharing_files()
