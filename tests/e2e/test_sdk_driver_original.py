@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
 
 from conformance.drivers.sdk import SdkDriver
-from tests.servers import VALID, alive, ts062
+from tests.servers import VALID, alive, ts062, wait_for_stderr
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_ts062_through_a_realistic_host(host: SdkDriver, capfd: pytest.CaptureFi
     assert not result.is_error
     assert result.content[0].type == "text"
     assert json.loads(result.content[0].text)["thoughtNumber"] == 1
-    assert "│ first" in host.stderr_bytes().decode()
+    assert "│ first" in wait_for_stderr(host, "│ first".encode()).decode()
     assert "first" not in capfd.readouterr().err, "server stderr goes to a buffer, not the terminal"
 
 

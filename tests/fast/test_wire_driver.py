@@ -23,16 +23,7 @@ from conformance.drivers.errors import (
 )
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
-from tests.servers import VALID, alive, assert_gone, command
-
-
-def wait_for_stderr(driver: WireDriver, needle: bytes, within: float = 10.0) -> bytes:
-    deadline = time.monotonic() + within
-    while needle not in driver.stderr_bytes():
-        assert time.monotonic() < deadline, f"{needle!r} never appeared on stderr"
-        time.sleep(0.02)
-    return driver.stderr_bytes()
-
+from tests.servers import VALID, alive, assert_gone, command, wait_for_stderr
 
 # -- misbehaving servers ----------------------------------------------------------------------------
 

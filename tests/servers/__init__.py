@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from pathlib import Path
+from typing import Protocol
 
 import psutil
 
@@ -80,3 +82,17 @@ def tagged(tag: str) -> list[int]:
         except (psutil.Error, OSError):
             continue
     return found
+
+
+class _WritesStderr(Protocol):
+    def stderr_bytes(self) -> bytes: ...
+
+
+def wait_for_stderr(driver: _WritesStderr, needle: bytes, within: float = 10.0) -> bytes:
+    """The server's stderr once `needle` is in it: a driver reads stderr on a thread of its own, so what a
+    server wrote just before its answer may reach the buffer just after it."""
+    deadline = time.monotonic() + within
+    while needle not in driver.stderr_bytes():
+        assert time.monotonic() < deadline, f"{needle!r} never appeared on stderr"
+        time.sleep(0.02)
+    return driver.stderr_bytes()
