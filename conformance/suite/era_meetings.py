@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.core.eras import AUTO, ERAS, PROTOCOL_VERSION_KEY, Era, era_named
+from conformance.core.eras import AUTO, ERAS, PROTOCOL_VERSION_KEY, REVISIONS, Era, era_named
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.targets.specs import Target
@@ -32,6 +32,12 @@ UNKNOWN_METHOD: Final = "seqthink/no-such-method"
 UNIMPLEMENTED_VERSION: Final = "1999-01-01"
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
+UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
+"""Versions no revision defines offered to initialize: a past one and a well-formed future date."""
+OFFERS: Final[tuple[str, ...]] = (*REVISIONS, *UNKNOWN_OFFERS)
+"""What a meeting that initialized offers again, one `initialize` each, to learn the revisions the server
+supports (those it answers with when offered them). Measured on every release and the reference: a repeated
+initialize is answered as a fresh process answers it."""
 
 DEFAULT_ERAS: Final = "default"
 ALL_ERAS: Final = "all"
@@ -62,6 +68,8 @@ class Meeting:
     ping: dict[str, JSON] = field(default_factory=dict)
     unknown_method: dict[str, JSON] = field(default_factory=dict)
     unimplemented_version: dict[str, JSON] | None = None
+    offers: dict[str, dict[str, JSON]] = field(default_factory=dict)
+    """Each version of `OFFERS` and the answer to an initialize offering it (none for a stateless client)."""
     batch_frames: list[JSON] = field(default_factory=list)
     """Every frame that came back between a batch of two pings and the ping sent after it."""
     failure: str | None = None
@@ -105,9 +113,17 @@ def meet(target: Target, era: Era, *, timeout: float) -> Meeting:
                 meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
                 meeting.unimplemented_version = driver.request("tools/list", params).response
             meeting.batch_frames = _batch(driver, era)
+            if meeting.initialize is not None:
+                meeting.offers = {version: _offer(driver, version) for version in OFFERS}
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     return meeting
+
+
+def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:
+    """The answer to one more initialize offering `version` (last in a meeting: nothing reads after it)."""
+    params: dict[str, JSON] = {"protocolVersion": version, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
+    return driver.request("initialize", params).response
 
 
 def _batch(driver: WireDriver, era: Era) -> list[JSON]:

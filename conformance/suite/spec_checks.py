@@ -16,6 +16,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
 from conformance.core.eras import (
+    LATEST_HANDSHAKE,
     METHOD_NOT_FOUND,
     REVISIONS,
     STATELESS_REVISION,
@@ -56,14 +57,39 @@ def _accepted(meeting: Meeting) -> list[dict[str, JSON]]:
     return [r for r in results if r is not None and r.get("isError") in (None, False)]
 
 
+def _answered_version(response: JSON) -> JSON:
+    result = _result(response) if isinstance(response, dict) else None
+    return result.get("protocolVersion") if result is not None else None
+
+
+def supported_revisions(meeting: Meeting) -> list[str]:
+    """The revisions the server supports, by its own answers: those it answers with when offered them."""
+    return [v for v in REVISIONS if _answered_version(meeting.offers.get(v, {})) == v]
+
+
 def _version_negotiation(meeting: Meeting) -> str | None:
+    """Each offer (the client's own, then every revision and two versions no revision defines) is answered
+    with the offered revision when the server supports it, else with one it supports. An offer answered
+    with an error says nothing (a server may refuse a repeated initialize)."""
     if meeting.initialize is None:
         raise NotApplicable("the client did not initialize")
-    answered = meeting.initialize.get("protocolVersion")
-    offered = meeting.era.revision if meeting.era.connects == "initialize" else REVISIONS[3]
-    if answered == offered or answered in REVISIONS:
-        return None
-    return f"offered {offered}, answered protocolVersion {_short(answered)}"
+    own = meeting.era.revision if meeting.era.connects == "initialize" else LATEST_HANDSHAKE
+    supported = supported_revisions(meeting)
+    answers: list[tuple[str, JSON]] = [(own, meeting.initialize.get("protocolVersion"))]
+    answers += [(offer, _answered_version(response)) for offer, response in meeting.offers.items()
+                if "error" not in response]
+    told = {offer for offer, _ in answers[1:]}
+    for offered, answered in answers:
+        if not isinstance(answered, str) or answered not in REVISIONS:
+            return f"offered {offered}, answered protocolVersion {_short(answered)}, a version no revision defines"
+        if offered in supported and answered != offered:
+            return (f"offered {offered}, which it supports (an initialize offering it was answered {offered}),"
+                    f" answered {answered}")
+        if answered != offered and answered in told and answered not in supported:
+            again = _short(_answered_version(meeting.offers.get(answered, {})))
+            return (f"offered {offered}, answered {answered}, which it does not support"
+                    f" (offered {answered}, it answered {again})")
+    return None
 
 
 def _discover_shape(meeting: Meeting) -> str | None:
