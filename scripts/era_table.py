@@ -13,8 +13,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Final
 
+from conformance.calls.meetings import meet
 from conformance.core.eras import AUTO, ERA_NAMES, ERAS, era_named
-from conformance.suite.era_meetings import meet
 from conformance.suite.spec_checks import verdicts
 from conformance.targets.specs import resolve_target
 

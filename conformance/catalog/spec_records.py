@@ -21,6 +21,11 @@ SPEC_SCHEMA_FILE: Final = "schemas/spec_records.schema.json"
 
 Revision = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
 Level = Literal["MUST", "SHOULD"]
+MeetingPart = Literal[
+    "initialize", "offers", "discover", "tools/list", "calls", "ping", "unknown-method",
+    "unimplemented-version", "batch",
+]
+"""The answers of an era's meeting (`calls/meetings.py`) a check may read: a departure's witness steps."""
 
 
 class _Frozen(BaseModel):
@@ -35,6 +40,8 @@ class SpecRecord(_Frozen):
     revisions: tuple[Revision, ...]
     section: str
     level: Level
+    reads: tuple[MeetingPart, ...]
+    """What its check reads of an era's meeting: the answers its departure's signature is taken from."""
     quote: str
     statement: str
     expectation: str
@@ -54,6 +61,7 @@ class SpecRecord(_Frozen):
 class SpecProvenance(_Frozen):
     source: str
     scope: str
+    reads: str
     applicability: str
 
 

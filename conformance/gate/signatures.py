@@ -104,7 +104,7 @@ def witness_signatures(
             ]
     finally:
         session.close()
-    return {rid: _signed(rid, pairs) for rid, pairs in answers.items()}
+    return {rid: signed_answers(rid, pairs) for rid, pairs in answers.items()}
 
 
 def sign_departures(
@@ -130,7 +130,8 @@ def signature_of(answers: Iterable[tuple[str, JSON]]) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _signed(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignature:
+def signed_answers(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignature:
+    """A record's canonical answers, hashed, and shortened for the report (seed and spec records alike)."""
     shown = [WitnessAnswer(step=name, answer=short_json(value)) for name, value in pairs]
     return RecordSignature(record, signature_of(pairs), shown)
 

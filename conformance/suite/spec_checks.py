@@ -14,6 +14,7 @@ from typing import Final
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
+from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, Meeting
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
 from conformance.core.eras import (
     LATEST_HANDSHAKE,
@@ -23,7 +24,6 @@ from conformance.core.eras import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from conformance.core.jsontypes import JSON
-from conformance.suite.era_meetings import AFTER_BATCH_ID, BATCH_IDS, Meeting
 
 HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -81,10 +81,11 @@ def _version_negotiation(meeting: Meeting) -> str | None:
     told = {offer for offer, _ in answers[1:]}
     for offered, answered in answers:
         if not isinstance(answered, str) or answered not in REVISIONS:
-            return f"offered {offered}, answered protocolVersion {_short(answered)}, a version no revision defines"
+            return (f"offered {offered}, answered protocolVersion {_short(answered)},"
+                    " a version no revision defines")
         if offered in supported and answered != offered:
-            return (f"offered {offered}, which it supports (an initialize offering it was answered {offered}),"
-                    f" answered {answered}")
+            return (f"offered {offered}, which it supports (an initialize offering it was answered"
+                    f" {offered}), answered {answered}")
         if answered != offered and answered in told and answered not in supported:
             again = _short(_answered_version(meeting.offers.get(answered, {})))
             return (f"offered {offered}, answered {answered}, which it does not support"

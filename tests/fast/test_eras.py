@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.meetings import Meeting
 from conformance.catalog.records import default_catalog
 from conformance.catalog.spec_records import default_spec_catalog
 from conformance.cli.arguments import eras
@@ -27,7 +28,7 @@ from conformance.core.eras import (
 )
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
-from conformance.suite.era_meetings import Meeting, eras_of
+from conformance.suite.era_meetings import eras_of
 from conformance.suite.spec_checks import CHECKS, NotApplicable, SpecDeparture, judge
 from tests.servers import command
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance.calls.meetings import OFFERS, Meeting, meet
 from conformance.core.eras import AUTO, ERAS, LEGACY, REVISIONS, era_named
-from conformance.suite.era_meetings import OFFERS, Meeting, meet
 from conformance.suite.spec_checks import SpecDeparture, judge, supported_revisions
 from conformance.targets.specs import resolve_target
 from tests.servers import command
@@ -57,7 +57,7 @@ def test_one_supported_revision_answered_to_everything_holds() -> None:
 
 
 def test_a_supported_revision_answered_with_another_departs() -> None:
-    """Supports 2025-06-18 (answers it when offered it) yet answered 2024-11-05 in the client's own handshake."""
+    """Supports 2025-06-18 (answers it when offered it), yet answered 2024-11-05 to the client's own offer."""
     meeting = Meeting(
         era_named("2025-06-18"),
         negotiated="2024-11-05",

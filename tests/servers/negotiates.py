@@ -26,7 +26,8 @@ def main(table: dict[str, str]) -> None:
         elif method == "ping":
             reply(message, {})
         else:
-            write({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}})
+            error = {"code": -32601, "message": "Method not found"}
+            write({"jsonrpc": "2.0", "id": message["id"], "error": error})
 
 
 if __name__ == "__main__":

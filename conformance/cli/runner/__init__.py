@@ -30,7 +30,7 @@ from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen
 from conformance.gate.baseline import check_project
 from conformance.gate.run_options import RunOptions
-from conformance.gate.signatures import sign_departures
+from conformance.gate.spec_signatures import sign_run_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report
 from conformance.report.write import write_report
@@ -103,8 +103,10 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
         message = f"the suite could not run against {spec}: {why}"
         return _unusable(report, seen, message, results, int(pytest_exit))
     witnesses = report.transcripts / "witnesses.jsonl"
-    written = report.write(results, seen, int(pytest_exit), "no test evidences this record",
-                           sign=lambda ids: sign_departures(target, ids, options.timeout, witnesses))
+    written = report.write(
+        results, seen, int(pytest_exit), "no test evidences this record",
+        sign=lambda ids: sign_run_departures(target, ids, options.timeout, witnesses, results),
+    )
     if options.against is not None:
         try:
             written = _with_comparison(written, options, target, report.transcripts, stream)
