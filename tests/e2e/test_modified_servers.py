@@ -115,6 +115,37 @@ def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_reco
     assert '"thoughtHistoryLength": 2' in caught.reason and "2025-11-25" in caught.reason
 
 
+def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again(tmp_path: Path) -> None:
+    """The same server's SPEC-6 departure written to a baseline: its signature is the auto client's meeting
+    answers SPEC-6 reads (the calls), and a second run gates green against it."""
+    script = materialize(_BY_ID["structured-one-more-thought"], tmp_path / "server")
+
+    def run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
+             "--seed", "1", "--select", "spec", "--out", str(out), *extra],
+            cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
+        )
+
+    first = run(tmp_path / "first")
+    assert first.returncode == 1, first.stderr[-2000:]
+    written_report = (tmp_path / "first" / "report.json").read_text(encoding="utf-8")
+    report = Report.model_validate(json.loads(written_report))
+    caught = next(rv for rv in report.records if rv.id == "SPEC-6")
+    assert caught.signature is not None and [w.step for w in caught.witness] == ["auto calls"]
+    assert '"thoughtHistoryLength":2' in caught.witness[0].answer
+    baseline = tmp_path / "baseline.yaml"
+    written = subprocess.run(
+        [sys.executable, "-m", "conformance", "baseline", str(tmp_path / "first" / "report.json"), "-o",
+         str(baseline)], cwd=REPO, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert written.returncode == 0, written.stderr
+    assert f"signature: {caught.signature}" in baseline.read_text(encoding="utf-8")
+    again = run(tmp_path / "again", "--baseline", str(baseline))
+    assert again.returncode == 0, again.stdout[-2000:]
+    assert "gate passed" in again.stdout
+
+
 EVIDENCED = {
     "history-length-plus-one": "thoughtHistoryLength: 1 on the original, 2 here",
     "parameter-description-reworded": "thoughtNumber.description",
