@@ -91,3 +91,11 @@ def era_named(name: str) -> Era:
             return era
     raise KeyError(name)
 
+
+
+def era_of_test(nodeid: str) -> str | None:
+    """The era a spec test ran with: its id's last parameter (`test_x[npm:2026.8.31-2025-03-26]`)."""
+    for name in ERA_NAMES:
+        if nodeid.endswith((f"-{name}]", f"[{name}]")):
+            return name
+    return None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conformance.calls.meetings import Meeting, meet
 from conformance.catalog.spec_records import default_spec_catalog
-from conformance.core.eras import ERA_NAMES, era_named
+from conformance.core.eras import ERA_NAMES, era_named, era_of_test
 from conformance.core.errors import HarnessError
 from conformance.core.results import RunResults
 from conformance.gate.canonical import sorted_json
@@ -22,14 +22,6 @@ from conformance.gate.signatures import RecordSignature, sign_departures, signed
 from conformance.targets.specs import Target
 
 FAILED: frozenset[str] = frozenset({"failed", "error"})
-
-
-def era_of_test(nodeid: str) -> str | None:
-    """The era a spec test ran with: its id's last parameter (`test_x[npm:2026.8.31-2025-03-26]`)."""
-    for name in ERA_NAMES:
-        if nodeid.endswith(f"-{name}]") or nodeid.endswith(f"[{name}]"):
-            return name
-    return None
 
 
 def departing_eras(results: RunResults | None) -> dict[str, list[str]]:

@@ -134,6 +134,8 @@ def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again
     caught = next(rv for rv in report.records if rv.id == "SPEC-6")
     assert caught.signature is not None and [w.step for w in caught.witness] == ["auto calls"]
     assert '"thoughtHistoryLength":2' in caught.witness[0].answer
+    shown = (tmp_path / "first" / "report.md").read_text(encoding="utf-8")
+    assert "| auto | 2025\\-11\\-25 | 7 | 3 | 1 | SPEC\\-6 |" in shown[shown.index("## Eras"):]
     baseline = tmp_path / "baseline.yaml"
     written = subprocess.run(
         [sys.executable, "-m", "conformance", "baseline", str(tmp_path / "first" / "report.json"), "-o",

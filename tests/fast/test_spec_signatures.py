@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from conformance.calls.meetings import OFFERS
 from conformance.catalog.spec_records import default_spec_catalog
-from conformance.core.eras import ERA_NAMES, REVISIONS
+from conformance.core.eras import ERA_NAMES, REVISIONS, era_of_test
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.spec_signatures import departing_eras, era_of_test, spec_signatures
+from conformance.gate.spec_signatures import departing_eras, spec_signatures
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
