@@ -13,9 +13,10 @@ MESSAGE_CHARS: Final = 4000
 """A failure's message is kept up to this length (a whole answer quoted in it fits)."""
 
 _EXCEPTION_PREFIX: Final = re.compile(
-    r"^(?:[A-Za-z_][\w.]*\.)?(?:AssertionError|Contradiction|Failed|[A-Z]\w*(?:Error|Exception))"
-    r"(?:\(\))?: ?",
+    r"^(?:(?:[A-Za-z_][\w.]*\.)?(?:AssertionError|Contradiction|SpecDeparture|Failed|[A-Z]\w*(?:Error|Exception))"
+    r"|conformance\.[\w.]*\.[A-Z]\w*)(?:\(\))?: ?",
 )
+"""An exception's class before its message: Python's and pytest's, and any of the harness's own."""
 _KEY_ERROR: Final = re.compile(r"^(?:builtins\.)?KeyError: (.+)$")
 _OBJECT_REPR: Final = re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-fA-F]+>")
 _ADDRESS: Final = re.compile(r"\s*at 0x[0-9a-fA-F]+")

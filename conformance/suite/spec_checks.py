@@ -239,7 +239,7 @@ def _batch(meeting: Meeting) -> str | None:
 
 def _ping(meeting: Meeting) -> str | None:
     result = _result(meeting.ping)
-    if result is None or set(result) - {"_meta", "resultType"}:
+    if result is None or set(result) - {"_meta"}:
         return f"ping answered {_short(meeting.ping)}"
     return None
 

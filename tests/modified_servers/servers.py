@@ -6,9 +6,12 @@ original's installed dependencies, so `node <copy>` resolves the same SDK and ch
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,14 +184,59 @@ def materialize_release(change: ReleaseChange, dest: Path, *, modified: bool = T
     shutil.copytree(package / "dist", dest / "dist")
     shutil.copy2(package / "package.json", dest / "package.json")
     if modified:
-        for patch in change.patches:
-            file = dest / "dist" / patch.file
-            text = file.read_text(encoding="utf-8")
-            count = text.count(patch.find)
-            if count != 1:
-                raise ValueError(f"{change.id}: patch text occurs {count} times in {patch.file}, not once: "
-                                 f"{patch.find[:60]!r}")
-            file.write_text(text.replace(patch.find, patch.replace), encoding="utf-8")
+        _patch_files(dest / "dist", change.patches, change.id)
     installed = next(p for p in package.parents if p.name == "node_modules")
     (dest / "node_modules").symlink_to(installed, target_is_directory=True)
     return dest / "dist" / entry.name
+
+
+def _patch_files(folder: Path, patches: tuple[FilePatch, ...], label: str) -> None:
+    """Apply each patch in order to its file in `folder`; each `find` must occur exactly once when applied."""
+    for patch in patches:
+        file = folder / patch.file
+        text = file.read_text(encoding="utf-8")
+        count = text.count(patch.find)
+        if count != 1:
+            raise ValueError(f"{label}: patch text occurs {count} times in {patch.file}, not once: "
+                             f"{patch.find[:60]!r}")
+        file.write_text(text.replace(patch.find, patch.replace), encoding="utf-8")
+
+
+SDK2 = HERE.parent / "servers" / "sdk2"
+"""A fork of a release moved onto the TypeScript SDK 2.x: `fork.yaml` (its patches), and the pinned
+`package.json` / `package-lock.json` of its dependencies."""
+
+
+def sdk2_dependencies() -> Path:
+    """The fork's `node_modules`, installed with `npm ci` from the committed lockfile into the harness cache
+    (once per lockfile: the folder is named by the lockfile's digest)."""
+    lock = (SDK2 / "package-lock.json").read_bytes()
+    home = default_cache_dir() / "sdk2-fork" / hashlib.sha256(lock).hexdigest()[:16]
+    if not (home / "node_modules" / ".package-lock.json").is_file():
+        home.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".installing-", dir=home.parent))
+        shutil.copy2(SDK2 / "package.json", scratch / "package.json")
+        shutil.copy2(SDK2 / "package-lock.json", scratch / "package-lock.json")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--silent"], cwd=scratch,
+                       check=True, timeout=600)
+        try:
+            scratch.rename(home)
+        except OSError:  # another process installed it first
+            shutil.rmtree(scratch, ignore_errors=True)
+    return home / "node_modules"
+
+
+def materialize_sdk2_fork(dest: Path) -> Path:
+    """The release named in `fork.yaml`, patched onto the SDK 2.x and linked to its dependencies; returns
+    the entry script."""
+    data = yaml.safe_load((SDK2 / "fork.yaml").read_text(encoding="utf-8"))
+    if data.get("format") != "seqthink-sdk2-fork/1":
+        raise ValueError(f"{SDK2 / 'fork.yaml'}: format must be seqthink-sdk2-fork/1")
+    entry = release_entry(data["source"])
+    package = entry.parent.parent
+    shutil.copytree(package / "dist", dest / "dist")
+    shutil.copy2(package / "package.json", dest / "package.json")
+    patches = tuple(FilePatch(data["file"], p["find"], p["replace"]) for p in data["patches"])
+    _patch_files(dest / "dist", patches, "sdk2 fork")
+    (dest / "node_modules").symlink_to(sdk2_dependencies(), target_is_directory=True)
+    return dest / "dist" / data["file"]

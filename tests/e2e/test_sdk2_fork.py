@@ -1,0 +1,90 @@
+"""A fork on the TypeScript SDK 2.x meets each era's client as a different server from its release.
+
+The fork is npm:2026.8.31 moved onto `@modelcontextprotocol/server` 2.4.0 with `serveStdio`
+(tests/servers/sdk2/fork.yaml): a dual-era server. The release settles on 2025-11-25 with the official
+client's `auto`; the fork settles on 2026-07-28 and is judged by the 2026-07-28 records, where it serves a
+request naming a version it does not implement (SPEC-3) - a departure no 2024-11-05 client can see.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.core.eras import AUTO, ERAS, era_named
+from conformance.suite.era_meetings import Meeting, meet
+from conformance.suite.spec_checks import verdicts
+from conformance.targets.specs import resolve_target
+from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
+
+REPO = Path(__file__).resolve().parents[2]
+ERA_NAMES = (*(era.name for era in ERAS), AUTO.name)
+
+
+@pytest.fixture(scope="module")
+def fork(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return target_spec(materialize_sdk2_fork(tmp_path_factory.mktemp("sdk2") / "fork"))
+
+
+@pytest.fixture(scope="module")
+def meetings(fork: str) -> dict[tuple[str, str], Meeting]:
+    """Both servers met once by each era's client."""
+    met = {}
+    for spec in (fork, "npm:2026.8.31"):
+        target = resolve_target(spec)
+        for name in ERA_NAMES:
+            met[spec, name] = meet(target, era_named(name), timeout=20.0)
+    return met
+
+
+def test_the_fork_is_dual_era_where_the_release_is_legacy(
+    fork: str, meetings: dict[tuple[str, str], Meeting]
+) -> None:
+    settled = {name: meetings[fork, name].negotiated for name in ERA_NAMES}
+    release = {name: meetings["npm:2026.8.31", name].negotiated for name in ERA_NAMES}
+    assert all(meetings[key].failure is None for key in meetings), {
+        key: m.failure for key, m in meetings.items() if m.failure}
+    # Every handshake era is answered with its own revision by both ...
+    for name in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"):
+        assert settled[name] == release[name] == name
+    # ... but a modern client meets two different servers.
+    assert (settled["2026-07-28"], settled["auto"]) == ("2026-07-28", "2026-07-28")
+    assert (release["2026-07-28"], release["auto"]) == (None, "2025-11-25")
+
+
+def test_the_fork_is_judged_by_the_stateless_revision(
+    fork: str, meetings: dict[tuple[str, str], Meeting]
+) -> None:
+    judged = verdicts(meetings[fork, "2026-07-28"])
+    departing = {record for record, verdict in judged.items() if verdict.startswith("deviates")}
+    assert departing == {"SPEC-3"}, judged
+    assert "1999-01-01" in judged["SPEC-3"]
+    assert judged["SPEC-2"] == judged["SPEC-4"] == "holds"  # server/discover's shape; resultType
+    # ping is removed at 2026-07-28 (its changelog, item 5): not a requirement there.
+    assert judged["SPEC-11"] == "n/a"
+    # The release is never judged by 2026-07-28's records: it does not settle on it.
+    release = verdicts(meetings["npm:2026.8.31", "2026-07-28"])
+    assert set(release.values()) == {"n/a"}, release
+
+
+def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", "--target", fork, "--select", "spec", "--era", "all",
+         "--seed", "1", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, check=False, timeout=600,
+    )
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    deviating = {record["id"]: record for record in report["records"] if record["verdict"] == "deviates"}
+    # SPEC-10 at 2025-03-26 is the release's own (a batch of pings unanswered); SPEC-3 is the fork's.
+    assert set(deviating) == {"SPEC-3", "SPEC-10"}, sorted(deviating)
+    assert report["eras"]["2026-07-28"] == "2026-07-28", report["eras"]
+    reason = deviating["SPEC-3"]["reason"]
+    assert "1999-01-01" in reason and "MUST" in reason, reason
+    for text in (reason, proc.stdout, (out / "report.md").read_text(encoding="utf-8")):
+        assert "SpecDeparture" not in text and "conformance.suite" not in text, text[:2000]
