@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.calls.meetings import Meeting, meet
 from conformance.core.eras import AUTO, ERAS, era_named
-from conformance.suite.era_meetings import Meeting, meet
 from conformance.suite.spec_checks import verdicts
 from conformance.targets.specs import resolve_target
 from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
