@@ -332,8 +332,9 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
 
 
 def _shared(rv: RecordVerdict, cause: RootCause, note: Mapping[str, str]) -> Evidence | None:
-    """The cause's pair, reused for one of its records (not replayed again): why-this-record only for the
-    cause's own records, whose statement the difference contradicts."""
+    """The cause's pair, reused for one of its records (not replayed again), `note` saying why (`why`, and
+    `not_replayed` past the budget): why-this-record only for the cause's own records, whose statement the
+    difference contradicts."""
     if cause.evidence is None:
         return None
     statement_breaks = ""
@@ -347,7 +348,9 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     ce = rv.counterexample
     frames = list(ce.replay) if ce is not None and ce.replay else []
     if cause is not None and cause.evidence is not None and (not frames or frames == list(cause.example)):
-        return _shared(rv, cause, {})
+        why = ("its smallest example is this same sequence, replayed once for both" if frames
+               else "its failing test kept no sequence of its own to replay")
+        return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})
     source = ce.test if ce is not None and frames else "the probe call on a fresh process"
     frames = frames or _probe_frames()
     replayed = replays.get(frames)
@@ -355,7 +358,8 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
                  "and they went to the root causes and earlier departures")
         if cause is not None:
-            return _shared(rv, cause, {"not_replayed": spent})
+            return _shared(rv, cause, {"not_replayed": spent, "why": spent if cause.evidence is None
+                                       or cause.evidence.reproduced else cause.evidence.why})
         return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent)
     theirs, ours = replayed
     about = _about([rv.id, *(cause.records if cause is not None else [])])

@@ -31,8 +31,7 @@ def shared_note(evidence: Evidence) -> str:
     """Where a record's pair comes from when it is not its own replay."""
     if not evidence.cause:
         return ""
-    note = f"the replay of root cause {evidence.cause}"
-    return note + (f" ({evidence.not_replayed})" if evidence.not_replayed else ", this record's sequence too")
+    return f"the replay of root cause {evidence.cause}, reused, not replayed again"
 
 
 def evidence_line(evidence: Evidence) -> str:
@@ -40,7 +39,7 @@ def evidence_line(evidence: Evidence) -> str:
     if not evidence.reproduced:
         return "not reproduced on fresh processes: " + evidence.why
     first = evidence.differences[0] if evidence.differences else "answers differ"
-    return f"reproduced {evidence.at}: {first}"
+    return f"reproduced {evidence.at} against {evidence.original_short()}: {first}"
 
 
 def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list[str]:

@@ -103,6 +103,10 @@ class Evidence(_Frozen):
             return "the original (the reference, wire-identical to npm:0.6.2)"
         return f"the original ({self.original_spec})"
 
+    def original_short(self) -> str:
+        """Which original answered, in a terminal line."""
+        return "the reference" if self.original_spec == "reference" else self.original_spec
+
 
 class RecordVerdict(_Frozen):
     """One record of the catalog and what this run observed about it."""

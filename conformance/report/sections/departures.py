@@ -114,7 +114,7 @@ def _terminal_said(rv: RecordVerdict, evidence: Evidence | None) -> str:
         return safe(one_line(rv.reason), 100) + unreproduced
     where = evidence.at.removeprefix("on the example's ")
     return (safe(one_line(evidence.differences[0]), 110)
-            + f" ({safe(where, 40)}, against {safe(evidence.original_named(), 70)})")
+            + f" (reproduced at {safe(where, 40)} against {safe(evidence.original_short(), 40)})")
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
