@@ -31,14 +31,16 @@ def _counting(offset: int, spec: str) -> Target:
 
 def _frames(calls: int) -> list[str]:
     """initialize, initialized, then `calls` accepted calls: a sequence per length."""
-    head = [
-        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
-        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    ]
-    return head + [json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
-        "name": "sequentialthinking", "arguments": {"thought": "t", "thoughtNumber": i, "totalThoughts": 9,
-                                                    "nextThoughtNeeded": True}}}) for i in range(1, calls + 1)]
+    hello = {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    head = [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+
+    def call(i: int) -> str:
+        arguments = {"thought": "t", "thoughtNumber": i, "totalThoughts": 9, "nextThoughtNeeded": True}
+        params = {"name": "sequentialthinking", "arguments": arguments}
+        return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params})
+
+    return head + [call(i) for i in range(1, calls + 1)]
 
 
 def _report(extra: int) -> Report:
