@@ -46,8 +46,8 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
     if left:
         why = next(rv.evidence.not_replayed for rv in departures.records
                    if rv.evidence is not None and rv.evidence.not_replayed)
-        lines += [f"{len(left)} departure(s) show their root cause's replay, not their own "
-                  f"({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
+        lines += [f"{len(left)} departure(s) without a replay of their own, each showing its root cause's "
+                  f"when it has one ({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
     for rv in departures.records:
         lines += _departure(rv, detail, departures.replayed.get(rv.id))
     return lines
