@@ -113,8 +113,18 @@ def _terminal_said(rv: RecordVerdict, evidence: Evidence | None) -> str:
         unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
         return safe(one_line(rv.reason), 100) + unreproduced
     where = evidence.at.removeprefix("on the example's ")
-    return (safe(one_line(evidence.differences[0]), 110)
+    return (safe(one_line(_near_field(evidence.differences[0])), 150)
             + f" (reproduced at {safe(where, 40)} against {safe(evidence.original_short(), 40)})")
+
+
+def _near_field(difference: str) -> str:
+    """A difference named by its field alone, not the whole path (report.md has it): the words that
+    changed fit the line."""
+    path, sep, values = difference.partition(": ")
+    if not sep:
+        return difference
+    near = path.rsplit(" → ", 1)[1] if " → " in path else ".".join(path.split(".")[-2:])
+    return f"{near}: {values}"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
