@@ -1,9 +1,12 @@
-"""A root cause's evidence: its smallest example replayed, at report time, on a fresh process of the target
+"""A departure's evidence: its smallest example replayed, at report time, on a fresh process of the target
 and of the original, and what differs between their answers, field by field.
 
-An example that shows no difference on fresh processes is not presented as the example: the cause says it
-did not reproduce, and why. The cost is bounded: only when the run has root causes, at most
-`MAX_CAUSES` of them and `MAX_CANDIDATES` sequences each, two short-lived processes per sequence.
+The leading root causes are replayed first; then each departing record gets its pair, reusing its cause's
+when its own sequence is the one already replayed (a sequence is never replayed twice). An example that
+shows no difference on fresh processes is not presented as the example: the evidence says it did not
+reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
+them for the causes), two short-lived processes per sequence; a record past the bound shows its cause's
+pair and says why it has none of its own.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from conformance.catalog.records import default_catalog
@@ -20,15 +24,22 @@ from conformance.core.differences import json_differences, said, word_difference
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.report.model import Evidence, Report, RootCause
-from conformance.targets.specs import Target
+from conformance.report.model import Evidence, RecordVerdict, Report, RootCause
+from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
 MAX_CANDIDATES: Final = 3
-MAX_REPLAYS: Final = 4
-"""Sequences replayed per run, over all its causes: at most twice this many short-lived processes."""
-ORIGINAL: Final = "reference"
-"""The original's behaviour: the reference server, wire-identical to npm:0.6.2, needing no node or npm."""
+CAUSE_REPLAYS: Final = 4
+"""Sequences replayed for the root causes, first."""
+MAX_REPLAYS: Final = 8
+"""Sequences replayed per report, causes and departures together: at most twice this many short-lived
+processes."""
+ORIGINAL_RELEASE: Final = "0.6.2"
+"""The original: npm:0.6.2 when the target cache holds it, else `REFERENCE`."""
+REFERENCE: Final = "reference"
+"""The reference server, wire-identical to npm:0.6.2 and needing no node or npm."""
+ORIGINAL: Final = REFERENCE
+"""Kept for callers of the earlier name: the original when npm:0.6.2 is not installed."""
 
 
 WHOLE_STDERR: Final = "(the process's whole stderr)"
@@ -206,25 +217,55 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     return best[2] if best[0] > 0 else statement
 
 
+def original_target(cache_dir: Path) -> Target:
+    """npm:0.6.2 when the target cache holds it intact (found, never installed), else the reference."""
+    from conformance.targets.kinds.npm import installed_release
+
+    return installed_release(ORIGINAL_RELEASE, cache_dir) or resolve_target(REFERENCE)
+
+
+_Replayed = tuple[list[_Answer] | str, list[_Answer] | str]
+
+
+class _Replays:
+    """The report's replays: each sequence replayed once, at most `MAX_REPLAYS` of them."""
+
+    def __init__(self, target: Target, original: Target, timeout: float) -> None:
+        self.target, self.original, self.timeout = target, original, timeout
+        self.done: dict[tuple[str, ...], _Replayed] = {}
+        self.spent = 0
+
+    def get(self, frames: Sequence[str], limit: int = MAX_REPLAYS) -> _Replayed | None:
+        """Both sides' answers to `frames`, replayed unless already; None when the budget is spent."""
+        key = tuple(frames)
+        if key not in self.done:
+            if self.spent >= min(limit, MAX_REPLAYS):
+                return None
+            self.spent += 1
+            self.done[key] = _replay_both(self.original, self.target, frames, self.timeout)
+        return self.done[key]
+
+
 def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
-    """The report with each leading root cause's example replayed on fresh processes of both sides."""
+    """The report with each leading root cause's example, then each departure's, replayed on fresh processes
+    of both sides."""
+    replays = _Replays(target, original, timeout)
     causes = list(report.root_causes)
-    budget = [MAX_REPLAYS]
     for i, cause in enumerate(causes[:MAX_CAUSES]):
-        causes[i] = _evidenced(cause, report, target, original, timeout, budget)
-    return report.model_copy(update={"root_causes": causes})
+        causes[i] = _evidenced(cause, report, replays)
+    records = _records_evidenced(report, causes, replays)
+    return report.model_copy(update={"root_causes": causes, "records": records})
 
 
-def _evidenced(cause: RootCause, report: Report, target: Target, original: Target, timeout: float,
-               budget: list[int]) -> RootCause:
+def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
     tried: list[str] = []
     about = _about(cause.records)
     for test, frames in _candidates(cause, report):
-        if budget[0] <= 0:
+        replayed = replays.get(frames, CAUSE_REPLAYS)
+        if replayed is None:
             tried.append("the run's replay budget was spent on earlier causes")
             break
-        budget[0] -= 1
-        theirs, ours = _replay_both(original, target, frames, timeout)
+        theirs, ours = replayed
         if isinstance(theirs, str):
             tried.append(f"the original could not replay it ({theirs})")
             continue
@@ -235,28 +276,108 @@ def _evidenced(cause: RootCause, report: Report, target: Target, original: Targe
         if found is None:
             tried.append(f"{len(frames)} frames from {test or 'the example'}: no difference of this cause's")
             continue
-        index, differences = found
         own = test == (cause.test or "") and frames == list(cause.example)
         lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
                 else "the failing test kept no sequence to replay")
         why = "" if own else f"{lead}; this one does ({test})"
         statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
-        evidence = Evidence(
-            reproduced=True,
-            why=why,
-            breaks=breaks(statement, differences) if statement else "",
-            at=_which(index, ours),
-            differences=differences,
-            original=theirs[index - 1].response if index <= len(theirs) else "",
-            target=ours[index - 1].response if index <= len(ours) else "",
-        )
+        evidence = _pair(found, theirs, ours, statement, replays.original.spec)
+        evidence = evidence.model_copy(update={"why": why})
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence})
     evidence = Evidence(
-        reproduced=False,
+        reproduced=False, original_spec=replays.original.spec,
         why="no sequence reproduced it on fresh processes (" + "; ".join(tried)
         + "): it needs state the shared process built up, or timing",
     )
     return cause.model_copy(update={"example": [], "evidence": evidence})
+
+
+def _pair(found: tuple[int, list[str]], theirs: list[_Answer], ours: list[_Answer], statement: str,
+          original: str) -> Evidence:
+    """The reproduced pair: both answers to the first request that differs, and what differs there."""
+    index, differences = found
+    return Evidence(
+        reproduced=True,
+        breaks=breaks(statement, differences) if statement else "",
+        at=_which(index, ours),
+        differences=differences,
+        original=theirs[index - 1].response if index <= len(theirs) else "",
+        target=ours[index - 1].response if index <= len(ours) else "",
+        original_spec=original,
+    )
+
+
+def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Replays) -> list[RecordVerdict]:
+    """Each departing record with its pair. Those whose own sequence is not yet replayed come first for the
+    budget when no reproduced cause speaks for them, and a departure the baseline accepts comes last."""
+    by_record: dict[str, RootCause] = {}
+    for cause in causes:
+        if cause.evidence is not None:
+            for record in [*cause.records, *cause.explains]:
+                by_record.setdefault(record, cause)
+    accepted = {e.record for e in report.gate.expected}
+
+    def covered(rv: RecordVerdict) -> bool:
+        cause = by_record.get(rv.id)
+        return cause is not None and cause.evidence is not None and cause.evidence.reproduced
+
+    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    evidenced: dict[str, Evidence] = {}
+    for rv in sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv))):
+        found = _record_evidence(rv, by_record.get(rv.id), replays)
+        if found is not None:
+            evidenced[rv.id] = found
+    return [rv.model_copy(update={"evidence": evidenced[rv.id]}) if rv.id in evidenced else rv
+            for rv in report.records]
+
+
+def _shared(rv: RecordVerdict, cause: RootCause, note: Mapping[str, str]) -> Evidence | None:
+    """The cause's pair, reused for one of its records (not replayed again), `note` saying why (`why`, and
+    `not_replayed` past the budget): why-this-record only for the cause's own records, whose statement the
+    difference contradicts."""
+    if cause.evidence is None:
+        return None
+    statement_breaks = ""
+    if cause.evidence.reproduced and rv.id in cause.records:
+        statement_breaks = breaks(rv.statement, cause.evidence.differences)
+    return cause.evidence.model_copy(update={
+        "cause": cause.id, "example": list(cause.example), "breaks": statement_breaks, **note})
+
+
+def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Replays) -> Evidence | None:
+    ce = rv.counterexample
+    frames = list(ce.replay) if ce is not None and ce.replay else []
+    if cause is not None and cause.evidence is not None and (not frames or frames == list(cause.example)):
+        why = ("its smallest example is this same sequence, replayed once for both" if frames
+               else "its failing test kept no sequence of its own to replay")
+        return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})
+    source = ce.test if ce is not None and frames else "the probe call on a fresh process"
+    frames = frames or _probe_frames()
+    replayed = replays.get(frames)
+    if replayed is None:
+        spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
+                 "and they went to the root causes and earlier departures")
+        if cause is not None:
+            return _shared(rv, cause, {"not_replayed": spent, "why": spent if cause.evidence is None
+                                       or cause.evidence.reproduced else cause.evidence.why})
+        return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent)
+    theirs, ours = replayed
+    about = _about([rv.id, *(cause.records if cause is not None else [])])
+    if isinstance(theirs, str):
+        miss = f"the original could not replay it ({theirs})"
+    elif isinstance(ours, str):
+        miss = f"this server broke off ({ours})"
+    else:
+        found = _compared(theirs, ours, about)
+        if found is not None:
+            pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
+            return pair.model_copy(update={"example": frames})
+        miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
+    if cause is not None and cause.evidence is not None and cause.evidence.reproduced:
+        why = f"its own sequence did not reproduce ({miss}); its root cause's does"
+        return _shared(rv, cause, {"why": why})
+    return Evidence(reproduced=False, original_spec=replays.original.spec,
+                    why=f"{miss}: it needs state the shared process built up, or timing")
 
 
 def headline(evidence: Evidence) -> str:
@@ -270,4 +391,4 @@ def said_first(evidence: Evidence) -> str:
     return evidence.differences[0] if evidence.differences else ""
 
 
-__all__ = ["ORIGINAL", "headline", "said", "with_evidence"]
+__all__ = ["ORIGINAL", "headline", "original_target", "said", "with_evidence"]

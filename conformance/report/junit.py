@@ -7,9 +7,9 @@ from pathlib import Path
 
 from conformance.core.create import create_file
 from conformance.core.failure_text import one_line
+from conformance.report.evidence_parts import evidence_line, evidence_text, record_evidence
 from conformance.report.markup import safe_text
 from conformance.report.model import Difference, Evidence, Gate, GateEntry, RecordVerdict, Report
-from conformance.report.sections.root_causes import evidence_by_record, evidence_line, evidence_text
 
 
 def _text(value: str) -> str:
@@ -43,7 +43,7 @@ def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
 
 def _case(
     rv: RecordVerdict, standing: tuple[str, GateEntry] | None, primary: frozenset[str] = frozenset(),
-    evidence: tuple[str, Evidence] | None = None,
+    evidence: Evidence | None = None,
 ) -> ET.Element:
     """Passed, failed, errored or skipped as the gate judged the record: a departure the baseline accepts
     (and that behaves as pinned) passes, carrying properties that say so."""
@@ -70,14 +70,15 @@ def _case(
         detail.insert(0, f"{rv.verdict}, accepted by the baseline ({entry.reason}){pinned}")
     elif departs and klass in ("", "unexpected") and rv.verdict == "error":
         error = ET.SubElement(case, "error", {"message": _text(one_line(rv.reason, 500)), "type": "error"})
-        error.text = _text(rv.reason)
+        pair = f"\n\nthe pair: {evidence_text(evidence)}" if evidence is not None else ""
+        error.text = _text(rv.reason + pair)
     elif departs or klass in _FAILING:
         attributes = {"message": _text(_failure_message(rv, klass, entry, primary)),
                       "type": _FAILING.get(klass, "deviates")}
         failure = ET.SubElement(case, "failure", attributes)
         body = _failure_body(rv, klass, entry)
         if evidence is not None:
-            body += f"\n\nroot cause {evidence[0]}, its example replayed: {evidence_text(evidence[1])}"
+            body += f"\n\nthe pair: {evidence_text(evidence)}"
         failure.text = _text(body)
     elif rv.verdict in ("not observable", "not run"):
         ET.SubElement(case, "skipped", {"message": _text(one_line(f"{rv.verdict}: {rv.reason}", 500))})
@@ -150,7 +151,7 @@ def render_junit(report: Report) -> str:
     a whole), so a run that passes its gate shows no failure."""
     standing = _standing(report.gate)
     primary = frozenset(r for cause in report.root_causes for r in cause.records)
-    replayed = evidence_by_record(report)
+    replayed = record_evidence(report)
     cases = [_case(rv, standing.get(rv.id), primary, replayed.get(rv.id)) for rv in report.records]
     failures = sum(c.find("failure") is not None for c in cases)
     errors = sum(c.find("error") is not None for c in cases)
@@ -181,7 +182,8 @@ def render_junit(report: Report) -> str:
         if cause.evidence is not None:
             shown = evidence_line(cause.evidence)
             if cause.evidence.reproduced:
-                shown += f" | the original: {cause.evidence.original} | this server: {cause.evidence.target}"
+                shown += (f" | {cause.evidence.original_named()}: {cause.evidence.original}"
+                          f" | this server: {cause.evidence.target}")
             ET.SubElement(props, "property", {"name": "root-cause-evidence", "value": _text(shown[:2000])})
     suite.extend(cases)
     root = ET.Element("testsuites")

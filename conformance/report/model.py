@@ -13,14 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/4"
+REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
     "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-    REPORT_FORMAT,
+    "seqthink-conformance-report/4", REPORT_FORMAT,
 )
 """Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
-comparison's labels, a cause's table and upstream matches; a run's shards) and /4 added (a root cause's
-replayed evidence) has a default."""
+comparison's labels, a cause's table and upstream matches; a run's shards), /4 added (a root cause's
+replayed evidence) and /5 added (each departure's evidence, which original answered) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -72,6 +72,42 @@ class WitnessAnswer(_Frozen):
     answer: str = Field(description="the canonical answer as compact JSON")
 
 
+class Evidence(_Frozen):
+    """A departure's smallest example replayed at report time on a fresh process of the target and of the
+    original: the pair of answers and what differs between them."""
+
+    reproduced: bool = Field(description="the example showed a difference again on fresh processes")
+    why: str = Field(default="", description="why this example (not the failing test's), or why none did")
+    at: str = Field(default="", description="which request of the example the answers first differ on")
+    differences: list[str] = Field(
+        default_factory=list, description="what differs there: a field's value on each side, or the words")
+    original: str = Field(default="", description="the original's answer to that request, compact JSON")
+    target: str = Field(default="", description="this server's answer to that request, compact JSON")
+    breaks: str = Field(
+        default="", description="why this record: the words of its statement the difference contradicts")
+    original_spec: str = Field(
+        default="reference", description="(/5) which original answered: npm:0.6.2 when installed in the "
+        "target cache, else the reference (wire-identical to it)")
+    example: list[str] = Field(
+        default_factory=list, description="(/5) the sequence replayed: JSON-RPC frames, initialize first")
+    cause: str = Field(
+        default="", description="(/5) on a record: the root cause whose replay this is, reused, not replayed "
+        "again (empty: the record's own)")
+    not_replayed: str = Field(
+        default="", description="(/5) on a record: why its own sequence was not replayed (the report's "
+        "replay budget), empty when it was or had none")
+
+    def original_named(self) -> str:
+        """Which original answered, as every writer says it."""
+        if self.original_spec == "reference":
+            return "the original (the reference, wire-identical to npm:0.6.2)"
+        return f"the original ({self.original_spec})"
+
+    def original_short(self) -> str:
+        """Which original answered, in a terminal line."""
+        return "the reference" if self.original_spec == "reference" else self.original_spec
+
+
 class RecordVerdict(_Frozen):
     """One record of the catalog and what this run observed about it."""
 
@@ -101,6 +137,9 @@ class RecordVerdict(_Frozen):
     witness: list[WitnessAnswer] = Field(
         default_factory=list, description="the canonical witness answers behind `signature`"
     )
+    evidence: Evidence | None = Field(
+        default=None, description="(/5) a departure: its smallest example replayed on fresh processes of "
+        "this server and the original")
 
 
 class ClaimObservationOut(_Frozen):
@@ -330,20 +369,6 @@ class CauseRow(_Frozen):
     minimized: bool = True
 
 
-class Evidence(_Frozen):
-    """A root cause's example replayed at report time on a fresh process of the target and of the original."""
-
-    reproduced: bool = Field(description="the example showed a difference again on fresh processes")
-    why: str = Field(default="", description="why this example (not the failing test's), or why none did")
-    at: str = Field(default="", description="which request of the example the answers first differ on")
-    differences: list[str] = Field(
-        default_factory=list, description="what differs there: a field's value on each side, or the words")
-    original: str = Field(default="", description="the original's answer to that request, compact JSON")
-    target: str = Field(default="", description="this server's answer to that request, compact JSON")
-    breaks: str = Field(
-        default="", description="why this record: the words of its statement the difference contradicts")
-
-
 class RootCause(_Frozen):
     """One behaviour change and the departures that follow from it: what a reviewer reads first."""
 
@@ -383,7 +408,7 @@ class StoreGrowth(_Frozen):
 class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-        "seqthink-conformance-report/4",
+        "seqthink-conformance-report/4", "seqthink-conformance-report/5",
     ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity

@@ -170,3 +170,38 @@ def test_the_leading_cause_shows_the_original_beside_the_server_on_a_replay_that
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert "**Reproduced**" in markdown
     assert "AssertionError" not in markdown and "object at 0x" not in markdown
+    # Every departure has its pair, against npm:0.6.2 (the default cache holds it: the fork is a copy of it).
+    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    missing = [rv.id for rv in departing if rv.evidence is None]
+    assert not missing, missing
+    assert {rv.evidence.original_spec for rv in departing if rv.evidence is not None} == {"npm:0.6.2"}
+    assert cause.evidence.original_spec == "npm:0.6.2"
+
+
+@pytest.mark.parametrize("cache", ["installed", "empty"])
+def test_the_original_is_npm_0_6_2_when_installed_and_the_reference_otherwise(
+    cache: str, tmp_path: Path
+) -> None:
+    """The fork whose count is one too high, OBJ-2 alone: its pair names npm:0.6.2 when the target cache holds
+    it, the reference when the cache folder is empty (nothing installed at report time)."""
+    script = materialize(_BY_ID["history-length-plus-one"], tmp_path / "server", original_entry())
+    out = tmp_path / "report"
+    folder = [] if cache == "installed" else ["--target-cache", str(tmp_path / "empty-cache")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
+         "--seed", "1", "--select", "OBJ-2", *folder, "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
+    )
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    report = Report.model_validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
+    evidence = next(rv.evidence for rv in report.records if rv.id == "OBJ-2")
+    assert evidence is not None and evidence.reproduced, evidence
+    assert "thoughtHistoryLength: 1 on the original, 2 here" in evidence.differences[0]
+    named = ("the original (npm:0.6.2)" if cache == "installed"
+             else "the original (the reference, wire-identical to npm:0.6.2)")
+    assert evidence.original_spec == ("npm:0.6.2" if cache == "installed" else "reference")
+    assert named in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    short = "npm:0.6.2" if cache == "installed" else "the reference"
+    assert f"(reproduced at tools/call 1 against {short})" in proc.stdout
+    if cache == "empty":
+        assert not (tmp_path / "empty-cache" / "npm").exists(), "nothing installed at report time"

@@ -79,7 +79,22 @@ def _report(raised: list[str], falsifying: str) -> Report:
         original='{"result":{}}', target='{"result":{"isError":true}}', breaks="read only for its length")})
         for i, c in enumerate(report.root_causes)]
     assert causes, "the failures make root causes"
-    return report.model_copy(update={"root_causes": causes})
+    # Each departure's own pair (report/5): its own replay against npm:0.6.2, its cause's reused against the
+    # reference, or none that reproduced; server text with markup in it.
+    pairs = [
+        Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
+                 differences=["result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"],
+                 original='{"result":{"text":"<x-evil>1"}}', target='{"result":{"text":"<x-evil>2"}}',
+                 example=['{"jsonrpc":"2.0","id":0,"method":"initialize"}', '{"id":1,"method":"x-frame"}']),
+        causes[0].evidence.model_copy(update={"cause": causes[0].id, "why": "its failing test kept none"})
+        if causes[0].evidence is not None else None,
+        Evidence(reproduced=False, why="no difference of this record's on fresh processes"),
+    ]
+    records = [rv.model_copy(update={"evidence": pairs[i % len(pairs)]}) for i, rv in enumerate(
+        r for r in report.records if r.verdict in ("deviates", "error"))]
+    by_id = {rv.id: rv for rv in records}
+    return report.model_copy(update={"root_causes": causes,
+                                     "records": [by_id.get(rv.id, rv) for rv in report.records]})
 
 
 @settings(max_examples=25, deadline=None)
@@ -97,6 +112,24 @@ def test_every_departure_kind_renders_without_internals(raised: list[str], falsi
         found = INTERNALS.search(text)
         assert found is None, f"{name} shows {found.group(0)!r}"
         assert "thoughtHistoryLength: 1 on the original, 2 here" in text.replace("\\", ""), name
+        # The pair's server text never becomes markup.
+        assert "<x-evil>" not in text or name in ("terminal", "markdown"), name
+    # Every departure's pair, in full where a reader opens it: which original answered, both answers, the
+    # sequence; one line per departure in the terminal.
+    own = "the original (npm:0.6.2)"
+    assert own in outputs["junit"] and own in outputs["markdown"].replace("\\", "") and own in outputs["html"]
+    assert "&lt;x-evil&gt;1" in outputs["html"] and "x-frame" in outputs["html"]
+    assert "x-frame" in outputs["junit"]
+    assert '"<x-evil>1"' in outputs["markdown"] and "x-frame" in outputs["markdown"]
+    assert "not reproduced on fresh processes" in outputs["junit"]
+    departing = [rv.id for rv in report.records if rv.verdict in ("deviates", "error")]
+    for record in departing:
+        section = outputs["html"].split(f'id="rec-{record}"')[1].split("</details>")[0]
+        assert "The pair: the original" in section, record
+    terminal = [line for line in outputs["terminal"].splitlines()
+                if line.startswith(("  deviates", "  error"))]
+    assert len(terminal) == len([r for r in departing if r != "CMP-3"]), terminal
+    assert any("reproduced at tools/call 2 against npm:0.6.2" in line for line in terminal), terminal
     for message in raised:
         # Not cut at its first newline: the message's second line reaches the reader too.
         second = readable(message).splitlines()[1]

@@ -132,15 +132,16 @@ class RunReport:
 
 
 def _evidenced(report: Report, options: RunOptions) -> Report:
-    """Each leading root cause's example replayed on fresh processes of the target and the original; a
-    target that cannot be started again keeps its report as it was."""
+    """Each leading root cause's example, then each departure's, replayed on fresh processes of the target
+    and the original (npm:0.6.2 when the cache holds it, else the reference); a target that cannot be
+    started again keeps its report as it was."""
     from conformance.core.errors import HarnessError
-    from conformance.gate.evidence import ORIGINAL, with_evidence
-    from conformance.targets.specs import resolve_target
+    from conformance.gate.evidence import original_target, with_evidence
+    from conformance.targets.specs import default_cache_dir, resolve_target
 
     try:
         target = resolve_target(options.target, cache_dir=options.cache)
-        original = resolve_target(ORIGINAL)
+        original = original_target(options.cache if options.cache is not None else default_cache_dir())
     except HarnessError:
         return report
     return with_evidence(report, target, original, options.timeout)

@@ -10,9 +10,9 @@ from typing import Final
 
 from conformance.core.failure_text import one_line
 from conformance.report.escape import safe
+from conformance.report.evidence_parts import evidence_md, record_evidence, unreplayed
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
 from conformance.report.model import Evidence, RecordVerdict, Report
-from conformance.report.sections.root_causes import evidence_by_record, evidence_line
 from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
 from conformance.report.text import VERDICT_MARK, is_comparison_only
 
@@ -25,8 +25,8 @@ class Departures:
     records: tuple[RecordVerdict, ...]
     accepted: frozenset[str]
     """The departures the gate accepts: in the baseline, with its verdict (and the behaviour it pinned)."""
-    replayed: Mapping[str, tuple[str, Evidence]] = field(default_factory=dict)
-    """Record → its root cause and that cause's example replayed on fresh processes (shown whole there)."""
+    replayed: Mapping[str, Evidence] = field(default_factory=dict)
+    """Record → its pair: its example (or its root cause's) replayed on fresh processes of both sides."""
 
 
 def view(report: Report) -> Departures | NotShown:
@@ -35,20 +35,27 @@ def view(report: Report) -> Departures | NotShown:
         return NOT_SHOWN
     unexplained = {e.record for e in report.gate.unexplained}
     accepted = frozenset(e.record for e in report.gate.expected if e.record not in unexplained)
-    return Departures(departures, accepted, evidence_by_record(report))
+    return Departures(departures, accepted, record_evidence(report))
 
 
 def markdown(departures: Departures, detail: Detail) -> list[str]:
     lines = ["## Departures", ""]
     if detail < 2:
         lines += ["Details shortened to fit a comment: the full evidence is in report.html.", ""]
+    left = unreplayed(departures.records)
+    if left:
+        why = next(rv.evidence.not_replayed for rv in departures.records
+                   if rv.evidence is not None and rv.evidence.not_replayed)
+        lines += [f"{len(left)} departure(s) without a replay of their own, each showing its root cause's "
+                  f"when it has one ({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
     for rv in departures.records:
         lines += _departure(rv, detail, departures.replayed.get(rv.id))
     return lines
 
 
-def _departure(rv: RecordVerdict, detail: Detail, replayed: tuple[str, Evidence] | None = None) -> list[str]:
-    """detail 2: counterexample, replay and exchange; 1: counterexample only; 0: the verdict line."""
+def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None) -> list[str]:
+    """detail 2: the pair with its sequence, counterexample, replay and exchange; 1: the pair and the
+    counterexample; 0: the verdict line and what differs."""
     explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
     lines = [
         f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
@@ -60,9 +67,7 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: tuple[str, Evidence]
     if "\n" in rv.reason and detail >= 1:
         lines += ["What the check saw:", "", code_block(rv.reason), ""]
     if replayed is not None:
-        cause, evidence = replayed
-        lines += [f"Replayed on fresh processes (root cause {md(cause)}, whole under Root causes): "
-                  f"{md(evidence_line(evidence), 600)}", ""]
+        lines += evidence_md(replayed, detail)
     for test in rv.tests:
         lines.append(
             f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, {test.examples} examples"
@@ -93,12 +98,33 @@ def terminal(departures: Departures) -> list[str]:
     lines = []
     for rv in shown:
         because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
-        lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {safe(one_line(rv.reason), 100)}{because}")
+        said = _terminal_said(rv, departures.replayed.get(rv.id))
+        lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {said}{because}")
     accepted = len(departures.records) - len(shown)
     if accepted:
         lines.append(f"  accepted {accepted} departure{'s' if accepted > 1 else ''} the baseline lists "
                      "(each with its reason in report.md)")
     return lines
+
+
+def _terminal_said(rv: RecordVerdict, evidence: Evidence | None) -> str:
+    """What differs on the pair, where and against which original, when it reproduced; else the reason."""
+    if evidence is None or not evidence.reproduced or not evidence.differences:
+        unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
+        return safe(one_line(rv.reason), 100) + unreproduced
+    where = evidence.at.removeprefix("on the example's ")
+    return (safe(one_line(_near_field(evidence.differences[0])), 150)
+            + f" (reproduced at {safe(where, 40)} against {safe(evidence.original_short(), 40)})")
+
+
+def _near_field(difference: str) -> str:
+    """A difference named by its field alone, not the whole path (report.md has it): the words that
+    changed fit the line."""
+    path, sep, values = difference.partition(": ")
+    if not sep:
+        return difference
+    near = path.rsplit(" → ", 1)[1] if " → " in path else ".".join(path.split(".")[-2:])
+    return f"{near}: {values}"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Final
 
 from conformance.core.failure_text import one_line
+from conformance.report.evidence_parts import evidence_html, record_evidence
 from conformance.report.html_parts import identifier, table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
-from conformance.report.model import RecordVerdict, Report
+from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import VERDICT_MARK, is_comparison_only
 
@@ -27,6 +29,9 @@ class Records:
     """The transcript most tests name, said once above the records; a test naming another keeps a column."""
     others: bool
     """Whether some test names another transcript (or none)."""
+    evidence: Mapping[str, Evidence] = field(default_factory=dict)
+    """A departure's pair: its smallest example replayed on fresh processes of this server and the
+    original."""
 
 
 def view(report: Report) -> Records | NotShown:
@@ -34,7 +39,8 @@ def view(report: Report) -> Records | NotShown:
         return NOT_SHOWN
     names = Counter(t.transcript for rv in report.records for t in rv.tests)
     common = names.most_common(1)[0][0] if names else None
-    return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1)
+    return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1,
+                   record_evidence(report))
 
 
 def markdown(shown: Records, detail: Detail) -> list[str]:
@@ -73,7 +79,7 @@ def html(shown: Records) -> list[Content]:
     return [
         tag("h2", "Records", id="records"),
         said_once,
-        [_record(rv, shown.audits.get(rv.id), common) for rv in shown.records],
+        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id)) for rv in shown.records],
     ]
 
 
@@ -111,13 +117,17 @@ def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
     )
 
 
-def _record(rv: RecordVerdict, audit: str | None, common: str | None) -> Markup:
+def _record(
+    rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None
+) -> Markup:
     own_transcripts = [t for t in rv.transcripts if t != common]
     body: list[Content] = [tag("p", rv.statement)]
     if audit is not None:
         body.append(_claim_audit(rv, audit))
     if rv.reason:
         body.append(tag("p", tag("strong", "Reason: "), rv.reason))
+    if evidence is not None and rv.verdict in ("deviates", "error"):
+        body += [tag("h4", "The pair: the original's answer beside this server's"), *evidence_html(evidence)]
     if rv.tests:
         body += [tag("p", f"{rv.examples} generated examples over {len(rv.tests)} test(s):"),
                  _test_table(rv, common)]

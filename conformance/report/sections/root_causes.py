@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from conformance.report.escape import cut_headline, safe
-from conformance.report.markdown_parts import code_block, md, replay_block
+from conformance.report.evidence_parts import evidence_html, evidence_line, evidence_md
+from conformance.report.markdown_parts import md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
-from conformance.report.model import Evidence, Report, RootCause
+from conformance.report.model import Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import around_difference, is_comparison_only, run_causes
-
-BOTH = "fresh processes of this server and the original"
-ANSWER_CHARS = 900
-WHY_RECORD = "Why this record: the difference contradicts its statement's words"
+from conformance.report.text import is_comparison_only, run_causes
 
 
 def view(report: Report) -> tuple[RootCause, ...] | NotShown:
@@ -34,71 +31,12 @@ def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
         if cause.explains:
             lines += [f"Explains {len(cause.explains)}: {md(', '.join(cause.explains), 1000)}", ""]
         if cause.evidence is not None:
-            lines += _evidence_md(cause.evidence, detail)
+            lines += evidence_md(cause.evidence, detail, frames=False)
         if cause.example and detail >= 1:
             test = f" ({md(cause.test, 200)})" if cause.test else ""
             lines += [f"Smallest example{test}, to replay on a fresh process:", "",
                       replay_block(cause.example, "root_causes → example"), ""]
     return lines
-
-
-def _evidence_md(evidence: Evidence, detail: Detail) -> list[str]:
-    """What differs, marked, and both answers: the example replayed on fresh processes of both sides."""
-    if not evidence.reproduced:
-        return [f"**Not reproduced** on {BOTH}: {md(evidence.why, 600)}", ""]
-    lines = [f"**Reproduced** on {BOTH}, {md(evidence.at)}:", ""]
-    lines += [f"- {md(d, 600)}" for d in evidence.differences[:12]]
-    if evidence.breaks:
-        lines += ["", f"{WHY_RECORD} “{md(evidence.breaks, 300)}”"]
-    if evidence.why:
-        lines += ["", f"Why this example: {md(evidence.why, 400)}"]
-    if detail >= 1:
-        theirs, ours = around_difference(evidence.original, evidence.target, ANSWER_CHARS)
-        lines += ["", "The original answered (keys sorted, cut around the difference):", "",
-                  code_block(theirs, "json"), "", "This server answered:", "", code_block(ours, "json")]
-    return [*lines, ""]
-
-
-def _evidence_html(evidence: Evidence) -> list[Content]:
-    if not evidence.reproduced:
-        return [tag("p", tag("strong", "Not reproduced"), f" on {BOTH}: ", evidence.why)]
-    return [
-        tag("p", tag("strong", "Reproduced"), f" on {BOTH}, {evidence.at}:"),
-        tag("ul", [tag("li", d) for d in evidence.differences[:12]]),
-        *([tag("p", f"{WHY_RECORD} “", evidence.breaks, "”")] if evidence.breaks else []),
-        *([tag("p", "Why this example: ", evidence.why)] if evidence.why else []),
-        tag("h4", "The original answered (keys sorted)"), tag("pre", evidence.original[:20000]),
-        tag("h4", "This server answered"), tag("pre", evidence.target[:20000]),
-    ]
-
-
-def evidence_by_record(report: Report) -> dict[str, tuple[str, Evidence]]:
-    """Each departure's cause and that cause's replayed evidence: its records' and those it explains."""
-    out: dict[str, tuple[str, Evidence]] = {}
-    for cause in report.root_causes:
-        if cause.evidence is not None:
-            for record in [*cause.records, *cause.explains]:
-                out.setdefault(record, (cause.id, cause.evidence))
-    return out
-
-
-def evidence_text(evidence: Evidence) -> str:
-    """The evidence as plain lines: where it differs, what differs, and both answers."""
-    if not evidence.reproduced:
-        return "not reproduced on fresh processes: " + evidence.why
-    lines = [f"reproduced on {BOTH}, {evidence.at}:", *(f"  {d}" for d in evidence.differences)]
-    if evidence.breaks:
-        lines.append(f"{WHY_RECORD} “{evidence.breaks}”")
-    lines += [f"the original answered: {evidence.original}", f"this server answered: {evidence.target}"]
-    return "\n".join(lines)
-
-
-def evidence_line(evidence: Evidence) -> str:
-    """The terminal's line under a cause: the first difference, where, and whether it reproduced."""
-    if not evidence.reproduced:
-        return "not reproduced on fresh processes: " + evidence.why
-    first = evidence.differences[0] if evidence.differences else "answers differ"
-    return f"reproduced {evidence.at}: {first}"
 
 
 def _lead(causes: tuple[RootCause, ...]) -> str:
@@ -127,7 +65,7 @@ def _root_cause(cause: RootCause) -> Markup:
         body.append(tag("p", f"Explains {len(cause.explains)}: ",
                         join((tag("a", r, href=f"#rec-{r}") for r in cause.explains), ", ")))
     if cause.evidence is not None:
-        body += _evidence_html(cause.evidence)
+        body += evidence_html(cause.evidence, frames=False)
     if cause.example:
         body += [
             tag("h4", "Smallest example, to replay on a fresh process (one frame per line on stdin)"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final, Literal
 
-from conformance.core.errors import InputError
+from conformance.core.errors import HarnessError, InputError
 from conformance.core.identity import TargetIdentity
 from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.errors import TargetError
@@ -89,6 +89,26 @@ def installed_target(
         dependencies=tree,
     )
     return Target(spec, command, identity)
+
+
+def installed_release(version: str, cache_dir: Path) -> Target | None:
+    """`npm:<version>` when the cache already holds its release-day tree intact, else None: never runs npm
+    (a report asks this at the end of a run, where an install has no place)."""
+    try:
+        path = npm_registry.metadata_path(cache_dir, npm.PACKAGE)
+        if not path.is_file():
+            return None
+        metadata = npm_registry.load_metadata(cache_dir, npm.PACKAGE, None)
+        if version not in metadata.versions:
+            return None
+        before = npm_registry.cutoff(metadata, version)
+        root = npm.install_dir(cache_dir, version, npm.PACKAGE, before)
+        manifest, _ = npm.verify(root, version, npm.PACKAGE, before)
+        if manifest is None:
+            return None
+        return installed_target(KIND.spec(version), root, manifest, "release")
+    except (HarnessError, OSError):
+        return None
 
 
 def release_cutoff(version: str, cache_dir: Path) -> tuple[str, bool]:

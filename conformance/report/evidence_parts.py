@@ -1,0 +1,117 @@
+"""A departure's evidence as every writer renders it: the sequence replayed, which original answered, both
+answers, what differs marked, and whether it reproduced on fresh processes (and why not).
+
+One rendering per medium (a terminal line, Markdown, HTML, plain text for JUnit), shared by the root causes
+and the departures, so a pair reads the same wherever it is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.report.markdown_parts import code_block, md, replay_block
+from conformance.report.markup import Content, tag
+from conformance.report.model import Evidence, RecordVerdict, Report
+from conformance.report.text import around_difference
+
+ANSWER_CHARS: Final = 900
+DIFFERENCES: Final = 12
+WHY_RECORD: Final = "Why this record: the difference contradicts its statement's words"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def on_both(evidence: Evidence) -> str:
+    return f"fresh processes of this server and {evidence.original_named()}"
+
+
+def shared_note(evidence: Evidence) -> str:
+    """Where a record's pair comes from when it is not its own replay."""
+    if not evidence.cause:
+        return ""
+    return f"the replay of root cause {evidence.cause}, reused, not replayed again"
+
+
+def evidence_line(evidence: Evidence) -> str:
+    """One line: the first difference, where, and whether it reproduced."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes: " + evidence.why
+    first = evidence.differences[0] if evidence.differences else "answers differ"
+    return f"reproduced {evidence.at} against {evidence.original_short()}: {first}"
+
+
+def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list[str]:
+    """What differs, marked, and both answers; with `frames`, the sequence replayed before them."""
+    if not evidence.reproduced:
+        return [f"**Not reproduced** on {on_both(evidence)}: {md(evidence.why, 600)}", ""]
+    shared = shared_note(evidence)
+    lines = [f"**Reproduced** on {on_both(evidence)}, {md(evidence.at)}"
+             + (f" ({md(shared, 300)})" if shared else "") + ":", ""]
+    lines += [f"- {md(d, 600)}" for d in evidence.differences[:DIFFERENCES]]
+    if evidence.breaks:
+        lines += ["", f"{WHY_RECORD} “{md(evidence.breaks, 300)}”"]
+    if evidence.why:
+        lines += ["", f"Why this example: {md(evidence.why, 400)}"]
+    if frames and evidence.example and detail >= 2:
+        lines += ["", "The call sequence, to replay on a fresh process (one JSON-RPC frame per line on "
+                  "stdin):", "", replay_block(evidence.example, "records → evidence → example")]
+    if detail >= 1:
+        theirs, ours = around_difference(evidence.original, evidence.target, ANSWER_CHARS)
+        lines += ["", f"{md(_capital(evidence.original_named()))} answered (keys sorted, cut around the "
+                  "difference):", "", code_block(theirs, "json"), "", "This server answered:", "",
+                  code_block(ours, "json")]
+    return [*lines, ""]
+
+
+def evidence_html(evidence: Evidence, *, frames: bool = True) -> list[Content]:
+    if not evidence.reproduced:
+        return [tag("p", tag("strong", "Not reproduced"), f" on {on_both(evidence)}: ", evidence.why)]
+    shared = shared_note(evidence)
+    body: list[Content] = [
+        tag("p", tag("strong", "Reproduced"), f" on {on_both(evidence)}, {evidence.at}",
+            f" ({shared})" if shared else "", ":"),
+        tag("ul", [tag("li", d) for d in evidence.differences[:DIFFERENCES]]),
+        *([tag("p", f"{WHY_RECORD} “", evidence.breaks, "”")] if evidence.breaks else []),
+        *([tag("p", "Why this example: ", evidence.why)] if evidence.why else []),
+    ]
+    if frames and evidence.example:
+        body += [tag("h4", "The call sequence, to replay on a fresh process (one frame per line on stdin)"),
+                 tag("pre", "\n".join(evidence.example))]
+    return [*body,
+            tag("h4", f"{_capital(evidence.original_named())} answered (keys sorted)"),
+            tag("pre", evidence.original[:20000]),
+            tag("h4", "This server answered"), tag("pre", evidence.target[:20000])]
+
+
+def evidence_text(evidence: Evidence) -> str:
+    """Plain lines (JUnit): the sequence, where it differs, what differs, and both answers."""
+    if not evidence.reproduced:
+        return "not reproduced on fresh processes: " + evidence.why
+    shared = shared_note(evidence)
+    lines = [f"reproduced on {on_both(evidence)}, {evidence.at}" + (f" ({shared})" if shared else "") + ":",
+             *(f"  {d}" for d in evidence.differences)]
+    if evidence.breaks:
+        lines.append(f"{WHY_RECORD} “{evidence.breaks}”")
+    if evidence.example:
+        lines += ["the call sequence (one frame per line on stdin):", *(f"  {f}" for f in evidence.example)]
+    lines += [f"{evidence.original_named()} answered: {evidence.original}",
+              f"this server answered: {evidence.target}"]
+    return "\n".join(lines)
+
+
+def record_evidence(report: Report) -> dict[str, Evidence]:
+    """Each departure's pair: its own (/5), else its root cause's (a /4 report kept them on causes only)."""
+    out: dict[str, Evidence] = {rv.id: rv.evidence for rv in report.records if rv.evidence is not None}
+    for cause in report.root_causes:
+        if cause.evidence is not None:
+            shared = cause.evidence.model_copy(update={"cause": cause.id, "example": list(cause.example)})
+            for record in [*cause.records, *cause.explains]:
+                out.setdefault(record, shared)
+    return out
+
+
+def unreplayed(records: list[RecordVerdict] | tuple[RecordVerdict, ...]) -> list[str]:
+    """The departures shown without their own replay because the report's replay budget was spent."""
+    return [rv.id for rv in records if rv.evidence is not None and rv.evidence.not_replayed]

@@ -1,0 +1,116 @@
+"""Each departing record gets its pair (its smallest example replayed on fresh processes of the target and of
+the original), a record whose sequence is its root cause's reuses that replay, and a report replays at most
+`MAX_REPLAYS` sequences, saying which records were left without their own. Real processes: a small server
+counting its calls, once exact (the original) and once one too high (the fork)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conformance.catalog.view import load_catalog_view
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults
+from conformance.drivers import process
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.evidence import MAX_REPLAYS, original_target, with_evidence
+from conformance.report.markdown import render_markdown
+from conformance.report.model import Preflight, ReplayableCounterexample, Report, RootCause, RunInfo
+from conformance.targets.kinds.npm import installed_release
+from conformance.targets.specs import Target
+from tests.servers import command
+
+CATALOG = load_catalog_view()
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+
+
+def _counting(offset: int, spec: str) -> Target:
+    argv = command("counting", str(offset))
+    return Target(spec, tuple(argv), TargetIdentity(spec=spec, kind="cmd", command=argv))
+
+
+def _frames(calls: int) -> list[str]:
+    """initialize, initialized, then `calls` accepted calls: a sequence per length."""
+    hello = {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    head = [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+
+    def call(i: int) -> str:
+        arguments = {"thought": "t", "thoughtNumber": i, "totalThoughts": 9, "nextThoughtNeeded": True}
+        params = {"name": "sequentialthinking", "arguments": arguments}
+        return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params})
+
+    return head + [call(i) for i in range(1, calls + 1)]
+
+
+def _report(extra: int) -> Report:
+    """OBJ-2 the cause (its example one call), CMP-1 explained with no sequence of its own, ABS-1 explained
+    with a sequence of two calls, and `extra` more explained departures with three calls and more each."""
+    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
+    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=[])
+    report = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=0, rerun="python -m conformance run"),
+        generated="t1",
+    )
+    others = [rv.id for rv in report.records if rv.id not in ("OBJ-2", "CMP-1", "ABS-1")][:extra]
+    sequences = {"OBJ-2": _frames(1), "CMP-1": [], "ABS-1": _frames(2)}
+    sequences |= {record: _frames(3 + i) for i, record in enumerate(others)}
+    records = [
+        rv.model_copy(update={
+            "verdict": "deviates", "reason": "the count differs",
+            "explained_by": None if rv.id == "OBJ-2" else "rc-1",
+            "counterexample": ReplayableCounterexample(test=f"test_{rv.id}", falsifying="", exchange=[],
+                                                       replay=sequences[rv.id]),
+        }) if rv.id in sequences else rv
+        for rv in report.records
+    ]
+    cause = RootCause(id="rc-1", records=["OBJ-2"], explains=[r for r in sequences if r != "OBJ-2"],
+                      summary="OBJ-2 departs", example=_frames(1), test="test_OBJ-2")
+    return report.model_copy(update={"records": records, "root_causes": [cause]})
+
+
+def test_each_departure_has_its_pair_and_a_shared_sequence_is_replayed_once() -> None:
+    report = _report(extra=1)
+    before = process.processes_started()
+    out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "npm:0.6.2"), timeout=20)
+    # Three distinct sequences (the cause's, ABS-1's, the extra one's), two processes each: OBJ-2's own
+    # sequence is the cause's and CMP-1 has none, so neither is replayed again.
+    assert process.processes_started() - before == 6
+    cause = out.root_causes[0].evidence
+    assert cause is not None and cause.reproduced and cause.original_spec == "npm:0.6.2"
+    by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
+    assert set(by_id) == {rv.id for rv in out.records if rv.verdict == "deviates"}
+    assert by_id["OBJ-2"].cause == "rc-1" and "same sequence" in by_id["OBJ-2"].why
+    assert by_id["OBJ-2"].breaks, "the cause's own record says why this record"
+    assert by_id["CMP-1"].cause == "rc-1" and "no sequence of its own" in by_id["CMP-1"].why
+    own = by_id["ABS-1"]
+    assert own.cause == "" and own.reproduced and own.example == _frames(2)
+    assert own.differences == ["result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"]
+    assert '"thoughtHistoryLength\\": 1' in own.original and '"thoughtHistoryLength\\": 2' in own.target
+    markdown = render_markdown(out)
+    assert "the original (npm:0.6.2)" in markdown and "without a replay of their own" not in markdown
+
+
+def test_past_the_budget_a_departure_shows_its_causes_pair_and_says_why() -> None:
+    report = _report(extra=MAX_REPLAYS + 2)
+    before = process.processes_started()
+    out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    assert process.processes_started() - before == 2 * MAX_REPLAYS
+    evidence = [rv.evidence for rv in out.records if rv.verdict == "deviates"]
+    assert all(e is not None and e.reproduced for e in evidence)
+    left = [e for e in evidence if e is not None and e.not_replayed]
+    # The cause's sequence and ABS-1's are two of the replays; every other distinct sequence past the
+    # budget is left to its cause's pair.
+    assert len(left) == (MAX_REPLAYS + 2 + 2) - MAX_REPLAYS
+    assert all(e.cause == "rc-1" and f"at most {MAX_REPLAYS} sequences" in e.not_replayed for e in left)
+    markdown = render_markdown(out)
+    assert f"{len(left)} departure(s) without a replay of their own" in markdown
+    assert "the original (the reference, wire-identical to npm:0.6.2)" in markdown
+
+
+def test_an_empty_cache_makes_the_reference_the_original(tmp_path: Path) -> None:
+    assert installed_release("0.6.2", tmp_path) is None
+    assert original_target(tmp_path).spec == "reference"

@@ -1,0 +1,23 @@
+"""Answers each accepted call with its status, `thoughtHistoryLength` counting the calls it has answered plus
+the offset given as its argument (0: the original's count; 1: a fork whose count is one too high)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mini import Message, reply, serve
+
+OFFSET = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+_history: list[object] = []
+
+
+def answer_call(message: Message) -> None:
+    arguments = message.get("params", {}).get("arguments", {})
+    _history.append(arguments)
+    status = {"thoughtNumber": arguments.get("thoughtNumber"), "thoughtHistoryLength": len(_history) + OFFSET}
+    reply(message, {"content": [{"type": "text", "text": json.dumps(status, indent=2)}]})
+
+
+if __name__ == "__main__":
+    serve(answer_call)
