@@ -251,8 +251,10 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
     of both sides."""
     replays = _Replays(target, original, timeout)
     causes = list(report.root_causes)
+    spec = {rv.id for rv in report.records if rv.kind == "spec"}
     for i, cause in enumerate(causes[:MAX_CAUSES]):
-        causes[i] = _evidenced(cause, report, replays)
+        if not set(cause.records) <= spec:
+            causes[i] = _evidenced(cause, report, replays)
     records = _records_evidenced(report, causes, replays)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
@@ -321,7 +323,9 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
         cause = by_record.get(rv.id)
         return cause is not None and cause.evidence is not None and cause.evidence.reproduced
 
-    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    # A specification record is judged against its revision's text, not the original: its departure's
+    # message says what the requirement is and what came back, and the original's answer is no evidence.
+    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
     evidenced: dict[str, Evidence] = {}
     for rv in sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv))):
         found = _record_evidence(rv, by_record.get(rv.id), replays)

@@ -86,5 +86,10 @@ def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_pat
     assert report["eras"]["2026-07-28"] == "2026-07-28", report["eras"]
     reason = deviating["SPEC-3"]["reason"]
     assert "1999-01-01" in reason and "MUST" in reason, reason
+    # The specification is SPEC-3's oracle, not the original: no replay against the original stands as its
+    # evidence (the original answers such a request no differently from an ordinary one).
+    assert deviating["SPEC-3"].get("evidence") is None
+    spec_causes = [cause for cause in report["root_causes"] if cause["records"] == ["SPEC-3"]]
+    assert spec_causes and all(cause.get("evidence") is None for cause in spec_causes), spec_causes
     for text in (reason, proc.stdout, (out / "report.md").read_text(encoding="utf-8")):
         assert "SpecDeparture" not in text and "conformance.suite" not in text, text[:2000]
