@@ -13,14 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/4"
+REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
     "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-    REPORT_FORMAT,
+    "seqthink-conformance-report/4", REPORT_FORMAT,
 )
 """Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
-comparison's labels, a cause's table and upstream matches; a run's shards) and /4 added (a root cause's
-replayed evidence) has a default."""
+comparison's labels, a cause's table and upstream matches; a run's shards), /4 added (a root cause's
+replayed evidence, the eras met) and /5 added (a comparison's eras, differences some eras only see) has a
+default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -283,6 +284,10 @@ class Difference(_Frozen):
         default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
     )
     shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
+    eras: list[str] = Field(
+        default_factory=list, description="(/5) compare's era pass: the eras whose clients see it, when only "
+        "some of the eras met do; empty for what the search (a 2024-11-05 client) found"
+    )
     origin: Literal["", "code", "dependencies", "unclear"] = Field(
         default="", description="with compare --cross: `dependencies` when A's package on B's tree answered "
         "as B, `code` when as A, `unclear` otherwise or when not shown again; empty when not crossed"
@@ -300,6 +305,16 @@ class Crossing(_Frozen):
                                        "crossed tree resolve differently, `name a → crossed`")
 
 
+class EraSettled(_Frozen):
+    """(/5) What each side of a comparison settled on with one era's client (compare's era pass)."""
+
+    era: str = Field(description="the era's client: the revision it offers (2026-07-28: stateless)")
+    a: str | None = Field(description="the revision A settled on with it; null when none was agreed")
+    b: str | None = Field(description="the revision B settled on with it")
+    failure_a: str = Field(default="", description="why A's meeting stopped early, when it did")
+    failure_b: str = Field(default="", description="why B's meeting stopped early, when it did")
+
+
 class Comparison(_Frozen):
     """Two targets driven in lock-step on the same generated calls (`compare A B`, `run --against B`)."""
 
@@ -313,6 +328,10 @@ class Comparison(_Frozen):
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
     crossing: Crossing | None = Field(default=None, description="compare --cross: the crossed target")
+    eras: list[EraSettled] = Field(
+        default_factory=list, description="(/5) each era's client met on both sides, oldest first, and the "
+        "revision each side settled on"
+    )
 
 
 class CauseRow(_Frozen):
@@ -383,7 +402,7 @@ class StoreGrowth(_Frozen):
 class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-        "seqthink-conformance-report/4",
+        "seqthink-conformance-report/4", "seqthink-conformance-report/5",
     ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity

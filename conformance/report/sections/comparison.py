@@ -14,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import CauseRow, Comparison, Difference, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import difference_groups
+from conformance.report.text import difference_groups, era_lines
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,9 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         + ("; the search stopped at its budget." if c.budget_reached else ".")
     )
     lines.append("")
+    if c.eras:
+        lines += ["Revision settled on, per era's client (a difference some eras only see names them):", ""]
+        lines += [f"- {md(line, 400)}" for line in era_lines(c)] + [""]
     for cause, members in compared.groups:
         if cause is None:
             lines += ["### Not grouped", ""]
@@ -90,7 +93,7 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
 def _difference_md(d: Difference, detail: Detail) -> list[str]:
     """detail 2: both answers and the replay frames; 1: the frames; 0: the line only."""
     mark = "accepted" if d.accepted else "differs"
-    lines = [f"- **{md(d.summary, 300)}** ({mark}; records {md(', '.join(d.records) or '—')}; "
+    lines = [f"- **{md(d.summary, 300)}** ({mark}{_eras(d)}; records {md(', '.join(d.records) or '—')}; "
              f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'}"
              f"{_origin(d)})"]
     if detail >= 2:
@@ -101,6 +104,11 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
                   "\n".join("  " + line for line in code_block("\n".join(frames), "json").split("\n"))]
     lines.append("")
     return lines
+
+
+def _eras(d: Difference) -> str:
+    """compare's era pass: the eras whose clients see it, when only some do."""
+    return f"; seen by {', '.join(d.eras)} clients only" if d.eras else ""
 
 
 def _origin(d: Difference) -> str:
@@ -125,6 +133,9 @@ def html(compared: Compared) -> list[Content]:
         tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
             + ("; the search stopped at its budget." if c.budget_reached else ".")),
     ]
+    if c.eras:
+        out += [tag("h4", "Revision settled on, per era's client"),
+                tag("ul", [tag("li", line) for line in era_lines(c)])]
     for cause, members in compared.groups:
         if cause is None:
             out.append(tag("h3", "Not grouped", id=NOT_GROUPED))
@@ -153,6 +164,7 @@ def _difference_html(d: Difference) -> Markup:
                 ["id", tag("code", d.id)],
                 ["aspect", d.aspect],
                 ["records", ", ".join(d.records) or "—"],
+                *([["eras", f"seen by {', '.join(d.eras)} clients only"]] if d.eras else []),
                 ["A", tag("code", d.a)],
                 ["B", tag("code", d.b)],
                 ["shrunk", "yes" if d.minimized else "no (budget)"],
