@@ -23,9 +23,9 @@ def main() -> None:
     def on_call(message: Message) -> None:
         nonlocal calls
         calls += 1
-        status = {"thoughtHistoryLength": calls}
+        status = {"branches": [], "thoughtHistoryLength": calls}
         reply(message, {"content": [{"type": "text", "text": json.dumps(status)}],
-                        "structuredContent": {"thoughtHistoryLength": calls + options.skew}})
+                        "structuredContent": {**status, "thoughtHistoryLength": calls + options.skew}})
 
     def version(offered: str) -> str:
         return offered if offered in accepted else accepted[-1]
