@@ -188,10 +188,15 @@ def era_summary(item: EraFound, line: str, name_a: str, name_b: str) -> str:
     """A difference's line, said for the eras that see it; the negotiated version said per era."""
     eras = ", ".join(item.eras)
     if item.found.aspect == "protocol_version":
-        per_era = "; ".join(f"to a {era} client {name_a} answers {va}, {name_b} {vb}"
+        per_era = "; ".join(f"to a {era} client {name_a} answers {_bare(va)}, {name_b} {_bare(vb)}"
                             for era, va, vb in item.answers)
         return f"the revision settled on differs under {eras} only: {per_era}"
     return f"seen only by {eras} clients: {line}"
+
+
+def _bare(version: str) -> str:
+    """A revision as the report says it: `2024-11-05`, not its JSON `"2024-11-05"`; none agreed: `none`."""
+    return "none" if version == "null" else version.strip('"')
 
 
 __all__ = ["EraFound", "EraPass", "era_pass", "era_summary", "knows", "seen_result", "seen_tools"]

@@ -14,6 +14,7 @@ from conformance.compare.eras import (
     RESULT_KEYS_SINCE,
     TOOL_KEYS_SINCE,
     era_pass,
+    era_summary,
     knows,
     seen_result,
     seen_tools,
@@ -77,6 +78,8 @@ def test_the_revision_settled_on_differs_under_the_eras_one_side_does_not_accept
     [negotiated] = [f for f in done.found if f.found.aspect == "protocol_version"]
     assert negotiated.eras == ("2025-03-26", "2025-06-18", "2025-11-25")
     assert ("2025-06-18", '"2024-11-05"', '"2025-06-18"') in negotiated.answers
+    said = era_summary(negotiated, "", "base", "head")
+    assert "to a 2025-06-18 client base answers 2024-11-05, head 2025-06-18" in said, said
 
 
 def test_two_copies_of_one_server_differ_under_no_era() -> None:
