@@ -93,7 +93,7 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
 def _difference_md(d: Difference, detail: Detail) -> list[str]:
     """detail 2: both answers and the replay frames; 1: the frames; 0: the line only."""
     mark = "accepted" if d.accepted else "differs"
-    lines = [f"- **{md(d.summary, 300)}** ({mark}{_eras(d)}; records {md(', '.join(d.records) or '—')}; "
+    lines = [f"- **{md(d.summary, 300)}** ({mark}; records {md(', '.join(d.records) or '—')}; "
              f"id `{safe(d.id).replace('`', chr(39))}`{'' if d.minimized else '; not fully shrunk'}"
              f"{_origin(d)})"]
     if detail >= 2:
@@ -104,11 +104,6 @@ def _difference_md(d: Difference, detail: Detail) -> list[str]:
                   "\n".join("  " + line for line in code_block("\n".join(frames), "json").split("\n"))]
     lines.append("")
     return lines
-
-
-def _eras(d: Difference) -> str:
-    """compare's era pass: the eras whose clients see it, when only some do."""
-    return f"; seen by {', '.join(d.eras)} clients only" if d.eras else ""
 
 
 def _origin(d: Difference) -> str:
