@@ -124,7 +124,7 @@ def differences_under(era: Era, a: Meeting, b: Meeting) -> list[tuple[Found, lis
 
 def program_of(era: Era, calls: int, *, listing: bool = False) -> list[str]:
     """The frames that show a difference to `era`'s client on a fresh process: its opening, the tool list
-    when that is what differs, and the meeting's first `calls` calls."""
+    when that is what differs, and the meeting's first `calls` calls; the last frame's answer shows it."""
     def request(number: int, method: str, params: dict[str, JSON] | None = None) -> JSON:
         stamped = era.stamped(params) if era.stateless else params
         return {"jsonrpc": "2.0", "id": number, "method": method, **({"params": stamped} if stamped else {})}
@@ -133,9 +133,10 @@ def program_of(era: Era, calls: int, *, listing: bool = False) -> list[str]:
     if era.stateless:
         out.append(request(1, "server/discover", {}))
     else:
-        out += [request(1, "initialize", {"protocolVersion": era.revision, "capabilities": {},
-                                          "clientInfo": dict(CLIENT_INFO)}),
-                {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+        out.append(request(1, "initialize", {"protocolVersion": era.revision, "capabilities": {},
+                                             "clientInfo": dict(CLIENT_INFO)}))
+        if listing or calls:
+            out.append({"jsonrpc": "2.0", "method": "notifications/initialized"})
     if listing:
         out.append(request(2, "tools/list"))
     for number, arguments in enumerate(CALLS[:calls], start=3):

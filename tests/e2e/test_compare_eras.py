@@ -21,7 +21,8 @@ def test_a_structured_content_one_thought_ahead_is_seen_from_2025_06_18_on(tmp_p
     assert found is not None, sorted(by_id)
     assert found.eras == ["2025-06-18", "2025-11-25", "2026-07-28"]
     assert found.summary.startswith("seen only by 2025-06-18, 2025-11-25, 2026-07-28 clients"), found.summary
-    assert '"thoughtHistoryLength": 2' in found.b and '"thoughtHistoryLength": 1' in found.a, (found.a, found.b)
+    said = (found.a, found.b)
+    assert '"thoughtHistoryLength": 2' in found.b and '"thoughtHistoryLength": 1' in found.a, said
     assert found.cause == "structured-output"
     assert [(s.era, s.a, s.b) for s in outcome.comparison.eras] == [
         *((r, r, r) for r in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")),
