@@ -164,14 +164,27 @@ def era_pass(a: Target, b: Target, timeout: float, say: Callable[[str], None] = 
                                        failure_a=ma.failure or "", failure_b=mb.failure or ""))
         for found, program in differences_under(era, ma, mb):
             seen.setdefault(found.signature, {}).setdefault(era.name, (found, program))
-    for under in seen.values():
-        if set(under) >= _observable(next(iter(under.values()))[0], [era for era, _, _ in met]):
+    everywhere = {signature for signature, under in seen.items()
+                  if set(under) >= _observable(next(iter(under.values()))[0], [era for era, _, _ in met])}
+    for signature, under in seen.items():
+        if signature in everywhere or _follows(under, seen, everywhere):
             continue
         first, program = next(iter(under.values()))
         done.found.append(EraFound(first, tuple(under), program,
                                    tuple((name, f.a, f.b) for name, (f, _) in under.items())))
-        say(f"eras: {first.signature} seen by {', '.join(under)} clients only")
+        say(f"eras: {signature} seen by {', '.join(under)} clients only")
     return done
+
+
+def _follows(under: dict[str, tuple[Found, list[str]]], seen: dict[str, dict[str, tuple[Found, list[str]]]],
+             everywhere: set[str]) -> bool:
+    """Whether a difference some eras see comes with one every era sees, on the same call under each of its
+    eras (a head keeping no state: its `structuredContent` differs because its text does). A listing's keys
+    are each their own."""
+    return all('"tools/call"' in program[-1]
+               and any(signature in everywhere and era in others and others[era][1] == program
+                       for signature, others in seen.items())
+               for era, (_, program) in under.items())
 
 
 INITIALIZE_ASPECTS: Final = frozenset({"server_info", "capabilities"})

@@ -82,6 +82,13 @@ def test_the_revision_settled_on_differs_under_the_eras_one_side_does_not_accept
     assert "to a 2025-06-18 client base answers 2024-11-05, head 2025-06-18" in said, said
 
 
+def test_a_structured_content_that_differs_because_the_text_does_is_the_search_s() -> None:
+    """A head keeping no state differs in its text under every era; its structuredContent differing too, on
+    the same call, is that difference again, not one of some eras."""
+    done = era_pass(_server(), _server("--no-state"), timeout=10)
+    assert done.found == [], [(f.found.signature, f.eras) for f in done.found]
+
+
 def test_two_copies_of_one_server_differ_under_no_era() -> None:
     done = era_pass(_server(), _server(), timeout=10)
     assert done.found == [] and all(s.a == s.b for s in done.settled)

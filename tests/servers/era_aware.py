@@ -1,5 +1,6 @@
 """A handshake server that accepts the revisions up to one given (`--newest`), answering the older ones with
-themselves, and whose tool results carry `structuredContent` counting `--skew` thoughts more than the text:
+themselves, and whose tool results carry `structuredContent` counting `--skew` thoughts more than the text
+(`--no-state`: every call counts as the first):
 two of them differ only where a client's revision negotiates or reads what the other's does not."""
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--newest", default=REVISIONS[-1], choices=REVISIONS)
     parser.add_argument("--skew", type=int, default=0)
+    parser.add_argument("--no-state", action="store_true", help="every call is the first")
     options = parser.parse_args()
     accepted = REVISIONS[: REVISIONS.index(options.newest) + 1]
     calls = 0
 
     def on_call(message: Message) -> None:
         nonlocal calls
-        calls += 1
+        calls = 1 if options.no_state else calls + 1
         status = {"branches": [], "thoughtHistoryLength": calls}
         reply(message, {"content": [{"type": "text", "text": json.dumps(status)}],
                         "structuredContent": {**status, "thoughtHistoryLength": calls + options.skew}})
