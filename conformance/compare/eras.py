@@ -1,7 +1,7 @@
 """compare's era pass: both sides met as each revision's client, the revision each settles on, and what
 differs under some eras only.
 
-The search speaks as a 2024-11-05 client. Here each side is met once per revision (`calls/meeting.py`, the
+The search speaks as a 2024-11-05 client. Here each side is met once per revision (`calls/meetings.py`, the
 meeting the suite's spec checks read: one short process each) and each answer is read as that revision's
 client reads it: a key the revision does not define (`structuredContent` before 2025-06-18, a tool's
 `outputSchema`, ...) is not part of what its client sees. A difference seen under every era met is the
@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from conformance.calls.meeting import CALLS, Meeting, meet
+from conformance.calls.meetings import CALLS, Meeting, meet
 from conformance.compare.fresh import FreshSide, compare_fresh
 from conformance.compare.observe import Base, Found, Outcome, compare_step, observe
 from conformance.compare.programs import Step

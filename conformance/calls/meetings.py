@@ -1,34 +1,34 @@
-"""What a target answers to a client of each era: one fresh process per era, met once, a few requests.
+"""What a target answers to a client of one era: a fresh process met once, read by every spec check.
 
-A client of that revision connects as it does (`core/eras.py`) and asks the tool list, three calls, ping, an
-unknown method, a batch, and at 2026-07-28 a request naming a version nobody implements. The suite's spec
-checks (`suite/spec_checks.py`) read one `Meeting` per era; `compare` meets both sides per era with the same
-code (`compare/eras.py`), so the two never disagree on how an era's client speaks.
+The specification's records (kind `spec`) are judged per era: a client of that revision connects as it does
+(`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, at
+2026-07-28 a request naming a version nobody implements, and once initialized, an initialize offering each
+version). Every spec check reads the same `Meeting` (`suite/era_meetings.py` holds a run's), and a spec
+departure's behaviour signature (`gate/spec_signatures.py`) reads a fresh one: the parts its record `reads`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from conformance.core.eras import PROTOCOL_VERSION_KEY, Era
+from conformance.core.eras import PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 
 
 class Spawnable(Protocol):
-    """What a meeting needs of a target: the command that starts it and its environment (a `Target`)."""
+    """What a meeting needs of a target: how to start it (a `Target` is one)."""
 
     @property
-    def command(self) -> tuple[str, ...]: ...
+    def command(self) -> Sequence[str]: ...
 
     @property
     def env(self) -> Mapping[str, str]: ...
-
 
 CALLS: Final[tuple[JSON, ...]] = (
     {"thought": "era one", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True},
@@ -42,6 +42,12 @@ UNKNOWN_METHOD: Final = "seqthink/no-such-method"
 UNIMPLEMENTED_VERSION: Final = "1999-01-01"
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
+UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
+"""Versions no revision defines offered to initialize: a past one and a well-formed future date."""
+OFFERS: Final[tuple[str, ...]] = (*REVISIONS, *UNKNOWN_OFFERS)
+"""What a meeting that initialized offers again, one `initialize` each, to learn the revisions the server
+supports (those it answers with when offered them). Measured on every release and the reference: a repeated
+initialize is answered as a fresh process answers it."""
 
 @dataclass
 class Meeting:
@@ -56,6 +62,8 @@ class Meeting:
     ping: dict[str, JSON] = field(default_factory=dict)
     unknown_method: dict[str, JSON] = field(default_factory=dict)
     unimplemented_version: dict[str, JSON] | None = None
+    offers: dict[str, dict[str, JSON]] = field(default_factory=dict)
+    """Each version of `OFFERS` and the answer to an initialize offering it (none for a stateless client)."""
     batch_frames: list[JSON] = field(default_factory=list)
     """Every frame that came back between a batch of two pings and the ping sent after it."""
     failure: str | None = None
@@ -74,14 +82,40 @@ class Meeting:
                 return tool.get("outputSchema")
         return None
 
+    def answer(self, part: str) -> JSON:
+        """One part of what came back, as a record's `reads` names it (ids and `jsonrpc` left out: they are
+        the client's numbering); how the meeting stopped, when it did, is part of every answer."""
+        answer: JSON
+        if part == "initialize":
+            initialize = self.initialize
+            answer = None if initialize is None else {"protocolVersion": initialize.get("protocolVersion")}
+        elif part == "offers":
+            answer = {offer: _reply(response) for offer, response in self.offers.items()}
+        elif part == "calls":
+            answer = [[arguments, _reply(response)] for arguments, response in self.calls]
+        elif part == "batch":
+            answer = list(self.batch_frames)
+        else:
+            answer = _reply({
+                "discover": self.discover, "tools/list": self.tools_list, "ping": self.ping,
+                "unknown-method": self.unknown_method,
+                "unimplemented-version": self.unimplemented_version or {},
+            }[part])
+        if self.failure is not None:
+            return {"answer": answer, "stopped": self.failure.split(":", 1)[0]}
+        return answer
+
     def label(self) -> str:
         settled = self.negotiated or "no revision agreed"
         return f"{self.era.name} client, settled on {settled}"
 
 
+def _reply(response: dict[str, JSON]) -> JSON:
+    return {key: value for key, value in response.items() if key not in ("id", "jsonrpc")}
+
+
 def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
-    """Connect to a fresh process of `target` as `era`'s client and ask what every spec check (and compare's
-    era pass) reads."""
+    """Connect to a fresh process of `target` as `era`'s client and ask what every spec check reads."""
     meeting = Meeting(era)
     driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era)
     try:
@@ -100,9 +134,18 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
                 meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
                 meeting.unimplemented_version = driver.request("tools/list", params).response
             meeting.batch_frames = _batch(driver, era)
+            if meeting.initialize is not None:
+                meeting.offers = {version: _offer(driver, version) for version in OFFERS}
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     return meeting
+
+
+def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:
+    """The answer to one more initialize offering `version` (last in a meeting: nothing reads after it)."""
+    params: dict[str, JSON] = {"protocolVersion": version, "capabilities": {},
+                               "clientInfo": dict(CLIENT_INFO)}
+    return driver.request("initialize", params).response
 
 
 def _batch(driver: WireDriver, era: Era) -> list[JSON]:
