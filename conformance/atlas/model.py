@@ -13,10 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.report.model import Difference, RootCause, Verdict
 
-ATLAS_FORMAT: Final = "seqthink-conformance-atlas/3"
+ATLAS_FORMAT: Final = "seqthink-conformance-atlas/4"
 """/2: the pairs' root causes carry derived headlines, change tables and origins; /3: verdict changes are
 grouped (wire behaviour, or packaging and identity) and the probe records the protocol revision each
-release negotiates. /1 and /2 atlases are still read (every field a later format added has a default)."""
+release negotiates; /4: a pair's differences name the eras whose clients alone see them (compare's era
+pass). /1 to /3 atlases are still read (every field a later format added has a default)."""
 
 Cell = Verdict | Literal["absent"]
 """A record's verdict in one column; `absent` when that column's report has no such record (or no report)."""
@@ -169,7 +170,8 @@ class UpstreamProblem(_Frozen):
 
 class Atlas(_Frozen):
     format: Literal[
-        "seqthink-conformance-atlas/1", "seqthink-conformance-atlas/2", "seqthink-conformance-atlas/3"
+        "seqthink-conformance-atlas/1", "seqthink-conformance-atlas/2", "seqthink-conformance-atlas/3",
+        "seqthink-conformance-atlas/4",
     ] = ATLAS_FORMAT
     generated: str
     harness: HarnessIdentity

@@ -17,6 +17,7 @@ from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
+from conformance.compare.eras import EraFound, era_pass, era_summary
 from conformance.compare.explain import explain, last_call_arguments
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
@@ -104,6 +105,8 @@ def run_comparison(
             fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
             seen_a, seen_b = fa.result(), fb.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL)
+        say("eras: each side met as each revision's client (one short process each)")
+        eras = era_pass(target_a, target_b, timeout, say)
 
         side_a = Side(target_a, timeout, open_transcript("search-a"))
         side_b = Side(target_b, timeout, open_transcript("search-b"))
@@ -132,6 +135,7 @@ def run_comparison(
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
+    differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
     fields = converted_fields(differences)
     if fields:
@@ -158,6 +162,7 @@ def run_comparison(
         label_a=name_a,
         label_b=name_b,
         crossing=crossing,
+        eras=eras.settled,
     )
     duration = round(time.monotonic() - started, 3)
     info = seen_a.initialize.get("serverInfo")
@@ -338,6 +343,37 @@ def _fresh_difference(item: FreshFound, rules: Rules, name_a: str, name_b: str) 
         suspect=read.suspect,
         value_class=_value_class(read, item.program[-1] if item.program else None),
         detail=read.detail,
+    )
+
+
+def _with_eras(differences: list[Difference], found: list[EraFound], rules: Rules, name_a: str, name_b: str
+               ) -> list[Difference]:
+    """Differences some eras' clients see and others do not: one the search found too (the server sends it
+    to every client, only some read it) is marked with those eras; any other is added, its id `era.`..."""
+    by_id = {item.found.signature: item for item in found}
+    out = [d.model_copy(update={"eras": list(by_id[d.id].eras),
+                                "summary": era_summary(by_id[d.id], d.summary, name_a, name_b)})
+           if d.id in by_id else d for d in differences]
+    known = {d.id for d in differences}
+    return out + [_era_difference(item, rules, name_a, name_b) for item in found
+                  if item.found.signature not in known]
+
+
+def _era_difference(item: EraFound, rules: Rules, name_a: str, name_b: str) -> Difference:
+    """A difference some eras' clients see and others do not: its id is the search's, marked `era.`."""
+    records, cause = rules.attribute(item.found)
+    return Difference(
+        cause=cause,
+        id=f"era.{item.found.signature}",
+        aspect=item.found.aspect,
+        summary=era_summary(item, summarize(item.found, name_a, name_b), name_a, name_b),
+        records=records,
+        program=item.program,
+        a=item.found.a,
+        b=item.found.b,
+        field=item.found.field,
+        detail=item.found.detail,
+        eras=list(item.eras),
     )
 
 

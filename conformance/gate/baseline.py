@@ -5,7 +5,8 @@ gate, and so does a baseline entry that no longer departs (stale), so the baseli
 Format /2 names the project (any build or release of it is checked) and pins each departure's behaviour
 signature, so a departure whose behaviour changes again fails too ("departure changed"); /3 writes one entry
 per root cause, with the departures it explains folded under it (`explains`): one reason per behaviour
-change. /1 and /2 are still read; the gate weighs the folded departures as entries of their own.
+change; /4 lets an entry name the era whose client it departs under (`era`), accepting it under that era only.
+/1 to /3 are still read; the gate weighs the folded departures as entries of their own.
 """
 
 from __future__ import annotations
@@ -18,14 +19,26 @@ from typing import Final, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from conformance.core.eras import ERA_NAMES
 from conformance.core.errors import InputError
 from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
-BASELINE_FORMAT: Final = "seqthink-conformance-baseline/3"
+BASELINE_FORMAT: Final = "seqthink-conformance-baseline/4"
+BASELINE_FORMAT_3: Final = "seqthink-conformance-baseline/3"
 BASELINE_FORMAT_2: Final = "seqthink-conformance-baseline/2"
 BASELINE_FORMAT_1: Final = "seqthink-conformance-baseline/1"
-_NAMING_A_PROJECT: Final = (BASELINE_FORMAT_2, BASELINE_FORMAT)
+_NAMING_A_PROJECT: Final = (BASELINE_FORMAT_2, BASELINE_FORMAT_3, BASELINE_FORMAT)
+_FOLDING: Final = (BASELINE_FORMAT_3, BASELINE_FORMAT)
+"""The formats whose entries may fold the departures they explain (`explains`)."""
+
+EraName = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "auto"]
+"""An era a /4 entry may name: a revision's client or `auto` (`core/eras.py`'s ERA_NAMES, spelled out for the
+baseline's schema; a test keeps the two equal)."""
+
+ERA_DESCRIPTION: Final = (
+    "/4: the era whose client the departure is accepted under (a revision or auto); absent: any era"
+)
 
 Departure = Literal["deviates", "error"]
 """The verdicts a baseline may expect; every other verdict is not a departure."""
@@ -45,6 +58,7 @@ class ExplainedEntry(BaseModel):
     verdict: Departure = Field(default="deviates", description="the expected verdict: deviates or error")
     signature: str | None = Field(default=None, pattern="^[0-9a-f]{64}$")
     witness: list[WitnessAnswer] = Field(default_factory=list)
+    era: EraName | None = Field(default=None, description=ERA_DESCRIPTION)
 
 
 class BaselineEntry(BaseModel):
@@ -64,12 +78,14 @@ class BaselineEntry(BaseModel):
     explains: list[ExplainedEntry] = Field(
         default_factory=list, description="/3: the departures this behaviour change explains (same reason)"
     )
+    era: EraName | None = Field(default=None, description=ERA_DESCRIPTION)
 
     def flattened(self) -> list[BaselineEntry]:
         """This entry and each departure it explains as an entry of its own, with this entry's reason."""
         own = self.model_copy(update={"explains": []})
         return [own, *(BaselineEntry(record=e.record, reason=self.reason, verdict=e.verdict,
-                                     signature=e.signature, witness=e.witness) for e in self.explains)]
+                                     signature=e.signature, witness=e.witness, era=e.era)
+                     for e in self.explains)]
 
     @field_validator("reason")
     @classmethod
@@ -86,6 +102,7 @@ class Baseline(BaseModel):
         "seqthink-conformance-baseline/1",
         "seqthink-conformance-baseline/2",
         "seqthink-conformance-baseline/3",
+        "seqthink-conformance-baseline/4",
     ] = BASELINE_FORMAT
     project: str | None = Field(
         default=None,
@@ -112,9 +129,12 @@ class Baseline(BaseModel):
         if self.format == BASELINE_FORMAT_1 and self.target is None:
             raise ValueError("a /1 baseline needs `target:`")
         if self.format in _NAMING_A_PROJECT and self.project is None:
-            raise ValueError("a /2 or /3 baseline needs `project:` (the npm package or fork it is for)")
-        if self.format != BASELINE_FORMAT and any(e.explains for e in self.deviations):
-            raise ValueError("`explains` is /3's: write `format: seqthink-conformance-baseline/3`")
+            raise ValueError("a /2, /3 or /4 baseline needs `project:` (the npm package or fork it is for)")
+        if self.format not in _FOLDING and any(e.explains for e in self.deviations):
+            raise ValueError("`explains` is /3's: write `format: seqthink-conformance-baseline/4`")
+        if self.format != BASELINE_FORMAT and any(
+                flat.era is not None for e in self.deviations for flat in e.flattened()):
+            raise ValueError("`era` is /4's: write `format: seqthink-conformance-baseline/4`")
         return self
 
     @field_validator("deviations")
@@ -250,6 +270,13 @@ def evaluate_gate(
                 )
             continue
         row = GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict, reason=entry.reason)
+        if departs and entry.era is not None and entry.era not in departed_under(rv):
+            under = ", ".join(sorted(departed_under(rv))) or "no era named in its tests"
+            unexpected.append(row.model_copy(update={
+                "expected": "holds",
+                "reason": f"departs under {under}; the baseline accepts it under {entry.era} only: "
+                          f"{rv.reason}"}))
+            continue
         if rv.verdict == entry.verdict:
             if entry.signature is None or rv.signature == entry.signature:
                 expected.append(row)
@@ -273,6 +300,18 @@ def evaluate_gate(
         changed=changed,
         unexplained=unexplained,
     )
+
+
+def departed_under(rv: RecordVerdict) -> set[str]:
+    """The eras whose clients a record departed under: its failed (or erroring) tests whose id ends with an
+    era's name (`test_batches_as_the_revision_says[npm:2026.7.4-2025-03-26]`); none for the seed's records."""
+    eras: set[str] = set()
+    for test in rv.tests:
+        if test.status not in ("failed", "error") or not test.nodeid.endswith("]"):
+            continue
+        param = test.nodeid[test.nodeid.rfind("[") + 1:-1]
+        eras |= {name for name in ERA_NAMES if param == name or param.endswith(f"-{name}")}
+    return eras
 
 
 def changed_answers(

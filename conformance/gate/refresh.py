@@ -10,7 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.gate.baseline import TODO_REASON, Baseline, BaselineEntry, BaselineError, ExplainedEntry
+from conformance.gate.baseline import (
+    TODO_REASON,
+    Baseline,
+    BaselineEntry,
+    BaselineError,
+    EraName,
+    ExplainedEntry,
+)
 from conformance.report.model import RecordVerdict, Report
 
 DEPARTED = ("deviates", "error")
@@ -82,9 +89,10 @@ def refresh(
                 witness=rv.witness,
                 explains=[
                     ExplainedEntry(record=f.id, verdict="error" if f.verdict == "error" else "deviates",
-                                   signature=f.signature, witness=f.witness)
+                                   signature=f.signature, witness=f.witness, era=_era(kept, f.id))
                     for f in folded
                 ],
+                era=_era(kept, rv.id),
             )
         )
     for record, old in kept.items():
@@ -105,6 +113,12 @@ def refresh(
         out.stale,
         out.unchecked,
     )
+
+
+def _era(kept: Mapping[str, BaselineEntry], record: str) -> EraName | None:
+    """The era a kept entry named (/4): a refresh keeps it, as it keeps the reason."""
+    old = kept.get(record)
+    return old.era if old is not None else None
 
 
 def folded_under(report: Report, departing: set[str]) -> dict[str, str]:

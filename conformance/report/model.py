@@ -20,7 +20,8 @@ READABLE_FORMATS: Final = (
 )
 """Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
 comparison's labels, a cause's table and upstream matches; a run's shards), /4 added (a root cause's
-replayed evidence) and /5 added (each departure's evidence, which original answered) has a default."""
+replayed evidence, the eras met) and /5 added (each departure's evidence, which original answered; a
+comparison's eras, differences some eras only see) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -322,6 +323,10 @@ class Difference(_Frozen):
         default="", description="the id's last part: `refused by a`, `error text`, `added`, ..."
     )
     shrink_note: str = Field(default="", description="why its example is not fully shrunk, when it is not")
+    eras: list[str] = Field(
+        default_factory=list, description="(/5) compare's era pass: the eras whose clients see it, when only "
+        "some of the eras met do; empty for what the search (a 2024-11-05 client) found"
+    )
     origin: Literal["", "code", "dependencies", "unclear"] = Field(
         default="", description="with compare --cross: `dependencies` when A's package on B's tree answered "
         "as B, `code` when as A, `unclear` otherwise or when not shown again; empty when not crossed"
@@ -339,6 +344,16 @@ class Crossing(_Frozen):
                                        "crossed tree resolve differently, `name a → crossed`")
 
 
+class EraSettled(_Frozen):
+    """(/5) What each side of a comparison settled on with one era's client (compare's era pass)."""
+
+    era: str = Field(description="the era's client: the revision it offers (2026-07-28: stateless)")
+    a: str | None = Field(description="the revision A settled on with it; null when none was agreed")
+    b: str | None = Field(description="the revision B settled on with it")
+    failure_a: str = Field(default="", description="why A's meeting stopped early, when it did")
+    failure_b: str = Field(default="", description="why B's meeting stopped early, when it did")
+
+
 class Comparison(_Frozen):
     """Two targets driven in lock-step on the same generated calls (`compare A B`, `run --against B`)."""
 
@@ -352,6 +367,10 @@ class Comparison(_Frozen):
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
     crossing: Crossing | None = Field(default=None, description="compare --cross: the crossed target")
+    eras: list[EraSettled] = Field(
+        default_factory=list, description="(/5) each era's client met on both sides, oldest first, and the "
+        "revision each side settled on"
+    )
 
 
 class CauseRow(_Frozen):

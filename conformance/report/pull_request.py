@@ -12,6 +12,7 @@ import yaml
 from conformance.report.escape import cut_headline, safe
 from conformance.report.markdown_parts import code_block, md
 from conformance.report.model import Difference, Report, RootCause
+from conformance.report.text import era_lines
 
 COMMENT_LIMIT: Final = 65_536
 """GitHub refuses an issue or pull-request comment body longer than this many characters."""
@@ -61,6 +62,10 @@ def headline_table(report: Report) -> str:
     clause."""
     by_id = _differences(report)
     lines = [f"## Behaviour differences: {md(' vs '.join(_names(report)))}", "", verdict_line(report), ""]
+    if report.comparison is not None and report.comparison.eras:
+        differing = [md(line, 200) for line in era_lines(report.comparison) if ": both " not in line]
+        said = "; ".join(differing) or "the same on both sides for every era"
+        lines += [f"Revision settled on, per era's client: {said}.", ""]
     if not report.root_causes:
         return "\n".join(lines) + "\n"
     lines += ["| root cause | records | not declared / differences | what differs |", "|---|---|---|---|"]

@@ -256,6 +256,28 @@ def headline(report: Report) -> str:
     return gate_sentence(report.gate, report.run.interrupted)
 
 
+def era_lines(comparison: Comparison) -> list[str]:
+    """What each side settled on with each era's client (compare's era pass), one line per era, e.g.
+    "2025-06-18 client: 2025.7.1 answers 2024-11-05; 2025.11.25 answers 2025-06-18"."""
+    a, b = comparison.label_a or comparison.a.spec, comparison.label_b or comparison.b.spec
+    lines = []
+    for settled in comparison.eras:
+        said_a = _settled(settled.a, settled.failure_a)
+        said_b = _settled(settled.b, settled.failure_b)
+        if said_a == said_b:
+            lines.append(f"{settled.era} client: both {_settled(settled.a, settled.failure_a, both=True)}")
+        else:
+            lines.append(f"{settled.era} client: {a} {said_a}; {b} {said_b}")
+    return lines
+
+
+def _settled(version: str | None, failure: str, *, both: bool = False) -> str:
+    s = "" if both else "s"
+    if failure:
+        return f"stop{s} early ({' '.join(failure.split())[:120]})"
+    return f"answer{s} {version}" if version else f"agree{s} on no revision"
+
+
 def comparison_sentence(comparison: Comparison) -> str:
     """E.g. "3 differences between 2025.12.18 and 2026.7.4 (1 accepted by the baseline)": the sides by their
     labels (a report before /3 has none: its specs)."""

@@ -114,7 +114,7 @@ def test_upstream_problems_are_located_with_anchors(runs: dict[str, Path]) -> No
 def test_files_validate_and_pages_carry_no_script(runs: dict[str, Path]) -> None:
     document = json.loads((runs["joint"] / "atlas.json").read_text())
     jsonschema.Draft202012Validator(shipped_schema()).validate(document)
-    assert document["format"] == "seqthink-conformance-atlas/3"
+    assert document["format"] == "seqthink-conformance-atlas/4"
     page = (runs["joint"] / "index.html").read_text()
     assert "<script" not in page.lower() and "Content-Security-Policy" in page and "<svg" in page
     assert "default-src 'none'" in html.unescape(page)

@@ -118,7 +118,7 @@ def test_refresh_keeps_reasons_and_repins_signatures(release_reports: dict[str, 
     ]
     new = {r["id"]: r["signature"] for r in release_reports["new"].report["records"]}
     assert all(e["signature"] == new[e["record"]] for e in after["deviations"][:2])
-    assert after["format"] == "seqthink-conformance-baseline/3" and after["project"] == data["project"]
+    assert after["format"] == "seqthink-conformance-baseline/4" and after["project"] == data["project"]
 
 
 def test_refresh_of_a_missing_file_is_one_line(release_reports: dict[str, Ran], tmp_path: Path) -> None:

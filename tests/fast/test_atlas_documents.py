@@ -25,7 +25,7 @@ def test_order_puts_releases_oldest_first_after_other_targets() -> None:
         "npm:2025.7.1",
         "npm:2025.11.25",
     ]
-    assert Atlas.model_fields["format"].default == "seqthink-conformance-atlas/3"
+    assert Atlas.model_fields["format"].default == "seqthink-conformance-atlas/4"
 
 
 def test_merge_of_a_folder_without_an_atlas_fails_in_one_line(tmp_path: Path) -> None:

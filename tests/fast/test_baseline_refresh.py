@@ -169,7 +169,7 @@ def test_one_entry_per_root_cause_with_its_departures_folded_under_it(
     assert tops[0].reason == (f"because of {told[0]}, says a human" if told else tops[0].reason)
     assert tops[0].reason.startswith("TODO") == (not told)
     reloaded = Baseline.model_validate(yaml.safe_load(dump_baseline(done.baseline)))
-    assert reloaded.format == "seqthink-conformance-baseline/3" and reloaded == done.baseline
+    assert reloaded.format == "seqthink-conformance-baseline/4" and reloaded == done.baseline
     gate = evaluate_gate(report.records, reloaded, baseline_path="b.yaml", canonical=CANONICAL)
     assert gate.passed and {e.record for e in gate.expected} == {cause, *explained}
     strict = evaluate_gate(report.records, reloaded, baseline_path="b.yaml", canonical=CANONICAL, strict=True)

@@ -29,8 +29,14 @@ def answer_call(message: Message) -> None:
     reply(message, {"content": [{"type": "text", "text": "ok"}]})
 
 
-def serve(on_call: Callable[[Message], None] = answer_call) -> None:
-    """Answer initialize and tools/list properly; hand tools/call to `on_call`."""
+def serve(
+    on_call: Callable[[Message], None] = answer_call,
+    *,
+    tool: Message = TOOL,
+    version: Callable[[str], str] = lambda offered: offered,
+) -> None:
+    """Answer initialize (with `version` of the one offered) and tools/list (`tool`) properly; hand tools/call
+    to `on_call`."""
     for line in sys.stdin.buffer:
         message = json.loads(line)
         if "id" not in message:
@@ -40,13 +46,13 @@ def serve(on_call: Callable[[Message], None] = answer_call) -> None:
             reply(
                 message,
                 {
-                    "protocolVersion": message["params"]["protocolVersion"],
+                    "protocolVersion": version(message["params"]["protocolVersion"]),
                     "capabilities": {"tools": {}},
                     "serverInfo": {"name": "mini", "version": "0"},
                 },
             )
         elif method == "tools/list":
-            reply(message, {"tools": [TOOL]})
+            reply(message, {"tools": [tool]})
         elif method == "tools/call":
             on_call(message)
         else:

@@ -12,7 +12,7 @@ from conformance.report.escape import safe, write_line
 NAME = "baseline"
 HELP = "write a baseline from a report's departures, or refresh one"
 DESCRIPTION = (
-    "Write a baseline (format /3): one entry per root cause of a report, the departures it explains "
+    "Write a baseline (format /4): one entry per root cause of a report, the departures it explains "
     "folded under it, each with its behaviour signature; edit "
     "the reasons before committing it. With --refresh FILE, keep FILE's reasons, take the report's "
     "signatures, add entries, keep its comments and the entries the report did not run, list those that no "

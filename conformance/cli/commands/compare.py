@@ -200,11 +200,17 @@ def print_comparison(
     report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
 ) -> None:
     from conformance.gate.comparison import not_seen
+    from conformance.report.text import era_lines
 
     comparison = report.comparison
     assert comparison is not None
     differences = {d.id: d for d in comparison.differences}
     write_line("", out)
+    if comparison.eras:
+        write_line("revision settled on, per era's client:", out)
+        for line in era_lines(comparison):
+            write_line(f"  {safe(line, 200)}", out)
+        write_line("", out)
     for cause in report.root_causes:
         records = ", ".join(cause.records)
         lead = f"root cause {safe(cause.id)} [{records}]: "

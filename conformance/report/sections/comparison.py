@@ -14,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import CauseRow, Comparison, Difference, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import difference_groups
+from conformance.report.text import difference_groups, era_lines
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,9 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         + ("; the search stopped at its budget." if c.budget_reached else ".")
     )
     lines.append("")
+    if c.eras:
+        lines += ["Revision settled on, per era's client (a difference some eras only see names them):", ""]
+        lines += [f"- {md(line, 400)}" for line in era_lines(c)] + [""]
     for cause, members in compared.groups:
         if cause is None:
             lines += ["### Not grouped", ""]
@@ -125,6 +128,9 @@ def html(compared: Compared) -> list[Content]:
         tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
             + ("; the search stopped at its budget." if c.budget_reached else ".")),
     ]
+    if c.eras:
+        out += [tag("h4", "Revision settled on, per era's client"),
+                tag("ul", [tag("li", line) for line in era_lines(c)])]
     for cause, members in compared.groups:
         if cause is None:
             out.append(tag("h3", "Not grouped", id=NOT_GROUPED))
@@ -153,6 +159,7 @@ def _difference_html(d: Difference) -> Markup:
                 ["id", tag("code", d.id)],
                 ["aspect", d.aspect],
                 ["records", ", ".join(d.records) or "—"],
+                *([["eras", f"seen by {', '.join(d.eras)} clients only"]] if d.eras else []),
                 ["A", tag("code", d.a)],
                 ["B", tag("code", d.b)],
                 ["shrunk", "yes" if d.minimized else "no (budget)"],
