@@ -179,7 +179,18 @@ claim_like_texts: st.SearchStrategy[str] = st.one_of(
 )
 """Thoughts that look like hypotheses, verifications and conclusions (the claim audit's inputs)."""
 
-content_texts: st.SearchStrategy[str] = st.one_of(reasoning_texts, thought_texts, claim_like_texts)
+SENTENCE_ENDINGS: Final[tuple[str, ...]] = ("?", "？", " ?", "?!", "¿?", "!", "…", "...", ";", ":", ".")
+punctuated_texts: st.SearchStrategy[str] = st.builds(
+    lambda text, ending: text + ending,
+    st.one_of(reasoning_texts, single_line_strings),
+    st.sampled_from(SENTENCE_ENDINGS),
+)
+"""Thoughts ending in a question mark (ASCII, full-width, spaced), an exclamation, an ellipsis...: a fork that
+decides something from how a thought ends is seen only if some thought ends that way."""
+
+content_texts: st.SearchStrategy[str] = st.one_of(
+    reasoning_texts, thought_texts, claim_like_texts, punctuated_texts
+)
 
 branch_labels = st.one_of(
     truthy_strings,

@@ -69,7 +69,43 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     counted = isinstance(found.get("thoughtHistoryLength"), int)
     expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
     expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
+    _expect_echoes(exchange, found)
     return found
+
+
+_EXACT = 2**53
+"""Numbers a JavaScript server echoes digit for digit (beyond it, a double rounds what was sent)."""
+
+
+def _sent_arguments(exchange: Exchange) -> dict[str, JSON]:
+    request = exchange.request
+    params = request.get("params") if isinstance(request, dict) else None
+    if not isinstance(params, dict) or params.get("name") != TOOL:
+        return {}
+    arguments = params.get("arguments")
+    return arguments if isinstance(arguments, dict) else {}
+
+
+def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
+    """An accepted answer's thoughtNumber and nextThoughtNeeded are the values sent (OBJ-14's statement:
+    they echo the request), whatever else the call held; a value changed on the way back contradicts
+    OBJ-14 wherever it is read, not the record of the test that happened to read it (ABS-3 for a flag
+    decided by the thought's content). Only plain values are compared: a boolean flag, a number a double
+    holds exactly; a missing field is OBJ-4's."""
+    sent = _sent_arguments(exchange)
+    flag = sent.get("nextThoughtNeeded")
+    if isinstance(flag, bool) and "nextThoughtNeeded" in found:
+        expect("OBJ-14", found["nextThoughtNeeded"] == flag,
+               lambda: f"nextThoughtNeeded {json.dumps(flag)} sent, {json.dumps(found['nextThoughtNeeded'])} "
+                       f"answered: {describe(exchange)}")
+    number = sent.get("thoughtNumber")
+    plain = isinstance(number, int | float) and not isinstance(number, bool) and abs(number) < _EXACT
+    if plain and "thoughtNumber" in found:
+        echoed = found["thoughtNumber"]
+        same = isinstance(echoed, int | float) and not isinstance(echoed, bool) and echoed == number
+        expect("OBJ-14", same,
+               lambda: f"thoughtNumber {json.dumps(number)} sent, {json.dumps(echoed)} answered: "
+                       f"{describe(exchange)}")
 
 
 def _refused_as_invalid(exchange: Exchange) -> bool:

@@ -77,6 +77,7 @@ def test_no_route_returns_a_stored_thought(
     first="Hypothesis: 2 + 2 = 5.",
     second="Verification: the hypothesis is false.",
 )
+@example(envelope=Envelope("x", 2, 3, False), first="Is the hypothesis right?", second="It is right.")
 def test_answers_do_not_depend_on_content(
     server: ServerSession, envelope: Envelope, first: str, second: str
 ) -> None:

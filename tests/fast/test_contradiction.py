@@ -3,13 +3,21 @@ makes of it (conformance/suite/contradiction.py, gate/verdicts.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conformance.catalog.records import UnknownRecordError
 from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.core.results import RunResults, TestOutcome
+from conformance.drivers.wire import Exchange
 from conformance.gate.verdicts import judge
+from conformance.suite.answers import accepted
 from conformance.suite.contradiction import Contradiction, contradicted, expect
 
 
@@ -72,3 +80,49 @@ def test_a_record_a_failure_names_departs_and_lists_that_test() -> None:
     assert [t.nodeid for t in verdicts["RTE-5"].tests] == ["t::test_optional", "t::test_count"]
     assert verdicts["RTE-5"].tests[0].contradicted == ["RTE-5"]
     assert verdicts["RTE-5"].reason == "RTE-5 contradicted: count 3 became 3"
+
+
+def _answered(arguments: dict[str, JSON], status: dict[str, JSON]) -> Exchange:
+    request: JSON = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                     "params": {"name": TOOL, "arguments": arguments}}
+    result: JSON = {"content": [{"type": "text", "text": json.dumps(status, indent=2)}]}
+    response: dict[str, JSON] = {"jsonrpc": "2.0", "id": 1, "result": result}
+    return Exchange(method="tools/call", request=request, response=response, stderr=b"", t_sent=0.0,
+                    t_received=0.0)
+
+
+@given(
+    number=st.one_of(st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1),
+                     st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15)),
+    flag=st.booleans(),
+    echoed_number=st.one_of(st.none(), st.integers(), st.floats(allow_nan=False, allow_infinity=False)),
+    echoed_flag=st.one_of(st.none(), st.booleans()),
+)
+def test_an_answer_changing_what_it_echoes_contradicts_obj_14(
+    number: int | float, flag: bool, echoed_number: int | float | None, echoed_flag: bool | None
+) -> None:
+    """An accepted answer whose thoughtNumber or nextThoughtNeeded is not the value sent names OBJ-14 (its
+    statement: they echo the request), whichever test reads it; an echo as sent passes."""
+    shown_number = number if echoed_number is None else echoed_number
+    shown_flag = flag if echoed_flag is None else echoed_flag
+    status: dict[str, JSON] = {"thoughtNumber": shown_number, "totalThoughts": 1,
+                               "nextThoughtNeeded": shown_flag, "branches": [], "thoughtHistoryLength": 1}
+    exchange = _answered({"thought": "Is it?", "thoughtNumber": number, "totalThoughts": 1,
+                          "nextThoughtNeeded": flag}, status)
+    if shown_number == number and shown_flag is flag:
+        assert accepted(exchange)["nextThoughtNeeded"] is flag
+        return
+    with pytest.raises(Contradiction) as raised:
+        accepted(exchange)
+    assert raised.value.record == "OBJ-14"
+
+
+def test_values_sent_out_of_type_are_not_read_as_echoes() -> None:
+    """A flag sent as a string, a number sent as a string or too large for a double: what comes back is
+    another record's business (the guards, coercion), not an echo to compare."""
+    status: dict[str, JSON] = {"thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
+                               "branches": [], "thoughtHistoryLength": 1}
+    for number, flag in (("3", "yes"), (2**60 + 1, "true")):
+        exchange = _answered({"thought": "t", "thoughtNumber": number, "totalThoughts": 3,
+                              "nextThoughtNeeded": flag}, status)
+        assert accepted(exchange)["thoughtNumber"] == 3
