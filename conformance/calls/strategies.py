@@ -285,6 +285,22 @@ adversarial_envelopes: st.SearchStrategy[Envelope] = st.builds(
 """Envelopes that pass the falsy/type guards but break the schema's minimum and integer type."""
 
 
+numeric_strings: st.SearchStrategy[JSON] = st.one_of(
+    numbers.map(str),
+    st.sampled_from(["1", "5", " 3 ", "+2", "07", "1e1", "0x10", "1.5", "-2", "Infinity", "NaN", "1_000"]),
+)
+"""Strings a lenient guard could read as numbers (`Number(x)`, `parseInt`, `parseFloat`)."""
+
+LOOKALIKES: Final[Mapping[str, st.SearchStrategy[JSON]]] = {
+    "thought": st.one_of(truthy_numbers, st.booleans(), st.lists(truthy_strings, min_size=1, max_size=2)),
+    "thoughtNumber": numeric_strings,
+    "totalThoughts": numeric_strings,
+    "nextThoughtNeeded": st.sampled_from(["true", "false", "True", "1", "0", "yes", 1, 0, None, [True]]),
+}
+"""Per required field, values of the wrong JSON type that a fork's guard could coerce into the right one:
+the original refuses every one (its guards check typeof), so a guard that converts is seen."""
+
+
 def field_values(name: str) -> st.SearchStrategy[JSON | Omitted]:
     """Any value for a required field, weighted toward the ones its guard has to decide on."""
     typed: dict[str, st.SearchStrategy[JSON]] = {
@@ -293,14 +309,31 @@ def field_values(name: str) -> st.SearchStrategy[JSON | Omitted]:
         "totalThoughts": numbers,
         "nextThoughtNeeded": st.booleans(),
     }
-    return st.one_of(st.just(OMIT), falsy_values, typed[name], json_values)
+    return st.one_of(st.just(OMIT), falsy_values, typed[name], LOOKALIKES[name], json_values)
 
 
-raw_arguments: st.SearchStrategy[dict[str, JSON]] = st.fixed_dictionaries(
-    {},
-    optional={name: field_values(name) for name in REQUIRED},
-).map(lambda d: {k: v for k, v in d.items() if not isinstance(v, Omitted)})
-"""Arguments objects whose four required fields are each missing, falsy, mistyped or valid."""
+@st.composite
+def _one_field_off(draw: st.DrawFn) -> dict[str, JSON]:
+    """A valid call with one required field replaced: the later guards are reached as often as the first."""
+    arguments: dict[str, JSON] = draw(envelopes).arguments()
+    name = draw(st.sampled_from(REQUIRED))
+    value = draw(field_values(name))
+    if isinstance(value, Omitted):
+        del arguments[name]
+    else:
+        arguments[name] = value
+    return arguments
+
+
+raw_arguments: st.SearchStrategy[dict[str, JSON]] = st.one_of(
+    st.fixed_dictionaries(
+        {},
+        optional={name: field_values(name) for name in REQUIRED},
+    ).map(lambda d: {k: v for k, v in d.items() if not isinstance(v, Omitted)}),
+    _one_field_off(),
+)
+"""Arguments objects whose four required fields are each missing, falsy, mistyped, lookalike or valid, half
+of them valid but for one field."""
 
 
 def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]:

@@ -98,7 +98,7 @@ def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
         exchange = server.call(arguments)
         where = f"{step.chain}[{step.index}] {step.text!r}"
         assert without_count(exchange) == control, (where, describe(exchange))
-        expect_render(exchange.stderr, arguments)
+        expect_render(exchange.stderr, arguments, server)
 
 
 @evidences("ABS-2/a1")

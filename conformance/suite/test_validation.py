@@ -54,6 +54,9 @@ _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 
 @example(arguments={**_VALID, "thought": " "})
 @example(arguments={**_VALID, "thoughtNumber": "1"})
 @example(arguments={**_VALID, "nextThoughtNeeded": 0})
+@example(arguments={**_VALID, "totalThoughts": "5"})
+@example(arguments={**_VALID, "nextThoughtNeeded": "false"})
+@example(arguments={**_VALID, "thought": 7})
 def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """Rejected exactly when a falsy/type guard fails; a rejection retains nothing, an acceptance one
     thought."""

@@ -1,0 +1,51 @@
+"""Which record a wrong totalThoughts contradicts: RTE-4 (raised to thoughtNumber when exceeded, never
+lowered) or its amendment RTE-4/a1 (the update consults only the two numbers), told from what was observed.
+
+A total below max(n, m) breaks RTE-4's own sentence. One above it breaks RTE-4 only where its sentence
+speaks (n > m) and the two numbers alone give the same raise; a raise the numbers alone do not give (a
+plain control call with them is answered max(n, m)) was decided by something else, as RTE-4/a1 forbids.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.core.js import js_double
+from conformance.core.jsontypes import JSON
+from conformance.suite.answers import answer_status
+from conformance.suite.jsvalues import coerced_total
+from conformance.suite.session import ServerSession
+
+_CONTROL_THOUGHT: Final = "control"
+
+
+def total_record(server: ServerSession, arguments: dict[str, JSON], observed: object) -> str:
+    """The record a total of `observed` for this accepted call contradicts (RTE-4 or RTE-4/a1)."""
+    number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
+    if not isinstance(number, int | float) or not isinstance(total, int | float):
+        return "RTE-4"
+    wanted = coerced_total(number, total)
+    if not isinstance(observed, int | float) or isinstance(observed, bool) or not observed > wanted:
+        return "RTE-4"
+    if js_double(number) <= js_double(total):
+        return "RTE-4/a1"
+    control = {
+        "thought": _CONTROL_THOUGHT,
+        "thoughtNumber": number,
+        "totalThoughts": total,
+        "nextThoughtNeeded": arguments.get("nextThoughtNeeded", True),
+    }
+    answered = server.call(control)
+    if answered.error is None and answered.result is not None and answered.result.get("isError") is not True:
+        plain = answer_status(answered).get("totalThoughts")
+        if isinstance(plain, int | float) and js_double(plain) == wanted:
+            return "RTE-4/a1"
+    return "RTE-4"
+
+
+def header_total(text: str) -> float | None:
+    """The total a rendered header shows, as a number (None when it shows none)."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
