@@ -65,6 +65,7 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
         expect("RTE-3", not refused, f"call was refused as invalid: {describe(exchange)}")
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
+    _expect_refusals_flagged(exchange)
     found = answer_status(exchange, "OBJ-4")
     counted = isinstance(found.get("thoughtHistoryLength"), int)
     expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
@@ -106,6 +107,19 @@ def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
         expect("OBJ-14", same,
                lambda: f"thoughtNumber {json.dumps(number)} sent, {json.dumps(echoed)} answered: "
                        f"{describe(exchange)}")
+
+
+def _expect_refusals_flagged(exchange: Exchange) -> None:
+    """An unflagged answer holding OBJ-8's {error, status: "failed"} to a call the original refuses too is a
+    refusal without its isError flag: OBJ-8's departure, not an accepted answer missing OBJ-4's fields."""
+    try:
+        parsed = json.loads(exchange.text or "")
+    except ValueError:
+        return
+    refusal = isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+    sent = _sent_arguments(exchange)
+    if refusal and sent and guard_failure(sent) is not None:
+        expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
 
 
 def _refused_as_invalid(exchange: Exchange) -> bool:

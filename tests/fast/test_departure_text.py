@@ -130,6 +130,11 @@ def test_every_departure_kind_renders_without_internals(raised: list[str], falsi
                 if line.startswith(("  deviates", "  error"))]
     assert len(terminal) == len([r for r in departing if r != "CMP-3"]), terminal
     assert any("reproduced at tools/call 2 against npm:0.6.2" in line for line in terminal), terminal
+    # report.md's one line per departure (its <summary>) says what differs, as the terminal does, where the
+    # pair reproduced.
+    summaries = [line for line in outputs["markdown"].splitlines() if line.startswith("<details><summary>")]
+    assert any("thoughtHistoryLength: 1 on the original, 2 here (reproduced at tools/call 2" in s
+               for s in summaries), summaries
     for message in raised:
         # Not cut at its first newline: the message's second line reaches the reader too.
         second = readable(message).splitlines()[1]

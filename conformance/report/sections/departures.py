@@ -59,7 +59,7 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
     explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
     lines = [
         f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
-        f"{in_html(one_line(rv.reason), 160)}</summary>",
+        f"{in_html(headline(rv, replayed), 200)}</summary>",
         "",
     ]
     lines.append(f"{md(rv.statement)}")
@@ -98,7 +98,7 @@ def terminal(departures: Departures) -> list[str]:
     lines = []
     for rv in shown:
         because = f"  (explained by {safe(rv.explained_by)})" if rv.explained_by else ""
-        said = _terminal_said(rv, departures.replayed.get(rv.id))
+        said = safe(headline(rv, departures.replayed.get(rv.id)), 200)
         lines.append(f"  {rv.verdict:<8} {safe(rv.id):<{width}}  {said}{because}")
     accepted = len(departures.records) - len(shown)
     if accepted:
@@ -107,14 +107,15 @@ def terminal(departures: Departures) -> list[str]:
     return lines
 
 
-def _terminal_said(rv: RecordVerdict, evidence: Evidence | None) -> str:
-    """What differs on the pair, where and against which original, when it reproduced; else the reason."""
+def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
+    """A departure in one line, in the server's terms when its pair reproduced: what differs, where and
+    against which original; else the check's reason (the terminal's line and report.md's summary)."""
     if evidence is None or not evidence.reproduced or not evidence.differences:
         unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
-        return safe(one_line(rv.reason), 100) + unreproduced
+        return one_line(rv.reason, 100) + unreproduced
     where = evidence.at.removeprefix("on the example's ")
-    return (safe(one_line(_near_field(evidence.differences[0])), 150)
-            + f" (reproduced at {safe(where, 40)} against {safe(evidence.original_short(), 40)})")
+    return (one_line(_near_field(evidence.differences[0]), 150)
+            + f" (reproduced at {one_line(where, 40)} against {one_line(evidence.original_short(), 40)})")
 
 
 def _near_field(difference: str) -> str:
