@@ -16,8 +16,9 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
+from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Message, expect, said
-from conformance.suite.jsvalues import guard_failure
+from conformance.suite.jsvalues import coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
 
@@ -89,24 +90,36 @@ def _sent_arguments(exchange: Exchange) -> dict[str, JSON]:
 
 def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
     """An accepted answer's thoughtNumber and nextThoughtNeeded are the values sent (OBJ-14's statement:
-    they echo the request), whatever else the call held; a value changed on the way back contradicts
-    OBJ-14 wherever it is read, not the record of the test that happened to read it (ABS-3 for a flag
-    decided by the thought's content). Only plain values are compared: a boolean flag, a number a double
-    holds exactly; a missing field is OBJ-4's."""
+    they echo the request), whatever else the call held; a value changed on the way back contradicts OBJ-14
+    wherever it is read, not the record of the test that happened to read it (ABS-3 for a flag decided by
+    the thought's content). Its totalThoughts is max(n, m) as sent: any other contradicts RTE-4's raise, or
+    its amendment's "only the two numbers" (`total_record`). Only plain values are compared: a boolean
+    flag, a number a double holds exactly; a missing field is OBJ-4's."""
     sent = _sent_arguments(exchange)
     flag = sent.get("nextThoughtNeeded")
     if isinstance(flag, bool) and "nextThoughtNeeded" in found:
         expect("OBJ-14", found["nextThoughtNeeded"] == flag,
                lambda: f"nextThoughtNeeded {json.dumps(flag)} sent, {json.dumps(found['nextThoughtNeeded'])} "
                        f"answered: {describe(exchange)}")
-    number = sent.get("thoughtNumber")
-    plain = isinstance(number, int | float) and not isinstance(number, bool) and abs(number) < _EXACT
-    if plain and "thoughtNumber" in found:
+    number, total = sent.get("thoughtNumber"), sent.get("totalThoughts")
+    if _plain_number(number) and "thoughtNumber" in found:
         echoed = found["thoughtNumber"]
-        same = isinstance(echoed, int | float) and not isinstance(echoed, bool) and echoed == number
-        expect("OBJ-14", same,
+        expect("OBJ-14", _plain_number(echoed) and echoed == number,
                lambda: f"thoughtNumber {json.dumps(number)} sent, {json.dumps(echoed)} answered: "
                        f"{describe(exchange)}")
+    if _plain_number(number) and _plain_number(total) and "totalThoughts" in found:
+        assert isinstance(number, int | float) and isinstance(total, int | float)
+        answered, wanted = found["totalThoughts"], coerced_total(number, total)
+        if not (_plain_number(answered) and answered == wanted):
+            expect(total_record(None, sent, answered), False,
+                   f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
+                   f"{json.dumps(answered)} answered; the original answers {json.dumps(wanted)}: "
+                   f"{describe(exchange)}")
+
+
+def _plain_number(value: object) -> bool:
+    """A number a double holds exactly, compared as sent (no boolean, nothing past 2**53)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < _EXACT
 
 
 def _expect_refusals_flagged(exchange: Exchange) -> None:

@@ -4,22 +4,23 @@ lowered) or its amendment RTE-4/a1 (the update consults only the two numbers), t
 A total below max(n, m) breaks RTE-4's own sentence. One above it breaks RTE-4 only where its sentence
 speaks (n > m) and the two numbers alone give the same raise; a raise the numbers alone do not give (a
 plain control call with them is answered max(n, m)) was decided by something else, as RTE-4/a1 forbids.
+Without a server to ask (an answer read alone), a raise past n > m is taken as RTE-4's.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
-from conformance.suite.answers import answer_status
 from conformance.suite.jsvalues import coerced_total
 from conformance.suite.session import ServerSession
 
 _CONTROL_THOUGHT: Final = "control"
 
 
-def total_record(server: ServerSession, arguments: dict[str, JSON], observed: object) -> str:
+def total_record(server: ServerSession | None, arguments: dict[str, JSON], observed: object) -> str:
     """The record a total of `observed` for this accepted call contradicts (RTE-4 or RTE-4/a1)."""
     number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
     if not isinstance(number, int | float) or not isinstance(total, int | float):
@@ -29,6 +30,8 @@ def total_record(server: ServerSession, arguments: dict[str, JSON], observed: ob
         return "RTE-4"
     if js_double(number) <= js_double(total):
         return "RTE-4/a1"
+    if server is None:
+        return "RTE-4"
     control = {
         "thought": _CONTROL_THOUGHT,
         "thoughtNumber": number,
@@ -36,9 +39,13 @@ def total_record(server: ServerSession, arguments: dict[str, JSON], observed: ob
         "nextThoughtNeeded": arguments.get("nextThoughtNeeded", True),
     }
     answered = server.call(control)
-    if answered.error is None and answered.result is not None and answered.result.get("isError") is not True:
-        plain = answer_status(answered).get("totalThoughts")
-        if isinstance(plain, int | float) and js_double(plain) == wanted:
+    if answered.error is None and not answered.is_error:
+        try:
+            status = json.loads(answered.text or "")
+        except ValueError:
+            status = None
+        plain = status.get("totalThoughts") if isinstance(status, dict) else None
+        if isinstance(plain, int | float) and not isinstance(plain, bool) and js_double(plain) == wanted:
             return "RTE-4/a1"
     return "RTE-4"
 
