@@ -110,8 +110,10 @@ def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
     if _plain_number(number) and _plain_number(total) and "totalThoughts" in found:
         assert isinstance(number, int | float) and isinstance(total, int | float)
         answered, wanted = found["totalThoughts"], coerced_total(number, total)
-        if not (_plain_number(answered) and answered == wanted):
-            expect(total_record(None, sent, answered), False,
+        differs = _plain_number(answered) and answered != wanted
+        record = total_record(None, sent, answered) if differs else None
+        if record is not None:
+            expect(record, False,
                    f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
                    f"{json.dumps(answered)} answered; the original answers {json.dumps(wanted)}: "
                    f"{describe(exchange)}")

@@ -4,13 +4,13 @@ lowered) or its amendment RTE-4/a1 (the update consults only the two numbers), t
 A total below max(n, m) breaks RTE-4's own sentence. One above it breaks RTE-4 only where its sentence
 speaks (n > m) and the two numbers alone give the same raise; a raise the numbers alone do not give (a
 plain control call with them is answered max(n, m)) was decided by something else, as RTE-4/a1 forbids.
-Without a server to ask (an answer read alone), a raise past n > m is taken as RTE-4's.
+Without a server to ask (an answer read alone), a raise past n > m is left undecided.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Final, overload
 
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
@@ -20,8 +20,17 @@ from conformance.suite.session import ServerSession
 _CONTROL_THOUGHT: Final = "control"
 
 
-def total_record(server: ServerSession | None, arguments: dict[str, JSON], observed: object) -> str:
-    """The record a total of `observed` for this accepted call contradicts (RTE-4 or RTE-4/a1)."""
+@overload
+def total_record(server: ServerSession, arguments: dict[str, JSON], observed: object) -> str: ...
+
+
+@overload
+def total_record(server: None, arguments: dict[str, JSON], observed: object) -> str | None: ...
+
+
+def total_record(server: ServerSession | None, arguments: dict[str, JSON], observed: object) -> str | None:
+    """The record a total of `observed` for this accepted call contradicts (RTE-4 or RTE-4/a1); None when
+    only a control call could tell and there is no server to make it."""
     number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
     if not isinstance(number, int | float) or not isinstance(total, int | float):
         return "RTE-4"
@@ -31,7 +40,7 @@ def total_record(server: ServerSession | None, arguments: dict[str, JSON], obser
     if js_double(number) <= js_double(total):
         return "RTE-4/a1"
     if server is None:
-        return "RTE-4"
+        return None
     control = {
         "thought": _CONTROL_THOUGHT,
         "thoughtNumber": number,
