@@ -29,13 +29,16 @@ def total_record(server: None, arguments: dict[str, JSON], observed: object) -> 
 
 
 def total_record(server: ServerSession | None, arguments: dict[str, JSON], observed: object) -> str | None:
-    """The record a total of `observed` for this accepted call contradicts (RTE-4 or RTE-4/a1); None when
-    only a control call could tell and there is no server to make it."""
+    """The record a total of `observed` for this accepted call contradicts: RTE-4 or RTE-4/a1, or OBJ-4 for
+    a total that is no number at all (the answer's shape); None when only a control call could tell and
+    there is no server to make it."""
     number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
     if not isinstance(number, int | float) or not isinstance(total, int | float):
         return "RTE-4"
+    if not isinstance(observed, int | float) or isinstance(observed, bool):
+        return "OBJ-4"
     wanted = coerced_total(number, total)
-    if not isinstance(observed, int | float) or isinstance(observed, bool) or not observed > wanted:
+    if not observed > wanted:
         return "RTE-4"
     if js_double(number) <= js_double(total):
         return "RTE-4/a1"
