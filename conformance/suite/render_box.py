@@ -39,7 +39,9 @@ class Box:
 
     @property
     def caption(self) -> re.Match[str] | None:
-        return CAPTION.search(self.header)
+        """The label, numbers and context, read through any padding around them (the padding is CMP-5's
+        business: the whole box is compared byte for byte after its parts)."""
+        return CAPTION.search(self.header.strip())
 
     @property
     def kind(self) -> str | None:

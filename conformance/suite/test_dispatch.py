@@ -12,6 +12,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
+from conformance.suite.contradiction import expect
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
@@ -113,8 +114,14 @@ handler is the only reason to refuse them."""
 @evidences("EXT-1")
 @given(method=st.sampled_from(sorted(UNREGISTERED)))
 def test_unregistered_methods_are_method_not_found(server: ServerSession, method: str) -> None:
-    """Methods without a handler are answered by the SDK: -32601 "Method not found"."""
-    error = server.wire.request(method, UNREGISTERED[method]).error
-    assert error is not None and error.get("code") == -32601 and error.get("message") == "Method not found", (
-        error
+    """Methods without a handler are answered by the SDK: -32601 "Method not found". A method answered at
+    all has a handler the original does not register: CMP-3's "exactly two request handlers"."""
+    exchange = server.wire.request(method, UNREGISTERED[method])
+    error = exchange.error
+    expect("CMP-3", error is not None,
+           lambda: f"{method} is answered where the original has no handler for it (-32601 \"Method not "
+                   f"found\"): {describe(exchange)}")
+    assert error is not None
+    assert error.get("code") == -32601 and error.get("message") == "Method not found", (
+        f"{method} is refused with {error}, not the SDK's -32601 \"Method not found\""
     )
