@@ -18,6 +18,10 @@ from conformance.core.jsontypes import JSON
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
 _WORD: Final = re.compile(r"\s+|\w+|[^\w\s]")
+_WINDOW_CHARS: Final = 400
+"""Characters kept either side of the differing span before the texts are split into words."""
+_MATCHED_WORDS: Final = 4_000_000
+"""The largest product of the two changed middles' word counts matched word by word (a few seconds)."""
 _AMBER_KEY: Final = re.compile(r"^\s*'([^']*)': (?:dict\(\{|list\(\[|''\')$")
 
 
@@ -82,21 +86,57 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
 
 
 def word_difference(original: str, target: str, context: int = 3) -> tuple[str, str]:
-    """The two texts cut to the words that differ, with a few words around: `… a [b] c …` each side."""
-    a, b = _WORD.findall(original), _WORD.findall(target)
-    blocks = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    changed = [op for op in blocks if op[0] != "equal"]
-    if not changed:
+    """The two texts cut to the words that differ, with a few words around: `… a [b] c …` each side. Only a
+    window around the characters that differ is split into words (a 1 MiB box costs what a short one does)."""
+    if original == target:
         return json.dumps(original, ensure_ascii=False), json.dumps(target, ensure_ascii=False)
+    head = _common_length(original, target)
+    tail = _common_length(original[head:][::-1], target[head:][::-1])
+    start = max(head - _WINDOW_CHARS, 0)
+    ends = (len(original) - max(tail - _WINDOW_CHARS, 0), len(target) - max(tail - _WINDOW_CHARS, 0))
+    a, b = _WORD.findall(original[start:ends[0]]), _WORD.findall(target[start:ends[1]])
+    changed = _changed_blocks(a, b)
     first, last = changed[0], changed[-1]
 
-    def cut(words: list[str], start: int, end: int) -> str:
-        lo, hi = max(start - context, 0), min(end + context, len(words))
-        text = "".join(words[lo:start]) + "[" + "".join(words[start:end]) + "]" + "".join(words[end:hi])
+    def cut(words: list[str], begin: int, end: int, more_after: bool) -> str:
+        lo, hi = max(begin - context, 0), min(end + context, len(words))
+        text = "".join(words[lo:begin]) + "[" + "".join(words[begin:end]) + "]" + "".join(words[end:hi])
         inner = json.dumps(text, ensure_ascii=False)[1:-1]
-        return ("…" if lo else "") + inner + ("…" if hi < len(words) else "")
+        return ("…" if lo or start else "") + inner + ("…" if hi < len(words) or more_after else "")
 
-    return f"“{cut(a, first[1], last[2])}”", f"“{cut(b, first[3], last[4])}”"
+    return (f"“{cut(a, first[1], last[2], ends[0] < len(original))}”",
+            f"“{cut(b, first[3], last[4], ends[1] < len(target))}”")
+
+
+def _common_length(a: str, b: str) -> int:
+    """How many leading characters the two strings share, by halving (each comparison runs in C)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _changed_blocks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's changed opcodes, past the common head and tail; a middle too long to match (a 1 MiB
+    thought's border is a million one-character words, quadratic for the matcher) is one changed block."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    end_a, end_b = len(a) - tail, len(b) - tail
+    if head == end_a and head == end_b:
+        return []
+    if (end_a - head) * (end_b - head) > _MATCHED_WORDS:
+        return [("replace", head, end_a, head, end_b)]
+    blocks = difflib.SequenceMatcher(a=a[head:end_a], b=b[head:end_b], autojunk=False).get_opcodes()
+    return [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in blocks
+            if tag != "equal"]
 
 
 def said(differences: list[FieldDifference], here: str = "here") -> str:

@@ -105,7 +105,8 @@ def test_an_answer_changing_what_it_echoes_contradicts_obj_14(
     statement: they echo the request), whichever test reads it; an echo as sent passes."""
     shown_number = number if echoed_number is None else echoed_number
     shown_flag = flag if echoed_flag is None else echoed_flag
-    status: dict[str, JSON] = {"thoughtNumber": shown_number, "totalThoughts": 1,
+    raised_total = number if number > 1 else 1  # RTE-4's raise, as the original answers it
+    status: dict[str, JSON] = {"thoughtNumber": shown_number, "totalThoughts": raised_total,
                                "nextThoughtNeeded": shown_flag, "branches": [], "thoughtHistoryLength": 1}
     exchange = _answered({"thought": "Is it?", "thoughtNumber": number, "totalThoughts": 1,
                           "nextThoughtNeeded": flag}, status)
@@ -115,6 +116,27 @@ def test_an_answer_changing_what_it_echoes_contradicts_obj_14(
     with pytest.raises(Contradiction) as raised:
         accepted(exchange)
     assert raised.value.record == "OBJ-14"
+
+
+@given(number=st.integers(min_value=1, max_value=50), total=st.integers(min_value=1, max_value=50),
+       answered=st.integers(min_value=-5, max_value=60))
+def test_an_answered_total_other_than_the_raise_names_rte_4_or_its_amendment(
+    number: int, total: int, answered: int
+) -> None:
+    """Read from an answer alone, a total below max(n, m) breaks RTE-4's raise; one above it with n <= m was
+    raised by something besides the two numbers (RTE-4/a1); one above it with n > m needs a control call to
+    tell, so the answer alone names nothing; max(n, m) passes."""
+    status: dict[str, JSON] = {"thoughtNumber": number, "totalThoughts": answered, "nextThoughtNeeded": True,
+                               "branches": [], "thoughtHistoryLength": 1}
+    exchange = _answered({"thought": "t", "thoughtNumber": number, "totalThoughts": total,
+                          "nextThoughtNeeded": True}, status)
+    wanted = max(number, total)
+    if answered == wanted or (answered > wanted and number > total):
+        assert accepted(exchange)["totalThoughts"] == answered
+        return
+    with pytest.raises(Contradiction) as raised:
+        accepted(exchange)
+    assert raised.value.record == ("RTE-4" if answered < wanted else "RTE-4/a1")
 
 
 def test_values_sent_out_of_type_are_not_read_as_echoes() -> None:

@@ -85,3 +85,39 @@ def test_another_causes_difference_is_not_this_causes_evidence() -> None:
     count = "result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"
     assert _speaks_of(version, _about(["CMP-3/a1"])) and not _speaks_of(version, _about(["CMP-5"]))
     assert _speaks_of(count, _about(["OBJ-2"])) and not _speaks_of(count, _about(["CMP-5"]))
+
+
+def _bracketed(said: str) -> str:
+    return said[said.index("[") + 1: said.rindex("]")]
+
+
+@given(
+    head=st.text(alphabet="ab ─│\n", max_size=3000),
+    tail=st.text(alphabet="ab ─│\n", max_size=3000),
+    was=st.text(alphabet="xy z", max_size=6),
+    now=st.text(alphabet="xy z", max_size=6),
+)
+def test_a_word_difference_far_inside_long_texts_is_the_one_in_short_ones(
+    head: str, tail: str, was: str, now: str
+) -> None:
+    """Only a window around the differing characters is split into words: what is bracketed on each side
+    holds the changed words, however long the shared text around them."""
+    if was == now:
+        return
+    original, target = head + "|" + was + "|" + tail, head + "|" + now + "|" + tail
+    said_was, said_now = word_difference(original, target)
+    short_was, short_now = word_difference(f"|{was}|", f"|{now}|")
+    assert (_bracketed(said_was), _bracketed(said_now)) == (_bracketed(short_was), _bracketed(short_now))
+    assert len(said_was) < 2000 and len(said_now) < 2000
+
+
+def test_a_megabyte_box_whose_padding_changed_is_said_in_a_few_words() -> None:
+    """A 1 MiB thought's box with its padding changed: the border is a million one-character words, which
+    the word matcher must never be handed whole (it is quadratic in them)."""
+    thought = "x" * 1_000_000
+    border = "─" * (len(thought) + 4)
+    original = f"┌{border}┐\n│ {thought}   │\n└{border}┘\n"
+    target = f"┌{border}┐\n│ {thought} │\n└{border}┘\n"
+    said_was, said_now = word_difference(original, target)
+    assert _bracketed(said_was).startswith("   ") and not _bracketed(said_now).startswith("   ")
+    assert len(said_was) < 1000 and len(said_now) < 1000
