@@ -133,7 +133,11 @@ def test_action_is_strict_about_unexplained_baseline_entries_by_default(
 def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: Path) -> None:
     """Mode pull-request on 2026.7.4 → 2026.8.31 (base and head as a workflow would have built them): the
     job summary gets the headline table, the comment file stays under GitHub's limit and names what the
-    pull request does not declare, and the job fails on those; the one declared difference reads so."""
+    pull request does not declare, and the job fails on those; the one declared difference reads so.
+
+    What it checks (the changed inputSchema, declared; the changed serverInfo version, not) is seen by
+    compare's fresh processes before any search, so the search gets 1 s (20 s of search and probes
+    added a minute and nothing checked here)."""
     baseline = tmp_path / "compare-baseline.yaml"
     baseline.write_text(
         "format: seqthink-compare-baseline/1\naccepted:\n"
@@ -141,7 +145,7 @@ def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: 
         encoding="utf-8",
     )
     ran = job(tmp_path / "ws", python_venv, mode="pull-request", base="npm:2026.7.4", head="npm:2026.8.31",
-              baseline=str(baseline), profile="dev", seed="20261129", args="--budget 20", transcripts="none")
+              baseline=str(baseline), profile="dev", seed="20261129", args="--budget 1", transcripts="none")
     assert ran.code == 1, ran.output[-4000:]
     assert "## Behaviour differences: base vs head" in ran.summary, ran.summary[:1000]
     assert "| `tool-spec` |" in ran.summary and "not declared: the check fails" in ran.summary
