@@ -16,7 +16,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
-from conformance.suite.contradiction import Message, expect, said
+from conformance.suite.contradiction import Message, brief, expect, said
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
@@ -37,14 +37,14 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     `shape` (OBJ-4 for an accepted answer, OBJ-8 for a refusal), a text that is not one names that record."""
     text = exchange.text
     _expect_shape(shape, text is not None, lambda: f"no text content: {describe(exchange)}")
-    assert text is not None
+    assert text is not None, f"no text content: {describe(exchange)}"
     try:
         parsed = json.loads(text)
     except ValueError:
         parsed = None
         _expect_shape(shape, False, f"text content is not JSON: {text[:300]!r}")
     _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
-    assert isinstance(parsed, dict)
+    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
     return parsed
 
 
@@ -141,7 +141,8 @@ def store(exchange: Exchange) -> StoreState:
            lambda: f"no {' or '.join(missing)} in the status object: {describe(exchange)}")
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
-    assert isinstance(length, int) and isinstance(branches, list)
+    assert isinstance(length, int) and isinstance(branches, list), (
+        f"thoughtHistoryLength {length!r} or branches {brief(branches)} is not a number and a list")
     assert set(map(type, branches)) <= {str}, f"non-string branch label in {branches!r}"
     return StoreState(length, tuple(map(str, branches)))
 
@@ -166,7 +167,7 @@ def rejected(exchange: Exchange) -> str:
     found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
     expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
-    assert isinstance(message, str)
+    assert isinstance(message, str), f"error object without a message: {found}"
     return message
 
 

@@ -102,7 +102,8 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON]) -> None:
     expect("RTE-9", box.kind == want.kind, f"label {box.kind}, expected {want.kind}: {header}")
     expect("RTE-4", box.numbers == want.numbers, f"numbers {box.numbers}, expected {want.numbers}: {header}")
     thought = arguments["thought"]
-    assert isinstance(thought, str)
+    assert isinstance(thought, str), (
+        f"the harness checked the render of a call whose thought is not a string: {thought!r}")
     expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
     found = decode(stderr)
     expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")

@@ -15,7 +15,7 @@ from conformance.core.js import MAX_ARRAY_INDEX, keys_after_insert
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import describe, expect_one_more, store
-from conformance.suite.contradiction import Contradiction
+from conformance.suite.contradiction import Contradiction, brief
 from conformance.suite.jsvalues import branch_key, guard_failure
 
 
@@ -55,6 +55,13 @@ class StoreModel:
 
     def state(self) -> StoreState:
         return StoreState(self.count, self.labels)
+
+    def unlike(self, found: StoreState, answer: str = "the probe call") -> str:
+        """A check's failure message: what `answer` reported of the store beside what the calls the model
+        counted make it."""
+        return (f"{answer} reports thoughtHistoryLength {found.history_length} and branches "
+                f"{brief(list(found.branches))}, not {self.count} and {brief(list(self.labels))} "
+                "after the calls accepted so far")
 
     def after_accepted(self, exchange: Exchange, arguments: dict[str, JSON]) -> None:
         """Advance by one accepted call and check its answer against the model, in step before the call, so

@@ -49,7 +49,7 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
 def test_readme_tool_name_is_not_dispatched(server: ServerSession) -> None:
     """A host wired from the README's tool name reaches no tool; tools/list serves another name."""
     listed = server.wire.list_tools().result
-    assert listed is not None
+    assert listed is not None, "tools/list answered no result"
     tools = listed.get("tools")
     assert isinstance(tools, list), listed
     names = [tool.get("name") for tool in tools if isinstance(tool, dict)]
@@ -90,7 +90,8 @@ def test_non_object_arguments_are_a_protocol_error(
     evidence.note(f"non-object arguments refused with JSON-RPC {error.get('code')}: "
                   f"{str(error.get('message'))[:120]!r}")
     model.probe()
-    assert server.probe() == model.state()
+    found = server.probe()
+    assert found == model.state(), model.unlike(found)
 
 
 UNREGISTERED: dict[str, JSON] = {
