@@ -132,7 +132,7 @@ def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope
         exchange = server.call(envelope.arguments())
         got = store(exchange).history_length
         assert got == start + index, (
-            f"thoughtHistoryLength is {got} after the same call was accepted {index} times from {start}, "
+            f"thoughtHistoryLength is {got} after identical call {index} of {times} from {start}, "
             f"not {start + index}: {describe(exchange)}")
 
 

@@ -4,10 +4,16 @@ rewriting of it, which says nothing in the server's terms ("the check's conditio
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+
+from conformance.calls.store import StoreState
+from conformance.core.jsontypes import JSON
+from conformance.suite.contradiction import brief, first_difference
+from conformance.suite.store_model import StoreModel
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = ("conformance/suite", "conformance/calls", "conformance/drivers")
@@ -54,3 +60,47 @@ def test_bare_asserts_are_found_wherever_they_are(conditions: list[tuple[str, bo
         statement = f"assert {condition}" + (', "says why"' if messaged else "")
         lines += [indent + part for part in statement.split("\n")]
     assert bare_asserts("\n".join(lines) + "\n", "m.py") == wanted
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(value=_json, limit=st.integers(min_value=2, max_value=300))
+def test_a_quoted_value_is_the_servers_json_on_one_line_cut_at_its_limit(value: JSON, limit: int) -> None:
+    """`brief` shows what was on the wire (JSON, key order kept), one line, whole when it fits."""
+    whole = json.dumps(value, ensure_ascii=False)
+    out = brief(value, limit)
+    assert "\n" not in out and len(out) <= max(limit, 1)
+    assert out == whole if len(whole) <= limit else (out.endswith("…") and whole.startswith(out[:-1]))
+
+
+@given(common=st.lists(_json, max_size=4), one=_json, two=_json)
+def test_the_first_difference_names_where_two_runs_parted(common: list[JSON], one: JSON, two: JSON) -> None:
+    out = first_difference([*common, one], [*common, two])
+    if one == two:
+        assert out == f"{len(common) + 1} answers, then {len(common) + 1}"
+    else:
+        assert out == f"answer {len(common) + 1} is {brief(one)}, then {brief(two)}"
+
+
+_labels = st.lists(st.text(alphabet="abc", min_size=1, max_size=3), unique=True, max_size=4)
+
+
+@given(count=st.integers(0, 50), labels=_labels, found_count=st.integers(0, 50), found_labels=_labels)
+def test_a_store_unlike_the_model_is_said_field_by_field(
+    count: int, labels: list[str], found_count: int, found_labels: list[str]
+) -> None:
+    """The probe's state beside the model's: each field that differs, with both values; a label missing or
+    added by name."""
+    out = StoreModel(count, tuple(labels)).unlike(StoreState(found_count, tuple(found_labels)))
+    counted = f"thoughtHistoryLength {found_count}, not {count}"
+    assert (counted in out) is (found_count != count), out
+    for label in set(labels) ^ set(found_labels):
+        assert json.dumps(label) in out, (label, out)
+    if found_labels != labels and set(found_labels) == set(labels):
+        assert f"in the order {brief(found_labels)}, not {brief(labels)}" in out, out
+    assert ("the same state" in out) is (found_count == count and found_labels == labels), out
