@@ -12,7 +12,7 @@ from mcp_types import TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.jsontypes import JSON
+from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
@@ -187,6 +187,20 @@ def without_count(exchange: Exchange) -> dict[str, JSON]:
     status = dict(accepted(exchange))
     status.pop("thoughtHistoryLength")
     return status
+
+
+def _field(status: dict[str, JSON], key: str) -> str:
+    return brief(status[key], 80) if key in status else "missing"
+
+
+def reanswered(before: dict[str, JSON], after: dict[str, JSON], calls: str) -> str:
+    """The message of a check whose two calls should get one answer (the count aside): first the fields the
+    server answered differently (so checks seeing the same change fail alike, and root causes group them by
+    it), then the calls."""
+    keys = [key for key in dict.fromkeys([*before, *after]) if key != "thoughtHistoryLength"]
+    fields = [f"{key} {_field(after, key)}, not {_field(before, key)}"
+              for key in keys if before.get(key, OMIT) != after.get(key, OMIT)]
+    return f"the answer reads {'; '.join(fields) or 'the same'}\n{calls}"
 
 
 def assert_content_independent(server: ServerSession, envelope: Envelope, first: str, second: str) -> None:

@@ -59,6 +59,16 @@ class Box:
         return "\n".join(self.lines)
 
 
+def redrawn(before: Box, after: Box, calls: str) -> str:
+    """The message of a check whose two calls should draw one box: first what the server drew differently
+    (so checks seeing the same change fail alike, and root causes group them by it), then the calls."""
+    if before.header != after.header:
+        drawn = f"the box's header reads {after.header!r}, not {before.header!r}"
+    else:
+        drawn = f"the box reads {after.text[:300]!r}, not {before.text[:300]!r}"
+    return f"{drawn}\n{calls}"
+
+
 def boxes(stderr: bytes) -> list[Box]:
     """Every box in a stretch of stderr, in order: a top border up to the bottom border of equal width."""
     lines = decode(stderr).split("\n")

@@ -35,6 +35,7 @@ from conformance.suite.answers import (
     assert_content_independent,
     describe,
     expect_one_more,
+    reanswered,
     store,
     without_count,
 )
@@ -234,9 +235,9 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
         plain = server.call(envelope.arguments())
         revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
         expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
-        assert without_count(plain) == without_count(revision), (
-            f"revisesThought={revises} changed the answer: {brief(without_count(revision))}, not "
-            f"{brief(without_count(plain))} (thoughtHistoryLength aside)")
+        assert without_count(plain) == without_count(revision), reanswered(
+            without_count(plain), without_count(revision),
+            f"for the same call with isRevision true and revisesThought {revises}")
         assert only_box(revision.stderr).kind == "Revision", (
             f"a revision drew {only_box(revision.stderr).header!r}, not a Revision box")
 
@@ -270,9 +271,9 @@ def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target,
         assert branch_id in store(branched).branches, (
             f"branches is {brief(list(store(branched).branches))} after filing {branch_id!r}: "
             f"{describe(branched)}")
-        assert without_count(branched) == without_count(plain), (
-            f"a branch thought answered {brief(without_count(branched))}, a plain one "
-            f"{brief(without_count(plain))} (thoughtHistoryLength aside)")
+        assert without_count(branched) == without_count(plain), reanswered(
+            without_count(plain), without_count(branched),
+            f"for a call filed under branchId {branch_id!r}, beside the same call without it")
         assert marker not in json.dumps(plain.response, ensure_ascii=False), (
             f"a later answer quotes the branch thought {marker!r}: {describe(plain)}")
 

@@ -35,7 +35,7 @@ from conformance.suite.answers import accepted, accepted_if_host_valid, describe
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import js_string
 from conformance.suite.profiles import Profile
-from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box
+from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box, redrawn
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 from conformance.targets.specs import Target
@@ -178,8 +178,9 @@ def test_render_drops_continuation_flags(
     expect("RTE-4/a1", first.numbers == second.numbers,
            f"the same thoughtNumber and totalThoughts drew {first.header!r}, then {second.header!r}: the "
            "total depended on more than the two numbers")
-    assert first.text == second.text, (
-        f"the same call drew two different boxes: {first.text[:200]!r}, then {second.text[:200]!r}")
+    flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
+    assert first.text == second.text, redrawn(
+        first, second, f"for the same call with nextThoughtNeeded flipped and needsMoreThoughts {flag}")
 
 
 @evidences("RTE-9/a1")

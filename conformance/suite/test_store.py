@@ -40,6 +40,7 @@ from conformance.suite.answers import (
     expect_one_more,
     host_status,
     not_accepted,
+    reanswered,
     store,
 )
 from conformance.suite.contradiction import brief, expect
@@ -436,7 +437,7 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
     a, b = accepted(first), accepted(second)
     assert {k: v for k, v in a.items() if k != "thoughtHistoryLength"} == {
         k: v for k, v in b.items() if k != "thoughtHistoryLength"
-    }, f"the same call answered {brief(a)}, then {brief(b)} (thoughtHistoryLength aside)"
+    }, reanswered(a, b, "for the same call sent twice")
 
 
 @evidences("BAP-2")

@@ -11,8 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.calls.store import StoreState
+from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
+from conformance.gate.rootcauses import signature
+from conformance.suite.answers import STATUS_KEYS, reanswered
 from conformance.suite.contradiction import brief, first_difference
+from conformance.suite.jsvalues import expected_box
+from conformance.suite.render_box import boxes, redrawn
 from conformance.suite.store_model import StoreModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,3 +109,41 @@ def test_a_store_unlike_the_model_is_said_field_by_field(
     if found_labels != labels and set(found_labels) == set(labels):
         assert f"in the order {brief(found_labels)}, not {brief(labels)}" in out, out
     assert ("the same state" in out) is (found_count == count and found_labels == labels), out
+
+
+_envelopes = st.tuples(
+    st.text(alphabet="abc xyz", min_size=1, max_size=12), st.integers(1, 9), st.integers(1, 9)
+)
+_contexts = st.text(alphabet="abcdefgh ={}:", min_size=1, max_size=60)
+
+
+@given(one=_envelopes, two=_envelopes, contexts=st.tuples(_contexts, _contexts))
+def test_two_checks_seeing_one_render_change_fail_alike(
+    one: tuple[str, int, int], two: tuple[str, int, int], contexts: tuple[str, str]
+) -> None:
+    """Two renders that should be one: the message's first line is what the server drew differently, the
+    same whichever check saw it, so root causes group the checks by it (`signature`); the calls follow."""
+    drawn = [boxes(expected_box(Envelope(*e, True).arguments()).encode())[0] for e in (one, two)]
+    first, second = (redrawn(drawn[0], drawn[1], context) for context in contexts)
+    assert first.splitlines()[1:] == [contexts[0]] and second.splitlines()[1:] == [contexts[1]]
+    assert signature(first) == signature(second)
+    if drawn[0].header != drawn[1].header:
+        said = first.splitlines()[0]
+        assert signature(first) != "", first
+        assert repr(drawn[1].header) in said and repr(drawn[0].header) in said, said
+
+
+_status = st.fixed_dictionaries({key: st.integers(0, 3) | st.booleans() for key in STATUS_KEYS})
+
+
+@given(before=_status, after=_status, contexts=st.tuples(_contexts, _contexts))
+def test_two_checks_seeing_one_answer_change_fail_alike(
+    before: dict[str, JSON], after: dict[str, JSON], contexts: tuple[str, str]
+) -> None:
+    """The same for two answers that should be one, the count aside: each field answered differently, with
+    both values, on the first line."""
+    first, second = (reanswered(before, after, context) for context in contexts)
+    assert first.splitlines()[0] == second.splitlines()[0]
+    for key in STATUS_KEYS:
+        named = f"{key} {brief(after[key], 80)}, not {brief(before[key], 80)}" in first
+        assert named is (key != "thoughtHistoryLength" and before[key] != after[key]), (key, first)
