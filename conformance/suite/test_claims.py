@@ -364,7 +364,7 @@ def test_clm_6_filter_irrelevant(
             assert list(accepted(exchange)) == STATUS_KEYS, (
                 f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
             assert store(exchange).history_length == start + offset, (
-                f"thoughtHistoryLength is {store(exchange).history_length} after {offset} accepted calls "
+                f"thoughtHistoryLength is {store(exchange).history_length} after accepted call {offset} of 2 "
                 f"from {start}, not {start + offset}: {describe(exchange)}")
             assert text in only_box(exchange.stderr).text, (
                 f"the render does not show the thought {brief(text, 80)}: "
