@@ -130,7 +130,8 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
             if driver.stateless:
                 params = era.stamped(None)
                 meta = params["_meta"]
-                assert isinstance(meta, dict)
+                assert isinstance(meta, dict), (
+                    f"the harness could not stamp a stateless request: _meta is {meta!r}")
                 meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
                 meeting.unimplemented_version = driver.request("tools/list", params).response
             meeting.batch_frames = _batch(driver, era)

@@ -26,6 +26,14 @@ _HARNESS_OBJECT: Final = re.compile(
 )
 _SNAPSHOT_ASSERT: Final = re.compile(r"(?:assert )?\[\+ received\] == \[- snapshot\]")
 _PYTEST_EXPLANATION: Final = re.compile(r"^assert ")
+_PYTEST_WHERE: Final = re.compile(r"^\s*\+\s+where\s+(.+?)\s+=\s+([A-Za-z_][\w.]*\(.*)$")
+"""pytest's explanation of a value by the call that made it: `+  where False = isinstance(x, dict)`."""
+_BARE_VALUE: Final = re.compile(r"^(?:False|None|0|''|\[\]|\{\}|\(\))$")
+"""A bare assert's whole comparison when it compared nothing: the falsy value its condition came to."""
+_OLD_FALLBACK: Final = "the check's comparison failed: "
+"""How this module said a bare assert before, kept in results files the plugin wrote then."""
+_NO_WORDS: Final = "the check's condition did not hold"
+_WHERE_CHARS: Final = 300
 _ARGUMENT_LINE: Final = re.compile(r"^\s{2,}(\w+)=(.*?),?\s*$")
 
 
@@ -42,13 +50,30 @@ def readable(text: str) -> str:
     explanation = next((i for i, line in enumerate(lines) if _PYTEST_EXPLANATION.match(line)), len(lines))
     own = lines[:explanation]
     if not "".join(own).strip():
-        # A bare `assert` with no message: pytest's rewriting is all there is; say what it compared.
-        own = ["the check's comparison failed: " + lines[0].strip().removeprefix("assert ")]
+        # A bare `assert` with no message (an older harness's check): pytest's rewriting is all there is.
+        own = [_bare_assert(lines[0].strip().removeprefix("assert "), lines[1:])]
+    elif len(own) == 1 and own[0].startswith(_OLD_FALLBACK):
+        compared = own[0].removeprefix(_OLD_FALLBACK).strip()
+        own = [_NO_WORDS if _BARE_VALUE.match(compared) else own[0]]
     out = "\n".join(own).strip()
     out = _SNAPSHOT_ASSERT.sub("the served value differs from the original's snapshot", out)
     out = _OBJECT_REPR.sub(r"<\1>", out)
     out = _ADDRESS.sub("", out)
     return out[:MESSAGE_CHARS]
+
+
+def _bare_assert(compared: str, explanation: list[str]) -> str:
+    """What a bare assert's failure says: the comparison when it compared values; when its condition was a
+    bare falsy value, the call pytest says made it, else only that the condition did not hold."""
+    if compared and not _BARE_VALUE.match(compared):
+        return _OLD_FALLBACK + compared
+    for line in explanation:
+        where = _PYTEST_WHERE.match(line)
+        if where:
+            call = where.group(2).strip()
+            call = call if len(call) <= _WHERE_CHARS else call[: _WHERE_CHARS - 1] + "…"
+            return f"{_NO_WORDS}: {call} is {where.group(1)}"
+    return _NO_WORDS
 
 
 def readable_example(text: str) -> str:

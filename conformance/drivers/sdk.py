@@ -171,7 +171,8 @@ class SdkDriver(Managed):
 
     @asynccontextmanager
     async def _connect(self) -> AsyncIterator[ClientSession]:
-        assert self._sink is not None
+        assert self._sink is not None, (
+            "the harness could not connect the official client: its stderr sink is not set up")
         env = process.merged_env(self.env)
         transport = bounded_stdio(self.command, env, self._sink.writer, self.max_frame)
         async with (

@@ -44,7 +44,7 @@ async def bounded_stdio(
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def stdout_reader() -> None:
-        assert proc.stdout is not None
+        assert proc.stdout is not None, "the harness could not read the server's stdout: its pipe is not open"
         pending: list[bytes] = []
         size = 0
         async with read_writer:
@@ -68,7 +68,8 @@ async def bounded_stdio(
                         return
 
     async def stdin_writer() -> None:
-        assert proc.stdin is not None
+        assert proc.stdin is not None, (
+            "the harness could not write to the server's stdin: its pipe is not open")
         try:
             async with write_reader:
                 async for message in write_reader:
@@ -90,7 +91,8 @@ async def bounded_stdio(
 
 async def _stop(proc: Process) -> None:
     """Close stdin, wait, SIGTERM the group, wait (the caller kills what is left)."""
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None and proc.stdout is not None, (
+        "the harness could not stop the server: its stdin or stdout pipe is not open")
     with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await proc.stdin.aclose()
     if not await _exited(proc, STOP_GRACE):

@@ -152,7 +152,7 @@ class Transcript:
         return (json.dumps(note) + "\n").encode("utf-8")
 
     def _write_locked(self, line: bytes) -> None:
-        assert self._file is not None
+        assert self._file is not None, "the harness could not write the transcript: its file is not open"
         self._file.write(line)
         self._written += len(line)
 

@@ -199,7 +199,8 @@ class WireDriver(Managed):
             raise RuntimeError("WireDriver already started")
         proc = process.spawn(self.command, env=self.env)
         self._proc = proc
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None, (
+            "the harness could not open the server's stdin, stdout and stderr pipes")
         self._stdin_fd = proc.stdin.fileno()
         self._stdout_fd = proc.stdout.fileno()
         self._stderr_fd = proc.stderr.fileno()
@@ -257,7 +258,8 @@ class WireDriver(Managed):
     def end_input(self, timeout: float) -> int | None:
         """Close the server's stdin (a host going away) and wait for its exit status; None if it stays up."""
         self._require_started()
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc is not None and self._proc.stdin is not None, (
+            "the harness could not close the server's stdin: no process or pipe")
         with contextlib.suppress(OSError):
             self._proc.stdin.close()
         try:
@@ -409,7 +411,7 @@ class WireDriver(Managed):
             raise DriverError("driver is closed")
 
     def _exited(self) -> ServerExited:
-        assert self._proc is not None
+        assert self._proc is not None, "the harness has no server process to report the exit of"
         try:
             returncode: int | None = self._proc.wait(1.0)
         except subprocess.TimeoutExpired:
@@ -522,7 +524,8 @@ class WireDriver(Managed):
                 line=line,
                 stderr_tail=self.stderr_tail(),
             )
-        assert isinstance(message, dict)
+        assert isinstance(message, dict), (
+            f"stdout line is not a JSON object: {decode(line[:200])!r}")
         return message
 
     def _deadline(self, timeout: float | None) -> tuple[float, float]:

@@ -12,12 +12,12 @@ from mcp_types import TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.jsontypes import JSON
+from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange
 from conformance.suite.coercion import total_record
-from conformance.suite.contradiction import Message, expect, said
+from conformance.suite.contradiction import Message, brief, expect, said
 from conformance.suite.jsvalues import coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
@@ -38,14 +38,14 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     `shape` (OBJ-4 for an accepted answer, OBJ-8 for a refusal), a text that is not one names that record."""
     text = exchange.text
     _expect_shape(shape, text is not None, lambda: f"no text content: {describe(exchange)}")
-    assert text is not None
+    assert text is not None, f"no text content: {describe(exchange)}"
     try:
         parsed = json.loads(text)
     except ValueError:
         parsed = None
         _expect_shape(shape, False, f"text content is not JSON: {text[:300]!r}")
     _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
-    assert isinstance(parsed, dict)
+    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
     return parsed
 
 
@@ -108,7 +108,8 @@ def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
                lambda: f"thoughtNumber {json.dumps(number)} sent, {json.dumps(echoed)} answered: "
                        f"{describe(exchange)}")
     if _plain_number(number) and _plain_number(total) and "totalThoughts" in found:
-        assert isinstance(number, int | float) and isinstance(total, int | float)
+        assert isinstance(number, int | float) and isinstance(total, int | float), (
+            f"the harness read thoughtNumber {number!r} and totalThoughts {total!r} as plain numbers")
         answered, wanted = found["totalThoughts"], coerced_total(number, total)
         differs = _plain_number(answered) and answered != wanted
         record = total_record(None, sent, answered) if differs else None
@@ -170,7 +171,8 @@ def store(exchange: Exchange) -> StoreState:
            lambda: f"no {' or '.join(missing)} in the status object: {describe(exchange)}")
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
-    assert isinstance(length, int) and isinstance(branches, list)
+    assert isinstance(length, int) and isinstance(branches, list), (
+        f"thoughtHistoryLength {length!r} or branches {brief(branches)} is not a number and a list")
     assert set(map(type, branches)) <= {str}, f"non-string branch label in {branches!r}"
     return StoreState(length, tuple(map(str, branches)))
 
@@ -195,7 +197,7 @@ def rejected(exchange: Exchange) -> str:
     found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
     expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
-    assert isinstance(message, str)
+    assert isinstance(message, str), f"error object without a message: {found}"
     return message
 
 
@@ -215,6 +217,20 @@ def without_count(exchange: Exchange) -> dict[str, JSON]:
     status = dict(accepted(exchange))
     status.pop("thoughtHistoryLength")
     return status
+
+
+def _field(status: dict[str, JSON], key: str) -> str:
+    return brief(status[key], 80) if key in status else "missing"
+
+
+def reanswered(before: dict[str, JSON], after: dict[str, JSON], calls: str) -> str:
+    """The message of a check whose two calls should get one answer (the count aside): first the fields the
+    server answered differently (so checks seeing the same change fail alike, and root causes group them by
+    it), then the calls."""
+    keys = [key for key in dict.fromkeys([*before, *after]) if key != "thoughtHistoryLength"]
+    fields = [f"{key} {_field(after, key)}, not {_field(before, key)}"
+              for key in keys if before.get(key, OMIT) != after.get(key, OMIT)]
+    return f"the answer reads {'; '.join(fields) or 'the same'}\n{calls}"
 
 
 def assert_content_independent(server: ServerSession, envelope: Envelope, first: str, second: str) -> None:

@@ -14,6 +14,7 @@ from syrupy.types import SnapshotIndex
 from conformance.core.inputs import PACKAGE_BYTES, read_json
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite import snapshots
+from conformance.suite.contradiction import brief
 from conformance.suite.plugin import target_specs
 from conformance.suite.profiles import GROWTH_CALLS, PROFILES, Profile, default_profile
 from conformance.suite.session import ServerSession
@@ -91,5 +92,5 @@ def package_dir(target: Target) -> Path:
 @pytest.fixture(scope="session")
 def package_json(package_dir: Path) -> dict[str, object]:
     loaded = read_json(package_dir / "package.json", what="package.json", limit=PACKAGE_BYTES)
-    assert isinstance(loaded, dict)
+    assert isinstance(loaded, dict), f"the target's package.json is not a JSON object: {brief(loaded)}"
     return loaded

@@ -8,9 +8,13 @@ cause of the failure instead of guessing it from the test's declarations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 
 from conformance.catalog.records import default_catalog
+
+BRIEF_CHARS = 200
+"""A value quoted in a failure's one-line message is cut here (the whole answer goes with `describe`)."""
 
 
 class Contradiction(AssertionError):
@@ -30,6 +34,25 @@ on failure (most calls of a run pass through the checks)."""
 def said(message: Message) -> str:
     """The text of a `Message`."""
     return message if isinstance(message, str) else message()
+
+
+def brief(value: object, limit: int = BRIEF_CHARS) -> str:
+    """A value as the server wrote it (JSON, keys in the server's order; Python's repr for what JSON cannot
+    say), cut at `limit` with '…' so a message stays one line."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def first_difference(one: Sequence[object], two: Sequence[object], item: str = "answer") -> str:
+    """Where two sequences the same calls produced part: the first differing item of each, or their "
+    "lengths."""
+    for index, (a, b) in enumerate(zip(one, two, strict=False), start=1):
+        if a != b:
+            return f"{item} {index} is {brief(a)}, then {brief(b)}"
+    return f"{len(one)} {item}s, then {len(two)}"
 
 
 def expect(record: str, condition: bool, message: Message) -> None:

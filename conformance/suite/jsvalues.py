@@ -111,7 +111,8 @@ def expected_box(arguments: dict[str, JSON]) -> str:
     thought = arguments["thought"]
     number = arguments["thoughtNumber"]
     total = arguments["totalThoughts"]
-    assert isinstance(thought, str) and is_number(number) and is_number(total)
+    assert isinstance(thought, str) and is_number(number) and is_number(total), (
+        f"the harness drew the render of a call the guards refuse: {arguments!r}")
     shown = f"{js_number_string(js_double(number))}/{js_number_string(coerced_total(number, total))}"
     if js_truthy(arguments.get("isRevision")):
         revises = arguments.get("revisesThought", OMIT)

@@ -173,7 +173,8 @@ class RawServer:
     def _reusable(self) -> bool:
         if self.spent or self.proc.poll() is not None or self._buffer:
             return False
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None, (
+            "the harness could not read the server's stdout: its pipe is not open")
         ready, _, _ = select.select([self.proc.stdout.fileno()], [], [], 0)
         if ready:
             return False
@@ -190,7 +191,8 @@ class RawServer:
     # -- pipes -------------------------------------------------------------------------------------
 
     def write(self, frame: bytes) -> None:
-        assert self.proc.stdin is not None
+        assert self.proc.stdin is not None, (
+            "the harness could not write to the server's stdin: its pipe is not open")
         self.sent = True
         view = memoryview(frame)
         while view:
@@ -202,7 +204,8 @@ class RawServer:
 
     def read_line(self, timeout: float | None = None) -> bytes | None:
         """The next stdout line, or None when nothing arrives in time (or stdout ended)."""
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None, (
+            "the harness could not read the server's stdout: its pipe is not open")
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while b"\n" not in self._buffer:
@@ -244,7 +247,8 @@ class RawServer:
         """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded)."""
         if self.discards_stderr:
             return b""
-        assert self.proc.stderr is not None
+        assert self.proc.stderr is not None, (
+            "the harness could not read the server's stderr: its pipe is not open")
         fd = self.proc.stderr.fileno()
         data = b""
         deadline = time.monotonic() + wait
@@ -262,12 +266,14 @@ class RawServer:
             self.seen += chunk
 
     def close_stdin(self) -> None:
-        assert self.proc.stdin is not None
+        assert self.proc.stdin is not None, (
+            "the harness could not close the server's stdin: its pipe is not open")
         self.spent = True
         self.proc.stdin.close()
 
     def close_stdout(self) -> None:
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None, (
+            "the harness could not close the server's stdout: its pipe is not open")
         self.spent = True
         self.proc.stdout.close()
 

@@ -63,6 +63,16 @@ class Box:
         return "\n".join(self.lines)
 
 
+def redrawn(before: Box, after: Box, calls: str) -> str:
+    """The message of a check whose two calls should draw one box: first what the server drew differently
+    (so checks seeing the same change fail alike, and root causes group them by it), then the calls."""
+    if before.header != after.header:
+        drawn = f"the box's header reads {after.header!r}, not {before.header!r}"
+    else:
+        drawn = f"the box reads {after.text[:300]!r}, not {before.text[:300]!r}"
+    return f"{drawn}\n{calls}"
+
+
 def boxes(stderr: bytes) -> list[Box]:
     """Every box in a stretch of stderr, in order: a top border up to the bottom border of equal width."""
     lines = decode(stderr).split("\n")
@@ -111,7 +121,8 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSessi
             record = total_record(server, arguments, header_total(box.numbers[1]))
         expect(record, False, f"the header reads {box.header!r}; the original's reads {want.header!r}")
     thought = arguments["thought"]
-    assert isinstance(thought, str)
+    assert isinstance(thought, str), (
+        f"the harness checked the render of a call whose thought is not a string: {thought!r}")
     expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
     found = decode(stderr)
     expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")

@@ -133,7 +133,8 @@ class ServerSession:
             driver.timeout = self.timeout
             driver.on_failure = self.on_failure
             self.transcript.note(f"shared process: pid {driver.pid}, started and initialized by preflight")
-            assert driver.initialize_result is not None
+            assert driver.initialize_result is not None, (
+                "the harness's preflight handed over a process it did not initialize")
             result = driver.initialize_result
         else:
             driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,

@@ -15,7 +15,7 @@ from conformance.core.js import MAX_ARRAY_INDEX, keys_after_insert
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import describe, expect_one_more, store
-from conformance.suite.contradiction import Contradiction
+from conformance.suite.contradiction import Contradiction, brief
 from conformance.suite.jsvalues import branch_key, guard_failure
 
 
@@ -55,6 +55,24 @@ class StoreModel:
 
     def state(self) -> StoreState:
         return StoreState(self.count, self.labels)
+
+    def unlike(self, found: StoreState, answer: str = "the probe call") -> str:
+        """A check's failure message: what `answer` reported of the store that the calls the model counted
+        do not make it, field by field (the count first, then the labels missing, added or reordered)."""
+        said: list[str] = []
+        if found.history_length != self.count:
+            said.append(f"thoughtHistoryLength {found.history_length}, not {self.count}")
+        if found.branches != self.labels:
+            missing = [label for label in self.labels if label not in found.branches]
+            added = [label for label in found.branches if label not in self.labels]
+            if missing:
+                said.append(f"branches without {brief(missing)}")
+            if added:
+                said.append(f"branches with {brief(added)} as well")
+            if not missing and not added:
+                order = brief(list(found.branches))
+                said.append(f"branches in the order {order}, not {brief(list(self.labels))}")
+        return f"{answer} reports {' and '.join(said) or 'the same state'} after the calls accepted so far"
 
     def after_accepted(self, exchange: Exchange, arguments: dict[str, JSON]) -> None:
         """Advance by one accepted call and check its answer against the model, in step before the call, so

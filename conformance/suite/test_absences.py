@@ -36,7 +36,8 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
-from conformance.suite.render_box import expect_render, only_box
+from conformance.suite.contradiction import brief
+from conformance.suite.render_box import expect_render, only_box, redrawn
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
 
@@ -123,8 +124,12 @@ def test_reused_label_files_into_one_bucket(
         exchange = label_server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
         state = store(exchange)
         assert state.branches.count(branch_id) == 1, state.branches
-        assert state.history_length == start + index
-        assert marker not in json.dumps(exchange.response, ensure_ascii=False)
+        assert state.history_length == start + index, (
+            f"thoughtHistoryLength is {state.history_length} after {index} calls filed under {branch_id!r} "
+            f"from {start}, not {start + index}: {describe(exchange)}")
+        assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
+            f"the answer to a call filed under {branch_id!r} quotes its thought {marker!r}: "
+            f"{describe(exchange)}")
 
 
 @evidences("OBJ-13")
@@ -145,13 +150,14 @@ def test_reused_label_files_into_one_bucket(
 def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: dict[str, JSON]) -> None:
     """No schema property names a hypothesis; extra hypothesis arguments change neither answer nor render."""
     tools = server.wire.list_tools().result
-    assert tools is not None
+    assert tools is not None, "tools/list answered no result"
     properties = json.loads(json.dumps(tools.get("tools")))[0]["inputSchema"]["properties"]
     assert not [p for p in properties if "hypothes" in p.lower()], sorted(properties)
     plain = server.call(envelope.arguments())
     marked = server.call({**envelope.arguments(), **extra})
     assert without_count(plain) == without_count(marked), describe(marked)
-    assert only_box(plain.stderr).text == only_box(marked.stderr).text
+    assert only_box(plain.stderr).text == only_box(marked.stderr).text, redrawn(
+        only_box(plain.stderr), only_box(marked.stderr), f"for the same call with {brief(extra)} added")
 
 
 @evidences("ABS-3/a1")
@@ -175,7 +181,7 @@ def test_no_representable_hypothesis(
 ) -> None:
     """The schema has no hypothesis or verification field, and sending one changes nothing."""
     tools = server.wire.list_tools().result
-    assert tools is not None
+    assert tools is not None, "tools/list answered no result"
     schema_text = json.dumps(tools.get("tools"))
     properties = json.loads(schema_text)[0]["inputSchema"]["properties"]
     assert not [p for p in properties if re.search(r"hypothes|verif|conclu", p, re.I)], sorted(properties)
@@ -206,7 +212,8 @@ def test_revision_is_a_label_only(
         return
     expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
     assert without_count(plain) == without_count(revision), describe(revision)
-    assert only_box(plain.stderr).kind != "Revision"
+    assert only_box(plain.stderr).kind != "Revision", (
+        f"a plain call drew a Revision box: {only_box(plain.stderr).header!r}")
     shows_revision = "🔄 Revision " in decode(revision.stderr)  # revisesThought may break the caption's line
     assert shows_revision is js_truthy(is_revision), describe(revision)
 
@@ -222,7 +229,9 @@ def test_needs_more_thoughts_changes_nothing(
     plain = server.call(envelope.arguments())
     flagged = server.call(envelope.arguments(needsMoreThoughts=needs_more))
     assert without_count(plain) == without_count(flagged), describe(flagged)
-    assert only_box(plain.stderr).text == only_box(flagged.stderr).text
+    flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
+    assert only_box(plain.stderr).text == only_box(flagged.stderr).text, redrawn(
+        only_box(plain.stderr), only_box(flagged.stderr), f"for the same call with needsMoreThoughts {flag}")
 
 
 @evidences("ABS-9")
@@ -259,9 +268,14 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
             "nextThoughtNeeded",
             "branches",
             "thoughtHistoryLength",
-        ]
-        assert store(exchange) == model.state()
-    assert server.wire.list_tools().result == before
+        ], (
+            f"the call with thought {brief(text, 80)} answered the fields {list(accepted(exchange))}, not "
+            f"the five of OBJ-4: {describe(exchange)}")
+        found = store(exchange)
+        assert found == model.state(), model.unlike(found, f"the call with thought {brief(text, 80)}")
+    after = server.wire.list_tools().result
+    assert after == before, (f"tools/list answered {brief(after)} after {len(texts)} accepted calls, "
+                             f"not {brief(before)} as before them")
 
 
 @evidences("ABS-10")
@@ -271,9 +285,12 @@ def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded is echoed unchanged, the server sends nothing unprompted, and a call after
     nextThoughtNeeded: false is accepted like any other."""
     status = accepted(server.call(envelope.arguments()))
-    assert status.get("nextThoughtNeeded") is envelope.next_thought_needed
+    assert status.get("nextThoughtNeeded") is envelope.next_thought_needed, (
+        f"nextThoughtNeeded is {brief(status.get('nextThoughtNeeded'))} for "
+        f"{brief(envelope.next_thought_needed)} sent")
     ended = accepted(server.call(Envelope("done", 1, 1, False).arguments()))
-    assert ended.get("nextThoughtNeeded") is False
+    assert ended.get("nextThoughtNeeded") is False, (
+        f"nextThoughtNeeded is {brief(ended.get('nextThoughtNeeded'))} for false sent")
     accepted(server.call(Envelope("after the end", 2, 1, True).arguments()))
 
 
@@ -308,9 +325,13 @@ def test_pointers_are_never_checked(
     _check(label_server, model, revision)
     branch = envelope.arguments(branchFromThought=beyond, branchId=f"dangling-{label}")
     _check(label_server, model, branch)
-    assert f"dangling-{label}" in model.labels
-    status = answer_status(label_server.call(envelope.arguments(isRevision=True, revisesThought=beyond)))
-    assert "error" not in status
+    assert f"dangling-{label}" in model.labels, (
+        f"the harness's model did not file branchId 'dangling-{label}': its labels are "
+        f"{brief(list(model.labels))}")
+    revised = label_server.call(envelope.arguments(isRevision=True, revisesThought=beyond))
+    status = answer_status(revised)
+    assert "error" not in status, (
+        f"revisesThought={beyond} past every retained thought was refused: {describe(revised)}")
 
 
 def _check(server: ServerSession | LabelServer, model: StoreModel, arguments: dict[str, JSON]) -> None:

@@ -35,9 +35,11 @@ from conformance.suite.answers import (
     assert_content_independent,
     describe,
     expect_one_more,
+    reanswered,
     store,
     without_count,
 )
+from conformance.suite.contradiction import brief
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
@@ -130,7 +132,9 @@ def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
     properties = host.list_tools().tools[0].input_schema.get("properties", {})
     named = [p for p in properties if any(w in p.lower() for w in ("hypothes", "verif", "answer"))]
     assert not named, named
-    assert list(accepted(server.call(Envelope("Conclusion: 42.", 1, 1, False).arguments()))) == STATUS_KEYS
+    concluded = accepted(server.call(Envelope("Conclusion: 42.", 1, 1, False).arguments()))
+    assert list(concluded) == STATUS_KEYS, (
+        f"a call concluding \"Conclusion: 42.\" answered the fields {list(concluded)}, not {STATUS_KEYS}")
 
 
 def check_idle(server: ServerSession) -> None:
@@ -190,7 +194,8 @@ def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence:
         pytest.skip("README channel: not an npm package target")
     assert lines[5] == "## Features" and lines[11] == README_LINES["CLM-1"][1], lines[5:12]
     served = json.dumps(server.wire.list_tools().response)
-    assert "Generate and verify solution hypotheses" not in served
+    assert "Generate and verify solution hypotheses" not in served, (
+        "tools/list serves the README's 'Generate and verify solution hypotheses'")
     check_content_independence(server)
     evidence.claim(
         "CLM-1a",
@@ -206,7 +211,8 @@ def test_clm_1b_prompt_instance(server: ServerSession, host: SdkDriver, evidence
     """The four Key-features lines reach a real host under "Key features:"; verification is not observed."""
     assert_delivered(host, evidence, "CLM-1b", *CLM_1B_LINES)
     lines = delivered_description(host).split("\n")
-    assert lines.index("Key features:") < lines.index(CLM_1B_LINES[0])
+    assert lines.index("Key features:") < lines.index(CLM_1B_LINES[0]), (
+        f"the description's {CLM_1B_LINES[0]!r} comes before its 'Key features:' line")
     check_nothing_to_verify(host, server)
     check_content_independence(server)
     evidence.claim(
@@ -229,8 +235,11 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
         plain = server.call(envelope.arguments())
         revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
         expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
-        assert without_count(plain) == without_count(revision)
-        assert only_box(revision.stderr).kind == "Revision"
+        assert without_count(plain) == without_count(revision), reanswered(
+            without_count(plain), without_count(revision),
+            f"for the same call with isRevision true and revisesThought {revises}")
+        assert only_box(revision.stderr).kind == "Revision", (
+            f"a revision drew {only_box(revision.stderr).header!r}, not a Revision box")
 
     label_only()
     evidence.claim(
@@ -259,9 +268,14 @@ def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target,
         )
         branched = server.call(filed.arguments(branchFromThought=1, branchId=branch_id))
         plain = server.call(envelope.arguments())
-        assert branch_id in store(branched).branches
-        assert without_count(branched) == without_count(plain)
-        assert marker not in json.dumps(plain.response, ensure_ascii=False)
+        assert branch_id in store(branched).branches, (
+            f"branches is {brief(list(store(branched).branches))} after filing {branch_id!r}: "
+            f"{describe(branched)}")
+        assert without_count(branched) == without_count(plain), reanswered(
+            without_count(plain), without_count(branched),
+            f"for a call filed under branchId {branch_id!r}, beside the same call without it")
+        assert marker not in json.dumps(plain.response, ensure_ascii=False), (
+            f"a later answer quotes the branch thought {marker!r}: {describe(plain)}")
 
     labels_only()
     evidence.claim(
@@ -283,7 +297,9 @@ def test_clm_4_adjust_total(
     @given(number=small_positive_integers, total=small_positive_integers)
     def upward_only(number: int, total: int) -> None:
         status = accepted(server.call(Envelope("t", number, total, True).arguments()))
-        assert status["totalThoughts"] == max(number, total)
+        assert status["totalThoughts"] == max(number, total), (
+            f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber={number} and "
+            f"totalThoughts={total} sent, not {max(number, total)}")
 
     upward_only()
     evidence.claim(
@@ -311,9 +327,13 @@ def test_clm_5_maintain_context(
         second = server.call(Envelope("next step", 2, 2, False).arguments())
         restart = server.call(Envelope("a new episode", 1, 1, False).arguments())
         for exchange in (first, second, restart):
-            assert marker not in json.dumps(exchange.response, ensure_ascii=False)
-            assert list(accepted(exchange)) == STATUS_KEYS
-        assert store(restart).history_length == store(second).history_length + 1 > 1
+            assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
+                f"an answer quotes an earlier thought {marker!r}: {describe(exchange)}")
+            assert list(accepted(exchange)) == STATUS_KEYS, (
+                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+        assert store(restart).history_length == store(second).history_length + 1 > 1, (
+            f"thoughtHistoryLength is {store(second).history_length}, then {store(restart).history_length} "
+            f"on an episode restarting at thoughtNumber 1: {describe(restart)}")
 
     no_content_returns()
     evidence.claim(
@@ -341,9 +361,14 @@ def test_clm_6_filter_irrelevant(
         start = server.probe().history_length
         for offset, text in enumerate((relevant, "IRRELEVANT: the weather is nice."), start=1):
             exchange = server.call(Envelope(text, 1, 1, True).arguments())
-            assert list(accepted(exchange)) == STATUS_KEYS
-            assert store(exchange).history_length == start + offset
-            assert text in only_box(exchange.stderr).text
+            assert list(accepted(exchange)) == STATUS_KEYS, (
+                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+            assert store(exchange).history_length == start + offset, (
+                f"thoughtHistoryLength is {store(exchange).history_length} after accepted call {offset} of 2 "
+                f"from {start}, not {start + offset}: {describe(exchange)}")
+            assert text in only_box(exchange.stderr).text, (
+                f"the render does not show the thought {brief(text, 80)}: "
+                f"{only_box(exchange.stderr).text[:300]!r}")
 
     nothing_filtered()
     evidence.claim(
@@ -368,10 +393,15 @@ def test_clm_7_provides_a_tool(
     evidence.claim("CLM-7", "observed-delivered", f"description line 1: {lines[0]!r}")
     check_readme(target, evidence, "CLM-7")
     tools = host.list_tools().tools
-    assert len(tools) == 1 and tools[0].input_schema.get("type") == "object"
-    assert len(tools[0].input_schema.get("properties", {})) == 9
+    assert len(tools) == 1 and tools[0].input_schema.get("type") == "object", (
+        f"tools/list serves {len(tools)} tools, the first with inputSchema type "
+        f"{brief(tools[0].input_schema.get('type') if tools else None)}, not one tool of type 'object'")
+    assert len(tools[0].input_schema.get("properties", {})) == 9, (
+        f"the inputSchema has {len(tools[0].input_schema.get('properties', {}))} properties, not 9")
     accepted(server.call(Envelope("a structured step", 1, 2, True).arguments()))
-    assert not host.call_tool(TOOL, Envelope("through a host", 1, 1, False).arguments()).is_error
+    through_host = host.call_tool(TOOL, Envelope("through a host", 1, 1, False).arguments())
+    assert not through_host.is_error, (
+        f"a call through the official client was refused: {brief(through_host.model_dump(mode='json'))}")
     evidence.claim(
         "CLM-7",
         "supported",

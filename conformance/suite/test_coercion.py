@@ -85,7 +85,9 @@ def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) 
         return
     number = js_number_string(js_double(envelope.thought_number))
     assert same_number(status.get("totalThoughts"), envelope.thought_number), status
-    assert only_box(exchange.stderr).numbers == (number, number)
+    assert only_box(exchange.stderr).numbers == (number, number), (
+        f"the render's numbers are {only_box(exchange.stderr).numbers}, not {(number, number)} for "
+        f"thoughtNumber {envelope.thought_number!r} above totalThoughts {envelope.total_thoughts!r}")
     assert sorted(status) == sorted(STATUS_KEYS), status
 
 
@@ -137,6 +139,8 @@ def test_coercion_consults_only_the_two_numbers(
     assert answers[0] == answers[1], (answers, describe(two))
     for exchange in (one, two):
         numbers = only_box(exchange.stderr).numbers
-        assert numbers is not None
+        assert numbers is not None, (
+            f"the render has no thoughtNumber/totalThoughts in its header: "
+            f"{only_box(exchange.stderr).header!r}")
         shown = [float(n) for n in numbers]
         assert shown[0] <= shown[1], f"header reads {numbers[0]}/{numbers[1]}"

@@ -50,7 +50,7 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
 def test_readme_tool_name_is_not_dispatched(server: ServerSession) -> None:
     """A host wired from the README's tool name reaches no tool; tools/list serves another name."""
     listed = server.wire.list_tools().result
-    assert listed is not None
+    assert listed is not None, "tools/list answered no result"
     tools = listed.get("tools")
     assert isinstance(tools, list), listed
     names = [tool.get("name") for tool in tools if isinstance(tool, dict)]
@@ -91,7 +91,8 @@ def test_non_object_arguments_are_a_protocol_error(
     evidence.note(f"non-object arguments refused with JSON-RPC {error.get('code')}: "
                   f"{str(error.get('message'))[:120]!r}")
     model.probe()
-    assert server.probe() == model.state()
+    found = server.probe()
+    assert found == model.state(), model.unlike(found)
 
 
 UNREGISTERED: dict[str, JSON] = {
@@ -121,7 +122,7 @@ def test_unregistered_methods_are_method_not_found(server: ServerSession, method
     expect("CMP-3", error is not None,
            lambda: f"{method} is answered where the original has no handler for it (-32601 \"Method not "
                    f"found\"): {describe(exchange)}")
-    assert error is not None
+    assert error is not None, f"{method} is answered: {describe(exchange)}"
     assert error.get("code") == -32601 and error.get("message") == "Method not found", (
         f"{method} is refused with {error}, not the SDK's -32601 \"Method not found\""
     )

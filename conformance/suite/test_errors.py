@@ -11,6 +11,7 @@ from conformance.core.js import PROTOTYPE_KEYS
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import answer_status, describe, host_status, rejected
+from conformance.suite.contradiction import brief
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import boxes
@@ -60,12 +61,15 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
 def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: Envelope) -> None:
     """tools/call without any arguments reaches the handler and is caught there too."""
     missing: JSON | Omitted = OMIT
-    assert rejected(server.call(missing)) == "Cannot read properties of undefined (reading 'thought')"
+    refusal = rejected(server.call(missing))
+    assert refusal == _NO_ARGUMENTS, (
+        f"the refusal of a call without arguments reads {refusal!r}, not {_NO_ARGUMENTS!r}")
     rejected(server.call({"arguments": envelope.arguments()}))
 
 
 _PUSH_FAILS = "this.branches[validatedInput.branchId].push is not a function"
 _NO_PRIMITIVE = "Cannot convert object to primitive value"
+_NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
 
 
 @evidences("RTE-8/a1")
@@ -80,7 +84,8 @@ def test_error_answer_after_retention(
     member fails after the append - the next count shows the thought kept, and no box is rendered."""
     model = StoreModel.from_state(server.probe())
     exchange = server.call(envelope.arguments(branchId=key, branchFromThought=1))
-    assert rejected(exchange) == _PUSH_FAILS
+    assert rejected(exchange) == _PUSH_FAILS, (
+        f"the refusal of branchId {key!r} reads {rejected(exchange)!r}, not {_PUSH_FAILS!r}")
     assert boxes(exchange.stderr) == [], exchange.stderr
     model.retained_without_label()
     model.probe()
@@ -104,11 +109,14 @@ def test_render_failure_after_retention(
     "Cannot convert object to primitive value", the thought retained, no box."""
     model = StoreModel.from_state(server.probe())
     exchange = server.call(envelope.arguments(isRevision=True, revisesThought=conversion))
-    assert rejected(exchange) == _NO_PRIMITIVE
+    assert rejected(exchange) == _NO_PRIMITIVE, (
+        f"the refusal of revisesThought={brief(conversion)} reads {rejected(exchange)!r}, not "
+        f"{_NO_PRIMITIVE!r}")
     assert boxes(exchange.stderr) == [], exchange.stderr
     model.retained_without_label()
     model.probe()
-    assert server.probe() == model.state()
+    found = server.probe()
+    assert found == model.state(), model.unlike(found)
 
 
 @evidences("RTE-8/a1")
@@ -122,7 +130,9 @@ def test_label_recorded_before_the_render_fails(
     branch_id = space.name(("text", label))
     model = StoreModel.from_state(label_server.probe())
     arguments = envelope.arguments(branchId=branch_id, branchFromThought={"toString": 1})
-    assert rejected(label_server.call(arguments)) == _NO_PRIMITIVE
+    refusal = rejected(label_server.call(arguments))
+    assert refusal == _NO_PRIMITIVE, (
+        f"the refusal of branchFromThought={{\"toString\": 1}} reads {refusal!r}, not {_NO_PRIMITIVE!r}")
     model.accept(arguments)
     model.probe()
     assert label_server.probe() == model.state(), "label or thought missing after the late failure"

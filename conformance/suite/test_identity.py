@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.sdk import SdkDriver
-from conformance.suite.contradiction import expect
+from conformance.suite.answers import describe
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
@@ -51,7 +52,8 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
         error = server.wire.request(method, {}).error
         assert error is not None and error.get("code") == -32601, (method, error)
         assert error.get("message") == "Method not found", (method, error)
-    assert server.wire.list_tools().result is not None
+    listed = server.wire.list_tools()
+    assert listed.result is not None, f"tools/list failed after the other list methods: {describe(listed)}"
 
 
 @evidences("CMP-3/a1")
@@ -81,16 +83,20 @@ def test_advertised_version_differs_from_the_package(
 def test_package_manifest(package_dir: Path, package_json: dict[str, object]) -> None:
     """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped.
     The package's own version string is not part of the contract: every release has its own."""
-    assert package_json.get("name") == PACKAGE_NAME
-    assert package_json.get("bin") == {"mcp-server-sequential-thinking": "dist/index.js"}
-    assert package_json.get("files") == ["dist"]
+    assert package_json.get("name") == PACKAGE_NAME, (
+        f"package.json's name is {brief(package_json.get('name'))}, not {PACKAGE_NAME!r}")
+    assert package_json.get("bin") == {"mcp-server-sequential-thinking": "dist/index.js"}, (
+        f"package.json's bin is {brief(package_json.get('bin'))}, not "
+        f"{{\"mcp-server-sequential-thinking\": \"dist/index.js\"}}")
+    assert package_json.get("files") == ["dist"], (
+        f"package.json's files is {brief(package_json.get('files'))}, not [\"dist\"]")
     scripts = package_json.get("scripts")
     assert isinstance(scripts, dict) and scripts.get("build") == "tsc && shx chmod +x dist/*.js", scripts
     assert package_json.get("dependencies") == {
         "@modelcontextprotocol/sdk": "0.5.0",
         "chalk": "^5.3.0",
         "yargs": "^17.7.2",
-    }
+    }, f"package.json's dependencies are {brief(package_json.get('dependencies'))}, not the original's three"
     shipped = sorted(
         str(p.relative_to(package_dir))
         for p in package_dir.rglob("*")
@@ -125,9 +131,9 @@ def test_shipped_readme(package_dir: Path) -> None:
         "Tasks that need to maintain context over multiple steps",
         "Situations where irrelevant information needs to be filtered out",
     ):
-        assert f"- {usage}" in lines
+        assert f"- {usage}" in lines, f"README.md has no line '- {usage}'"
     block = re.search(r"```json\n(.*?)```", text, re.S)
-    assert block is not None
+    assert block is not None, "README.md has no ```json block with the launch example"
     config = json.loads(block.group(1))
     server = config["mcpServers"]["sequential-thinking"]
     assert server == {"command": "npx", "args": ["-y", PACKAGE_NAME]}, server
@@ -137,14 +143,19 @@ def test_shipped_readme(package_dir: Path) -> None:
 def test_sdk_pinned_and_installed_at_0_5_0(package_dir: Path, package_json: dict[str, object]) -> None:
     """The manifest pins @modelcontextprotocol/sdk 0.5.0 and the SDK resolved beside the package is 0.5.0."""
     dependencies = package_json.get("dependencies")
-    assert isinstance(dependencies, dict) and dependencies.get("@modelcontextprotocol/sdk") == "0.5.0"
+    pinned = dependencies.get("@modelcontextprotocol/sdk") if isinstance(dependencies, dict) else None
+    assert isinstance(dependencies, dict) and pinned == "0.5.0", (
+        f"package.json pins @modelcontextprotocol/sdk at {brief(pinned)}, not \"0.5.0\" "
+        f"(dependencies {brief(dependencies)})")
     candidates = [
         package_dir / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json",
         package_dir.parent / "sdk" / "package.json",
     ]
     found = next((c for c in candidates if c.is_file()), None)
     assert found is not None, candidates
-    assert json.loads(found.read_text(encoding="utf-8")).get("version") == "0.5.0"
+    installed = json.loads(found.read_text(encoding="utf-8")).get("version")
+    assert installed == "0.5.0", (
+        f"the SDK installed beside the package ({found}) is {installed!r}, not '0.5.0'")
 
 
 _PERSISTENCE_MODULES = frozenset(
@@ -195,5 +206,6 @@ def test_code_imports_no_persistence_module(package_dir: Path, package_json: dic
     }
     assert not any(found.values()), found
     dependencies = package_json.get("dependencies")
-    assert isinstance(dependencies, dict)
+    assert isinstance(dependencies, dict), (
+        f"package.json's dependencies are {brief(dependencies)}, not an object")
     assert not set(dependencies) & _PERSISTENCE_MODULES, dependencies

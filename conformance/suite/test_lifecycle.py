@@ -17,6 +17,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import decode
+from conformance.suite.contradiction import first_difference
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
@@ -42,8 +43,12 @@ def test_replay_on_fresh_processes_is_identical(target: Target, fresh_runs: Fres
     """The same sequence on two fresh processes gives identical answers and identical stderr, one box per
     accepted call."""
     first, second = fresh_runs.of(target).read
-    assert first.answers == second.answers
-    assert first.stderrs == second.stderrs
+    assert first.answers == second.answers, (
+        f"two fresh processes answered the same sequence differently: "
+        f"{first_difference(first.answers, second.answers)}")
+    assert first.stderrs == second.stderrs, (
+        f"two fresh processes wrote different stderr on the same sequence: "
+        f"{first_difference(first.stderrs, second.stderrs, 'stderr')}")
     for answer, stderr in zip(first.answers[:-1], first.stderrs, strict=False):
         result = answer.get("result")
         assert isinstance(result, dict), answer
@@ -56,7 +61,9 @@ def test_answers_do_not_depend_on_stderr_being_read(target: Target, fresh_runs: 
     """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
     goes to /dev/null; no answer refers to the render."""
     runs = fresh_runs.of(target)
-    assert runs.read[0].answers == runs.discarded.answers
+    assert runs.read[0].answers == runs.discarded.answers, (
+        f"a process whose stderr goes to /dev/null answered differently: "
+        f"{first_difference(runs.read[0].answers, runs.discarded.answers)}")
     text = json.dumps(runs.read[0].answers, ensure_ascii=False)
     assert "┌" not in text and "stderr" not in text.lower(), text
 
@@ -85,11 +92,13 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
         extra = raw.read_line(timeout=0.3)
     ids = []
     for line in lines:
-        assert line is not None
+        assert line is not None, (
+            f"{len(frames)} requests in one write got {sum(x is not None for x in lines)} answer lines")
         message = json.loads(line)
         assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
         ids.append(message.get("id"))
-    assert ids == [100, 101, 102, 103]
+    assert ids == [100, 101, 102, 103], (
+        f"requests 100 to 103 in one write were answered with the ids {ids}, in that order")
     assert extra is None, extra
 
 
@@ -127,7 +136,7 @@ def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: Raw
     assert sorted(str(m.get("id")) for m in received) == ["10", "11", "12", "20", "21"], received
     assert all("method" not in m for m in received), received
     rendered = boxes(stderr.encode())
-    assert len(rendered) == 2
+    assert len(rendered) == 2, f"stderr holds {len(rendered)} boxes after 2 accepted calls: {stderr[:300]!r}"
     leftover = stderr
     for box in rendered:
         leftover = leftover.replace(box.text, "", 1)
@@ -145,7 +154,8 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         status = raw.wait(5.0)
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
-    assert BANNER in decode(before)
+    assert BANNER in decode(before), (
+        f"stderr does not begin with the banner {BANNER!r}: {decode(before)[:200]!r}")
     assert status == 0, f"exit status {status}"
     assert after_out is None and after_err == b"", (after_out, after_err)
 

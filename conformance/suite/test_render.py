@@ -31,11 +31,11 @@ from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers import process
 from conformance.drivers.transcript import decode
-from conformance.suite.answers import accepted, accepted_if_host_valid
-from conformance.suite.contradiction import expect
+from conformance.suite.answers import accepted, accepted_if_host_valid, describe
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import js_string
 from conformance.suite.profiles import Profile
-from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box
+from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box, redrawn
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 from conformance.targets.specs import Target
@@ -134,7 +134,9 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
     assert row.startswith("│ " + thought), (thought, row)
     assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", row
     assert js_length(row) == js_length(box.lines[0]), box.text
-    assert js_length(box.lines[0]) - 2 >= js_length(thought) + 4
+    assert js_length(box.lines[0]) - 2 >= js_length(thought) + 4, (
+        f"the box's border is {js_length(box.lines[0]) - 2} wide for a thought of {js_length(thought)} "
+        f"UTF-16 units, not at least {js_length(thought) + 4}")
 
 
 @evidences("RTE-9/a1")
@@ -152,7 +154,8 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
     border = js_length(box.lines[0]) - 2
     assert border >= js_length(thought) + 4, (border, js_length(thought))
     content_rows = box.lines[3:-1]
-    assert len(content_rows) == len(lines)
+    assert len(content_rows) == len(lines), (
+        f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {box.text[:300]!r}")
     assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, box.text
 
 
@@ -175,7 +178,9 @@ def test_render_drops_continuation_flags(
     expect("RTE-4/a1", first.numbers == second.numbers,
            f"the same thoughtNumber and totalThoughts drew {first.header!r}, then {second.header!r}: the "
            "total depended on more than the two numbers")
-    assert first.text == second.text
+    flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
+    assert first.text == second.text, redrawn(
+        first, second, f"for the same call with nextThoughtNeeded flipped and needsMoreThoughts {flag}")
 
 
 @evidences("RTE-9/a1")
@@ -196,7 +201,9 @@ def test_caption_trusts_unvalidated_is_revision(
     shown = "undefined" if isinstance(revises, Omitted) else js_string(revises)
     number = js_number_string(float(envelope.thought_number))
     total = js_number_string(float(max(envelope.thought_number, envelope.total_thoughts)))
-    assert only_box(exchange.stderr).header == f"🔄 Revision {number}/{total} (revising thought {shown})"
+    wanted = f"🔄 Revision {number}/{total} (revising thought {shown})"
+    header = only_box(exchange.stderr).header
+    assert header == wanted, f"the revision's header is {header!r}, not {wanted!r}"
 
 
 @evidences("OBJ-9")
@@ -209,10 +216,12 @@ def test_thought_leaves_only_through_stderr(
     marked = f"⟦obj9⟧{thought}⟦/obj9⟧"
     exchange = server.call(Envelope(marked, 1, 1, True).arguments())
     accepted(exchange)
-    assert marked in decode(exchange.stderr)
+    assert marked in decode(exchange.stderr), (
+        f"stderr does not show the thought {brief(marked, 80)} verbatim: {decode(exchange.stderr)[:300]!r}")
     answers = [exchange, *(server.call(e.arguments()) for e in later), server.wire.list_tools()]
     for answer in answers:
-        assert marked not in json.dumps(answer.response, ensure_ascii=False)
+        assert marked not in json.dumps(answer.response, ensure_ascii=False), (
+            f"an answer quotes the thought {brief(marked, 80)}: {describe(answer)}")
 
 
 _KEPT_VARIABLES = ("PATH", "HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "COVERAGE_PROCESS_START")

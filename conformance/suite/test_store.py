@@ -40,9 +40,10 @@ from conformance.suite.answers import (
     expect_one_more,
     host_status,
     not_accepted,
+    reanswered,
     store,
 )
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
@@ -114,10 +115,12 @@ def test_one_append_per_accepted_call(
             model.retained_after_failure()
         else:
             name = payload["name"]
-            assert isinstance(name, str)
-            assert server.call({"thought": "t"}, name=name).is_error
+            assert isinstance(name, str), f"the harness drew a tool name that is not a string: {name!r}"
+            unknown = server.call({"thought": "t"}, name=name)
+            assert unknown.is_error, f"a call of the unknown tool {name!r} was answered: {describe(unknown)}"
     model.probe()
-    assert server.probe() == model.state()
+    found = server.probe()
+    assert found == model.state(), model.unlike(found)
 
 
 @evidences("RTE-5")
@@ -127,7 +130,11 @@ def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope
     """No dedup: the same call repeated is appended every time."""
     start = server.probe().history_length
     for index in range(1, times + 1):
-        assert store(server.call(envelope.arguments())).history_length == start + index
+        exchange = server.call(envelope.arguments())
+        got = store(exchange).history_length
+        assert got == start + index, (
+            f"thoughtHistoryLength is {got} after identical call {index} of {times} from {start}, "
+            f"not {start + index}: {describe(exchange)}")
 
 
 _RESET_LOOKING: list[dict[str, JSON]] = [
@@ -174,9 +181,11 @@ def test_nothing_resets_the_store(server: ServerSession, label: str, order: list
     _after_call(model, server.call(labelled), labelled)
     for index in order:
         _after_call(model, server.call(_RESET_LOOKING[index]), _RESET_LOOKING[index])
-    assert server.call({}, name=tool).is_error
+    unknown = server.call({}, name=tool)
+    assert unknown.is_error, f"a call of the unknown tool {tool!r} was answered: {describe(unknown)}"
     model.probe()
-    assert server.probe() == model.state()
+    found = server.probe()
+    assert found == model.state(), model.unlike(found)
 
 
 @evidences("OBJ-4/a2")
@@ -305,7 +314,8 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
     started while this one holds thoughts and labels start empty, and leave their HOME, TMPDIR and XDG
     folders empty."""
     before = server.probe()
-    assert before.history_length > 1
+    assert before.history_length > 1, (
+        f"the harness's shared process holds thoughtHistoryLength {before.history_length}, not more than 1")
     runs = fresh_runs.of(server.target)
     for run in (*runs.read, runs.discarded):
         first, second = (state_of_answer(answer) for answer in run.answers[:2])
@@ -349,7 +359,7 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
             pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
         if index % checkpoint_every == 0 or index == growth_calls:
             evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
-    assert len(labels) >= 1
+    assert len(labels) >= 1, f"the harness filed no branch label in {growth_calls} calls"
 
 
 @evidences("OBJ-4")
@@ -363,17 +373,24 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     if status is None:
         return
     result = exchange.result
-    assert result is not None and result.get("isError") is not True
+    assert result is not None and result.get("isError") is not True, (
+        f"an accepted call's answer has no result or says isError: {describe(exchange)}")
     content = result.get("content")
     assert isinstance(content, list) and len(content) == 1, content
     assert isinstance(content[0], dict) and content[0].get("type") == "text", content
     assert list(status) == STATUS_KEYS, list(status)
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
-    assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"])
-    assert isinstance(status["nextThoughtNeeded"], bool)
+    assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"]), (
+        f"thoughtNumber {brief(status['thoughtNumber'])} or totalThoughts {brief(status['totalThoughts'])} "
+        f"is not a number: {describe(exchange)}")
+    assert isinstance(status["nextThoughtNeeded"], bool), (
+        f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])}, not a boolean: {describe(exchange)}")
     branches = status["branches"]
-    assert isinstance(branches, list) and all(isinstance(b, str) for b in branches)
-    assert type(status["thoughtHistoryLength"]) is int
+    assert isinstance(branches, list) and all(isinstance(b, str) for b in branches), (
+        f"branches is {brief(branches)}, not a list of strings: {describe(exchange)}")
+    assert type(status["thoughtHistoryLength"]) is int, (
+        f"thoughtHistoryLength is {brief(status['thoughtHistoryLength'])}, not an integer: "
+        f"{describe(exchange)}")
 
 
 @evidences("RTE-7", "OBJ-14")
@@ -394,8 +411,13 @@ def test_three_fields_echo_the_request(
     assert same_number(status["thoughtNumber"], envelope.thought_number), status
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
-    )
-    assert status["nextThoughtNeeded"] is envelope.next_thought_needed
+    ), (
+        f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber {envelope.thought_number!r} "
+        f"and totalThoughts {envelope.total_thoughts!r} sent, not "
+        f"{coerced_total(envelope.thought_number, envelope.total_thoughts)!r}")
+    assert status["nextThoughtNeeded"] is envelope.next_thought_needed, (
+        f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])} for "
+        f"{brief(envelope.next_thought_needed)} sent: {describe(exchange)}")
     model.after_accepted(exchange, envelope.arguments())
 
 
@@ -409,11 +431,13 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
     first, second = server.call(envelope.arguments()), server.call(envelope.arguments())
     one, two = store(first), store(second)
     expect_one_more(one.history_length, two.history_length, describe(second))
-    assert label in one.branches and one.branches == two.branches
+    assert label in one.branches and one.branches == two.branches, (
+        f"branches is {brief(list(one.branches))} after filing {label!r}, then {brief(list(two.branches))}: "
+        f"{describe(second)}")
     a, b = accepted(first), accepted(second)
     assert {k: v for k, v in a.items() if k != "thoughtHistoryLength"} == {
         k: v for k, v in b.items() if k != "thoughtHistoryLength"
-    }
+    }, reanswered(a, b, "for the same call sent twice")
 
 
 @evidences("BAP-2")
@@ -427,13 +451,17 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
             Envelope(envelope.thought, envelope.thought_number, envelope.total_thoughts, False).arguments()
         )
     )
-    assert list(done) == STATUS_KEYS
-    assert not [v for v in done.values() if isinstance(v, str)]
+    assert list(done) == STATUS_KEYS, (
+        f"a call with nextThoughtNeeded false answered the fields {list(done)}, not {STATUS_KEYS}")
+    assert not [v for v in done.values() if isinstance(v, str)], (
+        f"a call with nextThoughtNeeded false answered a text field: {brief(done)}")
     following = accepted(server.call(envelope.arguments()))
-    assert list(following) == STATUS_KEYS
+    assert list(following) == STATUS_KEYS, (
+        f"the call after nextThoughtNeeded false answered the fields {list(following)}, not {STATUS_KEYS}")
     count = done["thoughtHistoryLength"]
     after = following["thoughtHistoryLength"]
-    assert isinstance(count, int) and isinstance(after, int)
+    assert isinstance(count, int) and isinstance(after, int), (
+        f"thoughtHistoryLength is {count!r}, then {after!r}: not integers")
     expect_one_more(count, after, str(following))
 
 
@@ -495,12 +523,14 @@ class StoreMachine(RuleBasedStateMachine):
 
     @rule(name=unknown_tool_names())
     def unknown_tool(self, name: str) -> None:
-        assert self.server.call({"thought": "t"}, name=name).is_error
+        unknown = self.server.call({"thought": "t"}, name=name)
+        assert unknown.is_error, f"a call of the unknown tool {name!r} was answered: {describe(unknown)}"
 
     @rule()
     def probe(self) -> None:
         self.model.probe()
-        assert self.server.probe() == self.model.state()
+        found = self.server.probe()
+        assert found == self.model.state(), self.model.unlike(found)
 
 
 @evidences("RTE-5", "RTE-6", "RTE-4", "OBJ-1/a1")

@@ -14,6 +14,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, rejected
+from conformance.suite.contradiction import brief
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 
@@ -46,7 +47,7 @@ def served_spec(server: ServerSession) -> dict[str, JSON]:
 
 def description_lines(server: ServerSession) -> list[str]:
     description = served_spec(server).get("description")
-    assert isinstance(description, str)
+    assert isinstance(description, str), f"the tool's description is {brief(description)}, not a string"
     return description.split("\n")
 
 
@@ -59,7 +60,7 @@ def section(lines: list[str], heading: str) -> list[str]:
 
 def input_schema(server: ServerSession) -> dict[str, JSON]:
     schema = served_spec(server).get("inputSchema")
-    assert isinstance(schema, dict)
+    assert isinstance(schema, dict), f"the tool's inputSchema is {brief(schema)}, not an object"
     return schema
 
 
@@ -71,14 +72,21 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
     before = served_tools(server)
     server.call(Envelope("changes the store", 1, 1, True).arguments(branchId="rte-1", branchFromThought=1))
     server.call({"thought": ""})
-    assert served_tools(server) == before
+    after = served_tools(server)
+    assert after == before, (
+        f"tools/list answered {brief(after)} after two calls, not {brief(before)} as before")
     variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
     for params in variants:
         assert server.wire.request("tools/list", params).result == first, params
     listed = host.list_tools()
-    assert [tool.name for tool in listed.tools] == [TOOL]
-    assert listed.tools[0].description == before[0].get("description")
-    assert listed.tools[0].input_schema == before[0].get("inputSchema")
+    assert [tool.name for tool in listed.tools] == [TOOL], (
+        f"the official client lists the tools {[tool.name for tool in listed.tools]}, not [{TOOL!r}]")
+    assert listed.tools[0].description == before[0].get("description"), (
+        f"the official client got the description {brief(listed.tools[0].description, 120)}, not the one "
+        "served on the wire")
+    assert listed.tools[0].input_schema == before[0].get("inputSchema"), (
+        f"the official client got the inputSchema {brief(listed.tools[0].input_schema)}, not the one served "
+        "on the wire")
 
 
 @evidences("RTE-1", "CMP-2")
@@ -97,7 +105,9 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
     required."""
     spec = served_spec(server)
     assert sorted(spec) == ["description", "inputSchema", "name"], list(spec)
-    assert len(description_lines(server)) == 54
+    served = description_lines(server)
+    assert len(served) == 54, (
+        f"the description has {len(served)} lines, not 54; its last is {brief(served[-1], 120)}")
     schema = input_schema(server)
     properties, required = schema.get("properties"), schema.get("required")
     assert isinstance(properties, dict) and len(properties) == 9, properties
@@ -109,18 +119,23 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
 def test_description_is_static_across_calls_and_processes(server: ServerSession, spare: Spare) -> None:
     """The same 54-line string on every call and in a fresh process, first and last lines as shipped."""
     lines = description_lines(server)
-    assert len(lines) == 54
-    assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts."
+    assert len(lines) == 54, f"the description has {len(lines)} lines, not 54"
+    assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", (
+        f"the description's first line is {lines[0]!r}")
     assert lines[-1].endswith(
         "Only set next_thought_needed to false when truly done and a satisfactory answer is reached"
     ), lines[-1]
-    assert description_lines(server) == lines
+    again = description_lines(server)
+    assert again == lines, (f"the description changed between two tools/list requests: {len(lines)} lines, "
+                            f"then {len(again)} ({brief(chr(10).join(again), 120)})")
     with spare() as driver:
         result = driver.list_tools().result
-    assert result is not None
+    assert result is not None, "tools/list on a second process answered no result"
     tools = result.get("tools")
-    assert isinstance(tools, list) and isinstance(tools[0], dict)
-    assert tools[0].get("description") == "\n".join(lines)
+    assert isinstance(tools, list) and isinstance(tools[0], dict), (
+        f"tools/list on a second process answered tools {brief(tools)}")
+    assert tools[0].get("description") == "\n".join(lines), (
+        f"a second process serves another description: {brief(tools[0].get('description'), 120)}")
 
 
 @evidences("OBJ-5", "OBJ-5/c1")
@@ -138,10 +153,13 @@ def test_description_is_not_uniformly_second_person(server: ServerSession) -> No
     addressed = [bool(re.search(r"\byou\b", line, re.I)) for line in features]
     assert addressed == [True] * 5 + [False] * 4, list(zip(features, addressed, strict=True))
     parameters = section(lines, "Parameters explained:")
-    assert parameters and lines.index("Parameters explained:") > lines.index("Key features:")
+    assert parameters and lines.index("Parameters explained:") > lines.index("Key features:"), (
+        f"the description's 'Parameters explained:' section is empty or before 'Key features:': "
+        f"{brief(parameters)}")
     directives = section(lines, "You should:")
     assert [int(line.split(".")[0]) for line in directives] == list(range(1, 12)), directives
-    assert lines.index("You should:") > lines.index("Parameters explained:")
+    assert lines.index("You should:") > lines.index("Parameters explained:"), (
+        "the description's 'You should:' section comes before 'Parameters explained:'")
     numbered = [line for line in lines if re.match(r"^\d+\. ", line)]
     assert numbered == directives, "a numbered list outside the You-should block"
 
@@ -174,7 +192,8 @@ def test_directive_block(server: ServerSession, original_snapshot: SnapshotAsser
     blank = block.index("")
     entries = [line for line in block[1:blank] if line.startswith("- ")]
     assert len(entries) == 9, entries
-    assert block[blank + 1] == "You should:"
+    assert block[blank + 1] == "You should:", (
+        f"the line after the parameter entries is {block[blank + 1]!r}, not 'You should:'")
     assert [int(line.split(".")[0]) for line in block[blank + 2 :]] == list(range(1, 12)), block[blank + 2 :]
     difference = differs_from_original(original_snapshot, block)
     assert difference is None, difference
@@ -185,7 +204,9 @@ def test_directive_block(server: ServerSession, original_snapshot: SnapshotAsser
 def test_directives_delivered_but_not_enforced(server: ServerSession, host: SdkDriver) -> None:
     """The You-should rules reach a real host, and calls that ignore them are accepted like any other."""
     description = host.list_tools().tools[0].description or ""
-    assert "You should:" in description and "11. Only set next_thought_needed to false" in description
+    assert "You should:" in description and "11. Only set next_thought_needed to false" in description, (
+        f"the description the official client got lacks 'You should:' or its rule 11: "
+        f"{brief(description[-200:])}")
     ignoring = [
         Envelope("done", 1, 1, False).arguments(),
         Envelope("more after done", 2, 1, True).arguments(),
@@ -204,7 +225,9 @@ def test_assertive_block_delivered(host: SdkDriver) -> None:
     description = host.list_tools().tools[0].description or ""
     lines = description.split("\n")
     assert lines[4] == "When to use this tool:" and lines[13] == "Key features:", lines[4:14]
-    assert "- Provides a correct answer" in lines[13:23]
+    assert "- Provides a correct answer" in lines[13:23], (
+        f"the Key-features lines the official client got lack '- Provides a correct answer': "
+        f"{brief(lines[13:23])}")
 
 
 @evidences("BAP-6")
@@ -222,7 +245,8 @@ def test_input_schema_shape(server: ServerSession) -> None:
     schema = input_schema(server)
     assert schema.get("type") == "object" and "additionalProperties" not in schema, schema
     properties = schema.get("properties")
-    assert isinstance(properties, dict)
+    assert isinstance(properties, dict), (
+        f"the inputSchema's properties are {brief(properties)}, not an object")
     types = {name: field.get("type") for name, field in properties.items() if isinstance(field, dict)}
     assert types == {
         "thought": "string",
@@ -235,7 +259,9 @@ def test_input_schema_shape(server: ServerSession) -> None:
         "branchId": "string",
         "needsMoreThoughts": "boolean",
     }, types
-    assert schema.get("required") == ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"]
+    assert schema.get("required") == ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"], (
+        f"the inputSchema's required is {brief(schema.get('required'))}, not [\"thought\", "
+        "\"nextThoughtNeeded\", \"thoughtNumber\", \"totalThoughts\"]")
     minimums = {
         name: field.get("minimum")
         for name, field in properties.items()
@@ -244,7 +270,9 @@ def test_input_schema_shape(server: ServerSession) -> None:
     assert minimums == dict.fromkeys(
         ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought"), 1
     ), minimums
-    assert not [n for n, f in properties.items() if isinstance(f, dict) and "minLength" in f]
+    assert not [n for n, f in properties.items() if isinstance(f, dict) and "minLength" in f], (
+        f"the inputSchema gives minLength to "
+        f"{[n for n, f in properties.items() if isinstance(f, dict) and 'minLength' in f]}")
 
 
 @evidences("CMP-2/a2")
@@ -253,13 +281,16 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     """The in-prompt documentation spells eight of nine parameters in snake_case; the schema declares and
     the server requires camelCase, so a call written from the prompt is rejected."""
     description = served_spec(server).get("description")
-    assert isinstance(description, str)
+    assert isinstance(description, str), f"the tool's description is {brief(description)}, not a string"
     properties = input_schema(server).get("properties")
-    assert isinstance(properties, dict)
+    assert isinstance(properties, dict), (
+        f"the inputSchema's properties are {brief(properties)}, not an object")
     documented = set(re.findall(r"^- ([a-z_]+):", description, flags=re.M))
     assert documented == {"thought", *SNAKE.values()}, documented
-    assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties)
-    assert "total_thoughts up or down" in description
+    assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
+        f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
+    assert "total_thoughts up or down" in description, (
+        f"the description lacks 'total_thoughts up or down': {brief(description[-200:])}")
     message = rejected(
         server.call({"thought": "t", "thought_number": 1, "total_thoughts": 1, "next_thought_needed": True})
     )

@@ -23,7 +23,7 @@ from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import accepted, answer_status, describe, rejected, store
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
@@ -39,6 +39,9 @@ MESSAGES = {
 
 _ODD = Envelope("t", -1, 2.5, True)
 """A host-invalid but guard-passing envelope: below the schema's minimum, not an integer."""
+
+_NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
+"""The original's refusal of a tools/call without arguments: the first field read of undefined."""
 
 _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
 
@@ -95,7 +98,8 @@ def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelop
     arguments = envelope.arguments()
     arguments["nextThoughtNeeded"] = False
     status = accepted(server.call(arguments))
-    assert status.get("nextThoughtNeeded") is False
+    assert status.get("nextThoughtNeeded") is False, (
+        f"nextThoughtNeeded is {brief(status.get('nextThoughtNeeded'))} for false sent")
 
 
 @evidences("OBJ-8", "RTE-8")
@@ -125,7 +129,8 @@ def test_rejection_names_the_first_failed_guard(server: ServerSession, arguments
     """The message is the diagnostic of the first failing guard in RTE-3's order — true of the input or
     not."""
     failed = guard_failure(arguments)
-    assert failed is not None
+    assert failed is not None, (
+        f"the harness drew {brief(arguments)}, which passes every guard, among calls a guard refuses")
     _refused_by_guard(server.call(arguments), failed)
 
 
@@ -133,7 +138,9 @@ def test_rejection_names_the_first_failed_guard(server: ServerSession, arguments
 @relies_on("OBJ-8", "RTE-8")
 def test_call_without_arguments(server: ServerSession) -> None:
     """A tools/call with no arguments at all fails on the first field read."""
-    assert rejected(server.call(OMIT)) == "Cannot read properties of undefined (reading 'thought')"
+    refusal = rejected(server.call(OMIT))
+    assert refusal == _NO_ARGUMENTS, (
+        f"the refusal of a call without arguments reads {refusal!r}, not {_NO_ARGUMENTS!r}")
 
 
 @evidences("BAP-4")

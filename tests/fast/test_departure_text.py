@@ -149,6 +149,36 @@ def test_readable_keeps_the_checks_words_and_drops_the_wrapping(raised: str) -> 
     assert raised.splitlines()[1].strip() in out
 
 
+_falsy = st.sampled_from(["False", "None", "0", "''", "[]", "{}", "()"])
+_call = st.builds(lambda name, argument: f"{name}({argument!r})",
+                  st.from_regex(r"[a-z_][a-z_0-9]{0,8}(\.[a-z_][a-z_0-9]{0,8})?", fullmatch=True), _words)
+_values = st.one_of(st.integers(), _words).map(repr)
+
+
+@given(falsy=_falsy, call=st.one_of(st.none(), _call), wrapped=st.booleans())
+def test_a_bare_assert_of_an_older_harness_says_what_did_not_hold(
+    falsy: str, call: str | None, wrapped: bool
+) -> None:
+    """A results file of a harness whose checks had bare asserts holds pytest's rewriting only (or this
+    module's old "comparison failed: False"): the reader gets the call pytest says made the falsy value, or
+    that the condition did not hold; never the bare value, the class or the rewriting."""
+    where = f"\n +  where {falsy} = {call}" if call is not None else ""
+    older = f"the check's comparison failed: {falsy}"
+    raised = f"AssertionError: assert {falsy}{where}" if wrapped else older
+    out = readable(raised)
+    assert out.startswith("the check's condition did not hold"), out
+    assert "failed: " not in out and "AssertionError" not in out and not out.startswith("assert"), out
+    if call is not None and wrapped:
+        assert out == f"the check's condition did not hold: {call} is {falsy}", out
+
+
+@given(left=_values, op=st.sampled_from(["==", "!=", "in", "<"]), right=_values)
+def test_a_bare_comparison_keeps_the_values_it_compared(left: str, op: str, right: str) -> None:
+    """A bare assert that compared values still shows them: they are all the reader has."""
+    out = readable(f"AssertionError: assert {left} {op} {right}\n +  where {left} = f()")
+    assert out == f"the check's comparison failed: {left} {op} {right}", out
+
+
 @given(_falsifying)
 def test_a_falsifying_example_keeps_its_inputs_and_drops_its_fixtures(text: str) -> None:
     out = readable_example(text)

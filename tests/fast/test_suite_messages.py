@@ -1,0 +1,149 @@
+"""Every assert a check can fail on carries its own message: a bare one reaches the report as pytest's
+rewriting of it, which says nothing in the server's terms ("the check's condition did not hold")."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.calls.store import StoreState
+from conformance.calls.strategies import Envelope
+from conformance.core.jsontypes import JSON
+from conformance.gate.rootcauses import signature
+from conformance.suite.answers import STATUS_KEYS, reanswered
+from conformance.suite.contradiction import brief, first_difference
+from conformance.suite.jsvalues import expected_box
+from conformance.suite.render_box import boxes, redrawn
+from conformance.suite.store_model import StoreModel
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECKED = ("conformance/suite", "conformance/calls", "conformance/drivers")
+"""The checks, the helpers they call to read answers and the drivers they call through: whatever they
+assert can end a check."""
+
+
+def bare_asserts(source: str, name: str) -> list[str]:
+    """`name:line` of each assert in `source` without a message."""
+    lines = sorted(node.lineno for node in ast.walk(ast.parse(source))
+                   if isinstance(node, ast.Assert) and node.msg is None)
+    return [f"{name}:{line}" for line in lines]
+
+
+def bare_asserts_under(root: Path) -> list[str]:
+    found: list[str] = []
+    for folder in CHECKED:
+        for path in sorted((root / folder).rglob("*.py")):
+            found += bare_asserts(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+    return found
+
+
+def test_every_check_assert_has_a_message() -> None:
+    bare = bare_asserts_under(ROOT)
+    said = "asserts without a message (say what was expected and what the server did):"
+    assert not bare, "\n".join([said, *bare])
+
+
+_conditions = st.sampled_from(["x", "x == 1", "not x", "isinstance(x, dict)", "(x\n    == 1)"])
+
+
+@given(
+    conditions=st.lists(st.tuples(_conditions, st.booleans()), min_size=1, max_size=6),
+    nested=st.booleans(),
+)
+def test_bare_asserts_are_found_wherever_they_are(conditions: list[tuple[str, bool]], nested: bool) -> None:
+    """The walk finds exactly the asserts without a message, at their lines, in functions and classes."""
+    lines = ["class C:", "    def f(self, x):"] if nested else ["def f(x):"]
+    indent = " " * (8 if nested else 4)
+    wanted = []
+    for condition, messaged in conditions:
+        if not messaged:
+            wanted.append(f"m.py:{len(lines) + 1}")
+        statement = f"assert {condition}" + (', "says why"' if messaged else "")
+        lines += [indent + part for part in statement.split("\n")]
+    assert bare_asserts("\n".join(lines) + "\n", "m.py") == wanted
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(value=_json, limit=st.integers(min_value=2, max_value=300))
+def test_a_quoted_value_is_the_servers_json_on_one_line_cut_at_its_limit(value: JSON, limit: int) -> None:
+    """`brief` shows what was on the wire (JSON, key order kept), one line, whole when it fits."""
+    whole = json.dumps(value, ensure_ascii=False)
+    out = brief(value, limit)
+    assert "\n" not in out and len(out) <= max(limit, 1)
+    assert out == whole if len(whole) <= limit else (out.endswith("…") and whole.startswith(out[:-1]))
+
+
+@given(common=st.lists(_json, max_size=4), one=_json, two=_json)
+def test_the_first_difference_names_where_two_runs_parted(common: list[JSON], one: JSON, two: JSON) -> None:
+    out = first_difference([*common, one], [*common, two])
+    if one == two:
+        assert out == f"{len(common) + 1} answers, then {len(common) + 1}"
+    else:
+        assert out == f"answer {len(common) + 1} is {brief(one)}, then {brief(two)}"
+
+
+_labels = st.lists(st.text(alphabet="abc", min_size=1, max_size=3), unique=True, max_size=4)
+
+
+@given(count=st.integers(0, 50), labels=_labels, found_count=st.integers(0, 50), found_labels=_labels)
+def test_a_store_unlike_the_model_is_said_field_by_field(
+    count: int, labels: list[str], found_count: int, found_labels: list[str]
+) -> None:
+    """The probe's state beside the model's: each field that differs, with both values; a label missing or
+    added by name."""
+    out = StoreModel(count, tuple(labels)).unlike(StoreState(found_count, tuple(found_labels)))
+    counted = f"thoughtHistoryLength {found_count}, not {count}"
+    assert (counted in out) is (found_count != count), out
+    for label in set(labels) ^ set(found_labels):
+        assert json.dumps(label) in out, (label, out)
+    if found_labels != labels and set(found_labels) == set(labels):
+        assert f"in the order {brief(found_labels)}, not {brief(labels)}" in out, out
+    assert ("the same state" in out) is (found_count == count and found_labels == labels), out
+
+
+_envelopes = st.tuples(
+    st.text(alphabet="abc xyz", min_size=1, max_size=12), st.integers(1, 9), st.integers(1, 9)
+)
+_contexts = st.text(alphabet="abcdefgh ={}:", min_size=1, max_size=60)
+
+
+@given(one=_envelopes, two=_envelopes, contexts=st.tuples(_contexts, _contexts))
+def test_two_checks_seeing_one_render_change_fail_alike(
+    one: tuple[str, int, int], two: tuple[str, int, int], contexts: tuple[str, str]
+) -> None:
+    """Two renders that should be one: the message's first line is what the server drew differently, the
+    same whichever check saw it, so root causes group the checks by it (`signature`); the calls follow."""
+    drawn = [boxes(expected_box(Envelope(*e, True).arguments()).encode())[0] for e in (one, two)]
+    first, second = (redrawn(drawn[0], drawn[1], context) for context in contexts)
+    assert first.splitlines()[1:] == [contexts[0]] and second.splitlines()[1:] == [contexts[1]]
+    assert signature(first) == signature(second)
+    if drawn[0].header != drawn[1].header:
+        said = first.splitlines()[0]
+        assert signature(first) != "", first
+        assert repr(drawn[1].header) in said and repr(drawn[0].header) in said, said
+
+
+_status = st.fixed_dictionaries({key: st.integers(0, 3) | st.booleans() for key in STATUS_KEYS})
+
+
+@given(before=_status, after=_status, contexts=st.tuples(_contexts, _contexts))
+def test_two_checks_seeing_one_answer_change_fail_alike(
+    before: dict[str, JSON], after: dict[str, JSON], contexts: tuple[str, str]
+) -> None:
+    """The same for two answers that should be one, the count aside: each field answered differently, with
+    both values, on the first line."""
+    first, second = (reanswered(before, after, context) for context in contexts)
+    assert first.splitlines()[0] == second.splitlines()[0]
+    for key in STATUS_KEYS:
+        named = f"{key} {brief(after[key], 80)}, not {brief(before[key], 80)}" in first
+        assert named is (key != "thoughtHistoryLength" and before[key] != after[key]), (key, first)
