@@ -178,8 +178,10 @@ def store(exchange: Exchange) -> StoreState:
 
 
 def expect_one_more(before: int, after: int, context: Message) -> None:
-    """An accepted call raised thoughtHistoryLength by exactly one; anything else contradicts RTE-5."""
-    expect("RTE-5", after == before + 1, lambda: f"count {before} became {after}: {said(context)}")
+    """An accepted call raised thoughtHistoryLength by exactly one. Anything else contradicts OBJ-2 (the count
+    is the number of calls that passed validation) whatever the cause: a call not appended (RTE-5's append,
+    too) or a length misreported; only OBJ-2's statement is false under every reading of what was seen."""
+    expect("OBJ-2", after == before + 1, lambda: f"count {before} became {after}: {said(context)}")
 
 
 def not_accepted(exchange: Exchange) -> None:

@@ -17,7 +17,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import decode
-from conformance.suite.contradiction import first_difference
+from conformance.suite.contradiction import expect, first_difference
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
@@ -61,6 +61,11 @@ def test_answers_do_not_depend_on_stderr_being_read(target: Target, fresh_runs: 
     """The same sequence gets the same answers from a process whose stderr is read and from one whose stderr
     goes to /dev/null; no answer refers to the render."""
     runs = fresh_runs.of(target)
+    # Two processes whose stderr is read that already answer differently show a server that is not
+    # deterministic (LOOP-B's statement): a difference to the discarded one is no evidence about stderr.
+    expect("LOOP-B", runs.read[0].answers == runs.read[1].answers,
+           lambda: f"two fresh processes whose stderr is read answered the same sequence differently: "
+                   f"{first_difference(runs.read[0].answers, runs.read[1].answers)}")
     assert runs.read[0].answers == runs.discarded.answers, (
         f"a process whose stderr goes to /dev/null answered differently: "
         f"{first_difference(runs.read[0].answers, runs.discarded.answers)}")

@@ -133,10 +133,13 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
     row = box.lines[3]
     assert row.startswith("│ " + thought), (thought, row)
     assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", row
-    assert js_length(row) == js_length(box.lines[0]), box.text
-    assert js_length(box.lines[0]) - 2 >= js_length(thought) + 4, (
-        f"the box's border is {js_length(box.lines[0]) - 2} wide for a thought of {js_length(thought)} "
-        f"UTF-16 units, not at least {js_length(thought) + 4}")
+    # The widths are CMP-5's rule (lengths in UTF-16 units), not the verbatim payload's.
+    expect("CMP-5", js_length(row) == js_length(box.lines[0]),
+           lambda: f"the payload row is {js_length(row)} UTF-16 units wide, the border "
+                   f"{js_length(box.lines[0])}: {box.text[:300]!r}")
+    expect("CMP-5", js_length(box.lines[0]) - 2 >= js_length(thought) + 4,
+           lambda: f"the box's border is {js_length(box.lines[0]) - 2} wide for a thought of "
+                   f"{js_length(thought)} UTF-16 units, not at least {js_length(thought) + 4}")
 
 
 @evidences("RTE-9/a1")
@@ -152,7 +155,9 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
     box = only_box(exchange.stderr)
     assert box.body.startswith("│ " + thought), box.text
     border = js_length(box.lines[0]) - 2
-    assert border >= js_length(thought) + 4, (border, js_length(thought))
+    expect("CMP-5", border >= js_length(thought) + 4,
+           lambda: f"the box's border is {border} wide for a thought of {js_length(thought)} UTF-16 units "
+                   f"(its line breaks included), not at least {js_length(thought) + 4}")
     content_rows = box.lines[3:-1]
     assert len(content_rows) == len(lines), (
         f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {box.text[:300]!r}")
