@@ -177,6 +177,11 @@ def store(exchange: Exchange) -> StoreState:
     return StoreState(length, tuple(map(str, branches)))
 
 
+def expect_count(got: int, wanted: int, context: Message) -> None:
+    """thoughtHistoryLength is `wanted`; any other count contradicts OBJ-2 (see `expect_one_more`)."""
+    expect("OBJ-2", got == wanted, context)
+
+
 def expect_one_more(before: int, after: int, context: Message) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one. Anything else contradicts OBJ-2 (the count
     is the number of calls that passed validation) whatever the cause: a call not appended (RTE-5's append,

@@ -15,7 +15,7 @@ from conformance.core.js import MAX_ARRAY_INDEX, keys_after_insert
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import describe, expect_one_more, store
-from conformance.suite.contradiction import Contradiction, brief
+from conformance.suite.contradiction import Contradiction, brief, expect
 from conformance.suite.jsvalues import branch_key, guard_failure
 
 
@@ -74,15 +74,24 @@ class StoreModel:
                 said.append(f"branches in the order {order}, not {brief(list(self.labels))}")
         return f"{answer} reports {' and '.join(said) or 'the same state'} after the calls accepted so far"
 
+    def expect_state(self, found: StoreState, answer: str = "the probe call", context: str = "") -> None:
+        """`found` is the store the model counted: a count other than the model's contradicts OBJ-2 (the
+        count is the calls that passed validation), whatever else differs; labels alone, the check's own."""
+        if found == self.state():
+            return
+        said = (f"{context}: " if context else "") + self.unlike(found, answer)
+        expect("OBJ-2", found.history_length == self.count, said)
+        raise AssertionError(said)
+
     def after_accepted(self, exchange: Exchange, arguments: dict[str, JSON]) -> None:
         """Advance by one accepted call and check its answer against the model, in step before the call, so
-        a mismatch is this call's. A count other than one more contradicts RTE-5; a label filed or dropped
+        a mismatch is this call's. A count other than one more contradicts OBJ-2; a label filed or dropped
         against the truthiness rule, RTE-6; a label respelled or out of key order, OBJ-4/a1."""
         count, in_step = self.count, self.in_step
         self.accept(arguments)
         found = store(exchange)
         if not in_step:
-            assert found == self.state(), describe(exchange)
+            self.expect_state(found, "the call", describe(exchange))
         expect_one_more(count, found.history_length, lambda: describe(exchange))
         if found.branches != self.labels:
             respelled = set(found.branches) == set(self.labels) or len(found.branches) == len(self.labels)

@@ -32,6 +32,7 @@ from conformance.suite.answers import (
     answer_status,
     assert_content_independent,
     describe,
+    expect_count,
     expect_one_more,
     store,
     without_count,
@@ -124,9 +125,9 @@ def test_reused_label_files_into_one_bucket(
         exchange = label_server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
         state = store(exchange)
         assert state.branches.count(branch_id) == 1, state.branches
-        assert state.history_length == start + index, (
+        expect_count(state.history_length, start + index, (
             f"thoughtHistoryLength is {state.history_length} after {index} calls filed under {branch_id!r} "
-            f"from {start}, not {start + index}: {describe(exchange)}")
+            f"from {start}, not {start + index}: {describe(exchange)}"))
         assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
             f"the answer to a call filed under {branch_id!r} quotes its thought {marker!r}: "
             f"{describe(exchange)}")
@@ -272,7 +273,7 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
             f"the call with thought {brief(text, 80)} answered the fields {list(accepted(exchange))}, not "
             f"the five of OBJ-4: {describe(exchange)}")
         found = store(exchange)
-        assert found == model.state(), model.unlike(found, f"the call with thought {brief(text, 80)}")
+        model.expect_state(found, f"the call with thought {brief(text, 80)}")
     after = server.wire.list_tools().result
     assert after == before, (f"tools/list answered {brief(after)} after {len(texts)} accepted calls, "
                              f"not {brief(before)} as before them")

@@ -41,7 +41,7 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
         {"type": "text", "text": f"Unknown tool: {name}"}
     ], describe(exchange)
     model.probe()
-    assert server.probe() == model.state(), "an unknown-tool call changed the store"
+    model.expect_state(server.probe(), context="an unknown-tool call changed the store")
     accepted(server.call(envelope.arguments(), name=TOOL))
 
 
@@ -92,7 +92,7 @@ def test_non_object_arguments_are_a_protocol_error(
                   f"{str(error.get('message'))[:120]!r}")
     model.probe()
     found = server.probe()
-    assert found == model.state(), model.unlike(found)
+    model.expect_state(found)
 
 
 UNREGISTERED: dict[str, JSON] = {

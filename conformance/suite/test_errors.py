@@ -52,7 +52,7 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
     after = server.probe()
     if guard_failure(arguments) is not None:
         model.probe()
-        assert after == model.state(), "a call rejected by validation changed the store"
+        model.expect_state(after, context="a call rejected by validation changed the store")
 
 
 @evidences("RTE-8")
@@ -89,7 +89,7 @@ def test_error_answer_after_retention(
     assert boxes(exchange.stderr) == [], exchange.stderr
     model.retained_without_label()
     model.probe()
-    assert server.probe() == model.state(), "the failed call was not retained (or left a label)"
+    model.expect_state(server.probe(), context="the failed call was not retained (or left a label)")
     evidence.note(
         "Weight: RTE-8/a1 files the exposure as negligible (a pathologically large thought). Observed: an "
         "ordinary, schema-valid call retains a thought and answers isError - a branchId naming an "
@@ -116,7 +116,7 @@ def test_render_failure_after_retention(
     model.retained_without_label()
     model.probe()
     found = server.probe()
-    assert found == model.state(), model.unlike(found)
+    model.expect_state(found)
 
 
 @evidences("RTE-8/a1")
@@ -135,7 +135,7 @@ def test_label_recorded_before_the_render_fails(
         f"the refusal of branchFromThought={{\"toString\": 1}} reads {refusal!r}, not {_NO_PRIMITIVE!r}")
     model.accept(arguments)
     model.probe()
-    assert label_server.probe() == model.state(), "label or thought missing after the late failure"
+    model.expect_state(label_server.probe(), context="label or thought missing after the late failure")
 
 
 @evidences("RTE-8/a1")

@@ -37,6 +37,7 @@ from conformance.suite.answers import (
     accepted_if_host_valid,
     answer_status,
     describe,
+    expect_count,
     expect_one_more,
     host_status,
     not_accepted,
@@ -120,7 +121,7 @@ def test_one_append_per_accepted_call(
             assert unknown.is_error, f"a call of the unknown tool {name!r} was answered: {describe(unknown)}"
     model.probe()
     found = server.probe()
-    assert found == model.state(), model.unlike(found)
+    model.expect_state(found)
 
 
 @evidences("RTE-5")
@@ -185,7 +186,7 @@ def test_nothing_resets_the_store(server: ServerSession, label: str, order: list
     assert unknown.is_error, f"a call of the unknown tool {tool!r} was answered: {describe(unknown)}"
     model.probe()
     found = server.probe()
-    assert found == model.state(), model.unlike(found)
+    model.expect_state(found)
 
 
 @evidences("OBJ-4/a2")
@@ -260,7 +261,7 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
                 exchange = driver.call_tool(TOOL, arguments)
                 if accepted_if_host_valid(exchange, arguments) is not None:
                     count += 1
-                    assert store(exchange).history_length == count, describe(exchange)
+                    expect_count(store(exchange).history_length, count, describe(exchange))
 
         counts_up()
 
@@ -280,8 +281,8 @@ def test_a_fresh_process_counts_the_calls_it_accepted(server: ServerSession, fre
                 continue
             count += 1
             got = state_of_answer(answer).history_length
-            assert got == count, (f"thoughtHistoryLength is {got} on a fresh process's accepted call "
-                                  f"{count} (request {index + 1} of its sequence), not {count}")
+            expect_count(got, count, (f"thoughtHistoryLength is {got} on a fresh process's accepted call "
+                                  f"{count} (request {index + 1} of its sequence), not {count}"))
         assert count >= 2, f"a fresh process accepted {count} of its sequence's calls"
 
 
@@ -530,7 +531,7 @@ class StoreMachine(RuleBasedStateMachine):
     def probe(self) -> None:
         self.model.probe()
         found = self.server.probe()
-        assert found == self.model.state(), self.model.unlike(found)
+        self.model.expect_state(found)
 
 
 @evidences("RTE-5", "RTE-6", "RTE-4", "OBJ-1/a1")

@@ -71,7 +71,7 @@ def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JS
     else:
         rejected(exchange)
         model.probe()
-        assert server.probe() == model.state(), f"rejected call changed the store ({failed})"
+        model.expect_state(server.probe(), context=f"rejected call changed the store ({failed})")
 
 
 @evidences("RTE-3/a1")
