@@ -62,7 +62,7 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     the callers expect the call to pass the guards, and RTE-3 accepts such a call whatever the optional
     fields hold. An answer out of OBJ-4's shape contradicts OBJ-4."""
     if exchange.error is not None or exchange.is_error:
-        refused = _refused_as_invalid(exchange)
+        refused = refused_as_invalid(exchange)
         expect("RTE-3", not refused, f"call was refused as invalid: {describe(exchange)}")
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
@@ -138,7 +138,8 @@ def _expect_refusals_flagged(exchange: Exchange) -> None:
         expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
 
 
-def _refused_as_invalid(exchange: Exchange) -> bool:
+def refused_as_invalid(exchange: Exchange) -> bool:
+    """Whether a call was refused as a validation failure ("Invalid …", or JSON-RPC's invalid params)."""
     error = exchange.error
     if error is not None:
         message = error.get("message")
