@@ -257,7 +257,9 @@ def _confirm_one(
 ) -> tuple[Candidate, Found] | None:
     if not candidate.minimized and _bare(candidate.program):
         candidate = Candidate(candidate.found, candidate.program, True)
-    if not candidate.minimized:
+    # A search cut short leaves its program unshrunk, and one the shrinker finished may still carry a call
+    # the difference does not need: one-call reductions are tried on either before the program is kept.
+    if not candidate.minimized or len(candidate.program) > 1:
         for program in _reductions(candidate):
             again = _replay(a, b, program, candidate.found.signature, timeout)
             if again is not None:
