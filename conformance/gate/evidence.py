@@ -285,7 +285,10 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
         evidence = _pair(found, theirs, ours, statement, replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
-        return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence})
+        summary = (f"{', '.join(cause.records)} departs — {evidence.headline()}" if evidence.headline()
+                   else cause.summary)
+        return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
+                                         "summary": summary[:400]})
     evidence = Evidence(
         reproduced=False, original_spec=replays.original.spec,
         why="no sequence reproduced it on fresh processes (" + "; ".join(tried)

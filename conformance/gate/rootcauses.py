@@ -280,12 +280,11 @@ def _root_cause(cause: _Cause) -> RootCause:
     example = smallest_counterexample(own)
     first = example.test if example is not None else own[0].nodeid
     message = next((t.message for t in own if t.nodeid == first), own[0].message)
-    test_name = first.split("::")[-1].split("[")[0]
     tests = len({f.outcome.nodeid for f in cause.covers})
     said = one_line(readable(message), 240) or "failed"
-    summary = f"{', '.join(cause.records)} departs — {test_name}: {said}"
+    summary = f"{', '.join(cause.records)} departs — {said}"
     if tests > 1:
-        summary += f" ({tests} failing tests)"
+        summary += f" ({tests} checks fail)"
     return RootCause(
         id="+".join(cause.records),
         records=list(cause.records),

@@ -10,6 +10,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import GrowthPoint, TranscriptEvent
 
@@ -107,6 +108,25 @@ class Evidence(_Frozen):
     def original_short(self) -> str:
         """Which original answered, in a terminal line."""
         return "the reference" if self.original_spec == "reference" else self.original_spec
+
+    def headline(self) -> str:
+        """The pair in one line: what differs first, near its field, where and against which original (empty
+        when nothing reproduced): the terminal's line, report.md's summary and a root cause's headline."""
+        if not self.reproduced or not self.differences:
+            return ""
+        where = self.at.removeprefix("on the example's ")
+        return (one_line(_near_field(self.differences[0]), 150)
+                + f" (reproduced at {one_line(where, 40)} against {one_line(self.original_short(), 40)})")
+
+
+def _near_field(difference: str) -> str:
+    """A difference named by its field alone, not the whole path (report.md has it): the words that changed
+    fit the line."""
+    path, sep, values = difference.partition(": ")
+    if not sep:
+        return difference
+    near = path.rsplit(" → ", 1)[1] if " → " in path else ".".join(path.split(".")[-2:])
+    return f"{near}: {values}"
 
 
 class RecordVerdict(_Frozen):

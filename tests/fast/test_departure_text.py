@@ -126,6 +126,9 @@ def test_every_departure_kind_renders_without_internals(raised: list[str], falsi
     for record in departing:
         section = outputs["html"].split(f'id="rec-{record}"')[1].split("</details>")[0]
         assert "The pair: the original" in section, record
+    # A root cause's headline says what departs without the check's function name.
+    headlines = [line for line in outputs["terminal"].splitlines() if line.startswith("  ▶")]
+    assert headlines and not any(re.search(r"test_[\w-]+", line) for line in headlines), headlines
     terminal = [line for line in outputs["terminal"].splitlines()
                 if line.startswith(("  deviates", "  error"))]
     assert len(terminal) == len([r for r in departing if r != "CMP-3"]), terminal

@@ -108,24 +108,12 @@ def terminal(departures: Departures) -> list[str]:
 
 
 def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
-    """A departure in one line, in the server's terms when its pair reproduced: what differs, where and
-    against which original; else the check's reason (the terminal's line and report.md's summary)."""
-    if evidence is None or not evidence.reproduced or not evidence.differences:
-        unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
-        return one_line(rv.reason, 100) + unreproduced
-    where = evidence.at.removeprefix("on the example's ")
-    return (one_line(_near_field(evidence.differences[0]), 150)
-            + f" (reproduced at {one_line(where, 40)} against {one_line(evidence.original_short(), 40)})")
-
-
-def _near_field(difference: str) -> str:
-    """A difference named by its field alone, not the whole path (report.md has it): the words that
-    changed fit the line."""
-    path, sep, values = difference.partition(": ")
-    if not sep:
-        return difference
-    near = path.rsplit(" → ", 1)[1] if " → " in path else ".".join(path.split(".")[-2:])
-    return f"{near}: {values}"
+    """A departure in one line, in the server's terms when its pair reproduced; else the check's reason
+    (the terminal's line and report.md's summary)."""
+    if evidence is not None and evidence.headline():
+        return evidence.headline()
+    unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
+    return one_line(rv.reason, 100) + unreproduced
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
