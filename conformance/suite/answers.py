@@ -66,8 +66,8 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
         expect("RTE-3", not refused, f"call was refused as invalid: {describe(exchange)}")
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
-    _expect_refusals_flagged(exchange)
     found = answer_status(exchange, "OBJ-4")
+    _expect_refusals_flagged(exchange, found)
     counted = isinstance(found.get("thoughtHistoryLength"), int)
     expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
     expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
@@ -125,14 +125,10 @@ def _plain_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < _EXACT
 
 
-def _expect_refusals_flagged(exchange: Exchange) -> None:
+def _expect_refusals_flagged(exchange: Exchange, parsed: dict[str, JSON]) -> None:
     """An unflagged answer holding OBJ-8's {error, status: "failed"} to a call the original refuses too is a
     refusal without its isError flag: OBJ-8's departure, not an accepted answer missing OBJ-4's fields."""
-    try:
-        parsed = json.loads(exchange.text or "")
-    except ValueError:
-        return
-    refusal = isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+    refusal = parsed.get("status") == "failed" and "error" in parsed
     sent = _sent_arguments(exchange)
     if refusal and sent and guard_failure(sent) is not None:
         expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
@@ -187,7 +183,7 @@ def expect_one_more(before: int, after: int, context: Message) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one. Anything else contradicts OBJ-2 (the count
     is the number of calls that passed validation) whatever the cause: a call not appended (RTE-5's append,
     too) or a length misreported; only OBJ-2's statement is false under every reading of what was seen."""
-    expect("OBJ-2", after == before + 1, lambda: f"count {before} became {after}: {said(context)}")
+    expect_count(after, before + 1, lambda: f"count {before} became {after}: {said(context)}")
 
 
 def not_accepted(exchange: Exchange) -> None:
