@@ -8,6 +8,7 @@ and `arguments` missing or null both arrive as None, which the original reads as
 from __future__ import annotations
 
 import logging
+import signal
 import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -100,9 +101,11 @@ async def serve_as_original(server: Server[Any], read_stream: ReadStream, write_
 
 
 def silence_python_diagnostics() -> None:
-    """Keep stderr to what the original writes: no logging last-resort output, no warnings."""
+    """Keep stderr to what the original writes: no logging last-resort output, no warnings, and no
+    KeyboardInterrupt traceback: like node with no handler, SIGINT ends the process by that signal."""
     logging.getLogger().addHandler(logging.NullHandler())
     warnings.simplefilter("ignore")
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 async def serve(

@@ -75,7 +75,7 @@ WALL_CLOCK_TESTS: Final = (
     "conformance/suite/test_lifecycle.py::test_banner_without_any_request",
     "conformance/suite/test_lifecycle.py::test_one_json_object_per_line",
     "conformance/suite/test_lifecycle.py::test_end_of_stdin_ends_the_process_quietly",
-    "conformance/suite/test_lifecycle.py::test_sigterm_is_not_handled",
+    "conformance/suite/test_lifecycle.py::test_terminating_signals_are_not_handled",
     "conformance/suite/test_lifecycle.py::test_broken_stdout_exits_with_status_1",
     "conformance/suite/test_lifecycle.py::test_one_response_per_request_and_nothing_else",
     "conformance/suite/test_lifecycle.py::test_answers_do_not_depend_on_stderr_being_read",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+from typing import Final
 
 from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
@@ -165,17 +166,25 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
     assert after_out is None and after_err == b"", (after_out, after_err)
 
 
+TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""The signals a host or a terminal ends a server with (kill, a closed terminal, Ctrl-C); node's default
+action for each ends the process by it (SIGUSR1 would start node's inspector, so it is not among them)."""
+
+
 @evidences("RTE-10")
-def test_sigterm_is_not_handled(target: Target, raw_pool: RawPool) -> None:
-    """SIGTERM ends the process by that signal, with no message: no handler, no graceful shutdown."""
-    with raw_pool.lend(target, spend=True) as raw:
-        raw.initialize()
-        raw.stderr_now(wait=0.0 if raw.seen else 5.0)
-        raw.signal(signal.SIGTERM)
-        status = raw.wait(5.0)
-        said = raw.stderr_now()
-    assert status == -signal.SIGTERM, f"exit status {status}"
-    assert said == b"", decode(said)
+def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) -> None:
+    """Each terminating signal ends the process by that signal, with no message: RTE-10's "no signal handling
+    or graceful shutdown", whichever signal a host sends."""
+    for sent in TERMINATING:
+        with raw_pool.lend(target, spend=True) as raw:
+            raw.initialize()
+            raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+            raw.signal(sent)
+            status = raw.wait(5.0)
+            said = raw.stderr_now()
+        assert status == -sent, (
+            f"{sent.name} sent: exit status {status}, where the original is ended by the signal ({-sent})")
+        assert said == b"", f"{sent.name} sent: stderr {decode(said)!r}, where the original writes nothing"
 
 
 @evidences("BAP-5", "RTE-10")
