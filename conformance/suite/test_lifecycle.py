@@ -132,21 +132,31 @@ def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: Raw
             }
             for i, arguments in enumerate(calls)
         ]
+        # Every other kind of message a client sends, none of which the original writes to stderr about: an
+        # unknown tool, a method it has no handler for, a notification it does not expect.
+        frames.append({"jsonrpc": "2.0", "id": 13, "method": "tools/call",
+                       "params": {"name": "loop-a-unknown", "arguments": calls[0]}})
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
+        frames.append({"jsonrpc": "2.0", "id": 22, "method": "resources/list"})
+        frames.append({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
+        requests = sorted(str(f["id"]) for f in frames if "id" in f)
         raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames))
         received: list[dict[str, JSON]] = []
-        while (line := raw.read_line(timeout=None if len(received) < len(frames) else 0.3)) is not None:
+        while (line := raw.read_line(timeout=None if len(received) < len(requests) else 0.3)) is not None:
             received.append(json.loads(line))
         stderr = decode(raw.stderr_now(wait=0.5))
-    assert sorted(str(m.get("id")) for m in received) == ["10", "11", "12", "20", "21"], received
+    assert sorted(str(m.get("id")) for m in received) == requests, (
+        f"responses to ids {sorted(str(m.get('id')) for m in received)}, where each of {requests} gets one: "
+        f"{received}")
     assert all("method" not in m for m in received), received
     rendered = boxes(stderr.encode())
     assert len(rendered) == 2, f"stderr holds {len(rendered)} boxes after 2 accepted calls: {stderr[:300]!r}"
     leftover = stderr
     for box in rendered:
         leftover = leftover.replace(box.text, "", 1)
-    assert banner and leftover.split() in ([], BANNER.split()), (banner, leftover)
+    assert banner and leftover.split() in ([], BANNER.split()), (
+        f"stderr holds more than the banner and one box per accepted call: {leftover[:300]!r}")
 
 
 @evidences("RTE-10", "BAP-5")
