@@ -49,6 +49,8 @@ from conformance.drivers.errors import (
 from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
 
+NOT_JSON_RPC: Final = "stdout line is not"
+"""How a violation of the stdout channel begins (a line that is not JSON, or not JSON-RPC 2.0)."""
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
 _POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
@@ -513,14 +515,14 @@ class WireDriver(Managed):
             message = _DECODER.decode(line.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
             raise ProtocolViolation(
-                f"stdout line is not JSON ({exc}): {decode(line[:200])!r}",
+                f"{NOT_JSON_RPC} JSON ({exc}): {decode(line[:200])!r}",
                 line=line,
                 stderr_tail=self.stderr_tail(),
             ) from None
         problem = _jsonrpc_problem(message)
         if problem is not None:
             raise ProtocolViolation(
-                f"stdout line is not a JSON-RPC 2.0 message ({problem}): {decode(line[:200])!r}",
+                f"{NOT_JSON_RPC} a JSON-RPC 2.0 message ({problem}): {decode(line[:200])!r}",
                 line=line,
                 stderr_tail=self.stderr_tail(),
             )

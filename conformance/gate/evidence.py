@@ -71,7 +71,7 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str],
                 driver = stack.enter_context(side.wire(timeout=timeout))
                 started.append((driver, driver.stderr_mark()))
             except DriverError as exc:
-                started.append(f"{type(exc).__name__}: {exc}")
+                started.append(str(exc))
         theirs, ours = (_replay(*begun, frames) if not isinstance(begun, str) else begun
                         for begun in started)
         return theirs, ours
@@ -102,7 +102,7 @@ def _replay(driver: WireDriver, start: int, frames: Sequence[str]) -> list[_Answ
         # Everything the process wrote to stderr, the banner before the first request included.
         answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
-        return f"{type(exc).__name__}: {exc}"
+        return str(exc)
     return answers
 
 

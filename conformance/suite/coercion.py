@@ -1,10 +1,11 @@
 """Which record a wrong totalThoughts contradicts: RTE-4 (raised to thoughtNumber when exceeded, never
 lowered) or its amendment RTE-4/a1 (the update consults only the two numbers), told from what was observed.
 
-A total below max(n, m) breaks RTE-4's own sentence. One above it breaks RTE-4 only where its sentence
-speaks (n > m) and the two numbers alone give the same raise; a raise the numbers alone do not give (a
-plain control call with them is answered max(n, m)) was decided by something else, as RTE-4/a1 forbids.
-Without a server to ask (an answer read alone), a raise past n > m is left undecided.
+A total below max(n, m) breaks RTE-4's own sentence. One above it breaks RTE-4 when the two numbers alone
+give the same total (a plain control call with them is answered the same: a rounding, a raise past n); a
+total the numbers alone do not give (the control call is answered max(n, m)) was decided by something else
+(an optional field, the history, the thought), as RTE-4/a1 forbids. Without a server to ask (an answer read
+alone), a total above max(n, m) is left undecided.
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ def total_record(server: ServerSession | None, arguments: dict[str, JSON], obser
     wanted = coerced_total(number, total)
     if not observed > wanted:
         return "RTE-4"
-    if js_double(number) <= js_double(total):
-        return "RTE-4/a1"
     if server is None:
         return None
     control = {

@@ -302,10 +302,17 @@ def test_caption_colour_follows_the_start_environment(
         answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
         assert any(a.get("id") == 2 and "result" in a for a in answers), (case.rule, stdout[-2000:])
         box = only_box(stderr)
-        assert bool(ANSI.search(box.lines[1])) is case.coloured, (case.env, case.rule, box.lines[1])
-        assert ANSI.search(box.body) is None, (case.rule, "the payload itself is not coloured")
+        # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
+        expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
+               f"{case.rule}: the header {box.lines[1]!r} is {'' if case.coloured else 'not '}coloured by "
+               f"the original under {case.env}")
+        expect("CMP-5", ANSI.search(box.body) is None,
+               f"{case.rule}: the thought is coloured in the box {box.text!r}; the original never colours it")
         header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
-        assert js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4, (case.rule, box.text)
+        expect("CMP-5", js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4,
+               f"{case.rule}: the border is {js_length(box.lines[0]) - 2} wide for a header of "
+               f"{js_length(header_with_codes)} code units, colour codes included; the original draws "
+               f"{js_length(header_with_codes) + 4}: {box.text!r}")
 
 
 _REPRESENTATIVE: dict[str, dict[str, JSON]] = {
