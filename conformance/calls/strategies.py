@@ -94,6 +94,17 @@ single_line_strings = st.text(
     max_size=60,
 )
 
+terminal_texts = st.lists(
+    st.sampled_from([
+        "\u001b[31m", "\u001b[0m", "\u001b[1;32m", "\u001b[2K", "\u001b[1A", "\u001b]0;title\u0007",
+        "\u0007", "\u0000", "\t", "\u200b", "\u202e", "\ufeff", "\u00ad", "plain", " words ", "中",
+    ]),
+    min_size=1,
+    max_size=8,
+).map("".join)
+"""Single-line thoughts a terminal would act on (colour and cursor escapes, bell, bidi and zero-width
+characters): a fork that sanitizes what it renders changes these, and arbitrary text rarely spells one."""
+
 # -- JSON values -------------------------------------------------------------------------------------
 
 _json_keys = st.text(alphabet="abcdefgh_xyz0123456789", max_size=6)
@@ -337,7 +348,8 @@ of them valid but for one field."""
 
 
 def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]:
-    """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace)."""
+    """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace) and the
+    names every JavaScript object answers for (a fork dispatching through an object of handlers)."""
     near = st.sampled_from(
         [
             "sequential_thinking",
@@ -351,6 +363,7 @@ def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]
             "",
             "mcp-server-sequential-thinking",
             "sequentialthinking\u0000",
+            *PROTOTYPE_KEYS,
         ]
     )
     return st.one_of(near, strings).filter(lambda n: n not in known)

@@ -16,7 +16,7 @@ from conformance.core.jsontypes import JSON, OMIT
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import describe, expect_one_more, store
 from conformance.suite.contradiction import Contradiction, brief, expect
-from conformance.suite.jsvalues import branch_key, guard_failure
+from conformance.suite.jsvalues import branch_key, guard_failure, js_string
 
 
 @dataclass
@@ -27,18 +27,36 @@ class StoreModel:
     labels: tuple[str, ...]
     in_step: bool = True
     """False once the model advanced by a guess (a call that failed late, RTE-8/a1), until a check passes."""
+    answered: set[str] = field(default_factory=set)
+    """Every label an answer has shown so far: one missing later was lost, not left unfiled."""
+    offered: set[str] = field(default_factory=set)
+    """String(branchId) of every accepted call that sent one, truthy partner or not."""
 
     @classmethod
     def from_state(cls, state: StoreState) -> StoreModel:
-        return cls(state.history_length, state.branches)
+        return cls(state.history_length, state.branches, answered=set(state.branches))
 
     def accept(self, arguments: dict[str, JSON]) -> None:
         """RTE-5: one append per accepted call; RTE-6: a label when both branch fields are truthy."""
         assert guard_failure(arguments) is None, arguments
         self.count += 1
-        key = branch_key(arguments.get("branchId", OMIT), arguments.get("branchFromThought", OMIT))
+        sent = arguments.get("branchId", OMIT)
+        if sent is not OMIT:
+            self.offered.add(js_string(sent))
+        key = branch_key(sent, arguments.get("branchFromThought", OMIT))
         if key is not None:
             self.labels = keys_after_insert(self.labels, key)
+
+    def labels_record(self, found: tuple[str, ...]) -> str:
+        """The record answered labels other than the model's contradict: a label respelled or out of key
+        order, OBJ-4/a1; one shown before and missing now, or one shown that no call of this check sent and
+        no earlier answer showed (an earlier answer left it out), OBJ-3's "lists every label, never loses
+        one"; else a label filed or left unfiled against the truthiness rule, RTE-6."""
+        if set(found) == set(self.labels) or len(found) == len(self.labels):
+            return "OBJ-4/a1"
+        lost = [label for label in self.labels if label not in found and label in self.answered]
+        hidden = [label for label in found if label not in self.labels and label not in self.offered]
+        return "OBJ-3" if lost or hidden else "RTE-6"
 
     def retained_after_failure(self) -> None:
         """A call that failed after retention (RTE-8/a1), counted on that record's word."""
@@ -94,10 +112,9 @@ class StoreModel:
             self.expect_state(found, "the call", describe(exchange))
         expect_one_more(count, found.history_length, lambda: describe(exchange))
         if found.branches != self.labels:
-            respelled = set(found.branches) == set(self.labels) or len(found.branches) == len(self.labels)
-            record = "OBJ-4/a1" if respelled else "RTE-6"
             seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {describe(exchange)}"
-            raise Contradiction(record, seen)
+            raise Contradiction(self.labels_record(found.branches), seen)
+        self.answered.update(found.branches)
         self.in_step = True
 
 

@@ -22,6 +22,7 @@ from conformance.calls.strategies import (
     raw_arguments,
     single_line_strings,
     small_positive_integers,
+    terminal_texts,
     thought_texts,
 )
 from conformance.catalog.corpus import StartEnvironment, start_environments
@@ -121,8 +122,9 @@ def test_caption_precedence(
 
 @evidences("RTE-9/a1", "OBJ-9")
 @relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
-@given(thought=single_line_strings, number=small_positive_integers)
+@given(thought=st.one_of(single_line_strings, terminal_texts), number=small_positive_integers)
 @example(thought="x" * 5000, number=1)
+@example(thought="\u001b[31mred\u001b[0m and plain", number=2)
 @example(thought="😀 astral 𝔘", number=3)
 def test_single_line_payload_verbatim(server: ServerSession, thought: str, number: int) -> None:
     """padEnd pads and never truncates: the payload row holds the thought whole, then only spaces, and the
