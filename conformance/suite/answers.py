@@ -197,12 +197,30 @@ def rejected(exchange: Exchange) -> str:
     OBJ-8's shape contradicts OBJ-8."""
     protocol = f"protocol error instead of an isError result: {describe(exchange)}"
     expect("RTE-8", exchange.error is None, protocol)
+    expect_guards_refuse(exchange)
     assert exchange.is_error, f"call was accepted: {describe(exchange)}"
     found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
     expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
     assert isinstance(message, str), f"error object without a message: {found}"
     return message
+
+
+def expect_guards_refuse(exchange: Exchange) -> None:
+    """A call one of the four guards refuses (a field missing, falsy or mistyped) that is answered as
+    accepted contradicts RTE-3, whichever test sent it: the guards changed, not how a refusal is wrapped."""
+    sent = _sent_arguments(exchange)
+    failure = guard_failure(sent) if sent else None
+    if failure is None or exchange.error is not None or exchange.is_error:
+        return
+    try:
+        parsed = json.loads(exchange.text or "")
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and "error" in parsed:
+        return  # a refusal, unflagged: OBJ-8's business
+    expect("RTE-3", False,
+           f"the original refuses this call ({failure}); it was accepted: {describe(exchange)}")
 
 
 def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:

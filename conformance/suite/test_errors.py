@@ -30,12 +30,13 @@ _POST_VALIDATION_THROWS: list[dict[str, JSON]] = [
     },
     {**Envelope("t", 1, 1, True).arguments(), "branchFromThought": 1, "branchId": {"toString": 1}},
 ]
-"""Calls that pass RTE-3 and then throw: a bucket lookup that finds an inherited property, or a value the
-renderer cannot turn into a string."""
+"""Calls that pass RTE-3 and then throw: a bucket lookup that finds an inherited property (reached by RTE-6's
+filing), or a value the renderer cannot turn into a string (RTE-9/a1's caption): a test throwing them
+relies on both paths still being taken."""
 
 
 @evidences("RTE-8")
-@relies_on("OBJ-8", "RTE-5")
+@relies_on("OBJ-8", "RTE-5", "RTE-6", "RTE-9/a1")
 @given(
     arguments=st.one_of(
         raw_arguments.filter(lambda a: guard_failure(a) is not None), st.sampled_from(_POST_VALIDATION_THROWS)

@@ -22,7 +22,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
-from conformance.suite.answers import accepted, answer_status, describe, rejected, store
+from conformance.suite.answers import accepted, answer_status, describe, expect_guards_refuse, rejected, store
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
@@ -110,6 +110,7 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     error."""
     exchange = server.call(arguments)
     assert exchange.error is None, describe(exchange)
+    expect_guards_refuse(exchange)
     result = exchange.result
     assert result is not None and result.get("isError") is True, describe(exchange)
     content = result.get("content")
