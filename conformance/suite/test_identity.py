@@ -34,6 +34,10 @@ def offered_capabilities(capabilities: object) -> object:
             for name, value in capabilities.items()}
 
 
+_INITIALIZE_KEYS = frozenset({"protocolVersion", "capabilities", "serverInfo"})
+"""What the original's initialize result holds: no instructions, no _meta."""
+
+
 @evidences("CMP-3")
 @relies_on("RTE-1")
 def test_server_identity_and_capabilities(server: ServerSession) -> None:
@@ -48,6 +52,10 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
     initialize = server.wire.initialize_result
     assert initialize is not None, initialize
     assert offered_capabilities(initialize.get("capabilities")) == {"tools": {}}, initialize
+    extra = sorted(set(initialize) - _INITIALIZE_KEYS)
+    assert not extra, (
+        f"initialize also answers {', '.join(extra)} ({brief({k: initialize[k] for k in extra})}); the "
+        f"original answers only {', '.join(sorted(_INITIALIZE_KEYS))}")
     for method in ("resources/list", "prompts/list"):
         error = server.wire.request(method, {}).error
         assert error is not None and error.get("code") == -32601, (method, error)
