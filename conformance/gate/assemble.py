@@ -11,6 +11,7 @@ from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
+from conformance.gate.stdout_channel import with_stdout_departure
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
 
@@ -44,6 +45,8 @@ def assemble_report(
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails)."""
+    ran = results is not None
+    results = with_stdout_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
     if sign is not None:
         verdicts = signed(verdicts, sign)
@@ -55,7 +58,7 @@ def assemble_report(
     left_out = set(not_selected)
     gate = evaluate_gate([rv for rv in verdicts if rv.id not in left_out], baseline,
                          baseline_path=baseline_path, canonical=canonical, strict=strict)
-    if not seen.preflight.ok or results is None or run.interrupted:
+    if not seen.preflight.ok or not ran or run.interrupted:
         gate = Gate(
             baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed,
             unexplained=gate.unexplained,

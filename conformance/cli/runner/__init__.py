@@ -17,14 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.cli.runner.merge import gather_results, merge_results
-from conformance.cli.runner.preflight import (
-    check_target,
-    explained,
-    failure_clause,
-    preflight,
-    preflight_departure,
-)
-from conformance.cli.runner.reporting import RunReport, now
+from conformance.cli.runner.preflight import check_target, explained, failure_clause, preflight
+from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.suite import FINISHED, import_ahead, pytest_failure, run_suite
 from conformance.core.errors import HarnessError
 from conformance.core.outfolder import claimed
@@ -89,8 +83,7 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
         seen = preflight(target, report.transcripts, options.timeout, handover if options.jobs == 1 else None,
                          meanwhile=import_ahead(options))
         if not seen.preflight.ok:
-            departed = preflight_departure(seen, report.harness(), now())
-            return _unusable(report, seen, f"target {spec} is not usable: {seen.preflight.error}", departed,
+            return _unusable(report, seen, f"target {spec} is not usable: {seen.preflight.error}",
                              said=failure_clause(seen.preflight))
         against = _check_against(options, report.transcripts, stream)
         if against is not None:

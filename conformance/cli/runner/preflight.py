@@ -7,15 +7,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
-from conformance.core.identity import HarnessIdentity
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
-from conformance.drivers.wire import NOT_JSON_RPC, Exchange, WireDriver
+from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
@@ -129,23 +126,3 @@ def preflight(target: Target, transcripts: Path, timeout: float, handover: Hando
     checked = checked.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
     return TargetSeen(target.identity, checked, server_info, protocol)
 
-
-STDOUT_RECORD: Final = "CMP-4"
-"""The record whose expectation a line on stdout that is not JSON-RPC breaks: "nothing else is written to
-stdout"."""
-
-
-def preflight_departure(seen: TargetSeen, harness: HarnessIdentity, when: str) -> RunResults | None:
-    """A target whose stdout carried a line that is not JSON-RPC before it could be used departs from
-    CMP-4: the preflight is that record's evidence, not only the reason the suite did not run (None for
-    any other preflight)."""
-    error = seen.preflight.error or ""
-    if seen.preflight.ok or not error.startswith(NOT_JSON_RPC):
-        return None
-    said = f"{error}, where the original writes nothing but JSON-RPC to stdout (its banner goes to stderr)"
-    outcome = TestOutcome(
-        nodeid="preflight", records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD], status="failed",
-        message=said, transcript=seen.preflight.transcript or None,
-    )
-    return RunResults(target=seen.identity, harness=harness, server_info=dict(seen.server_info),
-                      protocol_version=seen.protocol_version, started=when, finished=when, tests=[outcome])
