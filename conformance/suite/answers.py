@@ -128,10 +128,29 @@ def _plain_number(value: object) -> bool:
 def _expect_refusals_flagged(exchange: Exchange, parsed: dict[str, JSON]) -> None:
     """An unflagged answer holding OBJ-8's {error, status: "failed"} to a call the original refuses too is a
     refusal without its isError flag: OBJ-8's departure, not an accepted answer missing OBJ-4's fields."""
-    refusal = parsed.get("status") == "failed" and "error" in parsed
+    refusal = refusal_object(parsed)
     sent = _sent_arguments(exchange)
     if refusal and sent and guard_failure(sent) is not None:
         expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
+
+
+def refusal_object(parsed: object) -> bool:
+    """OBJ-8's {error, status: "failed"}: a refusal's body, flagged or not."""
+    return isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+
+
+def refusal_text(text: str | None) -> bool:
+    """A text content holding OBJ-8's refusal body."""
+    try:
+        return refusal_object(json.loads(text or ""))
+    except ValueError:
+        return False
+
+
+def answered_ok(exchange: Exchange) -> bool:
+    """Whether the server accepted the call: neither a protocol error, nor a result flagged isError, nor a
+    refusal's body answered without the flag (OBJ-8's departure, not an acceptance the count follows)."""
+    return exchange.error is None and not exchange.is_error and not refusal_text(exchange.text)
 
 
 def refused_as_invalid(exchange: Exchange) -> bool:
@@ -213,11 +232,7 @@ def expect_guards_refuse(exchange: Exchange) -> None:
     failure = guard_failure(sent) if sent else None
     if failure is None or exchange.error is not None or exchange.is_error:
         return
-    try:
-        parsed = json.loads(exchange.text or "")
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, dict) and "error" in parsed:
+    if refusal_text(exchange.text):
         return  # a refusal, unflagged: OBJ-8's business
     expect("RTE-3", False,
            f"the original refuses this call ({failure}); it was accepted: {describe(exchange)}")
