@@ -27,8 +27,11 @@ from tests.modified_servers.servers import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text")
-"""Few departures each, so a dev run stays short; together they touch stderr, identity, dispatch, errors."""
+CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text", "needs-more-raises-total",
+           "total-rounded")
+"""Few departures each, so a dev run stays short; together they touch stderr, identity, dispatch, errors, and
+the total told apart by a control call (a raise an optional field decides, RTE-4/a1; a rounding the two
+numbers give, RTE-4)."""
 
 _BY_ID = {m.id: m for m in load_modifications()}
 
