@@ -11,8 +11,10 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 BENCHMARKS_FORMAT: Final = "seqthink-conformance-benchmarks/1"
-Section = Literal["drivers", "servers", "run", "memory", "compare", "atlas"]
-SECTIONS: Final[tuple[Section, ...]] = ("drivers", "servers", "run", "memory", "compare", "atlas")
+Section = Literal["drivers", "servers", "run", "memory", "compare", "atlas", "differences"]
+SECTIONS: Final[tuple[Section, ...]] = (
+    "drivers", "servers", "run", "memory", "compare", "atlas", "differences",
+)
 
 
 class _Frozen(BaseModel):
@@ -227,6 +229,22 @@ class AtlasSection(_Frozen):
     grids_identical: bool = Field(description="the serial and the parallel atlas have the same grid")
 
 
+class DiffFigures(_Frozen):
+    chars: int = Field(description="the thought's length in each box")
+    windowed_s: float = Field(description="word_difference, median seconds")
+    whole_text_s: float | None = Field(description="difflib over every word of both boxes (the approach "
+                                       "word_difference replaced), one measurement; None past its size limit")
+
+
+class DifferencesSection(_Frozen):
+    """Report-time word diffs of two stderr boxes that differ in one word."""
+
+    load: Load
+    seconds: float
+    repetitions: int
+    sizes: list[DiffFigures]
+
+
 class Benchmarks(_Frozen):
     format: Literal["seqthink-conformance-benchmarks/1"] = BENCHMARKS_FORMAT
     generated: str
@@ -240,4 +258,5 @@ class Benchmarks(_Frozen):
     memory: MemorySection | None = None
     compare: CompareSection | None = None
     atlas: AtlasSection | None = None
+    differences: DifferencesSection | None = None
     targets: list[TargetCheck] = Field(default_factory=list)

@@ -6,6 +6,7 @@ from benchmarks.figures import (
     AtlasSection,
     Benchmarks,
     CompareSection,
+    DifferencesSection,
     DriversSection,
     Load,
     MemorySection,
@@ -267,6 +268,8 @@ def markdown(b: Benchmarks) -> str:
         lines += _compare(b.compare)
     if b.atlas is not None:
         lines += _atlas(b.atlas)
+    if b.differences is not None:
+        lines += _differences(b.differences)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -282,3 +285,18 @@ def _measured(value: float, unit: str) -> str:
     if unit == "processes":
         return f"{value:.0f}"
     return f"{value:,.1f} {unit}"
+
+
+def _differences(d: DifferencesSection) -> list[str]:
+    lines = ["## Report-time word diff of two boxes differing in one word", "",
+             _load(d.load, d.seconds, f"; medians of {d.repetitions}"), ""]
+    lines += _table(
+        ("thought (characters)", "word_difference", "whole-text word matching", "ratio"),
+        [
+            (f"{t.chars:,}", f"{t.windowed_s * 1000:.2f} ms",
+             f"{t.whole_text_s:.2f} s" if t.whole_text_s is not None else "not run (hours)",
+             f"{t.whole_text_s / t.windowed_s:,.0f}×" if t.whole_text_s is not None else "—")
+            for t in d.sizes
+        ],
+    )
+    return lines

@@ -15,7 +15,10 @@ Sections (all by default; pick with `--only drivers,servers,run,memory,compare`)
            npm:2026.7.4 vs npm:2025.12.18 and reference vs npm:0.6.2, with what each found
            (compare_runs.py);
 - atlas:   wall time of `python -m conformance atlas` over every published release (ci profile),
-           serial and `--jobs 2`, with their grids checked equal (atlas_runs.py).
+           serial and `--jobs 2`, with their grids checked equal (atlas_runs.py);
+- differences: report-time word diffs of two stderr boxes differing in one word (1 KiB to 1 MiB),
+           beside whole-text word matching, the approach they replaced, where it can finish
+           (differences.py).
 
 Figures are medians over repetitions; ratios compare figures of this same run. Writes
 reports/benchmarks/benchmarks.json and benchmarks.md (or `--out DIR`). `--quick` is for trying the
@@ -38,12 +41,22 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, TypeVar
 
-from benchmarks import atlas_runs, bench_drivers, bench_reference, compare_runs, harness_runs, memory
+from benchmarks import (
+    atlas_runs,
+    bench_drivers,
+    bench_reference,
+    compare_runs,
+    differences,
+    harness_runs,
+    memory,
+)
 from benchmarks.figures import (
     SECTIONS,
     AtlasSection,
     Benchmarks,
     CompareSection,
+    DifferencesSection,
+    DiffFigures,
     DriverRate,
     DriversSection,
     Load,
@@ -305,6 +318,16 @@ def compare_section(plan: Plan, seed: int) -> CompareSection:
     return CompareSection(load=load, seconds=seconds, seed=seed, repetitions=plan.run_repetitions, runs=runs)
 
 
+def differences_section(plan: Plan) -> DifferencesSection:
+    repetitions = max(plan.run_repetitions, 3)
+    say(f"differences: boxes of {', '.join(f'{n:,}' for n in differences.SIZES)} characters, "
+        f"{repetitions} repetitions")
+    timings, load, seconds = timed(lambda: differences.measure(repetitions))
+    sizes = [DiffFigures(chars=t.chars, windowed_s=t.windowed_s, whole_text_s=t.whole_text_s)
+             for t in timings]
+    return DifferencesSection(load=load, seconds=seconds, repetitions=repetitions, sizes=sizes)
+
+
 def atlas_section(plan: Plan, seed: int, keep: Path | None) -> AtlasSection:
     with tempfile.TemporaryDirectory(prefix="seqthink-bench-atlas-") as tmp:
         (runs, identical), load, seconds = timed(
@@ -559,6 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         memory=memory_section(plan) if "memory" in sections else None,
         compare=compare_section(plan, args.seed) if "compare" in sections else None,
         atlas=atlas_section(plan, args.seed, args.atlas_out) if "atlas" in sections else None,
+        differences=differences_section(plan) if "differences" in sections else None,
     )
     result = result.model_copy(update={"targets": target_checks(result)})
     out: Path = args.out

@@ -82,8 +82,9 @@ def test_each_departure_has_its_pair_and_a_shared_sequence_is_replayed_once() ->
     cause = out.root_causes[0].evidence
     assert cause is not None and cause.reproduced and cause.original_spec == "npm:0.6.2"
     # The cause's headline is its pair, in the server's words, not the check that failed.
-    assert out.root_causes[0].summary.startswith("OBJ-2 departs — thoughtHistoryLength: 1 on the original, 2 here"
-                                                  " (reproduced at tools/call"), out.root_causes[0].summary
+    headline = out.root_causes[0].summary
+    wanted = "OBJ-2 departs — thoughtHistoryLength: 1 on the original, 2 here (reproduced at tools/call"
+    assert headline.startswith(wanted), headline
     by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
     assert set(by_id) == {rv.id for rv in out.records if rv.verdict == "deviates"}
     assert by_id["OBJ-2"].cause == "rc-1" and "same sequence" in by_id["OBJ-2"].why
