@@ -208,8 +208,10 @@ branch_labels = st.one_of(
     st.integers(min_value=0, max_value=MAX_ARRAY_INDEX).map(str),
     st.integers(min_value=MAX_ARRAY_INDEX + 1, max_value=2**60).map(str),
     st.sampled_from(["01", "-1", "1.5", "1e3", " 1", "0x10", "4294967295", "NaN", "Infinity"]),
+    st.integers(min_value=65, max_value=2_000).map(lambda n: "label-" + "x" * n),
 ).filter(lambda s: s not in PROTOTYPE_KEYS)
-"""Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending)."""
+"""Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending) and long ones (a
+fork capping labels shows only past its cap)."""
 
 EXACT_VALUES: Final[tuple[JSON | Omitted, ...]] = (
     True,
@@ -363,6 +365,9 @@ def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]
             "",
             "mcp-server-sequential-thinking",
             "sequentialthinking\u0000",
+            "server__sequentialthinking",
+            "sequential-thinking__sequentialthinking",
+            "mcp__sequentialthinking",
             *PROTOTYPE_KEYS,
         ]
     )

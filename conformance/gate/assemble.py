@@ -9,9 +9,9 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
+from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
-from conformance.gate.stdout_channel import with_stdout_departure
 from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
 
@@ -46,7 +46,7 @@ def assemble_report(
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails)."""
     ran = results is not None
-    results = with_stdout_departure(results, seen.preflight, seen.identity, harness, generated)
+    results = with_preflight_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
     if sign is not None:
         verdicts = signed(verdicts, sign)

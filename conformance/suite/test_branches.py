@@ -107,6 +107,7 @@ def test_bucket_contents_never_returned(
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6")
 @given(labels=st.lists(branch_labels, min_size=1, max_size=8, unique=True))
 @example(labels=["😀 astral", " ", "tab\there", "line\nbreak", "\u0000nul", "é"])
+@example(labels=["long-" + "x" * 300, "y" * 5000])
 def test_labels_return_verbatim_and_accumulate(label_server: LabelServer, labels: list[str]) -> None:
     """Each label comes back as the exact caller string; the set never shrinks, with no cap or discard."""
     previous: set[str] = set(label_server.probe().branches)

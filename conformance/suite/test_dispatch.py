@@ -30,6 +30,7 @@ README_TOOL_NAME = "sequential_thinking"
 @example(name="SequentialThinking", envelope=Envelope("t", 1, 1, True))
 @example(name="sequentialthinking ", envelope=Envelope("t", 1, 1, True))
 @example(name="constructor", envelope=Envelope("t", 1, 1, True))
+@example(name="server__sequentialthinking", envelope=Envelope("t", 1, 1, True))
 def test_unknown_names_get_an_error_result(server: ServerSession, name: str, envelope: Envelope) -> None:
     """Any other name is answered with an isError text block naming it — not a protocol error — and
     nothing is retained; only the exact name dispatches."""

@@ -124,11 +124,11 @@ def test_unusable_target_exits_2_with_a_report(target: str, says: str, tmp_path:
     assert report["preflight"]["ok"] is False and says in report["preflight"]["error"]
     assert report["gate"]["passed"] is False
     # A line on stdout that is not JSON-RPC is itself CMP-4's departure ("nothing else is written to stdout"),
-    # its root cause; every other record is not run.
+    # and a listing of other tools CMP-2's, the run's one root cause; every other record is not run.
     departing = {r["id"] for r in report["records"] if r["verdict"] not in ("not run", "not observable")}
-    garbage = "not JSON" in says
-    assert departing == ({"CMP-4"} if garbage else set()), departing
-    assert [c["records"] for c in report["root_causes"]] == ([["CMP-4"]] if garbage else [])
+    cause = "CMP-4" if "not JSON" in says else "CMP-2" if "does not offer" in says else None
+    assert departing == ({cause} if cause else set()), departing
+    assert [c["records"] for c in report["root_causes"]] == ([[cause]] if cause else [])
 
 
 # -- the gate, escaping, xdist: the stand-in suite -----------------------------------------------------

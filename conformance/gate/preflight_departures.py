@@ -1,0 +1,55 @@
+"""What stops a run before or during its checks can itself be a record's departure. A server that writes
+something other than JSON-RPC on stdout breaks CMP-4 ("nothing else is written to stdout") whichever check
+was reading when it did: the preflight that could not start the suite, or the tests the target's failure
+ended, are that record's evidence. A server whose tools/list does not offer the tool (renamed, say) breaks
+CMP-2 (the listing is the original's). Either departs as the run's one cause."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.protocol import TOOL
+from conformance.core.results import RunResults, TestOutcome
+from conformance.drivers.wire import NOT_JSON_RPC
+from conformance.report.model import Preflight
+
+STDOUT_RECORD: Final = "CMP-4"
+STDOUT_CHECK: Final = "stdout carries only JSON-RPC"
+"""The synthesized outcomes' node ids: no suite test has them, so they never collide with one."""
+LISTING_RECORD: Final = "CMP-2"
+LISTING_CHECK: Final = "tools/list offers the tool"
+_SAID: Final = "where the original writes nothing but JSON-RPC to stdout (its banner and boxes go to stderr)"
+
+
+def with_preflight_departure(results: RunResults | None, preflight: Preflight, target: TargetIdentity,
+                             harness: HarnessIdentity, when: str) -> RunResults | None:
+    """`results` with one more failed outcome naming CMP-4 when the preflight, or a test the target's failure
+    ended, saw a stdout line that is not JSON-RPC, or naming CMP-2 when the preflight found other tools
+    listed and not this one (results made for it when the suite never ran)."""
+    found = _violation(results, preflight)
+    if found is not None:
+        seen, transcript = found
+        outcome = TestOutcome(nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD],
+                              status="failed", message=f"{seen}, {_SAID}", transcript=transcript)
+    elif preflight.tool_offered is False and preflight.tools:
+        offered = ", ".join(preflight.tools)
+        outcome = TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
+                              status="failed", transcript=preflight.transcript or None,
+                              message=f"tools/list offers {offered}, where the original offers {TOOL}")
+    else:
+        return results
+    if results is None:
+        return RunResults(target=target, harness=harness, started=when, finished=when, tests=[outcome])
+    return results.model_copy(update={"tests": [*results.tests, outcome]})
+
+
+def _violation(results: RunResults | None, preflight: Preflight) -> tuple[str, str | None] | None:
+    """The first stdout violation seen and its transcript: the preflight's error, else a test error's (its
+    words from `NOT_JSON_RPC` on, without the "target failure:" wrapping)."""
+    if not preflight.ok and preflight.error is not None and preflight.error.startswith(NOT_JSON_RPC):
+        return preflight.error, preflight.transcript or None
+    for outcome in results.tests if results is not None else []:
+        if outcome.status == "error" and NOT_JSON_RPC in outcome.message:
+            return outcome.message[outcome.message.index(NOT_JSON_RPC):], outcome.transcript
+    return None
