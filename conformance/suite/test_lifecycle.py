@@ -16,7 +16,7 @@ from typing import Final
 from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import decode
 from conformance.suite.contradiction import expect, first_difference
 from conformance.suite.fresh_runs import FreshRunner
@@ -133,12 +133,15 @@ def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: Raw
             for i, arguments in enumerate(calls)
         ]
         # Every other kind of message a client sends, none of which the original writes to stderr about: an
-        # unknown tool, a method it has no handler for, a notification it does not expect.
+        # unknown tool, a method it has no handler for, initialize again, a notification it does not expect.
         frames.append({"jsonrpc": "2.0", "id": 13, "method": "tools/call",
                        "params": {"name": "loop-a-unknown", "arguments": calls[0]}})
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         frames.append({"jsonrpc": "2.0", "id": 22, "method": "resources/list"})
+        frames.append({"jsonrpc": "2.0", "id": 23, "method": "initialize", "params": {
+            "protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+            "clientInfo": {"name": "loop-a-again", "version": "1"}}})
         frames.append({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
         requests = sorted(str(f["id"]) for f in frames if "id" in f)
         raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames))

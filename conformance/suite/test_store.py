@@ -214,7 +214,7 @@ def test_counter_spans_thinking_episodes(
     assert second_start > second[0].thought_number == 1, f"episode two restarted the count: {counts}"
 
 
-def _init(driver: WireDriver, name: str) -> None:
+def _init(driver: WireDriver, name: str) -> Exchange:
     exchange = driver.request(
         "initialize",
         {
@@ -225,6 +225,7 @@ def _init(driver: WireDriver, name: str) -> None:
     )
     if exchange.result is not None:
         driver.notify("notifications/initialized")
+    return exchange
 
 
 @evidences("CMP-1")
@@ -303,7 +304,9 @@ def test_state_is_process_global(spare: Spare) -> None:
                     Envelope("t", number, 2, True).arguments(branchId="first-session", branchFromThought=1),
                 )
             )
-        _init(driver, "second-client")
+        second = _init(driver, "second-client")
+        expect("ABS-5", second.result is not None,
+               lambda: f"a second initialize on one process was not answered normally: {describe(second)}")
         state = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
     assert state.history_length == before.history_length + 3, (before, state)
     assert "first-session" not in before.branches and "first-session" in state.branches, (before, state)
