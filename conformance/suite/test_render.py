@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 
 from hypothesis import Phase, example, given, settings
@@ -240,6 +241,10 @@ COLOUR_ROWS: dict[Profile, int] = {"dev": 2, "ci": 3, "thorough": 0}
 plain one and, in ci, one more; the seed decides which, and the thorough profile checks every row."""
 
 
+_ENDS_WITHIN = 60
+"""Seconds a colour row's process has to start, answer and end once its stdin closes (start-ups overlap)."""
+
+
 def _colour_runs(target: Target, envs: list[dict[str, str]]) -> list[tuple[bytes, bytes]]:
     """One process per environment, each started with exactly it (plus what it needs to start), all started
     at once: initialize, one call, EOF."""
@@ -268,7 +273,13 @@ def _colour_runs(target: Target, envs: list[dict[str, str]]) -> list[tuple[bytes
     try:
         for env in envs:
             procs.append(process.spawn(target.command, env=kept | env, exact_env=True))
-        return [proc.communicate(stdin, timeout=60) for proc in procs]
+        try:
+            return [proc.communicate(stdin, timeout=_ENDS_WITHIN) for proc in procs]
+        except subprocess.TimeoutExpired:
+            # Its stdin ended and it kept running: RTE-10's "closing stdin ends the process", not the colours.
+            expect("RTE-10", False, f"a process given initialize, one call and the end of its stdin was "
+                   f"still running {_ENDS_WITHIN} s later; the original ends at the end of stdin")
+            raise
     finally:
         for proc in procs:
             process.terminate(proc)
