@@ -285,8 +285,8 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
         evidence = _pair(found, theirs, ours, statement, replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
-        summary = (f"{', '.join(cause.records)} departs — {evidence.headline()}" if evidence.headline()
-                   else cause.summary)
+        pair = evidence.headline()
+        summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
     evidence = Evidence(

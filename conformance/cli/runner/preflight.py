@@ -125,4 +125,3 @@ def preflight(target: Target, transcripts: Path, timeout: float, handover: Hando
         checked = explained(checked, node_engines(target))
     checked = checked.model_copy(update={"transcript": "transcripts/preflight.jsonl"})
     return TargetSeen(target.identity, checked, server_info, protocol)
-

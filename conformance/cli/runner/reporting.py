@@ -14,7 +14,7 @@ from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.core.create import create_file, ensure_folder
-from conformance.core.identity import HarnessIdentity, ShardIdentity, harness_identity
+from conformance.core.identity import ShardIdentity, harness_identity
 from conformance.core.results import RunResults
 from conformance.drivers import cancel, process
 from conformance.gate.assemble import TargetSeen, assemble_report
@@ -28,7 +28,7 @@ from conformance.report.write import write_report
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
 
-def now() -> str:
+def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
@@ -50,18 +50,13 @@ class RunReport:
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
         selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
-        report = cls(options, catalog, baseline, findings, now(), time.monotonic(), selection)
+        report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection)
         ensure_folder(report.transcripts)
         return report
 
     @property
     def transcripts(self) -> Path:
         return self.options.out / "transcripts"
-
-    def harness(self) -> HarnessIdentity:
-        """The harness as a report names it when no results carry it."""
-        options = self.options
-        return harness_identity(profile=options.profile, seed=_text(options.forced_seed), shard=options.shard)
 
     def write(
         self,
@@ -86,9 +81,12 @@ class RunReport:
             canonical=self.catalog.canonical,
             results=results,
             seen=seen,
-            harness=results.harness if results is not None else self.harness(),
+            harness=results.harness
+            if results is not None
+            else harness_identity(profile=options.profile, seed=_text(options.forced_seed),
+                                  shard=options.shard),
             run=run or self._run_info(results, pytest_exit, interrupted),
-            generated=now(),
+            generated=_now(),
             baseline=self.baseline,
             baseline_path=str(options.baseline) if options.baseline else None,
             findings=self.findings,
@@ -112,7 +110,7 @@ class RunReport:
         options = self.options
         return RunInfo(
             started=self.started,
-            finished=now(),
+            finished=_now(),
             duration_s=round(time.monotonic() - self.t0, 3),
             jobs=options.jobs,
             processes_started=results.processes_started if results else process.processes_started(),

@@ -110,8 +110,9 @@ def terminal(departures: Departures) -> list[str]:
 def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     """A departure in one line, in the server's terms when its pair reproduced; else the check's reason
     (the terminal's line and report.md's summary)."""
-    if evidence is not None and evidence.headline():
-        return evidence.headline()
+    pair = evidence.headline() if evidence is not None else ""
+    if pair:
+        return pair
     unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
     return one_line(rv.reason, 100) + unreproduced
 
