@@ -45,6 +45,9 @@ class SpecRecord(_Frozen):
     quote: str
     statement: str
     expectation: str
+    held_by: tuple[str, ...] = ()
+    """The records (records.yaml) whose expectations give the original this requirement's answer: when one of
+    them departs too, this record's departure follows from it (its check relies on them)."""
 
     def applies_to(self, revision: str | None) -> bool:
         """Whether a server that settled on `revision` with a client is held to this requirement."""
@@ -63,6 +66,7 @@ class SpecProvenance(_Frozen):
     scope: str
     reads: str
     applicability: str
+    held_by: str = ""
 
 
 class SpecCatalog(_Frozen):

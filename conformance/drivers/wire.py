@@ -53,6 +53,7 @@ NOT_JSON_RPC: Final = "stdout line is not"
 """How a violation of the stdout channel begins (a line that is not JSON, or not JSON-RPC 2.0)."""
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
+_UNSOLICITED_KEPT: Final = 5
 _POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
 _FIONREAD_BUF: Final = bytes(4)
 _IDLE: Final = 0.02
@@ -172,6 +173,9 @@ class WireDriver(Managed):
         self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
         self.initialize_result: dict[str, JSON] | None = None
+        self.unsolicited: list[dict[str, JSON]] = []
+        """The first few requests and notifications the server sent of its own, skipped while awaiting a
+        response (LOOP-A's check reads them: the original sends none)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
         self._abandoned: set[int] = set()
@@ -675,6 +679,8 @@ class WireDriver(Managed):
                 t_received = time.monotonic()
                 response = self._parse(line)
                 if "method" in response:
+                    if len(self.unsolicited) < _UNSOLICITED_KEPT:
+                        self.unsolicited.append(response)
                     continue
                 got = response.get("id")
                 if type(got) is int and got == request_id:

@@ -70,3 +70,13 @@ def contradicted(exc: BaseException | None) -> list[str]:
     if isinstance(exc, BaseExceptionGroup):
         return list(dict.fromkeys(r for e in exc.exceptions for r in contradicted(e)))
     return []
+
+
+def expect_not_own_message(message: object, due: str) -> None:
+    """A message carrying a method on the server's stdout is a request or notification of its own, where a
+    response was `due`: LOOP-A's "the server never sends a request or notification of its own", whichever
+    check was reading."""
+    if isinstance(message, dict) and "method" in message:
+        kind = "request" if "id" in message else "notification"
+        raise Contradiction("LOOP-A", f"the server sent a {kind} of its own, {brief(message)}, where {due}; "
+                                      f"the original never sends one")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis.errors import Flaky
 
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
 from conformance.core.create import create_file
@@ -173,6 +174,8 @@ def target_specs(config: pytest.Config) -> list[str]:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "records(*ids): canonical record IDs a test evidences")
     config.addinivalue_line("markers", "relies(*ids): canonical record IDs a test relies on besides those")
+    config.addinivalue_line("markers", "before_the_breaker: runs before every other check (a target ending "
+                                       "itself trips the breaker; these checks say so first)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -380,7 +383,8 @@ def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With `--records` (the run's `--select`/`--deselect`), only the tests evidencing a selected record;
-    with `--shard I/N`, only this shard's share of those."""
+    with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first."""
+    items.sort(key=lambda item: item.get_closest_marker("before_the_breaker") is None)
     wanted: str | None = config.getoption("conformance_records")
     if wanted:
         selected = set(wanted.split(","))
@@ -392,6 +396,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _NOT_RUN_KEY = pytest.StashKey[str]()
+_RESTARTS_KEY = pytest.StashKey[int]()
+"""The shared process's restarts when a test began: one more at its end means the test met two processes."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -409,6 +415,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         session = state.sessions.get(state.current_spec or "")
         if session is not None:
             state.marks[item.nodeid] = session.transcript.mark()
+            item.stash[_RESTARTS_KEY] = session.restarts
 
 
 _UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")
@@ -470,6 +477,13 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
             shrunk = state.shrinking.end(state.first_failure.get(item.nodeid))
             counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk,
                                             exchange=_failing_exchange(state, item.nodeid, spec))
+    session = state.sessions.get(spec)
+    if status == "failed" and session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0):
+        # The shared process ended between two of the check's calls and a new one answered the rest: what
+        # failed is the process's life (its own check says so), not this check's record.
+        status = "error"
+        message = ("target failure: the shared server process ended during this check and a new one answered "
+                   "its later calls")
     state.breaker.record(status, timeout=failure is not None and isinstance(failure[0], ServerTimeout),
                          reason=message)
     evid = item.stash.get(_EVIDENCE_KEY, None)
@@ -510,8 +524,14 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 
 def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
-    """The exception's own message, whole, without its class or pytest's rendering of it."""
+    """The exception's own message, whole, without its class or pytest's rendering of it; for an example that
+    failed once and not when run again, what it failed with the first time."""
     if call.excinfo is not None:
+        exc = call.excinfo.value
+        if isinstance(exc, Flaky):
+            inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
+            first = next((readable(f"{e}") for e in inner if readable(f"{e}")), "")
+            return f"unreliable: an example failed, then passed when run again{': ' + first if first else ''}"
         own = readable(call.excinfo.exconly())
         if own:
             return own

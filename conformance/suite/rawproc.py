@@ -28,6 +28,7 @@ from types import TracebackType
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
+from conformance.suite.contradiction import expect_not_own_message
 from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
@@ -229,6 +230,7 @@ class RawServer:
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
         answer = json.loads(line)
+        expect_not_own_message(answer, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, answer
         return answer
 

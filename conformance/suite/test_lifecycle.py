@@ -2,8 +2,9 @@
 how the process ends, and one request-response loop fully determined by its input.
 
 The tests are in the order their processes serve them (`RawPool.lend`): the banner and the fresh runs
-take pristine processes, framing and the loop take used ones, and each test that ends a process takes one
-that has served the others.
+take pristine processes, the final thought, framing and the loop take used ones, and each test that ends a
+process takes one that has served the others. The banner and the final thought run before every other check
+(`before_the_breaker`): a server that ends itself stops the run early, and they say so.
 """
 
 from __future__ import annotations
@@ -13,21 +14,25 @@ import json
 import signal
 from typing import Final
 
+import pytest
+
 from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import decode
-from conformance.suite.contradiction import expect, first_difference
+from conformance.suite.contradiction import expect, expect_not_own_message, first_difference
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
+from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
 BANNER = "Sequential Thinking MCP Server running on stdio"
 
 
 @evidences("RTE-10", "CMP-4")
+@pytest.mark.before_the_breaker
 def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_runs: FreshRunner) -> None:
     """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
     fresh_runs.prestart(target)
@@ -36,6 +41,29 @@ def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_run
         silent = raw.read_line(timeout=0.2)
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
     assert silent is None, silent
+
+
+LINGER: Final = 0.5
+"""How long a process is watched after answering a final thought: a server that ends itself once the thinking
+is done does so right after its answer goes out."""
+
+
+@evidences("ABS-10")
+@pytest.mark.before_the_breaker
+def test_the_process_outlives_a_final_thought(target: Target, raw_pool: RawPool) -> None:
+    """A call with nextThoughtNeeded false ends nothing: the process is still running a moment after its
+    answer and accepts the next call (ABS-10's "calls keep being accepted after nextThoughtNeeded false").
+    It runs first (with the banner's process): a server that ends itself makes the shared process's checks
+    stop the run early."""
+    final = Envelope("the last thought", 1, 1, False).arguments()
+    with raw_pool.lend(target) as raw:
+        raw.initialize()
+        raw.request("tools/call", {"name": TOOL, "arguments": final})
+        status = raw.wait(LINGER)
+        expect("ABS-10", status is None,
+               f"the process ended (exit status {status}) within {LINGER} s of answering a call with "
+               f"nextThoughtNeeded false, where the original keeps accepting calls")
+        raw.request("tools/call", {"name": TOOL, "arguments": Envelope("one more", 2, 2, False).arguments()})
 
 
 @evidences("LOOP-B")
@@ -101,19 +129,24 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
         assert line is not None, (
             f"{len(frames)} requests in one write got {sum(x is not None for x in lines)} answer lines")
         message = json.loads(line)
+        expect_not_own_message(message, "the responses to requests 100 to 103 were due")
         assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
         ids.append(message.get("id"))
     assert ids == [100, 101, 102, 103], (
         f"requests 100 to 103 in one write were answered with the ids {ids}, in that order")
+    if extra is not None and extra.lstrip().startswith(b"{"):
+        expect_not_own_message(json.loads(extra), "nothing more was due")
     assert extra is None, extra
 
 
 @evidences("LOOP-A")
 @relies_on("RTE-3", "RTE-9", "CMP-5", "RTE-10")
-def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: RawPool) -> None:
+def test_one_response_per_request_and_nothing_else(
+    target: Target, raw_pool: RawPool, server: ServerSession
+) -> None:
     """Every request gets exactly one response with its id; the server sends no request or notification of its
-    own; stderr carries only the banner and one box per accepted call (on a process lent again, the banner
-    came before)."""
+    own (on this process, nor on the shared one since its handshake); stderr carries only the banner and one
+    box per accepted call (on a process lent again, the banner came before)."""
     calls: list[JSON] = [
         Envelope("loop a", 1, 2, True).arguments(),
         {"thought": ""},
@@ -149,6 +182,12 @@ def test_one_response_per_request_and_nothing_else(target: Target, raw_pool: Raw
         while (line := raw.read_line(timeout=None if len(received) < len(requests) else 0.3)) is not None:
             received.append(json.loads(line))
         stderr = decode(raw.stderr_now(wait=0.5))
+    for message in received:
+        expect_not_own_message(message, "only responses to requests were due")
+    shared = server.wire
+    shared.request("tools/list")  # a round trip: what the shared process sent since its handshake is read
+    for message in shared.unsolicited:
+        expect_not_own_message(message, "the shared process awaited a response")
     assert sorted(str(m.get("id")) for m in received) == requests, (
         f"responses to ids {sorted(str(m.get('id')) for m in received)}, where each of {requests} gets one: "
         f"{received}")

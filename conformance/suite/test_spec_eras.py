@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.catalog.records import evidences
+from conformance.catalog.records import evidences, relies_on
+from conformance.catalog.spec_records import default_spec_catalog
 from conformance.core.eras import Era
 from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.spec_checks import NotApplicable, judge
 from conformance.targets.specs import Target
+
+
+def _held_by(record_id: str) -> tuple[str, ...]:
+    """The records whose departure this requirement's follows from (`held_by`, spec_records.yaml)."""
+    return default_spec_catalog().get(record_id).held_by
 
 
 def _judged(record_id: str, target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
@@ -62,16 +68,19 @@ def test_structured_content_is_mirrored_as_text(
 
 
 @evidences("SPEC-7")
+@relies_on(*_held_by("SPEC-7"))
 def test_tool_results_are_content_blocks(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-7", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-8")
+@relies_on(*_held_by("SPEC-8"))
 def test_tool_list_has_the_schema_types(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-8", target, spec_era, era_meetings)
 
 
 @evidences("SPEC-9")
+@relies_on(*_held_by("SPEC-9"))
 def test_unknown_method_is_method_not_found(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-9", target, spec_era, era_meetings)
 

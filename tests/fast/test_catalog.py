@@ -22,6 +22,8 @@ import yaml
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.records import (
+    MARKER,
+    RELIES_MARKER,
     Catalog,
     CatalogError,
     Kind,
@@ -487,3 +489,22 @@ def test_fixtures_resolve_to_the_checkout_when_not_installed() -> None:
     if (Path(__file__).resolve().parents[2] / "conformance" / "_fixtures").exists():
         pytest.skip("an installed-style conformance/_fixtures exists in this checkout")
     assert fixtures_dir() == REPO / "fixtures"
+
+
+def test_spec_checks_rely_on_the_records_holding_them(catalog: Catalog) -> None:
+    """A requirement's `held_by` records are seed records, and its check relies on exactly those: a
+    departure of one of them accounts for the requirement's (root causes name the seed record)."""
+    import conformance.suite.test_spec_eras as checks
+
+    held = {r.id: set(r.held_by) for r in default_spec_catalog().records}
+    assert any(held.values())
+    seed = {r.id for r in catalog.records if r.kind != "spec"}
+    assert all(ids <= seed for ids in held.values()), held
+    relied: dict[str, set[str]] = {}
+    for name in dir(checks):
+        marks = getattr(getattr(checks, name), "pytestmark", [])
+        records = [m.args for m in marks if m.name == MARKER]
+        for evidenced in records:
+            for record in evidenced:
+                relied[record] = {i for m in marks if m.name == RELIES_MARKER for i in m.args}
+    assert {r: ids for r, ids in relied.items() if ids} == {r: ids for r, ids in held.items() if ids}
