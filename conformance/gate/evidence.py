@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,13 @@ ORIGINAL: Final = REFERENCE
 
 
 WHOLE_STDERR: Final = "(the process's whole stderr)"
+LIFE: Final = "process"
+"""The process after the example's last frame: running, or how it ended."""
+LIFE_WATCH: Final = 0.3
+"""How long both processes are watched after the last frame: a server that ends itself after a call (the
+thinking done, say) does so right after answering."""
+NO_ANSWER: Final = "no answer"
+"""Where the target gave no answer in a replay (it exited, it hung): why, in its answer's place."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,8 @@ class _Answer:
     method: str
     response: str
     stderr: str
+    own: str = ""
+    """The requests and notifications the server sent of its own while this request awaited its response."""
 
 
 def _frame(text: str) -> dict[str, object] | None:
@@ -72,16 +82,28 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str],
                 started.append((driver, driver.stderr_mark()))
             except DriverError as exc:
                 started.append(str(exc))
-        theirs, ours = (_replay(*begun, frames) if not isinstance(begun, str) else begun
-                        for begun in started)
+        theirs, ours = (begun if isinstance(begun, str) else _replay(*begun, frames, ended=side == "target")
+                        for side, begun in zip(("original", "target"), started, strict=True))
+        if isinstance(theirs, list) and isinstance(ours, list):
+            time.sleep(LIFE_WATCH)
+            for answers, begun in ((theirs, started[0]), (ours, started[1])):
+                if not isinstance(begun, str):
+                    status = begun[0].returncode
+                    life = "running" if status is None else f"exited with status {status}"
+                    answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
         return theirs, ours
 
 
-def _replay(driver: WireDriver, start: int, frames: Sequence[str]) -> list[_Answer] | str:
+def _replay(
+    driver: WireDriver, start: int, frames: Sequence[str], *, ended: bool = False
+) -> list[_Answer] | str:
     """Each request's answer and the stderr written while answering it (and since `start`, the spawn, over
-    the whole sequence), or why the replay broke off."""
+    the whole sequence), or why the replay broke off. With `ended` (the target's side), a process that
+    stops answering after its first answer keeps those answers and says, where the next one was due, why it
+    gave none (it exited, it hung): the original's answer there is the difference."""
     answers: list[_Answer] = []
     since = start
+    sent = len(driver.unsolicited)
     try:
         for text in frames:
             frame = _frame(text)
@@ -98,11 +120,16 @@ def _replay(driver: WireDriver, start: int, frames: Sequence[str]) -> list[_Answ
             # written before the first request is sent is that request's on both sides.
             written = driver.stderr_since(since)
             since = driver.stderr_mark()
-            answers.append(_Answer(method, compact, written.decode("utf-8", "replace")))
+            own = driver.unsolicited[sent:]
+            sent = len(driver.unsolicited)
+            answers.append(_Answer(method, compact, written.decode("utf-8", "replace"),
+                                   json.dumps(own, ensure_ascii=False, separators=(",", ":")) if own else ""))
         # Everything the process wrote to stderr, the banner before the first request included.
         answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
-        return str(exc)
+        if not (ended and answers):
+            return str(exc)
+        answers.append(_Answer(method, json.dumps({NO_ANSWER: str(exc)}, ensure_ascii=False), ""))
     return answers
 
 
@@ -118,6 +145,9 @@ def _compared(
         if a.stderr != b.stderr:
             was, now = word_difference(a.stderr, b.stderr)
             said.append(f"stderr: {was} on the original, {now} here")
+        if a.own != b.own:
+            said.append(f"a request or notification of its own: {a.own or 'none'} on the original, "
+                        f"{b.own or 'none'} here")
         found = [d for d in said if _speaks_of(d, about)]
         if found:
             return index, found
@@ -140,6 +170,8 @@ def _which(index: int, answers: list[_Answer]) -> str:
     method = answers[index - 1].method if index <= len(answers) else "request"
     if method == WHOLE_STDERR:
         return "in the process's stderr over the whole example"
+    if method == LIFE:
+        return "after the example's last frame"
     calls = sum(1 for a in answers[:index] if a.method == "tools/call")
     if method == "tools/call":
         return f"on the example's tools/call {calls}"
@@ -190,9 +222,9 @@ def _words(text: str) -> set[str]:
 def _speaks_of(difference: str, about: set[str]) -> bool:
     """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
     (the marked spans of a word difference), is named by the records; an answer of another kind (a result
-    for an error) is any cause's."""
+    for an error, none at all, a process ended where the original's runs) is any cause's."""
     path, _, values = difference.partition(": ")
-    if path in ("result", "error"):
+    if path in ("result", "error", LIFE, NO_ANSWER):
         return True
     changed = " ".join(re.findall(r"\[([^\]]*)\]", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}

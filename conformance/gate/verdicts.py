@@ -181,7 +181,7 @@ def replay_frames(exchange: Sequence[TranscriptEvent]) -> list[str]:
     """The frames sent during the example, preceded by a handshake when the exchange lacks one; none when
     the example sent nothing on the shared process (a handshake alone replays no departure)."""
     sent = _sent(exchange)
-    if not sent:
+    if all(_method(frame) in ("initialize", "notifications/initialized") for frame in sent):
         return []
     if any(_method(frame) == "initialize" for frame in sent[:1]):
         return sent

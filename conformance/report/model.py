@@ -114,9 +114,10 @@ class Evidence(_Frozen):
         when nothing reproduced): the terminal's line, report.md's summary and a root cause's headline."""
         if not self.reproduced or not self.differences:
             return ""
-        where = self.at.removeprefix("on the example's ")
+        prefix = "on the example's "
+        where = "at " + self.at.removeprefix(prefix) if self.at.startswith(prefix) else self.at
         return (one_line(_near_field(self.differences[0]), 150)
-                + f" (reproduced at {one_line(where, 40)} against {one_line(self.original_short(), 40)})")
+                + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
 
 
 def _near_field(difference: str) -> str:

@@ -396,6 +396,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _NOT_RUN_KEY = pytest.StashKey[str]()
+_RAW_MARK_KEY = pytest.StashKey[int]()
+"""Where the frames written to raw processes stood when a test began (`RawPool.frames_mark`)."""
 _RESTARTS_KEY = pytest.StashKey[int]()
 """The shared process's restarts when a test began: one more at its end means the test met two processes."""
 
@@ -409,6 +411,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         item.stash[_NOT_RUN_KEY] = state.breaker.tripped
         pytest.skip(f"not run: {state.breaker.tripped}")
     state.shrinking.begin(suite_test=_spec_of(item) is not None)
+    item.stash[_RAW_MARK_KEY] = state.raw_pool.frames_mark()
     with state.lock:
         state.current = item.nodeid
         state.current_spec = _spec_of(item)
@@ -475,8 +478,12 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
             counterexample = Counterexample(falsifying="", exchange=exchange)
         else:
             shrunk = state.shrinking.end(state.first_failure.get(item.nodeid))
-            counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk,
-                                            exchange=_failing_exchange(state, item.nodeid, spec))
+            exchange = _failing_exchange(state, item.nodeid, spec)
+            if not any(event.kind == "sent" for event in exchange):
+                # A check on processes of its own (the process's life, its pipes): what it wrote to the last.
+                raw = state.raw_pool.frames_since(item.stash.get(_RAW_MARK_KEY, state.raw_pool.frames_mark()))
+                exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0) for frame in raw] or exchange
+            counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk, exchange=exchange)
     session = state.sessions.get(spec)
     if status == "failed" and session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0):
         # The shared process ended between two of the check's calls and a new one answered the rest: what

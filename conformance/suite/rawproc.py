@@ -20,10 +20,12 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import Final
 
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
@@ -33,6 +35,10 @@ from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
 
+FRAMES_KEPT: Final = 256
+"""Frames written to raw processes kept for a failing check's replay (a check writes a handful)."""
+FRAME_KEPT_BYTES: Final = 1 << 16
+"""A longer frame (a flood, a huge thought) is not kept: a check writing one keeps no replay."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
@@ -50,6 +56,32 @@ class RawPool:
     def __init__(self) -> None:
         self._idle: dict[_Key, list[RawServer]] = {}
         self._sandbox: Path | None = None
+        self._frames: deque[tuple[int, int, str | None]] = deque(maxlen=FRAMES_KEPT)
+        """(position, process serial, frame) of the last frames written to raw processes; None for one too
+        long to keep."""
+        self._frames_total = 0
+        self._serial = 0
+
+    def frames_mark(self) -> int:
+        """A position in the frames written to raw processes, for `frames_since`."""
+        return self._frames_total
+
+    def frames_since(self, mark: int) -> list[str]:
+        """The frames written since `mark` to the last process written to: a check's sequence, to replay on
+        fresh processes (none when they are no longer all kept)."""
+        recent = [(serial, frame) for position, serial, frame in self._frames if position >= mark]
+        if not recent or self._frames[0][0] > mark:
+            return []
+        last = recent[-1][0]
+        frames = [frame for serial, frame in recent if serial == last]
+        return [frame for frame in frames if frame is not None] if None not in frames else []
+
+    def _wrote(self, serial: int, data: bytes) -> None:
+        for line in data.split(b"\n"):
+            if line.strip():
+                kept = line.decode("utf-8", "replace") if len(line) <= FRAME_KEPT_BYTES else None
+                self._frames.append((self._frames_total, serial, kept))
+                self._frames_total += 1
 
     def sandbox_root(self) -> Path:
         """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
@@ -69,7 +101,10 @@ class RawPool:
         return {name: str(root / name.lower()) for name in SANDBOXED}
 
     def _started(self, target: Target, *, discard_stderr: bool) -> RawServer:
-        return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr)
+        self._serial += 1
+        serial = self._serial
+        return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,
+                         on_write=lambda data: self._wrote(serial, data))
 
     @contextmanager
     def lend(
@@ -146,8 +181,10 @@ class RawServer:
         sandbox: Mapping[str, str],
         discard_stderr: bool = False,
         timeout: float = 10.0,
+        on_write: Callable[[bytes], None] | None = None,
     ) -> None:
         self.target = target
+        self._on_write = on_write
         self.timeout = timeout
         self._next_id = 1
         self._buffer = b""
@@ -195,6 +232,8 @@ class RawServer:
         assert self.proc.stdin is not None, (
             "the harness could not write to the server's stdin: its pipe is not open")
         self.sent = True
+        if self._on_write is not None:
+            self._on_write(frame)
         view = memoryview(frame)
         while view:
             written = self.proc.stdin.write(view)

@@ -111,7 +111,7 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSessi
     """An accepted call's render against the one the records give, part by part, each part naming its
     record: one box in CMP-5's form (`only_box`), the label RTE-9 chooses, the numbers after RTE-4 (a total
     the two numbers alone do not give names RTE-4/a1, `total_record`), the thought verbatim (RTE-9/a1),
-    then every byte as CMP-5 draws it."""
+    nothing written beside a box drawn right (LOOP-A), then every byte as CMP-5 draws it."""
     box = only_box(stderr)
     wanted = expected_box(arguments)
     want = boxes(wanted.encode())[0]
@@ -127,4 +127,8 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSessi
         f"the harness checked the render of a call whose thought is not a string: {thought!r}")
     expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
     found = decode(stderr)
+    beside = found.replace(box.text, "", 1).strip()
+    expect("LOOP-A", box.text != want.text or not beside,
+           f"stderr holds {beside[:300]!r} beside the box, where the original writes the box alone (stderr "
+           f"carries only the banner and thought boxes)")
     expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")

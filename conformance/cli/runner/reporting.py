@@ -95,7 +95,8 @@ class RunReport:
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
         )
-        if options.shard is None and interrupted is None and report.root_causes:
+        if options.shard is None and stop is None and report.root_causes:
+            # A run the breaker stopped keeps its evidence: a target that ends itself shows it best.
             report = _evidenced(report, options)
         if options.shard is not None:
             report = _as_shard(report, options.shard)
