@@ -350,8 +350,9 @@ of them valid but for one field."""
 
 
 def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]:
-    """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace) and the
-    names every JavaScript object answers for (a fork dispatching through an object of handlers)."""
+    """Tool names that are not the dispatched one, incl. near misses (case, underscores, whitespace), the
+    names every JavaScript object answers for (a fork dispatching through an object of handlers) and names
+    longer than hosts allow."""
     near = st.sampled_from(
         [
             "sequential_thinking",
@@ -371,7 +372,9 @@ def unknown_tool_names(known: Sequence[str] = (TOOL,)) -> st.SearchStrategy[str]
             *PROTOTYPE_KEYS,
         ]
     )
-    return st.one_of(near, strings).filter(lambda n: n not in known)
+    # Past the 64 characters many hosts allow a tool name: a fork may cut or refuse what it echoes.
+    long = st.text(min_size=65, max_size=300)
+    return st.one_of(near, strings, long).filter(lambda n: n not in known)
 
 
 @st.composite

@@ -80,3 +80,14 @@ def expect_not_own_message(message: object, due: str) -> None:
         kind = "request" if "id" in message else "notification"
         raise Contradiction("LOOP-A", f"the server sent a {kind} of its own, {brief(message)}, where {due}; "
                                       f"the original never sends one")
+
+
+def stdout_message(line: bytes, due: str) -> object:
+    """A stdout line read as JSON; one that is not JSON contradicts CMP-4 ("nothing else is written to
+    stdout"), whichever check was reading where `due` says what it awaited."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        shown = brief(line.decode("utf-8", "replace"))
+        raise Contradiction("CMP-4", f"stdout line is not JSON: {shown}, where {due}; the original writes "
+                                     f"nothing but JSON-RPC to stdout") from None

@@ -485,9 +485,12 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
                 exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0) for frame in raw] or exchange
             counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk, exchange=exchange)
     session = state.sessions.get(spec)
-    if status == "failed" and session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0):
-        # The shared process ended between two of the check's calls and a new one answered the rest: what
-        # failed is the process's life (its own check says so), not this check's record.
+    restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)
+    unreliable = call.excinfo is not None and isinstance(call.excinfo.value, Flaky)
+    if status == "failed" and restarted and unreliable:
+        # The shared process ended between two of the check's calls and a new one answered the rest, and the
+        # failure did not come back when run again: what failed is the process's life (its own check says
+        # so), not this check's record.
         status = "error"
         message = ("target failure: the shared server process ended during this check and a new one answered "
                    "its later calls")

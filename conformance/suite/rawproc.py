@@ -30,7 +30,7 @@ from typing import Final
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.suite.contradiction import expect_not_own_message
+from conformance.suite.contradiction import expect_not_own_message, stdout_message
 from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
@@ -268,8 +268,9 @@ class RawServer:
         self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
-        answer = json.loads(line)
-        expect_not_own_message(answer, f"the response to {method} (id {request_id}) was due")
+        due = f"the response to {method} (id {request_id}) was due"
+        answer = stdout_message(line, due)
+        expect_not_own_message(answer, due)
         assert isinstance(answer, dict) and answer.get("id") == request_id, answer
         return answer
 

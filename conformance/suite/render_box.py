@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import decode
+from conformance.drivers.wire import Exchange
 from conformance.suite.coercion import header_total, total_record
 from conformance.suite.contradiction import expect
 from conformance.suite.jsvalues import expected_box
@@ -107,11 +109,26 @@ def only_box(stderr: bytes) -> Box:
     return found[0]
 
 
-def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSession) -> None:
+def expect_rendered_alike(plain: Exchange, marked: Exchange, added: str) -> None:
+    """The same call with something `added` draws the same box (the message says how it differs) and
+    writes nothing more beside it: text beside a box is LOOP-A's ("stderr only the banner and thought
+    boxes")."""
+    one, two = only_box(plain.stderr), only_box(marked.stderr)
+    assert one.text == two.text, redrawn(one, two, added)
+    before = decode(plain.stderr).replace(one.text, "", 1).strip()
+    beside = decode(marked.stderr).replace(two.text, "", 1).strip()
+    expect("LOOP-A", beside == before,
+           f"stderr holds {beside[:300]!r} beside the box {added}, where the original writes the box alone "
+           f"(stderr carries only the banner and thought boxes)")
+
+
+def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: ServerSession) -> None:
     """An accepted call's render against the one the records give, part by part, each part naming its
     record: one box in CMP-5's form (`only_box`), the label RTE-9 chooses, the numbers after RTE-4 (a total
-    the two numbers alone do not give names RTE-4/a1, `total_record`), the thought verbatim (RTE-9/a1),
-    nothing written beside a box drawn right (LOOP-A), then every byte as CMP-5 draws it."""
+    the two numbers alone do not give names RTE-4/a1, `total_record`; the right numbers written otherwise
+    are CMP-5's), the thought verbatim (RTE-9/a1), nothing written beside a box drawn right (LOOP-A), then
+    every byte as CMP-5 draws it."""
+    stderr = exchange.stderr
     box = only_box(stderr)
     wanted = expected_box(arguments)
     want = boxes(wanted.encode())[0]
@@ -119,8 +136,11 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSessi
     expect("RTE-9", box.kind == want.kind, f"label {box.kind}, expected {want.kind}: {header}")
     if box.numbers != want.numbers:
         record = "RTE-4" if box.numbers is not None else "CMP-5"  # no "n/m" to read: the header's form
-        if box.numbers is not None and want.numbers is not None and box.numbers[0] == want.numbers[0]:
-            record = total_record(server, arguments, header_total(box.numbers[1]))
+        if box.numbers is not None and want.numbers is not None:
+            if _written_otherwise(box.numbers, want.numbers, _answered_numbers(exchange)):
+                record = "CMP-5"
+            elif box.numbers[0] == want.numbers[0]:
+                record = total_record(server, arguments, header_total(box.numbers[1]))
         expect(record, False, f"the header reads {box.header!r}; the original's reads {want.header!r}")
     thought = arguments["thought"]
     assert isinstance(thought, str), (
@@ -132,3 +152,49 @@ def expect_render(stderr: bytes, arguments: dict[str, JSON], server: ServerSessi
            f"stderr holds {beside[:300]!r} beside the box, where the original writes the box alone (stderr "
            f"carries only the banner and thought boxes)")
     expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")
+
+
+_DIGIT_GROUP = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d)")
+
+
+def _shown_value(text: str) -> float | None:
+    """The number a header writes, read through digit-group separators ("1,000" is 1000)."""
+    try:
+        return float(_DIGIT_GROUP.sub("", text))
+    except ValueError:
+        return None
+
+
+def _answered_numbers(exchange: Exchange) -> tuple[float, float] | None:
+    """thoughtNumber and totalThoughts as the call's answer holds them, when it holds both as numbers."""
+    try:
+        status = json.loads(exchange.text or "")
+    except ValueError:
+        return None
+    if not isinstance(status, dict):
+        return None
+    number, total = status.get("thoughtNumber"), status.get("totalThoughts")
+    if isinstance(number, bool) or isinstance(total, bool):
+        return None
+    if not isinstance(number, int | float) or not isinstance(total, int | float):
+        return None
+    return float(number), float(total)
+
+
+def _written_otherwise(
+    shown: tuple[str, str], want: tuple[str, str], answered: tuple[float, float] | None
+) -> bool:
+    """Whether the header writes the numbers the original writes in another form: the same values with digit
+    groups, or, where the answer holds the original's values, those values rounded to the decimals shown.
+    That is how the box writes a number (CMP-5), not which number it is (RTE-4)."""
+    values = [_shown_value(text) for text in shown]
+    wanted = [_shown_value(text) for text in want]
+    if values == wanted and None not in values:
+        return True
+    if answered is None or list(answered) != wanted:
+        return False
+    for text, value, original in zip(shown, values, answered, strict=True):
+        decimals = len(text.rpartition(".")[2]) if "." in text else 0
+        if value is None or round(original, decimals) != value:
+            return False
+    return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from typing import Final
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -37,8 +38,8 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
-from conformance.suite.contradiction import brief
-from conformance.suite.render_box import expect_render, only_box, redrawn
+from conformance.suite.contradiction import brief, expect
+from conformance.suite.render_box import expect_render, expect_rendered_alike, only_box
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
 
@@ -100,7 +101,7 @@ def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
         exchange = server.call(arguments)
         where = f"{step.chain}[{step.index}] {step.text!r}"
         assert without_count(exchange) == control, (where, describe(exchange))
-        expect_render(exchange.stderr, arguments, server)
+        expect_render(exchange, arguments, server)
 
 
 @evidences("ABS-2/a1")
@@ -157,8 +158,7 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
     plain = server.call(envelope.arguments())
     marked = server.call({**envelope.arguments(), **extra})
     assert without_count(plain) == without_count(marked), describe(marked)
-    assert only_box(plain.stderr).text == only_box(marked.stderr).text, redrawn(
-        only_box(plain.stderr), only_box(marked.stderr), f"for the same call with {brief(extra)} added")
+    expect_rendered_alike(plain, marked, f"for the same call with {brief(extra)} added")
 
 
 @evidences("ABS-3/a1")
@@ -231,8 +231,7 @@ def test_needs_more_thoughts_changes_nothing(
     flagged = server.call(envelope.arguments(needsMoreThoughts=needs_more))
     assert without_count(plain) == without_count(flagged), describe(flagged)
     flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
-    assert only_box(plain.stderr).text == only_box(flagged.stderr).text, redrawn(
-        only_box(plain.stderr), only_box(flagged.stderr), f"for the same call with needsMoreThoughts {flag}")
+    expect_rendered_alike(plain, flagged, f"for the same call with needsMoreThoughts {flag}")
 
 
 @evidences("ABS-9")
@@ -295,16 +294,27 @@ def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
     accepted(server.call(Envelope("after the end", 2, 1, True).arguments()))
 
 
+IDLE: Final = 1.5
+"""How long the server is watched between calls: longer than a once-a-second timer's period."""
+
+
 @evidences("ABS-10")
 @relies_on("RTE-3", "OBJ-4")
 def test_nothing_arrives_between_calls(server: ServerSession) -> None:
-    """Idle for a while after a call that asks for more thoughts: no timer, no continuation, no message."""
+    """Idle for a while after a call that asks for more thoughts: no timer, no continuation, no message on
+    stdout and nothing on stderr (a heartbeat, a status line)."""
     accepted(server.call(Envelope("more needed", 1, 5, True).arguments(needsMoreThoughts=True)))
+    wire = server.wire
+    mark = wire.stderr_mark()
     try:
-        unsolicited: dict[str, JSON] | None = server.wire.read_message(timeout=1.0)
+        unsolicited: dict[str, JSON] | None = wire.read_message(timeout=IDLE)
     except ServerTimeout:
         unsolicited = None
     assert unsolicited is None, f"unprompted message: {unsolicited}"
+    written = decode(wire.stderr_since(mark))
+    expect("ABS-10", not written.strip(),
+           f"idle {IDLE} s after a call, the server wrote {written[:300]!r} to stderr, where the original "
+           f"writes nothing between calls")
 
 
 @evidences("ABS-12")

@@ -31,6 +31,7 @@ README_TOOL_NAME = "sequential_thinking"
 @example(name="sequentialthinking ", envelope=Envelope("t", 1, 1, True))
 @example(name="constructor", envelope=Envelope("t", 1, 1, True))
 @example(name="server__sequentialthinking", envelope=Envelope("t", 1, 1, True))
+@example(name="mcp__" + "sequential-thinking-" * 4 + "sequentialthinking", envelope=Envelope("t", 1, 1, True))
 def test_unknown_names_get_an_error_result(server: ServerSession, name: str, envelope: Envelope) -> None:
     """Any other name is answered with an isError text block naming it — not a protocol error — and
     nothing is retained; only the exact name dispatches."""
@@ -109,9 +110,12 @@ UNREGISTERED: dict[str, JSON] = {
         "ref": {"type": "ref/prompt", "name": "p"},
         "argument": {"name": "a", "value": ""},
     },
+    "logging/setLevel": {"level": "info"},
+    "shutdown": {},
 }
 """Methods the original registers no handler for, each with well-formed params so that the missing
-handler is the only reason to refuse them."""
+handler is the only reason to refuse them: MCP's for capabilities it does not declare, and lifecycle
+methods of neighbouring protocols (LSP's shutdown) a fork may add."""
 
 
 @evidences("EXT-1")

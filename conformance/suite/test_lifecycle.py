@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+from dataclasses import replace
 from typing import Final
 
 import pytest
@@ -21,7 +22,13 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import decode
-from conformance.suite.contradiction import expect, expect_not_own_message, first_difference
+from conformance.suite.contradiction import (
+    brief,
+    expect,
+    expect_not_own_message,
+    first_difference,
+    stdout_message,
+)
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
@@ -41,6 +48,20 @@ def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_run
         silent = raw.read_line(timeout=0.2)
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
     assert silent is None, silent
+
+
+@evidences("RTE-1")
+@pytest.mark.before_the_breaker
+def test_tools_are_listed_before_initialize(target: Target, raw_pool: RawPool) -> None:
+    """tools/list is answered the same before the handshake as after it (RTE-1's "the same every time"):
+    the original's SDK serves it on a process no client has initialized yet."""
+    with raw_pool.lend(target, pristine=True) as raw:
+        before = raw.request("tools/list", {})
+        raw.initialize()
+        after = raw.request("tools/list", {})
+    expect("RTE-1", before.get("result") == after.get("result") is not None,
+           lambda: f"tools/list before initialize is answered {brief(before)}, after it "
+                   f"{brief(after.get('result'))}; the original answers both alike")
 
 
 LINGER: Final = 0.5
@@ -64,6 +85,28 @@ def test_the_process_outlives_a_final_thought(target: Target, raw_pool: RawPool)
                f"the process ended (exit status {status}) within {LINGER} s of answering a call with "
                f"nextThoughtNeeded false, where the original keeps accepting calls")
         raw.request("tools/call", {"name": TOOL, "arguments": Envelope("one more", 2, 2, False).arguments()})
+
+
+OPTIONS: Final = ("--version", "--help")
+"""The options a binary is most often given to ask about itself."""
+
+
+@evidences("CMP-6/a1")
+@relies_on("RTE-10")
+def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
+    """The binary takes no options: launched with --version and --help it serves as without them (the
+    banner, then answers), where a fork reading its arguments would print and exit."""
+    with raw_pool.lend(replace(target, command=(*target.command, *OPTIONS)), spend=True) as raw:
+        raw.stderr_now(wait=20.0)
+        status = raw.wait(LINGER)
+        said = raw.read_line(timeout=0.2) if status is not None else None
+        expect("CMP-6/a1", status is None,
+               lambda: f"launched with {' '.join(OPTIONS)}, the process ended (exit status {status}) after "
+                       f"writing {brief(decode(said or b''))} to stdout, where the original takes no options "
+                       f"and serves")
+        answered = raw.initialize()
+    assert isinstance(answered.get("result"), dict), (
+        f"launched with {' '.join(OPTIONS)}, initialize is answered {brief(answered)}")
 
 
 @evidences("LOOP-B")
@@ -128,7 +171,7 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
     for line in lines:
         assert line is not None, (
             f"{len(frames)} requests in one write got {sum(x is not None for x in lines)} answer lines")
-        message = json.loads(line)
+        message = stdout_message(line, "the responses to requests 100 to 103 were due")
         expect_not_own_message(message, "the responses to requests 100 to 103 were due")
         assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
         ids.append(message.get("id"))
@@ -181,10 +224,15 @@ def test_one_response_per_request_and_nothing_else(
             "clientInfo": {"name": "loop-a-again", "version": "1"}}})
         frames.append({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
         requests = sorted(str(f["id"]) for f in frames if "id" in f)
-        raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames))
+        # Lines that are no JSON-RPC message (a host's stray output, a batch of numbers): the original's SDK
+        # drops them without a word on stdout or stderr.
+        stray = b"this line is not JSON\n" + b'{"jsonrpc": "2.0", "not": "a message"}\n' + b"[1, 2]\n"
+        raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames) + stray)
         received: list[dict[str, JSON]] = []
         while (line := raw.read_line(timeout=None if len(received) < len(requests) else 0.3)) is not None:
-            received.append(json.loads(line))
+            message = stdout_message(line, "only responses to requests were due")
+            assert isinstance(message, dict), f"stdout line is JSON but no JSON-RPC message: {message!r}"
+            received.append(message)
         stderr = decode(raw.stderr_now(wait=0.5))
     for message in received:
         expect_not_own_message(message, "only responses to requests were due")

@@ -68,7 +68,7 @@ def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, 
     arguments = envelope.arguments(**flags)
     exchange = server.call(arguments)
     if accepted_if_host_valid(exchange, arguments) is not None:
-        expect_render(exchange.stderr, arguments, server)
+        expect_render(exchange, arguments, server)
 
 
 @evidences("RTE-9", "OBJ-6")
@@ -351,7 +351,7 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
     for name, arguments in _REPRESENTATIVE.items():
         exchange = server.call(arguments)
         accepted(exchange)
-        expect_render(exchange.stderr, arguments, server)
+        expect_render(exchange, arguments, server)
         rendered[name] = decode(exchange.stderr)
     difference = differs_from_original(original_snapshot, rendered)
     assert difference is None, difference

@@ -6,15 +6,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hypothesis import example, given
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope
+from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
-from conformance.suite.answers import accepted, rejected
+from conformance.suite.answers import accepted, rejected, without_count
 from conformance.suite.contradiction import brief, expect
+from conformance.suite.render_box import expect_rendered_alike
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 
@@ -297,6 +300,32 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     # The refusal's words are RTE-3's fixed message: a reworded one is the guard's change, not the prompt's.
     expect("RTE-3", message == "Invalid thoughtNumber: must be a number",
            f"the refusal reads {message!r}, not RTE-3's fixed 'Invalid thoughtNumber: must be a number'")
+
+
+@evidences("CMP-2/a2")
+@relies_on("RTE-3", "OBJ-4", "RTE-9", "CMP-5")
+@given(envelope=envelopes, names=st.sets(st.sampled_from(sorted(SNAKE)), min_size=1))
+@example(envelope=Envelope("t", 1, 2, True), names=set(SNAKE))
+def test_prompt_spelling_beside_the_schema_spelling_is_ignored(
+    server: ServerSession, envelope: Envelope, names: set[str]
+) -> None:
+    """A call carrying the prompt's snake_case names (with other values) beside the schema's camelCase ones
+    is answered and rendered as the camelCase call alone: the server reads only the schema's names."""
+    plain = server.call(envelope.arguments())
+    arguments = envelope.arguments()
+    other: dict[str, JSON] = {
+        "nextThoughtNeeded": not envelope.next_thought_needed, "thoughtNumber": 7, "totalThoughts": 9,
+        "isRevision": True, "revisesThought": 1, "branchFromThought": 1, "branchId": "prompt-spelling",
+        "needsMoreThoughts": True,
+    }
+    snake = {SNAKE[name]: other[name] for name in sorted(names)}
+    marked = server.call({**arguments, **snake})
+    accepted(marked)
+    expect("CMP-2/a2", without_count(plain) == without_count(marked),
+           lambda: f"the same call with the prompt's names {brief(snake)} added is answered "
+                   f"{brief(without_count(marked))}, where the original reads only the schema's names: "
+                   f"{brief(without_count(plain))}")
+    expect_rendered_alike(plain, marked, f"for the same call with the prompt's names {brief(snake)} added")
 
 
 @evidences("CMP-2/a2")
