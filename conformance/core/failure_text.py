@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from hypothesis.errors import Flaky
+
 MESSAGE_CHARS: Final = 4000
 """A failure's message is kept up to this length (a whole answer quoted in it fits)."""
 
@@ -94,3 +96,13 @@ def one_line(text: str, limit: int | None = None) -> str:
     if limit is not None and len(joined) > limit:
         joined = joined[: max(limit - 1, 0)] + "…"
     return joined
+
+
+def raised_message(exc: BaseException, exconly: str) -> str:
+    """What a check raised, in its own words (`readable` of pytest's `exconly`); for an example hypothesis
+    saw fail once and pass when run again, what it failed with, never the test's arguments' reprs."""
+    if isinstance(exc, Flaky):
+        inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
+        first = next((readable(str(e)) for e in inner if readable(str(e))), "")
+        return "unreliable: an example failed, then passed when run again" + (f": {first}" if first else "")
+    return readable(exconly)

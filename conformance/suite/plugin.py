@@ -22,7 +22,7 @@ from hypothesis.errors import Flaky
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
 from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
-from conformance.core.failure_text import MESSAGE_CHARS, readable, readable_example
+from conformance.core.failure_text import MESSAGE_CHARS, raised_message, readable, readable_example
 from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
 from conformance.core.results import (
     ClaimObservation,
@@ -537,12 +537,7 @@ def _reason(call: pytest.CallInfo[None], report: pytest.TestReport) -> str:
     """The exception's own message, whole, without its class or pytest's rendering of it; for an example that
     failed once and not when run again, what it failed with the first time."""
     if call.excinfo is not None:
-        exc = call.excinfo.value
-        if isinstance(exc, Flaky):
-            inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
-            first = next((readable(f"{e}") for e in inner if readable(f"{e}")), "")
-            return f"unreliable: an example failed, then passed when run again{': ' + first if first else ''}"
-        own = readable(call.excinfo.exconly())
+        own = raised_message(call.excinfo.value, call.excinfo.exconly())
         if own:
             return own
     lines = report.longreprtext.strip().splitlines()

@@ -202,3 +202,20 @@ def test_a_red_gate_ends_with_the_command_that_acts_on_it() -> None:
     assert next(c for _, c in next_steps(stale, "out")).endswith("--refresh baseline.yaml --drop-stale")
     assert next_steps(report.model_copy(update={"gate": report.gate.model_copy(update={
         "unexpected": [], "passed": True})}), "out") == []
+
+
+@settings(max_examples=30)
+@given(inner=_words, fixture=_falsifying)
+def test_an_unreliable_example_says_what_it_failed_with(inner: str, fixture: str) -> None:
+    """Hypothesis' "unreliable results" wraps the check's own failure in its test's arguments' reprs: the
+    message keeps the check's words and says the example did not fail again, with no internals."""
+    from hypothesis.errors import FlakyFailure
+
+    from conformance.core.failure_text import raised_message
+
+    failed = AssertionError(f"value {inner}")
+    exc = FlakyFailure(f"Hypothesis {fixture} produces unreliable results", [failed])
+    said = raised_message(exc, f"hypothesis.errors.FlakyFailure: {exc}")
+    assert said.startswith("unreliable: an example failed, then passed when run again: value ")
+    assert inner.strip() in said
+    assert not INTERNALS.search(said), said
