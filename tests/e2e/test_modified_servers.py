@@ -28,10 +28,11 @@ from tests.modified_servers.servers import (
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text", "needs-more-raises-total",
-           "total-rounded")
-"""Few departures each, so a dev run stays short; together they touch stderr, identity, dispatch, errors, and
-the total told apart by a control call (a raise an optional field decides, RTE-4/a1; a rounding the two
-numbers give, RTE-4)."""
+           "total-rounded", "exit-after-final-thought", "initialized-sends-list-changed")
+"""Few departures each, so a dev run stays short; together they touch stderr, identity, dispatch, errors, the
+total told apart by a control call (a raise an optional field decides, RTE-4/a1; a rounding the two numbers
+give, RTE-4), a process that ends itself (the breaker stops the run; its cause still shows its evidence) and
+a notification the server sends of its own."""
 
 _BY_ID = {m.id: m for m in load_modifications()}
 
@@ -94,6 +95,20 @@ def test_root_causes_name_the_changed_behaviour(
         assert cause.summary
     markdown = (out / "report.md").read_text(encoding="utf-8")
     assert markdown.index("## Root causes") < markdown.index("## Departures")
+
+
+@pytest.mark.parametrize("mod_id", ["exit-after-final-thought"])
+def test_a_server_ending_itself_shows_it_after_the_example(
+    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+) -> None:
+    """A server that exits once a thought says the thinking is done: ABS-10 is the cause, and its evidence is
+    the process after the example, running on the original and ended here."""
+    _, report, _ = runs[mod_id].result()
+    assert [cause.records for cause in report.root_causes] == [["ABS-10"]]
+    evidence = report.root_causes[0].evidence
+    assert evidence is not None and evidence.reproduced, evidence
+    assert evidence.differences[0].startswith("process: "), evidence.differences
+    assert "running" in evidence.original and "exited with status 0" in evidence.target
 
 
 def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_record(tmp_path: Path) -> None:
