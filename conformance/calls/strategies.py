@@ -105,6 +105,20 @@ terminal_texts = st.lists(
 """Single-line thoughts a terminal would act on (colour and cursor escapes, bell, bidi and zero-width
 characters): a fork that sanitizes what it renders changes these, and arbitrary text rarely spells one."""
 
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+secret_texts = st.tuples(
+    st.sampled_from(["the key is ", "export API_KEY=", "token: ", ""]),
+    st.one_of(
+        st.text(_TOKEN_CHARS, min_size=20, max_size=48).map(lambda t: "sk-" + t),
+        st.text(_TOKEN_CHARS, min_size=36, max_size=36).map(lambda t: "ghp_" + t),
+        st.text(_TOKEN_CHARS[:26] + _TOKEN_CHARS[52:], min_size=16, max_size=16).map(lambda t: "AKIA" + t),
+        st.text(_TOKEN_CHARS, min_size=24, max_size=40).map(lambda t: "xoxb-" + t),
+        st.text(_TOKEN_CHARS, min_size=8, max_size=24).map(lambda t: "password=" + t),
+    ),
+).map("".join)
+"""Thoughts quoting a credential (API keys, tokens, a password): a fork that masks secrets in its log
+changes these, and arbitrary text never spells one."""
+
 # -- JSON values -------------------------------------------------------------------------------------
 
 _json_keys = st.text(alphabet="abcdefgh_xyz0123456789", max_size=6)

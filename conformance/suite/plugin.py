@@ -176,6 +176,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "relies(*ids): canonical record IDs a test relies on besides those")
     config.addinivalue_line("markers", "before_the_breaker: runs before every other check (a target ending "
                                        "itself trips the breaker; these checks say so first)")
+    config.addinivalue_line("markers", "after_the_rest: runs after every other check (it reads what the run "
+                                       "left behind)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -383,8 +385,10 @@ def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With `--records` (the run's `--select`/`--deselect`), only the tests evidencing a selected record;
-    with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first."""
-    items.sort(key=lambda item: item.get_closest_marker("before_the_breaker") is None)
+    with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first and
+    `after_the_rest` last."""
+    items.sort(key=lambda item: (item.get_closest_marker("before_the_breaker") is None,
+                                 item.get_closest_marker("after_the_rest") is not None))
     wanted: str | None = config.getoption("conformance_records")
     if wanted:
         selected = set(wanted.split(","))

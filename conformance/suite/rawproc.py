@@ -34,6 +34,7 @@ from conformance.suite.contradiction import expect_not_own_message, stdout_messa
 from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
+_TargetKey = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 
 FRAMES_KEPT: Final = 256
 """Frames written to raw processes kept for a failing check's replay (a check writes a handful)."""
@@ -56,6 +57,8 @@ class RawPool:
     def __init__(self) -> None:
         self._idle: dict[_Key, list[RawServer]] = {}
         self._sandbox: Path | None = None
+        self._longest_wait: dict[_TargetKey, float] = {}
+        self._ended_waiting: dict[_TargetKey, list[tuple[float, int]]] = {}
         self._frames: deque[tuple[int, int, str | None]] = deque(maxlen=FRAMES_KEPT)
         """(position, process serial, frame) of the last frames written to raw processes; None for one too
         long to keep."""
@@ -125,6 +128,7 @@ class RawPool:
         """
         command, env = target_key(target)
         keys = [(command, env, discard_stderr)] + ([(command, env, not discard_stderr)] if any_stderr else [])
+        self._watch_idle((command, env))
         fitting = [
             (key, r)
             for key in keys
@@ -143,9 +147,32 @@ class RawPool:
             ok = True
         finally:
             if ok and not spend and raw._reusable():
+                raw.idle_since = time.monotonic()
                 self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
             else:
                 raw.close()
+
+    def _watch_idle(self, key: _TargetKey) -> None:
+        """Note how long the pooled processes of a target have waited, and take out those that ended."""
+        now = time.monotonic()
+        for discard in (False, True):
+            for raw in list(self._idle.get((*key, discard), [])):
+                waited = now - raw.idle_since
+                status = raw.proc.poll()
+                if status is None:
+                    self._longest_wait[key] = max(self._longest_wait.get(key, 0.0), waited)
+                else:
+                    self._ended_waiting.setdefault(key, []).append((waited, status))
+                    self._idle[(*key, discard)].remove(raw)
+                    raw.close()
+
+    def waits(self, target: Target) -> tuple[float, list[tuple[float, int]]]:
+        """The longest a pooled process of `target` was seen waiting for a check and still running, and each
+        that ended while waiting (how long it had waited when seen ended, its exit status): nothing ends a
+        pooled process but itself."""
+        key = target_key(target)
+        self._watch_idle(key)
+        return self._longest_wait.get(key, 0.0), list(self._ended_waiting.get(key, []))
 
     def prestart(self, target: Target, *, pristine: int, discarding: int = 0) -> None:
         """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
@@ -196,6 +223,8 @@ class RawServer:
         """Every stderr byte read so far, from the start of the process."""
         self._initialized: dict[str, JSON] | None = None
         self.discards_stderr = discard_stderr
+        self.idle_since = time.monotonic()
+        """When it last waited for a check: its start, or the end of the check that last used it."""
         self.proc = process.spawn(
             target.command, env={**target.env, **sandbox}, discard_stderr=discard_stderr
         )

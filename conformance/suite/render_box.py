@@ -17,8 +17,8 @@ from conformance.suite.session import ServerSession
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")
-FRAMED = re.compile(r"^[┌├└+]", re.M)
-"""A line opening like a box's border, in CMP-5's characters or ASCII ones."""
+FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*[┌├└+]", re.M)
+"""A line opening like a box's border, in CMP-5's characters or ASCII ones, coloured or not."""
 LABEL = re.compile(r"(?P<kind>Thought|Revision|Branch)\b")
 CAPTION = re.compile(
     r"(?P<kind>Thought|Revision|Branch) (?P<number>[^/ ]+)/(?P<total>[^ ]+)(?P<context> \(.*\))?$", re.S

@@ -43,6 +43,10 @@ from conformance.suite.render_box import expect_render, expect_rendered_alike, o
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
 
+READ_BACK: Final[dict[str, JSON]] = {
+    "includeHistory": True, "history": True, "returnHistory": True, "includeThoughts": True, "verbose": True,
+}
+
 
 @evidences("ABS-2")
 @relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-1")
@@ -50,8 +54,8 @@ from conformance.suite.store_model import StoreModel
 def test_no_route_returns_a_stored_thought(
     server: ServerSession, envelope: Envelope, later: list[Envelope]
 ) -> None:
-    """A retained thought never comes back: not in its own answer, later answers, tools/list or any other
-    method a client might try."""
+    """A retained thought never comes back: not in its own answer, later answers, a call asking for the
+    history, tools/list or any other method a client might try."""
     marker = f"{envelope.thought} ⟦{uuid.uuid4().hex}⟧"
     own = server.call(
         Envelope(
@@ -62,6 +66,8 @@ def test_no_route_returns_a_stored_thought(
     answers = [own] + [server.call(e.arguments()) for e in later]
     answers.append(server.call({"thought": ""}))
     answers.append(server.call(envelope.arguments(), name="recall"))
+    # The opt-in flags a fork adding a read-back would take: none is an argument of the original.
+    answers.append(server.call({**envelope.arguments(), **READ_BACK}))
     answers.append(
         server.call(Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1))
     )

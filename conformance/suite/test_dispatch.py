@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import example, given
@@ -76,16 +77,18 @@ def test_installed_readme_documents_the_other_name(package_dir: Path) -> None:
 @evidences("EXT-1")
 @relies_on("RTE-5")
 @given(
-    arguments=st.one_of(st.none(), st.lists(json_values, max_size=3), strings, st.integers(), st.booleans())
+    arguments=st.one_of(st.none(), st.lists(json_values, max_size=3), strings, st.integers(), st.booleans(),
+                        envelopes.map(lambda e: json.dumps(e.arguments())))
 )
 @example(arguments=None)
+@example(arguments=json.dumps(Envelope("arguments as a JSON string", 1, 1, True).arguments()))
 def test_non_object_arguments_are_a_protocol_error(
     server: ServerSession, arguments: JSON, evidence: Evidence
 ) -> None:
     """The SDK refuses non-object arguments before the tool runs: a JSON-RPC error, never a tool result,
-    and nothing retained. SDK 0.5.0 answers -32603 with a zod "Expected object" message; the code and text
-    belong to each SDK (docs/reference-server.md), so the check is the class: invalid params or internal
-    error."""
+    and nothing retained, a string holding valid arguments as JSON (as some hosts send them) included.
+    SDK 0.5.0 answers -32603 with a zod "Expected object" message; the code and text belong to each SDK
+    (docs/reference-server.md), so the check is the class: invalid params or internal error."""
     model = StoreModel.from_state(server.probe())
     exchange = server.call(arguments)
     error = exchange.error

@@ -91,11 +91,11 @@ OPTIONS: Final = ("--version", "--help")
 """The options a binary is most often given to ask about itself."""
 
 
-@evidences("CMP-6/a1")
-@relies_on("RTE-10")
+@evidences("CMP-6/a1", "RTE-10")
 def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
-    """The binary takes no options: launched with --version and --help it serves as without them (the
-    banner, then answers), where a fork reading its arguments would print and exit."""
+    """The binary takes no options: launched with --version and --help it starts and serves as without them,
+    where a fork reading its arguments would print and exit (CMP-6/a1). Its stdin then ends before any
+    initialize: the process ends with status 0, as it does after one (RTE-10)."""
     with raw_pool.lend(replace(target, command=(*target.command, *OPTIONS)), spend=True) as raw:
         raw.stderr_now(wait=20.0)
         status = raw.wait(LINGER)
@@ -104,9 +104,11 @@ def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
                lambda: f"launched with {' '.join(OPTIONS)}, the process ended (exit status {status}) after "
                        f"writing {brief(decode(said or b''))} to stdout, where the original takes no options "
                        f"and serves")
-        answered = raw.initialize()
-    assert isinstance(answered.get("result"), dict), (
-        f"launched with {' '.join(OPTIONS)}, initialize is answered {brief(answered)}")
+        raw.close_stdin()
+        status = raw.wait(5.0)
+    expect("RTE-10", status == 0,
+           f"stdin ended before any initialize: exit status {status}, where the original ends with status 0 "
+           f"however far the session got")
 
 
 @evidences("LOOP-B")
@@ -219,10 +221,16 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         frames.append({"jsonrpc": "2.0", "id": 22, "method": "resources/list"})
+        # Initialize again as a host offering roots and sampling, then initialized: the original asks the
+        # client nothing whatever it offers.
+        offered: JSON = {"roots": {"listChanged": True}, "sampling": {}}
         frames.append({"jsonrpc": "2.0", "id": 23, "method": "initialize", "params": {
-            "protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+            "protocolVersion": PROTOCOL_VERSION, "capabilities": offered,
             "clientInfo": {"name": "loop-a-again", "version": "1"}}})
+        frames.append({"jsonrpc": "2.0", "method": "notifications/initialized"})
         frames.append({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
+        # An id used before (a client numbering from 1 again): answered like any request.
+        frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         requests = sorted(str(f["id"]) for f in frames if "id" in f)
         # Lines that are no JSON-RPC message (a host's stray output, a batch of numbers): the original's SDK
         # drops them without a word on stdout or stderr.
@@ -311,3 +319,20 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
             if status is not None:
                 break
     assert status == 1, f"exit status {status} after the transport broke"
+
+
+IDLED: Final = 2.0
+"""The shortest wait in the pool that says something about a server left idle."""
+
+
+@evidences("ABS-10")
+@pytest.mark.after_the_rest
+def test_idle_processes_wait_for_their_next_call(target: Target, raw_pool: RawPool) -> None:
+    """The processes the run left waiting in the pool, the longest for most of the run, all still run: a
+    server waits for its next call however long it idles (ABS-10), where a fork with an idle timeout ends."""
+    longest, ended = raw_pool.waits(target)
+    expect("ABS-10", not ended,
+           lambda: f"a process left waiting for a call ended by itself (exit status {ended[0][1]}) within "
+                   f"{ended[0][0]:.0f} s, where the original waits however long it idles")
+    if longest < IDLED:
+        pytest.skip(f"no process waited {IDLED} s in this run: too short to tell")

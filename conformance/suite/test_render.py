@@ -21,6 +21,7 @@ from conformance.calls.strategies import (
     json_values,
     optional_values,
     raw_arguments,
+    secret_texts,
     single_line_strings,
     small_positive_integers,
     terminal_texts,
@@ -123,8 +124,9 @@ def test_caption_precedence(
 
 @evidences("RTE-9/a1", "OBJ-9")
 @relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
-@given(thought=st.one_of(single_line_strings, terminal_texts), number=small_positive_integers)
+@given(thought=st.one_of(single_line_strings, terminal_texts, secret_texts), number=small_positive_integers)
 @example(thought="x" * 5000, number=1)
+@example(thought="the key is sk-proj4Xc9Lq2Zt7Vb1Nm8Rw3Ky6", number=1)
 @example(thought="\u001b[31mred\u001b[0m and plain", number=2)
 @example(thought="😀 astral 𝔘", number=3)
 def test_single_line_payload_verbatim(server: ServerSession, thought: str, number: int) -> None:
