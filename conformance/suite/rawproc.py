@@ -57,7 +57,6 @@ class RawPool:
     def __init__(self) -> None:
         self._idle: dict[_Key, list[RawServer]] = {}
         self._sandbox: Path | None = None
-        self._longest_wait: dict[_TargetKey, float] = {}
         self._ended_waiting: dict[_TargetKey, list[tuple[float, int]]] = {}
         self._frames: deque[tuple[int, int, str | None]] = deque(maxlen=FRAMES_KEPT)
         """(position, process serial, frame) of the last frames written to raw processes; None for one too
@@ -153,26 +152,22 @@ class RawPool:
                 raw.close()
 
     def _watch_idle(self, key: _TargetKey) -> None:
-        """Note how long the pooled processes of a target have waited, and take out those that ended."""
+        """Take out the pooled processes of a target that ended while waiting, noting how long they waited."""
         now = time.monotonic()
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
-                waited = now - raw.idle_since
                 status = raw.proc.poll()
-                if status is None:
-                    self._longest_wait[key] = max(self._longest_wait.get(key, 0.0), waited)
-                else:
-                    self._ended_waiting.setdefault(key, []).append((waited, status))
+                if status is not None:
+                    self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
                     self._idle[(*key, discard)].remove(raw)
                     raw.close()
 
-    def waits(self, target: Target) -> tuple[float, list[tuple[float, int]]]:
-        """The longest a pooled process of `target` was seen waiting for a check and still running, and each
-        that ended while waiting (how long it had waited when seen ended, its exit status): nothing ends a
-        pooled process but itself."""
+    def ended_waiting(self, target: Target) -> list[tuple[float, int]]:
+        """The pooled processes of `target` found ended while they waited for a check (how long they had
+        waited when found, their exit status): nothing ends a pooled process but itself."""
         key = target_key(target)
         self._watch_idle(key)
-        return self._longest_wait.get(key, 0.0), list(self._ended_waiting.get(key, []))
+        return list(self._ended_waiting.get(key, []))
 
     def prestart(self, target: Target, *, pristine: int, discarding: int = 0) -> None:
         """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
