@@ -3,8 +3,8 @@ how the process ends, and one request-response loop fully determined by its inpu
 
 The tests are in the order their processes serve them (`RawPool.lend`): the banner and the fresh runs
 take pristine processes, the final thought, framing and the loop take used ones, and each test that ends a
-process takes one that has served the others. The banner and the final thought run before every other check
-(`before_the_breaker`): a server that ends itself stops the run early, and they say so.
+process takes one that has served the others. tools/list before initialize and the final thought run before
+every other check (`before_the_breaker`): a server that ends itself stops the run early, and they say so.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ BANNER = "Sequential Thinking MCP Server running on stdio"
 
 
 @evidences("RTE-10", "CMP-4")
-@pytest.mark.before_the_breaker
 def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_runs: FreshRunner) -> None:
     """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
     fresh_runs.prestart(target)
@@ -74,12 +73,18 @@ is done does so right after its answer goes out."""
 def test_the_process_outlives_a_final_thought(target: Target, raw_pool: RawPool) -> None:
     """A call with nextThoughtNeeded false ends nothing: the process is still running a moment after its
     answer and accepts the next call (ABS-10's "calls keep being accepted after nextThoughtNeeded false").
-    It runs first (with the banner's process): a server that ends itself makes the shared process's checks
-    stop the run early."""
+    It runs first: a server that ends itself makes the shared process's checks stop the run early."""
     final = Envelope("the last thought", 1, 1, False).arguments()
     with raw_pool.lend(target) as raw:
         raw.initialize()
-        raw.request("tools/call", {"name": TOOL, "arguments": final})
+        raw.send({"jsonrpc": "2.0", "id": 0, "method": "tools/call",
+                  "params": {"name": TOOL, "arguments": final}})
+        line = raw.read_line()
+        if line is None or not line.lstrip().startswith(b"{"):
+            # Dying, hanging or writing garbage on the call itself is the target's failure, which the shared
+            # checks report (stopping the run early; garbage is CMP-4's): this check is about a process
+            # that answers.
+            return
         status = raw.wait(LINGER)
         expect("ABS-10", status is None,
                f"the process ended (exit status {status}) within {LINGER} s of answering a call with "
