@@ -9,8 +9,10 @@ gives the evidence.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Final
 
@@ -116,8 +118,23 @@ def load_metadata(
     if npm is None:
         raise TargetError(f"no cached registry metadata for {package} and no npm to fetch it")
     metadata = _fetch(npm, package)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{METADATA}.tmp")
-    scratch.write_text(metadata.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    scratch.replace(path)
+    store_metadata(path, metadata)
     return metadata
+
+
+def store_metadata(path: Path, metadata: RegistryMetadata) -> None:
+    """Write the cache file whole, through a scratch file of this writer's own.
+
+    Installs of several releases of one package run side by side (CI does) and each may fetch the
+    metadata: a shared scratch name let one writer move another's file away mid-write.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{METADATA}.", suffix=".tmp", dir=path.parent)
+    scratch = Path(name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(metadata.model_dump_json(indent=2) + "\n")
+        scratch.replace(path)
+    except BaseException:
+        scratch.unlink(missing_ok=True)
+        raise

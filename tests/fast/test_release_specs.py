@@ -3,7 +3,9 @@ version order, and environment prefixes (the installs themselves: tests/e2e/test
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as dt
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -63,3 +65,15 @@ def test_env_prefix_round_trips_and_names_the_folder(env: dict[str, str], base: 
     for key in env:
         assert f"+{key}-" in name
     assert (name == folder_name(base)) == (not env)
+
+
+def test_metadata_written_by_writers_side_by_side_is_whole(tmp_path: Path) -> None:
+    """CI installs several releases of one package at once; each may write the cached metadata."""
+    path = npm_registry.metadata_path(tmp_path, PACKAGE)
+    versions = [f"0.{n}.0" for n in range(16)]
+    documents = [_metadata({v: "2025-01-01T00:00:00.000Z" for v in versions[: n + 1]}) for n in range(16)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        for _ in range(8):
+            list(pool.map(lambda document: npm_registry.store_metadata(path, document), documents))
+    assert npm_registry.load_metadata(tmp_path, PACKAGE) in documents
+    assert [p.name for p in path.parent.iterdir()] == [npm_registry.METADATA]
