@@ -70,6 +70,11 @@ _awkward_chars = st.sampled_from(
         "𝔘",
         "\U0010fffd",
         "\ufeff",
+        "e\u0301",
+        "\u212b",
+        "\ufb01",
+        "\uff21",
+        "\u1100\u1161",
         "│",
         "─",
         "%s",
@@ -85,7 +90,17 @@ strings = st.one_of(
     st.lists(_awkward_chars, max_size=6).map("".join),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=20),
 )
-"""Strings incl. empty, whitespace-only, astral, newlines and control characters (never lone surrogates)."""
+"""Strings incl. empty, whitespace-only, astral, newlines and control characters (never lone surrogates), and
+ones Unicode normalization changes (a combining accent, the Angstrom sign, a ligature, a full-width letter,
+Hangul jamo): a fork that normalizes what it keeps is seen only on these."""
+
+UNNORMALIZED: Final[tuple[str, ...]] = (
+    "cafe\u0301 au lait",
+    "\u212bngstr\u00f6m",
+    "\ufb01nal \uff21nswer \u2460",
+    "\u1100\u1161\u11a8 and \uac01",
+)
+"""Thoughts that NFC or NFKC would rewrite (decomposed accents, canonical singletons, compatibility forms)."""
 
 truthy_strings = strings.filter(bool)
 single_line_strings = st.text(
@@ -217,15 +232,22 @@ content_texts: st.SearchStrategy[str] = st.one_of(
     reasoning_texts, thought_texts, claim_like_texts, punctuated_texts
 )
 
+TRUNK_NAMES: Final[tuple[str, ...]] = (
+    "main", "master", "trunk", "default", "root", "HEAD", "origin", "none", "null", "undefined",
+)
+"""Branch ids a fork could take for the main line or for no branch and leave unfiled: the original files
+every truthy one alike."""
+
 branch_labels = st.one_of(
     truthy_strings,
     st.integers(min_value=0, max_value=MAX_ARRAY_INDEX).map(str),
     st.integers(min_value=MAX_ARRAY_INDEX + 1, max_value=2**60).map(str),
     st.sampled_from(["01", "-1", "1.5", "1e3", " 1", "0x10", "4294967295", "NaN", "Infinity"]),
     st.integers(min_value=65, max_value=2_000).map(lambda n: "label-" + "x" * n),
+    st.builds(lambda name, casing: casing(name), st.sampled_from(TRUNK_NAMES), st.sampled_from(CASINGS)),
 ).filter(lambda s: s not in PROTOTYPE_KEYS)
-"""Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending) and long ones (a
-fork capping labels shows only past its cap)."""
+"""Truthy branch ids incl. integer-like ones (JS orders array-index keys first, ascending), long ones (a
+fork capping labels shows only past its cap) and the names of a trunk or of nothing, in any casing."""
 
 EXACT_VALUES: Final[tuple[JSON | Omitted, ...]] = (
     True,

@@ -13,7 +13,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from types import FrameType
 from typing import Final
@@ -46,6 +46,8 @@ _lock = threading.Lock()
 _stop: Stop | None = None
 _raised = False
 _deferring = False
+_collecting = False
+"""Whether the garbage collector is running: a weakref callback or finaliser it calls cannot raise either."""
 _held_since: float | None = None
 
 
@@ -99,12 +101,19 @@ def _unraisable_context(frame: FrameType | None) -> bool:
     """Whether the interrupted code is a garbage-collector callback or a finaliser: Python cannot propagate
     an exception from there (it prints it as "Exception ignored in" and goes on), so the stop is left to the
     next `check()`, which comes before the next request or test."""
+    if _collecting:
+        return True
     callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
     while frame is not None:
         if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
             return True
         frame = frame.f_back
     return False
+
+
+def _track_collection(phase: str, info: dict[str, int]) -> None:
+    global _collecting
+    _collecting = phase == "start"
 
 
 def _stop_now(stop: Stop, frame: FrameType | None, signum: int) -> None:
@@ -156,6 +165,7 @@ def handling(max_time: float | None = None) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers: a run started elsewhere is stopped by its caller
         return
+    gc.callbacks.append(_track_collection)
     for sig in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(sig)
         if sig == signal.SIGINT and previous == signal.SIG_IGN:
@@ -175,6 +185,8 @@ def handling(max_time: float | None = None) -> Iterator[None]:
     try:
         yield
     finally:
+        with suppress(ValueError):
+            gc.callbacks.remove(_track_collection)
         if max_time is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
         for sig, previous in saved.items():

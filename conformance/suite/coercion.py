@@ -15,6 +15,7 @@ from typing import Final, overload
 
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import Exchange
 from conformance.suite.jsvalues import coerced_total
 from conformance.suite.session import ServerSession
 
@@ -51,14 +52,24 @@ def total_record(server: ServerSession | None, arguments: dict[str, JSON], obser
     }
     answered = server.call(control)
     if answered.error is None and not answered.is_error:
-        try:
-            status = json.loads(answered.text or "")
-        except ValueError:
-            status = None
-        plain = status.get("totalThoughts") if isinstance(status, dict) else None
-        if isinstance(plain, int | float) and not isinstance(plain, bool) and js_double(plain) == wanted:
+        plain = answered_number(answered, "totalThoughts")
+        if plain == wanted:
             return "RTE-4/a1"
     return "RTE-4"
+
+
+def answered_number(exchange: Exchange, key: str) -> float | None:
+    """The number an answer's status text holds at `key`, as a JavaScript client reads it (a huge integer is
+    Infinity, not a crash); None when the text is no JSON object or the value no number (read, not judged:
+    the answer's shape is OBJ-4's check)."""
+    try:
+        status = json.loads(exchange.text or "")
+    except ValueError:
+        return None
+    value = status.get(key) if isinstance(status, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return js_double(value)
 
 
 def header_total(text: str) -> float | None:

@@ -91,3 +91,11 @@ def stdout_message(line: bytes, due: str) -> object:
         shown = brief(line.decode("utf-8", "replace"))
         raise Contradiction("CMP-4", f"stdout line is not JSON: {shown}, where {due}; the original writes "
                                      f"nothing but JSON-RPC to stdout") from None
+
+
+def response_line(line: bytes, due: str) -> object:
+    """A stdout line read where a response was `due`: JSON (else CMP-4's) and no message of the server's own
+    (else LOOP-A's)."""
+    message = stdout_message(line, due)
+    expect_not_own_message(message, due)
+    return message

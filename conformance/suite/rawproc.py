@@ -30,7 +30,7 @@ from typing import Final
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.suite.contradiction import expect_not_own_message, stdout_message
+from conformance.suite.contradiction import response_line
 from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
@@ -58,6 +58,7 @@ class RawPool:
         self._idle: dict[_Key, list[RawServer]] = {}
         self._sandbox: Path | None = None
         self._ended_waiting: dict[_TargetKey, list[tuple[float, int]]] = {}
+        self._spoke_waiting: dict[_TargetKey, list[tuple[float, bytes]]] = {}
         self._frames: deque[tuple[int, int, str | None]] = deque(maxlen=FRAMES_KEPT)
         """(position, process serial, frame) of the last frames written to raw processes; None for one too
         long to keep."""
@@ -152,15 +153,21 @@ class RawPool:
                 raw.close()
 
     def _watch_idle(self, key: _TargetKey) -> None:
-        """Take out the pooled processes of a target that ended while waiting, noting how long they waited."""
+        """Take out the pooled processes of a target that ended while waiting, or that wrote to stderr while
+        waiting after a check had written to them, noting how long they had waited and what they did."""
         now = time.monotonic()
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
                 status = raw.proc.poll()
+                said = raw.stderr_now() if raw.sent and status is None else b""
                 if status is not None:
                     self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
-                    self._idle[(*key, discard)].remove(raw)
-                    raw.close()
+                elif said:
+                    self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
+                else:
+                    continue
+                self._idle[(*key, discard)].remove(raw)
+                raw.close()
 
     def ended_waiting(self, target: Target) -> list[tuple[float, int]]:
         """The pooled processes of `target` found ended while they waited for a check (how long they had
@@ -168,6 +175,13 @@ class RawPool:
         key = target_key(target)
         self._watch_idle(key)
         return list(self._ended_waiting.get(key, []))
+
+    def spoke_waiting(self, target: Target) -> list[tuple[float, bytes]]:
+        """The pooled processes of `target` that wrote to stderr while they waited for a check, after a check
+        had written to them (how long they had waited when found, what they wrote)."""
+        key = target_key(target)
+        self._watch_idle(key)
+        return list(self._spoke_waiting.get(key, []))
 
     def prestart(self, target: Target, *, pristine: int, discarding: int = 0) -> None:
         """Start processes into the pool until it holds this many pristine ones of each kind, all at once:
@@ -292,9 +306,7 @@ class RawServer:
         self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
-        due = f"the response to {method} (id {request_id}) was due"
-        answer = stdout_message(line, due)
-        expect_not_own_message(answer, due)
+        answer = response_line(line, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, answer
         return answer
 

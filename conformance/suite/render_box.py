@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
@@ -10,7 +9,7 @@ from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import decode
 from conformance.drivers.wire import Exchange
-from conformance.suite.coercion import header_total, total_record
+from conformance.suite.coercion import answered_number, header_total, total_record
 from conformance.suite.contradiction import expect
 from conformance.suite.jsvalues import expected_box
 from conformance.suite.session import ServerSession
@@ -115,10 +114,20 @@ def expect_rendered_alike(plain: Exchange, marked: Exchange, added: str) -> None
     boxes")."""
     one, two = only_box(plain.stderr), only_box(marked.stderr)
     assert one.text == two.text, redrawn(one, two, added)
-    before = decode(plain.stderr).replace(one.text, "", 1).strip()
-    beside = decode(marked.stderr).replace(two.text, "", 1).strip()
-    expect("LOOP-A", beside == before,
-           f"stderr holds {beside[:300]!r} beside the box {added}, where the original writes the box alone "
+    _expect_box_alone(two, decode(marked.stderr), f" {added}", also=_beside(one, decode(plain.stderr)))
+
+
+def _beside(box: Box, stderr: str) -> str:
+    """What a call's stderr holds besides its box."""
+    return stderr.replace(box.text, "", 1).strip()
+
+
+def _expect_box_alone(box: Box, stderr: str, added: str = "", also: str = "") -> None:
+    """Nothing beside a call's box on stderr but what `also` says was there for the same call plainly: text
+    beside a box is LOOP-A's ("stderr only the banner and thought boxes")."""
+    beside = _beside(box, stderr)
+    expect("LOOP-A", beside == also,
+           f"stderr holds {beside[:300]!r} beside the box{added}, where the original writes the box alone "
            f"(stderr carries only the banner and thought boxes)")
 
 
@@ -147,10 +156,8 @@ def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: Server
         f"the harness checked the render of a call whose thought is not a string: {thought!r}")
     expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
     found = decode(stderr)
-    beside = found.replace(box.text, "", 1).strip()
-    expect("LOOP-A", box.text != want.text or not beside,
-           f"stderr holds {beside[:300]!r} beside the box, where the original writes the box alone (stderr "
-           f"carries only the banner and thought boxes)")
+    if box.text == want.text:
+        _expect_box_alone(box, found)
     expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")
 
 
@@ -167,18 +174,8 @@ def _shown_value(text: str) -> float | None:
 
 def _answered_numbers(exchange: Exchange) -> tuple[float, float] | None:
     """thoughtNumber and totalThoughts as the call's answer holds them, when it holds both as numbers."""
-    try:
-        status = json.loads(exchange.text or "")
-    except ValueError:
-        return None
-    if not isinstance(status, dict):
-        return None
-    number, total = status.get("thoughtNumber"), status.get("totalThoughts")
-    if isinstance(number, bool) or isinstance(total, bool):
-        return None
-    if not isinstance(number, int | float) or not isinstance(total, int | float):
-        return None
-    return float(number), float(total)
+    number, total = (answered_number(exchange, key) for key in ("thoughtNumber", "totalThoughts"))
+    return None if number is None or total is None else (number, total)
 
 
 def _written_otherwise(

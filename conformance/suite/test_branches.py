@@ -6,6 +6,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from conformance.calls.strategies import (
+    TRUNK_NAMES,
     Envelope,
     LabelKind,
     branch_labels,
@@ -41,6 +42,7 @@ _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integer
 @example(envelope=Envelope("t", 1, 1, True), branch_id="alpha", branch_from=1)
 @example(envelope=Envelope("t", 1, 1, True), branch_id=7, branch_from=1)
 @example(envelope=Envelope("t", 1, 1, True), branch_id={"k": 1}, branch_from="yes")
+@example(envelope=Envelope("t", 1, 1, True), branch_id="main", branch_from=1)
 def test_label_recorded_when_both_fields_truthy(
     label_server: LabelServer, envelope: Envelope, branch_id: JSON | Omitted, branch_from: JSON | Omitted
 ) -> None:
@@ -108,6 +110,7 @@ def test_bucket_contents_never_returned(
 @given(labels=st.lists(branch_labels, min_size=1, max_size=8, unique=True))
 @example(labels=["😀 astral", " ", "tab\there", "line\nbreak", "\u0000nul", "é"])
 @example(labels=["long-" + "x" * 300, "y" * 5000])
+@example(labels=list(TRUNK_NAMES))
 def test_labels_return_verbatim_and_accumulate(label_server: LabelServer, labels: list[str]) -> None:
     """Each label comes back as the exact caller string; the set never shrinks, with no cap or discard."""
     previous: set[str] = set(label_server.probe().branches)

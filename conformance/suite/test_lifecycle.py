@@ -27,6 +27,7 @@ from conformance.suite.contradiction import (
     expect,
     expect_not_own_message,
     first_difference,
+    response_line,
     stdout_message,
 )
 from conformance.suite.fresh_runs import FreshRunner
@@ -178,8 +179,7 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
     for line in lines:
         assert line is not None, (
             f"{len(frames)} requests in one write got {sum(x is not None for x in lines)} answer lines")
-        message = stdout_message(line, "the responses to requests 100 to 103 were due")
-        expect_not_own_message(message, "the responses to requests 100 to 103 were due")
+        message = response_line(line, "the responses to requests 100 to 103 were due")
         assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
         ids.append(message.get("id"))
     assert ids == [100, 101, 102, 103], (
@@ -236,6 +236,10 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
         # An id used before (a client numbering from 1 again): answered like any request.
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
+        # The falsy ids JSON-RPC allows (0, ""), a call among them: each a request like any other.
+        frames.append({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {
+            "name": TOOL, "arguments": Envelope("loop a, id 0", 4, 4, True).arguments()}})
+        frames.append({"jsonrpc": "2.0", "id": "", "method": "ping"})
         requests = sorted(str(f["id"]) for f in frames if "id" in f)
         # Lines that are no JSON-RPC message (a host's stray output, a batch of numbers): the original's SDK
         # drops them without a word on stdout or stderr.
@@ -304,9 +308,10 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
     assert after_out is None and after_err == b"", (after_out, after_err)
 
 
-TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-"""The signals a host or a terminal ends a server with (kill, a closed terminal, Ctrl-C); node's default
-action for each ends the process by it (SIGUSR1 would start node's inspector, so it is not among them)."""
+TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR2)
+"""The signals a host or a terminal ends a server with (kill, a closed terminal, Ctrl-C), and the one a fork
+would take for a status dump or a log reopen (SIGUSR2); node's default action for each ends the process by it
+(SIGUSR1 would start node's inspector, so it is not among them)."""
 
 
 @evidences("RTE-10")
@@ -344,10 +349,16 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
 @evidences("ABS-10")
 @pytest.mark.after_the_rest
 def test_idle_processes_wait_for_their_next_call(target: Target, raw_pool: RawPool) -> None:
-    """The processes the run left waiting in the pool, some for most of the run, all still run: a server
-    waits for its next call however long it idles (ABS-10), where a fork with an idle timeout ends. It sees
-    as far as the run's own waits reach (a dev run's: seconds)."""
+    """The processes the run left waiting in the pool, some for most of the run, all still run and none wrote
+    while it waited: a server waits for its next call however long it idles, and does nothing meanwhile
+    (ABS-10), where a fork with an idle timeout ends and one with a reminder or a heartbeat writes. It sees as
+    far as the run's own waits reach (a dev run's: seconds)."""
     ended = raw_pool.ended_waiting(target)
     expect("ABS-10", not ended,
            lambda: f"a process left waiting for a call ended by itself (exit status {ended[0][1]}) within "
                    f"{ended[0][0]:.0f} s, where the original waits however long it idles")
+    spoke = [(waited, text) for waited, said in raw_pool.spoke_waiting(target)
+             if (text := decode(said).replace(BANNER, "", 1).strip())]
+    expect("ABS-10", not spoke,
+           lambda: f"a process left waiting for a call wrote {spoke[0][1][:300]!r} to stderr within "
+                   f"{spoke[0][0]:.1f} s of its last call, where the original writes nothing between calls")

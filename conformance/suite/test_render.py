@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.calls.strategies import (
+    UNNORMALIZED,
     Envelope,
     adversarial_envelopes,
     envelopes,
@@ -124,8 +125,12 @@ def test_caption_precedence(
 
 @evidences("RTE-9/a1", "OBJ-9")
 @relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
-@given(thought=st.one_of(single_line_strings, terminal_texts, secret_texts), number=small_positive_integers)
+@given(
+    thought=st.one_of(single_line_strings, terminal_texts, secret_texts, st.sampled_from(UNNORMALIZED)),
+    number=small_positive_integers,
+)
 @example(thought="x" * 5000, number=1)
+@example(thought=" ".join(UNNORMALIZED), number=1)
 @example(thought="the key is sk-proj4Xc9Lq2Zt7Vb1Nm8Rw3Ky6", number=1)
 @example(thought="\u001b[31mred\u001b[0m and plain", number=2)
 @example(thought="😀 astral 𝔘", number=3)

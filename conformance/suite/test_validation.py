@@ -60,6 +60,12 @@ _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 
 @example(arguments={**_VALID, "totalThoughts": "5"})
 @example(arguments={**_VALID, "nextThoughtNeeded": "false"})
 @example(arguments={**_VALID, "thought": 7})
+@example(arguments={**_VALID, "thought": ["part one", "part two"]})
+@example(arguments={**_VALID, "thought": {"text": "t"}})
+@example(arguments={**_VALID, "thoughtNumber": [2]})
+@example(arguments={**_VALID, "totalThoughts": True})
+@example(arguments={**_VALID, "nextThoughtNeeded": "true"})
+@example(arguments={**_VALID, "nextThoughtNeeded": 1})
 def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """Rejected exactly when a falsy/type guard fails; a rejection retains nothing, an acceptance one
     thought."""
