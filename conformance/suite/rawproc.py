@@ -153,21 +153,19 @@ class RawPool:
                 raw.close()
 
     def _watch_idle(self, key: _TargetKey) -> None:
-        """Take out the pooled processes of a target that ended while waiting, or that wrote to stderr while
-        waiting after a check had written to them, noting how long they had waited and what they did."""
+        """Take out the pooled processes of a target that ended while waiting, and note what those a check had
+        written to wrote to stderr while waiting (a late banner among it: the check reading it decides)."""
         now = time.monotonic()
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
                 status = raw.proc.poll()
                 said = raw.stderr_now() if raw.sent and status is None else b""
+                if said:
+                    self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
                 if status is not None:
                     self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
-                elif said:
-                    self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
-                else:
-                    continue
-                self._idle[(*key, discard)].remove(raw)
-                raw.close()
+                    self._idle[(*key, discard)].remove(raw)
+                    raw.close()
 
     def ended_waiting(self, target: Target) -> list[tuple[float, int]]:
         """The pooled processes of `target` found ended while they waited for a check (how long they had
