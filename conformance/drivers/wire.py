@@ -92,6 +92,15 @@ def encode_message(message: JSON) -> bytes:
         return _ASCII_ENCODER.encode(message).encode("ascii") + b"\n"
 
 
+def call_arguments(request: JSON | bytes | None, tool: str | None = None) -> dict[str, JSON]:
+    """A tools/call request's arguments as sent (of `tool` only, when named); empty for anything else."""
+    params = request.get("params") if isinstance(request, dict) else None
+    if not isinstance(params, dict) or (tool is not None and params.get("name") != tool):
+        return {}
+    arguments = params.get("arguments")
+    return arguments if isinstance(arguments, dict) else {}
+
+
 @dataclass(slots=True)
 class Exchange:
     """One request and its response, with the stderr bytes the server wrote while answering it."""
@@ -105,6 +114,8 @@ class Exchange:
     transcript_mark: int | None = None
     stderr_dropped: int = 0
     """Bytes of stderr written during the call but not kept in `stderr` (a mark there says how many)."""
+    previous_call: JSON | bytes | None = None
+    """The tools/call request the process was sent before this one: what a box written late belongs to."""
 
     @property
     def result(self) -> dict[str, JSON] | None:
@@ -197,6 +208,7 @@ class WireDriver(Managed):
         self._closed = False
         self._in_call = False
         self._last_call_end = 0.0
+        self._previous_call: JSON | bytes | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -626,7 +638,11 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-        return Exchange(method, request, response, stderr.kept(), t_sent, t_received, mark, stderr.dropped)
+        previous = self._previous_call
+        if method == "tools/call":
+            self._previous_call = request
+        return Exchange(method, request, response, stderr.kept(), t_sent, t_received, mark, stderr.dropped,
+                        previous)
 
     def call_tools_pipelined(
         self, calls: Sequence[tuple[str, JSON]], *, timeout: float | None = None
@@ -655,7 +671,9 @@ class WireDriver(Managed):
             self.requests_sent += len(sent)
             for request_id, message in sent:
                 response, t_received = self._await_response(request_id, deadline, "tools/call", limit)
-                answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received))
+                answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
+                                         previous_call=self._previous_call))
+                self._previous_call = message
             stderr = self._call_stderr_now()
             if answered:
                 answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),

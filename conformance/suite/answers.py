@@ -7,6 +7,7 @@ the record it concerns (OBJ-4's exact shape has its own test).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from mcp_types import TextContent
 
@@ -15,7 +16,7 @@ from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
-from conformance.drivers.wire import Exchange
+from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Message, brief, expect, said
 from conformance.suite.jsvalues import coerced_total, guard_failure
@@ -71,7 +72,7 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     counted = isinstance(found.get("thoughtHistoryLength"), int)
     expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
     expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
-    _expect_echoes(exchange, found)
+    _expect_echoes(_sent_arguments(exchange), found, lambda: describe(exchange))
     return found
 
 
@@ -80,33 +81,27 @@ _EXACT = 2**53
 
 
 def _sent_arguments(exchange: Exchange) -> dict[str, JSON]:
-    request = exchange.request
-    params = request.get("params") if isinstance(request, dict) else None
-    if not isinstance(params, dict) or params.get("name") != TOOL:
-        return {}
-    arguments = params.get("arguments")
-    return arguments if isinstance(arguments, dict) else {}
+    return call_arguments(exchange.request, TOOL)
 
 
-def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
+def _expect_echoes(sent: dict[str, JSON], found: dict[str, JSON], shown: Callable[[], str]) -> None:
     """An accepted answer's thoughtNumber and nextThoughtNeeded are the values sent (OBJ-14's statement:
     they echo the request), whatever else the call held; a value changed on the way back contradicts OBJ-14
     wherever it is read, not the record of the test that happened to read it (ABS-3 for a flag decided by
     the thought's content). Its totalThoughts is max(n, m) as sent: any other contradicts RTE-4's raise, or
     its amendment's "only the two numbers" (`total_record`). Only plain values are compared: a boolean
     flag, a number a double holds exactly; a missing field is OBJ-4's."""
-    sent = _sent_arguments(exchange)
     flag = sent.get("nextThoughtNeeded")
     if isinstance(flag, bool) and "nextThoughtNeeded" in found:
         expect("OBJ-14", found["nextThoughtNeeded"] == flag,
                lambda: f"nextThoughtNeeded {json.dumps(flag)} sent, {json.dumps(found['nextThoughtNeeded'])} "
-                       f"answered: {describe(exchange)}")
+                       f"answered: {shown()}")
     number, total = sent.get("thoughtNumber"), sent.get("totalThoughts")
     if _plain_number(number) and "thoughtNumber" in found:
         echoed = found["thoughtNumber"]
         expect("OBJ-14", _plain_number(echoed) and echoed == number,
                lambda: f"thoughtNumber {json.dumps(number)} sent, {json.dumps(echoed)} answered: "
-                       f"{describe(exchange)}")
+                       f"{shown()}")
     if _plain_number(number) and _plain_number(total) and "totalThoughts" in found:
         assert isinstance(number, int | float) and isinstance(total, int | float), (
             f"the harness read thoughtNumber {number!r} and totalThoughts {total!r} as plain numbers")
@@ -117,7 +112,7 @@ def _expect_echoes(exchange: Exchange, found: dict[str, JSON]) -> None:
             expect(record, False,
                    f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
                    f"{json.dumps(answered)} answered; the original answers {json.dumps(wanted)}: "
-                   f"{describe(exchange)}")
+                   f"{shown()}")
 
 
 def _plain_number(value: object) -> bool:
@@ -239,13 +234,15 @@ def expect_guards_refuse(exchange: Exchange) -> None:
 
 
 def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
-    """The status object a realistic host receives for one call (fails if the host sees an error)."""
+    """The status object a realistic host receives for one call (fails if the host sees an error); its echoes
+    are checked as `accepted` checks a raw answer's, a changed echo OBJ-14's whichever client read it."""
     result = host.call_tool(TOOL, arguments)
     assert not result.is_error, result
     block = result.content[0]
     assert isinstance(block, TextContent), result
     found = json.loads(block.text)
     assert isinstance(found, dict), found
+    _expect_echoes(arguments, found, lambda: json.dumps({"sent": arguments, "answered": found})[:600])
     return found
 
 

@@ -93,6 +93,18 @@ def stdout_message(line: bytes, due: str) -> object:
                                      f"nothing but JSON-RPC to stdout") from None
 
 
+def expect_no_own_line(line: bytes | None, due: str) -> None:
+    """A stdout line read where nothing was `due` (only silence): a message of the server's own is LOOP-A's,
+    whichever check was listening; anything else is left to the caller's own check."""
+    if line is None or not line.lstrip().startswith(b"{"):
+        return
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return
+    expect_not_own_message(message, due)
+
+
 def response_line(line: bytes, due: str) -> object:
     """A stdout line read where a response was `due`: JSON (else CMP-4's) and no message of the server's own
     (else LOOP-A's)."""

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import decode
-from conformance.drivers.wire import Exchange
+from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import answered_number, header_total, total_record
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import expected_box
 from conformance.suite.session import ServerSession
 
@@ -95,24 +97,59 @@ def boxes(stderr: bytes) -> list[Box]:
     return found
 
 
-def only_box(stderr: bytes) -> Box:
-    """The one box an accepted call rendered. A frame drawn but not in CMP-5's form contradicts CMP-5; two
-    boxes for one call contradict RTE-9 (one box per accepted call). No frame at all names no record: the
-    call may have been refused, which is another check's business."""
+def only_box(source: Exchange | bytes) -> Box:
+    """The one box a call rendered, read from its exchange (or from stderr bytes alone). A frame drawn but not
+    in CMP-5's form contradicts CMP-5; two boxes for one call contradict RTE-9 (one box per accepted call),
+    and so does no box for a call answered as accepted ("each accepted thought is rendered and written to
+    stderr"), whichever render check was reading. No frame after a refusal, or on bytes alone, names no
+    record: that the call should have been accepted is another check's business."""
+    stderr = source if isinstance(source, bytes) else source.stderr
     found = boxes(stderr)
     text = decode(stderr)
     drawn = bool(found) or not FRAMED.search(text)
     expect("CMP-5", drawn, f"stderr holds a frame, but no box in CMP-5's form: {text[:800]!r}")
     expect("RTE-9", len(found) <= 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}")
+    if isinstance(source, Exchange) and _answered_status(source):
+        expect("RTE-9", bool(found) or not drawn,
+               lambda: f"the call was answered as accepted but no box was written to stderr: {text[:800]!r}")
+        if len(found) == 1:
+            _expect_own_box(source, found[0])
     assert len(found) == 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}"
     return found[0]
+
+
+def _expect_own_box(exchange: Exchange, box: Box) -> None:
+    """The box a call's stderr holds shows that call's thought, not the one sent before it: a box written
+    after its call was answered lands among the next call's bytes, RTE-9's ("rendered and written to
+    stderr ... apart from the protocol response"), not a render record's, whichever check was reading."""
+    thought = call_arguments(exchange.request, TOOL).get("thought")
+    before = call_arguments(exchange.previous_call, TOOL).get("thought")
+    if not isinstance(thought, str) or not isinstance(before, str) or not before or before in thought:
+        return
+    shown = box.body.removeprefix("│ ").rstrip().removesuffix("│").rstrip()
+    late = thought not in box.body and shown == before.rstrip()
+    expect("RTE-9", not late,
+           lambda: f"the call's stderr holds the box of the call sent before it ({brief(before)}), not its "
+                   f"own ({brief(thought)}): a box written after its call was answered; the original writes "
+                   f"each box before answering")
+
+
+def _answered_status(exchange: Exchange) -> bool:
+    """Whether a call was answered with a status object (OBJ-4's count in it, no isError): accepted."""
+    if exchange.error is not None or exchange.is_error or exchange.text is None:
+        return False
+    try:
+        status = json.loads(exchange.text)
+    except ValueError:
+        return False
+    return isinstance(status, dict) and "thoughtHistoryLength" in status and "error" not in status
 
 
 def expect_rendered_alike(plain: Exchange, marked: Exchange, added: str) -> None:
     """The same call with something `added` draws the same box (the message says how it differs) and
     writes nothing more beside it: text beside a box is LOOP-A's ("stderr only the banner and thought
     boxes")."""
-    one, two = only_box(plain.stderr), only_box(marked.stderr)
+    one, two = only_box(plain), only_box(marked)
     assert one.text == two.text, redrawn(one, two, added)
     _expect_box_alone(two, decode(marked.stderr), f" {added}", also=_beside(one, decode(plain.stderr)))
 
@@ -138,7 +175,7 @@ def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: Server
     are CMP-5's), the thought verbatim (RTE-9/a1), nothing written beside a box drawn right (LOOP-A), then
     every byte as CMP-5 draws it."""
     stderr = exchange.stderr
-    box = only_box(stderr)
+    box = only_box(exchange)
     wanted = expected_box(arguments)
     want = boxes(wanted.encode())[0]
     header = repr(box.header)

@@ -24,6 +24,7 @@ from conformance.drivers.errors import DriverError
 from conformance.drivers.process import kill_group_now
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
+from conformance.suite.contradiction import expect
 from conformance.targets.specs import Target
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ class ServerSession:
     _wire: WireDriver | None = field(default=None, repr=False)
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
     _host_start: HostStart | None = field(default=None, repr=False)
+    _counted: tuple[WireDriver, int, float] | None = field(default=None, repr=False)
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -168,8 +170,20 @@ class ServerSession:
         return self.wire.call_tool(name, arguments)
 
     def probe(self) -> StoreState:
-        """One accepted call: the state the next call starts from is this plus the probe itself."""
-        return state_of(self.call(dict(PROBE_ARGUMENTS)))
+        """One accepted call: the state the next call starts from is this plus the probe itself. Across the
+        run, the shared process's count never falls between probes: one that fell was cleared, scoped or
+        expired while the process lived (ABS-11), whichever check probed next, however long the pause."""
+        driver = self.wire
+        state = state_of(self.call(dict(PROBE_ARGUMENTS)))
+        now = time.monotonic()
+        if self._counted is not None and self._counted[0] is driver:
+            _, before, then = self._counted
+            expect("ABS-11", state.history_length >= before,
+                   f"the shared process answered thoughtHistoryLength {state.history_length} to a probe "
+                   f"{now - then:.1f} s after it answered {before} to the previous one, where the count "
+                   f"never falls while the process lives")
+        self._counted = (driver, state.history_length, now)
+        return state
 
     @contextmanager
     def fresh(self, *, env: Mapping[str, str] | None = None) -> Iterator[WireDriver]:

@@ -219,8 +219,8 @@ def test_revision_is_a_label_only(
         return
     expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
     assert without_count(plain) == without_count(revision), describe(revision)
-    assert only_box(plain.stderr).kind != "Revision", (
-        f"a plain call drew a Revision box: {only_box(plain.stderr).header!r}")
+    assert only_box(plain).kind != "Revision", (
+        f"a plain call drew a Revision box: {only_box(plain).header!r}")
     shows_revision = "🔄 Revision " in decode(revision.stderr)  # revisesThought may break the caption's line
     assert shows_revision is js_truthy(is_revision), describe(revision)
 

@@ -239,8 +239,8 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
         assert without_count(plain) == without_count(revision), reanswered(
             without_count(plain), without_count(revision),
             f"for the same call with isRevision true and revisesThought {revises}")
-        assert only_box(revision.stderr).kind == "Revision", (
-            f"a revision drew {only_box(revision.stderr).header!r}, not a Revision box")
+        assert only_box(revision).kind == "Revision", (
+            f"a revision drew {only_box(revision).header!r}, not a Revision box")
 
     label_only()
     evidence.claim(
@@ -367,9 +367,9 @@ def test_clm_6_filter_irrelevant(
             expect_count(store(exchange).history_length, start + offset, (
                 f"thoughtHistoryLength is {store(exchange).history_length} after accepted call {offset} of 2 "
                 f"from {start}, not {start + offset}: {describe(exchange)}"))
-            assert text in only_box(exchange.stderr).text, (
+            assert text in only_box(exchange).text, (
                 f"the render does not show the thought {brief(text, 80)}: "
-                f"{only_box(exchange.stderr).text[:300]!r}")
+                f"{only_box(exchange).text[:300]!r}")
 
     nothing_filtered()
     evidence.claim(

@@ -25,6 +25,7 @@ from conformance.drivers.transcript import decode
 from conformance.suite.contradiction import (
     brief,
     expect,
+    expect_no_own_line,
     expect_not_own_message,
     first_difference,
     response_line,
@@ -46,6 +47,7 @@ def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_run
     with raw_pool.lend(target, pristine=True) as raw:
         stderr = raw.stderr_now(wait=20.0)  # returns at the first bytes; a slow start is no deviation
         silent = raw.read_line(timeout=0.2)
+    expect_no_own_line(silent, "nothing was sent yet")
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
     assert silent is None, silent
 
@@ -86,6 +88,7 @@ def test_the_process_outlives_a_final_thought(target: Target, raw_pool: RawPool)
             # checks report (stopping the run early; garbage is CMP-4's): this check is about a process
             # that answers.
             return
+        response_line(line, "the response to a final thought's tools/call was due")
         status = raw.wait(LINGER)
         expect("ABS-10", status is None,
                f"the process ended (exit status {status}) within {LINGER} s of answering a call with "
@@ -184,8 +187,7 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
         ids.append(message.get("id"))
     assert ids == [100, 101, 102, 103], (
         f"requests 100 to 103 in one write were answered with the ids {ids}, in that order")
-    if extra is not None and extra.lstrip().startswith(b"{"):
-        expect_not_own_message(json.loads(extra), "nothing more was due")
+    expect_no_own_line(extra, "nothing more was due")
     assert extra is None, extra
 
 
@@ -226,9 +228,9 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         frames.append({"jsonrpc": "2.0", "id": 22, "method": "resources/list"})
-        # Initialize again as a host offering roots and sampling, then initialized: the original asks the
-        # client nothing whatever it offers.
-        offered: JSON = {"roots": {"listChanged": True}, "sampling": {}}
+        # Initialize again as a host offering roots, sampling and elicitation, then initialized and a call
+        # that ends the thinking (id 0 below): the original asks the client nothing whatever it offers.
+        offered: JSON = {"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}
         frames.append({"jsonrpc": "2.0", "id": 23, "method": "initialize", "params": {
             "protocolVersion": PROTOCOL_VERSION, "capabilities": offered,
             "clientInfo": {"name": "loop-a-again", "version": "1"}}})
@@ -238,7 +240,7 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         # The falsy ids JSON-RPC allows (0, ""), a call among them: each a request like any other.
         frames.append({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {
-            "name": TOOL, "arguments": Envelope("loop a, id 0", 4, 4, True).arguments()}})
+            "name": TOOL, "arguments": Envelope("loop a, id 0", 4, 4, False).arguments()}})
         frames.append({"jsonrpc": "2.0", "id": "", "method": "ping"})
         requests = sorted(str(f["id"]) for f in frames if "id" in f)
         # Lines that are no JSON-RPC message (a host's stray output, a batch of numbers): the original's SDK
@@ -302,6 +304,7 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         status = raw.wait(5.0)
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
+    expect_no_own_line(after_out, "stdin had ended")
     assert BANNER in decode(before), (
         f"stderr does not begin with the banner {BANNER!r}: {decode(before)[:200]!r}")
     assert status == 0, f"exit status {status}"

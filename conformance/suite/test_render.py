@@ -84,7 +84,7 @@ def test_one_box_per_accepted_call_none_per_rejected(
     exchange = server.call(arguments)
     answer = json.dumps(exchange.response, ensure_ascii=False)
     if accepted_if_host_valid(exchange, arguments) is not None:
-        box = only_box(exchange.stderr)
+        box = only_box(exchange)
         assert box.lines[0] not in answer and box.lines[2] not in answer, answer
     else:
         assert boxes(exchange.stderr) == [], decode(exchange.stderr)
@@ -118,7 +118,7 @@ def test_caption_precedence(
     if accepted_if_host_valid(exchange, arguments) is None:
         return
     expected = "Revision" if js_truthy(revision) else "Branch" if js_truthy(branch_from) else "Thought"
-    box = only_box(exchange.stderr)
+    box = only_box(exchange)
     assert box.kind == expected, box.header
     assert box.header.startswith({"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]), box.header
 
@@ -139,7 +139,7 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
     border covers it."""
     exchange = server.call(Envelope(thought, number, number, True).arguments())
     accepted(exchange)
-    box = only_box(exchange.stderr)
+    box = only_box(exchange)
     row = box.lines[3]
     assert row.startswith("│ " + thought), (thought, row)
     assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", row
@@ -162,7 +162,7 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
     thought = "\n".join(lines)
     exchange = server.call(Envelope(thought, 1, 1, True).arguments())
     accepted(exchange)
-    box = only_box(exchange.stderr)
+    box = only_box(exchange)
     assert box.body.startswith("│ " + thought), box.text
     border = js_length(box.lines[0]) - 2
     expect("CMP-5", border >= js_length(thought) + 4,
@@ -189,7 +189,7 @@ def test_render_drops_continuation_flags(
     two = server.call(flipped)
     if accepted_if_host_valid(two, flipped) is None:
         return
-    first, second = only_box(one.stderr), only_box(two.stderr)
+    first, second = only_box(one), only_box(two)
     expect("RTE-4/a1", first.numbers == second.numbers,
            f"the same thoughtNumber and totalThoughts drew {first.header!r}, then {second.header!r}: the "
            "total depended on more than the two numbers")
@@ -217,7 +217,7 @@ def test_caption_trusts_unvalidated_is_revision(
     number = js_number_string(float(envelope.thought_number))
     total = js_number_string(float(max(envelope.thought_number, envelope.total_thoughts)))
     wanted = f"🔄 Revision {number}/{total} (revising thought {shown})"
-    header = only_box(exchange.stderr).header
+    header = only_box(exchange).header
     assert header == wanted, f"the revision's header is {header!r}, not {wanted!r}"
 
 
