@@ -1,0 +1,141 @@
+"""Checks that read one call in the light of another: a box written after its call was answered lands among
+the next call's bytes (RTE-9's), a count that falls between two probes of the shared process (ABS-11's), a
+server's own message where a response or silence was due (LOOP-A's), whichever check was reading."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+
+import pytest
+
+from conformance.calls.strategies import Envelope
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import Exchange, call_arguments
+from conformance.suite.contradiction import Contradiction, expect_no_own_line
+from conformance.suite.jsvalues import expected_box
+from conformance.suite.render_box import only_box
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
+from tests.servers import command
+
+
+def _call(arguments: dict[str, JSON], request_id: int = 1) -> dict[str, JSON]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"name": TOOL, "arguments": arguments}}
+
+
+def _exchange(
+    arguments: dict[str, JSON], stderr: str, *, before: dict[str, JSON] | None = None, refused: bool = False
+) -> Exchange:
+    """A tools/call as the driver records it: accepted (OBJ-4's count in the answer) or refused."""
+    status: dict[str, JSON] = (
+        {"error": "Invalid thought: must be a string", "status": "failed"} if refused
+        else {"thoughtNumber": arguments["thoughtNumber"], "branches": [], "thoughtHistoryLength": 2})
+    result: dict[str, JSON] = {"content": [{"type": "text", "text": json.dumps(status)}]}
+    if refused:
+        result["isError"] = True
+    return Exchange("tools/call", _call(arguments, 2), {"jsonrpc": "2.0", "id": 2, "result": result},
+                    stderr.encode(), 0.0, 0.0, previous_call=None if before is None else _call(before))
+
+
+FIRST = Envelope("the first thought", 1, 2, True).arguments()
+SECOND = Envelope("the second thought", 2, 2, False).arguments()
+
+
+def test_a_call_answered_with_its_own_box_passes() -> None:
+    box = only_box(_exchange(SECOND, expected_box(SECOND), before=FIRST))
+    assert "the second thought" in box.body
+
+
+def test_a_box_of_the_call_before_is_rte9s() -> None:
+    late = _exchange(SECOND, expected_box(FIRST), before=FIRST)
+    with pytest.raises(Contradiction) as raised:
+        only_box(late)
+    assert raised.value.record == "RTE-9"
+    assert "the call sent before it" in str(raised.value)
+
+
+def test_a_box_showing_its_own_thought_otherwise_is_left_to_the_render_checks() -> None:
+    """A fork that rewrites the thought (here upper-cased) shows no earlier call's thought: not late."""
+    rewritten = expected_box(SECOND).replace("the second thought", "THE SECOND THOUGHT")
+    box = only_box(_exchange(SECOND, rewritten, before=FIRST))
+    assert "THE SECOND THOUGHT" in box.body
+
+
+def test_an_accepted_call_without_a_box_is_rte9s_a_refusal_without_one_names_nothing() -> None:
+    with pytest.raises(Contradiction) as raised:
+        only_box(_exchange(SECOND, "", before=FIRST))
+    assert raised.value.record == "RTE-9"
+    with pytest.raises(AssertionError) as plain:
+        only_box(_exchange(SECOND, "", before=FIRST, refused=True))
+    assert not isinstance(plain.value, Contradiction)
+
+
+def test_stderr_bytes_alone_name_no_record_for_a_missing_box() -> None:
+    with pytest.raises(AssertionError) as plain:
+        only_box(b"")
+    assert not isinstance(plain.value, Contradiction)
+
+
+def test_call_arguments_reads_a_tools_call_only() -> None:
+    assert call_arguments(_call(FIRST), TOOL) == FIRST
+    assert call_arguments(_call(FIRST), "another_tool") == {}
+    assert call_arguments({"jsonrpc": "2.0", "id": 1, "method": "ping"}) == {}
+    assert call_arguments(b"{}") == {}
+    assert call_arguments(None) == {}
+
+
+@pytest.mark.parametrize("line", [
+    b'{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "box"}}\n',
+    b'{"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {}}\n',
+])
+def test_a_message_of_the_servers_own_where_silence_was_due_is_loop_as(line: bytes) -> None:
+    with pytest.raises(Contradiction) as raised:
+        expect_no_own_line(line, "nothing was due")
+    assert raised.value.record == "LOOP-A"
+
+
+@pytest.mark.parametrize(
+    "line", [None, b"not json\n", b"{not json either\n", b'{"jsonrpc": "2.0", "id": 1}\n']
+)
+def test_other_lines_where_silence_was_due_are_left_to_the_check(line: bytes | None) -> None:
+    expect_no_own_line(line, "nothing was due")
+
+
+def _session(*args: str) -> ServerSession:
+    target = resolve_target("cmd:" + shlex.join(command("forgetting", *args)))
+    return ServerSession(target=target, transcript=Transcript(None), timeout=5.0)
+
+
+PAUSE = 1.5
+"""Longer than the forgetting server's idle second, whatever the machine's speed."""
+
+
+def test_a_count_that_falls_between_probes_is_abs11s() -> None:
+    """A real process whose store expires when idle: the probe after a pause answers a lower count."""
+    session = _session("1")
+    try:
+        session.probe()
+        session.probe()
+        time.sleep(PAUSE)
+        with pytest.raises(Contradiction) as raised:
+            session.probe()
+        assert raised.value.record == "ABS-11"
+        assert "thoughtHistoryLength 1" in str(raised.value)
+    finally:
+        session.close()
+
+
+def test_a_count_that_only_grows_passes_the_same_pause() -> None:
+    session = _session("inf")
+    try:
+        counts = [session.probe().history_length]
+        time.sleep(PAUSE)
+        counts.append(session.probe().history_length)
+        assert counts == [1, 2]
+    finally:
+        session.close()
