@@ -31,7 +31,7 @@ from conformance.suite.contradiction import (
     response_line,
     stdout_message,
 )
-from conformance.suite.fresh_runs import FreshRunner
+from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import boxes
 from conformance.suite.session import ServerSession
@@ -293,6 +293,39 @@ def _status_answer(result: JSON) -> bool:
     return isinstance(status, dict) and "thoughtNumber" in status
 
 
+@evidences("LOOP-A")
+@relies_on("RTE-3", "OBJ-4", "RTE-5")
+def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
+    """No cancellation handling of its own: a call cancelled in the same write is still processed and
+    retained (the original's SDK only withholds its response), so the next call counts it."""
+    call = Envelope("cancelled, yet kept", 1, 2, True).arguments()
+    with raw_pool.lend(target) as raw:
+        raw.initialize()
+        start = state_of_answer(raw.request("tools/call", {"name": TOOL, "arguments": call})).history_length
+        cancelled: list[JSON] = [
+            {"jsonrpc": "2.0", "id": "cancelled", "method": "tools/call",
+             "params": {"name": TOOL, "arguments": call}},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled",
+             "params": {"requestId": "cancelled", "reason": "conformance"}},
+        ]
+        raw.write(b"".join(json.dumps(frame).encode() + b"\n" for frame in cancelled))
+        following = "after-cancel"
+        raw.send({"jsonrpc": "2.0", "id": following, "method": "tools/call",
+                  "params": {"name": TOOL, "arguments": Envelope("the next call", 2, 2, False).arguments()}})
+        answer: object = None
+        while (line := raw.read_line()) is not None:
+            answer = response_line(line, f"the response to {following} was due")
+            if isinstance(answer, dict) and answer.get("id") == following:
+                break
+    assert isinstance(answer, dict) and answer.get("id") == following, (
+        f"no response to the call after a cancelled one: {brief(answer)}")
+    count = state_of_answer(answer).history_length
+    expect("LOOP-A", count == start + 2,
+           f"thoughtHistoryLength {count} on the call after a cancelled one, {start} before it: the "
+           f"cancelled call was taken back, where the original has no cancellation handling and counts it "
+           f"({start + 2})")
+
+
 @evidences("RTE-10", "BAP-5")
 def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool) -> None:
     """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
@@ -300,11 +333,17 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         raw.initialize()
         raw.stderr_now(wait=0.0 if raw.seen else 5.0)
         before = bytes(raw.seen)
+        # A last request without its newline: the original's transport reads whole lines only, so the end of
+        # stdin leaves it unread, and no further output follows.
+        raw.write(json.dumps({"jsonrpc": "2.0", "id": "unterminated", "method": "ping"}).encode())
         raw.close_stdin()
         status = raw.wait(5.0)
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
     expect_no_own_line(after_out, "stdin had ended")
+    expect("RTE-10", after_out is None,
+           lambda: f"after stdin ended, stdout carried {brief(decode(after_out or b''))}: a last request "
+                   f"left without its newline was answered, where the original ends with no further output")
     assert BANNER in decode(before), (
         f"stderr does not begin with the banner {BANNER!r}: {decode(before)[:200]!r}")
     assert status == 0, f"exit status {status}"

@@ -64,6 +64,14 @@ _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 @example(envelope=Envelope("short", 12, 3, True), flags={"isRevision": True, "revisesThought": 2})
 @example(envelope=Envelope("😀 astral 𝔘", 1, 1, True), flags={"branchFromThought": 1, "branchId": "rs"})
 @example(envelope=Envelope("two\nlines", 1, 1, False), flags={})
+# The caption's interpolated fields absent, null or empty: the original writes String() of each ("undefined",
+# "null", "") where a fork might drop the part or write it otherwise.
+@example(envelope=Envelope("branch, no id", 2, 3, True), flags={"branchFromThought": 1})
+@example(envelope=Envelope("branch, null id", 2, 3, True), flags={"branchFromThought": 1, "branchId": None})
+@example(envelope=Envelope("branch, empty id", 2, 3, True), flags={"branchFromThought": 1, "branchId": ""})
+@example(envelope=Envelope("revision, null target", 2, 3, True),
+         flags={"isRevision": True, "revisesThought": None})
+@example(envelope=Envelope("revision, no target", 2, 3, True), flags={"isRevision": True})
 def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, JSON | Omitted]) -> None:
     """Exactly "\\n┌B┐\\n│ H │\\n├B┤\\n│ T │\\n└B┘\\n": header by label rules, border max(|H|, |thought|) + 4
     in UTF-16 units, the thought right-padded to the border less two."""

@@ -45,6 +45,20 @@ _NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
 
 _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
 
+ALIASES: dict[str, dict[str, JSON]] = {
+    "thought": {"text": "t", "content": "t", "message": "t", "thinking": "t", "input": "t"},
+    "thoughtNumber": {"thought_number": 1, "number": 1, "step": 1, "index": 1},
+    "totalThoughts": {"total_thoughts": 1, "total": 1, "steps": 1},
+    "nextThoughtNeeded": {"next_thought_needed": True, "continue": True, "more": True},
+}
+"""Names a lenient fork could read in place of a missing required field: the original reads only its own, so
+a call carrying them instead is refused (RTE-3)."""
+
+
+def _aliased(field: str) -> dict[str, JSON]:
+    """A valid call with `field` missing and its aliases sent in its place."""
+    return {**{k: v for k, v in _VALID.items() if k != field}, **ALIASES[field]}
+
 
 @evidences("RTE-3", "RTE-3/a1")
 @relies_on("RTE-5", "OBJ-4", "OBJ-8")
@@ -66,6 +80,10 @@ _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 
 @example(arguments={**_VALID, "totalThoughts": True})
 @example(arguments={**_VALID, "nextThoughtNeeded": "true"})
 @example(arguments={**_VALID, "nextThoughtNeeded": 1})
+@example(arguments=_aliased("thought"))
+@example(arguments=_aliased("thoughtNumber"))
+@example(arguments=_aliased("totalThoughts"))
+@example(arguments=_aliased("nextThoughtNeeded"))
 def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """Rejected exactly when a falsy/type guard fails; a rejection retains nothing, an acceptance one
     thought."""
