@@ -298,10 +298,12 @@ def _status_answer(result: JSON) -> bool:
 def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     """No cancellation handling of its own: a call cancelled in the same write is still processed and
     retained (the original's SDK only withholds its response), so the next call counts it."""
-    call = Envelope("cancelled, yet kept", 1, 2, True).arguments()
+    # Three different calls: a fork that drops a repeated thought is not met here.
+    first = Envelope("before the cancelled call", 1, 3, True).arguments()
+    call = Envelope("cancelled, yet kept", 2, 3, True).arguments()
     with raw_pool.lend(target) as raw:
         raw.initialize()
-        start = state_of_answer(raw.request("tools/call", {"name": TOOL, "arguments": call})).history_length
+        start = state_of_answer(raw.request("tools/call", {"name": TOOL, "arguments": first})).history_length
         cancelled: list[JSON] = [
             {"jsonrpc": "2.0", "id": "cancelled", "method": "tools/call",
              "params": {"name": TOOL, "arguments": call}},
@@ -311,7 +313,7 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
         raw.write(b"".join(json.dumps(frame).encode() + b"\n" for frame in cancelled))
         following = "after-cancel"
         raw.send({"jsonrpc": "2.0", "id": following, "method": "tools/call",
-                  "params": {"name": TOOL, "arguments": Envelope("the next call", 2, 2, False).arguments()}})
+                  "params": {"name": TOOL, "arguments": Envelope("the next call", 3, 3, False).arguments()}})
         answer: object = None
         while (line := raw.read_line()) is not None:
             answer = response_line(line, f"the response to {following} was due")

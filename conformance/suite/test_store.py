@@ -366,13 +366,14 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
     label_every = max(growth_calls // 40, 1)
     checkpoint_every = max(growth_calls // 20, 1)
     labels: list[str] = []
+    space = LabelSpace()  # labels new to the process, whatever it already lists (from this run or any other)
     driver = server.wire
     start = store(driver.call_tool(TOOL, Envelope("grow", 1, 1, True).arguments())).history_length
     evidence.checkpoint(0, 0, group_rss_bytes(driver.pid))
     for index in range(1, growth_calls + 1):
         extra: dict[str, JSON | Omitted] = {}
         if index % label_every == 0:
-            labels.append(f"g{index}")
+            labels.append(space.name(("text", f"g{index}")))
             extra = {"branchId": labels[-1], "branchFromThought": 1}
         exchange = driver.call_tool("sequentialthinking", Envelope("grow", index, 1, True).arguments(**extra))
         status = answer_status(exchange)
