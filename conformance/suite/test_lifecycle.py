@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import signal
 from dataclasses import replace
 from typing import Final
@@ -294,16 +295,27 @@ def _status_answer(result: JSON) -> bool:
 
 
 @evidences("LOOP-A")
-@relies_on("RTE-3", "OBJ-4", "RTE-5")
+@relies_on("RTE-3", "OBJ-4", "RTE-5", "OBJ-2")
 def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     """No cancellation handling of its own: a call cancelled in the same write is still processed and
-    retained (the original's SDK only withholds its response), so the next call counts it."""
-    # Three different calls: a fork that drops a repeated thought is not met here.
-    first = Envelope("before the cancelled call", 1, 3, True).arguments()
-    call = Envelope("cancelled, yet kept", 2, 3, True).arguments()
+    retained (the original's SDK only withholds its response), so the next call counts it. Measured against
+    a control step on the same process: where a plain call does not raise the count by one, counting is
+    other records' business (OBJ-2, RTE-5), not cancellation's."""
+    # Four different calls at numbers new to the process: a fork that drops a repeated thought, or counts
+    # distinct numbers, still counts each of them.
+    base = 1_000 + secrets.randbelow(1_000_000)
+    first, plain, call, last = (
+        Envelope(f"{text} ({base})", base + i, base + 3, i < 3).arguments()
+        for i, text in enumerate(["before the cancelled call", "a plain call", "cancelled, yet kept",
+                                  "the next call"]))
+
+    def count(answer: dict[str, JSON]) -> int:
+        return state_of_answer(answer).history_length
+
     with raw_pool.lend(target) as raw:
         raw.initialize()
-        start = state_of_answer(raw.request("tools/call", {"name": TOOL, "arguments": first})).history_length
+        start = count(raw.request("tools/call", {"name": TOOL, "arguments": first}))
+        control = count(raw.request("tools/call", {"name": TOOL, "arguments": plain}))
         cancelled: list[JSON] = [
             {"jsonrpc": "2.0", "id": "cancelled", "method": "tools/call",
              "params": {"name": TOOL, "arguments": call}},
@@ -313,7 +325,7 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
         raw.write(b"".join(json.dumps(frame).encode() + b"\n" for frame in cancelled))
         following = "after-cancel"
         raw.send({"jsonrpc": "2.0", "id": following, "method": "tools/call",
-                  "params": {"name": TOOL, "arguments": Envelope("the next call", 3, 3, False).arguments()}})
+                  "params": {"name": TOOL, "arguments": last}})
         answer: object = None
         while (line := raw.read_line()) is not None:
             answer = response_line(line, f"the response to {following} was due")
@@ -321,11 +333,13 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
                 break
     assert isinstance(answer, dict) and answer.get("id") == following, (
         f"no response to the call after a cancelled one: {brief(answer)}")
-    count = state_of_answer(answer).history_length
-    expect("LOOP-A", count == start + 2,
-           f"thoughtHistoryLength {count} on the call after a cancelled one, {start} before it: the "
+    assert control == start + 1, (
+        f"thoughtHistoryLength {control} after a plain call, {start} before it: not one per accepted call")
+    after = count(answer)
+    expect("LOOP-A", after == control + 2,
+           f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it: the "
            f"cancelled call was taken back, where the original has no cancellation handling and counts it "
-           f"({start + 2})")
+           f"({control + 2})")
 
 
 @evidences("RTE-10", "BAP-5")
