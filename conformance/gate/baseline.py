@@ -198,6 +198,13 @@ def canonical_entries(baseline: Baseline, canonical: Mapping[str, str]) -> dict[
     return keyed
 
 
+def folded_owners(baseline: Baseline, canonical: Mapping[str, str]) -> dict[str, str]:
+    """Each folded departure's canonical ID mapped to the canonical ID of the entry it is folded under, so
+    the gate can count reasons (one per entry) rather than the departures that share them."""
+    return {canonical.get(e.record, e.record): canonical.get(entry.record, entry.record)
+            for entry in baseline.deviations for e in entry.explains}
+
+
 def dump_baseline(baseline: Baseline) -> str:
     """YAML a human can edit: one entry per departure, reasons kept as written, signatures pinned below."""
     body = baseline.model_dump(mode="json", exclude_none=True)
@@ -251,6 +258,7 @@ def evaluate_gate(
     and every pinned departure still shows the behaviour signature it was pinned with; `strict` also fails
     every weighed entry whose reason still says TODO."""
     expected_by_id = canonical_entries(baseline, canonical) if baseline is not None else {}
+    owners = folded_owners(baseline, canonical) if baseline is not None else {}
     expected: list[GateEntry] = []
     unexpected: list[GateEntry] = []
     stale: list[GateEntry] = []
@@ -262,14 +270,15 @@ def evaluate_gate(
         departs = rv.verdict in DEPARTURES
         if entry is not None and strict and TODO_REASON.match(entry.reason):
             unexplained.append(GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict,
-                                         reason=entry.reason))
+                                         reason=entry.reason, folded_under=owners.get(rv.id)))
         if entry is None:
             if departs:
                 unexpected.append(
                     GateEntry(record=rv.id, verdict=rv.verdict, expected="holds", reason=rv.reason)
                 )
             continue
-        row = GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict, reason=entry.reason)
+        row = GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict, reason=entry.reason,
+                        folded_under=owners.get(rv.id))
         if departs and entry.era is not None and entry.era not in departed_under(rv):
             under = ", ".join(sorted(departed_under(rv))) or "no era named in its tests"
             unexpected.append(row.model_copy(update={

@@ -204,6 +204,11 @@ class GateEntry(_Frozen):
     verdict: Verdict
     expected: str = Field(description="what the baseline says: deviates, error or `holds` when unlisted")
     reason: str = ""
+    folded_under: str | None = Field(
+        default=None,
+        description="/5: the baseline entry this departure is folded under (its `explains`), whose reason it "
+        "shares; null for an entry of its own",
+    )
     before: list[WitnessAnswer] = Field(
         default_factory=list, description="departure changed: the baseline's witness answers that differ"
     )

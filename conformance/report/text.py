@@ -9,6 +9,7 @@ from conformance.report.model import (
     Comparison,
     Difference,
     Gate,
+    GateEntry,
     Report,
     RootCause,
     StoreGrowth,
@@ -38,10 +39,8 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
             f"({', '.join(e.record for e in gate.unexpected)})"
         )
     if gate.stale:
-        parts.append(
-            f"{len(gate.stale)} stale baseline entr{'y' if len(gate.stale) == 1 else 'ies'} now "
-            f"holding ({', '.join(e.record for e in gate.stale)})"
-        )
+        count, named = by_baseline_entry(gate.stale)
+        parts.append(f"{count} stale baseline entr{'y' if count == 1 else 'ies'} now holding ({named})")
     if gate.unconfirmed:
         parts.append(
             f"{len(gate.unconfirmed)} baseline entr{'y' if len(gate.unconfirmed) == 1 else 'ies'} "
@@ -53,13 +52,32 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
             f"({', '.join(e.record for e in gate.changed)})"
         )
     if gate.unexplained:
+        count, named = by_baseline_entry(gate.unexplained)
         parts.append(
-            f"{len(gate.unexplained)} baseline reason(s) still say TODO "
-            f"({', '.join(e.record for e in gate.unexplained)}): write why, as --strict-baseline asks"
+            f"{count} baseline reason{' still says' if count == 1 else 's still say'} TODO ({named}): "
+            "write why, as --strict-baseline asks"
         )
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
     return "gate failed: " + "; ".join(parts)
+
+
+def by_baseline_entry(rows: Sequence[GateEntry]) -> tuple[int, str]:
+    """How many baseline entries `rows` come from, and their records grouped by entry: a departure folded
+    under another entry shares its reason, so one reason left TODO is counted once, not once per record."""
+    groups: dict[str, list[str]] = {}
+    for row in rows:
+        groups.setdefault(row.folded_under or row.record, []).append(row.record)
+    named = []
+    for owner, records in groups.items():
+        folded = [r for r in records if r != owner]
+        if owner not in records:
+            named.append(f"{', '.join(folded)} (folded under {owner})")
+        elif folded:
+            named.append(f"{owner} with {', '.join(folded)} folded under it")
+        else:
+            named.append(owner)
+    return len(groups), "; ".join(named)
 
 
 DEPARTING = ("deviates", "error")

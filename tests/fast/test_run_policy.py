@@ -19,7 +19,7 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate import exit_status
 from conformance.gate.assemble import TargetSeen, assemble_report
-from conformance.gate.baseline import Baseline, BaselineEntry
+from conformance.gate.baseline import Baseline, BaselineEntry, ExplainedEntry, evaluate_gate
 from conformance.gate.run_options import RunOptions
 from conformance.gate.verdicts import NOT_SELECTED
 from conformance.report.junit import render_junit
@@ -163,12 +163,36 @@ def test_strict_baseline_fails_an_entry_whose_reason_still_says_todo(reason: str
     report = _report(failed, reasons, strict=True)
     assert not report.gate.passed
     assert [e.record for e in report.gate.unexplained] == ["RTE-2"]
-    assert "1 baseline reason(s) still say TODO (RTE-2)" in gate_sentence(report.gate)
+    assert "1 baseline reason still says TODO (RTE-2)" in gate_sentence(report.gate)
     junit = ET.fromstring(render_junit(report))
     failures = {c.get("name"): c.find("failure") for c in junit.iter("testcase")}
     assert failures["RTE-3"] is None
     failure = failures["RTE-2"]
     assert failure is not None and failure.get("type") == "baseline reason TODO"
+
+
+def test_a_reason_left_todo_is_counted_once_with_the_departures_folded_under_it() -> None:
+    """One reason per cause: an entry and the departures it explains share one reason, so the gate's
+    sentence counts entries, naming each with what is folded under it; a folded departure that holds on its
+    own is named under its entry."""
+    baseline = Baseline(project="fork", deviations=[
+        BaselineEntry(record="OBJ-2", reason="TODO say why", explains=[
+            ExplainedEntry(record="CMP-1"), ExplainedEntry(record="ABS-1")]),
+        BaselineEntry(record="RTE-2", reason="TODO", explains=[ExplainedEntry(record="RTE-3")]),
+    ])
+    departing = [rv.model_copy(update={"verdict": "holds"}) if rv.id == "RTE-3" else rv
+                 for rv in _report({"a": ["OBJ-2", "CMP-1", "ABS-1", "RTE-2"]}, {}).records]
+    gate = evaluate_gate(departing, baseline, baseline_path="b.yaml", canonical=CATALOG.canonical,
+                         strict=True)
+    assert {e.record: e.folded_under for e in gate.unexplained} == {
+        "OBJ-2": None, "CMP-1": "OBJ-2", "ABS-1": "OBJ-2", "RTE-2": None, "RTE-3": "RTE-2"}
+    assert [e.record for e in gate.stale] == ["RTE-3"] and gate.stale[0].folded_under == "RTE-2"
+    sentence = gate_sentence(gate)
+    order = [e.record for e in gate.unexplained]
+    obj2 = f"OBJ-2 with {', '.join(r for r in order if r in ('CMP-1', 'ABS-1'))} folded under it"
+    todo = sorted([obj2, "RTE-2 with RTE-3 folded under it"], key=lambda named: order.index(named[:5]))
+    assert f"2 baseline reasons still say TODO ({'; '.join(todo)})" in sentence, sentence
+    assert "1 stale baseline entry now holding (RTE-3 (folded under RTE-2))" in sentence, sentence
 
 
 def test_a_reason_that_only_mentions_todo_is_a_reason() -> None:
