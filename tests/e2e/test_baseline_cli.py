@@ -106,7 +106,8 @@ def test_refresh_keeps_reasons_and_repins_signatures(release_reports: dict[str, 
 
     refreshed = cli_here("baseline", new, "--refresh", str(baseline), "--drop-stale")
     assert refreshed.code == 0, refreshed.stderr
-    assert "kept 2 reasons, re-pinned 2 signature(s) (RTE-1, RTE-3), added 0, removed 0" in refreshed.stdout
+    assert ("kept the reasons of 2 departure(s), re-pinned 2 signature(s) (RTE-1, RTE-3), added 0, removed 0"
+            in refreshed.stdout)
     assert "not run by this report, kept as written: ABS-9" in refreshed.stdout
     text = baseline.read_text(encoding="utf-8")
     assert "# kept by hand" in text

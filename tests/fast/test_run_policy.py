@@ -190,8 +190,10 @@ def test_a_reason_left_todo_is_counted_once_with_the_departures_folded_under_it(
     sentence = gate_sentence(gate)
     order = [e.record for e in gate.unexplained]
     obj2 = f"OBJ-2 with {', '.join(r for r in order if r in ('CMP-1', 'ABS-1'))} folded under it"
-    todo = sorted([obj2, "RTE-2 with RTE-3 folded under it"], key=lambda named: order.index(named[:5]))
-    assert f"2 baseline reasons still say TODO ({'; '.join(todo)})" in sentence, sentence
+    todo = sorted([("OBJ-2", obj2), ("RTE-2", "RTE-2 with RTE-3 folded under it")],
+                  key=lambda entry: order.index(entry[0]))
+    named = "; ".join(text for _, text in todo)
+    assert f"2 baseline reasons still say TODO ({named})" in sentence, sentence
     assert "1 stale baseline entry now holding (RTE-3 (folded under RTE-2))" in sentence, sentence
 
 

@@ -99,8 +99,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return 0
     write_line(
-        f"refreshed {safe(str(destination))} (project {safe(project)}): kept {len(done.kept)} "
-        f"reasons, re-pinned {len(done.resigned)} signature(s){_listed(done.resigned)}, added "
+        f"refreshed {safe(str(destination))} (project {safe(project)}): kept the reasons of "
+        f"{len(done.kept)} departure(s), re-pinned {len(done.resigned)} signature(s)"
+        f"{_listed(done.resigned)}, added "
         f"{len(done.added)}{_listed(done.added)}, "
         + (f"removed {len(done.stale)}{_listed(done.stale)}" if args.drop_stale else "removed 0")
         + (f", {carried} comment line(s) kept" if carried else ""),
