@@ -26,6 +26,9 @@ from conformance.core.inputs import read_model
 MANIFEST: Final = ".seqthink-conformance.json"
 """The manifest in every folder the harness wrote: the paths it wrote there, nothing else."""
 MANIFEST_FORMAT: Final = "seqthink-conformance-out/1"
+BASELINE_PATH: Final = ".conformance/baseline.yaml"
+"""Where a project keeps its baseline: the README, the terminal's and report.md's next steps and the action's
+default all name this one path, so pasting one after the other never leaves two baselines."""
 _STAGING: Final = "seqthink-staging"
 _OLD: Final = "seqthink-old"
 _LOCK: Final = "seqthink-lock"

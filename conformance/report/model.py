@@ -290,6 +290,10 @@ class RunInfo(_Frozen):
     calls_made: int
     tests: int
     rerun: str = Field(description="the command that reruns the same examples")
+    out: str | None = Field(
+        default=None,
+        description="the --out folder as the command line named it: the folder the printed next steps name",
+    )
     pytest_exit: int | None = None
     interrupted: str | None = Field(
         default=None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from conformance.core.outfolder import BASELINE_PATH
 from conformance.report.model import (
     Comparison,
     Difference,
@@ -138,8 +139,11 @@ def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
             steps.append(("if these departures are intended",
                           f"{made} --refresh {shlex.quote(gate.baseline)}{drop}"))
         else:
-            steps.append(("if these departures are intended, write a baseline (then each entry's reason) and "
-                          "run again with --baseline baseline.yaml", f"{made} -o baseline.yaml"))
+            steps.append(("if these departures are intended, write a baseline, then replace each entry's "
+                          "`TODO say why` with its reason", f"{made} -o {BASELINE_PATH}"))
+            again = _with_baseline(report, folder)
+            if again:
+                steps.append(("then run again with it", again))
     elif gate.stale and gate.baseline is not None:
         steps.append(("drop the entries that now hold",
                       f"{made} --refresh {shlex.quote(gate.baseline)} --drop-stale"))
@@ -149,6 +153,18 @@ def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
     if replay is not None and not gate.passed:
         steps.append(replay)
     return steps
+
+
+def _with_baseline(report: Report, folder: str) -> str:
+    """The run's own command line (its rerun, the same examples) with the baseline written at BASELINE_PATH
+    and the same --out; empty when the report has no rerun line to build on."""
+    try:
+        argv = shlex.split(report.run.rerun)
+    except ValueError:
+        return ""
+    if argv[:4] != ["python", "-m", "conformance", "run"] or "--baseline" in argv:
+        return ""
+    return shlex.join([*argv, "--baseline", BASELINE_PATH, "--out", folder])
 
 
 def _replay_step(report: Report, folder: str) -> tuple[str, str] | None:

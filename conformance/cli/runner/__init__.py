@@ -64,7 +64,7 @@ def run(options: RunOptions, stream: TextIO) -> RunOutcome:
 def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -> RunOutcome:
     """The run, written into `options.out` (the staging folder); messages name `shown`, the user's --out."""
     with cancel.deferred():
-        report = RunReport.begin(options)
+        report = RunReport.begin(options, shown)
     spec = options.target
     seen = _unresolved(spec, "cancelled")
     try:

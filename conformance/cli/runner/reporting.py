@@ -41,16 +41,20 @@ class RunReport:
     started: str
     t0: float
     selection: Selection
+    shown: Path
+    """The --out folder as the user named it (`options.out` is the staging folder): what next steps name."""
 
     @classmethod
-    def begin(cls, options: RunOptions) -> RunReport:
-        """Check the baseline and findings; `options.out` is the run's own new (staging) folder."""
+    def begin(cls, options: RunOptions, shown: Path | None = None) -> RunReport:
+        """Check the baseline and findings; `options.out` is the run's own new (staging) folder, `shown` the
+        folder the user named (default: `options.out`)."""
         catalog = load_catalog_view()
         baseline = checked_baseline(options, catalog)
         findings = load_findings(fixtures_dir() / "findings.yaml")
         check_findings(findings, catalog.canonical)
         selection = select_records(catalog.records, catalog.canonical, options.select, options.deselect)
-        report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection)
+        report = cls(options, catalog, baseline, findings, _now(), time.monotonic(), selection,
+                     shown if shown is not None else options.out)
         ensure_folder(report.transcripts)
         return report
 
@@ -118,6 +122,7 @@ class RunReport:
             calls_made=results.calls_made if results else 0,
             tests=len(results.tests) if results is not None else 0,
             rerun=shlex.join(options.command()),
+            out=str(self.shown),
             pytest_exit=pytest_exit,
             interrupted=interrupted,
             selection=self._selection(),

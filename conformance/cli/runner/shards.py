@@ -444,13 +444,13 @@ def merge(
     target could not be used."""
     shards = read_shards(folders, out, expected)
     with claimed(out, "run") as folder:
-        outcome = _merged(shards, folder.staging, baseline, stream)
+        outcome = _merged(shards, folder.staging, baseline, stream, named=out)
         folder.commit()
     return outcome
 
 
 def _merged(
-    shards: Sequence[ShardFolder], out: Path, baseline: Path | None, stream: TextIO
+    shards: Sequence[ShardFolder], out: Path, baseline: Path | None, stream: TextIO, *, named: Path
 ) -> tuple[int, Report, str | None]:
     from conformance.cli.runner.reporting import RunReport
 
@@ -464,7 +464,7 @@ def _merged(
                          out=out, baseline=baseline, jobs=first.report.run.jobs,
                          select=tuple(selection.select) if selection else (),
                          deselect=tuple(selection.deselect) if selection else ())
-    report = RunReport.begin(options)
+    report = RunReport.begin(options, named)
     copied = copy_transcripts(shards, report.transcripts)
     unusable = next((p for p in shards if not _suite_ran(p)), None)
     ran = unusable is None and any(p.results is not None for p in shards)
@@ -482,7 +482,7 @@ def _merged(
         # The project as the shards' reports name it: a cmd: fork's package.json is on the shards' machines,
         # and the merge reads no path a shard names (a shard run with the baseline checked it there).
         check_project(report.baseline, baseline, first.report.target.spec, first.report.target.package_name)
-    info = run_info(shards, results, _rerun_without_shard(first))
+    info = run_info(shards, results, _rerun_without_shard(first)).model_copy(update={"out": str(named)})
     if unusable is not None:
         why = _unusable_why(unusable)
         written = report.write(None, seen, info.pytest_exit, why, run=info)

@@ -23,14 +23,16 @@ from conformance.report.text import around_difference, is_comparison_only, next_
 class GateView:
     gate: Gate
     steps: tuple[tuple[str, str], ...]
-    """What acts on it, with this report's folder as `REPORT_DIR`."""
+    """What acts on it, naming this report's folder as the command line named it (`--out`)."""
+    folder: str
 
 
 def view(report: Report) -> GateView | NotShown:
     """Not shown for a comparison, nor for a shard: its title already says the merged report judges it."""
     if is_comparison_only(report) or report.gate.deferred:
         return NOT_SHOWN
-    return GateView(report.gate, tuple(next_steps(report, "REPORT_DIR")))
+    folder = report.run.out or "REPORT_DIR"
+    return GateView(report.gate, tuple(next_steps(report, folder)), folder)
 
 
 def markdown(shown: GateView, detail: Detail) -> list[str]:
@@ -74,7 +76,8 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
             )
             lines.append("")
     if shown.steps:
-        lines += ["**Next step** (`REPORT_DIR` is this report's folder)", ""]
+        lines += ["**Next step**" + (" (`REPORT_DIR` is this report's folder)" if shown.folder == "REPORT_DIR"
+                                     else " (from the folder the run was started in)"), ""]
         for when, command in shown.steps:
             lines += [f"- {md(when, 300)}" + (":" if command else ""), ""]
             lines += [code_block(command, "sh"), ""] if command else []
@@ -118,7 +121,9 @@ def html(shown: GateView) -> list[Content]:
                 table(["witness", "before (baseline)", "after (this run)"], answers),
             ]
     if shown.steps:
-        parts += [tag("h3", "Next step"), tag("p", "REPORT_DIR is this report's folder."),
+        where = ("REPORT_DIR is this report's folder." if shown.folder == "REPORT_DIR"
+                 else "From the folder the run was started in.")
+        parts += [tag("h3", "Next step"), tag("p", where),
                   tag("ul", [tag("li", when, *([": ", tag("code", command)] if command else []))
                              for when, command in shown.steps])]
     return parts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.report.html_parts import table
-from conformance.report.markdown_parts import md
+from conformance.report.markdown_parts import code_block, md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import Report
@@ -28,7 +28,10 @@ def view(report: Report) -> Identity:
 
 def markdown(identity: Identity, detail: Detail) -> list[str]:
     lines = ["<details><summary>Identity</summary>", ""]
-    lines += md_table(["", ""], [[md(k), md(v, 600)] for k, v in identity.rows])
+    lines += md_table(["", ""], [[md(k), md(v, 600)] for k, v in identity.rows if k != "rerun"])
+    rerun = dict(identity.rows).get("rerun")
+    if rerun:  # a command pastes as it is only outside a table's escaping
+        lines += ["", "Rerun (the same examples):", "", code_block(rerun, "sh")]
     if identity.second is not None:
         lines += ["", f"B: {md(' '.join(identity.second), 600)}"]
     return [*lines, "", "</details>", ""]
