@@ -140,7 +140,7 @@ def next_steps(report: Report, folder: str) -> list[tuple[str, str]]:
                           f"{made} --refresh {shlex.quote(gate.baseline)}{drop}"))
         else:
             steps.append(("if these departures are intended, write a baseline, then replace each entry's "
-                          "`TODO say why` with its reason", f"{made} -o {BASELINE_PATH}"))
+                          "“TODO say why” with its reason", f"{made} -o {BASELINE_PATH}"))
             again = _with_baseline(report, folder)
             if again:
                 steps.append(("then run again with it", again))
