@@ -511,8 +511,11 @@ def root_causes(
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         cause = rules.causes.get(key)
-        primary = list(cause.records) if cause is not None else []
-        explained = sorted({r for d in members for r in d.records} - set(primary))
+        named = {r for d in members for r in d.records}
+        # A cause names only records its own differences name: one record list, never a header that
+        # lists records no difference under it is filed under.
+        primary = [r for r in (cause.records if cause is not None else []) if r in named]
+        explained = sorted(named - set(primary))
         smallest = min(members, key=lambda d: (len(d.program), sum(map(len, d.program))))
         said = explain(members, name_a, name_b, known)
         causes.append(

@@ -1,9 +1,11 @@
 """Readable names for the two sides of a comparison: what the report calls A and B everywhere but the
 identity table, so a bullet never repeats a whole command line.
 
-The defaults: an `npm:` target is its version (`2026.7.4`, `2026.7.4@today`), `reference` itself, and a
-`cmd:` target the shortest part of its command that tells it from the other side's (`base` / `head` for
-two checkouts that differ in one folder). Environment variables a target is started with follow its name.
+The defaults: an `npm:` target is its version (`2026.7.4`, `2026.7.4@today`), `reference` itself, a
+`cmd:` target beside another `cmd:` the shortest part of its command that tells it from the other side's
+(`base` / `head` for two checkouts that differ in one folder), and a `cmd:` target beside a release or the
+reference its command, as `run` names it (a folder name alone reads as if it were a tool or a package).
+Environment variables a target is started with follow its name.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Final
 from conformance.targets.specs import split_env
 
 MAX_LABEL: Final = 40
+MAX_COMMAND_LABEL: Final = 60
+"""A command named whole is kept to this length, its start and its entry file kept."""
 GENERIC_PARTS: Final = frozenset({
     "", "dist", "build", "lib", "src", "out", "bin", "node_modules", "index.js", "main.js", "server.js",
     "index.mjs", "main.py", "__main__.py", "node", "python", "python3", "tmp", "usr", "home", "work",
@@ -28,11 +32,17 @@ def default_labels(a: str, b: str) -> tuple[str, str]:
     """The two sides' names from their specs; never equal, never empty, one line each."""
     env_a, base_a = split_env(a)
     env_b, base_b = split_env(b)
-    la = clean(_name(base_a, base_b) + _env(env_a))
-    lb = clean(_name(base_b, base_a) + _env(env_b))
+    la = _label(_name(base_a, base_b) + _env(env_a), base_a, base_b)
+    lb = _label(_name(base_b, base_a) + _env(env_b), base_b, base_a)
     if la == lb:
         la, lb = f"{la} (A)", f"{lb} (B)"
     return la, lb
+
+
+def _label(name: str, spec: str, other: str) -> str:
+    if spec.startswith("cmd:") and not other.startswith("cmd:"):
+        return _whole_command(name)
+    return clean(name)
 
 
 def clean(label: str) -> str:
@@ -48,10 +58,20 @@ def _env(env: dict[str, str]) -> str:
 def _name(spec: str, other: str) -> str:
     if spec.startswith("npm:"):
         return spec.removeprefix("npm:")
-    if spec.startswith("cmd:"):
-        return _command_part(spec.removeprefix("cmd:"), other.removeprefix("cmd:") if other.startswith("cmd:")
-                             else "")
-    return spec
+    if spec.startswith("cmd:") and other.startswith("cmd:"):
+        return _command_part(spec.removeprefix("cmd:"), other.removeprefix("cmd:"))
+    return spec.removeprefix("cmd:")
+
+
+def _whole_command(command: str) -> str:
+    """The command on one line; a long one keeps its first word and its end (`node …/dist/index.js`)."""
+    text = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", command).split()) or "cmd"
+    if len(text) <= MAX_COMMAND_LABEL:
+        return text
+    first = text.split(" ", 1)[0][:20]
+    tail = text[len(text) - (MAX_COMMAND_LABEL - len(first) - 2):]
+    cut = min((i for i in (tail.find("/"), tail.find(" ")) if i >= 0), default=-1)
+    return f"{first} …{tail[cut:] if cut >= 0 else tail}"  # from a path part's start, never inside one
 
 
 def _words(command: str) -> list[str]:

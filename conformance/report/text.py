@@ -118,6 +118,11 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     return f"{noun}: {', '.join(parts)}"
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 example`, `2 examples`: a count with its noun agreeing."""
+    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
+
+
 def departing_records(report: Report) -> int:
     return sum(report.summary.counts.get(v, 0) for v in DEPARTING)
 
@@ -303,6 +308,16 @@ def era_lines(comparison: Comparison) -> list[str]:
         else:
             lines.append(f"{settled.era} client: {a} {said_a}; {b} {said_b}")
     return lines
+
+
+def where_run_looks(comparison: Comparison) -> str:
+    """When the sides settle differently under some era's client: where `run` looks, so a gate that stays
+    silent about it is not read as contradicting this comparison; empty when every era agrees."""
+    if all(_settled(e.a, e.failure_a) == _settled(e.b, e.failure_b) for e in comparison.eras):
+        return ""
+    return ("run's gate judges the records through one client (--era, auto by default: the revision that "
+            "client settles on), so a difference only some eras' clients meet shows in run under those eras "
+            "only (run --era all; docs/eras.md)")
 
 
 def _settled(version: str | None, failure: str, *, both: bool = False) -> str:

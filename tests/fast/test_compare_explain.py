@@ -146,6 +146,11 @@ def test_a_refusal_that_is_no_schema_refusal_is_not_read_as_one() -> None:
     ("reference", "reference", ("reference (A)", "reference (B)")),
     ("DISABLE_THOUGHT_LOGGING=true npm:0.6.2", "npm:0.6.2",
      ("0.6.2 +DISABLE_THOUGHT_LOGGING=true", "0.6.2")),
+    # Beside a release, a fork is named by its command, as `run` names it, not by a folder of it.
+    ("npm:0.6.2", "cmd:node src/sequentialthinking/dist/index.js",
+     ("0.6.2", "node src/sequentialthinking/dist/index.js")),
+    ("cmd:node /home/someone/work/forks/sequential-thinking/packages/server/dist/index.js", "reference",
+     ("node …/sequential-thinking/packages/server/dist/index.js", "reference")),
 ])
 def test_default_labels_tell_the_sides_apart(a: str, b: str, expected: tuple[str, str]) -> None:
     assert default_labels(a, b) == expected

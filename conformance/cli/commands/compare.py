@@ -200,7 +200,7 @@ def print_comparison(
     report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
 ) -> None:
     from conformance.gate.comparison import not_seen
-    from conformance.report.text import era_lines
+    from conformance.report.text import era_lines, where_run_looks
 
     comparison = report.comparison
     assert comparison is not None
@@ -210,9 +210,11 @@ def print_comparison(
         write_line("revision settled on, per era's client:", out)
         for line in era_lines(comparison):
             write_line(f"  {safe(line, 200)}", out)
+        if where_run_looks(comparison):
+            write_line(f"  {where_run_looks(comparison)}", out)
         write_line("", out)
     for cause in report.root_causes:
-        records = ", ".join(cause.records)
+        records = ", ".join(cause.records or cause.explains)
         lead = f"root cause {safe(cause.id)} [{records}]: "
         write_line(lead + cut_headline(safe(cause.summary), TERMINAL_LINE - len(lead)), out)
         for difference_id in cause.differences:

@@ -14,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import CauseRow, Comparison, Difference, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import difference_groups, era_lines
+from conformance.report.text import difference_groups, era_lines, where_run_looks
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,7 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
     if c.eras:
         lines += ["Revision settled on, per era's client (a difference some eras only see names them):", ""]
         lines += [f"- {md(line, 400)}" for line in era_lines(c)] + [""]
+        lines += [md(where_run_looks(c), None) + ".", ""] if where_run_looks(c) else []
     for cause, members in compared.groups:
         if cause is None:
             lines += ["### Not grouped", ""]
@@ -131,6 +132,7 @@ def html(compared: Compared) -> list[Content]:
     if c.eras:
         out += [tag("h4", "Revision settled on, per era's client"),
                 tag("ul", [tag("li", line) for line in era_lines(c)])]
+        out += [tag("p", where_run_looks(c), ".")] if where_run_looks(c) else []
     for cause, members in compared.groups:
         if cause is None:
             out.append(tag("h3", "Not grouped", id=NOT_GROUPED))

@@ -14,7 +14,7 @@ from conformance.report.evidence_parts import evidence_md, record_evidence, unre
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
 from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, is_comparison_only
+from conformance.report.text import VERDICT_MARK, counted, is_comparison_only
 
 EXCHANGE_EVENTS: Final = 12
 EVENT_CHARS: Final = 300
@@ -70,7 +70,8 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
         lines += evidence_md(replayed, detail)
     for test in rv.tests:
         lines.append(
-            f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, {test.examples} examples"
+            f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, "
+            f"{counted(test.examples, 'example')}"
             + (f" — {md(one_line(test.message), 300)}" if test.message and test.status != "passed" else "")
         )
     ce = rv.counterexample

@@ -15,7 +15,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, is_comparison_only
+from conformance.report.text import VERDICT_MARK, counted, is_comparison_only
 
 EVENT_CHARS: Final = 4000
 
@@ -129,7 +129,8 @@ def _record(
     if evidence is not None and rv.verdict in ("deviates", "error"):
         body += [tag("h4", "The pair: the original's answer beside this server's"), *evidence_html(evidence)]
     if rv.tests:
-        body += [tag("p", f"{rv.examples} generated examples over {len(rv.tests)} test(s):"),
+        over = f"{counted(rv.examples, 'generated example')} over {counted(len(rv.tests), 'test')}:"
+        body += [tag("p", over),
                  _test_table(rv, common)]
     ce = rv.counterexample
     if ce is not None:

@@ -16,6 +16,7 @@ from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, sec
 from conformance.report.svg import COLOURS, legend, verdict_bar
 from conformance.report.text import (
     VERDICT_MARK,
+    counted,
     departing_records,
     departures_sentence,
     is_comparison_only,
@@ -34,6 +35,8 @@ class Totals:
     profile: str
     seed: str | None
     duration_s: float
+    looks: str
+    """Where this run looks, beside where `compare` does: the two can see different things of one pair."""
 
 
 def view(report: Report) -> Totals | NotShown:
@@ -46,7 +49,16 @@ def view(report: Report) -> Totals | NotShown:
         report.harness.profile,
         report.harness.seed,
         report.run.duration_s,
+        where_the_gate_looks(report.protocol_version),
     )
+
+
+def where_the_gate_looks(revision: str | None) -> str:
+    """One sentence: the client the records were judged through, and what `compare` meets besides."""
+    if not revision:
+        return ""
+    return (f"the gate judges the records as a {revision} client; compare also meets the other protocol "
+            "revisions' clients and can report what this run does not weigh (docs/eras.md)")
 
 
 def _sentence(text: str) -> str:
@@ -56,7 +68,7 @@ def _sentence(text: str) -> str:
 def _evidence(s: Summary) -> str:
     return (
         f"{s.records} records in the catalog; {s.observed} observed in this run, {s.moved_to_observed} of "
-        f"them moved from implemented to observed; {s.examples} generated examples"
+        f"them moved from implemented to observed; {counted(s.examples, 'generated example')}"
     )
 
 
@@ -67,11 +79,13 @@ def markdown(totals: Totals, detail: Detail) -> list[str]:
         f"*{EVIDENCE_HEADING}:* {md(_evidence(s))}; profile `{safe(totals.profile)}`, seed "
         f"`{safe(totals.seed or 'random')}`."
     )
+    looks = [f"{md(_sentence(totals.looks))}.", ""] if totals.looks else []
     return [
         f"**{md(totals.checked)}.** {md(_sentence(totals.departures))}.",
         "",
         *md_table(["verdict", "records"], counts),
         "",
+        *looks,
         evidence,
         "",
     ]
@@ -83,6 +97,7 @@ def html(totals: Totals) -> list[Content]:
         tag("p", tag("strong", totals.checked), ". ", _sentence(totals.departures), ".", class_="lead"),
         table(["verdict", "records"], [[verdict(v), s.counts.get(v, 0)] for v in VERDICTS]),
         _verdict_figure(s.counts),
+        *([tag("p", _sentence(totals.looks), ".")] if totals.looks else []),
         tag("h3", EVIDENCE_HEADING),
         tag("p", _evidence(s), "; profile ", tag("code", totals.profile), ", seed ",
             tag("code", totals.seed or "random"), ".", class_="muted"),
@@ -105,7 +120,8 @@ def terminal(totals: Totals) -> list[str]:
         f"  {totals.checked}",
         f"  {totals.departures}",
         f"  {EVIDENCE_HEADING.lower()}: {s.moved_to_observed} of {s.records} records moved from implemented "
-        f"to observed, {s.examples} examples, {totals.duration_s:.1f} s",
+        f"to observed, {counted(s.examples, 'example')}, {totals.duration_s:.1f} s",
+        *([f"  {totals.looks}"] if totals.looks else []),
     ]
 
 
