@@ -7,7 +7,10 @@ Everything under tests/e2e/ and the conformance suite is marked `slow`, here and
 
 from __future__ import annotations
 
+import shutil
 import signal
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,33 @@ SLOW = (E2E, Path(conformance.suite.__file__).resolve().parent)
 """Full runs, CLI runs, the action, the browser, installs, node, the suite against real servers."""
 
 
-def pytest_configure() -> None:
+REPO = Path(__file__).resolve().parents[1]
+BASETEMPS = REPO / ".cache" / "pytest"
+"""This checkout's own temporary folders for its test runs, one per run, beside nothing of anyone else's."""
+KEPT_BASETEMPS = 3
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """The harness's own test runs keep their temporary files in this checkout (`BASETEMPS`), one new
+    folder per run, not in pytest's default folder that every job of the machine's user shares; xdist
+    hands each worker a folder inside it. Runs the tests start (their own ini file) are left alone."""
+    _restore_sigint()
+    if config.option.basetemp or config.inipath != REPO / "pyproject.toml" or hasattr(config, "workerinput"):
+        return
+    BASETEMPS.mkdir(parents=True, exist_ok=True)
+    older = sorted((p for p in BASETEMPS.glob("run-*") if p.is_dir()), key=lambda p: p.stat().st_mtime)
+    for stale in older[: max(0, len(older) - KEPT_BASETEMPS + 1)]:
+        if time.time() - stale.stat().st_mtime > 3600:  # never one a concurrent run may still be using
+            _remove(stale)
+    config.option.basetemp = tempfile.mkdtemp(prefix="run-", dir=BASETEMPS)
+
+
+def _remove(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _restore_sigint() -> None:
     """A launcher that started the test run in the background (`nohup cmd &` in a shell without job control)
     leaves SIGINT ignored, and every child inherits that: the Ctrl-C tests would then wait for an interrupt
     that never arrives. Restoring Python's handler here gives children the default disposition again."""
