@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
+from typing import Final
 
 from conformance.core.outfolder import BASELINE_PATH
 from conformance.report.model import (
@@ -116,6 +117,11 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     if others > 0:
         parts.append(f"{others} declared with another verdict")
     return f"{noun}: {', '.join(parts)}"
+
+
+LEGEND: Final = ("In quoted answers: “…” marks text cut for length, [ ] the words that differ from the other "
+                  "answer, ⏎ a line break.")
+"""The marks the evidence lines use, said once where they first appear (the root causes)."""
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

@@ -8,7 +8,7 @@ from conformance.report.markdown_parts import md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import is_comparison_only, run_causes
+from conformance.report.text import LEGEND, is_comparison_only, run_causes
 
 
 def view(report: Report) -> tuple[RootCause, ...] | NotShown:
@@ -24,6 +24,8 @@ def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
         "",
         f"{_lead(causes)}; the other departures follow from them (marked *explained by* below, each keeps "
         "its verdict).",
+        "",
+        f"*{md(LEGEND, None)}*",
         "",
     ]
     for cause in causes:
@@ -50,6 +52,7 @@ def html(causes: tuple[RootCause, ...]) -> list[Content]:
         tag("h2", "Root causes", id="root-causes"),
         tag("p", f"{_lead(causes)}; the other departures follow from them (each keeps its verdict, "
             "marked explained by)."),
+        tag("p", LEGEND, class_="muted"),
         [_root_cause(c) for c in causes],
     ]
 
@@ -76,7 +79,7 @@ def _root_cause(cause: RootCause) -> Markup:
 
 
 def terminal(causes: tuple[RootCause, ...]) -> list[str]:
-    lines = [f"  root causes ({len(causes)}):"]
+    lines = [f"  root causes ({len(causes)}):", f"  {LEGEND}"]
     for cause in causes:
         lines.append(f"  ▶ {cut_headline(safe(cause.summary), 160)}")
         if cause.evidence is not None:
