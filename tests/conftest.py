@@ -7,6 +7,7 @@ Everything under tests/e2e/ and the conformance suite is marked `slow`, here and
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import signal
 import tempfile
@@ -24,15 +25,16 @@ SLOW = (E2E, Path(conformance.suite.__file__).resolve().parent)
 
 
 REPO = Path(__file__).resolve().parents[1]
-BASETEMPS = REPO / ".cache" / "pytest"
-"""This checkout's own temporary folders for its test runs, one per run, beside nothing of anyone else's."""
+BASETEMPS = Path(tempfile.gettempdir()) / f"seqthink-tests-{hashlib.sha256(bytes(REPO)).hexdigest()[:12]}"
+"""This checkout's own temporary folders for its test runs, one per run, beside nothing of anyone else's
+(outside the checkout: a test's scratch project must not sit inside this repository's git tree)."""
 KEPT_BASETEMPS = 3
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """The harness's own test runs keep their temporary files in this checkout (`BASETEMPS`), one new
-    folder per run, not in pytest's default folder that every job of the machine's user shares; xdist
+    """The harness's own test runs keep their temporary files in this checkout's own folder (`BASETEMPS`),
+    one new folder per run, not in pytest's default folder that every job of the machine's user shares; xdist
     hands each worker a folder inside it. Runs the tests start (their own ini file) are left alone."""
     _restore_sigint()
     if config.option.basetemp or config.inipath != REPO / "pyproject.toml" or hasattr(config, "workerinput"):

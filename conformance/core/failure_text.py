@@ -11,6 +11,8 @@ from typing import Final
 
 from hypothesis.errors import Flaky
 
+from conformance.core.words import cut_text
+
 MESSAGE_CHARS: Final = 4000
 """A failure's message is kept up to this length (a whole answer quoted in it fits)."""
 
@@ -94,8 +96,9 @@ def one_line(text: str, limit: int | None = None) -> str:
     """The whole message on one line (its lines joined with ' ⏎ '), cut only at `limit` with '…'."""
     joined = " ⏎ ".join(part.strip() for part in text.strip().splitlines() if part.strip())
     if limit is not None and len(joined) > limit:
-        joined = joined[: max(limit - 1, 0)] + "…"
+        joined = cut_text(joined, limit)
     return joined
+
 
 
 def raised_message(exc: BaseException, exconly: str) -> str:

@@ -6,6 +6,8 @@ import re
 import sys
 from typing import Final, TextIO
 
+from conformance.core.words import cut_text
+
 _UNSAFE: Final = re.compile(
     "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]"
 )
@@ -22,7 +24,7 @@ def safe(text: str, limit: int | None = None) -> str:
     """One printable line: every control or invisible character becomes a backslash escape."""
     cleaned = _UNSAFE.sub(_escape, text)
     if limit is not None and len(cleaned) > limit:
-        cleaned = cleaned[: max(limit - 1, 0)] + "…"
+        cleaned = cut_text(cleaned, limit)
     return cleaned
 
 
