@@ -613,7 +613,9 @@ def _from_runs(folder: Path, cache: Path, progress: Progress) -> Atlas:
         if report is None:
             continue
         spec = report.target.spec
-        progress(f"column {spec} rebuilt from {path} (not probed: a merge starts no target named in a file)")
+        # What was (not) done first: a long spec or path is what a cut line loses, never "not probed".
+        progress(f"column not probed, rebuilt from its report (a merge starts no target named in a file): "
+                 f"{spec} ({path})")
         exit_code = UNUSABLE if not report.preflight.ok else (0 if report.gate.passed else 1)
         plan = _Planned(spec, None, None, None if report.preflight.ok else "run unusable")
         columns.append(_column(plan, f"targets/{path.parent.name}", exit_code, report, None, cache))
