@@ -115,7 +115,7 @@ def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) 
 
 def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Path) -> None:
     """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`: the
-    action's steps import neither, so the args are still refused by the real shlex and the harness installs."""
+    action's steps import neither, so the args are still refused by the real shlex, and pip installs."""
     work = tmp_path / "ws"
     planted = tmp_path / "planted-ran"
     (work / "pip").mkdir(parents=True)
@@ -124,7 +124,8 @@ def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Pa
     ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
     assert not planted.exists(), planted.read_text(encoding="utf-8")
     assert ran.code == 4, ran.output[-4000:]
-    assert "the action's args cannot be split as a shell would: ValueError: No closing quotation" in ran.output
+    said = "the action's args cannot be split as a shell would: ValueError: No closing quotation"
+    assert said in ran.output
 
 
 def test_action_is_strict_about_unexplained_baseline_entries_by_default(

@@ -44,8 +44,8 @@ def test_the_workflows_check_out_without_keeping_the_token() -> None:
     and server (all code of the pull request) can read it."""
     files = [REPO / "docs" / "github-actions-example.yml", REPO / "docs" / "github-actions-pull-request.yml",
              *sorted((REPO / ".github" / "workflows").glob("*.yml"))]
-    checkouts = [(f.name, step) for f in files
-                 for job in yaml.safe_load(f.read_text(encoding="utf-8"))["jobs"].values()
-                 for step in job.get("steps", []) if str(step.get("uses", "")).startswith("actions/checkout@")]
+    steps = [step for f in files for job in yaml.safe_load(f.read_text(encoding="utf-8"))["jobs"].values()
+             for step in job.get("steps", [])]
+    checkouts = [step for step in steps if str(step.get("uses", "")).startswith("actions/checkout@")]
     assert len(checkouts) >= 7
-    assert all((step.get("with") or {}).get("persist-credentials") is False for _, step in checkouts), checkouts
+    assert all((step.get("with") or {}).get("persist-credentials") is False for step in checkouts), checkouts

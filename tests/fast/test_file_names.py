@@ -24,7 +24,8 @@ def test_a_long_cmd_line_names_a_short_file() -> None:
 def test_short_specs_keep_their_names() -> None:
     """The names reports already carry do not change."""
     assert slug("npm:0.6.2") == "npm_0.6.2"
-    assert folder_name("DISABLE_THOUGHT_LOGGING=true npm:2025.7.1") == "npm-2025.7.1+DISABLE_THOUGHT_LOGGING-true"
+    quiet = "DISABLE_THOUGHT_LOGGING=true npm:2025.7.1"
+    assert folder_name(quiet) == "npm-2025.7.1+DISABLE_THOUGHT_LOGGING-true"
 
 
 @given(st.text(min_size=1, max_size=2000))
