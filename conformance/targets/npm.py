@@ -26,7 +26,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.core.errors import InputError
+from conformance.core.errors import InputError, NoSpaceError
 from conformance.core.inputs import DATA_BYTES, PACKAGE_BYTES, read_json, read_model
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm_state
@@ -385,6 +385,9 @@ def _run_npm(
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     if proc.returncode != 0:
+        if "ENOSPC" in stderr:
+            where = f"npm could not install {package}@{version} in {workdir}"
+            raise NoSpaceError(f"no space left on device: {where}")
         raise TargetError(_npm_failure(stderr, package, version))
 
 
