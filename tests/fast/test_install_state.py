@@ -10,6 +10,7 @@ import pytest
 
 from conformance.drivers.errors import TargetError
 from conformance.targets import npm, npm_state
+from tests.cli import cli_here
 
 VERSION = "0.6.2"
 
@@ -98,3 +99,68 @@ def test_the_state_folder_defaults_outside_the_cache(tmp_path: Path, monkeypatch
     monkeypatch.delenv(npm_state.STATE_ENV, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert npm_state.default_state_dir() == tmp_path / "xdg" / "seqthink-conformance"
+
+
+FAKE_NPM = """#!{python}
+import json, os, sys
+from pathlib import Path
+args = sys.argv[1:]
+if args[0] == "view":
+    print({registry!r})
+    sys.exit(0)
+package = Path("node_modules/@modelcontextprotocol/server-sequential-thinking")
+package.mkdir(parents=True)
+(package / "package.json").write_text(json.dumps({{"name": "@modelcontextprotocol/server-sequential-thinking",
+                                                   "version": "0.6.2", "bin": {{"x": "index.js"}}}}))
+(package / "index.js").write_text("console.log('served')\\n")
+entry = {{"integrity": {fetched!r}}}
+lock = {{"packages": {{"node_modules/@modelcontextprotocol/server-sequential-thinking": entry}}}}
+Path("package-lock.json").write_text(json.dumps(lock))
+"""
+
+
+def _fake_tools(bin_dir: Path, monkeypatch: pytest.MonkeyPatch, *, registry: str, fetched: str) -> None:
+    """An `npm` that installs a package whose lockfile says `fetched` while the registry says `registry`, and
+    a `node` that only tells its version (the fast tier runs neither)."""
+    import sys
+
+    bin_dir.mkdir()
+    (bin_dir / "npm").write_text(FAKE_NPM.format(python=sys.executable, registry=registry, fetched=fetched))
+    (bin_dir / "node").write_text("#!/bin/sh\necho v20.0.0\n")
+    for tool in ("npm", "node"):
+        (bin_dir / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+
+
+def test_an_install_whose_integrity_is_not_the_registry_s_is_refused(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_tools(tmp_path / "bin", monkeypatch, registry="sha512-" + "A" * 86 + "==", fetched="sha512-B==")
+    with pytest.raises(TargetError, match=r"whose integrity \(sha512-B==\) is not the registry's"):
+        npm.ensure_installed(VERSION, cache)
+    assert not npm.install_dir(cache, VERSION).exists()
+    assert not (tmp_path / "state").exists(), "nothing recorded"
+
+
+def test_an_install_with_the_registry_s_integrity_is_recorded_outside_the_cache(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    integrity = "sha512-" + "A" * 86 + "=="
+    _fake_tools(tmp_path / "bin", monkeypatch, registry=integrity, fetched=integrity)
+    root, manifest = npm.ensure_installed(VERSION, cache)
+    assert manifest.integrity == integrity
+    record = npm_state.read_record(tmp_path / "state", root)
+    assert record is not None and record.tree_sha256 == manifest.tree_sha256
+    assert npm.verify(root, VERSION)[1] == "ok"
+
+
+def test_adopt_records_a_cache_filled_before_records_existed(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _lay_out(cache)
+    _fake_tools(tmp_path / "bin", monkeypatch, registry="unused", fetched="unused")
+    npm_state.record_path(tmp_path / "state", root).unlink()
+    assert npm.verify(root, VERSION)[0] is None
+    ran = cli_here("install", f"npm:{VERSION}@today", "--adopt", "--target-cache", str(cache))
+    assert ran.code == 0, ran.stderr
+    assert npm.verify(root, VERSION)[1] == "ok"
