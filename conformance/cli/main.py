@@ -20,7 +20,7 @@ from typing import TextIO
 from conformance.cli import commands
 from conformance.cli.arguments import PROG, Parser, add_version
 from conformance.cli.output import pipe_safe
-from conformance.core.errors import HarnessError, InputError
+from conformance.core.errors import HarnessError, InputError, NoSpaceError, no_space
 from conformance.drivers.cancel import Cancelled
 from conformance.gate import exit_status
 from conformance.report.escape import safe, write_line
@@ -52,22 +52,38 @@ def main(
         return command.main(args, out, err)
     except BrokenPipeError:
         return _pipe_closed(args, err, real_stdout=stdout is None)
-    except InputError as exc:
-        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
-        return exit_status.USAGE
-    except HarnessError as exc:
-        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
-        return exit_status.UNUSABLE
-    except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        write_line(f"{PROG}: error: cannot use{safe(str(where))}: {safe(exc.strerror or str(exc))}", err)
-        return exit_status.UNUSABLE
+    except (HarnessError, OSError) as exc:
+        return _one_line(exc, err)
     except Cancelled as exc:
         write_line(f"{PROG}: {safe(exc.stop.reason)}", err)
         return exc.stop.exit_code
     except KeyboardInterrupt:
         write_line(f"{PROG}: interrupted", err)
         return exit_status.INTERRUPTED
+
+
+def _one_line(exc: HarnessError | OSError, err: TextIO) -> int:
+    """A failure the harness can name in one line, and its exit status: a full device first, wherever it
+    surfaced (a report, a transcript, a scratch file), then a bad input, an unusable target, a file."""
+    full = no_space(exc)
+    if full is not None:
+        if isinstance(exc, NoSpaceError):
+            line = str(exc)
+        elif full.filename:
+            line = f"no space left on device: {full.filename}"
+        else:
+            line = "no space left on device: the command could not write its files"
+        write_line(f"{PROG}: error: {safe(line, 2000)}", err)
+        return exit_status.NO_SPACE
+    if isinstance(exc, InputError):
+        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
+        return exit_status.USAGE
+    if isinstance(exc, HarnessError):
+        write_line(f"{PROG}: error: {safe(str(exc), 2000)}", err)
+        return exit_status.UNUSABLE
+    where = f" {exc.filename}" if exc.filename else ""
+    write_line(f"{PROG}: error: cannot use{safe(str(where))}: {safe(exc.strerror or str(exc))}", err)
+    return exit_status.UNUSABLE
 
 
 LISTINGS = ("records", "diff")

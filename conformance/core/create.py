@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Final
 
-from conformance.core.errors import InputError
+from conformance.core.errors import NO_SPACE_ERRNOS, HarnessError, InputError, NoSpaceError
 
 SCRATCH: Final = "seqthink-staging"
 """The infix of the scratch file a whole file is written to before it takes its name."""
@@ -24,6 +24,13 @@ _FOLDER: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 class CreateError(InputError):
     """A name the harness would create is taken (by a symlink, a file or a folder it did not create), or
     cannot be created (CLI exit status 4: nothing is written through it)."""
+
+
+def cannot(verb: str, path: Path, exc: OSError) -> HarnessError:
+    """The one line for a name that cannot be created or written: a full device said as such."""
+    if exc.errno in NO_SPACE_ERRNOS:
+        return NoSpaceError(f"no space left on device: {path}")
+    return CreateError(f"cannot {verb} {path}: {exc.strerror or exc}")
 
 
 def taken(path: Path, why: str = "") -> CreateError:
@@ -57,7 +64,7 @@ def new_fd(path: Path, *, dir_fd: int | None = None, read: bool = False) -> int:
     except FileExistsError:
         raise taken(path) from None
     except OSError as exc:
-        raise CreateError(f"cannot create {path}: {exc.strerror or exc}") from None
+        raise cannot("create", path, exc) from None
 
 
 def create_folder(path: Path) -> None:
@@ -68,7 +75,7 @@ def create_folder(path: Path) -> None:
         except FileExistsError:
             raise taken(path) from None
         except OSError as exc:
-            raise CreateError(f"cannot create {path}: {exc.strerror or exc}") from None
+            raise cannot("create", path, exc) from None
 
 
 def ensure_folder(path: Path) -> None:
@@ -106,7 +113,7 @@ def create_file(path: Path, data: str | bytes, *, replace: bool = False) -> None
         except FileExistsError:
             raise taken(path) from None
         except OSError as exc:
-            raise CreateError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise cannot("write", path, exc) from None
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(scratch.name, dir_fd=parent)
@@ -129,7 +136,7 @@ def open_append(path: Path) -> IO[bytes]:
         except OSError as exc:
             if path.is_symlink():
                 raise taken(path) from None
-            raise CreateError(f"cannot create {path}: {exc.strerror or exc}") from None
+            raise cannot("create", path, exc) from None
     found = os.fstat(fd)
     if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:
         os.close(fd)
@@ -143,13 +150,16 @@ def copy_file(source: Path, dest: Path) -> None:
     try:
         reading = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        raise CreateError(f"cannot copy {source}: {exc.strerror or exc}") from None
+        raise cannot("copy", source, exc) from None
     with os.fdopen(reading, "rb") as handle:
         if not stat.S_ISREG(os.fstat(reading).st_mode):
             raise CreateError(f"cannot copy {source}: not a plain file")
-        with open_new(dest) as writing:
-            while chunk := handle.read(2**20):
-                writing.write(chunk)
+        try:
+            with open_new(dest) as writing:
+                while chunk := handle.read(2**20):
+                    writing.write(chunk)
+        except OSError as exc:
+            raise cannot("write", dest, exc) from None
 
 
 def copy_tree(source: Path, dest: Path) -> None:

@@ -15,6 +15,13 @@ _UNSAFE: Final = re.compile(
 U+FFFE/U+FFFF (no XML may hold them), lone surrogates."""
 
 
+_UNSAFE_IN_LINES: Final = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff"
+    "\ud800-\udfff]"
+)
+"""The same, but for line feeds and tabs: text of many lines (a log)."""
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group(0))
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
@@ -26,6 +33,11 @@ def safe(text: str, limit: int | None = None) -> str:
     if limit is not None and len(cleaned) > limit:
         cleaned = cut_text(cleaned, limit)
     return cleaned
+
+
+def safe_lines(text: str) -> str:
+    """Printable lines: every control or invisible character but a line feed or a tab becomes an escape."""
+    return _UNSAFE_IN_LINES.sub(_escape, text)
 
 
 def encodable(text: str, stream: TextIO) -> str:

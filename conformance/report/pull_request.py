@@ -4,13 +4,15 @@ compare-baseline lines that would declare it (the action's pull-request mode, `s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
 import yaml
 
 from conformance.report.escape import cut_headline, safe
-from conformance.report.markdown_parts import code_block, md
+from conformance.report.markdown_parts import code_block
+from conformance.report.markdown_parts import md as _plain_md
 from conformance.report.model import Difference, Report, RootCause
 from conformance.report.text import era_lines
 
@@ -18,6 +20,14 @@ COMMENT_LIMIT: Final = 65_536
 """GitHub refuses an issue or pull-request comment body longer than this many characters."""
 _MARGIN: Final = 200
 """Room kept for the closing line that says what was left out."""
+_MENTION: Final = re.compile(r"@(?=[A-Za-z0-9])")
+
+
+def md(text: str, limit: int | None = 400) -> str:
+    """Inline text that pings nobody: a server's name or answer saying `@someone` (or `@org/team`) would
+    notify them from the comment, so a zero-width space follows every `@` (GitHub finds no mention there).
+    Code spans and blocks need nothing: GitHub looks for mentions in neither."""
+    return _MENTION.sub("@&#8203;", _plain_md(text, limit))
 
 
 def _code(text: str, limit: int = 200) -> str:

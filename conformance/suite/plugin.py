@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import hashlib
 import os
 import re
 import threading
@@ -161,9 +162,18 @@ def _state(config: pytest.Config) -> _RunState:
     return config.stash[_STATE_KEY]
 
 
+SLUG_CHARS = 96
+"""A results or transcript file's name stays far below the 255 bytes a file system allows, with the
+prefixes, worker and staging suffixes added to it."""
+
+
 def slug(spec: str) -> str:
-    """A file-name-safe form of a target spec."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "target"
+    """A file-name-safe form of a target spec, of bounded length: a long `cmd:` line keeps its start and
+    ends in a digest of the whole spec, so two specs that share the start still get two names."""
+    text = re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "target"
+    if len(text) <= SLUG_CHARS:
+        return text
+    return text[: SLUG_CHARS - 17] + "-" + hashlib.sha256(spec.encode()).hexdigest()[:16]
 
 
 def target_specs(config: pytest.Config) -> list[str]:

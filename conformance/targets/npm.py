@@ -1,8 +1,9 @@
 """Installing an exact version of the TypeScript server with npm into a per-version cache folder.
 
 An install happens in a temporary folder that is renamed into place only when complete (a Ctrl-C
-never leaves half a cache), under a file lock (parallel workers install once), and records digests
-that are checked every time the cache is reused.
+never leaves half a cache), under a file lock (parallel workers install once). The package npm fetched
+must carry the registry's own sha512 integrity, and the install's digests are recorded in the state
+folder outside the cache (`npm_state.py`), against which the install is checked every time it is reused.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.core.errors import InputError
+from conformance.core.errors import InputError, NoSpaceError
 from conformance.core.inputs import DATA_BYTES, PACKAGE_BYTES, read_json, read_model
 from conformance.drivers.errors import TargetError
+from conformance.targets import npm_state
 
 PACKAGE: Final = "@modelcontextprotocol/server-sequential-thinking"
 MANIFEST: Final = "seqthink-install.json"
@@ -200,7 +202,8 @@ def lock_integrity(root: Path, package: str = PACKAGE) -> str | None:
 def verify(
     root: Path, version: str, package: str = PACKAGE, before: str | None = None
 ) -> tuple[InstalledPackage | None, str]:
-    """The cached install's manifest if it is intact, else None and why not."""
+    """The cached install's manifest if it matches what the harness recorded outside the cache when it
+    installed it, else None and why not. The cache's own manifest is only read; it is never the proof."""
     if not (root / MANIFEST).exists():
         return None, "not installed"
     try:
@@ -211,18 +214,62 @@ def verify(
         return None, "manifest is for another package or version"
     if manifest.before != before:
         return None, "manifest is for another resolution date"
-    entry = root / manifest.entry
+    state = npm_state.state_dir_for(root.parent.parent.parent)
+    record = npm_state.read_record(state, root)
+    if record is None:
+        return None, f"no record of this install in the state folder {state} (installed elsewhere)"
+    if _as_record(root, manifest) != record:
+        return None, "the cache's manifest differs from the one recorded outside the cache at install"
+    entry = root / record.entry
     try:
-        if file_sha256(entry) != manifest.entry_sha256:
-            return None, f"sha256 of {manifest.entry} differs from the one recorded at install"
+        if file_sha256(entry) != record.entry_sha256:
+            return None, f"sha256 of {record.entry} differs from the one recorded at install"
         installed_version, _ = read_entry(root, package)
-        if installed_version != manifest.package_version:
+        if installed_version != record.package_version:
             return None, "installed package.json version differs from the one recorded at install"
-        if tree_sha256(root / "node_modules") != manifest.tree_sha256:
+        if tree_sha256(root / "node_modules") != record.tree_sha256:
             return None, "node_modules differs from what was installed"
     except (OSError, TargetError) as exc:
         return None, f"install is incomplete ({exc})"
     return manifest, "ok"
+
+
+def _as_record(root: Path, manifest: InstalledPackage) -> npm_state.InstallRecord:
+    return npm_state.InstallRecord(
+        install_dir=str(root.resolve()),
+        package_name=manifest.package_name,
+        requested_version=manifest.requested_version,
+        package_version=manifest.package_version,
+        entry=manifest.entry,
+        entry_sha256=manifest.entry_sha256,
+        tree_sha256=manifest.tree_sha256,
+        integrity=manifest.integrity,
+        before=manifest.before,
+    )
+
+
+def adopt(root: Path, version: str, package: str = PACKAGE, before: str | None = None) -> InstalledPackage:
+    """Record an install already in the cache as this user's own, on the user's word (`install --adopt`):
+    for a cache filled before installs were recorded. Checked against its own manifest only."""
+    if not (root / MANIFEST).exists():
+        raise TargetError(f"nothing to adopt: {package}@{version} is not installed in {root}")
+    try:
+        manifest = read_model(root / MANIFEST, InstalledPackage, what="install manifest")
+    except InputError as exc:
+        raise TargetError(str(exc)) from None
+    if (manifest.requested_version, manifest.package_name, manifest.before) != (version, package, before):
+        raise TargetError(f"the install in {root} is for another package, version or resolution date")
+    try:
+        intact = (
+            file_sha256(root / manifest.entry) == manifest.entry_sha256
+            and tree_sha256(root / "node_modules") == manifest.tree_sha256
+        )
+    except OSError as exc:
+        raise TargetError(f"the install in {root} is incomplete ({exc})") from None
+    if not intact:
+        raise TargetError(f"the install in {root} differs from its own manifest: not adopted")
+    npm_state.write_record(npm_state.state_dir_for(root.parent.parent.parent), _as_record(root, manifest))
+    return manifest
 
 
 @contextlib.contextmanager
@@ -279,6 +326,21 @@ def tarball_url(npm: str, package: str, version: str) -> str:
     return url
 
 
+def registry_integrity(npm: str, package: str, version: str) -> str:
+    """The sha512 integrity the registry publishes for `package@version`'s tarball (`dist.integrity`)."""
+    try:
+        done = subprocess.run(
+            [npm, "view", f"{package}@{version}", "dist.integrity"],
+            capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TargetError(f"cannot ask the npm registry about {package}@{version}: {exc}") from None
+    integrity = done.stdout.strip()
+    if done.returncode != 0 or not re.fullmatch(r"sha512-[A-Za-z0-9+/]+={0,2}", integrity):
+        raise TargetError(f"the npm registry names no sha512 integrity for {package}@{version}")
+    return integrity
+
+
 def _run_npm(
     npm: str, workdir: Path, package: str, version: str, before: str | None = None, source: str | None = None
 ) -> None:
@@ -323,6 +385,9 @@ def _run_npm(
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     if proc.returncode != 0:
+        if "ENOSPC" in stderr:
+            where = f"npm could not install {package}@{version} in {workdir}"
+            raise NoSpaceError(f"no space left on device: {where}")
         raise TargetError(_npm_failure(stderr, package, version))
 
 
@@ -340,6 +405,13 @@ def _install_into(
     installed_version, entry = read_entry(workdir, package)
     if installed_version != version:
         raise TargetError(f"npm installed {package}@{installed_version}, not the requested {version}")
+    expected = registry_integrity(npm, package, version)
+    integrity = lock_integrity(workdir, package)
+    if integrity != expected:
+        raise TargetError(
+            f"npm installed a {package}@{version} whose integrity ({integrity or 'none recorded'}) is not "
+            f"the registry's ({expected}): not used"
+        )
     manifest = InstalledPackage(
         package_name=package,
         requested_version=version,
@@ -347,7 +419,7 @@ def _install_into(
         entry=str(entry.relative_to(workdir.resolve())),
         entry_sha256=file_sha256(entry),
         tree_sha256=tree_sha256(workdir / "node_modules"),
-        integrity=lock_integrity(workdir, package),
+        integrity=integrity,
         node_version=node_version(node),
         installed_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         before=before,
@@ -399,6 +471,7 @@ def ensure_installed(
                 root.rename(old)
                 shutil.rmtree(old, ignore_errors=True)
             workdir.rename(root)
+            npm_state.write_record(npm_state.state_dir_for(cache_dir), _as_record(root, manifest))
         finally:
             if workdir.exists():
                 shutil.rmtree(workdir, ignore_errors=True)

@@ -8,6 +8,7 @@ fail is a `TargetError` with a one-line message, which the CLI prints before exi
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -95,11 +96,16 @@ def with_env(spec: str, env: Mapping[str, str]) -> str:
 
 
 def folder_name(spec: str) -> str:
-    """A report folder's name for a spec, its environment included (`npm-2026.7.4+DISABLE_X-true`)."""
+    """A report folder's name for a spec, its environment included (`npm-2026.7.4+DISABLE_X-true`); a
+    longer one (a target over 80 characters, or with its environment over 120) keeps its start and ends in
+    a digest of the whole spec: bounded, and still distinct."""
     env, base = split_env(spec)
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", base.replace(":", "-", 1).replace(TODAY, "-today")).strip("-")
     suffix = "".join(f"+{re.sub(r'[^A-Za-z0-9._-]+', '-', f'{k}-{env[k]}')}" for k in sorted(env))
-    return (stem[:80] or "target") + suffix
+    name = (stem or "target") + suffix
+    if len(stem) <= 80 and len(name) <= 120:
+        return name
+    return name[:79] + "-" + hashlib.sha256(spec.encode()).hexdigest()[:16]
 
 
 def resolve_target(

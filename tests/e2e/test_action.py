@@ -113,6 +113,21 @@ def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) 
     assert "wrote no report (exit status 4)" in ran.summary
 
 
+def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Path) -> None:
+    """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`: the
+    action's steps import neither, so the args are still refused by the real shlex, and pip installs."""
+    work = tmp_path / "ws"
+    planted = tmp_path / "planted-ran"
+    (work / "pip").mkdir(parents=True)
+    for name in ("shlex.py", "pip/__init__.py", "pip/__main__.py"):
+        (work / name).write_text(f"open({str(planted)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
+    ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+    assert not planted.exists(), planted.read_text(encoding="utf-8")
+    assert ran.code == 4, ran.output[-4000:]
+    said = "the action's args cannot be split as a shell would: ValueError: No closing quotation"
+    assert said in ran.output
+
+
 def test_action_is_strict_about_unexplained_baseline_entries_by_default(
     hostile_gate: Ran, tmp_path: Path, python_venv: Path
 ) -> None:

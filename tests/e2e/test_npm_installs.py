@@ -4,6 +4,8 @@ reused and repaired, parallel and interrupted installs, and a version the regist
 from __future__ import annotations
 
 import hashlib
+import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conformance.drivers.errors import TargetError
-from conformance.targets import npm
-from conformance.targets.specs import resolve_target
+from conformance.targets import npm, npm_state
+from conformance.targets.specs import default_cache_dir, resolve_target
 from tests.servers import ts062
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,3 +131,40 @@ def test_an_unpublished_version_fails_with_one_line(tmp_path: Path) -> None:
     assert str(failure.value) == f"npm has no version 9.9.9 of {npm.PACKAGE}"
     assert failure.value.__cause__ is None
     assert failure.value.__context__ is None or failure.value.__suppress_context__, "no chained traceback"
+
+
+def test_a_tampered_install_with_its_manifest_recomputed_is_reinstalled_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poisoned cache (a CI cache entry anyone with the key can save): index.js changed and the cache's
+    own manifest recomputed to match. The digests recorded outside the cache refuse it."""
+    shared = npm.install_dir(default_cache_dir(), "0.6.2")
+    if not (shared / npm.MANIFEST).is_file():
+        pytest.skip("no 0.6.2@today install in the target cache to copy")
+    monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "state"))
+    cache = tmp_path / "cache"
+    root = npm.install_dir(cache, "0.6.2")
+    shutil.copytree(shared, root, symlinks=True)
+    npm.adopt(root, "0.6.2")
+    first = resolve_target("npm:0.6.2@today", cache_dir=cache)
+    marker = tmp_path / "the-tampered-code-ran"
+    entry = Path(first.command[1])
+    shebang, _, code = entry.read_text().partition("\n")
+    planted = f"import {{ writeFileSync as planted }} from 'fs'; planted({str(marker)!r}, 'ran');"
+    entry.write_text(f"{shebang}\n{planted}\n{code}")
+    manifest = json.loads((root / npm.MANIFEST).read_text())
+    manifest["entry_sha256"] = npm.file_sha256(entry)
+    manifest["tree_sha256"] = npm.tree_sha256(root / "node_modules")
+    (root / npm.MANIFEST).write_text(json.dumps(manifest))
+
+    messages: list[str] = []
+    repaired = resolve_target("npm:0.6.2@today", cache_dir=cache, progress=messages.append)
+    assert messages[0] == (
+        f"reinstalling {npm.PACKAGE}@0.6.2: the cache's manifest differs from the one recorded outside the "
+        "cache at install"
+    )
+    assert repaired.identity.entry_sha256 == first.identity.entry_sha256
+    assert b"planted" not in entry.read_bytes()
+    with repaired.wire() as driver:
+        driver.initialize()
+    assert not marker.exists()

@@ -3,6 +3,7 @@ headline table and a comment body under GitHub's limit (the action's steps run: 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -72,3 +73,22 @@ def test_the_script_appends_the_table_and_writes_the_comment(tmp_path: Path) -> 
     assert comment.read_text(encoding="utf-8").startswith("## Behaviour differences: ")
     run_report = Path(__file__).resolve().parents[2] / "reports" / "npm-0.6.2" / "report.json"
     assert pr_comment.main([str(run_report), *written]) == 4, "a run's report is not a comparison's"
+
+
+def _prose(body: str) -> str:
+    """The comment outside code blocks and code spans, where GitHub turns `@name` into a mention."""
+    return re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", body, flags=re.S))
+
+
+def test_mentions_from_the_servers_ping_nobody() -> None:
+    """A head's server name, labels and answers are the pull request author's words: `@someone` in them
+    reaches the comment as text, not as a notification."""
+    report = _report(set())
+    assert report.comparison is not None and report.root_causes
+    cause = report.root_causes[0].model_copy(update={"summary": "@octocat and @acme/security-team differ"})
+    comparison = report.comparison.model_copy(update={"label_b": "@everyone-here"})
+    hostile = report.model_copy(update={"comparison": comparison, "root_causes": [cause]})
+    body = comment_body(hostile)
+    assert not re.search(r"(?<![\w`])@[A-Za-z0-9]", _prose(body)), _prose(body)[:1500]
+    assert "@&#8203;octocat" in body and "@&#8203;acme/security\\-team" in body
+    assert "@&#8203;everyone\\-here" in headline_table(hostile)

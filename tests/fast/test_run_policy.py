@@ -230,18 +230,28 @@ def test_an_example_database_replaces_the_fixed_seed_in_the_rerun_line(tmp_path:
     [
         (["--seed", "3", "--example-db", "db"], "--seed and --example-db exclude each other"),
         (["--example-db", "a-file"], "a-file' is not a folder"),
+        (["--example-db", "linked"], "is a symlink; the example database is written to"),
+        (["--example-db", "holds-link"], "holds 'abc', a symlink: the example database is written to"),
     ],
-    ids=["with-seed", "a-file"],
+    ids=["with-seed", "a-file", "a-link", "a-link-inside"],
 )
 def test_a_misused_example_database_exits_4_before_anything_starts(argv: list[str], says: str,
                                                                     tmp_path: Path) -> None:
+    """A committed symlink (the database itself, or a key folder in it) would have hypothesis write through it
+    wherever it points."""
     (tmp_path / "a-file").write_text("", encoding="utf-8")
-    resolved = [str(tmp_path / a) if a in ("db", "a-file") else a for a in argv]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "linked").symlink_to(elsewhere)
+    (tmp_path / "holds-link").mkdir()
+    (tmp_path / "holds-link" / "abc").symlink_to(elsewhere)
+    resolved = [str(tmp_path / a) if a in ("db", "a-file", "linked", "holds-link") else a for a in argv]
     ran = cli_here("run", *resolved, "--out", str(tmp_path / "out"))
     assert ran.code == exit_status.USAGE
     assert_one_clean_error_line(ran)
     assert says in ran.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "db").exists()
+    assert not any(elsewhere.iterdir()), "nothing written through the link"
 
 
 def test_a_run_stopped_early_says_so_in_the_gate_sentence() -> None:

@@ -21,14 +21,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", type=target_spec, metavar="TARGET", help="an npm:<version>[@today] target")
     parser.add_argument("--target-cache", type=cache_folder, default=None, metavar="DIR",
                         help="where to install it (default: $SEQTHINK_CONFORMANCE_CACHE or the user cache)")
+    parser.add_argument("--adopt", action="store_true",
+                        help="install nothing: record the install already in the cache as trusted (a cache "
+                             "filled by this user before installs were recorded in the state folder; see "
+                             "docs/security.md)")
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from conformance.targets.specs import resolve_target
+    from conformance.targets.specs import default_cache_dir, resolve_target
 
-    target = resolve_target(
-        args.target, cache_dir=args.target_cache, progress=lambda msg: write_line(f"  {safe(msg, 200)}", out)
-    )
+    if args.adopt:
+        from conformance.drivers.errors import TargetError
+        from conformance.targets.kinds import npm
+
+        if not npm.KIND.matches(args.target):
+            raise TargetError(f"--adopt takes an npm:<version> target, not {args.target!r}")
+        target = npm.adopt(args.target, args.target_cache or default_cache_dir())
+    else:
+        target = resolve_target(
+            args.target, cache_dir=args.target_cache,
+            progress=lambda msg: write_line(f"  {safe(msg, 200)}", out),
+        )
     for key, value in target.identity.model_dump(mode="json").items():
         if value not in (None, [], {}):
             write_line(

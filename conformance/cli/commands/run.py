@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 from pathlib import Path
 from typing import TextIO
@@ -191,10 +192,39 @@ def add_example_db(parser: argparse.ArgumentParser) -> None:
     )
 
 
+EXAMPLE_DB_ENTRIES = 100_000
+"""Entries of an example database looked at before it is refused as too large to check."""
+
+
 def example_folder(text: str) -> Path:
+    """A folder hypothesis will write into: refused when it, a folder on the way to it as given, or anything
+    in it is a symlink (a committed `db -> ~/.ssh` would be written through) or not a plain file or folder."""
     path = Path(text)
+    parts = path.parts
+    steps = [path] if path.is_absolute() else [Path(*parts[:depth]) for depth in range(1, len(parts) + 1)]
+    for step in steps:
+        if step.is_symlink():
+            where = f"{text!r} is" if step == path else f"{text!r}: {str(step)!r} is"
+            raise argparse.ArgumentTypeError(
+                f"{where} a symlink; the example database is written to, and the harness never writes "
+                "through a link"
+            )
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    if path.is_dir():
+        seen = 0
+        for folder, dirs, files in os.walk(path):
+            for name in sorted(dirs + files):
+                seen += 1
+                entry = Path(folder) / name
+                if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
+                    what = "a symlink" if entry.is_symlink() else "not a plain file or folder"
+                    raise argparse.ArgumentTypeError(
+                        f"{text!r} holds {str(entry.relative_to(path))!r}, {what}: the example database is "
+                        "written to, and the harness never writes through a link"
+                    )
+            if seen > EXAMPLE_DB_ENTRIES:
+                raise argparse.ArgumentTypeError(f"{text!r} holds more than {EXAMPLE_DB_ENTRIES:,} entries")
     return path
 
 

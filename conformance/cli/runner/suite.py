@@ -20,6 +20,7 @@ from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
 from conformance.core.create import open_new
 from conformance.gate.run_options import DEFAULT_ERA, SUITE, RunOptions
+from conformance.report.escape import safe_lines
 from conformance.suite.handover import Handover
 from conformance.targets.specs import default_cache_dir
 
@@ -149,6 +150,33 @@ def _isolated_environment(storage: Path) -> Iterator[None]:
                 os.environ[key] = value
 
 
+class EscapedLog(io.TextIOBase):
+    """pytest.log as pytest writes it, every control character escaped: what a server says reaches it in
+    failure messages and captured stderr, and the log is uploaded and read in terminals (`cat`, a CI log
+    viewer), where an OSC 52 sequence writes the reader's clipboard and a CSI one clears the screen."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__()
+        self._out = out
+
+    def write(self, text: str) -> int:
+        self._out.write(safe_lines(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]  # what pytest's terminal writer asks of its file
+        return "utf-8"
+
+
 def run_suite(
     options: RunOptions, results_dir: Path, scratch: Path, catalog: CatalogView, stream: TextIO,
     handover: Handover,
@@ -161,9 +189,9 @@ def run_suite(
     progress = Progress(stream, records_total=observable, canonical=counted)
     log = options.out / "pytest.log"
     with (
-        io.TextIOWrapper(open_new(log), encoding="utf-8", errors="backslashreplace") as handle,
+        io.TextIOWrapper(open_new(log), encoding="utf-8", errors="backslashreplace") as file,
         _isolated_environment(_hypothesis_storage(options, scratch)),
-        contextlib.redirect_stdout(handle),
+        contextlib.redirect_stdout(handle := EscapedLog(file)),
     ):
         try:
             argv = pytest_args(options, results_dir) + selection_args(selection)

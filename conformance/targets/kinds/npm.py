@@ -91,6 +91,17 @@ def installed_target(
     return Target(spec, command, identity)
 
 
+def adopt(spec: str, cache_dir: Path) -> Target:
+    """`install --adopt`: the install of `spec` already in the cache, recorded as this user's own."""
+    base = spec.removeprefix(KIND.prefix)
+    today = base.endswith(TODAY)
+    version = npm.check_version(base.removesuffix(TODAY))
+    before = None if today else release_cutoff(version, cache_dir)[0]
+    root = npm.install_dir(cache_dir, version, npm.PACKAGE, before)
+    manifest = npm.adopt(root, version, npm.PACKAGE, before)
+    return installed_target(spec, root, manifest, "today" if today else "release")
+
+
 def installed_release(version: str, cache_dir: Path) -> Target | None:
     """`npm:<version>` when the cache already holds its release-day tree intact, else None: never runs npm
     (a report asks this at the end of a run, where an install has no place)."""
