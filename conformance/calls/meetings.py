@@ -1,10 +1,11 @@
 """What a target answers to a client of one era: a fresh process met once, read by every spec check.
 
 The specification's records (kind `spec`) are judged per era: a client of that revision connects as it does
-(`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, at
-2026-07-28 a request naming a version nobody implements, and once initialized, an initialize offering each
-version). Every spec check reads the same `Meeting` (`suite/era_meetings.py` holds a run's), and a spec
-departure's behaviour signature (`gate/spec_signatures.py`) reads a fresh one: the parts its record `reads`.
+(`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, an
+unknown tool, at 2026-07-28 a request naming a version nobody implements and requests missing a required
+`_meta` field, and once initialized, an initialize offering each version). Every spec check reads the same
+`Meeting` (`suite/era_meetings.py` holds a run's), and a spec departure's behaviour signature
+(`gate/spec_signatures.py`) reads a fresh one: the parts its record `reads`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from conformance.core.eras import PROTOCOL_VERSION_KEY, REVISIONS, Era
+from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.drivers.errors import DriverError
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import WireDriver, encode_message
 
 
 class Spawnable(Protocol):
@@ -39,6 +40,13 @@ CALLS: Final[tuple[JSON, ...]] = (
 """Two accepted calls (the second files a branch) and one the tool refuses."""
 
 UNKNOWN_METHOD: Final = "seqthink/no-such-method"
+UNKNOWN_TOOL: Final = "seqthink_no_such_tool"
+"""A tool name no server lists, called with arguments the real tool accepts."""
+MISSING_META: Final[dict[str, tuple[str, int]]] = {
+    PROTOCOL_VERSION_KEY: ("no-protocol-version", 9011),
+    CLIENT_CAPABILITIES_KEY: ("no-client-capabilities", 9012),
+}
+"""The required `_meta` fields a stateless meeting leaves out, one tools/list each: name and request id."""
 UNIMPLEMENTED_VERSION: Final = "1999-01-01"
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
@@ -66,6 +74,12 @@ class Meeting:
     """Each version of `OFFERS` and the answer to an initialize offering it (none for a stateless client)."""
     batch_frames: list[JSON] = field(default_factory=list)
     """Every frame that came back between a batch of two pings and the ping sent after it."""
+    unknown_tool: dict[str, JSON] = field(default_factory=dict)
+    """The answer to tools/call of `UNKNOWN_TOOL`."""
+    missing_meta: dict[str, dict[str, JSON]] = field(default_factory=dict)
+    """A stateless meeting's tools/list without each required `_meta` field (`MISSING_META`), by name."""
+    unsolicited: list[JSON] = field(default_factory=list)
+    """The first messages the server sent of its own (notifications, requests) while answering."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
 
@@ -89,6 +103,12 @@ class Meeting:
         if part == "initialize":
             initialize = self.initialize
             answer = None if initialize is None else {"protocolVersion": initialize.get("protocolVersion")}
+        elif part == "capabilities":
+            answer = None if self.initialize is None else self.initialize.get("capabilities")
+        elif part == "missing-meta":
+            answer = {name: _reply(response) for name, response in self.missing_meta.items()}
+        elif part == "unsolicited":
+            answer = list(self.unsolicited)
         elif part == "offers":
             answer = {offer: _reply(response) for offer, response in self.offers.items()}
         elif part == "calls":
@@ -98,7 +118,7 @@ class Meeting:
         else:
             answer = _reply({
                 "discover": self.discover, "tools/list": self.tools_list, "ping": self.ping,
-                "unknown-method": self.unknown_method,
+                "unknown-method": self.unknown_method, "unknown-tool": self.unknown_tool,
                 "unimplemented-version": self.unimplemented_version or {},
             }[part])
         if self.failure is not None:
@@ -135,11 +155,29 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
                 meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
                 meeting.unimplemented_version = driver.request("tools/list", params).response
             meeting.batch_frames = _batch(driver, era)
+            meeting.unknown_tool = driver.call_tool(UNKNOWN_TOOL, CALLS[0]).response
+            if driver.stateless:
+                meeting.missing_meta = _missing_meta(driver, era)
+            meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     return meeting
+
+
+def _missing_meta(driver: WireDriver, era: Era) -> dict[str, dict[str, JSON]]:
+    """tools/list stamped as `era` stamps it but for one required `_meta` field, once per field."""
+    answers: dict[str, dict[str, JSON]] = {}
+    for key, (name, request_id) in MISSING_META.items():
+        params = era.stamped(None)
+        meta = params["_meta"]
+        assert isinstance(meta, dict), f"the harness could not stamp a stateless request: _meta is {meta!r}"
+        meta.pop(key, None)
+        frame: JSON = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params}
+        answers[name] = driver.request_raw(encode_message(frame), request_id=request_id,
+                                           method="tools/list").response
+    return answers
 
 
 def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:

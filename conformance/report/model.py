@@ -224,6 +224,11 @@ class Gate(_Frozen):
     passed: bool
     expected: list[GateEntry] = Field(default_factory=list, description="departures the baseline declares")
     unexpected: list[GateEntry] = Field(default_factory=list, description="departures not in the baseline")
+    advisory: list[GateEntry] = Field(
+        default_factory=list,
+        description="departures not in the baseline from records of level guidance (words with no RFC keyword, "
+        "fixtures/spec_records.yaml): reported, never failing the gate",
+    )
     stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
     unconfirmed: list[GateEntry] = Field(
         default_factory=list, description="baseline entries this run could not check, or saw depart otherwise"

@@ -65,6 +65,7 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
         ("Not confirmed", g.unconfirmed),
         ("Reason still TODO (--strict-baseline)", g.unexplained),
         ("Expected by the baseline", g.expected),
+        ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
     ):
         if entries:
             lines += [f"**{title}**", ""]
@@ -91,6 +92,7 @@ def html(shown: GateView) -> list[Content]:
         ("departure changed", g.changed),
         ("reason TODO", g.unexplained),
         ("expected", g.expected),
+        ("guidance (not gating)", g.advisory),
     ):
         rows += [
             [label, tag("a", e.record, href=f"#rec-{e.record}"), verdict(e.verdict), e.expected, e.reason]
