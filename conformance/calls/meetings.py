@@ -48,6 +48,7 @@ MISSING_META: Final[dict[str, tuple[str, int]]] = {
 }
 """The required `_meta` fields a stateless meeting leaves out, one tools/list each: name and request id."""
 UNIMPLEMENTED_VERSION: Final = "1999-01-01"
+UNIMPLEMENTED_VERSION_ID: Final = 9010
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
 UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
@@ -148,12 +149,8 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
             meeting.ping = driver.request("ping").response
             meeting.unknown_method = driver.request(UNKNOWN_METHOD).response
             if driver.stateless:
-                params = era.stamped(None)
-                meta = params["_meta"]
-                assert isinstance(meta, dict), (
-                    f"the harness could not stamp a stateless request: _meta is {meta!r}")
-                meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
-                meeting.unimplemented_version = driver.request("tools/list", params).response
+                meeting.unimplemented_version = _restamped(
+                    driver, era, UNIMPLEMENTED_VERSION_ID, PROTOCOL_VERSION_KEY, UNIMPLEMENTED_VERSION)
             meeting.batch_frames = _batch(driver, era)
             meeting.unknown_tool = driver.call_tool(UNKNOWN_TOOL, CALLS[0]).response
             if driver.stateless:
@@ -168,16 +165,22 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
 
 def _missing_meta(driver: WireDriver, era: Era) -> dict[str, dict[str, JSON]]:
     """tools/list stamped as `era` stamps it but for one required `_meta` field, once per field."""
-    answers: dict[str, dict[str, JSON]] = {}
-    for key, (name, request_id) in MISSING_META.items():
-        params = era.stamped(None)
-        meta = params["_meta"]
-        assert isinstance(meta, dict), f"the harness could not stamp a stateless request: _meta is {meta!r}"
+    return {name: _restamped(driver, era, request_id, key, None)
+            for key, (name, request_id) in MISSING_META.items()}
+
+
+def _restamped(driver: WireDriver, era: Era, request_id: int, key: str, value: str | None) -> dict[str, JSON]:
+    """tools/list with `era`'s envelope but `key` set to `value` (left out when None), sent as written: the
+    driver's own stamping would put the era's envelope back."""
+    params = era.stamped(None)
+    meta = params["_meta"]
+    assert isinstance(meta, dict), f"the harness could not stamp a stateless request: _meta is {meta!r}"
+    if value is None:
         meta.pop(key, None)
-        frame: JSON = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params}
-        answers[name] = driver.request_raw(encode_message(frame), request_id=request_id,
-                                           method="tools/list").response
-    return answers
+    else:
+        meta[key] = value
+    frame: JSON = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params}
+    return driver.request_raw(encode_message(frame), request_id=request_id, method="tools/list").response
 
 
 def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:

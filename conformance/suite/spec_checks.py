@@ -155,7 +155,7 @@ def _structured_conforms(meeting: Meeting) -> str | None:
         raise NotApplicable("the tool declares no outputSchema")
     if not isinstance(schema, dict):
         return f"outputSchema is {_short(schema)}"
-    validator = _validator(schema, meeting.negotiated)
+    validator = _validator(schema)
     for result in _accepted(meeting):
         if "structuredContent" not in result:
             return f"an accepted call's result has no structuredContent: {_short(result)}"
@@ -166,12 +166,12 @@ def _structured_conforms(meeting: Meeting) -> str | None:
     return None
 
 
-def _validator(schema: dict[str, JSON], revision: str | None) -> jsonschema.protocols.Validator:
-    """The schema's validator: its declared dialect from 2025-11-25 (basic § JSON Schema Usage), else 2020-12
-    (2025-06-18 names none). A dialect the harness does not know is not weighed."""
-    default = jsonschema.Draft202012Validator
-    if revision in ("2024-11-05", "2025-03-26", "2025-06-18") or "$schema" not in schema:
-        return default(schema)
+def _validator(schema: dict[str, JSON]) -> jsonschema.protocols.Validator:
+    """The schema's validator: the dialect its `$schema` declares (2025-11-25 states so; `$schema` is JSON
+    Schema's own way of naming its dialect, so 2025-06-18 reads it too), else 2020-12. A dialect the harness
+    does not know is not weighed."""
+    if "$schema" not in schema:
+        return jsonschema.Draft202012Validator(schema)
     declared = schema["$schema"]
     cls = DIALECTS.get(declared.rstrip("#")) if isinstance(declared, str) else None
     if cls is None:
