@@ -131,6 +131,38 @@ class Meeting:
         return f"{self.era.name} client, settled on {settled}"
 
 
+def meets(meeting: Meeting) -> str:
+    """What the era's client meets, in a line: how the connection settled, and for a 2026-07-28 client that
+    settled on nothing, what the server does with its requests (serves them the old way, refuses them)."""
+    if meeting.failure is not None:
+        return f"the meeting stopped: {meeting.failure.split(':', 1)[0]}"
+    era = meeting.era
+    if era.connects == "initialize":
+        settled = meeting.negotiated
+        return f"initialize settles on {settled}" if settled else "initialize agrees on no revision"
+    probe = _error_code(meeting.discover)
+    if meeting.negotiated is not None and meeting.initialize is None:
+        return f"served statelessly at {meeting.negotiated}"
+    if meeting.negotiated is not None:
+        return f"server/discover refused ({probe}); initialize settles on {meeting.negotiated}"
+    refused = (f"server/discover refused ({probe})" if probe is not None
+               else "server/discover does not list 2026-07-28")
+    listed = meeting.tools_list.get("result")
+    if isinstance(listed, dict) and "resultType" not in listed:
+        odd = isinstance((meeting.unimplemented_version or {}).get("result"), dict)
+        return (f"{refused}; serves 2026-07-28 requests the old way (results without resultType"
+                f"{', even one naming version ' + UNIMPLEMENTED_VERSION if odd else ''})")
+    code = _error_code(meeting.tools_list)
+    if code is not None:
+        return f"{refused}; refuses 2026-07-28 requests ({code})"
+    return refused
+
+
+def _error_code(response: dict[str, JSON]) -> JSON:
+    error = response.get("error")
+    return error.get("code") if isinstance(error, dict) else None
+
+
 def _reply(response: dict[str, JSON]) -> JSON:
     return {key: value for key, value in response.items() if key not in ("id", "jsonrpc")}
 
