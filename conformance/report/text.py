@@ -26,14 +26,15 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     if gate.deferred is not None:
         return f"gate not judged: {gate.deferred}"
     if gate.passed:
-        advisory = (f"; {len(gate.advisory)} departure(s) from guidance stated without a keyword, not gating"
-                    f" ({', '.join(e.record for e in gate.advisory)})") if gate.advisory else ""
+        advisory = (f"; {len(gate.advisory)} departure(s) from guidance the specification states without a"
+                    f" keyword, which do not gate ({', '.join(e.record for e in gate.advisory)})"
+                    ) if gate.advisory else ""
         if gate.expected:
             return (
                 f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
                 f"{', behaving as pinned' if gate.baseline is not None else ''}{advisory}"
             )
-        return f"gate passed: no record departs{' but by guidance' if advisory else ''}{advisory}"
+        return f"gate passed: no {'gating ' if advisory else ''}record departs{advisory}"
     parts = [f"the run stopped early ({interrupted}), its unfinished records not run"] if interrupted else []
     if gate.unexpected:
         parts.append(

@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from conformance.calls.meetings import Meeting, meet
+from conformance.calls.meetings import Meeting, meet, meets
 from conformance.core.eras import AUTO, ERAS, era_named
 from conformance.suite.spec_checks import SpecDeparture, judge, verdicts
 from conformance.targets.specs import resolve_target
@@ -79,3 +79,18 @@ def test_an_array_output_schema_is_any_json_schema_at_2026_07_28() -> None:
     """2026-07-28 loosens outputSchema to any JSON Schema and structuredContent to any JSON value."""
     judge("SPEC-8", _met(("array-output",), "2026-07-28"))
     judge("SPEC-5", _met(("array-output",), "2026-07-28"))
+
+
+@pytest.mark.parametrize(("server", "era", "said"), [
+    ("mini", "2025-06-18", "initialize settles on 2025-06-18"),
+    ("mini", "2026-07-28", "server/discover refused (-32601); serves 2026-07-28 requests the old way (results"
+                           " without resultType, even one naming version 1999-01-01)"),
+    ("mini", "auto", "server/discover refused (-32601); initialize settles on 2025-11-25"),
+    ("modern", "2026-07-28", "served statelessly at 2026-07-28"),
+    ("spec_breaker", "auto", "served statelessly at 2026-07-28"),
+])
+def test_what_each_era_s_client_meets(server: str, era: str, said: str) -> None:
+    """The line the era table and the report's Eras table print: how the client settled, and for a
+    2026-07-28 client that settled on nothing, what the server does with its requests."""
+    meeting = meet(resolve_target("cmd:" + shlex.join(command(server))), era_named(era), timeout=20)
+    assert meets(meeting) == said
