@@ -94,3 +94,15 @@ def test_what_each_era_s_client_meets(server: str, era: str, said: str) -> None:
     2026-07-28 client that settled on nothing, what the server does with its requests."""
     meeting = meet(resolve_target("cmd:" + shlex.join(command(server))), era_named(era), timeout=20)
     assert meets(meeting) == said
+
+
+def test_python_sdk_pinned_to_2026_07_28_meets_the_breaker_and_fails_on_an_old_way_server() -> None:
+    """The era table's `--sdk` line: python-sdk's own client agrees with the checks, a server meeting the
+    2026-07-28 records serves it, one answering the old way (mini.py, as every release) fails every call."""
+    from scripts.era_table import sdk_pinned
+
+    modern = sdk_pinned("cmd:" + shlex.join(command("spec_breaker")))
+    assert modern == "adopts 2026-07-28; list_tools: 1 tool(s); call_tool: isError False"
+    old = sdk_pinned("cmd:" + shlex.join(command("mini")))
+    assert "list_tools: ValidationError" in old and "cacheScope, resultType, ttlMs missing" in old, old
+    assert "call_tool: ValidationError" in old and "CallToolResult.resultType" in old, old
