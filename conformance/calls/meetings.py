@@ -40,6 +40,8 @@ CALLS: Final[tuple[JSON, ...]] = (
 """Two accepted calls (the second files a branch) and one the tool refuses."""
 
 UNKNOWN_METHOD: Final = "seqthink/no-such-method"
+EOF_WAIT: Final = 5.0
+"""Seconds a server has to exit once its stdin is closed (the meeting's last step)."""
 UNKNOWN_TOOL: Final = "seqthink_no_such_tool"
 """A tool name no server lists, called with arguments the real tool accepts."""
 MISSING_META: Final[dict[str, tuple[str, int]]] = {
@@ -81,6 +83,11 @@ class Meeting:
     """A stateless meeting's tools/list without each required `_meta` field (`MISSING_META`), by name."""
     unsolicited: list[JSON] = field(default_factory=list)
     """The first messages the server sent of its own (notifications, requests) while answering."""
+    tools_list_again: dict[str, JSON] = field(default_factory=dict)
+    """A second tools/list, nothing changed since the first."""
+    end_of_input: int | str | None = "not reached"
+    """The exit status once stdin was closed at the meeting's end: None if still running `EOF_WAIT` later,
+    "not reached" when the meeting stopped first."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
 
@@ -110,6 +117,10 @@ class Meeting:
             answer = {name: _reply(response) for name, response in self.missing_meta.items()}
         elif part == "unsolicited":
             answer = list(self.unsolicited)
+        elif part == "stream":
+            answer = None if self.failure is None else self.failure.split(":", 1)[0]
+        elif part == "end-of-input":
+            answer = {"exited": self.end_of_input is not None, "status": self.end_of_input}
         elif part == "offers":
             answer = {offer: _reply(response) for offer, response in self.offers.items()}
         elif part == "calls":
@@ -120,6 +131,7 @@ class Meeting:
             answer = _reply({
                 "discover": self.discover, "tools/list": self.tools_list, "ping": self.ping,
                 "unknown-method": self.unknown_method, "unknown-tool": self.unknown_tool,
+                "tools/list-again": self.tools_list_again,
                 "unimplemented-version": self.unimplemented_version or {},
             }[part])
         if self.failure is not None:
@@ -187,9 +199,11 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
             meeting.unknown_tool = driver.call_tool(UNKNOWN_TOOL, CALLS[0]).response
             if driver.stateless:
                 meeting.missing_meta = _missing_meta(driver, era)
+            meeting.tools_list_again = driver.list_tools().response
             meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
+            meeting.end_of_input = driver.end_input(EOF_WAIT)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     return meeting

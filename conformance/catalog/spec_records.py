@@ -27,7 +27,8 @@ ADVISORY_LEVELS: Final[frozenset[str]] = frozenset({"guidance"})
 """Levels whose departures a run reports without failing the gate (unless a baseline lists them)."""
 MeetingPart = Literal[
     "initialize", "offers", "capabilities", "discover", "tools/list", "calls", "ping", "unknown-method",
-    "unknown-tool", "unimplemented-version", "missing-meta", "unsolicited", "batch",
+    "unknown-tool", "unimplemented-version", "missing-meta", "unsolicited", "batch", "tools/list-again",
+    "stream", "end-of-input",
 ]
 """The answers of an era's meeting (`calls/meetings.py`) a check may read: a departure's witness steps."""
 

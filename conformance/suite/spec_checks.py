@@ -15,7 +15,7 @@ from typing import Final
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
-from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, UNIMPLEMENTED_VERSION, Meeting
+from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, EOF_WAIT, UNIMPLEMENTED_VERSION, Meeting
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
 from conformance.core.eras import (
     LATEST_HANDSHAKE,
@@ -25,6 +25,7 @@ from conformance.core.eras import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import NOT_JSON_RPC
 
 HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 INVALID_PARAMS: Final = -32602
@@ -369,6 +370,34 @@ def _reserved_codes(meeting: Meeting) -> str | None:
     return None
 
 
+def _stdout_messages(meeting: Meeting) -> str | None:
+    """Judged even when the meeting stopped: a line that is not a JSON-RPC message is what stopped it."""
+    failure = meeting.failure
+    if failure is not None and failure.startswith("ProtocolViolation") and NOT_JSON_RPC in failure:
+        return f"stdout carried a line that is {failure.split(NOT_JSON_RPC, 1)[1].strip()[:300]}"
+    if failure is not None:
+        return f"the meeting stopped: {failure}"
+    return None
+
+
+def _tool_order(meeting: Meeting) -> str | None:
+    first = [t.get("name") for t in meeting.tools if isinstance(t, dict)]
+    result = meeting.tools_list_again.get("result")
+    listed = result.get("tools") if isinstance(result, dict) else None
+    again = [t.get("name") for t in listed if isinstance(t, dict)] if isinstance(listed, list) else None
+    if again != first:
+        return f"tools/list named {_short(first)}, then {_short(again)}"
+    return None
+
+
+def _exits_at_end_of_input(meeting: Meeting) -> str | None:
+    if meeting.end_of_input is None:
+        return f"still running {EOF_WAIT:g} s after its stdin was closed"
+    if isinstance(meeting.end_of_input, str):
+        return f"the meeting did not reach the end of input: {meeting.end_of_input}"
+    return None
+
+
 def _tool_names(meeting: Meeting) -> str | None:
     names = [t.get("name") for t in meeting.tools if isinstance(t, dict)]
     for name in names:
@@ -400,19 +429,25 @@ CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {
     "SPEC-17": _log_without_level,
     "SPEC-18": _reserved_codes,
     "SPEC-19": _tool_names,
+    "SPEC-20": _stdout_messages,
+    "SPEC-21": _tool_order,
+    "SPEC-22": _exits_at_end_of_input,
 }
 """One check per record of fixtures/spec_records.yaml (`tests/fast/test_spec_records.py` pairs them)."""
 
 APPLIES_BY_OFFER: Final = frozenset({"SPEC-1"})
 """Records about the handshake itself: they bind whatever the server answers, once the client initialized."""
+TRANSPORT: Final = frozenset({"SPEC-20"})
+"""Records of the stdio transport itself: they bind in every era, settled or not, and read a stopped meeting
+(what stopped it is their finding)."""
 
 
 def judge(record_id: str, meeting: Meeting) -> None:
     """Return when `record_id` holds on `meeting`; raise `NotApplicable` or `SpecDeparture` otherwise."""
     spec = default_spec_catalog().get(record_id)
-    if meeting.failure is not None:
+    if meeting.failure is not None and record_id not in TRANSPORT:
         raise SpecDeparture(spec, meeting, f"the meeting stopped: {meeting.failure}")
-    if record_id not in APPLIES_BY_OFFER and not spec.applies_to(meeting.negotiated):
+    if record_id not in APPLIES_BY_OFFER | TRANSPORT and not spec.applies_to(meeting.negotiated):
         settled = meeting.negotiated or "no revision"
         raise NotApplicable(f"not applicable: the {meeting.era.name} client settled on {settled}, "
                             f"{spec.id} binds {', '.join(spec.revisions)}")

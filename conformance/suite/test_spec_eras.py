@@ -135,3 +135,18 @@ def test_no_undefined_reserved_error_codes(target: Target, spec_era: Era, era_me
 @evidences("SPEC-19")
 def test_tool_names_follow_the_naming_rules(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-19", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-20")
+def test_stdout_carries_only_mcp_messages(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-20", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-21")
+def test_tools_are_listed_in_a_stable_order(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-21", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-22")
+def test_the_server_exits_when_stdin_closes(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-22", target, spec_era, era_meetings)

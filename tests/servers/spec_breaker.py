@@ -13,6 +13,9 @@ that meets every spec record, until `--break NAME` (repeatable) breaks one requi
   draft07-output       draft-07 outputSchema, a `$ref` sibling 2020-12 would apply (holds: read as draft-07)
   output-invalid       the same schema, and structured content no dialect accepts (SPEC-5)
   array-output         outputSchema of type array and array structured content (SPEC-8 before 2026-07-28)
+  garbage-stdout       a line that is not JSON on stdout before answering an unknown method (SPEC-20)
+  shuffled-tools       two tools, listed in the other order each time (SPEC-21)
+  ignore-eof           keeps running when its stdin closes (SPEC-22)
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 Message = dict[str, Any]
@@ -29,7 +33,8 @@ PREFIX = "io.modelcontextprotocol/"
 INFO = {"name": "spec_breaker", "version": "0"}
 BREAKS = ("unknown-tool-result", "no-tools-capability", "validation-as-error", "no-cache-hints",
           "meta-unchecked", "log-always", "reserved-code", "bad-tool-name", "no-requested",
-          "draft07-output", "output-invalid", "array-output")
+          "draft07-output", "output-invalid", "array-output", "garbage-stdout", "shuffled-tools",
+          "ignore-eof")
 DRAFT07 = {
     "$schema": "http://json-schema.org/draft-07/schema#",
     "definitions": {"anything": {}},
@@ -62,6 +67,9 @@ def main() -> None:
         tool["outputSchema"] = {"type": "array", "items": {"type": "integer"}}
         structured = [1, 2]
     tools = [tool, {**tool, "name": "bad name!"}] if "bad-tool-name" in breaks else [tool]
+    if "shuffled-tools" in breaks:
+        tools.append({**tool, "name": "second_tool"})
+    listed = 0
 
     def answer(message: Message, stateless: bool) -> Message | None:
         method = message.get("method")
@@ -95,7 +103,10 @@ def main() -> None:
             return {"result": {**cacheable, "supportedVersions": [*HANDSHAKE, STATELESS],
                                "capabilities": {"tools": {}}, "serverInfo": INFO}}
         if method == "tools/list":
-            return {"result": {**cacheable, "tools": tools}}
+            nonlocal listed
+            listed += 1
+            order = tools[::-1] if "shuffled-tools" in breaks and listed % 2 == 0 else tools
+            return {"result": {**cacheable, "tools": order}}
         if method == "ping":
             return {"result": base}
         if method == "tools/call":
@@ -115,6 +126,8 @@ def main() -> None:
                 return {"result": {**base, "content": [{"type": "text", "text": json.dumps(structured)}],
                                    "structuredContent": structured}}
             return {"result": {**base, "content": [{"type": "text", "text": "ok"}]}}
+        if "garbage-stdout" in breaks:
+            sys.stdout.write("debug: no such method\n")
         return error(-32601, "Method not found")
 
     def serve(message: Any) -> Message | None:
@@ -139,6 +152,8 @@ def main() -> None:
         reply = serve(message)
         if reply is not None:
             write(reply)
+    while "ignore-eof" in breaks:
+        time.sleep(1)
 
 
 if __name__ == "__main__":
