@@ -1,10 +1,11 @@
 """What a target answers to a client of one era: a fresh process met once, read by every spec check.
 
 The specification's records (kind `spec`) are judged per era: a client of that revision connects as it does
-(`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, at
-2026-07-28 a request naming a version nobody implements, and once initialized, an initialize offering each
-version). Every spec check reads the same `Meeting` (`suite/era_meetings.py` holds a run's), and a spec
-departure's behaviour signature (`gate/spec_signatures.py`) reads a fresh one: the parts its record `reads`.
+(`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, an
+unknown tool, at 2026-07-28 a request naming a version nobody implements and requests missing a required
+`_meta` field, and once initialized, an initialize offering each version). Every spec check reads the same
+`Meeting` (`suite/era_meetings.py` holds a run's), and a spec departure's behaviour signature
+(`gate/spec_signatures.py`) reads a fresh one: the parts its record `reads`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from conformance.core.eras import PROTOCOL_VERSION_KEY, REVISIONS, Era
+from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.drivers.errors import DriverError
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import WireDriver, encode_message
 
 
 class Spawnable(Protocol):
@@ -39,7 +40,17 @@ CALLS: Final[tuple[JSON, ...]] = (
 """Two accepted calls (the second files a branch) and one the tool refuses."""
 
 UNKNOWN_METHOD: Final = "seqthink/no-such-method"
+EOF_WAIT: Final = 5.0
+"""Seconds a server has to exit once its stdin is closed (the meeting's last step)."""
+UNKNOWN_TOOL: Final = "seqthink_no_such_tool"
+"""A tool name no server lists, called with arguments the real tool accepts."""
+MISSING_META: Final[dict[str, tuple[str, int]]] = {
+    PROTOCOL_VERSION_KEY: ("no-protocol-version", 9011),
+    CLIENT_CAPABILITIES_KEY: ("no-client-capabilities", 9012),
+}
+"""The required `_meta` fields a stateless meeting leaves out, one tools/list each: name and request id."""
 UNIMPLEMENTED_VERSION: Final = "1999-01-01"
+UNIMPLEMENTED_VERSION_ID: Final = 9010
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
 UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
@@ -66,6 +77,17 @@ class Meeting:
     """Each version of `OFFERS` and the answer to an initialize offering it (none for a stateless client)."""
     batch_frames: list[JSON] = field(default_factory=list)
     """Every frame that came back between a batch of two pings and the ping sent after it."""
+    unknown_tool: dict[str, JSON] = field(default_factory=dict)
+    """The answer to tools/call of `UNKNOWN_TOOL`."""
+    missing_meta: dict[str, dict[str, JSON]] = field(default_factory=dict)
+    """A stateless meeting's tools/list without each required `_meta` field (`MISSING_META`), by name."""
+    unsolicited: list[JSON] = field(default_factory=list)
+    """The first messages the server sent of its own (notifications, requests) while answering."""
+    tools_list_again: dict[str, JSON] = field(default_factory=dict)
+    """A second tools/list, nothing changed since the first."""
+    end_of_input: int | str | None = "not reached"
+    """The exit status once stdin was closed at the meeting's end: None if still running `EOF_WAIT` later,
+    "not reached" when the meeting stopped first."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
 
@@ -89,6 +111,16 @@ class Meeting:
         if part == "initialize":
             initialize = self.initialize
             answer = None if initialize is None else {"protocolVersion": initialize.get("protocolVersion")}
+        elif part == "capabilities":
+            answer = None if self.initialize is None else self.initialize.get("capabilities")
+        elif part == "missing-meta":
+            answer = {name: _reply(response) for name, response in self.missing_meta.items()}
+        elif part == "unsolicited":
+            answer = list(self.unsolicited)
+        elif part == "stream":
+            answer = None if self.failure is None else self.failure.split(":", 1)[0]
+        elif part == "end-of-input":
+            answer = {"exited": self.end_of_input is not None, "status": self.end_of_input}
         elif part == "offers":
             answer = {offer: _reply(response) for offer, response in self.offers.items()}
         elif part == "calls":
@@ -98,7 +130,8 @@ class Meeting:
         else:
             answer = _reply({
                 "discover": self.discover, "tools/list": self.tools_list, "ping": self.ping,
-                "unknown-method": self.unknown_method,
+                "unknown-method": self.unknown_method, "unknown-tool": self.unknown_tool,
+                "tools/list-again": self.tools_list_again,
                 "unimplemented-version": self.unimplemented_version or {},
             }[part])
         if self.failure is not None:
@@ -108,6 +141,38 @@ class Meeting:
     def label(self) -> str:
         settled = self.negotiated or "no revision agreed"
         return f"{self.era.name} client, settled on {settled}"
+
+
+def meets(meeting: Meeting) -> str:
+    """What the era's client meets, in a line: how the connection settled, and for a 2026-07-28 client that
+    settled on nothing, what the server does with its requests (serves them the old way, refuses them)."""
+    if meeting.failure is not None:
+        return f"the meeting stopped: {meeting.failure.split(':', 1)[0]}"
+    era = meeting.era
+    if era.connects == "initialize":
+        settled = meeting.negotiated
+        return f"initialize settles on {settled}" if settled else "initialize agrees on no revision"
+    probe = _error_code(meeting.discover)
+    if meeting.negotiated is not None and meeting.initialize is None:
+        return f"served statelessly at {meeting.negotiated}"
+    if meeting.negotiated is not None:
+        return f"server/discover refused ({probe}); initialize settles on {meeting.negotiated}"
+    refused = (f"server/discover refused ({probe})" if probe is not None
+               else "server/discover does not list 2026-07-28")
+    listed = meeting.tools_list.get("result")
+    if isinstance(listed, dict) and "resultType" not in listed:
+        odd = isinstance((meeting.unimplemented_version or {}).get("result"), dict)
+        return (f"{refused}; serves 2026-07-28 requests the old way (results without resultType"
+                f"{', even one naming version ' + UNIMPLEMENTED_VERSION if odd else ''})")
+    code = _error_code(meeting.tools_list)
+    if code is not None:
+        return f"{refused}; refuses 2026-07-28 requests ({code})"
+    return refused
+
+
+def _error_code(response: dict[str, JSON]) -> JSON:
+    error = response.get("error")
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def _reply(response: dict[str, JSON]) -> JSON:
@@ -128,18 +193,40 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
             meeting.ping = driver.request("ping").response
             meeting.unknown_method = driver.request(UNKNOWN_METHOD).response
             if driver.stateless:
-                params = era.stamped(None)
-                meta = params["_meta"]
-                assert isinstance(meta, dict), (
-                    f"the harness could not stamp a stateless request: _meta is {meta!r}")
-                meta[PROTOCOL_VERSION_KEY] = UNIMPLEMENTED_VERSION
-                meeting.unimplemented_version = driver.request("tools/list", params).response
+                meeting.unimplemented_version = _restamped(
+                    driver, era, UNIMPLEMENTED_VERSION_ID, PROTOCOL_VERSION_KEY, UNIMPLEMENTED_VERSION)
             meeting.batch_frames = _batch(driver, era)
+            meeting.unknown_tool = driver.call_tool(UNKNOWN_TOOL, CALLS[0]).response
+            if driver.stateless:
+                meeting.missing_meta = _missing_meta(driver, era)
+            meeting.tools_list_again = driver.list_tools().response
+            meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
+            meeting.end_of_input = driver.end_input(EOF_WAIT)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     return meeting
+
+
+def _missing_meta(driver: WireDriver, era: Era) -> dict[str, dict[str, JSON]]:
+    """tools/list stamped as `era` stamps it but for one required `_meta` field, once per field."""
+    return {name: _restamped(driver, era, request_id, key, None)
+            for key, (name, request_id) in MISSING_META.items()}
+
+
+def _restamped(driver: WireDriver, era: Era, request_id: int, key: str, value: str | None) -> dict[str, JSON]:
+    """tools/list with `era`'s envelope but `key` set to `value` (left out when None), sent as written: the
+    driver's own stamping would put the era's envelope back."""
+    params = era.stamped(None)
+    meta = params["_meta"]
+    assert isinstance(meta, dict), f"the harness could not stamp a stateless request: _meta is {meta!r}"
+    if value is None:
+        meta.pop(key, None)
+    else:
+        meta[key] = value
+    frame: JSON = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params}
+    return driver.request_raw(encode_message(frame), request_id=request_id, method="tools/list").response
 
 
 def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:

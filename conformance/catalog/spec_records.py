@@ -1,8 +1,9 @@
 """What each MCP revision requires of a stdio tool server, as validated data (fixtures/spec_records.yaml).
 
 A second set beside the seed's records, cited differently: each names the revisions it belongs to, the
-section of the specification and its level (MUST/SHOULD). `records.py` folds them into the catalog as
-records of kind `spec`, so tests evidence them and reports judge them like any other record.
+section of the specification, its level (the keyword its quoted words carry) and those words, each from
+the revision and file it names (held against fixtures/spec_excerpts.yaml). `records.py` folds them into the
+catalog as records of kind `spec`, so tests evidence them and reports judge them like any other record.
 """
 
 from __future__ import annotations
@@ -20,16 +21,28 @@ SPEC_FILE: Final = "spec_records.yaml"
 SPEC_SCHEMA_FILE: Final = "schemas/spec_records.schema.json"
 
 Revision = Literal["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
-Level = Literal["MUST", "SHOULD"]
+Level = Literal["MUST", "SHOULD", "schema", "guidance"]
+"""The keyword the quoted words carry (`schema`: the schema's types, no keyword; `guidance`: none at all)."""
+ADVISORY_LEVELS: Final[frozenset[str]] = frozenset({"guidance"})
+"""Levels whose departures a run reports without failing the gate (unless a baseline lists them)."""
 MeetingPart = Literal[
-    "initialize", "offers", "discover", "tools/list", "calls", "ping", "unknown-method",
-    "unimplemented-version", "batch",
+    "initialize", "offers", "capabilities", "discover", "tools/list", "calls", "ping", "unknown-method",
+    "unknown-tool", "unimplemented-version", "missing-meta", "unsolicited", "batch", "tools/list-again",
+    "stream", "end-of-input",
 ]
 """The answers of an era's meeting (`calls/meetings.py`) a check may read: a departure's witness steps."""
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Quote(_Frozen):
+    """The revision's own words, from `path` of the specification's repository (spec_excerpts.yaml)."""
+
+    revision: Revision
+    path: str
+    text: str
 
 
 class SpecRecord(_Frozen):
@@ -42,7 +55,7 @@ class SpecRecord(_Frozen):
     level: Level
     reads: tuple[MeetingPart, ...]
     """What its check reads of an era's meeting: the answers its departure's signature is taken from."""
-    quote: str
+    quotes: tuple[Quote, ...]
     statement: str
     expectation: str
     held_by: tuple[str, ...] = ()
@@ -63,6 +76,8 @@ class SpecRecord(_Frozen):
 
 class SpecProvenance(_Frozen):
     source: str
+    commit: str
+    levels: str
     scope: str
     reads: str
     applicability: str

@@ -84,6 +84,10 @@ class RunResults(_Frozen):
         default_factory=dict,
         description="each era's client the spec records were judged with, and the revision it settled on",
     )
+    era_meets: dict[str, str] = Field(
+        default_factory=dict,
+        description="each era's client and what it meets, in a line (calls/meetings.py `meets`)",
+    )
     started: str
     finished: str
     processes_started: int = 0

@@ -76,6 +76,7 @@ def assemble_report(
         server_info=server_info,
         protocol_version=(results.protocol_version if results is not None else None) or seen.protocol_version,
         eras=dict(results.eras) if results is not None else {},
+        era_meets=dict(results.era_meets) if results is not None else {},
         harness=harness,
         preflight=seen.preflight,
         run=run,

@@ -224,6 +224,11 @@ class Gate(_Frozen):
     passed: bool
     expected: list[GateEntry] = Field(default_factory=list, description="departures the baseline declares")
     unexpected: list[GateEntry] = Field(default_factory=list, description="departures not in the baseline")
+    advisory: list[GateEntry] = Field(
+        default_factory=list,
+        description="(/5) departures not in the baseline from records of level guidance (words with no RFC "
+        "keyword, fixtures/spec_records.yaml): reported, never failing the gate",
+    )
     stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
     unconfirmed: list[GateEntry] = Field(
         default_factory=list, description="baseline entries this run could not check, or saw depart otherwise"
@@ -467,6 +472,12 @@ class Report(_Frozen):
         default_factory=dict,
         description="(/4) the clients the spec records were judged with: era (a revision or auto) to the "
         "revision the target settled on with it, null when none was agreed",
+    )
+    era_meets: dict[str, str] = Field(
+        default_factory=dict,
+        description="(/5) each era's client and what it meets there, in a line: the revision initialize "
+        "settles on, or for a 2026-07-28 client that settles on none, what the server does with its "
+        "requests (e.g. serves them the old way, results without resultType)",
     )
     harness: HarnessIdentity
     preflight: Preflight

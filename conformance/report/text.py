@@ -28,12 +28,14 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     if gate.deferred is not None:
         return f"gate not judged: {gate.deferred}"
     if gate.passed:
+        advisory = (f"; {len(gate.advisory)} departure(s) from guidance stated without a keyword, which do"
+                    f" not gate ({', '.join(e.record for e in gate.advisory)})") if gate.advisory else ""
         if gate.expected:
             return (
                 f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
-                f"{', behaving as pinned' if gate.baseline is not None else ''}"
+                f"{', behaving as pinned' if gate.baseline is not None else ''}{advisory}"
             )
-        return "gate passed: no record departs"
+        return f"gate passed: no {'gating ' if advisory else ''}record departs{advisory}"
     parts = [f"the run stopped early ({interrupted}), its unfinished records not run"] if interrupted else []
     if gate.unexpected:
         parts.append(
@@ -105,6 +107,10 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     noun = f"{departing} departure{'s' if departing != 1 else ''}"
     if gate.deferred is not None:
         return f"{noun}, weighed against the baseline on the merged report"
+    advisory = len(gate.advisory)
+    guidance = f"{advisory} from guidance stated without a keyword (not gating)"
+    if gate.baseline is None and advisory:
+        return f"{noun}: {departing - advisory} new (no baseline given), {guidance}"
     if gate.baseline is None:
         return f"{noun}, {'all new' if departing > 1 else 'new'} (no baseline given)"
     new = len(gate.unexpected)
@@ -113,7 +119,9 @@ def departures_sentence(gate: Gate, departing: int) -> str:
              f"{accepted} accepted (declared in the baseline)"]
     if gate.changed:
         parts.append(f"{len(gate.changed)} declared but changed since pinned")
-    others = departing - new - accepted - len(gate.changed)
+    if advisory:
+        parts.append(guidance)
+    others = departing - new - accepted - len(gate.changed) - advisory
     if others > 0:
         parts.append(f"{others} declared with another verdict")
     return f"{noun}: {', '.join(parts)}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Final
 
-from conformance.calls.meetings import Meeting, meet
+from conformance.calls.meetings import Meeting, meet, meets
 from conformance.core.eras import AUTO, ERAS, Era, era_named
 from conformance.targets.specs import Target
 
@@ -41,6 +41,11 @@ class EraMeetings:
         """Each era `spec` was met as and the revision it settled on (None: none agreed), in meeting order."""
         with self._lock:
             return {name: meeting.negotiated for (met, name), meeting in self._met.items() if met == spec}
+
+    def meets(self, spec: str) -> dict[str, str]:
+        """Each era `spec` was met as and what its client met there (`calls/meetings.py` `meets`)."""
+        with self._lock:
+            return {name: meets(meeting) for (met, name), meeting in self._met.items() if met == spec}
 
     def of(self, target: Target, era: Era) -> Meeting:
         key = (target.spec, era.name)

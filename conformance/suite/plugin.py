@@ -602,6 +602,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             server_info={k: str(v) for k, v in (srv.server_info if srv else {}).items()},
             protocol_version=srv.protocol_version if srv else None,
             eras=state.era_meetings.settled(spec),
+            era_meets=state.era_meetings.meets(spec),
             started=state.started,
             finished=_now(),
             processes_started=processes_started(),

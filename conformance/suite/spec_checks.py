@@ -9,12 +9,13 @@ the era table (`scripts/era_table.py`) call the same checks.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Final
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
-from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, Meeting
+from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, EOF_WAIT, UNIMPLEMENTED_VERSION, Meeting
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
 from conformance.core.eras import (
     LATEST_HANDSHAKE,
@@ -24,8 +25,23 @@ from conformance.core.eras import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import NOT_JSON_RPC
 
 HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+INVALID_PARAMS: Final = -32602
+RESERVED_CODES: Final = range(-32099, -32019)
+"""-32099..-32020, reserved for the MCP specification at 2026-07-28 (basic § Error Codes)."""
+DEFINED_RESERVED_CODES: Final = frozenset({-32020, -32021, -32022})
+"""The codes of that range the 2026-07-28 schema defines (HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY,
+UNSUPPORTED_PROTOCOL_VERSION)."""
+TOOL_NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+CACHE_SCOPES: Final = ("public", "private")
+DIALECTS: Final = {
+    str(v.META_SCHEMA.get("$id", v.META_SCHEMA.get("id", ""))).rstrip("#"): v
+    for v in (jsonschema.Draft4Validator, jsonschema.Draft6Validator, jsonschema.Draft7Validator,
+              jsonschema.Draft201909Validator, jsonschema.Draft202012Validator)
+}
+"""The JSON Schema dialects the harness validates in, by the `$schema` URI that declares each."""
 
 
 class NotApplicable(Exception):
@@ -117,6 +133,10 @@ def _unsupported_version(meeting: Meeting) -> str | None:
     supported = data.get("supported") if isinstance(data, dict) else None
     if not isinstance(supported, list) or not all(isinstance(v, str) for v in supported):
         return f"-32022 without a supported list: data {_short(data)}"
+    requested = data.get("requested") if isinstance(data, dict) else None
+    if requested != UNIMPLEMENTED_VERSION:
+        return (f"-32022 whose data.requested is {_short(requested)}, not {UNIMPLEMENTED_VERSION!r}:"
+                f" data {_short(data)}")
     return None
 
 
@@ -136,7 +156,7 @@ def _structured_conforms(meeting: Meeting) -> str | None:
         raise NotApplicable("the tool declares no outputSchema")
     if not isinstance(schema, dict):
         return f"outputSchema is {_short(schema)}"
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _validator(schema)
     for result in _accepted(meeting):
         if "structuredContent" not in result:
             return f"an accepted call's result has no structuredContent: {_short(result)}"
@@ -145,6 +165,20 @@ def _structured_conforms(meeting: Meeting) -> str | None:
             where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
             return f"structuredContent at {where}: {error.message[:200]}"
     return None
+
+
+def _validator(schema: dict[str, JSON]) -> jsonschema.protocols.Validator:
+    """The schema's validator: the dialect its `$schema` declares (2025-11-25 states so; `$schema` is JSON
+    Schema's own way of naming its dialect, so 2025-06-18 reads it too), else 2020-12. A dialect the harness
+    does not know is not weighed."""
+    if "$schema" not in schema:
+        return jsonschema.Draft202012Validator(schema)
+    declared = schema["$schema"]
+    cls = DIALECTS.get(declared.rstrip("#")) if isinstance(declared, str) else None
+    if cls is None:
+        raise NotApplicable(f"outputSchema declares $schema {_short(schema['$schema'])}, a dialect the"
+                            " harness does not know")
+    return cls(schema)  # type: ignore[no-any-return, unused-ignore]
 
 
 def _structured_mirrored(meeting: Meeting) -> str | None:
@@ -189,29 +223,46 @@ def _tool_results(meeting: Meeting) -> str | None:
 
 
 def _tool_list(meeting: Meeting) -> str | None:
+    """Each tool against the Tool type of the revision the server settled on: members a revision does not
+    define are not weighed there (annotations from 2025-03-26, title and outputSchema from 2025-06-18)."""
     if not meeting.tools:
         return f"tools/list answered {_short(meeting.tools_list)}"
+    revision = meeting.negotiated or LATEST_HANDSHAKE
+    since = REVISIONS.index(revision) if revision in REVISIONS else len(REVISIONS) - 1
     for tool in meeting.tools:
-        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-            return f"a tool without a string name: {_short(tool)}"
-        schema = tool.get("inputSchema")
-        if not isinstance(schema, dict) or schema.get("type") != "object":
-            return f"inputSchema is {_short(schema)}"
-        for key in ("description", "title"):
-            if key in tool and not isinstance(tool[key], str):
-                return f"{key} is {_short(tool[key])}"
+        found = _tool_types(tool, since)
+        if found is not None:
+            return found
+    return None
+
+
+def _tool_types(tool: JSON, since: int) -> str | None:
+    """`since` is the settled revision's place in REVISIONS (0: 2024-11-05)."""
+    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+        return f"a tool without a string name: {_short(tool)}"
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return f"inputSchema is {_short(schema)}"
+    if "description" in tool and not isinstance(tool["description"], str):
+        return f"description is {_short(tool['description'])}"
+    if since >= REVISIONS.index("2025-06-18"):
+        if "title" in tool and not isinstance(tool["title"], str):
+            return f"title is {_short(tool['title'])}"
         output = tool.get("outputSchema")
-        if "outputSchema" in tool and (not isinstance(output, dict) or output.get("type") != "object"):
+        stateless = since >= REVISIONS.index(STATELESS_REVISION)
+        if "outputSchema" in tool and not isinstance(output, dict):
             return f"outputSchema is {_short(output)}"
-        if "annotations" in tool:
-            annotations = tool["annotations"]
-            if not isinstance(annotations, dict):
-                return f"annotations is {_short(annotations)}"
-            if "title" in annotations and not isinstance(annotations["title"], str):
-                return f"annotations.title is {_short(annotations['title'])}"
-            for hint in HINTS:
-                if hint in annotations and not isinstance(annotations[hint], bool):
-                    return f"annotations.{hint} is {_short(annotations[hint])}"
+        if "outputSchema" in tool and not stateless and output.get("type") != "object":  # type: ignore[union-attr]
+            return f"outputSchema is {_short(output)}, not of type \"object\""
+    if since >= REVISIONS.index("2025-03-26") and "annotations" in tool:
+        annotations = tool["annotations"]
+        if not isinstance(annotations, dict):
+            return f"annotations is {_short(annotations)}"
+        if "title" in annotations and not isinstance(annotations["title"], str):
+            return f"annotations.title is {_short(annotations['title'])}"
+        for hint in HINTS:
+            if hint in annotations and not isinstance(annotations[hint], bool):
+                return f"annotations.{hint} is {_short(annotations[hint])}"
     return None
 
 
@@ -223,17 +274,14 @@ def _unknown_method(meeting: Meeting) -> str | None:
 
 
 def _batch(meeting: Meeting) -> str | None:
+    """2025-03-26 only: both pings of the batch answered. No later revision obliges a server to refuse one."""
     answered: set[JSON] = set()
     for frame in meeting.batch_frames:
         for message in frame if isinstance(frame, list) else [frame]:
             if isinstance(message, dict) and "result" in message and isinstance(message.get("id"), int):
                 answered.add(message["id"])
-    if meeting.negotiated == "2025-03-26":
-        if not all(request_id in answered for request_id in BATCH_IDS):
-            return f"a batch of two pings got {_short(meeting.batch_frames)} (before ping {AFTER_BATCH_ID})"
-        return None
-    if any(request_id in answered for request_id in BATCH_IDS):
-        return f"a batch of two pings was served: {_short(meeting.batch_frames)}"
+    if not all(request_id in answered for request_id in BATCH_IDS):
+        return f"a batch of two pings got {_short(meeting.batch_frames)} (before ping {AFTER_BATCH_ID})"
     return None
 
 
@@ -241,6 +289,123 @@ def _ping(meeting: Meeting) -> str | None:
     result = _result(meeting.ping)
     if result is None or set(result) - {"_meta"}:
         return f"ping answered {_short(meeting.ping)}"
+    return None
+
+
+def _unknown_tool(meeting: Meeting) -> str | None:
+    response = meeting.unknown_tool
+    if isinstance(response.get("error"), dict) and "result" not in response:
+        return None
+    return f"tools/call of a tool it does not list was answered {_short(response)}"
+
+
+def _tools_capability(meeting: Meeting) -> str | None:
+    if meeting.initialize is None:
+        raise NotApplicable("the client did not initialize")
+    capabilities = meeting.initialize.get("capabilities")
+    tools = capabilities.get("tools") if isinstance(capabilities, dict) else None
+    if not isinstance(tools, dict):
+        return f"initialize declared capabilities {_short(capabilities)}"
+    return None
+
+
+def _input_validation(meeting: Meeting) -> str | None:
+    """The meeting's last call ({"thought": 1}) fails the tool's input schema."""
+    if not meeting.calls:
+        return "no call was answered"
+    arguments, response = meeting.calls[-1]
+    result = _result(response)
+    if result is None or result.get("isError") is not True:
+        return f"the call {_short(arguments)}, which its inputSchema refuses, was answered {_short(response)}"
+    return None
+
+
+def _caching_hints(meeting: Meeting) -> str | None:
+    for what, response in (("server/discover", meeting.discover), ("tools/list", meeting.tools_list)):
+        result = _result(response)
+        if result is None:
+            return f"{what} answered {_short(response)}"
+        ttl = result.get("ttlMs")
+        if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
+            return f"the {what} result's ttlMs is {_short(ttl)}"
+        if result.get("cacheScope") not in CACHE_SCOPES:
+            return f"the {what} result's cacheScope is {_short(result.get('cacheScope'))}"
+    return None
+
+
+def _missing_meta(meeting: Meeting) -> str | None:
+    if not meeting.missing_meta:
+        raise NotApplicable("the client does not send _meta")
+    for name, response in meeting.missing_meta.items():
+        error = response.get("error")
+        if not isinstance(error, dict) or error.get("code") != INVALID_PARAMS:
+            return f"tools/list with {name} was answered {_short(_reply_of(response))}"
+    return None
+
+
+def _reply_of(response: dict[str, JSON]) -> dict[str, JSON]:
+    return {k: v for k, v in response.items() if k not in ("jsonrpc", "id")}
+
+
+def _log_without_level(meeting: Meeting) -> str | None:
+    for message in meeting.unsolicited:
+        if isinstance(message, dict) and message.get("method") == "notifications/message":
+            return f"sent {_short(message)} to requests that carried no logLevel"
+    return None
+
+
+def _reserved_codes(meeting: Meeting) -> str | None:
+    answers: list[tuple[str, JSON]] = [
+        ("server/discover", meeting.discover), ("tools/list", meeting.tools_list),
+        ("the unknown method", meeting.unknown_method), ("the unknown tool", meeting.unknown_tool),
+        ("the unimplemented version", meeting.unimplemented_version or {}),
+    ]
+    answers += [(f"tools/call #{n}", response) for n, (_, response) in enumerate(meeting.calls, 1)]
+    answers += [(f"tools/list with {name}", response) for name, response in meeting.missing_meta.items()]
+    for what, response in answers:
+        error = response.get("error") if isinstance(response, dict) else None
+        code = error.get("code") if isinstance(error, dict) else None
+        if isinstance(code, int) and code in RESERVED_CODES and code not in DEFINED_RESERVED_CODES:
+            return f"{what} was answered with code {code}, reserved and undefined: {_short(error)}"
+    return None
+
+
+def _stdout_messages(meeting: Meeting) -> str | None:
+    """Judged even when the meeting stopped: a line that is not a JSON-RPC message is what stopped it."""
+    failure = meeting.failure
+    if failure is not None and failure.startswith("ProtocolViolation") and NOT_JSON_RPC in failure:
+        return f"stdout carried a line that is {failure.split(NOT_JSON_RPC, 1)[1].strip()[:300]}"
+    if failure is not None:
+        return f"the meeting stopped: {failure}"
+    return None
+
+
+def _tool_order(meeting: Meeting) -> str | None:
+    first = [t.get("name") for t in meeting.tools if isinstance(t, dict)]
+    result = meeting.tools_list_again.get("result")
+    listed = result.get("tools") if isinstance(result, dict) else None
+    again = [t.get("name") for t in listed if isinstance(t, dict)] if isinstance(listed, list) else None
+    if again != first:
+        return f"tools/list named {_short(first)}, then {_short(again)}"
+    return None
+
+
+def _exits_at_end_of_input(meeting: Meeting) -> str | None:
+    if meeting.end_of_input is None:
+        return f"still running {EOF_WAIT:g} s after its stdin was closed"
+    if isinstance(meeting.end_of_input, str):
+        return f"the meeting did not reach the end of input: {meeting.end_of_input}"
+    return None
+
+
+def _tool_names(meeting: Meeting) -> str | None:
+    names = [t.get("name") for t in meeting.tools if isinstance(t, dict)]
+    for name in names:
+        if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+            return f"tool name {_short(name)}"
+    repeated = sorted({n for n in names if isinstance(n, str) and names.count(n) > 1})
+    if repeated:
+        return f"tool names listed more than once: {_short(repeated)}"
     return None
 
 
@@ -256,19 +421,33 @@ CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {
     "SPEC-9": _unknown_method,
     "SPEC-10": _batch,
     "SPEC-11": _ping,
+    "SPEC-12": _unknown_tool,
+    "SPEC-13": _tools_capability,
+    "SPEC-14": _input_validation,
+    "SPEC-15": _caching_hints,
+    "SPEC-16": _missing_meta,
+    "SPEC-17": _log_without_level,
+    "SPEC-18": _reserved_codes,
+    "SPEC-19": _tool_names,
+    "SPEC-20": _stdout_messages,
+    "SPEC-21": _tool_order,
+    "SPEC-22": _exits_at_end_of_input,
 }
 """One check per record of fixtures/spec_records.yaml (`tests/fast/test_spec_records.py` pairs them)."""
 
 APPLIES_BY_OFFER: Final = frozenset({"SPEC-1"})
 """Records about the handshake itself: they bind whatever the server answers, once the client initialized."""
+TRANSPORT: Final = frozenset({"SPEC-20"})
+"""Records of the stdio transport itself: they bind in every era, settled or not, and read a stopped meeting
+(what stopped it is their finding)."""
 
 
 def judge(record_id: str, meeting: Meeting) -> None:
     """Return when `record_id` holds on `meeting`; raise `NotApplicable` or `SpecDeparture` otherwise."""
     spec = default_spec_catalog().get(record_id)
-    if meeting.failure is not None:
+    if meeting.failure is not None and record_id not in TRANSPORT:
         raise SpecDeparture(spec, meeting, f"the meeting stopped: {meeting.failure}")
-    if record_id not in APPLIES_BY_OFFER and not spec.applies_to(meeting.negotiated):
+    if record_id not in APPLIES_BY_OFFER | TRANSPORT and not spec.applies_to(meeting.negotiated):
         settled = meeting.negotiated or "no revision"
         raise NotApplicable(f"not applicable: the {meeting.era.name} client settled on {settled}, "
                             f"{spec.id} binds {', '.join(spec.revisions)}")

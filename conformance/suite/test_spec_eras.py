@@ -93,3 +93,60 @@ def test_batches_as_the_revision_says(target: Target, spec_era: Era, era_meeting
 @evidences("SPEC-11")
 def test_ping_is_answered_empty(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-11", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-12")
+def test_unknown_tool_is_a_protocol_error(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-12", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-13")
+def test_initialize_declares_tools(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-13", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-14")
+def test_input_validation_is_a_tool_execution_error(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-14", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-15")
+def test_cacheable_results_carry_hints(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-15", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-16")
+def test_missing_meta_is_invalid_params(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-16", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-17")
+def test_no_log_message_without_log_level(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-17", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-18")
+def test_no_undefined_reserved_error_codes(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-18", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-19")
+def test_tool_names_follow_the_naming_rules(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-19", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-20")
+def test_stdout_carries_only_mcp_messages(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-20", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-21")
+def test_tools_are_listed_in_a_stable_order(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-21", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-22")
+def test_the_server_exits_when_stdin_closes(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-22", target, spec_era, era_meetings)

@@ -66,8 +66,10 @@ def test_the_fork_is_judged_by_the_stateless_revision(
     assert judged["SPEC-2"] == judged["SPEC-4"] == "holds"  # server/discover's shape; resultType
     # ping is removed at 2026-07-28 (its changelog, item 5): not a requirement there.
     assert judged["SPEC-11"] == "n/a"
-    # The release is never judged by 2026-07-28's records: it does not settle on it.
+    # The release is never judged by 2026-07-28's records: it does not settle on it. Only the stdio
+    # transport's requirement (SPEC-20, nothing but MCP messages on stdout) binds whatever it settles on.
     release = verdicts(meetings["npm:2026.8.31", "2026-07-28"])
+    assert release.pop("SPEC-20") == "holds"
     assert set(release.values()) == {"n/a"}, release
 
 

@@ -69,7 +69,7 @@ def test_each_era_lists_what_holds_is_not_applicable_and_departs_there(
         assert len(row.not_applicable) == sum(s == "skipped" for s in by_era.values())
         cells = row.cells()
         assert f"<td>{cells[0]}</td><td>2025-11-25</td>" in page
-        assert cells[5] == (", ".join(row.departing) or "-")
+        assert cells[6] == (", ".join(row.departing) or "-")
 
 
 def test_one_era_with_nothing_departing_shows_no_table(shipped: Report) -> None:
@@ -84,5 +84,16 @@ def test_a_departure_at_one_era_is_named_in_its_row(shipped: Report) -> None:
     settled = {"2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18"}
     text = render_markdown(_judged(shipped, outcomes, settled))
     table = text[text.index("## Eras"):text.index("## Gate")]
-    assert "| 2025\\-03\\-26 | 2025\\-03\\-26 | 1 | 0 | 1 | SPEC\\-10 |" in table
-    assert "| 2025\\-06\\-18 | 2025\\-06\\-18 | 1 | 0 | 0 | \\- |" in table
+    assert "| 2025\\-03\\-26 | 2025\\-03\\-26 | \\- | 1 | 0 | 1 | SPEC\\-10 |" in table
+    assert "| 2025\\-06\\-18 | 2025\\-06\\-18 | \\- | 1 | 0 | 0 | \\- |" in table
+
+
+def test_each_row_says_what_its_client_meets(shipped: Report) -> None:
+    """report.json `era_meets` (calls/meetings.py `meets`) is the row's third cell, in both writers."""
+    outcomes = {"SPEC-1": {"2025-03-26": "passed"}, "SPEC-2": {"2026-07-28": "skipped"}}
+    said = "server/discover refused (-32601); serves 2026-07-28 requests the old way"
+    report = _judged(shipped, outcomes, {"2025-03-26": "2025-03-26", "2026-07-28": None})
+    report = report.model_copy(update={"era_meets": {"2026-07-28": said}})
+    assert said in render_html(report)
+    row = "| 2026\\-07\\-28 | none agreed | server/discover refused \\(\\-32601\\); serves"
+    assert row in render_markdown(report)

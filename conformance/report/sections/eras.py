@@ -15,19 +15,22 @@ from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotSh
 from conformance.report.style import table
 from conformance.report.text import is_comparison_only
 
-HEADER = ("era (client)", "settled on", "holds", "not applicable", "departs", "departing records")
+HEADER = ("era (client)", "settled on", "the client meets", "holds", "not applicable", "departs",
+          "departing records")
 
 
 @dataclass(frozen=True)
 class EraRow:
     era: str
     settled: str | None
+    meets: str
     holds: tuple[str, ...]
     not_applicable: tuple[str, ...]
     departing: tuple[str, ...]
 
     def cells(self) -> list[str]:
-        return [self.era, self.settled or "none agreed", str(len(self.holds)), str(len(self.not_applicable)),
+        return [self.era, self.settled or "none agreed", self.meets or "-", str(len(self.holds)),
+                str(len(self.not_applicable)),
                 str(len(self.departing)), ", ".join(self.departing) or "-"]
 
 
@@ -43,7 +46,7 @@ def view(report: Report) -> tuple[EraRow, ...] | NotShown:
                 judged.setdefault(era, {})[rv.id] = test.status
     rows = tuple(
         EraRow(
-            era, report.eras.get(era),
+            era, report.eras.get(era), report.era_meets.get(era, ""),
             tuple(r for r, status in verdicts.items() if status == "passed"),
             tuple(r for r, status in verdicts.items() if status == "skipped"),
             tuple(r for r, status in verdicts.items() if status in ("failed", "error")),
@@ -60,8 +63,9 @@ def _order(era: str) -> int:
 
 
 INTRO = ("The specification's records judged with each era's client (`run --era`): the revision the target "
-         "settled on with it, and the records holding, not applicable (a revision it did not settle on) and "
-         "departing there.")
+         "settled on with it, what that client meets (for a 2026-07-28 client that settled on none, what the "
+         "server does with its requests), and the records holding, not applicable (a revision it did not "
+         "settle on) and departing there.")
 
 
 def markdown(rows: tuple[EraRow, ...], detail: Detail) -> list[str]:
@@ -74,7 +78,7 @@ def html(rows: tuple[EraRow, ...]) -> list[Content]:
     return [
         tag("h2", "Eras", id="eras"),
         tag("p", INTRO.replace("`", "")),
-        table(HEADER, [row.cells() for row in rows], numeric=(2, 3, 4)),
+        table(HEADER, [row.cells() for row in rows], numeric=(3, 4, 5)),
     ]
 
 

@@ -67,6 +67,7 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
         ("Not confirmed", g.unconfirmed),
         ("Reason still TODO (--strict-baseline)", g.unexplained),
         ("Expected by the baseline", g.expected),
+        ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
     ):
         if entries:
             lines += [f"**{title}**", ""]
@@ -94,6 +95,7 @@ def html(shown: GateView) -> list[Content]:
         ("departure changed", g.changed),
         ("reason TODO", g.unexplained),
         ("expected", g.expected),
+        ("guidance (not gating)", g.advisory),
     ):
         rows += [
             [label, tag("a", e.record, href=f"#rec-{e.record}"), verdict(e.verdict), e.expected, e.reason]

@@ -1,0 +1,115 @@
+"""Each new or changed spec check fails on a server built to break its requirement, and holds on the same
+server unbroken (tests/servers/spec_breaker.py): a check that cannot fail, or that fails a correct server,
+shows here. Real processes, met as each era's client meets them."""
+
+from __future__ import annotations
+
+import shlex
+from functools import cache
+
+import pytest
+
+from conformance.calls.meetings import Meeting, meet, meets
+from conformance.core.eras import AUTO, ERAS, era_named
+from conformance.suite.spec_checks import SpecDeparture, judge, verdicts
+from conformance.targets.specs import resolve_target
+from tests.servers import command
+
+BREAKS = [
+    # (the break, the record it breaks, the era whose client sees it)
+    ("unknown-tool-result", "SPEC-12", "2024-11-05"),
+    ("unknown-tool-result", "SPEC-12", "2026-07-28"),
+    ("no-tools-capability", "SPEC-13", "2025-06-18"),
+    ("validation-as-error", "SPEC-14", "2025-11-25"),
+    ("no-cache-hints", "SPEC-15", "2026-07-28"),
+    ("meta-unchecked", "SPEC-16", "2026-07-28"),
+    ("log-always", "SPEC-17", "2026-07-28"),
+    ("reserved-code", "SPEC-18", "2026-07-28"),
+    ("bad-tool-name", "SPEC-19", "2025-11-25"),
+    ("no-requested", "SPEC-3", "2026-07-28"),
+    ("output-invalid", "SPEC-5", "2025-11-25"),
+    ("array-output", "SPEC-8", "2025-11-25"),
+    ("garbage-stdout", "SPEC-20", "2024-11-05"),
+    ("garbage-stdout", "SPEC-20", "2026-07-28"),
+    ("shuffled-tools", "SPEC-21", "2026-07-28"),
+    ("ignore-eof", "SPEC-22", "2026-07-28"),
+]
+
+
+UNBROKEN = {"output-invalid": ("draft07-output",)}
+"""The same server with the requirement met, where that is not the plain server (it declares no schema)."""
+
+
+@cache
+def _met(breaks: tuple[str, ...], era: str) -> Meeting:
+    args = [arg for name in breaks for arg in ("--break", name)]
+    target = resolve_target("cmd:" + shlex.join(command("spec_breaker", *args)))
+    meeting = meet(target, era_named(era), timeout=20)
+    assert meeting.failure is None or "garbage-stdout" in breaks, meeting.failure
+    return meeting
+
+
+@pytest.mark.parametrize("era", [e.name for e in (*ERAS, AUTO)])
+def test_the_unbroken_server_departs_from_nothing(era: str) -> None:
+    departing = {r: v for r, v in verdicts(_met((), era)).items() if v.startswith("deviates")}
+    assert not departing
+
+
+@pytest.mark.parametrize(("broken", "record", "era"), BREAKS)
+def test_each_break_fails_its_record_and_only_it(broken: str, record: str, era: str) -> None:
+    meeting = _met((broken,), era)
+    with pytest.raises(SpecDeparture, match=rf"^{record} \("):
+        judge(record, meeting)
+    judge(record, _met(UNBROKEN.get(broken, ()), era))
+    others = {r for r, v in verdicts(meeting).items() if v.startswith("deviates")} - {record}
+    if broken == "garbage-stdout":  # the meeting stops at the line: every check that applies says so
+        assert all("the meeting stopped" in verdicts(meeting)[r] for r in others), others
+        return
+    assert not others, others
+
+
+def test_guidance_records_are_not_weighed_where_their_revision_is_not_settled() -> None:
+    """SPEC-14 (2025-11-25 on) does not bind a 2025-06-18 client: not applicable there."""
+    assert verdicts(_met(("validation-as-error",), "2025-06-18"))["SPEC-14"] == "n/a"
+
+
+@pytest.mark.parametrize("era", ["2025-06-18", "2025-11-25", "2026-07-28"])
+def test_structured_content_is_read_in_its_declared_dialect(era: str) -> None:
+    """{"n": 1} against a draft-07 schema whose `$ref` has a sibling `type: string`: valid in draft-07 (which
+    ignores siblings of `$ref`), invalid if read as 2020-12. The check reads it as its `$schema` says."""
+    meeting = _met(("draft07-output",), era)
+    judge("SPEC-5", meeting)
+    judge("SPEC-6", meeting)
+
+
+def test_an_array_output_schema_is_any_json_schema_at_2026_07_28() -> None:
+    """2026-07-28 loosens outputSchema to any JSON Schema and structuredContent to any JSON value."""
+    judge("SPEC-8", _met(("array-output",), "2026-07-28"))
+    judge("SPEC-5", _met(("array-output",), "2026-07-28"))
+
+
+@pytest.mark.parametrize(("server", "era", "said"), [
+    ("mini", "2025-06-18", "initialize settles on 2025-06-18"),
+    ("mini", "2026-07-28", "server/discover refused (-32601); serves 2026-07-28 requests the old way (results"
+                           " without resultType, even one naming version 1999-01-01)"),
+    ("mini", "auto", "server/discover refused (-32601); initialize settles on 2025-11-25"),
+    ("modern", "2026-07-28", "served statelessly at 2026-07-28"),
+    ("spec_breaker", "auto", "served statelessly at 2026-07-28"),
+])
+def test_what_each_era_s_client_meets(server: str, era: str, said: str) -> None:
+    """The line the era table and the report's Eras table print: how the client settled, and for a
+    2026-07-28 client that settled on nothing, what the server does with its requests."""
+    meeting = meet(resolve_target("cmd:" + shlex.join(command(server))), era_named(era), timeout=20)
+    assert meets(meeting) == said
+
+
+def test_python_sdk_pinned_to_2026_07_28_meets_the_breaker_and_fails_on_an_old_way_server() -> None:
+    """The era table's `--sdk` line: python-sdk's own client agrees with the checks, a server meeting the
+    2026-07-28 records serves it, one answering the old way (mini.py, as every release) fails every call."""
+    from scripts.era_table import sdk_pinned
+
+    modern = sdk_pinned("cmd:" + shlex.join(command("spec_breaker")))
+    assert modern == "adopts 2026-07-28; list_tools: 1 tool(s); call_tool: isError False"
+    old = sdk_pinned("cmd:" + shlex.join(command("mini")))
+    assert "list_tools: ValidationError" in old and "cacheScope, resultType, ttlMs missing" in old, old
+    assert "call_tool: ValidationError" in old and "CallToolResult.resultType" in old, old
