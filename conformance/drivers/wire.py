@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
+from conformance.core.arguments_map import Renamer
 from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -165,8 +166,12 @@ class WireDriver(Managed):
         max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
         era: Era = LEGACY,
+        renames: Mapping[str, str] | None = None,
     ) -> None:
         self.command = tuple(command)
+        self.renamer = Renamer(renames) if renames else None
+        """The port's spelling of the original's argument names (`--arguments-map`): applied to every frame
+        written, so each call the suite sends reaches the server as it spells them."""
         self.era = era
         """The client this driver is: how `connect` opens, and the `_meta` a stateless client sends."""
         self.negotiated: str | None = None
@@ -440,6 +445,8 @@ class WireDriver(Managed):
 
     def _write(self, frame: bytes, deadline: float, what: str, timeout: float) -> None:
         """Write all of `frame`; a server that stops reading its stdin cannot block us past the deadline."""
+        if self.renamer is not None:
+            frame = self.renamer.frame(frame)
         if self.transcript is not None:
             self.transcript.record("sent", frame, pid=self._transcript_pid)
         data: bytes | memoryview = frame

@@ -243,6 +243,31 @@ class Gate(_Frozen):
     )
 
 
+class ArgumentCheck(_Frozen):
+    """The original's canonical valid call, sent once in the preflight: whether the target takes it as the
+    original spells it (or as `--arguments-map` respells it)."""
+
+    accepted: bool | None = Field(
+        description="false: refused for its argument names, and the run stopped; null: the call did not come "
+        "back (the target failed), left to the suite"
+    )
+    sent: list[str] = Field(description="the call's argument names as sent to the target")
+    required: list[str] = Field(default_factory=list, description="what the target's inputSchema requires")
+    refusal: str = Field(default="", description="the refusal's words, cut to 300 characters")
+    spelling: dict[str, str] = Field(
+        default_factory=dict,
+        description="a spelling of the original's names detected in the target's inputSchema and confirmed "
+        "by a call it accepted (original → target); empty when none was",
+    )
+    arguments_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="the mapping every call of this run was sent through (original → target)",
+    )
+    arguments_map_from: str | None = Field(
+        default=None, description="where the mapping came from: the --arguments-map file, or snake_case"
+    )
+
+
 class Preflight(_Frozen):
     """Starting the target before the suite: it must start, initialize and offer the tool."""
 
@@ -260,6 +285,9 @@ class Preflight(_Frozen):
     )
     hint: str | None = Field(default=None, description="what to do about that case")
     transcript: str | None = None
+    arguments: ArgumentCheck | None = Field(
+        default=None, description="whether the target takes the original's call (None: not asked)"
+    )
 
 
 class RunSelection(_Frozen):

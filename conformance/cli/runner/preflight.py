@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
+from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -27,11 +28,13 @@ def check_target(
     *,
     handover: Handover | None = None,
     meanwhile: Callable[[], object] | None = None,
+    mapped_from: str | None = None,
 ) -> tuple[Preflight, dict[str, str], str | None]:
     """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
     handed over (to become the suite's shared server) instead of closed, when `handover` is given.
     `meanwhile` runs once the process is started and before it is asked to initialize: work of this
-    process that then overlaps the target's own start-up."""
+    process that then overlaps the target's own start-up. The original's call is sent once (through the
+    target's `--arguments-map`, `mapped_from`): a target refusing it for its argument names is not usable."""
     server_info: dict[str, str] = {}
     protocol: str | None = None
     with Transcript(transcript_path) as transcript:
@@ -47,7 +50,15 @@ def check_target(
                     server_info = {str(k): str(v) for k, v in info.items()}
                 version = result.get("protocolVersion")
                 protocol = version if isinstance(version, str) else None
-                checked = _offers_the_tool(driver.list_tools(), driver.stderr_tail())
+                listing = driver.list_tools()
+                checked = _offers_the_tool(listing, driver.stderr_tail())
+                if checked.ok:
+                    arguments = check_arguments(driver, listing, mapped_from)
+                    checked = checked.model_copy(update={"arguments": arguments})
+                    if arguments.accepted is False:
+                        checked = checked.model_copy(update={"ok": False, "error": stop_sentence(arguments)})
+                    elif arguments.accepted is None:
+                        return checked, server_info, protocol  # the call failed: not a process to hand over
                 if checked.ok and handover is not None:
                     handover.offer(target, driver)
                     handed = True
@@ -112,11 +123,12 @@ def _tool_names(result: object) -> list[str] | None:
 
 
 def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None,
-              meanwhile: Callable[[], object] | None = None) -> TargetSeen:
+              meanwhile: Callable[[], object] | None = None, mapped_from: str | None = None) -> TargetSeen:
     """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`, a failure
     explained."""
     checked, server_info, protocol = check_target(
-        target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile
+        target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile,
+        mapped_from=mapped_from,
     )
     if not checked.ok:
         problem = missing_path(target, f"{checked.error}\n{checked.stderr_tail}")

@@ -42,7 +42,7 @@ def html(preflight: Preflight) -> list[Content]:
 
 
 def terminal(preflight: Preflight) -> list[str]:
-    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', 300)}"]
+    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', 1000)}"]
     for n, said in enumerate(preflight.stderr_lines):
         lines.append(f"    {'its stderr: ' if n == 0 else ' ' * 12}{safe(said, 300)}")
     if preflight.hint:
