@@ -25,8 +25,8 @@ ORIGINAL = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "i
 HINT = (
     "No module named 'mcp.server.fastmcp'. This is mcp 2.x, where FastMCP was renamed to MCPServer (from "
     "mcp.server.mcpserver import MCPServer) and other APIs changed; see the migration guide at "
-    "https://py.sdk.modelcontextprotocol.io/v2/migration/#fastmcp-renamed-to-mcpserver or pin 'mcp<2' to keep "
-    "running v1 code."
+    "https://py.sdk.modelcontextprotocol.io/v2/migration/#fastmcp-renamed-to-mcpserver or pin 'mcp<2' to "
+    "keep running v1 code."
 )
 _LOCK = threading.Lock()
 
@@ -96,7 +96,8 @@ def main() -> None:
             if MODE == "snake" and isinstance(arguments, dict):
                 # The port reads only its own names: the original's spelling is not one of them.
                 by_snake = {snake(k): k for k in ORIGINAL}
-                arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v for k, v in arguments.items()}
+                arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v
+                             for k, v in arguments.items()}
             if MODE == "print" and isinstance(arguments, dict):
                 print(f"Thought {arguments.get('thoughtNumber')}: {arguments.get('thought')}", flush=True)
             text, is_error = thinking.process_thought(arguments)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from conformance.report.sections import (
+    arguments,
     claims,
     comparison,
     contents,
@@ -32,6 +33,7 @@ from conformance.report.sections.section import Section
 SECTIONS: Final[tuple[Section, ...]] = (
     title.SECTION,
     preflight.SECTION,
+    arguments.SECTION,
     interrupted.SECTION,
     contents.SECTION,
     summary.SECTION,
