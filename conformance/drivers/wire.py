@@ -170,6 +170,8 @@ class WireDriver(Managed):
     ) -> None:
         self.command = tuple(command)
         self.renamer = Renamer(renames) if renames else None
+        self.started_at: float | None = None
+        """When the process was started (monotonic): what a stray line's time is counted from."""
         """The port's spelling of the original's argument names (`--arguments-map`): applied to every frame
         written, so each call the suite sends reaches the server as it spells them."""
         self.era = era
@@ -222,6 +224,7 @@ class WireDriver(Managed):
             raise RuntimeError("WireDriver already started")
         proc = process.spawn(self.command, env=self.env)
         self._proc = proc
+        self.started_at = time.monotonic()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None, (
             "the harness could not open the server's stdin, stdout and stderr pipes")
         self._stdin_fd = proc.stdin.fileno()
@@ -584,6 +587,10 @@ class WireDriver(Managed):
         except ServerExited as exc:
             self._failed(exc)
             raise
+
+    def read_parsed(self, line: bytes) -> dict[str, JSON]:
+        """A line read with `read_frame`, validated as JSON-RPC (`ProtocolViolation` if it is not)."""
+        return self._parse(line)
 
     def read_message(self, timeout: float | None = None) -> dict[str, JSON]:
         """The next stdout message of any kind (response, notification, request), validated as JSON-RPC."""

@@ -4,7 +4,8 @@ its boxes on stderr) with one habit of a real third-party server each.
 usage: ports.py MODE
   snake   takes thought_number, total_thoughts, next_thought_needed, ... (snake_case, as Python ports do):
           a call spelled as the original's is refused, like a port's own validation refuses it
-  logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after start
+  logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after the server
+          answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
 """
@@ -74,8 +75,6 @@ def main() -> None:
     thinking = SequentialThinkingServer(detect_prefixes(), stderr)
     sys.stderr.write("Sequential Thinking MCP Server running on stdio\n")
     sys.stderr.flush()
-    if MODE == "logger":
-        threading.Timer(0.2, log_line, ("server started",)).start()
 
     for line in sys.stdin.buffer:
         try:
@@ -85,6 +84,8 @@ def main() -> None:
         if not isinstance(message, dict) or "id" not in message:
             continue
         method, ident = message.get("method"), message["id"]
+        if method == "initialize" and MODE == "logger":
+            threading.Timer(0.2, log_line, ("client connected",)).start()
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                                       "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}

@@ -5,13 +5,15 @@ identical failures. A usable process is handed over to become the suite's shared
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.drivers.errors import DriverError, TargetError
+from conformance.drivers.errors import DriverError, ProtocolViolation, ServerTimeout, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
@@ -59,6 +61,8 @@ def check_target(
                         checked = checked.model_copy(update={"ok": False, "error": stop_sentence(arguments)})
                     elif arguments.accepted is None:
                         return checked, server_info, protocol  # the call failed: not a process to hand over
+                    else:
+                        _quiet(driver)
                 if checked.ok and handover is not None:
                     handover.offer(target, driver)
                     handed = True
@@ -82,6 +86,32 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
+
+
+QUIET_AFTER_START: Final = 1.0
+"""How long after its start a target's stdout must have stayed free of anything but answers: a logger that
+writes asynchronously (pino's default destination, a timer) writes its first line within it
+(docs/running.md says what was measured)."""
+QUIET_AFTER_ANSWER: Final = 0.2
+"""And at least this long after the preflight's call was answered: a logger of each call writes by then."""
+
+
+def _quiet(driver: WireDriver) -> None:
+    """Read stdout until the quiet window has passed: a message is fine (a notification), anything else is
+    a stray line and raises `ProtocolViolation` (the preflight's stop, CMP-4), with when it came."""
+    started = driver.started_at if driver.started_at is not None else time.monotonic()
+    until = max(started + QUIET_AFTER_START, time.monotonic() + QUIET_AFTER_ANSWER)
+    while (left := until - time.monotonic()) > 0:
+        try:
+            line = driver.read_frame(left)
+        except ServerTimeout:
+            return
+        try:
+            driver.read_parsed(line)
+        except ProtocolViolation as exc:
+            after = time.monotonic() - started
+            raise ProtocolViolation(f"{exc} ({after:.2f} s after the server started, with nothing asked)",
+                                    line=exc.line, stderr_tail=exc.stderr_tail) from None
 
 
 @contextlib.contextmanager
