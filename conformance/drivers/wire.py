@@ -545,7 +545,7 @@ class WireDriver(Managed):
                 line=line,
                 stderr_tail=self.stderr_tail(),
             ) from None
-        problem = _jsonrpc_problem(message)
+        problem = jsonrpc_problem(message)
         if problem is not None:
             raise ProtocolViolation(
                 f"{NOT_JSON_RPC} a JSON-RPC 2.0 message ({problem}): {decode(line[:200])!r}",
@@ -787,7 +787,7 @@ class WireDriver(Managed):
         return self.request("tools/call", params, timeout=timeout)
 
 
-def _jsonrpc_problem(message: object) -> str | None:
+def jsonrpc_problem(message: object) -> str | None:
     """Why `message` is not a JSON-RPC 2.0 message, or None when it is one."""
     if not isinstance(message, dict):
         return f"a JSON {type(message).__name__}, not an object"

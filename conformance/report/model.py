@@ -478,6 +478,33 @@ class StoreGrowth(_Frozen):
     points: list[GrowthPoint]
 
 
+class StrayLine(_Frozen):
+    """One line on the target's stdout that is not JSON-RPC: what it said, in which phase, and when."""
+
+    text: str = Field(description="the line, cut to 200 characters")
+    phase: str = Field(description="the preflight, the suite, the witness step, ...")
+    transcript: str = Field(description="the transcript it is in (transcripts/NAME.jsonl)")
+    after_s: float | None = Field(default=None, description="seconds after its process was started")
+    after_request: str | None = Field(
+        default=None,
+        description="the last request written to that process before it: `tools/call (request 20)`",
+    )
+
+
+class StdoutHygiene(_Frozen):
+    """Every line the target wrote on stdout that is not JSON-RPC, counted over the run's transcripts (the
+    preflight, the suite's recorded processes, the witness step): a stdio client breaks on each (CMP-4)."""
+
+    lines_seen: int
+    lines: list[StrayLine] = Field(default_factory=list, description="the first 20")
+    late_answers_dropped: list[str] = Field(
+        default_factory=list,
+        description="answers read after a stray line had already failed their request, so skipped as late: "
+        "`witness step: request 20`",
+    )
+    scanned_all: bool = Field(default=True, description="false when a transcript was too long to scan whole")
+
+
 class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
@@ -503,6 +530,9 @@ class Report(_Frozen):
     unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list, description="behaviour changes, leading")
     comparison: Comparison | None = Field(default=None, description="set when run against a second target")
+    stdout_hygiene: StdoutHygiene | None = Field(
+        default=None, description="set when the target wrote anything but JSON-RPC on stdout, in any phase"
+    )
     growth: list[StoreGrowth] = Field(
         default_factory=list, description="the store's growth against calls, as observed by the suite"
     )

@@ -23,6 +23,7 @@ from conformance.gate.baseline import Baseline, canonical_entries, check_spec, l
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
+from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.model import Gate, Report, RunInfo, RunSelection
 from conformance.report.text import stopped_before_checks
 from conformance.report.write import write_report
@@ -102,6 +103,9 @@ class RunReport:
             # A run the breaker stopped keeps its evidence: a target that ends itself shows it best. A
             # preflight stop's evidence is its own transcript: a replay of some record's witness is not it.
             report = _evidenced(report, options)
+        hygiene = stdout_hygiene(self.transcripts)
+        if hygiene is not None:
+            report = report.model_copy(update={"stdout_hygiene": hygiene})
         if options.shard is not None:
             report = _as_shard(report, options.shard)
             if results is not None:

@@ -25,6 +25,7 @@ from conformance.report.sections import (
     preflight,
     records,
     root_causes,
+    stdout,
     summary,
     title,
 )
@@ -34,6 +35,7 @@ SECTIONS: Final[tuple[Section, ...]] = (
     title.SECTION,
     preflight.SECTION,
     arguments.SECTION,
+    stdout.SECTION,
     interrupted.SECTION,
     contents.SECTION,
     summary.SECTION,
