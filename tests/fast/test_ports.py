@@ -63,7 +63,8 @@ def test_the_mapping_respells_every_call_and_the_port_accepts_the_originals_call
 def test_the_preflight_stops_a_port_refusing_the_originals_names(tmp_path: Path) -> None:
     checked, _, _ = check_target(port("snake"), tmp_path / "t.jsonl", 10)
     assert not checked.ok
-    assert checked.error is not None and "requires thought, next_thought_needed" in checked.error, checked.error
+    assert checked.error is not None, checked
+    assert "requires thought, next_thought_needed" in checked.error, checked.error
 
 
 def test_a_refusal_for_other_reasons_is_left_to_the_suite(tmp_path: Path) -> None:
