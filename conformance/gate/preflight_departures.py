@@ -35,9 +35,12 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
         outcome = TestOutcome(nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD],
                               status="failed", message=f"{seen}, {_SAID}", transcript=transcript)
     elif preflight.arguments is not None and preflight.arguments.accepted is False:
+        check = preflight.arguments
+        said = (f"the server's {TOOL} requires {', '.join(check.required) or 'other fields'} and refuses the "
+                f"original's call ({', '.join(check.sent)}): “{check.refusal}”, where the original takes "
+                f"{', '.join(ARGUMENT_NAMES)}")
         outcome = TestOutcome(nodeid=ARGUMENTS_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
-                              status="failed", transcript=preflight.transcript or None,
-                              message=f"{preflight.error}; the original takes {', '.join(ARGUMENT_NAMES)}")
+                              status="failed", transcript=preflight.transcript or None, message=said)
     elif preflight.tool_offered is False and preflight.tools:
         offered = ", ".join(preflight.tools)
         outcome = TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
