@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -83,9 +83,9 @@ class Renamer:
             return frame
         return self._pattern.sub(lambda m: b'"' + self._to[m.group(1)] + b'"', frame)
 
-    def arguments(self, arguments: object) -> object:
+    def arguments(self, arguments: dict[str, Any] | None) -> dict[str, Any] | None:
         """A call's arguments as the SDK client sends them: the top-level keys renamed."""
-        if not self.renames or not isinstance(arguments, dict):
+        if not self.renames or arguments is None:
             return arguments
         return {self.renames.get(k, k): v for k, v in arguments.items()}
 

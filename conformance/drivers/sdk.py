@@ -304,7 +304,6 @@ class SdkDriver(Managed):
     def call_tool(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
         session = self.session
         sent = self.renamer.arguments(arguments)
-        assert sent is None or isinstance(sent, dict)
         return self._run("tools/call", lambda: session.call_tool(name, sent))
 
     def stderr_bytes(self) -> bytes:
