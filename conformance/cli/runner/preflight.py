@@ -62,7 +62,10 @@ def check_target(
                     elif arguments.accepted is None:
                         return checked, server_info, protocol  # the call failed: not a process to hand over
                     else:
-                        _quiet(driver)
+                        stray = _quiet(driver)
+                        if stray is not None:  # its stderr (the call's box) says nothing of it
+                            checked = checked.model_copy(update={"ok": False, "error": stray})
+                            return checked, server_info, protocol
                 if checked.ok and handover is not None:
                     handover.offer(target, driver)
                     handed = True
@@ -96,22 +99,21 @@ QUIET_AFTER_ANSWER: Final = 0.2
 """And at least this long after the preflight's call was answered: a logger of each call writes by then."""
 
 
-def _quiet(driver: WireDriver) -> None:
+def _quiet(driver: WireDriver) -> str | None:
     """Read stdout until the quiet window has passed: a message is fine (a notification), anything else is
-    a stray line and raises `ProtocolViolation` (the preflight's stop, CMP-4), with when it came."""
+    a stray line: the preflight's stop (CMP-4), said with when it came."""
     started = driver.started_at if driver.started_at is not None else time.monotonic()
     until = max(started + QUIET_AFTER_START, time.monotonic() + QUIET_AFTER_ANSWER)
     while (left := until - time.monotonic()) > 0:
         try:
             line = driver.read_frame(left)
         except ServerTimeout:
-            return
+            return None
         try:
             driver.read_parsed(line)
         except ProtocolViolation as exc:
-            after = time.monotonic() - started
-            raise ProtocolViolation(f"{exc} ({after:.2f} s after the server started, with nothing asked)",
-                                    line=exc.line, stderr_tail=exc.stderr_tail) from None
+            return f"{exc} ({time.monotonic() - started:.2f} s after the server started, with nothing asked)"
+    return None
 
 
 @contextlib.contextmanager
