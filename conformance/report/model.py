@@ -253,6 +253,8 @@ class ArgumentCheck(_Frozen):
     )
     sent: list[str] = Field(description="the call's argument names as sent to the target")
     required: list[str] = Field(default_factory=list, description="what the target's inputSchema requires")
+    properties: list[str] = Field(default_factory=list,
+                                  description="the names the target's inputSchema lists")
     refusal: str = Field(default="", description="the refusal's words, cut to 300 characters")
     spelling: dict[str, str] = Field(
         default_factory=dict,

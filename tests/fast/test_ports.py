@@ -49,6 +49,17 @@ def test_a_snake_case_port_is_stopped_naming_both_sides_fields_and_the_spelling_
     assert f"--arguments-map {SNAKE_CASE}" in said, said
 
 
+def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: Path) -> None:
+    """No snake_case spelling and no field marked required: the names it lists are not the original's."""
+    checked, _, _ = check_target(port("words"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    said = (f"the server's `{TOOL}` takes text, step, steps, more (its inputSchema requires none); the "
+            "original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused: “unexpected "
+            "arguments: ")
+    assert checked.error.startswith(said), checked.error
+    assert "--arguments-map FILE" in checked.error, checked.error
+
+
 def test_the_mapping_respells_every_call_and_the_port_accepts_the_originals_call(tmp_path: Path) -> None:
     renames = renames_of(SNAKE_CASE)
     assert set(renames) == {n for n in ARGUMENT_NAMES if n != "thought"}, renames

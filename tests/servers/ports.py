@@ -4,6 +4,7 @@ its boxes on stderr) with one habit of a real third-party server each.
 usage: ports.py MODE
   snake   takes thought_number, total_thoughts, next_thought_needed, ... (snake_case, as Python ports do):
           a call spelled as the original's is refused, like a port's own validation refuses it
+  words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
   logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after the server
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
@@ -66,6 +67,11 @@ def main() -> None:
     if MODE == "snake":
         schema["properties"] = {snake(k): v for k, v in schema["properties"].items()}
         schema["required"] = [snake(k) for k in schema.get("required", [])]
+    words = {"text": "thought", "step": "thoughtNumber", "steps": "totalThoughts",
+             "more": "nextThoughtNeeded"}
+    if MODE == "words":
+        schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
+                                                   "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
     tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
 
     def stderr(data: bytes) -> None:
@@ -99,6 +105,13 @@ def main() -> None:
                 by_snake = {snake(k): k for k in ORIGINAL}
                 arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v
                              for k, v in arguments.items()}
+            if MODE == "words" and isinstance(arguments, dict):
+                if set(arguments) - set(words):
+                    unknown = ", ".join(sorted(set(arguments) - set(words)))
+                    refused = {"code": -32602, "message": f"unexpected arguments: {unknown}"}
+                    write({"jsonrpc": "2.0", "id": ident, "error": refused})
+                    continue
+                arguments = {words[k]: v for k, v in arguments.items()}
             if MODE == "print" and isinstance(arguments, dict):
                 print(f"Thought {arguments.get('thoughtNumber')}: {arguments.get('thought')}", flush=True)
             text, is_error = thinking.process_thought(arguments)

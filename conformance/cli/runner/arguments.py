@@ -31,17 +31,19 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
     try:
         answer = driver.call_tool(TOOL, dict(PROBE_ARGUMENTS), timeout=min(driver.timeout, CALL_TIMEOUT))
     except DriverError:
-        return ArgumentCheck(accepted=None, sent=sent, required=required, arguments_map=renames,
-                             arguments_map_from=mapped_from)
+        return ArgumentCheck(accepted=None, sent=sent, required=required, properties=properties,
+                             arguments_map=renames, arguments_map_from=mapped_from)
     refusal = _refusal(answer)
-    check = ArgumentCheck(accepted=True, sent=sent, required=required, arguments_map=renames,
-                          arguments_map_from=mapped_from)
+    check = ArgumentCheck(accepted=True, sent=sent, required=required, properties=properties,
+                          arguments_map=renames, arguments_map_from=mapped_from)
     if refusal is None:
         return check
     missing = [name for name in required if name not in sent]
     respelled = snake_case_map(ARGUMENT_NAMES) if not renames else {}
     spelled = {k: v for k, v in respelled.items() if v in properties or v in required}
-    if not missing and not spelled:
+    unknown = [name for name in sent if properties and name not in properties]
+    others = [name for name in properties if name not in ARGUMENT_NAMES]
+    if not missing and not spelled and not (unknown and others):
         return check  # refused for what it says, not for its names: the suite's checks say what departs
     words = " ".join(refusal.split())
     check = check.model_copy(update={"accepted": False, "refusal": safe(words, _REFUSAL)})
@@ -52,10 +54,14 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
 
 def stop_sentence(check: ArgumentCheck) -> str:
     """The one line of the stop: both sides' fields, the refusal's words, and what to run instead."""
-    required = ", ".join(check.required) or "no field (its inputSchema lists none as required)"
+    if check.required:
+        takes = f"requires {', '.join(check.required)}"
+    else:
+        named = ", ".join(check.properties) or "no argument it names"
+        takes = f"takes {named} (its inputSchema requires none)"
     said = (
-        f"the server's `{TOOL}` requires {required}; the original's call ({', '.join(check.sent)}) is "
-        f"refused: “{check.refusal}”"
+        f"the server's `{TOOL}` {takes}; the original's call ({', '.join(check.sent)}) is refused: "
+        f"“{check.refusal}”"
     )
     if check.arguments_map:
         return f"{said}, even through --arguments-map {check.arguments_map_from}"
