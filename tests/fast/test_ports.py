@@ -54,8 +54,8 @@ def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: 
     checked, _, _ = check_target(port("words"), tmp_path / "t.jsonl", 10)
     assert not checked.ok and checked.error is not None, checked
     said = (f"the server's `{TOOL}` takes text, step, steps, more (its inputSchema requires none); the "
-            "original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused: “unexpected "
-            "arguments: ")
+            "original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused: "
+            "“unexpected arguments: ")
     assert checked.error.startswith(said), checked.error
     assert "--arguments-map FILE" in checked.error, checked.error
 
