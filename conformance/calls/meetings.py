@@ -31,6 +31,9 @@ class Spawnable(Protocol):
     @property
     def env(self) -> Mapping[str, str]: ...
 
+    @property
+    def renames(self) -> Mapping[str, str]: ...
+
 CALLS: Final[tuple[JSON, ...]] = (
     {"thought": "era one", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True},
     {"thought": "era two", "thoughtNumber": 2, "totalThoughts": 2, "nextThoughtNeeded": False,
@@ -182,7 +185,8 @@ def _reply(response: dict[str, JSON]) -> JSON:
 def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
     """Connect to a fresh process of `target` as `era`'s client and ask what every spec check reads."""
     meeting = Meeting(era)
-    driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era)
+    driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era,
+                        renames=target.renames)
     try:
         with driver:
             meeting.negotiated = driver.connect()

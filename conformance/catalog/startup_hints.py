@@ -22,6 +22,9 @@ HINTS_FORMAT: Final = "seqthink-startup-hints/1"
 LAST_LINES: Final = 3
 """How many of the last meaningful stderr lines a start failure quotes beside its first error line."""
 LINE_CHARS: Final = 300
+LAST_WORDS_CHARS: Final = 1000
+"""The first error line is the server's own last word (a dependency's message may end with what to do: "…or
+pin 'mcp<2' to keep running v1 code"): kept whole up to this, where other lines are cut at `LINE_CHARS`."""
 
 _ERROR_LINE: Final = re.compile(
     r"^(?:[\w.]*(?:Error|Exception)(?: \[[A-Z0-9_]+\])?:|(?:error|fatal|panic)\b)", re.IGNORECASE
@@ -84,14 +87,14 @@ class StartFailure:
         return f"{said}; hint ({self.case}): {self.hint}" if self.hint else said
 
 
-def meaningful_lines(stderr: str) -> list[str]:
+def meaningful_lines(stderr: str, limit: int = LINE_CHARS) -> list[str]:
     """stderr's lines without blank lines, indented lines (stack frames, an error's properties, traceback
-    frames) and Node.js's source location, caret and brace lines; each cut to `LINE_CHARS`."""
+    frames) and Node.js's source location, caret and brace lines; each cut to `limit` characters."""
     kept = []
     for line in stderr.splitlines():
         if not line.strip() or line[:1].isspace() or any(p.search(line) for p in _NOISE):
             continue
-        kept.append(_cut(line.rstrip()))
+        kept.append(_cut(line.rstrip(), limit))
     return kept
 
 
@@ -99,9 +102,9 @@ def diagnose(error: str, stderr: str, engines: str | None = None,
              hints: Sequence[StartupHint] | None = None) -> StartFailure:
     """The start failure `error` (the harness's words) with `stderr` (the server's): its meaningful lines and
     the first hint whose patterns are all found in the two; `engines` is the package.json's engines.node."""
-    lines = meaningful_lines(stderr)
+    lines = meaningful_lines(stderr, LAST_WORDS_CHARS)
     first = next((line for line in lines if _ERROR_LINE.search(line)), None)
-    last = [line for line in lines if line != first][-LAST_LINES:]
+    last = [_cut(line) for line in lines if line != first][-LAST_LINES:]
     shown = (*([first] if first else []), *last)
     text = f"{error}\n{stderr}"
     for rule in default_hints() if hints is None else hints:

@@ -25,3 +25,9 @@ PROBE_ARGUMENTS: Final[Mapping[str, JSON]] = MappingProxyType({
     "nextThoughtNeeded": False,
 })
 """A call every record says is accepted; its answer tells the current store size and branch labels."""
+
+ARGUMENT_NAMES: Final = (
+    "thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision", "revisesThought",
+    "branchFromThought", "branchId", "needsMoreThoughts",
+)
+"""The original's argument names, as its inputSchema lists them (CMP-2): what `--arguments-map` respells."""

@@ -34,6 +34,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from conformance.core.arguments_map import Renamer
 from conformance.core.eras import AUTO, ERAS, LATEST_HANDSHAKE, STATELESS_REVISION, Era
 from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
 from conformance.drivers import cancel, process
@@ -123,6 +124,7 @@ class SdkDriver(Managed):
         max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
         era: Era = OFFICIAL_HANDSHAKE,
+        renames: Mapping[str, str] | None = None,
     ) -> None:
         if not command:
             raise TargetError("empty server command")
@@ -134,6 +136,8 @@ class SdkDriver(Managed):
         (`server/discover` at 2026-07-28, falling back to `initialize`)."""
         self.negotiated: str | None = None
         self.command = tuple(command)
+        self.renamer = Renamer(renames or {})
+        """The port's spelling of the original's argument names (`--arguments-map`), applied to each call."""
         self.on_failure = on_failure
         """Told of every call's failure (death, hang, protocol violation) before it is raised; may raise."""
         self.env = dict(env or {})
@@ -299,7 +303,8 @@ class SdkDriver(Managed):
 
     def call_tool(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
         session = self.session
-        return self._run("tools/call", lambda: session.call_tool(name, arguments))
+        sent = self.renamer.arguments(arguments)
+        return self._run("tools/call", lambda: session.call_tool(name, sent))
 
     def stderr_bytes(self) -> bytes:
         return self._sink.data() if self._sink is not None else b""

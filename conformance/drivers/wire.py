@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
+from conformance.core.arguments_map import Renamer
 from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -165,8 +166,14 @@ class WireDriver(Managed):
         max_frame: int | None = None,
         on_failure: Callable[[DriverError], None] | None = None,
         era: Era = LEGACY,
+        renames: Mapping[str, str] | None = None,
     ) -> None:
         self.command = tuple(command)
+        self.renamer = Renamer(renames) if renames else None
+        self.started_at: float | None = None
+        """When the process was started (monotonic): what a stray line's time is counted from."""
+        """The port's spelling of the original's argument names (`--arguments-map`): applied to every frame
+        written, so each call the suite sends reaches the server as it spells them."""
         self.era = era
         """The client this driver is: how `connect` opens, and the `_meta` a stateless client sends."""
         self.negotiated: str | None = None
@@ -217,6 +224,7 @@ class WireDriver(Managed):
             raise RuntimeError("WireDriver already started")
         proc = process.spawn(self.command, env=self.env)
         self._proc = proc
+        self.started_at = time.monotonic()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None, (
             "the harness could not open the server's stdin, stdout and stderr pipes")
         self._stdin_fd = proc.stdin.fileno()
@@ -440,6 +448,8 @@ class WireDriver(Managed):
 
     def _write(self, frame: bytes, deadline: float, what: str, timeout: float) -> None:
         """Write all of `frame`; a server that stops reading its stdin cannot block us past the deadline."""
+        if self.renamer is not None:
+            frame = self.renamer.frame(frame)
         if self.transcript is not None:
             self.transcript.record("sent", frame, pid=self._transcript_pid)
         data: bytes | memoryview = frame
@@ -535,7 +545,7 @@ class WireDriver(Managed):
                 line=line,
                 stderr_tail=self.stderr_tail(),
             ) from None
-        problem = _jsonrpc_problem(message)
+        problem = jsonrpc_problem(message)
         if problem is not None:
             raise ProtocolViolation(
                 f"{NOT_JSON_RPC} a JSON-RPC 2.0 message ({problem}): {decode(line[:200])!r}",
@@ -577,6 +587,10 @@ class WireDriver(Managed):
         except ServerExited as exc:
             self._failed(exc)
             raise
+
+    def read_parsed(self, line: bytes) -> dict[str, JSON]:
+        """A line read with `read_frame`, validated as JSON-RPC (`ProtocolViolation` if it is not)."""
+        return self._parse(line)
 
     def read_message(self, timeout: float | None = None) -> dict[str, JSON]:
         """The next stdout message of any kind (response, notification, request), validated as JSON-RPC."""
@@ -773,7 +787,7 @@ class WireDriver(Managed):
         return self.request("tools/call", params, timeout=timeout)
 
 
-def _jsonrpc_problem(message: object) -> str | None:
+def jsonrpc_problem(message: object) -> str | None:
     """Why `message` is not a JSON-RPC 2.0 message, or None when it is one."""
     if not isinstance(message, dict):
         return f"a JSON {type(message).__name__}, not an object"

@@ -2,14 +2,15 @@
 something other than JSON-RPC on stdout breaks CMP-4 ("nothing else is written to stdout") whichever check
 was reading when it did: the preflight that could not start the suite, or the tests the target's failure
 ended, are that record's evidence. A server whose tools/list does not offer the tool (renamed, say) breaks
-CMP-2 (the listing is the original's). Either departs as the run's one cause."""
+CMP-2 (the listing is the original's), and so does one whose tool refuses the original's call for its argument
+names (its inputSchema is not the original's). Either departs as the run's one cause."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import ARGUMENT_NAMES, TOOL
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers.wire import NOT_JSON_RPC
 from conformance.report.model import Preflight
@@ -19,6 +20,7 @@ STDOUT_CHECK: Final = "stdout carries only JSON-RPC"
 """The synthesized outcomes' node ids: no suite test has them, so they never collide with one."""
 LISTING_RECORD: Final = "CMP-2"
 LISTING_CHECK: Final = "tools/list offers the tool"
+ARGUMENTS_CHECK: Final = "the tool takes the original's call"
 _SAID: Final = "where the original writes nothing but JSON-RPC to stdout (its banner and boxes go to stderr)"
 
 
@@ -32,6 +34,13 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
         seen, transcript = found
         outcome = TestOutcome(nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD],
                               status="failed", message=f"{seen}, {_SAID}", transcript=transcript)
+    elif preflight.arguments is not None and preflight.arguments.accepted is False:
+        check = preflight.arguments
+        said = (f"the server's {TOOL} requires {', '.join(check.required) or 'other fields'} and refuses the "
+                f"original's call ({', '.join(check.sent)}): “{check.refusal}”, where the original takes "
+                f"{', '.join(ARGUMENT_NAMES)}")
+        outcome = TestOutcome(nodeid=ARGUMENTS_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
+                              status="failed", transcript=preflight.transcript or None, message=said)
     elif preflight.tool_offered is False and preflight.tools:
         offered = ", ".join(preflight.tools)
         outcome = TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],

@@ -38,6 +38,8 @@ class RunOptions:
     """Hypothesis' example database: saved counterexamples are replayed first (`suite/profiles.py`)."""
     shard: ShardIdentity | None = None
     era: str = DEFAULT_ERA
+    arguments_map: str | None = None
+    """`--arguments-map`: a file mapping the original's argument names to the target's, or `snake_case`."""
     """The clients the specification's records are judged with (`suite/era_meetings.py`): `default` is
     `auto` (the newest revision the target accepts; the seed's records stay a 2024-11-05 client's), `all`
     every revision and `auto`."""
@@ -61,6 +63,8 @@ class RunOptions:
         if self.max_frame != DEFAULT_MAX_FRAME:
             argv += ["--max-frame", str(self.max_frame)]
         argv += self._selection()
+        if self.arguments_map is not None:
+            argv += ["--arguments-map", self.arguments_map]
         if self.era != DEFAULT_ERA:
             argv += ["--era", self.era]
         if self.strict_baseline:

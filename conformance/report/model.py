@@ -248,6 +248,33 @@ class Gate(_Frozen):
     )
 
 
+class ArgumentCheck(_Frozen):
+    """The original's canonical valid call, sent once in the preflight: whether the target takes it as the
+    original spells it (or as `--arguments-map` respells it)."""
+
+    accepted: bool | None = Field(
+        description="false: refused for its argument names, and the run stopped; null: the call did not come "
+        "back (the target failed), left to the suite"
+    )
+    sent: list[str] = Field(description="the call's argument names as sent to the target")
+    required: list[str] = Field(default_factory=list, description="what the target's inputSchema requires")
+    properties: list[str] = Field(default_factory=list,
+                                  description="the names the target's inputSchema lists")
+    refusal: str = Field(default="", description="the refusal's words, cut to 300 characters")
+    spelling: dict[str, str] = Field(
+        default_factory=dict,
+        description="a spelling of the original's names detected in the target's inputSchema and confirmed "
+        "by a call it accepted (original → target); empty when none was",
+    )
+    arguments_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="the mapping every call of this run was sent through (original → target)",
+    )
+    arguments_map_from: str | None = Field(
+        default=None, description="where the mapping came from: the --arguments-map file, or snake_case"
+    )
+
+
 class Preflight(_Frozen):
     """Starting the target before the suite: it must start, initialize and offer the tool."""
 
@@ -265,6 +292,9 @@ class Preflight(_Frozen):
     )
     hint: str | None = Field(default=None, description="what to do about that case")
     transcript: str | None = None
+    arguments: ArgumentCheck | None = Field(
+        default=None, description="whether the target takes the original's call (None: not asked)"
+    )
 
 
 class RunSelection(_Frozen):
@@ -459,6 +489,33 @@ class StoreGrowth(_Frozen):
     points: list[GrowthPoint]
 
 
+class StrayLine(_Frozen):
+    """One line on the target's stdout that is not JSON-RPC: what it said, in which phase, and when."""
+
+    text: str = Field(description="the line, cut to 200 characters")
+    phase: str = Field(description="the preflight, the suite, the witness step, ...")
+    transcript: str = Field(description="the transcript it is in (transcripts/NAME.jsonl)")
+    after_s: float | None = Field(default=None, description="seconds after its process was started")
+    after_request: str | None = Field(
+        default=None,
+        description="the last request written to that process before it: `tools/call (request 20)`",
+    )
+
+
+class StdoutHygiene(_Frozen):
+    """Every line the target wrote on stdout that is not JSON-RPC, counted over the run's transcripts (the
+    preflight, the suite's recorded processes, the witness step): a stdio client breaks on each (CMP-4)."""
+
+    lines_seen: int
+    lines: list[StrayLine] = Field(default_factory=list, description="the first 20")
+    late_answers_dropped: list[str] = Field(
+        default_factory=list,
+        description="answers read after a stray line had already failed their request, so skipped as late: "
+        "`witness step: request 20`",
+    )
+    scanned_all: bool = Field(default=True, description="false when a transcript was too long to scan whole")
+
+
 class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
@@ -490,6 +547,9 @@ class Report(_Frozen):
     unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list, description="behaviour changes, leading")
     comparison: Comparison | None = Field(default=None, description="set when run against a second target")
+    stdout_hygiene: StdoutHygiene | None = Field(
+        default=None, description="set when the target wrote anything but JSON-RPC on stdout, in any phase"
+    )
     growth: list[StoreGrowth] = Field(
         default_factory=list, description="the store's growth against calls, as observed by the suite"
     )

@@ -88,8 +88,24 @@ DEPARTING = ("deviates", "error")
 """The verdicts the gate weighs: a record whose tests found it false of the target, or could not decide."""
 
 
+def stopped_before_checks(report: Report) -> bool:
+    """Whether a preflight stop ended the run before its checks (the suite never ran): its "not run" records
+    were not checked, and the report must not count them as if they had been."""
+    return not report.preflight.ok and report.run.pytest_exit is None and not report.run.interrupted
+
+
 def records_checked(report: Report) -> str:
-    """What a maintainer reads first: how many records this run could check, and what it found of them."""
+    """What a maintainer reads first: how many records this run could check, and what it found of them; after
+    a preflight stop, that nothing else was checked, and why."""
+    if stopped_before_checks(report):
+        departing = [rv.id for rv in report.records if rv.verdict in DEPARTING]
+        why = (report.preflight.error or "it could not be started").split("; ")[0]
+        why = why if len(why) <= 160 else why[:159] + "…"
+        said = (f"; {', '.join(departing)} depart{'s' if len(departing) == 1 else ''} for that reason"
+                if departing else "")
+        others = report.summary.records - report.summary.counts.get("not observable", 0) - len(departing)
+        return (f"nothing else was checked: the run stopped before its checks, as the target is not usable "
+                f"({why}){said}; the other {others} records were not checked")
     counts = report.summary.counts
     unobservable = counts.get("not observable", 0)
     checked = report.summary.records - unobservable

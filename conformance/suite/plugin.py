@@ -6,6 +6,7 @@ writers and the gate read those, never pytest internals.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gc
 import hashlib
@@ -21,6 +22,7 @@ import pytest
 from hypothesis.errors import Flaky
 
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
+from conformance.core.arguments_map import renames_of
 from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
 from conformance.core.failure_text import MESSAGE_CHARS, raised_message, readable, readable_example
@@ -82,6 +84,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--era", dest="conformance_eras", default=None, metavar="ERAS",
                     help="the clients the specification's records are judged with: default (2024-11-05 and "
                          "auto), all, or revisions and auto, comma-separated (suite/era_meetings.py)")
+    group.addoption("--arguments-map", dest="conformance_arguments_map", default=None,
+                    metavar="FILE|snake_case",
+                    help="the original's argument names as the target spells them, in every call sent "
+                         "(core/arguments_map.py)")
     group.addoption("--shard", dest="conformance_shard", default=None, metavar="I/N",
                     help="run only shard I of N of the collected tests (suite/sharding.py)")
     parser.addini("conformance_targets", "targets when --target is not given", type="args",
@@ -270,7 +276,9 @@ def target(target_spec: str, request: pytest.FixtureRequest) -> Target:
     state = _state(request.config)
     if target_spec not in state.targets:
         try:
-            state.targets[target_spec] = resolve_target(target_spec, cache_dir=state.cache)
+            resolved = resolve_target(target_spec, cache_dir=state.cache)
+            renames = renames_of(request.config.getoption("conformance_arguments_map"))
+            state.targets[target_spec] = dataclasses.replace(resolved, renames=renames)
         except HarnessError as exc:
             pytest.fail(f"target {target_spec!r} cannot be used: {exc}", pytrace=False)
     return state.targets[target_spec]

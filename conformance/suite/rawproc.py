@@ -27,6 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from conformance.core.arguments_map import Renamer
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
@@ -218,6 +219,7 @@ class RawServer:
         on_write: Callable[[bytes], None] | None = None,
     ) -> None:
         self.target = target
+        self._renamer = Renamer(target.renames) if target.renames else None
         self._on_write = on_write
         self.timeout = timeout
         self._next_id = 1
@@ -268,6 +270,8 @@ class RawServer:
         assert self.proc.stdin is not None, (
             "the harness could not write to the server's stdin: its pipe is not open")
         self.sent = True
+        if self._renamer is not None:
+            frame = self._renamer.frame(frame)
         if self._on_write is not None:
             self._on_write(frame)
         view = memoryview(frame)

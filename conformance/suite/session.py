@@ -141,7 +141,7 @@ class ServerSession:
         else:
             driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
                                 transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
-                                on_failure=self.on_failure)
+                                on_failure=self.on_failure, renames=self.target.renames)
             driver.start()
             try:
                 result = driver.initialize(PROTOCOL_VERSION)
@@ -195,7 +195,8 @@ class ServerSession:
         merged = {**self.target.env, **(env or {})}
         key = _key(tuple(self.target.command), merged)
         driver = WireDriver(self.target.command, env=merged, timeout=self.timeout,
-                            transcript=self.transcript, on_failure=self.on_failure)
+                            transcript=self.transcript, on_failure=self.on_failure,
+                            renames=self.target.renames)
         kept = False
         try:
             driver.start()
@@ -250,7 +251,8 @@ class ServerSession:
     def _started(self, env: Mapping[str, str]) -> WireDriver:
         """A started, not yet initialized driver for a spare in `env` (closed again if it cannot start)."""
         driver = WireDriver(self.target.command, env=env, timeout=self.timeout,
-                            transcript=self.transcript, on_failure=self.on_failure)
+                            transcript=self.transcript, on_failure=self.on_failure,
+                            renames=self.target.renames)
         try:
             driver.start()
         except BaseException:
@@ -285,7 +287,7 @@ class ServerSession:
         from conformance.drivers.sdk import SdkDriver
 
         return SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                         on_failure=self.on_failure)
+                         on_failure=self.on_failure, renames=self.target.renames)
 
     def close(self) -> None:
         """End every process of the session at once: each may take its grace periods (a cancelled run has

@@ -42,18 +42,21 @@ class Target:
     command: tuple[str, ...]
     identity: TargetIdentity
     env: Mapping[str, str] = field(default_factory=lambda: SPAWN_ENV)
+    renames: Mapping[str, str] = field(default_factory=dict)
+    """`--arguments-map`: the original's argument names as this server spells them, in every call sent."""
 
     def wire(self, *, timeout: float = 10.0, transcript: Transcript | None = None) -> WireDriver:
         """A (not yet started) wire driver for this target; use it as a context manager."""
         from conformance.drivers.wire import WireDriver
 
-        return WireDriver(self.command, env=self.env, timeout=timeout, transcript=transcript)
+        return WireDriver(self.command, env=self.env, timeout=timeout, transcript=transcript,
+                          renames=self.renames)
 
     def sdk(self, *, timeout: float = 10.0) -> SdkDriver:
         """A (not yet started) SDK driver for this target; use it as a context manager."""
         from conformance.drivers.sdk import SdkDriver
 
-        return SdkDriver(self.command, env=self.env, timeout=timeout)
+        return SdkDriver(self.command, env=self.env, timeout=timeout, renames=self.renames)
 
 
 def default_cache_dir() -> Path:

@@ -122,6 +122,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "records not run, exit status 124",
     )
     add_max_frame(parser)
+    parser.add_argument(
+        "--arguments-map",
+        default=None,
+        metavar="FILE|snake_case",
+        help="send the original's argument names as the target spells them, in every call: a JSON or YAML "
+        'file {"arguments": {"thoughtNumber": "thought_number", ...}}, or snake_case; the report says so '
+        "(docs/running.md)",
+    )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
     add_selection(parser)
     add_strict_baseline(parser)
@@ -252,6 +260,17 @@ def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: Text
     return exit_status.OK
 
 
+def _arguments_map(value: str | None) -> str | None:
+    """`--arguments-map` checked before the run starts (a file that is not a mapping is refused, exit 4), a
+    file's path made absolute for the suite and the report's rerun line."""
+    from conformance.core.arguments_map import SNAKE_CASE, renames_of
+
+    if value is None or value == SNAKE_CASE:
+        return value
+    renames_of(value)
+    return str(Path(value).resolve())
+
+
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.merge is not None:
         return _merge(args, out, err)
@@ -292,6 +311,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         example_db=args.example_db,
         shard=args.shard,
         era=args.era,
+        arguments_map=_arguments_map(args.arguments_map),
     )
     checked_baseline(options)  # a baseline that cannot be used is refused before the run says it started
     write_line(

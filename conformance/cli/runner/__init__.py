@@ -20,6 +20,7 @@ from conformance.cli.runner.merge import gather_results, merge_results
 from conformance.cli.runner.preflight import check_target, explained, failure_clause, preflight
 from conformance.cli.runner.reporting import RunReport
 from conformance.cli.runner.suite import FINISHED, import_ahead, pytest_failure, run_suite
+from conformance.core.arguments_map import renames_of
 from conformance.core.errors import HarnessError
 from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults
@@ -79,9 +80,10 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
                              said=failure_clause(seen.preflight))
         if report.baseline is not None and options.baseline is not None:
             check_project(report.baseline, options.baseline, spec, project_of(target.identity))
+        target = replace(target, renames=renames_of(options.arguments_map))
         write_line(f"preflight: starting {safe(spec)}", stream)
         seen = preflight(target, report.transcripts, options.timeout, handover if options.jobs == 1 else None,
-                         meanwhile=import_ahead(options))
+                         meanwhile=import_ahead(options), mapped_from=options.arguments_map)
         if not seen.preflight.ok:
             return _unusable(report, seen, f"target {spec} is not usable: {seen.preflight.error}",
                              said=failure_clause(seen.preflight))

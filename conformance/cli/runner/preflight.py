@@ -5,12 +5,15 @@ identical failures. A usable process is handed over to become the suite's shared
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
+from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.drivers.errors import DriverError, TargetError
+from conformance.drivers.errors import DriverError, ProtocolViolation, ServerTimeout, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
@@ -27,11 +30,13 @@ def check_target(
     *,
     handover: Handover | None = None,
     meanwhile: Callable[[], object] | None = None,
+    mapped_from: str | None = None,
 ) -> tuple[Preflight, dict[str, str], str | None]:
     """Start the target once: it must initialize over clean JSON-RPC and offer the tool. A usable process is
     handed over (to become the suite's shared server) instead of closed, when `handover` is given.
     `meanwhile` runs once the process is started and before it is asked to initialize: work of this
-    process that then overlaps the target's own start-up."""
+    process that then overlaps the target's own start-up. The original's call is sent once (through the
+    target's `--arguments-map`, `mapped_from`): a target refusing it for its argument names is not usable."""
     server_info: dict[str, str] = {}
     protocol: str | None = None
     with Transcript(transcript_path) as transcript:
@@ -47,7 +52,20 @@ def check_target(
                     server_info = {str(k): str(v) for k, v in info.items()}
                 version = result.get("protocolVersion")
                 protocol = version if isinstance(version, str) else None
-                checked = _offers_the_tool(driver.list_tools(), driver.stderr_tail())
+                listing = driver.list_tools()
+                checked = _offers_the_tool(listing, driver.stderr_tail())
+                if checked.ok:
+                    arguments = check_arguments(driver, listing, mapped_from)
+                    checked = checked.model_copy(update={"arguments": arguments})
+                    if arguments.accepted is False:
+                        checked = checked.model_copy(update={"ok": False, "error": stop_sentence(arguments)})
+                    elif arguments.accepted is None:
+                        return checked, server_info, protocol  # the call failed: not a process to hand over
+                    else:
+                        stray = _quiet(driver)
+                        if stray is not None:  # its stderr (the call's box) says nothing of it
+                            checked = checked.model_copy(update={"ok": False, "error": stray})
+                            return checked, server_info, protocol
                 if checked.ok and handover is not None:
                     handover.offer(target, driver)
                     handed = True
@@ -71,6 +89,31 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
+
+
+QUIET_AFTER_START: Final = 1.0
+"""How long after its start a target's stdout must have stayed free of anything but answers: a logger that
+writes asynchronously (pino's default destination, a timer) writes its first line within it
+(docs/running.md says what was measured)."""
+QUIET_AFTER_ANSWER: Final = 0.2
+"""And at least this long after the preflight's call was answered: a logger of each call writes by then."""
+
+
+def _quiet(driver: WireDriver) -> str | None:
+    """Read stdout until the quiet window has passed: a message is fine (a notification), anything else is
+    a stray line: the preflight's stop (CMP-4), said with when it came."""
+    started = driver.started_at if driver.started_at is not None else time.monotonic()
+    until = max(started + QUIET_AFTER_START, time.monotonic() + QUIET_AFTER_ANSWER)
+    while (left := until - time.monotonic()) > 0:
+        try:
+            line = driver.read_frame(left)
+        except ServerTimeout:
+            return None
+        try:
+            driver.read_parsed(line)
+        except ProtocolViolation as exc:
+            return f"{exc} ({time.monotonic() - started:.2f} s after the server started, with nothing asked)"
+    return None
 
 
 @contextlib.contextmanager
@@ -112,11 +155,12 @@ def _tool_names(result: object) -> list[str] | None:
 
 
 def preflight(target: Target, transcripts: Path, timeout: float, handover: Handover | None,
-              meanwhile: Callable[[], object] | None = None) -> TargetSeen:
+              meanwhile: Callable[[], object] | None = None, mapped_from: str | None = None) -> TargetSeen:
     """`check_target` as the report records it, its transcript in `transcripts/preflight.jsonl`, a failure
     explained."""
     checked, server_info, protocol = check_target(
-        target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile
+        target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile,
+        mapped_from=mapped_from,
     )
     if not checked.ok:
         problem = missing_path(target, f"{checked.error}\n{checked.stderr_tail}")

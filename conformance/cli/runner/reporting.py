@@ -3,6 +3,7 @@ findings, start time, output folder) is gathered once, before anything can fail,
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import shlex
 import time
@@ -22,7 +23,9 @@ from conformance.gate.baseline import Baseline, canonical_entries, check_spec, l
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
 from conformance.gate.signatures import RecordSignature
+from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.model import Gate, Report, RunInfo, RunSelection
+from conformance.report.text import stopped_before_checks
 from conformance.report.write import write_report
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
@@ -99,9 +102,14 @@ class RunReport:
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
         )
-        if options.shard is None and stop is None and report.root_causes:
-            # A run the breaker stopped keeps its evidence: a target that ends itself shows it best.
+        evidenced = report.root_causes and not stopped_before_checks(report)
+        if options.shard is None and stop is None and evidenced:
+            # A run the breaker stopped keeps its evidence: a target that ends itself shows it best. A
+            # preflight stop's evidence is its own transcript: a replay of some record's witness is not it.
             report = _evidenced(report, options)
+        hygiene = stdout_hygiene(self.transcripts)
+        if hygiene is not None:
+            report = report.model_copy(update={"stdout_hygiene": hygiene})
         if options.shard is not None:
             report = _as_shard(report, options.shard)
             if results is not None:
@@ -141,12 +149,14 @@ def _evidenced(report: Report, options: RunOptions) -> Report:
     """Each leading root cause's example, then each departure's, replayed on fresh processes of the target
     and the original (npm:0.6.2 when the cache holds it, else the reference); a target that cannot be
     started again keeps its report as it was."""
+    from conformance.core.arguments_map import renames_of
     from conformance.core.errors import HarnessError
     from conformance.gate.evidence import original_target, with_evidence
     from conformance.targets.specs import default_cache_dir, resolve_target
 
     try:
         target = resolve_target(options.target, cache_dir=options.cache)
+        target = dataclasses.replace(target, renames=renames_of(options.arguments_map))
         original = original_target(options.cache if options.cache is not None else default_cache_dir())
     except HarnessError:
         return report

@@ -76,6 +76,8 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         args += ["--shard", str(options.shard)]
     if options.era != DEFAULT_ERA:
         args += ["--era", options.era]
+    if options.arguments_map is not None:
+        args += ["--arguments-map", options.arguments_map]
     if options.jobs > 1:
         args += ["-p", "xdist.plugin", "-p", "conformance.suite.workers",
                  "-n", str(options.jobs), "--dist", "load"]

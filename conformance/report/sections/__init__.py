@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from conformance.report.sections import (
+    arguments,
     claims,
     comparison,
     contents,
@@ -24,6 +25,7 @@ from conformance.report.sections import (
     preflight,
     records,
     root_causes,
+    stdout,
     summary,
     title,
 )
@@ -32,6 +34,8 @@ from conformance.report.sections.section import Section
 SECTIONS: Final[tuple[Section, ...]] = (
     title.SECTION,
     preflight.SECTION,
+    arguments.SECTION,
+    stdout.SECTION,
     interrupted.SECTION,
     contents.SECTION,
     summary.SECTION,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from conformance.report.escape import safe
 from conformance.report.model import Report
 from conformance.report.sections.section import NOT_SHOWN, NotShown, section
-from conformance.report.text import is_comparison_only
+from conformance.report.text import is_comparison_only, stopped_before_checks
 
 Groups = tuple[tuple[str, tuple[str, ...]], ...]
 """(reason, the records not run for it), in catalog order of each reason's first record."""
@@ -14,7 +14,7 @@ Groups = tuple[tuple[str, tuple[str, ...]], ...]
 
 def view(report: Report) -> Groups | NotShown:
     not_run = [rv for rv in report.records if rv.verdict == "not run"]
-    if is_comparison_only(report) or not not_run:
+    if is_comparison_only(report) or not not_run or stopped_before_checks(report):
         return NOT_SHOWN
     reasons = dict.fromkeys(rv.reason for rv in not_run)
     return tuple((reason, tuple(rv.id for rv in not_run if rv.reason == reason)) for reason in reasons)

@@ -42,9 +42,9 @@ def html(preflight: Preflight) -> list[Content]:
 
 
 def terminal(preflight: Preflight) -> list[str]:
-    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', 300)}"]
+    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', 1000)}"]
     for n, said in enumerate(preflight.stderr_lines):
-        lines.append(f"    {'its stderr: ' if n == 0 else ' ' * 12}{safe(said, 300)}")
+        lines.append(f"    {'its stderr: ' if n == 0 else ' ' * 12}{safe(said, 1000)}")
     if preflight.hint:
         lines.append(f"    hint ({safe(preflight.known_case or 'known case')}): {safe(preflight.hint, 300)}")
     return lines

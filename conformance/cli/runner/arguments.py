@@ -1,0 +1,112 @@
+"""The argument-compatibility stop, beside the tool-name stop: the preflight sends the original's canonical
+valid call once. A port that refuses it because it spells the arguments otherwise (`thought_number` for
+`thoughtNumber`) would refuse every call of the suite, and a run would print dozens of departures that all say
+"refused"; the run stops instead, naming both sides' fields, and says which spelling the target accepts. A
+refusal for another reason (the call spells every field the target requires) is a departure to check, not a
+stop."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.core.arguments_map import SNAKE_CASE, snake_case_map
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, TOOL
+from conformance.drivers.errors import DriverError
+from conformance.drivers.wire import Exchange, WireDriver
+from conformance.report.escape import safe
+from conformance.report.model import ArgumentCheck
+
+CALL_TIMEOUT: Final = 5.0
+"""At most this long for the preflight's call: a target that takes longer is left to the suite's checks."""
+_NAMES: Final = 32
+_REFUSAL: Final = 300
+
+
+def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | None) -> ArgumentCheck:
+    """Send the original's call (through the driver's mapping, if any) and judge the answer."""
+    renames = dict(driver.renamer.renames) if driver.renamer is not None else {}
+    sent = [renames.get(name, name) for name in PROBE_ARGUMENTS]
+    required, properties = _schema(listing.result)
+    try:
+        answer = driver.call_tool(TOOL, dict(PROBE_ARGUMENTS), timeout=min(driver.timeout, CALL_TIMEOUT))
+    except DriverError:
+        return ArgumentCheck(accepted=None, sent=sent, required=required, properties=properties,
+                             arguments_map=renames, arguments_map_from=mapped_from)
+    refusal = _refusal(answer)
+    check = ArgumentCheck(accepted=True, sent=sent, required=required, properties=properties,
+                          arguments_map=renames, arguments_map_from=mapped_from)
+    if refusal is None:
+        return check
+    missing = [name for name in required if name not in sent]
+    respelled = snake_case_map(ARGUMENT_NAMES) if not renames else {}
+    spelled = {k: v for k, v in respelled.items() if v in properties or v in required}
+    unknown = [name for name in sent if properties and name not in properties]
+    others = [name for name in properties if name not in ARGUMENT_NAMES]
+    if not missing and not spelled and not (unknown and others):
+        return check  # refused for what it says, not for its names: the suite's checks say what departs
+    words = " ".join(refusal.split())
+    check = check.model_copy(update={"accepted": False, "refusal": safe(words, _REFUSAL)})
+    if spelled and not renames and _accepts(driver, spelled):
+        check = check.model_copy(update={"spelling": spelled})
+    return check
+
+
+def stop_sentence(check: ArgumentCheck) -> str:
+    """The one line of the stop: both sides' fields, the refusal's words, and what to run instead."""
+    if check.required:
+        takes = f"requires {', '.join(check.required)}"
+    else:
+        named = ", ".join(check.properties) or "no argument it names"
+        takes = f"takes {named} (its inputSchema requires none)"
+    said = (
+        f"the server's `{TOOL}` {takes}; the original's call ({', '.join(check.sent)}) is refused: "
+        f"“{check.refusal}”"
+    )
+    if check.arguments_map:
+        return f"{said}, even through --arguments-map {check.arguments_map_from}"
+    if check.spelling:
+        names = ", ".join(check.spelling.values())
+        return (f"{said}; spelled {SNAKE_CASE} ({names}) it is accepted (one call confirmed it): rerun with "
+                f"--arguments-map {SNAKE_CASE} to check everything else")
+    return f"{said}; give the target's names with --arguments-map FILE to check everything else"
+
+
+def _accepts(driver: WireDriver, spelled: dict[str, str]) -> bool:
+    """Whether the target accepts the original's call with `spelled` names: the spelling confirmed."""
+    arguments: dict[str, JSON] = {spelled.get(k, k): v for k, v in PROBE_ARGUMENTS.items()}
+    try:
+        answer = driver.call_tool(TOOL, arguments, timeout=min(driver.timeout, CALL_TIMEOUT))
+    except DriverError:
+        return False
+    return _refusal(answer) is None
+
+
+def _refusal(answer: Exchange) -> str | None:
+    """A refusal's words (a JSON-RPC error, or a result with isError); None when the call was accepted."""
+    if answer.error is not None:
+        return str(answer.error.get("message"))
+    result = answer.result
+    if result is None or not answer.is_error:
+        return None
+    content = result.get("content")
+    first = content[0] if isinstance(content, list) and content else None
+    text = first.get("text") if isinstance(first, dict) else None
+    return text if isinstance(text, str) else "isError with no text"
+
+
+def _schema(listed: object) -> tuple[list[str], list[str]]:
+    """The tool's inputSchema as listed: its required fields and its properties' names (bounded)."""
+    tools = listed.get("tools") if isinstance(listed, dict) else None
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict) and tool.get("name") == TOOL:
+            schema = tool.get("inputSchema")
+            if not isinstance(schema, dict):
+                return [], []
+            required = schema.get("required")
+            properties = schema.get("properties")
+            names = [safe(str(n), 64) for n in required[:_NAMES]] if isinstance(required, list) else []
+            listed = list(properties)[:_NAMES] if isinstance(properties, dict) else []
+            props = [safe(str(n), 64) for n in listed]
+            return names, props
+    return [], []

@@ -1,0 +1,102 @@
+"""Ports and forks in the wild (tests/servers/ports.py) gated as their maintainers would, dev profile: a
+snake_case port stops once with both sides' fields (no "N not run" after it), and through `--arguments-map
+snake_case` is checked for everything else, the report saying the mapping was used; a `print()` per call is
+reported with each stray line's text and when it came, and the answers it made late; a FastMCP port under mcp
+2.x keeps its own last words."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.cli import Ran, assert_one_clean_error_line, cli
+
+PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+RUNS = {
+    "snake": ("snake",),
+    "snake-mapped": ("snake", "--arguments-map", "snake_case"),
+    "print": ("print",),
+    "hint": ("hint",),
+}
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> Callable[[str], Ran]:
+    made: dict[str, Future[Ran]] = {}
+
+    def start(name: str) -> Future[Ran]:
+        if name not in made:
+            mode, *extra = RUNS[name]
+            out = tmp_path_factory.mktemp(name)
+            made[name] = ahead.submit(cli, "run", "--target", f"cmd:{sys.executable} {PORTS} {mode}",
+                                      "--profile", "dev", "--seed", "1", *extra, out=out)
+        return made[name]
+
+    return lambda name: start(name).result()
+
+
+def test_a_snake_case_port_stops_once_naming_both_sides(ran: Callable[[str], Ran]) -> None:
+    stopped = ran("snake")
+    assert stopped.code == 2, stopped.stderr
+    assert_one_clean_error_line(stopped)
+    assert ("the server's `sequentialthinking` requires thought, next_thought_needed, thought_number, "
+            "total_thoughts; the original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) "
+            "is refused") in stopped.stderr, stopped.stderr
+    assert "--arguments-map snake_case" in stopped.stderr
+    assert "nothing else was checked" in stopped.stdout, stopped.stdout
+    assert "not run" not in stopped.stdout, stopped.stdout
+    verdicts = stopped.verdicts()
+    assert [r for r, v in verdicts.items() if v == "deviates"] == ["CMP-2"], verdicts
+    markdown = (stopped.out / "report.md").read_text(encoding="utf-8")
+    assert "nothing else was checked" in markdown
+
+
+def test_through_the_mapping_a_snake_case_port_is_checked_for_everything_else(
+    ran: Callable[[str], Ran],
+) -> None:
+    mapped = ran("snake-mapped")
+    assert mapped.code == 1, mapped.stderr
+    report = mapped.report
+    arguments = report["preflight"]["arguments"]
+    assert arguments["accepted"] is True and arguments["arguments_map_from"] == "snake_case", arguments
+    assert arguments["arguments_map"]["thoughtNumber"] == "thought_number", arguments
+    holds = sorted(r for r, v in mapped.verdicts().items() if v == "holds")
+    print(f"holds ({len(holds)}): {', '.join(holds)}")
+    assert len(holds) >= 40, holds
+    for shown in (mapped.stdout, (mapped.out / "report.md").read_text(encoding="utf-8").replace("\\", ""),
+                  (mapped.out / "report.html").read_text(encoding="utf-8")):
+        assert "every call was sent through --arguments-map snake_case (" in shown, shown[:2000]
+        assert "thoughtNumber → thought_number" in shown, shown[:2000]
+    assert "--arguments-map snake_case" in report["run"]["rerun"]
+
+
+def test_a_print_per_call_is_reported_with_its_lines_and_the_answers_it_made_late(
+    ran: Callable[[str], Ran],
+) -> None:
+    printing = ran("print")
+    hygiene = printing.report["stdout_hygiene"]
+    assert hygiene["lines_seen"] >= 3, hygiene
+    first = hygiene["lines"][0]
+    assert first["text"].startswith("Thought 1: "), first
+    assert first["after_request"].startswith("tools/call (request "), first
+    assert hygiene["late_answers_dropped"], hygiene
+    for shown in (printing.stdout, (printing.out / "report.md").read_text(encoding="utf-8"),
+                  (printing.out / "report.html").read_text(encoding="utf-8")):
+        assert "not JSON-RPC" in shown.replace("\\-", "-")
+        assert "Thought 1: " in shown
+        assert "dropped as late" in shown
+
+
+def test_a_fastmcp_port_under_mcp_2_keeps_its_own_last_words(ran: Callable[[str], Ran]) -> None:
+    crashed = ran("hint")
+    assert crashed.code == 2, crashed.stderr
+    assert_one_clean_error_line(crashed)
+    assert "or pin 'mcp<2' to keep running v1 code." in crashed.stderr, crashed.stderr
+    assert "is not installed" not in crashed.stderr, crashed.stderr
+    markdown = (crashed.out / "report.md").read_text(encoding="utf-8")
+    assert "or pin 'mcp<2' to keep running v1 code." in markdown, markdown
+    assert "nothing else was checked" in crashed.stdout and "not run" not in crashed.stdout, crashed.stdout

@@ -1,0 +1,166 @@
+"""Ports and forks in the wild (tests/servers/ports.py), driven as the preflight drives them: a port spelling
+the arguments in snake_case is stopped with both sides' fields and the spelling a call confirmed, and is
+accepted through the mapping; a logger writing on stdout after the handshake is caught by the preflight; every
+stray line of a run is counted from its transcripts, with the answers it made late; a server's own last
+words are kept whole."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.catalog.startup_hints import diagnose
+from conformance.cli.runner.arguments import check_arguments, stop_sentence
+from conformance.cli.runner.preflight import check_target
+from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
+from conformance.core.errors import InputError
+from conformance.core.identity import TargetIdentity
+from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.errors import ProtocolViolation
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
+from conformance.gate.stdout_hygiene import stdout_hygiene
+from conformance.targets.specs import Target
+
+PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+
+
+def port(mode: str, renames: dict[str, str] | None = None) -> Target:
+    spec = f"cmd:python {PORTS} {mode}"
+    identity = TargetIdentity(spec=spec, kind="cmd", command=[sys.executable, str(PORTS), mode])
+    return Target(spec, (sys.executable, str(PORTS), mode), identity, renames=renames or {})
+
+
+def test_a_snake_case_port_is_stopped_naming_both_sides_fields_and_the_spelling_it_takes() -> None:
+    with WireDriver(port("snake").command, timeout=10) as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        check = check_arguments(driver, driver.list_tools(), None)
+    assert check.accepted is False, check
+    assert {"thought_number", "total_thoughts", "next_thought_needed"} <= set(check.required), check.required
+    assert check.sent == list(PROBE_ARGUMENTS), check.sent
+    assert "Invalid thought_number" in check.refusal, check.refusal
+    assert check.spelling["thoughtNumber"] == "thought_number", check.spelling
+    said = stop_sentence(check)
+    assert said.startswith(f"the server's `{TOOL}` requires thought, next_thought_needed, thought_number, "
+                           "total_thoughts; the original's call (thought, thoughtNumber, totalThoughts, "
+                           "nextThoughtNeeded) is refused: “"), said
+    assert f"--arguments-map {SNAKE_CASE}" in said, said
+
+
+def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: Path) -> None:
+    """No snake_case spelling and no field marked required: the names it lists are not the original's."""
+    checked, _, _ = check_target(port("words"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    said = (f"the server's `{TOOL}` takes text, step, steps, more (its inputSchema requires none); the "
+            "original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused: "
+            "“unexpected arguments: ")
+    assert checked.error.startswith(said), checked.error
+    assert "--arguments-map FILE" in checked.error, checked.error
+
+
+def test_the_mapping_respells_every_call_and_the_port_accepts_the_originals_call(tmp_path: Path) -> None:
+    renames = renames_of(SNAKE_CASE)
+    assert set(renames) == {n for n in ARGUMENT_NAMES if n != "thought"}, renames
+    checked, _, _ = check_target(port("snake", renames), tmp_path / "t.jsonl", 10, mapped_from=SNAKE_CASE)
+    assert checked.ok, checked.error
+    assert checked.arguments is not None and checked.arguments.accepted is True, checked.arguments
+    assert checked.arguments.arguments_map == renames and checked.arguments.arguments_map_from == SNAKE_CASE
+    sent = (tmp_path / "t.jsonl").read_text(encoding="utf-8")
+    assert '\\"thought_number\\":1' in sent and '\\"thoughtNumber\\"' not in sent, "the frame as written"
+
+
+def test_the_preflight_stops_a_port_refusing_the_originals_names(tmp_path: Path) -> None:
+    checked, _, _ = check_target(port("snake"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok
+    assert checked.error is not None, checked
+    assert "requires thought, next_thought_needed" in checked.error, checked.error
+
+
+def test_a_refusal_for_other_reasons_is_left_to_the_suite(tmp_path: Path) -> None:
+    """broken.py reject refuses every call, yet the call spells every field it requires: not a stop."""
+    broken = Path(__file__).resolve().parent.parent / "servers" / "broken.py"
+    spec = f"cmd:python {broken} reject"
+    target = Target(spec, (sys.executable, str(broken), "reject"),
+                    TargetIdentity(spec=spec, kind="cmd", command=[sys.executable, str(broken), "reject"]))
+    checked, _, _ = check_target(target, tmp_path / "t.jsonl", 10)
+    assert checked.ok, checked.error
+    assert checked.arguments is not None and checked.arguments.accepted is True
+
+
+def test_a_logger_writing_after_the_handshake_is_caught_by_the_preflight(tmp_path: Path) -> None:
+    checked, _, _ = check_target(port("logger"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok
+    assert checked.error is not None and checked.error.startswith(NOT_JSON_RPC), checked.error
+    assert '"msg": "client connected"' in checked.error and "s after the server started" in checked.error
+
+
+def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    with Transcript(folder / "witnesses.jsonl") as transcript, \
+            WireDriver(port("print").command, timeout=10, transcript=transcript) as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        for _ in range(2):
+            with pytest.raises(ProtocolViolation):
+                driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+    found = stdout_hygiene(folder)
+    assert found is not None and found.lines_seen == 2, found
+    first = found.lines[0]
+    assert first.text == "Thought 1: conformance probe" and first.phase == "the witness step", first
+    assert first.after_request == "tools/call (request 2)" and first.after_s is not None, first
+    assert found.late_answers_dropped == ["the witness step: request 2"], found.late_answers_dropped
+
+
+def test_a_clean_run_has_no_stdout_finding(tmp_path: Path) -> None:
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    with Transcript(folder / "preflight.jsonl") as transcript, \
+            WireDriver(port("snake").command, timeout=10, transcript=transcript) as driver:
+        driver.initialize(PROTOCOL_VERSION)
+        driver.list_tools()
+    assert stdout_hygiene(folder) is None
+
+
+def test_renaming_touches_keys_only() -> None:
+    renamer = Renamer(snake_case_map(ARGUMENT_NAMES))
+    frame = (b'{"arguments":{"thoughtNumber" :1,"thought":"thoughtNumber","x\\"thoughtNumber":2,'
+             b'"thought\\u004eumber":3}}')
+    assert renamer.frame(frame) == (b'{"arguments":{"thought_number" :1,"thought":"thoughtNumber",'
+                                    b'"x\\"thoughtNumber":2,"thought\\u004eumber":3}}')
+    assert renamer.arguments({"thoughtNumber": 1, "other": 2}) == {"thought_number": 1, "other": 2}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"arguments": {"thoughtNumber": "thought number"}}', "not a plain argument name"),
+        ('{"arguments": {"a": "x", "b": "x"}}', "the same server name"),
+        ('{"mapping": {}}', "arguments"),
+        ("[1]", "(top level)"),
+    ],
+)
+def test_a_mapping_file_that_is_not_one_is_refused_in_one_line(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "map.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="arguments map") as refused:
+        load(path)
+    assert says in str(refused.value), str(refused.value)
+
+
+def test_a_yaml_mapping_file_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "map.yaml"
+    path.write_text("arguments:\n  thoughtNumber: n\n  thought: thought\n", encoding="utf-8")
+    assert load(path) == {"thoughtNumber": "n"}
+
+
+def test_a_servers_own_last_words_are_kept_whole() -> None:
+    """A FastMCP port under mcp 2.x: the module exists, the server's message says what to do."""
+    import subprocess
+
+    ran = subprocess.run([sys.executable, str(PORTS), "hint"], capture_output=True, text=True, check=False)
+    failure = diagnose("server exited with status 1", ran.stderr)
+    assert failure.lines[0].endswith("or pin 'mcp<2' to keep running v1 code."), failure.lines
+    assert failure.case == "dependency version", failure
+    assert failure.hint is not None and "is not installed" not in failure.hint, failure.hint

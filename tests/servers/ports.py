@@ -1,0 +1,131 @@
+"""Ports and forks as they are found in the wild: the original's behaviour (the reference's `processThought`,
+its boxes on stderr) with one habit of a real third-party server each.
+
+usage: ports.py MODE
+  snake   takes thought_number, total_thoughts, next_thought_needed, ... (snake_case, as Python ports do):
+          a call spelled as the original's is refused, like a port's own validation refuses it
+  words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
+  logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after the server
+          answered initialize (a logger set up with the connection, writing asynchronously)
+  print   print()s each thought to stdout before answering it
+  hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import time
+from typing import Any
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "snake"
+ORIGINAL = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision", "revisesThought",
+            "branchFromThought", "branchId", "needsMoreThoughts")
+HINT = (
+    "No module named 'mcp.server.fastmcp'. This is mcp 2.x, where FastMCP was renamed to MCPServer (from "
+    "mcp.server.mcpserver import MCPServer) and other APIs changed; see the migration guide at "
+    "https://py.sdk.modelcontextprotocol.io/v2/migration/#fastmcp-renamed-to-mcpserver or pin 'mcp<2' to "
+    "keep running v1 code."
+)
+_LOCK = threading.Lock()
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def write(message: dict[str, Any]) -> None:
+    with _LOCK:
+        sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
+        sys.stdout.buffer.flush()
+
+
+def log_line(msg: str) -> None:
+    """One line as pino writes it: JSON, but not JSON-RPC."""
+    line = {"level": 30, "time": int(time.time() * 1000), "pid": os.getpid(), "hostname": "port", "msg": msg}
+    with _LOCK:
+        sys.stdout.buffer.write(json.dumps(line).encode() + b"\n")
+        sys.stdout.buffer.flush()
+
+
+def main() -> None:
+    if MODE == "hint":
+        sys.stderr.write("Traceback (most recent call last):\n  File \"server.py\", line 3, in <module>\n"
+                         "    from mcp.server.fastmcp import FastMCP\n"
+                         f"ModuleNotFoundError: {HINT}\n")
+        sys.exit(1)
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+    from reference_server.colour import detect_prefixes
+    from reference_server.thinking import SequentialThinkingServer
+    from reference_server.toolspec import load_tool_spec
+
+    spec = load_tool_spec()
+    schema: dict[str, Any] = json.loads(json.dumps(spec.input_schema))
+    if MODE == "snake":
+        schema["properties"] = {snake(k): v for k, v in schema["properties"].items()}
+        schema["required"] = [snake(k) for k in schema.get("required", [])]
+    words = {"text": "thought", "step": "thoughtNumber", "steps": "totalThoughts",
+             "more": "nextThoughtNeeded"}
+    if MODE == "words":
+        schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
+                                                   "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
+    tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
+
+    def stderr(data: bytes) -> None:
+        sys.stderr.buffer.write(data)
+        sys.stderr.buffer.flush()
+
+    thinking = SequentialThinkingServer(detect_prefixes(), stderr)
+    sys.stderr.write("Sequential Thinking MCP Server running on stdio\n")
+    sys.stderr.flush()
+
+    for line in sys.stdin.buffer:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or "id" not in message:
+            continue
+        method, ident = message.get("method"), message["id"]
+        if method == "initialize" and MODE == "logger":
+            threading.Timer(0.2, log_line, ("client connected",)).start()
+        if method == "initialize":
+            result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                                      "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
+        elif method == "tools/list":
+            result = {"tools": [tool]}
+        elif method == "tools/call":
+            params = message.get("params") or {}
+            arguments = params.get("arguments")
+            if MODE == "snake" and isinstance(arguments, dict):
+                # The port reads only its own names: the original's spelling is not one of them.
+                by_snake = {snake(k): k for k in ORIGINAL}
+                arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v
+                             for k, v in arguments.items()}
+            if MODE == "words" and isinstance(arguments, dict):
+                if set(arguments) - set(words):
+                    unknown = ", ".join(sorted(set(arguments) - set(words)))
+                    refused = {"code": -32602, "message": f"unexpected arguments: {unknown}"}
+                    write({"jsonrpc": "2.0", "id": ident, "error": refused})
+                    continue
+                arguments = {words[k]: v for k, v in arguments.items()}
+            if MODE == "print" and isinstance(arguments, dict):
+                print(f"Thought {arguments.get('thoughtNumber')}: {arguments.get('thought')}", flush=True)
+            text, is_error = thinking.process_thought(arguments)
+            if MODE == "snake" and is_error:
+                for name in ORIGINAL:
+                    text = text.replace(name, snake(name))
+            result = {"content": [{"type": "text", "text": text}]}
+            if is_error:
+                result["isError"] = True
+        else:
+            write({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
+            continue
+        write({"jsonrpc": "2.0", "id": ident, "result": result})
+
+
+if __name__ == "__main__":
+    main()
