@@ -193,7 +193,10 @@ def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence:
             "CLM-1a is a README-channel claim: not observable for a target that is not an npm package"
         )
         pytest.skip("README channel: not an npm package target")
-    assert lines[5] == "## Features" and lines[11] == README_LINES["CLM-1"][1], lines[5:12]
+    assert lines[5:6] == ["## Features"] and lines[11:12] == [README_LINES["CLM-1"][1]], (
+        f"README.md's line 6 is {brief(lines[5] if len(lines) > 5 else None)} and its line 12 "
+        f"{brief(lines[11] if len(lines) > 11 else None)}, not \"## Features\" and "
+        f"{brief(README_LINES['CLM-1'][1])}")
     served = json.dumps(server.wire.list_tools().response)
     assert "Generate and verify solution hypotheses" not in served, (
         "tools/list serves the README's 'Generate and verify solution hypotheses'")

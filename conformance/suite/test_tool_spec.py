@@ -107,7 +107,10 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
     """One tool with exactly name, description and inputSchema: a 54-line description, 9 properties, 4
     required."""
     spec = served_spec(server)
-    assert sorted(spec) == ["description", "inputSchema", "name"], list(spec)
+    extra = [key for key in spec if key not in ("name", "description", "inputSchema")]
+    assert sorted(spec) == ["description", "inputSchema", "name"], (
+        f"the tool spec has {len(spec)} keys where the original has 3 (name, description, inputSchema); "
+        f"adds {', '.join(extra) or 'none'}")
     served = description_lines(server)
     assert len(served) == 54, (
         f"the description has {len(served)} lines, not 54; its last is {brief(served[-1], 120)}")
@@ -289,7 +292,9 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     assert isinstance(properties, dict), (
         f"the inputSchema's properties are {brief(properties)}, not an object")
     documented = set(re.findall(r"^- ([a-z_]+):", description, flags=re.M))
-    assert documented == {"thought", *SNAKE.values()}, documented
+    assert documented == {"thought", *SNAKE.values()}, (
+        f"the description documents {len(documented)} parameter(s) as \"- name:\" lines "
+        f"({', '.join(sorted(documented)) or 'none'}), not thought and the eight snake_case names")
     assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
         f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
     assert "total_thoughts up or down" in description, (
