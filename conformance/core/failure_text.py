@@ -36,12 +36,22 @@ _OLD_FALLBACK: Final = "the check's comparison failed: "
 """How this module said a bare assert before, kept in results files the plugin wrote then."""
 _NO_WORDS: Final = "the check's condition did not hold"
 _WHERE_CHARS: Final = 300
+_HYPOTHESIS_NOTE: Final = re.compile(
+    r"^\s*(?:Falsifying (?:explicit )?example|Failing explicit example|Failing test case|Trying example|You can reproduce this test"
+    r"|@reproduce_failure|Explanation:|Unreliable test timings|Flaky example|Hypothesis |Highest target score"
+    r"|Draw \d+|\+ Exception Group|\+-+ \d+ -+)"
+)
+"""Where hypothesis' (and pytest's) notes begin in a failure's text: the test's name, its fixtures' reprs, a
+decorator to paste into the test, the lines only failing cases ran. None of it is the check's words: a user
+replays the example from its frames (`replay`), and the node id stays in report.json for `--select`."""
 _ARGUMENT_LINE: Final = re.compile(r"^\s{2,}(\w+)=(.*?),?\s*$")
 
 
 def readable(text: str) -> str:
     """The message without the exception's class, pytest's assertion rewriting or object reprs."""
     lines = text.strip().splitlines()
+    note = next((i for i, line in enumerate(lines) if i and _HYPOTHESIS_NOTE.match(line)), len(lines))
+    lines = lines[:note]
     if not lines:
         return ""
     missing = _KEY_ERROR.match(lines[0])
@@ -78,15 +88,52 @@ def _bare_assert(compared: str, explanation: list[str]) -> str:
     return _NO_WORDS
 
 
+_EXAMPLE_HEAD: Final = re.compile(
+    r"^\s*(Falsifying example|Falsifying explicit example|Failing explicit example|Failing test case"
+    r"|Trying example)(?:\s*\(#\d+\))?: [\w.]+\((.*)$")
+_TOP_ARGUMENT: Final = re.compile(r"^ {4}(\w+)=(.*)$")
+_FIXTURES: Final = frozenset({"server", "host", "spare", "label_server", "raw_pool", "fresh_runs", "target",
+                              "evidence", "snapshot", "package_dir", "package_json", "original_snapshot",
+                              "transcript", "command", "identity", "env", "data"})
+"""The suite's fixtures: handed to a check, never generated, so no part of the example."""
+
+
 def readable_example(text: str) -> str:
-    """Hypothesis' falsifying example without the fixtures it was handed (a server session is no input)."""
-    kept = []
+    """Hypothesis' falsifying example as the values it generated: no test name, no fixtures handed to the
+    check (a server session, its target's identity, however many lines their reprs take), no notes after
+    it (the explain phase's lines, the decorator to paste)."""
+    kept: list[str] = []
+    dropping = False
     for line in text.splitlines():
-        argument = _ARGUMENT_LINE.match(line)
-        if argument and (_HARNESS_OBJECT.search(argument.group(2)) or " object at 0x" in argument.group(2)):
+        if _HYPOTHESIS_NOTE.match(line) and not _EXAMPLE_HEAD.match(line):
+            break
+        head = _EXAMPLE_HEAD.match(line)
+        if head:
+            kept.append(f"{head.group(1).replace('Failing test case', 'Falsifying example')}:")
+            rest = head.group(2).strip()
+            if rest and rest != ")":
+                kept.append(f"    {rest}")
+            # Until its first argument, lines belong to a fixture's repr whose first line was cut already.
+            dropping = not rest
+            continue
+        if line.strip().startswith("#"):
+            continue
+        line = re.sub(r",?\s+# or any other generated value$", "", line)
+        argument = _TOP_ARGUMENT.match(line)
+        if argument:
+            value = argument.group(2)
+            dropping = (argument.group(1) in _FIXTURES or bool(_HARNESS_OBJECT.search(value))
+                        or " object at 0x" in value)
+            if not dropping:
+                kept.append(line)
+            continue
+        if line.strip() == ")" and not line.startswith(" "):
+            dropping = False
+            continue
+        if dropping:
             continue
         kept.append(line)
-    out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept))
+    out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept).strip())
     return _ADDRESS.sub("", out)
 
 

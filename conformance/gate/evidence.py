@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.records import default_catalog
-from conformance.core.differences import json_differences, said, word_difference
+from conformance.core.differences import FieldDifference, explain, said, text_difference
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
@@ -32,7 +32,7 @@ MAX_CAUSES: Final = 3
 MAX_CANDIDATES: Final = 3
 CAUSE_REPLAYS: Final = 4
 """Sequences replayed for the root causes, first."""
-MAX_REPLAYS: Final = 8
+MAX_REPLAYS: Final = 16
 """Sequences replayed per report, causes and departures together: at most twice this many short-lived
 processes."""
 ORIGINAL_RELEASE: Final = "0.6.2"
@@ -140,15 +140,16 @@ def _compared(
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
     in every replay's initialize) is not this cause's evidence."""
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        said = [d.said() for d in json_differences(json.loads(a.response), json.loads(b.response))
-                if not _sdk_owned(d.path, d.original, d.target)]
+        differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
+                       if not _sdk_owned(d.path, d.original, d.target)]
         if a.stderr != b.stderr:
-            was, now = word_difference(a.stderr, b.stderr)
-            said.append(f"stderr: {was} on the original, {now} here")
+            box = text_difference(a.stderr, b.stderr)
+            differences.append(FieldDifference("stderr", "", "", f"stderr: {box}"))
         if a.own != b.own:
-            said.append(f"a request or notification of its own: {a.own or 'none'} on the original, "
-                        f"{b.own or 'none'} here")
-        found = [d for d in said if _speaks_of(d, about)]
+            differences.append(FieldDifference(
+                "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
+                f"{b.own or 'none'} here"))
+        found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
         if found:
             return index, found
     if len(original) != len(target):
@@ -219,14 +220,16 @@ def _words(text: str) -> set[str]:
     return out - _COMMON
 
 
-def _speaks_of(difference: str, about: set[str]) -> bool:
+def _speaks_of(difference: str, about: set[str], at: str | None = None) -> bool:
     """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
-    (the marked spans of a word difference), is named by the records; an answer of another kind (a result
-    for an error, none at all, a process ended where the original's runs) is any cause's."""
+    (the marked spans of a word difference, the lines added or dropped), is named by the records; an answer
+    of another kind (a refusal for an acceptance, none at all, a process ended where the original's runs)
+    is any cause's."""
     path, _, values = difference.partition(": ")
+    path = path if at is None else at
     if path in ("result", "error", LIFE, NO_ANSWER):
         return True
-    changed = " ".join(re.findall(r"\[([^\]]*)\]", values))
+    changed = " ".join(re.findall(r"\[([^\]]*)\]", values) or re.findall(r"“([^”]*)”", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
     return bool(words - _COMMON & about)
@@ -384,22 +387,26 @@ def _shared(rv: RecordVerdict, cause: RootCause, note: Mapping[str, str]) -> Evi
 
 
 def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Replays) -> Evidence | None:
+    """The record's own pair, from its own example only: a record is never shown another record's pair.
+    Without a call sequence of its own (its checks read the installed files, or watch the process), its
+    own failure is its evidence; past the budget, it says so; its cause's replay is reused only when its
+    example is that very sequence."""
     ce = rv.counterexample
     frames = list(ce.replay) if ce is not None and ce.replay else []
-    if cause is not None and cause.evidence is not None and (not frames or frames == list(cause.example)):
-        why = ("its smallest example is this same sequence, replayed once for both" if frames
-               else "its failing test kept no sequence of its own to replay")
+    if not frames:
+        return Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
+                        why="its checks read the installed files or watch the process and kept no call "
+                        "sequence to replay: what they found is said in their own words below")
+    if cause is not None and cause.evidence is not None and frames == list(cause.example):
+        why = "its smallest example is this same sequence, replayed once for both"
         return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})
-    source = ce.test if ce is not None and frames else "the probe call on a fresh process"
-    frames = frames or _probe_frames()
+    source = ce.test if ce is not None else "its check"
     replayed = replays.get(frames)
     if replayed is None:
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
                  "and they went to the root causes and earlier departures")
-        if cause is not None:
-            return _shared(rv, cause, {"not_replayed": spent, "why": spent if cause.evidence is None
-                                       or cause.evidence.reproduced else cause.evidence.why})
-        return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent)
+        return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent,
+                        example=frames)
     theirs, ours = replayed
     about = _about([rv.id, *(cause.records if cause is not None else [])])
     if isinstance(theirs, str):
@@ -412,10 +419,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
-    if cause is not None and cause.evidence is not None and cause.evidence.reproduced:
-        why = f"its own sequence did not reproduce ({miss}); its root cause's does"
-        return _shared(rv, cause, {"why": why})
-    return Evidence(reproduced=False, original_spec=replays.original.spec,
+    return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")
 
 

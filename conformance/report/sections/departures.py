@@ -113,8 +113,17 @@ def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     pair = evidence.headline() if evidence is not None else ""
     if pair:
         return pair
-    unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
-    return one_line(rv.reason, 100) + unreproduced
+    return one_line(rv.reason, 160) + replay_note(evidence)
+
+
+def replay_note(evidence: Evidence | None) -> str:
+    """How the line's departure stands to a replay, truly: none was due (its check reads files), none was
+    made (the budget), or one was made and showed no difference."""
+    if evidence is None or evidence.own_failure:
+        return ""
+    if evidence.not_replayed:
+        return " (not replayed: the report's replay budget was spent)"
+    return " (not reproduced on fresh processes)"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
