@@ -37,8 +37,9 @@ _OLD_FALLBACK: Final = "the check's comparison failed: "
 _NO_WORDS: Final = "the check's condition did not hold"
 _WHERE_CHARS: Final = 300
 _HYPOTHESIS_NOTE: Final = re.compile(
-    r"^\s*(?:Falsifying (?:explicit )?example|Failing explicit example|Failing test case|Trying example|You can reproduce this test"
-    r"|@reproduce_failure|Explanation:|Unreliable test timings|Flaky example|Hypothesis |Highest target score"
+    r"^\s*(?:Falsifying (?:explicit )?example|Failing explicit example|Failing test case|Trying example"
+    r"|You can reproduce this test|@reproduce_failure|Explanation:|Unreliable test timings|Flaky example"
+    r"|Hypothesis |Highest target score"
     r"|Draw \d+|\+ Exception Group|\+-+ \d+ -+)"
 )
 """Where hypothesis' (and pytest's) notes begin in a failure's text: the test's name, its fixtures' reprs, a
@@ -105,7 +106,7 @@ def readable_example(text: str) -> str:
     kept: list[str] = []
     dropping = False
     for line in text.splitlines():
-        if _HYPOTHESIS_NOTE.match(line) and not _EXAMPLE_HEAD.match(line):
+        if _HYPOTHESIS_NOTE.match(line) and not re.match(r"\s*(?:Falsifying|Failing|Trying)", line):
             break
         head = _EXAMPLE_HEAD.match(line)
         if head:
@@ -135,6 +136,50 @@ def readable_example(text: str) -> str:
         kept.append(line)
     out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept).strip())
     return _ADDRESS.sub("", out)
+
+
+_REPR: Final = re.compile(r"^\s*(?:[\[{(]\s*'|\{\s*\}|\[\s*\]|set\(|dict\(|\(\s*\)|[A-Z]\w*\(\w+=)")
+_BARE: Final = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|True|False|None|'[^']*'|\"[^\"]*\")\s*$")
+_NODE: Final = re.compile(r"(?:[\w./-]+\.py::)?(test_\w+)(?:\[[^\]]*\])?")
+
+
+def check_name(nodeid: str) -> str:
+    """A check named by what it checks, from its node id (`…::test_shipped_readme[npm:…]` → “shipped
+    readme”): the words a reader is given; the node id itself stays in report.json for `--select`."""
+    name = nodeid.rsplit("::", 1)[-1]
+    base, _, param = name.partition("[")
+    words = base.removeprefix("test_").replace("_", " ").strip()
+    era = param.rstrip("]").rpartition("-")[2] if "-" in param else ""
+    suffix = f" (as the {era} client)" if era in ("auto", "sdk", "raw") or era[:1].isdigit() else ""
+    return f"“{words}”{suffix}" if words else "a check"
+
+
+def unspoken(text: str) -> str:
+    """Why a failure's words cannot head a line a person acts on (a Python repr, a bare value, a sentence
+    about the check, a test's name), or empty when they can."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    if not first:
+        return "no words"
+    if _BARE.match(first):
+        return "a bare value"
+    if _REPR.match(first):
+        return "a Python repr"
+    if first.startswith(_NO_WORDS) or first.startswith(_OLD_FALLBACK):
+        return "a sentence about the check"
+    if re.search(r"\btest_\w+\(|::test_|@reproduce_failure|Failing explicit example|Explanation:", first):
+        return "a test's name"
+    return ""
+
+
+def spoken(message: str, nodeid: str, limit: int = 240) -> str:
+    """A failure on one line in words a person can act on: its own when they are such, else what its check
+    checks and that it fails here, with the value it quoted."""
+    said = one_line(readable(message), limit)
+    if not unspoken(said):
+        return said
+    value = one_line(readable(message), 120)
+    quoted = f" (it saw {value})" if value and unspoken(value) == "a bare value" else ""
+    return f"{check_name(nodeid)} does not hold here{quoted}"
 
 
 def one_line(text: str, limit: int | None = None) -> str:

@@ -22,6 +22,7 @@ from typing import Final
 
 from conformance.catalog.records import default_catalog
 from conformance.core.differences import FieldDifference, explain, said, text_difference
+from conformance.core.failure_text import check_name
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
@@ -291,7 +292,66 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         if not set(cause.records) <= spec:
             causes[i] = _evidenced(cause, report, replays)
     records = _records_evidenced(report, causes, replays)
+    causes, records = checked_explanations(causes, records)
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+def checked_explanations(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Each "explained by" kept only where the record's own failure is its cause's: one of its failing checks
+    names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
+    of call, the same refusal or field). The grouping of root causes proposes; this checks."""
+    by_id = {c.id: c for c in causes}
+    dropped: dict[str, set[str]] = {}
+    out: list[RecordVerdict] = []
+    for rv in records:
+        cause = by_id.get(rv.explained_by or "")
+        if rv.explained_by and (cause is None or not _same_change(rv, cause)):
+            dropped.setdefault(rv.explained_by, set()).add(rv.id)
+            rv = rv.model_copy(update={"explained_by": None})
+        out.append(rv)
+    kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
+            for c in causes]
+    return kept, out
+
+
+def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
+    if any(set(t.contradicted) & set(cause.records) for t in rv.tests if t.status in ("failed", "error")):
+        return True
+    own, theirs = rv.evidence, cause.evidence
+    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+        return False
+    if own.cause == cause.id:
+        return True
+    if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
+        return False
+    first = _difference_key(own.differences[0])
+    return first == _difference_key(theirs.differences[0]) or first in (
+        {_difference_key(d) for d in theirs.differences} - {"stderr"})
+
+
+def _call_class(at: str) -> str:
+    """The kind of request a pair differs on (`tools/call`, `tools/list`, `initialize`, the process)."""
+    found = re.search(r"(tools/call|tools/list|initialize|stderr|last frame)", at)
+    return found.group(1) if found else at
+
+
+def _difference_key(difference: str) -> str:
+    """What a difference is about: which side refuses, the field both refusals name, or the field that
+    differs (its last key)."""
+    if difference.startswith("the original refuses this call"):
+        return "refused by the original"
+    if difference.startswith("the original accepts this call"):
+        return "refused here"
+    if difference.startswith("both refuse, naming"):
+        return "validation order"
+    reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
+    if reworded:
+        return f"re-worded {reworded.group(1) or ''}".strip()
+    path = difference.partition(": ")[0]
+    last = path.rsplit(" → ", 1)[-1].rsplit(".", 1)[-1]
+    return re.sub(r"\[\d+\]", "", last)
 
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
@@ -311,12 +371,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         found = _compared(theirs, ours, about)
         if found is None:
-            tried.append(f"{len(frames)} frames from {test or 'the example'}: no difference of this cause's")
+            tried.append(f"{len(frames)} frames from {check_name(test) if test else 'the example'}: no "
+                         "difference of this cause's")
             continue
         own = test == (cause.test or "") and frames == list(cause.example)
         lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
                 else "the failing test kept no sequence to replay")
-        why = "" if own else f"{lead}; this one does ({test})"
+        why = "" if own else f"{lead}; this one does ({check_name(test) if '::' in test else test})"
         statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
         evidence = _pair(found, theirs, ours, statement, replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
@@ -400,7 +461,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     if cause is not None and cause.evidence is not None and frames == list(cause.example):
         why = "its smallest example is this same sequence, replayed once for both"
         return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})
-    source = ce.test if ce is not None else "its check"
+    source = check_name(ce.test) if ce is not None else "its check"
     replayed = replays.get(frames)
     if replayed is None:
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "

@@ -60,7 +60,10 @@ def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list
     shared = shared_note(evidence)
     lines = [f"**Reproduced** on {on_both(evidence)}, {md(evidence.at)}"
              + (f" ({md(shared, 300)})" if shared else "") + ":", ""]
-    lines += [f"- {md(d, 600)}" for d in evidence.differences[:DIFFERENCES]]
+    shown = evidence.differences[:DIFFERENCES] if detail else evidence.differences[:3]
+    lines += [f"- {md(d, 600 if detail else 300)}" for d in shown]
+    if len(evidence.differences) > len(shown):
+        lines.append(f"- and {len(evidence.differences) - len(shown)} more (report.html lists them)")
     if evidence.breaks:
         lines += ["", f"{WHY_RECORD} “{md(evidence.breaks, 300)}”"]
     if evidence.why:
