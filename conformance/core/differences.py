@@ -66,6 +66,7 @@ _FIELD_NAMED: Final = (
     re.compile(r'"path":\s*\[\s*"(\w+)"'),
     re.compile(r"\(reading '(\w+)'\)"),
     re.compile(r"^(\w+) (?:must|is required|should)\b"),
+    re.compile(r"expected (object), received|Expected (object)|(arguments) must be an object"),
     re.compile(r"\b(?:Unknown )?[Tt]ool (\S+) not found|Unknown tool: (\S+)"),
 )
 
@@ -96,7 +97,8 @@ def field_named(words: str) -> str:
         if found:
             if pattern is _FIELD_NAMED[-1]:
                 return "name"
-            return next(g for g in found.groups() if g)
+            named = next(g for g in found.groups() if g)
+            return "arguments" if named == "object" else named
     return ""
 
 
@@ -186,6 +188,7 @@ def text_difference(original: str, target: str) -> str:
     added: list[str] = []
     dropped: list[str] = []
     changed: list[str] = []
+    reindented: list[int] = []
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag_, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag_ == "equal":
@@ -194,15 +197,41 @@ def text_difference(original: str, target: str) -> str:
         for k in range(pairs):
             was, now = _line_words(a[i1 + k], b[j1 + k])
             changed.append(f"line {i1 + k + 1} {was} to {now}")
+            if a[i1 + k].strip() == b[j1 + k].strip():
+                reindented.append(i1 + k)
         dropped += [quoted(line) for line in a[i1 + pairs:i2]]
         added += [quoted(line) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
+    if changed and len(changed) == len(reindented) and not added and not dropped:
+        lines, how = _spans(reindented), _indent_words(a, b, reindented)
+        return f"{parts[0]}; only the indentation of lines {lines} changes ({how})"
     for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):
         if items:
             more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
             parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
     return "; ".join(parts)
+
+
+def _spans(indices: list[int]) -> str:
+    """Line numbers (1-based) as runs: 27–33, 40."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(f"{r[0] + 1}–{r[-1] + 1}" if len(r) > 1 else str(r[0] + 1) for r in runs)
+
+
+def _indent_words(a: list[str], b: list[str], indices: list[int]) -> str:
+    """How the indentation changed, when every line changed it alike: “indented by 2 more spaces”."""
+    shifts = {(len(b[i]) - len(b[i].lstrip())) - (len(a[i]) - len(a[i].lstrip())) for i in indices}
+    if len(shifts) == 1:
+        (shift,) = shifts
+        plural = "s" if abs(shift) != 1 else ""
+        return f"{abs(shift)} {'more' if shift > 0 else 'fewer'} leading space{plural}"
+    return "by different amounts"
 
 
 def _line_words(original: str, target: str) -> tuple[str, str]:

@@ -6,6 +6,7 @@ an older results file holds. Writers then show the message whole in a block, or 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final
 
@@ -110,7 +111,9 @@ def readable_example(text: str) -> str:
             break
         head = _EXAMPLE_HEAD.match(line)
         if head:
-            kept.append(f"{head.group(1).replace('Failing test case', 'Falsifying example')}:")
+            explicit = "explicit" in head.group(1)
+            kept.append("Explicit example (one the check always tries):" if explicit
+                        else "Falsifying example:")
             rest = head.group(2).strip()
             if rest and rest != ")":
                 kept.append(f"    {rest}")
@@ -171,10 +174,35 @@ def unspoken(text: str) -> str:
     return ""
 
 
+_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error)"')
+
+
+def _answers_said(text: str) -> str:
+    """A JSON-RPC response quoted whole inside a message, said as what it is: its refusal's words, or an
+    accepted answer (its escaped text block is no headline)."""
+    from conformance.core.differences import quoted, refusal
+
+    out, at = [], 0
+    for found in _RESPONSE.finditer(text):
+        if found.start() < at:
+            continue
+        try:
+            value, end = json.JSONDecoder().raw_decode(text, found.start())
+        except ValueError:
+            continue
+        refused = refusal(value) if isinstance(value, dict) else None
+        said = (f"a refusal, {quoted(refused.words)} ({refused.kind})" if refused is not None
+                else "an accepted answer")
+        out += [text[at:found.start()], said]
+        at = end
+    return "".join(out) + text[at:]
+
+
 def spoken(message: str, nodeid: str, limit: int = 240) -> str:
-    """A failure on one line in words a person can act on: its own when they are such, else what its check
-    checks and that it fails here, with the value it quoted."""
-    said = one_line(readable(message), limit)
+    """A failure on one line in words a person can act on: its own when they are such (a JSON-RPC response
+    in it said as a refusal's words, an escaped line break as ⏎), else what its check checks and that it
+    fails here, with the value it quoted."""
+    said = one_line(_answers_said(readable(message)).replace("\\n", " ⏎ "), limit)
     if not unspoken(said):
         return said
     value = one_line(readable(message), 120)

@@ -469,7 +469,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent,
                         example=frames)
     theirs, ours = replayed
-    about = _about([rv.id, *(cause.records if cause is not None else [])])
+    about = _about([rv.id])
     if isinstance(theirs, str):
         miss = f"the original could not replay it ({theirs})"
     elif isinstance(ours, str):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.core.failure_text import check_name, one_line
+from conformance.core.failure_text import check_name, one_line, spoken
 from conformance.report.escape import safe
 from conformance.report.evidence_parts import evidence_md, record_evidence, unreplayed
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
@@ -123,7 +123,8 @@ def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     pair = evidence.headline() if evidence is not None else ""
     if pair:
         return pair
-    return one_line(rv.reason, 160) + replay_note(evidence)
+    failing = next((t.nodeid for t in rv.tests if t.status in ("failed", "error")), rv.id)
+    return spoken(rv.reason, failing, 160) + replay_note(evidence)
 
 
 def replay_note(evidence: Evidence | None) -> str:
