@@ -120,6 +120,13 @@ def refusal(answer: JSON | None) -> Refusal | None:
     return None
 
 
+def refusal_in_text(answer: str) -> Refusal:
+    """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
+    kind = "isError" if answer.startswith("isError ") else "error"
+    words = refusal_words(answer)
+    return Refusal(kind, words, field_named(words))
+
+
 def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
     """A text in quotes on one line: control characters escaped, line breaks as ⏎, cut only past `limit`."""
     escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text.replace("\r\n", "\n"))
