@@ -202,17 +202,17 @@ def text_difference(original: str, target: str) -> str:
             continue
         pairs = min(i2 - i1, j2 - j1) if tag_ == "replace" else 0
         for k in range(pairs):
-            was, now = _line_words(a[i1 + k], b[j1 + k])
-            changed.append(f"line {i1 + k + 1} {was} to {now}")
             if a[i1 + k].strip() == b[j1 + k].strip():
                 reindented.append(i1 + k)
+                continue
+            was, now = _changed_words(a[i1 + k], b[j1 + k])
+            changed.append(f"line {i1 + k + 1} {was} to {now}")
         dropped += [quoted(line) for line in a[i1 + pairs:i2]]
         added += [quoted(line) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
-    if changed and len(changed) == len(reindented) and not added and not dropped:
-        lines, how = _spans(reindented), _indent_words(a, b, reindented)
-        return f"{parts[0]}; only the indentation of lines {lines} changes ({how})"
+    if reindented:
+        parts.append(f"re-indents lines {_spans(reindented)} ({_indent_words(a, b, reindented)})")
     for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):
         if items:
             more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
@@ -239,6 +239,14 @@ def _indent_words(a: list[str], b: list[str], indices: list[int]) -> str:
         plural = "s" if abs(shift) != 1 else ""
         return f"{abs(shift)} {'more' if shift > 0 else 'fewer'} leading space{plural}"
     return "by different amounts"
+
+
+def _changed_words(original: str, target: str) -> tuple[str, str]:
+    """A changed line of a longer text: whole when short, else its changed words with two either side."""
+    if max(len(original), len(target)) <= 80:
+        return quoted(original), quoted(target)
+    was, now = word_difference(original, target, context=2)
+    return was.replace('\\"', '"'), now.replace('\\"', '"')
 
 
 def _line_words(original: str, target: str) -> tuple[str, str]:
