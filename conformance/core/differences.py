@@ -377,11 +377,26 @@ def serialized_difference(original: str, target: str) -> str:
         if tag_ == "equal":
             continue
         where = _amber_path(a, i1) if i1 < len(a) else _amber_path(b, j1)
-        old = " ⏎ ".join(line.strip() for line in a[i1:i2]) or "nothing"
-        new = " ⏎ ".join(line.strip() for line in b[j1:j2]) or "nothing"
+        old = " ⏎ ".join(_amber_words(line) for line in a[i1:i2]) or "nothing"
+        new = " ⏎ ".join(_amber_words(line) for line in b[j1:j2]) or "nothing"
         parts.append(f"{where + ': ' if where else ''}{old} on the original, {new} here")
     more = f"\nand {len(parts) - MAX_FIELDS} more" if len(parts) > MAX_FIELDS else ""
     return "\n".join(parts[:MAX_FIELDS]) + more
+
+
+_AMBER_VALUE: Final = re.compile(r"'((?:[^'\\]|\\.)*)'")
+_AMBER_WORDS: Final = {"True": "true", "False": "false", "None": "null"}
+
+
+def _amber_words(line: str) -> str:
+    """One line of syrupy's serialization in JSON's words: `'key': dict({` as `key: {`, `'text'` as “text”,
+    False as false; none of Python's spelling reaches the reader."""
+    text = line.strip().rstrip(",")
+    text = re.sub(r"\b(?:dict|list|set|tuple)\(([\[{(])", r"\1", text)
+    text = re.sub(r"([\]})])\)$", r"\1", text)
+    text = re.sub(r"^'((?:[^'\\]|\\.)*)': ", r"\1: ", text)
+    text = _AMBER_VALUE.sub(lambda m: f"“{m.group(1)}”", text)
+    return re.sub(r"\b(True|False|None)\b", lambda m: _AMBER_WORDS[m.group(1)], text)
 
 
 def _amber_path(lines: list[str], index: int) -> str:

@@ -74,7 +74,8 @@ def test_a_reworded_schema_description_is_said_under_its_keys() -> None:
     served = original.replace("Current thought number", "The number of the current thought")
     said = serialized_difference(original, served)
     assert said.startswith("thoughtNumber: ")
-    assert "'Current thought number'" in said and "'The number of the current thought'" in said
+    assert "“Current thought number”" in said and "“The number of the current thought”" in said
+    assert "'" not in said and "dict(" not in said, "syrupy's Python spelling is no reader's"
 
 
 def test_why_this_record_quotes_the_statements_words_the_difference_breaks() -> None:
