@@ -16,7 +16,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, rejected, without_count
-from conformance.suite.contradiction import brief, expect
+from conformance.suite.contradiction import brief, expect, file_lines
 from conformance.suite.render_box import expect_rendered_alike
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
@@ -240,7 +240,9 @@ def test_assertive_block_delivered(host: SdkDriver) -> None:
 def test_readme_feature_list_shipped(package_dir: Path) -> None:
     """README.md lines 6-12 - the Features heading and its five assertions - are in the installed package."""
     lines = (package_dir / "README.md").read_text(encoding="utf-8").split("\n")
-    assert lines[5] == "## Features" and lines[11] == "- Generate and verify solution hypotheses", lines[5:12]
+    wanted = ((6, "## Features"), (12, "- Generate and verify solution hypotheses"))
+    assert lines[5:6] == [wanted[0][1]] and lines[11:12] == [wanted[1][1]], (
+        file_lines("README.md", lines, wanted))
 
 
 @evidences("OBJ-7")
