@@ -33,7 +33,7 @@ from conformance.compare.wording import (
     validation_order,
     wording_change,
 )
-from conformance.core.differences import quoted
+from conformance.core.differences import box_difference, quoted
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.report.model import CauseRow, Difference
@@ -297,6 +297,10 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     if len(silent) == 1:
         other = lb if silent[0] == la else la
         return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
+    smallest = min(ds, key=_size)
+    box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
+    if box:
+        return f"the stderr box of an accepted call{_given(ds)} differs: {box}"
     where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
     return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 

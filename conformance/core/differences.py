@@ -183,6 +183,52 @@ def _refusal_text(path: str) -> bool:
     return path.startswith(("result.content[0].text", "error.message"))
 
 
+@dataclass(frozen=True)
+class _Box:
+    width: int
+    rows: int
+    header_pad: tuple[int, int]
+
+
+def _box(text: str) -> _Box | None:
+    """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows and the
+    spaces padding its header row's text; None when the text draws none."""
+    lines = text.split("\n")
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    if top is None:
+        return None
+    bottom = next((i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    if bottom is None:
+        return None
+    body = lines[top + 1:bottom]
+    middle = next((i for i, line in enumerate(body) if line.startswith("├")), None)
+    header = body[0] if body and middle else ""
+    inner = header[1:-1] if len(header) >= 2 else ""
+    pad = (len(inner) - len(inner.lstrip(" ")), len(inner) - len(inner.rstrip(" ")))
+    rows = len(body) - (middle + 1) if middle is not None else len(body)
+    return _Box(len(lines[top]), rows, pad)
+
+
+def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
+    """Two stderr boxes' change in words: width, the header row's padding, rows in the body. Empty when
+    either text draws no box or the boxes agree on all three."""
+    a, b = _box(original), _box(target)
+    if a is None or b is None:
+        return ""
+    said: list[str] = []
+    if a.width != b.width:
+        way = "narrower" if b.width < a.width else "wider"
+        said.append(f"the box is {b.width} columns wide {here}, {abs(a.width - b.width)} {way} than "
+                    f"{theirs}'s {a.width}")
+    if a.header_pad != b.header_pad:
+        said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
+                    f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
+    if a.rows != b.rows:
+        said.append(f"its body has {b.rows} row(s) {here} where {theirs}'s has {a.rows} (a thought of "
+                    "several lines drawn a row per line on one side)")
+    return "; ".join(said)
+
+
 def text_difference(original: str, target: str) -> str:
     """Two texts of several lines as the lines one adds, drops and changes (`N lines where the original has
     M; adds “…”`); a change inside one line as its words. Empty when equal."""
@@ -211,6 +257,9 @@ def text_difference(original: str, target: str) -> str:
         added += [quoted(line) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
+    box = box_difference(original, target)
+    if box:
+        parts.insert(0, box)
     if reindented:
         parts.append(f"re-indents lines {_spans(reindented)} ({_indent_words(a, b, reindented)})")
     for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):

@@ -253,3 +253,18 @@ def test_a_prefix_added_to_the_same_refusal_is_said_as_such() -> None:
     said = explain([d], LA, LB, default_known_changes())
     wanted = "head puts “MCP error -32602: ” before base's “Invalid thought: must be a string”"
     assert wanted in said.headline, said.headline
+
+
+def test_a_box_drawn_otherwise_is_said_by_its_width_padding_and_rows() -> None:
+    """A box narrower, its header padded, a row per line of a multi-line thought (compare's headline said only
+    that it "differs at its top border")."""
+    a = ("\n┌──────────────────────┐\n│ 💭 Thought 1/1 │\n├──────────────────────┤\n│ one\\ntwo │\n"
+         "└──────────────────────┘\n")
+    b = ("\n┌────────────────────┐\n│ 💭 Thought 1/1     │\n├────────────────────┤\n│ one                │\n"
+         "│ two                │\n└────────────────────┘\n")
+    d = Difference(id="stderr.box.top", aspect="stderr", summary="", a=a, b=b, field="top border",
+                   detail="box", program=[_frame(VALID)])
+    said = explain([d], LA, LB, default_known_changes()).headline
+    assert "the box is 22 columns wide on head, 2 narrower than base's 24" in said, said
+    assert "padded with 1 space(s) before and 5 after its text on head, 1 and 1 on base" in said, said
+    assert "its body has 2 row(s) on head where base's has 1" in said, said
