@@ -64,7 +64,6 @@ _FIELD_NAMED: Final = (
     re.compile(r"\bat (\w+)(?:\.\w+)*\s*(?:[;\]\n]|$)"),
     re.compile(r"Invalid (?!input\b|arguments\b)(\w+):"),
     re.compile(r'"path":\s*\[\s*"(\w+)"'),
-    re.compile(r"\(reading '(\w+)'\)"),
     re.compile(r"^(\w+) (?:must|is required|should)\b"),
     re.compile(r"expected (object), received|Expected (object)|(arguments) must be an object"),
     re.compile(r"\b(?:Unknown )?[Tt]ool (\S+) not found|Unknown tool: (\S+)"),
@@ -150,7 +149,11 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     kind = "" if a.kind == b.kind else f" as {a.kind} on {original}, {b.kind} {here}"
     if a.words == b.words:
         return f"both refuse in the same words, {quoted(a.words)}{kind}"
-    subject = f"the refusal of `{a.field or b.field}`" if a.field or b.field else "the refusal"
+    if a.field != b.field or not a.field:
+        # A field named on one side only (a crash's message names none): no re-wording can be claimed.
+        return (f"both refuse this call, in other words: {quoted(a.words)} on {original}, "
+                f"{quoted(b.words)} {here}{kind}")
+    subject = f"the refusal of `{a.field}`"
     side, theirs = f"{subject} is re-worded: {_side(here)}", f"{original}'s {quoted(a.words)}{kind}"
     if b.words.endswith(a.words):
         return f"{side} puts {quoted(b.words[: -len(a.words)])} before {theirs}"

@@ -135,11 +135,13 @@ def _replay(
 
 
 def _compared(
-    original: list[_Answer], target: list[_Answer], about: set[str]
+    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False
 ) -> tuple[int, list[str]] | None:
     """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
-    in every replay's initialize) is not this cause's evidence."""
+    in every replay's initialize) is not this cause's evidence. With `fall_back` (a record's own sequence),
+    when none speaks of it, its last request that differs: still its own example's difference."""
+    last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
                        if not _sdk_owned(d.path, d.original, d.target)]
@@ -153,6 +155,11 @@ def _compared(
         found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
         if found:
             return index, found
+        if differences and a.method not in (WHOLE_STDERR, LIFE):
+            last = (index, [d.said() for d in differences])
+    if last is not None and fall_back:
+        # None speaks of the record's words: its own sequence's last differing request is still its own.
+        return last
     if len(original) != len(target):
         return min(len(original), len(target)) + 1, [
             f"the original answered {len(original)} request(s), this server {len(target)}"]
@@ -475,7 +482,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     elif isinstance(ours, str):
         miss = f"this server broke off ({ours})"
     else:
-        found = _compared(theirs, ours, about)
+        found = _compared(theirs, ours, about, fall_back=True)
         if found is not None:
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
             return pair.model_copy(update={"example": frames})
