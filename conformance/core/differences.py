@@ -138,9 +138,11 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     """Refused against accepted, or two refusals: which field each names, else how the words changed;
     empty when both accept, or both refuse alike."""
     if a is not None and b is None:
-        return f"{original} refuses this call — {quoted(a.words)} ({a.kind}) — and {_side(here)} accepts it"
+        return (f"{original} refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and "
+                f"{_side(here)} accepts it")
     if a is None and b is not None:
-        return f"{original} accepts this call and {_side(here)} refuses it — {quoted(b.words)} ({b.kind})"
+        return (f"{original} accepts this call and {_side(here)} refuses it{_naming(b)} — {quoted(b.words)} "
+                f"({b.kind})")
     if a is None or b is None or (a.words, a.kind) == (b.words, b.kind):
         return ""
     if a.field and b.field and a.field != b.field:
@@ -164,6 +166,11 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     if a.words.startswith(b.words):
         return f"{side} drops {quoted(a.words[len(b.words):])} from the end of {theirs}"
     return f"{subject} is re-worded: {quoted(a.words)} on {original}, {quoted(b.words)} {here}{kind}"
+
+
+def _naming(refused: Refusal) -> str:
+    """The field a long refusal names, said before its words (a headline cut inside them still says it)."""
+    return f", naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
 
 
 def _side(here: str) -> str:
