@@ -14,6 +14,7 @@ from typing import TextIO
 
 import pytest
 
+from conformance.core.failure_text import check_name
 from conformance.report.escape import encodable, safe
 
 RECORDS_PROPERTY = "conformance_records"
@@ -86,7 +87,7 @@ class Progress:
             f"records checked {checked}/{self.records_total}  tests {self.tests_done}/{total}"
             f"{f'  failing {self.failed}' if self.failed else ''}"
         )
-        return f"{head}  {safe(self.current)}" if self.current else head
+        return f"{head}  {safe(check_name(self.current))}" if self.current else head
 
     def _draw(self, *, force: bool = False) -> None:
         line = self._line()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conformance.compare.observe import Found
+from conformance.compare.wording import validation_order
 
 
 def _subject(found: Found) -> str:
@@ -43,6 +44,10 @@ def _line(found: Found, a: str, b: str) -> str:
         return f"{_subject(found)}: refused (isError) by {refused}, accepted by {accepted}"
     if aspect == "answer":
         if detail == "error text":
+            order = validation_order([(found.a, found.b)])
+            if order is not None:
+                return (f"refusals name other fields first: `{order[0]}` on {a}, `{order[1]}` on {b} "
+                        "(validation order, not a re-wording)")
             what = f"a bad `{fld}`" if fld else "the call"
             return f"the isError text refusing {what} is worded differently by {a} and {b}"
         if detail in ("added", "removed", "changed"):

@@ -30,8 +30,10 @@ from conformance.compare.wording import (
     message,
     short,
     text_issues,
+    validation_order,
     wording_change,
 )
+from conformance.core.differences import box_difference, quoted
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.report.model import CauseRow, Difference
@@ -155,6 +157,12 @@ def _kinds(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _wording(ds: list[Difference], la: str, lb: str) -> str:
+    order = validation_order([(d.a, d.b) for d in ds])
+    if order is not None:
+        smallest = min(ds, key=_size)
+        wa, wb = quoted(message(smallest.a)), quoted(message(smallest.b))
+        return (f"refusals name other fields first — {la} `{order[0]}`, {lb} `{order[1]}` — the same calls "
+                f"validated in another order, not re-worded (e.g. {wa} on {la}, {wb} on {lb})")
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)
@@ -164,7 +172,7 @@ def _wording(ds: list[Difference], la: str, lb: str) -> str:
         return f"schema refusals of {fields} are written otherwise: {form}"
     change = wording_change([(d.a, d.b) for d in ds])
     smallest = min(ds, key=_size)
-    what = describe_wording(change, lb, (smallest.a, smallest.b))
+    what = describe_wording(change, lb, (smallest.a, smallest.b), la)
     subject = f"refusals of {fields}" if fields else "refusals"
     return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
 
@@ -289,6 +297,10 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     if len(silent) == 1:
         other = lb if silent[0] == la else la
         return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
+    smallest = min(ds, key=_size)
+    box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
+    if box:
+        return f"the stderr box of an accepted call{_given(ds)} differs: {box}"
     where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
     return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 
@@ -587,7 +599,8 @@ def table(members: Sequence[Difference], la: str, lb: str) -> list[CauseRow]:
         smallest = min(ds, key=_size)
         classes = sorted({c for d in ds for c in _row_classes(d)})
         if len(ds) > 1 and _kind(smallest) == "wording" and not issue_changes(smallest.a, smallest.b):
-            note = describe_wording(wording_change([(d.a, d.b) for d in ds]), lb, (smallest.a, smallest.b))
+            pairs = [(d.a, d.b) for d in ds]
+            note = describe_wording(wording_change(pairs), lb, (smallest.a, smallest.b), la)
         out.append(CauseRow(
             field=fld,
             value_classes=classes,
@@ -655,7 +668,7 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         changes = issue_changes(d.a, d.b)
         if changes:
             return "refused", "refused", "; ".join(_issue_note(c, la, lb) for c in changes[:3])
-        return "refused", "refused", describe_wording(wording_change([(d.a, d.b)]), lb, (d.a, d.b))
+        return "refused", "refused", describe_wording(wording_change([(d.a, d.b)]), lb, (d.a, d.b), la)
     if d.aspect == "answer" and d.detail in ("added", "removed"):
         return ("absent", "present", "") if d.detail == "added" else ("present", "absent", "")
     if d.aspect in ("answer", "store", "stderr"):

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.core.differences import refusal_in_text, refusals_compared
 from conformance.core.jsontypes import JSON
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\w+|[^\w\s]')
@@ -80,13 +81,15 @@ def wording_change(pairs: Sequence[tuple[str, str]]) -> WordingChange:
     return WordingChange(common, rewritten, len(pairs))
 
 
-def describe_wording(change: WordingChange, b: str, example: tuple[str, str] | None) -> str:
+def describe_wording(change: WordingChange, b: str, example: tuple[str, str] | None,
+                     a: str = "the original") -> str:
     """E.g. '2026.7.4 adds `"inclusive": true` (3 of 9)'; or 'rewritten (e.g. A: "…", B: "…")'; one pair of
-    short refusals is quoted whole."""
+    refusals is said by the shared explainer (core/differences.py): the field each names first when they
+    differ (validation order), else how the words changed, a prefix or suffix as such."""
     if change.total == 1 and example is not None:
-        ma, mb = message(example[0]), message(example[1])
-        if len(ma) <= SHORT_MESSAGE and len(mb) <= SHORT_MESSAGE:
-            return f"“{short(ma, SHORT_MESSAGE)}” against “{short(mb, SHORT_MESSAGE)}”"
+        said = refusals_compared(refusal_in_text(example[0]), refusal_in_text(example[1]), f"on {b}", a)
+        if said:
+            return said
     parts: list[str] = []
     for edit, count in change.common[:2]:
         share = "" if count == change.total else f" ({count} of {change.total})"
@@ -111,6 +114,18 @@ def message(answer: str) -> str:
     if messages:
         return "; ".join(dict.fromkeys(messages))
     return text
+
+
+def validation_order(pairs: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """When every pair's refusals name different fields first: the fields (first pair's), else None — two
+    sides validating in another order, which no re-wording explains."""
+    found: list[tuple[str, str]] = []
+    for a, b in pairs:
+        ra, rb = refusal_in_text(a), refusal_in_text(b)
+        if not (ra.field and rb.field and ra.field != rb.field):
+            return None
+        found.append((ra.field, rb.field))
+    return found[0] if found else None
 
 
 def _first_json(text: str) -> JSON | None:
@@ -224,5 +239,6 @@ __all__ = [
     "message",
     "short",
     "text_issues",
+    "validation_order",
     "wording_change",
 ]

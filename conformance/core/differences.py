@@ -1,8 +1,12 @@
-"""What differs between the original's answer and a target's, said at the field or the words that differ.
+"""What differs between two answers to one call: the one explainer the run's evidence (gate/evidence.py),
+`compare` (compare/explain.py) and the suite's snapshot checks render.
 
-Shared by the suite (a check against the original's snapshot says what changed, not that it did) and the
-gate (the replayed evidence of a departure): JSON answers are compared field by field, a text that is itself
-a JSON object (a tool result's text block) inside it too, and texts word by word.
+In this order (`explain`): an answer accepted on one side and refused on the other, with the refusal's own
+words; two refusals naming different fields (validation order, never a re-wording); the same field refused
+in other words (a prefix or suffix added said as such); accepted answers field by field, a text that is
+itself a JSON object (a tool result's text block) inside it too; texts of several lines (descriptions,
+messages, the stderr box) as the lines added, dropped and changed, a single line as the words that changed.
+Values under `WHOLE_CHARS` are shown whole.
 """
 
 from __future__ import annotations
@@ -23,18 +27,293 @@ _WINDOW_CHARS: Final = 400
 _MATCHED_WORDS: Final = 4_000_000
 """The largest product of the two changed middles' word counts matched word by word (a few seconds)."""
 _AMBER_KEY: Final = re.compile(r"^\s*'([^']*)': (?:dict\(\{|list\(\[|''\')$")
+WHOLE_CHARS: Final = 200
+"""A value shorter than this is quoted whole, never cut."""
+LINES_SHOWN: Final = 3
+"""Lines quoted per kind of line change (added, dropped, changed); more are counted."""
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
 class FieldDifference:
-    """One field whose value differs: where (a dotted path), the original's value, the target's."""
+    """One field whose value differs: where (a dotted path), the original's value, the target's; or, for a
+    difference said as a whole (a refusal against an acceptance, lines added), its `sentence`."""
 
     path: str
     original: str
     target: str
+    sentence: str = ""
 
     def said(self, here: str = "here") -> str:
+        if self.sentence:
+            return self.sentence.replace("{here}", here)
         return f"{self.path or 'the answer'}: {self.original} on the original, {self.target} {here}"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused call: how (`isError` or a JSON-RPC error and its code), in which words, and the argument its
+    words name first (empty when they name none)."""
+
+    kind: str
+    words: str
+    field: str
+
+
+_FIELD_NAMED: Final = (
+    re.compile(r"\bat (\w+)(?:\.\w+)*\s*(?:[;\]\n]|$)"),
+    re.compile(r"Invalid (?!input\b|arguments\b)(\w+):"),
+    re.compile(r'"path":\s*\[\s*"(\w+)"'),
+    re.compile(r"^(\w+) (?:must|is required|should)\b"),
+    re.compile(r"expected (object), received|Expected (object)|(arguments) must be an object"),
+    re.compile(r"\b(?:Unknown )?[Tt]ool (\S+) not found|Unknown tool: (\S+)"),
+)
+
+
+def refusal_words(text: str) -> str:
+    """The message a refusal's text carries: the `error` of a JSON answer, the `message`s of a validation
+    error's issue list, else the text itself."""
+    text = text.removeprefix("isError ").strip()
+    start = text.find("{")
+    if start >= 0:
+        try:
+            parsed, _ = json.JSONDecoder().raw_decode(text[start:])
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
+            return str(parsed["error"])
+    messages = re.findall(r'"message":\s*"((?:[^"\\]|\\.)*)"', text)
+    if messages and "Invalid arguments" in text:
+        head = text[: text.find("[")].rstrip(": ") if "[" in text else ""
+        return (head + ": " if head else "") + "; ".join(dict.fromkeys(messages))
+    return text
+
+
+def field_named(words: str) -> str:
+    """The argument a refusal's words name first (`Invalid thought: …` → thought); empty when none."""
+    for pattern in _FIELD_NAMED:
+        found = pattern.search(words)
+        if found:
+            if pattern is _FIELD_NAMED[-1]:
+                return "name"
+            named = next(g for g in found.groups() if g)
+            return "arguments" if named == "object" else named
+    return ""
+
+
+def refusal(answer: JSON | None) -> Refusal | None:
+    """The refusal a JSON-RPC response is (a tool result flagged isError, or an error), or None."""
+    if not isinstance(answer, dict):
+        return None
+    error = answer.get("error")
+    if isinstance(error, dict):
+        words = str(error.get("message", ""))
+        return Refusal(f"JSON-RPC error {error.get('code', '?')}", words, field_named(words))
+    result = answer.get("result")
+    if isinstance(result, dict) and result.get("isError") is True:
+        content = result.get("content")
+        first = content[0] if isinstance(content, list) and content else None
+        text = str(first.get("text", "")) if isinstance(first, dict) else ""
+        words = refusal_words(text)
+        return Refusal("isError", words, field_named(words))
+    return None
+
+
+def refusal_in_text(answer: str) -> Refusal:
+    """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
+    kind = "isError" if answer.startswith("isError ") else "error"
+    words = refusal_words(answer)
+    return Refusal(kind, words, field_named(words))
+
+
+def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
+    """A text in quotes on one line: control characters escaped, line breaks as ⏎, cut only past `limit`."""
+    escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text.replace("\r\n", "\n"))
+    shown = escaped.replace("\n", " ⏎ ")
+    return f"“{shown if len(shown) <= limit else shown[: limit - 1] + '…'}”"
+
+
+def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}",
+                      original: str = "the original") -> str:
+    """Refused against accepted, or two refusals: which field each names, else how the words changed;
+    empty when both accept, or both refuse alike."""
+    if a is not None and b is None:
+        return (f"{original} refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and "
+                f"{_side(here)} accepts it")
+    if a is None and b is not None:
+        return (f"{original} accepts this call and {_side(here)} refuses it{_naming(b)} — {quoted(b.words)} "
+                f"({b.kind})")
+    if a is None or b is None or (a.words, a.kind) == (b.words, b.kind):
+        return ""
+    if a.field and b.field and a.field != b.field:
+        return (f"both refuse, naming other fields first: {original} `{a.field}` ({quoted(a.words)}), "
+                f"{_side(here)} `{b.field}` ({quoted(b.words)}): validation order, not a re-wording")
+    kind = "" if a.kind == b.kind else f" as {a.kind} on {original}, {b.kind} {here}"
+    if a.words == b.words:
+        return f"both refuse in the same words, {quoted(a.words)}{kind}"
+    if a.field != b.field or not a.field:
+        # A field named on one side only (a crash's message names none): no re-wording can be claimed.
+        return (f"both refuse this call, in other words: {quoted(a.words)} on {original}, "
+                f"{quoted(b.words)} {here}{kind}")
+    subject = f"the refusal of `{a.field}`"
+    side, theirs = f"{subject} is re-worded: {_side(here)}", f"{original}'s {quoted(a.words)}{kind}"
+    if b.words.endswith(a.words):
+        return f"{side} puts {quoted(b.words[: -len(a.words)])} before {theirs}"
+    if b.words.startswith(a.words):
+        return f"{side} adds {quoted(b.words[len(a.words):])} after {theirs}"
+    if a.words.endswith(b.words):
+        return f"{side} drops {quoted(a.words[: -len(b.words)])} from the front of {theirs}"
+    if a.words.startswith(b.words):
+        return f"{side} drops {quoted(a.words[len(b.words):])} from the end of {theirs}"
+    return f"{subject} is re-worded: {quoted(a.words)} on {original}, {quoted(b.words)} {here}{kind}"
+
+
+def _naming(refused: Refusal) -> str:
+    """The field a long refusal names, said before its words (a headline cut inside them still says it)."""
+    return f", naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
+
+
+def _side(here: str) -> str:
+    return "this server" if here in ("here", "{here}") else here.removeprefix("on ")
+
+
+def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]:
+    """What differs between two JSON-RPC responses to one call, most telling first: refused against accepted
+    (the refusal's words), two refusals (the field each names, then the words), then field by field."""
+    a, b = refusal(original), refusal(target)
+    said = refusals_compared(a, b)
+    if said and (a is None or b is None):
+        return [FieldDifference("result", "", "", said)]
+    found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]
+    return ([FieldDifference("result", "", "", said)] if said else []) + found
+
+
+def _refusal_text(path: str) -> bool:
+    """A path inside the refusal's own text (already said as words) or its flag."""
+    return path.startswith(("result.content[0].text", "error.message"))
+
+
+@dataclass(frozen=True)
+class _Box:
+    width: int
+    rows: int
+    header_pad: tuple[int, int]
+
+
+def _box(text: str) -> _Box | None:
+    """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows and the
+    spaces padding its header row's text; None when the text draws none."""
+    lines = text.split("\n")
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    if top is None:
+        return None
+    bottom = next((i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    if bottom is None:
+        return None
+    body = lines[top + 1:bottom]
+    middle = next((i for i, line in enumerate(body) if line.startswith("├")), None)
+    header = body[0] if body and middle else ""
+    inner = header[1:-1] if len(header) >= 2 else ""
+    pad = (len(inner) - len(inner.lstrip(" ")), len(inner) - len(inner.rstrip(" ")))
+    rows = len(body) - (middle + 1) if middle is not None else len(body)
+    return _Box(len(lines[top]), rows, pad)
+
+
+def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
+    """Two stderr boxes' change in words: width, the header row's padding, rows in the body. Empty when
+    either text draws no box or the boxes agree on all three."""
+    a, b = _box(original), _box(target)
+    if a is None or b is None:
+        return ""
+    said: list[str] = []
+    if a.width != b.width:
+        way = "narrower" if b.width < a.width else "wider"
+        said.append(f"the box is {b.width} columns wide {here}, {abs(a.width - b.width)} {way} than "
+                    f"{theirs}'s {a.width}")
+    if a.header_pad != b.header_pad:
+        said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
+                    f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
+    if a.rows != b.rows:
+        said.append(f"its body has {b.rows} row(s) {here} where {theirs}'s has {a.rows} (a thought of "
+                    "several lines drawn a row per line on one side)")
+    return "; ".join(said)
+
+
+def text_difference(original: str, target: str) -> str:
+    """Two texts of several lines as the lines one adds, drops and changes (`N lines where the original has
+    M; adds “…”`); a change inside one line as its words. Empty when equal."""
+    if original == target:
+        return ""
+    a, b = original.splitlines(), target.splitlines()
+    if len(a) <= 1 and len(b) <= 1:
+        was, now = _line_words(original, target)
+        return f"{was} on the original, {now} {{here}}"
+    added: list[str] = []
+    dropped: list[str] = []
+    changed: list[str] = []
+    reindented: list[int] = []
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag_, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag_ == "equal":
+            continue
+        pairs = min(i2 - i1, j2 - j1) if tag_ == "replace" else 0
+        for k in range(pairs):
+            if a[i1 + k].strip() == b[j1 + k].strip():
+                reindented.append(i1 + k)
+                continue
+            was, now = _changed_words(a[i1 + k], b[j1 + k])
+            changed.append(f"line {i1 + k + 1} {was} to {now}")
+        dropped += [quoted(line) for line in a[i1 + pairs:i2]]
+        added += [quoted(line) for line in b[j1 + pairs:j2]]
+    parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
+             if len(a) != len(b) else f"{len(a)} lines on each side"]
+    box = box_difference(original, target)
+    if box:
+        parts.insert(0, box)
+    if reindented:
+        parts.append(f"re-indents lines {_spans(reindented)} ({_indent_words(a, b, reindented)})")
+    for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):
+        if items:
+            more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
+            parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
+    return "; ".join(parts)
+
+
+def _spans(indices: list[int]) -> str:
+    """Line numbers (1-based) as runs: 27–33, 40."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(f"{r[0] + 1}–{r[-1] + 1}" if len(r) > 1 else str(r[0] + 1) for r in runs)
+
+
+def _indent_words(a: list[str], b: list[str], indices: list[int]) -> str:
+    """How the indentation changed, when every line changed it alike: “indented by 2 more spaces”."""
+    shifts = {(len(b[i]) - len(b[i].lstrip())) - (len(a[i]) - len(a[i].lstrip())) for i in indices}
+    if len(shifts) == 1:
+        (shift,) = shifts
+        plural = "s" if abs(shift) != 1 else ""
+        return f"{abs(shift)} {'more' if shift > 0 else 'fewer'} leading space{plural}"
+    return "by different amounts"
+
+
+def _changed_words(original: str, target: str) -> tuple[str, str]:
+    """A changed line of a longer text: whole when short, else its changed words with two either side."""
+    if max(len(original), len(target)) <= 80:
+        return quoted(original), quoted(target)
+    was, now = word_difference(original, target, context=2)
+    return was.replace('\\"', '"'), now.replace('\\"', '"')
+
+
+def _line_words(original: str, target: str) -> tuple[str, str]:
+    """One line against another: whole when both are short, else the words that differ with a few around."""
+    if len(original) < WHOLE_CHARS and len(target) < WHOLE_CHARS:
+        return quoted(original), quoted(target)
+    was, now = word_difference(original, target)
+    return was.replace("\\n", " ⏎ ").replace('\\"', '"'), now.replace("\\n", " ⏎ ").replace('\\"', '"')
 
 
 def _shown(value: JSON | None, missing: bool) -> str:
@@ -81,7 +360,10 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
             return [FieldDifference(d.path.replace("→.", "→ "), d.original, d.target) for d in found]
         return [FieldDifference(path, "the same JSON, written one way", "written another way")]
     if isinstance(original, str) and isinstance(target, str):
-        return [FieldDifference(path, *word_difference(original, target))]
+        if "\n" in original or "\n" in target:
+            lines = text_difference(original, target)
+            return [FieldDifference(path, "", "", f"{path or 'the text'}: {lines}")]
+        return [FieldDifference(path, *_line_words(original, target))]
     return [FieldDifference(path, _shown(original, False), _shown(target, False))]
 
 
@@ -154,11 +436,26 @@ def serialized_difference(original: str, target: str) -> str:
         if tag_ == "equal":
             continue
         where = _amber_path(a, i1) if i1 < len(a) else _amber_path(b, j1)
-        old = " ⏎ ".join(line.strip() for line in a[i1:i2]) or "nothing"
-        new = " ⏎ ".join(line.strip() for line in b[j1:j2]) or "nothing"
+        old = " ⏎ ".join(_amber_words(line) for line in a[i1:i2]) or "nothing"
+        new = " ⏎ ".join(_amber_words(line) for line in b[j1:j2]) or "nothing"
         parts.append(f"{where + ': ' if where else ''}{old} on the original, {new} here")
     more = f"\nand {len(parts) - MAX_FIELDS} more" if len(parts) > MAX_FIELDS else ""
     return "\n".join(parts[:MAX_FIELDS]) + more
+
+
+_AMBER_VALUE: Final = re.compile(r"'((?:[^'\\]|\\.)*)'")
+_AMBER_WORDS: Final = {"True": "true", "False": "false", "None": "null"}
+
+
+def _amber_words(line: str) -> str:
+    """One line of syrupy's serialization in JSON's words: `'key': dict({` as `key: {`, `'text'` as “text”,
+    False as false; none of Python's spelling reaches the reader."""
+    text = line.strip().rstrip(",")
+    text = re.sub(r"\b(?:dict|list|set|tuple)\(([\[{(])", r"\1", text)
+    text = re.sub(r"([\]})])\)$", r"\1", text)
+    text = re.sub(r"^'((?:[^'\\]|\\.)*)': ", r"\1: ", text)
+    text = _AMBER_VALUE.sub(lambda m: f"“{m.group(1)}”", text)
+    return re.sub(r"\b(True|False|None)\b", lambda m: _AMBER_WORDS[m.group(1)], text)
 
 
 def _amber_path(lines: list[str], index: int) -> str:

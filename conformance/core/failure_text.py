@@ -6,6 +6,7 @@ an older results file holds. Writers then show the message whole in a block, or 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final
 
@@ -38,12 +39,23 @@ _OLD_FALLBACK: Final = "the check's comparison failed: "
 """How this module said a bare assert before, kept in results files the plugin wrote then."""
 _NO_WORDS: Final = "the check's condition did not hold"
 _WHERE_CHARS: Final = 300
+_HYPOTHESIS_NOTE: Final = re.compile(
+    r"^\s*(?:Falsifying (?:explicit )?example|Failing explicit example|Failing test case|Trying example"
+    r"|You can reproduce this test|@reproduce_failure|Explanation:|Unreliable test timings|Flaky example"
+    r"|Hypothesis |Highest target score"
+    r"|Draw \d+|\+ Exception Group|\+-+ \d+ -+)"
+)
+"""Where hypothesis' (and pytest's) notes begin in a failure's text: the test's name, its fixtures' reprs, a
+decorator to paste into the test, the lines only failing cases ran. None of it is the check's words: a user
+replays the example from its frames (`replay`), and the node id stays in report.json for `--select`."""
 _ARGUMENT_LINE: Final = re.compile(r"^\s{2,}(\w+)=(.*?),?\s*$")
 
 
 def readable(text: str) -> str:
     """The message without the exception's class, pytest's assertion rewriting or object reprs."""
     lines = text.strip().splitlines()
+    note = next((i for i, line in enumerate(lines) if i and _HYPOTHESIS_NOTE.match(line)), len(lines))
+    lines = lines[:note]
     if not lines:
         return ""
     missing = _KEY_ERROR.match(lines[0])
@@ -80,16 +92,124 @@ def _bare_assert(compared: str, explanation: list[str]) -> str:
     return _NO_WORDS
 
 
+_EXAMPLE_HEAD: Final = re.compile(
+    r"^\s*(Falsifying example|Falsifying explicit example|Failing explicit example|Failing test case"
+    r"|Trying example)(?:\s*\(#\d+\))?: [\w.]+\((.*)$")
+_TOP_ARGUMENT: Final = re.compile(r"^ {4}(\w+)=(.*)$")
+_FIXTURES: Final = frozenset({"server", "host", "spare", "label_server", "raw_pool", "fresh_runs", "target",
+                              "evidence", "snapshot", "package_dir", "package_json", "original_snapshot",
+                              "transcript", "command", "identity", "env", "data"})
+"""The suite's fixtures: handed to a check, never generated, so no part of the example."""
+
+
 def readable_example(text: str) -> str:
-    """Hypothesis' falsifying example without the fixtures it was handed (a server session is no input)."""
-    kept = []
+    """Hypothesis' falsifying example as the values it generated: no test name, no fixtures handed to the
+    check (a server session, its target's identity, however many lines their reprs take), no notes after
+    it (the explain phase's lines, the decorator to paste)."""
+    kept: list[str] = []
+    dropping = False
     for line in text.splitlines():
-        argument = _ARGUMENT_LINE.match(line)
-        if argument and (_HARNESS_OBJECT.search(argument.group(2)) or " object at 0x" in argument.group(2)):
+        if _HYPOTHESIS_NOTE.match(line) and not re.match(r"\s*(?:Falsifying|Failing|Trying)", line):
+            break
+        head = _EXAMPLE_HEAD.match(line)
+        if head:
+            explicit = "explicit" in head.group(1)
+            kept.append("Explicit example (one the check always tries):" if explicit
+                        else "Falsifying example:")
+            rest = head.group(2).strip()
+            if rest and rest != ")":
+                kept.append(f"    {rest}")
+            # Until its first argument, lines belong to a fixture's repr whose first line was cut already.
+            dropping = not rest
+            continue
+        if line.strip().startswith("#"):
+            continue
+        line = re.sub(r",?\s+# or any other generated value$", "", line)
+        argument = _TOP_ARGUMENT.match(line)
+        if argument:
+            value = argument.group(2)
+            dropping = (argument.group(1) in _FIXTURES or bool(_HARNESS_OBJECT.search(value))
+                        or " object at 0x" in value)
+            if not dropping:
+                kept.append(line)
+            continue
+        if line.strip() == ")" and not line.startswith(" "):
+            dropping = False
+            continue
+        if dropping:
             continue
         kept.append(line)
-    out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept))
+    out = _OBJECT_REPR.sub(r"<\1>", "\n".join(kept).strip())
     return _ADDRESS.sub("", out)
+
+
+_REPR: Final = re.compile(r"^\s*(?:[\[{(]\s*'|\{\s*\}|\[\s*\]|set\(|dict\(|\(\s*\)|[A-Z]\w*\(\w+=)")
+_BARE: Final = re.compile(r"^\s*(?:-?\d+(?:\.\d+)?|True|False|None|'[^']*'|\"[^\"]*\")\s*$")
+_NODE: Final = re.compile(r"(?:[\w./-]+\.py::)?(test_\w+)(?:\[[^\]]*\])?")
+
+
+def check_name(nodeid: str) -> str:
+    """A check named by what it checks, from its node id (`…::test_shipped_readme[npm:…]` → “shipped
+    readme”): the words a reader is given; the node id itself stays in report.json for `--select`."""
+    name = nodeid.rsplit("::", 1)[-1]
+    base, _, param = name.partition("[")
+    words = base.removeprefix("test_").replace("_", " ").strip()
+    era = param.rstrip("]").rpartition("-")[2] if "-" in param else ""
+    suffix = f" (as the {era} client)" if era in ("auto", "sdk", "raw") or era[:1].isdigit() else ""
+    return f"“{words}”{suffix}" if words else "a check"
+
+
+def unspoken(text: str) -> str:
+    """Why a failure's words cannot head a line a person acts on (a Python repr, a bare value, a sentence
+    about the check, a test's name), or empty when they can."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    if not first:
+        return "no words"
+    if _BARE.match(first):
+        return "a bare value"
+    if _REPR.match(first):
+        return "a Python repr"
+    if first.startswith(_NO_WORDS) or first.startswith(_OLD_FALLBACK):
+        return "a sentence about the check"
+    if re.search(r"\btest_\w+\(|::test_|@reproduce_failure|Failing explicit example|Explanation:", first):
+        return "a test's name"
+    return ""
+
+
+_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error)"')
+
+
+def _answers_said(text: str) -> str:
+    """A JSON-RPC response quoted whole inside a message, said as what it is: its refusal's words, or an
+    accepted answer (its escaped text block is no headline)."""
+    from conformance.core.differences import quoted, refusal
+
+    out, at = [], 0
+    for found in _RESPONSE.finditer(text):
+        if found.start() < at:
+            continue
+        try:
+            value, end = json.JSONDecoder().raw_decode(text, found.start())
+        except ValueError:
+            continue
+        refused = refusal(value) if isinstance(value, dict) else None
+        said = (f"a refusal, {quoted(refused.words)} ({refused.kind})" if refused is not None
+                else "an accepted answer")
+        out += [text[at:found.start()], said]
+        at = end
+    return "".join(out) + text[at:]
+
+
+def spoken(message: str, nodeid: str, limit: int = 240) -> str:
+    """A failure on one line in words a person can act on: its own when they are such (a JSON-RPC response
+    in it said as a refusal's words, an escaped line break as ⏎), else what its check checks and that it
+    fails here, with the value it quoted."""
+    said = one_line(_answers_said(readable(message)).replace("\\n", " ⏎ "), limit)
+    if not unspoken(said):
+        return said
+    value = one_line(readable(message), 120)
+    quoted = f" (it saw {value})" if value and unspoken(value) == "a bare value" else ""
+    return f"{check_name(nodeid)} does not hold here{quoted}"
 
 
 def one_line(text: str, limit: int | None = None) -> str:

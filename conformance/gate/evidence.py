@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.records import default_catalog
-from conformance.core.differences import json_differences, said, word_difference
+from conformance.core.differences import FieldDifference, explain, said, text_difference
+from conformance.core.failure_text import check_name
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
@@ -32,7 +33,7 @@ MAX_CAUSES: Final = 3
 MAX_CANDIDATES: Final = 3
 CAUSE_REPLAYS: Final = 4
 """Sequences replayed for the root causes, first."""
-MAX_REPLAYS: Final = 8
+MAX_REPLAYS: Final = 16
 """Sequences replayed per report, causes and departures together: at most twice this many short-lived
 processes."""
 ORIGINAL_RELEASE: Final = "0.6.2"
@@ -134,23 +135,31 @@ def _replay(
 
 
 def _compared(
-    original: list[_Answer], target: list[_Answer], about: set[str]
+    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False
 ) -> tuple[int, list[str]] | None:
     """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
-    in every replay's initialize) is not this cause's evidence."""
+    in every replay's initialize) is not this cause's evidence. With `fall_back` (a record's own sequence),
+    when none speaks of it, its last request that differs: still its own example's difference."""
+    last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        said = [d.said() for d in json_differences(json.loads(a.response), json.loads(b.response))
-                if not _sdk_owned(d.path, d.original, d.target)]
+        differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
+                       if not _sdk_owned(d.path, d.original, d.target)]
         if a.stderr != b.stderr:
-            was, now = word_difference(a.stderr, b.stderr)
-            said.append(f"stderr: {was} on the original, {now} here")
+            box = text_difference(a.stderr, b.stderr)
+            differences.append(FieldDifference("stderr", "", "", f"stderr: {box}"))
         if a.own != b.own:
-            said.append(f"a request or notification of its own: {a.own or 'none'} on the original, "
-                        f"{b.own or 'none'} here")
-        found = [d for d in said if _speaks_of(d, about)]
+            differences.append(FieldDifference(
+                "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
+                f"{b.own or 'none'} here"))
+        found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
         if found:
             return index, found
+        if differences and a.method not in (WHOLE_STDERR, LIFE):
+            last = (index, [d.said() for d in differences])
+    if last is not None and fall_back:
+        # None speaks of the record's words: its own sequence's last differing request is still its own.
+        return last
     if len(original) != len(target):
         return min(len(original), len(target)) + 1, [
             f"the original answered {len(original)} request(s), this server {len(target)}"]
@@ -219,14 +228,16 @@ def _words(text: str) -> set[str]:
     return out - _COMMON
 
 
-def _speaks_of(difference: str, about: set[str]) -> bool:
+def _speaks_of(difference: str, about: set[str], at: str | None = None) -> bool:
     """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
-    (the marked spans of a word difference), is named by the records; an answer of another kind (a result
-    for an error, none at all, a process ended where the original's runs) is any cause's."""
+    (the marked spans of a word difference, the lines added or dropped), is named by the records; an answer
+    of another kind (a refusal for an acceptance, none at all, a process ended where the original's runs)
+    is any cause's."""
     path, _, values = difference.partition(": ")
+    path = path if at is None else at
     if path in ("result", "error", LIFE, NO_ANSWER):
         return True
-    changed = " ".join(re.findall(r"\[([^\]]*)\]", values))
+    changed = " ".join(re.findall(r"\[([^\]]*)\]", values) or re.findall(r"“([^”]*)”", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
     return bool(words - _COMMON & about)
@@ -288,7 +299,66 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         if not set(cause.records) <= spec:
             causes[i] = _evidenced(cause, report, replays)
     records = _records_evidenced(report, causes, replays)
+    causes, records = checked_explanations(causes, records)
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+def checked_explanations(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Each "explained by" kept only where the record's own failure is its cause's: one of its failing checks
+    names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
+    of call, the same refusal or field). The grouping of root causes proposes; this checks."""
+    by_id = {c.id: c for c in causes}
+    dropped: dict[str, set[str]] = {}
+    out: list[RecordVerdict] = []
+    for rv in records:
+        cause = by_id.get(rv.explained_by or "")
+        if rv.explained_by and (cause is None or not _same_change(rv, cause)):
+            dropped.setdefault(rv.explained_by, set()).add(rv.id)
+            rv = rv.model_copy(update={"explained_by": None})
+        out.append(rv)
+    kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
+            for c in causes]
+    return kept, out
+
+
+def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
+    if any(set(t.contradicted) & set(cause.records) for t in rv.tests if t.status in ("failed", "error")):
+        return True
+    own, theirs = rv.evidence, cause.evidence
+    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+        return False
+    if own.cause == cause.id:
+        return True
+    if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
+        return False
+    first = _difference_key(own.differences[0])
+    return first == _difference_key(theirs.differences[0]) or first in (
+        {_difference_key(d) for d in theirs.differences} - {"stderr"})
+
+
+def _call_class(at: str) -> str:
+    """The kind of request a pair differs on (`tools/call`, `tools/list`, `initialize`, the process)."""
+    found = re.search(r"(tools/call|tools/list|initialize|stderr|last frame)", at)
+    return found.group(1) if found else at
+
+
+def _difference_key(difference: str) -> str:
+    """What a difference is about: which side refuses, the field both refusals name, or the field that
+    differs (its last key)."""
+    if difference.startswith("the original refuses this call"):
+        return "refused by the original"
+    if difference.startswith("the original accepts this call"):
+        return "refused here"
+    if difference.startswith("both refuse, naming"):
+        return "validation order"
+    reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
+    if reworded:
+        return f"re-worded {reworded.group(1) or ''}".strip()
+    path = difference.partition(": ")[0]
+    last = path.rsplit(" → ", 1)[-1].rsplit(".", 1)[-1]
+    return re.sub(r"\[\d+\]", "", last)
 
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
@@ -308,12 +378,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         found = _compared(theirs, ours, about)
         if found is None:
-            tried.append(f"{len(frames)} frames from {test or 'the example'}: no difference of this cause's")
+            tried.append(f"{len(frames)} frames from {check_name(test) if test else 'the example'}: no "
+                         "difference of this cause's")
             continue
         own = test == (cause.test or "") and frames == list(cause.example)
         lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
                 else "the failing test kept no sequence to replay")
-        why = "" if own else f"{lead}; this one does ({test})"
+        why = "" if own else f"{lead}; this one does ({check_name(test) if '::' in test else test})"
         statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
         evidence = _pair(found, theirs, ours, statement, replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
@@ -384,38 +455,39 @@ def _shared(rv: RecordVerdict, cause: RootCause, note: Mapping[str, str]) -> Evi
 
 
 def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Replays) -> Evidence | None:
+    """The record's own pair, from its own example only: a record is never shown another record's pair.
+    Without a call sequence of its own (its checks read the installed files, or watch the process), its
+    own failure is its evidence; past the budget, it says so; its cause's replay is reused only when its
+    example is that very sequence."""
     ce = rv.counterexample
     frames = list(ce.replay) if ce is not None and ce.replay else []
-    if cause is not None and cause.evidence is not None and (not frames or frames == list(cause.example)):
-        why = ("its smallest example is this same sequence, replayed once for both" if frames
-               else "its failing test kept no sequence of its own to replay")
+    if not frames:
+        return Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
+                        why="its checks read the installed files or watch the process and kept no call "
+                        "sequence to replay: what they found is said in their own words below")
+    if cause is not None and cause.evidence is not None and frames == list(cause.example):
+        why = "its smallest example is this same sequence, replayed once for both"
         return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})
-    source = ce.test if ce is not None and frames else "the probe call on a fresh process"
-    frames = frames or _probe_frames()
+    source = check_name(ce.test) if ce is not None else "its check"
     replayed = replays.get(frames)
     if replayed is None:
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
                  "and they went to the root causes and earlier departures")
-        if cause is not None:
-            return _shared(rv, cause, {"not_replayed": spent, "why": spent if cause.evidence is None
-                                       or cause.evidence.reproduced else cause.evidence.why})
-        return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent)
+        return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent,
+                        example=frames)
     theirs, ours = replayed
-    about = _about([rv.id, *(cause.records if cause is not None else [])])
+    about = _about([rv.id])
     if isinstance(theirs, str):
         miss = f"the original could not replay it ({theirs})"
     elif isinstance(ours, str):
         miss = f"this server broke off ({ours})"
     else:
-        found = _compared(theirs, ours, about)
+        found = _compared(theirs, ours, about, fall_back=True)
         if found is not None:
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
-    if cause is not None and cause.evidence is not None and cause.evidence.reproduced:
-        why = f"its own sequence did not reproduce ({miss}); its root cause's does"
-        return _shared(rv, cause, {"why": why})
-    return Evidence(reproduced=False, original_spec=replays.original.spec,
+    return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")
 
 

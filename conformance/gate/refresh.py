@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.core.failure_text import spoken
 from conformance.gate.baseline import (
     TODO_REASON,
     Baseline,
@@ -146,7 +147,9 @@ def _reason(rv: RecordVerdict, folded: Sequence[RecordVerdict], kept: Mapping[st
     if old is not None:
         return old.reason
     also = f"; explains {', '.join(f.id for f in folded)}" if folded else ""
-    return f"TODO say why; observed: {rv.reason or rv.verdict}{also}"
+    failing = next((t.nodeid for t in rv.tests if t.status in ("failed", "error")), rv.id)
+    observed = spoken(rv.reason, failing, 400) if rv.reason else rv.verdict
+    return f"TODO say why; observed: {observed}{also}"
 
 
 def carry_comments(original: str, written: str, records: Sequence[str]) -> tuple[str, int]:

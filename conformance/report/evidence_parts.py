@@ -37,19 +37,33 @@ def shared_note(evidence: Evidence) -> str:
 def evidence_line(evidence: Evidence) -> str:
     """One line: the first difference, where, and whether it reproduced."""
     if not evidence.reproduced:
-        return "not reproduced on fresh processes: " + evidence.why
+        return _unreproduced(evidence) + ": " + evidence.why
     first = evidence.differences[0] if evidence.differences else "answers differ"
     return f"reproduced {evidence.at} against {evidence.original_short()}: {first}"
+
+
+def _unreproduced(evidence: Evidence) -> str:
+    """Why a record shows no pair, truly: no call to replay, the budget, or a replay without a difference."""
+    if evidence.own_failure:
+        return "its check's own failure, no call to replay"
+    if evidence.not_replayed:
+        return "not replayed (the report's replay budget)"
+    return "not reproduced on fresh processes"
 
 
 def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list[str]:
     """What differs, marked, and both answers; with `frames`, the sequence replayed before them."""
     if not evidence.reproduced:
+        if evidence.own_failure or evidence.not_replayed:
+            return [f"**{md(_capital(_unreproduced(evidence)))}**: {md(evidence.why, 600)}", ""]
         return [f"**Not reproduced** on {on_both(evidence)}: {md(evidence.why, 600)}", ""]
     shared = shared_note(evidence)
     lines = [f"**Reproduced** on {on_both(evidence)}, {md(evidence.at)}"
              + (f" ({md(shared, 300)})" if shared else "") + ":", ""]
-    lines += [f"- {md(d, 600)}" for d in evidence.differences[:DIFFERENCES]]
+    shown = evidence.differences[:DIFFERENCES] if detail else evidence.differences[:3]
+    lines += [f"- {md(d, 600 if detail else 300)}" for d in shown]
+    if len(evidence.differences) > len(shown):
+        lines.append(f"- and {len(evidence.differences) - len(shown)} more (report.html lists them)")
     if evidence.breaks:
         lines += ["", f"{WHY_RECORD} “{md(evidence.breaks, 300)}”"]
     if evidence.why:
@@ -67,6 +81,8 @@ def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list
 
 def evidence_html(evidence: Evidence, *, frames: bool = True) -> list[Content]:
     if not evidence.reproduced:
+        if evidence.own_failure or evidence.not_replayed:
+            return [tag("p", tag("strong", _capital(_unreproduced(evidence))), ": ", evidence.why)]
         return [tag("p", tag("strong", "Not reproduced"), f" on {on_both(evidence)}: ", evidence.why)]
     shared = shared_note(evidence)
     body: list[Content] = [
@@ -88,7 +104,7 @@ def evidence_html(evidence: Evidence, *, frames: bool = True) -> list[Content]:
 def evidence_text(evidence: Evidence) -> str:
     """Plain lines (JUnit): the sequence, where it differs, what differs, and both answers."""
     if not evidence.reproduced:
-        return "not reproduced on fresh processes: " + evidence.why
+        return _unreproduced(evidence) + ": " + evidence.why
     shared = shared_note(evidence)
     lines = [f"reproduced on {on_both(evidence)}, {evidence.at}" + (f" ({shared})" if shared else "") + ":",
              *(f"  {d}" for d in evidence.differences)]

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from conformance.core.create import create_file
-from conformance.core.failure_text import one_line
+from conformance.core.failure_text import check_name, one_line
 from conformance.report.evidence_parts import evidence_line, evidence_text, record_evidence
 from conformance.report.markup import safe_text
 from conformance.report.model import Difference, Evidence, Gate, GateEntry, RecordVerdict, Report
@@ -58,7 +58,7 @@ def _case(
     detail = [rv.statement]
     if rv.aliases:
         detail.append(f"aliases: {', '.join(rv.aliases)}")
-    detail += [f"{t.nodeid}: {t.status}, {t.examples} examples" for t in rv.tests]
+    detail += [f"{check_name(t.nodeid)}: {t.status}, {t.examples} examples" for t in rv.tests]
     departs = rv.verdict in ("deviates", "error")
     klass, entry = standing if standing is not None else ("", None)
     if klass == "accepted" and entry is not None:

@@ -98,6 +98,9 @@ class Evidence(_Frozen):
     not_replayed: str = Field(
         default="", description="(/5) on a record: why its own sequence was not replayed (the report's "
         "replay budget), empty when it was or had none")
+    own_failure: bool = Field(
+        default=False, description="(/5) on a record: its checks kept no call to replay (they read the "
+        "installed files, or watch the process): its own failure, in its check's words, is its evidence")
 
     def original_named(self) -> str:
         """Which original answered, as every writer says it."""
@@ -124,7 +127,7 @@ def _near_field(difference: str) -> str:
     """A difference named by its field alone, not the whole path (report.md has it): the words that changed
     fit the line."""
     path, sep, values = difference.partition(": ")
-    if not sep:
+    if not sep or " " in path.replace(" → ", ""):
         return difference
     near = path.rsplit(" → ", 1)[1] if " → " in path else ".".join(path.split(".")[-2:])
     return f"{near}: {values}"

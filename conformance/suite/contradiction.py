@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from conformance.catalog.records import default_catalog
 
@@ -44,6 +45,27 @@ def brief(value: object, limit: int = BRIEF_CHARS) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+README_SHIPPED_LINES: Final = 63
+"""The line breaks in npm:0.6.2's README.md (CMP-7)."""
+
+
+def file_lines(name: str, lines: Sequence[str], expected: Sequence[tuple[int, str]],
+               shipped: int = README_SHIPPED_LINES) -> str:
+    """How an installed text file (`lines`: its text split at line breaks) departs from the original's, in
+    file terms: its length against the original's, each expected line (1-based) that is not where the
+    original has it, and where it is now."""
+    parts = [f"{name}: {len(lines) - 1} lines where the original ships {shipped}"]
+    for number, text in expected:
+        here = lines[number - 1] if 0 < number <= len(lines) else None
+        if here == text:
+            continue
+        moved = [i + 1 for i, line in enumerate(lines) if line == text]
+        where = f"at line {moved[0]} here" if moved else "absent here"
+        parts.append(f"line {number} is {brief(here, 60)}, where the original has {brief(text, 60)} "
+                     f"({where})")
+    return "; ".join(parts)
 
 
 def first_difference(one: Sequence[object], two: Sequence[object], item: str = "answer") -> str:

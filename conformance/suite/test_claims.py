@@ -40,7 +40,7 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
-from conformance.suite.contradiction import brief
+from conformance.suite.contradiction import brief, file_lines
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
@@ -193,7 +193,9 @@ def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence:
             "CLM-1a is a README-channel claim: not observable for a target that is not an npm package"
         )
         pytest.skip("README channel: not an npm package target")
-    assert lines[5] == "## Features" and lines[11] == README_LINES["CLM-1"][1], lines[5:12]
+    wanted = ((6, "## Features"), (12, README_LINES["CLM-1"][1]))
+    assert lines[5:6] == [wanted[0][1]] and lines[11:12] == [wanted[1][1]], (
+        file_lines("README.md", lines, wanted))
     served = json.dumps(server.wire.list_tools().response)
     assert "Generate and verify solution hypotheses" not in served, (
         "tools/list serves the README's 'Generate and verify solution hypotheses'")

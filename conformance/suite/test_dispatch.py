@@ -13,7 +13,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import expect, file_lines
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
@@ -70,7 +70,9 @@ def test_installed_readme_documents_the_other_name(package_dir: Path) -> None:
     """The shipped README documents the tool as sequential_thinking (artifact check)."""
     readme = (package_dir / "README.md").read_text(encoding="utf-8")
     lines = readme.split("\n")
-    assert lines[15] == f"### {README_TOOL_NAME}", lines[15]
+    assert lines[15:16] == [f"### {README_TOOL_NAME}"], (
+        file_lines("README.md", lines, ((16, f"### {README_TOOL_NAME}"),))
+        + f": the README no longer documents the tool as {README_TOOL_NAME} there")
     assert TOOL not in readme, "the README also names the dispatched tool"
 
 

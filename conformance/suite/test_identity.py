@@ -10,7 +10,7 @@ from pathlib import Path
 from conformance.catalog.records import evidences, relies_on
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import describe
-from conformance.suite.contradiction import brief, expect
+from conformance.suite.contradiction import README_SHIPPED_LINES, brief, expect, file_lines
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
@@ -69,9 +69,14 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
 def test_server_info_advertises_0_2_0(server: ServerSession, host: SdkDriver) -> None:
     """To a raw caller and to a real host the server identifies itself as version 0.2.0."""
     server.probe()
-    assert server.server_info.get("version") == SERVER_INFO["version"], server.server_info
+    assert server.server_info.get("version") == SERVER_INFO["version"], (
+        f"serverInfo.version is {brief(server.server_info.get('version'))} to a raw caller, not "
+        f"{brief(SERVER_INFO['version'])}")
     result = host.initialize_result
-    assert result is not None and result.server_info.version == SERVER_INFO["version"], result
+    assert result is not None, "the host's initialize gave no result"
+    assert result.server_info.version == SERVER_INFO["version"], (
+        f"serverInfo.version is {brief(result.server_info.version)} to a host, not "
+        f"{brief(SERVER_INFO['version'])}")
 
 
 @evidences("CMP-3/a1")
@@ -83,8 +88,11 @@ def test_advertised_version_differs_from_the_package(
     the disagreement, so a later release with its own version string still shows it, and one that serves
     its package's version has fixed it."""
     server.probe()
-    assert isinstance(package_json.get("version"), str), package_json.get("version")
-    assert server.server_info.get("version") != package_json.get("version"), server.server_info
+    assert isinstance(package_json.get("version"), str), (
+        f"package.json's version is {brief(package_json.get('version'))}, not a string")
+    assert server.server_info.get("version") != package_json.get("version"), (
+        f"serverInfo.version is {brief(server.server_info.get('version'))}, the package's own version: the "
+        "served version no longer disagrees with package.json")
 
 
 @evidences("CMP-6")
@@ -99,7 +107,9 @@ def test_package_manifest(package_dir: Path, package_json: dict[str, object]) ->
     assert package_json.get("files") == ["dist"], (
         f"package.json's files is {brief(package_json.get('files'))}, not [\"dist\"]")
     scripts = package_json.get("scripts")
-    assert isinstance(scripts, dict) and scripts.get("build") == "tsc && shx chmod +x dist/*.js", scripts
+    build = scripts.get("build") if isinstance(scripts, dict) else scripts
+    assert build == "tsc && shx chmod +x dist/*.js", (
+        f"package.json's build script is {brief(build)}, not \"tsc && shx chmod +x dist/*.js\"")
     assert package_json.get("dependencies") == {
         "@modelcontextprotocol/sdk": "0.5.0",
         "chalk": "^5.3.0",
@@ -110,7 +120,10 @@ def test_package_manifest(package_dir: Path, package_json: dict[str, object]) ->
         for p in package_dir.rglob("*")
         if p.is_file() and "node_modules" not in p.relative_to(package_dir).parts
     )
-    assert shipped == ["README.md", "dist/index.js", "package.json"], shipped
+    extra = sorted(set(shipped) - {"README.md", "dist/index.js", "package.json"})
+    assert shipped == ["README.md", "dist/index.js", "package.json"], (
+        f"the package ships {len(shipped)} files where the original ships 3 (README.md, dist/index.js, "
+        f"package.json); adds {brief(extra[:5])}{' …' if len(extra) > 5 else ''}")
 
 
 @evidences("CMP-6/a1")
@@ -132,9 +145,11 @@ def test_shipped_readme(package_dir: Path) -> None:
     """README.md: 63 lines, five features at lines 8-12, the two usage lines, and an npx launch example."""
     text = (package_dir / "README.md").read_text(encoding="utf-8")
     lines = text.split("\n")
-    assert text.count("\n") == 63, text.count("\n")
-    assert lines[5] == "## Features" and all(line.startswith("- ") for line in lines[7:12]), lines[5:13]
-    assert lines[12] == "", lines[12]
+    heading = ((6, "## Features"),)
+    assert text.count("\n") == README_SHIPPED_LINES, file_lines("README.md", lines, heading)
+    assert lines[5] == "## Features" and all(line.startswith("- ") for line in lines[7:12]), (
+        file_lines("README.md", lines, heading) + "; five \"- \" lines follow it in the original")
+    assert lines[12] == "", f"README.md's line 13 is {brief(lines[12])}, not empty"
     for usage in (
         "Tasks that need to maintain context over multiple steps",
         "Situations where irrelevant information needs to be filtered out",

@@ -16,7 +16,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, rejected, without_count
-from conformance.suite.contradiction import brief, expect
+from conformance.suite.contradiction import brief, expect, file_lines
 from conformance.suite.render_box import expect_rendered_alike
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
@@ -107,7 +107,10 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
     """One tool with exactly name, description and inputSchema: a 54-line description, 9 properties, 4
     required."""
     spec = served_spec(server)
-    assert sorted(spec) == ["description", "inputSchema", "name"], list(spec)
+    extra = [key for key in spec if key not in ("name", "description", "inputSchema")]
+    assert sorted(spec) == ["description", "inputSchema", "name"], (
+        f"the tool spec has {len(spec)} keys where the original has 3 (name, description, inputSchema); "
+        f"adds {', '.join(extra) or 'none'}")
     served = description_lines(server)
     assert len(served) == 54, (
         f"the description has {len(served)} lines, not 54; its last is {brief(served[-1], 120)}")
@@ -237,7 +240,9 @@ def test_assertive_block_delivered(host: SdkDriver) -> None:
 def test_readme_feature_list_shipped(package_dir: Path) -> None:
     """README.md lines 6-12 - the Features heading and its five assertions - are in the installed package."""
     lines = (package_dir / "README.md").read_text(encoding="utf-8").split("\n")
-    assert lines[5] == "## Features" and lines[11] == "- Generate and verify solution hypotheses", lines[5:12]
+    wanted = ((6, "## Features"), (12, "- Generate and verify solution hypotheses"))
+    assert lines[5:6] == [wanted[0][1]] and lines[11:12] == [wanted[1][1]], (
+        file_lines("README.md", lines, wanted))
 
 
 @evidences("OBJ-7")
@@ -289,7 +294,9 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     assert isinstance(properties, dict), (
         f"the inputSchema's properties are {brief(properties)}, not an object")
     documented = set(re.findall(r"^- ([a-z_]+):", description, flags=re.M))
-    assert documented == {"thought", *SNAKE.values()}, documented
+    assert documented == {"thought", *SNAKE.values()}, (
+        f"the description documents {len(documented)} parameter(s) as \"- name:\" lines "
+        f"({', '.join(sorted(documented)) or 'none'}), not thought and the eight snake_case names")
     assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
         f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
     assert "total_thoughts up or down" in description, (

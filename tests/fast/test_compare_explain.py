@@ -234,4 +234,42 @@ def test_one_pair_of_short_refusals_is_quoted_whole() -> None:
                    detail="error text", a="isError Unknown tool: x",
                    b="isError MCP error -32602: Tool x not found", program=[_frame(VALID)])
     said = explain([d], LA, LB, default_known_changes())
-    assert "“Unknown tool: x” against “MCP error -32602: Tool x not found”" in said.headline, said.headline
+    assert "“Unknown tool: x” on base, “MCP error -32602: Tool x not found” on head" in said.headline, (
+        said.headline)
+
+
+def test_refusals_naming_other_fields_are_validation_order_not_a_rewording() -> None:
+    """PR #3002's false headline: head converts one field and refuses the next; no message changed."""
+    d = Difference(id="answer.totalThoughts.error-text", aspect="answer", summary="", field="totalThoughts",
+                   detail="error text",
+                   a='isError {"error": "Invalid totalThoughts: must be a number", "status": "failed"}',
+                   b='isError {"error": "Invalid nextThoughtNeeded: must be a boolean", "status": "failed"}',
+                   program=[_frame(VALID)])
+    said = explain([d], LA, LB, default_known_changes())
+    assert "validated in another order, not re-worded" in said.headline, said.headline
+    assert "base `totalThoughts`, head `nextThoughtNeeded`" in said.headline, said.headline
+    assert "worded otherwise" not in said.headline and "becomes" not in said.headline, said.headline
+
+
+def test_a_prefix_added_to_the_same_refusal_is_said_as_such() -> None:
+    d = Difference(id="answer.thought.error-text", aspect="answer", summary="", field="thought",
+                   detail="error text", a='isError {"error": "Invalid thought: must be a string"}',
+                   b="isError MCP error -32602: Invalid thought: must be a string", program=[_frame(VALID)])
+    said = explain([d], LA, LB, default_known_changes())
+    wanted = "head puts “MCP error -32602: ” before base's “Invalid thought: must be a string”"
+    assert wanted in said.headline, said.headline
+
+
+def test_a_box_drawn_otherwise_is_said_by_its_width_padding_and_rows() -> None:
+    """A box narrower, its header padded, a row per line of a multi-line thought (compare's headline said only
+    that it "differs at its top border")."""
+    a = ("\n┌──────────────────────┐\n│ 💭 Thought 1/1 │\n├──────────────────────┤\n│ one\\ntwo │\n"
+         "└──────────────────────┘\n")
+    b = ("\n┌────────────────────┐\n│ 💭 Thought 1/1     │\n├────────────────────┤\n│ one                │\n"
+         "│ two                │\n└────────────────────┘\n")
+    d = Difference(id="stderr.box.top", aspect="stderr", summary="", a=a, b=b, field="top border",
+                   detail="box", program=[_frame(VALID)])
+    said = explain([d], LA, LB, default_known_changes()).headline
+    assert "the box is 22 columns wide on head, 2 narrower than base's 24" in said, said
+    assert "padded with 1 space(s) before and 5 after its text on head, 1 and 1 on base" in said, said
+    assert "its body has 2 row(s) on head where base's has 1" in said, said

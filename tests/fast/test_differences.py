@@ -8,7 +8,14 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.core.differences import json_differences, serialized_difference, word_difference
+from conformance.core.differences import (
+    explain,
+    json_differences,
+    quoted,
+    serialized_difference,
+    text_difference,
+    word_difference,
+)
 from conformance.core.jsontypes import JSON
 from conformance.gate.evidence import _about, _speaks_of, breaks
 
@@ -67,7 +74,8 @@ def test_a_reworded_schema_description_is_said_under_its_keys() -> None:
     served = original.replace("Current thought number", "The number of the current thought")
     said = serialized_difference(original, served)
     assert said.startswith("thoughtNumber: ")
-    assert "'Current thought number'" in said and "'The number of the current thought'" in said
+    assert "“Current thought number”" in said and "“The number of the current thought”" in said
+    assert "'" not in said and "dict(" not in said, "syrupy's Python spelling is no reader's"
 
 
 def test_why_this_record_quotes_the_statements_words_the_difference_breaks() -> None:
@@ -121,3 +129,62 @@ def test_a_megabyte_box_whose_padding_changed_is_said_in_a_few_words() -> None:
     said_was, said_now = word_difference(original, target)
     assert _bracketed(said_was).startswith("   ") and not _bracketed(said_now).startswith("   ")
     assert len(said_was) < 1000 and len(said_now) < 1000
+
+
+def _refused(error: str) -> JSON:
+    text = json.dumps({"error": error, "status": "failed"}, indent=2)
+    return {"result": {"content": [{"type": "text", "text": text}], "isError": True}}
+
+
+def _schema_refused(message: str) -> JSON:
+    text = f"MCP error -32602: {message}"
+    return {"result": {"content": [{"type": "text", "text": text}], "isError": True}}
+
+
+def test_an_accepted_call_the_original_refuses_is_said_first_with_the_refusals_words() -> None:
+    """RTE-3's falsy guard on 2025.11.25 and later: `thought: ""` refused by the original, accepted here."""
+    first, *rest = explain(_refused("Invalid thought: must be a string"), _answer(_STATUS))
+    assert first.said() == ("the original refuses this call — “Invalid thought: must be a string” "
+                            "(isError) — and this server accepts it")
+    assert not rest, "the accepted answer's fields are no difference of their own beside the refusal"
+    (back,) = explain(_answer(_STATUS), _refused("Invalid thought: must be a string"))
+    assert back.said().startswith("the original accepts this call and this server refuses it — “Invalid")
+
+
+def test_refusals_naming_other_fields_are_validation_order_never_a_rewording() -> None:
+    (said,) = explain(_refused("Invalid totalThoughts: must be a number"),
+                      _schema_refused("Invalid arguments for tool sequentialthinking: Invalid input: "
+                                      "expected boolean, received string at nextThoughtNeeded"))
+    text = said.said()
+    assert "`totalThoughts`" in text and "`nextThoughtNeeded`" in text and "validation order" in text
+    assert "re-worded" not in text.replace("not a re-wording", "")
+
+
+def test_the_same_refusal_behind_a_prefix_is_said_as_a_prefix() -> None:
+    (said,) = explain(_refused("Invalid thought: must be a string"),
+                      _schema_refused("Invalid thought: must be a string"))
+    assert said.said() == ("the refusal of `thought` is re-worded: this server puts “MCP error -32602: ” "
+                           "before the original's “Invalid thought: must be a string”")
+
+
+@given(st.text(alphabet="ab \n", min_size=1, max_size=150), st.text(alphabet="cd ", min_size=1, max_size=40))
+def test_texts_of_several_lines_are_said_in_lines_never_as_an_escaped_dump(head: str, extra: str) -> None:
+    original, target = head + "\nend", head + "\n" + extra + "\nend"
+    (said,) = json_differences({"description": original}, {"description": target})
+    text = said.said()
+    assert "\\n" not in text, text
+    assert text.startswith("description: ") and "adds “" in text, text
+
+
+def test_a_re_indented_block_is_said_as_its_indentation() -> None:
+    a = "\n".join(["x"] * 26 + ["* a", "* b", "* c"] + ["y"] * 3)
+    b = "\n".join(["x"] * 26 + ["  * a", "  * b", "  * c"] + ["y"] * 3)
+    assert text_difference(a, b) == "32 lines on each side; re-indents lines 27–29 (2 more leading spaces)"
+
+
+@given(st.text(alphabet="abc {}\"'", min_size=1, max_size=90),
+       st.text(alphabet="xyz", min_size=1, max_size=90))
+def test_values_under_two_hundred_characters_are_never_cut(a: str, b: str) -> None:
+    (said,) = json_differences({"k": a}, {"k": a + b})
+    assert "…" not in said.said(), said.said()
+    assert said.original == quoted(a) and said.target == quoted(a + b)

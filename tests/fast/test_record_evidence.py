@@ -89,7 +89,13 @@ def test_each_departure_has_its_pair_and_a_shared_sequence_is_replayed_once() ->
     assert set(by_id) == {rv.id for rv in out.records if rv.verdict == "deviates"}
     assert by_id["OBJ-2"].cause == "rc-1" and "same sequence" in by_id["OBJ-2"].why
     assert by_id["OBJ-2"].breaks, "the cause's own record says why this record"
-    assert by_id["CMP-1"].cause == "rc-1" and "no sequence of its own" in by_id["CMP-1"].why
+    # A record without a sequence of its own is never shown another record's pair: its own failure is its
+    # evidence, and nothing checks that its change is the cause's, so it is not "explained by" it.
+    assert by_id["CMP-1"].cause == "" and by_id["CMP-1"].own_failure and not by_id["CMP-1"].reproduced
+    records = {rv.id: rv for rv in out.records}
+    assert records["CMP-1"].explained_by is None and "CMP-1" not in out.root_causes[0].explains
+    # ABS-1's own pair differs where the cause's does (the count, on a tools/call): explained, checked.
+    assert records["ABS-1"].explained_by == "rc-1" and "ABS-1" in out.root_causes[0].explains
     own = by_id["ABS-1"]
     assert own.cause == "" and own.reproduced and own.example == _frames(2)
     assert own.differences == ["result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"]
@@ -98,20 +104,30 @@ def test_each_departure_has_its_pair_and_a_shared_sequence_is_replayed_once() ->
     assert "the original (npm:0.6.2)" in markdown and "without a replay of their own" not in markdown
 
 
-def test_past_the_budget_a_departure_shows_its_causes_pair_and_says_why() -> None:
+def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other_records_pair() -> None:
     report = _report(extra=MAX_REPLAYS + 2)
     before = process.processes_started()
     out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
     assert process.processes_started() - before == 2 * MAX_REPLAYS
-    evidence = [rv.evidence for rv in out.records if rv.verdict == "deviates"]
-    assert all(e is not None and e.reproduced for e in evidence)
+    evidence = [rv.evidence for rv in out.records if rv.verdict == "deviates" and rv.id != "CMP-1"]
     left = [e for e in evidence if e is not None and e.not_replayed]
+    # Each replayed one is judged by its own record's words: reproduced, or said to show none of its own.
+    assert all(e is not None and (e.reproduced or "no difference of this record's" in e.why)
+               for e in evidence if e not in left)
     # The cause's sequence and ABS-1's are two of the replays; every other distinct sequence past the
-    # budget is left to its cause's pair.
+    # budget says it was not replayed, and is shown with no pair rather than its cause's.
     assert len(left) == (MAX_REPLAYS + 2 + 2) - MAX_REPLAYS
-    assert all(e.cause == "rc-1" and f"at most {MAX_REPLAYS} sequences" in e.not_replayed for e in left)
+    assert all(e.cause == "" and not e.reproduced and f"at most {MAX_REPLAYS} sequences" in e.not_replayed
+               for e in left)
     markdown = render_markdown(out)
     assert f"{len(left)} departure(s) without a replay of their own" in markdown
+    assert "Not replayed (the report's replay budget)" in markdown.replace("\\", "")
+    # "not reproduced" is said only of a sequence that was replayed.
+    tried = {rv.id for rv in out.records if rv.evidence is not None and not rv.evidence.not_replayed
+             and not rv.evidence.own_failure and not rv.evidence.reproduced}
+    said = {line.split(" — ")[0].removeprefix("- ").replace("\\", "") for line in markdown.splitlines()
+            if line.endswith("(not reproduced on fresh processes\\)")}
+    assert said <= tried, said - tried
     assert "the original (the reference, wire-identical to npm:0.6.2)" in markdown
 
 

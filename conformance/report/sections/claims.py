@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from conformance.report.html_parts import identifier, table, verdict
+from conformance.core.failure_text import check_name
+from conformance.report.html_parts import table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
@@ -76,7 +77,7 @@ def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
         "ul",
         [
             tag("li", tag("strong", o.verdict), ": ", o.observation, " ",
-                tag("span", identifier(o.test), class_="muted"))
+                tag("span", check_name(o.test), class_="muted"))
             for o in c.observations
         ],
     )

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.core.failure_text import one_line
+from conformance.core.failure_text import check_name, one_line, spoken
 from conformance.report.escape import safe
 from conformance.report.evidence_parts import evidence_md, record_evidence, unreplayed
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
@@ -48,8 +48,15 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
                    if rv.evidence is not None and rv.evidence.not_replayed)
         lines += [f"{len(left)} departure(s) without a replay of their own, each showing its root cause's "
                   f"when it has one ({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
+    folded = [rv for rv in departures.records if rv.explained_by] if detail == 0 else []
     for rv in departures.records:
-        lines += _departure(rv, detail, departures.replayed.get(rv.id))
+        if all(rv is not f for f in folded):
+            lines += _departure(rv, detail, departures.replayed.get(rv.id))
+    if folded:
+        lines += ["Departures a root cause explains, one line each (their evidence is in report.html):", ""]
+        lines += [f"- {VERDICT_MARK[rv.verdict]} {md(rv.id)} (explained by {md(rv.explained_by or '')}) — "
+                  f"{md(headline(rv, departures.replayed.get(rv.id)), 240)}" for rv in folded]
+        lines.append("")
     return lines
 
 
@@ -69,15 +76,18 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
     if replayed is not None:
         lines += evidence_md(replayed, detail)
     for test in rv.tests:
+        if detail == 0 and test.status == "passed":
+            continue
         lines.append(
-            f"- `{safe(test.nodeid).replace('`', chr(39))}`: {test.status}, "
+            f"- {md(check_name(test.nodeid), 200)}: {test.status}, "
             f"{counted(test.examples, 'example')}"
-            + (f" — {md(one_line(test.message), 300)}" if test.message and test.status != "passed" else "")
+            + (f" — {md(one_line(test.message), 300 if detail else 160)}"
+               if test.message and test.status != "passed" else "")
         )
     ce = rv.counterexample
     if ce is not None and detail >= 1:
         cut = "" if ce.minimized else ", not fully minimized: shrinking reached its time budget"
-        lines += ["", f"Smallest counterexample ({md(ce.test, 200)}{cut}):", "",
+        lines += ["", f"Smallest counterexample ({md(check_name(ce.test), 200)}{cut}):", "",
                   code_block(ce.falsifying[:3000])]
         if ce.replay and detail >= 2:
             replay = replay_block(ce.replay, "records → counterexample → replay")
@@ -114,8 +124,18 @@ def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     pair = evidence.headline() if evidence is not None else ""
     if pair:
         return pair
-    unreproduced = " (not reproduced on fresh processes)" if evidence is not None else ""
-    return one_line(rv.reason, 100) + unreproduced
+    failing = next((t.nodeid for t in rv.tests if t.status in ("failed", "error")), rv.id)
+    return spoken(rv.reason, failing, 160) + replay_note(evidence)
+
+
+def replay_note(evidence: Evidence | None) -> str:
+    """How the line's departure stands to a replay, truly: none was due (its check reads files), none was
+    made (the budget), or one was made and showed no difference."""
+    if evidence is None or evidence.own_failure:
+        return ""
+    if evidence.not_replayed:
+        return " (not replayed: the report's replay budget was spent)"
+    return " (not reproduced on fresh processes)"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)

@@ -3,7 +3,7 @@ report.md."""
 
 from __future__ import annotations
 
-from conformance.report.escape import safe
+from conformance.core.failure_text import check_name
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, join, tag
@@ -27,8 +27,7 @@ def markdown(growths: tuple[StoreGrowth, ...], detail: Detail) -> list[str]:
 def _growth_md(growth: StoreGrowth) -> list[str]:
     """The text equivalent of report.html's growth pictures: a sentence and the checkpoints' table."""
     points = growth.points
-    test = safe(growth.test).replace("`", "'")
-    lines = ["## Store growth", "", f"{md(', '.join(growth.records))}: `{test}`"]
+    lines = ["## Store growth", "", f"{md(', '.join(growth.records))}: {md(check_name(growth.test))}"]
     first, last = points[0], points[-1]
     sentence = (
         f"thoughtHistoryLength went from {first.history_length:,} to {last.history_length:,} over "
@@ -67,7 +66,7 @@ def _growth_figure(growth: StoreGrowth) -> Markup:
         colour="#c5221f",
     )
     parts: list[Content] = [
-        tag("p", f"{', '.join(growth.records)} — ", tag("code", growth.test)),
+        tag("p", f"{', '.join(growth.records)} — ", check_name(growth.test)),
         tag("figure", line_chart([lengths], title="thoughtHistoryLength against accepted calls",
                                  x_label="accepted calls", y_label="thoughtHistoryLength"),
             tag("figcaption", "thoughtHistoryLength reported by the server after each checkpoint's call")),

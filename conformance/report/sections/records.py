@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.core.failure_text import one_line
+from conformance.core.failure_text import check_name, one_line
 from conformance.report.evidence_parts import evidence_html, record_evidence
-from conformance.report.html_parts import identifier, table, verdict
+from conformance.report.html_parts import table, verdict
 from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
@@ -44,7 +44,11 @@ def view(report: Report) -> Records | NotShown:
 
 
 def markdown(shown: Records, detail: Detail) -> list[str]:
-    lines = ["<details><summary>All records</summary>", ""]
+    rows = [rv for rv in shown.records if detail or rv.verdict not in ("holds", "not observable")]
+    left = len(shown.records) - len(rows)
+    title = "All records" if not left else (
+        f"The records that do not hold ({left} that hold or cannot be observed are listed in report.html)")
+    lines = [f"<details><summary>{title}</summary>", ""]
     lines += md_table(
         ["record", "verdict", "tests", "examples", "evidence", "reason"],
         [
@@ -58,7 +62,7 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
                 md(one_line(rv.reason), 200 if detail else 80),
             ]
-            for rv in shown.records
+            for rv in rows
         ],
     )
     return [*lines, "", "</details>", ""]
@@ -91,7 +95,7 @@ def _test_table(rv: RecordVerdict, common: str | None) -> Markup:
               *(["transcript"] if own else [])]
     rows: list[list[Content]] = [
         [
-            identifier(t.nodeid),
+            check_name(t.nodeid),
             t.status,
             t.examples,
             *([tag("span", t.message, class_="data") if t.status != "passed" else ""] if failed else []),
@@ -136,7 +140,7 @@ def _record(
     if ce is not None:
         body += [
             tag("h4", "Smallest counterexample"),
-            tag("p", identifier(ce.test)),
+            tag("p", check_name(ce.test)),
             tag("pre", ce.falsifying),
             tag("h4", "Replay on a fresh process (one frame per line on stdin)"),
             tag("pre", "\n".join(ce.replay)),

@@ -2,32 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from conformance.core.failure_text import check_name
 from conformance.report.escape import cut_headline, safe
-from conformance.report.evidence_parts import evidence_html, evidence_line, evidence_md
+from conformance.report.evidence_parts import evidence_html, evidence_line, evidence_md, record_evidence
 from conformance.report.markdown_parts import md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import Report, RootCause
+from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import LEGEND, is_comparison_only, run_causes
 
 
-def view(report: Report) -> tuple[RootCause, ...] | NotShown:
+@dataclass(frozen=True)
+class Causes:
+    causes: tuple[RootCause, ...]
+    unexplained: tuple[tuple[str, str], ...] = ()
+    """Departures no cause names or explains: (record, its own line)."""
+
+    def __iter__(self) -> Iterator[RootCause]:
+        return iter(self.causes)
+
+    def __len__(self) -> int:
+        return len(self.causes)
+
+
+def view(report: Report) -> Causes | NotShown:
     causes = run_causes(report)
     if is_comparison_only(report) or not causes:
         return NOT_SHOWN
-    return tuple(causes)
+    named = {r for c in causes for r in (*c.records, *c.explains)}
+    replayed = record_evidence(report)
+    alone = tuple((rv.id, headline(rv, replayed.get(rv.id))) for rv in report.records
+                  if rv.verdict in ("deviates", "error") and rv.kind != "spec" and rv.id not in named)
+    return Causes(tuple(causes), alone)
 
 
-def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
-    lines = [
-        "## Root causes",
-        "",
-        f"{_lead(causes)}; the other departures follow from them (marked *explained by* below, each keeps "
-        "its verdict).",
-        "",
-        f"*{md(LEGEND, None)}*",
-        "",
-    ]
+def markdown(causes: Causes, detail: Detail) -> list[str]:
+    lines = ["## Root causes", "", f"{_lead(causes)}.", "", f"*{md(LEGEND, None)}*", ""]
+    if causes.unexplained:
+        lines += [f"- {md(record)} — {md(line, 300)}" for record, line in causes.unexplained] + [""]
     for cause in causes:
         lines += [f"### {md(', '.join(cause.records))}", "", md(cut_headline(cause.summary, 400), None), ""]
         if cause.explains:
@@ -35,24 +51,33 @@ def markdown(causes: tuple[RootCause, ...], detail: Detail) -> list[str]:
         if cause.evidence is not None:
             lines += evidence_md(cause.evidence, detail, frames=False)
         if cause.example and detail >= 1:
-            test = f" ({md(cause.test, 200)})" if cause.test else ""
+            test = f" ({md(check_name(cause.test), 200)})" if cause.test else ""
             lines += [f"Smallest example{test}, to replay on a fresh process:", "",
                       replay_block(cause.example, "root_causes → example"), ""]
     return lines
 
 
-def _lead(causes: tuple[RootCause, ...]) -> str:
-    """Said alike under a passing gate (departures the baseline accepts) and a failing one: no "failing"."""
+def _lead(causes: Causes) -> str:
+    """Said alike under a passing gate (departures the baseline accepts) and a failing one: no "failing";
+    "every departure" only when no departure is left unexplained."""
     n = len(causes)
-    return f"{n} behaviour change{'s' if n != 1 else ''} explain{'s' if n == 1 else ''} every departure"
+    changes = f"{n} behaviour change{'s' if n != 1 else ''}"
+    if not causes.unexplained:
+        return (f"{changes} explain{'s' if n == 1 else ''} every departure; the other departures follow from "
+                "them (marked *explained by* below, each keeps its verdict)")
+    m = len(causes.unexplained)
+    return (f"{changes} found; {m} departure{'s are' if m != 1 else ' is'} not explained by a cause, each "
+            "with its own line below (the departures a cause explains are marked *explained by*)")
 
 
-def html(causes: tuple[RootCause, ...]) -> list[Content]:
+def html(causes: Causes) -> list[Content]:
+    items = [tag("li", tag("a", r, href=f"#rec-{r}"), " — ", line) for r, line in causes.unexplained]
+    alone = [tag("ul", items)] if items else []
     return [
         tag("h2", "Root causes", id="root-causes"),
-        tag("p", f"{_lead(causes)}; the other departures follow from them (each keeps its verdict, "
-            "marked explained by)."),
+        tag("p", f"{_lead(causes).replace('*', '')}."),
         tag("p", LEGEND, class_="muted"),
+        *alone,
         [_root_cause(c) for c in causes],
     ]
 
@@ -72,14 +97,17 @@ def _root_cause(cause: RootCause) -> Markup:
     if cause.example:
         body += [
             tag("h4", "Smallest example, to replay on a fresh process (one frame per line on stdin)"),
-            tag("p", tag("code", cause.test or "")),
+            tag("p", check_name(cause.test) if cause.test else ""),
             tag("pre", "\n".join(cause.example)),
         ]
     return tag("section", body)
 
 
-def terminal(causes: tuple[RootCause, ...]) -> list[str]:
+def terminal(causes: Causes) -> list[str]:
     lines = [f"  root causes ({len(causes)}):", f"  {LEGEND}"]
+    if causes.unexplained:
+        ids = ", ".join(r for r, _ in causes.unexplained)
+        lines.append(f"  {len(causes.unexplained)} departure(s) not explained by a cause: {safe(ids, 300)}")
     for cause in causes:
         lines.append(f"  ▶ {cut_headline(safe(cause.summary), 160)}")
         if cause.evidence is not None:

@@ -1,0 +1,121 @@
+"""Nothing of pytest or hypothesis reaches what a user reads: real failures from the suite's own runs against
+the later releases (explicit examples, "Failing test case" with fixtures' reprs, the explain phase, the
+decorator to paste) go through the gate and every writer (terminal, report.md, report.html, junit.xml, the
+baseline's TODO reasons), and none of it comes out; the node ids stay in report.json only (for --select).
+Headlines carry no Python repr, bare number, escaped line break or sentence about the check."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+
+from conformance.catalog.view import load_catalog_view
+from conformance.core.failure_text import raised_message, readable, readable_example, unspoken
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import Counterexample, RunResults, TestOutcome
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import dump_baseline
+from conformance.gate.refresh import refresh
+from conformance.report.html import render_html
+from conformance.report.json import render_json
+from conformance.report.junit import render_junit
+from conformance.report.markdown import render_markdown
+from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.sections.departures import headline
+from conformance.report.terminal import summary_lines
+
+REAL = json.loads((Path(__file__).parent / "real_failures.json").read_text(encoding="utf-8"))["failures"]
+CATALOG = load_catalog_view()
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+LEAKS = re.compile(
+    r"Failing explicit example|Falsifying example: test_|Failing test case|@reproduce_failure|Explanation:|"
+    r"These lines were always|You can reproduce|ServerSession\(|TargetIdentity\(|mappingproxy\(|"
+    r"site-packages/conformance|::test_|conformance/suite/test_"
+)
+
+
+def _report() -> Report:
+    target = TargetIdentity(spec="npm:2026.8.31", kind="npm", command=["node", "index.js"])
+    tests = [
+        TestOutcome(nodeid=f["nodeid"], records=[f["record"]], contradicted=f["contradicted"],
+                    status="failed", examples=1, message=f["message"],
+                    counterexample=Counterexample(falsifying=f["falsifying"]) if f["falsifying"] else None)
+        for f in REAL
+    ]
+    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    return assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1",
+    )
+
+
+def test_the_real_failures_carry_what_must_not_leak() -> None:
+    """The fixture is worth its name: its texts hold every kind of internals the writers must drop."""
+    text = "\n".join(f["message"] + f["falsifying"] for f in REAL)
+    for kind in ("Failing explicit example", "Failing test case", "Explanation:", "@reproduce_failure",
+                 "ServerSession("):
+        assert kind in text, kind
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return _report()
+
+
+def test_no_writer_shows_pytest_or_hypothesis_text(report: Report) -> None:
+    baseline = dump_baseline(refresh(report, "fork", {}, drop_stale=False).baseline)
+    written = {
+        "terminal": "\n".join(summary_lines(report)),
+        "report.md": render_markdown(report),
+        "report.html": render_html(report),
+        "junit.xml": render_junit(report),
+        "baseline": baseline,
+    }
+    for name, text in written.items():
+        found = sorted({m.group() for m in LEAKS.finditer(text)})
+        assert not found, f"{name} shows {found}"
+    # The node ids stay where --select needs them.
+    assert "conformance/suite/test_" in render_json(report)
+
+
+def test_no_headline_is_a_repr_a_bare_value_or_about_the_check(report: Report) -> None:
+    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error")]
+    assert departing
+    lines = [c.summary for c in report.root_causes] + [headline(rv, rv.evidence) for rv in departing]
+    for line in lines:
+        said = line.split(" departs — ", 1)[-1]
+        assert not unspoken(said), (unspoken(said), line)
+        assert "\\n" not in line and "the check's condition" not in line, line
+
+
+@given(st.sampled_from(REAL))
+@settings(max_examples=len(REAL), deadline=None)
+def test_each_real_message_and_example_is_cleaned(failure: dict[str, str]) -> None:
+    assert not LEAKS.search(readable(failure["message"])), readable(failure["message"])
+    assert not LEAKS.search(readable_example(failure["falsifying"])), readable_example(failure["falsifying"])
+
+
+def test_a_flaky_examples_message_says_what_it_failed_with_and_nothing_of_hypothesis() -> None:
+    """A real hypothesis run that fails once, then passes on the same example: its Flaky failure."""
+    seen: list[int] = []
+
+    @given(st.just(0))
+    @settings(database=None, max_examples=1, deadline=None)
+    def sometimes(x: int) -> None:
+        seen.append(x)
+        assert len(seen) > 1, "count 2 became 3"
+
+    with pytest.raises(Flaky) as caught:
+        sometimes()
+    said = raised_message(caught.value, caught.exconly())
+    assert said.startswith("unreliable:") and "count 2 became 3" in said, said
+    assert not LEAKS.search(said), said

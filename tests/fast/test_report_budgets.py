@@ -1,0 +1,36 @@
+"""report.md keeps the 60,000 characters docs/reports.md promises and a pull-request comment the 65,536 GitHub
+accepts, on the committed reports of real runs and on the same run with no departure explained by a cause
+(the fold at report.md's shortest then has nothing to fold: every departure keeps its own block)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.report.json import load_report
+from conformance.report.markdown import BUDGET, render_markdown
+from conformance.report.model import Report
+from conformance.report.pull_request import COMMENT_LIMIT, comment_body
+
+REPORTS = sorted((Path(__file__).resolve().parents[2] / "reports").glob("*/report.json"))
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=[p.parent.name for p in REPORTS])
+def test_committed_reports_keep_their_budgets(path: Path) -> None:
+    report = load_report(path)
+    assert len(render_markdown(report)) <= BUDGET == 60_000
+    assert len(comment_body(report)) <= COMMENT_LIMIT <= 65_536
+
+
+def _unexplained(report: Report) -> Report:
+    records = [rv.model_copy(update={"explained_by": None}) for rv in report.records]
+    causes = [c.model_copy(update={"explains": []}) for c in report.root_causes]
+    return report.model_copy(update={"records": records, "root_causes": causes})
+
+
+def test_a_run_whose_departures_no_cause_explains_keeps_the_budget() -> None:
+    fork = next(p for p in REPORTS if p.parent.name == "npm-2026.8.31")
+    report = _unexplained(load_report(fork))
+    assert sum(rv.verdict == "deviates" for rv in report.records) >= 29
+    assert len(render_markdown(report)) <= BUDGET
