@@ -5,6 +5,13 @@ Each modification is patched into a scratch copy of npm:0.6.2's dist/index.js an
 with the records the modification breaks. Precision per server = root-cause records among the
 modification's primary records / all root-cause records; pooled = the same over the servers of a set.
 Recall is kept in view by counting the servers whose causes name none of their primaries.
+A combined fork (held-out-multi-1: several changes, each with its own primaries) is also scored per
+change: changes named (a change is named when a root cause's records include one of its primaries) /
+changes made, and grouping precision: of the departures marked `explained_by` a cause, those whose own
+record is a primary of a change and whose cause names a primary of some change can be judged; one is right
+when a single change has both the departure's record and one of the cause's records among its primaries (a
+cause of its own change). Departures through a channel (no change's primary) and causes naming no primary
+are not judged.
 Writes tests/modified_servers/observed.json and the table in tests/modified_servers/README.md.
 Counterexamples are not shrunk unless --shrink (SEQTHINK_CONFORMANCE_SHRINK=0): which tests fail decides
 the causes, and shrinking a departure that fails twenty tests costs minutes per server.
@@ -28,7 +35,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from conformance.catalog.records import MARKER, RELIES_MARKER
@@ -69,6 +76,11 @@ class Measured:
     precision: float | None
     names_a_primary: bool
     seconds: float
+    changes_made: int = 0
+    """A combined fork's changes (0 for a single modification); the fields below are a fork's only."""
+    changes_named: list[str] = field(default_factory=list)
+    grouping_judged: int = 0
+    grouping_right: int = 0
 
 
 def root_cause_records(causes: list[list[str]]) -> list[str]:
@@ -82,9 +94,35 @@ def precision(records: list[str], primary: list[str]) -> float | None:
     return sum(r in primary for r in records) / len(records)
 
 
+def changes_named(mod: Modification, causes: list[list[str]]) -> list[str]:
+    """The fork's changes one of whose primaries is a root cause's record."""
+    named = set(root_cause_records(causes))
+    return [c.id for c in mod.changes if named & set(c.primary)]
+
+
+def grouping(
+    mod: Modification, explained_by: dict[str, str], causes: dict[str, list[str]]
+) -> tuple[int, int]:
+    """(judged, right) over a fork's departures explained by a cause (record → cause id; cause id → its
+    records): judged when the departure's record is some change's primary and the cause names some change's
+    primary; right when one change holds both."""
+    primaries = [set(c.primary) for c in mod.changes]
+    every = set().union(*primaries) if primaries else set()
+    judged = right = 0
+    for record, cause_id in explained_by.items():
+        cause = set(causes.get(cause_id, ()))
+        if record not in every or not cause & every:
+            continue
+        judged += 1
+        right += any(record in p and cause & p for p in primaries)
+    return judged, right
+
+
 def measured(mod: Modification, report: Report, exit_code: int, seconds: float) -> Measured:
     causes = [list(c.records) for c in report.root_causes]
     named = root_cause_records(causes)
+    explained = {r.id: r.explained_by for r in report.records if r.explained_by}
+    judged, right = grouping(mod, explained, {c.id: list(c.records) for c in report.root_causes})
     return Measured(
         id=mod.id,
         set=mod.set,
@@ -97,6 +135,10 @@ def measured(mod: Modification, report: Report, exit_code: int, seconds: float) 
         precision=precision(named, list(mod.primary)),
         names_a_primary=any(r in mod.primary for r in named),
         seconds=round(seconds, 1),
+        changes_made=len(mod.changes),
+        changes_named=changes_named(mod, causes),
+        grouping_judged=judged,
+        grouping_right=right,
     )
 
 
@@ -168,6 +210,19 @@ def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
     pooled = [(r in m.primary) for m in rows for cause in m.root_causes for r in cause]
     per_server = [m.precision for m in rows if m.precision is not None]
     departing = [m for m in rows if m.deviating]
+    forks = [m for m in rows if m.changes_made]
+    if forks:
+        judged = sum(m.grouping_judged for m in forks)
+        right = sum(m.grouping_right for m in forks)
+        fork_figures: dict[str, float | int | None] = {
+            "changes_made": sum(m.changes_made for m in forks),
+            "changes_named": sum(len(m.changes_named) for m in forks),
+            "grouping_judged": judged,
+            "grouping_right": right,
+            "grouping_precision": round(right / judged, 3) if judged else None,
+        }
+    else:
+        fork_figures = {}
     return {
         "servers": len(rows),
         "servers_departing": len(departing),
@@ -177,6 +232,7 @@ def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
         "servers_all_causes_expected": sum(1 for p in per_server if p == 1.0),
         "servers_naming_no_primary": sum(1 for m in departing if not m.names_a_primary),
         "servers_without_departure": len(rows) - len(departing),
+        **fork_figures,
     }
 
 
@@ -189,11 +245,16 @@ def summaries(rows: list[Measured]) -> dict[str, dict[str, float | int | None]]:
 
 
 def _summary_line(name: str, s: dict[str, float | int | None]) -> str:
-    return (f"{name}: precision **{s['precision_pooled']}** pooled over the root-cause records of "
+    line = (f"{name}: precision **{s['precision_pooled']}** pooled over the root-cause records of "
             f"{s['servers_with_a_root_cause']} servers (mean per server {s['precision_mean_per_server']}; "
             f"{s['servers_all_causes_expected']} name only expected records); of {s['servers_departing']} "
             f"servers with a departure, {s['servers_naming_no_primary']} name none of their primaries; "
             f"{s['servers_without_departure']} of {s['servers']} show no departure.")
+    if "changes_made" in s:
+        line += (f" Combined forks: **{s['changes_named']} of {s['changes_made']}** changes named; grouping "
+                 f"precision **{s['grouping_precision']}** ({s['grouping_right']} of {s['grouping_judged']} "
+                 f"judged departures explained by a cause of their own change).")
+    return line
 
 
 def table(rows: list[Measured], sets: dict[str, dict[str, float | int | None]], command: str) -> str:
@@ -283,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
         shown = "  n/a" if m.precision is None else f"{m.precision:5.2f}"
         print(f"{m.id:<30} {m.set:<8} {shown}  causes {m.root_causes}  expected {m.primary}  "
               f"({len(m.deviating)} deviate, {m.seconds:.0f} s)")
+        if m.changes_made:
+            print(f"{'':<30} changes named {len(m.changes_named)} of {m.changes_made} {m.changes_named}; "
+                  f"grouping {m.grouping_right} of {m.grouping_judged} judged")
     for name, s in sets.items():
         print(_summary_line(name, s).replace("**", ""))
     whole = not (args.only or args.chosen != "all" or args.reattribute is not None)

@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from tests.modified_servers.servers import (
     load_modifications,
     materialize,
     original_entry,
+    patched,
     target_spec,
 )
 
@@ -69,6 +71,21 @@ def test_catalogue_patches_apply_once_each() -> None:
     for mod in _BY_ID.values():
         for patch in mod.patches:
             assert texts[mod.source].count(patch.find) == 1, (mod.id, patch.find)
+
+
+def test_combined_forks_apply_whole_and_change_by_change(tmp_path: Path) -> None:
+    """A fork's changes each apply alone to the original, and together; the fork parses as JavaScript."""
+    forks = [mod for mod in _BY_ID.values() if mod.changes]
+    assert len(forks) >= 6
+    for mod in forks:
+        original = original_entry(mod.source).read_text(encoding="utf-8")
+        assert 3 <= len(mod.changes) <= 4, mod.id
+        for change in mod.changes:
+            alone = replace(mod, changes=(), patches=change.patches, primary=change.primary)
+            assert patched(original, alone) != original, (mod.id, change.id)
+        script = materialize(mod, tmp_path / mod.id, original_entry(mod.source))
+        check = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True, check=False)
+        assert check.returncode == 0, (mod.id, check.stderr[-1000:])
 
 
 @pytest.mark.parametrize("mod_id", CHECKED)
