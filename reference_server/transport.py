@@ -27,6 +27,8 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from pydantic_core import PydanticSerializationError
 
+from reference_server import sdk050
+
 ReadStream: TypeAlias = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream: TypeAlias = MemoryObjectSendStream[SessionMessage]
 
@@ -89,21 +91,18 @@ def _loads_deep(text: str) -> Any:
     return outcome[0]
 
 
-def _has_null_arguments(value: Any) -> bool:
-    """`tools/call` with `arguments: null`: SDK 0.5.0 rejects it as invalid params, the Python SDK would
-    read it as absent; turning it into a non-object makes this SDK answer a protocol error too."""
-    if not isinstance(value, dict) or value.get("method") != "tools/call":
-        return False
-    params = value.get("params")
-    return isinstance(params, dict) and "arguments" in params and params["arguments"] is None
-
-
 def decode_frame(line: bytes) -> SessionMessage | Exception:
-    """One frame (without its LF) to what the SDK's read stream carries: a message or the failure."""
+    """One frame (without its LF) to what the SDK's read stream carries: a message or the failure.
+
+    A frame SDK 0.5.0's `JSONRPCMessageSchema` refuses (a key beyond the envelope's, `params` or
+    `_meta` not an object, an id or progress token neither string nor integer) is dropped there, so
+    it is a failure here too; a request's id is the double JSON.parse made of it."""
     try:
         value = loads_js(line.decode("utf-8", "replace"))
-        if _has_null_arguments(value):
-            value["params"]["arguments"] = []
+        if not sdk050.message_accepted(value):
+            return ValueError("not a message SDK 0.5.0 accepts")
+        if "id" in value:
+            value["id"] = sdk050.js_request_id(value["id"])
         message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except (ValueError, RecursionError) as exc:
         return exc
