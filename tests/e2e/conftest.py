@@ -148,10 +148,10 @@ def reports_link_their_files(request: pytest.FixtureRequest) -> Iterator[None]:
     """After each end-to-end test, every report it (or a run it waited for) wrote links only files that exist:
     those in its tmp_path and in each `--out` folder `cli` ran into and no test has checked yet. A
     failure names the test that wrote the report, or the first to wait for it."""
+    folder: Path | None = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
     yield
     broken = unchecked_reports()
-    if "tmp_path" in request.fixturenames:
-        folder: Path = request.getfixturevalue("tmp_path")
+    if folder is not None:
         broken += [f"{folder}/{link}" for link in broken_links(folder)]
     assert broken == [], "report links to files that were not written:\n" + "\n".join(broken[:30])
 
