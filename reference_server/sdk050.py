@@ -109,6 +109,18 @@ def message_accepted(value: object) -> bool:
     return False
 
 
+def cancelled_request(params: Mapping[str, Any] | None) -> object:
+    """The request a `notifications/cancelled` names when its params pass `CancelledNotificationSchema`
+    (`requestId` a string or an integer, `reason` absent or a string), as the id SDK 0.5.0 keys it by;
+    None when they do not (the notification handler throws, nothing is aborted)."""
+    if params is None:
+        return None
+    request_id, reason = params.get("requestId", _MISSING), params.get("reason", _MISSING)
+    if not _id_ok(request_id) or not (reason is _MISSING or isinstance(reason, str)):
+        return None
+    return js_request_id(request_id)
+
+
 def js_request_id(value: object) -> object:
     """An accepted id as SDK 0.5.0 echoes it: JSON.parse keeps a double, so `1.0` and `-0` come back as
     `1` and `0` and an integer beyond 2**53 rounded (from 1e21 JavaScript writes an exponent: not

@@ -178,6 +178,44 @@ class _InFlight:
             await self._empty.wait()
 
 
+def _id_key(request_id: object) -> tuple[bool, object]:
+    """A request id as a JavaScript Map key: the string "1" and the number 1 are different keys."""
+    return isinstance(request_id, str), request_id
+
+
+class _Withheld:
+    """SDK 0.5.0's cancellation, as its event loop makes it: a chunk read from stdin is parsed whole before
+    any handler runs, so `notifications/cancelled` aborts a handled request of the same chunk (its handler
+    still runs, its answer is not sent) and nothing else (a request of an earlier chunk has been answered).
+    The Python SDK's own cancellation would stop a handler before it runs, so the notification stops here."""
+
+    def __init__(self) -> None:
+        self._chunk: set[tuple[bool, object]] = set()
+        self._silenced: set[tuple[bool, object]] = set()
+
+    def next_chunk(self) -> None:
+        self._chunk.clear()
+
+    def read(self, request: types.JSONRPCRequest) -> None:
+        """A request of this chunk that a cancel may still abort: one SDK 0.5.0 has a handler for (an
+        unknown method is refused at once, before the rest of the chunk is parsed)."""
+        if request.method in sdk050.HANDLED_METHODS:
+            self._chunk.add(_id_key(request.id))
+
+    def cancel(self, params: dict[str, Any] | None) -> None:
+        request_id = sdk050.cancelled_request(params)
+        if request_id is not None and (key := _id_key(request_id)) in self._chunk:
+            self._silenced.add(key)
+
+    def answer_goes_out(self, request_id: object) -> bool:
+        """Whether the answer to `request_id` is sent; a withheld one is dropped once."""
+        key = _id_key(request_id)
+        if key in self._silenced:
+            self._silenced.discard(key)
+            return False
+        return True
+
+
 @asynccontextmanager
 async def stdio_transport(
     stdin_fd: int = 0, stdout_fd: int = 1
@@ -189,41 +227,56 @@ async def stdio_transport(
     os.set_blocking(stdin_fd, False)
 
     inflight = _InFlight()
+    withheld = _Withheld()
 
-    async def forward(item: SessionMessage | Exception) -> None:
-        if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
-            inflight.opened(item.message.id)
-        await read_writer.send(item)
+    async def forward(frames: list[bytes]) -> None:
+        """One chunk's frames: all of them read (and any cancel among them applied) before any is handed
+        on, as SDK 0.5.0 parses a chunk whole before its first handler runs."""
+        items = [decode_frame(frame) for frame in frames]
+        handed: list[SessionMessage | Exception] = []
+        for item in items:
+            message = item.message if isinstance(item, SessionMessage) else None
+            if isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+                withheld.cancel(message.params)
+                continue
+            if isinstance(message, types.JSONRPCRequest):
+                withheld.read(message)
+            handed.append(item)
+        for item in handed:
+            if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
+                inflight.opened(item.message.id)
+            await read_writer.send(item)
 
     async def reader() -> None:
         async with read_writer:
             pending = bytearray()
             async for chunk in _read_chunks(stdin_fd):
-                start = 0
+                withheld.next_chunk()
                 end = chunk.find(b"\n")
                 if end < 0:
                     pending += chunk
                     continue
-                if pending:
-                    pending += chunk[:end]
-                    await forward(decode_frame(bytes(pending)))
-                    pending.clear()
-                else:
-                    await forward(decode_frame(chunk[:end]))
+                pending += chunk[:end]
+                frames = [bytes(pending)]
+                pending.clear()
                 start = end + 1
                 while (end := chunk.find(b"\n", start)) >= 0:
-                    await forward(decode_frame(chunk[start:end]))
+                    frames.append(chunk[start:end])
                     start = end + 1
                 pending += chunk[start:]
+                await forward(frames)
             await inflight.drained(_EOF_GRACE)
 
     async def writer() -> None:
         async with write_reader:
             async for session_message in write_reader:
-                await _write_all(stdout_fd, encode_frame(session_message.message))
                 answered = session_message.message
-                if isinstance(answered, types.JSONRPCResponse | types.JSONRPCError):
-                    inflight.closed(answered.id)
+                if not isinstance(answered, types.JSONRPCResponse | types.JSONRPCError):
+                    await _write_all(stdout_fd, encode_frame(answered))
+                    continue
+                if withheld.answer_goes_out(answered.id):
+                    await _write_all(stdout_fd, encode_frame(answered))
+                inflight.closed(answered.id)
 
     try:
         async with anyio.create_task_group() as group:

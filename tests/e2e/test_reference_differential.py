@@ -909,3 +909,48 @@ def test_every_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str])
         print(f"\nwhole-answer corpus, seed {CORPUS_SEED}: {tally.line()}")
     assert tally.answers > 400
     assert problems == [], f"{tally.line()}:\n" + "\n".join(problems[:20])
+
+
+def call_line(request_id: object, thought: str) -> bytes:
+    arguments = valid(thought=thought)
+    return encode({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                   "params": {"name": TOOL, "arguments": arguments}}).encode() + b"\n"
+
+
+def cancel_line(request_id: object, reason: object = "stop") -> bytes:
+    return encode({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": request_id, "reason": reason}}).encode() + b"\n"
+
+
+ONE_WRITE: Final = {
+    "a call cancelled in its own write": call_line(1, "kept, unanswered") + cancel_line(1),
+    "a cancel naming the id as a string": call_line(2, "answered") + cancel_line("2"),
+    "a cancel whose reason is not a string": call_line(3, "answered") + cancel_line(3, 5),
+    "a cancel of an unknown method": b'{"jsonrpc":"2.0","id":4,"method":"nope"}\n' + cancel_line(4),
+    "a cancel of a refused call": b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":1}}\n'
+    + cancel_line(5),
+    "a cancel of a ping and of a string id": b'{"jsonrpc":"2.0","id":"p","method":"ping"}\n'
+    + call_line("s", "string id") + cancel_line("p") + cancel_line("s"),
+    "calls, an unknown method and a cancel between them": call_line(6, "one")
+    + b'{"jsonrpc":"2.0","id":7,"method":"resources/list"}\n' + call_line(8, "two") + cancel_line(6),
+}
+
+
+@pytest.mark.parametrize("frames", list(ONE_WRITE.values()), ids=list(ONE_WRITE))
+def test_frames_in_one_write_get_the_same_answers(frames: bytes) -> None:
+    """Several frames in one write (one chunk for both readers): the same answers, by id (the original sends
+    an unknown method's error before the chunk's results, the reference in the order read), a call
+    cancelled in its own chunk processed but unanswered, and the same stderr."""
+    assert len(frames) < 4096  # one pipe write, read whole
+    answers: list[list[str]] = []
+    stderr: list[bytes] = []
+    for spec in ("npm:0.6.2", "reference"):
+        target = resolve_target(spec)
+        with WireDriver(target.command, env={**target.env, **ENV}, timeout=20) as driver:
+            driver.initialize()
+            lines = answers_to(driver, frames, 0)
+            answers.append(sorted(lines[:-1]))
+            stderr.append(driver.stderr_bytes())
+    original, reference = answers
+    assert reference == original
+    assert stderr[1] == stderr[0]
