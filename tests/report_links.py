@@ -44,7 +44,7 @@ class _Links(HTMLParser):
 
 
 def links_of(page: Path) -> list[str]:
-    """Every link target written in a Markdown or HTML page, as written, then every transcript named as code."""
+    """Every link target written in a Markdown or HTML page, then every transcript it names as code."""
     text = page.read_text(encoding="utf-8")
     if page.suffix == ".md":
         targets = _MARKDOWN_LINK.findall(text) + _CODE_PATH.findall(text)
