@@ -17,6 +17,7 @@ import os
 import select
 import sys
 import threading
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final, NoReturn, TypeAlias
@@ -207,6 +208,10 @@ class _Withheld:
         if request_id is not None and (key := _id_key(request_id)) in self._chunk:
             self._silenced.add(key)
 
+    def withholds(self, request: types.JSONRPCRequest) -> bool:
+        """Whether this chunk's cancels withhold the answer to `request`."""
+        return _id_key(request.id) in self._silenced
+
     def answer_goes_out(self, request_id: object) -> bool:
         """Whether the answer to `request_id` is sent; a withheld one is dropped once."""
         key = _id_key(request_id)
@@ -214,6 +219,52 @@ class _Withheld:
             self._silenced.discard(key)
             return False
         return True
+
+
+def answer_rank(request: types.JSONRPCRequest) -> int:
+    """When SDK 0.5.0 answers a request among those of its chunk: an unknown method at once, while the chunk
+    is parsed (0); a request its zod schema refuses one microtask after the chunk (1); a handler's result
+    three microtasks later (2), every handler being an async function or wrapped in a resolved promise."""
+    if request.method not in sdk050.HANDLED_METHODS:
+        return 0
+    return 1 if sdk050.request_issues(request.method, request.params) else 2
+
+
+class _Order:
+    """The answers in SDK 0.5.0's order: a chunk's answers go out by `answer_rank`, then in the order read,
+    and all of them before the next chunk's (its microtasks run before the next read). An answer is held
+    until those due before it are out; an answer nobody waits for (a chunk whose ids repeat one still
+    awaited) goes out as it comes."""
+
+    def __init__(self) -> None:
+        self._due: deque[tuple[bool, object]] = deque()
+        self._awaited: Counter[tuple[bool, object]] = Counter()
+        self._held: dict[tuple[bool, object], deque[bytes]] = {}
+
+    def chunk(self, requests: list[types.JSONRPCRequest]) -> None:
+        """The requests of one chunk whose answers will be sent, in the order read."""
+        keys = [_id_key(request.id) for request in requests]
+        if len(set(keys)) < len(keys) or any(self._awaited[key] for key in keys):
+            return
+        ranked = sorted(range(len(requests)), key=lambda index: answer_rank(requests[index]))
+        for index in ranked:
+            self._due.append(keys[index])
+            self._awaited[keys[index]] += 1
+
+    def answered(self, request_id: object, frame: bytes) -> list[bytes]:
+        """The frames to write now that `frame` answers `request_id`."""
+        key = _id_key(request_id)
+        if not self._awaited[key]:
+            return [frame]
+        self._awaited[key] -= 1
+        self._held.setdefault(key, deque()).append(frame)
+        ready: list[bytes] = []
+        while self._due and (held := self._held.get(self._due[0])):
+            ready.append(held.popleft())
+            if not held:
+                del self._held[self._due[0]]
+            self._due.popleft()
+        return ready
 
 
 @asynccontextmanager
@@ -228,6 +279,7 @@ async def stdio_transport(
 
     inflight = _InFlight()
     withheld = _Withheld()
+    order = _Order()
 
     async def forward(frames: list[bytes]) -> None:
         """One chunk's frames: all of them read (and any cancel among them applied) before any is handed
@@ -242,6 +294,12 @@ async def stdio_transport(
             if isinstance(message, types.JSONRPCRequest):
                 withheld.read(message)
             handed.append(item)
+        requests = [
+            item.message
+            for item in handed
+            if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest)
+        ]
+        order.chunk([request for request in requests if not withheld.withholds(request)])
         for item in handed:
             if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
                 inflight.opened(item.message.id)
@@ -275,7 +333,8 @@ async def stdio_transport(
                     await _write_all(stdout_fd, encode_frame(answered))
                     continue
                 if withheld.answer_goes_out(answered.id):
-                    await _write_all(stdout_fd, encode_frame(answered))
+                    for frame in order.answered(answered.id, encode_frame(answered)):
+                        await _write_all(stdout_fd, frame)
                 inflight.closed(answered.id)
 
     try:
