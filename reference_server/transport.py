@@ -26,6 +26,7 @@ import anyio
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
+from mcp_types import INTERNAL_ERROR, METHOD_NOT_FOUND
 from pydantic_core import PydanticSerializationError
 
 from reference_server import sdk050
@@ -230,34 +231,39 @@ def answer_rank(request: types.JSONRPCRequest) -> int:
     return 1 if sdk050.request_issues(request.method, request.params) else 2
 
 
+def _rank_of_answer(answer: types.JSONRPCResponse | types.JSONRPCError) -> int:
+    """`answer_rank` read back from an answer (two requests of one chunk may share an id)."""
+    if isinstance(answer, types.JSONRPCError) and answer.error.code == METHOD_NOT_FOUND:
+        return 0
+    if isinstance(answer, types.JSONRPCError) and answer.error.code == INTERNAL_ERROR:
+        return 1
+    return 2
+
+
 class _Order:
     """The answers in SDK 0.5.0's order: a chunk's answers go out by `answer_rank`, then in the order read,
     and all of them before the next chunk's (its microtasks run before the next read). An answer is held
-    until those due before it are out; an answer nobody waits for (a chunk whose ids repeat one still
-    awaited) goes out as it comes."""
+    until those due before it are out; one nobody waits for goes out as it comes."""
 
     def __init__(self) -> None:
-        self._due: deque[tuple[bool, object]] = deque()
-        self._awaited: Counter[tuple[bool, object]] = Counter()
-        self._held: dict[tuple[bool, object], deque[bytes]] = {}
+        self._due: deque[tuple[tuple[bool, object], int]] = deque()
+        self._awaited: Counter[tuple[tuple[bool, object], int]] = Counter()
+        self._held: dict[tuple[tuple[bool, object], int], deque[bytes]] = {}
 
     def chunk(self, requests: list[types.JSONRPCRequest]) -> None:
         """The requests of one chunk whose answers will be sent, in the order read."""
-        keys = [_id_key(request.id) for request in requests]
-        if len(set(keys)) < len(keys) or any(self._awaited[key] for key in keys):
-            return
-        ranked = sorted(range(len(requests)), key=lambda index: answer_rank(requests[index]))
-        for index in ranked:
-            self._due.append(keys[index])
-            self._awaited[keys[index]] += 1
+        slots = [(_id_key(request.id), answer_rank(request)) for request in requests]
+        for slot in sorted(slots, key=lambda slot: slot[1]):
+            self._due.append(slot)
+            self._awaited[slot] += 1
 
-    def answered(self, request_id: object, frame: bytes) -> list[bytes]:
-        """The frames to write now that `frame` answers `request_id`."""
-        key = _id_key(request_id)
-        if not self._awaited[key]:
+    def answered(self, answer: types.JSONRPCResponse | types.JSONRPCError, frame: bytes) -> list[bytes]:
+        """The frames to write now that `frame` carries `answer`."""
+        slot = (_id_key(answer.id), _rank_of_answer(answer))
+        if not self._awaited[slot]:
             return [frame]
-        self._awaited[key] -= 1
-        self._held.setdefault(key, deque()).append(frame)
+        self._awaited[slot] -= 1
+        self._held.setdefault(slot, deque()).append(frame)
         ready: list[bytes] = []
         while self._due and (held := self._held.get(self._due[0])):
             ready.append(held.popleft())
@@ -333,7 +339,7 @@ async def stdio_transport(
                     await _write_all(stdout_fd, encode_frame(answered))
                     continue
                 if withheld.answer_goes_out(answered.id):
-                    for frame in order.answered(answered.id, encode_frame(answered)):
+                    for frame in order.answered(answered, encode_frame(answered)):
                         await _write_all(stdout_fd, frame)
                 inflight.closed(answered.id)
 

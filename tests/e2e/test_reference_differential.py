@@ -573,6 +573,10 @@ MODERN_META: Final = {
 }
 
 
+ONE_PIPE_WRITE: Final = 4096
+"""PIPE_BUF on Linux: a write this small reaches the reader whole, so both servers read it as one chunk."""
+
+
 class Corpus:
     """A seeded generator of JSON-RPC frames as a client (sane, careless or hostile) writes them.
 
@@ -802,14 +806,23 @@ class Corpus:
         return self.envelope()
 
     def session(self) -> list[bytes]:
-        """One client's sequence: usually a handshake first (at some revision), sometimes none."""
+        """One client's writes: usually a handshake first (at some revision), sometimes none; a frame per
+        write, and now and then two to four in one (one chunk for both readers: answer order, cancels)."""
         steps = [self.step() for _ in range(self.rng.randint(*CORPUS_STEPS))]
         if self.chance(0.75):
             handshake = [self.initialize()]
             if self.chance(0.8):
                 handshake.append(self.frame("notifications/initialized", request=False))
             steps = handshake + steps
-        return steps
+        writes: list[bytes] = []
+        while steps:
+            count = self.rng.randint(2, 4) if self.chance(0.15) else 1
+            joined = b"".join(steps[:count])
+            if len(joined) >= ONE_PIPE_WRITE:
+                count, joined = 1, steps[0]
+            writes.append(joined)
+            del steps[:count]
+        return writes
 
 
 def fence(number: int) -> tuple[bytes, str]:
@@ -836,14 +849,16 @@ class Tally:
     """What the corpus held: sessions, frames, answers (fence pings apart) and their kinds."""
 
     sessions: int = 0
+    writes: int = 0
     frames: int = 0
     answers: int = 0
     fences: int = 0
     differing: int = 0
     kinds: Counter[str] = dataclasses.field(default_factory=Counter)
 
-    def count(self, lines: list[str]) -> None:
-        self.frames += 1
+    def count(self, write: bytes, lines: list[str]) -> None:
+        self.writes += 1
+        self.frames += write.count(b"\n")
         self.fences += 1
         self.answers += len(lines) - 1
         for line in lines[:-1]:
@@ -861,8 +876,8 @@ class Tally:
     def line(self) -> str:
         kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items()))
         return (
-            f"{self.sessions} sessions, {self.frames} frames, {self.answers} answers and {self.fences} fence"
-            f" pings compared, {self.differing} differing ({kinds})"
+            f"{self.sessions} sessions, {self.frames} frames in {self.writes} writes, {self.answers} answers"
+            f" and {self.fences} fence pings compared, {self.differing} differing ({kinds})"
         )
 
 
@@ -876,7 +891,7 @@ def run_session(frames: list[bytes], tally: Tally) -> list[str]:
     ):
         for number, frame in enumerate(frames):
             expected, got = answers_to(original, frame, number), answers_to(reference, frame, number)
-            tally.count(expected)
+            tally.count(frame, expected)
             if got != expected:
                 tally.differing += max(1, sum(a != b for a, b in zip(expected, got, strict=False)))
                 shown = clip(frame.decode("utf-8", "backslashreplace"), 400)
@@ -940,6 +955,8 @@ ONE_WRITE: Final = {
     + b'{"jsonrpc":"2.0","id":14,"method":"tools/list"}\n' + call_line(15, "last")
     + b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"other","arguments":{}}}\n'
     + b'{"jsonrpc":"2.0","id":17,"method":"server/discover"}\n',
+    "one id twice, a result and an unknown method": call_line("", "twice")
+    + b'{"jsonrpc":"2.0","id":"","method":"completion/complete","params":{}}\n',
 }
 
 
@@ -948,7 +965,7 @@ def test_frames_in_one_write_get_the_same_answers(frames: bytes) -> None:
     """Several frames in one write (one chunk for both readers): the same answers in the same order (SDK
     0.5.0 sends an unknown method's error while it parses the chunk, zod's refusals next, then the results),
     a call cancelled in its own chunk processed but unanswered, and the same stderr."""
-    assert len(frames) < 4096  # one pipe write, read whole
+    assert len(frames) < ONE_PIPE_WRITE
     answers: list[list[str]] = []
     stderr: list[bytes] = []
     for spec in ("npm:0.6.2", "reference"):
