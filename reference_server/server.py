@@ -1,8 +1,9 @@
 """The original's tool surface on the official `mcp` low-level Server, served over stdio.
 
 tools/list answers with the captured tool; tools/call runs `SequentialThinkingServer` on the
-arguments exactly as parsed (the SDK does not validate them against the input schema on stdio,
-and `arguments` missing or null both arrive as None, which the original reads as undefined).
+arguments exactly as parsed (nothing validates them against the input schema; `arguments` missing
+arrives as None, which the original reads as undefined). Requests are answered as SDK 0.5.0 answers
+them (`_OriginalRunner`, `sdk050.py`): the same fields in every answer, errors included.
 """
 
 from __future__ import annotations
@@ -20,8 +21,14 @@ from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.runner import ServerRunner, aclose_shielded
+from mcp.shared.dispatcher import DispatchContext
+from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.shared.transport_context import TransportContext
+from mcp_types import INTERNAL_ERROR, METHOD_NOT_FOUND
+from pydantic import BaseModel
 
+from reference_server import sdk050
 from reference_server.colour import ChalkLevelError, Prefixes, detect_prefixes
 from reference_server.thinking import SequentialThinkingServer, unknown_tool_text
 from reference_server.toolspec import BANNER, SERVER_NAME, SERVER_VERSION, TOOL_NAME, ToolSpec, load_tool_spec
@@ -46,10 +53,12 @@ def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[A
             text, is_error = thinking.process_thought(params.arguments)
         else:
             text, is_error = unknown_tool_text(params.name), True
-        # Both fields are of known-valid types, and the SDK validates the dumped result against the
-        # protocol's own shape before it is sent; validating the model here too would be a second pass.
+        # Both fields are of known-valid types. `isError` is set only when true: the original's handler
+        # leaves it out of a success, and the runner dumps only the fields a handler set.
         content = types.TextContent.model_construct(type="text", text=text)
-        return types.CallToolResult.model_construct(content=[content], is_error=is_error)
+        if is_error:
+            return types.CallToolResult.model_construct(content=[content], is_error=True)
+        return types.CallToolResult.model_construct(content=[content])
 
     server: Server[Any] = Server(
         SERVER_NAME, version=SERVER_VERSION, on_list_tools=on_list_tools, on_call_tool=on_call_tool
@@ -60,17 +69,56 @@ def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[A
     return server
 
 
-ORIGINAL_PROTOCOL_VERSION: Final = "2024-11-05"
-"""The one revision SDK 0.5.0 speaks: its answer to `initialize` whatever version the client offers."""
+ORIGINAL_PROTOCOL_VERSION: Final = sdk050.LATEST_PROTOCOL_VERSION
+"""SDK 0.5.0's latest revision: its answer to `initialize` unless the client offers 2024-10-07."""
+
+INITIALIZE_CAPABILITIES: Final[dict[str, Any]] = {"tools": {}}
+"""What the original passes to `new Server(...)` and answers verbatim (no `listChanged` key)."""
 
 
 class _OriginalRunner(ServerRunner[Any]):
-    """The SDK's per-connection kernel with SDK 0.5.0's negotiation: it always settles on 2024-11-05."""
+    """The SDK's per-connection kernel answering as SDK 0.5.0's `Protocol` answers.
 
-    @staticmethod
-    def _negotiate_initialize(params: Mapping[str, Any] | None) -> tuple[types.InitializeRequestParams, str]:
-        init, _ = ServerRunner._negotiate_initialize(params)
-        return init, ORIGINAL_PROTOCOL_VERSION
+    The SDK's own request path validates with pydantic (-32602), knows every spec method, adds
+    `data: <method>` to -32601 and shapes results through the revision's result model (`isError:
+    false`, `listChanged: false`). SDK 0.5.0 has four handlers; any other method is -32601 with no
+    data, a handled request that fails its zod schema is -32603 with zod's issue list, and a result is
+    sent as the handler returned it. The handlers themselves stay the Server's.
+    """
+
+    async def _on_request(
+        self, dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        if method not in sdk050.HANDLED_METHODS:
+            raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
+        issues = sdk050.request_issues(method, params)
+        if issues:
+            raise MCPError(code=INTERNAL_ERROR, message=sdk050.zod_error_message(issues))
+        if method == "initialize":
+            assert params is not None
+            return {
+                "protocolVersion": sdk050.negotiated_version(params),
+                "capabilities": INITIALIZE_CAPABILITIES,
+                "serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION},
+            }
+        if method == "ping":
+            return {}
+        entry = self.server.get_request_handler(method)
+        if entry is None:  # pragma: no cover - build_server registers both tool methods
+            raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
+        ctx = self._make_context(dctx, method, params, None, self.connection.protocol_version)
+        # zod has accepted the params; the handlers read `name`, `arguments` and `cursor` only, so the
+        # params model is built without a second, stricter (pydantic) validation.
+        typed = entry.params_type.model_construct(**_fields(entry.params_type.model_fields, params))
+        result = await entry.handler(ctx, typed)
+        assert isinstance(result, BaseModel)
+        dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        return dumped
+
+
+def _fields(fields: Mapping[str, object], params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The params under the model's fields (the fields the handlers read are named as on the wire)."""
+    return {} if params is None else {key: params[key] for key in fields if key in params}
 
 
 async def serve_as_original(server: Server[Any], read_stream: ReadStream, write_stream: WriteStream) -> None:

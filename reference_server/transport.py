@@ -17,6 +17,7 @@ import os
 import select
 import sys
 import threading
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final, NoReturn, TypeAlias
@@ -25,7 +26,10 @@ import anyio
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
+from mcp_types import INTERNAL_ERROR, METHOD_NOT_FOUND
 from pydantic_core import PydanticSerializationError
+
+from reference_server import sdk050
 
 ReadStream: TypeAlias = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream: TypeAlias = MemoryObjectSendStream[SessionMessage]
@@ -89,21 +93,18 @@ def _loads_deep(text: str) -> Any:
     return outcome[0]
 
 
-def _has_null_arguments(value: Any) -> bool:
-    """`tools/call` with `arguments: null`: SDK 0.5.0 rejects it as invalid params, the Python SDK would
-    read it as absent; turning it into a non-object makes this SDK answer a protocol error too."""
-    if not isinstance(value, dict) or value.get("method") != "tools/call":
-        return False
-    params = value.get("params")
-    return isinstance(params, dict) and "arguments" in params and params["arguments"] is None
-
-
 def decode_frame(line: bytes) -> SessionMessage | Exception:
-    """One frame (without its LF) to what the SDK's read stream carries: a message or the failure."""
+    """One frame (without its LF) to what the SDK's read stream carries: a message or the failure.
+
+    A frame SDK 0.5.0's `JSONRPCMessageSchema` refuses (a key beyond the envelope's, `params` or
+    `_meta` not an object, an id or progress token neither string nor integer) is dropped there, so
+    it is a failure here too; a request's id is the double JSON.parse made of it."""
     try:
         value = loads_js(line.decode("utf-8", "replace"))
-        if _has_null_arguments(value):
-            value["params"]["arguments"] = []
+        if not sdk050.message_accepted(value):
+            return ValueError("not a message SDK 0.5.0 accepts")
+        if "id" in value:
+            value["id"] = sdk050.js_request_id(value["id"])
         message = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except (ValueError, RecursionError) as exc:
         return exc
@@ -179,6 +180,99 @@ class _InFlight:
             await self._empty.wait()
 
 
+def _id_key(request_id: object) -> tuple[bool, object]:
+    """A request id as a JavaScript Map key: the string "1" and the number 1 are different keys."""
+    return isinstance(request_id, str), request_id
+
+
+class _Withheld:
+    """SDK 0.5.0's cancellation, as its event loop makes it: a chunk read from stdin is parsed whole before
+    any handler runs, so `notifications/cancelled` aborts a handled request of the same chunk (its handler
+    still runs, its answer is not sent) and nothing else (a request of an earlier chunk has been answered).
+    The Python SDK's own cancellation would stop a handler before it runs, so the notification stops here."""
+
+    def __init__(self) -> None:
+        self._chunk: set[tuple[bool, object]] = set()
+        self._silenced: set[tuple[bool, object]] = set()
+
+    def next_chunk(self) -> None:
+        self._chunk.clear()
+
+    def read(self, request: types.JSONRPCRequest) -> None:
+        """A request of this chunk that a cancel may still abort: one SDK 0.5.0 has a handler for (an
+        unknown method is refused at once, before the rest of the chunk is parsed)."""
+        if request.method in sdk050.HANDLED_METHODS:
+            self._chunk.add(_id_key(request.id))
+
+    def cancel(self, params: dict[str, Any] | None) -> None:
+        request_id = sdk050.cancelled_request(params)
+        if request_id is not None and (key := _id_key(request_id)) in self._chunk:
+            self._silenced.add(key)
+
+    def withholds(self, request: types.JSONRPCRequest) -> bool:
+        """Whether this chunk's cancels withhold the answer to `request`."""
+        return _id_key(request.id) in self._silenced
+
+    def answer_goes_out(self, request_id: object) -> bool:
+        """Whether the answer to `request_id` is sent; a withheld one is dropped once."""
+        key = _id_key(request_id)
+        if key in self._silenced:
+            self._silenced.discard(key)
+            return False
+        return True
+
+
+def answer_rank(request: types.JSONRPCRequest) -> int:
+    """When SDK 0.5.0 answers a request among those of its chunk: an unknown method at once, while the chunk
+    is parsed (0); a request its zod schema refuses one microtask after the chunk (1); a handler's result
+    three microtasks later (2), every handler being an async function or wrapped in a resolved promise."""
+    if request.method not in sdk050.HANDLED_METHODS:
+        return 0
+    return 1 if sdk050.request_issues(request.method, request.params) else 2
+
+
+def _rank_of_answer(answer: types.JSONRPCResponse | types.JSONRPCError) -> int:
+    """`answer_rank` read back from an answer (two requests of one chunk may share an id)."""
+    if isinstance(answer, types.JSONRPCError) and answer.error.code == METHOD_NOT_FOUND:
+        return 0
+    if isinstance(answer, types.JSONRPCError) and answer.error.code == INTERNAL_ERROR:
+        return 1
+    return 2
+
+
+class _Order:
+    """The answers in SDK 0.5.0's order: a chunk's answers go out by `answer_rank`, then in the order read,
+    and all of them before the next chunk's (its microtasks run before the next read). An answer is held
+    until those due before it are out; one nobody waits for goes out as it comes."""
+
+    def __init__(self) -> None:
+        self._due: deque[tuple[tuple[bool, object], int]] = deque()
+        self._awaited: Counter[tuple[tuple[bool, object], int]] = Counter()
+        self._held: dict[tuple[tuple[bool, object], int], deque[bytes]] = {}
+
+    def chunk(self, requests: list[types.JSONRPCRequest]) -> None:
+        """The requests of one chunk whose answers will be sent, in the order read."""
+        slots = [(_id_key(request.id), answer_rank(request)) for request in requests]
+        for slot in sorted(slots, key=lambda slot: slot[1]):
+            self._due.append(slot)
+            self._awaited[slot] += 1
+
+    def answered(self, answer: types.JSONRPCResponse | types.JSONRPCError, frame: bytes) -> list[bytes]:
+        """The frames to write now that `frame` carries `answer`."""
+        slot = (_id_key(answer.id), _rank_of_answer(answer))
+        if not self._awaited[slot]:
+            return [frame]
+        self._awaited[slot] -= 1
+        self._held.setdefault(slot, deque()).append(frame)
+        ready: list[bytes] = []
+        while self._due and (held := self._held.get(self._due[0])):
+            ready.append(held.popleft())
+            if not held:
+                del self._held[self._due[0]]
+            self._due.popleft()
+        return ready
+
+
 @asynccontextmanager
 async def stdio_transport(
     stdin_fd: int = 0, stdout_fd: int = 1
@@ -190,41 +284,64 @@ async def stdio_transport(
     os.set_blocking(stdin_fd, False)
 
     inflight = _InFlight()
+    withheld = _Withheld()
+    order = _Order()
 
-    async def forward(item: SessionMessage | Exception) -> None:
-        if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
-            inflight.opened(item.message.id)
-        await read_writer.send(item)
+    async def forward(frames: list[bytes]) -> None:
+        """One chunk's frames: all of them read (and any cancel among them applied) before any is handed
+        on, as SDK 0.5.0 parses a chunk whole before its first handler runs."""
+        items = [decode_frame(frame) for frame in frames]
+        handed: list[SessionMessage | Exception] = []
+        for item in items:
+            message = item.message if isinstance(item, SessionMessage) else None
+            if isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+                withheld.cancel(message.params)
+                continue
+            if isinstance(message, types.JSONRPCRequest):
+                withheld.read(message)
+            handed.append(item)
+        requests = [
+            item.message
+            for item in handed
+            if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest)
+        ]
+        order.chunk([request for request in requests if not withheld.withholds(request)])
+        for item in handed:
+            if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
+                inflight.opened(item.message.id)
+            await read_writer.send(item)
 
     async def reader() -> None:
         async with read_writer:
             pending = bytearray()
             async for chunk in _read_chunks(stdin_fd):
-                start = 0
+                withheld.next_chunk()
                 end = chunk.find(b"\n")
                 if end < 0:
                     pending += chunk
                     continue
-                if pending:
-                    pending += chunk[:end]
-                    await forward(decode_frame(bytes(pending)))
-                    pending.clear()
-                else:
-                    await forward(decode_frame(chunk[:end]))
+                pending += chunk[:end]
+                frames = [bytes(pending)]
+                pending.clear()
                 start = end + 1
                 while (end := chunk.find(b"\n", start)) >= 0:
-                    await forward(decode_frame(chunk[start:end]))
+                    frames.append(chunk[start:end])
                     start = end + 1
                 pending += chunk[start:]
+                await forward(frames)
             await inflight.drained(_EOF_GRACE)
 
     async def writer() -> None:
         async with write_reader:
             async for session_message in write_reader:
-                await _write_all(stdout_fd, encode_frame(session_message.message))
                 answered = session_message.message
-                if isinstance(answered, types.JSONRPCResponse | types.JSONRPCError):
-                    inflight.closed(answered.id)
+                if not isinstance(answered, types.JSONRPCResponse | types.JSONRPCError):
+                    await _write_all(stdout_fd, encode_frame(answered))
+                    continue
+                if withheld.answer_goes_out(answered.id):
+                    for frame in order.answered(answered, encode_frame(answered)):
+                        await _write_all(stdout_fd, frame)
+                inflight.closed(answered.id)
 
     try:
         async with anyio.create_task_group() as group:

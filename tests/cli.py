@@ -62,6 +62,11 @@ class CountedRun:
     starts: list[str]
 
 
+WRITTEN: list[Path] = []
+"""Every `--out` folder `cli` has run a command into, in this process: tests/e2e/conftest.py checks each
+report written there for links to files that are not."""
+
+
 def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str, str] | None = None) -> Ran:
     """A child process from the repository root, without CI (the profile is the one asked for); `env` is
     added to this process's environment, a PYTHONPATH in it goes before the repository's."""
@@ -75,6 +80,8 @@ def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str
     done = subprocess.run(
         argv, cwd=REPO, env=child, capture_output=True, text=True, timeout=timeout, check=False
     )
+    if out is not None:
+        WRITTEN.append(out)
     return Ran(done.returncode, done.stdout, done.stderr, out or REPO)
 
 

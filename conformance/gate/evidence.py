@@ -39,7 +39,8 @@ processes."""
 ORIGINAL_RELEASE: Final = "0.6.2"
 """The original: npm:0.6.2 when the target cache holds it, else `REFERENCE`."""
 REFERENCE: Final = "reference"
-"""The reference server, wire-identical to npm:0.6.2 and needing no node or npm."""
+"""The reference server, needing no node or npm: its answers equal npm:0.6.2's, field for field, on the
+corpus of tests/e2e/test_reference_differential.py's whole-answer test."""
 ORIGINAL: Final = REFERENCE
 """Kept for callers of the earlier name: the original when npm:0.6.2 is not installed."""
 

@@ -74,6 +74,14 @@ class WitnessAnswer(_Frozen):
     answer: str = Field(description="the canonical answer as compact JSON")
 
 
+REFERENCE_AS_ORIGINAL: Final = (
+    "the original (the reference, whose answers equal npm:0.6.2's field for field in the whole-answer"
+    " differential test)"
+)
+"""How every writer names the reference standing in for the original: what backs the claim is
+tests/e2e/test_reference_differential.py's whole-answer comparison, named rather than asserted."""
+
+
 class Evidence(_Frozen):
     """A departure's smallest example replayed at report time on a fresh process of the target and of the
     original: the pair of answers and what differs between them."""
@@ -89,7 +97,8 @@ class Evidence(_Frozen):
         default="", description="why this record: the words of its statement the difference contradicts")
     original_spec: str = Field(
         default="reference", description="(/5) which original answered: npm:0.6.2 when installed in the "
-        "target cache, else the reference (wire-identical to it)")
+        "target cache, else the reference (its answers equal 0.6.2's, field for field, in the whole-answer "
+        "differential test, tests/e2e/test_reference_differential.py)")
     example: list[str] = Field(
         default_factory=list, description="(/5) the sequence replayed: JSON-RPC frames, initialize first")
     cause: str = Field(
@@ -105,7 +114,7 @@ class Evidence(_Frozen):
     def original_named(self) -> str:
         """Which original answered, as every writer says it."""
         if self.original_spec == "reference":
-            return "the original (the reference, wire-identical to npm:0.6.2)"
+            return REFERENCE_AS_ORIGINAL
         return f"the original ({self.original_spec})"
 
     def original_short(self) -> str:

@@ -20,7 +20,8 @@ from typing import TypeVar
 import pytest
 
 import conformance.suite
-from tests.cli import GATE_SEED, GATE_SUITE, CountedRun, Ran, cli, fake
+from tests.cli import GATE_SEED, GATE_SUITE, WRITTEN, CountedRun, Ran, cli, fake
+from tests.report_links import broken_links
 
 SUITE = Path(conformance.suite.__file__).resolve().parent
 SHARED = ("reference_ci", "hostile_gate")
@@ -124,6 +125,42 @@ def shared_runs(
         yield runs
     finally:
         runs.pool.shutdown(wait=True, cancel_futures=True)
+    # Last of the session (this fixture is set up first): the runs finished after the last test's check.
+    broken = unchecked_reports()
+    assert broken == [], "report links to files that were not written:\n" + "\n".join(broken[:30])
+
+
+_CHECKED: set[Path] = set()
+
+
+def _uploaded_by_the_action(link: str) -> bool:
+    """A page of the GitHub Action's uploaded evidence (tests/e2e/test_action.py's `artifacts/`): a copy of
+    the report whose transcripts the job leaves out when asked (`transcripts: none`); the report the
+    action's run wrote is checked where it was written."""
+    return "artifacts" in Path(link.split(": ", 1)[0]).parts
+
+
+def unchecked_reports() -> list[str]:
+    """The broken links of every report in the `--out` folders `cli` ran into since the last call."""
+    broken: list[str] = []
+    for folder in list(WRITTEN):
+        if folder not in _CHECKED:
+            _CHECKED.add(folder)
+            broken += [f"{folder}/{link}" for link in broken_links(folder)]
+    return broken
+
+
+@pytest.fixture(autouse=True)
+def reports_link_their_files(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each end-to-end test, every report it (or a run it waited for) wrote links only files that exist:
+    those in its tmp_path and in each `--out` folder `cli` ran into and no test has checked yet. A
+    failure names the test that wrote the report, or the first to wait for it."""
+    folder: Path | None = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    broken = unchecked_reports()
+    if folder is not None:
+        broken += [f"{folder}/{link}" for link in broken_links(folder) if not _uploaded_by_the_action(link)]
+    assert broken == [], "report links to files that were not written:\n" + "\n".join(broken[:30])
 
 
 @pytest.fixture(scope="session")

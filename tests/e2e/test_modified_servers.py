@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.report.model import Report
+from conformance.report.model import REFERENCE_AS_ORIGINAL, Report
 from tests.e2e.ahead import selected
 from tests.modified_servers.servers import (
     Modification,
@@ -246,7 +246,7 @@ def test_the_original_is_npm_0_6_2_when_installed_and_the_reference_otherwise(
     assert evidence is not None and evidence.reproduced, evidence
     assert "thoughtHistoryLength: 1 on the original, 2 here" in evidence.differences[0]
     named = ("the original (npm:0.6.2)" if cache == "installed"
-             else "the original (the reference, wire-identical to npm:0.6.2)")
+             else REFERENCE_AS_ORIGINAL)
     assert evidence.original_spec == ("npm:0.6.2" if cache == "installed" else "reference")
     assert named in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
     short = "npm:0.6.2" if cache == "installed" else "the reference"

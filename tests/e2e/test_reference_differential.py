@@ -12,9 +12,13 @@ written while answering. Numbers are sent as raw literals where a double cannot 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import os
+import random
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -463,13 +467,13 @@ def test_initialize_reports_the_same_identity(pair: Pair) -> None:
         "name": "sequential-thinking-server",
         "version": "0.2.0",
     }
-    assert "tools" in reference["capabilities"]  # type: ignore[operator]
     assert reference["protocolVersion"] == original["protocolVersion"] == "2024-11-05"
+    assert reference == original  # the whole answer: capabilities is `{"tools": {}}` on both
 
 
 # -- every era's client ----------------------------------------------------------------------------
 
-ERA_CALLS: Final = (
+ERA_CALLS: Final[tuple[Any, ...]] = (
     valid(),
     valid(thoughtNumber=2, totalThoughts=3, branchFromThought=1, branchId="b"),
     {"thought": 1},
@@ -524,3 +528,453 @@ def test_every_era_meets_the_same_server(era: Era) -> None:
     assert reference == original
     assert original["negotiated"] == (None if era.stateless else "2024-11-05")
     assert original["discover"] == {"error": -32601}
+
+
+# -- whole answers on a generated corpus of sequences ----------------------------------------------
+
+CORPUS_SEED: Final = int(os.environ.get("SEQTHINK_DIFF_SEED", "44"))
+"""The corpus is a function of this seed; another seed is a held-out corpus of the same kinds."""
+CORPUS_SESSIONS: Final = 24
+CORPUS_STEPS: Final = (10, 40)
+"""Each session is a fresh pair of processes fed one sequence of 10 to 40 frames."""
+
+REVISIONS: Final = ("2024-11-05", "2024-10-07", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+ODD_VERSIONS: Final = ("1999-01-01", "", "2024-11-05 ", "latest")
+UNKNOWN_METHODS: Final = (
+    "server/discover",
+    "resources/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+    "completion/complete",
+    "sampling/createMessage",
+    "roots/list",
+    "tools/cancel",
+    "subscriptions/listen",
+    "",
+    "TOOLS/LIST",
+    "tools/list ",
+    "\ud800",
+    "notifications/initialized",
+)
+NOTIFICATIONS: Final = (
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+    "notifications/whatever",
+    "ping",
+    "tools/list",
+)
+MODERN_META: Final = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+ONE_PIPE_WRITE: Final = 4096
+"""PIPE_BUF on Linux: a write this small reaches the reader whole, so both servers read it as one chunk."""
+
+
+class Corpus:
+    """A seeded generator of JSON-RPC frames as a client (sane, careless or hostile) writes them.
+
+    Every frame is bytes; values come from the property test's pools (raw number literals, lone
+    surrogates, Object.prototype keys), so a frame can hold what no JSON encoder writes."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.next_id = 0
+
+    def pick(self, options: Sequence[Any]) -> Any:
+        return options[self.rng.randrange(len(options))]
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def scalar(self) -> Any:
+        return self.pick(
+            [
+                None,
+                True,
+                False,
+                0,
+                1,
+                -1,
+                2,
+                3,
+                7,
+                0.5,
+                -0.0,
+                "",
+                "x",
+                "0",
+                "false",
+                "\ud800",
+                "😀",
+                "__proto__",
+                Raw(self.pick(RAW_NUMBERS[:20])),
+                self.pick(PROTOTYPE_KEYS),
+                self.pick(INTEGER_LIKE_KEYS),
+            ]
+        )
+
+    def value(self, depth: int = 0) -> Any:
+        roll = self.rng.randrange(10)
+        if depth > 2 or roll < 6:
+            return self.scalar()
+        if roll < 8:
+            return [self.value(depth + 1) for _ in range(self.rng.randrange(4))]
+        return {str(self.scalar()): self.value(depth + 1) for _ in range(self.rng.randrange(3))}
+
+    def falsy(self) -> Any:
+        return self.pick([None, False, 0, 0.0, "", Raw("-0"), Raw("1e-400"), Raw("0e0")])
+
+    def request_id(self) -> Any:
+        self.next_id += 1
+        if self.chance(0.9):
+            return self.next_id
+        return self.pick(
+            [f"s{self.next_id}", Raw(f"{self.next_id}.0"), Raw("-0"), 2**53 + 1 + self.next_id, ""]
+        )
+
+    def frame(
+        self, method: str, params: Any = OMIT_ARGUMENTS, *, request: bool = True, **extra: Any
+    ) -> bytes:
+        message: dict[str, Any] = {"jsonrpc": "2.0"}
+        if request:
+            message["id"] = self.request_id()
+        message["method"] = method
+        if not isinstance(params, Omit):
+            message["params"] = params
+        message.update(extra)
+        return encode(message).encode() + b"\n"
+
+    def meta(self) -> dict[str, Any]:
+        """Sometimes a `_meta`: a progress token (good or bad), the 2026-07-28 envelope, or junk."""
+        roll = self.rng.randrange(12)
+        if roll == 0:
+            return {"_meta": {"progressToken": self.pick(["t", 5, 1.5, None, True, [1]])}}
+        if roll == 1:
+            return {"_meta": dict(MODERN_META)}
+        if roll == 2:
+            return {"_meta": self.pick([None, [], "x", {"a": 1}])}
+        return {}
+
+    def initialize(self) -> bytes:
+        version = self.pick(REVISIONS) if self.chance(0.8) else self.pick([*ODD_VERSIONS, 5, None])
+        params: dict[str, Any] = {
+            "protocolVersion": version,
+            "capabilities": self.pick(
+                [
+                    {},
+                    {},
+                    {"roots": {"listChanged": True}},
+                    {"sampling": {}},
+                    {"roots": {"listChanged": "yes"}},
+                    {"experimental": []},
+                    [],
+                    None,
+                ]
+            ),
+            "clientInfo": self.pick(
+                [{"name": "c", "version": "1"}, {"name": "c", "version": "1"}, {"name": 1}, {}, "c", None]
+            ),
+        }
+        for key in list(params):
+            if self.chance(0.06):
+                del params[key]
+        if self.chance(0.05):
+            return self.frame("initialize")
+        return self.frame("initialize", {**params, **self.meta()})
+
+    def tool_arguments(self) -> Any:
+        roll = self.rng.randrange(20)
+        if roll == 0:
+            return OMIT_ARGUMENTS
+        if roll == 1:
+            return self.pick([None, [], [1], "x", 5, True])
+        if roll == 2:
+            return {str(self.scalar()): self.value() for _ in range(self.rng.randrange(4))}
+        arguments: dict[str, Any] = valid(
+            thought=self.pick(["t", "a thought", "\ud800 %s \x1b[31m", "😀" * 3, "x" * 50]),
+            thoughtNumber=self.rng.randrange(1, 8),
+            totalThoughts=self.rng.randrange(1, 8),
+            nextThoughtNeeded=self.chance(0.5),
+        )
+        if roll < 8:
+            arguments.update(
+                branchFromThought=self.pick([1, 2, self.falsy(), self.value()]),
+                branchId=self.pick(["a", "b", "main", self.scalar(), self.value(), self.falsy()]),
+            )
+        elif roll < 12:
+            arguments.update(
+                isRevision=self.pick([True, "yes", self.falsy()]),
+                revisesThought=self.pick([1, 2, self.value(), {"toString": 1}]),
+            )
+        elif roll < 15:
+            field = self.pick(FIELDS)
+            arguments[field] = self.pick([self.value(), self.falsy()])
+        elif roll < 17:
+            del arguments[self.pick(FIELDS[:4])]
+        else:
+            arguments[self.pick(["needsMoreThoughts", "extra", "__proto__", "toString"])] = self.value()
+        return arguments
+
+    def tools_call(self) -> bytes:
+        params: dict[str, Any] = {
+            "name": TOOL if self.chance(0.85) else self.pick(["other", "", "\ud800", 5, None])
+        }
+        if self.chance(0.03):
+            del params["name"]
+        arguments = self.tool_arguments()
+        if not isinstance(arguments, Omit):
+            params["arguments"] = arguments
+        if self.chance(0.03):
+            return self.frame("tools/call")
+        return self.frame("tools/call", {**params, **self.meta()})
+
+    def tools_list(self) -> bytes:
+        params = self.pick(
+            [OMIT_ARGUMENTS, {}, {"cursor": "c"}, {"cursor": 5}, {"cursor": None}, self.meta()]
+        )
+        return self.frame("tools/list", params)
+
+    def envelope(self) -> bytes:
+        """A frame whose JSON-RPC envelope is off: SDK 0.5.0 drops most of them unanswered."""
+        ping = self.frame("ping").rstrip(b"\n")
+        chosen: bytes = self.pick(
+            [
+                self.frame("ping", extra=1),
+                self.frame("ping", None),
+                self.frame("ping", []),
+                self.frame("tools/list", {"_meta": None}),
+                b'{"jsonrpc":"1.0","id":1,"method":"ping"}\n',
+                b'{"id":2,"method":"ping"}\n',
+                b'{"jsonrpc":"2.0","id":'
+                + self.pick([b"null", b"true", b"1.5", b"{}", b"[1]", b"1e400"])
+                + b',"method":"ping"}\n',
+                b'{"jsonrpc":"2.0","method":5}\n',
+                b'{"jsonrpc":"2.0","id":3}\n',
+                b'{"jsonrpc":"2.0","id":4,"result":{}}\n',
+                b'{"jsonrpc":"2.0","id":5,"error":{"code":1,"message":"m"}}\n',
+                b"[" + ping + b"," + self.frame("tools/list").rstrip(b"\n") + b"]\n",
+                b"[" + ping + b"]\n",
+                b"[]\n",
+                b"not json\n",
+                b"\n",
+                b'{"jsonrpc":"2.0","id":6,"method":"ping",}\n',
+                b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sequentialthinking","arguments":'
+                b'{"thought":"x","thoughtNumber":NaN}}}\n',
+                b'{"jsonrpc":"2.0","id":8,"method":"ping","__proto__":{}}\n',
+            ]
+        )
+        return chosen
+
+    def step(self) -> bytes:
+        kind = self.pick(
+            ["call"] * 9
+            + ["list"] * 2
+            + ["initialize"] * 2
+            + ["ping", "unknown", "unknown", "notification", "envelope", "envelope"]
+        )
+        if kind == "call":
+            return self.tools_call()
+        if kind == "list":
+            return self.tools_list()
+        if kind == "initialize":
+            return self.initialize()
+        if kind == "ping":
+            return self.frame("ping", self.pick([OMIT_ARGUMENTS, {}, {"a": [1]}, self.meta()]))
+        if kind == "unknown":
+            return self.frame(
+                self.pick(UNKNOWN_METHODS), self.pick([OMIT_ARGUMENTS, {}, self.meta(), {"x": 1}])
+            )
+        if kind == "notification":
+            params = self.pick(
+                [
+                    OMIT_ARGUMENTS,
+                    {},
+                    {"requestId": self.next_id},
+                    {"progressToken": 1, "progress": 1},
+                    [],
+                    None,
+                ]
+            )
+            return self.frame(self.pick(NOTIFICATIONS), params, request=False)
+        return self.envelope()
+
+    def session(self) -> list[bytes]:
+        """One client's writes: usually a handshake first (at some revision), sometimes none; a frame per
+        write, and now and then two to four in one (one chunk for both readers: answer order, cancels)."""
+        steps = [self.step() for _ in range(self.rng.randint(*CORPUS_STEPS))]
+        if self.chance(0.75):
+            handshake = [self.initialize()]
+            if self.chance(0.8):
+                handshake.append(self.frame("notifications/initialized", request=False))
+            steps = handshake + steps
+        writes: list[bytes] = []
+        while steps:
+            count = self.rng.randint(2, 4) if self.chance(0.15) else 1
+            joined = b"".join(steps[:count])
+            if len(joined) >= ONE_PIPE_WRITE:
+                count, joined = 1, steps[0]
+            writes.append(joined)
+            del steps[:count]
+        return writes
+
+
+def fence(number: int) -> tuple[bytes, str]:
+    fence_id = f"fence-{number}"
+    return b'{"jsonrpc":"2.0","id":"%s","method":"ping"}\n' % fence_id.encode(), fence_id
+
+
+def answers_to(driver: WireDriver, frame: bytes, number: int) -> list[str]:
+    """Every line `frame` gets before a ping sent after it is answered, each as canonical JSON (key order
+    aside: keys sorted; `1`, `1.0` and `true` stay distinct), the fence's own answer last."""
+    ping, fence_id = fence(number)
+    driver.send_raw(frame)
+    driver.send_raw(ping)
+    lines: list[str] = []
+    while True:
+        message = json.loads(driver.read_frame(timeout=20))
+        lines.append(json.dumps(message, sort_keys=True))
+        if isinstance(message, dict) and message.get("id") == fence_id:
+            return lines
+
+
+@dataclass
+class Tally:
+    """What the corpus held: sessions, frames, answers (fence pings apart) and their kinds."""
+
+    sessions: int = 0
+    writes: int = 0
+    frames: int = 0
+    answers: int = 0
+    fences: int = 0
+    differing: int = 0
+    kinds: Counter[str] = dataclasses.field(default_factory=Counter)
+
+    def count(self, write: bytes, lines: list[str]) -> None:
+        self.writes += 1
+        self.frames += write.count(b"\n")
+        self.fences += 1
+        self.answers += len(lines) - 1
+        for line in lines[:-1]:
+            message = json.loads(line)
+            error, result = message.get("error"), message.get("result")
+            if isinstance(error, dict):
+                self.kinds[f"error {error.get('code')}"] += 1
+            elif isinstance(result, dict) and "content" in result:
+                self.kinds["tool error" if result.get("isError") else "tool result"] += 1
+            else:
+                self.kinds["other result"] += 1
+        if len(lines) == 1:
+            self.kinds["no answer"] += 1
+
+    def line(self) -> str:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items()))
+        return (
+            f"{self.sessions} sessions, {self.frames} frames in {self.writes} writes, {self.answers} answers"
+            f" and {self.fences} fence pings compared, {self.differing} differing ({kinds})"
+        )
+
+
+def run_session(frames: list[bytes], tally: Tally) -> list[str]:
+    """Both servers, fresh, fed the same frames one at a time: the differences, per answer and on stderr."""
+    original_target, reference_target = resolve_target("npm:0.6.2"), resolve_target("reference")
+    problems: list[str] = []
+    with (
+        WireDriver(original_target.command, env={**original_target.env, **ENV}, timeout=20) as original,
+        WireDriver(reference_target.command, env={**reference_target.env, **ENV}, timeout=20) as reference,
+    ):
+        for number, frame in enumerate(frames):
+            expected, got = answers_to(original, frame, number), answers_to(reference, frame, number)
+            tally.count(frame, expected)
+            if got != expected:
+                tally.differing += max(1, sum(a != b for a, b in zip(expected, got, strict=False)))
+                shown = clip(frame.decode("utf-8", "backslashreplace"), 400)
+                problems.append(
+                    f"frame {number} {shown}\n  original  {clip(expected)}\n  reference {clip(got)}"
+                )
+        deadline = time.monotonic() + 10
+        while original.stderr_bytes() != reference.stderr_bytes() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if original.stderr_bytes() != reference.stderr_bytes():
+            problems.append(
+                f"stderr: original {clip(original.stderr_bytes())} != reference "
+                f"{clip(reference.stderr_bytes())}"
+            )
+    tally.sessions += 1
+    return problems
+
+
+def test_every_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """The reference answers a generated corpus of sessions exactly as the original: every answer, every
+    field (key order aside), and the stderr stream. Handshakes at each revision and none, tools/list,
+    tools/call with valid, invalid, falsy and odd arguments, branches and revisions, unknown tools and
+    methods, pings, notifications, requests before initialize, batches and broken envelopes."""
+    corpus = Corpus(CORPUS_SEED)
+    tally = Tally()
+    problems: list[str] = []
+    for _ in range(CORPUS_SESSIONS):
+        problems += run_session(corpus.session(), tally)
+    with capsys.disabled():
+        print(f"\nwhole-answer corpus, seed {CORPUS_SEED}: {tally.line()}")
+    assert tally.answers > 400
+    assert problems == [], f"{tally.line()}:\n" + "\n".join(problems[:20])
+
+
+def call_line(request_id: object, thought: str) -> bytes:
+    arguments = valid(thought=thought)
+    return encode({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                   "params": {"name": TOOL, "arguments": arguments}}).encode() + b"\n"
+
+
+def cancel_line(request_id: object, reason: object = "stop") -> bytes:
+    return encode({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": request_id, "reason": reason}}).encode() + b"\n"
+
+
+ONE_WRITE: Final = {
+    "a call cancelled in its own write": call_line(1, "kept, unanswered") + cancel_line(1),
+    "a cancel naming the id as a string": call_line(2, "answered") + cancel_line("2"),
+    "a cancel whose reason is not a string": call_line(3, "answered") + cancel_line(3, 5),
+    "a cancel of an unknown method": b'{"jsonrpc":"2.0","id":4,"method":"nope"}\n' + cancel_line(4),
+    "a cancel of a refused call": b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":1}}\n'
+    + cancel_line(5),
+    "a cancel of a ping and of a string id": b'{"jsonrpc":"2.0","id":"p","method":"ping"}\n'
+    + call_line("s", "string id") + cancel_line("p") + cancel_line("s"),
+    "calls, an unknown method and a cancel between them": call_line(6, "one")
+    + b'{"jsonrpc":"2.0","id":7,"method":"resources/list"}\n' + call_line(8, "two") + cancel_line(6),
+    "results, refusals and unknown methods interleaved": call_line(9, "first")
+    + b'{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":5}}\n'
+    + b'{"jsonrpc":"2.0","id":11,"method":"ping"}\n{"jsonrpc":"2.0","id":12,"method":"nope"}\n'
+    + b'{"jsonrpc":"2.0","id":13,"method":"tools/list","params":{"cursor":1}}\n'
+    + b'{"jsonrpc":"2.0","id":14,"method":"tools/list"}\n' + call_line(15, "last")
+    + b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"other","arguments":{}}}\n'
+    + b'{"jsonrpc":"2.0","id":17,"method":"server/discover"}\n',
+    "one id twice, a result and an unknown method": call_line("", "twice")
+    + b'{"jsonrpc":"2.0","id":"","method":"completion/complete","params":{}}\n',
+}
+
+
+@pytest.mark.parametrize("frames", list(ONE_WRITE.values()), ids=list(ONE_WRITE))
+def test_frames_in_one_write_get_the_same_answers(frames: bytes) -> None:
+    """Several frames in one write (one chunk for both readers): the same answers in the same order (SDK
+    0.5.0 sends an unknown method's error while it parses the chunk, zod's refusals next, then the results),
+    a call cancelled in its own chunk processed but unanswered, and the same stderr."""
+    assert len(frames) < ONE_PIPE_WRITE
+    answers: list[list[str]] = []
+    stderr: list[bytes] = []
+    for spec in ("npm:0.6.2", "reference"):
+        target = resolve_target(spec)
+        with WireDriver(target.command, env={**target.env, **ENV}, timeout=20) as driver:
+            driver.initialize()
+            lines = answers_to(driver, frames, 0)
+            answers.append(lines[:-1])
+            stderr.append(driver.stderr_bytes())
+    original, reference = answers
+    assert reference == original
+    assert stderr[1] == stderr[0]

@@ -30,6 +30,17 @@ PROBE_BASE: Final = 10**12
 """Probe ids live far above anything a fuzzed frame carries, so their answers are unambiguous."""
 
 
+def is_zod_refusal(error: dict[str, Any]) -> bool:
+    """-32603 carrying zod's issue list: how the original (and so the reference) refuses invalid params, not
+    a handler that crashed."""
+    try:
+        issues = json.loads(str(error.get("message")))
+    except ValueError:
+        return False
+    return error.get("code") == -32603 and isinstance(issues, list) and all(
+        isinstance(issue, dict) and issue.get("code") == "invalid_type" for issue in issues)
+
+
 class Fuzzed:
     """The reference process under fuzz, with a probe that proves it still serves."""
 
@@ -45,7 +56,7 @@ class Fuzzed:
         while True:
             message = json.loads(self.wire.read_frame(timeout=timeout))
             error = message.get("error")
-            if isinstance(error, dict) and error.get("code") in (0, -32603):
+            if isinstance(error, dict) and error.get("code") in (0, -32603) and not is_zod_refusal(error):
                 self.internal_errors.append(message)
             if message.get("id") == request_id and "method" not in message:
                 return dict(message)

@@ -57,13 +57,17 @@ def merge_results(
     )
 
 
-def _copy_transcripts(results_dir: Path, dest: Path, results: RunResults) -> None:
+def _copy_transcripts(results_dir: Path, dest: Path, results: RunResults) -> set[str]:
+    """Copy each transcript the outcomes name into `dest`; the names that were there to copy."""
+    present: set[str] = set()
     for outcome_path in sorted({t.transcript for t in results.tests if t.transcript}):
         source = results_dir / outcome_path
         if source.is_file():
+            present.add(outcome_path)
             target = dest / _flat_name(outcome_path)
             if not target.exists():
                 copy_file(source, target)
+    return present
 
 
 def _flat_name(relative: str) -> str:
@@ -74,9 +78,14 @@ def _flat_name(relative: str) -> str:
     return f"{name.stem}.{workers[0]}{name.suffix}" if workers else name.name
 
 
-def _relocated(results: RunResults) -> RunResults:
+def _relocated(results: RunResults, present: set[str]) -> RunResults:
+    """Each outcome pointing to its copied transcript, or to none: a check whose target's shared process never
+    started (the spec records' own meetings, `--select spec`) wrote no transcript, and a report links only
+    files it wrote."""
     tests = [
-        t.model_copy(update={"transcript": f"transcripts/{_flat_name(t.transcript)}"}) if t.transcript else t
+        t.model_copy(update={
+            "transcript": f"transcripts/{_flat_name(t.transcript)}" if t.transcript in present else None
+        }) if t.transcript else t
         for t in results.tests
     ]
     return results.model_copy(update={"tests": tests})
@@ -87,5 +96,5 @@ def gather_results(results_dir: Path, spec: str, transcripts: Path) -> RunResult
     results = collect_results(results_dir, spec)
     if results is None:
         return None
-    _copy_transcripts(results_dir, transcripts, results)
-    return _relocated(results)
+    present = _copy_transcripts(results_dir, transcripts, results)
+    return _relocated(results, present)
