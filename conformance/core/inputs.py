@@ -175,7 +175,7 @@ def parse_json(
     nesting and counted its values, so nothing is built of a document that is refused; no key twice in one
     object, no NaN or Infinity (not JSON), no lone surrogate (`"\ud800"`, which no UTF-8 file can carry
     and no writer can write back)."""
-    problem = _json_shape(text, depth, values)
+    problem = json_shape(text, depth, values)
     if problem is not None:
         raise error(f"{where} {problem}")
     try:
@@ -289,7 +289,7 @@ def read_model(
     return validated(model, read(path, what=what, limit=limit, error=error), describe(path, what), error)
 
 
-def _json_shape(text: str, depth: int, values: int) -> str | None:
+def json_shape(text: str, depth: int, values: int) -> str | None:
     """Why the JSON `text` is refused before it is parsed (nesting beyond `depth`, more than `values`
     values), or None. One pass over the text outside its strings, a chunk at a time, counted at C speed
     (`str.count`, `bytes.translate`); only the brackets are walked one by one, and only a chunk's are held."""

@@ -30,12 +30,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NoReturn
+from typing import Final
 
 from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
+from conformance.core.served import SERVED_BYTES, Unreadable, read_served
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
 from conformance.drivers.errors import (
@@ -74,13 +75,8 @@ def max_frame() -> int:
     return _max_frame
 
 
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
-
-
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 _ASCII_ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def encode_message(message: JSON) -> bytes:
@@ -528,10 +524,10 @@ class WireDriver(Managed):
 
     def _parse(self, line: bytes) -> dict[str, JSON]:
         try:
-            message = _DECODER.decode(line.decode("utf-8"))
-        except (ValueError, RecursionError) as exc:
+            message = read_served(line, "stdout line", limit=max(self.max_frame, SERVED_BYTES))
+        except Unreadable as exc:
             raise ProtocolViolation(
-                f"{NOT_JSON_RPC} JSON ({exc}): {decode(line[:200])!r}",
+                f"{NOT_JSON_RPC} JSON ({exc.reason.removeprefix('is not JSON: ')}): {decode(line[:200])!r}",
                 line=line,
                 stderr_tail=self.stderr_tail(),
             ) from None

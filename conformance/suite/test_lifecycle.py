@@ -22,6 +22,7 @@ from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.served import read_served
 from conformance.drivers.transcript import decode
 from conformance.suite.contradiction import (
     brief,
@@ -288,7 +289,7 @@ def _status_answer(result: JSON) -> bool:
     first = content[0] if isinstance(content, list) and content else None
     text = first.get("text") if isinstance(first, dict) else None
     try:
-        status = json.loads(text) if isinstance(text, str) else None
+        status = read_served(text, "answer text") if isinstance(text, str) else None
     except ValueError:
         return False
     return isinstance(status, dict) and "thoughtNumber" in status
