@@ -19,9 +19,8 @@ from conformance.core.eras import PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
-from conformance.drivers.errors import DriverError, ProtocolViolation, ServerTimeout
-from conformance.drivers.transcript import decode
-from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
+from conformance.drivers.errors import DriverError, ServerTimeout
+from conformance.drivers.wire import WireDriver, unreadable_line
 
 
 class Spawnable(Protocol):
@@ -162,7 +161,7 @@ def _batch(driver: WireDriver, era: Era) -> list[JSON]:
 
     One deadline for all of it (the call timeout, not restarted by each frame: a server that chatters without
     end is a `ServerTimeout`), and at most `BATCH_FRAMES_KEPT` frames and `BATCH_BYTES_KEPT` bytes kept;
-    a frame that is not JSON is a `ProtocolViolation`, as any stdout line that is not."""
+    a frame the reader refuses is a `ProtocolViolation`, as any stdout line."""
     params: dict[str, JSON] = {"params": era.stamped(None)} if driver.stateless else {}
     pings = [{"jsonrpc": "2.0", "id": request_id, "method": "ping", **params}
              for request_id in (*BATCH_IDS, AFTER_BATCH_ID)]
@@ -183,9 +182,7 @@ def _batch(driver: WireDriver, era: Era) -> list[JSON]:
         try:
             frame = read_served(line, "reply to a batch", limit=max(driver.max_frame, SERVED_BYTES))
         except Unreadable as exc:
-            raise ProtocolViolation(f"{NOT_JSON_RPC} JSON ({exc.reason.removeprefix('is not JSON: ')}): "
-                                    f"{decode(line[:200])!r}", line=line[:200],
-                                    stderr_tail=driver.stderr_tail()) from None
+            raise unreadable_line(exc, line, driver.stderr_tail()) from None
         if isinstance(frame, dict) and frame.get("id") == AFTER_BATCH_ID:
             return frames
         if len(frames) < BATCH_FRAMES_KEPT and kept + len(line) <= BATCH_BYTES_KEPT:

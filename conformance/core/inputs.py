@@ -295,14 +295,14 @@ def json_shape(text: str, depth: int, values: int) -> str | None:
     (`str.count`, `bytes.translate`); only the brackets are walked one by one, and only a chunk's are held."""
     level = counted = 0
     for outside in _outside_strings(text):
-        counted += sum(outside.count(c) for c in ",:[{")
-        if counted >= values:
-            return f"holds more than {values:,} values, the limit for a file of its kind"
         brackets = outside.encode("utf-8", "ignore").translate(None, _NOT_BRACKETS)
         opened = brackets.count(b"[") + brackets.count(b"{")
         if level + opened > depth and max(itertools.accumulate(map(_DELTA.__getitem__, brackets),
                                                                initial=level)) > depth:
             return f"nests deeper than {depth} levels"
+        counted += sum(outside.count(c) for c in ",:[{")
+        if counted >= values:
+            return f"holds more than {values:,} values, the limit for a file of its kind"
         level += 2 * opened - len(brackets)
     return None
 

@@ -88,6 +88,21 @@ def encode_message(message: JSON) -> bytes:
         return _ASCII_ENCODER.encode(message).encode("ascii") + b"\n"
 
 
+BEYOND_LIMITS: Final = "stdout line is past what the harness reads"
+"""How a stdout line past the reader's limits (`core/served.py`: nesting, values, size) is said: a limit of
+the harness, the target's error, never CMP-4's "nothing but JSON-RPC on stdout" (a deep line may be one)."""
+
+
+def unreadable_line(failure: Unreadable, line: bytes, stderr_tail: str = "") -> ProtocolViolation:
+    """The driver's failure for a stdout line the reader refused: not JSON (`NOT_JSON_RPC`, CMP-4's words),
+    or past one of its limits (`BEYOND_LIMITS`)."""
+    if failure.beyond:
+        words = f"{BEYOND_LIMITS} ({failure.reason})"
+    else:
+        words = f"{NOT_JSON_RPC} JSON ({failure.reason.removeprefix('is not JSON: ')})"
+    return ProtocolViolation(f"{words}: {decode(line[:200])!r}", line=line[:200], stderr_tail=stderr_tail)
+
+
 def call_arguments(request: JSON | bytes | None, tool: str | None = None) -> dict[str, JSON]:
     """A tools/call request's arguments as sent (of `tool` only, when named); empty for anything else."""
     params = request.get("params") if isinstance(request, dict) else None
@@ -526,11 +541,7 @@ class WireDriver(Managed):
         try:
             message = read_served(line, "stdout line", limit=max(self.max_frame, SERVED_BYTES))
         except Unreadable as exc:
-            raise ProtocolViolation(
-                f"{NOT_JSON_RPC} JSON ({exc.reason.removeprefix('is not JSON: ')}): {decode(line[:200])!r}",
-                line=line,
-                stderr_tail=self.stderr_tail(),
-            ) from None
+            raise unreadable_line(exc, line, self.stderr_tail()) from None
         problem = _jsonrpc_problem(message)
         if problem is not None:
             raise ProtocolViolation(

@@ -329,7 +329,8 @@ def test_caption_colour_follows_the_start_environment(
     cases = _drawn_rows(profile, data)
     for case, (stdout, stderr) in zip(cases, _colour_runs(target, [c.env for c in cases]), strict=True):
         answers = [read_served(line, "stdout line") for line in stdout.splitlines() if line.strip()]
-        assert any(a.get("id") == 2 and "result" in a for a in answers), (case.rule, stdout[-2000:])
+        assert any(isinstance(a, dict) and a.get("id") == 2 and "result" in a for a in answers), (
+            case.rule, stdout[-2000:])
         box = only_box(stderr)
         # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
         expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
