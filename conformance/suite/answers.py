@@ -15,7 +15,7 @@ from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_served
+from conformance.core.served import Unreadable, read_served
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -43,9 +43,9 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     assert text is not None, f"no text content: {describe(exchange)}"
     try:
         parsed = read_served(text, "answer text")
-    except ValueError:
+    except Unreadable as exc:
         parsed = None
-        _expect_shape(shape, False, f"text content is not JSON: {text[:300]!r}")
+        _expect_shape(shape, False, f"text content {exc.reason}: {text[:300]!r}")
     _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
     assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
     return parsed
