@@ -46,10 +46,7 @@ def _cli(command_name: str, case: str, out: Path) -> Finished:
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     env.pop("CI", None)
     target = "cmd:" + shlex.join(command("hostile_output", case))
-    if command_name == "run":
-        args = ["run", "--target", target]
-    else:
-        args = ["compare", target, "reference"]
+    args = ["run", "--target", target] if command_name == "run" else ["compare", target, "reference"]
     argv = [sys.executable, "-m", "conformance", *args, "--profile", "dev", "--seed", "7", "--out", str(out)]
     started = time.monotonic()
     done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=STALL, check=False)
