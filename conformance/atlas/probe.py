@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import re
 from pathlib import Path
 from typing import Final
@@ -20,6 +19,7 @@ from conformance.core.inputs import PACKAGE_BYTES, read_bytes
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.served import read_served
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.targets.project import package_dir_of
@@ -45,7 +45,7 @@ def _history_length(exchange: Exchange) -> int | None:
     sources: list[object] = [structured] if isinstance(structured, dict) else []
     if exchange.text is not None:
         with contextlib.suppress(ValueError):
-            sources.append(json.loads(exchange.text))
+            sources.append(read_served(exchange.text, "answer text"))
     for source in sources:
         if isinstance(source, dict):
             value = source.get("thoughtHistoryLength")

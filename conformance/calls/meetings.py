@@ -11,6 +11,7 @@ unknown tool, at 2026-07-28 a request naming a version nobody implements and req
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -18,8 +19,9 @@ from typing import Final, Protocol
 from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL
-from conformance.drivers.errors import DriverError
-from conformance.drivers.wire import WireDriver, encode_message
+from conformance.core.served import SERVED_BYTES, Unreadable, read_served
+from conformance.drivers.errors import DriverError, ServerTimeout
+from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
 
 
 class Spawnable(Protocol):
@@ -56,6 +58,10 @@ UNIMPLEMENTED_VERSION: Final = "1999-01-01"
 UNIMPLEMENTED_VERSION_ID: Final = 9010
 BATCH_IDS: Final = (9001, 9002)
 AFTER_BATCH_ID: Final = 9003
+BATCH_FRAMES_KEPT: Final = 16
+"""Frames kept between a batch and the ping after it (a server answers a batch with one frame, or two)."""
+BATCH_BYTES_KEPT: Final = 4 << 20
+"""Bytes of those frames kept: what comes after is read (to find the ping's answer) and dropped."""
 UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
 """Versions no revision defines offered to initialize: a past one and a well-formed future date."""
 OFFERS: Final[tuple[str, ...]] = (*REVISIONS, *UNKNOWN_OFFERS)
@@ -79,7 +85,8 @@ class Meeting:
     offers: dict[str, dict[str, JSON]] = field(default_factory=dict)
     """Each version of `OFFERS` and the answer to an initialize offering it (none for a stateless client)."""
     batch_frames: list[JSON] = field(default_factory=list)
-    """Every frame that came back between a batch of two pings and the ping sent after it."""
+    """Every frame that came back between a batch of two pings and the ping sent after it (the first
+    `BATCH_FRAMES_KEPT`, at most `BATCH_BYTES_KEPT` bytes)."""
     unknown_tool: dict[str, JSON] = field(default_factory=dict)
     """The answer to tools/call of `UNKNOWN_TOOL`."""
     missing_meta: dict[str, dict[str, JSON]] = field(default_factory=dict)
@@ -241,15 +248,34 @@ def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:
 
 
 def _batch(driver: WireDriver, era: Era) -> list[JSON]:
-    """Send a batch array of two pings and a ping after it; the frames read before that ping's answer."""
+    """Send a batch array of two pings and a ping after it; the frames read before that ping's answer.
+
+    One deadline for all of it (the call timeout, not restarted by each frame: a server that chatters without
+    end is a `ServerTimeout`), and at most `BATCH_FRAMES_KEPT` frames and `BATCH_BYTES_KEPT` bytes kept;
+    a frame the reader refuses is a `ProtocolViolation`, as any stdout line."""
     params: dict[str, JSON] = {"params": era.stamped(None)} if driver.stateless else {}
     pings = [{"jsonrpc": "2.0", "id": request_id, "method": "ping", **params}
              for request_id in (*BATCH_IDS, AFTER_BATCH_ID)]
     batch, after = pings[:2], pings[2]
     driver.send_raw((json.dumps(batch) + "\n" + json.dumps(after) + "\n").encode())
+    deadline = time.monotonic() + driver.timeout
     frames: list[JSON] = []
+    kept = 0
     while True:
-        frame: JSON = json.loads(driver.read_frame())
+        remaining = deadline - time.monotonic()
+        try:
+            if remaining <= 0:
+                raise ServerTimeout("read", remaining)
+            line = driver.read_frame(timeout=remaining)
+        except ServerTimeout:
+            tail = driver.stderr_tail()
+            raise ServerTimeout("ping after a batch", driver.timeout, stderr_tail=tail) from None
+        try:
+            frame = read_served(line, "reply to a batch", limit=max(driver.max_frame, SERVED_BYTES))
+        except Unreadable as exc:
+            raise unreadable_line(exc, line, driver.stderr_tail()) from None
         if isinstance(frame, dict) and frame.get("id") == AFTER_BATCH_ID:
             return frames
-        frames.append(frame)
+        if len(frames) < BATCH_FRAMES_KEPT and kept + len(line) <= BATCH_BYTES_KEPT:
+            frames.append(frame)
+            kept += len(line)

@@ -5,10 +5,10 @@ The suite reads it to know where a check starts from; compare reads it to know w
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from conformance.core.jsontypes import JSON
+from conformance.core.served import Unreadable, read_served
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.wire import Exchange
 
@@ -26,7 +26,10 @@ def status_of(exchange: Exchange) -> dict[str, JSON]:
     text = exchange.text
     if text is None:
         raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
-    parsed = json.loads(text)
+    try:
+        parsed = read_served(text, "tools/call text")
+    except Unreadable as exc:
+        raise ProtocolViolation(str(exc)) from None
     if not isinstance(parsed, dict):
         raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
     return parsed

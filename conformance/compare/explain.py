@@ -36,6 +36,7 @@ from conformance.compare.wording import (
 from conformance.core.differences import box_difference, quoted
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
+from conformance.core.served import read_served
 from conformance.report.model import CauseRow, Difference
 
 MAX_LISTED: Final = 6
@@ -489,7 +490,7 @@ def last_call_arguments(program: Sequence[str]) -> JSON | None:
     """The arguments of the program's last tools/call (what a difference's value was sent in)."""
     for frame in reversed(program):
         try:
-            message_ = json.loads(frame)
+            message_ = read_served(frame, "frame")
         except ValueError:
             continue
         if isinstance(message_, dict) and message_.get("method") == "tools/call":
@@ -566,7 +567,7 @@ def _at(ds: Sequence[Difference], la: str, lb: str) -> str:
 
 def _listed(text: str) -> JSON | None:
     try:
-        value: JSON = json.loads(text.rpartition(" (differs at ")[0] or text)
+        value: JSON = read_served(text.rpartition(" (differs at ")[0] or text, "listed answer")
     except ValueError:
         return None
     return value
@@ -717,7 +718,7 @@ _UNSET: Final = object()
 def _frame(text: str) -> dict[str, JSON]:
     """One frame of a program as an object; a frame cut short when kept, or not an object, is empty."""
     try:
-        value = json.loads(text)
+        value = read_served(text, "frame")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -18,6 +18,7 @@ from conformance.compare.programs import FIELDS, Step
 from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
+from conformance.core.served import read_served
 from conformance.drivers.wire import Exchange
 
 Kind = Literal["result", "protocol error", "no answer", "exited"]
@@ -101,7 +102,7 @@ def observe(exchange: Exchange, base: Base) -> Outcome:
     store = None
     if text is not None:
         try:
-            parsed = json.loads(text)
+            parsed = read_served(text, "answer text")
             parses = True
         except ValueError:
             parsed = None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.core.jsontypes import JSON
+from conformance.core.served import read_served
 
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
@@ -327,7 +328,7 @@ def _object_text(value: JSON | None) -> JSON | None:
     if not isinstance(value, str) or not value.lstrip().startswith(("{", "[")):
         return None
     try:
-        parsed: JSON = json.loads(value)
+        parsed: JSON = read_served(value, "text")
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict | list) else None

@@ -175,7 +175,7 @@ def parse_json(
     nesting and counted its values, so nothing is built of a document that is refused; no key twice in one
     object, no NaN or Infinity (not JSON), no lone surrogate (`"\ud800"`, which no UTF-8 file can carry
     and no writer can write back)."""
-    problem = _json_shape(text, depth, values)
+    problem = json_shape(text, depth, values)
     if problem is not None:
         raise error(f"{where} {problem}")
     try:
@@ -289,20 +289,20 @@ def read_model(
     return validated(model, read(path, what=what, limit=limit, error=error), describe(path, what), error)
 
 
-def _json_shape(text: str, depth: int, values: int) -> str | None:
+def json_shape(text: str, depth: int, values: int) -> str | None:
     """Why the JSON `text` is refused before it is parsed (nesting beyond `depth`, more than `values`
     values), or None. One pass over the text outside its strings, a chunk at a time, counted at C speed
     (`str.count`, `bytes.translate`); only the brackets are walked one by one, and only a chunk's are held."""
     level = counted = 0
     for outside in _outside_strings(text):
-        counted += sum(outside.count(c) for c in ",:[{")
-        if counted >= values:
-            return f"holds more than {values:,} values, the limit for a file of its kind"
         brackets = outside.encode("utf-8", "ignore").translate(None, _NOT_BRACKETS)
         opened = brackets.count(b"[") + brackets.count(b"{")
         if level + opened > depth and max(itertools.accumulate(map(_DELTA.__getitem__, brackets),
                                                                initial=level)) > depth:
             return f"nests deeper than {depth} levels"
+        counted += sum(outside.count(c) for c in ",:[{")
+        if counted >= values:
+            return f"holds more than {values:,} values, the limit for a file of its kind"
         level += 2 * opened - len(brackets)
     return None
 

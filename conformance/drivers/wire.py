@@ -30,13 +30,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NoReturn
+from typing import Final
 
 from conformance.core.arguments_map import Renamer
 from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
+from conformance.core.served import SERVED_BYTES, Unreadable, read_served
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
 from conformance.drivers.errors import (
@@ -75,13 +76,8 @@ def max_frame() -> int:
     return _max_frame
 
 
-def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
-
-
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 _ASCII_ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def encode_message(message: JSON) -> bytes:
@@ -91,6 +87,21 @@ def encode_message(message: JSON) -> bytes:
     except UnicodeEncodeError:
         # Lone surrogates cannot be UTF-8; \u escapes carry the same code units as valid JSON.
         return _ASCII_ENCODER.encode(message).encode("ascii") + b"\n"
+
+
+BEYOND_LIMITS: Final = "stdout line is past what the harness reads"
+"""How a stdout line past the reader's limits (`core/served.py`: nesting, values, size) is said: a limit of
+the harness, the target's error, never CMP-4's "nothing but JSON-RPC on stdout" (a deep line may be one)."""
+
+
+def unreadable_line(failure: Unreadable, line: bytes, stderr_tail: str = "") -> ProtocolViolation:
+    """The driver's failure for a stdout line the reader refused: not JSON (`NOT_JSON_RPC`, CMP-4's words),
+    or past one of its limits (`BEYOND_LIMITS`)."""
+    if failure.beyond:
+        words = f"{BEYOND_LIMITS} ({failure.reason})"
+    else:
+        words = f"{NOT_JSON_RPC} JSON ({failure.reason.removeprefix('is not JSON: ')})"
+    return ProtocolViolation(f"{words}: {decode(line[:200])!r}", line=line[:200], stderr_tail=stderr_tail)
 
 
 def call_arguments(request: JSON | bytes | None, tool: str | None = None) -> dict[str, JSON]:
@@ -538,13 +549,9 @@ class WireDriver(Managed):
 
     def _parse(self, line: bytes) -> dict[str, JSON]:
         try:
-            message = _DECODER.decode(line.decode("utf-8"))
-        except (ValueError, RecursionError) as exc:
-            raise ProtocolViolation(
-                f"{NOT_JSON_RPC} JSON ({exc}): {decode(line[:200])!r}",
-                line=line,
-                stderr_tail=self.stderr_tail(),
-            ) from None
+            message = read_served(line, "stdout line", limit=max(self.max_frame, SERVED_BYTES))
+        except Unreadable as exc:
+            raise unreadable_line(exc, line, self.stderr_tail()) from None
         problem = jsonrpc_problem(message)
         if problem is not None:
             raise ProtocolViolation(

@@ -18,6 +18,7 @@ from conformance.catalog.witnesses import WitnessStep
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
+from conformance.core.served import read_served
 from conformance.drivers.wire import Exchange
 
 SHORT_STRING: Final = 240
@@ -106,7 +107,7 @@ def _content_item(item: JSON, base: StoreBase | None) -> JSON:
     text = item.get("text")
     if isinstance(text, str):
         try:
-            parsed = json.loads(text)
+            parsed = read_served(text, "answer text")
         except ValueError:
             parsed = None
         if isinstance(parsed, dict | list):
@@ -149,7 +150,7 @@ def accepted_status(exchange: Exchange) -> dict[str, JSON] | None:
     if exchange.error is not None or exchange.is_error or text is None:
         return None
     try:
-        parsed = json.loads(text)
+        parsed = read_served(text, "answer text")
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict) else None

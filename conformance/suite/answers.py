@@ -15,6 +15,7 @@ from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
+from conformance.core.served import Unreadable, read_served
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -41,10 +42,10 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     _expect_shape(shape, text is not None, lambda: f"no text content: {describe(exchange)}")
     assert text is not None, f"no text content: {describe(exchange)}"
     try:
-        parsed = json.loads(text)
-    except ValueError:
+        parsed = read_served(text, "answer text")
+    except Unreadable as exc:
         parsed = None
-        _expect_shape(shape, False, f"text content is not JSON: {text[:300]!r}")
+        _expect_shape(shape, False, f"text content {exc.reason}: {text[:300]!r}")
     _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
     assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
     return parsed
@@ -137,7 +138,7 @@ def refusal_object(parsed: object) -> bool:
 def refusal_text(text: str | None) -> bool:
     """A text content holding OBJ-8's refusal body."""
     try:
-        return refusal_object(json.loads(text or ""))
+        return refusal_object(read_served(text or "", "answer text"))
     except ValueError:
         return False
 
@@ -157,7 +158,7 @@ def refused_as_invalid(exchange: Exchange) -> bool:
         return error.get("code") == INVALID_PARAMS or worded
     text = exchange.text or ""
     try:
-        parsed = json.loads(text)
+        parsed = read_served(text, "answer text")
     except ValueError:
         parsed = None
     message = parsed.get("error") if isinstance(parsed, dict) else text
@@ -240,7 +241,7 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     assert not result.is_error, result
     block = result.content[0]
     assert isinstance(block, TextContent), result
-    found = json.loads(block.text)
+    found = read_served(block.text, "answer text")
     assert isinstance(found, dict), found
     _expect_echoes(arguments, found, lambda: json.dumps({"sent": arguments, "answered": found})[:600])
     return found

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from conformance.catalog.records import default_catalog
+from conformance.core.served import read_served
 
 BRIEF_CHARS = 200
 """A value quoted in a failure's one-line message is cut here (the whole answer goes with `describe`)."""
@@ -108,7 +109,7 @@ def stdout_message(line: bytes, due: str) -> object:
     """A stdout line read as JSON; one that is not JSON contradicts CMP-4 ("nothing else is written to
     stdout"), whichever check was reading where `due` says what it awaited."""
     try:
-        return json.loads(line)
+        return read_served(line, "stdout line")
     except ValueError:
         shown = brief(line.decode("utf-8", "replace"))
         raise Contradiction("CMP-4", f"stdout line is not JSON: {shown}, where {due}; the original writes "
@@ -121,7 +122,7 @@ def expect_no_own_line(line: bytes | None, due: str) -> None:
     if line is None or not line.lstrip().startswith(b"{"):
         return
     try:
-        message = json.loads(line)
+        message = read_served(line, "stdout line")
     except ValueError:
         return
     expect_not_own_message(message, due)

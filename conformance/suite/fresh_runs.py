@@ -10,13 +10,13 @@ start its processes with the session.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
+from conformance.core.served import read_served
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
 
@@ -95,7 +95,7 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     assert isinstance(content, list) and content and isinstance(content[0], dict), answer
     text = content[0].get("text")
     assert isinstance(text, str), answer
-    status = json.loads(text)
+    status = read_served(text, "answer text")
     assert isinstance(status, dict), text
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")
     assert isinstance(length, int) and isinstance(branches, list), status

@@ -31,6 +31,8 @@ from conformance.core.arguments_map import Renamer
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
+from conformance.drivers.errors import FrameTooLarge
+from conformance.drivers.wire import max_frame
 from conformance.suite.contradiction import response_line
 from conformance.targets.specs import Target
 
@@ -283,7 +285,8 @@ class RawServer:
         self.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
 
     def read_line(self, timeout: float | None = None) -> bytes | None:
-        """The next stdout line, or None when nothing arrives in time (or stdout ended)."""
+        """The next stdout line, or None when nothing arrives in time (or stdout ended); a line growing past
+        the frame limit (`--max-frame`) is `FrameTooLarge`, as on the wire driver."""
         assert self.proc.stdout is not None, (
             "the harness could not read the server's stdout: its pipe is not open")
         fd = self.proc.stdout.fileno()
@@ -299,6 +302,9 @@ class RawServer:
             if not chunk:
                 return None
             self._buffer += chunk
+            if b"\n" not in chunk and len(self._buffer) > max_frame():
+                head, self._buffer = self._buffer[:200], b""
+                raise FrameTooLarge(max_frame(), line=head)
         line, self._buffer = self._buffer.split(b"\n", 1)
         return line
 

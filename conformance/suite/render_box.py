@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
+from conformance.core.served import read_served
 from conformance.drivers.transcript import decode
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import answered_number, header_total, total_record
@@ -139,7 +139,7 @@ def _answered_status(exchange: Exchange) -> bool:
     if exchange.error is not None or exchange.is_error or exchange.text is None:
         return False
     try:
-        status = json.loads(exchange.text)
+        status = read_served(exchange.text, "answer text")
     except ValueError:
         return False
     return isinstance(status, dict) and "thoughtHistoryLength" in status and "error" not in status

@@ -25,6 +25,7 @@ from conformance.core.eras import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from conformance.core.jsontypes import JSON
+from conformance.core.served import read_served
 from conformance.drivers.wire import NOT_JSON_RPC
 
 HINTS: Final = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -194,7 +195,7 @@ def _structured_mirrored(meeting: Meeting) -> str | None:
         mirrored = False
         for text in texts:
             try:
-                mirrored = mirrored or json.loads(text) == result["structuredContent"]  # type: ignore[arg-type]
+                mirrored = mirrored or read_served(text, "answer text") == result["structuredContent"]  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 continue
         if not mirrored:

@@ -13,6 +13,7 @@ import contextlib
 import json
 import secrets
 import signal
+import time
 from dataclasses import replace
 from typing import Final
 
@@ -22,6 +23,7 @@ from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.served import read_served
 from conformance.drivers.transcript import decode
 from conformance.suite.contradiction import (
     brief,
@@ -70,6 +72,8 @@ def test_tools_are_listed_before_initialize(target: Target, raw_pool: RawPool) -
 LINGER: Final = 0.5
 """How long a process is watched after answering a final thought: a server that ends itself once the thinking
 is done does so right after its answer goes out."""
+_EXTRA_LINES_KEPT: Final = 64
+"""Lines read past the answers due (each one already a message of the server's own, LOOP-A's departure)."""
 
 
 @evidences("ABS-10")
@@ -249,7 +253,14 @@ def test_one_response_per_request_and_nothing_else(
         stray = b"this line is not JSON\n" + b'{"jsonrpc": "2.0", "not": "a message"}\n' + b"[1, 2]\n"
         raw.write(b"".join(json.dumps(f).encode() + b"\n" for f in frames) + stray)
         received: list[dict[str, JSON]] = []
-        while (line := raw.read_line(timeout=None if len(received) < len(requests) else 0.3)) is not None:
+        # One deadline for the answers due (not one per line: a server chattering without end would never
+        # let the loop end) and a cap on what is kept: past the answers, a few lines show a departure.
+        deadline = time.monotonic() + raw.timeout
+        while len(received) < len(requests) + _EXTRA_LINES_KEPT:
+            due = len(received) < len(requests)
+            wait = deadline - time.monotonic() if due else 0.3
+            if wait <= 0 or (line := raw.read_line(timeout=wait)) is None:
+                break
             message = stdout_message(line, "only responses to requests were due")
             assert isinstance(message, dict), f"stdout line is JSON but no JSON-RPC message: {message!r}"
             received.append(message)
@@ -288,7 +299,7 @@ def _status_answer(result: JSON) -> bool:
     first = content[0] if isinstance(content, list) and content else None
     text = first.get("text") if isinstance(first, dict) else None
     try:
-        status = json.loads(text) if isinstance(text, str) else None
+        status = read_served(text, "answer text") if isinstance(text, str) else None
     except ValueError:
         return False
     return isinstance(status, dict) and "thoughtNumber" in status
@@ -327,7 +338,8 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
         raw.send({"jsonrpc": "2.0", "id": following, "method": "tools/call",
                   "params": {"name": TOOL, "arguments": last}})
         answer: object = None
-        while (line := raw.read_line()) is not None:
+        deadline = time.monotonic() + raw.timeout  # one deadline, however much the server says meanwhile
+        while (wait := deadline - time.monotonic()) > 0 and (line := raw.read_line(timeout=wait)) is not None:
             answer = response_line(line, f"the response to {following} was due")
             if isinstance(answer, dict) and answer.get("id") == following:
                 break

@@ -33,6 +33,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.served import read_served
 from conformance.drivers import process
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import accepted, accepted_if_host_valid, describe
@@ -327,8 +328,9 @@ def test_caption_colour_follows_the_start_environment(
     the failing row is named in the failure, and every shrink step would start processes again."""
     cases = _drawn_rows(profile, data)
     for case, (stdout, stderr) in zip(cases, _colour_runs(target, [c.env for c in cases]), strict=True):
-        answers = [json.loads(line) for line in stdout.splitlines() if line.strip()]
-        assert any(a.get("id") == 2 and "result" in a for a in answers), (case.rule, stdout[-2000:])
+        answers = [read_served(line, "stdout line") for line in stdout.splitlines() if line.strip()]
+        assert any(isinstance(a, dict) and a.get("id") == 2 and "result" in a for a in answers), (
+            case.rule, stdout[-2000:])
         box = only_box(stderr)
         # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
         expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,

@@ -1,0 +1,93 @@
+"""Every JSON a server sends, read one way (as `inputs.py` reads files): a stdout line, an answer's
+`content[0].text`, a batch reply, a frame kept in a program. Bounded in size, in the number of values and
+in nesting before anything is built, strict JSON (no NaN or Infinity), and a refusal is one typed failure,
+`Unreadable`, never a RecursionError or a traceback. What the reader returns may be walked recursively by
+any room: nothing it returns nests deeper than `SERVED_DEPTH`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from conformance.core.errors import HarnessError
+from conformance.core.inputs import json_shape
+from conformance.core.jsontypes import JSON
+
+SERVED_DEPTH: Final = 128
+"""Arrays and objects a server's JSON may nest (a protocol message with its tool list nests about 10; an
+answer text about 3). Deep enough for any answer, shallow enough that every recursive walk of what was
+read (comparison, canonical forms, differences) stays far inside Python's recursion limit."""
+SERVED_BYTES: Final = 16 << 20
+"""The longest text read as JSON: the default stdout frame (`--max-frame`), which bounds an answer's text
+too (a driver with a larger frame limit reads lines up to it)."""
+SERVED_VALUES: Final = 100_000
+"""Values one text may hold (counted as `inputs.max_values` counts them: the commas, colons and opening
+brackets outside strings). A conforming answer holds fewer than a thousand; a tools/list of 100,000 tools
+holds 800,000, and parsing it again on every call cost minutes and a gigabyte."""
+_QUOTED: Final = 200
+
+
+class Unreadable(HarnessError, ValueError):
+    """What a server sent is not JSON the harness reads: not JSON, too deep, too large, or too many values.
+    A ValueError too, so a caller that already took "not JSON" as an answer's property keeps doing so.
+    `reason` is the problem alone (the message adds what was read and its first characters); `beyond` says
+    it is JSON, maybe, but past one of the reader's limits (a limit of the harness, not a broken stream)."""
+
+    reason: str = ""
+    beyond: bool = False
+
+
+def _unreadable(what: str, reason: str, text: str, *, beyond: bool = False) -> Unreadable:
+    head = text[:_QUOTED]
+    failure = Unreadable(f"{what} {reason}: {head!r}{'…' if len(text) > _QUOTED else ''}")
+    failure.reason = reason
+    failure.beyond = beyond
+    return failure
+
+
+def _reject_constant(name: str) -> JSON:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def read_served(
+    data: str | bytes,
+    what: str = "server output",
+    *,
+    depth: int = SERVED_DEPTH,
+    limit: int = SERVED_BYTES,
+    values: int = SERVED_VALUES,
+) -> JSON:
+    """`data` (a line, a text) parsed as strict JSON, or `Unreadable`. Costs time linear in its length and
+    memory bounded by `values`: a text past `limit` is refused unread, and nesting and the number of values
+    are checked in one pass before anything is built (only when the text is longer than `values` characters
+    or has more brackets than `depth`: a usual answer pays two `str.count`)."""
+    if len(data) > limit:
+        raise _unreadable(what, f"is longer than {limit:,} bytes, the limit", _shown(data), beyond=True)
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _unreadable(what, f"is not UTF-8: {exc.reason} at byte {exc.start}", _shown(data)) from None
+    else:
+        text = data
+    if len(text) > values or text.count("[") + text.count("{") > depth:
+        problem = json_shape(text, depth, values)
+        if problem is not None:
+            reason = problem.replace("a file of its kind", "what a server sends")
+            raise _unreadable(what, reason, text, beyond=True)
+    try:
+        value: JSON = _DECODER.decode(text)
+    except RecursionError:  # pragma: no cover - the shape check refuses such nesting first
+        raise _unreadable(what, f"nests deeper than {depth} levels", text, beyond=True) from None
+    except ValueError as exc:
+        raise _unreadable(what, f"is not JSON: {' '.join(str(exc).split())[:_QUOTED]}", text) from None
+    return value
+
+
+def _shown(data: str | bytes) -> str:
+    head = data[:_QUOTED]
+    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head

@@ -1,0 +1,100 @@
+"""A server that sends what the harness cannot read (issue 45: tests/servers/hostile_output.py, the reference
+with one hostile reply) ends in a report with its reason, never a traceback: an answer text nested 100,000
+deep, a batch answered with garbage, notifications without end after a batch. The module's runs are made
+ahead, two at a time; `python -m benchmarks.hostile_output` measures the figures docs/robustness.md quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.ahead import selected
+from tests.servers import TAG_VARIABLE, command, tagged
+
+REPO = Path(__file__).resolve().parents[2]
+STALL = 300.0
+"""A command that takes longer than this is stuck (generous: the machine is shared and noisy)."""
+
+
+@dataclass
+class Finished:
+    code: int
+    seconds: float
+    stdout: str
+    stderr: str
+    report: str
+    left: list[int]
+
+
+def _cli(command_name: str, case: str, out: Path) -> Finished:
+    """`run` (dev, seed 7) or `compare … reference` against the case, in a child process as a fork's CI
+    runs it; which of its servers still run once it is done."""
+    tag = uuid.uuid4().hex
+    env = {**os.environ, TAG_VARIABLE: tag,
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env.pop("CI", None)
+    target = "cmd:" + shlex.join(command("hostile_output", case))
+    args = ["run", "--target", target] if command_name == "run" else ["compare", target, "reference"]
+    argv = [sys.executable, "-m", "conformance", *args, "--profile", "dev", "--seed", "7", "--out", str(out)]
+    started = time.monotonic()
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=STALL, check=False)
+    seconds = time.monotonic() - started
+    report = (out / "report.json").read_text(encoding="utf-8") if (out / "report.json").exists() else ""
+    return Finished(done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
+
+
+CASES = {
+    "run deep-text": "tools/call text nests deeper than 128 levels",
+    "run batch-garbage": "stdout line is not JSON",
+    "run batch-chatter": "no answer to 'ping after a batch' within 10s",
+    "compare deep-text": "",
+}
+"""`command case` → words its report says (the record's departure or the target's error)."""
+
+
+@pytest.fixture(scope="module")
+def finished(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> Callable[[str], Finished]:
+    made: dict[str, Future[Finished]] = {}
+
+    def start(which: str) -> Future[Finished]:
+        if which not in made:
+            command_name, case = which.split()
+            made[which] = ahead.submit(_cli, command_name, case, tmp_path_factory.mktemp(case))
+        return made[which]
+
+    for which in selected(request, "which"):
+        start(which)
+    return lambda which: start(which).result()
+
+
+@pytest.mark.parametrize("which", list(CASES))
+def test_hostile_output_ends_in_a_report_with_its_reason(
+    which: str, finished: Callable[[str], Finished]
+) -> None:
+    ran = finished(which)
+    print(f"{which}: exit {ran.code}, {ran.seconds:.1f} s")
+    assert "Traceback" not in ran.stdout + ran.stderr, ran.stderr[-3000:]
+    assert ran.code in (1, 2), (ran.code, ran.stderr[-2000:])
+    assert ran.report, "report.json was written"
+    report = json.loads(ran.report)
+    assert report["gate"]["passed"] is False
+    said = CASES[which]
+    assert said in ran.report, f"the report does not say {said!r}"
+    last = [line for line in ran.stdout.splitlines() + ran.stderr.splitlines() if line.strip()]
+    closing = ("gate failed", "seqthink-conformance: error", "report: ")
+    assert any(line.startswith(closing) for line in last[-4:]), last[-4:]
+    assert ran.left == [], f"servers left running: {ran.left}"
