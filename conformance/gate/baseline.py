@@ -19,10 +19,10 @@ from typing import Final, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from conformance.catalog.spec_records import ADVISORY_LEVELS, default_spec_catalog
 from conformance.core.eras import ERA_NAMES
 from conformance.core.errors import InputError
 from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
+from conformance.gate.verdicts import is_advisory
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
 BASELINE_FORMAT: Final = "seqthink-conformance-baseline/4"
@@ -276,7 +276,7 @@ def evaluate_gate(
         if entry is None:
             if departs:
                 row = GateEntry(record=rv.id, verdict=rv.verdict, expected="holds", reason=rv.reason)
-                (advisory if _advisory(rv) else unexpected).append(row)
+                (advisory if is_advisory(rv) else unexpected).append(row)
             continue
         row = GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict, reason=entry.reason,
                         folded_under=owners.get(rv.id))
@@ -311,17 +311,6 @@ def evaluate_gate(
         unexplained=unexplained,
         advisory=advisory,
     )
-
-
-def _advisory(rv: RecordVerdict) -> bool:
-    """A spec record whose words carry no keyword (level `guidance`): its departure informs, it does not gate.
-    An error running its test still gates: that says nothing about the server's words."""
-    if rv.kind != "spec" or rv.verdict != "deviates":
-        return False
-    try:
-        return default_spec_catalog().get(rv.id).level in ADVISORY_LEVELS
-    except KeyError:
-        return False
 
 
 def departed_under(rv: RecordVerdict) -> set[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from conformance.core.failure_text import spoken
 from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.verdicts import smallest_counterexample
+from conformance.gate.verdicts import is_advisory, smallest_counterexample
 from conformance.report.model import RecordVerdict, RootCause
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
@@ -72,7 +72,8 @@ def find_root_causes(
     canonical: Mapping[str, str],
 ) -> tuple[list[RootCause], dict[str, str]]:
     """The root causes, leading with the one that explains most, and record ID → the cause explaining it."""
-    deviating = [rv.id for rv in verdicts if rv.verdict == "deviates"]
+    # A departure that does not gate (guidance the original departs from too) is no fork's behaviour change.
+    deviating = [rv.id for rv in verdicts if rv.verdict == "deviates" and not is_advisory(rv)]
     if results is None or not deviating:
         return [], {}
     order = {rid: i for i, rid in enumerate(deviating)}

@@ -13,6 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from conformance.catalog.spec_records import ADVISORY_LEVELS, default_spec_catalog
 from conformance.core.failure_text import readable, readable_example
 from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
@@ -259,3 +260,14 @@ def summarize(verdicts: Sequence[RecordVerdict], *, examples: int) -> Summary:
 
 def by_id(verdicts: Sequence[RecordVerdict]) -> Mapping[str, RecordVerdict]:
     return {rv.id: rv for rv in verdicts}
+
+
+def is_advisory(rv: RecordVerdict) -> bool:
+    """A spec record whose words carry no keyword (level `guidance`): its departure informs, it does not gate.
+    An error running its test still gates: that says nothing about the server's words."""
+    if rv.kind != "spec" or rv.verdict != "deviates":
+        return False
+    try:
+        return default_spec_catalog().get(rv.id).level in ADVISORY_LEVELS
+    except KeyError:
+        return False

@@ -56,3 +56,22 @@ def test_a_baselined_guidance_departure_is_expected_and_goes_stale_when_it_holds
     assert departs.passed and [e.record for e in departs.expected] == ["SPEC-12"] and not departs.advisory
     holds = evaluate_gate([_verdict("SPEC-12", "holds")], baseline, baseline_path="b", canonical=CANONICAL)
     assert not holds.passed and [e.record for e in holds.stale] == ["SPEC-12"]
+
+
+def test_a_guidance_departure_is_never_a_root_cause() -> None:
+    """Every release and the original depart from SPEC-12 (an unknown tool answered with isError): it is no
+    fork's behaviour change, so it must not lead a fork's root causes beside its real changes."""
+    from conformance.core.identity import HarnessIdentity, TargetIdentity
+    from conformance.core.results import RunResults, TestOutcome
+    from conformance.gate.rootcauses import find_root_causes
+
+    guidance = next(r for r, level in LEVELS.items() if level == "guidance")
+    must = next(r for r, level in LEVELS.items() if level == "MUST")
+    tests = [TestOutcome(nodeid=f"suite/test_spec.py::test_{r}", records=[r], status="failed",
+                         message=f"AssertionError: {r} answered otherwise than its words")
+             for r in (guidance, must)]
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = RunResults(target=TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]), harness=harness,
+                         started="", finished="", tests=tests)
+    causes, _ = find_root_causes([_verdict(guidance), _verdict(must)], results, CANONICAL)
+    assert [c.records for c in causes] == [[must]], causes
