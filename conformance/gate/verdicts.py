@@ -135,6 +135,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 message=readable(t.message) if t.status in ("failed", "error") else t.message,
                 contradicted=t.contradicted,
                 transcript=t.transcript,
+                notes=list(t.notes),
             )
             for t in tests
         ],

@@ -50,6 +50,12 @@ class TestRef(_Frozen):
         "one is a behaviour it relied on",
     )
     transcript: str | None = None
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what the test noted beside its verdict: where a document states what the record names "
+        "when it moved from the line the records cite, the words of a refusal, ... (provenance, not the "
+        "verdict)",
+    )
 
 
 class ReplayableCounterexample(_Frozen):

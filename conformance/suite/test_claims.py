@@ -40,7 +40,8 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
-from conformance.suite.contradiction import brief, file_lines
+from conformance.suite.contradiction import brief
+from conformance.suite.documents import lines_stating, plain, section_under, where
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
@@ -95,19 +96,17 @@ def readme_lines(target: Target) -> list[str] | None:
 
 
 def check_readme(target: Target, evidence: Evidence, claim: str) -> bool:
-    """The installed README states the claim where the records say (npm targets); False when not
-    observable."""
+    """The installed README states the claim's words somewhere (npm targets): the line the records cite is
+    provenance, said beside the verdict when the claim moved; False when not observable."""
     lines = readme_lines(target)
     if lines is None:
         evidence.note(f"{claim}: README channel not observable for this target (not an npm package)")
         return False
     number, text = README_LINES[claim.split("/")[0].rstrip("ab")]
-    assert text in lines, f"{claim}: the installed README.md does not state {text!r}"
-    found = lines.index(text) + 1
-    moved = "" if found == number else f" (the records cite line {number})"
-    evidence.note(f"{claim}: the installed README.md states it at line {found}{moved}: {text!r}")
+    found = lines_stating(lines, text)
+    assert found, f"{claim}: the installed README.md does not state {plain(text)!r} on any line"
+    evidence.note(f"{claim}: the installed README.md states {plain(text)!r} at {where(found, number)}")
     return True
-
 
 
 def check_content_independence(server: ServerSession) -> None:
@@ -176,35 +175,39 @@ def test_clm_1_generate_and_verify(
 @evidences("CLM-1/a1")
 @relies_on("RTE-1", "CMP-2", "OBJ-11")
 def test_clm_1_two_channel_instances(host: SdkDriver, target: Target, evidence: Evidence) -> None:
-    """The same content on two channels: description lines 20-23 (Key features 6-9) and README line 12."""
+    """The same content on two channels: the description's four Key-features lines (lines 20-23 in the
+    original) and the README's "Generate and verify solution hypotheses" (its line 12), wherever each sits."""
     lines = delivered_description(host).split("\n")
-    assert tuple(lines[19:23]) == CLM_1B_LINES, lines[19:23]
+    starts = [i for i in range(len(lines)) if tuple(lines[i:i + len(CLM_1B_LINES)]) == CLM_1B_LINES]
+    assert starts, (f"the description does not deliver the four lines {brief(list(CLM_1B_LINES))} together; "
+                    f"its Key features are {brief(section_under(lines, 'Key features:'))}")
+    evidence.note(f"CLM-1/a1: the description delivers the four lines at {where([starts[0] + 1], 20)}")
     if check_readme(target, evidence, "CLM-1/a1"):
         assert README_LINES["CLM-1"][1] not in lines, "the README wording is delivered in the prompt too"
 
 
 @evidences("CLM-1a")
 def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence: Evidence) -> None:
-    """README line 12 under "## Features" states it; the README is not served; no answer depends on
-    content."""
+    """The README states "Generate and verify solution hypotheses" (line 12 under "## Features" in the
+    original; where it sits now is a note); the README is not served; no answer depends on content."""
     lines = readme_lines(target)
     if lines is None:
         evidence.note(
             "CLM-1a is a README-channel claim: not observable for a target that is not an npm package"
         )
         pytest.skip("README channel: not an npm package target")
-    wanted = ((6, "## Features"), (12, README_LINES["CLM-1"][1]))
-    assert lines[5:6] == [wanted[0][1]] and lines[11:12] == [wanted[1][1]], (
-        file_lines("README.md", lines, wanted))
+    claim = plain(README_LINES["CLM-1"][1])
+    found = lines_stating(lines, claim)
+    assert found, f"the installed README.md does not state {claim!r} on any of its {len(lines)} lines"
+    at = where(found, README_LINES["CLM-1"][0])
+    evidence.note(f"CLM-1a: the installed README.md states {claim!r} at {at}")
     served = json.dumps(server.wire.list_tools().response)
-    assert "Generate and verify solution hypotheses" not in served, (
-        "tools/list serves the README's 'Generate and verify solution hypotheses'")
+    assert claim not in served, f"tools/list serves the README's {claim!r}"
     check_content_independence(server)
     evidence.claim(
         "CLM-1a",
         "unsupported",
-        "the installed README.md states 'Generate and verify solution hypotheses'; no answer "
-        "depends on thought content",
+        f"the installed README.md states {claim!r}; no answer depends on thought content",
     )
 
 
@@ -390,10 +393,10 @@ def test_clm_7_provides_a_tool(
     """Delivered (README line 4, description line 1); exactly one callable tool with a structured schema is
     served - supported in the literal reading; the thinking is the caller's."""
     lines = delivered_description(host).split("\n")
-    assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", lines[
-        0
-    ]
-    evidence.claim("CLM-7", "observed-delivered", f"description line 1: {lines[0]!r}")
+    opening = "A detailed tool for dynamic and reflective problem-solving through thoughts."
+    found = lines_stating(lines, opening)
+    assert found, f"the description does not state {opening!r}; its first line is {brief(lines[0])}"
+    evidence.claim("CLM-7", "observed-delivered", f"description {where(found, 1)}: {opening!r}")
     check_readme(target, evidence, "CLM-7")
     tools = host.list_tools().tools
     assert len(tools) == 1 and tools[0].input_schema.get("type") == "object", (

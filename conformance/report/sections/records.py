@@ -60,12 +60,18 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(one_line(rv.reason), 200 if detail else 80),
+                md(one_line(rv.reason or _noted(rv)), 200 if detail else 80),
             ]
             for rv in rows
         ],
     )
     return [*lines, "", "</details>", ""]
+
+
+def _noted(rv: RecordVerdict) -> str:
+    """What a record's tests noted beside the verdict (a claim that moved: 'line 11 (moved from line 12)')."""
+    notes = list(dict.fromkeys(n for t in rv.tests for n in t.notes))
+    return "noted: " + "; ".join(notes) if notes else ""
 
 
 def _record_id(rv: RecordVerdict) -> str:
@@ -136,6 +142,8 @@ def _record(
         over = f"{counted(rv.examples, 'generated example')} over {counted(len(rv.tests), 'test')}:"
         body += [tag("p", over),
                  _test_table(rv, common)]
+    if noted := _noted(rv):
+        body.append(tag("p", tag("strong", "Noted: "), noted.removeprefix("noted: ")))
     ce = rv.counterexample
     if ce is not None:
         body += [

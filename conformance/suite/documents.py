@@ -1,0 +1,95 @@
+"""Where a shipped document (the README, the tool description) states what a record names, by content.
+
+A record's expectation cites the original's line numbers and wordings as provenance; a check looks for
+the content its statement names anywhere in the document, and says where it found it beside the verdict
+("moved from line 12 to 11"), so a line that moved or a sentence reworded around the claim is a note, not
+a departure (issue 47).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from conformance.suite.contradiction import brief
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def plain(line: str) -> str:
+    """A line's words: its bullet or number, surrounding spaces and runs of spaces dropped."""
+    return " ".join(_BULLET.sub("", line).split())
+
+
+def lines_stating(lines: Sequence[str], words: str) -> list[int]:
+    """The 1-based numbers of the lines whose words include `words` (bullets and spacing ignored)."""
+    wanted = plain(words)
+    return [number for number, line in enumerate(lines, start=1) if wanted in plain(line)]
+
+
+def where(found: Sequence[int], cited: int | None) -> str:
+    """Where a statement sits, beside where the records cite it: 'line 11 (moved from line 12)'."""
+    if not found:
+        return "absent" + (f" (the records cite line {cited})" if cited is not None else "")
+    listed = ", ".join(str(n) for n in found)
+    at = f"line {listed}" if len(found) < 4 else f"{len(found)} lines from {found[0]}"
+    if cited is None or cited in found:
+        return at
+    return f"{at} (moved from line {cited})"
+
+
+def headings(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """Markdown ATX headings outside fenced code, 1-based line number and text (backticks dropped)."""
+    found: list[tuple[int, str]] = []
+    fenced = False
+    for number, line in enumerate(lines, start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        match = None if fenced else _HEADING.match(line)
+        if match is not None:
+            found.append((number, match.group(1).replace("`", "").strip()))
+    return found
+
+
+def section_under(lines: Sequence[str], heading: str) -> list[str]:
+    """The lines after the first line whose words are `heading` (blank lines right after it skipped), up
+    to the next blank line or heading; empty when no line is the heading."""
+    wanted = plain(heading)
+    start = next((i + 1 for i, line in enumerate(lines) if plain(line.lstrip("#")) == wanted), None)
+    if start is None:
+        return []
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    end = next((i for i in range(start, len(lines))
+                if not lines[i].strip() or _HEADING.match(lines[i])), len(lines))
+    return list(lines[start:end])
+
+
+def names_as_tool(lines: Sequence[str], name: str) -> list[int]:
+    """Lines documenting `name` as a tool: a heading that is the name, or the name as a code span of its
+    own (`` `name` ``) in prose. A name inside a path, a URL, a JSON key or a container image
+    ("mcp/sequentialthinking") is not a tool's name."""
+    at = [number for number, text in headings(lines) if text == name]
+    fenced = False
+    for number, line in enumerate(lines, start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if not fenced and number not in at and name in _CODE_SPAN.findall(line):
+            at.append(number)
+    return sorted(at)
+
+
+def other_mentions(lines: Sequence[str], name: str, limit: int = 3) -> str:
+    """Where `name` appears otherwise (paths, keys, images), as provenance: 'also at lines 67, 73 (…)'."""
+    tool = set(names_as_tool(lines, name))
+    rest = [n for n, line in enumerate(lines, start=1) if name in line and n not in tool]
+    if not rest:
+        return ""
+    shown = ", ".join(str(n) for n in rest[:limit])
+    more = f" and {len(rest) - limit} more" if len(rest) > limit else ""
+    first = brief(lines[rest[0] - 1].strip(), 60)
+    return f"{name!r} also appears, not as a tool's name, at line(s) {shown}{more} ({first})"
