@@ -12,6 +12,7 @@ run state); checks reach it through the `raw_pool` fixture.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import shutil
@@ -40,6 +41,14 @@ FRAMES_KEPT: Final = 256
 """Frames written to raw processes kept for a failing check's replay (a check writes a handful)."""
 FRAME_KEPT_BYTES: Final = 1 << 16
 """A longer frame (a flood, a huge thought) is not kept: a check writing one keeps no replay."""
+STDERR_QUIET: Final = 0.05
+"""A stderr read goes on while more arrives within this (seconds), or while its last line is unfinished."""
+STDERR_READ_LIMIT: Final = 0.5
+"""One stderr read ends this long after its first bytes, however they keep coming (a heartbeat)."""
+STDERR_READ_BYTES: Final = 1 << 20
+"""One stderr read keeps at most this many bytes; the rest stays in the pipe for the next (a flood)."""
+SEEN_BYTES: Final = 1 << 20
+"""`RawServer.seen` keeps a process's first this many stderr bytes (the banner and the first boxes)."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
@@ -227,7 +236,7 @@ class RawServer:
         self.spent = False
         """Whether a check closed a pipe or signalled it: never lent again."""
         self.seen = bytearray()
-        """Every stderr byte read so far, from the start of the process."""
+        """The stderr bytes read so far, from the start of the process (its first `SEEN_BYTES`)."""
         self._initialized: dict[str, JSON] | None = None
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
@@ -320,26 +329,42 @@ class RawServer:
         return answer
 
     def stderr_now(self, wait: float = 0.0) -> bytes:
-        """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded)."""
+        """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded): then
+        read while more arrives within `STDERR_QUIET` or the last line is unfinished (a relay forwards in
+        pieces), for `STDERR_READ_LIMIT` seconds and `STDERR_READ_BYTES` at most, so a heartbeat or a flood
+        costs a bounded read, never a hang."""
         if self.discards_stderr:
             return b""
         assert self.proc.stderr is not None, (
             "the harness could not read the server's stderr: its pipe is not open")
         fd = self.proc.stderr.fileno()
-        data = b""
-        deadline = time.monotonic() + wait
-        while True:
-            remaining = max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([fd], [], [], remaining if not data else 0.05)
+        data = bytearray()
+        first_by = time.monotonic() + wait
+        read_by = math.inf
+        while len(data) < STDERR_READ_BYTES:
+            now = time.monotonic()
+            if not data:
+                timeout = max(0.0, first_by - now)
+            else:
+                left = read_by - now
+                if left <= 0:
+                    break
+                timeout = min(STDERR_QUIET, left) if data.endswith(b"\n") else left
+            ready, _, _ = select.select([fd], [], [], timeout)
             if not ready:
-                if data or remaining <= 0:
-                    return data
+                if data or now >= first_by:
+                    break
                 continue
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, min(1 << 16, STDERR_READ_BYTES - len(data)))
             if not chunk:
-                return data
+                break
+            if not data:
+                read_by = time.monotonic() + STDERR_READ_LIMIT
             data += chunk
-            self.seen += chunk
+            room = SEEN_BYTES - len(self.seen)
+            if room > 0:
+                self.seen += chunk[:room]
+        return bytes(data)
 
     def close_stdin(self) -> None:
         assert self.proc.stdin is not None, (
