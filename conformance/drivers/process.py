@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,12 +19,69 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Final
 
 from conformance.drivers.errors import TargetError
 
 _lock = threading.Lock()
 _started = 0
 _live_groups: set[int] = set()
+
+RESET_SIGNALS: Final = tuple(
+    getattr(signal, name)
+    for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM")
+    if hasattr(signal, name)
+)
+"""Signals a server starts with at their default action whatever the harness inherited (`nohup` ignores
+SIGHUP, a shell's `&` SIGINT and SIGQUIT): an ignored disposition survives exec, so the server would not end
+on a signal the original ends on (RTE-10). SIGPIPE and SIGXFSZ are Popen's `restore_signals`; the job-control
+signals stay as inherited (a handler in place of SIG_IGN would change the harness's own terminal writes)."""
+
+
+def _still_ignored(signum: int, frame: object) -> None:
+    """Stands for SIG_IGN in the harness: a handled signal is reset to its default on exec, an ignored one
+    is not, so the harness keeps ignoring what it was told to and its servers start clean."""
+
+
+def handle_ignored_signals() -> list[int]:
+    """Turn every inherited SIG_IGN of `RESET_SIGNALS` into `_still_ignored` (main thread only); the signals
+    changed. Done on import and again before each spawn from the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    changed = []
+    for signum in RESET_SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            if signal.getsignal(signum) == signal.SIG_IGN:
+                signal.signal(signum, _still_ignored)
+                changed.append(signum)
+    return changed
+
+
+def _ignored_signals() -> list[int]:
+    return [signum for signum in RESET_SIGNALS if signal.getsignal(signum) == signal.SIG_IGN]
+
+
+_RESET_THEN_EXEC: Final = (
+    "import os, signal, sys\n"
+    "for s in sys.argv[1].split(','): signal.signal(int(s), signal.SIG_DFL)\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+"""What a server is started through when a signal is ignored and the spawn is not on the main thread (so the
+harness's own disposition cannot be changed): resets them, then becomes the server (same pid)."""
+
+
+def reset_signals_argv(argv: list[str]) -> list[str]:
+    """`argv`, or a trampoline that resets the signals this process still ignores and execs `argv`."""
+    handle_ignored_signals()
+    ignored = _ignored_signals()
+    if not ignored:
+        return argv
+    if shutil.which(argv[0]) is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    return [sys.executable, "-I", "-S", "-c", _RESET_THEN_EXEC, ",".join(map(str, ignored)), *argv]
+
+
+handle_ignored_signals()
 
 
 def processes_started() -> int:
@@ -42,7 +101,8 @@ def spawn(
     exact_env: bool = False,
     discard_stderr: bool = False,
 ) -> subprocess.Popen[bytes]:
-    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group.
+    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group, with the
+    signals of `RESET_SIGNALS` at their defaults.
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
     on top of ours. Every start is counted, whoever asks for it.
@@ -52,7 +112,7 @@ def spawn(
         raise TargetError("empty server command")
     try:
         proc = subprocess.Popen(
-            argv,
+            reset_signals_argv(argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL if discard_stderr else subprocess.PIPE,
