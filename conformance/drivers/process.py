@@ -10,6 +10,7 @@ import atexit
 import contextlib
 import errno
 import os
+import select
 import shlex
 import shutil
 import signal
@@ -232,8 +233,64 @@ def terminate(
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5.0)
         _settle_group(pgid, 5.0)
+        end_pipe_holders(proc)
         forget_group(pgid)
     return proc.returncode
+
+
+def _writers_left(proc: subprocess.Popen[bytes]) -> list[int]:
+    """The read ends (stdout, stderr) of `proc` that some process still holds open for writing: a pipe whose
+    writers are all gone polls as hung up."""
+    held = []
+    for stream in (proc.stdout, proc.stderr):
+        if stream is None or stream.closed:
+            continue
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLIN | select.POLLHUP)
+        events = dict(poller.poll(0)).get(stream.fileno(), 0)
+        if not events & select.POLLHUP:
+            held.append(stream.fileno())
+    return held
+
+
+def pipe_holders(fds: list[int]) -> list[int]:
+    """Processes of ours (not this one) holding the pipes of `fds` open (found through /proc)."""
+    inodes = {f"pipe:[{os.fstat(fd).st_ino}]" for fd in fds}
+    me, uid = os.getpid(), os.getuid()
+    found = []
+    proc_root = Path("/proc")
+    for entry in os.listdir(proc_root) if proc_root.is_dir() else ():
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        folder = proc_root / entry
+        try:
+            if folder.stat().st_uid != uid:
+                continue
+            links = {os.readlink(folder / "fd" / fd) for fd in os.listdir(folder / "fd")}
+        except OSError:
+            continue
+        if links & inodes:
+            found.append(int(entry))
+    return found
+
+
+def end_pipe_holders(proc: subprocess.Popen[bytes], timeout: float = 5.0) -> list[int]:
+    """SIGKILL whatever still holds the server's stdout or stderr once its group is gone: a descendant that
+    left the group (`setsid`, a daemonizing double fork) and kept the pipes. Costs one poll when none did."""
+    ended: list[int] = []
+    deadline = time.monotonic() + timeout
+    while (held := _writers_left(proc)) and time.monotonic() < deadline:
+        holders = pipe_holders(held)
+        if not holders:
+            time.sleep(0.01)  # an exiting holder: its fds close a moment after the signal
+            continue
+        for pid in holders:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            if pid not in ended:
+                ended.append(pid)
+        time.sleep(0.01)
+    return ended
 
 
 def kill_group_now(pgid: int) -> None:
