@@ -44,6 +44,12 @@ def _still_ignored(signum: int, frame: object) -> None:
     is not, so the harness keeps ignoring what it was told to and its servers start clean."""
 
 
+def ignores(handler: object) -> bool:
+    """Whether a signal's handler (`signal.getsignal`) ignores it: SIG_IGN, or `_still_ignored` standing for
+    it."""
+    return handler == signal.SIG_IGN or handler is _still_ignored
+
+
 def handle_ignored_signals() -> list[int]:
     """Turn every inherited SIG_IGN of `RESET_SIGNALS` into `_still_ignored` (main thread only); the signals
     changed. Done on import and again before each spawn from the main thread."""
@@ -293,10 +299,12 @@ def end_pipe_holders(proc: subprocess.Popen[bytes], timeout: float = 5.0) -> lis
     return ended
 
 
-def kill_group_now(pgid: int) -> None:
-    """Last-resort kill of a group that is still alive."""
+def kill_group_now(pgid: int, settle: float = 5.0) -> None:
+    """Last-resort kill of a group that is still alive; returns once its members are gone (`settle` seconds at
+    most): a SIGKILLed process lingers a moment on a loaded machine, and the caller says nothing is left."""
     if group_members(pgid):
         signal_group(pgid, signal.SIGKILL)
+        _settle_group(pgid, settle)
 
 
 def exit_on_sigterm() -> None:

@@ -392,8 +392,8 @@ class WireDriver(Managed):
         with self._stderr_lock:
             return self._drain_stderr_locked()
 
-    def _call_stderr_now(self, boxes_due: int = 0, deadline: float = math.inf) -> HeadTail:
-        """The stderr bytes of the call in progress, read until its `boxes_due` boxes are complete; the call's
+    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf) -> HeadTail:
+        """The stderr bytes of the call in progress, read until its `due` boxes are complete; the call's
         capture ends.
 
         One read usually empties the pipe (a short read means nothing more was pending), which
@@ -413,18 +413,18 @@ class WireDriver(Managed):
                     if len(chunk) == _READ_CHUNK:
                         self._drain_stderr_locked()
             captured = self._call_stderr
-            if captured is not None and boxes_due:
-                self._settle(captured, boxes_due, deadline)
+            if captured is not None and due:
+                self._settle(captured, due, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
-    def _settle(self, captured: HeadTail, boxes_due: int, deadline: float) -> None:
-        """Read a call's stderr (lock held) until it holds `boxes_due` complete boxes, or `SETTLE_LIMIT`
+    def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
+        """Read a call's stderr (lock held) until it holds `due` complete boxes, or `SETTLE_LIMIT`
         (or the call's deadline) passes, or it holds `SETTLE_BYTES`; with no box left open, until stderr stays
         quiet for `SETTLE_QUIET` (or twice the longest lag seen, when longer). A server found to write no box
         (`SETTLE_MISSES` quiet waits with nothing late) is waited for no more, unless its stderr has been seen
         arriving late: a conforming server costs nothing here, a relay costs its lag."""
-        if _boxes_complete(captured, boxes_due) or self._stderr_fd < 0 or captured.total >= SETTLE_BYTES:
+        if _boxes_complete(captured, due) or self._stderr_fd < 0 or captured.total >= SETTLE_BYTES:
             return
         if not captured.total and self._settle_misses >= SETTLE_MISSES and not self.stderr_late:
             return
@@ -449,7 +449,7 @@ class WireDriver(Managed):
                 self._stderr_eof = True
                 break
             self._append_stderr(chunk)
-            if _boxes_complete(captured, boxes_due):
+            if _boxes_complete(captured, due):
                 self.stderr_lag = max(self.stderr_lag, time.monotonic() - started)
                 break
         self.stderr_waited += time.monotonic() - started
@@ -728,7 +728,7 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            stderr = self._call_stderr_now(_boxes_due(method, [response]), deadline)
+            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline)
         except DriverError as exc:
             self._failed(exc)
             raise
@@ -772,7 +772,7 @@ class WireDriver(Managed):
                 answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
                                          previous_call=self._previous_call))
                 self._previous_call = message
-            stderr = self._call_stderr_now(_boxes_due("tools/call", [e.response for e in answered]), deadline)
+            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline)
             if answered:
                 answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),
                                                    stderr_dropped=stderr.dropped)
@@ -871,7 +871,7 @@ class WireDriver(Managed):
         return self.request("tools/call", params, timeout=timeout)
 
 
-def _boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:
+def boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:
     """How many thought boxes the answers say were drawn: one per tools/call answered with a result that is
     not an error (the original renders each accepted thought on stderr before answering)."""
     if method != "tools/call":
@@ -880,22 +880,27 @@ def _boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:
                if isinstance(result := response.get("result"), dict) and not js_truthy(result.get("isError")))
 
 
-def _boxes_complete(captured: HeadTail, due: int) -> bool:
+def boxes_complete(data: bytes, due: int) -> bool:
     """Whether a call's stderr is whole: at least `due` boxes closed, none left open, the last line ended.
     The box's borders are the original's (┌ opens a box, └ closes it, each on a line of its own)."""
-    if captured.dropped:
-        return True  # a flood: its middle is gone, nothing to wait for
-    data = captured.kept()
     if not data.strip():
         return due == 0
     closed = data.count(_BOTTOM)
     return data.endswith(b"\n") and closed >= due and closed >= data.count(_TOP)
 
 
-def _box_open(captured: HeadTail) -> bool:
-    """Whether a call's stderr stops inside a box (one opened and not closed) or inside a line."""
-    data = captured.last(SETTLE_BYTES)
+def box_open(data: bytes) -> bool:
+    """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
     return bool(data.strip()) and (not data.endswith(b"\n") or data.count(_TOP) > data.count(_BOTTOM))
+
+
+def _boxes_complete(captured: HeadTail, due: int) -> bool:
+    """`boxes_complete` of a call's capture; one whose middle was dropped (a flood) is not waited for."""
+    return bool(captured.dropped) or boxes_complete(captured.kept(), due)
+
+
+def _box_open(captured: HeadTail) -> bool:
+    return box_open(captured.last(SETTLE_BYTES))
 
 
 def _jsonrpc_problem(message: object) -> str | None:

@@ -31,6 +31,14 @@ from typing import Final
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
+from conformance.drivers.wire import (
+    SETTLE_LIMIT,
+    SETTLE_MISSES,
+    SETTLE_QUIET,
+    box_open,
+    boxes_complete,
+    boxes_due,
+)
 from conformance.suite.contradiction import response_line
 from conformance.targets.specs import Target
 
@@ -238,6 +246,10 @@ class RawServer:
         self.seen = bytearray()
         """The stderr bytes read so far, from the start of the process (its first `SEEN_BYTES`)."""
         self._initialized: dict[str, JSON] | None = None
+        self._read_ahead = bytearray()
+        """stderr read while waiting for a late box (`_settle`): the next `stderr_now` returns it first."""
+        self._settle_misses = 0
+        self._late_seen = False
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -315,7 +327,36 @@ class RawServer:
         assert line is not None, f"no answer to {method} within {self.timeout}s"
         answer = response_line(line, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, answer
+        if due := boxes_due(method, [answer]):
+            self._settle(due)
         return answer
+
+    def _settle(self, due: int) -> None:
+        """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
+        for it (`WireDriver._settle`: the same quiet period and limits): a relay's box arrives after the
+        answer, and would otherwise be read as written between calls."""
+        if self.discards_stderr or self.proc.stderr is None:
+            return
+        fd = self.proc.stderr.fileno()
+        started = time.monotonic()
+        until = started + SETTLE_LIMIT
+        before = len(self._read_ahead)
+        while not boxes_complete(bytes(self._read_ahead), due) and len(self._read_ahead) < STDERR_READ_BYTES:
+            left = until - time.monotonic()
+            quiet = 0.0 if self._settle_misses >= SETTLE_MISSES and not self._late_seen else SETTLE_QUIET
+            wait = left if box_open(bytes(self._read_ahead)) else min(quiet, left)
+            ready, _, _ = select.select([fd], [], [], max(0.0, wait))
+            if not ready:
+                break
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            self._read_ahead += chunk
+            self._saw(chunk)
+            if time.monotonic() - started > 0.002:  # it came while waiting: this server's stderr is late
+                self._late_seen = True
+        if len(self._read_ahead) == before:
+            self._settle_misses += 1
 
     def initialize(self) -> dict[str, JSON]:
         """The handshake, once per process: a pooled process lent again is already initialized."""
@@ -338,9 +379,9 @@ class RawServer:
         assert self.proc.stderr is not None, (
             "the harness could not read the server's stderr: its pipe is not open")
         fd = self.proc.stderr.fileno()
-        data = bytearray()
+        data, self._read_ahead = self._read_ahead, bytearray()
         first_by = time.monotonic() + wait
-        read_by = math.inf
+        read_by = time.monotonic() + STDERR_READ_LIMIT if data else math.inf
         while len(data) < STDERR_READ_BYTES:
             now = time.monotonic()
             if not data:
@@ -361,10 +402,13 @@ class RawServer:
             if not data:
                 read_by = time.monotonic() + STDERR_READ_LIMIT
             data += chunk
-            room = SEEN_BYTES - len(self.seen)
-            if room > 0:
-                self.seen += chunk[:room]
+            self._saw(chunk)
         return bytes(data)
+
+    def _saw(self, chunk: bytes) -> None:
+        room = SEEN_BYTES - len(self.seen)
+        if room > 0:
+            self.seen += chunk[:room]
 
     def close_stdin(self) -> None:
         assert self.proc.stdin is not None, (

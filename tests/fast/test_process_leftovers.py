@@ -1,6 +1,6 @@
-"""Ending a server ends whatever it left holding its pipes: a grandchild that left the process group (`setsid`,
-a daemonizing double fork) is found by the pipes it holds and killed, by both drivers that end processes (a run
-left 15 such daemons running, issue 45)."""
+"""Ending a server ends whatever it left holding its pipes: a grandchild that left the process group
+(`setsid`, a daemonizing double fork) is found by the pipes it holds and killed, by both drivers that end
+processes (a run left 15 such daemons running, issue 45)."""
 
 from __future__ import annotations
 

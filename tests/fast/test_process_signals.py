@@ -1,6 +1,6 @@
-"""A server starts with its signals at their defaults whatever the harness inherited: under `nohup` (SIGHUP
-ignored) or a shell's `&` (SIGINT, SIGQUIT ignored) an ignored disposition survives exec, and the reference then
-outlives the SIGHUP the original ends on (RTE-10, issue 43). The harness itself keeps ignoring them."""
+"""A server starts with its signals at their defaults whatever the harness inherited: under `nohup`
+(SIGHUP ignored) or a shell's `&` (SIGINT, SIGQUIT ignored) an ignored disposition survives exec, and the
+reference then outlives the SIGHUP the original ends on (RTE-10, issue 43). The harness still ignores them."""
 
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ _HARNESS = textwrap.dedent(
     seen = {"main": started(), "harness": ignored("self")}
     os.kill(os.getpid(), signal.SIGHUP)  # the harness itself still shrugs a hangup off
     seen["survived_sighup"] = True
+    from conformance.drivers import cancel
+    with cancel.handling():  # a run in a background job: its ignored SIGINT cancels nothing
+        os.kill(os.getpid(), signal.SIGINT)
+    seen["survived_sigint"] = True
     # A spawn from another thread, with SIGHUP ignored again after import: the harness cannot change its own
     # disposition there, so the server goes through the reset trampoline.
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -71,4 +75,5 @@ def test_servers_start_with_default_dispositions_under_an_inherited_sig_ign() ->
     assert seen["main"] & mask == 0, f"server started from the main thread ignores {seen['main'] & mask:#x}"
     assert seen["thread"] & mask == 0, f"server started from a thread ignores {seen['thread'] & mask:#x}"
     assert seen["harness"] & mask == 0, "the harness's SIG_IGN became a handler that ignores (exec resets it)"
-    assert seen["survived_sighup"], "the harness ended on a SIGHUP it was started ignoring"
+    assert seen.get("survived_sighup"), "the harness ended on a SIGHUP it was started ignoring"
+    assert seen.get("survived_sigint"), "a run cancelled itself on a SIGINT it was started ignoring"

@@ -1,6 +1,6 @@
-"""A raw process's stderr read (`RawServer.stderr_now`, the suite's lifecycle checks and the pool's idle watch)
-is bounded in time and bytes whatever the server does: a heartbeat that never pauses 50 ms, a flood without
-end, a line forwarded in pieces (issue 45)."""
+"""A raw process's stderr read (`RawServer.stderr_now`: the suite's lifecycle checks, the pool's idle
+watch) is bounded in time and bytes whatever the server does: a heartbeat that never pauses 50 ms, a flood
+without end, a line forwarded in pieces (issue 45)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _timed_read(raw: RawServer, wait: float) -> tuple[bytes, float]:
 
 
 def test_a_stderr_heartbeat_ends_a_read_at_its_time_limit() -> None:
-    """17 bytes every 20 ms never leave 50 ms of quiet: the old read went on for as long as the server lived."""
+    """17 bytes every 20 ms never leave 50 ms of quiet: the old read lasted as long as the server lived."""
     with RawServer(_target(*command("stderr_trickle", "--heartbeat")), sandbox={}) as raw:
         pid = raw.proc.pid
         said, seconds = _timed_read(raw, 5.0)
@@ -85,8 +85,8 @@ def test_a_line_forwarded_in_pieces_is_read_whole() -> None:
     gap = STDERR_QUIET * 3
     script = (
         "import sys, time\n"
-        "sys.stderr.write('banner: start'); sys.stderr.flush(); time.sleep(%r)\n"
-        "sys.stderr.write('ing up\\n'); sys.stderr.flush(); sys.stdin.read()\n" % gap
+        f"sys.stderr.write('banner: start'); sys.stderr.flush(); time.sleep({gap!r})\n"
+        "sys.stderr.write('ing up\\n'); sys.stderr.flush(); sys.stdin.read()\n"
     )
     with RawServer(_target(sys.executable, "-c", shlex.quote(script)), sandbox={}) as raw:
         said = raw.stderr_now(wait=10.0)

@@ -1,6 +1,6 @@
-"""Leaves a daemon behind: at start it forks a child that calls setsid (out of the server's process group) and
-forks again; that grandchild keeps stdout and stderr open, says its pid on stderr and sleeps for ever. The server
-itself answers properly. A harness ending only the server's group leaves the grandchild running."""
+"""Leaves a daemon behind: at start it forks a child that calls setsid (out of the server's process group)
+and forks again; that grandchild keeps stdout and stderr open, says its pid on stderr and sleeps for ever. The
+server itself answers properly. A harness ending only the server's group leaves the grandchild running."""
 
 import os
 import sys
