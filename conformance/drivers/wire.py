@@ -70,6 +70,8 @@ SETTLE_MISSES: Final = 3
 """Waits that found nothing late before a server is taken to write no box for its calls: it is then waited for
 only once its stderr has been seen arriving late."""
 _TOP: Final = "┌".encode()
+_BORDER: Final = "─".encode()
+"""The line every border of a box is drawn with: a chunk holding it is a box arriving."""
 _BOTTOM: Final = "└".encode()
 
 
@@ -419,43 +421,42 @@ class WireDriver(Managed):
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
-        """Read a call's stderr (lock held) until it holds `due` complete boxes, or `SETTLE_LIMIT`
-        (or the call's deadline) passes, or it holds `SETTLE_BYTES`; with no box left open, until stderr stays
-        quiet for `SETTLE_QUIET` (or twice the longest lag seen, when longer). A server found to write no box
-        (`SETTLE_MISSES` quiet waits with nothing late) is waited for no more, unless its stderr has been seen
-        arriving late: a conforming server costs nothing here, a relay costs its lag."""
-        if _boxes_complete(captured, due) or self._stderr_fd < 0 or captured.total >= SETTLE_BYTES:
+        """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
+        call's deadline. A server found to write no box (`SETTLE_MISSES` waits with no box arriving late) is
+        waited for no more, unless a box of it was seen arriving late: a conforming server costs nothing
+        here, a relay costs its lag, a server writing something else costs nothing after three calls."""
+        if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
             return
-        if not captured.total and self._settle_misses >= SETTLE_MISSES and not self.stderr_late:
+        if self._settle_misses >= SETTLE_MISSES and not self.stderr_late and not _box_open(captured):
             return
-        started = time.monotonic()
-        until = min(deadline, started + SETTLE_LIMIT)
-        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
-        before = captured.total
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
-        while captured.total < SETTLE_BYTES:
-            left = until - time.monotonic()
-            wait = left if _box_open(captured) else min(quiet, left)
-            if wait <= 0 or not poller.poll(math.ceil(wait * 1000)):
-                break
+
+        def read_within(wait: float) -> bytes | None:
+            if not poller.poll(math.ceil(wait * 1000)):
+                return None
             try:
                 chunk = os.read(self._stderr_fd, _READ_CHUNK)
             except BlockingIOError:
-                continue
+                return b""
             except OSError:
-                break
+                return None
             if not chunk:
                 self._stderr_eof = True
-                break
+                return None
             self._append_stderr(chunk)
-            if _boxes_complete(captured, due):
-                self.stderr_lag = max(self.stderr_lag, time.monotonic() - started)
-                break
-        self.stderr_waited += time.monotonic() - started
-        if captured.total > before:
+            return chunk
+
+        started = time.monotonic()
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet,
+                      min(SETTLE_LIMIT, deadline - started))
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        if late:
             self.stderr_late += 1
-        elif not before:
+            self.stderr_lag = max(self.stderr_lag, waited)
+        else:
             self._settle_misses += 1
 
     def _begin_call_stderr(self) -> None:
@@ -894,9 +895,32 @@ def box_open(data: bytes) -> bool:
     return bool(data.strip()) and (not data.endswith(b"\n") or data.count(_TOP) > data.count(_BOTTOM))
 
 
-def _boxes_complete(captured: HeadTail, due: int) -> bool:
-    """`boxes_complete` of a call's capture; one whose middle was dropped (a flood) is not waited for."""
-    return bool(captured.dropped) or boxes_complete(captured.kept(), due)
+def settle(
+    read_within: Callable[[float], bytes | None], held: Callable[[], bytes], due: int, quiet: float,
+    limit: float,
+) -> bool:
+    """Wait for the late stderr of a call answered with `due` boxes, reading with `read_within(seconds)`
+    (the chunk read, b"" for none yet, None when nothing came in time or stderr ended) until `held()`, the
+    call's stderr so far, holds them complete, or `limit` seconds pass, or it holds `SETTLE_BYTES`. While a
+    box or a line is open it waits to the limit; otherwise until `quiet` seconds pass with no box border
+    arriving (other bytes, a heartbeat, do not extend it). Whether a box border arrived while waiting."""
+    started = time.monotonic()
+    until, quiet_until = started + limit, started + quiet
+    late = False
+    while True:
+        data = held()
+        if boxes_complete(data, due) or len(data) >= SETTLE_BYTES:
+            return late
+        now = time.monotonic()
+        wait = until - now if box_open(data) else min(quiet_until, until) - now
+        if wait <= 0:
+            return late
+        chunk = read_within(wait)
+        if chunk is None:
+            return late
+        if _BORDER in chunk:
+            late = True
+            quiet_until = time.monotonic() + quiet
 
 
 def _box_open(captured: HeadTail) -> bool:

@@ -31,14 +31,7 @@ from typing import Final
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.drivers.wire import (
-    SETTLE_LIMIT,
-    SETTLE_MISSES,
-    SETTLE_QUIET,
-    box_open,
-    boxes_complete,
-    boxes_due,
-)
+from conformance.drivers.wire import SETTLE_LIMIT, SETTLE_MISSES, SETTLE_QUIET, box_open, boxes_due, settle
 from conformance.suite.contradiction import response_line
 from conformance.targets.specs import Target
 
@@ -248,6 +241,8 @@ class RawServer:
         self._initialized: dict[str, JSON] | None = None
         self._read_ahead = bytearray()
         """stderr read while waiting for a late box (`_settle`): the next `stderr_now` returns it first."""
+        self._boxes_owed = 0
+        """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
         self._late_seen = False
         self.discards_stderr = discard_stderr
@@ -333,29 +328,28 @@ class RawServer:
 
     def _settle(self, due: int) -> None:
         """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
-        for it (`WireDriver._settle`: the same quiet period and limits): a relay's box arrives after the
+        for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
         answer, and would otherwise be read as written between calls."""
         if self.discards_stderr or self.proc.stderr is None:
             return
+        self._boxes_owed += due
+        ahead = bytes(self._read_ahead)
+        if self._settle_misses >= SETTLE_MISSES and not self._late_seen and not box_open(ahead):
+            return
         fd = self.proc.stderr.fileno()
-        started = time.monotonic()
-        until = started + SETTLE_LIMIT
-        before = len(self._read_ahead)
-        while not boxes_complete(bytes(self._read_ahead), due) and len(self._read_ahead) < STDERR_READ_BYTES:
-            left = until - time.monotonic()
-            quiet = 0.0 if self._settle_misses >= SETTLE_MISSES and not self._late_seen else SETTLE_QUIET
-            wait = left if box_open(bytes(self._read_ahead)) else min(quiet, left)
-            ready, _, _ = select.select([fd], [], [], max(0.0, wait))
-            if not ready:
-                break
-            chunk = os.read(fd, 1 << 16)
+
+        def read_within(wait: float) -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            chunk = os.read(fd, 1 << 16) if ready else b""
             if not chunk:
-                break
+                return None
             self._read_ahead += chunk
             self._saw(chunk)
-            if time.monotonic() - started > 0.002:  # it came while waiting: this server's stderr is late
-                self._late_seen = True
-        if len(self._read_ahead) == before:
+            return chunk
+
+        if settle(read_within, lambda: bytes(self._read_ahead), self._boxes_owed, SETTLE_QUIET, SETTLE_LIMIT):
+            self._late_seen = True
+        else:
             self._settle_misses += 1
 
     def initialize(self) -> dict[str, JSON]:
@@ -379,7 +373,7 @@ class RawServer:
         assert self.proc.stderr is not None, (
             "the harness could not read the server's stderr: its pipe is not open")
         fd = self.proc.stderr.fileno()
-        data, self._read_ahead = self._read_ahead, bytearray()
+        data, self._read_ahead, self._boxes_owed = self._read_ahead, bytearray(), 0
         first_by = time.monotonic() + wait
         read_by = time.monotonic() + STDERR_READ_LIMIT if data else math.inf
         while len(data) < STDERR_READ_BYTES:
