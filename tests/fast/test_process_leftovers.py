@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 
+from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
@@ -47,3 +48,10 @@ def test_a_raw_process_ends_its_daemonized_grandchild_too() -> None:
         pid = raw.proc.pid
     assert _gone_within(grandchild, 2.0), f"the daemonized grandchild {grandchild} is still running"
     assert_gone(pid)
+
+
+def test_the_sdk_driver_ends_a_daemonized_grandchild_holding_stderr() -> None:
+    with SdkDriver(command("daemon_child"), timeout=10) as driver:
+        grandchild = _grandchild(wait_for_stderr(driver, b"grandchild "))
+        assert alive(grandchild)
+    assert _gone_within(grandchild, 2.0), f"the daemonized grandchild {grandchild} is still running"
