@@ -4,7 +4,6 @@ banner, a run of accepted calls from an empty store, the exit status on closed s
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -56,10 +55,7 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
         result = listing.result
         tools = result.get("tools") if result is not None else None
         seen.tools = tools if isinstance(tools, list) else None
-        deadline = time.monotonic() + BANNER_WAIT
-        while not driver.stderr_bytes() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        seen.banner = driver.stderr_bytes().decode("utf-8", errors="backslashreplace")
+        seen.banner = driver.stderr_settled(BANNER_WAIT).decode("utf-8", errors="backslashreplace")
         seen.run = run_on(driver, ACCEPTED_RUN)
         if driver.is_alive():
             seen.exit_status = driver.end_input(timeout)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Final
 
+from conformance.drivers import process
+
 DEADLINE_EXIT: Final = 124
 """Exit status of a run stopped by `--max-time` (as coreutils `timeout` uses)."""
 HELD_AT_MOST: Final = 5.0
@@ -168,7 +170,7 @@ def handling(max_time: float | None = None) -> Iterator[None]:
     gc.callbacks.append(_track_collection)
     for sig in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(sig)
-        if sig == signal.SIGINT and previous == signal.SIG_IGN:
+        if sig == signal.SIGINT and process.ignores(previous):
             continue
         saved[sig] = previous
         signal.signal(sig, _on_signal)

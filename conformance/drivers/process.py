@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
+import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,12 +20,75 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Final
 
 from conformance.drivers.errors import TargetError
 
 _lock = threading.Lock()
 _started = 0
 _live_groups: set[int] = set()
+
+RESET_SIGNALS: Final = tuple(
+    getattr(signal, name)
+    for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM")
+    if hasattr(signal, name)
+)
+"""Signals a server starts with at their default action whatever the harness inherited (`nohup` ignores
+SIGHUP, a shell's `&` SIGINT and SIGQUIT): an ignored disposition survives exec, so the server would not end
+on a signal the original ends on (RTE-10). SIGPIPE and SIGXFSZ are Popen's `restore_signals`; the job-control
+signals stay as inherited (a handler in place of SIG_IGN would change the harness's own terminal writes)."""
+
+
+def _still_ignored(signum: int, frame: object) -> None:
+    """Stands for SIG_IGN in the harness: a handled signal is reset to its default on exec, an ignored one
+    is not, so the harness keeps ignoring what it was told to and its servers start clean."""
+
+
+def ignores(handler: object) -> bool:
+    """Whether a signal's handler (`signal.getsignal`) ignores it: SIG_IGN, or `_still_ignored` standing for
+    it."""
+    return handler == signal.SIG_IGN or handler is _still_ignored
+
+
+def handle_ignored_signals() -> list[int]:
+    """Turn every inherited SIG_IGN of `RESET_SIGNALS` into `_still_ignored` (main thread only); the signals
+    changed. Done on import and again before each spawn from the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    changed = []
+    for signum in RESET_SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            if signal.getsignal(signum) == signal.SIG_IGN:
+                signal.signal(signum, _still_ignored)
+                changed.append(signum)
+    return changed
+
+
+def _ignored_signals() -> list[int]:
+    return [signum for signum in RESET_SIGNALS if signal.getsignal(signum) == signal.SIG_IGN]
+
+
+_RESET_THEN_EXEC: Final = (
+    "import os, signal, sys\n"
+    "for s in sys.argv[1].split(','): signal.signal(int(s), signal.SIG_DFL)\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+"""What a server is started through when a signal is ignored and the spawn is not on the main thread (so the
+harness's own disposition cannot be changed): resets them, then becomes the server (same pid)."""
+
+
+def reset_signals_argv(argv: list[str]) -> list[str]:
+    """`argv`, or a trampoline that resets the signals this process still ignores and execs `argv`."""
+    handle_ignored_signals()
+    ignored = _ignored_signals()
+    if not ignored:
+        return argv
+    if shutil.which(argv[0]) is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    return [sys.executable, "-I", "-S", "-c", _RESET_THEN_EXEC, ",".join(map(str, ignored)), *argv]
+
+
+handle_ignored_signals()
 
 
 def processes_started() -> int:
@@ -42,7 +108,8 @@ def spawn(
     exact_env: bool = False,
     discard_stderr: bool = False,
 ) -> subprocess.Popen[bytes]:
-    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group.
+    """Start `command` with unbuffered stdio pipes, as leader of a new session and process group, with the
+    signals of `RESET_SIGNALS` at their defaults.
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
     on top of ours. Every start is counted, whoever asks for it.
@@ -52,7 +119,7 @@ def spawn(
         raise TargetError("empty server command")
     try:
         proc = subprocess.Popen(
-            argv,
+            reset_signals_argv(argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL if discard_stderr else subprocess.PIPE,
@@ -172,14 +239,72 @@ def terminate(
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5.0)
         _settle_group(pgid, 5.0)
+        end_pipe_holders(proc)
         forget_group(pgid)
     return proc.returncode
 
 
-def kill_group_now(pgid: int) -> None:
-    """Last-resort kill of a group that is still alive."""
+def _writers_left(proc: subprocess.Popen[bytes]) -> list[int]:
+    """The read ends (stdout, stderr) of `proc` that some process still holds open for writing: a pipe whose
+    writers are all gone polls as hung up."""
+    held = []
+    for stream in (proc.stdout, proc.stderr):
+        if stream is None or stream.closed:
+            continue
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLIN | select.POLLHUP)
+        events = dict(poller.poll(0)).get(stream.fileno(), 0)
+        if not events & select.POLLHUP:
+            held.append(stream.fileno())
+    return held
+
+
+def pipe_holders(fds: list[int]) -> list[int]:
+    """Processes of ours (not this one) holding the pipes of `fds` open (found through /proc)."""
+    inodes = {f"pipe:[{os.fstat(fd).st_ino}]" for fd in fds}
+    me, uid = os.getpid(), os.getuid()
+    found = []
+    proc_root = Path("/proc")
+    for entry in os.listdir(proc_root) if proc_root.is_dir() else ():
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        folder = proc_root / entry
+        try:
+            if folder.stat().st_uid != uid:
+                continue
+            links = {os.readlink(folder / "fd" / fd) for fd in os.listdir(folder / "fd")}
+        except OSError:
+            continue
+        if links & inodes:
+            found.append(int(entry))
+    return found
+
+
+def end_pipe_holders(proc: subprocess.Popen[bytes], timeout: float = 5.0) -> list[int]:
+    """SIGKILL whatever still holds the server's stdout or stderr once its group is gone: a descendant that
+    left the group (`setsid`, a daemonizing double fork) and kept the pipes. Costs one poll when none did."""
+    ended: list[int] = []
+    deadline = time.monotonic() + timeout
+    while (held := _writers_left(proc)) and time.monotonic() < deadline:
+        holders = pipe_holders(held)
+        if not holders:
+            time.sleep(0.01)  # an exiting holder: its fds close a moment after the signal
+            continue
+        for pid in holders:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            if pid not in ended:
+                ended.append(pid)
+        time.sleep(0.01)
+    return ended
+
+
+def kill_group_now(pgid: int, settle: float = 5.0) -> None:
+    """Last-resort kill of a group that is still alive; returns once its members are gone (`settle` seconds at
+    most): a SIGKILLed process lingers a moment on a loaded machine, and the caller says nothing is left."""
     if group_members(pgid):
         signal_group(pgid, signal.SIGKILL)
+        _settle_group(pgid, settle)
 
 
 def exit_on_sigterm() -> None:

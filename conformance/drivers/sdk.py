@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -105,8 +106,15 @@ class _StderrSink:
             self._thread.join(timeout)
 
     def close(self) -> None:
+        """Stop draining once every writer is gone; one still holding the pipe after the server's group was
+        killed (a descendant that left the group: `setsid`, a daemonizing double fork) is killed."""
         self.release_writer()
         self._thread.join(1.0)
+        if self._thread.is_alive():
+            for pid in process.pipe_holders([self._read_fd]):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            self._thread.join(2.0)
         if not self._thread.is_alive():
             os.close(self._read_fd)
 

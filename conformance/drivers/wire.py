@@ -61,6 +61,20 @@ _FIONREAD_BUF: Final = bytes(4)
 _IDLE: Final = 0.02
 _IDLE_MS: Final = 20
 _FIRST_WAIT_MS: Final = 20
+SETTLE_QUIET: Final = 0.1
+"""After an answer, how long stderr may stay silent before a call whose box is not complete is taken as done
+(seconds): the wait for the first late byte, and between late pieces."""
+SETTLE_LIMIT: Final = 1.0
+"""The longest a call waits for its late stderr in all (seconds; never past the call's own deadline)."""
+SETTLE_BYTES: Final = 1 << 20
+"""A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
+SETTLE_MISSES: Final = 3
+"""Waits that found nothing late before a server is taken to write no box for its calls: it is then waited for
+only once its stderr has been seen arriving late."""
+_TOP: Final = "┌".encode()
+_BORDER: Final = "─".encode()
+"""The line every border of a box is drawn with: a chunk holding it is a box arriving."""
+_BOTTOM: Final = "└".encode()
 
 
 _max_frame = DEFAULT_MAX_FRAME
@@ -227,6 +241,13 @@ class WireDriver(Managed):
         self._in_call = False
         self._last_call_end = 0.0
         self._previous_call: JSON | bytes | None = None
+        self.stderr_late = 0
+        """Calls whose stderr was still arriving after their answer (a relay, a wrapper, an async logger)."""
+        self.stderr_waited = 0.0
+        """Seconds spent in all waiting for stderr that arrives after its call's answer."""
+        self.stderr_lag = 0.0
+        """The longest a call's box was seen completing after its answer (seconds)."""
+        self._settle_misses = 0
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -392,11 +413,14 @@ class WireDriver(Managed):
         with self._stderr_lock:
             return self._drain_stderr_locked()
 
-    def _call_stderr_now(self) -> HeadTail:
-        """The stderr bytes of the call in progress up to what is pending right now; the call's capture ends.
+    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf) -> HeadTail:
+        """The stderr bytes of the call in progress, read until its `due` boxes are complete; the call's
+        capture ends.
 
         One read usually empties the pipe (a short read means nothing more was pending), which
         saves the FIONREAD syscall on the per-call path; a full read falls back to the bounded drain.
+        A server writing its box before its answer (the original) is done there; one whose stderr reaches
+        the pipe after its answer (a relay, `docker run -i`, a shell wrapper) is waited for (`_settle`).
         """
         with self._stderr_lock:
             fd = self._stderr_fd
@@ -410,8 +434,49 @@ class WireDriver(Managed):
                     if len(chunk) == _READ_CHUNK:
                         self._drain_stderr_locked()
             captured = self._call_stderr
+            if captured is not None and due:
+                self._settle(captured, due, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
+
+    def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
+        """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
+        call's deadline. A server found to write no box (`SETTLE_MISSES` waits with no box arriving late) is
+        waited for no more, unless a box of it was seen arriving late: a conforming server costs nothing
+        here, a relay costs its lag, a server writing something else costs nothing after three calls."""
+        if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
+            return
+        if self._settle_misses >= SETTLE_MISSES and not self.stderr_late and not _box_open(captured):
+            return
+        poller = select.poll()
+        poller.register(self._stderr_fd, _POLL_IN)
+
+        def read_within(wait: float) -> bytes | None:
+            if not poller.poll(math.ceil(wait * 1000)):
+                return None
+            try:
+                chunk = os.read(self._stderr_fd, _READ_CHUNK)
+            except BlockingIOError:
+                return b""
+            except OSError:
+                return None
+            if not chunk:
+                self._stderr_eof = True
+                return None
+            self._append_stderr(chunk)
+            return chunk
+
+        started = time.monotonic()
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet,
+                      min(SETTLE_LIMIT, deadline - started))
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        if late:
+            self.stderr_late += 1
+            self.stderr_lag = max(self.stderr_lag, waited)
+        else:
+            self._settle_misses += 1
 
     def _begin_call_stderr(self) -> None:
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
@@ -432,6 +497,40 @@ class WireDriver(Managed):
         """What was read from stderr so far: its head and tail, a mark counting the bytes not kept between."""
         with self._stderr_lock:
             self._drain_stderr_locked()
+            return self._stderr.kept()
+
+    def stderr_settled(self, within: float, quiet: float = _IDLE) -> bytes:
+        """What stderr holds once something arrived (waiting up to `within` for it) and its last line is ended
+        and `quiet` seconds passed with nothing more (`SETTLE_LIMIT` at most): a banner read whole even where
+        a relay forwards it in pieces."""
+        deadline = time.monotonic() + within
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+        while not self._stderr.total and time.monotonic() < deadline and self._stderr_fd >= 0:
+            time.sleep(0.01)
+            with self._stderr_lock:
+                self._drain_stderr_locked()
+        until = time.monotonic() + SETTLE_LIMIT
+        with self._stderr_lock:
+            poller = select.poll()
+            if self._stderr_fd >= 0:
+                poller.register(self._stderr_fd, _POLL_IN)
+            while self._stderr.total and self._stderr_fd >= 0 and not self._stderr_eof:
+                left = until - time.monotonic()
+                ended = self._stderr.last(1) == b"\n"
+                wait = min(quiet, left) if ended else left
+                if wait <= 0 or not poller.poll(math.ceil(wait * 1000)):
+                    break
+                try:
+                    chunk = os.read(self._stderr_fd, _READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    self._stderr_eof = True
+                    break
+                self._append_stderr(chunk)
             return self._stderr.kept()
 
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
@@ -651,7 +750,7 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            stderr = self._call_stderr_now()
+            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline)
         except DriverError as exc:
             self._failed(exc)
             raise
@@ -695,7 +794,7 @@ class WireDriver(Managed):
                 answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
                                          previous_call=self._previous_call))
                 self._previous_call = message
-            stderr = self._call_stderr_now()
+            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline)
             if answered:
                 answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),
                                                    stderr_dropped=stderr.dropped)
@@ -792,6 +891,61 @@ class WireDriver(Managed):
         if not isinstance(arguments, Omitted):
             params["arguments"] = arguments
         return self.request("tools/call", params, timeout=timeout)
+
+
+def boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:
+    """How many thought boxes the answers say were drawn: one per tools/call answered with a result that is
+    not an error (the original renders each accepted thought on stderr before answering)."""
+    if method != "tools/call":
+        return 0
+    return sum(1 for response in responses
+               if isinstance(result := response.get("result"), dict) and not js_truthy(result.get("isError")))
+
+
+def boxes_complete(data: bytes, due: int) -> bool:
+    """Whether a call's stderr is whole: at least `due` boxes closed, none left open, the last line ended.
+    The box's borders are the original's (┌ opens a box, └ closes it, each on a line of its own)."""
+    if not data.strip():
+        return due == 0
+    closed = data.count(_BOTTOM)
+    return data.endswith(b"\n") and closed >= due and closed >= data.count(_TOP)
+
+
+def box_open(data: bytes) -> bool:
+    """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
+    return bool(data.strip()) and (not data.endswith(b"\n") or data.count(_TOP) > data.count(_BOTTOM))
+
+
+def settle(
+    read_within: Callable[[float], bytes | None], held: Callable[[], bytes], due: int, quiet: float,
+    limit: float,
+) -> bool:
+    """Wait for the late stderr of a call answered with `due` boxes, reading with `read_within(seconds)`
+    (the chunk read, b"" for none yet, None when nothing came in time or stderr ended) until `held()`, the
+    call's stderr so far, holds them complete, or `limit` seconds pass, or it holds `SETTLE_BYTES`. While a
+    box or a line is open it waits to the limit; otherwise until `quiet` seconds pass with no box border
+    arriving (other bytes, a heartbeat, do not extend it). Whether a box border arrived while waiting."""
+    started = time.monotonic()
+    until, quiet_until = started + limit, started + quiet
+    late = False
+    while True:
+        data = held()
+        if boxes_complete(data, due) or len(data) >= SETTLE_BYTES:
+            return late
+        now = time.monotonic()
+        wait = until - now if box_open(data) else min(quiet_until, until) - now
+        if wait <= 0:
+            return late
+        chunk = read_within(wait)
+        if chunk is None:
+            return late
+        if _BORDER in chunk:
+            late = True
+            quiet_until = time.monotonic() + quiet
+
+
+def _box_open(captured: HeadTail) -> bool:
+    return box_open(captured.last(SETTLE_BYTES))
 
 
 def jsonrpc_problem(message: object) -> str | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,10 +155,7 @@ class _WitnessSession:
         init = driver.initialize_result or {}
         self.observations["server-info"] = self._server_info(init.get("serverInfo"))
         self.observations["capabilities"] = offered_capabilities(init.get("capabilities"))
-        deadline = time.monotonic() + BANNER_WAIT
-        while not driver.stderr_bytes() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        self.observations["banner"] = decode(driver.stderr_bytes())
+        self.observations["banner"] = decode(driver.stderr_settled(BANNER_WAIT))
         if first_call:
             self.observations["first-call"] = self._call(dict(PROBE_ARGUMENTS), None, stderr=False)
 

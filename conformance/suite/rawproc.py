@@ -12,6 +12,7 @@ run state); checks reach it through the `raw_pool` fixture.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import shutil
@@ -32,7 +33,15 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
 from conformance.drivers.errors import FrameTooLarge
-from conformance.drivers.wire import max_frame
+from conformance.drivers.wire import (
+    SETTLE_LIMIT,
+    SETTLE_MISSES,
+    SETTLE_QUIET,
+    box_open,
+    boxes_due,
+    max_frame,
+    settle,
+)
 from conformance.suite.contradiction import response_line
 from conformance.targets.specs import Target
 
@@ -43,6 +52,14 @@ FRAMES_KEPT: Final = 256
 """Frames written to raw processes kept for a failing check's replay (a check writes a handful)."""
 FRAME_KEPT_BYTES: Final = 1 << 16
 """A longer frame (a flood, a huge thought) is not kept: a check writing one keeps no replay."""
+STDERR_QUIET: Final = 0.05
+"""A stderr read goes on while more arrives within this (seconds), or while its last line is unfinished."""
+STDERR_READ_LIMIT: Final = 0.5
+"""One stderr read ends this long after its first bytes, however they keep coming (a heartbeat)."""
+STDERR_READ_BYTES: Final = 1 << 20
+"""One stderr read keeps at most this many bytes; the rest stays in the pipe for the next (a flood)."""
+SEEN_BYTES: Final = 1 << 20
+"""`RawServer.seen` keeps a process's first this many stderr bytes (the banner and the first boxes)."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
@@ -231,8 +248,14 @@ class RawServer:
         self.spent = False
         """Whether a check closed a pipe or signalled it: never lent again."""
         self.seen = bytearray()
-        """Every stderr byte read so far, from the start of the process."""
+        """The stderr bytes read so far, from the start of the process (its first `SEEN_BYTES`)."""
         self._initialized: dict[str, JSON] | None = None
+        self._read_ahead = bytearray()
+        """stderr read while waiting for a late box (`_settle`): the next `stderr_now` returns it first."""
+        self._boxes_owed = 0
+        """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
+        self._settle_misses = 0
+        self._late_seen = False
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -316,7 +339,35 @@ class RawServer:
         assert line is not None, f"no answer to {method} within {self.timeout}s"
         answer = response_line(line, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, answer
+        if due := boxes_due(method, [answer]):
+            self._settle(due)
         return answer
+
+    def _settle(self, due: int) -> None:
+        """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
+        for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
+        answer, and would otherwise be read as written between calls."""
+        if self.discards_stderr or self.proc.stderr is None:
+            return
+        self._boxes_owed += due
+        ahead = bytes(self._read_ahead)
+        if self._settle_misses >= SETTLE_MISSES and not self._late_seen and not box_open(ahead):
+            return
+        fd = self.proc.stderr.fileno()
+
+        def read_within(wait: float) -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return None
+            self._read_ahead += chunk
+            self._saw(chunk)
+            return chunk
+
+        if settle(read_within, lambda: bytes(self._read_ahead), self._boxes_owed, SETTLE_QUIET, SETTLE_LIMIT):
+            self._late_seen = True
+        else:
+            self._settle_misses += 1
 
     def initialize(self) -> dict[str, JSON]:
         """The handshake, once per process: a pooled process lent again is already initialized."""
@@ -330,26 +381,45 @@ class RawServer:
         return answer
 
     def stderr_now(self, wait: float = 0.0) -> bytes:
-        """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded)."""
+        """What stderr holds after waiting up to `wait` seconds for the first bytes (none if discarded): then
+        read while more arrives within `STDERR_QUIET` or the last line is unfinished (a relay forwards in
+        pieces), for `STDERR_READ_LIMIT` seconds and `STDERR_READ_BYTES` at most, so a heartbeat or a flood
+        costs a bounded read, never a hang."""
         if self.discards_stderr:
             return b""
         assert self.proc.stderr is not None, (
             "the harness could not read the server's stderr: its pipe is not open")
         fd = self.proc.stderr.fileno()
-        data = b""
-        deadline = time.monotonic() + wait
-        while True:
-            remaining = max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([fd], [], [], remaining if not data else 0.05)
+        data, self._read_ahead, self._boxes_owed = self._read_ahead, bytearray(), 0
+        first_by = time.monotonic() + wait
+        read_by = time.monotonic() + STDERR_READ_LIMIT if data else math.inf
+        while len(data) < STDERR_READ_BYTES:
+            now = time.monotonic()
+            if not data:
+                timeout = max(0.0, first_by - now)
+            else:
+                left = read_by - now
+                if left <= 0:
+                    break
+                timeout = min(STDERR_QUIET, left) if data.endswith(b"\n") else left
+            ready, _, _ = select.select([fd], [], [], timeout)
             if not ready:
-                if data or remaining <= 0:
-                    return data
+                if data or now >= first_by:
+                    break
                 continue
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, min(1 << 16, STDERR_READ_BYTES - len(data)))
             if not chunk:
-                return data
+                break
+            if not data:
+                read_by = time.monotonic() + STDERR_READ_LIMIT
             data += chunk
-            self.seen += chunk
+            self._saw(chunk)
+        return bytes(data)
+
+    def _saw(self, chunk: bytes) -> None:
+        room = SEEN_BYTES - len(self.seen)
+        if room > 0:
+            self.seen += chunk[:room]
 
     def close_stdin(self) -> None:
         assert self.proc.stdin is not None, (

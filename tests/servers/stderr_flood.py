@@ -2,9 +2,11 @@
 answering it.
 
 --forever: during tools/call, write to stderr without end and never answer.
+--from-start: a thread writes stderr without end from the start; the calls are answered properly.
 """
 
 import sys
+import threading
 
 from mini import Message, answer_call, serve
 
@@ -26,6 +28,15 @@ def on_call(message: Message) -> None:
     answer_call(message)
 
 
+def flood_forever() -> None:
+    while True:
+        flood(1)
+
+
 sys.stderr.buffer.write(b"stderr_flood: starting\n")
-flood(1)
-serve(on_call)
+if "--from-start" in sys.argv:
+    threading.Thread(target=flood_forever, daemon=True).start()
+    serve()
+else:
+    flood(1)
+    serve(on_call)

@@ -1,0 +1,106 @@
+"""A server whose stderr reaches the pipe after its answer (a relay, a shell wrapper, `docker run -i`, an
+async logger) gets the verdicts of the server it wraps: the wire driver reads a call's stderr until its box is
+complete or stderr stays quiet (issue 43). Before, `compare reference <relay>` found a `render` root cause."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import pytest
+
+from conformance.drivers.wire import SETTLE_LIMIT, WireDriver
+from tests.cli import REPO, Ran, cli
+from tests.e2e.ahead import used
+
+RELAY = [sys.executable, str(REPO / "tests" / "servers" / "late_stderr.py")]
+"""The reference behind a relay forwarding its stderr 5 to 30 ms late, in pieces."""
+WRAPPER = ["bash", "-c", 'exec "$0" -m reference_server 2> >(cat >&2)', sys.executable]
+"""The reference behind a shell script whose stderr goes through a pipe to `cat` (a process substitution)."""
+REFERENCE = [sys.executable, "-m", "reference_server"]
+SEEDS = ("7", "7", "7")
+
+RUNS = {
+    **{f"compare-{index}": ("compare", "reference", "cmd:" + shlex.join(RELAY), "--seed", seed)
+       for index, seed in enumerate(SEEDS)},
+    "compare-wrapper": ("compare", "reference", "cmd:" + shlex.join(WRAPPER), "--seed", "7"),
+    "run-reference": ("run", "--target", "reference", "--profile", "dev", "--seed", "7"),
+    "run-relay": ("run", "--target", "cmd:" + shlex.join(RELAY), "--profile", "dev", "--seed", "7"),
+}
+
+
+@pytest.fixture(scope="module")
+def runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[Ran]]:
+    """The runs the selected tests check, made ahead, two at a time."""
+    wanted = used(request, ["compares", "relay_run"])
+    names = [name for name in RUNS if (name.startswith("compare") and "compares" in wanted)
+             or (name.startswith("run") and "relay_run" in wanted)]
+    return {name: ahead.submit(cli, *RUNS[name], out=tmp_path_factory.mktemp(name), timeout=600)
+            for name in names}
+
+
+@pytest.fixture(scope="module")
+def compares(runs: dict[str, Future[Ran]]) -> dict[str, Ran]:
+    return {name: future.result() for name, future in runs.items() if name.startswith("compare")}
+
+
+@pytest.fixture(scope="module")
+def relay_run(runs: dict[str, Future[Ran]]) -> tuple[Ran, Ran]:
+    return runs["run-reference"].result(), runs["run-relay"].result()
+
+
+ACCEPTED = [
+    {"thought": f"thought {n}", "thoughtNumber": n, "totalThoughts": 5, "nextThoughtNeeded": n < 5}
+    for n in range(1, 6)
+] + [
+    {"thought": "a branch", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "b"},
+    {"thought": "a revision", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "isRevision": True, "revisesThought": 1},
+    {"thought": "line one\nline two " + "x" * 300, "thoughtNumber": 6, "totalThoughts": 5,
+     "nextThoughtNeeded": False},
+]
+REFUSED = [{"thought": "", "thoughtNumber": 1}, {"thoughtNumber": "one"}]
+
+
+def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
+    """Each call's stderr (the banner read first, whole, as compare does) and the seconds spent waiting."""
+    with WireDriver(command, timeout=20) as driver:
+        driver.initialize()
+        assert driver.stderr_settled(5.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
+        return [driver.call_tool("sequentialthinking", arguments).stderr
+                for _ in range(rounds) for arguments in [*ACCEPTED, *REFUSED]], driver.stderr_waited
+
+
+@pytest.mark.parametrize("wrapped", [RELAY, WRAPPER], ids=["relay", "shell-wrapper"])
+def test_every_call_gets_the_stderr_the_wrapped_server_wrote_for_it(wrapped: list[str]) -> None:
+    """Call by call, the wrapped reference's stderr is the reference's: each box whole and with its own call,
+    nothing for a refused call; the wait costs the relay's lag, never the whole settle limit per call."""
+    rounds = 10
+    expected, _ = _stderrs(REFERENCE, rounds)
+    got, waited = _stderrs(wrapped, rounds)
+    wrong = [index for index, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
+    assert not wrong, f"calls {wrong[:10]} differ, first: {expected[wrong[0]]!r} against {got[wrong[0]]!r}"
+    assert waited < rounds * len(ACCEPTED) * SETTLE_LIMIT / 4, f"{waited:.1f} s waiting for late stderr"
+
+
+def test_compare_of_the_reference_and_its_stderr_relay_finds_no_difference_every_time(
+    compares: dict[str, Ran],
+) -> None:
+    """Three times with `--seed 7` (before: exit 1, then 0, then 0; with a 5-30 ms relay, exit 1 three times),
+    and once behind a shell wrapper."""
+    for name, ran in compares.items():
+        assert ran.code == 0, f"{name}: exit {ran.code}\n{ran.stdout[-3000:]}{ran.stderr[-2000:]}"
+        assert ran.report["comparison"]["differences"] == [], name
+
+
+def test_a_run_against_the_relay_gives_the_references_verdicts(relay_run: tuple[Ran, Ran]) -> None:
+    reference, relay = relay_run
+    assert reference.code == 0, reference.stdout[-3000:] + reference.stderr[-2000:]
+    assert relay.code == 0, relay.stdout[-3000:] + relay.stderr[-2000:]
+    differ = {record: (verdict, relay.verdicts().get(record))
+              for record, verdict in reference.verdicts().items() if relay.verdicts().get(record) != verdict}
+    assert not differ, differ
