@@ -112,3 +112,18 @@ def test_nothing_is_replayed_when_the_search_saw_exactly_the_baseline() -> None:
     replay = replay_pinned(verdicts, BASELINE, CANONICAL, sign=sign, sign_original=sign_original)
     assert replay == PinnedReplay()
     assert asked == [] and asked_original == []
+
+
+def test_unreliable_only_until_a_fresh_process_reproduces() -> None:
+    """An example that failed, then passed when run again on the shared process is "unreliable" only while no
+    fresh process reproduced the departure (issue 43: ABS-11 of the sorted-branches fork: two calls)."""
+    from conformance.core.failure_text import UNRELIABLE
+    from conformance.gate.evidence import _reliable
+    from conformance.report.model import Evidence
+
+    reason = f"{UNRELIABLE}: OBJ-4/a1 contradicted: labels ['alpha', 'zeta']"
+    reproduced = Evidence(reproduced=True, original_spec="npm:0.6.2")
+    assert _reliable(reason, Evidence(reproduced=False, original_spec="npm:0.6.2")) == reason
+    said = _reliable(reason, reproduced)
+    assert "unreliable" not in said and said.startswith("OBJ-4/a1 contradicted") and "reproduced" in said
+    assert _reliable("labels differ", reproduced) == "labels differ"
