@@ -217,9 +217,12 @@ _OPENING: Final[tuple[dict[str, object], ...]] = (
     {"thought": "a branch of a branch", "thoughtNumber": 3, "totalThoughts": 4, "nextThoughtNeeded": True,
      "branchFromThought": 2, "branchId": "alpha-beta"},
     {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
+    *({"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
+      for n in range(7, 17)),
 )
 """After the probe call: two labels out of key order (`zeta`, then `alpha`), a revision, a branch of a branch
-and a thoughtNumber above its total, the store-model checks' opening calls (suite/test_store.py)."""
+and a thoughtNumber above its total, the store-model checks' opening calls (suite/test_store.py); then plain
+calls up to sixteen retained thoughts, past a store capped at a small size."""
 
 
 def _opening_frames() -> list[str]:
@@ -320,12 +323,13 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
     tried: list[str] = []
+    spent: list[str] = []
     about = _about(cause.records)
     for test, frames in _candidates(cause, report):
         replayed = replays.get(frames, CAUSE_REPLAYS)
-        if replayed is None:
-            tried.append("the run's replay budget was spent on earlier causes")
-            break
+        if replayed is None:  # past the budget: a sequence an earlier cause replayed is still weighed
+            spent.append(test or "the example")
+            continue
         theirs, ours = replayed
         if isinstance(theirs, str):
             tried.append(f"the original could not replay it ({theirs})")
@@ -348,9 +352,16 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
+    budget = (f"not replayed, the report's replay budget spent on earlier causes: {', '.join(spent)}"
+              if spent else "")
+    if not tried:  # nothing was replayed for it: not a finding about state or timing (issue 43)
+        evidence = Evidence(reproduced=False, original_spec=replays.original.spec, why=budget,
+                            not_replayed=budget)
+        return cause.model_copy(update={"example": [], "evidence": evidence})
     evidence = Evidence(
-        reproduced=False, original_spec=replays.original.spec,
-        why="no sequence reproduced it on fresh processes (" + "; ".join(tried)
+        reproduced=False, original_spec=replays.original.spec, not_replayed=budget,
+        why="no sequence reproduced it on fresh processes ("
+        + "; ".join([*tried, *([budget] if spent else [])])
         + "): it needs state the shared process built up, or timing",
     )
     return cause.model_copy(update={"example": [], "evidence": evidence})
