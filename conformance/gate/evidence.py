@@ -217,12 +217,15 @@ _OPENING: Final[tuple[dict[str, object], ...]] = (
     {"thought": "a branch of a branch", "thoughtNumber": 3, "totalThoughts": 4, "nextThoughtNeeded": True,
      "branchFromThought": 2, "branchId": "alpha-beta"},
     {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
+    {"thought": "a padded label", "thoughtNumber": 4, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": " padded "},
     *({"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
       for n in range(7, 17)),
 )
-"""After the probe call: two labels out of key order (`zeta`, then `alpha`), a revision, a branch of a branch
-and a thoughtNumber above its total, the store-model checks' opening calls (suite/test_store.py); then plain
-calls up to sixteen retained thoughts, past a store capped at a small size."""
+"""After the probe call: two labels out of key order (`zeta`, then `alpha`), a revision, a branch of a branch,
+a thoughtNumber above its total and a padded label, the store-model checks' opening calls
+(suite/test_store.py); then plain calls up to sixteen retained thoughts, past a store capped at a small
+size."""
 
 
 def _opening_frames() -> list[str]:
