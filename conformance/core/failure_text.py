@@ -220,6 +220,10 @@ def one_line(text: str, limit: int | None = None) -> str:
     return joined
 
 
+UNRELIABLE = "unreliable: an example failed, then passed when run again"
+"""A flaky example's message, until a fresh process reproduces the departure (`gate/evidence.py` then says
+so instead: the shared process's state, not the server, made the second run pass)."""
+
 
 def raised_message(exc: BaseException, exconly: str) -> str:
     """What a check raised, in its own words (`readable` of pytest's `exconly`); for an example hypothesis
@@ -227,5 +231,5 @@ def raised_message(exc: BaseException, exconly: str) -> str:
     if isinstance(exc, Flaky):
         inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
         first = next((readable(str(e)) for e in inner if readable(str(e))), "")
-        return "unreliable: an example failed, then passed when run again" + (f": {first}" if first else "")
+        return UNRELIABLE + (f": {first}" if first else "")
     return readable(exconly)

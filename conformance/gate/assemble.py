@@ -9,6 +9,7 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
+from conformance.gate.pinned import PinnedReplay, replay_pinned
 from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
@@ -42,9 +43,12 @@ def assemble_report(
     sign: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
     not_selected: Collection[str] = (),
     strict: bool = False,
+    sign_original: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
-    gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails)."""
+    gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails). With
+    `sign_original` too (the original's signatures), the baseline's pinned witnesses are replayed before the
+    gate judges stale and new departures (gate/pinned.py)."""
     ran = results is not None
     results = with_preflight_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
@@ -56,8 +60,11 @@ def assemble_report(
         for rv in verdicts
     ]
     left_out = set(not_selected)
-    gate = evaluate_gate([rv for rv in verdicts if rv.id not in left_out], baseline,
-                         baseline_path=baseline_path, canonical=canonical, strict=strict)
+    weighed = [rv for rv in verdicts if rv.id not in left_out]
+    replay = (replay_pinned(weighed, baseline, canonical, sign=sign, sign_original=sign_original)
+              if sign is not None and sign_original is not None and ran else PinnedReplay())
+    gate = evaluate_gate(weighed, baseline, baseline_path=baseline_path, canonical=canonical, strict=strict,
+                         reobserved=replay.reobserved, covered=replay.covered)
     if not seen.preflight.ok or not ran or run.interrupted:
         gate = Gate(
             baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed,

@@ -254,10 +254,16 @@ def evaluate_gate(
     baseline_path: str | None,
     canonical: Mapping[str, str],
     strict: bool = False,
+    reobserved: Mapping[str, str] | None = None,
+    covered: Mapping[str, str] | None = None,
 ) -> Gate:
     """Pass exactly when the observed departures (deviates, error) are the baseline's, verdict for verdict,
     and every pinned departure still shows the behaviour signature it was pinned with; `strict` also fails
-    every weighed entry whose reason still says TODO."""
+    every weighed entry whose reason still says TODO. `reobserved` (listed records the search saw hold whose
+    pinned witness still departs, `gate/pinned.py`) are not stale; `covered` (unlisted departures that are an
+    entry's pinned difference, mapped to that entry) are not new."""
+    reobserved = reobserved or {}
+    covered = covered or {}
     expected_by_id = canonical_entries(baseline, canonical) if baseline is not None else {}
     owners = folded_owners(baseline, canonical) if baseline is not None else {}
     expected: list[GateEntry] = []
@@ -273,6 +279,15 @@ def evaluate_gate(
         if entry is not None and strict and TODO_REASON.match(entry.reason):
             unexplained.append(GateEntry(record=rv.id, verdict=rv.verdict, expected=entry.verdict,
                                          reason=entry.reason, folded_under=owners.get(rv.id)))
+        if entry is None and departs and rv.id in covered:
+            owner = expected_by_id.get(covered[rv.id])
+            expected.append(GateEntry(
+                record=rv.id, verdict=rv.verdict, expected=rv.verdict,
+                reason=owner.reason if owner is not None else "", folded_under=covered[rv.id],
+                witnessed=f"not listed, but its difference is {covered[rv.id]}'s pinned one: this "
+                          f"run's root causes put it under {covered[rv.id]} and its own witness does not "
+                          "differ from the original's"))
+            continue
         if entry is None:
             if departs:
                 row = GateEntry(record=rv.id, verdict=rv.verdict, expected="holds", reason=rv.reason)
@@ -296,6 +311,8 @@ def evaluate_gate(
             else:
                 before, after = changed_answers(entry.witness, rv.witness)
                 changed.append(row.model_copy(update={"before": before, "after": after}))
+        elif rv.verdict == "holds" and rv.id in reobserved:
+            expected.append(row.model_copy(update={"witnessed": reobserved[rv.id]}))
         elif rv.verdict == "holds":
             stale.append(row)
         else:

@@ -22,7 +22,7 @@ from typing import Final
 
 from conformance.catalog.records import default_catalog
 from conformance.core.differences import FieldDifference, explain, said, text_difference
-from conformance.core.failure_text import check_name
+from conformance.core.failure_text import UNRELIABLE, check_name
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
@@ -189,7 +189,9 @@ def _which(index: int, answers: list[_Answer]) -> str:
 
 
 def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:
-    """The cause's own example, then its records' and the records it explains, then the probe call."""
+    """The cause's own example, then its records' and the records it explains, then the fixed opening calls
+    (`_opening_frames`): a change the search reached only through the shared process's state is still
+    replayed on a fresh process before the report calls it not reproduced (issue 43)."""
     found: list[tuple[str, list[str]]] = []
     if cause.example:
         found.append((cause.test or "", list(cause.example)))
@@ -198,8 +200,7 @@ def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]
         ce = by_id[record].counterexample if record in by_id else None
         if ce is not None and ce.replay and all(ce.replay != f for _, f in found):
             found.append((ce.test, list(ce.replay)))
-    found.append(("the probe call on a fresh process", _probe_frames()))
-    return found[:MAX_CANDIDATES]
+    return [*found[:MAX_CANDIDATES - 1], (OPENING_SOURCE, _opening_frames())]
 
 
 def _probe_frames() -> list[str]:
@@ -212,6 +213,37 @@ def _probe_frames() -> list[str]:
         json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                     "params": {"name": TOOL, "arguments": dict(PROBE_ARGUMENTS)}}, separators=compact),
     ]
+
+
+OPENING_SOURCE: Final = "the fixed opening calls on a fresh process"
+_OPENING: Final[tuple[dict[str, object], ...]] = (
+    {"thought": "branch zeta", "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "zeta"},
+    {"thought": "branch alpha", "thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "alpha"},
+    {"thought": "a revision", "thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "isRevision": True, "revisesThought": 1},
+    {"thought": "a branch of a branch", "thoughtNumber": 3, "totalThoughts": 4, "nextThoughtNeeded": True,
+     "branchFromThought": 2, "branchId": "alpha-beta"},
+    {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
+    {"thought": "a padded label", "thoughtNumber": 4, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": " padded "},
+    *({"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
+      for n in range(7, 17)),
+)
+"""After the probe call: two labels out of key order (`zeta`, then `alpha`), a revision, a branch of a branch,
+a thoughtNumber above its total and a padded label, the store-model checks' opening calls
+(suite/test_store.py); then plain calls up to sixteen retained thoughts, past a store capped at a small
+size."""
+
+
+def _opening_frames() -> list[str]:
+    """The probe call, then `_OPENING`, each a tools/call of its own."""
+    compact = (",", ":")
+    return [*_probe_frames(), *(
+        json.dumps({"jsonrpc": "2.0", "id": index, "method": "tools/call",
+                    "params": {"name": TOOL, "arguments": arguments}}, separators=compact)
+        for index, arguments in enumerate(_OPENING, start=2))]
 
 
 _TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
@@ -364,12 +396,13 @@ def _difference_key(difference: str) -> str:
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
     tried: list[str] = []
+    spent: list[str] = []
     about = _about(cause.records)
     for test, frames in _candidates(cause, report):
         replayed = replays.get(frames, CAUSE_REPLAYS)
-        if replayed is None:
-            tried.append("the run's replay budget was spent on earlier causes")
-            break
+        if replayed is None:  # past the budget: a sequence an earlier cause replayed is still weighed
+            spent.append(test or "the example")
+            continue
         theirs, ours = replayed
         if isinstance(theirs, str):
             tried.append(f"the original could not replay it ({theirs})")
@@ -393,9 +426,16 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
+    budget = (f"not replayed, the report's replay budget spent on earlier causes: {', '.join(spent)}"
+              if spent else "")
+    if not tried:  # nothing was replayed for it: not a finding about state or timing (issue 43)
+        evidence = Evidence(reproduced=False, original_spec=replays.original.spec, why=budget,
+                            not_replayed=budget)
+        return cause.model_copy(update={"example": [], "evidence": evidence})
     evidence = Evidence(
-        reproduced=False, original_spec=replays.original.spec,
-        why="no sequence reproduced it on fresh processes (" + "; ".join(tried)
+        reproduced=False, original_spec=replays.original.spec, not_replayed=budget,
+        why="no sequence reproduced it on fresh processes ("
+        + "; ".join([*tried, *([budget] if spent else [])])
         + "): it needs state the shared process built up, or timing",
     )
     return cause.model_copy(update={"example": [], "evidence": evidence})
@@ -438,8 +478,19 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
         found = _record_evidence(rv, by_record.get(rv.id), replays)
         if found is not None:
             evidenced[rv.id] = found
-    return [rv.model_copy(update={"evidence": evidenced[rv.id]}) if rv.id in evidenced else rv
-            for rv in report.records]
+    return [rv.model_copy(update={"evidence": evidenced[rv.id],
+                                  "reason": _reliable(rv.reason, evidenced[rv.id])})
+            if rv.id in evidenced else rv for rv in report.records]
+
+
+def _reliable(reason: str, evidence: Evidence) -> str:
+    """"Unreliable" only while no fresh process reproduced the departure: once one did, the example passing
+    when run again on the shared process was that process's state, and the reason says so (issue 43)."""
+    if not (evidence.reproduced and reason.startswith(UNRELIABLE)):
+        return reason
+    rest = reason[len(UNRELIABLE):].removeprefix(": ")
+    said = "reproduced on fresh processes (its example on the shared process passed when run again)"
+    return f"{rest} ({said})" if rest else said
 
 
 def _shared(rv: RecordVerdict, cause: RootCause, note: Mapping[str, str]) -> Evidence | None:
@@ -488,6 +539,15 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
+        opening = _opening_frames()
+        again = replays.get(opening) if frames != opening else None
+        if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
+            found = _compared(again[0], again[1], about)
+            if found is not None:
+                pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
+                why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
+                return pair.model_copy(update={"example": opening, "why": why})
+            miss += f"; nor {OPENING_SOURCE}"
     return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")
 

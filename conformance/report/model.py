@@ -227,6 +227,11 @@ class GateEntry(_Frozen):
         description="/5: the baseline entry this departure is folded under (its `explains`), whose reason it "
         "shares; null for an entry of its own",
     )
+    witnessed: str | None = Field(
+        default=None,
+        description="/5: why a departure the search did not reach, or one the baseline does not list, is "
+        "expected: its pinned witness re-observed on a fresh process, or an entry's pinned difference",
+    )
     before: list[WitnessAnswer] = Field(
         default_factory=list, description="departure changed: the baseline's witness answers that differ"
     )

@@ -33,7 +33,8 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
         if gate.expected:
             return (
                 f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
-                f"{', behaving as pinned' if gate.baseline is not None else ''}{advisory}"
+                f"{', behaving as pinned' if gate.baseline is not None else ''}"
+                f"{_witnessed_clause(gate)}{advisory}"
             )
         return f"gate passed: no {'gating ' if advisory else ''}record departs{advisory}"
     parts = [f"the run stopped early ({interrupted}), its unfinished records not run"] if interrupted else []
@@ -115,6 +116,20 @@ def records_checked(report: Report) -> str:
     return f"{checked} record{'s' if checked != 1 else ''} checked: {', '.join(found)}{rest}"
 
 
+def _witnessed_clause(gate: Gate) -> str:
+    """The expected departures the baseline's pinned witnesses vouched for (`gate/pinned.py`), named."""
+    reobserved = [e.record for e in gate.expected if e.witnessed is not None and e.verdict == "holds"]
+    covered = [e.record for e in gate.expected if e.witnessed is not None and e.verdict != "holds"]
+    said = []
+    if reobserved:
+        said.append(f"{', '.join(reobserved)} re-observed by {'its' if len(reobserved) == 1 else 'their'} "
+                    "pinned witness on a fresh process")
+    if covered:
+        said.append(f"{', '.join(covered)} covered by the entry whose pinned difference "
+                    f"{'it shows' if len(covered) == 1 else 'they show'}")
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def departures_sentence(gate: Gate, departing: int) -> str:
     """The departures as the gate weighed them: new ones (not in the baseline) fail it, accepted ones
     (declared in the baseline, behaving as pinned) do not. Never says "failing" of a gate that passed."""
@@ -130,9 +145,11 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     if gate.baseline is None:
         return f"{noun}, {'all new' if departing > 1 else 'new'} (no baseline given)"
     new = len(gate.unexpected)
-    accepted = len(gate.expected)
+    accepted = sum(e.verdict != "holds" for e in gate.expected)
+    covered = sum(e.witnessed is not None and e.verdict != "holds" for e in gate.expected)
     parts = [f"{new} new (not in the baseline)" if new else "0 new",
-             f"{accepted} accepted (declared in the baseline)"]
+             f"{accepted} accepted (declared in the baseline"
+             + (f", {covered} of them as an entry's pinned difference)" if covered else ")")]
     if gate.changed:
         parts.append(f"{len(gate.changed)} declared but changed since pinned")
     if advisory:

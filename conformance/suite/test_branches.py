@@ -43,6 +43,7 @@ _branch_froms = st.one_of(st.just(OMIT), falsy_values, truthy_values, st.integer
 @example(envelope=Envelope("t", 1, 1, True), branch_id=7, branch_from=1)
 @example(envelope=Envelope("t", 1, 1, True), branch_id={"k": 1}, branch_from="yes")
 @example(envelope=Envelope("t", 1, 1, True), branch_id="main", branch_from=1)
+@example(envelope=Envelope("t", 1, 1, True), branch_id=" padded ", branch_from=1)
 def test_label_recorded_when_both_fields_truthy(
     label_server: LabelServer, envelope: Envelope, branch_id: JSON | Omitted, branch_from: JSON | Omitted
 ) -> None:

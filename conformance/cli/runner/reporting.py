@@ -73,6 +73,7 @@ class RunReport:
         why: str,
         sign: Signer | None = None,
         run: RunInfo | None = None,
+        sign_original: Signer | None = None,
     ) -> Report:
         """Judge, assemble and write the report; `why` is what records no test ran say (a stop overrides);
         `run`, when given, is what the report says of the run (a merge's, from its shards)."""
@@ -99,6 +100,7 @@ class RunReport:
             findings=self.findings,
             not_run_reason=why,
             sign=sign,
+            sign_original=sign_original,
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
         )

@@ -1,0 +1,76 @@
+"""A gate that does not flap (issue 43), on the fork that returns its branch ids sorted: a baseline written
+under one seed passes under another, the original under the fork's name is stale, and the departure is
+reproduced on a fresh process, never called unreliable.
+
+Real processes: npm:0.6.2's dist/index.js patched (`branch-labels-sorted`, tests/modified_servers/) and the
+unmodified original under the same package name, each run by the command line (dev profile).
+`python -m benchmarks.flap` measures the same over more forks, seeds and the ci profile.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.report.model import Report
+from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
+
+REPO = Path(__file__).resolve().parents[2]
+SORTED = next(m for m in load_modifications() if m.id == "branch-labels-sorted")
+
+
+def _run(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tuple[int, Report]:
+    argv = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", "dev",
+            "--seed", str(seed), "--out", str(out)]
+    if baseline is not None:
+        argv += ["--baseline", str(baseline)]
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
+    assert (out / "report.json").is_file(), proc.stderr[-2000:]
+    return proc.returncode, Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Report]:
+    """The sorted fork's seed-1 run and the baseline written from it (its reason filled in)."""
+    folder = tmp_path_factory.mktemp("sorted")
+    spec = target_spec(materialize(SORTED, folder / "server"))
+    _, report = _run(spec, folder / "seed-1", 1)
+    baseline = folder / "baseline.yaml"
+    subprocess.run([sys.executable, "-m", "conformance", "baseline", str(folder / "seed-1" / "report.json"),
+                    "-o", str(baseline)], cwd=REPO, check=True, capture_output=True)
+    baseline.write_text(baseline.read_text(encoding="utf-8").replace("TODO say why", "we sort the labels"),
+                        encoding="utf-8")
+    return folder, baseline, report
+
+
+def test_the_sorted_departure_is_reproduced_on_a_fresh_process(written: tuple[Path, Path, Report]) -> None:
+    _, _, report = written
+    by_id = {rv.id: rv for rv in report.records}
+    assert by_id["OBJ-4/a1"].verdict == "deviates"
+    [cause] = [c for c in report.root_causes if c.records[0] == "OBJ-4/a1"]
+    assert cause.evidence is not None and cause.evidence.reproduced, cause.evidence
+    assert "branches" in cause.evidence.differences[0], cause.evidence.differences
+    for record in ("OBJ-1/a1", "RTE-4", "ABS-11"):  # the store checks' opening calls reach them every seed
+        assert by_id[record].verdict == "deviates", (record, by_id[record].reason)
+    unreliable = [rv.id for rv in report.records if rv.reason.startswith("unreliable")]
+    assert not unreliable
+
+
+def test_the_baseline_holds_under_another_seed(written: tuple[Path, Path, Report]) -> None:
+    folder, baseline, _ = written
+    spec = target_spec(materialize(SORTED, folder / "server"))
+    code, report = _run(spec, folder / "seed-11", 11, baseline)
+    assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
+
+
+def test_the_original_under_the_forks_name_is_stale(written: tuple[Path, Path, Report]) -> None:
+    folder, baseline, _ = written
+    undone = Modification(id=SORTED.id, set="tuning", change="the original", patches=(), primary=())
+    spec = target_spec(materialize(undone, folder / "original"))
+    code, report = _run(spec, folder / "original-11", 11, baseline)
+    assert code == 1
+    assert "OBJ-4/a1" in {e.record for e in report.gate.stale}
+    assert not report.gate.unexpected and not [e for e in report.gate.expected if e.witnessed]
