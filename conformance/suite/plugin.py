@@ -212,6 +212,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if state.shard is not None:
         state.costs = _shard_costs(profile)
+    state.era_meetings.advisory_as_xfail = state.results_dir is None
     config.stash[_STATE_KEY] = state
     state.unwatch = watch_examples(state.example_ended)
 
