@@ -13,7 +13,13 @@ from typing import Final
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.drivers.errors import DriverError, ProtocolViolation, ServerTimeout, TargetError
+from conformance.drivers.errors import (
+    DriverError,
+    ProtocolViolation,
+    ServerExited,
+    ServerTimeout,
+    TargetError,
+)
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
@@ -107,8 +113,8 @@ def _quiet(driver: WireDriver) -> str | None:
     while (left := until - time.monotonic()) > 0:
         try:
             line = driver.read_frame(left)
-        except ServerTimeout:
-            return None
+        except (ServerTimeout, ServerExited):
+            return None  # quiet to the end, or ended after answering: ABS-10's to judge, as before the watch
         try:
             driver.read_parsed(line)
         except ProtocolViolation as exc:
