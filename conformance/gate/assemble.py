@@ -13,7 +13,7 @@ from conformance.gate.pinned import PinnedReplay, replay_pinned
 from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
-from conformance.gate.verdicts import CatalogRecord, judge, judge_claims, summarize
+from conformance.gate.verdicts import CatalogRecord, is_advisory, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
 
 
@@ -103,8 +103,9 @@ def assemble_report(
 def signed(
     verdicts: Sequence[RecordVerdict], sign: Callable[[list[str]], Mapping[str, RecordSignature]]
 ) -> list[RecordVerdict]:
-    """Each departure with its behaviour signature and witness answers (others unchanged)."""
-    found = sign([rv.id for rv in verdicts if rv.verdict in DEPARTURES])
+    """Each departure with its behaviour signature and witness answers (others unchanged). An advisory one
+    (guidance the original departs from too) is not signed: a process met again for what never gates."""
+    found = sign([rv.id for rv in verdicts if rv.verdict in DEPARTURES and not is_advisory(rv)])
     return [
         rv.model_copy(update={"signature": found[rv.id].signature, "witness": found[rv.id].witness})
         if rv.id in found

@@ -31,6 +31,7 @@ def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
     """Record → its class in the gate (accepted, unexplained, unexpected, changed, stale, unconfirmed; a later
     class wins) and the entry."""
     classes = (
+        ("advisory", gate.advisory),
         ("accepted", gate.expected),
         ("unexplained", gate.unexplained),
         ("unexpected", gate.unexpected),
@@ -68,6 +69,12 @@ def _case(
             ET.SubElement(props, "property", {"name": name, "value": _text(value[:500])})
         pinned = "; its behaviour signature matches the pinned one" if rv.signature else ""
         detail.insert(0, f"{rv.verdict}, accepted by the baseline ({entry.reason}){pinned}")
+    elif klass == "advisory":  # guidance stated without a keyword: reported, not gating, so no failure
+        props = ET.SubElement(case, "properties")
+        ET.SubElement(props, "property", {"name": "verdict", "value": _text(rv.verdict)})
+        ET.SubElement(props, "property", {"name": "gate", "value": "advisory"})
+        detail.insert(0, f"{rv.verdict}, advisory: guidance stated without a keyword, not gating "
+                         f"({rv.reason})")
     elif departs and klass in ("", "unexpected") and rv.verdict == "error":
         error = ET.SubElement(case, "error", {"message": _text(one_line(rv.reason, 500)), "type": "error"})
         pair = f"\n\nthe pair: {evidence_text(evidence)}" if evidence is not None else ""
