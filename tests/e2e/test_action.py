@@ -146,6 +146,22 @@ def test_action_is_strict_about_unexplained_baseline_entries_by_default(
     assert lenient.code == 0, lenient.output[-4000:]
 
 
+def test_action_finds_the_baseline_where_the_readme_writes_it(
+    hostile_gate: Ran, tmp_path: Path, python_venv: Path
+) -> None:
+    """No `baseline` input: the checkout's `.conformance/baseline.yaml` (where the README, the terminal and
+    report.md write it) is the gate's baseline, its departures accepted."""
+    work = tmp_path / "found"
+    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o",
+                     str(work / ".conformance" / "baseline.yaml"))
+    assert wrote.code == 0, wrote.stderr
+    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
+    found = job(work, python_venv, target=fake("hostile"), profile="dev", args=args, transcripts="none",
+                cache="false", strict_baseline="false")
+    assert found.code == 0, found.output[-4000:]
+    assert "baseline: .conformance/baseline.yaml (found in the checkout" in found.output
+
+
 def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: Path) -> None:
     """Mode pull-request on 2026.7.4 → 2026.8.31 (base and head as a workflow would have built them): the
     job summary gets the headline table, the comment file stays under GitHub's limit and names what the
