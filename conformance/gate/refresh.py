@@ -67,7 +67,10 @@ def refresh(
     folded under it; `kept`'s other entries kept unless stale and dropped."""
     verdicts = {r.id: r.verdict for r in report.records}
     out = Refreshed(Baseline(project=project, target=report.target.spec))
-    departing = {rv.id: rv for rv in report.records if rv.verdict in DEPARTED}
+    # An advisory departure (guidance, not gating) is written only when the baseline already declares it: a
+    # reason to fill in (TODO fails --strict-baseline) for what never fails the gate would be a trap.
+    advisory = {e.record for e in report.gate.advisory} - set(kept)
+    departing = {rv.id: rv for rv in report.records if rv.verdict in DEPARTED and rv.id not in advisory}
     under = folded_under(report, set(departing))
     entries: list[BaselineEntry] = []
     for rv in departing.values():

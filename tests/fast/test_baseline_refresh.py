@@ -174,3 +174,21 @@ def test_one_entry_per_root_cause_with_its_departures_folded_under_it(
     assert gate.passed and {e.record for e in gate.expected} == {cause, *explained}
     strict = evaluate_gate(report.records, reloaded, baseline_path="b.yaml", canonical=CANONICAL, strict=True)
     assert strict.passed == bool(told)
+
+
+def test_an_advisory_departure_is_written_only_when_the_baseline_already_declares_it() -> None:
+    """A guidance departure never gates: `baseline -o` leaves it out (its TODO reason would fail
+    --strict-baseline for nothing); an entry a human already wrote for it is kept."""
+    report = with_verdicts({IDS[0]: "deviates"})
+    advisory = report.records[0].model_copy(update={"id": "SPEC-12", "kind": "spec", "verdict": "deviates"})
+    report = report.model_copy(update={"records": [*report.records, advisory]})
+    gate = evaluate_gate(report.records, None, baseline_path=None, canonical=CANONICAL)
+    assert [e.record for e in gate.advisory] == ["SPEC-12"]
+    report = report.model_copy(update={"gate": gate})
+    written = refresh(report, PROJECT, {}, drop_stale=False).baseline
+    records = {e.record for e in written.deviations}
+    assert "SPEC-12" not in records and IDS[0] in records
+    why = "we answer unknown tools as results, as 0.6.2 does"
+    declared = {"SPEC-12": BaselineEntry(record="SPEC-12", reason=why)}
+    kept = refresh(report, PROJECT, declared, drop_stale=False).baseline
+    assert [e.reason for e in kept.deviations if e.record == "SPEC-12"] == [declared["SPEC-12"].reason]
