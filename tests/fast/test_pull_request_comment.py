@@ -92,3 +92,20 @@ def test_mentions_from_the_servers_ping_nobody() -> None:
     assert not re.search(r"(?<![\w`])@[A-Za-z0-9]", _prose(body)), _prose(body)[:1500]
     assert "@&#8203;octocat" in body and "@&#8203;acme/security\\-team" in body
     assert "@&#8203;everyone\\-here" in headline_table(hostile)
+
+
+def test_every_command_the_comment_prints_parses_as_written() -> None:
+    """The comment's commands (its rerun line) paste as they are: a code span read by a shell gives the same
+    words, and the command line's own parser takes them (running a compare is the e2e tier's)."""
+    import re
+    import shlex
+
+    from conformance.cli.main import build_parser
+
+    body = comment_body(_report(set()), COMMENT_LIMIT)
+    commands = re.findall(r"(?<!`)`(python -m conformance [^`\n]+)`", body)
+    assert commands, body[-600:]
+    for command in commands:
+        argv = shlex.split(command)
+        assert argv[:3] == ["python", "-m", "conformance"], command
+        build_parser().parse_args(argv[3:])  # exits (a SystemExit) on an option it does not know
