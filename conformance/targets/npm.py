@@ -311,32 +311,30 @@ def _npm_failure(stderr: str, package: str, version: str) -> str:
     return f"npm install {package}@{version} failed"
 
 
-def tarball_url(npm: str, package: str, version: str) -> str:
-    """Where the registry keeps `package@version`'s tarball (`npm view … dist.tarball`)."""
+def _npm_view(npm: str, package: str, version: str, field: str) -> str | None:
+    """One field of `npm view package@version`, or None when npm answered with an error."""
     try:
         done = subprocess.run(
-            [npm, "view", f"{package}@{version}", "dist.tarball"],
+            [npm, "view", f"{package}@{version}", field],
             capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError) as exc:
         raise TargetError(f"cannot ask the npm registry about {package}@{version}: {exc}") from None
-    url = done.stdout.strip()
-    if done.returncode != 0 or not url.startswith(("https://", "http://")):
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def tarball_url(npm: str, package: str, version: str) -> str:
+    """Where the registry keeps `package@version`'s tarball (`npm view … dist.tarball`)."""
+    url = _npm_view(npm, package, version, "dist.tarball")
+    if url is None or not url.startswith(("https://", "http://")):
         raise TargetError(f"the npm registry names no tarball for {package}@{version}")
     return url
 
 
 def registry_integrity(npm: str, package: str, version: str) -> str:
     """The sha512 integrity the registry publishes for `package@version`'s tarball (`dist.integrity`)."""
-    try:
-        done = subprocess.run(
-            [npm, "view", f"{package}@{version}", "dist.integrity"],
-            capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise TargetError(f"cannot ask the npm registry about {package}@{version}: {exc}") from None
-    integrity = done.stdout.strip()
-    if done.returncode != 0 or not re.fullmatch(r"sha512-[A-Za-z0-9+/]+={0,2}", integrity):
+    integrity = _npm_view(npm, package, version, "dist.integrity")
+    if integrity is None or not re.fullmatch(r"sha512-[A-Za-z0-9+/]+={0,2}", integrity):
         raise TargetError(f"the npm registry names no sha512 integrity for {package}@{version}")
     return integrity
 

@@ -128,12 +128,18 @@ def store_metadata(path: Path, metadata: RegistryMetadata) -> None:
     Installs of several releases of one package run side by side (CI does) and each may fetch the
     metadata: a shared scratch name let one writer move another's file away mid-write.
     """
+    write_model(path, metadata)
+
+
+def write_model(path: Path, model: BaseModel) -> None:
+    """`model` as JSON into `path` whole, through a scratch file of this writer's own (a name `mkstemp`
+    makes, so writers in threads of one process never share one), renamed over `path` once complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{METADATA}.", suffix=".tmp", dir=path.parent)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     scratch = Path(name)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(metadata.model_dump_json(indent=2) + "\n")
+            out.write(model.model_dump_json(indent=2) + "\n")
         scratch.replace(path)
     except BaseException:
         scratch.unlink(missing_ok=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Final
 
@@ -19,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from conformance.core.errors import InputError
 from conformance.core.inputs import read_model
 from conformance.drivers.errors import TargetError
+from conformance.targets.npm_registry import write_model
 
 STATE_ENV: Final = "SEQTHINK_CONFORMANCE_STATE"
 RECORD_FORMAT: Final = "seqthink-install-record/1"
@@ -84,14 +84,4 @@ def read_record(state: Path, install_dir: Path) -> InstallRecord | None:
 
 def write_record(state: Path, record: InstallRecord) -> None:
     """Write the record whole, through a scratch file of this writer's own."""
-    path = record_path(state, Path(record.install_dir))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    scratch = Path(name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(record.model_dump_json(indent=2) + "\n")
-        scratch.replace(path)
-    except BaseException:
-        scratch.unlink(missing_ok=True)
-        raise
+    write_model(record_path(state, Path(record.install_dir)), record)
