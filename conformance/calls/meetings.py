@@ -302,7 +302,8 @@ def _cancellation(driver: WireDriver, era: Era) -> list[JSON]:
                 driver.abandon(CANCELLED_ID)
                 return frames
             tail = driver.stderr_tail()
-            raise ServerTimeout("tools/list after a cancelled call", driver.timeout, stderr_tail=tail) from None
+            what = "tools/list after a cancelled call"
+            raise ServerTimeout(what, driver.timeout, stderr_tail=tail) from None
         try:
             frame = read_served(line, "reply to a cancelled call", limit=max(driver.max_frame, SERVED_BYTES))
         except Unreadable as exc:

@@ -695,8 +695,8 @@ class WireDriver(Managed):
             raise
 
     def abandon(self, request_id: int) -> None:
-        """Stop waiting for `request_id` (sent with `send_raw`): a late response to it is skipped, not taken for
-        another request's answer."""
+        """Stop waiting for `request_id` (sent with `send_raw`): a late response to it is skipped, not taken
+        for another request's answer."""
         self._abandoned.add(request_id)
 
     def read_parsed(self, line: bytes) -> dict[str, JSON]:

@@ -47,7 +47,7 @@ UNSUPPORTED_PROTOCOL_VERSION)."""
 TOOL_NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 CACHE_SCOPES: Final = ("public", "private")
 REQUEST_CANCELLED: Final = -32800
-"""The code JSON-RPC servers commonly answer a cancelled request with (LSP's RequestCancelled); MCP defines none."""
+"""The code servers commonly answer a cancelled request with (LSP's RequestCancelled); MCP defines none."""
 HANDLE_ENDINGS: Final = ("Id", "_id", "ID")
 """Endings of a member's name that mark a handle a server may hand out afresh with each answer."""
 DIALECTS: Final = {
@@ -466,8 +466,8 @@ def _state_by_identifier(meeting: Meeting) -> str | None:
     before, again = _answer_of(first), _answer_of(meeting.repeated_call)
     if before != again:
         return (f"the same call {_short(arguments, 160)}, no identifier in it, was answered"
-                f" {_short(before, 220)} first and {_short(again, 220)} after the meeting's other calls: state kept"
-                " across requests that no identifier the client passed names")
+                f" {_short(before, 220)} first and {_short(again, 220)} after the meeting's other calls:"
+                " state kept across requests that no identifier the client passed names")
     return None
 
 
@@ -478,7 +478,8 @@ def _no_response_after_cancel(meeting: Meeting) -> str | None:
     the notification, which every revision allows: nothing is shown."""
     order = [frame.get("id") for frame in meeting.cancellation if isinstance(frame, dict)]
     if AFTER_CANCEL_ID not in order:
-        return f"the tools/list written after the notification was not answered: {_short(meeting.cancellation)}"
+        return (f"the tools/list written after the notification was not answered:"
+                f" {_short(meeting.cancellation)}")
     if CANCELLED_ID not in order:
         return None
     response = next(f for f in meeting.cancellation if isinstance(f, dict) and f.get("id") == CANCELLED_ID)
@@ -486,14 +487,15 @@ def _no_response_after_cancel(meeting: Meeting) -> str | None:
     code = error.get("code") if isinstance(error, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
     if code == REQUEST_CANCELLED or (isinstance(message, str) and "cancel" in message.lower()):
-        return f"the cancelled tools/call was answered with an error about its cancellation: {_short(response)}"
+        return (f"the cancelled tools/call was answered with an error about its cancellation:"
+                f" {_short(response)}")
     if order.index(CANCELLED_ID) > order.index(AFTER_CANCEL_ID):
-        return (f"the cancelled tools/call was answered {_short(_reply_of(response), 200)} after the tools/list"
-                f" written after the notification (within {CANCEL_GRACE:g} s of it): the server had read the"
-                " notification and still answered the call")
+        return (f"the cancelled tools/call was answered {_short(_reply_of(response), 200)} after the"
+                f" tools/list written after the notification (within {CANCEL_GRACE:g} s of it): the server"
+                " had read the notification and still answered the call")
     raise NotApplicable("the cancelled tools/call was answered before the request written after the"
-                        " notification: it may have finished before the server read the notification, the race"
-                        " the revision allows; nothing shown")
+                        " notification: it may have finished before the server read the notification,"
+                        " the race the revision allows; nothing shown")
 
 
 CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {

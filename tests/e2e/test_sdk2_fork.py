@@ -18,7 +18,7 @@ import pytest
 
 from conformance.calls.meetings import Meeting, meet
 from conformance.core.eras import AUTO, ERAS, era_named
-from conformance.suite.spec_checks import verdicts
+from conformance.suite.spec_checks import CHECKS, verdicts
 from conformance.targets.specs import resolve_target
 from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
 
@@ -77,6 +77,12 @@ def test_the_fork_is_judged_by_the_stateless_revision(
     release = verdicts(meetings["npm:2026.8.31", "2026-07-28"])
     assert release.pop("SPEC-20") == "holds"
     assert set(release.values()) == {"n/a"}, release
+    # Held to them anyway (the checks themselves on what its 2026-07-28 client met), the release departs from
+    # SPEC-23 as the fork does, its history being one per process, and withholds a cancelled call's answer.
+    met = meetings["npm:2026.8.31", "2026-07-28"]
+    found = CHECKS["SPEC-23"](met)
+    assert found is not None and '"thoughtHistoryLength": 3' in found, found
+    assert CHECKS["SPEC-25"](met) is None
 
 
 def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_path: Path) -> None:

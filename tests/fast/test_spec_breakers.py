@@ -121,16 +121,17 @@ def test_python_sdk_pinned_to_2026_07_28_meets_the_breaker_and_fails_on_an_old_w
 
 
 def test_a_history_the_client_names_is_state_by_identifier() -> None:
-    """SPEC-23 holds on a server keeping a history per `historyId` the client passes, and that server does keep
-    state across requests (the same identifier twice: lengths 1, then 2), so the check weighs what reaches
-    the state, not whether there is any; one history per process departs."""
+    """SPEC-23 holds on a server keeping a history per `historyId` the client passes, and that server does
+    keep state across requests (the same identifier twice: lengths 1, then 2), so the check weighs what
+    reaches the state, not whether there is any; one history per process departs."""
     from conformance.drivers.wire import WireDriver
 
     judge("SPEC-23", _met(("history-by-id",), "2026-07-28"))
     target = resolve_target("cmd:" + shlex.join(command("spec_breaker", "--break", "history-by-id")))
     with WireDriver(target.command, timeout=20, era=era_named("2026-07-28")) as driver:
         driver.connect()
-        texts = [driver.call_tool("sequentialthinking", {"thought": "t", "historyId": "h"}).text for _ in "ab"]
+        named = {"thought": "t", "historyId": "h"}
+        texts = [driver.call_tool("sequentialthinking", named).text for _ in "ab"]
     assert texts == ['{"thoughtHistoryLength": 1}', '{"thoughtHistoryLength": 2}'], texts
     with pytest.raises(SpecDeparture, match="thoughtHistoryLength"):
         judge("SPEC-23", _met(("process-history",), "2026-07-28"))

@@ -19,7 +19,7 @@ that meets every spec record, until `--break NAME` (repeatable) breaks one requi
   process-history      one thought history per process: each call answers its length (SPEC-23)
   history-by-id        one history per `historyId` the client passes, a call naming none its own (holds)
   answer-cancelled     a request cancelled in the chunk that brings it is answered anyway, 0.2 s later,
-                       as a server running calls concurrently and ignoring cancellation does (SPEC-24, SPEC-25)
+                       as a server running calls concurrently and ignoring cancels does (SPEC-24, SPEC-25)
   cancel-error         such a request is answered at once with error -32800 "Request cancelled" (SPEC-24, 25)
 
 Unbroken, it keeps no state between requests and, as the TypeScript SDK does, reads a chunk of stdin whole
