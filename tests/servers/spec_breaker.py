@@ -18,7 +18,7 @@ that meets every spec record, until `--break NAME` (repeatable) breaks one requi
   ignore-eof           keeps running when its stdin closes (SPEC-22)
   process-history      one thought history per process: each call answers its length (SPEC-23)
   history-by-id        one history per `historyId` the client passes, a call naming none its own (holds)
-  answer-cancelled     a request cancelled in the chunk that brings it is answered anyway, 0.2 s later,
+  answer-cancelled     a request cancelled in the chunk that brings it is answered anyway, 0.05 s later,
                        as a server running calls concurrently and ignoring cancels does (SPEC-24, SPEC-25)
   cancel-error         such a request is answered at once with error -32800 "Request cancelled" (SPEC-24, 25)
 
@@ -45,7 +45,7 @@ BREAKS = ("unknown-tool-result", "no-tools-capability", "validation-as-error", "
           "meta-unchecked", "log-always", "reserved-code", "bad-tool-name", "no-requested",
           "draft07-output", "output-invalid", "array-output", "garbage-stdout", "shuffled-tools",
           "ignore-eof", "process-history", "history-by-id", "answer-cancelled", "cancel-error")
-LATE = 0.2
+LATE = 0.05
 """Seconds after which `answer-cancelled` answers a cancelled request."""
 WRITING = threading.Lock()
 DRAFT07 = {
