@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import sys
 import threading
@@ -187,39 +188,48 @@ def _id_key(request_id: object) -> tuple[bool, object]:
 
 class _Withheld:
     """SDK 0.5.0's cancellation, as its event loop makes it: a chunk read from stdin is parsed whole before
-    any handler runs, so `notifications/cancelled` aborts a handled request of the same chunk (its handler
-    still runs, its answer is not sent) and nothing else (a request of an earlier chunk has been answered).
-    The Python SDK's own cancellation would stop a handler before it runs, so the notification stops here."""
+    any handler runs, and the cancel handler itself runs one microtask later, so `notifications/cancelled`
+    aborts the request its id keys in the abort-controller map once the whole chunk is parsed: the last
+    handled request of the chunk with that id, wherever the notification stands in the chunk (its handler
+    still runs, its answer is not sent), and nothing else (a request of an earlier chunk has been answered).
+    The Python SDK's own cancellation would stop a handler before it runs, so the notification stops here:
+    the aborted request is handed on under a private id, and the answer carrying that id is dropped."""
 
     def __init__(self) -> None:
-        self._chunk: set[tuple[bool, object]] = set()
-        self._silenced: set[tuple[bool, object]] = set()
-
-    def next_chunk(self) -> None:
-        self._chunk.clear()
+        self._handled: list[types.JSONRPCRequest] = []
+        self._cancelled: set[tuple[bool, object]] = set()
+        self._token = f"withheld-{secrets.token_hex(8)}-"
+        self._count = 0
 
     def read(self, request: types.JSONRPCRequest) -> None:
-        """A request of this chunk that a cancel may still abort: one SDK 0.5.0 has a handler for (an
-        unknown method is refused at once, before the rest of the chunk is parsed)."""
+        """A request of this chunk a cancel may abort: one SDK 0.5.0 has a handler for (an unknown method is
+        refused at once and never enters the map)."""
         if request.method in sdk050.HANDLED_METHODS:
-            self._chunk.add(_id_key(request.id))
+            self._handled.append(request)
 
     def cancel(self, params: dict[str, Any] | None) -> None:
         request_id = sdk050.cancelled_request(params)
-        if request_id is not None and (key := _id_key(request_id)) in self._chunk:
-            self._silenced.add(key)
+        if request_id is not None:
+            self._cancelled.add(_id_key(request_id))
 
-    def withholds(self, request: types.JSONRPCRequest) -> bool:
-        """Whether this chunk's cancels withhold the answer to `request`."""
-        return _id_key(request.id) in self._silenced
+    def aborted(self) -> set[int]:
+        """The requests of the chunk just read whose answers are withheld (by `id()`), and a fresh chunk."""
+        last: dict[tuple[bool, object], types.JSONRPCRequest] = {}
+        for request in self._handled:
+            last[_id_key(request.id)] = request
+        aborted = {id(request) for key, request in last.items() if key in self._cancelled}
+        self._handled.clear()
+        self._cancelled.clear()
+        return aborted
+
+    def private_id(self) -> str:
+        """An id no client can have sent, for a request handed on whose answer is dropped."""
+        self._count += 1
+        return f"{self._token}{self._count}"
 
     def answer_goes_out(self, request_id: object) -> bool:
-        """Whether the answer to `request_id` is sent; a withheld one is dropped once."""
-        key = _id_key(request_id)
-        if key in self._silenced:
-            self._silenced.discard(key)
-            return False
-        return True
+        """Whether an answer is sent: not one to a request handed on under a private id."""
+        return not (isinstance(request_id, str) and request_id.startswith(self._token))
 
 
 def answer_rank(request: types.JSONRPCRequest) -> int:
@@ -300,12 +310,18 @@ async def stdio_transport(
             if isinstance(message, types.JSONRPCRequest):
                 withheld.read(message)
             handed.append(item)
+        aborted = withheld.aborted()
         requests = [
             item.message
             for item in handed
             if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest)
         ]
-        order.chunk([request for request in requests if not withheld.withholds(request)])
+        order.chunk([request for request in requests if id(request) not in aborted])
+        handed = [
+            SessionMessage(item.message.model_copy(update={"id": withheld.private_id()}), item.metadata)
+            if isinstance(item, SessionMessage) and id(item.message) in aborted else item
+            for item in handed
+        ]
         for item in handed:
             if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
                 inflight.opened(item.message.id)
@@ -315,7 +331,6 @@ async def stdio_transport(
         async with read_writer:
             pending = bytearray()
             async for chunk in _read_chunks(stdin_fd):
-                withheld.next_chunk()
                 end = chunk.find(b"\n")
                 if end < 0:
                     pending += chunk

@@ -62,6 +62,14 @@ BATCH_FRAMES_KEPT: Final = 16
 """Frames kept between a batch and the ping after it (a server answers a batch with one frame, or two)."""
 BATCH_BYTES_KEPT: Final = 4 << 20
 """Bytes of those frames kept: what comes after is read (to find the ping's answer) and dropped."""
+CANCELLED_ID: Final = 9020
+"""The tools/call the cancellation probe cancels in the same write that sends it."""
+AFTER_CANCEL_ID: Final = 9021
+"""The tools/list written after the notification: its answer shows the server has read the notification."""
+CANCELLED_CALL: Final[JSON] = {"thought": "cancelled", "thoughtNumber": 1, "totalThoughts": 1,
+                               "nextThoughtNeeded": False}
+CANCEL_GRACE: Final = 0.5
+"""Seconds a response to the cancelled call is waited for once the tools/list after it is answered."""
 UNKNOWN_OFFERS: Final[tuple[str, ...]] = (UNIMPLEMENTED_VERSION, "2099-12-31")
 """Versions no revision defines offered to initialize: a past one and a well-formed future date."""
 OFFERS: Final[tuple[str, ...]] = (*REVISIONS, *UNKNOWN_OFFERS)
@@ -95,6 +103,12 @@ class Meeting:
     """The first messages the server sent of its own (notifications, requests) while answering."""
     tools_list_again: dict[str, JSON] = field(default_factory=dict)
     """A second tools/list, nothing changed since the first."""
+    repeated_call: dict[str, JSON] = field(default_factory=dict)
+    """The first of `CALLS` sent again, after the others, with the same arguments (no identifier in it)."""
+    cancellation: list[JSON] = field(default_factory=list)
+    """What came back, in order, to a tools/call (`CANCELLED_ID`), notifications/cancelled naming it and a
+    tools/list (`AFTER_CANCEL_ID`) written at once: read until tools/list's answer, then `CANCEL_GRACE`
+    seconds more while the call is unanswered (the first `BATCH_FRAMES_KEPT` frames)."""
     end_of_input: int | str | None = "not reached"
     """The exit status once stdin was closed at the meeting's end: None if still running `EOF_WAIT` later,
     "not reached" when the meeting stopped first."""
@@ -137,11 +151,14 @@ class Meeting:
             answer = [[arguments, _reply(response)] for arguments, response in self.calls]
         elif part == "batch":
             answer = list(self.batch_frames)
+        elif part == "cancellation":
+            answer = [[_cancel_role(frame), _reply(frame) if isinstance(frame, dict) else frame]
+                      for frame in self.cancellation]
         else:
             answer = _reply({
                 "discover": self.discover, "tools/list": self.tools_list, "ping": self.ping,
                 "unknown-method": self.unknown_method, "unknown-tool": self.unknown_tool,
-                "tools/list-again": self.tools_list_again,
+                "tools/list-again": self.tools_list_again, "repeated-call": self.repeated_call,
                 "unimplemented-version": self.unimplemented_version or {},
             }[part])
         if self.failure is not None:
@@ -211,6 +228,8 @@ def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
             if driver.stateless:
                 meeting.missing_meta = _missing_meta(driver, era)
             meeting.tools_list_again = driver.list_tools().response
+            meeting.repeated_call = driver.call_tool(TOOL, CALLS[0]).response
+            meeting.cancellation = _cancellation(driver, era)
             meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
@@ -245,6 +264,60 @@ def _offer(driver: WireDriver, version: str) -> dict[str, JSON]:
     params: dict[str, JSON] = {"protocolVersion": version, "capabilities": {},
                                "clientInfo": dict(CLIENT_INFO)}
     return driver.request("initialize", params).response
+
+
+def _cancel_role(frame: JSON) -> str:
+    """What a frame of the cancellation probe answers: the cancelled call, the request after, or neither."""
+    got = frame.get("id") if isinstance(frame, dict) else None
+    return {CANCELLED_ID: "cancelled call", AFTER_CANCEL_ID: "after"}.get(got, "other") \
+        if type(got) is int else "other"
+
+
+def _cancellation(driver: WireDriver, era: Era) -> list[JSON]:
+    """tools/call, notifications/cancelled naming it and tools/list in one write (so a server reads them in
+    that order, and may read them in one chunk, as the TypeScript SDK does); the frames read until the
+    tools/list's answer, then while the call is unanswered, `CANCEL_GRACE` seconds more. Bounded as the
+    batch is (one deadline, `BATCH_FRAMES_KEPT` frames); an unanswered call's late response is skipped."""
+    stamped = driver.stateless
+    call: JSON = {"jsonrpc": "2.0", "id": CANCELLED_ID, "method": "tools/call",
+                  "params": era.stamped({"name": TOOL, "arguments": CANCELLED_CALL})
+                  if stamped else {"name": TOOL, "arguments": CANCELLED_CALL}}
+    notice: JSON = {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": CANCELLED_ID, "reason": "conformance probe"}}
+    after: JSON = {"jsonrpc": "2.0", "id": AFTER_CANCEL_ID, "method": "tools/list",
+                   **({"params": era.stamped(None)} if stamped else {})}
+    driver.send_raw(b"".join(encode_message(m) for m in (call, notice, after)))
+    deadline = time.monotonic() + driver.timeout
+    grace: float | None = None
+    frames: list[JSON] = []
+    answered = False
+    while True:
+        remaining = (deadline if grace is None else grace) - time.monotonic()
+        try:
+            if remaining <= 0:
+                raise ServerTimeout("read", remaining)
+            line = driver.read_frame(timeout=remaining)
+        except ServerTimeout:
+            if grace is not None:
+                driver.abandon(CANCELLED_ID)
+                return frames
+            tail = driver.stderr_tail()
+            what = "tools/list after a cancelled call"
+            raise ServerTimeout(what, driver.timeout, stderr_tail=tail) from None
+        try:
+            frame = read_served(line, "reply to a cancelled call", limit=max(driver.max_frame, SERVED_BYTES))
+        except Unreadable as exc:
+            raise unreadable_line(exc, line, driver.stderr_tail()) from None
+        if len(frames) < BATCH_FRAMES_KEPT:
+            frames.append(frame)
+        role = _cancel_role(frame)
+        answered = answered or role == "cancelled call"
+        if role == "after":
+            if answered:
+                return frames
+            grace = time.monotonic() + CANCEL_GRACE
+        elif role == "cancelled call" and grace is not None:
+            return frames
 
 
 def _batch(driver: WireDriver, era: Era) -> list[JSON]:

@@ -28,7 +28,7 @@ ADVISORY_LEVELS: Final[frozenset[str]] = frozenset({"guidance"})
 MeetingPart = Literal[
     "initialize", "offers", "capabilities", "discover", "tools/list", "calls", "ping", "unknown-method",
     "unknown-tool", "unimplemented-version", "missing-meta", "unsolicited", "batch", "tools/list-again",
-    "stream", "end-of-input",
+    "stream", "end-of-input", "repeated-call", "cancellation",
 ]
 """The answers of an era's meeting (`calls/meetings.py`) a check may read: a departure's witness steps."""
 

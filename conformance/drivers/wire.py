@@ -694,6 +694,11 @@ class WireDriver(Managed):
             self._failed(exc)
             raise
 
+    def abandon(self, request_id: int) -> None:
+        """Stop waiting for `request_id` (sent with `send_raw`): a late response to it is skipped, not taken
+        for another request's answer."""
+        self._abandoned.add(request_id)
+
     def read_parsed(self, line: bytes) -> dict[str, JSON]:
         """A line read with `read_frame`, validated as JSON-RPC (`ProtocolViolation` if it is not)."""
         return self._parse(line)

@@ -15,7 +15,16 @@ from typing import Final
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
-from conformance.calls.meetings import AFTER_BATCH_ID, BATCH_IDS, EOF_WAIT, UNIMPLEMENTED_VERSION, Meeting
+from conformance.calls.meetings import (
+    AFTER_BATCH_ID,
+    AFTER_CANCEL_ID,
+    BATCH_IDS,
+    CANCEL_GRACE,
+    CANCELLED_ID,
+    EOF_WAIT,
+    UNIMPLEMENTED_VERSION,
+    Meeting,
+)
 from conformance.catalog.spec_records import SpecRecord, default_spec_catalog
 from conformance.core.eras import (
     LATEST_HANDSHAKE,
@@ -37,6 +46,10 @@ DEFINED_RESERVED_CODES: Final = frozenset({-32020, -32021, -32022})
 UNSUPPORTED_PROTOCOL_VERSION)."""
 TOOL_NAME: Final = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 CACHE_SCOPES: Final = ("public", "private")
+REQUEST_CANCELLED: Final = -32800
+"""The code servers commonly answer a cancelled request with (LSP's RequestCancelled); MCP defines none."""
+HANDLE_ENDINGS: Final = ("Id", "_id", "ID")
+"""Endings of a member's name that mark a handle a server may hand out afresh with each answer."""
 DIALECTS: Final = {
     str(v.META_SCHEMA.get("$id", v.META_SCHEMA.get("id", ""))).rstrip("#"): v
     for v in (jsonschema.Draft4Validator, jsonschema.Draft6Validator, jsonschema.Draft7Validator,
@@ -410,6 +423,81 @@ def _tool_names(meeting: Meeting) -> str | None:
     return None
 
 
+def _answer_of(response: dict[str, JSON]) -> JSON:
+    """What a tools/call answered, as the state probe weighs it: the result's content, structuredContent and
+    isError (or the error), JSON texts read as JSON, `_meta` and string values of `…Id` members set aside."""
+    result = _result(response)
+    if result is None:
+        error = response.get("error")
+        return {"error": _unhandled(error.get("code") if isinstance(error, dict) else error)}
+    content = result.get("content")
+    blocks: list[JSON] = []
+    for block in content if isinstance(content, list) else [content]:
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            try:
+                blocks.append({"json": _unhandled(read_served(block["text"], "answer text"))})  # type: ignore[arg-type]
+                continue
+            except (TypeError, ValueError):
+                pass
+        blocks.append(_unhandled(block))
+    answer: dict[str, JSON] = {"content": blocks}
+    for member in ("structuredContent", "isError"):
+        if member in result:
+            answer[member] = _unhandled(result[member])
+    return answer
+
+
+def _unhandled(value: JSON) -> JSON:
+    """`value` without the string values of members named as handles (`historyId`, `session_id`, ...)."""
+    if isinstance(value, dict):
+        return {k: _unhandled(v) for k, v in value.items()
+                if not (isinstance(v, str) and k.endswith(HANDLE_ENDINGS))}
+    if isinstance(value, list):
+        return [_unhandled(v) for v in value]
+    return value
+
+
+def _state_by_identifier(meeting: Meeting) -> str | None:
+    """The first call sent again, no identifier in it: a different answer is state the server reached through
+    the connection or the process, not through anything the client passed."""
+    if not meeting.calls or not meeting.repeated_call:
+        return "the meeting made no call to repeat"
+    arguments, first = meeting.calls[0]
+    before, again = _answer_of(first), _answer_of(meeting.repeated_call)
+    if before != again:
+        return (f"the same call {_short(arguments, 160)}, no identifier in it, was answered"
+                f" {_short(before, 220)} first and {_short(again, 220)} after the meeting's other calls:"
+                " state kept across requests that no identifier the client passed names")
+    return None
+
+
+def _no_response_after_cancel(meeting: Meeting) -> str | None:
+    """Race-free: a response to the cancelled call departs only when the server had demonstrably read the
+    notification before sending it (it came after the answer to the request written after the notification,
+    or it is an error about the cancellation). One that came first may have been sent before the server read
+    the notification, which every revision allows: nothing is shown."""
+    order = [frame.get("id") for frame in meeting.cancellation if isinstance(frame, dict)]
+    if AFTER_CANCEL_ID not in order:
+        return (f"the tools/list written after the notification was not answered:"
+                f" {_short(meeting.cancellation)}")
+    if CANCELLED_ID not in order:
+        return None
+    response = next(f for f in meeting.cancellation if isinstance(f, dict) and f.get("id") == CANCELLED_ID)
+    error = response.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    if code == REQUEST_CANCELLED or (isinstance(message, str) and "cancel" in message.lower()):
+        return (f"the cancelled tools/call was answered with an error about its cancellation:"
+                f" {_short(response)}")
+    if order.index(CANCELLED_ID) > order.index(AFTER_CANCEL_ID):
+        return (f"the cancelled tools/call was answered {_short(_reply_of(response), 200)} after the"
+                f" tools/list written after the notification (within {CANCEL_GRACE:g} s of it): the server"
+                " had read the notification and still answered the call")
+    raise NotApplicable("the cancelled tools/call was answered before the request written after the"
+                        " notification: it may have finished before the server read the notification,"
+                        " the race the revision allows; nothing shown")
+
+
 CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {
     "SPEC-1": _version_negotiation,
     "SPEC-2": _discover_shape,
@@ -433,6 +521,9 @@ CHECKS: Final[dict[str, Callable[[Meeting], str | None]]] = {
     "SPEC-20": _stdout_messages,
     "SPEC-21": _tool_order,
     "SPEC-22": _exits_at_end_of_input,
+    "SPEC-23": _state_by_identifier,
+    "SPEC-24": _no_response_after_cancel,
+    "SPEC-25": _no_response_after_cancel,
 }
 """One check per record of fixtures/spec_records.yaml (`tests/fast/test_spec_records.py` pairs them)."""
 

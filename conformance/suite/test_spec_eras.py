@@ -154,3 +154,22 @@ def test_tools_are_listed_in_a_stable_order(target: Target, spec_era: Era, era_m
 @evidences("SPEC-22")
 def test_the_server_exits_when_stdin_closes(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     _judged("SPEC-22", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-23")
+def test_state_spanning_requests_is_named_by_the_client(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-23", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-24")
+def test_no_response_to_a_cancelled_request(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
+    _judged("SPEC-24", target, spec_era, era_meetings)
+
+
+@evidences("SPEC-25")
+def test_no_further_message_for_a_cancelled_request_on_stdio(
+    target: Target, spec_era: Era, era_meetings: EraMeetings
+) -> None:
+    _judged("SPEC-25", target, spec_era, era_meetings)

@@ -926,6 +926,60 @@ def test_every_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str])
     assert problems == [], f"{tally.line()}:\n" + "\n".join(problems[:20])
 
 
+MODERN_SESSIONS: Final = 8
+"""Sessions of the modern corpus: a 2026-07-28 client's handshake and envelopes (its own seed stream)."""
+
+
+class ModernCorpus(Corpus):
+    """The corpus as a 2026-07-28 client writes it: no initialize, `server/discover` first, the envelope on
+    every request, now and then with the version or a required field wrong, a `logLevel`, or none at all."""
+
+    def meta(self) -> dict[str, Any]:
+        envelope: dict[str, Any] = dict(MODERN_META)
+        roll = self.rng.randrange(10)
+        if roll == 0:
+            envelope["io.modelcontextprotocol/protocolVersion"] = self.pick(["1999-01-01", "2025-11-25", 5])
+        elif roll == 1:
+            del envelope[self.pick(sorted(MODERN_META))]
+        elif roll == 2:
+            envelope["io.modelcontextprotocol/logLevel"] = self.pick(["debug", "emergency", 1])
+        elif roll == 3:
+            return {}
+        return {"_meta": envelope}
+
+    def session(self) -> list[bytes]:
+        """`server/discover` (or a request straight away), then the steps one write each, the spec meeting's
+        cancellation probe (a call, its cancel and tools/list in one write) among them now and then."""
+        steps = [self.step() for _ in range(self.rng.randint(*CORPUS_STEPS))]
+        if self.chance(0.8):
+            steps.insert(0, self.frame("server/discover", self.meta()))
+        writes: list[bytes] = []
+        for step in steps:
+            if self.chance(0.1):
+                call = self.tools_call()
+                request_id = json.loads(call)["id"] if call.startswith(b'{"jsonrpc":"2.0","id":') else 0
+                probe = call + cancel_line(request_id, "conformance probe") + self.tools_list()
+                if len(probe) < ONE_PIPE_WRITE:
+                    writes.append(probe)
+            writes.append(step)
+        return writes
+
+
+def test_every_modern_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """As the corpus above, written by a 2026-07-28 client (server/discover, the envelope on every request,
+    some versions and fields wrong) and with the spec meeting's cancellation probe: every answer, every field
+    (key order aside), and the stderr stream, the reference's as the original's."""
+    corpus = ModernCorpus(CORPUS_SEED + 1)
+    tally = Tally()
+    problems: list[str] = []
+    for _ in range(MODERN_SESSIONS):
+        problems += run_session(corpus.session(), tally)
+    with capsys.disabled():
+        print(f"\nmodern whole-answer corpus, seed {CORPUS_SEED + 1}: {tally.line()}")
+    assert tally.answers > 150
+    assert problems == [], f"{tally.line()}:\n" + "\n".join(problems[:20])
+
+
 def call_line(request_id: object, thought: str) -> bytes:
     arguments = valid(thought=thought)
     return encode({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
@@ -955,6 +1009,11 @@ ONE_WRITE: Final = {
     + b'{"jsonrpc":"2.0","id":14,"method":"tools/list"}\n' + call_line(15, "last")
     + b'{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"other","arguments":{}}}\n'
     + b'{"jsonrpc":"2.0","id":17,"method":"server/discover"}\n',
+    "a cancel of an id a call and a tools/list share (the later one is aborted)": call_line("d", "answered")
+    + cancel_line("d") + b'{"jsonrpc":"2.0","id":"d","method":"tools/list"}\n',
+    "a cancel written before the call it names": cancel_line(18) + call_line(18, "kept, unanswered"),
+    "the spec meeting's cancellation probe": call_line(19, "kept, unanswered") + cancel_line(19)
+    + b'{"jsonrpc":"2.0","id":20,"method":"tools/list"}\n',
     "one id twice, a result and an unknown method": call_line("", "twice")
     + b'{"jsonrpc":"2.0","id":"","method":"completion/complete","params":{}}\n',
 }

@@ -3,7 +3,8 @@
 The fork is npm:2026.8.31 moved onto `@modelcontextprotocol/server` 2.4.0 with `serveStdio`
 (tests/servers/sdk2/fork.yaml): a dual-era server. The release settles on 2025-11-25 with the official
 client's `auto`; the fork settles on 2026-07-28 and is judged by the 2026-07-28 records, where it serves a
-request naming a version it does not implement (SPEC-3) - a departure no 2024-11-05 client can see.
+request naming a version it does not implement (SPEC-3) and keeps one thought history per process (SPEC-23)
+- departures no 2024-11-05 client can see.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 from conformance.calls.meetings import Meeting, meet
 from conformance.core.eras import AUTO, ERAS, era_named
-from conformance.suite.spec_checks import verdicts
+from conformance.suite.spec_checks import CHECKS, verdicts
 from conformance.targets.specs import resolve_target
 from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
 
@@ -61,8 +62,13 @@ def test_the_fork_is_judged_by_the_stateless_revision(
 ) -> None:
     judged = verdicts(meetings[fork, "2026-07-28"])
     departing = {record for record, verdict in judged.items() if verdict.startswith("deviates")}
-    assert departing == {"SPEC-3"}, judged
+    assert departing == {"SPEC-3", "SPEC-23"}, judged
     assert "1999-01-01" in judged["SPEC-3"]
+    # The fork keeps the release's one thought history per process, which 2026-07-28 forbids: the same call
+    # sent twice, no identifier in it, is answered with the history in between (SPEC-23, MUST).
+    assert "thoughtHistoryLength" in judged["SPEC-23"], judged["SPEC-23"]
+    # It withholds the answer to a call cancelled in the write that brings it, as the SDK's loop does.
+    assert judged["SPEC-25"] == "holds"
     assert judged["SPEC-2"] == judged["SPEC-4"] == "holds"  # server/discover's shape; resultType
     # ping is removed at 2026-07-28 (its changelog, item 5): not a requirement there.
     assert judged["SPEC-11"] == "n/a"
@@ -71,6 +77,12 @@ def test_the_fork_is_judged_by_the_stateless_revision(
     release = verdicts(meetings["npm:2026.8.31", "2026-07-28"])
     assert release.pop("SPEC-20") == "holds"
     assert set(release.values()) == {"n/a"}, release
+    # Held to them anyway (the checks themselves on what its 2026-07-28 client met), the release departs from
+    # SPEC-23 as the fork does, its history being one per process, and withholds a cancelled call's answer.
+    met = meetings["npm:2026.8.31", "2026-07-28"]
+    found = CHECKS["SPEC-23"](met)
+    assert found is not None and '"thoughtHistoryLength": 3' in found, found
+    assert CHECKS["SPEC-25"](met) is None
 
 
 def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_path: Path) -> None:
@@ -83,8 +95,9 @@ def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_pat
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     deviating = {record["id"]: record for record in report["records"] if record["verdict"] == "deviates"}
-    # SPEC-10 at 2025-03-26 is the release's own (a batch of pings unanswered); SPEC-3 is the fork's.
-    assert set(deviating) == {"SPEC-3", "SPEC-10"}, sorted(deviating)
+    # SPEC-10 at 2025-03-26 is the release's own (a batch of pings unanswered); SPEC-3 and SPEC-23 (a history
+    # per process, where 2026-07-28 asks for state named by the client) are the fork's.
+    assert set(deviating) == {"SPEC-3", "SPEC-10", "SPEC-23"}, sorted(deviating)
     assert report["eras"]["2026-07-28"] == "2026-07-28", report["eras"]
     reason = deviating["SPEC-3"]["reason"]
     assert "1999-01-01" in reason and "MUST" in reason, reason

@@ -33,6 +33,11 @@ BREAKS = [
     ("garbage-stdout", "SPEC-20", "2026-07-28"),
     ("shuffled-tools", "SPEC-21", "2026-07-28"),
     ("ignore-eof", "SPEC-22", "2026-07-28"),
+    ("process-history", "SPEC-23", "2026-07-28"),
+    ("answer-cancelled", "SPEC-24", "2025-11-25"),
+    ("answer-cancelled", "SPEC-25", "2026-07-28"),
+    ("cancel-error", "SPEC-24", "2024-11-05"),
+    ("cancel-error", "SPEC-25", "2026-07-28"),
 ]
 
 
@@ -113,3 +118,39 @@ def test_python_sdk_pinned_to_2026_07_28_meets_the_breaker_and_fails_on_an_old_w
     old = sdk_pinned("cmd:" + shlex.join(command("mini")))
     assert "list_tools: ValidationError" in old and "cacheScope, resultType, ttlMs missing" in old, old
     assert "call_tool: ValidationError" in old and "CallToolResult.resultType" in old, old
+
+
+def test_a_history_the_client_names_is_state_by_identifier() -> None:
+    """SPEC-23 holds on a server keeping a history per `historyId` the client passes, and that server does
+    keep state across requests (the same identifier twice: lengths 1, then 2), so the check weighs what
+    reaches the state, not whether there is any; one history per process departs."""
+    from conformance.drivers.wire import WireDriver
+
+    judge("SPEC-23", _met(("history-by-id",), "2026-07-28"))
+    target = resolve_target("cmd:" + shlex.join(command("spec_breaker", "--break", "history-by-id")))
+    with WireDriver(target.command, timeout=20, era=era_named("2026-07-28")) as driver:
+        driver.connect()
+        named = {"thought": "t", "historyId": "h"}
+        texts = [driver.call_tool("sequentialthinking", named).text for _ in "ab"]
+    assert texts == ['{"thoughtHistoryLength": 1}', '{"thoughtHistoryLength": 2}'], texts
+    with pytest.raises(SpecDeparture, match="thoughtHistoryLength"):
+        judge("SPEC-23", _met(("process-history",), "2026-07-28"))
+    assert verdicts(_met(("process-history",), "2025-11-25"))["SPEC-23"] == "n/a"
+
+
+@pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
+def test_an_answer_before_the_cancel_is_read_is_no_departure(era: str) -> None:
+    """No false alarm: mini.py answers each line before reading the next, so it answers the cancelled call
+    before it reads the notification, which every revision allows (SPEC-24/25 not applicable: nothing shown).
+    The unbroken breaker reads the chunk whole, applies the cancel and answers nothing: the record holds."""
+    record = "SPEC-25" if era == "2026-07-28" else "SPEC-24"
+    mini = meet(resolve_target("cmd:" + shlex.join(command("mini"))), era_named(era), timeout=20)
+    if era == "2026-07-28":  # mini settles on no 2026-07-28: the check is read past applicability
+        from conformance.suite.spec_checks import CHECKS, NotApplicable
+        with pytest.raises(NotApplicable, match="the race"):
+            CHECKS[record](mini)
+    else:
+        assert [f.get("id") for f in mini.cancellation if isinstance(f, dict)] == [9020, 9021]
+        assert verdicts(mini)[record] == "n/a"
+    assert verdicts(_met((), era))[record] == "holds"
+    assert [f.get("id") for f in _met((), era).cancellation if isinstance(f, dict)] == [9021]

@@ -16,13 +16,23 @@ that meets every spec record, until `--break NAME` (repeatable) breaks one requi
   garbage-stdout       a line that is not JSON on stdout before answering an unknown method (SPEC-20)
   shuffled-tools       two tools, listed in the other order each time (SPEC-21)
   ignore-eof           keeps running when its stdin closes (SPEC-22)
+  process-history      one thought history per process: each call answers its length (SPEC-23)
+  history-by-id        one history per `historyId` the client passes, a call naming none its own (holds)
+  answer-cancelled     a request cancelled in the chunk that brings it is answered anyway, 0.05 s later,
+                       as a server running calls concurrently and ignoring cancels does (SPEC-24, SPEC-25)
+  cancel-error         such a request is answered at once with error -32800 "Request cancelled" (SPEC-24, 25)
+
+Unbroken, it keeps no state between requests and, as the TypeScript SDK does, reads a chunk of stdin whole
+before answering any of it: a request a `notifications/cancelled` of the same chunk names gets no answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -34,7 +44,10 @@ INFO = {"name": "spec_breaker", "version": "0"}
 BREAKS = ("unknown-tool-result", "no-tools-capability", "validation-as-error", "no-cache-hints",
           "meta-unchecked", "log-always", "reserved-code", "bad-tool-name", "no-requested",
           "draft07-output", "output-invalid", "array-output", "garbage-stdout", "shuffled-tools",
-          "ignore-eof")
+          "ignore-eof", "process-history", "history-by-id", "answer-cancelled", "cancel-error")
+LATE = 0.05
+"""Seconds after which `answer-cancelled` answers a cancelled request."""
+WRITING = threading.Lock()
 DRAFT07 = {
     "$schema": "http://json-schema.org/draft-07/schema#",
     "definitions": {"anything": {}},
@@ -45,8 +58,9 @@ DRAFT07 = {
 
 
 def write(message: Message) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    with WRITING:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
 
 
 def main() -> None:
@@ -69,7 +83,10 @@ def main() -> None:
     tools = [tool, {**tool, "name": "bad name!"}] if "bad-tool-name" in breaks else [tool]
     if "shuffled-tools" in breaks:
         tools.append({**tool, "name": "second_tool"})
+    if "history-by-id" in breaks:
+        tool["inputSchema"]["properties"]["historyId"] = {"type": "string"}  # type: ignore[index]
     listed = 0
+    histories: dict[str, int] = {}
 
     def answer(message: Message, stateless: bool) -> Message | None:
         method = message.get("method")
@@ -122,6 +139,13 @@ def main() -> None:
                     return error(-32602, "Invalid arguments: thought must be a string")
                 return {"result": {**base, "content": [{"type": "text", "text": "thought must be a string"}],
                                    "isError": True}}
+            if breaks & {"process-history", "history-by-id"}:
+                history = arguments.get("historyId") if "history-by-id" in breaks else "process"
+                length = 1 if not isinstance(history, str) else histories.get(history, 0) + 1
+                if isinstance(history, str):
+                    histories[history] = length
+                return {"result": {**base, "content": [
+                    {"type": "text", "text": json.dumps({"thoughtHistoryLength": length})}]}}
             if structured is not None:
                 return {"result": {**base, "content": [{"type": "text", "text": json.dumps(structured)}],
                                    "structuredContent": structured}}
@@ -141,17 +165,35 @@ def main() -> None:
         reply = answer(message, stateless)
         return None if reply is None else {"jsonrpc": "2.0", "id": message["id"], **reply}
 
-    for line in sys.stdin:
-        message = json.loads(line)
-        if isinstance(message, list):
-            replies = [r for r in (serve(m) for m in message) if r is not None]
-            if replies:
-                sys.stdout.write(json.dumps(replies) + "\n")
-                sys.stdout.flush()
-            continue
-        reply = serve(message)
-        if reply is not None:
-            write(reply)
+    def answer_chunk(messages: list[Any]) -> None:
+        """Every frame of one chunk, the cancels among them applied first (as the TypeScript SDK's loop)."""
+        cancelled = {(m.get("params") or {}).get("requestId") for m in messages
+                     if isinstance(m, dict) and m.get("method") == "notifications/cancelled"}
+        for message in messages:
+            if isinstance(message, list):
+                replies = [r for r in (serve(m) for m in message) if r is not None]
+                if replies:
+                    with WRITING:
+                        sys.stdout.write(json.dumps(replies) + "\n")
+                        sys.stdout.flush()
+                continue
+            if isinstance(message, dict) and "method" in message and message.get("id") in cancelled:
+                if "cancel-error" in breaks:
+                    write({"jsonrpc": "2.0", "id": message["id"],
+                           "error": {"code": -32800, "message": "Request cancelled"}})
+                elif "answer-cancelled" in breaks:
+                    reply = serve(message)
+                    if reply is not None:
+                        threading.Timer(LATE, write, (reply,)).start()
+                continue
+            reply = serve(message)
+            if reply is not None:
+                write(reply)
+
+    pending = b""
+    while chunk := os.read(0, 1 << 16):
+        *lines, pending = (pending + chunk).split(b"\n")
+        answer_chunk([json.loads(line) for line in lines if line.strip()])
     while "ignore-eof" in breaks:
         time.sleep(1)
 
