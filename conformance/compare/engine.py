@@ -22,6 +22,8 @@ from conformance.compare.explain import explain, last_call_arguments
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
+from conformance.compare.new_tools import Called, call_new_tools, new_tools
+from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
@@ -105,6 +107,11 @@ def run_comparison(
             fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
             seen_a, seen_b = fa.result(), fb.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL)
+        added = new_tools(seen_a.tools, seen_b.tools)
+        called: list[Called] = []
+        if added:
+            say(f"new tools: calling {', '.join(t.name for t in added)} after three thoughts, on fresh pairs")
+            called = call_new_tools(target_a, target_b, added, timeout)
         say("eras: each side met as each revision's client (one short process each)")
         eras = era_pass(target_a, target_b, timeout, say)
 
@@ -132,6 +139,7 @@ def run_comparison(
         f"(budget {probe_seconds:g} s)")
     probed = run_probes(target_a, target_b, timeout, PROBE_LIMITS[profile], probe_seconds, say)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
+    differences += [_called_difference(item, rules, name_a, name_b) for item in called]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
@@ -346,6 +354,34 @@ def _fresh_difference(item: FreshFound, rules: Rules, name_a: str, name_b: str) 
         value_class=_value_class(read, item.program[-1] if item.program else None),
         detail=read.detail,
     )
+
+
+def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> Difference:
+    """A tool listed by one side only, called (`new_tools.py`): its id names the tool, its sides' records are
+    what each answered and what the next call said of the store."""
+    records, cause = rules.attribute(item.found)
+    said = called_clauses(item.found.a, item.found.b, name_a, name_b)
+    offering = name_a if item.tool.offered_by == "a" else name_b
+    summary = f"the tool `{item.tool.name}` that only {offering} lists, " + (
+        "; ".join(said).removeprefix(f"on {offering}, ") if said else "called")
+    return Difference(
+        cause=cause,
+        id=f"{item.found.signature}.{_slug_name(item.tool.name)}",
+        aspect=item.found.aspect,
+        summary=summary,
+        records=records,
+        program=frames(item.program),
+        a=item.found.a,
+        b=item.found.b,
+        minimized=True,
+        field=item.found.field,
+        detail=item.found.detail,
+    )
+
+
+def _slug_name(name: str) -> str:
+    """A listed tool's name as a part of an id: letters, digits, `_` and `-`, at most 60."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "-" for c in name)[:60] or "_"
 
 
 def _with_eras(differences: list[Difference], found: list[EraFound], rules: Rules, name_a: str, name_b: str

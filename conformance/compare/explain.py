@@ -16,6 +16,8 @@ from typing import Final
 
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
+from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
+from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
@@ -313,11 +315,14 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
-    return sorted(ds, key=lambda d: (d.detail != "names", d.detail != "changed", d.field))
+    rank = {"names": 0, DETAIL_CALLED: 1, "changed": 2}
+    return sorted(ds, key=lambda d: (rank.get(d.detail, 3), d.field))
 
 
 def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
     """One listing difference in words, a clause per change; `full` says every changed block of a text."""
+    if d.detail == DETAIL_CALLED:
+        return called_clauses(d.a, d.b, la, lb) or [d.summary]
     if d.detail == "names":
         ta, tb = _listed(d.a), _listed(d.b)
         if not isinstance(ta, list) or not isinstance(tb, list):
@@ -679,6 +684,9 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         return short(d.a, 60), short(d.b, 60), ""
     if d.aspect == "tools_list":
         note = "; ".join(listing_clauses(d, la, lb, full=True))
+        if d.detail == DETAIL_CALLED:
+            listed = ["listed" if '"offered": true' in x else "not listed" for x in (d.a, d.b)]
+            return listed[0], listed[1], note
         if d.detail in ("added", "removed"):
             return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
         return short(d.a, 60), short(d.b, 60), note
