@@ -18,7 +18,7 @@ from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
-from conformance.compare.observe import type_class
+from conformance.compare.observe import MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
 from conformance.compare.relations import RELATION_CLASS
@@ -295,17 +295,28 @@ def _reset(ds: Sequence[Difference], la: str, lb: str) -> str:
 
 
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:
+    """The box's change in words (width, header padding, rows), a multi-line thought's box said apart: it
+    is its own witness, the one that shows how a thought's lines are drawn."""
+    multi = [d for d in ds if d.detail == MULTI_LINE_BOX]
+    plain = [d for d in ds if d not in multi]
+    said = [_box_clause(plain, la, lb, "an accepted call")] if plain else []
+    if multi:
+        said.append(_box_clause(multi, la, lb, "a multi-line thought"))
+    return "; ".join(said)
+
+
+def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
     if len(silent) == 1:
         other = lb if silent[0] == la else la
-        return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
+        return f"{silent[0]} writes no stderr box for {what}{_given(ds)}, {other} does"
     smallest = min(ds, key=_size)
     box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
     if box:
-        return f"the stderr box of an accepted call{_given(ds)} differs: {box}"
+        return f"the stderr box of {what}{_given(ds)} differs: {box}"
     where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
-    return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
+    return f"the stderr box of {what}{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 
 
 def _listing(ds: list[Difference], la: str, lb: str) -> str:
