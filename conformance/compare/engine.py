@@ -14,6 +14,9 @@ from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
+from conformance.compare.bounds import candidates as bound_candidates
+from conformance.compare.bounds import explained_by as past_bound
+from conformance.compare.bounds import find_bound
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
@@ -145,6 +148,7 @@ def run_comparison(
                     if not _shown_sooner(item, differences, say)]
     differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
+    differences = _with_bounds(target_a, target_b, differences, timeout, say)
     fields = converted_fields(differences)
     if fields:
         say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "
@@ -467,6 +471,28 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
             f"`{relation.other}`")
         out = [d.model_copy(update={"value_class": relation.value_class})
                if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
+    return out
+
+
+def _with_bounds(a: Target, b: Target, differences: list[Difference], timeout: float,
+                 say: Callable[[str], None]) -> list[Difference]:
+    """Refusals of a number or a string by one side that a bound on the field's own value explains, found by
+    re-testing in-range values (`bounds.py`), marked with that bound as their value class: "`totalThoughts`
+    below 1", not "a fraction", when 1.5 is accepted."""
+    out = list(differences)
+    calls = {d.id: last_call_arguments(d.program) for d in differences}
+    for fld, side in bound_candidates(differences, calls):
+        example = next((d for d in out if d.aspect == "is_error" and d.field == fld
+                        and d.detail == f"refused by {side}" and isinstance(calls.get(d.id), dict)), None)
+        call = calls.get(example.id) if example is not None else None
+        if not isinstance(call, dict):
+            continue
+        bound = find_bound(a, b, fld, side, call, timeout)
+        if bound is None:
+            continue
+        say(f"bound: {'A' if side == 'a' else 'B'} refuses {bound.rule}")
+        out = [d.model_copy(update={"value_class": bound.value_class})
+               if ":" not in d.value_class and past_bound(d, bound, calls.get(d.id)) else d for d in out]
     return out
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.compare.bounds import BOUND_CLASS, RETESTED
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
@@ -112,7 +113,7 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
-    related = [d for d in ds if d.value_class.startswith(RELATION_CLASS)]
+    related = [d for d in ds if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":"))]
     said = [_relation(group, la, lb) for group in _by_class(related)]
     rest = [d for d in ds if d not in related]
     if rest:
@@ -128,10 +129,14 @@ def _by_class(ds: Sequence[Difference]) -> list[list[Difference]]:
 
 
 def _relation(ds: list[Difference], la: str, lb: str) -> str:
-    """A cross-field rule: "head refuses `revisesThought` ≥ `thoughtNumber` (…); base accepts it"."""
-    rule = ds[0].value_class.removeprefix(RELATION_CLASS + ": ")
+    """A rule found by re-testing: a relation ("head refuses `revisesThought` ≥ `thoughtNumber` (…); base
+    accepts it") or a bound on the field's own value, with the values re-tested ("head refuses
+    `totalThoughts` below 1 (…), re-tested on fresh calls: 0.96875 refused, 1 and 1.5 accepted; …")."""
+    rule, _, evidence = ds[0].value_class.partition(RETESTED)
+    rule = rule.removeprefix(RELATION_CLASS + ": ").removeprefix(BOUND_CLASS + ": ")
+    retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
     refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
-    return f"{refusing} refuses {rule}{_refusals(ds, side)}; {accepting} accepts it"
+    return f"{refusing} refuses {rule}{_refusals(ds, side)}{retested}; {accepting} accepts it"
 
 
 def _by_value(ds: list[Difference], la: str, lb: str) -> str:
