@@ -125,7 +125,7 @@ WITNESSES: Final[tuple[Program, ...]] = (
         Step(TOOL, valid(2, 3, more=True, branchFromThought=1, branchId="b")),
         Step(TOOL, valid(3, 3)),
     ),
-    (Step(TOOL, valid(thought="line one\nline two")),),
+    (Step(TOOL, valid(thought="a first line longer than its header\nand a second line")),),
     (Step(TOOL, valid(thought="😀 wide")),),
 )
 """Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
