@@ -107,10 +107,12 @@ def _measure(value: JSON, length: bool) -> float | None:
     return float(value)
 
 
-def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | None]) -> list[tuple[str, str]]:
-    """(field, refusing side) of refusals of a number or a non-empty string by one side, not yet explained
-    by a relation or a bound; `arguments` maps a difference's id to its last call's arguments."""
-    out: list[tuple[str, str]] = []
+def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | None]
+               ) -> list[tuple[str, str, str]]:
+    """(field, refusing side, "number" or "string") of refusals of a number or a non-empty string by one
+    side, not yet explained by a relation or a bound; `arguments` maps a difference's id to its last call's
+    arguments. A label refused as an integer and one refused for its length are two candidates."""
+    out: list[tuple[str, str, str]] = []
     for d in differences:
         if d.aspect != "is_error" or not d.field or ":" in d.value_class:
             continue
@@ -118,7 +120,7 @@ def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | No
         sent = args.get(d.field) if isinstance(args, dict) else None
         numeric = d.value_class in NUMERIC_CLASSES and _measure(sent, False) is not None
         text = d.value_class == "string" and isinstance(sent, str) and sent != ""
-        key = (d.field, d.detail.removeprefix("refused by "))
+        key = (d.field, d.detail.removeprefix("refused by "), "number" if numeric else "string")
         if (numeric or text) and key not in out:
             out.append(key)
     return out[:MAX_FIELDS]
@@ -232,4 +234,11 @@ def explained_by(d: Difference, bound: Bound, arguments: JSON) -> bool:
     return isinstance(arguments, dict) and bound.holds(arguments.get(bound.field))
 
 
-__all__ = ["BOUND_CLASS", "RETESTED", "Bound", "candidates", "explained_by", "find_bound"]
+def kind_of(value: JSON) -> str:
+    """"number" or "string" as `candidates` names a refused value's kind; "" for any other."""
+    if _measure(value, False) is not None:
+        return "number"
+    return "string" if isinstance(value, str) else ""
+
+
+__all__ = ["BOUND_CLASS", "RETESTED", "Bound", "candidates", "explained_by", "find_bound", "kind_of"]

@@ -16,7 +16,7 @@ from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
-from conformance.compare.bounds import find_bound
+from conformance.compare.bounds import find_bound, kind_of
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
@@ -34,7 +34,7 @@ from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, fra
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
-from conformance.core.jsontypes import Omitted
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -481,9 +481,10 @@ def _with_bounds(a: Target, b: Target, differences: list[Difference], timeout: f
     below 1", not "a fraction", when 1.5 is accepted."""
     out = list(differences)
     calls = {d.id: last_call_arguments(d.program) for d in differences}
-    for fld, side in bound_candidates(differences, calls):
+    for fld, side, kind in bound_candidates(differences, calls):
         example = next((d for d in out if d.aspect == "is_error" and d.field == fld
-                        and d.detail == f"refused by {side}" and isinstance(calls.get(d.id), dict)), None)
+                        and d.detail == f"refused by {side}" and ":" not in d.value_class
+                        and kind_of(_argument(calls.get(d.id), fld)) == kind), None)
         call = calls.get(example.id) if example is not None else None
         if not isinstance(call, dict):
             continue
@@ -494,6 +495,10 @@ def _with_bounds(a: Target, b: Target, differences: list[Difference], timeout: f
         out = [d.model_copy(update={"value_class": bound.value_class})
                if ":" not in d.value_class and past_bound(d, bound, calls.get(d.id)) else d for d in out]
     return out
+
+
+def _argument(arguments: JSON | None, name: str) -> JSON | None:
+    return arguments.get(name) if isinstance(arguments, dict) else None
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:

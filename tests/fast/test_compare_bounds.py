@@ -61,3 +61,15 @@ def test_an_integer_rule_is_no_bound_and_keeps_its_class() -> None:
                  "Invalid totalThoughts: must be an integer")
     marked = _with_bounds(_server(), _server("integer-total"), [d], 10, lambda _: None)
     assert marked[0].value_class == "fraction"
+
+
+def test_a_label_refused_as_an_integer_does_not_hide_the_length_bound() -> None:
+    """Two refusals of one field, of two kinds: each is re-tested as its own kind."""
+    as_integer = _refusal("branchId", "integer", valid(branchFromThought=1, branchId=7), "Invalid branchId")
+    long = valid(branchFromThought=1, branchId="x" * 300)
+    too_long = _refusal("branchId", "string", long, "Invalid branchId: at most 256 characters")
+    too_long = too_long.model_copy(update={"id": "is_error.branchId.string.refused-by-b"})
+    marked = _with_bounds(_server(), _server("string-label", "max-label"), [as_integer, too_long], 10,
+                          lambda _: None)
+    assert marked[0].value_class == "integer"
+    assert marked[1].value_class.startswith("bound: `branchId` longer than 256 characters"), marked[1]

@@ -1,7 +1,8 @@
 """Accepts every call whose numbers are numbers and strings strings, refusing (isError) only by the rules its
 arguments name: `min-total` (totalThoughts below 1), `max-label` (branchId longer than 256 characters),
-`integer-total` (a totalThoughts that is not an integer), `falsy` (a zero totalThoughts, as the original's
-guard). What compare's re-testing of a refused value (conformance/compare/bounds.py) must tell apart."""
+`integer-total` (a totalThoughts that is not an integer), `string-label` (a branchId not a string), `falsy`
+(a zero totalThoughts, as the original's guard). What compare's re-testing of a refused value
+(conformance/compare/bounds.py) must tell apart."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def refusal(args: dict[str, object]) -> str:
         return "Invalid totalThoughts: must be at least 1"
     if "integer-total" in RULES and not float(total).is_integer():
         return "Invalid totalThoughts: must be an integer"
+    if "string-label" in RULES and label is not None and not isinstance(label, str):
+        return "Invalid branchId: must be a string"
     if "max-label" in RULES and isinstance(label, str) and len(label) > 256:
         return "Invalid branchId: at most 256 characters"
     return ""
