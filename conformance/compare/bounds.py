@@ -12,6 +12,7 @@ the other side accepts every value the refusing side refused, and the value firs
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -59,6 +60,8 @@ class Bound:
     accepted: tuple[float, ...]
     both: tuple[float, ...] = ()
     """Values of the ladder both sides refuse (left out of the bound)."""
+    settled: dict[str, JSON] = dataclasses.field(default_factory=dict)
+    """Fields of the refusing call changed for the re-test (`settled`), with their values."""
 
     def holds(self, value: JSON) -> bool:
         """Whether `value` breaks the bound (is refused under it)."""
@@ -86,6 +89,8 @@ class Bound:
                     if shown else "")
         if self.both:
             evidence += f" (both refuse {_list(self.both, unit)})"
+        if self.settled:
+            evidence += " with " + " and ".join(f"`{k}` {json.dumps(v)}" for k, v in self.settled.items())
         return f"{BOUND_CLASS}: {self.rule}{RETESTED}{evidence}"
 
 
@@ -128,37 +133,64 @@ def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | No
 
 def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str, JSON], timeout: float
                ) -> Bound | None:
-    """The bound under which only `refused_by` refuses `field` in `call` (its other fields kept), or None."""
+    """The bound under which only `refused_by` refuses `field` in `call` (its other fields kept), or None.
+    When the refusing side accepts no value of the ladder in `call` (it breaks another rule too: a branch
+    from thought 1 at thought 1), the ladder is sent again in `settled(call)`, which keeps the usual rules
+    between the numbered fields."""
     sent = call.get(field)
     length = isinstance(sent, str)
     x = _measure(sent, length)
-    if x is None:
+    if x is None or (length and x > max(LENGTHS) * 4):
         return None
     ladder = sorted({*(float(n) for n in (LENGTHS if length else NUMBERS)), x})
-    if length and x > max(LENGTHS) * 4:
-        return None
     try:
         with fresh_pair(a, b, timeout) as (da, db):
-            def ask(values: Sequence[float]) -> tuple[list[bool], list[bool]] | None:
-                steps = [Step(TOOL, {**call, field: _value(v, length, sent)}) for v in values]
-                oa, ob = run_on(da, steps), run_on(db, steps)
-                if len(oa) != len(steps) or len(ob) != len(steps) or not all(map(_answered, oa + ob)):
-                    return None
-                strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
-                return [o.accepted for o in strict], [o.accepted for o in lenient]
+            for base in dict.fromkeys(map(_frozen, (call, settled(call, field)))):
+                args = dict(base)
 
-            seen = ask(ladder)
-            if seen is None:
-                return None
-            strict, lenient = seen
-            # A value both sides refuse (0 to a falsy guard on both) says nothing about this difference.
-            both = [v for v, s, ok in zip(ladder, strict, lenient, strict=True) if not s and not ok]
-            kept = [(v, s) for v, s, ok in zip(ladder, strict, lenient, strict=True) if ok]
-            bound = _bisected([v for v, _ in kept], [s for _, s in kept], field, refused_by, length, x, ask)
-            return bound if bound is None or not both else \
-                dataclasses.replace(bound, both=tuple(both))
+                def ask(values: Sequence[float], args: dict[str, JSON] = args
+                        ) -> tuple[list[bool], list[bool]] | None:
+                    steps = [Step(TOOL, {**args, field: _value(v, length, sent)}) for v in values]
+                    oa, ob = run_on(da, steps), run_on(db, steps)
+                    if len(oa) != len(steps) or len(ob) != len(steps) or not all(map(_answered, oa + ob)):
+                        return None
+                    strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
+                    return [o.accepted for o in strict], [o.accepted for o in lenient]
+
+                seen = ask(ladder)
+                if seen is None:
+                    return None
+                strict, lenient = seen
+                if not any(strict):
+                    continue
+                # A value both sides refuse (0 to a falsy guard on both) says nothing about this difference.
+                both = [v for v, s, ok in zip(ladder, strict, lenient, strict=True) if not s and not ok]
+                kept = [(v, s) for v, s, ok in zip(ladder, strict, lenient, strict=True) if ok]
+                bound = _bisected([v for v, _ in kept], [s for _, s in kept], field, refused_by, length, x,
+                                  ask)
+                if bound is None:
+                    return None
+                changed = tuple(k for k in args if k != field and args[k] != call.get(k))
+                return dataclasses.replace(bound, both=tuple(both), settled={k: args[k] for k in changed})
     except DriverError:
         return None
+    return None
+
+
+def _frozen(args: dict[str, JSON]) -> tuple[tuple[str, JSON], ...]:
+    return tuple((k, v) for k, v in args.items())
+
+
+def settled(call: dict[str, JSON], field: str) -> dict[str, JSON]:
+    """`call` at thought 3 of 3, revising or branching from thought 1: what no rule between two numbered
+    fields refuses (the field re-tested kept as it is)."""
+    out = {**call, "thoughtNumber": 3, "totalThoughts": 3}
+    for name in ("revisesThought", "branchFromThought"):
+        if name in call:
+            out[name] = 1
+    if field in call:
+        out[field] = call[field]
+    return out
 
 
 def _answered(outcome: Outcome) -> bool:

@@ -73,3 +73,12 @@ def test_a_label_refused_as_an_integer_does_not_hide_the_length_bound() -> None:
                           lambda _: None)
     assert marked[0].value_class == "integer"
     assert marked[1].value_class.startswith("bound: `branchId` longer than 256 characters"), marked[1]
+
+
+def test_a_call_breaking_another_rule_too_is_re_tested_in_a_settled_call() -> None:
+    """PR #3007's head refuses a branch from thought 1 at thought 1 as well as a label past 256 characters:
+    the ladder is sent again at thought 3 of 3, and says so."""
+    args = valid(branchFromThought=1, branchId="x" * 300)
+    bound = find_bound(_server(), _server("branch-before", "max-label"), "branchId", "b", args, 10)
+    assert bound is not None and bound.rule == "`branchId` longer than 256 characters", bound
+    assert bound.value_class.endswith('with `thoughtNumber` 3 and `totalThoughts` 3'), bound.value_class

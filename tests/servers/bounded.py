@@ -1,6 +1,7 @@
 """Accepts every call whose numbers are numbers and strings strings, refusing (isError) only by the rules its
 arguments name: `min-total` (totalThoughts below 1), `max-label` (branchId longer than 256 characters),
-`integer-total` (a totalThoughts that is not an integer), `string-label` (a branchId not a string), `falsy`
+`integer-total` (a totalThoughts that is not an integer), `string-label` (a branchId not a string),
+`branch-before` (a branchFromThought not below thoughtNumber), `falsy`
 (a zero totalThoughts, as the original's guard). What compare's re-testing of a refused value
 (conformance/compare/bounds.py) must tell apart."""
 
@@ -24,6 +25,9 @@ def refusal(args: dict[str, object]) -> str:
         return "Invalid totalThoughts: must be at least 1"
     if "integer-total" in RULES and not float(total).is_integer():
         return "Invalid totalThoughts: must be an integer"
+    since, number = args.get("branchFromThought"), args.get("thoughtNumber")
+    if "branch-before" in RULES and isinstance(since, int) and isinstance(number, int) and since >= number:
+        return "Invalid branchFromThought: must be less than thoughtNumber"
     if "string-label" in RULES and label is not None and not isinstance(label, str):
         return "Invalid branchId: must be a string"
     if "max-label" in RULES and isinstance(label, str) and len(label) > 256:
