@@ -37,7 +37,7 @@ BISECTIONS: Final = 12
 """Steps between the last refused and the first accepted length (exact up to 4,096)."""
 NUMBER_BISECTIONS: Final = 4
 """Steps between the last refused and the first accepted number: within a sixteenth of the ladder's gap."""
-MAX_FIELDS: Final = 4
+MAX_FIELDS: Final = 8
 """(field, refusing side) pairs re-tested per comparison."""
 NUMERIC_CLASSES: Final = frozenset({"fraction", "negative number", "zero", "integer", "number beyond 2^53"})
 
