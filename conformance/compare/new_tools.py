@@ -227,31 +227,31 @@ def _history(due: int, now: int) -> str:
     return f"it adds {now - due} thought{'s' if now - due != 1 else ''} to the history"
 
 
-def effect(call: dict[str, JSON]) -> str:
-    """What one call of the new tool did to the store, read from the next sequentialthinking answer against
-    what that answer would have said without it (one more thought, the same branches)."""
+def effect(call: dict[str, JSON]) -> tuple[str, str]:
+    """What one call of the new tool did to the store and what shows it: the next sequentialthinking
+    answer against what that answer would have said without the call (one more thought, the same
+    branches). The verdict comes first, so a headline cut at its clauses keeps it."""
     kind = call.get("kind")
     if kind in ("exited", "no answer"):
-        return "the process " + ("exits" if kind == "exited" else "stops answering")
+        return "the process " + ("exits" if kind == "exited" else "stops answering"), ""
     before, after = _read_store(call.get("before")), _read_store(call.get("after"))
     if before is None:
-        return ""
+        return "", ""
     if after is None:
         said = call.get("after_answer")
-        return "the next sequentialthinking call is not accepted" + (
-            f" ({_quote(str(said))})" if said else "")
+        return "the next sequentialthinking call is not accepted", _quote(str(said)) if said else ""
     (had, labels_before), (now, labels_after) = before, after
     due = had + 1
     history, branches = _history(due, now), _branches(labels_before, labels_after)
     if not history and not branches:
-        return (f"the next sequentialthinking call reports thoughtHistoryLength {now} ({had} before) and the "
-                "branches as they were: it leaves the store as it was")
-    where = (f"the next sequentialthinking call reports thoughtHistoryLength {now} where {due} was due "
-             f"({had} before)")
+        return ("it leaves the store as it was", f"the next sequentialthinking call reports "
+                f"thoughtHistoryLength {now}, {had} before, and the branches as they were")
+    shown = (f"the next sequentialthinking call reports thoughtHistoryLength {now} where {due} was due, "
+             f"{had} before")
     if branches:
-        where += (f" and branches {json.dumps(labels_after, ensure_ascii=False)} where "
+        shown += (f", and branches {json.dumps(labels_after, ensure_ascii=False)} where "
                   f"{json.dumps(labels_before, ensure_ascii=False)} were")
-    return where + ": " + " and ".join(p for p in (history, branches) if p)
+    return " and ".join(p for p in (history, branches) if p), shown
 
 
 def _code(text: str) -> str:
@@ -285,7 +285,8 @@ def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
     for call in calls:
         if not isinstance(call, dict):
             continue
-        what = effect(call)
+        verdict, shown = effect(call)
+        what = f"{verdict} ({shown})" if verdict and shown else verdict
         answer = _quote(str(call.get("answer", "")))
         verb = {"refused": "refuses it", "accepted": "answers", "exited": "exits",
                 "no answer": "does not answer"}.get(str(call.get("kind")), "answers")
@@ -294,7 +295,7 @@ def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
         if what and what == previous:
             said.append(f"{head}, to the same effect")
         else:
-            said.append(f"{head}; {what}" if what else head)
+            said.append(f"{head}: {what}" if what else head)
         previous = what
     first = next((c for c in other.get("calls", []) if isinstance(c, dict)), None) if isinstance(
         other.get("calls"), list) else None
