@@ -14,6 +14,9 @@ from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
+from conformance.compare.bounds import candidates as bound_candidates
+from conformance.compare.bounds import explained_by as past_bound
+from conformance.compare.bounds import find_bound, kind_of
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
@@ -22,6 +25,8 @@ from conformance.compare.explain import explain, last_call_arguments
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
+from conformance.compare.new_tools import Called, call_new_tools, new_tools
+from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
@@ -29,7 +34,7 @@ from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, fra
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.search import BUDGETS, Candidate, Search
 from conformance.core.errors import HarnessError
-from conformance.core.jsontypes import Omitted
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
@@ -105,6 +110,11 @@ def run_comparison(
             fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
             seen_a, seen_b = fa.result(), fb.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL)
+        added = new_tools(seen_a.tools, seen_b.tools)
+        called: list[Called] = []
+        if added:
+            say(f"new tools: calling {', '.join(t.name for t in added)} after three thoughts, on fresh pairs")
+            called = call_new_tools(target_a, target_b, added, timeout)
         say("eras: each side met as each revision's client (one short process each)")
         eras = era_pass(target_a, target_b, timeout, say)
 
@@ -132,11 +142,13 @@ def run_comparison(
         f"(budget {probe_seconds:g} s)")
     probed = run_probes(target_a, target_b, timeout, PROBE_LIMITS[profile], probe_seconds, say)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
+    differences += [_called_difference(item, rules, name_a, name_b) for item in called]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
                     if not _shown_sooner(item, differences, say)]
     differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
+    differences = _with_bounds(target_a, target_b, differences, timeout, say)
     fields = converted_fields(differences)
     if fields:
         say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "
@@ -348,6 +360,34 @@ def _fresh_difference(item: FreshFound, rules: Rules, name_a: str, name_b: str) 
     )
 
 
+def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> Difference:
+    """A tool listed by one side only, called (`new_tools.py`): its id names the tool, its sides' records are
+    what each answered and what the next call said of the store."""
+    records, cause = rules.attribute(item.found)
+    said = called_clauses(item.found.a, item.found.b, name_a, name_b)
+    offering = name_a if item.tool.offered_by == "a" else name_b
+    summary = f"the tool `{item.tool.name}` that only {offering} lists, " + (
+        "; ".join(said).removeprefix(f"on {offering}, ") if said else "called")
+    return Difference(
+        cause=cause,
+        id=f"{item.found.signature}.{_slug_name(item.tool.name)}",
+        aspect=item.found.aspect,
+        summary=summary,
+        records=records,
+        program=frames(item.program),
+        a=item.found.a,
+        b=item.found.b,
+        minimized=True,
+        field=item.found.field,
+        detail=item.found.detail,
+    )
+
+
+def _slug_name(name: str) -> str:
+    """A listed tool's name as a part of an id: letters, digits, `_` and `-`, at most 60."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "-" for c in name)[:60] or "_"
+
+
 def _with_eras(differences: list[Difference], found: list[EraFound], rules: Rules, name_a: str, name_b: str
                ) -> list[Difference]:
     """Differences some eras' clients see and others do not: one the search found too (the server sends it
@@ -432,6 +472,33 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
         out = [d.model_copy(update={"value_class": relation.value_class})
                if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
     return out
+
+
+def _with_bounds(a: Target, b: Target, differences: list[Difference], timeout: float,
+                 say: Callable[[str], None]) -> list[Difference]:
+    """Refusals of a number or a string by one side that a bound on the field's own value explains, found by
+    re-testing in-range values (`bounds.py`), marked with that bound as their value class: "`totalThoughts`
+    below 1", not "a fraction", when 1.5 is accepted."""
+    out = list(differences)
+    calls = {d.id: last_call_arguments(d.program) for d in differences}
+    for fld, side, kind in bound_candidates(differences, calls):
+        example = next((d for d in out if d.aspect == "is_error" and d.field == fld
+                        and d.detail == f"refused by {side}" and ":" not in d.value_class
+                        and kind_of(_argument(calls.get(d.id), fld)) == kind), None)
+        call = calls.get(example.id) if example is not None else None
+        if not isinstance(call, dict):
+            continue
+        bound = find_bound(a, b, fld, side, call, timeout)
+        if bound is None:
+            continue
+        say(f"bound: {'A' if side == 'a' else 'B'} refuses {bound.rule}")
+        out = [d.model_copy(update={"value_class": bound.value_class})
+               if ":" not in d.value_class and past_bound(d, bound, calls.get(d.id)) else d for d in out]
+    return out
+
+
+def _argument(arguments: JSON | None, name: str) -> JSON | None:
+    return arguments.get(name) if isinstance(arguments, dict) else None
 
 
 def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) -> Difference:

@@ -14,9 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.compare.bounds import BOUND_CLASS, RETESTED
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
-from conformance.compare.observe import type_class
+from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
+from conformance.compare.new_tools import clauses as called_clauses
+from conformance.compare.observe import MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
 from conformance.compare.relations import RELATION_CLASS
@@ -110,7 +113,7 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
-    related = [d for d in ds if d.value_class.startswith(RELATION_CLASS)]
+    related = [d for d in ds if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":"))]
     said = [_relation(group, la, lb) for group in _by_class(related)]
     rest = [d for d in ds if d not in related]
     if rest:
@@ -126,10 +129,14 @@ def _by_class(ds: Sequence[Difference]) -> list[list[Difference]]:
 
 
 def _relation(ds: list[Difference], la: str, lb: str) -> str:
-    """A cross-field rule: "head refuses `revisesThought` ≥ `thoughtNumber` (…); base accepts it"."""
-    rule = ds[0].value_class.removeprefix(RELATION_CLASS + ": ")
+    """A rule found by re-testing: a relation ("head refuses `revisesThought` ≥ `thoughtNumber` (…); base
+    accepts it") or a bound on the field's own value, with the values re-tested ("head refuses
+    `totalThoughts` below 1 (…), re-tested on fresh calls: 0.96875 refused, 1 and 1.5 accepted; …")."""
+    rule, _, evidence = ds[0].value_class.partition(RETESTED)
+    rule = rule.removeprefix(RELATION_CLASS + ": ").removeprefix(BOUND_CLASS + ": ")
+    retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
     refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
-    return f"{refusing} refuses {rule}{_refusals(ds, side)}; {accepting} accepts it"
+    return f"{refusing} refuses {rule}{_refusals(ds, side)}{retested}; {accepting} accepts it"
 
 
 def _by_value(ds: list[Difference], la: str, lb: str) -> str:
@@ -293,17 +300,28 @@ def _reset(ds: Sequence[Difference], la: str, lb: str) -> str:
 
 
 def _stderr(ds: list[Difference], la: str, lb: str) -> str:
+    """The box's change in words (width, header padding, rows), a multi-line thought's box said apart: it
+    is its own witness, the one that shows how a thought's lines are drawn."""
+    multi = [d for d in ds if d.detail == MULTI_LINE_BOX]
+    plain = [d for d in ds if d not in multi]
+    said = [_box_clause(plain, la, lb, "an accepted call")] if plain else []
+    if multi:
+        said.append(_box_clause(multi, la, lb, "a multi-line thought"))
+    return "; ".join(said)
+
+
+def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
     if len(silent) == 1:
         other = lb if silent[0] == la else la
-        return f"{silent[0]} writes no stderr box for an accepted call{_given(ds)}, {other} does"
+        return f"{silent[0]} writes no stderr box for {what}{_given(ds)}, {other} does"
     smallest = min(ds, key=_size)
     box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
     if box:
-        return f"the stderr box of an accepted call{_given(ds)} differs: {box}"
+        return f"the stderr box of {what}{_given(ds)} differs: {box}"
     where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
-    return f"the stderr box of an accepted call{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
+    return f"the stderr box of {what}{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 
 
 def _listing(ds: list[Difference], la: str, lb: str) -> str:
@@ -313,11 +331,14 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
-    return sorted(ds, key=lambda d: (d.detail != "names", d.detail != "changed", d.field))
+    rank = {"names": 0, DETAIL_CALLED: 1, "changed": 2}
+    return sorted(ds, key=lambda d: (rank.get(d.detail, 3), d.field))
 
 
 def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
     """One listing difference in words, a clause per change; `full` says every changed block of a text."""
+    if d.detail == DETAIL_CALLED:
+        return called_clauses(d.a, d.b, la, lb) or [d.summary]
     if d.detail == "names":
         ta, tb = _listed(d.a), _listed(d.b)
         if not isinstance(ta, list) or not isinstance(tb, list):
@@ -679,6 +700,9 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         return short(d.a, 60), short(d.b, 60), ""
     if d.aspect == "tools_list":
         note = "; ".join(listing_clauses(d, la, lb, full=True))
+        if d.detail == DETAIL_CALLED:
+            listed = ["listed" if '"offered": true' in x else "not listed" for x in (d.a, d.b)]
+            return listed[0], listed[1], note
         if d.detail in ("added", "removed"):
             return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
         return short(d.a, 60), short(d.b, 60), note

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.core.differences import WHOLE_CHARS
 from conformance.core.jsontypes import JSON
 
 QUOTED: Final = 60
@@ -25,9 +26,10 @@ _ITEM: Final = re.compile(r"^\s*(?:(\d+)[.)]|[-*•])\s+")
 
 
 def quote(text: str, width: int = QUOTED) -> str:
-    """A line in curly quotes, cut at a word boundary with "…" when longer than `width`."""
+    """A line in curly quotes, whole up to `WHOLE_CHARS` (200), else cut at a word boundary with "…" near
+    `width`."""
     text = " ".join(text.split())
-    if len(text) > width:
+    if len(text) > max(width, WHOLE_CHARS):
         cut = text[: width - 1]
         space = cut.rfind(" ")
         text = (cut[:space] if space > width // 2 else cut).rstrip(" ,;:") + "…"
@@ -133,7 +135,7 @@ def describe_text(a: str, b: str, lb: str, *, most: int | None = 3) -> str:
 
 def _show(value: JSON) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else quote(text, 40)
+    return text if len(text) <= WHOLE_CHARS else quote(text, 40)
 
 
 def _items(values: Sequence[JSON]) -> str:

@@ -267,8 +267,8 @@ def compare_step(step: Step, a: Outcome, b: Outcome) -> list[Found]:
             where = _store_field(a.store, b.store)
             found.append(Found("store", where, "", "effect", _store(a), _store(b), True))
         if a.stderr != b.stderr:
-            found.append(Found("stderr", _box_line(a.stderr, b.stderr), "", "box", a.stderr[:600],
-                               b.stderr[:600], False))
+            found.append(Found("stderr", _box_line(a.stderr, b.stderr), "", _box_detail(step),
+                               a.stderr[:BOX_CHARS], b.stderr[:BOX_CHARS], False))
     for key in sorted(set(a.extras) | set(b.extras)):
         if a.extras.get(key, _MISSING) != b.extras.get(key, _MISSING):
             detail = "added" if key not in a.extras else "removed" if key not in b.extras else "changed"
@@ -306,6 +306,19 @@ def _extra(outcome: Outcome, key: str) -> str:
     if key not in outcome.extras:
         return f"no {key}"
     return f"{key}: {json.dumps(outcome.extras[key], ensure_ascii=False)}"[:600]
+
+
+BOX_CHARS: Final = 4000
+"""A stderr box kept whole up to this, so its width, padding and rows can be read (`box_difference`)."""
+MULTI_LINE_BOX: Final = "box, multi-line thought"
+
+
+def _box_detail(step: Step) -> str:
+    """A multi-line thought's box is its own difference (its rows per line), not folded into the first box
+    that differed."""
+    args = step.arguments
+    thought = args.get("thought") if isinstance(args, dict) else None
+    return MULTI_LINE_BOX if isinstance(thought, str) and "\n" in thought else "box"
 
 
 def _box_line(a: str, b: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from conformance.core.differences import refusal_in_text, refusals_compared
+from conformance.core.differences import WHOLE_CHARS, refusal_in_text, refusals_compared
 from conformance.core.jsontypes import JSON
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\w+|[^\w\s]')
@@ -223,8 +223,10 @@ def answer_object(answer: str) -> dict[str, JSON] | None:
 
 
 def short(text: str, width: int) -> str:
+    """A value on one line: whole up to `WHOLE_CHARS` (200) whatever `width` asks, else cut at `width`. A
+    value cut short of 200 characters hid what differed (`{"destructiveHint": false, "i…`)."""
     text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if len(text) <= max(width, WHOLE_CHARS) else text[: width - 1] + "…"
 
 
 __all__ = [

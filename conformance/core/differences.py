@@ -199,11 +199,14 @@ class _Box:
     width: int
     rows: int
     header_pad: tuple[int, int]
+    loose: int = 0
+    """Body lines drawn without both side borders (a thought's line break inside one row)."""
 
 
 def _box(text: str) -> _Box | None:
-    """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows and the
-    spaces padding its header row's text; None when the text draws none."""
+    """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows, the
+    spaces padding its header row's text and the body lines missing a side border; None when the text draws
+    none."""
     lines = text.split("\n")
     top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
     if top is None:
@@ -216,13 +219,15 @@ def _box(text: str) -> _Box | None:
     header = body[0] if body and middle else ""
     inner = header[1:-1] if len(header) >= 2 else ""
     pad = (len(inner) - len(inner.lstrip(" ")), len(inner) - len(inner.rstrip(" ")))
-    rows = len(body) - (middle + 1) if middle is not None else len(body)
-    return _Box(len(lines[top]), rows, pad)
+    rows = body[middle + 1:] if middle is not None else body
+    loose = sum(1 for row in rows if not (row.startswith("│") and row.rstrip().endswith("│")))
+    return _Box(len(lines[top]), len(rows), pad, loose)
 
 
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
-    """Two stderr boxes' change in words: width, the header row's padding, rows in the body. Empty when
-    either text draws no box or the boxes agree on all three."""
+    """Two stderr boxes' change in words: width, the header row's padding, rows in the body (a thought's
+    lines drawn a row each, or one row broken by the line break). Empty when either text draws no box or
+    the boxes agree on all of these."""
     a, b = _box(original), _box(target)
     if a is None or b is None:
         return ""
@@ -234,10 +239,19 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
     if a.header_pad != b.header_pad:
         said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
-    if a.rows != b.rows:
-        said.append(f"its body has {b.rows} row(s) {here} where {theirs}'s has {a.rows} (a thought of "
-                    "several lines drawn a row per line on one side)")
+    if (a.rows, a.loose) != (b.rows, b.loose):
+        said.append(f"its body draws {_rows(b)} {here} where {theirs}'s draws {_rows(a)}")
     return "; ".join(said)
+
+
+def _rows(box: _Box) -> str:
+    """ "2 rows, one row per line of the thought" / "the thought's 2 lines as one row broken at its line
+    break (2 of them missing a side border)"."""
+    if box.loose:
+        return (f"the thought's {box.rows} lines as one row broken at its line break ({box.loose} of them "
+                "missing a side border)")
+    per_line = ", one row per line of the thought" if box.rows > 1 else ""
+    return f"{box.rows} row{'s' if box.rows != 1 else ''}{per_line}"
 
 
 def text_difference(original: str, target: str) -> str:

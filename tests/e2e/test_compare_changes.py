@@ -45,3 +45,24 @@ def test_a_head_keeping_no_state_is_one_cause(change_id: str, tmp_path: Path) ->
     outcome = _compare(change_id, tmp_path)
     assert [c.id for c in outcome.root_causes] == ["no-state"], [c.summary for c in outcome.root_causes]
     assert outcome.root_causes[0].summary.startswith("head keeps no state between calls")
+
+
+def test_an_added_tool_is_called_and_what_it_does_to_the_store_said(tmp_path: Path) -> None:
+    said = _headline(_compare("tool-added-clears", tmp_path, budget_s=0), "tool-spec")
+    assert "called with {} `clear_history` answers “cleared”" in said, said
+    assert "it empties the history and it drops every branch" in said, said
+
+
+def test_a_reworked_box_is_said_in_words_with_the_multi_line_thought_apart(tmp_path: Path) -> None:
+    said = _headline(_compare("box-reworked", tmp_path), "render")
+    assert "2 narrower than base's" in said and "its header row is padded" in said, said
+    assert "the stderr box of a multi-line thought differs" in said and "one row per line" in said, said
+
+
+@pytest.mark.parametrize(("change_id", "rule"), [
+    ("total-thoughts-at-least-one", "head refuses `totalThoughts` below 1"),
+    ("branch-id-max-256", "head refuses `branchId` longer than 256 characters"),
+])
+def test_a_bound_is_found_by_re_testing(change_id: str, rule: str, tmp_path: Path) -> None:
+    said = _headline(_compare(change_id, tmp_path), "validation")
+    assert rule in said and "re-tested on fresh calls" in said, said

@@ -272,4 +272,5 @@ def test_a_box_drawn_otherwise_is_said_by_its_width_padding_and_rows() -> None:
     said = explain([d], LA, LB, default_known_changes()).headline
     assert "the box is 22 columns wide on head, 2 narrower than base's 24" in said, said
     assert "padded with 1 space(s) before and 5 after its text on head, 1 and 1 on base" in said, said
-    assert "its body has 2 row(s) on head where base's has 1" in said, said
+    rows = "its body draws 2 rows, one row per line of the thought on head where base's draws 1 row"
+    assert rows in said, said

@@ -1,0 +1,276 @@
+"""The rule behind a refused value, found by re-testing in-range values, not read off the value's type class.
+
+"head refuses `totalThoughts` given as a fraction" is false when head accepts 1.5 and refuses only what is
+below 1; "`branchId` given as a string" says nothing when only labels past 256 characters are refused. For a
+field one side refuses a number (or a string) for, the refusing call is sent again on a fresh pair with
+that field set to a ladder of values (numbers from −1 to 10⁶, fractions among them; strings of plain letters
+from 1 to 4,096 characters and as long as the one refused), then bisected between the last refused and the
+first accepted. A bound is claimed only when every refused value lies on one side of every accepted one,
+the other side accepts every value the refusing side refused, and the value first refused is past it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from conformance.compare.observe import Outcome
+from conformance.compare.pair import fresh_pair, run_on
+from conformance.compare.programs import Step
+from conformance.core.js import js_number_string
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
+from conformance.drivers.errors import DriverError
+from conformance.report.model import Difference
+from conformance.targets.specs import Target
+
+BOUND_CLASS: Final = "bound"
+"""The value class of a refusal a bound explains (`Difference.value_class` reads "bound: `F` below 1;
+re-tested: …")."""
+RETESTED: Final = "; re-tested: "
+NUMBERS: Final[tuple[float, ...]] = (-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 10, 1000, 1_000_000)
+LENGTHS: Final[tuple[int, ...]] = (1, 16, 64, 255, 256, 257, 1024, 4096)
+BISECTIONS: Final = 12
+"""Steps between the last refused and the first accepted length (exact up to 4,096)."""
+NUMBER_BISECTIONS: Final = 4
+"""Steps between the last refused and the first accepted number: within a sixteenth of the ladder's gap."""
+MAX_FIELDS: Final = 8
+"""(field, refusing side) pairs re-tested per comparison."""
+NUMERIC_CLASSES: Final = frozenset({"fraction", "negative number", "zero", "integer", "number beyond 2^53"})
+
+
+Ask = Callable[[Sequence[float]], "tuple[list[bool], list[bool]] | None"]
+"""Send the call with the field set to each value; each side's acceptances (refusing side first)."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    field: str
+    refused_by: str
+    """"a" or "b"."""
+    below: float | None
+    """Values below this are refused (numbers), or strings shorter than this many characters."""
+    above: float | None
+    """Values above this are refused (numbers), or strings longer than this many characters."""
+    length: bool
+    refused: tuple[float, ...]
+    accepted: tuple[float, ...]
+    both: tuple[float, ...] = ()
+    """Values of the ladder both sides refuse (left out of the bound)."""
+    settled: dict[str, JSON] = dataclasses.field(default_factory=dict)
+    """Fields of the refusing call changed for the re-test (`settled`), with their values."""
+
+    def holds(self, value: JSON) -> bool:
+        """Whether `value` breaks the bound (is refused under it)."""
+        x = _measure(value, self.length)
+        if x is None:
+            return False
+        return (self.below is not None and x < self.below) or (self.above is not None and x > self.above)
+
+    @property
+    def rule(self) -> str:
+        name = f"`{self.field}`"
+        unit = " characters" if self.length else ""
+        parts = []
+        if self.below is not None:
+            parts.append(f"shorter than {_n(self.below)}{unit}" if self.length else f"below {_n(self.below)}")
+        if self.above is not None:
+            parts.append(f"longer than {_n(self.above)}{unit}" if self.length else f"above {_n(self.above)}")
+        return f"{name} {' or '.join(parts)}"
+
+    @property
+    def value_class(self) -> str:
+        unit = " characters" if self.length else ""
+        shown = [*self.refused, *self.accepted]
+        evidence = (f"{_list(self.refused, unit)} refused, {_list(self.accepted, unit)} accepted"
+                    if shown else "")
+        if self.both:
+            evidence += f" (both refuse {_list(self.both, unit)})"
+        if self.settled:
+            evidence += " with " + " and ".join(f"`{k}` {json.dumps(v)}" for k, v in self.settled.items())
+        return f"{BOUND_CLASS}: {self.rule}{RETESTED}{evidence}"
+
+
+def _n(x: float) -> str:
+    return js_number_string(x)
+
+
+def _list(values: Sequence[float], unit: str) -> str:
+    said = [_n(v) for v in values]
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return text + unit
+
+
+def _measure(value: JSON, length: bool) -> float | None:
+    if length:
+        return float(len(value)) if isinstance(value, str) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | None]
+               ) -> list[tuple[str, str, str]]:
+    """(field, refusing side, "number" or "string") of refusals of a number or a non-empty string by one
+    side, not yet explained by a relation or a bound; `arguments` maps a difference's id to its last call's
+    arguments. A label refused as an integer and one refused for its length are two candidates."""
+    out: list[tuple[str, str, str]] = []
+    for d in differences:
+        if d.aspect != "is_error" or not d.field or ":" in d.value_class:
+            continue
+        args = arguments.get(d.id)
+        sent = args.get(d.field) if isinstance(args, dict) else None
+        numeric = d.value_class in NUMERIC_CLASSES and _measure(sent, False) is not None
+        text = d.value_class == "string" and isinstance(sent, str) and sent != ""
+        key = (d.field, d.detail.removeprefix("refused by "), "number" if numeric else "string")
+        if (numeric or text) and key not in out:
+            out.append(key)
+    return out[:MAX_FIELDS]
+
+
+def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str, JSON], timeout: float
+               ) -> Bound | None:
+    """The bound under which only `refused_by` refuses `field` in `call` (its other fields kept), or None.
+    When the refusing side accepts no value of the ladder in `call` (it breaks another rule too: a branch
+    from thought 1 at thought 1), the ladder is sent again in `settled(call)`, which keeps the usual rules
+    between the numbered fields."""
+    sent = call.get(field)
+    length = isinstance(sent, str)
+    x = _measure(sent, length)
+    if x is None or (length and x > max(LENGTHS) * 4):
+        return None
+    ladder = sorted({*(float(n) for n in (LENGTHS if length else NUMBERS)), x})
+    try:
+        with fresh_pair(a, b, timeout) as (da, db):
+            for base in dict.fromkeys(map(_frozen, (call, settled(call, field)))):
+                args = dict(base)
+
+                def ask(values: Sequence[float], args: dict[str, JSON] = args
+                        ) -> tuple[list[bool], list[bool]] | None:
+                    steps = [Step(TOOL, {**args, field: _value(v, length, sent)}) for v in values]
+                    oa, ob = run_on(da, steps), run_on(db, steps)
+                    if len(oa) != len(steps) or len(ob) != len(steps) or not all(map(_answered, oa + ob)):
+                        return None
+                    strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
+                    return [o.accepted for o in strict], [o.accepted for o in lenient]
+
+                seen = ask(ladder)
+                if seen is None:
+                    return None
+                strict, lenient = seen
+                if not any(strict):
+                    continue
+                # A value both sides refuse (0 to a falsy guard on both) says nothing about this difference.
+                both = [v for v, s, ok in zip(ladder, strict, lenient, strict=True) if not s and not ok]
+                kept = [(v, s) for v, s, ok in zip(ladder, strict, lenient, strict=True) if ok]
+                bound = _bisected([v for v, _ in kept], [s for _, s in kept], field, refused_by, length, x,
+                                  ask)
+                if bound is None:
+                    return None
+                changed = tuple(k for k in args if k != field and args[k] != call.get(k))
+                return dataclasses.replace(bound, both=tuple(both), settled={k: args[k] for k in changed})
+    except DriverError:
+        return None
+    return None
+
+
+def _frozen(args: dict[str, JSON]) -> tuple[tuple[str, JSON], ...]:
+    return tuple((k, v) for k, v in args.items())
+
+
+def settled(call: dict[str, JSON], field: str) -> dict[str, JSON]:
+    """`call` at thought 3 of 3, revising or branching from thought 1: what no rule between two numbered
+    fields refuses (the field re-tested kept as it is)."""
+    out = {**call, "thoughtNumber": 3, "totalThoughts": 3}
+    for name in ("revisesThought", "branchFromThought"):
+        if name in call:
+            out[name] = 1
+    if field in call:
+        out[field] = call[field]
+    return out
+
+
+def _answered(outcome: Outcome) -> bool:
+    return outcome.kind == "result"
+
+
+def _value(v: float, length: bool, sent: JSON) -> JSON:
+    if length:
+        return "b" * int(v) if not (isinstance(sent, str) and len(sent) == int(v)) else sent
+    return int(v) if float(v).is_integer() and abs(v) < 2**53 else v
+
+
+def _bisected(ladder: list[float], strict: list[bool], field: str, refused_by: str, length: bool, x: float,
+              ask: Ask) -> Bound | None:
+    accepted = [v for v, ok in zip(ladder, strict, strict=True) if ok]
+    refused = [v for v, ok in zip(ladder, strict, strict=True) if not ok]
+    if not accepted or not refused:
+        return None
+    lo, hi = min(accepted), max(accepted)
+    below = [v for v in refused if v < lo]
+    above = [v for v in refused if v > hi]
+    if len(below) + len(above) != len(refused):
+        return None  # a refused value between accepted ones: no bound (fractions among integers, ...)
+    low_bound = _narrow(max(below), lo, length, ask, up=True) if below else None
+    high_bound = _narrow(min(above), hi, length, ask, up=False) if above else None
+    if (below and low_bound is None) or (above and high_bound is None):
+        return None
+    shown_refused: list[float] = []
+    shown_accepted: list[float] = []
+    below_at = above_at = None
+    if low_bound is not None:
+        shown_refused.append(low_bound[0])
+        shown_accepted.append(low_bound[1])
+        below_at = low_bound[1]
+    if high_bound is not None:
+        shown_accepted.append(high_bound[0])
+        shown_refused.append(high_bound[1])
+        above_at = high_bound[0]
+    extra = [v for v in accepted if v not in shown_accepted and (not length and not float(v).is_integer())]
+    bound = Bound(field, refused_by, below_at, above_at, length, tuple(sorted(set(shown_refused))),
+                  tuple(sorted({*shown_accepted, *extra[:1]})))
+    return bound if bound.holds(_value(x, length, None)) else None
+
+
+def _narrow(refused: float, accepted: float, length: bool, ask: Ask, *, up: bool
+            ) -> tuple[float, float] | None:
+    """Bisect between a refused and an accepted value (`up`: refused below accepted); the closest pair found
+    as (lower, upper)."""
+    lower, upper = (refused, accepted) if up else (accepted, refused)
+    for _ in range(BISECTIONS if length else NUMBER_BISECTIONS):
+        if length and upper - lower <= 1:
+            break
+        middle = float(int((lower + upper) / 2)) if length else (lower + upper) / 2
+        if middle in (lower, upper):
+            break
+        seen = ask([middle])
+        if seen is None:
+            return None
+        ok = seen[0][0]
+        if not seen[1][0] and not ok:
+            return None  # the other side refuses it too: not this side's bound
+        if ok == up:
+            upper = middle
+        else:
+            lower = middle
+    return lower, upper
+
+
+def explained_by(d: Difference, bound: Bound, arguments: JSON) -> bool:
+    """Whether `d` (a refusal of the bound's field by its side) is a value past the bound."""
+    if d.aspect != "is_error" or d.field != bound.field or d.detail != f"refused by {bound.refused_by}":
+        return False
+    return isinstance(arguments, dict) and bound.holds(arguments.get(bound.field))
+
+
+def kind_of(value: JSON) -> str:
+    """"number" or "string" as `candidates` names a refused value's kind; "" for any other."""
+    if _measure(value, False) is not None:
+        return "number"
+    return "string" if isinstance(value, str) else ""
+
+
+__all__ = ["BOUND_CLASS", "RETESTED", "Bound", "candidates", "explained_by", "find_bound", "kind_of"]

@@ -1,0 +1,84 @@
+"""The rule behind a refused value found by re-testing in-range values on fresh calls, not its type class
+(issue 42): "`totalThoughts` given as a fraction" when 1.5 is accepted and the rule is ≥ 1, "`branchId`
+given as a string" when only labels past 256 characters are refused. Against `tests/servers/bounded.py`."""
+
+from __future__ import annotations
+
+import shlex
+
+from conformance.compare.bounds import find_bound
+from conformance.compare.engine import _with_bounds
+from conformance.compare.explain import explain
+from conformance.compare.known_changes import default_known_changes
+from conformance.compare.programs import Step, frames, valid
+from conformance.core.protocol import TOOL
+from conformance.report.model import Difference
+from conformance.targets.specs import Target, resolve_target
+from tests.servers import command
+
+
+def _server(*rules: str) -> Target:
+    return resolve_target("cmd:" + shlex.join(command("bounded", *rules)))
+
+
+def _refusal(field: str, value_class: str, args: dict[str, object], text: str) -> Difference:
+    return Difference(id=f"is_error.{field}.{value_class}.refused-by-b", aspect="is_error", summary="",
+                      field=field, value_class=value_class, detail="refused by b", a='{"ok": true}',
+                      b=f"isError {text}", program=frames((Step(TOOL, args),)))  # type: ignore[arg-type]
+
+
+def test_a_lower_bound_with_fractions_accepted_is_said_as_the_bound() -> None:
+    bound = find_bound(_server("falsy"), _server("falsy", "min-total"), "totalThoughts", "b",
+                       valid(totalThoughts=0.5), 10)
+    assert bound is not None and bound.rule == "`totalThoughts` below 1", bound
+    assert bound.holds(0.5) and not bound.holds(1.5) and 0 in bound.both
+    d = _refusal("totalThoughts", "fraction", valid(totalThoughts=0.5),
+                 "Invalid totalThoughts: must be at least 1")
+    marked = _with_bounds(_server("falsy"), _server("falsy", "min-total"), [d], 10, lambda _: None)
+    headline = explain(marked, "base", "head", default_known_changes()).headline
+    assert "head refuses `totalThoughts` below 1" in headline, headline
+    assert "1.5 accepted" in headline and "fraction" not in headline, headline
+
+
+def test_a_length_bound_is_found_exactly() -> None:
+    label = "x" * 300
+    args = valid(branchFromThought=1, branchId=label)
+    bound = find_bound(_server(), _server("max-label"), "branchId", "b", args, 10)
+    assert bound is not None and bound.rule == "`branchId` longer than 256 characters", bound
+    assert bound.refused == (257,) and bound.accepted == (256,)
+    d = _refusal("branchId", "string", args, "Invalid branchId: at most 256 characters")
+    marked = _with_bounds(_server(), _server("max-label"), [d], 10, lambda _: None)
+    headline = explain(marked, "base", "head", default_known_changes()).headline
+    assert "head refuses `branchId` longer than 256 characters" in headline, headline
+    assert "257 characters refused, 256 characters accepted" in headline, headline
+
+
+def test_an_integer_rule_is_no_bound_and_keeps_its_class() -> None:
+    """Fractions refused between accepted integers: the type class ("a fraction") is the rule."""
+    assert find_bound(_server(), _server("integer-total"), "totalThoughts", "b", valid(totalThoughts=1.5),
+                      10) is None
+    d = _refusal("totalThoughts", "fraction", valid(totalThoughts=1.5),
+                 "Invalid totalThoughts: must be an integer")
+    marked = _with_bounds(_server(), _server("integer-total"), [d], 10, lambda _: None)
+    assert marked[0].value_class == "fraction"
+
+
+def test_a_label_refused_as_an_integer_does_not_hide_the_length_bound() -> None:
+    """Two refusals of one field, of two kinds: each is re-tested as its own kind."""
+    as_integer = _refusal("branchId", "integer", valid(branchFromThought=1, branchId=7), "Invalid branchId")
+    long = valid(branchFromThought=1, branchId="x" * 300)
+    too_long = _refusal("branchId", "string", long, "Invalid branchId: at most 256 characters")
+    too_long = too_long.model_copy(update={"id": "is_error.branchId.string.refused-by-b"})
+    marked = _with_bounds(_server(), _server("string-label", "max-label"), [as_integer, too_long], 10,
+                          lambda _: None)
+    assert marked[0].value_class == "integer"
+    assert marked[1].value_class.startswith("bound: `branchId` longer than 256 characters"), marked[1]
+
+
+def test_a_call_breaking_another_rule_too_is_re_tested_in_a_settled_call() -> None:
+    """PR #3007's head refuses a branch from thought 1 at thought 1 as well as a label past 256 characters:
+    the ladder is sent again at thought 3 of 3, and says so."""
+    args = valid(branchFromThought=1, branchId="x" * 300)
+    bound = find_bound(_server(), _server("branch-before", "max-label"), "branchId", "b", args, 10)
+    assert bound is not None and bound.rule == "`branchId` longer than 256 characters", bound
+    assert bound.value_class.endswith('with `thoughtNumber` 3 and `totalThoughts` 3'), bound.value_class

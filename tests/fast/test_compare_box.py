@@ -1,0 +1,67 @@
+"""The stderr box's change said in words — width, the header row's padding, rows per line of a multi-line
+thought — with a multi-line thought's box its own difference (issue 42: "differs at its top border")."""
+
+from __future__ import annotations
+
+from conformance.compare.explain import explain
+from conformance.compare.known_changes import default_known_changes
+from conformance.compare.observe import Outcome, compare_step
+from conformance.compare.programs import Step, frames, valid
+from conformance.core.differences import box_difference
+from conformance.core.protocol import TOOL
+from conformance.report.model import Difference
+
+
+def original_box(header: str, thought: str) -> str:
+    """The original's formatThought: border = longest of header and thought + 4, the thought in one row."""
+    border = "─" * (max(len(header), len(thought)) + 4)
+    return f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {thought.ljust(len(border) - 2)} │\n└{border}┘\n"
+
+
+def reworked_box(header: str, thought: str) -> str:
+    """Two columns narrower, the header padded to the border, one row per line of the thought."""
+    lines = thought.split("\n")
+    border = "─" * (max([len(header), *map(len, lines)]) + 2)
+    rows = "\n".join(f"│ {line.ljust(len(border) - 2)} │" for line in lines)
+    return f"\n┌{border}┐\n│ {header.ljust(len(border) - 2)} │\n├{border}┤\n{rows}\n└{border}┘\n"
+
+
+HEADER = "Thought 1/1"
+
+
+def test_width_padding_and_rows_are_said() -> None:
+    thought = "a thought longer than its header"
+    said = box_difference(original_box(HEADER, thought), reworked_box(HEADER, thought), "on head", "base")
+    assert "2 narrower than base's" in said, said
+    assert "header row is padded with 1 space(s) before and 22 after its text on head, 1 and 1 on base" in \
+        said, said
+    multi = "line one\nline two"
+    said = box_difference(original_box(HEADER, multi), reworked_box(HEADER, multi), "on head", "base")
+    assert "2 rows, one row per line of the thought on head" in said, said
+    assert "the thought's 2 lines as one row broken at its line break" in said, said
+
+
+def _outcome(stderr: str) -> Outcome:
+    return Outcome("result", text="{}", parsed={}, parses=True, stderr=stderr)
+
+
+def test_a_multi_line_thought_is_its_own_difference_and_its_own_clause() -> None:
+    plain, multi = valid(thought="a thought longer than its header"), valid(thought="line one\nline two")
+    found = [compare_step(Step(TOOL, args), _outcome(original_box(HEADER, str(args["thought"]))),
+                          _outcome(reworked_box(HEADER, str(args["thought"]))))[0] for args in (plain, multi)]
+    assert found[0].signature != found[1].signature
+    differences = [Difference(id=f.signature, aspect=f.aspect, summary="", field=f.field, detail=f.detail,
+                              a=f.a, b=f.b, program=frames((Step(TOOL, args),)))
+                   for f, args in zip(found, (plain, multi), strict=True)]
+    headline = explain(differences, "base", "head", default_known_changes()).headline
+    assert "differs at its top border" not in headline, headline
+    assert "the stderr box of an accepted call differs: the box is" in headline.lower(), headline
+    assert "the stderr box of a multi-line thought differs" in headline and "one row per line" in headline
+
+
+def test_a_wide_box_is_kept_whole_enough_to_read() -> None:
+    thought = "w" * 900
+    found = compare_step(Step(TOOL, valid(thought=thought)), _outcome(original_box(HEADER, thought)),
+                         _outcome(reworked_box(HEADER, thought)))[0]
+    said = box_difference(found.a, found.b, "on head", "base")
+    assert said.startswith("the box is 904 columns wide on head, 2 narrower than base's 906"), said

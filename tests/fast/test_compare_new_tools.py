@@ -1,0 +1,77 @@
+"""A tool one side lists and the other does not is called by compare, and what it does to the store is said
+(issue 42): against small servers (`tests/servers/extra_tool.py`) that list `reset`, `noop` or `crash`."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from conformance.compare.attribution import default_rules
+from conformance.compare.engine import _called_difference
+from conformance.compare.explain import explain
+from conformance.compare.fresh import fresh_side
+from conformance.compare.known_changes import default_known_changes
+from conformance.compare.new_tools import arguments, call_new_tools, clauses, new_tools
+from conformance.targets.specs import Target, resolve_target
+from tests.servers import command
+
+
+def _server(*args: str) -> Target:
+    return resolve_target("cmd:" + shlex.join(command("extra_tool", *args)))
+
+
+def _called(extra: str) -> list[str]:
+    base, head = _server(), _server(extra)
+    tools = new_tools(fresh_side(base, 10).tools, fresh_side(head, 10).tools)
+    assert [t.name for t in tools] == [extra]
+    called = call_new_tools(base, head, tools, 10)
+    assert len(called) == 1
+    return clauses(called[0].found.a, called[0].found.b, "base", "head")
+
+
+def test_a_tool_that_empties_the_store_is_called_and_said_to() -> None:
+    said = " ".join(_called("reset"))
+    assert "called with {} `reset` answers “reset done”: it empties the history and it drops every branch (" \
+        in said, said
+    assert 'thoughtHistoryLength 1 where 4 was due, 3 before, and branches [] where ["probe-b"] were' in said
+    assert "; " not in said.split("base answers")[0].split("(the next")[0], said
+    assert "base answers the name with “isError Unknown tool: reset”" in said, said
+
+
+def test_a_tool_that_changes_nothing_is_said_to_leave_the_store() -> None:
+    said = " ".join(_called("noop"))
+    assert "it leaves the store as it was" in said, said
+
+
+def test_a_tool_that_ends_the_process_is_said_to() -> None:
+    said = " ".join(_called("crash"))
+    assert "`crash` exits" in said and "the process exits" in said, said
+
+
+def test_minimal_arguments_come_from_the_schema_bounded() -> None:
+    schema = {"type": "object", "required": ["level", 7], "properties": {
+        "keep": {"type": "boolean"}, "level": {"type": "integer", "minimum": 2},
+        "mode": {"enum": ["fast", "slow"]}, "name": {"type": "string", "minLength": 10**9},
+        **{f"p{i}": {"type": "string"} for i in range(40)}}}
+    calls = arguments(schema)
+    assert calls[0] == {} and calls[1] == {"level": 2}
+    assert calls[2]["keep"] is False and calls[2]["mode"] == "fast" and calls[2]["name"] == "a"
+    assert len(calls[2]) <= 12
+    assert arguments("not a schema") == [{}]
+
+
+def test_hostile_listings_call_few_tools_never_the_compared_one() -> None:
+    listed = [{"name": "sequentialthinking"}, *({"name": f"t{i}"} for i in range(50)), {"name": "x" * 10_000},
+              {"name": 7}, "junk"]
+    tools = new_tools([{"name": "sequentialthinking"}], listed)
+    assert len(tools) == 3 and all(len(t.name) <= 200 and t.name != "sequentialthinking" for t in tools)
+
+
+def test_the_headline_says_the_call_after_the_added_tool() -> None:
+    base, head = _server(), _server("reset")
+    tools = new_tools(fresh_side(base, 10).tools, fresh_side(head, 10).tools)
+    difference = _called_difference(call_new_tools(base, head, tools, 10)[0], default_rules(), "base", "head")
+    assert difference.id == "tools_list.tools.called.reset" and difference.cause == "tool-spec"
+    assert json.loads(difference.b)["offered"] is True
+    headline = explain([difference], "base", "head", default_known_changes()).headline
+    assert "`reset` answers “reset done”" in headline and "it empties the history" in headline, headline

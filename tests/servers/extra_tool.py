@@ -1,0 +1,64 @@
+"""A thought store that lists a second tool when told: `reset` (empties the history and the branches),
+`noop` (answers, changes nothing) or `crash` (exits); with no argument it lists only sequentialthinking.
+What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mini import TOOL, Message, reply, write
+
+EXTRA = sys.argv[1] if len(sys.argv) > 1 else ""
+_history: list[object] = []
+_branches: dict[str, list[object]] = {}
+
+
+def answer_call(message: Message) -> None:
+    params = message.get("params", {})
+    name, arguments = params.get("name"), params.get("arguments", {})
+    if name == "sequentialthinking" and isinstance(arguments, dict):
+        _history.append(arguments)
+        if arguments.get("branchFromThought") and arguments.get("branchId"):
+            _branches.setdefault(str(arguments["branchId"]), []).append(arguments)
+        status = {"thoughtNumber": arguments.get("thoughtNumber"), "branches": list(_branches),
+                  "thoughtHistoryLength": len(_history)}
+        reply(message, {"content": [{"type": "text", "text": json.dumps(status)}]})
+    elif name == EXTRA == "reset":
+        _history.clear()
+        _branches.clear()
+        reply(message, {"content": [{"type": "text", "text": "reset done"}]})
+    elif name == EXTRA == "noop":
+        reply(message, {"content": [{"type": "text", "text": "nothing"}]})
+    elif name == EXTRA == "crash":
+        sys.exit(3)
+    else:
+        reply(message, {"content": [{"type": "text", "text": f"Unknown tool: {name}"}], "isError": True})
+
+
+EXTRA_TOOL = {
+    "name": EXTRA,
+    "description": "an extra tool",
+    "inputSchema": {"type": "object", "properties": {"keep": {"type": "boolean"}, "level": {
+        "type": "integer", "minimum": 2}}, "required": ["level"]},
+}
+
+
+def serve_with_extra() -> None:
+    """`serve` lists one tool; a tools/list here lists the extra one too when there is one."""
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        if message.get("method") == "tools/list" and "id" in message:
+            reply(message, {"tools": [TOOL, *([EXTRA_TOOL] if EXTRA else [])]})
+            continue
+        if message.get("method") == "initialize":
+            reply(message, {"protocolVersion": message["params"]["protocolVersion"],
+                            "capabilities": {"tools": {}}, "serverInfo": {"name": "extra", "version": "0"}})
+        elif message.get("method") == "tools/call":
+            answer_call(message)
+        elif "id" in message:
+            write({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "no"}})
+
+
+if __name__ == "__main__":
+    serve_with_extra()
