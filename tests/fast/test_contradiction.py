@@ -17,7 +17,7 @@ from conformance.core.protocol import TOOL
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers.wire import Exchange
 from conformance.gate.verdicts import judge
-from conformance.suite.answers import accepted
+from conformance.suite.answers import accepted, expect_one_more
 from conformance.suite.contradiction import Contradiction, contradicted, expect
 
 
@@ -28,6 +28,17 @@ def test_expect_names_the_record_only_when_the_check_fails() -> None:
     assert raised.value.record == "RTE-5"
     assert str(raised.value) == "RTE-5 contradicted: count 3 became 3"
     assert isinstance(raised.value, AssertionError), "a contradiction is a failure like any other"
+
+
+def test_a_count_that_did_not_grow_is_said_as_staying_not_as_becoming() -> None:
+    """nalyk/sequentialthinking caps its history at 1000: the check said "count 1000 became 1000"."""
+    with pytest.raises(Contradiction) as raised:
+        expect_one_more(1000, 1000, "the answer")
+    assert str(raised.value) == ("OBJ-2 contradicted: an accepted call left thoughtHistoryLength at 1000, "
+                                 "where each accepted call adds one: the answer")
+    with pytest.raises(Contradiction) as raised:
+        expect_one_more(3, 5, "the answer")
+    assert "took thoughtHistoryLength from 3 to 5, not to 4" in str(raised.value)
 
 
 def test_a_message_given_as_a_callable_is_made_only_when_the_check_fails() -> None:
