@@ -451,11 +451,23 @@ def serialized_difference(original: str, target: str) -> str:
         if tag_ == "equal":
             continue
         where = _amber_path(a, i1) if i1 < len(a) else _amber_path(b, j1)
-        old = " ⏎ ".join(_amber_words(line) for line in a[i1:i2]) or "nothing"
-        new = " ⏎ ".join(_amber_words(line) for line in b[j1:j2]) or "nothing"
-        parts.append(f"{where + ': ' if where else ''}{old} on the original, {new} here")
+        old = " ⏎ ".join(_amber_words(line) for line in a[i1:i2])
+        new = " ⏎ ".join(_amber_words(line) for line in b[j1:j2])
+        # Lines only one side has are said as added or dropped: "nothing on the original, …" read as if the
+        # original had no description at all (nalyk/sequentialthinking, reports/third-party/AUDIT.md).
+        if not old:
+            said = f"{_lines(j2 - j1)} added here, which the original does not have: {new}"
+        elif not new:
+            said = f"{_lines(i2 - i1)} of the original dropped here: {old}"
+        else:
+            said = f"{old} on the original, {new} here"
+        parts.append(f"{where + ': ' if where else ''}{said}")
     more = f"\nand {len(parts) - MAX_FIELDS} more" if len(parts) > MAX_FIELDS else ""
     return "\n".join(parts[:MAX_FIELDS]) + more
+
+
+def _lines(count: int) -> str:
+    return f"{count} line{'s' if count != 1 else ''}"
 
 
 _AMBER_VALUE: Final = re.compile(r"'((?:[^'\\]|\\.)*)'")

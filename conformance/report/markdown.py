@@ -12,7 +12,7 @@ from typing import Final
 
 from conformance.core.create import create_file
 from conformance.report.model import Report
-from conformance.report.sections import SECTIONS
+from conformance.report.sections import SECTIONS, departures
 from conformance.report.sections.section import DETAIL_LEVELS, Detail, Section
 
 BUDGET: Final = 60_000
@@ -20,11 +20,13 @@ BUDGET: Final = 60_000
 
 
 def render_markdown(report: Report, sections: Sequence[Section] = SECTIONS) -> str:
+    """The most detail that fits BUDGET; past the shortest level, the departures one line each."""
     for detail in DETAIL_LEVELS:
         text = render_markdown_at(report, detail, sections)
         if len(text) <= BUDGET:
             return text
-    return text
+    shortest = [departures.LINES_ONLY if s is departures.SECTION else s for s in sections]
+    return render_markdown_at(report, DETAIL_LEVELS[-1], shortest)
 
 
 def render_markdown_at(report: Report, detail: Detail, sections: Sequence[Section] = SECTIONS) -> str:

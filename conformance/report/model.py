@@ -289,6 +289,12 @@ class ArgumentCheck(_Frozen):
         description="a spelling of the original's names detected in the target's inputSchema and confirmed "
         "by a call it accepted (original → target); empty when none was",
     )
+    nested: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="a required argument whose schema is an object listing the call's fields (in either "
+        "spelling), and those fields: a port that takes them one level down, which no --arguments-map "
+        "(a renaming of keys) can reach",
+    )
     arguments_map: dict[str, str] = Field(
         default_factory=dict,
         description="the mapping every call of this run was sent through (original → target)",

@@ -198,7 +198,15 @@ def expect_one_more(before: int, after: int, context: Message) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one. Anything else contradicts OBJ-2 (the count
     is the number of calls that passed validation) whatever the cause: a call not appended (RTE-5's append,
     too) or a length misreported; only OBJ-2's statement is false under every reading of what was seen."""
-    expect_count(after, before + 1, lambda: f"count {before} became {after}: {said(context)}")
+    expect_count(after, before + 1, lambda: f"{_moved(before, after)}: {said(context)}")
+
+
+def _moved(before: int, after: int) -> str:
+    """What an accepted call did to the count, said against what it should do: "count 1000 became 1000"
+    hid that nothing changed (a fork's history capped at 1000, reports/third-party/AUDIT.md)."""
+    if after == before:
+        return f"an accepted call left thoughtHistoryLength at {before}, where each accepted call adds one"
+    return f"an accepted call took thoughtHistoryLength from {before} to {after}, not to {before + 1}"
 
 
 def not_accepted(exchange: Exchange) -> None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, cast
 
 from conformance.catalog.records import default_catalog
+from conformance.core.differences import json_differences
+from conformance.core.jsontypes import JSON
 from conformance.core.served import read_served
 
 BRIEF_CHARS = 200
@@ -70,12 +72,29 @@ def file_lines(name: str, lines: Sequence[str], expected: Sequence[tuple[int, st
 
 
 def first_difference(one: Sequence[object], two: Sequence[object], item: str = "answer") -> str:
-    """Where two sequences the same calls produced part: the first differing item of each, or their "
-    "lengths."""
+    """Where two sequences the same calls produced part: the first differing item of each, with the fields
+    that differ when both are JSON answers (a `timestamp` in every error answer made two processes differ,
+    and the whole answers quoted never showed it: nalyk/sequentialthinking, reports/third-party/AUDIT.md),
+    or their lengths."""
     for index, (a, b) in enumerate(zip(one, two, strict=False), start=1):
         if a != b:
+            fields = _fields_apart(a, b)
+            if fields:
+                return f"{item} {index} differs in {fields}"
             return f"{item} {index} is {brief(a)}, then {brief(b)}"
     return f"{len(one)} {item}s, then {len(two)}"
+
+
+def _fields_apart(a: object, b: object) -> str:
+    """The fields two JSON answers differ in, each with both values ("" when they are not both objects or
+    the difference is not field by field), the first two named."""
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return ""
+    found = json_differences(cast(JSON, a), cast(JSON, b))
+    if not found or any(d.sentence or not d.path for d in found):
+        return ""
+    shown = "; ".join(f"{d.path}: {d.original}, then {d.target}" for d in found[:2])
+    return shown + (f"; and {len(found) - 2} more field(s)" if len(found) > 2 else "")
 
 
 def expect(record: str, condition: bool, message: Message) -> None:

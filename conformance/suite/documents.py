@@ -93,3 +93,24 @@ def other_mentions(lines: Sequence[str], name: str, limit: int = 3) -> str:
     more = f" and {len(rest) - limit} more" if len(rest) > limit else ""
     first = brief(lines[rest[0] - 1].strip(), 60)
     return f"{name!r} also appears, not as a tool's name, at line(s) {shown}{more} ({first})"
+
+
+_PARAMETER_LINE = re.compile(r"^- ([A-Za-z_][A-Za-z0-9_]*):", flags=re.M)
+
+
+def parameter_lines(description: str) -> list[str]:
+    """The names a description documents as "- name:" lines, in either spelling, in order and once each."""
+    return list(dict.fromkeys(_PARAMETER_LINE.findall(description)))
+
+
+def documented_parameters(description: str, snake: Sequence[str]) -> str:
+    """What a description's "- name:" lines document, said against the original's (thought and eight
+    snake_case names): how many names, which, and how many in snake_case. A description spelling them in
+    camelCase documents them all; it was said to document "1 parameter(s) (thought)" when only snake_case
+    names were looked for (nalyk/sequentialthinking, reports/third-party/AUDIT.md)."""
+    names = parameter_lines(description)
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    in_snake = sum(name in snake for name in names)
+    return (f"the description documents {len(names)} parameter(s) as \"- name:\" lines ({shown or 'none'}), "
+            f"{in_snake} of them in snake_case, where the original documents thought and the eight "
+            "snake_case names")

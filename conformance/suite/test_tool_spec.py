@@ -17,7 +17,14 @@ from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, rejected, without_count
 from conformance.suite.contradiction import brief, expect
-from conformance.suite.documents import headings, lines_stating, plain, section_under, where
+from conformance.suite.documents import (
+    documented_parameters,
+    headings,
+    lines_stating,
+    plain,
+    section_under,
+    where,
+)
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import expect_rendered_alike
 from conformance.suite.session import ServerSession, Spare
@@ -332,8 +339,7 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
         f"the inputSchema's properties are {brief(properties)}, not an object")
     documented = set(re.findall(r"^- ([a-z_]+):", description, flags=re.M))
     assert documented == {"thought", *SNAKE.values()}, (
-        f"the description documents {len(documented)} parameter(s) as \"- name:\" lines "
-        f"({', '.join(sorted(documented)) or 'none'}), not thought and the eight snake_case names")
+        documented_parameters(description, list(SNAKE.values())))
     assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
         f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
     assert "total_thoughts up or down" in description, (

@@ -17,8 +17,8 @@ from conformance.core.protocol import TOOL
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers.wire import Exchange
 from conformance.gate.verdicts import judge
-from conformance.suite.answers import accepted
-from conformance.suite.contradiction import Contradiction, contradicted, expect
+from conformance.suite.answers import accepted, expect_one_more
+from conformance.suite.contradiction import Contradiction, contradicted, expect, first_difference
 
 
 def test_expect_names_the_record_only_when_the_check_fails() -> None:
@@ -28,6 +28,33 @@ def test_expect_names_the_record_only_when_the_check_fails() -> None:
     assert raised.value.record == "RTE-5"
     assert str(raised.value) == "RTE-5 contradicted: count 3 became 3"
     assert isinstance(raised.value, AssertionError), "a contradiction is a failure like any other"
+
+
+def test_a_count_that_did_not_grow_is_said_as_staying_not_as_becoming() -> None:
+    """nalyk/sequentialthinking caps its history at 1000: the check said "count 1000 became 1000"."""
+    with pytest.raises(Contradiction) as raised:
+        expect_one_more(1000, 1000, "the answer")
+    assert str(raised.value) == ("OBJ-2 contradicted: an accepted call left thoughtHistoryLength at 1000, "
+                                 "where each accepted call adds one: the answer")
+    with pytest.raises(Contradiction) as raised:
+        expect_one_more(3, 5, "the answer")
+    assert "took thoughtHistoryLength from 3 to 5, not to 4" in str(raised.value)
+
+
+def test_two_answers_that_differ_name_the_field_that_differs() -> None:
+    """nalyk/sequentialthinking stamps every error answer with the time: LOOP-B's line quoted answer 3 whole
+    and cut it before the timestamp, the one thing that differed."""
+    def answer(stamp: str) -> dict[str, JSON]:
+        text = json.dumps({"error": "Invalid thoughtNumber: must be a positive integer", "status": "failed",
+                           "timestamp": stamp}, indent=2)
+        return {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": text}],
+                                                      "isError": True}}
+    ok = {"jsonrpc": "2.0", "id": 2, "result": {"content": []}}
+    one, two = answer("2026-12-05T17:45:19.493Z"), answer("2026-12-05T17:45:19.611Z")
+    said = first_difference([ok, one], [ok, two])
+    assert said == ("answer 2 differs in result.content[0].text → timestamp: “2026-12-05T17:45:19.493Z”, "
+                    "then “2026-12-05T17:45:19.611Z”"), said
+    assert first_difference(["a"], ["b"], "stderr") == 'stderr 1 is "a", then "b"'
 
 
 def test_a_message_given_as_a_callable_is_made_only_when_the_check_fails() -> None:

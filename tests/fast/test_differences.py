@@ -78,6 +78,22 @@ def test_a_reworded_schema_description_is_said_under_its_keys() -> None:
     assert "'" not in said and "dict(" not in said, "syrupy's Python spelling is no reader's"
 
 
+def test_lines_only_one_side_has_are_said_as_added_or_dropped() -> None:
+    """A fork's description with 15 more lines was said "description: nothing on the original, - PERSISTENT
+    SEQUENCES: …", as if the original had no description (nalyk/sequentialthinking)."""
+    quotes = "'" * 3
+    original = (f"  dict({{\n    'description': {quotes}\n      Key features:\n      - Revise\n"
+                f"      Parameters:\n    {quotes},\n  }})")
+    added = "      - Revise\n      - Persist sequences\n      - Search them\n"
+    served = original.replace("      - Revise\n", added)
+    said = serialized_difference(original, served)
+    assert "nothing" not in said, said
+    assert said.endswith(
+        "2 lines added here, which the original does not have: - Persist sequences ⏎ - Search them"), said
+    assert serialized_difference(served, original).endswith(
+        "2 lines of the original dropped here: - Persist sequences ⏎ - Search them")
+
+
 def test_why_this_record_quotes_the_statements_words_the_difference_breaks() -> None:
     statement = ('The server advertises version "0.2.0" over the protocol while the package it ships in is '
                  "version 0.6.2; clients are told another version.")

@@ -4,6 +4,7 @@ have moved; one that is gone is not found; a tool's name is told from a path or 
 from __future__ import annotations
 
 from conformance.suite.documents import (
+    documented_parameters,
     headings,
     lines_stating,
     names_as_tool,
@@ -70,3 +71,23 @@ def test_a_holding_record_shows_what_its_test_noted_beside_the_verdict() -> None
     assert verdict.verdict == "holds" and verdict.reason == ""
     assert verdict.tests[0].notes == [moved]
     assert _noted(verdict) == f"noted: {moved}"
+
+
+def test_a_description_documenting_its_parameters_in_camelcase_is_said_to_document_them_all() -> None:
+    """A fork that fixed the original's snake_case guidance (nalyk/sequentialthinking: 17 "- name:" lines,
+    all camelCase) was said to document "1 parameter(s) (thought)": only snake_case names were looked for."""
+    camel = ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision", "revisesThought",
+             "branchFromThought", "branchId", "needsMoreThoughts", "thoughtType", "relatedTo"]
+    description = "Parameters explained:\n" + "\n".join(f"- {name}: what it is" for name in camel)
+    description += "\n- PERSISTENT SEQUENCES: not a parameter\n- Breaking down complex problems"
+    snake = ["next_thought_needed", "thought_number", "total_thoughts", "is_revision", "revises_thought",
+             "branch_from_thought", "branch_id", "needs_more_thoughts"]
+    said = documented_parameters(description, snake)
+    assert said == (
+        'the description documents 11 parameter(s) as "- name:" lines (thought, nextThoughtNeeded, '
+        "thoughtNumber, totalThoughts, isRevision, revisesThought, branchFromThought, branchId, "
+        "needsMoreThoughts, thoughtType and 1 more), 0 of them in snake_case, where the original "
+        "documents thought and the eight snake_case names"), said
+    original = "\n".join(f"- {name}: what it is" for name in ["thought", *snake])
+    assert "documents 9 parameter(s)" in documented_parameters(original, snake)
+    assert "8 of them in snake_case" in documented_parameters(original, snake)

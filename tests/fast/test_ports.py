@@ -60,6 +60,23 @@ def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: 
     assert "--arguments-map FILE" in checked.error, checked.error
 
 
+def test_a_port_taking_the_fields_inside_one_object_is_not_sent_to_a_mapping(tmp_path: Path) -> None:
+    """A FastMCP port whose tool takes a pydantic model argument (dhkts1/sequentialStory: `data`, an object of
+    snake_case fields): the stop says what the object holds, and not that --arguments-map would help, as a
+    renaming of keys cannot nest them (reports/third-party/AUDIT.md)."""
+    checked, _, _ = check_target(port("nested"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    assert checked.error.startswith(
+        f"the server's `{TOOL}` requires data (an object of thought, next_thought_needed, thought_number, "
+        "total_thoughts, is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts); "
+        "the original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused: "), \
+        checked.error
+    assert "--arguments-map FILE" not in checked.error, checked.error
+    assert "cannot express" in checked.error, checked.error
+    assert checked.arguments is not None and checked.arguments.nested["data"][:2] == ["thought",
+                                                                                     "next_thought_needed"]
+
+
 def test_the_mapping_respells_every_call_and_the_port_accepts_the_originals_call(tmp_path: Path) -> None:
     renames = renames_of(SNAKE_CASE)
     assert set(renames) == {n for n in ARGUMENT_NAMES if n != "thought"}, renames

@@ -88,6 +88,9 @@ def test_the_first_difference_names_where_two_runs_parted(common: list[JSON], on
     out = first_difference([*common, one], [*common, two])
     if one == two:
         assert out == f"{len(common) + 1} answers, then {len(common) + 1}"
+    elif isinstance(one, dict) and isinstance(two, dict) and out.startswith(
+            f"answer {len(common) + 1} differs in "):
+        assert ", then " in out, out  # each differing field with both values (test_contradiction.py)
     else:
         assert out == f"answer {len(common) + 1} is {brief(one)}, then {brief(two)}"
 

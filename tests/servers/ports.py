@@ -5,6 +5,8 @@ usage: ports.py MODE
   snake   takes thought_number, total_thoughts, next_thought_needed, ... (snake_case, as Python ports do):
           a call spelled as the original's is refused, like a port's own validation refuses it
   words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
+  nested  takes one argument, data, an object of the snake_case fields (a pydantic model argument as FastMCP
+          lists it: a $ref into $defs), and refuses a call without it as FastMCP's validation does
   logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after the server
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
@@ -69,6 +71,11 @@ def main() -> None:
         schema["required"] = [snake(k) for k in schema.get("required", [])]
     words = {"text": "thought", "step": "thoughtNumber", "steps": "totalThoughts",
              "more": "nextThoughtNeeded"}
+    if MODE == "nested":
+        inner = {"type": "object", "title": "ThoughtData", "required": [snake(k) for k in schema["required"]],
+                 "properties": {snake(k): v for k, v in schema["properties"].items()}}
+        schema = {"$defs": {"ThoughtData": inner}, "properties": {"data": {"$ref": "#/$defs/ThoughtData"}},
+                  "required": ["data"], "title": f"{spec.name}Arguments", "type": "object"}
     if MODE == "words":
         schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
                                                    "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
@@ -105,6 +112,15 @@ def main() -> None:
                 by_snake = {snake(k): k for k in ORIGINAL}
                 arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v
                              for k, v in arguments.items()}
+            if MODE == "nested" and isinstance(arguments, dict):
+                if not isinstance(arguments.get("data"), dict):
+                    text = (f"Error executing tool {spec.name}: 1 validation error for {spec.name}Arguments\n"
+                            "data\n  Field required [type=missing]")
+                    write({"jsonrpc": "2.0", "id": ident,
+                           "result": {"content": [{"type": "text", "text": text}], "isError": True}})
+                    continue
+                by_snake = {snake(k): k for k in ORIGINAL}
+                arguments = {by_snake.get(k, k): v for k, v in arguments["data"].items()}
             if MODE == "words" and isinstance(arguments, dict):
                 if set(arguments) - set(words):
                     unknown = ", ".join(sorted(set(arguments) - set(words)))

@@ -27,7 +27,7 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
     """Send the original's call (through the driver's mapping, if any) and judge the answer."""
     renames = dict(driver.renamer.renames) if driver.renamer is not None else {}
     sent = [renames.get(name, name) for name in PROBE_ARGUMENTS]
-    required, properties = _schema(listing.result)
+    required, properties, nested = _schema(listing.result)
     try:
         answer = driver.call_tool(TOOL, dict(PROBE_ARGUMENTS), timeout=min(driver.timeout, CALL_TIMEOUT))
     except DriverError:
@@ -43,10 +43,11 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
     spelled = {k: v for k, v in respelled.items() if v in properties or v in required}
     unknown = [name for name in sent if properties and name not in properties]
     others = [name for name in properties if name not in ARGUMENT_NAMES]
+    inside = {k: v for k, v in nested.items() if k in missing}
     if not missing and not spelled and not (unknown and others):
         return check  # refused for what it says, not for its names: the suite's checks say what departs
     words = " ".join(refusal.split())
-    check = check.model_copy(update={"accepted": False, "refusal": safe(words, _REFUSAL)})
+    check = check.model_copy(update={"accepted": False, "refusal": safe(words, _REFUSAL), "nested": inside})
     if spelled and not renames and _accepts(driver, spelled):
         check = check.model_copy(update={"spelling": spelled})
     return check
@@ -55,7 +56,9 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
 def stop_sentence(check: ArgumentCheck) -> str:
     """The one line of the stop: both sides' fields, the refusal's words, and what to run instead."""
     if check.required:
-        takes = f"requires {', '.join(check.required)}"
+        takes = "requires " + ", ".join(
+            f"{name} (an object of {', '.join(check.nested[name])})" if name in check.nested else name
+            for name in check.required)
     else:
         named = ", ".join(check.properties) or "no argument it names"
         takes = f"takes {named} (its inputSchema requires none)"
@@ -69,6 +72,11 @@ def stop_sentence(check: ArgumentCheck) -> str:
         names = ", ".join(check.spelling.values())
         return (f"{said}; spelled {SNAKE_CASE} ({names}) it is accepted (one call confirmed it): rerun with "
                 f"--arguments-map {SNAKE_CASE} to check everything else")
+    if check.nested:
+        inside = ", ".join(check.nested)
+        return (f"{said}; it takes the call's fields one level down, inside {inside}, which --arguments-map "
+                "cannot express (it renames the original's names, it does not nest them), so nothing else of "
+                "this server can be checked")
     return f"{said}; give the target's names with --arguments-map FILE to check everything else"
 
 
@@ -95,18 +103,40 @@ def _refusal(answer: Exchange) -> str | None:
     return text if isinstance(text, str) else "isError with no text"
 
 
-def _schema(listed: object) -> tuple[list[str], list[str]]:
-    """The tool's inputSchema as listed: its required fields and its properties' names (bounded)."""
+def _schema(listed: object) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """The tool's inputSchema as listed: its required fields, its properties' names and, for a property
+    that is an object (inline, or a local `#/$defs/...` reference, as FastMCP lists a pydantic model
+    argument) naming any of the call's fields in either spelling, those fields (all bounded)."""
     tools = listed.get("tools") if isinstance(listed, dict) else None
     for tool in tools if isinstance(tools, list) else []:
         if isinstance(tool, dict) and tool.get("name") == TOOL:
             schema = tool.get("inputSchema")
             if not isinstance(schema, dict):
-                return [], []
+                return [], [], {}
             required = schema.get("required")
             properties = schema.get("properties")
             names = [safe(str(n), 64) for n in required[:_NAMES]] if isinstance(required, list) else []
             listed = list(properties)[:_NAMES] if isinstance(properties, dict) else []
             props = [safe(str(n), 64) for n in listed]
-            return names, props
-    return [], []
+            nested: dict[str, list[str]] = {}
+            for name in listed:
+                fields = _object_fields(schema, properties[name]) if isinstance(properties, dict) else []
+                if set(fields) & (set(ARGUMENT_NAMES) | set(snake_case_map(ARGUMENT_NAMES).values())):
+                    nested[safe(str(name), 64)] = [safe(f, 64) for f in fields]
+            return names, props, nested
+    return [], [], {}
+
+
+def _object_fields(schema: dict[str, JSON], prop: object) -> list[str]:
+    """The property names of an object schema, given inline or as one local reference (`#/$defs/X`,
+    `#/definitions/X`) into the tool's own schema; nothing else is followed."""
+    if isinstance(prop, dict) and isinstance(prop.get("$ref"), str):
+        ref = str(prop["$ref"])
+        parts = ref.split("/")
+        if len(parts) == 3 and parts[0] == "#" and parts[1] in ("$defs", "definitions"):
+            defs = schema.get(parts[1])
+            prop = defs.get(parts[2]) if isinstance(defs, dict) else None
+        else:
+            return []
+    fields = prop.get("properties") if isinstance(prop, dict) else None
+    return [str(f) for f in list(fields)[:_NAMES]] if isinstance(fields, dict) else []

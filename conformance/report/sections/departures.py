@@ -60,6 +60,19 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
     return lines
 
 
+def lines_only(departures: Departures, detail: Detail) -> list[str]:
+    """report.md's last resort, when even its shortest form is over budget (a fork that departs from dozens
+    of records, few of them under a cause): every departure in one line, its evidence left to report.html."""
+    lines = ["## Departures", "",
+             f"{len(departures.records)} departures, one line each, to keep report.md within its budget "
+             "(each one's evidence, sequence and counterexample are in report.html):", ""]
+    for rv in departures.records:
+        because = f" (explained by {md(rv.explained_by)})" if rv.explained_by else ""
+        lines.append(f"- {VERDICT_MARK[rv.verdict]} {md(rv.id)}{because} — "
+                     f"{md(headline(rv, departures.replayed.get(rv.id)), 240)}")
+    return [*lines, ""]
+
+
 def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None) -> list[str]:
     """detail 2: the pair with its sequence, counterexample, replay and exchange; 1: the pair and the
     counterexample; 0: the verdict line and what differs."""
@@ -139,3 +152,5 @@ def replay_note(evidence: Evidence | None) -> str:
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
+LINES_ONLY = section("departures", view, markdown=lines_only)
+"""The departures as report.md shows them when nothing shorter fits (`report/markdown.py`)."""

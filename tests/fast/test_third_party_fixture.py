@@ -1,0 +1,99 @@
+"""fixtures/third_party.yaml, the real third-party servers scripts/third_party.py rebuilds and gates: valid
+against its schema, the set issues 42 and 46 ask for (TypeScript forks and Python ports), and the uv.lock
+reader that builds a Python port with the versions its maintainer locked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from scripts.third_party import FIXTURE, SCHEMA, load, locked_requirements
+
+
+def test_the_fixture_is_valid_and_holds_two_forks_and_two_ports() -> None:
+    implementations = load()
+    languages = [i.language for i in implementations]
+    assert languages.count("typescript") >= 2 and languages.count("python") >= 2, languages
+    for impl in implementations:
+        assert "{dir}" in impl.launch, impl.id  # started from its build folder, wherever the run starts
+        assert impl.build, impl.id
+
+
+@pytest.mark.parametrize(("field", "value"), [("commit", "main"), ("language", "go"), ("why", "")])
+def test_the_schema_refuses_an_entry_that_does_not_say_what_was_built(field: str, value: str) -> None:
+    data = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+    data["implementations"][0][field] = value
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def test_an_id_used_twice_is_refused(tmp_path: Path) -> None:
+    data = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+    data["implementations"][1]["id"] = data["implementations"][0]["id"]
+    copy = tmp_path / "third_party.yaml"
+    copy.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="used twice"):
+        load(copy)
+
+
+LOCK = """
+version = 1
+requires-python = ">=3.11"
+
+[[package]]
+name = "port"
+version = "0.1.0"
+source = { virtual = "." }
+dependencies = [
+    { name = "mcp", extra = ["cli"] },
+    { name = "pywin32", marker = "sys_platform == 'win32'" },
+]
+
+[package.dev-dependencies]
+dev = [{ name = "pytest" }]
+
+[[package]]
+name = "mcp"
+version = "1.7.1"
+source = { registry = "https://pypi.org/simple" }
+dependencies = [{ name = "Pydantic" }]
+
+[package.optional-dependencies]
+cli = [{ name = "typer" }]
+
+[[package]]
+name = "pydantic"
+version = "2.11.4"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "typer"
+version = "0.15.3"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "pywin32"
+version = "310"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "pytest"
+version = "8.3.5"
+source = { registry = "https://pypi.org/simple" }
+"""
+
+
+def test_the_locked_versions_are_what_the_project_reaches_here_extras_followed() -> None:
+    linux = {"sys_platform": "linux", "platform_system": "Linux"}
+    assert locked_requirements(LOCK, linux) == ["mcp==1.7.1", "pydantic==2.11.4", "typer==0.15.3"]
+    windows = {"sys_platform": "win32", "platform_system": "Windows"}
+    assert "pywin32==310" in locked_requirements(LOCK, windows)
+
+
+def test_a_lock_without_its_project_is_refused() -> None:
+    with pytest.raises(ValueError, match="expected one project"):
+        locked_requirements(LOCK.replace('source = { virtual = "." }', 'source = { registry = "x" }'))
