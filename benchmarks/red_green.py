@@ -6,6 +6,9 @@ A fork's CI is red for days while its maintainer writes the baseline (issue 46):
 `python -m benchmarks.phases` around `RunOptions(...).command()` in a process of its own: its wall time from
 outside (interpreter start included), its stages from the sampler (`phases.stage`: imports, preflight,
 search, shrinking, retries, signatures, evidence, report) and its processes and calls from its report.json.
+Beside each run, the server's own floor in the same round: the median seconds from spawn to initialize's
+answer over `FLOOR_STARTS` processes and the median milliseconds of an accepted call (a later release that
+starts slower makes every run of it slower, red or green: that share is the server's, not the red run's).
 
     python -m benchmarks.red_green [--rounds 1] [--profile dev] [--seed 1] [--only green,release,fork,port]
                                    [--out reports/benchmarks/red_green]
@@ -27,7 +30,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
@@ -41,6 +44,8 @@ PORTS: Final = REPO / "tests" / "servers" / "ports.py"
 FORK: Final = "fork-hardened-store"
 GREEN: Final = "green"
 TARGET_NAMES: Final = ("green", "release", "fork", "port")
+FLOOR_STARTS: Final = 5
+FLOOR_CALLS: Final = 50
 RED_LIMIT: Final = 2.0
 """A red run's wall time over the green run's of the same round, at most (issue 46)."""
 
@@ -66,6 +71,10 @@ class Timed:
     examples: int
     departures: int
     command: str
+    start_s: float = 0.0
+    """The server's median spawn-to-initialized seconds, measured right after the run."""
+    call_ms: float = 0.0
+    """The server's median milliseconds per accepted call on one process."""
 
 
 @dataclass
@@ -119,6 +128,28 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
     )
 
 
+def floor(contender: Contender) -> tuple[float, float]:
+    """The server's own cost: median seconds from spawn to initialize's answer, median ms per accepted
+    call."""
+    from conformance.core.arguments_map import renames_of
+    from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+    from conformance.targets.specs import resolve_target
+
+    target = replace(resolve_target(contender.target), renames=renames_of(contender.arguments_map))
+    starts: list[float] = []
+    calls: list[float] = []
+    for _ in range(FLOOR_STARTS):
+        began = time.perf_counter()
+        with target.wire(timeout=30.0) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            starts.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            for _ in range(FLOOR_CALLS // FLOOR_STARTS):
+                driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            calls.append(1000 * (time.perf_counter() - began) / (FLOOR_CALLS // FLOOR_STARTS))
+    return round(statistics.median(starts), 3), round(statistics.median(calls), 2)
+
+
 def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path) -> Result:
     runs_dir = out / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
@@ -129,6 +160,7 @@ def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path
         for contender in rotated(chosen, round_index):
             out_dir = runs_dir / f"{contender.name}-{round_index}"
             timed = profiled(contender, profile, seed, out_dir, round_index)
+            timed.start_s, timed.call_ms = floor(contender)
             result.runs.append(timed)
             print(f"round {round_index + 1}/{rounds} {contender.name}: {timed.wall_s:.1f} s, exit"
                   f" {timed.exit_code}, {timed.processes_started} processes, load {os.getloadavg()[0]:.1f}",
@@ -156,16 +188,17 @@ def markdown(result: Result) -> str:
         f" {os.cpu_count()} cores).",
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
-        "| round | target | exit | wall s | × green | processes | calls | departures | "
-        + " | ".join(shown) + " |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | " + " | ".join("---" for _ in shown) + " |",
+        "| round | target | exit | wall s | × green | server start s | server call ms | processes | calls |"
+        " departures | " + " | ".join(shown) + " |",
+        "| --- " * 10 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
     green = {run.round: run.wall_s for run in result.runs if run.name == GREEN}
     for run in sorted(result.runs, key=lambda r: (r.round, TARGET_NAMES.index(r.name))):
         times = f"{run.wall_s / green[run.round]:.2f}" if run.round in green else "-"
         lines.append(
             f"| {run.round + 1} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
-            f" | {run.processes_started} | {run.calls_made} | {run.departures} | "
+            f" | {run.start_s:.2f} | {run.call_ms:.1f} | {run.processes_started} | {run.calls_made}"
+            f" | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")
     lines += ["", "Commands (each under `python -m benchmarks.phases --json FILE --`):", ""]
     lines += sorted({f"- {run.name}: `{run.command}`" for run in result.runs})
