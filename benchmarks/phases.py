@@ -138,7 +138,7 @@ def stage(frame: FrameType | None) -> str:
         return "retries"  # the final replay of the minimal failing example: run_engine calls it directly
     if any("/conformance/cli/runner/preflight.py" in path for path, _ in paths):
         return "preflight"
-    if any("/_pytest/" in path or "/conformance/suite/" in path for path, _ in paths):
+    if any("/conformance/cli/runner/suite.py" in path or "/conformance/suite/" in path for path, _ in paths):
         return "search"
     if any("/conformance/" in path for path, _ in paths):
         return "report"

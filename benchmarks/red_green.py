@@ -11,7 +11,11 @@ answer over `FLOOR_STARTS` processes and the median milliseconds of an accepted 
 starts slower makes every run of it slower, red or green: that share is the server's, not the red run's).
 
     python -m benchmarks.red_green [--rounds 1] [--profile dev] [--seed 1] [--only green,release,fork,port]
-                                   [--out reports/benchmarks/red_green]
+                                   [--tree before=DIR ...] [--out reports/benchmarks/red_green]
+
+`--tree NAME=DIR` adds a checkout of the harness to measure beside this one (`after`): each round runs every
+target under each tree, so a before/after table comes from one run under one load (DIR needs this
+benchmark's `phases.py`; its runs import the harness from DIR).
 
 Targets: green npm:0.6.2; release npm:2026.8.31; fork `fork-hardened-store` (held-out-multi-1: four
 changes on the original, tests/modified_servers/); port tests/servers/ports.py snake with
@@ -61,6 +65,7 @@ class Contender:
 class Timed:
     """One profiled run: wall time from outside, its stages, what its report counted."""
 
+    tree: str
     name: str
     round: int
     wall_s: float
@@ -103,8 +108,10 @@ def contenders(scratch: Path, only: Sequence[str]) -> list[Contender]:
     return found
 
 
-def profiled(contender: Contender, profile: str, seed: int, out: Path, round_index: int) -> Timed:
-    """One `run` under the phase sampler, in a process of its own; exit 0 and 1 are finished runs."""
+def profiled(contender: Contender, profile: str, seed: int, out: Path, round_index: int,
+             tree: tuple[str, Path] = ("after", REPO)) -> Timed:
+    """One `run` under the phase sampler, in a process of its own with the harness of `tree` (a name and
+    a checkout); exit 0 and 1 are finished runs."""
     options = RunOptions(target=contender.target, profile=profile, seed=seed, out=out,
                          arguments_map=contender.arguments_map)
     argv = options.command(sys.executable, local=True)
@@ -113,7 +120,7 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
     log = out.parent / f"{out.name}.log"
     started = time.perf_counter()
     with log.open("wb") as handle:
-        exit_code = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT, cwd=REPO)
+        exit_code = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
     wall = time.perf_counter() - started
     found = json.loads(figures.read_text(encoding="utf-8"))
     if found["exit_code"] not in (0, 1) or exit_code != 0:
@@ -121,7 +128,8 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     departures = sum(1 for rv in report["records"] if rv["verdict"] in ("deviates", "error"))
     return Timed(
-        name=contender.name, round=round_index, wall_s=round(wall, 2), exit_code=found["exit_code"],
+        tree=tree[0], name=contender.name, round=round_index, wall_s=round(wall, 2),
+        exit_code=found["exit_code"],
         stages=found["stages"], processes_started=report["run"]["processes_started"],
         calls_made=report["run"]["calls_made"], examples=report["summary"]["examples"],
         departures=departures, command=shlex.join(argv),
@@ -150,33 +158,39 @@ def floor(contender: Contender) -> tuple[float, float]:
     return round(statistics.median(starts), 3), round(statistics.median(calls), 2)
 
 
-def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path) -> Result:
+def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path,
+            trees: Sequence[tuple[str, Path]] = (("after", REPO),)) -> Result:
     runs_dir = out / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
     chosen = contenders(runs_dir, only)
     result = Result(command=shlex.join(["python", "-m", "benchmarks.red_green", *sys.argv[1:]]),
                     profile=profile, seed=seed, rounds=rounds, load=[os.getloadavg()[0]])
     for round_index in range(rounds):
-        for contender in rotated(chosen, round_index):
-            out_dir = runs_dir / f"{contender.name}-{round_index}"
-            timed = profiled(contender, profile, seed, out_dir, round_index)
-            timed.start_s, timed.call_ms = floor(contender)
-            result.runs.append(timed)
-            print(f"round {round_index + 1}/{rounds} {contender.name}: {timed.wall_s:.1f} s, exit"
-                  f" {timed.exit_code}, {timed.processes_started} processes, load {os.getloadavg()[0]:.1f}",
-                  file=sys.stderr, flush=True)
+        for tree in rotated(trees, round_index):
+            for contender in rotated(chosen, round_index):
+                out_dir = runs_dir / f"{tree[0]}-{contender.name}-{round_index}"
+                timed = profiled(contender, profile, seed, out_dir.resolve(), round_index, tree)
+                timed.start_s, timed.call_ms = floor(contender)
+                result.runs.append(timed)
+                print(f"round {round_index + 1}/{rounds} {tree[0]} {contender.name}: {timed.wall_s:.1f} s,"
+                      f" exit {timed.exit_code}, {timed.processes_started} processes, load"
+                      f" {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     result.load.append(os.getloadavg()[0])
     return result
 
 
-def ratios(result: Result) -> dict[str, list[float]]:
-    """Each red target's wall time over the green run's of the same round."""
-    green = {run.round: run.wall_s for run in result.runs if run.name == GREEN}
+def ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
+    """Each red target's wall time over the green run's of the same round and tree."""
+    green = _greens(result)
     found: dict[str, list[float]] = {}
     for run in result.runs:
-        if run.name != GREEN and run.round in green:
-            found.setdefault(run.name, []).append(round(run.wall_s / green[run.round], 2))
+        if run.tree == tree and run.name != GREEN and (run.tree, run.round) in green:
+            found.setdefault(run.name, []).append(round(run.wall_s / green[(run.tree, run.round)], 2))
     return found
+
+
+def _greens(result: Result) -> dict[tuple[str, int], float]:
+    return {(run.tree, run.round): run.wall_s for run in result.runs if run.name == GREEN}
 
 
 def markdown(result: Result) -> str:
@@ -188,25 +202,28 @@ def markdown(result: Result) -> str:
         f" {os.cpu_count()} cores).",
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
-        "| round | target | exit | wall s | × green | server start s | server call ms | processes | calls |"
-        " departures | " + " | ".join(shown) + " |",
-        "| --- " * 10 + "| " + " | ".join("---" for _ in shown) + " |",
+        "| round | tree | target | exit | wall s | × green | server start s | server call ms | processes |"
+        " calls | departures | " + " | ".join(shown) + " |",
+        "| --- " * 11 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
-    green = {run.round: run.wall_s for run in result.runs if run.name == GREEN}
-    for run in sorted(result.runs, key=lambda r: (r.round, TARGET_NAMES.index(r.name))):
-        times = f"{run.wall_s / green[run.round]:.2f}" if run.round in green else "-"
+    green = _greens(result)
+    for run in sorted(result.runs, key=lambda r: (r.round, r.tree, TARGET_NAMES.index(r.name))):
+        key = (run.tree, run.round)
+        times = f"{run.wall_s / green[key]:.2f}" if key in green else "-"
         lines.append(
-            f"| {run.round + 1} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
+            f"| {run.round + 1} | {run.tree} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
             f" | {run.start_s:.2f} | {run.call_ms:.1f} | {run.processes_started} | {run.calls_made}"
             f" | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")
     lines += ["", "Commands (each under `python -m benchmarks.phases --json FILE --`):", ""]
-    lines += sorted({f"- {run.name}: `{run.command}`" for run in result.runs})
-    found = ratios(result)
-    if found:
-        worst = max(statistics.median(v) for v in found.values())
-        lines += ["", f"Worst red target's median ratio to green: {worst:.2f} (goal: at most"
-                  f" {RED_LIMIT:.1f})."]
+    lines += sorted({f"- {run.tree} {run.name}: `{run.command}`" for run in result.runs})
+    for tree in sorted({run.tree for run in result.runs}):
+        found = ratios(result, tree)
+        if found:
+            worst = max(statistics.median(v) for v in found.values())
+            each = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in sorted(found.items()))
+            lines += ["", f"{tree}: median ratio to green {each}; worst {worst:.2f} (goal: at most"
+                      f" {RED_LIMIT:.1f})."]
     return "\n".join(lines) + "\n"
 
 
@@ -218,12 +235,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default=",".join(TARGET_NAMES), help="targets: green,release,fork,port")
     parser.add_argument("--out", type=Path, default=REPO / "reports" / "benchmarks" / "red_green")
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=DIR",
+                        help="another checkout to measure beside this one (`after`), e.g. before=../old")
     args = parser.parse_args(argv)
+    trees: list[tuple[str, Path]] = [("after", REPO)]
+    for given in args.tree:
+        name, _, folder = given.partition("=")
+        if not name or not folder or not (Path(folder) / "benchmarks" / "phases.py").is_file():
+            parser.error(f"--tree wants NAME=DIR, a checkout with benchmarks/phases.py: {given!r}")
+        trees.append((name, Path(folder).resolve()))
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     if unknown := [name for name in only if name not in TARGET_NAMES]:
         parser.error(f"targets are {', '.join(TARGET_NAMES)}; got {', '.join(unknown)}")
     out: Path = args.out
-    result = measure(only, args.profile, args.seed, max(1, args.rounds), out)
+    result = measure(only, args.profile, args.seed, max(1, args.rounds), out, trees)
     (out / "red_green.json").write_text(json.dumps(asdict(result), indent=2) + "\n", encoding="utf-8")
     text = markdown(result)
     (out / "red_green.md").write_text(text, encoding="utf-8")
