@@ -160,7 +160,7 @@ def floor(contender: Contender) -> tuple[float, float]:
 
 def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path,
             trees: Sequence[tuple[str, Path]] = (("after", REPO),)) -> Result:
-    runs_dir = out / "runs"
+    runs_dir = (out / "runs").resolve()
     runs_dir.mkdir(parents=True, exist_ok=True)
     chosen = contenders(runs_dir, only)
     result = Result(command=shlex.join(["python", "-m", "benchmarks.red_green", *sys.argv[1:]]),
