@@ -17,6 +17,13 @@ A frame of the standard library or another library that is not itself a phase (r
 threading, ...) is charged to the nearest frame above it that is. Sampling costs a GIL handoff per
 sample, so a profiled run is a little slower than a plain one: quote its shares, not its wall time.
 
+Each sample is also charged to one stage of the run, read from the whole stack (`stage`): imports,
+preflight, search (the suite generating and checking), shrinking (hypothesis' shrinker and its explain
+phase), retries (hypothesis' final replay of a minimal failing example, a shared process restarted),
+signatures (departures' witnesses met again to sign them, the baseline's pinned witnesses), evidence
+(examples replayed on fresh processes of the target and the original, `gate/evidence.py`) and report
+(judging and writing). The red/green benchmark (`red_green.py`) quotes these.
+
 A sampler thread gets the GIL most readily while the main thread is blocked in a system call, so blocked
 phases (`server` above all) are over-sampled. Two measured figures check the shares: the main thread's own
 CPU (`time.thread_time`) and the time the main thread spent inside the wire driver's pipe reads and writes
@@ -52,6 +59,11 @@ PHASES: Final = (
     "report", "imports", "other",
 )
 _BLOCKING: Final = ("poll(", "os.read(", "os.write(", ".readline(", "select(")
+STAGES: Final = (
+    "imports", "preflight", "search", "shrinking", "retries", "signatures", "evidence", "report", "other",
+)
+_SIGNING_FILES: Final = ("/conformance/gate/signatures.py", "/conformance/gate/spec_signatures.py",
+                         "/conformance/gate/pinned.py")
 _PROCESS_FILES: Final = ("/conformance/drivers/process.py", "/conformance/drivers/lifecycle.py",
                          "/conformance/suite/rawproc.py", "/conformance/suite/fresh_runs.py",
                          "/conformance/drivers/sdk.py", "/subprocess.py", "/anyio/", "/mcp/")
@@ -104,6 +116,45 @@ def classify(frame: FrameType | None) -> str:
     return "other"
 
 
+def stage(frame: FrameType | None) -> str:
+    """One sample's stage of the run, from its whole stack (see the module's docstring)."""
+    stack: list[FrameType] = []
+    while frame is not None:
+        stack.append(frame)
+        frame = frame.f_back
+    paths = [(f.f_code.co_filename, f.f_code.co_name) for f in stack]
+    if any(path.startswith("<frozen importlib") for path, _ in paths):
+        return "imports"
+    if any("/hypothesis/internal/conjecture/shrink" in path for path, _ in paths):
+        return "shrinking"
+    if any("/conformance/gate/evidence.py" in path for path, _ in paths):
+        return "evidence"
+    if any(part in path for path, _ in paths for part in _SIGNING_FILES):
+        return "signatures"
+    if _restarting(stack):
+        return "retries"
+    if any(path.endswith("/hypothesis/core.py") and name == "run_engine" for path, name in paths) and not any(
+            "/hypothesis/internal/conjecture/engine.py" in path for path, _ in paths):
+        return "retries"  # the final replay of the minimal failing example: run_engine calls it directly
+    if any("/conformance/cli/runner/preflight.py" in path for path, _ in paths):
+        return "preflight"
+    if any("/conformance/cli/runner/suite.py" in path or "/conformance/suite/" in path for path, _ in paths):
+        return "search"
+    if any("/conformance/" in path for path, _ in paths):
+        return "report"
+    return "other"
+
+
+def _restarting(stack: list[FrameType]) -> bool:
+    """Whether the shared session is starting a process to replace a dead one (`wire` counted a restart)."""
+    for f in stack:
+        if f.f_code.co_name == "wire" and f.f_code.co_filename.endswith("/conformance/suite/session.py"):
+            inner = stack[: stack.index(f)]
+            return any(g.f_code.co_name == "_start" for g in inner) and bool(
+                getattr(f.f_locals.get("self"), "restarts", 0))
+    return False
+
+
 @dataclass
 class Sampler:
     """Samples one thread's stack on a background thread; each sample weighs the wall time since the last."""
@@ -111,6 +162,7 @@ class Sampler:
     thread_id: int
     interval: float = 0.002
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    stages: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     functions: dict[str, defaultdict[str, float]] = field(default_factory=dict)
     samples: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -136,6 +188,7 @@ class Sampler:
                 continue
             phase = classify(frame)
             self.seconds[phase] += weight
+            self.stages[stage(frame)] += weight
             code = frame.f_code
             where = f"{_short(code.co_filename)}:{code.co_name}"
             self.functions.setdefault(phase, defaultdict(float))[where] += weight
@@ -207,11 +260,13 @@ class Profile:
     top: dict[str, list[tuple[str, float]]]
     main_cpu_s: float = 0.0
     pipe: PipeTime = field(default_factory=PipeTime)
+    stages: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {
             "command": self.command, "exit_code": self.exit_code, "wall_s": self.wall_s, "cpu_s": self.cpu_s,
             "servers_cpu_s": self.servers_cpu_s, "samples": self.samples, "phases": self.phases,
+            "stages": self.stages,
             "top": {k: [list(pair) for pair in v] for k, v in self.top.items()},
             "main_thread_cpu_s": self.main_cpu_s,
             "pipe": {"calls": self.pipe.calls, "wall_s": self.pipe.wall_s, "cpu_s": self.pipe.cpu_s,
@@ -244,6 +299,7 @@ def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profi
              for p in PHASES if p in sampler.functions},
         main_cpu_s=time.thread_time() - main_before,
         pipe=pipe,
+        stages={s: round(sampler.stages.get(s, 0.0), 3) for s in STAGES},
     )
 
 
@@ -262,6 +318,8 @@ def render(found: Profile) -> str:
         seconds = found.phases[phase]
         where = ", ".join(f"{name} {s:.1f}" for name, s in found.top.get(phase, [])[:3])
         lines.append(f"{phase:<12}{seconds:>9.2f}{seconds / total:>8.1%}  {where}")
+    lines.append("stages: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in found.stages.items()
+                                        if seconds >= 0.05))
     server = found.phases.get("server", 0.0)
     lines += [
         "measured, beside the samples:",

@@ -7,6 +7,10 @@ shows no difference on fresh processes is not presented as the example: the evid
 reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
 them for the causes), two short-lived processes per sequence; a record past the bound shows its cause's
 pair and says why it has none of its own.
+
+The sequences the walk will ask for are replayed ahead, `SIDE_BY_SIDE` at a time (`_Replays.prefetch`): each
+is still its own two fresh processes, and which sequences count against the budget, in which order, is the
+walk's alone (only a sequence the walk is sure to ask for is replayed ahead).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -36,6 +41,9 @@ CAUSE_REPLAYS: Final = 4
 MAX_REPLAYS: Final = 16
 """Sequences replayed per report, causes and departures together: at most twice this many short-lived
 processes."""
+SIDE_BY_SIDE: Final = 4
+"""Sequences replayed at once, each on two fresh processes of its own: a replay mostly waits (on starts,
+answers, `LIFE_WATCH`), so replays side by side cost a red run far less wall time than one at a time."""
 ORIGINAL_RELEASE: Final = "0.6.2"
 """The original: npm:0.6.2 when the target cache holds it, else `REFERENCE`."""
 REFERENCE: Final = "reference"
@@ -304,12 +312,41 @@ _Replayed = tuple[list[_Answer] | str, list[_Answer] | str]
 
 
 class _Replays:
-    """The report's replays: each sequence replayed once, at most `MAX_REPLAYS` of them."""
+    """The report's replays: each sequence replayed once, at most `MAX_REPLAYS` of them asked for.
+
+    `prefetch` starts replays of sequences the walk is about to ask for on a small pool; `get` is the walk's
+    one door and alone decides the budget, so a report is the same whether a pair was replayed ahead or
+    when asked for."""
 
     def __init__(self, target: Target, original: Target, timeout: float) -> None:
         self.target, self.original, self.timeout = target, original, timeout
         self.done: dict[tuple[str, ...], _Replayed] = {}
         self.spent = 0
+        self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    def __enter__(self) -> _Replays:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            for future in self._ahead.values():
+                future.cancel()
+            self._pool.shutdown(wait=True)
+
+    def prefetch(self, sequences: Iterable[Sequence[str]]) -> None:
+        """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started."""
+        for frames in sequences:
+            key = tuple(frames)
+            if key in self.done or key in self._ahead:
+                continue
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
+            self._ahead[key] = self._pool.submit(_replay_both, self.original, self.target, key, self.timeout)
+
+    def left(self, limit: int = MAX_REPLAYS) -> int:
+        """How many more sequences `get` will replay under `limit`."""
+        return max(0, min(limit, MAX_REPLAYS) - self.spent)
 
     def get(self, frames: Sequence[str], limit: int = MAX_REPLAYS) -> _Replayed | None:
         """Both sides' answers to `frames`, replayed unless already; None when the budget is spent."""
@@ -318,20 +355,26 @@ class _Replays:
             if self.spent >= min(limit, MAX_REPLAYS):
                 return None
             self.spent += 1
-            self.done[key] = _replay_both(self.original, self.target, frames, self.timeout)
+            ahead = self._ahead.pop(key, None)
+            self.done[key] = (ahead.result() if ahead is not None
+                              else _replay_both(self.original, self.target, frames, self.timeout))
         return self.done[key]
 
 
 def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
     """The report with each leading root cause's example, then each departure's, replayed on fresh processes
     of both sides."""
-    replays = _Replays(target, original, timeout)
     causes = list(report.root_causes)
     spec = {rv.id for rv in report.records if rv.kind == "spec"}
-    for i, cause in enumerate(causes[:MAX_CAUSES]):
-        if not set(cause.records) <= spec:
-            causes[i] = _evidenced(cause, report, replays)
-    records = _records_evidenced(report, causes, replays)
+    with _Replays(target, original, timeout) as replays:
+        leading = [i for i, cause in enumerate(causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
+        # Ahead, only what the walk is sure to ask for: the first two causes' first candidates (a cause
+        # tries at most MAX_CANDIDATES, so the second's first is still within CAUSE_REPLAYS).
+        sure = max(0, CAUSE_REPLAYS - MAX_CANDIDATES + 1)
+        replays.prefetch([_candidates(causes[i], report)[0][1] for i in leading][:sure])
+        for i in leading:
+            causes[i] = _evidenced(causes[i], report, replays)
+        records = _records_evidenced(report, causes, replays)
     causes, records = checked_explanations(causes, records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
@@ -473,14 +516,27 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     # A specification record is judged against its revision's text, not the original: its departure's
     # message says what the requirement is and what came back, and the original's answer is no evidence.
     departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
+    ordered = sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv)))
+    own = [frames for rv in ordered if (frames := _own_frames(rv, by_record.get(rv.id)))]
+    # Ahead: the sequences the walk asks for in its order, one slot kept for the opening calls' fallback.
+    replays.prefetch(list(dict.fromkeys(own))[:max(0, replays.left() - 1)])
     evidenced: dict[str, Evidence] = {}
-    for rv in sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv))):
+    for rv in ordered:
         found = _record_evidence(rv, by_record.get(rv.id), replays)
         if found is not None:
             evidenced[rv.id] = found
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]
+
+
+def _own_frames(rv: RecordVerdict, cause: RootCause | None) -> tuple[str, ...]:
+    """The sequence `_record_evidence` replays for `rv`: its own example unless it is its cause's (shared)."""
+    ce = rv.counterexample
+    frames = tuple(ce.replay) if ce is not None and ce.replay else ()
+    if cause is not None and cause.evidence is not None and list(frames) == list(cause.example):
+        return ()
+    return frames
 
 
 def _reliable(reason: str, evidence: Evidence) -> str:

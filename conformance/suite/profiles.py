@@ -46,11 +46,15 @@ def _suppressed() -> list[HealthCheck]:
 
 
 def _phases() -> tuple[Phase, ...]:
+    """Every phase but `explain`: its lines ("Explanation: these lines were always and only run by failing
+    examples", "# or any other generated value") are dropped from every counterexample the report shows
+    (`core/failure_text.readable_example`), and it costs a red run a line tracer on every example after the
+    first failure (sys.settrace on this Python) and replays of each minimal example besides (issue 46)."""
     from hypothesis import Phase
 
     if os.environ.get(SHRINK_ENV, "1") == "0":
         return (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
-    return tuple(Phase)
+    return tuple(phase for phase in Phase if phase.name != "explain")
 
 
 def register_profiles() -> None:

@@ -125,3 +125,44 @@ def test_a_profile_counts_only_the_cpu_of_its_own_run() -> None:
     assert found.servers_cpu_s < 0.3
     assert 0 < found.main_cpu_s <= found.cpu_s + 0.05
     assert "main thread's CPU" in phases.render(found)
+
+
+@pytest.mark.parametrize(
+    ("paths", "where"),
+    [
+        (("/x/conformance/cli/runner/preflight.py", "<frozen importlib._bootstrap>"), "imports"),
+        (("/x/_pytest/main.py", "/x/hypothesis/internal/conjecture/shrinker.py",
+          "/x/conformance/drivers/wire.py"), "shrinking"),
+        (("/x/conformance/cli/runner/reporting.py", "/x/conformance/gate/evidence.py",
+          "/x/conformance/drivers/wire.py"), "evidence"),
+        (("/x/conformance/cli/runner/reporting.py", "/x/conformance/gate/spec_signatures.py",
+          "/x/conformance/calls/meetings.py"), "signatures"),
+        (("/x/_pytest/main.py", "/x/hypothesis/core.py", "/x/conformance/suite/test_store.py"), "retries"),
+        (("/x/conformance/cli/runner/suite.py", "/x/hypothesis/core.py",
+          "/x/hypothesis/internal/conjecture/engine.py", "/x/conformance/drivers/wire.py"), "search"),
+        (("/x/conformance/cli/runner/preflight.py", "/x/conformance/drivers/wire.py"), "preflight"),
+        (("/x/conformance/cli/runner/reporting.py", "/x/conformance/report/write.py"), "report"),
+    ],
+)
+def test_a_sample_is_charged_to_the_stage_its_whole_stack_is_in(paths: tuple[str, ...], where: str) -> None:
+    """A stage is read from the whole stack: the same wire read is evidence under gate/evidence.py and
+    search under the engine; hypothesis running a test outside its engine is the minimal example's replay."""
+    frame = stack(*paths)
+    if where == "retries":  # run_engine's own frame replays the minimal example directly
+        frame = _named(paths, "run_engine")
+    assert phases.stage(frame) == where
+
+
+def _named(paths: tuple[str, ...], name: str) -> FrameType:
+    """`stack`, with the frame of the second path given the code name `name`."""
+    inner: object = None
+    for index, path in reversed(list(enumerate(paths))):
+        function = name if index == 1 else "inner"
+        body = "return sys._getframe()" if inner is None else "return callee()"
+        namespace: dict[str, object] = {"callee": inner}
+        exec(compile(f"import sys\ndef {function}():\n    {body}\n", path, "exec"), namespace)
+        inner = namespace[function]
+    assert callable(inner)
+    frame = inner()
+    assert isinstance(frame, FrameType)
+    return frame

@@ -6,7 +6,10 @@ counting its calls, once exact (the original) and once one too high (the fork)."
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
+
+import pytest
 
 from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity, TargetIdentity
@@ -141,3 +144,31 @@ def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other
 def test_an_empty_cache_makes_the_reference_the_original(tmp_path: Path) -> None:
     assert installed_release("0.6.2", tmp_path) is None
     assert original_target(tmp_path).spec == "reference"
+
+
+def test_replays_ahead_change_nothing_but_when_they_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sequences the walk is sure to ask for are replayed ahead on a pool (issue 46): the same pairs,
+    the same budget, the same processes as replaying each when asked."""
+    from conformance.gate import evidence
+
+    report = _report(extra=5)
+    threads: list[str] = []
+    replay_both = evidence._replay_both
+
+    def noted(*args: object, **kwargs: object) -> object:
+        threads.append(threading.current_thread().name)
+        return replay_both(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(evidence, "_replay_both", noted)
+    before = process.processes_started()
+    ahead = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "npm:0.6.2"), timeout=20)
+    started_ahead = process.processes_started() - before
+    assert any(name.startswith("evidence-replay") for name in threads), threads
+    threads.clear()
+    monkeypatch.setattr(evidence._Replays, "prefetch", lambda self, sequences: None)
+    before = process.processes_started()
+    when_asked = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "npm:0.6.2"), timeout=20)
+    assert not any(name.startswith("evidence-replay") for name in threads), threads
+    assert process.processes_started() - before == started_ahead
+    assert ahead.root_causes == when_asked.root_causes
+    assert [rv.evidence for rv in ahead.records] == [rv.evidence for rv in when_asked.records]
