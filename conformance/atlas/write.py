@@ -180,9 +180,15 @@ def _split(pair: Pair) -> tuple[list[str], list[VerdictChange], list[str], list[
 
 
 PACKAGING_NOTE: Final = (
-    "packaging and identity (judged on the shipped package: README, version strings, metadata; no wire "
-    "difference names these records)"
+    "packaging and identity (read from the package's files: README, package.json's licence, author, "
+    "repository, mcpName, dependency ranges and version pins; every record here failed only on a check of "
+    "those files, none on the wire or stderr)"
 )
+
+
+def _under(change: VerdictChange) -> str:
+    """A change seen between the two releases' switch columns, said with its switch."""
+    return f" (with {md(change.under)})" if change.under else ""
 
 
 def _pair_title(atlas: Atlas, pair: Pair) -> str:
@@ -265,11 +271,11 @@ def render_markdown(atlas: Atlas) -> str:
             if cause.example:
                 lines += ["", "  ```json", *(f"  {line[:600]}" for line in cause.example[:6]), "  ```", ""]
         for change in behaviour:
-            lines.append(f"- {md(change.record)}: {change.a} → {change.b}")
+            lines.append(f"- {md(change.record)}{_under(change)}: {change.a} → {change.b}")
         if packaging or packaging_served:
             lines += ["", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", ""]
             lines += [f"- served: {md(change, 300)}" for change in packaging_served]
-            lines += [f"- {md(change.record)}: {change.a} → {change.b}" for change in packaging]
+            lines += [f"- {md(c.record)}{_under(c)}: {c.a} → {c.b}" for c in packaging]
         lines.append("")
     changed = [r for r in atlas.grid if r.first_change or r.switch_changes]
     lines += ["## First release where each record changed", ""]
@@ -425,7 +431,8 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
     if served:
         parts.append(tag("ul", [tag("li", "served: ", change) for change in served]))
     if behaviour:
-        parts.append(_table(["record", "before", "after"], [[c.record, c.a, c.b] for c in behaviour]))
+        rows = [[c.record + (f" (with {c.under})" if c.under else ""), c.a, c.b] for c in behaviour]
+        parts.append(_table(["record", "before", "after"], rows))
     if packaging or packaging_served:
         parts.append(tag("p", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", class_="muted"))
         if packaging_served:

@@ -134,23 +134,35 @@ def cross_all(
 
 
 def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str, label_b: str) -> str:
-    """What the crossed target showed on a cause's differences, one sentence (empty if none was crossed)."""
+    """What the crossed target showed on a cause's differences, one sentence (empty if none was crossed).
+
+    A crossing tells code from dependencies only for the dependencies that moved on it: where A's package
+    resolves on B's tree to the versions A already runs (A pins them), answering as A is automatic, not
+    evidence (issue 47: 2025.7.1 pins SDK 0.5.0), and the sentence says so instead of naming the code."""
     crossed = [d for d in members if d.origin]
     if not crossed:
         return ""
     deps = sum(d.origin == "dependencies" for d in crossed)
     code = sum(d.origin == "code" for d in crossed)
     unclear = len(crossed) - deps - code
-    trees = (f"the trees differ in {', '.join(crossing.crossed_changes)}" if crossing.crossed_changes
-             else "the trees resolve the server's dependencies to the same versions")
-    on = f"{crossing.label} ({trees})"
+    moved = {line.split(" ", 1)[0] for line in crossing.crossed_changes}
+    stayed = [line for line in crossing.changes if line.split(" ", 1)[0] not in moved]
+    if not crossing.crossed_changes:
+        between = f" ({', '.join(crossing.changes)})" if crossing.changes else ""
+        return (f"No evidence of code or dependencies: {crossing.label} resolves the server's dependencies "
+                f"to the versions {label_a} already runs on (its pins and ranges resolve there as on its own "
+                f"tree), so the swap moves none of what differs between the two trees{between}; that it "
+                f"answers as {label_a} on {code} of the {_count(len(crossed))} crossed is automatic.")
+    on = f"{crossing.label} (the trees differ in {', '.join(crossing.crossed_changes)})"
+    not_moved = (f" {', '.join(stayed)} did not move on the swap ({label_a}'s pins and ranges hold it), so "
+                 f"it is not ruled out." if stayed else "")
     if deps == len(crossed):
-        return (f"From the dependencies: {on} answers as {label_b} on the {_count(deps)} crossed.")
+        return f"From the dependencies: {on} answers as {label_b} on the {_count(deps)} crossed."
     if code == len(crossed):
-        return f"From the server's code: {on} answers as {label_a} on the {_count(code)} crossed."
+        return f"From the server's code: {on} answers as {label_a} on the {_count(code)} crossed.{not_moved}"
     neither = f", and like neither (or they did not show again) on {unclear}" if unclear else ""
     return (f"Mixed or unclear: of the {_count(len(crossed))} crossed, {on} answers as {label_b} on {deps} "
-            f"and as {label_a} on {code}{neither}.")
+            f"and as {label_a} on {code}{neither}.{not_moved}")
 
 
 def _count(n: int) -> str:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
-from conformance.core.results import GrowthPoint, TranscriptEvent
+from conformance.core.results import GrowthPoint, Observed, TranscriptEvent
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
@@ -55,6 +55,11 @@ class TestRef(_Frozen):
         description="what the test noted beside its verdict: where a document states what the record names "
         "when it moved from the line the records cite, the words of a refusal, ... (provenance, not the "
         "verdict)",
+    )
+    observed: Observed | None = Field(
+        default=None,
+        description="the channel the test read: `process` (wire, stderr, exit) or `package` (the installed "
+        "files); none from an older harness",
     )
 
 

@@ -63,7 +63,8 @@ def test_a_causes_sentence_counts_what_was_observed(said: list[str], changes: li
     for change in changes:
         assert change in sentence
     if not changes:
-        assert "same versions" in sentence
+        assert sentence.startswith("No evidence of code or dependencies") and "automatic" in sentence
+        return
     if set(crossed) == {"dependencies"}:
         assert sentence.startswith("From the dependencies") and "answers as 2026.7.4" in sentence
     elif set(crossed) == {"code"}:
@@ -74,6 +75,22 @@ def test_a_causes_sentence_counts_what_was_observed(said: list[str], changes: li
         neither = f", and like neither (or they did not show again) on {unclear}" if unclear else ""
         assert (f"answers as 2026.7.4 on {crossed.count('dependencies')} and as 2025.12.18 on "
                 f"{crossed.count('code')}{neither}.") in sentence
+
+
+def test_a_swap_that_moves_no_dependency_is_said_to_be_no_evidence() -> None:
+    """2025.7.1 pins SDK 0.5.0: on 2025.11.25's tree it resolves to its own versions, so answering as
+    2025.7.1 there is automatic (issue 47), never "from the server's code"."""
+    identity = TargetIdentity(spec="npm:2025.7.1 on the tree of npm:2025.11.25", kind="npm", command=["node"])
+    apart = ["@modelcontextprotocol/sdk 0.5.0 → 1.25.1", "zod 3.25.76 → 4.2.1"]
+    pinned = Crossing(label="2025.7.1 on 2025.11.25's tree", identity=identity, changes=apart,
+                      crossed_changes=[])
+    sentence = origin_sentence([_difference(0, "code")], pinned, "2025.7.1", "2025.11.25")
+    assert sentence.startswith("No evidence") and "From the server's code" not in sentence
+    assert all(change in sentence for change in apart)
+    partly = pinned.model_copy(update={"crossed_changes": ["zod 3.25.76 → 4.2.1"]})
+    sentence = origin_sentence([_difference(0, "code")], partly, "2025.7.1", "2025.11.25")
+    assert sentence.startswith("From the server's code")
+    assert "@modelcontextprotocol/sdk 0.5.0 → 1.25.1 did not move" in sentence
 
 
 @given(st.sampled_from(["reference", "cmd:node dist/index.js", "npm:0.6.2"]),
