@@ -676,6 +676,7 @@ def merge_atlases(
     jobs: int = 1,
     compare_switches: bool = True,
     trusted: Sequence[str] = (),
+    cross: bool = False,
 ) -> Atlas:
     """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
     their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt. The folders
@@ -712,6 +713,7 @@ def merge_atlases(
     seeds = sorted({part.seed for _, part in parts if part.seed is not None})
     allowed = set(trusted)
     published = _Published(cache)
+    switches = _Switches(bases, cache, published)
     with claimed(out, "atlas") as staging:
         reports: dict[str, Report | None] = {}
         for column in columns:
@@ -733,7 +735,8 @@ def merge_atlases(
             jobs=jobs,
             started=started,
             merged_from=[str(d) for d in dirs],
-            may_start=lambda spec: spec in allowed or _published_release(spec, cache, published),
+            may_start=lambda spec: spec in allowed or _published_release(spec, cache, published, switches),
+            cross=cross,  # consecutive releases crossed as the joint run crosses them (kept comparisons)
         )
         write_atlas(atlas, staging.staging)
         staging.commit()
@@ -814,10 +817,13 @@ class _Published:
         return version in self._versions
 
 
-def _published_release(spec: str, cache: Path, published: _Published) -> bool:
+def _published_release(
+    spec: str, cache: Path, published: _Published, switches: _Switches | None = None
+) -> bool:
     """A release the registry lists as published, named plainly (`npm:1.2.3`) or with environment switches
-    its own README documents (read from the installed release, not from a file): what a merged file may
-    name and a merge may still install and start."""
+    a published release's README documents (its own, or another's: the control column of a release that
+    predates the switch; read from the installed releases, never from a file): what a merged file may name
+    and a merge may still install and start."""
     env, base = split_env(spec)
     version = _npm_version(base)
     if version is None or base != NPM.spec(version) or _RELEASE.fullmatch(version) is None:
@@ -826,12 +832,36 @@ def _published_release(spec: str, cache: Path, published: _Published) -> bool:
         return False
     if not env:
         return True
+    documented = _switches_of(base, cache)
+    if not all(documented.get(name) == value for name, value in env.items()) and switches is not None:
+        documented = switches.documented()
+    return all(documented.get(name) == value for name, value in env.items())
+
+
+def _switches_of(base: str, cache: Path) -> dict[str, str]:
+    """The switches the installed release's README documents (none when it cannot be installed)."""
     try:
         readme = readme_of(resolve_target(base, cache_dir=cache))
     except TargetError:
-        return False
-    switches = readme.switches if readme is not None else {}
-    return all(switches.get(name) == value for name, value in env.items())
+        return {}
+    return dict(readme.switches) if readme is not None else {}
+
+
+class _Switches:
+    """The switches any published release of the merge documents, read from the installed releases once."""
+
+    def __init__(self, bases: Sequence[str], cache: Path, published: _Published) -> None:
+        self._bases, self._cache, self._published = bases, cache, published
+        self._found: dict[str, str] | None = None
+
+    def documented(self) -> dict[str, str]:
+        if self._found is None:
+            self._found = {}
+            for base in self._bases:
+                if _published_release(base, self._cache, self._published):
+                    for name, value in _switches_of(base, self._cache).items():
+                        self._found.setdefault(name, value)
+        return self._found
 
 
 def _negotiated(report: Report | None) -> str | None:
