@@ -18,7 +18,7 @@ from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
 from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
 from conformance.compare.eras import EraFound, era_pass, era_summary
-from conformance.compare.explain import explain, last_call_arguments
+from conformance.compare.explain import explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
@@ -489,13 +489,27 @@ def explain_again(
 def explained(
     differences: list[Difference], rules: Rules, name_a: str, name_b: str, crossing: Crossing | None
 ) -> list[RootCause]:
-    """Root causes, each with what the crossed target showed on its differences (`compare --cross`)."""
+    """Root causes, each with what the crossed target showed on its differences (`compare --cross`). A
+    cause whose differences the crossing places apart (some in the code, some in the dependencies) is two
+    causes, one per code edit or dependency change (issue 47), each explained from its own differences."""
     causes = root_causes(differences, rules, name_a, name_b)
     if crossing is None:
         return causes
     by_id = {d.id: d for d in differences}
-    return [c.model_copy(update={"origin": origin_sentence(
-        [by_id[i] for i in c.differences], crossing, name_a, name_b)}) for c in causes]
+    out: list[RootCause] = []
+    for cause in causes:
+        members = [by_id[i] for i in cause.differences]
+        origins = {d.origin for d in members if d.origin in ("code", "dependencies")}
+        parts = ([[d for d in members if d.origin == "code"],
+                  [d for d in members if d.origin != "code"]] if len(origins) > 1 else [members])
+        for part in parts:
+            again = root_causes(part, rules, name_a, name_b) if len(parts) > 1 else [cause]
+            for one in again:
+                suffix = f"/{part[0].origin}" if len(parts) > 1 and part[0].origin == "code" else ""
+                out.append(one.model_copy(update={
+                    "id": one.id + (suffix or ("/dependencies" if len(parts) > 1 else "")),
+                    "origin": origin_sentence(part, crossing, name_a, name_b)}))
+    return sorted(out, key=lambda c: -len(c.differences))
 
 
 def root_causes(
@@ -516,7 +530,7 @@ def root_causes(
         # lists records no difference under it is filed under.
         primary = [r for r in (cause.records if cause is not None else []) if r in named]
         explained = sorted(named - set(primary))
-        smallest = min(members, key=lambda d: (len(d.program), sum(map(len, d.program))))
+        smallest = shown_by(members)
         said = explain(members, name_a, name_b, known)
         causes.append(
             RootCause(

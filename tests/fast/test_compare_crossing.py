@@ -100,3 +100,43 @@ def test_cross_on_a_target_that_is_not_npm_is_refused_before_anything_starts(a: 
     assert ran.code == exit_status.USAGE, ran.stderr
     assert ran.stderr.strip() == f"seqthink-conformance: error: {NEEDS_NPM}"
     assert not Path("/nonexistent/never-written").exists()
+
+
+def _refusal(field: str, value: str, origin: str) -> Difference:
+    frame = ('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sequentialthinking",'
+             f'"arguments":{{"thought":"a","thoughtNumber":1,"totalThoughts":1,"nextThoughtNeeded":false,'
+             f'"{field}":{value}}}}}}}')
+    return Difference.model_validate({
+        "id": f"is_error.{field}.{value}", "aspect": "is_error", "summary": f"{field} refused",
+        "records": ["RTE-3"], "cause": "validation", "program": [frame], "field": field,
+        "detail": "refused by b", "value_class": "numeric string", "origin": origin, "a": "ok",
+        "b": "refused"})
+
+
+def test_a_cause_the_crossing_places_apart_is_one_cause_per_origin() -> None:
+    """Issue 47: coercion split in the code and in the dependencies is two causes, each with its sentence."""
+    from conformance.compare import explain_again
+
+    members = [_refusal("isRevision", '"true"', "code"), _refusal("thoughtNumber", '"1"', "dependencies"),
+               _refusal("totalThoughts", '"1"', "dependencies")]
+    zod = ["zod 4.2.1 → 4.4.3"]
+    crossing = _crossing(zod)
+    causes = explain_again(members, "npm:2025.12.18", "npm:2026.7.4", crossing)
+    assert len(causes) == 2
+    assert [len(c.differences) for c in causes] == [2, 1]
+    assert causes[0].origin.startswith("From the dependencies")
+    assert causes[1].origin.startswith("From the server's code")
+    whole = explain_again([members[1], members[2]], "npm:2025.12.18", "npm:2026.7.4", crossing)
+    assert [c.id for c in whole] == ["validation"]
+
+
+def test_a_causes_example_sends_the_field_it_names() -> None:
+    """The example is a call carrying the field the headline speaks of, never a call with no arguments."""
+    from conformance.compare import explain_again
+
+    bare = _refusal("arguments", "1", "").model_copy(update={
+        "program": ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sequentialthinking"}}'],
+        "aspect": "answer", "detail": "error text", "field": "arguments"})
+    named = _refusal("thought", '""', "")
+    cause = explain_again([bare, named], "npm:2025.7.1", "npm:2025.11.25")[0]
+    assert '"thought":""' in cause.example[-1]
