@@ -1,10 +1,14 @@
 """Code or dependencies (`compare --cross`): A's package installed with B's dependency tree, and each
-difference replayed on it. Answering as B puts the difference in the dependencies, as A in the code."""
+difference replayed on it. Answering as B puts the difference in the dependencies, as A in the code.
+Then one dependency at a time, on each side's own code (the rest of its tree pinned): the package and
+versions that make a difference, and a difference that needs the new code and a new dependency together.
+A swap that moves nothing (a pinned dependency resolving alike on both trees) is said to be no evidence."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
@@ -14,7 +18,7 @@ from conformance.compare.pair import run_on, start
 from conformance.compare.programs import Program
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
-from conformance.report.model import Crossing, Difference
+from conformance.report.model import Crossing, DependencySwap, Difference
 from conformance.targets import npm
 from conformance.targets.kinds.npm import KIND, installed_target
 from conformance.targets.specs import Target, default_cache_dir
@@ -59,6 +63,59 @@ def crossed_target(a: Target, b: Target, cache: Path | None, progress: Callable[
     return Target(spec, crossed.command, crossed.identity, a.env)
 
 
+@dataclass(frozen=True)
+class Swapped:
+    """One side's code with one dependency moved to the other side's version, the rest of its tree pinned
+    as it was (npm `overrides`); `target` None when it could not be installed (`error` says why)."""
+
+    change: str
+    code: Literal["a", "b"]
+    target: Target | None
+    error: str = ""
+
+
+def swapped_targets(
+    a: Target, b: Target, cache: Path | None, progress: Callable[[str], None]
+) -> list[Swapped]:
+    """For each dependency the two trees resolve differently (present in both), A's release with only it
+    moved to B's version and B's release with only it moved back to A's: the one-at-a-time swaps that name
+    the package making a difference (issue 47). The identity's dependencies (direct ones and zod) are
+    pinned; what they pull in resolves as of the later of the two cutoffs."""
+    deps_a, deps_b = a.identity.dependencies, b.identity.dependencies
+    cutoffs = [c for c in (a.identity.resolved_as_of, b.identity.resolved_as_of) if c]
+    cutoff = max(cutoffs) if cutoffs else None
+    out: list[Swapped] = []
+    for name in sorted(set(deps_a) & set(deps_b)):
+        if deps_a[name] == deps_b[name]:
+            continue
+        change = f"{name} {deps_a[name]} → {deps_b[name]}"
+        out.append(_swapped(a, "a", change, {**deps_a, name: deps_b[name]}, cutoff, cache, progress, name))
+        out.append(_swapped(b, "b", change, {**deps_b, name: deps_a[name]}, cutoff, cache, progress, name))
+    return out
+
+
+def _swapped(
+    side: Target, code: Literal["a", "b"], change: str, pins: dict[str, str], cutoff: str | None,
+    cache: Path | None, progress: Callable[[str], None], name: str,
+) -> Swapped:
+    release = side.identity.package_version
+    if side.identity.kind != "npm" or release is None:
+        return Swapped(change, code, None, "not an npm target")
+    try:
+        root, manifest = npm.ensure_installed(
+            release, cache if cache is not None else default_cache_dir(), progress=progress, before=cutoff,
+            by_tarball=cutoff is not None, overrides=pins,
+        )
+        spec = f"{KIND.spec(release)} with {name} {pins[name]}"
+        swapped = installed_target(spec, root, manifest, side.identity.resolution or "release")
+    except TargetError as exc:
+        return Swapped(change, code, None, str(exc)[:300])
+    if swapped.identity.dependencies.get(name) != pins[name]:
+        found = swapped.identity.dependencies.get(name)
+        return Swapped(change, code, None, f"npm resolved {name} to {found}, not {pins[name]}")
+    return Swapped(change, code, Target(spec, swapped.command, swapped.identity, side.env))
+
+
 def crossing_of(a: Target, b: Target, x: Target, label_a: str, label_b: str) -> Crossing:
     return Crossing(
         label=f"{label_a} on {label_b}'s tree",
@@ -79,28 +136,51 @@ def _shows(program: Program, xs: list[Outcome], ys: list[Outcome], signature: st
     return False
 
 
-def _three(a: Target, b: Target, x: Target, program: Program, timeout: float) -> list[list[Outcome]] | None:
-    """`program` on a fresh process of each of the three targets, or None when one cannot be driven."""
-    drivers = []
-    try:
-        for target in (a, b, x):
-            drivers.append(start(target, timeout))
-        return [run_on(d, program) for d in drivers]
-    except DriverError:
-        return None
-    finally:
-        for driver in drivers:
-            driver.close()
+def _runs(targets: list[Target | None], program: Program, timeout: float) -> list[list[Outcome] | None]:
+    """`program` on a fresh process of each target (None for one not installed or that cannot be driven)."""
+    out: list[list[Outcome] | None] = []
+    for target in targets:
+        if target is None:
+            out.append(None)
+            continue
+        driver = None
+        try:
+            driver = start(target, timeout)
+            out.append(run_on(driver, program))
+        except DriverError:
+            out.append(None)
+        finally:
+            if driver is not None:
+                driver.close()
+    return out
 
 
-def cross_call(a: Target, b: Target, x: Target, program: Program, signature: str, timeout: float) -> Origin:
-    """One call difference replayed on fresh A, B and crossed processes; no verdict unless A and B show
-    it again."""
-    runs = _three(a, b, x, program, timeout)
-    if runs is None or not _shows(program, runs[0], runs[1], signature):
-        return "unclear"
-    oa, ob, ox = runs
-    return classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature))
+def _answers_as(program: Program, oa: list[Outcome], ob: list[Outcome], ox: list[Outcome] | None,
+                signature: str) -> Literal["a", "b", "neither", "unusable"]:
+    if ox is None:
+        return "unusable"
+    origin = classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature))
+    return {"dependencies": "b", "code": "a"}.get(origin, "neither")  # type: ignore[return-value]
+
+
+def cross_call(
+    a: Target, b: Target, x: Target, program: Program, signature: str, timeout: float,
+    swaps: Iterable[Swapped] = (),
+) -> tuple[Origin, list[DependencySwap]]:
+    """One call difference replayed on fresh A, B, crossed and swapped processes; no verdict unless A and B
+    show it again."""
+    swaps = list(swaps)
+    runs = _runs([a, b, x, *(s.target for s in swaps)], program, timeout)
+    oa, ob = runs[0], runs[1]
+    if oa is None or ob is None or not _shows(program, oa, ob, signature):
+        return "unclear", []
+    ox = runs[2]
+    origin: Origin = ("unclear" if ox is None else
+                      classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature)))
+    said = [DependencySwap(change=s.change, code=s.code,
+                           answers_as=_answers_as(program, oa, ob, r, signature))
+            for s, r in zip(swaps, runs[3:], strict=True)]
+    return origin, said
 
 
 def cross_fresh(seen_a: FreshSide, seen_b: FreshSide, seen_x: FreshSide, found: FreshFound) -> Origin:
@@ -113,24 +193,35 @@ def cross_fresh(seen_a: FreshSide, seen_b: FreshSide, seen_x: FreshSide, found: 
 
 def cross_all(
     a: Target, b: Target, x: Target, seen: tuple[FreshSide, FreshSide], fresh: list[FreshFound],
-    calls: Iterable[tuple[Program, Found]], timeout: float,
-) -> dict[str, Origin]:
-    """The origin of every fresh-process and call difference, by signature."""
-    origins: dict[str, Origin] = {}
-    try:
-        seen_x: FreshSide | None = fresh_side(x, timeout)
-    except (DriverError, TargetError):
-        seen_x = None
+    calls: Iterable[tuple[Program, Found]], timeout: float, swaps: Iterable[Swapped] = (),
+) -> dict[str, tuple[Origin, list[DependencySwap]]]:
+    """The origin of every fresh-process and call difference, by signature, with what each one-dependency
+    swap answered as."""
+    swaps = list(swaps)
+    origins: dict[str, tuple[Origin, list[DependencySwap]]] = {}
+    seen_x = _fresh_or_none(x, timeout)
+    seen_swaps = [_fresh_or_none(s.target, timeout) if s.target is not None else None for s in swaps]
     for item in fresh:
-        origins[item.found.signature] = (
-            "unclear" if seen_x is None else cross_fresh(seen[0], seen[1], seen_x, item)
-        )
+        origin: Origin = "unclear" if seen_x is None else cross_fresh(seen[0], seen[1], seen_x, item)
+        said = [DependencySwap(change=s.change, code=s.code, answers_as="unusable" if side is None else
+                               {"dependencies": "b", "code": "a"}.get(  # type: ignore[arg-type]
+                                   cross_fresh(seen[0], seen[1], side, item), "neither"))
+                for s, side in zip(swaps, seen_swaps, strict=True)]
+        origins[item.found.signature] = (origin, said)
     pending = list(calls)
     with ThreadPoolExecutor(max_workers=CROSS_WORKERS) as pool:
-        verdicts = list(pool.map(lambda pf: cross_call(a, b, x, pf[0], pf[1].signature, timeout), pending))
+        verdicts = list(pool.map(
+            lambda pf: cross_call(a, b, x, pf[0], pf[1].signature, timeout, swaps), pending))
     for (_, found), verdict in zip(pending, verdicts, strict=True):
         origins[found.signature] = verdict
     return origins
+
+
+def _fresh_or_none(target: Target, timeout: float) -> FreshSide | None:
+    try:
+        return fresh_side(target, timeout)
+    except (DriverError, TargetError):
+        return None
 
 
 def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str, label_b: str) -> str:
@@ -165,9 +256,56 @@ def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str,
             f"and as {label_a} on {code}{neither}.{not_moved}")
 
 
+def moved_by(difference: Difference) -> tuple[str, tuple[str, ...]]:
+    """What a difference's crossing and swaps place it on: its origin and the dependency changes whose swap
+    alone moved it (either way). Differences of one cause placed apart are separate root causes."""
+    origin = difference.origin if difference.origin in ("code", "dependencies") else ""
+    moved = sorted({s.change for s in difference.swaps
+                    if (s.code == "a" and s.answers_as == "b") or (s.code == "b" and s.answers_as == "a")})
+    return origin, tuple(moved)
+
+
+def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
+    """What moving one dependency at a time did on a cause's differences: the package and versions that
+    make the difference ("zod 4.2.1 → 4.4.3 alone: 2026.7.4 with zod 4.2.1 answers as 2025.12.18 on 1 of
+    1"), and a difference the crossing put in the code that the old dependency undoes on the new code is
+    said to need both (issue 47: 2026.7.4 drops `required` only with zod 4.4.3)."""
+    swapped = [d for d in members if d.swaps]
+    if not swapped:
+        return ""
+    changes = list(dict.fromkeys(s.change for d in swapped for s in d.swaps))
+    said: list[str] = []
+    needs_both: list[str] = []
+    for change in changes:
+        name, versions = change.split(" ", 1)
+        old, new = versions.split(" → ")
+        parts = []
+        for code, other, version, label in (("a", "b", new, label_a), ("b", "a", old, label_b)):
+            results = [s.answers_as for d in swapped for s in d.swaps
+                       if s.change == change and s.code == code]
+            usable = [r for r in results if r != "unusable"]
+            if not usable:
+                parts.append(f"{label} with {name} {version} could not be installed or driven")
+                continue
+            moved = sum(r == other for r in usable)
+            towards = label_b if other == "b" else label_a
+            parts.append(f"{label} with {name} {version} answers as {towards} on {moved} of {len(usable)}")
+        said.append(f"{change} alone: {'; '.join(parts)}")
+        reverted = [d for d in swapped if d.origin == "code" and any(
+            s.change == change and s.code == "b" and s.answers_as == "a" for s in d.swaps)]
+        if reverted:
+            needs_both.append(f"{name} {new}")
+    sentence = "One dependency at a time, the rest of each tree pinned: " + "; ".join(said) + "."
+    if needs_both:
+        sentence += (f" Needs both: {label_a}'s code answers as itself on {label_b}'s tree, yet {label_b}'s "
+                     f"code answers as {label_a} with its {', '.join(needs_both)} moved back, so the "
+                     f"difference needs {label_b}'s code together with {', '.join(needs_both)}.")
+    return sentence
+
+
 def _count(n: int) -> str:
     return "one difference" if n == 1 else f"{n} differences"
 
 
-__all__ = ["Origin", "classify_origin", "cross_all", "crossed_target", "crossing_of", "origin_sentence",
-           "tree_changes"]
+__all__ = ["Origin", "Swapped", "classify_origin", "cross_all", "crossed_target", "crossing_of",
+           "moved_by", "origin_sentence", "swap_sentence", "swapped_targets", "tree_changes"]

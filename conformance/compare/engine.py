@@ -16,7 +16,15 @@ from conformance.catalog.startup_hints import diagnose
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
-from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
+from conformance.compare.crossing import (
+    cross_all,
+    crossed_target,
+    crossing_of,
+    moved_by,
+    origin_sentence,
+    swap_sentence,
+    swapped_targets,
+)
 from conformance.compare.eras import EraFound, era_pass, era_summary
 from conformance.compare.explain import explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
@@ -147,9 +155,14 @@ def run_comparison(
     if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
         say(f"crossing: {len(fresh_found) + len(confirmed)} difference(s) replayed on {crossing.label}")
+        swaps = swapped_targets(target_a, target_b, cache, say)
+        for swap in swaps:
+            if swap.target is None:
+                say(f"swap {swap.change} on {name_a if swap.code == 'a' else name_b}'s code: {swap.error}")
         origins = cross_all(target_a, target_b, crossed, (seen_a, seen_b), fresh_found,
-                            [(c.program, found) for c, found in confirmed], timeout)
-        differences = [d.model_copy(update={"origin": origins.get(d.id, "")}) for d in differences]
+                            [(c.program, found) for c, found in confirmed], timeout, swaps)
+        differences = [d.model_copy(update={"origin": origins[d.id][0], "swaps": origins[d.id][1]})
+                       if d.id in origins else d for d in differences]
     causes = explained(differences, rules, name_a, name_b, crossing)
     comparison = Comparison(
         a=target_a.identity,
@@ -499,16 +512,19 @@ def explained(
     out: list[RootCause] = []
     for cause in causes:
         members = [by_id[i] for i in cause.differences]
-        origins = {d.origin for d in members if d.origin in ("code", "dependencies")}
-        parts = ([[d for d in members if d.origin == "code"],
-                  [d for d in members if d.origin != "code"]] if len(origins) > 1 else [members])
-        for part in parts:
+        placed: dict[tuple[str, tuple[str, ...]], list[Difference]] = {}
+        for d in members:
+            placed.setdefault(moved_by(d), []).append(d)
+        apart = len({key for key in placed if key != ("", ())}) > 1
+        parts = list(placed.items()) if apart else [(("", ()), members)]
+        for (origin, moved), part in parts:
             again = root_causes(part, rules, name_a, name_b) if len(parts) > 1 else [cause]
+            tag = "/".join(x for x in (origin, *(m.split(" ", 1)[0] for m in moved)) if x)
             for one in again:
-                suffix = f"/{part[0].origin}" if len(parts) > 1 and part[0].origin == "code" else ""
+                said = [origin_sentence(part, crossing, name_a, name_b), swap_sentence(part, name_a, name_b)]
                 out.append(one.model_copy(update={
-                    "id": one.id + (suffix or ("/dependencies" if len(parts) > 1 else "")),
-                    "origin": origin_sentence(part, crossing, name_a, name_b)}))
+                    "id": one.id + (f"/{tag or 'unclear'}" if len(parts) > 1 else ""),
+                    "origin": " ".join(x for x in said if x)}))
     return sorted(out, key=lambda c: -len(c.differences))
 
 

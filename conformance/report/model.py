@@ -381,6 +381,17 @@ class Summary(_Frozen):
     examples: int
 
 
+class DependencySwap(_Frozen):
+    """One dependency moved alone (the rest of the side's tree pinned as it was): on A's code to B's version,
+    or on B's code back to A's, and whom the result answered as on one difference."""
+
+    change: str = Field(description="`name a → b`, as the trees resolve it")
+    code: Literal["a", "b"] = Field(description="whose code ran with the one dependency moved")
+    answers_as: Literal["a", "b", "neither", "unusable"] = Field(
+        description="`unusable`: the swapped tree could not be installed or driven (no evidence)"
+    )
+
+
 class Difference(_Frozen):
     """One behaviour difference between two targets on the same calls, minimized, classified, attributed."""
 
@@ -423,6 +434,10 @@ class Difference(_Frozen):
     origin: Literal["", "code", "dependencies", "unclear"] = Field(
         default="", description="with compare --cross: `dependencies` when A's package on B's tree answered "
         "as B, `code` when as A, `unclear` otherwise or when not shown again; empty when not crossed"
+    )
+    swaps: list[DependencySwap] = Field(
+        default_factory=list, description="with compare --cross: one dependency moved at a time, on each "
+        "side's own code, and which side the result answered as"
     )
 
 

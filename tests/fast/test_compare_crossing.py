@@ -140,3 +140,36 @@ def test_a_causes_example_sends_the_field_it_names() -> None:
     named = _refusal("thought", '""', "")
     cause = explain_again([bare, named], "npm:2025.7.1", "npm:2025.11.25")[0]
     assert '"thought":""' in cause.example[-1]
+
+
+def test_one_dependency_at_a_time_names_the_package_and_a_change_that_needs_both() -> None:
+    """Issue 47: 2025.12.18 on 2026.7.4's tree keeps `required` (answers as 2025.12.18: "code"), yet
+    2026.7.4 with zod 4.2.1 keeps it too: the drop needs 2026.7.4's code with zod 4.4.3."""
+    from conformance.compare import explain_again
+    from conformance.report.model import DependencySwap
+
+    zod, sdk = "zod 4.2.1 → 4.4.3", "@modelcontextprotocol/sdk 1.25.1 → 1.29.0"
+    swaps = [DependencySwap(change=zod, code="a", answers_as="a"),
+             DependencySwap(change=zod, code="b", answers_as="a"),
+             DependencySwap(change=sdk, code="a", answers_as="a"),
+             DependencySwap(change=sdk, code="b", answers_as="unusable")]
+    required = _schema_listing("inputSchema").model_copy(update={"origin": "code", "swaps": swaps})
+    plain = [DependencySwap(change=c, code=side, answers_as="a" if side == "a" else "b")
+             for c in (zod, sdk) for side in ("a", "b")]
+    annotations = _schema_listing("annotations").model_copy(update={"origin": "code", "swaps": plain})
+    causes = explain_again([required, annotations], "npm:2025.12.18", "npm:2026.7.4", _crossing([zod, sdk]))
+    assert len(causes) == 2, [c.id for c in causes]
+    said = {c.differences[0]: c.origin for c in causes}
+    assert f"{zod} alone: 2025.12.18 with zod 4.4.3 answers as 2026.7.4 on 0 of 1; 2026.7.4 with zod 4.2.1 " \
+           "answers as 2025.12.18 on 1 of 1" in said[required.id]
+    unusable = "2026.7.4 with @modelcontextprotocol/sdk 1.25.1 could not be installed or driven"
+    assert unusable in said[required.id]
+    assert "needs 2026.7.4's code together with zod 4.4.3" in said[required.id]
+    assert "Needs both" not in said[annotations.id]
+
+
+def _schema_listing(field: str) -> Difference:
+    return Difference.model_validate({
+        "id": f"tools_list.{field}.changed", "aspect": "tools_list", "summary": f"{field} differs",
+        "records": ["RTE-1"], "cause": "tool-spec", "field": field, "detail": "changed",
+        "program": ['{"jsonrpc":"2.0","id":2,"method":"tools/list"}'], "a": "{}", "b": '{"x": 1}'})
