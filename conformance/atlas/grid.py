@@ -116,13 +116,19 @@ def probe_changes(a: Column, b: Column) -> list[str]:
     return out
 
 
+def _licence(package: PackageSnapshot) -> str:
+    """The licence as package.json states it, and, where it points at a file, whether the file ships."""
+    said = package.license or "none"
+    if said.upper().startswith("SEE LICEN") and package.license_file is False:
+        said += " (no LICENSE file in the package)"
+    return said
+
+
 def package_changes(a: PackageSnapshot, b: PackageSnapshot) -> list[str]:
     """What package.json says differently about the package (each line starts "package ", packaging)."""
     out: list[str] = []
     if (a.license, a.license_file) != (b.license, b.license_file):
-        shipped = {True: "", False: " (no LICENSE file in the package)", None: ""}
-        out.append(f"package licence {a.license or 'none'}{shipped[a.license_file]} → "
-                   f"{b.license or 'none'}{shipped[b.license_file]}")
+        out.append(f"package licence {_licence(a)} → {_licence(b)}")
     for name, x, y in (("author", a.author, b.author), ("repository", a.repository, b.repository),
                        ("mcpName", a.mcp_name, b.mcp_name)):
         if x != y:

@@ -179,8 +179,7 @@ def test_package_metadata_changes_are_packaging_lines() -> None:
                           mcp_name="io.github.modelcontextprotocol/server-sequential-thinking",
                           dependencies={"@modelcontextprotocol/sdk": "^1.29.0"})
     lines = grid.package_changes(old, new)
-    assert lines[0] == ("package licence MIT (no LICENSE file in the package) → SEE LICENSE IN LICENSE "
-                        "(no LICENSE file in the package)")
+    assert lines[0] == "package licence MIT → SEE LICENSE IN LICENSE (no LICENSE file in the package)"
     assert any(line.startswith("package author Anthropic") for line in lines)
     assert any(line.startswith("package mcpName none → io.github") for line in lines)
     assert "package dependency ranges @modelcontextprotocol/sdk ^1.25.1 → ^1.29.0" in lines
