@@ -240,10 +240,10 @@ def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str,
     stayed = [line for line in crossing.changes if line.split(" ", 1)[0] not in moved]
     if not crossing.crossed_changes:
         between = f" ({', '.join(crossing.changes)})" if crossing.changes else ""
-        return (f"No evidence of code or dependencies: {crossing.label} resolves the server's dependencies "
-                f"to the versions {label_a} already runs on (its pins and ranges resolve there as on its own "
-                f"tree), so the swap moves none of what differs between the two trees{between}; that it "
-                f"answers as {label_a} on {code} of the {_count(len(crossed))} crossed is automatic.")
+        return (f"No evidence from the crossing: {label_a} resolves on {label_b}'s tree to its own versions "
+                f"(its pins and ranges hold there), so the crossing moves none of what differs between the "
+                f"trees{between}; its answering as {label_a} on {code} of the {_count(len(crossed))} crossed "
+                f"is automatic.")
     on = f"{crossing.label} (the trees differ in {', '.join(crossing.crossed_changes)})"
     not_moved = (f" {', '.join(stayed)} did not move on the swap ({label_a}'s pins and ranges hold it), so "
                  f"it is not ruled out." if stayed else "")
@@ -256,50 +256,71 @@ def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str,
             f"and as {label_a} on {code}{neither}.{not_moved}")
 
 
-def moved_by(difference: Difference) -> tuple[str, tuple[str, ...]]:
-    """What a difference's crossing and swaps place it on: its origin and the dependency changes whose swap
-    alone moved it (either way). Differences of one cause placed apart are separate root causes."""
-    origin = difference.origin if difference.origin in ("code", "dependencies") else ""
-    moved = sorted({s.change for s in difference.swaps
-                    if (s.code == "a" and s.answers_as == "b") or (s.code == "b" and s.answers_as == "a")})
+def moved_by(difference: Difference, crossing: Crossing | None = None) -> tuple[str, tuple[str, ...]] | None:
+    """What a difference's crossing and swaps place it on: its origin (none when the crossing moved no
+    dependency: no evidence) and the dependency changes whose swap alone moved it, either way; None when it
+    was not crossed at all. Differences of one cause placed apart are separate root causes."""
+    if not difference.origin and not difference.swaps:
+        return None
+    evidence = crossing is None or bool(crossing.crossed_changes)
+    origin = difference.origin if evidence and difference.origin in ("code", "dependencies") else ""
+    moved = sorted({s.change for s in difference.swaps if _moved(s)})
     return origin, tuple(moved)
+
+
+def _moved(swap: DependencySwap) -> bool:
+    """A swap that made its side's code answer as the other side."""
+    return (swap.code == "a" and swap.answers_as == "b") or (swap.code == "b" and swap.answers_as == "a")
 
 
 def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
     """What moving one dependency at a time did on a cause's differences: the package and versions that
-    make the difference ("zod 4.2.1 → 4.4.3 alone: 2026.7.4 with zod 4.2.1 answers as 2025.12.18 on 1 of
-    1"), and a difference the crossing put in the code that the old dependency undoes on the new code is
-    said to need both (issue 47: 2026.7.4 drops `required` only with zod 4.4.3)."""
+    move it ("zod 4.2.1 → 4.4.3 alone: 2026.7.4 with zod 4.2.1 answers as 2025.12.18 on 1 of 1"), those
+    that move none, and a difference that needs the new code and a new dependency together: B's code with
+    A's version answers as A while A's code with B's version still answers as A (issue 47: 2026.7.4 drops
+    `required` only with zod 4.4.3)."""
     swapped = [d for d in members if d.swaps]
     if not swapped:
         return ""
     changes = list(dict.fromkeys(s.change for d in swapped for s in d.swaps))
-    said: list[str] = []
+    moving: list[str] = []
+    still: list[str] = []
+    unusable: list[str] = []
     needs_both: list[str] = []
     for change in changes:
         name, versions = change.split(" ", 1)
         old, new = versions.split(" → ")
         parts = []
-        for code, other, version, label in (("a", "b", new, label_a), ("b", "a", old, label_b)):
-            results = [s.answers_as for d in swapped for s in d.swaps
-                       if s.change == change and s.code == code]
-            usable = [r for r in results if r != "unusable"]
+        moved_any = False
+        for code, version, label, towards in (("a", new, label_a, label_b), ("b", old, label_b, label_a)):
+            results = [s for d in swapped for s in d.swaps if s.change == change and s.code == code]
+            usable = [r for r in results if r.answers_as != "unusable"]
             if not usable:
-                parts.append(f"{label} with {name} {version} could not be installed or driven")
+                unusable.append(f"{label} with {name} {version}")
                 continue
-            moved = sum(r == other for r in usable)
-            towards = label_b if other == "b" else label_a
+            moved = sum(_moved(r) for r in usable)
+            moved_any = moved_any or moved > 0
             parts.append(f"{label} with {name} {version} answers as {towards} on {moved} of {len(usable)}")
-        said.append(f"{change} alone: {'; '.join(parts)}")
-        reverted = [d for d in swapped if d.origin == "code" and any(
-            s.change == change and s.code == "b" and s.answers_as == "a" for s in d.swaps)]
-        if reverted:
+        if moved_any:
+            moving.append(f"{change} alone: {'; '.join(parts)}")
+        else:
+            still.append(change)
+        both = [d for d in swapped
+                if any(s.change == change and s.code == "b" and s.answers_as == "a" for s in d.swaps)
+                and any(s.change == change and s.code == "a" and s.answers_as == "a" for s in d.swaps)]
+        if both:
             needs_both.append(f"{name} {new}")
+    said = list(moving)
+    if still:
+        said.append(f"{' and '.join(still)} alone move{'s' if len(still) == 1 else ''} none of them")
+    if unusable:
+        said.append(f"{', '.join(unusable)} could not be installed or driven (no evidence)")
     sentence = "One dependency at a time, the rest of each tree pinned: " + "; ".join(said) + "."
     if needs_both:
-        sentence += (f" Needs both: {label_a}'s code answers as itself on {label_b}'s tree, yet {label_b}'s "
-                     f"code answers as {label_a} with its {', '.join(needs_both)} moved back, so the "
-                     f"difference needs {label_b}'s code together with {', '.join(needs_both)}.")
+        deps = ", ".join(needs_both)
+        sentence += (f" Needs both: {label_b}'s code with its {deps} moved back answers as {label_a}, and "
+                     f"{label_a}'s code with {deps} still answers as {label_a}: the difference needs "
+                     f"{label_b}'s code together with {deps}.")
     return sentence
 
 

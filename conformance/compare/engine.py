@@ -513,10 +513,14 @@ def explained(
     for cause in causes:
         members = [by_id[i] for i in cause.differences]
         placed: dict[tuple[str, tuple[str, ...]], list[Difference]] = {}
+        unplaced: list[Difference] = []
         for d in members:
-            placed.setdefault(moved_by(d), []).append(d)
-        apart = len({key for key in placed if key != ("", ())}) > 1
-        parts = list(placed.items()) if apart else [(("", ()), members)]
+            key = moved_by(d, crossing)
+            (unplaced if key is None else placed.setdefault(key, [])).append(d)
+        if len(placed) > 1:  # what was not crossed goes with the largest part
+            largest = max(placed, key=lambda k: len(placed[k]))
+            placed[largest] += unplaced
+        parts = list(placed.items()) if len(placed) > 1 else [(("", ()), members)]
         for (origin, moved), part in parts:
             again = root_causes(part, rules, name_a, name_b) if len(parts) > 1 else [cause]
             tag = "/".join(x for x in (origin, *(m.split(" ", 1)[0] for m in moved)) if x)

@@ -63,7 +63,7 @@ def test_a_causes_sentence_counts_what_was_observed(said: list[str], changes: li
     for change in changes:
         assert change in sentence
     if not changes:
-        assert sentence.startswith("No evidence of code or dependencies") and "automatic" in sentence
+        assert sentence.startswith("No evidence from the crossing") and "automatic" in sentence
         return
     if set(crossed) == {"dependencies"}:
         assert sentence.startswith("From the dependencies") and "answers as 2026.7.4" in sentence
