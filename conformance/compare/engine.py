@@ -527,7 +527,7 @@ def explained(
             for one in again:
                 said = [origin_sentence(part, crossing, name_a, name_b), swap_sentence(part, name_a, name_b)]
                 out.append(one.model_copy(update={
-                    "id": one.id + (f"/{tag or 'unclear'}" if len(parts) > 1 else ""),
+                    "id": one.id + (f"/{tag}" if len(parts) > 1 and tag else ""),
                     "origin": " ".join(x for x in said if x)}))
     return sorted(out, key=lambda c: -len(c.differences))
 
