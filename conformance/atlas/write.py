@@ -265,7 +265,7 @@ def render_markdown(atlas: Atlas) -> str:
         lines += [f"- served: {md(change, 300)}" for change in served]
         for cause in pair.root_causes:
             headline = md(cut_headline(cause.summary), None)
-            lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {headline}")
+            lines.append(f"- **{md(', '.join(cause.records or cause.explains) or cause.id)}**: {headline}")
             if cause.origin:
                 lines.append(f"  {md(cause.origin, None)}")
             if cause.example:
@@ -414,7 +414,7 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
                 "div",
                 tag(
                     "p",
-                    tag("strong", ", ".join(cause.records) or cause.id),
+                    tag("strong", ", ".join(cause.records or cause.explains) or cause.id),
                     ": ",
                     cause.summary,
                     tag(

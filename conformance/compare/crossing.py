@@ -299,8 +299,11 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
                 unusable.append(f"{label} with {name} {version}")
                 continue
             moved = sum(_moved(r) for r in usable)
-            moved_any = moved_any or moved > 0
-            parts.append(f"{label} with {name} {version} answers as {towards} on {moved} of {len(usable)}")
+            neither = sum(r.answers_as == "neither" for r in usable)
+            moved_any = moved_any or moved > 0 or neither > 0
+            partly = f" and like neither on {neither}" if neither else ""
+            parts.append(f"{label} with {name} {version} answers as {towards} on {moved}{partly} of "
+                         f"{len(usable)}")
         if moved_any:
             moving.append(f"{change} alone: {'; '.join(parts)}")
         else:
@@ -316,6 +319,9 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
     if unusable:
         said.append(f"{', '.join(unusable)} could not be installed or driven (no evidence)")
     sentence = "One dependency at a time, the rest of each tree pinned: " + "; ".join(said) + "."
+    if any(s.answers_as == "neither" for d in swapped for s in d.swaps):
+        sentence += (" Like neither: the swap changes part of the difference (the rest stays with the code "
+                     "or another dependency), or changes it otherwise.")
     if needs_both:
         deps = ", ".join(needs_both)
         sentence += (f" Needs both: {label_b}'s code with its {deps} moved back answers as {label_a}, and "

@@ -173,3 +173,18 @@ def _schema_listing(field: str) -> Difference:
         "id": f"tools_list.{field}.changed", "aspect": "tools_list", "summary": f"{field} differs",
         "records": ["RTE-1"], "cause": "tool-spec", "field": field, "detail": "changed",
         "program": ['{"jsonrpc":"2.0","id":2,"method":"tools/list"}'], "a": "{}", "b": '{"x": 1}'})
+
+
+def test_a_swap_that_changes_part_of_a_difference_is_said_like_neither() -> None:
+    """2026.8.31's inputSchema difference bundles zod 4.5.4's `required` with the code's type changes: the
+    zod swap answers like neither side, never "moves none"."""
+    from conformance.compare.crossing import swap_sentence
+    from conformance.report.model import DependencySwap
+
+    zod = "zod 4.4.3 → 4.5.4"
+    swaps = [DependencySwap(change=zod, code="a", answers_as="neither"),
+             DependencySwap(change=zod, code="b", answers_as="neither")]
+    said = swap_sentence([_schema_listing("inputSchema").model_copy(update={"swaps": swaps})],
+                         "2026.7.4", "2026.8.31")
+    assert "2026.7.4 with zod 4.5.4 answers as 2026.8.31 on 0 and like neither on 1 of 1" in said
+    assert "moves none" not in said and "Like neither" in said
