@@ -186,6 +186,15 @@ PACKAGING_NOTE: Final = (
 )
 
 
+def _took(atlas: Atlas) -> str:
+    """How long the atlas took; a merge's time is the merge's alone (its columns ran elsewhere, before)."""
+    took = f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s)"
+    if atlas.merged_from:
+        n = len(atlas.merged_from)
+        return f"merged from {n} folder{'s' if n != 1 else ''} in {took} (their runs' own time not counted)"
+    return took
+
+
 def _under(change: VerdictChange) -> str:
     """A change seen between the two releases' switch columns, said with its switch."""
     return f" (with {md(change.under)})" if change.under else ""
@@ -219,7 +228,7 @@ def render_markdown(atlas: Atlas) -> str:
         f"{len(atlas.columns)} columns, {len(atlas.grid)} records, profile `{md(atlas.profile)}`, seed "
         f"`{atlas.seed if atlas.seed is not None else 'random'}`, harness {md(atlas.harness.version)} "
         f"({md(atlas.harness.git_commit or 'not a git checkout')}), generated {md(atlas.generated)}, "
-        f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+        f"{_took(atlas)}.",
         "",
         *([f"> The atlas stopped early — {md(atlas.interrupted)}; {_what_stopped(atlas)}.", ""]
           if atlas.interrupted else []),
@@ -451,8 +460,8 @@ def render_html(atlas: Atlas) -> str:
             "p",
             f"{len(atlas.columns)} columns × {len(atlas.grid)} records; profile {atlas.profile}, seed "
             f"{atlas.seed if atlas.seed is not None else 'random'}; harness {atlas.harness.version} "
-            f"({atlas.harness.git_commit or 'not a git checkout'}); generated {atlas.generated} in "
-            f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+            f"({atlas.harness.git_commit or 'not a git checkout'}); generated {atlas.generated}, "
+            f"{_took(atlas)}.",
             class_="muted",
         ),
         *([tag("p", f"The atlas stopped early — {atlas.interrupted}; {_what_stopped(atlas)}.")]
