@@ -318,7 +318,8 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
         said.append(f"{' and '.join(still)} alone move{'s' if len(still) == 1 else ''} none of them")
     if unusable:
         said.append(f"{', '.join(unusable)} could not be installed or driven (no evidence)")
-    sentence = "One dependency at a time, the rest of each tree pinned: " + "; ".join(said) + "."
+    sentence = ("One dependency at a time, each side's other direct dependencies and zod pinned: "
+                + "; ".join(said) + ".")
     if any(s.answers_as == "neither" for d in swapped for s in d.swaps):
         sentence += (" Like neither: the swap changes part of the difference (the rest stays with the code "
                      "or another dependency), or changes it otherwise.")
