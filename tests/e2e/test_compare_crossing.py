@@ -28,8 +28,8 @@ def test_crossing_puts_the_refusal_text_in_the_dependencies_and_the_coercion_in_
 
 
 def test_one_dependency_at_a_time_names_zod_for_the_refusal_text() -> None:
-    """Issue 47: zod alone, moved either way with the rest of each tree pinned, moves the `"inclusive": true`
-    refusal; the SDK alone does not."""
+    """Issue 47: zod alone, moved either way (each side's other direct dependencies pinned), moves the
+    `"inclusive": true` refusal; the SDK alone does not."""
     cache = default_cache_dir()
     a = resolve_target("npm:2025.12.18", cache_dir=cache)
     b = resolve_target("npm:2026.7.4", cache_dir=cache)
