@@ -30,8 +30,16 @@ from typing import IO, Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.atlas import claims, grid, upstream
-from conformance.atlas.model import Atlas, Column, GridRow, Pair, ReadmeSnapshot, ToolSnapshot
-from conformance.atlas.probe import probe_tool, readme_of
+from conformance.atlas.model import (
+    Atlas,
+    Column,
+    GridRow,
+    PackageSnapshot,
+    Pair,
+    ReadmeSnapshot,
+    ToolSnapshot,
+)
+from conformance.atlas.probe import package_of, probe_tool, readme_of
 from conformance.atlas.write import MAX_COLUMNS, AtlasInputError, load_atlas, write_atlas
 from conformance.core.create import copy_tree, ensure_folder, open_new
 from conformance.core.errors import HarnessError
@@ -146,6 +154,7 @@ class _Planned:
     target: Target | None
     error: str | None
     readme: ReadmeSnapshot | None = None
+    package: PackageSnapshot | None = None
 
 
 def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Planned]:
@@ -163,20 +172,35 @@ def _plan(options: AtlasOptions, cache: Path, progress: Progress) -> list[_Plann
         # A target given with a switch next to its plain form is that release's switch column (as in a merge):
         # the way to run a switch on a release whose README does not document it, as a control.
         variant_of = base if env and not options.env and base in specs else None
-        planned.append(_Planned(target.spec, variant_of, target, None, readme))
-        if variant_of is not None:
+        package = package_of(target)
+        planned.append(_Planned(target.spec, variant_of, target, None, readme, package))
+    if not options.switches:
+        return planned
+    return _with_switch_columns(planned, specs, cache)
+
+
+def _with_switch_columns(planned: list[_Planned], specs: Sequence[str], cache: Path) -> list[_Planned]:
+    """Each release followed by one column per switch any release's README documents: a release that does
+    not document a switch is its control (0.6.2 prints its box with DISABLE_THOUGHT_LOGGING=true, so the
+    switch's arrival in 2025.7.1 reads as behaviour), unless the switch was given with a target already."""
+    documented: dict[str, str] = {}
+    for plan in planned:
+        for name, value in (plan.readme.switches if plan.readme else {}).items():
+            documented.setdefault(name, value)
+    given = set(specs)
+    out: list[_Planned] = []
+    for plan in planned:
+        out.append(plan)
+        if plan.variant_of is not None or plan.target is None or plan.readme is None:
             continue
-        if not options.switches or readme is None:
-            continue
-        own = split_env(target.spec)[0]
-        for name, value in readme.switches.items():
-            if own.get(name) == value:
+        own = split_env(plan.target.spec)[0]
+        for name, value in documented.items():
+            variant = with_env(plan.target.spec, {name: value})
+            if own.get(name) == value or variant in given:
                 continue
-            variant = with_env(target.spec, {name: value})
-            planned.append(
-                _Planned(variant, target.spec, resolve_target(variant, cache_dir=cache), None, readme)
-            )
-    return planned
+            resolved = resolve_target(variant, cache_dir=cache)
+            out.append(_Planned(variant, plan.target.spec, resolved, None, plan.readme, plan.package))
+    return out
 
 
 class _ColumnRuns:
@@ -280,6 +304,7 @@ def _column(
         counts=report.summary.counts if report is not None else {},
         tool=tool,
         readme=plan.readme,
+        package=plan.package,
     )
 
 
@@ -406,10 +431,12 @@ def _pairs(
     compare_switches: bool = True,
     may_start: Callable[[str], bool] = lambda spec: True,
     cross: bool = False,
+    reports: Mapping[str, Report | None] | None = None,
 ) -> list[Pair]:
     """Every adjacent pair with its verdict changes and, unless skipped, the compare API's root causes
     (`jobs` comparisons at once)."""
     adjacent = grid.adjacent_pairs(columns)
+    reports = reports or {}
 
     def compared(a: Column, b: Column, kind: str) -> Compared:
         cancel.check()  # a stop leaves the pairs not yet started unstarted, not each started and refused
@@ -450,9 +477,12 @@ def _pairs(
             comparison=status,
             note=note,
             verdict_changes=grid.grouped(
-                grid.verdict_changes(rows, columns, a, b), status == "done", causes, diffs
+                grid.verdict_changes(rows, columns, a, b), status == "done", causes, diffs,
+                (reports.get(a.spec), reports.get(b.spec)),
+            ) + (grid.switch_arrivals(rows, columns, a, b, reports) if kind == "release" else []),
+            probe_changes=grid.probe_changes(a, b) + (
+                grid.switch_probe_changes(columns, a, b) if kind == "release" else []
             ),
-            probe_changes=grid.probe_changes(a, b),
             root_causes=causes,
             differences=diffs,
             calls=calls,
@@ -503,6 +533,7 @@ def assemble(
         compare_switches=compare_switches,
         may_start=may_start,
         cross=cross,
+        reports=reports,
     )
     return Atlas(
         generated=_now(),
@@ -645,6 +676,7 @@ def merge_atlases(
     jobs: int = 1,
     compare_switches: bool = True,
     trusted: Sequence[str] = (),
+    cross: bool = False,
 ) -> Atlas:
     """One atlas from several (each typically one release from one CI job): columns joined in atlas order,
     their run reports copied under `out/targets/`, grid, pairs, claims and upstream rebuilt. The folders
@@ -681,6 +713,7 @@ def merge_atlases(
     seeds = sorted({part.seed for _, part in parts if part.seed is not None})
     allowed = set(trusted)
     published = _Published(cache)
+    switches = _Switches(bases, cache, published)
     with claimed(out, "atlas") as staging:
         reports: dict[str, Report | None] = {}
         for column in columns:
@@ -702,7 +735,8 @@ def merge_atlases(
             jobs=jobs,
             started=started,
             merged_from=[str(d) for d in dirs],
-            may_start=lambda spec: spec in allowed or _published_release(spec, cache, published),
+            may_start=lambda spec: spec in allowed or _published_release(spec, cache, published, switches),
+            cross=cross,  # consecutive releases crossed as the joint run crosses them (kept comparisons)
         )
         write_atlas(atlas, staging.staging)
         staging.commit()
@@ -783,10 +817,13 @@ class _Published:
         return version in self._versions
 
 
-def _published_release(spec: str, cache: Path, published: _Published) -> bool:
+def _published_release(
+    spec: str, cache: Path, published: _Published, switches: _Switches | None = None
+) -> bool:
     """A release the registry lists as published, named plainly (`npm:1.2.3`) or with environment switches
-    its own README documents (read from the installed release, not from a file): what a merged file may
-    name and a merge may still install and start."""
+    a published release's README documents (its own, or another's: the control column of a release that
+    predates the switch; read from the installed releases, never from a file): what a merged file may name
+    and a merge may still install and start."""
     env, base = split_env(spec)
     version = _npm_version(base)
     if version is None or base != NPM.spec(version) or _RELEASE.fullmatch(version) is None:
@@ -795,12 +832,36 @@ def _published_release(spec: str, cache: Path, published: _Published) -> bool:
         return False
     if not env:
         return True
+    documented = _switches_of(base, cache)
+    if not all(documented.get(name) == value for name, value in env.items()) and switches is not None:
+        documented = switches.documented()
+    return all(documented.get(name) == value for name, value in env.items())
+
+
+def _switches_of(base: str, cache: Path) -> dict[str, str]:
+    """The switches the installed release's README documents (none when it cannot be installed)."""
     try:
         readme = readme_of(resolve_target(base, cache_dir=cache))
     except TargetError:
-        return False
-    switches = readme.switches if readme is not None else {}
-    return all(switches.get(name) == value for name, value in env.items())
+        return {}
+    return dict(readme.switches) if readme is not None else {}
+
+
+class _Switches:
+    """The switches any published release of the merge documents, read from the installed releases once."""
+
+    def __init__(self, bases: Sequence[str], cache: Path, published: _Published) -> None:
+        self._bases, self._cache, self._published = bases, cache, published
+        self._found: dict[str, str] | None = None
+
+    def documented(self) -> dict[str, str]:
+        if self._found is None:
+            self._found = {}
+            for base in self._bases:
+                if _published_release(base, self._cache, self._published):
+                    for name, value in _switches_of(base, self._cache).items():
+                        self._found.setdefault(name, value)
+        return self._found
 
 
 def _negotiated(report: Report | None) -> str | None:

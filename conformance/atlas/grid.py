@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from conformance.atlas.model import Cell, Column, GridRow, VerdictChange
+from conformance.atlas.model import Cell, Column, GridRow, PackageSnapshot, VerdictChange
 from conformance.catalog.records import default_catalog
 from conformance.report.model import Difference, Report, RootCause
+from conformance.targets.specs import split_env
 
 
 def predecessor(columns: Sequence[Column], index: int) -> int | None:
@@ -110,6 +111,74 @@ def probe_changes(a: Column, b: Column) -> list[str]:
             out.append(f"README rewritten ({ra.length} → {rb.length} characters)")
         if ra.switches != rb.switches:
             out.append(f"README switches {_kv(ra.switches) or 'none'} → {_kv(rb.switches) or 'none'}")
+    if a.package is not None and b.package is not None and b.variant_of is None:
+        out += package_changes(a.package, b.package)
+    return out
+
+
+def _licence(package: PackageSnapshot) -> str:
+    """The licence as package.json states it, and, where it points at a file, whether the file ships."""
+    said = package.license or "none"
+    if said.upper().startswith("SEE LICEN") and package.license_file is False:
+        said += " (no LICENSE file in the package)"
+    return said
+
+
+def package_changes(a: PackageSnapshot, b: PackageSnapshot) -> list[str]:
+    """What package.json says differently about the package (each line starts "package ", packaging)."""
+    out: list[str] = []
+    if (a.license, a.license_file) != (b.license, b.license_file):
+        out.append(f"package licence {_licence(a)} → {_licence(b)}")
+    for name, x, y in (("author", a.author, b.author), ("repository", a.repository, b.repository),
+                       ("mcpName", a.mcp_name, b.mcp_name)):
+        if x != y:
+            out.append(f"package {name} {x or 'none'} → {y or 'none'}")
+    ranges = [f"{name} {a.dependencies.get(name, 'none')} → {b.dependencies.get(name, 'none')}"
+              for name in sorted(set(a.dependencies) | set(b.dependencies))
+              if a.dependencies.get(name) != b.dependencies.get(name)]
+    if ranges:
+        out.append(f"package dependency ranges {', '.join(ranges)}")
+    return out
+
+
+def _switch_columns(columns: Sequence[Column], a: Column, b: Column) -> list[tuple[str, Column, Column]]:
+    """(switch, a's column with it, b's column with it) for every switch both releases were run with."""
+    def variants(base: Column) -> dict[str, Column]:
+        out = {}
+        for column in columns:
+            if column.variant_of == base.spec:
+                env = split_env(column.spec)[0]
+                own = split_env(base.spec)[0]
+                out[_kv({k: v for k, v in env.items() if own.get(k) != v})] = column
+        return out
+
+    va, vb = variants(a), variants(b)
+    return [(name, va[name], vb[name]) for name in va if name in vb]
+
+
+def switch_probe_changes(columns: Sequence[Column], a: Column, b: Column) -> list[str]:
+    """What the probe saw change between the two releases started with the same switch, where the plain
+    releases did not change alike: the switch's arrival (0.6.2 still draws its box with
+    DISABLE_THOUGHT_LOGGING=true, 2025.7.1 does not)."""
+    plain = set(probe_changes(a, b))
+    out = []
+    for name, xa, xb in _switch_columns(columns, a, b):
+        out += [f"with {name}: {change}" for change in probe_changes(xa, xb) if change not in plain]
+    return out
+
+
+def switch_arrivals(
+    grid: Sequence[GridRow], columns: Sequence[Column], a: Column, b: Column,
+    reports: Mapping[str, Report | None],
+) -> list[VerdictChange]:
+    """Verdict changes between the two releases' switch columns that the plain columns do not show: what a
+    switch does from one release on (grouped by channel as the plain pair's changes are)."""
+    plain = {(c.record, c.a, c.b) for c in verdict_changes(grid, columns, a, b)}
+    out: list[VerdictChange] = []
+    for name, xa, xb in _switch_columns(columns, a, b):
+        changes = [c.model_copy(update={"under": name}) for c in verdict_changes(grid, columns, xa, xb)
+                   if (c.record, c.a, c.b) not in plain]
+        out += grouped(changes, False, [], [], (reports.get(xa.spec), reports.get(xb.spec)))
     return out
 
 
@@ -133,23 +202,48 @@ def grouped(
     compared: bool,
     causes: Sequence[RootCause],
     differences: Sequence[Difference],
+    reports: tuple[Report | None, Report | None] = (None, None),
 ) -> list[VerdictChange]:
-    """Each change marked `packaging` when its record is judged on the shipped artifact (the catalog's
-    `artifact` channel) and the wire did not move it: the pair's comparison found no difference naming it
-    (uncompared, only a record judged on the artifact alone). A release's own version string or a rewritten
-    README then reads apart from what its server does."""
+    """Each change marked `packaging` or `behaviour` by the channel its departure was observed on (issue 47):
+    a record whose failing checks all read the package's files is packaging (EXT-1 failing on the
+    package.json pin), one failing on the wire or on stderr is behaviour (CMP-2/a2's tools/list description,
+    CLM-2's missing box). A report from a harness that did not record the channel falls back to the
+    catalog: judged on the artifact and named by no difference the pair's comparison found."""
     channels = {record.id: set(record.channels) for record in default_catalog().records}
     on_wire = {r for c in causes for r in (*c.records, *c.explains)}
     on_wire |= {r for d in differences for r in d.records}
     out = []
     for change in changes:
-        seen = channels.get(change.record, set())
-        packaging = "artifact" in seen and (
-            change.record not in on_wire if compared else seen == {"artifact"}
-        )
+        seen = _observed(change, reports)
+        if seen:
+            packaging = seen == {"package"}
+        else:
+            listed = channels.get(change.record, set())
+            packaging = "artifact" in listed and (
+                change.record not in on_wire if compared else listed == {"artifact"}
+            )
         out.append(change.model_copy(update={"group": "packaging" if packaging else "behaviour"}))
     return out
 
 
-PACKAGING_SERVED: Final = ("README ",)
-"""Served changes that are packaging: the README as shipped (the served tool's texts are behaviour)."""
+def _observed(change: VerdictChange, reports: tuple[Report | None, Report | None]) -> set[str]:
+    """The channels of the checks that failed the record on whichever side departs (empty when the reports
+    do not say: an older harness, or no failing check)."""
+    seen: set[str] = set()
+    for cell, report in zip((change.a, change.b), reports, strict=True):
+        if cell not in ("deviates", "error") or report is None:
+            continue
+        for verdict in report.records:
+            if verdict.id != change.record:
+                continue
+            for test in verdict.tests:
+                if test.status in ("failed", "error"):
+                    if test.observed is None:
+                        return set()
+                    seen.add(test.observed)
+    return seen
+
+
+PACKAGING_SERVED: Final = ("README ", "package ")
+"""Served changes that are packaging: the README and package.json as shipped (licence, author, repository,
+mcpName, dependency ranges); the served tool's texts are behaviour."""

@@ -70,6 +70,20 @@ class ReadmeSnapshot(_Frozen):
     )
 
 
+class PackageSnapshot(_Frozen):
+    """What the installed package.json says about the package itself, and whether the licence file it names
+    is shipped: packaging, compared release to release beside the README (issue 47)."""
+
+    license: str | None = None
+    license_file: bool | None = Field(
+        default=None, description="a LICENSE file ships beside package.json (null: not looked at)"
+    )
+    author: str | None = None
+    repository: str | None = None
+    mcp_name: str | None = Field(default=None, description="package.json's `mcpName`")
+    dependencies: dict[str, str] = Field(default_factory=dict, description="declared ranges, as written")
+
+
 class Column(_Frozen):
     """One target of the atlas: a release, or a release started with a documented environment switch."""
 
@@ -89,6 +103,7 @@ class Column(_Frozen):
     counts: dict[str, int] = Field(default_factory=dict)
     tool: ToolSnapshot | None = None
     readme: ReadmeSnapshot | None = None
+    package: PackageSnapshot | None = None
 
 
 class GridRow(_Frozen):
@@ -117,6 +132,11 @@ class VerdictChange(_Frozen):
     a: Cell
     b: Cell
     group: Group = "behaviour"
+    under: str | None = Field(
+        default=None,
+        description="a change between the two releases' columns started with this switch (`NAME=value`), "
+        "where the plain columns do not change alike: a switch that arrives or leaves with a release",
+    )
 
 
 class Pair(_Frozen):

@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Final
 
-from conformance.atlas.model import ReadmeSnapshot, ToolSnapshot
+from conformance.atlas.model import PackageSnapshot, ReadmeSnapshot, ToolSnapshot
 from conformance.core.errors import HarnessError, InputError
-from conformance.core.inputs import PACKAGE_BYTES, read_bytes
+from conformance.core.inputs import PACKAGE_BYTES, read_bytes, read_json
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -156,6 +156,40 @@ def readme_of(target: Target) -> ReadmeSnapshot | None:
     return ReadmeSnapshot(
         sha256=hashlib.sha256(text.encode()).hexdigest(), length=len(text), switches=documented_switches(text)
     )
+
+
+_FIELD: Final = 200
+
+
+def package_of(target: Target) -> PackageSnapshot | None:
+    """The installed package.json's licence, author, repository, mcpName and dependency ranges, and whether a
+    LICENSE file ships (npm targets only; the file is data: bounded, never executed)."""
+    package = package_dir_of(target)
+    if package is None:
+        return None
+    try:
+        manifest = read_json(package / "package.json", what="package.json", limit=PACKAGE_BYTES)
+    except InputError:
+        return PackageSnapshot()
+    if not isinstance(manifest, dict):
+        return PackageSnapshot()
+    dependencies = manifest.get("dependencies")
+    return PackageSnapshot(
+        license=_field(manifest.get("license")),
+        license_file=any(p.name.upper().startswith(("LICENSE", "LICENCE")) for p in package.glob("*")),
+        author=_field(manifest.get("author")),
+        repository=_field(manifest.get("repository")),
+        mcp_name=_field(manifest.get("mcpName")),
+        dependencies={str(k)[:_FIELD]: str(v)[:_FIELD] for k, v in list(dependencies.items())[:50]}
+        if isinstance(dependencies, dict) else {},
+    )
+
+
+def _field(value: object) -> str | None:
+    """A package.json field as one line: a string as written, an object's `name`/`url` (npm's two forms)."""
+    if isinstance(value, dict):
+        value = value.get("url") or value.get("name")
+    return str(value)[:_FIELD] if isinstance(value, str | int | float) else None
 
 
 def documented_switches(readme: str) -> dict[str, str]:

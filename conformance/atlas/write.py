@@ -180,9 +180,24 @@ def _split(pair: Pair) -> tuple[list[str], list[VerdictChange], list[str], list[
 
 
 PACKAGING_NOTE: Final = (
-    "packaging and identity (judged on the shipped package: README, version strings, metadata; no wire "
-    "difference names these records)"
+    "packaging and identity (read from the package's files: README, package.json's licence, author, "
+    "repository, mcpName, dependency ranges and version pins; every record here failed only on a check of "
+    "those files, none on the wire or stderr)"
 )
+
+
+def _took(atlas: Atlas) -> str:
+    """How long the atlas took; a merge's time is the merge's alone (its columns ran elsewhere, before)."""
+    took = f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s)"
+    if atlas.merged_from:
+        n = len(atlas.merged_from)
+        return f"merged from {n} folder{'s' if n != 1 else ''} in {took} (their runs' own time not counted)"
+    return took
+
+
+def _under(change: VerdictChange) -> str:
+    """A change seen between the two releases' switch columns, said with its switch."""
+    return f" (with {md(change.under)})" if change.under else ""
 
 
 def _pair_title(atlas: Atlas, pair: Pair) -> str:
@@ -213,7 +228,7 @@ def render_markdown(atlas: Atlas) -> str:
         f"{len(atlas.columns)} columns, {len(atlas.grid)} records, profile `{md(atlas.profile)}`, seed "
         f"`{atlas.seed if atlas.seed is not None else 'random'}`, harness {md(atlas.harness.version)} "
         f"({md(atlas.harness.git_commit or 'not a git checkout')}), generated {md(atlas.generated)}, "
-        f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+        f"{_took(atlas)}.",
         "",
         *([f"> The atlas stopped early — {md(atlas.interrupted)}; {_what_stopped(atlas)}.", ""]
           if atlas.interrupted else []),
@@ -259,17 +274,17 @@ def render_markdown(atlas: Atlas) -> str:
         lines += [f"- served: {md(change, 300)}" for change in served]
         for cause in pair.root_causes:
             headline = md(cut_headline(cause.summary), None)
-            lines.append(f"- **{md(', '.join(cause.records) or cause.id)}**: {headline}")
+            lines.append(f"- **{md(', '.join(cause.records or cause.explains) or cause.id)}**: {headline}")
             if cause.origin:
                 lines.append(f"  {md(cause.origin, None)}")
             if cause.example:
                 lines += ["", "  ```json", *(f"  {line[:600]}" for line in cause.example[:6]), "  ```", ""]
         for change in behaviour:
-            lines.append(f"- {md(change.record)}: {change.a} → {change.b}")
+            lines.append(f"- {md(change.record)}{_under(change)}: {change.a} → {change.b}")
         if packaging or packaging_served:
             lines += ["", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", ""]
             lines += [f"- served: {md(change, 300)}" for change in packaging_served]
-            lines += [f"- {md(change.record)}: {change.a} → {change.b}" for change in packaging]
+            lines += [f"- {md(c.record)}{_under(c)}: {c.a} → {c.b}" for c in packaging]
         lines.append("")
     changed = [r for r in atlas.grid if r.first_change or r.switch_changes]
     lines += ["## First release where each record changed", ""]
@@ -408,7 +423,7 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
                 "div",
                 tag(
                     "p",
-                    tag("strong", ", ".join(cause.records) or cause.id),
+                    tag("strong", ", ".join(cause.records or cause.explains) or cause.id),
                     ": ",
                     cause.summary,
                     tag(
@@ -425,7 +440,8 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
     if served:
         parts.append(tag("ul", [tag("li", "served: ", change) for change in served]))
     if behaviour:
-        parts.append(_table(["record", "before", "after"], [[c.record, c.a, c.b] for c in behaviour]))
+        rows = [[c.record + (f" (with {c.under})" if c.under else ""), c.a, c.b] for c in behaviour]
+        parts.append(_table(["record", "before", "after"], rows))
     if packaging or packaging_served:
         parts.append(tag("p", f"{PACKAGING_NOTE[0].upper()}{PACKAGING_NOTE[1:]}:", class_="muted"))
         if packaging_served:
@@ -444,8 +460,8 @@ def render_html(atlas: Atlas) -> str:
             "p",
             f"{len(atlas.columns)} columns × {len(atlas.grid)} records; profile {atlas.profile}, seed "
             f"{atlas.seed if atlas.seed is not None else 'random'}; harness {atlas.harness.version} "
-            f"({atlas.harness.git_commit or 'not a git checkout'}); generated {atlas.generated} in "
-            f"{atlas.duration_s:.0f} s with {atlas.jobs} job(s).",
+            f"({atlas.harness.git_commit or 'not a git checkout'}); generated {atlas.generated}, "
+            f"{_took(atlas)}.",
             class_="muted",
         ),
         *([tag("p", f"The atlas stopped early — {atlas.interrupted}; {_what_stopped(atlas)}.")]

@@ -1,10 +1,14 @@
 """Code or dependencies (`compare --cross`): A's package installed with B's dependency tree, and each
-difference replayed on it. Answering as B puts the difference in the dependencies, as A in the code."""
+difference replayed on it. Answering as B puts the difference in the dependencies, as A in the code.
+Then one dependency at a time, on each side's own code (the rest of its tree pinned): the package and
+versions that make a difference, and a difference that needs the new code and a new dependency together.
+A swap that moves nothing (a pinned dependency resolving alike on both trees) is said to be no evidence."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
@@ -14,7 +18,7 @@ from conformance.compare.pair import run_on, start
 from conformance.compare.programs import Program
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
-from conformance.report.model import Crossing, Difference
+from conformance.report.model import Crossing, DependencySwap, Difference
 from conformance.targets import npm
 from conformance.targets.kinds.npm import KIND, installed_target
 from conformance.targets.specs import Target, default_cache_dir
@@ -59,6 +63,59 @@ def crossed_target(a: Target, b: Target, cache: Path | None, progress: Callable[
     return Target(spec, crossed.command, crossed.identity, a.env)
 
 
+@dataclass(frozen=True)
+class Swapped:
+    """One side's code with one dependency moved to the other side's version, the rest of its tree pinned
+    as it was (npm `overrides`); `target` None when it could not be installed (`error` says why)."""
+
+    change: str
+    code: Literal["a", "b"]
+    target: Target | None
+    error: str = ""
+
+
+def swapped_targets(
+    a: Target, b: Target, cache: Path | None, progress: Callable[[str], None]
+) -> list[Swapped]:
+    """For each dependency the two trees resolve differently (present in both), A's release with only it
+    moved to B's version and B's release with only it moved back to A's: the one-at-a-time swaps that name
+    the package making a difference (issue 47). The identity's dependencies (direct ones and zod) are
+    pinned; what they pull in resolves as of the later of the two cutoffs."""
+    deps_a, deps_b = a.identity.dependencies, b.identity.dependencies
+    cutoffs = [c for c in (a.identity.resolved_as_of, b.identity.resolved_as_of) if c]
+    cutoff = max(cutoffs) if cutoffs else None
+    out: list[Swapped] = []
+    for name in sorted(set(deps_a) & set(deps_b)):
+        if deps_a[name] == deps_b[name]:
+            continue
+        change = f"{name} {deps_a[name]} → {deps_b[name]}"
+        out.append(_swapped(a, "a", change, {**deps_a, name: deps_b[name]}, cutoff, cache, progress, name))
+        out.append(_swapped(b, "b", change, {**deps_b, name: deps_a[name]}, cutoff, cache, progress, name))
+    return out
+
+
+def _swapped(
+    side: Target, code: Literal["a", "b"], change: str, pins: dict[str, str], cutoff: str | None,
+    cache: Path | None, progress: Callable[[str], None], name: str,
+) -> Swapped:
+    release = side.identity.package_version
+    if side.identity.kind != "npm" or release is None:
+        return Swapped(change, code, None, "not an npm target")
+    try:
+        root, manifest = npm.ensure_installed(
+            release, cache if cache is not None else default_cache_dir(), progress=progress, before=cutoff,
+            by_tarball=cutoff is not None, overrides=pins,
+        )
+        spec = f"{KIND.spec(release)} with {name} {pins[name]}"
+        swapped = installed_target(spec, root, manifest, side.identity.resolution or "release")
+    except TargetError as exc:
+        return Swapped(change, code, None, str(exc)[:300])
+    if swapped.identity.dependencies.get(name) != pins[name]:
+        found = swapped.identity.dependencies.get(name)
+        return Swapped(change, code, None, f"npm resolved {name} to {found}, not {pins[name]}")
+    return Swapped(change, code, Target(spec, swapped.command, swapped.identity, side.env))
+
+
 def crossing_of(a: Target, b: Target, x: Target, label_a: str, label_b: str) -> Crossing:
     return Crossing(
         label=f"{label_a} on {label_b}'s tree",
@@ -79,28 +136,51 @@ def _shows(program: Program, xs: list[Outcome], ys: list[Outcome], signature: st
     return False
 
 
-def _three(a: Target, b: Target, x: Target, program: Program, timeout: float) -> list[list[Outcome]] | None:
-    """`program` on a fresh process of each of the three targets, or None when one cannot be driven."""
-    drivers = []
-    try:
-        for target in (a, b, x):
-            drivers.append(start(target, timeout))
-        return [run_on(d, program) for d in drivers]
-    except DriverError:
-        return None
-    finally:
-        for driver in drivers:
-            driver.close()
+def _runs(targets: list[Target | None], program: Program, timeout: float) -> list[list[Outcome] | None]:
+    """`program` on a fresh process of each target (None for one not installed or that cannot be driven)."""
+    out: list[list[Outcome] | None] = []
+    for target in targets:
+        if target is None:
+            out.append(None)
+            continue
+        driver = None
+        try:
+            driver = start(target, timeout)
+            out.append(run_on(driver, program))
+        except DriverError:
+            out.append(None)
+        finally:
+            if driver is not None:
+                driver.close()
+    return out
 
 
-def cross_call(a: Target, b: Target, x: Target, program: Program, signature: str, timeout: float) -> Origin:
-    """One call difference replayed on fresh A, B and crossed processes; no verdict unless A and B show
-    it again."""
-    runs = _three(a, b, x, program, timeout)
-    if runs is None or not _shows(program, runs[0], runs[1], signature):
-        return "unclear"
-    oa, ob, ox = runs
-    return classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature))
+def _answers_as(program: Program, oa: list[Outcome], ob: list[Outcome], ox: list[Outcome] | None,
+                signature: str) -> Literal["a", "b", "neither", "unusable"]:
+    if ox is None:
+        return "unusable"
+    origin = classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature))
+    return {"dependencies": "b", "code": "a"}.get(origin, "neither")  # type: ignore[return-value]
+
+
+def cross_call(
+    a: Target, b: Target, x: Target, program: Program, signature: str, timeout: float,
+    swaps: Iterable[Swapped] = (),
+) -> tuple[Origin, list[DependencySwap]]:
+    """One call difference replayed on fresh A, B, crossed and swapped processes; no verdict unless A and B
+    show it again."""
+    swaps = list(swaps)
+    runs = _runs([a, b, x, *(s.target for s in swaps)], program, timeout)
+    oa, ob = runs[0], runs[1]
+    if oa is None or ob is None or not _shows(program, oa, ob, signature):
+        return "unclear", []
+    ox = runs[2]
+    origin: Origin = ("unclear" if ox is None else
+                      classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature)))
+    said = [DependencySwap(change=s.change, code=s.code,
+                           answers_as=_answers_as(program, oa, ob, r, signature))
+            for s, r in zip(swaps, runs[3:], strict=True)]
+    return origin, said
 
 
 def cross_fresh(seen_a: FreshSide, seen_b: FreshSide, seen_x: FreshSide, found: FreshFound) -> Origin:
@@ -113,49 +193,147 @@ def cross_fresh(seen_a: FreshSide, seen_b: FreshSide, seen_x: FreshSide, found: 
 
 def cross_all(
     a: Target, b: Target, x: Target, seen: tuple[FreshSide, FreshSide], fresh: list[FreshFound],
-    calls: Iterable[tuple[Program, Found]], timeout: float,
-) -> dict[str, Origin]:
-    """The origin of every fresh-process and call difference, by signature."""
-    origins: dict[str, Origin] = {}
-    try:
-        seen_x: FreshSide | None = fresh_side(x, timeout)
-    except (DriverError, TargetError):
-        seen_x = None
+    calls: Iterable[tuple[Program, Found]], timeout: float, swaps: Iterable[Swapped] = (),
+) -> dict[str, tuple[Origin, list[DependencySwap]]]:
+    """The origin of every fresh-process and call difference, by signature, with what each one-dependency
+    swap answered as."""
+    swaps = list(swaps)
+    origins: dict[str, tuple[Origin, list[DependencySwap]]] = {}
+    seen_x = _fresh_or_none(x, timeout)
+    seen_swaps = [_fresh_or_none(s.target, timeout) if s.target is not None else None for s in swaps]
     for item in fresh:
-        origins[item.found.signature] = (
-            "unclear" if seen_x is None else cross_fresh(seen[0], seen[1], seen_x, item)
-        )
+        origin: Origin = "unclear" if seen_x is None else cross_fresh(seen[0], seen[1], seen_x, item)
+        said = [DependencySwap(change=s.change, code=s.code, answers_as="unusable" if side is None else
+                               {"dependencies": "b", "code": "a"}.get(  # type: ignore[arg-type]
+                                   cross_fresh(seen[0], seen[1], side, item), "neither"))
+                for s, side in zip(swaps, seen_swaps, strict=True)]
+        origins[item.found.signature] = (origin, said)
     pending = list(calls)
     with ThreadPoolExecutor(max_workers=CROSS_WORKERS) as pool:
-        verdicts = list(pool.map(lambda pf: cross_call(a, b, x, pf[0], pf[1].signature, timeout), pending))
+        verdicts = list(pool.map(
+            lambda pf: cross_call(a, b, x, pf[0], pf[1].signature, timeout, swaps), pending))
     for (_, found), verdict in zip(pending, verdicts, strict=True):
         origins[found.signature] = verdict
     return origins
 
 
+def _fresh_or_none(target: Target, timeout: float) -> FreshSide | None:
+    try:
+        return fresh_side(target, timeout)
+    except (DriverError, TargetError):
+        return None
+
+
 def origin_sentence(members: list[Difference], crossing: Crossing, label_a: str, label_b: str) -> str:
-    """What the crossed target showed on a cause's differences, one sentence (empty if none was crossed)."""
+    """What the crossed target showed on a cause's differences, one sentence (empty if none was crossed).
+
+    A crossing tells code from dependencies only for the dependencies that moved on it: where A's package
+    resolves on B's tree to the versions A already runs (A pins them), answering as A is automatic, not
+    evidence (issue 47: 2025.7.1 pins SDK 0.5.0), and the sentence says so instead of naming the code."""
     crossed = [d for d in members if d.origin]
     if not crossed:
         return ""
     deps = sum(d.origin == "dependencies" for d in crossed)
     code = sum(d.origin == "code" for d in crossed)
     unclear = len(crossed) - deps - code
-    trees = (f"the trees differ in {', '.join(crossing.crossed_changes)}" if crossing.crossed_changes
-             else "the trees resolve the server's dependencies to the same versions")
-    on = f"{crossing.label} ({trees})"
+    moved = {line.split(" ", 1)[0] for line in crossing.crossed_changes}
+    stayed = [line for line in crossing.changes if line.split(" ", 1)[0] not in moved]
+    if not crossing.crossed_changes:
+        between = f" ({', '.join(crossing.changes)})" if crossing.changes else ""
+        return (f"No evidence from the crossing: {label_a} resolves on {label_b}'s tree to its own versions "
+                f"(its pins and ranges hold there), so the crossing moves none of what differs between the "
+                f"trees{between}; its answering as {label_a} on {code} of the {_count(len(crossed))} crossed "
+                f"is automatic.")
+    on = f"{crossing.label} (the trees differ in {', '.join(crossing.crossed_changes)})"
+    not_moved = (f" {', '.join(stayed)} did not move on the swap ({label_a}'s pins and ranges hold it), so "
+                 f"it is not ruled out." if stayed else "")
     if deps == len(crossed):
-        return (f"From the dependencies: {on} answers as {label_b} on the {_count(deps)} crossed.")
+        return f"From the dependencies: {on} answers as {label_b} on the {_count(deps)} crossed."
     if code == len(crossed):
-        return f"From the server's code: {on} answers as {label_a} on the {_count(code)} crossed."
+        return f"From the server's code: {on} answers as {label_a} on the {_count(code)} crossed.{not_moved}"
     neither = f", and like neither (or they did not show again) on {unclear}" if unclear else ""
     return (f"Mixed or unclear: of the {_count(len(crossed))} crossed, {on} answers as {label_b} on {deps} "
-            f"and as {label_a} on {code}{neither}.")
+            f"and as {label_a} on {code}{neither}.{not_moved}")
+
+
+def moved_by(difference: Difference, crossing: Crossing | None = None) -> tuple[str, tuple[str, ...]] | None:
+    """What a difference's crossing and swaps place it on: its origin (none when the crossing moved no
+    dependency: no evidence) and the dependency changes whose swap alone moved it, either way; None when it
+    was not crossed at all. Differences of one cause placed apart are separate root causes."""
+    if not difference.origin and not difference.swaps:
+        return None
+    evidence = crossing is None or bool(crossing.crossed_changes)
+    origin = difference.origin if evidence and difference.origin in ("code", "dependencies") else ""
+    moved = sorted({s.change for s in difference.swaps if _moved(s)})
+    return origin, tuple(moved)
+
+
+def _moved(swap: DependencySwap) -> bool:
+    """A swap that made its side's code answer as the other side."""
+    return (swap.code == "a" and swap.answers_as == "b") or (swap.code == "b" and swap.answers_as == "a")
+
+
+def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
+    """What moving one dependency at a time did on a cause's differences: the package and versions that
+    move it ("zod 4.2.1 → 4.4.3 alone: 2026.7.4 with zod 4.2.1 answers as 2025.12.18 on 1 of 1"), those
+    that move none, and a difference that needs the new code and a new dependency together: B's code with
+    A's version answers as A while A's code with B's version still answers as A (issue 47: 2026.7.4 drops
+    `required` only with zod 4.4.3)."""
+    swapped = [d for d in members if d.swaps]
+    if not swapped:
+        return ""
+    changes = list(dict.fromkeys(s.change for d in swapped for s in d.swaps))
+    moving: list[str] = []
+    still: list[str] = []
+    unusable: list[str] = []
+    needs_both: list[str] = []
+    for change in changes:
+        name, versions = change.split(" ", 1)
+        old, new = versions.split(" → ")
+        parts = []
+        moved_any = False
+        for code, version, label, towards in (("a", new, label_a, label_b), ("b", old, label_b, label_a)):
+            results = [s for d in swapped for s in d.swaps if s.change == change and s.code == code]
+            usable = [r for r in results if r.answers_as != "unusable"]
+            if not usable:
+                unusable.append(f"{label} with {name} {version}")
+                continue
+            moved = sum(_moved(r) for r in usable)
+            neither = sum(r.answers_as == "neither" for r in usable)
+            moved_any = moved_any or moved > 0 or neither > 0
+            partly = f" and like neither on {neither}" if neither else ""
+            parts.append(f"{label} with {name} {version} answers as {towards} on {moved}{partly} of "
+                         f"{len(usable)}")
+        if moved_any:
+            moving.append(f"{change} alone: {'; '.join(parts)}")
+        else:
+            still.append(change)
+        both = [d for d in swapped
+                if any(s.change == change and s.code == "b" and s.answers_as == "a" for s in d.swaps)
+                and any(s.change == change and s.code == "a" and s.answers_as == "a" for s in d.swaps)]
+        if both:
+            needs_both.append(f"{name} {new}")
+    said = list(moving)
+    if still:
+        said.append(f"{' and '.join(still)} alone move{'s' if len(still) == 1 else ''} none of them")
+    if unusable:
+        said.append(f"{', '.join(unusable)} could not be installed or driven (no evidence)")
+    sentence = ("One dependency at a time, each side's other direct dependencies and zod pinned: "
+                + "; ".join(said) + ".")
+    if any(s.answers_as == "neither" for d in swapped for s in d.swaps):
+        sentence += (" Like neither: the swap changes part of the difference (the rest stays with the code "
+                     "or another dependency), or changes it otherwise.")
+    if needs_both:
+        deps = ", ".join(needs_both)
+        sentence += (f" Needs both: {label_b}'s code with its {deps} moved back answers as {label_a}, and "
+                     f"{label_a}'s code with {deps} still answers as {label_a}: the difference needs "
+                     f"{label_b}'s code together with {deps}.")
+    return sentence
 
 
 def _count(n: int) -> str:
     return "one difference" if n == 1 else f"{n} differences"
 
 
-__all__ = ["Origin", "classify_origin", "cross_all", "crossed_target", "crossing_of", "origin_sentence",
-           "tree_changes"]
+__all__ = ["Origin", "Swapped", "classify_origin", "cross_all", "crossed_target", "crossing_of",
+           "moved_by", "origin_sentence", "swap_sentence", "swapped_targets", "tree_changes"]

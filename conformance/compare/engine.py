@@ -19,9 +19,17 @@ from conformance.compare.bounds import explained_by as past_bound
 from conformance.compare.bounds import find_bound, kind_of
 from conformance.compare.classify import summarize
 from conformance.compare.coercion import converted_fields, explore
-from conformance.compare.crossing import cross_all, crossed_target, crossing_of, origin_sentence
+from conformance.compare.crossing import (
+    cross_all,
+    crossed_target,
+    crossing_of,
+    moved_by,
+    origin_sentence,
+    swap_sentence,
+    swapped_targets,
+)
 from conformance.compare.eras import EraFound, era_pass, era_summary
-from conformance.compare.explain import explain, last_call_arguments
+from conformance.compare.explain import explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
@@ -159,9 +167,14 @@ def run_comparison(
     if crossed is not None:
         crossing = crossing_of(target_a, target_b, crossed, name_a, name_b)
         say(f"crossing: {len(fresh_found) + len(confirmed)} difference(s) replayed on {crossing.label}")
+        swaps = swapped_targets(target_a, target_b, cache, say)
+        for swap in swaps:
+            if swap.target is None:
+                say(f"swap {swap.change} on {name_a if swap.code == 'a' else name_b}'s code: {swap.error}")
         origins = cross_all(target_a, target_b, crossed, (seen_a, seen_b), fresh_found,
-                            [(c.program, found) for c, found in confirmed], timeout)
-        differences = [d.model_copy(update={"origin": origins.get(d.id, "")}) for d in differences]
+                            [(c.program, found) for c, found in confirmed], timeout, swaps)
+        differences = [d.model_copy(update={"origin": origins[d.id][0], "swaps": origins[d.id][1]})
+                       if d.id in origins else d for d in differences]
     causes = explained(differences, rules, name_a, name_b, crossing)
     comparison = Comparison(
         a=target_a.identity,
@@ -556,13 +569,34 @@ def explain_again(
 def explained(
     differences: list[Difference], rules: Rules, name_a: str, name_b: str, crossing: Crossing | None
 ) -> list[RootCause]:
-    """Root causes, each with what the crossed target showed on its differences (`compare --cross`)."""
+    """Root causes, each with what the crossed target showed on its differences (`compare --cross`). A
+    cause whose differences the crossing places apart (some in the code, some in the dependencies) is two
+    causes, one per code edit or dependency change (issue 47), each explained from its own differences."""
     causes = root_causes(differences, rules, name_a, name_b)
     if crossing is None:
         return causes
     by_id = {d.id: d for d in differences}
-    return [c.model_copy(update={"origin": origin_sentence(
-        [by_id[i] for i in c.differences], crossing, name_a, name_b)}) for c in causes]
+    out: list[RootCause] = []
+    for cause in causes:
+        members = [by_id[i] for i in cause.differences]
+        placed: dict[tuple[str, tuple[str, ...]], list[Difference]] = {}
+        unplaced: list[Difference] = []
+        for d in members:
+            key = moved_by(d, crossing)
+            (unplaced if key is None else placed.setdefault(key, [])).append(d)
+        if len(placed) > 1:  # what was not crossed goes with the largest part
+            largest = max(placed, key=lambda k: len(placed[k]))
+            placed[largest] += unplaced
+        parts = list(placed.items()) if len(placed) > 1 else [(("", ()), members)]
+        for (origin, moved), part in parts:
+            again = root_causes(part, rules, name_a, name_b) if len(parts) > 1 else [cause]
+            tag = "/".join(x for x in (origin, *(m.split(" ", 1)[0] for m in moved)) if x)
+            for one in again:
+                said = [origin_sentence(part, crossing, name_a, name_b), swap_sentence(part, name_a, name_b)]
+                out.append(one.model_copy(update={
+                    "id": one.id + (f"/{tag}" if len(parts) > 1 and tag else ""),
+                    "origin": " ".join(x for x in said if x)}))
+    return sorted(out, key=lambda c: -len(c.differences))
 
 
 def root_causes(
@@ -583,7 +617,7 @@ def root_causes(
         # lists records no difference under it is filed under.
         primary = [r for r in (cause.records if cause is not None else []) if r in named]
         explained = sorted(named - set(primary))
-        smallest = min(members, key=lambda d: (len(d.program), sum(map(len, d.program))))
+        smallest = shown_by(members)
         said = explain(members, name_a, name_b, known)
         causes.append(
             RootCause(

@@ -75,6 +75,23 @@ def explain(members: Sequence[Difference], la: str, lb: str, known: KnownChanges
     return Explanation(headline, rows, [c.id for c, _ in matches], _not_shrunk(rows, members))
 
 
+def shown_by(members: Sequence[Difference]) -> Difference:
+    """The difference a cause's example replays: the smallest of those its headline speaks of first (the
+    first kind of difference said), preferring a call that sends arguments carrying the field it names,
+    so the example shows what the cause names (issue 47: "Mixed" once showed a call with no arguments)."""
+    by: dict[str, list[Difference]] = {}
+    for d in members:
+        by.setdefault(_kind(d), []).append(d)
+    first = next((by[kind] for kind, _ in _SAYERS if kind in by), list(members))
+
+    def shows_field(d: Difference) -> bool:
+        last = d.program[-1] if d.program else ""
+        return '"arguments"' in last and (not d.field or f'"{d.field}"' in last)
+
+    pool = [d for d in first if shows_field(d)] or first
+    return min(pool, key=lambda d: (len(d.program), sum(map(len, d.program))))
+
+
 # -- what each kind of difference says ---------------------------------------------------------------
 
 
@@ -757,4 +774,4 @@ def _not_shrunk(rows: Sequence[CauseRow], members: Sequence[Difference]) -> str:
     return f"{len(loose)} of {len(rows)} examples not fully shrunk: {'; '.join(why)}"
 
 
-__all__ = ["Explanation", "example_text", "explain", "outcomes", "table"]
+__all__ = ["Explanation", "example_text", "explain", "outcomes", "shown_by", "table"]

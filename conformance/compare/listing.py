@@ -117,17 +117,91 @@ def _listed(items: Sequence[str], most: int | None) -> str:
     return ", ".join(items[:most]) + f" and {len(items) - most} more"
 
 
+_SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_PUNCT: Final = "`'\"*:,.;()[]{}"
+
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _renames(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The snake_case → camelCase renames that are a line's only change (None when anything else changed
+    too, or nothing was renamed)."""
+    wa, wb = a.split(), b.split()
+    found: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=wa, b=wb, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if op != "replace" or i2 - i1 != j2 - j1:
+            return None
+        for gone, came in zip(wa[i1:i2], wb[j1:j2], strict=True):
+            g, c = gone.strip(_PUNCT), came.strip(_PUNCT)
+            if not _SNAKE.fullmatch(g) or _camel(g) != c or gone.replace(g, c) != came:
+                return None
+            found.append((g, c))
+    return found or None
+
+
+def _renamed(a: str, b: str, lb: str) -> tuple[str, set[int]]:
+    """The text's snake_case → camelCase renames said first, as their substance ("8 parameter names moved
+    from snake_case to camelCase on B (…); `x_y` still on line 40"), and the lines of `a` they account
+    for."""
+    la, lines_b = a.split("\n"), b.split("\n")
+    pairs: dict[str, str] = {}
+    lines: set[int] = set()
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=la, b=lines_b, autojunk=False).get_opcodes():
+        if op != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for k in range(i2 - i1):
+            found = _renames(la[i1 + k], lines_b[j1 + k])
+            if found:
+                lines.add(i1 + k)
+                pairs.update(found)
+    if not pairs:
+        return "", set()
+    shown = ", ".join(f"`{g}` → `{c}`" for g, c in list(pairs.items())[:SHOWN_LINES])
+    more = f" and {len(pairs) - SHOWN_LINES} more" if len(pairs) > SHOWN_LINES else ""
+    n = len(pairs)
+    said = f"{n} name{'s' if n != 1 else ''} moved from snake_case to camelCase on {lb} ({shown}{more})"
+    left = [(g, i + 1) for i, line in enumerate(lines_b) for g in pairs
+            if re.search(rf"(?<![A-Za-z0-9_]){re.escape(g)}(?![A-Za-z0-9_])", line)]
+    if left:
+        where = ", ".join(f"`{g}` on line {n}" for g, n in left[:SHOWN_LINES])
+        extra = f" and {len(left) - SHOWN_LINES} more" if len(left) > SHOWN_LINES else ""
+        verb = "mentions remain" if len(left) != 1 else "mention remains"
+        said += f"; {len(left)} snake_case {verb} ({where}{extra})"
+    return said, lines
+
+
 def describe_text(a: str, b: str, lb: str, *, most: int | None = 3) -> str:
-    """A text's change in words, its blocks folded after `most` ("and 4 more changes"), with the counts of
-    lines removed and added when more than one line changed; `most=None` says every block."""
+    """A text's change in words, substance first: snake_case names moved to camelCase (and what still says
+    snake_case), then the other blocks (folded after `most`: "and 4 more changes"), and lines changed in
+    whitespace only last, counted; `most=None` says every block."""
+    renamed, renamed_lines = _renamed(a, b, lb)
     changes = text_changes(a, b, lb, SHOWN_LINES if most is not None else None)
     if not changes:
         return "whitespace only"
-    shown = changes if most is None else changes[:most]
-    said = "; ".join(c.clause for c in shown)
-    if len(changes) > len(shown):
-        said += f"; and {len(changes) - len(shown)} more change{'s' if len(changes) - len(shown) > 1 else ''}"
-    return said
+    spacing = [c for c in changes if c.lines == 1 and "whitespace only" in c.clause]
+    renames = [c for c in changes if c.lines == 1 and c not in spacing and _is_rename(c, renamed_lines)]
+    rest = [c for c in changes if c not in spacing and c not in renames]
+    shown = rest if most is None else rest[:most]
+    said = [renamed] if renamed else []
+    said += [c.clause for c in shown]
+    if len(rest) > len(shown):
+        n = len(rest) - len(shown)
+        said.append(f"and {n} more change{'s' if n > 1 else ''}")
+    if spacing:
+        n = len(spacing)
+        said.append(f"{n} line{'s' if n != 1 else ''} changed in whitespace only on {lb}")
+    return "; ".join(said)
+
+
+def _is_rename(change: TextChange, lines: set[int]) -> bool:
+    """Whether a one-line clause is one of the renamed lines (its clause opens with "line N")."""
+    found = re.match(r"line (\d+)", change.clause)
+    return found is not None and int(found.group(1)) - 1 in lines
 
 
 # -- schemas, annotations and other listed objects, key by key -------------------------------------------

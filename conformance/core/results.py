@@ -53,6 +53,10 @@ class GrowthPoint(_Frozen):
     rss_bytes: int | None = Field(default=None, description="VmRSS summed over the server's process group")
 
 
+Observed = Literal["process", "package"]
+"""What a check read: a running server (its answers, stderr, life) or the installed package's files."""
+
+
 class TestOutcome(_Frozen):
     __test__ = False
 
@@ -72,6 +76,11 @@ class TestOutcome(_Frozen):
     notes: list[str] = Field(default_factory=list)
     claims: list[ClaimObservation] = Field(default_factory=list)
     growth: list[GrowthPoint] = Field(default_factory=list, description="store-growth checkpoints, if any")
+    observed: Observed | None = Field(
+        default=None,
+        description="the channel the check read: a running process (wire, stderr, exit) or the package's "
+        "files; a departure is behaviour or packaging by it (none from an older harness)",
+    )
 
 
 class RunResults(_Frozen):

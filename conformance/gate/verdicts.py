@@ -136,6 +136,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 contradicted=t.contradicted,
                 transcript=t.transcript,
                 notes=list(t.notes),
+                observed=t.observed,
             )
             for t in tests
         ],

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
-from conformance.core.results import GrowthPoint, TranscriptEvent
+from conformance.core.results import GrowthPoint, Observed, TranscriptEvent
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
@@ -55,6 +55,11 @@ class TestRef(_Frozen):
         description="what the test noted beside its verdict: where a document states what the record names "
         "when it moved from the line the records cite, the words of a refusal, ... (provenance, not the "
         "verdict)",
+    )
+    observed: Observed | None = Field(
+        default=None,
+        description="the channel the test read: `process` (wire, stderr, exit) or `package` (the installed "
+        "files); none from an older harness",
     )
 
 
@@ -382,6 +387,17 @@ class Summary(_Frozen):
     examples: int
 
 
+class DependencySwap(_Frozen):
+    """One dependency moved alone (the rest of the side's tree pinned as it was): on A's code to B's version,
+    or on B's code back to A's, and whom the result answered as on one difference."""
+
+    change: str = Field(description="`name a → b`, as the trees resolve it")
+    code: Literal["a", "b"] = Field(description="whose code ran with the one dependency moved")
+    answers_as: Literal["a", "b", "neither", "unusable"] = Field(
+        description="`unusable`: the swapped tree could not be installed or driven (no evidence)"
+    )
+
+
 class Difference(_Frozen):
     """One behaviour difference between two targets on the same calls, minimized, classified, attributed."""
 
@@ -424,6 +440,10 @@ class Difference(_Frozen):
     origin: Literal["", "code", "dependencies", "unclear"] = Field(
         default="", description="with compare --cross: `dependencies` when A's package on B's tree answered "
         "as B, `code` when as A, `unclear` otherwise or when not shown again; empty when not crossed"
+    )
+    swaps: list[DependencySwap] = Field(
+        default_factory=list, description="with compare --cross: one dependency moved at a time, on each "
+        "side's own code, and which side the result answered as"
     )
 
 

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import pytest
 from hypothesis.errors import Flaky
@@ -31,6 +32,7 @@ from conformance.core.results import (
     ClaimObservation,
     Counterexample,
     GrowthPoint,
+    Observed,
     RunResults,
     TestOutcome,
     TranscriptEvent,
@@ -534,8 +536,28 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "notes": evid.notes if evid else [],
         "claims": [c.model_dump() for c in evid.claims] if evid else [],
         "growth": [p.model_dump() for p in evid.growth] if evid else [],
+        "observed": observed_by(item),
     })
     state.outcomes.setdefault(spec, []).append(outcome)
+
+
+PROCESS_FIXTURES: Final = frozenset(
+    {"server", "raw_pool", "fresh_runs", "era_meetings", "spare", "label_server", "host"}
+)
+"""The fixtures through which a check reaches a running server."""
+PACKAGE_FIXTURES: Final = frozenset({"package_dir", "package_json"})
+
+
+def observed_by(item: pytest.Item) -> Observed:
+    """The channel a check reads (issue 47: a departure is packaging only when read from the package's files):
+    `package` for a check that takes the installed package and no server, nor the target to start one of its
+    own; `process` for every other (the wire, stderr, the process's life)."""
+    closure = set(getattr(item, "fixturenames", ()))
+    info = getattr(item, "_fixtureinfo", None)
+    direct = set(getattr(info, "argnames", ()))
+    if closure & PACKAGE_FIXTURES and not closure & PROCESS_FIXTURES and "target" not in direct:
+        return "package"
+    return "process"
 
 
 def _is_driver_failure(exc: BaseException | None) -> bool:

@@ -118,13 +118,24 @@ def only_box(source: Exchange | bytes) -> Box:
     return found[0]
 
 
+def drawn(stderr: bytes) -> bool:
+    """Whether a stretch of stderr holds anything drawn: a box, or a frame opening like one."""
+    return bool(boxes(stderr)) or FRAMED.search(decode(stderr)) is not None
+
+
+def not_rendered(exchange: Exchange) -> bool:
+    """A call answered as accepted that drew nothing at all: the render is switched off
+    (DISABLE_THOUGHT_LOGGING), so a check whose witness is a render failure has none (RTE-9 says the box is
+    missing on its own checks)."""
+    return _answered_status(exchange) and not drawn(exchange.stderr)
+
+
 def drawn_box(exchange: Exchange) -> Box | None:
     """The call's box for a check of another record than the render's: None when its stderr holds nothing
     drawn at all (no box, no frame), so that a render switched off (DISABLE_THOUGHT_LOGGING) departs the
     render records on their own checks (RTE-9, CMP-5, CLM-2, CLM-6), not the store's or the absences'
     (issue 47). Anything drawn is read as `only_box` reads it."""
-    text = decode(exchange.stderr)
-    if not boxes(exchange.stderr) and not FRAMED.search(text):
+    if not drawn(exchange.stderr):
         return None
     return only_box(exchange)
 

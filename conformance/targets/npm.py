@@ -20,7 +20,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
@@ -87,11 +87,18 @@ def package_dir(root: Path, package: str = PACKAGE) -> Path:
     return root / "node_modules" / package
 
 
-def install_dir(cache_dir: Path, version: str, package: str = PACKAGE, before: str | None = None) -> Path:
-    """`<version>` holds the tree of the day it was installed, `<version>@<cutoff>` the tree as of then."""
+def install_dir(
+    cache_dir: Path, version: str, package: str = PACKAGE, before: str | None = None,
+    overrides: Mapping[str, str] | None = None,
+) -> Path:
+    """`<version>` holds the tree of the day it was installed, `<version>@<cutoff>` the tree as of then;
+    `+pins-<hash>` a tree with some dependencies pinned (npm `overrides`: a one-dependency swap)."""
     folder = check_version(version)
     if before is not None:
         folder += "@" + re.sub(r"[^0-9T]", "", before.split(".")[0].split("+")[0]) + "Z"
+    if overrides:
+        digest = hashlib.sha256(json.dumps(dict(sorted(overrides.items()))).encode()).hexdigest()[:12]
+        folder += f"+pins-{digest}"
     return cache_dir / "npm" / package.replace("/", "__") / folder
 
 
@@ -390,12 +397,14 @@ def _run_npm(
 
 
 def _install_into(
-    workdir: Path, npm: str, node: str, package: str, version: str, before: str | None, by_tarball: bool
+    workdir: Path, npm: str, node: str, package: str, version: str, before: str | None, by_tarball: bool,
+    overrides: Mapping[str, str] | None = None,
 ) -> InstalledPackage:
-    (workdir / "package.json").write_text(
-        json.dumps({"name": "seqthink-npm-cache", "private": True, "description": f"{package}@{version}"}),
-        encoding="utf-8",
-    )
+    wrapper: dict[str, object] = {"name": "seqthink-npm-cache", "private": True,
+                                  "description": f"{package}@{version}"}
+    if overrides:
+        wrapper["overrides"] = dict(overrides)
+    (workdir / "package.json").write_text(json.dumps(wrapper), encoding="utf-8")
     # a release whose own (re-stamped) publish time is after the cutoff is invisible to --before: name its
     # tarball, and npm resolves only its dependencies as of the cutoff
     source = tarball_url(npm, package, version) if by_tarball else None
@@ -436,13 +445,15 @@ def ensure_installed(
     package: str = PACKAGE,
     before: str | None = None,
     by_tarball: bool = False,
+    overrides: Mapping[str, str] | None = None,
 ) -> tuple[Path, InstalledPackage]:
     """Install folder and manifest of `package@version`, installed first unless an intact one exists.
 
-    With `before`, npm resolves every dependency as of that moment (`--before`), as users got it then.
+    With `before`, npm resolves every dependency as of that moment (`--before`), as users got it then;
+    `overrides` pins the named dependencies wherever they sit in the tree (npm's `overrides`).
     """
     say = progress or _silent
-    root = install_dir(cache_dir, version, package, before)
+    root = install_dir(cache_dir, version, package, before, overrides)
     name = root.name
     manifest, _ = verify(root, version, package, before)
     if manifest is not None:
@@ -463,7 +474,7 @@ def ensure_installed(
         root.parent.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=root.parent))
         try:
-            manifest = _install_into(workdir, npm, node, package, version, before, by_tarball)
+            manifest = _install_into(workdir, npm, node, package, version, before, by_tarball, overrides)
             if root.exists():
                 old = root.with_name(f".{name}.old-{os.getpid()}")
                 root.rename(old)

@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 SUITE = str(REPO / "tests" / "atlas_suite" / "atlas_suite.py")
 COMMON = ["--profile", "dev", "--seed", "7", "--no-compare", "--suite", SUITE]
 DTL = "DISABLE_THOUGHT_LOGGING=true npm:2025.7.1"
+CONTROL = "DISABLE_THOUGHT_LOGGING=true npm:0.6.2"
 
 
 def _atlas(out: Path, *targets: str, jobs: int = 2) -> list[str]:
@@ -30,17 +31,18 @@ def _atlas(out: Path, *targets: str, jobs: int = 2) -> list[str]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A joint atlas of npm:0.6.2 and npm:2025.7.1, and one atlas of each (in two processes meanwhile)."""
+    """A joint atlas of npm:0.6.2 and npm:2025.7.1, and one atlas of each (in two processes meanwhile):
+    0.6.2's with its control column named, as a one-release CI job runs it (its README documents none)."""
     base = tmp_path_factory.mktemp("atlas")
     singles = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "conformance", *_atlas(base / name, spec, jobs=1)],
+            [sys.executable, "-m", "conformance", *_atlas(base / name, *specs, jobs=1)],
             cwd=REPO,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        for name, spec in (("old", "npm:0.6.2"), ("new", "npm:2025.7.1"))
+        for name, specs in (("old", ("npm:0.6.2", CONTROL)), ("new", ("npm:2025.7.1",)))
     }
     out, err = io.StringIO(), io.StringIO()
     code = main(_atlas(base / "joint", "npm:2025.7.1", "npm:0.6.2"), stdout=out, stderr=err)
@@ -60,9 +62,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_columns_are_releases_in_order_with_documented_switches(runs: dict[str, Path]) -> None:
     atlas = load_atlas(runs["joint"] / "atlas.json")
-    assert [c.spec for c in atlas.columns] == ["npm:0.6.2", "npm:2025.7.1", DTL]
-    old, new, quiet = atlas.columns
+    assert [c.spec for c in atlas.columns] == ["npm:0.6.2", CONTROL, "npm:2025.7.1", DTL]
+    old, control, new, quiet = atlas.columns
     assert old.readme is not None and old.readme.switches == {}, "0.6.2's README documents no switch"
+    assert control.variant_of == "npm:0.6.2", "a switch any release documents runs on every release"
     assert new.readme is not None and new.readme.switches == {"DISABLE_THOUGHT_LOGGING": "true"}
     assert quiet.variant_of == "npm:2025.7.1" and quiet.identity is not None
     assert quiet.identity.env == {"DISABLE_THOUGHT_LOGGING": "true"}
@@ -80,12 +83,17 @@ def test_columns_are_releases_in_order_with_documented_switches(runs: dict[str, 
 def test_the_switch_column_differs_only_where_the_readme_claim_is_kept(runs: dict[str, Path]) -> None:
     atlas = load_atlas(runs["joint"] / "atlas.json")
     rows = {row.record: row for row in atlas.grid}
-    assert rows["OBJ-6"].cells == ["holds", "holds", "deviates"]
-    assert rows["OBJ-6"].changed == [False, False, True]
-    assert rows["OBJ-6"].first_change is None and rows["OBJ-6"].switch_changes == [atlas.columns[2].label]
+    assert rows["OBJ-6"].cells == ["holds", "holds", "holds", "deviates"]
+    assert rows["OBJ-6"].changed == [False, False, False, True]
+    assert rows["OBJ-6"].first_change is None and rows["OBJ-6"].switch_changes == [atlas.columns[3].label]
     assert all(not any(row.changed) for rid, row in rows.items() if rid != "OBJ-6")
-    release, switch = atlas.pairs
-    assert (release.kind, release.verdict_changes) == ("release", [])
+    release, control, switch = atlas.pairs
+    assert release.kind == "release"
+    # The switch arrives with 2025.7.1: said on the release pair, from the two switch columns (issue 47).
+    assert [(c.record, c.under, c.group) for c in release.verdict_changes] == [
+        ("OBJ-6", "DISABLE_THOUGHT_LOGGING=true", "behaviour")]
+    assert "with DISABLE_THOUGHT_LOGGING=true: thought on stderr: True → False" in release.probe_changes
+    assert control.kind == "switch" and control.verdict_changes == [] and control.probe_changes == []
     assert switch.kind == "switch" and [c.record for c in switch.verdict_changes] == ["OBJ-6"]
     assert {p.comparison for p in atlas.pairs} == {"skipped"}
     assert "README switches none → DISABLE_THOUGHT_LOGGING=true" in release.probe_changes

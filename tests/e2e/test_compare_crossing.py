@@ -5,7 +5,7 @@ minimal programs are those `compare npm:2025.12.18 npm:2026.7.4` reports for the
 
 from __future__ import annotations
 
-from conformance.compare.crossing import cross_call, crossed_target, crossing_of
+from conformance.compare.crossing import cross_call, crossed_target, crossing_of, swapped_targets
 from conformance.compare.programs import Program, Step, valid
 from conformance.targets.specs import default_cache_dir, resolve_target
 
@@ -22,6 +22,23 @@ def test_crossing_puts_the_refusal_text_in_the_dependencies_and_the_coercion_in_
     assert crossed.identity.dependencies == b.identity.dependencies
     crossing = crossing_of(a, b, crossed, "2025.12.18", "2026.7.4")
     assert "zod 4.2.1 → 4.4.3" in crossing.crossed_changes
-    assert cross_call(a, b, crossed, TOO_BIG, "answer.thoughtNumber.error-text", 10.0) == "dependencies"
+    assert cross_call(a, b, crossed, TOO_BIG, "answer.thoughtNumber.error-text", 10.0)[0] == "dependencies"
     assert cross_call(a, b, crossed, AS_STRING, "is_error.thoughtNumber.numeric-string.refused-by-a",
-                      10.0) == "code"
+                      10.0)[0] == "code"
+
+
+def test_one_dependency_at_a_time_names_zod_for_the_refusal_text() -> None:
+    """Issue 47: zod alone, moved either way (each side's other direct dependencies pinned), moves the
+    `"inclusive": true` refusal; the SDK alone does not."""
+    cache = default_cache_dir()
+    a = resolve_target("npm:2025.12.18", cache_dir=cache)
+    b = resolve_target("npm:2026.7.4", cache_dir=cache)
+    crossed = crossed_target(a, b, cache, lambda _line: None)
+    swaps = [s for s in swapped_targets(a, b, cache, lambda _line: None)
+             if s.change.startswith(("zod ", "@modelcontextprotocol/sdk "))]
+    assert all(s.target is not None for s in swaps), [s.error for s in swaps]
+    origin, said = cross_call(a, b, crossed, TOO_BIG, "answer.thoughtNumber.error-text", 10.0, swaps)
+    assert origin == "dependencies"
+    found = {(s.change.split(" ")[0], s.code): s.answers_as for s in said}
+    assert found[("zod", "a")] == "b" and found[("zod", "b")] == "a", found
+    assert found[("@modelcontextprotocol/sdk", "a")] == "a", found

@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 
 from conformance.atlas import build, grid
 from conformance.atlas.build import _SavedComparison, _stored_comparison, compare_pair
-from conformance.atlas.model import Column, ToolSnapshot, VerdictChange
+from conformance.atlas.model import Column, GridRow, PackageSnapshot, ToolSnapshot, VerdictChange
 from conformance.atlas.sentences import cut_headline, negotiated, order_sentences
 from conformance.atlas.write import load_atlas, render_markdown
 from conformance.compare import explain_again
 from conformance.core.identity import TargetIdentity
-from conformance.report.model import Difference
+from conformance.report.json import load_report
+from conformance.report.model import Difference, Report
 
 COMMITTED = Path(__file__).resolve().parents[2] / "reports" / "atlas" / "atlas.json"
 A, B = "npm:2026.7.4", "npm:2026.8.31"
@@ -140,3 +141,65 @@ def test_the_protocol_column_says_what_each_offer_negotiated() -> None:
     bare = column.model_copy(update={"tool": None})
     assert negotiated(bare) == "auto → 2024-11-05"
     assert negotiated(bare.model_copy(update={"protocol_version": None})) == "—"
+
+
+def _observed_as(report: Report, record: str, observed: str) -> Report:
+    """`report` with the failing checks of `record` marked as reading `observed`."""
+    verdicts = []
+    for verdict in report.records:
+        if verdict.id == record:
+            tests = [t.model_copy(update={"observed": observed}) if t.status == "failed" else t
+                     for t in verdict.tests]
+            verdict = verdict.model_copy(update={"tests": tests})
+        verdicts.append(verdict)
+    return report.model_copy(update={"records": verdicts})
+
+
+def test_a_change_is_packaging_or_behaviour_by_the_channel_its_failing_check_read() -> None:
+    """Issue 47: CMP-2/a2 failing on the tools/list description is behaviour though the catalog lists the
+    artifact among its channels; EXT-1 failing on the package.json pin is packaging though a wire difference
+    names it."""
+    before = load_report(COMMITTED.parent / "targets" / "npm-2025.7.1" / "report.json")
+    after = load_report(COMMITTED.parent / "targets" / "npm-2025.11.25" / "report.json")
+    after = _observed_as(_observed_as(after, "CMP-2/a2", "process"), "EXT-1", "package")
+    changes = [VerdictChange(record=r, a="holds", b="deviates") for r in ("CMP-2/a2", "EXT-1")]
+    named = _schema_difference().model_copy(update={"records": ["EXT-1"]})
+    found = grid.grouped(changes, True, [], [named], (before, after))
+    assert [c.group for c in found] == ["behaviour", "packaging"]
+    assert [c.group for c in grid.grouped(changes, True, [], [named])] == ["packaging", "behaviour"]
+
+
+def test_package_metadata_changes_are_packaging_lines() -> None:
+    """2026.7.4's licence, author, repository and mcpName changed with its README (issue 47)."""
+    old = PackageSnapshot(license="MIT", license_file=False, author="Anthropic, PBC (https://anthropic.com)",
+                          dependencies={"@modelcontextprotocol/sdk": "^1.25.1"})
+    new = PackageSnapshot(license="SEE LICENSE IN LICENSE", license_file=False,
+                          author="Model Context Protocol a Series of LF Projects, LLC.",
+                          repository="https://github.com/modelcontextprotocol/servers.git",
+                          mcp_name="io.github.modelcontextprotocol/server-sequential-thinking",
+                          dependencies={"@modelcontextprotocol/sdk": "^1.29.0"})
+    lines = grid.package_changes(old, new)
+    assert lines[0] == "package licence MIT → SEE LICENSE IN LICENSE (no LICENSE file in the package)"
+    assert any(line.startswith("package author Anthropic") for line in lines)
+    assert any(line.startswith("package mcpName none → io.github") for line in lines)
+    assert "package dependency ranges @modelcontextprotocol/sdk ^1.25.1 → ^1.29.0" in lines
+    assert all(line.startswith(grid.PACKAGING_SERVED) for line in lines)
+    assert grid.package_changes(old, old) == []
+
+
+def test_a_switch_arriving_with_a_release_is_reported_on_the_release_pair() -> None:
+    """0.6.2 draws its box with DISABLE_THOUGHT_LOGGING=true, 2025.7.1 does not: the release pair says so
+    (the plain columns do not change alike), from the two switch columns."""
+    def column(spec: str, variant_of: str | None, on_stderr: bool) -> Column:
+        tool = ToolSnapshot(ok=True, thought_on_stderr=on_stderr)
+        return Column(spec=spec, label=spec, folder="targets/x", variant_of=variant_of, tool=tool)
+
+    switch = "DISABLE_THOUGHT_LOGGING=true"
+    columns = [column("npm:0.6.2", None, True), column(f"{switch} npm:0.6.2", "npm:0.6.2", True),
+               column("npm:2025.7.1", None, True), column(f"{switch} npm:2025.7.1", "npm:2025.7.1", False)]
+    assert grid.switch_probe_changes(columns, columns[0], columns[2]) == [
+        f"with {switch}: thought on stderr: True → False"]
+    row = GridRow(record="RTE-9", kind="requirement", cells=["holds", "holds", "holds", "deviates"],
+                  changed=[False, False, False, True])
+    arrivals = grid.switch_arrivals([row], columns, columns[0], columns[2], {})
+    assert [(c.record, c.under, c.a, c.b) for c in arrivals] == [("RTE-9", switch, "holds", "deviates")]

@@ -16,7 +16,7 @@ from conformance.compare.coercion import EXPLORED
 from conformance.compare.engine import root_causes
 from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
-from conformance.compare.listing import describe_text, object_changes
+from conformance.compare.listing import _camel, describe_text, object_changes
 from conformance.compare.observe import Found
 from conformance.compare.probes import LONG_PROBE, NO_STATE, PROBES, ProbeFound, _no_state
 from conformance.compare.relations import _REFUSED_WHEN, Relation, explained_by
@@ -219,3 +219,19 @@ def test_a_required_change_is_said_before_the_other_schema_changes() -> None:
     said = object_changes(a, b, "head")
     assert said[0] == "`required` on head adds `nextThoughtNeeded`", said
     assert len(said) == 4
+
+
+def test_a_description_says_its_renamed_parameters_before_its_whitespace() -> None:
+    """Issue 47: 2025.11.25's description renamed eight parameters to camelCase and re-indented seven lines;
+    the renames (and the snake_case mentions left) come first, the whitespace last and counted."""
+    names = ["next_thought_needed", "thought_number", "total_thoughts", "is_revision"]
+    a = "\n".join(["Intro uses total_thoughts here", "Parameters explained:",
+                   *(f"- {n}: what it means" for n in names), "  - indented: a", "  - indented: b"])
+    b = "\n".join(["Intro uses total_thoughts here", "Parameters explained:",
+                   *(f"- {_camel(n)}: what it means" for n in names), "- indented: a", "- indented: b"])
+    said = describe_text(a, b, LB)
+    assert said.startswith("4 names moved from snake_case to camelCase on head (`next_thought_needed` → "
+                           "`nextThoughtNeeded`")
+    assert "1 snake_case mention remains (`total_thoughts` on line 1)" in said
+    assert said.endswith("2 lines changed in whitespace only on head")
+    assert "whitespace only" not in describe_text(a, a.replace("is_revision", "isRevision"), LB)

@@ -164,3 +164,15 @@ def test_adopt_records_a_cache_filled_before_records_existed(
     ran = cli_here("install", f"npm:{VERSION}@today", "--adopt", "--target-cache", str(cache))
     assert ran.code == 0, ran.stderr
     assert npm.verify(root, VERSION)[1] == "ok"
+
+
+def test_a_tree_with_pinned_dependencies_has_its_own_folder(tmp_path: Path) -> None:
+    """A one-dependency swap (npm overrides) is never the release's own tree: its folder names the pins,
+    the same pins in any order the same folder."""
+    before = "2026-07-10T18:35:07.582Z"
+    own = npm.install_dir(tmp_path, "2026.7.4", npm.PACKAGE, before)
+    pinned = npm.install_dir(tmp_path, "2026.7.4", npm.PACKAGE, before, {"zod": "4.2.1", "yargs": "17.7.3"})
+    again = npm.install_dir(tmp_path, "2026.7.4", npm.PACKAGE, before, {"yargs": "17.7.3", "zod": "4.2.1"})
+    other = npm.install_dir(tmp_path, "2026.7.4", npm.PACKAGE, before, {"zod": "4.5.4", "yargs": "17.7.3"})
+    assert pinned == again and len({own, pinned, other}) == 3
+    assert pinned.name.startswith(own.name + "+pins-")

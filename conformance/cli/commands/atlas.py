@@ -99,6 +99,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 jobs=args.jobs,
                 compare_switches=not args.no_compare_switches,
                 trusted=args.targets,
+                cross=not args.no_cross,
             )
     else:
         options = AtlasOptions(
