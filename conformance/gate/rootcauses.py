@@ -80,10 +80,11 @@ def find_root_causes(
     failures = _failures(results.tests, set(deviating), canonical)
     if not failures:
         return [], {}
-    strong = _changed_by_themselves(failures)
+    watched = {r for f in failures for r in f.blamed}
+    strong = _changed_by_themselves(failures, watched)
     intact = _intact(results.tests, strong, set(deviating), canonical)
     leans = _leans_on(results.tests, set(deviating), canonical)
-    failures = [_with_candidates(f, intact, leans) for f in failures]
+    failures = [_with_candidates(f, intact, leans, watched) for f in failures]
     causes = _merge_same_signature(_fold_chains(_cover(failures, order, strong)))
     by_record = _explain(causes, failures, deviating)
     out = [_root_cause(cause) for cause in causes]
@@ -112,14 +113,15 @@ def _failures(
     return out
 
 
-def _changed_by_themselves(failures: list[_Failure]) -> set[str]:
+def _changed_by_themselves(failures: list[_Failure], watched: set[str]) -> set[str]:
     """Records with evidence of their own change: a failure that names the record it contradicts, or a
-    test evidencing it alone among the departures that fails with nothing it relies on departing."""
+    test evidencing it alone among the departures that fails with nothing it relies on departing, bar the
+    reliances the run's checks name where they see them broken (`watched`), which this failure did not."""
     strong: set[str] = set()
     for f in failures:
         if f.blamed:
             strong |= f.blamed
-        elif not f.relied and len(f.evidenced) == 1:
+        elif not (f.relied - watched) and len(f.evidenced) == 1:
             strong |= f.evidenced
     return strong
 
@@ -157,12 +159,17 @@ def _leans_on(
     return leans
 
 
-def _with_candidates(failure: _Failure, intact: set[str], leans: set[tuple[str, str]]) -> _Failure:
+def _with_candidates(
+    failure: _Failure, intact: set[str], leans: set[tuple[str, str]], watched: set[str]
+) -> _Failure:
     """The record it names as contradicted, if any; else its departing reliances if any is plausible, else
     the departing records it evidences. An evidenced record that a relied-on one leans on in turn (a
     reliance cycle: validation and the error object each assume the other) stays a candidate too: the test
-    cannot tell which of the two moved."""
-    relied = failure.relied - intact
+    cannot tell which of the two moved. A reliance the run's checks name where they see it broken
+    (`watched`: some failure names it as contradicted) is no candidate for a failure that does not name it:
+    the shared helpers read it on this test's calls too and found it holding, so in a fork that changes
+    many things the test failed on its own record, not on that one."""
+    relied = failure.relied - intact - watched
     cyclic = {e for e in failure.evidenced - intact if any((r, e) in leans for r in relied)}
     pools = (failure.blamed, relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced)
     pool = next((p for p in pools if p), frozenset())
@@ -204,8 +211,11 @@ def _join(failures: list[_Failure], causes: list[_Cause]) -> list[_Failure]:
 
 
 def _touched(cause: _Cause) -> set[str]:
-    """A cause's records and every departing record its failing tests evidence."""
-    return set(cause.records) | {r for f in cause.covers for r in f.evidenced}
+    """A cause's records and every departing record its failing tests evidence, bar the tests that name
+    another record as contradicted: such a check says which record it saw broken, and the record it
+    evidences was only the reader (the labels check that found the count wrong). A later failure of that
+    record on its own is another change, in a fork that changes many things."""
+    return set(cause.records) | {r for f in cause.covers if not f.blamed for r in f.evidenced}
 
 
 def _rank(

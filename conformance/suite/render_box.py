@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -18,8 +19,9 @@ from conformance.suite.session import ServerSession
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")
-FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*[┌├└+]", re.M)
-"""A line opening like a box's border, in CMP-5's characters or ASCII ones, coloured or not."""
+FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*(?:[\u2500-\u257f]|\+[-=+])", re.M)
+"""A line opening like a box's border in any box-drawing characters (CMP-5's single lines, double or heavy
+ones) or ASCII ones (`+--`, `+==`), coloured or not: a frame of another style is a render in another form."""
 LABEL = re.compile(r"(?P<kind>Thought|Revision|Branch)\b")
 CAPTION = re.compile(
     r"(?P<kind>Thought|Revision|Branch) (?P<number>[^/ ]+)/(?P<total>[^ ]+)(?P<context> \(.*\))?$", re.S
@@ -108,6 +110,8 @@ def only_box(source: Exchange | bytes) -> Box:
     text = decode(stderr)
     drawn = bool(found) or not FRAMED.search(text)
     expect("CMP-5", drawn, f"stderr holds a frame, but no box in CMP-5's form: {text[:800]!r}")
+    if isinstance(source, Exchange) and not found and _shows_thought(source, text):
+        expect("CMP-5", False, f"stderr shows the thought, but in no box of CMP-5's form: {text[:800]!r}")
     expect("RTE-9", len(found) <= 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}")
     if isinstance(source, Exchange) and _answered_status(source):
         expect("RTE-9", bool(found) or not drawn,
@@ -116,6 +120,18 @@ def only_box(source: Exchange | bytes) -> Box:
             _expect_own_box(source, found[0])
     assert len(found) == 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}"
     return found[0]
+
+
+def _shows_thought(exchange: Exchange, text: str) -> bool:
+    """Whether a call's stderr, holding no box, still shows its thought (as sent, or escaped as JSON writes
+    it): the thought was written to stderr in another form, which departs CMP-5's box, not RTE-9's
+    "rendered and written to stderr". Only a thought long enough not to turn up by chance is looked for."""
+    thought = call_arguments(exchange.request, TOOL).get("thought")
+    if not isinstance(thought, str) or len(thought.strip()) < 8:
+        return False
+    first = thought.strip().splitlines()[0][:60]
+    return first in text or json.dumps(first, ensure_ascii=False)[1:-1] in text or (
+        json.dumps(first)[1:-1] in text)
 
 
 def drawn_box(exchange: Exchange) -> Box | None:
