@@ -168,7 +168,8 @@ def refused_as_invalid(exchange: Exchange) -> bool:
 
 _INVALID = re.compile(r"(?:[A-Za-z][\w -]{0,30}:\s*)?Invalid\b")
 """A validation refusal's words, also behind a label a fork puts before them in a plain-text refusal
-("Error: Invalid thought: …", "McpError: Invalid …"): a refusal is judged by what it says, not its wrapping."""
+("Error: Invalid thought: …", "McpError: Invalid …"): a refusal is judged by what it says, not its
+wrapping."""
 
 
 def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:
