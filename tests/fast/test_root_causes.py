@@ -211,3 +211,33 @@ def test_a_base_record_before_its_amendment() -> None:
     causes, explained_by = find_root_causes(_judged(tests, records), _results(tests), canonical)
     assert [c.records for c in causes] == [["R-1"]]
     assert explained_by == {"R-1/a1": "R-1"}
+
+
+def test_a_reliance_the_checks_watch_is_no_cause_where_it_held() -> None:
+    """A fork changes validation (R-1: checks of other records name it as contradicted when a call they
+    needed accepted is refused) and caps the labels (R-2). The labels checks rely on R-1 but name nothing:
+    their calls were accepted, so they failed on R-2, a second cause, not under R-1."""
+    tests = [
+        _outcome("test_guards", ["R-3"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_types", ["R-4"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_labels_verbatim", ["R-2"], ["R-1"], True, "AssertionError: label 'x' not returned"),
+        _outcome("test_labels_order", ["R-2"], ["R-1"], True, "AssertionError: labels out of key order"),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-2"]
+    assert explained_by == {"R-3": "R-1", "R-4": "R-1"}
+
+
+def test_the_reader_of_a_named_contradiction_is_not_tied_to_it() -> None:
+    """The count changed (R-1): a check of R-5 finds the count wrong and names R-1. Later R-5 fails on its
+    own, beside R-7 whose own check passes: that failure is R-5's, a second change, not R-1's because R-1's
+    check happened to evidence R-5."""
+    tests = [
+        _outcome("test_count", ["R-1"], [], True, "AssertionError: count 1000 became 1000 after a call"),
+        _outcome("test_store", ["R-5"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_labels", ["R-5", "R-7"], [], True, "AssertionError: label 'default' never filed"),
+        _outcome("test_box", ["R-7"], [], False),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-5"]
+    assert explained_by == {"R-7": "R-5"}
