@@ -82,7 +82,7 @@ def find_root_causes(
     failures = _failures(results.tests, set(deviating), canonical)
     if not failures:
         return [], {}
-    watched = {r for f in failures for r in f.blamed}
+    watched = _watched(failures)
     strong = _changed_by_themselves(failures, watched)
     intact = _intact(results.tests, strong, set(deviating), canonical)
     leans = _leans_on(results.tests, set(deviating), canonical)
@@ -113,6 +113,20 @@ def _failures(
         relied = (_canonical(outcome.relies, canonical) & deviating) - evidenced
         out.append(_Failure(outcome, frozenset(evidenced), frozenset(relied), frozenset(blamed)))
     return out
+
+
+def _watched(failures: list[_Failure]) -> set[str]:
+    """Departing records the run's checks name where they see them broken: named as contradicted by at
+    least as many failing tests as rely on them without naming them (a record named once while a dozen
+    failures lean on it silently is read around the helpers that watch it, and stays a candidate)."""
+    named: dict[str, int] = {}
+    silent: dict[str, int] = {}
+    for f in failures:
+        for r in f.blamed:
+            named[r] = named.get(r, 0) + 1
+        for r in f.relied - f.blamed:
+            silent[r] = silent.get(r, 0) + 1
+    return {r for r, n in named.items() if n >= silent.get(r, 0)}
 
 
 def _changed_by_themselves(failures: list[_Failure], watched: set[str]) -> set[str]:
@@ -201,23 +215,26 @@ def _cover(failures: list[_Failure], order: Mapping[str, int], strong: set[str])
 
 
 def _join(failures: list[_Failure], causes: list[_Cause]) -> list[_Failure]:
-    """Each failure that touches records a cause already accounts for joins the cause touching most."""
+    """Each failure that touches records a cause already accounts for joins the cause touching most: a
+    record it evidences that the cause's failing tests evidence too, or a record it relies on that the
+    cause accounts for by itself (`_touched`)."""
     joined: list[_Failure] = []
     for failure in failures:
-        touching = failure.evidenced | failure.relied
-        overlaps = [len(touching & _touched(cause)) for cause in causes]
+        overlaps = [len(failure.evidenced & _touched(cause, readers=True))
+                    + len(failure.relied & _touched(cause)) for cause in causes]
         if overlaps and max(overlaps) > 0:
             causes[overlaps.index(max(overlaps))].covers.append(failure)
             joined.append(failure)
     return joined
 
 
-def _touched(cause: _Cause) -> set[str]:
-    """A cause's records and every departing record its failing tests evidence, bar the tests that name
-    another record as contradicted: such a check says which record it saw broken, and the record it
-    evidences was only the reader (the labels check that found the count wrong). A later failure of that
-    record on its own is another change, in a fork that changes many things."""
-    return set(cause.records) | {r for f in cause.covers if not f.blamed for r in f.evidenced}
+def _touched(cause: _Cause, readers: bool = False) -> set[str]:
+    """A cause's records and every departing record its failing tests evidence, bar (unless `readers`) the
+    tests that name another record as contradicted: such a check says which record it saw broken, and the
+    record it evidences was only the reader. A failure of that same record joins the cause (one change
+    seen through its checks); a failure merely leaning on it does not (in a fork that changes many things,
+    the answer-shape check leaning on acceptance, whose check saw the count fall, is another change)."""
+    return set(cause.records) | {r for f in cause.covers if readers or not f.blamed for r in f.evidenced}
 
 
 def _rank(

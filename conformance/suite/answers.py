@@ -166,10 +166,10 @@ def refused_as_invalid(exchange: Exchange) -> bool:
     return isinstance(message, str) and _INVALID.match(message) is not None
 
 
-_INVALID = re.compile(r"(?:[A-Za-z][\w -]{0,30}:\s*)?Invalid\b")
-"""A validation refusal's words, also behind a label a fork puts before them in a plain-text refusal
-("Error: Invalid thought: …", "McpError: Invalid …"): a refusal is judged by what it says, not its
-wrapping."""
+_INVALID = re.compile(r"(?:[A-Za-z][\w -]{0,30}:\s*){0,2}Invalid\b")
+"""A validation refusal's words, also behind the labels a fork or its SDK puts before them in a plain-text
+refusal ("Error: Invalid thought: …", "MCP error -32602: Input validation error: Invalid arguments …"): a
+refusal is judged by what it says, not its wrapping."""
 
 
 def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:

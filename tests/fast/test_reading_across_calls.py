@@ -166,6 +166,7 @@ def test_a_count_that_only_grows_passes_the_same_pause() -> None:
     ("Error: Invalid branchId: must match [A-Za-z0-9_-]{1,64}", True),
     (json.dumps({"error": "Invalid thought: must be a string", "status": "failed"}), True),
     ("Invalid thoughtNumber: must be a number", True),
+    ("MCP error -32602: Input validation error: Invalid arguments for tool sequentialthinking", True),
     ("Error: Cannot read properties of undefined (reading 'thought')", False),
     ("Unknown tool: sequential_thinking", False),
 ])

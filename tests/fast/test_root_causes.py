@@ -228,16 +228,16 @@ def test_a_reliance_the_checks_watch_is_no_cause_where_it_held() -> None:
     assert explained_by == {"R-3": "R-1", "R-4": "R-1"}
 
 
-def test_the_reader_of_a_named_contradiction_is_not_tied_to_it() -> None:
-    """The count changed (R-1): a check of R-5 finds the count wrong and names R-1. Later R-5 fails on its
-    own, beside R-7 whose own check passes: that failure is R-5's, a second change, not R-1's because R-1's
-    check happened to evidence R-5."""
+def test_a_failure_leaning_on_a_named_contradictions_reader_is_another_change() -> None:
+    """The count changed (R-1): the acceptance check (R-3) finds the count fall and names R-1; R-3's plainest
+    check passes. The answer-shape check (R-4) leans on acceptance and fails on its own: another change,
+    R-4's, not joined to R-1 because R-1's check happened to evidence R-3."""
     tests = [
         _outcome("test_count", ["R-1"], [], True, "AssertionError: count 1000 became 1000 after a call"),
-        _outcome("test_store", ["R-5"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
-        _outcome("test_labels", ["R-5", "R-7"], [], True, "AssertionError: label 'default' never filed"),
-        _outcome("test_box", ["R-7"], [], False),
+        _outcome("test_guards", ["R-3"], [], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_accepts", ["R-3"], [], False),
+        _outcome("test_shape", ["R-4"], ["R-3"], True, "AssertionError: the answer has 7 keys, not 5"),
     ]
     causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
-    assert sorted(c.records[0] for c in causes) == ["R-1", "R-5"]
-    assert explained_by == {"R-7": "R-5"}
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-4"]
+    assert explained_by == {"R-3": "R-1"}
