@@ -2,9 +2,9 @@
 
 A failing test that names the record it contradicts (`suite/contradiction.py`) is accounted for by that
 record; else one that relies (`relies_on`) on a departing record by that reliance — the behaviour it took
-for granted changed under it, unless the run's checks name that record where they see it broken and this
-failure did not (it held here: a fork changing many things fails this test on another change); else by
-the records it evidences. A departing record that passes a test on
+for granted changed under it, unless the run's checks name that record where they see it broken (as often
+as failures lean on it silently) and this failure did not (it held here: a fork changing many things fails
+this test on another change); else by the records it evidences. A departing record that passes a test on
 clean ground (nothing it relies on departs, bar its own base record) and fails none there by itself is
 taken as unchanged — a victim of the other departures — and is a cause only when nothing else can account
 for a failure. Causes are chosen greedily — the departing record that accounts for the most failing tests
