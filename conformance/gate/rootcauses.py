@@ -2,8 +2,8 @@
 
 A failing test that names the record it contradicts (`suite/contradiction.py`) is accounted for by that
 record; else one that relies (`relies_on`) on a departing record by that reliance — the behaviour it took
-for granted changed under it, unless the run's checks name that record where they see it broken (as often
-as failures lean on it silently) and this failure did not (it held here: a fork changing many things fails
+for granted changed under it, unless the run's checks name that record where they see it broken (more often
+than failures lean on it silently) and this failure did not (it held here: a fork changing many things fails
 this test on another change); else by the records it evidences. A departing record that passes a test on
 clean ground (nothing it relies on departs, bar its own base record) and fails none there by itself is
 taken as unchanged — a victim of the other departures — and is a cause only when nothing else can account
@@ -116,9 +116,10 @@ def _failures(
 
 
 def _watched(failures: list[_Failure]) -> set[str]:
-    """Departing records the run's checks name where they see them broken: named as contradicted by at
-    least as many failing tests as rely on them without naming them (a record named once while a dozen
-    failures lean on it silently is read around the helpers that watch it, and stays a candidate)."""
+    """Departing records the run's checks name where they see them broken: named as contradicted by more
+    failing tests than rely on them without naming them (a record named once while a dozen failures lean
+    on it silently is read around the helpers that watch it, and stays a candidate; so does one named as
+    often as it is leaned on, one check against one)."""
     named: dict[str, int] = {}
     silent: dict[str, int] = {}
     for f in failures:
@@ -126,7 +127,7 @@ def _watched(failures: list[_Failure]) -> set[str]:
             named[r] = named.get(r, 0) + 1
         for r in f.relied - f.blamed:
             silent[r] = silent.get(r, 0) + 1
-    return {r for r, n in named.items() if n >= silent.get(r, 0)}
+    return {r for r, n in named.items() if n > silent.get(r, 0)}
 
 
 def _changed_by_themselves(failures: list[_Failure], watched: set[str]) -> set[str]:
