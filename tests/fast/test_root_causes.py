@@ -251,7 +251,7 @@ def test_a_record_named_once_and_leaned_on_once_stays_a_candidate() -> None:
     R-2's failure stays R-1's, one cause."""
     tests = [
         _outcome("test_box_format", ["R-3"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
-        _outcome("test_revision_is_a_label", ["R-2"], ["R-1"], True, "AssertionError: caption reads Revision"),
+        _outcome("test_revision_is_a_label", ["R-2"], ["R-1"], True, "AssertionError: caption is Revision"),
     ]
     causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
     assert [c.records for c in causes] == [["R-1"]]
