@@ -18,7 +18,10 @@ the causes, and shrinking a departure that fails twenty tests costs minutes per 
 
 `--reattribute DIR` runs no server: it reads the reports a measurement kept (`--keep DIR`) and chooses
 their root causes again with the current gate/rootcauses.py and the suite's current reliances — the
-observations (which tests failed, and how) are the runs', only the attribution is redone.
+observations (which tests failed, and how) are the runs', only the attribution is redone. Each
+"explained by" is then checked as a run checks it (`checked_explanations`) against the replays the run
+kept: a cause the run also chose keeps its replay, a new one has none (only a check naming it as
+contradicted then keeps a departure under it).
 
     nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--set tuning] [--only ID,...]
 """
@@ -41,6 +44,7 @@ from pathlib import Path
 from conformance.catalog.records import MARKER, RELIES_MARKER
 from conformance.catalog.view import load_catalog_view
 from conformance.core.results import RunResults, TestOutcome
+from conformance.gate.evidence import checked_explanations
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
 from conformance.report.model import Report, TestRef
@@ -203,6 +207,9 @@ def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, l
     cleared = [rv.model_copy(update={"explained_by": None}) for rv in report.records]
     causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
     verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
+    kept = {c.id: c.evidence for c in report.root_causes}
+    causes = [c.model_copy(update={"evidence": kept.get(c.id)}) for c in causes]
+    causes, verdicts = checked_explanations(causes, verdicts)
     return report.model_copy(update={"root_causes": causes, "records": verdicts})
 
 

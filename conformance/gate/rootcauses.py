@@ -2,7 +2,9 @@
 
 A failing test that names the record it contradicts (`suite/contradiction.py`) is accounted for by that
 record; else one that relies (`relies_on`) on a departing record by that reliance — the behaviour it took
-for granted changed under it; else by the records it evidences. A departing record that passes a test on
+for granted changed under it, unless the run's checks name that record where they see it broken (more often
+than failures lean on it silently) and this failure did not (it held here: a fork changing many things fails
+this test on another change); else by the records it evidences. A departing record that passes a test on
 clean ground (nothing it relies on departs, bar its own base record) and fails none there by itself is
 taken as unchanged — a victim of the other departures — and is a cause only when nothing else can account
 for a failure. Causes are chosen greedily — the departing record that accounts for the most failing tests
@@ -80,10 +82,11 @@ def find_root_causes(
     failures = _failures(results.tests, set(deviating), canonical)
     if not failures:
         return [], {}
-    strong = _changed_by_themselves(failures)
+    watched = _watched(failures)
+    strong = _changed_by_themselves(failures, watched)
     intact = _intact(results.tests, strong, set(deviating), canonical)
     leans = _leans_on(results.tests, set(deviating), canonical)
-    failures = [_with_candidates(f, intact, leans) for f in failures]
+    failures = [_with_candidates(f, intact, leans, watched) for f in failures]
     causes = _merge_same_signature(_fold_chains(_cover(failures, order, strong)))
     by_record = _explain(causes, failures, deviating)
     out = [_root_cause(cause) for cause in causes]
@@ -112,14 +115,30 @@ def _failures(
     return out
 
 
-def _changed_by_themselves(failures: list[_Failure]) -> set[str]:
+def _watched(failures: list[_Failure]) -> set[str]:
+    """Departing records the run's checks name where they see them broken: named as contradicted by more
+    failing tests than rely on them without naming them (a record named once while a dozen failures lean
+    on it silently is read around the helpers that watch it, and stays a candidate; so does one named as
+    often as it is leaned on, one check against one)."""
+    named: dict[str, int] = {}
+    silent: dict[str, int] = {}
+    for f in failures:
+        for r in f.blamed:
+            named[r] = named.get(r, 0) + 1
+        for r in f.relied - f.blamed:
+            silent[r] = silent.get(r, 0) + 1
+    return {r for r, n in named.items() if n > silent.get(r, 0)}
+
+
+def _changed_by_themselves(failures: list[_Failure], watched: set[str]) -> set[str]:
     """Records with evidence of their own change: a failure that names the record it contradicts, or a
-    test evidencing it alone among the departures that fails with nothing it relies on departing."""
+    test evidencing it alone among the departures that fails with nothing it relies on departing, bar the
+    reliances the run's checks name where they see them broken (`watched`), which this failure did not."""
     strong: set[str] = set()
     for f in failures:
         if f.blamed:
             strong |= f.blamed
-        elif not f.relied and len(f.evidenced) == 1:
+        elif not (f.relied - watched) and len(f.evidenced) == 1:
             strong |= f.evidenced
     return strong
 
@@ -157,12 +176,17 @@ def _leans_on(
     return leans
 
 
-def _with_candidates(failure: _Failure, intact: set[str], leans: set[tuple[str, str]]) -> _Failure:
+def _with_candidates(
+    failure: _Failure, intact: set[str], leans: set[tuple[str, str]], watched: set[str]
+) -> _Failure:
     """The record it names as contradicted, if any; else its departing reliances if any is plausible, else
     the departing records it evidences. An evidenced record that a relied-on one leans on in turn (a
     reliance cycle: validation and the error object each assume the other) stays a candidate too: the test
-    cannot tell which of the two moved."""
-    relied = failure.relied - intact
+    cannot tell which of the two moved. A reliance the run's checks name where they see it broken
+    (`watched`: some failure names it as contradicted) is no candidate for a failure that does not name it:
+    the shared helpers read it on this test's calls too and found it holding, so in a fork that changes
+    many things the test failed on its own record, not on that one."""
+    relied = failure.relied - intact - watched
     cyclic = {e for e in failure.evidenced - intact if any((r, e) in leans for r in relied)}
     pools = (failure.blamed, relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced)
     pool = next((p for p in pools if p), frozenset())
@@ -192,20 +216,26 @@ def _cover(failures: list[_Failure], order: Mapping[str, int], strong: set[str])
 
 
 def _join(failures: list[_Failure], causes: list[_Cause]) -> list[_Failure]:
-    """Each failure that touches records a cause already accounts for joins the cause touching most."""
+    """Each failure that touches records a cause already accounts for joins the cause touching most: a
+    record it evidences that the cause's failing tests evidence too, or a record it relies on that the
+    cause accounts for by itself (`_touched`)."""
     joined: list[_Failure] = []
     for failure in failures:
-        touching = failure.evidenced | failure.relied
-        overlaps = [len(touching & _touched(cause)) for cause in causes]
+        overlaps = [len(failure.evidenced & _touched(cause, readers=True))
+                    + len(failure.relied & _touched(cause)) for cause in causes]
         if overlaps and max(overlaps) > 0:
             causes[overlaps.index(max(overlaps))].covers.append(failure)
             joined.append(failure)
     return joined
 
 
-def _touched(cause: _Cause) -> set[str]:
-    """A cause's records and every departing record its failing tests evidence."""
-    return set(cause.records) | {r for f in cause.covers for r in f.evidenced}
+def _touched(cause: _Cause, readers: bool = False) -> set[str]:
+    """A cause's records and every departing record its failing tests evidence, bar (unless `readers`) the
+    tests that name another record as contradicted: such a check says which record it saw broken, and the
+    record it evidences was only the reader. A failure of that same record joins the cause (one change
+    seen through its checks); a failure merely leaning on it does not (in a fork that changes many things,
+    the answer-shape check leaning on acceptance, whose check saw the count fall, is another change)."""
+    return set(cause.records) | {r for f in cause.covers if readers or not f.blamed for r in f.evidenced}
 
 
 def _rank(

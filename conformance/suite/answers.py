@@ -7,6 +7,7 @@ the record it concerns (OBJ-4's exact shape has its own test).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from mcp_types import TextContent
@@ -162,7 +163,13 @@ def refused_as_invalid(exchange: Exchange) -> bool:
     except ValueError:
         parsed = None
     message = parsed.get("error") if isinstance(parsed, dict) else text
-    return isinstance(message, str) and message.startswith("Invalid")
+    return isinstance(message, str) and _INVALID.match(message) is not None
+
+
+_INVALID = re.compile(r"(?:[A-Za-z][\w -]{0,30}:\s*){0,2}Invalid\b")
+"""A validation refusal's words, also behind the labels a fork or its SDK puts before them in a plain-text
+refusal ("Error: Invalid thought: …", "MCP error -32602: Input validation error: Invalid arguments …"): a
+refusal is judged by what it says, not its wrapping."""
 
 
 def accepted_if_host_valid(exchange: Exchange, arguments: dict[str, JSON]) -> dict[str, JSON] | None:

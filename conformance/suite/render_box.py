@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -18,8 +19,9 @@ from conformance.suite.session import ServerSession
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TOP = re.compile(r"┌(─+)┐")
-FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*[┌├└+]", re.M)
-"""A line opening like a box's border, in CMP-5's characters or ASCII ones, coloured or not."""
+FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*(?:[\u2500-\u257f]|\+[-=+])", re.M)
+"""A line opening like a box's border in any box-drawing characters (CMP-5's single lines, double or heavy
+ones) or ASCII ones (`+--`, `+==`), coloured or not: a frame of another style is a render in another form."""
 LABEL = re.compile(r"(?P<kind>Thought|Revision|Branch)\b")
 CAPTION = re.compile(
     r"(?P<kind>Thought|Revision|Branch) (?P<number>[^/ ]+)/(?P<total>[^ ]+)(?P<context> \(.*\))?$", re.S
@@ -99,10 +101,12 @@ def boxes(stderr: bytes) -> list[Box]:
 
 def only_box(source: Exchange | bytes) -> Box:
     """The one box a call rendered, read from its exchange (or from stderr bytes alone). A frame drawn but not
-    in CMP-5's form contradicts CMP-5; two boxes for one call contradict RTE-9 (one box per accepted call),
-    and so does no box for a call answered as accepted ("each accepted thought is rendered and written to
-    stderr"), whichever render check was reading. No frame after a refusal, or on bytes alone, names no
-    record: that the call should have been accepted is another check's business."""
+    in CMP-5's form contradicts CMP-5, and so does the thought of a call answered as accepted shown in no
+    box (a log line instead: rendered and written, in another form); two boxes for one call contradict RTE-9
+    (one box per accepted call), and so does nothing written for a call answered as accepted ("each
+    accepted thought is rendered and written to stderr"), whichever render check was reading. No frame
+    after a refusal, or on bytes alone, names no record: that the call should have been accepted is
+    another check's business."""
     stderr = source if isinstance(source, bytes) else source.stderr
     found = boxes(stderr)
     text = decode(stderr)
@@ -110,6 +114,8 @@ def only_box(source: Exchange | bytes) -> Box:
     expect("CMP-5", drawn, f"stderr holds a frame, but no box in CMP-5's form: {text[:800]!r}")
     expect("RTE-9", len(found) <= 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}")
     if isinstance(source, Exchange) and _answered_status(source):
+        expect("CMP-5", bool(found) or not _shows_thought(source, text),
+               lambda: f"stderr shows the thought, but in no box of CMP-5's form: {text[:800]!r}")
         expect("RTE-9", bool(found) or not drawn,
                lambda: f"the call was answered as accepted but no box was written to stderr: {text[:800]!r}")
         if len(found) == 1:
@@ -128,6 +134,22 @@ def not_rendered(exchange: Exchange) -> bool:
     (DISABLE_THOUGHT_LOGGING), so a check whose witness is a render failure has none (RTE-9 says the box is
     missing on its own checks)."""
     return _answered_status(exchange) and not drawn(exchange.stderr)
+
+
+def _shows_thought(exchange: Exchange, text: str) -> bool:
+    """Whether a call's stderr, holding no box, still shows its thought (as sent, or escaped as JSON writes
+    it): the thought was written to stderr in another form, which departs CMP-5's box, not RTE-9's
+    "rendered and written to stderr". A thought too short not to turn up by chance counts only quoted as
+    JSON quotes it (`"t"`), or alone on a line."""
+    thought = call_arguments(exchange.request, TOOL).get("thought")
+    if not isinstance(thought, str) or not thought.strip():
+        return False
+    quoted = {json.dumps(thought, ensure_ascii=False), json.dumps(thought)}
+    if any(q in text for q in quoted) or thought.strip() in (line.strip() for line in text.splitlines()):
+        return True
+    first = thought.strip().splitlines()[0][:60]
+    return len(first) >= 8 and (first in text or any(
+        json.dumps(first, ensure_ascii=a)[1:-1] in text for a in (False, True)))
 
 
 def drawn_box(exchange: Exchange) -> Box | None:

@@ -15,6 +15,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, call_arguments
+from conformance.suite.answers import refused_as_invalid
 from conformance.suite.contradiction import Contradiction, expect_no_own_line
 from conformance.suite.jsvalues import expected_box
 from conformance.suite.render_box import only_box
@@ -73,6 +74,26 @@ def test_an_accepted_call_without_a_box_is_rte9s_a_refusal_without_one_names_not
     with pytest.raises(AssertionError) as plain:
         only_box(_exchange(SECOND, "", before=FIRST, refused=True))
     assert not isinstance(plain.value, Contradiction)
+
+
+_SINGLE_TO_DOUBLE = str.maketrans("─│┌┐├┤└┘", "═║╔╗╠╣╚╝")
+
+
+SHORT = {**SECOND, "thought": "t"}
+
+
+@pytest.mark.parametrize(("arguments", "stderr"), [
+    pytest.param(SECOND, expected_box(SECOND).translate(_SINGLE_TO_DOUBLE), id="double-line box"),
+    pytest.param(SECOND, json.dumps({"event": "thought", "thought": SECOND["thought"]}) + "\n",
+                 id="JSON log line"),
+    pytest.param(SHORT, json.dumps({"event": "thought", "thought": "t"}) + "\n", id="short thought, quoted"),
+])
+def test_a_thought_drawn_or_logged_in_another_form_is_cmp5s(arguments: dict[str, JSON], stderr: str) -> None:
+    """The call's thought was rendered and written to stderr, in no box of CMP-5's form: CMP-5 departs,
+    not RTE-9's "each accepted thought is rendered and written" (it was)."""
+    with pytest.raises(Contradiction) as raised:
+        only_box(_exchange(arguments, stderr, before=FIRST))
+    assert raised.value.record == "CMP-5"
 
 
 def test_stderr_bytes_alone_name_no_record_for_a_missing_box() -> None:
@@ -139,3 +160,20 @@ def test_a_count_that_only_grows_passes_the_same_pause() -> None:
         assert counts == [1, 2]
     finally:
         session.close()
+
+
+@pytest.mark.parametrize(("text", "invalid"), [
+    ("Error: Invalid branchId: must match [A-Za-z0-9_-]{1,64}", True),
+    (json.dumps({"error": "Invalid thought: must be a string", "status": "failed"}), True),
+    ("Invalid thoughtNumber: must be a number", True),
+    ("MCP error -32602: Input validation error: Invalid arguments for tool sequentialthinking", True),
+    ("Error: Cannot read properties of undefined (reading 'thought')", False),
+    ("Unknown tool: sequential_thinking", False),
+])
+def test_a_refusal_is_judged_by_its_words_not_its_wrapping(text: str, invalid: bool) -> None:
+    """A fork answering refusals as plain text ("Error: Invalid …") refuses as invalid all the same: a call
+    the checks needed accepted then contradicts RTE-3, as it does when the refusal is the JSON error."""
+    result: dict[str, JSON] = {"content": [{"type": "text", "text": text}], "isError": True}
+    exchange = Exchange("tools/call", _call(SECOND, 2), {"jsonrpc": "2.0", "id": 2, "result": result},
+                        b"", 0.0, 0.0)
+    assert refused_as_invalid(exchange) is invalid

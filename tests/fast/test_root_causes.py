@@ -211,3 +211,48 @@ def test_a_base_record_before_its_amendment() -> None:
     causes, explained_by = find_root_causes(_judged(tests, records), _results(tests), canonical)
     assert [c.records for c in causes] == [["R-1"]]
     assert explained_by == {"R-1/a1": "R-1"}
+
+
+def test_a_reliance_the_checks_watch_is_no_cause_where_it_held() -> None:
+    """A fork changes validation (R-1: checks of other records name it as contradicted when a call they
+    needed accepted is refused, more often than failures lean on it silently) and caps the labels (R-2).
+    The labels checks rely on R-1 but name nothing: their calls were accepted, so they failed on R-2, a
+    second cause, not under R-1."""
+    tests = [
+        _outcome("test_guards", ["R-3"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_types", ["R-4"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_numbers", ["R-5"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_labels_verbatim", ["R-2"], ["R-1"], True, "AssertionError: label 'x' not returned"),
+        _outcome("test_labels_order", ["R-2"], ["R-1"], True, "AssertionError: labels out of key order"),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-2"]
+    assert explained_by == {"R-3": "R-1", "R-4": "R-1", "R-5": "R-1"}
+
+
+def test_a_failure_leaning_on_a_named_contradictions_reader_is_another_change() -> None:
+    """The count changed (R-1): the acceptance check (R-3) finds the count fall and names R-1; R-3's plainest
+    check passes. The answer-shape check (R-4) leans on acceptance and fails on its own: another change,
+    R-4's, not joined to R-1 because R-1's check happened to evidence R-3."""
+    tests = [
+        _outcome("test_count", ["R-1"], [], True, "AssertionError: count 1000 became 1000 after a call"),
+        _outcome("test_guards", ["R-3"], [], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_accepts", ["R-3"], [], False),
+        _outcome("test_shape", ["R-4"], ["R-3"], True, "AssertionError: the answer has 7 keys, not 5"),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert sorted(c.records[0] for c in causes) == ["R-1", "R-4"]
+    assert explained_by == {"R-3": "R-1"}
+
+
+def test_a_record_named_once_and_leaned_on_once_stays_a_candidate() -> None:
+    """One render check names R-1 (no box where one was due); one check of R-2 leans on R-1 and fails
+    without naming it. One check against one is no evidence that the helpers watch R-1 on R-2's path:
+    R-2's failure stays R-1's, one cause."""
+    tests = [
+        _outcome("test_box_format", ["R-3"], ["R-1"], True).model_copy(update={"contradicted": ["R-1"]}),
+        _outcome("test_revision_is_a_label", ["R-2"], ["R-1"], True, "AssertionError: caption is Revision"),
+    ]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert explained_by == {"R-2": "R-1", "R-3": "R-1"}
