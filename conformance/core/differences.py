@@ -348,6 +348,22 @@ def _object_text(value: JSON | None) -> JSON | None:
     return parsed if isinstance(parsed, dict | list) else None
 
 
+def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDifference | None:
+    """A list that only gained or lost items at its end, said by those items (a tool a fork lists beside the
+    original's, by its name), not as two dumps of the whole list."""
+    short, long = (original, target) if len(original) < len(target) else (target, original)
+    if long[:len(short)] != short:
+        return None
+    extra = long[len(short):]
+    names = [item.get("name") for item in extra if isinstance(item, dict)]
+    items = (", ".join(f"`{brief_name}`" for brief_name in (str(n)[:80] for n in names))
+             if len(names) == len(extra) and all(isinstance(n, str) for n in names)
+             else "; ".join(_shown(item, False)[:WHOLE_CHARS] for item in extra[:3]))
+    verb = "added" if long is target else "dropped"
+    return FieldDifference(path, "", "", f"{path or 'the list'}: {len(original)} item(s) on the original, "
+                                         f"{len(target)} {{here}}: {items} {verb}")
+
+
 def json_differences(original: JSON | None, target: JSON | None, path: str = "") -> list[FieldDifference]:
     """Every leaf where the two values differ, JSON texts inside strings compared as JSON."""
     if original == target:
@@ -368,6 +384,10 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
     if isinstance(original, list) and isinstance(target, list) and len(original) == len(target):
         return [d for i, (a, b) in enumerate(zip(original, target, strict=True))
                 for d in json_differences(a, b, f"{path}[{i}]")]
+    if isinstance(original, list) and isinstance(target, list):
+        grown = _grown_list(original, target, path)
+        if grown is not None:
+            return [grown]
     inner_a, inner_b = _object_text(original), _object_text(target)
     if inner_a is not None and inner_b is not None:
         found = json_differences(inner_a, inner_b, f"{path} →" if path else "")

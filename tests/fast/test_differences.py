@@ -204,3 +204,19 @@ def test_values_under_two_hundred_characters_are_never_cut(a: str, b: str) -> No
     (said,) = json_differences({"k": a}, {"k": a + b})
     assert "…" not in said.said(), said.said()
     assert said.original == quoted(a) and said.target == quoted(a + b)
+
+
+@given(st.lists(st.text("abcdefghij", min_size=1, max_size=6), min_size=1, max_size=3, unique=True),
+       st.lists(st.text("klmnopq", min_size=1, max_size=6), min_size=1, max_size=3, unique=True))
+def test_a_list_grown_at_its_end_is_said_by_the_items_it_gained(kept: list[str], added: list[str]) -> None:
+    """A fork listing a tool beside the original's is said by that tool's name, not by two dumps of the list
+    (a 300-character description hid the one item that differed)."""
+    original = {"tools": [{"name": name, "description": "d" * 300} for name in kept]}
+    target = {"tools": [*original["tools"], *({"name": name} for name in added)]}
+    (grown,) = json_differences(original, target)
+    sentence = grown.said("here")
+    assert sentence.startswith(f"tools: {len(kept)} item(s) on the original, {len(kept) + len(added)} here:")
+    assert all(f"`{name}`" in sentence for name in added) and sentence.endswith("added")
+    assert "d" * 30 not in sentence
+    (lost,) = json_differences(target, original)
+    assert lost.said("here").endswith("dropped") and all(f"`{name}`" in lost.said() for name in added)
