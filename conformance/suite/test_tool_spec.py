@@ -124,6 +124,10 @@ def test_served_spec_matches_the_original(
 def test_one_spec_of_three_keys(server: ServerSession) -> None:
     """One tool with exactly name, description and inputSchema: a 54-line description, 9 properties, 4
     required."""
+    names = [tool.get("name") for tool in served_tools(server)]
+    assert len(names) == 1, (
+        f"tools/list serves {len(names)} tools ({', '.join(brief(name, 60) for name in names)}), where the "
+        f"original's single tool spec is {TOOL}")
     spec = served_spec(server)
     extra = [key for key in spec if key not in ("name", "description", "inputSchema")]
     assert sorted(spec) == ["description", "inputSchema", "name"], (

@@ -220,3 +220,12 @@ def test_a_list_grown_at_its_end_is_said_by_the_items_it_gained(kept: list[str],
     assert "d" * 30 not in sentence
     (lost,) = json_differences(target, original)
     assert lost.said("here").endswith("dropped") and all(f"`{name}`" in lost.said() for name in added)
+
+
+def test_a_grown_tool_list_speaks_of_the_record_about_the_list() -> None:
+    """`result.tools` gaining an item is RTE-1's difference (the one tool spec), though "tools" alone is too
+    common a word to tie a member's change (a description) to a record."""
+    (grown,) = json_differences({"tools": [{"name": "a"}]}, {"tools": [{"name": "a"}, {"name": "reset"}]})
+    sentence = "result." + grown.said()
+    assert _speaks_of(sentence, _about(["RTE-1"])) and not _speaks_of(sentence, _about(["OBJ-2"]))
+    assert not _speaks_of('result.tools[0].description: "a" on the original, "b" here', _about(["RTE-1"]))
