@@ -281,7 +281,7 @@ def _speaks_of(difference: str, about: set[str], at: str | None = None) -> bool:
     changed = " ".join(re.findall(r"\[([^\]]*)\]", values) or re.findall(r"“([^”]*)”", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
-    if re.match(r"\d+ item\(s\) on the original, ", values):  # the list itself grew: its own key, common or not
+    if re.match(r"\d+ item\(s\) on the original, ", values):  # the list itself grew: its own key counts
         return bool((words - _COMMON | {path.rsplit(".", 1)[-1].lower()}) & about)
     return bool(words - _COMMON & about)
 
