@@ -401,7 +401,8 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
     for test, frames in _candidates(cause, report):
         replayed = replays.get(frames, CAUSE_REPLAYS)
         if replayed is None:  # past the budget: a sequence an earlier cause replayed is still weighed
-            spent.append(test or "the example")
+            # Named by what it checks: a node id stays in report.json (issue 42).
+            spent.append(check_name(test) if "::" in test else (test or "the example"))
             continue
         theirs, ours = replayed
         if isinstance(theirs, str):

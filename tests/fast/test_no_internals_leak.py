@@ -119,3 +119,23 @@ def test_a_flaky_examples_message_says_what_it_failed_with_and_nothing_of_hypoth
     said = raised_message(caught.value, caught.exconly())
     assert said.startswith("unreliable:") and "count 2 became 3" in said, said
     assert not LEAKS.search(said), said
+
+
+def test_a_cause_past_the_replay_budget_names_its_checks_not_their_node_ids(report: Report) -> None:
+    """nalyk-ts (issue 42): CMP-2's "not replayed, the report's replay budget spent on earlier causes: …"
+    listed `conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:…]` in report.md."""
+    from conformance.gate.evidence import MAX_REPLAYS, _evidenced, _opening_frames, _Replays
+    from conformance.targets.specs import resolve_target
+
+    nodeid = "conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:node x.js]"
+    cause = report.root_causes[0].model_copy(update={"test": nodeid, "example": ["{}"]})
+    replays = _Replays(resolve_target("reference"), resolve_target("reference"), 1.0)
+    replays.spent = MAX_REPLAYS  # the budget went to earlier causes; nothing here starts a process
+    replays.done[tuple(_opening_frames())] = ("the original ended", "the original ended")
+    evidenced = _evidenced(cause, report, replays)
+    assert evidenced.evidence is not None and "served spec matches the original" in evidenced.evidence.why
+    shown = report.model_copy(update={"root_causes": [evidenced, *report.root_causes[1:]]})
+    for name, text in {"terminal": "\n".join(summary_lines(shown)), "report.md": render_markdown(shown),
+                       "report.html": render_html(shown)}.items():
+        found = sorted({m.group() for m in LEAKS.finditer(text)})
+        assert not found, f"{name} shows {found}"
