@@ -188,6 +188,18 @@ def _which(index: int, answers: list[_Answer]) -> str:
     return f"on the example's {method} (request {index})"
 
 
+def _cheap_compared(original: list[_Answer], target: list[_Answer], about: set[str]) -> tuple[int, list[str]] | None:
+    """`_compared` on the requests every fresh process answers alike (initialize, tools/list) only: a record
+    past the budget is shown a spec difference that speaks of its words, never a call's difference that its
+    own example may not share (an answer's added key the opening calls show)."""
+    for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
+        if a.method in ("initialize", "tools/list"):
+            found = _compared([a], [b], about)
+            if found is not None:
+                return index, found[1]
+    return None
+
+
 def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:
     """The cause's own example, then its records' and the records it explains, then the fixed opening calls
     (`_opening_frames`): a change the search reached only through the shared process's state is still
@@ -238,12 +250,15 @@ size."""
 
 
 def _opening_frames() -> list[str]:
-    """The probe call, then `_OPENING`, each a tools/call of its own."""
+    """The probe call, then `_OPENING`, each a tools/call of its own, then a tools/list last: a changed tool
+    spec (its description, its schema) shows on any fresh process, so it is always replayed (issue 42),
+    after the calls so that a call's difference is still the one a cause about calls finds first."""
     compact = (",", ":")
     return [*_probe_frames(), *(
         json.dumps({"jsonrpc": "2.0", "id": index, "method": "tools/call",
                     "params": {"name": TOOL, "arguments": arguments}}, separators=compact)
-        for index, arguments in enumerate(_OPENING, start=2))]
+        for index, arguments in enumerate(_OPENING, start=2)),
+        json.dumps({"jsonrpc": "2.0", "id": len(_OPENING) + 2, "method": "tools/list"}, separators=compact)]
 
 
 _TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
@@ -312,12 +327,15 @@ class _Replays:
         self.spent = 0
 
     def get(self, frames: Sequence[str], limit: int = MAX_REPLAYS) -> _Replayed | None:
-        """Both sides' answers to `frames`, replayed unless already; None when the budget is spent."""
+        """Both sides' answers to `frames`, replayed unless already; None when the budget is spent. The
+        fixed opening calls (initialize, the calls, tools/list: one cheap sequence) are outside the budget:
+        they are always replayed, once per report (issue 42)."""
         key = tuple(frames)
         if key not in self.done:
-            if self.spent >= min(limit, MAX_REPLAYS):
+            opening = list(frames) == _opening_frames()
+            if not opening and self.spent >= min(limit, MAX_REPLAYS):
                 return None
-            self.spent += 1
+            self.spent += 0 if opening else 1
             self.done[key] = _replay_both(self.original, self.target, frames, self.timeout)
         return self.done[key]
 
@@ -526,6 +544,13 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     if replayed is None:
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
                  "and they went to the root causes and earlier departures")
+        again = replays.get(_opening_frames())  # cheap, outside the budget: a changed tool spec shows there
+        if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
+            found = _cheap_compared(again[0], again[1], _about([rv.id]))
+            if found is not None:
+                pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
+                return pair.model_copy(update={"example": _opening_frames(),
+                                               "why": f"{spent}; {OPENING_SOURCE} reproduce it"})
         return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent,
                         example=frames)
     theirs, ours = replayed
