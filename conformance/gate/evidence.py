@@ -188,7 +188,9 @@ def _which(index: int, answers: list[_Answer]) -> str:
     return f"on the example's {method} (request {index})"
 
 
-def _cheap_compared(original: list[_Answer], target: list[_Answer], about: set[str]) -> tuple[int, list[str]] | None:
+def _cheap_compared(
+    original: list[_Answer], target: list[_Answer], about: set[str]
+) -> tuple[int, list[str]] | None:
     """`_compared` on the requests every fresh process answers alike (initialize, tools/list) only: a record
     past the budget is shown a spec difference that speaks of its words, never a call's difference that its
     own example may not share (an answer's added key the opening calls show)."""

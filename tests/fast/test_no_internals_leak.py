@@ -123,7 +123,8 @@ def test_a_flaky_examples_message_says_what_it_failed_with_and_nothing_of_hypoth
 
 def test_a_cause_past_the_replay_budget_names_its_checks_not_their_node_ids(report: Report) -> None:
     """nalyk-ts (issue 42): CMP-2's "not replayed, the report's replay budget spent on earlier causes: …"
-    listed `conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:…]` in report.md."""
+    listed `conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:…]` in
+    report.md."""
     from conformance.gate.evidence import MAX_REPLAYS, _evidenced, _opening_frames, _Replays
     from conformance.targets.specs import resolve_target
 
@@ -139,3 +140,42 @@ def test_a_cause_past_the_replay_budget_names_its_checks_not_their_node_ids(repo
                        "report.html": render_html(shown)}.items():
         found = sorted({m.group() for m in LEAKS.finditer(text)})
         assert not found, f"{name} shows {found}"
+
+
+NALYK = [  # real checks' messages from the nalyk-ts run (issue 42's audit, report.json, seed 1)
+    ("OBJ-4", "conformance/suite/test_store.py::test_status_object_shape[cmd:node index.js]",
+     "['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength', "
+     "'currentSequenceId', ...]"),
+    ("OBJ-5/c1", "conformance/suite/test_tool_spec.py::test_description_is_not_uniformly_second_person"
+     "[cmd:node index.js]", "69"),
+    ("OBJ-8", "conformance/suite/test_validation.py::test_error_object_shape[cmd:node index.js]",
+     "{'error': 'Invalid thought: must be a non-empty string', 'status': 'failed', "
+     "'timestamp': '2026-12-05T18:06:31.904Z'}"),
+]
+
+
+def test_the_gate_and_records_tables_say_no_repr_or_bare_number() -> None:
+    """nalyk-ts: the gate table's reason read “69” (OBJ-5/c1) and Python reprs (OBJ-4, OBJ-8): each row that
+    repeats its check's message says the record's line instead, as the terminal does."""
+    target = TargetIdentity(spec="cmd:node index.js", kind="cmd", command=["node", "index.js"])
+    tests = [TestOutcome(nodeid=nodeid, records=[record], contradicted=[], status="failed", examples=1,
+                         message=message) for record, nodeid, message in NALYK]
+    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    report = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1",
+    )
+    markdown = render_markdown(report)
+    rows = [line for line in markdown.splitlines()
+            if any(line.startswith(f"| {record.replace('-', chr(92) + '-')} |") or
+                   line.startswith(f"| **{record.replace('-', chr(92) + '-')}**") for record, _, _ in NALYK)]
+    assert len(rows) == 2 * len(NALYK), rows  # the gate's row and the records table's, for each
+    for row in rows:
+        reason = row.rstrip(" |").rsplit(" | ", 1)[-1].replace("\\", "")
+        assert not unspoken(reason), (unspoken(reason), row)
+    html = render_html(report)
+    for _, _, message in NALYK:
+        assert f"<td>{message}</td>" not in html.replace("&#x27;", "'").replace("&#39;", "'"), message

@@ -109,8 +109,8 @@ def html(totals: Totals) -> list[Content]:
     return [
         tag("p", tag("strong", totals.checked), ". ", _sentence(totals.departures), ".", class_="lead"),
         table(["verdict", "records"], [
-            [verdict(v) if totals.label(v) == v else f"{VERDICT_MARK[v]} {totals.label(v)}", s.counts.get(v, 0)]
-            for v in VERDICTS]),
+            [verdict(v) if totals.label(v) == v else f"{VERDICT_MARK[v]} {totals.label(v)}",
+             s.counts.get(v, 0)] for v in VERDICTS]),
         _verdict_figure(s.counts, totals.label),
         *([tag("p", _sentence(totals.looks), ".")] if totals.looks else []),
         tag("h3", EVIDENCE_HEADING),
