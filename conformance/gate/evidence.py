@@ -136,12 +136,16 @@ def _replay(
 
 
 def _compared(
-    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False
+    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False,
+    spec_by_field: bool = False,
 ) -> tuple[int, list[str]] | None:
     """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
     in every replay's initialize) is not this cause's evidence. With `fall_back` (a record's own sequence),
-    when none speaks of it, its last request that differs: still its own example's difference."""
+    when none speaks of it, its last request that differs: still its own example's difference. With
+    `spec_by_field` (the fixed opening calls' tools/list), a tools/list difference speaks of the records only
+    by its field (description, inputSchema, a property): a re-worded description shares words with many
+    statements ("thinking", "sessions") and is no evidence of a record about the store."""
     last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
@@ -153,7 +157,8 @@ def _compared(
             differences.append(FieldDifference(
                 "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
                 f"{b.own or 'none'} here"))
-        found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
+        by_field = spec_by_field and a.method == "tools/list"
+        found = [d.said() for d in differences if _speaks_of(d.path if by_field else d.said(), about, d.path)]
         if found:
             return index, found
         if differences and a.method not in (WHOLE_STDERR, LIFE):
@@ -196,7 +201,7 @@ def _cheap_compared(
     own example may not share (an answer's added key the opening calls show)."""
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         if a.method in ("initialize", "tools/list"):
-            found = _compared([a], [b], about)
+            found = _compared([a], [b], about, spec_by_field=True)
             if found is not None:
                 return index, found[1]
     return None
@@ -431,7 +436,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         if isinstance(ours, str):
             tried.append(f"this server broke off ({ours})")
             continue
-        found = _compared(theirs, ours, about)
+        found = _compared(theirs, ours, about, spec_by_field=test == OPENING_SOURCE)
         if found is None:
             tried.append(f"{len(frames)} frames from {check_name(test) if test else 'the example'}: no "
                          "difference of this cause's")
@@ -570,7 +575,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         opening = _opening_frames()
         again = replays.get(opening) if frames != opening else None
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
-            found = _compared(again[0], again[1], about)
+            found = _compared(again[0], again[1], about, spec_by_field=True)
             if found is not None:
                 pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"

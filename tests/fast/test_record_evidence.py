@@ -171,3 +171,15 @@ def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_bu
     assert "needs state" not in evidence.why
     by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
     assert by_id["OBJ-5"].reproduced and "tools/list" in by_id["OBJ-5"].at, by_id["OBJ-5"]
+
+
+def test_a_description_sharing_words_with_a_store_record_is_not_its_evidence() -> None:
+    """nalyk-ts: with the tools/list among the opening calls, OBJ-2 (the append-only history) was shown
+    "reproduced at tools/list": the added description line ("save and load thinking sequences across
+    sessions") shares words with its statement. A spec difference speaks of a record only by its field."""
+    report = _report(extra=0)
+    out = with_evidence(report, _described(0, "cmd:fork", "- PERSISTENT SEQUENCES: Save and load thinking "
+                                           "sequences across sessions, appended to one process-wide array"),
+                        _counting(0, "npm:0.6.2"), timeout=20)
+    evidence = out.root_causes[0].evidence
+    assert evidence is not None and not evidence.reproduced, evidence
