@@ -143,9 +143,10 @@ def _compared(
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
     in every replay's initialize) is not this cause's evidence. With `fall_back` (a record's own sequence),
     when none speaks of it, its last request that differs: still its own example's difference. With
-    `spec_by_field` (the fixed opening calls' tools/list), a tools/list difference speaks of the records only
-    by its field (description, inputSchema, a property): a re-worded description shares words with many
-    statements ("thinking", "sessions") and is no evidence of a record about the store."""
+    `spec_by_field` (the fixed opening calls' tools/list), a tools/list difference speaks only of records
+    about the tool spec (`_SPEC_WORDS`), and only by its field (description, inputSchema, a property): a
+    re-worded description shares words with many statements ("thinking", "sessions", "thoughtNumber") and is
+    no evidence of a record about the store or the status object."""
     last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
@@ -157,8 +158,11 @@ def _compared(
             differences.append(FieldDifference(
                 "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
                 f"{b.own or 'none'} here"))
-        by_field = spec_by_field and a.method == "tools/list"
-        found = [d.said() for d in differences if _speaks_of(d.path if by_field else d.said(), about, d.path)]
+        if spec_by_field and a.method == "tools/list":
+            found = [d.said() for d in differences
+                     if about & _SPEC_WORDS and _speaks_of(d.path, about, d.path)]
+        else:
+            found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
         if found:
             return index, found
         if differences and a.method not in (WHOLE_STDERR, LIFE):
@@ -191,6 +195,10 @@ def _which(index: int, answers: list[_Answer]) -> str:
     if method == "tools/call":
         return f"on the example's tools/call {calls}"
     return f"on the example's {method} (request {index})"
+
+
+_SPEC_WORDS: Final = frozenset({"description", "inputschema", "schema"})
+"""Words of a record about the tool spec itself (its description, its input schema)."""
 
 
 def _cheap_compared(

@@ -183,3 +183,23 @@ def test_a_description_sharing_words_with_a_store_record_is_not_its_evidence() -
                         _counting(0, "npm:0.6.2"), timeout=20)
     evidence = out.root_causes[0].evidence
     assert evidence is not None and not evidence.reproduced, evidence
+
+
+def test_a_re_worded_property_description_is_no_evidence_of_the_status_object() -> None:
+    """nalyk-ts: OBJ-4 (the status object's five fields, thoughtNumber among them) was shown "reproduced at
+    tools/list" by a difference at `inputSchema.properties.thoughtNumber`. Only a record about the tool spec
+    (its description, its schema: OBJ-7 here) takes a tools/list difference from the opening calls."""
+    base = _report(extra=0)
+    sequences = {"OBJ-4": _frames(5), "OBJ-7": _frames(6)}
+    records = [rv.model_copy(update={
+        "verdict": "deviates", "reason": "differs", "explained_by": None,
+        "counterexample": ReplayableCounterexample(test="test_x", falsifying="", exchange=[],
+                                                   replay=sequences[rv.id])})
+        if rv.id in sequences else rv for rv in base.records]
+    report = base.model_copy(update={"records": records, "root_causes": []})
+    argv = command("counting", "0", "", "thoughtNumber")
+    fork = Target("cmd:fork", tuple(argv), TargetIdentity(spec="cmd:fork", kind="cmd", command=argv))
+    out = with_evidence(report, fork, _counting(0, "npm:0.6.2"), timeout=20)
+    by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
+    assert not by_id["OBJ-4"].reproduced, by_id["OBJ-4"]
+    assert by_id["OBJ-7"].reproduced and "tools/list" in by_id["OBJ-7"].at, by_id["OBJ-7"]
