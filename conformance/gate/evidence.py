@@ -202,13 +202,15 @@ _SPEC_WORDS: Final = frozenset({"description", "inputschema", "schema"})
 
 
 def _cheap_compared(
-    original: list[_Answer], target: list[_Answer], about: set[str]
+    original: list[_Answer], target: list[_Answer], about: set[str], own: Sequence[str]
 ) -> tuple[int, list[str]] | None:
-    """`_compared` on the requests every fresh process answers alike (initialize, tools/list) only: a record
-    past the budget is shown a spec difference that speaks of its words, never a call's difference that its
-    own example may not share (an answer's added key the opening calls show)."""
+    """`_compared` on the requests every fresh process answers alike (initialize, tools/list) that the
+    record's own example (`own`, its frames) sends too: a record past the budget is shown the same call's
+    difference on a fresh process, never a call its example does not make (CLM-5's answer fields are no
+    tools/list) nor a tools/call's difference its own example may not share."""
+    methods = {str(f.get("method")) for f in map(_frame, own) if f is not None}
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        if a.method in ("initialize", "tools/list"):
+        if a.method in ("initialize", "tools/list") and a.method in methods:
             found = _compared([a], [b], about, spec_by_field=True)
             if found is not None:
                 return index, found[1]
@@ -561,7 +563,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                  "and they went to the root causes and earlier departures")
         again = replays.get(_opening_frames())  # cheap, outside the budget: a changed tool spec shows there
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
-            found = _cheap_compared(again[0], again[1], _about([rv.id]))
+            found = _cheap_compared(again[0], again[1], _about([rv.id]), frames)
             if found is not None:
                 pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
                 return pair.model_copy(update={"example": _opening_frames(),

@@ -155,10 +155,14 @@ def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_bu
     fresh tools/list shows the re-worded description. The fixed opening calls end with a tools/list and are
     replayed even past the budget: the cause is reproduced there, and so is a record past the budget."""
     report = _report(extra=MAX_REPLAYS + 2)
+    listed = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/list"})
+    # CMP-2's and OBJ-5's examples list the tools; CLM-5's (a claim whose words name the description) only
+    # calls the tool, so a tools/list difference is not its own.
+    own = {"CMP-2": [*_frames(40), listed], "OBJ-5": [*_frames(40), listed], "CLM-5": _frames(42)}
     records = [rv.model_copy(update={"verdict": "deviates", "reason": "the description differs",
                                      "counterexample": ReplayableCounterexample(
-                                         test="test_spec", falsifying="", exchange=[], replay=_frames(40))})
-               if rv.id in ("CMP-2", "OBJ-5") else rv for rv in report.records]
+                                         test="test_spec", falsifying="", exchange=[], replay=own[rv.id])})
+               if rv.id in own else rv for rv in report.records]
     # CMP-2 last: its own example comes after the budget went to the others.
     cause = RootCause(id="rc-2", records=["CMP-2"], summary="CMP-2 departs", example=_frames(41),
                       test="conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[x]")
@@ -171,6 +175,7 @@ def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_bu
     assert "needs state" not in evidence.why
     by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
     assert by_id["OBJ-5"].reproduced and "tools/list" in by_id["OBJ-5"].at, by_id["OBJ-5"]
+    assert not by_id["CLM-5"].reproduced and by_id["CLM-5"].not_replayed, by_id["CLM-5"]
 
 
 def test_a_description_sharing_words_with_a_store_record_is_not_its_evidence() -> None:
