@@ -179,3 +179,18 @@ def test_the_gate_and_records_tables_say_no_repr_or_bare_number() -> None:
     html = render_html(report)
     for _, _, message in NALYK:
         assert f"<td>{message}</td>" not in html.replace("&#x27;", "'").replace("&#39;", "'"), message
+
+
+def test_a_list_of_names_inside_a_sentence_is_said_as_the_names() -> None:
+    """nalyk-ts's BAP-2 (report.json, seed 1): the terminal and report.md showed the Python list reprs."""
+    from conformance.core.failure_text import spoken
+
+    message = ("a call with nextThoughtNeeded false answered the fields ['thoughtNumber', 'totalThoughts', "
+               "'nextThoughtNeeded', 'branches', 'thoughtHistoryLength', 'currentSequenceId', "
+               "'persistenceEnabled', 'memoryStatus', 'verificationWorkflow'], not ['thoughtNumber', "
+               "'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']")
+    said = spoken(message, "conformance/suite/test_x.py::test_bap_2[cmd:node index.js]", 400)
+    assert "['" not in said and "']" not in said, said
+    assert said.startswith("a call with nextThoughtNeeded false answered the fields thoughtNumber, "), said
+    assert said.endswith("verificationWorkflow, not thoughtNumber, totalThoughts, nextThoughtNeeded, "
+                         "branches, thoughtHistoryLength"), said
