@@ -200,11 +200,24 @@ def _answers_said(text: str) -> str:
     return "".join(out) + text[at:]
 
 
+_STRING: Final = r"'(?:[^'\\\n]|\\.)*'"
+_LIST_REPR: Final = re.compile(rf"(?<=[A-Za-z:] )\[({_STRING}(?:, {_STRING})*)(, \.\.\.)?\]")
+
+
+def _lists_said(text: str) -> str:
+    """A Python list of names inside a sentence (“an answer's fields are ['thoughtNumber', …]”) said as the
+    names, comma-separated; a list that is the whole message stays, for `unspoken` to catch."""
+    def names(found: re.Match[str]) -> str:
+        said = ", ".join(s[1:-1] for s in re.findall(_STRING, found.group(1)))
+        return said + (", …" if found.group(2) else "")
+    return _LIST_REPR.sub(names, text)
+
+
 def spoken(message: str, nodeid: str, limit: int = 240) -> str:
     """A failure on one line in words a person can act on: its own when they are such (a JSON-RPC response
     in it said as a refusal's words, an escaped line break as ⏎), else what its check checks and that it
     fails here, with the value it quoted."""
-    said = one_line(_answers_said(readable(message)).replace("\\n", " ⏎ "), limit)
+    said = one_line(_lists_said(_answers_said(readable(message))).replace("\\n", " ⏎ "), limit)
     if not unspoken(said):
         return said
     value = one_line(readable(message), 120)

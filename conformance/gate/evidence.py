@@ -144,12 +144,17 @@ def _replay(
 
 
 def _compared(
-    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False
+    original: list[_Answer], target: list[_Answer], about: set[str], fall_back: bool = False,
+    spec_by_field: bool = False,
 ) -> tuple[int, list[str]] | None:
     """The first request whose answers differ (1-based) in a way `about` (the cause's records' words) speaks
     of, and what differs there; None when none does. Another cause's difference (a changed serverInfo shows
     in every replay's initialize) is not this cause's evidence. With `fall_back` (a record's own sequence),
-    when none speaks of it, its last request that differs: still its own example's difference."""
+    when none speaks of it, its last request that differs: still its own example's difference. With
+    `spec_by_field` (the fixed opening calls' tools/list), a tools/list difference speaks only of records
+    about the tool spec (`_SPEC_WORDS`), and only by its field (description, inputSchema, a property): a
+    re-worded description shares words with many statements ("thinking", "sessions", "thoughtNumber") and is
+    no evidence of a record about the store or the status object."""
     last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
@@ -161,7 +166,11 @@ def _compared(
             differences.append(FieldDifference(
                 "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
                 f"{b.own or 'none'} here"))
-        found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
+        if spec_by_field and a.method == "tools/list":
+            found = [d.said() for d in differences
+                     if about & _SPEC_WORDS and _speaks_of(d.path, about, d.path)]
+        else:
+            found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
         if found:
             return index, found
         if differences and a.method not in (WHOLE_STDERR, LIFE):
@@ -194,6 +203,26 @@ def _which(index: int, answers: list[_Answer]) -> str:
     if method == "tools/call":
         return f"on the example's tools/call {calls}"
     return f"on the example's {method} (request {index})"
+
+
+_SPEC_WORDS: Final = frozenset({"description", "inputschema", "schema"})
+"""Words of a record about the tool spec itself (its description, its input schema)."""
+
+
+def _cheap_compared(
+    original: list[_Answer], target: list[_Answer], about: set[str], own: Sequence[str]
+) -> tuple[int, list[str]] | None:
+    """`_compared` on the requests every fresh process answers alike (initialize, tools/list) that the
+    record's own example (`own`, its frames) sends too: a record past the budget is shown the same call's
+    difference on a fresh process, never a call its example does not make (CLM-5's answer fields are no
+    tools/list) nor a tools/call's difference its own example may not share."""
+    methods = {str(f.get("method")) for f in map(_frame, own) if f is not None}
+    for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
+        if a.method in ("initialize", "tools/list") and a.method in methods:
+            found = _compared([a], [b], about, spec_by_field=True)
+            if found is not None:
+                return index, found[1]
+    return None
 
 
 def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]:
@@ -246,12 +275,15 @@ size."""
 
 
 def _opening_frames() -> list[str]:
-    """The probe call, then `_OPENING`, each a tools/call of its own."""
+    """The probe call, then `_OPENING`, each a tools/call of its own, then a tools/list last: a changed tool
+    spec (its description, its schema) shows on any fresh process, so it is always replayed (issue 42),
+    after the calls so that a call's difference is still the one a cause about calls finds first."""
     compact = (",", ":")
     return [*_probe_frames(), *(
         json.dumps({"jsonrpc": "2.0", "id": index, "method": "tools/call",
                     "params": {"name": TOOL, "arguments": arguments}}, separators=compact)
-        for index, arguments in enumerate(_OPENING, start=2))]
+        for index, arguments in enumerate(_OPENING, start=2)),
+        json.dumps({"jsonrpc": "2.0", "id": len(_OPENING) + 2, "method": "tools/list"}, separators=compact)]
 
 
 _TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
@@ -351,12 +383,15 @@ class _Replays:
         return max(0, min(limit, MAX_REPLAYS) - self.spent)
 
     def get(self, frames: Sequence[str], limit: int = MAX_REPLAYS) -> _Replayed | None:
-        """Both sides' answers to `frames`, replayed unless already; None when the budget is spent."""
+        """Both sides' answers to `frames`, replayed unless already; None when the budget is spent. The
+        fixed opening calls (initialize, the calls, tools/list: one cheap sequence) are outside the budget:
+        they are always replayed, once per report (issue 42)."""
         key = tuple(frames)
         if key not in self.done:
-            if self.spent >= min(limit, MAX_REPLAYS):
+            opening = list(frames) == _opening_frames()
+            if not opening and self.spent >= min(limit, MAX_REPLAYS):
                 return None
-            self.spent += 1
+            self.spent += 0 if opening else 1
             ahead = self._ahead.pop(key, None)
             self.done[key] = (ahead.result() if ahead is not None
                               else _replay_both(self.original, self.target, frames, self.timeout))
@@ -446,7 +481,8 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
     for test, frames in _candidates(cause, report):
         replayed = replays.get(frames, CAUSE_REPLAYS)
         if replayed is None:  # past the budget: a sequence an earlier cause replayed is still weighed
-            spent.append(test or "the example")
+            # Named by what it checks: a node id stays in report.json (issue 42).
+            spent.append(check_name(test) if "::" in test else (test or "the example"))
             continue
         theirs, ours = replayed
         if isinstance(theirs, str):
@@ -455,7 +491,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         if isinstance(ours, str):
             tried.append(f"this server broke off ({ours})")
             continue
-        found = _compared(theirs, ours, about)
+        found = _compared(theirs, ours, about, spec_by_field=test == OPENING_SOURCE)
         if found is None:
             tried.append(f"{len(frames)} frames from {check_name(test) if test else 'the example'}: no "
                          "difference of this cause's")
@@ -583,6 +619,13 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     if replayed is None:
         spent = (f"its own sequence was not replayed: the report replays at most {MAX_REPLAYS} sequences "
                  "and they went to the root causes and earlier departures")
+        again = replays.get(_opening_frames())  # cheap, outside the budget: a changed tool spec shows there
+        if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
+            found = _cheap_compared(again[0], again[1], _about([rv.id]), frames)
+            if found is not None:
+                pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
+                return pair.model_copy(update={"example": _opening_frames(),
+                                               "why": f"{spent}; {OPENING_SOURCE} reproduce it"})
         return Evidence(reproduced=False, original_spec=replays.original.spec, not_replayed=spent, why=spent,
                         example=frames)
     theirs, ours = replayed
@@ -600,7 +643,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         opening = _opening_frames()
         again = replays.get(opening) if frames != opening else None
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
-            found = _compared(again[0], again[1], about)
+            found = _compared(again[0], again[1], about, spec_by_field=True)
             if found is not None:
                 pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"

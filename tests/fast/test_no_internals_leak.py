@@ -119,3 +119,78 @@ def test_a_flaky_examples_message_says_what_it_failed_with_and_nothing_of_hypoth
     said = raised_message(caught.value, caught.exconly())
     assert said.startswith("unreliable:") and "count 2 became 3" in said, said
     assert not LEAKS.search(said), said
+
+
+def test_a_cause_past_the_replay_budget_names_its_checks_not_their_node_ids(report: Report) -> None:
+    """nalyk-ts (issue 42): CMP-2's "not replayed, the report's replay budget spent on earlier causes: …"
+    listed `conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:…]` in
+    report.md."""
+    from conformance.gate.evidence import MAX_REPLAYS, _evidenced, _opening_frames, _Replays
+    from conformance.targets.specs import resolve_target
+
+    nodeid = "conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[cmd:node x.js]"
+    cause = report.root_causes[0].model_copy(update={"test": nodeid, "example": ["{}"]})
+    replays = _Replays(resolve_target("reference"), resolve_target("reference"), 1.0)
+    replays.spent = MAX_REPLAYS  # the budget went to earlier causes; nothing here starts a process
+    replays.done[tuple(_opening_frames())] = ("the original ended", "the original ended")
+    evidenced = _evidenced(cause, report, replays)
+    assert evidenced.evidence is not None and "served spec matches the original" in evidenced.evidence.why
+    shown = report.model_copy(update={"root_causes": [evidenced, *report.root_causes[1:]]})
+    for name, text in {"terminal": "\n".join(summary_lines(shown)), "report.md": render_markdown(shown),
+                       "report.html": render_html(shown)}.items():
+        found = sorted({m.group() for m in LEAKS.finditer(text)})
+        assert not found, f"{name} shows {found}"
+
+
+NALYK = [  # real checks' messages from the nalyk-ts run (issue 42's audit, report.json, seed 1)
+    ("OBJ-4", "conformance/suite/test_store.py::test_status_object_shape[cmd:node index.js]",
+     "['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength', "
+     "'currentSequenceId', ...]"),
+    ("OBJ-5/c1", "conformance/suite/test_tool_spec.py::test_description_is_not_uniformly_second_person"
+     "[cmd:node index.js]", "69"),
+    ("OBJ-8", "conformance/suite/test_validation.py::test_error_object_shape[cmd:node index.js]",
+     "{'error': 'Invalid thought: must be a non-empty string', 'status': 'failed', "
+     "'timestamp': '2026-12-05T18:06:31.904Z'}"),
+]
+
+
+def test_the_gate_and_records_tables_say_no_repr_or_bare_number() -> None:
+    """nalyk-ts: the gate table's reason read “69” (OBJ-5/c1) and Python reprs (OBJ-4, OBJ-8): each row that
+    repeats its check's message says the record's line instead, as the terminal does."""
+    target = TargetIdentity(spec="cmd:node index.js", kind="cmd", command=["node", "index.js"])
+    tests = [TestOutcome(nodeid=nodeid, records=[record], contradicted=[], status="failed", examples=1,
+                         message=message) for record, nodeid, message in NALYK]
+    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    report = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1",
+    )
+    markdown = render_markdown(report)
+    rows = [line for line in markdown.splitlines()
+            if any(line.startswith(f"| {record.replace('-', chr(92) + '-')} |") or
+                   line.startswith(f"| **{record.replace('-', chr(92) + '-')}**") for record, _, _ in NALYK)]
+    assert len(rows) == 2 * len(NALYK), rows  # the gate's row and the records table's, for each
+    for row in rows:
+        reason = row.rstrip(" |").rsplit(" | ", 1)[-1].replace("\\", "")
+        assert not unspoken(reason), (unspoken(reason), row)
+    html = render_html(report)
+    for _, _, message in NALYK:
+        assert f"<td>{message}</td>" not in html.replace("&#x27;", "'").replace("&#39;", "'"), message
+
+
+def test_a_list_of_names_inside_a_sentence_is_said_as_the_names() -> None:
+    """nalyk-ts's BAP-2 (report.json, seed 1): the terminal and report.md showed the Python list reprs."""
+    from conformance.core.failure_text import spoken
+
+    message = ("a call with nextThoughtNeeded false answered the fields ['thoughtNumber', 'totalThoughts', "
+               "'nextThoughtNeeded', 'branches', 'thoughtHistoryLength', 'currentSequenceId', "
+               "'persistenceEnabled', 'memoryStatus', 'verificationWorkflow'], not ['thoughtNumber', "
+               "'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']")
+    said = spoken(message, "conformance/suite/test_x.py::test_bap_2[cmd:node index.js]", 400)
+    assert "['" not in said and "']" not in said, said
+    assert said.startswith("a call with nextThoughtNeeded false answered the fields thoughtNumber, "), said
+    assert said.endswith("verificationWorkflow, not thoughtNumber, totalThoughts, nextThoughtNeeded, "
+                         "branches, thoughtHistoryLength"), said

@@ -118,7 +118,9 @@ def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other
     report = _report(extra=MAX_REPLAYS + 2)
     before = process.processes_started()
     out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
-    assert process.processes_started() - before == 2 * MAX_REPLAYS
+    # The budget's sequences, and the fixed opening calls, which are outside it (cheap, always replayed):
+    # their tools/list shows no difference here, and their calls' differences are no other record's evidence.
+    assert process.processes_started() - before == 2 * MAX_REPLAYS + 2
     evidence = [rv.evidence for rv in out.records if rv.verdict == "deviates" and rv.id != "CMP-1"]
     left = [e for e in evidence if e is not None and e.not_replayed]
     # Each replayed one is judged by its own record's words: reproduced, or said to show none of its own.
@@ -172,3 +174,68 @@ def test_replays_ahead_change_nothing_but_when_they_run(monkeypatch: pytest.Monk
     assert process.processes_started() - before == started_ahead
     assert ahead.root_causes == when_asked.root_causes
     assert [rv.evidence for rv in ahead.records] == [rv.evidence for rv in when_asked.records]
+
+
+def _described(offset: int, spec: str, added: str) -> Target:
+    argv = command("counting", str(offset), added)
+    return Target(spec, tuple(argv), TargetIdentity(spec=spec, kind="cmd", command=argv))
+
+
+def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_budget() -> None:
+    """nalyk-ts (issue 42): CMP-2 said "not replayed … it needs state the shared process built up" though a
+    fresh tools/list shows the re-worded description. The fixed opening calls end with a tools/list and are
+    replayed even past the budget: the cause is reproduced there, and so is a record past the budget."""
+    report = _report(extra=MAX_REPLAYS + 2)
+    listed = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/list"})
+    # CMP-2's and OBJ-5's examples list the tools; CLM-5's (a claim whose words name the description) only
+    # calls the tool, so a tools/list difference is not its own.
+    own = {"CMP-2": [*_frames(40), listed], "OBJ-5": [*_frames(40), listed], "CLM-5": _frames(42)}
+    records = [rv.model_copy(update={"verdict": "deviates", "reason": "the description differs",
+                                     "counterexample": ReplayableCounterexample(
+                                         test="test_spec", falsifying="", exchange=[], replay=own[rv.id])})
+               if rv.id in own else rv for rv in report.records]
+    # CMP-2 last: its own example comes after the budget went to the others.
+    cause = RootCause(id="rc-2", records=["CMP-2"], summary="CMP-2 departs", example=_frames(41),
+                      test="conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original[x]")
+    report = report.model_copy(update={"records": records, "root_causes": [*report.root_causes, cause]})
+    out = with_evidence(report, _described(0, "cmd:fork", "- PERSISTENT SEQUENCES: saved"),
+                        _counting(0, "npm:0.6.2"), timeout=20)
+    evidence = out.root_causes[-1].evidence
+    assert evidence is not None and evidence.reproduced, evidence
+    assert "tools/list" in evidence.at and "PERSISTENT SEQUENCES" in " ".join(evidence.differences)
+    assert "needs state" not in evidence.why
+    by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
+    assert by_id["OBJ-5"].reproduced and "tools/list" in by_id["OBJ-5"].at, by_id["OBJ-5"]
+    assert not by_id["CLM-5"].reproduced and by_id["CLM-5"].not_replayed, by_id["CLM-5"]
+
+
+def test_a_description_sharing_words_with_a_store_record_is_not_its_evidence() -> None:
+    """nalyk-ts: with the tools/list among the opening calls, OBJ-2 (the append-only history) was shown
+    "reproduced at tools/list": the added description line ("save and load thinking sequences across
+    sessions") shares words with its statement. A spec difference speaks of a record only by its field."""
+    report = _report(extra=0)
+    out = with_evidence(report, _described(0, "cmd:fork", "- PERSISTENT SEQUENCES: Save and load thinking "
+                                           "sequences across sessions, appended to one process-wide array"),
+                        _counting(0, "npm:0.6.2"), timeout=20)
+    evidence = out.root_causes[0].evidence
+    assert evidence is not None and not evidence.reproduced, evidence
+
+
+def test_a_re_worded_property_description_is_no_evidence_of_the_status_object() -> None:
+    """nalyk-ts: OBJ-4 (the status object's five fields, thoughtNumber among them) was shown "reproduced at
+    tools/list" by a difference at `inputSchema.properties.thoughtNumber`. Only a record about the tool spec
+    (its description, its schema: OBJ-7 here) takes a tools/list difference from the opening calls."""
+    base = _report(extra=0)
+    sequences = {"OBJ-4": _frames(5), "OBJ-7": _frames(6)}
+    records = [rv.model_copy(update={
+        "verdict": "deviates", "reason": "differs", "explained_by": None,
+        "counterexample": ReplayableCounterexample(test="test_x", falsifying="", exchange=[],
+                                                   replay=sequences[rv.id])})
+        if rv.id in sequences else rv for rv in base.records]
+    report = base.model_copy(update={"records": records, "root_causes": []})
+    argv = command("counting", "0", "", "thoughtNumber")
+    fork = Target("cmd:fork", tuple(argv), TargetIdentity(spec="cmd:fork", kind="cmd", command=argv))
+    out = with_evidence(report, fork, _counting(0, "npm:0.6.2"), timeout=20)
+    by_id = {rv.id: rv.evidence for rv in out.records if rv.evidence is not None}
+    assert not by_id["OBJ-4"].reproduced, by_id["OBJ-4"]
+    assert by_id["OBJ-7"].reproduced and "tools/list" in by_id["OBJ-7"].at, by_id["OBJ-7"]

@@ -548,3 +548,23 @@ def test_diff_snapshot(
                 stdout=out, stderr=err)
     assert (code, err.getvalue()) == (1, "")
     assert out.getvalue() == snapshot
+
+
+def test_after_a_preflight_stop_the_verdict_table_says_not_checked_not_not_run() -> None:
+    """dhkts1-py and younis-ali-py (issue 42): the summary said "nothing else was checked" while the verdict
+    table under it still read "· not run | 100", as if those records had been tried."""
+    stopped = build(
+        RunResults.model_validate({**results().model_dump(), "tests": []}),
+        preflight=Preflight(ok=False, error="server exited with status 3"),
+    )
+    # The suite never ran: no pytest exit status (cli/runner stops before it).
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    markdown = render_markdown(report)
+    assert "nothing else was checked" in markdown
+    rows = [line for line in markdown.splitlines() if line.startswith("| · ")]
+    assert rows and all("not run" not in row for row in rows), rows
+    assert any("not checked (the run stopped before its checks)" in row for row in rows), rows
+    html = render_html(report)
+    assert "not checked (the run stopped before its checks) (6)" in html and "not run (6)" not in html
+    # A run that ran its checks keeps the verdict's own name.
+    assert "| · not run |" in render_markdown(build())

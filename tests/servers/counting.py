@@ -1,12 +1,14 @@
 """Answers each accepted call with its status, `thoughtHistoryLength` counting the calls it has answered plus
-the offset given as its argument (0: the original's count; 1: a fork whose count is one too high)."""
+the offset given as its argument (0: the original's count; 1: a fork whose count is one too high); a second
+argument, when given, is a line its tool description adds (a fork that re-words its spec); a third, a property
+its input schema adds, described."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from mini import Message, reply, serve
+from mini import TOOL, Message, reply, serve
 
 OFFSET = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 _history: list[object] = []
@@ -20,4 +22,10 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call)
+    added = sys.argv[2] if len(sys.argv) > 2 else ""
+    tool = {**TOOL, "description": f"{TOOL['description']}\n{added}"} if added else TOOL
+    if len(sys.argv) > 3:
+        schema = tool["inputSchema"]
+        properties = {**schema["properties"], sys.argv[3]: {"type": "integer", "description": "re-worded"}}
+        tool = {**tool, "inputSchema": {**schema, "properties": properties}}
+    serve(answer_call, tool=tool)

@@ -15,8 +15,15 @@ from conformance.report.markdown_parts import code_block, in_html, md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import Gate, GateEntry, Report
+from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import around_difference, is_comparison_only, next_steps, paired_answers
+from conformance.report.text import (
+    DEPARTING,
+    around_difference,
+    is_comparison_only,
+    next_steps,
+    paired_answers,
+)
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,23 @@ def view(report: Report) -> GateView | NotShown:
     if is_comparison_only(report) or report.gate.deferred:
         return NOT_SHOWN
     folder = report.run.out or "REPORT_DIR"
-    return GateView(report.gate, tuple(next_steps(report, folder)), folder)
+    return GateView(_said(report), tuple(next_steps(report, folder)), folder)
+
+
+def _said(report: Report) -> Gate:
+    """The gate with each row that repeats its record's own check message (no baseline reason: a human's
+    words are kept as written) given the record's line instead, as the terminal and the departures say it:
+    a check's message may be a Python repr or a bare number ("69"), which no one can act on (issue 42)."""
+    lines = {rv.id: (rv.reason, headline(rv, rv.evidence)) for rv in report.records
+             if rv.verdict in DEPARTING and rv.reason}
+
+    def rows(entries: list[GateEntry]) -> list[GateEntry]:
+        return [e.model_copy(update={"reason": lines[e.record][1]})
+                if e.record in lines and e.reason == lines[e.record][0] else e for e in entries]
+
+    g = report.gate
+    return g.model_copy(update={"unexpected": rows(g.unexpected), "advisory": rows(g.advisory),
+                                "unconfirmed": rows(g.unconfirmed)})
 
 
 def markdown(shown: GateView, detail: Detail) -> list[str]:

@@ -14,8 +14,9 @@ from conformance.report.markdown_parts import md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import Evidence, RecordVerdict, Report
+from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, counted, is_comparison_only
+from conformance.report.text import DEPARTING, VERDICT_MARK, counted, is_comparison_only
 
 EVENT_CHARS: Final = 4000
 
@@ -60,12 +61,20 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(one_line(rv.reason or _noted(rv)), 200 if detail else 80),
+                md(one_line(_reason(rv)), 200 if detail else 80),
             ]
             for rv in rows
         ],
     )
     return [*lines, "", "</details>", ""]
+
+
+def _reason(rv: RecordVerdict) -> str:
+    """A departing record's line as the departures say it (its check's message may be a Python repr or a
+    bare number, issue 42); any other record's reason, or what its tests noted."""
+    if rv.verdict in DEPARTING and rv.reason:
+        return headline(rv, rv.evidence)
+    return rv.reason or _noted(rv)
 
 
 def _noted(rv: RecordVerdict) -> str:

@@ -4,6 +4,7 @@ evidence packet (records moved from *implemented* to *observed*, examples)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance.report.escape import safe
@@ -21,6 +22,7 @@ from conformance.report.text import (
     departures_sentence,
     is_comparison_only,
     records_checked,
+    stopped_before_checks,
 )
 
 EVIDENCE_HEADING = "For the evidence packet"
@@ -37,6 +39,16 @@ class Totals:
     duration_s: float
     looks: str
     """Where this run looks, beside where `compare` does: the two can see different things of one pair."""
+    unchecked: bool = False
+    """A preflight stop ended the run before its checks: its "not run" records were not checked (issue 42)."""
+
+    def label(self, v: str) -> str:
+        """A verdict as the table says it: after a preflight stop, "not run" says nothing was checked, as
+        the sentence above the table does."""
+        return NOT_CHECKED if self.unchecked and v == "not run" else v
+
+
+NOT_CHECKED: str = "not checked (the run stopped before its checks)"
 
 
 def view(report: Report) -> Totals | NotShown:
@@ -50,6 +62,7 @@ def view(report: Report) -> Totals | NotShown:
         report.harness.seed,
         report.run.duration_s,
         where_the_gate_looks(report.protocol_version),
+        stopped_before_checks(report),
     )
 
 
@@ -74,7 +87,7 @@ def _evidence(s: Summary) -> str:
 
 def markdown(totals: Totals, detail: Detail) -> list[str]:
     s = totals.summary
-    counts = [[f"{VERDICT_MARK[v]} {v}", str(s.counts.get(v, 0))] for v in VERDICTS]
+    counts = [[f"{VERDICT_MARK[v]} {totals.label(v)}", str(s.counts.get(v, 0))] for v in VERDICTS]
     evidence = (
         f"*{EVIDENCE_HEADING}:* {md(_evidence(s))}; profile `{safe(totals.profile)}`, seed "
         f"`{safe(totals.seed or 'random')}`."
@@ -95,8 +108,10 @@ def html(totals: Totals) -> list[Content]:
     s = totals.summary
     return [
         tag("p", tag("strong", totals.checked), ". ", _sentence(totals.departures), ".", class_="lead"),
-        table(["verdict", "records"], [[verdict(v), s.counts.get(v, 0)] for v in VERDICTS]),
-        _verdict_figure(s.counts),
+        table(["verdict", "records"], [
+            [verdict(v) if totals.label(v) == v else f"{VERDICT_MARK[v]} {totals.label(v)}",
+             s.counts.get(v, 0)] for v in VERDICTS]),
+        _verdict_figure(s.counts, totals.label),
         *([tag("p", _sentence(totals.looks), ".")] if totals.looks else []),
         tag("h3", EVIDENCE_HEADING),
         tag("p", _evidence(s), "; profile ", tag("code", totals.profile), ", seed ",
@@ -104,13 +119,13 @@ def html(totals: Totals) -> list[Content]:
     ]
 
 
-def _verdict_figure(counts: dict[str, int]) -> Markup:
+def _verdict_figure(counts: dict[str, int], label: Callable[[str], str] = str) -> Markup:
     """The verdict distribution as a bar, with its counts as a legend (the table above says the same)."""
-    title = "Records per verdict: " + ", ".join(f"{v} {counts.get(v, 0)}" for v in VERDICTS)
+    title = "Records per verdict: " + ", ".join(f"{label(v)} {counts.get(v, 0)}" for v in VERDICTS)
     return tag(
         "figure",
         verdict_bar(counts, VERDICTS, title=title),
-        legend([(COLOURS[v], f"{v} ({counts.get(v, 0)})") for v in VERDICTS]),
+        legend([(COLOURS[v], f"{label(v)} ({counts.get(v, 0)})") for v in VERDICTS]),
     )
 
 
