@@ -186,7 +186,7 @@ def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again
     assert '"thoughtHistoryLength":2' in caught.witness[0].answer
     shown = (tmp_path / "first" / "report.md").read_text(encoding="utf-8")
     assert ("| auto | 2025\\-11\\-25 | server/discover refused \\(\\-32601\\); initialize settles on"
-            " 2025\\-11\\-25 | 10 | 10 | 2 | SPEC\\-6, SPEC\\-12 |") in shown[shown.index("## Eras"):]
+            " 2025\\-11\\-25 | 11 | 12 | 2 | SPEC\\-6, SPEC\\-12 |") in shown[shown.index("## Eras"):]
     baseline = tmp_path / "baseline.yaml"
     written = subprocess.run(
         [sys.executable, "-m", "conformance", "baseline", str(tmp_path / "first" / "report.json"), "-o",
