@@ -529,6 +529,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                         example=frames)
     theirs, ours = replayed
     about = _about([rv.id])
+    compared = False
     if isinstance(theirs, str):
         miss = f"the original could not replay it ({theirs})"
     elif isinstance(ours, str):
@@ -541,6 +542,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
         opening = _opening_frames()
         again = replays.get(opening) if frames != opening else None
+        compared = frames == opening
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
             found = _compared(again[0], again[1], about)
             if found is not None:
@@ -548,7 +550,9 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
                 return pair.model_copy(update={"example": opening, "why": why})
             miss += f"; nor {OPENING_SOURCE}"
+            compared = True
     return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
+                    no_difference=compared,
                     why=f"{miss}: it needs state the shared process built up, or timing")
 
 

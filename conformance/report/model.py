@@ -113,6 +113,9 @@ class Evidence(_Frozen):
     not_replayed: str = Field(
         default="", description="(/5) on a record: why its own sequence was not replayed (the report's "
         "replay budget), empty when it was or had none")
+    no_difference: bool = Field(
+        default=False, description="(/5) not reproduced, and not for want of trying: its example (and the "
+        "opening calls) were replayed on fresh processes of both sides and no difference of its own showed")
     own_failure: bool = Field(
         default=False, description="(/5) on a record: its checks kept no call to replay (they read the "
         "installed files, or watch the process): its own failure, in its check's words, is its evidence")
@@ -251,6 +254,12 @@ class Gate(_Frozen):
         default_factory=list,
         description="(/5) departures not in the baseline from records of level guidance (words with no RFC "
         "keyword, fixtures/spec_records.yaml): reported, never failing the gate",
+    )
+    seen_once: list[GateEntry] = Field(
+        default_factory=list,
+        description="(/5) departures not in the baseline that the search saw once and fresh processes did "
+        "not confirm (neither its witness nor its replayed example differs from the original's): reported, "
+        "not failing the gate",
     )
     stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
     unconfirmed: list[GateEntry] = Field(
