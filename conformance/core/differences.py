@@ -521,4 +521,15 @@ def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str
             return frozenset({f"validation order: {a[0] or '?'} then {b[0] or '?'}"})
         return frozenset({f"refusal words: {a[0] or 'no field named'}"} if a[1] != b[1] else set())
     return frozenset("layout" if d.original == _SAME_JSON or d.path.endswith("layout") else _last_key(d.path)
-                     for d in json_differences(original, target))
+                     for d in json_differences(original, target) if not sdk_owned(d))
+
+
+SDK_OWNED: Final = ("capabilities.tools.listChanged", "result.isError")
+"""What each side's SDK owns (EXT-1, docs/reference-server.md): `false` spelled out by one SDK and left out
+by another says the same."""
+
+
+def sdk_owned(difference: FieldDifference) -> bool:
+    """A difference only in how each side's SDK spells a default (`isError: false` against none)."""
+    return (difference.path.endswith(SDK_OWNED)
+            and {difference.original, difference.target} == {"false", "absent"})

@@ -4,11 +4,11 @@ The suite's search draws its examples from the seed: a departure it reaches unde
 another. A baseline entry pins its departure's witness answers (fixed calls, no generated values). Before the
 gate calls an entry stale, its witnesses are sent again to a fresh process of the target and of the original:
 an entry whose pinned answers come back, and differ from the original's, still departs whatever the search
-drew. A departure the baseline does not list is new only once it is confirmed on fresh processes (its own
-witness differs from the original's, or the evidence's replay of its own example does), and only when its own
-difference is not an entry's pinned difference (`difference_keys`, core/differences.py: OBJ-1/a1 failing on
-the sorted `branches` an OBJ-4/a1 entry pins is that entry's). One that neither its witness nor its example
-shows again on fresh processes was seen once: reported, not failing (`settle_unlisted`).
+drew. A departure the baseline does not list is new only when fresh processes confirm it (its own witness,
+its own example or the fixed opening calls answer otherwise than the original's), and only when what they
+show is not what the entries' pinned witnesses differ about (`difference_keys`, core/differences.py: OBJ-1/a1
+failing on the sorted `branches` an OBJ-4/a1 entry pins is that entry's). One nothing shows again on fresh
+processes was seen once: reported, not failing (`settle_unlisted`).
 """
 
 from __future__ import annotations
@@ -138,34 +138,36 @@ NOT_CONFIRMED: Final = "seen once, not confirmed on a fresh process"
 
 def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
                     canonical: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    """The unlisted departures an entry covers (mapped to it) and those seen once (mapped to why), from
-    `replay` and each record's evidence (gate/evidence.py, replayed before). Confirmed on a fresh process:
-    its own witness differs from the original's, or its own example (or the opening calls) replayed on fresh
-    processes shows a difference. Not confirmed only when both were tried and showed none; a replay the
-    budget left out, a side that could not start or a check with no call to replay is no such proof, and the
-    departure stays new. A confirmed one is covered when everything its witness and its pair differ about is
-    what a re-observed entry's pinned witnesses differ about."""
+    """The unlisted departures the baseline covers (mapped to the entry) and those seen once (mapped to why),
+    from `replay` and each record's evidence (gate/evidence.py, replayed before).
+
+    Seen once: its own witness on fresh processes of the target and the original answers alike, and so do
+    its own example and the fixed opening calls replayed on fresh processes: nothing the search saw shows
+    again. A replay not made (the budget, a side that would not start, a check with no call to replay) is no
+    such proof: the departure stays new. Covered: everything it differs about on fresh processes (its
+    witness, its reproduced pair, or else what the opening calls showed) is what the re-observed entries'
+    pinned witnesses differ about; it is put under the entry sharing most of it."""
     covered: dict[str, str] = {}
     seen_once: dict[str, str] = {}
+    pinned = frozenset().union(*replay.pinned.values())
     for rv in verdicts:
         if rv.id not in replay.own:
             continue
         evidence = rv.evidence
         witness = replay.own[rv.id]
         if not witness and evidence is not None and evidence.no_difference:
-            seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness and its example replayed on fresh "
-                                "processes of the target and the original showed no difference "
+            seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness, its example and the fixed opening calls "
+                                "answer alike on fresh processes of the target and the original "
                                 f"({rv.reason})")
             continue
         keys = set(witness)
         if evidence is not None and evidence.reproduced:
             keys |= evidence_keys(evidence.original, evidence.target, evidence.differences)
-        if not keys:
-            continue
-        for root, pinned in replay.pinned.items():
-            if keys <= pinned:
-                covered[rv.id] = canonical.get(root, root)
-                break
+        elif evidence is not None:
+            keys |= set(evidence.elsewhere)
+        if keys and keys <= pinned:
+            root = max(sorted(replay.pinned), key=lambda r: len(keys & replay.pinned[r]))
+            covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
 
 

@@ -114,8 +114,12 @@ class Evidence(_Frozen):
         default="", description="(/5) on a record: why its own sequence was not replayed (the report's "
         "replay budget), empty when it was or had none")
     no_difference: bool = Field(
-        default=False, description="(/5) not reproduced, and not for want of trying: its example (and the "
-        "opening calls) were replayed on fresh processes of both sides and no difference of its own showed")
+        default=False, description="(/5) not reproduced, and not for want of trying: its example and the "
+        "fixed opening calls were replayed on fresh processes of both sides and no answer differed at all")
+    elsewhere: list[str] = Field(
+        default_factory=list, description="(/5) not reproduced by its own example: what the fixed opening "
+        "calls, replayed on fresh processes of both sides, showed differing all the same (fields, refusals; "
+        "core/differences.py's keys); the gate holds them against the baseline's pinned differences")
     own_failure: bool = Field(
         default=False, description="(/5) on a record: its checks kept no call to replay (they read the "
         "installed files, or watch the process): its own failure, in its check's words, is its evidence")

@@ -71,7 +71,7 @@ BASELINE = Baseline(project="p", deviations=[BaselineEntry(
     explains=[ExplainedEntry(record="ABS-11", signature=_sig(PLAIN), witness=PLAIN)])])
 """The sorted-branches fork's: OBJ-4/a1 pinned with its departing witness, ABS-11 folded under it (its own
 witness is the original's: it departed only through OBJ-4/a1's labels)."""
-THE_ORIGINAL = {"OBJ-4/a1": KEY_ORDER, "ABS-11": PLAIN, "RTE-4": PLAIN, "OBJ-1/a1": PLAIN}
+THE_ORIGINAL = {"OBJ-4/a1": KEY_ORDER, "ABS-11": PLAIN, "RTE-4": PLAIN, "RTE-5": PLAIN}
 
 
 def _replay(verdicts: list[RecordVerdict], fork: Mapping[str, Witness], original: Mapping[str, Witness],
@@ -97,7 +97,11 @@ def _pair(original: str, target: str) -> Evidence:
 
 NOT_AGAIN = Evidence(reproduced=False, original_spec="npm:0.6.2", no_difference=True,
                      why="no difference of this record's on fresh processes")
-"""Its example and the opening calls replayed on fresh processes of both sides: no difference."""
+"""Its example and the opening calls replayed on fresh processes of both sides: no difference at all."""
+LABELS_ELSEWHERE = Evidence(reproduced=False, original_spec="npm:0.6.2", elsewhere=["branches"],
+                            why="no difference of this record's on fresh processes")
+"""Its own example answers alike on fresh processes, but the opening calls show the labels sorted (issue 43:
+OBJ-10, RTE-5, ABS-12 of the sorted-branches fork depart only on the shared process's labels)."""
 
 
 def test_an_entry_the_search_missed_is_not_stale_while_its_pinned_witness_still_departs() -> None:
@@ -150,13 +154,26 @@ def test_an_unlisted_departure_with_a_difference_of_its_own_is_new() -> None:
     assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"]
 
 
+def test_a_departure_only_the_opening_calls_show_again_is_confirmed() -> None:
+    """Its own example shows nothing on fresh processes, the opening calls show the fork's sorted labels:
+    real, so new without a baseline (the first gate of the fork fails), and the entry's with one."""
+    alone = _gate([_rv("RTE-5", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)], baseline=None)
+    assert not alone.passed and [e.record for e in alone.unexpected] == ["RTE-5"] and not alone.seen_once
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-5", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)])
+    assert gate.passed and [e.folded_under for e in gate.expected if e.record == "RTE-5"] == ["OBJ-4/a1"]
+    other = LABELS_ELSEWHERE.model_copy(update={"elsewhere": ["branches", "stderr"]})
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-5", "deviates", PLAIN, evidence=other)])
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-5"], "a box no entry pins"
+
+
 def test_an_unlisted_departure_whose_own_witness_differs_is_confirmed_and_new() -> None:
     gate = _gate([*ENTRY_SEEN, _rv("RTE-4", "deviates", COUNTED, evidence=NOT_AGAIN)])
     assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"] and not gate.seen_once
 
 
 def test_a_departure_no_fresh_process_confirms_is_seen_once_and_does_not_fail() -> None:
-    """Its witness is the original's and its example, replayed on fresh processes, shows no difference."""
+    """Its witness is the original's, and its example and the opening calls, replayed on fresh processes,
+    answer alike."""
     gate = _gate([*ENTRY_SEEN, _rv("RTE-4", "deviates", PLAIN, evidence=NOT_AGAIN)])
     assert gate.passed and not gate.unexpected
     [row] = gate.seen_once
