@@ -9,12 +9,14 @@ unmodified original under the same package name, each run by the command line (d
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from conformance.calls.opening import OPENING_CALLS
 from conformance.report.model import Report
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
@@ -74,3 +76,32 @@ def test_the_original_under_the_forks_name_is_stale(written: tuple[Path, Path, R
     assert code == 1
     assert "OBJ-4/a1" in {e.record for e in report.gate.stale}
     assert not report.gate.unexpected and not [e for e in report.gate.expected if e.witnessed]
+
+
+def _calls(frames: list[str]) -> list[object]:
+    """The tools/call arguments of a replayable sequence, in order."""
+    found = [json.loads(frame) for frame in frames]
+    return [f["params"]["arguments"] for f in found if f.get("method") == "tools/call"]
+
+
+def test_compare_reports_the_branch_order_run_pins(written: tuple[Path, Path, Report]) -> None:
+    """Issue 43: `compare npm:0.6.2 <the fork>` found no difference about branches in 85,085 calls per side.
+    It sends the run's fixed opening calls too: the branches order, with the calls run's evidence replays."""
+    folder, _, report = written
+    spec = target_spec(materialize(SORTED, folder / "server"))
+    out = folder / "compare"
+    argv = [sys.executable, "-m", "conformance", "compare", "npm:0.6.2", spec, "--profile", "dev",
+            "--seed", "7", "--budget", "4", "--out", str(out)]
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    differences = json.loads((out / "report.json").read_text(encoding="utf-8"))["comparison"]["differences"]
+    [branches] = [d for d in differences if d["id"] == "store.branches.effect"]
+    assert "OBJ-4/a1" in branches["records"]
+    assert branches["a"].endswith('["zeta", "alpha"]'), branches
+    assert branches["b"].endswith('["alpha", "zeta"]'), branches
+    zeta_alpha = list(OPENING_CALLS[:2])
+    assert _calls(branches["program"]) == zeta_alpha, "compare's program is the opening calls' first two"
+    evidence = {rv.id: rv for rv in report.records}["OBJ-4/a1"].evidence
+    assert evidence is not None and evidence.reproduced, evidence
+    replayed = _calls(evidence.example)
+    assert any(replayed[i:i + 2] == zeta_alpha for i in range(len(replayed))), "run's replay sends them too"
