@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conformance.calls.opening import OPENING_CALLS
 from conformance.report.model import Report
@@ -66,6 +67,22 @@ def test_the_baseline_holds_under_another_seed(written: tuple[Path, Path, Report
     spec = target_spec(materialize(SORTED, folder / "server"))
     code, report = _run(spec, folder / "seed-11", 11, baseline)
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
+
+
+def test_one_entry_covers_the_departures_that_show_its_difference(written: tuple[Path, Path, Report]) -> None:
+    """Issue 43's baseline: the OBJ-4/a1 entry alone (reason filled in). The other departures fail on the
+    sorted `branches` it pins, so they are its (covered), not new, under another seed."""
+    folder, baseline, _ = written
+    data = yaml.safe_load(baseline.read_text(encoding="utf-8"))
+    data["deviations"] = [{k: v for k, v in e.items() if k != "explains"} for e in data["deviations"]
+                          if e["record"] == "OBJ-4/a1"]
+    alone = folder / "one-entry.yaml"
+    alone.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    spec = target_spec(materialize(SORTED, folder / "server"))
+    code, report = _run(spec, folder / "one-entry-11", 11, alone)
+    assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
+    covered = {e.record for e in report.gate.expected if e.witnessed and e.folded_under == "OBJ-4/a1"}
+    assert {"OBJ-1/a1", "RTE-4"} <= covered, covered
 
 
 def test_the_original_under_the_forks_name_is_stale(written: tuple[Path, Path, Report]) -> None:
