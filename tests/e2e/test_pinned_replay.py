@@ -71,7 +71,9 @@ def test_the_baseline_holds_under_another_seed(written: tuple[Path, Path, Report
 
 def test_one_entry_covers_the_departures_that_show_its_difference(written: tuple[Path, Path, Report]) -> None:
     """Issue 43's baseline: the OBJ-4/a1 entry alone (reason filled in). The other departures fail on the
-    sorted `branches` it pins, so they are its (covered), not new, under another seed."""
+    sorted `branches` it pins, so they are its (covered), not new, under another seed. (The root-cause rule
+    this replaced passed it too: it guards the case on a real fork; the difference keys that now decide are
+    told apart from root causes in tests/fast/test_pinned_replay.py.)"""
     folder, baseline, _ = written
     data = yaml.safe_load(baseline.read_text(encoding="utf-8"))
     data["deviations"] = [{k: v for k, v in e.items() if k != "explains"} for e in data["deviations"]
