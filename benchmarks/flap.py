@@ -1,19 +1,23 @@
-"""Does the gate flap? A baseline written under one seed and profile, gated under other seeds and profiles.
+"""Does the gate flap? A baseline written under one seed and profile, gated under others and through a relay.
 
 A CI gate that goes red on an unchanged fork gets switched off (issue 43). For each fork (patched copies of
-npm:0.6.2's dist/index.js from tests/modified_servers/, single changes and one combining four), this runs
-`python -m conformance run` under the baseline seed and profile, writes a baseline from that report with
-`python -m conformance baseline` (reasons filled in, as a maintainer would), then gates the same build with
-that baseline under each other seed (same profile) and under the other profile (a dev baseline gated by ci,
-as the README's steps do). A verdict that is not "pass" on an unchanged fork is a flap. The `original` row
-is the fork that undid its change (the unmodified original under the sorted-branches fork's package name),
-gated with the sorted-branches fork's baseline: it must be flagged stale under every seed.
+npm:0.6.2's dist/index.js from tests/modified_servers/: single changes, one combining four, and forks of the
+held-out-multi-1 set, written blind as real forks), this runs `python -m conformance run` under the baseline
+seed and profile, writes a baseline from that report with `python -m conformance baseline` (reasons filled
+in, as a maintainer would), then gates the same build with that baseline under each other seed (same
+profile), under the other profile (a dev baseline gated by ci, as the README's steps do) and through a stderr
+relay (tests/servers/late_stderr.py: stdout straight through, stderr 5 to 30 ms late and cut in pieces, as
+`docker run -i` or a shell wrapper gives it). A verdict that is not "pass" on an unchanged fork is a flap. The
+`original` row is the fork that undid its change (the unmodified original under the sorted-branches fork's
+package name), gated with the sorted-branches fork's baseline: it must be flagged stale in every cell. The
+`base` column is the baseline run itself (no baseline yet): it must fail, every departure new; a departure
+it reports as seen once (gate/pinned.py) would be one a first gate does not fail on.
 
-    python -m benchmarks.flap [--seeds 11,22,33] [--ci-seeds 11] [--forks sorted,multi,...] [--jobs 2]
-                              [--out reports/benchmarks/flap] [--markdown]
+    python -m benchmarks.flap [--seeds 11,22,...] [--other-seeds 11] [--relay-seeds 11]
+                              [--forks sorted,multi,...] [--jobs 2] [--out reports/benchmarks/flap]
 
-Writes flap.json and flap.md in `--out` (the runs' folders in `--out`/runs); about 10 minutes with the
-defaults and `--jobs 2` on a loaded 2-core machine.
+Writes flap.json and flap.md in `--out` (the runs' folders in `--out`/runs), rewritten after every run so a
+partial measurement is readable; about 80 minutes with the defaults and `--jobs 2` on a loaded 2-core machine.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,8 +50,17 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "revision-raises-total": ("revision-raises-total",),
     "total-clamped-at-hundred": ("total-clamped-at-hundred",),
     "multi": (SORTED, "server-version-one", "revision-plain-label", "cap-history"),
+    "clean-output": ("fork-clean-output",),
+    "hardened-store": ("fork-hardened-store",),
 }
-"""Each fork and the modifications it combines (tests/modified_servers/modifications.yaml)."""
+"""Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
+(control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
+positive-integer thoughtNumber, a history kept to 1000 thoughts, at most 50 labels, a timestamp in errors) are
+held-out-multi-1 forks of four changes each."""
+DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
+                        "branch-id-trimmed")
+RELAY: Final = "relay"
+"""The profile column of a gate run through the stderr relay (under the baseline's profile)."""
 
 ORIGINAL: Final = "original"
 """The original under the sorted fork's package name, gated with that fork's baseline: must be stale."""
@@ -64,6 +78,9 @@ class Gated:
     stale: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     unconfirmed: list[str] = field(default_factory=list)
+    seen_once: list[str] = field(default_factory=list)
+    covered: list[str] = field(default_factory=list)
+    """Unlisted departures an entry covered (its pinned difference)."""
     seconds: float = 0.0
 
     @property
@@ -71,21 +88,32 @@ class Gated:
         parts = [f"{name} {', '.join(ids)}" for name, ids in
                  (("new", self.new), ("stale", self.stale), ("changed", self.changed),
                   ("unconfirmed", self.unconfirmed)) if ids]
+        once = f" (seen once, not gating: {', '.join(self.seen_once)})" if self.seen_once else ""
         if self.exit_code == 0 and not parts:
-            return "pass"
-        return f"exit {self.exit_code}" + (": " + "; ".join(parts) if parts else "")
+            return "pass" + once
+        if self.profile == "base":
+            return f"exit {self.exit_code}: {len(self.new)} new" + once
+        return f"exit {self.exit_code}" + (": " + "; ".join(parts) if parts else "") + once
 
 
 def build(fork: str, folder: Path) -> str:
     """The fork's target spec: its modifications patched, in order, into one copy of the original."""
     mods = {m.id: m for m in load_modifications()}
-    if fork == ORIGINAL:
+    if fork != ORIGINAL and len(FORKS[fork]) == 1:
+        combined = mods[FORKS[fork][0]]
+    elif fork == ORIGINAL:
         combined = Modification(id=SORTED, set="tuning", change="the original", patches=(), primary=())
     else:
         chosen = [mods[i] for i in FORKS[fork]]
         combined = Modification(id=chosen[0].id, set="tuning", change=" + ".join(m.change for m in chosen),
                                 patches=tuple(p for m in chosen for p in m.patches), primary=())
     return target_spec(materialize(combined, folder / "server"))
+
+
+def relayed(spec: str, seed: int) -> str:
+    """The fork's command behind the stderr relay (its stderr late and in pieces)."""
+    relay = REPO / "tests" / "servers" / "late_stderr.py"
+    return f"cmd:{sys.executable} {relay} --seed {seed} -- {spec.removeprefix('cmd:')}"
 
 
 def run(spec: str, profile: str, seed: int, out: Path, baseline: Path | None = None) -> tuple[int, float]:
@@ -107,59 +135,122 @@ def write_baseline(report: Path, dest: Path, fork: str) -> None:
     dest.write_text(dump_baseline(baseline.model_copy(update={"deviations": entries})), encoding="utf-8")
 
 
-def gated(fork: str, spec: str, profile: str, seed: int, out: Path, baseline: Path) -> Gated:
+def gated(fork: str, spec: str, profile: str, seed: int, out: Path, baseline: Path | None) -> Gated:
+    """One gate run (`profile` "relay": the baseline's profile, through the relay; "base": no baseline)."""
+    shown = profile
+    if profile == RELAY:
+        spec, profile = relayed(spec, seed), BASE_PROFILE[0]
+    elif profile == "base":
+        profile = BASE_PROFILE[0]
     code, seconds = run(spec, profile, seed, out, baseline)
     try:
         gate = json.loads((out / "report.json").read_text(encoding="utf-8"))["gate"]
     except (OSError, ValueError, KeyError):
-        return Gated(fork, profile, seed, code, seconds=round(seconds, 1))
+        return Gated(fork, shown, seed, code, seconds=round(seconds, 1))
 
     def ids(key: str) -> list[str]:
         return [str(row["record"]) for row in gate.get(key) or []]
 
-    return Gated(fork, profile, seed, code, ids("unexpected"), ids("stale"), ids("changed"),
-                 ids("unconfirmed"), round(seconds, 1))
+    covered = [str(row["record"]) for row in gate.get("expected") or []
+               if row.get("witnessed") and row.get("verdict") != "holds"]
+    return Gated(fork, shown, seed, code, ids("unexpected"), ids("stale"), ids("changed"),
+                 ids("unconfirmed"), ids("seen_once"), covered, round(seconds, 1))
 
 
-def measure_fork(fork: str, root: Path, base_profile: str, base_seed: int, seeds: Sequence[int],
-                 other: str, other_seeds: Sequence[int], baselines: dict[str, Path]) -> list[Gated]:
+BASE_PROFILE: list[str] = ["dev"]
+"""The baseline's profile (set from --profile), for the base and relay columns."""
+
+
+class Recorder:
+    """Every finished run, written out at once (flap.json, flap.md): a long measurement stopped part way still
+    says what it measured."""
+
+    def __init__(self, out: Path, columns: Sequence[tuple[str, int]], base: str) -> None:
+        self.out, self.columns, self.base = out, list(columns), base
+        self.rows: list[Gated] = []
+        self.lock = threading.Lock()
+        self.started = time.monotonic()
+
+    def add(self, row: Gated) -> None:
+        with self.lock:
+            self.rows.append(row)
+            self.write()
+
+    def write(self, done: bool = False) -> str:
+        seconds = round(time.monotonic() - self.started)
+        text = table(self.rows, self.columns, self.base)
+        tail = (f"\n{seconds} s in all.\n" if done
+                else f"\n(in progress: {len(self.rows)} runs, {seconds} s)\n")
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "flap.json").write_text(json.dumps({
+            "baseline": self.base, "seconds": seconds, "done": done,
+            "runs": [asdict(r) | {"cell": r.cell} for r in self.rows]}, indent=2) + "\n", encoding="utf-8")
+        (self.out / "flap.md").write_text(text + tail, encoding="utf-8")
+        return text + tail
+
+
+def measure_fork(fork: str, root: Path, base_seed: int, plan: Sequence[tuple[str, int]],
+                 baselines: dict[str, Path], ready: threading.Event, record: Recorder) -> None:
     folder = root / fork
     shutil.rmtree(folder, ignore_errors=True)  # a measurement starts clean: no report or baseline of the last
     folder.mkdir(parents=True)
     spec = build(fork, folder)
     if fork == ORIGINAL:
+        ready.wait()
         baseline = baselines[SORTED]
+        if not baseline.is_file():
+            raise SystemExit("the sorted fork's baseline was not written: none to gate the original with")
     else:
-        code, _ = run(spec, base_profile, base_seed, folder / "base")
-        if code not in (0, 1):
-            raise SystemExit(f"{fork}: the baseline run ended with exit {code} ({folder / 'base.log'})")
+        row = gated(fork, spec, "base", base_seed, folder / "base", None)
+        record.add(row)
+        if row.exit_code not in (0, 1):
+            if fork == SORTED_FORK:
+                ready.set()
+            raise SystemExit(f"{fork}: the baseline run ended with exit {row.exit_code} "
+                             f"({folder / 'base.log'})")
         baseline = folder / "baseline.yaml"
         write_baseline(folder / "base" / "report.json", baseline, fork)
-    plan = [(base_profile, s) for s in seeds] + [(other, s) for s in other_seeds]
-    return [gated(fork, spec, p, s, folder / f"{p}-{s}", baseline) for p, s in plan]
+        if fork == SORTED_FORK:
+            ready.set()
+    for profile, seed in plan:
+        record.add(gated(fork, spec, profile, seed, folder / f"{profile}-{seed}", baseline))
+
+
+SORTED_FORK: Final = "sorted"
 
 
 def table(rows: Sequence[Gated], columns: Sequence[tuple[str, int]], base: str) -> str:
-    head = ["fork", *(f"{p} {s}" for p, s in columns), "flaps"]
+    head = ["fork", "base (no baseline)", *(f"{p} {s}" for p, s in columns), "flaps"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for fork in dict.fromkeys(r.fork for r in rows):
         cells = {(r.profile, r.seed): r for r in rows if r.fork == fork}
-        want_pass = fork != ORIGINAL
-        flaps = sum((cells[c].cell == "pass") != want_pass for c in columns if c in cells)
-        lines.append("| " + " | ".join([fork, *(cells[c].cell if c in cells else "—" for c in columns),
+        first = next((r for r in rows if r.fork == fork and r.profile == "base"), None)
+        flaps = sum(not settled(fork, cells[c]) for c in columns if c in cells)
+        lines.append("| " + " | ".join([fork, first.cell if first is not None else "—",
+                                        *(cells[c].cell if c in cells else "…" for c in columns),
                                         str(flaps)]) + " |")
-    return (f"Baselines written under {base}; each cell is the gate's verdict with that baseline (the "
-            "original should be stale, every fork should pass).\n\n" + "\n".join(lines) + "\n")
+    return (f"Baselines written under {base}; each cell is the gate's verdict with that baseline (`relay`: "
+            "the baseline's profile through tests/servers/late_stderr.py). Every fork should pass; the "
+            "original should be stale; a flap is a cell that does neither.\n\n" + "\n".join(lines) + "\n")
+
+
+def settled(fork: str, row: Gated) -> bool:
+    """The verdict the cell should have: a fork passes; the original fails with stale entries."""
+    if fork == ORIGINAL:
+        return row.exit_code == 1 and bool(row.stale)
+    return row.exit_code == 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.flap", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--forks", default=",".join([*FORKS, ORIGINAL]),
+    parser.add_argument("--forks", default=",".join([*DEFAULT_FORKS, ORIGINAL]),
                         help=f"comma-separated, of {', '.join([*FORKS, ORIGINAL])}")
     parser.add_argument("--profile", default="dev", choices=("dev", "ci"), help="the baseline's profile")
     parser.add_argument("--seed", type=int, default=1, help="the baseline's seed")
-    parser.add_argument("--seeds", default="11,22,33", help="seeds gated under the baseline's profile")
+    parser.add_argument("--seeds", default="11,22,33,44,55,66,77,88,99,111",
+                        help="seeds gated under the baseline's profile")
     parser.add_argument("--other-seeds", default="11", help="seeds gated under the other profile")
+    parser.add_argument("--relay-seeds", default="11", help="seeds gated through the stderr relay")
     parser.add_argument("--jobs", type=int, default=2, help="forks measured at once")
     parser.add_argument("--out", type=Path, default=REPO / "reports" / "benchmarks" / "flap")
     args = parser.parse_args(argv)
@@ -167,31 +258,28 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [f for f in forks if f not in FORKS and f != ORIGINAL]
     if unknown:
         parser.error(f"unknown forks: {', '.join(unknown)}")
-    if ORIGINAL in forks and "sorted" not in forks:
+    if ORIGINAL in forks and SORTED_FORK not in forks:
         parser.error("the original is gated with the sorted fork's baseline: add `sorted`")
+    BASE_PROFILE[0] = args.profile
     other = "ci" if args.profile == "dev" else "dev"
-    seeds = [int(s) for s in args.seeds.split(",") if s]
-    other_seeds = [int(s) for s in args.other_seeds.split(",") if s]
+
+    def numbers(text: str) -> list[int]:
+        return [int(s) for s in text.split(",") if s]
+
+    plan = ([(args.profile, s) for s in numbers(args.seeds)] + [(other, s) for s in numbers(args.other_seeds)]
+            + [(RELAY, s) for s in numbers(args.relay_seeds)])
     root = args.out.resolve() / "runs"
-    baselines = {SORTED: root / "sorted" / "baseline.yaml"}
-    started = time.monotonic()
-    rows: list[Gated] = []
-    firsts = [f for f in forks if f != ORIGINAL]
+    baselines = {SORTED: root / SORTED_FORK / "baseline.yaml"}
+    record = Recorder(args.out, plan, f"{args.profile} seed {args.seed}")
+    ready = threading.Event()
+    # The sorted fork first, then the original (gated with its baseline) as soon as that is written.
+    order = [f for f in forks if f == SORTED_FORK] + [f for f in forks if f == ORIGINAL]
+    order += [f for f in forks if f not in order]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for found in pool.map(lambda f: measure_fork(f, root, args.profile, args.seed, seeds, other,
-                                                     other_seeds, baselines), firsts):
-            rows += found
-    if ORIGINAL in forks:
-        rows += measure_fork(ORIGINAL, root, args.profile, args.seed, seeds, other, other_seeds, baselines)
-    columns = [(args.profile, s) for s in seeds] + [(other, s) for s in other_seeds]
-    text = table(rows, columns, f"{args.profile} seed {args.seed}")
-    seconds = round(time.monotonic() - started)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "flap.json").write_text(json.dumps({
-        "baseline": {"profile": args.profile, "seed": args.seed}, "seconds": seconds,
-        "runs": [asdict(r) | {"cell": r.cell} for r in rows]}, indent=2) + "\n", encoding="utf-8")
-    (args.out / "flap.md").write_text(text + f"\n{seconds} s in all.\n", encoding="utf-8")
-    print(text + f"\n{seconds} s in all.")
+        for done in [pool.submit(measure_fork, f, root, args.seed, plan, baselines, ready, record)
+                     for f in order]:
+            done.result()
+    print(record.write(done=True))
     return 0
 
 

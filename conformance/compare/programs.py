@@ -15,6 +15,7 @@ from typing import Final
 from hypothesis import strategies as st
 
 from conformance.calls import strategies as s
+from conformance.calls.opening import OPENING_CALLS
 from conformance.core.js import PROTOTYPE_KEYS
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION, TOOL
@@ -119,6 +120,7 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (Step(TOOL, "x"),),
     (Step("sequential_thinking", valid()),),
     (Step(TOOL, {}),),
+    tuple(Step(TOOL, dict(call)) for call in OPENING_CALLS),
     (
         Step(TOOL, valid(1, 3, more=True)),
         Step(TOOL, valid(2, 3, more=True, isRevision=True, revisesThought=1)),
@@ -130,7 +132,9 @@ WITNESSES: Final[tuple[Program, ...]] = (
 )
 """Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
 prototype keys, the arguments shapes, a revision of and a branch from a later thought: what a rule relating
-two fields refuses) and one accepted episode, each the smallest program that shows it."""
+two fields refuses), the run's fixed opening calls (calls/opening.py: labels out of key order, a revision, a
+branch of a branch, a number above its total, a padded label; so `compare` finds what a run's store checks
+find, with the same calls: issue 43) and one accepted episode, each the smallest program that shows it."""
 
 ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
 """The episode run on fresh processes: thought, revision, branch, end."""

@@ -516,3 +516,66 @@ def _amber_path(lines: list[str], index: int) -> str:
             keys.append(found.group(1))
             depth = indent
     return ".".join(reversed(keys))
+
+
+_SAME_JSON: Final = "the same JSON, written one way"
+
+
+def _refused(value: JSON | None) -> tuple[str, str] | None:
+    """A refusal's field (empty when its words name none) and words, or None for an answer that is no
+    refusal; read from a JSON-RPC response or from a witness's canonical answer (`{"error": "protocol
+    error"}`, a flagged result whose content item holds the parsed `json`)."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("error"), str):
+        return "", str(value["error"])
+    found = refusal(value)
+    result = value.get("result")
+    content = result.get("content") if isinstance(result, dict) else None
+    first = content[0] if isinstance(content, list) and content else None
+    parsed = first.get("json") if isinstance(first, dict) else None
+    if isinstance(parsed, dict) and isinstance(result, dict) and result.get("isError") is True:
+        words = parsed.get("error")
+        text = words if isinstance(words, str) else json.dumps(parsed, sort_keys=True)
+        return field_named(text), text
+    if found is not None:
+        return found.field, found.words
+    return None
+
+
+def _last_key(path: str) -> str:
+    """The field a difference's path ends on, list indexes dropped (`result.content[0].text → branches[1]`
+    and a witness's `result.content[0].json.branches[1]` are both `branches`)."""
+    parts = [p for p in re.split(r"\s*→\s*|\.", re.sub(r"\[\d+\]", "", path)) if p.strip()]
+    return parts[-1].strip() if parts else "answer"
+
+
+def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str]:
+    """What two answers to one call differ about, as keys two differences can be matched on: which side
+    refuses and the field its refusal names; two refusals' fields, else their words; else the fields whose
+    values differ (their last key) and the JSON text's layout. Reads JSON-RPC responses (a run's evidence)
+    and a baseline's canonical witness answers alike, so a departure's own difference can be held against an
+    entry's pinned one (gate/pinned.py)."""
+    if original == target:
+        return frozenset()
+    a, b = _refused(original), _refused(target)
+    if (a is None) != (b is None):
+        side, named = ("this server", b[0]) if b is not None else ("the original", a[0] if a else "")
+        return frozenset({f"refused by {side}: {named or 'no field named'}"})
+    if a is not None and b is not None:
+        if a[0] != b[0]:
+            return frozenset({f"validation order: {a[0] or '?'} then {b[0] or '?'}"})
+        return frozenset({f"refusal words: {a[0] or 'no field named'}"} if a[1] != b[1] else set())
+    return frozenset("layout" if d.original == _SAME_JSON or d.path.endswith("layout") else _last_key(d.path)
+                     for d in json_differences(original, target) if not sdk_owned(d))
+
+
+SDK_OWNED: Final = ("capabilities.tools.listChanged", "result.isError")
+"""What each side's SDK owns (EXT-1, docs/reference-server.md): `false` spelled out by one SDK and left out
+by another says the same."""
+
+
+def sdk_owned(difference: FieldDifference) -> bool:
+    """A difference only in how each side's SDK spells a default (`isError: false` against none)."""
+    return (difference.path.endswith(SDK_OWNED)
+            and {difference.original, difference.target} == {"false", "absent"})

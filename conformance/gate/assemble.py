@@ -9,7 +9,7 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
-from conformance.gate.pinned import PinnedReplay, replay_pinned
+from conformance.gate.pinned import PinnedReplay, replay_pinned, settle_unlisted
 from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import RecordSignature
@@ -44,11 +44,14 @@ def assemble_report(
     not_selected: Collection[str] = (),
     strict: bool = False,
     sign_original: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
+    evidence: Callable[[Report], Report] | None = None,
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails). With
     `sign_original` too (the original's signatures), the baseline's pinned witnesses are replayed before the
-    gate judges stale and new departures (gate/pinned.py)."""
+    gate judges stale and new departures (gate/pinned.py). `evidence`, when given, replays each departure's
+    example on fresh processes (gate/evidence.py); the gate then weighs each unlisted departure by what the
+    replays confirmed (`settle_unlisted`), and is judged again."""
     ran = results is not None
     results = with_preflight_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
@@ -63,13 +66,19 @@ def assemble_report(
     weighed = [rv for rv in verdicts if rv.id not in left_out]
     replay = (replay_pinned(weighed, baseline, canonical, sign=sign, sign_original=sign_original)
               if sign is not None and sign_original is not None and ran else PinnedReplay())
-    gate = evaluate_gate(weighed, baseline, baseline_path=baseline_path, canonical=canonical, strict=strict,
-                         reobserved=replay.reobserved, covered=replay.covered)
-    if not seen.preflight.ok or not ran or run.interrupted:
-        gate = Gate(
-            baseline=gate.baseline, passed=False, expected=gate.expected, unconfirmed=gate.unconfirmed,
-            unexplained=gate.unexplained,
-        )
+    usable = seen.preflight.ok and ran and not run.interrupted
+
+    def judged(records: Sequence[RecordVerdict], covered: Mapping[str, str],
+               seen_once: Mapping[str, str]) -> Gate:
+        gate = evaluate_gate(records, baseline, baseline_path=baseline_path, canonical=canonical,
+                             strict=strict, reobserved=replay.reobserved, covered=covered,
+                             seen_once=seen_once)
+        if not usable:
+            gate = Gate(baseline=gate.baseline, passed=False, expected=gate.expected,
+                        unconfirmed=gate.unconfirmed, unexplained=gate.unexplained)
+        return gate
+
+    gate = judged(weighed, {}, {})
     found, unregistered = resolve_findings(
         findings or FindingsFile(), seen.identity.spec, verdicts, canonical
     )
@@ -77,7 +86,7 @@ def assemble_report(
     server_info = dict(seen.server_info)
     if results is not None:
         server_info.update(results.server_info)
-    return Report(
+    report = Report(
         generated=generated,
         target=seen.identity,
         server_info=server_info,
@@ -98,6 +107,14 @@ def assemble_report(
         ],
         root_causes=root_causes,
     )
+    if evidence is not None:
+        report = evidence(report)
+    if replay.own:
+        evidenced = [rv for rv in report.records if rv.id not in left_out]
+        covered, seen_once = settle_unlisted(evidenced, replay, canonical)
+        if covered or seen_once:
+            report = report.model_copy(update={"gate": judged(evidenced, covered, seen_once)})
+    return report
 
 
 def signed(

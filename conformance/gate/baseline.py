@@ -256,13 +256,16 @@ def evaluate_gate(
     strict: bool = False,
     reobserved: Mapping[str, str] | None = None,
     covered: Mapping[str, str] | None = None,
+    seen_once: Mapping[str, str] | None = None,
 ) -> Gate:
     """Pass exactly when the observed departures (deviates, error) are the baseline's, verdict for verdict,
     and every pinned departure still shows the behaviour signature it was pinned with; `strict` also fails
     every weighed entry whose reason still says TODO. `reobserved` (listed records the search saw hold whose
     pinned witness still departs, `gate/pinned.py`) are not stale; `covered` (unlisted departures that are an
-    entry's pinned difference, mapped to that entry) are not new."""
+    entry's pinned difference, mapped to that entry) are not new; nor are `seen_once` (unlisted departures
+    fresh processes did not confirm, mapped to why), reported apart without failing it."""
     reobserved = reobserved or {}
+    seen_once = seen_once or {}
     covered = covered or {}
     expected_by_id = canonical_entries(baseline, canonical) if baseline is not None else {}
     owners = folded_owners(baseline, canonical) if baseline is not None else {}
@@ -273,6 +276,7 @@ def evaluate_gate(
     changed: list[GateEntry] = []
     unexplained: list[GateEntry] = []
     advisory: list[GateEntry] = []
+    once: list[GateEntry] = []
     for rv in verdicts:
         entry = expected_by_id.get(rv.id)
         departs = rv.verdict in DEPARTURES
@@ -284,9 +288,13 @@ def evaluate_gate(
             expected.append(GateEntry(
                 record=rv.id, verdict=rv.verdict, expected=rv.verdict,
                 reason=owner.reason if owner is not None else "", folded_under=covered[rv.id],
-                witnessed=f"not listed, but its difference is {covered[rv.id]}'s pinned one: this "
-                          f"run's root causes put it under {covered[rv.id]} and its own witness does not "
-                          "differ from the original's"))
+                witnessed=f"not listed, but its difference is {covered[rv.id]}'s pinned one: what its own "
+                          "witness and its reproduced example differ about from the original is what "
+                          f"{covered[rv.id]}'s pinned witnesses differ about"))
+            continue
+        if entry is None and departs and rv.id in seen_once and not is_advisory(rv):
+            once.append(GateEntry(record=rv.id, verdict=rv.verdict, expected="holds",
+                                  reason=seen_once[rv.id]))
             continue
         if entry is None:
             if departs:
@@ -327,6 +335,7 @@ def evaluate_gate(
         changed=changed,
         unexplained=unexplained,
         advisory=advisory,
+        seen_once=once,
     )
 
 

@@ -25,9 +25,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from conformance.calls.opening import OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
-from conformance.core.differences import FieldDifference, explain, said, text_difference
+from conformance.core.differences import (
+    FieldDifference,
+    difference_keys,
+    explain,
+    said,
+    sdk_owned,
+    text_difference,
+)
 from conformance.core.failure_text import UNRELIABLE, check_name
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
@@ -184,13 +193,22 @@ def _compared(
     return None
 
 
-_SDK_OWNED: Final = ("capabilities.tools.listChanged", "result.isError")
-"""What each side's SDK owns, normalized as `compare` does (compare/observe.py, compare/fresh.py; EXT-1):
-`false` spelled out by one SDK and left out by another says the same."""
-
-
 def _sdk_owned(path: str, original: str, target: str) -> bool:
-    return path.endswith(_SDK_OWNED) and {original, target} == {"false", "absent"}
+    """What each side's SDK owns, normalized as `compare` does (compare/observe.py, compare/fresh.py)."""
+    return sdk_owned(FieldDifference(path, original, target))
+
+
+def _keys_of(original: list[_Answer], target: list[_Answer]) -> list[str]:
+    """Everything two replays of one sequence differ about, as `difference_keys`: each request's answers,
+    its stderr, the requests a side sent of its own; the process after the last frame."""
+    keys: set[str] = set()
+    for a, b in zip(original, target, strict=False):
+        keys |= difference_keys(json.loads(a.response), json.loads(b.response))
+        keys |= {"stderr"} if a.stderr != b.stderr and a.method != WHOLE_STDERR else set()
+        keys |= {"own requests"} if a.own != b.own else set()
+    if len(original) != len(target):
+        keys.add("answers")
+    return sorted(keys)
 
 
 def _which(index: int, answers: list[_Answer]) -> str:
@@ -253,25 +271,9 @@ def _probe_frames() -> list[str]:
 
 
 OPENING_SOURCE: Final = "the fixed opening calls on a fresh process"
-_OPENING: Final[tuple[dict[str, object], ...]] = (
-    {"thought": "branch zeta", "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True,
-     "branchFromThought": 1, "branchId": "zeta"},
-    {"thought": "branch alpha", "thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True,
-     "branchFromThought": 1, "branchId": "alpha"},
-    {"thought": "a revision", "thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
-     "isRevision": True, "revisesThought": 1},
-    {"thought": "a branch of a branch", "thoughtNumber": 3, "totalThoughts": 4, "nextThoughtNeeded": True,
-     "branchFromThought": 2, "branchId": "alpha-beta"},
-    {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
-    {"thought": "a padded label", "thoughtNumber": 4, "totalThoughts": 5, "nextThoughtNeeded": True,
-     "branchFromThought": 1, "branchId": " padded "},
-    *({"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
-      for n in range(7, 17)),
-)
-"""After the probe call: two labels out of key order (`zeta`, then `alpha`), a revision, a branch of a branch,
-a thoughtNumber above its total and a padded label, the store-model checks' opening calls
-(suite/test_store.py); then plain calls up to sixteen retained thoughts, past a store capped at a small
-size."""
+_OPENING: Final[tuple[dict[str, JSON], ...]] = (*OPENING_CALLS, *PLAIN_TAIL)
+"""After the probe call: the fixed opening calls (calls/opening.py: the store checks' and compare's too), then
+plain calls up to sixteen retained thoughts, past a store capped at a small size."""
 
 
 def _opening_frames() -> list[str]:
@@ -641,14 +643,20 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
         opening = _opening_frames()
-        again = replays.get(opening) if frames != opening else None
+        again = (theirs, ours) if frames == opening else replays.get(opening)
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
             found = _compared(again[0], again[1], about, spec_by_field=True)
-            if found is not None:
+            if found is not None and frames != opening:
                 pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
                 return pair.model_copy(update={"example": opening, "why": why})
             miss += f"; nor {OPENING_SOURCE}"
+            # Its own frames showed no difference at all (`fall_back`); the opening calls may still show the
+            # fork's other changes, which the gate weighs as this departure's (gate/pinned.py).
+            elsewhere = _keys_of(again[0], again[1])
+            return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
+                            no_difference=not elsewhere and not _keys_of(theirs, ours), elsewhere=elsewhere,
+                            why=f"{miss}: it needs state the shared process built up, or timing")
     return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")
 

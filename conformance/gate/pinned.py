@@ -4,9 +4,11 @@ The suite's search draws its examples from the seed: a departure it reaches unde
 another. A baseline entry pins its departure's witness answers (fixed calls, no generated values). Before the
 gate calls an entry stale, its witnesses are sent again to a fresh process of the target and of the original:
 an entry whose pinned answers come back, and differ from the original's, still departs whatever the search
-drew. A departure the baseline does not list is covered by an entry only when it is that entry's difference:
-the run's root causes put it under the entry's record, and its own witnesses show no difference from the
-original of their own (OBJ-1/a1 failing on the sorted `branches` an OBJ-4/a1 entry pins).
+drew. A departure the baseline does not list is new only when fresh processes confirm it (its own witness,
+its own example or the fixed opening calls answer otherwise than the original's), and only when what they
+show is not what the entries' pinned witnesses differ about (`difference_keys`, core/differences.py: OBJ-1/a1
+failing on the sorted `branches` an OBJ-4/a1 entry pins is that entry's). One nothing shows again on fresh
+processes was seen once: reported, not failing (`settle_unlisted`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
+from conformance.catalog.witnesses import default_witnesses
+from conformance.core.differences import difference_keys
 from conformance.core.errors import HarnessError
+from conformance.core.served import read_served
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.signatures import RecordSignature, sign_departures
-from conformance.report.model import RecordVerdict
+from conformance.gate.verdicts import is_advisory
+from conformance.report.model import RecordVerdict, WitnessAnswer
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
@@ -30,8 +37,13 @@ class PinnedReplay:
     reobserved: dict[str, str] = field(default_factory=dict)
     """A listed record the search saw hold, mapped to why it still departs (its pinned witness, or its
     entry's, re-observed on a fresh process)."""
-    covered: dict[str, str] = field(default_factory=dict)
-    """An unlisted departure mapped to the entry whose pinned difference it is."""
+    own: dict[str, frozenset[str]] = field(default_factory=dict)
+    """An unlisted departure mapped to what its own witness, on fresh processes of the target and of the
+    original, differs about (empty: its witness shows no difference, or it has none); absent when that could
+    not be told (a side unsigned)."""
+    pinned: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Each entry re-observed in this run (by the search or by its pinned witness) mapped to what its pinned
+    witnesses, its own and its folded departures', differ about from the original's."""
 
 
 def replay_pinned(
@@ -44,24 +56,23 @@ def replay_pinned(
 ) -> PinnedReplay:
     """Replay the witnesses of the entries the search saw hold, of their entries' records, and of the unlisted
     departures, on one fresh process of the target (`sign`) and one of the original (`sign_original`)."""
-    if baseline is None:
-        return PinnedReplay()
-    entries = canonical_entries(baseline, canonical)
-    owners = folded_owners(baseline, canonical)
+    entries = canonical_entries(baseline, canonical) if baseline is not None else {}
+    owners = folded_owners(baseline, canonical) if baseline is not None else {}
     by_id = {rv.id: rv for rv in verdicts}
     holding = [rid for rid, entry in entries.items()
                if rid in by_id and by_id[rid].verdict == "holds" and entry.verdict == "deviates"]
-    unlisted = [rv.id for rv in verdicts if rv.verdict in DEPARTURES and rv.id not in entries]
-    causes = {rid: canonical.get(by_id[rid].explained_by or "", "") for rid in unlisted}
-    roots = {owners.get(rid, rid) for rid in holding}
-    roots |= {owners.get(cause, cause) for cause in causes.values() if cause in entries}
-    if not holding and not any(cause in entries for cause in causes.values()):
+    unlisted = [rv.id for rv in verdicts
+                if rv.verdict in DEPARTURES and rv.id not in entries and not is_advisory(rv)]
+    if not holding and not unlisted:
         return PinnedReplay()
+    roots = {owners.get(rid, rid) for rid in holding} | (set(entries) - set(owners) if unlisted else set())
+    members = {rid for rid in entries if owners.get(rid, rid) in roots}
     fresh_wanted = [rid for rid in dict.fromkeys([*holding, *sorted(roots)])
                     if rid in by_id and by_id[rid].verdict not in DEPARTURES]
     fresh = {rid: s.signature for rid, s in sign(fresh_wanted).items()}
     fresh |= {rid: rv.signature for rid, rv in by_id.items() if rv.verdict in DEPARTURES and rv.signature}
-    original = {rid: s.signature for rid, s in sign_original(sorted({*holding, *roots, *unlisted})).items()}
+    signed_original = sign_original(sorted({*holding, *roots, *members, *unlisted}))
+    original = {rid: s.signature for rid, s in signed_original.items()}
 
     def departs_as_pinned(rid: str) -> bool:
         pinned = entries[rid].signature
@@ -85,15 +96,92 @@ def replay_pinned(
               and present(root)):
             reobserved[rid] = (f"folded under {root}, whose pinned departure is re-observed; its own witness "
                                "never differed from the original, and this run's search did not reach it")
-    covered: dict[str, str] = {}
-    for rid, cause in causes.items():
-        if cause not in entries:
+    witnessed = set(default_witnesses().records)
+    own: dict[str, frozenset[str]] = {}
+    for rid in unlisted:
+        rv = by_id[rid]
+        if rid not in witnessed:
+            own[rid] = frozenset()
+        elif rv.signature is not None and rid in signed_original:
+            own[rid] = witness_keys(signed_original[rid].witness, rv.witness)
+    pinned: dict[str, frozenset[str]] = {}
+    for root in sorted(roots):
+        if root not in entries or not present(root):
             continue
-        root = owners.get(cause, cause)
-        own = fresh.get(rid)
-        if present(root) and own is not None and original.get(rid) == own:
-            covered[rid] = root
-    return PinnedReplay(reobserved, covered)
+        keys: set[str] = set()
+        for rid in sorted(members):
+            if owners.get(rid, rid) == root and entries[rid].witness and rid in signed_original:
+                keys |= witness_keys(signed_original[rid].witness, entries[rid].witness)
+        pinned[root] = frozenset(keys)
+    return PinnedReplay(reobserved, own, pinned)
+
+
+def witness_keys(original: Sequence[WitnessAnswer], target: Sequence[WitnessAnswer]) -> frozenset[str]:
+    """What one record's witness answers differ about, step by step (`difference_keys`); a step whose answer
+    was cut for the report, or the witness steps themselves changed, is keyed by its name."""
+    if [w.step for w in original] != [w.step for w in target]:
+        return frozenset({"witness steps"})
+    keys: set[str] = set()
+    for a, b in zip(original, target, strict=True):
+        if a.answer == b.answer:
+            continue
+        try:
+            found = difference_keys(read_served(a.answer, a.step), read_served(b.answer, b.step))
+        except ValueError:
+            found = frozenset()
+        keys |= {f"step {a.step}" if k == "answer" else k for k in found} or {f"step {a.step}"}
+    return frozenset(keys)
+
+
+NOT_CONFIRMED: Final = "seen once, not confirmed on a fresh process"
+
+
+def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
+                    canonical: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The unlisted departures the baseline covers (mapped to the entry) and those seen once (mapped to why),
+    from `replay` and each record's evidence (gate/evidence.py, replayed before).
+
+    Seen once: its own witness on fresh processes of the target and the original answers alike, and so do
+    its own example and the fixed opening calls replayed on fresh processes: nothing the search saw shows
+    again. A replay not made (the budget, a side that would not start, a check with no call to replay) is no
+    such proof: the departure stays new. Covered: everything it differs about on fresh processes (its
+    witness, its reproduced pair, or else what the opening calls showed) is what the re-observed entries'
+    pinned witnesses differ about; it is put under the entry sharing most of it."""
+    covered: dict[str, str] = {}
+    seen_once: dict[str, str] = {}
+    pinned = frozenset().union(*replay.pinned.values())
+    for rv in verdicts:
+        if rv.id not in replay.own:
+            continue
+        evidence = rv.evidence
+        witness = replay.own[rv.id]
+        if not witness and evidence is not None and evidence.no_difference:
+            seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness, its example and the fixed opening calls "
+                                "answer alike on fresh processes of the target and the original "
+                                f"({rv.reason})")
+            continue
+        keys = set(witness)
+        if evidence is not None and evidence.reproduced:
+            keys |= evidence_keys(evidence.original, evidence.target, evidence.differences)
+        elif evidence is not None:
+            keys |= set(evidence.elsewhere)
+        if keys and keys <= pinned:
+            root = max(sorted(replay.pinned), key=lambda r: len(keys & replay.pinned[r]))
+            covered[rv.id] = canonical.get(root, root)
+    return covered, seen_once
+
+
+def evidence_keys(original: str, target: str, differences: Sequence[str]) -> frozenset[str]:
+    """What a reproduced pair differs about: its two answers' `difference_keys`, and its stderr or the
+    requests a side sent of its own when those differ."""
+    keys: set[str] = set()
+    try:
+        keys |= difference_keys(read_served(original, "answer"), read_served(target, "answer"))
+    except ValueError:
+        keys.add("answer")
+    keys |= {"stderr" for d in differences if d.startswith("stderr:")}
+    keys |= {"own requests" for d in differences if d.startswith("a request or notification of its own")}
+    return frozenset(keys)
 
 
 def original_signatures(records: list[str], *, cache_dir: Path | None, timeout: float,

@@ -68,8 +68,9 @@ def refresh(
     verdicts = {r.id: r.verdict for r in report.records}
     out = Refreshed(Baseline(project=project, target=report.target.spec))
     # An advisory departure (guidance, not gating) is written only when the baseline already declares it: a
-    # reason to fill in (TODO fails --strict-baseline) for what never fails the gate would be a trap.
-    advisory = {e.record for e in report.gate.advisory} - set(kept)
+    # reason to fill in (TODO fails --strict-baseline) for what never fails the gate would be a trap. So is a
+    # departure seen once that fresh processes did not confirm: pinned, it would be stale on the next run.
+    advisory = {e.record for e in [*report.gate.advisory, *report.gate.seen_once]} - set(kept)
     departing = {rv.id: rv for rv in report.records if rv.verdict in DEPARTED and rv.id not in advisory}
     under = folded_under(report, set(departing))
     entries: list[BaselineEntry] = []

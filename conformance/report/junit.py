@@ -32,6 +32,7 @@ def _standing(gate: Gate) -> dict[str, tuple[str, GateEntry]]:
     class wins) and the entry."""
     classes = (
         ("advisory", gate.advisory),
+        ("seen-once", gate.seen_once),
         ("accepted", gate.expected),
         ("unexplained", gate.unexplained),
         ("unexpected", gate.unexpected),
@@ -75,6 +76,11 @@ def _case(
         ET.SubElement(props, "property", {"name": "gate", "value": "advisory"})
         detail.insert(0, f"{rv.verdict}, advisory: guidance stated without a keyword, not gating "
                          f"({rv.reason})")
+    elif klass == "seen-once" and entry is not None:  # fresh processes did not confirm it: no failure
+        props = ET.SubElement(case, "properties")
+        ET.SubElement(props, "property", {"name": "verdict", "value": _text(rv.verdict)})
+        ET.SubElement(props, "property", {"name": "gate", "value": "seen-once"})
+        detail.insert(0, f"{rv.verdict}, not gating: {entry.reason}")
     elif departs and klass in ("", "unexpected") and rv.verdict == "error":
         error = ET.SubElement(case, "error", {"message": _text(one_line(rv.reason, 500)), "type": "error"})
         pair = f"\n\nthe pair: {evidence_text(evidence)}" if evidence is not None else ""

@@ -118,6 +118,13 @@ class Evidence(_Frozen):
     not_replayed: str = Field(
         default="", description="(/5) on a record: why its own sequence was not replayed (the report's "
         "replay budget), empty when it was or had none")
+    no_difference: bool = Field(
+        default=False, description="(/5) not reproduced, and not for want of trying: its example and the "
+        "fixed opening calls were replayed on fresh processes of both sides and no answer differed at all")
+    elsewhere: list[str] = Field(
+        default_factory=list, description="(/5) not reproduced by its own example: what the fixed opening "
+        "calls, replayed on fresh processes of both sides, showed differing all the same (fields, refusals; "
+        "core/differences.py's keys); the gate holds them against the baseline's pinned differences")
     own_failure: bool = Field(
         default=False, description="(/5) on a record: its checks kept no call to replay (they read the "
         "installed files, or watch the process): its own failure, in its check's words, is its evidence")
@@ -256,6 +263,12 @@ class Gate(_Frozen):
         default_factory=list,
         description="(/5) departures not in the baseline from records of level guidance (words with no RFC "
         "keyword, fixtures/spec_records.yaml): reported, never failing the gate",
+    )
+    seen_once: list[GateEntry] = Field(
+        default_factory=list,
+        description="(/5) departures not in the baseline that the search saw once and fresh processes did "
+        "not confirm (neither its witness nor its replayed example differs from the original's): reported, "
+        "not failing the gate",
     )
     stale: list[GateEntry] = Field(default_factory=list, description="baseline entries that now hold")
     unconfirmed: list[GateEntry] = Field(

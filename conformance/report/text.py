@@ -27,9 +27,12 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     deadline, a signal), said first: what it left unchecked follows from it."""
     if gate.deferred is not None:
         return f"gate not judged: {gate.deferred}"
+    once = (f"; {len(gate.seen_once)} departure(s) {NOT_CONFIRMED_WORDS}, which do not gate "
+            f"({', '.join(e.record for e in gate.seen_once)})") if gate.seen_once else ""
     if gate.passed:
         advisory = (f"; {len(gate.advisory)} departure(s) from guidance stated without a keyword, which do"
                     f" not gate ({', '.join(e.record for e in gate.advisory)})") if gate.advisory else ""
+        advisory += once
         if gate.expected:
             return (
                 f"gate passed: the {len(gate.expected)} departures observed are exactly the baseline's"
@@ -64,7 +67,11 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
         )
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
-    return "gate failed: " + "; ".join(parts)
+    return "gate failed: " + "; ".join(parts) + once
+
+
+NOT_CONFIRMED_WORDS: Final = "seen once, not confirmed on a fresh process"
+"""An unlisted departure neither its witness nor its replayed example showed again (gate/pinned.py)."""
 
 
 def by_baseline_entry(rows: Sequence[GateEntry]) -> tuple[int, str]:
@@ -138,8 +145,11 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     noun = f"{departing} departure{'s' if departing != 1 else ''}"
     if gate.deferred is not None:
         return f"{noun}, weighed against the baseline on the merged report"
-    advisory = len(gate.advisory)
-    guidance = f"{advisory} from guidance stated without a keyword (not gating)"
+    advisory = len(gate.advisory) + len(gate.seen_once)
+    guidance = ", ".join(
+        [f"{len(rows)} {words} (not gating)" for rows, words in (
+            (gate.advisory, "from guidance stated without a keyword"), (gate.seen_once, NOT_CONFIRMED_WORDS))
+         if rows])
     if gate.baseline is None and advisory:
         return f"{noun}: {departing - advisory} new (no baseline given), {guidance}"
     if gate.baseline is None:

@@ -178,7 +178,8 @@ prefixes, worker and staging suffixes added to it."""
 def slug(spec: str) -> str:
     """A file-name-safe form of a target spec, of bounded length: a long `cmd:` line keeps its start and
     ends in a digest of the whole spec, so two specs that share the start still get two names."""
-    text = re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "target"
+    text = re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_")
+    text = text if text.strip(".") else "target"  # "." and ".." name the folder itself or its parent
     if len(text) <= SLUG_CHARS:
         return text
     return text[: SLUG_CHARS - 17] + "-" + hashlib.sha256(spec.encode()).hexdigest()[:16]

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from conformance.calls.opening import OPENING_CALLS
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import (
     Envelope,
@@ -497,17 +498,15 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
     expect_one_more(count, after, str(following))
 
 
-_OPENING: tuple[tuple[str, int, int, dict[str, JSON | tuple[LabelKind, str | int]]], ...] = (
-    ("branch zeta", 1, 3, {"branchFromThought": 1, "branchId": ("text", "zeta")}),
-    ("branch alpha", 2, 3, {"branchFromThought": 1, "branchId": ("text", "alpha")}),
-    ("a revision", 3, 3, {"isRevision": True, "revisesThought": 1}),
-    ("a branch of a branch", 3, 4, {"branchFromThought": 2, "branchId": ("text", "alpha-beta")}),
-    ("number above total", 9, 5, {}),
-    ("a padded label", 4, 5, {"branchFromThought": 1, "branchId": ("text", " padded")}),
-)
-"""The machine's opening calls (labels as `LabelSpace` specs, fresh to the process each run): `zeta` then
-`alpha` out of key order, a revision, a branch of a branch, thoughtNumber 9 over totalThoughts 5, a label
-with a leading space (a fork trimming labels departed from RTE-6 under some seeds only)."""
+_OPENING: tuple[tuple[str, int, int, dict[str, JSON | tuple[LabelKind, str | int]]], ...] = tuple(
+    (str(call["thought"]), int(str(call["thoughtNumber"])), int(str(call["totalThoughts"])),
+     {key: ("text", str(value)) if key == "branchId" else value for key, value in call.items()
+      if key not in ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")})
+    for call in OPENING_CALLS)
+"""The machine's opening calls, calls/opening.py's (labels as `LabelSpace` specs, fresh to the process each
+run): `zeta` then `alpha` out of key order, a revision, a branch of a branch, thoughtNumber 9 over
+totalThoughts 5, a label with a leading space (a fork trimming labels departed from RTE-6 under some seeds
+only)."""
 
 
 class StoreMachine(RuleBasedStateMachine):

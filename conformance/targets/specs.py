@@ -105,7 +105,7 @@ def folder_name(spec: str) -> str:
     env, base = split_env(spec)
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", base.replace(":", "-", 1).replace(TODAY, "-today")).strip("-")
     suffix = "".join(f"+{re.sub(r'[^A-Za-z0-9._-]+', '-', f'{k}-{env[k]}')}" for k in sorted(env))
-    name = (stem or "target") + suffix
+    name = (stem if stem.strip(".") else "target") + suffix  # "." and ".." name a folder already there
     if len(stem) <= 80 and len(name) <= 120:
         return name
     return name[:79] + "-" + hashlib.sha256(spec.encode()).hexdigest()[:16]

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.core.differences import (
+    difference_keys,
     explain,
     json_differences,
     quoted,
@@ -24,8 +25,8 @@ _json: st.SearchStrategy[JSON] = st.recursive(
     _scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
                                       st.dictionaries(st.sampled_from("pqrs"), inner, max_size=3)),
     max_leaves=8)
-_STATUS = {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False, "branches": [],
-           "thoughtHistoryLength": 1}
+_STATUS: dict[str, JSON] = {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False,
+                            "branches": [], "thoughtHistoryLength": 1}
 
 
 def _answer(status: dict[str, JSON]) -> JSON:
@@ -229,3 +230,46 @@ def test_a_grown_tool_list_speaks_of_the_record_about_the_list() -> None:
     sentence = "result." + grown.said()
     assert _speaks_of(sentence, _about(["RTE-1"])) and not _speaks_of(sentence, _about(["OBJ-2"]))
     assert not _speaks_of('result.tools[0].description: "a" on the original, "b" here', _about(["RTE-1"]))
+
+
+def _witnessed(status: dict[str, JSON], *, refused: bool = False) -> JSON:
+    """The same answer as a witness keeps it (gate/canonical.py): its text parsed, its layout said."""
+    item: JSON = {"json": status, "layout": "indent 2", "type": "text"}
+    return {"result": {"isError": refused, "content": [item]}}
+
+
+_REFUSED: dict[str, JSON] = {"error": "Invalid thoughtNumber: must be a number", "status": "failed"}
+
+
+def test_a_difference_has_the_same_keys_in_a_response_and_in_a_witness_answer() -> None:
+    """A run's pair (JSON-RPC responses) is held against a baseline's pinned witness (canonical answers):
+    the same change must key alike in both, or no entry could ever cover a departure (gate/pinned.py)."""
+    changes: list[dict[str, JSON]] = [{"branches": ["alpha", "zeta"]}, {"thoughtHistoryLength": 4},
+                                      {"extra": 1}]
+    for change in changes:
+        before: dict[str, JSON] = _STATUS | {"branches": ["zeta", "alpha"]}
+        after = before | change
+        from_responses = difference_keys(_answer(before), _answer(after))
+        assert from_responses and from_responses == difference_keys(_witnessed(before), _witnessed(after))
+    refused: JSON = {"result": {"isError": True, "content": [{"type": "text", "text": json.dumps(_REFUSED)}]}}
+    assert difference_keys(_answer(_STATUS), refused) == {"refused by this server: thoughtNumber"}
+    assert difference_keys(_witnessed(_STATUS), _witnessed(_REFUSED, refused=True)) == {
+        "refused by this server: thoughtNumber"}
+    assert difference_keys(refused, _answer(_STATUS)) == {"refused by the original: thoughtNumber"}
+
+
+def test_keys_tell_one_change_from_another() -> None:
+    """Sorted labels are not a count grown twice, nor a refusal of another field: an entry pinning one covers
+    neither of the others."""
+    labels = difference_keys(_answer(_STATUS | {"branches": ["b", "a"]}),
+                             _answer(_STATUS | {"branches": ["a", "b"]}))
+    count = difference_keys(_answer(_STATUS), _answer(_STATUS | {"thoughtHistoryLength": 2}))
+    total: JSON = {"result": {"isError": True, "content": [{"type": "text", "text": json.dumps(
+        {"error": "Invalid totalThoughts: must be a number", "status": "failed"})}]}}
+    refused: JSON = {"result": {"isError": True, "content": [{"type": "text", "text": json.dumps(_REFUSED)}]}}
+    assert labels == {"branches"} and count == {"thoughtHistoryLength"}
+    assert difference_keys(_answer(_STATUS), total) != difference_keys(_answer(_STATUS), refused)
+    assert difference_keys(refused, total) == {"validation order: thoughtNumber then totalThoughts"}
+    compact: JSON = {"result": {"content": [{"type": "text", "text": json.dumps(_STATUS)}]}}
+    assert difference_keys(_answer(_STATUS), compact) == {"layout"}
+    assert difference_keys(_answer(_STATUS), _answer(_STATUS)) == frozenset()

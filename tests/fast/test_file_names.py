@@ -4,7 +4,7 @@ still get two names."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.suite.plugin import SLUG_CHARS, slug
@@ -29,6 +29,9 @@ def test_short_specs_keep_their_names() -> None:
 
 
 @given(st.text(min_size=1, max_size=2000))
+@example(".")  # hypothesis found it: slug and folder name "."
+@example("..")
+@example("/.")
 def test_any_spec_gives_a_bounded_plain_name(spec: str) -> None:
     for name in (slug(spec), folder_name(spec)):
         assert 0 < len(name) <= 120 and "/" not in name and name not in (".", "..")

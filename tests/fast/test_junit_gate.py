@@ -156,3 +156,46 @@ def test_junit_totals_are_the_gates(
         case = cases[entry.record]
         assert case.find("failure") is None and case.find("error") is None
         assert {p.get("name"): p.get("value") for p in case.iter("property")}["baseline"] == "accepted"
+
+
+def test_a_departure_fresh_processes_do_not_confirm_is_seen_once_and_no_failure() -> None:
+    """Through `assemble_report` as a run calls it: the witness answers alike on the target and the original,
+    the evidence's replay (`evidence`) found no difference at all: reported apart, never a failure; with a
+    difference in the replay, the same departure fails as new (gate/pinned.py)."""
+    from conformance.report.model import Evidence
+    from conformance.report.text import departures_sentence, gate_sentence
+
+    def replayed(no_difference: bool) -> Report:
+        same = [WitnessAnswer(step="s", answer="same")]
+
+        def sign(ids: list[str]) -> dict[str, RecordSignature]:
+            return {i: RecordSignature(i, PINNED, same) for i in ids}
+
+        def evidence(report: Report) -> Report:
+            found = Evidence(reproduced=False, original_spec="npm:0.6.2", no_difference=no_difference,
+                             elsewhere=[] if no_difference else ["thoughtHistoryLength"])
+            records = [rv.model_copy(update={"evidence": found}) if rv.id == "RTE-5" else rv
+                       for rv in report.records]
+            return report.model_copy(update={"records": records})
+
+        results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=[
+            TestOutcome(nodeid="suite/test_0.py::test_RTE-5", records=["RTE-5"], status="failed",
+                        message="failed: RTE-5", examples=1)])
+        return assemble_report(
+            catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+            seen=TargetSeen(TARGET, Preflight(ok=True, error=None), {}, "2024-11-05"), harness=HARNESS,
+            run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1,
+                        calls_made=1, tests=1, rerun="python -m conformance run"),
+            generated="t1", sign=sign, sign_original=sign, evidence=evidence)
+
+    once = replayed(no_difference=True)
+    assert once.gate.passed and not once.gate.unexpected
+    assert [e.record for e in once.gate.seen_once] == ["RTE-5"]
+    case = _cases(once)["RTE-5"]
+    assert case.find("failure") is None and case.find("error") is None
+    assert {p.get("name"): p.get("value") for p in case.iter("property")}["gate"] == "seen-once"
+    assert "seen once, not confirmed on a fresh process" in gate_sentence(once.gate)
+    assert "1 seen once, not confirmed on a fresh process (not gating)" in departures_sentence(once.gate, 1)
+    confirmed = replayed(no_difference=False)
+    assert not confirmed.gate.passed and [e.record for e in confirmed.gate.unexpected] == ["RTE-5"]
+    assert _totals(once) == (0, 0) and _totals(confirmed) == (1, 0)

@@ -6,54 +6,107 @@ for them); the whole path on real forks is tests/e2e/test_pinned_replay.py.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 
 from conformance.catalog.records import default_catalog
 from conformance.gate.baseline import Baseline, BaselineEntry, ExplainedEntry, evaluate_gate
-from conformance.gate.pinned import PinnedReplay, Signer, replay_pinned
+from conformance.gate.pinned import PinnedReplay, Signer, replay_pinned, settle_unlisted
 from conformance.gate.signatures import RecordSignature
-from conformance.report.model import RecordVerdict, Verdict
+from conformance.report.model import Evidence, Gate, RecordVerdict, Verdict, WitnessAnswer
 
 CANONICAL = {r.id: r.id for r in default_catalog().records}
-FORK, ORIGINAL = "f" * 64, "0" * 64
-"""OBJ-4/a1's witness on the fork (sorted branches) and on the original."""
 
 
-def _rv(record: str, verdict: Verdict, signature: str | None = None, explained_by: str | None = None
-        ) -> RecordVerdict:
+def _status(branches: list[str], count: int = 3) -> str:
+    """An accepted answer's canonical witness form (gate/canonical.py)."""
+    return json.dumps({"result": {"isError": False, "content": [{"json": {
+        "thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True, "branches": branches,
+        "thoughtHistoryLength": count}, "layout": "indent 2", "type": "text"}]}})
+
+
+def _response(branches: list[str], count: int = 3) -> str:
+    """An accepted answer as the evidence keeps it (a JSON-RPC response, compact)."""
+    text = json.dumps({"thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True,
+                       "branches": branches, "thoughtHistoryLength": count}, indent=2)
+    return json.dumps({"jsonrpc": "2.0", "result": {"content": [{"type": "text", "text": text}]}})
+
+
+Witness = list[WitnessAnswer]
+SORTED: Witness = [WitnessAnswer(step="branch-beta", answer=_status(["alpha", "zeta"]))]
+KEY_ORDER: Witness = [WitnessAnswer(step="branch-beta", answer=_status(["zeta", "alpha"]))]
+"""OBJ-4/a1's witness on the sorted-branches fork and on the original."""
+PLAIN: Witness = [WitnessAnswer(step="plain", answer=_status([]))]
+"""A witness that shows nothing of the labels (the same on both)."""
+COUNTED: Witness = [WitnessAnswer(step="plain", answer=_status([], 4))]
+"""The same witness on a fork that counts a thought twice."""
+
+
+def _sig(witness: Witness) -> str:
+    """The signature stands for the witness answers (gate/signatures.py hashes them alike)."""
+    return hashlib.sha256(json.dumps([[w.step, w.answer] for w in witness]).encode()).hexdigest()
+
+
+def _rv(record: str, verdict: Verdict, witness: Witness | None = None, explained_by: str | None = None,
+        evidence: Evidence | None = None) -> RecordVerdict:
     return RecordVerdict(id=record, kind="obj", aliases=[], anchors=[], statement="s", channels=["wire"],
                          verdict=verdict, evidence_before="implemented", evidence_after="observed",
-                         signature=signature, explained_by=explained_by)
+                         signature=_sig(witness) if witness else None, witness=witness or [],
+                         explained_by=explained_by, evidence=evidence, reason="r")
 
 
-def _signer(signatures: Mapping[str, str]) -> tuple[list[list[str]], Signer]:
+def _signer(witnesses: Mapping[str, Witness]) -> tuple[list[list[str]], Signer]:
     asked: list[list[str]] = []
 
     def sign(records: list[str]) -> dict[str, RecordSignature]:
         asked.append(records)
-        return {r: RecordSignature(r, signatures[r], []) for r in records if r in signatures}
+        return {r: RecordSignature(r, _sig(witnesses[r]), witnesses[r]) for r in records if r in witnesses}
 
     return asked, sign
 
 
 BASELINE = Baseline(project="p", deviations=[BaselineEntry(
-    record="OBJ-4/a1", reason="we sort the labels", signature=FORK,
-    explains=[ExplainedEntry(record="ABS-11", signature="1" * 64)])])
+    record="OBJ-4/a1", reason="we sort the labels", signature=_sig(SORTED), witness=SORTED,
+    explains=[ExplainedEntry(record="ABS-11", signature=_sig(PLAIN), witness=PLAIN)])])
 """The sorted-branches fork's: OBJ-4/a1 pinned with its departing witness, ABS-11 folded under it (its own
 witness is the original's: it departed only through OBJ-4/a1's labels)."""
+THE_ORIGINAL = {"OBJ-4/a1": KEY_ORDER, "ABS-11": PLAIN, "RTE-4": PLAIN, "RTE-5": PLAIN}
 
 
-def _replay(verdicts: list[RecordVerdict], fork: Mapping[str, str], original: Mapping[str, str]
-            ) -> PinnedReplay:
+def _replay(verdicts: list[RecordVerdict], fork: Mapping[str, Witness], original: Mapping[str, Witness],
+            baseline: Baseline | None = BASELINE) -> PinnedReplay:
     _, sign = _signer(fork)
     _, sign_original = _signer(original)
-    return replay_pinned(verdicts, BASELINE, CANONICAL, sign=sign, sign_original=sign_original)
+    return replay_pinned(verdicts, baseline, CANONICAL, sign=sign, sign_original=sign_original)
+
+
+def _gate(verdicts: list[RecordVerdict], baseline: Baseline | None = BASELINE,
+          original: Mapping[str, Witness] = THE_ORIGINAL) -> Gate:
+    replay = _replay(verdicts, {}, original, baseline)
+    covered, seen_once = settle_unlisted(verdicts, replay, CANONICAL)
+    return evaluate_gate(verdicts, baseline, baseline_path="b" if baseline else None, canonical=CANONICAL,
+                         reobserved=replay.reobserved, covered=covered, seen_once=seen_once)
+
+
+def _pair(original: str, target: str) -> Evidence:
+    """A reproduced pair: the example's first differing request on fresh processes of both sides."""
+    return Evidence(reproduced=True, original_spec="npm:0.6.2", original=original, target=target,
+                    differences=["branches[0]: the original's, this one's"])
+
+
+NOT_AGAIN = Evidence(reproduced=False, original_spec="npm:0.6.2", no_difference=True,
+                     why="no difference of this record's on fresh processes")
+"""Its example and the opening calls replayed on fresh processes of both sides: no difference at all."""
+LABELS_ELSEWHERE = Evidence(reproduced=False, original_spec="npm:0.6.2", elsewhere=["branches"],
+                            why="no difference of this record's on fresh processes")
+"""Its own example answers alike on fresh processes, but the opening calls show the labels sorted (issue 43:
+OBJ-10, RTE-5, ABS-12 of the sorted-branches fork depart only on the shared process's labels)."""
 
 
 def test_an_entry_the_search_missed_is_not_stale_while_its_pinned_witness_still_departs() -> None:
     verdicts = [_rv("OBJ-4/a1", "holds"), _rv("ABS-11", "holds")]
-    replay = _replay(verdicts, {"OBJ-4/a1": FORK, "ABS-11": "1" * 64},
-                     {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64})
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "ABS-11": PLAIN}, THE_ORIGINAL)
     assert set(replay.reobserved) == {"OBJ-4/a1", "ABS-11"}
     gate = evaluate_gate(verdicts, BASELINE, baseline_path="b", canonical=CANONICAL,
                          reobserved=replay.reobserved)
@@ -63,8 +116,7 @@ def test_an_entry_the_search_missed_is_not_stale_while_its_pinned_witness_still_
 
 def test_the_original_is_stale_under_the_forks_baseline() -> None:
     verdicts = [_rv("OBJ-4/a1", "holds"), _rv("ABS-11", "holds")]
-    replay = _replay(verdicts, {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64},
-                     {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64})
+    replay = _replay(verdicts, {"OBJ-4/a1": KEY_ORDER, "ABS-11": PLAIN}, THE_ORIGINAL)
     assert replay.reobserved == {}
     gate = evaluate_gate(verdicts, BASELINE, baseline_path="b", canonical=CANONICAL,
                          reobserved=replay.reobserved)
@@ -74,42 +126,93 @@ def test_the_original_is_stale_under_the_forks_baseline() -> None:
 def test_a_pinned_witness_equal_to_the_originals_vouches_for_nothing() -> None:
     """A witness that never showed the departure cannot say it is still there: the search's verdict stands."""
     verdicts = [_rv("OBJ-4/a1", "holds"), _rv("ABS-11", "holds")]
-    replay = _replay(verdicts, {"OBJ-4/a1": FORK, "ABS-11": "1" * 64}, {"OBJ-4/a1": FORK, "ABS-11": "1" * 64})
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "ABS-11": PLAIN}, {"OBJ-4/a1": SORTED, "ABS-11": PLAIN})
     assert replay.reobserved == {}
 
 
-def test_an_unlisted_departure_showing_an_entrys_pinned_difference_is_covered() -> None:
-    verdicts = [_rv("OBJ-4/a1", "deviates", FORK), _rv("ABS-11", "deviates", "1" * 64, "OBJ-4/a1"),
-                _rv("RTE-4", "deviates", "4" * 64, "OBJ-4/a1")]
-    replay = _replay(verdicts, {}, {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64, "RTE-4": "4" * 64})
-    assert replay.covered == {"RTE-4": "OBJ-4/a1"}
-    gate = evaluate_gate(verdicts, BASELINE, baseline_path="b", canonical=CANONICAL, covered=replay.covered)
+ENTRY_SEEN = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("ABS-11", "deviates", PLAIN, "OBJ-4/a1")]
+
+
+def test_an_unlisted_departure_whose_difference_is_an_entrys_pinned_one_is_covered() -> None:
+    """Issue 43: RTE-4 failing on the sorted `branches` the OBJ-4/a1 entry pins is that entry's, whatever
+    the root causes grouped it under (none here); its own witness shows nothing, its replayed example the
+    labels."""
+    rte4 = _rv("RTE-4", "deviates", PLAIN, evidence=_pair(_response(["zeta", "alpha"]),
+                                                         _response(["alpha", "zeta"])))
+    gate = _gate([*ENTRY_SEEN, rte4])
     assert gate.passed and not gate.unexpected
     [row] = [e for e in gate.expected if e.record == "RTE-4"]
     assert row.folded_under == "OBJ-4/a1" and row.reason == "we sort the labels" and row.witnessed
 
 
 def test_an_unlisted_departure_with_a_difference_of_its_own_is_new() -> None:
-    verdicts = [_rv("OBJ-4/a1", "deviates", FORK), _rv("ABS-11", "deviates", "1" * 64, "OBJ-4/a1"),
-                _rv("RTE-4", "deviates", "5" * 64, "OBJ-4/a1")]
-    replay = _replay(verdicts, {}, {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64, "RTE-4": "4" * 64})
-    assert replay.covered == {}
-    gate = evaluate_gate(verdicts, BASELINE, baseline_path="b", canonical=CANONICAL, covered=replay.covered)
+    """Its replayed example differs on the count too, which no entry pins: new, even under OBJ-4/a1's
+    cause."""
+    rte4 = _rv("RTE-4", "deviates", PLAIN, "OBJ-4/a1",
+               evidence=_pair(_response(["zeta", "alpha"]), _response(["alpha", "zeta"], 4)))
+    gate = _gate([*ENTRY_SEEN, rte4])
     assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"]
 
 
-def test_an_unlisted_departure_of_another_cause_is_new() -> None:
-    verdicts = [_rv("OBJ-4/a1", "deviates", FORK), _rv("ABS-11", "deviates", "1" * 64, "OBJ-4/a1"),
-                _rv("RTE-4", "deviates", "4" * 64)]
-    replay = _replay(verdicts, {}, {"OBJ-4/a1": ORIGINAL, "ABS-11": "1" * 64, "RTE-4": "4" * 64})
-    assert replay.covered == {}
+def test_a_departure_only_the_opening_calls_show_again_is_confirmed() -> None:
+    """Its own example shows nothing on fresh processes, the opening calls show the fork's sorted labels:
+    real, so new without a baseline (the first gate of the fork fails), and the entry's with one."""
+    alone = _gate([_rv("RTE-5", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)], baseline=None)
+    assert not alone.passed and [e.record for e in alone.unexpected] == ["RTE-5"] and not alone.seen_once
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-5", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)])
+    assert gate.passed and [e.folded_under for e in gate.expected if e.record == "RTE-5"] == ["OBJ-4/a1"]
+    other = LABELS_ELSEWHERE.model_copy(update={"elsewhere": ["branches", "stderr"]})
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-5", "deviates", PLAIN, evidence=other)])
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-5"], "a box no entry pins"
+
+
+def test_an_unlisted_departure_whose_own_witness_differs_is_confirmed_and_new() -> None:
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-4", "deviates", COUNTED, evidence=NOT_AGAIN)])
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"] and not gate.seen_once
+
+
+def test_a_departure_no_fresh_process_confirms_is_seen_once_and_does_not_fail() -> None:
+    """Its witness is the original's, and its example and the opening calls, replayed on fresh processes,
+    answer alike."""
+    gate = _gate([*ENTRY_SEEN, _rv("RTE-4", "deviates", PLAIN, evidence=NOT_AGAIN)])
+    assert gate.passed and not gate.unexpected
+    [row] = gate.seen_once
+    assert row.record == "RTE-4" and row.reason.startswith("seen once, not confirmed on a fresh process")
+    without = _gate([_rv("RTE-4", "deviates", PLAIN, evidence=NOT_AGAIN)], baseline=None)
+    assert without.passed and [e.record for e in without.seen_once] == ["RTE-4"]
+
+
+def test_a_departure_is_new_unless_a_replay_was_tried_and_showed_nothing() -> None:
+    """The gate stays safe: a replay the budget left out, a side that could not start, a check with no call to
+    replay, a witness the target did not answer, or no evidence at all is no proof it was seen once."""
+    untried = [
+        Evidence(reproduced=False, original_spec="npm:0.6.2", not_replayed="the budget", why="the budget"),
+        Evidence(reproduced=False, original_spec="npm:0.6.2", why="the original could not replay it (x)"),
+        Evidence(reproduced=False, original_spec="npm:0.6.2", own_failure=True, why="no call to replay"),
+        None,
+    ]
+    for evidence in untried:
+        gate = _gate([_rv("RTE-4", "deviates", PLAIN, evidence=evidence)], baseline=None)
+        assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"], evidence
+    unsigned = _rv("RTE-4", "deviates", None, evidence=NOT_AGAIN)
+    gate = _gate([unsigned], baseline=None)
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"]
+    gate = _gate([_rv("RTE-4", "deviates", PLAIN, evidence=NOT_AGAIN)], baseline=None, original={})
+    assert not gate.passed, "the original's witness could not be taken"
+
+
+def test_a_stale_entry_covers_nothing() -> None:
+    """An entry the run did not re-observe pins no difference this run can be said to show."""
+    rte4 = _rv("RTE-4", "deviates", PLAIN, evidence=_pair(_response(["zeta", "alpha"]),
+                                                         _response(["alpha", "zeta"])))
+    gate = _gate([_rv("OBJ-4/a1", "holds"), _rv("ABS-11", "holds"), rte4])
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"]
 
 
 def test_nothing_is_replayed_when_the_search_saw_exactly_the_baseline() -> None:
-    verdicts = [_rv("OBJ-4/a1", "deviates", FORK), _rv("ABS-11", "deviates", "1" * 64, "OBJ-4/a1")]
     asked, sign = _signer({})
     asked_original, sign_original = _signer({})
-    replay = replay_pinned(verdicts, BASELINE, CANONICAL, sign=sign, sign_original=sign_original)
+    replay = replay_pinned(ENTRY_SEEN, BASELINE, CANONICAL, sign=sign, sign_original=sign_original)
     assert replay == PinnedReplay()
     assert asked == [] and asked_original == []
 
@@ -119,7 +222,6 @@ def test_unreliable_only_until_a_fresh_process_reproduces() -> None:
     fresh process reproduced the departure (issue 43: ABS-11 of the sorted-branches fork: two calls)."""
     from conformance.core.failure_text import UNRELIABLE
     from conformance.gate.evidence import _reliable
-    from conformance.report.model import Evidence
 
     reason = f"{UNRELIABLE}: OBJ-4/a1 contradicted: labels ['alpha', 'zeta']"
     reproduced = Evidence(reproduced=True, original_spec="npm:0.6.2")

@@ -17,7 +17,7 @@ import pytest
 from conformance.drivers import process
 from conformance.drivers.errors import ProtocolViolation, ServerExited, ServerTimeout, TargetError
 from conformance.drivers.sdk import SdkDriver
-from tests.servers import VALID, alive, command, group_alive, running_with
+from tests.servers import GONE_WITHIN, VALID, alive, command, group_alive, running_with
 
 
 def tagged(name: str, *args: str) -> tuple[list[str], str]:
@@ -27,6 +27,12 @@ def tagged(name: str, *args: str) -> tuple[list[str], str]:
 
 
 def assert_gone(tag: str, *pids: int | None) -> None:
+    """Nothing tagged `tag` (nor the given pids) still runs, within a bounded deadline (`GONE_WITHIN`): a
+    SIGKILLed group takes a moment to go on a loaded machine."""
+    deadline = time.monotonic() + GONE_WITHIN
+    while (running_with(tag) or any(pid is not None and (alive(pid) or group_alive(pid)) for pid in pids)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert running_with(tag) == [], f"a process tagged {tag} is left behind"
     for pid in pids:
         if pid is not None:

@@ -103,12 +103,10 @@ class RunReport:
             sign_original=sign_original,
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
+            evidence=lambda made: _evidenced(made, options)
+            if options.shard is None and stop is None and made.root_causes and not stopped_before_checks(made)
+            else made,
         )
-        evidenced = report.root_causes and not stopped_before_checks(report)
-        if options.shard is None and stop is None and evidenced:
-            # A run the breaker stopped keeps its evidence: a target that ends itself shows it best. A
-            # preflight stop's evidence is its own transcript: a replay of some record's witness is not it.
-            report = _evidenced(report, options)
         hygiene = stdout_hygiene(self.transcripts)
         if hygiene is not None:
             report = report.model_copy(update={"stdout_hygiene": hygiene})
@@ -150,7 +148,9 @@ class RunReport:
 def _evidenced(report: Report, options: RunOptions) -> Report:
     """Each leading root cause's example, then each departure's, replayed on fresh processes of the target
     and the original (npm:0.6.2 when the cache holds it, else the reference); a target that cannot be
-    started again keeps its report as it was."""
+    started again keeps its report as it was. Not for a shard or a stopped run; a run the breaker stopped
+    keeps its evidence (a target that ends itself shows it best); a preflight stop's evidence is its own
+    transcript."""
     from conformance.core.arguments_map import renames_of
     from conformance.core.errors import HarnessError
     from conformance.gate.evidence import original_target, with_evidence

@@ -91,6 +91,7 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
         ("Reason still TODO (--strict-baseline)", g.unexplained),
         ("Expected by the baseline", g.expected),
         ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
+        ("Seen once, not confirmed on a fresh process (not gating)", g.seen_once),
     ):
         if entries:
             lines += [f"**{title}**", ""]
@@ -119,6 +120,7 @@ def html(shown: GateView) -> list[Content]:
         ("reason TODO", g.unexplained),
         ("expected", g.expected),
         ("guidance (not gating)", g.advisory),
+        ("seen once (not gating)", g.seen_once),
     ):
         rows += [
             [label, tag("a", e.record, href=f"#rec-{e.record}"), verdict(e.verdict), e.expected, e.reason]

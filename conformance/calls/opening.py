@@ -1,0 +1,36 @@
+"""The fixed opening calls: what every run, every replay and every comparison sends before anything drawn.
+
+A change a fork makes to the store shows in a few fixed calls on a fresh process (issue 43): two labels out
+of key order (`zeta`, then `alpha`), a revision, a branch of a branch, a thoughtNumber above its total and a
+label with a leading space. The suite's store checks open with them (suite/test_store.py), a departure's
+evidence replays them before it says "not reproduced" (gate/evidence.py) and `compare` runs them before its
+search (compare/programs.py), so the three find the same difference with the same calls, whatever the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from conformance.core.jsontypes import JSON
+
+OPENING_CALLS: Final[tuple[dict[str, JSON], ...]] = (
+    {"thought": "branch zeta", "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "zeta"},
+    {"thought": "branch alpha", "thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "alpha"},
+    {"thought": "a revision", "thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "isRevision": True, "revisesThought": 1},
+    {"thought": "a branch of a branch", "thoughtNumber": 3, "totalThoughts": 4, "nextThoughtNeeded": True,
+     "branchFromThought": 2, "branchId": "alpha-beta"},
+    {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
+    {"thought": "a padded label", "thoughtNumber": 4, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": " padded"},
+)
+"""In this order, each accepted by the original. (The suite names its labels fresh to its shared process, the
+same words each run; a replay and `compare` start fresh processes and send them as written.)"""
+
+PLAIN_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
+    {"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
+    for n in range(7, 17))
+"""What a replay sends after them: plain calls up to sixteen retained thoughts, past a store capped at a
+small size."""
