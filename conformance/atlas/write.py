@@ -44,7 +44,8 @@ _CSP: Final = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'"
 )
 _CSS: Final = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:90em;padding:0 1em;color:#1d1d1f;overflow-wrap:break-word}
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:90em;padding:0 1em;color:#1d1d1f;
+overflow-wrap:break-word}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{margin-top:1.4em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .5em;
 vertical-align:top;text-align:left;overflow-wrap:break-word}th{background:#f4f4f6}

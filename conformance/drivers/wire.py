@@ -71,10 +71,16 @@ SETTLE_BYTES: Final = 1 << 20
 SETTLE_MISSES: Final = 3
 """Waits that found nothing late before a server is taken to write no box for its calls: it is then waited for
 only once its stderr has been seen arriving late."""
-_TOP: Final = "┌".encode()
-_BORDER: Final = "─".encode()
-"""The line every border of a box is drawn with: a chunk holding it is a box arriving."""
-_BOTTOM: Final = "└".encode()
+_TOPS: Final = tuple(corner.encode() for corner in "┌╔╭┏")
+"""A box's top-left corner in the original's light style and the styles forks draw with (double, rounded,
+heavy): a fork's box is waited for as the original's is."""
+_BORDERS: Final = tuple(line.encode() for line in "─═━")
+"""The lines a box's borders are drawn with: a chunk holding one is a box arriving."""
+_BOTTOMS: Final = tuple(corner.encode() for corner in "└╚╰┗")
+
+
+def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
+    return sum(data.count(mark) for mark in marks)
 
 
 _max_frame = DEFAULT_MAX_FRAME
@@ -909,16 +915,17 @@ def boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:
 
 def boxes_complete(data: bytes, due: int) -> bool:
     """Whether a call's stderr is whole: at least `due` boxes closed, none left open, the last line ended.
-    The box's borders are the original's (┌ opens a box, └ closes it, each on a line of its own)."""
+    The box's borders are the original's (┌ opens a box, └ closes it, each on a line of its own) or a fork's
+    double, rounded or heavy ones."""
     if not data.strip():
         return due == 0
-    closed = data.count(_BOTTOM)
-    return data.endswith(b"\n") and closed >= due and closed >= data.count(_TOP)
+    closed = _count(data, _BOTTOMS)
+    return data.endswith(b"\n") and closed >= due and closed >= _count(data, _TOPS)
 
 
 def box_open(data: bytes) -> bool:
     """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
-    return bool(data.strip()) and (not data.endswith(b"\n") or data.count(_TOP) > data.count(_BOTTOM))
+    return bool(data.strip()) and (not data.endswith(b"\n") or _count(data, _TOPS) > _count(data, _BOTTOMS))
 
 
 def settle(
@@ -944,7 +951,7 @@ def settle(
         chunk = read_within(wait)
         if chunk is None:
             return late
-        if _BORDER in chunk:
+        if any(line in chunk for line in _BORDERS):
             late = True
             quiet_until = time.monotonic() + quiet
 
