@@ -381,19 +381,17 @@ def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> 
     offering = name_a if item.tool.offered_by == "a" else name_b
     summary = f"the tool `{item.tool.name}` that only {offering} lists, " + (
         "; ".join(said).removeprefix(f"on {offering}, ") if said else "called")
-    return Difference(
-        cause=cause,
-        id=f"{item.found.signature}.{_slug_name(item.tool.name)}",
-        aspect=item.found.aspect,
-        summary=summary,
-        records=records,
-        program=frames(item.program),
-        a=item.found.a,
-        b=item.found.b,
-        minimized=True,
-        field=item.found.field,
-        detail=item.found.detail,
-    )
+    return _sequence_difference(item.found, item.program, records, cause,
+                                id=f"{item.found.signature}.{_slug_name(item.tool.name)}", summary=summary)
+
+
+def _sequence_difference(found: Found, program: Program, records: list[str], cause: str, *, id: str,
+                      summary: str) -> Difference:
+    """A difference found on fresh processes by a fixed sequence (a called tool, a long probe): its program is
+    already the smallest showing it."""
+    return Difference(cause=cause, id=id, aspect=found.aspect, summary=summary, records=records,
+                      program=frames(program), a=found.a, b=found.b, minimized=True, field=found.field,
+                      detail=found.detail)
 
 
 def _slug_name(name: str) -> str:
@@ -518,19 +516,8 @@ def _probe_difference(item: ProbeFound, rules: Rules, name_a: str, name_b: str) 
     """A long probe's difference: found on fresh processes, its program the probe's calls up to the first
     that differs (the smallest length showing it: every earlier answer agreed)."""
     records, cause = rules.attribute(item.found)
-    return Difference(
-        cause=cause,
-        id=item.found.signature,
-        aspect=item.found.aspect,
-        summary=summarize(item.found, name_a, name_b),
-        records=records,
-        program=frames(item.program),
-        a=item.found.a,
-        b=item.found.b,
-        minimized=True,
-        field=item.found.field,
-        detail=item.found.detail,
-    )
+    return _sequence_difference(item.found, item.program, records, cause, id=item.found.signature,
+                                summary=summarize(item.found, name_a, name_b))
 
 
 def _value_class(found: Found, step: Step | None) -> str:
