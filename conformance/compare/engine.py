@@ -386,7 +386,7 @@ def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> 
 
 
 def _sequence_difference(found: Found, program: Program, records: list[str], cause: str, *, id: str,
-                      summary: str) -> Difference:
+                         summary: str) -> Difference:
     """A difference found on fresh processes by a fixed sequence (a called tool, a long probe): its program is
     already the smallest showing it."""
     return Difference(cause=cause, id=id, aspect=found.aspect, summary=summary, records=records,
