@@ -52,11 +52,15 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "multi": (SORTED, "server-version-one", "revision-plain-label", "cap-history"),
     "clean-output": ("fork-clean-output",),
     "hardened-store": ("fork-hardened-store",),
+    "session-episodes": ("fork-session-episodes",),
+    "agent-defaults": ("fork-agent-defaults",),
+    "long-running": ("fork-long-running",),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
 positive-integer thoughtNumber, a history kept to 1000 thoughts, at most 50 labels, a timestamp in errors) are
-held-out-multi-1 forks of four changes each."""
+held-out-multi-1 forks of four changes each; `session-episodes`, `agent-defaults` and `long-running` are
+held-out-multi-2's (written blind, never tuned on: forks the gate's rules have not seen)."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"

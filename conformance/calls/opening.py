@@ -34,3 +34,11 @@ PLAIN_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
     for n in range(7, 17))
 """What a replay sends after them: plain calls up to sixteen retained thoughts, past a store capped at a
 small size."""
+
+LABEL_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
+    {"thought": f"label {n}", "thoughtNumber": 16 + n, "totalThoughts": 64, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": f"label-{n:02d}"}
+    for n in range(1, 49))
+"""What a replay sends last: a branch on each of 48 more labels (52 with the opening's four), past a fork's
+cap on labels (20, 50): a store that drops or refuses labels past a count shows on every fresh process, not
+only when a seed's search happened to file that many on the shared process (issue 43)."""

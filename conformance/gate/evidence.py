@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from conformance.calls.opening import OPENING_CALLS, PLAIN_TAIL
+from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.core.differences import (
     FieldDifference,
@@ -271,9 +271,10 @@ def _probe_frames() -> list[str]:
 
 
 OPENING_SOURCE: Final = "the fixed opening calls on a fresh process"
-_OPENING: Final[tuple[dict[str, JSON], ...]] = (*OPENING_CALLS, *PLAIN_TAIL)
+_OPENING: Final[tuple[dict[str, JSON], ...]] = (*OPENING_CALLS, *PLAIN_TAIL, *LABEL_TAIL)
 """After the probe call: the fixed opening calls (calls/opening.py: the store checks' and compare's too), then
-plain calls up to sixteen retained thoughts, past a store capped at a small size."""
+plain calls up to sixteen retained thoughts, past a store capped at a small size, then a branch on each of 48
+more labels, past a cap on labels."""
 
 
 def _opening_frames() -> list[str]:
