@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mcp_types import Tool
 
 from conformance.calls.strategies import (
     CONCLUSION_LIKE,
@@ -70,11 +71,17 @@ README_LINES = {
 """Where the installed README states each claim (1-based line, exact text)."""
 
 
-def delivered_description(host: SdkDriver) -> str:
-    """The tool description as the official client hands it to a host."""
+def delivered_tool(host: SdkDriver) -> Tool:
+    """The tool as the official client hands it to a host, found by its name (a tool listed beside it is
+    RTE-1's)."""
     tools = [tool for tool in host.list_tools().tools if tool.name == TOOL]
     assert len(tools) == 1, f"the official client is handed {len(tools)} tools named {TOOL}"
-    return tools[0].description or ""
+    return tools[0]
+
+
+def delivered_description(host: SdkDriver) -> str:
+    """The tool description as the official client hands it to a host."""
+    return delivered_tool(host).description or ""
 
 
 def assert_delivered(host: SdkDriver, evidence: Evidence, claim: str, *phrases: str) -> None:
@@ -399,12 +406,11 @@ def test_clm_7_provides_a_tool(
     assert found, f"the description does not state {opening!r}; its first line is {brief(lines[0])}"
     evidence.claim("CLM-7", "observed-delivered", f"description {where(found, 1)}: {opening!r}")
     check_readme(target, evidence, "CLM-7")
-    tools = [tool for tool in host.list_tools().tools if tool.name == TOOL]
-    assert len(tools) == 1 and tools[0].input_schema.get("type") == "object", (
-        f"tools/list serves {len(tools)} tools named {TOOL}, the first with inputSchema type "
-        f"{brief(tools[0].input_schema.get('type') if tools else None)}, not one of type 'object'")
-    assert len(tools[0].input_schema.get("properties", {})) == 9, (
-        f"the inputSchema has {len(tools[0].input_schema.get('properties', {}))} properties, not 9")
+    schema = delivered_tool(host).input_schema
+    assert schema.get("type") == "object", (
+        f"the tool's inputSchema has type {brief(schema.get('type'))}, not 'object'")
+    assert len(schema.get("properties", {})) == 9, (
+        f"the inputSchema has {len(schema.get('properties', {}))} properties, not 9")
     accepted(server.call(Envelope("a structured step", 1, 2, True).arguments()))
     through_host = host.call_tool(TOOL, Envelope("through a host", 1, 1, False).arguments())
     assert not through_host.is_error, (
