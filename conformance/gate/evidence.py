@@ -16,6 +16,7 @@ walk's alone (only a sequence the walk is sure to ask for is replayed ahead).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import time
@@ -280,13 +281,19 @@ more labels, past a cap on labels."""
 def _opening_frames() -> list[str]:
     """The probe call, then `_OPENING`, each a tools/call of its own, then a tools/list last: a changed tool
     spec (its description, its schema) shows on any fresh process, so it is always replayed (issue 42),
-    after the calls so that a call's difference is still the one a cause about calls finds first."""
+    after the calls so that a call's difference is still the one a cause about calls finds first. Written
+    once (every replay asks whether it is this sequence); each caller gets its own list."""
+    return list(_opening_frames_once())
+
+
+@functools.cache
+def _opening_frames_once() -> tuple[str, ...]:
     compact = (",", ":")
-    return [*_probe_frames(), *(
+    return (*_probe_frames(), *(
         json.dumps({"jsonrpc": "2.0", "id": index, "method": "tools/call",
                     "params": {"name": TOOL, "arguments": arguments}}, separators=compact)
         for index, arguments in enumerate(_OPENING, start=2)),
-        json.dumps({"jsonrpc": "2.0", "id": len(_OPENING) + 2, "method": "tools/list"}, separators=compact)]
+        json.dumps({"jsonrpc": "2.0", "id": len(_OPENING) + 2, "method": "tools/list"}, separators=compact))
 
 
 _TOKEN: Final = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)*")
