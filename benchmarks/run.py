@@ -385,6 +385,13 @@ def target_checks(result: Benchmarks) -> list[TargetCheck]:
                     "s",
                     run.median_wall_s <= limit,
                 )
+        serial_of = {(run.target, run.profile): run for run in result.run.runs if run.jobs == 1}
+        for profile in ("dev", "ci"):
+            reference, original = serial_of.get(("reference", profile)), serial_of.get((ORIGINAL, profile))
+            if reference is not None and original is not None and original.median_wall_s:
+                ratio = reference.median_wall_s / original.median_wall_s
+                name = f"run reference / {ORIGINAL} {profile} (wall)"
+                check(name, "<= 1.20", ratio, "ratio", ratio <= 1.20)
         for run in result.run.runs:
             if run.profile == "ci" and run.jobs == 1:
                 check(

@@ -8,9 +8,12 @@ from reference_server import startup
 
 
 def main() -> None:
-    """Build the server with the collector paused and the SDK's front doors skipped, then serve."""
+    """Build the server with the collector paused, the SDK's front doors and the HTTP side's optional imports
+    skipped and its models built on first use, then serve."""
     startup.pause_collector()
     startup.skip_front_doors()
+    startup.skip_optional_imports()
+    startup.defer_model_builds()
     try:
         from reference_server.server import run  # imported here: after the start-up settings above
     except ImportError:

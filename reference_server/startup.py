@@ -6,11 +6,20 @@ of the start, none of it on the stdio server's path (no server module imports fr
 front door). The process that serves therefore registers those two packages as bare package modules
 with their real search path, so their submodules import normally and the two `__init__`s never run.
 Only the entry point does this, and only before anything imported `mcp`: a program that imports
-`reference_server` as a library gets the SDK whole.
+`reference_server` as a library gets the SDK whole. Likewise the low-level server's streamable HTTP side
+imports sse_starlette, which imports uvicorn (and click) when it can, only to patch uvicorn's exit handler:
+another sixth of the start on a path stdio never takes, so the serving process lets that optional import
+fail, as sse_starlette expects where uvicorn is not installed.
 
-Building the SDK's ~550 pydantic models allocates enough to trigger the cyclic collector hundreds of
-times over objects that live as long as the process; it is paused for the start and the survivors are
-frozen out of later passes, so a long session's collections scan only what the calls created.
+The SDK's modules define ~520 pydantic models and six module-level TypeAdapters over its unions, and
+pydantic builds each one's validator and serializer as it is defined: a third of the start, for a session
+that uses a dozen. The serving process turns on pydantic's own `defer_build` for every model and adapter,
+so each is built on its first use, by the same code, into the same validator (what a client sees does not
+change; the first answer that uses a model pays for it once).
+
+Building the rest still allocates enough to trigger the cyclic collector hundreds of times over objects
+that live as long as the process; it is paused for the start and the survivors are frozen out of later
+passes, so a long session's collections scan only what the calls created.
 """
 
 from __future__ import annotations
@@ -19,9 +28,11 @@ import gc
 import importlib.util
 import sys
 import types
-from typing import Final
+from typing import Any, Final
 
 SKIPPED_FRONT_DOORS: Final = ("mcp", "mcp.server")
+SKIPPED_OPTIONAL: Final = ("uvicorn",)
+"""Imported by the SDK's dependencies inside `try: ... except ImportError`, for HTTP serving only."""
 
 
 def skip_front_doors() -> None:
@@ -42,13 +53,47 @@ def skip_front_doors() -> None:
             setattr(sys.modules[parent], child, module)
 
 
+def skip_optional_imports() -> None:
+    """Make each import of `SKIPPED_OPTIONAL` fail (ModuleNotFoundError), unless it is imported already."""
+    for name in SKIPPED_OPTIONAL:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]  # None: "not importable", by design
+
+
 def restore_front_doors() -> None:
-    """Forget every SDK and server module imported behind the bare front doors, so the next import runs the
-    SDK's own `__init__`s (an SDK release whose server side imports from them still starts, only slower)."""
+    """Forget every SDK and server module imported behind the bare front doors, and the optional imports
+    skipped, so the next import runs the SDK's own `__init__`s (an SDK release whose server side imports
+    from them or needs uvicorn still starts, only slower)."""
+    for name in SKIPPED_OPTIONAL:
+        if name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]
     ours = ("mcp", "mcp.", "reference_server.")
     keep = {__name__, "reference_server.__main__"}
     for name in [n for n in sys.modules if n.startswith(ours) and n not in keep]:
         del sys.modules[name]
+
+
+def defer_model_builds() -> bool:
+    """Build every pydantic model and TypeAdapter on first use (pydantic's `defer_build`), not at import;
+    whether it took. Unless pydantic was imported already, or its settings moved (then nothing changes)."""
+    if "pydantic" in sys.modules:
+        return False
+    try:
+        from pydantic import TypeAdapter
+        from pydantic._internal._config import config_defaults
+    except ImportError:
+        return False
+    if config_defaults.get("defer_build") is not False or not isinstance(
+        vars(TypeAdapter).get("_defer_build"), property
+    ):
+        return False
+    config_defaults["defer_build"] = True
+    # A TypeAdapter reads `defer_build` from its own config or its model's only, never the defaults.
+    TypeAdapter._defer_build = property(_always)  # type: ignore[method-assign,assignment]
+    return True
+
+
+def _always(adapter: Any) -> bool:
+    return True
 
 
 def pause_collector() -> None:

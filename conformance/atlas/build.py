@@ -405,6 +405,11 @@ class _SavedComparison(BaseModel):
     crossing: Crossing | None = None
 
 
+SEARCH_REVISION: Final = "schema-parts+locked-tree-swaps"
+"""What a crossed comparison observes beyond the harness version: schemas split per keyword and property,
+swaps on the whole locked tree (issue 47). A kept comparison from before either is compared again."""
+
+
 def _stored_comparison(
     cache: Path, a: str, b: str, profile: str, seed: int | None, budget_s: float | None, cross: bool = False
 ) -> Path | None:
@@ -413,7 +418,8 @@ def _stored_comparison(
     none without a seed (a random seed compares something new each time)."""
     if seed is None:
         return None
-    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT, "whole", cross])
+    key = json.dumps([a, b, profile, seed, budget_s, harness_version(), REPORT_FORMAT, "whole", cross,
+                      *([SEARCH_REVISION] if cross else [])])
     return cache / "atlas-comparisons" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 

@@ -180,6 +180,38 @@ def _split(pair: Pair) -> tuple[list[str], list[VerdictChange], list[str], list[
     )
 
 
+ATLAS_HEADLINE_CHARS: Final = 1800
+"""atlas.md keeps a cause's headline whole up to this (a pull request's 300 would hide what a clause
+names: audit V2, "…; and 9 more" in place of the snake_case mentions that remain); longer ones are cut at
+a clause."""
+PROTOCOL_NOTE: Final = (
+    "Protocol offered → negotiated: each revision offered in `initialize` on a fresh process, and the "
+    "revision the release answered with; `auto` is the official SDK client's own connection (it probes "
+    "`server/discover` at 2026-07-28, then falls back to `initialize` offering 2025-11-25) and the "
+    "revision it settled on."
+)
+"""Says what `auto` is (audit V1: the column read "auto → 2024-11-05" unexplained)."""
+
+
+def switch_note(atlas: Atlas, pair: Pair) -> str:
+    """What the counts leave out (audit M2): the comparison starts both releases without the switch, so a
+    switch's arrival (0.6.2 → 2025.7.1: the thought leaves stderr with DISABLE_THOUGHT_LOGGING=true) is in
+    none of its causes; said beside the counts, with the code named when both trees resolve alike."""
+    arrivals = [c for c in pair.probe_changes if c.startswith("with ") and ": " in c]
+    if not arrivals:
+        return ""
+    by_spec = {c.spec: c for c in atlas.columns}
+    ia = by_spec[pair.a].identity if pair.a in by_spec else None
+    ib = by_spec[pair.b].identity if pair.b in by_spec else None
+    deps = ia.dependencies if ia is not None and ib is not None and ia.dependencies == ib.dependencies else {}
+    alike = (f" Both trees resolve alike ({', '.join(f'{k} {v}' for k, v in sorted(deps.items()))}), so "
+             f"it is the server's code." if deps else "")
+    n = len(arrivals)
+    return (f" The comparison starts both without the switch, so these counts leave out the "
+            f"behaviour change{'s' if n != 1 else ''} seen with it (served: {arrivals[0]}"
+            f"{f' and {n - 1} more' if n > 1 else ''}).{alike}")
+
+
 PACKAGING_NOTE: Final = (
     "packaging and identity (read from the package's files: README, package.json's licence, author, "
     "repository, mcpName, dependency ranges and version pins; every record here failed only on a check of "
@@ -262,19 +294,21 @@ def render_markdown(atlas: Atlas) -> str:
             for c in atlas.columns
         ],
     )
+    lines += ["", PROTOCOL_NOTE]
     lines += ["", "## Changes per adjacent pair", ""]
     for pair in atlas.pairs:
         lines += [f"### {md(_pair_title(atlas, pair))}", ""]
         status = f"compare: {pair.comparison}" + (f" ({md(pair.note)})" if pair.note else "")
         lines += [
             f"{status}; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s), "
-            f"{len(pair.verdict_changes)} verdict change(s), {len(pair.probe_changes)} served change(s).",
+            f"{len(pair.verdict_changes)} verdict change(s), {len(pair.probe_changes)} served change(s)."
+            + md(switch_note(atlas, pair), None),
             "",
         ]
         served, behaviour, packaging_served, packaging = _split(pair)
         lines += [f"- served: {md(change, 300)}" for change in served]
         for cause in pair.root_causes:
-            headline = md(cut_headline(cause.summary), None)
+            headline = md(cut_headline(cause.summary, ATLAS_HEADLINE_CHARS), None)
             lines.append(f"- **{md(', '.join(cause.records or cause.explains) or cause.id)}**: {headline}")
             if cause.origin:
                 lines.append(f"  {md(cause.origin, None)}")
@@ -414,7 +448,7 @@ def _pair_html(atlas: Atlas, pair: Pair) -> Markup:
             + (f" ({pair.note})" if pair.note else "")
             + f"; {len(pair.root_causes)} root cause(s), {len(pair.differences)} difference(s) over "
             f"{pair.calls} calls, {len(pair.verdict_changes)} verdict change(s), "
-            f"{len(pair.probe_changes)} served change(s).",
+            f"{len(pair.probe_changes)} served change(s)." + switch_note(atlas, pair),
             class_="muted",
         ),
     ]
@@ -491,6 +525,7 @@ def render_html(atlas: Atlas) -> str:
                 for c in atlas.columns
             ],
         ),
+        tag("p", PROTOCOL_NOTE, class_="muted"),
         tag("h2", "Changes per adjacent pair"),
         [_pair_html(atlas, p) for p in atlas.pairs] or tag("p", "One column: nothing to compare."),
         tag("h2", "First release where each record changed"),

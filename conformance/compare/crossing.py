@@ -65,13 +65,15 @@ def crossed_target(a: Target, b: Target, cache: Path | None, progress: Callable[
 
 @dataclass(frozen=True)
 class Swapped:
-    """One side's code with one dependency moved to the other side's version, the rest of its tree pinned
-    as it was (npm `overrides`); `target` None when it could not be installed (`error` says why)."""
+    """One side's code with one dependency moved to the other side's version, the rest of its locked tree
+    pinned as it was (npm `overrides`); `target` None when it could not be installed, or when npm did not
+    move the dependency (`error` says why: no evidence); `also_moved`, what else resolved otherwise."""
 
     change: str
     code: Literal["a", "b"]
     target: Target | None
     error: str = ""
+    also_moved: tuple[str, ...] = ()
 
 
 def swapped_targets(
@@ -79,8 +81,9 @@ def swapped_targets(
 ) -> list[Swapped]:
     """For each dependency the two trees resolve differently (present in both), A's release with only it
     moved to B's version and B's release with only it moved back to A's: the one-at-a-time swaps that name
-    the package making a difference (issue 47). The identity's dependencies (direct ones and zod) are
-    pinned; what they pull in resolves as of the later of the two cutoffs."""
+    the package making a difference (issue 47). The side's whole locked tree is pinned (every package of its
+    package-lock.json, nested copies under their parents), so a swap moves that one package; what still
+    resolves otherwise is recorded (`also_moved`)."""
     deps_a, deps_b = a.identity.dependencies, b.identity.dependencies
     cutoffs = [c for c in (a.identity.resolved_as_of, b.identity.resolved_as_of) if c]
     cutoff = max(cutoffs) if cutoffs else None
@@ -89,31 +92,55 @@ def swapped_targets(
         if deps_a[name] == deps_b[name]:
             continue
         change = f"{name} {deps_a[name]} → {deps_b[name]}"
-        out.append(_swapped(a, "a", change, {**deps_a, name: deps_b[name]}, cutoff, cache, progress, name))
-        out.append(_swapped(b, "b", change, {**deps_b, name: deps_a[name]}, cutoff, cache, progress, name))
+        out.append(_swapped(a, "a", change, name, deps_b[name], cutoff, cache, progress))
+        out.append(_swapped(b, "b", change, name, deps_a[name], cutoff, cache, progress))
     return out
 
 
+def install_root(target: Target) -> Path | None:
+    """The install folder an npm target runs from (the part of its entry's path before node_modules)."""
+    command = target.identity.command
+    if target.identity.kind != "npm" or len(command) < 2:
+        return None
+    parts = Path(command[1]).parts
+    if "node_modules" not in parts:
+        return None
+    return Path(*parts[: parts.index("node_modules")])
+
+
+def tree_moves(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """Where two locked trees differ, `place a → b` (`none` for a package one of them lacks)."""
+    return [f"{place} {before.get(place, 'none')} → {after.get(place, 'none')}"
+            for place in sorted(set(before) | set(after)) if before.get(place) != after.get(place)]
+
+
 def _swapped(
-    side: Target, code: Literal["a", "b"], change: str, pins: dict[str, str], cutoff: str | None,
-    cache: Path | None, progress: Callable[[str], None], name: str,
+    side: Target, code: Literal["a", "b"], change: str, name: str, version: str, cutoff: str | None,
+    cache: Path | None, progress: Callable[[str], None],
 ) -> Swapped:
     release = side.identity.package_version
     if side.identity.kind != "npm" or release is None:
         return Swapped(change, code, None, "not an npm target")
+    root = install_root(side)
+    tree = npm.locked_tree(root) if root is not None else {}
+    pins: dict[str, npm.Pin] = (npm.tree_pins({**tree, name: version}) if tree else
+                                {**side.identity.dependencies, name: version})
     try:
-        root, manifest = npm.ensure_installed(
+        swapped_root, manifest = npm.ensure_installed(
             release, cache if cache is not None else default_cache_dir(), progress=progress, before=cutoff,
             by_tarball=cutoff is not None, overrides=pins,
         )
-        spec = f"{KIND.spec(release)} with {name} {pins[name]}"
-        swapped = installed_target(spec, root, manifest, side.identity.resolution or "release")
+        spec = f"{KIND.spec(release)} with {name} {version}"
+        swapped = installed_target(spec, swapped_root, manifest, side.identity.resolution or "release")
     except TargetError as exc:
         return Swapped(change, code, None, str(exc)[:300])
-    if swapped.identity.dependencies.get(name) != pins[name]:
-        found = swapped.identity.dependencies.get(name)
-        return Swapped(change, code, None, f"npm resolved {name} to {found}, not {pins[name]}")
-    return Swapped(change, code, Target(spec, swapped.command, swapped.identity, side.env))
+    found = swapped.identity.dependencies.get(name)
+    if found != version:
+        return Swapped(change, code, None, f"npm resolved {name} to {found}, not {version}: the swap moves "
+                       f"nothing and cannot be evidence")
+    also = tuple(m for m in tree_moves(tree, npm.locked_tree(swapped_root)) if m.split(" ", 1)[0] != name)
+    return Swapped(change, code, Target(spec, swapped.command, swapped.identity, side.env),
+                   also_moved=also if tree else ())
 
 
 def crossing_of(a: Target, b: Target, x: Target, label_a: str, label_b: str) -> Crossing:
@@ -177,7 +204,7 @@ def cross_call(
     ox = runs[2]
     origin: Origin = ("unclear" if ox is None else
                       classify_origin(_shows(program, oa, ox, signature), _shows(program, ox, ob, signature)))
-    said = [DependencySwap(change=s.change, code=s.code,
+    said = [DependencySwap(change=s.change, code=s.code, also_moved=list(s.also_moved),
                            answers_as=_answers_as(program, oa, ob, r, signature))
             for s, r in zip(swaps, runs[3:], strict=True)]
     return origin, said
@@ -185,7 +212,7 @@ def cross_call(
 
 def cross_fresh(seen_a: FreshSide, seen_b: FreshSide, seen_x: FreshSide, found: FreshFound) -> Origin:
     def signatures(p: FreshSide, q: FreshSide) -> set[str]:
-        return {f.found.signature for f in compare_fresh(p, q, TOOL)[0]}
+        return {f.found.signature for f in compare_fresh(p, q, TOOL, split_schemas=True)[0]}
 
     signature = found.found.signature
     return classify_origin(signature in signatures(seen_a, seen_x), signature in signatures(seen_x, seen_b))
@@ -201,9 +228,15 @@ def cross_all(
     origins: dict[str, tuple[Origin, list[DependencySwap]]] = {}
     seen_x = _fresh_or_none(x, timeout)
     seen_swaps = [_fresh_or_none(s.target, timeout) if s.target is not None else None for s in swaps]
+    for index, (swap, side) in enumerate(zip(swaps, seen_swaps, strict=True)):
+        if side is not None and not serves(side, seen):  # a broken build is no evidence either way
+            seen_swaps[index] = None
+            swaps[index] = Swapped(swap.change, swap.code, None, "accepts none of the valid calls both sides "
+                                   "accept", swap.also_moved)
     for item in fresh:
         origin: Origin = "unclear" if seen_x is None else cross_fresh(seen[0], seen[1], seen_x, item)
-        said = [DependencySwap(change=s.change, code=s.code, answers_as="unusable" if side is None else
+        said = [DependencySwap(change=s.change, code=s.code, also_moved=list(s.also_moved),
+                               answers_as="unusable" if side is None else
                                {"dependencies": "b", "code": "a"}.get(  # type: ignore[arg-type]
                                    cross_fresh(seen[0], seen[1], side, item), "neither"))
                 for s, side in zip(swaps, seen_swaps, strict=True)]
@@ -215,6 +248,15 @@ def cross_all(
     for (_, found), verdict in zip(pending, verdicts, strict=True):
         origins[found.signature] = verdict
     return origins
+
+
+def serves(side: FreshSide, seen: tuple[FreshSide, FreshSide]) -> bool:
+    """Whether a swapped tree can serve the tool at all: it accepts a valid call of the fresh run where both
+    sides accept one. 2025.7.1 with zod 4.2.1 (SDK 0.5.0) answers every call -32603 "Cannot read properties
+    of undefined (reading '_zod')": its answers differ from both sides, yet say nothing of the difference."""
+    if not all(any(o.accepted for o in s.run) for s in seen):
+        return True
+    return any(o.accepted for o in side.run)
 
 
 def _fresh_or_none(target: Target, timeout: float) -> FreshSide | None:
@@ -282,11 +324,13 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
     swapped = [d for d in members if d.swaps]
     if not swapped:
         return ""
+    unswapped = [d for d in members if not d.swaps]
     changes = list(dict.fromkeys(s.change for d in swapped for s in d.swaps))
     moving: list[str] = []
     still: list[str] = []
     unusable: list[str] = []
     needs_both: list[str] = []
+    either: list[tuple[str, str, str]] = []
     for change in changes:
         name, versions = change.split(" ", 1)
         old, new = versions.split(" → ")
@@ -303,32 +347,89 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
             moved_any = moved_any or moved > 0 or neither > 0
             partly = f" and like neither on {neither}" if neither else ""
             parts.append(f"{label} with {name} {version} answers as {towards} on {moved}{partly} of "
-                         f"{len(usable)}")
+                         f"{len(usable)}{_also(usable)}")
         if moved_any:
             moving.append(f"{change} alone: {'; '.join(parts)}")
         else:
-            still.append(change)
+            still.append(change + _also([s for d in swapped for s in d.swaps if s.change == change]))
         both = [d for d in swapped
                 if any(s.change == change and s.code == "b" and s.answers_as == "a" for s in d.swaps)
                 and any(s.change == change and s.code == "a" and s.answers_as == "a" for s in d.swaps)]
         if both:
             needs_both.append(f"{name} {new}")
+        alone = [d for d in swapped
+                 if any(s.change == change and s.code == "a" and s.answers_as == "b" for s in d.swaps)
+                 and any(s.change == change and s.code == "b" and s.answers_as == "b" for s in d.swaps)]
+        if alone:
+            either.append((name, old, new))
     said = list(moving)
     if still:
-        said.append(f"{' and '.join(still)} alone move{'s' if len(still) == 1 else ''} none of them")
+        them = f"of the {_count(len(swapped))} replayed" if unswapped else "of them"
+        said.append(f"{' and '.join(still)} alone move{'s' if len(still) == 1 else ''} none {them}")
     if unusable:
-        said.append(f"{', '.join(unusable)} could not be installed or driven (no evidence)")
-    sentence = ("One dependency at a time, each side's other direct dependencies and zod pinned: "
+        said.append(f"{', '.join(unusable)} could not be installed or serve a valid call (no evidence)")
+    sentence = ("One dependency at a time, the rest of each side's locked tree pinned: "
                 + "; ".join(said) + ".")
     if any(s.answers_as == "neither" for d in swapped for s in d.swaps):
         sentence += (" Like neither: the swap changes part of the difference (the rest stays with the code "
                      "or another dependency), or changes it otherwise.")
+    if unswapped:
+        names = list(dict.fromkeys(_named(d) for d in unswapped))
+        named = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        why = "seen by some eras' clients only" if all(d.eras for d in unswapped) else "not crossed"
+        sentence += (f" Not replayed on the swaps ({why}): {_count(len(unswapped))} on {named}; the swaps "
+                     f"say nothing of {'it' if len(unswapped) == 1 else 'them'}.")
+    split = _split_with_code(swapped, changes)
+    if split is not None:
+        sentence += (f" Split between the code and {split}: it alone, on either side's code, changes the "
+                     f"difference without making it the other side's, and the crossing (every dependency "
+                     f"moved) answers like neither too: {split} makes part of it and {label_b}'s code the "
+                     f"rest.")
+    for name, old, new in either:
+        sentence += (f" Either suffices: {label_a}'s code with {name} {new} answers as {label_b}, and "
+                     f"{label_b}'s code with {name} {old} still answers as {label_b}: {name} {new} and "
+                     f"{label_b}'s code each make the difference.")
     if needs_both:
         deps = ", ".join(needs_both)
         sentence += (f" Needs both: {label_b}'s code with its {deps} moved back answers as {label_a}, and "
                      f"{label_a}'s code with {deps} still answers as {label_a}: the difference needs "
                      f"{label_b}'s code together with {deps}.")
     return sentence
+
+
+def _split_with_code(swapped: list[Difference], changes: list[str]) -> str | None:
+    """The one dependency change whose swap, on both sides' code, answers like neither on every difference
+    where the crossing answers like neither too and every other swap leaves each side as it was: that
+    dependency makes part of the difference, the code the rest (2026.8.31's boolean refusals: SDK 1.30.0
+    writes them as text, the code's union changes their message)."""
+    if not swapped or any(d.origin != "unclear" for d in swapped):
+        return None
+    neither = [c for c in changes
+               if all(s.answers_as == "neither" for d in swapped for s in d.swaps if s.change == c)
+               and {s.code for d in swapped for s in d.swaps if s.change == c} == {"a", "b"}]
+    rest_still = all(s.answers_as == s.code for d in swapped for s in d.swaps if s.change not in neither)
+    if len(neither) != 1 or not rest_still:
+        return None
+    name, versions = neither[0].split(" ", 1)
+    return f"{name} {versions.split(' → ')[1]}"
+
+
+def _named(d: Difference) -> str:
+    """A difference as a sentence names it: its field and aspect (`protocolVersion` of initialize)."""
+    where = d.aspect.replace("_", " ")
+    return f"`{d.field}` ({where})" if d.field else where
+
+
+def _also(results: list[DependencySwap]) -> str:
+    """What else a swap's install moved despite the pins: then it is not one package alone."""
+    moved = next((r.also_moved for r in results if r.also_moved), [])
+    # a package the side's tree held, at another version: what the new version brings along, or no longer
+    # needs (`none → 1.19.7`), is that package's own and no second change
+    also = [m for m in moved if " none → " not in m and not m.endswith(" → none")]
+    if not also:
+        return ""
+    shown = ", ".join(also[:3]) + (f" and {len(also) - 3} more" if len(also) > 3 else "")
+    return f" (its install also moved {shown}: not this package alone)"
 
 
 def _count(n: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,7 +117,7 @@ def run_comparison(
             fa = pool.submit(_fresh, target_a, timeout, open_transcript("fresh-a"))
             fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
             seen_a, seen_b = fa.result(), fb.result()
-        fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL)
+        fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL, split_schemas=cross)
         added = new_tools(seen_a.tools, seen_b.tools)
         called: list[Called] = []
         if added:
@@ -563,10 +563,10 @@ def explained(
     if crossing is None:
         return causes
     by_id = {d.id: d for d in differences}
-    out: list[RootCause] = []
+    groups: list[_Placed] = []
     for cause in causes:
         members = [by_id[i] for i in cause.differences]
-        placed: dict[tuple[str, tuple[str, ...]], list[Difference]] = {}
+        placed: dict[Placement, list[Difference]] = {}
         unplaced: list[Difference] = []
         for d in members:
             key = moved_by(d, crossing)
@@ -574,16 +574,74 @@ def explained(
         if len(placed) > 1:  # what was not crossed goes with the largest part
             largest = max(placed, key=lambda k: len(placed[k]))
             placed[largest] += unplaced
-        parts = list(placed.items()) if len(placed) > 1 else [(("", ()), members)]
-        for (origin, moved), part in parts:
-            again = root_causes(part, rules, name_a, name_b) if len(parts) > 1 else [cause]
-            tag = "/".join(x for x in (origin, *(m.split(" ", 1)[0] for m in moved)) if x)
-            for one in again:
-                said = [origin_sentence(part, crossing, name_a, name_b), swap_sentence(part, name_a, name_b)]
-                out.append(one.model_copy(update={
-                    "id": one.id + (f"/{tag}" if len(parts) > 1 and tag else ""),
-                    "origin": " ".join(x for x in said if x)}))
+            groups += [_Placed(key, part, cause, split=True) for key, part in placed.items()]
+        else:
+            groups.append(_Placed(next(iter(placed), None), members, cause, split=False))
+    out: list[RootCause] = []
+    for group in _same_edits(groups):
+        origin, moved = group.key or ("", ())
+        tag = "/".join(x for x in (origin, *(m.split(" ", 1)[0] for m in moved)) if x)
+        if group.split or group.merged:
+            lead = group.cause.id.split("/", 1)[0]
+            part = [d.model_copy(update={"cause": lead}) if group.merged else d for d in group.members]
+            again = root_causes(part, rules, name_a, name_b)
+        else:
+            again = [group.cause]
+        said = [origin_sentence(group.members, crossing, name_a, name_b),
+                swap_sentence(group.members, name_a, name_b)]
+        for one in again:
+            out.append(one.model_copy(update={
+                "id": one.id + (f"/{tag}" if group.split and tag else ""),
+                "origin": " ".join(x for x in said if x)}))
     return sorted(out, key=lambda c: -len(c.differences))
+
+
+Placement = tuple[str, tuple[str, ...]]
+CALL_ASPECTS: Final = frozenset({"answer", "is_error", "error_class"})
+
+
+@dataclass
+class _Placed:
+    """A cause's differences that the crossing and the swaps place alike (`moved_by`; None: not crossed)."""
+
+    key: Placement | None
+    members: list[Difference]
+    cause: RootCause
+    split: bool
+    merged: bool = False
+
+
+def _definite(key: Placement | None) -> bool:
+    """A placement that names a code edit or a dependency change: the code alone on evidence, or a swap
+    that moves it. Unclear or no-evidence placements name nothing, so nothing is joined on them."""
+    return key is not None and (bool(key[1]) or key[0] == "code")
+
+
+def _call_fields(members: Sequence[Difference]) -> set[str]:
+    """The argument fields a cause's differences are about: the calls' fields, and a listed schema's
+    properties where a crossed schema was split (`properties.revisesThought`: zod 4's 2^53 bound is listed
+    as the property's `maximum` and refused on the call, one dependency change)."""
+    fields = {d.field for d in members if d.aspect in CALL_ASPECTS and d.field}
+    return fields | {d.value_class.removeprefix("properties.") for d in members
+                     if d.aspect == "tools_list" and d.value_class.startswith("properties.")}
+
+
+def _same_edits(groups: list[_Placed]) -> list[_Placed]:
+    """One code edit or dependency change, one cause (issue 47): groups placed alike on evidence (the code
+    alone, or the same swap) whose calls name a field in common are joined, whatever rule filed them (the
+    strings 2026.7.4 coerces and its refusals' new wording of the same fields are one edit)."""
+    out: list[_Placed] = []
+    for group in groups:
+        fields = _call_fields(group.members)
+        into = next((g for g in out if _definite(group.key) and g.key == group.key and fields
+                     and fields & _call_fields(g.members)), None)
+        if into is None:
+            out.append(group)
+            continue
+        lead, other = (into, group) if len(into.members) >= len(group.members) else (group, into)
+        into.members, into.cause = lead.members + other.members, lead.cause
+        into.split, into.merged = into.split or group.split, True
+    return out
 
 
 def root_causes(

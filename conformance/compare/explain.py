@@ -344,7 +344,14 @@ def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
 def _listing(ds: list[Difference], la: str, lb: str) -> str:
     """The listing's changes by name: tools added or dropped with their schemas, a listed key added or
     dropped with its value, texts as a line and word diff, schemas key by key (`listing.py`)."""
-    return "; ".join(c for d in _listing_order(ds) for c in listing_clauses(d, la, lb, full=False))
+    said: list[str] = []
+    for clause in (c for d in _listing_order(ds) for c in listing_clauses(d, la, lb, full=False)):
+        head, _, rest = clause.partition(": ")
+        # a schema split in parts (crossed) names its key once: "`inputSchema`: a; b", not "…: a; …: b"
+        repeated = rest and head.startswith("the listed tool's `") and any(
+            s.startswith(head + ": ") for s in said)
+        said.append(rest if repeated else clause)
+    return "; ".join(said)
 
 
 def _listing_order(ds: Sequence[Difference]) -> list[Difference]:

@@ -102,8 +102,34 @@ def _capabilities(init: dict[str, JSON]) -> tuple[dict[str, JSON], bool]:
     return caps, False
 
 
-def compare_fresh(a: FreshSide, b: FreshSide, tool: str) -> tuple[list[FreshFound], set[str]]:
-    """Every fresh-process difference, each key of each object its own; and what was normalized."""
+def schema_parts(a: JSON, b: JSON) -> list[tuple[str, dict[str, JSON], dict[str, JSON]]]:
+    """Where two schemas differ, one part per keyword (`required`) and per property (`properties.isRevision`),
+    each side's part the schema cut to it: a crossing attributes each part to what moves it (issue 47: at
+    2026.8.31 zod restores `required` while the code changes three properties' types)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    parts: list[tuple[str, dict[str, JSON], dict[str, JSON]]] = []
+    for key in sorted(set(a) | set(b)):
+        if key == "properties" and isinstance(a.get(key), dict) and isinstance(b.get(key), dict):
+            pa, pb = a[key], b[key]
+            assert isinstance(pa, dict) and isinstance(pb, dict)
+            for name in sorted(set(pa) | set(pb)):
+                if pa.get(name) != pb.get(name):
+                    parts.append((f"properties.{name}",
+                                  {key: {name: pa[name]} if name in pa else {}},
+                                  {key: {name: pb[name]} if name in pb else {}}))
+        elif a.get(key) != b.get(key):
+            parts.append((key, {key: a[key]} if key in a else {}, {key: b[key]} if key in b else {}))
+    return parts
+
+
+def compare_fresh(
+    a: FreshSide, b: FreshSide, tool: str, *, split_schemas: bool = False
+) -> tuple[list[FreshFound], set[str]]:
+    """Every fresh-process difference, each key of each object its own; and what was normalized.
+    `split_schemas` (a crossed comparison): a listed schema's change is one difference per keyword and per
+    property (`schema_parts`), so each is attributed apart; without it one difference per schema, whose id
+    compare baselines name."""
     found: list[FreshFound] = []
     normalized: set[str] = set()
     tools_probe = "tools/list"
@@ -137,6 +163,14 @@ def compare_fresh(a: FreshSide, b: FreshSide, tool: str) -> tuple[list[FreshFoun
     if ta is not None and tb is not None:
         for key in sorted(set(ta) | set(tb)):
             if ta.get(key) != tb.get(key):
+                split = split_schemas and key.endswith("Schema")
+                parts = schema_parts(ta.get(key), tb.get(key)) if split else []
+                for part, part_a, part_b in parts:
+                    found.append(FreshFound(Found("tools_list", key, part, "changed",
+                                                  _dump(part_a, LISTED_CHARS), _dump(part_b, LISTED_CHARS),
+                                                  False), probe=tools_probe))
+                if parts:
+                    continue
                 where = ", ".join(_paths(ta.get(key), tb.get(key))[:6]) if key in ta and key in tb else ""
                 detail = _change(ta, tb, key)
                 va, vb = _show(ta, key, LISTED_CHARS), _show(tb, key, LISTED_CHARS)

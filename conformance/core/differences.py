@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from conformance.core.jsontypes import JSON
@@ -35,6 +35,10 @@ LINES_SHOWN: Final = 3
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
+GROWN_LIST: Final = "grown list"
+"""A list that only gained or lost items at its end (`_grown_list`)."""
+
+
 @dataclass(frozen=True)
 class FieldDifference:
     """One field whose value differs: where (a dotted path), the original's value, the target's; or, for a
@@ -44,6 +48,9 @@ class FieldDifference:
     original: str
     target: str
     sentence: str = ""
+    kind: str = ""
+    """What kind of difference a `sentence` says, for a reader that must tell kinds apart without parsing
+    the words (`GROWN_LIST`); empty for a field's two values."""
 
     def said(self, here: str = "here") -> str:
         if self.sentence:
@@ -190,8 +197,10 @@ def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]
 
 
 def _refusal_text(path: str) -> bool:
-    """A path inside the refusal's own text (already said as words) or its flag."""
-    return path.startswith(("result.content[0].text", "error.message"))
+    """The refusal's own words (already said as words): its text, the `error` of its JSON, or the error's
+    message. Any other key of a refusal's JSON (its `status`, a `timestamp`) is a difference of its own,
+    also when both sides refuse in the same words."""
+    return path in ("result.content[0].text", "result.content[0].text → error", "error.message")
 
 
 @dataclass(frozen=True)
@@ -361,7 +370,7 @@ def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDif
              else "; ".join(_shown(item, False)[:WHOLE_CHARS] for item in extra[:3]))
     verb = "added" if long is target else "dropped"
     return FieldDifference(path, "", "", f"{path or 'the list'}: {len(original)} item(s) on the original, "
-                                         f"{len(target)} {{here}}: {items} {verb}")
+                                         f"{len(target)} {{here}}: {items} {verb}", GROWN_LIST)
 
 
 def json_differences(original: JSON | None, target: JSON | None, path: str = "") -> list[FieldDifference]:
@@ -392,7 +401,10 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
     if inner_a is not None and inner_b is not None:
         found = json_differences(inner_a, inner_b, f"{path} →" if path else "")
         if found:
-            return [FieldDifference(d.path.replace("→.", "→ "), d.original, d.target) for d in found]
+            # The path read inside the text, said as such; a difference said as a sentence keeps it (and
+            # its kind), with the same path in it.
+            return [replace(d, path=d.path.replace("→.", "→ "), sentence=d.sentence.replace("→.", "→ "))
+                    for d in found]
         return [FieldDifference(path, "the same JSON, written one way", "written another way")]
     if isinstance(original, str) and isinstance(target, str):
         if "\n" in original or "\n" in target:

@@ -213,11 +213,17 @@ def _lists_said(text: str) -> str:
     return _LIST_REPR.sub(names, text)
 
 
+_CONTRADICTED: Final = re.compile(r"^[A-Z]+-[A-Z0-9]+[a-z]?(?:/[a-z]\d+)? contradicted: ")
+"""A check's failure naming the record it saw broken (suite/contradiction.py): the name is data (a result's
+`contradicted`, root causes read it), not words for the line, which says what came instead."""
+
+
 def spoken(message: str, nodeid: str, limit: int = 240) -> str:
     """A failure on one line in words a person can act on: its own when they are such (a JSON-RPC response
     in it said as a refusal's words, an escaped line break as ⏎), else what its check checks and that it
     fails here, with the value it quoted."""
-    said = one_line(_lists_said(_answers_said(readable(message))).replace("\\n", " ⏎ "), limit)
+    own = _CONTRADICTED.sub("", readable(message), count=1)
+    said = one_line(_lists_said(_answers_said(own)).replace("\\n", " ⏎ "), limit)
     if not unspoken(said):
         return said
     value = one_line(readable(message), 120)

@@ -260,7 +260,19 @@ class WireDriver(Managed):
     def start(self) -> None:
         if self._proc is not None:
             raise RuntimeError("WireDriver already started")
-        proc = process.spawn(self.command, env=self.env)
+        self._attach(process.spawn(self.command, env=self.env))
+
+    def adopt(self, proc: subprocess.Popen[bytes], *, initialize_result: dict[str, JSON] | None) -> None:
+        """Drive a process another driver started (and counted), with nothing unread on its stdout: a process
+        one check is done with serves another instead of a new one being started."""
+        if self._proc is not None:
+            raise RuntimeError("WireDriver already started")
+        self._attach(proc)
+        self.initialize_result = initialize_result
+        if self.transcript is not None:
+            self.transcript.note(f"pid {proc.pid} taken over, already started")
+
+    def _attach(self, proc: subprocess.Popen[bytes]) -> None:
         self._proc = proc
         self.started_at = time.monotonic()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None, (

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.catalog.witnesses import WitnessStep
+from conformance.core.eras import REVISIONS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
@@ -56,6 +57,44 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
+
+
+_VOLATILE: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE),
+     "<uuid>"),
+    (re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"),
+     "<datetime>"),
+    (re.compile(r"(?<![\d:])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AaPp][Mm])?(?![\d:])"), "<time>"),
+    (re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}/\d{4}(?![\d/])"), "<date>"),
+    (re.compile(r"(?<![\d.])1\d{12}(?![\d])|(?<![\d.])1\d{9}(?:\.\d+)?(?![\d])"), "<epoch>"),
+    (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|µs|us|ns)\b"), "<duration>"),
+)
+"""Tokens that name the moment of a call, not its behaviour: a uuid, an ISO date-time, a clock time, a
+numeric date, an epoch number (2001-2033, in seconds or milliseconds), a sub-second duration."""
+_ISO_DATE: Final = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?![\d-])")
+_EPOCH_MS: Final = (1_000_000_000_000, 2_000_000_000_000)
+
+
+def without_volatile(value: JSON) -> JSON:
+    """`value` with its volatile tokens (`_VOLATILE`, ISO dates inside a longer string other than a protocol
+    revision, integers in the epoch-milliseconds range) replaced by placeholders: an unchanged fork that
+    stamps its answers or its stderr with the time keeps its signature from run to run (fork-audit-clock,
+    issue 43)."""
+    if isinstance(value, str):
+        if _ISO_DATE.fullmatch(value):
+            return value  # a whole value that is a date is a protocol version (SPEC-1 negotiates 1999-01-01)
+        for pattern, placeholder in _VOLATILE:
+            value = pattern.sub(placeholder, value)
+        return _ISO_DATE.sub(lambda m: m.group(1) if m.group(1) in REVISIONS else "<date>", value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and _EPOCH_MS[0] <= value < _EPOCH_MS[1]:
+        return "<epoch>"
+    if isinstance(value, list):
+        return [without_volatile(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_volatile(v) for k, v in value.items()}
+    return value
 
 
 def sorted_json(value: JSON) -> JSON:

@@ -22,25 +22,29 @@ import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.core.differences import (
+    GROWN_LIST,
     FieldDifference,
     difference_keys,
     explain,
+    field_named,
+    refusal,
     said,
     sdk_owned,
     text_difference,
 )
-from conformance.core.failure_text import UNRELIABLE, check_name
+from conformance.core.failure_text import UNRELIABLE, check_name, readable, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause
 from conformance.targets.specs import Target, resolve_target
 
@@ -67,8 +71,11 @@ WHOLE_STDERR: Final = "(the process's whole stderr)"
 LIFE: Final = "process"
 """The process after the example's last frame: running, or how it ended."""
 LIFE_WATCH: Final = 0.3
-"""How long both processes are watched after the last frame: a server that ends itself after a call (the
-thinking done, say) does so right after answering."""
+"""The shortest time both processes are watched after the last frame: a server that ends itself after a call
+(the thinking done, say) does so right after answering."""
+LIFE_LIMIT: Final = 3.0
+"""The longest: the watch is three times the replay's slowest answer after its first (which waited for the
+start-up), as a loaded machine slows an exit as it slows an answer; it ends once both processes have ended."""
 NO_ANSWER: Final = "no answer"
 """Where the target gave no answer in a replay (it exited, it hung): why, in its answer's place."""
 
@@ -80,6 +87,8 @@ class _Answer:
     stderr: str
     own: str = ""
     """The requests and notifications the server sent of its own while this request awaited its response."""
+    seconds: float = 0.0
+    """How long the request took to be answered."""
 
 
 def _frame(text: str) -> dict[str, object] | None:
@@ -105,13 +114,23 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str],
         theirs, ours = (begun if isinstance(begun, str) else _replay(*begun, frames, ended=side == "target")
                         for side, begun in zip(("original", "target"), started, strict=True))
         if isinstance(theirs, list) and isinstance(ours, list):
-            time.sleep(LIFE_WATCH)
+            # The first answer waited for the start-up too: not a measure of how slow a call is.
+            slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
+            _watch([begun[0] for begun in started if not isinstance(begun, str)],
+                   min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
             for answers, begun in ((theirs, started[0]), (ours, started[1])):
                 if not isinstance(begun, str):
                     status = begun[0].returncode
                     life = "running" if status is None else f"exited with status {status}"
                     answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
         return theirs, ours
+
+
+def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:
+    """Wait `seconds`, or less once every process has ended (polled, not slept through)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(d.returncode is None for d in drivers):
+        time.sleep(0.02)
 
 
 def _replay(
@@ -132,18 +151,26 @@ def _replay(
             if not isinstance(request_id, int):
                 driver.send_raw(text.encode() + b"\n")
                 continue
+            asked = time.monotonic()
             exchange = driver.request_raw(text.encode() + b"\n", request_id=request_id, method=method)
+            seconds = time.monotonic() - asked
             response = {k: v for k, v in exchange.response.items() if k != "id"}
             # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
             compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            # Since the previous answer (the first: since the spawn), whenever the side started: a banner
-            # written before the first request is sent is that request's on both sides.
+            if not answers:
+                # The start-up's stderr (the banner) is no request's, but it reaches the pipe when it will:
+                # before the first answer from the original, a few ms after it through a relay, a shell
+                # wrapper or `docker run -i`. Read it whole here (as the witnesses' banner is), so it is
+                # the first request's on both sides and never lands in a later request's stderr.
+                driver.stderr_settled(BANNER_WAIT)
+            # Since the previous answer (the first: since the spawn, its banner settled).
             written = driver.stderr_since(since)
             since = driver.stderr_mark()
             own = driver.unsolicited[sent:]
             sent = len(driver.unsolicited)
             answers.append(_Answer(method, compact, written.decode("utf-8", "replace"),
-                                   json.dumps(own, ensure_ascii=False, separators=(",", ":")) if own else ""))
+                                   json.dumps(own, ensure_ascii=False, separators=(",", ":")) if own else "",
+                                   seconds))
         # Everything the process wrote to stderr, the banner before the first request included.
         answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
@@ -178,9 +205,9 @@ def _compared(
                 f"{b.own or 'none'} here"))
         if spec_by_field and a.method == "tools/list":
             found = [d.said() for d in differences
-                     if about & _SPEC_WORDS and _speaks_of(d.path, about, d.path)]
+                     if about & _SPEC_WORDS and _speaks_of(replace(d, sentence=d.path, kind=""), about)]
         else:
-            found = [d.said() for d in differences if _speaks_of(d.said(), about, d.path)]
+            found = [d.said() for d in differences if _speaks_of(d, about)]
         if found:
             return index, found
         if differences and a.method not in (WHOLE_STDERR, LIFE):
@@ -311,20 +338,20 @@ def _words(text: str) -> set[str]:
     return out - _COMMON
 
 
-def _speaks_of(difference: str, about: set[str], at: str | None = None) -> bool:
+def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     """Whether the field a difference is at (any key of its path, or `stderr`), or a word the texts change
     (the marked spans of a word difference, the lines added or dropped), is named by the records; an answer
     of another kind (a refusal for an acceptance, none at all, a process ended where the original's runs)
-    is any cause's."""
-    path, _, values = difference.partition(": ")
-    path = path if at is None else at
+    is any cause's. A list that grew is told by the difference's kind, never by its sentence's words."""
+    path = difference.path
     if path in ("result", "error", LIFE, NO_ANSWER):
         return True
+    values = difference.said().partition(": ")[2]
     changed = " ".join(re.findall(r"\[([^\]]*)\]", values) or re.findall(r"“([^”]*)”", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
-    if re.match(r"\d+ item\(s\) on the original, ", values):  # the list itself grew: its own key counts
-        return bool((words - _COMMON | {path.rsplit(".", 1)[-1].lower()}) & about)
+    if difference.kind == GROWN_LIST:  # the list itself grew: its own key counts
+        return bool((words - _COMMON | {re.split(r"[.→ ]+", path)[-1].lower()}) & about)
     return bool(words - _COMMON & about)
 
 
@@ -431,7 +458,8 @@ def checked_explanations(
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """Each "explained by" kept only where the record's own failure is its cause's: one of its failing checks
     names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
-    of call, the same refusal or field). The grouping of root causes proposes; this checks."""
+    of call, the same refusal or field). The grouping of root causes proposes; this checks, and places what
+    it refuses by the record's own pair (`split_off`)."""
     by_id = {c.id: c for c in causes}
     dropped: dict[str, set[str]] = {}
     out: list[RecordVerdict] = []
@@ -443,22 +471,147 @@ def checked_explanations(
         out.append(rv)
     kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
             for c in causes]
-    return kept, out
+    return split_off(kept, out, {r for rs in dropped.values() for r in rs})
+
+
+def split_off(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], loose: set[str]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """The records whose proposed cause the check refused (`loose`), placed by their own reproduced pair:
+    under a cause whose pair differs where theirs does, else grouped by what their pair differs about (the
+    kind of request, the refusal or field) into causes of their own. A cause whose records differ in several
+    ways is several changes (a fork adding an answer key beside resetting the count)."""
+    causes = list(causes)
+    by_id = {rv.id: rv for rv in records}
+    primary = {r for c in causes for r in c.records}
+    placed: dict[str, str] = {}
+    groups: dict[tuple[str, str], list[RecordVerdict]] = {}
+    # A cause whose own replay did not reproduce is held against its leading record's own pair.
+    paired = [c if (c.evidence is not None and c.evidence.reproduced) or c.records[0] not in by_id
+              else c.model_copy(update={"evidence": by_id[c.records[0]].evidence}) for c in causes]
+    for rv in records:
+        own = rv.evidence
+        if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
+                or not own.differences):
+            continue
+        home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
+        if home is not None:
+            placed[rv.id] = home.id
+            continue
+        if _crash(own.differences[0]) or all(_difference_key(d) == "stderr" for d in own.differences):
+            # A refusal naming no field (a crash's message quoting the code's own names), or only the box
+            # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
+            # told from it; the departure keeps its own line, it opens no cause.
+            continue
+        groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
+    for members in groups.values():
+        named = _named_counts(records, {rv.id for rv in members})
+        lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1],
+                                            list(by_id).index(rv.id)))
+        cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
+        causes.append(cause)
+        placed |= {rv.id: cause.id for rv in members if rv is not lead}
+    explains: dict[str, list[str]] = {}
+    for record, cause_id in placed.items():
+        explains.setdefault(cause_id, []).append(record)
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r in explains.get(c.id, [])
+                                                                  if r not in c.explains)]})
+                  for c in causes]
+    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
+    return out_causes, out
+
+
+_CRASH_WORDS: Final = "both refuse this call, in other words"
+_ONE_REFUSES: Final = ("the original refuses this call", "the original accepts this call")
+
+
+def _crash(difference: str) -> bool:
+    """Two refusals in other words, or one side refusing in words that name no field: a crash's message (a
+    label on Object.prototype, `this.branches[…].push is not a function`), not a rule either side states."""
+    if difference.startswith(_CRASH_WORDS):
+        return True
+    quoted = re.search(r"“([^”]*)”", difference)
+    return difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
+
+
+def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str, tuple[int, float]]:
+    """Record → (failing checks naming it as contradicted, the share of its failing checks that name none
+    and evidence no departure outside its `group`): its own evidence of having changed; a record whose
+    checks failed beside other changes' records is more likely their reader."""
+    departing = {rv.id for rv in records if rv.verdict in ("deviates", "error")}
+    evidenced: dict[str, set[str]] = {}
+    for rv in records:
+        for t in rv.tests:
+            evidenced.setdefault(t.nodeid, set()).add(rv.id)
+    counts: dict[str, tuple[int, float]] = {}
+    for rv in records:
+        failing = [t for t in rv.tests if t.status in ("failed", "error")]
+        blamed = sum(rv.id in t.contradicted for t in failing)
+        alone = sum(not t.contradicted and evidenced.get(t.nodeid, set()) & departing <= group
+                    for t in failing)
+        counts[rv.id] = (blamed, alone / len(failing) if failing else 0.0)
+    return counts
+
+
+def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
+    """A cause opened by a record's own reproduced pair: its headline is that pair."""
+    evidence = lead.evidence
+    assert evidence is not None  # only records with a reproduced pair lead (split_off)
+    ce = lead.counterexample
+    summary = f"{lead.id} departs — {evidence.headline()}"
+    return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
+                     example=list(evidence.example) or (list(ce.replay) if ce is not None else []),
+                     test=ce.test if ce is not None else None,
+                     minimized=ce.minimized if ce is not None else False,
+                     evidence=evidence.model_copy(update={"cause": lead.id}))
 
 
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
-    if any(set(t.contradicted) & set(cause.records) for t in rv.tests if t.status in ("failed", "error")):
-        return True
+    """A check naming the cause's record as contradicted explains the record, unless what it saw refused
+    is another field than the cause's refusal names (RTE-3's `branchId` refused is not `thought` refused,
+    though both checks say a call was refused), or its own pair, replayed, differs only where the cause's
+    does not (the fork changed both); else its own pair must differ where the cause's does."""
+    naming = [t for t in rv.tests
+              if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
+    if naming:
+        theirs_field = refused_field(cause.evidence.differences[0] if cause.evidence is not None
+                                     and cause.evidence.reproduced and cause.evidence.differences
+                                     and not cause.evidence.not_its_failure else "")
+        seen = {refused_in(readable(t.message)) for t in naming} - {""}
+        if not theirs_field or not seen or theirs_field in seen:
+            return not _elsewhere(rv, cause)
     own, theirs = rv.evidence, cause.evidence
-    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+    if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
+            or theirs.not_its_failure):
         return False
     if own.cause == cause.id:
         return True
     if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
         return False
     first = _difference_key(own.differences[0])
+    mine, their_field = refused_field(own.differences[0]), refused_field(theirs.differences[0])
+    if mine and their_field and mine != their_field:  # both refused here, on other fields: two changes
+        return False
     return first == _difference_key(theirs.differences[0]) or first in (
         {_difference_key(d) for d in theirs.differences} - {"stderr"})
+
+
+def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in."""
+    own, theirs = rv.evidence, cause.evidence
+    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+        return False
+    if not own.differences or not theirs.differences or own.cause == cause.id:
+        return False
+    mine = {_family(d) for d in own.differences} - {"stderr"}
+    return bool(mine) and not mine & {_family(d) for d in theirs.differences}
+
+
+def _family(difference: str) -> str:
+    """A difference's key, every refusal difference one (refused on either side, another field named first,
+    other words): which one a change shows depends on the call, not on the change."""
+    key = _difference_key(difference)
+    return "refusal" if key.startswith(("refused", "validation order", "re-worded", "both refuse")) else key
 
 
 def _call_class(at: str) -> str:
@@ -484,9 +637,90 @@ def _difference_key(difference: str) -> str:
     return re.sub(r"\[\d+\]", "", last)
 
 
+def refused_field(difference: str) -> str:
+    """The field a refusal difference names (`naming `X``, `the refusal of `X``), empty for any other."""
+    found = re.search(r"(?:naming|refusal of|both refuse, naming) `(\w+)`", difference)
+    return found.group(1) if found else ""
+
+
+def refused_in(message: str) -> str:
+    """The field a check's failure saw refused: the refusal in the answer it quotes (read as `explain` reads
+    it), "the original refuses this call (F)", else the first field its words name."""
+    own = re.search(r"the original refuses this call \((\w+)\)", message)
+    if own:
+        return own.group(1)
+    quoted = re.search(r'\{"(?:result|jsonrpc|error)"', message)
+    if quoted:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(message, quoted.start())
+        except ValueError:
+            value = None
+        refused = refusal(value) if isinstance(value, dict) else None
+        if refused is not None and refused.field:
+            return refused.field
+    return field_named(message)
+
+
+_REFUSAL_KEYS: Final = ("refused by the original", "refused here", "validation order")
+_BOX_WORDS: Final = re.compile(r"stderr|box|render|row|drawn|border|header|line")
+
+
+def _tells(difference: str, message: str) -> bool:
+    """Whether a pair's difference is what a record's failing check said it saw: the same refused field
+    (or a refusal at all, when the check names none), the same field, the box for a box."""
+    named = refused_in(message)
+    message = message.split('{"', 1)[0]  # the check's own words, not an answer it quotes whole
+    low = message.lower()
+    key = _difference_key(difference)
+    # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
+    # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
+    quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
+    if any(len(words) >= 8 and words[:24] in message for words in quoted):
+        return True
+    if key in _REFUSAL_KEYS or key.startswith("re-worded"):
+        field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
+        words = re.search(r"“([^”]+)", difference)
+        field = field or (field_named(words.group(1)) if words else "")  # “Invalid thoughtNumber: …”
+        if field and named:
+            return field == named
+        if field:
+            return field.lower() in low
+        # A refusal naming no field (a cap's "Maximum number of branches (50) exceeded"): only a check that
+        # speaks of a refusal; not "accepted", nor "rejected call changed the store", which are a count's.
+        return bool(re.search(r"\brefus|iserror|not found|no handler|-32601", low))
+    if key == "stderr":
+        return bool(_BOX_WORDS.search(low))
+    path = difference.partition(": ")[0]
+    if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
+        return True  # an answer of another kind, a process ended, a count of answers: any check's
+    return bool(key) and key.lower() in low
+
+
+def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
+    """The pair as the record's line only where it differs where the record's checks failed: a sequence
+    replayed on fresh processes shows the server's other changes too (an added answer key, a rewritten
+    description), and a record whose check saw its history pinned at a cap is not shown an added key
+    (reports/third-party/AUDIT.md). The first difference that tells the failure leads; none does, the pair
+    is kept, marked `not_its_failure`, and the record's line is its check's own words."""
+    if not evidence.reproduced or not evidence.differences:
+        return evidence
+    said = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    said = [m for m in said if m and not unspoken(m)]
+    if not said:  # the check's words say nothing to hold the pair against: the pair is all there is
+        return evidence
+    told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
+    if not told:
+        return evidence.model_copy(update={"not_its_failure": True, "breaks": ""})
+    if told[0] == evidence.differences[0]:
+        return evidence
+    rest = [d for d in evidence.differences if d != told[0]]
+    return evidence.model_copy(update={"differences": [told[0], *rest]})
+
+
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
     tried: list[str] = []
     spent: list[str] = []
+    elsewhere: tuple[list[str], str, Evidence] | None = None
     about = _about(cause.records)
     for test, frames in _candidates(cause, report):
         replayed = replays.get(frames, CAUSE_REPLAYS)
@@ -510,13 +744,28 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         lead = ("the failing test's own sequence did not reproduce on fresh processes" if cause.example
                 else "the failing test kept no sequence to replay")
         why = "" if own else f"{lead}; this one does ({check_name(test) if '::' in test else test})"
-        statement = next((rv.statement for rv in report.records if rv.id == cause.records[0]), "")
-        evidence = _pair(found, theirs, ours, statement, replays.original.spec)
+        primary = next((rv for rv in report.records if rv.id == cause.records[0]), None)
+        evidence = _pair(found, theirs, ours, primary.statement if primary else "", replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
+        if primary is not None:
+            # The cause's headline is its pair only where the pair differs where its checks failed: a
+            # fork's 50-branch cap is not its 1000-item history cap (nalyk-ts, AUDIT.md).
+            evidence = its_failure(primary, evidence)
+        if evidence.not_its_failure:
+            differs = (f"no sequence showed its checks' failure on fresh processes; "
+                       f"{check_name(test) if '::' in test else test or 'its example'} differ only elsewhere")
+            elsewhere = elsewhere or (frames, test, evidence.model_copy(update={"why": differs}))
+            source = check_name(test) if "::" in test else test or "the example"
+            tried.append(f"{len(frames)} frames from {source}: another change of this server's shows there, "
+                         "not this cause's")
+            continue
         pair = evidence.headline()
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
+    if elsewhere is not None:  # replayed, differing, but never where its checks failed: its own words lead
+        frames, test, evidence = elsewhere
+        return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence})
     budget = (f"not replayed, the report's replay budget spent on earlier causes: {', '.join(spent)}"
               if spent else "")
     if not tried:  # nothing was replayed for it: not a finding about state or timing (issue 43)
@@ -572,7 +821,7 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     for rv in ordered:
         found = _record_evidence(rv, by_record.get(rv.id), replays)
         if found is not None:
-            evidenced[rv.id] = found
+            evidenced[rv.id] = its_failure(rv, found)
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]

@@ -35,6 +35,7 @@ from conformance.gate.canonical import (
     sorted_json,
     text_view,
     tool_view,
+    without_volatile,
 )
 from conformance.report.model import WitnessAnswer
 from conformance.targets.project import package_dir_of
@@ -44,6 +45,8 @@ PACKAGE_VERSION: Final = "<package version>"
 """What serverInfo.version reads as when it equals the installed package's version (true of every release
 since the version fix, so the next release keeps the signature)."""
 BANNER_WAIT: Final = 1.0
+ARTIFACT_UNAVAILABLE: Final = {"artifact": "not available"}
+"""An artifact step's answer on a target with no installed package (a `cmd:` fork): nothing observed."""
 EXIT_WAIT: Final = 5.0
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
 
@@ -82,10 +85,18 @@ def witness_signatures(
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
+        previous: tuple[str, list[tuple[str, WitnessStep]]] | None = None
         for rid, steps in plan:
             try:
                 base = session.probe()
-                answers[rid] = [(name, session.answer(step, base)) for name, step in steps]
+                if session.refused and session.renew():
+                    # Its state ran out (it refuses the probe a fresh process accepts): the record before may
+                    # have been answered by the exhausted state too, so both go to the fresh process.
+                    if previous is not None:
+                        answers[previous[0]] = session.record(previous[1], session.probe())
+                    base = session.probe()
+                answers[rid] = session.record(steps, base)
+                previous = (rid, steps)
             except ServerTimeout:
                 # Too slow to tell: no signature (a pinned entry is then unconfirmed), and no further record
                 # is asked either, since a target that hangs would cost a call timeout per record.
@@ -130,7 +141,10 @@ def signature_of(answers: Iterable[tuple[str, JSON]]) -> str:
 
 
 def signed_answers(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignature:
-    """A record's canonical answers, hashed, and shortened for the report (seed and spec records alike)."""
+    """A record's canonical answers, hashed, and shortened for the report (seed and spec records alike); the
+    time, dates, epochs, ids and durations in them are placeholders first (`without_volatile`), so what a
+    baseline pins of an unchanged fork is what every later run observes."""
+    pairs = [(name, without_volatile(value)) for name, value in pairs]
     shown = [WitnessAnswer(step=name, answer=short_json(value)) for name, value in pairs]
     return RecordSignature(record, signature_of(pairs), shown)
 
@@ -147,6 +161,10 @@ class _WitnessSession:
         self.observations: dict[str, JSON] = {}
         self.package_dir = package_dir_of(target)
         self.package_version = _package_version(self.package_dir)
+        self.refused = False
+        """The last probe was refused (an error or isError answer)."""
+        self.renewable = True
+        """False once a fresh process refused the probe too: the refusal is the server's, not its state's."""
 
     # -- the process -------------------------------------------------------------------------------
 
@@ -174,6 +192,24 @@ class _WitnessSession:
             return self._spawn()
         return self.driver
 
+    def renew(self) -> bool:
+        """Replace a process whose state ran out (a bounded session refusing every call once it holds 100
+        thoughts, issue 43) with a fresh one, when the fresh one accepts the probe: each record's signature is
+        then the same whether it is witnessed alone or after every other record. False (the process kept) when
+        a fresh process refuses the probe as well."""
+        if not self.renewable:
+            return False
+        if self.driver is not None:
+            self.driver.close()
+        self._spawn()
+        self.probe()
+        self.renewable = not self.refused
+        return self.renewable
+
+    def record(self, steps: list[tuple[str, WitnessStep]], base: StoreBase | None) -> list[tuple[str, JSON]]:
+        """One record's witness answers, after the probe that gave `base`."""
+        return [(name, self.answer(step, base)) for name, step in steps]
+
     def end(self) -> None:
         driver = self._live()
         status = driver.end_input(EXIT_WAIT)
@@ -189,12 +225,14 @@ class _WitnessSession:
     # -- answers -----------------------------------------------------------------------------------
 
     def probe(self) -> StoreBase | None:
+        self.refused = False
         try:
             exchange = self._live().call_tool(TOOL, dict(PROBE_ARGUMENTS))
         except ServerTimeout:
             raise
         except DriverError:
             return None
+        self.refused = exchange.error is not None or exchange.is_error
         status = accepted_status(exchange)
         if status is None:
             return None
@@ -253,7 +291,7 @@ class _WitnessSession:
     def _artifact(self, step: WitnessStep) -> JSON:
         root = self.package_dir
         if root is None:
-            return {"artifact": "not available"}
+            return dict(ARTIFACT_UNAVAILABLE)
         try:
             if step.artifact == "files":
                 return json_strings(

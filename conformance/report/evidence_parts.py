@@ -60,6 +60,10 @@ def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list
     shared = shared_note(evidence)
     lines = [f"**Reproduced** on {on_both(evidence)}, {md(evidence.at)}"
              + (f" ({md(shared, 300)})" if shared else "") + ":", ""]
+    if evidence.not_its_failure:
+        lines[-2:-1] = [f"**Its example differs elsewhere** on {on_both(evidence)} ({md(evidence.at)}), not "
+                        "where its check failed: another change of this server shows first, and the line "
+                        "above is its check's own failure. What differs there:"]
     shown = evidence.differences[:DIFFERENCES] if detail else evidence.differences[:3]
     lines += [f"- {md(d, 600 if detail else 300)}" for d in shown]
     if len(evidence.differences) > len(shown):

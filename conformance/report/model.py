@@ -128,6 +128,10 @@ class Evidence(_Frozen):
     own_failure: bool = Field(
         default=False, description="(/5) on a record: its checks kept no call to replay (they read the "
         "installed files, or watch the process): its own failure, in its check's words, is its evidence")
+    not_its_failure: bool = Field(
+        default=False, description="(/5) on a record: its example's replay differs, but not where its checks "
+        "failed (another change of the server shows first on that sequence): the record's line is its own "
+        "failure in its check's words, and the pair is no evidence of a cause it would share")
 
     def original_named(self) -> str:
         """Which original answered, as every writer says it."""
@@ -408,6 +412,10 @@ class DependencySwap(_Frozen):
     code: Literal["a", "b"] = Field(description="whose code ran with the one dependency moved")
     answers_as: Literal["a", "b", "neither", "unusable"] = Field(
         description="`unusable`: the swapped tree could not be installed or driven (no evidence)"
+    )
+    also_moved: list[str] = Field(
+        default_factory=list, description="other packages of the side's locked tree the swapped install "
+        "resolved otherwise despite the pins (`place a → b`): the swap is then not one package alone"
     )
 
 

@@ -273,6 +273,18 @@ def _field(status: dict[str, JSON], key: str) -> str:
     return brief(status[key], 80) if key in status else "missing"
 
 
+def fields_unlike(found: list[str], due: list[str], what: str = "the answer") -> str:
+    """An answer's fields against the ones due, in the server's terms: those it adds, those it lacks, else
+    their order (a list repr of the keys said nothing a maintainer could act on)."""
+    added = [k for k in found if k not in due]
+    missing = [k for k in due if k not in found]
+    parts = ([f"{len(added)} field(s) more than {', '.join(due)}: {', '.join(added)}"] if added else []) + (
+        [f"no {', '.join(missing)}"] if missing else [])
+    if not parts:
+        parts = [f"its fields in the order {', '.join(found)}, not {', '.join(due)}"]
+    return f"{what} has {'; '.join(parts)}"
+
+
 def reanswered(before: dict[str, JSON], after: dict[str, JSON], calls: str) -> str:
     """The message of a check whose two calls should get one answer (the count aside): first the fields the
     server answered differently (so checks seeing the same change fail alike, and root causes group them by

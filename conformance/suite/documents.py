@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mcp_types import Tool
+
+from conformance.core.protocol import TOOL
+from conformance.drivers.sdk import SdkDriver
 from conformance.suite.contradiction import brief
 
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -114,3 +118,16 @@ def documented_parameters(description: str, snake: Sequence[str]) -> str:
     return (f"the description documents {len(names)} parameter(s) as \"- name:\" lines ({shown or 'none'}), "
             f"{in_snake} of them in snake_case, where the original documents thought and the eight "
             "snake_case names")
+
+
+def delivered_tool(host: SdkDriver) -> Tool:
+    """The tool as the official client hands it to a host, found by its name: a tool listed before or
+    beside it is RTE-1's, never the one whose description or schema a check reads."""
+    tools = [tool for tool in host.list_tools().tools if tool.name == TOOL]
+    assert len(tools) == 1, f"the official client is handed {len(tools)} tools named {TOOL}"
+    return tools[0]
+
+
+def delivered_description(host: SdkDriver) -> str:
+    """The tool description as the official client hands it to a host."""
+    return delivered_tool(host).description or ""

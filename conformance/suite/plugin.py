@@ -197,6 +197,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "itself trips the breaker; these checks say so first)")
     config.addinivalue_line("markers", "after_the_rest: runs after every other check (it reads what the run "
                                        "left behind)")
+    config.addinivalue_line("markers", "ends_a_process: runs last, after `after_the_rest` (it ends a process "
+                                       "the other checks are done with: `RawPool.lend(spend=True)`)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -306,7 +308,10 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     try:
         if "fresh_runs" in wanted:
             state.fresh_runs.prestart(target)
-        if "spare" in wanted:
+        if "raw_pool" in wanted:
+            # The spare is a raw process the checks before it are done with, when there is one by then.
+            session.spare_source = lambda: state.raw_pool.hand_over(target)
+        elif "spare" in wanted:
             session.prestart_spare()
         if "host" in wanted:
             session.prestart_host()
@@ -338,7 +343,8 @@ def era_meetings(request: pytest.FixtureRequest) -> EraMeetings:
 @pytest.fixture
 def spare(server: ServerSession) -> Spare:
     """The pooled spare process (`ServerSession.spare`); a run that collects a test taking this fixture starts
-    the spare's process with the session."""
+    the spare's process with the session, or, when it also collects raw-process checks, takes over a raw
+    process the checks before its first use are done with (RTE-1's, ABS-10's)."""
     return server.spare
 
 
@@ -405,12 +411,18 @@ def _records_of(item: pytest.Item, marker: str = "records") -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def run_order(item: pytest.Item) -> tuple[bool, bool, bool]:
+    """Where a check runs: `before_the_breaker` first, then the rest, `after_the_rest`, `ends_a_process`."""
+    ends = item.get_closest_marker("ends_a_process") is not None
+    return (item.get_closest_marker("before_the_breaker") is None,
+            ends or item.get_closest_marker("after_the_rest") is not None, ends)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With `--records` (the run's `--select`/`--deselect`), only the tests evidencing a selected record;
-    with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first and
-    `after_the_rest` last."""
-    items.sort(key=lambda item: (item.get_closest_marker("before_the_breaker") is None,
-                                 item.get_closest_marker("after_the_rest") is not None))
+    with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first, then the rest,
+    `after_the_rest` and, last, `ends_a_process` (every process the others started is then done with)."""
+    items.sort(key=run_order)
     wanted: str | None = config.getoption("conformance_records")
     if wanted:
         selected = set(wanted.split(","))

@@ -3,10 +3,12 @@ pipe), which the shared drivers deliberately never do to a server.
 
 Raw processes are pooled (`RawPool.lend`) so that one process serves many checks over its life: first
 those that need it pristine (the banner, a fresh run), then those that only need bare pipes (framing, one
-loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). Every process of a
-pool starts in the pool's one sandbox of empty HOME, TMPDIR and XDG folders (`RawPool.sandbox_root`), so
-that "nothing is written to disk" (ABS-1) is observed over all of them. The run holds one pool (the plugin's
-run state); checks reach it through the `raw_pool` fixture.
+loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). A process another
+check started with an environment of its own (a colour row's) is handed over (`RawPool.donate`) once that
+check is done with it: the checks that end a process run last and take those before starting one. Every
+process of a pool starts in the pool's one sandbox of empty HOME, TMPDIR and XDG folders
+(`RawPool.sandbox_root`), so that "nothing is written to disk" (ABS-1) is observed over all of them. The
+run holds one pool (the plugin's run state); checks reach it through the `raw_pool` fixture.
 """
 
 from __future__ import annotations
@@ -84,6 +86,9 @@ class RawPool:
         long to keep."""
         self._frames_total = 0
         self._serial = 0
+        self._donated: dict[tuple[str, ...], list[RawServer]] = {}
+        """Processes of a command that other checks are done with, whatever their environment: only a check
+        ending a process takes one (`lend(spend=True)`)."""
 
     def frames_mark(self) -> int:
         """A position in the frames written to raw processes, for `frames_since`."""
@@ -123,11 +128,40 @@ class RawPool:
         root = self.sandbox_root()
         return {name: str(root / name.lower()) for name in SANDBOXED}
 
-    def _started(self, target: Target, *, discard_stderr: bool) -> RawServer:
+    def _started(
+        self, target: Target, *, discard_stderr: bool, exact_env: Mapping[str, str] | None = None
+    ) -> RawServer:
         self._serial += 1
         serial = self._serial
         return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,
-                         on_write=lambda data: self._wrote(serial, data))
+                         on_write=lambda data: self._wrote(serial, data), exact_env=exact_env)
+
+    def start_exact(self, target: Target, env: Mapping[str, str]) -> RawServer:
+        """A new process of `target` started with exactly `env` (and the sandbox), for a record about the
+        start environment; the caller closes it or, once done with it, `donate`s it."""
+        return self._started(target, discard_stderr=False, exact_env=env)
+
+    def donate(self, raw: RawServer) -> None:
+        """Take a process a check is done with, healthy, for a check that ends a process (closed otherwise):
+        a process started for one record still serves another's end, instead of a new one started to end."""
+        if raw._reusable():
+            raw.idle_since = time.monotonic()
+            self._donated.setdefault(tuple(raw.target.command), []).append(raw)
+        else:
+            raw.close()
+
+    def _take_donated(self, command: tuple[str, ...], discards: tuple[bool, ...]) -> RawServer | None:
+        """A donated process of `command` with one of these stderr dispositions (still running), if any."""
+        donated = self._donated.get(command, [])
+        for discard in discards:
+            for raw in list(donated):
+                if raw.proc.poll() is not None:
+                    donated.remove(raw)
+                    raw.close()
+                elif raw.discards_stderr is discard:
+                    donated.remove(raw)
+                    return raw
+        return None
 
     @contextmanager
     def lend(
@@ -142,9 +176,10 @@ class RawPool:
         """A process from the pool (started if none fits).
 
         `pristine`: nothing has been written to it yet. `spend`: the check ends it, so it gets a used one
-        when there is one, and it never goes back. `any_stderr`: a process whose stderr is discarded will
-        do (the check reads no stderr). A process goes back to the pool only if the check passed and left it
-        healthy: alive, not spent, and with no unread stdout that the next check would take for its own.
+        when there is one (of its environment, else a donated one), and it never goes back. `any_stderr`: a
+        process of the other stderr disposition will do as well (the check reads no stderr). A process goes
+        back to the pool only if the check passed and left it healthy: alive, not spent, and with no unread
+        stdout that the next check would take for its own.
         """
         command, env = target_key(target)
         keys = [(command, env, discard_stderr)] + ([(command, env, not discard_stderr)] if any_stderr else [])
@@ -156,7 +191,12 @@ class RawPool:
             if not (pristine and r.sent) and r.proc.poll() is None
         ]
         fitting.sort(key=lambda pair: not pair[1].sent)  # pristine ones are kept for the checks needing them
-        if fitting:
+        donated = None
+        if spend and not pristine and not (fitting and fitting[0][1].sent):
+            donated = self._take_donated(command, tuple(key[2] for key in keys))
+        if donated is not None:
+            raw = donated
+        elif fitting:
             key, raw = fitting[0]
             self._idle[key].remove(raw)
         else:
@@ -187,6 +227,20 @@ class RawPool:
                     self._idle[(*key, discard)].remove(raw)
                     raw.close()
 
+    def hand_over(self, target: Target) -> tuple[subprocess.Popen[bytes], dict[str, JSON]] | None:
+        """A used, initialized, idle process of `target` whose stderr is read, out of the pool for good, with
+        its initialize answer: for a driver that takes it over (the session's spare, `WireDriver.adopt`)
+        instead of starting a process of its own. None when the pool has no such process."""
+        command, env = target_key(target)
+        self._watch_idle((command, env))
+        idle = self._idle.get((command, env, False), [])
+        for raw in list(idle):
+            initialized = raw._initialized
+            if raw.sent and initialized is not None and raw._reusable():
+                idle.remove(raw)
+                return raw.release(), initialized
+        return None
+
     def ended_waiting(self, target: Target) -> list[tuple[float, int]]:
         """The pooled processes of `target` found ended while they waited for a check (how long they had
         waited when found, their exit status): nothing ends a pooled process but itself."""
@@ -212,8 +266,9 @@ class RawPool:
 
     def close(self) -> None:
         """End every pooled process at once (at the end of a session), and remove the sandbox."""
-        pooled = [raw for idle in self._idle.values() for raw in idle]
+        pooled = [raw for idle in (*self._idle.values(), *self._donated.values()) for raw in idle]
         self._idle.clear()
+        self._donated.clear()
         closing = [threading.Thread(target=raw.close) for raw in pooled]
         for thread in closing:
             thread.start()
@@ -236,7 +291,10 @@ class RawServer:
         discard_stderr: bool = False,
         timeout: float = 10.0,
         on_write: Callable[[bytes], None] | None = None,
+        exact_env: Mapping[str, str] | None = None,
     ) -> None:
+        """`exact_env`: the whole environment the process starts with (plus the sandbox), instead of ours with
+        the target's variables on top."""
         self.target = target
         self._renamer = Renamer(target.renames) if target.renames else None
         self._on_write = on_write
@@ -247,6 +305,8 @@ class RawServer:
         """Whether anything was written to its stdin: a pristine process has its initial state."""
         self.spent = False
         """Whether a check closed a pipe or signalled it: never lent again."""
+        self.released = False
+        """Whether another driver took its process over (`release`): never read or ended here again."""
         self.seen = bytearray()
         """The stderr bytes read so far, from the start of the process (its first `SEEN_BYTES`)."""
         self._initialized: dict[str, JSON] | None = None
@@ -259,9 +319,12 @@ class RawServer:
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
-        self.proc = process.spawn(
-            target.command, env={**target.env, **sandbox}, discard_stderr=discard_stderr
-        )
+        if exact_env is not None:
+            self.proc = process.spawn(target.command, env={**exact_env, **sandbox}, exact_env=True)
+        else:
+            self.proc = process.spawn(
+                target.command, env={**target.env, **sandbox}, discard_stderr=discard_stderr
+            )
 
     def __enter__(self) -> RawServer:
         return self
@@ -283,7 +346,14 @@ class RawServer:
             self.stderr_now()
         return True
 
+    def release(self) -> subprocess.Popen[bytes]:
+        """Its process, for another driver to take over: from now on this one neither reads nor ends it."""
+        self.spent = self.released = True
+        return self.proc
+
     def close(self) -> None:
+        if self.released:
+            return
         process.terminate(self.proc)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
@@ -343,6 +413,11 @@ class RawServer:
             self._settle(due)
         return answer
 
+    def settle_boxes(self, method: str, answer: dict[str, JSON]) -> None:
+        """After an answer read by the caller: wait, as `request` does, for the boxes it is due on stderr."""
+        if due := boxes_due(method, [answer]):
+            self._settle(due)
+
     def _settle(self, due: int) -> None:
         """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
         for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
@@ -368,6 +443,10 @@ class RawServer:
             self._late_seen = True
         else:
             self._settle_misses += 1
+
+    def initialized_as(self, answer: dict[str, JSON]) -> None:
+        """The handshake was done by the caller's own frames: `initialize` does not send it again."""
+        self._initialized = answer
 
     def initialize(self) -> dict[str, JSON]:
         """The handshake, once per process: a pooled process lent again is already initialized."""

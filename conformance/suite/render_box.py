@@ -155,8 +155,9 @@ def _shows_thought(exchange: Exchange, text: str) -> bool:
 def drawn_box(exchange: Exchange) -> Box | None:
     """The call's box for a check of another record than the render's: None when its stderr holds nothing
     drawn at all (no box, no frame), so that a render switched off (DISABLE_THOUGHT_LOGGING) departs the
-    render records on their own checks (RTE-9, CMP-5, CLM-2, CLM-6), not the store's or the absences'
-    (issue 47). Anything drawn is read as `only_box` reads it."""
+    render records on their own checks (RTE-9, CMP-5), not the store's, the absences' or the claims'
+    (issue 47; CLM-2 and CLM-6 judge what is retained and answered). Anything drawn is read as `only_box`
+    reads it."""
     if not drawn(exchange.stderr):
         return None
     return only_box(exchange)

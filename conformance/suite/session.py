@@ -2,7 +2,8 @@
 
 The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
-which checks take as the `spare` fixture: a run that collects one starts the spare with the session). Checks
+which checks take as the `spare` fixture: a run that collects one starts the spare with the session, unless
+a raw process other checks are done with can be taken over then, `spare_source`). Checks
 that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
 lists stay off the shared process. The realistic host (`host`, the `host` fixture) starts with the session
 too, on a thread, when a run collects a check that takes it.
@@ -10,6 +11,7 @@ too, on a thread, when a run collects a check that takes it.
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -36,6 +38,9 @@ SESSION_STDERR_LIMIT = 8 << 20
 transcript on disk, so the harness's memory stays flat however many calls a run makes."""
 
 FailureHook = Callable[[DriverError], None]
+SpareSource = Callable[[], "tuple[subprocess.Popen[bytes], dict[str, JSON]] | None"]
+"""Where a spare's process may come from before one is started: a process other checks are done with (the
+raw pool's `hand_over`), with its initialize answer."""
 
 
 class Spare(Protocol):
@@ -122,6 +127,8 @@ class ServerSession:
     _spares: dict[_Key, WireDriver] = field(default_factory=dict, repr=False)
     _host_start: HostStart | None = field(default=None, repr=False)
     _counted: tuple[WireDriver, int, float] | None = field(default=None, repr=False)
+    spare_source: SpareSource | None = field(default=None, repr=False)
+    """Asked for the spare's process (in the target's own environment) before one is started."""
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -223,6 +230,8 @@ class ServerSession:
         if driver is not None and not driver.is_alive():
             driver.close()
             driver = None
+        if driver is None and env is None:
+            driver = self._taken_over()
         if driver is None:
             driver = self._started(merged)
         if driver.initialize_result is None:
@@ -247,6 +256,18 @@ class ServerSession:
         key = _key(tuple(self.target.command), dict(self.target.env))
         if key not in self._spares:
             self._spares[key] = self._started(dict(self.target.env))
+
+    def _taken_over(self) -> WireDriver | None:
+        """A driver of a process `spare_source` gives, already initialized; None when it gives none."""
+        taken = self.spare_source() if self.spare_source is not None else None
+        if taken is None:
+            return None
+        proc, initialized = taken
+        driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                            transcript=self.transcript, on_failure=self.on_failure,
+                            renames=self.target.renames)
+        driver.adopt(proc, initialize_result=initialized)
+        return driver
 
     def _started(self, env: Mapping[str, str]) -> WireDriver:
         """A started, not yet initialized driver for a spare in `env` (closed again if it cannot start)."""

@@ -35,6 +35,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    reanswered,
     store,
     without_count,
 )
@@ -228,13 +229,17 @@ def test_revision_is_a_label_only(
     if accepted_if_host_valid(revision, arguments) is None:
         return
     expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
-    assert without_count(plain) == without_count(revision), describe(revision)
+    assert without_count(plain) == without_count(revision), reanswered(
+        without_count(plain), without_count(revision),
+        f"for the same call with isRevision {brief(is_revision)} and revisesThought {brief(revises)}")
     if drawn_box(plain) is None and drawn_box(revision) is None:
         return  # nothing drawn at all (DISABLE_THOUGHT_LOGGING): the render records' to judge, not this one
     assert only_box(plain).kind != "Revision", (
         f"a plain call drew a Revision box: {only_box(plain).header!r}")
     shows_revision = "🔄 Revision " in decode(revision.stderr)  # revisesThought may break the caption's line
-    assert shows_revision is js_truthy(is_revision), describe(revision)
+    assert shows_revision is js_truthy(is_revision), (
+        f"the box's caption {'is' if shows_revision else 'is not'} “🔄 Revision” for isRevision "
+        f"{brief(is_revision)}, where it is exactly when isRevision is truthy")
 
 
 @evidences("ABS-7")

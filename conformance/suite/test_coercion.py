@@ -18,9 +18,9 @@ from conformance.calls.strategies import (
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.js import js_double, js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
-from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe
+from conformance.suite.answers import STATUS_KEYS, accepted, accepted_if_host_valid, describe, fields_unlike
 from conformance.suite.coercion import total_record
-from conformance.suite.contradiction import expect
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import coerced_total, same_number
 from conformance.suite.render_box import drawn_box
 from conformance.suite.session import ServerSession
@@ -87,8 +87,11 @@ def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) 
     if status is None:
         return
     number = js_number_string(js_double(envelope.thought_number))
-    assert same_number(status.get("totalThoughts"), envelope.thought_number), status
-    assert sorted(status) == sorted(STATUS_KEYS), status
+    assert same_number(status.get("totalThoughts"), envelope.thought_number), (
+        f"totalThoughts came back {brief(status.get('totalThoughts'))} for thoughtNumber "
+        f"{brief(envelope.thought_number)} above totalThoughts {brief(envelope.total_thoughts)}, where it is "
+        "raised to the thoughtNumber")
+    assert sorted(status) == sorted(STATUS_KEYS), fields_unlike(list(status), STATUS_KEYS)
     box = drawn_box(exchange)  # nothing drawn (DISABLE_THOUGHT_LOGGING) is the render records' to judge
     if box is not None:
         assert box.numbers == (number, number), (

@@ -3,8 +3,9 @@ how the process ends, and one request-response loop fully determined by its inpu
 
 The tests are in the order their processes serve them (`RawPool.lend`): the banner and the fresh runs
 take pristine processes, the final thought, framing and the loop take used ones, and each test that ends a
-process takes one that has served the others. tools/list before initialize and the final thought run before
-every other check (`before_the_breaker`): a server that ends itself stops the run early, and they say so.
+process runs last (`ends_a_process`) and takes one that has served the others, a colour row's among them.
+tools/list before initialize and the final thought run before every other check (`before_the_breaker`): a
+server that ends itself stops the run early, and they say so.
 """
 
 from __future__ import annotations
@@ -357,6 +358,7 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
            f"({control + 2})")
 
 
+@pytest.mark.ends_a_process
 @evidences("RTE-10", "BAP-5")
 def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool) -> None:
     """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
@@ -387,6 +389,7 @@ would take for a status dump or a log reopen (SIGUSR2); node's default action fo
 (SIGUSR1 would start node's inspector, so it is not among them)."""
 
 
+@pytest.mark.ends_a_process
 @evidences("RTE-10")
 def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) -> None:
     """Each terminating signal ends the process by that signal, with no message: RTE-10's "no signal handling
@@ -403,10 +406,11 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
         assert said == b"", f"{sent.name} sent: stderr {decode(said)!r}, where the original writes nothing"
 
 
+@pytest.mark.ends_a_process
 @evidences("BAP-5", "RTE-10")
 def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) -> None:
     """When stdout breaks, the first response write fails and the process exits with status 1."""
-    with raw_pool.lend(target, spend=True, any_stderr=True) as raw:
+    with raw_pool.lend(target, spend=True, discard_stderr=True, any_stderr=True) as raw:
         raw.initialize()
         raw.close_stdout()
         status = None

@@ -3,9 +3,9 @@ coloured as the start environment says."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import subprocess
 import time
 
 from hypothesis import Phase, example, given, settings
@@ -34,12 +34,12 @@ from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import read_served
-from conformance.drivers import process
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import accepted, accepted_if_host_valid, describe
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import js_string
 from conformance.suite.profiles import Profile
+from conformance.suite.rawproc import RawPool, RawServer
 from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, only_box, redrawn
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
@@ -150,8 +150,11 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
     accepted(exchange)
     box = only_box(exchange)
     row = box.lines[3]
-    assert row.startswith("│ " + thought), (thought, row)
-    assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", row
+    assert row.startswith("│ " + thought), (
+        f"the box's payload row is {brief(row)}, where the thought {brief(thought)} was due verbatim after "
+        "“│ ”")
+    assert row.removeprefix("│ " + thought).removesuffix(" │").strip(" ") == "", (
+        f"the box's payload row is {brief(row)}, where only spaces were due after the thought")
     # The widths are CMP-5's rule (lengths in UTF-16 units), not the verbatim payload's.
     expect("CMP-5", js_length(row) == js_length(box.lines[0]),
            lambda: f"the payload row is {js_length(row)} UTF-16 units wide, the border "
@@ -257,13 +260,14 @@ COLOUR_ROWS: dict[Profile, int] = {"dev": 2, "ci": 3, "thorough": 0}
 plain one and, in ci, one more; the seed decides which, and the thorough profile checks every row."""
 
 
-_ENDS_WITHIN = 60
-"""Seconds a colour row's process has to start, answer and end once its stdin closes (start-ups overlap)."""
+_ANSWERED_WITHIN = 60
+"""Seconds a colour row's process has to start and answer its call (start-ups overlap)."""
 
 
-def _colour_runs(target: Target, envs: list[dict[str, str]]) -> list[tuple[bytes, bytes]]:
-    """One process per environment, each started with exactly it (plus what it needs to start), all started
-    at once: initialize, one call, EOF."""
+def _colour_run(raw: RawServer) -> tuple[bytes, bytes]:
+    """Initialize, one call, in one write, on a process no one has written to; its stdout lines up to the
+    call's answer, and its stderr from its start until that call's box is complete. The process goes on
+    running: a check that ends a process ends it (`RawPool.donate`)."""
     frames = [
         {
             "jsonrpc": "2.0",
@@ -283,22 +287,20 @@ def _colour_runs(target: Target, envs: list[dict[str, str]]) -> list[tuple[bytes
             "params": {"name": TOOL, "arguments": Envelope("coloured", 1, 1, False).arguments()},
         },
     ]
-    kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
-    stdin = b"".join(json.dumps(frame).encode() + b"\n" for frame in frames)
-    procs = []
-    try:
-        for env in envs:
-            procs.append(process.spawn(target.command, env=kept | env, exact_env=True))
-        try:
-            return [proc.communicate(stdin, timeout=_ENDS_WITHIN) for proc in procs]
-        except subprocess.TimeoutExpired:
-            # Its stdin ended and it kept running: RTE-10's "closing stdin ends the process", not the colours.
-            expect("RTE-10", False, f"a process given initialize, one call and the end of its stdin was "
-                   f"still running {_ENDS_WITHIN} s later; the original ends at the end of stdin")
-            raise
-    finally:
-        for proc in procs:
-            process.terminate(proc)
+    raw.write(b"".join(json.dumps(frame).encode() + b"\n" for frame in frames))
+    lines: list[bytes] = []
+    deadline = time.monotonic() + _ANSWERED_WITHIN
+    while (wait := deadline - time.monotonic()) > 0 and (line := raw.read_line(timeout=wait)) is not None:
+        lines.append(line)
+        with contextlib.suppress(ValueError):
+            answer = read_served(line, "stdout line")
+            if isinstance(answer, dict) and answer.get("id") == 1 and "result" in answer:
+                raw.initialized_as(answer)
+            if isinstance(answer, dict) and answer.get("id") == 2:
+                raw.settle_boxes("tools/call", answer)
+                break
+    raw.stderr_now()
+    return b"\n".join(lines), bytes(raw.seen)
 
 
 def _drawn_rows(profile: Profile, data: st.DataObject) -> list[StartEnvironment]:
@@ -320,29 +322,46 @@ def _drawn_rows(profile: Profile, data: st.DataObject) -> list[StartEnvironment]
 @settings(max_examples=1, phases=(Phase.explicit, Phase.generate))
 @given(data=st.data())
 def test_caption_colour_follows_the_start_environment(
-    target: Target, profile: Profile, data: st.DataObject
+    target: Target, profile: Profile, raw_pool: RawPool, data: st.DataObject
 ) -> None:
     """The caption is coloured exactly when chalk's supports-color gives a piped stderr a level above 0:
     FORCE_COLOR's spellings, then CI, TeamCity, COLORTERM, TERM_PROGRAM and TERM (any case) in that order.
     A coloured label's codes count in the border, and the payload itself is never coloured. Not shrunk:
-    the failing row is named in the failure, and every shrink step would start processes again."""
+    the failing row is named in the failure, and every shrink step would start processes again. Each row's
+    process, started with exactly its environment (plus what it needs to start), all at once, goes on to
+    a check that ends a process once its row passed."""
     cases = _drawn_rows(profile, data)
-    for case, (stdout, stderr) in zip(cases, _colour_runs(target, [c.env for c in cases]), strict=True):
-        answers = [read_served(line, "stdout line") for line in stdout.splitlines() if line.strip()]
-        assert any(isinstance(a, dict) and a.get("id") == 2 and "result" in a for a in answers), (
-            case.rule, stdout[-2000:])
-        box = only_box(stderr)
-        # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
-        expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
-               f"{case.rule}: the header {box.lines[1]!r} is {'' if case.coloured else 'not '}coloured by "
-               f"the original under {case.env}")
-        expect("CMP-5", ANSI.search(box.body) is None,
-               f"{case.rule}: the thought is coloured in the box {box.text!r}; the original never colours it")
-        header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
-        expect("CMP-5", js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4,
-               f"{case.rule}: the border is {js_length(box.lines[0]) - 2} wide for a header of "
-               f"{js_length(header_with_codes)} code units, colour codes included; the original draws "
-               f"{js_length(header_with_codes) + 4}: {box.text!r}")
+    kept = {k: v for k in _KEPT_VARIABLES if (v := os.environ.get(k)) is not None}
+    started = [raw_pool.start_exact(target, kept | case.env) for case in cases]
+    try:
+        for case, raw in zip(cases, started, strict=True):
+            _colour_row(case, *_colour_run(raw))
+        for raw in started:
+            raw_pool.donate(raw)
+        started = []
+    finally:
+        for raw in started:
+            raw.close()
+
+
+def _colour_row(case: StartEnvironment, stdout: bytes, stderr: bytes) -> None:
+    """One row's answer and box against what the original draws under its environment."""
+    answers = [read_served(line, "stdout line") for line in stdout.splitlines() if line.strip()]
+    assert any(isinstance(a, dict) and a.get("id") == 2 and "result" in a for a in answers), (
+        f"{case.rule}: no result answered the thought (id 2); stdout ended "
+        f"{brief(stdout[-2000:].decode(errors='replace'), 300)}")
+    box = only_box(stderr)
+    # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
+    expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
+           f"{case.rule}: the header {box.lines[1]!r} is {'' if case.coloured else 'not '}coloured by "
+           f"the original under {case.env}")
+    expect("CMP-5", ANSI.search(box.body) is None,
+           f"{case.rule}: the thought is coloured in the box {box.text!r}; the original never colours it")
+    header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
+    expect("CMP-5", js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4,
+           f"{case.rule}: the border is {js_length(box.lines[0]) - 2} wide for a header of "
+           f"{js_length(header_with_codes)} code units, colour codes included; the original draws "
+           f"{js_length(header_with_codes) + 4}: {box.text!r}")
 
 
 _REPRESENTATIVE: dict[str, dict[str, JSON]] = {

@@ -17,6 +17,7 @@ from conformance.calls.strategies import (
     Envelope,
     LabelKind,
     adversarial_envelopes,
+    boundary_examples,
     branch_labels,
     envelopes,
     episodes,
@@ -41,6 +42,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    fields_unlike,
     host_status,
     not_accepted,
     reanswered,
@@ -398,6 +400,7 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
 @evidences("OBJ-4")
 @relies_on("RTE-3")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes))
+@boundary_examples()
 def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     """One text item holding a two-space pretty-printed object with exactly the five keys, in order and
     typed."""
@@ -409,9 +412,11 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     assert result is not None and result.get("isError") is not True, (
         f"an accepted call's answer has no result or says isError: {describe(exchange)}")
     content = result.get("content")
-    assert isinstance(content, list) and len(content) == 1, content
-    assert isinstance(content[0], dict) and content[0].get("type") == "text", content
-    assert list(status) == STATUS_KEYS, list(status)
+    assert isinstance(content, list) and len(content) == 1, (
+        f"an accepted call's content is {brief(content)}, where one text item was due")
+    assert isinstance(content[0], dict) and content[0].get("type") == "text", (
+        f"an accepted call's content is {brief(content)}, where one text item was due")
+    assert list(status) == STATUS_KEYS, fields_unlike(list(status), STATUS_KEYS, "an accepted call's answer")
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
     assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"]), (
         f"thoughtNumber {brief(status['thoughtNumber'])} or totalThoughts {brief(status['totalThoughts'])} "
@@ -429,6 +434,7 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
 @evidences("RTE-7", "OBJ-14")
 @relies_on("RTE-3", "OBJ-4", "RTE-4")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes), history=st.lists(envelopes, max_size=3))
+@boundary_examples(history=[])
 def test_three_fields_echo_the_request(
     server: ServerSession, envelope: Envelope, history: list[Envelope]
 ) -> None:
@@ -476,6 +482,7 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
 @evidences("BAP-2")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-7")
 @given(envelope=envelopes)
+@boundary_examples()
 def test_answers_are_information_only(server: ServerSession, envelope: Envelope) -> None:
     """Only the five fields, no instruction or hint; the next call is handled the same whatever the
     answer said."""

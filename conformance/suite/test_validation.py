@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conformance.calls.strategies import (
     Envelope,
     adversarial_envelopes,
+    boundary_examples,
     envelopes,
     exact_examples,
     falsy_values,
@@ -22,7 +23,15 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
-from conformance.suite.answers import accepted, answer_status, describe, expect_guards_refuse, rejected, store
+from conformance.suite.answers import (
+    accepted,
+    answer_status,
+    describe,
+    expect_guards_refuse,
+    fields_unlike,
+    rejected,
+    store,
+)
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
@@ -117,6 +126,7 @@ def test_three_guards_are_falsy_guards(
 @evidences("RTE-3/a1")
 @relies_on("OBJ-4", "RTE-3")
 @given(envelope=envelopes)
+@boundary_examples()
 def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded: false is falsy yet accepted: only typeof is checked there."""
     arguments = envelope.arguments()
@@ -142,8 +152,10 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     block = content[0]
     assert isinstance(block, dict) and block.get("type") == "text", describe(exchange)
     status = answer_status(exchange)
-    assert list(status) == ["error", "status"], status
-    assert status["status"] == "failed" and isinstance(status["error"], str), status
+    assert list(status) == ["error", "status"], fields_unlike(list(status), ["error", "status"], "a refusal")
+    assert status["status"] == "failed" and isinstance(status["error"], str), (
+        f"a refusal's status is {brief(status['status'])} and its error {brief(status['error'])}, where "
+        "\"failed\" and a message were due")
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
 
 

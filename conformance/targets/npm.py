@@ -89,7 +89,7 @@ def package_dir(root: Path, package: str = PACKAGE) -> Path:
 
 def install_dir(
     cache_dir: Path, version: str, package: str = PACKAGE, before: str | None = None,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Pin] | None = None,
 ) -> Path:
     """`<version>` holds the tree of the day it was installed, `<version>@<cutoff>` the tree as of then;
     `+pins-<hash>` a tree with some dependencies pinned (npm `overrides`: a one-dependency swap)."""
@@ -149,6 +149,58 @@ def resolved_tree(root: Path, package: str = PACKAGE) -> dict[str, str]:
         if zod is not None:
             tree[ZOD] = zod
     return tree
+
+
+def locked_tree(root: Path, package: str = PACKAGE) -> dict[str, str]:
+    """Every package the install's lockfile holds, by its place in node_modules (`express` for
+    node_modules/express, `body-parser/content-type` for a copy nested under body-parser), to its version;
+    the server's own package left out. Empty when the lockfile cannot be read."""
+    try:
+        lock = read_json(root / "package-lock.json", what="package-lock.json", limit=DATA_BYTES)
+    except InputError:
+        return {}
+    packages = lock.get("packages") if isinstance(lock, dict) else None
+    tree: dict[str, str] = {}
+    for path, entry in (packages.items() if isinstance(packages, dict) else ()):
+        if not path.startswith("node_modules/") or not isinstance(entry, dict):
+            continue
+        version = entry.get("version")
+        place = "/".join(part for part in path.removeprefix("node_modules/").split("/node_modules/"))
+        if isinstance(version, str) and place != package:
+            tree[place] = version
+    return dict(sorted(tree.items()))
+
+
+Pin = str | dict[str, str]
+"""One npm `overrides` entry: a version, or a parent's own version (".") and its nested copies'."""
+
+
+def tree_pins(tree: Mapping[str, str]) -> dict[str, Pin]:
+    """npm `overrides` that pin a whole locked tree (`locked_tree`): each package at its version, a nested
+    copy under its parent (`{"body-parser": {".": "2.2.0", "content-type": "1.0.5"}}`), so an install with
+    them moves nothing but what the caller changes (issue 47: a swap moves exactly one package)."""
+    pins: dict[str, Pin] = {}
+    nested: dict[str, dict[str, str]] = {}
+    for place, version in tree.items():
+        parent, _, name = _split_place(place)
+        if parent:
+            nested.setdefault(parent, {})[name] = version
+        else:
+            pins[name] = version
+    for parent, children in nested.items():
+        if "/" in _split_place(parent)[0] or parent not in pins:
+            continue  # deeper nesting: left to resolve (the install is checked against the tree after)
+        own = pins[parent]
+        pins[parent] = {".": own if isinstance(own, str) else "", **children}
+    return pins
+
+
+def _split_place(place: str) -> tuple[str, str, str]:
+    """`a/@s/b` -> (`a`, `/`, `@s/b`): a place's parent and its package name (scoped names kept whole)."""
+    parts = place.split("/")
+    name_len = 2 if len(parts) >= 2 and parts[-2].startswith("@") else 1
+    parent = "/".join(parts[:-name_len])
+    return parent, "/" if parent else "", "/".join(parts[-name_len:])
 
 
 def file_sha256(path: Path) -> str:
@@ -398,7 +450,7 @@ def _run_npm(
 
 def _install_into(
     workdir: Path, npm: str, node: str, package: str, version: str, before: str | None, by_tarball: bool,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Pin] | None = None,
 ) -> InstalledPackage:
     wrapper: dict[str, object] = {"name": "seqthink-npm-cache", "private": True,
                                   "description": f"{package}@{version}"}
@@ -445,7 +497,7 @@ def ensure_installed(
     package: str = PACKAGE,
     before: str | None = None,
     by_tarball: bool = False,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Pin] | None = None,
 ) -> tuple[Path, InstalledPackage]:
     """Install folder and manifest of `package@version`, installed first unless an intact one exists.
 

@@ -28,8 +28,9 @@ def test_crossing_puts_the_refusal_text_in_the_dependencies_and_the_coercion_in_
 
 
 def test_one_dependency_at_a_time_names_zod_for_the_refusal_text() -> None:
-    """Issue 47: zod alone, moved either way (each side's other direct dependencies pinned), moves the
-    `"inclusive": true` refusal; the SDK alone does not."""
+    """Issue 47: zod alone, moved either way (the rest of each side's locked tree pinned), moves the
+    `"inclusive": true` refusal; the SDK alone does not. Each swap moves that one package: its install's
+    lockfile differs from its side's in the swapped package and in no package both hold."""
     cache = default_cache_dir()
     a = resolve_target("npm:2025.12.18", cache_dir=cache)
     b = resolve_target("npm:2026.7.4", cache_dir=cache)
@@ -37,6 +38,7 @@ def test_one_dependency_at_a_time_names_zod_for_the_refusal_text() -> None:
     swaps = [s for s in swapped_targets(a, b, cache, lambda _line: None)
              if s.change.startswith(("zod ", "@modelcontextprotocol/sdk "))]
     assert all(s.target is not None for s in swaps), [s.error for s in swaps]
+    assert [m for s in swaps for m in s.also_moved if " none → " not in m and not m.endswith(" → none")] == []
     origin, said = cross_call(a, b, crossed, TOO_BIG, "answer.thoughtNumber.error-text", 10.0, swaps)
     assert origin == "dependencies"
     found = {(s.change.split(" ")[0], s.code): s.answers_as for s in said}

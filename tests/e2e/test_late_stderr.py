@@ -10,6 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
+from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import SETTLE_LIMIT, WireDriver
 from tests.cli import REPO, Ran, cli
 from tests.e2e.ahead import used
@@ -52,10 +53,12 @@ def relay_run(runs: dict[str, Future[Ran]]) -> tuple[Ran, Ran]:
     return runs["run-reference"].result(), runs["run-relay"].result()
 
 
-ACCEPTED = [
+_NUMBERED: list[dict[str, JSON]] = [
     {"thought": f"thought {n}", "thoughtNumber": n, "totalThoughts": 5, "nextThoughtNeeded": n < 5}
     for n in range(1, 6)
-] + [
+]
+ACCEPTED: list[dict[str, JSON]] = [
+    *_NUMBERED,
     {"thought": "a branch", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": True,
      "branchFromThought": 1, "branchId": "b"},
     {"thought": "a revision", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": True,
@@ -63,7 +66,7 @@ ACCEPTED = [
     {"thought": "line one\nline two " + "x" * 300, "thoughtNumber": 6, "totalThoughts": 5,
      "nextThoughtNeeded": False},
 ]
-REFUSED = [{"thought": "", "thoughtNumber": 1}, {"thoughtNumber": "one"}]
+REFUSED: list[dict[str, JSON]] = [{"thought": "", "thoughtNumber": 1}, {"thoughtNumber": "one"}]
 
 
 def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
@@ -104,3 +107,21 @@ def test_a_run_against_the_relay_gives_the_references_verdicts(relay_run: tuple[
     differ = {record: (verdict, relay.verdicts().get(record))
               for record, verdict in reference.verdicts().items() if relay.verdicts().get(record) != verdict}
     assert not differ, differ
+
+
+def test_the_evidence_replay_of_the_opening_calls_through_the_relay_finds_no_difference() -> None:
+    """A departure's evidence replays fixed frames on fresh processes of the original and the target. The
+    banner is no request's stderr: through a relay it reaches the pipe after initialize is answered, and was
+    read as initialize's "" against the original's banner (agent-defaults under the relay: OBJ-1/a1 and RTE-4
+    confirmed new on that alone, issue 43). Three fresh pairs, each with no difference at all."""
+    from conformance.gate.evidence import _keys_of, _opening_frames, _replay_both
+    from conformance.targets.specs import resolve_target
+
+    reference = resolve_target("reference")
+    relayed = resolve_target("cmd:" + shlex.join(RELAY))
+    for _ in range(3):
+        theirs, ours = _replay_both(reference, relayed, _opening_frames(), 20.0)
+        assert isinstance(theirs, list) and isinstance(ours, list), (theirs, ours)
+        assert theirs[0].stderr.startswith("Sequential Thinking MCP Server running on stdio"), theirs[0]
+        assert _keys_of(theirs, ours) == [], [(a.method, a.stderr[:80], b.stderr[:80])
+                                              for a, b in zip(theirs, ours, strict=False) if a != b][:3]

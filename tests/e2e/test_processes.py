@@ -10,14 +10,19 @@ from __future__ import annotations
 from tests.cli import CountedRun
 
 
-def test_a_ci_run_starts_fewer_than_fifteen_server_processes(reference_ci: CountedRun) -> None:
-    """Thirteen for the seed's records (RTE-10 ends one process by each signal a host or a fork's user sends:
-    SIGTERM, SIGHUP, SIGINT, SIGUSR2; CMP-6/a1 launches one with options), and one the spec records meet as
-    the official client (`--era default`: `auto`; a client of another era is another connection, so another
-    stdio process)."""
+def test_a_ci_run_starts_at_most_twelve_server_processes(reference_ci: CountedRun) -> None:
+    """Ten for the seed's records: the shared one (the preflight's), the host, three fresh runs, the one
+    tools/list before initialize takes pristine (then the spare: `RawPool.hand_over`), CMP-6/a1's launch
+    with options and three colour rows, whose processes then serve the checks that end a process (RTE-10
+    ends one by each signal a host or a fork's user sends, SIGTERM, SIGHUP, SIGINT, SIGUSR2, and one by
+    the end of its stdin: `RawPool.donate`, `ends_a_process`); and one the spec records meet as the
+    official client (`--era default`: `auto`; a client of another era is another connection, so another
+    stdio process). Eleven in all on a run alone (seed 1, and the seed a loaded CI run drew); that CI run,
+    beside the whole suite on two cores, started a twelfth, whose cause is not yet known, so the bound
+    allows one more than the count measured alone."""
     assert reference_ci.profile == "ci"
     assert reference_ci.ran.code == 0, reference_ci.ran.report.get("gate")
-    assert 0 < len(reference_ci.starts) < 15, f"{len(reference_ci.starts)} server processes started"
+    assert 0 < len(reference_ci.starts) <= 12, f"{len(reference_ci.starts)} server processes started"
 
 
 def test_the_report_counts_every_start(reference_ci: CountedRun) -> None:

@@ -203,3 +203,38 @@ def test_a_switch_arriving_with_a_release_is_reported_on_the_release_pair() -> N
                   changed=[False, False, False, True])
     arrivals = grid.switch_arrivals([row], columns, columns[0], columns[2], {})
     assert [(c.record, c.under, c.a, c.b) for c in arrivals] == [("RTE-9", switch, "holds", "deviates")]
+
+
+def test_a_pair_with_no_difference_but_a_switch_arrival_says_its_counts_leave_it_out() -> None:
+    """Audit M2: "0 root cause(s), 0 difference(s)" for 0.6.2 → 2025.7.1 read as "nothing changed", while
+    the switch's arrival (same trees, so the code's) shows only with the switch set."""
+    from conformance.atlas.model import Atlas, Pair
+    from conformance.atlas.write import switch_note
+
+    deps = {"@modelcontextprotocol/sdk": "0.5.0", "zod": "3.25.76"}
+
+    def column(spec: str) -> Column:
+        return Column(spec=spec, label=spec, folder="targets/x",
+                      identity=TargetIdentity(spec=spec, kind="npm", command=["node"], dependencies=deps))
+
+    served = "with DISABLE_THOUGHT_LOGGING=true: thought on stderr: True → False"
+    columns = [column("npm:0.6.2"), column("npm:2025.7.1")]
+    atlas = load_atlas(COMMITTED).model_copy(update={"columns": columns})
+    pair = Pair(a="npm:0.6.2", b="npm:2025.7.1", kind="release", comparison="done", probe_changes=[served])
+    said = switch_note(atlas, pair)
+    assert "these counts leave out the behaviour change seen with it" in said and served in said
+    alike = ("Both trees resolve alike (@modelcontextprotocol/sdk 0.5.0, zod 3.25.76), so it is the server's "
+             "code")
+    assert alike in said
+    readme = pair.model_copy(update={"probe_changes": ["README rewritten (1 → 2 characters)"]})
+    assert switch_note(atlas, readme) == ""
+    assert isinstance(atlas, Atlas)
+
+
+def test_the_releases_table_says_what_auto_is() -> None:
+    """Audit V1: "auto → 2024-11-05" was not explained; both pages say what `auto` offered."""
+    from conformance.atlas.write import render_html
+
+    atlas = load_atlas(COMMITTED)
+    for page in (render_markdown(atlas), render_html(atlas)):
+        assert "official SDK client" in page and "falls back to" in page

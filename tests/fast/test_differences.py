@@ -4,11 +4,14 @@ the path names a field whose values differ, both values are shown, and equal ans
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.core.differences import (
+    GROWN_LIST,
+    FieldDifference,
     difference_keys,
     explain,
     json_differences,
@@ -106,8 +109,8 @@ def test_why_this_record_quotes_the_statements_words_the_difference_breaks() -> 
 def test_another_causes_difference_is_not_this_causes_evidence() -> None:
     """A changed serverInfo shows in every replay's initialize: it is evidence for the identity records, not
     for a box that failed to render under load; the count's field is the count's records'."""
-    version = 'result.serverInfo.version: "0.2.0" on the original, "1.0.0" here'
-    count = "result.content[0].text → thoughtHistoryLength: 1 on the original, 2 here"
+    version = FieldDifference("result.serverInfo.version", '"0.2.0"', '"1.0.0"')
+    count = FieldDifference("result.content[0].text → thoughtHistoryLength", "1", "2")
     assert _speaks_of(version, _about(["CMP-3/a1"])) and not _speaks_of(version, _about(["CMP-5"]))
     assert _speaks_of(count, _about(["OBJ-2"])) and not _speaks_of(count, _about(["CMP-5"]))
 
@@ -177,6 +180,17 @@ def test_refusals_naming_other_fields_are_validation_order_never_a_rewording() -
     assert "re-worded" not in text.replace("not a re-wording", "")
 
 
+def test_refusals_in_the_same_words_still_differ_in_their_other_keys() -> None:
+    """A fork renaming the error status (or adding a timestamp) refuses in the same words: the key that moved
+    is the difference, not nothing."""
+    renamed = {"result": {"content": [{"type": "text", "text": json.dumps(
+        {"error": "Invalid thought: must be a string", "status": "error"}, indent=2)}], "isError": True}}
+    (said,) = explain(_refused("Invalid thought: must be a string"), renamed)
+    assert said.said() == "result.content[0].text → status: “failed” on the original, “error” here"
+    same = _refused("Invalid thought: must be a string")
+    assert explain(same, same) == []
+
+
 def test_the_same_refusal_behind_a_prefix_is_said_as_a_prefix() -> None:
     (said,) = explain(_refused("Invalid thought: must be a string"),
                       _schema_refused("Invalid thought: must be a string"))
@@ -226,10 +240,27 @@ def test_a_list_grown_at_its_end_is_said_by_the_items_it_gained(kept: list[str],
 def test_a_grown_tool_list_speaks_of_the_record_about_the_list() -> None:
     """`result.tools` gaining an item is RTE-1's difference (the one tool spec), though "tools" alone is too
     common a word to tie a member's change (a description) to a record."""
-    (grown,) = json_differences({"tools": [{"name": "a"}]}, {"tools": [{"name": "a"}, {"name": "reset"}]})
-    sentence = "result." + grown.said()
-    assert _speaks_of(sentence, _about(["RTE-1"])) and not _speaks_of(sentence, _about(["OBJ-2"]))
-    assert not _speaks_of('result.tools[0].description: "a" on the original, "b" here', _about(["RTE-1"]))
+    (grown,) = json_differences({"result": {"tools": [{"name": "a"}]}},
+                                {"result": {"tools": [{"name": "a"}, {"name": "reset"}]}})
+    assert _speaks_of(grown, _about(["RTE-1"])) and not _speaks_of(grown, _about(["OBJ-2"]))
+    assert not _speaks_of(FieldDifference("result.tools[0].description", '"a"', '"b"'), _about(["RTE-1"]))
+
+
+def test_a_list_grown_inside_an_answers_text_is_said_and_known_by_its_kind() -> None:
+    """A tool result's text is JSON read as such: a list in it that grew (the labels) keeps its sentence and
+    its kind when its path is rewritten to go through the text (it was said "branches:  on the original,
+    here", empty on both sides), and it speaks of the record about labels by its kind, whatever words say
+    it."""
+    def answer(branches: list[str]) -> JSON:
+        return {"result": {"content": [{"type": "text", "text": json.dumps({"branches": branches})}]}}
+
+    (grown,) = json_differences(answer(["a"]), answer(["a", "b"]))
+    assert grown.kind == GROWN_LIST, grown
+    said = grown.said()
+    assert said == 'result.content[0].text → branches: 1 item(s) on the original, 2 here: "b" added', said
+    assert _speaks_of(grown, {"branches"}) and not _speaks_of(grown, {"thought"})
+    reworded = replace(grown, sentence="the labels gained one here")
+    assert _speaks_of(reworded, {"branches"})
 
 
 def _witnessed(status: dict[str, JSON], *, refused: bool = False) -> JSON:

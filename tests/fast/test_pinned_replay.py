@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from conformance.catalog.records import default_catalog
 from conformance.gate.baseline import Baseline, BaselineEntry, ExplainedEntry, evaluate_gate
-from conformance.gate.pinned import PinnedReplay, Signer, replay_pinned, settle_unlisted
+from conformance.gate.pinned import PinnedReplay, Signer, replay_pinned, settle_unlisted, witness_keys
 from conformance.gate.signatures import RecordSignature
 from conformance.report.model import Evidence, Gate, RecordVerdict, Verdict, WitnessAnswer
 
@@ -83,7 +83,9 @@ def _replay(verdicts: list[RecordVerdict], fork: Mapping[str, Witness], original
 
 def _gate(verdicts: list[RecordVerdict], baseline: Baseline | None = BASELINE,
           original: Mapping[str, Witness] = THE_ORIGINAL) -> Gate:
-    replay = _replay(verdicts, {}, original, baseline)
+    """As gate/assemble.py weighs them: the pinned witnesses replayed before the evidence is read (the
+    verdicts without it), the unlisted departures settled after (with it)."""
+    replay = _replay([rv.model_copy(update={"evidence": None}) for rv in verdicts], {}, original, baseline)
     covered, seen_once = settle_unlisted(verdicts, replay, CANONICAL)
     return evaluate_gate(verdicts, baseline, baseline_path="b" if baseline else None, canonical=CANONICAL,
                          reobserved=replay.reobserved, covered=covered, seen_once=seen_once)
@@ -143,6 +145,51 @@ def test_an_unlisted_departure_whose_difference_is_an_entrys_pinned_one_is_cover
     assert gate.passed and not gate.unexpected
     [row] = [e for e in gate.expected if e.record == "RTE-4"]
     assert row.folded_under == "OBJ-4/a1" and row.reason == "we sort the labels" and row.witnessed
+
+
+def test_an_entry_departing_as_pinned_covers_what_its_own_departure_differs_about() -> None:
+    """long-running (issue 43): its OBJ-3 entry's witness files two labels (the original's answers), yet
+    OBJ-3 departs on the opening calls' 52 labels, past the fork's cap of 20; ABS-12 failing on those labels
+    under another seed is OBJ-3's entry, not new. A difference neither shows (a box) is still new."""
+    capped = Baseline(project="p", deviations=[BaselineEntry(
+        record="OBJ-3", reason="we keep 20 labels", signature=_sig(PLAIN), witness=PLAIN)])
+    obj3 = _rv("OBJ-3", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)
+    original = {"OBJ-3": PLAIN, "ABS-12": PLAIN}
+    gate = _gate([obj3, _rv("ABS-12", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)], capped, original)
+    assert gate.passed and [e.folded_under for e in gate.expected if e.record == "ABS-12"] == ["OBJ-3"]
+    boxed = LABELS_ELSEWHERE.model_copy(update={"elsewhere": ["branches", "stderr"]})
+    gate = _gate([obj3, _rv("ABS-12", "deviates", PLAIN, evidence=boxed)], capped, original)
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["ABS-12"]
+    moved = _rv("OBJ-3", "deviates", COUNTED, evidence=LABELS_ELSEWHERE)
+    gate = _gate([moved, _rv("ABS-12", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)], capped, original)
+    assert [e.record for e in gate.unexpected] == ["ABS-12"], "an entry departing otherwise than pinned"
+
+
+def test_an_entrys_unreproduced_departure_covers_no_difference_another_record_reproduces() -> None:
+    """npm:2026.8.31 with CMP-3 left out of its baseline: CMP-3/a1's entry departs as pinned, its own pair
+    not reproduced, and the opening calls show every change of the release beside it; CMP-3's own
+    reproduced difference (here: the labels) is still new, not that entry's."""
+    capped = Baseline(project="p", deviations=[BaselineEntry(
+        record="OBJ-3", reason="we keep 20 labels", signature=_sig(PLAIN), witness=PLAIN)])
+    obj3 = _rv("OBJ-3", "deviates", PLAIN, evidence=LABELS_ELSEWHERE)
+    own = _rv("ABS-12", "deviates", PLAIN,
+              evidence=_pair(_response(["zeta", "alpha"]), _response(["alpha", "zeta"])))
+    gate = _gate([obj3, own], capped, {"OBJ-3": PLAIN, "ABS-12": PLAIN})
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["ABS-12"]
+
+
+def test_an_entry_covers_only_the_fields_its_own_difference_names() -> None:
+    """npm:2026.8.31: CMP-3/a1's reproduced initialize pair also differs in `listChanged`, another change;
+    its entry covers the version its difference names, so CMP-3 left out of the baseline is new. Here the
+    entry's pair differs in the labels (named) and the count (not named); a departure on the count alone is
+    new."""
+    entry = Baseline(project="p", deviations=[BaselineEntry(
+        record="OBJ-3", reason="sorted labels", signature=_sig(PLAIN), witness=PLAIN)])
+    obj3 = _rv("OBJ-3", "deviates", PLAIN,
+               evidence=_pair(_response(["zeta", "alpha"]), _response(["alpha", "zeta"], 4)))
+    count = _rv("RTE-4", "deviates", PLAIN, evidence=_pair(_response([]), _response([], 4)))
+    gate = _gate([obj3, count], entry, {"OBJ-3": PLAIN, "RTE-4": PLAIN})
+    assert not gate.passed and [e.record for e in gate.unexpected] == ["RTE-4"]
 
 
 def test_an_unlisted_departure_with_a_difference_of_its_own_is_new() -> None:
@@ -229,3 +276,15 @@ def test_unreliable_only_until_a_fresh_process_reproduces() -> None:
     said = _reliable(reason, reproduced)
     assert "unreliable" not in said and said.startswith("OBJ-4/a1 contradicted") and "reproduced" in said
     assert _reliable("labels differ", reproduced) == "labels differ"
+
+
+def test_an_artifact_step_one_side_could_not_observe_differs_about_nothing() -> None:
+    """A `cmd:` fork has no installed README: its readme-inputs step answers "not available" where npm:0.6.2
+    answers its README's lines. That is nothing observed, not a difference (safe-terminal's CMP-2/a2 was
+    confirmed new on it alone under ci 11, issue 43); a README that reads otherwise still is one."""
+    readme = [WitnessAnswer(step="readme-inputs", answer=json.dumps(["- `thoughtNumber` (integer)"]))]
+    unavailable = [WitnessAnswer(step="readme-inputs", answer=json.dumps({"artifact": "not available"}))]
+    reworded = [WitnessAnswer(step="readme-inputs", answer=json.dumps(["- `thoughtNumber` (number)"]))]
+    assert witness_keys(readme, unavailable) == frozenset()
+    assert witness_keys(unavailable, readme) == frozenset()
+    assert witness_keys(readme, reworded) != frozenset()

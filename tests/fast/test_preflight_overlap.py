@@ -4,8 +4,10 @@ initialize, and a `meanwhile` that fails leaves no process behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,15 @@ def test_meanwhile_runs_between_the_targets_start_and_its_initialize(
 
     def meanwhile() -> None:
         order.append("meanwhile")
-        running.extend(" ".join(p.cmdline()) for p in _children())
+        # A child may still be passing through the signal-resetting trampoline's exec (a job started with
+        # `&` ignores SIGINT): its command line is read again until it names the server, within a deadline.
+        deadline = time.monotonic() + 10
+        while not any("mini.py" in line for line in running) and time.monotonic() < deadline:
+            running.clear()
+            for child in _children():
+                with contextlib.suppress(psutil.Error):
+                    running.append(" ".join(child.cmdline()))
+            time.sleep(0.01)
 
     monkeypatch.setattr(WireDriver, "initialize", initialize_in_order)
     checked, _, _ = check_target(target, tmp_path / "preflight.jsonl", 10.0, meanwhile=meanwhile)

@@ -25,6 +25,7 @@ from conformance.report.model import (
     Report,
     RootCause,
     RunInfo,
+    TestRef,
 )
 from conformance.targets.kinds.npm import installed_release
 from conformance.targets.specs import Target
@@ -113,6 +114,24 @@ def test_each_departure_has_its_pair_and_a_shared_sequence_is_replayed_once() ->
     markdown = render_markdown(out)
     assert "the original (npm:0.6.2)" in markdown and "without a replay of their own" not in markdown
 
+
+
+def test_a_cause_whose_replays_differ_elsewhere_keeps_its_checks_words() -> None:
+    """OBJ-2's check failed on the box; its replays differ only on the count: the cause's headline stays its
+    check's words, its pair is kept marked `not_its_failure`, and the pair is not said to reproduce it
+    (nalyk-ts's OBJ-2, its history cap, was headed by the 50-branch cap's refusal; AUDIT.md)."""
+    report = _report(extra=0)
+    failing = TestRef(nodeid="conformance/suite/test_render.py::test_box[cmd:fork]", status="failed",
+                      examples=1, message='the box\'s payload row is "│ x │", where the thought "y" was due')
+    records = [rv.model_copy(update={"tests": [failing]}) if rv.id == "OBJ-2" else rv
+               for rv in report.records]
+    out = with_evidence(report.model_copy(update={"records": records}), _counting(1, "cmd:fork"),
+                        _counting(0, "npm:0.6.2"), timeout=20)
+    cause = out.root_causes[0]
+    assert cause.summary == "OBJ-2 departs", cause.summary
+    assert cause.evidence is not None and cause.evidence.reproduced and cause.evidence.not_its_failure
+    assert "differ only elsewhere" in cause.evidence.why and "this one does" not in cause.evidence.why, (
+        cause.evidence.why)
 
 def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other_records_pair() -> None:
     report = _report(extra=MAX_REPLAYS + 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -35,6 +36,29 @@ def test_a_process_that_already_imported_mcp_keeps_the_whole_sdk() -> None:
     assert hasattr(mcp, "Client") and hasattr(sys.modules["mcp.server"], "MCPServer")
 
 
+WITHOUT_UVICORN = """
+import sys
+from reference_server import startup
+startup.skip_front_doors()
+startup.skip_optional_imports()
+from reference_server.server import build_server
+import sse_starlette
+served = sorted({name.partition(".")[0] for name in sys.modules if sys.modules[name] is not None})
+print("uvicorn" in served, "click" in served, "sse_starlette" in served)
+startup.restore_front_doors()
+import uvicorn
+print(uvicorn.__name__)
+"""
+
+
+def test_the_serving_process_leaves_out_uvicorn_until_the_doors_are_restored() -> None:
+    """sse_starlette's optional uvicorn (and click with it) is not imported; the fallback imports it again."""
+    command = [sys.executable, "-c", WITHOUT_UVICORN]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "True", "uvicorn"]
+
+
 NEEDS_A_FRONT_DOOR = """
 import sys
 from reference_server import startup
@@ -56,3 +80,81 @@ def test_a_front_door_import_after_the_skip_works_once_the_doors_are_restored() 
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "mcp.server.lowlevel.server"]
+
+
+DEFERRED_MODELS = """
+import sys
+from reference_server import startup
+startup.skip_front_doors()
+took = startup.defer_model_builds()
+from reference_server.server import build_server
+import mcp_types, mcp_types._types as monolith
+from pydantic import BaseModel
+models = [m for m in vars(mcp_types).values() if isinstance(m, type) and issubclass(m, BaseModel)]
+built = [m.__name__ for m in models if m.__pydantic_complete__]
+print(took, len(models), len(built), monolith.client_request_adapter.pydantic_complete)
+"""
+
+
+def test_the_serving_process_builds_no_sdk_model_at_import() -> None:
+    """Deferred: the SDK's union adapters and all but a few of its models (those the SDK's own modules use
+    at import) wait for a message that needs them; eagerly, every one of them is built."""
+    command = [sys.executable, "-c", DEFERRED_MODELS]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    took, models, built, adapter_built = done.stdout.split()
+    assert (took, adapter_built) == ("True", "False")
+    assert int(models) > 100 and int(built) < int(models) // 10, done.stdout
+
+
+def test_pydantic_imported_before_the_start_is_left_as_it_is() -> None:
+    """In this process pydantic is loaded already (a library use): its settings are not touched."""
+    from pydantic._internal._config import config_defaults
+
+    assert startup.defer_model_builds() is False
+    assert config_defaults["defer_build"] is False
+
+
+def _frame(message: dict[str, object]) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def _call(request_id: object, name: str, arguments: object) -> bytes:
+    return _frame({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                   "params": {"name": name, "arguments": arguments}})
+
+
+THOUGHT = {"thought": "one", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True}
+SESSION = b"".join([
+    _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    _frame({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    _frame({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    _call(3, "sequentialthinking", THOUGHT),
+    _call(4, "sequentialthinking", {**THOUGHT, "branchFromThought": 1, "branchId": "b", "thought": "\ud800"}),
+    _call(5, "sequentialthinking", {"thoughtNumber": "x"}),
+    _call(6, "other", {}),
+    _frame({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": 7}}),
+    _frame({"jsonrpc": "2.0", "id": 8, "method": "resources/list"}),
+    _frame({"jsonrpc": "2.0", "id": 9.0, "method": "ping"}),
+    _frame({"jsonrpc": "2.0", "id": 10, "method": "ping", "extra": 1}),
+    b"{not json\n",
+    _frame({"jsonrpc": "2.0", "id": 11, "method": "tools/list", "params": {"cursor": 3}}),
+])
+"""One chunk of frames touching every kind of answer: results, zod refusals, unknown methods and tools, a
+lone surrogate, an id the original rewrites, frames it drops."""
+
+EAGER = "from reference_server.server import run; raise SystemExit(run())"
+"""The library import: every model built at import, as before the deferral."""
+
+
+def test_deferred_builds_answer_byte_for_byte_as_eager_ones() -> None:
+    """What the start leaves for later changes nothing a client sees: stdout, stderr and exit status."""
+    served = [
+        subprocess.run(command, input=SESSION, capture_output=True, timeout=120)
+        for command in ([sys.executable, "-m", "reference_server"], [sys.executable, "-c", EAGER])
+    ]
+    deferred, eager = served
+    assert deferred.stdout.count(b"\n") >= 10, deferred
+    assert deferred.stdout == eager.stdout
+    assert (deferred.returncode, deferred.stderr) == (eager.returncode, eager.stderr)

@@ -21,7 +21,12 @@ from hypothesis import strategies as st
 
 from conformance import suite
 from conformance.calls import strategies
-from conformance.calls.strategies import EXACT_FIELDS_ATTRIBUTE, EXACT_VALUES
+from conformance.calls.strategies import (
+    BOUNDARY_ATTRIBUTE,
+    BOUNDARY_ENVELOPES,
+    EXACT_FIELDS_ATTRIBUTE,
+    EXACT_VALUES,
+)
 from conformance.catalog.corpus import CorpusError, default_corpus, load_corpus
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.core.jsontypes import JSON, Omitted
@@ -142,6 +147,32 @@ def test_optional_values_weighted_toward_exact_values() -> None:
     draw()
     missing = [_key(v) for v in EXACT_VALUES if _key(v) not in seen]
     assert not missing, missing
+
+
+BOUNDED: tuple[str, ...] = (
+    "test_store.test_status_object_shape",
+    "test_store.test_three_fields_echo_the_request",
+    "test_store.test_answers_are_information_only",
+    "test_validation.test_next_thought_needed_is_a_type_check_only",
+)
+"""Properties about an accepted answer's numbers (OBJ-4, OBJ-14, RTE-7, BAP-2, RTE-3/a1): a fork refusing a
+totalThoughts above 1000 departs them only when the search draws one, so each meets BOUNDARY_ENVELOPES first,
+under every seed (issue 43)."""
+
+
+@pytest.mark.parametrize("qualified", BOUNDED)
+def test_properties_about_answered_numbers_meet_the_boundary_envelopes(qualified: str) -> None:
+    inner = _inner(_suite_test(qualified))
+    sent = [found.kwargs.get("envelope") for found in getattr(inner, "hypothesis_explicit_examples", [])]
+    assert all(envelope in sent for envelope in BOUNDARY_ENVELOPES), f"{qualified}: no @boundary_examples()"
+    assert getattr(inner, BOUNDARY_ATTRIBUTE, False)
+
+
+def test_boundary_envelopes_pass_any_bound_a_fork_might_set() -> None:
+    """Above 1000 (held-out-multi-2's long-running fork), 65535 and a signed 32-bit count, in both numbers."""
+    assert min(e.total_thoughts for e in BOUNDARY_ENVELOPES) > 1000
+    assert max(e.thought_number for e in BOUNDARY_ENVELOPES) >= 2**31
+    assert max(e.total_thoughts for e in BOUNDARY_ENVELOPES) >= 2**31
 
 
 # -- the reasoning corpus --------------------------------------------------------------------------------

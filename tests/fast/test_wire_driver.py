@@ -11,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from conformance.drivers import process
@@ -164,7 +165,9 @@ def test_interrupted_harness_leaves_no_server_behind(
             from conformance.drivers.wire import WireDriver
             process.exit_on_sigterm()
             with WireDriver({command("never_answers", "--stubborn", "--child")!r}, timeout=60) as driver:
+                deadline = time.monotonic() + 30
                 while b"child" not in driver.stderr_bytes():
+                    assert time.monotonic() < deadline, "the server never said its child's pid"
                     time.sleep(0.01)
                 print(driver.pid, driver.stderr_bytes().split()[1].decode(), flush=True)
                 driver.request("initialize", {{}})
@@ -176,7 +179,11 @@ def test_interrupted_harness_leaves_no_server_behind(
         assert harness.stdout is not None
         server, child = map(int, harness.stdout.readline().split())
         assert alive(server) and alive(child)
-        time.sleep(0.2)
+        # Signalled once it waits in the request (asleep on the server's pipe), not after a guessed 0.2 s.
+        deadline = time.monotonic() + 10
+        while psutil.Process(harness.pid).status() != psutil.STATUS_SLEEPING:
+            assert time.monotonic() < deadline, "the harness never waited on its request"
+            time.sleep(0.01)
         harness.send_signal(sig)
         _, stderr = harness.communicate(timeout=10)
         assert symptom in stderr

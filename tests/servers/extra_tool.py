@@ -1,6 +1,8 @@
 """A thought store that lists a second tool when told: `reset` (empties the history and the branches),
 `noop` (answers, changes nothing) or `crash` (exits); with no argument it lists only sequentialthinking.
-What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py)."""
+What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py).
+With `first` after it, the extra tool is listed before sequentialthinking and takes an `answer` argument:
+a check reading the tool by its place, not its name, reads the wrong one."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import sys
 from mini import TOOL, Message, reply, write
 
 EXTRA = sys.argv[1] if len(sys.argv) > 1 else ""
+FIRST = "first" in sys.argv[2:]
 _history: list[object] = []
 _branches: dict[str, list[object]] = {}
 
@@ -43,13 +46,20 @@ EXTRA_TOOL = {
         "type": "integer", "minimum": 2}}, "required": ["level"]},
 }
 
+FIRST_TOOL = {
+    "name": EXTRA,
+    "description": "an extra tool listed first",
+    "inputSchema": {"type": "object", "properties": {"answer": {"type": "string"}}},
+}
+
 
 def serve_with_extra() -> None:
     """`serve` lists one tool; a tools/list here lists the extra one too when there is one."""
     for line in sys.stdin.buffer:
         message = json.loads(line)
         if message.get("method") == "tools/list" and "id" in message:
-            reply(message, {"tools": [TOOL, *([EXTRA_TOOL] if EXTRA else [])]})
+            extra = [FIRST_TOOL if FIRST else EXTRA_TOOL] if EXTRA else []
+            reply(message, {"tools": [*extra, TOOL] if FIRST else [TOOL, *extra]})
             continue
         if message.get("method") == "initialize":
             reply(message, {"protocolVersion": message["params"]["protocolVersion"],

@@ -134,7 +134,7 @@ def terminal(departures: Departures) -> list[str]:
 def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     """A departure in one line, in the server's terms when its pair reproduced; else the check's reason
     (the terminal's line and report.md's summary)."""
-    pair = evidence.headline() if evidence is not None else ""
+    pair = evidence.headline() if evidence is not None and not evidence.not_its_failure else ""
     if pair:
         return pair
     failing = next((t.nodeid for t in rv.tests if t.status in ("failed", "error")), rv.id)
@@ -143,9 +143,12 @@ def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
 
 def replay_note(evidence: Evidence | None) -> str:
     """How the line's departure stands to a replay, truly: none was due (its check reads files), none was
-    made (the budget), or one was made and showed no difference."""
+    made (the budget), one was made and differed elsewhere first, or one was made and showed no
+    difference."""
     if evidence is None or evidence.own_failure:
         return ""
+    if evidence.not_its_failure:
+        return " (its replay differs elsewhere first)"
     if evidence.not_replayed:
         return " (not replayed: the report's replay budget was spent)"
     return " (not reproduced on fresh processes)"

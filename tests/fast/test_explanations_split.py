@@ -1,0 +1,118 @@
+"""A fork that changes many things: each "explained by" is checked against the record's own replayed pair,
+and the records the check refuses become causes of their own, grouped by what their pairs differ about
+(gate/evidence.py `checked_explanations`, issue 42)."""
+
+from __future__ import annotations
+
+from conformance.gate.evidence import checked_explanations
+from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
+
+COUNT = 'result.content[0].text → thoughtHistoryLength: 2 on the original, 1 here'
+STATUS = 'result.content[0].text → status: absent on the original, "recorded" here'
+BOX = 'stderr: 6 lines on each side; changes line 3 “│ 💭 Thought 5/5 │” to “│ 💭 Thought 5/6 │”'
+TOTAL = 'result.content[0].text → totalThoughts: 5 on the original, 6 here'
+
+
+def _pair(*differences: str, at: str = "on the example's tools/call 2") -> Evidence:
+    return Evidence(reproduced=True, at=at, differences=list(differences))
+
+
+def _record(rid: str, explained_by: str | None, evidence: Evidence | None,
+            tests: list[tuple[str, list[str]]]) -> RecordVerdict:
+    """`tests`: (node id, records its failure names as contradicted), all failing."""
+    refs = [TestRef(nodeid=n, status="failed", examples=1, contradicted=c) for n, c in tests]
+    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement=f"statement of {rid}",
+                         channels=["wire"], verdict="deviates", evidence_before="implemented",
+                         evidence_after="observed", explained_by=explained_by, evidence=evidence, tests=refs)
+
+
+def _cause(rid: str, explains: list[str], evidence: Evidence) -> RootCause:
+    return RootCause(id=rid, records=[rid], explains=explains, summary=f"{rid} departs",
+                     evidence=evidence.model_copy(update={"cause": rid}))
+
+
+def test_records_differing_elsewhere_than_their_cause_become_a_cause_of_their_own() -> None:
+    """The count reset and an answer key added by one fork: the key's records were proposed under the count's
+    cause; their pairs differ on `status`, so they split off, led by the record whose failing check is its
+    own (B), the other (C, whose check also read another record) explained by it."""
+    causes = [_cause("A", ["B", "C", "D"], _pair(COUNT))]
+    records = [
+        _record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+        _record("B", "A", _pair(STATUS, at="on the example's tools/call 1"), [("t::b", [])]),
+        _record("C", "A", _pair(STATUS, at="on the example's tools/call 1"), [("t::c", []), ("t::cd", [])]),
+        _record("D", "A", _pair(COUNT, STATUS), [("t::d", [])]),
+    ]
+    records.append(_record("E", None, None, [("t::cd", [])]))
+    kept, out = checked_explanations(causes, records)
+    by = {rv.id: rv.explained_by for rv in out}
+    assert [c.id for c in kept] == ["A", "B"]
+    assert by == {"A": None, "B": None, "C": "B", "D": "A", "E": None}
+    assert kept[0].explains == ["D"] and kept[1].explains == ["C"]
+    assert kept[1].evidence is not None and kept[1].evidence.differences == [STATUS]
+    assert "status" in kept[1].summary
+
+
+def test_a_check_naming_the_cause_does_not_hold_a_record_whose_own_pair_differs_elsewhere() -> None:
+    """Its check saw the count fall and named the count's record; its own pair, replayed, shows only the added
+    key: its departure is the key's change, a cause of its own."""
+    causes = [_cause("A", ["B"], _pair(COUNT))]
+    records = [_record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+               _record("B", "A", _pair(STATUS), [("t::b", ["A"])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A", "B"]
+    assert {rv.id: rv.explained_by for rv in out} == {"A": None, "B": None}
+
+
+def test_a_record_whose_pair_shows_the_cause_difference_stays_under_it() -> None:
+    causes = [_cause("A", ["B"], _pair(COUNT))]
+    records = [_record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+               _record("B", "A", _pair(COUNT, STATUS), [("t::b", ["A"])])]
+    kept, _ = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A"] and kept[0].explains == ["B"]
+
+
+def test_a_record_differing_only_in_the_box_opens_no_cause() -> None:
+    """The box shows the total, the labels and the thought: a record whose pair differs only there cannot say
+    which change moved it, and keeps its own line rather than name a cause of its own."""
+    causes = [_cause("A", [], _pair(TOTAL)), _cause("R", ["B"], _pair("the original refuses this call"))]
+    records = [_record("A", None, _pair(TOTAL), [("t::a", ["A"])]),
+               _record("R", None, _pair("the original refuses this call"), [("t::r", ["R"])]),
+               _record("B", "R", _pair(BOX), [("t::b", [])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A", "R"] and kept[1].explains == []
+    assert {rv.id: rv.explained_by for rv in out}["B"] is None
+
+
+def test_refusals_in_other_words_naming_no_field_open_no_cause() -> None:
+    """A crash's message quoting the code's own names (`this.branches[label]`) moved with another change."""
+    crash = "both refuse this call, in other words: “a.push is not a function” on the original, “b…” here"
+    causes = [_cause("A", ["B"], _pair(COUNT))]
+    records = [_record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+               _record("B", "A", _pair(crash), [("t::b", [])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A"] and {rv.id: rv.explained_by for rv in out}["B"] is None
+
+
+def test_a_crash_the_original_refuses_opens_no_cause_but_a_refused_field_does() -> None:
+    """A lowercased label no longer on Object.prototype: the original's crash is no rule; a required field
+    defaulted (the original refuses naming it, this server accepts) is a change of its own."""
+    crash = ("the original refuses this call — “this.branches[label].push is not a function” "
+             "(isError) — and this server accepts it")
+    rule = ("the original refuses this call — “Invalid nextThoughtNeeded: must be a boolean” (isError) — and "
+            "this server accepts it")
+    causes = [_cause("A", ["B", "C"], _pair(COUNT))]
+    records = [_record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+               _record("B", "A", _pair(crash), [("t::b", [])]),
+               _record("C", "A", _pair(rule), [("t::c", [])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A", "C"]
+    assert {rv.id: rv.explained_by for rv in out} == {"A": None, "B": None, "C": None}
+
+
+def test_a_record_without_a_reproduced_pair_opens_no_cause() -> None:
+    causes = [_cause("A", ["B"], _pair(COUNT))]
+    records = [_record("A", None, _pair(COUNT), [("t::a", ["A"])]),
+               _record("B", "A", Evidence(reproduced=False), [("t::b", [])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A"] and kept[0].explains == []
+    assert {rv.id: rv.explained_by for rv in out}["B"] is None
