@@ -243,6 +243,7 @@ class WireDriver(Managed):
         self._stderr_stop = False
         self._stderr_eof = False
         self._stderr_thread: threading.Thread | None = None
+        self._stderr_before = b""
         self._closed = False
         self._in_call = False
         self._last_call_end = 0.0
@@ -262,15 +263,46 @@ class WireDriver(Managed):
             raise RuntimeError("WireDriver already started")
         self._attach(process.spawn(self.command, env=self.env))
 
-    def adopt(self, proc: subprocess.Popen[bytes], *, initialize_result: dict[str, JSON] | None) -> None:
+    def adopt(
+        self, proc: subprocess.Popen[bytes], *, initialize_result: dict[str, JSON] | None,
+        stderr_before: bytes = b"",
+    ) -> None:
         """Drive a process another driver started (and counted), with nothing unread on its stdout: a process
-        one check is done with serves another instead of a new one being started."""
+        one check is done with serves another instead of a new one being started. `stderr_before`: what the
+        other driver read of its stderr (handed on again by `release`)."""
         if self._proc is not None:
             raise RuntimeError("WireDriver already started")
         self._attach(proc)
         self.initialize_result = initialize_result
+        self._stderr_before = stderr_before
         if self.transcript is not None:
             self.transcript.note(f"pid {proc.pid} taken over, already started")
+
+    def release(self) -> tuple[subprocess.Popen[bytes], bytes] | None:
+        """Its running process, for another driver to take over (the session's spare, once the checks that
+        end a process begin), with the stderr read from the process's start (what an earlier driver read,
+        then this one's head and tail); None when it ended or has unread stdout (it is then left to `close`).
+        From then on this driver neither reads nor ends it."""
+        proc = self._proc
+        if proc is None or self._closed or proc.poll() is not None or self._lines or self._partial:
+            return None
+        if select.select([self._stdout_fd], [], [], 0)[0]:
+            return None
+        self._stderr_stop = True
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(1.0)
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            said = self._stderr_before + self._stderr.kept()
+            self._stderr_fd = -1
+        for fd in (self._stdin_fd, self._stdout_fd):
+            os.set_blocking(fd, True)
+        assert proc.stderr is not None, "the harness could not read the server's stderr: its pipe is not open"
+        os.set_blocking(proc.stderr.fileno(), True)
+        self._closed = True
+        if self.transcript is not None:
+            self.transcript.note(f"pid {proc.pid} handed over, still running")
+        return proc, said
 
     def _attach(self, proc: subprocess.Popen[bytes]) -> None:
         self._proc = proc

@@ -6,11 +6,19 @@ that has seen nothing before. Three raw processes give it to all of them, instea
 go back to the pool afterwards for checks that need a used process. The run holds one `FreshRunner` (the
 plugin's run state); checks reach it through the `fresh_runs` fixture, which is also how the plugin knows to
 start its processes with the session.
+
+The other records about a process no one has written to read the same processes, before the sequence: what
+the first one says with nothing asked (the banner, a silent stdout: RTE-10, CMP-4), and on each, tools/list
+before the handshake and right after it (RTE-1). All three get the same opening, so the
+sequence's answers and stderr are still compared between processes that were sent exactly the same frames.
+A server that leaves the tools/list before initialize unanswered (or answers it with something else) gets
+the sequence on three new processes without the opening: its fresh runs are as they were without RTE-1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
@@ -19,6 +27,12 @@ from conformance.core.protocol import TOOL
 from conformance.core.served import read_served
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
+
+UNASKED_WAIT: Final = 20.0
+"""Seconds the first process has to write its first stderr bytes with nothing sent (a slow start is no
+departure: the read returns at the first bytes)."""
+UNASKED_STDOUT_WAIT: Final = 0.2
+"""Seconds stdout is then watched, with nothing sent: a server writing of its own writes by then."""
 
 SEQUENCE: tuple[tuple[str, JSON], ...] = (
     ("tools/call", Envelope("replayed one", 1, 3, True).arguments(branchFromThought=1, branchId="first")),
@@ -41,6 +55,20 @@ class FreshRun:
     answers: tuple[dict[str, JSON], ...]
     stderrs: tuple[bytes, ...]
     banner: bytes
+    listed_before: dict[str, JSON] | None = None
+    """The answer to tools/list sent before initialize (None: the run had no opening)."""
+    listed_after: dict[str, JSON] | None = None
+    """The answer to tools/list sent right after initialize (None: the run had no opening)."""
+
+
+@dataclass(frozen=True)
+class Unasked:
+    """What the first fresh process wrote before anything was sent to it."""
+
+    stderr: bytes
+    """Its stderr from its start, read at its first bytes (within `UNASKED_WAIT`) until it went quiet."""
+    stdout: bytes | None
+    """The first stdout line within `UNASKED_STDOUT_WAIT` after that (None: nothing)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +77,17 @@ class FreshRuns:
 
     read: tuple[FreshRun, FreshRun]
     discarded: FreshRun
+    unasked: Unasked
+    opening_failed: Exception | None = None
+    """What sending tools/list before initialize raised on the first process, when it did (no answer in
+    time, a line that is no answer to it): that process was closed, and the runs had no opening."""
+
+
+class _OpeningFailed(Exception):
+    def __init__(self, raised: Exception, unasked: Unasked | None) -> None:
+        super().__init__(str(raised))
+        self.raised = raised
+        self.unasked = unasked
 
 
 class FreshRunner:
@@ -58,9 +97,26 @@ class FreshRunner:
         self.pool = pool
         self._runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
 
-    def _run(self, target: Target, *, discard_stderr: bool) -> FreshRun:
+    def _run(
+        self, target: Target, *, discard_stderr: bool, opening: bool, unasked: bool = False
+    ) -> tuple[FreshRun, Unasked | None]:
+        """The sequence on a pristine process: first, with `unasked`, what it writes with nothing sent; with
+        `opening`, tools/list before initialize and right after it (`_OpeningFailed` when the first one
+        raises: the process is then closed)."""
+        said = None
         with self.pool.lend(target, pristine=True, discard_stderr=discard_stderr) as raw:
+            if unasked:
+                stderr = raw.stderr_now(wait=UNASKED_WAIT)
+                said = Unasked(stderr, raw.read_line(timeout=UNASKED_STDOUT_WAIT))
+            before = after = None
+            if opening:
+                try:
+                    before = raw.request("tools/list", {})
+                except Exception as exc:
+                    raise _OpeningFailed(exc, said) from exc
             raw.initialize()
+            if opening:
+                after = raw.request("tools/list", {})
             raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
             banner = bytes(raw.seen)
             answers: list[dict[str, JSON]] = []
@@ -69,7 +125,7 @@ class FreshRunner:
                 params: JSON = {"name": TOOL, "arguments": arguments} if method == "tools/call" else arguments
                 answers.append(raw.request(method, params))
                 stderrs.append(raw.stderr_now())
-        return FreshRun(tuple(answers), tuple(stderrs), banner)
+        return FreshRun(tuple(answers), tuple(stderrs), banner, before, after), said
 
     def prestart(self, target: Target) -> None:
         """Have the pool start the fresh runs' processes now, side by side (unless they already ran)."""
@@ -81,9 +137,17 @@ class FreshRunner:
         key = target_key(target)
         if key not in self._runs:
             self.prestart(target)
-            first = self._run(target, discard_stderr=False)
-            second = self._run(target, discard_stderr=False)
-            self._runs[key] = FreshRuns((first, second), self._run(target, discard_stderr=True))
+            failed: Exception | None = None
+            try:
+                first, unasked = self._run(target, discard_stderr=False, opening=True, unasked=True)
+            except _OpeningFailed as opening:
+                failed, unasked = opening.raised, opening.unasked
+                first, _ = self._run(target, discard_stderr=False, opening=False)
+            assert unasked is not None, "the first fresh run was not asked what its process says unasked"
+            opened = failed is None
+            second, _ = self._run(target, discard_stderr=False, opening=opened)
+            discarded, _ = self._run(target, discard_stderr=True, opening=opened)
+            self._runs[key] = FreshRuns((first, second), discarded, unasked, failed)
         return self._runs[key]
 
 

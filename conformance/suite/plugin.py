@@ -449,6 +449,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         item.stash[_NOT_RUN_KEY] = state.breaker.tripped
         pytest.skip(f"not run: {state.breaker.tripped}")
     state.shrinking.begin(suite_test=_spec_of(item) is not None)
+    if item.get_closest_marker("ends_a_process") is not None:
+        _spares_to_the_pool(state)
     item.stash[_RAW_MARK_KEY] = state.raw_pool.frames_mark()
     with state.lock:
         state.current = item.nodeid
@@ -457,6 +459,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if session is not None:
             state.marks[item.nodeid] = session.transcript.mark()
             item.stash[_RESTARTS_KEY] = session.restarts
+
+
+def _spares_to_the_pool(state: _RunState) -> None:
+    """Once the checks that end a process begin (they run last: no check needs the spare after them), each
+    session's spare goes to the raw pool as a process to end (`RawPool.take_back`): the spare, taken over
+    from a process the fresh runs were done with, is still one of the processes they end."""
+    for session in state.sessions.values():
+        released = session.release_spare()
+        if released is not None:
+            proc, said, initialized = released
+            state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
 
 
 _UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")

@@ -227,10 +227,11 @@ class RawPool:
                     self._idle[(*key, discard)].remove(raw)
                     raw.close()
 
-    def hand_over(self, target: Target) -> tuple[subprocess.Popen[bytes], dict[str, JSON]] | None:
-        """A used, initialized, idle process of `target` whose stderr is read, out of the pool for good, with
-        its initialize answer: for a driver that takes it over (the session's spare, `WireDriver.adopt`)
-        instead of starting a process of its own. None when the pool has no such process."""
+    def hand_over(self, target: Target) -> tuple[subprocess.Popen[bytes], dict[str, JSON], bytes] | None:
+        """A used, initialized, idle process of `target` whose stderr is read, out of the pool, with its
+        initialize answer and the stderr read from its start: for a driver that takes it over (the session's
+        spare, `WireDriver.adopt`) instead of starting a process of its own, and may give it back for a check
+        that ends a process (`take_back`). None when the pool has no such process."""
         command, env = target_key(target)
         self._watch_idle((command, env))
         idle = self._idle.get((command, env, False), [])
@@ -238,8 +239,23 @@ class RawPool:
             initialized = raw._initialized
             if raw.sent and initialized is not None and raw._reusable():
                 idle.remove(raw)
-                return raw.release(), initialized
+                return raw.release(), initialized, bytes(raw.seen)
         return None
+
+    def take_back(
+        self, target: Target, proc: subprocess.Popen[bytes], *, seen: bytes,
+        initialized: dict[str, JSON] | None,
+    ) -> None:
+        """A running process of `target` another driver is done with (the session's spare, whose checks all
+        ran: `WireDriver.release`), donated for a check that ends a process (`donate`) instead of one being
+        started to be ended."""
+        self._serial += 1
+        serial = self._serial
+        raw = RawServer(target, sandbox={}, on_write=lambda data: self._wrote(serial, data), proc=proc)
+        raw.sent = True
+        raw.seen += seen[:SEEN_BYTES]
+        raw._initialized = initialized
+        self.donate(raw)
 
     def ended_waiting(self, target: Target) -> list[tuple[float, int]]:
         """The pooled processes of `target` found ended while they waited for a check (how long they had
@@ -292,9 +308,11 @@ class RawServer:
         timeout: float = 10.0,
         on_write: Callable[[bytes], None] | None = None,
         exact_env: Mapping[str, str] | None = None,
+        proc: subprocess.Popen[bytes] | None = None,
     ) -> None:
         """`exact_env`: the whole environment the process starts with (plus the sandbox), instead of ours with
-        the target's variables on top."""
+        the target's variables on top. `proc`: a process already running (started and counted by another
+        driver: `RawPool.take_back`), driven instead of starting one."""
         self.target = target
         self._renamer = Renamer(target.renames) if target.renames else None
         self._on_write = on_write
@@ -319,7 +337,9 @@ class RawServer:
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
-        if exact_env is not None:
+        if proc is not None:
+            self.proc = proc
+        elif exact_env is not None:
             self.proc = process.spawn(target.command, env={**exact_env, **sandbox}, exact_env=True)
         else:
             self.proc = process.spawn(

@@ -38,9 +38,9 @@ SESSION_STDERR_LIMIT = 8 << 20
 transcript on disk, so the harness's memory stays flat however many calls a run makes."""
 
 FailureHook = Callable[[DriverError], None]
-SpareSource = Callable[[], "tuple[subprocess.Popen[bytes], dict[str, JSON]] | None"]
+SpareSource = Callable[[], "tuple[subprocess.Popen[bytes], dict[str, JSON], bytes] | None"]
 """Where a spare's process may come from before one is started: a process other checks are done with (the
-raw pool's `hand_over`), with its initialize answer."""
+raw pool's `hand_over`), with its initialize answer and the stderr read from its start."""
 
 
 class Spare(Protocol):
@@ -257,16 +257,30 @@ class ServerSession:
         if key not in self._spares:
             self._spares[key] = self._started(dict(self.target.env))
 
+    def release_spare(self) -> tuple[subprocess.Popen[bytes], bytes, dict[str, JSON] | None] | None:
+        """The spare's process in the target's own environment, out of the session for good, with the stderr
+        read from its start and its initialize answer: for a check that ends a process (`RawPool.take_back`),
+        once no check needs the spare any more. None when there is none still running."""
+        driver = self._spares.pop(_key(tuple(self.target.command), dict(self.target.env)), None)
+        if driver is None:
+            return None
+        released = driver.release()
+        if released is None:
+            driver.close()
+            return None
+        proc, said = released
+        return proc, said, driver.initialize_result
+
     def _taken_over(self) -> WireDriver | None:
         """A driver of a process `spare_source` gives, already initialized; None when it gives none."""
         taken = self.spare_source() if self.spare_source is not None else None
         if taken is None:
             return None
-        proc, initialized = taken
+        proc, initialized, said = taken
         driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
                             transcript=self.transcript, on_failure=self.on_failure,
                             renames=self.target.renames)
-        driver.adopt(proc, initialize_result=initialized)
+        driver.adopt(proc, initialize_result=initialized, stderr_before=said)
         return driver
 
     def _started(self, env: Mapping[str, str]) -> WireDriver:

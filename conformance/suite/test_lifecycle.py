@@ -1,11 +1,12 @@
 """The process around the tool (RTE-10, BAP-3, BAP-5, CMP-4, LOOP-A, LOOP-B): the stdio binding, the banner,
 how the process ends, and one request-response loop fully determined by its input.
 
-The tests are in the order their processes serve them (`RawPool.lend`): the banner and the fresh runs
-take pristine processes, the final thought, framing and the loop take used ones, and each test that ends a
-process runs last (`ends_a_process`) and takes one that has served the others, a colour row's among them.
-tools/list before initialize and the final thought run before every other check (`before_the_breaker`): a
-server that ends itself stops the run early, and they say so.
+The tests are in the order their processes serve them (`RawPool.lend`): the fresh runs take pristine
+processes (the banner and tools/list before initialize are read on them, before their sequence), the final
+thought, framing and the loop take used ones, and each test that ends a process runs last (`ends_a_process`)
+and takes one that has served the others, a colour row's and the spare among them. tools/list before
+initialize and the final thought run before every other check (`before_the_breaker`): a server that ends
+itself stops the run early, and they say so.
 """
 
 from __future__ import annotations
@@ -45,12 +46,11 @@ BANNER = "Sequential Thinking MCP Server running on stdio"
 
 
 @evidences("RTE-10", "CMP-4")
-def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_runs: FreshRunner) -> None:
-    """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent."""
-    fresh_runs.prestart(target)
-    with raw_pool.lend(target, pristine=True) as raw:
-        stderr = raw.stderr_now(wait=20.0)  # returns at the first bytes; a slow start is no deviation
-        silent = raw.read_line(timeout=0.2)
+def test_banner_without_any_request(target: Target, fresh_runs: FreshRunner) -> None:
+    """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent (read
+    on the first fresh process, before its fresh run: `FreshRunner`)."""
+    unasked = fresh_runs.of(target).unasked
+    stderr, silent = unasked.stderr, unasked.stdout
     expect_no_own_line(silent, "nothing was sent yet")
     assert decode(stderr).splitlines() == [BANNER], decode(stderr)
     assert silent is None, silent
@@ -58,16 +58,20 @@ def test_banner_without_any_request(target: Target, raw_pool: RawPool, fresh_run
 
 @evidences("RTE-1")
 @pytest.mark.before_the_breaker
-def test_tools_are_listed_before_initialize(target: Target, raw_pool: RawPool) -> None:
+def test_tools_are_listed_before_initialize(target: Target, fresh_runs: FreshRunner) -> None:
     """tools/list is answered the same before the handshake as after it (RTE-1's "the same every time"):
-    the original's SDK serves it on a process no client has initialized yet."""
-    with raw_pool.lend(target, pristine=True) as raw:
-        before = raw.request("tools/list", {})
-        raw.initialize()
-        after = raw.request("tools/list", {})
-    expect("RTE-1", before.get("result") == after.get("result") is not None,
-           lambda: f"tools/list before initialize is answered {brief(before)}, after it "
-                   f"{brief(after.get('result'))}; the original answers both alike")
+    the original's SDK serves it on a process no client has initialized yet. Asked on each fresh process
+    before its fresh run (`FreshRunner`): each is sent tools/list, initialize and tools/list first."""
+    runs = fresh_runs.of(target)
+    if runs.opening_failed is not None:
+        raise runs.opening_failed
+    for run in (*runs.read, runs.discarded):
+        before, after = run.listed_before, run.listed_after
+        assert before is not None and after is not None, "the fresh runs had no tools/list before initialize"
+        listed = after.get("result")
+        expect("RTE-1", before.get("result") == listed is not None,
+               f"tools/list before initialize is answered {brief(before)}, after it {brief(listed)}; the "
+               f"original answers both alike")
 
 
 LINGER: Final = 0.5
