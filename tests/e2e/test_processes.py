@@ -9,20 +9,24 @@ from __future__ import annotations
 
 from tests.cli import CountedRun
 
+PLANNED = 10
+"""The server processes a ci run of the seed's records starts."""
 
-def test_a_ci_run_starts_at_most_twelve_server_processes(reference_ci: CountedRun) -> None:
-    """Ten for the seed's records: the shared one (the preflight's), the host, three fresh runs, the one
-    tools/list before initialize takes pristine (then the spare: `RawPool.hand_over`), CMP-6/a1's launch
-    with options and three colour rows, whose processes then serve the checks that end a process (RTE-10
-    ends one by each signal a host or a fork's user sends, SIGTERM, SIGHUP, SIGINT, SIGUSR2, and one by
-    the end of its stdin: `RawPool.donate`, `ends_a_process`); and one the spec records meet as the
-    official client (`--era default`: `auto`; a client of another era is another connection, so another
-    stdio process). Eleven in all on a run alone (seed 1, and the seed a loaded CI run drew); that CI run,
-    beside the whole suite on two cores, started a twelfth, whose cause is not yet known, so the bound
-    allows one more than the count measured alone."""
+
+def test_a_ci_run_starts_ten_server_processes(reference_ci: CountedRun) -> None:
+    """Ten: the shared one (the preflight's), the host, three fresh runs (`suite/fresh_runs.py`: the first
+    also says what a process writes with nothing asked, and each is asked tools/list before and after
+    initialize first, RTE-1; one goes on to be the spare, `RawPool.hand_over`), CMP-6/a1's launch with
+    options, three colour rows, and one the spec records meet as the official client (`--era default`:
+    `auto`; a client of another era is another connection, so another stdio process). The checks that end a
+    process (RTE-10 ends one by each signal a host or a fork's user sends, SIGTERM, SIGHUP, SIGINT, SIGUSR2,
+    one by the end of its stdin, BAP-5 one by a broken stdout) end those the others are done with: the
+    fresh runs', the colour rows' (`RawPool.donate`) and the spare's (`RawPool.take_back`). Counted, not
+    timed. Ten on a run alone (seed 1); a loaded CI run once counted one more than a run alone of the same
+    seed (eleven then, on 2da2f8c's parent), for a cause not found, so the bound allows one more."""
     assert reference_ci.profile == "ci"
     assert reference_ci.ran.code == 0, reference_ci.ran.report.get("gate")
-    assert 0 < len(reference_ci.starts) <= 12, f"{len(reference_ci.starts)} server processes started"
+    assert 0 < len(reference_ci.starts) <= PLANNED + 1, f"{len(reference_ci.starts)} server processes started"
 
 
 def test_the_report_counts_every_start(reference_ci: CountedRun) -> None:

@@ -1,6 +1,8 @@
 """A process one check is done with serves the next check that needs one instead of a new start (issue 46):
-a colour row's process ends a process's check (`RawPool.donate`), and a used raw process becomes the
-session's spare (`RawPool.hand_over`, `WireDriver.adopt`). Starts are counted by `process.spawn` itself."""
+a colour row's process ends a process's check (`RawPool.donate`), a used raw process becomes the session's
+spare (`RawPool.hand_over`, `WireDriver.adopt`) and goes back to the pool for a check that ends it
+(`WireDriver.release`, `RawPool.take_back`), and the fresh runs' processes are asked tools/list before
+initialize and what they say unasked (`FreshRunner`). Starts are counted by `process.spawn` itself."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers import process
 from conformance.drivers.transcript import Transcript
+from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.plugin import run_order
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession
@@ -117,3 +120,87 @@ def test_the_checks_ending_a_process_run_last() -> None:
              Item("first", "before_the_breaker")]
     items.sort(key=run_order)  # type: ignore[arg-type]
     assert [item.name for item in items] == ["first", "plain", "rest", "ends"]
+
+
+def test_the_spare_goes_back_to_the_pool_for_a_check_ending_a_process() -> None:
+    """Released once its checks ran, the spare's process is what the next `spend` lend gets: the same process
+    (its count goes on), with what was read of its stderr, ended by the check; no process is started."""
+    pool = RawPool()
+    target = _target()
+    session = ServerSession(target=target, transcript=Transcript(None))
+    session.spare_source = lambda: pool.hand_over(target)
+    try:
+        with pool.lend(target) as raw:
+            raw.initialize()
+            assert _count(raw.request("tools/call", {"name": TOOL, "arguments": CALL})) == 1
+            pid = raw.proc.pid
+        started = process.processes_started()
+        with session.spare() as driver:
+            assert _count(driver.call_tool(TOOL, CALL).response) == 2
+        released = session.release_spare()
+        assert released is not None, "a running spare was not released"
+        proc, said, initialized = released
+        assert proc.pid == pid and initialized is not None
+        assert session.release_spare() is None, "the spare was released twice"
+        pool.take_back(target, proc, seen=said, initialized=initialized)
+        with pool.lend(target) as other:
+            assert other.proc.pid != pid, "a process taken back for ending was lent to a check keeping it"
+        with pool.lend(target, spend=True) as ending:
+            assert ending.proc.pid == pid, "a spend lend did not take the spare given back"
+            assert ending.initialize() == initialized  # not sent again
+            assert _count(ending.request("tools/call", {"name": TOOL, "arguments": CALL})) == 3
+            ending.signal(signal.SIGTERM)
+            assert ending.wait(5.0) == -signal.SIGTERM
+        assert process.processes_started() == started + 1  # the one the lend that keeps its process started
+    finally:
+        session.close()
+        pool.close()
+    assert_gone(pid)
+
+
+def test_a_dead_spare_is_not_released() -> None:
+    session = ServerSession(target=_target(), transcript=Transcript(None))
+    try:
+        with session.spare() as driver:
+            pid = driver.pid
+        process.kill_group_now(pid)
+        assert session.release_spare() is None
+    finally:
+        session.close()
+
+
+def test_the_fresh_runs_read_tools_list_before_initialize_on_their_own_processes() -> None:
+    """Three processes in all: the first says nothing unasked on stdout, and each is asked tools/list before
+    and after initialize, then the same sequence (the same answers on both whose stderr is read)."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("initialize_first", "--serves-early")))
+    try:
+        started = process.processes_started()
+        runs = FreshRunner(pool).of(target)
+        assert process.processes_started() == started + 3
+        assert runs.unasked.stderr == b"Sequential Thinking MCP Server running on stdio\n"
+        assert runs.opening_failed is None and runs.unasked.stdout is None
+        for run in (*runs.read, runs.discarded):
+            assert run.listed_before is not None and run.listed_after is not None
+            assert run.listed_before["result"] == run.listed_after["result"]
+        assert runs.read[0].answers == runs.read[1].answers
+        assert _count(runs.read[0].answers[0]) == 1, "the sequence's first call was not the process's first"
+    finally:
+        pool.close()
+
+
+def test_a_server_refusing_requests_before_initialize_gets_the_fresh_runs_without_the_opening() -> None:
+    """tools/list before initialize answered with no answer to it: what it raised is kept for RTE-1's check,
+    that process is closed, and the sequence runs on processes sent nothing before initialize."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("initialize_first")))
+    try:
+        started = process.processes_started()
+        runs = FreshRunner(pool).of(target)
+        assert process.processes_started() == started + 4
+        assert runs.opening_failed is not None
+        assert all(run.listed_before is None for run in (*runs.read, runs.discarded))
+        assert runs.read[0].answers == runs.read[1].answers == runs.discarded.answers
+        assert _count(runs.read[0].answers[0]) == 1
+    finally:
+        pool.close()
