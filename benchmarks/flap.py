@@ -64,6 +64,12 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "nested-branches": ("fork-nested-branches",),
     "bounded-session": ("fork-bounded-session",),
     "audit-clock": ("fork-audit-clock",),
+    "team-board": ("fork-team-board",),
+    "disk-journal": ("fork-disk-journal",),
+    "french-messages": ("fork-french-messages",),
+    "typescript-port": ("fork-typescript-port",),
+    "hardened-inputs": ("fork-hardened-inputs",),
+    "progress-meter": ("fork-progress-meter",),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
@@ -71,7 +77,10 @@ positive-integer thoughtNumber, a history kept to 1000 thoughts, at most 50 labe
 held-out-multi-1 forks of four changes each; the next six are held-out-multi-2's (written blind, never tuned
 on: forks the gate's rules have not seen); `nested-branches`, `bounded-session` and `audit-clock` are
 held-out-multi-3's (written blind the same way; a branch of a branch, a limit reached only after 100 calls and
-a clock in the box header may differ from seed to seed)."""
+a clock in the box header may differ from seed to seed); the last six are held-out-multi-4's, written blind,
+never tuned on (a 26th thought on one label, a journal in the temp folder that the next process restores - so
+its runs share state through that file -, French messages, a TypeScript port's slips, a hardened fork, a
+progress fork)."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"

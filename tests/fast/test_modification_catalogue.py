@@ -30,7 +30,8 @@ def test_combined_entries_load_with_their_changes() -> None:
     forks = [m for m in load_modifications() if m.set.startswith("held-out-multi-")]
     assert len([m for m in forks if m.set == "held-out-multi-2"]) == 6
     assert len([m for m in forks if m.set == "held-out-multi-3"]) == 6
-    assert len(forks) >= 18
+    assert len([m for m in forks if m.set == "held-out-multi-4"]) == 6
+    assert len(forks) >= 24
     for fork in forks:
         assert 3 <= len(fork.changes) <= 4, fork.id
         assert fork.patches == tuple(p for c in fork.changes for p in c.patches)
