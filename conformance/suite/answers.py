@@ -10,10 +10,11 @@ import json
 import re
 from collections.abc import Callable
 
-from mcp_types import TextContent
+from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_served
@@ -253,11 +254,16 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     """The status object a realistic host receives for one call (fails if the host sees an error); its echoes
     are checked as `accepted` checks a raw answer's, a changed echo OBJ-14's whichever client read it."""
     result = host.call_tool(TOOL, arguments)
-    assert not result.is_error, result
+    assert not result.is_error, (
+        f"the official client got an error result, {host_answer(result)}, for {brief(arguments)}, a call the "
+        f"original accepts")
     block = result.content[0]
-    assert isinstance(block, TextContent), result
+    assert isinstance(block, TextContent), (
+        f"the official client got no text block first, {host_answer(result)}, where the original answers "
+        f"its status object as text")
     found = read_served(block.text, "answer text")
-    assert isinstance(found, dict), found
+    assert isinstance(found, dict), (
+        f"the official client got the text {quoted(block.text)}, where the original answers a JSON object")
     _expect_echoes(arguments, found, lambda: json.dumps({"sent": arguments, "answered": found})[:600])
     return found
 
@@ -305,4 +311,15 @@ def assert_content_independent(server: ServerSession, envelope: Envelope, first:
         for text in (first, second)
     )
     expect_one_more(store(one).history_length, store(two).history_length, describe(two))
-    assert without_count(one) == without_count(two), (first, second)
+    assert without_count(one) == without_count(two), reanswered(
+        without_count(one), without_count(two), f"for the thought {brief(second)} in place of {brief(first)}")
+
+
+def host_answer(result: CallToolResult) -> str:
+    """What the official client received, on one line: its text when that is all it holds, else its JSON
+    as the server wrote it (a Python repr of the result said nothing a maintainer could act on)."""
+    texts = [block.text for block in result.content if isinstance(block, TextContent)]
+    flagged = "isError " if result.is_error else ""
+    if len(texts) == len(result.content) == 1 and result.structured_content is None:
+        return flagged + quoted(texts[0])
+    return brief(result.model_dump(mode="json", by_alias=True, exclude_none=True), 400)

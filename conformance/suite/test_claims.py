@@ -36,6 +36,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    fields_unlike,
     reanswered,
     store,
     without_count,
@@ -122,9 +123,10 @@ def check_content_independence(server: ServerSession) -> None:
         for number, text in enumerate(texts, start=1):
             envelope = Envelope(text, number, 3, number < 3)
             neutral = Envelope("neutral", number, 3, number < 3)
-            assert without_count(server.call(envelope.arguments())) == without_count(
-                server.call(neutral.arguments())
-            ), text
+            claimed = without_count(server.call(envelope.arguments()))
+            control = without_count(server.call(neutral.arguments()))
+            assert claimed == control, reanswered(
+                control, claimed, f"for the thought {brief(text)} in place of \"neutral\"")
 
 
 def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
@@ -135,7 +137,7 @@ def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
                        f"{', '.join(named)}")
     concluded = accepted(server.call(Envelope("Conclusion: 42.", 1, 1, False).arguments()))
     assert list(concluded) == STATUS_KEYS, (
-        f"a call concluding \"Conclusion: 42.\" answered the fields {list(concluded)}, not {STATUS_KEYS}")
+        f"for a call concluding \"Conclusion: 42.\", {fields_unlike(list(concluded), STATUS_KEYS)}")
 
 
 def check_idle(server: ServerSession) -> None:
@@ -145,7 +147,9 @@ def check_idle(server: ServerSession) -> None:
         unsolicited: dict[str, JSON] | None = server.wire.read_message(timeout=0.5)
     except ServerTimeout:
         unsolicited = None
-    assert unsolicited is None, unsolicited
+    assert unsolicited is None, (
+        f"the server sent {brief(unsolicited)} unasked, within 0.5 s of an answer, where the original sends "
+        f"nothing between calls")
 
 
 @evidences("CLM-1")

@@ -30,6 +30,7 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.corpus import StartEnvironment, start_environments
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -44,6 +45,12 @@ from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, 
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 from conformance.targets.specs import Target
+
+
+def _sent(value: JSON | Omitted) -> str:
+    """A field's value as sent, or that it was left out."""
+    return "left out" if value is OMIT else brief(value)
+
 
 _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 
@@ -94,10 +101,16 @@ def test_one_box_per_accepted_call_none_per_rejected(
     answer = json.dumps(exchange.response, ensure_ascii=False)
     if accepted_if_host_valid(exchange, arguments) is not None:
         box = only_box(exchange)
-        assert box.lines[0] not in answer and box.lines[2] not in answer, answer
+        assert box.lines[0] not in answer and box.lines[2] not in answer, (
+            f"the answer carries the box's border, where the original's answers never quote the render: "
+            f"{brief(exchange.response)}")
     else:
-        assert boxes(exchange.stderr) == [], decode(exchange.stderr)
-    assert "┌─" not in answer and "─┘" not in answer, answer
+        assert boxes(exchange.stderr) == [], (
+            f"a refused call drew {len(boxes(exchange.stderr))} box(es), where the original draws none for a "
+            f"refusal: {quoted(decode(exchange.stderr))}")
+    assert "┌─" not in answer and "─┘" not in answer, (
+        f"the answer carries a box border, where the original's answers never quote the render: "
+        f"{brief(exchange.response)}")
 
 
 @evidences("OBJ-6")
@@ -106,8 +119,12 @@ def test_one_box_per_accepted_call_none_per_rejected(
 def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: str) -> None:
     """Calls answered isError after the append render nothing either."""
     exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1))
-    assert exchange.is_error, exchange.response
-    assert boxes(exchange.stderr) == [], decode(exchange.stderr)
+    assert exchange.is_error, (
+        f"a call with branchId {brief(key)} was answered {brief(exchange.response)}, where the original "
+        f"fails it after the append and answers isError")
+    assert boxes(exchange.stderr) == [], (
+        f"the call with branchId {brief(key)} failed after the append and drew {len(boxes(exchange.stderr))} "
+        f"box(es), where the original draws none: {quoted(decode(exchange.stderr))}")
 
 
 @evidences("RTE-9")
@@ -128,8 +145,14 @@ def test_caption_precedence(
         return
     expected = "Revision" if js_truthy(revision) else "Branch" if js_truthy(branch_from) else "Thought"
     box = only_box(exchange)
-    assert box.kind == expected, box.header
-    assert box.header.startswith({"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]), box.header
+    flags = f"isRevision {_sent(revision)} and branchFromThought {_sent(branch_from)}"
+    assert box.kind == expected, (
+        f"the box's caption is {brief(box.kind)} for {flags}, where the original captions it {expected}: "
+        f"{quoted(box.header)}")
+    icon = {"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]
+    assert box.header.startswith(icon), (
+        f"the {expected} box's header begins {quoted(box.header[:len(icon)])}, where the original's begins "
+        f"{quoted(icon)}: {quoted(box.header)}")
 
 
 @evidences("RTE-9/a1", "OBJ-9")
@@ -175,15 +198,20 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
     exchange = server.call(Envelope(thought, 1, 1, True).arguments())
     accepted(exchange)
     box = only_box(exchange)
-    assert box.body.startswith("│ " + thought), box.text
+    assert box.body.startswith("│ " + thought), (
+        f"the box's content rows read {quoted(box.body)}, where the original writes “│ ” and then the "
+        "thought "
+        f"{quoted(thought)} with its line breaks")
     border = js_length(box.lines[0]) - 2
     expect("CMP-5", border >= js_length(thought) + 4,
            lambda: f"the box's border is {border} wide for a thought of {js_length(thought)} UTF-16 units "
                    f"(its line breaks included), not at least {js_length(thought) + 4}")
     content_rows = box.lines[3:-1]
     assert len(content_rows) == len(lines), (
-        f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {box.text[:300]!r}")
-    assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, box.text
+        f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {quoted(box.text, 300)}")
+    assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, (
+        f"every content row is {js_length(box.lines[0])} UTF-16 units wide like the border, where the "
+        f"original's rows no longer line up for a thought of {len(lines)} lines: {quoted(box.text, 300)}")
 
 
 @evidences("RTE-9/a1")
@@ -390,7 +418,7 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
         expect_render(exchange, arguments, server)
         rendered[name] = decode(exchange.stderr)
     difference = differs_from_original(original_snapshot, rendered)
-    assert difference is None, difference
+    assert difference is None, f"the representative renders differ from the original's: {difference}"
 
 
 @evidences("RTE-9/a1", "OBJ-9")
@@ -406,4 +434,7 @@ def test_huge_thought_rendered_whole(spare: Spare) -> None:
         while not driver.stderr_since(mark).endswith("┘\n".encode()) and time.monotonic() < deadline:
             time.sleep(0.05)
         box = only_box(driver.stderr_since(mark))
-    assert box.lines[3] == f"│ {thought}   │", box.lines[3][-40:]
+    assert box.lines[3] == f"│ {thought}   │", (
+        f"the payload row of a 1 MiB thought is {js_length(box.lines[3])} UTF-16 units and ends "
+        f"{quoted(box.lines[3][-40:])}, where the original draws the thought whole, {len(thought) + 6} units "
+        f"ending {quoted(f'{thought[-30:]}   │')}")

@@ -27,6 +27,7 @@ from conformance.calls.strategies import (
     unknown_tool_names,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -234,9 +235,14 @@ def test_counter_spans_thinking_episodes(
                 extra = {"branchFromThought": 1, "branchId": "episode-two"}
             status = host_status(host, envelope.arguments(**extra))
             length = status.get("thoughtHistoryLength")
-            assert isinstance(length, int), status
+            assert isinstance(length, int), (
+                f"thoughtHistoryLength is {brief(length)} through the official client, where the original "
+                f"answers a count: {brief(status)}")
             counts.append(length)
-    assert counts == list(range(counts[0], counts[0] + len(counts))), counts
+    due = list(range(counts[0], counts[0] + len(counts)))
+    assert counts == due, (
+        f"thoughtHistoryLength read {', '.join(map(str, counts))} over {len(counts)} accepted calls in two "
+        f"episodes, where the original adds one per call: {', '.join(map(str, due))}")
     second_start = counts[len(first)]
     assert second_start > second[0].thought_number == 1, f"episode two restarted the count: {counts}"
 
@@ -335,8 +341,14 @@ def test_state_is_process_global(spare: Spare) -> None:
         expect("ABS-5", second.result is not None,
                lambda: f"a second initialize on one process was not answered normally: {describe(second)}")
         state = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
-    assert state.history_length == before.history_length + 3, (before, state)
-    assert "first-session" not in before.branches and "first-session" in state.branches, (before, state)
+    assert state.history_length == before.history_length + 3, (
+        f"the second session read thoughtHistoryLength {state.history_length} where the first session left "
+        f"{before.history_length + 2} behind it (from {before.history_length}), so "
+        f"{before.history_length + 3} was due after its own call: the original keeps one store per process")
+    assert "first-session" not in before.branches and "first-session" in state.branches, (
+        f"the second session read branches {brief(list(state.branches))} after the first session filed "
+        f"“first-session” (branches {brief(list(before.branches))} before it), where the original keeps "
+        f"one store per process")
 
 
 @evidences("ABS-1")
@@ -447,7 +459,10 @@ def test_three_fields_echo_the_request(
     status = accepted_if_host_valid(exchange, envelope.arguments())
     if status is None:
         return
-    assert same_number(status["thoughtNumber"], envelope.thought_number), status
+    assert same_number(status["thoughtNumber"], envelope.thought_number), (
+        f"thoughtNumber came back {brief(status['thoughtNumber'])} for {brief(envelope.thought_number)} "
+        "sent, "
+        f"where the original echoes it: {brief(status)}")
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
     ), (
@@ -575,11 +590,21 @@ class StoreMachine(RuleBasedStateMachine):
         self.model.after_accepted(exchange, arguments)
         status = answer_status(exchange)
         coerced = coerced_total(number, total)
-        assert same_number(status.get("totalThoughts"), coerced), status
+        assert same_number(status.get("totalThoughts"), coerced), (
+            f"totalThoughts came back {brief(status.get('totalThoughts'))} for thoughtNumber {number} and "
+            f"totalThoughts {total}, where the original answers {js_number_string(js_double(coerced))}: "
+            f"{brief(status)}")
         box = drawn_box(exchange)  # no render at all is RTE-9's departure, on its own checks
         if box is not None:
-            assert box.numbers == (str(number), js_number_string(js_double(coerced))), box.header
-            assert thought in box.body, (thought, box.text)
+            due = (str(number), js_number_string(js_double(coerced)))
+            assert box.numbers == due, (
+                f"the box's header reads {'/'.join(box.numbers) if box.numbers else 'no n/m'} for "
+                f"thoughtNumber {number} and totalThoughts {total}, where the original draws "
+                f"{'/'.join(due)}: "
+                f"{quoted(box.header)}")
+            assert thought in box.body, (
+                f"the box does not hold the thought {quoted(thought)}, where the original draws it whole: "
+                f"{quoted(box.text, 300)}")
 
     @rule(arguments=_schema_valid_rejects)
     def invalid_call(self, arguments: dict[str, JSON]) -> None:
