@@ -29,6 +29,7 @@ from conformance.suite.answers import (
     expect_one_more,
     store,
 )
+from conformance.suite.contradiction import brief
 from conformance.suite.jsvalues import branch_key, js_string
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
@@ -99,7 +100,10 @@ def test_bucket_contents_never_returned(
     for index, text in enumerate(more, start=1):
         again = Envelope(text, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed)
         exchange = label_server.call(again.arguments(branchId=label, branchFromThought=1))
-        expect_count(store(exchange).history_length, count + index, describe(exchange))
+        got = store(exchange).history_length
+        expect_count(got, count + index, (
+            f"thoughtHistoryLength is {got} after {index} more thought(s) filed under {brief(label)}, not "
+            f"{count + index}: {describe(exchange)}"))
         status = answer_status(exchange)
         status.pop("thoughtHistoryLength")
         expected = dict(first)

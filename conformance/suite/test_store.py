@@ -294,7 +294,10 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
                 exchange = driver.call_tool(TOOL, arguments)
                 if accepted_if_host_valid(exchange, arguments) is not None:
                     count += 1
-                    expect_count(store(exchange).history_length, count, describe(exchange))
+                    got = store(exchange).history_length
+                    expect_count(got, count, (
+                        f"thoughtHistoryLength is {got} after an accepted call, not {count}, one more than "
+                        f"before it: {describe(exchange)}"))
 
         counts_up()
 

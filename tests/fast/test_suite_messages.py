@@ -62,8 +62,29 @@ def _value_only(message: ast.expr) -> bool:
             and message.func.id in _VALUE_ONLY_CALLS)
 
 
+_MESSAGE_ARGUMENT: Final = {"expect": 2, "expect_count": 2}
+"""The suite's own assertions (`contradiction.expect`, `answers.expect_count`) and where their message is."""
+
+
+def _message(node: ast.AST) -> ast.expr | None:
+    """The failure message `node` gives, when it is an assert or a call of the suite's own assertions; a
+    message made on failure (`lambda: ...`) by what it makes. A name handed to `expect` passes on a message
+    made elsewhere (a helper's `message` parameter, a sentence built above), so it is not one."""
+    if isinstance(node, ast.Assert):
+        return node.msg
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    position = _MESSAGE_ARGUMENT.get(node.func.id)
+    if position is None or len(node.args) <= position:
+        return None
+    message = node.args[position]
+    message = message.body if isinstance(message, ast.Lambda) else message
+    return None if isinstance(message, ast.Name) else message
+
+
 def value_only_messages(source: str, name: str) -> set[str]:
-    """`name::function` of each function in `source` holding an assert whose message is a value alone."""
+    """`name::function` of each function in `source` holding an assert (or an `expect`) whose message is a
+    value alone."""
     found: set[str] = set()
 
     def walk(node: ast.AST, function: str) -> None:
@@ -71,7 +92,8 @@ def value_only_messages(source: str, name: str) -> set[str]:
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 walk(child, child.name)
                 continue
-            if isinstance(child, ast.Assert) and child.msg is not None and _value_only(child.msg):
+            message = _message(child)
+            if message is not None and _value_only(message):
                 found.add(f"{name}::{function}")
             walk(child, function)
 
@@ -107,10 +129,11 @@ def test_a_value_alone_is_found_in_the_function_holding_it(messages: list[tuple[
     wanted: set[str] = set()
     for index, (message, nested) in enumerate(messages):
         name = f"f{index}"
-        body = f"assert x == 1, {message}"
+        body = [f"assert x == 1, {message}", f'expect("OBJ-2", x == 1, {message})',
+                f'expect("OBJ-2", x == 1, lambda: {message})', f"expect_count(x, 1, {message})"][index % 4]
         lines += ([f"def outer{index}():", f"    def {name}():", f"        {body}"] if nested
                   else [f"def {name}():", f"    {body}"])
-        if message in _VALUES:
+        if message in _VALUES and not (index % 4 and message == "x"):  # a name handed to expect passes one on
             wanted.add(f"m.py::{name}")
     assert value_only_messages("\n".join(lines) + "\n", "m.py") == wanted
 
