@@ -33,8 +33,45 @@ STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches"
 """OBJ-4's five fields, in the order the original writes them."""
 
 
+DESCRIBED_CHARS = 600
+"""An answer quoted in a failure's message is cut here."""
+_JSON_LAYOUT = re.compile(r"\n[ \t]*")
+"""A line break and the indentation after it: between JSON tokens only (a JSON string holds none raw)."""
+
+
 def describe(exchange: Exchange) -> str:
-    return json.dumps(exchange.response, ensure_ascii=False)[:600]
+    """An answer on one line as a person reads it: a tool result by its text (a JSON object with its line
+    breaks and indentation folded, where the JSON-RPC dump escaped each one, `"{\\n  \\"thoughtNumber…`),
+    `isError` before a flagged one, any other field of the result after it; a JSON-RPC error by its code
+    and words; anything else as the JSON the server wrote."""
+    result, error = exchange.result, exchange.error
+    content = result.get("content") if result is not None else None
+    block = content[0] if isinstance(content, list) and len(content) == 1 else None
+    text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+    if error is not None and result is None:
+        said = f"JSON-RPC error {brief(error.get('code'))}, {brief(error.get('message'))}"
+        data = {key: value for key, value in error.items() if key not in ("code", "message")}
+        shown = said + (f", with {json.dumps(data, ensure_ascii=False)}" if data else "")
+    elif result is not None and isinstance(text, str):
+        folded = _JSON_LAYOUT.sub(" ", text).strip()
+        body = folded if folded.startswith("{") and _is_json(text) else quoted(text, DESCRIBED_CHARS)
+        others = {key: value for key, value in result.items() if key not in ("content", "isError")}
+        shown = ("isError " if result.get("isError") is True else "the answer ") + body + (
+            f", with {json.dumps(others, ensure_ascii=False)}" if others else "")
+    else:
+        shown = json.dumps(exchange.response, ensure_ascii=False)
+    return shown if len(shown) <= DESCRIBED_CHARS else shown[: DESCRIBED_CHARS - 1] + "…"
+
+
+def _is_json(text: str) -> bool:
+    """Whether a text is one JSON value (a longer text is said as text: a message is no place to parse it)."""
+    if len(text) > 100_000:
+        return False
+    try:
+        read_served(text, "answer text")
+    except Unreadable:
+        return False
+    return True
 
 
 def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSON]:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import Exchange
 from conformance.gate.rootcauses import signature
-from conformance.suite.answers import STATUS_KEYS, fields_unlike, reanswered
+from conformance.suite.answers import STATUS_KEYS, describe, fields_unlike, reanswered
 from conformance.suite.contradiction import brief, first_difference
 from conformance.suite.jsvalues import expected_box
 from conformance.suite.render_box import boxes, redrawn
@@ -250,3 +251,24 @@ def test_two_checks_seeing_one_answer_change_fail_alike(
     for key in STATUS_KEYS:
         named = f"{key} {brief(after[key], 80)}, not {brief(before[key], 80)}" in first
         assert named is (key != "thoughtHistoryLength" and before[key] != after[key]), (key, first)
+
+
+@given(status=_status, flagged=st.booleans(), indent=st.sampled_from([None, 2, 4]))
+def test_an_answer_is_described_by_its_text_on_one_line(
+    status: dict[str, JSON], flagged: bool, indent: int | None
+) -> None:
+    """A tool result is quoted by its text, whatever its indentation: one line, no escaped line breaks (the
+    JSON-RPC dump showed `"{\\n  \\"thoughtNumber…`), the same JSON when read back, isError said first."""
+    result: dict[str, JSON] = {"content": [{"type": "text", "text": json.dumps(status, indent=indent)}]}
+    if flagged:
+        result["isError"] = True
+    out = describe(Exchange("tools/call", {}, {"jsonrpc": "2.0", "id": 1, "result": result}, b"", 0.0, 0.0))
+    assert "\n" not in out and "\\n" not in out, out
+    head = "isError " if flagged else "the answer "
+    assert out.startswith(head) and json.loads(out.removeprefix(head)) == status, out
+
+
+def test_a_protocol_error_is_described_by_its_code_and_words() -> None:
+    error: JSON = {"code": -32602, "message": "Invalid params", "data": {"field": "thought"}}
+    out = describe(Exchange("tools/call", {}, {"jsonrpc": "2.0", "id": 1, "error": error}, b"", 0.0, 0.0))
+    assert out == 'JSON-RPC error -32602, "Invalid params", with {"data": {"field": "thought"}}'
