@@ -84,9 +84,13 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
         parsed = read_served(text, "answer text")
     except Unreadable as exc:
         parsed = None
-        _expect_shape(shape, False, f"text content {exc.reason}: {text[:300]!r}")
-    _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
-    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
+        reason = "is not JSON" if exc.reason.startswith("is not JSON") else exc.reason
+        _expect_shape(shape, False, f"the answer's text {reason}, where the original answers a JSON object: "
+                                    f"{quoted(text, 300)}")
+    read: str = text
+    not_object = "the answer's text is not a JSON object, where the original answers one: "
+    _expect_shape(shape, isinstance(parsed, dict), lambda: not_object + quoted(read, 300))
+    assert isinstance(parsed, dict), not_object + quoted(read, 300)
     return parsed
 
 

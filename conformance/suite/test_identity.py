@@ -109,6 +109,10 @@ def test_advertised_version_differs_from_the_package(
         "served version no longer disagrees with package.json")
 
 
+_DEPENDENCIES: JSON = {"@modelcontextprotocol/sdk": "0.5.0", "chalk": "^5.3.0", "yargs": "^17.7.2"}
+"""The original's package.json dependencies (CMP-6)."""
+
+
 @evidences("CMP-6")
 def test_package_manifest(package_dir: Path, package_json: dict[str, object]) -> None:
     """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped.
@@ -124,11 +128,10 @@ def test_package_manifest(package_dir: Path, package_json: dict[str, object]) ->
     build = scripts.get("build") if isinstance(scripts, dict) else scripts
     assert build == "tsc && shx chmod +x dist/*.js", (
         f"package.json's build script is {brief(build)}, not \"tsc && shx chmod +x dist/*.js\"")
-    assert package_json.get("dependencies") == {
-        "@modelcontextprotocol/sdk": "0.5.0",
-        "chalk": "^5.3.0",
-        "yargs": "^17.7.2",
-    }, f"package.json's dependencies are {brief(package_json.get('dependencies'))}, not the original's three"
+    dependencies = cast(JSON, package_json.get("dependencies"))
+    assert dependencies == _DEPENDENCIES, (
+        f"package.json's dependencies are not the original's three: "
+        f"{said(json_differences(_DEPENDENCIES, dependencies))}")
     shipped = sorted(
         str(p.relative_to(package_dir))
         for p in package_dir.rglob("*")
