@@ -26,10 +26,10 @@ def status_of(exchange: Exchange) -> dict[str, JSON]:
     """The status object of an answer (OBJ-4 or OBJ-8): content[0].text parsed as JSON."""
     text = exchange.text
     if text is None:
-        raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
+        raise ProtocolViolation(f"tools/call answer has no text content: {_json(exchange.response)}")
     parsed = read_served(text, "tools/call text")  # Unreadable (a ValueError): the record's departure
     if not isinstance(parsed, dict):
-        raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
+        raise ProtocolViolation(f"tools/call text is not a JSON object: {_json(text)}")
     return parsed
 
 

@@ -114,7 +114,8 @@ class StoreModel:
             self.expect_state(found, "the call", describe(exchange))
         expect_one_more(count, found.history_length, lambda: describe(exchange))
         if found.branches != self.labels:
-            seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {describe(exchange)}"
+            seen = (f"{self.unlike(StoreState(self.count, found.branches), 'the answer')}: "
+                    f"{describe(exchange)}")
             raise Contradiction(self.labels_record(found.branches), seen)
         self.answered.update(found.branches)
         self.in_step = True

@@ -23,11 +23,13 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.corpus import default_corpus
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import (
+    STATUS_KEYS,
     accepted,
     accepted_if_host_valid,
     answer_status,
@@ -35,6 +37,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    fields_unlike,
     reanswered,
     store,
     without_count,
@@ -309,8 +312,8 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
             "branches",
             "thoughtHistoryLength",
         ], (
-            f"the call with thought {brief(text, 80)} answered the fields {list(accepted(exchange))}, not "
-            f"the five of OBJ-4: {describe(exchange)}")
+            f"for the call with thought {brief(text, 80)}, "
+            f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS)}: {describe(exchange)}")
         found = store(exchange)
         model.expect_state(found, f"the call with thought {brief(text, 80)}")
     after = server.wire.list_tools().result
@@ -350,11 +353,12 @@ def test_nothing_arrives_between_calls(server: ServerSession) -> None:
         unsolicited: dict[str, JSON] | None = wire.read_message(timeout=IDLE)
     except ServerTimeout:
         unsolicited = None
-    assert unsolicited is None, f"unprompted message: {unsolicited}"
+    assert unsolicited is None, (
+        f"the server sent {brief(unsolicited)} unprompted, where the original sends nothing between calls")
     written = decode(wire.stderr_since(mark))
     expect("ABS-10", not written.strip(),
-           f"idle {IDLE} s after a call, the server wrote {written[:300]!r} to stderr, where the original "
-           f"writes nothing between calls")
+           lambda: f"idle {IDLE} s after a call, the server wrote {quoted(written, 300)} to stderr, where "
+                   f"the original writes nothing between calls")
 
 
 @evidences("ABS-12")

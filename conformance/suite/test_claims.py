@@ -25,6 +25,7 @@ from conformance.calls.strategies import (
     small_positive_integers,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import ServerTimeout
@@ -341,7 +342,7 @@ def test_clm_5_maintain_context(
             assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
                 f"an answer quotes an earlier thought {marker!r}: {describe(exchange)}")
             assert list(accepted(exchange)) == STATUS_KEYS, (
-                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+                f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS, 'an answer')}: {describe(exchange)}")
         assert store(restart).history_length == store(second).history_length + 1 > 1, (
             f"thoughtHistoryLength is {store(second).history_length}, then {store(restart).history_length} "
             f"on an episode restarting at thoughtNumber 1: {describe(restart)}")
@@ -373,13 +374,13 @@ def test_clm_6_filter_irrelevant(
         for offset, text in enumerate((relevant, "IRRELEVANT: the weather is nice."), start=1):
             exchange = server.call(Envelope(text, 1, 1, True).arguments())
             assert list(accepted(exchange)) == STATUS_KEYS, (
-                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+                f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS, 'an answer')}: {describe(exchange)}")
             expect_count(store(exchange).history_length, start + offset, (
                 f"thoughtHistoryLength is {store(exchange).history_length} after accepted call {offset} of 2 "
                 f"from {start}, not {start + offset}: {describe(exchange)}"))
             box = drawn_box(exchange)  # nothing drawn with the switch set: RTE-9's and CMP-5's departure
             assert box is None or text in box.text, (
-                f"the render does not show the thought {brief(text, 80)}: {box.text[:300]!r}")
+                f"the render does not show the thought {brief(text, 80)}: {quoted(box.text, 300)}")
 
     nothing_filtered()
     evidence.claim(

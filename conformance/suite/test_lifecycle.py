@@ -315,7 +315,7 @@ def test_one_response_per_request_and_nothing_else(
     for box in rendered:
         leftover = leftover.replace(box.text, "", 1)
     assert banner and leftover.split() in ([], BANNER.split()), (
-        f"stderr holds more than the banner and one box per accepted call: {leftover[:300]!r}")
+        f"stderr holds more than the banner and one box per accepted call: {quoted(leftover, 300)}")
 
 
 def _status_answer(result: JSON) -> bool:
@@ -429,7 +429,8 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
             said = raw.stderr_now()
         assert status == -sent, (
             f"{sent.name} sent: exit status {status}, where the original is ended by the signal ({-sent})")
-        assert said == b"", f"{sent.name} sent: stderr {decode(said)!r}, where the original writes nothing"
+        assert said == b"", (
+            f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
 
 
 @pytest.mark.ends_a_process
@@ -463,5 +464,5 @@ def test_idle_processes_wait_for_their_next_call(target: Target, raw_pool: RawPo
     spoke = [(waited, text) for waited, said in raw_pool.spoke_waiting(target)
              if (text := decode(said).replace(BANNER, "", 1).strip())]
     expect("ABS-10", not spoke,
-           lambda: f"a process left waiting for a call wrote {spoke[0][1][:300]!r} to stderr within "
+           lambda: f"a process left waiting for a call wrote {quoted(spoke[0][1], 300)} to stderr within "
                    f"{spoke[0][0]:.1f} s of its last call, where the original writes nothing between calls")

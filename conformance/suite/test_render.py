@@ -231,7 +231,8 @@ def test_render_drops_continuation_flags(
         return
     first, second = only_box(one), only_box(two)
     expect("RTE-4/a1", first.numbers == second.numbers,
-           f"the same thoughtNumber and totalThoughts drew {first.header!r}, then {second.header!r}: the "
+           f"the same thoughtNumber and totalThoughts drew {quoted(first.header)}, then "
+           f"{quoted(second.header)}: the "
            "total depended on more than the two numbers")
     flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
     assert first.text == second.text, redrawn(
@@ -272,7 +273,8 @@ def test_thought_leaves_only_through_stderr(
     exchange = server.call(Envelope(marked, 1, 1, True).arguments())
     accepted(exchange)
     assert marked in decode(exchange.stderr), (
-        f"stderr does not show the thought {brief(marked, 80)} verbatim: {decode(exchange.stderr)[:300]!r}")
+        f"stderr does not show the thought {brief(marked, 80)} verbatim: "
+        f"{quoted(decode(exchange.stderr), 300)}")
     answers = [exchange, *(server.call(e.arguments()) for e in later), server.wire.list_tools()]
     for answer in answers:
         assert marked not in json.dumps(answer.response, ensure_ascii=False), (
@@ -381,15 +383,16 @@ def _colour_row(case: StartEnvironment, stdout: bytes, stderr: bytes) -> None:
     box = only_box(stderr)
     # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
     expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
-           f"{case.rule}: the header {box.lines[1]!r} is {'' if case.coloured else 'not '}coloured by "
+           f"{case.rule}: the header {quoted(box.lines[1])} is {'' if case.coloured else 'not '}coloured by "
            f"the original under {case.env}")
     expect("CMP-5", ANSI.search(box.body) is None,
-           f"{case.rule}: the thought is coloured in the box {box.text!r}; the original never colours it")
+           f"{case.rule}: the thought is coloured in the box {quoted(box.text, 300)}; the original never "
+           f"colours it")
     header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
     expect("CMP-5", js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4,
            f"{case.rule}: the border is {js_length(box.lines[0]) - 2} wide for a header of "
            f"{js_length(header_with_codes)} code units, colour codes included; the original draws "
-           f"{js_length(header_with_codes) + 4}: {box.text!r}")
+           f"{js_length(header_with_codes) + 4}: {quoted(box.text, 300)}")
 
 
 _REPRESENTATIVE: dict[str, dict[str, JSON]] = {

@@ -377,7 +377,8 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                        f"call, not {wanted.history_length}, with only its own labels")
             assert got == wanted, (
                 f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
-                f"and branches {list(got.branches)}, not {wanted.history_length} and {list(wanted.branches)}")
+                f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
+                f"{brief(list(wanted.branches))}")
     written = raw_pool.files_written()
     assert written == [], f"the server wrote files: {written}"
 
@@ -510,17 +511,18 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
         )
     )
     assert list(done) == STATUS_KEYS, (
-        f"a call with nextThoughtNeeded false answered the fields {list(done)}, not {STATUS_KEYS}")
+        f"for a call with nextThoughtNeeded false, {fields_unlike(list(done), STATUS_KEYS)}")
     assert not [v for v in done.values() if isinstance(v, str)], (
         f"a call with nextThoughtNeeded false answered a text field: {brief(done)}")
     following = accepted(server.call(envelope.arguments()))
     assert list(following) == STATUS_KEYS, (
-        f"the call after nextThoughtNeeded false answered the fields {list(following)}, not {STATUS_KEYS}")
+        f"for the call after nextThoughtNeeded false, {fields_unlike(list(following), STATUS_KEYS)}")
     count = done["thoughtHistoryLength"]
     after = following["thoughtHistoryLength"]
     assert isinstance(count, int) and isinstance(after, int), (
         f"thoughtHistoryLength is {count!r}, then {after!r}: not integers")
-    expect_one_more(count, after, str(following))
+    expect_one_more(count, after,
+                    lambda: f"the call after nextThoughtNeeded false answered {brief(following)}")
 
 
 _OPENING: tuple[tuple[str, int, int, dict[str, JSON | tuple[LabelKind, str | int]]], ...] = tuple(

@@ -427,7 +427,8 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     assert documented == {"thought", *SNAKE.values()}, (
         documented_parameters(description, list(SNAKE.values())))
     assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
-        f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
+        f"the inputSchema's properties are {', '.join(sorted(properties))}, not the camelCase names "
+        f"{', '.join(sorted(SNAKE))}")
     assert "total_thoughts up or down" in description, (
         f"the description lacks 'total_thoughts up or down': {brief(description[-200:])}")
     message = rejected(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import Exchange
 from conformance.gate.rootcauses import signature
@@ -234,7 +235,8 @@ def test_two_checks_seeing_one_render_change_fail_alike(
     if drawn[0].header != drawn[1].header:
         said = first.splitlines()[0]
         assert signature(first) != "", first
-        assert repr(drawn[1].header) in said and repr(drawn[0].header) in said, said
+        assert quoted(drawn[1].header) in said and quoted(drawn[0].header) in said, said
+        assert "'" + drawn[0].header not in said, said  # no Python repr
 
 
 _status = st.fixed_dictionaries({key: st.integers(0, 3) | st.booleans() for key in STATUS_KEYS})
