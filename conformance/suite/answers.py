@@ -15,6 +15,7 @@ from mcp_types import CallToolResult, TextContent
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
+from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_served
@@ -155,7 +156,7 @@ def _expect_echoes(sent: dict[str, JSON], found: dict[str, JSON], shown: Callabl
         if record is not None:
             expect(record, False,
                    f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
-                   f"{json.dumps(answered)} answered; the original answers {json.dumps(wanted)}: "
+                   f"{json.dumps(answered)} answered; the original answers {js_number_string(wanted)}: "
                    f"{shown()}")
 
 

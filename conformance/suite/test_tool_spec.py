@@ -171,7 +171,8 @@ def test_description_is_static_across_calls_and_processes(
     lines = description_lines(server)
     assert len(lines) == 54, f"the description has {len(lines)} lines, not 54"
     assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", (
-        f"the description's first line is {lines[0]!r}")
+        f"the description's first line is {quoted(lines[0])}, where the original's is “A detailed tool for "
+        f"dynamic and reflective problem-solving through thoughts.”")
     if not lines[-1].endswith(ORIGINAL_LAST_LINE):
         evidence.note(f"OBJ-5: the last line is {brief(lines[-1], 120)}, the original's ends "
                       f"{ORIGINAL_LAST_LINE!r}")
@@ -436,7 +437,8 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     )
     # The refusal's words are RTE-3's fixed message: a reworded one is the guard's change, not the prompt's.
     expect("RTE-3", message == "Invalid thoughtNumber: must be a number",
-           f"the refusal reads {message!r}, not RTE-3's fixed 'Invalid thoughtNumber: must be a number'")
+           f"the refusal reads {quoted(message)}, not RTE-3's fixed “Invalid thoughtNumber: must be a "
+           "number”")
 
 
 @evidences("CMP-2/a2")

@@ -20,6 +20,7 @@ from conformance.calls.strategies import (
     raw_arguments,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
@@ -215,7 +216,8 @@ def _refused_by_guard(exchange: Exchange, field: str) -> None:
     """Refused with `field`'s guard message; RTE-3 fixes the four messages (and their order), so any other
     text contradicts it."""
     message = rejected(exchange)
-    expect("RTE-3", message == MESSAGES[field], f"refused with {message!r}, not {MESSAGES[field]!r}")
+    expect("RTE-3", message == MESSAGES[field],
+           f"refused with {quoted(message)}, where the original's guard says {quoted(MESSAGES[field])}")
 
 
 def _with_optionals(arguments: dict[str, JSON], optionals: dict[str, JSON | Omitted]) -> dict[str, JSON]:
