@@ -12,7 +12,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
-from conformance.core.differences import json_differences, quoted, said
+from conformance.core.differences import json_differences, quoted, said, text_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
@@ -177,16 +177,20 @@ def test_description_is_static_across_calls_and_processes(
         evidence.note(f"OBJ-5: the last line is {brief(lines[-1], 120)}, the original's ends "
                       f"{ORIGINAL_LAST_LINE!r}")
     again = description_lines(server)
-    assert again == lines, (f"the description changed between two tools/list requests: {len(lines)} lines, "
-                            f"then {len(again)} ({brief(chr(10).join(again), 120)})")
+    assert again == lines, (
+        f"the description changed between two tools/list requests: "
+        f"{_changed(chr(10).join(lines), chr(10).join(again), 'the second time', 'the first')}")
     with spare() as driver:
         result = driver.list_tools().result
     assert result is not None, "tools/list on a second process answered no result"
     tools = result.get("tools")
     assert isinstance(tools, list) and isinstance(tools[0], dict), (
         f"tools/list on a second process answered tools {brief(tools)}")
-    assert tools[0].get("description") == "\n".join(lines), (
-        f"a second process serves another description: {brief(tools[0].get('description'), 120)}")
+    other = tools[0].get("description")
+    assert other == "\n".join(lines), (
+        "a second process serves another description: " + (
+            _changed("\n".join(lines), other, "on the second process", "the first process")
+            if isinstance(other, str) else brief(other)))
 
 
 @evidences("OBJ-5", "OBJ-5/c1")
@@ -251,6 +255,12 @@ def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAsser
         "Generates, Verifies, Repeats, Provides")
     difference = differs_from_original(original_snapshot, block)
     assert difference is None, f"description lines 5-23 differ from the original's: {difference}"
+
+
+def _changed(first: str, second: str, here: str, there: str) -> str:
+    """Two texts the same server served as the lines that differ (`text_difference`, said of two answers of
+    one server rather than against the original)."""
+    return text_difference(first, second).replace("{here}", here).replace("the original", there)
 
 
 ORIGINAL_LAST_LINE = (
