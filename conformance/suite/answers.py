@@ -45,7 +45,14 @@ def describe(exchange: Exchange) -> str:
     breaks and indentation folded, where the JSON-RPC dump escaped each one, `"{\\n  \\"thoughtNumber…`),
     `isError` before a flagged one, any other field of the result after it; a JSON-RPC error by its code
     and words; anything else as the JSON the server wrote."""
-    result, error = exchange.result, exchange.error
+    return describe_response(exchange.response)
+
+
+def describe_response(response: dict[str, JSON]) -> str:
+    """`describe` of a JSON-RPC response read without its exchange (a fresh run's answers)."""
+    raw_result, raw_error = response.get("result"), response.get("error")
+    result = raw_result if isinstance(raw_result, dict) else None
+    error = raw_error if isinstance(raw_error, dict) else None
     content = result.get("content") if result is not None else None
     block = content[0] if isinstance(content, list) and len(content) == 1 else None
     text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
@@ -60,7 +67,7 @@ def describe(exchange: Exchange) -> str:
         shown = ("isError " if result.get("isError") is True else "the answer ") + body + (
             f", with {json.dumps(others, ensure_ascii=False)}" if others else "")
     else:
-        shown = json.dumps(exchange.response, ensure_ascii=False)
+        shown = json.dumps(response, ensure_ascii=False)
     return shown if len(shown) <= DESCRIBED_CHARS else shown[: DESCRIBED_CHARS - 1] + "…"
 
 

@@ -125,8 +125,13 @@ def test_labels_return_verbatim_and_accumulate(label_server: LabelServer, labels
             label_server.call(Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1))
         )
         current = set(branches.branches)
-        assert label in current, f"{label!r} not returned verbatim in {branches.branches}"
-        assert previous <= current, f"labels disappeared: {previous - current}"
+        assert label in current, (
+            f"branchId {brief(label)} is not among the labels answered verbatim, where the original files "
+            "the "
+            f"caller's string as sent: branches reads {brief(list(branches.branches), 400)}")
+        assert previous <= current, (
+            f"labels answered before are gone: {brief(sorted(previous - current))}, where the original never "
+            f"drops one")
         assert len(branches.branches) == len(current), "a label is listed twice"
         previous = current
 

@@ -82,7 +82,10 @@ README_LINES = {
 def assert_delivered(host: SdkDriver, evidence: Evidence, claim: str, *phrases: str) -> None:
     description = delivered_description(host).split("\n")
     missing = [p for p in phrases if p not in description]
-    assert not missing, f"{claim}: not delivered in the tool description: {missing}"
+    assert not missing, (
+        f"{claim}: the tool description the official client got has no line "
+        f"{', '.join(map(quoted, missing))}, "
+        f"where the original delivers it")
     evidence.claim(
         claim,
         "observed-delivered",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
-from conformance.core.differences import json_differences, said
+from conformance.core.differences import json_differences, quoted, said
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
@@ -123,7 +123,7 @@ def test_non_object_arguments_are_a_protocol_error(
         f"{brief(error.get('code'))}, {brief(error.get('message'))}, where an SDK answers invalid params "
         f"(-32602) or internal error (-32603)")
     evidence.note(f"non-object arguments refused with JSON-RPC {error.get('code')}: "
-                  f"{str(error.get('message'))[:120]!r}")
+                  f"{quoted(str(error.get('message')))}")
     model.probe()
     found = server.probe()
     model.expect_state(found)

@@ -27,6 +27,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import read_served
 from conformance.drivers.transcript import decode
+from conformance.suite.answers import describe_response
 from conformance.suite.contradiction import (
     brief,
     expect,
@@ -149,13 +150,12 @@ def test_replay_on_fresh_processes_is_identical(target: Target, fresh_runs: Fres
     for answer, stderr in zip(first.answers[:-1], first.stderrs, strict=False):
         result = answer.get("result")
         assert isinstance(result, dict), (
-            f"a fresh process answered {brief(answer)} without a result, where the original answers each "
-            "call "
-            f"of the sequence with one")
+            f"a fresh process answered {describe_response(answer)} without a result, where the original "
+            f"answers each call of the sequence with one")
         drew = len(boxes(stderr))
         assert drew == (0 if result.get("isError") else 1), (
             f"{'a refused' if result.get('isError') else 'an accepted'} call drew {drew} box(es), where the "
-            f"original draws one per accepted call and none per refused one: {brief(answer)}")
+            f"original draws one per accepted call and none per refused one: {describe_response(answer)}")
 
 
 @evidences("BAP-3")
