@@ -100,7 +100,7 @@ def test_error_answer_after_retention(
     model = StoreModel.from_state(server.probe())
     exchange = server.call(envelope.arguments(branchId=key, branchFromThought=1))
     assert rejected(exchange) == _PUSH_FAILS, (
-        f"the refusal of branchId {key!r} reads {rejected(exchange)!r}, not {_PUSH_FAILS!r}")
+        f"the refusal of branchId {brief(key)} reads {quoted(rejected(exchange))}, not {quoted(_PUSH_FAILS)}")
     assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"branchId {brief(key)}")
     model.retained_without_label()
     model.probe()
@@ -127,8 +127,8 @@ def test_render_failure_after_retention(
     if not_rendered(exchange):
         return  # the render is switched off (DISABLE_THOUGHT_LOGGING): nothing fails late, RTE-9's to say
     assert rejected(exchange) == _NO_PRIMITIVE, (
-        f"the refusal of revisesThought={brief(conversion)} reads {rejected(exchange)!r}, not "
-        f"{_NO_PRIMITIVE!r}")
+        f"the refusal of revisesThought={brief(conversion)} reads {quoted(rejected(exchange))}, not "
+        f"{quoted(_NO_PRIMITIVE)}")
     assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"revisesThought {brief(conversion)}")
     model.retained_without_label()
     model.probe()

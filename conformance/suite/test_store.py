@@ -407,7 +407,10 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
         branches = status.get("branches")
         grown = isinstance(branches, list) and branches[-len(labels):] == labels if labels else True
         if status.get("thoughtHistoryLength") != start + index or (extra and not grown):
-            pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
+            due = f"thoughtHistoryLength {start + index}" + (
+                f" and branches ending {brief(labels)}" if extra else "")
+            pytest.fail(f"after {index} accepted calls, {due} was due (the original keeps every thought and "
+                        f"label): {describe(exchange)}")
         if index % checkpoint_every == 0 or index == growth_calls:
             evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
     assert len(labels) >= 1, f"the harness filed no branch label in {growth_calls} calls"
@@ -465,14 +468,13 @@ def test_three_fields_echo_the_request(
         return
     assert same_number(status["thoughtNumber"], envelope.thought_number), (
         f"thoughtNumber came back {brief(status['thoughtNumber'])} for {brief(envelope.thought_number)} "
-        "sent, "
-        f"where the original echoes it: {brief(status)}")
+        f"sent, where the original echoes it: {brief(status)}")
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
     ), (
         f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber {envelope.thought_number!r} "
         f"and totalThoughts {envelope.total_thoughts!r} sent, not "
-        f"{coerced_total(envelope.thought_number, envelope.total_thoughts)!r}")
+        f"{js_number_string(coerced_total(envelope.thought_number, envelope.total_thoughts))}")
     assert status["nextThoughtNeeded"] is envelope.next_thought_needed, (
         f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])} for "
         f"{brief(envelope.next_thought_needed)} sent: {describe(exchange)}")
