@@ -140,6 +140,36 @@ def test_a_value_alone_is_found_in_the_function_holding_it(messages: list[tuple[
     assert value_only_messages("\n".join(lines) + "\n", "m.py") == wanted
 
 
+_CONTAINERS: Final = frozenset({"list", "sorted", "dict", "tuple", "set"})
+
+
+def container_reprs(source: str, name: str) -> list[str]:
+    """`name:line` of each f-string value in `source` that formats a Python container (`{list(x)}`,
+    `{sorted(keys)}`): Python's repr of it, quotes and brackets, where a message says names or JSON."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Call) and isinstance(
+                node.value.func, ast.Name) and node.value.func.id in _CONTAINERS:
+            found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def test_no_check_quotes_a_python_container() -> None:
+    """A list of fields or labels in a message is said as names (`fields_unlike`, ", ".join) or as the
+    server's JSON (`brief`): "an answer's fields are ['thoughtNumber', …]" was Python's spelling
+    (issue 42)."""
+    found = [hit for folder in CHECKED for path in sorted((ROOT / folder).rglob("*.py"))
+             for hit in container_reprs(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "f-strings formatting a Python container (say names or JSON):\n" + "\n".join(found)
+
+
+def test_a_container_repr_is_found_and_words_are_not() -> None:
+    source = ('m = f"fields {list(x)}, not {STATUS}"\n'
+              'n = f"labels {sorted(y)!r} and {brief(list(y))}"\n'
+              'o = f"{\', \'.join(sorted(y))} and {len(y)}"\n')
+    assert container_reprs(source, "m.py") == ["m.py:1", "m.py:2"]
+
+
 def test_an_answers_fields_are_said_by_what_it_adds_or_lacks() -> None:
     """The status-shape checks (OBJ-4, OBJ-1/a1, OBJ-8) say the fields a fork adds or drops, by name."""
     assert fields_unlike([*STATUS_KEYS, "timestamp"], STATUS_KEYS) == (
