@@ -122,8 +122,9 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     found = answer_status(exchange, "OBJ-4")
     _expect_refusals_flagged(exchange, found)
     counted = isinstance(found.get("thoughtHistoryLength"), int)
-    expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
-    expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
+    expect("OBJ-4", counted, lambda: _lacks(found, "thoughtHistoryLength", "a count"))
+    expect("OBJ-4", isinstance(found.get("branches"), list),
+           lambda: _lacks(found, "branches", "a list of labels"))
     _expect_echoes(_sent_arguments(exchange), found, lambda: describe(exchange))
     return found
 
@@ -165,6 +166,14 @@ def _expect_echoes(sent: dict[str, JSON], found: dict[str, JSON], shown: Callabl
                    f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
                    f"{json.dumps(answered)} answered; the original answers {js_number_string(wanted)}: "
                    f"{shown()}")
+
+
+def _lacks(found: dict[str, JSON], key: str, due: str) -> str:
+    """A status object without one of OBJ-4's fields as the original answers it: its fields against OBJ-4's
+    when the key is missing, else the value it holds; then the object as the server wrote it."""
+    said = (f"the status object's {key} is {brief(found[key])}, where the original answers {due}"
+            if key in found else fields_unlike(list(found), STATUS_KEYS, "the status object"))
+    return f"{said}: {brief(found)}"
 
 
 def _plain_number(value: object) -> bool:

@@ -183,6 +183,11 @@ def test_non_string_labels_return_as_property_keys(label_server: LabelServer, br
     labelled = Envelope("t", 1, 1, True).arguments(branchId=branch_id, branchFromThought=1)
     exchange = label_server.call(labelled)
     labels = store(exchange).branches
-    assert key in labels, f"{key!r} not among {labels}: {describe(exchange)}"
+    assert key in labels, (
+        f"branchId {brief(branch_id)} was not filed under its property key {brief(key)}, as the original "
+        "files "
+        f"it: branches reads {brief(list(labels))}")
     again = store(label_server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)))
-    assert again.branches == labels, f"{key!r} as a string made a second label: {again.branches}"
+    assert again.branches == labels, (
+        f"branchId {brief(key)} as a string made another label: branches reads {brief(list(again.branches))} "
+        f"after {brief(list(labels))}, where the original files it under the same key")

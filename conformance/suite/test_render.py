@@ -120,7 +120,7 @@ def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: 
     """Calls answered isError after the append render nothing either."""
     exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1))
     assert exchange.is_error, (
-        f"a call with branchId {brief(key)} was answered {brief(exchange.response)}, where the original "
+        f"a call with branchId {brief(key)} was answered {describe(exchange)}, where the original "
         f"fails it after the append and answers isError")
     assert boxes(exchange.stderr) == [], (
         f"the call with branchId {brief(key)} failed after the append and drew {len(boxes(exchange.stderr))} "

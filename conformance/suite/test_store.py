@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar
 
 import pytest
@@ -41,6 +40,7 @@ from conformance.suite.answers import (
     answer_status,
     answered_ok,
     describe,
+    describe_response,
     expect_count,
     expect_one_more,
     fields_unlike,
@@ -271,7 +271,7 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
         got = state_of_answer(answer).history_length
         expect("OBJ-2", got == count,
                f"thoughtHistoryLength is {got} on a fresh process's {nth} accepted call, not {count}: "
-               f"{json.dumps(answer, ensure_ascii=False)[:600]}")
+               f"{describe_response(answer)}")
     with spare() as driver:
 
         @given(
