@@ -43,12 +43,12 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
     assert exchange.error is None, f"protocol error for an unknown tool: {describe(exchange)}"
     assert exchange.is_error, (
         f"a call of the unknown tool {brief(name)} was answered without isError, where the original flags "
-        "it: "
-        f"{describe(exchange)}")
+        f"it: {describe(exchange)}")
     result = exchange.result
     due: JSON = [{"type": "text", "text": f"Unknown tool: {name}"}]
     assert result is not None and result.get("content") == due, (
-        f"the answer to a call of the unknown tool {brief(name)} is not the original's: "
+        f"a call of the unknown tool {brief(name)} is answered {describe(exchange)}, where the original "
+        f"answers isError {quoted(f'Unknown tool: {name}')}: "
         f"{said(json_differences(due, None if result is None else result.get('content')))}")
     model.probe()
     model.expect_state(server.probe(), context="an unknown-tool call changed the store")
