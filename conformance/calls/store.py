@@ -5,6 +5,7 @@ The suite reads it to know where a check starts from; compare reads it to know w
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from conformance.core.jsontypes import JSON
@@ -25,10 +26,10 @@ def status_of(exchange: Exchange) -> dict[str, JSON]:
     """The status object of an answer (OBJ-4 or OBJ-8): content[0].text parsed as JSON."""
     text = exchange.text
     if text is None:
-        raise ProtocolViolation(f"tools/call answer has no text content: {exchange.response!r}")
+        raise ProtocolViolation(f"tools/call answer has no text content: {_json(exchange.response)}")
     parsed = read_served(text, "tools/call text")  # Unreadable (a ValueError): the record's departure
     if not isinstance(parsed, dict):
-        raise ProtocolViolation(f"tools/call text is not a JSON object: {text!r}")
+        raise ProtocolViolation(f"tools/call text is not a JSON object: {_json(text)}")
     return parsed
 
 
@@ -37,5 +38,13 @@ def state_of(exchange: Exchange) -> StoreState:
     status = status_of(exchange)
     length = status["thoughtHistoryLength"]
     branches = status["branches"]
-    assert isinstance(length, int) and isinstance(branches, list), status
+    assert isinstance(length, int) and isinstance(branches, list), (
+        f"the status object's thoughtHistoryLength is {_json(length)} and its branches {_json(branches)}, "
+        f"where the original answers a count and a list of labels")
     return StoreState(length, tuple(map(str, branches)))
+
+
+def _json(value: JSON) -> str:
+    """A value as the server wrote it, on one line, whole under 200 characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:199] + "…"

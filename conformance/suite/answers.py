@@ -10,10 +10,12 @@ import json
 import re
 from collections.abc import Callable
 
-from mcp_types import TextContent
+from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
+from conformance.core.differences import quoted
+from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_served
@@ -32,8 +34,52 @@ STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches"
 """OBJ-4's five fields, in the order the original writes them."""
 
 
+DESCRIBED_CHARS = 600
+"""An answer quoted in a failure's message is cut here."""
+_JSON_LAYOUT = re.compile(r"\n[ \t]*")
+"""A line break and the indentation after it: between JSON tokens only (a JSON string holds none raw)."""
+
+
 def describe(exchange: Exchange) -> str:
-    return json.dumps(exchange.response, ensure_ascii=False)[:600]
+    """An answer on one line as a person reads it: a tool result by its text (a JSON object with its line
+    breaks and indentation folded, where the JSON-RPC dump escaped each one, `"{\\n  \\"thoughtNumber…`),
+    `isError` before a flagged one, any other field of the result after it; a JSON-RPC error by its code
+    and words; anything else as the JSON the server wrote."""
+    return describe_response(exchange.response)
+
+
+def describe_response(response: dict[str, JSON]) -> str:
+    """`describe` of a JSON-RPC response read without its exchange (a fresh run's answers)."""
+    raw_result, raw_error = response.get("result"), response.get("error")
+    result = raw_result if isinstance(raw_result, dict) else None
+    error = raw_error if isinstance(raw_error, dict) else None
+    content = result.get("content") if result is not None else None
+    block = content[0] if isinstance(content, list) and len(content) == 1 else None
+    text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+    if error is not None and result is None:
+        said = f"JSON-RPC error {brief(error.get('code'))}, {brief(error.get('message'))}"
+        data = {key: value for key, value in error.items() if key not in ("code", "message")}
+        shown = said + (f", with {json.dumps(data, ensure_ascii=False)}" if data else "")
+    elif result is not None and isinstance(text, str):
+        folded = _JSON_LAYOUT.sub(" ", text).strip()
+        body = folded if folded.startswith("{") and _is_json(text) else quoted(text, DESCRIBED_CHARS)
+        others = {key: value for key, value in result.items() if key not in ("content", "isError")}
+        shown = ("isError " if result.get("isError") is True else "the answer ") + body + (
+            f", with {json.dumps(others, ensure_ascii=False)}" if others else "")
+    else:
+        shown = json.dumps(response, ensure_ascii=False)
+    return shown if len(shown) <= DESCRIBED_CHARS else shown[: DESCRIBED_CHARS - 1] + "…"
+
+
+def _is_json(text: str) -> bool:
+    """Whether a text is one JSON value (a longer text is said as text: a message is no place to parse it)."""
+    if len(text) > 100_000:
+        return False
+    try:
+        read_served(text, "answer text")
+    except Unreadable:
+        return False
+    return True
 
 
 def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSON]:
@@ -46,9 +92,13 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
         parsed = read_served(text, "answer text")
     except Unreadable as exc:
         parsed = None
-        _expect_shape(shape, False, f"text content {exc.reason}: {text[:300]!r}")
-    _expect_shape(shape, isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}")
-    assert isinstance(parsed, dict), f"text content is not a JSON object: {text[:300]!r}"
+        reason = "is not JSON" if exc.reason.startswith("is not JSON") else exc.reason
+        _expect_shape(shape, False, f"the answer's text {reason}, where the original answers a JSON object: "
+                                    f"{quoted(text, 300)}")
+    read: str = text
+    not_object = "the answer's text is not a JSON object, where the original answers one: "
+    _expect_shape(shape, isinstance(parsed, dict), lambda: not_object + quoted(read, 300))
+    assert isinstance(parsed, dict), not_object + quoted(read, 300)
     return parsed
 
 
@@ -72,8 +122,9 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     found = answer_status(exchange, "OBJ-4")
     _expect_refusals_flagged(exchange, found)
     counted = isinstance(found.get("thoughtHistoryLength"), int)
-    expect("OBJ-4", counted, lambda: f"no thoughtHistoryLength: {found}")
-    expect("OBJ-4", isinstance(found.get("branches"), list), lambda: f"no branches list: {found}")
+    expect("OBJ-4", counted, lambda: _lacks(found, "thoughtHistoryLength", "a count"))
+    expect("OBJ-4", isinstance(found.get("branches"), list),
+           lambda: _lacks(found, "branches", "a list of labels"))
     _expect_echoes(_sent_arguments(exchange), found, lambda: describe(exchange))
     return found
 
@@ -113,8 +164,16 @@ def _expect_echoes(sent: dict[str, JSON], found: dict[str, JSON], shown: Callabl
         if record is not None:
             expect(record, False,
                    f"totalThoughts {json.dumps(total)} sent with thoughtNumber {json.dumps(number)}, "
-                   f"{json.dumps(answered)} answered; the original answers {json.dumps(wanted)}: "
+                   f"{json.dumps(answered)} answered; the original answers {js_number_string(wanted)}: "
                    f"{shown()}")
+
+
+def _lacks(found: dict[str, JSON], key: str, due: str) -> str:
+    """A status object without one of OBJ-4's fields as the original answers it: its fields against OBJ-4's
+    when the key is missing, else the value it holds; then the object as the server wrote it."""
+    said = (f"the status object's {key} is {brief(found[key])}, where the original answers {due}"
+            if key in found else fields_unlike(list(found), STATUS_KEYS, "the status object"))
+    return f"{said}: {brief(found)}"
 
 
 def _plain_number(value: object) -> bool:
@@ -253,11 +312,16 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     """The status object a realistic host receives for one call (fails if the host sees an error); its echoes
     are checked as `accepted` checks a raw answer's, a changed echo OBJ-14's whichever client read it."""
     result = host.call_tool(TOOL, arguments)
-    assert not result.is_error, result
+    assert not result.is_error, (
+        f"the official client got an error result, {host_answer(result)}, for {brief(arguments)}, a call the "
+        f"original accepts")
     block = result.content[0]
-    assert isinstance(block, TextContent), result
+    assert isinstance(block, TextContent), (
+        f"the official client got no text block first, {host_answer(result)}, where the original answers "
+        f"its status object as text")
     found = read_served(block.text, "answer text")
-    assert isinstance(found, dict), found
+    assert isinstance(found, dict), (
+        f"the official client got the text {quoted(block.text)}, where the original answers a JSON object")
     _expect_echoes(arguments, found, lambda: json.dumps({"sent": arguments, "answered": found})[:600])
     return found
 
@@ -305,4 +369,15 @@ def assert_content_independent(server: ServerSession, envelope: Envelope, first:
         for text in (first, second)
     )
     expect_one_more(store(one).history_length, store(two).history_length, describe(two))
-    assert without_count(one) == without_count(two), (first, second)
+    assert without_count(one) == without_count(two), reanswered(
+        without_count(one), without_count(two), f"for the thought {brief(second)} in place of {brief(first)}")
+
+
+def host_answer(result: CallToolResult) -> str:
+    """What the official client received, on one line: its text when that is all it holds, else its JSON
+    as the server wrote it (a Python repr of the result said nothing a maintainer could act on)."""
+    texts = [block.text for block in result.content if isinstance(block, TextContent)]
+    flagged = "isError " if result.is_error else ""
+    if len(texts) == len(result.content) == 1 and result.structured_content is None:
+        return flagged + quoted(texts[0])
+    return brief(result.model_dump(mode="json", by_alias=True, exclude_none=True), 400)

@@ -22,9 +22,12 @@ from typing import Final
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.core.served import read_served
+from conformance.suite.answers import describe_response
+from conformance.suite.contradiction import brief
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
 
@@ -154,13 +157,21 @@ class FreshRunner:
 def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     """The store state an accepted raw answer reports (OBJ-4's status object in content[0].text)."""
     result = answer.get("result")
-    assert isinstance(result, dict) and not result.get("isError"), answer
+    assert isinstance(result, dict) and not result.get("isError"), (
+        f"a fresh process refused a call the original accepts: {describe_response(answer)}")
     content = result.get("content")
-    assert isinstance(content, list) and content and isinstance(content[0], dict), answer
+    assert isinstance(content, list) and content and isinstance(content[0], dict), (
+        f"a fresh process answered content {brief(content)}, where the original answers a text block")
     text = content[0].get("text")
-    assert isinstance(text, str), answer
+    assert isinstance(text, str), (
+        f"a fresh process answered a first block without text, {brief(content[0])}, where the original "
+        f"answers its status object as text")
     status = read_served(text, "answer text")
-    assert isinstance(status, dict), text
+    assert isinstance(status, dict), (
+        f"a fresh process answered the text {quoted(text)}, where the original answers a JSON object")
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")
-    assert isinstance(length, int) and isinstance(branches, list), status
+    assert isinstance(length, int) and isinstance(branches, list), (
+        f"a fresh process answered thoughtHistoryLength {brief(length)} and branches {brief(branches)}, "
+        "where "
+        f"the original answers a count and a list of labels")
     return StoreState(length, tuple(str(b) for b in branches))

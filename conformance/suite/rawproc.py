@@ -44,7 +44,7 @@ from conformance.drivers.wire import (
     max_frame,
     settle,
 )
-from conformance.suite.contradiction import response_line
+from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]
@@ -428,7 +428,9 @@ class RawServer:
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
         answer = response_line(line, f"the response to {method} (id {request_id}) was due")
-        assert isinstance(answer, dict) and answer.get("id") == request_id, answer
+        assert isinstance(answer, dict) and answer.get("id") == request_id, (
+            f"the response to {method} (id {request_id}) came as {brief(answer)}, where the original answers "
+            f"with that request's id")
         if due := boxes_due(method, [answer]):
             self._settle(due)
         return answer

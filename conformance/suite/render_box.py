@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from conformance.core.differences import quoted, text_difference
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
@@ -74,9 +75,9 @@ def redrawn(before: Box, after: Box, calls: str) -> str:
     """The message of a check whose two calls should draw one box: first what the server drew differently
     (so checks seeing the same change fail alike, and root causes group them by it), then the calls."""
     if before.header != after.header:
-        drawn = f"the box's header reads {after.header!r}, not {before.header!r}"
+        drawn = f"the box's header reads {quoted(after.header)}, not {quoted(before.header)}"
     else:
-        drawn = f"the box reads {after.text[:300]!r}, not {before.text[:300]!r}"
+        drawn = f"the box reads {quoted(after.text, 300)}, not {quoted(before.text, 300)}"
     return f"{drawn}\n{calls}"
 
 
@@ -111,16 +112,20 @@ def only_box(source: Exchange | bytes) -> Box:
     found = boxes(stderr)
     text = decode(stderr)
     drawn = bool(found) or not FRAMED.search(text)
-    expect("CMP-5", drawn, f"stderr holds a frame, but no box in CMP-5's form: {text[:800]!r}")
-    expect("RTE-9", len(found) <= 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}")
+    expect("CMP-5", drawn, lambda: f"stderr holds a frame, but no box in CMP-5's form: {quoted(text, 800)}")
+    expect("RTE-9", len(found) <= 1,
+           lambda: f"stderr holds {len(found)} boxes for one call, where the original draws one: "
+                   f"{quoted(text, 800)}")
     if isinstance(source, Exchange) and _answered_status(source):
         expect("CMP-5", bool(found) or not _shows_thought(source, text),
-               lambda: f"stderr shows the thought, but in no box of CMP-5's form: {text[:800]!r}")
+               lambda: f"stderr shows the thought, but in no box of CMP-5's form: {quoted(text, 800)}")
         expect("RTE-9", bool(found) or not drawn,
-               lambda: f"the call was answered as accepted but no box was written to stderr: {text[:800]!r}")
+               lambda: f"the call was answered as accepted but no box was written to stderr: "
+                       f"{quoted(text, 800)}")
         if len(found) == 1:
             _expect_own_box(source, found[0])
-    assert len(found) == 1, f"expected one rendered box on stderr, got {len(found)}: {text[:800]!r}"
+    assert len(found) == 1, (
+        f"stderr holds {len(found)} boxes for one call, where one was due: {quoted(text, 800)}")
     return found[0]
 
 
@@ -212,8 +217,8 @@ def _expect_box_alone(box: Box, stderr: str, added: str = "", also: str = "") ->
     beside a box is LOOP-A's ("stderr only the banner and thought boxes")."""
     beside = _beside(box, stderr)
     expect("LOOP-A", beside == also,
-           f"stderr holds {beside[:300]!r} beside the box{added}, where the original writes the box alone "
-           f"(stderr carries only the banner and thought boxes)")
+           lambda: f"stderr holds {quoted(beside, 300)} beside the box{added}, where the original writes the "
+                   f"box alone (stderr carries only the banner and thought boxes)")
 
 
 def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: ServerSession) -> None:
@@ -226,8 +231,9 @@ def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: Server
     box = only_box(exchange)
     wanted = expected_box(arguments)
     want = boxes(wanted.encode())[0]
-    header = repr(box.header)
-    expect("RTE-9", box.kind == want.kind, f"label {box.kind}, expected {want.kind}: {header}")
+    expect("RTE-9", box.kind == want.kind,
+           lambda: f"the box's caption is {box.kind}, where the original's is {want.kind}: "
+                   f"{quoted(box.header)}")
     if box.numbers != want.numbers:
         record = "RTE-4" if box.numbers is not None else "CMP-5"  # no "n/m" to read: the header's form
         if box.numbers is not None and want.numbers is not None:
@@ -235,15 +241,19 @@ def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: Server
                 record = "CMP-5"
             elif box.numbers[0] == want.numbers[0]:
                 record = total_record(server, arguments, header_total(box.numbers[1]))
-        expect(record, False, f"the header reads {box.header!r}; the original's reads {want.header!r}")
+        expect(record, False,
+               f"the header reads {quoted(box.header)}; the original's reads {quoted(want.header)}")
     thought = arguments["thought"]
     assert isinstance(thought, str), (
         f"the harness checked the render of a call whose thought is not a string: {thought!r}")
-    expect("RTE-9/a1", thought in box.body, f"the box does not show the thought verbatim: {box.text!r}")
+    expect("RTE-9/a1", thought in box.body,
+           lambda: f"the box does not show the thought verbatim: {quoted(box.text, 400)}")
     found = decode(stderr)
     if box.text == want.text:
         _expect_box_alone(box, found)
-    expect("CMP-5", found == wanted, f"{found[:400]!r} drawn, {wanted[:400]!r} expected")
+    expect("CMP-5", found == wanted, lambda: (
+        "stderr is not the box the original draws: "
+        f"{text_difference(wanted, found).replace('{here}', 'here')}"))
 
 
 _DIGIT_GROUP = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d)")

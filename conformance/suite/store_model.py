@@ -38,7 +38,9 @@ class StoreModel:
 
     def accept(self, arguments: dict[str, JSON]) -> None:
         """RTE-5: one append per accepted call; RTE-6: a label when both branch fields are truthy."""
-        assert guard_failure(arguments) is None, arguments
+        assert guard_failure(arguments) is None, (
+            f"the store model was asked to accept {brief(arguments)}, a call the original refuses for its "
+            f"{guard_failure(arguments)}")
         self.count += 1
         sent = arguments.get("branchId", OMIT)
         if sent is not OMIT:
@@ -112,7 +114,8 @@ class StoreModel:
             self.expect_state(found, "the call", describe(exchange))
         expect_one_more(count, found.history_length, lambda: describe(exchange))
         if found.branches != self.labels:
-            seen = f"labels {list(found.branches)}, expected {list(self.labels)}: {describe(exchange)}"
+            seen = (f"{self.unlike(StoreState(self.count, found.branches), 'the answer')}: "
+                    f"{describe(exchange)}")
             raise Contradiction(self.labels_record(found.branches), seen)
         self.answered.update(found.branches)
         self.in_step = True

@@ -23,11 +23,13 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.corpus import default_corpus
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.drivers.errors import ServerTimeout
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import (
+    STATUS_KEYS,
     accepted,
     accepted_if_host_valid,
     answer_status,
@@ -35,6 +37,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    fields_unlike,
     reanswered,
     store,
     without_count,
@@ -76,7 +79,10 @@ def test_no_route_returns_a_stored_thought(
     for method in ("resources/list", "prompts/list", "resources/read", "completion/complete"):
         answers.append(server.wire.request(method, {"uri": "thought://1"}))
     for exchange in answers:
-        assert marker not in json.dumps(exchange.response, ensure_ascii=False), describe(exchange)
+        assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
+            f"an answer quotes the stored thought {brief(marker)}, where no route of the original returns "
+            "one: "
+            f"{describe(exchange)}")
 
 
 @evidences("ABS-3")
@@ -110,8 +116,9 @@ def test_every_corpus_step_is_content_free(server: ServerSession) -> None:
     for step in default_corpus().steps:
         arguments = Envelope(step.text, 2, 3, True).arguments()
         exchange = server.call(arguments)
-        where = f"{step.chain}[{step.index}] {step.text!r}"
-        assert without_count(exchange) == control, (where, describe(exchange))
+        where = f"{step.chain}[{step.index}] {brief(step.text)}"
+        assert without_count(exchange) == control, reanswered(
+            control, without_count(exchange), f"for the corpus step {where} in place of “control”")
         drew = drawn_box(exchange) is not None
         assert drew != silent, (
             f"{where} " + ("drew a box where the control drew none" if drew
@@ -142,7 +149,10 @@ def test_reused_label_files_into_one_bucket(
         )
         exchange = label_server.call(filed.arguments(branchId=branch_id, branchFromThought=index))
         state = store(exchange)
-        assert state.branches.count(branch_id) == 1, state.branches
+        assert state.branches.count(branch_id) == 1, (
+            f"branches lists {brief(branch_id)} {state.branches.count(branch_id)} time(s) after {index} "
+            "call(s) filed "
+            f"under it, where the original keeps one entry per label: {brief(list(state.branches))}")
         expect_count(state.history_length, start + index, (
             f"thoughtHistoryLength is {state.history_length} after {index} calls filed under {branch_id!r} "
             f"from {start}, not {start + index}: {describe(exchange)}"))
@@ -171,10 +181,14 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
     tools = server.wire.list_tools().result
     assert tools is not None, "tools/list answered no result"
     properties = json.loads(json.dumps(tools.get("tools")))[0]["inputSchema"]["properties"]
-    assert not [p for p in properties if "hypothes" in p.lower()], sorted(properties)
+    assert not [p for p in properties if "hypothes" in p.lower()], (
+        "the inputSchema has a hypothesis property, "
+        f"{', '.join(p for p in properties if 'hypothes' in p.lower())}, "
+        f"where the original's nine properties name none")
     plain = server.call(envelope.arguments())
     marked = server.call({**envelope.arguments(), **extra})
-    assert without_count(plain) == without_count(marked), describe(marked)
+    assert without_count(plain) == without_count(marked), reanswered(
+        without_count(plain), without_count(marked), f"for the same call with {brief(extra)} added")
     expect_rendered_alike(plain, marked, f"for the same call with {brief(extra)} added")
 
 
@@ -202,10 +216,15 @@ def test_no_representable_hypothesis(
     assert tools is not None, "tools/list answered no result"
     schema_text = json.dumps(tools.get("tools"))
     properties = json.loads(schema_text)[0]["inputSchema"]["properties"]
-    assert not [p for p in properties if re.search(r"hypothes|verif|conclu", p, re.I)], sorted(properties)
+    named = [p for p in properties if re.search(r"hypothes|verif|conclu", p, re.I)]
+    assert not named, (
+        f"the inputSchema has {', '.join(named)}, a hypothesis, verification or conclusion property, where "
+        "the "
+        f"original's nine properties name none")
     plain = server.call(envelope.arguments())
     marked = server.call({**envelope.arguments(), **marker})
-    assert without_count(plain) == without_count(marked), describe(marked)
+    assert without_count(plain) == without_count(marked), reanswered(
+        without_count(plain), without_count(marked), f"for the same call with {brief(marker)} added")
 
 
 @evidences("ABS-6")
@@ -252,8 +271,9 @@ def test_needs_more_thoughts_changes_nothing(
     """needsMoreThoughts, of any value or type, leaves the answer and the render unchanged."""
     plain = server.call(envelope.arguments())
     flagged = server.call(envelope.arguments(needsMoreThoughts=needs_more))
-    assert without_count(plain) == without_count(flagged), describe(flagged)
     flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
+    assert without_count(plain) == without_count(flagged), reanswered(
+        without_count(plain), without_count(flagged), f"for the same call with needsMoreThoughts {flag}")
     expect_rendered_alike(plain, flagged, f"for the same call with needsMoreThoughts {flag}")
 
 
@@ -292,8 +312,8 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
             "branches",
             "thoughtHistoryLength",
         ], (
-            f"the call with thought {brief(text, 80)} answered the fields {list(accepted(exchange))}, not "
-            f"the five of OBJ-4: {describe(exchange)}")
+            f"for the call with thought {brief(text, 80)}, "
+            f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS)}: {describe(exchange)}")
         found = store(exchange)
         model.expect_state(found, f"the call with thought {brief(text, 80)}")
     after = server.wire.list_tools().result
@@ -333,11 +353,12 @@ def test_nothing_arrives_between_calls(server: ServerSession) -> None:
         unsolicited: dict[str, JSON] | None = wire.read_message(timeout=IDLE)
     except ServerTimeout:
         unsolicited = None
-    assert unsolicited is None, f"unprompted message: {unsolicited}"
+    assert unsolicited is None, (
+        f"the server sent {brief(unsolicited)} unprompted, where the original sends nothing between calls")
     written = decode(wire.stderr_since(mark))
     expect("ABS-10", not written.strip(),
-           f"idle {IDLE} s after a call, the server wrote {written[:300]!r} to stderr, where the original "
-           f"writes nothing between calls")
+           lambda: f"idle {IDLE} s after a call, the server wrote {quoted(written, 300)} to stderr, where "
+                   f"the original writes nothing between calls")
 
 
 @evidences("ABS-12")

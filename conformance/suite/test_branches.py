@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.calls.store import StoreState
 from conformance.calls.strategies import (
     TRUNK_NAMES,
     Envelope,
@@ -28,6 +29,7 @@ from conformance.suite.answers import (
     expect_one_more,
     store,
 )
+from conformance.suite.contradiction import brief
 from conformance.suite.jsvalues import branch_key, js_string
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import LabelSpace, StoreModel
@@ -98,7 +100,10 @@ def test_bucket_contents_never_returned(
     for index, text in enumerate(more, start=1):
         again = Envelope(text, envelope.thought_number, envelope.total_thoughts, envelope.next_thought_needed)
         exchange = label_server.call(again.arguments(branchId=label, branchFromThought=1))
-        expect_count(store(exchange).history_length, count + index, describe(exchange))
+        got = store(exchange).history_length
+        expect_count(got, count + index, (
+            f"thoughtHistoryLength is {got} after {index} more thought(s) filed under {brief(label)}, not "
+            f"{count + index}: {describe(exchange)}"))
         status = answer_status(exchange)
         status.pop("thoughtHistoryLength")
         expected = dict(first)
@@ -120,8 +125,13 @@ def test_labels_return_verbatim_and_accumulate(label_server: LabelServer, labels
             label_server.call(Envelope("t", 1, 1, True).arguments(branchId=label, branchFromThought=1))
         )
         current = set(branches.branches)
-        assert label in current, f"{label!r} not returned verbatim in {branches.branches}"
-        assert previous <= current, f"labels disappeared: {previous - current}"
+        assert label in current, (
+            f"branchId {brief(label)} is not among the labels answered verbatim, where the original files "
+            "the "
+            f"caller's string as sent: branches reads {brief(list(branches.branches), 400)}")
+        assert previous <= current, (
+            f"labels answered before are gone: {brief(sorted(previous - current))}, where the original never "
+            f"drops one")
         assert len(branches.branches) == len(current), "a label is listed twice"
         previous = current
 
@@ -143,7 +153,12 @@ def test_labels_in_object_keys_order(
         arguments = Envelope("t", 1, 1, True).arguments(branchId=space.name(spec), branchFromThought=1)
         exchange = label_server.call(arguments)
         model.accept(arguments)
-        assert store(exchange).branches == model.labels, describe(exchange)
+        found = store(exchange)
+        assert found.branches == model.labels, (
+            f"{model.unlike(StoreState(model.count, found.branches), 'the answer')}, where the original "
+            "lists "
+            "labels as Object.keys does (integer-like keys ascending, then insertion order): "
+            f"{describe(exchange)}")
 
 
 _non_string_ids: st.SearchStrategy[JSON] = st.one_of(
@@ -168,6 +183,11 @@ def test_non_string_labels_return_as_property_keys(label_server: LabelServer, br
     labelled = Envelope("t", 1, 1, True).arguments(branchId=branch_id, branchFromThought=1)
     exchange = label_server.call(labelled)
     labels = store(exchange).branches
-    assert key in labels, f"{key!r} not among {labels}: {describe(exchange)}"
+    assert key in labels, (
+        f"branchId {brief(branch_id)} was not filed under its property key {brief(key)}, as the original "
+        "files "
+        f"it: branches reads {brief(list(labels))}")
     again = store(label_server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1)))
-    assert again.branches == labels, f"{key!r} as a string made a second label: {again.branches}"
+    assert again.branches == labels, (
+        f"branchId {brief(key)} as a string made another label: branches reads {brief(list(again.branches))} "
+        f"after {brief(list(labels))}, where the original files it under the same key")

@@ -25,6 +25,7 @@ from conformance.calls.strategies import (
     small_positive_integers,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import ServerTimeout
@@ -36,6 +37,7 @@ from conformance.suite.answers import (
     describe,
     expect_count,
     expect_one_more,
+    fields_unlike,
     reanswered,
     store,
     without_count,
@@ -80,7 +82,10 @@ README_LINES = {
 def assert_delivered(host: SdkDriver, evidence: Evidence, claim: str, *phrases: str) -> None:
     description = delivered_description(host).split("\n")
     missing = [p for p in phrases if p not in description]
-    assert not missing, f"{claim}: not delivered in the tool description: {missing}"
+    assert not missing, (
+        f"{claim}: the tool description the official client got has no line "
+        f"{', '.join(map(quoted, missing))}, "
+        f"where the original delivers it")
     evidence.claim(
         claim,
         "observed-delivered",
@@ -122,9 +127,10 @@ def check_content_independence(server: ServerSession) -> None:
         for number, text in enumerate(texts, start=1):
             envelope = Envelope(text, number, 3, number < 3)
             neutral = Envelope("neutral", number, 3, number < 3)
-            assert without_count(server.call(envelope.arguments())) == without_count(
-                server.call(neutral.arguments())
-            ), text
+            claimed = without_count(server.call(envelope.arguments()))
+            control = without_count(server.call(neutral.arguments()))
+            assert claimed == control, reanswered(
+                control, claimed, f"for the thought {brief(text)} in place of \"neutral\"")
 
 
 def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
@@ -135,7 +141,7 @@ def check_nothing_to_verify(host: SdkDriver, server: ServerSession) -> None:
                        f"{', '.join(named)}")
     concluded = accepted(server.call(Envelope("Conclusion: 42.", 1, 1, False).arguments()))
     assert list(concluded) == STATUS_KEYS, (
-        f"a call concluding \"Conclusion: 42.\" answered the fields {list(concluded)}, not {STATUS_KEYS}")
+        f"for a call concluding \"Conclusion: 42.\", {fields_unlike(list(concluded), STATUS_KEYS)}")
 
 
 def check_idle(server: ServerSession) -> None:
@@ -145,7 +151,9 @@ def check_idle(server: ServerSession) -> None:
         unsolicited: dict[str, JSON] | None = server.wire.read_message(timeout=0.5)
     except ServerTimeout:
         unsolicited = None
-    assert unsolicited is None, unsolicited
+    assert unsolicited is None, (
+        f"the server sent {brief(unsolicited)} unasked, within 0.5 s of an answer, where the original sends "
+        f"nothing between calls")
 
 
 @evidences("CLM-1")
@@ -337,7 +345,7 @@ def test_clm_5_maintain_context(
             assert marker not in json.dumps(exchange.response, ensure_ascii=False), (
                 f"an answer quotes an earlier thought {marker!r}: {describe(exchange)}")
             assert list(accepted(exchange)) == STATUS_KEYS, (
-                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+                f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS, 'an answer')}: {describe(exchange)}")
         assert store(restart).history_length == store(second).history_length + 1 > 1, (
             f"thoughtHistoryLength is {store(second).history_length}, then {store(restart).history_length} "
             f"on an episode restarting at thoughtNumber 1: {describe(restart)}")
@@ -369,13 +377,13 @@ def test_clm_6_filter_irrelevant(
         for offset, text in enumerate((relevant, "IRRELEVANT: the weather is nice."), start=1):
             exchange = server.call(Envelope(text, 1, 1, True).arguments())
             assert list(accepted(exchange)) == STATUS_KEYS, (
-                f"an answer's fields are {list(accepted(exchange))}, not {STATUS_KEYS}: {describe(exchange)}")
+                f"{fields_unlike(list(accepted(exchange)), STATUS_KEYS, 'an answer')}: {describe(exchange)}")
             expect_count(store(exchange).history_length, start + offset, (
                 f"thoughtHistoryLength is {store(exchange).history_length} after accepted call {offset} of 2 "
                 f"from {start}, not {start + offset}: {describe(exchange)}"))
             box = drawn_box(exchange)  # nothing drawn with the switch set: RTE-9's and CMP-5's departure
             assert box is None or text in box.text, (
-                f"the render does not show the thought {brief(text, 80)}: {box.text[:300]!r}")
+                f"the render does not show the thought {brief(text, 80)}: {quoted(box.text, 300)}")
 
     nothing_filtered()
     evidence.claim(

@@ -52,10 +52,11 @@ def test_total_raised_to_thought_number(server: ServerSession, envelope: Envelop
     if box is None:
         return
     numbers = box.numbers
-    assert numbers == (js_number_string(js_double(envelope.thought_number)), js_number_string(expected)), (
-        numbers,
-        envelope,
-    )
+    due = (js_number_string(js_double(envelope.thought_number)), js_number_string(expected))
+    assert numbers == due, (
+        f"the box's header reads {_fraction(numbers)} for thoughtNumber {brief(envelope.thought_number)} and "
+        f"totalThoughts {brief(envelope.total_thoughts)}, where the original draws {_fraction(due)}: "
+        f"{brief(box.header)}")
 
 
 @evidences("ABS-8")
@@ -70,9 +71,15 @@ def test_total_never_lowered(server: ServerSession, totals: list[tuple[int, int]
     for number, total in totals:
         status = accepted(server.call(Envelope("t", number, total, True).arguments()))
         answered = status.get("totalThoughts")
-        assert isinstance(answered, int | float) and answered >= total, (number, total, status)
+        assert isinstance(answered, int | float) and answered >= total, (
+            f"totalThoughts came back {brief(answered)} for thoughtNumber {number} and totalThoughts "
+            f"{total}, "
+            f"lower than sent, where the original only ever raises it: {brief(status)}")
         if total >= number:
-            assert answered == total, (number, total, status)
+            assert answered == total, (
+                f"totalThoughts came back {brief(answered)} for thoughtNumber {number} and totalThoughts "
+                f"{total}, where the original answers a total at or above thoughtNumber as sent: "
+                f"{brief(status)}")
 
 
 @evidences("OBJ-1/a1")
@@ -95,8 +102,13 @@ def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) 
     box = drawn_box(exchange)  # nothing drawn (DISABLE_THOUGHT_LOGGING) is the render records' to judge
     if box is not None:
         assert box.numbers == (number, number), (
-            f"the render's numbers are {box.numbers}, not {(number, number)} for "
+            f"the box's header reads {_fraction(box.numbers)}, not {number}/{number}, for "
             f"thoughtNumber {envelope.thought_number!r} above totalThoughts {envelope.total_thoughts!r}")
+
+
+def _fraction(numbers: tuple[str, str] | None) -> str:
+    """A header's thoughtNumber/totalThoughts as drawn, or that it has none."""
+    return f"{numbers[0]}/{numbers[1]}" if numbers else "no n/m"
 
 
 _COERCION_BASE: dict[str, object] = {
@@ -144,7 +156,11 @@ def test_coercion_consults_only_the_two_numbers(
     if found[0] is None or found[1] is None:
         return
     answers = [found[0].get("totalThoughts"), found[1].get("totalThoughts")]
-    assert answers[0] == answers[1], (answers, describe(two))
+    assert answers[0] == answers[1], (
+        f"totalThoughts came back {brief(answers[0])}, then {brief(answers[1])} for the same thoughtNumber "
+        f"{brief(number)} and totalThoughts {brief(total)} with other content, flags "
+        f"{brief({k: v for k, v in flags.items() if v is not OMIT})} and a call "
+        f"between, where the original's depends on the two numbers alone: {describe(two)}")
     for exchange in (one, two):
         box = drawn_box(exchange)  # nothing drawn (DISABLE_THOUGHT_LOGGING) is the render records' to judge
         if box is None:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import json_differences, quoted, said
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
@@ -40,11 +41,15 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
     model = StoreModel.from_state(server.probe())
     exchange = server.call(envelope.arguments(), name=name)
     assert exchange.error is None, f"protocol error for an unknown tool: {describe(exchange)}"
-    assert exchange.is_error, describe(exchange)
+    assert exchange.is_error, (
+        f"a call of the unknown tool {brief(name)} was answered without isError, where the original flags "
+        f"it: {describe(exchange)}")
     result = exchange.result
-    assert result is not None and result.get("content") == [
-        {"type": "text", "text": f"Unknown tool: {name}"}
-    ], describe(exchange)
+    due: JSON = [{"type": "text", "text": f"Unknown tool: {name}"}]
+    assert result is not None and result.get("content") == due, (
+        f"a call of the unknown tool {brief(name)} is answered {describe(exchange)}, where the original "
+        f"answers isError {quoted(f'Unknown tool: {name}')}: "
+        f"{said(json_differences(due, None if result is None else result.get('content')))}")
     model.probe()
     model.expect_state(server.probe(), context="an unknown-tool call changed the store")
     accepted(server.call(envelope.arguments(), name=TOOL))
@@ -59,7 +64,8 @@ def test_readme_tool_name_is_not_dispatched(server: ServerSession, evidence: Evi
     listed = server.wire.list_tools().result
     assert listed is not None, "tools/list answered no result"
     tools = listed.get("tools")
-    assert isinstance(tools, list), listed
+    assert isinstance(tools, list), (
+        f"tools/list answered tools {brief(tools)}, where the original answers a list of tools")
     names = [tool.get("name") for tool in tools if isinstance(tool, dict)]
     assert TOOL in names and README_TOOL_NAME not in names, (
         f"tools/list serves {', '.join(brief(name, 60) for name in names) or 'no tool'}: "
@@ -109,10 +115,15 @@ def test_non_object_arguments_are_a_protocol_error(
     model = StoreModel.from_state(server.probe())
     exchange = server.call(arguments)
     error = exchange.error
-    assert error is not None, describe(exchange)
-    assert error.get("code") in PROTOCOL_REFUSALS, error
+    assert error is not None, (
+        f"arguments {brief(arguments)} (not an object) were answered as a tool's call, where the original's "
+        f"SDK refuses them with a JSON-RPC error: {describe(exchange)}")
+    assert error.get("code") in PROTOCOL_REFUSALS, (
+        f"arguments {brief(arguments)} (not an object) were refused with JSON-RPC error "
+        f"{brief(error.get('code'))}, {brief(error.get('message'))}, where an SDK answers invalid params "
+        f"(-32602) or internal error (-32603)")
     evidence.note(f"non-object arguments refused with JSON-RPC {error.get('code')}: "
-                  f"{str(error.get('message'))[:120]!r}")
+                  f"{quoted(str(error.get('message')))}")
     model.probe()
     found = server.probe()
     model.expect_state(found)

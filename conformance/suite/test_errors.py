@@ -7,10 +7,11 @@ from hypothesis import strategies as st
 
 from conformance.calls.strategies import Envelope, envelopes, raw_arguments
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.sdk import SdkDriver
-from conformance.suite.answers import answer_status, describe, host_status, rejected
+from conformance.suite.answers import answer_status, describe, host_answer, host_status, rejected
 from conformance.suite.contradiction import brief
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.plugin import Evidence
@@ -53,7 +54,9 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
     if arguments in _RENDER_THROWS and not_rendered(exchange):
         return  # the render is switched off (DISABLE_THOUGHT_LOGGING): nothing throws, RTE-9's to say
     rejected(exchange)
-    assert answer_status(exchange).get("status") == "failed", describe(exchange)
+    status = answer_status(exchange).get("status")
+    assert status == "failed", (
+        f"a refusal's status is {brief(status)}, where the original's reads \"failed\": {describe(exchange)}")
     after = server.probe()
     if guard_failure(arguments) is not None:
         model.probe()
@@ -74,6 +77,13 @@ def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: E
 
 _PUSH_FAILS = "this.branches[validatedInput.branchId].push is not a function"
 _NO_PRIMITIVE = "Cannot convert object to primitive value"
+
+
+def _boxes_drawn(stderr: bytes, sent: str) -> str:
+    """The boxes a call that fails after its append drew, where the original fails before drawing one."""
+    drawn = boxes(stderr)
+    return (f"the call with {sent} drew {len(drawn)} box(es) on stderr, where the original fails before "
+            f"drawing one: {quoted(drawn[0].text) if drawn else ''}")
 _NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
 
 
@@ -90,8 +100,8 @@ def test_error_answer_after_retention(
     model = StoreModel.from_state(server.probe())
     exchange = server.call(envelope.arguments(branchId=key, branchFromThought=1))
     assert rejected(exchange) == _PUSH_FAILS, (
-        f"the refusal of branchId {key!r} reads {rejected(exchange)!r}, not {_PUSH_FAILS!r}")
-    assert boxes(exchange.stderr) == [], exchange.stderr
+        f"the refusal of branchId {brief(key)} reads {quoted(rejected(exchange))}, not {quoted(_PUSH_FAILS)}")
+    assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"branchId {brief(key)}")
     model.retained_without_label()
     model.probe()
     model.expect_state(server.probe(), context="the failed call was not retained (or left a label)")
@@ -117,9 +127,9 @@ def test_render_failure_after_retention(
     if not_rendered(exchange):
         return  # the render is switched off (DISABLE_THOUGHT_LOGGING): nothing fails late, RTE-9's to say
     assert rejected(exchange) == _NO_PRIMITIVE, (
-        f"the refusal of revisesThought={brief(conversion)} reads {rejected(exchange)!r}, not "
-        f"{_NO_PRIMITIVE!r}")
-    assert boxes(exchange.stderr) == [], exchange.stderr
+        f"the refusal of revisesThought={brief(conversion)} reads {quoted(rejected(exchange))}, not "
+        f"{quoted(_NO_PRIMITIVE)}")
+    assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"revisesThought {brief(conversion)}")
     model.retained_without_label()
     model.probe()
     found = server.probe()
@@ -156,9 +166,14 @@ def test_error_after_retention_reaches_a_validating_host(host: SdkDriver, eviden
     result = host.call_tool(
         "sequentialthinking", Envelope("t", 2, 2, True).arguments(branchId="constructor", branchFromThought=1)
     )
-    assert result.is_error, result
+    assert result.is_error, (
+        f"a call with branchId \"constructor\" through the official client was answered "
+        f"{host_answer(result)}, where the original answers isError {quoted(_PUSH_FAILS)}")
     after = host_status(host, Envelope("t", 3, 3, False).arguments())["thoughtHistoryLength"]
-    assert isinstance(before, int) and after == before + 2, (before, after)
+    assert isinstance(before, int) and after == before + 2, (
+        f"thoughtHistoryLength went from {brief(before)} to {brief(after)} over the failed call and the "
+        "next, "
+        f"where the original retains both and counts {before + 2 if isinstance(before, int) else 'two more'}")
     evidence.note(
         'A schema-valid call through the official client (branchId "constructor") is answered '
         "isError and still retained."

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import cast
 
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import json_differences, said
+from conformance.core.jsontypes import JSON
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import describe
 from conformance.suite.contradiction import README_SHIPPED_LINES, brief, expect
@@ -16,7 +19,7 @@ from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
-SERVER_INFO = {"name": "sequential-thinking-server", "version": "0.2.0"}
+SERVER_INFO: dict[str, JSON] = {"name": "sequential-thinking-server", "version": "0.2.0"}
 """serverInfo per CMP-3 and CMP-3/a1 (SRC-1:237-241)."""
 PACKAGE_NAME = "@modelcontextprotocol/server-sequential-thinking"
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
@@ -47,21 +50,30 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
     registered methods are served."""
     server.probe()
     info = server.server_info
-    assert info.get("name") == SERVER_INFO["name"], f"serverInfo names {info.get('name')!r}"
+    assert info.get("name") == SERVER_INFO["name"], (
+        f"serverInfo.name is {brief(info.get('name'))}, not {brief(SERVER_INFO['name'])}")
     expect("CMP-3/a1", info.get("version") == SERVER_INFO["version"],
-           lambda: f"serverInfo.version is {info.get('version')!r}, not {SERVER_INFO['version']!r}")
-    assert info == SERVER_INFO, f"serverInfo is {info}"
+           lambda: f"serverInfo.version is {brief(info.get('version'))}, not {brief(SERVER_INFO['version'])}")
+    assert info == SERVER_INFO, (
+        f"serverInfo is not the original's: {said(json_differences(SERVER_INFO, info))}")
     initialize = server.wire.initialize_result
-    assert initialize is not None, initialize
-    assert offered_capabilities(initialize.get("capabilities")) == {"tools": {}}, initialize
+    assert initialize is not None, "the server answered initialize without a result"
+    capabilities = offered_capabilities(initialize.get("capabilities"))
+    assert capabilities == {"tools": {}}, (
+        f"initialize advertises capabilities {brief(initialize.get('capabilities'))}, where the original "
+        f"advertises only tools: {said(json_differences({'tools': {}}, cast(JSON, capabilities)))}")
     extra = sorted(set(initialize) - _INITIALIZE_KEYS)
     assert not extra, (
         f"initialize also answers {', '.join(extra)} ({brief({k: initialize[k] for k in extra})}); the "
         f"original answers only {', '.join(sorted(_INITIALIZE_KEYS))}")
     for method in ("resources/list", "prompts/list"):
         error = server.wire.request(method, {}).error
-        assert error is not None and error.get("code") == -32601, (method, error)
-        assert error.get("message") == "Method not found", (method, error)
+        assert error is not None and error.get("code") == -32601, (
+            f"{method} was answered {'with a result' if error is None else f'with error {brief(error)}'}, "
+            f"where the original answers JSON-RPC error -32601, \"Method not found\"")
+        assert error.get("message") == "Method not found", (
+            f"{method} was refused with the message {brief(error.get('message'))}, where the original says "
+            f"\"Method not found\"")
     listed = server.wire.list_tools()
     assert listed.result is not None, f"tools/list failed after the other list methods: {describe(listed)}"
 
@@ -97,6 +109,10 @@ def test_advertised_version_differs_from_the_package(
         "served version no longer disagrees with package.json")
 
 
+_DEPENDENCIES: JSON = {"@modelcontextprotocol/sdk": "0.5.0", "chalk": "^5.3.0", "yargs": "^17.7.2"}
+"""The original's package.json dependencies (CMP-6)."""
+
+
 @evidences("CMP-6")
 def test_package_manifest(package_dir: Path, package_json: dict[str, object]) -> None:
     """One bin, files ["dist"], a tsc build, sdk 0.5.0 pinned beside chalk and yargs; nothing else shipped.
@@ -112,11 +128,10 @@ def test_package_manifest(package_dir: Path, package_json: dict[str, object]) ->
     build = scripts.get("build") if isinstance(scripts, dict) else scripts
     assert build == "tsc && shx chmod +x dist/*.js", (
         f"package.json's build script is {brief(build)}, not \"tsc && shx chmod +x dist/*.js\"")
-    assert package_json.get("dependencies") == {
-        "@modelcontextprotocol/sdk": "0.5.0",
-        "chalk": "^5.3.0",
-        "yargs": "^17.7.2",
-    }, f"package.json's dependencies are {brief(package_json.get('dependencies'))}, not the original's three"
+    dependencies = cast(JSON, package_json.get("dependencies"))
+    assert dependencies == _DEPENDENCIES, (
+        f"package.json's dependencies are not the original's three: "
+        f"{said(json_differences(_DEPENDENCIES, dependencies))}")
     shipped = sorted(
         str(p.relative_to(package_dir))
         for p in package_dir.rglob("*")
@@ -134,12 +149,19 @@ def test_yargs_declared_but_never_used(package_dir: Path, package_json: dict[str
     """yargs and @types/yargs are declared; the shipped code imports neither and never reads process.argv."""
     dependencies = package_json.get("dependencies")
     dev = package_json.get("devDependencies")
-    assert isinstance(dependencies, dict) and "yargs" in dependencies, dependencies
-    assert isinstance(dev, dict) and "@types/yargs" in dev, dev
+    assert isinstance(dependencies, dict) and "yargs" in dependencies, (
+        "package.json's dependencies declare no yargs, where the original declares it: "
+        f"{brief(dependencies)}")
+    assert isinstance(dev, dict) and "@types/yargs" in dev, (
+        "package.json's devDependencies declare no @types/yargs, where the original declares it: "
+        f"{brief(dev)}")
     for name, source in shipped_sources(package_dir).items():
         yargs = [m for m in imports_of(source) if m == "yargs" or m.startswith("yargs/")]
-        assert not yargs, (name, yargs)
-        assert "process.argv" not in source, name
+        assert not yargs, f"{name} imports {', '.join(yargs)}, where the original's code never imports yargs"
+        assert "process.argv" not in source, (
+            f"{name} reads process.argv (line {source[:source.find('process.argv')].count(chr(10)) + 1}), "
+            "where "
+            f"the original's code never reads its command line")
 
 
 def npx_launches(text: str) -> list[dict[str, object]]:
@@ -198,10 +220,13 @@ def test_sdk_pinned_and_installed_at_0_5_0(package_dir: Path, package_json: dict
         package_dir.parent / "sdk" / "package.json",
     ]
     found = next((c for c in candidates if c.is_file()), None)
-    assert found is not None, candidates
+    assert found is not None, (
+        f"no @modelcontextprotocol/sdk is installed beside the package (neither "
+        f"{' nor '.join(str(c.relative_to(package_dir.parent)) for c in candidates)}), where the original "
+        f"resolves it at 0.5.0")
     installed = json.loads(found.read_text(encoding="utf-8")).get("version")
     assert installed == "0.5.0", (
-        f"the SDK installed beside the package ({found}) is {installed!r}, not '0.5.0'")
+        f"the SDK installed beside the package ({found}) is {brief(installed)}, not \"0.5.0\"")
 
 
 _PERSISTENCE_MODULES = frozenset(
@@ -250,8 +275,14 @@ def test_code_imports_no_persistence_module(package_dir: Path, package_json: dic
         name: sorted(m for m in imports_of(text) if m.removeprefix("node:") in _PERSISTENCE_MODULES)
         for name, text in sources.items()
     }
-    assert not any(found.values()), found
+    assert not any(found.values()), (
+        "the shipped code imports a filesystem, network, subprocess or database module, where the original's "
+        "imports none: "
+        "" + "; ".join(f"{name} imports {', '.join(mods)}" for name, mods in found.items() if mods))
     dependencies = package_json.get("dependencies")
     assert isinstance(dependencies, dict), (
         f"package.json's dependencies are {brief(dependencies)}, not an object")
-    assert not set(dependencies) & _PERSISTENCE_MODULES, dependencies
+    assert not set(dependencies) & _PERSISTENCE_MODULES, (
+        f"package.json depends on {', '.join(sorted(set(dependencies) & _PERSISTENCE_MODULES))}, a "
+        "filesystem, "
+        f"network, subprocess or database module, where the original depends on none")

@@ -23,10 +23,12 @@ import pytest
 
 from conformance.calls.strategies import Envelope
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import read_served
 from conformance.drivers.transcript import decode
+from conformance.suite.answers import describe_response
 from conformance.suite.contradiction import (
     brief,
     expect,
@@ -52,8 +54,13 @@ def test_banner_without_any_request(target: Target, fresh_runs: FreshRunner) -> 
     unasked = fresh_runs.of(target).unasked
     stderr, silent = unasked.stderr, unasked.stdout
     expect_no_own_line(silent, "nothing was sent yet")
-    assert decode(stderr).splitlines() == [BANNER], decode(stderr)
-    assert silent is None, silent
+    assert decode(stderr).splitlines() == [BANNER], (
+        f"stderr reads {quoted(decode(stderr))} before any request, where the original writes the banner "
+        f"{quoted(BANNER)} alone")
+    assert silent is None, (
+        f"stdout carried {quoted(decode(silent or b''))} before any request, where the original writes "
+        "nothing "
+        f"until asked")
 
 
 @evidences("RTE-1")
@@ -146,8 +153,13 @@ def test_replay_on_fresh_processes_is_identical(target: Target, fresh_runs: Fres
         return  # nothing drawn at all (DISABLE_THOUGHT_LOGGING): the render records' to judge (issue 47)
     for answer, stderr in zip(first.answers[:-1], first.stderrs, strict=False):
         result = answer.get("result")
-        assert isinstance(result, dict), answer
-        assert len(boxes(stderr)) == (0 if result.get("isError") else 1), (answer, stderr)
+        assert isinstance(result, dict), (
+            f"a fresh process answered {describe_response(answer)} without a result, where the original "
+            f"answers each call of the sequence with one")
+        drew = len(boxes(stderr))
+        assert drew == (0 if result.get("isError") else 1), (
+            f"{'a refused' if result.get('isError') else 'an accepted'} call drew {drew} box(es), where the "
+            f"original draws one per accepted call and none per refused one: {describe_response(answer)}")
 
 
 @evidences("BAP-3")
@@ -165,7 +177,11 @@ def test_answers_do_not_depend_on_stderr_being_read(target: Target, fresh_runs: 
         f"a process whose stderr goes to /dev/null answered differently: "
         f"{first_difference(runs.read[0].answers, runs.discarded.answers)}")
     text = json.dumps(runs.read[0].answers, ensure_ascii=False)
-    assert "┌" not in text and "stderr" not in text.lower(), text
+    assert "┌" not in text and "stderr" not in text.lower(), (
+        "an answer refers to the render (" + ("a box border “┌”" if "┌" in text else "the word “stderr”")
+        + "), where the original's answers never do: "
+        + brief(next((a for a in runs.read[0].answers if "┌" in json.dumps(a, ensure_ascii=False)
+                      or "stderr" in json.dumps(a, ensure_ascii=False).lower()), None)))
 
 
 @evidences("CMP-4")
@@ -195,12 +211,17 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
         assert line is not None, (
             f"{len(frames)} requests in one write got {sum(x is not None for x in lines)} answer lines")
         message = response_line(line, "the responses to requests 100 to 103 were due")
-        assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", message
+        assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", (
+            f"a response line reads {brief(message)}, where the original answers each request with a "
+            "JSON-RPC "
+            f"2.0 object")
         ids.append(message.get("id"))
     assert ids == [100, 101, 102, 103], (
         f"requests 100 to 103 in one write were answered with the ids {ids}, in that order")
     expect_no_own_line(extra, "nothing more was due")
-    assert extra is None, extra
+    assert extra is None, (
+        f"stdout carried {quoted(decode(extra or b''))} after the four responses, where the original writes "
+        f"nothing more")
 
 
 @evidences("LOOP-A")
@@ -269,7 +290,7 @@ def test_one_response_per_request_and_nothing_else(
             if wait <= 0 or (line := raw.read_line(timeout=wait)) is None:
                 break
             message = stdout_message(line, "only responses to requests were due")
-            assert isinstance(message, dict), f"stdout line is JSON but no JSON-RPC message: {message!r}"
+            assert isinstance(message, dict), f"stdout line is JSON but no JSON-RPC message: {brief(message)}"
             received.append(message)
         stderr = decode(raw.stderr_now(wait=0.5))
     for message in received:
@@ -279,9 +300,12 @@ def test_one_response_per_request_and_nothing_else(
     for message in shared.unsolicited:
         expect_not_own_message(message, "the shared process awaited a response")
     assert sorted(str(m.get("id")) for m in received) == requests, (
-        f"responses to ids {sorted(str(m.get('id')) for m in received)}, where each of {requests} gets one: "
-        f"{received}")
-    assert all("method" not in m for m in received), received
+        f"responses to the ids {', '.join(sorted(str(m.get('id')) for m in received))}, where each of "
+        f"{', '.join(requests)} gets one: {brief(received, 400)}")
+    assert all("method" not in m for m in received), (
+        f"the server sent {brief(next((m for m in received if 'method' in m), None))} of its own among its "
+        "responses, "
+        f"where the original sends only responses")
     # One box per call the server accepted, whichever it accepted: which calls it should accept is other
     # records' business (RTE-2, RTE-3), not the loop's.
     calls_made = {str(f["id"]) for f in frames if f.get("method") == "tools/call"}
@@ -290,12 +314,12 @@ def test_one_response_per_request_and_nothing_else(
     rendered = boxes(stderr.encode())
     # Nothing drawn at all (DISABLE_THOUGHT_LOGGING) is the render records' to judge (RTE-9), not the loop's.
     assert len(rendered) == accepted or not drawn(stderr.encode()), (
-        f"stderr holds {len(rendered)} boxes after {accepted} accepted calls: {stderr[:300]!r}")
+        f"stderr holds {len(rendered)} boxes after {accepted} accepted calls: {quoted(stderr, 300)}")
     leftover = stderr
     for box in rendered:
         leftover = leftover.replace(box.text, "", 1)
     assert banner and leftover.split() in ([], BANNER.split()), (
-        f"stderr holds more than the banner and one box per accepted call: {leftover[:300]!r}")
+        f"stderr holds more than the banner and one box per accepted call: {quoted(leftover, 300)}")
 
 
 def _status_answer(result: JSON) -> bool:
@@ -382,9 +406,11 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
            lambda: f"after stdin ended, stdout carried {brief(decode(after_out or b''))}: a last request "
                    f"left without its newline was answered, where the original ends with no further output")
     assert BANNER in decode(before), (
-        f"stderr does not begin with the banner {BANNER!r}: {decode(before)[:200]!r}")
-    assert status == 0, f"exit status {status}"
-    assert after_out is None and after_err == b"", (after_out, after_err)
+        f"stderr does not begin with the banner {quoted(BANNER)}: {quoted(decode(before))}")
+    assert status == 0, f"exit status {status} after stdin ended, where the original ends with status 0"
+    assert after_out is None and after_err == b"", (
+        f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
+        f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
 
 
 TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR2)
@@ -407,7 +433,8 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
             said = raw.stderr_now()
         assert status == -sent, (
             f"{sent.name} sent: exit status {status}, where the original is ended by the signal ({-sent})")
-        assert said == b"", f"{sent.name} sent: stderr {decode(said)!r}, where the original writes nothing"
+        assert said == b"", (
+            f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
 
 
 @pytest.mark.ends_a_process
@@ -441,5 +468,5 @@ def test_idle_processes_wait_for_their_next_call(target: Target, raw_pool: RawPo
     spoke = [(waited, text) for waited, said in raw_pool.spoke_waiting(target)
              if (text := decode(said).replace(BANNER, "", 1).strip())]
     expect("ABS-10", not spoke,
-           lambda: f"a process left waiting for a call wrote {spoke[0][1][:300]!r} to stderr within "
+           lambda: f"a process left waiting for a call wrote {quoted(spoke[0][1], 300)} to stderr within "
                    f"{spoke[0][0]:.1f} s of its last call, where the original writes nothing between calls")

@@ -30,6 +30,7 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.corpus import StartEnvironment, start_environments
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -44,6 +45,12 @@ from conformance.suite.render_box import ANSI, boxes, expect_render, js_length, 
 from conformance.suite.session import ServerSession, Spare
 from conformance.suite.snapshots import differs_from_original
 from conformance.targets.specs import Target
+
+
+def _sent(value: JSON | Omitted) -> str:
+    """A field's value as sent, or that it was left out."""
+    return "left out" if value is OMIT else brief(value)
+
 
 _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 
@@ -94,10 +101,16 @@ def test_one_box_per_accepted_call_none_per_rejected(
     answer = json.dumps(exchange.response, ensure_ascii=False)
     if accepted_if_host_valid(exchange, arguments) is not None:
         box = only_box(exchange)
-        assert box.lines[0] not in answer and box.lines[2] not in answer, answer
+        assert box.lines[0] not in answer and box.lines[2] not in answer, (
+            f"the answer carries the box's border, where the original's answers never quote the render: "
+            f"{brief(exchange.response)}")
     else:
-        assert boxes(exchange.stderr) == [], decode(exchange.stderr)
-    assert "┌─" not in answer and "─┘" not in answer, answer
+        assert boxes(exchange.stderr) == [], (
+            f"a refused call drew {len(boxes(exchange.stderr))} box(es), where the original draws none for a "
+            f"refusal: {quoted(decode(exchange.stderr))}")
+    assert "┌─" not in answer and "─┘" not in answer, (
+        f"the answer carries a box border, where the original's answers never quote the render: "
+        f"{brief(exchange.response)}")
 
 
 @evidences("OBJ-6")
@@ -106,8 +119,12 @@ def test_one_box_per_accepted_call_none_per_rejected(
 def test_no_box_for_an_error_answer_after_retention(server: ServerSession, key: str) -> None:
     """Calls answered isError after the append render nothing either."""
     exchange = server.call(Envelope("t", 1, 1, True).arguments(branchId=key, branchFromThought=1))
-    assert exchange.is_error, exchange.response
-    assert boxes(exchange.stderr) == [], decode(exchange.stderr)
+    assert exchange.is_error, (
+        f"a call with branchId {brief(key)} was answered {describe(exchange)}, where the original "
+        f"fails it after the append and answers isError")
+    assert boxes(exchange.stderr) == [], (
+        f"the call with branchId {brief(key)} failed after the append and drew {len(boxes(exchange.stderr))} "
+        f"box(es), where the original draws none: {quoted(decode(exchange.stderr))}")
 
 
 @evidences("RTE-9")
@@ -128,8 +145,14 @@ def test_caption_precedence(
         return
     expected = "Revision" if js_truthy(revision) else "Branch" if js_truthy(branch_from) else "Thought"
     box = only_box(exchange)
-    assert box.kind == expected, box.header
-    assert box.header.startswith({"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]), box.header
+    flags = f"isRevision {_sent(revision)} and branchFromThought {_sent(branch_from)}"
+    assert box.kind == expected, (
+        f"the box's caption is {brief(box.kind)} for {flags}, where the original captions it {expected}: "
+        f"{quoted(box.header)}")
+    icon = {"Revision": "🔄 ", "Branch": "🌿 ", "Thought": "💭 "}[expected]
+    assert box.header.startswith(icon), (
+        f"the {expected} box's header begins {quoted(box.header[:len(icon)])}, where the original's begins "
+        f"{quoted(icon)}: {quoted(box.header)}")
 
 
 @evidences("RTE-9/a1", "OBJ-9")
@@ -175,15 +198,20 @@ def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[st
     exchange = server.call(Envelope(thought, 1, 1, True).arguments())
     accepted(exchange)
     box = only_box(exchange)
-    assert box.body.startswith("│ " + thought), box.text
+    assert box.body.startswith("│ " + thought), (
+        f"the box's content rows read {quoted(box.body)}, where the original writes “│ ” and then the "
+        "thought "
+        f"{quoted(thought)} with its line breaks")
     border = js_length(box.lines[0]) - 2
     expect("CMP-5", border >= js_length(thought) + 4,
            lambda: f"the box's border is {border} wide for a thought of {js_length(thought)} UTF-16 units "
                    f"(its line breaks included), not at least {js_length(thought) + 4}")
     content_rows = box.lines[3:-1]
     assert len(content_rows) == len(lines), (
-        f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {box.text[:300]!r}")
-    assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, box.text
+        f"a thought of {len(lines)} lines drew {len(content_rows)} content rows: {quoted(box.text, 300)}")
+    assert {js_length(r) for r in content_rows} != {js_length(box.lines[0])}, (
+        f"every content row is {js_length(box.lines[0])} UTF-16 units wide like the border, where the "
+        f"original's rows no longer line up for a thought of {len(lines)} lines: {quoted(box.text, 300)}")
 
 
 @evidences("RTE-9/a1")
@@ -203,7 +231,8 @@ def test_render_drops_continuation_flags(
         return
     first, second = only_box(one), only_box(two)
     expect("RTE-4/a1", first.numbers == second.numbers,
-           f"the same thoughtNumber and totalThoughts drew {first.header!r}, then {second.header!r}: the "
+           f"the same thoughtNumber and totalThoughts drew {quoted(first.header)}, then "
+           f"{quoted(second.header)}: the "
            "total depended on more than the two numbers")
     flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
     assert first.text == second.text, redrawn(
@@ -244,7 +273,8 @@ def test_thought_leaves_only_through_stderr(
     exchange = server.call(Envelope(marked, 1, 1, True).arguments())
     accepted(exchange)
     assert marked in decode(exchange.stderr), (
-        f"stderr does not show the thought {brief(marked, 80)} verbatim: {decode(exchange.stderr)[:300]!r}")
+        f"stderr does not show the thought {brief(marked, 80)} verbatim: "
+        f"{quoted(decode(exchange.stderr), 300)}")
     answers = [exchange, *(server.call(e.arguments()) for e in later), server.wire.list_tools()]
     for answer in answers:
         assert marked not in json.dumps(answer.response, ensure_ascii=False), (
@@ -353,15 +383,16 @@ def _colour_row(case: StartEnvironment, stdout: bytes, stderr: bytes) -> None:
     box = only_box(stderr)
     # The box is there (OBJ-6's); its header's colour and its widths are CMP-5's form.
     expect("CMP-5", bool(ANSI.search(box.lines[1])) is case.coloured,
-           f"{case.rule}: the header {box.lines[1]!r} is {'' if case.coloured else 'not '}coloured by "
+           f"{case.rule}: the header {quoted(box.lines[1])} is {'' if case.coloured else 'not '}coloured by "
            f"the original under {case.env}")
     expect("CMP-5", ANSI.search(box.body) is None,
-           f"{case.rule}: the thought is coloured in the box {box.text!r}; the original never colours it")
+           f"{case.rule}: the thought is coloured in the box {quoted(box.text, 300)}; the original never "
+           f"colours it")
     header_with_codes = box.lines[1].removeprefix("│ ").removesuffix(" │")
     expect("CMP-5", js_length(box.lines[0]) - 2 == js_length(header_with_codes) + 4,
            f"{case.rule}: the border is {js_length(box.lines[0]) - 2} wide for a header of "
            f"{js_length(header_with_codes)} code units, colour codes included; the original draws "
-           f"{js_length(header_with_codes) + 4}: {box.text!r}")
+           f"{js_length(header_with_codes) + 4}: {quoted(box.text, 300)}")
 
 
 _REPRESENTATIVE: dict[str, dict[str, JSON]] = {
@@ -390,7 +421,7 @@ def test_representative_renders(server: ServerSession, original_snapshot: Snapsh
         expect_render(exchange, arguments, server)
         rendered[name] = decode(exchange.stderr)
     difference = differs_from_original(original_snapshot, rendered)
-    assert difference is None, difference
+    assert difference is None, f"the representative renders differ from the original's: {difference}"
 
 
 @evidences("RTE-9/a1", "OBJ-9")
@@ -406,4 +437,7 @@ def test_huge_thought_rendered_whole(spare: Spare) -> None:
         while not driver.stderr_since(mark).endswith("┘\n".encode()) and time.monotonic() < deadline:
             time.sleep(0.05)
         box = only_box(driver.stderr_since(mark))
-    assert box.lines[3] == f"│ {thought}   │", box.lines[3][-40:]
+    assert box.lines[3] == f"│ {thought}   │", (
+        f"the payload row of a 1 MiB thought is {js_length(box.lines[3])} UTF-16 units and ends "
+        f"{quoted(box.lines[3][-40:])}, where the original draws the thought whole, {len(thought) + 6} units "
+        f"ending {quoted(f'{thought[-30:]}   │')}")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar
 
 import pytest
@@ -27,6 +26,7 @@ from conformance.calls.strategies import (
     unknown_tool_names,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
@@ -40,6 +40,7 @@ from conformance.suite.answers import (
     answer_status,
     answered_ok,
     describe,
+    describe_response,
     expect_count,
     expect_one_more,
     fields_unlike,
@@ -234,9 +235,14 @@ def test_counter_spans_thinking_episodes(
                 extra = {"branchFromThought": 1, "branchId": "episode-two"}
             status = host_status(host, envelope.arguments(**extra))
             length = status.get("thoughtHistoryLength")
-            assert isinstance(length, int), status
+            assert isinstance(length, int), (
+                f"thoughtHistoryLength is {brief(length)} through the official client, where the original "
+                f"answers a count: {brief(status)}")
             counts.append(length)
-    assert counts == list(range(counts[0], counts[0] + len(counts))), counts
+    due = list(range(counts[0], counts[0] + len(counts)))
+    assert counts == due, (
+        f"thoughtHistoryLength read {', '.join(map(str, counts))} over {len(counts)} accepted calls in two "
+        f"episodes, where the original adds one per call: {', '.join(map(str, due))}")
     second_start = counts[len(first)]
     assert second_start > second[0].thought_number == 1, f"episode two restarted the count: {counts}"
 
@@ -265,7 +271,7 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
         got = state_of_answer(answer).history_length
         expect("OBJ-2", got == count,
                f"thoughtHistoryLength is {got} on a fresh process's {nth} accepted call, not {count}: "
-               f"{json.dumps(answer, ensure_ascii=False)[:600]}")
+               f"{describe_response(answer)}")
     with spare() as driver:
 
         @given(
@@ -288,7 +294,10 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
                 exchange = driver.call_tool(TOOL, arguments)
                 if accepted_if_host_valid(exchange, arguments) is not None:
                     count += 1
-                    expect_count(store(exchange).history_length, count, describe(exchange))
+                    got = store(exchange).history_length
+                    expect_count(got, count, (
+                        f"thoughtHistoryLength is {got} after an accepted call, not {count}, one more than "
+                        f"before it: {describe(exchange)}"))
 
         counts_up()
 
@@ -335,8 +344,14 @@ def test_state_is_process_global(spare: Spare) -> None:
         expect("ABS-5", second.result is not None,
                lambda: f"a second initialize on one process was not answered normally: {describe(second)}")
         state = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
-    assert state.history_length == before.history_length + 3, (before, state)
-    assert "first-session" not in before.branches and "first-session" in state.branches, (before, state)
+    assert state.history_length == before.history_length + 3, (
+        f"the second session read thoughtHistoryLength {state.history_length} where the first session left "
+        f"{before.history_length + 2} behind it (from {before.history_length}), so "
+        f"{before.history_length + 3} was due after its own call: the original keeps one store per process")
+    assert "first-session" not in before.branches and "first-session" in state.branches, (
+        f"the second session read branches {brief(list(state.branches))} after the first session filed "
+        f"“first-session” (branches {brief(list(before.branches))} before it), where the original keeps "
+        f"one store per process")
 
 
 @evidences("ABS-1")
@@ -362,7 +377,8 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                        f"call, not {wanted.history_length}, with only its own labels")
             assert got == wanted, (
                 f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
-                f"and branches {list(got.branches)}, not {wanted.history_length} and {list(wanted.branches)}")
+                f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
+                f"{brief(list(wanted.branches))}")
     written = raw_pool.files_written()
     assert written == [], f"the server wrote files: {written}"
 
@@ -391,7 +407,10 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
         branches = status.get("branches")
         grown = isinstance(branches, list) and branches[-len(labels):] == labels if labels else True
         if status.get("thoughtHistoryLength") != start + index or (extra and not grown):
-            pytest.fail(f"after {index} accepted calls the answer was {describe(exchange)}")
+            due = f"thoughtHistoryLength {start + index}" + (
+                f" and branches ending {brief(labels)}" if extra else "")
+            pytest.fail(f"after {index} accepted calls, {due} was due (the original keeps every thought and "
+                        f"label): {describe(exchange)}")
         if index % checkpoint_every == 0 or index == growth_calls:
             evidence.checkpoint(index, index, group_rss_bytes(driver.pid))
     assert len(labels) >= 1, f"the harness filed no branch label in {growth_calls} calls"
@@ -447,13 +466,15 @@ def test_three_fields_echo_the_request(
     status = accepted_if_host_valid(exchange, envelope.arguments())
     if status is None:
         return
-    assert same_number(status["thoughtNumber"], envelope.thought_number), status
+    assert same_number(status["thoughtNumber"], envelope.thought_number), (
+        f"thoughtNumber came back {brief(status['thoughtNumber'])} for {brief(envelope.thought_number)} "
+        f"sent, where the original echoes it: {brief(status)}")
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
     ), (
         f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber {envelope.thought_number!r} "
         f"and totalThoughts {envelope.total_thoughts!r} sent, not "
-        f"{coerced_total(envelope.thought_number, envelope.total_thoughts)!r}")
+        f"{js_number_string(coerced_total(envelope.thought_number, envelope.total_thoughts))}")
     assert status["nextThoughtNeeded"] is envelope.next_thought_needed, (
         f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])} for "
         f"{brief(envelope.next_thought_needed)} sent: {describe(exchange)}")
@@ -492,17 +513,18 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
         )
     )
     assert list(done) == STATUS_KEYS, (
-        f"a call with nextThoughtNeeded false answered the fields {list(done)}, not {STATUS_KEYS}")
+        f"for a call with nextThoughtNeeded false, {fields_unlike(list(done), STATUS_KEYS)}")
     assert not [v for v in done.values() if isinstance(v, str)], (
         f"a call with nextThoughtNeeded false answered a text field: {brief(done)}")
     following = accepted(server.call(envelope.arguments()))
     assert list(following) == STATUS_KEYS, (
-        f"the call after nextThoughtNeeded false answered the fields {list(following)}, not {STATUS_KEYS}")
+        f"for the call after nextThoughtNeeded false, {fields_unlike(list(following), STATUS_KEYS)}")
     count = done["thoughtHistoryLength"]
     after = following["thoughtHistoryLength"]
     assert isinstance(count, int) and isinstance(after, int), (
         f"thoughtHistoryLength is {count!r}, then {after!r}: not integers")
-    expect_one_more(count, after, str(following))
+    expect_one_more(count, after,
+                    lambda: f"the call after nextThoughtNeeded false answered {brief(following)}")
 
 
 _OPENING: tuple[tuple[str, int, int, dict[str, JSON | tuple[LabelKind, str | int]]], ...] = tuple(
@@ -575,11 +597,21 @@ class StoreMachine(RuleBasedStateMachine):
         self.model.after_accepted(exchange, arguments)
         status = answer_status(exchange)
         coerced = coerced_total(number, total)
-        assert same_number(status.get("totalThoughts"), coerced), status
+        assert same_number(status.get("totalThoughts"), coerced), (
+            f"totalThoughts came back {brief(status.get('totalThoughts'))} for thoughtNumber {number} and "
+            f"totalThoughts {total}, where the original answers {js_number_string(js_double(coerced))}: "
+            f"{brief(status)}")
         box = drawn_box(exchange)  # no render at all is RTE-9's departure, on its own checks
         if box is not None:
-            assert box.numbers == (str(number), js_number_string(js_double(coerced))), box.header
-            assert thought in box.body, (thought, box.text)
+            due = (str(number), js_number_string(js_double(coerced)))
+            assert box.numbers == due, (
+                f"the box's header reads {'/'.join(box.numbers) if box.numbers else 'no n/m'} for "
+                f"thoughtNumber {number} and totalThoughts {total}, where the original draws "
+                f"{'/'.join(due)}: "
+                f"{quoted(box.header)}")
+            assert thought in box.body, (
+                f"the box does not hold the thought {quoted(thought)}, where the original draws it whole: "
+                f"{quoted(box.text, 300)}")
 
     @rule(arguments=_schema_valid_rejects)
     def invalid_call(self, arguments: dict[str, JSON]) -> None:

@@ -12,10 +12,11 @@ from syrupy.assertion import SnapshotAssertion
 
 from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import json_differences, quoted, said, text_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
-from conformance.suite.answers import accepted, rejected, without_count
+from conformance.suite.answers import accepted, host_answer, rejected, without_count
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.documents import (
     delivered_description,
@@ -46,9 +47,12 @@ SNAKE = {
 def served_tools(server: ServerSession) -> list[dict[str, JSON]]:
     exchange = server.wire.list_tools()
     result = exchange.result
-    assert result is not None, exchange.response
+    assert result is not None, (
+        f"tools/list was answered without a result, where the original lists its tool: "
+        f"{brief(exchange.response)}")
     tools = result.get("tools")
-    assert isinstance(tools, list), result
+    assert isinstance(tools, list), (
+        f"tools/list answered tools {brief(tools)}, where the original answers a list of tools")
     return [tool for tool in tools if isinstance(tool, dict)]
 
 
@@ -86,7 +90,10 @@ def input_schema(server: ServerSession) -> dict[str, JSON]:
 def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: SdkDriver) -> None:
     """The same single spec, unfiltered and unparameterized, whatever the store holds; a real host gets it."""
     first = server.wire.list_tools().result
-    assert first is not None and list(first) == ["tools"], first
+    assert first is not None and list(first) == ["tools"], (
+        "tools/list was answered without a result" if first is None else
+        f"tools/list's result has the keys {', '.join(first) or 'none'}, where the original's has tools "
+        "alone")
     before = served_tools(server)
     names = [tool.get("name") for tool in before]
     expect("RTE-1", names == [TOOL], lambda: (
@@ -99,10 +106,14 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
         f"tools/list answered {brief(after)} after two calls, not {brief(before)} as before")
     variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
     for params in variants:
-        assert server.wire.request("tools/list", params).result == first, params
+        again = server.wire.request("tools/list", params).result
+        assert again == first, (
+            f"tools/list with params {brief(params)} is not the same as without: "
+            f"{said(json_differences(first, again))}")
     listed = host.list_tools()
     assert [tool.name for tool in listed.tools] == [TOOL], (
-        f"the official client lists the tools {[tool.name for tool in listed.tools]}, not [{TOOL!r}]")
+        f"the official client lists the tools {', '.join(tool.name for tool in listed.tools) or 'none'}, "
+        f"not {TOOL} alone")
     assert listed.tools[0].description == before[0].get("description"), (
         f"the official client got the description {brief(listed.tools[0].description, 120)}, not the one "
         "served on the wire")
@@ -117,7 +128,7 @@ def test_served_spec_matches_the_original(
 ) -> None:
     """Name, description and input schema exactly as the original serves them."""
     difference = differs_from_original(original_snapshot, served_spec(server))
-    assert difference is None, difference
+    assert difference is None, f"the served tool spec differs from the original's: {difference}"
 
 
 @evidences("CMP-2")
@@ -139,8 +150,14 @@ def test_one_spec_of_three_keys(server: ServerSession) -> None:
         f"the description has {len(served)} lines, not 54; its last is {brief(served[-1], 120)}")
     schema = input_schema(server)
     properties, required = schema.get("properties"), schema.get("required")
-    assert isinstance(properties, dict) and len(properties) == 9, properties
-    assert isinstance(required, list) and len(required) == 4, required
+    assert isinstance(properties, dict) and len(properties) == 9, (
+        f"the inputSchema's properties are {brief(properties)}, not an "
+        "object" if not isinstance(properties, dict)
+        else f"the inputSchema has {len(properties)} properties where the original has 9: "
+             f"{', '.join(properties) or 'none'}")
+    assert isinstance(required, list) and len(required) == 4, (
+        f"the inputSchema requires {brief(required)}, where the original requires 4 fields: thought, "
+        f"nextThoughtNeeded, thoughtNumber, totalThoughts")
 
 
 @evidences("OBJ-5")
@@ -154,21 +171,26 @@ def test_description_is_static_across_calls_and_processes(
     lines = description_lines(server)
     assert len(lines) == 54, f"the description has {len(lines)} lines, not 54"
     assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", (
-        f"the description's first line is {lines[0]!r}")
+        f"the description's first line is {quoted(lines[0])}, where the original's is “A detailed tool for "
+        f"dynamic and reflective problem-solving through thoughts.”")
     if not lines[-1].endswith(ORIGINAL_LAST_LINE):
         evidence.note(f"OBJ-5: the last line is {brief(lines[-1], 120)}, the original's ends "
                       f"{ORIGINAL_LAST_LINE!r}")
     again = description_lines(server)
-    assert again == lines, (f"the description changed between two tools/list requests: {len(lines)} lines, "
-                            f"then {len(again)} ({brief(chr(10).join(again), 120)})")
+    assert again == lines, (
+        f"the description changed between two tools/list requests: "
+        f"{_changed(chr(10).join(lines), chr(10).join(again), 'the second time', 'the first')}")
     with spare() as driver:
         result = driver.list_tools().result
     assert result is not None, "tools/list on a second process answered no result"
     tools = result.get("tools")
     assert isinstance(tools, list) and isinstance(tools[0], dict), (
         f"tools/list on a second process answered tools {brief(tools)}")
-    assert tools[0].get("description") == "\n".join(lines), (
-        f"a second process serves another description: {brief(tools[0].get('description'), 120)}")
+    other = tools[0].get("description")
+    assert other == "\n".join(lines), (
+        "a second process serves another description: " + (
+            _changed("\n".join(lines), other, "on the second process", "the first process")
+            if isinstance(other, str) else brief(other)))
 
 
 @evidences("OBJ-5", "OBJ-5/c1")
@@ -177,20 +199,37 @@ def test_description_is_not_uniformly_second_person(server: ServerSession) -> No
     """54 lines: a third-person opening, a Key-features list whose subject switches after five items,
     parameter documentation, and only then the numbered second-person block."""
     lines = description_lines(server)
-    assert len(lines) == 54, len(lines)
-    assert [line.split()[0] for line in lines[:3]] == ["A", "This", "Each"], lines[:3]
+    assert len(lines) == 54, (
+        f"the description has {len(lines)} lines where the original's has 54; its last is "
+        f"{brief(lines[-1], 120)}")
+    first_words = [line.split()[0] if line.split() else "" for line in lines[:3]]
+    assert first_words == ["A", "This", "Each"], (
+        f"the description's first three lines begin {', '.join(map(quoted, first_words))}, where the "
+        f"original's third-person opening begins “A”, “This”, “Each”")
     opening = lines[: lines.index("Key features:")]
-    assert opening and not any(re.search(r"\byou\b", line, re.I) for line in opening), opening
+    addressing = [line for line in opening if re.search(r"\byou\b", line, re.I)]
+    assert opening and not addressing, (
+        "the description has no lines before “Key features:”" if not opening else
+        f"the description's opening addresses “you” in {brief(addressing)}, where the original's opening is "
+        f"third-person")
     features = section(lines, "Key features:")
-    assert len(features) == 9, features
+    assert len(features) == 9, (
+        f"“Key features:” lists {len(features)} items where the original lists 9: {brief(features)}")
     addressed = [bool(re.search(r"\byou\b", line, re.I)) for line in features]
-    assert addressed == [True] * 5 + [False] * 4, list(zip(features, addressed, strict=True))
+    you = ", ".join(str(i + 1) for i, a in enumerate(addressed) if a) or "none"
+    assert addressed == [True] * 5 + [False] * 4, (
+        f"the Key features addressing “you” are items {you} of {len(features)}, where the original's are "
+        "items "
+        f"1-5 and items 6-9 state what the tool does")
     parameters = section(lines, "Parameters explained:")
     assert parameters and lines.index("Parameters explained:") > lines.index("Key features:"), (
         f"the description's 'Parameters explained:' section is empty or before 'Key features:': "
         f"{brief(parameters)}")
     directives = section(lines, "You should:")
-    assert [int(line.split(".")[0]) for line in directives] == list(range(1, 12)), directives
+    numbers = ", ".join(line.split(".")[0] for line in directives)
+    assert [int(line.split(".")[0]) for line in directives] == list(range(1, 12)), (
+        f"“You should:” numbers its {len(directives)} rules {numbers}, where the original numbers 11 rules "
+        f"1 to 11")
     assert lines.index("You should:") > lines.index("Parameters explained:"), (
         "the description's 'You should:' section comes before 'Parameters explained:'")
     numbered = [line for line in lines if re.match(r"^\d+\. ", line)]
@@ -215,7 +254,13 @@ def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAsser
         f"the Key features not addressed to “you” are {brief(asserted)}, where the original's four read "
         "Generates, Verifies, Repeats, Provides")
     difference = differs_from_original(original_snapshot, block)
-    assert difference is None, difference
+    assert difference is None, f"description lines 5-23 differ from the original's: {difference}"
+
+
+def _changed(first: str, second: str, here: str, there: str) -> str:
+    """Two texts the same server served as the lines that differ (`text_difference`, said of two answers of
+    one server rather than against the original)."""
+    return text_difference(first, second).replace("{here}", here).replace("the original", there)
 
 
 ORIGINAL_LAST_LINE = (
@@ -286,7 +331,10 @@ def test_directives_delivered_but_not_enforced(
         Envelope("Actually, thought 1 was wrong (revision left unmarked).", 3, 9, True).arguments(),
     ]
     for arguments in ignoring:
-        assert not host.call_tool(TOOL, arguments).is_error, arguments
+        result = host.call_tool(TOOL, arguments)
+        assert not result.is_error, (
+            f"{brief(arguments)}, a call the description's rules advise against, was refused through the "
+            f"official client ({host_answer(result)}), where the original accepts it")
         accepted(server.call(arguments))
 
 
@@ -325,28 +373,39 @@ def test_readme_feature_list_shipped(package_dir: Path, evidence: Evidence) -> N
                   f"{claim!r} at {where(lines_stating(lines, claim), 12)}")
 
 
+_TYPES: dict[str, JSON] = {
+    "thought": "string",
+    "nextThoughtNeeded": "boolean",
+    "thoughtNumber": "integer",
+    "totalThoughts": "integer",
+    "isRevision": "boolean",
+    "revisesThought": "integer",
+    "branchFromThought": "integer",
+    "branchId": "string",
+    "needsMoreThoughts": "boolean",
+}
+"""The original's property types (OBJ-7)."""
+_MINIMUMS: dict[str, JSON] = dict.fromkeys(
+    ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought"), 1)
+"""The original's minimums: 1 on the four integer fields (OBJ-7)."""
+
+
 @evidences("OBJ-7")
 @relies_on("RTE-1")
 def test_input_schema_shape(server: ServerSession) -> None:
     """An object schema: nine typed properties, four required, minimum 1 on the four integer fields, no
     minLength and no additionalProperties."""
     schema = input_schema(server)
-    assert schema.get("type") == "object" and "additionalProperties" not in schema, schema
+    assert schema.get("type") == "object" and "additionalProperties" not in schema, (
+        f"the inputSchema has type {brief(schema.get('type'))} and additionalProperties "
+        f"{brief(schema.get('additionalProperties')) if 'additionalProperties' in schema else 'left out'}, "
+        f"where the original's is an object schema without additionalProperties")
     properties = schema.get("properties")
     assert isinstance(properties, dict), (
         f"the inputSchema's properties are {brief(properties)}, not an object")
     types = {name: field.get("type") for name, field in properties.items() if isinstance(field, dict)}
-    assert types == {
-        "thought": "string",
-        "nextThoughtNeeded": "boolean",
-        "thoughtNumber": "integer",
-        "totalThoughts": "integer",
-        "isRevision": "boolean",
-        "revisesThought": "integer",
-        "branchFromThought": "integer",
-        "branchId": "string",
-        "needsMoreThoughts": "boolean",
-    }, types
+    assert types == _TYPES, (
+        f"the inputSchema's property types are not the original's: {said(json_differences(_TYPES, types))}")
     assert schema.get("required") == ["thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"], (
         f"the inputSchema's required is {brief(schema.get('required'))}, not [\"thought\", "
         "\"nextThoughtNeeded\", \"thoughtNumber\", \"totalThoughts\"]")
@@ -355,12 +414,14 @@ def test_input_schema_shape(server: ServerSession) -> None:
         for name, field in properties.items()
         if isinstance(field, dict) and "minimum" in field
     }
-    assert minimums == dict.fromkeys(
-        ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought"), 1
-    ), minimums
+    assert minimums == _MINIMUMS, (
+        "the inputSchema's minimums are not the original's (1 on thoughtNumber, totalThoughts, "
+        "revisesThought "
+        f"and branchFromThought): {said(json_differences(_MINIMUMS, minimums))}")
     assert not [n for n, f in properties.items() if isinstance(f, dict) and "minLength" in f], (
         f"the inputSchema gives minLength to "
-        f"{[n for n, f in properties.items() if isinstance(f, dict) and 'minLength' in f]}")
+        f"{', '.join(n for n, f in properties.items() if isinstance(f, dict) and 'minLength' in f)}, "
+        f"where the original gives it to none")
 
 
 @evidences("CMP-2/a2")
@@ -377,7 +438,8 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     assert documented == {"thought", *SNAKE.values()}, (
         documented_parameters(description, list(SNAKE.values())))
     assert not set(SNAKE.values()) & set(properties) and set(SNAKE) <= set(properties), (
-        f"the inputSchema's properties are {sorted(properties)}, not the camelCase names {sorted(SNAKE)}")
+        f"the inputSchema's properties are {', '.join(sorted(properties))}, not the camelCase names "
+        f"{', '.join(sorted(SNAKE))}")
     assert "total_thoughts up or down" in description, (
         f"the description lacks 'total_thoughts up or down': {brief(description[-200:])}")
     message = rejected(
@@ -385,7 +447,8 @@ def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> No
     )
     # The refusal's words are RTE-3's fixed message: a reworded one is the guard's change, not the prompt's.
     expect("RTE-3", message == "Invalid thoughtNumber: must be a number",
-           f"the refusal reads {message!r}, not RTE-3's fixed 'Invalid thoughtNumber: must be a number'")
+           f"the refusal reads {quoted(message)}, not RTE-3's fixed “Invalid thoughtNumber: must be a "
+           "number”")
 
 
 @evidences("CMP-2/a2")
@@ -422,4 +485,7 @@ def test_readme_agrees_with_the_schema(package_dir: Path) -> None:
     """The shipped README lists the inputs in camelCase, as the schema does."""
     readme = (package_dir / "README.md").read_text(encoding="utf-8")
     listed = re.findall(r"^- `([A-Za-z_]+)` \(", readme, flags=re.M)
-    assert listed == [*REQUIRED[:1], "nextThoughtNeeded", "thoughtNumber", "totalThoughts", *OPTIONAL], listed
+    due = [*REQUIRED[:1], "nextThoughtNeeded", "thoughtNumber", "totalThoughts", *OPTIONAL]
+    assert listed == due, (
+        f"README.md lists the inputs {', '.join(listed) or 'none'}, where the schema's names in the "
+        f"original's order are {', '.join(due)}")

@@ -20,6 +20,7 @@ from conformance.calls.strategies import (
     raw_arguments,
 )
 from conformance.catalog.records import evidences, relies_on
+from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.wire import Exchange
@@ -143,14 +144,21 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     """A rejection is one text block holding {error, status: "failed"}, flagged isError, not a protocol
     error."""
     exchange = server.call(arguments)
-    assert exchange.error is None, describe(exchange)
+    assert exchange.error is None, (
+        f"a call the guards refuse was answered with a JSON-RPC error, where the original answers an isError "
+        f"result: {describe(exchange)}")
     expect_guards_refuse(exchange)
     result = exchange.result
-    assert result is not None and result.get("isError") is True, describe(exchange)
+    assert result is not None and result.get("isError") is True, (
+        "a call the guards refuse was answered with isError "
+        f"{brief(None if result is None else result.get('isError'))}, "
+        f"where the original flags it true: {describe(exchange)}")
     content = result.get("content")
-    assert isinstance(content, list) and len(content) == 1, describe(exchange)
+    assert isinstance(content, list) and len(content) == 1, (
+        f"a refusal's content is {brief(content)}, where the original's is one text block")
     block = content[0]
-    assert isinstance(block, dict) and block.get("type") == "text", describe(exchange)
+    assert isinstance(block, dict) and block.get("type") == "text", (
+        f"a refusal's content block is {brief(block)}, where the original's is a text block")
     status = answer_status(exchange)
     assert list(status) == ["error", "status"], fields_unlike(list(status), ["error", "status"], "a refusal")
     assert status["status"] == "failed" and isinstance(status["error"], str), (
@@ -208,7 +216,8 @@ def _refused_by_guard(exchange: Exchange, field: str) -> None:
     """Refused with `field`'s guard message; RTE-3 fixes the four messages (and their order), so any other
     text contradicts it."""
     message = rejected(exchange)
-    expect("RTE-3", message == MESSAGES[field], f"refused with {message!r}, not {MESSAGES[field]!r}")
+    expect("RTE-3", message == MESSAGES[field],
+           f"refused with {quoted(message)}, where the original's guard says {quoted(MESSAGES[field])}")
 
 
 def _with_optionals(arguments: dict[str, JSON], optionals: dict[str, JSON | Omitted]) -> dict[str, JSON]:
@@ -284,7 +293,9 @@ def test_branch_id_filed_as_its_string(server: ServerSession) -> None:
     ]
     for value, label in cases:
         state = store(server.call({**_VALID, "branchId": value, "branchFromThought": 1}))
-        assert label in state.branches, (value, state.branches)
+        assert label in state.branches, (
+            f"branchId {brief(value)} was not filed as {brief(label)}, the original's String() of it: "
+            f"branches reads {brief(list(state.branches))}")
 
 
 @evidences("OBJ-10")
@@ -320,7 +331,10 @@ def test_numbers_that_overflow_to_infinity_pass(
     ).encode()
     exchange = server.wire.request_raw(frame, request_id=request_id, method="tools/call")
     model.count += 1
-    assert store(exchange) == model.state(), describe(exchange)
+    kept = store(exchange)
+    assert kept == model.state(), (
+        f"{model.unlike(kept, 'the answer')}, for thoughtNumber {number} and totalThoughts {total} "
+        f"(the original takes them as Infinity and retains the call): {describe(exchange)}")
     found = answer_status(exchange)
     evidence.note(
         f"thoughtNumber {number}, totalThoughts {total} answered as "

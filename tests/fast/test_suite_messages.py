@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
+from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import Exchange
 from conformance.gate.rootcauses import signature
-from conformance.suite.answers import STATUS_KEYS, fields_unlike, reanswered
+from conformance.suite.answers import STATUS_KEYS, describe, fields_unlike, reanswered
 from conformance.suite.contradiction import brief, first_difference
 from conformance.suite.jsvalues import expected_box
 from conformance.suite.render_box import boxes, redrawn
@@ -48,7 +50,10 @@ def test_every_check_assert_has_a_message() -> None:
     assert not bare, "\n".join([said, *bare])
 
 
-_VALUE_ONLY_CALLS: Final = frozenset({"list", "sorted", "dict", "set", "tuple", "len", "str", "repr"})
+_VALUE_ONLY_CALLS: Final = frozenset({"list", "sorted", "dict", "set", "tuple", "len", "str", "repr",
+                                       "describe", "brief", "decode"})
+"""Calls that make a value and no words: Python's conversions, and the suite's dump of an answer (`describe`),
+quote of a value (`brief`) and stderr's text (`decode`)."""
 
 
 def _value_only(message: ast.expr) -> bool:
@@ -59,8 +64,29 @@ def _value_only(message: ast.expr) -> bool:
             and message.func.id in _VALUE_ONLY_CALLS)
 
 
+_MESSAGE_ARGUMENT: Final = {"expect": 2, "expect_count": 2}
+"""The suite's own assertions (`contradiction.expect`, `answers.expect_count`) and where their message is."""
+
+
+def _message(node: ast.AST) -> ast.expr | None:
+    """The failure message `node` gives, when it is an assert or a call of the suite's own assertions; a
+    message made on failure (`lambda: ...`) by what it makes. A name handed to `expect` passes on a message
+    made elsewhere (a helper's `message` parameter, a sentence built above), so it is not one."""
+    if isinstance(node, ast.Assert):
+        return node.msg
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    position = _MESSAGE_ARGUMENT.get(node.func.id)
+    if position is None or len(node.args) <= position:
+        return None
+    message = node.args[position]
+    message = message.body if isinstance(message, ast.Lambda) else message
+    return None if isinstance(message, ast.Name) else message
+
+
 def value_only_messages(source: str, name: str) -> set[str]:
-    """`name::function` of each function in `source` holding an assert whose message is a value alone."""
+    """`name::function` of each function in `source` holding an assert (or an `expect`) whose message is a
+    value alone."""
     found: set[str] = set()
 
     def walk(node: ast.AST, function: str) -> None:
@@ -68,7 +94,8 @@ def value_only_messages(source: str, name: str) -> set[str]:
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 walk(child, child.name)
                 continue
-            if isinstance(child, ast.Assert) and child.msg is not None and _value_only(child.msg):
+            message = _message(child)
+            if message is not None and _value_only(message):
                 found.add(f"{name}::{function}")
             walk(child, function)
 
@@ -76,73 +103,71 @@ def value_only_messages(source: str, name: str) -> set[str]:
     return found
 
 
-VALUE_ONLY_LEFT: Final = frozenset({
-    "conformance/calls/store.py::state_of",
-    "conformance/suite/answers.py::assert_content_independent",
-    "conformance/suite/answers.py::host_status",
-    "conformance/suite/fresh_runs.py::state_of_answer",
-    "conformance/suite/rawproc.py::request",
-    "conformance/suite/store_model.py::accept",
-    "conformance/suite/test_absences.py::test_every_corpus_step_is_content_free",
-    "conformance/suite/test_absences.py::test_no_hypothesis_object",
-    "conformance/suite/test_absences.py::test_no_representable_hypothesis",
-    "conformance/suite/test_absences.py::test_reused_label_files_into_one_bucket",
-    "conformance/suite/test_claims.py::check_content_independence",
-    "conformance/suite/test_claims.py::check_idle",
-    "conformance/suite/test_coercion.py::test_coercion_consults_only_the_two_numbers",
-    "conformance/suite/test_coercion.py::test_total_never_lowered",
-    "conformance/suite/test_coercion.py::test_total_raised_to_thought_number",
-    "conformance/suite/test_dispatch.py::test_non_object_arguments_are_a_protocol_error",
-    "conformance/suite/test_dispatch.py::test_readme_tool_name_is_not_dispatched",
-    "conformance/suite/test_errors.py::test_error_after_retention_reaches_a_validating_host",
-    "conformance/suite/test_errors.py::test_error_answer_after_retention",
-    "conformance/suite/test_errors.py::test_render_failure_after_retention",
-    "conformance/suite/test_identity.py::test_code_imports_no_persistence_module",
-    "conformance/suite/test_identity.py::test_sdk_pinned_and_installed_at_0_5_0",
-    "conformance/suite/test_identity.py::test_server_identity_and_capabilities",
-    "conformance/suite/test_identity.py::test_yargs_declared_but_never_used",
-    "conformance/suite/test_lifecycle.py::test_answers_do_not_depend_on_stderr_being_read",
-    "conformance/suite/test_lifecycle.py::test_banner_without_any_request",
-    "conformance/suite/test_lifecycle.py::test_end_of_stdin_ends_the_process_quietly",
-    "conformance/suite/test_lifecycle.py::test_one_json_object_per_line",
-    "conformance/suite/test_lifecycle.py::test_one_response_per_request_and_nothing_else",
-    "conformance/suite/test_lifecycle.py::test_replay_on_fresh_processes_is_identical",
-    "conformance/suite/test_render.py::test_caption_precedence",
-    "conformance/suite/test_render.py::test_huge_thought_rendered_whole",
-    "conformance/suite/test_render.py::test_multi_line_payload_breaks_the_box",
-    "conformance/suite/test_render.py::test_no_box_for_an_error_answer_after_retention",
-    "conformance/suite/test_render.py::test_one_box_per_accepted_call_none_per_rejected",
-    "conformance/suite/test_render.py::test_representative_renders",
-    "conformance/suite/test_store.py::_accepted",
-    "conformance/suite/test_store.py::test_counter_spans_thinking_episodes",
-    "conformance/suite/test_store.py::test_state_is_process_global",
-    "conformance/suite/test_store.py::test_three_fields_echo_the_request",
-    "conformance/suite/test_tool_spec.py::served_tools",
-    "conformance/suite/test_tool_spec.py::test_assertive_block",
-    "conformance/suite/test_tool_spec.py::test_description_is_not_uniformly_second_person",
-    "conformance/suite/test_tool_spec.py::test_directives_delivered_but_not_enforced",
-    "conformance/suite/test_tool_spec.py::test_input_schema_shape",
-    "conformance/suite/test_tool_spec.py::test_one_spec_of_three_keys",
-    "conformance/suite/test_tool_spec.py::test_readme_agrees_with_the_schema",
-    "conformance/suite/test_tool_spec.py::test_served_spec_matches_the_original",
-    "conformance/suite/test_tool_spec.py::test_tools_list_is_static_and_reaches_a_host",
-    "conformance/suite/test_validation.py::test_branch_id_filed_as_its_string",
-})
-"""Checks whose failure still quotes a value without saying what was due ("“status object shape” does not
-hold here" in a report, issue 42): each one fixed leaves this list, and no check joins it."""
-
-
-def test_no_new_check_fails_with_a_value_and_no_words() -> None:
+def test_no_check_fails_with_a_value_and_no_words() -> None:
     """An assert's message says what was expected and what came (`fields_unlike`, `reanswered`, an f-string),
-    never the value alone: a Python repr reaches the report's line as "the check does not hold here"."""
+    never the value alone: a Python repr or a bare number reached the report's line as the departure itself
+    ("CMP-7 departs — 222", issue 42). The last of them left with issue 42; none may come back."""
     found: set[str] = set()
     for folder in CHECKED:
         for path in sorted((ROOT / folder).rglob("*.py")):
             found |= value_only_messages(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
-    assert not found - VALUE_ONLY_LEFT, "asserts whose message is a value alone (say what was due):\n" + (
-        "\n".join(sorted(found - VALUE_ONLY_LEFT)))
-    assert not VALUE_ONLY_LEFT - found, "fixed, so to drop from VALUE_ONLY_LEFT:\n" + "\n".join(
-        sorted(VALUE_ONLY_LEFT - found))
+    assert not found, "asserts whose message is a value alone (say what was due and what came):\n" + (
+        "\n".join(sorted(found)))
+
+
+_VALUES: Final = ("x", "(x, y)", "[x]", "x[0]", "x.header", "list(x)", "len(x)", "describe(exchange)",
+                  "brief(x)", "decode(stderr)", "sorted(x)", "repr(x)")
+"""Messages that are a value alone: what the detector must find."""
+_WORDS: Final = ('"says why"', 'f"x is {x}, not 1"', '"due " + brief(x)', 'reanswered(a, b, "c")',
+                 "fields_unlike(list(x), KEYS)", 'f"{said(json_differences(a, b))}"')
+"""Messages that say what was due and what came, or call a helper that does."""
+
+
+@given(messages=st.lists(st.tuples(st.sampled_from(_VALUES + _WORDS), st.booleans()), min_size=1, max_size=6))
+def test_a_value_alone_is_found_in_the_function_holding_it(messages: list[tuple[str, bool]]) -> None:
+    """Each function whose assert's message is a value and no words is named, nested ones by their own name;
+    a message with words (a literal, an f-string, a helper that says what differs) is not."""
+    lines: list[str] = []
+    wanted: set[str] = set()
+    for index, (message, nested) in enumerate(messages):
+        name = f"f{index}"
+        body = [f"assert x == 1, {message}", f'expect("OBJ-2", x == 1, {message})',
+                f'expect("OBJ-2", x == 1, lambda: {message})', f"expect_count(x, 1, {message})"][index % 4]
+        lines += ([f"def outer{index}():", f"    def {name}():", f"        {body}"] if nested
+                  else [f"def {name}():", f"    {body}"])
+        if message in _VALUES and not (index % 4 and message == "x"):  # a name handed to expect passes one on
+            wanted.add(f"m.py::{name}")
+    assert value_only_messages("\n".join(lines) + "\n", "m.py") == wanted
+
+
+_CONTAINERS: Final = frozenset({"list", "sorted", "dict", "tuple", "set"})
+
+
+def container_reprs(source: str, name: str) -> list[str]:
+    """`name:line` of each f-string value in `source` that formats a Python container (`{list(x)}`,
+    `{sorted(keys)}`): Python's repr of it, quotes and brackets, where a message says names or JSON."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Call) and isinstance(
+                node.value.func, ast.Name) and node.value.func.id in _CONTAINERS:
+            found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def test_no_check_quotes_a_python_container() -> None:
+    """A list of fields or labels in a message is said as names (`fields_unlike`, ", ".join) or as the
+    server's JSON (`brief`): "an answer's fields are ['thoughtNumber', …]" was Python's spelling
+    (issue 42)."""
+    found = [hit for folder in CHECKED for path in sorted((ROOT / folder).rglob("*.py"))
+             for hit in container_reprs(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "f-strings formatting a Python container (say names or JSON):\n" + "\n".join(found)
+
+
+def test_a_container_repr_is_found_and_words_are_not() -> None:
+    source = ('m = f"fields {list(x)}, not {STATUS}"\n'
+              'n = f"labels {sorted(y)!r} and {brief(list(y))}"\n'
+              'o = f"{\', \'.join(sorted(y))} and {len(y)}"\n')
+    assert container_reprs(source, "m.py") == ["m.py:1", "m.py:2"]
 
 
 def test_an_answers_fields_are_said_by_what_it_adds_or_lacks() -> None:
@@ -240,7 +265,8 @@ def test_two_checks_seeing_one_render_change_fail_alike(
     if drawn[0].header != drawn[1].header:
         said = first.splitlines()[0]
         assert signature(first) != "", first
-        assert repr(drawn[1].header) in said and repr(drawn[0].header) in said, said
+        assert quoted(drawn[1].header) in said and quoted(drawn[0].header) in said, said
+        assert "'" + drawn[0].header not in said, said  # no Python repr
 
 
 _status = st.fixed_dictionaries({key: st.integers(0, 3) | st.booleans() for key in STATUS_KEYS})
@@ -257,3 +283,24 @@ def test_two_checks_seeing_one_answer_change_fail_alike(
     for key in STATUS_KEYS:
         named = f"{key} {brief(after[key], 80)}, not {brief(before[key], 80)}" in first
         assert named is (key != "thoughtHistoryLength" and before[key] != after[key]), (key, first)
+
+
+@given(status=_status, flagged=st.booleans(), indent=st.sampled_from([None, 2, 4]))
+def test_an_answer_is_described_by_its_text_on_one_line(
+    status: dict[str, JSON], flagged: bool, indent: int | None
+) -> None:
+    """A tool result is quoted by its text, whatever its indentation: one line, no escaped line breaks (the
+    JSON-RPC dump showed `"{\\n  \\"thoughtNumber…`), the same JSON when read back, isError said first."""
+    result: dict[str, JSON] = {"content": [{"type": "text", "text": json.dumps(status, indent=indent)}]}
+    if flagged:
+        result["isError"] = True
+    out = describe(Exchange("tools/call", {}, {"jsonrpc": "2.0", "id": 1, "result": result}, b"", 0.0, 0.0))
+    assert "\n" not in out and "\\n" not in out, out
+    head = "isError " if flagged else "the answer "
+    assert out.startswith(head) and json.loads(out.removeprefix(head)) == status, out
+
+
+def test_a_protocol_error_is_described_by_its_code_and_words() -> None:
+    error: JSON = {"code": -32602, "message": "Invalid params", "data": {"field": "thought"}}
+    out = describe(Exchange("tools/call", {}, {"jsonrpc": "2.0", "id": 1, "error": error}, b"", 0.0, 0.0))
+    assert out == 'JSON-RPC error -32602, "Invalid params", with {"data": {"field": "thought"}}'
