@@ -352,7 +352,13 @@ def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
     if difference.kind == GROWN_LIST:  # the list itself grew: its own key counts
         return bool((words - _COMMON | {re.split(r"[.→ ]+", path)[-1].lower()}) & about)
+    if "absent" in (difference.original, difference.target) and about >= _COUNTS_KEYS and about & _KEYS:
+        return True  # a key added or dropped: a record counting the object's keys ("exactly five fields")
     return bool(words - _COMMON & about)
+
+
+_COUNTS_KEYS: Final = frozenset({"exactly"})
+_KEYS: Final = frozenset({"fields", "keys"})
 
 
 def _about(records: Sequence[str]) -> set[str]:
