@@ -187,3 +187,21 @@ def test_a_label_none_of_the_originals_is_the_headers_wording(label: str, record
         # The label is read before anything asks the server; a session that is never started.
         expect_render(exchange, BRANCH, cast(ServerSession, None))
     assert raised.value.record == record
+
+
+RENAMED: dict[str, JSON] = {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True, "branches": [],
+                            "historyLength": 1}
+
+
+@pytest.mark.parametrize(("clock", "record"), [(" @ 12:00:00", "CMP-5"), ("", "OBJ-4")])
+def test_a_render_check_reads_the_box_of_a_call_answered_out_of_shape(clock: str, record: str) -> None:
+    """A status key renamed and the header stamped with the time: the render check names the box's record;
+    with the box drawn right, the renamed key (OBJ-4) stands."""
+    from conformance.suite.test_render import _rendered_if_accepted
+
+    arguments = Envelope("a thought", 1, 1, True).arguments()
+    box = expected_box(arguments).replace("Thought 1/1", "Thought 1/1" + clock)
+    exchange = _answer(arguments, RENAMED, stderr=box)
+    with pytest.raises(Contradiction) as raised:
+        _rendered_if_accepted(exchange, arguments, cast(ServerSession, None))
+    assert raised.value.record == record
