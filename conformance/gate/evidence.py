@@ -352,8 +352,11 @@ def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
     if difference.kind == GROWN_LIST:  # the list itself grew: its own key counts
         return bool((words - _COMMON | {re.split(r"[.→ ]+", path)[-1].lower()}) & about)
-    if "absent" in (difference.original, difference.target) and about >= _COUNTS_KEYS and about & _KEYS:
-        return True  # a key added or dropped: a record counting the object's keys ("exactly five fields")
+    if ("absent" in (difference.original, difference.target) and "→" in path and about >= _COUNTS_KEYS
+            and about & _KEYS):
+        # A key added to or dropped from the object an answer's text holds (the status object): a record
+        # counting that object's keys ("exactly five fields"); not a capability or a tool spec's key.
+        return True
     return bool(words - _COMMON & about)
 
 

@@ -205,3 +205,22 @@ def test_a_render_check_reads_the_box_of_a_call_answered_out_of_shape(clock: str
     with pytest.raises(Contradiction) as raised:
         _rendered_if_accepted(exchange, arguments, cast(ServerSession, None))
     assert raised.value.record == record
+
+
+def test_a_capability_added_speaks_not_of_the_records_counting_a_texts_keys() -> None:
+    """initialize's `listChanged` added is no key of the status object (nor of the tool spec)."""
+    added = explain({"result": {"capabilities": {"tools": {}}}},
+                    {"result": {"capabilities": {"tools": {"listChanged": True}}}})
+    assert [_speaks_of(added[0], _about([rid])) for rid in ("OBJ-4", "CMP-2")] == [False, False]
+
+
+@given(st.text(min_size=1, max_size=12),
+       st.sampled_from([("parent/", ""), ("", ""), ("", "/x"), (" ", " "), ("", " ")]))
+def test_a_label_listed_in_another_spelling_is_found_respelled(label: str, around: tuple[str, str]) -> None:
+    """A nested fork's "parent/label" is the label respelled (OBJ-4/a1); the label itself is not."""
+    from conformance.suite.store_model import respelled
+
+    before, after = around
+    listed = f"{before}{label}{after}"
+    assert respelled(label, (listed,)) == ([] if listed == label else [listed])
+    assert respelled("label·1", ("other·2", "label·1")) == []
