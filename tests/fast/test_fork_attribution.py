@@ -224,3 +224,16 @@ def test_a_label_listed_in_another_spelling_is_found_respelled(label: str, aroun
     listed = f"{before}{label}{after}"
     assert respelled(label, (listed,)) == ([] if listed == label else [listed])
     assert respelled("label·1", ("other·2", "label·1")) == []
+
+
+def test_a_prototype_label_accepted_under_another_spelling_is_the_labels_change() -> None:
+    """The original throws on a `__proto__` bucket; a fork filing it as "parent/__proto__" never looks it up:
+    the catch (RTE-8) did not change, the label's spelling (OBJ-4/a1) did."""
+    from conformance.suite.test_errors import _expect_label_as_sent
+
+    arguments = {**Envelope("t", 1, 1, True).arguments(), "branchId": "__proto__", "branchFromThought": 1}
+    status = {**_status(arguments), "branches": ["parent", "parent/__proto__"]}
+    with pytest.raises(Contradiction) as raised:
+        _expect_label_as_sent(_answer(arguments, status), arguments)
+    assert raised.value.record == "OBJ-4/a1"
+    _expect_label_as_sent(_answer(arguments, {**status, "branches": ["parent"]}), arguments)
