@@ -232,7 +232,7 @@ def test_a_prototype_label_accepted_under_another_spelling_is_the_labels_change(
     from conformance.suite.test_errors import _expect_label_as_sent
 
     arguments = {**Envelope("t", 1, 1, True).arguments(), "branchId": "__proto__", "branchFromThought": 1}
-    status = {**_status(arguments), "branches": ["parent", "parent/__proto__"]}
+    status: dict[str, JSON] = {**_status(arguments), "branches": ["parent", "parent/__proto__"]}
     with pytest.raises(Contradiction) as raised:
         _expect_label_as_sent(_answer(arguments, status), arguments)
     assert raised.value.record == "OBJ-4/a1"
