@@ -501,8 +501,8 @@ def split_off(
     for rv in records:
         own = rv.evidence
         if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
-                or not own.differences):
-            continue
+                or not own.differences or own.not_its_failure):
+            continue  # a pair that is not its failure (another change shows there) places it nowhere
         home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
         if home is not None:
             placed[rv.id] = home.id
@@ -606,9 +606,12 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
-    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in."""
+    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in. A pair
+    that differs only where the record's checks did not fail (`not_its_failure`: another change of the server
+    shows on that sequence) says nothing of the record's own change, and never takes it from a cause its
+    check names."""
     own, theirs = rv.evidence, cause.evidence
-    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+    if own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure:
         return False
     if not own.differences or not theirs.differences or own.cause == cause.id:
         return False
