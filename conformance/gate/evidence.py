@@ -501,8 +501,8 @@ def split_off(
     for rv in records:
         own = rv.evidence
         if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
-                or not own.differences or own.not_its_failure):
-            continue  # a pair that is not its failure (another change shows there) places it nowhere
+                or not own.differences):
+            continue
         home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
         if home is not None:
             placed[rv.id] = home.id
