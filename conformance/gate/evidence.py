@@ -206,6 +206,12 @@ def _compared(
         if spec_by_field and a.method == "tools/list":
             found = [d.said() for d in differences
                      if about & _SPEC_WORDS and _speaks_of(replace(d, sentence=d.path, kind=""), about)]
+        elif a.method == "tools/list":
+            # A tool spec's texts share words with many statements ("A tool for …" with RTE-1's "the one tool
+            # spec"): a difference inside a listed tool speaks of a record by its field alone; the list's
+            # membership (a tool added) by its own key.
+            found = [d.said() for d in differences
+                     if _speaks_of(d if d.kind == GROWN_LIST else replace(d, sentence=d.path), about)]
         else:
             found = [d.said() for d in differences if _speaks_of(d, about)]
         if found:

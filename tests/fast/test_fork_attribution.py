@@ -237,3 +237,21 @@ def test_a_prototype_label_accepted_under_another_spelling_is_the_labels_change(
         _expect_label_as_sent(_answer(arguments, status), arguments)
     assert raised.value.record == "OBJ-4/a1"
     _expect_label_as_sent(_answer(arguments, {**status, "branches": ["parent"]}), arguments)
+
+
+def test_a_reworded_first_line_sharing_the_word_tool_is_not_the_added_tools_difference() -> None:
+    """"A tool for …" shares "tool" with RTE-1's "the one tool spec": inside a listed tool, a difference
+    speaks of a record by its field, so RTE-1's pair is the tool added and the description's records keep
+    theirs."""
+    from conformance.gate.evidence import _Answer, _compared
+
+    reworded = _forked("A tool for step-by-step thinking.\n" + DESCRIPTION.split("\n", 1)[1])
+    theirs = [_Answer("tools/list", json.dumps(_tools(SPEC)), "")]
+    ours = [_Answer("tools/list", json.dumps(_tools(reworded, ADDED)), "")]
+    firsts = {}
+    for rid in ("RTE-1", "OBJ-5", "CMP-2"):
+        found = _compared(theirs, ours, _about([rid]))
+        assert found is not None
+        firsts[rid] = found[1][0]
+    assert "`get_thought` added" in firsts["RTE-1"]
+    assert firsts["OBJ-5"].startswith("result.tools[0].description") and firsts["CMP-2"] == firsts["OBJ-5"]
