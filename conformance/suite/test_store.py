@@ -474,6 +474,9 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
     """The same call twice: the count one higher the second time, branches listing every label so far."""
     labelled = envelope.arguments(branchId=label, branchFromThought=1)
     filed = server.call(labelled)
+    # The original files any label it does not throw on; one refused as invalid is the guards' (RTE-3).
+    expect("RTE-3", not refused_as_invalid(filed),
+           lambda: f"the call filing {label!r} was refused as invalid: {describe(filed)}")
     first, second = server.call(envelope.arguments()), server.call(envelope.arguments())
     one, two = store(first), store(second)
     expect_one_more(one.history_length, two.history_length, describe(second))
