@@ -373,6 +373,40 @@ def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDif
                                          f"{len(target)} {{here}}: {items} {verb}", GROWN_LIST)
 
 
+def _item_names(items: list[JSON]) -> list[str] | None:
+    """The `name` of each item of a list of named objects (a tool list), None unless every item has a distinct
+    one."""
+    names = [item.get("name") for item in items if isinstance(item, dict)]
+    if len(names) != len(items) or not all(isinstance(n, str) for n in names):
+        return None
+    if len(set(names)) != len(names):
+        return None
+    return [str(n) for n in names]
+
+
+def _named_items(original: list[JSON], target: list[JSON], path: str) -> list[FieldDifference] | None:
+    """Two lists of named objects (tools) that differ in which names they hold: each object both sides name
+    compared field by field (at its index on the original), then the names one side adds or drops, said by
+    name. A fork adding a tool and rewording the original tool's description shows both changes, not one dump
+    of the whole list (issue 42: each departure judged by its own difference)."""
+    ours, theirs = _item_names(original), _item_names(target)
+    if ours is None or theirs is None or set(ours) == set(theirs) or not set(ours) & set(theirs):
+        return None
+    out: list[FieldDifference] = []
+    for index, name in enumerate(ours):
+        if name in theirs:
+            out += json_differences(original[index], target[theirs.index(name)], f"{path}[{index}]")
+    added = [n for n in theirs if n not in ours]
+    dropped = [n for n in ours if n not in theirs]
+    for names, verb in ((added, "added"), (dropped, "dropped")):
+        if names:
+            items = ", ".join(f"`{n[:80]}`" for n in names)
+            out.append(FieldDifference(path, "", "", f"{path or 'the list'}: {len(original)} item(s) on the "
+                                                     f"original, {len(target)} {{here}}: {items} {verb}",
+                                       GROWN_LIST))
+    return out
+
+
 def json_differences(original: JSON | None, target: JSON | None, path: str = "") -> list[FieldDifference]:
     """Every leaf where the two values differ, JSON texts inside strings compared as JSON."""
     if original == target:
@@ -397,6 +431,9 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
         grown = _grown_list(original, target, path)
         if grown is not None:
             return [grown]
+        named = _named_items(original, target, path)
+        if named is not None:
+            return named
     inner_a, inner_b = _object_text(original), _object_text(target)
     if inner_a is not None and inner_b is not None:
         found = json_differences(inner_a, inner_b, f"{path} →" if path else "")

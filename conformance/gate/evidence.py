@@ -206,6 +206,12 @@ def _compared(
         if spec_by_field and a.method == "tools/list":
             found = [d.said() for d in differences
                      if about & _SPEC_WORDS and _speaks_of(replace(d, sentence=d.path, kind=""), about)]
+        elif a.method == "tools/list":
+            # A tool spec's texts share words with many statements ("A tool for …" with RTE-1's "the one tool
+            # spec"): a difference inside a listed tool speaks of a record by its field alone; the list's
+            # membership (a tool added) by its own key.
+            found = [d.said() for d in differences
+                     if _speaks_of(d if d.kind == GROWN_LIST else replace(d, sentence=d.path), about)]
         else:
             found = [d.said() for d in differences if _speaks_of(d, about)]
         if found:
@@ -352,7 +358,16 @@ def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     words |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", changed)}
     if difference.kind == GROWN_LIST:  # the list itself grew: its own key counts
         return bool((words - _COMMON | {re.split(r"[.→ ]+", path)[-1].lower()}) & about)
+    if ("absent" in (difference.original, difference.target) and "→" in path and about >= _COUNTS_KEYS
+            and about & _KEYS):
+        # A key added to or dropped from the object an answer's text holds (the status object): a record
+        # counting that object's keys ("exactly five fields"); not a capability or a tool spec's key.
+        return True
     return bool(words - _COMMON & about)
+
+
+_COUNTS_KEYS: Final = frozenset({"exactly"})
+_KEYS: Final = frozenset({"fields", "keys"})
 
 
 def _about(records: Sequence[str]) -> set[str]:
@@ -597,9 +612,12 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
-    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in."""
+    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in. A pair
+    that differs only where the record's checks did not fail (`not_its_failure`: another change of the server
+    shows on that sequence) says nothing of the record's own change, and never takes it from a cause its
+    check names."""
     own, theirs = rv.evidence, cause.evidence
-    if own is None or theirs is None or not own.reproduced or not theirs.reproduced:
+    if own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure:
         return False
     if not own.differences or not theirs.differences or own.cause == cause.id:
         return False

@@ -118,6 +118,8 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
         refused = refused_as_invalid(exchange)
         expect("RTE-3", not refused, f"call was refused as invalid: {describe(exchange)}")
     assert exchange.error is None, f"protocol error instead of a tool result: {describe(exchange)}"
+    if exchange.is_error:
+        expect_no_bound(exchange)
     assert not exchange.is_error, f"call was rejected: {describe(exchange)}"
     found = answer_status(exchange, "OBJ-4")
     _expect_refusals_flagged(exchange, found)
@@ -292,7 +294,28 @@ def rejected(exchange: Exchange) -> str:
     message = found.get("error")
     expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
     assert isinstance(message, str), f"error object without a message: {found}"
+    expect_no_bound(exchange)
     return message
+
+
+_BOUND = re.compile(r"\b(?:limit|maximum|max|exceed(?:s|ed)?|too many|capacity|quota|full)\b", re.IGNORECASE)
+"""Words of a refusal by a bound (a thought limit per process, a maximum reached), not by a guard."""
+
+
+def expect_no_bound(exchange: Exchange) -> None:
+    """A call refused in the words of a bound ("Thought limit reached (100)") contradicts RTE-5's "no size
+    bound", whichever check sent it: the process stopped accepting calls after so many, and every check that
+    runs later on it sees that bound, not a change of its own record (a fork's limit reached on the shared
+    process after a hundred calls)."""
+    try:
+        parsed = read_served(exchange.text or "", "answer text")
+    except ValueError:
+        parsed = None
+    message = parsed.get("error") if isinstance(parsed, dict) else exchange.text
+    if isinstance(message, str) and not _INVALID.match(message) and _BOUND.search(message):
+        expect("RTE-5", False,
+               f"the call was refused by a bound, {brief(message)}, where the original's store has no size "
+               f"bound and refuses only what its four guards refuse: {describe(exchange)}")
 
 
 def expect_guards_refuse(exchange: Exchange) -> None:
@@ -304,8 +327,21 @@ def expect_guards_refuse(exchange: Exchange) -> None:
         return
     if refusal_text(exchange.text):
         return  # a refusal, unflagged: OBJ-8's business
-    expect("RTE-3", False,
+    # A value of the right type refused only for being falsy (thought "", a number 0) is the falsy guard's,
+    # RTE-3/a1's "guarded by falsiness, not presence"; a missing or mistyped field is RTE-3's own check.
+    record = "RTE-3/a1" if falsy_of_its_type(failure, sent.get(failure, OMIT)) else "RTE-3"
+    expect(record, False,
            f"the original refuses this call ({failure}); it was accepted: {describe(exchange)}")
+
+
+def falsy_of_its_type(field: str, value: object) -> bool:
+    """Whether a guarded field's value has the type its guard checks and is refused only for being falsy: the
+    empty thought, a thoughtNumber or totalThoughts of 0."""
+    if field == "thought":
+        return value == ""
+    if field in ("thoughtNumber", "totalThoughts"):
+        return isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+    return False
 
 
 def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:

@@ -138,3 +138,13 @@ class LabelSpace:
         if kind == "beyond-index":
             return str(MAX_ARRAY_INDEX + 1 + self.base + int(value))
         return ""
+
+
+def respelled(label: str, listed: tuple[str, ...]) -> list[str]:
+    """The labels listed that are `label` in another spelling: with a prefix or suffix (a fork's path label,
+    "parent/label"), in another case, or with other spacing around it."""
+    if not label:
+        return []
+    return [found for found in listed if found != label and (
+        found.endswith(label) or found.startswith(label) or found.lower() == label.lower()
+        or found.strip() == label.strip())]

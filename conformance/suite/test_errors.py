@@ -11,13 +11,14 @@ from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.drivers.sdk import SdkDriver
+from conformance.drivers.wire import Exchange
 from conformance.suite.answers import answer_status, describe, host_answer, host_status, rejected
-from conformance.suite.contradiction import brief
+from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import guard_failure
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import boxes, not_rendered
 from conformance.suite.session import LabelServer, ServerSession
-from conformance.suite.store_model import LabelSpace, StoreModel
+from conformance.suite.store_model import LabelSpace, StoreModel, respelled
 
 _RENDER_THROWS: list[dict[str, JSON]] = [
     {**Envelope("t", 1, 1, True).arguments(), "isRevision": True, "revisesThought": {"toString": 1}},
@@ -53,6 +54,7 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
     exchange = server.call(arguments)
     if arguments in _RENDER_THROWS and not_rendered(exchange):
         return  # the render is switched off (DISABLE_THOUGHT_LOGGING): nothing throws, RTE-9's to say
+    _expect_label_as_sent(exchange, arguments)
     rejected(exchange)
     status = answer_status(exchange).get("status")
     assert status == "failed", (
@@ -61,6 +63,23 @@ def test_any_throw_becomes_an_error_result(server: ServerSession, arguments: dic
     if guard_failure(arguments) is not None:
         model.probe()
         model.expect_state(after, context="a call rejected by validation changed the store")
+
+
+def _expect_label_as_sent(exchange: Exchange, arguments: dict[str, JSON]) -> None:
+    """A prototype-key label the original throws on, accepted because the server filed it under another
+    spelling ("parent/__proto__"): the bucket lookup that throws never ran; the label's change is
+    OBJ-4/a1's (labels verbatim), not the catch's."""
+    label = arguments.get("branchId")
+    if exchange.error is not None or exchange.is_error or not isinstance(label, str):
+        return
+    try:
+        listed = answer_status(exchange).get("branches")
+    except AssertionError:
+        return
+    if isinstance(listed, list):
+        other = respelled(label, tuple(str(x) for x in listed))
+        expect("OBJ-4/a1", not other or label in listed,
+               lambda: f"the label {label!r} was filed as {brief(other)}, not as sent: {describe(exchange)}")
 
 
 @evidences("RTE-8")

@@ -58,7 +58,7 @@ from conformance.suite.plugin import Evidence
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import drawn_box
 from conformance.suite.session import ServerSession, Spare
-from conformance.suite.store_model import LabelSpace, StoreModel
+from conformance.suite.store_model import LabelSpace, StoreModel, respelled
 
 _schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
     [
@@ -344,10 +344,16 @@ def test_state_is_process_global(spare: Spare) -> None:
         expect("ABS-5", second.result is not None,
                lambda: f"a second initialize on one process was not answered normally: {describe(second)}")
         state = store(driver.call_tool("sequentialthinking", Envelope("t", 1, 1, False).arguments()))
-    assert state.history_length == before.history_length + 3, (
-        f"the second session read thoughtHistoryLength {state.history_length} where the first session left "
-        f"{before.history_length + 2} behind it (from {before.history_length}), so "
-        f"{before.history_length + 3} was due after its own call: the original keeps one store per process")
+    # The count against the calls that make it is OBJ-2's, the label respelled OBJ-4/a1's, whichever check
+    # reads them (a fork keeping branch thoughts off the history, or filing labels under a path).
+    expect_count(state.history_length, before.history_length + 3,
+                 lambda: f"the second session read thoughtHistoryLength {state.history_length} where the "
+                         f"first session left {before.history_length + 2} behind it (from "
+                         f"{before.history_length}), so {before.history_length + 3} was due after its own "
+                         f"call: the original keeps one store per process")
+    expect("OBJ-4/a1", "first-session" in state.branches or not respelled("first-session", state.branches),
+           lambda: f"branches lists {brief(respelled('first-session', state.branches))} after filing "
+                   f"“first-session”, not the label as sent")
     assert "first-session" not in before.branches and "first-session" in state.branches, (
         f"the second session read branches {brief(list(state.branches))} after the first session filed "
         f"“first-session” (branches {brief(list(before.branches))} before it), where the original keeps "
@@ -487,10 +493,24 @@ def test_three_fields_echo_the_request(
 def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelope, label: str) -> None:
     """The same call twice: the count one higher the second time, branches listing every label so far."""
     labelled = envelope.arguments(branchId=label, branchFromThought=1)
-    server.call(labelled)
+    filed = server.call(labelled)
+    # The original files any label it does not throw on; one refused as invalid is the guards' (RTE-3).
+    expect("RTE-3", not refused_as_invalid(filed),
+           lambda: f"the call filing {label!r} was refused as invalid: {describe(filed)}")
     first, second = server.call(envelope.arguments()), server.call(envelope.arguments())
     one, two = store(first), store(second)
     expect_one_more(one.history_length, two.history_length, describe(second))
+    # Listed when filed, gone from the next answer: OBJ-3's "lists every label, never loses one" (a fork
+    # evicting its oldest labels past a cap), not this check's.
+    listed = answered_ok(filed) and label in store(filed).branches
+    expect("OBJ-3", not listed or label in one.branches,
+           lambda: f"the label {label!r} listed by the call that filed it is gone from the next answer: "
+                   f"{describe(first)}")
+    # The label listed in another spelling (a prefix, a suffix, another case or spacing) is the labels'
+    # record, OBJ-4/a1's "the callers' own label strings verbatim", not this check's.
+    expect("OBJ-4/a1", label in one.branches or not respelled(label, one.branches),
+           lambda: f"branches lists {brief(respelled(label, one.branches))} after filing {label!r}, not the "
+                   f"label as sent: {describe(second)}")
     assert label in one.branches and one.branches == two.branches, (
         f"branches is {brief(list(one.branches))} after filing {label!r}, then {brief(list(two.branches))}: "
         f"{describe(second)}")

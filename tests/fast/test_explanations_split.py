@@ -116,3 +116,19 @@ def test_a_record_without_a_reproduced_pair_opens_no_cause() -> None:
     kept, out = checked_explanations(causes, records)
     assert [c.id for c in kept] == ["A"] and kept[0].explains == []
     assert {rv.id: rv.explained_by for rv in out}["B"] is None
+
+
+def test_a_pair_that_is_not_its_failure_neither_takes_a_record_from_its_cause_nor_opens_one() -> None:
+    """Its check saw the labels respelled and named the labels' record; its own sequence, replayed, differs
+    only at the count (another change of the fork), so the pair is marked not its failure: it stays under the
+    cause its check names, and opens no cause of its own."""
+    labels = 'result.content[0].text → branches[0]: “a” on the original, “p/a” here'
+    causes = [_cause("A", ["B"], _pair(labels)), _cause("C", [], _pair(COUNT))]
+    elsewhere = _pair(COUNT).model_copy(update={"not_its_failure": True})
+    records = [_record("A", None, _pair(labels), [("t::a", ["A"])]),
+               _record("C", None, _pair(COUNT), [("t::c", ["C"])]),
+               _record("B", "A", elsewhere, [("t::b", ["A"])]),
+               _record("D", None, elsewhere, [("t::d", [])])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A", "C"] and kept[0].explains == ["B"]
+    assert {rv.id: rv.explained_by for rv in out} == {"A": None, "C": None, "B": "A", "D": None}
