@@ -17,9 +17,46 @@ from conformance.core.protocol import TOOL
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.contradiction import brief
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BREAK_NAMES = {"\r\n": "\\r\\n", "\r": "\\r", "\n": "\\n"}
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def content_lines(text: str) -> list[str]:
+    """A document's lines as content: "\\r\\n", "\\r" and "\\n" each end a line, and trailing whitespace is
+    no part of a line's content. A check judges what its record states; a line ending or trailing spaces
+    are a byte-for-byte difference, CMP-2's, said by `line_endings` (issues 42, 47)."""
+    return [line.rstrip() for line in _LINE_BREAK.split(text)]
+
+
+def content_text(text: str) -> str:
+    """The text with its line endings made "\\n" and its lines' trailing whitespace dropped."""
+    return "\n".join(content_lines(text))
+
+
+def line_endings(text: str) -> str:
+    """How the text's lines end, when not as the original's ("\\n", no trailing whitespace); empty when they
+    do: 'each line ends in \\r\\n', '53 lines end in \\r, 1 in \\n; 3 lines end in whitespace'."""
+    ends = [_BREAK_NAMES[m.group()] for m in _LINE_BREAK.finditer(text)]
+    counts = {name: ends.count(name) for name in dict.fromkeys(ends)}
+    parts: list[str] = []
+    if set(counts) - {"\\n"}:
+        if len(counts) == 1:
+            parts.append(f"each line ends in {ends[0]}")
+        else:
+            ordered = sorted(counts.items(), key=lambda item: -item[1])
+            parts.append(", ".join(f"{_lines_end(n)} in {name}" if i == 0 else
+                                   f"{n} in {name}" for i, (name, n) in enumerate(ordered)))
+    trailing = sum(line != line.rstrip() for line in _LINE_BREAK.split(text))
+    if trailing:
+        parts.append(f"{_lines_end(trailing)} in whitespace")
+    return "; ".join(parts)
+
+
+def _lines_end(count: int) -> str:
+    return "1 line ends" if count == 1 else f"{count} lines end"
 
 
 def plain(line: str) -> str:
@@ -104,7 +141,7 @@ _PARAMETER_LINE = re.compile(r"^- ([A-Za-z_][A-Za-z0-9_]*):", flags=re.M)
 
 def parameter_lines(description: str) -> list[str]:
     """The names a description documents as "- name:" lines, in either spelling, in order and once each."""
-    return list(dict.fromkeys(_PARAMETER_LINE.findall(description)))
+    return list(dict.fromkeys(_PARAMETER_LINE.findall(content_text(description))))
 
 
 def documented_parameters(description: str, snake: Sequence[str]) -> str:

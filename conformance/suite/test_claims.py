@@ -44,6 +44,7 @@ from conformance.suite.answers import (
 )
 from conformance.suite.contradiction import brief
 from conformance.suite.documents import (
+    content_lines,
     delivered_description,
     delivered_tool,
     lines_stating,
@@ -80,7 +81,7 @@ README_LINES = {
 
 
 def assert_delivered(host: SdkDriver, evidence: Evidence, claim: str, *phrases: str) -> None:
-    description = delivered_description(host).split("\n")
+    description = content_lines(delivered_description(host))
     missing = [p for p in phrases if p not in description]
     assert not missing, (
         f"{claim}: the tool description the official client got has no line "
@@ -97,7 +98,7 @@ def readme_lines(target: Target) -> list[str] | None:
     found = package_dir_of(target)
     if found is None:
         return None
-    return Path(found, "README.md").read_text(encoding="utf-8").split("\n")
+    return content_lines(Path(found, "README.md").read_text(encoding="utf-8"))
 
 
 def check_readme(target: Target, evidence: Evidence, claim: str) -> bool:
@@ -186,7 +187,7 @@ def test_clm_1_generate_and_verify(
 def test_clm_1_two_channel_instances(host: SdkDriver, target: Target, evidence: Evidence) -> None:
     """The same content on two channels: the description's four Key-features lines (lines 20-23 in the
     original) and the README's "Generate and verify solution hypotheses" (its line 12), wherever each sits."""
-    lines = delivered_description(host).split("\n")
+    lines = content_lines(delivered_description(host))
     starts = [i for i in range(len(lines)) if tuple(lines[i:i + len(CLM_1B_LINES)]) == CLM_1B_LINES]
     assert starts, (f"the description does not deliver the four lines {brief(list(CLM_1B_LINES))} together; "
                     f"its Key features are {brief(section_under(lines, 'Key features:'))}")
@@ -225,7 +226,7 @@ def test_clm_1a_readme_instance(server: ServerSession, target: Target, evidence:
 def test_clm_1b_prompt_instance(server: ServerSession, host: SdkDriver, evidence: Evidence) -> None:
     """The four Key-features lines reach a real host under "Key features:"; verification is not observed."""
     assert_delivered(host, evidence, "CLM-1b", *CLM_1B_LINES)
-    lines = delivered_description(host).split("\n")
+    lines = content_lines(delivered_description(host))
     assert lines.index("Key features:") < lines.index(CLM_1B_LINES[0]), (
         f"the description's {CLM_1B_LINES[0]!r} comes before its 'Key features:' line")
     check_nothing_to_verify(host, server)
@@ -402,7 +403,7 @@ def test_clm_7_provides_a_tool(
     """Delivered (README line 4, description line 1); the callable tool is served with a structured schema
     (a tool a fork lists beside it is RTE-1's) - supported in the literal reading; the thinking is the
     caller's."""
-    lines = delivered_description(host).split("\n")
+    lines = content_lines(delivered_description(host))
     opening = "A detailed tool for dynamic and reflective problem-solving through thoughts."
     found = lines_stating(lines, opening)
     assert found, f"the description does not state {opening!r}; its first line is {brief(lines[0])}"

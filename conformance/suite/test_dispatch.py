@@ -15,7 +15,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
 from conformance.suite.contradiction import brief, expect
-from conformance.suite.documents import names_as_tool, other_mentions, where
+from conformance.suite.documents import content_lines, names_as_tool, other_mentions, where
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
@@ -85,7 +85,7 @@ def test_installed_readme_documents_the_other_name(package_dir: Path, evidence: 
     """The shipped README documents the tool as sequential_thinking (a heading or a code span naming it;
     "### sequential_thinking" at line 16 in the original) and never as the dispatched name. The dispatched
     name inside a config key, a path or a container image ("mcp/sequentialthinking") names no tool."""
-    lines = (package_dir / "README.md").read_text(encoding="utf-8").split("\n")
+    lines = content_lines((package_dir / "README.md").read_text(encoding="utf-8"))
     documented = names_as_tool(lines, README_TOOL_NAME)
     assert documented, (f"the installed README.md ({len(lines)} lines) no longer documents a tool named "
                         f"{README_TOOL_NAME} (no heading or code span names it)")

@@ -14,7 +14,7 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import describe
 from conformance.suite.contradiction import README_SHIPPED_LINES, brief, expect
-from conformance.suite.documents import lines_stating, section_under, where
+from conformance.suite.documents import content_lines, content_text, lines_stating, section_under, where
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
@@ -187,8 +187,8 @@ def test_shipped_readme(package_dir: Path, evidence: Evidence) -> None:
     """README.md describes the features (a Features list), the inputs, the situations the tool suits (the two
     usage lines) and an npx launch configuration. The original's 63 lines and the list at lines 8-12 are
     provenance, said beside the verdict, not the check (issue 47)."""
-    text = (package_dir / "README.md").read_text(encoding="utf-8")
-    lines = text.split("\n")
+    text = content_text((package_dir / "README.md").read_text(encoding="utf-8"))
+    lines = content_lines(text)
     features = [line for line in section_under(lines, "Features") if line.startswith("- ")]
     assert features, "README.md has no Features heading with a \"- \" list under it"
     assert re.search(r"^- `thought`", text, re.M), "README.md lists no inputs (no \"- `thought`\" line)"

@@ -19,9 +19,12 @@ from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, host_answer, rejected, without_count
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.documents import (
+    content_lines,
+    content_text,
     delivered_description,
     documented_parameters,
     headings,
+    line_endings,
     lines_stating,
     plain,
     section_under,
@@ -67,10 +70,16 @@ def served_spec(server: ServerSession) -> dict[str, JSON]:
     return named[0]
 
 
-def description_lines(server: ServerSession) -> list[str]:
+def served_description(server: ServerSession) -> str:
     description = served_spec(server).get("description")
     assert isinstance(description, str), f"the tool's description is {brief(description)}, not a string"
-    return description.split("\n")
+    return description
+
+
+def description_lines(server: ServerSession) -> list[str]:
+    """The served description's lines as content (`content_lines`): a line ending or trailing spaces are
+    CMP-2's byte-for-byte difference, not a missing line."""
+    return content_lines(served_description(server))
 
 
 def section(lines: list[str], heading: str) -> list[str]:
@@ -127,8 +136,17 @@ def test_served_spec_matches_the_original(
     server: ServerSession, original_snapshot: SnapshotAssertion
 ) -> None:
     """Name, description and input schema exactly as the original serves them."""
-    difference = differs_from_original(original_snapshot, served_spec(server))
-    assert difference is None, f"the served tool spec differs from the original's: {difference}"
+    spec = served_spec(server)
+    difference = differs_from_original(original_snapshot, spec)
+    description = spec.get("description")
+    # The snapshot's serializer reads "\r\n" and "\r" as "\n": a description whose lines end otherwise
+    # compares equal there, so its line endings are judged here (the original's lines end in "\n" alone).
+    endings = line_endings(description) if isinstance(description, str) else ""
+    assert difference is None and not endings, (
+        f"the served tool spec differs from the original's: {difference}" if not endings else
+        "the served tool spec differs from the original's byte for byte: its description "
+        + (f"is the original's text, but {endings}" if difference is None else
+           f"has other line ends ({endings}); {difference}"))
 
 
 @evidences("CMP-2")
@@ -168,7 +186,8 @@ def test_description_is_static_across_calls_and_processes(
     """The same 54-line string on every call and in a fresh process, its first line as shipped. The
     original's last line is provenance, said beside the verdict: a reworded rule 11 (2025.12.18:
     next_thought_needed → nextThoughtNeeded) leaves the text one static 54-line string (audit M4)."""
-    lines = description_lines(server)
+    served = served_description(server)
+    lines = content_lines(served)
     assert len(lines) == 54, f"the description has {len(lines)} lines, not 54"
     assert lines[0] == "A detailed tool for dynamic and reflective problem-solving through thoughts.", (
         f"the description's first line is {quoted(lines[0])}, where the original's is “A detailed tool for "
@@ -176,10 +195,10 @@ def test_description_is_static_across_calls_and_processes(
     if not lines[-1].endswith(ORIGINAL_LAST_LINE):
         evidence.note(f"OBJ-5: the last line is {brief(lines[-1], 120)}, the original's ends "
                       f"{ORIGINAL_LAST_LINE!r}")
-    again = description_lines(server)
-    assert again == lines, (
+    again = served_description(server)
+    assert again == served, (
         f"the description changed between two tools/list requests: "
-        f"{_changed(chr(10).join(lines), chr(10).join(again), 'the second time', 'the first')}")
+        f"{_changed(served, again, 'the second time', 'the first')}")
     with spare() as driver:
         result = driver.list_tools().result
     assert result is not None, "tools/list on a second process answered no result"
@@ -187,9 +206,9 @@ def test_description_is_static_across_calls_and_processes(
     assert isinstance(tools, list) and isinstance(tools[0], dict), (
         f"tools/list on a second process answered tools {brief(tools)}")
     other = tools[0].get("description")
-    assert other == "\n".join(lines), (
+    assert other == served, (
         "a second process serves another description: " + (
-            _changed("\n".join(lines), other, "on the second process", "the first process")
+            _changed(served, other, "on the second process", "the first process")
             if isinstance(other, str) else brief(other)))
 
 
@@ -313,7 +332,7 @@ def test_directives_delivered_but_not_enforced(
     them are accepted like any other. Their wording (rule 11 naming next_thought_needed in the original) is
     OBJ-12's: here the rules are found by what they are, numbered lines under "You should:"."""
     description = delivered_description(host)
-    lines = description.split("\n")
+    lines = content_lines(description)
     rules = section_under(lines, "You should:")
     numbered = [line for line in rules if re.match(r"^\d+\. ", line)]
     assert numbered, (f"the description the official client got has no numbered rules under 'You should:': "
@@ -345,7 +364,7 @@ def test_assertive_block_delivered(host: SdkDriver, evidence: Evidence) -> None:
     features:" (lines 5 and 14 in the original; where they sit now is a note), the latter with "- Provides a
     correct answer"."""
     description = delivered_description(host)
-    lines = description.split("\n")
+    lines = content_lines(description)
     when, features = section_under(lines, "When to use this tool:"), section_under(lines, "Key features:")
     assert when and features, (
         f"the description the official client got lacks "
@@ -362,7 +381,7 @@ def test_assertive_block_delivered(host: SdkDriver, evidence: Evidence) -> None:
 def test_readme_feature_list_shipped(package_dir: Path, evidence: Evidence) -> None:
     """The installed README has its Features list stating "Generate and verify solution hypotheses"
     (lines 6-12 in the original; where they sit now is a note)."""
-    lines = (package_dir / "README.md").read_text(encoding="utf-8").split("\n")
+    lines = content_lines((package_dir / "README.md").read_text(encoding="utf-8"))
     features = section_under(lines, "Features")
     claim = "Generate and verify solution hypotheses"
     assert any(claim in plain(line) for line in features), (
@@ -429,8 +448,7 @@ def test_input_schema_shape(server: ServerSession) -> None:
 def test_prompt_names_parameters_the_schema_rejects(server: ServerSession) -> None:
     """The in-prompt documentation spells eight of nine parameters in snake_case; the schema declares and
     the server requires camelCase, so a call written from the prompt is rejected."""
-    description = served_spec(server).get("description")
-    assert isinstance(description, str), f"the tool's description is {brief(description)}, not a string"
+    description = content_text(served_description(server))
     properties = input_schema(server).get("properties")
     assert isinstance(properties, dict), (
         f"the inputSchema's properties are {brief(properties)}, not an object")
