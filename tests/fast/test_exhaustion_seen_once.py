@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.catalog.records import default_catalog
-from conformance.gate.pinned import PinnedReplay, refused_by_exhaustion, settle_unlisted
+from conformance.gate.pinned import BOUND_RECORD, PinnedReplay, refused_by_exhaustion, settle_unlisted
 from conformance.gate.signatures import Exhaustion, exhaustion_refusal
 from conformance.report.model import Evidence, RecordVerdict, TestRef, WitnessAnswer
 from conformance.targets.specs import resolve_target
@@ -79,6 +79,21 @@ def test_a_departure_stays_new_when_anything_but_the_refusal_tells_it() -> None:
     assert once == {}
     _, once, _ = _settle([_rv("OBJ-13", [REJECTED], PAST_BUDGET)], {"OBJ-13": frozenset()}, found=None)
     assert once == {}
+
+
+NOT_AGAIN = Evidence(reproduced=False, original_spec="npm:0.6.2", no_difference=True, why="nothing again")
+
+
+def test_the_bound_itself_is_confirmed_by_the_fresh_process_that_runs_out() -> None:
+    """RTE-5 ("no size bound"): its checks met an exhausted process, and their examples replay alike on fresh
+    processes; the fresh process that refuses after 100 calls confirms it, so it stays new. Without a
+    bound found, the same evidence is seen once."""
+    bound = [_rv(BOUND_RECORD, [REJECTED, "no key 'thoughtHistoryLength' where the check read one"],
+                 NOT_AGAIN)]
+    _, once, _ = _settle(bound, {BOUND_RECORD: frozenset()})
+    assert once == {}
+    _, once, _ = _settle(bound, {BOUND_RECORD: frozenset()}, found=None)
+    assert set(once) == {BOUND_RECORD}
 
 
 @given(words=st.text(st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="\\\"'"),
