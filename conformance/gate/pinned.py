@@ -274,20 +274,26 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
 def refused_by_exhaustion(rv: RecordVerdict, refusal: str) -> bool:
     """Every failed (or erroring) test of the record says it got `refusal`: its words (the refusal's text, or
     each string of it when it is JSON, such as "Thought limit reached (100)") appear in each failure message,
-    as written, JSON-escaped or as Python shows them."""
+    as written, JSON-escaped or as Python shows them; or the check found no status where it read one ("no
+    key 'thoughtHistoryLength' where the check read one": the refusal carries none, while the record's own
+    witness, answered by a fresh process as the original's, has it)."""
     words = _refusal_words(refusal)
     messages = [t.message or "" for t in rv.tests if t.status in ("failed", "error")]
     if not words or not messages:
         return False
 
     def says(message: str) -> bool:
-        return any(form in message for word in words
-                   for form in (word, json.dumps(word, ensure_ascii=False)[1:-1], json.dumps(word)[1:-1],
-                                repr(word)[1:-1]))
+        return bool(_NO_STATUS.search(message)) or any(
+            form in message for word in words
+            for form in (word, json.dumps(word, ensure_ascii=False)[1:-1], json.dumps(word)[1:-1],
+                         repr(word)[1:-1]))
 
     return all(says(message) for message in messages)
 
 
+_NO_STATUS: Final = re.compile(r"\bno key '(?:thoughtNumber|totalThoughts|nextThoughtNeeded|branches|"
+                               r"thoughtHistoryLength)' where the check read one")
+"""A check that read a status field from an answer that had none (core/failure_text.py's words for it)."""
 _WORDS_LEAST: Final = 8
 """The shortest string of a refusal taken as its words: "failed" or "error" alone tell no refusal apart."""
 

@@ -32,6 +32,8 @@ REJECTED = ('call was rejected: {"result": {"content": [{"type": "text", "text":
 """How the suite's wire checks say it (OBJ-13's failure under ci 11)."""
 HOSTED = f"meta=None content=[TextContent(type='text', text={REFUSAL!r}, annotations=None)] is_error=True"
 """How a check through the SDK host says it (OBJ-4/a2's under dev seed 1)."""
+NO_STATUS = "no key 'thoughtHistoryLength' where the check read one"
+"""A check that read the count from the refusal (ABS-11's test_nothing_resets_the_store under ci 11)."""
 PLAIN = [WitnessAnswer(step="plain", answer='{"result":{"isError":false}}')]
 OWN_ONLY = Evidence(reproduced=False, original_spec="npm:0.6.2", own_failure=True, why="no call sequence")
 PAST_BUDGET = Evidence(reproduced=False, original_spec="npm:0.6.2", why="not replayed", not_replayed="budget")
@@ -60,9 +62,10 @@ def _settle(verdicts: list[RecordVerdict], own: dict[str, frozenset[str]],
 def test_failures_that_are_the_exhaustion_refusal_with_a_witness_like_the_originals_are_seen_once() -> None:
     verdicts = [_rv("OBJ-4/a2", [HOSTED], OWN_ONLY), _rv("OBJ-13", [REJECTED], PAST_BUDGET),
                 _rv("ABS-2/a1", [f"unreliable: an example failed, then passed when run again: {REJECTED}"],
-                    PAST_BUDGET)]
+                    PAST_BUDGET),
+                _rv("ABS-11", [NO_STATUS, REJECTED], PAST_BUDGET)]
     covered, once, asked = _settle(verdicts, {rv.id: frozenset() for rv in verdicts})
-    assert set(once) == {"OBJ-4/a2", "OBJ-13", "ABS-2/a1"} and not covered
+    assert set(once) == {"OBJ-4/a2", "OBJ-13", "ABS-2/a1", "ABS-11"} and not covered
     assert "accepted 100 calls" in once["OBJ-13"] and "Thought limit reached (100)" in once["OBJ-13"]
     assert asked == 1  # one fresh process asked, for all of them
 
@@ -71,10 +74,9 @@ def test_a_departure_stays_new_when_anything_but_the_refusal_tells_it() -> None:
     """Its witness differs from the original's; a failure of another kind beside the refusal; its example
     reproduced on fresh processes; the target never refuses on a fresh process: not seen once."""
     verdicts = [_rv("OBJ-13", [REJECTED], PAST_BUDGET),
-                _rv("RTE-5", [REJECTED, "no key 'thoughtHistoryLength' where the check read one"],
-                    PAST_BUDGET),
+                _rv("RTE-3", [REJECTED, "no key 'isError' where the check read one"], PAST_BUDGET),
                 _rv("ABS-2", [REJECTED], REPRODUCED)]
-    own = {"OBJ-13": frozenset({"stderr"}), "RTE-5": frozenset(), "ABS-2": frozenset()}
+    own = {"OBJ-13": frozenset({"stderr"}), "RTE-3": frozenset(), "ABS-2": frozenset()}
     _, once, _ = _settle(verdicts, own)
     assert once == {}
     _, once, _ = _settle([_rv("OBJ-13", [REJECTED], PAST_BUDGET)], {"OBJ-13": frozenset()}, found=None)
