@@ -12,7 +12,7 @@ from conformance.gate.findings import FindingsFile, resolve_findings
 from conformance.gate.pinned import PinnedReplay, replay_pinned, settle_unlisted
 from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
-from conformance.gate.signatures import RecordSignature
+from conformance.gate.signatures import Exhaustion, RecordSignature
 from conformance.gate.verdicts import CatalogRecord, is_advisory, judge, judge_claims, summarize
 from conformance.report.model import Gate, Preflight, RecordVerdict, Report, RunInfo, StoreGrowth
 
@@ -45,13 +45,15 @@ def assemble_report(
     strict: bool = False,
     sign_original: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
     evidence: Callable[[Report], Report] | None = None,
+    exhausted: Callable[[], Exhaustion | None] | None = None,
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails). With
     `sign_original` too (the original's signatures), the baseline's pinned witnesses are replayed before the
     gate judges stale and new departures (gate/pinned.py). `evidence`, when given, replays each departure's
     example on fresh processes (gate/evidence.py); the gate then weighs each unlisted departure by what the
-    replays confirmed (`settle_unlisted`), and is judged again."""
+    replays confirmed (`settle_unlisted`), and is judged again; `exhausted` (asked only when an unlisted
+    departure may be one) says which refusal a fresh process of the target gives once its state ran out."""
     ran = results is not None
     results = with_preflight_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
@@ -111,7 +113,7 @@ def assemble_report(
         report = evidence(report)
     if replay.own:
         evidenced = [rv for rv in report.records if rv.id not in left_out]
-        covered, seen_once = settle_unlisted(evidenced, replay, canonical)
+        covered, seen_once = settle_unlisted(evidenced, replay, canonical, exhausted=exhausted)
         if covered or seen_once:
             report = report.model_copy(update={"gate": judged(evidenced, covered, seen_once)})
     return report

@@ -18,7 +18,7 @@ from conformance.catalog.witnesses import WitnessStep
 from conformance.core.eras import REVISIONS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.served import read_served
 from conformance.drivers.wire import Exchange
 
@@ -26,12 +26,34 @@ SHORT_STRING: Final = 240
 SHORT_ANSWER: Final = 1200
 
 
+HISTORY: Final = "thoughtHistoryLength"
+
+
 @dataclass(frozen=True)
 class StoreBase:
-    """The store as the probe before a record's witnesses saw it: what its answers are read relative to."""
+    """The store as the probe before a record's witnesses saw it: what its answers are read relative to.
 
-    count: int
-    labels: frozenset[str]
+    Read by the probe's own answer, not by the original's field names: every count it answers (an integer
+    field the probe did not send: the original's `thoughtHistoryLength`, a fork's renamed `historyLength`)
+    and every list of labels (`branches`). A fork that renames its count is then still read relative to the
+    probe, so a record's signature does not depend on which records were witnessed before it on the same
+    process (it did: fork-audit-clock's LOOP-B, signed beside 59 departures in the baseline run and alone
+    when its pinned witness was replayed, answered another `historyLength` and more labels, and went
+    stale, issue 43)."""
+
+    counts: Mapping[str, int]
+    labels: Mapping[str, frozenset[str]]
+
+
+def store_base(status: Mapping[str, JSON]) -> StoreBase | None:
+    """The probe's accepted status read as a `StoreBase`; None when it answers no count and no label list."""
+    counts = {key: value for key, value in status.items()
+              if isinstance(value, int) and not isinstance(value, bool) and key not in PROBE_ARGUMENTS}
+    labels = {key: frozenset(str(v) for v in value) for key, value in status.items()
+              if isinstance(value, list) and all(isinstance(v, str) for v in value)}
+    if not counts and not labels:
+        return None
+    return StoreBase(counts, labels)
 
 
 
@@ -173,12 +195,13 @@ def _relative(value: JSON, base: StoreBase | None) -> JSON:
     if not isinstance(value, dict):
         return value
     shown: dict[str, JSON] = {}
+    counts = base.counts if base is not None else {}
+    lists = base.labels if base is not None else {}
     for key, item in value.items():
-        if key == "thoughtHistoryLength" and isinstance(item, int) and not isinstance(item, bool):
-            shown[key] = f"+{item - base.count}" if base is not None else "?"
-        elif key == "branches" and isinstance(item, list):
-            labels = base.labels if base is not None else frozenset()
-            shown[key] = [b for b in item if not (isinstance(b, str) and b in labels)]
+        if isinstance(item, int) and not isinstance(item, bool) and (key in counts or key == HISTORY):
+            shown[key] = f"+{item - counts[key]}" if key in counts else "?"
+        elif isinstance(item, list) and key in lists:
+            shown[key] = [b for b in item if not (isinstance(b, str) and b in lists[key])]
         else:
             shown[key] = _relative(item, base)
     return shown

@@ -55,6 +55,10 @@ CAUSE_REPLAYS: Final = 4
 MAX_REPLAYS: Final = 16
 """Sequences replayed per report, causes and departures together: at most twice this many short-lived
 processes."""
+CONFIRM_REPLAYS: Final = 16
+"""Sequences replayed beyond `MAX_REPLAYS` for departures the gate would call new (not in the baseline) whose
+own sequence the budget left out: a departure is new only once a fresh process confirmed it (issue 43;
+fork-bounded-session's ABS-12 under ci 11 was new on one probe call a fresh process accepts)."""
 SIDE_BY_SIDE: Final = 4
 """Sequences replayed at once, each on two fresh processes of its own: a replay mostly waits (on starts,
 answers, `LIFE_WATCH`), so replays side by side cost a red run far less wall time than one at a time."""
@@ -408,6 +412,8 @@ class _Replays:
         self.target, self.original, self.timeout = target, original, timeout
         self.done: dict[tuple[str, ...], _Replayed] = {}
         self.spent = 0
+        self.cap = MAX_REPLAYS
+        """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
         self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
@@ -430,18 +436,18 @@ class _Replays:
                 self._pool = ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
             self._ahead[key] = self._pool.submit(_replay_both, self.original, self.target, key, self.timeout)
 
-    def left(self, limit: int = MAX_REPLAYS) -> int:
-        """How many more sequences `get` will replay under `limit`."""
-        return max(0, min(limit, MAX_REPLAYS) - self.spent)
+    def left(self, limit: int | None = None) -> int:
+        """How many more sequences `get` will replay under `limit` (none: `cap`)."""
+        return max(0, min(self.cap if limit is None else limit, self.cap) - self.spent)
 
-    def get(self, frames: Sequence[str], limit: int = MAX_REPLAYS) -> _Replayed | None:
+    def get(self, frames: Sequence[str], limit: int | None = None) -> _Replayed | None:
         """Both sides' answers to `frames`, replayed unless already; None when the budget is spent. The
         fixed opening calls (initialize, the calls, tools/list: one cheap sequence) are outside the budget:
         they are always replayed, once per report (issue 42)."""
         key = tuple(frames)
         if key not in self.done:
             opening = list(frames) == _opening_frames()
-            if not opening and self.spent >= min(limit, MAX_REPLAYS):
+            if not opening and self.spent >= min(self.cap if limit is None else limit, self.cap):
                 return None
             self.spent += 0 if opening else 1
             ahead = self._ahead.pop(key, None)
@@ -840,6 +846,20 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
         found = _record_evidence(rv, by_record.get(rv.id), replays)
         if found is not None:
             evidenced[rv.id] = its_failure(rv, found)
+    # The gate's new departures whose own sequence the budget left out get it replayed after all, within
+    # `CONFIRM_REPLAYS` more: "new" only once a fresh process confirms it; past that, still "not replayed".
+    unlisted = {e.record for e in report.gate.unexpected}
+    unconfirmed = [rv for rv in ordered if rv.id in unlisted and rv.id in evidenced
+                   and evidenced[rv.id].not_replayed and not evidenced[rv.id].reproduced]
+    if unconfirmed:
+        replays.cap = MAX_REPLAYS + CONFIRM_REPLAYS
+        replays.prefetch(list(dict.fromkeys(
+            frames for rv in unconfirmed if (frames := _own_frames(rv, by_record.get(rv.id)))))[
+                :replays.left()])
+        for rv in unconfirmed:
+            found = _record_evidence(rv, by_record.get(rv.id), replays)
+            if found is not None:
+                evidenced[rv.id] = its_failure(rv, found)
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]

@@ -25,7 +25,7 @@ from conformance.core.differences import difference_keys
 from conformance.core.errors import HarnessError
 from conformance.core.served import read_served
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
-from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, RecordSignature, sign_departures
+from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
 from conformance.report.model import RecordVerdict, WitnessAnswer
 
@@ -186,10 +186,15 @@ def _unobserved(answer: WitnessAnswer) -> bool:
 
 
 NOT_CONFIRMED: Final = "seen once, not confirmed on a fresh process"
+BOUND_RECORD: Final = "RTE-5"
+"""The record a session bound contradicts ("every call that passes validation is appended ... no size
+bound"): a fresh process refusing the probe after accepting it (`exhaustion_refusal`) confirms its departure
+on a fresh process, so it is never seen once while the target runs out (fork-bounded-session)."""
 
 
 def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
-                    canonical: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+                    canonical: Mapping[str, str], *, exhausted: Callable[[], Exhaustion | None] | None = None,
+                    ) -> tuple[dict[str, str], dict[str, str]]:
     """The unlisted departures the baseline covers (mapped to the entry) and those seen once (mapped to why),
     from `replay` and each record's evidence (gate/evidence.py, replayed before).
 
@@ -199,7 +204,16 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
     such proof: the departure stays new. Covered: everything it differs about on fresh processes (its
     witness, its reproduced pair, or else what the opening calls showed) is what the re-observed entries'
     pinned witnesses differ about, or what an entry's own record departed about in this run as pinned (its
-    evidence, `departed_as_pinned`); it is put under the entry sharing most of it."""
+    evidence, `departed_as_pinned`); it is put under the entry sharing most of it.
+
+    Also seen once: a departure whose every failure is the refusal the target gives once a process's state ran
+    out (`exhausted`, asked at most once: a fresh process refusing the probe after accepting it; a session
+    bounded at 100 thoughts), when its own witness answers as the original's on fresh processes and no replay
+    of its own example reproduced it. Which check a shared process happens to exhaust its session on differs
+    from seed to seed (fork-bounded-session: OBJ-4/a2 under dev seed 1, written into the baseline and stale
+    under the next seed; OBJ-13, ABS-2 new under ci 11, past the replay budget); that refusal is its own
+    record's departure (the store's bound, `BOUND_RECORD`, which it confirms on a fresh process), not
+    theirs."""
     covered: dict[str, str] = {}
     seen_once: dict[str, str] = {}
     by_id = {rv.id: rv for rv in verdicts}
@@ -208,6 +222,15 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
     for rid, (root, entry) in replay.members.items():
         grown[root] |= departed_as_pinned(by_id.get(rid), entry)
         strict[root] |= _own_keys(by_id.get(rid), entry)
+    asked: list[Exhaustion | None] = []
+
+    def exhaustion() -> Exhaustion | None:
+        if exhausted is None:
+            return None
+        if not asked:
+            asked.append(exhausted())
+        return asked[0]
+
     loose_by_root = {root: frozenset(keys) for root, keys in grown.items()}
     strict_by_root = {root: frozenset(keys) for root, keys in strict.items()}
     for rv in verdicts:
@@ -215,11 +238,23 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             continue
         evidence = rv.evidence
         witness = replay.own[rv.id]
-        if not witness and evidence is not None and evidence.no_difference:
+        # The bound itself shows on a fresh process: RTE-5's departure is confirmed, whatever its checks'
+        # own examples (sent to a process the suite had already exhausted) show when replayed.
+        bounded = rv.id == BOUND_RECORD and exhaustion() is not None
+        if not witness and evidence is not None and evidence.no_difference and not bounded:
             seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness, its example and the fixed opening calls "
                                 "answer alike on fresh processes of the target and the original "
                                 f"({rv.reason})")
             continue
+        if not witness and rv.witness and not bounded and not (evidence is not None and evidence.reproduced):
+            found = exhaustion()
+            if found is not None and refused_by_exhaustion(rv, found.refusal):
+                seen_once[rv.id] = (
+                    f"{NOT_CONFIRMED}: every failure of its checks is the refusal a process gives once its "
+                    f"state ran out (a fresh process accepted {found.accepted} calls, then answered "
+                    f"{_brief(found.refusal)}), and its own witness answers as the original's on fresh "
+                    f"processes ({rv.reason})")
+                continue
         keys = set(witness)
         if evidence is not None and evidence.reproduced:
             keys |= evidence_keys(evidence.original, evidence.target, evidence.differences)
@@ -234,6 +269,60 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             root = max(sorted(by_root), key=lambda r: len(keys & by_root[r]))
             covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
+
+
+def refused_by_exhaustion(rv: RecordVerdict, refusal: str) -> bool:
+    """Every failed (or erroring) test of the record says it got `refusal`: its words (the refusal's text, or
+    each string of it when it is JSON, such as "Thought limit reached (100)") appear in each failure message,
+    as written, JSON-escaped or as Python shows them; or the check found no status where it read one ("no
+    key 'thoughtHistoryLength' where the check read one": the refusal carries none, while the record's own
+    witness, answered by a fresh process as the original's, has it)."""
+    words = _refusal_words(refusal)
+    messages = [t.message or "" for t in rv.tests if t.status in ("failed", "error")]
+    if not words or not messages:
+        return False
+
+    def says(message: str) -> bool:
+        return bool(_NO_STATUS.search(message)) or any(
+            form in message for word in words
+            for form in (word, json.dumps(word, ensure_ascii=False)[1:-1], json.dumps(word)[1:-1],
+                         repr(word)[1:-1]))
+
+    return all(says(message) for message in messages)
+
+
+_NO_STATUS: Final = re.compile(r"\bno key '(?:thoughtNumber|totalThoughts|nextThoughtNeeded|branches|"
+                               r"thoughtHistoryLength)' where the check read one")
+"""A check that read a status field from an answer that had none (core/failure_text.py's words for it)."""
+_WORDS_LEAST: Final = 8
+"""The shortest string of a refusal taken as its words: "failed" or "error" alone tell no refusal apart."""
+
+
+def _refusal_words(refusal: str) -> list[str]:
+    try:
+        parsed = json.loads(refusal)
+    except ValueError:
+        parsed = refusal
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            if len(value.strip()) >= _WORDS_LEAST:
+                found.append(value.strip())
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(parsed)
+    return found
+
+
+def _brief(text: str, limit: int = 120) -> str:
+    flat = " ".join(text.split())
+    return json.dumps(flat if len(flat) <= limit else flat[:limit] + "…", ensure_ascii=False)
 
 
 def evidence_keys(original: str, target: str, differences: Sequence[str]) -> frozenset[str]:

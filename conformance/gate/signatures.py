@@ -23,7 +23,7 @@ from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.canonical import (
     StoreBase,
     accepted_status,
@@ -33,6 +33,7 @@ from conformance.gate.canonical import (
     offered_capabilities,
     short_json,
     sorted_json,
+    store_base,
     text_view,
     tool_view,
     without_volatile,
@@ -132,6 +133,52 @@ def sign_departures(
             )
     except HarnessError:
         return {}
+
+
+EXHAUST_CALLS: Final = 1000
+"""The most probe calls `exhaustion_refusal` sends one fresh process (the suite's shared processes answer
+hundreds of calls; a session bounded at 100 thoughts refuses the 101st)."""
+EXHAUST_BATCH: Final = 100
+"""Probe calls written at once (pipelined): a thousand calls cost about a second, not a thousand round
+trips."""
+
+
+@dataclass(frozen=True)
+class Exhaustion:
+    """A fresh process of the target accepted the probe `accepted` times, then refused it with `refusal`."""
+
+    accepted: int
+    refusal: str
+
+
+def exhaustion_refusal(target: Target, *, timeout: float, calls: int = EXHAUST_CALLS) -> Exhaustion | None:
+    """The refusal a fresh process gives once its state ran out: the probe call sent again and again (at most
+    `calls`), accepted at first, refused later (fork-bounded-session: "Thought limit reached (100)" from its
+    101st thought on). None when the process accepts them all (the original), refuses the very first (its
+    refusal is then its behaviour, not its state's), breaks off, or cannot be started."""
+    accepted = 0
+    try:
+        with target.wire(timeout=timeout) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            while accepted < calls:
+                batch = [(TOOL, dict(PROBE_ARGUMENTS))] * min(EXHAUST_BATCH, calls - accepted)
+                answered, failure = driver.call_tools_pipelined(batch)
+                for exchange in answered:
+                    if exchange.error is not None or exchange.is_error:
+                        return Exhaustion(accepted, _refusal_text(exchange)) if accepted else None
+                    accepted += 1
+                if failure is not None or len(answered) < len(batch):
+                    return None
+    except (DriverError, HarnessError):
+        return None
+    return None
+
+
+def _refusal_text(exchange: Exchange) -> str:
+    if exchange.error is not None:
+        message = exchange.error.get("message")
+        return message if isinstance(message, str) else json.dumps(exchange.error, ensure_ascii=False)
+    return exchange.text or json.dumps(exchange.result, ensure_ascii=False)
 
 
 def signature_of(answers: Iterable[tuple[str, JSON]]) -> str:
@@ -234,12 +281,7 @@ class _WitnessSession:
             return None
         self.refused = exchange.error is not None or exchange.is_error
         status = accepted_status(exchange)
-        if status is None:
-            return None
-        count, branches = status.get("thoughtHistoryLength"), status.get("branches")
-        if not isinstance(count, int) or not isinstance(branches, list):
-            return None
-        return StoreBase(count, frozenset(str(b) for b in branches))
+        return store_base(status) if status is not None else None
 
     def answer(self, step: WitnessStep, base: StoreBase | None) -> JSON:
         kind = step.kind

@@ -16,10 +16,11 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults
 from conformance.drivers import process
 from conformance.gate.assemble import TargetSeen, assemble_report
-from conformance.gate.evidence import MAX_REPLAYS, original_target, with_evidence
+from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, original_target, with_evidence
 from conformance.report.markdown import render_markdown
 from conformance.report.model import (
     REFERENCE_AS_ORIGINAL,
+    GateEntry,
     Preflight,
     ReplayableCounterexample,
     Report,
@@ -160,6 +161,28 @@ def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other
             if line.endswith("(not reproduced on fresh processes\\)")}
     assert said <= tried, said - tried
     assert REFERENCE_AS_ORIGINAL in markdown
+
+
+def test_a_new_departure_past_the_budget_is_replayed_after_all_before_it_gates() -> None:
+    """The gate's new departures (not in a baseline) whose own sequence the budget left out are replayed
+    within `CONFIRM_REPLAYS` more: "new" only once a fresh process confirmed it (issue 43: the ABS-12 of
+    fork-bounded-session was new under ci 11 on one probe call a fresh process accepts). Only the unlisted
+    ones."""
+    report = _report(extra=MAX_REPLAYS + 2)
+    departing = [rv for rv in report.records if rv.verdict == "deviates"]
+    unlisted = [GateEntry(record=rv.id, verdict=rv.verdict, expected="holds") for rv in departing]
+    gate = report.gate.model_copy(update={"unexpected": unlisted[:-1], "passed": False})
+    before = process.processes_started()
+    out = with_evidence(report.model_copy(update={"gate": gate}), _counting(1, "cmd:fork"),
+                        _counting(0, "reference"), timeout=20)
+    # Every distinct sequence (the cause's, ABS-1's, the extras') is replayed but the last unlisted one's,
+    # which the gate accepts (a baseline lists it): the budget's 16, then 3 more; and the opening calls.
+    assert CONFIRM_REPLAYS >= 4 - 1
+    assert process.processes_started() - before == 2 * (MAX_REPLAYS + 4 - 1) + 2
+    left = {rv.id for rv in out.records if rv.evidence is not None and rv.evidence.not_replayed}
+    assert left == {departing[-1].id}
+    confirmed = [rv for rv in out.records if rv.id in {e.record for e in unlisted[:-1]} and rv.id != "CMP-1"]
+    assert all(rv.evidence is not None and rv.evidence.reproduced for rv in confirmed)
 
 
 def test_an_empty_cache_makes_the_reference_the_original(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from conformance.gate.assemble import TargetSeen
 from conformance.gate.baseline import check_project
 from conformance.gate.pinned import original_signatures
 from conformance.gate.run_options import RunOptions
+from conformance.gate.signatures import exhaustion_refusal
 from conformance.gate.spec_signatures import sign_run_departures
 from conformance.report.escape import safe, write_line
 from conformance.report.model import Preflight, Report
@@ -109,6 +110,7 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
     written = report.write(
         results, seen, int(pytest_exit), "no test evidences this record",
         sign=lambda ids: sign_run_departures(target, ids, options.timeout, witnesses, results),
+        exhausted=lambda: exhaustion_refusal(target, timeout=options.timeout),
         sign_original=lambda ids: original_signatures(ids, cache_dir=options.cache, timeout=options.timeout,
                                                       transcript_path=report.transcripts / "originals.jsonl"),
     )

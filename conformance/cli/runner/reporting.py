@@ -22,7 +22,7 @@ from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.baseline import Baseline, canonical_entries, check_spec, load_baseline
 from conformance.gate.findings import FindingsFile, check_findings, load_findings
 from conformance.gate.run_options import RunOptions
-from conformance.gate.signatures import RecordSignature
+from conformance.gate.signatures import Exhaustion, RecordSignature
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.model import Gate, Report, RunInfo, RunSelection
 from conformance.report.text import stopped_before_checks
@@ -74,6 +74,7 @@ class RunReport:
         sign: Signer | None = None,
         run: RunInfo | None = None,
         sign_original: Signer | None = None,
+        exhausted: Callable[[], Exhaustion | None] | None = None,
     ) -> Report:
         """Judge, assemble and write the report; `why` is what records no test ran say (a stop overrides);
         `run`, when given, is what the report says of the run (a merge's, from its shards)."""
@@ -101,6 +102,7 @@ class RunReport:
             not_run_reason=why,
             sign=sign,
             sign_original=sign_original,
+            exhausted=exhausted,
             not_selected=self.selection.not_selected,
             strict=options.strict_baseline,
             evidence=lambda made: _evidenced(made, options)

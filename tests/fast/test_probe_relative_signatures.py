@@ -1,0 +1,84 @@
+"""A record's witness answers are read relative to the probe by the probe's own fields (gate/canonical.py,
+`store_base`), not by the original's names: a fork that renames its history counter (fork-audit-clock's
+`historyLength`) is signed the same whether the record is witnessed alone or after every other record.
+
+Before, such a fork's probe read as "no store" and its answers kept the process's raw count and every label
+earlier records had filed; LOOP-B, signed beside 59 departures in the baseline run and alone when its pinned
+witness was replayed, came back with another count and went stale (and, the other way round, 51 entries came
+back "changed" in a run where LOOP-B departed and was signed among them), issue 43.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.catalog.witnesses import default_witnesses
+from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import Exchange
+from conformance.gate.canonical import StoreBase, canonical_response, store_base
+from conformance.gate.signatures import witness_signatures
+
+SERVERS = Path(__file__).resolve().parents[1] / "servers"
+RENAMED = SERVERS / "renamed_count.py"
+
+
+def _answer(status: dict[str, JSON]) -> Exchange:
+    response: dict[str, JSON] = {"jsonrpc": "2.0", "id": 1, "result": {
+        "content": [{"type": "text", "text": json.dumps(status, indent=2, ensure_ascii=False)}]}}
+    return Exchange("tools/call", {}, response, b"", 0.0, 0.0)
+
+
+def _status(count_key: str, count: int, labels: list[str]) -> dict[str, JSON]:
+    return {"thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True, "branches": list(labels),
+            count_key: count}
+
+
+@given(before=st.integers(min_value=0, max_value=10**6),
+       earlier=st.lists(st.text(min_size=1, max_size=8), unique=True, max_size=6),
+       grown=st.integers(min_value=1, max_value=20),
+       key=st.sampled_from(["thoughtHistoryLength", "historyLength", "count"]))
+def test_an_answer_reads_the_same_whatever_the_process_answered_before(
+    before: int, earlier: list[str], grown: int, key: str
+) -> None:
+    """The record's own answer (`grown` thoughts since the probe, one label of its own) canonicalizes alike
+    after any earlier count and labels, whatever the count's name."""
+    probe = store_base(_status(key, before, earlier))
+    assert probe is not None
+    answer = canonical_response(_answer(_status(key, before + grown, [*earlier, "mine"])), probe)
+    fresh = canonical_response(_answer(_status(key, grown, ["mine"])), store_base(_status(key, 0, [])))
+    assert answer == fresh
+    shown = answer["result"]["content"][0]["json"]  # type: ignore[call-overload,index]
+    assert shown[key] == f"+{grown}" and shown["branches"] == ["mine"]
+
+
+def test_the_originals_fields_read_as_before_and_echoes_are_kept() -> None:
+    """The original's probe gives the same base as before (its count, its labels); the echoed thoughtNumber
+    and totalThoughts (sent by the probe) are values, not counts; no status at all is no base."""
+    probe = store_base(_status("thoughtHistoryLength", 7, ["a"]))
+    assert probe == StoreBase({"thoughtHistoryLength": 7}, {"branches": frozenset({"a"})})
+    shown = canonical_response(_answer(_status("thoughtHistoryLength", 9, ["a", "b"])), probe)
+    assert shown["result"]["content"][0]["json"] == {  # type: ignore[call-overload,index]
+        "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True, "branches": ["b"],
+        "thoughtHistoryLength": "+2"}
+    assert store_base({"ok": True}) is None
+    unread = canonical_response(_answer(_status("thoughtHistoryLength", 9, [])), None)
+    assert unread["result"]["content"][0]["json"]["thoughtHistoryLength"] == "?"  # type: ignore[call-overload,index]
+
+
+def test_a_renamed_counters_record_is_signed_alike_alone_and_after_every_other_record() -> None:
+    """On a real process of a server answering `historyLength`: the last records' signatures alone equal
+    theirs after every other record's witnesses (which add dozens of thoughts and labels before them)."""
+    spec = f"cmd:{sys.executable} {RENAMED}"
+    records = list(default_witnesses().records)
+    among = witness_signatures(spec, records, timeout=20)
+    last = [rid for rid in records if rid in among][-3:]
+    assert "LOOP-B" in among
+    for rid in [*last, "LOOP-B"]:
+        alone = witness_signatures(spec, [rid], timeout=20)[rid]
+        assert among[rid].signature == alone.signature, (rid, among[rid].witness, alone.witness)
+    assert any('"historyLength":"+' in w.answer for w in among["LOOP-B"].witness)
