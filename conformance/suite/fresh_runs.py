@@ -26,7 +26,6 @@ from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.core.served import read_served
-from conformance.suite.answers import describe_response
 from conformance.suite.contradiction import brief
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
@@ -156,6 +155,8 @@ class FreshRunner:
 
 def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     """The store state an accepted raw answer reports (OBJ-4's status object in content[0].text)."""
+    from conformance.suite.answers import describe_response  # the runner imports this module without the SDK
+
     result = answer.get("result")
     assert isinstance(result, dict) and not result.get("isError"), (
         f"a fresh process refused a call the original accepts: {describe_response(answer)}")
