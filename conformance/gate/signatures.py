@@ -86,8 +86,10 @@ def witness_signatures(
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
         previous: tuple[str, list[tuple[str, WitnessStep]]] | None = None
-        for rid, steps in plan:
+        for index, (rid, steps) in enumerate(plan):
             try:
+                if index:
+                    session.restart()
                 base = session.probe()
                 if session.refused and session.renew():
                     # Its state ran out (it refuses the probe a fresh process accepts): the record before may
@@ -191,6 +193,15 @@ class _WitnessSession:
                 self.driver.close()
             return self._spawn()
         return self.driver
+
+    def restart(self) -> None:
+        """A fresh process for the next record: what one record's witnesses leave in the store (a label
+        the probe's relative reading cannot subtract, a thought a later revision replaces) never reaches
+        another record's answers, so a record's signature is the same whichever records are signed with it
+        (a baseline signs every departure of its run, a gate only some)."""
+        if self.driver is not None:
+            self.driver.close()
+        self._spawn()
 
     def renew(self) -> bool:
         """Replace a process whose state ran out (a bounded session refusing every call once it holds 100

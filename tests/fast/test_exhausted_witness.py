@@ -29,3 +29,20 @@ def test_a_server_that_refuses_the_probe_on_a_fresh_process_too_is_signed_with_i
     spec = f"cmd:{sys.executable} {LIMITED} 0"
     signed = witness_signatures(spec, ["RTE-3", "OBJ-4"], timeout=20)
     assert any("limit reached" in w.answer for w in signed["OBJ-4"].witness)
+
+
+HISTORY_LABELS = Path(__file__).resolve().parents[1] / "servers" / "history_labels.py"
+
+
+def test_a_label_one_record_leaves_behind_never_reaches_another_records_signature() -> None:
+    """Each record's witnesses go to a fresh process: on a server listing the labels of its history as sent,
+    the number and object labels RTE-8/a1's and BAP-4/a1's witnesses send stayed in every later record's
+    branches on a shared process, so a baseline (every departure signed) and a gate (a few) disagreed
+    (typescript-port, held-out-multi-4: RTE-7 and OBJ-14 stale, RTE-8/a1 changed)."""
+    spec = f"cmd:{sys.executable} {HISTORY_LABELS}"
+    later = ["OBJ-14", "RTE-7"]
+    among = witness_signatures(spec, ["OBJ-4/a1", "RTE-8/a1", "BAP-4/a1", *later], timeout=20)
+    alone = witness_signatures(spec, later, timeout=20)
+    for rid in later:
+        assert among[rid].signature == alone[rid].signature, (rid, among[rid].witness, alone[rid].witness)
+        assert not any('"branches":[42' in w.answer for w in among[rid].witness), among[rid].witness
