@@ -32,6 +32,13 @@ class StoreBase:
 
     count: int
     labels: frozenset[str]
+    carried: bool = False
+    """Two fresh processes answered the same first call with different stores (a fork that saves its history
+    in a file and restores it in the next process): its counts and labels depend on every earlier run, so they
+    read as CARRIED, and the rest of the answer is what a fresh process decides."""
+
+
+CARRIED: Final = "not compared: carried across processes"
 
 
 
@@ -174,7 +181,9 @@ def _relative(value: JSON, base: StoreBase | None) -> JSON:
         return value
     shown: dict[str, JSON] = {}
     for key, item in value.items():
-        if key == "thoughtHistoryLength" and isinstance(item, int) and not isinstance(item, bool):
+        if base is not None and base.carried and key in ("thoughtHistoryLength", "branches"):
+            shown[key] = CARRIED
+        elif key == "thoughtHistoryLength" and isinstance(item, int) and not isinstance(item, bool):
             shown[key] = f"+{item - base.count}" if base is not None else "?"
         elif key == "branches" and isinstance(item, list):
             labels = base.labels if base is not None else frozenset()

@@ -23,7 +23,7 @@ from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.canonical import (
     StoreBase,
     accepted_status,
@@ -167,6 +167,9 @@ class _WitnessSession:
         """The last probe was refused (an error or isError answer)."""
         self.renewable = True
         """False once a fresh process refused the probe too: the refusal is the server's, not its state's."""
+        self.carried = False
+        """Two fresh processes answered the same first call with different stores: state carried across
+        processes (a journal the next process restores), read so in every answer (`StoreBase.carried`)."""
 
     # -- the process -------------------------------------------------------------------------------
 
@@ -176,8 +179,23 @@ class _WitnessSession:
         self.observations["server-info"] = self._server_info(init.get("serverInfo"))
         self.observations["capabilities"] = offered_capabilities(init.get("capabilities"))
         self.observations["banner"] = decode(driver.stderr_settled(BANNER_WAIT))
+        # The same first call on two fresh processes: a store that differs was carried from one to the next.
+        opening, failure = self._first_call()
+        self.restart()
+        again, _ = self._first_call()
+        self.carried = (opening is not None and again is not None
+                        and _store_of(opening) not in (None, _store_of(again)))
         if first_call:
-            self.observations["first-call"] = self._call(dict(PROBE_ARGUMENTS), None, stderr=False)
+            self.observations["first-call"] = {"failure": failure} if opening is None else canonical_response(
+                opening, StoreBase(0, frozenset(), carried=True) if self.carried else None)
+
+    def _first_call(self) -> tuple[Exchange | None, str]:
+        try:
+            return self._live().call_tool(TOOL, dict(PROBE_ARGUMENTS)), ""
+        except ServerTimeout:
+            raise
+        except DriverError as exc:
+            return None, type(exc).__name__
 
     def _spawn(self) -> WireDriver:
         driver = self.target.wire(timeout=self.timeout, transcript=self.transcript)
@@ -250,7 +268,7 @@ class _WitnessSession:
         count, branches = status.get("thoughtHistoryLength"), status.get("branches")
         if not isinstance(count, int) or not isinstance(branches, list):
             return None
-        return StoreBase(count, frozenset(str(b) for b in branches))
+        return StoreBase(count, frozenset(str(b) for b in branches), carried=self.carried)
 
     def answer(self, step: WitnessStep, base: StoreBase | None) -> JSON:
         kind = step.kind
@@ -329,6 +347,12 @@ class _WitnessSession:
             return json_strings(set(_IMPORT.findall(text)))
         return text_view(text, step)
 
+
+
+def _store_of(exchange: Exchange) -> tuple[JSON, JSON] | None:
+    """The store a first call's answer shows (its count and labels); None for a refusal."""
+    status = accepted_status(exchange)
+    return None if status is None else (status.get("thoughtHistoryLength"), status.get("branches"))
 
 
 def _package_version(root: Path | None) -> str | None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.outfolder import BASELINE_PATH
+from conformance.gate.canonical import CARRIED
 from conformance.report.model import (
     Comparison,
     Difference,
@@ -68,6 +69,18 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     if not parts and not gate.passed:
         parts.append("the target could not be checked")
     return "gate failed: " + "; ".join(parts) + once
+
+
+def carried_sentence(report: Report) -> str:
+    """Said once when the witness processes found state carried across processes (gate/canonical.py
+    `CARRIED`): the target's fresh processes are not fresh, so its counts and labels were not compared."""
+    carried = [rv.id for rv in report.records if any(CARRIED in w.answer for w in rv.witness)]
+    if not carried:
+        return ""
+    return (f"finding: two fresh processes of the target answered the same first call with different stores "
+            f"(state carried across processes, as a file the next process restores); its witnesses' counts "
+            f"and labels were not compared, only what a fresh process decides ({len(carried)} records signed "
+            "so)")
 
 
 NOT_CONFIRMED_WORDS: Final = "seen once, not confirmed on a fresh process"
