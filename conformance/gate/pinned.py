@@ -107,9 +107,7 @@ def replay_pinned(
                                "run's search did not reach it")
         elif (anchored and entries[rid].signature is not None
               and fresh.get(rid) == entries[rid].signature == original.get(rid)):
-            reobserved[rid] = ("its pinned witness never departed from the original on a fresh process (the "
-                               "search alone found it) and answers as pinned: it cannot tell this departure "
-                               "gone; kept while other entries depart as pinned")
+            reobserved[rid] = NEVER_DEPARTED
         elif (root != rid and original.get(rid) == entries[rid].signature and root in entries
               and present(root)):
             reobserved[rid] = (f"folded under {root}, whose pinned departure is re-observed; its own witness "
@@ -136,6 +134,12 @@ def replay_pinned(
                 keys |= witness_keys(signed_original[rid].witness, entries[rid].witness)
         pinned[root] = frozenset(keys)
     return PinnedReplay(reobserved, own, pinned, listed)
+
+
+NEVER_DEPARTED: Final = ("its pinned witness never departed from the original on a fresh process (the "
+                         "search alone found it) and answers as pinned: it cannot tell this departure gone; "
+                         "kept while other entries depart as pinned")
+"""Why an entry the search missed is kept though no witness re-observed it (`replay_pinned`)."""
 
 
 def departed_as_pinned(rv: RecordVerdict | None, entry: BaselineEntry) -> frozenset[str]:

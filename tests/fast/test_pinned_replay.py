@@ -323,3 +323,14 @@ def test_an_entry_whose_witness_never_departed_but_now_answers_otherwise_is_stal
     verdicts = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("RTE-4", "holds")]
     replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "RTE-4": COUNTED}, THE_ORIGINAL, SEARCH_ONLY)
     assert "RTE-4" not in replay.reobserved
+
+
+def test_the_gate_sentence_does_not_call_a_kept_entry_re_observed() -> None:
+    from conformance.report.text import gate_sentence
+
+    verdicts = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("RTE-4", "holds")]
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "RTE-4": PLAIN}, THE_ORIGINAL, SEARCH_ONLY)
+    sentence = gate_sentence(evaluate_gate(verdicts, SEARCH_ONLY, baseline_path="b", canonical=CANONICAL,
+                                           reobserved=replay.reobserved))
+    assert "RTE-4 not reached by this run's search and kept" in sentence
+    assert "re-observed" not in sentence
