@@ -43,17 +43,31 @@ class StoreBase:
 
     counts: Mapping[str, int]
     labels: Mapping[str, frozenset[str]]
+    carried: bool = False
+    """Two fresh processes answered the same first call with different stores (a fork that saves its history
+    in a file and restores it in the next process): its counts and labels depend on every earlier run, so they
+    read as CARRIED, and the rest of the answer is what a fresh process decides."""
 
 
-def store_base(status: Mapping[str, JSON]) -> StoreBase | None:
+CARRIED: Final = "not compared: carried across processes"
+
+
+def label_key(label: JSON) -> str:
+    """A listed label as the relative reading compares it: a string as itself, any other value (a fork
+    listing labels as sent: 42, {}) as its canonical JSON, so a label one record's witnesses leave behind
+    is subtracted from every later answer whatever its type (fork-typescript-port, held-out-multi-4)."""
+    return label if isinstance(label, str) else json.dumps(label, sort_keys=True, separators=(",", ":"))
+
+
+def store_base(status: Mapping[str, JSON], *, carried: bool = False) -> StoreBase | None:
     """The probe's accepted status read as a `StoreBase`; None when it answers no count and no label list."""
     counts = {key: value for key, value in status.items()
               if isinstance(value, int) and not isinstance(value, bool) and key not in PROBE_ARGUMENTS}
-    labels = {key: frozenset(str(v) for v in value) for key, value in status.items()
-              if isinstance(value, list) and all(isinstance(v, str) for v in value)}
+    labels = {key: frozenset(label_key(v) for v in value) for key, value in status.items()
+              if isinstance(value, list)}
     if not counts and not labels:
         return None
-    return StoreBase(counts, labels)
+    return StoreBase(counts, labels, carried)
 
 
 
@@ -198,10 +212,12 @@ def _relative(value: JSON, base: StoreBase | None) -> JSON:
     counts = base.counts if base is not None else {}
     lists = base.labels if base is not None else {}
     for key, item in value.items():
-        if isinstance(item, int) and not isinstance(item, bool) and (key in counts or key == HISTORY):
+        if base is not None and base.carried and (key in counts or key == HISTORY or key in lists):
+            shown[key] = CARRIED
+        elif isinstance(item, int) and not isinstance(item, bool) and (key in counts or key == HISTORY):
             shown[key] = f"+{item - counts[key]}" if key in counts else "?"
         elif isinstance(item, list) and key in lists:
-            shown[key] = [b for b in item if not (isinstance(b, str) and b in lists[key])]
+            shown[key] = [b for b in item if label_key(b) not in lists[key]]
         else:
             shown[key] = _relative(item, base)
     return shown

@@ -25,6 +25,7 @@ from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.canonical import (
+    HISTORY,
     StoreBase,
     accepted_status,
     canonical_response,
@@ -212,6 +213,9 @@ class _WitnessSession:
         """The last probe was refused (an error or isError answer)."""
         self.renewable = True
         """False once a fresh process refused the probe too: the refusal is the server's, not its state's."""
+        self.carried = False
+        """Two fresh processes answered the same first call with different stores: state carried across
+        processes (a journal the next process restores), read so in every answer (`StoreBase.carried`)."""
 
     # -- the process -------------------------------------------------------------------------------
 
@@ -221,8 +225,24 @@ class _WitnessSession:
         self.observations["server-info"] = self._server_info(init.get("serverInfo"))
         self.observations["capabilities"] = offered_capabilities(init.get("capabilities"))
         self.observations["banner"] = decode(driver.stderr_settled(BANNER_WAIT))
+        # The same first call on two fresh processes: a store that differs was carried from one to the next.
+        opening, failure = self._first_call()
+        self.restart()
+        again, _ = self._first_call()
+        self.carried = (opening is not None and again is not None
+                        and _store_of(opening) not in (None, _store_of(again)))
         if first_call:
-            self.observations["first-call"] = self._call(dict(PROBE_ARGUMENTS), None, stderr=False)
+            carried = StoreBase({HISTORY: 0}, {"branches": frozenset()}, carried=True)
+            self.observations["first-call"] = {"failure": failure} if opening is None else canonical_response(
+                opening, carried if self.carried else None)
+
+    def _first_call(self) -> tuple[Exchange | None, str]:
+        try:
+            return self._live().call_tool(TOOL, dict(PROBE_ARGUMENTS)), ""
+        except ServerTimeout:
+            raise
+        except DriverError as exc:
+            return None, type(exc).__name__
 
     def _spawn(self) -> WireDriver:
         driver = self.target.wire(timeout=self.timeout, transcript=self.transcript)
@@ -238,6 +258,13 @@ class _WitnessSession:
                 self.driver.close()
             return self._spawn()
         return self.driver
+
+    def restart(self) -> None:
+        """A fresh process: the same first call asked again to see whether two fresh processes start from
+        the same store (`carried`)."""
+        if self.driver is not None:
+            self.driver.close()
+        self._spawn()
 
     def renew(self) -> bool:
         """Replace a process whose state ran out (a bounded session refusing every call once it holds 100
@@ -281,7 +308,7 @@ class _WitnessSession:
             return None
         self.refused = exchange.error is not None or exchange.is_error
         status = accepted_status(exchange)
-        return store_base(status) if status is not None else None
+        return store_base(status, carried=self.carried) if status is not None else None
 
     def answer(self, step: WitnessStep, base: StoreBase | None) -> JSON:
         kind = step.kind
@@ -360,6 +387,12 @@ class _WitnessSession:
             return json_strings(set(_IMPORT.findall(text)))
         return text_view(text, step)
 
+
+
+def _store_of(exchange: Exchange) -> tuple[JSON, JSON] | None:
+    """The store a first call's answer shows (its count and labels); None for a refusal."""
+    status = accepted_status(exchange)
+    return None if status is None else (status.get("thoughtHistoryLength"), status.get("branches"))
 
 
 def _package_version(root: Path | None) -> str | None:

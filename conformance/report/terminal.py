@@ -10,7 +10,7 @@ from conformance.report.escape import safe, write_line
 from conformance.report.model import Report
 from conformance.report.sections import SECTIONS
 from conformance.report.sections.section import Section
-from conformance.report.text import gate_sentence
+from conformance.report.text import carried_sentence, gate_sentence
 
 
 def summary_lines(report: Report, sections: Sequence[Section] = SECTIONS) -> list[str]:
@@ -20,7 +20,9 @@ def summary_lines(report: Report, sections: Sequence[Section] = SECTIONS) -> lis
         shown = section.terminal(report)
         if shown:
             lines += ["", *shown]
-    return [*lines, "", safe(gate_sentence(report.gate, report.run.interrupted), 1000)]
+    carried = carried_sentence(report)
+    return [*lines, *(["", carried] if carried else []), "",
+            safe(gate_sentence(report.gate, report.run.interrupted), 1000)]
 
 
 def write_summary(report: Report, out: TextIO, sections: Sequence[Section] = SECTIONS) -> None:

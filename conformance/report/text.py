@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.outfolder import BASELINE_PATH
+from conformance.gate.canonical import CARRIED
+from conformance.gate.pinned import NEVER_DEPARTED
 from conformance.report.model import (
     Comparison,
     Difference,
@@ -70,6 +72,18 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     return "gate failed: " + "; ".join(parts) + once
 
 
+def carried_sentence(report: Report) -> str:
+    """Said once when the witness processes found state carried across processes (gate/canonical.py
+    `CARRIED`): the target's fresh processes are not fresh, so its counts and labels were not compared."""
+    carried = [rv.id for rv in report.records if any(CARRIED in w.answer for w in rv.witness)]
+    if not carried:
+        return ""
+    return (f"finding: two fresh processes of the target answered the same first call with different stores "
+            f"(state carried across processes, as a file the next process restores); its witnesses' counts "
+            f"and labels were not compared, only what a fresh process decides ({len(carried)} records signed "
+            "so)")
+
+
 NOT_CONFIRMED_WORDS: Final = "seen once, not confirmed on a fresh process"
 """An unlisted departure neither its witness nor its replayed example showed again (gate/pinned.py)."""
 
@@ -125,12 +139,18 @@ def records_checked(report: Report) -> str:
 
 def _witnessed_clause(gate: Gate) -> str:
     """The expected departures the baseline's pinned witnesses vouched for (`gate/pinned.py`), named."""
-    reobserved = [e.record for e in gate.expected if e.witnessed is not None and e.verdict == "holds"]
+    kept = [e.record for e in gate.expected if e.witnessed == NEVER_DEPARTED and e.verdict == "holds"]
+    reobserved = [e.record for e in gate.expected
+                  if e.witnessed is not None and e.verdict == "holds" and e.record not in kept]
     covered = [e.record for e in gate.expected if e.witnessed is not None and e.verdict != "holds"]
     said = []
     if reobserved:
         said.append(f"{', '.join(reobserved)} re-observed by {'its' if len(reobserved) == 1 else 'their'} "
                     "pinned witness on a fresh process")
+    if kept:
+        said.append(f"{', '.join(kept)} not reached by this run's search and kept: "
+                    f"{'its' if len(kept) == 1 else 'their'} pinned witness never departed, so cannot tell "
+                    f"{'it' if len(kept) == 1 else 'them'} gone, and other entries depart as pinned")
     if covered:
         said.append(f"{', '.join(covered)} covered by the entry whose pinned difference "
                     f"{'it shows' if len(covered) == 1 else 'they show'}")

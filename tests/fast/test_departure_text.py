@@ -221,3 +221,22 @@ def test_an_unreliable_example_says_what_it_failed_with(inner: str, fixture: str
                            + f"value {inner}".strip()), said
     assert inner.strip() in said
     assert not INTERNALS.search(said), said
+
+
+def test_state_carried_across_processes_is_said_once_before_the_gate_sentence() -> None:
+    """The witness processes found the target's fresh processes not fresh (gate/canonical.py CARRIED): one
+    line says so, however many records were signed that way; a report without it says nothing of it."""
+    from conformance.gate.canonical import CARRIED
+    from conformance.report.model import WitnessAnswer
+    from conformance.report.terminal import summary_lines
+    from conformance.report.text import carried_sentence
+
+    report = _report(["boom"], "thought='x'")
+    assert carried_sentence(report) == ""
+    answer = WitnessAnswer(step="plain", answer=f'{{"branches":"{CARRIED}"}}')
+    records = [rv.model_copy(update={"witness": [answer]}) if i < 2 else rv
+               for i, rv in enumerate(report.records)]
+    lines = summary_lines(report.model_copy(update={"records": records}))
+    said = [line for line in lines if "carried across processes" in line]
+    assert len(said) == 1 and "2 records" in said[0]
+    assert lines.index(said[0]) < len(lines) - 1

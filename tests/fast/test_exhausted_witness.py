@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from conformance.catalog.witnesses import default_witnesses
+from conformance.gate.canonical import CARRIED
 from conformance.gate.signatures import witness_signatures
 
 LIMITED = Path(__file__).resolve().parents[1] / "servers" / "session_limit.py"
@@ -29,3 +30,44 @@ def test_a_server_that_refuses_the_probe_on_a_fresh_process_too_is_signed_with_i
     spec = f"cmd:{sys.executable} {LIMITED} 0"
     signed = witness_signatures(spec, ["RTE-3", "OBJ-4"], timeout=20)
     assert any("limit reached" in w.answer for w in signed["OBJ-4"].witness)
+
+
+HISTORY_LABELS = Path(__file__).resolve().parents[1] / "servers" / "history_labels.py"
+
+
+def test_a_label_one_record_leaves_behind_never_reaches_another_records_signature() -> None:
+    """Each record's witnesses go to a fresh process: on a server listing the labels of its history as sent,
+    the number and object labels RTE-8/a1's and BAP-4/a1's witnesses send stayed in every later record's
+    branches on a shared process, so a baseline (every departure signed) and a gate (a few) disagreed
+    (typescript-port, held-out-multi-4: RTE-7 and OBJ-14 stale, RTE-8/a1 changed)."""
+    spec = f"cmd:{sys.executable} {HISTORY_LABELS}"
+    later = ["OBJ-14", "RTE-7"]
+    among = witness_signatures(spec, ["OBJ-4/a1", "RTE-8/a1", "BAP-4/a1", *later], timeout=20)
+    alone = witness_signatures(spec, later, timeout=20)
+    for rid in later:
+        assert among[rid].signature == alone[rid].signature, (rid, among[rid].witness, alone[rid].witness)
+        assert not any('"branches":[42' in w.answer for w in among[rid].witness), among[rid].witness
+
+
+JOURNAL = Path(__file__).resolve().parents[1] / "servers" / "journal.py"
+JOURNALED = ["CMP-1", "RTE-6", "ABS-11"]
+"""A first call, branches, and a count: what a restored journal changes from run to run."""
+
+
+def test_state_carried_across_processes_is_found_and_its_counts_and_labels_not_read(tmp_path: Path) -> None:
+    """Each signing starts where the last one's processes left the journal: without the finding, each record's
+    counts and labels differ run to run (disk-journal, held-out-multi-4: 'changed' in 7 of 7 cells)."""
+    spec = f"cmd:{sys.executable} {JOURNAL} {tmp_path / 'journal.json'}"
+    first = witness_signatures(spec, JOURNALED, timeout=20)
+    again = witness_signatures(spec, JOURNALED, timeout=20)
+    for rid in JOURNALED:
+        assert first[rid].signature == again[rid].signature, (rid, first[rid].witness, again[rid].witness)
+        assert any(CARRIED in w.answer for w in first[rid].witness), first[rid].witness
+
+
+def test_a_server_whose_fresh_processes_start_alike_is_read_as_before() -> None:
+    """No journal: the counts and labels are compared as ever, relative to the probe."""
+    signed = witness_signatures(f"cmd:{sys.executable} {HISTORY_LABELS}", JOURNALED, timeout=20)
+    answers = [w.answer for rid in JOURNALED for w in signed[rid].witness]
+    assert not any(CARRIED in answer for answer in answers)
+    assert any('"thoughtHistoryLength":"+1"' in answer for answer in answers)

@@ -288,3 +288,49 @@ def test_an_artifact_step_one_side_could_not_observe_differs_about_nothing() -> 
     assert witness_keys(readme, unavailable) == frozenset()
     assert witness_keys(unavailable, readme) == frozenset()
     assert witness_keys(readme, reworded) != frozenset()
+
+
+SEARCH_ONLY = Baseline(project="p", deviations=[
+    BaselineEntry(record="OBJ-4/a1", reason="we sort the labels", signature=_sig(SORTED), witness=SORTED),
+    BaselineEntry(record="RTE-4", reason="found by the search", signature=_sig(PLAIN), witness=PLAIN)])
+"""RTE-4 an entry of its own whose witness answers as the original's on fresh processes: the search alone
+found it, through an example other seeds do not draw (typescript-port, held-out-multi-4: OBJ-4, OBJ-14,
+OBJ-15, RTE-7 stale under dev 22, 33 and ci 11)."""
+
+
+def test_an_entry_whose_witness_never_departed_is_kept_while_another_departs_as_pinned() -> None:
+    verdicts = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("RTE-4", "holds")]
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "RTE-4": PLAIN}, THE_ORIGINAL, SEARCH_ONLY)
+    assert set(replay.reobserved) == {"RTE-4"}
+    assert "never departed" in replay.reobserved["RTE-4"]
+    gate = evaluate_gate(verdicts, SEARCH_ONLY, baseline_path="b", canonical=CANONICAL,
+                         reobserved=replay.reobserved)
+    assert gate.passed and not gate.stale
+
+
+def test_an_entry_whose_witness_never_departed_is_stale_on_the_original() -> None:
+    """Nothing of the baseline departs: the unmodified original is stale on every entry, that one too."""
+    verdicts = [_rv("OBJ-4/a1", "holds"), _rv("RTE-4", "holds")]
+    replay = _replay(verdicts, {"OBJ-4/a1": KEY_ORDER, "RTE-4": PLAIN}, THE_ORIGINAL, SEARCH_ONLY)
+    assert replay.reobserved == {}
+    gate = evaluate_gate(verdicts, SEARCH_ONLY, baseline_path="b", canonical=CANONICAL,
+                         reobserved=replay.reobserved)
+    assert not gate.passed and {e.record for e in gate.stale} == {"OBJ-4/a1", "RTE-4"}
+
+
+def test_an_entry_whose_witness_never_departed_but_now_answers_otherwise_is_stale() -> None:
+    """Its witness answering otherwise than pinned is no proof it still departs: not kept."""
+    verdicts = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("RTE-4", "holds")]
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "RTE-4": COUNTED}, THE_ORIGINAL, SEARCH_ONLY)
+    assert "RTE-4" not in replay.reobserved
+
+
+def test_the_gate_sentence_does_not_call_a_kept_entry_re_observed() -> None:
+    from conformance.report.text import gate_sentence
+
+    verdicts = [_rv("OBJ-4/a1", "deviates", SORTED), _rv("RTE-4", "holds")]
+    replay = _replay(verdicts, {"OBJ-4/a1": SORTED, "RTE-4": PLAIN}, THE_ORIGINAL, SEARCH_ONLY)
+    sentence = gate_sentence(evaluate_gate(verdicts, SEARCH_ONLY, baseline_path="b", canonical=CANONICAL,
+                                           reobserved=replay.reobserved))
+    assert "RTE-4 not reached by this run's search and kept" in sentence
+    assert "re-observed" not in sentence
