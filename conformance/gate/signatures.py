@@ -31,6 +31,7 @@ from conformance.gate.canonical import (
     canonical_response,
     error_class,
     json_strings,
+    label_key,
     offered_capabilities,
     short_json,
     sorted_json,
@@ -96,6 +97,12 @@ def witness_signatures(
                     # have been answered by the exhausted state too, so both go to the fresh process.
                     if previous is not None:
                         answers[previous[0]] = session.record(previous[1], session.probe())
+                    base = session.probe()
+                if _files_a_label_seen(steps, base):
+                    # A label this record files is already in the store (two records sending "__proto__"):
+                    # read relative to the probe it would vanish from this record's answers, so it goes to a
+                    # fresh process and is signed as it is alone.
+                    session.restart()
                     base = session.probe()
                 answers[rid] = session.record(steps, base)
                 previous = (rid, steps)
@@ -387,6 +394,16 @@ class _WitnessSession:
             return json_strings(set(_IMPORT.findall(text)))
         return text_view(text, step)
 
+
+
+def _files_a_label_seen(steps: list[tuple[str, WitnessStep]], base: StoreBase | None) -> bool:
+    """Whether a call among `steps` files a branch label the probe already found in the store."""
+    if base is None or not base.labels:
+        return False
+    seen = frozenset().union(*base.labels.values())
+    calls = [step.call for _, step in steps if isinstance(step.call, dict)]
+    filed = [call["branchId"] for call in calls if "branchId" in call]
+    return any(label_key(label) in seen for label in filed)
 
 
 def _store_of(exchange: Exchange) -> tuple[JSON, JSON] | None:

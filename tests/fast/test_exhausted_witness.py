@@ -71,3 +71,15 @@ def test_a_server_whose_fresh_processes_start_alike_is_read_as_before() -> None:
     answers = [w.answer for rid in JOURNALED for w in signed[rid].witness]
     assert not any(CARRIED in answer for answer in answers)
     assert any('"thoughtHistoryLength":"+1"' in answer for answer in answers)
+
+
+def test_a_label_two_records_file_is_signed_as_each_files_it_alone() -> None:
+    """OBJ-2, RTE-8/a1 and LOOP-B each file "__proto__": on a server listing labels as sent, the probe finds
+    the label an earlier record filed, so read relative to it the label vanished from the later record's own
+    answer (typescript-port: RTE-8/a1 "changed" under one seed). Such a record goes to a fresh process."""
+    spec = f"cmd:{sys.executable} {HISTORY_LABELS}"
+    shared = ["OBJ-2", "RTE-8/a1", "LOOP-B"]
+    together = witness_signatures(spec, shared, timeout=20)
+    for rid in shared:
+        alone = witness_signatures(spec, [rid], timeout=20)
+        assert together[rid].signature == alone[rid].signature, (rid, together[rid].witness, alone[rid].witness)
