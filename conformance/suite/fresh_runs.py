@@ -17,7 +17,7 @@ the sequence on three new processes without the opening: its fresh runs are as t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from conformance.calls.store import StoreState
@@ -92,12 +92,24 @@ class _OpeningFailed(Exception):
         self.unasked = unasked
 
 
+@dataclass
+class _Early:
+    """What the fresh processes said before their sequence, kept as it is read: a target whose calls all fail
+    (it dies, hangs or writes garbage at its first tools/call) still answered the opening, and RTE-1 and the
+    banner are judged on that, not on the sequence's failure."""
+
+    unasked: Unasked | None = None
+    listings: list[tuple[dict[str, JSON], dict[str, JSON]]] = field(default_factory=list)
+    failed: bool = False
+
+
 class FreshRunner:
     """`SEQUENCE` on three pristine processes of a pool, run once per target and kept for the session."""
 
     def __init__(self, pool: RawPool) -> None:
         self.pool = pool
         self._runs: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], FreshRuns] = {}
+        self._early: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], _Early] = {}
 
     def _run(
         self, target: Target, *, discard_stderr: bool, opening: bool, unasked: bool = False
@@ -106,10 +118,11 @@ class FreshRunner:
         `opening`, tools/list before initialize and right after it (`_OpeningFailed` when the first one
         raises: the process is then closed)."""
         said = None
+        early = self._early.setdefault(target_key(target), _Early())
         with self.pool.lend(target, pristine=True, discard_stderr=discard_stderr) as raw:
             if unasked:
                 stderr = raw.stderr_now(wait=UNASKED_WAIT)
-                said = Unasked(stderr, raw.read_line(timeout=UNASKED_STDOUT_WAIT))
+                said = early.unasked = Unasked(stderr, raw.read_line(timeout=UNASKED_STDOUT_WAIT))
             before = after = None
             if opening:
                 try:
@@ -119,6 +132,8 @@ class FreshRunner:
             raw.initialize()
             if opening:
                 after = raw.request("tools/list", {})
+                assert before is not None
+                early.listings.append((before, after))
             raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
             banner = bytes(raw.seen)
             answers: list[dict[str, JSON]] = []
@@ -139,18 +154,66 @@ class FreshRunner:
         key = target_key(target)
         if key not in self._runs:
             self.prestart(target)
-            failed: Exception | None = None
+            self._early[key] = _Early()
             try:
-                first, unasked = self._run(target, discard_stderr=False, opening=True, unasked=True)
-            except _OpeningFailed as opening:
-                failed, unasked = opening.raised, opening.unasked
-                first, _ = self._run(target, discard_stderr=False, opening=False)
-            assert unasked is not None, "the first fresh run was not asked what its process says unasked"
-            opened = failed is None
-            second, _ = self._run(target, discard_stderr=False, opening=opened)
-            discarded, _ = self._run(target, discard_stderr=True, opening=opened)
-            self._runs[key] = FreshRuns((first, second), discarded, unasked, failed)
+                self._runs[key] = self._three(target)
+            except BaseException:
+                self._early[key].failed = True
+                raise
         return self._runs[key]
+
+    def _early_read(self, target: Target) -> _Early | None:
+        """What the processes said before a sequence that failed (None: no sequence failed yet)."""
+        early = self._early.get(target_key(target))
+        return early if early is not None and early.failed and target_key(target) not in self._runs else None
+
+    def unasked(self, target: Target) -> Unasked:
+        """What the first fresh process wrote with nothing sent, also when a sequence failed after it."""
+        early = self._early_read(target)
+        if early is None:
+            try:
+                return self.of(target).unasked
+            except Exception:
+                early = self._early_read(target)
+                if early is None or early.unasked is None:
+                    raise
+        if early.unasked is None:
+            return self.of(target).unasked
+        return early.unasked
+
+    def listings(self, target: Target) -> list[tuple[dict[str, JSON], dict[str, JSON]]]:
+        """tools/list before and right after initialize on each fresh process that was sent the opening, also
+        when a sequence failed after it; raises what the opening raised when it failed."""
+        early = self._early_read(target)
+        if early is None:
+            try:
+                runs = self.of(target)
+            except Exception:
+                early = self._early_read(target)
+                if early is None or not early.listings:
+                    raise
+                return list(early.listings)
+        elif early.listings:
+            return list(early.listings)
+        else:
+            runs = self.of(target)
+        if runs.opening_failed is not None:
+            raise runs.opening_failed
+        return [(run.listed_before, run.listed_after) for run in (*runs.read, runs.discarded)
+                if run.listed_before is not None and run.listed_after is not None]
+
+    def _three(self, target: Target) -> FreshRuns:
+        failed: Exception | None = None
+        try:
+            first, unasked = self._run(target, discard_stderr=False, opening=True, unasked=True)
+        except _OpeningFailed as opening:
+            failed, unasked = opening.raised, opening.unasked
+            first, _ = self._run(target, discard_stderr=False, opening=False)
+        assert unasked is not None, "the first fresh run was not asked what its process says unasked"
+        opened = failed is None
+        second, _ = self._run(target, discard_stderr=False, opening=opened)
+        discarded, _ = self._run(target, discard_stderr=True, opening=opened)
+        return FreshRuns((first, second), discarded, unasked, failed)
 
 
 def state_of_answer(answer: dict[str, JSON]) -> StoreState:

@@ -51,7 +51,7 @@ BANNER = "Sequential Thinking MCP Server running on stdio"
 def test_banner_without_any_request(target: Target, fresh_runs: FreshRunner) -> None:
     """Once connected, before anything is sent, stderr carries the banner line and stdout stays silent (read
     on the first fresh process, before its fresh run: `FreshRunner`)."""
-    unasked = fresh_runs.of(target).unasked
+    unasked = fresh_runs.unasked(target)
     stderr, silent = unasked.stderr, unasked.stdout
     expect_no_own_line(silent, "nothing was sent yet")
     assert decode(stderr).splitlines() == [BANNER], (
@@ -69,12 +69,9 @@ def test_tools_are_listed_before_initialize(target: Target, fresh_runs: FreshRun
     """tools/list is answered the same before the handshake as after it (RTE-1's "the same every time"):
     the original's SDK serves it on a process no client has initialized yet. Asked on each fresh process
     before its fresh run (`FreshRunner`): each is sent tools/list, initialize and tools/list first."""
-    runs = fresh_runs.of(target)
-    if runs.opening_failed is not None:
-        raise runs.opening_failed
-    for run in (*runs.read, runs.discarded):
-        before, after = run.listed_before, run.listed_after
-        assert before is not None and after is not None, "the fresh runs had no tools/list before initialize"
+    listings = fresh_runs.listings(target)
+    assert listings, "the fresh runs had no tools/list before initialize"
+    for before, after in listings:
         listed = after.get("result")
         expect("RTE-1", before.get("result") == listed is not None,
                f"tools/list before initialize is answered {brief(before)}, after it {brief(listed)}; the "
