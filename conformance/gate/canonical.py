@@ -20,6 +20,7 @@ from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.served import read_served
+from conformance.core.witness_words import CARRIED
 from conformance.drivers.wire import Exchange
 
 SHORT_STRING: Final = 240
@@ -49,7 +50,6 @@ class StoreBase:
     read as CARRIED, and the rest of the answer is what a fresh process decides."""
 
 
-CARRIED: Final = "not compared: carried across processes"
 
 
 def label_key(label: JSON) -> str:

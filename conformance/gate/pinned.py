@@ -24,6 +24,7 @@ from conformance.catalog.witnesses import default_witnesses
 from conformance.core.differences import difference_keys
 from conformance.core.errors import HarnessError
 from conformance.core.served import read_served
+from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
@@ -136,10 +137,6 @@ def replay_pinned(
     return PinnedReplay(reobserved, own, pinned, listed)
 
 
-NEVER_DEPARTED: Final = ("its pinned witness never departed from the original on a fresh process (the "
-                         "search alone found it) and answers as pinned: it cannot tell this departure gone; "
-                         "kept while other entries depart as pinned")
-"""Why an entry the search missed is kept though no witness re-observed it (`replay_pinned`)."""
 
 
 def departed_as_pinned(rv: RecordVerdict | None, entry: BaselineEntry) -> frozenset[str]:

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.outfolder import BASELINE_PATH
-from conformance.gate.canonical import CARRIED
-from conformance.gate.pinned import NEVER_DEPARTED
+from conformance.core.witness_words import CARRIED, NEVER_DEPARTED
 from conformance.report.model import (
     Comparison,
     Difference,

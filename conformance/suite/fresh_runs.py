@@ -132,7 +132,7 @@ class FreshRunner:
             raw.initialize()
             if opening:
                 after = raw.request("tools/list", {})
-                assert before is not None
+                assert before is not None, "the opening's first tools/list was not answered"
                 early.listings.append((before, after))
             raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
             banner = bytes(raw.seen)

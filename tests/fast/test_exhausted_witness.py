@@ -82,4 +82,5 @@ def test_a_label_two_records_file_is_signed_as_each_files_it_alone() -> None:
     together = witness_signatures(spec, shared, timeout=20)
     for rid in shared:
         alone = witness_signatures(spec, [rid], timeout=20)
-        assert together[rid].signature == alone[rid].signature, (rid, together[rid].witness, alone[rid].witness)
+        assert together[rid].signature == alone[rid].signature, (
+            rid, together[rid].witness, alone[rid].witness)
