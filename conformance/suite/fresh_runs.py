@@ -17,8 +17,9 @@ the sequence on three new processes without the opening: its fresh runs are as t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
@@ -35,6 +36,8 @@ UNASKED_WAIT: Final = 20.0
 departure: the read returns at the first bytes)."""
 UNASKED_STDOUT_WAIT: Final = 0.2
 """Seconds stdout is then watched, with nothing sent: a server writing of its own writes by then."""
+
+_T = TypeVar("_T")
 
 SEQUENCE: tuple[tuple[str, JSON], ...] = (
     ("tools/call", Envelope("replayed one", 1, 3, True).arguments(branchFromThought=1, branchId="first")),
@@ -162,41 +165,34 @@ class FreshRunner:
                 raise
         return self._runs[key]
 
-    def _early_read(self, target: Target) -> _Early | None:
-        """What the processes said before a sequence that failed (None: no sequence failed yet)."""
-        early = self._early.get(target_key(target))
-        return early if early is not None and early.failed and target_key(target) not in self._runs else None
+    def _before_a_failed_sequence(self, target: Target, pick: Callable[[_Early], _T | None]) -> _T | None:
+        """What `pick` finds among what the processes said before their sequence, when a sequence failed after
+        it (the fresh runs are run first if they have not been; what they raised is raised again when `pick`
+        finds nothing); None when the fresh runs ran whole or `pick` finds nothing of an earlier failure."""
+        key = target_key(target)
+        if key not in self._runs and not (key in self._early and self._early[key].failed):
+            try:
+                self.of(target)
+            except Exception:
+                found = pick(self._early[key])
+                if found is None:
+                    raise
+                return found
+        early = self._early.get(key)
+        return pick(early) if early is not None and early.failed and key not in self._runs else None
 
     def unasked(self, target: Target) -> Unasked:
         """What the first fresh process wrote with nothing sent, also when a sequence failed after it."""
-        early = self._early_read(target)
-        if early is None:
-            try:
-                return self.of(target).unasked
-            except Exception:
-                early = self._early_read(target)
-                if early is None or early.unasked is None:
-                    raise
-        if early.unasked is None:
-            return self.of(target).unasked
-        return early.unasked
+        early = self._before_a_failed_sequence(target, lambda read: read.unasked)
+        return early if early is not None else self.of(target).unasked
 
     def listings(self, target: Target) -> list[tuple[dict[str, JSON], dict[str, JSON]]]:
         """tools/list before and right after initialize on each fresh process that was sent the opening, also
         when a sequence failed after it; raises what the opening raised when it failed."""
-        early = self._early_read(target)
-        if early is None:
-            try:
-                runs = self.of(target)
-            except Exception:
-                early = self._early_read(target)
-                if early is None or not early.listings:
-                    raise
-                return list(early.listings)
-        elif early.listings:
-            return list(early.listings)
-        else:
-            runs = self.of(target)
+        early = self._before_a_failed_sequence(target, lambda read: list(read.listings) or None)
+        if early is not None:
+            return early
+        runs = self.of(target)
         if runs.opening_failed is not None:
             raise runs.opening_failed
         return [(run.listed_before, run.listed_after) for run in (*runs.read, runs.discarded)
