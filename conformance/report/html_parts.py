@@ -11,8 +11,10 @@ from conformance.report.style import table as styled_table
 from conformance.report.svg import verdict_mark
 
 
-def verdict(v: str) -> Markup:
-    return tag("span", verdict_mark(v), v, class_=f"v {v.replace(' ', '-')}")
+def verdict(v: str, label: str | None = None) -> Markup:
+    """A verdict badge: its mark and class by the verdict, its words `label` where a table says it otherwise
+    (a record "not run" after a preflight stop reads "not checked")."""
+    return tag("span", verdict_mark(v), label or v, class_=f"v {v.replace(' ', '-')}")
 
 
 _BREAKS: Final = re.compile(r"(?<=/)|(?=::)|(?=\[)")

@@ -115,6 +115,12 @@ def stopped_before_checks(report: Report) -> bool:
     return not report.preflight.ok and report.run.pytest_exit is None and not report.run.interrupted
 
 
+def row_verdict(v: str, stopped: bool) -> str:
+    """A record's verdict as a table row says it: after a preflight stop (`stopped_before_checks`), "not run"
+    is "not checked", as the summary says nothing else was checked (issue 46: no "not run" after a stop)."""
+    return "not checked" if stopped and v == "not run" else v
+
+
 def records_checked(report: Report) -> str:
     """What a maintainer reads first: how many records this run could check, and what it found of them; after
     a preflight stop, that nothing else was checked, and why."""

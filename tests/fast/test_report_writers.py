@@ -37,6 +37,7 @@ from conformance.report.html import render_html
 from conformance.report.json import generate_schema, load_report, render_json, shipped_schema
 from conformance.report.junit import render_junit
 from conformance.report.markdown import BUDGET, render_markdown
+from conformance.report.markdown_parts import md
 from conformance.report.model import (
     Comparison,
     Difference,
@@ -568,3 +569,27 @@ def test_after_a_preflight_stop_the_verdict_table_says_not_checked_not_not_run()
     assert "not checked (the run stopped before its checks) (6)" in html and "not run (6)" not in html
     # A run that ran its checks keeps the verdict's own name.
     assert "| · not run |" in render_markdown(build())
+
+
+def test_after_a_preflight_stop_no_record_row_says_not_run() -> None:
+    """dhkts1-py, younis-ali-py, arben-adm-py (round 9, issue 46): below "nothing else was checked",
+    report.md's Claims and All-records tables still said "· not run" on every row, and report.html each
+    record's badge."""
+    ran = build()
+    stopped = build(
+        RunResults.model_validate({**results().model_dump(), "tests": []}),
+        preflight=Preflight(ok=False, error="server exited with status 3"),
+    )
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    unchecked = [rv.id for rv in report.records if rv.verdict == "not run"]
+    assert unchecked
+    markdown, html = render_markdown(report), render_html(report)
+    assert "not run" not in markdown.replace("not run (", ""), [
+        line for line in markdown.splitlines() if "not run" in line]
+    for record in unchecked:
+        row = next(line for line in markdown.splitlines() if line.startswith(f"| **{md(record)}**"))
+        assert "| · not checked" in row, row
+    assert "not run</span>" not in html and "not checked</span>" in html
+    # A run that ran its checks keeps the verdict's own name in its rows.
+    assert any(line.startswith("| **") and "| · not run |" in line
+               for line in render_markdown(ran).splitlines())

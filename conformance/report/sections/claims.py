@@ -13,7 +13,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import ClaimVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, is_comparison_only
+from conformance.report.text import VERDICT_MARK, is_comparison_only, row_verdict, stopped_before_checks
 
 TWO_QUESTIONS: Final = (
     "Each claim is asked two questions. The record's verdict asks whether the server still makes the claim "
@@ -29,17 +29,20 @@ class Claims:
     claims: tuple[ClaimVerdict, ...]
     record_verdicts: dict[str, str]
     """The verdict of each claim's own record (same ID), where the catalog has one."""
+    stopped: bool = False
+    """A preflight stop ended the run before its checks: a "not run" record was not checked."""
 
 
 def view(report: Report) -> Claims | NotShown:
     if is_comparison_only(report) or not report.claims:
         return NOT_SHOWN
-    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records})
+    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records},
+                  stopped_before_checks(report))
 
 
 def _record_verdict(claims: Claims, claim: str) -> str:
     v = claims.record_verdicts.get(claim)
-    return "—" if v is None else f"{VERDICT_MARK[v]} {v}"
+    return "—" if v is None else f"{VERDICT_MARK[v]} {row_verdict(v, claims.stopped)}"
 
 
 def markdown(claims: Claims, detail: Detail) -> list[str]:
@@ -82,7 +85,8 @@ def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
         ],
     )
     record = claims.record_verdicts.get(c.claim)
-    made: Content = "—" if record is None else tag("a", verdict(record), href=f"#rec-{c.claim}")
+    made: Content = "—" if record is None else tag(
+        "a", verdict(record, row_verdict(record, claims.stopped)), href=f"#rec-{c.claim}")
     return [tag("strong", c.claim, id=f"claim-{c.claim}"), c.statement, made,
             tag("span", c.verdict, class_="v"), observations]
 

@@ -16,7 +16,14 @@ from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import DEPARTING, VERDICT_MARK, counted, is_comparison_only
+from conformance.report.text import (
+    DEPARTING,
+    VERDICT_MARK,
+    counted,
+    is_comparison_only,
+    row_verdict,
+    stopped_before_checks,
+)
 
 EVENT_CHARS: Final = 4000
 
@@ -33,6 +40,8 @@ class Records:
     evidence: Mapping[str, Evidence] = field(default_factory=dict)
     """A departure's pair: its smallest example replayed on fresh processes of this server and the
     original."""
+    stopped: bool = False
+    """A preflight stop ended the run before its checks: a "not run" record was not checked."""
 
 
 def view(report: Report) -> Records | NotShown:
@@ -41,7 +50,7 @@ def view(report: Report) -> Records | NotShown:
     names = Counter(t.transcript for rv in report.records for t in rv.tests)
     common = names.most_common(1)[0][0] if names else None
     return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1,
-                   record_evidence(report))
+                   record_evidence(report), stopped_before_checks(report))
 
 
 def markdown(shown: Records, detail: Detail) -> list[str]:
@@ -55,7 +64,7 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
         [
             [
                 _record_id(rv),
-                f"{VERDICT_MARK[rv.verdict]} {rv.verdict}"
+                f"{VERDICT_MARK[rv.verdict]} {row_verdict(rv.verdict, shown.stopped)}"
                 + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else "")
                 + (f"; claim audit: *{md(shown.audits[rv.id])}*" if rv.id in shown.audits else ""),
                 str(len(rv.tests)),
@@ -98,7 +107,8 @@ def html(shown: Records) -> list[Content]:
     return [
         tag("h2", "Records", id="records"),
         said_once,
-        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id)) for rv in shown.records],
+        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id), shown.stopped)
+         for rv in shown.records],
     ]
 
 
@@ -121,12 +131,13 @@ def _test_table(rv: RecordVerdict, common: str | None) -> Markup:
     return table(header, rows)
 
 
-def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
+def _claim_audit(rv: RecordVerdict, audit: str, said: str = "") -> Markup:
     """The second question a claim record answers, beside its verdict: the two read as one otherwise."""
     first = {
         "holds": f"This record holds: the server still makes claim {rv.id}.",
         "deviates": f"This record deviates: the server no longer makes claim {rv.id} as the documents say.",
-    }.get(rv.verdict, f"This record is {rv.verdict}: whether the server makes claim {rv.id} is unknown.")
+    }.get(rv.verdict,
+          f"This record is {said or rv.verdict}: whether the server makes claim {rv.id} is unknown.")
     return tag(
         "p",
         first,
@@ -137,12 +148,13 @@ def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
 
 
 def _record(
-    rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None
+    rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None,
+    stopped: bool = False,
 ) -> Markup:
     own_transcripts = [t for t in rv.transcripts if t != common]
     body: list[Content] = [tag("p", rv.statement)]
     if audit is not None:
-        body.append(_claim_audit(rv, audit))
+        body.append(_claim_audit(rv, audit, row_verdict(rv.verdict, stopped)))
     if rv.reason:
         body.append(tag("p", tag("strong", "Reason: "), rv.reason))
     if evidence is not None and rv.verdict in ("deviates", "error"):
@@ -190,7 +202,7 @@ def _record(
         "summary",
         tag("strong", rv.id),
         f" ({', '.join(rv.aliases)}) " if rv.aliases else " ",
-        verdict(rv.verdict),
+        verdict(rv.verdict, row_verdict(rv.verdict, stopped)),
         explained,
         audited,
         " ",
