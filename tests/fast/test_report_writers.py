@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.cli.main import main
+from conformance.cli.runner.arguments import stop_sentence
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import (
     ClaimObservation,
@@ -39,6 +40,7 @@ from conformance.report.junit import render_junit
 from conformance.report.markdown import BUDGET, render_markdown
 from conformance.report.markdown_parts import md
 from conformance.report.model import (
+    ArgumentCheck,
     Comparison,
     Difference,
     GateEntry,
@@ -593,3 +595,22 @@ def test_after_a_preflight_stop_no_record_row_says_not_run() -> None:
     # A run that ran its checks keeps the verdict's own name in its rows.
     assert any(line.startswith("| **") and "| · not run |" in line
                for line in render_markdown(ran).splitlines())
+
+
+def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
+    """dhkts1-py (round 9, issue 46): report.md's blockquote cut the stop at 600 characters, at "…; it takes
+    the…", losing what the terminal said whole: that --arguments-map cannot nest and nothing else can be
+    checked. Both sides' fields, a refusal at its 300-character cap, and the conclusion all stay."""
+    fields = ["thought", "next_thought_needed", "thought_number", "total_thoughts", "is_revision",
+              "revises_thought", "branch_from_thought", "branch_id", "needs_more_thoughts"]
+    sent = ["thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"]
+    check = ArgumentCheck(accepted=False, sent=sent, required=["data"], nested={"data": fields},
+                          refusal="r" * 300)
+    said = stop_sentence(check)
+    assert len(said) > 600 and said.endswith("so nothing else of this server can be checked"), len(said)
+    stopped = build(RunResults.model_validate({**results().model_dump(), "tests": []}),
+                    preflight=Preflight(ok=False, error=said, arguments=check))
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    quote = next(line for line in render_markdown(report).splitlines() if line.startswith("> The target"))
+    assert quote.endswith("so nothing else of this server can be checked"), quote[-120:]
+    assert "needs\\_more\\_thoughts" in quote and "thoughtNumber" in quote, quote
