@@ -6,6 +6,8 @@
 set -eu
 OUT=${1:?usage: scripts/third_party_regate.sh OUT}
 : "${SEQTHINK_CONFORMANCE_CACHE:?export SEQTHINK_CONFORMANCE_CACHE (shared npm installs)}"
-# arben-adm-py keeps every thought in ~/.mcp_sequential_thinking across processes: start it empty, as before.
-rm -rf "$HOME/.mcp_sequential_thinking"
+# arben-adm-py keeps every thought in ~/.mcp_sequential_thinking across processes: give the gate a home of
+# its own, empty, rather than deleting anything in the user's.
+HOME=$(mktemp -d)
+export HOME
 exec python -m scripts.third_party gate --seed 1 --out "$OUT"
