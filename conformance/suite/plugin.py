@@ -128,7 +128,8 @@ class _RunState:
 
     def __post_init__(self) -> None:
         self.fresh_runs = FreshRunner(self.raw_pool)
-        self.era_meetings = EraMeetings(self.timeout)
+        # A meeting takes a process the raw checks are done with, when one waits in the pool.
+        self.era_meetings = EraMeetings(self.timeout, source=self.raw_pool.hand_over)
 
     def example_ended(self, status: ExampleStatus) -> None:
         """One generated example of the current test ended (`hypothesis_hooks`): count it, and remember where
@@ -462,14 +463,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _spares_to_the_pool(state: _RunState) -> None:
-    """Once the checks that end a process begin (they run last: no check needs the spare after them), each
-    session's spare goes to the raw pool as a process to end (`RawPool.take_back`): the spare, taken over
-    from a process the fresh runs were done with, is still one of the processes they end."""
+    """Once the checks that end a process begin (they run last: no check needs the spare or the shared process
+    after them), each session's spare and then its shared process go to the raw pool as processes to end
+    (`RawPool.take_back`): the spare, taken over from a process the fresh runs were done with, and the shared
+    process are still among the processes they end (the era meeting ended one the fresh runs were done
+    with)."""
     for session in state.sessions.values():
-        released = session.release_spare()
-        if released is not None:
-            proc, said, initialized = released
-            state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
+        for released in (session.release_spare(), session.release_shared()):
+            if released is not None:
+                proc, said, initialized = released
+                state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
 
 
 _UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")
