@@ -1,4 +1,4 @@
-"""What a target answers to a client of one era: a fresh process met once, read by every spec check.
+"""What a target answers to a client of one era: a process met once, read by every spec check.
 
 The specification's records (kind `spec`) are judged per era: a client of that revision connects as it does
 (`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, an

@@ -32,7 +32,8 @@ ALL_ERAS: Final = "all"
 def eras_of(option: str | None) -> tuple[Era, ...]:
     """The eras a run meets its target as: `default` (`auto`, the newest revision the target accepts; the
     seed's records are a 2024-11-05 client's already), `all` (the five revisions and `auto`), or a
-    comma-separated list of revisions and `auto`. Each costs one server process."""
+    comma-separated list of revisions and `auto`. Each costs one server process, unless a process the raw
+    checks are done with serves it."""
     chosen = (option or DEFAULT_ERAS).strip()
     if chosen == DEFAULT_ERAS:
         return (AUTO,)

@@ -337,7 +337,8 @@ def fresh_runs(request: pytest.FixtureRequest) -> FreshRunner:
 
 @pytest.fixture(scope="session")
 def era_meetings(request: pytest.FixtureRequest) -> EraMeetings:
-    """What the target answers to each era's client, met once per run (one process per era)."""
+    """What the target answers to each era's client, met once per run (one process per era, a used one of the
+    raw pool when one waits there)."""
     return _state(request.config).era_meetings
 
 
