@@ -214,8 +214,8 @@ def _reply(response: dict[str, JSON]) -> JSON:
 def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None = None) -> Meeting:
     """Connect to a fresh process of `target` as `era`'s client and ask what every spec check reads; with
     `running`, to that process instead (one another driver started and is done with, nothing unread on its
-    stdout): the client's handshake is then a repeated one, which every release and the reference answer as
-    a first one (`OFFERS` asks the same of each meeting). The meeting ends the process either way."""
+    stdout): the client's handshake is then a repeated one, which the releases and the reference answer as a
+    first one (`suite/era_meetings.py` says what was measured). The meeting ends the process either way."""
     meeting = Meeting(era)
     driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era,
                         renames=target.renames)

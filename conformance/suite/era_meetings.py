@@ -3,10 +3,12 @@
 One process per era answers what `calls/meetings.py` asks; the suite's spec tests share it, so a run pays a
 handful of calls per era, not per check. That process is one the raw pool's checks are done with when the
 pool has one (`source`, the pool's `hand_over`), not a new one: its meeting then opens with a repeated
-handshake, which every release and the reference answer as a first one (measured part by part: only the
-store's count and labels in the calls' answers differ, and no spec check reads those as values). A meeting
-whose handshake or exchange fails there is made again on a new process, so that a server refusing a
-repeated handshake is judged as before, on a first one.
+handshake, which the releases and the reference answer as a first one (measured part by part, after the fresh
+runs' sequence, on npm:0.6.2, 2025.7.1, 2025.11.25, 2025.12.18, 2026.7.4, 2026.8.31 and the reference as the
+auto client, and on npm:0.6.2, 2026.8.31 and the reference as each revision's: only the store's count and
+labels in the calls' answers differ, and no spec check reads those as values). A meeting whose handshake or
+exchange fails there, or that settles on no revision, is made again on a new process, so that a server
+refusing a repeated handshake is judged as before, on a first one.
 """
 
 from __future__ import annotations
