@@ -200,6 +200,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "left behind)")
     config.addinivalue_line("markers", "ends_a_process: runs last, after `after_the_rest` (it ends a process "
                                        "the other checks are done with: `RawPool.lend(spend=True)`)")
+    config.addinivalue_line("markers", "launches(*arguments): lends a process of the target launched with "
+                                       "these arguments, started with the session (`RawPool.prestart`)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -309,6 +311,11 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     try:
         if "fresh_runs" in wanted:
             state.fresh_runs.prestart(target)
+        launched = {tuple(map(str, mark.args)) for item in items for mark in item.iter_markers("launches")}
+        for arguments in sorted(launched):
+            # Its start (most of a launch's cost to an interpreted server) overlaps the checks before it.
+            launch = dataclasses.replace(target, command=(*target.command, *arguments))
+            state.raw_pool.prestart(launch, pristine=1)
         if "raw_pool" in wanted:
             # The spare is a raw process the checks before it are done with, when there is one by then.
             session.spare_source = lambda: state.raw_pool.hand_over(target)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import signal
+import time
+from dataclasses import replace
 
 from conformance.core.eras import AUTO
 from conformance.core.jsontypes import JSON
@@ -285,3 +287,41 @@ def test_the_shared_process_goes_to_the_pool_for_a_check_ending_a_process() -> N
         session.close()
         pool.close()
     assert_gone(pid)
+
+
+def test_a_launch_started_with_the_session_is_what_its_check_lends() -> None:
+    """A process of the target launched with arguments, started ahead (`launches`, `RawPool.prestart`), is the
+    one the check's `spend` lend gets: no process is started then."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("mini")))  # takes no options, as the original
+    launch = replace(target, command=(*target.command, "--version", "--help"))
+    try:
+        pool.prestart(launch, pristine=1)
+        started = process.processes_started()
+        with pool.lend(target) as other:
+            plain = other.proc.pid
+        with pool.lend(launch, spend=True) as raw:
+            assert raw.proc.pid != plain and not raw.sent
+            assert process.processes_started() == started + 1  # the plain lend's only
+            raw.close_stdin()
+            assert raw.wait(5.0) == 0
+    finally:
+        pool.close()
+
+
+def test_a_launch_that_ended_while_waiting_is_launched_again() -> None:
+    """A launch started ahead that ended before its check is not lent: the check launches it again."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("exit_at_start")))
+    try:
+        pool.prestart(target, pristine=1)
+        deadline = time.monotonic() + 10.0
+        while not pool.ended_waiting(target) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool.ended_waiting(target), "the launch started ahead did not end"
+        started = process.processes_started()
+        with pool.lend(target, spend=True) as raw:
+            assert raw.wait(5.0) is not None
+        assert process.processes_started() == started + 1
+    finally:
+        pool.close()
