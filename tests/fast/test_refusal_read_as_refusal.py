@@ -42,8 +42,8 @@ def test_a_probe_after_the_store_was_poisoned_says_the_refusal() -> None:
     session = _session()
     try:
         assert session.probe().history_length == 1
-        poison: dict[str, JSON] = {"thought": "x", "thoughtNumber": 2, "totalThoughts": 2, "nextThoughtNeeded": True,
-                  "branchId": "__proto__", "branchFromThought": 1}
+        poison: dict[str, JSON] = {"thought": "x", "thoughtNumber": 2, "totalThoughts": 2,
+                                   "nextThoughtNeeded": True, "branchId": "__proto__", "branchFromThought": 1}
         assert session.call(poison).is_error
         with pytest.raises(AssertionError) as raised:
             session.probe()
@@ -57,7 +57,8 @@ def test_a_probe_after_the_store_was_poisoned_says_the_refusal() -> None:
 def test_a_protocol_error_where_a_count_was_read_says_its_code_and_words() -> None:
     session = _session("--crash-before")
     try:
-        call: dict[str, JSON] = {"thought": 5, "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
+        call: dict[str, JSON] = {"thought": 5, "thoughtNumber": 1, "totalThoughts": 1,
+                                 "nextThoughtNeeded": True}
         with pytest.raises(AssertionError) as raised:
             state_of(session.call(call))
         assert _line(raised) == f"call was rejected: JSON-RPC error -32603 “{SPLIT}”"
