@@ -22,8 +22,9 @@ def test_a_ci_run_starts_nine_server_processes(reference_ci: CountedRun) -> None
     one by each signal a host or a fork's user sends, SIGTERM, SIGHUP, SIGINT, SIGUSR2, one by the end of its
     stdin, BAP-5 one by a broken stdout) end those the others are done with: a fresh run's, the colour rows'
     (`RawPool.donate`), the spare's and the shared one's (`RawPool.take_back`). Counted, not timed. Nine on a
-    run alone (seed 1; ten before the meeting took a used process); a loaded CI run once counted one more than
-    a run alone of the same seed (on 2da2f8c's parent), for a cause not found, so the bound allows one more."""
+    run alone (seed 1; ten before the meeting took a used process); a loaded CI run once counted one more
+    than a run alone of the same seed (on 2da2f8c's parent), for a cause not found, so the bound allows one
+    more."""
     assert reference_ci.profile == "ci"
     assert reference_ci.ran.code == 0, reference_ci.ran.report.get("gate")
     assert 0 < len(reference_ci.starts) <= PLANNED + 1, f"{len(reference_ci.starts)} server processes started"
