@@ -3,6 +3,7 @@ the claim (the claim record's verdict), and is the claim true of its behaviour (
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
@@ -60,6 +61,23 @@ def markdown(claims: Claims, detail: Detail) -> list[str]:
     return lines
 
 
+def markdown_short(claims: Claims, detail: Detail) -> list[str]:
+    """report.md's claims when its shortest form is over budget (`report/markdown.py`): each claim's two
+    answers and its observations counted by verdict (their words are in report.html and report.json)."""
+    lines = ["## Claims", "", TWO_QUESTIONS, "", "Observations counted, to keep report.md within its budget: "
+             "their words are in report.html and report.json.", ""]
+    lines += md_table(
+        ["claim", "still made? (record verdict)", "true of its behaviour? (claim audit)", "observations"],
+        [[md(c.claim), _record_verdict(claims, c.claim), c.verdict, _counted(c)] for c in claims.claims],
+    )
+    return [*lines, ""]
+
+
+def _counted(c: ClaimVerdict) -> str:
+    counts = Counter(o.verdict for o in c.observations)
+    return ", ".join(f"{n} {md(v)}" for v, n in counts.items()) or "—"
+
+
 def html(claims: Claims) -> list[Content]:
     return [
         tag("h2", "Claims", id="claims"),
@@ -88,3 +106,5 @@ def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
 
 
 SECTION = section("claims", view, markdown=markdown, html=html, anchor=Anchor("claims", "Claims"))
+SHORT = section("claims", view, markdown=markdown_short)
+"""The claims as report.md shows them when nothing longer fits (`report/markdown.py`)."""

@@ -69,6 +69,21 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
     return [*lines, "", "</details>", ""]
 
 
+def markdown_pointing(shown: Records, detail: Detail) -> list[str]:
+    """report.md's records when its shortest form is over budget (`report/markdown.py`): the records that
+    neither hold nor depart, one line of IDs per verdict; the departures are under Departures, every
+    record's row in report.html and report.json."""
+    by_verdict: dict[str, list[str]] = {}
+    for rv in shown.records:
+        if rv.verdict not in ("holds", *DEPARTING):
+            by_verdict.setdefault(rv.verdict, []).append(rv.id)
+    lines = ["<details><summary>The records that neither hold nor depart (every record's row is in "
+             "report.html and report.json; the departures are under Departures)</summary>", ""]
+    lines += [f"- {VERDICT_MARK[v]} {md(v)} ({len(ids)}): {md(', '.join(ids), None)}"
+              for v, ids in by_verdict.items()]
+    return [*lines, "", "</details>", ""]
+
+
 def _reason(rv: RecordVerdict) -> str:
     """A departing record's line as the departures say it (its check's message may be a Python repr or a
     bare number, issue 42); any other record's reason, or what its tests noted."""
@@ -200,3 +215,5 @@ def _record(
 
 
 SECTION = section("records", view, markdown=markdown, html=html, anchor=Anchor("records", "Records"))
+POINTING = section("records", view, markdown=markdown_pointing)
+"""The records as report.md shows them when nothing longer fits (`report/markdown.py`)."""
