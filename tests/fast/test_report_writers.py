@@ -563,8 +563,9 @@ def test_after_a_preflight_stop_the_verdict_table_says_not_checked_not_not_run()
     assert "nothing else was checked" in markdown
     rows = [line for line in markdown.splitlines() if line.startswith("| · ")]
     assert rows and all("not run" not in row for row in rows), rows
-    assert any("not checked (the run stopped before its checks)" in row for row in rows), rows
+    assert any("not checked (the run stopped at start-up)" in row for row in rows), rows
+    assert "not run" not in markdown, [line for line in markdown.splitlines() if "not run" in line]
     html = render_html(report)
-    assert "not checked (the run stopped before its checks) (6)" in html and "not run (6)" not in html
+    assert "not checked (the run stopped at start-up) (6)" in html and "not run (6)" not in html
     # A run that ran its checks keeps the verdict's own name.
     assert "| · not run |" in render_markdown(build())

@@ -14,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import ClaimVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, is_comparison_only
+from conformance.report.text import VERDICT_MARK, is_comparison_only, not_checked
 
 TWO_QUESTIONS: Final = (
     "Each claim is asked two questions. The record's verdict asks whether the server still makes the claim "
@@ -30,17 +30,21 @@ class Claims:
     claims: tuple[ClaimVerdict, ...]
     record_verdicts: dict[str, str]
     """The verdict of each claim's own record (same ID), where the catalog has one."""
+    not_checked: str | None = None
+    """After a preflight stop, how a record not run is said (`text.not_checked`)."""
 
 
 def view(report: Report) -> Claims | NotShown:
     if is_comparison_only(report) or not report.claims:
         return NOT_SHOWN
-    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records})
+    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records}, not_checked(report))
 
 
 def _record_verdict(claims: Claims, claim: str) -> str:
     v = claims.record_verdicts.get(claim)
-    return "—" if v is None else f"{VERDICT_MARK[v]} {v}"
+    if v is None:
+        return "—"
+    return f"{VERDICT_MARK[v]} {claims.not_checked if v == 'not run' and claims.not_checked else v}"
 
 
 def markdown(claims: Claims, detail: Detail) -> list[str]:

@@ -3,7 +3,7 @@ the server's stderr said (its first error line and last few lines) and the hint 
 
 from __future__ import annotations
 
-from conformance.report.escape import safe
+from conformance.report.escape import conclusion_kept, safe
 from conformance.report.markdown_parts import code_block, md
 from conformance.report.markup import Content, tag
 from conformance.report.model import Preflight, Report
@@ -20,7 +20,8 @@ def view(report: Report) -> Preflight | NotShown:
 
 
 def markdown(preflight: Preflight, detail: Detail) -> list[str]:
-    lines = [f"> The target could not be checked: {md(preflight.error or 'unknown error', 600)}", ""]
+    said = conclusion_kept(preflight.error or "unknown error")
+    lines = [f"> The target could not be checked: {md(said, None)}", ""]
     if preflight.stderr_lines:
         lines += [f"{STDERR_LINES}:", "", code_block("\n".join(preflight.stderr_lines)), ""]
     if preflight.hint:
@@ -42,7 +43,7 @@ def html(preflight: Preflight) -> list[Content]:
 
 
 def terminal(preflight: Preflight) -> list[str]:
-    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', 1000)}"]
+    lines = [f"  the target could not be checked: {conclusion_kept(preflight.error or 'unknown error')}"]
     for n, said in enumerate(preflight.stderr_lines):
         lines.append(f"    {'its stderr: ' if n == 0 else ' ' * 12}{safe(said, 1000)}")
     if preflight.hint:

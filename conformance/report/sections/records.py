@@ -16,7 +16,7 @@ from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import DEPARTING, VERDICT_MARK, counted, is_comparison_only
+from conformance.report.text import DEPARTING, VERDICT_MARK, counted, is_comparison_only, not_checked
 
 EVENT_CHARS: Final = 4000
 
@@ -33,6 +33,15 @@ class Records:
     evidence: Mapping[str, Evidence] = field(default_factory=dict)
     """A departure's pair: its smallest example replayed on fresh processes of this server and the
     original."""
+    not_checked: str | None = None
+    """After a preflight stop, how a record not run is said (`text.not_checked`): its reason, the stop's, is
+    said once above the tables, not in each row."""
+
+    def verdict(self, rv: RecordVerdict) -> str:
+        return self.not_checked if self.not_checked is not None and rv.verdict == "not run" else rv.verdict
+
+    def reason(self, rv: RecordVerdict) -> str:
+        return "" if self.not_checked is not None and rv.verdict == "not run" else _reason(rv)
 
 
 def view(report: Report) -> Records | NotShown:
@@ -41,7 +50,7 @@ def view(report: Report) -> Records | NotShown:
     names = Counter(t.transcript for rv in report.records for t in rv.tests)
     common = names.most_common(1)[0][0] if names else None
     return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1,
-                   record_evidence(report))
+                   record_evidence(report), not_checked(report))
 
 
 def markdown(shown: Records, detail: Detail) -> list[str]:
@@ -55,13 +64,13 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
         [
             [
                 _record_id(rv),
-                f"{VERDICT_MARK[rv.verdict]} {rv.verdict}"
+                f"{VERDICT_MARK[rv.verdict]} {shown.verdict(rv)}"
                 + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else "")
                 + (f"; claim audit: *{md(shown.audits[rv.id])}*" if rv.id in shown.audits else ""),
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(one_line(_reason(rv)), 200 if detail else 80),
+                md(one_line(shown.reason(rv)), 200 if detail else 80),
             ]
             for rv in rows
         ],
@@ -79,7 +88,8 @@ def markdown_pointing(shown: Records, detail: Detail) -> list[str]:
             by_verdict.setdefault(rv.verdict, []).append(rv.id)
     lines = ["<details><summary>The records that neither hold nor depart (every record's row is in "
              "report.html and report.json; the departures are under Departures)</summary>", ""]
-    lines += [f"- {VERDICT_MARK[v]} {md(v)} ({len(ids)}): {md(', '.join(ids), None)}"
+    said = {"not run": shown.not_checked or "not run"}
+    lines += [f"- {VERDICT_MARK[v]} {md(said.get(v, v))} ({len(ids)}): {md(', '.join(ids), None)}"
               for v, ids in by_verdict.items()]
     return [*lines, "", "</details>", ""]
 
