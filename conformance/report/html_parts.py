@@ -11,8 +11,10 @@ from conformance.report.style import table as styled_table
 from conformance.report.svg import verdict_mark
 
 
-def verdict(v: str) -> Markup:
-    return tag("span", verdict_mark(v), v, class_=f"v {v.replace(' ', '-')}")
+def verdict(v: str, said: str | None = None) -> Markup:
+    """A verdict's badge, coloured by the verdict, reading `said` when given (a "not run" record after a
+    preflight stop reads "not checked (the run stopped at ...)")."""
+    return tag("span", verdict_mark(v), said or v, class_=f"v {v.replace(' ', '-')}")
 
 
 _BREAKS: Final = re.compile(r"(?<=/)|(?=::)|(?=\[)")

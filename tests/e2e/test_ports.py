@@ -133,6 +133,8 @@ def test_a_stopped_gate_says_where_it_stopped_in_every_table_and_keeps_its_concl
     assert claims.count(said) >= 9, claims
     records = markdown[markdown.index("All records"):]
     assert records.count(said) >= 100, records[:2000]
+    html = (stopped.out / "report.html").read_text(encoding="utf-8")
+    assert html.count(said) >= 110, html.count(said)  # each record's badge and each claim's, as in report.md
     quoted = next(line for line in plain.splitlines() if line.startswith("> The target could not be checked"))
     assert quoted.endswith(conclusion) and len(quoted) <= 700, quoted
     line = next(line for line in stopped.stdout.splitlines() if "the target could not be checked" in line)

@@ -104,7 +104,8 @@ def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
         ],
     )
     record = claims.record_verdicts.get(c.claim)
-    made: Content = "—" if record is None else tag("a", verdict(record), href=f"#rec-{c.claim}")
+    said = claims.not_checked if record == "not run" else None
+    made: Content = "—" if record is None else tag("a", verdict(record, said), href=f"#rec-{c.claim}")
     return [tag("strong", c.claim, id=f"claim-{c.claim}"), c.statement, made,
             tag("span", c.verdict, class_="v"), observations]
 

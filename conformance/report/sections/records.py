@@ -123,7 +123,8 @@ def html(shown: Records) -> list[Content]:
     return [
         tag("h2", "Records", id="records"),
         said_once,
-        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id)) for rv in shown.records],
+        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id), shown.verdict(rv))
+         for rv in shown.records],
     ]
 
 
@@ -162,7 +163,8 @@ def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
 
 
 def _record(
-    rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None
+    rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None,
+    said: str | None = None,
 ) -> Markup:
     own_transcripts = [t for t in rv.transcripts if t != common]
     body: list[Content] = [tag("p", rv.statement)]
@@ -215,7 +217,7 @@ def _record(
         "summary",
         tag("strong", rv.id),
         f" ({', '.join(rv.aliases)}) " if rv.aliases else " ",
-        verdict(rv.verdict),
+        verdict(rv.verdict, said),
         explained,
         audited,
         " ",
