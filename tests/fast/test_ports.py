@@ -25,6 +25,7 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
+from conformance.report.text import stop_named
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
@@ -225,3 +226,14 @@ def test_conclusion_kept_is_bounded_and_keeps_a_short_conclusion(clauses: list[s
     last = _split_top(text, "; ")[-1]
     if len(text) > limit and len(_split_top(text, "; ")) > 1 and len(last) <= limit // 2:
         assert said.endswith("; " + last), (said, last)
+
+
+@pytest.mark.parametrize(("mode", "stop"), [
+    ("renamed", "the tool-name check"), ("nested", "the argument check"), ("logger", "the stdout check"),
+    ("hint", "start-up"),
+])
+def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str, stop: str) -> None:
+    """The words every table of a stopped run uses: 'not checked (the run stopped at <stop>)'."""
+    checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
+    assert not checked.ok, checked
+    assert stop_named(checked) == stop, checked
