@@ -70,6 +70,12 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "typescript-port": ("fork-typescript-port",),
     "hardened-inputs": ("fork-hardened-inputs",),
     "progress-meter": ("fork-progress-meter",),
+    "chat-markdown": ("fork-chat-markdown",),
+    "zero-based": ("fork-zero-based",),
+    "rate-limited": ("fork-rate-limited",),
+    "hashtags": ("fork-hashtags",),
+    "renamed-plus": ("fork-renamed-plus",),
+    "final-summary": ("fork-final-summary",),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
@@ -80,7 +86,9 @@ held-out-multi-3's (written blind the same way; a branch of a branch, a limit re
 a clock in the box header may differ from seed to seed); the last six are held-out-multi-4's, written blind,
 never tuned on (a 26th thought on one label, a journal in the temp folder that the next process restores - so
 its runs share state through that file -, French messages, a TypeScript port's slips, a hardened fork, a
-progress fork)."""
+progress fork); the six after them are held-out-multi-5's, written blind, never tuned on (markdown
+answers, thoughts numbered from 0, a limit of 25 thoughts in 10 seconds - reached or not depending on how
+fast a run's calls come -, hashtags, a renamed server and tool, a summary on the last thought)."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"

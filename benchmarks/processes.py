@@ -4,7 +4,8 @@ For each target, `python -m conformance run` of the same profile and seed is sta
 this checkout and from the earlier commit (`git archive` into a temporary folder), so that both runs meet
 the same machine load; each reports the server processes it started (`run.processes_started`, every start
 counted by `drivers/process.spawn`), its wall time, and the records, claims and findings whose verdict
-differs between the two runs (none expected of a change to how processes are shared):
+differs between the two runs, and the tests whose status differs (none expected of a change to how processes
+are shared):
 
     python -m benchmarks.processes --before REV [--targets npm:0.6.2,reference] [--profile ci] [--seed 1]
 """
@@ -45,6 +46,11 @@ def verdicts(report: Report) -> dict[str, str]:
     given |= {f"claim {c.claim}": str(c.verdict) for c in report.claims}
     given |= {f"finding {f.finding}": str(f.verdict) for f in report.findings}
     return given
+
+
+def statuses(report: Report) -> dict[str, str]:
+    """Every test's status, by node id, as the records' verdicts list them."""
+    return {test.nodeid: test.status for record in report.records for test in record.tests}
 
 
 def run_in(tree: Path, options: RunOptions, log: Path) -> Side:
@@ -100,15 +106,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = (args.out or Path(scratch) / "runs").resolve()
         out.mkdir(parents=True, exist_ok=True)
         print(f"| target ({args.profile}, seed {args.seed}) | processes before → after | wall before → after "
-              f"| exit | verdicts differing |")
-        print("| --- | ---: | ---: | --- | --- |")
+              f"| exit | verdicts differing | test statuses differing |")
+        print("| --- | ---: | ---: | --- | --- | --- |")
         for target in (t.strip() for t in args.targets.split(",") if t.strip()):
             old, new = side_by_side(before, target, args.profile, args.seed, out)
             a, b = verdicts(old.report), verdicts(new.report)
             differing = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+            s, t = statuses(old.report), statuses(new.report)
+            changed = sorted(k for k in s.keys() | t.keys() if s.get(k) != t.get(k))
             print(f"| {target} | {old.report.run.processes_started} → {new.report.run.processes_started} "
                   f"| {old.wall_s:.1f} s → {new.wall_s:.1f} s | {old.code} → {new.code} "
-                  f"| {len(differing)} of {len(a)}{': ' + ', '.join(differing) if differing else ''} |",
+                  f"| {len(differing)} of {len(a)}{': ' + ', '.join(differing) if differing else ''} "
+                  f"| {len(changed)} of {len(s)}{': ' + ', '.join(changed) if changed else ''} |",
                   flush=True)
     return 0
 

@@ -55,6 +55,7 @@ class Implementation:
     env: dict[str, str]
     gate_args: tuple[str, ...]
     why: str
+    exclude: tuple[str, ...] = ()
 
     def folder(self, work: Path) -> Path:
         return work / "build" / self.id
@@ -73,7 +74,7 @@ def load(path: Path = FIXTURE) -> list[Implementation]:
         Implementation(
             id=e["id"], repo=e["repo"], commit=e["commit"], language=e["language"], licence=e["licence"],
             build=tuple(tuple(step) for step in e["build"]), launch=e["launch"], env=dict(e.get("env", {})),
-            gate_args=tuple(e.get("gate_args", ())), why=e["why"],
+            gate_args=tuple(e.get("gate_args", ())), why=e["why"], exclude=tuple(e.get("exclude", ())),
         )
         for e in data["implementations"]
     ]
@@ -129,8 +130,9 @@ def build(impl: Implementation, mirrors: Path, work: Path) -> None:
     if folder.exists():
         subprocess.run(["rm", "-rf", str(folder)], check=True)
     folder.mkdir(parents=True)
-    archive = subprocess.run(["git", "--git-dir", str(_git_dir(mirrors, impl.repo)), "archive", impl.commit],
-                             check=True, capture_output=True).stdout
+    paths = ["--", ".", *(f":(exclude){path}" for path in impl.exclude)] if impl.exclude else []
+    archive = subprocess.run(["git", "--git-dir", str(_git_dir(mirrors, impl.repo)), "archive", impl.commit,
+                              *paths], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     log = (work / "logs")
     log.mkdir(parents=True, exist_ok=True)

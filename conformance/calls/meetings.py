@@ -1,4 +1,4 @@
-"""What a target answers to a client of one era: a fresh process met once, read by every spec check.
+"""What a target answers to a client of one era: a process met once, read by every spec check.
 
 The specification's records (kind `spec`) are judged per era: a client of that revision connects as it does
 (`core/eras.py`) and asks a few things (the tool list, three calls, ping, an unknown method, a batch, an
@@ -10,7 +10,9 @@ unknown tool, at 2026-07-28 a request naming a version nobody implements and req
 
 from __future__ import annotations
 
+import contextlib
 import json
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +24,9 @@ from conformance.core.protocol import CLIENT_INFO, TOOL
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
+
+Running = tuple[subprocess.Popen[bytes], bytes]
+"""A running process of the target another driver is done with, and the stderr read from its start."""
 
 
 class Spawnable(Protocol):
@@ -206,13 +211,20 @@ def _reply(response: dict[str, JSON]) -> JSON:
     return {key: value for key, value in response.items() if key not in ("id", "jsonrpc")}
 
 
-def meet(target: Spawnable, era: Era, *, timeout: float) -> Meeting:
-    """Connect to a fresh process of `target` as `era`'s client and ask what every spec check reads."""
+def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None = None) -> Meeting:
+    """Connect to a fresh process of `target` as `era`'s client and ask what every spec check reads; with
+    `running`, to that process instead (one another driver started and is done with, nothing unread on its
+    stdout): the client's handshake is then a repeated one, which the releases and the reference answer as a
+    first one (`suite/era_meetings.py` says what was measured). The meeting ends the process either way."""
     meeting = Meeting(era)
     driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era,
                         renames=target.renames)
     try:
-        with driver:
+        with contextlib.closing(driver):
+            if running is None:
+                driver.start()
+            else:
+                driver.adopt(running[0], initialize_result=None, stderr_before=running[1])
             meeting.negotiated = driver.connect()
             meeting.initialize = driver.initialize_result
             meeting.discover = driver.discover().response

@@ -160,9 +160,12 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     if a.words == b.words:
         return f"both refuse in the same words, {quoted(a.words)}{kind}"
     if a.field != b.field or not a.field:
-        # A field named on one side only (a crash's message names none): no re-wording can be claimed.
-        return (f"both refuse this call, in other words: {quoted(a.words)} on {original}, "
-                f"{quoted(b.words)} {here}{kind}")
+        # A field named on one side only (a crash's message names none): no re-wording can be claimed. A
+        # refusal of another kind (a JSON-RPC error for an isError result) is said before the words, which
+        # a line cuts first (bartoszkula-ts, round 9: "-32603" never reached report.md).
+        other = "" if a.kind == b.kind else f" (and as {a.kind} on {original}, {b.kind} {here})"
+        return (f"both refuse this call, in other words{other}: {quoted(a.words)} on {original}, "
+                f"{quoted(b.words)} {here}")
     subject = f"the refusal of `{a.field}`"
     side, theirs = f"{subject} is re-worded: {_side(here)}", f"{original}'s {quoted(a.words)}{kind}"
     if b.words.endswith(a.words):

@@ -591,13 +591,16 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     """A check naming the cause's record as contradicted explains the record, unless what it saw refused
     is another field than the cause's refusal names (RTE-3's `branchId` refused is not `thought` refused,
     though both checks say a call was refused), or its own pair, replayed, differs only where the cause's
-    does not (the fork changed both); else its own pair must differ where the cause's does."""
+    does not (the fork changed both); else its own pair must differ where the cause's does, a refusal of the
+    same field (or in the same words, when it names none), and no check of the record names another record
+    contradicted that the cause does not hold."""
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     if naming:
-        theirs_field = refused_field(cause.evidence.differences[0] if cause.evidence is not None
-                                     and cause.evidence.reproduced and cause.evidence.differences
-                                     and not cause.evidence.not_its_failure else "")
+        refused = _refused_what(cause.evidence.differences[0] if cause.evidence is not None
+                                and cause.evidence.reproduced and cause.evidence.differences
+                                and not cause.evidence.not_its_failure else "")
+        theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
         if not theirs_field or not seen or theirs_field in seen:
             return not _elsewhere(rv, cause)
@@ -609,21 +612,63 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return True
     if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
         return False
+    if _named_elsewhere(rv, cause):
+        return False
     first = _difference_key(own.differences[0])
-    mine, their_field = refused_field(own.differences[0]), refused_field(theirs.differences[0])
-    if mine and their_field and mine != their_field:  # both refused here, on other fields: two changes
+    mine, their_refusal = _refused_what(own.differences[0]), _refused_what(theirs.differences[0])
+    if mine and their_refusal and mine != their_refusal:  # both refused here, on other fields: two changes
         return False
     return first == _difference_key(theirs.differences[0]) or first in (
         {_difference_key(d) for d in theirs.differences} - {"stderr"})
+
+
+def _refused_what(difference: str) -> str:
+    """What a refusal difference refuses: the field it names (`naming `X``, or the first field its quoted
+    words name, “Invalid isRevision: …” → isRevision: a short refusal's difference says no `naming`), else
+    its quoted words (a cap's "Maximum number of branches (50) exceeded", a crash's message); empty for a
+    difference that is no refusal. A refusal of isRevision is not the change behind a refusal of branchId
+    (nalyk-ts, reports/third-party/AUDIT-round9.md)."""
+    key = _difference_key(difference)
+    if key not in _REFUSAL_KEYS and not key.startswith(("re-worded", "both refuse")):
+        return ""
+    named = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
+    words = re.search(r"“([^”]*)”", difference)
+    if named or words is None:
+        return named or "a refusal"
+    return field_named(words.group(1)) or f"“{words.group(1)}”"
+
+
+def _named_elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Every failing check of the record names a record contradicted, none of them the cause's or one it
+    explains, and none says in its own words (before any answer it quotes whole) what the cause's pair
+    differs in: the record's failure is those records' change, not this cause's, whatever else its pair
+    shows (nalyk-ts: the 50-branch cap, paired with an added answer key, "explained" four checks that saw
+    the count pinned at 1000, OBJ-2's; a re-worded refusal a check files under RTE-3 stays the
+    re-wording's)."""
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    held = {*cause.records, *cause.explains}
+    if not failing or not all(t.contradicted and not set(t.contradicted) & held for t in failing):
+        return False
+    theirs = cause.evidence
+    first = theirs.differences[0] if theirs is not None and theirs.differences else ""
+    return not any(_tells(first, _own_words(readable(t.message or ""))) for t in failing)
+
+
+def _own_words(message: str) -> str:
+    """A check's message up to the first answer it quotes whole (`the answer { "…`, `isError { "…`): the
+    answer shows every change of the server, the words before it the check's own failure."""
+    found = re.search(r"\{\s*\"", message)
+    return message[: found.start()] if found else message
 
 
 def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
     """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in. A pair
     that differs only where the record's checks did not fail (`not_its_failure`: another change of the server
     shows on that sequence) says nothing of the record's own change, and never takes it from a cause its
-    check names."""
+    check names; nor does such a pair of the cause's say anything of the cause's change."""
     own, theirs = rv.evidence, cause.evidence
-    if own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure:
+    if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
+            or theirs.not_its_failure):
         return False
     if not own.differences or not theirs.differences or own.cause == cause.id:
         return False
@@ -632,10 +677,13 @@ def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 def _family(difference: str) -> str:
-    """A difference's key, every refusal difference one (refused on either side, another field named first,
-    other words): which one a change shows depends on the call, not on the change."""
+    """A difference's key, every refusal of one field (or in one set of words, when it names none) one
+    family (refused on either side, another field named first, other words): which one a change shows
+    depends on the call, not on the change; which field is refused does not."""
     key = _difference_key(difference)
-    return "refusal" if key.startswith(("refused", "validation order", "re-worded", "both refuse")) else key
+    if key.startswith(("refused", "validation order", "re-worded", "both refuse")):
+        return f"refusal of {_refused_what(difference) or 'a call'}"
+    return key
 
 
 def _call_class(at: str) -> str:

@@ -128,7 +128,8 @@ class _RunState:
 
     def __post_init__(self) -> None:
         self.fresh_runs = FreshRunner(self.raw_pool)
-        self.era_meetings = EraMeetings(self.timeout)
+        # A meeting takes a process the raw checks are done with, when one waits in the pool.
+        self.era_meetings = EraMeetings(self.timeout, source=self.raw_pool.hand_over)
 
     def example_ended(self, status: ExampleStatus) -> None:
         """One generated example of the current test ended (`hypothesis_hooks`): count it, and remember where
@@ -199,6 +200,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "left behind)")
     config.addinivalue_line("markers", "ends_a_process: runs last, after `after_the_rest` (it ends a process "
                                        "the other checks are done with: `RawPool.lend(spend=True)`)")
+    config.addinivalue_line("markers", "launches(*arguments): lends a process of the target launched with "
+                                       "these arguments, started with the session (`RawPool.prestart`)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -308,6 +311,11 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
     try:
         if "fresh_runs" in wanted:
             state.fresh_runs.prestart(target)
+        launched = {tuple(map(str, mark.args)) for item in items for mark in item.iter_markers("launches")}
+        for arguments in sorted(launched):
+            # Its start (most of a launch's cost to an interpreted server) overlaps the checks before it.
+            launch = dataclasses.replace(target, command=(*target.command, *arguments))
+            state.raw_pool.prestart(launch, pristine=1)
         if "raw_pool" in wanted:
             # The spare is a raw process the checks before it are done with, when there is one by then.
             session.spare_source = lambda: state.raw_pool.hand_over(target)
@@ -336,7 +344,8 @@ def fresh_runs(request: pytest.FixtureRequest) -> FreshRunner:
 
 @pytest.fixture(scope="session")
 def era_meetings(request: pytest.FixtureRequest) -> EraMeetings:
-    """What the target answers to each era's client, met once per run (one process per era)."""
+    """What the target answers to each era's client, met once per run (one process per era, a used one of the
+    raw pool when one waits there)."""
     return _state(request.config).era_meetings
 
 
@@ -462,14 +471,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _spares_to_the_pool(state: _RunState) -> None:
-    """Once the checks that end a process begin (they run last: no check needs the spare after them), each
-    session's spare goes to the raw pool as a process to end (`RawPool.take_back`): the spare, taken over
-    from a process the fresh runs were done with, is still one of the processes they end."""
+    """Once the checks that end a process begin (they run last: no check needs the spare or the shared process
+    after them), each session's spare and then its shared process go to the raw pool as processes to end
+    (`RawPool.take_back`): the spare, taken over from a process the fresh runs were done with, and the shared
+    process are still among the processes they end (the era meeting ended one the fresh runs were done
+    with)."""
     for session in state.sessions.values():
-        released = session.release_spare()
-        if released is not None:
-            proc, said, initialized = released
-            state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
+        for released in (session.release_spare(), session.release_shared()):
+            if released is not None:
+                proc, said, initialized = released
+                state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
 
 
 _UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")

@@ -271,6 +271,21 @@ class ServerSession:
         proc, said = released
         return proc, said, driver.initialize_result
 
+    def release_shared(self) -> tuple[subprocess.Popen[bytes], bytes, dict[str, JSON] | None] | None:
+        """The shared process, out of the session for good, as `release_spare` gives the spare's: for a check
+        that ends a process, once no check needs the shared process any more (a later use starts a new one,
+        not counted as a restart). None when it was never started or is no longer running."""
+        driver, self._wire = self._wire, None
+        if driver is None:
+            return None
+        self._counted = None
+        released = driver.release()
+        if released is None:
+            driver.close()
+            return None
+        proc, said = released
+        return proc, said, driver.initialize_result
+
     def _taken_over(self) -> WireDriver | None:
         """A driver of a process `spare_source` gives, already initialized; None when it gives none."""
         taken = self.spare_source() if self.spare_source is not None else None

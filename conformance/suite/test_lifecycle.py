@@ -115,10 +115,13 @@ OPTIONS: Final = ("--version", "--help")
 
 
 @evidences("CMP-6/a1", "RTE-10")
+@pytest.mark.launches(*OPTIONS)
 def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
     """The binary takes no options: launched with --version and --help it starts and serves as without them,
     where a fork reading its arguments would print and exit (CMP-6/a1). Its stdin then ends before any
-    initialize: the process ends with status 0, as it does after one (RTE-10)."""
+    initialize: the process ends with status 0, as it does after one (RTE-10). The process is started with the
+    session (`launches`), so that its start overlaps the checks before this one; one that ended meanwhile is
+    launched again here, and judged on that launch as before."""
     with raw_pool.lend(replace(target, command=(*target.command, *OPTIONS)), spend=True) as raw:
         raw.stderr_now(wait=20.0)
         status = raw.wait(LINGER)

@@ -191,6 +191,23 @@ def test_refusals_in_the_same_words_still_differ_in_their_other_keys() -> None:
     assert explain(same, same) == []
 
 
+def test_a_refusal_turned_protocol_error_says_so_before_the_words() -> None:
+    """bartoszkula-ts (round 9): a thought-1 call without a string thought crashes before validation, a
+    JSON-RPC error -32603 where the original answers isError; the line, cut at 150 characters, said only
+    "both refuse this call, in other words: …", the error's kind left after both quotes."""
+    crash: JSON = {"error": {"code": -32603,
+                             "message": "Cannot read properties of undefined (reading 'split')"}}
+    said, *_ = explain(_refused("Invalid thought: must be a string"), crash)
+    text = said.said()
+    assert text.startswith("both refuse this call, in other words (and as isError on the original, "
+                           "JSON-RPC error -32603 here): “Invalid thought: must be a string” on the "
+                           "original"), text
+    assert text.count("-32603") == 1, text
+    (same_kind,) = explain(_refused("Invalid thought: must be a string"),
+                           _refused("Cannot read properties of undefined (reading 'split')"))
+    assert same_kind.said().startswith("both refuse this call, in other words: “Invalid thought"), same_kind
+
+
 def test_the_same_refusal_behind_a_prefix_is_said_as_a_prefix() -> None:
     (said,) = explain(_refused("Invalid thought: must be a string"),
                       _schema_refused("Invalid thought: must be a string"))

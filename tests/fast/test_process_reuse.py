@@ -1,18 +1,23 @@
 """A process one check is done with serves the next check that needs one instead of a new start (issue 46):
 a colour row's process ends a process's check (`RawPool.donate`), a used raw process becomes the session's
-spare (`RawPool.hand_over`, `WireDriver.adopt`) and goes back to the pool for a check that ends it
-(`WireDriver.release`, `RawPool.take_back`), and the fresh runs' processes are asked tools/list before
+spare (`RawPool.hand_over`, `WireDriver.adopt`) or the era meeting's process (`EraMeetings.source`), the spare
+and the shared process go back to the pool for a check that ends them (`WireDriver.release`,
+`RawPool.take_back`), and the fresh runs' processes are asked tools/list before
 initialize and what they say unasked (`FreshRunner`). Starts are counted by `process.spawn` itself."""
 
 from __future__ import annotations
 
 import json
 import signal
+import time
+from dataclasses import replace
 
+from conformance.core.eras import AUTO
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers import process
 from conformance.drivers.transcript import Transcript
+from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.plugin import run_order
 from conformance.suite.rawproc import RawPool
@@ -202,5 +207,121 @@ def test_a_server_refusing_requests_before_initialize_gets_the_fresh_runs_withou
         assert all(run.listed_before is None for run in (*runs.read, runs.discarded))
         assert runs.read[0].answers == runs.read[1].answers == runs.discarded.answers
         assert _count(runs.read[0].answers[0]) == 1
+    finally:
+        pool.close()
+
+
+def _used(pool: RawPool, target: Target) -> int:
+    """A process of `target` waiting in the pool, initialized and called once; its pid."""
+    with pool.lend(target) as raw:
+        raw.initialize()
+        raw.request("tools/call", {"name": TOOL, "arguments": CALL})
+        return raw.proc.pid
+
+
+def test_the_era_meeting_takes_a_used_raw_process() -> None:
+    """The meeting's client connects to a process the raw checks are done with (its handshake a repeated one):
+    no process is started, the store goes on from where that process stood, and the meeting ends it."""
+    pool = RawPool()
+    target = _target()
+    try:
+        pid = _used(pool, target)
+        started = process.processes_started()
+        meeting = EraMeetings(10.0, source=pool.hand_over).of(target, AUTO)
+        assert process.processes_started() == started, "the meeting started a process with a used one idle"
+        assert meeting.failure is None, meeting.failure
+        assert meeting.negotiated == "2025-11-25", meeting.negotiated
+        assert _count(meeting.calls[0][1]) == 2, "the meeting's first call was answered by another process"
+        assert meeting.end_of_input == 0
+        assert pool.hand_over(target) is None, "the process the meeting took is still in the pool"
+    finally:
+        pool.close()
+    assert_gone(pid)
+
+
+def test_a_meeting_refused_a_repeated_handshake_is_made_on_a_new_process() -> None:
+    """A server refusing a second initialize is met as before: on a process of its own, first handshake."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("initialize_once")))
+    try:
+        pid = _used(pool, target)
+        started = process.processes_started()
+        meeting = EraMeetings(10.0, source=pool.hand_over).of(target, AUTO)
+        assert process.processes_started() == started + 1
+        assert meeting.failure is None, meeting.failure
+        assert meeting.negotiated == "2025-11-25", meeting.negotiated
+        assert meeting.initialize is not None and meeting.initialize.get("serverInfo") == {"name": "once",
+                                                                                           "version": "0"}
+    finally:
+        pool.close()
+    assert_gone(pid)
+
+
+def test_the_shared_process_goes_to_the_pool_for_a_check_ending_a_process() -> None:
+    """Released once the checks that keep it ran, the shared process is what a `spend` lend gets (its count
+    goes on, its initialize answer kept); a later use of the session starts a new one, not counted as a
+    restart."""
+    pool = RawPool()
+    target = _target()
+    session = ServerSession(target=target, transcript=Transcript(None))
+    try:
+        assert _count(session.call(CALL).response) == 1
+        pid = session.wire.pid
+        released = session.release_shared()
+        assert released is not None, "a running shared process was not released"
+        assert session.release_shared() is None, "the shared process was released twice"
+        proc, said, initialized = released
+        assert proc.pid == pid and initialized is not None
+        pool.take_back(target, proc, seen=said, initialized=initialized)
+        started = process.processes_started()
+        with pool.lend(target, spend=True) as ending:
+            assert ending.proc.pid == pid, "a spend lend did not take the shared process given back"
+            assert ending.initialize() == initialized  # not sent again
+            assert _count(ending.request("tools/call", {"name": TOOL, "arguments": CALL})) == 2
+            ending.signal(signal.SIGTERM)
+            assert ending.wait(5.0) == -signal.SIGTERM
+        assert process.processes_started() == started
+        assert _count(session.call(CALL).response) == 1 and session.wire.pid != pid
+        assert session.restarts == 0
+    finally:
+        session.close()
+        pool.close()
+    assert_gone(pid)
+
+
+def test_a_launch_started_with_the_session_is_what_its_check_lends() -> None:
+    """A process of the target launched with arguments, started ahead (`launches`, `RawPool.prestart`), is the
+    one the check's `spend` lend gets: no process is started then."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("mini")))  # takes no options, as the original
+    launch = replace(target, command=(*target.command, "--version", "--help"))
+    try:
+        pool.prestart(launch, pristine=1)
+        started = process.processes_started()
+        with pool.lend(target) as other:
+            plain = other.proc.pid
+        with pool.lend(launch, spend=True) as raw:
+            assert raw.proc.pid != plain and not raw.sent
+            assert process.processes_started() == started + 1  # the plain lend's only
+            raw.close_stdin()
+            assert raw.wait(5.0) == 0
+    finally:
+        pool.close()
+
+
+def test_a_launch_that_ended_while_waiting_is_launched_again() -> None:
+    """A launch started ahead that ended before its check is not lent: the check launches it again."""
+    pool = RawPool()
+    target = resolve_target("cmd:" + " ".join(command("exit_at_start")))
+    try:
+        pool.prestart(target, pristine=1)
+        deadline = time.monotonic() + 10.0
+        while not pool.ended_waiting(target) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool.ended_waiting(target), "the launch started ahead did not end"
+        started = process.processes_started()
+        with pool.lend(target, spend=True) as raw:
+            assert raw.wait(5.0) is not None
+        assert process.processes_started() == started + 1
     finally:
         pool.close()

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.cli.main import main
+from conformance.cli.runner.arguments import stop_sentence
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import (
     ClaimObservation,
@@ -37,7 +38,9 @@ from conformance.report.html import render_html
 from conformance.report.json import generate_schema, load_report, render_json, shipped_schema
 from conformance.report.junit import render_junit
 from conformance.report.markdown import BUDGET, render_markdown
+from conformance.report.markdown_parts import md
 from conformance.report.model import (
+    ArgumentCheck,
     Comparison,
     Difference,
     GateEntry,
@@ -569,3 +572,46 @@ def test_after_a_preflight_stop_the_verdict_table_says_not_checked_not_not_run()
     assert "not checked (the run stopped at start-up) (6)" in html and "not run (6)" not in html
     # A run that ran its checks keeps the verdict's own name.
     assert "| · not run |" in render_markdown(build())
+
+
+def test_after_a_preflight_stop_no_record_row_says_not_run() -> None:
+    """dhkts1-py, younis-ali-py, arben-adm-py (round 9, issue 46): below "nothing else was checked",
+    report.md's Claims and All-records tables still said "· not run" on every row, and report.html each
+    record's badge."""
+    ran = build()
+    stopped = build(
+        RunResults.model_validate({**results().model_dump(), "tests": []}),
+        preflight=Preflight(ok=False, error="server exited with status 3"),
+    )
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    unchecked = [rv.id for rv in report.records if rv.verdict == "not run"]
+    assert unchecked
+    markdown, html = render_markdown(report), render_html(report)
+    assert "not run" not in markdown.replace("not run (", ""), [
+        line for line in markdown.splitlines() if "not run" in line]
+    for record in unchecked:
+        row = next(line for line in markdown.splitlines() if line.startswith(f"| **{md(record)}**"))
+        assert "| · not checked" in row, row
+    assert "not run</span>" not in html and "not checked (the run stopped at start-up)</span>" in html
+    # A run that ran its checks keeps the verdict's own name in its rows.
+    assert any(line.startswith("| **") and "| · not run |" in line
+               for line in render_markdown(ran).splitlines())
+
+
+def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
+    """dhkts1-py (round 9, issue 46): report.md's blockquote cut the stop at 600 characters, at "…; it takes
+    the…", losing what the terminal said whole: that --arguments-map cannot nest and nothing else can be
+    checked. Both sides' fields, a refusal at its 300-character cap, and the conclusion all stay."""
+    fields = ["thought", "next_thought_needed", "thought_number", "total_thoughts", "is_revision",
+              "revises_thought", "branch_from_thought", "branch_id", "needs_more_thoughts"]
+    sent = ["thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"]
+    check = ArgumentCheck(accepted=False, sent=sent, required=["data"], nested={"data": fields},
+                          refusal="r" * 300)
+    said = stop_sentence(check)
+    assert len(said) > 600 and said.endswith("so nothing else of this server can be checked"), len(said)
+    stopped = build(RunResults.model_validate({**results().model_dump(), "tests": []}),
+                    preflight=Preflight(ok=False, error=said, arguments=check))
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    quote = next(line for line in render_markdown(report).splitlines() if line.startswith("> The target"))
+    assert quote.endswith("so nothing else of this server can be checked"), quote[-120:]
+    assert "needs\\_more\\_thoughts" in quote and "thoughtNumber" in quote, quote

@@ -5,13 +5,14 @@ reader that builds a Python port with the versions its maintainer locked."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
-from scripts.third_party import FIXTURE, SCHEMA, load, locked_requirements
+from scripts.third_party import FIXTURE, SCHEMA, Implementation, build, load, locked_requirements
 
 
 def test_the_fixture_is_valid_and_holds_two_forks_and_two_ports() -> None:
@@ -97,3 +98,32 @@ def test_the_locked_versions_are_what_the_project_reaches_here_extras_followed()
 def test_a_lock_without_its_project_is_refused() -> None:
     with pytest.raises(ValueError, match="expected one project"):
         locked_requirements(LOCK.replace('source = { virtual = "." }', 'source = { registry = "x" }'))
+
+
+def test_excluded_paths_are_not_exported_and_the_rest_is(tmp_path: Path) -> None:
+    """A commit holding its node_modules (whose largest blobs a fetched copy may lack) is exported without
+    them; the build installs them anew."""
+    source = tmp_path / "source"
+    (source / "node_modules" / "pkg").mkdir(parents=True)
+    (source / "node_modules" / "pkg" / "index.js").write_text("x", encoding="utf-8")
+    (source / "index.ts").write_text("y", encoding="utf-8")
+    git = ["git", "-C", str(source), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(source)], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "c"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "o+n").mkdir(parents=True)
+    (mirrors / "o+n" / "repo").symlink_to(source / ".git")
+    work = tmp_path / "work"
+
+    def export(exclude: tuple[str, ...]) -> set[str]:
+        impl = Implementation(id="x", repo="o/n", commit=commit, language="typescript", licence="MIT",
+                              build=(("true",),), launch="node {dir}/i.js", env={}, gate_args=(), why="t",
+                              exclude=exclude)
+        build(impl, mirrors, work)
+        return {str(p.relative_to(impl.folder(work))) for p in impl.folder(work).rglob("*") if p.is_file()}
+
+    assert export(("node_modules",)) == {"index.ts"}
+    assert export(()) == {"index.ts", "node_modules/pkg/index.js"}

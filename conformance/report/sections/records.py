@@ -147,12 +147,13 @@ def _test_table(rv: RecordVerdict, common: str | None) -> Markup:
     return table(header, rows)
 
 
-def _claim_audit(rv: RecordVerdict, audit: str) -> Markup:
+def _claim_audit(rv: RecordVerdict, audit: str, said: str = "") -> Markup:
     """The second question a claim record answers, beside its verdict: the two read as one otherwise."""
     first = {
         "holds": f"This record holds: the server still makes claim {rv.id}.",
         "deviates": f"This record deviates: the server no longer makes claim {rv.id} as the documents say.",
-    }.get(rv.verdict, f"This record is {rv.verdict}: whether the server makes claim {rv.id} is unknown.")
+    }.get(rv.verdict,
+          f"This record is {said or rv.verdict}: whether the server makes claim {rv.id} is unknown.")
     return tag(
         "p",
         first,
@@ -169,7 +170,7 @@ def _record(
     own_transcripts = [t for t in rv.transcripts if t != common]
     body: list[Content] = [tag("p", rv.statement)]
     if audit is not None:
-        body.append(_claim_audit(rv, audit))
+        body.append(_claim_audit(rv, audit, said or ""))
     if rv.reason:
         body.append(tag("p", tag("strong", "Reason: "), rv.reason))
     if evidence is not None and rv.verdict in ("deviates", "error"):
