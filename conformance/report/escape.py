@@ -122,3 +122,38 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     if room >= 12:
         return _at_word(first, room) + more + count
     return _at_word(text, limit)
+
+
+STOP_CHARS: Final = 600
+"""Characters of a stop's reason the terminal line and report.md show: the conclusion always among them."""
+
+
+def conclusion_kept(text: str, limit: int = STOP_CHARS) -> str:
+    """A stop's reason ("what the server takes; what it answered; what follows") in one printable line of at
+    most `limit` characters, its last clause, the conclusion, kept whole: what comes before it is cut at a
+    word (a quote left open closed), never the conclusion. Clauses are split where no bracket or quote is
+    open, so a server's own "a; b" stays inside its quote. The whole text stays in report.json."""
+    text = safe(text)
+    if len(text) <= limit:
+        return text
+    clauses = _split_top(text, "; ")
+    if len(clauses) < 2:
+        return cut_text(text, limit)
+    last = clauses[-1] if len(clauses[-1]) <= limit // 2 else cut_text(clauses[-1], limit // 2)
+    before, room = "; ".join(clauses[:-1]), limit - len(last) - 2
+    head = _closed(_at_word(before, room))
+    while len(head) > room and room > 1:  # the closing quote and brackets take room of their own
+        room -= len(head) - room
+        head = _closed(_at_word(before, room))
+    return f"{head}; {last}"
+
+
+def _closed(cut: str) -> str:
+    """A cut text with the curly quote and brackets it left open closed, innermost first."""
+    still: list[str] = []
+    for ch in cut:
+        if ch in _OPEN:
+            still.append(_CLOSE[_OPEN.index(ch)])
+        elif ch in _CLOSE and still and still[-1] == ch:
+            still.pop()
+    return cut + "".join(reversed(still))

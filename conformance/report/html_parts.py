@@ -11,10 +11,10 @@ from conformance.report.style import table as styled_table
 from conformance.report.svg import verdict_mark
 
 
-def verdict(v: str, label: str | None = None) -> Markup:
-    """A verdict badge: its mark and class by the verdict, its words `label` where a table says it otherwise
-    (a record "not run" after a preflight stop reads "not checked")."""
-    return tag("span", verdict_mark(v), label or v, class_=f"v {v.replace(' ', '-')}")
+def verdict(v: str, said: str | None = None) -> Markup:
+    """A verdict's badge, coloured by the verdict, reading `said` when given (a "not run" record after a
+    preflight stop reads "not checked (the run stopped at ...)")."""
+    return tag("span", verdict_mark(v), said or v, class_=f"v {v.replace(' ', '-')}")
 
 
 _BREAKS: Final = re.compile(r"(?<=/)|(?=::)|(?=\[)")

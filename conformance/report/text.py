@@ -8,11 +8,13 @@ from typing import Final
 
 from conformance.core.outfolder import BASELINE_PATH
 from conformance.core.witness_words import CARRIED, NEVER_DEPARTED
+from conformance.report.escape import conclusion_kept
 from conformance.report.model import (
     Comparison,
     Difference,
     Gate,
     GateEntry,
+    Preflight,
     Report,
     RootCause,
     StoreGrowth,
@@ -109,16 +111,35 @@ DEPARTING = ("deviates", "error")
 """The verdicts the gate weighs: a record whose tests found it false of the target, or could not decide."""
 
 
+STOP_SAID: Final = 400
+"""Characters of the stop's reason the summary's sentence repeats (the line above it has up to 600): what
+the server takes, cut, and the conclusion, whole."""
+
+
 def stopped_before_checks(report: Report) -> bool:
     """Whether a preflight stop ended the run before its checks (the suite never ran): its "not run" records
     were not checked, and the report must not count them as if they had been."""
     return not report.preflight.ok and report.run.pytest_exit is None and not report.run.interrupted
 
 
-def row_verdict(v: str, stopped: bool) -> str:
-    """A record's verdict as a table row says it: after a preflight stop (`stopped_before_checks`), "not run"
-    is "not checked", as the summary says nothing else was checked (issue 46: no "not run" after a stop)."""
-    return "not checked" if stopped and v == "not run" else v
+def not_checked(report: Report) -> str | None:
+    """How every table says a "not run" record after a preflight stop ended the run (None when it did not):
+    not checked, and at which stop, as the summary's sentence says it (issue 46)."""
+    if not stopped_before_checks(report):
+        return None
+    return f"not checked (the run stopped at {stop_named(report.preflight)})"
+
+
+def stop_named(preflight: Preflight) -> str:
+    """The preflight stop that ended a run, by the check that made it."""
+    arguments = preflight.arguments
+    if preflight.tool_offered is False:
+        return "the tool-name check" if preflight.tools else "the tool listing"
+    if arguments is not None and arguments.accepted is False:
+        return "the argument check"
+    if arguments is not None and arguments.accepted:
+        return "the stdout check"
+    return "start-up"
 
 
 def records_checked(report: Report) -> str:
@@ -126,8 +147,7 @@ def records_checked(report: Report) -> str:
     a preflight stop, that nothing else was checked, and why."""
     if stopped_before_checks(report):
         departing = [rv.id for rv in report.records if rv.verdict in DEPARTING]
-        why = (report.preflight.error or "it could not be started").split("; ")[0]
-        why = why if len(why) <= 160 else why[:159] + "…"
+        why = conclusion_kept(report.preflight.error or "it could not be started", STOP_SAID)
         said = (f"; {', '.join(departing)} depart{'s' if len(departing) == 1 else ''} for that reason"
                 if departing else "")
         others = report.summary.records - report.summary.counts.get("not observable", 0) - len(departing)

@@ -21,6 +21,8 @@ RUNS = {
     "snake-mapped": ("snake", "--arguments-map", "snake_case"),
     "print": ("print",),
     "hint": ("hint",),
+    "nested": ("nested",),
+    "renamed": ("renamed",),
 }
 
 
@@ -100,3 +102,42 @@ def test_a_fastmcp_port_under_mcp_2_keeps_its_own_last_words(ran: Callable[[str]
     markdown = (crashed.out / "report.md").read_text(encoding="utf-8")
     assert "or pin 'mcp<2' to keep running v1 code." in markdown, markdown
     assert "nothing else was checked" in crashed.stdout and "not run" not in crashed.stdout, crashed.stdout
+
+
+NESTED_CONCLUSION = ("which --arguments-map cannot express (it renames the original's names, it does not "
+                     "nest them), so nothing else of this server can be checked")
+RENAMED_CONCLUSION = ("its process_thought takes thought, next_thought_needed, thought_number, "
+                      "total_thoughts, is_revision, revises_thought, branch_from_thought, branch_id, "
+                      "needs_more_thoughts, stage, where the original's sequentialthinking takes thought, "
+                      "thoughtNumber, totalThoughts, nextThoughtNeeded")
+
+
+@pytest.mark.parametrize(("name", "stop", "conclusion"), [
+    ("nested", "the argument check", NESTED_CONCLUSION),
+    ("renamed", "the tool-name check", RENAMED_CONCLUSION),
+])
+def test_a_stopped_gate_says_where_it_stopped_in_every_table_and_keeps_its_conclusion(
+    ran: Callable[[str], Ran], name: str, stop: str, conclusion: str,
+) -> None:
+    """Issue 46: after a preflight stop, report.md's Claims and All records tables said "· not run" per
+    record; the argument stop's conclusion was cut from the terminal and from report.md (a FastMCP port's
+    refusal is pydantic's long words); a tool-name stop named no field of the tool that looks like the
+    original's."""
+    stopped = ran(name)
+    assert stopped.code == 2, stopped.stderr
+    markdown = (stopped.out / "report.md").read_text(encoding="utf-8")
+    plain = markdown.replace("\\", "")
+    said = f"not checked (the run stopped at {stop})"
+    assert "not run" not in markdown, [line for line in markdown.splitlines() if "not run" in line][:3]
+    claims = markdown[markdown.index("## Claims"):markdown.index("All records")]
+    assert claims.count(said) >= 9, claims
+    records = markdown[markdown.index("All records"):]
+    assert records.count(said) >= 100, records[:2000]
+    html = (stopped.out / "report.html").read_text(encoding="utf-8")
+    assert html.count(said) >= 110, html.count(said)  # each record's badge and each claim's, as in report.md
+    quoted = next(line for line in plain.splitlines() if line.startswith("> The target could not be checked"))
+    assert quoted.endswith(conclusion) and len(quoted) <= 700, quoted
+    line = next(line for line in stopped.stdout.splitlines() if "the target could not be checked" in line)
+    assert line.endswith(conclusion) and len(line) <= 640, line
+    summary = next(line for line in stopped.stdout.splitlines() if "nothing else was checked" in line)
+    assert conclusion in summary, summary

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.catalog.startup_hints import diagnose
 from conformance.cli.runner.arguments import check_arguments, stop_sentence
@@ -22,6 +24,8 @@ from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.stdout_hygiene import stdout_hygiene
+from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
+from conformance.report.text import stop_named
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
@@ -181,3 +185,55 @@ def test_a_servers_own_last_words_are_kept_whole() -> None:
     assert failure.lines[0].endswith("or pin 'mcp<2' to keep running v1 code."), failure.lines
     assert failure.case == "dependency version", failure
     assert failure.hint is not None and "is not installed" not in failure.hint, failure.hint
+
+
+def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fields(tmp_path: Path) -> None:
+    """A port offering process_thought, not sequentialthinking (arben-adm/mcp-sequential-thinking,
+    reports/third-party/AUDIT-round9.md): the stop named its tools and none of their fields."""
+    checked, _, _ = check_target(port("renamed"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    assert checked.error == (
+        f"it does not offer the {TOOL} tool (it offers: process_thought, generate_summary, clear_history); "
+        "its process_thought takes thought, next_thought_needed, thought_number, total_thoughts, "
+        "is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts, stage, where the "
+        "original's "
+        f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
+
+
+def test_a_stops_conclusion_is_kept_whole_within_its_bound(tmp_path: Path) -> None:
+    """The nested port refuses in pydantic's long words (its input repeated, a link): the stop's reason is
+    over 600 characters, and the terminal line and report.md cut the refusal, not the conclusion."""
+    checked, _, _ = check_target(port("nested"), tmp_path / "t.jsonl", 10)
+    assert checked.error is not None and len(checked.error) > STOP_CHARS, checked.error
+    said = conclusion_kept(checked.error)
+    assert len(said) <= STOP_CHARS, said
+    assert said.endswith("so nothing else of this server can be checked"), said
+    assert said.startswith(f"the server's `{TOOL}` requires data (an object of thought, "), said
+    assert "validation error for sequentialthinkingArguments data…”; it takes" in said, said
+
+
+_CLAUSE = st.text(alphabet=st.sampled_from("ab “”()[]; ,"), max_size=300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(clauses=st.lists(_CLAUSE, min_size=1, max_size=6), limit=st.integers(40, 800))
+def test_conclusion_kept_is_bounded_and_keeps_a_short_conclusion(clauses: list[str], limit: int) -> None:
+    text = "; ".join(clauses)
+    said = conclusion_kept(text, limit)
+    assert len(said) <= limit, (said, limit)
+    if len(text) <= limit:
+        assert said == text
+    last = _split_top(text, "; ")[-1]
+    if len(text) > limit and len(_split_top(text, "; ")) > 1 and len(last) <= limit // 2:
+        assert said.endswith("; " + last), (said, last)
+
+
+@pytest.mark.parametrize(("mode", "stop"), [
+    ("renamed", "the tool-name check"), ("nested", "the argument check"), ("logger", "the stdout check"),
+    ("hint", "start-up"),
+])
+def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str, stop: str) -> None:
+    """The words every table of a stopped run uses: 'not checked (the run stopped at <stop>)'."""
+    checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
+    assert not checked.ok, checked
+    assert stop_named(checked) == stop, checked

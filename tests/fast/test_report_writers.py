@@ -566,9 +566,10 @@ def test_after_a_preflight_stop_the_verdict_table_says_not_checked_not_not_run()
     assert "nothing else was checked" in markdown
     rows = [line for line in markdown.splitlines() if line.startswith("| · ")]
     assert rows and all("not run" not in row for row in rows), rows
-    assert any("not checked (the run stopped before its checks)" in row for row in rows), rows
+    assert any("not checked (the run stopped at start-up)" in row for row in rows), rows
+    assert "not run" not in markdown, [line for line in markdown.splitlines() if "not run" in line]
     html = render_html(report)
-    assert "not checked (the run stopped before its checks) (6)" in html and "not run (6)" not in html
+    assert "not checked (the run stopped at start-up) (6)" in html and "not run (6)" not in html
     # A run that ran its checks keeps the verdict's own name.
     assert "| · not run |" in render_markdown(build())
 
@@ -591,7 +592,7 @@ def test_after_a_preflight_stop_no_record_row_says_not_run() -> None:
     for record in unchecked:
         row = next(line for line in markdown.splitlines() if line.startswith(f"| **{md(record)}**"))
         assert "| · not checked" in row, row
-    assert "not run</span>" not in html and "not checked</span>" in html
+    assert "not run</span>" not in html and "not checked (the run stopped at start-up)</span>" in html
     # A run that ran its checks keeps the verdict's own name in its rows.
     assert any(line.startswith("| **") and "| · not run |" in line
                for line in render_markdown(ran).splitlines())

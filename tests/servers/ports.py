@@ -6,7 +6,10 @@ usage: ports.py MODE
           a call spelled as the original's is refused, like a port's own validation refuses it
   words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
   nested  takes one argument, data, an object of the snake_case fields (a pydantic model argument as FastMCP
-          lists it: a $ref into $defs), and refuses a call without it as FastMCP's validation does
+          lists it: a $ref into $defs), and refuses a call without it as FastMCP's validation does, in
+          pydantic's own long words (the input repeated, a link to its errors page)
+  renamed offers no sequentialthinking: process_thought takes the snake_case fields and a stage, beside
+          generate_summary and clear_history (a port that renamed the tool as it restructured it)
   logger  a JSON logger on stdout (as pino writes by default) whose first line comes 200 ms after the server
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
@@ -80,6 +83,14 @@ def main() -> None:
         schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
                                                    "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
     tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
+    tools = [tool]
+    if MODE == "renamed":
+        properties = {snake(k): v for k, v in schema["properties"].items()}
+        properties["stage"] = {"type": "string"}
+        tools = [{"name": "process_thought", "description": "Record a thought.",
+                  "inputSchema": {"type": "object", "properties": properties}},
+                 {"name": "generate_summary", "inputSchema": {"type": "object", "properties": {}}},
+                 {"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
 
     def stderr(data: bytes) -> None:
         sys.stderr.buffer.write(data)
@@ -103,7 +114,7 @@ def main() -> None:
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                                       "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
         elif method == "tools/list":
-            result = {"tools": [tool]}
+            result = {"tools": tools}
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")
@@ -115,7 +126,9 @@ def main() -> None:
             if MODE == "nested" and isinstance(arguments, dict):
                 if not isinstance(arguments.get("data"), dict):
                     text = (f"Error executing tool {spec.name}: 1 validation error for {spec.name}Arguments\n"
-                            "data\n  Field required [type=missing]")
+                            "data\n  Field required [type=missing, input_value={'thought': 'conformance "
+                            "...xtThoughtNeeded': False}, input_type=dict]\n    For further information "
+                            "visit https://errors.pydantic.dev/2.9/v/missing")
                     write({"jsonrpc": "2.0", "id": ident,
                            "result": {"content": [{"type": "text", "text": text}], "isError": True}})
                     continue

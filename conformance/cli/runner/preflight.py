@@ -12,7 +12,8 @@ from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import check_arguments, stop_sentence
-from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.arguments_map import snake_case_map
+from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import (
     DriverError,
     ProtocolViolation,
@@ -23,6 +24,7 @@ from conformance.drivers.errors import (
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
+from conformance.report.escape import safe
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
 from conformance.targets.project import missing_path, node_engines
@@ -93,6 +95,7 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         return Preflight(ok=False, tool_offered=False, stderr_tail=stderr_tail, error=error)
     if TOOL not in tools:
         error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
+        error += _lookalike(listing.result)
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
 
@@ -149,6 +152,34 @@ def explained(preflight: Preflight, engines: str | None = None) -> Preflight:
 def failure_clause(preflight: Preflight) -> str:
     """The stderr lines and hint of an explained preflight, for the one line on stderr."""
     return StartFailure(tuple(preflight.stderr_lines), preflight.known_case, preflight.hint).clause()
+
+
+_FIELDS: Final = 16
+"""At most this many of a look-alike tool's fields named (each at most 64 characters)."""
+
+
+def _lookalike(result: object) -> str:
+    """The clause naming the fields of the listed tool that looks most like the original's (the most of
+    its argument names among its schema's properties, in either spelling, at least one), beside the
+    original's own required fields; nothing when no tool takes any of them."""
+    tools = result.get("tools") if isinstance(result, dict) else None
+    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
+    best: tuple[int, str, list[str]] = (0, "", [])
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        names = [str(name) for name in properties]
+        shared = len(ours & set(names))
+        if shared > best[0]:
+            best = (shared, str(tool.get("name")), names)
+    shared, name, names = best
+    if not shared:
+        return ""
+    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
+    return (f"; its {safe(name, 64)} takes {fields}, where the original's {TOOL} takes "
+            f"{', '.join(PROBE_ARGUMENTS)}")
 
 
 def _tool_names(result: object) -> list[str] | None:

@@ -3,6 +3,7 @@ the claim (the claim record's verdict), and is the claim true of its behaviour (
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
@@ -13,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
 from conformance.report.model import ClaimVerdict, Report
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import VERDICT_MARK, is_comparison_only, row_verdict, stopped_before_checks
+from conformance.report.text import VERDICT_MARK, is_comparison_only, not_checked
 
 TWO_QUESTIONS: Final = (
     "Each claim is asked two questions. The record's verdict asks whether the server still makes the claim "
@@ -29,20 +30,21 @@ class Claims:
     claims: tuple[ClaimVerdict, ...]
     record_verdicts: dict[str, str]
     """The verdict of each claim's own record (same ID), where the catalog has one."""
-    stopped: bool = False
-    """A preflight stop ended the run before its checks: a "not run" record was not checked."""
+    not_checked: str | None = None
+    """After a preflight stop, how a record not run is said (`text.not_checked`)."""
 
 
 def view(report: Report) -> Claims | NotShown:
     if is_comparison_only(report) or not report.claims:
         return NOT_SHOWN
-    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records},
-                  stopped_before_checks(report))
+    return Claims(tuple(report.claims), {rv.id: rv.verdict for rv in report.records}, not_checked(report))
 
 
 def _record_verdict(claims: Claims, claim: str) -> str:
     v = claims.record_verdicts.get(claim)
-    return "—" if v is None else f"{VERDICT_MARK[v]} {row_verdict(v, claims.stopped)}"
+    if v is None:
+        return "—"
+    return f"{VERDICT_MARK[v]} {claims.not_checked if v == 'not run' and claims.not_checked else v}"
 
 
 def markdown(claims: Claims, detail: Detail) -> list[str]:
@@ -61,6 +63,23 @@ def markdown(claims: Claims, detail: Detail) -> list[str]:
     )
     lines.append("")
     return lines
+
+
+def markdown_short(claims: Claims, detail: Detail) -> list[str]:
+    """report.md's claims when its shortest form is over budget (`report/markdown.py`): each claim's two
+    answers and its observations counted by verdict (their words are in report.html and report.json)."""
+    lines = ["## Claims", "", TWO_QUESTIONS, "", "Observations counted, to keep report.md within its budget: "
+             "their words are in report.html and report.json.", ""]
+    lines += md_table(
+        ["claim", "still made? (record verdict)", "true of its behaviour? (claim audit)", "observations"],
+        [[md(c.claim), _record_verdict(claims, c.claim), c.verdict, _counted(c)] for c in claims.claims],
+    )
+    return [*lines, ""]
+
+
+def _counted(c: ClaimVerdict) -> str:
+    counts = Counter(o.verdict for o in c.observations)
+    return ", ".join(f"{n} {md(v)}" for v, n in counts.items()) or "—"
 
 
 def html(claims: Claims) -> list[Content]:
@@ -85,10 +104,12 @@ def _claim(claims: Claims, c: ClaimVerdict) -> list[Content]:
         ],
     )
     record = claims.record_verdicts.get(c.claim)
-    made: Content = "—" if record is None else tag(
-        "a", verdict(record, row_verdict(record, claims.stopped)), href=f"#rec-{c.claim}")
+    said = claims.not_checked if record == "not run" else None
+    made: Content = "—" if record is None else tag("a", verdict(record, said), href=f"#rec-{c.claim}")
     return [tag("strong", c.claim, id=f"claim-{c.claim}"), c.statement, made,
             tag("span", c.verdict, class_="v"), observations]
 
 
 SECTION = section("claims", view, markdown=markdown, html=html, anchor=Anchor("claims", "Claims"))
+SHORT = section("claims", view, markdown=markdown_short)
+"""The claims as report.md shows them when nothing longer fits (`report/markdown.py`)."""

@@ -73,6 +73,22 @@ def lines_only(departures: Departures, detail: Detail) -> list[str]:
     return [*lines, ""]
 
 
+def ids_only(departures: Departures, detail: Detail) -> list[str]:
+    """report.md's very last resort, when even one line per departure is over budget: every departure's ID,
+    under the cause that explains it, its line and evidence left to report.html and report.json."""
+    under: dict[str, list[RecordVerdict]] = {}
+    for rv in departures.records:
+        under.setdefault(rv.explained_by or "", []).append(rv)
+    lines = ["## Departures", "",
+             f"{len(departures.records)} departures, by ID only, to keep report.md within its budget (each "
+             "one's line, evidence and counterexample are in report.html and report.json):", ""]
+    for cause, records in sorted(under.items(), key=lambda kv: kv[0] != ""):
+        said = f"explained by {md(cause)}" if cause else "under no cause"
+        lines.append(f"- {said} ({len(records)}): "
+                     + ", ".join(f"{VERDICT_MARK[rv.verdict]} {md(rv.id)}" for rv in records))
+    return [*lines, ""]
+
+
 def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None) -> list[str]:
     """detail 2: the pair with its sequence, counterexample, replay and exchange; 1: the pair and the
     counterexample; 0: the verdict line and what differs."""
@@ -157,3 +173,5 @@ def replay_note(evidence: Evidence | None) -> str:
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
 LINES_ONLY = section("departures", view, markdown=lines_only)
 """The departures as report.md shows them when nothing shorter fits (`report/markdown.py`)."""
+IDS_ONLY = section("departures", view, markdown=ids_only)
+"""The departures as report.md shows them when not even one line each fits (`report/markdown.py`)."""

@@ -84,15 +84,7 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
                     f"    - after: <code>{in_html(after, 600)}</code>",
                 ]
             lines.append("")
-    for title, entries in (
-        ("Not in the baseline", g.unexpected),
-        ("Stale (now holds)", g.stale),
-        ("Not confirmed", g.unconfirmed),
-        ("Reason still TODO (--strict-baseline)", g.unexplained),
-        ("Expected by the baseline", g.expected),
-        ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
-        ("Seen once, not confirmed on a fresh process (not gating)", g.seen_once),
-    ):
+    for title, entries in _tables(g):
         if entries:
             lines += [f"**{title}**", ""]
             lines += md_table(
@@ -100,12 +92,47 @@ def markdown(shown: GateView, detail: Detail) -> list[str]:
                 [[md(e.record), e.verdict, e.expected, md(one_line(e.reason), 200)] for e in entries],
             )
             lines.append("")
-    if shown.steps:
-        lines += ["**Next step**" + (" (`REPORT_DIR` is this report's folder)" if shown.folder == "REPORT_DIR"
-                                     else " (from the folder the run was started in)"), ""]
-        for when, command in shown.steps:
-            lines += [f"- {md(when, 300)}" + (":" if command else ""), ""]
-            lines += [code_block(command, "sh"), ""] if command else []
+    return lines + _next_steps(shown)
+
+
+def markdown_pointing(shown: GateView, detail: Detail) -> list[str]:
+    """report.md's gate when its shortest form is over budget (`report/markdown.py`): each table one line of
+    record IDs, the departures' lines left to the Departures section and every reason to report.html and
+    report.json; the next steps kept."""
+    g = shown.gate
+    if g.baseline is None and g.passed:
+        return []
+    lines = ["## Gate", "", f"Baseline: `{safe(g.baseline)}`" if g.baseline else "No baseline given.", "",
+             "Each table is one line of record IDs here, to keep report.md within its budget: each "
+             "departure's line is under Departures, each row's reason in report.html and report.json.", ""]
+    for title, entries in (("Departure changed", g.changed), *_tables(g)):
+        if entries:
+            lines += [f"- **{title}** ({len(entries)}): {md(', '.join(e.record for e in entries), None)}"]
+    lines.append("")
+    return lines + _next_steps(shown)
+
+
+def _tables(g: Gate) -> tuple[tuple[str, list[GateEntry]], ...]:
+    """The gate's tables, titled, in the order report.md shows them."""
+    return (
+        ("Not in the baseline", g.unexpected),
+        ("Stale (now holds)", g.stale),
+        ("Not confirmed", g.unconfirmed),
+        ("Reason still TODO (--strict-baseline)", g.unexplained),
+        ("Expected by the baseline", g.expected),
+        ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
+        ("Seen once, not confirmed on a fresh process (not gating)", g.seen_once),
+    )
+
+
+def _next_steps(shown: GateView) -> list[str]:
+    if not shown.steps:
+        return []
+    lines = ["**Next step**" + (" (`REPORT_DIR` is this report's folder)" if shown.folder == "REPORT_DIR"
+                                 else " (from the folder the run was started in)"), ""]
+    for when, command in shown.steps:
+        lines += [f"- {md(when, 300)}" + (":" if command else ""), ""]
+        lines += [code_block(command, "sh"), ""] if command else []
     return lines
 
 
@@ -180,3 +207,5 @@ def _changed(entry: GateEntry) -> list[str]:
 SECTION = section(
     "gate", view, markdown=markdown, html=html, terminal=terminal, anchor=Anchor("gate", "Gate")
 )
+POINTING = section("gate", view, markdown=markdown_pointing)
+"""The gate as report.md shows it when nothing longer fits (`report/markdown.py`)."""

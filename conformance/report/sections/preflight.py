@@ -3,7 +3,7 @@ the server's stderr said (its first error line and last few lines) and the hint 
 
 from __future__ import annotations
 
-from conformance.report.escape import safe
+from conformance.report.escape import conclusion_kept, safe
 from conformance.report.markdown_parts import code_block, md
 from conformance.report.markup import Content, tag
 from conformance.report.model import Preflight, Report
@@ -11,11 +11,6 @@ from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, sec
 from conformance.report.text import is_comparison_only
 
 STDERR_LINES = "Its stderr (the first error line, then the last lines)"
-STOP_CHARS = 1000
-"""The stop's sentence as report.md and the terminal show it: an argument stop (both sides' fields, the
-refusal's 300 characters, then what follows) runs to ~850 characters, and its end is the harness's own
-conclusion (round 9: report.md cut dhkts1-py's at 600, before "so nothing else of this server can be
-checked")."""
 
 
 def view(report: Report) -> Preflight | NotShown:
@@ -25,7 +20,8 @@ def view(report: Report) -> Preflight | NotShown:
 
 
 def markdown(preflight: Preflight, detail: Detail) -> list[str]:
-    lines = [f"> The target could not be checked: {md(preflight.error or 'unknown error', STOP_CHARS)}", ""]
+    said = conclusion_kept(preflight.error or "unknown error")
+    lines = [f"> The target could not be checked: {md(said, None)}", ""]
     if preflight.stderr_lines:
         lines += [f"{STDERR_LINES}:", "", code_block("\n".join(preflight.stderr_lines)), ""]
     if preflight.hint:
@@ -47,7 +43,7 @@ def html(preflight: Preflight) -> list[Content]:
 
 
 def terminal(preflight: Preflight) -> list[str]:
-    lines = [f"  the target could not be checked: {safe(preflight.error or 'unknown error', STOP_CHARS)}"]
+    lines = [f"  the target could not be checked: {conclusion_kept(preflight.error or 'unknown error')}"]
     for n, said in enumerate(preflight.stderr_lines):
         lines.append(f"    {'its stderr: ' if n == 0 else ' ' * 12}{safe(said, 1000)}")
     if preflight.hint:

@@ -16,14 +16,7 @@ from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import Evidence, RecordVerdict, Report
 from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import (
-    DEPARTING,
-    VERDICT_MARK,
-    counted,
-    is_comparison_only,
-    row_verdict,
-    stopped_before_checks,
-)
+from conformance.report.text import DEPARTING, VERDICT_MARK, counted, is_comparison_only, not_checked
 
 EVENT_CHARS: Final = 4000
 
@@ -40,8 +33,15 @@ class Records:
     evidence: Mapping[str, Evidence] = field(default_factory=dict)
     """A departure's pair: its smallest example replayed on fresh processes of this server and the
     original."""
-    stopped: bool = False
-    """A preflight stop ended the run before its checks: a "not run" record was not checked."""
+    not_checked: str | None = None
+    """After a preflight stop, how a record not run is said (`text.not_checked`): its reason, the stop's, is
+    said once above the tables, not in each row."""
+
+    def verdict(self, rv: RecordVerdict) -> str:
+        return self.not_checked if self.not_checked is not None and rv.verdict == "not run" else rv.verdict
+
+    def reason(self, rv: RecordVerdict) -> str:
+        return "" if self.not_checked is not None and rv.verdict == "not run" else _reason(rv)
 
 
 def view(report: Report) -> Records | NotShown:
@@ -50,7 +50,7 @@ def view(report: Report) -> Records | NotShown:
     names = Counter(t.transcript for rv in report.records for t in rv.tests)
     common = names.most_common(1)[0][0] if names else None
     return Records(tuple(report.records), {c.claim: c.verdict for c in report.claims}, common, len(names) > 1,
-                   record_evidence(report), stopped_before_checks(report))
+                   record_evidence(report), not_checked(report))
 
 
 def markdown(shown: Records, detail: Detail) -> list[str]:
@@ -64,17 +64,33 @@ def markdown(shown: Records, detail: Detail) -> list[str]:
         [
             [
                 _record_id(rv),
-                f"{VERDICT_MARK[rv.verdict]} {row_verdict(rv.verdict, shown.stopped)}"
+                f"{VERDICT_MARK[rv.verdict]} {shown.verdict(rv)}"
                 + (f" (explained by {md(rv.explained_by)})" if rv.explained_by else "")
                 + (f"; claim audit: *{md(shown.audits[rv.id])}*" if rv.id in shown.audits else ""),
                 str(len(rv.tests)),
                 str(rv.examples),
                 f"{md(rv.evidence_before)} → {md(rv.evidence_after)}",
-                md(one_line(_reason(rv)), 200 if detail else 80),
+                md(one_line(shown.reason(rv)), 200 if detail else 80),
             ]
             for rv in rows
         ],
     )
+    return [*lines, "", "</details>", ""]
+
+
+def markdown_pointing(shown: Records, detail: Detail) -> list[str]:
+    """report.md's records when its shortest form is over budget (`report/markdown.py`): the records that
+    neither hold nor depart, one line of IDs per verdict; the departures are under Departures, every
+    record's row in report.html and report.json."""
+    by_verdict: dict[str, list[str]] = {}
+    for rv in shown.records:
+        if rv.verdict not in ("holds", *DEPARTING):
+            by_verdict.setdefault(rv.verdict, []).append(rv.id)
+    lines = ["<details><summary>The records that neither hold nor depart (every record's row is in "
+             "report.html and report.json; the departures are under Departures)</summary>", ""]
+    said = {"not run": shown.not_checked or "not run"}
+    lines += [f"- {VERDICT_MARK[v]} {md(said.get(v, v))} ({len(ids)}): {md(', '.join(ids), None)}"
+              for v, ids in by_verdict.items()]
     return [*lines, "", "</details>", ""]
 
 
@@ -107,7 +123,7 @@ def html(shown: Records) -> list[Content]:
     return [
         tag("h2", "Records", id="records"),
         said_once,
-        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id), shown.stopped)
+        [_record(rv, shown.audits.get(rv.id), common, shown.evidence.get(rv.id), shown.verdict(rv))
          for rv in shown.records],
     ]
 
@@ -149,12 +165,12 @@ def _claim_audit(rv: RecordVerdict, audit: str, said: str = "") -> Markup:
 
 def _record(
     rv: RecordVerdict, audit: str | None, common: str | None, evidence: Evidence | None = None,
-    stopped: bool = False,
+    said: str | None = None,
 ) -> Markup:
     own_transcripts = [t for t in rv.transcripts if t != common]
     body: list[Content] = [tag("p", rv.statement)]
     if audit is not None:
-        body.append(_claim_audit(rv, audit, row_verdict(rv.verdict, stopped)))
+        body.append(_claim_audit(rv, audit, said or ""))
     if rv.reason:
         body.append(tag("p", tag("strong", "Reason: "), rv.reason))
     if evidence is not None and rv.verdict in ("deviates", "error"):
@@ -202,7 +218,7 @@ def _record(
         "summary",
         tag("strong", rv.id),
         f" ({', '.join(rv.aliases)}) " if rv.aliases else " ",
-        verdict(rv.verdict, row_verdict(rv.verdict, stopped)),
+        verdict(rv.verdict, said),
         explained,
         audited,
         " ",
@@ -212,3 +228,5 @@ def _record(
 
 
 SECTION = section("records", view, markdown=markdown, html=html, anchor=Anchor("records", "Records"))
+POINTING = section("records", view, markdown=markdown_pointing)
+"""The records as report.md shows them when nothing longer fits (`report/markdown.py`)."""

@@ -57,6 +57,24 @@ def markdown(causes: Causes, detail: Detail) -> list[str]:
     return lines
 
 
+def markdown_folded(causes: Causes, detail: Detail) -> list[str]:
+    """report.md's root causes when its shortest form is over budget (`report/markdown.py`): the departures
+    no cause explains one line of IDs (each one's line is under Departures), each cause its records, its
+    headline and the IDs it explains."""
+    lead = _lead(causes).replace("each with its own line below", "listed by ID below").replace(" below", "")
+    lines = ["## Root causes", "", f"{lead}.", ""]
+    if causes.unexplained:
+        ids = ", ".join(record for record, _ in causes.unexplained)
+        lines += [f"Not explained by a cause ({len(causes.unexplained)}; each one's line is under "
+                  f"Departures, or past report.md's budget in report.html): {md(ids, None)}", ""]
+    for cause in causes:
+        explained = md(", ".join(cause.explains), None)
+        explains = f" · explains {len(cause.explains)}: {explained}" if cause.explains else ""
+        headline = md(cut_headline(cause.summary, 200), None)
+        lines.append(f"- **{md(', '.join(cause.records), None)}** — {headline}{explains}")
+    return [*lines, ""]
+
+
 def _lead(causes: Causes) -> str:
     """Said alike under a passing gate (departures the baseline accepts) and a failing one: no "failing";
     "every departure" only when no departure is left unexplained."""
@@ -121,3 +139,5 @@ SECTION = section(
     "root causes", view, markdown=markdown, html=html, terminal=terminal,
     anchor=Anchor("root-causes", "Root causes"),
 )
+FOLDED = section("root causes", view, markdown=markdown_folded)
+"""The root causes as report.md shows them when nothing longer fits (`report/markdown.py`)."""

@@ -21,8 +21,8 @@ from conformance.report.text import (
     departing_records,
     departures_sentence,
     is_comparison_only,
+    not_checked,
     records_checked,
-    stopped_before_checks,
 )
 
 EVIDENCE_HEADING = "For the evidence packet"
@@ -39,16 +39,14 @@ class Totals:
     duration_s: float
     looks: str
     """Where this run looks, beside where `compare` does: the two can see different things of one pair."""
-    unchecked: bool = False
-    """A preflight stop ended the run before its checks: its "not run" records were not checked (issue 42)."""
+    unchecked: str | None = None
+    """After a preflight stop ended the run before its checks, how its "not run" records are said: not
+    checked, and at which stop (issues 42, 46)."""
 
     def label(self, v: str) -> str:
         """A verdict as the table says it: after a preflight stop, "not run" says nothing was checked, as
         the sentence above the table does."""
-        return NOT_CHECKED if self.unchecked and v == "not run" else v
-
-
-NOT_CHECKED: str = "not checked (the run stopped before its checks)"
+        return self.unchecked if self.unchecked is not None and v == "not run" else v
 
 
 def view(report: Report) -> Totals | NotShown:
@@ -62,7 +60,7 @@ def view(report: Report) -> Totals | NotShown:
         report.harness.seed,
         report.run.duration_s,
         where_the_gate_looks(report.protocol_version),
-        stopped_before_checks(report),
+        not_checked(report),
     )
 
 
