@@ -532,6 +532,8 @@ def split_off(
         if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
                 or not own.differences):
             continue
+        if own.not_its_failure and _difference_key(own.differences[0]) == STDERR_OUTSIDE:
+            continue  # the banner, where the record's check failed on something else: the banner's change
         home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
         if home is not None:
             placed[rv.id] = home.id
@@ -565,11 +567,22 @@ _ONE_REFUSES: Final = ("the original refuses this call", "the original accepts t
 
 def _crash(difference: str) -> bool:
     """Two refusals in other words, or one side refusing in words that name no field: a crash's message (a
-    label on Object.prototype, `this.branches[…].push is not a function`), not a rule either side states."""
+    label on Object.prototype, `this.branches[…].push is not a function`), not a rule either side states.
+    The unknown-tool refusal in other words is not one: the original's “Unknown tool: <name>” is its own
+    answer to a name it does not serve (RTE-2), and a fork rewording or shortening it is a change of its own
+    (issue 42: fork-french-messages, fork-hardened-inputs)."""
     if difference.startswith(_CRASH_WORDS):
-        return True
+        return not _unknown_tool(difference)
     quoted = re.search(r"“([^”]*)”", difference)
     return difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
+
+
+def _unknown_tool(difference: str) -> bool:
+    """Both sides refuse in other words, the original with its unknown-tool refusal (its words name the
+    tool's `name`)."""
+    quoted = re.search(r"“([^”]*)”", difference)
+    return (difference.startswith(_CRASH_WORDS) and quoted is not None
+            and field_named(quoted.group(1)) == "name")
 
 
 def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str, tuple[int, float]]:
@@ -673,6 +686,8 @@ def _difference_key(difference: str) -> str:
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()
+    if _unknown_tool(difference):  # the unknown-tool refusal in other words: the refusal of a `name`
+        return "re-worded name"
     path = difference.partition(": ")[0]
     if path == "stderr":  # the box, or outside it (the banner): two changes, never one key
         return stderr_part(difference)
