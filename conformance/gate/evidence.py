@@ -397,13 +397,15 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
     by a value inside one of them nor by a refusal."""
     seen = {w for w in _words(" ".join(differences)) if not w.isdigit()}
-    keyed = any("absent" in d for d in differences)
+    # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
+    keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
     scored: list[tuple[int, int, str]] = []
     for i, clause in enumerate(clauses):
         words = _words(clause)
-        if keyed or not (_COUNTS_KEYS & words and _KEYS & words):
-            scored.append((len(words & seen), -i, clause))
+        counts = bool(_COUNTS_KEYS & words and _KEYS & words)
+        if keyed or not counts:
+            scored.append((len(words & seen) + (keyed and counts), -i, clause))
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] > 0 else ""
 
