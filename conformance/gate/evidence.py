@@ -389,6 +389,17 @@ def _about(records: Sequence[str]) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", " ".join(texts))}
 
 
+_SAID_WORDS: Final = frozenset({"this", "server", "both", "other", "words", "refuse", "refuses", "accepts",
+                                "naming", "iserror", "error", "invalid", "lines", "line", "each", "side",
+                                # and English's small words ("cannot" is no shared meaning)
+                                "cannot", "not", "no", "be", "with", "was", "were", "so", "are", "for", "by",
+                                "at", "from", "that", "which", "when", "only", "has", "have", "than", "then",
+                                "any", "all", "yet", "but", "same", "into", "off", "what", "where"})
+"""Words the explainer's own sentences use for any difference ("both refuse this call, in other words", "this
+server refuses it … (isError)", "6 lines on each side"): no sign of what a statement says (RTE-8/a1's
+"… return isError …" is not a refusal's wording)."""
+
+
 def breaks(statement: str, differences: Sequence[str]) -> str:
     """The clause of a record's statement sharing most words with what differs (the field, its values): the
     words the difference contradicts, quoted; empty when no clause shares a word (a record's statement is
@@ -396,7 +407,7 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     box's width). Bare numbers are no shared word (a "0" in "0 to go" is not the "0" of "0.2.0"), and a
     clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
     by a value inside one of them nor by a refusal."""
-    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()}
+    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS
     # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
     keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]

@@ -94,6 +94,14 @@ def test_a_key_count_is_broken_only_by_a_key_added_or_dropped() -> None:
     assert "exactly five fields" in breaks(STATEMENTS["OBJ-4"], [added])
 
 
+def test_the_explainers_own_words_share_nothing_with_a_statement() -> None:
+    """fork-hardened-inputs: RTE-8/a1's "… return isError with the store already changed" was quoted for a
+    refusal of another rule, through the explainer's "(isError)"."""
+    other = ("both refuse this call, in other words: “Cannot convert object to primitive value” on the "
+             "original, “Invalid thoughtNumber: 31 skips ahead of 1 recorded thoughts” here")
+    assert breaks(STATEMENTS["RTE-8/a1"], [other]) == ""
+
+
 def test_a_check_putting_its_failure_on_another_record_quotes_no_statement_of_its_own() -> None:
     """The status object's check saw the call refused and said RTE-3 is contradicted: the pair is its
     failure (its line), but OBJ-4's statement is not what the refusal breaks."""
