@@ -33,6 +33,7 @@ from conformance.gate.evidence import (
     original_target,
     with_evidence,
 )
+from conformance.report.evidence_parts import evidence_md
 from conformance.report.model import Evidence, Preflight, RecordVerdict, Report, RootCause, RunInfo, TestRef
 from conformance.targets.kinds.npm import installed_release
 from conformance.targets.specs import Target, default_cache_dir
@@ -210,3 +211,13 @@ def test_a_departure_no_replay_can_show_is_not_replayed_not_unreproduced(message
     assert record is not None and "needs state" not in record.why
     assert json.loads(out.model_dump_json())["root_causes"][0]["evidence"]["own_failure"] is True
 
+
+
+def test_a_pair_not_its_checks_failure_is_not_said_to_be_another_change() -> None:
+    """OBJ-3 (fork-team-board), ABS-1 (fork-disk-journal): their pairs were their own change, said to be
+    "another change of this server" because their checks worded the failure otherwise."""
+    pair = Evidence(reproduced=True, at="on the example's tools/call 1", not_its_failure=True,
+                    differences=['result.content[0].text → branches: 0 item(s) on the original, 1 here'])
+    said = "\n".join(evidence_md(pair, 0))
+    assert "Its example differs elsewhere" in said and "may be another change" in said
+    assert "another change of this server shows first" not in said
