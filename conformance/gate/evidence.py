@@ -400,6 +400,10 @@ server refuses it … (isError)", "6 lines on each side"): no sign of what a sta
 "… return isError …" is not a refusal's wording)."""
 
 
+_EVERYWHERE: Final = frozenset({"thought", "thoughts", "stderr", "stdio", "sequential", "thinking", "mcp"})
+"""The tool's own nouns, in every box line, the banner and most statements: no sign of what changed."""
+
+
 def breaks(statement: str, differences: Sequence[str]) -> str:
     """The clause of a record's statement sharing most words with what differs (the field, its values): the
     words the difference contradicts, quoted; empty when no clause shares a word (a record's statement is
@@ -407,7 +411,12 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     box's width). Bare numbers are no shared word (a "0" in "0 to go" is not the "0" of "0.2.0"), and a
     clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
     by a value inside one of them nor by a refusal."""
-    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS
+    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS - _EVERYWHERE
+    # What a stderr difference is about, by its part: the box, or the banner outside it. Its words are the
+    # box's lines ("💭 Thought 1/1") or the banner's, which share "thought", "server", "stdio" with many
+    # statements that the change does not touch (fork-french-messages: RTE-6's "A thought is filed …").
+    seen |= {"box" if stderr_part(d) == STDERR_BOX else "banner" for d in differences
+             if d.partition(": ")[0] == "stderr"}
     # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
     keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]

@@ -221,3 +221,15 @@ def test_a_pair_not_its_checks_failure_is_not_said_to_be_another_change() -> Non
     said = "\n".join(evidence_md(pair, 0))
     assert "Its example differs elsewhere" in said and "may be another change" in said
     assert "another change of this server shows first" not in said
+
+
+def test_a_box_or_banner_difference_quotes_only_a_clause_about_the_box_or_the_banner() -> None:
+    """fork-french-messages: the relabelled box quoted RTE-6's "A thought is filed under its branchId …"
+    (through "Thought" in the box's header), the banner LOOP-A's "… one stdio pipe …"."""
+    box = "stderr: " + text_difference(BOX_ORIGINAL, BOX_FORK)
+    assert breaks(STATEMENTS["RTE-6"], [box]) == ""
+    assert breaks(STATEMENTS["RTE-4"], [box]) == ""
+    assert "box" in breaks(STATEMENTS["CMP-5"], [box])
+    banner = f"stderr: {BANNER}"
+    assert "banner" in breaks(STATEMENTS["RTE-10"], [banner])
+    assert breaks(STATEMENTS["CMP-5"], [banner]) == ""
