@@ -808,22 +808,32 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
 
 
 _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
+_STDIN_END: Final = re.compile(
+    r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b")
 WATCHED: Final = ("its checks watch the process or read the installed files and kept no call sequence to "
                   "replay: what they found is said in their own words")
 
 
 def unreplayable(rv: RecordVerdict | None) -> str:
     """Why no replay of requests can reproduce a record's failure, empty when one can: every failing check
-    of it signals the process (SIGTERM, SIGHUP), which a replay, requests on stdin, never does. Saying "not
-    reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10)."""
+    of it signals the process (SIGTERM, SIGHUP) or ends its stdin and reads what follows, which a replay
+    (requests on stdin, the process watched while they stay open, then stopped) never does. Saying "not
+    reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10, held-out-multi-3's
+    fork-readable-logs)."""
     if rv is None:
         return ""
     failing = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    found = [_SIGNAL.search(m) for m in failing]
-    if not failing or not all(found):
+    if not failing:
         return ""
-    signals = ", ".join(dict.fromkeys(m.group(0) for m in found if m))
-    return f"not replayed: its check sends {signals} to the process, which a replay of requests never does"
+    found = [_SIGNAL.search(m) for m in failing]
+    if all(found):
+        signals = ", ".join(dict.fromkeys(m.group(0) for m in found if m))
+        return (f"not replayed: its check sends {signals} to the process, which a replay of requests never "
+                "does")
+    if all(_SIGNAL.search(m) or _STDIN_END.search(m) for m in failing):
+        return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "
+                "requests never does")
+    return ""
 
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:

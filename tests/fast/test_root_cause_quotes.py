@@ -196,7 +196,10 @@ def _counting(offset: int, spec: str) -> Target:
 @pytest.mark.parametrize(("message", "said"), [
     ("SIGTERM sent: exit status 0, where the original is ended by the signal (-15)",
      "not replayed: its check sends SIGTERM to the process"),
-    ("stdin closed: exit status 3, where the original exits 0", "kept no call sequence to replay"),
+    ("after stdin ended, the process wrote “” to stdout and “Client disconnected ⏎ ” to stderr, where the "
+     "original writes nothing more", "not replayed: its check ends the process's stdin"),
+    ("the answer to a repeated initialize differs: 3 where the original answers 0",
+     "kept no call sequence to replay"),
 ])
 def test_a_departure_no_replay_can_show_is_not_replayed_not_unreproduced(message: str, said: str) -> None:
     """fork-disk-journal's RTE-10: its check signals the process; the replay (requests only) never does, so
