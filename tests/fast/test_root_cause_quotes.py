@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from conformance.catalog.view import load_catalog_view
 from conformance.core.differences import STDERR_BOX, STDERR_OUTSIDE, stderr_part, text_difference
 from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.jsontypes import JSON
 from conformance.core.results import RunResults
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import (
@@ -35,6 +36,7 @@ from conformance.gate.evidence import (
 )
 from conformance.report.evidence_parts import evidence_md
 from conformance.report.model import Evidence, Preflight, RecordVerdict, Report, RootCause, RunInfo, TestRef
+from conformance.suite.test_lifecycle import _status_answer
 from conformance.targets.kinds.npm import installed_release
 from conformance.targets.specs import Target, default_cache_dir
 from tests.modified_servers.servers import load_modifications, materialize, target_spec
@@ -236,3 +238,26 @@ def test_a_box_or_banner_difference_quotes_only_a_clause_about_the_box_or_the_ba
     banner = f"stderr: {BANNER}"
     assert "banner" in breaks(STATEMENTS["RTE-10"], [banner])
     assert breaks(STATEMENTS["CMP-5"], [banner]) == ""
+
+
+def test_an_accepted_call_with_a_summary_block_first_counts_as_accepted(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """fork-progress-meter puts "Thought 1 of 3 recorded; 2 to go." before the status JSON: LOOP-A's check
+    counted its calls as refused and said "stderr holds 4 boxes after 0 accepted calls" (FALSE)."""
+    if installed_release("0.6.2", default_cache_dir()) is None:
+        pytest.skip("npm:0.6.2 is not in the harness cache (python -m conformance install npm:0.6.2)")
+    mod = next(m for m in load_modifications() if m.id == "fork-progress-meter")
+    spec = target_spec(materialize(mod, tmp_path_factory.mktemp("meter") / "server"))
+    argv = tuple(spec.removeprefix("cmd:").split(" "))
+    fork = Target(spec, argv, TargetIdentity(spec=spec, kind="cmd", command=list(argv)))
+    theirs, ours = _replay_both(original_target(default_cache_dir()), fork, _opening_frames(), timeout=30)
+    assert isinstance(theirs, list) and isinstance(ours, list)
+    calls = [(json.loads(a.response), json.loads(b.response)) for a, b in zip(theirs, ours, strict=False)
+             if a.method == "tools/call"]
+    assert calls
+    for original, here in calls:
+        blocks = here["result"]["content"]
+        assert len(blocks) == 2 and "recorded" in blocks[0]["text"], blocks  # the fork's change, really there
+        assert _status_answer(original["result"]) and _status_answer(here["result"])
+    refused: JSON = {"isError": True, "content": [{"type": "text", "text": '{"thoughtNumber": 1}'}]}
+    assert not _status_answer(refused)
