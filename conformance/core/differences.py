@@ -236,6 +236,20 @@ def _box(text: str) -> _Box | None:
     return _Box(len(lines[top]), len(rows), pad, loose)
 
 
+_BOX_DRAWN: Final = frozenset("┌└├│")
+STDERR_BOX: Final = "stderr"
+"""The key of a stderr difference in the drawn box (its frame, header, rows)."""
+STDERR_OUTSIDE: Final = "stderr outside the box"
+"""The key of a stderr difference that draws no box on either side: the start-up banner, a log line."""
+
+
+def stderr_part(difference: str) -> str:
+    """Which part of stderr a stderr difference (as said) is about: `STDERR_BOX` when either side's text it
+    quotes draws the box, else `STDERR_OUTSIDE` (the banner a process writes at its start, a log line). A
+    reworded banner is one change, a relabelled box another: neither is the other's evidence (issue 42)."""
+    return STDERR_BOX if _BOX_DRAWN & set(difference) or "the box" in difference else STDERR_OUTSIDE
+
+
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
     """Two stderr boxes' change in words: width, the header row's padding, rows in the body (a thought's
     lines drawn a row each, or one row broken by the line break). Empty when either text draws no box or

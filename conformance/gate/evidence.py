@@ -30,6 +30,8 @@ from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.core.differences import (
     GROWN_LIST,
+    STDERR_BOX,
+    STDERR_OUTSIDE,
     FieldDifference,
     difference_keys,
     explain,
@@ -37,6 +39,7 @@ from conformance.core.differences import (
     refusal,
     said,
     sdk_owned,
+    stderr_part,
     text_difference,
 )
 from conformance.core.failure_text import UNRELIABLE, check_name, readable, unspoken
@@ -356,6 +359,10 @@ def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     path = difference.path
     if path in ("result", "error", LIFE, NO_ANSWER):
         return True
+    if path == "stderr" and stderr_part(difference.said()) == STDERR_OUTSIDE:
+        # The banner (or a log line) outside the box: only a record about the banner; its words ("Sequential
+        # Thinking MCP Server") are every record's, the box's records' too (fork-french-messages).
+        return bool(_BANNER & about)
     values = difference.said().partition(": ")[2]
     changed = " ".join(re.findall(r"\[([^\]]*)\]", values) or re.findall(r"“([^”]*)”", values))
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", path)}
@@ -370,6 +377,7 @@ def _speaks_of(difference: FieldDifference, about: set[str]) -> bool:
     return bool(words - _COMMON & about)
 
 
+_BANNER: Final = frozenset({"banner"})
 _COUNTS_KEYS: Final = frozenset({"exactly"})
 _KEYS: Final = frozenset({"fields", "keys"})
 
@@ -381,14 +389,45 @@ def _about(records: Sequence[str]) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", " ".join(texts))}
 
 
+_SAID_WORDS: Final = frozenset({"this", "server", "both", "other", "words", "refuse", "refuses", "accepts",
+                                "naming", "iserror", "error", "invalid", "lines", "line", "each", "side",
+                                # and English's small words ("cannot" is no shared meaning)
+                                "cannot", "not", "no", "be", "with", "was", "were", "so", "are", "for", "by",
+                                "at", "from", "that", "which", "when", "only", "has", "have", "than", "then",
+                                "any", "all", "yet", "but", "same", "into", "off", "what", "where"})
+"""Words the explainer's own sentences use for any difference ("both refuse this call, in other words", "this
+server refuses it … (isError)", "6 lines on each side"): no sign of what a statement says (RTE-8/a1's
+"… return isError …" is not a refusal's wording)."""
+
+
+_EVERYWHERE: Final = frozenset({"thought", "thoughts", "stderr", "stdio", "sequential", "thinking", "mcp"})
+"""The tool's own nouns, in every box line, the banner and most statements: no sign of what changed."""
+
+
 def breaks(statement: str, differences: Sequence[str]) -> str:
     """The clause of a record's statement sharing most words with what differs (the field, its values): the
-    words the difference contradicts, quoted; the statement itself when no clause shares a word."""
-    seen = _words(" ".join(differences))
+    words the difference contradicts, quoted; empty when no clause shares a word (a record's statement is
+    never quoted for a difference that is about something else: issue 42, "advertises version 0.2.0" for a
+    box's width). Bare numbers are no shared word (a "0" in "0 to go" is not the "0" of "0.2.0"), and a
+    clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
+    by a value inside one of them nor by a refusal."""
+    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS - _EVERYWHERE
+    # What a stderr difference is about, by its part: the box, or the banner outside it. Its words are the
+    # box's lines ("💭 Thought 1/1") or the banner's, which share "thought", "server", "stdio" with many
+    # statements that the change does not touch (fork-french-messages: RTE-6's "A thought is filed …").
+    seen |= {"box" if stderr_part(d) == STDERR_BOX else "banner" for d in differences
+             if d.partition(": ")[0] == "stderr"}
+    # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
+    keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
-    scored = [(len(_words(c) & seen), -i, c) for i, c in enumerate(clauses)]
-    best = max(scored, default=(0, 0, statement))
-    return best[2] if best[0] > 0 else statement
+    scored: list[tuple[int, int, str]] = []
+    for i, clause in enumerate(clauses):
+        words = _words(clause)
+        counts = bool(_COUNTS_KEYS & words and _KEYS & words)
+        if keyed or not counts:
+            scored.append((len(words & seen) + (keyed and counts), -i, clause))
+    best = max(scored, default=(0, 0, ""))
+    return best[2] if best[0] > 0 else ""
 
 
 def original_target(cache_dir: Path) -> Target:
@@ -515,11 +554,13 @@ def split_off(
         if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
                 or not own.differences):
             continue
+        if own.not_its_failure and _difference_key(own.differences[0]) == STDERR_OUTSIDE:
+            continue  # the banner, where the record's check failed on something else: the banner's change
         home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
         if home is not None:
             placed[rv.id] = home.id
             continue
-        if _crash(own.differences[0]) or all(_difference_key(d) == "stderr" for d in own.differences):
+        if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
             # told from it; the departure keeps its own line, it opens no cause.
@@ -548,11 +589,22 @@ _ONE_REFUSES: Final = ("the original refuses this call", "the original accepts t
 
 def _crash(difference: str) -> bool:
     """Two refusals in other words, or one side refusing in words that name no field: a crash's message (a
-    label on Object.prototype, `this.branches[…].push is not a function`), not a rule either side states."""
+    label on Object.prototype, `this.branches[…].push is not a function`), not a rule either side states.
+    The unknown-tool refusal in other words is not one: the original's “Unknown tool: <name>” is its own
+    answer to a name it does not serve (RTE-2), and a fork rewording or shortening it is a change of its own
+    (issue 42: fork-french-messages, fork-hardened-inputs)."""
     if difference.startswith(_CRASH_WORDS):
-        return True
+        return not _unknown_tool(difference)
     quoted = re.search(r"“([^”]*)”", difference)
     return difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
+
+
+def _unknown_tool(difference: str) -> bool:
+    """Both sides refuse in other words, the original with its unknown-tool refusal (its words name the
+    tool's `name`)."""
+    quoted = re.search(r"“([^”]*)”", difference)
+    return (difference.startswith(_CRASH_WORDS) and quoted is not None
+            and field_named(quoted.group(1)) == "name")
 
 
 def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str, tuple[int, float]]:
@@ -704,7 +756,11 @@ def _difference_key(difference: str) -> str:
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()
+    if _unknown_tool(difference):  # the unknown-tool refusal in other words: the refusal of a `name`
+        return "re-worded name"
     path = difference.partition(": ")[0]
+    if path == "stderr":  # the box, or outside it (the banner): two changes, never one key
+        return stderr_part(difference)
     last = path.rsplit(" → ", 1)[-1].rsplit(".", 1)[-1]
     return re.sub(r"\[\d+\]", "", last)
 
@@ -734,7 +790,9 @@ def refused_in(message: str) -> str:
 
 
 _REFUSAL_KEYS: Final = ("refused by the original", "refused here", "validation order")
-_BOX_WORDS: Final = re.compile(r"stderr|box|render|row|drawn|border|header|line")
+_BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|header|caption)\b")
+"""A check speaking of the box. Not "line" ("Expecting value: line 1 column 1", a JSON error's words)."""
+_BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
 
 
 def _tells(difference: str, message: str) -> bool:
@@ -760,8 +818,10 @@ def _tells(difference: str, message: str) -> bool:
         # A refusal naming no field (a cap's "Maximum number of branches (50) exceeded"): only a check that
         # speaks of a refusal; not "accepted", nor "rejected call changed the store", which are a count's.
         return bool(re.search(r"\brefus|iserror|not found|no handler|-32601", low))
-    if key == "stderr":
-        return bool(_BOX_WORDS.search(low))
+    if key == STDERR_OUTSIDE:  # the banner, a log line: a check about the banner, not the box's
+        return bool(_BANNER_WORDS.search(low))
+    if key == STDERR_BOX:
+        return bool(_BOX_WORDS.search(low) or ("stderr" in low and not _BANNER_WORDS.search(low)))
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
         return True  # an answer of another kind, a process ended, a count of answers: any check's
@@ -776,17 +836,52 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     is kept, marked `not_its_failure`, and the record's line is its check's own words."""
     if not evidence.reproduced or not evidence.differences:
         return evidence
-    said = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    said = [m for m in said if m and not unspoken(m)]
-    if not said:  # the check's words say nothing to hold the pair against: the pair is all there is
+    checks = [(t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    checks = [(t, m) for t, m in checks if m and not unspoken(m)]
+    if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
+        # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
+    said = [m for _, m in checks]
     told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
     if not told:
         return evidence.model_copy(update={"not_its_failure": True, "breaks": ""})
-    if told[0] == evidence.differences[0]:
-        return evidence
+    # The record's statement is quoted only for the very difference its own check failed on, and only when
+    # that check does not put the failure on another record (a refusal seen by the status object's check is
+    # RTE-3's contradiction, not "exactly five fields": issue 42).
+    tellers = [t for t, m in checks if _tells(told[0], m)]
+    elsewhere = all(t.contradicted and rv.id not in t.contradicted for t in tellers)
+    quote = "" if elsewhere or not rv.statement else breaks(rv.statement, [told[0]])
     rest = [d for d in evidence.differences if d != told[0]]
-    return evidence.model_copy(update={"differences": [told[0], *rest]})
+    return evidence.model_copy(update={"differences": [told[0], *rest], "breaks": quote})
+
+
+_SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
+_STDIN_END: Final = re.compile(
+    r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b")
+WATCHED: Final = ("its checks watch the process or read the installed files and kept no call sequence to "
+                  "replay: what they found is said in their own words")
+
+
+def unreplayable(rv: RecordVerdict | None) -> str:
+    """Why no replay of requests can reproduce a record's failure, empty when one can: every failing check
+    of it signals the process (SIGTERM, SIGHUP) or ends its stdin and reads what follows, which a replay
+    (requests on stdin, the process watched while they stay open, then stopped) never does. Saying "not
+    reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10, held-out-multi-3's
+    fork-readable-logs)."""
+    if rv is None:
+        return ""
+    failing = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    if not failing:
+        return ""
+    found = [_SIGNAL.search(m) for m in failing]
+    if all(found):
+        signals = ", ".join(dict.fromkeys(m.group(0) for m in found if m))
+        return (f"not replayed: its check sends {signals} to the process, which a replay of requests never "
+                "does")
+    if all(_SIGNAL.search(m) or _STDIN_END.search(m) for m in failing):
+        return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "
+                "requests never does")
+    return ""
 
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:
@@ -794,7 +889,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
     spent: list[str] = []
     elsewhere: tuple[list[str], str, Evidence] | None = None
     about = _about(cause.records)
-    for test, frames in _candidates(cause, report):
+    signalled = unreplayable(next((rv for rv in report.records if rv.id == cause.records[0]), None))
+    if signalled:
+        evidence = Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
+                            why=f"{signalled}: what it found is said in its own words")
+        return cause.model_copy(update={"example": [], "evidence": evidence})
+    candidates = _candidates(cause, report)
+    for test, frames in candidates:
         replayed = replays.get(frames, CAUSE_REPLAYS)
         if replayed is None:  # past the budget: a sequence an earlier cause replayed is still weighed
             # Named by what it checks: a node id stays in report.json (issue 42).
@@ -843,6 +944,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
     if not tried:  # nothing was replayed for it: not a finding about state or timing (issue 43)
         evidence = Evidence(reproduced=False, original_spec=replays.original.spec, why=budget,
                             not_replayed=budget)
+        return cause.model_copy(update={"example": [], "evidence": evidence})
+    if not spent and all(test == OPENING_SOURCE for test, _ in candidates):
+        # Only the fixed opening calls could be replayed: its checks kept no sequence (they watch the
+        # process, read files). Those calls not showing it is no finding about state or timing (issue 42).
+        evidence = Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
+                            why=f"{WATCHED}; the fixed opening calls on a fresh process show no difference "
+                            "of this cause's")
         return cause.model_copy(update={"example": [], "evidence": evidence})
     evidence = Evidence(
         reproduced=False, original_spec=replays.original.spec, not_replayed=budget,
@@ -956,6 +1064,10 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         return Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
                         why="its checks read the installed files or watch the process and kept no call "
                         "sequence to replay: what they found is said in their own words below")
+    signalled = unreplayable(rv)
+    if signalled:
+        return Evidence(reproduced=False, original_spec=replays.original.spec, own_failure=True,
+                        why=f"{signalled}: what it found is said in its own words below", example=frames)
     if cause is not None and cause.evidence is not None and frames == list(cause.example):
         why = "its smallest example is this same sequence, replayed once for both"
         return _shared(rv, cause, {"why": why if cause.evidence.reproduced else cause.evidence.why})

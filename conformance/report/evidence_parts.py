@@ -61,9 +61,11 @@ def evidence_md(evidence: Evidence, detail: int, *, frames: bool = True) -> list
     lines = [f"**Reproduced** on {on_both(evidence)}, {md(evidence.at)}"
              + (f" ({md(shared, 300)})" if shared else "") + ":", ""]
     if evidence.not_its_failure:
-        lines[-2:-1] = [f"**Its example differs elsewhere** on {on_both(evidence)} ({md(evidence.at)}), not "
-                        "where its check failed: another change of this server shows first, and the line "
-                        "above is its check's own failure. What differs there:"]
+        # Said as checked: the pair is not what the check's words speak of. Whether it is another change's
+        # is not known here (a cause's own change shows so when its check words it otherwise: issue 42).
+        lines[-2:-1] = [f"**Its example differs elsewhere** on {on_both(evidence)} ({md(evidence.at)}) than "
+                        "its check's words say (the line above is its check's own failure); what differs "
+                        "there may be another change of this server's:"]
     shown = evidence.differences[:DIFFERENCES] if detail else evidence.differences[:3]
     lines += [f"- {md(d, 600 if detail else 300)}" for d in shown]
     if len(evidence.differences) > len(shown):

@@ -323,18 +323,22 @@ def test_one_response_per_request_and_nothing_else(
 
 
 def _status_answer(result: JSON) -> bool:
-    """Whether a tools/call result is an accepted call's status (a text holding thoughtNumber), not a refusal
-    however it is flagged."""
+    """Whether a tools/call result is an accepted call's status (a text holding thoughtNumber, in any of its
+    content blocks: a fork putting a summary line first still accepted the call), not a refusal however it is
+    flagged. Counting only the first block said "4 boxes after 0 accepted calls" of four accepted calls
+    (issue 42, held-out-multi-4's fork-progress-meter)."""
     if not isinstance(result, dict) or result.get("isError"):
         return False
     content = result.get("content")
-    first = content[0] if isinstance(content, list) and content else None
-    text = first.get("text") if isinstance(first, dict) else None
-    try:
-        status = read_served(text, "answer text") if isinstance(text, str) else None
-    except ValueError:
-        return False
-    return isinstance(status, dict) and "thoughtNumber" in status
+    for block in content if isinstance(content, list) else []:
+        text = block.get("text") if isinstance(block, dict) else None
+        try:
+            status = read_served(text, "answer text") if isinstance(text, str) else None
+        except ValueError:
+            continue
+        if isinstance(status, dict) and "thoughtNumber" in status:
+            return True
+    return False
 
 
 @evidences("LOOP-A")
