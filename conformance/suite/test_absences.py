@@ -12,6 +12,7 @@ from typing import Final
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     Envelope,
     content_texts,
@@ -324,6 +325,7 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
 @evidences("ABS-10")
 @relies_on("RTE-3", "OBJ-4")
 @given(envelope=envelopes)
+@probe_examples()
 def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded is echoed unchanged, the server sends nothing unprompted, and a call after
     nextThoughtNeeded: false is accepted like any other."""
