@@ -46,6 +46,8 @@ PROBES: Final[tuple[Probe, ...]] = (
           Envelope("probe: far ahead of the history", FAR_AHEAD, FAR_AHEAD, True)),
     Probe("totalThoughts below thoughtNumber",
           Envelope("probe: a total below the number", FAR_AHEAD + 1, 2, True)),
+    Probe("a totalThoughts far above thoughtNumber",
+          Envelope("probe: a plan far longer than its step", 3, FAR_AHEAD, True)),
     Probe("a thoughtNumber going back",
           Envelope("probe: back to the first thought", 1, 5, True)),
     Probe("one thought of one, the last",

@@ -170,7 +170,9 @@ def reached_by_probes(failed: Sequence[TestOutcome]) -> list[str]:
     for outcome in failed:
         found = None
         if outcome.counterexample is not None:
-            found = next((p for p in map(probe_of, _sent_arguments(outcome.counterexample.exchange))
+            # The last probe the example sent: the call it failed on (a failing explicit example's exchange
+            # may hold the examples before it).
+            found = next((p for p in map(probe_of, reversed(_sent_arguments(outcome.counterexample.exchange)))
                           if p is not None), None)
         if found is None:
             return []
