@@ -1,4 +1,4 @@
-"""One long-lived server process per target, shared by every test, restarted only when it dies.
+"""One long-lived server process per target, shared by every test, replaced only when it dies or ran out.
 
 The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
@@ -6,7 +6,9 @@ which checks take as the `spare` fixture: a run that collects one starts the spa
 a raw process other checks are done with can be taken over then, `spare_source`). Checks
 that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
 lists stay off the shared process. The realistic host (`host`, the `host` fixture) starts with the session
-too, on a thread, when a run collects a check that takes it.
+too, on a thread, when a run collects a check that takes it. A shared process that ran out (it refuses the
+probe a new process accepts, as a fork bounding a process does) is replaced before the next check
+(`renew_if_spent`).
 """
 
 from __future__ import annotations
