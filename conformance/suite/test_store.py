@@ -494,6 +494,7 @@ def test_three_fields_echo_the_request(
 @evidences("OBJ-15")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 @given(envelope=envelopes, label=branch_labels)
+@probe_examples(label="probe-label")
 def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelope, label: str) -> None:
     """The same call twice: the count one higher the second time, branches listing every label so far."""
     labelled = envelope.arguments(branchId=label, branchFromThought=1)

@@ -3,19 +3,30 @@ they reached is told apart from one the search reached."""
 
 from __future__ import annotations
 
+import importlib
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance import suite
 from conformance.calls.probes import BOUNDARY_PROBES, FAR_AHEAD, PROBE_ATTRIBUTE, PROBES, probe_of
 from conformance.calls.strategies import BOUNDARY_ATTRIBUTE, Envelope, envelopes
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
 from conformance.core.results import Counterexample, TestOutcome, TranscriptEvent
 from conformance.gate.verdicts import reached_by_probes
-from conformance.suite import test_absences, test_coercion, test_store
+from conformance.suite import (
+    test_absences,
+    test_coercion,
+    test_dispatch,
+    test_errors,
+    test_render,
+    test_store,
+    test_validation,
+)
 from conformance.suite.jsvalues import coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 
@@ -27,9 +38,19 @@ PROBED = {
     "RTE-5": test_store.test_identical_calls_each_retained,
     "BAP-2": test_store.test_answers_are_information_only,
     "ABS-10": test_absences.test_no_scheduler,
+    "ABS-3": test_absences.test_answers_do_not_depend_on_content,
+    "ABS-2": test_absences.test_no_route_returns_a_stored_thought,
+    "ABS-7": test_absences.test_needs_more_thoughts_changes_nothing,
+    "RTE-8": test_errors.test_missing_arguments_is_an_error_result,
+    "RTE-3/a1": test_validation.test_next_thought_needed_is_a_type_check_only,
+    "BAP-4/a1, OBJ-10": test_validation.test_only_four_fields_enforced,
+    "RTE-2": test_dispatch.test_unknown_names_get_an_error_result,
+    "OBJ-15": test_store.test_derived_fields_follow_the_store,
+    "CMP-5": test_render.test_box_format,
 }
 """The checks that send the probes first: the records a thoughtNumber skipping ahead hid behind (RTE-4,
-OBJ-1/a1, RTE-5 on hardened-inputs under dev seed 1) and every property carrying the boundary examples."""
+OBJ-1/a1, RTE-5 on hardened-inputs under dev seed 1; ABS-3 through the relay under seed 11), the other
+properties of one accepted call, and every property carrying the boundary examples."""
 
 
 def test_every_probe_is_a_call_the_original_accepts() -> None:
@@ -68,7 +89,8 @@ def test_the_checks_send_the_probes_before_their_search(records: str) -> None:
 
 
 def test_every_check_with_the_boundary_examples_sends_the_probes() -> None:
-    for module in (test_absences, test_coercion, test_store):
+    folder = Path(suite.__file__).resolve().parent
+    for module in (importlib.import_module(f"conformance.suite.{p.stem}") for p in folder.glob("test_*.py")):
         for name in dir(module):
             test = getattr(module, name)
             if name.startswith("test_") and getattr(test, BOUNDARY_ATTRIBUTE, False):
