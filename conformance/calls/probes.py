@@ -99,7 +99,16 @@ _BY_CALL: Final[Mapping[tuple[str, ...], Probe]] = {
     _key(probe.envelope.arguments()): probe for probe in (*PROBES, *BOUNDARY_PROBES)}
 
 
+_BY_NUMBERS: Final[Mapping[tuple[str, ...], Probe]] = {
+    _key(probe.envelope.arguments())[1:]: probe for probe in PROBES
+    if FAR_AHEAD in (probe.envelope.thought_number, probe.envelope.total_thoughts)
+    or probe.envelope.thought_number == FAR_AHEAD + 1}
+"""Probes known by their numbers alone (no search draws 10**9 or 10**9 + 1): a check of what a thought
+says (ABS-3) sends a probe's numbers with thoughts of its own."""
+
+
 def probe_of(arguments: Mapping[str, JSON]) -> Probe | None:
-    """The probe this call sends (its thought and two numbers; a property may add optional fields or send it
-    with nextThoughtNeeded false first), or None."""
-    return _BY_CALL.get(_key(arguments))
+    """The probe this call sends (its thought and two numbers, or the far-ahead numbers alone; a property may
+    add optional fields or send it with nextThoughtNeeded false first), or None."""
+    key = _key(arguments)
+    return _BY_CALL.get(key) or _BY_NUMBERS.get(key[1:])

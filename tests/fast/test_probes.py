@@ -127,6 +127,16 @@ def test_a_drawn_call_is_a_probe_only_when_it_sends_one(envelope: Envelope) -> N
         assert sent == (found.envelope.thought, found.envelope.thought_number, found.envelope.total_thoughts)
 
 
+@given(thought=st.text(min_size=1, max_size=20))
+def test_the_far_ahead_probes_are_known_by_their_numbers_whatever_the_thought(thought: str) -> None:
+    """ABS-3's check sends a probe's numbers with thoughts of its own."""
+    for probe in PROBES:
+        envelope = probe.envelope
+        arguments = Envelope(thought, envelope.thought_number, envelope.total_thoughts, True).arguments()
+        far = FAR_AHEAD in (envelope.thought_number, envelope.total_thoughts, envelope.thought_number - 1)
+        assert (probe_of(arguments) == probe) if far else (probe_of(arguments) in (None, probe))
+
+
 def test_a_record_is_reached_by_the_probes_only_when_each_failing_check_failed_on_one() -> None:
     probe = PROBES[0].envelope.arguments()
     drawn = Envelope("drawn", 1044, 1, False).arguments()
