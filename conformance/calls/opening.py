@@ -1,10 +1,12 @@
 """The fixed opening calls: what every run, every replay and every comparison sends before anything drawn.
 
 A change a fork makes to the store shows in a few fixed calls on a fresh process (issue 43): two labels out
-of key order (`zeta`, then `alpha`), a revision, a branch of a branch, a thoughtNumber above its total and a
-label with a leading space. The suite's store checks open with them (suite/test_store.py), a departure's
-evidence replays them before it says "not reproduced" (gate/evidence.py) and `compare` runs them before its
-search (compare/programs.py), so the three find the same difference with the same calls, whatever the seed.
+of key order (`zeta`, then `alpha`), a revision, a branch of a branch, a thoughtNumber above its total, a
+label with a leading space and a revision of the revision. The suite's store checks open with them
+(suite/test_store.py), a departure's evidence replays them before it says "not reproduced" (gate/evidence.py)
+and `compare` runs them before its search (compare/programs.py), so the three find the same difference with
+the same calls, whatever the seed. The single calls every property about an accepted answer sends first, on
+any process, are calls/probes.py's.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ OPENING_CALLS: Final[tuple[dict[str, JSON], ...]] = (
     {"thought": "number above total", "thoughtNumber": 9, "totalThoughts": 5, "nextThoughtNeeded": True},
     {"thought": "a padded label", "thoughtNumber": 4, "totalThoughts": 5, "nextThoughtNeeded": True,
      "branchFromThought": 1, "branchId": " padded"},
+    {"thought": "a revision of a revision", "thoughtNumber": 5, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "isRevision": True, "revisesThought": 3},
 )
 """In this order, each accepted by the original. (The suite names its labels fresh to its shared process, the
 same words each run; a replay and `compare` start fresh processes and send them as written.)"""
@@ -32,8 +36,8 @@ same words each run; a replay and `compare` start fresh processes and send them 
 PLAIN_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
     {"thought": f"plain {n}", "thoughtNumber": n, "totalThoughts": 16, "nextThoughtNeeded": True}
     for n in range(7, 17))
-"""What a replay sends after them: plain calls up to sixteen retained thoughts, past a store capped at a
-small size."""
+"""What a replay sends after them: ten plain calls (seventeen retained thoughts on the original), past a store
+capped at a small size."""
 
 LABEL_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
     {"thought": f"label {n}", "thoughtNumber": 16 + n, "totalThoughts": 64, "nextThoughtNeeded": True,

@@ -13,8 +13,10 @@ import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from conformance.calls.probes import probe_of
 from conformance.catalog.spec_records import ADVISORY_LEVELS, default_spec_catalog
 from conformance.core.failure_text import readable, readable_example
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 from conformance.report.model import (
@@ -142,6 +144,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
         ],
         examples=sum(t.examples for t in ran),
         counterexample=smallest_counterexample(failed or errored),
+        probes=reached_by_probes(failed),
         transcripts=sorted({t.transcript for t in ran if t.transcript}),
         evidence_before=record.evidence_before,
         evidence_after=OBSERVED if observed else record.evidence_before,
@@ -158,6 +161,40 @@ def _skipped_because(skipped: Sequence[TestOutcome]) -> str:
 
 def _sent(events: Sequence[TranscriptEvent]) -> list[str]:
     return [e.data.rstrip("\r\n") for e in events if e.kind == "sent"]
+
+
+def reached_by_probes(failed: Sequence[TestOutcome]) -> list[str]:
+    """The input shapes of the deterministic probes (calls/probes.py) a record's failing checks failed on,
+    when every one of them failed on a probe; else none (the search reached it by itself)."""
+    shapes: list[str] = []
+    for outcome in failed:
+        found = None
+        if outcome.counterexample is not None:
+            # The last probe the example sent: the call it failed on (a failing explicit example's exchange
+            # may hold the examples before it).
+            found = next((p for p in map(probe_of, reversed(_sent_arguments(outcome.counterexample.exchange)))
+                          if p is not None), None)
+        if found is None:
+            return []
+        shapes.append(found.shape)
+    return list(dict.fromkeys(shapes))
+
+
+def _sent_arguments(events: Sequence[TranscriptEvent]) -> list[dict[str, JSON]]:
+    """The arguments of each tools/call sent during an example."""
+    found: list[dict[str, JSON]] = []
+    for frame in _sent(events):
+        try:
+            message = json.loads(frame)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or message.get("method") != "tools/call":
+            continue
+        params = message.get("params")
+        arguments = params.get("arguments") if isinstance(params, dict) else None
+        if isinstance(arguments, dict):
+            found.append(arguments)
+    return found
 
 
 def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCounterexample | None:

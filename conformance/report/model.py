@@ -180,6 +180,10 @@ class RecordVerdict(_Frozen):
     tests: list[TestRef] = Field(default_factory=list)
     examples: int = Field(default=0, description="generated examples over all its tests")
     counterexample: ReplayableCounterexample | None = None
+    probes: list[str] = Field(
+        default_factory=list, description="(/5) reached by the deterministic probes: the input shapes of "
+        "the fixed calls sent before the search (calls/probes.py) its failing checks failed on, when each "
+        "failed on one of them")
     transcripts: list[str] = Field(default_factory=list, description="paths relative to the report")
     evidence_before: str = Field(description="the documents' status: implemented, absent, doctrine, ...")
     evidence_after: str = Field(description="`observed` when this run observed it, else unchanged")

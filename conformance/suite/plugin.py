@@ -461,6 +461,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("ends_a_process") is not None:
         _spares_to_the_pool(state)
     item.stash[_RAW_MARK_KEY] = state.raw_pool.frames_mark()
+    shared = state.sessions.get(_spec_of(item) or "")
+    if shared is not None and "server" in getattr(item, "fixturenames", ()):
+        shared.renew_if_spent()  # a shared process that ran out is replaced before the next check
     with state.lock:
         state.current = item.nodeid
         state.current_spec = _spec_of(item)

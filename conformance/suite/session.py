@@ -1,4 +1,4 @@
-"""One long-lived server process per target, shared by every test, restarted only when it dies.
+"""One long-lived server process per target, shared by every test, replaced only when it dies or ran out.
 
 The command line's preflight process becomes that shared process (`handover.py`): a run starts one process
 fewer. Checks that need a process other than the shared one, but not a new one, share a pooled spare (`spare`,
@@ -6,7 +6,9 @@ which checks take as the `spare` fixture: a run that collects one starts the spa
 a raw process other checks are done with can be taken over then, `spare_source`). Checks
 that file many new branch labels call the tool there too (`LabelServer`): the labels every accepted answer
 lists stay off the shared process. The realistic host (`host`, the `host` fixture) starts with the session
-too, on a thread, when a run collects a check that takes it.
+too, on a thread, when a run collects a check that takes it. A shared process that ran out (it refuses the
+probe a new process accepts, as a fork bounding a process does) is replaced before the next check
+(`renew_if_spent`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from conformance.calls.store import StoreState, state_of
+from conformance.core.js import MAX_SAFE_INTEGER
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
@@ -107,6 +110,19 @@ class HostStart:
         self.driver.close()
 
 
+_PLAIN_KEYS: Final = frozenset(("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"))
+
+
+def _plain(arguments: dict[str, JSON]) -> bool:
+    """The four required fields alone, each as the original accepts it (a non-empty string thought, positive
+    safe integers, a boolean): a call the original never refuses, whatever came before."""
+    thought, number, total = (arguments.get(k) for k in ("thought", "thoughtNumber", "totalThoughts"))
+    return (set(arguments) == _PLAIN_KEYS and isinstance(thought, str) and bool(thought)
+            and isinstance(arguments["nextThoughtNeeded"], bool)
+            and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_SAFE_INTEGER
+                    for n in (number, total)))
+
+
 def _key(command: tuple[str, ...], env: Mapping[str, str]) -> _Key:
     return command, tuple(sorted(env.items()))
 
@@ -129,6 +145,10 @@ class ServerSession:
     _counted: tuple[WireDriver, int, float] | None = field(default=None, repr=False)
     spare_source: SpareSource | None = field(default=None, repr=False)
     """Asked for the spare's process (in the target's own environment) before one is started."""
+    replaced: int = 0
+    """Shared processes replaced because they ran out (`renew_if_spent`), not because they died."""
+    _refused_plain: bool = field(default=False, repr=False)
+    """The shared process refused a plain call the original accepts since the last `renew_if_spent`."""
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -174,7 +194,51 @@ class ServerSession:
         return self._wire
 
     def call(self, arguments: JSON | Omitted = OMIT, *, name: str = TOOL) -> Exchange:
-        return self.wire.call_tool(name, arguments)
+        exchange = self.wire.call_tool(name, arguments)
+        if (not self._refused_plain and name == TOOL and (exchange.error is not None or exchange.is_error)
+                and isinstance(arguments, dict) and _plain(arguments)):
+            self._refused_plain = True
+        return exchange
+
+    def renew_if_spent(self) -> bool:
+        """Between checks: a shared process that ran out is replaced, as the witness session replaces one.
+
+        A fork that bounds a process (held-out-multi-3's `bounded-session` refuses every call after 100
+        thoughts) left the checks after the bound nothing but its refusal, so a record those checks alone
+        reach (its clamp of totalThoughts at 100: RTE-4, ABS-8, OBJ-14) was only ever "seen once". Asked only
+        after the shared process refused a plain call the original accepts: the probe is sent to it, and when
+        it refuses the probe and a new process accepts it, the new process becomes the shared one (a refusal
+        a new process gives too is the server's, and the old process stays). True when it was replaced."""
+        if not self._refused_plain or self._wire is None or not self._wire.is_alive():
+            self._refused_plain = False
+            return False
+        self._refused_plain = False
+        old = self._wire
+        answer = old.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+        if answer.error is None and not answer.is_error:
+            return False  # not spent (the probe's one more thought keeps ABS-11's count rising)
+        fresh = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                           transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
+                           on_failure=self.on_failure, renames=self.target.renames)
+        try:
+            fresh.start()
+            fresh.initialize(PROTOCOL_VERSION)
+            again = fresh.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+        except DriverError:
+            fresh.close()
+            return False  # no new process to tell: the old one stays, as when it would not be replaced
+        except BaseException:
+            fresh.close()
+            raise
+        if again.error is not None or again.is_error:
+            fresh.close()
+            return False
+        self.transcript.note(f"shared process: pid {old.pid} refused the probe a new process accepts (it ran "
+                             f"out); pid {fresh.pid} replaces it")
+        old.close()
+        self._wire, self._counted = fresh, None
+        self.replaced += 1
+        return True
 
     def probe(self) -> StoreState:
         """One accepted call: the state the next call starts from is this plus the probe itself. Across the

@@ -12,6 +12,7 @@ from typing import Final
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     Envelope,
     content_texts,
@@ -55,6 +56,7 @@ READ_BACK: Final[dict[str, JSON]] = {
 @evidences("ABS-2")
 @relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-1")
 @given(envelope=envelopes, later=st.lists(envelopes, min_size=1, max_size=3))
+@probe_examples(later=[Envelope("later", 1, 1, True)])
 def test_no_route_returns_a_stored_thought(
     server: ServerSession, envelope: Envelope, later: list[Envelope]
 ) -> None:
@@ -94,6 +96,7 @@ def test_no_route_returns_a_stored_thought(
     second="Verification: the hypothesis is false.",
 )
 @example(envelope=Envelope("x", 2, 3, False), first="Is the hypothesis right?", second="It is right.")
+@probe_examples(first="Hypothesis: the plan holds.", second="Verification: the plan does not hold.")
 def test_answers_do_not_depend_on_content(
     server: ServerSession, envelope: Envelope, first: str, second: str
 ) -> None:
@@ -265,6 +268,7 @@ def test_revision_is_a_label_only(
 @relies_on("RTE-3", "OBJ-4", "RTE-9", "CMP-5")
 @given(envelope=envelopes, needs_more=optional_values)
 @exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
+@probe_examples(needs_more=True)
 def test_needs_more_thoughts_changes_nothing(
     server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
 ) -> None:
@@ -324,6 +328,7 @@ def test_nothing_is_filtered_or_condensed(server: ServerSession, texts: list[str
 @evidences("ABS-10")
 @relies_on("RTE-3", "OBJ-4")
 @given(envelope=envelopes)
+@probe_examples()
 def test_no_scheduler(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded is echoed unchanged, the server sends nothing unprompted, and a call after
     nextThoughtNeeded: false is accepted like any other."""

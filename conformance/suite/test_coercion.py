@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     Envelope,
     adversarial_envelopes,
@@ -35,6 +36,7 @@ _any_envelopes = st.one_of(envelopes, adversarial_envelopes)
 @example(envelope=Envelope("t", 2**53 + 1, 2**53, True))
 @example(envelope=Envelope("t", -1, -5, True))
 @example(envelope=Envelope("t", 1.5, 1.25, True))
+@probe_examples()
 def test_total_raised_to_thought_number(server: ServerSession, envelope: Envelope) -> None:
     """The answered totalThoughts is max(thoughtNumber, totalThoughts) and the header shows n/<that value>."""
     exchange = server.call(envelope.arguments())
@@ -86,6 +88,7 @@ def test_total_never_lowered(server: ServerSession, totals: list[tuple[int, int]
 @relies_on("RTE-3", "OBJ-4", "RTE-7", "RTE-4", "RTE-9", "CMP-5")
 @given(envelope=_any_envelopes.filter(lambda e: js_double(e.thought_number) > js_double(e.total_thoughts)))
 @example(envelope=Envelope("t", 9, 5, True))
+@probe_examples(where=lambda e: js_double(e.thought_number) > js_double(e.total_thoughts))
 def test_sent_total_survives_nowhere(server: ServerSession, envelope: Envelope) -> None:
     """With thoughtNumber n above totalThoughts m, the answer says n, the stderr header reads n/n, and
     the five status keys leave no trace that m was replaced."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said
@@ -35,6 +36,7 @@ README_TOOL_NAME = "sequential_thinking"
 @example(name="constructor", envelope=Envelope("t", 1, 1, True))
 @example(name="server__sequentialthinking", envelope=Envelope("t", 1, 1, True))
 @example(name="mcp__" + "sequential-thinking-" * 4 + "sequentialthinking", envelope=Envelope("t", 1, 1, True))
+@probe_examples(name="SequentialThinking")
 def test_unknown_names_get_an_error_result(server: ServerSession, name: str, envelope: Envelope) -> None:
     """Any other name is answered with an isError text block naming it — not a protocol error — and
     nothing is retained; only the exact name dispatches."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import Envelope, envelopes, raw_arguments
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
@@ -85,6 +86,7 @@ def _expect_label_as_sent(exchange: Exchange, arguments: dict[str, JSON]) -> Non
 @evidences("RTE-8")
 @relies_on("OBJ-8")
 @given(envelope=envelopes)
+@probe_examples()
 def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: Envelope) -> None:
     """tools/call without any arguments reaches the handler and is caught there too."""
     missing: JSON | Omitted = OMIT

@@ -12,6 +12,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     UNNORMALIZED,
     Envelope,
@@ -81,6 +82,7 @@ _small_labels = st.text(alphabet="rst", min_size=1, max_size=3)
 @example(envelope=Envelope("revision, null target", 2, 3, True),
          flags={"isRevision": True, "revisesThought": None})
 @example(envelope=Envelope("revision, no target", 2, 3, True), flags={"isRevision": True})
+@probe_examples(flags={})
 def test_box_format(server: ServerSession, envelope: Envelope, flags: dict[str, JSON | Omitted]) -> None:
     """Exactly "\\n┌B┐\\n│ H │\\n├B┤\\n│ T │\\n└B┘\\n": header by label rules, border max(|H|, |thought|) + 4
     in UTF-16 units, the thought right-padded to the border less two."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from conformance.calls.opening import OPENING_CALLS
+from conformance.calls.probes import probe_examples
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import (
     Envelope,
@@ -130,6 +131,7 @@ def test_one_append_per_accepted_call(
 @evidences("RTE-5")
 @relies_on("RTE-3", "OBJ-4")
 @given(envelope=envelopes, times=st.integers(min_value=2, max_value=6))
+@probe_examples(times=2)
 def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope, times: int) -> None:
     """No dedup: the same call repeated is appended every time."""
     start = server.probe().history_length
@@ -426,6 +428,7 @@ def test_growth_is_unbounded(server: ServerSession, growth_calls: int, evidence:
 @relies_on("RTE-3")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes))
 @boundary_examples()
+@probe_examples()
 def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     """One text item holding a two-space pretty-printed object with exactly the five keys, in order and
     typed."""
@@ -460,6 +463,7 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
 @relies_on("RTE-3", "OBJ-4", "RTE-4")
 @given(envelope=st.one_of(envelopes, adversarial_envelopes), history=st.lists(envelopes, max_size=3))
 @boundary_examples(history=[])
+@probe_examples(history=[])
 def test_three_fields_echo_the_request(
     server: ServerSession, envelope: Envelope, history: list[Envelope]
 ) -> None:
@@ -490,6 +494,7 @@ def test_three_fields_echo_the_request(
 @evidences("OBJ-15")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 @given(envelope=envelopes, label=branch_labels)
+@probe_examples(label="probe-label")
 def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelope, label: str) -> None:
     """The same call twice: the count one higher the second time, branches listing every label so far."""
     labelled = envelope.arguments(branchId=label, branchFromThought=1)
@@ -524,6 +529,7 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-7")
 @given(envelope=envelopes)
 @boundary_examples()
+@probe_examples()
 def test_answers_are_information_only(server: ServerSession, envelope: Envelope) -> None:
     """Only the five fields, no instruction or hint; the next call is handled the same whatever the
     answer said."""

@@ -8,6 +8,7 @@ import itertools
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     Envelope,
     adversarial_envelopes,
@@ -128,6 +129,7 @@ def test_three_guards_are_falsy_guards(
 @relies_on("OBJ-4", "RTE-3")
 @given(envelope=envelopes)
 @boundary_examples()
+@probe_examples()
 def test_next_thought_needed_is_a_type_check_only(server: ServerSession, envelope: Envelope) -> None:
     """nextThoughtNeeded: false is falsy yet accepted: only typeof is checked there."""
     arguments = envelope.arguments()
@@ -257,6 +259,7 @@ _branch_safe = st.one_of(st.just(OMIT), falsy_values, st.text(alphabet="xyz", mi
 @exact_examples("revisesThought", param="optionals", keyed=True, envelope=_ODD, optionals={"isRevision": 1})
 @exact_examples("needsMoreThoughts", param="optionals", keyed=True, envelope=_ODD)
 @exact_examples("branchFromThought", param="optionals", keyed=True, envelope=_ODD, optionals={"branchId": 7})
+@probe_examples(optionals={})
 def test_only_four_fields_enforced(
     server: ServerSession, envelope: Envelope, optionals: dict[str, JSON | Omitted]
 ) -> None:

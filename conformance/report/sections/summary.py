@@ -16,6 +16,7 @@ from conformance.report.model import VERDICTS, Report, Summary
 from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
 from conformance.report.svg import COLOURS, legend, verdict_bar
 from conformance.report.text import (
+    DEPARTING,
     VERDICT_MARK,
     counted,
     departing_records,
@@ -42,6 +43,8 @@ class Totals:
     unchecked: str | None = None
     """After a preflight stop ended the run before its checks, how its "not run" records are said: not
     checked, and at which stop (issues 42, 46)."""
+    probed: tuple[str, ...] = ()
+    """Departing records reached by the deterministic probes (their failing checks each failed on one)."""
 
     def label(self, v: str) -> str:
         """A verdict as the table says it: after a preflight stop, "not run" says nothing was checked, as
@@ -61,6 +64,7 @@ def view(report: Report) -> Totals | NotShown:
         report.run.duration_s,
         where_the_gate_looks(report.protocol_version),
         not_checked(report),
+        tuple(rv.id for rv in report.records if rv.verdict in DEPARTING and rv.probes),
     )
 
 
@@ -70,6 +74,13 @@ def where_the_gate_looks(revision: str | None) -> str:
         return ""
     return (f"the gate judges the records as a {revision} client; compare also meets the other protocol "
             "revisions' clients and can report what this run does not weigh (docs/eras.md)")
+
+
+def probed_sentence(records: tuple[str, ...]) -> str:
+    """Which departures the fixed calls sent before the search reached (issue 43: without them, a seed's
+    search may not)."""
+    return (f"Reached by the deterministic probes (fixed calls sent before the search under every seed, "
+            f"calls/probes.py): {', '.join(records)}")
 
 
 def _sentence(text: str) -> str:
@@ -91,9 +102,11 @@ def markdown(totals: Totals, detail: Detail) -> list[str]:
         f"`{safe(totals.seed or 'random')}`."
     )
     looks = [f"{md(_sentence(totals.looks))}.", ""] if totals.looks else []
+    probed = [f"{md(probed_sentence(totals.probed))}.", ""] if totals.probed else []
     return [
         f"**{md(totals.checked)}.** {md(_sentence(totals.departures))}.",
         "",
+        *probed,
         *md_table(["verdict", "records"], counts),
         "",
         *looks,

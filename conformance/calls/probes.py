@@ -1,0 +1,114 @@
+"""The deterministic probes: fixed calls every property about an accepted answer sends before its search.
+
+A change a fork makes behind one input shape departs only under the seeds whose search draws that shape
+(issue 43): held-out-multi-4's `hardened-inputs` refuses a thoughtNumber that skips ahead of the history, and
+a baseline written under dev seed 1 never listed RTE-4 or OBJ-1/a1, whose searches under seed 1 drew no
+thoughtNumber above the shared process's history (about a thousand thoughts by then), where seeds 11 to 55
+did. The probes are sent under every seed and profile, as hypothesis' explicit examples (which run before
+anything drawn), to the same checks and on the same process the search uses, so their answers feed the same
+verdicts, evidence and baseline witnesses.
+
+Each probe is chosen to keep its shape on any process, whatever the run sent it before: a thoughtNumber of
+10**9 skips ahead of any history a run builds, a thoughtNumber of 1 goes back on any process that has
+answered a call. The shapes the store machine's opening calls cannot hold on a shared process (two labels
+out of key order, a revision, a revision of a revision, a branch of a branch, a padded label:
+calls/opening.py) are sent there; the shapes a process that has seen nothing shows (a thoughtNumber ahead of
+an empty history, 0 and an empty thought refused) are the fresh runs' (suite/fresh_runs.py) and the evidence
+replay's. A record whose failing example is one of these probes is "reached by the deterministic probes" in
+the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from hypothesis import example
+
+from conformance.calls.strategies import BOUNDARY_ENVELOPES, Envelope
+from conformance.core.jsontypes import JSON
+
+FAR_AHEAD: Final = 10**9
+"""A thoughtNumber past any history a run builds (a ci run retains some tens of thousands of thoughts)."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One fixed call and the input shape it stands for."""
+
+    shape: str
+    envelope: Envelope
+
+
+PROBES: Final[tuple[Probe, ...]] = (
+    Probe("a thoughtNumber skipping ahead of the history",
+          Envelope("probe: far ahead of the history", FAR_AHEAD, FAR_AHEAD, True)),
+    Probe("totalThoughts below thoughtNumber",
+          Envelope("probe: a total below the number", FAR_AHEAD + 1, 2, True)),
+    Probe("a totalThoughts far above thoughtNumber",
+          Envelope("probe: a plan far longer than its step", 3, FAR_AHEAD, True)),
+    Probe("a thoughtNumber going back",
+          Envelope("probe: back to the first thought", 1, 5, True)),
+    Probe("one thought of one, the last",
+          Envelope("probe: one of one", 1, 1, False)),
+    Probe("a whitespace thought", Envelope("   ", 2, 3, True)),
+    Probe("a very long thought",
+          Envelope("probe: a long thought " + "long " * 2000, 2, 3, True)),
+    Probe("the largest safe integer above its total",
+          Envelope("probe: the largest safe number", 2**53 - 1, 3, True)),
+)
+"""In this order, each accepted by the original on any process; none sends an optional field (a property's
+own parameters carry those)."""
+
+PROBE_ATTRIBUTE: Final = "probe_examples"
+
+_Test = TypeVar("_Test", bound=Callable[..., Any])
+
+
+def probe_examples(*, param: str = "envelope", where: Callable[[Envelope], bool] | None = None,
+                   **others: Any) -> Callable[[_Test], _Test]:
+    """One explicit hypothesis example per PROBES entry (those `where` admits), given to parameter `param`
+    (the other parameters take `others`). Place it under `@given`, like `@example`;
+    tests/fast/test_probes.py checks the properties about an accepted answer's numbers carry it."""
+
+    def apply(test: _Test) -> _Test:
+        for probe in reversed(PROBES):
+            if where is None or where(probe.envelope):
+                test = example(**others, **{param: probe.envelope})(test)
+        setattr(test, PROBE_ATTRIBUTE, True)
+        return test
+
+    return apply
+
+
+BOUNDARY_PROBES: Final[tuple[Probe, ...]] = (
+    Probe("a totalThoughts of a million", BOUNDARY_ENVELOPES[0]),
+    Probe("a thoughtNumber and totalThoughts of 2**31", BOUNDARY_ENVELOPES[1]),
+)
+"""The boundary examples (calls/strategies.py) are probes too: fixed, sent first under every seed."""
+
+_KEYED: Final = ("thought", "thoughtNumber", "totalThoughts")
+
+
+def _key(arguments: Mapping[str, JSON]) -> tuple[str, ...]:
+    return tuple(repr(arguments.get(name)) for name in _KEYED)
+
+
+_BY_CALL: Final[Mapping[tuple[str, ...], Probe]] = {
+    _key(probe.envelope.arguments()): probe for probe in (*PROBES, *BOUNDARY_PROBES)}
+
+
+_BY_NUMBERS: Final[Mapping[tuple[str, ...], Probe]] = {
+    _key(probe.envelope.arguments())[1:]: probe for probe in PROBES
+    if FAR_AHEAD in (probe.envelope.thought_number, probe.envelope.total_thoughts)
+    or probe.envelope.thought_number == FAR_AHEAD + 1}
+"""Probes known by their numbers alone (no search draws 10**9 or 10**9 + 1): a check of what a thought
+says (ABS-3) sends a probe's numbers with thoughts of its own."""
+
+
+def probe_of(arguments: Mapping[str, JSON]) -> Probe | None:
+    """The probe this call sends (its thought and two numbers, or the far-ahead numbers alone; a property may
+    add optional fields or send it with nextThoughtNeeded false first), or None."""
+    key = _key(arguments)
+    return _BY_CALL.get(key) or _BY_NUMBERS.get(key[1:])
