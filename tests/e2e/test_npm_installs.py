@@ -69,9 +69,9 @@ def test_fresh_install_is_reused_and_reinstalled_when_tampered(tmp_path: Path) -
     assert (root / npm.MANIFEST).is_file()
     assert sorted(p.name for p in root.parent.iterdir()) == [".0.6.2.lock", "0.6.2"]
 
-    started = time.monotonic()
+    started = time.process_time()  # CPU seconds: checking the tree's digests, never a wall clock (issue 43)
     again = resolve_target("npm:0.6.2@today", cache_dir=tmp_path, progress=messages.append)
-    assert time.monotonic() - started < 2
+    assert time.process_time() - started < 2
     assert len(messages) == 1, "an intact cache is reused without npm"
     assert again.identity == first.identity
 

@@ -1,6 +1,10 @@
 """What a server sends is read by one bounded reader (`core/served.py`): whatever the text (nested 200,000
 deep, not JSON, not UTF-8, a million values), every path that reads a server's line or answer text returns
-or raises its typed failure, never a RecursionError, and in time linear in the text (issue 45)."""
+or raises its typed failure, never a RecursionError, and in time linear in the text (issue 45).
+
+The time bounds are on this process's CPU seconds (`time.process_time`), not the wall clock: they bound the
+reader's work, which a loaded machine does not change, where wall time grew past 20 s for one 300,000-deep
+text under two busy loops and a load average of 25 (issue 43's flake hunt)."""
 
 from __future__ import annotations
 
@@ -51,10 +55,10 @@ def _depth(value: object) -> int:
     ('{"a": 1} trailing', "is not JSON"),
 ])
 def test_the_reader_refuses_each_hostile_shape_in_one_typed_line(text: str, said: str) -> None:
-    started = time.monotonic()
+    started = time.process_time()
     with pytest.raises(Unreadable, match=said) as refused:
         read_served(text, "answer text")
-    assert time.monotonic() - started < 2
+    assert time.process_time() - started < 2, "CPU seconds"
     assert "\n" not in str(refused.value) and len(str(refused.value)) < 400
 
 
@@ -103,7 +107,7 @@ def _answer(text: str) -> Exchange:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_HOSTILE)
 def test_every_path_that_reads_a_servers_text_returns_or_raises_its_typed_failure(text: str) -> None:
-    started = time.monotonic()
+    started = time.process_time()
     try:
         value = read_served(text)
     except Unreadable:
@@ -130,4 +134,4 @@ def test_every_path_that_reads_a_servers_text_returns_or_raises_its_typed_failur
     for path in paths:
         with contextlib.suppress(Unreadable, ProtocolViolation, AssertionError):
             path()
-    assert time.monotonic() - started < 20, "each path is linear in the text"
+    assert time.process_time() - started < 20, "each path is linear in the text (CPU seconds)"
