@@ -22,6 +22,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from conformance.cli.main import main
 from conformance.report.json import shipped_schema
+from conformance.report.model import Report
 from tests.servers import TAG_VARIABLE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -160,3 +161,15 @@ def assert_one_clean_error_line(ran: Ran) -> None:
     assert lines[0].startswith("seqthink-conformance: error: "), lines[0]
     assert "Traceback" not in ran.stdout + ran.stderr
     assert not CONTROL.search(ran.stdout + ran.stderr), repr(ran.stdout + ran.stderr)
+
+
+def run_dev(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tuple[int, Report]:
+    """`run` of a target in the dev profile under `seed` (against `baseline` when given), as a user types it:
+    its exit status and the report it wrote."""
+    argv = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", "dev",
+            "--seed", str(seed), "--out", str(out)]
+    if baseline is not None:
+        argv += ["--baseline", str(baseline)]
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
+    assert (out / "report.json").is_file(), proc.stderr[-2000:]
+    return proc.returncode, Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))

@@ -325,30 +325,16 @@ class ServerSession:
         """The spare's process in the target's own environment, out of the session for good, with the stderr
         read from its start and its initialize answer: for a check that ends a process (`RawPool.take_back`),
         once no check needs the spare any more. None when there is none still running."""
-        driver = self._spares.pop(_key(tuple(self.target.command), dict(self.target.env)), None)
-        if driver is None:
-            return None
-        released = driver.release()
-        if released is None:
-            driver.close()
-            return None
-        proc, said = released
-        return proc, said, driver.initialize_result
+        return _handed_out(self._spares.pop(_key(tuple(self.target.command), dict(self.target.env)), None))
 
     def release_shared(self) -> tuple[subprocess.Popen[bytes], bytes, dict[str, JSON] | None] | None:
         """The shared process, out of the session for good, as `release_spare` gives the spare's: for a check
         that ends a process, once no check needs the shared process any more (a later use starts a new one,
         not counted as a restart). None when it was never started or is no longer running."""
         driver, self._wire = self._wire, None
-        if driver is None:
-            return None
-        self._counted = None
-        released = driver.release()
-        if released is None:
-            driver.close()
-            return None
-        proc, said = released
-        return proc, said, driver.initialize_result
+        if driver is not None:
+            self._counted = None
+        return _handed_out(driver)
 
     def _taken_over(self) -> WireDriver | None:
         """A driver of a process `spare_source` gives, already initialized; None when it gives none."""
@@ -420,3 +406,18 @@ class ServerSession:
         finally:
             for thread in closing:
                 thread.join()
+
+
+def _handed_out(
+    driver: WireDriver | None,
+) -> tuple[subprocess.Popen[bytes], bytes, dict[str, JSON] | None] | None:
+    """A driver's running process handed out of the session, with the stderr read from its start and its
+    initialize answer; None (and the driver closed) when it is no longer running."""
+    if driver is None:
+        return None
+    released = driver.release()
+    if released is None:
+        driver.close()
+        return None
+    proc, said = released
+    return proc, said, driver.initialize_result

@@ -19,20 +19,11 @@ import yaml
 
 from conformance.calls.opening import OPENING_CALLS
 from conformance.report.model import Report
+from tests.cli import run_dev
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
 REPO = Path(__file__).resolve().parents[2]
 SORTED = next(m for m in load_modifications() if m.id == "branch-labels-sorted")
-
-
-def _run(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tuple[int, Report]:
-    argv = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", "dev",
-            "--seed", str(seed), "--out", str(out)]
-    if baseline is not None:
-        argv += ["--baseline", str(baseline)]
-    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
-    assert (out / "report.json").is_file(), proc.stderr[-2000:]
-    return proc.returncode, Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +31,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Repor
     """The sorted fork's seed-1 run and the baseline written from it (its reason filled in)."""
     folder = tmp_path_factory.mktemp("sorted")
     spec = target_spec(materialize(SORTED, folder / "server"))
-    _, report = _run(spec, folder / "seed-1", 1)
+    _, report = run_dev(spec, folder / "seed-1", 1)
     baseline = folder / "baseline.yaml"
     subprocess.run([sys.executable, "-m", "conformance", "baseline", str(folder / "seed-1" / "report.json"),
                     "-o", str(baseline)], cwd=REPO, check=True, capture_output=True)
@@ -65,7 +56,7 @@ def test_the_sorted_departure_is_reproduced_on_a_fresh_process(written: tuple[Pa
 def test_the_baseline_holds_under_another_seed(written: tuple[Path, Path, Report]) -> None:
     folder, baseline, _ = written
     spec = target_spec(materialize(SORTED, folder / "server"))
-    code, report = _run(spec, folder / "seed-11", 11, baseline)
+    code, report = run_dev(spec, folder / "seed-11", 11, baseline)
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
 
 
@@ -81,7 +72,7 @@ def test_one_entry_covers_the_departures_that_show_its_difference(written: tuple
     alone = folder / "one-entry.yaml"
     alone.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     spec = target_spec(materialize(SORTED, folder / "server"))
-    code, report = _run(spec, folder / "one-entry-11", 11, alone)
+    code, report = run_dev(spec, folder / "one-entry-11", 11, alone)
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
     covered = {e.record for e in report.gate.expected if e.witnessed and e.folded_under == "OBJ-4/a1"}
     assert {"OBJ-1/a1", "RTE-4"} <= covered, covered
@@ -91,7 +82,7 @@ def test_the_original_under_the_forks_name_is_stale(written: tuple[Path, Path, R
     folder, baseline, _ = written
     undone = Modification(id=SORTED.id, set="tuning", change="the original", patches=(), primary=())
     spec = target_spec(materialize(undone, folder / "original"))
-    code, report = _run(spec, folder / "original-11", 11, baseline)
+    code, report = run_dev(spec, folder / "original-11", 11, baseline)
     assert code == 1
     assert "OBJ-4/a1" in {e.record for e in report.gate.stale}
     assert not report.gate.unexpected and not [e for e in report.gate.expected if e.witnessed]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conformance.report.model import Report
+from tests.cli import run_dev
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,23 +30,13 @@ NO_SKIP = Modification(
 """The one change: its first patch (tests/modified_servers/modifications.yaml, `thought-number-no-skip`)."""
 
 
-def _run(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tuple[int, Report]:
-    argv = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", "dev",
-            "--seed", str(seed), "--out", str(out)]
-    if baseline is not None:
-        argv += ["--baseline", str(baseline)]
-    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
-    assert (out / "report.json").is_file(), proc.stderr[-2000:]
-    return proc.returncode, Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
-
-
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path, Report]:
     """The fork's seed-1 run and the baseline written from it (its reasons filled in)."""
     folder = tmp_path_factory.mktemp("no-skip")
     assert "skips ahead" in NO_SKIP.patches[0].replace
     spec = target_spec(materialize(NO_SKIP, folder / "server"))
-    _, report = _run(spec, folder / "seed-1", 1)
+    _, report = run_dev(spec, folder / "seed-1", 1)
     baseline = folder / "baseline.yaml"
     subprocess.run([sys.executable, "-m", "conformance", "baseline", str(folder / "seed-1" / "report.json"),
                     "-o", str(baseline)], cwd=REPO, check=True, capture_output=True)
@@ -69,7 +60,7 @@ def test_the_probes_reach_the_skip_under_seed_one(written: tuple[str, Path, Path
 
 def test_the_seed_one_baseline_holds_under_another_seed(written: tuple[str, Path, Path, Report]) -> None:
     spec, folder, baseline, _ = written
-    code, report = _run(spec, folder / "seed-22", 22, baseline)
+    code, report = run_dev(spec, folder / "seed-22", 22, baseline)
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
     gated = {e.record for e in report.gate.expected}
     assert {"RTE-4", "OBJ-1/a1"} <= gated, sorted(gated)
@@ -77,7 +68,7 @@ def test_the_seed_one_baseline_holds_under_another_seed(written: tuple[str, Path
 
 def test_the_original_is_reached_by_no_probe(tmp_path: Path) -> None:
     """The unmodified original answers every probe as its records say: nothing departs through them."""
-    _, report = _run("npm:0.6.2", tmp_path / "original", 1)
+    _, report = run_dev("npm:0.6.2", tmp_path / "original", 1)
     probed = [rv.id for rv in report.records if rv.probes]
     assert not probed, probed
     failed = [rv.id for rv in report.records if rv.verdict == "deviates" and rv.id.startswith(("RTE", "OBJ"))]
