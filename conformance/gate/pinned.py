@@ -245,8 +245,8 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             asked.append(exhausted())
         return asked[0]
 
-    loose_by_root = {root: frozenset(keys) for root, keys in grown.items()}
-    strict_by_root = {root: frozenset(keys) for root, keys in strict.items()}
+    loose = _with_union({root: frozenset(keys) for root, keys in grown.items()})
+    strict_ = _with_union({root: frozenset(keys) for root, keys in strict.items()})
     for rv in verdicts:
         if rv.id not in replay.own:
             continue
@@ -275,14 +275,18 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
         # A departure with a difference of its own (its witness, its reproduced pair) is covered only by what
         # entries pin or reproduce; the opening calls' differences beside an entry's unreproduced pair are
         # the whole fork's (CMP-3/a1's entry must not cover a new CMP-3 on npm:2026.8.31).
-        by_root = strict_by_root if keys else loose_by_root
+        by_root, pinned = strict_ if keys else loose
         if evidence is not None and not evidence.reproduced:
             keys |= set(evidence.elsewhere)
-        pinned = frozenset().union(*by_root.values())
         if keys and keys <= pinned:
             root = max(sorted(by_root), key=lambda r: len(keys & by_root[r]))
             covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
+
+
+def _with_union(by_root: dict[str, frozenset[str]]) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """Keys by entry root, with everything they hold together: asked once per run, not per departure."""
+    return by_root, frozenset().union(*by_root.values())
 
 
 def refused_by_exhaustion(rv: RecordVerdict, refusal: str) -> bool:
