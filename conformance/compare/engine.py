@@ -38,9 +38,9 @@ from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
-from conformance.compare.programs import MAX_STEPS, Program, Step, calls_in, frames, valid
+from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
-from conformance.compare.search import BUDGETS, Candidate, Search
+from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
@@ -130,7 +130,11 @@ def run_comparison(
         side_b = Side(target_b, timeout, open_transcript("search-b"))
         start_together(side_a, side_b)
         seconds = budget_s if budget_s is not None else budget.seconds
-        search = Search(side_a, side_b, time.monotonic() + seconds, budget.cap, progress=say)
+        started = time.monotonic()
+        # A budget given in seconds is the user's: only a profile's budget holds a floor of programs.
+        search = Search(side_a, side_b, started + seconds, budget.cap, progress=say,
+                        floor=len(WITNESSES) + budget.examples if budget_s is None else 0,
+                        ceiling=started + FLOOR_CEILING * seconds)
         for item in fresh_found:
             search.known.add(item.found.signature)
         try:

@@ -30,6 +30,9 @@ class Budget:
     cap: int
 
 
+FLOOR_CEILING: Final = 4.0
+"""How many times its budget a search may run to reach its floor of programs (`Search.floor`)."""
+
 BUDGETS: Final[dict[str, Budget]] = {
     "dev": Budget(examples=120, rounds=3, seconds=14.0, cap=40),
     "ci": Budget(examples=400, rounds=4, seconds=45.0, cap=60),
@@ -61,6 +64,12 @@ class Search:
     b: Side
     deadline: float
     cap: int
+    floor: int = 0
+    """Programs run before the deadline may stop the search: what a profile searches does not shrink with
+    the machine's load (under load 25 a dev compare of two equal servers ran 63 programs instead of 150)."""
+    ceiling: float | None = None
+    """When the floor gives way to the clock after all: a target too slow to run the floor in this many
+    seconds is cut here, so a hanging server still ends the search."""
     known: set[str] = field(default_factory=set)
     candidates: list[Candidate] = field(default_factory=list)
     programs_run: int = 0
@@ -70,7 +79,10 @@ class Search:
     _classes: dict[str, type[_Different]] = field(default_factory=dict)
 
     def over(self) -> bool:
-        if time.monotonic() > self.deadline or len(self.known) >= self.cap:
+        now = time.monotonic()
+        late = now > self.deadline and (
+            self.programs_run >= self.floor or (self.ceiling is not None and now > self.ceiling))
+        if late or len(self.known) >= self.cap:
             self.budget_reached = True
         return self.budget_reached
 
