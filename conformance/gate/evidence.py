@@ -42,7 +42,7 @@ from conformance.core.differences import (
     stderr_part,
     text_difference,
 )
-from conformance.core.failure_text import UNRELIABLE, check_name, readable, unspoken
+from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
@@ -627,16 +627,28 @@ def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str
 
 
 def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
-    """A cause opened by a record's own reproduced pair: its headline is that pair."""
+    """A cause opened by a record's own reproduced pair: its headline is that pair, or, where the pair
+    differs only elsewhere than the lead's checks failed, the lead's own check's words (a 0.6.2 fork's
+    version bump is not its CMP-3's missing status key: bartoszkula-ts, AUDIT-round9)."""
     evidence = lead.evidence
     assert evidence is not None  # only records with a reproduced pair lead (split_off)
     ce = lead.counterexample
-    summary = f"{lead.id} departs — {evidence.headline()}"
+    said = _check_words(lead) if evidence.not_its_failure else evidence.headline()
+    summary = f"{lead.id} departs — {said}"
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
                      example=list(evidence.example) or (list(ce.replay) if ce is not None else []),
                      test=ce.test if ce is not None else None,
                      minimized=ce.minimized if ce is not None else False,
                      evidence=evidence.model_copy(update={"cause": lead.id}))
+
+
+def _check_words(rv: RecordVerdict) -> str:
+    """A record's departure in its first failing check's words, as a cause's headline says them."""
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    if not failing:
+        return rv.reason
+    said = spoken(failing[0].message or rv.reason, failing[0].nodeid, 240)
+    return said + (f" ({len(failing)} checks fail)" if len(failing) > 1 else "")
 
 
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
