@@ -255,8 +255,8 @@ class WireDriver(Managed):
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
-        self.open_misses = 0
-        """Waits on a box left open that found nothing late (`settle_limit`)."""
+        self.unfinished_waits = 0
+        """Waits in a row that ended without the call's boxes complete (`settle_waits`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -498,8 +498,7 @@ class WireDriver(Managed):
         here, a relay costs its lag, a server writing something else costs nothing after three calls."""
         if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
             return
-        open_box = _box_open(captured)
-        if self._settle_misses >= SETTLE_MISSES and not self.stderr_late and not open_box:
+        if self._settle_misses >= SETTLE_MISSES and not self.stderr_late and not _box_open(captured):
             return
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
@@ -520,9 +519,8 @@ class WireDriver(Managed):
             return chunk
 
         started = time.monotonic()
-        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
-        limit = settle_limit(min(SETTLE_LIMIT, deadline - started), quiet, open_box=open_box,
-                             open_misses=self.open_misses, late=self.stderr_late)
+        quiet, limit = settle_waits(min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag)),
+                                    min(SETTLE_LIMIT, deadline - started), unfinished=self.unfinished_waits)
         late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet, limit)
         waited = time.monotonic() - started
         self.stderr_waited += waited
@@ -531,7 +529,8 @@ class WireDriver(Managed):
             self.stderr_lag = max(self.stderr_lag, waited)
         else:
             self._settle_misses += 1
-            self.open_misses += open_box
+        finished = captured.dropped or boxes_complete(captured.kept(), due)
+        self.unfinished_waits = 0 if finished else self.unfinished_waits + 1
 
     def _begin_call_stderr(self) -> None:
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
@@ -972,14 +971,15 @@ def boxes_complete(data: bytes, due: int) -> bool:
     return data.endswith(b"\n") and closed >= due and closed >= _count(data, _TOPS)
 
 
-def settle_limit(limit: float, quiet: float, *, open_box: bool, open_misses: int, late: int) -> float:
-    """How long a call whose stderr stops inside a box waits for the rest: to `limit`, until `SETTLE_MISSES`
-    such waits found nothing late and no box ever arrived late; then as quiet stderr is waited for. A fork
-    whose boxes never close in the original's borders (more tops than bottoms: bartoszkula-ts, a second a
-    call, 209 s of one run) costs no more than one writing no box."""
-    if open_box and open_misses >= SETTLE_MISSES and not late:
-        return min(limit, quiet)
-    return limit
+def settle_waits(quiet: float, limit: float, *, unfinished: int) -> tuple[float, float]:
+    """A call's quiet period and limit for its late stderr: as given, until `SETTLE_MISSES` waits in a row
+    ended without the call's boxes complete; then `SETTLE_QUIET` at most for both. Waiting completes the
+    boxes of a relay or a slow logger (which resets the count); a fork drawing its own boxes, whose stderr
+    never completes the original's, costs a call no more than a server writing none (bartoszkula-ts waited a
+    second a call for its progress view, 209 s of a 319 s run)."""
+    if unfinished >= SETTLE_MISSES:
+        return min(quiet, SETTLE_QUIET), min(limit, SETTLE_QUIET)
+    return quiet, limit
 
 
 def box_open(data: bytes) -> bool:
