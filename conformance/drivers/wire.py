@@ -255,8 +255,6 @@ class WireDriver(Managed):
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
-        self.unfinished_waits = 0
-        """Waits in a row that ended without the call's boxes complete (`settle_waits`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -519,9 +517,9 @@ class WireDriver(Managed):
             return chunk
 
         started = time.monotonic()
-        quiet, limit = settle_waits(min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag)),
-                                    min(SETTLE_LIMIT, deadline - started), unfinished=self.unfinished_waits)
-        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet, limit)
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet,
+                      min(SETTLE_LIMIT, deadline - started))
         waited = time.monotonic() - started
         self.stderr_waited += waited
         if late:
@@ -529,8 +527,6 @@ class WireDriver(Managed):
             self.stderr_lag = max(self.stderr_lag, waited)
         else:
             self._settle_misses += 1
-        finished = captured.dropped or boxes_complete(captured.kept(), due)
-        self.unfinished_waits = 0 if finished else self.unfinished_waits + 1
 
     def _begin_call_stderr(self) -> None:
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
@@ -969,17 +965,6 @@ def boxes_complete(data: bytes, due: int) -> bool:
         return due == 0
     closed = _count(data, _BOTTOMS)
     return data.endswith(b"\n") and closed >= due and closed >= _count(data, _TOPS)
-
-
-def settle_waits(quiet: float, limit: float, *, unfinished: int) -> tuple[float, float]:
-    """A call's quiet period and limit for its late stderr: as given, until `SETTLE_MISSES` waits in a row
-    ended without the call's boxes complete; then `SETTLE_QUIET` at most for both. Waiting completes the
-    boxes of a relay or a slow logger (which resets the count); a fork drawing its own boxes, whose stderr
-    never completes the original's, costs a call no more than a server writing none (bartoszkula-ts waited a
-    second a call for its progress view, 209 s of a 319 s run)."""
-    if unfinished >= SETTLE_MISSES:
-        return min(quiet, SETTLE_QUIET), min(limit, SETTLE_QUIET)
-    return quiet, limit
 
 
 def box_open(data: bytes) -> bool:

@@ -2,12 +2,10 @@
 shell wrapper or an async logger: stdin and stdout pass straight through, stderr is forwarded in pieces a few
 milliseconds after it was written (so a box can arrive after its call was answered, or split in two).
 
-    late_stderr.py [--delay-ms MIN,MAX] [--seed N] [--drop-bottoms] -- COMMAND...
+    late_stderr.py [--delay-ms MIN,MAX] [--seed N] -- COMMAND...
 
-Default: the reference server, stderr 5 to 30 ms late. `--drop-bottoms` forwards stderr line by line, at
-once, without each box's bottom border: boxes that never close (a fork printing more tops than bottoms). The
-relayed server is its own process; the relay forwards nothing but bytes and ends when the server's stdout
-ends.
+Default: the reference server, stderr 5 to 30 ms late. The relayed server is its own process; the relay
+forwards nothing but bytes and ends when the server's stdout ends.
 """
 
 from __future__ import annotations
@@ -40,23 +38,11 @@ def _late(source: int, target: int, delays: tuple[float, float], rng: random.Ran
                 os.write(target, piece)
 
 
-def _without_bottoms(source: int, target: int) -> None:
-    """Forward stderr line by line as it comes, each box's bottom border left out."""
-    with open(source, "rb", closefd=False) as lines:
-        for line in lines:
-            if not line.lstrip().startswith("└".encode()):
-                os.write(target, line)
-
-
 def main() -> int:
     args = sys.argv[1:]
     delays = (0.005, 0.030)
     seed = 0
-    bottoms = True
     while args and args[0] != "--":
-        if args[0] == "--drop-bottoms":
-            bottoms, args = False, args[1:]
-            continue
         flag, value, args = args[0], args[1], args[2:]
         if flag == "--delay-ms":
             low, high = (float(part) / 1000 for part in value.split(","))
@@ -67,9 +53,8 @@ def main() -> int:
     server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               bufsize=0)
     assert server.stdin is not None and server.stdout is not None and server.stderr is not None
-    forward = (_late, (server.stderr.fileno(), 2, delays, random.Random(seed))) if bottoms else (
-        _without_bottoms, (server.stderr.fileno(), 2))
-    late = threading.Thread(target=forward[0], args=forward[1], daemon=True)
+    late = threading.Thread(target=_late, args=(server.stderr.fileno(), 2, delays, random.Random(seed)),
+                            daemon=True)
     late.start()
     for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, frame: server.send_signal(signum))
