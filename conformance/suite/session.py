@@ -166,21 +166,26 @@ class ServerSession:
                 "the harness's preflight handed over a process it did not initialize")
             result = driver.initialize_result
         else:
-            driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                                transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
-                                on_failure=self.on_failure, renames=self.target.renames)
-            driver.start()
-            try:
-                result = driver.initialize(PROTOCOL_VERSION)
-            except BaseException:
-                driver.close()
-                raise
+            driver, result = self._initialized_shared()
         info = result.get("serverInfo")
         if isinstance(info, dict):
             self.server_info = info
         version = result.get("protocolVersion")
         self.protocol_version = version if isinstance(version, str) else None
         return driver
+
+    def _initialized_shared(self) -> tuple[WireDriver, dict[str, JSON]]:
+        """A new process of the target as the shared one is started, initialized, and its initialize answer;
+        closed again when it does not start or answer."""
+        driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
+                            transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
+                            on_failure=self.on_failure, renames=self.target.renames)
+        try:
+            driver.start()
+            return driver, driver.initialize(PROTOCOL_VERSION)
+        except BaseException:
+            driver.close()
+            raise
 
     @property
     def wire(self) -> WireDriver:
@@ -217,16 +222,15 @@ class ServerSession:
         answer = old.call_tool(TOOL, dict(PROBE_ARGUMENTS))
         if answer.error is None and not answer.is_error:
             return False  # not spent (the probe's one more thought keeps ABS-11's count rising)
-        fresh = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                           transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
-                           on_failure=self.on_failure, renames=self.target.renames)
         try:
-            fresh.start()
-            fresh.initialize(PROTOCOL_VERSION)
+            fresh, _ = self._initialized_shared()
+        except DriverError:
+            return False  # no new process to tell: the old one stays, as when it would not be replaced
+        try:
             again = fresh.call_tool(TOOL, dict(PROBE_ARGUMENTS))
         except DriverError:
             fresh.close()
-            return False  # no new process to tell: the old one stays, as when it would not be replaced
+            return False
         except BaseException:
             fresh.close()
             raise
