@@ -20,7 +20,7 @@ from typing import Final, Protocol
 
 from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, REVISIONS, Era
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import CLIENT_INFO, TOOL
+from conformance.core.protocol import CLIENT_INFO, TOOL, the_tool
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
@@ -128,10 +128,8 @@ class Meeting:
 
     def output_schema(self) -> JSON:
         """The listed tool's outputSchema (None when it declares none)."""
-        for tool in self.tools:
-            if isinstance(tool, dict) and tool.get("name") == TOOL:
-                return tool.get("outputSchema")
-        return None
+        tool = the_tool(self.tools)
+        return tool.get("outputSchema") if tool is not None else None
 
     def answer(self, part: str) -> JSON:
         """One part of what came back, as a record's `reads` names it (ids and `jsonrpc` left out: they are

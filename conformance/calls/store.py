@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from conformance.core.differences import quoted, refusal
 from conformance.core.jsontypes import JSON
-from conformance.core.served import read_served
+from conformance.core.served import read_answer
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.wire import Exchange
 
@@ -28,7 +28,7 @@ def status_of(exchange: Exchange) -> dict[str, JSON]:
     text = exchange.text
     if text is None:
         raise ProtocolViolation(f"tools/call answer has no text content: {_json(exchange.response)}")
-    parsed = read_served(text, "tools/call text")  # Unreadable (a ValueError): the record's departure
+    parsed = read_answer(text, "tools/call text")  # Unreadable (a ValueError): the record's departure
     if not isinstance(parsed, dict):
         raise ProtocolViolation(f"tools/call text is not a JSON object: {_json(text)}")
     return parsed

@@ -8,6 +8,7 @@ any room: nothing it returns nests deeper than `SERVED_DEPTH`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Final
 
 from conformance.core.errors import HarnessError
@@ -91,3 +92,25 @@ def read_served(
 def _shown(data: str | bytes) -> str:
     head = data[:_QUOTED]
     return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+
+
+_FENCE: Final = re.compile(r"```[A-Za-z0-9_+.-]*[ \t]*\r?\n(.*?)\r?\n[ \t]*```", re.DOTALL)
+"""A markdown code fence around a whole text, its language tag (`json`) optional."""
+
+
+def unfenced(text: str) -> str | None:
+    """The text inside a markdown code fence that wraps the whole of `text` (whitespace around it aside),
+    None when `text` is not so fenced: a chat-oriented fork answers "```json\\n{…}\\n```"."""
+    stripped = text.strip()
+    if not stripped.startswith("```") or not stripped.endswith("```"):
+        return None
+    found = _FENCE.fullmatch(stripped)
+    return found.group(1) if found is not None else None
+
+
+def read_answer(text: str, what: str = "answer text") -> JSON:
+    """An answer's text (`content[0].text`) as JSON, read through a markdown code fence around it: the
+    checks read the object a fork fences, and only OBJ-4's and OBJ-8's own checks judge the fence (`unfenced`
+    tells it). Otherwise `read_served`."""
+    inner = unfenced(text)
+    return read_served(inner if inner is not None else text, what)

@@ -18,7 +18,7 @@ from conformance.catalog.witnesses import WitnessStep
 from conformance.core.eras import REVISIONS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, the_tool
 from conformance.core.served import read_served
 from conformance.core.witness_words import CARRIED
 from conformance.drivers.wire import Exchange
@@ -245,7 +245,7 @@ def tool_view(step: WitnessStep, exchange: Exchange) -> JSON:
         return [t.get("name") for t in listed]
     if step.view == "tool":
         return sorted_json(result)
-    tool = next((t for t in listed if t.get("name") == TOOL), None)
+    tool = the_tool(listed)
     if tool is None:
         return {"tool": "not listed"}
     description = tool.get("description")

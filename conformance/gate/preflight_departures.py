@@ -43,9 +43,11 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
                               status="failed", transcript=preflight.transcript or None, message=said)
     elif preflight.tool_offered is False and preflight.tools:
         offered = ", ".join(preflight.tools)
+        said = f"tools/list offers {offered}, where the original offers {TOOL}"
+        if preflight.ok:
+            said += f" (a call to {TOOL} is still answered, so every other record was checked on it)"
         outcome = TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
-                              status="failed", transcript=preflight.transcript or None,
-                              message=f"tools/list offers {offered}, where the original offers {TOOL}")
+                              status="failed", transcript=preflight.transcript or None, message=said)
     else:
         return results
     if results is None:

@@ -18,7 +18,7 @@ from conformance.core.differences import quoted
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import TOOL
-from conformance.core.served import Unreadable, read_served
+from conformance.core.served import Unreadable, read_answer, read_served
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -89,7 +89,7 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     _expect_shape(shape, text is not None, lambda: f"no text content: {describe(exchange)}")
     assert text is not None, f"no text content: {describe(exchange)}"
     try:
-        parsed = read_served(text, "answer text")
+        parsed = read_answer(text, "answer text")
     except Unreadable as exc:
         parsed = None
         reason = "is not JSON" if exc.reason.startswith("is not JSON") else exc.reason
@@ -100,6 +100,14 @@ def answer_status(exchange: Exchange, shape: str | None = None) -> dict[str, JSO
     _expect_shape(shape, isinstance(parsed, dict), lambda: not_object + quoted(read, 300))
     assert isinstance(parsed, dict), not_object + quoted(read, 300)
     return parsed
+
+
+def fenced_said(what: str, holds: str, text: str) -> str:
+    """The message of OBJ-4's or OBJ-8's own check when an answer's text is its JSON inside a markdown code
+    fence: the fence is the departure, the object inside it is read by every other check."""
+    opening = text.strip().split("\n", 1)[0]
+    return (f"{what} is its {holds} inside a markdown code fence ({quoted(opening, 40)} … “```”), where the "
+            f"original answers the JSON text alone")
 
 
 def _expect_shape(record: str | None, condition: bool, message: Message) -> None:
@@ -200,7 +208,7 @@ def refusal_object(parsed: object) -> bool:
 def refusal_text(text: str | None) -> bool:
     """A text content holding OBJ-8's refusal body."""
     try:
-        return refusal_object(read_served(text or "", "answer text"))
+        return refusal_object(read_answer(text or "", "answer text"))
     except ValueError:
         return False
 
@@ -220,7 +228,7 @@ def refused_as_invalid(exchange: Exchange) -> bool:
         return error.get("code") == INVALID_PARAMS or worded
     text = exchange.text or ""
     try:
-        parsed = read_served(text, "answer text")
+        parsed = read_answer(text, "answer text")
     except ValueError:
         parsed = None
     message = parsed.get("error") if isinstance(parsed, dict) else text
@@ -253,7 +261,10 @@ def store(exchange: Exchange) -> StoreState:
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list), (
         f"thoughtHistoryLength {length!r} or branches {brief(branches)} is not a number and a list")
-    assert set(map(type, branches)) <= {str}, f"non-string branch label in {branches!r}"
+    others = [label for label in branches if not isinstance(label, str)]
+    expect("OBJ-3", not others, lambda: (
+        f"branches lists {brief(others)}, not a label string, where the original lists its map's keys, "
+        f"strings: {describe(exchange)}"))
     return StoreState(length, tuple(map(str, branches)))
 
 
@@ -295,7 +306,19 @@ def rejected(exchange: Exchange) -> str:
     expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
     assert isinstance(message, str), f"error object without a message: {found}"
     expect_no_bound(exchange)
+    expect("OBJ-8", found.get("status") == "failed", lambda: (
+        f"a refusal's status is {brief(found.get('status'))}, where the original answers \"failed\" for "
+        f"every failure, a guard's or not: {describe(exchange)}"))
+    named = _STRINGIFIED.match(message)
+    expect("OBJ-8", named is None, lambda: (
+        f"a refusal's error reads the exception stringified whole, {quoted(message, 120)}, where the "
+        f"original answers its message alone (error.message, without “{named.group(0) if named else ''}”)"))
     return message
+
+
+_STRINGIFIED = re.compile(r"(?:[A-Z][A-Za-z]*)?Error: ")
+"""An error's name before its message, as `String(error)` writes it ("Error: Invalid thought: …", "TypeError:
+Cannot read …"): the original answers `error.message`, and none of its messages starts so."""
 
 
 _BOUND = re.compile(r"\b(?:limit|maximum|max|exceed(?:s|ed)?|too many|capacity|quota|full)\b", re.IGNORECASE)
@@ -308,7 +331,7 @@ def expect_no_bound(exchange: Exchange) -> None:
     runs later on it sees that bound, not a change of its own record (a fork's limit reached on the shared
     process after a hundred calls)."""
     try:
-        parsed = read_served(exchange.text or "", "answer text")
+        parsed = read_answer(exchange.text or "", "answer text")
     except ValueError:
         parsed = None
     message = parsed.get("error") if isinstance(parsed, dict) else exchange.text
@@ -355,7 +378,7 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     assert isinstance(block, TextContent), (
         f"the official client got no text block first, {host_answer(result)}, where the original answers "
         f"its status object as text")
-    found = read_served(block.text, "answer text")
+    found = read_answer(block.text, "answer text")
     assert isinstance(found, dict), (
         f"the official client got the text {quoted(block.text)}, where the original answers a JSON object")
     _expect_echoes(arguments, found, lambda: json.dumps({"sent": arguments, "answered": found})[:600])

@@ -14,7 +14,7 @@ from typing import Final, overload
 
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
-from conformance.core.served import read_served
+from conformance.core.served import read_answer
 from conformance.drivers.wire import Exchange
 from conformance.suite.jsvalues import coerced_total
 from conformance.suite.session import ServerSession
@@ -63,7 +63,7 @@ def answered_number(exchange: Exchange, key: str) -> float | None:
     Infinity, not a crash); None when the text is no JSON object or the value no number (read, not judged:
     the answer's shape is OBJ-4's check)."""
     try:
-        status = read_served(exchange.text or "", "answer text")
+        status = read_answer(exchange.text or "", "answer text")
     except ValueError:
         return None
     value = status.get(key) if isinstance(status, dict) else None

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from mcp_types import Tool
 
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import tool_name
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.contradiction import brief
 
@@ -160,8 +160,10 @@ def documented_parameters(description: str, snake: Sequence[str]) -> str:
 def delivered_tool(host: SdkDriver) -> Tool:
     """The tool as the official client hands it to a host, found by its name: a tool listed before or
     beside it is RTE-1's, never the one whose description or schema a check reads."""
-    tools = [tool for tool in host.list_tools().tools if tool.name == TOOL]
-    assert len(tools) == 1, f"the official client is handed {len(tools)} tools named {TOOL}"
+    listed = host.list_tools().tools
+    name = tool_name([{"name": tool.name, "inputSchema": tool.input_schema} for tool in listed])
+    tools = [tool for tool in listed if tool.name == name]
+    assert len(tools) == 1, f"the official client is handed {len(tools)} tools named {name}"
     return tools[0]
 
 

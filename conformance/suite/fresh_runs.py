@@ -26,7 +26,7 @@ from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_served
+from conformance.core.served import read_answer
 from conformance.suite.contradiction import brief
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
@@ -226,7 +226,7 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     assert isinstance(text, str), (
         f"a fresh process answered a first block without text, {brief(content[0])}, where the original "
         f"answers its status object as text")
-    status = read_served(text, "answer text")
+    status = read_answer(text, "answer text")
     assert isinstance(status, dict), (
         f"a fresh process answered the text {quoted(text)}, where the original answers a JSON object")
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")

@@ -10,7 +10,7 @@ from conformance.core.differences import quoted, text_difference
 from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_served
+from conformance.core.served import read_answer
 from conformance.drivers.transcript import decode
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import answered_number, header_total, total_record
@@ -189,7 +189,7 @@ def _answered_status(exchange: Exchange) -> bool:
     if exchange.error is not None or exchange.is_error or exchange.text is None:
         return False
     try:
-        status = read_served(exchange.text, "answer text")
+        status = read_answer(exchange.text, "answer text")
     except ValueError:
         return False
     return isinstance(status, dict) and "thoughtHistoryLength" in status and "error" not in status

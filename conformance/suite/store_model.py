@@ -6,6 +6,8 @@ process serves every example.
 
 from __future__ import annotations
 
+import html
+import re
 import secrets
 from dataclasses import dataclass, field
 
@@ -142,9 +144,18 @@ class LabelSpace:
 
 def respelled(label: str, listed: tuple[str, ...]) -> list[str]:
     """The labels listed that are `label` in another spelling: with a prefix or suffix (a fork's path label,
-    "parent/label"), in another case, or with other spacing around it."""
+    "parent/label"), in another case, with other spacing around it, or escaped (a backslash before markdown's
+    characters, "my\\_branch" for "my_branch"; an HTML entity, "a&amp;b" for "a&b")."""
     if not label:
         return []
     return [found for found in listed if found != label and (
         found.endswith(label) or found.startswith(label) or found.lower() == label.lower()
-        or found.strip() == label.strip())]
+        or found.strip() == label.strip() or unescaped(found) == label)]
+
+
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def unescaped(text: str) -> str:
+    """`text` with its backslash escapes and HTML entities read: a label a fork escaped, unescaped."""
+    return html.unescape(_ESCAPE.sub(r"\1", text))

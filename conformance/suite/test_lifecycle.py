@@ -26,7 +26,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.core.served import read_served
+from conformance.core.served import read_answer
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import describe_response
 from conformance.suite.contradiction import (
@@ -333,7 +333,7 @@ def _status_answer(result: JSON) -> bool:
     for block in content if isinstance(content, list) else []:
         text = block.get("text") if isinstance(block, dict) else None
         try:
-            status = read_served(text, "answer text") if isinstance(text, str) else None
+            status = read_answer(text, "answer text") if isinstance(text, str) else None
         except ValueError:
             continue
         if isinstance(status, dict) and "thoughtNumber" in status:

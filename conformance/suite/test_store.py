@@ -31,6 +31,7 @@ from conformance.core.differences import quoted
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.served import unfenced
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
@@ -44,6 +45,7 @@ from conformance.suite.answers import (
     describe_response,
     expect_count,
     expect_one_more,
+    fenced_said,
     fields_unlike,
     host_status,
     not_accepted,
@@ -445,6 +447,8 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     assert isinstance(content[0], dict) and content[0].get("type") == "text", (
         f"an accepted call's content is {brief(content)}, where one text item was due")
     assert list(status) == STATUS_KEYS, fields_unlike(list(status), STATUS_KEYS, "an accepted call's answer")
+    assert unfenced(exchange.text or "") is None, fenced_said("an accepted call's text", "status object",
+                                                              exchange.text or "")
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
     assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"]), (
         f"thoughtNumber {brief(status['thoughtNumber'])} or totalThoughts {brief(status['totalThoughts'])} "

@@ -24,12 +24,14 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.served import unfenced
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
     accepted,
     answer_status,
     describe,
     expect_guards_refuse,
+    fenced_said,
     fields_unlike,
     rejected,
     store,
@@ -166,6 +168,8 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     assert status["status"] == "failed" and isinstance(status["error"], str), (
         f"a refusal's status is {brief(status['status'])} and its error {brief(status['error'])}, where "
         "\"failed\" and a message were due")
+    assert unfenced(exchange.text or "") is None, fenced_said("a refusal's text", "error object",
+                                                              exchange.text or "")
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
 
 

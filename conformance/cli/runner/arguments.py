@@ -11,7 +11,7 @@ from typing import Final
 
 from conformance.core.arguments_map import SNAKE_CASE, snake_case_map
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, TOOL
+from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, TOOL, the_tool
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.report.escape import safe
@@ -107,24 +107,23 @@ def _schema(listed: object) -> tuple[list[str], list[str], dict[str, list[str]]]
     """The tool's inputSchema as listed: its required fields, its properties' names and, for a property
     that is an object (inline, or a local `#/$defs/...` reference, as FastMCP lists a pydantic model
     argument) naming any of the call's fields in either spelling, those fields (all bounded)."""
-    tools = listed.get("tools") if isinstance(listed, dict) else None
-    for tool in tools if isinstance(tools, list) else []:
-        if isinstance(tool, dict) and tool.get("name") == TOOL:
-            schema = tool.get("inputSchema")
-            if not isinstance(schema, dict):
-                return [], [], {}
-            required = schema.get("required")
-            properties = schema.get("properties")
-            names = [safe(str(n), 64) for n in required[:_NAMES]] if isinstance(required, list) else []
-            listed = list(properties)[:_NAMES] if isinstance(properties, dict) else []
-            props = [safe(str(n), 64) for n in listed]
-            nested: dict[str, list[str]] = {}
-            for name in listed:
-                fields = _object_fields(schema, properties[name]) if isinstance(properties, dict) else []
-                if set(fields) & (set(ARGUMENT_NAMES) | set(snake_case_map(ARGUMENT_NAMES).values())):
-                    nested[safe(str(name), 64)] = [safe(f, 64) for f in fields]
-            return names, props, nested
-    return [], [], {}
+    tool = the_tool(listed.get("tools") if isinstance(listed, dict) else None)
+    if tool is None:
+        return [], [], {}
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return [], [], {}
+    required = schema.get("required")
+    properties = schema.get("properties")
+    names = [safe(str(n), 64) for n in required[:_NAMES]] if isinstance(required, list) else []
+    listed = list(properties)[:_NAMES] if isinstance(properties, dict) else []
+    props = [safe(str(n), 64) for n in listed]
+    nested: dict[str, list[str]] = {}
+    for name in listed:
+        fields = _object_fields(schema, properties[name]) if isinstance(properties, dict) else []
+        if set(fields) & (set(ARGUMENT_NAMES) | set(snake_case_map(ARGUMENT_NAMES).values())):
+            nested[safe(str(name), 64)] = [safe(f, 64) for f in fields]
+    return names, props, nested
 
 
 def _object_fields(schema: dict[str, JSON], prop: object) -> list[str]:

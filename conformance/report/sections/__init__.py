@@ -21,6 +21,7 @@ from conformance.report.sections import (
     growth,
     identity,
     interrupted,
+    listed_tool,
     not_run,
     preflight,
     records,
@@ -34,6 +35,7 @@ from conformance.report.sections.section import Section
 SECTIONS: Final[tuple[Section, ...]] = (
     title.SECTION,
     preflight.SECTION,
+    listed_tool.SECTION,
     arguments.SECTION,
     stdout.SECTION,
     interrupted.SECTION,

@@ -1,0 +1,46 @@
+"""That the target lists its tool under another name and was checked anyway: its tools/list lacks
+`sequentialthinking`, but the original's call to that name is answered, so every record was checked on it and
+the listing departs as CMP-2. A reader must know the run did not stop, and why."""
+
+from __future__ import annotations
+
+from conformance.core.protocol import TOOL
+from conformance.report.escape import safe
+from conformance.report.markdown_parts import md
+from conformance.report.markup import Content, tag
+from conformance.report.model import Preflight, Report
+from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
+from conformance.report.text import is_comparison_only
+
+_NAMES = 8
+"""At most this many listed names said."""
+
+
+def view(report: Report) -> Preflight | NotShown:
+    preflight = report.preflight
+    if is_comparison_only(report) or not preflight.ok or preflight.tool_offered is not False:
+        return NOT_SHOWN
+    return preflight
+
+
+def said(preflight: Preflight) -> str:
+    """One sentence: the names listed, and that the original's name is still answered."""
+    names = ", ".join(safe(name, 64) for name in preflight.tools[:_NAMES])
+    more = ", …" if len(preflight.tools) > _NAMES else ""
+    return (f"tools/list offers {names or 'no tool'}{more}, not {TOOL}, but a call to {TOOL} is answered: "
+            f"every record was checked on that name, and the listing departs as CMP-2")
+
+
+def markdown(preflight: Preflight, detail: Detail) -> list[str]:
+    return [f"> **Tool listed under another name:** {md(said(preflight), 1200)}.", ""]
+
+
+def html(preflight: Preflight) -> list[Content]:
+    return [tag("p", tag("strong", "Tool listed under another name: "), said(preflight), ".", class_="gate")]
+
+
+def terminal(preflight: Preflight) -> list[str]:
+    return [f"  {safe(said(preflight), 1200)}"]
+
+
+SECTION = section("listed tool", view, markdown=markdown, html=html, terminal=terminal)
