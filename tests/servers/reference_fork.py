@@ -1,0 +1,68 @@
+"""The reference server with one change a fork makes, named by the first argument:
+
+- `renamed`: tools/list names the tool `think`; a call to `sequentialthinking` is still answered (a call to
+  `think` is an unknown tool's);
+- `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
+  "```json\\n" + the original's text + "\\n```";
+- `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
+  thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')".
+
+Everything else is the reference's, so every other record must hold on it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from reference_server import startup
+
+
+def main() -> None:
+    change = sys.argv[1] if len(sys.argv) > 1 else ""
+    startup.pause_collector()
+    startup.skip_front_doors()
+    startup.skip_optional_imports()
+    startup.defer_model_builds()
+    try:
+        from reference_server import server
+    except ImportError:
+        startup.restore_front_doors()
+        from reference_server import server
+    startup.resume_collector()
+    from reference_server import thinking
+
+    if change == "renamed":
+        listed = server.load_tool_spec
+
+        def renamed() -> Any:
+            return dataclasses.replace(listed(), name="think")
+
+        server.load_tool_spec = renamed  # type: ignore[attr-defined]
+    elif change == "fenced":
+        process = thinking.SequentialThinkingServer.process_thought
+
+        def fenced(self: thinking.SequentialThinkingServer,
+                   arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = process(self, arguments)
+            return "```json\n" + text + "\n```", is_error
+
+        thinking.SequentialThinkingServer.process_thought = fenced  # type: ignore[method-assign]
+    elif change == "stringified":
+        error_text = thinking.error_text
+
+        def stringified(message: str) -> str:
+            typed = message.startswith("Cannot read") or "is not a function" in message
+            name = "TypeError" if typed else "Error"
+            return error_text(f"{name}: {message}")
+
+        thinking.error_text = stringified
+    else:
+        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified, not {change!r}")
+    sys.exit(server.run())
+
+
+if __name__ == "__main__":
+    main()
