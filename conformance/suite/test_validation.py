@@ -168,9 +168,23 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     assert status["status"] == "failed" and isinstance(status["error"], str), (
         f"a refusal's status is {brief(status['status'])} and its error {brief(status['error'])}, where "
         "\"failed\" and a message were due")
-    expect("OBJ-8", unfenced(exchange.text or "") is None,  # how a refusal is written is OBJ-8's, not RTE-8's
-           lambda: fenced_said("a refusal's text", "error object", exchange.text or ""))
-    assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
+    # A fence around it is OBJ-8's alone, on its own check below: the JSON inside is judged here.
+    text = exchange.text or ""
+    assert (unfenced(text) or text) == js_stringify(status), "not pretty-printed with two-space indentation"
+
+
+@evidences("OBJ-8")
+@relies_on("RTE-3")
+def test_refusal_text_is_its_json_alone(server: ServerSession) -> None:
+    """A guard's refusal and a failure no guard words (a call without arguments, the first field read of
+    undefined) are each answered with the JSON text alone, status "failed": a fork that fences its refusals
+    for a chat UI, or answers "retry" for what its guards did not refuse, departs here."""
+    for arguments in ({**_VALID, "thought": ""}, OMIT):
+        exchange = server.call(arguments)
+        message = rejected(exchange)  # its status, "failed", is checked there for every refusal read
+        text = exchange.text or ""
+        assert unfenced(text) is None, fenced_said(f"the refusal {quoted(message, 80)}'s text",
+                                                   "error object", text)
 
 
 @evidences("RTE-3", "OBJ-8/a1")
