@@ -118,6 +118,11 @@ def main() -> None:
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")
+            if MODE == "renamed" and params.get("name") not in [tool["name"] for tool in tools]:
+                # FastMCP dispatches on the names it lists: the original's is an unknown tool's.
+                unknown = {"type": "text", "text": f"Unknown tool: {params.get('name')}"}
+                write({"jsonrpc": "2.0", "id": ident, "result": {"content": [unknown], "isError": True}})
+                continue
             if MODE == "snake" and isinstance(arguments, dict):
                 # The port reads only its own names: the original's spelling is not one of them.
                 by_snake = {snake(k): k for k in ORIGINAL}
