@@ -14,6 +14,7 @@ from conformance.calls.store import StoreState, state_of
 from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import store
+from conformance.suite.contradiction import Contradiction
 
 
 def _answer(branches: list[JSON], length: int = 3) -> Exchange:
@@ -33,8 +34,12 @@ def test_string_labels_are_read_in_order(labels: list[str], length: int) -> None
 
 @pytest.mark.parametrize("odd", [1, 1.5, True, None, ["a"], {"a": 1}])
 def test_a_label_that_is_not_a_string_fails_the_check(odd: JSON) -> None:
-    with pytest.raises(AssertionError, match="non-string branch label"):
+    """A `branches` item that is not a string contradicts OBJ-3 (the map's keys, strings), whichever check
+    read the answer: the item is quoted as the server wrote it."""
+    with pytest.raises(Contradiction, match="not a label string") as raised:
         store(_answer(["a", odd, "b"]))
+    assert raised.value.record == "OBJ-3"
+    assert json.dumps([odd]) in str(raised.value), raised.value
 
 
 def test_the_compare_side_reads_any_label_as_its_string() -> None:
