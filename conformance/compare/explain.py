@@ -208,8 +208,8 @@ def _retested(ds: list[Difference], la: str, lb: str) -> str:
     evidence says): which field each side names first, then the conclusion."""
     kind, _, conclusion = ds[0].value_class.removeprefix(RETEST_CLASS + ": ").partition(": ")
     smallest = min(ds, key=_size)
-    return retest_said(Retested(kind, conclusion, 0), refusal_in_text(smallest.a), refusal_in_text(smallest.b),
-                       la, lb)
+    ra, rb = refusal_in_text(smallest.a), refusal_in_text(smallest.b)
+    return retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
 
 
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:

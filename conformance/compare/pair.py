@@ -162,9 +162,9 @@ def replay_fresh(
 
 @dataclass
 class Retests:
-    """The `Ask` of `core/retest.py` for two targets: each ask on a fresh pair (both spawned together), a side
-    that dies, hangs or fails to start ends the ask with None; `calls` counts the tools/calls sent per side and
-    `pairs` the pairs started, so a report can say what its re-tests cost."""
+    """The `Ask` of `core/retest.py` for two targets: each ask on a fresh pair (both spawned together); a
+    side that dies, hangs or fails to start ends the ask with None. `calls` counts the tools/calls sent per
+    side and `pairs` the pairs started, so a report can say what its re-tests cost."""
 
     a: Target
     b: Target

@@ -134,4 +134,12 @@ def relation_candidates(differences: Sequence[Difference]) -> list[tuple[str, st
     return out
 
 
-__all__ = ["RELATION_CLASS", "RETEST_CLASS", "UNCHECKED_CLASS", "Relation", "explained_by", "find_relation", "relation_candidates"]
+__all__ = [
+    "RELATION_CLASS",
+    "RETEST_CLASS",
+    "UNCHECKED_CLASS",
+    "Relation",
+    "explained_by",
+    "find_relation",
+    "relation_candidates",
+]

@@ -1,10 +1,10 @@
 """compare's differences re-tested before they are explained (`core/retest.py` holds the rules and words,
-shared with `run`'s evidence): two refusals naming other fields (validation order, or a field one side lets pass),
-two refusals in other words at a call breaking a rule between numbered fields (re-sent at thought 3 of 3), a field
-one side never checks (sent as `{}`), a field refused without the field it goes with.
+shared with `run`'s evidence): two refusals naming other fields (validation order, or a field one side lets
+pass), two refusals in other words at a call breaking a rule between numbered fields (re-sent at thought 3 of
+3), a field one side never checks (sent as `{}`), a field refused without the field it goes with.
 
-Each re-test runs once per lead difference of its kind (the first of each pair of fields, each field and side), so
-a comparison pays a few fresh pairs, counted in `Retests.calls`.
+Each re-test runs once per lead difference of its kind (the first of each pair of fields, each field and
+side), so a comparison pays a few fresh pairs, counted in `Retests.calls`.
 """
 
 from __future__ import annotations
@@ -41,42 +41,47 @@ def _refusal_pairs(differences: list[Difference], ask: Retests, la: str, lb: str
             out.append(d)
             continue
         ra, rb = refusal_in_text(d.a), refusal_in_text(d.b)
-        key = (ra.field, rb.field, "" if ra.field and rb.field and ra.field != rb.field else ra.words + rb.words)
+        other_fields = ra.field and rb.field and ra.field != rb.field
+        key = (ra.field, rb.field, "" if other_fields else ra.words + rb.words)
         if key not in done:
             found = refusals_retested(last_call_arguments(d.program), ra, rb, ask, la, lb)
             done[key] = f"{RETEST_CLASS}: {found.kind}: {found.conclusion}" if found is not None else ""
             if found is not None:
                 say(f"re-test: {found.kind} ({ra.field or '-'} / {rb.field or '-'})")
         # Not a re-wording: a side refusing another value, or by another rule, is validation.
-        out.append(d.model_copy(update={"value_class": done[key], "cause": VALIDATION_CAUSE}) if done[key] else d)
+        update = {"value_class": done[key], "cause": VALIDATION_CAUSE}
+        out.append(d.model_copy(update=update) if done[key] else d)
     return out
 
 
 def _unchecked(differences: list[Difference], ask: Retests, la: str, lb: str,
                say: Callable[[str], None]) -> list[Difference]:
+    """Re-tested once per optional field and refusing side that a conversion was credited with (the cause
+    `coercion`); a field found unchecked marks every refusal of it by that side that no rule explains."""
     done: dict[tuple[str, str], bool] = {}
-    out: list[Difference] = []
     for d in differences:
-        if not (d.aspect == "is_error" and d.cause == CONVERTED_CAUSE and d.field and ":" not in d.value_class):
-            out.append(d)
-            continue
-        side = d.detail.removeprefix("refused by ")
-        key = (d.field, side)
-        if key not in done:
-            done[key] = unchecked_retested(d.field, last_call_arguments(d.program), side, ask, la, lb) is not None
+        key = (d.field, d.detail.removeprefix("refused by "))
+        if _bare_refusal(d) and d.cause == CONVERTED_CAUSE and key not in done:
+            call = last_call_arguments(d.program)
+            done[key] = unchecked_retested(d.field, call, key[1], ask, la, lb) is not None
             if done[key]:
-                say(f"re-test: {'B' if side == 'a' else 'A'} does not check `{d.field}`")
-        out.append(d.model_copy(update={"value_class": UNCHECKED_CLASS, "cause": VALIDATION_CAUSE})
-                   if done[key] else d)
-    return out
+                say(f"re-test: {'B' if key[1] == 'a' else 'A'} does not check `{d.field}`")
+    return [d.model_copy(update={"value_class": UNCHECKED_CLASS, "cause": VALIDATION_CAUSE})
+            if _bare_refusal(d) and done.get((d.field, d.detail.removeprefix("refused by ")))
+            else d for d in differences]
+
+
+def _bare_refusal(d: Difference) -> bool:
+    """A refusal by one side of a field's value that no rule found so far explains."""
+    return (d.aspect == "is_error" and bool(d.field) and ":" not in d.value_class
+            and d.value_class != UNCHECKED_CLASS)
 
 
 def _companions(differences: list[Difference], ask: Retests, say: Callable[[str], None]) -> list[Difference]:
     done: dict[tuple[str, str], str] = {}
     out: list[Difference] = []
     for d in differences:
-        if not (d.aspect == "is_error" and d.field and ":" not in d.value_class
-                and d.value_class != UNCHECKED_CLASS):
+        if not _bare_refusal(d):
             out.append(d)
             continue
         side = d.detail.removeprefix("refused by ")

@@ -1,6 +1,6 @@
-"""Two refusals of one call, re-tested before they are explained: the one place `run`'s evidence and `compare`
-decide whether refusals naming other fields are validation order, a field one side lets pass, or a rule between
-numbered fields, so both commands say the same sentence for the same pair (issue 42).
+"""Two refusals of one call, re-tested before they are explained: the one place `run`'s evidence and
+`compare` decide whether refusals naming other fields are validation order, a field one side lets pass, or a
+rule between numbered fields, so both commands say the same sentence for the same pair (issue 42).
 
 The re-tests send a few calls on fresh processes of both sides through an `Ask` the caller supplies (compare's
 `compare/pair.retested`); this module holds the rules and the words, nothing of processes.
@@ -18,8 +18,8 @@ from conformance.core.jsontypes import JSON
 
 Arguments = dict[str, JSON]
 Ask = Callable[[Sequence[Arguments]], tuple[list[JSON], list[JSON]] | None]
-"""Sends each arguments object as a tools/call, in order, on one fresh process of each side; both sides' JSON-RPC
-responses, or None when either side broke off (no answer, exited, failed to start)."""
+"""Sends each arguments object as a tools/call, in order, on one fresh process of each side; both sides'
+JSON-RPC responses, or None when either side broke off (no answer, exited, failed to start)."""
 
 ACCEPTABLE: Final[dict[str, JSON]] = {
     "thought": "a re-tested thought", "thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": True,
@@ -36,8 +36,8 @@ RETESTED: Final = "re-tested on fresh calls"
 
 @dataclass(frozen=True)
 class Retested:
-    """What a re-test found: its `kind` (order, lets-pass, both-let-pass, rule) and the `conclusion` said after
-    the pair's own words; `calls` is how many tools/call each side was sent."""
+    """What a re-test found: its `kind` (order, lets-pass, both-let-pass, rule, unchecked) and the
+    `conclusion` said after the pair's own words; `calls` is how many tools/call each side was sent."""
 
     kind: str
     conclusion: str
@@ -88,8 +88,8 @@ def order_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: st
            f"{_verdict(a_g)}")
     vf, vg = _value(call[f]), _value(call[g])
     if _names(a_g, g) and _names(b_f, f):
-        conclusion = ("each side refuses the other's field too: the same call validated in another order, not "
-                      f"a re-wording ({how})")
+        conclusion = ("each side refuses the other's field too: the same call validated in another order, "
+                      f"not a re-wording ({how})")
         return Retested("order", conclusion, 2)
     if b_f is None and _names(a_g, g):
         conclusion = (f"{lb} lets `{f}` given as {vf} pass where {la} refuses it, and refuses `{g}` next: no "
@@ -114,14 +114,15 @@ def _verdict(answer: Refusal | str | None) -> str:
     if answer is None:
         return "accepts the call"
     if isinstance(answer, Refusal):
-        return f"refuses it naming `{answer.field}`" if answer.field else f"refuses it ({quoted(answer.words, 60)})"
+        named = f"refuses it naming `{answer.field}`"
+        return named if answer.field else f"refuses it: {quoted(answer.words)}"
     return "gives no tool result"
 
 
 def rule_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: str) -> Retested | None:
-    """Two refusals of one call in other words, where the call carries numbered fields: re-sent at thought 3 of
-    3 first. When one side then answers as the other did (the other's answer unchanged), that side refused first
-    by a rule between the numbered fields: no re-wording. None when the re-test shows no such thing."""
+    """Two refusals of one call in other words, where the call carries numbered fields: re-sent at thought 3
+    of 3 first. When one side then answers as the other did (the other's answer unchanged), that side refused
+    first by a rule between the numbered fields: no re-wording. None when the re-test shows no such thing."""
     if not isinstance(call, dict) or not any(isinstance(call.get(n), int | float) for n in NUMBERED):
         return None
     if all(call.get(n) == v for n, v in AT.items()):
@@ -131,12 +132,13 @@ def rule_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: str
         return None
     at_a, at_b = _answer(answered[0][0]), _answer(answered[1][0])
     settled = "with `thoughtNumber` 3, `totalThoughts` 3"
-    if at_a == a and at_b == a:
-        return Retested("rule", f"{lb} refuses first by a rule between numbered fields ({quoted(b.words)}) where "
-                        f"{la} answers {quoted(a.words)}; {settled} {lb} answers as {la} does ({RETESTED})", 1)
-    if at_b == b and at_a == b:
-        return Retested("rule", f"{la} refuses first by a rule between numbered fields ({quoted(a.words)}) where "
-                        f"{lb} answers {quoted(b.words)}; {settled} {la} answers as {lb} does ({RETESTED})", 1)
+    sides = ((lb, la, b, a, at_b, at_a), (la, lb, a, b, at_a, at_b))
+    for first, then, r_first, r_then, now, unchanged in sides:
+        if unchanged == r_then and now == r_then:
+            conclusion = (f"{first} refuses first by a rule between numbered fields "
+                          f"({quoted(r_first.words)}) where {then} answers {quoted(r_then.words)}; "
+                          f"{settled} {first} answers as {then} does ({RETESTED})")
+            return Retested("rule", conclusion, 1)
     return None
 
 
@@ -150,10 +152,12 @@ def refusals_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb:
     return rule_retested(call, a, b, ask, la, lb)
 
 
-def unchecked_retested(field: str, call: JSON, refused_by: str, ask: Ask, la: str, lb: str) -> Retested | None:
-    """A field one side refuses a value of and the other accepts: sent as `{}` (no value any check lets pass).
-    When the accepting side accepts it too and the refusing side refuses it naming the field, the accepting side
-    does not check the field at all: validation, not a conversion."""
+def unchecked_retested(
+    field: str, call: JSON, refused_by: str, ask: Ask, la: str, lb: str
+) -> Retested | None:
+    """A field one side refuses a value of and the other accepts: sent as `{}` (no value any check lets
+    pass). When the accepting side accepts it too and the refusing side refuses it naming the field, the
+    accepting side does not check the field at all: validation, not a conversion."""
     if not isinstance(call, dict) or field in ACCEPTABLE or refused_by not in ("a", "b"):
         return None
     answered = ask([{**call, field: {}}])
@@ -163,8 +167,9 @@ def unchecked_retested(field: str, call: JSON, refused_by: str, ask: Ask, la: st
     strict, lenient = (at_a, at_b) if refused_by == "a" else (at_b, at_a)
     refusing, accepting = (la, lb) if refused_by == "a" else (lb, la)
     if lenient is None and isinstance(strict, Refusal) and strict.field == field:
-        return Retested("unchecked", f"{accepting} does not check `{field}` ({RETESTED}: it accepts {{}} for it, "
-                        f"{refusing} refuses it)", 1)
+        conclusion = (f"{accepting} does not check `{field}` ({RETESTED}: it accepts {{}} for it, {refusing} "
+                      "refuses it)")
+        return Retested("unchecked", conclusion, 1)
     return None
 
 
@@ -176,8 +181,8 @@ __all__ = [
     "Arguments",
     "Ask",
     "Retested",
-    "companion_retested",
     "alone",
+    "companion_retested",
     "order_retested",
     "refusals_retested",
     "rule_retested",
@@ -198,8 +203,8 @@ COMPANIONS: Final[dict[str, tuple[str, JSON]]] = {
 def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str | None:
     """A field one side refuses where the call lacks the field it goes with (`isRevision` without
     `revisesThought`): re-sent at thought 3 of 3 without, then with, its companion. When the refusing side
-    refuses the first (naming the field) and both sides accept the second, the other accepting both, the rule is
-    the missing companion: "`isRevision` without `revisesThought`"; else None."""
+    refuses the first (naming the field) and both sides accept the second, the other accepting both, the rule
+    is the missing companion: "`isRevision` without `revisesThought`"; else None."""
     if field not in COMPANIONS or not isinstance(call, dict) or refused_by not in ("a", "b"):
         return None
     other, value = COMPANIONS[field]
@@ -216,9 +221,9 @@ def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str
 
 
 def said(found: Retested, a: Refusal, b: Refusal, la: str, lb: str) -> str:
-    """The one sentence both `run`'s evidence and `compare` say for a re-tested pair of refusals: the field each
-    names first and the conclusion; a rule between numbered fields said as such."""
+    """The one sentence both `run`'s evidence and `compare` say for a re-tested pair of refusals: the field
+    each names first and the conclusion; a rule between numbered fields said as such."""
     if found.kind == "rule":
         return f"both refuse this call, in other words: {found.conclusion}"
-    return (f"both refuse, naming other fields first: {la} `{a.field}` ({quoted(a.words, 80)}), {lb} `{b.field}` "
-            f"({quoted(b.words, 80)}): {found.conclusion}")
+    return (f"both refuse, naming other fields first: {la} `{a.field}` ({quoted(a.words, 80)}), "
+            f"{lb} `{b.field}` ({quoted(b.words, 80)}): {found.conclusion}")

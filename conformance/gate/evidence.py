@@ -459,8 +459,8 @@ class _Replays:
         self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)
-        """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their calls
-        counted apart from the replays'."""
+        """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
+        calls counted apart from the replays'."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -983,15 +983,20 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
     return cause.model_copy(update={"example": [], "evidence": evidence})
 
 
-_RETESTABLE: Final = ("both refuse, naming other fields first", "the refusal of", "both refuse this call, in other words")
+_RETESTABLE: Final = (
+    "both refuse, naming other fields first", "the refusal of", "both refuse this call, in other words"
+)
 """The sentences of two differing refusals the re-test may change: another field named first, other words."""
 
 
-def _retested(evidence: Evidence, frames: Sequence[str], index: int, replays: _Replays, *, fresh: bool) -> Evidence:
-    """The pair's refusals re-tested before they are explained (`core/retest.py`, the re-test `compare` makes):
-    "validation order" only when each side refuses the other's field, a field one side lets pass said so, a rule
-    between numbered fields found at thought 3 of 3. With `fresh`, a root cause's lead pair (one re-test per
-    cause); else only a pair already re-tested is said again (a record's line says its cause's sentence)."""
+def _retested(
+    evidence: Evidence, frames: Sequence[str], index: int, replays: _Replays, *, fresh: bool
+) -> Evidence:
+    """The pair's refusals re-tested before they are explained (`core/retest.py`, the re-test `compare`
+    makes): "validation order" only when each side refuses the other's field, a field one side lets pass said
+    so, a rule between numbered fields found at thought 3 of 3. With `fresh`, a root cause's lead pair (one
+    re-test per cause); else only a pair already re-tested is said again (a record's line says its cause's
+    sentence)."""
     at = next((i for i, d in enumerate(evidence.differences) if d.startswith(_RETESTABLE)), None)
     requests = [f for f in map(_frame, frames) if f is not None and isinstance(f.get("id"), int)]
     if at is None or index > len(requests) or requests[index - 1].get("method") != "tools/call":
@@ -1150,8 +1155,8 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
     else:
         found = _compared(theirs, ours, about, fall_back=True)
         if found is not None:
-            pair = _retested(_pair(found, theirs, ours, rv.statement, replays.original.spec), frames, found[0],
-                             replays, fresh=False)
+            pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
+            pair = _retested(pair, frames, found[0], replays, fresh=False)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
         opening = _opening_frames()

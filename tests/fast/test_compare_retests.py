@@ -1,7 +1,8 @@
 """Two refusals re-tested before they are explained (issue 42), against real ordered servers over stdio
-(`tests/servers/ordered.py`): "validated in another order" only when each side refuses the other's field, a field
-one side lets pass said so, a field one side never checks, a field refused without its companion, a rule between
-numbered fields found at thought 3 of 3; and `run`'s evidence says the very sentence `compare` says."""
+(`tests/servers/ordered.py`): "validated in another order" only when each side refuses the other's field, a
+field one side lets pass said so, a field one side never checks, a field refused without its companion, a rule
+between numbered fields found at thought 3 of 3; and `run`'s evidence says the very sentence `compare`
+says."""
 
 from __future__ import annotations
 
@@ -69,8 +70,9 @@ def test_a_side_converting_one_field_and_refusing_the_next_is_no_rewording() -> 
     ra, rb = _refusals(a, b, call)
     found = order_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head")  # type: ignore[arg-type]
     assert found is not None and found.kind == "lets-pass", found
-    assert found.conclusion.startswith("head lets `thoughtNumber` given as “5” pass where base refuses it, and "
-                                       "refuses `nextThoughtNeeded` next: no refusal is re-worded"), found
+    assert found.conclusion.startswith(
+        "head lets `thoughtNumber` given as “5” pass where base refuses it, and refuses `nextThoughtNeeded` "
+        "next: no refusal is re-worded"), found
     assert "another order" not in found.conclusion
 
 
@@ -80,8 +82,8 @@ def test_each_side_letting_the_others_field_pass() -> None:
     ra, rb = _refusals(a, b, call)
     found = order_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head")  # type: ignore[arg-type]
     assert found is not None and found.kind == "both-let-pass", found
-    assert "base refuses `thoughtNumber` given as “5”, which head lets pass, and head refuses `branchId` given " \
-           "as `7`, which base lets pass" in found.conclusion
+    assert ("base refuses `thoughtNumber` given as “5”, which head lets pass, and head refuses `branchId` "
+            "given as `7`, which base lets pass") in found.conclusion
 
 
 def test_a_rule_between_numbered_fields_is_found_at_thought_3_of_3() -> None:
@@ -90,8 +92,9 @@ def test_a_rule_between_numbered_fields_is_found_at_thought_3_of_3() -> None:
     ra, rb = _refusals(a, b, call)
     found = refusals_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head")  # type: ignore[arg-type]
     assert found is not None and found.kind == "rule", found
-    assert found.conclusion.startswith("head refuses first by a rule between numbered fields (“branchFromThought "
-                                       "must be less than thoughtNumber”) where base answers “this.branches")
+    assert found.conclusion.startswith(
+        "head refuses first by a rule between numbered fields (“branchFromThought must be less than "
+        "thoughtNumber”) where base answers “this.branches")
     assert "with `thoughtNumber` 3, `totalThoughts` 3 head answers as base does" in found.conclusion
 
 
@@ -109,7 +112,8 @@ def test_a_field_never_checked_is_found_by_sending_an_object() -> None:
     found = unchecked_retested("isRevision", call, "b", retested(a, b, TIMEOUT), "base", "head")
     assert found is not None and found.conclusion.startswith("base does not check `isRevision`"), found
     # A side that checks the field (refusing {} too) is not said not to check it.
-    assert unchecked_retested("isRevision", call, "b", retested(_server(), b, TIMEOUT), "base", "head") is None
+    checking = retested(_server(), b, TIMEOUT)
+    assert unchecked_retested("isRevision", call, "b", checking, "base", "head") is None
 
 
 def test_a_field_refused_without_its_companion() -> None:
@@ -117,19 +121,23 @@ def test_a_field_refused_without_its_companion() -> None:
     call = valid(thoughtNumber=2, isRevision=True)
     assert companion_retested("isRevision", call, "b", retested(a, b, TIMEOUT)) == \
         "`isRevision` without `revisesThought`"
-    assert companion_retested("isRevision", call, "b", retested(a, _server("unchecked=isRevision"), TIMEOUT)) is None
+    # Neither side refusing it: no rule to find.
+    lenient = retested(a, _server("unchecked=isRevision"), TIMEOUT)
+    assert companion_retested("isRevision", call, "b", lenient) is None
 
 
 def _wording_difference(call: dict[str, JSON], a: JSON, b: JSON) -> Difference:
     ra, rb = refusal(a), refusal(b)
     assert ra is not None and rb is not None
-    return Difference(id="answer.x.error-text", aspect="answer", summary="", field=ra.field, detail="error text",
-                      cause="error-text", a=f"isError {ra.words}", b=f"isError {rb.words}",
+    return Difference(id="answer.x.error-text", aspect="answer", summary="", field=ra.field,
+                      detail="error text", cause="error-text", a=f"isError {ra.words}",
+                      b=f"isError {rb.words}",
                       program=frames((Step(TOOL, call),)))  # type: ignore[arg-type]
 
 
 def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
-    """The one explainer: `run`'s evidence re-tests a cause's lead pair as `compare` does, and says the same."""
+    """The one explainer: `run`'s evidence re-tests a cause's lead pair as `compare` does, and says the
+    same."""
     a, b = _server(), _server("converts=thoughtNumber")
     call = valid(thoughtNumber="5", nextThoughtNeeded="yes")
     answer_a, answer_b = _answers(a, b, call)
@@ -138,8 +146,8 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
     headline = explain(marked, "the original", "this server", default_known_changes()).headline
     evidence = Evidence(reproduced=True, at="on the example's tools/call 1", original=json.dumps(answer_a),
                         target=json.dumps(answer_b), differences=[
-                            "both refuse, naming other fields first: the original `thoughtNumber`, this server "
-                            "`nextThoughtNeeded`: validation order, not a re-wording"])
+                            "both refuse, naming other fields first: the original `thoughtNumber`, this "
+                            "server `nextThoughtNeeded`: validation order, not a re-wording"])
     request = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                           "params": {"name": TOOL, "arguments": call}})
     with _Replays(b, a, TIMEOUT) as replays:
@@ -159,11 +167,14 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.permutations(REQUIRED), st.permutations(REQUIRED))
-def test_every_field_checked_on_both_sides_is_validation_order(order_a: list[str], order_b: list[str]) -> None:
+def test_every_field_checked_on_both_sides_is_validation_order(
+    order_a: list[str], order_b: list[str]
+) -> None:
     """Two sides checking the same fields in any two orders: when a call bad in every field is refused naming
     other fields, the re-test says validation order; when the same field, there is nothing to re-test."""
     a, b = _server("order=" + ",".join(order_a)), _server("order=" + ",".join(order_b))
-    call: dict[str, JSON] = {"thought": 1, "thoughtNumber": "x", "totalThoughts": "y", "nextThoughtNeeded": "z"}
+    call: dict[str, JSON] = {
+        "thought": 1, "thoughtNumber": "x", "totalThoughts": "y", "nextThoughtNeeded": "z"}
     ra, rb = _refusals(a, b, call)
     found = refusals_retested(call, ra, rb, retested(a, b, TIMEOUT), "a", "b")  # type: ignore[arg-type]
     if order_a[0] != order_b[0]:

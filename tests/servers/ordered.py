@@ -1,5 +1,6 @@
-"""Checks the tool's fields one after another and refuses (isError, "Invalid F: must be a T") at the first that
-fails, as the original does; its arguments change what it checks, so two copies differ the ways real forks do:
+"""Checks the tool's fields one after another and refuses (isError, "Invalid F: must be a T") at the first
+that fails, as the original does; its arguments change what it checks, so two copies differ the ways real
+forks do:
 
 - `order=F,G,…`: the order the required fields are checked in (default thought, thoughtNumber, totalThoughts,
   nextThoughtNeeded);
@@ -24,8 +25,9 @@ OPTIONS = dict(arg.partition("=")[::2] for arg in sys.argv[1:])
 ORDER = (OPTIONS.get("order") or "thought,thoughtNumber,totalThoughts,nextThoughtNeeded").split(",")
 CONVERTS = set(filter(None, OPTIONS.get("converts", "").split(",")))
 UNCHECKED = set(filter(None, OPTIONS.get("unchecked", "").split(",")))
-TYPES = {"thought": "string", "thoughtNumber": "number", "totalThoughts": "number", "nextThoughtNeeded": "boolean",
-         "isRevision": "boolean", "revisesThought": "number", "branchFromThought": "number", "branchId": "string"}
+TYPES = {"thought": "string", "thoughtNumber": "number", "totalThoughts": "number",
+         "nextThoughtNeeded": "boolean", "isRevision": "boolean", "revisesThought": "number",
+         "branchFromThought": "number", "branchId": "string"}
 OPTIONAL = ("isRevision", "revisesThought", "branchFromThought", "branchId")
 
 
@@ -66,7 +68,8 @@ def answer_call(message: Message) -> None:
         said = OPTIONS.get("prefix", "") + said
         reply(message, {"content": [{"type": "text", "text": said}], "isError": True})
     else:
-        reply(message, {"content": [{"type": "text", "text": json.dumps({"thoughtNumber": args["thoughtNumber"]})}]})
+        text = json.dumps({"thoughtNumber": args["thoughtNumber"]})
+        reply(message, {"content": [{"type": "text", "text": text}]})
 
 
 if __name__ == "__main__":
