@@ -16,7 +16,8 @@ from conformance.compare.explain import last_call_arguments
 from conformance.compare.pair import Retests
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
 from conformance.core.differences import refusal_in_text
-from conformance.core.retest import companion_retested, refusals_retested, unchecked_retested
+from conformance.core.jsontypes import JSON
+from conformance.core.retest import COMPANIONS, companion_retested, refusals_retested, unchecked_retested
 from conformance.report.model import Difference
 
 CONVERTED_CAUSE: Final = "coercion"
@@ -28,8 +29,8 @@ def with_retests(differences: list[Difference], ask: Retests, la: str, lb: str,
     """The differences with each re-test's finding as their value class (and an unchecked field's cause
     `validation`, not `coercion`: nothing was converted)."""
     out = _refusal_pairs(differences, ask, la, lb, say)
-    out = _unchecked(out, ask, la, lb, say)
-    return _companions(out, ask, say)
+    out = _companions(out, ask, say)  # first: a rule about a field is said before "does not check" it
+    return _unchecked(out, ask, la, lb, say)
 
 
 def _refusal_pairs(differences: list[Difference], ask: Retests, la: str, lb: str,
@@ -56,12 +57,13 @@ def _refusal_pairs(differences: list[Difference], ask: Retests, la: str, lb: str
 
 def _unchecked(differences: list[Difference], ask: Retests, la: str, lb: str,
                say: Callable[[str], None]) -> list[Difference]:
-    """Re-tested once per optional field and refusing side that a conversion was credited with (the cause
-    `coercion`); a field found unchecked marks every refusal of it by that side that no rule explains."""
+    """Re-tested once per optional field and refusing side (a required field is always checked); a field
+    found unchecked marks every refusal of it by that side that no rule explains, whatever cause it was filed
+    under (`coercion` credited a conversion where nothing was converted)."""
     done: dict[tuple[str, str], bool] = {}
     for d in differences:
         key = (d.field, d.detail.removeprefix("refused by "))
-        if _bare_refusal(d) and d.cause == CONVERTED_CAUSE and key not in done:
+        if _bare_refusal(d) and key not in done:
             call = last_call_arguments(d.program)
             done[key] = unchecked_retested(d.field, call, key[1], ask, la, lb) is not None
             if done[key]:
@@ -78,22 +80,33 @@ def _bare_refusal(d: Difference) -> bool:
 
 
 def _companions(differences: list[Difference], ask: Retests, say: Callable[[str], None]) -> list[Difference]:
-    done: dict[tuple[str, str], str] = {}
+    """Re-tested once per field and refusing side, on a call lacking the field's companion; the rule found
+    marks the refusals of that field by that side in the same words whose calls lack it (`"true"` for
+    `isRevision`, refused by its type, is not refused for want of `revisesThought`)."""
+    done: dict[tuple[str, str], tuple[str, str]] = {}
+    for d in differences:
+        call, key = last_call_arguments(d.program), (d.field, d.detail.removeprefix("refused by "))
+        if _bare_refusal(d) and _lacks_companion(d.field, call) and key not in done:
+            done[key] = (companion_retested(d.field, call, key[1], ask) or "", _refused_words(d))
+            if done[key][0]:
+                say(f"re-test: {'A' if key[1] == 'a' else 'B'} refuses {done[key][0]}")
     out: list[Difference] = []
     for d in differences:
-        if not _bare_refusal(d):
-            out.append(d)
-            continue
-        side = d.detail.removeprefix("refused by ")
-        key = (d.field, side)
-        if key not in done:
-            rule = companion_retested(d.field, last_call_arguments(d.program), side, ask)
-            done[key] = rule or ""
-            if rule:
-                say(f"re-test: {'A' if side == 'a' else 'B'} refuses {rule}")
-        # The relation's value class, as relations.py writes it, so explain says it as the rule it is.
-        out.append(d.model_copy(update={"value_class": f"{RELATION_CLASS}: {done[key]}"}) if done[key] else d)
+        rule, words = done.get((d.field, d.detail.removeprefix("refused by ")), ("", ""))
+        if (rule and _bare_refusal(d) and _refused_words(d) == words
+                and _lacks_companion(d.field, last_call_arguments(d.program))):
+            # The relation's value class, as relations.py writes it, so explain says it as the rule it is.
+            d = d.model_copy(update={"value_class": f"{RELATION_CLASS}: {rule}", "cause": VALIDATION_CAUSE})
+        out.append(d)
     return out
+
+
+def _refused_words(d: Difference) -> str:
+    return refusal_in_text(d.a if d.detail == "refused by a" else d.b).words
+
+
+def _lacks_companion(field: str, call: JSON | None) -> bool:
+    return field in COMPANIONS and isinstance(call, dict) and COMPANIONS[field][0] not in call
 
 
 __all__ = ["with_retests"]

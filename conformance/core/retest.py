@@ -203,7 +203,7 @@ COMPANIONS: Final[dict[str, tuple[str, JSON]]] = {
 def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str | None:
     """A field one side refuses where the call lacks the field it goes with (`isRevision` without
     `revisesThought`): re-sent at thought 3 of 3 without, then with, its companion. When the refusing side
-    refuses the first (naming the field) and both sides accept the second, the other accepting both, the rule
+    refuses the first and both sides accept the second, the other accepting both, the rule
     is the missing companion: "`isRevision` without `revisesThought`"; else None."""
     if field not in COMPANIONS or not isinstance(call, dict) or refused_by not in ("a", "b"):
         return None
@@ -215,7 +215,8 @@ def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str
         return None
     (a_without, a_with), (b_without, b_with) = ([_answer(r) for r in side] for side in answered)
     strict, lenient = (a_without, b_without) if refused_by == "a" else (b_without, a_without)
-    if _names(strict, field) and lenient is None and a_with is None and b_with is None:
+    # The refusing side's words may name either field ("When isRevision is true, revisesThought must be …").
+    if isinstance(strict, Refusal) and lenient is None and a_with is None and b_with is None:
         return f"`{field}` without `{other}`"
     return None
 

@@ -189,3 +189,30 @@ def test_retests_count_their_calls_and_pairs() -> None:
     ask: Retests = retested(_server(), _server(), TIMEOUT)
     assert ask([valid(), valid()]) is not None
     assert (ask.calls, ask.pairs) == (2, 1)
+
+
+def _refused_by_b(field: str, value_class: str, call: dict[str, JSON], text: str, cause: str) -> Difference:
+    return Difference(id=f"is_error.{field}.{value_class}.refused-by-b", aspect="is_error", summary="",
+                      field=field, value_class=value_class, detail="refused by b", cause=cause,
+                      a='{"thoughtNumber": 1}', b=f"isError {text}",
+                      program=frames((Step(TOOL, call),)))  # type: ignore[arg-type]
+
+
+def test_compare_says_the_companion_rule_and_the_unchecked_field_apart() -> None:
+    """`isRevision` true without `revisesThought` refused by a rule, other values of it by a check the base
+    never makes: two findings, the rule first, neither said as a kind of value nor as a conversion."""
+    a, b = _server("unchecked=isRevision"), _server("revision-needs-target")
+    differences = [
+        _refused_by_b("isRevision", "boolean", valid(isRevision=True),
+                      "Invalid isRevision: isRevision requires revisesThought", "validation"),
+        _refused_by_b("isRevision", "boolean string", valid(isRevision="true"),
+                      "Invalid isRevision: must be a boolean", "coercion"),
+    ]
+    ask = retested(a, b, TIMEOUT)
+    marked = with_retests(differences, ask, "base", "head", lambda _: None)
+    assert [d.cause for d in marked] == ["validation", "validation"]
+    headline = explain(marked, "base", "head", default_known_changes()).headline
+    assert "head refuses `isRevision` without `revisesThought`" in headline, headline
+    assert "base does not check `isRevision`" in headline, headline
+    assert "boolean" not in headline, headline
+    assert ask.pairs == 2, ask.pairs  # one re-test per finding, bounded
