@@ -80,13 +80,15 @@ def _bare_refusal(d: Difference) -> bool:
 
 
 def _companions(differences: list[Difference], ask: Retests, say: Callable[[str], None]) -> list[Difference]:
-    """Re-tested once per field and refusing side, on a call lacking the field's companion; the rule found
+    """Re-tested once per field and refusing side, on a call lacking the field's companion whose refusal names
+    the companion ("When isRevision is true, revisesThought must be provided"); the rule found
     marks the refusals of that field by that side in the same words whose calls lack it (`"true"` for
     `isRevision`, refused by its type, is not refused for want of `revisesThought`)."""
     done: dict[tuple[str, str], tuple[str, str]] = {}
     for d in differences:
         call, key = last_call_arguments(d.program), (d.field, d.detail.removeprefix("refused by "))
-        if _bare_refusal(d) and _lacks_companion(d.field, call) and key not in done:
+        if _bare_refusal(d) and _lacks_companion(d.field, call) and key not in done \
+                and COMPANIONS[d.field][0] in _refused_words(d):  # a refusal for want of it names it
             done[key] = (companion_retested(d.field, call, key[1], ask) or "", _refused_words(d))
             if done[key][0]:
                 say(f"re-test: {'A' if key[1] == 'a' else 'B'} refuses {done[key][0]}")

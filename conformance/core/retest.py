@@ -110,6 +110,14 @@ def _names(answer: Refusal | str | None, field: str) -> bool:
     return isinstance(answer, Refusal) and answer.field == field
 
 
+def _refuses_field(answer: Refusal | str | None, field: str) -> bool:
+    """A refusal naming `field`, or naming none but speaking of it (a schema library's "isRevision: Expected
+    boolean, received object")."""
+    if not isinstance(answer, Refusal):
+        return False
+    return answer.field == field or (not answer.field and field in answer.words)
+
+
 def _verdict(answer: Refusal | str | None) -> str:
     if answer is None:
         return "accepts the call"
@@ -166,7 +174,7 @@ def unchecked_retested(
     at_a, at_b = _answer(answered[0][0]), _answer(answered[1][0])
     strict, lenient = (at_a, at_b) if refused_by == "a" else (at_b, at_a)
     refusing, accepting = (la, lb) if refused_by == "a" else (lb, la)
-    if lenient is None and isinstance(strict, Refusal) and strict.field == field:
+    if lenient is None and _refuses_field(strict, field):
         conclusion = (f"{accepting} does not check `{field}` ({RETESTED}: it accepts {{}} for it, {refusing} "
                       "refuses it)")
         return Retested("unchecked", conclusion, 1)

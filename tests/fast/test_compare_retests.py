@@ -114,6 +114,10 @@ def test_a_field_never_checked_is_found_by_sending_an_object() -> None:
     # A side that checks the field (refusing {} too) is not said not to check it.
     checking = retested(_server(), b, TIMEOUT)
     assert unchecked_retested("isRevision", call, "b", checking, "base", "head") is None
+    # Refused in a schema library's words, which name no field as "Invalid isRevision:" does.
+    schema = retested(a, _server("schema-words"), TIMEOUT)
+    found = unchecked_retested("isRevision", call, "b", schema, "base", "head")
+    assert found is not None and found.kind == "unchecked", found
 
 
 def test_a_field_refused_without_its_companion() -> None:

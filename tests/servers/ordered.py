@@ -9,7 +9,9 @@ forks do:
 - `revision-needs-target`: `isRevision` true without `revisesThought` is refused;
 - `branch-before`: `branchFromThought` not below `thoughtNumber` is refused, before any other check;
 - `crash-label`: a `branchId` of "constructor" fails as a crash does, in words naming no field;
-- `prefix=P`: every refusal's words begin with P (the same refusals, re-worded).
+- `prefix=P`: every refusal's words begin with P (the same refusals, re-worded);
+- `schema-words`: an optional field's wrong type is refused as a schema library words it ("isRevision:
+  Expected boolean"), which names no field the way "Invalid F:" does.
 
 What compare's and run's re-tests (conformance/core/retest.py) must tell apart: validation order, a field one
 side lets pass, a field one side never checks, a rule between fields."""
@@ -53,6 +55,8 @@ def refusal(args: dict[str, object]) -> str:
             return f"Invalid {name}: must be a {TYPES[name]}"
     for name in OPTIONAL:
         if name in args and name not in UNCHECKED and not _is(args[name], TYPES[name]):
+            if "schema-words" in OPTIONS:
+                return f"{name}: Expected {TYPES[name]}"
             return f"Invalid {name}: must be a {TYPES[name]}"
     if "revision-needs-target" in OPTIONS and args.get("isRevision") is True and "revisesThought" not in args:
         return "Invalid isRevision: isRevision requires revisesThought"
