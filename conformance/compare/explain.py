@@ -36,7 +36,13 @@ from conformance.compare.wording import (
     validation_order,
     wording_change,
 )
-from conformance.core.differences import box_difference, quoted, refusal_in_text
+from conformance.core.differences import (
+    box_difference,
+    crash_order,
+    crash_order_said,
+    quoted,
+    refusal_in_text,
+)
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.core.retest import Retested
@@ -212,13 +218,27 @@ def _retested(ds: list[Difference], la: str, lb: str) -> str:
     return retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
 
 
+def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """Both sides crash reading a property of a missing value, each another one first: the same failure
+    reached in another order, not a re-wording (PR #2812: base reads `thought`, head `thoughtNumber`)."""
+    read = [crash_order(d.a, d.b) for d in ds]
+    first = read[0]
+    if first is None or any(r is None for r in read):
+        return ""
+    return f"{_things(ds)}: {crash_order_said(first, la, lb)}"
+
+
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     order = validation_order([(d.a, d.b) for d in ds])
     if order is not None:
         smallest = min(ds, key=_size)
         wa, wb = quoted(message(smallest.a)), quoted(message(smallest.b))
-        return (f"refusals name other fields first — {la} `{order[0]}`, {lb} `{order[1]}` — the same calls "
-                f"validated in another order, not re-worded (e.g. {wa} on {la}, {wb} on {lb})")
+        # Not re-tested (core/retest.py could not tell): which rule came first is not claimed.
+        return (f"refusals name other fields first — {la} `{order[0]}`, {lb} `{order[1]}` — another field "
+                f"refused first, not re-worded (e.g. {wa} on {la}, {wb} on {lb})")
+    crash = _crash_order(ds, la, lb)
+    if crash:
+        return crash
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)

@@ -17,7 +17,7 @@ from conformance.compare.known_changes import default_known_changes
 from conformance.compare.pair import Retests, retested
 from conformance.compare.programs import Step, frames, valid
 from conformance.compare.retests import with_retests
-from conformance.core.differences import refusal, refusal_in_text
+from conformance.core.differences import refusal, refusal_in_text, refusals_compared
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.core.retest import (
@@ -151,7 +151,7 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
     evidence = Evidence(reproduced=True, at="on the example's tools/call 1", original=json.dumps(answer_a),
                         target=json.dumps(answer_b), differences=[
                             "both refuse, naming other fields first: the original `thoughtNumber`, this "
-                            "server `nextThoughtNeeded`: validation order, not a re-wording"])
+                            "server `nextThoughtNeeded`: another field refused first, not a re-wording"])
     request = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                           "params": {"name": TOOL, "arguments": call}})
     with _Replays(b, a, TIMEOUT) as replays:
@@ -220,3 +220,22 @@ def test_compare_says_the_companion_rule_and_the_unchecked_field_apart() -> None
     assert "base does not check `isRevision`" in headline, headline
     assert "boolean" not in headline, headline
     assert ask.pairs == 2, ask.pairs  # one re-test per finding, bounded
+
+
+def test_two_crashes_reading_another_property_first_are_no_rewording() -> None:
+    """PR #2812's call without arguments: base crashes reading `thought`, head `thoughtNumber` (its converter
+    reads it first). Both commands say the order, neither a re-wording; one property each is no order."""
+    crash_a = "isError Cannot read properties of undefined (reading 'thought')"
+    crash_b = "isError Cannot read properties of undefined (reading 'thoughtNumber')"
+    run_said = refusals_compared(refusal_in_text(crash_a), refusal_in_text(crash_b))
+    assert run_said.endswith("the original reading `thought` first, this server `thoughtNumber`: the same "
+                             "failure reached in another order, not a re-wording"), run_said
+    d = Difference(id="answer.arguments.error-text", aspect="answer", summary="", field="arguments",
+                   value_class="missing", detail="error text", cause="validation", a=crash_a, b=crash_b,
+                   program=[json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                        "params": {"name": TOOL}})])
+    headline = explain([d], "base", "head", default_known_changes()).headline
+    assert "base reading `thought` first, head `thoughtNumber`" in headline, headline
+    assert "worded otherwise" not in headline, headline
+    same = refusals_compared(refusal_in_text(crash_a), refusal_in_text(crash_a.replace("undefined", "null")))
+    assert "another order" not in same, same
