@@ -88,7 +88,7 @@ def order_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: st
            f"{_verdict(a_g)}")
     vf, vg = _value(call[f]), _value(call[g])
     if _names(a_g, g) and _names(b_f, f):
-        conclusion = ("each side refuses the other's field too: the same call validated in another order, "
+        conclusion = ("the same call validated in another order, each side refusing the other's field too, "
                       f"not a re-wording ({how})")
         return Retested("order", conclusion, 2)
     if b_f is None and _names(a_g, g):
@@ -234,5 +234,6 @@ def said(found: Retested, a: Refusal, b: Refusal, la: str, lb: str) -> str:
     each names first and the conclusion; a rule between numbered fields said as such."""
     if found.kind == "rule":
         return f"both refuse this call, in other words: {found.conclusion}"
-    return (f"both refuse, naming other fields first: {la} `{a.field}` ({quoted(a.words, 80)}), "
-            f"{lb} `{b.field}` ({quoted(b.words, 80)}): {found.conclusion}")
+    # Short before the conclusion, which a headline cut at 150 characters must still reach; "naming `F`" is
+    # the run's grouping key (gate/evidence.refused_field), the answers' words are in the pair below it.
+    return f"both refuse, naming `{a.field}` on {la} and `{b.field}` on {lb}: {found.conclusion}"

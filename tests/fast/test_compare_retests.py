@@ -28,7 +28,7 @@ from conformance.core.retest import (
     said,
     unchecked_retested,
 )
-from conformance.gate.evidence import _Replays, _retested
+from conformance.gate.evidence import _difference_key, _family, _Replays, _retested, refused_field
 from conformance.report.model import Difference, Evidence
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
@@ -148,10 +148,10 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
     marked = with_retests([_wording_difference(call, answer_a, answer_b)], retested(a, b, TIMEOUT),
                           "the original", "this server", lambda _: None)
     headline = explain(marked, "the original", "this server", default_known_changes()).headline
+    unretested = refusals_compared(refusal(answer_a), refusal(answer_b)).replace("{here}", "here")
+    assert unretested.endswith("another field refused first, not a re-wording"), unretested
     evidence = Evidence(reproduced=True, at="on the example's tools/call 1", original=json.dumps(answer_a),
-                        target=json.dumps(answer_b), differences=[
-                            "both refuse, naming other fields first: the original `thoughtNumber`, this "
-                            "server `nextThoughtNeeded`: another field refused first, not a re-wording"])
+                        target=json.dumps(answer_b), differences=[unretested])
     request = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                           "params": {"name": TOOL, "arguments": call}})
     with _Replays(b, a, TIMEOUT) as replays:
@@ -163,7 +163,11 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
         assert replays.retests.calls == calls == 2
     sentence = again.differences[0]
     assert "this server lets `thoughtNumber` given as “5” pass where the original refuses it" in sentence
-    assert sentence.startswith("both refuse, naming other fields first")  # the run's grouping key is kept
+    assert sentence.startswith("both refuse, naming `thoughtNumber` on the original and `nextThoughtNeeded` "
+                               "on this server: this server lets")
+    # The run's grouping reads the same key and field from it as from the sentence it replaces.
+    assert (_difference_key(sentence), refused_field(sentence)) == ("validation order", "thoughtNumber")
+    assert _family(sentence) == _family(unretested) == "refusal of thoughtNumber"
     assert sentence.lower() in headline.lower(), (sentence, headline)
     ra, rb = refusal_in_text(marked[0].a), refusal_in_text(marked[0].b)
     assert marked[0].cause == "validation" and ra.field != rb.field
@@ -184,7 +188,8 @@ def test_every_field_checked_on_both_sides_is_validation_order(
     if order_a[0] != order_b[0]:
         assert found is not None and found.kind == "order", (order_a, order_b, found)
         assert said(found, ra, rb, "a", "b").startswith(  # type: ignore[arg-type]
-            f"both refuse, naming other fields first: a `{order_a[0]}`")
+            f"both refuse, naming `{order_a[0]}` on a and `{order_b[0]}` on b: the same call validated in "
+            "another order")
     else:
         assert found is None
 
