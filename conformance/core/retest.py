@@ -63,7 +63,10 @@ def alone(call: Arguments, field: str) -> Arguments:
     """A call every side accepts but for `field`, given as `call` gave it (with the field it goes with, when
     `call` has that too): does a side refuse this field's value by itself?"""
     out: Arguments = dict(ACCEPTABLE)
-    out[field] = call[field]
+    if field in call:
+        out[field] = call[field]
+    else:  # a required field the call left out stays out
+        out.pop(field, None)
     companion = COMPANIONS.get(field)
     if companion is not None and companion[0] in call:
         out[companion[0]] = call[companion[0]]
@@ -76,7 +79,7 @@ def order_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: st
     side accepting the other's field alone lets it pass. None when the re-test cannot tell (a side broke off,
     named a third field, or did not refuse its own field alone)."""
     f, g = a.field, b.field
-    if not (isinstance(call, dict) and f and g and f != g and f in call and g in call):
+    if not (isinstance(call, dict) and f and g and f != g and _sent(call, f) and _sent(call, g)):
         return None
     answered = ask([alone(call, f), alone(call, g)])
     if answered is None or len(answered[0]) != 2 or len(answered[1]) != 2:
@@ -86,24 +89,33 @@ def order_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: st
         return None
     how = (f"{RETESTED}: with only `{f}` as sent {lb} {_verdict(b_f)}; with only `{g}` as sent {la} "
            f"{_verdict(a_g)}")
-    vf, vg = _value(call[f]), _value(call[g])
+    vf, vg = _given(call, f), _given(call, g)
     if _names(a_g, g) and _names(b_f, f):
         conclusion = ("the same call validated in another order, each side refusing the other's field too, "
                       f"not a re-wording ({how})")
         return Retested("order", conclusion, 2)
     if b_f is None and _names(a_g, g):
-        conclusion = (f"{lb} lets `{f}` given as {vf} pass where {la} refuses it, and refuses `{g}` next: no "
-                      f"refusal is re-worded ({how})")
+        conclusion = (f"{lb} lets {vf} pass where {la} refuses it, and refuses `{g}` next: no refusal is "
+                      f"re-worded ({how})")
         return Retested("lets-pass", conclusion, 2)
     if a_g is None and _names(b_f, f):
-        conclusion = (f"{la} lets `{g}` given as {vg} pass where {lb} refuses it, and refuses `{f}` next: no "
-                      f"refusal is re-worded ({how})")
+        conclusion = (f"{la} lets {vg} pass where {lb} refuses it, and refuses `{f}` next: no refusal is "
+                      f"re-worded ({how})")
         return Retested("lets-pass", conclusion, 2)
     if a_g is None and b_f is None:
-        conclusion = (f"{la} refuses `{f}` given as {vf}, which {lb} lets pass, and {lb} refuses `{g}` given "
-                      f"as {vg}, which {la} lets pass: no refusal is re-worded ({how})")
+        conclusion = (f"{la} refuses {vf}, which {lb} lets pass, and {lb} refuses {vg}, which {la} lets "
+                      f"pass: no refusal is re-worded ({how})")
         return Retested("both-let-pass", conclusion, 2)
     return None
+
+
+def _sent(call: Arguments, field: str) -> bool:
+    """Whether the call gave `field` a value, or left out a required one (a refusal may name either)."""
+    return field in call or field in ACCEPTABLE
+
+
+def _given(call: Arguments, field: str) -> str:
+    return f"`{field}` given as {_value(call[field])}" if field in call else f"a missing `{field}`"
 
 
 def _names(answer: Refusal | str | None, field: str) -> bool:

@@ -244,3 +244,20 @@ def test_two_crashes_reading_another_property_first_are_no_rewording() -> None:
     assert "worded otherwise" not in headline, headline
     same = refusals_compared(refusal_in_text(crash_a), refusal_in_text(crash_a.replace("undefined", "null")))
     assert "another order" not in same, same
+
+
+def test_fields_left_out_are_re_tested_as_left_out() -> None:
+    """A call leaving out both numbers (the falsy guard's example): the original names `thoughtNumber`, a fork
+    checking `totalThoughts` first names it; each left out alone is refused by both: validation order."""
+    a, b = _server(), _server("order=totalThoughts,thought,thoughtNumber,nextThoughtNeeded")
+    call: dict[str, JSON] = {"thought": "t"}
+    ra, rb = _refusals(a, b, call)
+    found = order_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head")  # type: ignore[arg-type]
+    assert found is not None and found.kind == "order", found
+    c = _server("order=totalThoughts,thought,thoughtNumber,nextThoughtNeeded", "converts=thoughtNumber")
+    converted: dict[str, JSON] = {"thought": "t", "thoughtNumber": "2"}
+    rc_a, rc_c = _refusals(a, c, converted)
+    lets = order_retested(converted, rc_a, rc_c, retested(a, c, TIMEOUT), "base", "head")  # type: ignore[arg-type]
+    assert lets is not None and lets.kind == "lets-pass", lets
+    assert lets.conclusion.startswith("head lets `thoughtNumber` given as “2” pass where base refuses it, and "
+                                      "refuses `totalThoughts` next"), lets
