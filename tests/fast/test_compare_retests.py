@@ -257,7 +257,9 @@ def test_fields_left_out_are_re_tested_as_left_out() -> None:
     c = _server("order=totalThoughts,thought,thoughtNumber,nextThoughtNeeded", "converts=thoughtNumber")
     converted: dict[str, JSON] = {"thought": "t", "thoughtNumber": "2"}
     rc_a, rc_c = _refusals(a, c, converted)
-    lets = order_retested(converted, rc_a, rc_c, retested(a, c, TIMEOUT), "base", "head")  # type: ignore[arg-type]
+    ask = retested(a, c, TIMEOUT)
+    lets = order_retested(converted, rc_a, rc_c, ask, "base", "head")  # type: ignore[arg-type]
     assert lets is not None and lets.kind == "lets-pass", lets
-    assert lets.conclusion.startswith("head lets `thoughtNumber` given as “2” pass where base refuses it, and "
-                                      "refuses `totalThoughts` next"), lets
+    assert lets.conclusion.startswith(
+        "head lets `thoughtNumber` given as “2” pass where base refuses it, and refuses `totalThoughts` "
+        "next"), lets
