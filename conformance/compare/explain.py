@@ -225,7 +225,8 @@ def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
     first = read[0]
     if first is None or any(r is None for r in read):
         return ""
-    return f"{_things(ds)}: {crash_order_said(first, la, lb)}"
+    bare = all(last_call_arguments(d.program) is None for d in ds)  # the call sent no arguments (or null)
+    return f"{'calls without arguments' if bare else _things(ds)}: {crash_order_said(first, la, lb)}"
 
 
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:
