@@ -240,8 +240,8 @@ def test_two_crashes_reading_another_property_first_are_no_rewording() -> None:
                    program=[json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                                         "params": {"name": TOOL}})])
     headline = explain([d], "base", "head", default_known_changes()).headline
-    assert ("calls without arguments: both crash reading a property of a missing value, base reading "
-            "`thought` first, head `thoughtNumber`") in headline.lower(), headline
+    assert headline.startswith("Calls without arguments: both crash reading a property of a missing value, "
+                               "base reading `thought` first, head `thoughtNumber`"), headline
     assert "worded otherwise" not in headline, headline
     same = refusals_compared(refusal_in_text(crash_a), refusal_in_text(crash_a.replace("undefined", "null")))
     assert "another order" not in same, same
