@@ -247,5 +247,7 @@ def said(found: Retested, a: Refusal, b: Refusal, la: str, lb: str) -> str:
     if found.kind == "rule":
         return f"both refuse this call, in other words: {found.conclusion}"
     # Short before the conclusion, which a headline cut at 150 characters must still reach; "naming `F`" is
-    # the run's grouping key (gate/evidence.refused_field), the answers' words are in the pair below it.
-    return f"both refuse, naming `{a.field}` on {la} and `{b.field}` on {lb}: {found.conclusion}"
+    # the run's grouping key (gate/evidence.refused_field) and the refusals' own words, last, are what a
+    # record's check quotes (gate/evidence._tells): a record is grouped as it was before the re-test.
+    return (f"both refuse, naming `{a.field}` on {la} and `{b.field}` on {lb}: {found.conclusion} ({la}: "
+            f"{quoted(a.words, 80)}; {lb}: {quoted(b.words, 80)})")

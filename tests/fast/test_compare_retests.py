@@ -28,7 +28,7 @@ from conformance.core.retest import (
     said,
     unchecked_retested,
 )
-from conformance.gate.evidence import _difference_key, _family, _Replays, _retested, refused_field
+from conformance.gate.evidence import _difference_key, _family, _Replays, _retested, _tells, refused_field
 from conformance.report.model import Difference, Evidence
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
@@ -168,6 +168,11 @@ def test_run_and_compare_say_the_same_sentence_for_the_same_pair() -> None:
     # The run's grouping reads the same key and field from it as from the sentence it replaces.
     assert (_difference_key(sentence), refused_field(sentence)) == ("validation order", "thoughtNumber")
     assert _family(sentence) == _family(unretested) == "refusal of thoughtNumber"
+    # A record's check quoting either refusal is told by the re-tested sentence as by the one it replaces.
+    ra_, rb_ = refusal(answer_a), refusal(answer_b)
+    assert ra_ is not None and rb_ is not None
+    for check in (f"refused with “{rb_.words}”", f"the original says “{ra_.words}”"):
+        assert _tells(sentence, check) == _tells(unretested, check) is True, check
     assert sentence.lower() in headline.lower(), (sentence, headline)
     ra, rb = refusal_in_text(marked[0].a), refusal_in_text(marked[0].b)
     assert marked[0].cause == "validation" and ra.field != rb.field
