@@ -40,6 +40,7 @@ from conformance.core.differences import (
     box_difference,
     crash_order,
     crash_order_said,
+    crash_reading,
     quoted,
     refusal_in_text,
 )
@@ -221,12 +222,23 @@ def _retested(ds: list[Difference], la: str, lb: str) -> str:
 def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
     """Both sides crash reading a property of a missing value, each another one first: the same failure
     reached in another order, not a re-wording (PR #2812: base reads `thought`, head `thoughtNumber`)."""
+    bare = all(last_call_arguments(d.program) is None for d in ds)  # the call sent no arguments (or null)
+    subject = "calls without arguments" if bare else _things(ds)
     read = [crash_order(d.a, d.b) for d in ds]
     first = read[0]
-    if first is None or any(r is None for r in read):
-        return ""
-    bare = all(last_call_arguments(d.program) is None for d in ds)  # the call sent no arguments (or null)
-    return f"{'calls without arguments' if bare else _things(ds)}: {crash_order_said(first, la, lb)}"
+    if first is not None and all(r is not None for r in read):
+        return f"{subject}: {crash_order_said(first, la, lb)}"
+    if bare and len(ds) == 1:
+        # One side crashes reading a field of the missing arguments, the other refuses the call in words of
+        # its own (PR #3007's zod: “Required”): said as such, not as a re-wording of one refusal.
+        d = ds[0]
+        wa, wb = message(d.a), message(d.b)
+        for crashed, refused, crash_words, words in ((la, lb, wa, wb), (lb, la, wb, wa)):
+            field = crash_reading(crash_words)
+            if field and not crash_reading(words):
+                return (f"{subject}: {crashed} crashes reading `{field}` of them ({quoted(crash_words)}) "
+                        f"where {refused} refuses them ({quoted(words)})")
+    return ""
 
 
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:

@@ -195,6 +195,13 @@ def crash_order(a: str, b: str) -> tuple[str, str] | None:
     return ma.group(1), mb.group(1)
 
 
+def crash_reading(words: str) -> str:
+    """The property a crash read of a missing value (“Cannot read properties of undefined (reading 'x')”),
+    or empty when the words are no such crash."""
+    found = _READING.search(words)
+    return found.group(1) if found else ""
+
+
 def crash_order_said(read: tuple[str, str], original: str, here: str) -> str:
     """Two crashes reading another property first: the same failure in another order, not a re-wording."""
     return (f"both crash reading a property of a missing value, {original} reading `{read[0]}` first, "

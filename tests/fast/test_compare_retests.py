@@ -269,3 +269,17 @@ def test_fields_left_out_are_re_tested_as_left_out() -> None:
     assert lets.conclusion.startswith(
         "head lets `thoughtNumber` given as “2” pass where base refuses it, and refuses `totalThoughts` "
         "next"), lets
+
+
+def test_a_crash_against_a_refusal_of_a_call_without_arguments() -> None:
+    """PR #3007: base crashes reading `thought` of the missing arguments, head refuses the call
+    (“Required”)."""
+    d = Difference(id="answer.arguments.error-text", aspect="answer", summary="", field="arguments",
+                   detail="error text", cause="validation",
+                   a="isError Cannot read properties of undefined (reading 'thought')", b="isError Required",
+                   program=[json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                        "params": {"name": TOOL}})])
+    headline = explain([d], "base", "head", default_known_changes()).headline
+    assert headline.startswith(
+        "Calls without arguments: base crashes reading `thought` of them (“Cannot read properties of "
+        "undefined (reading 'thought')”) where head refuses them (“Required”)"), headline
