@@ -47,7 +47,7 @@ def _line(found: Found, a: str, b: str) -> str:
             order = validation_order([(found.a, found.b)])
             if order is not None:
                 return (f"refusals name other fields first: `{order[0]}` on {a}, `{order[1]}` on {b} "
-                        "(validation order, not a re-wording)")
+                        "(another field refused first, not a re-wording)")
             what = f"a bad `{fld}`" if fld else "the call"
             return f"the isError text refusing {what} is worded differently by {a} and {b}"
         if detail in ("added", "removed", "changed"):

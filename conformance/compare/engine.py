@@ -36,10 +36,11 @@ from conformance.compare.labels import clean, default_labels
 from conformance.compare.new_tools import Called, call_new_tools, new_tools
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
-from conformance.compare.pair import Side, replay_fresh, start_together
+from conformance.compare.pair import Side, replay_fresh, retested, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
+from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import JSON, Omitted
@@ -161,6 +162,10 @@ def run_comparison(
     differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
     differences = _with_bounds(target_a, target_b, differences, timeout, say)
+    retests = retested(target_a, target_b, timeout)
+    differences = with_retests(differences, retests, name_a, name_b, say)
+    if retests.pairs:
+        say(f"re-tests: {retests.calls} call(s) per side on {retests.pairs} fresh pair(s)")
     fields = converted_fields(differences)
     if fields:
         say(f"coercion: {', '.join(fields)} converted by one side; exploring booleans, arrays, hex, "

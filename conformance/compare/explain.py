@@ -22,7 +22,7 @@ from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
-from conformance.compare.relations import RELATION_CLASS
+from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -36,9 +36,18 @@ from conformance.compare.wording import (
     validation_order,
     wording_change,
 )
-from conformance.core.differences import box_difference, quoted
+from conformance.core.differences import (
+    box_difference,
+    crash_order,
+    crash_order_said,
+    crash_reading,
+    quoted,
+    refusal_in_text,
+)
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
+from conformance.core.retest import Retested
+from conformance.core.retest import said as retest_said
 from conformance.core.served import read_served
 from conformance.report.model import CauseRow, Difference
 
@@ -132,7 +141,9 @@ def _kind(d: Difference) -> str:
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
     related = [d for d in ds if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":"))]
     said = [_relation(group, la, lb) for group in _by_class(related)]
-    rest = [d for d in ds if d not in related]
+    unchecked = [d for d in ds if d.value_class == UNCHECKED_CLASS]
+    said += [_unchecked(group, la, lb) for group in _by_class(unchecked)]
+    rest = [d for d in ds if d not in related and d not in unchecked]
     if rest:
         said.append(_by_value(rest, la, lb))
     return "; ".join(s for s in said if s)
@@ -154,6 +165,15 @@ def _relation(ds: list[Difference], la: str, lb: str) -> str:
     retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
     refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
     return f"{refusing} refuses {rule}{_refusals(ds, side)}{retested}; {accepting} accepts it"
+
+
+def _unchecked(ds: list[Difference], la: str, lb: str) -> str:
+    """Fields one side never checks, found by sending `{}` for each (`core/retest.unchecked_retested`)."""
+    refusing, accepting = (la, lb) if ds[0].detail == "refused by a" else (lb, la)
+    fields = _field_list(sorted({d.field for d in ds}, key=_field_order))
+    each = "each" if len({d.field for d in ds}) > 1 else "it"
+    return (f"{accepting} does not check {fields} (re-tested on fresh calls: it accepts {{}} for {each}, "
+            f"{refusing} refuses it)")
 
 
 def _by_value(ds: list[Difference], la: str, lb: str) -> str:
@@ -182,12 +202,56 @@ def _kinds(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _wording(ds: list[Difference], la: str, lb: str) -> str:
+    retested = [d for d in ds if d.value_class.startswith(RETEST_CLASS + ": ")]
+    if retested:
+        rest = [d for d in ds if d not in retested]
+        return "; ".join([*(_retested(group, la, lb) for group in _by_class(retested)),
+                          *([_wording(rest, la, lb)] if rest else [])])
+    return _unretested(ds, la, lb)
+
+
+def _retested(ds: list[Difference], la: str, lb: str) -> str:
+    """Refusals whose re-test on fresh calls said what they are (`core/retest.py`: the same conclusion `run`'s
+    evidence says): which field each side names first, then the conclusion."""
+    kind, _, conclusion = ds[0].value_class.removeprefix(RETEST_CLASS + ": ").partition(": ")
+    smallest = min(ds, key=_size)
+    ra, rb = refusal_in_text(smallest.a), refusal_in_text(smallest.b)
+    return retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
+
+
+def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
+    """Both sides crash reading a property of a missing value, each another one first: the same failure
+    reached in another order, not a re-wording (PR #2812: base reads `thought`, head `thoughtNumber`)."""
+    bare = all(last_call_arguments(d.program) is None for d in ds)  # the call sent no arguments (or null)
+    subject = "calls without arguments" if bare else _things(ds)
+    read = [crash_order(d.a, d.b) for d in ds]
+    first = read[0]
+    if first is not None and all(r is not None for r in read):
+        return f"{subject}: {crash_order_said(first, la, lb)}"
+    if bare and len(ds) == 1:
+        # One side crashes reading a field of the missing arguments, the other refuses the call in words of
+        # its own (PR #3007's zod: “Required”): said as such, not as a re-wording of one refusal.
+        d = ds[0]
+        wa, wb = message(d.a), message(d.b)
+        for crashed, refused, crash_words, words in ((la, lb, wa, wb), (lb, la, wb, wa)):
+            field = crash_reading(crash_words)
+            if field and not crash_reading(words):
+                return (f"{subject}: {crashed} crashes reading `{field}` of them ({quoted(crash_words)}) "
+                        f"where {refused} refuses them ({quoted(words)})")
+    return ""
+
+
+def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     order = validation_order([(d.a, d.b) for d in ds])
     if order is not None:
         smallest = min(ds, key=_size)
         wa, wb = quoted(message(smallest.a)), quoted(message(smallest.b))
-        return (f"refusals name other fields first — {la} `{order[0]}`, {lb} `{order[1]}` — the same calls "
-                f"validated in another order, not re-worded (e.g. {wa} on {la}, {wb} on {lb})")
+        # Not re-tested (core/retest.py could not tell): which rule came first is not claimed.
+        return (f"refusals name other fields first — {la} `{order[0]}`, {lb} `{order[1]}` — another field "
+                f"refused first, not re-worded (e.g. {wa} on {la}, {wb} on {lb})")
+    crash = _crash_order(ds, la, lb)
+    if crash:
+        return crash
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)
@@ -669,6 +733,8 @@ def _row_classes(d: Difference) -> list[str]:
         sent = last_call_arguments(d.program)
         if changes and isinstance(sent, dict):
             return [type_class(sent.get(c.path, Omitted.OMIT)) for c in changes]
+    if d.value_class.startswith(RETEST_CLASS + ": "):
+        return [RETEST_CLASS + " " + d.value_class.removeprefix(RETEST_CLASS + ": ").partition(":")[0]]
     return [d.value_class] if d.value_class else []
 
 

@@ -11,7 +11,7 @@ from typing import Final
 from conformance.calls.store import StoreState, state_of
 from conformance.compare.observe import Base, Kind, Outcome, failed, observe
 from conformance.compare.programs import Program, Step
-from conformance.core.jsontypes import Omitted
+from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
 from conformance.drivers.transcript import Transcript
@@ -158,3 +158,34 @@ def replay_fresh(
     """`program` on a fresh process of each target: what a published difference must show again."""
     with fresh_pair(a, b, timeout) as (da, db):
         return run_on(da, program), run_on(db, program)
+
+
+@dataclass
+class Retests:
+    """The `Ask` of `core/retest.py` for two targets: each ask on a fresh pair (both spawned together); a
+    side that dies, hangs or fails to start ends the ask with None. `calls` counts the tools/calls sent per
+    side and `pairs` the pairs started, so a report can say what its re-tests cost."""
+
+    a: Target
+    b: Target
+    timeout: float
+    calls: int = 0
+    pairs: int = 0
+
+    def __call__(self, calls: Sequence[dict[str, JSON]]) -> tuple[list[JSON], list[JSON]] | None:
+        self.pairs += 1
+        try:
+            with fresh_pair(self.a, self.b, self.timeout) as (da, db):
+                out: tuple[list[JSON], list[JSON]] = ([], [])
+                for arguments in calls:
+                    self.calls += 1
+                    for driver, answers in ((da, out[0]), (db, out[1])):
+                        answers.append(driver.call_tool(TOOL, arguments).response)
+                return out
+        except DriverError:
+            return None
+
+
+def retested(a: Target, b: Target, timeout: float) -> Retests:
+    """One `Ask` for every re-test of a comparison or a run's evidence (order, rule, unchecked, relations)."""
+    return Retests(a, b, timeout)

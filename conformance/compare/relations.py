@@ -18,6 +18,7 @@ from conformance.compare.pair import fresh_pair, run_on
 from conformance.compare.programs import Step, valid
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
+from conformance.core.retest import COMPANIONS
 from conformance.drivers.errors import DriverError
 from conformance.report.model import Difference
 from conformance.targets.specs import Target
@@ -27,6 +28,11 @@ ANCHORS: Final = (3, 7)
 RELATION_CLASS: Final = "relation"
 """The value class of a difference its call's relation between two fields explains (`Difference.value_class`
 reads "relation: `F` ≥ `G`")."""
+RETEST_CLASS: Final = "re-tested"
+"""The value class of a refusal pair whose re-test (`compare/retests.py`) says what it is: "re-tested: KIND:
+conclusion"."""
+UNCHECKED_CLASS: Final = "unchecked"
+"""The value class of a refusal the accepting side makes of no value at all: it does not check the field."""
 
 _REFUSED_WHEN: Final[dict[tuple[bool, bool, bool], str]] = {
     (True, False, False): "≥",
@@ -60,6 +66,12 @@ def _calls(field: str, other: str) -> list[Step]:
     for w in ANCHORS:
         for v in (w - 1, w, w + 1):
             args = valid(thought=f"relation {field} {v} {other} {w}") | {other: w, field: v}
+            # Each field with the field it goes with: a side refusing `branchFromThought` without `branchId`
+            # would read as refusing every value.
+            for named in (field, other):
+                companion = COMPANIONS.get(named)
+                if companion is not None and companion[0] not in (field, other):
+                    args[companion[0]] = companion[1]
             if "totalThoughts" not in (field, other):
                 args["totalThoughts"] = max(ANCHORS) + 1
             out.append(Step(TOOL, args))
@@ -122,4 +134,12 @@ def relation_candidates(differences: Sequence[Difference]) -> list[tuple[str, st
     return out
 
 
-__all__ = ["RELATION_CLASS", "Relation", "explained_by", "find_relation", "relation_candidates"]
+__all__ = [
+    "RELATION_CLASS",
+    "RETEST_CLASS",
+    "UNCHECKED_CLASS",
+    "Relation",
+    "explained_by",
+    "find_relation",
+    "relation_candidates",
+]

@@ -155,7 +155,8 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
         return ""
     if a.field and b.field and a.field != b.field:
         return (f"both refuse, naming other fields first: {original} `{a.field}` ({quoted(a.words)}), "
-                f"{_side(here)} `{b.field}` ({quoted(b.words)}): validation order, not a re-wording")
+                f"{_side(here)} `{b.field}` ({quoted(b.words)}): another field refused first, not a "
+                "re-wording")
     kind = "" if a.kind == b.kind else f" as {a.kind} on {original}, {b.kind} {here}"
     if a.words == b.words:
         return f"both refuse in the same words, {quoted(a.words)}{kind}"
@@ -164,8 +165,10 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
         # refusal of another kind (a JSON-RPC error for an isError result) is said before the words, which
         # a line cuts first (bartoszkula-ts, round 9: "-32603" never reached report.md).
         other = "" if a.kind == b.kind else f" (and as {a.kind} on {original}, {b.kind} {here})"
+        read = crash_order(a.words, b.words)
+        order = f": {crash_order_said(read, original, here)}" if read else ""
         return (f"both refuse this call, in other words{other}: {quoted(a.words)} on {original}, "
-                f"{quoted(b.words)} {here}")
+                f"{quoted(b.words)} {here}{order}")
     subject = f"the refusal of `{a.field}`"
     side, theirs = f"{subject} is re-worded: {_side(here)}", f"{original}'s {quoted(a.words)}{kind}"
     if b.words.endswith(a.words):
@@ -177,6 +180,32 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     if a.words.startswith(b.words):
         return f"{side} drops {quoted(a.words[len(b.words):])} from the end of {theirs}"
     return f"{subject} is re-worded: {quoted(a.words)} on {original}, {quoted(b.words)} {here}{kind}"
+
+
+_READING: Final = re.compile(r"Cannot read propert(?:y|ies) of (?:undefined|null) \(reading '([^']{1,60})'\)")
+"""A crash reading a property of a value that is not there (the arguments, when a call has none)."""
+
+
+def crash_order(a: str, b: str) -> tuple[str, str] | None:
+    """The properties two crashes read first when both fail reading one of a missing value, each another one
+    (PR #2812: base reads `thought`, head `thoughtNumber`); else None."""
+    ma, mb = _READING.search(a), _READING.search(b)
+    if ma is None or mb is None or ma.group(1) == mb.group(1):
+        return None
+    return ma.group(1), mb.group(1)
+
+
+def crash_reading(words: str) -> str:
+    """The property a crash read of a missing value (“Cannot read properties of undefined (reading 'x')”),
+    or empty when the words are no such crash."""
+    found = _READING.search(words)
+    return found.group(1) if found else ""
+
+
+def crash_order_said(read: tuple[str, str], original: str, here: str) -> str:
+    """Two crashes reading another property first: the same failure in another order, not a re-wording."""
+    return (f"both crash reading a property of a missing value, {original} reading `{read[0]}` first, "
+            f"{_side(here)} `{read[1]}`: the same failure reached in another order, not a re-wording")
 
 
 def _naming(refused: Refusal) -> str:

@@ -28,6 +28,7 @@ from typing import Final
 
 from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
+from conformance.compare.pair import retested
 from conformance.core.differences import (
     GROWN_LIST,
     STDERR_BOX,
@@ -45,6 +46,8 @@ from conformance.core.differences import (
 from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.core.retest import refusals_retested
+from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.gate.signatures import BANNER_WAIT
@@ -455,6 +458,12 @@ class _Replays:
         """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
         self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
         self._pool: ThreadPoolExecutor | None = None
+        self.retests = retested(original, target, timeout)
+        """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
+        calls counted apart from the replays'."""
+        self.retested: dict[str, str] = {}
+        """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
+        finding): a record showing the same pair says the same sentence, without a second re-test."""
 
     def __enter__(self) -> _Replays:
         return self
@@ -944,6 +953,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             tried.append(f"{len(frames)} frames from {source}: another change of this server's shows there, "
                          "not this cause's")
             continue
+        evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = evidence.headline()
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
@@ -971,6 +981,45 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         + "): it needs state the shared process built up, or timing",
     )
     return cause.model_copy(update={"example": [], "evidence": evidence})
+
+
+_RETESTABLE: Final = (
+    "both refuse, naming other fields first", "the refusal of", "both refuse this call, in other words"
+)
+"""The sentences of two differing refusals the re-test may change: another field named first, other words."""
+
+
+def _retested(
+    evidence: Evidence, frames: Sequence[str], index: int, replays: _Replays, *, fresh: bool
+) -> Evidence:
+    """The pair's refusals re-tested before they are explained (`core/retest.py`, the re-test `compare`
+    makes): "validation order" only when each side refuses the other's field, a field one side lets pass said
+    so, a rule between numbered fields found at thought 3 of 3. With `fresh`, a root cause's lead pair (one
+    re-test per cause); else only a pair already re-tested is said again (a record's line says its cause's
+    sentence)."""
+    at = next((i for i, d in enumerate(evidence.differences) if d.startswith(_RETESTABLE)), None)
+    requests = [f for f in map(_frame, frames) if f is not None and isinstance(f.get("id"), int)]
+    if at is None or index > len(requests) or requests[index - 1].get("method") != "tools/call":
+        return evidence
+    params = requests[index - 1].get("params")
+    call = params.get("arguments") if isinstance(params, dict) else None
+    try:
+        ra, rb = refusal(json.loads(evidence.original)), refusal(json.loads(evidence.target))
+    except ValueError:
+        return evidence
+    if ra is None or rb is None or not isinstance(call, dict):
+        return evidence
+    key = json.dumps([call, evidence.original, evidence.target], sort_keys=True)
+    if key not in replays.retested:
+        if not fresh:
+            return evidence
+        found = refusals_retested(call, ra, rb, replays.retests, "the original", "this server")
+        replays.retested[key] = retest_said(found, ra, rb, "the original", "this server") if found else ""
+    sentence = replays.retested[key]
+    if not sentence:
+        return evidence
+    differences = [*evidence.differences[:at], sentence, *evidence.differences[at + 1:]]
+    return evidence.model_copy(update={"differences": differences})
 
 
 def _pair(found: tuple[int, list[str]], theirs: list[_Answer], ours: list[_Answer], statement: str,
@@ -1107,6 +1156,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         found = _compared(theirs, ours, about, fall_back=True)
         if found is not None:
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
+            pair = _retested(pair, frames, found[0], replays, fresh=False)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"
         opening = _opening_frames()
