@@ -1,0 +1,99 @@
+"""A check whose calls met two shared processes is told so (`ServerSession.shared_mark` /
+`met_two_processes`, issue 43): a server ending itself after a final thought inside an explicit example had
+the next call answered by a new process, whose count fell (13 -> 1), and OBJ-2 was named for the process's
+life. Real processes of tests/servers/ends_itself.py (it exits right after answering a final thought)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from conformance.calls.strategies import Envelope
+from conformance.drivers.transcript import Transcript
+from conformance.drivers.wire import Exchange
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
+from tests.fast.test_sdk_driver import assert_gone, tagged
+
+ENDED_WITHIN = 60.0
+"""How long a process that answered its final thought may take to be seen gone (seconds): only a hang
+reaches it, however slow the machine."""
+
+
+def _session() -> tuple[ServerSession, str]:
+    server, tag = tagged("ends_itself")
+    return ServerSession(target=resolve_target("cmd:" + shlex.join(server)), transcript=Transcript(None),
+                         timeout=30.0), tag
+
+
+def _count(exchange: Exchange) -> int:
+    assert exchange.result is not None and not exchange.is_error, exchange
+    content = exchange.result["content"]
+    assert isinstance(content, list) and isinstance(content[0], dict)
+    count = json.loads(str(content[0]["text"]))["thoughtHistoryLength"]
+    assert isinstance(count, int)
+    return count
+
+
+def _call_and_let_end(session: ServerSession, number: int, final: bool) -> int:
+    """One call; after a final one, wait (bounded) until its process has ended, so the next call starts a new
+    process instead of racing the exit."""
+    driver = session.wire
+    count = _count(session.call(Envelope("t", number, number, not final).arguments()))
+    deadline = time.monotonic() + ENDED_WITHIN
+    while final and driver.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not (final and driver.is_alive()), "the server did not end after its final thought"
+    return count
+
+
+def test_calls_across_an_ended_process_met_two_and_later_ones_one() -> None:
+    session, tag = _session()
+    try:
+        before = session.shared_mark()
+        assert _call_and_let_end(session, 1, final=False) == 1
+        assert _call_and_let_end(session, 2, final=True) == 2
+        after_end = session.shared_mark()
+        assert not session.met_two_processes(before), "no call reached the new process yet"
+        assert _call_and_let_end(session, 3, final=False) == 1  # a new process: its count starts again
+        assert session.restarts == 1
+        assert session.met_two_processes(before)
+        assert not session.met_two_processes(after_end), "every call since then went to the new process"
+        assert not session.met_two_processes(session.shared_mark())
+    finally:
+        session.close()
+    assert_gone(tag)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(finals=st.lists(st.booleans(), min_size=1, max_size=5), at=st.integers(min_value=0, max_value=5))
+@example(finals=[True, False], at=1)  # the mark taken just after the end: one process since
+@example(finals=[False, True, False], at=1)
+def test_met_two_processes_exactly_when_a_final_thought_fell_between_the_calls_since_the_mark(
+    finals: list[bool], at: int
+) -> None:
+    """Whatever the calls and wherever the mark: two processes met since the mark iff a call since the mark
+    that was not the last ended its process; every count starts again after a final thought."""
+    at = min(at, len(finals))
+    session, tag = _session()
+    try:
+        mark = 0
+        expected = 0
+        for index, final in enumerate(finals):
+            if index == at:
+                mark = session.shared_mark()
+            expected += 1
+            assert _call_and_let_end(session, index + 1, final) == expected
+            if final:
+                expected = 0
+        if at == len(finals):
+            mark = session.shared_mark()
+        assert session.met_two_processes(mark) == any(finals[at:-1]), (finals, at)
+        assert session.restarts == sum(finals[:-1])
+    finally:
+        session.close()
+    assert_gone(tag)
