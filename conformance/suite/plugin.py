@@ -114,8 +114,9 @@ class _RunState:
     examples: dict[str, int] = field(default_factory=dict)
     marks: dict[str, int] = field(default_factory=dict)
     shared_marks: dict[str, int] = field(default_factory=dict)
-    """Where the shared process's uses stood when the test's current example began (`ServerSession.shared_mark`):
-    a failure whose calls since then met two processes is the process's life, not the check's record."""
+    """Where the shared process's uses stood when the test's current example began
+    (`ServerSession.shared_mark`): a failure whose calls since then met two processes is the process's life,
+    not the check's record."""
     failing_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     first_failure: dict[str, float] = field(default_factory=dict)
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
