@@ -31,6 +31,8 @@ from pathlib import Path
 
 
 def _busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
+    if count <= 0:
+        return []
     if shutil.which("stress"):
         argvs = [["stress", "--cpu", str(count)]]
     else:
