@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="end a run still going after this many seconds (it is reported as stopped)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="after --: the command to run")
     args = parser.parse_args(argv)
+    # Stoppable however it was started (a background job inherits "ignore SIGINT"): a stop ends the busy loops
+    # and the command's group on the way out, as the end of a run does.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no command given")
