@@ -73,7 +73,7 @@ def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
     """Each call's stderr (the banner read first, whole, as compare does) and the seconds spent waiting."""
     with WireDriver(command, timeout=20) as driver:
         driver.initialize()
-        assert driver.stderr_settled(5.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
+        assert driver.stderr_settled(60.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
         return [driver.call_tool("sequentialthinking", arguments).stderr
                 for _ in range(rounds) for arguments in [*ACCEPTED, *REFUSED]], driver.stderr_waited
 
