@@ -9,9 +9,11 @@ clock only catches a hang (a blocking read costs no CPU), at a deadline no slow 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +51,16 @@ def measured(command: Sequence[str], *, cwd: Path, hang_seconds: float,
              env: Mapping[str, str] | None = None) -> Cost:
     """Run `command` as a grandchild in a process group of its own, and what it cost; after `hang_seconds` of
     wall time the group is killed and `StillRunning` raised (a hang, not a slow machine)."""
-    result = cwd / f".cost-{os.getpid()}-{id(command)}.txt"
+    folder = Path(tempfile.mkdtemp(prefix="seqthink-cost-"))
+    result = folder / "cost.txt"
+    try:
+        return _measured(command, cwd, hang_seconds, env, result)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _measured(command: Sequence[str], cwd: Path, hang_seconds: float, env: Mapping[str, str] | None,
+              result: Path) -> Cost:
     launcher = subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, str(result), *command], cwd=cwd,
         env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -59,13 +70,11 @@ def measured(command: Sequence[str], *, cwd: Path, hang_seconds: float,
     except subprocess.TimeoutExpired:
         os.killpg(launcher.pid, signal.SIGKILL)  # the launcher and the command (which may hold SIGTERM)
         launcher.communicate()
-        result.unlink(missing_ok=True)
         raise StillRunning(f"still running after {hang_seconds:g} s: {list(command)}") from None
     try:
         code, peak, seconds = result.read_text(encoding="utf-8").split()
     except FileNotFoundError:
         raise AssertionError(f"the launcher wrote no cost (exit {launcher.returncode}): "
                              f"{stderr.decode('utf-8', 'replace')[-2000:]}") from None
-    result.unlink()
     return Cost(int(code), stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"),
                 float(seconds), int(peak) / 1024)
