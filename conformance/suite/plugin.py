@@ -560,8 +560,8 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     session = state.sessions.get(spec)
     restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)
     unreliable = call.excinfo is not None and isinstance(call.excinfo.value, Flaky)
-    mark = state.shared_marks.get(item.nodeid)
-    met_two = session is not None and mark is not None and session.met_two_processes(mark)
+    # No mark: the session began during this test (its first check), so every use of it is this test's.
+    met_two = session is not None and session.met_two_processes(state.shared_marks.get(item.nodeid, 0))
     if status == "failed" and ((restarted and unreliable) or met_two):
         # The shared process ended between two of the failing example's calls (or, for a failure not seen
         # again when run again, anywhere in the check) and a new one answered the rest: what failed is the

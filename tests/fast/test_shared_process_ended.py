@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 import time
+from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,9 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
+from tests.cli import REPO, cli
 from tests.fast.test_sdk_driver import assert_gone, tagged
+from tests.servers import HERE
 
 ENDED_WITHIN = 60.0
 """How long a process that answered its final thought may take to be seen gone (seconds): only a hang
@@ -97,3 +101,17 @@ def test_met_two_processes_exactly_when_a_final_thought_fell_between_the_calls_s
     finally:
         session.close()
     assert_gone(tag)
+
+
+def test_a_check_whose_calls_met_two_processes_is_a_target_failure_not_its_records(tmp_path: Path) -> None:
+    """Through the command line: the stand-in suite's one check reads the count fall across the server's
+    exit; its record is an error, "target failure: the shared server process ended during this check", not a
+    departure of OBJ-2 (the first check of a session included: its uses all began in that check)."""
+    suite = str(REPO / "tests" / "cli_suite" / "ends_itself_suite.py")
+    ran = cli("run", "--target", "cmd:" + shlex.join([sys.executable, str(HERE / "ends_itself.py")]),
+              "--suite", suite, "--profile", "dev", "--seed", "1", out=tmp_path / "out")
+    assert ran.code == 1, ran.stdout + ran.stderr
+    [record] = [r for r in ran.report["records"] if r["id"] == "OBJ-2"]
+    assert record["verdict"] == "error", record
+    assert record["reason"].startswith("target failure: the shared server process ended during this check"), (
+        record["reason"])
