@@ -107,7 +107,13 @@ def test_the_process_outlives_a_final_thought(target: Target, raw_pool: RawPool)
         if line is None or not line.lstrip().startswith(b"{"):
             # Dying, hanging or writing garbage on the call itself is the target's failure, which the shared
             # checks report (stopping the run early; garbage is CMP-4's): this check is about a process
-            # that answers.
+            # that answers. But a process that ends cleanly instead of answering has ended itself at a final
+            # thought: this one, or an earlier one of the pooled process lent here (a fork exiting 100 ms
+            # after its answer was lent on its way out, 1 run in 20 under two busy loops).
+            status = raw.wait(linger) if line is None else None
+            expect("ABS-10", status != 0,
+                   "the process ended by itself (exit status 0) instead of answering a call with "
+                   "nextThoughtNeeded false, where the original answers it and keeps accepting calls")
             return
         response_line(line, "the response to a final thought's tools/call was due")
         status = raw.wait(linger)
