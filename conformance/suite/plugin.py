@@ -561,15 +561,18 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)
     unreliable = call.excinfo is not None and isinstance(call.excinfo.value, Flaky)
     # No mark: the session began during this test (its first check), so every use of it is this test's.
-    met_two = session is not None and session.met_two_processes(state.shared_marks.get(item.nodeid, 0))
-    if status == "failed" and ((restarted and unreliable) or met_two):
-        # The shared process ended between two of the failing example's calls (or, for a failure not seen
-        # again when run again, anywhere in the check) and a new one answered the rest: what failed is the
-        # process's life (its own check says so), not this check's record. An explicit example is never run
-        # again, so only the processes its calls met tell this (a server exiting after a final thought).
+    mark = state.shared_marks.get(item.nodeid, 0)
+    met_two = session is not None and session.met_two_processes(mark)
+    ended = met_two or (session is not None and session.ended_since(mark))
+    if status == "failed" and ((restarted and unreliable) or ended):
+        # The shared process ended during the failing example (between two of its calls, a new one answering
+        # the rest, or while its last call's box was still coming; or, for a failure not seen again when run
+        # again, anywhere in the check): what failed is the process's life (its own check says so), not this
+        # check's record. An explicit example is never run again, so only the processes its calls met tell
+        # this (a server exiting after a final thought).
         status = "error"
-        message = ("target failure: the shared server process ended during this check and a new one answered "
-                   "its later calls")
+        message = ("target failure: the shared server process ended during this check"
+                   + (" and a new one answered its later calls" if met_two or restarted else ""))
     state.breaker.record(status, timeout=failure is not None and isinstance(failure[0], ServerTimeout),
                          reason=message)
     evid = item.stash.get(_EVIDENCE_KEY, None)

@@ -210,6 +210,14 @@ class ServerSession:
         then reached more than one process."""
         return self._uses
 
+    def ended_since(self, mark: int) -> bool:
+        """Whether the shared process the uses since `mark` reached ended meanwhile: they met two processes,
+        or the one they met is gone (its stderr ended: a box a call was waiting for was cut by the exit)."""
+        if self.met_two_processes(mark):
+            return True
+        driver = self._wire
+        return driver is not None and self._uses > mark and (driver.stderr_ended or not driver.is_alive())
+
     def met_two_processes(self, mark: int) -> bool:
         """Whether the shared process the uses since `mark` began on ended (or was replaced) and a new one
         served the later ones: a failure of those calls may be the process's life, not the check's record (a

@@ -63,10 +63,13 @@ def test_calls_across_an_ended_process_met_two_and_later_ones_one() -> None:
         assert _call_and_let_end(session, 2, final=True) == 2
         after_end = session.shared_mark()
         assert not session.met_two_processes(before), "no call reached the new process yet"
+        assert session.ended_since(before), "the process the calls met has ended"
+        assert not session.ended_since(after_end), "no call since then"
         assert _call_and_let_end(session, 3, final=False) == 1  # a new process: its count starts again
         assert session.restarts == 1
-        assert session.met_two_processes(before)
+        assert session.met_two_processes(before) and session.ended_since(before)
         assert not session.met_two_processes(after_end), "every call since then went to the new process"
+        assert not session.ended_since(after_end), "and it still runs"
         assert not session.met_two_processes(session.shared_mark())
     finally:
         session.close()
