@@ -363,6 +363,12 @@ class WireDriver(Managed):
     def is_alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    @property
+    def stderr_ended(self) -> bool:
+        """Whether a read of stderr met its end: every writer closed it (the process ended, its exit status
+        maybe not reaped yet)."""
+        return self._stderr_eof
+
     def end_input(self, timeout: float) -> int | None:
         """Close the server's stdin (a host going away) and wait for its exit status; None if it stays up."""
         self._require_started()

@@ -113,6 +113,10 @@ class _RunState:
     outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
     examples: dict[str, int] = field(default_factory=dict)
     marks: dict[str, int] = field(default_factory=dict)
+    shared_marks: dict[str, int] = field(default_factory=dict)
+    """Where the shared process's uses stood when the test's current example began
+    (`ServerSession.shared_mark`): a failure whose calls since then met two processes is the process's life,
+    not the check's record."""
     failing_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     first_failure: dict[str, float] = field(default_factory=dict)
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
@@ -148,6 +152,7 @@ class _RunState:
             if status == "failed":
                 self.failing_spans[self.current] = (start, end)
             self.marks[self.current] = end
+            self.shared_marks[self.current] = session.shared_mark()
 
     def on_target_failure(self, failure: DriverError) -> None:
         """A driver failed during a test: note where, then stop the test at once (no shrinking)."""
@@ -454,7 +459,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """No test starts once the run is cancelled or the breaker tripped; each gets its share of shrinking."""
     cancel.check()
     state = _state(item.config)
-    if state.breaker.tripped is not None:
+    if state.breaker.tripped is not None and item.get_closest_marker("after_the_rest") is None:
+        # A check reading what the run left behind starts no process and waits for none: it runs after the
+        # breaker tripped too (a server ending itself trips it; the processes it left waiting tell why).
         item.stash[_NOT_RUN_KEY] = state.breaker.tripped
         pytest.skip(f"not run: {state.breaker.tripped}")
     state.shrinking.begin(suite_test=_spec_of(item) is not None)
@@ -470,6 +477,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         session = state.sessions.get(state.current_spec or "")
         if session is not None:
             state.marks[item.nodeid] = session.transcript.mark()
+            state.shared_marks[item.nodeid] = session.shared_mark()
             item.stash[_RESTARTS_KEY] = session.restarts
 
 
@@ -552,13 +560,19 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
     session = state.sessions.get(spec)
     restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)
     unreliable = call.excinfo is not None and isinstance(call.excinfo.value, Flaky)
-    if status == "failed" and restarted and unreliable:
-        # The shared process ended between two of the check's calls and a new one answered the rest, and the
-        # failure did not come back when run again: what failed is the process's life (its own check says
-        # so), not this check's record.
+    # No mark: the session began during this test (its first check), so every use of it is this test's.
+    mark = state.shared_marks.get(item.nodeid, 0)
+    met_two = session is not None and session.met_two_processes(mark)
+    ended = met_two or (session is not None and session.ended_since(mark))
+    if status == "failed" and ((restarted and unreliable) or ended):
+        # The shared process ended during the failing example (between two of its calls, a new one answering
+        # the rest, or while its last call's box was still coming; or, for a failure not seen again when run
+        # again, anywhere in the check): what failed is the process's life (its own check says so), not this
+        # check's record. An explicit example is never run again, so only the processes its calls met tell
+        # this (a server exiting after a final thought).
         status = "error"
-        message = ("target failure: the shared server process ended during this check and a new one answered "
-                   "its later calls")
+        message = ("target failure: the shared server process ended during this check"
+                   + (" and a new one answered its later calls" if met_two or restarted else ""))
     state.breaker.record(status, timeout=failure is not None and isinstance(failure[0], ServerTimeout),
                          reason=message)
     evid = item.stash.get(_EVIDENCE_KEY, None)

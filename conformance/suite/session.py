@@ -149,6 +149,10 @@ class ServerSession:
     """Shared processes replaced because they ran out (`renew_if_spent`), not because they died."""
     _refused_plain: bool = field(default=False, repr=False)
     """The shared process refused a plain call the original accepts since the last `renew_if_spent`."""
+    _uses: int = field(default=0, repr=False)
+    """Uses of the shared driver so far (`wire`): the positions `shared_mark` hands out."""
+    _switches: list[int] = field(default_factory=list, repr=False)
+    """For each shared process after the first, the use it first served: where the calls met a new one."""
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -196,7 +200,29 @@ class ServerSession:
             self.restarts += 1
         if self._wire is None:
             self._wire = self._start()
+            if self._uses:
+                self._switches.append(self._uses)
+        self._uses += 1
         return self._wire
+
+    def shared_mark(self) -> int:
+        """A position in the uses of the shared process: `met_two_processes(mark)` says whether the uses since
+        then reached more than one process."""
+        return self._uses
+
+    def ended_since(self, mark: int) -> bool:
+        """Whether the shared process the uses since `mark` reached ended meanwhile: they met two processes,
+        or the one they met is gone (its stderr ended: a box a call was waiting for was cut by the exit)."""
+        if self.met_two_processes(mark):
+            return True
+        driver = self._wire
+        return driver is not None and self._uses > mark and (driver.stderr_ended or not driver.is_alive())
+
+    def met_two_processes(self, mark: int) -> bool:
+        """Whether the shared process the uses since `mark` began on ended (or was replaced) and a new one
+        served the later ones: a failure of those calls may be the process's life, not the check's record (a
+        server that exits after its final thought, met inside an explicit example, which is never re-run)."""
+        return any(switch > mark for switch in self._switches)
 
     def call(self, arguments: JSON | Omitted = OMIT, *, name: str = TOOL) -> Exchange:
         exchange = self.wire.call_tool(name, arguments)
@@ -241,6 +267,7 @@ class ServerSession:
                              f"out); pid {fresh.pid} replaces it")
         old.close()
         self._wire, self._counted = fresh, None
+        self._switches.append(self._uses)
         self.replaced += 1
         return True
 

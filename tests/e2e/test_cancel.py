@@ -19,8 +19,10 @@ import pytest
 from tests.cli import Started, stalls, wait_for_file
 from tests.servers import tagged
 
-STOP_WITHIN = 30.0
-"""Generous: the budget is 10 s, but a stalled run (the old behaviour: 20 s and more) must still fail."""
+STOP_WITHIN = 120.0
+"""Generous: the budget is 10 s on an idle machine, and a machine ten times slower must still pass; a run that
+waits out its stalled call (`--call-timeout 600`) fails. (The old behaviour, 20 s and more, is no longer told
+apart by the wall clock: it passed on an idle machine and failed under load.)"""
 JUDGED = {"holds", "not observable", "not run"}
 """Verdicts a cancelled run may give the reference: anything else was derived from the stop itself."""
 CALLS = 60

@@ -73,7 +73,7 @@ def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
     """Each call's stderr (the banner read first, whole, as compare does) and the seconds spent waiting."""
     with WireDriver(command, timeout=20) as driver:
         driver.initialize()
-        assert driver.stderr_settled(5.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
+        assert driver.stderr_settled(60.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
         return [driver.call_tool("sequentialthinking", arguments).stderr
                 for _ in range(rounds) for arguments in [*ACCEPTED, *REFUSED]], driver.stderr_waited
 
@@ -87,7 +87,9 @@ def test_every_call_gets_the_stderr_the_wrapped_server_wrote_for_it(wrapped: lis
     got, waited = _stderrs(wrapped, rounds)
     wrong = [index for index, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
     assert not wrong, f"calls {wrong[:10]} differ, first: {expected[wrong[0]]!r} against {got[wrong[0]]!r}"
-    assert waited < rounds * len(ACCEPTED) * SETTLE_LIMIT / 4, f"{waited:.1f} s waiting for late stderr"
+    # Half the whole limit per call: a wait ends when the box is whole, at the relay's lag (tens of ms, ten
+    # times that under load), where waiting out the limit costs a second per call.
+    assert waited < rounds * len(ACCEPTED) * SETTLE_LIMIT / 2, f"{waited:.1f} s waiting for late stderr"
 
 
 def test_compare_of_the_reference_and_its_stderr_relay_finds_no_difference_every_time(

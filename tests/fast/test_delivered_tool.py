@@ -25,9 +25,9 @@ def test_the_answer_argument_of_a_tool_listed_first_is_not_the_tools() -> None:
     """The tool listed first takes `answer`; sequentialthinking does not: the check reads past the argument
     and fails, if at all, on the concluding call's answer (this small server's status has three fields)."""
     target = resolve_target("cmd:" + shlex.join(FIRST))
-    server = ServerSession(target=target, transcript=Transcript(None), timeout=5.0)
+    server = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
     try:
-        with SdkDriver(FIRST, timeout=5) as host, pytest.raises(AssertionError) as failed:
+        with SdkDriver(FIRST, timeout=60) as host, pytest.raises(AssertionError) as failed:
             check_nothing_to_verify(host, server)
     finally:
         server.close()
@@ -38,7 +38,7 @@ def test_the_answer_argument_of_a_tool_listed_first_is_not_the_tools() -> None:
 def test_the_directives_are_read_from_the_sequentialthinking_description() -> None:
     """The description a host gets for sequentialthinking ("test double") is the one quoted, not the first
     listed tool's."""
-    with SdkDriver(FIRST, timeout=5) as host, pytest.raises(AssertionError) as failed:
+    with SdkDriver(FIRST, timeout=60) as host, pytest.raises(AssertionError) as failed:
         # It fails on the description before it calls anything: no session or evidence is reached.
         directives_check(cast(ServerSession, None), host, cast(Evidence, None))
     assert "test double" in str(failed.value) and "listed first" not in str(failed.value), str(failed.value)

@@ -11,15 +11,16 @@ import pytest
 
 from conformance.drivers.errors import ServerExited
 from conformance.drivers.transcript import Transcript
-from conformance.suite.session import HOST_START_GRACE, ServerSession
+from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
 from tests.fast.test_sdk_driver import assert_gone, tagged
+from tests.servers import OVERRUN, PATIENT
 
 
 def _session(name: str, *args: str) -> tuple[ServerSession, str]:
     server, tag = tagged(name, *args)
     target = resolve_target("cmd:" + shlex.join(server))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=5.0), tag
+    return ServerSession(target=target, transcript=Transcript(None), timeout=PATIENT), tag
 
 
 def test_the_host_a_check_gets_is_the_one_started_ahead() -> None:
@@ -54,12 +55,12 @@ def test_a_session_closed_mid_handshake_ends_the_host_at_once() -> None:
     session.prestart_host()
     starting = session._host_start
     assert starting is not None
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + OVERRUN
     while starting.driver.pid is None and time.monotonic() < deadline:
         time.sleep(0.01)
     began = time.monotonic()
     session.close()
-    assert time.monotonic() - began < HOST_START_GRACE
+    assert time.monotonic() - began < PATIENT / 2, "the close waited out the handshake's timeout"
     assert_gone(tag, starting.driver.pid)
 
 

@@ -13,14 +13,15 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from conformance.core.inputs import BASELINE_BYTES, REPORT_BYTES, MiB
 from conformance.gate.exit_status import USAGE
+from tests import costs
 from tests.cli import REPO, Ran, assert_one_clean_error_line
+from tests.costs import Cost
 
 REPORT = REPO / "reports" / "npm-0.6.2" / "report.json"
 DEPARTING = REPO / "reports" / "npm-2026.8.31" / "report.json"
@@ -37,51 +38,24 @@ MEMORY_MIB: float = 400
 HEAD = '{"format": "seqthink-conformance-report/3", '
 
 
-@dataclass
-class Cost:
-    ran: Ran
-    seconds: float
-    peak_mib: float
-
-
-MEASURE = """
-import resource, subprocess, sys
-code = subprocess.call(sys.argv[2:])
-used = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(sys.argv[1], "w") as result:
-    result.write(f"{code} {used.ru_maxrss} {used.ru_utime + used.ru_stime}")
-"""
-"""Runs the command as its own child and writes its exit status, peak memory (KiB) and CPU seconds: measured
-from a small process, as a child of the test process would start with the test process's own peak."""
-
-
 def measured(*args: str, cwd: Path) -> Cost:
-    """`python -m conformance ARGS` as a grandchild, its peak memory and CPU time; killed after
-    `HANG_SECONDS` of wall time."""
+    """`python -m conformance ARGS` as a grandchild (`tests.costs.measured`), its peak memory and CPU time;
+    failed after `HANG_SECONDS` of wall time."""
     path = [str(REPO), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
     env.pop("CI", None)
-    result = cwd / "measured.txt"
-    command = [sys.executable, "-c", MEASURE, str(result), sys.executable, "-m", "conformance", *args]
-    launcher = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
     try:
-        stdout, stderr = launcher.communicate(timeout=HANG_SECONDS)
-    except subprocess.TimeoutExpired:
-        os.killpg(launcher.pid, signal.SIGKILL)  # the launcher and the command (which may hold SIGTERM)
-        launcher.communicate()
-        pytest.fail(f"still running after {HANG_SECONDS:g} s: {args}")
-    code, peak, seconds = result.read_text(encoding="utf-8").split()
-    result.unlink()
-    ran = Ran(int(code), stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"), cwd)
-    return Cost(ran, float(seconds), int(peak) / 1024)
+        return costs.measured([sys.executable, "-m", "conformance", *args], cwd=cwd, env=env,
+                              hang_seconds=HANG_SECONDS)
+    except costs.StillRunning as hung:
+        pytest.fail(str(hung))
 
 
 def within_ceilings(cost: Cost, says: str) -> None:
-    assert cost.ran.code == USAGE, cost.ran.stdout + cost.ran.stderr
-    assert_one_clean_error_line(cost.ran)
-    assert says in cost.ran.stderr, cost.ran.stderr
-    assert cost.seconds < SECONDS, f"{cost.seconds:.1f} CPU seconds"
+    assert cost.code == USAGE, cost.stdout + cost.stderr
+    assert_one_clean_error_line(Ran(cost.code, cost.stdout, cost.stderr, Path()))
+    assert says in cost.stderr, cost.stderr
+    assert cost.cpu_seconds < SECONDS, f"{cost.cpu_seconds:.1f} CPU seconds"
     assert cost.peak_mib < MEMORY_MIB, f"{cost.peak_mib:.0f} MiB"
 
 
@@ -286,7 +260,7 @@ def test_a_stop_held_in_set_up_ends_a_set_up_that_waits() -> None:
         assert child.stdout is not None
         assert child.stdout.readline() == "waiting\n"
         child.send_signal(signal.SIGTERM)
-        said, _ = child.communicate(timeout=SECONDS)
+        said, _ = child.communicate(timeout=HANG_SECONDS)
     finally:
         child.kill()
         child.wait()

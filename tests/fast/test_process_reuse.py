@@ -23,7 +23,7 @@ from conformance.suite.plugin import run_order
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import HERE, alive, assert_gone, command
+from tests.servers import HERE, OVERRUN, alive, assert_gone, command
 
 
 def _target() -> Target:
@@ -62,7 +62,7 @@ def test_a_check_ending_a_process_takes_a_donated_one_before_starting_one() -> N
             assert ending.proc.pid == row.proc.pid, "a spend lend started a process with a donated one idle"
             ending.initialize()  # already done by the row's own frames: not sent again
             ending.signal(signal.SIGTERM)
-            assert ending.wait(5.0) == -signal.SIGTERM
+            assert ending.wait(OVERRUN) == -signal.SIGTERM
         assert process.processes_started() == started + 1
     finally:
         pool.close()
@@ -75,7 +75,7 @@ def test_a_donated_process_that_ended_is_not_lent() -> None:
         row = pool.start_exact(target, {"PATH": "/usr/bin:/bin"})
         pool.donate(row)
         row.proc.kill()
-        row.proc.wait(5.0)
+        row.proc.wait(OVERRUN)
         with pool.lend(target, spend=True) as ending:
             assert ending.proc.pid != row.proc.pid
     finally:
@@ -155,7 +155,7 @@ def test_the_spare_goes_back_to_the_pool_for_a_check_ending_a_process() -> None:
             assert ending.initialize() == initialized  # not sent again
             assert _count(ending.request("tools/call", {"name": TOOL, "arguments": CALL})) == 3
             ending.signal(signal.SIGTERM)
-            assert ending.wait(5.0) == -signal.SIGTERM
+            assert ending.wait(OVERRUN) == -signal.SIGTERM
         assert process.processes_started() == started + 1  # the one the lend that keeps its process started
     finally:
         session.close()
@@ -279,7 +279,7 @@ def test_the_shared_process_goes_to_the_pool_for_a_check_ending_a_process() -> N
             assert ending.initialize() == initialized  # not sent again
             assert _count(ending.request("tools/call", {"name": TOOL, "arguments": CALL})) == 2
             ending.signal(signal.SIGTERM)
-            assert ending.wait(5.0) == -signal.SIGTERM
+            assert ending.wait(OVERRUN) == -signal.SIGTERM
         assert process.processes_started() == started
         assert _count(session.call(CALL).response) == 1 and session.wire.pid != pid
         assert session.restarts == 0
@@ -304,7 +304,7 @@ def test_a_launch_started_with_the_session_is_what_its_check_lends() -> None:
             assert raw.proc.pid != plain and not raw.sent
             assert process.processes_started() == started + 1  # the plain lend's only
             raw.close_stdin()
-            assert raw.wait(5.0) == 0
+            assert raw.wait(OVERRUN) == 0
     finally:
         pool.close()
 
@@ -315,13 +315,13 @@ def test_a_launch_that_ended_while_waiting_is_launched_again() -> None:
     target = resolve_target("cmd:" + " ".join(command("exit_at_start")))
     try:
         pool.prestart(target, pristine=1)
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + OVERRUN
         while not pool.ended_waiting(target) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert pool.ended_waiting(target), "the launch started ahead did not end"
         started = process.processes_started()
         with pool.lend(target, spend=True) as raw:
-            assert raw.wait(5.0) is not None
+            assert raw.wait(OVERRUN) is not None
         assert process.processes_started() == started + 1
     finally:
         pool.close()

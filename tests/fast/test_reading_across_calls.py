@@ -129,7 +129,7 @@ def test_other_lines_where_silence_was_due_are_left_to_the_check(line: bytes | N
 
 def _session(*args: str) -> ServerSession:
     target = resolve_target("cmd:" + shlex.join(command("forgetting", *args)))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=5.0)
+    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
 
 
 def test_a_count_that_falls_between_probes_is_abs11s(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ NODE = "conformance/suite/test_store.py::test_store_machine[cmd:x]"
 
 def _session(*args: str) -> ServerSession:
     target = resolve_target("cmd:" + shlex.join(command("poisoned", *args)))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=5.0)
+    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
 
 
 def _line(raised: pytest.ExceptionInfo[AssertionError]) -> str:

@@ -19,7 +19,7 @@ from tests.fast.test_sdk_driver import assert_gone, tagged
 def _session(limit: int) -> tuple[ServerSession, str]:
     server, tag = tagged("session_limit", str(limit))
     target = resolve_target("cmd:" + shlex.join(server))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=5.0), tag
+    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0), tag
 
 
 def _count(exchange: Exchange) -> int:

@@ -15,7 +15,7 @@ from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.transcript import KEEP_CHARS, Transcript
 from conformance.drivers.wire import WireDriver
-from tests.servers import VALID, assert_gone, command
+from tests.servers import PATIENT, VALID, assert_gone, command
 
 MiB = 1 << 20
 
@@ -30,7 +30,7 @@ def test_stdout_without_a_newline_is_an_error_at_the_frame_limit_and_memory_stay
 ) -> None:
     tracemalloc.start()
     try:
-        with driver_class(command("stdout_flood", "no-newline", "48"), timeout=5) as driver:
+        with driver_class(command("stdout_flood", "no-newline", "48"), timeout=PATIENT) as driver:
             if isinstance(driver, WireDriver):
                 driver.initialize()
             started = time.monotonic()
@@ -42,7 +42,7 @@ def test_stdout_without_a_newline_is_an_error_at_the_frame_limit_and_memory_stay
     finally:
         tracemalloc.stop()
     assert not isinstance(failure.value, ServerTimeout)
-    assert seconds < 4, "reading stopped at the limit, not at the call's timeout"
+    assert seconds < PATIENT / 2, "reading stopped at the limit, not at the call's timeout"
     assert peak < 40 * MiB, f"{peak / MiB:.0f} MiB held for a 48 MiB flood"
     assert pid is not None
     assert_gone(pid)
@@ -52,7 +52,7 @@ def test_a_line_over_the_frame_limit_is_an_error_and_not_copied_into_the_transcr
     path = tmp_path / "transcript.jsonl"
     with (
         Transcript(path) as transcript,
-        WireDriver(command("stdout_flood", "line", "48"), timeout=10, transcript=transcript) as driver,
+        WireDriver(command("stdout_flood", "line", "48"), timeout=60, transcript=transcript) as driver,
     ):
         driver.initialize()
         with pytest.raises(DriverError, match=r"frame over 16777216 bytes"):
@@ -63,11 +63,11 @@ def test_a_line_over_the_frame_limit_is_an_error_and_not_copied_into_the_transcr
 
 
 def test_a_frame_limit_can_be_set_per_driver() -> None:
-    with WireDriver(command("stdout_flood", "line", "1"), timeout=10, max_frame=64 << 10) as driver:
+    with WireDriver(command("stdout_flood", "line", "1"), timeout=60, max_frame=64 << 10) as driver:
         driver.initialize()
         with pytest.raises(DriverError, match=r"frame over 65536 bytes"):
             driver.call_tool("sequentialthinking", VALID)
-    with WireDriver(command("stdout_flood", "line", "1"), timeout=10, max_frame=2 * MiB) as driver:
+    with WireDriver(command("stdout_flood", "line", "1"), timeout=60, max_frame=2 * MiB) as driver:
         driver.initialize()
         assert len(driver.call_tool("sequentialthinking", VALID).text or "") == MiB
 
@@ -76,7 +76,7 @@ def test_a_stderr_trickle_costs_a_few_transcript_events_not_one_per_read(tmp_pat
     path = tmp_path / "transcript.jsonl"
     with (
         Transcript(path) as transcript,
-        WireDriver(command("stderr_trickle"), timeout=5, transcript=transcript) as driver,
+        WireDriver(command("stderr_trickle"), timeout=60, transcript=transcript) as driver,
     ):
         driver.initialize()
         for _ in range(20):
@@ -90,7 +90,7 @@ def test_a_stderr_trickle_costs_a_few_transcript_events_not_one_per_read(tmp_pat
 
 
 def test_stderr_of_one_call_keeps_its_head_and_tail_and_counts_the_rest() -> None:
-    with WireDriver(command("stderr_flood", "--mb", "40"), timeout=30) as driver:
+    with WireDriver(command("stderr_flood", "--mb", "40"), timeout=PATIENT) as driver:
         driver.initialize()
         exchange = driver.call_tool("sequentialthinking", VALID)
     assert exchange.text == "ok"
@@ -100,10 +100,10 @@ def test_stderr_of_one_call_keeps_its_head_and_tail_and_counts_the_rest() -> Non
 
 
 def test_a_process_stderr_keeps_its_first_bytes_through_a_flood() -> None:
-    with WireDriver(command("stderr_flood", "--forever"), timeout=2.0, stderr_limit=MiB) as driver:
+    with WireDriver(command("stderr_flood", "--forever"), timeout=PATIENT, stderr_limit=MiB) as driver:
         driver.initialize()
         with pytest.raises(ServerTimeout):
-            driver.call_tool("sequentialthinking", VALID)
+            driver.call_tool("sequentialthinking", VALID, timeout=2.0)
         kept = driver.stderr_bytes()
     assert kept.startswith(b"stderr_flood: starting\n")
     assert b"bytes of stderr not kept]" in kept
@@ -114,11 +114,11 @@ def test_a_frame_flood_is_a_timeout_with_a_capped_transcript(tmp_path: Path) -> 
     path = tmp_path / "transcript.jsonl"
     with (
         Transcript(path, max_bytes=MiB) as transcript,
-        WireDriver(command("stdout_flood", "frames"), timeout=2, transcript=transcript) as driver,
+        WireDriver(command("stdout_flood", "frames"), timeout=PATIENT, transcript=transcript) as driver,
     ):
         driver.initialize()
         with pytest.raises(ServerTimeout):
-            driver.call_tool("sequentialthinking", VALID)
+            driver.call_tool("sequentialthinking", VALID, timeout=2.0)
     size = path.stat().st_size
     assert size < MiB + 4096
     notes = [str(e["data"]) for e in _events(path) if e["kind"] == "note"]

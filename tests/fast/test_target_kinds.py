@@ -60,7 +60,7 @@ def test_a_listed_kind_is_parsed_helped_resolved_and_started(capsys: pytest.Capt
     assert target.spec == "A=1 B=2 test-server:mini"
     assert target.identity.env == {"A": "1", "B": "2"} and target.identity.kind == "cmd"
     assert target.command == tuple(command("mini"))
-    with target.wire(timeout=5) as driver:
+    with target.wire(timeout=60) as driver:
         assert driver.initialize()["serverInfo"] == {"name": "mini", "version": "0"}
     assert unresolved_identity("A=1 test-server:mini").model_dump(exclude_defaults=True) == {
         "spec": "A=1 test-server:mini", "kind": "cmd", "command": [], "env": {"A": "1"}

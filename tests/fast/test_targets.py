@@ -63,7 +63,7 @@ def test_cmd_target_identity_is_the_command_and_it_runs() -> None:
     assert target.identity.kind == "cmd"
     assert target.identity.command == command("mini")
     assert target.command == tuple(command("mini"))
-    with target.wire(timeout=5) as driver:
+    with target.wire(timeout=60) as driver:
         assert driver.initialize()["serverInfo"] == {"name": "mini", "version": "0"}
 
 

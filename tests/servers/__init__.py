@@ -51,9 +51,16 @@ def group_alive(pgid: int) -> list[int]:
     return found
 
 
-GONE_WITHIN: float = 5.0
+GONE_WITHIN: float = 30.0
 """How long a process the harness killed may take to be gone: SIGKILL is delivered, not awaited, and on a
-loaded machine the kernel takes a moment (issue 43: `assert [3551] == []` right after a kill)."""
+loaded machine the kernel takes a moment (issue 43: `assert [3551] == []` right after a kill). Polled, so it
+costs only what the exit takes; a process left behind stays, so a long deadline catches it as well."""
+PATIENT: float = 300.0
+"""A timeout no test means to reach: "reported when it happens, not at the timeout" is checked as under
+`PATIENT / 2`, which a machine ten times slower still meets and a report made at the timeout does not."""
+OVERRUN: float = 30.0
+"""How far past a timeout or grace it set a test lets a loaded machine go before calling the limit not
+honoured (a limit not honoured waits for the default or for ever, far longer)."""
 
 
 def assert_gone(*pids: int) -> None:
