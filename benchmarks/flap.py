@@ -40,6 +40,7 @@ from typing import Final
 
 from conformance.gate.baseline import dump_baseline, parse_baseline
 from conformance.gate.run_options import RunOptions
+from tests.modified_servers.branch_depth import BRANCH_DEPTH
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
 REPO: Final = Path(__file__).resolve().parents[1]
@@ -76,6 +77,7 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "hashtags": ("fork-hashtags",),
     "renamed-plus": ("fork-renamed-plus",),
     "final-summary": ("fork-final-summary",),
+    "branch-depth": (BRANCH_DEPTH.id,),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
@@ -88,7 +90,9 @@ never tuned on (a 26th thought on one label, a journal in the temp folder that t
 its runs share state through that file -, French messages, a TypeScript port's slips, a hardened fork, a
 progress fork); the six after them are held-out-multi-5's, written blind, never tuned on (markdown
 answers, thoughts numbered from 0, a limit of 25 thoughts in 10 seconds - reached or not depending on how
-fast a run's calls come -, hashtags, a renamed server and tool, a summary on the last thought)."""
+fast a run's calls come -, hashtags, a renamed server and tool, a summary on the last thought); `branch-depth`
+(tests/modified_servers/branch_depth.py, outside the catalogue) refuses a third nesting of branches, which
+the search reaches under some seeds and through different records' checks."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"
@@ -130,7 +134,7 @@ class Gated:
 
 def build(fork: str, folder: Path) -> str:
     """The fork's target spec: its modifications patched, in order, into one copy of the original."""
-    mods = {m.id: m for m in load_modifications()}
+    mods = {m.id: m for m in [*load_modifications(), BRANCH_DEPTH]}
     if fork != ORIGINAL and len(FORKS[fork]) == 1:
         combined = mods[FORKS[fork][0]]
     elif fork == ORIGINAL:
