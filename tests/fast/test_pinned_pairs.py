@@ -20,7 +20,7 @@ from conformance.catalog.records import default_catalog
 from conformance.core.jsontypes import JSON
 from conformance.gate.baseline import Baseline, BaselineEntry, ExplainedEntry, evaluate_gate
 from conformance.gate.pinned_pairs import met_pairs, pair_difference, pinned_pair
-from conformance.report.model import Evidence, RecordVerdict, TestRef
+from conformance.report.model import Evidence, RecordVerdict, TestRef, Verdict
 from conformance.targets.specs import Target
 from tests.fresh_answers import built, original, reproduced
 from tests.modified_servers.branch_depth import BRANCH_DEPTH, DEPTH_REFUSAL
@@ -64,7 +64,7 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Target, Target, Tar
     return original(), built(BRANCH_DEPTH, folder / "fork"), built(SECOND_REFUSAL, folder / "copy")
 
 
-def _rv(record: str, verdict: str, evidence: Evidence | None = None) -> RecordVerdict:
+def _rv(record: str, verdict: Verdict, evidence: Evidence | None = None) -> RecordVerdict:
     tests = [TestRef(nodeid=f"t-{record}", status="failed" if verdict == "deviates" else "passed", examples=1,
                      message="call was rejected" if verdict == "deviates" else "")]
     return RecordVerdict(id=record, kind="obj", aliases=[], anchors=[], statement="s", channels=["wire"],
