@@ -40,6 +40,7 @@ from typing import Final
 
 from conformance.gate.baseline import dump_baseline, parse_baseline
 from conformance.gate.run_options import RunOptions
+from conformance.report.text import LIMIT_REFUSED_WORDS
 from tests.modified_servers.branch_depth import BRANCH_DEPTH
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
@@ -117,6 +118,8 @@ class Gated:
     seen_once: list[str] = field(default_factory=list)
     covered: list[str] = field(default_factory=list)
     """Unlisted departures an entry covered (its pinned difference)."""
+    limited: list[str] = field(default_factory=list)
+    """Unlisted departures refused by the target's limit, met again on a fresh process (not gating)."""
     seconds: float = 0.0
 
     @property
@@ -124,7 +127,8 @@ class Gated:
         parts = [f"{name} {', '.join(ids)}" for name, ids in
                  (("new", self.new), ("stale", self.stale), ("changed", self.changed),
                   ("unconfirmed", self.unconfirmed)) if ids]
-        once = f" (seen once, not gating: {', '.join(self.seen_once)})" if self.seen_once else ""
+        once = "".join(f" ({words}, not gating: {', '.join(ids)})" for words, ids in (
+            ("limit refused", self.limited), ("seen once", self.seen_once)) if ids)
         if self.exit_code == 0 and not parts:
             return "pass" + once
         if self.profile == "base":
@@ -189,8 +193,12 @@ def gated(fork: str, spec: str, profile: str, seed: int, out: Path, baseline: Pa
 
     covered = [str(row["record"]) for row in gate.get("expected") or []
                if row.get("witnessed") and row.get("verdict") != "holds"]
+    once = gate.get("seen_once") or []
+    limited = [str(row["record"]) for row in once
+               if str(row.get("reason", "")).startswith(LIMIT_REFUSED_WORDS)]
+    unconfirmed = [str(row["record"]) for row in once if str(row["record"]) not in limited]
     return Gated(fork, shown, seed, code, ids("unexpected"), ids("stale"), ids("changed"),
-                 ids("unconfirmed"), ids("seen_once"), covered, round(seconds, 1))
+                 ids("unconfirmed"), unconfirmed, covered, limited=limited, seconds=round(seconds, 1))
 
 
 BASE_PROFILE: list[str] = ["dev"]
