@@ -59,13 +59,22 @@ def _own_pair(evidence: Evidence | None) -> bool:
 def pair_difference(original: str, target: str, differences: Sequence[str]) -> frozenset[str]:
     """What a pair differs about (`evidence_keys`), with the words of each side's refusal (numbers read as
     one): two refusals of one field for different rules ("must be less than thoughtNumber", "nest at most 2
-    deep") are different changes."""
+    deep") are different changes. Beside a refusal, stderr is not a difference of its own."""
     keys = set(evidence_keys(original, target, differences))
     for side, text in (("original", original), ("target", target)):
         words = _refusal_words(text)
         if words:
             keys.add(f"{side} refuses: {words}")
+    if any(key.startswith(_REFUSAL_KEYS) for key in keys):
+        # A refused call draws no box where the other side's accepted one does: whether the replay's stderr
+        # was compared (it is on some pairs, not others) says nothing more about the change.
+        keys.discard("stderr")
     return frozenset(keys)
+
+
+_REFUSAL_KEYS: Final = ("refused by ", "original refuses: ", "target refuses: ", "validation order: ",
+                        "refusal words: ")
+"""The keys a refusal on either side gives (core/differences.difference_keys and the words here)."""
 
 
 def _refusal_words(text: str) -> str:

@@ -159,6 +159,8 @@ def test_a_refusal_is_the_same_difference_whatever_its_numbers_and_another_in_ot
     again = pair_difference(_ACCEPTED, _refused(f"Invalid branchFromThought: {rule.format(b)}"), [])
     elsewhere = pair_difference(_ACCEPTED, _refused(f"Invalid branchFromThought: {other.format(a)}"), [])
     assert first == again and first != elsewhere
+    boxed = pair_difference(_ACCEPTED, _refused(f"x {rule.format(a)}"), ["stderr: a box here, none there"])
+    assert boxed == pair_difference(_ACCEPTED, _refused(f"x {rule.format(b)}"), [])
 
 
 def test_the_benchmark_builds_the_fork_it_measures(tmp_path: Path) -> None:
