@@ -41,6 +41,21 @@ class Probe:
     envelope: Envelope
 
 
+TEXT_PROBES: Final[tuple[Probe, ...]] = (
+    Probe("a thought carrying hashtags", Envelope("probe: tag it #cache #db-2 #café", 2, 3, True)),
+    Probe("a thought carrying a URL",
+          Envelope("probe: see https://example.com/a/b?c=1&d=%20#frag", 2, 3, True)),
+    Probe("a thought in markdown",
+          Envelope("probe: **bold**, _em_, `code` and [a link](https://example.com)", 2, 3, True)),
+    Probe("a thought over several lines", Envelope("probe: line one\nline two\r\nline three", 2, 3, True)),
+    Probe("a thought carrying emoji", Envelope("probe: 💭 thinking 🌿 with 👩‍💻 and ✅", 2, 3, True)),
+    Probe("a thought carrying numbers", Envelope("probe: 3 of 12, 1e9, -0.5, 0x1F and 50%", 2, 3, True)),
+)
+"""What a fork reads in a thought's text (hashtags answered as tags or shown in the box header, links,
+markdown, lines, wide characters, numbers) shows only when a thought has that shape: the search draws such
+texts under some seeds (held-out-multi-5's hashtags fork: CMP-5, OBJ-4, RTE-4, CLM-3 and BAP-2 departed under
+some seeds and not others). Sent first, with a thoughtNumber inside its total, by every probed property."""
+
 PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thoughtNumber skipping ahead of the history",
           Envelope("probe: far ahead of the history", FAR_AHEAD, FAR_AHEAD, True)),
@@ -57,9 +72,14 @@ PROBES: Final[tuple[Probe, ...]] = (
           Envelope("probe: a long thought " + "long " * 2000, 2, 3, True)),
     Probe("the largest safe integer above its total",
           Envelope("probe: the largest safe number", 2**53 - 1, 3, True)),
+    *TEXT_PROBES,
 )
 """In this order, each accepted by the original on any process; none sends an optional field (a property's
 own parameters carry those)."""
+
+TEXT_ENVELOPES: Final = frozenset(probe.envelope for probe in TEXT_PROBES)
+"""The text-shape probes' calls: CLM-3's and CLM-5's checks send these (their claims are about what a thought
+says being kept or not), not the number shapes their own steps would override."""
 
 PROBE_ATTRIBUTE: Final = "probe_examples"
 
@@ -109,6 +129,12 @@ says (ABS-3) sends a probe's numbers with thoughts of its own."""
 
 def probe_of(arguments: Mapping[str, JSON]) -> Probe | None:
     """The probe this call sends (its thought and two numbers, or the far-ahead numbers alone; a property may
-    add optional fields or send it with nextThoughtNeeded false first), or None."""
+    add optional fields or send it with nextThoughtNeeded false first; a text probe's thought with a marker
+    after it, as CLM-5's check sends it), or None."""
     key = _key(arguments)
-    return _BY_CALL.get(key) or _BY_NUMBERS.get(key[1:])
+    found = _BY_CALL.get(key) or _BY_NUMBERS.get(key[1:])
+    if found is None:
+        thought = arguments.get("thought")
+        found = next((probe for probe in TEXT_PROBES
+                      if isinstance(thought, str) and thought.startswith(probe.envelope.thought)), None)
+    return found

@@ -10,6 +10,7 @@ from conformance.core.results import RunResults
 from conformance.gate.baseline import DEPARTURES, Baseline, evaluate_gate
 from conformance.gate.findings import FindingsFile, resolve_findings
 from conformance.gate.pinned import PinnedReplay, replay_pinned, settle_unlisted
+from conformance.gate.pinned_pairs import met_pairs
 from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.signatures import Exhaustion, RecordSignature
@@ -71,10 +72,10 @@ def assemble_report(
     usable = seen.preflight.ok and ran and not run.interrupted
 
     def judged(records: Sequence[RecordVerdict], covered: Mapping[str, str],
-               seen_once: Mapping[str, str]) -> Gate:
+               seen_once: Mapping[str, str], reobserved: Mapping[str, str] | None = None) -> Gate:
         gate = evaluate_gate(records, baseline, baseline_path=baseline_path, canonical=canonical,
-                             strict=strict, reobserved=replay.reobserved, covered=covered,
-                             seen_once=seen_once)
+                             strict=strict, reobserved={**(reobserved or {}), **replay.reobserved},
+                             covered=covered, seen_once=seen_once)
         if not usable:
             gate = Gate(baseline=gate.baseline, passed=False, expected=gate.expected,
                         unconfirmed=gate.unconfirmed, unexplained=gate.unexplained)
@@ -111,11 +112,15 @@ def assemble_report(
     )
     if evidence is not None:
         report = evidence(report)
-    if replay.own:
+    if replay.own or (baseline is not None and ran):
         evidenced = [rv for rv in report.records if rv.id not in left_out]
-        covered, seen_once = settle_unlisted(evidenced, replay, canonical, exhausted=exhausted)
-        if covered or seen_once:
-            report = report.model_copy(update={"gate": judged(evidenced, covered, seen_once)})
+        covered, seen_once = (settle_unlisted(evidenced, replay, canonical, exhausted=exhausted)
+                              if replay.own else ({}, {}))
+        # What this run's departures reproduced, against the pairs the entries pinned (gate/pinned_pairs.py).
+        by_pair, reobserved = met_pairs(evidenced, baseline, canonical, {**covered, **seen_once})
+        covered = {**by_pair, **covered}
+        if covered or seen_once or reobserved:
+            report = report.model_copy(update={"gate": judged(evidenced, covered, seen_once, reobserved)})
     return report
 
 

@@ -41,6 +41,11 @@ ERA_DESCRIPTION: Final = (
     "/4: the era whose client the departure is accepted under (a revision or auto); absent: any era"
 )
 
+PAIR_DESCRIPTION: Final = (
+    "/4: the departure's reproduced pair when the baseline was written (the call that departed, both "
+    "answers): another record departing with the same difference is covered by this entry"
+)
+
 Departure = Literal["deviates", "error"]
 """The verdicts a baseline may expect; every other verdict is not a departure."""
 DEPARTURES: tuple[Departure, ...] = ("deviates", "error")
@@ -48,6 +53,27 @@ DEPARTURES: tuple[Departure, ...] = ("deviates", "error")
 
 class BaselineError(InputError):
     """The baseline file cannot be read or does not describe a valid baseline (CLI exit status 4)."""
+
+
+PAIR_CHARS: Final = 16_384
+"""The longest pair of answers a baseline pins (`PinnedPair`): a pair past it (a 10,000-character thought
+echoed in a box) is left out rather than bloating the file; its entry is covered by its witness alone."""
+
+
+class PinnedPair(BaseModel):
+    """The call that made a departure depart when the baseline was written (its reproduced pair on fresh
+    processes): the original's and the target's answers to it and what differed. A search reaching the same
+    change through another record's check under another seed shows the same difference (issue 43's
+    branch-depth flap: CMP-1's check met RTE-3's refusal), so the entry covers it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    at: str = Field(default="", max_length=200,
+                    description="which request of the example the answers differ on")
+    original: str = Field(max_length=PAIR_CHARS, description="the original's answer there, compact JSON")
+    target: str = Field(max_length=PAIR_CHARS, description="the target's answer there, compact JSON")
+    differences: list[str] = Field(default_factory=list, max_length=50,
+                                   description="what differed there, as the report's evidence said it")
 
 
 class ExplainedEntry(BaseModel):
@@ -60,6 +86,7 @@ class ExplainedEntry(BaseModel):
     signature: str | None = Field(default=None, pattern="^[0-9a-f]{64}$")
     witness: list[WitnessAnswer] = Field(default_factory=list)
     era: EraName | None = Field(default=None, description=ERA_DESCRIPTION)
+    pair: PinnedPair | None = Field(default=None, description=PAIR_DESCRIPTION)
 
 
 class BaselineEntry(BaseModel):
@@ -80,12 +107,13 @@ class BaselineEntry(BaseModel):
         default_factory=list, description="/3: the departures this behaviour change explains (same reason)"
     )
     era: EraName | None = Field(default=None, description=ERA_DESCRIPTION)
+    pair: PinnedPair | None = Field(default=None, description=PAIR_DESCRIPTION)
 
     def flattened(self) -> list[BaselineEntry]:
         """This entry and each departure it explains as an entry of its own, with this entry's reason."""
         own = self.model_copy(update={"explains": []})
         return [own, *(BaselineEntry(record=e.record, reason=self.reason, verdict=e.verdict,
-                                     signature=e.signature, witness=e.witness, era=e.era)
+                                     signature=e.signature, witness=e.witness, era=e.era, pair=e.pair)
                      for e in self.explains)]
 
     @field_validator("reason")
@@ -166,6 +194,8 @@ def check_fits(baseline: Baseline, where: str) -> None:
     """A baseline whose strings alone are over a baseline's size (long witness answers), refused before it is
     written out as YAML (its emitter takes a minute on 20 MB)."""
     strings = sum(len(e.reason.encode()) + sum(len(w.answer.encode()) for w in e.witness)
+                  + sum(len(p.original.encode()) + len(p.target.encode())
+                        for p in (e.pair, *(x.pair for x in e.explains)) if p is not None)
                   for e in baseline.deviations)
     _check_size(strings, where)
 
@@ -290,7 +320,7 @@ def evaluate_gate(
                 reason=owner.reason if owner is not None else "", folded_under=covered[rv.id],
                 witnessed=f"not listed, but its difference is {covered[rv.id]}'s pinned one: what its own "
                           "witness and its reproduced example differ about from the original is what "
-                          f"{covered[rv.id]}'s pinned witnesses differ about"))
+                          f"{covered[rv.id]}'s pinned witnesses or pinned pair differ about"))
             continue
         if entry is None and departs and rv.id in seen_once and not is_advisory(rv):
             once.append(GateEntry(record=rv.id, verdict=rv.verdict, expected="holds",

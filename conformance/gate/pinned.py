@@ -22,13 +22,15 @@ from typing import Final
 
 from conformance.catalog.witnesses import default_witnesses
 from conformance.core.differences import difference_keys
+from conformance.core.differences import refusal as refusal_of
 from conformance.core.errors import HarnessError
 from conformance.core.served import read_served
 from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
-from conformance.report.model import RecordVerdict, WitnessAnswer
+from conformance.report.model import Evidence, RecordVerdict, WitnessAnswer
+from conformance.report.text import LIMIT_REFUSED_WORDS
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
@@ -200,6 +202,9 @@ def _unobserved(answer: WitnessAnswer) -> bool:
 
 
 NOT_CONFIRMED: Final = "seen once, not confirmed on a fresh process"
+LIMIT_REFUSED: Final = LIMIT_REFUSED_WORDS
+"""Why a departure whose every failure is the refusal a fresh process gives once its state ran out (or its
+limit was reached) does not gate: the bound's departure, under its own heading, not as unconfirmed."""
 BOUND_RECORD: Final = "RTE-5"
 """The record a session bound contradicts ("every call that passes validation is appended ... no size
 bound"): a fresh process refusing the probe after accepting it (`exhaustion_refusal`) confirms its departure
@@ -264,10 +269,27 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             found = exhaustion()
             if found is not None and refused_by_exhaustion(rv, found.refusal):
                 seen_once[rv.id] = (
-                    f"{NOT_CONFIRMED}: every failure of its checks is the refusal a process gives once its "
+                    f"{LIMIT_REFUSED}: every failure of its checks is the refusal a process gives once its "
                     f"state ran out (a fresh process accepted {found.accepted} calls, then answered "
                     f"{_brief(found.refusal)}), and its own witness answers as the original's on fresh "
                     f"processes ({rv.reason})")
+                continue
+        if (not witness and not bounded and evidence is not None and evidence.reproduced
+                and _refused_in_pair(evidence) is not None):
+            # Its example, replayed on a fresh process, ran into the limit again (25 thoughts in ten seconds
+            # come as fast on a fresh process as on the shared one): the pair shows the bound, not its record.
+            found = exhaustion()
+            if (found is not None and _refused_in_pair(evidence, found.refusal) is not None
+                    and refused_by_exhaustion(rv, found.refusal)):
+                bound = replay.members.get(BOUND_RECORD)
+                if bound is not None:
+                    covered[rv.id] = canonical.get(bound[0], bound[0])
+                else:
+                    seen_once[rv.id] = (
+                        f"{LIMIT_REFUSED}: its example, replayed on a fresh process, was refused in the "
+                        f"limit's own words ({_brief(found.refusal)}; a fresh process accepted "
+                        f"{found.accepted} calls first), as every failure of its checks was: the bound's "
+                        f"departure ({BOUND_RECORD}'s), not this record's ({rv.reason})")
                 continue
         keys = set(witness)
         if evidence is not None and evidence.reproduced:
@@ -282,6 +304,24 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             root = max(sorted(by_root), key=lambda r: len(keys & by_root[r]))
             covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
+
+
+def _refused_in_pair(evidence: Evidence, refusal: str | None = None) -> str | None:
+    """The target's refusal words where its reproduced pair differs, when the original accepted that call;
+    with `refusal` (the limit's), only when those words are all the limit's own: a pair showing another
+    refusal is another change's."""
+    try:
+        theirs = refusal_of(read_served(evidence.original, "answer"))
+        ours = refusal_of(read_served(evidence.target, "answer"))
+    except ValueError:
+        return None
+    if ours is None or theirs is not None:
+        return None
+    if refusal is None:
+        return ours.words
+    words = _refusal_words(refusal)
+    said = ours.words.strip()
+    return said if words and (said in words or said == refusal.strip()) else None
 
 
 def _with_union(by_root: dict[str, frozenset[str]]) -> tuple[dict[str, frozenset[str]], frozenset[str]]:

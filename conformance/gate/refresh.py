@@ -18,7 +18,9 @@ from conformance.gate.baseline import (
     BaselineError,
     EraName,
     ExplainedEntry,
+    PinnedPair,
 )
+from conformance.gate.pinned_pairs import pinned_pair
 from conformance.report.model import RecordVerdict, Report
 
 DEPARTED = ("deviates", "error")
@@ -94,10 +96,12 @@ def refresh(
                 witness=rv.witness,
                 explains=[
                     ExplainedEntry(record=f.id, verdict="error" if f.verdict == "error" else "deviates",
-                                   signature=f.signature, witness=f.witness, era=_era(kept, f.id))
+                                   signature=f.signature, witness=f.witness, era=_era(kept, f.id),
+                                   pair=_pair(f, kept))
                     for f in folded
                 ],
                 era=_era(kept, rv.id),
+                pair=_pair(rv, kept),
             )
         )
     for record, old in kept.items():
@@ -118,6 +122,14 @@ def refresh(
         out.stale,
         out.unchecked,
     )
+
+
+def _pair(rv: RecordVerdict, kept: Mapping[str, BaselineEntry]) -> PinnedPair | None:
+    """The departure's reproduced pair (gate/pinned_pairs.py); a kept entry's pair when this report's
+    evidence reproduced none (a refresh from a run that missed the call keeps the one that departed)."""
+    found = pinned_pair(rv)
+    old = kept.get(rv.id)
+    return found if found is not None or old is None else old.pair
 
 
 def _era(kept: Mapping[str, BaselineEntry], record: str) -> EraName | None:

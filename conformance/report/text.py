@@ -30,8 +30,9 @@ def gate_sentence(gate: Gate, interrupted: str | None = None) -> str:
     deadline, a signal), said first: what it left unchecked follows from it."""
     if gate.deferred is not None:
         return f"gate not judged: {gate.deferred}"
-    once = (f"; {len(gate.seen_once)} departure(s) {NOT_CONFIRMED_WORDS}, which do not gate "
-            f"({', '.join(e.record for e in gate.seen_once)})") if gate.seen_once else ""
+    once = "".join(f"; {len(rows)} departure(s) {words}, which do not gate "
+                   f"({', '.join(e.record for e in rows)})"
+                   for words, rows in seen_once_kinds(gate.seen_once))
     if gate.passed:
         advisory = (f"; {len(gate.advisory)} departure(s) from guidance stated without a keyword, which do"
                     f" not gate ({', '.join(e.record for e in gate.advisory)})") if gate.advisory else ""
@@ -87,6 +88,18 @@ def carried_sentence(report: Report) -> str:
 
 NOT_CONFIRMED_WORDS: Final = "seen once, not confirmed on a fresh process"
 """An unlisted departure neither its witness nor its replayed example showed again (gate/pinned.py)."""
+LIMIT_REFUSED_WORDS: Final = "refused by the target's limit, met again on a fresh process"
+"""An unlisted departure whose every failure is the refusal a fresh process gives once its state ran out or
+its limit was reached (gate/pinned.py): the bound's departure, not unconfirmed (its reason starts so)."""
+
+
+def seen_once_kinds(rows: Sequence[GateEntry]) -> tuple[tuple[str, list[GateEntry]], ...]:
+    """The gate's not-gating unlisted departures by why: the limit's refusal met again on a fresh process,
+    and those no fresh process showed again; each with the words that head it (empty kinds left out)."""
+    limit = [e for e in rows if e.reason.startswith(LIMIT_REFUSED_WORDS)]
+    rest = [e for e in rows if not e.reason.startswith(LIMIT_REFUSED_WORDS)]
+    return tuple((words, kind) for words, kind in ((LIMIT_REFUSED_WORDS, limit), (NOT_CONFIRMED_WORDS, rest))
+                 if kind)
 
 
 def by_baseline_entry(rows: Sequence[GateEntry]) -> tuple[int, str]:
@@ -193,7 +206,8 @@ def departures_sentence(gate: Gate, departing: int) -> str:
     advisory = len(gate.advisory) + len(gate.seen_once)
     guidance = ", ".join(
         [f"{len(rows)} {words} (not gating)" for rows, words in (
-            (gate.advisory, "from guidance stated without a keyword"), (gate.seen_once, NOT_CONFIRMED_WORDS))
+            (gate.advisory, "from guidance stated without a keyword"),
+            *((kind, words) for words, kind in seen_once_kinds(gate.seen_once)))
          if rows])
     if gate.baseline is None and advisory:
         return f"{noun}: {departing - advisory} new (no baseline given), {guidance}"

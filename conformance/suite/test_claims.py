@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.probes import TEXT_ENVELOPES, probe_examples
 from conformance.calls.strategies import (
     CONCLUSION_LIKE,
     HYPOTHESIS_LIKE,
@@ -276,6 +277,7 @@ def test_clm_3_branching(server: ServerSession, host: SdkDriver, target: Target,
     check_readme(target, evidence, "CLM-3")
 
     @given(envelope=envelopes, label=st.text(alphabet="bcd", min_size=1, max_size=3))
+    @probe_examples(where=lambda e: e in TEXT_ENVELOPES, label="b")
     def labels_only(envelope: Envelope, label: str) -> None:
         branch_id = f"clm3-{label}"
         marker = f"⟦clm3 {uuid.uuid4().hex}⟧"
@@ -337,6 +339,7 @@ def test_clm_5_maintain_context(
     check_readme(target, evidence, "CLM-5")
 
     @given(envelope=envelopes)
+    @probe_examples(where=lambda e: e in TEXT_ENVELOPES)
     def no_content_returns(envelope: Envelope) -> None:
         marker = f"{envelope.thought} ⟦{uuid.uuid4().hex}⟧"
         first = server.call(Envelope(marker, 1, 2, True).arguments())

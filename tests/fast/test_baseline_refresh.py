@@ -12,11 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.view import load_catalog_view
-from conformance.gate.baseline import Baseline, BaselineEntry, dump_baseline, evaluate_gate, load_baseline
+from conformance.gate.baseline import (
+    Baseline,
+    BaselineEntry,
+    dump_baseline,
+    evaluate_gate,
+    load_baseline,
+    parse_baseline,
+)
 from conformance.gate.exit_status import USAGE
 from conformance.gate.refresh import refresh
 from conformance.report.json import load_report, write_json
-from conformance.report.model import Report, RootCause
+from conformance.report.model import Evidence, Report, RootCause
 from tests.cli import REPO, assert_one_clean_error_line, cli_here
 
 REPORT = load_report(REPO / "reports" / "npm-0.6.2" / "report.json")
@@ -192,3 +199,26 @@ def test_an_advisory_departure_is_written_only_when_the_baseline_already_declare
     declared = {"SPEC-12": BaselineEntry(record="SPEC-12", reason=why)}
     kept = refresh(report, PROJECT, declared, drop_stale=False).baseline
     assert [e.reason for e in kept.deviations if e.record == "SPEC-12"] == [declared["SPEC-12"].reason]
+
+
+def test_each_entry_pins_its_reproduced_pair_and_a_refresh_without_one_keeps_it() -> None:
+    """gate/pinned_pairs.py: the call that made a departure depart, written beside its witness; a refresh
+    from a run whose evidence reproduced nothing for it keeps the pair the file had."""
+    first, folded = IDS[0], IDS[1]
+    pair = Evidence(reproduced=True, original_spec="npm:0.6.2", at="on the example's tools/call 4",
+                    original='{"result":{"content":[]}}', target='{"result":{"isError":true}}',
+                    differences=["the original accepts this call and this server refuses it"])
+    report = with_verdicts({first: "deviates", folded: "deviates"})
+    records = [r.model_copy(update={"evidence": pair}) if r.id in (first, folded) else r
+               for r in report.records]
+    report = report.model_copy(update={"records": records, "root_causes": [
+        RootCause(id="C1", records=[first], explains=[folded], summary="one change")]})
+    written = refresh(report, PROJECT, {}, drop_stale=False).baseline
+    entry = written.deviations[0]
+    assert entry.pair is not None and entry.pair.target == pair.target and entry.pair.at == pair.at
+    assert entry.explains[0].pair == entry.pair
+    assert parse_baseline(dump_baseline(written), "the written baseline") == written
+    unreproduced = report.model_copy(update={"records": [
+        r.model_copy(update={"evidence": None}) if r.id in (first, folded) else r for r in report.records]})
+    kept = {e.record: e for e in written.deviations[0].flattened()}
+    assert refresh(unreproduced, PROJECT, kept, drop_stale=False).baseline.deviations[0].pair == entry.pair

@@ -4,7 +4,9 @@ they reached is told apart from one the search reached."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance import suite
-from conformance.calls.probes import BOUNDARY_PROBES, FAR_AHEAD, PROBE_ATTRIBUTE, PROBES, probe_of
+from conformance.calls.probes import (
+    BOUNDARY_PROBES,
+    FAR_AHEAD,
+    PROBE_ATTRIBUTE,
+    PROBES,
+    TEXT_ENVELOPES,
+    TEXT_PROBES,
+    Probe,
+    probe_of,
+)
 from conformance.calls.strategies import BOUNDARY_ATTRIBUTE, Envelope, envelopes
 from conformance.core.js import js_double
 from conformance.core.jsontypes import JSON
@@ -20,6 +31,7 @@ from conformance.core.results import Counterexample, TestOutcome, TranscriptEven
 from conformance.gate.verdicts import reached_by_probes
 from conformance.suite import (
     test_absences,
+    test_claims,
     test_coercion,
     test_dispatch,
     test_errors,
@@ -146,3 +158,27 @@ def test_a_record_is_reached_by_the_probes_only_when_each_failing_check_failed_o
     assert reached_by_probes([]) == []
     no_example = TestOutcome(nodeid="t", records=["RTE-4"], status="failed")
     assert reached_by_probes([no_example]) == []
+
+
+def test_the_text_probes_carry_each_shape_and_the_claims_checks_send_them() -> None:
+    """Hashtags, a URL, markdown, line breaks, emoji and numbers, each in a thought the original accepts, sent
+    by every probed property (above) and by CLM-3's and CLM-5's checks, whose searches draw no such text
+    under most seeds (held-out-multi-5's hashtags fork)."""
+    said = {p.shape: p.envelope.thought for p in TEXT_PROBES}
+    assert re.search(r"#\w", said["a thought carrying hashtags"])
+    assert "https://" in said["a thought carrying a URL"]
+    assert "**" in said["a thought in markdown"] and "](" in said["a thought in markdown"]
+    assert "\n" in said["a thought over several lines"]
+    assert any(ord(c) > 0xFFFF for c in said["a thought carrying emoji"])
+    assert re.search(r"\d", said["a thought carrying numbers"])
+    assert all(p in PROBES for p in TEXT_PROBES) and len(TEXT_ENVELOPES) == 6
+    for check in (test_claims.test_clm_3_branching, test_claims.test_clm_5_maintain_context):
+        assert "@probe_examples(where=lambda e: e in TEXT_ENVELOPES" in inspect.getsource(check), check
+
+
+@pytest.mark.parametrize("probe", TEXT_PROBES, ids=lambda p: p.shape)
+def test_a_text_probe_with_a_marker_after_it_is_still_known(probe: Probe) -> None:
+    """CLM-5's check sends the probe's thought with a marker of its own after it, at its own numbers."""
+    arguments = Envelope(f"{probe.envelope.thought} ⟦0123⟧", 1, 2, True).arguments()
+    assert probe_of(arguments) == probe
+    assert reached_by_probes([_outcome(arguments)]) == [probe.shape]

@@ -19,10 +19,12 @@ from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import (
     DEPARTING,
+    LIMIT_REFUSED_WORDS,
     around_difference,
     is_comparison_only,
     next_steps,
     paired_answers,
+    seen_once_kinds,
 )
 
 
@@ -121,7 +123,8 @@ def _tables(g: Gate) -> tuple[tuple[str, list[GateEntry]], ...]:
         ("Reason still TODO (--strict-baseline)", g.unexplained),
         ("Expected by the baseline", g.expected),
         ("Departures from guidance the specification states without a keyword (not gating)", g.advisory),
-        ("Seen once, not confirmed on a fresh process (not gating)", g.seen_once),
+        *((f"{words[0].upper()}{words[1:]} (not gating)", rows)
+          for words, rows in seen_once_kinds(g.seen_once)),
     )
 
 
@@ -147,7 +150,8 @@ def html(shown: GateView) -> list[Content]:
         ("reason TODO", g.unexplained),
         ("expected", g.expected),
         ("guidance (not gating)", g.advisory),
-        ("seen once (not gating)", g.seen_once),
+        *((("limit refused (not gating)" if words == LIMIT_REFUSED_WORDS else "seen once (not gating)"), rows)
+          for words, rows in seen_once_kinds(g.seen_once)),
     ):
         rows += [
             [label, tag("a", e.record, href=f"#rec-{e.record}"), verdict(e.verdict), e.expected, e.reason]
