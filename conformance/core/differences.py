@@ -142,9 +142,11 @@ def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
 
 
 def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}",
-                      original: str = "the original") -> str:
+                      original: str = "the original", *, retested: bool = True) -> str:
     """Refused against accepted, or two refusals: which field each names, else how the words changed;
-    empty when both accept, or both refuse alike."""
+    empty when both accept, or both refuse alike. Two refusals naming other fields are "validation order"
+    only where each side was re-tested on the other's field (`compare`); else (`retested` false: a run's
+    evidence) they say only that another field was refused first: the fork may have added a rule."""
     if a is not None and b is None:
         return (f"{original} refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and "
                 f"{_side(here)} accepts it")
@@ -154,8 +156,9 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
     if a is None or b is None or (a.words, a.kind) == (b.words, b.kind):
         return ""
     if a.field and b.field and a.field != b.field:
+        why = "validation order" if retested else "another field refused first"
         return (f"both refuse, naming other fields first: {original} `{a.field}` ({quoted(a.words)}), "
-                f"{_side(here)} `{b.field}` ({quoted(b.words)}): validation order, not a re-wording")
+                f"{_side(here)} `{b.field}` ({quoted(b.words)}): {why}, not a re-wording")
     kind = "" if a.kind == b.kind else f" as {a.kind} on {original}, {b.kind} {here}"
     if a.words == b.words:
         return f"both refuse in the same words, {quoted(a.words)}{kind}"
@@ -192,7 +195,7 @@ def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]
     """What differs between two JSON-RPC responses to one call, most telling first: refused against accepted
     (the refusal's words), two refusals (the field each names, then the words), then field by field."""
     a, b = refusal(original), refusal(target)
-    said = refusals_compared(a, b)
+    said = refusals_compared(a, b, retested=False)  # one pair, nothing re-tested: no order is claimed
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]

@@ -38,7 +38,7 @@ def test_an_indented_box_is_one_box_per_call(indent: str, calls: int) -> None:
     leftover = stderr
     for box in found:
         leftover = leftover.replace(box.text, "", 1)
-    assert leftover.split() == "Sequential Thinking MCP Server running on stdio".split()
+    assert leftover.strip() == "Sequential Thinking MCP Server running on stdio"
 
 
 def test_an_unindented_box_reads_as_before() -> None:

@@ -1,0 +1,152 @@
+"""Each departure judged by its own failure, and one change one cause (gate/evidence.py, issue 42): a record
+stays under a cause only when its own difference is the cause's (a re-worded refusal is one change whatever
+field it names), or, its own pair showing another change first, when its check's own words saw the cause's
+difference; two causes whose pairs show the same difference are one; a refusal, not the box it left out,
+is a refused call's difference; a key added to the listed tool is CMP-2's."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.gate.evidence import _about, _Answer, _compared, checked_explanations, its_failure
+from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
+
+COUNT = "result.content[0].text → thoughtHistoryLength: 2 on the original, 1 here"
+TOTAL = "result.content[0].text → totalThoughts: 1 on the original, 2 here"
+ZERO = ("the original refuses this call — “Invalid thoughtNumber: must be a number” (isError) — and this "
+        "server accepts it")
+BOX_MISSING = ("stderr: 0 lines here where the original has 6; drops “”, “┌────┐”, “│ 💭 Thought 1/1 │” "
+               "and 3 more")
+SAID = "the original refuses this call (thoughtNumber)"
+REFUSED_HERE = ("the original accepts this call and this server refuses it — “Invalid thought: too long” "
+                "(isError)")
+
+
+def _reworded(field: str) -> str:
+    return (f"the refusal of `{field}` is re-worded: this server puts “Erreur: ” before the original's "
+            f"“Invalid {field}: must be a string”")
+
+
+def _pair(*differences: str, at: str = "on the example's tools/call 1", elsewhere: bool = False) -> Evidence:
+    return Evidence(reproduced=True, at=at, differences=list(differences), not_its_failure=elsewhere)
+
+
+def _record(rid: str, explained_by: str | None, evidence: Evidence | None,
+            tests: list[tuple[str, list[str], str]]) -> RecordVerdict:
+    """`tests`: (node id, records its failure names as contradicted, its message), all failing."""
+    refs = [TestRef(nodeid=n, status="failed", examples=1, contradicted=c, message=m) for n, c, m in tests]
+    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement=f"statement of {rid}",
+                         channels=["wire"], verdict="deviates", evidence_before="implemented",
+                         evidence_after="observed", explained_by=explained_by, evidence=evidence, tests=refs)
+
+
+def _cause(rid: str, explains: list[str], evidence: Evidence | None) -> RootCause:
+    return RootCause(id=rid, records=[rid], explains=explains, summary=f"{rid} departs",
+                     evidence=None if evidence is None else evidence.model_copy(update={"cause": rid}))
+
+
+@given(fields=st.lists(st.sampled_from(["thought", "thoughtNumber", "totalThoughts", "branchId",
+                                        "nextThoughtNeeded"]), min_size=2, max_size=2))
+def test_a_re_worded_refusal_is_one_change_whatever_field_it_names(fields: list[str]) -> None:
+    """A fork re-wording its messages shows it on whichever field a check's call was refused for."""
+    mine, theirs = fields
+    causes = [_cause("A", ["B"], _pair(_reworded(theirs)))]
+    records = [_record("A", None, _pair(_reworded(theirs)), [("t::a", ["A"], "re-worded")]),
+               _record("B", "A", _pair(_reworded(mine)), [("t::b", [], "the refusal's words changed")])]
+    kept, out = checked_explanations(causes, records)
+    assert kept[0].explains == ["B"] and {rv.id: rv.explained_by for rv in out}["B"] == "A"
+
+
+def test_a_refusal_of_another_field_is_another_change() -> None:
+    """Refused on another field, not re-worded: two changes (the control of the test above)."""
+    other = REFUSED_HERE
+    causes = [_cause("A", ["B"], _pair(ZERO))]
+    records = [_record("A", None, _pair(ZERO), [("t::a", ["A"], SAID)]),
+               _record("B", "A", _pair(other), [("t::b", [], "call was refused as invalid")])]
+    _, out = checked_explanations(causes, records)
+    assert {rv.id: rv.explained_by for rv in out}["B"] != "A"
+
+
+def test_a_pair_showing_another_change_first_stays_only_when_its_check_saw_the_cause() -> None:
+    """Its check names the cause's record; its own pair leads with the count reset (another change of the
+    fork). It stays under the cause only when its check's own words (not the answer it quotes whole) say
+    what the cause's pair shows."""
+    causes = [_cause("A", ["B"], _pair(ZERO))]
+    answer = ' the answer { "thoughtNumber": 0, "thoughtHistoryLength": 1 }'
+    saw = _record("B", "A", _pair(COUNT), [("t::b", ["A"], "A contradicted: the original refuses this call "
+                                           "(thoughtNumber); it was accepted:" + answer)])
+    blind = _record("B", "A", _pair(COUNT), [("t::b", ["A"], "A contradicted: the count is wrong:" + answer)])
+    lead = _record("A", None, _pair(ZERO), [("t::a", ["A"], SAID)])
+    _, out = checked_explanations(causes, [lead, saw])
+    assert {rv.id: rv.explained_by for rv in out}["B"] == "A"
+    _, out = checked_explanations(causes, [lead, blind])
+    assert {rv.id: rv.explained_by for rv in out}["B"] is None
+
+
+def test_an_answer_quoted_whole_is_not_what_the_check_saw() -> None:
+    """A check quoting the whole answer (`{ "…`, with a space) shows every change of the server: its own
+    words alone decide which difference is its failure; none does, the pair is not its failure."""
+    rv = _record("R", None, None, [("t::r", ["X"], 'X contradicted: the original refuses this call '
+                                   '(thoughtNumber); it was accepted: the answer { "totalThoughts": 2 }')])
+    assert its_failure(rv, _pair(TOTAL)).not_its_failure
+    assert its_failure(rv, _pair(TOTAL, ZERO)).differences[0] == ZERO
+
+
+def test_two_causes_whose_pairs_show_the_same_difference_are_one() -> None:
+    """A fork numbering from 0: RTE-3 and RTE-3/a1 both show thought 0 accepted where the original refuses
+    it (RTE-3/a1 replayed past the cause budget: its own record's pair holds it). One change, one cause; the
+    departures of the folded one go under the kept one. A cause showing another difference stays apart."""
+    causes = [_cause("RTE-3", ["BAP-4/a1"], _pair(ZERO)), _cause("RTE-4", ["OBJ-14"], _pair(TOTAL)),
+              _cause("RTE-3/a1", ["OBJ-8/a1"], None)]
+    said = "the original refuses this call (thoughtNumber)"
+    records = [_record("RTE-3", None, _pair(ZERO), [("t::g", ["RTE-3/a1"], said)]),
+               _record("RTE-4", None, _pair(TOTAL), [("t::t", ["RTE-4"], "totalThoughts answered 2")]),
+               _record("RTE-3/a1", None, _pair(ZERO, at="on the example's tools/call 2"),
+                       [("t::f", ["RTE-3/a1"], said)]),
+               _record("BAP-4/a1", "RTE-3", _pair(ZERO), [("t::b", ["RTE-3"], said)]),
+               _record("OBJ-14", "RTE-4", _pair(TOTAL), [("t::o", [], "totalThoughts is 2")]),
+               _record("OBJ-8/a1", "RTE-3/a1", _pair(ZERO), [("t::m", ["RTE-3/a1"], said)])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["RTE-3", "RTE-3/a1"], ["RTE-4"]]
+    assert kept[0].explains == ["BAP-4/a1", "OBJ-8/a1"]
+    assert {rv.id: rv.explained_by for rv in out}["OBJ-8/a1"] == "RTE-3"
+
+
+def test_causes_showing_other_differences_stay_apart() -> None:
+    causes = [_cause("A", [], _pair(ZERO)), _cause("B", [], _pair(REFUSED_HERE)),
+              _cause("C", [], _pair(ZERO, elsewhere=True))]
+    records = [_record(r, None, _pair(ZERO), [(f"t::{r}", [r], "refused")]) for r in "ABC"]
+    kept, _ = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["A", "B", "C"]
+
+
+@given(box=st.sampled_from([BOX_MISSING, "stderr: 6 lines here where the original has 0; adds “┌─┐”"]))
+def test_a_refused_call_is_headed_by_its_refusal_not_the_box_it_left_out(box: str) -> None:
+    """CMP-5's check saw the box missing; the call was refused on one side: the refusal is the difference,
+    and the box is still said after it."""
+    refusal = REFUSED_HERE if "0 lines here" in box else ZERO
+    rv = _record("CMP-5", None, None, [("t::box", ["CMP-5"], "stderr holds no box in CMP-5's form")])
+    led = its_failure(rv, _pair(refusal, box))
+    assert led.differences == [refusal, box] and not led.not_its_failure
+    assert its_failure(rv, _pair(box)).differences == [box]
+
+
+def _tools(tool: dict[str, object]) -> _Answer:
+    return _Answer("tools/list", json.dumps({"result": {"tools": [tool]}}), "")
+
+
+@given(key=st.sampled_from(["title", "annotations", "outputSchema", "icons"]))
+def test_a_key_added_to_the_listed_tool_is_cmp_2s_pair_only(key: str) -> None:
+    """CMP-2 counts the listed tool's keys ("exactly the keys name, description, inputSchema"): a key added
+    is its difference on any fresh tools/list; no other record about the spec (OBJ-7's schema, OBJ-12's
+    description) is told by it."""
+    tool: dict[str, object] = {"name": "sequentialthinking", "description": "d", "inputSchema": {}}
+    original, target = [_tools(tool)], [_tools({**tool, key: {"x": 1}})]
+    for spec_by_field in (True, False):
+        found = _compared(original, target, _about(["CMP-2"]), spec_by_field=spec_by_field)
+        assert found is not None and found[1][0].startswith(f"result.tools[0].{key}: absent on the original")
+        for other in ("OBJ-7", "OBJ-12", "OBJ-4"):
+            assert _compared(original, target, _about([other]), spec_by_field=spec_by_field) is None
