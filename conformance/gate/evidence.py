@@ -574,10 +574,13 @@ def checked_explanations(
 def one_cause_per_change(
     causes: Sequence[RootCause], records: Sequence[RecordVerdict]
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
-    """Causes whose pairs show the same difference (the same kind of call, the same words, numbers aside)
-    are one change: the later folds into the earlier, its records beside the earlier's, its departures
-    under it (issue 42: a fork numbering from 0 got RTE-3 and RTE-3/a1 as two causes of one refusal). A cause
-    without a reproduced pair of its own is held by its leading record's (as `split_off` holds it)."""
+    """Causes whose pairs show the same refusal (the same kind of call, the same side refusing in the same
+    words, numbers aside) are one change: the later folds into the earlier, its records beside the
+    earlier's, its departures under it (issue 42: a fork numbering from 0 got RTE-3 and RTE-3/a1 as two causes
+    of one refusal). A cause without a reproduced pair of its own is held by its leading record's (as
+    `split_off` holds it). Only a refusal is specific enough to be one change: a field's value or a text's
+    lines moved alike (a total raised, a code fence) can be two changes' (a fence on answers and another on
+    errors; a total raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
     into: dict[str, str] = {}
@@ -600,14 +603,19 @@ def one_cause_per_change(
 
 
 def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
-    """What a cause's pair shows where its checks failed: (the kind of call, its leading difference,
-    numbers masked); None when its pair (or its leading record's, lacking its own) shows nothing of it."""
-    evidence = cause.evidence
-    if (evidence is None or not evidence.reproduced) and cause.records[0] in by_id:
-        evidence = by_id[cause.records[0]].evidence
+    """The refusal a cause's pair shows where its checks failed: (the kind of call, its leading difference,
+    numbers masked); None when its pair (or its leading record's, lacking its own) shows no refusal of it."""
+    evidence, lead = cause.evidence, by_id.get(cause.records[0])
+    if (evidence is None or not evidence.reproduced) and lead is not None:
+        evidence = lead.evidence
+    if evidence is not None and lead is not None:
+        evidence = its_failure(lead, evidence)  # held against its checks' words as they read now
     if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
         return None
-    return _call_class(evidence.at), re.sub(r"\d+", "N", evidence.differences[0])
+    first = evidence.differences[0]
+    if not _refused_what(first):
+        return None
+    return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 
 def split_off(
