@@ -635,18 +635,24 @@ def split_off(
               else c.model_copy(update={"evidence": by_id[c.records[0]].evidence}) for c in causes]
     for rv in records:
         own = rv.evidence
-        if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
-                or not own.differences):
+        if rv.id not in loose or rv.explained_by or rv.id in primary:
             continue
-        if own.not_its_failure and _difference_key(own.differences[0]) == STDERR_OUTSIDE:
+        if (own is not None and own.not_its_failure and own.differences
+                and _difference_key(own.differences[0]) == STDERR_OUTSIDE):
             continue  # the banner, where the record's check failed on something else: the banner's change
-        home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
+        # A pair of its own that shows its failure is held against each cause's (`_same_change`); without one
+        # (none reproduced, or one differing only where its checks did not fail), its checks' own words
+        # seeing a cause's difference place it (`_saw`: a call refused by the fork's rate limit).
+        usable = (own is not None and own.reproduced and bool(own.differences)
+                  and not own.not_its_failure)
+        home = next((c for c in paired if c.evidence is not None
+                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))), None)
         if home is not None:
             placed[rv.id] = home.id
             continue
-        if own.not_its_failure:
-            # Its pair differs only where its checks did not fail (another change of the fork shows on its
-            # sequence): no cause is opened on it; the record keeps its own line, its check's words.
+        if own is None or not usable:
+            # No pair, or one differing only where its checks did not fail (another change of the fork shows
+            # on its sequence): no cause is opened on it; the record keeps its own line, its check's words.
             continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box

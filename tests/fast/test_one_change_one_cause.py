@@ -150,3 +150,27 @@ def test_a_key_added_to_the_listed_tool_is_cmp_2s_pair_only(key: str) -> None:
         assert found is not None and found[1][0].startswith(f"result.tools[0].{key}: absent on the original")
         for other in ("OBJ-7", "OBJ-12", "OBJ-4"):
             assert _compared(original, target, _about([other]), spec_by_field=spec_by_field) is None
+
+
+LIMIT = ("the original accepts this call and this server refuses it — “Rate limit exceeded: at most 25 "
+         "thoughts per 10 seconds” (isError)")
+RETRY = "result.content[0].text → status: “failed” on the original, “retry” here"
+
+
+@given(own=st.sampled_from([None, Evidence(reproduced=False), _pair(RETRY, elsewhere=True)]))
+def test_a_record_without_a_pair_of_its_own_is_placed_by_what_its_check_saw(own: Evidence | None) -> None:
+    """A rate-limited fork: the store's check saw its call refused by the limit, and its own sequence shows
+    none of that (not replayed, not reproduced, or only the fork's other change, a "retry" status). Proposed
+    under the status change, it is refused there and placed under the limit, whose refusal its check's words
+    quote; a check seeing neither keeps its own line."""
+    causes = [_cause("RTE-5", [], _pair(LIMIT)), _cause("RTE-8", ["OBJ-2"], _pair(RETRY))]
+    saw = "call was rejected: isError “Rate limit exceeded: at most 25 thoughts per 10 seconds”"
+    records = [_record("RTE-5", None, _pair(LIMIT), [("t::l", ["RTE-5"], "refused by a bound")]),
+               _record("RTE-8", None, _pair(RETRY), [("t::r", [], 'a refusal\'s status is "retry"')]),
+               _record("OBJ-2", "RTE-8", own, [("t::o", [], saw)])]
+    _, out = checked_explanations(causes, records)
+    assert {rv.id: rv.explained_by for rv in out}["OBJ-2"] == "RTE-5"
+    records[-1] = _record("OBJ-2", "RTE-8", own, [("t::o", [], "one append per call: 3 appends, not 4")])
+    kept, out = checked_explanations(causes, records)
+    assert {rv.id: rv.explained_by for rv in out}["OBJ-2"] is None
+    assert [c.id for c in kept] == ["RTE-5", "RTE-8"]
