@@ -4,7 +4,8 @@ those the baseline accepts it counts (their reasons are in report.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -53,11 +54,41 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
         if all(rv is not f for f in folded):
             lines += _departure(rv, detail, departures.replayed.get(rv.id))
     if folded:
-        lines += ["Departures a root cause explains, one line each (their evidence is in report.html):", ""]
-        lines += [f"- {VERDICT_MARK[rv.verdict]} {md(rv.id)} (explained by {md(rv.explained_by or '')}) — "
-                  f"{md(headline(rv, departures.replayed.get(rv.id)), 240)}" for rv in folded]
+        lines += ["Departures a root cause explains, one line each (a line said alike under one cause, "
+                  "once; their evidence is in report.html):", ""]
+        said = [(rv, headline(rv, departures.replayed.get(rv.id))) for rv in folded]
+        for members, line in said_once(said):
+            marks = "".join(dict.fromkeys(VERDICT_MARK[rv.verdict] for rv in members))
+            ids = md(", ".join(rv.id for rv in members), None)
+            cause = md(members[0].explained_by or "")
+            lines.append(f"- {marks} {ids} (explained by {cause}) — {md(line, 240)}")
         lines.append("")
     return lines
+
+
+_QUOTED: Final = re.compile(r"""['"“{\[(]""")
+_NUMBER: Final = re.compile(r"\d+")
+
+
+def said_once(lines: Sequence[tuple[RecordVerdict, str]]) -> list[tuple[list[RecordVerdict], str]]:
+    """Departures whose lines say the same under the same cause (their own words up to the first thing they
+    quote, numbers aside: "tools/call text is not JSON: …" for every check a fenced answer stopped), as one
+    line naming them all, in the order they first appear, with the first one's line (issue 42: a fork's
+    fenced answers repeated one line per record)."""
+    grouped: dict[tuple[str, str], tuple[list[RecordVerdict], str]] = {}
+    for rv, line in lines:
+        own = _QUOTED.split(line, maxsplit=1)[0]
+        key = (rv.explained_by or "", _NUMBER.sub("N", own).strip() if len(own) >= 12 else line)
+        grouped.setdefault(key, ([], line))[0].append(rv)
+    lines_of = {rv.id: line for rv, line in lines}
+    out: list[tuple[list[RecordVerdict], str]] = []
+    for members, line in grouped.values():
+        if len({lines_of[rv.id] for rv in members}) > 1:
+            # Said for several, the first one's note on its replay is not the others': it is left out.
+            for note in (_ELSEWHERE_FIRST, _NOT_REPLAYED, _NOT_REPRODUCED):
+                line = line.removesuffix(note)
+        out.append((members, line))
+    return out
 
 
 def lines_only(departures: Departures, detail: Detail) -> list[str]:
@@ -164,10 +195,15 @@ def replay_note(evidence: Evidence | None) -> str:
     if evidence is None or evidence.own_failure:
         return ""
     if evidence.not_its_failure:
-        return " (its replay differs elsewhere first)"
+        return _ELSEWHERE_FIRST
     if evidence.not_replayed:
-        return " (not replayed: the report's replay budget was spent)"
-    return " (not reproduced on fresh processes)"
+        return _NOT_REPLAYED
+    return _NOT_REPRODUCED
+
+
+_ELSEWHERE_FIRST: Final = " (its replay differs elsewhere first)"
+_NOT_REPLAYED: Final = " (not replayed: the report's replay budget was spent)"
+_NOT_REPRODUCED: Final = " (not reproduced on fresh processes)"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)
