@@ -790,13 +790,13 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     question both the check of an "explained by" (`_same_change`) and the placing of a record whose cause was
     refused (`split_off`) ask (issue 42)."""
     lead = _lead(cause)
-    return bool(lead) and _told_by_its_checks(rv, lead)
+    return bool(lead) and _told_by_its_checks(rv, lead, strict=True)
 
 
-def _told_by_its_checks(rv: RecordVerdict, difference: str) -> bool:
+def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = False) -> bool:
     """Whether a failing check of the record says, in its own words (not an answer it quotes whole, which
-    shows every change of the server), what `difference` is."""
-    return any(_tells(difference, m) for m in _check_messages(rv))
+    shows every change of the server), what `difference` is; `strict`, by its words alone (`_tells`)."""
+    return any(_tells(difference, m, strict=strict) for m in _check_messages(rv))
 
 
 def _check_messages(rv: RecordVerdict) -> list[str]:
@@ -933,9 +933,11 @@ _BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|hea
 _BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
 
 
-def _tells(difference: str, message: str) -> bool:
+def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
-    (or a refusal at all, when the check names none), the same field, the box for a box."""
+    (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
+    kind, a process ended, or a count of answers is any check's, unless `strict` (a record placed under a
+    cause by its check's words alone: its words must say the difference, not merely fail beside it)."""
     named = refused_in(message)
     message = _own_words(message)  # the check's own words, not an answer it quotes whole (`{ "…` too)
     low = message.lower()
@@ -944,6 +946,8 @@ def _tells(difference: str, message: str) -> bool:
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
     if any(len(words) >= 8 and words[:24] in message for words in quoted):
+        return True
+    if _value_quoted(difference, message):
         return True
     if key in _REFUSAL_KEYS or key.startswith("re-worded"):
         field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
@@ -962,8 +966,23 @@ def _tells(difference: str, message: str) -> bool:
         return bool(_BOX_WORDS.search(low) or ("stderr" in low and not _BANNER_WORDS.search(low)))
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
-        return True  # an answer of another kind, a process ended, a count of answers: any check's
+        return not strict  # an answer of another kind, a process ended, a count of answers: any check's
     return bool(key) and key.lower() in low
+
+
+_HERE_VALUE: Final = re.compile(r" on the original, (?P<value>.+) here$")
+
+
+def _value_quoted(difference: str, message: str) -> bool:
+    """Whether a check's own words quote the value this server gave where a field differs (an object where
+    the original lists a string: `{"id": "zeta", "thoughts": 1}`, which a check prints as Python does,
+    `{'id': 'zeta', 'thoughts': 1}`): it saw that very value, whatever it calls the field ("non-string
+    branch label" for `branches`)."""
+    found = _HERE_VALUE.search(difference)
+    value = found.group("value").strip("“”") if found else ""
+    if len(value) < 8:
+        return False
+    return value.replace('"', "'")[:60] in message.replace('"', "'")
 
 
 def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
@@ -996,7 +1015,8 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     elsewhere = all(t.contradicted and rv.id not in t.contradicted for t in tellers)
     quote = "" if elsewhere or not rv.statement else breaks(rv.statement, [told[0]])
     rest = [d for d in evidence.differences if d != told[0]]
-    return evidence.model_copy(update={"differences": [told[0], *rest], "breaks": quote})
+    return evidence.model_copy(update={"differences": [told[0], *rest], "breaks": quote,
+                                       "not_its_failure": False})
 
 
 _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")

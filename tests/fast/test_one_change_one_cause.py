@@ -55,7 +55,8 @@ def test_a_re_worded_refusal_is_one_change_whatever_field_it_names(fields: list[
     mine, theirs = fields
     causes = [_cause("A", ["B"], _pair(_reworded(theirs)))]
     records = [_record("A", None, _pair(_reworded(theirs)), [("t::a", ["A"], "re-worded")]),
-               _record("B", "A", _pair(_reworded(mine)), [("t::b", [], "the refusal's words changed")])]
+               _record("B", "A", _pair(_reworded(mine)),
+                       [("t::b", [], f"the refusal reads “Erreur: Invalid {mine}: must be a string”")])]
     kept, out = checked_explanations(causes, records)
     assert kept[0].explains == ["B"] and {rv.id: rv.explained_by for rv in out}["B"] == "A"
 
@@ -76,9 +77,11 @@ def test_a_pair_showing_another_change_first_stays_only_when_its_check_saw_the_c
     what the cause's pair shows."""
     causes = [_cause("A", ["B"], _pair(ZERO))]
     answer = ' the answer { "thoughtNumber": 0, "thoughtHistoryLength": 1 }'
-    saw = _record("B", "A", _pair(COUNT), [("t::b", ["A"], "A contradicted: the original refuses this call "
-                                           "(thoughtNumber); it was accepted:" + answer)])
-    blind = _record("B", "A", _pair(COUNT), [("t::b", ["A"], "A contradicted: the count is wrong:" + answer)])
+    seen = ("A contradicted: the original refuses this call (thoughtNumber); it was accepted, "
+            "thoughtHistoryLength 1:")
+    saw = _record("B", "A", _pair(COUNT), [("t::b", ["A"], seen + answer)])
+    unseen = "A contradicted: thoughtHistoryLength 1:"
+    blind = _record("B", "A", _pair(COUNT), [("t::b", ["A"], unseen + answer)])
     lead = _record("A", None, _pair(ZERO), [("t::a", ["A"], SAID)])
     _, out = checked_explanations(causes, [lead, saw])
     assert {rv.id: rv.explained_by for rv in out}["B"] == "A"
@@ -174,3 +177,29 @@ def test_a_record_without_a_pair_of_its_own_is_placed_by_what_its_check_saw(own:
     kept, out = checked_explanations(causes, records)
     assert {rv.id: rv.explained_by for rv in out}["OBJ-2"] is None
     assert [c.id for c in kept] == ["RTE-5", "RTE-8"]
+
+
+def test_a_check_printing_the_value_it_saw_tells_that_difference() -> None:
+    """A fork listing branches as objects: the check says "non-string branch label in [{'id': …}]" (the value
+    as Python prints it), which is the pair's `branches[0]` difference, though it never says "branches"."""
+    objects = ('result.content[0].text → branches[0]: "zeta" on the original, {"id": "zeta", "thoughts": 1} '
+               "here")
+    said = "non-string branch label in [{'id': 'zeta', 'thoughts': 1}]"
+    rv = _record("OBJ-3", None, None, [("t::l", [], said)])
+    assert not its_failure(rv, _pair(objects)).not_its_failure
+    other = _record("OBJ-3", None, None, [("t::l", [], said.replace("zeta", "q"))])
+    assert its_failure(other, _pair(objects)).not_its_failure
+
+
+def test_a_check_failing_beside_a_refusal_is_not_placed_under_it_by_its_words() -> None:
+    """French messages: the banner's check (no pair of its own) says nothing of the re-worded refusal; an
+    answer of another kind is any check's for the record's own pair, never a reason to place a record."""
+    reworded = ("both refuse this call, in other words: “Invalid thoughtNumber: must be a number” on the "
+                "original, “thoughtNumber invalide : doit être un nombre” here")
+    causes = [_cause("RTE-3", ["CMP-4"], _pair(reworded))]
+    banner = "stderr reads “Serveur MCP Sequential Thinking à l'écoute sur stdio” before any request"
+    french = "the refusal reads “thoughtNumber invalide : doit être un nombre”"
+    records = [_record("RTE-3", None, _pair(reworded), [("t::r", ["RTE-3"], french)]),
+               _record("CMP-4", "RTE-3", Evidence(reproduced=False), [("t::b", [], banner)])]
+    _, out = checked_explanations(causes, records)
+    assert {rv.id: rv.explained_by for rv in out}["CMP-4"] is None
