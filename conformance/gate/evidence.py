@@ -574,12 +574,12 @@ def checked_explanations(
 def one_cause_per_change(
     causes: Sequence[RootCause], records: Sequence[RecordVerdict]
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
-    """Causes whose pairs show the same refusal (the same kind of call, the same side refusing in the same
-    words, numbers aside) are one change: the later folds into the earlier, its records beside the
-    earlier's, its departures under it (issue 42: a fork numbering from 0 got RTE-3 and RTE-3/a1 as two causes
-    of one refusal). A cause without a reproduced pair of its own is held by its leading record's (as
-    `split_off` holds it). Only a refusal is specific enough to be one change: a field's value or a text's
-    lines moved alike (a total raised, a code fence) can be two changes' (a fence on answers and another on
+    """Causes whose pairs show the same refusal (the same kind of call; one side refusing a field the other
+    lets pass, or both refusing alike in the same words, numbers aside) are one change: the later folds into
+    the earlier, its records beside the earlier's, its departures under it (issue 42: a fork numbering from
+    0 got RTE-3 and RTE-3/a1 as two causes of one guard). A cause without a reproduced pair of its own is held
+    by its leading record's (as `split_off` holds it). Only a refusal is specific enough to be one change: a
+    field's value or a text's lines moved alike can be two changes' (a fence on answers and another on
     errors; a total raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
@@ -613,8 +613,13 @@ def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, s
     if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
         return None
     first = evidence.differences[0]
-    if not _refused_what(first):
+    refused = _refused_what(first)
+    if not refused:
         return None
+    if first.startswith(_ONE_REFUSES) and refused.isidentifier():
+        # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
+        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1).
+        return _call_class(evidence.at), f"the guard of `{refused}`"
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 

@@ -203,3 +203,20 @@ def test_a_check_failing_beside_a_refusal_is_not_placed_under_it_by_its_words() 
                _record("CMP-4", "RTE-3", Evidence(reproduced=False), [("t::b", [], banner)])]
     _, out = checked_explanations(causes, records)
     assert {rv.id: rv.explained_by for rv in out}["CMP-4"] is None
+
+
+def test_one_guard_shown_on_either_side_is_one_cause() -> None:
+    """A fork numbering from 0 accepts thought 0 (the original refuses it) and refuses -1 (the original
+    accepts it): each of RTE-3 and RTE-3/a1 shows one side of one guard on `thoughtNumber`, one cause; a
+    re-worded refusal of another record (the unknown tool's) stays a cause of its own."""
+    negative = ("the original accepts this call and this server refuses it — “Invalid thoughtNumber: must "
+                "not be negative” (isError)")
+    unknown = ("both refuse this call, in other words: “Unknown tool: x” on the original, “Outil inconnu : "
+               "x” here")
+    causes = [_cause("RTE-3", [], _pair(negative)), _cause("RTE-3/a1", [], _pair(ZERO)),
+              _cause("RTE-2", [], _pair(unknown))]
+    records = [_record("RTE-3", None, _pair(negative), [("t::n", ["RTE-3"], "refused: thoughtNumber -1")]),
+               _record("RTE-3/a1", None, _pair(ZERO), [("t::z", ["RTE-3/a1"], SAID)]),
+               _record("RTE-2", None, _pair(unknown), [("t::u", ["RTE-2"], "“Outil inconnu : x”")])]
+    kept, _ = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["RTE-3", "RTE-3/a1"], ["RTE-2"]]
