@@ -50,3 +50,16 @@ def test_short_lines_are_grouped_only_when_the_same() -> None:
     a, b = _record("A", None, "'a' is not in list"), _record("B", None, "'b' is not in list")
     assert len(said_once([(a, a.reason), (b, b.reason)])) == 2
     assert len(said_once([(a, a.reason), (b, a.reason)])) == 1
+
+
+@given(detail=st.sampled_from([1, 2]))
+def test_departures_said_alike_share_one_details_block(detail: int) -> None:
+    """With each departure's evidence shown, those saying the same line are one block naming them all, the
+    first one's evidence standing for them (each one's own is in report.html)."""
+    records = [_record(f"R-{i}", "OBJ-4", FENCED.replace("{n}", str(i))) for i in range(4)]
+    other = _record("X-1", "OBJ-4", "stderr holds 2 boxes for one call")
+    text = "\n".join(markdown(Departures(tuple([*records, other]), frozenset()), detail))  # type: ignore[arg-type]
+    summaries = [line for line in text.split("\n") if line.startswith("<details><summary>")]
+    assert len(summaries) == 2, summaries
+    assert "R-0, R-1, R-2, R-3 (explained by OBJ-4)" in summaries[0]
+    assert "The same line for 4 departures" in text

@@ -50,9 +50,17 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
         lines += [f"{len(left)} departure(s) without a replay of their own, each showing its root cause's "
                   f"when it has one ({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
     folded = [rv for rv in departures.records if rv.explained_by] if detail == 0 else []
-    for rv in departures.records:
-        if all(rv is not f for f in folded):
-            lines += _departure(rv, detail, departures.replayed.get(rv.id))
+    # Departures whose lines say the same under one cause are shown once, the first one's evidence standing
+    # for all (`said_once`); each one's own is in report.html. A departure under no cause keeps its own.
+    shown = [rv for rv in departures.records if all(rv is not f for f in folded)]
+    replayed = departures.replayed
+    groups = said_once([(rv, headline(rv, replayed.get(rv.id))) for rv in shown if rv.explained_by])
+    lead = {members[0].id: (members, line) for members, line in groups}
+    later = {rv.id for members, _ in groups for rv in members[1:]}
+    for rv in shown:
+        if rv.id not in later:
+            members, line = lead.get(rv.id, ([rv], ""))
+            lines += _departure(rv, detail, departures.replayed.get(rv.id), also=members[1:], line=line)
     if folded:
         lines += ["Departures a root cause explains, one line each (a line said alike under one cause, "
                   "once; their evidence is in report.html):", ""]
@@ -120,15 +128,22 @@ def ids_only(departures: Departures, detail: Detail) -> list[str]:
     return [*lines, ""]
 
 
-def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None) -> list[str]:
+def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None,
+               also: Sequence[RecordVerdict] = (), line: str = "") -> list[str]:
     """detail 2: the pair with its sequence, counterexample, replay and exchange; 1: the pair and the
-    counterexample; 0: the verdict line and what differs."""
+    counterexample; 0: the verdict line and what differs. `also`: departures whose line says the same,
+    named beside it (their own evidence is in report.html); `line`, the line said for them all."""
     explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
+    ids = ", ".join([rv.id, *(other.id for other in also)])
+    marks = "".join(dict.fromkeys(VERDICT_MARK[r.verdict] for r in (rv, *also)))
+    line = line or headline(rv, replayed)
     lines = [
-        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
-        f"{in_html(headline(rv, replayed), 200)}</summary>",
+        f"<details><summary>{marks} {in_html(ids)}{explained} — {in_html(line, 200)}</summary>",
         "",
     ]
+    if also:
+        lines += [f"The same line for {len(also) + 1} departures; below, {in_html(rv.id)}'s evidence (each "
+                  "one's own is in report.html).", ""]
     lines.append(f"{md(rv.statement)}")
     lines.append("")
     if "\n" in rv.reason and detail >= 1:
