@@ -620,7 +620,17 @@ def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, s
         # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
         # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1).
         return _call_class(evidence.at), f"the guard of `{refused}`"
+    edit = _REWORDING.search(first) if _reworded(first) else None
+    if edit is not None:
+        # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the
+        # call happened to be refused for: one change (typescript-port's OBJ-8/a1 and OBJ-10).
+        return _call_class(evidence.at), f"re-worded: {edit.group(0)}"
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
+
+
+_REWORDING: Final = re.compile(
+    r"(?:puts|adds|drops) “[^”]*” (?:before|after|from the front of|from the end of)")
+"""The edit a re-worded refusal's difference says (`refusals_compared`), its words aside."""
 
 
 def split_off(

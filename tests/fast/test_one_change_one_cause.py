@@ -220,3 +220,17 @@ def test_one_guard_shown_on_either_side_is_one_cause() -> None:
                _record("RTE-2", None, _pair(unknown), [("t::u", ["RTE-2"], "“Outil inconnu : x”")])]
     kept, _ = checked_explanations(causes, records)
     assert [c.records for c in kept] == [["RTE-3", "RTE-3/a1"], ["RTE-2"]]
+
+
+def test_one_edit_of_the_refusals_words_is_one_cause_whatever_field() -> None:
+    """Errors stringified whole: every refusal reads "Error: <message>". OBJ-8/a1 (thought refused) and
+    OBJ-10 (thoughtNumber refused) show one edit, one cause; another edit (a suffix) stays apart."""
+    suffix = ("the refusal of `branchId` is re-worded: this server adds “ (see docs)” after the original's "
+              "“Invalid branchId: must be a string”")
+    causes = [_cause("OBJ-8/a1", [], _pair(_reworded("thought"))),
+              _cause("OBJ-10", [], _pair(_reworded("thoughtNumber"))), _cause("RTE-6", [], _pair(suffix))]
+    fields = {"OBJ-8/a1": "thought", "OBJ-10": "thoughtNumber", "RTE-6": "branchId"}
+    records = [_record(c.id, None, c.evidence, [(f"t::{c.id}", [c.id], f"{fields[c.id]} refused otherwise")])
+               for c in causes]
+    kept, _ = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["OBJ-8/a1", "OBJ-10"], ["RTE-6"]]
