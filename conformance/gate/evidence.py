@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
@@ -251,11 +251,29 @@ def _told_at(
     record's failing checks say they saw: a sequence whose first differing request shows another change of the
     fork (zero-based numbering's raised total before the thought 0 its check sent) still shows the record's
     own difference, further on. None when no request does."""
+    said = _check_messages(rv)
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         found = _compared([a], [b], about, spec_by_field=spec_by_field)
-        if found is not None and any(_told_by_its_checks(rv, d) for d in found[1]):
+        if (found is not None and any(_told_by_its_checks(rv, d) for d in found[1])
+                and not _other_kind_of_call(said, a.response, b.response)):
             return index, found[1]
     return None
+
+
+_SAW_REFUSAL: Final = re.compile(r'"error"\s*:|\bisError\b|\brefus|\breject')
+
+
+def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool:
+    """Whether every failing check saw a refused call (its words, or the answer it quotes: `"error": …`)
+    while the pair is a call both sides accepted: the pair shows the server's other changes on an accepted
+    call, not the check's failure (chat-markdown's OBJ-8 saw its errors fenced, and its pair was the fenced
+    status of an accepted call)."""
+    if not said or not all(_SAW_REFUSAL.search(m) for m in said):
+        return False
+    answers = [_frame(text) for text in (original, target)]
+    if any(a is None or not isinstance(a.get("result"), dict) for a in answers):
+        return False  # not two tools/call results (a list, the process, stderr): nothing to hold against
+    return all(refusal(cast(JSON, a)) is None for a in answers)
 
 
 _TOOL_KEY: Final = re.compile(r"result\.tools\[\d+\]\.\w+")
@@ -1015,6 +1033,8 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
         return evidence
     said = [m for _, m in checks]
     told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
+    if _other_kind_of_call(said, evidence.original, evidence.target):
+        told = []
     if not told:
         return evidence.model_copy(update={"not_its_failure": True, "breaks": ""})
     refused = next((d for d in evidence.differences if d.startswith(_ONE_REFUSES)), None)

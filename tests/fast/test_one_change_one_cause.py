@@ -234,3 +234,26 @@ def test_one_edit_of_the_refusals_words_is_one_cause_whatever_field() -> None:
                for c in causes]
     kept, _ = checked_explanations(causes, records)
     assert [c.records for c in kept] == [["OBJ-8/a1", "OBJ-10"], ["RTE-6"]]
+
+
+def _answer(text: str, refused: bool = False) -> str:
+    result: dict[str, object] = {"content": [{"type": "text", "text": text}]}
+    if refused:
+        result["isError"] = True
+    return json.dumps({"jsonrpc": "2.0", "result": result})
+
+
+def test_a_check_that_saw_refusals_is_not_shown_an_accepted_call() -> None:
+    """Chat-markdown fences both its answers and its errors: OBJ-8's checks saw the error fenced; a pair of an
+    accepted call shows the status fenced, another change's, and is not OBJ-8's failure; a pair of a refused
+    call is."""
+    fence = "result.content[0].text: 9 lines here where the original has 7; adds “```json”, “```”"
+    said = ("OBJ-8 contradicted: the answer's text is not JSON: “```json ⏎ { ⏎ \"error\": \"Invalid "
+            "thought\" ⏎ } ⏎ ```”")
+    rv = _record("OBJ-8", None, None, [("t::e", ["OBJ-8"], said)])
+    accepted = _pair(fence).model_copy(update={"original": _answer('{"thoughtNumber": 1}'),
+                                               "target": _answer('```json\n{"thoughtNumber": 1}\n```')})
+    refused = _pair(fence).model_copy(update={"original": _answer('{"error": "x"}', True),
+                                              "target": _answer('```json\n{"error": "x"}\n```', True)})
+    assert its_failure(rv, accepted).not_its_failure
+    assert not its_failure(rv, refused).not_its_failure
