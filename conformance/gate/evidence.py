@@ -586,7 +586,46 @@ def checked_explanations(
         out.append(rv)
     kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
             for c in causes]
-    return one_cause_per_change(*split_off(kept, out, {r for rs in dropped.values() for r in rs}))
+    return folded_by_their_words(*one_cause_per_change(
+        *split_off(kept, out, {r for rs in dropped.values() for r in rs})))
+
+
+def folded_by_their_words(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cause whose pair is not its failure (its sequence shows only the fork's other changes), and whose
+    leading record's checks say in their own words another cause's difference, is that cause's: its records
+    and departures go under it (issue 42: fork-hashtags' OBJ-3/a1 was a cause of its own, headed by a check
+    that saw the answer's added `tags` key, ABS-9's change)."""
+    by_id = {rv.id: rv for rv in records}
+    paired = {c.id: _held(c, by_id) for c in causes}
+    into: dict[str, str] = {}
+    for cause in causes:
+        evidence, lead = paired[cause.id].evidence, by_id.get(cause.records[0])
+        if lead is None or evidence is None or not evidence.reproduced or not evidence.not_its_failure:
+            continue
+        home = next((c for c in causes if c.id != cause.id and c.id not in into
+                     and _saw(lead, paired[c.id])), None)
+        if home is not None:
+            into[cause.id] = home.id
+    if not into:
+        return list(causes), list(records)
+    moved = {c.id: [*c.records, *c.explains] for c in causes if c.id in into}
+    held = {r: into[cid] for cid, rs in moved.items() for r in rs}
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
+                                                                   if home == c.id and r not in c.explains)]})
+                  for c in causes if c.id not in into]
+    out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held
+           else rv.model_copy(update={"explained_by": into[rv.explained_by]}) if rv.explained_by in into
+           else rv for rv in records]
+    return out_causes, out
+
+
+def _held(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RootCause:
+    """The cause with a pair to hold against: its own reproduced one, else its leading record's."""
+    if (cause.evidence is not None and cause.evidence.reproduced) or cause.records[0] not in by_id:
+        return cause
+    return cause.model_copy(update={"evidence": by_id[cause.records[0]].evidence})
 
 
 def one_cause_per_change(

@@ -257,3 +257,22 @@ def test_a_check_that_saw_refusals_is_not_shown_an_accepted_call() -> None:
                                               "target": _answer('```json\n{"error": "x"}\n```', True)})
     assert its_failure(rv, accepted).not_its_failure
     assert not its_failure(rv, refused).not_its_failure
+
+
+def test_a_cause_whose_pair_is_elsewhere_goes_under_the_cause_its_check_saw() -> None:
+    """Hashtags: OBJ-3/a1's own sequence shows only the box widened (another change), and its check says it
+    saw the answer's `tags` key, ABS-9's difference: OBJ-3/a1 is not a cause of its own but ABS-9's. A cause
+    whose check says nothing of another's keeps its own place."""
+    tags = 'result.content[0].text → tags: absent on the original, ["6"] here'
+    wide = "stderr: the box is 65 columns wide here, 5 wider than the original's 60"
+    saw = "answer changed with bucket contents: {'thoughtNumber': 31, 'branches': [], 'tags': ['6']}"
+    causes = [_cause("ABS-9", [], _pair(tags)), _cause("OBJ-3/a1", ["CLM-1"], _pair(wide, elsewhere=True))]
+    records = [_record("ABS-9", None, _pair(tags), [("t::t", [], "1 field more: tags")]),
+               _record("OBJ-3/a1", None, _pair(wide, elsewhere=True), [("t::b", [], saw)]),
+               _record("CLM-1", "OBJ-3/a1", None, [("t::c", ["OBJ-3/a1"], "bucket contents")])]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["ABS-9"] and kept[0].explains == ["OBJ-3/a1", "CLM-1"]
+    assert {rv.id: rv.explained_by for rv in out} == {"ABS-9": None, "OBJ-3/a1": "ABS-9", "CLM-1": "ABS-9"}
+    records[1] = _record("OBJ-3/a1", None, _pair(wide, elsewhere=True), [("t::b", [], "a bucket's thought")])
+    kept, _ = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["ABS-9", "OBJ-3/a1"]
