@@ -649,8 +649,12 @@ def one_cause_per_change(
             continue
         kept = merged[home]
         into[cause.id] = kept.id
+        records_ = [*kept.records, *(r for r in cause.records if r not in kept.records)]
+        lead = f"{', '.join(kept.records)} {'departs' if len(kept.records) == 1 else 'depart'} — "
+        summary = (f"{', '.join(records_)} depart — {kept.summary.removeprefix(lead)}"[:400]
+                   if kept.summary.startswith(lead) else kept.summary)
         merged[home] = kept.model_copy(update={
-            "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
+            "records": records_, "summary": summary,
             "explains": [*kept.explains, *(r for r in cause.explains if r not in kept.explains)]})
     if not into:
         return list(causes), list(records)

@@ -213,13 +213,14 @@ def test_one_guard_shown_on_either_side_is_one_cause() -> None:
                 "not be negative” (isError)")
     unknown = ("both refuse this call, in other words: “Unknown tool: x” on the original, “Outil inconnu : "
                "x” here")
-    causes = [_cause("RTE-3", [], _pair(negative)), _cause("RTE-3/a1", [], _pair(ZERO)),
-              _cause("RTE-2", [], _pair(unknown))]
+    guard = _cause("RTE-3", [], _pair(negative)).model_copy(update={"summary": "RTE-3 departs — -1 refused"})
+    causes = [guard, _cause("RTE-3/a1", [], _pair(ZERO)), _cause("RTE-2", [], _pair(unknown))]
     records = [_record("RTE-3", None, _pair(negative), [("t::n", ["RTE-3"], "refused: thoughtNumber -1")]),
                _record("RTE-3/a1", None, _pair(ZERO), [("t::z", ["RTE-3/a1"], SAID)]),
                _record("RTE-2", None, _pair(unknown), [("t::u", ["RTE-2"], "“Outil inconnu : x”")])]
     kept, _ = checked_explanations(causes, records)
     assert [c.records for c in kept] == [["RTE-3", "RTE-3/a1"], ["RTE-2"]]
+    assert kept[0].summary == "RTE-3, RTE-3/a1 depart — -1 refused"
 
 
 def test_one_edit_of_the_refusals_words_is_one_cause_whatever_field() -> None:
