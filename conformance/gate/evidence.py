@@ -866,7 +866,11 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     question both the check of an "explained by" (`_same_change`) and the placing of a record whose cause was
     refused (`split_off`) ask (issue 42)."""
     lead = _lead(cause)
-    return bool(lead) and _told_by_its_checks(rv, lead, strict=True)
+    if not lead or cause.evidence is None:
+        return False
+    if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
+        return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
+    return _told_by_its_checks(rv, lead, strict=True)
 
 
 def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = False) -> bool:

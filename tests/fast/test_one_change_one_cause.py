@@ -277,3 +277,21 @@ def test_a_cause_whose_pair_is_elsewhere_goes_under_the_cause_its_check_saw() ->
     records[1] = _record("OBJ-3/a1", None, _pair(wide, elsewhere=True), [("t::b", [], "a bucket's thought")])
     kept, _ = checked_explanations(causes, records)
     assert [c.id for c in kept] == ["ABS-9", "OBJ-3/a1"]
+
+
+def test_a_cause_whose_checks_saw_refusals_is_not_folded_into_a_change_of_accepted_calls() -> None:
+    """Chat-markdown fences answers (OBJ-4) and, apart, errors (OBJ-8): OBJ-8's pair, an accepted call, is not
+    its failure, and its checks' words ("text is not JSON: “```json { "error": …”") match OBJ-4's fence only
+    as words; OBJ-4's pair is a call both sides accepted, so OBJ-8 stays a cause of its own."""
+    fence = "result.content[0].text: 9 lines here where the original has 7; adds “```json”, “```”"
+    accepted = _pair(fence).model_copy(update={"original": _answer('{"thoughtNumber": 1}'),
+                                               "target": _answer('```json\n{"thoughtNumber": 1}\n```')})
+    said = ("OBJ-8 contradicted: the answer's text is not JSON: “```json ⏎ { ⏎ \"error\": \"Invalid "
+            "thought\" ⏎ } ⏎ ```”")
+    elsewhere = accepted.model_copy(update={"not_its_failure": True})
+    causes = [_cause("OBJ-4", [], accepted), _cause("OBJ-8", [], elsewhere)]
+    fenced = "the answer's text is not JSON: “```json"
+    records = [_record("OBJ-4", None, accepted, [("t::a", ["OBJ-4"], fenced)]),
+               _record("OBJ-8", None, elsewhere, [("t::e", ["OBJ-8"], said)])]
+    kept, _ = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["OBJ-4", "OBJ-8"]
