@@ -142,8 +142,8 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
         "",
     ]
     if also:
-        lines += [f"The same line for {len(also) + 1} departures; below, {in_html(rv.id)}'s evidence (each "
-                  "one's own is in report.html).", ""]
+        lines += [f"The same line for {len(also) + 1} departures; below, {in_html(rv.id)}'s evidence, then "
+                  "each one's failing checks (each one's own evidence is in report.html).", ""]
     lines.append(f"{md(rv.statement)}")
     lines.append("")
     if "\n" in rv.reason and detail >= 1:
@@ -159,6 +159,10 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
             + (f" — {md(one_line(test.message), 300 if detail else 160)}"
                if test.message and test.status != "passed" else "")
         )
+    for other in also:  # the others' own failing checks, in their own words, one line each
+        lines += [f"- {md(other.id)}, {md(check_name(test.nodeid), 200)}: {test.status}"
+                  + (f" — {md(one_line(test.message), 160)}" if test.message else "")
+                  for test in other.tests if test.status in ("failed", "error")]
     ce = rv.counterexample
     if ce is not None and detail >= 1:
         cut = "" if ce.minimized else ", not fully minimized: shrinking reached its time budget"
