@@ -144,7 +144,9 @@ def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
 def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}",
                       original: str = "the original") -> str:
     """Refused against accepted, or two refusals: which field each names, else how the words changed;
-    empty when both accept, or both refuse alike."""
+    empty when both accept, or both refuse alike. Two refusals naming other fields say only that another
+    field was refused first: the fork may have added a rule; which rule came first only a re-test tells
+    (core/retest.py)."""
     if a is not None and b is None:
         return (f"{original} refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and "
                 f"{_side(here)} accepts it")
@@ -221,7 +223,7 @@ def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]
     """What differs between two JSON-RPC responses to one call, most telling first: refused against accepted
     (the refusal's words), two refusals (the field each names, then the words), then field by field."""
     a, b = refusal(original), refusal(target)
-    said = refusals_compared(a, b)
+    said = refusals_compared(a, b)  # one pair, nothing re-tested: no order is claimed
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]

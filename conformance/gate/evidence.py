@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
@@ -213,15 +213,24 @@ def _compared(
             differences.append(FieldDifference(
                 "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
                 f"{b.own or 'none'} here"))
+        if a.method == "tools/list" and any(map(_tool_key, differences)):
+            # A key added to or dropped from the listed tool (`title`, `annotations`): a record counting the
+            # tool's keys ("exactly the keys name, description, inputSchema": CMP-2), whatever key it is
+            # (issue 42: CMP-2 was "not reproduced" though every fresh tools/list showed them).
+            keyed = [d.said() for d in differences
+                     if _tool_key(d) and _counts_keys(about) and about & _SPEC_WORDS]
+            differences = [d for d in differences if not _tool_key(d)]
+        else:
+            keyed = []
         if spec_by_field and a.method == "tools/list":
-            found = [d.said() for d in differences
-                     if about & _SPEC_WORDS and _speaks_of(replace(d, sentence=d.path, kind=""), about)]
+            found = keyed + [d.said() for d in differences if about & _SPEC_WORDS
+                             and _speaks_of(replace(d, sentence=d.path, kind=""), about)]
         elif a.method == "tools/list":
             # A tool spec's texts share words with many statements ("A tool for …" with RTE-1's "the one tool
             # spec"): a difference inside a listed tool speaks of a record by its field alone; the list's
             # membership (a tool added) by its own key.
-            found = [d.said() for d in differences
-                     if _speaks_of(d if d.kind == GROWN_LIST else replace(d, sentence=d.path), about)]
+            found = keyed + [d.said() for d in differences
+                             if _speaks_of(d if d.kind == GROWN_LIST else replace(d, sentence=d.path), about)]
         else:
             found = [d.said() for d in differences if _speaks_of(d, about)]
         if found:
@@ -235,6 +244,52 @@ def _compared(
         return min(len(original), len(target)) + 1, [
             f"the original answered {len(original)} request(s), this server {len(target)}"]
     return None
+
+
+def _told_at(
+    original: list[_Answer], target: list[_Answer], about: set[str], rv: RecordVerdict,
+    spec_by_field: bool = False,
+) -> tuple[int, list[str]] | None:
+    """The first request of a replayed sequence whose differences (as `_compared` finds them) include one the
+    record's failing checks say they saw: a sequence whose first differing request shows another change of the
+    fork (zero-based numbering's raised total before the thought 0 its check sent) still shows the record's
+    own difference, further on. None when no request does."""
+    said = _check_messages(rv)
+    for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
+        found = _compared([a], [b], about, spec_by_field=spec_by_field)
+        if (found is not None and any(_told_by_its_checks(rv, d) for d in found[1])
+                and not _other_kind_of_call(said, a.response, b.response)):
+            return index, found[1]
+    return None
+
+
+_SAW_REFUSAL: Final = re.compile(r'"error"\s*:|\bisError\b|\brefus|\breject')
+
+
+def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool:
+    """Whether every failing check saw a refused call (its words, or the answer it quotes: `"error": …`)
+    while the pair is a call both sides accepted: the pair shows the server's other changes on an accepted
+    call, not the check's failure (chat-markdown's OBJ-8 saw its errors fenced, and its pair was the fenced
+    status of an accepted call)."""
+    if not said or not all(_SAW_REFUSAL.search(m) for m in said):
+        return False
+    answers = [_frame(text) for text in (original, target)]
+    if any(a is None or not isinstance(a.get("result"), dict) for a in answers):
+        return False  # not two tools/call results (a list, the process, stderr): nothing to hold against
+    return all(refusal(cast(JSON, a)) is None for a in answers)
+
+
+_TOOL_KEY: Final = re.compile(r"result\.tools\[\d+\]\.\w+")
+
+
+def _tool_key(difference: FieldDifference) -> bool:
+    """A key of a listed tool present on one side only (`result.tools[0].title: absent on the original`)."""
+    return bool(_TOOL_KEY.fullmatch(difference.path)) and "absent" in (difference.original, difference.target)
+
+
+def _counts_keys(about: set[str]) -> bool:
+    """Records whose words count an object's keys ("exactly the keys …", "exactly five fields")."""
+    return about >= _COUNTS_KEYS and bool(about & _KEYS)
 
 
 def _sdk_owned(path: str, original: str, target: str) -> bool:
@@ -540,7 +595,112 @@ def checked_explanations(
         out.append(rv)
     kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
             for c in causes]
-    return split_off(kept, out, {r for rs in dropped.values() for r in rs})
+    return folded_by_their_words(*one_cause_per_change(
+        *split_off(kept, out, {r for rs in dropped.values() for r in rs})))
+
+
+def folded_by_their_words(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cause whose pair is not its failure (its sequence shows only the fork's other changes), and whose
+    leading record's checks say in their own words another cause's difference, is that cause's: its records
+    and departures go under it (issue 42: fork-hashtags' OBJ-3/a1 was a cause of its own, headed by a check
+    that saw the answer's added `tags` key, ABS-9's change)."""
+    by_id = {rv.id: rv for rv in records}
+    paired = {c.id: _held(c, by_id) for c in causes}
+    into: dict[str, str] = {}
+    for cause in causes:
+        evidence, lead = paired[cause.id].evidence, by_id.get(cause.records[0])
+        if lead is None or evidence is None or not evidence.reproduced or not evidence.not_its_failure:
+            continue
+        home = next((c for c in causes if c.id != cause.id and c.id not in into
+                     and _saw(lead, paired[c.id])), None)
+        if home is not None:
+            into[cause.id] = home.id
+    if not into:
+        return list(causes), list(records)
+    moved = {c.id: [*c.records, *c.explains] for c in causes if c.id in into}
+    held = {r: into[cid] for cid, rs in moved.items() for r in rs}
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
+                                                                   if home == c.id and r not in c.explains)]})
+                  for c in causes if c.id not in into]
+    out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held
+           else rv.model_copy(update={"explained_by": into[rv.explained_by]}) if rv.explained_by in into
+           else rv for rv in records]
+    return out_causes, out
+
+
+def _held(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RootCause:
+    """The cause with a pair to hold against: its own reproduced one, else its leading record's."""
+    if (cause.evidence is not None and cause.evidence.reproduced) or cause.records[0] not in by_id:
+        return cause
+    return cause.model_copy(update={"evidence": by_id[cause.records[0]].evidence})
+
+
+def one_cause_per_change(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Causes whose pairs show the same refusal (the same kind of call; one side refusing a field the other
+    lets pass, or both refusing alike in the same words, numbers aside) are one change: the later folds into
+    the earlier, its records beside the earlier's, its departures under it (issue 42: a fork numbering from
+    0 got RTE-3 and RTE-3/a1 as two causes of one guard). A cause without a reproduced pair of its own is held
+    by its leading record's (as `split_off` holds it). Only a refusal is specific enough to be one change: a
+    field's value or a text's lines moved alike can be two changes' (a fence on answers and another on
+    errors; a total raised past the last index and a guard letting 0 through)."""
+    by_id = {rv.id: rv for rv in records}
+    merged: list[RootCause] = []
+    into: dict[str, str] = {}
+    for cause in causes:
+        mine = _shown(cause, by_id)
+        home = next((i for i, c in enumerate(merged) if mine is not None and _shown(c, by_id) == mine), None)
+        if home is None:
+            merged.append(cause)
+            continue
+        kept = merged[home]
+        into[cause.id] = kept.id
+        records_ = [*kept.records, *(r for r in cause.records if r not in kept.records)]
+        lead = f"{', '.join(kept.records)} {'departs' if len(kept.records) == 1 else 'depart'} — "
+        summary = (f"{', '.join(records_)} depart — {kept.summary.removeprefix(lead)}"[:400]
+                   if kept.summary.startswith(lead) else kept.summary)
+        merged[home] = kept.model_copy(update={
+            "records": records_, "summary": summary,
+            "explains": [*kept.explains, *(r for r in cause.explains if r not in kept.explains)]})
+    if not into:
+        return list(causes), list(records)
+    out = [rv.model_copy(update={"explained_by": into[rv.explained_by]})
+           if rv.explained_by in into else rv for rv in records]
+    return merged, out
+
+
+def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
+    """The refusal a cause's pair shows where its checks failed: (the kind of call, its leading difference,
+    numbers masked); None when its pair (or its leading record's, lacking its own) shows no refusal of it."""
+    evidence, lead = cause.evidence, by_id.get(cause.records[0])
+    if (evidence is None or not evidence.reproduced) and lead is not None:
+        evidence = lead.evidence
+    if evidence is not None and lead is not None:
+        evidence = its_failure(lead, evidence)  # held against its checks' words as they read now
+    if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
+        return None
+    first = evidence.differences[0]
+    refused = _refused_what(first)
+    if not refused:
+        return None
+    if first.startswith(_ONE_REFUSES) and refused.isidentifier():
+        # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
+        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1).
+        return _call_class(evidence.at), f"the guard of `{refused}`"
+    edit = _REWORDING.search(first) if _reworded(first) else None
+    if edit is not None:
+        # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the
+        # call happened to be refused for: one change (typescript-port's OBJ-8/a1 and OBJ-10).
+        return _call_class(evidence.at), f"re-worded: {edit.group(0)}"
+    return _call_class(evidence.at), re.sub(r"\d+", "N", first)
+
+
+_REWORDING: Final = re.compile(
+    r"(?:puts|adds|drops) “[^”]*” (?:before|after|from the front of|from the end of)")
+"""The edit a re-worded refusal's difference says (`refusals_compared`), its words aside."""
 
 
 def split_off(
@@ -560,14 +720,24 @@ def split_off(
               else c.model_copy(update={"evidence": by_id[c.records[0]].evidence}) for c in causes]
     for rv in records:
         own = rv.evidence
-        if (rv.id not in loose or rv.explained_by or rv.id in primary or own is None or not own.reproduced
-                or not own.differences):
+        if rv.id not in loose or rv.explained_by or rv.id in primary:
             continue
-        if own.not_its_failure and _difference_key(own.differences[0]) == STDERR_OUTSIDE:
+        if (own is not None and own.not_its_failure and own.differences
+                and _difference_key(own.differences[0]) == STDERR_OUTSIDE):
             continue  # the banner, where the record's check failed on something else: the banner's change
-        home = next((c for c in paired if c.evidence is not None and _same_change(rv, c)), None)
+        # A pair of its own that shows its failure is held against each cause's (`_same_change`); without one
+        # (none reproduced, or one differing only where its checks did not fail), its checks' own words
+        # seeing a cause's difference place it (`_saw`: a call refused by the fork's rate limit).
+        usable = (own is not None and own.reproduced and bool(own.differences)
+                  and not own.not_its_failure)
+        home = next((c for c in paired if c.evidence is not None
+                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))), None)
         if home is not None:
             placed[rv.id] = home.id
+            continue
+        if own is None or not usable:
+            # No pair, or one differing only where its checks did not fail (another change of the fork shows
+            # on its sequence): no cause is opened on it; the record keeps its own line, its check's words.
             continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
@@ -663,20 +833,19 @@ def _check_words(rv: RecordVerdict) -> str:
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     """A check naming the cause's record as contradicted explains the record, unless what it saw refused
     is another field than the cause's refusal names (RTE-3's `branchId` refused is not `thought` refused,
-    though both checks say a call was refused), or its own pair, replayed, differs only where the cause's
-    does not (the fork changed both); else its own pair must differ where the cause's does, a refusal of the
-    same field (or in the same words, when it names none), and no check of the record names another record
-    contradicted that the cause does not hold."""
+    though both checks say a call was refused), or its own pair, replayed, shows another change first and
+    none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
+    differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
+    and no check of the record names another record contradicted that the cause does not hold."""
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
+    lead = _lead(cause)
     if naming:
-        refused = _refused_what(cause.evidence.differences[0] if cause.evidence is not None
-                                and cause.evidence.reproduced and cause.evidence.differences
-                                and not cause.evidence.not_its_failure else "")
+        refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
         if not theirs_field or not seen or theirs_field in seen:
-            return not _elsewhere(rv, cause)
+            return not _another_first(rv, cause) or _saw(rv, cause)
     own, theirs = rv.evidence, cause.evidence
     if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
             or theirs.not_its_failure):
@@ -687,12 +856,60 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _named_elsewhere(rv, cause):
         return False
-    first = _difference_key(own.differences[0])
-    mine, their_refusal = _refused_what(own.differences[0]), _refused_what(theirs.differences[0])
-    if mine and their_refusal and mine != their_refusal:  # both refused here, on other fields: two changes
+    first = _family(own.differences[0])
+    return first == _family(theirs.differences[0]) or first in (
+        {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+def _lead(cause: RootCause) -> str:
+    """The difference a cause's pair leads with, when its pair reproduced where its checks failed; else
+    empty (a pair showing only another change says nothing of the cause)."""
+    theirs = cause.evidence
+    if theirs is None or not theirs.reproduced or theirs.not_its_failure or not theirs.differences:
+        return ""
+    return theirs.differences[0]
+
+
+def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Whether one of the record's failing checks, in its own words, saw the cause's difference: the one
+    question both the check of an "explained by" (`_same_change`) and the placing of a record whose cause was
+    refused (`split_off`) ask (issue 42)."""
+    lead = _lead(cause)
+    if not lead or cause.evidence is None:
         return False
-    return first == _difference_key(theirs.differences[0]) or first in (
-        {_difference_key(d) for d in theirs.differences} - {"stderr"})
+    if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
+        return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
+    return _told_by_its_checks(rv, lead, strict=True)
+
+
+def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = False) -> bool:
+    """Whether a failing check of the record says, in its own words (not an answer it quotes whole, which
+    shows every change of the server), what `difference` is; `strict`, by its words alone (`_tells`)."""
+    return any(_tells(difference, m, strict=strict) for m in _check_messages(rv))
+
+
+def _check_messages(rv: RecordVerdict) -> list[str]:
+    """The record's failing checks' messages, as a reader sees them, those saying nothing left out."""
+    said = (readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message)
+    return [m for m in said if m and not unspoken(m)]
+
+
+def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Both pairs reproduced where their checks failed, and the record's leads with a difference of another
+    family than any of the cause's: its own example shows another change of the server first."""
+    own, lead = rv.evidence, _lead(cause)
+    if own is None or not lead or not own.reproduced or own.not_its_failure or not own.differences:
+        return False
+    if own.cause == cause.id or cause.evidence is None:
+        return False
+    first = _family(own.differences[0])
+    return first != STDERR_BOX and first not in {_family(d) for d in cause.evidence.differences}
+
+
+def _reworded(difference: str) -> bool:
+    """A refusal of one field in other words: one change (a fork re-wording its messages) whichever field
+    the call happened to be refused for."""
+    return _difference_key(difference).startswith("re-worded")
 
 
 def _refused_what(difference: str) -> str:
@@ -724,7 +941,7 @@ def _named_elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     theirs = cause.evidence
     first = theirs.differences[0] if theirs is not None and theirs.differences else ""
-    return not any(_tells(first, _own_words(readable(t.message or ""))) for t in failing)
+    return not (first and _told_by_its_checks(rv, first))
 
 
 def _own_words(message: str) -> str:
@@ -734,27 +951,14 @@ def _own_words(message: str) -> str:
     return message[: found.start()] if found else message
 
 
-def _elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
-    """Both pairs reproduced, and the record's differs in none of the fields the cause's differs in. A pair
-    that differs only where the record's checks did not fail (`not_its_failure`: another change of the server
-    shows on that sequence) says nothing of the record's own change, and never takes it from a cause its
-    check names; nor does such a pair of the cause's say anything of the cause's change."""
-    own, theirs = rv.evidence, cause.evidence
-    if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
-            or theirs.not_its_failure):
-        return False
-    if not own.differences or not theirs.differences or own.cause == cause.id:
-        return False
-    mine = {_family(d) for d in own.differences} - {"stderr"}
-    return bool(mine) and not mine & {_family(d) for d in theirs.differences}
-
-
 def _family(difference: str) -> str:
     """A difference's key, every refusal of one field (or in one set of words, when it names none) one
     family (refused on either side, another field named first, other words): which one a change shows
     depends on the call, not on the change; which field is refused does not."""
+    if _reworded(difference):
+        return "refusal re-worded"
     key = _difference_key(difference)
-    if key.startswith(("refused", "validation order", "re-worded", "both refuse")):
+    if key.startswith(("refused", _ANOTHER_FIRST, "both refuse")):
         return f"refusal of {_refused_what(difference) or 'a call'}"
     return key
 
@@ -773,7 +977,7 @@ def _difference_key(difference: str) -> str:
     if difference.startswith("the original accepts this call"):
         return "refused here"
     if difference.startswith("both refuse, naming"):
-        return "validation order"
+        return _ANOTHER_FIRST
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()
@@ -810,23 +1014,29 @@ def refused_in(message: str) -> str:
     return field_named(message)
 
 
-_REFUSAL_KEYS: Final = ("refused by the original", "refused here", "validation order")
+_ANOTHER_FIRST: Final = "another field refused first"
+"""Two refusals naming other fields: a rule added or checks reordered, which one pair cannot tell."""
+_REFUSAL_KEYS: Final = ("refused by the original", "refused here", _ANOTHER_FIRST)
 _BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|header|caption)\b")
 """A check speaking of the box. Not "line" ("Expecting value: line 1 column 1", a JSON error's words)."""
 _BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
 
 
-def _tells(difference: str, message: str) -> bool:
+def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
-    (or a refusal at all, when the check names none), the same field, the box for a box."""
+    (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
+    kind, a process ended, or a count of answers is any check's, unless `strict` (a record placed under a
+    cause by its check's words alone: its words must say the difference, not merely fail beside it)."""
     named = refused_in(message)
-    message = message.split('{"', 1)[0]  # the check's own words, not an answer it quotes whole
+    message = _own_words(message)  # the check's own words, not an answer it quotes whole (`{ "…` too)
     low = message.lower()
     key = _difference_key(difference)
     # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
     if any(len(words) >= 8 and words[:24] in message for words in quoted):
+        return True
+    if _value_quoted(difference, message):
         return True
     if key in _REFUSAL_KEYS or key.startswith("re-worded"):
         field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
@@ -845,8 +1055,23 @@ def _tells(difference: str, message: str) -> bool:
         return bool(_BOX_WORDS.search(low) or ("stderr" in low and not _BANNER_WORDS.search(low)))
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
-        return True  # an answer of another kind, a process ended, a count of answers: any check's
+        return not strict  # an answer of another kind, a process ended, a count of answers: any check's
     return bool(key) and key.lower() in low
+
+
+_HERE_VALUE: Final = re.compile(r" on the original, (?P<value>.+) here$")
+
+
+def _value_quoted(difference: str, message: str) -> bool:
+    """Whether a check's own words quote the value this server gave where a field differs (an object where
+    the original lists a string: `{"id": "zeta", "thoughts": 1}`, which a check prints as Python does,
+    `{'id': 'zeta', 'thoughts': 1}`): it saw that very value, whatever it calls the field ("non-string
+    branch label" for `branches`)."""
+    found = _HERE_VALUE.search(difference)
+    value = found.group("value").strip("“”") if found else ""
+    if len(value) < 8:
+        return False
+    return value.replace('"', "'")[:60] in message.replace('"', "'")
 
 
 def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
@@ -858,14 +1083,22 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     if not evidence.reproduced or not evidence.differences:
         return evidence
     checks = [(t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    checks = [(t, m) for t, m in checks if m and not unspoken(m)]
+    checks = [(t, m) for t, m in checks if m and not unspoken(m)]  # as `_check_messages` reads them
     if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
         # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
     said = [m for _, m in checks]
     told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
+    if _other_kind_of_call(said, evidence.original, evidence.target):
+        told = []
     if not told:
         return evidence.model_copy(update={"not_its_failure": True, "breaks": ""})
+    refused = next((d for d in evidence.differences if d.startswith(_ONE_REFUSES)), None)
+    if refused is not None and told[0] != refused and _difference_key(told[0]) == STDERR_BOX:
+        # One side refused the call, the other drew its box: the box missing (or drawn) is the refusal's
+        # consequence, and the refusal is the difference (issue 42: CMP-5 "0 lines here where the original
+        # has 6" headed a cause for a call the fork refused).
+        told = [refused, *(d for d in told if d != refused)]
     # The record's statement is quoted only for the very difference its own check failed on, and only when
     # that check does not put the failure on another record (a refusal seen by the status object's check is
     # RTE-3's contradiction, not "exactly five fields": issue 42).
@@ -873,7 +1106,8 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     elsewhere = all(t.contradicted and rv.id not in t.contradicted for t in tellers)
     quote = "" if elsewhere or not rv.statement else breaks(rv.statement, [told[0]])
     rest = [d for d in evidence.differences if d != told[0]]
-    return evidence.model_copy(update={"differences": [told[0], *rest], "breaks": quote})
+    return evidence.model_copy(update={"differences": [told[0], *rest], "breaks": quote,
+                                       "not_its_failure": False})
 
 
 _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
@@ -945,6 +1179,11 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             # The cause's headline is its pair only where the pair differs where its checks failed: a
             # fork's 50-branch cap is not its 1000-item history cap (nalyk-ts, AUDIT.md).
             evidence = its_failure(primary, evidence)
+            told = (_told_at(theirs, ours, about, primary, test == OPENING_SOURCE)
+                    if evidence.not_its_failure else None)
+            if told is not None:  # a later request of the same sequence shows what its checks saw
+                evidence = its_failure(primary, _pair(told, theirs, ours, primary.statement,
+                                                      replays.original.spec)).model_copy(update={"why": why})
         if evidence.not_its_failure:
             differs = (f"no sequence showed its checks' failure on fresh processes; "
                        f"{check_name(test) if '::' in test else test or 'its example'} differ only elsewhere")
@@ -1156,6 +1395,11 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         found = _compared(theirs, ours, about, fall_back=True)
         if found is not None:
             pair = _pair(found, theirs, ours, rv.statement, replays.original.spec)
+            if its_failure(rv, pair).not_its_failure:  # a later request may show what its checks saw
+                told = _told_at(theirs, ours, about, rv)
+                if told is not None:
+                    found = told
+                    pair = _pair(told, theirs, ours, rv.statement, replays.original.spec)
             pair = _retested(pair, frames, found[0], replays, fresh=False)
             return pair.model_copy(update={"example": frames})
         miss = f"{len(frames)} frames from {source}: no difference of this record's on fresh processes"

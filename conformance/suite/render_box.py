@@ -19,8 +19,10 @@ from conformance.suite.jsvalues import expected_box
 from conformance.suite.session import ServerSession
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-TOP = re.compile(r"┌(─+)┐")
-FRAMED = re.compile(r"^(?:\x1b\[[0-9;]*m)*(?:[\u2500-\u257f]|\+[-=+])", re.M)
+TOP = re.compile(r"(?P<indent>[ \t]*)┌(?P<border>─+)┐")
+"""A box's top border, with the blanks a fork may indent a box by (a branch's box set in under its trunk): an
+indented box is still one box for its call (LOOP-A, LOOP-B count them); its indent is its form, CMP-5's."""
+FRAMED = re.compile(r"^[ \t]*(?:\x1b\[[0-9;]*m)*(?:[\u2500-\u257f]|\+[-=+])", re.M)
 """A line opening like a box's border in any box-drawing characters (CMP-5's single lines, double or heavy
 ones) or ASCII ones (`+--`, `+==`), coloured or not: a frame of another style is a render in another form."""
 LABEL = re.compile(r"(?P<kind>Thought|Revision|Branch)\b")
@@ -34,9 +36,12 @@ js_length = utf16_length
 
 @dataclass(frozen=True)
 class Box:
-    """One rendered thought: the box's lines from its top border to its bottom border."""
+    """One rendered thought: the box's lines from its top border to its bottom border, its indent (the
+    blanks before its top border, when a fork sets it in) taken off each line that has it."""
 
     lines: tuple[str, ...]
+    source: tuple[str, ...] = ()
+    """The lines as written, indent and all (empty: as `lines`)."""
 
     @property
     def header(self) -> str:
@@ -68,7 +73,9 @@ class Box:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        """The box as written on stderr (indented, when it was): what is compared byte for byte and what is
+        taken out of the call's stderr to see what was written beside it."""
+        return "\n".join(self.source or self.lines)
 
 
 def redrawn(before: Box, after: Box, calls: str) -> str:
@@ -91,11 +98,13 @@ def boxes(stderr: bytes) -> list[Box]:
         if top is None:
             index += 1
             continue
-        bottom = f"└{top.group(1)}┘"
+        indent = top.group("indent")
+        bottom = f"{indent}└{top.group('border')}┘"
         end = next((j for j in range(index + 1, len(lines)) if lines[j] == bottom), None)
         if end is None:
             break
-        found.append(Box(tuple(lines[index : end + 1])))
+        source = tuple(lines[index : end + 1])
+        found.append(Box(tuple(line.removeprefix(indent) for line in source), source if indent else ()))
         index = end + 1
     return found
 

@@ -172,13 +172,16 @@ def test_an_accepted_call_the_original_refuses_is_said_first_with_the_refusals_w
     assert back.said().startswith("the original accepts this call and this server refuses it — “Invalid")
 
 
-def test_refusals_naming_other_fields_are_validation_order_never_a_rewording() -> None:
+def test_refusals_naming_other_fields_are_another_field_first_never_a_rewording() -> None:
+    """One pair re-tests nothing: the fork may have added a rule as well as reordered its checks, so a run's
+    evidence says another field was refused first, never "validation order" (only `compare`, which re-sends
+    each side the other's field, may say that)."""
     (said,) = explain(_refused("Invalid totalThoughts: must be a number"),
                       _schema_refused("Invalid arguments for tool sequentialthinking: Invalid input: "
                                       "expected boolean, received string at nextThoughtNeeded"))
     text = said.said()
     assert "`totalThoughts`" in text and "`nextThoughtNeeded`" in text
-    assert "another field refused first" in text
+    assert "another field refused first, not a re-wording" in text
     assert "validation order" not in text  # only a re-test (core/retest.py) tells which rule came first
     assert "re-worded" not in text.replace("not a re-wording", "")
 

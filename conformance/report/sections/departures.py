@@ -4,7 +4,8 @@ those the baseline accepts it counts (their reasons are in report.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -49,15 +50,53 @@ def markdown(departures: Departures, detail: Detail) -> list[str]:
         lines += [f"{len(left)} departure(s) without a replay of their own, each showing its root cause's "
                   f"when it has one ({md(', '.join(left), 400)}): {md(why, 300)}.", ""]
     folded = [rv for rv in departures.records if rv.explained_by] if detail == 0 else []
-    for rv in departures.records:
-        if all(rv is not f for f in folded):
-            lines += _departure(rv, detail, departures.replayed.get(rv.id))
+    # Departures whose lines say the same under one cause are shown once, the first one's evidence standing
+    # for all (`said_once`); each one's own is in report.html. A departure under no cause keeps its own.
+    shown = [rv for rv in departures.records if all(rv is not f for f in folded)]
+    replayed = departures.replayed
+    groups = said_once([(rv, headline(rv, replayed.get(rv.id))) for rv in shown if rv.explained_by])
+    lead = {members[0].id: (members, line) for members, line in groups}
+    later = {rv.id for members, _ in groups for rv in members[1:]}
+    for rv in shown:
+        if rv.id not in later:
+            members, line = lead.get(rv.id, ([rv], ""))
+            lines += _departure(rv, detail, departures.replayed.get(rv.id), also=members[1:], line=line)
     if folded:
-        lines += ["Departures a root cause explains, one line each (their evidence is in report.html):", ""]
-        lines += [f"- {VERDICT_MARK[rv.verdict]} {md(rv.id)} (explained by {md(rv.explained_by or '')}) — "
-                  f"{md(headline(rv, departures.replayed.get(rv.id)), 240)}" for rv in folded]
+        lines += ["Departures a root cause explains, one line each (a line said alike under one cause, "
+                  "once; their evidence is in report.html):", ""]
+        said = [(rv, headline(rv, departures.replayed.get(rv.id))) for rv in folded]
+        for members, line in said_once(said):
+            marks = "".join(dict.fromkeys(VERDICT_MARK[rv.verdict] for rv in members))
+            ids = md(", ".join(rv.id for rv in members), None)
+            cause = md(members[0].explained_by or "")
+            lines.append(f"- {marks} {ids} (explained by {cause}) — {md(line, 240)}")
         lines.append("")
     return lines
+
+
+_QUOTED: Final = re.compile(r"""['"“{\[(]""")
+_NUMBER: Final = re.compile(r"\d+")
+
+
+def said_once(lines: Sequence[tuple[RecordVerdict, str]]) -> list[tuple[list[RecordVerdict], str]]:
+    """Departures whose lines say the same under the same cause (their own words up to the first thing they
+    quote, numbers aside: "tools/call text is not JSON: …" for every check a fenced answer stopped), as one
+    line naming them all, in the order they first appear, with the first one's line (issue 42: a fork's
+    fenced answers repeated one line per record)."""
+    grouped: dict[tuple[str, str], tuple[list[RecordVerdict], str]] = {}
+    for rv, line in lines:
+        own = _QUOTED.split(line, maxsplit=1)[0]
+        key = (rv.explained_by or "", _NUMBER.sub("N", own).strip() if len(own) >= 12 else line)
+        grouped.setdefault(key, ([], line))[0].append(rv)
+    lines_of = {rv.id: line for rv, line in lines}
+    out: list[tuple[list[RecordVerdict], str]] = []
+    for members, line in grouped.values():
+        if len({lines_of[rv.id] for rv in members}) > 1:
+            # Said for several, the first one's note on its replay is not the others': it is left out.
+            for note in (_ELSEWHERE_FIRST, _NOT_REPLAYED, _NOT_REPRODUCED):
+                line = line.removesuffix(note)
+        out.append((members, line))
+    return out
 
 
 def lines_only(departures: Departures, detail: Detail) -> list[str]:
@@ -89,15 +128,22 @@ def ids_only(departures: Departures, detail: Detail) -> list[str]:
     return [*lines, ""]
 
 
-def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None) -> list[str]:
+def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = None,
+               also: Sequence[RecordVerdict] = (), line: str = "") -> list[str]:
     """detail 2: the pair with its sequence, counterexample, replay and exchange; 1: the pair and the
-    counterexample; 0: the verdict line and what differs."""
+    counterexample; 0: the verdict line and what differs. `also`: departures whose line says the same,
+    named beside it (their own evidence is in report.html); `line`, the line said for them all."""
     explained = f" (explained by {in_html(rv.explained_by)})" if rv.explained_by else ""
+    ids = ", ".join([rv.id, *(other.id for other in also)])
+    marks = "".join(dict.fromkeys(VERDICT_MARK[r.verdict] for r in (rv, *also)))
+    line = line or headline(rv, replayed)
     lines = [
-        f"<details><summary>{VERDICT_MARK[rv.verdict]} {in_html(rv.id)}{explained} — "
-        f"{in_html(headline(rv, replayed), 200)}</summary>",
+        f"<details><summary>{marks} {in_html(ids)}{explained} — {in_html(line, 200)}</summary>",
         "",
     ]
+    if also:
+        lines += [f"The same line for {len(also) + 1} departures; below, {in_html(rv.id)}'s evidence, then "
+                  "each one's failing checks (each one's own evidence is in report.html).", ""]
     lines.append(f"{md(rv.statement)}")
     lines.append("")
     if "\n" in rv.reason and detail >= 1:
@@ -113,6 +159,10 @@ def _departure(rv: RecordVerdict, detail: Detail, replayed: Evidence | None = No
             + (f" — {md(one_line(test.message), 300 if detail else 160)}"
                if test.message and test.status != "passed" else "")
         )
+    for other in also:  # the others' own failing checks, in their own words, one line each
+        lines += [f"- {md(other.id)}, {md(check_name(test.nodeid), 200)}: {test.status}"
+                  + (f" — {md(one_line(test.message), 160)}" if test.message else "")
+                  for test in other.tests if test.status in ("failed", "error")]
     ce = rv.counterexample
     if ce is not None and detail >= 1:
         cut = "" if ce.minimized else ", not fully minimized: shrinking reached its time budget"
@@ -164,10 +214,15 @@ def replay_note(evidence: Evidence | None) -> str:
     if evidence is None or evidence.own_failure:
         return ""
     if evidence.not_its_failure:
-        return " (its replay differs elsewhere first)"
+        return _ELSEWHERE_FIRST
     if evidence.not_replayed:
-        return " (not replayed: the report's replay budget was spent)"
-    return " (not reproduced on fresh processes)"
+        return _NOT_REPLAYED
+    return _NOT_REPRODUCED
+
+
+_ELSEWHERE_FIRST: Final = " (its replay differs elsewhere first)"
+_NOT_REPLAYED: Final = " (not replayed: the report's replay budget was spent)"
+_NOT_REPRODUCED: Final = " (not reproduced on fresh processes)"
 
 
 SECTION = section("departures", view, markdown=markdown, terminal=terminal)

@@ -11,7 +11,7 @@ from conformance.report.evidence_parts import evidence_html, evidence_line, evid
 from conformance.report.markdown_parts import md, replay_block
 from conformance.report.markup import Content, Markup, join, tag
 from conformance.report.model import Report, RootCause
-from conformance.report.sections.departures import headline
+from conformance.report.sections.departures import headline, said_once
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import LEGEND, is_comparison_only, run_causes
 
@@ -21,6 +21,8 @@ class Causes:
     causes: tuple[RootCause, ...]
     unexplained: tuple[tuple[str, str], ...] = ()
     """Departures no cause names or explains: (record, its own line)."""
+    said: tuple[tuple[tuple[str, ...], str], ...] = ()
+    """The same, a line said alike for several said once: (records, their line) (`said_once`)."""
 
     def __iter__(self) -> Iterator[RootCause]:
         return iter(self.causes)
@@ -35,15 +37,16 @@ def view(report: Report) -> Causes | NotShown:
         return NOT_SHOWN
     named = {r for c in causes for r in (*c.records, *c.explains)}
     replayed = record_evidence(report)
-    alone = tuple((rv.id, headline(rv, replayed.get(rv.id))) for rv in report.records
-                  if rv.verdict in ("deviates", "error") and rv.kind != "spec" and rv.id not in named)
-    return Causes(tuple(causes), alone)
+    alone = [(rv, headline(rv, replayed.get(rv.id))) for rv in report.records
+             if rv.verdict in ("deviates", "error") and rv.kind != "spec" and rv.id not in named]
+    return Causes(tuple(causes), tuple((rv.id, line) for rv, line in alone),
+                  tuple((tuple(rv.id for rv in members), line) for members, line in said_once(alone)))
 
 
 def markdown(causes: Causes, detail: Detail) -> list[str]:
     lines = ["## Root causes", "", f"{_lead(causes)}.", "", f"*{md(LEGEND, None)}*", ""]
     if causes.unexplained:
-        lines += [f"- {md(record)} — {md(line, 300)}" for record, line in causes.unexplained] + [""]
+        lines += [f"- {md(', '.join(ids), None)} — {md(line, 300)}" for ids, line in causes.said] + [""]
     for cause in causes:
         lines += [f"### {md(', '.join(cause.records))}", "", md(cut_headline(cause.summary, 400), None), ""]
         if cause.explains:
