@@ -15,8 +15,9 @@ starts slower makes every run of it slower, red or green: that share is the serv
                                    [--out reports/benchmarks/red_green]
 
 `--tree NAME=DIR` adds a checkout of the harness to measure beside this one (`after`): each round runs every
-target under each tree, so a before/after table comes from one run under one load (its runs import the
-harness from DIR, profiled by this checkout's `phases.py`, so both trees' processes are counted alike).
+target under each tree, a target's runs under the trees one after another, so a before/after table comes
+from one run under one load (its runs import the harness from DIR, profiled by this checkout's `phases.py`,
+so both trees' processes are counted alike).
 `--target NAME=SPEC` adds a red target: a target spec (`cmd:node …/dist/index.js`, a third-party fork) or
 `mod:ID`, a modified server of tests/modified_servers written into the runs' folder.
 
@@ -201,8 +202,10 @@ def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path
     result = Result(command=shlex.join(["python", "-m", "benchmarks.red_green", *sys.argv[1:]]),
                     profile=profile, seed=seed, rounds=rounds, load=[os.getloadavg()[0]])
     for round_index in range(rounds):
-        for tree in rotated(trees, round_index):
-            for contender in rotated(chosen, round_index):
+        # Each target's runs under every tree one after another: a before/after pair meets the same load
+        # (the load drifts over the minutes a round takes).
+        for contender in rotated(chosen, round_index):
+            for tree in rotated(trees, round_index):
                 out_dir = runs_dir / f"{tree[0]}-{contender.name}-{round_index}"
                 timed = profiled(contender, profile, seed, out_dir.resolve(), round_index, tree)
                 timed.start_s, timed.call_ms = floor(contender)
