@@ -22,7 +22,9 @@ preflight, search (the suite generating and checking), shrinking (hypothesis' sh
 phase), retries (hypothesis' final replay of a minimal failing example, a shared process restarted),
 signatures (departures' witnesses met again to sign them, the baseline's pinned witnesses), evidence
 (examples replayed on fresh processes of the target and the original, `gate/evidence.py`) and report
-(judging and writing). The red/green benchmark (`red_green.py`) quotes these.
+(judging and writing). The red/green benchmark (`red_green.py`) quotes these. Every server process started is
+counted too, by the stage that started it (`counted_starts`): the report's `run.processes_started` is counted
+when the suite ends, so it leaves out the processes signatures and evidence start after it.
 
 A sampler thread gets the GIL most readily while the main thread is blocked in a system call, so blocked
 phases (`server` above all) are over-sampled. Two measured figures check the shares: the main thread's own
@@ -49,6 +51,7 @@ from types import FrameType
 from typing import Final, ParamSpec, TypeVar
 
 from benchmarks.harness_runs import cpu_seconds
+from conformance.drivers import process
 from conformance.drivers.wire import WireDriver
 
 _P = ParamSpec("_P")
@@ -245,6 +248,31 @@ def timed_pipe(found: PipeTime) -> Iterator[PipeTime]:
             setattr(WireDriver, name, method)
 
 
+@contextmanager
+def counted_starts(found: defaultdict[str, int]) -> Iterator[defaultdict[str, int]]:
+    """Count every server process started while inside by the stage that started it (`stage` of the starting
+    thread's stack: evidence replays start theirs on threads of their own). The report's
+    `run.processes_started` is counted when the suite ends, before signatures and evidence start theirs;
+    this counts them all. `drivers/process.register_group` counts every start, whoever asks (restored
+    after)."""
+    original = process.register_group
+
+    def counting(pgid: int | None) -> None:
+        charged = stage(sys._getframe(1))
+        if charged in ("report", "other") and threading.current_thread() is not threading.main_thread():
+            # A start on a helper thread whose stack says nothing of the run (the SDK client's portal): the
+            # main thread's stage is the one that asked for it.
+            charged = stage(sys._current_frames().get(threading.main_thread().ident or 0))
+        found[charged] += 1
+        original(pgid)
+
+    process.register_group = counting
+    try:
+        yield found
+    finally:
+        process.register_group = original
+
+
 @dataclass(frozen=True)
 class Profile:
     """What one profiled run spent, per phase; CPU seconds of this process and of the servers it reaped during
@@ -261,12 +289,14 @@ class Profile:
     main_cpu_s: float = 0.0
     pipe: PipeTime = field(default_factory=PipeTime)
     stages: dict[str, float] = field(default_factory=dict)
+    starts: dict[str, int] = field(default_factory=dict)
+    """Server processes started, by the stage that started them (`counted_starts`)."""
 
     def to_json(self) -> dict[str, object]:
         return {
             "command": self.command, "exit_code": self.exit_code, "wall_s": self.wall_s, "cpu_s": self.cpu_s,
             "servers_cpu_s": self.servers_cpu_s, "samples": self.samples, "phases": self.phases,
-            "stages": self.stages,
+            "stages": self.stages, "starts": self.starts,
             "top": {k: [list(pair) for pair in v] for k, v in self.top.items()},
             "main_thread_cpu_s": self.main_cpu_s,
             "pipe": {"calls": self.pipe.calls, "wall_s": self.pipe.wall_s, "cpu_s": self.pipe.cpu_s,
@@ -282,7 +312,8 @@ def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profi
     cpu_before, children_before = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     main_before = time.thread_time()
     started = time.perf_counter()
-    with timed_pipe(PipeTime()) as pipe, Sampler(threading.main_thread().ident or 0, interval) as sampler:
+    with (timed_pipe(PipeTime()) as pipe, counted_starts(defaultdict(int)) as starts,
+          Sampler(threading.main_thread().ident or 0, interval) as sampler):
         from conformance.cli.main import main
 
         exit_code = main(list(argv))
@@ -300,6 +331,7 @@ def profile(argv: Sequence[str], interval: float = 0.002, top: int = 6) -> Profi
         main_cpu_s=time.thread_time() - main_before,
         pipe=pipe,
         stages={s: round(sampler.stages.get(s, 0.0), 3) for s in STAGES},
+        starts={s: starts[s] for s in STAGES if starts.get(s)},
     )
 
 
@@ -320,6 +352,8 @@ def render(found: Profile) -> str:
         lines.append(f"{phase:<12}{seconds:>9.2f}{seconds / total:>8.1%}  {where}")
     lines.append("stages: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in found.stages.items()
                                         if seconds >= 0.05))
+    lines.append(f"server processes started: {sum(found.starts.values())} ("
+                 + ", ".join(f"{name} {count}" for name, count in found.starts.items()) + ")")
     server = found.phases.get("server", 0.0)
     lines += [
         "measured, beside the samples:",

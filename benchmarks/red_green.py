@@ -11,11 +11,18 @@ answer over `FLOOR_STARTS` processes and the median milliseconds of an accepted 
 starts slower makes every run of it slower, red or green: that share is the server's, not the red run's).
 
     python -m benchmarks.red_green [--rounds 1] [--profile dev] [--seed 1] [--only green,release,fork,port]
-                                   [--tree before=DIR ...] [--out reports/benchmarks/red_green]
+                                   [--target NAME=SPEC ...] [--tree before=DIR ...]
+                                   [--out reports/benchmarks/red_green]
 
 `--tree NAME=DIR` adds a checkout of the harness to measure beside this one (`after`): each round runs every
-target under each tree, so a before/after table comes from one run under one load (DIR needs this
-benchmark's `phases.py`; its runs import the harness from DIR).
+target under each tree, a target's runs under the trees one after another, so a before/after table comes
+from one run under one load (its runs import the harness from DIR, profiled by this checkout's `phases.py`,
+so both trees' processes are counted alike).
+`--target NAME=SPEC` adds a red target: a target spec (`cmd:node …/dist/index.js`, a third-party fork) or
+`mod:ID`, a modified server of tests/modified_servers written into the runs' folder.
+
+Processes: every server process the run started, by the stage that started it (`phases.counted_starts`),
+beside the report's `run.processes_started` (counted when the suite ends, before signatures and evidence).
 
 Targets: green npm:0.6.2; release npm:2026.8.31; fork `fork-hardened-store` (held-out-multi-1: four
 changes on the original, tests/modified_servers/); port tests/servers/ports.py snake with
@@ -72,10 +79,17 @@ class Timed:
     exit_code: int
     stages: dict[str, float]
     processes_started: int
+    """The report's count: the suite's processes only."""
     calls_made: int
     examples: int
     departures: int
     command: str
+    starts: dict[str, int] = field(default_factory=dict)
+    """Every server process the run started, by stage (`phases.counted_starts`)."""
+    verdicts: dict[str, str] = field(default_factory=dict)
+    """Each record's verdict, to hold the trees' runs of one target against each other."""
+    causes: list[str] = field(default_factory=list)
+    """Each root cause: its id, the records it leads and those it explains."""
     start_s: float = 0.0
     """The server's median spawn-to-initialized seconds, measured right after the run."""
     call_ms: float = 0.0
@@ -92,8 +106,18 @@ class Result:
     runs: list[Timed] = field(default_factory=list)
 
 
-def contenders(scratch: Path, only: Sequence[str]) -> list[Contender]:
-    """The targets, the fork written into `scratch` (a patched copy of the installed original)."""
+def modified(mod_id: str, scratch: Path) -> str:
+    """The target spec of modified server `mod_id`, written into `scratch` (a patched copy of the
+    original)."""
+    mod = next((m for m in load_modifications() if m.id == mod_id), None)
+    if mod is None:
+        raise ValueError(f"no modified server {mod_id!r} in tests/modified_servers/modifications.yaml")
+    return target_spec(materialize(mod, scratch / mod_id))
+
+
+def contenders(scratch: Path, only: Sequence[str], extra: Sequence[tuple[str, str]] = ()) -> list[Contender]:
+    """The targets, the fork written into `scratch` (a patched copy of the installed original), then `extra`
+    (name, spec or `mod:ID`)."""
     found: list[Contender] = []
     for name in only:
         if name == "green":
@@ -101,10 +125,11 @@ def contenders(scratch: Path, only: Sequence[str]) -> list[Contender]:
         elif name == "release":
             found.append(Contender(name, "npm:2026.8.31"))
         elif name == "fork":
-            mod = next(m for m in load_modifications() if m.id == FORK)
-            found.append(Contender(name, target_spec(materialize(mod, scratch / "fork"))))
+            found.append(Contender(name, modified(FORK, scratch)))
         elif name == "port":
             found.append(Contender(name, f"cmd:{sys.executable} {PORTS} snake", "snake_case"))
+    for name, spec in extra:
+        found.append(Contender(name, modified(spec[4:], scratch) if spec.startswith("mod:") else spec))
     return found
 
 
@@ -116,7 +141,8 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
                          arguments_map=contender.arguments_map)
     argv = options.command(sys.executable, local=True)
     figures = out.parent / f"{out.name}.phases.json"
-    command = [sys.executable, "-m", "benchmarks.phases", "--json", str(figures), "--", *argv[3:]]
+    profiler = str(Path(__file__).with_name("phases.py"))
+    command = [sys.executable, "-c", _PROFILER, profiler, "--json", str(figures), "--", *argv[3:]]
     log = out.parent / f"{out.name}.log"
     started = time.perf_counter()
     with log.open("wb") as handle:
@@ -132,8 +158,17 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
         exit_code=found["exit_code"],
         stages=found["stages"], processes_started=report["run"]["processes_started"],
         calls_made=report["run"]["calls_made"], examples=report["summary"]["examples"],
-        departures=departures, command=shlex.join(argv),
+        departures=departures, command=shlex.join(argv), starts=found.get("starts", {}),
+        verdicts={rv["id"]: rv["verdict"] for rv in report["records"]},
+        causes=[f"{c['id']}: {' '.join(c['records'])} / {' '.join(c.get('explains', []))}"
+                for c in report["root_causes"]],
     )
+
+
+_PROFILER: Final = ("import runpy, sys; sys.argv = sys.argv[1:]; "
+                     "runpy.run_path(sys.argv[0], run_name='__main__')")
+"""This checkout's profiler run in a tree's folder: its imports (`benchmarks.harness_runs`, the harness) are
+the tree's, its counting and sampling this one's."""
 
 
 def floor(contender: Contender) -> tuple[float, float]:
@@ -159,21 +194,25 @@ def floor(contender: Contender) -> tuple[float, float]:
 
 
 def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path,
-            trees: Sequence[tuple[str, Path]] = (("after", REPO),)) -> Result:
+            trees: Sequence[tuple[str, Path]] = (("after", REPO),),
+            extra: Sequence[tuple[str, str]] = ()) -> Result:
     runs_dir = (out / "runs").resolve()
     runs_dir.mkdir(parents=True, exist_ok=True)
-    chosen = contenders(runs_dir, only)
+    chosen = contenders(runs_dir, only, extra)
     result = Result(command=shlex.join(["python", "-m", "benchmarks.red_green", *sys.argv[1:]]),
                     profile=profile, seed=seed, rounds=rounds, load=[os.getloadavg()[0]])
     for round_index in range(rounds):
-        for tree in rotated(trees, round_index):
-            for contender in rotated(chosen, round_index):
+        # Each target's runs under every tree one after another: a before/after pair meets the same load
+        # (the load drifts over the minutes a round takes).
+        for contender in rotated(chosen, round_index):
+            for tree in rotated(trees, round_index):
                 out_dir = runs_dir / f"{tree[0]}-{contender.name}-{round_index}"
                 timed = profiled(contender, profile, seed, out_dir.resolve(), round_index, tree)
                 timed.start_s, timed.call_ms = floor(contender)
                 result.runs.append(timed)
                 print(f"round {round_index + 1}/{rounds} {tree[0]} {contender.name}: {timed.wall_s:.1f} s,"
-                      f" exit {timed.exit_code}, {timed.processes_started} processes, load"
+                      f" exit {timed.exit_code}, {sum(timed.starts.values())} processes"
+                      f" ({timed.processes_started} in the report), load"
                       f" {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     result.load.append(os.getloadavg()[0])
     return result
@@ -203,18 +242,25 @@ def markdown(result: Result) -> str:
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
         "| round | tree | target | exit | wall s | × green | server start s | server call ms | processes |"
-        " calls | departures | " + " | ".join(shown) + " |",
-        "| --- " * 11 + "| " + " | ".join("---" for _ in shown) + " |",
+        " in report | calls | departures | " + " | ".join(shown) + " |",
+        "| --- " * 12 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
     green = _greens(result)
-    for run in sorted(result.runs, key=lambda r: (r.round, r.tree, TARGET_NAMES.index(r.name))):
+    names = list(dict.fromkeys(run.name for run in result.runs))
+    for run in sorted(result.runs, key=lambda r: (r.round, r.tree, names.index(r.name))):
         key = (run.tree, run.round)
         times = f"{run.wall_s / green[key]:.2f}" if key in green else "-"
         lines.append(
             f"| {run.round + 1} | {run.tree} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
-            f" | {run.start_s:.2f} | {run.call_ms:.1f} | {run.processes_started} | {run.calls_made}"
-            f" | {run.departures} | "
+            f" | {run.start_s:.2f} | {run.call_ms:.1f} | {sum(run.starts.values())} | {run.processes_started}"
+            f" | {run.calls_made} | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")
+    lines += ["", "Server processes started, by stage:", "", "| round | tree | target | "
+              + " | ".join(STAGES) + " |", "| --- " * (3 + len(STAGES)) + "|"]
+    for run in sorted(result.runs, key=lambda r: (r.round, r.tree, names.index(r.name))):
+        lines.append(f"| {run.round + 1} | {run.tree} | {run.name} | "
+                     + " | ".join(str(run.starts.get(s, 0)) for s in STAGES) + " |")
+    lines += _beside(result, names)
     lines += ["", "Commands (each under `python -m benchmarks.phases --json FILE --`):", ""]
     lines += sorted({f"- {run.tree} {run.name}: `{run.command}`" for run in result.runs})
     for tree in sorted({run.tree for run in result.runs}):
@@ -227,6 +273,27 @@ def markdown(result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _beside(result: Result, names: Sequence[str]) -> list[str]:
+    """Each target's run under each other tree beside `after`'s of the same round: wall time and processes,
+    and whether the verdicts and root causes are the same."""
+    after = {(run.round, run.name): run for run in result.runs if run.tree == "after"}
+    others = [run for run in result.runs if run.tree != "after" and (run.round, run.name) in after]
+    if not others:
+        return []
+    lines = ["", "Each tree beside `after`, same round:", "",
+             "| round | target | tree | wall s → after | × | processes → after | same verdicts"
+             " | same root causes |",
+             "| --- " * 8 + "|"]
+    for run in sorted(others, key=lambda r: (r.round, names.index(r.name), r.tree)):
+        new = after[(run.round, run.name)]
+        lines.append(
+            f"| {run.round + 1} | {run.name} | {run.tree} | {run.wall_s:.1f} → {new.wall_s:.1f}"
+            f" | {new.wall_s / run.wall_s:.2f} | {sum(run.starts.values())} → {sum(new.starts.values())}"
+            f" | {'yes' if run.verdicts == new.verdicts else 'NO'}"
+            f" | {'yes' if run.causes == new.causes else 'NO'} |")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.red_green", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -237,18 +304,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "reports" / "benchmarks" / "red_green")
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=DIR",
                         help="another checkout to measure beside this one (`after`), e.g. before=../old")
+    parser.add_argument("--target", action="append", default=[], metavar="NAME=SPEC",
+                        help="another red target: a spec, or mod:ID for a modified server")
     args = parser.parse_args(argv)
     trees: list[tuple[str, Path]] = [("after", REPO)]
     for given in args.tree:
         name, _, folder = given.partition("=")
-        if not name or not folder or not (Path(folder) / "benchmarks" / "phases.py").is_file():
-            parser.error(f"--tree wants NAME=DIR, a checkout with benchmarks/phases.py: {given!r}")
+        if not name or not folder or not (Path(folder) / "conformance").is_dir():
+            parser.error(f"--tree wants NAME=DIR, a checkout of the harness: {given!r}")
         trees.append((name, Path(folder).resolve()))
     only = [name.strip() for name in args.only.split(",") if name.strip()]
     if unknown := [name for name in only if name not in TARGET_NAMES]:
         parser.error(f"targets are {', '.join(TARGET_NAMES)}; got {', '.join(unknown)}")
+    extra: list[tuple[str, str]] = []
+    for given in args.target:
+        name, _, spec = given.partition("=")
+        if not name or not spec or name in (*only, *(n for n, _ in extra)):
+            parser.error(f"--target wants NAME=SPEC with a name of its own: {given!r}")
+        extra.append((name, spec))
     out: Path = args.out
-    result = measure(only, args.profile, args.seed, max(1, args.rounds), out, trees)
+    result = measure(only, args.profile, args.seed, max(1, args.rounds), out, trees, extra)
     (out / "red_green.json").write_text(json.dumps(asdict(result), indent=2) + "\n", encoding="utf-8")
     text = markdown(result)
     (out / "red_green.md").write_text(text, encoding="utf-8")

@@ -9,8 +9,12 @@ them for the causes), two short-lived processes per sequence; a record past the 
 pair and says why it has none of its own.
 
 The sequences the walk will ask for are replayed ahead, `SIDE_BY_SIDE` at a time (`_Replays.prefetch`): each
-is still its own two fresh processes, and which sequences count against the budget, in which order, is the
-walk's alone (only a sequence the walk is sure to ask for is replayed ahead).
+is still its own two fresh processes, asked side by side, and which sequences count against the budget, in
+which order, is the walk's alone. From the start, what the walk asks for when each cause reproduces on its
+first candidate (`_foreseen`); once the causes are known, the departures' sequences within the budget and,
+past it, the confirmations of new departures the fixed opening calls do not show: a red run's replays keep the
+pool busy instead of waiting on one pair at a time, and a sequence is replayed ahead only when the walk asks
+for it (measured on npm:2026.8.31, fork-hardened-store and bartoszkula-ts: none replayed for nothing).
 """
 
 from __future__ import annotations
@@ -111,8 +115,9 @@ def _frame(text: str) -> dict[str, object] | None:
 
 def _replay_both(original: Target, target: Target, frames: Sequence[str],
                  timeout: float) -> tuple[list[_Answer] | str, list[_Answer] | str]:
-    """The sequence on a fresh process of each side, both spawned before either is asked anything, so
-    their start-ups overlap (a report's evidence costs one start-up per sequence, not two)."""
+    """The sequence on a fresh process of each side, both spawned before either is asked anything and asked
+    side by side (the original's on a thread of its own), so their start-ups and answers overlap: a pair
+    costs its slower side, not both (each process is still asked alone, in the sequence's order)."""
     with contextlib.ExitStack() as stack:
         started: list[tuple[WireDriver, int] | str] = []
         for side in (original, target):
@@ -121,8 +126,13 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str],
                 started.append((driver, driver.stderr_mark()))
             except DriverError as exc:
                 started.append(str(exc))
-        theirs, ours = (begun if isinstance(begun, str) else _replay(*begun, frames, ended=side == "target")
-                        for side, begun in zip(("original", "target"), started, strict=True))
+        first, second = started
+        theirs: list[_Answer] | str
+        ours: list[_Answer] | str
+        with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
+            asked = None if isinstance(first, str) else aside.submit(_replay, *first, frames)
+            ours = second if isinstance(second, str) else _replay(*second, frames, ended=True)
+            theirs = asked.result() if asked is not None else str(first)
         if isinstance(theirs, list) and isinstance(ours, list):
             # The first answer waited for the start-up too: not a measure of how slow a call is.
             slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
@@ -543,6 +553,13 @@ class _Replays:
         """How many more sequences `get` will replay under `limit` (none: `cap`)."""
         return max(0, min(self.cap if limit is None else limit, self.cap) - self.spent)
 
+    def split(self, sequences: Iterable[Sequence[str]]) -> tuple[list[tuple[str, ...]], set[tuple[str, ...]]]:
+        """The sequences `get` will replay, asked for in this order, under `cap` (each once, none already
+        replayed or the opening's), and those it will not: past the budget."""
+        opening = tuple(_opening_frames())
+        new = [key for key in dict.fromkeys(map(tuple, sequences)) if key not in self.done and key != opening]
+        return new[:self.left()], set(new[self.left():])
+
     def get(self, frames: Sequence[str], limit: int | None = None) -> _Replayed | None:
         """Both sides' answers to `frames`, replayed unless already; None when the budget is spent. The
         fixed opening calls (initialize, the calls, tools/list: one cheap sequence) are outside the budget:
@@ -566,15 +583,58 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
     spec = {rv.id for rv in report.records if rv.kind == "spec"}
     with _Replays(target, original, timeout) as replays:
         leading = [i for i, cause in enumerate(causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
-        # Ahead, only what the walk is sure to ask for: the first two causes' first candidates (a cause
-        # tries at most MAX_CANDIDATES, so the second's first is still within CAUSE_REPLAYS).
-        sure = max(0, CAUSE_REPLAYS - MAX_CANDIDATES + 1)
-        replays.prefetch([_candidates(causes[i], report)[0][1] for i in leading][:sure])
+        # Ahead, from the start, what the walk will ask for when each cause reproduces on its first
+        # candidate (`_foreseen`): the causes', the departures' and the confirmations' sequences side by side.
+        replays.prefetch(_foreseen(report, causes, leading))
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
     causes, records = checked_explanations(causes, records)
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+def _foreseen(report: Report, causes: Sequence[RootCause], leading: Sequence[int]) -> list[tuple[str, ...]]:
+    """The sequences the walk (`_evidenced`, then `_records_evidenced`) asks for when each leading cause
+    reproduces on its first candidate, the fixed opening calls first when a departure is past the budget
+    (its cheap fallback asks for them; the longest sequence, so started first): the order it asks in, within
+    the same budget. A cause that needs a later candidate makes the walk ask for more, replayed when asked;
+    what is foreseen and not asked costs a pair of processes, never a line of the report (`get` alone
+    decides the budget)."""
+    opening = tuple(_opening_frames())
+    asked: dict[tuple[str, ...], None] = {}
+    spent = 0
+    by_id = {rv.id: rv for rv in report.records}
+    foreseen = list(causes)
+    for i in leading:
+        cause = causes[i]
+        if unreplayable(by_id.get(cause.records[0])):
+            continue
+        _, frames = _candidates(cause, report)[0]
+        key = tuple(frames)
+        if key != opening and key not in asked:
+            spent += 1
+        asked[key] = None
+        foreseen[i] = cause.model_copy(update={"example": frames, "evidence": Evidence(
+            reproduced=True, original_spec="")})
+    by_record: dict[str, RootCause] = {}
+    for cause in foreseen:
+        if cause.evidence is not None:
+            for record in [*cause.records, *cause.explains]:
+                by_record.setdefault(record, cause)
+    accepted = {e.record for e in report.gate.expected}
+    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
+    ordered = sorted(departing, key=lambda rv: (rv.id in accepted, rv.id in by_record))
+    past = False
+    for rv in ordered:
+        key = _own_frames(rv, by_record.get(rv.id))
+        if not key or unreplayable(rv) or key in asked:
+            continue
+        if spent < MAX_REPLAYS:
+            spent += 1
+            asked[key] = None
+        else:
+            past = True
+    return [*([opening] if past and opening not in asked else []), *asked]
 
 
 def checked_explanations(
@@ -1294,9 +1354,19 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     # message says what the requirement is and what came back, and the original's answer is no evidence.
     departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
     ordered = sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv)))
-    own = [frames for rv in ordered if (frames := _own_frames(rv, by_record.get(rv.id)))]
-    # Ahead: the sequences the walk asks for in its order, one slot kept for the opening calls' fallback.
-    replays.prefetch(list(dict.fromkeys(own))[:max(0, replays.left() - 1)])
+    own = {rv.id: frames for rv in ordered if (frames := _own_frames(rv, by_record.get(rv.id)))
+           and not unreplayable(rv)}
+    # Ahead: the sequences the walk asks for, in its order, within the budget; past it, a departure asks for
+    # the fixed opening calls and, when new and they do not show it, its own sequence after all.
+    within, past = replays.split(own.values())
+    replays.prefetch(within)
+    unlisted = {e.record for e in report.gate.unexpected}
+    new = [(rv, frames) for rv in ordered if rv.id in unlisted and (frames := own.get(rv.id, ())) in past]
+    if new:
+        shown = _answered(replays.get(_opening_frames()))
+        replays.prefetch(list(dict.fromkeys(
+            frames for rv, frames in new
+            if shown is None or _cheap_compared(*shown, _about([rv.id]), frames) is None))[:CONFIRM_REPLAYS])
     evidenced: dict[str, Evidence] = {}
     for rv in ordered:
         found = _record_evidence(rv, by_record.get(rv.id), replays)
@@ -1304,7 +1374,6 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
             evidenced[rv.id] = its_failure(rv, found)
     # The gate's new departures whose own sequence the budget left out get it replayed after all, within
     # `CONFIRM_REPLAYS` more: "new" only once a fresh process confirms it; past that, still "not replayed".
-    unlisted = {e.record for e in report.gate.unexpected}
     unconfirmed = [rv for rv in ordered if rv.id in unlisted and rv.id in evidenced
                    and evidenced[rv.id].not_replayed and not evidenced[rv.id].reproduced]
     if unconfirmed:
@@ -1319,6 +1388,13 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]
+
+
+def _answered(replayed: _Replayed | None) -> tuple[list[_Answer], list[_Answer]] | None:
+    """Both sides' answers, when both sides replayed the sequence."""
+    if replayed is None or isinstance(replayed[0], str) or isinstance(replayed[1], str):
+        return None
+    return replayed[0], replayed[1]
 
 
 def _own_frames(rv: RecordVerdict, cause: RootCause | None) -> tuple[str, ...]:

@@ -71,8 +71,11 @@ def witness_signatures(
     cache_dir: Path | None = None,
     witnesses: WitnessSet | None = None,
     transcript: Transcript | None = None,
+    stateless: bool = False,
 ) -> dict[str, RecordSignature]:
-    """Signatures of `records` (those with witnesses) on one fresh process of `target`.
+    """Signatures of `records` (those with witnesses) on one fresh process of `target`. `stateless`: the
+    target is known to keep nothing across processes (the original), so no second process is started to see
+    whether it does.
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -84,7 +87,7 @@ def witness_signatures(
     if not plan:
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
-    session = _WitnessSession(resolved, timeout, transcript)
+    session = _WitnessSession(resolved, timeout, transcript, stateless=stateless)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
@@ -127,7 +130,7 @@ def witness_signatures(
 
 
 def sign_departures(
-    target: Target, records: list[str], timeout: float, transcript_path: Path
+    target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False
 ) -> dict[str, RecordSignature]:
     """A run's signatures: what cannot be computed (the target died, would not start) is left out, and the
     gate then reports pinned departures it could not check as not confirmed."""
@@ -137,8 +140,8 @@ def sign_departures(
     try:
         with Transcript(transcript_path) as transcript:
             return witness_signatures(
-                target, records, timeout=timeout, transcript=transcript, witnesses=witnesses
-            )
+                target, records, timeout=timeout, transcript=transcript, witnesses=witnesses,
+                stateless=stateless)
     except HarnessError:
         return {}
 
@@ -208,8 +211,11 @@ def signed_answers(record: str, pairs: list[tuple[str, JSON]]) -> RecordSignatur
 class _WitnessSession:
     """One witness process: startup observations, then each record's witnesses after a probe."""
 
-    def __init__(self, target: Target, timeout: float, transcript: Transcript | None) -> None:
+    def __init__(self, target: Target, timeout: float, transcript: Transcript | None, *,
+                 stateless: bool = False) -> None:
         self.target = target
+        self.stateless = stateless
+        """Known to start every process from an empty store (the original): `start` asks one process."""
         self.timeout = timeout
         self.transcript = transcript
         self.driver: WireDriver | None = None
@@ -234,10 +240,12 @@ class _WitnessSession:
         self.observations["banner"] = decode(driver.stderr_settled(BANNER_WAIT))
         # The same first call on two fresh processes: a store that differs was carried from one to the next.
         opening, failure = self._first_call()
-        self.restart()
-        again, _ = self._first_call()
-        self.carried = (opening is not None and again is not None
-                        and _store_of(opening) not in (None, _store_of(again)))
+        if not self.stateless:
+            # The witnesses then go on in the second process, which was sent the same one call as the first.
+            self.restart()
+            again, _ = self._first_call()
+            self.carried = (opening is not None and again is not None
+                            and _store_of(opening) not in (None, _store_of(again)))
         if first_call:
             carried = StoreBase({HISTORY: 0}, {"branches": frozenset()}, carried=True)
             self.observations["first-call"] = {"failure": failure} if opening is None else canonical_response(

@@ -1,0 +1,133 @@
+"""What a red run pays for its evidence (issue 46), and that paying less changes nothing a report says.
+
+A departing target's run replays each departure's sequence on a fresh process of it and of the original. The
+pairs are replayed ahead, side by side, as the walk will ask for them (causes, the departures within the
+budget, the fixed opening calls and the confirmations past it), each side asked on its own thread; the
+original's witnesses run on one process (it keeps nothing across processes). Real processes: the small
+counting server, once exact (the original) and once one too high (the fork). No assertion reads a clock.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.catalog.witnesses import default_witnesses
+from conformance.drivers import process
+from conformance.gate import evidence
+from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, with_evidence
+from conformance.gate.signatures import witness_signatures
+from conformance.report.model import GateEntry, Report
+from tests.fast.test_record_evidence import _counting, _frames, _report
+
+
+def _red(extra: int) -> Report:
+    """A red run without a baseline: every departure new, but the last (which a baseline would list)."""
+    report = _report(extra=extra)
+    departing = [rv for rv in report.records if rv.verdict == "deviates"]
+    unlisted = [GateEntry(record=rv.id, verdict=rv.verdict, expected="holds") for rv in departing]
+    return report.model_copy(update={"gate": report.gate.model_copy(
+        update={"unexpected": unlisted[:-1], "passed": False})})
+
+
+def test_a_red_runs_pairs_are_replayed_ahead_and_none_for_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget, with confirmations: every pair the walk asks for was already started on the pool
+    (none replayed while the walk waits on it alone), every pair started is one it asks for, and the report
+    and the processes are those of replaying each pair when asked."""
+    report = _red(extra=MAX_REPLAYS + 2)
+    replayed: list[tuple[str, tuple[str, ...]]] = []
+    ahead: list[tuple[str, ...]] = []
+    replay_both = evidence._replay_both
+    prefetch = evidence._Replays.prefetch
+
+    def noted(*args: object, **kwargs: object) -> object:
+        replayed.append((threading.current_thread().name, tuple(args[2])))  # type: ignore[arg-type]
+        return replay_both(*args, **kwargs)  # type: ignore[arg-type]
+
+    def noting(self: evidence._Replays, sequences: object) -> None:
+        wanted = [tuple(s) for s in sequences]  # type: ignore[attr-defined]
+        ahead.extend(wanted)
+        prefetch(self, wanted)
+
+    monkeypatch.setattr(evidence, "_replay_both", noted)
+    monkeypatch.setattr(evidence._Replays, "prefetch", noting)
+    before = process.processes_started()
+    out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    started = process.processes_started() - before
+    # The budget's 16, 3 confirmations (the last departure is listed), the opening calls: two processes each.
+    assert CONFIRM_REPLAYS >= 3
+    assert started == 2 * (MAX_REPLAYS + 3) + 2, started
+    on_main = [len(frames) for name, frames in replayed if not name.startswith("evidence-replay")]
+    assert not on_main, f"replayed while the walk waited on them alone: sequences of {on_main} frames"
+    assert len(replayed) == len({frames for _, frames in replayed}), "a sequence was replayed twice"
+    assert {frames for _, frames in replayed} == set(ahead), "a pair replayed ahead was never asked for"
+
+    replayed.clear()
+    monkeypatch.setattr(evidence._Replays, "prefetch", lambda self, sequences: None)
+    before = process.processes_started()
+    when_asked = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    assert process.processes_started() - before == started
+    assert out.root_causes == when_asked.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in out.records] == [
+        (rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in when_asked.records]
+
+
+def test_both_sides_of_a_pair_are_asked_each_on_its_own_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The original's sequence on a thread of its own while the target's runs: each process still asked alone,
+    in order, and each side's answers its own (the fork's count one higher)."""
+    sides: list[tuple[str, bool]] = []
+    replay = evidence._replay
+
+    def noted(*args: object, ended: bool = False) -> object:
+        sides.append((threading.current_thread().name, ended))
+        return replay(*args, ended=ended)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(evidence, "_replay", noted)
+    theirs, ours = evidence._replay_both(_counting(0, "npm:0.6.2"), _counting(1, "cmd:fork"), _frames(2), 20)
+    assert isinstance(theirs, list) and isinstance(ours, list)
+    original_thread = next(name for name, ended in sides if not ended)
+    target_thread = next(name for name, ended in sides if ended)
+    assert original_thread.startswith("evidence-original") and original_thread != target_thread, sides
+    calls = [(a.response, b.response) for a, b in zip(theirs, ours, strict=True) if a.method == "tools/call"]
+    assert 'thoughtHistoryLength\\": 1' in calls[0][0] and 'thoughtHistoryLength\\": 2' in calls[0][1], calls
+    assert 'thoughtHistoryLength\\": 3' in calls[1][1] and 'thoughtHistoryLength\\": 2' in calls[1][0], calls
+
+
+def test_the_originals_witnesses_sign_alike_on_one_process_fewer() -> None:
+    """A server that keeps nothing across processes signs the same with or without the second process that
+    looks for a carried store: the witnesses go on in a process sent the same one call either way."""
+    spec = _counting(0, "reference")
+    records = [rid for rid in default_witnesses().records if rid.startswith(("OBJ-", "CMP-1", "RTE-3"))][:6]
+    before = process.processes_started()
+    looked = witness_signatures(spec, records, timeout=20)
+    both = process.processes_started() - before
+    before = process.processes_started()
+    known = witness_signatures(spec, records, timeout=20, stateless=True)
+    assert process.processes_started() - before == both - 1
+    assert looked and {rid: s.signature for rid, s in looked.items()} == {
+        rid: s.signature for rid, s in known.items()}
+    assert [s.witness for s in looked.values()] == [s.witness for s in known.values()]
+
+
+_SEQUENCES = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3).map(tuple),
+                      max_size=12)
+
+
+@given(_SEQUENCES, st.sets(st.integers(0, 11)), st.integers(0, 20), st.integers(0, 20))
+def test_split_is_the_order_and_the_budget_the_walk_asks_in(
+    sequences: list[tuple[str, ...]], done_at: set[int], spent: int, cap: int
+) -> None:
+    """`split` says which sequences `get` will replay, in the order asked: each once, none already replayed,
+    no more than the budget left; the rest are past it."""
+    replays = evidence._Replays(_counting(1, "cmd:fork"), _counting(0, "reference"), 1.0)
+    for i in done_at:
+        if i < len(sequences):
+            replays.done[sequences[i]] = ("", "")
+    replays.spent, replays.cap = spent, cap
+    within, past = replays.split(sequences)
+    new = list(dict.fromkeys(s for s in sequences if s not in replays.done))
+    assert within == new[:max(0, cap - spent)]
+    assert past == set(new) - set(within)
