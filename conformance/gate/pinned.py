@@ -29,8 +29,7 @@ from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
-from conformance.report.model import Evidence, RecordVerdict, WitnessAnswer
-from conformance.report.text import LIMIT_REFUSED_WORDS
+from conformance.report.model import LIMIT_REFUSED_WORDS, Evidence, RecordVerdict, WitnessAnswer
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 

@@ -85,6 +85,10 @@ class WitnessAnswer(_Frozen):
     answer: str = Field(description="the canonical answer as compact JSON")
 
 
+LIMIT_REFUSED_WORDS: Final = "refused by the target's limit, met again on a fresh process"
+"""An unlisted departure whose every failure is the refusal a fresh process gives once its state ran out or
+its limit was reached (gate/pinned.py): the bound's departure, not unconfirmed (its reason starts so)."""
+
 REFERENCE_AS_ORIGINAL: Final = (
     "the original (the reference, whose answers equal npm:0.6.2's field for field in the whole-answer"
     " differential test)"

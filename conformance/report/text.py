@@ -10,6 +10,7 @@ from conformance.core.outfolder import BASELINE_PATH
 from conformance.core.witness_words import CARRIED, NEVER_DEPARTED
 from conformance.report.escape import conclusion_kept
 from conformance.report.model import (
+    LIMIT_REFUSED_WORDS,
     Comparison,
     Difference,
     Gate,
@@ -88,9 +89,6 @@ def carried_sentence(report: Report) -> str:
 
 NOT_CONFIRMED_WORDS: Final = "seen once, not confirmed on a fresh process"
 """An unlisted departure neither its witness nor its replayed example showed again (gate/pinned.py)."""
-LIMIT_REFUSED_WORDS: Final = "refused by the target's limit, met again on a fresh process"
-"""An unlisted departure whose every failure is the refusal a fresh process gives once its state ran out or
-its limit was reached (gate/pinned.py): the bound's departure, not unconfirmed (its reason starts so)."""
 
 
 def seen_once_kinds(rows: Sequence[GateEntry]) -> tuple[tuple[str, list[GateEntry]], ...]:

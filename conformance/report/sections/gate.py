@@ -14,12 +14,11 @@ from conformance.report.html_parts import table, verdict
 from conformance.report.markdown_parts import code_block, in_html, md
 from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, tag
-from conformance.report.model import Gate, GateEntry, Report
+from conformance.report.model import LIMIT_REFUSED_WORDS, Gate, GateEntry, Report
 from conformance.report.sections.departures import headline
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
 from conformance.report.text import (
     DEPARTING,
-    LIMIT_REFUSED_WORDS,
     around_difference,
     is_comparison_only,
     next_steps,
