@@ -616,14 +616,7 @@ def _foreseen(report: Report, causes: Sequence[RootCause], leading: Sequence[int
         asked[key] = None
         foreseen[i] = cause.model_copy(update={"example": frames, "evidence": Evidence(
             reproduced=True, original_spec="")})
-    by_record: dict[str, RootCause] = {}
-    for cause in foreseen:
-        if cause.evidence is not None:
-            for record in [*cause.records, *cause.explains]:
-                by_record.setdefault(record, cause)
-    accepted = {e.record for e in report.gate.expected}
-    departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
-    ordered = sorted(departing, key=lambda rv: (rv.id in accepted, rv.id in by_record))
+    by_record, ordered = _walk_order(report, foreseen)
     past = False
     for rv in ordered:
         key = _own_frames(rv, by_record.get(rv.id))
@@ -1336,9 +1329,11 @@ def _pair(found: tuple[int, list[str]], theirs: list[_Answer], ours: list[_Answe
     )
 
 
-def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Replays) -> list[RecordVerdict]:
-    """Each departing record with its pair. Those whose own sequence is not yet replayed come first for the
-    budget when no reproduced cause speaks for them, and a departure the baseline accepts comes last."""
+def _walk_order(report: Report, causes: Sequence[RootCause]
+                ) -> tuple[dict[str, RootCause], list[RecordVerdict]]:
+    """Each record's evidenced cause, and the departures in the order the walk evidences them: one order for
+    the walk and for what `_foreseen` replays ahead of it. Those no reproduced cause speaks for come first,
+    a departure the baseline accepts last."""
     by_record: dict[str, RootCause] = {}
     for cause in causes:
         if cause.evidence is not None:
@@ -1353,7 +1348,13 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     # A specification record is judged against its revision's text, not the original: its departure's
     # message says what the requirement is and what came back, and the original's answer is no evidence.
     departing = [rv for rv in report.records if rv.verdict in ("deviates", "error") and rv.kind != "spec"]
-    ordered = sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv)))
+    return by_record, sorted(departing, key=lambda rv: (rv.id in accepted, covered(rv)))
+
+
+def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Replays) -> list[RecordVerdict]:
+    """Each departing record with its pair. Those whose own sequence is not yet replayed come first for the
+    budget when no reproduced cause speaks for them, and a departure the baseline accepts comes last."""
+    by_record, ordered = _walk_order(report, causes)
     own = {rv.id: frames for rv in ordered if (frames := _own_frames(rv, by_record.get(rv.id)))
            and not unreplayable(rv)}
     # Ahead: the sequences the walk asks for, in its order, within the budget; past it, a departure asks for
