@@ -8,19 +8,8 @@ from reference_server import startup
 
 
 def main() -> None:
-    """Build the server with the collector paused, the SDK's front doors and the HTTP side's optional imports
-    skipped and its models built on first use, then serve."""
-    startup.pause_collector()
-    startup.skip_front_doors()
-    startup.skip_optional_imports()
-    startup.defer_model_builds()
-    try:
-        from reference_server.server import run  # imported here: after the start-up settings above
-    except ImportError:
-        startup.restore_front_doors()
-        from reference_server.server import run
-    startup.resume_collector()
-    sys.exit(run())
+    """Build the server the quick way (`startup.server_module`), then serve."""
+    sys.exit(startup.server_module().run())
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ passes, so a long session's collections scan only what the calls created.
 from __future__ import annotations
 
 import gc
+import importlib
 import importlib.util
 import sys
 import types
@@ -105,3 +106,19 @@ def resume_collector() -> None:
     """Move everything alive now out of the collector's view, then collect as usual."""
     gc.freeze()
     gc.enable()
+
+
+def server_module() -> types.ModuleType:
+    """`reference_server.server` built the quick way (collector paused, the SDK's front doors and optional
+    imports skipped, models built on first use), for the console script and for test servers built on it."""
+    pause_collector()
+    skip_front_doors()
+    skip_optional_imports()
+    defer_model_builds()
+    try:
+        server = importlib.import_module("reference_server.server")
+    except ImportError:
+        restore_front_doors()
+        server = importlib.import_module("reference_server.server")
+    resume_collector()
+    return server

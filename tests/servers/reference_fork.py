@@ -22,16 +22,7 @@ from reference_server import startup
 
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
-    startup.pause_collector()
-    startup.skip_front_doors()
-    startup.skip_optional_imports()
-    startup.defer_model_builds()
-    try:
-        from reference_server import server
-    except ImportError:
-        startup.restore_front_doors()
-        from reference_server import server
-    startup.resume_collector()
+    server = startup.server_module()
     from reference_server import thinking
 
     if change == "renamed":

@@ -3,11 +3,8 @@ called with its own argument names, not the original's, and a reader must know i
 
 from __future__ import annotations
 
-from conformance.report.escape import safe
-from conformance.report.markdown_parts import md
-from conformance.report.markup import Content, tag
 from conformance.report.model import ArgumentCheck, Report
-from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
+from conformance.report.sections.section import NOT_SHOWN, NotShown, notice
 from conformance.report.text import is_comparison_only
 
 
@@ -25,16 +22,4 @@ def said(check: ArgumentCheck) -> str:
             "the records are checked on the target's own argument names, not the original's")
 
 
-def markdown(check: ArgumentCheck, detail: Detail) -> list[str]:
-    return [f"> **Arguments mapped:** {md(said(check), 1200)}.", ""]
-
-
-def html(check: ArgumentCheck) -> list[Content]:
-    return [tag("p", tag("strong", "Arguments mapped: "), said(check), ".", class_="gate")]
-
-
-def terminal(check: ArgumentCheck) -> list[str]:
-    return [f"  {safe(said(check), 1200)}"]
-
-
-SECTION = section("arguments map", view, markdown=markdown, html=html, terminal=terminal)
+SECTION = notice("arguments map", "Arguments mapped", view, said)

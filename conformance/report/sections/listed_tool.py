@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from conformance.core.protocol import TOOL
 from conformance.report.escape import safe
-from conformance.report.markdown_parts import md
-from conformance.report.markup import Content, tag
 from conformance.report.model import Preflight, Report
-from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
+from conformance.report.sections.section import NOT_SHOWN, NotShown, notice
 from conformance.report.text import is_comparison_only
 
 _NAMES = 8
@@ -31,16 +29,4 @@ def said(preflight: Preflight) -> str:
             f"every record was checked on that name, and the listing departs as CMP-2")
 
 
-def markdown(preflight: Preflight, detail: Detail) -> list[str]:
-    return [f"> **Tool listed under another name:** {md(said(preflight), 1200)}.", ""]
-
-
-def html(preflight: Preflight) -> list[Content]:
-    return [tag("p", tag("strong", "Tool listed under another name: "), said(preflight), ".", class_="gate")]
-
-
-def terminal(preflight: Preflight) -> list[str]:
-    return [f"  {safe(said(preflight), 1200)}"]
-
-
-SECTION = section("listed tool", view, markdown=markdown, html=html, terminal=terminal)
+SECTION = notice("listed tool", "Tool listed under another name", view, said)

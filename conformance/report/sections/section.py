@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal, TypeVar
 
-from conformance.report.markup import Content
+from conformance.report.escape import safe
+from conformance.report.markdown_parts import md
+from conformance.report.markup import Content, tag
 from conformance.report.model import Report
 
 Detail = Literal[0, 1, 2]
@@ -85,3 +87,20 @@ def section(
         return [] if links is None or isinstance(shown, NotShown) else links(shown, anchors)
 
     return Section(name, as_markdown, as_html, as_terminal, anchor, None if links is None else as_links)
+
+
+def notice(name: str, title: str, view: Callable[[Report], V | NotShown],
+           said: Callable[[V], str]) -> Section:
+    """A section that is one titled sentence in every writer: a fact a reader must know before any verdict
+    (an argument mapping, a tool checked under another name)."""
+
+    def markdown(shown: V, detail: Detail) -> list[str]:
+        return [f"> **{title}:** {md(said(shown), 1200)}.", ""]
+
+    def html(shown: V) -> list[Content]:
+        return [tag("p", tag("strong", f"{title}: "), said(shown), ".", class_="gate")]
+
+    def terminal(shown: V) -> list[str]:
+        return [f"  {safe(said(shown), 1200)}"]
+
+    return section(name, view, markdown=markdown, html=html, terminal=terminal)
