@@ -44,7 +44,7 @@ from pathlib import Path
 from conformance.catalog.records import MARKER, RELIES_MARKER
 from conformance.catalog.view import load_catalog_view
 from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.evidence import checked_explanations
+from conformance.gate.evidence import checked_explanations, its_failure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
 from conformance.report.model import Report, TestRef
@@ -204,7 +204,10 @@ def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, l
                                  contradicted=ref.contradicted))
     results = RunResults(target=report.target, harness=report.harness, started=report.run.started,
                          finished=report.run.finished, tests=tests)
-    cleared = [rv.model_copy(update={"explained_by": None}) for rv in report.records]
+    # Each record's pair held again against its checks' words by the current code (`its_failure`), as a run
+    # holds it before grouping.
+    cleared = [rv.model_copy(update={"explained_by": None, "evidence": None if rv.evidence is None
+                                     else its_failure(rv, rv.evidence)}) for rv in report.records]
     causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
     verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
     kept = {c.id: c.evidence for c in report.root_causes}

@@ -490,7 +490,7 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
             # its kind), with the same path in it.
             return [replace(d, path=d.path.replace("→.", "→ "), sentence=d.sentence.replace("→.", "→ "))
                     for d in found]
-        return [FieldDifference(path, "the same JSON, written one way", "written another way")]
+        return [FieldDifference(path, SAME_JSON, "written another way")]
     if isinstance(original, str) and isinstance(target, str):
         if "\n" in original or "\n" in target:
             lines = text_difference(original, target)
@@ -615,7 +615,8 @@ def _amber_path(lines: list[str], index: int) -> str:
     return ".".join(reversed(keys))
 
 
-_SAME_JSON: Final = "the same JSON, written one way"
+SAME_JSON: Final = "the same JSON, written one way"
+"""An answer's text whose JSON is equal but laid out otherwise (key order, indentation)."""
 
 
 def _refused(value: JSON | None) -> tuple[str, str] | None:
@@ -663,7 +664,7 @@ def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str
         if a[0] != b[0]:
             return frozenset({f"validation order: {a[0] or '?'} then {b[0] or '?'}"})
         return frozenset({f"refusal words: {a[0] or 'no field named'}"} if a[1] != b[1] else set())
-    return frozenset("layout" if d.original == _SAME_JSON or d.path.endswith("layout") else _last_key(d.path)
+    return frozenset("layout" if d.original == SAME_JSON or d.path.endswith("layout") else _last_key(d.path)
                      for d in json_differences(original, target) if not sdk_owned(d))
 
 

@@ -35,6 +35,7 @@ from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
     GROWN_LIST,
+    SAME_JSON,
     STDERR_BOX,
     STDERR_OUTSIDE,
     FieldDifference,
@@ -1102,6 +1103,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
         # A refusal naming no field (a cap's "Maximum number of branches (50) exceeded"): only a check that
         # speaks of a refusal; not "accepted", nor "rejected call changed the store", which are a count's.
         return bool(re.search(r"\brefus|iserror|not found|no handler|-32601", low))
+    if SAME_JSON in difference:  # equal JSON laid out otherwise: a check speaking of its order or layout
+        return bool(_LAYOUT_WORDS.search(low))
     if key == STDERR_OUTSIDE:  # the banner, a log line: a check about the banner, not the box's
         return bool(_BANNER_WORDS.search(low))
     if key == STDERR_BOX:
@@ -1112,6 +1115,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     return bool(key) and key.lower() in low
 
 
+_LAYOUT_WORDS: Final = re.compile(r"\border\b|\bindent|\blayout|whitespace|\bspacing|\bwritten\b|\bformat")
+"""A check's words about how an answer is laid out, not what it holds (fork-readable-output: keys sorted)."""
 _HERE_VALUE: Final = re.compile(r" on the original, (?P<value>.+) here$")
 
 

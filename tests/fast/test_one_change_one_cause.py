@@ -295,3 +295,17 @@ def test_a_cause_whose_checks_saw_refusals_is_not_folded_into_a_change_of_accept
                _record("OBJ-8", None, elsewhere, [("t::e", ["OBJ-8"], said)])]
     kept, _ = checked_explanations(causes, records)
     assert [c.id for c in kept] == ["OBJ-4", "OBJ-8"]
+
+
+@given(order=st.permutations(["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches",
+                              "thoughtHistoryLength"]))
+def test_equal_json_laid_out_otherwise_is_the_failure_of_a_check_about_its_order(order: list[str]) -> None:
+    """A fork writing the answer's keys sorted: its pair says "the same JSON, written one way … another way",
+    which is what a check saying the fields' order saw (fork-readable-output's OBJ-4 had gone under a
+    re-worded refusal's cause), and not what a check about stderr saw."""
+    layout = ("result.content[0].text: the same JSON, written one way on the original, written another way "
+              "here")
+    said = f"an accepted call's answer has its fields in the order {', '.join(order)}"
+    assert not its_failure(_record("OBJ-4", None, None, [("t::o", [], said)]), _pair(layout)).not_its_failure
+    stderr = "stderr holds more than the banner and one box per accepted call"
+    assert its_failure(_record("LOOP-A", None, None, [("t::s", [], stderr)]), _pair(layout)).not_its_failure
