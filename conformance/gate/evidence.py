@@ -24,7 +24,7 @@ import functools
 import json
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -649,8 +649,11 @@ def checked_explanations(
         out.append(rv)
     kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
             for c in causes]
+    primary = {r for c in kept for r in c.records}
+    strays = {rv.id for rv in out if rv.verdict in ("deviates", "error") and rv.kind != "spec"
+              and not rv.explained_by and rv.id not in primary}
     return folded_by_their_words(*one_cause_per_change(
-        *split_off(kept, out, {r for rs in dropped.values() for r in rs})))
+        *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays)))
 
 
 def folded_by_their_words(
@@ -758,12 +761,16 @@ _REWORDING: Final = re.compile(
 
 
 def split_off(
-    causes: Sequence[RootCause], records: Sequence[RecordVerdict], loose: set[str]
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], loose: set[str],
+    strays: Set[str] = frozenset(),
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """The records whose proposed cause the check refused (`loose`), placed by their own reproduced pair:
     under a cause whose pair differs where theirs does, else grouped by what their pair differs about (the
     kind of request, the refusal or field) into causes of their own. A cause whose records differ in several
-    ways is several changes (a fork adding an answer key beside resetting the count)."""
+    ways is several changes (a fork adding an answer key beside resetting the count). Departures no cause
+    was proposed for (`strays`) are placed the same way, by their own pair only, and open a cause only
+    together, two or more showing the same difference (a fork refusing every call after a final thought:
+    fifteen departures, one refusal, no cause)."""
     causes = list(causes)
     by_id = {rv.id: rv for rv in records}
     primary = {r for c in causes for r in c.records}
@@ -774,7 +781,7 @@ def split_off(
               else c.model_copy(update={"evidence": by_id[c.records[0]].evidence}) for c in causes]
     for rv in records:
         own = rv.evidence
-        if rv.id not in loose or rv.explained_by or rv.id in primary:
+        if rv.id not in loose | strays or rv.explained_by or rv.id in primary:
             continue
         if (own is not None and own.not_its_failure and own.differences
                 and _difference_key(own.differences[0]) == STDERR_OUTSIDE):
@@ -784,6 +791,8 @@ def split_off(
         # seeing a cause's difference place it (`_saw`: a call refused by the fork's rate limit).
         usable = (own is not None and own.reproduced and bool(own.differences)
                   and not own.not_its_failure)
+        if rv.id not in loose and not usable:
+            continue
         home = next((c for c in paired if c.evidence is not None
                      and (_same_change(rv, c) or (not usable and _saw(rv, c)))), None)
         if home is not None:
@@ -800,6 +809,8 @@ def split_off(
             continue
         groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
     for members in groups.values():
+        if len(members) < 2 and all(rv.id not in loose for rv in members):
+            continue
         named = _named_counts(records, {rv.id for rv in members})
         lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1],
                                             list(by_id).index(rv.id)))
@@ -829,7 +840,15 @@ def _crash(difference: str) -> bool:
     if difference.startswith(_CRASH_WORDS):
         return not _unknown_tool(difference)
     quoted = re.search(r"“([^”]*)”", difference)
-    return difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
+    return (difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
+            and bool(_RUNTIME_ERROR.search(quoted.group(1))))
+
+
+_RUNTIME_ERROR: Final = re.compile(
+    r"Cannot (?:read|set|convert|destructure)|is not (?:a function|iterable|defined|an object|a constructor)"
+    r"|\b(?:undefined|null)\b|Maximum call stack|Unexpected token|\b(?:Type|Range|Reference|Syntax)Error\b")
+"""Words of a JavaScript runtime error, not of a rule a server states: a refusal naming no field in other
+words ("Session closed: …", "Maximum number of branches (50) exceeded") is a fork's rule, one change."""
 
 
 def _unknown_tool(difference: str) -> bool:

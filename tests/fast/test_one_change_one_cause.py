@@ -309,3 +309,23 @@ def test_equal_json_laid_out_otherwise_is_the_failure_of_a_check_about_its_order
     assert not its_failure(_record("OBJ-4", None, None, [("t::o", [], said)]), _pair(layout)).not_its_failure
     stderr = "stderr holds more than the banner and one box per accepted call"
     assert its_failure(_record("LOOP-A", None, None, [("t::s", [], stderr)]), _pair(layout)).not_its_failure
+
+
+@given(rule=st.sampled_from(["Session closed: start a new session at 1", "Maximum number of branches (50) "
+                             "exceeded", "Rate limit reached: retry in 2 s"]))
+def test_departures_refused_by_one_stated_rule_are_one_cause_though_none_was_proposed(rule: str) -> None:
+    """A fork refusing every call after a final thought: its departures show one refusal naming no field, in
+    the fork's own words (a rule, not a runtime error), and become one cause even though grouping proposed
+    none; a single such departure, or a crash's words ("Cannot read properties of undefined"), opens none."""
+    refused = f"the original accepts this call and this server refuses it — “{rule}” (isError)"
+    said = f"a call was refused: {rule}"
+    rvs = [_record(rid, None, _pair(refused), [(f"t::{rid}", [], said)])
+           for rid in ("RTE-4", "ABS-7", "OBJ-3")]
+    causes, records = checked_explanations([], rvs)
+    assert len(causes) == 1
+    assert sorted([*causes[0].records, *causes[0].explains]) == ["ABS-7", "OBJ-3", "RTE-4"]
+    assert {rv.explained_by for rv in records if rv.id not in causes[0].records} == {causes[0].id}
+    assert checked_explanations([], rvs[:1])[0] == []
+    crash = refused.replace(rule, "Cannot read properties of undefined (reading 'push')")
+    crashed = [rv.model_copy(update={"evidence": _pair(crash)}) for rv in rvs]
+    assert checked_explanations([], crashed)[0] == []
