@@ -650,7 +650,7 @@ def checked_explanations(
     kept = [c.model_copy(update={"explains": [r for r in c.explains if r not in dropped.get(c.id, set())]})
             for c in causes]
     primary = {r for c in kept for r in c.records}
-    strays = {rv.id for rv in out if rv.verdict in ("deviates", "error") and rv.kind != "spec"
+    strays = {rv.id for rv in out if rv.verdict == "deviates" and rv.kind != "spec"
               and not rv.explained_by and rv.id not in primary}
     return folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays)))

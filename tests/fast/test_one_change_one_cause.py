@@ -326,6 +326,8 @@ def test_departures_refused_by_one_stated_rule_are_one_cause_though_none_was_pro
     assert sorted([*causes[0].records, *causes[0].explains]) == ["ABS-7", "OBJ-3", "RTE-4"]
     assert {rv.explained_by for rv in records if rv.id not in causes[0].records} == {causes[0].id}
     assert checked_explanations([], rvs[:1])[0] == []
+    ended = rvs[0].model_copy(update={"verdict": "error"})  # a check the target's failure ended: no departure
+    assert checked_explanations([], [ended, *rvs[1:]])[1][0].explained_by is None
     crash = refused.replace(rule, "Cannot read properties of undefined (reading 'push')")
     crashed = [rv.model_copy(update={"evidence": _pair(crash)}) for rv in rvs]
     assert checked_explanations([], crashed)[0] == []
