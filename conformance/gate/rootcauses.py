@@ -217,7 +217,8 @@ def _same_way(failures: list[_Failure]) -> list[_Failure]:
                 counts[record] = counts.get(record, 0) + 1
     out: list[_Failure] = []
     for f in failures:
-        counts = {r: n for r, n in own.get(stem(f.outcome.message), {}).items() if r in f.evidenced | f.relied}
+        seen = f.evidenced | f.relied
+        counts = {r: n for r, n in own.get(stem(f.outcome.message), {}).items() if r in seen}
         if counts and not f.blamed:
             most = max(counts.values())
             f = replace(f, candidates=frozenset(r for r, n in counts.items() if n == most))
