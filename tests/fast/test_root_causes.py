@@ -264,7 +264,7 @@ def test_checks_failing_as_a_records_own_checks_fail_are_that_records() -> None:
     five are R-2's, not the broad reliance's every check shares (team-board's OBJ-4/a1 against OBJ-4)."""
     said = "non-string branch label in [{'id': 'x%d', 'thoughts': 2}]"
     tests = [
-        _outcome("test_status_shape", ["R-1"], [], True, "branches is [{\"id\": \"x\"}], not a list of labels"),
+        _outcome("test_status_shape", ["R-1"], [], True, 'branches is [{"id": "x"}], not labels'),
         _outcome("test_labels_verbatim", ["R-2"], ["R-1"], True, said % 1),
         _outcome("test_non_string_labels", ["R-2"], ["R-1"], True, said % 2),
     ] + [_outcome(f"test_other_{r}", [r], ["R-1", "R-2"], True, said % i)
