@@ -807,8 +807,10 @@ def split_off(
         groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
     for members in groups.values():
         named = _named_counts(records, {rv.id for rv in members})
-        lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1],
-                                            list(by_id).index(rv.id)))
+        said = members[0].evidence.differences[:1] if members[0].evidence is not None else []
+        broken = {rv.id: _refusal_broken(rv.statement, said) for rv in members}
+        lead = min(members, key=lambda rv: (-broken[rv.id], -named.get(rv.id, (0, 0.0))[0],
+                                            -named.get(rv.id, (0, 0.0))[1], list(by_id).index(rv.id)))
         cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
@@ -824,6 +826,23 @@ def split_off(
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"
 _ONE_REFUSES: Final = ("the original refuses this call", "the original accepts this call")
+
+
+def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
+    """How plainly a record's statement is the rule a refused call breaks: the refused field named in a
+    clause that speaks of refusing (guarded, rejected, checked), the rule a fork's new guard contradicts;
+    0 for a difference that is no refusal, or a statement about something the refused call merely reaches
+    (a fresh process remembering nothing, a total raised to the number: the refusal is not about them)."""
+    refused = _refused_what(differences[0]) if differences else ""
+    if not refused.isidentifier():
+        return 0
+    clauses = [c for c in _CLAUSE_END.split(statement) if c.strip()]
+    return max((2 * (refused in clause) + bool(_REFUSING.search(clause)) for clause in clauses
+                if refused in clause), default=0)
+
+
+_REFUSING: Final = re.compile(r"\b(?:guard|reject|refus|check|validat)", re.IGNORECASE)
+"""Words of a statement about what is refused."""
 
 
 def _crash(difference: str) -> bool:
