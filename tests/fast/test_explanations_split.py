@@ -150,3 +150,35 @@ def test_pairs_that_are_not_their_records_failure_open_no_cause() -> None:
     kept, out = checked_explanations(causes, records)
     assert [c.id for c in kept] == ["A"] and kept[0].explains == []
     assert {rv.id: rv.explained_by for rv in out} == {"A": None, "B": None, "C": None}
+
+
+SKIP = ("the original accepts this call and this server refuses it — “Invalid thoughtNumber: 9 skips ahead "
+        "of 5 recorded thoughts” (isError)")
+BRANCH = ("the original accepts this call and this server refuses it, naming `branchId` — “Invalid branchId: "
+          "must be a non-empty string when branchFromThought is set” (isError)")
+
+
+def test_a_cause_opened_on_a_refusal_is_led_by_the_rule_it_breaks() -> None:
+    """A fork adding two guards: the `thoughtNumber` refusal's records split off from the `branchId` one's.
+    The record whose statement is the rule the refusal breaks (thoughtNumber named where it says what is
+    guarded) leads, though the fresh-process record has more failing checks of its own (hardened-inputs:
+    RTE-3/a1, not ABS-1)."""
+    causes = [_cause("G", ["F", "N"], _pair(BRANCH))]
+    records = [
+        _record("G", None, _pair(BRANCH), [("t::g", ["G"])]),
+        _record("F", "G", _pair(SKIP), [("t::f1", []), ("t::f2", [])]),
+        _record("N", "G", _pair(SKIP), [("t::n", []), ("t::fn", [])]),
+    ]
+    records[2] = records[2].model_copy(update={
+        "statement": "thought, thoughtNumber and totalThoughts are guarded by falsiness, not presence"})
+    records[1] = records[1].model_copy(update={
+        "statement": "Nothing is persisted, so retained state dies with the process"})
+    kept, out = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["G"], ["N"]]
+    assert {rv.id: rv.explained_by for rv in out} == {"G": None, "F": "N", "N": None}
+    # A statement naming the field without saying what is refused (a total raised to the number) does not
+    # outrank the guard's, whichever order the records come in.
+    records[1] = records[1].model_copy(update={
+        "statement": "If thoughtNumber exceeds totalThoughts, totalThoughts is raised to thoughtNumber"})
+    kept, _ = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["G"], ["N"]]
