@@ -55,7 +55,7 @@ from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.gate.signatures import BANNER_WAIT
-from conformance.report.model import Evidence, RecordVerdict, Report, RootCause
+from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
@@ -924,7 +924,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
         if not theirs_field or not seen or theirs_field in seen:
-            return not _another_first(rv, cause) or _saw(rv, cause)
+            return not _another_first(rv, cause) or _saw(rv, cause) or _said_by_its_naming(rv, naming)
     own, theirs = rv.evidence, cause.evidence
     if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
             or theirs.not_its_failure):
@@ -938,6 +938,18 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+def _said_by_its_naming(rv: RecordVerdict, naming: Sequence[TestRef]) -> bool:
+    """Every failing check of the record names the cause's record, and its own pair's first difference is
+    what those checks said (`_tells`, by their words): its pair shows the cause's change on another call
+    than the cause's own example (typescript-port: the refusals' “Error: ” prefix is OBJ-8's whole-exception
+    error, whose pair shows it on a crash), not another change."""
+    own = rv.evidence
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    if own is None or not own.differences or len(naming) != len(failing):
+        return False
+    return any(_tells(own.differences[0], readable(t.message), strict=True) for t in naming if t.message)
 
 
 def _lead(cause: RootCause) -> str:
