@@ -201,8 +201,8 @@ def _named_by(rid: str, messages: list[tuple[str, list[str], str]]) -> RecordVer
 
 def test_a_record_whose_checks_all_name_the_cause_and_say_its_pair_stays_under_it() -> None:
     """A fork stringifying its errors whole: the cause's pair shows it on a crash ("TypeError: …"), the
-    record's on a refusal ("Error: " put before it); every check of the record names the cause and quotes the prefixed
-    refusal. One change, one cause (typescript-port: OBJ-8, not OBJ-8 and CMP-2/a2 apart)."""
+    record's on a refusal ("Error: " put before it); every check of the record names the cause and quotes
+    the prefixed refusal. One change, one cause (typescript-port: OBJ-8, not OBJ-8 and CMP-2/a2 apart)."""
     causes = [_cause("O", ["P", "Q"], _pair(CRASH, at="on the example's tools/call 1"))]
     records = [
         _record("O", None, _pair(CRASH, at="on the example's tools/call 1"), [("t::o", ["O"])]),
