@@ -941,15 +941,16 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 def _said_by_its_naming(rv: RecordVerdict, naming: Sequence[TestRef]) -> bool:
-    """Every failing check of the record names the cause's record, and its own pair's first difference is
-    what those checks said (`_tells`, by their words): its pair shows the cause's change on another call
-    than the cause's own example (typescript-port: the refusals' “Error: ” prefix is OBJ-8's whole-exception
-    error, whose pair shows it on a crash), not another change."""
+    """Every failing check of the record names the cause's record, and one of them quotes the words its own
+    pair's first difference quotes (the refusal itself, not merely its field): its pair shows the cause's
+    change on another call than the cause's own example (typescript-port: the refusals' “Error: ” prefix is
+    OBJ-8's whole-exception error, whose pair shows it on a crash), not another change."""
     own = rv.evidence
     failing = [t for t in rv.tests if t.status in ("failed", "error")]
     if own is None or not own.differences or len(naming) != len(failing):
         return False
-    return any(_tells(own.differences[0], readable(t.message), strict=True) for t in naming if t.message)
+    quoted = [w.rstrip("… ") for w in re.findall(r"“([^”]{8,})”", own.differences[0])]
+    return any(len(w) >= 8 and w in readable(t.message) for t in naming for w in quoted)
 
 
 def _lead(cause: RootCause) -> str:
