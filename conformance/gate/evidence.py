@@ -56,7 +56,7 @@ from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.gate.signatures import BANNER_WAIT
-from conformance.report.model import Evidence, RecordVerdict, Report, RootCause
+from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
@@ -812,8 +812,10 @@ def split_off(
         if len(members) < 2 and all(rv.id not in loose for rv in members):
             continue
         named = _named_counts(records, {rv.id for rv in members})
-        lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1],
-                                            list(by_id).index(rv.id)))
+        said = members[0].evidence.differences[:1] if members[0].evidence is not None else []
+        broken = {rv.id: _refusal_broken(rv.statement, said) for rv in members}
+        lead = min(members, key=lambda rv: (-broken[rv.id], -named.get(rv.id, (0, 0.0))[0],
+                                            -named.get(rv.id, (0, 0.0))[1], list(by_id).index(rv.id)))
         cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
@@ -829,6 +831,23 @@ def split_off(
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"
 _ONE_REFUSES: Final = ("the original refuses this call", "the original accepts this call")
+
+
+def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
+    """How plainly a record's statement is the rule a refused call breaks: the refused field named in a
+    clause that speaks of refusing (guarded, rejected, checked), the rule a fork's new guard contradicts;
+    0 for a difference that is no refusal, or a statement about something the refused call merely reaches
+    (a fresh process remembering nothing, a total raised to the number: the refusal is not about them)."""
+    refused = _refused_what(differences[0]) if differences else ""
+    if not refused.isidentifier():
+        return 0
+    clauses = [c for c in _CLAUSE_END.split(statement) if c.strip()]
+    return max((2 * (refused in clause) + bool(_REFUSING.search(clause)) for clause in clauses
+                if refused in clause), default=0)
+
+
+_REFUSING: Final = re.compile(r"\b(?:guard|reject|refus|check|validat)", re.IGNORECASE)
+"""Words of a statement about what is refused."""
 
 
 def _crash(difference: str) -> bool:
@@ -918,7 +937,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
         if not theirs_field or not seen or theirs_field in seen:
-            return not _another_first(rv, cause) or _saw(rv, cause)
+            return not _another_first(rv, cause) or _saw(rv, cause) or _said_by_its_naming(rv, naming)
     own, theirs = rv.evidence, cause.evidence
     if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
             or theirs.not_its_failure):
@@ -932,6 +951,19 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+def _said_by_its_naming(rv: RecordVerdict, naming: Sequence[TestRef]) -> bool:
+    """Every failing check of the record names the cause's record, and one of them quotes the words its own
+    pair's first difference quotes (the refusal itself, not merely its field): its pair shows the cause's
+    change on another call than the cause's own example (typescript-port: the refusals' “Error: ” prefix is
+    OBJ-8's whole-exception error, whose pair shows it on a crash), not another change."""
+    own = rv.evidence
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    if own is None or not own.differences or len(naming) != len(failing):
+        return False
+    quoted = [w.rstrip("… ") for w in re.findall(r"“([^”]{8,})”", own.differences[0])]
+    return any(len(w) >= 8 and w in readable(t.message) for t in naming for w in quoted)
 
 
 def _lead(cause: RootCause) -> str:

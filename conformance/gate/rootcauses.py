@@ -33,6 +33,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z_]{3,}")
 _GENERIC_WORDS = frozenset({"AssertionError", "assert", "and", "not", "the", "True", "False", "None"})
 _SIGNATURE_CHARS = 160
+_QUOTED = re.compile(r"[\[{(\"'“‘«]")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def find_root_causes(
     intact = _intact(results.tests, strong, set(deviating), canonical)
     leans = _leans_on(results.tests, set(deviating), canonical)
     failures = [_with_candidates(f, intact, leans, watched) for f in failures]
+    failures = _same_way(failures)
     causes = _merge_same_signature(_fold_chains(_cover(failures, order, strong)))
     by_record = _explain(causes, failures, deviating)
     out = [_root_cause(cause) for cause in causes]
@@ -191,6 +193,37 @@ def _with_candidates(
     pools = (failure.blamed, relied | cyclic, failure.evidenced - intact, failure.relied | failure.evidenced)
     pool = next((p for p in pools if p), frozenset())
     return replace(failure, candidates=frozenset(pool))
+
+
+def stem(message: str) -> str:
+    """What a failure says before it quotes a value (`non-string branch label in [...]`), numbers masked:
+    checks that fail the same way on different data share it; empty when it is under three words."""
+    text = " ".join(message.strip().splitlines()[0].split()) if message.strip() else ""
+    head = _NUMBER.sub("N", _QUOTED.split(text, 1)[0]).strip()
+    return head if len(_WORD.findall(head)) >= 3 else ""
+
+
+def _same_way(failures: list[_Failure]) -> list[_Failure]:
+    """A failure naming no contradicted record, among whose departing records some record's own checks (it
+    alone among the departures evidenced) fail the same way (`stem`), is the record's whose own checks
+    fail that way most often: the helper that saw it broken there saw it broken here. A broad reliance
+    every check leans on, whose own checks failed otherwise, no longer accounts for them all."""
+    own: dict[str, dict[str, int]] = {}
+    for f in failures:
+        said = stem(f.outcome.message)
+        if said and not f.blamed and len(f.evidenced) == 1:
+            counts = own.setdefault(said, {})
+            for record in f.evidenced:
+                counts[record] = counts.get(record, 0) + 1
+    out: list[_Failure] = []
+    for f in failures:
+        seen = f.evidenced | f.relied
+        counts = {r: n for r, n in own.get(stem(f.outcome.message), {}).items() if r in seen}
+        if counts and not f.blamed:
+            most = max(counts.values())
+            f = replace(f, candidates=frozenset(r for r, n in counts.items() if n == most))
+        out.append(f)
+    return out
 
 
 def _cover(failures: list[_Failure], order: Mapping[str, int], strong: set[str]) -> list[_Cause]:

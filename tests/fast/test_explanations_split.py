@@ -150,3 +150,69 @@ def test_pairs_that_are_not_their_records_failure_open_no_cause() -> None:
     kept, out = checked_explanations(causes, records)
     assert [c.id for c in kept] == ["A"] and kept[0].explains == []
     assert {rv.id: rv.explained_by for rv in out} == {"A": None, "B": None, "C": None}
+
+
+SKIP = ("the original accepts this call and this server refuses it — “Invalid thoughtNumber: 9 skips ahead "
+        "of 5 recorded thoughts” (isError)")
+BRANCH = ("the original accepts this call and this server refuses it, naming `branchId` — “Invalid branchId: "
+          "must be a non-empty string when branchFromThought is set” (isError)")
+
+
+def test_a_cause_opened_on_a_refusal_is_led_by_the_rule_it_breaks() -> None:
+    """A fork adding two guards: the `thoughtNumber` refusal's records split off from the `branchId` one's.
+    The record whose statement is the rule the refusal breaks (thoughtNumber named where it says what is
+    guarded) leads, though the fresh-process record has more failing checks of its own (hardened-inputs:
+    RTE-3/a1, not ABS-1)."""
+    causes = [_cause("G", ["F", "N"], _pair(BRANCH))]
+    records = [
+        _record("G", None, _pair(BRANCH), [("t::g", ["G"])]),
+        _record("F", "G", _pair(SKIP), [("t::f1", []), ("t::f2", [])]),
+        _record("N", "G", _pair(SKIP), [("t::n", []), ("t::fn", [])]),
+    ]
+    records[2] = records[2].model_copy(update={
+        "statement": "thought, thoughtNumber and totalThoughts are guarded by falsiness, not presence"})
+    records[1] = records[1].model_copy(update={
+        "statement": "Nothing is persisted, so retained state dies with the process"})
+    kept, out = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["G"], ["N"]]
+    assert {rv.id: rv.explained_by for rv in out} == {"G": None, "F": "N", "N": None}
+    # A statement naming the field without saying what is refused (a total raised to the number) does not
+    # outrank the guard's, whichever order the records come in.
+    records[1] = records[1].model_copy(update={
+        "statement": "If thoughtNumber exceeds totalThoughts, totalThoughts is raised to thoughtNumber"})
+    kept, _ = checked_explanations(causes, records)
+    assert [c.records for c in kept] == [["G"], ["N"]]
+
+
+CRASH = ("both refuse this call, in other words: “Cannot read properties of undefined (reading 'thought')” "
+         "on the original, “TypeError: Cannot read properties of undefined (reading 'thought')” here")
+PREFIXED = ("the refusal of `thought` is re-worded: this server puts “Error: ” before the original's "
+            "“Invalid thought: must be a string”")
+WHOLE = ("O contradicted: a refusal's error reads the exception stringified whole, “Error: Invalid thought: "
+         "must be a string”, where the original answers its message alone")
+
+
+def _named_by(rid: str, messages: list[tuple[str, list[str], str]]) -> RecordVerdict:
+    """A record explained by O, its pair the prefixed refusal, its failing checks (node id, named, words)."""
+    refs = [TestRef(nodeid=n, status="failed", examples=1, contradicted=c, message=m) for n, c, m in messages]
+    return _record(rid, "O", _pair(PREFIXED, at="on the example's tools/call 1"), []).model_copy(
+        update={"tests": refs})
+
+
+def test_a_record_whose_checks_all_name_the_cause_and_say_its_pair_stays_under_it() -> None:
+    """A fork stringifying its errors whole: the cause's pair shows it on a crash ("TypeError: …"), the
+    record's on a refusal ("Error: " put before it); every check of the record names the cause and quotes
+    the prefixed refusal. One change, one cause (typescript-port: OBJ-8, not OBJ-8 and CMP-2/a2 apart)."""
+    causes = [_cause("O", ["P", "Q"], _pair(CRASH, at="on the example's tools/call 1"))]
+    records = [
+        _record("O", None, _pair(CRASH, at="on the example's tools/call 1"), [("t::o", ["O"])]),
+        _named_by("P", [("t::p1", ["O"], WHOLE), ("t::p2", ["O"], WHOLE)]),
+        # One of Q's checks names another record and says something else: its pair is not said by the
+        # cause's checks alone, and it is placed by its own pair (a cause of its own).
+        _named_by("Q", [("t::q1", ["O"], WHOLE), ("t::q2", ["R"], "R contradicted: the count fell by one")]),
+    ]
+    kept, out = checked_explanations(causes, records)
+    by = {rv.id: rv.explained_by for rv in out}
+    assert by["P"] == "O"
+    assert by["Q"] != "O"
+    assert kept[0].id == "O" and "P" in kept[0].explains and "Q" not in kept[0].explains

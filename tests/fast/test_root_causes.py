@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
-from conformance.gate.rootcauses import find_root_causes, signature
+from conformance.gate.rootcauses import find_root_causes, signature, stem
 from conformance.report.model import RecordVerdict
 
 RECORDS = [f"R-{i}" for i in range(1, 9)]
@@ -256,3 +256,28 @@ def test_a_record_named_once_and_leaned_on_once_stays_a_candidate() -> None:
     causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
     assert [c.records for c in causes] == [["R-1"]]
     assert explained_by == {"R-2": "R-1", "R-3": "R-1"}
+
+
+def test_checks_failing_as_a_records_own_checks_fail_are_that_records() -> None:
+    """Branch labels changed form (R-2): its own checks and five others leaning on the status shape (R-1)
+    fail 'non-string branch label in [...]'; R-1's own check fails otherwise ('branches is [...]'). The
+    five are R-2's, not the broad reliance's every check shares (team-board's OBJ-4/a1 against OBJ-4)."""
+    said = "non-string branch label in [{'id': 'x%d', 'thoughts': 2}]"
+    tests = [
+        _outcome("test_status_shape", ["R-1"], [], True, 'branches is [{"id": "x"}], not labels'),
+        _outcome("test_labels_verbatim", ["R-2"], ["R-1"], True, said % 1),
+        _outcome("test_non_string_labels", ["R-2"], ["R-1"], True, said % 2),
+    ] + [_outcome(f"test_other_{r}", [r], ["R-1", "R-2"], True, said % i)
+         for i, r in enumerate(["R-3", "R-4", "R-5", "R-6", "R-7"])]
+    causes, explained_by = find_root_causes(_judged(tests, RECORDS), _results(tests), CANONICAL)
+    leading = causes[0]
+    assert leading.records == ["R-2"]
+    assert {explained_by[r] for r in ["R-3", "R-4", "R-5", "R-6", "R-7"]} == {leading.id}
+
+
+@given(st.text(max_size=40), st.sampled_from(["[", "{", "(", "\"", "'", "“"]), st.text(max_size=40))
+def test_stem_is_what_a_failure_says_before_a_quoted_value(value: str, quote: str, rest: str) -> None:
+    """Two checks failing the same way on different data share a stem; the quoted value never reaches it."""
+    head = "non-string branch label in "
+    assert stem(head + quote + value + rest) == stem(head + quote + rest) == "non-string branch label in"
+    assert stem("assert 1 == 2") == ""
