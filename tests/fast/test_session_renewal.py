@@ -5,44 +5,28 @@ history holds LIMIT thoughts; a new process accepts again)."""
 
 from __future__ import annotations
 
-import json
-import shlex
-
 from conformance.calls.strategies import Envelope
-from conformance.drivers.transcript import Transcript
-from conformance.drivers.wire import Exchange
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
-from tests.fast.test_sdk_driver import assert_gone, tagged
+from tests.fast.test_sdk_driver import assert_gone
+from tests.sessions import history_length, tagged_session
 
 
 def _session(limit: int) -> tuple[ServerSession, str]:
-    server, tag = tagged("session_limit", str(limit))
-    target = resolve_target("cmd:" + shlex.join(server))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0), tag
-
-
-def _count(exchange: Exchange) -> int:
-    assert exchange.result is not None and not exchange.is_error, exchange
-    content = exchange.result["content"]
-    assert isinstance(content, list) and isinstance(content[0], dict)
-    count = json.loads(str(content[0]["text"]))["thoughtHistoryLength"]
-    assert isinstance(count, int)
-    return count
+    return tagged_session("session_limit", str(limit), timeout=60.0)
 
 
 def test_a_process_that_ran_out_is_replaced_before_the_next_check() -> None:
     session, tag = _session(3)
     try:
         for n in (1, 2, 3):
-            assert _count(session.call(Envelope("t", n, 3, True).arguments())) == n
+            assert history_length(session.call(Envelope("t", n, 3, True).arguments())) == n
         spent = session.wire.pid
         assert session.call(Envelope("t", 4, 4, True).arguments()).is_error
         assert session.renew_if_spent() is True
         assert session.replaced == 1 and session.restarts == 0
         assert session.wire.pid != spent
         # The new process answered the probe that told it apart: the next call is its second thought.
-        assert _count(session.call(Envelope("t", 1, 1, True).arguments())) == 2
+        assert history_length(session.call(Envelope("t", 1, 1, True).arguments())) == 2
         assert session.renew_if_spent() is False  # nothing refused since
     finally:
         session.close()
@@ -52,7 +36,7 @@ def test_a_process_that_ran_out_is_replaced_before_the_next_check() -> None:
 def test_a_process_is_kept_when_nothing_plain_was_refused() -> None:
     session, tag = _session(1)
     try:
-        assert _count(session.call(Envelope("t", 1, 1, True).arguments())) == 1
+        assert history_length(session.call(Envelope("t", 1, 1, True).arguments())) == 1
         kept = session.wire.pid
         # Refused, but not a plain call the original accepts (an optional field): no reason to ask.
         assert session.call(Envelope("t", 2, 2, True).arguments(branchId="b", branchFromThought=1)).is_error

@@ -5,7 +5,6 @@ life. Real processes of tests/servers/ends_itself.py (it exits right after answe
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 import time
@@ -15,13 +14,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conformance.calls.strategies import Envelope
-from conformance.drivers.transcript import Transcript
-from conformance.drivers.wire import Exchange
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
 from tests.cli import REPO, cli
-from tests.fast.test_sdk_driver import assert_gone, tagged
+from tests.fast.test_sdk_driver import assert_gone
 from tests.servers import HERE
+from tests.sessions import history_length, tagged_session
 
 ENDED_WITHIN = 60.0
 """How long a process that answered its final thought may take to be seen gone (seconds): only a hang
@@ -29,25 +26,14 @@ reaches it, however slow the machine."""
 
 
 def _session() -> tuple[ServerSession, str]:
-    server, tag = tagged("ends_itself")
-    return ServerSession(target=resolve_target("cmd:" + shlex.join(server)), transcript=Transcript(None),
-                         timeout=30.0), tag
-
-
-def _count(exchange: Exchange) -> int:
-    assert exchange.result is not None and not exchange.is_error, exchange
-    content = exchange.result["content"]
-    assert isinstance(content, list) and isinstance(content[0], dict)
-    count = json.loads(str(content[0]["text"]))["thoughtHistoryLength"]
-    assert isinstance(count, int)
-    return count
+    return tagged_session("ends_itself", timeout=30.0)
 
 
 def _call_and_let_end(session: ServerSession, number: int, final: bool) -> int:
     """One call; after a final one, wait (bounded) until its process has ended, so the next call starts a new
     process instead of racing the exit."""
     driver = session.wire
-    count = _count(session.call(Envelope("t", number, number, not final).arguments()))
+    count = history_length(session.call(Envelope("t", number, number, not final).arguments()))
     deadline = time.monotonic() + ENDED_WITHIN
     while final and driver.is_alive() and time.monotonic() < deadline:
         time.sleep(0.02)
