@@ -615,6 +615,11 @@ def _amber_path(lines: list[str], index: int) -> str:
     return ".".join(reversed(keys))
 
 
+RUNTIME_ERROR: Final = re.compile(
+    r"Cannot (?:read|set|convert|destructure)|is not (?:a function|iterable|defined|an object|a constructor)"
+    r"|\b(?:undefined|null)\b|Maximum call stack|Unexpected token|\b(?:Type|Range|Reference|Syntax)Error\b")
+"""Words of a JavaScript runtime error, not of a rule a server states: a refusal naming no field in other
+words ("Session closed: …", "Maximum number of branches (50) exceeded") is a fork's rule, one change."""
 SAME_JSON: Final = "the same JSON, written one way"
 """An answer's text whose JSON is equal but laid out otherwise (key order, indentation)."""
 

@@ -35,6 +35,7 @@ from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
     GROWN_LIST,
+    RUNTIME_ERROR,
     SAME_JSON,
     STDERR_BOX,
     STDERR_OUTSIDE,
@@ -860,14 +861,7 @@ def _crash(difference: str) -> bool:
         return not _unknown_tool(difference)
     quoted = re.search(r"“([^”]*)”", difference)
     return (difference.startswith(_ONE_REFUSES) and quoted is not None and not field_named(quoted.group(1))
-            and bool(_RUNTIME_ERROR.search(quoted.group(1))))
-
-
-_RUNTIME_ERROR: Final = re.compile(
-    r"Cannot (?:read|set|convert|destructure)|is not (?:a function|iterable|defined|an object|a constructor)"
-    r"|\b(?:undefined|null)\b|Maximum call stack|Unexpected token|\b(?:Type|Range|Reference|Syntax)Error\b")
-"""Words of a JavaScript runtime error, not of a rule a server states: a refusal naming no field in other
-words ("Session closed: …", "Maximum number of branches (50) exceeded") is a fork's rule, one change."""
+            and bool(RUNTIME_ERROR.search(quoted.group(1))))
 
 
 def _unknown_tool(difference: str) -> bool:

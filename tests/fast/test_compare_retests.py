@@ -98,6 +98,17 @@ def test_a_rule_between_numbered_fields_is_found_at_thought_3_of_3() -> None:
     assert "with `thoughtNumber` 3, `totalThoughts` 3 head answers as base does" in found.conclusion
 
 
+def test_a_crash_a_thought_number_avoids_is_no_rule_between_numbered_fields() -> None:
+    """A side crashing at thought 1 ("Cannot read properties of undefined") answers as the other at 3 of 3:
+    that is a crash the value avoided, not a rule it states (bartoszkula-ts' RTE-3 headline had said "refuses
+    first by a rule between numbered fields")."""
+    a, b = _server(), _server("crash-at-first")
+    call = valid(thought=7, thoughtNumber=1, totalThoughts=1)
+    ra, rb = _refusals(a, b, call)
+    assert "Cannot read properties" in rb.words  # type: ignore[attr-defined]
+    assert rule_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head") is None  # type: ignore[arg-type]
+
+
 def test_two_wordings_of_one_refusal_are_not_explained_away() -> None:
     """Both sides refuse the same field at every thought: no re-test finding, the re-wording stands."""
     a, b = _server(), _server("prefix=Error: ")

@@ -9,6 +9,8 @@ forks do:
 - `revision-needs-target`: `isRevision` true without `revisesThought` is refused;
 - `branch-before`: `branchFromThought` not below `thoughtNumber` is refused, before any other check;
 - `crash-label`: a `branchId` of "constructor" fails as a crash does, in words naming no field;
+- `crash-at-first`: a call at thoughtNumber 1 crashes before any check (a fork reading a field only the
+  first thought lacks), whatever else it carries;
 - `prefix=P`: every refusal's words begin with P (the same refusals, re-worded);
 - `schema-words`: an optional field's wrong type is refused as a schema library words it ("isRevision:
   Expected boolean"), which names no field the way "Invalid F:" does.
@@ -43,6 +45,8 @@ def _is(value: object, kind: str) -> bool:
 
 def refusal(args: dict[str, object]) -> str:
     since, number = args.get("branchFromThought"), args.get("thoughtNumber")
+    if "crash-at-first" in OPTIONS and number == 1:
+        return "Cannot read properties of undefined (reading 'split')"
     if "branch-before" in OPTIONS and _is(since, "number") and _is(number, "number") \
             and since >= number:  # type: ignore[operator]
         return "branchFromThought must be less than thoughtNumber"
