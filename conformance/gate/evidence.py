@@ -733,9 +733,7 @@ def one_cause_per_change(
 def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
     """The refusal a cause's pair shows where its checks failed: (the kind of call, its leading difference,
     numbers masked); None when its pair (or its leading record's, lacking its own) shows no refusal of it."""
-    evidence, lead = cause.evidence, by_id.get(cause.records[0])
-    if (evidence is None or not evidence.reproduced) and lead is not None:
-        evidence = lead.evidence
+    evidence, lead = _held(cause, by_id).evidence, by_id.get(cause.records[0])
     if evidence is not None and lead is not None:
         evidence = its_failure(lead, evidence)  # held against its checks' words as they read now
     if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
@@ -778,8 +776,7 @@ def split_off(
     placed: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RecordVerdict]] = {}
     # A cause whose own replay did not reproduce is held against its leading record's own pair.
-    paired = [c if (c.evidence is not None and c.evidence.reproduced) or c.records[0] not in by_id
-              else c.model_copy(update={"evidence": by_id[c.records[0]].evidence}) for c in causes]
+    paired = [_held(c, by_id) for c in causes]
     for rv in records:
         own = rv.evidence
         if rv.id not in loose | strays or rv.explained_by or rv.id in primary:
