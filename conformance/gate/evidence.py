@@ -837,6 +837,12 @@ def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
     0 for a difference that is no refusal, or a statement about something the refused call merely reaches
     (a fresh process remembering nothing, a total raised to the number: the refusal is not about them)."""
     refused = _refused_what(differences[0]) if differences else ""
+    if refused.startswith("“") and not _crash(differences[0]):
+        # A refusal naming no field, in a stated rule's words (“Session closed: …”): a new rule over calls the
+        # original accepts; the rule it breaks is the statement of which calls are refused (RTE-3's "the first
+        # failure is rejected"), not a statement the refused call merely reaches (issue 42: timed sessions'
+        # refusal was led by CMP-1, whose check saw it most alone).
+        return int(bool(_REFUSES_CALLS.search(statement)))
     if not refused.isidentifier():
         return 0
     clauses = [c for c in _CLAUSE_END.split(statement) if c.strip()]
@@ -846,6 +852,8 @@ def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
 
 _REFUSING: Final = re.compile(r"\b(?:guard|reject|refus|check|validat)", re.IGNORECASE)
 """Words of a statement about what is refused."""
+_REFUSES_CALLS: Final = re.compile(r"\b(?:reject|refus)", re.IGNORECASE)
+"""Words of a statement saying which calls are refused (not merely that a field is checked or validated)."""
 
 
 def _crash(difference: str) -> bool:
