@@ -775,6 +775,7 @@ def split_off(
     primary = {r for c in causes for r in c.records}
     placed: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RecordVerdict]] = {}
+    unpaired: list[RecordVerdict] = []
     # A cause whose own replay did not reproduce is held against its leading record's own pair.
     paired = [_held(c, by_id) for c in causes]
     for rv in records:
@@ -798,7 +799,9 @@ def split_off(
             continue
         if own is None or not usable:
             # No pair, or one differing only where its checks did not fail (another change of the fork shows
-            # on its sequence): no cause is opened on it; the record keeps its own line, its check's words.
+            # on its sequence): no cause is opened on it; its checks' words may place it under a cause the
+            # departures with pairs open below (`_placed_by_their_words`), else it keeps its own line.
+            unpaired.append(rv)
             continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
@@ -817,6 +820,7 @@ def split_off(
         cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
+    placed |= _placed_by_their_words(unpaired, causes[len(paired):])
     explains: dict[str, list[str]] = {}
     for record, cause_id in placed.items():
         explains.setdefault(cause_id, []).append(record)
@@ -825,6 +829,19 @@ def split_off(
                   for c in causes]
     out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
     return out_causes, out
+
+
+def _placed_by_their_words(unpaired: Sequence[RecordVerdict], opened: Sequence[RootCause]) -> dict[str, str]:
+    """Departures without a pair showing their failure (none replayed, for budget) placed under a cause
+    `split_off` opened from the departures that have one, where their checks' own words saw its difference
+    (`_saw`), as they are placed under a proposed cause (issue 42: timed sessions' ABS-10, BAP-1 and BAP-2
+    saw the “Session closed” refusal and stayed loose beside its cause)."""
+    placed: dict[str, str] = {}
+    for rv in unpaired:
+        home = next((c for c in opened if _saw(rv, c)), None)
+        if home is not None:
+            placed[rv.id] = home.id
+    return placed
 
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"
@@ -1051,8 +1068,23 @@ def _named_elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
 def _own_words(message: str) -> str:
     """A check's message up to the first answer it quotes whole (`the answer { "…`, `isError { "…`): the
     answer shows every change of the server, the words before it the check's own failure."""
-    found = re.search(r"\{\s*\"", message)
-    return message[: found.start()] if found else message
+    start = _sent_first(message)
+    found = re.search(r"\{\s*\"", message[start:])
+    return message[: start + found.start()] if found else message
+
+
+def _sent_first(message: str) -> int:
+    """Where a check's words begin after the request it quotes first (`{"thought": …}, a call the
+    description's rules advise against, was refused …`): the request it sent is no answer showing the
+    server's changes (issue 42: timed sessions' BAP-1 said the “Session closed” refusal after it); 0 when
+    the message does not open with a JSON object followed by words."""
+    if not message.startswith("{"):
+        return 0
+    try:
+        _, end = json.JSONDecoder().raw_decode(message)
+    except ValueError:
+        return 0
+    return end if message[end:].strip() else 0
 
 
 def _family(difference: str) -> str:
