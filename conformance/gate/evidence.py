@@ -1158,6 +1158,14 @@ _BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|hea
 _BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
 
 
+def _about_stderr(message: str) -> bool:
+    """Whether a check's words, outside what it quotes, say it saw stderr (`stderr holds more than the banner
+    and one box per accepted call: “… Error processing thought: Invalid thought: …”`): the refusal it quotes
+    is a line a fork logs, its own change, not the answer's (issue 42: fork-readable-output's LOOP-A went
+    under the re-worded refusal's cause)."""
+    return bool(re.search(r"\bstderr\b", re.sub(r"“[^”]*”?", "", message), re.IGNORECASE))
+
+
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
     (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
@@ -1167,6 +1175,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     message = _own_words(message)  # the check's own words, not an answer it quotes whole (`{ "…` too)
     low = message.lower()
     key = _difference_key(difference)
+    if key not in (STDERR_BOX, STDERR_OUTSIDE) and _about_stderr(message):
+        return False  # what it quotes is what stderr held: a refusal logged there is not the answer's
     # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
