@@ -1156,6 +1156,8 @@ _REFUSAL_KEYS: Final = ("refused by the original", "refused here", _ANOTHER_FIRS
 _BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|header|caption)\b")
 """A check speaking of the box. Not "line" ("Expecting value: line 1 column 1", a JSON error's words)."""
 _BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
+_BOX_DRAWN: Final = re.compile(r"[─│┌┐└┘├┤]")
+"""The box's drawing characters: a check quoting a line of the box quotes one of them."""
 
 
 def _about_stderr(message: str) -> bool:
@@ -1200,6 +1202,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     if key == STDERR_OUTSIDE:  # the banner, a log line: a check about the banner, not the box's
         return bool(_BANNER_WORDS.search(low))
     if key == STDERR_BOX:
+        if _BANNER_WORDS.search(low) and not _BOX_DRAWN.search(message):
+            return False  # more than the banner and the boxes (a logged line it quotes): outside the box
         return bool(_BOX_WORDS.search(low) or ("stderr" in low and not _BANNER_WORDS.search(low)))
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
