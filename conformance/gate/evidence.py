@@ -820,7 +820,10 @@ def split_off(
         cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
-    placed |= _placed_by_their_words(unpaired, causes[len(paired):])
+    placed |= _placed_by_their_words(unpaired, causes[len(paired):], causes)
+    alone = _left_alone([rv for rv in unpaired if rv.id not in placed and rv.id in loose])
+    if alone is not None:
+        causes.append(_cause_of(alone, []))
     explains: dict[str, list[str]] = {}
     for record, cause_id in placed.items():
         explains.setdefault(cause_id, []).append(record)
@@ -831,17 +834,41 @@ def split_off(
     return out_causes, out
 
 
-def _placed_by_their_words(unpaired: Sequence[RecordVerdict], opened: Sequence[RootCause]) -> dict[str, str]:
+def _placed_by_their_words(
+    unpaired: Sequence[RecordVerdict], opened: Sequence[RootCause], causes: Sequence[RootCause]
+) -> dict[str, str]:
     """Departures without a pair showing their failure (none replayed, for budget) placed under a cause
     `split_off` opened from the departures that have one, where their checks' own words saw its difference
     (`_saw`), as they are placed under a proposed cause (issue 42: timed sessions' ABS-10, BAP-1 and BAP-2
-    saw the “Session closed” refusal and stayed loose beside its cause)."""
+    saw the “Session closed” refusal and stayed loose beside its cause); or under any cause whose headline
+    says their check's very words (a banner two records' checks read alike: fork-env-config's RTE-10 and
+    CMP-4)."""
     placed: dict[str, str] = {}
     for rv in unpaired:
-        home = next((c for c in opened if _saw(rv, c)), None)
+        home = next((c for c in opened if _saw(rv, c)), None) or next(
+            (c for c in causes if _headline_says(c, rv)), None)
         if home is not None:
             placed[rv.id] = home.id
     return placed
+
+
+def _headline_says(cause: RootCause, rv: RecordVerdict) -> bool:
+    """Whether a cause's headline, past its records, is the record's own check's words (their first 80
+    characters, a count of failing checks aside)."""
+    words = _check_words(rv)[:80]
+    return len(words) >= 24 and cause.summary.partition(" — ")[2].startswith(words)
+
+
+def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:
+    """The one departure whose proposed cause its check refused, no pair of its own showing its failure, no
+    cause its checks' words saw, and checks that saw an accepted call or stderr, not a refusal: a change no
+    cause says, which opens a cause of its own, headed by its check's words (issue 42: fork-planning-aids'
+    ABS-7 "the answer reads totalThoughts 8, not 5", fork-readable-output's LOOP-A, a logged failure). A
+    refused call is any refusal's, and several departures left cannot be told from one change every check
+    saw its own way (an answer no longer JSON): they keep their own lines."""
+    kept = [rv for rv in left if (said := _check_messages(rv)) and UNRELIABLE not in said[0]
+            and not any(_SAW_REFUSAL.search(m) for m in said)]
+    return kept[0] if len(kept) == 1 else None
 
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"
@@ -914,19 +941,20 @@ def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str
 
 
 def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
-    """A cause opened by a record's own reproduced pair: its headline is that pair, or, where the pair
-    differs only elsewhere than the lead's checks failed, the lead's own check's words (a 0.6.2 fork's
-    version bump is not its CMP-3's missing status key: bartoszkula-ts, AUDIT-round9)."""
+    """A cause opened by a record's own pair: its headline is that pair, or, where the pair differs only
+    elsewhere than the lead's checks failed or none reproduced (`_left_alone`), the lead's own check's words
+    (a 0.6.2 fork's version bump is not its CMP-3's missing status key: bartoszkula-ts, AUDIT-round9)."""
     evidence = lead.evidence
-    assert evidence is not None  # only records with a reproduced pair lead (split_off)
     ce = lead.counterexample
-    said = _check_words(lead) if evidence.not_its_failure else evidence.headline()
+    shown = evidence is not None and evidence.reproduced and not evidence.not_its_failure
+    said = evidence.headline() if shown and evidence is not None else _check_words(lead)
     summary = f"{lead.id} departs — {said}"
+    example = list(evidence.example) if evidence is not None else []
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
-                     example=list(evidence.example) or (list(ce.replay) if ce is not None else []),
+                     example=example or (list(ce.replay) if ce is not None else []),
                      test=ce.test if ce is not None else None,
                      minimized=ce.minimized if ce is not None else False,
-                     evidence=evidence.model_copy(update={"cause": lead.id}))
+                     evidence=None if evidence is None else evidence.model_copy(update={"cause": lead.id}))
 
 
 def _check_words(rv: RecordVerdict) -> str:
