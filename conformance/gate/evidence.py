@@ -1039,8 +1039,14 @@ def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = Fa
 
 def _check_messages(rv: RecordVerdict) -> list[str]:
     """The record's failing checks' messages, as a reader sees them, those saying nothing left out."""
-    said = (readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message)
-    return [m for m in said if m and not unspoken(m)]
+    return [m for _, m in _failing_checks(rv)]
+
+
+def _failing_checks(rv: RecordVerdict) -> list[tuple[TestRef, str]]:
+    """The record's failing checks with their messages as a reader sees them, those saying nothing left out:
+    the one reader `_check_messages` and `its_failure` share."""
+    said = ((t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message)
+    return [(t, m) for t, m in said if m and not unspoken(m)]
 
 
 def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -1264,8 +1270,7 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     is kept, marked `not_its_failure`, and the record's line is its check's own words."""
     if not evidence.reproduced or not evidence.differences:
         return evidence
-    checks = [(t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    checks = [(t, m) for t, m in checks if m and not unspoken(m)]  # as `_check_messages` reads them
+    checks = _failing_checks(rv)
     if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
         # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
