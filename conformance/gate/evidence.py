@@ -865,10 +865,14 @@ def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:
     cause says, which opens a cause of its own, headed by its check's words (issue 42: fork-planning-aids'
     ABS-7 "the answer reads totalThoughts 8, not 5", fork-readable-output's LOOP-A, a logged failure). A
     refused call is any refusal's, and several departures left cannot be told from one change every check
-    saw its own way (an answer no longer JSON): they keep their own lines."""
+    saw its own way (an answer no longer JSON): they keep their own lines, as does one with no sequence to
+    show (a cause's example opens with its handshake)."""
     kept = [rv for rv in left if (said := _check_messages(rv)) and UNRELIABLE not in said[0]
             and not any(_SAW_REFUSAL.search(m) for m in said)]
-    return kept[0] if len(kept) == 1 else None
+    if len(kept) != 1:
+        return None
+    shown = (kept[0].evidence is not None and kept[0].evidence.example) or kept[0].counterexample is not None
+    return kept[0] if shown else None
 
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"

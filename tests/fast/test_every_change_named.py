@@ -103,19 +103,25 @@ def test_a_check_about_stderr_tells_neither_the_refusal_it_quotes_nor_the_box() 
 def test_the_one_departure_left_opens_its_own_cause() -> None:
     """ABS-7's check saw the answer's total raised ("8, not 5"), its pair shows only the box of another change
     and its proposed cause was refused: alone so left, it is a change of its own, headed by its check's
-    words. Two left, or one whose check saw a refused call, open none: they keep their own lines."""
+    words, its example its own sequence. Two left, one with no sequence to show, or one whose check saw a
+    refused call, open none: they keep their own lines."""
     box = _pair(BOX)
     causes = [_cause("CMP-5", ["ABS-7"], box)]
-    elsewhere = box.model_copy(update={"not_its_failure": True})
+    handshake = ['{"jsonrpc": "2.0", "id": 0, "method": "initialize"}']
+    elsewhere = box.model_copy(update={"not_its_failure": True, "example": handshake})
     alone = [_record("CMP-5", box, "the header reads “💭 Thought 2 of ~3” ┌─┐"),
              _record("ABS-7", elsewhere, "the answer reads totalThoughts 8, not 5", explained_by="CMP-5")]
     kept, out = checked_explanations(causes, alone)
     assert [c.id for c in kept] == ["CMP-5", "ABS-7"]
     assert kept[-1].summary == "ABS-7 departs — the answer reads totalThoughts 8, not 5"
+    assert kept[-1].example == handshake
     assert {rv.id: rv.explained_by for rv in out}["ABS-7"] is None
     two = [*alone, _record("RTE-6/a1", None, "label appeared: ('#x',) vs ()", explained_by="CMP-5")]
     assert [c.id for c in checked_explanations([_cause("CMP-5", ["ABS-7", "RTE-6/a1"], box)], two)[0]] == [
         "CMP-5"]
+    unshown = [alone[0], _record("ABS-7", elsewhere.model_copy(update={"example": []}),
+                                 "the answer reads totalThoughts 8, not 5", explained_by="CMP-5")]
+    assert [c.id for c in checked_explanations(causes, unshown)[0]] == ["CMP-5"]
     refused = [alone[0], _record("ABS-7", elsewhere, 'call was rejected: isError { "error": "capped" }',
                                  explained_by="CMP-5")]
     assert [c.id for c in checked_explanations(causes, refused)[0]] == ["CMP-5"]
