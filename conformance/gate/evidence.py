@@ -821,7 +821,14 @@ def split_off(
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
     placed |= _placed_by_their_words(unpaired, causes[len(paired):], causes)
-    alone = _left_alone([rv for rv in unpaired if rv.id not in placed and rv.id in loose])
+    left = [rv for rv in unpaired if rv.id not in placed and rv.id in loose]
+    for opened in _said_broken(left):
+        causes.append(opened)
+        placed |= {rv.id: opened.id for rv in left if rv.id not in placed and rv.id != opened.id
+                   and _same_change(rv, opened)}
+        placed[opened.id] = ""
+    placed = {r: c for r, c in placed.items() if c}
+    alone = _left_alone([rv for rv in left if rv.id not in placed and rv.id not in {c.id for c in causes}])
     if alone is not None:
         causes.append(_cause_of(alone, []))
     explains: dict[str, list[str]] = {}
@@ -857,6 +864,17 @@ def _headline_says(cause: RootCause, rv: RecordVerdict) -> bool:
     characters, a count of failing checks aside)."""
     words = _check_words(rv)[:80]
     return len(words) >= 24 and cause.summary.partition(" — ")[2].startswith(words)
+
+
+def _said_broken(left: Sequence[RecordVerdict]) -> list[RootCause]:
+    """Causes opened by departures left without a cause whose own checks name them contradicted, most named
+    first: a check stating the record's own claim broken (ABS-11 "the count never falls", 8 checks) says the
+    change in its words, whatever its pair shows (issue 42: fork-timed-sessions under load, the idle expiry
+    showing in every check of the shared process, had no cause). A record with a sequence to show only."""
+    named = sorted(((sum(rv.id in t.contradicted for t, _ in _failing_checks(rv)), i, rv)
+                    for i, rv in enumerate(left)), key=lambda n: (-n[0], n[1]))
+    return [_cause_of(rv, []) for count, _, rv in named if count and (
+        (rv.evidence is not None and rv.evidence.example) or rv.counterexample is not None)]
 
 
 def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:

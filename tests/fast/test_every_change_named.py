@@ -137,3 +137,32 @@ def test_a_departure_whose_check_says_a_causes_headline_goes_under_it() -> None:
     kept, out = checked_explanations([cause], records)
     assert [c.id for c in kept] == ["CMP-4"]
     assert {rv.id: rv.explained_by for rv in out}["RTE-10"] == "CMP-4"
+
+
+def _named(rid: str, evidence: Evidence, contradicted: str, message: str, explained_by: str) -> RecordVerdict:
+    refs = [TestRef(nodeid=f"t::{rid}{i}", status="failed", examples=1, contradicted=[contradicted],
+                    message=message) for i in range(2)]
+    return _record(rid, evidence, message, explained_by).model_copy(update={"tests": refs})
+
+
+def test_a_departure_its_checks_name_broken_opens_its_own_cause() -> None:
+    """Timed sessions under load: the idle expiry shows in every check of the shared process ("ABS-11
+    contradicted: the count fell"), while each pair shows the answer's added timestamp. ABS-11, its own claim
+    broken in its checks' words, opens a cause, and RTE-5, whose checks name ABS-11, goes under it; a check
+    that saw a refused call keeps its own line."""
+    stamp = "result.content[0].text → timestamp: absent on the original, “2026-12-06T12:42:18Z” here"
+    handshake = ['{"jsonrpc": "2.0", "id": 0, "method": "initialize"}']
+    elsewhere = Evidence(reproduced=True, at="on the example's tools/call 1", differences=[stamp],
+                         not_its_failure=True, example=handshake)
+    fell = "ABS-11 contradicted: the shared process answered thoughtHistoryLength 2 after 359"
+    causes = [_cause("OBJ-4", ["ABS-11", "RTE-5", "OBJ-2"], _pair(stamp))]
+    records = [_record("OBJ-4", _pair(stamp), "the answer has a sixth key, timestamp"),
+               _named("ABS-11", elsewhere, "ABS-11", fell, "OBJ-4"),
+               _named("RTE-5", elsewhere, "ABS-11", fell, "OBJ-4"),
+               _record("OBJ-2", elsewhere, 'call was rejected: isError { "error": "x" }',
+                       explained_by="OBJ-4")]
+    kept, out = checked_explanations(causes, records)
+    assert [c.id for c in kept] == ["OBJ-4", "ABS-11"]
+    assert kept[-1].summary.startswith("ABS-11 departs — the shared process answered thoughtHistoryLength")
+    assert {rv.id: rv.explained_by for rv in out} == {"OBJ-4": None, "ABS-11": None, "RTE-5": "ABS-11",
+                                                      "OBJ-2": None}
