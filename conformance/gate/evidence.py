@@ -56,6 +56,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.caps import cap_headline, cap_seen
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -653,8 +654,8 @@ def checked_explanations(
     primary = {r for c in kept for r in c.records}
     strays = {rv.id for rv in out if rv.verdict == "deviates" and rv.kind != "spec"
               and not rv.explained_by and rv.id not in primary}
-    return folded_by_their_words(*one_cause_per_change(
-        *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays)))
+    return held_by_caps(*folded_by_their_words(*one_cause_per_change(
+        *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
 
 
 def folded_by_their_words(
@@ -671,6 +672,8 @@ def folded_by_their_words(
         evidence, lead = paired[cause.id].evidence, by_id.get(cause.records[0])
         if lead is None or evidence is None or not evidence.reproduced or not evidence.not_its_failure:
             continue
+        if cap_seen(lead.reason):
+            continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
                      and _saw(lead, paired[c.id])), None)
         if home is not None:
@@ -685,6 +688,72 @@ def folded_by_their_words(
     out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held
            else rv.model_copy(update={"explained_by": into[rv.explained_by]}) if rv.explained_by in into
            else rv for rv in records]
+    return out_causes, out
+
+
+def held_by_caps(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cap (a count that stops growing at N, a refusal by a bound) is a cause of its own, whose records are
+    those whose own line is that cap (`cap_seen`): a cause led by one of them holds them all, else two or
+    more open one; what the cap's cause held that is not the cap goes under the cause its own checks name
+    and whose change it is (`_same_change`), else stands alone (issue 42, nalyk-ts: the history and branch
+    caps fell under a re-worded refusal, and a record of added answer keys under the history cap)."""
+    departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
+    groups: dict[str, list[RecordVerdict]] = {}
+    for rv in departing:
+        cap = cap_seen(rv.reason)
+        if cap:
+            groups.setdefault(cap, []).append(rv)
+    if not groups:
+        return list(causes), list(records)
+    out_causes = list(causes)
+    led = {c.records[0]: i for i, c in enumerate(out_causes)}
+    held_elsewhere = {r for c in out_causes for r in c.records[1:]}
+    placed: dict[str, str] = {}
+    capped: set[str] = set()
+    for cap, members in groups.items():
+        index = next((led[rv.id] for rv in members if rv.id in led), None)
+        if index is None:
+            if len(members) < 2:
+                continue
+            named = _named_counts(records, {rv.id for rv in members})
+            lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1]))
+            ce = lead.counterexample
+            out_causes.append(RootCause(
+                id=lead.id, records=[lead.id], explains=[], summary="",
+                example=list(ce.replay) if ce is not None else [], test=ce.test if ce is not None else None,
+                minimized=ce.minimized if ce is not None else False,
+                evidence=None if lead.evidence is None else lead.evidence.model_copy(update={"cause": lead.id})))
+            index = len(out_causes) - 1
+        cause = out_causes[index]
+        capped.add(cause.id)
+        if cause.records == [cause.records[0]]:
+            out_causes[index] = cause.model_copy(update={
+                "summary": f"{cause.id} departs — {cap_headline(cap)}"[:400]})
+        for rv in members:
+            if rv.id != cause.records[0] and rv.id not in held_elsewhere and rv.id not in led:
+                placed[rv.id] = cause.id
+    by_id = {rv.id: rv for rv in records}
+    moved: dict[str, str | None] = dict(placed)
+    for cause in out_causes:
+        if cause.id not in capped:
+            continue
+        for rid in cause.explains:
+            if rid in placed or rid not in by_id:
+                continue
+            rv = by_id[rid]
+            named = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
+            home = next((c for c in out_causes if c.id not in capped and set(c.records) & named
+                         and _same_change(rv, c)), None)
+            moved[rid] = home.id if home is not None else None
+    explains: dict[str, list[str]] = {}
+    for rid, cid in moved.items():
+        if cid is not None:
+            explains.setdefault(cid, []).append(rid)
+    out_causes = [c.model_copy(update={"explains": [
+        *(r for r in c.explains if r not in moved), *explains.get(c.id, [])]}) for c in out_causes]
+    out = [rv.model_copy(update={"explained_by": moved[rv.id]}) if rv.id in moved else rv for rv in records]
     return out_causes, out
 
 
