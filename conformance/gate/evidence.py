@@ -718,13 +718,13 @@ def held_by_caps(
             if len(members) < 2:
                 continue
             named = _named_counts(records, {rv.id for rv in members})
-            lead = min(members, key=lambda rv: (-named.get(rv.id, (0, 0.0))[0], -named.get(rv.id, (0, 0.0))[1]))
+            lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
             ce = lead.counterexample
             out_causes.append(RootCause(
                 id=lead.id, records=[lead.id], explains=[], summary="",
                 example=list(ce.replay) if ce is not None else [], test=ce.test if ce is not None else None,
                 minimized=ce.minimized if ce is not None else False,
-                evidence=None if lead.evidence is None else lead.evidence.model_copy(update={"cause": lead.id})))
+                evidence=lead.evidence and lead.evidence.model_copy(update={"cause": lead.id})))
             index = len(out_causes) - 1
         cause = out_causes[index]
         capped.add(cause.id)
@@ -743,8 +743,8 @@ def held_by_caps(
             if rid in placed or rid not in by_id:
                 continue
             rv = by_id[rid]
-            named = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
-            home = next((c for c in out_causes if c.id not in capped and set(c.records) & named
+            naming = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
+            home = next((c for c in out_causes if c.id not in capped and set(c.records) & naming
                          and _same_change(rv, c)), None)
             moved[rid] = home.id if home is not None else None
     explains: dict[str, list[str]] = {}
