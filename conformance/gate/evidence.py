@@ -641,11 +641,13 @@ def checked_explanations(
     of call, the same refusal or field). The grouping of root causes proposes; this checks, and places what
     it refuses by the record's own pair (`split_off`)."""
     by_id = {c.id: c for c in causes}
+    by_record = {rv.id: rv for rv in records}
     dropped: dict[str, set[str]] = {}
     out: list[RecordVerdict] = []
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
-        if rv.explained_by and (cause is None or not _same_change(rv, cause)):
+        if rv.explained_by and (cause is None or not _same_change(rv, cause)
+                                or _box_not_its_failure(rv, cause, by_record)):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -861,7 +863,8 @@ def split_off(
         if rv.id not in loose and not usable:
             continue
         home = next((c for c in paired if c.evidence is not None
-                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))), None)
+                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                     and not _box_not_its_failure(rv, c, by_id)), None)
         if home is not None:
             placed[rv.id] = home.id
             continue
@@ -874,6 +877,8 @@ def split_off(
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
             # told from it; the departure keeps its own line, it opens no cause.
             continue
+        if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
+            continue  # the box leads its pair, but its own line is another failure: no render cause of it
         groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
     for members in groups.values():
         if len(members) < 2 and all(rv.id not in loose for rv in members):
@@ -1011,6 +1016,24 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+def _box_not_its_failure(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A render cause (its headline speaks of the box or stderr, or its pair leads with the box) and a record
+    whose own line does not: a fork writing something else on stderr, or answering with keys more, shows
+    that on every call's pair, so a pair alike does not make the box the record's failure (issue 42,
+    bartoszkula-ts: CMP-5, the missing box, "explained" eight records of added answer keys and one of a
+    poisoned process)."""
+    held = _lead(_held(cause, by_id))
+    render = (_speaks_of_box(cause.summary.partition(" — ")[2])
+              or (bool(held) and _difference_key(held) == STDERR_BOX))
+    return render and not _speaks_of_box(rv.reason)
+
+
+def _speaks_of_box(line: str) -> bool:
+    """Whether a record's line, in its own words (before any answer it quotes), is about the box or stderr."""
+    low = _own_words(readable(line)).lower()
+    return bool(_BOX_WORDS.search(low)) or "stderr" in low
 
 
 def _said_by_its_naming(rv: RecordVerdict, naming: Sequence[TestRef]) -> bool:
