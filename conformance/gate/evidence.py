@@ -44,6 +44,7 @@ from conformance.core.differences import (
     explain,
     field_named,
     refusal,
+    refusal_words,
     said,
     sdk_owned,
     stderr_part,
@@ -592,7 +593,8 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
-    causes, records = checked_explanations(causes, records)
+        causes, records = checked_explanations(causes, records)
+        causes, records = led_by_the_poisoning(causes, records, replays)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
@@ -1648,5 +1650,153 @@ def headline(evidence: Evidence) -> str:
 def said_first(evidence: Evidence) -> str:
     return evidence.differences[0] if evidence.differences else ""
 
+
+
+POISON_CALLS: Final = 40
+"""The most calls tried, each followed by the probe call, on one pair of fresh processes, when departures
+refused in a runtime error's words ask which earlier call poisoned the process (`led_by_the_poisoning`); one
+pair more confirms the call found. At most `POISON_GROUPS` such groups a report: outside `MAX_REPLAYS`, whose
+budget a red run has spent on its departures by then."""
+POISON_GROUPS: Final = 2
+_REFUSED_IN: Final = re.compile(r'isError “([^”]{4,300})”|"error":\s*"((?:[^"\\]|\\.){4,300})"')
+"""A record line's refusal words: `isError “…”`, or the `"error"` of the answer it quotes."""
+
+
+def _crash_refusal(line: str) -> str:
+    """The words a record's line says its call was refused in, when they are a runtime error's (a crash's
+    message, not a rule a server states), numbers masked; empty for any other line."""
+    found = _REFUSED_IN.search(readable(line))
+    words = refusal_words((found.group(1) or found.group(2)).replace("⏎", "\n")) if found else ""
+    return re.sub(r"\d+", "N", words) if words and RUNTIME_ERROR.search(words) else ""
+
+
+def _calls_tried(records: Sequence[RecordVerdict]) -> list[JSON]:
+    """The tool calls the run's departing records replay (each once, in report order), then the fresh-process
+    sequence's: the calls a check sent before others failed, among which the one that poisoned the process."""
+    from conformance.suite.fresh_runs import SEQUENCE
+
+    seen: dict[str, JSON] = {}
+    frames = [f for rv in records if rv.verdict == "deviates" and rv.counterexample is not None
+              for f in rv.counterexample.replay]
+    for text in frames:
+        frame = _frame(text)
+        params = frame.get("params") if frame is not None and frame.get("method") == "tools/call" else None
+        named = isinstance(params, dict) and params.get("name") == TOOL
+        arguments = params.get("arguments") if named and isinstance(params, dict) else None
+        if isinstance(arguments, dict):
+            seen.setdefault(json.dumps(arguments, sort_keys=True), cast(JSON, arguments))
+    for method, listed in SEQUENCE:
+        if method == "tools/call":
+            seen.setdefault(json.dumps(listed, sort_keys=True), listed)
+    return list(seen.values())[:POISON_CALLS]
+
+
+def _each_then_probe(calls: Sequence[JSON]) -> list[str]:
+    """initialize, then each call followed by the probe call, numbered in order."""
+    compact = (",", ":")
+    frames = _probe_frames()[:2]
+    for i, arguments in enumerate(calls):
+        for j, sent in enumerate((arguments, dict(PROBE_ARGUMENTS))):
+            frames.append(json.dumps({"jsonrpc": "2.0", "id": 2 * i + j + 1, "method": "tools/call",
+                                      "params": {"name": TOOL, "arguments": sent}}, separators=compact))
+    return frames
+
+
+def _poisoned_probe(theirs: list[_Answer], ours: list[_Answer], index: int, words: str) -> bool:
+    """Whether the probe at `index` (0-based among the answers) is refused here in `words` (numbers masked)
+    and accepted by the original."""
+    if index >= len(theirs) or index >= len(ours):
+        return False
+    mine, original = _frame(ours[index].response), _frame(theirs[index].response)
+    refused = refusal(cast(JSON, mine)) if mine is not None else None
+    return (refused is not None and words in re.sub(r"\d+", "N", refused.words)
+            and original is not None and refusal(cast(JSON, original)) is None)
+
+
+def _poisoning_call(words: str, records: Sequence[RecordVerdict],
+                    replays: _Replays) -> tuple[list[str], list[_Answer], list[_Answer]] | None:
+    """The shortest sequence found that poisons a fresh process: one call, then the probe call refused in
+    `words` where the original accepts it. Every call the run's departures replay is tried, each followed by
+    the probe, on one pair of fresh processes; the call before the first probe so refused is confirmed alone
+    on a second pair. None when no probe is refused so, or the call alone does not poison."""
+    calls = _calls_tried(records)
+    if not calls:
+        return None
+    theirs, ours = _replay_both(replays.original, replays.target, _each_then_probe(calls), replays.timeout)
+    if isinstance(theirs, str) or isinstance(ours, str):
+        return None
+    # Answers: initialize, then call i at 1 + 2i and its probe at 2 + 2i.
+    first = next((i for i in range(len(calls)) if _poisoned_probe(theirs, ours, 2 + 2 * i, words)), None)
+    if first is None:
+        return None
+    frames = _each_then_probe([calls[first]])
+    theirs, ours = _replay_both(replays.original, replays.target, frames, replays.timeout)
+    if isinstance(theirs, str) or isinstance(ours, str) or not _poisoned_probe(theirs, ours, 2, words):
+        return None
+    return frames, theirs, ours
+
+
+def led_by_the_poisoning(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], replays: _Replays
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Departures refused in one runtime error's words, two or more, where the original accepts the call: a
+    process one earlier call poisoned (every later call refused so). Their own examples fail only on a process
+    that call reached first, so no pair of theirs shows it; the call is found by replay (`_poisoning_call`),
+    and its sequence leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an
+    Object.prototype member made every later call “branches[thought.branchId].push is not a function”, and
+    its records were no cause, or other causes')."""
+    departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
+    groups: dict[str, list[RecordVerdict]] = {}
+    for rv in departing:
+        words = _crash_refusal(rv.reason)
+        if words:
+            groups.setdefault(words, []).append(rv)
+    led = {c.records[0]: c for c in causes}
+    out_causes, out = list(causes), list(records)
+    tried = 0
+    for words, members in groups.items():
+        members = [rv for rv in members if rv.id not in led
+                   or (led[rv.id].records == [rv.id] and not led[rv.id].explains)]
+        if len(members) < 2 or tried >= POISON_GROUPS:
+            continue
+        tried += 1
+        found = _poisoning_call(words, records, replays)
+        if found is None:
+            continue
+        frames, theirs, ours = found
+        compared = _compared(theirs[2:3], ours[2:3], set(), fall_back=True)
+        named = _named_counts(records, {rv.id for rv in members})
+        lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
+        sent = json.loads(frames[2])["params"]["arguments"]
+        first = json.loads(ours[1].response)
+        answered = refusal(first)
+        said_first = f"refused “{answered.words}”" if answered is not None else "accepted"
+        evidence = Evidence(
+            reproduced=True, at="on the example's tools/call 2", example=frames, cause=lead.id,
+            differences=compared[1] if compared is not None else [],
+            original=theirs[2].response, target=ours[2].response, original_spec=replays.original.spec,
+            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) poisons the process")
+        later = refusal_words_of(ours[2])
+        summary = (f"{lead.id} departs — after one call, {json.dumps(sent, ensure_ascii=False)[:160]} "
+                   f"({said_first}), this server refuses every later call with “{later}”, where the "
+                   f"original accepts them: the call poisons the process (replayed on fresh processes: that "
+                   f"call, then the probe call)")
+        out_causes = [c.model_copy(update={"explains": [r for r in c.explains
+                                                        if r not in {rv.id for rv in members}]})
+                      for c in out_causes if c.records != [lead.id]]
+        out_causes.append(RootCause(id=lead.id, records=[lead.id], summary=summary[:400],
+                                    explains=[rv.id for rv in members if rv is not lead],
+                                    example=frames, evidence=evidence))
+        moved = {rv.id: lead.id for rv in members if rv is not lead}
+        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == lead.id
+               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
+               else rv for rv in out]
+    return out_causes, out
+
+
+def refusal_words_of(answer: _Answer) -> str:
+    """A refused answer's words (empty for an accepted one)."""
+    refused = refusal(cast(JSON, _frame(answer.response)))
+    return refused.words if refused is not None else ""
 
 __all__ = ["ORIGINAL", "headline", "original_target", "said", "with_evidence"]
