@@ -704,11 +704,7 @@ def held_by_caps(
     and whose change it is (`_same_change`), else stands alone (issue 42, nalyk-ts: the history and branch
     caps fell under a re-worded refusal, and a record of added answer keys under the history cap)."""
     departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
-    groups: dict[str, list[RecordVerdict]] = {}
-    for rv in departing:
-        cap = cap_seen(rv.reason)
-        if cap:
-            groups.setdefault(cap, []).append(rv)
+    groups = _caps_met(departing)
     if not groups:
         return list(causes), list(records)
     out_causes = list(causes)
@@ -759,6 +755,24 @@ def held_by_caps(
         *(r for r in c.explains if r not in moved), *explains.get(c.id, [])]}) for c in out_causes]
     out = [rv.model_copy(update={"explained_by": moved[rv.id]}) if rv.id in moved else rv for rv in records]
     return out_causes, out
+
+
+def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:
+    """Each cap the departures' lines say (`cap_seen`) → the departures that met it: a bound's by its words
+    too (“call was rejected: isError “Rate limit exceeded: …”” is the bound's refusal, said plainly). A count
+    held at one value is a cap only when every line that says a count held says the same value: counts held
+    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap."""
+    seen = {rv.id: cap_seen(rv.reason) for rv in departing}
+    counts = {cap for cap in seen.values() if cap.startswith("the count stops at")}
+    groups: dict[str, list[RecordVerdict]] = {}
+    for rv in departing:
+        cap = seen[rv.id]
+        if cap and (len(counts) == 1 or cap not in counts):
+            groups.setdefault(cap, []).append(rv)
+    for cap in [c for c in groups if c not in counts]:
+        words = cap.partition("“")[2].removesuffix("”")
+        groups[cap] += [rv for rv in departing if not seen[rv.id] and words and words in readable(rv.reason)]
+    return groups
 
 
 def _held(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RootCause:
@@ -1021,15 +1035,23 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 def _box_not_its_failure(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
-    """A render cause (its headline speaks of the box or stderr, or its pair leads with the box) and a record
-    whose own line does not: a fork writing something else on stderr, or answering with keys more, shows
-    that on every call's pair, so a pair alike does not make the box the record's failure (issue 42,
-    bartoszkula-ts: CMP-5, the missing box, "explained" eight records of added answer keys and one of a
-    poisoned process)."""
+    """A render cause (its leading record states what the box or stderr holds, and its headline or pair shows
+    the box) and a record whose own line does not speak of them: a fork writing something else on stderr, or
+    answering with keys more, shows that on every call's pair, so a pair alike does not make the box the
+    record's failure (issue 42, bartoszkula-ts: CMP-5, the missing box, "explained" eight records of added
+    answer keys and one of a poisoned process). A cause about a number the box also shows (a total raised,
+    RTE-4, its headline the box's header) is no render cause: its statement is about the number."""
+    lead = by_id.get(cause.records[0])
+    if lead is None or not _RENDER_STATED.search(lead.statement):
+        return False
     held = _lead(_held(cause, by_id))
     render = (_speaks_of_box(cause.summary.partition(" — ")[2])
               or (bool(held) and _difference_key(held) == STDERR_BOX))
     return render and not _speaks_of_box(rv.reason)
+
+
+_RENDER_STATED: Final = re.compile(r"\bbox(?:es)?\b|\bstderr\b")
+"""A record's statement about what the box or stderr holds (CMP-5's five-line box, RTE-9's stderr)."""
 
 
 def _speaks_of_box(line: str) -> bool:
