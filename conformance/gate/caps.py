@@ -14,8 +14,9 @@ from conformance.core.failure_text import readable
 
 _PINNED: Final = re.compile(r"thoughtHistoryLength at (\d+), where each accepted call adds one")
 """An accepted call that left the count where it was (conformance/suite/answers.py)."""
-_NOT_NEXT: Final = re.compile(r"thoughtHistoryLength (\d+), not (\d+)")
-"""A probe reporting a count one short of the calls accepted so far (test_store.py's probe)."""
+_NOT_NEXT: Final = re.compile(r"thoughtHistoryLength (?:is )?(\d+)\b[^:;{]*?\bnot (\d+)\b")
+"""A count one short of the calls accepted so far ("the probe call reports thoughtHistoryLength 40, not 41",
+"thoughtHistoryLength is 40 after 1 calls filed under 'x' from 40, not 41")."""
 _DUE: Final = re.compile(r"thoughtHistoryLength (\d+) was due")
 """A count due after accepted calls (test_store.py's growth check); the answer it quotes holds what came."""
 _CAME: Final = re.compile(r'"thoughtHistoryLength":\s*(\d+)')
