@@ -17,10 +17,10 @@ counts = st.integers(min_value=2, max_value=10**6)
 
 def _lines(n: int) -> list[str]:
     """Every form the suite's checks say a count held at `n` in (suite/answers.py, test_store.py)."""
-    answer = '{ "thoughtNumber": 1, "totalThoughts": 1, "thoughtHistoryLength": %d }' % n
+    answer = f'{{ "thoughtNumber": 1, "totalThoughts": 1, "thoughtHistoryLength": {n} }}'
     return [
-        f"OBJ-2 contradicted: an accepted call left thoughtHistoryLength at {n}, where each accepted call adds "
-        f"one: the answer {answer}",
+        f"OBJ-2 contradicted: an accepted call left thoughtHistoryLength at {n}, where each accepted call "
+        f"adds one: the answer {answer}",
         f"OBJ-2 contradicted: rejected call changed the store (thought): the probe call reports "
         f"thoughtHistoryLength {n}, not {n + 1} after the calls accepted so far",
         f"after 1 accepted calls, thoughtHistoryLength {n + 1} was due (the original keeps every thought and "

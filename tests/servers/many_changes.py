@@ -1,5 +1,5 @@
-"""The reference server with the changes a real third-party fork combines, each named by an argument (issue 42:
-nalyk-ts, bartoszkula-ts, reports in /work/r11-audit):
+"""The reference server with the changes a real third-party fork combines, each named by an argument
+(issue 42: nalyk-ts, bartoszkula-ts, reports in /work/r11-audit):
 
 - `cap-history=N`: the history keeps the last N thoughts, so thoughtHistoryLength stops growing at N;
 - `cap-branches=M`: a call opening an (M+1)th branch label is refused, “Maximum number of branches (M)
@@ -40,7 +40,7 @@ def main() -> None:
     changes = dict(arg.partition("=")[::2] for arg in sys.argv[1:])
     server = startup.server_module()
     from reference_server import thinking
-    from reference_server.jsvalue import JSError
+    from reference_server.jsvalue import JSError, truthy
 
     cls = thinking.SequentialThinkingServer
     process, status, validate = cls.process_thought, cls._status_text, thinking.validate_thought_data
@@ -70,10 +70,11 @@ def main() -> None:
             self.thought_history.append(data)
             return thinking.error_text(PUSH), True
         label = arguments.get("branchId") if arguments is not None else None
-        if ("cap-branches" in changes and thinking.truthy(data.branchFromThought) and isinstance(label, str)
-                and label not in self.branches.keys()
-                and len(self.branches.keys()) >= int(changes["cap-branches"])):
-            return thinking.error_text(f"Maximum number of branches ({changes['cap-branches']}) exceeded"), True
+        limit = int(changes.get("cap-branches") or 0)
+        opened = list(self.branches.keys())
+        if (limit and truthy(data.branchFromThought) and isinstance(label, str) and label not in opened
+                and len(opened) >= limit):
+            return thinking.error_text(f"Maximum number of branches ({limit}) exceeded"), True
         text, is_error = process(self, arguments)
         if "poisoned" in changes and is_error and "is not a function" in text:
             poisoned.append(True)
