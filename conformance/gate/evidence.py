@@ -1790,19 +1790,16 @@ def led_by_the_poisoning(
         named = _named_counts(records, {rv.id for rv in members})
         lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
         sent = json.loads(frames[2])["params"]["arguments"]
-        first = json.loads(ours[1].response)
-        answered = refusal(first)
-        said_first = f"refused “{answered.words}”" if answered is not None else "accepted"
+        said_first = _poisoning_answered(refusal_words_of(theirs[1]), refusal_words_of(ours[1]))
         evidence = Evidence(
             reproduced=True, at="on the example's tools/call 2", example=frames, cause=lead.id,
             differences=compared[1] if compared is not None else [],
             original=theirs[2].response, target=ours[2].response, original_spec=replays.original.spec,
             why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) poisons the process")
         later = refusal_words_of(ours[2])
-        summary = (f"{lead.id} departs — after one call, {json.dumps(sent, ensure_ascii=False)[:160]} "
-                   f"({said_first}), this server refuses every later call with “{later}”, where the "
-                   f"original accepts them: the call poisons the process (replayed on fresh processes: that "
-                   f"call, then the probe call)")
+        summary = (f"{lead.id} departs — after one call with {_beyond_plain(sent)} ({said_first}), this "
+                   f"server refuses every later call with “{later}”, where the original accepts them: that "
+                   f"call poisons the process")
         out_causes = [c.model_copy(update={"explains": [r for r in c.explains
                                                         if r not in {rv.id for rv in members}]})
                       for c in out_causes if c.records != [lead.id]]
@@ -1814,6 +1811,26 @@ def led_by_the_poisoning(
                else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
                else rv for rv in out]
     return out_causes, out
+
+
+def _beyond_plain(arguments: JSON) -> str:
+    """A call's arguments past the four every call sends (`branchId "__proto__"`), else the whole call."""
+    if not isinstance(arguments, dict):
+        return json.dumps(arguments, ensure_ascii=False)[:160]
+    plain = {"thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"}
+    extra = [f"{key} {json.dumps(value, ensure_ascii=False)[:80]}" for key, value in arguments.items()
+             if key not in plain]
+    return ", ".join(extra) if extra else json.dumps(arguments, ensure_ascii=False)[:160]
+
+
+def _poisoning_answered(original: str, here: str) -> str:
+    """How the poisoning call itself was answered, each side's refusal words (empty: accepted)."""
+    if here and here == original:
+        return f"which the original refuses alike, “{here}”"
+    if here:
+        return f"refused “{here}”" + (f", the original's words “{original}”" if original else
+                                       ", where the original accepts it")
+    return "accepted"
 
 
 def refusal_words_of(answer: _Answer) -> str:
