@@ -700,23 +700,22 @@ def held_by_caps(
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """A cap (a count that stops growing at N, a refusal by a bound) is a cause of its own, whose records are
     those whose own line is that cap (`cap_seen`): a cause led by one of them holds them all, else two or
-    more open one; what the cap's cause held that is not the cap goes under the cause its own checks name
-    and whose change it is (`_same_change`), else stands alone (issue 42, nalyk-ts: the history and branch
-    caps fell under a re-worded refusal, and a record of added answer keys under the history cap)."""
+    more open one; a record another cap's cause holds (its pair showing that cap: a long example past both)
+    goes to its own cap's. What a cap's cause held that is not the cap goes under the cause its own checks
+    name and whose change it is (`_same_change`), else is placed by its own pair as `split_off` places any
+    (issue 42, nalyk-ts: the history and branch caps fell under a re-worded refusal, and a record of added
+    answer keys under the history cap)."""
     departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
     groups = _caps_met(departing)
     if not groups:
         return list(causes), list(records)
+    cap_of = {rv.id: cap for cap, members in groups.items() for rv in members}
     out_causes = list(causes)
     led = {c.records[0]: i for i, c in enumerate(out_causes)}
-    held_elsewhere = {r for c in out_causes for r in c.records[1:]}
-    placed: dict[str, str] = {}
-    capped: set[str] = set()
+    home_of: dict[str, int] = {}
     for cap, members in groups.items():
         index = next((led[rv.id] for rv in members if rv.id in led), None)
-        if index is None:
-            if len(members) < 2:
-                continue
+        if index is None and len(members) >= 2:
             named = _named_counts(records, {rv.id for rv in members})
             lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
             ce = lead.counterexample
@@ -726,16 +725,24 @@ def held_by_caps(
                 minimized=ce.minimized if ce is not None else False,
                 evidence=lead.evidence and lead.evidence.model_copy(update={"cause": lead.id})))
             index = len(out_causes) - 1
+        if index is not None:
+            home_of[cap] = index
+    capped = {out_causes[i].id: cap for cap, i in home_of.items()}
+    placed: dict[str, str | None] = {}
+    for cap, index in home_of.items():
         cause = out_causes[index]
-        capped.add(cause.id)
-        if cause.records == [cause.records[0]]:
-            out_causes[index] = cause.model_copy(update={
-                "summary": f"{cause.id} departs — {cap_headline(cap)}"[:400]})
-        for rv in members:
-            if rv.id != cause.records[0] and rv.id not in held_elsewhere and rv.id not in led:
-                placed[rv.id] = cause.id
+        # Records merged into this cause whose own line is another cap go to that cap's cause.
+        kept = [r for r in cause.records if r == cause.records[0] or cap_of.get(r, cap) == cap
+                or cap_of[r] not in home_of]
+        placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
+        said = "departs" if len(kept) == 1 else "depart"
+        out_causes[index] = cause.model_copy(update={
+            "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
+    primary = {r for c in out_causes for r in c.records}
+    for cap, index in home_of.items():
+        placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
-    moved: dict[str, str | None] = dict(placed)
+    dropped: set[str] = set()
     for cause in out_causes:
         if cause.id not in capped:
             continue
@@ -746,15 +753,17 @@ def held_by_caps(
             naming = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
             home = next((c for c in out_causes if c.id not in capped and set(c.records) & naming
                          and _same_change(rv, c)), None)
-            moved[rid] = home.id if home is not None else None
+            placed[rid] = home.id if home is not None else None
+            if home is None:
+                dropped.add(rid)
     explains: dict[str, list[str]] = {}
-    for rid, cid in moved.items():
+    for rid, cid in placed.items():
         if cid is not None:
             explains.setdefault(cid, []).append(rid)
     out_causes = [c.model_copy(update={"explains": [
-        *(r for r in c.explains if r not in moved), *explains.get(c.id, [])]}) for c in out_causes]
-    out = [rv.model_copy(update={"explained_by": moved[rv.id]}) if rv.id in moved else rv for rv in records]
-    return out_causes, out
+        *(r for r in c.explains if r not in placed), *explains.get(c.id, [])]}) for c in out_causes]
+    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
+    return split_off(out_causes, out, set(), dropped) if dropped else (out_causes, out)
 
 
 def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:
