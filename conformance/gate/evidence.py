@@ -1809,9 +1809,10 @@ def led_by_the_poisoning(
         summary = (f"{lead.id} departs — after one call with {_beyond_plain(sent)} ({said_first}), this "
                    f"server refuses every later call with “{later}”, where the original accepts them: that "
                    f"call poisons the process")
-        out_causes = [c.model_copy(update={"explains": [r for r in c.explains
-                                                        if r not in {rv.id for rv in members}]})
-                      for c in out_causes if c.records != [lead.id]]
+        ids = {rv.id for rv in members}
+        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
+        out_causes = [_without(c, ids) for c in out_causes
+                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
         out_causes.append(RootCause(id=lead.id, records=[lead.id], summary=summary[:400],
                                     explains=[rv.id for rv in members if rv is not lead],
                                     example=frames, evidence=evidence))
@@ -1820,6 +1821,20 @@ def led_by_the_poisoning(
                else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
                else rv for rv in out]
     return out_causes, out
+
+
+def _without(cause: RootCause, ids: Set[str]) -> RootCause:
+    """The cause without these records among those it explains or holds beside its leading one (its headline's
+    list of records said again: "RTE-3, RTE-8 depart — …" becomes "RTE-3 departs — …")."""
+    records = [r for r in cause.records if r == cause.records[0] or r not in ids]
+    summary = cause.summary
+    if records != cause.records:
+        said = f"{', '.join(cause.records)} depart — "
+        if summary.startswith(said):
+            summary = (f"{', '.join(records)} {'departs' if len(records) == 1 else 'depart'} — "
+                       f"{summary.removeprefix(said)}")
+    return cause.model_copy(update={"records": records, "summary": summary,
+                                    "explains": [r for r in cause.explains if r not in ids]})
 
 
 def _beyond_plain(arguments: JSON) -> str:
