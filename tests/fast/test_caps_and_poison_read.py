@@ -80,3 +80,45 @@ def test_a_crash_is_read_alike_whichever_way_a_line_quotes_it(count: int) -> Non
     assert {_crash_refusal(line) for line in quoted} == {PUSH}
     assert _crash_refusal(f'call was rejected: isError “Invalid count value: -{count}”') == ""
     assert _crash_refusal("call was rejected: isError “Invalid thought: must be a string”") == ""
+
+
+REWORDED = ("the refusal of `thought` is re-worded: “Invalid thought: must be a string” on the original, "
+            "“Invalid thought: must be a non-empty string” here")
+KEY = 'result.content[0].text → currentSequenceId: absent on the original, null here'
+
+
+def _held(rid: str, line: str, contradicted: list[str], first: str, *, its_failure: bool) -> RecordVerdict:
+    """A departure whose one failing check said `line`, its own pair leading with `first`."""
+    from conformance.report.model import Evidence, TestRef
+
+    return _departing(rid, line).model_copy(update={
+        "tests": [TestRef(nodeid=f"t::{rid}", status="failed", examples=1, contradicted=contradicted,
+                          message=line)],
+        "evidence": Evidence(reproduced=True, at="on the example's tools/call 1", differences=[first],
+                             not_its_failure=not its_failure)})
+
+
+@given(n=st.integers(min_value=2, max_value=5000))
+def test_a_history_cap_stays_a_cause_beside_a_reworded_guard(n: int) -> None:
+    """nalyk-ts: the 1,000-thought cap's cause, whose short pair shows only an added key, was folded into the
+    re-worded thought refusal's because its probe's line says "(thought)"; its records went with it."""
+    from conformance.gate.evidence import checked_explanations
+    from conformance.report.model import RootCause
+
+    probe = (f"OBJ-2 contradicted: rejected call changed the store (thought): the probe call reports "
+             f"thoughtHistoryLength {n}, not {n + 1} after the calls accepted so far")
+    records = [
+        _held("OBJ-2", probe, ["OBJ-2"], KEY, its_failure=False),
+        _held("OBJ-14", _lines(n)[0], ["OBJ-2"], KEY, its_failure=False),
+        _held("ABS-11", _lines(n)[2], [], KEY, its_failure=False),
+        _held("RTE-8", "refused with “Invalid thought: must be a non-empty string”", [], REWORDED,
+              its_failure=True),
+    ]
+    causes = [RootCause(id=rv.id, records=[rv.id], explains=explains, evidence=rv.evidence,
+                        summary=f"{rv.id} departs — {rv.reason}")
+              for rv, explains in ((records[0], ["OBJ-14", "ABS-11"]), (records[3], []))]
+    kept, out = checked_explanations(causes, records)
+    by = {rv.id: rv.explained_by for rv in out}
+    assert [c.id for c in kept] == ["OBJ-2", "RTE-8"], [c.summary for c in kept]
+    assert by == {"OBJ-2": None, "OBJ-14": "OBJ-2", "ABS-11": "OBJ-2", "RTE-8": None}
+    assert f"stops growing at {n}" in kept[0].summary
