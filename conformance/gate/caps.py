@@ -60,5 +60,4 @@ def cap_headline(cap: str) -> str:
     if found:
         return (f"the history stops growing at {found.group(1)} thoughts: an accepted call leaves "
                 f"thoughtHistoryLength at {found.group(1)}, where the original keeps every thought")
-    return (f"calls are {cap}, where the original's store has no size bound (met after the calls before it "
-            f"filled the store; a short replay on fresh processes does not reach it)")
+    return f"calls are {cap}, where the original's store has no size bound (met once earlier calls filled it)"
