@@ -1,0 +1,99 @@
+"""A falsy value the original's guard refuses and a fork accepts is said as the call, the original's refusal in
+its own words and the acceptance, never an answer dumped whole; and a departure whose own replayed pair is a
+cause's refusal goes under that cause (issue 42: npm:2025.11.25 … 2026.8.31 led with "RTE-3/a1 departs — the
+original refuses this call (thought); it was accepted: the answer { … }", and put OBJ-8/a1, `thought: ""`
+accepted, under OBJ-8, the refusal of a call without arguments).
+
+The sentence is made by a real server (tests/servers/reference_fork.py `typed-guards`); the grouping is
+checked on the root causes and departing records a real run against npm:2026.8.31 kept (kept/)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+from conformance.core.failure_text import spoken
+from conformance.core.jsontypes import JSON
+from conformance.drivers.transcript import Transcript
+from conformance.gate.evidence import checked_explanations
+from conformance.report.model import RecordVerdict, RootCause
+from conformance.suite.answers import rejected
+from conformance.suite.contradiction import Contradiction
+from conformance.suite.jsvalues import GUARD_REFUSALS
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
+from scripts.audit_headlines import audit_lines, markdown_headlines
+from tests.servers import VALID, command
+
+KEPT: Final = Path(__file__).parent / "kept" / "npm-2026.8.31-grouped.json"
+
+
+def _session() -> ServerSession:
+    target = resolve_target("cmd:" + shlex.join(command("reference_fork", "typed-guards")))
+    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+
+
+@pytest.mark.parametrize(("field", "value", "sent"), [
+    ("thought", "", '`thought: ""`'),
+    ("thoughtNumber", 0, "`thoughtNumber: 0`"),
+    ("totalThoughts", 0, "`totalThoughts: 0`"),
+])
+def test_a_falsy_value_accepted_is_said_as_the_call_and_the_originals_refusal(
+    field: str, value: JSON, sent: str
+) -> None:
+    session = _session()
+    try:
+        with pytest.raises(Contradiction) as raised:
+            rejected(session.call({**VALID, field: value}))
+    finally:
+        session.close()
+    assert raised.value.record == "RTE-3/a1", raised.value
+    said = str(raised.value)
+    assert sent in said and "accepted here" in said, said
+    assert f"“{GUARD_REFUSALS[field]}” (isError)" in said, said
+    headline = f"RTE-3/a1 departs — {spoken(said, 'x.py::test_messages_false_of_their_input[t]', 240)}"
+    assert not any(audit_lines([headline]).values()), audit_lines([headline])
+    assert sent in headline and GUARD_REFUSALS[field] in headline, headline
+
+
+def test_the_guards_of_the_fork_still_refuse_a_wrong_type_in_the_originals_words() -> None:
+    """The fork changes falsiness only: a mistyped thought is refused as the original refuses it, no record
+    named (so the test above is about the falsy value, not a broken server)."""
+    session = _session()
+    try:
+        assert rejected(session.call({**VALID, "thought": 7})) == GUARD_REFUSALS["thought"]
+    finally:
+        session.close()
+
+
+def _kept() -> tuple[list[RootCause], list[RecordVerdict]]:
+    kept = json.loads(KEPT.read_text(encoding="utf-8"))
+    return ([RootCause.model_validate(c) for c in kept["root_causes"]],
+            [RecordVerdict.model_validate(r) for r in kept["records"]])
+
+
+def test_a_departure_goes_under_the_cause_whose_refusal_its_own_pair_shows() -> None:
+    causes, records = _kept()
+    proposed = {rv.id: rv.explained_by for rv in records}
+    assert proposed["OBJ-8/a1"] == "OBJ-8", "the kept run is the one that misplaced it"
+    out_causes, out = checked_explanations(causes, records)
+    placed = {rv.id: rv.explained_by for rv in out}
+    by_id = {c.id: c for c in out_causes}
+    assert placed["OBJ-8/a1"] == "RTE-3/a1", placed
+    assert "OBJ-8/a1" in by_id["RTE-3/a1"].explains and "OBJ-8/a1" not in by_id["OBJ-8"].explains
+    # Everything else the run placed stays where it was: the same refusal re-worded (RTE-8, BAP-4) is OBJ-8's.
+    assert {r: c for r, c in placed.items() if r != "OBJ-8/a1"} == {
+        r: c for r, c in proposed.items() if r != "OBJ-8/a1"}
+
+
+def test_the_audit_flags_an_answer_dumped_in_a_headline_of_the_kept_run() -> None:
+    """The kept run's RTE-3/a1 headline, as report.md writes it, is an answer dump; the others are not."""
+    causes, _ = _kept()
+    written = "\n\n".join(c.summary.replace("-", "\\-").replace(".", "\\.") for c in causes)
+    found = audit_lines(markdown_headlines(written))
+    assert [line.split(" — ")[0] for line in found["answer dump"]] == ["RTE-3/a1 departs"], found
+    assert not any(v for k, v in found.items() if k != "answer dump"), found
