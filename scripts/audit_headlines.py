@@ -23,7 +23,8 @@ from conformance.report.pull_request import comment_body
 
 KINDS: Final = {
     "repr": re.compile(r"(?:^|[\s(—:])(?:\{'|\['|\('|dict\(|set\(\)|\w+\(\w+=)"),
-    "bare number": re.compile(r"departs? — -?\d+(?:\.\d+)?(?: \(|$)|^\s*\S+\s+\S+\s+-?\d+(?:\.\d+)?(?: \(|$)"),
+    "bare number": re.compile(
+        r"departs? — -?\d+(?:\.\d+)?(?: \(|$)|^\s*\S+\s+\S+\s+-?\d+(?:\.\d+)?(?: \(|$)"),
     "escaped \\n": re.compile(r"\\n"),
     "test name": re.compile(
         r"test_\w+|::|Failing explicit|Falsifying example|@reproduce_failure|Explanation:"),
@@ -110,7 +111,7 @@ def sources(path: Path) -> list[tuple[str, list[str], int]]:
         except ReportError as exc:
             print(f"audit_headlines: {report}: {exc}", file=sys.stderr)
             return out
-        if loaded.comparison is not None:  # only a comparison's report makes a comment (scripts/pr_comment.py)
+        if loaded.comparison is not None:  # a comparison's report alone makes a comment (pr_comment.py)
             body = comment_body(loaded)
             out.append((f"{report} (pull-request comment)", markdown_headlines(body), len(body)))
     return out
@@ -130,7 +131,8 @@ def main(paths: list[str]) -> int:
             lines = {line for shown in bad.values() for line in shown}
             flagged += len(lines)
             counts = ", ".join(f"{kind} {len(shown)}" for kind, shown in bad.items())
-            print(f"{name}: {chars:,} characters, {len(found)} headlines, {len(lines)} with a problem ({counts})")
+            print(f"{name}: {chars:,} characters, {len(found)} headlines, {len(lines)} with a problem "
+                  f"({counts})")
             for kind, shown in bad.items():
                 for line in shown[:3]:
                     print(f"    [{kind}] {line[:160]}")

@@ -1,8 +1,8 @@
-"""A falsy value the original's guard refuses and a fork accepts is said as the call, the original's refusal in
-its own words and the acceptance, never an answer dumped whole; and a departure whose own replayed pair is a
-cause's refusal goes under that cause (issue 42: npm:2025.11.25 … 2026.8.31 led with "RTE-3/a1 departs — the
-original refuses this call (thought); it was accepted: the answer { … }", and put OBJ-8/a1, `thought: ""`
-accepted, under OBJ-8, the refusal of a call without arguments).
+"""A falsy value the original's guard refuses and a fork accepts is said as the call, the original's refusal
+in its own words and the acceptance, never an answer dumped whole; and a departure whose own replayed pair
+is a cause's refusal goes under that cause (issue 42: npm:2025.11.25 … 2026.8.31 led with "RTE-3/a1 departs
+— the original refuses this call (thought); it was accepted: the answer { … }", and put OBJ-8/a1
+`thought: ""` accepted, under OBJ-8, the refusal of a call without arguments).
 
 The sentence is made by a real server (tests/servers/reference_fork.py `typed-guards`); the grouping is
 checked on the root causes and departing records a real run against npm:2026.8.31 kept (kept/)."""
@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Final
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from conformance.core.differences import explain
 from conformance.core.failure_text import spoken
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
-from conformance.report.model import RecordVerdict, RootCause
+from conformance.report.model import HEADLINE_PAIR_CHARS, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.jsvalues import GUARD_REFUSALS
@@ -97,3 +100,65 @@ def test_the_audit_flags_an_answer_dumped_in_a_headline_of_the_kept_run() -> Non
     found = audit_lines(markdown_headlines(written))
     assert [line.split(" — ")[0] for line in found["answer dump"]] == ["RTE-3/a1 departs"], found
     assert not any(v for k, v in found.items() if k != "answer dump"), found
+
+
+def _kept_pair(cause_id: str) -> tuple[JSON, JSON]:
+    kept = json.loads(KEPT.read_text(encoding="utf-8"))
+    evidence = next(c["evidence"] for c in kept["root_causes"] if c["id"] == cause_id)
+    return json.loads(evidence["original"]), json.loads(evidence["target"])
+
+
+def test_a_crash_beside_a_stated_rule_is_said_as_a_runtime_error() -> None:
+    """npm:2026.8.31's pair for a call without arguments: the original crashes reading `thought`, the release
+    refuses by its schema ("… received undefined", no crash): the crash is marked, the rule is not."""
+    original, target = _kept_pair("OBJ-8")
+    said = explain(original, target)[0].said()
+    assert said.startswith("both refuse this call, in other words: “Cannot read properties of undefined "
+                           "(reading 'thought')” on the original (a runtime error), “MCP error -32602"), said
+    assert said.count("(a runtime error)") == 1, said
+    assert "(a runtime error)" not in explain(target, original)[0].said().split("“MCP error")[0], \
+        "marked beside the crash's words, whichever side crashed"
+
+
+@given(read=st.sampled_from(["thought", "thoughtNumber", "branchId"]),
+       prefix=st.sampled_from(["", "TypeError: "]))
+def test_two_crashes_are_not_marked(read: str, prefix: str) -> None:
+    """Both sides crashing is no crash beside a rule: nothing marked (the order of reading is said)."""
+    def crash(name: str) -> JSON:
+        words = f"{prefix}Cannot read properties of undefined (reading '{name}')"
+        text = json.dumps({"error": words, "status": "failed"})
+        return {"jsonrpc": "2.0", "result": {"content": [{"type": "text", "text": text}], "isError": True}}
+
+    said = explain(crash("thought"), crash(read))
+    assert all("(a runtime error)" not in d.said() for d in said), said
+
+
+def test_a_long_refusal_in_a_headline_keeps_its_own_words_at_its_end() -> None:
+    """The kept run's RTE-3 pair: the SDK's wrapper opens the refusal, its own words ("… received boolean at
+    branchId") close it; the headline cuts the quote's middle, not its end."""
+    causes, _ = _kept()
+    evidence = next(c.evidence for c in causes if c.id == "RTE-3")
+    assert evidence is not None
+    line = evidence.headline()
+    assert "received boolean at branchId” (isError) (reproduced at tools/call 1" in line, line
+    assert "“MCP error -32602: Input … " in line, line
+
+
+_WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=9)
+
+
+@given(before=st.lists(_WORD, max_size=12), quoted_words=st.lists(_WORD, min_size=12, max_size=60),
+       after=st.lists(_WORD, max_size=6))
+def test_a_quote_cut_in_its_middle_keeps_whole_words_at_both_ends(
+    before: list[str], quoted_words: list[str], after: list[str]
+) -> None:
+    words = " ".join(quoted_words)
+    difference = f"{' '.join(before)} — “{words}” {' '.join(after)}".strip()
+    fitted = quote_fitted(difference, HEADLINE_PAIR_CHARS)
+    if fitted == difference:
+        return
+    assert len(fitted) <= HEADLINE_PAIR_CHARS, fitted
+    inside = fitted.split("“", 1)[1].split("”", 1)[0]
+    head, _, tail = inside.partition(" … ")
+    assert words.startswith(head) and words.endswith(tail), (head, tail)
+    assert head.split(" ")[-1] in quoted_words and tail.split(" ")[0] in quoted_words, "cut at words"

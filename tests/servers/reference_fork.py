@@ -56,7 +56,8 @@ def main() -> None:
         validate = thinking.validate_thought_data
 
         def typed(data: Mapping[str, Any] | None) -> thinking.ThoughtData:
-            falsy = {key: "x" if key == "thought" else 1 for key in ("thought", "thoughtNumber", "totalThoughts")
+            guarded = ("thought", "thoughtNumber", "totalThoughts")
+            falsy = {key: "x" if key == "thought" else 1 for key in guarded
                      if data is not None and data.get(key) in ("", 0) and type(data.get(key)) is not bool}
             checked = validate({**data, **falsy} if data is not None and falsy else data)
             return dataclasses.replace(checked, **{  # the falsy values themselves, past the guard
