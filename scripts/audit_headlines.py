@@ -46,12 +46,15 @@ _TAG: Final = re.compile(r"<[^>]{0,200}>")
 
 
 def headlines(text: str) -> list[str]:
-    """The root-cause lines and the departure lines of a run's terminal summary."""
+    """The root-cause lines and the departure lines of a run's terminal summary (`compare`'s: its "root
+    cause …" and "differs …" lines)."""
     out: list[str] = []
     for line in text.splitlines():
         if line.startswith("  ▶ "):
             out.append(line[4:])
-        elif re.match(r"^  (deviates|error)\s+\S+\s", line):
+        elif line.startswith("root cause "):
+            out.append(line)
+        elif re.match(r"^  (deviates|error|differs)\s+\S+\s", line):
             out.append(line.strip())
     return out
 

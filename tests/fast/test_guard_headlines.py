@@ -29,7 +29,8 @@ from conformance.suite.contradiction import Contradiction
 from conformance.suite.jsvalues import GUARD_REFUSALS
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from scripts.audit_headlines import audit_lines, markdown_headlines
+from scripts.audit_headlines import audit_lines, markdown_headlines, sources
+from scripts.audit_headlines import main as audit_headlines_main
 from tests.servers import VALID, command
 
 KEPT: Final = Path(__file__).parent / "kept" / "npm-2026.8.31-grouped.json"
@@ -162,3 +163,16 @@ def test_a_quote_cut_in_its_middle_keeps_whole_words_at_both_ends(
     head, _, tail = inside.partition(" … ")
     assert words.startswith(head) and words.endswith(tail), (head, tail)
     assert head.split(" ")[-1] in quoted_words and tail.split(" ")[0] in quoted_words, "cut at words"
+
+
+def test_the_audit_reads_a_compare_folders_report_and_pull_request_comment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A report folder is audited as a person reads it: its report.md and the comment `pr_comment.py` writes
+    from its report.json (a committed comparison of two real releases), each with its size and headlines."""
+    folder = Path(__file__).resolve().parents[2] / "reports" / "compare-npm-2025.12.18-vs-npm-2026.7.4"
+    names = [name for name, found, _ in sources(folder) if found]
+    assert names == [str(folder / "report.md"), f"{folder / 'report.json'} (pull-request comment)"], names
+    assert audit_headlines_main([str(folder)]) in (0, 1)
+    printed = capsys.readouterr().out
+    assert "(pull-request comment)" in printed and "answer dump" in printed, printed
