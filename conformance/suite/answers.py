@@ -362,7 +362,8 @@ def guarded_call_accepted(field: str, value: JSON | Omitted) -> str:
     value), the original's refusal in its own words, and that this server accepts it; never the answer's
     whole object (issue 42: "it was accepted: the answer { … }" never said `thought: ""` was sent)."""
     sent = f"a call without `{field}`" if isinstance(value, Omitted) else f"`{field}: {brief(value, 60)}`"
-    return (f"{sent} is accepted here, where the original refuses this call ({field}) with "
+    # No comma before the refusal: a terminal headline is cut at its first comma past 160 characters.
+    return (f"{sent} is accepted where the original refuses this call ({field}) with "
             f"{quoted(GUARD_REFUSALS[field])} (isError)")
 
 

@@ -23,6 +23,7 @@ from conformance.core.failure_text import spoken
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
+from conformance.report.escape import cut_headline
 from conformance.report.model import HEADLINE_PAIR_CHARS, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
@@ -57,11 +58,14 @@ def test_a_falsy_value_accepted_is_said_as_the_call_and_the_originals_refusal(
         session.close()
     assert raised.value.record == "RTE-3/a1", raised.value
     said = str(raised.value)
-    assert sent in said and "accepted here" in said, said
+    assert sent in said and "is accepted where the original refuses" in said, said
     assert f"“{GUARD_REFUSALS[field]}” (isError)" in said, said
     headline = f"RTE-3/a1 departs — {spoken(said, 'x.py::test_messages_false_of_their_input[t]', 240)}"
     assert not any(audit_lines([headline]).values()), audit_lines([headline])
     assert sent in headline and GUARD_REFUSALS[field] in headline, headline
+    if field == "thought":  # the terminal's line (cut at 160) still says the call and the refusal
+        shown = cut_headline(f"{headline} (3 checks fail)", 160)
+        assert sent in shown and f"“{GUARD_REFUSALS[field]}” (isError) (3 checks fail)" in shown, shown
 
 
 def test_the_guards_of_the_fork_still_refuse_a_wrong_type_in_the_originals_words() -> None:
