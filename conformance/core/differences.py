@@ -228,8 +228,10 @@ def crash_order_said(read: tuple[str, str], original: str, here: str) -> str:
 
 
 def _naming(refused: Refusal) -> str:
-    """The field a long refusal names, said before its words (a headline cut inside them still says it)."""
-    return f", naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
+    """The field a long refusal names, said before its words (a headline cut inside them still says it); no
+    comma before it: a terminal headline past 160 characters is cut at its first comma, which left "… this
+    server refuses it, …" without the field (issue 42, npm:2026.8.31's RTE-3)."""
+    return f" naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
 
 
 def _side(here: str) -> str:

@@ -24,7 +24,7 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
 from conformance.report.escape import cut_headline
-from conformance.report.model import HEADLINE_PAIR_CHARS, RecordVerdict, RootCause, quote_fitted
+from conformance.report.model import HEADLINE_PAIR_CHARS, Evidence, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.jsvalues import GUARD_REFUSALS
@@ -180,3 +180,15 @@ def test_the_audit_reads_a_compare_folders_report_and_pull_request_comment(
     assert audit_headlines_main([str(folder)]) in (0, 1)
     printed = capsys.readouterr().out
     assert "(pull-request comment)" in printed and "answer dump" in printed, printed
+
+
+def test_the_terminal_line_of_a_long_refusal_still_names_its_field() -> None:
+    """The kept run's RTE-3 pair said again by the explainer: the terminal's line (cut at 160) names the
+    refused field (`branchId`), which a cut at the comma before "naming" had dropped."""
+    original, target = _kept_pair("RTE-3")
+    said = explain(original, target)[0].said()
+    assert "refuses it naming `branchId` — “" in said, said
+    evidence = Evidence(reproduced=True, original_spec="npm:0.6.2", at="on the example's tools/call 1",
+                        differences=[said])
+    shown = cut_headline(f"RTE-3 departs — {evidence.headline()}", 160)
+    assert "naming `branchId`" in shown, shown
