@@ -642,6 +642,7 @@ def checked_explanations(
     names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
     of call, the same refusal or field). The grouping of root causes proposes; this checks, and places what
     it refuses by the record's own pair (`split_off`)."""
+    causes, records = _by_own_refusal(causes, records)
     by_id = {c.id: c for c in causes}
     by_record = {rv.id: rv for rv in records}
     dropped: dict[str, set[str]] = {}
@@ -826,10 +827,41 @@ def one_cause_per_change(
     return merged, out
 
 
+def _by_own_refusal(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """An explained record whose own pair, replayed, shows the refusal another cause's pair shows (`_shown`:
+    the same guard moved, the same words) goes under that cause, whichever cause a check of it named: its
+    own failure is that change (issue 42: npm:2026.8.31's OBJ-8/a1, `thought: ""` accepted, was under OBJ-8,
+    the refusal of a call without arguments, beside RTE-3/a1, whose pair is its own)."""
+    by_id = {rv.id: rv for rv in records}
+    shown = {c.id: _shown(c, by_id) for c in causes}
+    primary = {r for c in causes for r in c.records}
+    moved: dict[str, str] = {}
+    for rv in records:
+        if not rv.explained_by or rv.id in primary:
+            continue
+        mine = _refusal_shown(rv.evidence, rv)
+        home = next((c.id for c in causes if mine is not None and shown[c.id] == mine), None)
+        if home is not None and home != rv.explained_by and shown.get(rv.explained_by) != mine:
+            moved[rv.id] = home
+    if not moved:
+        return list(causes), list(records)
+    out_causes = [c.model_copy(update={"explains": [*(r for r in c.explains if r not in moved),
+                                                     *(r for r, home in moved.items() if home == c.id)]})
+                  for c in causes]
+    return out_causes, [rv.model_copy(update={"explained_by": moved[rv.id]}) if rv.id in moved else rv
+                        for rv in records]
+
+
 def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
     """The refusal a cause's pair shows where its checks failed: (the kind of call, its leading difference,
     numbers masked); None when its pair (or its leading record's, lacking its own) shows no refusal of it."""
-    evidence, lead = _held(cause, by_id).evidence, by_id.get(cause.records[0])
+    return _refusal_shown(_held(cause, by_id).evidence, by_id.get(cause.records[0]))
+
+
+def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tuple[str, str] | None:
+    """`_shown` of one pair, held against the checks of the record it is for."""
     if evidence is not None and lead is not None:
         evidence = its_failure(lead, evidence)  # held against its checks' words as they read now
     if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:

@@ -5,7 +5,9 @@
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
-  thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')".
+  thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')";
+- `typed-guards`: the guards of thought, thoughtNumber and totalThoughts check the type only, so `thought: ""`
+  and a number 0 are accepted (what npm:2025.11.25 and later do with their schema's validation).
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -50,8 +52,20 @@ def main() -> None:
             return error_text(f"{name}: {message}")
 
         thinking.error_text = stringified
+    elif change == "typed-guards":
+        validate = thinking.validate_thought_data
+
+        def typed(data: Mapping[str, Any] | None) -> thinking.ThoughtData:
+            guarded = ("thought", "thoughtNumber", "totalThoughts")
+            falsy = {key: "x" if key == "thought" else 1 for key in guarded
+                     if data is not None and data.get(key) in ("", 0) and type(data.get(key)) is not bool}
+            checked = validate({**data, **falsy} if data is not None and falsy else data)
+            return dataclasses.replace(checked, **{  # the falsy values themselves, past the guard
+                key: ("" if key == "thought" else 0.0) for key in falsy})
+
+        thinking.validate_thought_data = typed
     else:
-        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified, not {change!r}")
+        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified|typed-guards, not {change!r}")
     sys.exit(server.run())
 
 
