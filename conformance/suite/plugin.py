@@ -122,7 +122,7 @@ class _RunState:
     sdk_marks: dict[str, int] = field(default_factory=dict)
     """Where the official client's sent frames stood (`sdk_sent.SENT`) as the test's current example began."""
     sdk_failing: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """The span of those frames its last failing example sent: the call sequence of a check through the SDK."""
+    """The span of those frames its last failing example sent: a check through the SDK's call sequence."""
     first_failure: dict[str, float] = field(default_factory=dict)
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
     breaker: Breaker = field(default_factory=Breaker)
