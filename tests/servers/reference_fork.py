@@ -6,6 +6,9 @@
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
   thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')".
+- `blank-refused`: a thought empty once trimmed (as JavaScript's `trim` reads it: spaces, tabs, line breaks,
+  no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
+  blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema).
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -18,6 +21,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference_server import startup
+from reference_server.jsvalue import JSError
+
+JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                 "\u2028\u2029\u202f\u205f\u3000\ufeff")
+"""What JavaScript's String.prototype.trim removes (WhiteSpace and LineTerminator)."""
 
 
 def main() -> None:
@@ -50,8 +58,18 @@ def main() -> None:
             return error_text(f"{name}: {message}")
 
         thinking.error_text = stringified
+    elif change == "blank-refused":
+        validate = thinking.validate_thought_data
+
+        def refusing_blank(data: Mapping[str, Any] | None) -> Any:
+            thought = data.get("thought") if isinstance(data, Mapping) else None
+            if isinstance(thought, str) and thought and not thought.strip(JS_WHITESPACE):
+                raise JSError("Invalid thought: must not be blank")
+            return validate(data)
+
+        thinking.validate_thought_data = refusing_blank
     else:
-        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified, not {change!r}")
+        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified|blank-refused, not {change!r}")
     sys.exit(server.run())
 
 
