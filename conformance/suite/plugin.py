@@ -691,7 +691,9 @@ def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[Transcri
     if session is None:
         return []
     span = state.failing_spans.get(nodeid)
-    start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
+    # No mark: the session was made for this very test (the run's first check on it), so its transcript
+    # starts with it, as `on_target_failure` reads it; the mark now would hold nothing of the test's calls.
+    start, end = span if span is not None else (state.marks.get(nodeid, 0), None)
     events = session.transcript.excerpt(start, end)
     if not events and span is not None:
         events = session.transcript.excerpt(span[0])
