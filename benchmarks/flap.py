@@ -79,6 +79,7 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "renamed-plus": ("fork-renamed-plus",),
     "final-summary": ("fork-final-summary",),
     "branch-depth": (BRANCH_DEPTH.id,),
+    "strict-schema": ("fork-strict-schema",),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a

@@ -7,7 +7,10 @@
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
   thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')";
 - `typed-guards`: the guards of thought, thoughtNumber and totalThoughts check the type only, so `thought: ""`
-  and a number 0 are accepted (what npm:2025.11.25 and later do with their schema's validation).
+  and a number 0 are accepted (what npm:2025.11.25 and later do with their schema's validation);
+- `blank-refused`: a thought empty once trimmed (as JavaScript's `trim` reads it: spaces, tabs, line breaks,
+  no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
+  blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema).
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -20,6 +23,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference_server import startup
+from reference_server.jsvalue import JSError
+
+JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                 "\u2028\u2029\u202f\u205f\u3000\ufeff")
+"""What JavaScript's String.prototype.trim removes (WhiteSpace and LineTerminator)."""
 
 
 def main() -> None:
@@ -64,8 +72,19 @@ def main() -> None:
                 key: ("" if key == "thought" else 0.0) for key in falsy})
 
         thinking.validate_thought_data = typed
+    elif change == "blank-refused":
+        validate = thinking.validate_thought_data
+
+        def refusing_blank(data: Mapping[str, Any] | None) -> Any:
+            thought = data.get("thought") if isinstance(data, Mapping) else None
+            if isinstance(thought, str) and thought and not thought.strip(JS_WHITESPACE):
+                raise JSError("Invalid thought: must not be blank")
+            return validate(data)
+
+        thinking.validate_thought_data = refusing_blank
     else:
-        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified|typed-guards, not {change!r}")
+        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused, "
+                 f"not {change!r}")
     sys.exit(server.run())
 
 
