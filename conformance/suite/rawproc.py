@@ -335,6 +335,9 @@ class RawServer:
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
         self._late_seen = False
+        self.box_waits = 0
+        """Calls waited for until their box was complete or stderr stayed quiet (as
+        `WireDriver.stderr_box_waits`)."""
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -471,6 +474,8 @@ class RawServer:
             self._late_seen = True
         elif not boxless:
             self._settle_misses += 1
+        if not boxless:
+            self.box_waits += 1
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""

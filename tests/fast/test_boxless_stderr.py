@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import SETTLE_MISSES, WireDriver, boxes_complete, settle
+from conformance.suite.rawproc import RawServer
+from conformance.targets.specs import resolve_target
 from tests.servers import command
 
 Reader = Callable[[float], bytes | None]
@@ -35,6 +37,17 @@ def test_a_server_echoing_borders_without_a_box_is_waited_for_on_its_first_calls
     assert box_waits == SETTLE_MISSES, f"{box_waits} waits for a box over {CALLS} calls"
     for number, stderr in enumerate(stderrs, 1):
         assert "─".encode() in stderr and stderr.endswith(f"Progress: {number} thoughts\n".encode()), stderr
+
+
+def test_a_raw_process_of_a_server_echoing_borders_without_a_box_waits_on_its_first_calls_only() -> None:
+    """The suite's raw processes wait as the wire driver does: a box `SETTLE_MISSES` times, then no more."""
+    with RawServer(resolve_target("cmd:" + " ".join(command("echo_history"))), sandbox={}) as raw:
+        raw.initialize()
+        for number in range(1, CALLS + 1):
+            arguments = _thought(number, "a rule ── drawn" if number == 1 else "t")
+            raw.request("tools/call", {"name": "sequentialthinking", "arguments": arguments})
+        assert raw.box_waits == SETTLE_MISSES, f"{raw.box_waits} waits for a box over {CALLS} calls"
+        assert "─".encode() in raw.stderr_now(wait=5.0)
 
 
 def test_a_box_whose_bottom_arrives_after_the_quiet_period_is_read_whole_on_every_call() -> None:
