@@ -41,6 +41,7 @@ from conformance.drivers.wire import (
     SETTLE_QUIET,
     box_open,
     boxes_due,
+    line_open,
     max_frame,
     settle,
 )
@@ -334,6 +335,9 @@ class RawServer:
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
         self._late_seen = False
+        self.box_waits = 0
+        """Calls waited for until their box was complete or stderr stayed quiet (as
+        `WireDriver.stderr_box_waits`)."""
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -448,7 +452,8 @@ class RawServer:
             return
         self._boxes_owed += due
         ahead = bytes(self._read_ahead)
-        if self._settle_misses >= SETTLE_MISSES and not self._late_seen and not box_open(ahead):
+        boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
+        if boxless and not line_open(ahead):
             return
         fd = self.proc.stderr.fileno()
 
@@ -461,10 +466,16 @@ class RawServer:
             self._saw(chunk)
             return chunk
 
-        if settle(read_within, lambda: bytes(self._read_ahead), self._boxes_owed, SETTLE_QUIET, SETTLE_LIMIT):
+        quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
+        def held() -> bytes:
+            return bytes(self._read_ahead)
+
+        if settle(read_within, held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
             self._late_seen = True
-        else:
+        elif not boxless:
             self._settle_misses += 1
+        if not boxless:
+            self.box_waits += 1
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""
