@@ -46,3 +46,22 @@ LABEL_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(
 """What a replay sends last: a branch on each of 48 more labels (52 with the opening's four), past a fork's
 cap on labels (20, 50): a store that drops or refuses labels past a count shows on every fresh process, not
 only when a seed's search happened to file that many on the shared process (issue 43)."""
+
+
+FRESH_SEQUENCE: Final[tuple[tuple[str, JSON], ...]] = (
+    ("tools/call", {"thought": "replayed one", "thoughtNumber": 1, "totalThoughts": 3,
+                    "nextThoughtNeeded": True, "branchFromThought": 1, "branchId": "first"}),
+    ("tools/call", {"thought": "replayed two", "thoughtNumber": 4, "totalThoughts": 3,
+                    "nextThoughtNeeded": True, "branchFromThought": 1, "branchId": "replay"}),
+    ("tools/call", {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("tools/call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("tools/call", {"thought": "replayed three", "thoughtNumber": 2, "totalThoughts": 3,
+                    "nextThoughtNeeded": False, "isRevision": True, "revisesThought": 1}),
+    ("tools/call", {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True,
+                    "branchFromThought": 1, "branchId": "__proto__"}),
+    ("tools/list", {}),
+)
+"""The sequence every fresh process of a run is sent (suite/fresh_runs.py), here so that the gate can replay
+its calls too: accepted calls with and without branches and revisions, two refused ones, a prototype-key
+label, and the listing. The first two answers tell the store's starting state; the first creates a label, so
+the very first answer of a process must already list it."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, cast
 
-from conformance.calls.opening import LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
+from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
@@ -1845,8 +1845,6 @@ def _crash_refusal(line: str) -> str:
 def _calls_tried(records: Sequence[RecordVerdict]) -> list[JSON]:
     """The tool calls the run's departing records replay (each once, in report order), then the fresh-process
     sequence's: the calls a check sent before others failed, among which the one that poisoned the process."""
-    from conformance.suite.fresh_runs import SEQUENCE
-
     seen: dict[str, JSON] = {}
     frames = [f for rv in records if rv.verdict == "deviates" and rv.counterexample is not None
               for f in rv.counterexample.replay]
@@ -1857,7 +1855,7 @@ def _calls_tried(records: Sequence[RecordVerdict]) -> list[JSON]:
         arguments = params.get("arguments") if named and isinstance(params, dict) else None
         if isinstance(arguments, dict):
             seen.setdefault(json.dumps(arguments, sort_keys=True), cast(JSON, arguments))
-    for method, listed in SEQUENCE:
+    for method, listed in FRESH_SEQUENCE:
         if method == "tools/call":
             seen.setdefault(json.dumps(listed, sort_keys=True), listed)
     return list(seen.values())[:POISON_CALLS]

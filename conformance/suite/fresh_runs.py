@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
+from conformance.calls.opening import FRESH_SEQUENCE
 from conformance.calls.store import StoreState
-from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
@@ -39,18 +39,7 @@ UNASKED_STDOUT_WAIT: Final = 0.2
 
 _T = TypeVar("_T")
 
-SEQUENCE: tuple[tuple[str, JSON], ...] = (
-    ("tools/call", Envelope("replayed one", 1, 3, True).arguments(branchFromThought=1, branchId="first")),
-    ("tools/call", Envelope("replayed two", 4, 3, True).arguments(branchFromThought=1, branchId="replay")),
-    ("tools/call", {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True}),
-    ("tools/call", {"thought": "", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
-    ("tools/call", Envelope("replayed three", 2, 3, False).arguments(isRevision=True, revisesThought=1)),
-    ("tools/call", Envelope("t", 1, 1, True).arguments(branchFromThought=1, branchId="__proto__")),
-    ("tools/list", {}),
-)
-"""Accepted calls with and without branches and revisions, two refused ones, a prototype-key label, and
-the listing. The first two answers tell the store's starting state; the first creates a label, so the very
-first answer of a process must already list it."""
+SEQUENCE: Final = FRESH_SEQUENCE
 
 
 @dataclass(frozen=True)
