@@ -57,7 +57,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.gate.caps import cap_headline, cap_seen
+from conformance.gate.caps import cap_headline, cap_seen, is_call_limit, limit_shown
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -713,11 +713,15 @@ def held_by_caps(
     out_causes = list(causes)
     led = {c.records[0]: i for i, c in enumerate(out_causes)}
     home_of: dict[str, int] = {}
+    primary0 = {r for c in causes for r in c.records}
+    opened: set[str] = set()
     for cap, members in groups.items():
-        index = next((led[rv.id] for rv in members if rv.id in led), None)
-        if index is None and len(members) >= 2:
-            named = _named_counts(records, {rv.id for rv in members})
-            lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
+        index = next((led[rv.id] for rv in members if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)),
+                     None)
+        free = [rv for rv in members if rv.id not in primary0]
+        if index is None and len(free) >= 2:
+            named = _named_counts(records, {rv.id for rv in free})
+            lead = min(free, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
             ce = lead.counterexample
             out_causes.append(RootCause(
                 id=lead.id, records=[lead.id], explains=[], summary="",
@@ -725,6 +729,7 @@ def held_by_caps(
                 minimized=ce.minimized if ce is not None else False,
                 evidence=lead.evidence and lead.evidence.model_copy(update={"cause": lead.id})))
             index = len(out_causes) - 1
+            opened.add(lead.id)
         if index is not None:
             home_of[cap] = index
     capped = {out_causes[i].id: cap for cap, i in home_of.items()}
@@ -761,9 +766,21 @@ def held_by_caps(
         if cid is not None:
             explains.setdefault(cid, []).append(rid)
     out_causes = [c.model_copy(update={"explains": [
-        *(r for r in c.explains if r not in placed), *explains.get(c.id, [])]}) for c in out_causes]
-    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
+        *(r for r in c.explains if r not in placed and r not in opened), *explains.get(c.id, [])]})
+        for c in out_causes]
+    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed
+           else rv.model_copy(update={"explained_by": None}) if rv.id in opened else rv for rv in records]
     return split_off(out_causes, out, set(), dropped) if dropped else (out_causes, out)
+
+
+def _pair_is_limit(cause: RootCause, cap: str) -> bool:
+    """Whether a cause led by a record whose line is `cap` is that cap's: always for a count cap or a store's
+    bound (no short pair reaches them); a limit on calls (`limit_in`) only when the cause's reproduced pair
+    shows it (nalyk-ts: RTE-3's line is the 10,000-character limit, its pair the branchId check)."""
+    if not is_call_limit(cap):
+        return True
+    shown = cause.evidence.differences if cause.evidence is not None and cause.evidence.reproduced else []
+    return any(limit_shown(cap, said) for said in shown)
 
 
 def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:
