@@ -23,7 +23,8 @@ _CAME: Final = re.compile(r'"thoughtHistoryLength":\s*(\d+)')
 _BECAME: Final = re.compile(r"\bcount (\d+) became (\d+)\b")
 _BOUND: Final = re.compile(r"refused by a bound, \"([^\"]{1,200})\"")
 """A refusal in the words of a bound on the store's size (conformance/suite/answers.py)."""
-_REFUSED: Final = re.compile(r"\bcall was (?:refused as invalid|rejected): isError\b.{0,40}?\"error\":\s*\"([^\"]{1,200})\"")
+_REFUSED: Final = re.compile(
+    r"\bcall was (?:refused as invalid|rejected): isError\b.{0,40}?\"error\":\s*\"([^\"]{1,200})\"")
 """A call this server refused, in its own words, where the original accepted it (suite/answers.py's line)."""
 _LIMIT: Final = re.compile(r"\bmust be (?:between \d+ and \d+|at most \d+|no (?:longer|more) than \d+)"
                            r" characters\b|\bexceeds? (?:the )?maximum length\b")

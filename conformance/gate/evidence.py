@@ -716,8 +716,8 @@ def held_by_caps(
     primary0 = {r for c in causes for r in c.records}
     opened: set[str] = set()
     for cap, members in groups.items():
-        index = next((led[rv.id] for rv in members if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)),
-                     None)
+        index = next((led[rv.id] for rv in members
+                      if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)), None)
         free = [rv for rv in members if rv.id not in primary0]
         if index is None and len(free) >= 2:
             named = _named_counts(records, {rv.id for rv in free})

@@ -19,7 +19,7 @@ FIELDS = st.sampled_from(["thought", "thoughtNumber", "totalThoughts", "branchFr
 def _refused(words: str, *, rejected: bool = False) -> str:
     """A record's line for a call this server refused where the original accepted it (suite/answers.py)."""
     said = "call was rejected" if rejected else "RTE-3 contradicted: call was refused as invalid"
-    return f'{said}: isError {{ "error": "{words}", "status": "failed", "timestamp": "2026-12-06T12:48:33Z" }}'
+    return f'{said}: isError {{ "error": "{words}", "status": "failed", "timestamp": "2026-12-06T12:48Z" }}'
 
 
 @given(limit=st.integers(min_value=2, max_value=10**6), field=FIELDS, rejected=st.booleans())
@@ -66,7 +66,8 @@ def _held(rid: str, line: str, first: str) -> RecordVerdict:
 
 BRANCH = ("the original accepts this call and this server refuses it, naming `branchId` — “Invalid branchId: "
           "must be a non-empty string with max 100 characters” (isError)")
-BOOLEAN = "the original accepts this call and this server refuses it — “Invalid isRevision: must be a boolean”"
+BOOLEAN = ("the original accepts this call and this server refuses it — “Invalid isRevision: must be a "
+           "boolean”")
 
 
 @given(limit=st.integers(min_value=2, max_value=10**5))
@@ -75,10 +76,12 @@ def test_each_limit_is_a_cause_holding_its_records(limit: int) -> None:
     so its cause stays the check's; the limit's other records open a cause of their own, and the integer and
     pair refusals held by the isRevision check's cause (ABS-6) leave it for causes of their own."""
     length = f"Invalid thought: must be between 1 and {limit} characters"
-    integer, pair = "Invalid thoughtNumber: must be a positive integer", "revisesThought is required when isRevision is true"
+    integer = "Invalid thoughtNumber: must be a positive integer"
+    pair = "revisesThought is required when isRevision is true"
     records = [
         _held("RTE-3", _refused(length), BRANCH),
-        _held("CMP-1", _refused("Invalid branchId: must be a non-empty string with max 100 characters"), BRANCH),
+        _held("CMP-1", _refused("Invalid branchId: must be a non-empty string with max 100 characters"),
+              BRANCH),
         _held("ABS-6", _refused("Invalid isRevision: must be a boolean"), BOOLEAN),
         _held("RTE-2", _refused(length), BOOLEAN),
         _held("RTE-4", _refused(length), BOOLEAN),
