@@ -82,7 +82,7 @@ def limit_shown(cap: str, said: str) -> bool:
     """Whether a pair's difference (or any line) shows the limit `cap` names: its words, or for the integer
     check any field's "must be … integer" refusal."""
     if cap.startswith("refused unless"):
-        return f"must be {cap.removeprefix('refused unless ')} integer" in said
+        return f"must be {cap.removeprefix('refused unless ')}" in said
     words = cap.partition("“")[2].removesuffix("”")
     return bool(words) and words in said
 

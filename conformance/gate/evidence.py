@@ -747,7 +747,9 @@ def held_by_caps(
     for cap, index in home_of.items():
         placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
-    dropped: set[str] = set()
+    folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
+    placed |= moved
+    dropped: set[str] = {r for r, cid in moved.items() if cid is None}
     for cause in out_causes:
         if cause.id not in capped:
             continue
@@ -767,10 +769,36 @@ def held_by_caps(
             explains.setdefault(cid, []).append(rid)
     out_causes = [c.model_copy(update={"explains": [
         *(r for r in c.explains if r not in placed and r not in opened), *explains.get(c.id, [])]})
-        for c in out_causes]
+        for i, c in enumerate(out_causes) if i not in folded]
     out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed
            else rv.model_copy(update={"explained_by": None}) if rv.id in opened else rv for rv in records]
     return split_off(out_causes, out, set(), dropped) if dropped else (out_causes, out)
+
+
+def _limit_causes_folded(
+    causes: Sequence[RootCause], groups: Mapping[str, Sequence[RecordVerdict]], home_of: Mapping[str, int],
+    cap_of: Mapping[str, str]
+) -> tuple[set[int], dict[str, str | None]]:
+    """Causes led by another record refused by a limit on calls whose cause already holds it, their pairs
+    showing that limit too, are that one change: their indexes (to drop), and where each of their records
+    goes: the limit's cause for those whose line is that limit, None (placed by their own pair) for others
+    (integer-only numbers: one cause led by the thoughtNumber refusal, one by branchFromThought's)."""
+    homes = set(home_of.values())
+    folded: set[int] = set()
+    moved: dict[str, str | None] = {}
+    led = {c.records[0]: i for i, c in enumerate(causes)}
+    for cap, index in home_of.items():
+        if not is_call_limit(cap):
+            continue
+        for rv in groups[cap]:
+            other = led.get(rv.id)
+            if other is None or other in homes or other in folded or not _pair_is_limit(causes[other], cap):
+                continue
+            folded.add(other)
+            home = causes[index].id
+            for r in [*causes[other].records, *causes[other].explains]:
+                moved[r] = home if r in causes[other].records or cap_of.get(r) == cap else None
+    return folded, moved
 
 
 def _pair_is_limit(cause: RootCause, cap: str) -> bool:

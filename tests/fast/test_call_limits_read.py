@@ -110,3 +110,25 @@ def test_each_limit_is_a_cause_holding_its_records(limit: int) -> None:
     for cause in kept:
         assert all(by[r] == cause.id for r in cause.explains), (cause.id, cause.explains, by)
         assert all(by[r] is None for r in cause.records), (cause.id, by)
+
+
+@given(fields=st.lists(FIELDS.filter(lambda f: f != "thought"), min_size=2, max_size=3, unique=True))
+def test_causes_whose_pairs_show_one_limit_are_one(fields: list[str]) -> None:
+    """The 'limited' fork's run: the thoughtNumber and branchFromThought integer refusals each led a cause of
+    their own, both pairs the integer check; they are one change, one cause holding every such refusal."""
+    said = [f"Invalid {field}: must be a positive integer" for field in fields]
+    pairs = [f"the original accepts this call and this server refuses it — “{words}” (isError)"
+             for words in said]
+    records = [_held(f"R{i}", _refused(words), pair)
+               for i, (words, pair) in enumerate(zip(said, pairs, strict=True))]
+    records.append(_held("X", _refused(said[-1]), pairs[-1]).model_copy(update={"explained_by": "R0"}))
+    causes = [RootCause(id=rv.id, records=[rv.id], explains=["X"] if rv.id == "R0" else [],
+                        evidence=rv.evidence, summary=f"{rv.id} departs — {rv.reason}")
+              for rv in records[:-1]]
+    kept, out = checked_explanations(causes, records)
+    home = {r: c.id for c in kept for r in [*c.records, *c.explains]}
+    assert len(kept) == 1 and set(home) == {rv.id for rv in records}, [(c.id, c.records, c.explains)
+                                                                        for c in kept]
+    assert "positive integers" in kept[0].summary
+    by = {rv.id: rv.explained_by for rv in out}
+    assert all(by[r] == kept[0].id for r in kept[0].explains) and by[kept[0].id] is None, by
