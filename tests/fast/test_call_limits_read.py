@@ -132,3 +132,18 @@ def test_causes_whose_pairs_show_one_limit_are_one(fields: list[str]) -> None:
     assert "positive integers" in kept[0].summary
     by = {rv.id: rv.explained_by for rv in out}
     assert all(by[r] == kept[0].id for r in kept[0].explains) and by[kept[0].id] is None, by
+
+
+def test_a_cause_without_a_pair_of_its_own_led_by_a_limit_holds_it() -> None:
+    """held-out-5 (a 50,000-character limit): RTE-3's cause, never reproduced, holds the limit's other
+    records; no second cause opens for them."""
+    words = "Invalid thought: must be at most 50000 characters"
+    records = [_held(rid, _refused(words), "").model_copy(update={
+        "evidence": None, "explained_by": None if rid == "RTE-3" else "RTE-3"})
+        for rid in ("RTE-3", "OBJ-9", "RTE-9/a1")]
+    causes = [RootCause(id="RTE-3", records=["RTE-3"], explains=["OBJ-9", "RTE-9/a1"],
+                        summary=f"RTE-3 departs — {records[0].reason}")]
+    kept, out = checked_explanations(causes, records)
+    assert [(c.id, c.explains) for c in kept] == [("RTE-3", ["OBJ-9", "RTE-9/a1"])]
+    assert words in kept[0].summary
+    assert {rv.id: rv.explained_by for rv in out} == {"RTE-3": None, "OBJ-9": "RTE-3", "RTE-9/a1": "RTE-3"}
