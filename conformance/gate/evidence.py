@@ -804,7 +804,8 @@ def _limit_causes_folded(
 def _pair_is_limit(cause: RootCause, cap: str) -> bool:
     """Whether a cause led by a record whose line is `cap` is that cap's: always for a count cap or a store's
     bound (no short pair reaches them); a limit on calls (`_limit_in`) unless the cause's reproduced pair
-    shows another change (nalyk-ts: RTE-3's line is the 10,000-character limit, its pair the branchId check)."""
+    shows another change (nalyk-ts: RTE-3's line is the 10,000-character limit, its pair the branchId
+    check)."""
     if not is_call_limit(cap) or cause.evidence is None or not cause.evidence.reproduced:
         return True  # no pair of its own shows another change (held-out-5: a 50,000-character limit)
     return any(limit_shown(cap, said) for said in cause.evidence.differences)
