@@ -715,10 +715,15 @@ def held_by_caps(
     home_of: dict[str, int] = {}
     primary0 = {r for c in causes for r in c.records}
     opened: set[str] = set()
+    worded: set[int] = set()  # causes holding a limit their own pair shows in other words: headline kept
     for cap, members in groups.items():
         index = next((led[rv.id] for rv in members
                       if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)), None)
         free = [rv for rv in members if rv.id not in primary0]
+        if index is None and is_call_limit(cap):
+            index = _showing_limit(out_causes, cap)
+            if index is not None:
+                worded.add(index)
         if index is None and len(free) >= 2:
             named = _named_counts(records, {rv.id for rv in free})
             lead = min(free, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
@@ -741,7 +746,7 @@ def held_by_caps(
                 or cap_of[r] not in home_of]
         placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
         said = "departs" if len(kept) == 1 else "depart"
-        out_causes[index] = cause.model_copy(update={
+        out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
             "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
     primary = {r for c in out_causes for r in c.records}
     for cap, index in home_of.items():
@@ -799,6 +804,14 @@ def _limit_causes_folded(
             for r in [*causes[other].records, *causes[other].explains]:
                 moved[r] = home if r in causes[other].records or cap_of.get(r) == cap else None
     return folded, moved
+
+
+def _showing_limit(causes: Sequence[RootCause], cap: str) -> int | None:
+    """The first cause whose reproduced pair shows a limit on calls in its words, though led by no record
+    refused by it (multi-1's fork-hardened-store: RTE-3's pair shows thoughtNumber's refusal re-worded to
+    “must be a positive integer”, the check that also refuses fractions the original accepts)."""
+    return next((i for i, c in enumerate(causes) if c.evidence is not None and c.evidence.reproduced
+                 and any(limit_shown(cap, said) for said in c.evidence.differences)), None)
 
 
 def _pair_is_limit(cause: RootCause, cap: str) -> bool:
