@@ -147,3 +147,23 @@ def test_a_cause_without_a_pair_of_its_own_led_by_a_limit_holds_it() -> None:
     assert [(c.id, c.explains) for c in kept] == [("RTE-3", ["OBJ-9", "RTE-9/a1"])]
     assert words in kept[0].summary
     assert {rv.id: rv.explained_by for rv in out} == {"RTE-3": None, "OBJ-9": "RTE-3", "RTE-9/a1": "RTE-3"}
+
+
+def test_a_limit_another_cause_shows_reworded_goes_under_it() -> None:
+    """multi-1's fork-hardened-store: thoughtNumber's guard re-worded to “must be a positive integer” also
+    refuses fractions the original accepts; RTE-3's pair shows the re-wording, so the refusals in those words
+    are its change: no second cause opens, and RTE-3's headline stays the re-wording's."""
+    words = "Invalid thoughtNumber: must be a positive integer"
+    reworded = (f"the refusal of `thoughtNumber` is re-worded: “Invalid thoughtNumber: must be a number” on "
+                f"the original, “{words}” here")
+    lead = _held("RTE-3", f"the refusal reads “{words}”, not RTE-3's fixed “Invalid thoughtNumber: must be "
+                          f"a number”", reworded)
+    held = ("OBJ-10", "BAP-4/a1")
+    records = [lead, *(_held(rid, _refused(words), reworded).model_copy(update={"explained_by": "RTE-3"})
+                       for rid in held)]
+    summary = f"RTE-3 departs — {lead.reason}"
+    causes = [RootCause(id="RTE-3", records=["RTE-3"], explains=list(held), evidence=lead.evidence,
+                        summary=summary)]
+    kept, out = checked_explanations(causes, records)
+    assert [(c.id, sorted(c.explains), c.summary) for c in kept] == [("RTE-3", sorted(held), summary)]
+    assert {rv.id: rv.explained_by for rv in out} == {"RTE-3": None, "OBJ-10": "RTE-3", "BAP-4/a1": "RTE-3"}
