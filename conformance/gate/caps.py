@@ -23,6 +23,13 @@ _CAME: Final = re.compile(r'"thoughtHistoryLength":\s*(\d+)')
 _BECAME: Final = re.compile(r"\bcount (\d+) became (\d+)\b")
 _BOUND: Final = re.compile(r"refused by a bound, \"([^\"]{1,200})\"")
 """A refusal in the words of a bound on the store's size (conformance/suite/answers.py)."""
+_REFUSED: Final = re.compile(
+    r"\bcall was (?:refused as invalid|rejected): isError\b.{0,40}?\"error\":\s*\"([^\"]{1,200})\"")
+"""A call this server refused, in its own words, where the original accepted it (suite/answers.py's line)."""
+_LIMIT: Final = re.compile(r"\bmust be (?:between \d+ and \d+|at most \d+|no (?:longer|more) than \d+)"
+                           r" characters\b|\bexceeds? (?:the )?maximum length\b")
+_INTEGER: Final = re.compile(r"^Invalid \w+: must be (a positive|a non-negative|an) integer\b")
+_PAIR: Final = re.compile(r"\b(\w+):? (?:is )?required when (\w+) is \w+")
 
 
 def cap_seen(line: str) -> str:
@@ -34,6 +41,9 @@ def cap_seen(line: str) -> str:
     found = _BOUND.search(said)
     if found:
         return f"refused by the bound “{found.group(1)}”"
+    refused = _REFUSED.search(said)
+    if refused:
+        return _limit_in(refused.group(1))
     pinned = _PINNED.search(said)
     if pinned:
         return _stops_at(int(pinned.group(1)))
@@ -49,6 +59,34 @@ def cap_seen(line: str) -> str:
     return ""
 
 
+def _limit_in(words: str) -> str:
+    """A refusal's key when its words are a limit a fork adds to calls the original accepts: a length limit
+    (its words kept: a limit of 10,000 is not one of 50,000), numbers refused unless integers (one key for
+    every field: one check), a field refused without its companion (its words kept); else empty."""
+    if _LIMIT.search(words):
+        return f"refused by the limit “{words}”"
+    integer = _INTEGER.search(words)
+    if integer:
+        return f"refused unless {integer.group(1)} integer"
+    if _PAIR.search(words):
+        return f"refused by the pair “{words}”"
+    return ""
+
+
+def is_call_limit(cap: str) -> bool:
+    """Whether a key is a limit on calls (`_limit_in`), which a short pair reaches, not a store's cap."""
+    return cap.startswith(("refused by the limit", "refused unless", "refused by the pair"))
+
+
+def limit_shown(cap: str, said: str) -> bool:
+    """Whether a pair's difference (or any line) shows the limit `cap` names: its words, or for the integer
+    check any field's "must be … integer" refusal."""
+    if cap.startswith("refused unless"):
+        return f"must be {cap.removeprefix('refused unless ')}" in said
+    words = cap.partition("“")[2].removesuffix("”")
+    return bool(words) and words in said
+
+
 def _stops_at(count: int) -> str:
     """A count cap's key; a count held at 0 or 1 is a store that keeps nothing, not a cap, and says none."""
     return f"the count stops at {count}" if count > 1 else ""
@@ -60,4 +98,13 @@ def cap_headline(cap: str) -> str:
     if found:
         return (f"the history stops growing at {found.group(1)} thoughts: an accepted call leaves "
                 f"thoughtHistoryLength at {found.group(1)}, where the original keeps every thought")
+    if cap.startswith("refused by the limit"):
+        return f"calls are {cap}, where the original accepts them: it sets no length limit"
+    if cap.startswith("refused unless"):
+        must = cap.removeprefix("refused unless ")
+        kind = must.partition(" ")[2]
+        return (f"calls whose numbers are not {kind}s are refused (“… must be {must}”), where the original "
+                f"accepts them")
+    if cap.startswith("refused by the pair"):
+        return f"calls are {cap}, where the original accepts either field alone"
     return f"calls are {cap}, where the original's store has no size bound (met once earlier calls filled it)"

@@ -57,7 +57,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.gate.caps import cap_headline, cap_seen
+from conformance.gate.caps import cap_headline, cap_seen, is_call_limit, limit_shown
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -714,11 +714,20 @@ def held_by_caps(
     out_causes = list(causes)
     led = {c.records[0]: i for i, c in enumerate(out_causes)}
     home_of: dict[str, int] = {}
+    primary0 = {r for c in causes for r in c.records}
+    opened: set[str] = set()
+    worded: set[int] = set()  # causes holding a limit their own pair shows in other words: headline kept
     for cap, members in groups.items():
-        index = next((led[rv.id] for rv in members if rv.id in led), None)
-        if index is None and len(members) >= 2:
-            named = _named_counts(records, {rv.id for rv in members})
-            lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
+        index = next((led[rv.id] for rv in members
+                      if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)), None)
+        free = [rv for rv in members if rv.id not in primary0]
+        if index is None and is_call_limit(cap):
+            index = _showing_limit(out_causes, cap)
+            if index is not None:
+                worded.add(index)
+        if index is None and len(free) >= 2:
+            named = _named_counts(records, {rv.id for rv in free})
+            lead = min(free, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
             ce = lead.counterexample
             out_causes.append(RootCause(
                 id=lead.id, records=[lead.id], explains=[], summary="",
@@ -726,6 +735,7 @@ def held_by_caps(
                 minimized=ce.minimized if ce is not None else False,
                 evidence=lead.evidence and lead.evidence.model_copy(update={"cause": lead.id})))
             index = len(out_causes) - 1
+            opened.add(lead.id)
         if index is not None:
             home_of[cap] = index
     capped = {out_causes[i].id: cap for cap, i in home_of.items()}
@@ -737,13 +747,15 @@ def held_by_caps(
                 or cap_of[r] not in home_of]
         placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
         said = "departs" if len(kept) == 1 else "depart"
-        out_causes[index] = cause.model_copy(update={
+        out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
             "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
     primary = {r for c in out_causes for r in c.records}
     for cap, index in home_of.items():
         placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
-    dropped: set[str] = set()
+    folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
+    placed |= moved
+    dropped: set[str] = {r for r, cid in moved.items() if cid is None}
     for cause in out_causes:
         if cause.id not in capped:
             continue
@@ -762,9 +774,55 @@ def held_by_caps(
         if cid is not None:
             explains.setdefault(cid, []).append(rid)
     out_causes = [c.model_copy(update={"explains": [
-        *(r for r in c.explains if r not in placed), *explains.get(c.id, [])]}) for c in out_causes]
-    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
+        *(r for r in c.explains if r not in placed and r not in opened), *explains.get(c.id, [])]})
+        for i, c in enumerate(out_causes) if i not in folded]
+    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed
+           else rv.model_copy(update={"explained_by": None}) if rv.id in opened else rv for rv in records]
     return split_off(out_causes, out, set(), dropped) if dropped else (out_causes, out)
+
+
+def _limit_causes_folded(
+    causes: Sequence[RootCause], groups: Mapping[str, Sequence[RecordVerdict]], home_of: Mapping[str, int],
+    cap_of: Mapping[str, str]
+) -> tuple[set[int], dict[str, str | None]]:
+    """Causes led by another record refused by a limit on calls whose cause already holds it, their pairs
+    showing that limit too, are that one change: their indexes (to drop), and where each of their records
+    goes: the limit's cause for those whose line is that limit, None (placed by their own pair) for others
+    (integer-only numbers: one cause led by the thoughtNumber refusal, one by branchFromThought's)."""
+    homes = set(home_of.values())
+    folded: set[int] = set()
+    moved: dict[str, str | None] = {}
+    led = {c.records[0]: i for i, c in enumerate(causes)}
+    for cap, index in home_of.items():
+        if not is_call_limit(cap):
+            continue
+        for rv in groups[cap]:
+            other = led.get(rv.id)
+            if other is None or other in homes or other in folded or not _pair_is_limit(causes[other], cap):
+                continue
+            folded.add(other)
+            home = causes[index].id
+            for r in [*causes[other].records, *causes[other].explains]:
+                moved[r] = home if r in causes[other].records or cap_of.get(r) == cap else None
+    return folded, moved
+
+
+def _showing_limit(causes: Sequence[RootCause], cap: str) -> int | None:
+    """The first cause whose reproduced pair shows a limit on calls in its words, though led by no record
+    refused by it (multi-1's fork-hardened-store: RTE-3's pair shows thoughtNumber's refusal re-worded to
+    “must be a positive integer”, the check that also refuses fractions the original accepts)."""
+    return next((i for i, c in enumerate(causes) if c.evidence is not None and c.evidence.reproduced
+                 and any(limit_shown(cap, said) for said in c.evidence.differences)), None)
+
+
+def _pair_is_limit(cause: RootCause, cap: str) -> bool:
+    """Whether a cause led by a record whose line is `cap` is that cap's: always for a count cap or a store's
+    bound (no short pair reaches them); a limit on calls (`_limit_in`) unless the cause's reproduced pair
+    shows another change (nalyk-ts: RTE-3's line is the 10,000-character limit, its pair the branchId
+    check)."""
+    if not is_call_limit(cap) or cause.evidence is None or not cause.evidence.reproduced:
+        return True  # no pair of its own shows another change (held-out-5: a 50,000-character limit)
+    return any(limit_shown(cap, said) for said in cause.evidence.differences)
 
 
 def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:

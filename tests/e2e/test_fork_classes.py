@@ -7,6 +7,9 @@ runs it: each class of change is a root cause of its own, holding the departures
   the re-worded thought refusal);
 - a process poisoned by one call (a prototype-named label) is a cause led by the sequence that poisons it,
   holding every departure refused by the poisoned process (bartoszkula-ts: no cause, or other causes');
+- a limit on calls the original accepts (a thought of at most 1,000 characters, numbers refused unless
+  positive integers, revisesThought required beside isRevision) is a cause of its own for each, holding the
+  departures refused in its words (nalyk-ts: none of the three was ever a cause);
 - a render cause (no box, other words on stderr) explains only departures whose own line is the box or
   stderr, not those of an answer key the fork adds too (bartoszkula-ts: CMP-5 "explained" 10, 1 rightly).
 
@@ -32,6 +35,7 @@ from tests.servers import command
 FORKS: Final = {
     "capped": ("cap-history=40", "cap-branches=6", "reword-thought", "answer-key"),
     "poisoned": ("poisoned", "no-box", "answer-key"),
+    "limited": ("max-thought=1000", "integer-numbers", "revision-pair", "answer-key"),
 }
 PUSH: Final = "branches[thought.branchId].push is not a function"
 
@@ -52,6 +56,11 @@ def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 @pytest.fixture(scope="module")
 def capped(runs: dict[str, Future[Ran]]) -> dict[str, Any]:
     return _report(runs["capped"].result())
+
+
+@pytest.fixture(scope="module")
+def limited(runs: dict[str, Future[Ran]]) -> dict[str, Any]:
+    return _report(runs["limited"].result())
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +124,22 @@ def test_a_render_cause_explains_only_departures_of_the_box(poisoned: dict[str, 
     strays = {r: lines[r][:160] for c in render for r in c["explains"]
               if not re.search(r"\bbox|render|stderr|rows?\b|header", lines[r].split("{")[0], re.IGNORECASE)}
     assert not strays, strays
+
+
+LIMITS: Final = ["refused by the limit “Invalid thought: must be between 1 and 1000 characters”",
+                  "refused unless a positive integer",
+                  "refused by the pair “revisesThought is required when isRevision is true”"]
+
+
+@pytest.mark.parametrize("limit", LIMITS)
+def test_a_limit_on_calls_is_a_cause_holding_the_departures_it_refused(limited: dict[str, Any],
+                                                                       limit: str) -> None:
+    met = [rv["id"] for rv in _departing(limited) if cap_seen(rv["reason"]) == limit]
+    lines = [rv["reason"][:120] for rv in _departing(limited)]
+    assert len(met) >= 2, f"{limit!r} met by {met}: {lines}"
+    under = _under(limited)
+    homes = {under.get(record) for record in met}
+    assert len(homes) == 1 and None not in homes, {record: under.get(record) for record in met}
+    home = next(c for c in limited["root_causes"] if c["id"] in homes)
+    words = limit.partition("“")[2].removesuffix("”") or "positive integer"
+    assert words in home["summary"], home["summary"]

@@ -9,7 +9,13 @@
 - `no-box`: stderr gets “Thought analysis: <thought>” on each accepted call, never the box;
 - `poisoned`: once a call filed under a label naming an Object.prototype member was stored (the original
   refuses that call too: “this.branches[…].push is not a function”), every later call is appended and refused
-  with “branches[thought.branchId].push is not a function” (the fork regroups the whole history each call).
+  with “branches[thought.branchId].push is not a function” (the fork regroups the whole history each call);
+- `max-thought=N`: a thought longer than N characters is refused, “Invalid thought: must be between 1 and N
+  characters” (nalyk-ts: 10,000);
+- `integer-numbers`: a number field that is not a positive integer is refused, “Invalid <field>: must be a
+  positive integer” (nalyk-ts);
+- `revision-pair`: a truthy isRevision without revisesThought is refused, “revisesThought is required when
+  isRevision is true” (nalyk-ts).
 
 Everything else is the reference's.
 """
@@ -34,6 +40,27 @@ class _Capped(list[Any]):
         super().append(item)
         if len(self) > self.cap:
             del self[0]
+
+
+NUMBERS = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")
+
+
+def _limit_refusal(changes: Mapping[str, str], arguments: Mapping[str, Any]) -> str:
+    """The refusal of a call the original accepted by a limit the fork adds (`max-thought`, `integer-numbers`,
+    `revision-pair`), else empty."""
+    thought = arguments.get("thought")
+    limit = int(changes.get("max-thought") or 0)
+    if limit and isinstance(thought, str) and len(thought) > limit:
+        return f"Invalid thought: must be between 1 and {limit} characters"
+    if "integer-numbers" in changes:
+        for field in NUMBERS:
+            value = arguments.get(field)
+            if (isinstance(value, int | float) and not isinstance(value, bool)
+                    and not (float(value).is_integer() and value > 0)):
+                return f"Invalid {field}: must be a positive integer"
+    if "revision-pair" in changes and arguments.get("isRevision") and "revisesThought" not in arguments:
+        return "revisesThought is required when isRevision is true"
+    return ""
 
 
 def main() -> None:
@@ -66,6 +93,9 @@ def main() -> None:
             data = thinking.validate_thought_data(arguments)
         except JSError:
             return process(self, arguments)
+        limited = _limit_refusal(changes, arguments or {})
+        if limited:
+            return thinking.error_text(limited), True
         if poisoned:
             self.thought_history.append(data)
             return thinking.error_text(PUSH), True
