@@ -78,6 +78,25 @@ _BORDERS: Final = tuple(line.encode() for line in "─═━")
 """The lines a box's borders are drawn with: a chunk holding one is a box arriving."""
 _BOTTOMS: Final = tuple(corner.encode() for corner in "└╚╰┗")
 
+_late_commands: set[tuple[str, ...]] = set()
+"""The commands whose stderr was seen reaching the pipe after a call's answer, outside any box wait (a relay,
+`docker run -i`, a shell wrapper, an async logger). Learned by any process of the command, so a process
+started later waits for every call's stderr from its first call (a witness replayed on a fresh process, most
+often a lone refusal, is one call long)."""
+_late_lock = threading.Lock()
+
+
+def late_known(command: Sequence[str]) -> bool:
+    """Whether a process of `command` was seen writing a call's stderr after that call's answer."""
+    with _late_lock:
+        return tuple(command) in _late_commands
+
+
+def note_late(command: Sequence[str]) -> None:
+    """Note that a process of `command` wrote a call's stderr after that call's answer (see `late_known`)."""
+    with _late_lock:
+        _late_commands.add(tuple(command))
+
 
 def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
     return sum(data.count(mark) for mark in marks)
@@ -255,6 +274,12 @@ class WireDriver(Managed):
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
+        self._learn_after = False
+        """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
+        tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
+        self.stderr_late_unboxed = late_known(self.command)
+        """Whether this command's stderr was seen arriving after a call's answer outside any box wait: every
+        call then waits for its stderr, box or not (`_settle_lines`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -438,6 +463,9 @@ class WireDriver(Managed):
         return self._stderr_store
 
     def _append_stderr(self, chunk: bytes) -> None:
+        if self._learn_after and self._call_stderr is None and (
+                time.monotonic() - self._last_call_end <= SETTLE_LIMIT):
+            self._learn_late()  # after a call's answer, before the next call: that call's, late
         self._stderr.append(chunk)
         if self._call_stderr is not None:
             self._call_stderr.append(chunk)
@@ -492,6 +520,8 @@ class WireDriver(Managed):
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
+            elif captured is not None and self.stderr_late_unboxed:
+                self._settle_lines(captured, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -506,6 +536,44 @@ class WireDriver(Managed):
             return
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
+        started = time.monotonic()
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
+                      min(SETTLE_LIMIT, deadline - started))
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        if late:
+            self.stderr_late += 1
+            self.stderr_lag = max(self.stderr_lag, waited)
+        else:
+            self._settle_misses += 1
+
+    def _learn_late(self) -> None:
+        """stderr reached the pipe after an answer and before the next call: from now on this process, and
+        every later process of its command, waits for every call's stderr."""
+        self._learn_after = False
+        if not self.stderr_late_unboxed:
+            self.stderr_late_unboxed = True
+            note_late(self.command)
+
+    def _settle_lines(self, captured: HeadTail, deadline: float) -> None:
+        """Read the stderr of a call owing no box (lock held) once this command's stderr is known to arrive
+        late: until a quiet period passes with nothing arriving and no line left open (`settle_lines`),
+        never past the call's deadline. A direct server is never here (nothing of it arrives late)."""
+        if captured.dropped or self._stderr_fd < 0 or self._stderr_eof:
+            return
+        poller = select.poll()
+        poller.register(self._stderr_fd, _POLL_IN)
+        started = time.monotonic()
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        last = settle_lines(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), quiet,
+                            min(SETTLE_LIMIT, deadline - started))
+        self.stderr_waited += time.monotonic() - started
+        self.stderr_lag = max(self.stderr_lag, last)
+
+    def _reader(self, poller: select.poll) -> Callable[[float], bytes | None]:
+        """`read_within(seconds)` for `settle` and `settle_lines` (lock held): the chunk read into this call's
+        stderr, b"" for none yet, None when nothing came in time or stderr ended."""
 
         def read_within(wait: float) -> bytes | None:
             if not poller.poll(math.ceil(wait * 1000)):
@@ -522,17 +590,7 @@ class WireDriver(Managed):
             self._append_stderr(chunk)
             return chunk
 
-        started = time.monotonic()
-        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
-        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet,
-                      min(SETTLE_LIMIT, deadline - started))
-        waited = time.monotonic() - started
-        self.stderr_waited += waited
-        if late:
-            self.stderr_late += 1
-            self.stderr_lag = max(self.stderr_lag, waited)
-        else:
-            self._settle_misses += 1
+        return read_within
 
     def _begin_call_stderr(self) -> None:
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
@@ -819,6 +877,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
+            self._learn_after = method == "tools/call" or (method == "initialize" and not self._stderr.total)
         previous = self._previous_call
         if method == "tools/call":
             self._previous_call = request
@@ -866,6 +925,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
+            self._learn_after = True
         return answered, None
 
     def _await_response(
@@ -1004,6 +1064,32 @@ def settle(
         if any(line in chunk for line in _BORDERS):
             late = True
             quiet_until = time.monotonic() + quiet
+
+
+def settle_lines(
+    read_within: Callable[[float], bytes | None], held: Callable[[], bytes], quiet: float, limit: float,
+) -> float:
+    """Wait for the late stderr of a call that owes no box (a refusal logged through a relay), reading with
+    `read_within` as `settle` does: until `quiet` seconds pass with nothing arriving (each arrival starts
+    the quiet period again), while a line is open until `limit`, and never past `limit` or `SETTLE_BYTES`.
+    Returns when, after the start, the last byte arrived (0.0: none did): how late this stderr comes."""
+    started = time.monotonic()
+    until, quiet_until = started + limit, started + quiet
+    last = 0.0
+    while True:
+        data = held()
+        if len(data) >= SETTLE_BYTES:
+            return last
+        now = time.monotonic()
+        wait = until - now if data and not data.endswith(b"\n") else min(quiet_until, until) - now
+        if wait <= 0:
+            return last
+        chunk = read_within(wait)
+        if chunk is None:
+            return last
+        if chunk:
+            arrived = time.monotonic()
+            last, quiet_until = arrived - started, arrived + quiet
 
 
 def _box_open(captured: HeadTail) -> bool:

@@ -41,8 +41,11 @@ from conformance.drivers.wire import (
     SETTLE_QUIET,
     box_open,
     boxes_due,
+    late_known,
     max_frame,
+    note_late,
     settle,
+    settle_lines,
 )
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
@@ -334,6 +337,9 @@ class RawServer:
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
         self._late_seen = False
+        self._answered_at = 0.0
+        """When `request` last read an answer (monotonic; 0: never): stderr first arriving soon after it,
+        with nothing pending when it came, reaches the pipe late (a relay)."""
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -385,6 +391,7 @@ class RawServer:
         assert self.proc.stdin is not None, (
             "the harness could not write to the server's stdin: its pipe is not open")
         self.sent = True
+        self._answered_at = 0.0  # what this frame makes the server write is not the last answer's
         if self._renamer is not None:
             frame = self._renamer.frame(frame)
         if self._on_write is not None:
@@ -433,6 +440,9 @@ class RawServer:
             f"with that request's id")
         if due := boxes_due(method, [answer]):
             self._settle(due)
+        elif method == "tools/call":
+            self._settle_unboxed()
+        self._answered_at = time.monotonic()
         return answer
 
     def settle_boxes(self, method: str, answer: dict[str, JSON]) -> None:
@@ -466,6 +476,26 @@ class RawServer:
         else:
             self._settle_misses += 1
 
+    def _settle_unboxed(self) -> None:
+        """After a tool call's answer owing no box, once this command's stderr is known to arrive late
+        (`late_known`): read ahead until a quiet period passes with nothing arriving (`settle_lines`, as the
+        wire driver waits), so a refusal's line a relay forwards late is that call's, not written while the
+        process waited."""
+        if not late_known(self.target.command) or self.discards_stderr or self.proc.stderr is None:
+            return
+        fd = self.proc.stderr.fileno()
+
+        def read_within(wait: float) -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return None
+            self._read_ahead += chunk
+            self._saw(chunk)
+            return chunk
+
+        settle_lines(read_within, lambda: bytes(self._read_ahead), SETTLE_QUIET, SETTLE_LIMIT)
+
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""
         self._initialized = answer
@@ -493,6 +523,9 @@ class RawServer:
         fd = self.proc.stderr.fileno()
         data, self._read_ahead, self._boxes_owed = self._read_ahead, bytearray(), 0
         first_by = time.monotonic() + wait
+        # Nothing read or pending soon after an answer: what arrives now reached the pipe late.
+        answered = (self._answered_at if not data and not self.spent and not select.select([fd], [], [], 0)[0]
+                    else 0.0)
         read_by = time.monotonic() + STDERR_READ_LIMIT if data else math.inf
         while len(data) < STDERR_READ_BYTES:
             now = time.monotonic()
@@ -513,6 +546,8 @@ class RawServer:
                 break
             if not data:
                 read_by = time.monotonic() + STDERR_READ_LIMIT
+                if answered and time.monotonic() - answered <= SETTLE_LIMIT:
+                    note_late(self.target.command)
             data += chunk
             self._saw(chunk)
         return bytes(data)

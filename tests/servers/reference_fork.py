@@ -5,7 +5,9 @@
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
-  thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')".
+  thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')";
+- `logged`: every refused call also writes "Error processing thought: " + its error message as one stderr line
+  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -13,6 +15,7 @@ Everything else is the reference's, so every other record must hold on it.
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -50,8 +53,20 @@ def main() -> None:
             return error_text(f"{name}: {message}")
 
         thinking.error_text = stringified
+    elif change == "logged":
+        processed = thinking.SequentialThinkingServer.process_thought
+
+        def logged(self: thinking.SequentialThinkingServer,
+                   arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = processed(self, arguments)
+            if is_error:
+                said = json.loads(text).get("error", text)
+                self._write_stderr(f"Error processing thought: {said}\n".encode())
+            return text, is_error
+
+        thinking.SequentialThinkingServer.process_thought = logged  # type: ignore[method-assign]
     else:
-        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified, not {change!r}")
+        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified|logged, not {change!r}")
     sys.exit(server.run())
 
 
