@@ -83,6 +83,9 @@ _late_commands: set[tuple[str, ...]] = set()
 `docker run -i`, a shell wrapper, an async logger). Learned by any process of the command, so a process
 started later waits for every call's stderr from its first call (a witness replayed on a fresh process, most
 often a lone refusal, is one call long)."""
+_late_misses: dict[tuple[str, ...], int] = {}
+"""Per command: tool calls owing no box that were waited for while its lateness was unknown, and whose stderr
+did not arrive late (`probing`)."""
 _late_lock = threading.Lock()
 
 
@@ -92,10 +95,23 @@ def late_known(command: Sequence[str]) -> bool:
         return tuple(command) in _late_commands
 
 
-def note_late(command: Sequence[str]) -> None:
-    """Note that a process of `command` wrote a call's stderr after that call's answer (see `late_known`)."""
+def probing(command: Sequence[str]) -> bool:
+    """Whether a tool call of `command` owing no box is still waited for to learn if its stderr comes late:
+    the first `SETTLE_MISSES` of a run are (a refusal logged through a relay then teaches it on the run's
+    first processes, before a witness is replayed), then none, unless its stderr was seen arriving late."""
     with _late_lock:
-        _late_commands.add(tuple(command))
+        return _late_misses.get(tuple(command), 0) < SETTLE_MISSES
+
+
+def note_late(command: Sequence[str], late: bool = True) -> None:
+    """Note that a process of `command` wrote a call's stderr after that call's answer (see `late_known`), or
+    with `late` False, that a call waited for to learn it wrote nothing late (see `probing`)."""
+    with _late_lock:
+        key = tuple(command)
+        if late:
+            _late_commands.add(key)
+        else:
+            _late_misses[key] = _late_misses.get(key, 0) + 1
 
 
 def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
@@ -497,7 +513,7 @@ class WireDriver(Managed):
         with self._stderr_lock:
             return self._drain_stderr_locked()
 
-    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf) -> HeadTail:
+    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf, tool_call: bool = False) -> HeadTail:
         """The stderr bytes of the call in progress, read until its `due` boxes are complete; the call's
         capture ends.
 
@@ -520,7 +536,7 @@ class WireDriver(Managed):
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
-            elif captured is not None and self.stderr_late_unboxed:
+            elif captured is not None and (self.stderr_late_unboxed or (tool_call and probing(self.command))):
                 self._settle_lines(captured, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
@@ -559,7 +575,8 @@ class WireDriver(Managed):
     def _settle_lines(self, captured: HeadTail, deadline: float) -> None:
         """Read the stderr of a call owing no box (lock held) once this command's stderr is known to arrive
         late: until a quiet period passes with nothing arriving and no line left open (`settle_lines`),
-        never past the call's deadline. A direct server is never here (nothing of it arrives late)."""
+        never past the call's deadline; also the first tool calls owing no box of a command whose lateness is
+        unknown (`probing`): a direct server costs a few quiet periods a run, then nothing."""
         if captured.dropped or self._stderr_fd < 0 or self._stderr_eof:
             return
         poller = select.poll()
@@ -570,6 +587,10 @@ class WireDriver(Managed):
                             min(SETTLE_LIMIT, deadline - started))
         self.stderr_waited += time.monotonic() - started
         self.stderr_lag = max(self.stderr_lag, last)
+        if last:
+            self._learn_late()
+        elif not self.stderr_late_unboxed:
+            note_late(self.command, late=False)
 
     def _reader(self, poller: select.poll) -> Callable[[float], bytes | None]:
         """`read_within(seconds)` for `settle` and `settle_lines` (lock held): the chunk read into this call's
@@ -869,7 +890,7 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline)
+            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline, method == "tools/call")
         except DriverError as exc:
             self._failed(exc)
             raise
@@ -914,7 +935,8 @@ class WireDriver(Managed):
                 answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
                                          previous_call=self._previous_call))
                 self._previous_call = message
-            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline)
+            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline,
+                                           tool_call=True)
             if answered:
                 answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),
                                                    stderr_dropped=stderr.dropped)

@@ -36,6 +36,7 @@ from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
 from conformance.drivers.errors import FrameTooLarge
 from conformance.drivers.wire import (
+    SETTLE_BYTES,
     SETTLE_LIMIT,
     SETTLE_MISSES,
     SETTLE_QUIET,
@@ -44,6 +45,7 @@ from conformance.drivers.wire import (
     late_known,
     max_frame,
     note_late,
+    probing,
     settle,
     settle_lines,
 )
@@ -478,10 +480,11 @@ class RawServer:
 
     def _settle_unboxed(self) -> None:
         """After a tool call's answer owing no box, once this command's stderr is known to arrive late
-        (`late_known`): read ahead until a quiet period passes with nothing arriving (`settle_lines`, as the
-        wire driver waits), so a refusal's line a relay forwards late is that call's, not written while the
-        process waited."""
-        if not late_known(self.target.command) or self.discards_stderr or self.proc.stderr is None:
+        (`late_known`), or while that is learned (`probing`): read what is pending, then read ahead until a
+        quiet period passes with nothing arriving (`settle_lines`, as the wire driver waits), so a refusal's
+        line a relay forwards late is that call's, not written while the process waited."""
+        command = self.target.command
+        if not (late_known(command) or probing(command)) or self.discards_stderr or self.proc.stderr is None:
             return
         fd = self.proc.stderr.fileno()
 
@@ -494,7 +497,12 @@ class RawServer:
             self._saw(chunk)
             return chunk
 
+        while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
+            pass  # written before the answer: in the pipe already, not late
+        held = len(self._read_ahead)
         settle_lines(read_within, lambda: bytes(self._read_ahead), SETTLE_QUIET, SETTLE_LIMIT)
+        if not late_known(command):
+            note_late(command, late=len(self._read_ahead) > held)
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""
