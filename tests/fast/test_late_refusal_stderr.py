@@ -6,6 +6,7 @@ used to land on the next call's stderr, so every relay cell of the flap benchmar
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 
@@ -14,6 +15,8 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import WireDriver, late_known
+from conformance.suite.rawproc import RawServer
+from conformance.targets.specs import resolve_target
 from tests.cli import REPO
 
 LOGGED = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "logged"]
@@ -81,3 +84,20 @@ def test_a_direct_server_is_never_taken_to_write_late() -> None:
     said, late = _stderrs(LOGGED, [*REFUSED, *ACCEPTED, *REFUSED] * 3)
     assert not late and not late_known(LOGGED)
     assert said[0] == b"Error processing thought: Invalid thought: must be a string\n"
+
+
+def test_a_raw_process_reads_a_late_refusal_line_as_its_calls() -> None:
+    """The suite's bare processes (lifecycle checks, the pool ABS-10's check watches) read a refusal's line
+    with its call through the relay too: it used to arrive while the process waited in the pool, read as
+    written between calls (ABS-10 departed through every relay)."""
+    _learn_relay()
+    said = []
+    for argv in (LOGGED, RELAYED):
+        target = resolve_target("cmd:" + shlex.join(argv))
+        assert tuple(target.command) == tuple(argv)
+        with RawServer(target, sandbox={}) as raw:
+            raw.initialize()
+            assert raw.stderr_now(wait=60.0) == BANNER
+            raw.request("tools/call", {"name": "sequentialthinking", "arguments": REFUSED[1]})
+            said.append(raw.stderr_now())
+    assert said == [b"Error processing thought: Invalid thought: must be a string\n"] * 2
