@@ -56,6 +56,18 @@ markdown, lines, wide characters, numbers) shows only when a thought has that sh
 texts under some seeds (held-out-multi-5's hashtags fork: CMP-5, OBJ-4, RTE-4, CLM-3 and BAP-2 departed under
 some seeds and not others). Sent first, with a thoughtNumber inside its total, by every probed property."""
 
+WHITESPACE_PROBES: Final[tuple[Probe, ...]] = (
+    Probe("a whitespace thought", Envelope("   ", 2, 3, True)),
+    Probe("a thought of tabs and line breaks", Envelope("\t\r\n", 2, 3, True)),
+    Probe("a thought of Unicode spaces", Envelope("\u00a0\u3000\ufeff", 2, 3, True)),
+)
+"""Thoughts empty once trimmed, as JavaScript's `trim` and a schema library's trimming read them (spaces, the
+line terminators, no-break and ideographic spaces, the byte-order mark): the original accepts each, a fork
+that trims refuses each. Sent alone by every probed property and beside a wrongly typed field by RTE-8/a1's
+checks (a render or bucket throw the original reaches after validation, refused first by such a fork "in
+other words"): held-out-multi-6's strict-schema fork departed on RTE-8/a1 only under the seeds whose search
+put a whitespace thought beside `branchFromThought: {"toString": 1}` (dev 44, 55, ci 11, 22 of round 11)."""
+
 PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thoughtNumber skipping ahead of the history",
           Envelope("probe: far ahead of the history", FAR_AHEAD, FAR_AHEAD, True)),
@@ -67,7 +79,7 @@ PROBES: Final[tuple[Probe, ...]] = (
           Envelope("probe: back to the first thought", 1, 5, True)),
     Probe("one thought of one, the last",
           Envelope("probe: one of one", 1, 1, False)),
-    Probe("a whitespace thought", Envelope("   ", 2, 3, True)),
+    *WHITESPACE_PROBES,
     Probe("a very long thought",
           Envelope("probe: a long thought " + "long " * 2000, 2, 3, True)),
     Probe("the largest safe integer above its total",

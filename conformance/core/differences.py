@@ -169,8 +169,13 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
         other = "" if a.kind == b.kind else f" (and as {a.kind} on {original}, {b.kind} {here})"
         read = crash_order(a.words, b.words)
         order = f": {crash_order_said(read, original, here)}" if read else ""
-        return (f"both refuse this call, in other words{other}: {quoted(a.words)} on {original}, "
-                f"{quoted(b.words)} {here}{order}")
+        # One side crashing where the other states a rule is no re-wording: said beside the crash's words
+        # (issue 42: npm:2026.8.31's OBJ-8, a call without arguments, read as two wordings of one refusal).
+        crash_a, crash_b = crashed(a.words), crashed(b.words)
+        mark_a = " (a runtime error)" if crash_a and not crash_b else ""
+        mark_b = " (a runtime error)" if crash_b and not crash_a else ""
+        return (f"both refuse this call, in other words{other}: {quoted(a.words)} on {original}{mark_a}, "
+                f"{quoted(b.words)} {here}{mark_b}{order}")
     subject = f"the refusal of `{a.field}`"
     side, theirs = f"{subject} is re-worded: {_side(here)}", f"{original}'s {quoted(a.words)}{kind}"
     if b.words.endswith(a.words):
@@ -197,6 +202,18 @@ def crash_order(a: str, b: str) -> tuple[str, str] | None:
     return ma.group(1), mb.group(1)
 
 
+_CRASHED: Final = re.compile(
+    r"^(?:[A-Z]\w*Error: )?(?:Cannot (?:read|set|convert|destructure)\b|\S+ is not (?:a function|iterable|a "
+    r"constructor)\b|\S+ is not defined\b|Maximum call stack)")
+"""A refusal's words that are a JavaScript runtime error's message from the start (a crash), not a rule's."""
+
+
+def crashed(words: str) -> bool:
+    """Whether a refusal's words are a crash's (“Cannot read properties of undefined …”), not a stated rule's
+    (“Invalid input: expected object, received undefined” names `undefined` and is no crash)."""
+    return bool(_CRASHED.match(words))
+
+
 def crash_reading(words: str) -> str:
     """The property a crash read of a missing value (“Cannot read properties of undefined (reading 'x')”),
     or empty when the words are no such crash."""
@@ -211,8 +228,10 @@ def crash_order_said(read: tuple[str, str], original: str, here: str) -> str:
 
 
 def _naming(refused: Refusal) -> str:
-    """The field a long refusal names, said before its words (a headline cut inside them still says it)."""
-    return f", naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
+    """The field a long refusal names, said before its words (a headline cut inside them still says it); no
+    comma before it: a terminal headline past 160 characters is cut at its first comma, which left "… this
+    server refuses it, …" without the field (issue 42, npm:2026.8.31's RTE-3)."""
+    return f" naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
 
 
 def _side(here: str) -> str:

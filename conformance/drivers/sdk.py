@@ -49,6 +49,7 @@ from conformance.drivers.errors import (
     TargetError,
 )
 from conformance.drivers.lifecycle import Managed
+from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.sdk_stdio import bounded_stdio
 from conformance.drivers.transcript import decode
 from conformance.drivers.wire import max_frame as default_max_frame
@@ -162,6 +163,9 @@ class SdkDriver(Managed):
         self._call_scope: anyio.CancelScope | None = None
         self._stream_error: Exception | None = None
         self._closed = False
+        self._serial = SENT.serial()
+        self._requests = 0
+        """Requests this driver sent after its handshake, numbered as their replay's frames (`sdk_sent`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -307,12 +311,20 @@ class SdkDriver(Managed):
         return self._session
 
     def list_tools(self) -> ListToolsResult:
-        return self._run("tools/list", self.session.list_tools)
+        session = self.session
+        self._sent("tools/list", None)
+        return self._run("tools/list", session.list_tools)
 
     def call_tool(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
         session = self.session
         sent = self.renamer.arguments(arguments)
+        self._sent("tools/call", {"name": name, **({} if sent is None else {"arguments": sent})})
         return self._run("tools/call", lambda: session.call_tool(name, sent))
+
+    def _sent(self, method: str, params: dict[str, Any] | None) -> None:
+        """Log the request as its wire frame before it goes: a check's failing example is replayed from it."""
+        self._requests += 1
+        SENT.wrote(self._serial, method, params, self._requests)
 
     def stderr_bytes(self) -> bytes:
         return self._sink.data() if self._sink is not None else b""

@@ -69,8 +69,8 @@ SETTLE_LIMIT: Final = 1.0
 SETTLE_BYTES: Final = 1 << 20
 """A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
 SETTLE_MISSES: Final = 3
-"""Waits that found nothing late before a server is taken to write no box for its calls: it is then waited for
-only once its stderr has been seen arriving late."""
+"""Waits that ended with no box completed before a server is taken to write no box for its calls: unless a box
+of it was seen completing late, it is then waited for only to the end of a line left open."""
 _TOPS: Final = tuple(corner.encode() for corner in "┌╔╭┏")
 """A box's top-left corner in the original's light style and the styles forks draw with (double, rounded,
 heavy): a fork's box is waited for as the original's is."""
@@ -284,12 +284,18 @@ class WireDriver(Managed):
         self._last_call_end = 0.0
         self._previous_call: JSON | bytes | None = None
         self.stderr_late = 0
-        """Calls whose stderr was still arriving after their answer (a relay, a wrapper, an async logger)."""
+        """Calls whose box was completed by stderr arriving after their answer (a relay, a wrapper, an async
+        logger)."""
+        self.stderr_box_waits = 0
+        """Calls waited for until their box was complete or stderr stayed quiet (a wait to the end of a line
+        left open, once a server is found to write no box, is not one): a count a test can hold steady."""
         self.stderr_waited = 0.0
         """Seconds spent in all waiting for stderr that arrives after its call's answer."""
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
+        self._lines_lag = 0.0
+        """The latest a call owing no box was seen getting its last stderr byte after its answer (seconds)."""
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
         tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
@@ -543,26 +549,32 @@ class WireDriver(Managed):
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
-        call's deadline. A server found to write no box (`SETTLE_MISSES` waits with no box arriving late) is
-        waited for no more, unless a box of it was seen arriving late: a conforming server costs nothing
-        here, a relay costs its lag, a server writing something else costs nothing after three calls."""
+        call's deadline. A server found to write no box (`SETTLE_MISSES` waits ending with none completed)
+        is then waited for only while a line of its is open, unless a box of it was seen completing late: a
+        conforming server costs nothing here, a relay costs its lag, a server writing something else (no box,
+        a box never closed, border characters in echoed text) a few quiet periods per process."""
         if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
             return
-        if self._settle_misses >= SETTLE_MISSES and not self.stderr_late and not _box_open(captured):
+        boxless = self._settle_misses >= SETTLE_MISSES and not self.stderr_late
+        if boxless and not line_open(captured.last(SETTLE_BYTES)):
             return
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
-        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        # The quiet period follows the longest a box was seen completing late (never the whole of a wait
+        # that ended without one, or each such wait would double the next).
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
-                      min(SETTLE_LIMIT, deadline - started))
+                      min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
         waited = time.monotonic() - started
         self.stderr_waited += waited
         if late:
             self.stderr_late += 1
             self.stderr_lag = max(self.stderr_lag, waited)
-        else:
+        elif not boxless:
             self._settle_misses += 1
+        if not boxless:
+            self.stderr_box_waits += 1
 
     def _learn_late(self) -> None:
         """stderr reached the pipe after an answer and before the next call: from now on this process, and
@@ -582,11 +594,11 @@ class WireDriver(Managed):
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
-        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag, 2 * self._lines_lag))
         last = settle_lines(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), quiet,
                             min(SETTLE_LIMIT, deadline - started))
         self.stderr_waited += time.monotonic() - started
-        self.stderr_lag = max(self.stderr_lag, last)
+        self._lines_lag = max(self._lines_lag, last)
         if last:
             self._learn_late()
         elif not self.stderr_late_unboxed:
@@ -1057,34 +1069,45 @@ def boxes_complete(data: bytes, due: int) -> bool:
 
 def box_open(data: bytes) -> bool:
     """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
-    return bool(data.strip()) and (not data.endswith(b"\n") or _count(data, _TOPS) > _count(data, _BOTTOMS))
+    return line_open(data) or (bool(data.strip()) and _count(data, _TOPS) > _count(data, _BOTTOMS))
+
+
+def line_open(data: bytes) -> bool:
+    """Whether stderr stops inside a line (its last line not ended)."""
+    return bool(data.strip()) and not data.endswith(b"\n")
 
 
 def settle(
     read_within: Callable[[float], bytes | None], held: Callable[[], bytes], due: int, quiet: float,
-    limit: float,
+    limit: float, pending: Callable[[bytes], bool] = box_open,
 ) -> bool:
     """Wait for the late stderr of a call answered with `due` boxes, reading with `read_within(seconds)`
     (the chunk read, b"" for none yet, None when nothing came in time or stderr ended) until `held()`, the
-    call's stderr so far, holds them complete, or `limit` seconds pass, or it holds `SETTLE_BYTES`. While a
-    box or a line is open it waits to the limit; otherwise until `quiet` seconds pass with no box border
-    arriving (other bytes, a heartbeat, do not extend it). Whether a box border arrived while waiting."""
+    call's stderr so far, holds them complete, or `limit` seconds pass, or it holds `SETTLE_BYTES`. While
+    `pending(held())` (by default a box or a line open) it waits to the limit; otherwise until `quiet` seconds
+    pass with no box border arriving (other bytes, a heartbeat, do not extend it).
+
+    Whether what arrived while waiting completed the boxes: a box arriving late. Border characters alone
+    (a thought's text echoed back, a box never closed) are not one, so a server writing them is not taken
+    for one whose boxes arrive late."""
     started = time.monotonic()
     until, quiet_until = started + limit, started + quiet
-    late = False
+    arrived = False
     while True:
         data = held()
-        if boxes_complete(data, due) or len(data) >= SETTLE_BYTES:
-            return late
+        if boxes_complete(data, due):
+            return arrived
+        if len(data) >= SETTLE_BYTES:
+            return False
         now = time.monotonic()
-        wait = until - now if box_open(data) else min(quiet_until, until) - now
+        wait = until - now if pending(data) else min(quiet_until, until) - now
         if wait <= 0:
-            return late
+            return False
         chunk = read_within(wait)
         if chunk is None:
-            return late
+            return False
+        arrived = arrived or bool(chunk)
         if any(line in chunk for line in _BORDERS):
-            late = True
             quiet_until = time.monotonic() + quiet
 
 
@@ -1112,10 +1135,6 @@ def settle_lines(
         if chunk:
             arrived = time.monotonic()
             last, quiet_until = arrived - started, arrived + quiet
-
-
-def _box_open(captured: HeadTail) -> bool:
-    return box_open(captured.last(SETTLE_BYTES))
 
 
 def jsonrpc_problem(message: object) -> str | None:

@@ -44,6 +44,7 @@ from conformance.core.differences import (
     explain,
     field_named,
     refusal,
+    refusal_words,
     said,
     sdk_owned,
     stderr_part,
@@ -56,6 +57,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.caps import cap_headline, cap_seen
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -591,7 +593,8 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
-    causes, records = checked_explanations(causes, records)
+        causes, records = checked_explanations(causes, records)
+        causes, records = led_by_the_poisoning(causes, records, replays)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
@@ -639,12 +642,15 @@ def checked_explanations(
     names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
     of call, the same refusal or field). The grouping of root causes proposes; this checks, and places what
     it refuses by the record's own pair (`split_off`)."""
+    causes, records = _by_own_refusal(causes, records)
     by_id = {c.id: c for c in causes}
+    by_record = {rv.id: rv for rv in records}
     dropped: dict[str, set[str]] = {}
     out: list[RecordVerdict] = []
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
-        if rv.explained_by and (cause is None or not _same_change(rv, cause)):
+        if rv.explained_by and (cause is None or not _same_change(rv, cause)
+                                or _box_not_its_failure(rv, cause, by_record)):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -653,8 +659,8 @@ def checked_explanations(
     primary = {r for c in kept for r in c.records}
     strays = {rv.id for rv in out if rv.verdict == "deviates" and rv.kind != "spec"
               and not rv.explained_by and rv.id not in primary}
-    return folded_by_their_words(*one_cause_per_change(
-        *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays)))
+    return held_by_caps(*folded_by_their_words(*one_cause_per_change(
+        *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
 
 
 def folded_by_their_words(
@@ -671,6 +677,8 @@ def folded_by_their_words(
         evidence, lead = paired[cause.id].evidence, by_id.get(cause.records[0])
         if lead is None or evidence is None or not evidence.reproduced or not evidence.not_its_failure:
             continue
+        if cap_seen(lead.reason):
+            continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
                      and _saw(lead, paired[c.id])), None)
         if home is not None:
@@ -686,6 +694,95 @@ def folded_by_their_words(
            else rv.model_copy(update={"explained_by": into[rv.explained_by]}) if rv.explained_by in into
            else rv for rv in records]
     return out_causes, out
+
+
+def held_by_caps(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cap (a count that stops growing at N, a refusal by a bound) is a cause of its own, whose records are
+    those whose own line is that cap (`cap_seen`): a cause led by one of them holds them all, else two or
+    more open one; a record another cap's cause holds (its pair showing that cap: a long example past both)
+    goes to its own cap's. What a cap's cause held that is not the cap goes under the cause its own checks
+    name and whose change it is (`_same_change`), else is placed by its own pair as `split_off` places any
+    (issue 42, nalyk-ts: the history and branch caps fell under a re-worded refusal, and a record of added
+    answer keys under the history cap)."""
+    departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
+    groups = _caps_met(departing)
+    if not groups:
+        return list(causes), list(records)
+    cap_of = {rv.id: cap for cap, members in groups.items() for rv in members}
+    out_causes = list(causes)
+    led = {c.records[0]: i for i, c in enumerate(out_causes)}
+    home_of: dict[str, int] = {}
+    for cap, members in groups.items():
+        index = next((led[rv.id] for rv in members if rv.id in led), None)
+        if index is None and len(members) >= 2:
+            named = _named_counts(records, {rv.id for rv in members})
+            lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
+            ce = lead.counterexample
+            out_causes.append(RootCause(
+                id=lead.id, records=[lead.id], explains=[], summary="",
+                example=list(ce.replay) if ce is not None else [], test=ce.test if ce is not None else None,
+                minimized=ce.minimized if ce is not None else False,
+                evidence=lead.evidence and lead.evidence.model_copy(update={"cause": lead.id})))
+            index = len(out_causes) - 1
+        if index is not None:
+            home_of[cap] = index
+    capped = {out_causes[i].id: cap for cap, i in home_of.items()}
+    placed: dict[str, str | None] = {}
+    for cap, index in home_of.items():
+        cause = out_causes[index]
+        # Records merged into this cause whose own line is another cap go to that cap's cause.
+        kept = [r for r in cause.records if r == cause.records[0] or cap_of.get(r, cap) == cap
+                or cap_of[r] not in home_of]
+        placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
+        said = "departs" if len(kept) == 1 else "depart"
+        out_causes[index] = cause.model_copy(update={
+            "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
+    primary = {r for c in out_causes for r in c.records}
+    for cap, index in home_of.items():
+        placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
+    by_id = {rv.id: rv for rv in records}
+    dropped: set[str] = set()
+    for cause in out_causes:
+        if cause.id not in capped:
+            continue
+        for rid in cause.explains:
+            if rid in placed or rid not in by_id:
+                continue
+            rv = by_id[rid]
+            naming = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
+            home = next((c for c in out_causes if c.id not in capped and set(c.records) & naming
+                         and _same_change(rv, c)), None)
+            placed[rid] = home.id if home is not None else None
+            if home is None:
+                dropped.add(rid)
+    explains: dict[str, list[str]] = {}
+    for rid, cid in placed.items():
+        if cid is not None:
+            explains.setdefault(cid, []).append(rid)
+    out_causes = [c.model_copy(update={"explains": [
+        *(r for r in c.explains if r not in placed), *explains.get(c.id, [])]}) for c in out_causes]
+    out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
+    return split_off(out_causes, out, set(), dropped) if dropped else (out_causes, out)
+
+
+def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:
+    """Each cap the departures' lines say (`cap_seen`) → the departures that met it: a bound's by its words
+    too (“call was rejected: isError “Rate limit exceeded: …”” is the bound's refusal, said plainly). A count
+    held at one value is a cap only when every line that says a count held says the same value: counts held
+    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap."""
+    seen = {rv.id: cap_seen(rv.reason) for rv in departing}
+    counts = {cap for cap in seen.values() if cap.startswith("the count stops at")}
+    groups: dict[str, list[RecordVerdict]] = {}
+    for rv in departing:
+        cap = seen[rv.id]
+        if cap and (len(counts) == 1 or cap not in counts):
+            groups.setdefault(cap, []).append(rv)
+    for cap in [c for c in groups if c not in counts]:
+        words = cap.partition("“")[2].removesuffix("”")
+        groups[cap] += [rv for rv in departing if not seen[rv.id] and words and words in readable(rv.reason)]
+    return groups
 
 
 def _held(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RootCause:
@@ -730,10 +827,41 @@ def one_cause_per_change(
     return merged, out
 
 
+def _by_own_refusal(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """An explained record whose own pair, replayed, shows the refusal another cause's pair shows (`_shown`:
+    the same guard moved, the same words) goes under that cause, whichever cause a check of it named: its
+    own failure is that change (issue 42: npm:2026.8.31's OBJ-8/a1, `thought: ""` accepted, was under OBJ-8,
+    the refusal of a call without arguments, beside RTE-3/a1, whose pair is its own)."""
+    by_id = {rv.id: rv for rv in records}
+    shown = {c.id: _shown(c, by_id) for c in causes}
+    primary = {r for c in causes for r in c.records}
+    moved: dict[str, str] = {}
+    for rv in records:
+        if not rv.explained_by or rv.id in primary:
+            continue
+        mine = _refusal_shown(rv.evidence, rv)
+        home = next((c.id for c in causes if mine is not None and shown[c.id] == mine), None)
+        if home is not None and home != rv.explained_by and shown.get(rv.explained_by) != mine:
+            moved[rv.id] = home
+    if not moved:
+        return list(causes), list(records)
+    out_causes = [c.model_copy(update={"explains": [*(r for r in c.explains if r not in moved),
+                                                     *(r for r, home in moved.items() if home == c.id)]})
+                  for c in causes]
+    return out_causes, [rv.model_copy(update={"explained_by": moved[rv.id]}) if rv.id in moved else rv
+                        for rv in records]
+
+
 def _shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
     """The refusal a cause's pair shows where its checks failed: (the kind of call, its leading difference,
     numbers masked); None when its pair (or its leading record's, lacking its own) shows no refusal of it."""
-    evidence, lead = _held(cause, by_id).evidence, by_id.get(cause.records[0])
+    return _refusal_shown(_held(cause, by_id).evidence, by_id.get(cause.records[0]))
+
+
+def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tuple[str, str] | None:
+    """`_shown` of one pair, held against the checks of the record it is for."""
     if evidence is not None and lead is not None:
         evidence = its_failure(lead, evidence)  # held against its checks' words as they read now
     if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
@@ -775,6 +903,7 @@ def split_off(
     primary = {r for c in causes for r in c.records}
     placed: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RecordVerdict]] = {}
+    unpaired: list[RecordVerdict] = []
     # A cause whose own replay did not reproduce is held against its leading record's own pair.
     paired = [_held(c, by_id) for c in causes]
     for rv in records:
@@ -792,19 +921,24 @@ def split_off(
         if rv.id not in loose and not usable:
             continue
         home = next((c for c in paired if c.evidence is not None
-                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))), None)
+                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                     and not _box_not_its_failure(rv, c, by_id)), None)
         if home is not None:
             placed[rv.id] = home.id
             continue
         if own is None or not usable:
             # No pair, or one differing only where its checks did not fail (another change of the fork shows
-            # on its sequence): no cause is opened on it; the record keeps its own line, its check's words.
+            # on its sequence): no cause is opened on it; its checks' words may place it under a cause the
+            # departures with pairs open below (`_placed_by_their_words`), else it keeps its own line.
+            unpaired.append(rv)
             continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
             # told from it; the departure keeps its own line, it opens no cause.
             continue
+        if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
+            continue  # the box leads its pair, but its own line is another failure: no render cause of it
         groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
     for members in groups.values():
         if len(members) < 2 and all(rv.id not in loose for rv in members):
@@ -817,6 +951,17 @@ def split_off(
         cause = _cause_of(lead, [rv.id for rv in members if rv is not lead])
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
+    placed |= _placed_by_their_words(unpaired, causes[len(paired):], causes)
+    left = [rv for rv in unpaired if rv.id not in placed and rv.id in loose]
+    for opened in _said_broken(left):
+        causes.append(opened)
+        placed |= {rv.id: opened.id for rv in left if rv.id not in placed and rv.id != opened.id
+                   and _same_change(rv, opened)}
+        placed[opened.id] = ""
+    placed = {r: c for r, c in placed.items() if c}
+    alone = _left_alone([rv for rv in left if rv.id not in placed and rv.id not in {c.id for c in causes}])
+    if alone is not None:
+        causes.append(_cause_of(alone, []))
     explains: dict[str, list[str]] = {}
     for record, cause_id in placed.items():
         explains.setdefault(cause_id, []).append(record)
@@ -825,6 +970,58 @@ def split_off(
                   for c in causes]
     out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
     return out_causes, out
+
+
+def _placed_by_their_words(
+    unpaired: Sequence[RecordVerdict], opened: Sequence[RootCause], causes: Sequence[RootCause]
+) -> dict[str, str]:
+    """Departures without a pair showing their failure (none replayed, for budget) placed under a cause
+    `split_off` opened from the departures that have one, where their checks' own words saw its difference
+    (`_saw`), as they are placed under a proposed cause (issue 42: timed sessions' ABS-10, BAP-1 and BAP-2
+    saw the “Session closed” refusal and stayed loose beside its cause); or under any cause whose headline
+    says their check's very words (a banner two records' checks read alike: fork-env-config's RTE-10 and
+    CMP-4)."""
+    placed: dict[str, str] = {}
+    for rv in unpaired:
+        home = next((c for c in opened if _saw(rv, c)), None) or next(
+            (c for c in causes if _headline_says(c, rv)), None)
+        if home is not None:
+            placed[rv.id] = home.id
+    return placed
+
+
+def _headline_says(cause: RootCause, rv: RecordVerdict) -> bool:
+    """Whether a cause's headline, past its records, is the record's own check's words (their first 80
+    characters, a count of failing checks aside)."""
+    words = _check_words(rv)[:80]
+    return len(words) >= 24 and cause.summary.partition(" — ")[2].startswith(words)
+
+
+def _said_broken(left: Sequence[RecordVerdict]) -> list[RootCause]:
+    """Causes opened by departures left without a cause whose own checks name them contradicted, most named
+    first: a check stating the record's own claim broken (ABS-11 "the count never falls", 8 checks) says the
+    change in its words, whatever its pair shows (issue 42: fork-timed-sessions under load, the idle expiry
+    showing in every check of the shared process, had no cause). A record with a sequence to show only."""
+    named = sorted(((sum(rv.id in t.contradicted for t, _ in _failing_checks(rv)), i, rv)
+                    for i, rv in enumerate(left)), key=lambda n: (-n[0], n[1]))
+    return [_cause_of(rv, []) for count, _, rv in named if count and (
+        (rv.evidence is not None and rv.evidence.example) or rv.counterexample is not None)]
+
+
+def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:
+    """The one departure whose proposed cause its check refused, no pair of its own showing its failure, no
+    cause its checks' words saw, and checks that saw an accepted call or stderr, not a refusal: a change no
+    cause says, which opens a cause of its own, headed by its check's words (issue 42: fork-planning-aids'
+    ABS-7 "the answer reads totalThoughts 8, not 5", fork-readable-output's LOOP-A, a logged failure). A
+    refused call is any refusal's, and several departures left cannot be told from one change every check
+    saw its own way (an answer no longer JSON): they keep their own lines, as does one with no sequence to
+    show (a cause's example opens with its handshake)."""
+    kept = [rv for rv in left if (said := _check_messages(rv)) and UNRELIABLE not in said[0]
+            and not any(_SAW_REFUSAL.search(m) for m in said)]
+    if len(kept) != 1:
+        return None
+    shown = (kept[0].evidence is not None and kept[0].evidence.example) or kept[0].counterexample is not None
+    return kept[0] if shown else None
 
 
 _CRASH_WORDS: Final = "both refuse this call, in other words"
@@ -837,6 +1034,12 @@ def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
     0 for a difference that is no refusal, or a statement about something the refused call merely reaches
     (a fresh process remembering nothing, a total raised to the number: the refusal is not about them)."""
     refused = _refused_what(differences[0]) if differences else ""
+    if refused.startswith("“") and not _crash(differences[0]):
+        # A refusal naming no field, in a stated rule's words (“Session closed: …”): a new rule over calls the
+        # original accepts; the rule it breaks is the statement of which calls are refused (RTE-3's "the first
+        # failure is rejected"), not a statement the refused call merely reaches (issue 42: timed sessions'
+        # refusal was led by CMP-1, whose check saw it most alone).
+        return int(bool(_REFUSES_CALLS.search(statement)))
     if not refused.isidentifier():
         return 0
     clauses = [c for c in _CLAUSE_END.split(statement) if c.strip()]
@@ -846,6 +1049,8 @@ def _refusal_broken(statement: str, differences: Sequence[str]) -> int:
 
 _REFUSING: Final = re.compile(r"\b(?:guard|reject|refus|check|validat)", re.IGNORECASE)
 """Words of a statement about what is refused."""
+_REFUSES_CALLS: Final = re.compile(r"\b(?:reject|refus)", re.IGNORECASE)
+"""Words of a statement saying which calls are refused (not merely that a field is checked or validated)."""
 
 
 def _crash(difference: str) -> bool:
@@ -889,19 +1094,20 @@ def _named_counts(records: Sequence[RecordVerdict], group: set[str]) -> dict[str
 
 
 def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
-    """A cause opened by a record's own reproduced pair: its headline is that pair, or, where the pair
-    differs only elsewhere than the lead's checks failed, the lead's own check's words (a 0.6.2 fork's
-    version bump is not its CMP-3's missing status key: bartoszkula-ts, AUDIT-round9)."""
+    """A cause opened by a record's own pair: its headline is that pair, or, where the pair differs only
+    elsewhere than the lead's checks failed or none reproduced (`_left_alone`), the lead's own check's words
+    (a 0.6.2 fork's version bump is not its CMP-3's missing status key: bartoszkula-ts, AUDIT-round9)."""
     evidence = lead.evidence
-    assert evidence is not None  # only records with a reproduced pair lead (split_off)
     ce = lead.counterexample
-    said = _check_words(lead) if evidence.not_its_failure else evidence.headline()
+    shown = evidence is not None and evidence.reproduced and not evidence.not_its_failure
+    said = evidence.headline() if shown and evidence is not None else _check_words(lead)
     summary = f"{lead.id} departs — {said}"
+    example = list(evidence.example) if evidence is not None else []
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
-                     example=list(evidence.example) or (list(ce.replay) if ce is not None else []),
+                     example=example or (list(ce.replay) if ce is not None else []),
                      test=ce.test if ce is not None else None,
                      minimized=ce.minimized if ce is not None else False,
-                     evidence=evidence.model_copy(update={"cause": lead.id}))
+                     evidence=None if evidence is None else evidence.model_copy(update={"cause": lead.id}))
 
 
 def _check_words(rv: RecordVerdict) -> str:
@@ -942,6 +1148,32 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+def _box_not_its_failure(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A render cause (its leading record states what the box or stderr holds, and its headline or pair shows
+    the box) and a record whose own line does not speak of them: a fork writing something else on stderr, or
+    answering with keys more, shows that on every call's pair, so a pair alike does not make the box the
+    record's failure (issue 42, bartoszkula-ts: CMP-5, the missing box, "explained" eight records of added
+    answer keys and one of a poisoned process). A cause about a number the box also shows (a total raised,
+    RTE-4, its headline the box's header) is no render cause: its statement is about the number."""
+    lead = by_id.get(cause.records[0])
+    if lead is None or not _RENDER_STATED.search(lead.statement):
+        return False
+    held = _lead(_held(cause, by_id))
+    render = (_speaks_of_box(cause.summary.partition(" — ")[2])
+              or (bool(held) and _difference_key(held) == STDERR_BOX))
+    return render and not _speaks_of_box(rv.reason)
+
+
+_RENDER_STATED: Final = re.compile(r"\bbox(?:es)?\b|\bstderr\b")
+"""A record's statement about what the box or stderr holds (CMP-5's five-line box, RTE-9's stderr)."""
+
+
+def _speaks_of_box(line: str) -> bool:
+    """Whether a record's line, in its own words (before any answer it quotes), is about the box or stderr."""
+    low = _own_words(readable(line)).lower()
+    return bool(_BOX_WORDS.search(low)) or "stderr" in low
 
 
 def _said_by_its_naming(rv: RecordVerdict, naming: Sequence[TestRef]) -> bool:
@@ -986,8 +1218,14 @@ def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = Fa
 
 def _check_messages(rv: RecordVerdict) -> list[str]:
     """The record's failing checks' messages, as a reader sees them, those saying nothing left out."""
-    said = (readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message)
-    return [m for m in said if m and not unspoken(m)]
+    return [m for _, m in _failing_checks(rv)]
+
+
+def _failing_checks(rv: RecordVerdict) -> list[tuple[TestRef, str]]:
+    """The record's failing checks with their messages as a reader sees them, those saying nothing left out:
+    the one reader `_check_messages` and `its_failure` share."""
+    said = ((t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message)
+    return [(t, m) for t, m in said if m and not unspoken(m)]
 
 
 def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -1043,8 +1281,23 @@ def _named_elsewhere(rv: RecordVerdict, cause: RootCause) -> bool:
 def _own_words(message: str) -> str:
     """A check's message up to the first answer it quotes whole (`the answer { "…`, `isError { "…`): the
     answer shows every change of the server, the words before it the check's own failure."""
-    found = re.search(r"\{\s*\"", message)
-    return message[: found.start()] if found else message
+    start = _sent_first(message)
+    found = re.search(r"\{\s*\"", message[start:])
+    return message[: start + found.start()] if found else message
+
+
+def _sent_first(message: str) -> int:
+    """Where a check's words begin after the request it quotes first (`{"thought": …}, a call the
+    description's rules advise against, was refused …`): the request it sent is no answer showing the
+    server's changes (issue 42: timed sessions' BAP-1 said the “Session closed” refusal after it); 0 when
+    the message does not open with a JSON object followed by words."""
+    if not message.startswith("{"):
+        return 0
+    try:
+        _, end = json.JSONDecoder().raw_decode(message)
+    except ValueError:
+        return 0
+    return end if message[end:].strip() else 0
 
 
 def _family(difference: str) -> str:
@@ -1116,6 +1369,16 @@ _REFUSAL_KEYS: Final = ("refused by the original", "refused here", _ANOTHER_FIRS
 _BOX_WORDS: Final = re.compile(r"\b(?:box|boxes|render\w*|rows?|drawn|border|header|caption)\b")
 """A check speaking of the box. Not "line" ("Expecting value: line 1 column 1", a JSON error's words)."""
 _BANNER_WORDS: Final = re.compile(r"\bbanner\b|before any request")
+_BOX_DRAWN: Final = re.compile(r"[─│┌┐└┘├┤]")
+"""The box's drawing characters: a check quoting a line of the box quotes one of them."""
+
+
+def _about_stderr(message: str) -> bool:
+    """Whether a check's words, outside what it quotes, say it saw stderr (`stderr holds more than the banner
+    and one box per accepted call: “… Error processing thought: Invalid thought: …”`): the refusal it quotes
+    is a line a fork logs, its own change, not the answer's (issue 42: fork-readable-output's LOOP-A went
+    under the re-worded refusal's cause)."""
+    return bool(re.search(r"\bstderr\b", re.sub(r"“[^”]*”?", "", message), re.IGNORECASE))
 
 
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
@@ -1127,6 +1390,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     message = _own_words(message)  # the check's own words, not an answer it quotes whole (`{ "…` too)
     low = message.lower()
     key = _difference_key(difference)
+    if key not in (STDERR_BOX, STDERR_OUTSIDE) and _about_stderr(message):
+        return False  # what it quotes is what stderr held: a refusal logged there is not the answer's
     # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
@@ -1150,6 +1415,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     if key == STDERR_OUTSIDE:  # the banner, a log line: a check about the banner, not the box's
         return bool(_BANNER_WORDS.search(low))
     if key == STDERR_BOX:
+        if _BANNER_WORDS.search(low) and not _BOX_DRAWN.search(message):
+            return False  # more than the banner and the boxes (a logged line it quotes): outside the box
         return bool(_BOX_WORDS.search(low) or ("stderr" in low and not _BANNER_WORDS.search(low)))
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
@@ -1182,8 +1449,7 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     is kept, marked `not_its_failure`, and the record's line is its check's own words."""
     if not evidence.reproduced or not evidence.differences:
         return evidence
-    checks = [(t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    checks = [(t, m) for t, m in checks if m and not unspoken(m)]  # as `_check_messages` reads them
+    checks = _failing_checks(rv)
     if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
         # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
@@ -1556,5 +1822,185 @@ def headline(evidence: Evidence) -> str:
 def said_first(evidence: Evidence) -> str:
     return evidence.differences[0] if evidence.differences else ""
 
+
+
+POISON_CALLS: Final = 40
+"""The most calls tried, each followed by the probe call, on one pair of fresh processes, when departures
+refused in a runtime error's words ask which earlier call poisoned the process (`led_by_the_poisoning`); one
+pair more confirms the call found. At most `POISON_GROUPS` such groups a report: outside `MAX_REPLAYS`, whose
+budget a red run has spent on its departures by then."""
+POISON_GROUPS: Final = 2
+_REFUSED_IN: Final = re.compile(r'isError “([^”]{4,300})”|"error":\s*"((?:[^"\\]|\\.){4,300})"')
+"""A record line's refusal words: `isError “…”`, or the `"error"` of the answer it quotes."""
+
+
+def _crash_refusal(line: str) -> str:
+    """The words a record's line says its call was refused in, when they are a runtime error's (a crash's
+    message, not a rule a server states), numbers masked; empty for any other line."""
+    found = _REFUSED_IN.search(readable(line))
+    words = refusal_words((found.group(1) or found.group(2)).replace("⏎", "\n")) if found else ""
+    return re.sub(r"\d+", "N", words) if words and RUNTIME_ERROR.search(words) else ""
+
+
+def _calls_tried(records: Sequence[RecordVerdict]) -> list[JSON]:
+    """The tool calls the run's departing records replay (each once, in report order), then the fresh-process
+    sequence's: the calls a check sent before others failed, among which the one that poisoned the process."""
+    from conformance.suite.fresh_runs import SEQUENCE
+
+    seen: dict[str, JSON] = {}
+    frames = [f for rv in records if rv.verdict == "deviates" and rv.counterexample is not None
+              for f in rv.counterexample.replay]
+    for text in frames:
+        frame = _frame(text)
+        params = frame.get("params") if frame is not None and frame.get("method") == "tools/call" else None
+        named = isinstance(params, dict) and params.get("name") == TOOL
+        arguments = params.get("arguments") if named and isinstance(params, dict) else None
+        if isinstance(arguments, dict):
+            seen.setdefault(json.dumps(arguments, sort_keys=True), cast(JSON, arguments))
+    for method, listed in SEQUENCE:
+        if method == "tools/call":
+            seen.setdefault(json.dumps(listed, sort_keys=True), listed)
+    return list(seen.values())[:POISON_CALLS]
+
+
+def _each_then_probe(calls: Sequence[JSON]) -> list[str]:
+    """initialize, then each call followed by the probe call, numbered in order."""
+    compact = (",", ":")
+    frames = _probe_frames()[:2]
+    for i, arguments in enumerate(calls):
+        for j, sent in enumerate((arguments, dict(PROBE_ARGUMENTS))):
+            frames.append(json.dumps({"jsonrpc": "2.0", "id": 2 * i + j + 1, "method": "tools/call",
+                                      "params": {"name": TOOL, "arguments": sent}}, separators=compact))
+    return frames
+
+
+def _poisoned_probe(theirs: list[_Answer], ours: list[_Answer], index: int, words: str) -> bool:
+    """Whether the probe at `index` (0-based among the answers) is refused here in `words` (numbers masked)
+    and accepted by the original."""
+    if index >= len(theirs) or index >= len(ours):
+        return False
+    mine, original = _frame(ours[index].response), _frame(theirs[index].response)
+    refused = refusal(cast(JSON, mine)) if mine is not None else None
+    return (refused is not None and words in re.sub(r"\d+", "N", refused.words)
+            and original is not None and refusal(cast(JSON, original)) is None)
+
+
+def _poisoning_call(words: str, records: Sequence[RecordVerdict],
+                    replays: _Replays) -> tuple[list[str], list[_Answer], list[_Answer]] | None:
+    """The shortest sequence found that poisons a fresh process: one call, then the probe call refused in
+    `words` where the original accepts it. Every call the run's departures replay is tried, each followed by
+    the probe, on one pair of fresh processes; the call before the first probe so refused is confirmed alone
+    on a second pair. None when no probe is refused so, or the call alone does not poison."""
+    calls = _calls_tried(records)
+    if not calls:
+        return None
+    theirs, ours = _replay_both(replays.original, replays.target, _each_then_probe(calls), replays.timeout)
+    if isinstance(theirs, str) or isinstance(ours, str):
+        return None
+    # Answers: initialize, then call i at 1 + 2i and its probe at 2 + 2i.
+    first = next((i for i in range(len(calls)) if _poisoned_probe(theirs, ours, 2 + 2 * i, words)), None)
+    if first is None:
+        return None
+    frames = _each_then_probe([calls[first]])
+    theirs, ours = _replay_both(replays.original, replays.target, frames, replays.timeout)
+    if isinstance(theirs, str) or isinstance(ours, str) or not _poisoned_probe(theirs, ours, 2, words):
+        return None
+    return frames, theirs, ours
+
+
+def led_by_the_poisoning(
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], replays: _Replays
+) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Departures refused in one runtime error's words, two or more, where the original accepts the call: a
+    process one earlier call poisoned (every later call refused so). Their own examples fail only on a process
+    that call reached first, so no pair of theirs shows it; the call is found by replay (`_poisoning_call`),
+    and its sequence leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an
+    Object.prototype member made every later call “branches[thought.branchId].push is not a function”, and
+    its records were no cause, or other causes')."""
+    departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
+    groups: dict[str, list[RecordVerdict]] = {}
+    for rv in departing:
+        words = _crash_refusal(rv.reason)
+        if words:
+            groups.setdefault(words, []).append(rv)
+    led = {c.records[0]: c for c in causes}
+    out_causes, out = list(causes), list(records)
+    tried = 0
+    for words, members in groups.items():
+        members = [rv for rv in members if rv.id not in led
+                   or (led[rv.id].records == [rv.id] and not led[rv.id].explains)]
+        if len(members) < 2 or tried >= POISON_GROUPS:
+            continue
+        tried += 1
+        found = _poisoning_call(words, records, replays)
+        if found is None:
+            continue
+        frames, theirs, ours = found
+        compared = _compared(theirs[2:3], ours[2:3], set(), fall_back=True)
+        named = _named_counts(records, {rv.id for rv in members})
+        lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
+        sent = json.loads(frames[2])["params"]["arguments"]
+        said_first = _poisoning_answered(refusal_words_of(theirs[1]), refusal_words_of(ours[1]))
+        evidence = Evidence(
+            reproduced=True, at="on the example's tools/call 2", example=frames, cause=lead.id,
+            differences=compared[1] if compared is not None else [],
+            original=theirs[2].response, target=ours[2].response, original_spec=replays.original.spec,
+            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) poisons the process")
+        later = refusal_words_of(ours[2])
+        summary = (f"{lead.id} departs — after one call with {_beyond_plain(sent)} ({said_first}), this "
+                   f"server refuses every later call with “{later}”, where the original accepts them: that "
+                   f"call poisons the process")
+        ids = {rv.id for rv in members}
+        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
+        out_causes = [_without(c, ids) for c in out_causes
+                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
+        out_causes.append(RootCause(id=lead.id, records=[lead.id], summary=summary[:400],
+                                    explains=[rv.id for rv in members if rv is not lead],
+                                    example=frames, evidence=evidence))
+        moved = {rv.id: lead.id for rv in members if rv is not lead}
+        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == lead.id
+               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
+               else rv for rv in out]
+    return out_causes, out
+
+
+def _without(cause: RootCause, ids: Set[str]) -> RootCause:
+    """The cause without these records among those it explains or holds beside its leading one (its headline's
+    list of records said again: "RTE-3, RTE-8 depart — …" becomes "RTE-3 departs — …")."""
+    records = [r for r in cause.records if r == cause.records[0] or r not in ids]
+    summary = cause.summary
+    if records != cause.records:
+        said = f"{', '.join(cause.records)} depart — "
+        if summary.startswith(said):
+            summary = (f"{', '.join(records)} {'departs' if len(records) == 1 else 'depart'} — "
+                       f"{summary.removeprefix(said)}")
+    return cause.model_copy(update={"records": records, "summary": summary,
+                                    "explains": [r for r in cause.explains if r not in ids]})
+
+
+def _beyond_plain(arguments: JSON) -> str:
+    """A call's arguments past the four every call sends (`branchId "__proto__"`), else the whole call."""
+    if not isinstance(arguments, dict):
+        return json.dumps(arguments, ensure_ascii=False)[:160]
+    plain = {"thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"}
+    extra = [f"{key} {json.dumps(value, ensure_ascii=False)[:80]}" for key, value in arguments.items()
+             if key not in plain]
+    return ", ".join(extra) if extra else json.dumps(arguments, ensure_ascii=False)[:160]
+
+
+def _poisoning_answered(original: str, here: str) -> str:
+    """How the poisoning call itself was answered, each side's refusal words (empty: accepted)."""
+    if here and here == original:
+        return f"which the original refuses alike, “{here}”"
+    if here:
+        return f"refused “{here}”" + (f", the original's words “{original}”" if original else
+                                       ", where the original accepts it")
+    return "accepted"
+
+
+def refusal_words_of(answer: _Answer) -> str:
+    """A refused answer's words (empty for an accepted one)."""
+    refused = refusal(cast(JSON, _frame(answer.response)))
+    return refused.words if refused is not None else ""
 
 __all__ = ["ORIGINAL", "headline", "original_target", "said", "with_evidence"]

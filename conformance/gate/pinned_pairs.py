@@ -98,12 +98,16 @@ def met_pairs(verdicts: Sequence[RecordVerdict], baseline: Baseline | None, cano
         return {}, {}
     entries = canonical_entries(baseline, canonical)
     owners = folded_owners(baseline, canonical)
-    pinned: dict[frozenset[str], str] = {}
+    # Every entry root that pinned a difference: two entries folded under different roots may pin the same
+    # one (a whitespace thought refused, met by OBJ-4's probe and by OBJ-4/a2's official-client check), and
+    # a departure showing it again re-observes both.
+    pinned: dict[frozenset[str], list[str]] = {}
     for rid, entry in entries.items():
         if entry.pair is not None:
             difference = _difference_of(entry.pair)
-            if difference:
-                pinned.setdefault(difference, owners.get(rid, rid))
+            roots = pinned.setdefault(difference, []) if difference else []
+            if difference and owners.get(rid, rid) not in roots:
+                roots.append(owners.get(rid, rid))
     if not pinned:
         return {}, {}
     covered: dict[str, str] = {}
@@ -112,12 +116,11 @@ def met_pairs(verdicts: Sequence[RecordVerdict], baseline: Baseline | None, cano
         evidence = rv.evidence
         if rv.verdict not in DEPARTURES or is_advisory(rv) or evidence is None or not _own_pair(evidence):
             continue
-        root = pinned.get(pair_difference(evidence.original, evidence.target, evidence.differences))
-        if root is None:
-            continue
-        met.setdefault(root, rv.id)
-        if rv.id not in entries and rv.id not in settled:
-            covered[rv.id] = canonical.get(root, root)
+        roots = pinned.get(pair_difference(evidence.original, evidence.target, evidence.differences), [])
+        for root in roots:
+            met.setdefault(root, rv.id)
+        if roots and rv.id not in entries and rv.id not in settled:
+            covered[rv.id] = canonical.get(roots[0], roots[0])
     by_id = {rv.id: rv for rv in verdicts}
     reobserved: dict[str, str] = {}
     for rid in entries:

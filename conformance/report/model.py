@@ -6,6 +6,7 @@ and a test keeps the two equal.
 
 from __future__ import annotations
 
+import re
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -154,8 +155,34 @@ class Evidence(_Frozen):
             return ""
         prefix = "on the example's "
         where = "at " + self.at.removeprefix(prefix) if self.at.startswith(prefix) else self.at
-        return (one_line(_near_field(self.differences[0]), 150)
+        first = quote_fitted(_near_field(self.differences[0]), HEADLINE_PAIR_CHARS)
+        return (one_line(first, HEADLINE_PAIR_CHARS)
                 + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
+
+
+HEADLINE_PAIR_CHARS: Final = 150
+"""Characters of a pair's first difference a headline keeps."""
+_QUOTE: Final = re.compile(r"“([^”]{60,})”")
+_QUOTE_HEAD: Final = 24
+"""Characters kept from a long quote's start when its middle is cut: where its words begin."""
+
+
+def quote_fitted(difference: str, limit: int) -> str:
+    """A difference over `limit` whose first long quote is cut in its middle, at words ("“MCP error -32602:
+    Input … expected string, received boolean”"): a refusal's own words come last, after a wrapper's prefix,
+    and a cut at the end kept only the prefix (issue 42: npm:2025.11.25's RTE-3 never said what was
+    refused)."""
+    found = _QUOTE.search(difference)
+    if len(difference) <= limit or found is None:
+        return difference
+    words = found.group(1)
+    room = len(words) - (len(difference) - limit) - 2  # what of the quote fits, less " … "
+    if room < _QUOTE_HEAD + 20:
+        return difference
+    head = words[:_QUOTE_HEAD].rsplit(" ", 1)[0]
+    tail = words[len(words) - (room - len(head)):]
+    tail = tail.split(" ", 1)[1] if " " in tail and not tail.startswith(" ") else tail.lstrip()
+    return f"{difference[: found.start()]}“{head} … {tail}”{difference[found.end():]}"
 
 
 def _near_field(difference: str) -> str:

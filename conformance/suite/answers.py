@@ -16,14 +16,14 @@ from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.js import js_number_string
-from conformance.core.jsontypes import JSON, OMIT
+from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_answer, read_served
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Message, brief, expect, said
-from conformance.suite.jsvalues import coerced_total, guard_failure
+from conformance.suite.jsvalues import GUARD_REFUSALS, coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
 
@@ -352,9 +352,19 @@ def expect_guards_refuse(exchange: Exchange) -> None:
         return  # a refusal, unflagged: OBJ-8's business
     # A value of the right type refused only for being falsy (thought "", a number 0) is the falsy guard's,
     # RTE-3/a1's "guarded by falsiness, not presence"; a missing or mistyped field is RTE-3's own check.
-    record = "RTE-3/a1" if falsy_of_its_type(failure, sent.get(failure, OMIT)) else "RTE-3"
-    expect(record, False,
-           f"the original refuses this call ({failure}); it was accepted: {describe(exchange)}")
+    value = sent.get(failure, OMIT)
+    record = "RTE-3/a1" if falsy_of_its_type(failure, value) else "RTE-3"
+    expect(record, False, lambda: guarded_call_accepted(failure, value))
+
+
+def guarded_call_accepted(field: str, value: JSON | Omitted) -> str:
+    """RTE-3's failure as a person acts on it: the call (the field the original's guard refuses and its
+    value), the original's refusal in its own words, and that this server accepts it; never the answer's
+    whole object (issue 42: "it was accepted: the answer { … }" never said `thought: ""` was sent)."""
+    sent = f"a call without `{field}`" if isinstance(value, Omitted) else f"`{field}: {brief(value, 60)}`"
+    # No comma before the refusal: a terminal headline is cut at its first comma past 160 characters.
+    return (f"{sent} is accepted where the original refuses this call ({field}) with "
+            f"{quoted(GUARD_REFUSALS[field])} (isError)")
 
 
 def falsy_of_its_type(field: str, value: object) -> bool:

@@ -24,6 +24,13 @@ from conformance.core.jsontypes import JSON, OMIT, Omitted
 
 GUARDED_ORDER: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
 """RTE-3's four checks, in the order the record lists them."""
+GUARD_REFUSALS: Final[dict[str, str]] = {
+    "thought": "Invalid thought: must be a string",
+    "thoughtNumber": "Invalid thoughtNumber: must be a number",
+    "totalThoughts": "Invalid totalThoughts: must be a number",
+    "nextThoughtNeeded": "Invalid nextThoughtNeeded: must be a boolean",
+}
+"""The original's words when each guard refuses (isError): what a failure quotes as the original's refusal."""
 
 
 def js_string(value: JSON) -> str:

@@ -41,6 +41,7 @@ from conformance.drivers import cancel
 from conformance.drivers.capture import DEFAULT_MAX_FRAME
 from conformance.drivers.errors import DriverError, ServerTimeout, TargetFailed
 from conformance.drivers.process import processes_started
+from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
@@ -118,6 +119,10 @@ class _RunState:
     (`ServerSession.shared_mark`): a failure whose calls since then met two processes is the process's life,
     not the check's record."""
     failing_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    sdk_marks: dict[str, int] = field(default_factory=dict)
+    """Where the official client's sent frames stood (`sdk_sent.SENT`) as the test's current example began."""
+    sdk_failing: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The span of those frames its last failing example sent: a check through the SDK's call sequence."""
     first_failure: dict[str, float] = field(default_factory=dict)
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
     breaker: Breaker = field(default_factory=Breaker)
@@ -144,6 +149,10 @@ class _RunState:
             self.examples[self.current] = self.examples.get(self.current, 0) + 1
             if status == "failed":
                 self.first_failure.setdefault(self.current, time.monotonic())
+            sdk_end = SENT.mark()
+            if status == "failed":
+                self.sdk_failing[self.current] = (self.sdk_marks.get(self.current, sdk_end), sdk_end)
+            self.sdk_marks[self.current] = sdk_end
             session = self.sessions.get(self.current_spec or "")
             if session is None:
                 return
@@ -450,6 +459,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 _NOT_RUN_KEY = pytest.StashKey[str]()
 _RAW_MARK_KEY = pytest.StashKey[int]()
 """Where the frames written to raw processes stood when a test began (`RawPool.frames_mark`)."""
+_SDK_MARK_KEY = pytest.StashKey[int]()
+"""Where the frames the official client sent stood when a test began (`SentLog.mark`)."""
 _RESTARTS_KEY = pytest.StashKey[int]()
 """The shared process's restarts when a test began: one more at its end means the test met two processes."""
 
@@ -468,12 +479,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("ends_a_process") is not None:
         _spares_to_the_pool(state)
     item.stash[_RAW_MARK_KEY] = state.raw_pool.frames_mark()
+    item.stash[_SDK_MARK_KEY] = SENT.mark()
     shared = state.sessions.get(_spec_of(item) or "")
     if shared is not None and "server" in getattr(item, "fixturenames", ()):
         shared.renew_if_spent()  # a shared process that ran out is replaced before the next check
     with state.lock:
         state.current = item.nodeid
         state.current_spec = _spec_of(item)
+        state.sdk_marks[item.nodeid] = item.stash[_SDK_MARK_KEY]
         session = state.sessions.get(state.current_spec or "")
         if session is not None:
             state.marks[item.nodeid] = session.transcript.mark()
@@ -556,6 +569,11 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
                 # A check on processes of its own (the process's life, its pipes): what it wrote to the last.
                 raw = state.raw_pool.frames_since(item.stash.get(_RAW_MARK_KEY, state.raw_pool.frames_mark()))
                 exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0) for frame in raw] or exchange
+            if not any(event.kind == "sent" for event in exchange):
+                # A check through the official client (the SDK driver): the frames its failing example sent,
+                # replayable on the wire, so its departure has a pair of its own (issue 43).
+                exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0)
+                            for frame in _sdk_frames(state, item)] or exchange
             counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk, exchange=exchange)
     session = state.sessions.get(spec)
     restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)
@@ -652,13 +670,30 @@ def _exchange_between(state: _RunState, spec: str, start: int, end: int) -> list
     return [TranscriptEvent(kind=e.kind, data=e.data, t=e.t) for e in events]
 
 
+def _sdk_frames(state: _RunState, item: pytest.Item) -> list[str]:
+    """The frames the official client sent for the test's failure: since its last example the engine ran
+    (hypothesis' final run of the minimal failing example, or the explicit examples, which come first), else
+    its last failing example's, else all since the test began."""
+    began = item.stash.get(_SDK_MARK_KEY, SENT.mark())
+    spans: list[tuple[int, int | None] | None] = [
+        (state.sdk_marks.get(item.nodeid, began), None), state.sdk_failing.get(item.nodeid), (began, None)]
+    for span in spans:
+        if span is not None:
+            found = SENT.since(*span)
+            if found:
+                return found
+    return []
+
+
 def _failing_exchange(state: _RunState, nodeid: str, spec: str) -> list[TranscriptEvent]:
     """The frames of the minimal failing case: the span of its last failing example, else all since then."""
     session = state.sessions.get(spec)
     if session is None:
         return []
     span = state.failing_spans.get(nodeid)
-    start, end = span if span is not None else (state.marks.get(nodeid, session.transcript.mark()), None)
+    # No mark: the session was made for this very test (the run's first check on it), so its transcript
+    # starts with it, as `on_target_failure` reads it; the mark now would hold nothing of the test's calls.
+    start, end = span if span is not None else (state.marks.get(nodeid, 0), None)
     events = session.transcript.excerpt(start, end)
     if not events and span is not None:
         events = session.transcript.excerpt(span[0])

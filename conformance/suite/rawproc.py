@@ -43,6 +43,7 @@ from conformance.drivers.wire import (
     box_open,
     boxes_due,
     late_known,
+    line_open,
     max_frame,
     note_late,
     probing,
@@ -342,6 +343,9 @@ class RawServer:
         self._answered_at = 0.0
         """When `request` last read an answer (monotonic; 0: never): stderr first arriving soon after it,
         with nothing pending when it came, reaches the pipe late (a relay)."""
+        self.box_waits = 0
+        """Calls waited for until their box was complete or stderr stayed quiet (as
+        `WireDriver.stderr_box_waits`)."""
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -460,7 +464,8 @@ class RawServer:
             return
         self._boxes_owed += due
         ahead = bytes(self._read_ahead)
-        if self._settle_misses >= SETTLE_MISSES and not self._late_seen and not box_open(ahead):
+        boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
+        if boxless and not line_open(ahead):
             return
         fd = self.proc.stderr.fileno()
 
@@ -473,10 +478,16 @@ class RawServer:
             self._saw(chunk)
             return chunk
 
-        if settle(read_within, lambda: bytes(self._read_ahead), self._boxes_owed, SETTLE_QUIET, SETTLE_LIMIT):
+        quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
+        def held() -> bytes:
+            return bytes(self._read_ahead)
+
+        if settle(read_within, held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
             self._late_seen = True
-        else:
+        elif not boxless:
             self._settle_misses += 1
+        if not boxless:
+            self.box_waits += 1
 
     def _settle_unboxed(self) -> None:
         """After a tool call's answer owing no box, once this command's stderr is known to arrive late

@@ -113,6 +113,7 @@ _NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
 @given(key=st.sampled_from(PROTOTYPE_KEYS), envelope=envelopes)
 @example(key="__proto__", envelope=Envelope("t", 1, 1, True))
 @example(key="constructor", envelope=Envelope("t", 1, 1, True))
+@probe_examples(key="__proto__")
 def test_error_answer_after_retention(
     server: ServerSession, evidence: Evidence, key: str, envelope: Envelope
 ) -> None:
@@ -138,6 +139,7 @@ def test_error_answer_after_retention(
 @evidences("RTE-8/a1")
 @relies_on("RTE-5", "OBJ-8", "RTE-9", "RTE-8")
 @given(envelope=envelopes, conversion=st.sampled_from([{"toString": 1}, {"toString": 1, "valueOf": 1}]))
+@probe_examples(conversion={"toString": 1})
 def test_render_failure_after_retention(
     server: ServerSession, envelope: Envelope, conversion: dict[str, JSON]
 ) -> None:
@@ -160,6 +162,7 @@ def test_render_failure_after_retention(
 @evidences("RTE-8/a1")
 @relies_on("RTE-5", "OBJ-8", "RTE-6", "OBJ-4", "RTE-8")
 @given(envelope=envelopes, label=st.text(alphabet="klm", min_size=1, max_size=4))
+@probe_examples(label="k")
 def test_label_recorded_before_the_render_fails(
     label_server: LabelServer, envelope: Envelope, label: str
 ) -> None:

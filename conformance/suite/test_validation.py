@@ -37,17 +37,12 @@ from conformance.suite.answers import (
     store,
 )
 from conformance.suite.contradiction import brief, expect
-from conformance.suite.jsvalues import GUARDED_ORDER, branch_key, guard_failure, js_stringify
+from conformance.suite.jsvalues import GUARD_REFUSALS, GUARDED_ORDER, branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
 
-MESSAGES = {
-    "thought": "Invalid thought: must be a string",
-    "thoughtNumber": "Invalid thoughtNumber: must be a number",
-    "totalThoughts": "Invalid totalThoughts: must be a number",
-    "nextThoughtNeeded": "Invalid nextThoughtNeeded: must be a boolean",
-}
+MESSAGES = GUARD_REFUSALS
 """The diagnostic of each guard (OBJ-8/a1 quotes the first two; all four as the original words them)."""
 
 _ODD = Envelope("t", -1, 2.5, True)

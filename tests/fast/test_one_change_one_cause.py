@@ -165,7 +165,7 @@ def test_a_record_without_a_pair_of_its_own_is_placed_by_what_its_check_saw(own:
     """A rate-limited fork: the store's check saw its call refused by the limit, and its own sequence shows
     none of that (not replayed, not reproduced, or only the fork's other change, a "retry" status). Proposed
     under the status change, it is refused there and placed under the limit, whose refusal its check's words
-    quote; a check seeing neither keeps its own line."""
+    quote; a check seeing neither keeps its own line (no sequence to show: it opens no cause of its own)."""
     causes = [_cause("RTE-5", [], _pair(LIMIT)), _cause("RTE-8", ["OBJ-2"], _pair(RETRY))]
     saw = "call was rejected: isError “Rate limit exceeded: at most 25 thoughts per 10 seconds”"
     records = [_record("RTE-5", None, _pair(LIMIT), [("t::l", ["RTE-5"], "refused by a bound")]),

@@ -106,6 +106,26 @@ def test_the_same_refusal_met_by_another_check_is_the_entrys(sides: tuple[Target
     assert _gate(verdicts, bare) == ({}, {}, False)
 
 
+def test_entries_of_two_roots_pinning_one_difference_are_both_re_observed(
+        sides: tuple[Target, Target, Target]) -> None:
+    """Two entries, not folded together, each pinned the same refusal (strict-schema: OBJ-4's probe and
+    OBJ-4/a2's official-client check both met the blank thought refused); a run whose search reached
+    neither, while a third record's check met that refusal, re-observes both, not only the first written."""
+    theirs, fork, _ = sides
+    seed_1 = reproduced(theirs, fork, NESTED_FROM_ONE)
+    first = _baseline(seed_1)
+    pair = first.deviations[0].pair
+    baseline = Baseline(project=first.project, deviations=[
+        *first.deviations,
+        BaselineEntry(record="OBJ-4/a2", reason="the same refusal, met by the host", pair=pair)])
+    verdicts = [_rv("RTE-3", "holds"), _rv("OBJ-3", "holds"), _rv("OBJ-4/a2", "holds"),
+                _rv("CMP-1", "deviates", reproduced(theirs, fork, NESTED_FROM_FIVE))]
+    covered, reobserved, passed = _gate(verdicts, baseline)
+    assert covered == {"CMP-1": "RTE-3"}
+    assert set(reobserved) == {"RTE-3", "OBJ-3", "OBJ-4/a2"}, reobserved
+    assert passed
+
+
 def test_another_refusal_of_the_same_field_stays_new(sides: tuple[Target, Target, Target]) -> None:
     """The copy with a second rule: its refusal names branchFromThought too, in other words."""
     theirs, fork, copy = sides

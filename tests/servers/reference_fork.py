@@ -6,6 +6,11 @@
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
   thought: must be a string", "TypeError: Cannot read properties of undefined (reading 'thought')";
+- `typed-guards`: the guards of thought, thoughtNumber and totalThoughts check the type only, so `thought: ""`
+  and a number 0 are accepted (what npm:2025.11.25 and later do with their schema's validation);
+- `blank-refused`: a thought empty once trimmed (as JavaScript's `trim` reads it: spaces, tabs, line breaks,
+  no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
+  blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema);
 - `logged`: every refused call also writes "Error processing thought: " + its error message as one stderr line
   before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr.
 
@@ -21,6 +26,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference_server import startup
+from reference_server.jsvalue import JSError
+
+JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                 "\u2028\u2029\u202f\u205f\u3000\ufeff")
+"""What JavaScript's String.prototype.trim removes (WhiteSpace and LineTerminator)."""
 
 
 def main() -> None:
@@ -53,6 +63,28 @@ def main() -> None:
             return error_text(f"{name}: {message}")
 
         thinking.error_text = stringified
+    elif change == "typed-guards":
+        validate = thinking.validate_thought_data
+
+        def typed(data: Mapping[str, Any] | None) -> thinking.ThoughtData:
+            guarded = ("thought", "thoughtNumber", "totalThoughts")
+            falsy = {key: "x" if key == "thought" else 1 for key in guarded
+                     if data is not None and data.get(key) in ("", 0) and type(data.get(key)) is not bool}
+            checked = validate({**data, **falsy} if data is not None and falsy else data)
+            return dataclasses.replace(checked, **{  # the falsy values themselves, past the guard
+                key: ("" if key == "thought" else 0.0) for key in falsy})
+
+        thinking.validate_thought_data = typed
+    elif change == "blank-refused":
+        validate = thinking.validate_thought_data
+
+        def refusing_blank(data: Mapping[str, Any] | None) -> Any:
+            thought = data.get("thought") if isinstance(data, Mapping) else None
+            if isinstance(thought, str) and thought and not thought.strip(JS_WHITESPACE):
+                raise JSError("Invalid thought: must not be blank")
+            return validate(data)
+
+        thinking.validate_thought_data = refusing_blank
     elif change == "logged":
         processed = thinking.SequentialThinkingServer.process_thought
 
@@ -66,7 +98,8 @@ def main() -> None:
 
         thinking.SequentialThinkingServer.process_thought = logged  # type: ignore[method-assign]
     else:
-        sys.exit(f"usage: reference_fork.py renamed|fenced|stringified|logged, not {change!r}")
+        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged, "
+                 f"not {change!r}")
     sys.exit(server.run())
 
 

@@ -1,0 +1,99 @@
+"""The reference server with the changes a real third-party fork combines, each named by an argument
+(issue 42: nalyk-ts, bartoszkula-ts, reports in /work/r11-audit):
+
+- `cap-history=N`: the history keeps the last N thoughts, so thoughtHistoryLength stops growing at N;
+- `cap-branches=M`: a call opening an (M+1)th branch label is refused, “Maximum number of branches (M)
+  exceeded”;
+- `reword-thought`: the thought guard says “Invalid thought: must be a non-empty string”;
+- `answer-key`: every accepted answer carries `"phase": "Analysis"` after the original's keys;
+- `no-box`: stderr gets “Thought analysis: <thought>” on each accepted call, never the box;
+- `poisoned`: once a call filed under a label naming an Object.prototype member was stored (the original
+  refuses that call too: “this.branches[…].push is not a function”), every later call is appended and refused
+  with “branches[thought.branchId].push is not a function” (the fork regroups the whole history each call).
+
+Everything else is the reference's.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from reference_server import startup
+
+PUSH = "branches[thought.branchId].push is not a function"
+
+
+class _Capped(list[Any]):
+    """A history that drops its oldest thought past `cap`."""
+
+    cap = 0
+
+    def append(self, item: Any) -> None:
+        super().append(item)
+        if len(self) > self.cap:
+            del self[0]
+
+
+def main() -> None:
+    changes = dict(arg.partition("=")[::2] for arg in sys.argv[1:])
+    server = startup.server_module()
+    from reference_server import thinking
+    from reference_server.jsvalue import JSError, truthy
+
+    cls = thinking.SequentialThinkingServer
+    process, status, validate = cls.process_thought, cls._status_text, thinking.validate_thought_data
+    poisoned: list[bool] = []
+
+    if "reword-thought" in changes:
+        def reworded(data: Mapping[str, Any] | None) -> Any:
+            try:
+                return validate(data)
+            except JSError as error:
+                if error.message == "Invalid thought: must be a string":
+                    raise JSError("Invalid thought: must be a non-empty string") from None
+                raise
+
+        thinking.validate_thought_data = reworded
+
+    def changed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if "cap-history" in changes and not isinstance(self.thought_history, _Capped):
+            capped = _Capped(self.thought_history)
+            capped.cap = int(changes["cap-history"])
+            self.thought_history = capped
+        try:
+            data = thinking.validate_thought_data(arguments)
+        except JSError:
+            return process(self, arguments)
+        if poisoned:
+            self.thought_history.append(data)
+            return thinking.error_text(PUSH), True
+        label = arguments.get("branchId") if arguments is not None else None
+        limit = int(changes.get("cap-branches") or 0)
+        opened = list(self.branches.keys())
+        if (limit and truthy(data.branchFromThought) and isinstance(label, str) and label not in opened
+                and len(opened) >= limit):
+            return thinking.error_text(f"Maximum number of branches ({limit}) exceeded"), True
+        text, is_error = process(self, arguments)
+        if "poisoned" in changes and is_error and "is not a function" in text:
+            poisoned.append(True)
+        return text, is_error
+
+    cls.process_thought = changed  # type: ignore[method-assign]
+
+    if "answer-key" in changes:
+        def keyed(self: Any, data: Any) -> str:
+            return status(self, data).removesuffix("\n}") + ',\n  "phase": "Analysis"\n}'
+
+        cls._status_text = keyed  # type: ignore[method-assign]
+    if "no-box" in changes:
+        def analysis(self: Any, data: Any) -> str:
+            return f"\nThought analysis: {data.thought}"
+
+        cls.format_thought = analysis  # type: ignore[method-assign]
+    sys.exit(server.run())
+
+
+if __name__ == "__main__":
+    main()
