@@ -80,6 +80,11 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "final-summary": ("fork-final-summary",),
     "branch-depth": (BRANCH_DEPTH.id,),
     "strict-schema": ("fork-strict-schema",),
+    "timed-sessions": ("fork-timed-sessions",),
+    "tool-suite": ("fork-tool-suite",),
+    "env-config": ("fork-env-config",),
+    "readable-output": ("fork-readable-output",),
+    "planning-aids": ("fork-planning-aids",),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
@@ -94,7 +99,10 @@ progress fork); the six after them are held-out-multi-5's, written blind, never 
 answers, thoughts numbered from 0, a limit of 25 thoughts in 10 seconds - reached or not depending on how
 fast a run's calls come -, hashtags, a renamed server and tool, a summary on the last thought); `branch-depth`
 (tests/modified_servers/branch_depth.py, outside the catalogue) refuses a third nesting of branches, which
-the search reaches under some seeds and through different records' checks."""
+the search reaches under some seeds and through different records' checks; the last six are
+held-out-multi-6's, written blind, never tuned on (a schema-library port, sessions that expire after 2 s
+without a thought - a time-dependent fork -, a tool suite, settings from the environment, readable output
+logging each refusal on stderr - late through the relay, on a call that owes no box -, planning aids)."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"

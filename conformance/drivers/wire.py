@@ -78,6 +78,41 @@ _BORDERS: Final = tuple(line.encode() for line in "─═━")
 """The lines a box's borders are drawn with: a chunk holding one is a box arriving."""
 _BOTTOMS: Final = tuple(corner.encode() for corner in "└╚╰┗")
 
+_late_commands: set[tuple[str, ...]] = set()
+"""The commands whose stderr was seen reaching the pipe after a call's answer, outside any box wait (a relay,
+`docker run -i`, a shell wrapper, an async logger). Learned by any process of the command, so a process
+started later waits for every call's stderr from its first call (a witness replayed on a fresh process, most
+often a lone refusal, is one call long)."""
+_late_misses: dict[tuple[str, ...], int] = {}
+"""Per command: tool calls owing no box that were waited for while its lateness was unknown, and whose stderr
+did not arrive late (`probing`)."""
+_late_lock = threading.Lock()
+
+
+def late_known(command: Sequence[str]) -> bool:
+    """Whether a process of `command` was seen writing a call's stderr after that call's answer."""
+    with _late_lock:
+        return tuple(command) in _late_commands
+
+
+def probing(command: Sequence[str]) -> bool:
+    """Whether a tool call of `command` owing no box is still waited for to learn if its stderr comes late:
+    the first `SETTLE_MISSES` of a run are (a refusal logged through a relay then teaches it on the run's
+    first processes, before a witness is replayed), then none, unless its stderr was seen arriving late."""
+    with _late_lock:
+        return _late_misses.get(tuple(command), 0) < SETTLE_MISSES
+
+
+def note_late(command: Sequence[str], late: bool = True) -> None:
+    """Note that a process of `command` wrote a call's stderr after that call's answer (see `late_known`), or
+    with `late` False, that a call waited for to learn it wrote nothing late (see `probing`)."""
+    with _late_lock:
+        key = tuple(command)
+        if late:
+            _late_commands.add(key)
+        else:
+            _late_misses[key] = _late_misses.get(key, 0) + 1
+
 
 def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
     return sum(data.count(mark) for mark in marks)
@@ -259,6 +294,14 @@ class WireDriver(Managed):
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
+        self._lines_lag = 0.0
+        """The latest a call owing no box was seen getting its last stderr byte after its answer (seconds)."""
+        self._learn_after = False
+        """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
+        tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
+        self.stderr_late_unboxed = late_known(self.command)
+        """Whether this command's stderr was seen arriving after a call's answer outside any box wait: every
+        call then waits for its stderr, box or not (`_settle_lines`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -442,6 +485,9 @@ class WireDriver(Managed):
         return self._stderr_store
 
     def _append_stderr(self, chunk: bytes) -> None:
+        if self._learn_after and self._call_stderr is None and (
+                time.monotonic() - self._last_call_end <= SETTLE_LIMIT):
+            self._learn_late()  # after a call's answer, before the next call: that call's, late
         self._stderr.append(chunk)
         if self._call_stderr is not None:
             self._call_stderr.append(chunk)
@@ -473,7 +519,7 @@ class WireDriver(Managed):
         with self._stderr_lock:
             return self._drain_stderr_locked()
 
-    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf) -> HeadTail:
+    def _call_stderr_now(self, due: int = 0, deadline: float = math.inf, tool_call: bool = False) -> HeadTail:
         """The stderr bytes of the call in progress, read until its `due` boxes are complete; the call's
         capture ends.
 
@@ -496,6 +542,8 @@ class WireDriver(Managed):
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
+            elif captured is not None and (self.stderr_late_unboxed or (tool_call and probing(self.command))):
+                self._settle_lines(captured, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -512,6 +560,53 @@ class WireDriver(Managed):
             return
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
+        started = time.monotonic()
+        # The quiet period follows the longest a box was seen completing late (never the whole of a wait
+        # that ended without one, or each such wait would double the next).
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
+                      min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        if late:
+            self.stderr_late += 1
+            self.stderr_lag = max(self.stderr_lag, waited)
+        elif not boxless:
+            self._settle_misses += 1
+        if not boxless:
+            self.stderr_box_waits += 1
+
+    def _learn_late(self) -> None:
+        """stderr reached the pipe after an answer and before the next call: from now on this process, and
+        every later process of its command, waits for every call's stderr."""
+        self._learn_after = False
+        if not self.stderr_late_unboxed:
+            self.stderr_late_unboxed = True
+            note_late(self.command)
+
+    def _settle_lines(self, captured: HeadTail, deadline: float) -> None:
+        """Read the stderr of a call owing no box (lock held) once this command's stderr is known to arrive
+        late: until a quiet period passes with nothing arriving and no line left open (`settle_lines`),
+        never past the call's deadline; also the first tool calls owing no box of a command whose lateness is
+        unknown (`probing`): a direct server costs a few quiet periods a run, then nothing."""
+        if captured.dropped or self._stderr_fd < 0 or self._stderr_eof:
+            return
+        poller = select.poll()
+        poller.register(self._stderr_fd, _POLL_IN)
+        started = time.monotonic()
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag, 2 * self._lines_lag))
+        last = settle_lines(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), quiet,
+                            min(SETTLE_LIMIT, deadline - started))
+        self.stderr_waited += time.monotonic() - started
+        self._lines_lag = max(self._lines_lag, last)
+        if last:
+            self._learn_late()
+        elif not self.stderr_late_unboxed:
+            note_late(self.command, late=False)
+
+    def _reader(self, poller: select.poll) -> Callable[[float], bytes | None]:
+        """`read_within(seconds)` for `settle` and `settle_lines` (lock held): the chunk read into this call's
+        stderr, b"" for none yet, None when nothing came in time or stderr ended."""
 
         def read_within(wait: float) -> bytes | None:
             if not poller.poll(math.ceil(wait * 1000)):
@@ -528,21 +623,7 @@ class WireDriver(Managed):
             self._append_stderr(chunk)
             return chunk
 
-        started = time.monotonic()
-        # The quiet period follows the longest a box was seen completing late (never the whole of a wait
-        # that ended without one, or each such wait would double the next).
-        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
-        late = settle(read_within, lambda: b"" if captured.dropped else captured.kept(), due, quiet,
-                      min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
-        waited = time.monotonic() - started
-        self.stderr_waited += waited
-        if late:
-            self.stderr_late += 1
-            self.stderr_lag = max(self.stderr_lag, waited)
-        elif not boxless:
-            self._settle_misses += 1
-        if not boxless:
-            self.stderr_box_waits += 1
+        return read_within
 
     def _begin_call_stderr(self) -> None:
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
@@ -821,7 +902,7 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline)
+            stderr = self._call_stderr_now(boxes_due(method, [response]), deadline, method == "tools/call")
         except DriverError as exc:
             self._failed(exc)
             raise
@@ -829,6 +910,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
+            self._learn_after = method == "tools/call" or (method == "initialize" and not self._stderr.total)
         previous = self._previous_call
         if method == "tools/call":
             self._previous_call = request
@@ -865,7 +947,8 @@ class WireDriver(Managed):
                 answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
                                          previous_call=self._previous_call))
                 self._previous_call = message
-            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline)
+            stderr = self._call_stderr_now(boxes_due("tools/call", [e.response for e in answered]), deadline,
+                                           tool_call=True)
             if answered:
                 answered[-1] = dataclasses.replace(answered[-1], stderr=stderr.kept(),
                                                    stderr_dropped=stderr.dropped)
@@ -876,6 +959,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
+            self._learn_after = True
         return answered, None
 
     def _await_response(
@@ -1025,6 +1109,32 @@ def settle(
         arrived = arrived or bool(chunk)
         if any(line in chunk for line in _BORDERS):
             quiet_until = time.monotonic() + quiet
+
+
+def settle_lines(
+    read_within: Callable[[float], bytes | None], held: Callable[[], bytes], quiet: float, limit: float,
+) -> float:
+    """Wait for the late stderr of a call that owes no box (a refusal logged through a relay), reading with
+    `read_within` as `settle` does: until `quiet` seconds pass with nothing arriving (each arrival starts
+    the quiet period again), while a line is open until `limit`, and never past `limit` or `SETTLE_BYTES`.
+    Returns when, after the start, the last byte arrived (0.0: none did): how late this stderr comes."""
+    started = time.monotonic()
+    until, quiet_until = started + limit, started + quiet
+    last = 0.0
+    while True:
+        data = held()
+        if len(data) >= SETTLE_BYTES:
+            return last
+        now = time.monotonic()
+        wait = until - now if data and not data.endswith(b"\n") else min(quiet_until, until) - now
+        if wait <= 0:
+            return last
+        chunk = read_within(wait)
+        if chunk is None:
+            return last
+        if chunk:
+            arrived = time.monotonic()
+            last, quiet_until = arrived - started, arrived + quiet
 
 
 def jsonrpc_problem(message: object) -> str | None:

@@ -36,14 +36,19 @@ from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
 from conformance.drivers.errors import FrameTooLarge
 from conformance.drivers.wire import (
+    SETTLE_BYTES,
     SETTLE_LIMIT,
     SETTLE_MISSES,
     SETTLE_QUIET,
     box_open,
     boxes_due,
+    late_known,
     line_open,
     max_frame,
+    note_late,
+    probing,
     settle,
+    settle_lines,
 )
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
@@ -335,6 +340,9 @@ class RawServer:
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
         self._late_seen = False
+        self._answered_at = 0.0
+        """When `request` last read an answer (monotonic; 0: never): stderr first arriving soon after it,
+        with nothing pending when it came, reaches the pipe late (a relay)."""
         self.box_waits = 0
         """Calls waited for until their box was complete or stderr stayed quiet (as
         `WireDriver.stderr_box_waits`)."""
@@ -389,6 +397,7 @@ class RawServer:
         assert self.proc.stdin is not None, (
             "the harness could not write to the server's stdin: its pipe is not open")
         self.sent = True
+        self._answered_at = 0.0  # what this frame makes the server write is not the last answer's
         if self._renamer is not None:
             frame = self._renamer.frame(frame)
         if self._on_write is not None:
@@ -437,6 +446,9 @@ class RawServer:
             f"with that request's id")
         if due := boxes_due(method, [answer]):
             self._settle(due)
+        elif method == "tools/call":
+            self._settle_unboxed()
+        self._answered_at = time.monotonic()
         return answer
 
     def settle_boxes(self, method: str, answer: dict[str, JSON]) -> None:
@@ -477,6 +489,32 @@ class RawServer:
         if not boxless:
             self.box_waits += 1
 
+    def _settle_unboxed(self) -> None:
+        """After a tool call's answer owing no box, once this command's stderr is known to arrive late
+        (`late_known`), or while that is learned (`probing`): read what is pending, then read ahead until a
+        quiet period passes with nothing arriving (`settle_lines`, as the wire driver waits), so a refusal's
+        line a relay forwards late is that call's, not written while the process waited."""
+        command = self.target.command
+        if not (late_known(command) or probing(command)) or self.discards_stderr or self.proc.stderr is None:
+            return
+        fd = self.proc.stderr.fileno()
+
+        def read_within(wait: float) -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return None
+            self._read_ahead += chunk
+            self._saw(chunk)
+            return chunk
+
+        while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
+            pass  # written before the answer: in the pipe already, not late
+        held = len(self._read_ahead)
+        settle_lines(read_within, lambda: bytes(self._read_ahead), SETTLE_QUIET, SETTLE_LIMIT)
+        if not late_known(command):
+            note_late(command, late=len(self._read_ahead) > held)
+
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""
         self._initialized = answer
@@ -504,6 +542,9 @@ class RawServer:
         fd = self.proc.stderr.fileno()
         data, self._read_ahead, self._boxes_owed = self._read_ahead, bytearray(), 0
         first_by = time.monotonic() + wait
+        # Nothing read or pending soon after an answer: what arrives now reached the pipe late.
+        answered = (self._answered_at if not data and not self.spent and not select.select([fd], [], [], 0)[0]
+                    else 0.0)
         read_by = time.monotonic() + STDERR_READ_LIMIT if data else math.inf
         while len(data) < STDERR_READ_BYTES:
             now = time.monotonic()
@@ -524,6 +565,8 @@ class RawServer:
                 break
             if not data:
                 read_by = time.monotonic() + STDERR_READ_LIMIT
+                if answered and time.monotonic() - answered <= SETTLE_LIMIT:
+                    note_late(self.target.command)
             data += chunk
             self._saw(chunk)
         return bytes(data)

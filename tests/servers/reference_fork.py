@@ -10,7 +10,9 @@
   and a number 0 are accepted (what npm:2025.11.25 and later do with their schema's validation);
 - `blank-refused`: a thought empty once trimmed (as JavaScript's `trim` reads it: spaces, tabs, line breaks,
   no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
-  blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema).
+  blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema);
+- `logged`: every refused call also writes "Error processing thought: " + its error message as one stderr line
+  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -18,6 +20,7 @@ Everything else is the reference's, so every other record must hold on it.
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -82,8 +85,20 @@ def main() -> None:
             return validate(data)
 
         thinking.validate_thought_data = refusing_blank
+    elif change == "logged":
+        processed = thinking.SequentialThinkingServer.process_thought
+
+        def logged(self: thinking.SequentialThinkingServer,
+                   arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = processed(self, arguments)
+            if is_error:
+                said = json.loads(text).get("error", text)
+                self._write_stderr(f"Error processing thought: {said}\n".encode())
+            return text, is_error
+
+        thinking.SequentialThinkingServer.process_thought = logged  # type: ignore[method-assign]
     else:
-        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused, "
+        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged, "
                  f"not {change!r}")
     sys.exit(server.run())
 

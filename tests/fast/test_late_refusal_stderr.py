@@ -1,0 +1,103 @@
+"""A refusal's stderr is that call's also through a relay: a call owing no box whose stderr line reaches the
+pipe after its answer (the held-out readable-output fork through `docker run -i`, a shell wrapper, a relay)
+used to land on the next call's stderr, so every relay cell of the flap benchmark failed on that fork (issue
+43). Real processes on both sides: the reference with refusals logged on stderr, direct and behind the relay.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.core.jsontypes import JSON
+from conformance.drivers.wire import WireDriver, late_known
+from conformance.suite.rawproc import RawServer
+from conformance.targets.specs import resolve_target
+from tests.cli import REPO
+
+LOGGED = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "logged"]
+"""The reference, each refusal also written on stderr ("Error processing thought: ...") before its answer."""
+RELAYED = [sys.executable, str(REPO / "tests" / "servers" / "late_stderr.py"), "--delay-ms", "20,50", "--",
+           *LOGGED]
+"""The same behind a relay forwarding its stderr 20 to 50 ms late, in pieces (its stdout straight through)."""
+BANNER = b"Sequential Thinking MCP Server running on stdio\n"
+
+ACCEPTED: list[dict[str, JSON]] = [
+    {"thought": "plan", "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True},
+    {"thought": "a branch", "thoughtNumber": 2, "totalThoughts": 3, "nextThoughtNeeded": True,
+     "branchFromThought": 1, "branchId": "b"},
+    {"thought": "line one\nline two", "thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": False},
+]
+REFUSED: list[dict[str, JSON]] = [
+    {"thought": "", "thoughtNumber": 1},
+    {"thoughtNumber": "one"},
+    {"thought": "x", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": "no"},
+]
+CALLS = st.lists(st.sampled_from([*ACCEPTED, *REFUSED]), min_size=1, max_size=5)
+
+
+def _stderrs(command: list[str], calls: list[dict[str, JSON]]) -> tuple[list[bytes], bool]:
+    """Each call's stderr on a fresh process (its banner read first, whole, as a witness replay and compare
+    read it), and whether the process was found to write its stderr late."""
+    with WireDriver(command, timeout=60) as driver:
+        driver.initialize()
+        assert driver.stderr_settled(60.0) == BANNER
+        said = [driver.call_tool("sequentialthinking", arguments).stderr for arguments in calls]
+        return said, driver.stderr_late_unboxed
+
+
+def _learn_relay() -> None:
+    """One process behind the relay, refused until its refusal's line is seen arriving after the answer
+    (bounded by a deadline, not a sleep): what a run's first processes do before its witnesses' replays."""
+    deadline = time.monotonic() + 120
+    with WireDriver(RELAYED, timeout=60) as driver:
+        driver.initialize()
+        while not late_known(RELAYED) and time.monotonic() < deadline:
+            mark = driver.stderr_mark()
+            driver.call_tool("sequentialthinking", REFUSED[0])
+            while not driver.stderr_since(mark) and time.monotonic() < deadline:
+                time.sleep(0.01)
+    assert late_known(RELAYED), "the relay's late stderr was never seen"
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(CALLS)
+def test_each_calls_stderr_through_the_relay_is_the_direct_servers(calls: list[dict[str, JSON]]) -> None:
+    """Refusals (one stderr line each, owing no box) and accepted calls (a box each), in any order, on a
+    fresh process: through the relay each call's stderr is the direct server's, the last call's too."""
+    _learn_relay()
+    direct, direct_late = _stderrs(LOGGED, calls)
+    relayed, relayed_late = _stderrs(RELAYED, calls)
+    assert relayed == direct
+    assert relayed_late and not direct_late
+    refusals = [said for said, arguments in zip(direct, calls, strict=True) if arguments in REFUSED]
+    assert all(said.startswith(b"Error processing thought: ") for said in refusals)
+
+
+def test_a_direct_server_is_never_taken_to_write_late() -> None:
+    """The direct server writes each refusal's line before its answer: nothing of it arrives between calls, so
+    it never waits for a call owing no box (a red run's speed), however many refusals it answers."""
+    said, late = _stderrs(LOGGED, [*REFUSED, *ACCEPTED, *REFUSED] * 3)
+    assert not late and not late_known(LOGGED)
+    assert said[0] == b"Error processing thought: Invalid thought: must be a string\n"
+
+
+def test_a_raw_process_reads_a_late_refusal_line_as_its_calls() -> None:
+    """The suite's bare processes (lifecycle checks, the pool ABS-10's check watches) read a refusal's line
+    with its call through the relay too: it used to arrive while the process waited in the pool, read as
+    written between calls (ABS-10 departed through every relay)."""
+    _learn_relay()
+    said = []
+    for argv in (LOGGED, RELAYED):
+        target = resolve_target("cmd:" + shlex.join(argv))
+        assert tuple(target.command) == tuple(argv)
+        with RawServer(target, sandbox={}) as raw:
+            raw.initialize()
+            assert raw.stderr_now(wait=60.0) == BANNER
+            raw.request("tools/call", {"name": "sequentialthinking", "arguments": REFUSED[1]})
+            said.append(raw.stderr_now())
+    assert said == [b"Error processing thought: Invalid thought: must be a string\n"] * 2
