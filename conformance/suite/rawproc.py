@@ -456,6 +456,22 @@ class RawServer:
         if due := boxes_due(method, [answer]):
             self._settle(due)
 
+    def _stderr_reader(self) -> Callable[[float], bytes | None]:
+        """What stderr holds within a wait, kept as read ahead: the settle loops' `read_within`."""
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+
+        def read_within(wait: float) -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return None
+            self._read_ahead += chunk
+            self._saw(chunk)
+            return chunk
+
+        return read_within
+
     def _settle(self, due: int) -> None:
         """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
         for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
@@ -467,16 +483,7 @@ class RawServer:
         boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
         if boxless and not line_open(ahead):
             return
-        fd = self.proc.stderr.fileno()
-
-        def read_within(wait: float) -> bytes | None:
-            ready, _, _ = select.select([fd], [], [], wait)
-            chunk = os.read(fd, 1 << 16) if ready else b""
-            if not chunk:
-                return None
-            self._read_ahead += chunk
-            self._saw(chunk)
-            return chunk
+        read_within = self._stderr_reader()
 
         quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
         def held() -> bytes:
@@ -497,16 +504,7 @@ class RawServer:
         command = self.target.command
         if not (late_known(command) or probing(command)) or self.discards_stderr or self.proc.stderr is None:
             return
-        fd = self.proc.stderr.fileno()
-
-        def read_within(wait: float) -> bytes | None:
-            ready, _, _ = select.select([fd], [], [], wait)
-            chunk = os.read(fd, 1 << 16) if ready else b""
-            if not chunk:
-                return None
-            self._read_ahead += chunk
-            self._saw(chunk)
-            return chunk
+        read_within = self._stderr_reader()
 
         while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
             pass  # written before the answer: in the pipe already, not late
