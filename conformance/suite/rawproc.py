@@ -456,10 +456,8 @@ class RawServer:
         if due := boxes_due(method, [answer]):
             self._settle(due)
 
-    def _stderr_reader(self) -> Callable[[float], bytes | None]:
-        """What stderr holds within a wait, kept as read ahead: the settle loops' `read_within`."""
-        assert self.proc.stderr is not None
-        fd = self.proc.stderr.fileno()
+    def _stderr_reader(self, fd: int) -> Callable[[float], bytes | None]:
+        """What stderr (`fd`) holds within a wait, kept as read ahead: the settle loops' `read_within`."""
 
         def read_within(wait: float) -> bytes | None:
             ready, _, _ = select.select([fd], [], [], wait)
@@ -483,7 +481,7 @@ class RawServer:
         boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
         if boxless and not line_open(ahead):
             return
-        read_within = self._stderr_reader()
+        read_within = self._stderr_reader(self.proc.stderr.fileno())
 
         quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
         def held() -> bytes:
@@ -504,7 +502,7 @@ class RawServer:
         command = self.target.command
         if not (late_known(command) or probing(command)) or self.discards_stderr or self.proc.stderr is None:
             return
-        read_within = self._stderr_reader()
+        read_within = self._stderr_reader(self.proc.stderr.fileno())
 
         while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
             pass  # written before the answer: in the pipe already, not late
