@@ -104,9 +104,10 @@ class _WritesStderr(Protocol):
     def stderr_bytes(self) -> bytes: ...
 
 
-def wait_for_stderr(driver: _WritesStderr, needle: bytes, within: float = 10.0) -> bytes:
+def wait_for_stderr(driver: _WritesStderr, needle: bytes, within: float = OVERRUN) -> bytes:
     """The server's stderr once `needle` is in it: a driver reads stderr on a thread of its own, so what a
-    server wrote just before its answer may reach the buffer just after it."""
+    server wrote just before its answer may reach the buffer just after it. Polled up to `OVERRUN`: a
+    server's start on a loaded machine may take seconds, and the wait ends as soon as the needle is there."""
     deadline = time.monotonic() + within
     while needle not in driver.stderr_bytes():
         assert time.monotonic() < deadline, f"{needle!r} never appeared on stderr"
