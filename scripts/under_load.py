@@ -32,7 +32,7 @@ from pathlib import Path
 
 
 def _busy_loops(count: int, niceness: int = 0) -> list[subprocess.Popen[bytes]]:
-    """Start `count` busy loops at `niceness` (19: they yield to the command, as other users' work would not)."""
+    """Start `count` busy loops at `niceness` (19: they yield to the command, as others' work may not)."""
     if count <= 0:
         return []
     if shutil.which("stress"):

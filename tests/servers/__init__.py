@@ -100,6 +100,16 @@ def tagged(tag: str) -> list[int]:
     return found
 
 
+def tagged_after_gone(tag: str) -> list[int]:
+    """Processes still carrying `tag` once `GONE_WITHIN` passed, polled: a run killed its servers' groups on
+    the way out, and on a loaded machine a SIGKILLed process takes a moment to go (issue 43's `[3551] == []`).
+    Returns as soon as none is left; one left for `GONE_WITHIN` was left behind."""
+    deadline = time.monotonic() + GONE_WITHIN
+    while (left := tagged(tag)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
 class _WritesStderr(Protocol):
     def stderr_bytes(self) -> bytes: ...
 
