@@ -19,7 +19,7 @@ from tests.servers import VALID, alive, ts062, wait_for_stderr
 @pytest.fixture(scope="module")
 def host() -> Iterator[SdkDriver]:
     target = ts062()
-    with SdkDriver(target.command, env=target.env, timeout=10) as driver:
+    with SdkDriver(target.command, env=target.env, timeout=60) as driver:
         yield driver
     assert driver.pid is not None
     assert not alive(driver.pid)
