@@ -64,9 +64,9 @@ logging.getLogger("mcp").addHandler(logging.NullHandler())
 
 
 _DRAIN_WITHIN = 30.0
-"""Seconds a server that is gone leaves for its stderr to be read to the end (every writer gone): ended as soon
-as it is, so only a descendant still holding the pipe costs the whole of it (a server alive with its stdout
-closed gets 1 s). A fixed 1 s once reported a server's last word as "" under load 10-17."""
+"""Seconds a gone server's stderr has to be read to its end (every writer gone): the wait ends as soon as it
+is, so only a descendant still holding the pipe costs the whole of it (a server alive with its stdout closed
+gets 1 s). A fixed 1 s once reported a server's last word as "" under load 10-17."""
 
 
 class _StderrSink:
