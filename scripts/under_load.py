@@ -7,7 +7,8 @@ in a process group of its own, runs the command under `nohup` (SIGHUP ignored, a
 wrappers do), then ends the loops' groups by their ids. `{run}` in the command is replaced by the run's
 number (for `--basetemp=/tmp/stress-fast-{run}`). Per run it prints the exit status, the wall time, pytest's
 summary line and the lowest and highest 1-minute load average seen (sampled every 10 s): the machine is
-shared, so the load is usually higher than the loops alone.
+shared, so the load is usually higher than the loops alone. `--nice 19` runs the loops at that niceness (the
+command keeps its own).
 
 The command's output (stdout and stderr, interleaved) is written to `--log-dir`'s run-N.txt line by line as
 it comes, so a long run can be read while it runs. The command starts with SIGINT at its default (a script
@@ -30,13 +31,16 @@ import time
 from pathlib import Path
 
 
-def _busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
+def _busy_loops(count: int, niceness: int = 0) -> list[subprocess.Popen[bytes]]:
+    """Start `count` busy loops at `niceness` (19: they yield to the command, as others' work may not)."""
     if count <= 0:
         return []
     if shutil.which("stress"):
         argvs = [["stress", "--cpu", str(count)]]
     else:
         argvs = [[sys.executable, "-c", "while 1: pass"] for _ in range(count)]
+    if niceness:
+        argvs = [["nice", "-n", str(niceness), *argv] for argv in argvs]
     quiet = subprocess.DEVNULL
     return [subprocess.Popen(argv, stdout=quiet, stderr=quiet, start_new_session=True) for argv in argvs]
 
@@ -116,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--loops", type=int, default=os.cpu_count() or 2, help="busy loops (default: cores)")
+    parser.add_argument("--nice", type=int, default=0, metavar="N",
+                        help="run the busy loops at this niceness (the command keeps its own)")
     parser.add_argument("--log-dir", type=Path, default=None,
                         help="write each run's output to run-N.txt here as it comes")
     parser.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
@@ -141,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 loads.append(os.getloadavg()[0])
                 stop.wait(10)
 
-        loops = _busy_loops(args.loops)
+        loops = _busy_loops(args.loops, args.nice)
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         began = time.monotonic()

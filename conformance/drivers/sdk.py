@@ -64,6 +64,12 @@ _STDERR_TAIL: Final = 2000
 logging.getLogger("mcp").addHandler(logging.NullHandler())
 
 
+_DRAIN_WITHIN = 30.0
+"""Seconds a gone server's stderr has to be read to its end (every writer gone): the wait ends as soon as it
+is, so only a descendant still holding the pipe costs the whole of it (a server alive with its stdout closed
+gets 1 s). A fixed 1 s once reported a server's last word as "" under load 10-17."""
+
+
 class _StderrSink:
     """A pipe whose write end becomes the server's stderr; a thread drains it into a bounded buffer."""
 
@@ -102,7 +108,8 @@ class _StderrSink:
             return decode(self._buffer.last(limit))
 
     def settle(self, timeout: float) -> None:
-        """Wait until what a server wrote before it died is read: its exit can be seen before the drain."""
+        """Wait until what a server wrote before it died is read: its exit can be seen before the drain. Ends
+        at stderr's end (every writer gone): a long `timeout` costs only where a descendant holds the pipe."""
         if self.writer.closed:
             self._thread.join(timeout)
 
@@ -181,6 +188,9 @@ class SdkDriver(Managed):
             self._session = self._session_cm.__enter__()
         except BaseException as exc:
             self._session_cm = None
+            # Our copy of the write end goes first: a failed handshake's stderr is read to its end only once
+            # every writer is gone (with it held, a loaded machine reported a server's last word as "").
+            self._sink.release_writer()
             raise self._map_failure(exc, "initialize") from None
         finally:
             self._sink.release_writer()
@@ -289,7 +299,7 @@ class SdkDriver(Managed):
             if inner.code == CONNECTION_CLOSED:
                 self._await_exit(2.0)
                 if self._sink is not None:
-                    self._sink.settle(1.0)
+                    self._sink.settle(1.0 if self.is_alive() else _DRAIN_WITHIN)
                 return ServerExited(None, stderr_tail=self.stderr_tail())
             if inner.code == REQUEST_TIMEOUT:
                 return ServerTimeout(what, self.timeout, stderr_tail=self.stderr_tail())

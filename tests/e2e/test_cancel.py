@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.cli import Started, stalls, wait_for_file
-from tests.servers import tagged
+from tests.servers import tagged_after_gone
 
 STOP_WITHIN = 120.0
 """Generous: the budget is 10 s on an idle machine, and a machine ten times slower must still pass; a run that
@@ -67,7 +67,7 @@ def test_a_signal_mid_run_stops_it_with_a_cancelled_report(
         print(f"{sig.name}: stopped {seconds:.1f} s after the signal, exit {status}")
         assert status == code, "".join(run.lines)
         assert seconds < STOP_WITHIN
-        assert tagged(run.tag) == [], "servers left running"
+        assert tagged_after_gone(run.tag) == [], "servers left running"
         _assert_nothing_invented(_report(tmp_path / "out"), f"cancelled by {sig.name}")
         assert run.proc.stderr is not None and "Traceback" not in run.proc.stderr.read()
     finally:
@@ -82,7 +82,7 @@ def test_max_time_stops_the_run_at_its_deadline(tmp_path: Path) -> None:
         seconds = time.monotonic() - start
         print(f"--max-time 10: exit {status} after {seconds:.1f} s")
         assert status == 124, "".join(run.lines)
-        assert tagged(run.tag) == [], "servers left running"
+        assert tagged_after_gone(run.tag) == [], "servers left running"
         _assert_nothing_invented(_report(tmp_path / "out"), "deadline")
     finally:
         run.kill()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli import Started, cli, stalls, wait_for_file
-from tests.servers import tagged
+from tests.servers import tagged_after_gone
 
 STOP_WITHIN = 120.0
 """A stop ends the command well before its stalled call's timeout (`NEVER`), however slow the machine."""
@@ -41,7 +41,7 @@ def test_sigterm_stops_compare_with_a_cancelled_report_in_place_of_the_previous_
         code, seconds = running.stop(signal.SIGTERM)
         assert code == 143, "".join(running.lines)
         assert seconds < STOP_WITHIN
-        assert tagged(running.tag) == [], "servers left running"
+        assert tagged_after_gone(running.tag) == [], "servers left running"
         assert running.proc.stderr is not None and "Traceback" not in running.proc.stderr.read()
     finally:
         running.kill()
@@ -62,7 +62,7 @@ def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> Non
         code, seconds = running.stop(signal.SIGTERM)
         assert code == 143, "".join(running.lines)
         assert seconds < STOP_WITHIN
-        assert tagged(running.tag) == [], "the column's run or its servers left running"
+        assert tagged_after_gone(running.tag) == [], "the column's run or its servers left running"
     finally:
         running.kill()
     [column] = (out / "targets").iterdir()

@@ -71,7 +71,7 @@ REFUSED: list[dict[str, JSON]] = [{"thought": "", "thoughtNumber": 1}, {"thought
 
 def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
     """Each call's stderr (the banner read first, whole, as compare does) and the seconds spent waiting."""
-    with WireDriver(command, timeout=20) as driver:
+    with WireDriver(command, timeout=60) as driver:
         driver.initialize()
         assert driver.stderr_settled(60.0).startswith(b"Sequential Thinking MCP Server running on stdio\n")
         return [driver.call_tool("sequentialthinking", arguments).stderr

@@ -148,8 +148,8 @@ class Pair:
 
     def start(self) -> None:
         drivers = (
-            WireDriver(self.original.command, env={**self.original.env, **ENV}, timeout=20),
-            WireDriver(self.reference.command, env={**self.reference.env, **ENV}, timeout=20),
+            WireDriver(self.original.command, env={**self.original.env, **ENV}, timeout=60),
+            WireDriver(self.reference.command, env={**self.reference.env, **ENV}, timeout=60),
         )
         self.drivers = drivers
         for driver in drivers:
@@ -486,7 +486,7 @@ def era_answers(target: Target, era: Era) -> dict[str, Any]:
     Compared as the parts that carry meaning: the settled revision and identity, each answer's kind
     (result, or the error code), tool results as text and isError (absent == false), the tool list."""
     answers: dict[str, Any] = {}
-    with WireDriver(target.command, env={**target.env, **ENV}, timeout=20, era=era) as driver:
+    with WireDriver(target.command, env={**target.env, **ENV}, timeout=60, era=era) as driver:
         answers["negotiated"] = driver.connect()
         handshake = driver.initialize_result
         answers["serverInfo"] = handshake.get("serverInfo") if handshake is not None else None
@@ -886,8 +886,8 @@ def run_session(frames: list[bytes], tally: Tally) -> list[str]:
     original_target, reference_target = resolve_target("npm:0.6.2"), resolve_target("reference")
     problems: list[str] = []
     with (
-        WireDriver(original_target.command, env={**original_target.env, **ENV}, timeout=20) as original,
-        WireDriver(reference_target.command, env={**reference_target.env, **ENV}, timeout=20) as reference,
+        WireDriver(original_target.command, env={**original_target.env, **ENV}, timeout=60) as original,
+        WireDriver(reference_target.command, env={**reference_target.env, **ENV}, timeout=60) as reference,
     ):
         for number, frame in enumerate(frames):
             expected, got = answers_to(original, frame, number), answers_to(reference, frame, number)
@@ -1029,7 +1029,7 @@ def test_frames_in_one_write_get_the_same_answers(frames: bytes) -> None:
     stderr: list[bytes] = []
     for spec in ("npm:0.6.2", "reference"):
         target = resolve_target(spec)
-        with WireDriver(target.command, env={**target.env, **ENV}, timeout=20) as driver:
+        with WireDriver(target.command, env={**target.env, **ENV}, timeout=60) as driver:
             driver.initialize()
             lines = answers_to(driver, frames, 0)
             answers.append(lines[:-1])

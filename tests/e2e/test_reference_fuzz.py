@@ -88,7 +88,7 @@ class Fuzzed:
 @pytest.fixture(scope="module")
 def fuzzed() -> Iterator[Fuzzed]:
     reference = resolve_target("reference")
-    with WireDriver(reference.command, env=reference.env, timeout=20) as wire:
+    with WireDriver(reference.command, env=reference.env, timeout=60) as wire:
         wire.initialize()
         subject = Fuzzed(wire)
         subject.assert_serving()

@@ -18,7 +18,7 @@ from tests.servers import VALID, assert_gone, ts062
 @pytest.fixture(scope="module")
 def ts() -> Iterator[WireDriver]:
     target = ts062()
-    with WireDriver(target.command, env=target.env, timeout=10) as driver:
+    with WireDriver(target.command, env=target.env, timeout=60) as driver:
         driver.initialize()
         yield driver
     assert_gone(driver.pid)

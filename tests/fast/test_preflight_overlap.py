@@ -20,7 +20,7 @@ from conformance.cli.runner.suite import import_ahead
 from conformance.drivers.wire import WireDriver
 from conformance.gate.run_options import RunOptions
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import OVERRUN, PATIENT, command
 
 
 def _children() -> list[psutil.Process]:
@@ -43,7 +43,7 @@ def test_meanwhile_runs_between_the_targets_start_and_its_initialize(
         order.append("meanwhile")
         # A child may still be passing through the signal-resetting trampoline's exec (a job started with
         # `&` ignores SIGINT): its command line is read again until it names the server, within a deadline.
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + OVERRUN
         while not any("mini.py" in line for line in running) and time.monotonic() < deadline:
             running.clear()
             for child in _children():
@@ -52,7 +52,7 @@ def test_meanwhile_runs_between_the_targets_start_and_its_initialize(
             time.sleep(0.01)
 
     monkeypatch.setattr(WireDriver, "initialize", initialize_in_order)
-    checked, _, _ = check_target(target, tmp_path / "preflight.jsonl", 10.0, meanwhile=meanwhile)
+    checked, _, _ = check_target(target, tmp_path / "preflight.jsonl", PATIENT, meanwhile=meanwhile)
     assert checked.ok
     assert order == ["meanwhile", "initialize"]
     assert any("mini.py" in line for line in running)
@@ -66,7 +66,7 @@ def test_a_meanwhile_that_fails_ends_the_targets_process(tmp_path: Path) -> None
         raise RuntimeError("stopped while importing")
 
     with pytest.raises(RuntimeError, match="stopped while importing"):
-        check_target(target, tmp_path / "preflight.jsonl", 10.0, meanwhile=meanwhile)
+        check_target(target, tmp_path / "preflight.jsonl", PATIENT, meanwhile=meanwhile)
     assert [p for p in _children() if p.pid not in before and p.is_running()
             and p.status() != psutil.STATUS_ZOMBIE] == []
 

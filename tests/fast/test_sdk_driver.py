@@ -41,9 +41,12 @@ def assert_gone(tag: str, *pids: int | None) -> None:
             assert group_alive(pid) == []
 
 
-def test_server_that_exits_at_start_fails_the_handshake() -> None:
+@pytest.mark.parametrize("name", ["exit_at_start", "late_last_word"])
+def test_server_that_exits_at_start_fails_the_handshake(name: str) -> None:
+    """Its last word is in the failure: read to stderr's end, even when it comes after the exit was seen
+    (`late_last_word`); once cut to "" under load because the driver still held the pipe's write end."""
     started = time.monotonic()
-    server, tag = tagged("exit_at_start")
+    server, tag = tagged(name)
     driver = SdkDriver(server, timeout=PATIENT)
     with pytest.raises(ServerExited) as failure, driver:
         pass

@@ -128,7 +128,7 @@ def test_a_history_the_client_names_is_state_by_identifier() -> None:
 
     judge("SPEC-23", _met(("history-by-id",), "2026-07-28"))
     target = resolve_target("cmd:" + shlex.join(command("spec_breaker", "--break", "history-by-id")))
-    with WireDriver(target.command, timeout=20, era=era_named("2026-07-28")) as driver:
+    with WireDriver(target.command, timeout=60, era=era_named("2026-07-28")) as driver:
         driver.connect()
         named = {"thought": "t", "historyId": "h"}
         texts = [driver.call_tool("sequentialthinking", named).text for _ in "ab"]

@@ -7,8 +7,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
+
+from scripts.under_load import _busy_loops, _end
 from tests.cli import REPO
 
 _CHILD = """
@@ -48,3 +52,19 @@ def test_stop_after_ends_a_run_that_goes_on_and_says_so(tmp_path: Path) -> None:
     done = _under_load(tmp_path, sys.executable, "-c", "import time; time.sleep(600)", stop_after="0.5")
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stdout.startswith("run 1: stopped after 0.5 s, "), done.stdout
+
+
+def test_nice_runs_the_busy_loops_at_that_niceness() -> None:
+    """`--nice 19` leaves the command its share: each loop (and what `stress` forks) runs at niceness 19,
+    polled within a bounded deadline since `nice` sets it just before it execs the loop."""
+    loops = _busy_loops(1, 19)
+    try:
+        procs = [psutil.Process(loop.pid) for loop in loops]
+        deadline = time.monotonic() + 60
+        while any(p.nice() != 19 for p in procs) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [p.nice() for p in procs] == [19] * len(procs)
+        assert all(child.nice() == 19 for p in procs for child in p.children(recursive=True))
+    finally:
+        _end(loops)
+    assert all(loop.poll() is not None for loop in loops)
