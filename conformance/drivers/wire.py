@@ -86,13 +86,19 @@ often a lone refusal, is one call long)."""
 _late_misses: dict[tuple[str, ...], int] = {}
 """Per command: tool calls owing no box that were waited for while its lateness was unknown, and whose stderr
 did not arrive late (`probing`)."""
+_late_silent: dict[tuple[str, ...], int] = {}
+"""Per command known late: tool calls owing no box waited for in a row with nothing arriving. At
+`SILENT_WAITS` the command's calls owing no box are no longer waited for (a relay whose server writes nothing
+on a refusal pays a few seconds a run, not a quiet period a call), until its stderr is seen late again."""
+SILENT_WAITS: Final = 50
 _late_lock = threading.Lock()
 
 
 def late_known(command: Sequence[str]) -> bool:
     """Whether a process of `command` was seen writing a call's stderr after that call's answer."""
     with _late_lock:
-        return tuple(command) in _late_commands
+        key = tuple(command)
+        return key in _late_commands and _late_silent.get(key, 0) < SILENT_WAITS
 
 
 def probing(command: Sequence[str]) -> bool:
@@ -110,8 +116,16 @@ def note_late(command: Sequence[str], late: bool = True) -> None:
         key = tuple(command)
         if late:
             _late_commands.add(key)
+            _late_silent[key] = 0
         else:
             _late_misses[key] = _late_misses.get(key, 0) + 1
+
+
+def note_silent(command: Sequence[str]) -> None:
+    """Note that a call owing no box of a command known late was waited for and nothing arrived."""
+    with _late_lock:
+        key = tuple(command)
+        _late_silent[key] = _late_silent.get(key, 0) + 1
 
 
 def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
@@ -300,8 +314,8 @@ class WireDriver(Managed):
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
         tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
         self.stderr_late_unboxed = late_known(self.command)
-        """Whether this command's stderr was seen arriving after a call's answer outside any box wait: every
-        call then waits for its stderr, box or not (`_settle_lines`)."""
+        """Whether this process's command was seen writing stderr after a call's answer outside any box wait
+        (then every call waits for its stderr, box or not, while `late_known` holds: `_settle_lines`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -542,7 +556,7 @@ class WireDriver(Managed):
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
-            elif captured is not None and (self.stderr_late_unboxed or (tool_call and probing(self.command))):
+            elif captured is not None and (late_known(self.command) or (tool_call and probing(self.command))):
                 self._settle_lines(captured, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
@@ -580,9 +594,8 @@ class WireDriver(Managed):
         """stderr reached the pipe after an answer and before the next call: from now on this process, and
         every later process of its command, waits for every call's stderr."""
         self._learn_after = False
-        if not self.stderr_late_unboxed:
-            self.stderr_late_unboxed = True
-            note_late(self.command)
+        self.stderr_late_unboxed = True
+        note_late(self.command)
 
     def _settle_lines(self, captured: HeadTail, deadline: float) -> None:
         """Read the stderr of a call owing no box (lock held) once this command's stderr is known to arrive
@@ -601,7 +614,9 @@ class WireDriver(Managed):
         self._lines_lag = max(self._lines_lag, last)
         if last:
             self._learn_late()
-        elif not self.stderr_late_unboxed:
+        elif late_known(self.command):
+            note_silent(self.command)
+        else:
             note_late(self.command, late=False)
 
     def _reader(self, poller: select.poll) -> Callable[[float], bytes | None]:

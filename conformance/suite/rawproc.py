@@ -46,6 +46,7 @@ from conformance.drivers.wire import (
     line_open,
     max_frame,
     note_late,
+    note_silent,
     probing,
     settle,
     settle_lines,
@@ -508,8 +509,11 @@ class RawServer:
             pass  # written before the answer: in the pipe already, not late
         held = len(self._read_ahead)
         settle_lines(read_within, lambda: bytes(self._read_ahead), SETTLE_QUIET, SETTLE_LIMIT)
-        if not late_known(command):
-            note_late(command, late=len(self._read_ahead) > held)
+        arrived = len(self._read_ahead) > held
+        if arrived or not late_known(command):
+            note_late(command, late=arrived)
+        else:
+            note_silent(command)
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
-from conformance.drivers.wire import WireDriver, late_known
+from conformance.drivers.wire import SILENT_WAITS, WireDriver, late_known, note_late, note_silent
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
 from tests.cli import REPO
@@ -101,3 +101,17 @@ def test_a_raw_process_reads_a_late_refusal_line_as_its_calls() -> None:
             raw.request("tools/call", {"name": "sequentialthinking", "arguments": REFUSED[1]})
             said.append(raw.stderr_now())
     assert said == [b"Error processing thought: Invalid thought: must be a string\n"] * 2
+
+
+def test_a_command_silent_on_calls_owing_no_box_is_no_longer_waited_for_until_seen_late_again() -> None:
+    """A relay whose server writes nothing on a refusal stops costing a quiet period a call after
+    `SILENT_WAITS` silent waits in a row; a line seen late again makes every call wait once more."""
+    command = ("relay-of", "a-server-silent-on-refusals", str(id(object())))
+    note_late(command)
+    for _ in range(SILENT_WAITS - 1):
+        note_silent(command)
+    assert late_known(command)
+    note_silent(command)
+    assert not late_known(command)
+    note_late(command)
+    assert late_known(command)
