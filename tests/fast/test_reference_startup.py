@@ -158,3 +158,33 @@ def test_deferred_builds_answer_byte_for_byte_as_eager_ones() -> None:
     assert deferred.stdout.count(b"\n") >= 10, deferred
     assert deferred.stdout == eager.stdout
     assert (deferred.returncode, deferred.stderr) == (eager.returncode, eager.stderr)
+
+
+def test_annotation_texts_compile_once_during_the_start_and_afresh_after_it() -> None:
+    """The memo shares one text's code among ForwardRefs while it is on; undone, typing compiles as before."""
+    import typing
+
+    undo = startup.memoize_annotation_compiles()
+    try:
+        first, second = typing.ForwardRef("int | None"), typing.ForwardRef("int | None")
+        assert first.__forward_code__ is second.__forward_code__
+        assert typing.ForwardRef("str").__forward_code__ is not first.__forward_code__
+        assert eval(first.__forward_code__) == (int | None)
+    finally:
+        undo()
+    assert "compile" not in vars(typing)
+    assert typing.ForwardRef("int | None").__forward_code__ is not first.__forward_code__
+
+
+def test_a_compile_patched_into_typing_by_someone_else_is_left_alone() -> None:
+    import typing
+
+    def theirs(*args: object) -> object:
+        return compile(*args)  # type: ignore[call-overload]
+
+    typing.compile = theirs  # type: ignore[attr-defined]
+    try:
+        startup.memoize_annotation_compiles()()
+        assert vars(typing)["compile"] is theirs
+    finally:
+        del typing.compile  # type: ignore[attr-defined]
