@@ -11,6 +11,14 @@ imports sse_starlette, which imports uvicorn (and click) when it can, only to pa
 another sixth of the start on a path stdio never takes, so the serving process lets that optional import
 fail, as sse_starlette expects where uvicorn is not installed.
 
+The low-level server module also imports its streamable HTTP app's and OAuth's pieces (starlette, the auth
+routes and middleware, the HTTP session manager), used only when it is asked for an HTTP app: about a tenth
+of the start. For the import of the server module only, those modules are stand-ins whose names are
+`Deferred`: the real module is imported when a name is first called or read through (never on the stdio
+path; `DEFERRED_RESOLVED` records it if it is). The stand-ins leave `sys.modules` once the server module is
+imported, so any later import gets the real modules; only the low-level server module keeps the deferred
+names.
+
 The SDK's modules define ~520 pydantic models and six module-level TypeAdapters over its unions, and
 pydantic builds each one's validator and serializer as it is defined: a third of the start, for a session
 that uses a dozen. The serving process turns on pydantic's own `defer_build` for every model and adapter,
@@ -42,6 +50,69 @@ from typing import Any, Final
 SKIPPED_FRONT_DOORS: Final = ("mcp", "mcp.server")
 SKIPPED_OPTIONAL: Final = ("uvicorn",)
 """Imported by the SDK's dependencies inside `try: ... except ImportError`, for HTTP serving only."""
+
+
+HTTP_ONLY: Final = (
+    "starlette.applications",
+    "starlette.middleware",
+    "starlette.middleware.authentication",
+    "starlette.routing",
+    "mcp.server.auth.middleware.auth_context",
+    "mcp.server.auth.middleware.bearer_auth",
+    "mcp.server.auth.provider",
+    "mcp.server.auth.routes",
+    "mcp.server.auth.settings",
+    "mcp.server.streamable_http",
+    "mcp.server.streamable_http_manager",
+    "mcp.server.transport_security",
+)
+"""What `mcp.server.lowlevel.server` imports for `streamable_http_app` (and its annotations) only."""
+
+DEFERRED_RESOLVED: Final[list[tuple[str, str]]] = []
+"""(module, name) of every deferred name resolved in this process, in order: empty on the stdio path."""
+
+
+class Deferred:
+    """A name from an `HTTP_ONLY` module, imported for real when first called or read through."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._where = (module, name)
+
+    def resolve(self) -> Any:
+        DEFERRED_RESOLVED.append(self._where)
+        return getattr(importlib.import_module(self._where[0]), self._where[1])
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.resolve(), name)
+
+    def __repr__(self) -> str:
+        return f"<deferred {'.'.join(self._where)}>"
+
+
+class _DeferredModule(types.ModuleType):
+    def __getattr__(self, name: str) -> Deferred:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Deferred(self.__name__, name)
+
+
+def defer_http_side() -> Callable[[], None]:
+    """Stand in for the `HTTP_ONLY` modules until the returned undo; nothing changes if the low-level server
+    or any of them is imported already."""
+    if any(name in sys.modules for name in (*HTTP_ONLY, "mcp.server.lowlevel.server")):
+        return _nothing
+    stand_ins = {name: _DeferredModule(name) for name in HTTP_ONLY}
+    sys.modules.update(stand_ins)
+
+    def undo() -> None:
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+
+    return undo
 
 
 def skip_front_doors() -> None:
@@ -148,20 +219,23 @@ def resume_collector() -> None:
 
 def server_module() -> types.ModuleType:
     """`reference_server.server` built the quick way (collector paused, the SDK's front doors and optional
-    imports skipped, models built on first use, annotation texts compiled once), for the console script and
-    for test servers built on it."""
+    imports skipped, the HTTP side deferred, models built on first use, annotation texts compiled once), for
+    the console script and for test servers built on it."""
     pause_collector()
     skip_front_doors()
     skip_optional_imports()
     defer_model_builds()
     unmemoize = memoize_annotation_compiles()
+    undefer = defer_http_side()
     try:
         try:
             server = importlib.import_module("reference_server.server")
         except ImportError:
+            undefer()
             restore_front_doors()
             server = importlib.import_module("reference_server.server")
     finally:
+        undefer()
         unmemoize()
     resume_collector()
     return server

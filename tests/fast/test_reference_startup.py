@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import mcp
 
@@ -188,3 +189,38 @@ def test_a_compile_patched_into_typing_by_someone_else_is_left_alone() -> None:
         assert vars(typing)["compile"] is theirs
     finally:
         del typing.compile  # type: ignore[attr-defined]
+
+
+HTTP_DEFERRED = """
+import atexit, json, sys
+from reference_server import startup
+server = startup.server_module()
+
+def report() -> None:
+    holders = sorted(name for name, module in list(sys.modules.items()) if module is not None
+                     and any(isinstance(value, startup.Deferred) for value in vars(module).values()))
+    left = [name for name in startup.HTTP_ONLY if name in sys.modules]
+    with open(sys.argv[1], "w") as out:
+        json.dump([startup.DEFERRED_RESOLVED, holders, "starlette" in sys.modules, left], out)
+
+atexit.register(report)
+raise SystemExit(server.run())
+"""
+
+
+def test_a_served_session_never_imports_the_http_side(tmp_path: Path) -> None:
+    """Every kind of answer served, and no deferred name resolved: starlette is never imported, only the
+    low-level server module holds deferred names, and no stand-in module is left in `sys.modules`."""
+    found = tmp_path / "found.json"
+    command = [sys.executable, "-c", HTTP_DEFERRED, str(found)]
+    done = subprocess.run(command, input=SESSION, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(b"\n") >= 10, done
+    assert json.loads(found.read_text()) == [[], ["mcp.server.lowlevel.server"], False, []]
+
+
+def test_a_deferred_name_imports_its_module_when_called() -> None:
+    """Outside the stdio path (an HTTP app asked for), the real object answers."""
+    deferred = startup.Deferred("json", "dumps")
+    assert deferred([1]) == "[1]" and deferred.__name__ == "dumps"
+    assert startup.DEFERRED_RESOLVED[-2:] == [("json", "dumps"), ("json", "dumps")]
