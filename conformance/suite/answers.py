@@ -260,7 +260,7 @@ def store(exchange: Exchange) -> StoreState:
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list), (
-        f"thoughtHistoryLength {length!r} or branches {brief(branches)} is not a number and a list")
+        f"thoughtHistoryLength {brief(length)} or branches {brief(branches)} is not a number and a list")
     others = [label for label in branches if not isinstance(label, str)]
     expect("OBJ-3", not others, lambda: (
         f"branches lists {brief(others)}, not a label string, where the original lists its map's keys, "

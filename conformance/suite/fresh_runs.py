@@ -25,6 +25,7 @@ from conformance.calls.opening import FRESH_SEQUENCE
 from conformance.calls.store import StoreState
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
+from conformance.core.key_paths import absent_said
 from conformance.core.protocol import TOOL
 from conformance.core.served import read_answer
 from conformance.suite.contradiction import brief
@@ -220,7 +221,12 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
         f"a fresh process answered the text {quoted(text)}, where the original answers a JSON object")
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")
     assert isinstance(length, int) and isinstance(branches, list), (
-        f"a fresh process answered thoughtHistoryLength {brief(length)} and branches {brief(branches)}, "
-        "where "
-        f"the original answers a count and a list of labels")
+        f"a fresh process answered {_field(status, 'thoughtHistoryLength')} and "
+        f"{_field(status, 'branches')}, where the original answers a count and a list of labels")
     return StoreState(length, tuple(str(b) for b in branches))
+
+
+def _field(status: dict[str, JSON], key: str) -> str:
+    """One status field as answered: its value, or absent (and where it sits instead) when the top level has
+    no such key: a count under an envelope's `result` is no null count (issue 42, fork-api-envelope)."""
+    return f"{key} {brief(status[key])}" if key in status else absent_said(status, key)

@@ -12,7 +12,11 @@
   no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
   blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema);
 - `logged`: every refused call also writes "Error processing thought: " + its error message as one stderr line
-  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr.
+  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr;
+- `ascii-box`: every box is drawn in ASCII (`+---+`, `|`), one per accepted call as before (held-out-multi-7's
+  fork-ascii-console): a box in another form is still a box;
+- `enveloped`: an accepted call's text is `{"ok": true, "result": <the status object>}` (held-out-multi-7's
+  fork-api-envelope): the five fields sit under `result`, refusals are as before (isError).
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -97,9 +101,28 @@ def main() -> None:
             return text, is_error
 
         thinking.SequentialThinkingServer.process_thought = logged  # type: ignore[method-assign]
+    elif change == "ascii-box":
+        formatted = thinking.SequentialThinkingServer.format_thought
+        ascii_frame = str.maketrans("┌┐└┘├┤─│", "++++++-|")
+
+        def ascii_box(self: thinking.SequentialThinkingServer, data: thinking.ThoughtData) -> str:
+            return formatted(self, data).translate(ascii_frame)
+
+        thinking.SequentialThinkingServer.format_thought = ascii_box  # type: ignore[method-assign]
+    elif change == "enveloped":
+        answered = thinking.SequentialThinkingServer.process_thought
+
+        def enveloped(self: thinking.SequentialThinkingServer,
+                      arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answered(self, arguments)
+            if is_error:
+                return text, is_error
+            return json.dumps({"ok": True, "result": json.loads(text)}, indent=2), False
+
+        thinking.SequentialThinkingServer.process_thought = enveloped  # type: ignore[method-assign]
     else:
-        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged, "
-                 f"not {change!r}")
+        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
+                 f"ascii-box|enveloped, not {change!r}")
     sys.exit(server.run())
 
 

@@ -1,0 +1,89 @@
+"""Sentences about boxes and status fields are true whatever form a fork gives them (issue 42, multi-7):
+an ASCII box is said as "no box in the original's form", never "0 box(es)" (fork-ascii-console's LOOP-B);
+a count moved under an envelope's `result` is said as absent at the top level and found there, never "null",
+and a call not flagged isError is accepted, whatever its text holds (fork-api-envelope's CMP-1 and LOOP-A).
+The servers are real processes (tests/servers/reference_fork.py `ascii-box`, `enveloped`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.core.jsontypes import JSON
+from conformance.core.key_paths import absent_said, found_at
+from conformance.suite.fresh_runs import state_of_answer
+from conformance.suite.render_box import boxes_said
+from conformance.suite.test_lifecycle import _status_answer
+from tests.servers import command
+
+_CALLS = [{"thought": "hi", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True},
+          {"thought": "", "thoughtNumber": 2, "totalThoughts": 2, "nextThoughtNeeded": False}]
+"""An accepted call, then one the original refuses (isError)."""
+
+
+def _session(*fork: str) -> tuple[list[dict[str, Any]], bytes]:
+    """The tools/call answers of a real server process to `_CALLS`, and its whole stderr."""
+    frames: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2024-11-05", "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+           "params": {"name": "sequentialthinking", "arguments": a}} for i, a in enumerate(_CALLS, 1))]
+    launched = command("reference_fork", *fork) if fork else [sys.executable, "-m", "reference_server"]
+    ran = subprocess.run(launched, input=b"".join(json.dumps(f).encode() + b"\n" for f in frames),
+                         capture_output=True, timeout=120, check=False)
+    answers = [json.loads(line) for line in ran.stdout.splitlines() if line.strip()]
+    return [a for a in answers if a.get("id") in (1, 2)], ran.stderr
+
+
+def test_an_ascii_box_is_said_as_no_box_in_the_originals_form() -> None:
+    answers, stderr = _session("ascii-box")
+    assert not answers[0]["result"].get("isError") and answers[1]["result"].get("isError"), answers
+    said = boxes_said(stderr)
+    assert said.startswith("no box in the original's form (stderr: "), said
+    assert "+---" in said and "0 box" not in said, said
+    assert boxes_said(stderr, show=False) == "no box in the original's form"
+
+
+def test_the_originals_box_is_counted() -> None:
+    _, stderr = _session()
+    assert boxes_said(stderr) == "1 box(es)"
+
+
+def test_an_enveloped_status_is_said_where_it_is_and_accepted() -> None:
+    answers, _ = _session("enveloped")
+    accepted, refused = answers
+    assert _status_answer(accepted["result"]) and not _status_answer(refused["result"])
+    with pytest.raises(AssertionError) as failed:
+        state_of_answer(accepted)
+    said = str(failed.value)
+    assert "null" not in said, said
+    assert "no thoughtHistoryLength at the top level (it is at `result.thoughtHistoryLength`)" in said, said
+    assert "no branches at the top level (it is at `result.branches`)" in said, said
+
+
+_keys = st.text(alphabet="abcdefgh", min_size=1, max_size=4)
+_json = st.recursive(st.none() | st.integers() | st.text(max_size=4),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_keys, inner, max_size=3),
+                     max_leaves=12)
+
+
+@given(st.dictionaries(_keys, _json, max_size=4), st.lists(_keys, min_size=1, max_size=3), _json)
+def test_a_key_is_found_where_it_was_put(top: dict[str, JSON], path: list[str], value: JSON) -> None:
+    """A key put under an envelope of fresh names is found at a path no longer than the one it was put at,
+    and that path leads to the key; at the top level it is no moved key."""
+    key = "countX"
+    nested: JSON = {key: value}
+    for name in reversed(path):
+        nested = {name: nested}
+    found = found_at({**top, **nested} if isinstance(nested, dict) else top, key)
+    assert found is not None and found.endswith(key) and found.count(".") <= len(path)
+    assert found_at({key: 1}, key) is None
+    assert absent_said({"a": 1}, key) == f"no {key} at the top level"
