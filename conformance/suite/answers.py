@@ -17,6 +17,7 @@ from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.key_paths import found_at
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_answer, read_served
 from conformance.drivers.sdk import SdkDriver
@@ -197,7 +198,7 @@ def _expect_refusals_flagged(exchange: Exchange, parsed: dict[str, JSON]) -> Non
     refusal = refusal_object(parsed)
     sent = _sent_arguments(exchange)
     if refusal and sent and guard_failure(sent) is not None:
-        expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
+        expect("OBJ-8", False, f"the refusal {brief(exchange.text)} is answered without isError: true")
 
 
 def refusal_object(parsed: object) -> bool:
@@ -303,8 +304,8 @@ def rejected(exchange: Exchange) -> str:
     assert exchange.is_error, f"call was accepted: {describe(exchange)}"
     found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
-    expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
-    assert isinstance(message, str), f"error object without a message: {found}"
+    expect("OBJ-8", isinstance(message, str), lambda: _no_message(found))
+    assert isinstance(message, str), _no_message(found)
     expect_no_bound(exchange)
     expect("OBJ-8", found.get("status") == "failed", lambda: (
         f"a refusal's status is {brief(found.get('status'))}, where the original answers \"failed\" for "
@@ -450,3 +451,11 @@ def host_answer(result: CallToolResult) -> str:
     if len(texts) == len(result.content) == 1 and result.structured_content is None:
         return flagged + quoted(texts[0])
     return brief(result.model_dump(mode="json", by_alias=True, exclude_none=True), 400)
+
+
+def _no_message(found: dict[str, JSON]) -> str:
+    """A refusal whose JSON has no `error` string at its top level, said as JSON with where a message sits
+    instead (an envelope's `error.message`), never as a Python repr (issue 42, fork-api-envelope)."""
+    at = found_at(found, "message")
+    where = f" (a message is at `{at}`)" if at else ""
+    return f"a refusal with no error message string at the top level{where}: {brief(found)}"

@@ -390,7 +390,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
     written = raw_pool.files_written()
-    assert written == [], f"the server wrote files: {written}"
+    assert written == [], f"the server wrote files: {', '.join(written)}"
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
@@ -486,8 +486,8 @@ def test_three_fields_echo_the_request(
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
     ), (
-        f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber {envelope.thought_number!r} "
-        f"and totalThoughts {envelope.total_thoughts!r} sent, not "
+        f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber "
+        f"{brief(envelope.thought_number)} and totalThoughts {brief(envelope.total_thoughts)} sent, not "
         f"{js_number_string(coerced_total(envelope.thought_number, envelope.total_thoughts))}")
     assert status["nextThoughtNeeded"] is envelope.next_thought_needed, (
         f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])} for "
@@ -552,7 +552,7 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
     count = done["thoughtHistoryLength"]
     after = following["thoughtHistoryLength"]
     assert isinstance(count, int) and isinstance(after, int), (
-        f"thoughtHistoryLength is {count!r}, then {after!r}: not integers")
+        f"thoughtHistoryLength is {brief(count)}, then {brief(after)}: not integers")
     expect_one_more(count, after,
                     lambda: f"the call after nextThoughtNeeded false answered {brief(following)}")
 

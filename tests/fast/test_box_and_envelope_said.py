@@ -7,6 +7,7 @@ The servers are real processes (tests/servers/reference_fork.py `ascii-box`, `en
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from typing import Any
@@ -17,10 +18,15 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.core.key_paths import absent_said, found_at
+from conformance.drivers.transcript import Transcript
+from conformance.suite.answers import rejected
+from conformance.suite.contradiction import Contradiction
 from conformance.suite.fresh_runs import state_of_answer
 from conformance.suite.render_box import boxes_said
+from conformance.suite.session import ServerSession
 from conformance.suite.test_lifecycle import _status_answer
-from tests.servers import command
+from conformance.targets.specs import resolve_target
+from tests.servers import VALID, command
 
 _CALLS = [{"thought": "hi", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True},
           {"thought": "", "thoughtNumber": 2, "totalThoughts": 2, "nextThoughtNeeded": False}]
@@ -67,6 +73,22 @@ def test_an_enveloped_status_is_said_where_it_is_and_accepted() -> None:
     assert "null" not in said, said
     assert "no thoughtHistoryLength at the top level (it is at `result.thoughtHistoryLength`)" in said, said
     assert "no branches at the top level (it is at `result.branches`)" in said, said
+
+
+def test_an_enveloped_refusal_is_said_in_json_with_where_its_message_is() -> None:
+    """A refusal's message under `error.message` is said there, the answer as JSON: never a Python repr
+    ("error object without a message: {'ok': False, …}", round 12's CMP-2/a2)."""
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "enveloped")))
+    session = ServerSession(target=fork, transcript=Transcript(None), timeout=20.0)
+    try:
+        with pytest.raises(Contradiction) as raised:
+            rejected(session.call({**VALID, "thought": ""}))
+    finally:
+        session.close()
+    said = str(raised.value)
+    assert raised.value.record == "OBJ-8", said
+    assert "(a message is at `error.message`)" in said, said
+    assert '"ok": false' in said and "'ok'" not in said and "False" not in said, said
 
 
 _keys = st.text(alphabet="abcdefgh", min_size=1, max_size=4)

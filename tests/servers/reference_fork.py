@@ -15,8 +15,9 @@
   before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr;
 - `ascii-box`: every box is drawn in ASCII (`+---+`, `|`), one per accepted call as before (held-out-multi-7's
   fork-ascii-console): a box in another form is still a box;
-- `enveloped`: an accepted call's text is `{"ok": true, "result": <the status object>}` (held-out-multi-7's
-  fork-api-envelope): the five fields sit under `result`, refusals are as before (isError).
+- `enveloped`: an accepted call's text is `{"ok": true, "result": <the status object>}` and a refusal's (still
+  isError) `{"ok": false, "error": {"code": …, "message": <the message>}}` (held-out-multi-7's
+  fork-api-envelope): the five fields sit under `result`, the message under `error`.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -116,7 +117,9 @@ def main() -> None:
                       arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
             text, is_error = answered(self, arguments)
             if is_error:
-                return text, is_error
+                message = json.loads(text).get("error")
+                code = "INVALID_ARGUMENT" if str(message).startswith("Invalid ") else "INTERNAL"
+                return json.dumps({"ok": False, "error": {"code": code, "message": message}}, indent=2), True
             return json.dumps({"ok": True, "result": json.loads(text)}, indent=2), False
 
         thinking.SequentialThinkingServer.process_thought = enveloped  # type: ignore[method-assign]
