@@ -19,7 +19,7 @@ from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.key_paths import found_at
 from conformance.core.protocol import TOOL
-from conformance.core.served import Unreadable, read_answer, read_served
+from conformance.core.served import Unreadable, read_answer, read_served, status_block
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -385,7 +385,8 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     assert not result.is_error, (
         f"the official client got an error result, {host_answer(result)}, for {brief(arguments)}, a call the "
         f"original accepts")
-    block = result.content[0]
+    texts = [b.text if isinstance(b, TextContent) else None for b in result.content[:8]]
+    block = result.content[status_block(texts)] if texts else None  # a summary line first: OBJ-4's to say
     assert isinstance(block, TextContent), (
         f"the official client got no text block first, {host_answer(result)}, where the original answers "
         f"its status object as text")

@@ -27,7 +27,7 @@ from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
 from conformance.core.key_paths import absent_said
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_answer
+from conformance.core.served import read_answer, status_block
 from conformance.suite.contradiction import brief
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
@@ -212,7 +212,8 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     content = result.get("content")
     assert isinstance(content, list) and content and isinstance(content[0], dict), (
         f"a fresh process answered content {brief(content)}, where the original answers a text block")
-    text = content[0].get("text")
+    texts = [block.get("text") if isinstance(block, dict) else None for block in content[:8]]
+    text = texts[status_block(texts)]  # a summary line put first is OBJ-4's own check's (one text item)
     assert isinstance(text, str), (
         f"a fresh process answered a first block without text, {brief(content[0])}, where the original "
         f"answers its status object as text")

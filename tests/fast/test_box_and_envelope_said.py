@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.core.key_paths import absent_said, found_at
+from conformance.core.served import status_block
 from conformance.drivers.transcript import Transcript
-from conformance.suite.answers import rejected
+from conformance.suite.answers import rejected, store
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.fresh_runs import state_of_answer
 from conformance.suite.render_box import boxes_said
@@ -109,3 +110,34 @@ def test_a_key_is_found_where_it_was_put(top: dict[str, JSON], path: list[str], 
     assert found is not None and found.endswith(key) and found.count(".") <= len(path)
     assert found_at({key: 1}, key) is None
     assert absent_said({"a": 1}, key) == f"no {key} at the top level"
+
+
+def test_a_summary_block_put_first_is_read_past() -> None:
+    """A fork answering "Thought n of m recorded; …" before its status JSON (held-out-multi-4's
+    fork-progress-meter): every check reads the status in the later block (`Exchange.text`,
+    `state_of_answer`), so no record says "text is not JSON"; the extra block is OBJ-4's own check's."""
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "summary-first")))
+    session = ServerSession(target=fork, transcript=Transcript(None), timeout=20.0)
+    try:
+        first = session.call(dict(VALID))
+        content = first.result["content"] if first.result else None
+        assert isinstance(content, list) and len(content) == 2, first.response
+        counted = store(first).history_length
+        assert store(session.call(dict(VALID))).history_length == counted + 1
+        assert rejected(session.call({**VALID, "thought": ""})) == "Invalid thought: must be a string"
+    finally:
+        session.close()
+    answers, _ = _session("summary-first")
+    assert state_of_answer(answers[0]).history_length == 1
+
+
+@given(st.lists(st.sampled_from(["Thought 1 of 2 recorded.", '{"a": 1}', "[1]", "```json\n{}\n```", "3"]),
+                min_size=1, max_size=4))
+def test_the_status_block_is_the_first_unless_it_reads_as_no_json(texts: list[str]) -> None:
+    """The first block is read unless it is no JSON; then the first later block holding a JSON object."""
+    chosen = status_block(texts)
+    if texts[0] != "Thought 1 of 2 recorded.":
+        assert chosen == 0
+    else:
+        objects = [i for i, t in enumerate(texts) if i and t in ('{"a": 1}', "```json\n{}\n```")]
+        assert chosen == (objects[0] if objects else 0)

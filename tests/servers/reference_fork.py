@@ -17,7 +17,9 @@
   fork-ascii-console): a box in another form is still a box;
 - `enveloped`: an accepted call's text is `{"ok": true, "result": <the status object>}` and a refusal's (still
   isError) `{"ok": false, "error": {"code": …, "message": <the message>}}` (held-out-multi-7's
-  fork-api-envelope): the five fields sit under `result`, the message under `error`.
+  fork-api-envelope): the five fields sit under `result`, the message under `error`;
+- `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
+  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -123,9 +125,25 @@ def main() -> None:
             return json.dumps({"ok": True, "result": json.loads(text)}, indent=2), False
 
         thinking.SequentialThinkingServer.process_thought = enveloped  # type: ignore[method-assign]
+    elif change == "summary-first":
+        result_type = server.types.CallToolResult
+        construct = result_type.model_construct
+
+        def summary_first(cls: Any, **fields: Any) -> Any:
+            blocks = fields.get("content") or []
+            if not fields.get("is_error") and len(blocks) == 1:
+                status = json.loads(blocks[0].text)
+                n, m = status["thoughtNumber"], status["totalThoughts"]
+                numbers = isinstance(n, int | float) and isinstance(m, int | float)
+                said = f"Thought {n} of {m} recorded; {m - n} to go." if numbers else "Thought recorded."
+                summary = server.types.TextContent.model_construct(type="text", text=said)
+                fields["content"] = [summary, *blocks]
+            return construct(**fields)
+
+        result_type.model_construct = classmethod(summary_first)  # type: ignore[assignment]
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 f"ascii-box|enveloped, not {change!r}")
+                 f"ascii-box|enveloped|summary-first, not {change!r}")
     sys.exit(server.run())
 
 
