@@ -17,6 +17,12 @@ _NODES: Final = 2000
 def found_at(value: JSON, key: str) -> str | None:
     """The dotted path (`result.thoughtHistoryLength`, `items[0].branches`) of the shallowest `key` below the
     top level of `value`, or None: breadth first, bounded in depth and in objects visited."""
+    found = located(value, key)
+    return found[0] if found is not None else None
+
+
+def located(value: JSON, key: str) -> tuple[str, JSON] | None:
+    """`found_at`'s path and the value found there."""
     queue: deque[tuple[JSON, str, int]] = deque([(value, "", 0)])
     visited = 0
     while queue and visited < _NODES:
@@ -24,7 +30,7 @@ def found_at(value: JSON, key: str) -> str | None:
         visited += 1
         if isinstance(node, dict):
             if depth and key in node:
-                return f"{path}.{key}" if path else key
+                return (f"{path}.{key}" if path else key), node[key]
             if depth < _DEPTH:
                 queue.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
         elif isinstance(node, list) and depth < _DEPTH:

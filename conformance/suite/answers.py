@@ -17,7 +17,7 @@ from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
-from conformance.core.key_paths import found_at
+from conformance.core.key_paths import located
 from conformance.core.protocol import TOOL
 from conformance.core.served import Unreadable, read_answer, read_served, status_block
 from conformance.drivers.sdk import SdkDriver
@@ -457,6 +457,7 @@ def host_answer(result: CallToolResult) -> str:
 def _no_message(found: dict[str, JSON]) -> str:
     """A refusal whose JSON has no `error` string at its top level, said as JSON with where a message sits
     instead (an envelope's `error.message`), never as a Python repr (issue 42, fork-api-envelope)."""
-    at = found_at(found, "message")
-    where = f" (a message is at `{at}`)" if at else ""
-    return f"a refusal with no error message string at the top level{where}: {brief(found)}"
+    at = located(found, "message")
+    # The message found is said whole before the (cut) dump: its words are what ties the refusal to a cause's.
+    where = f" (its message is at `{at[0]}`: {brief(at[1], 300)})" if at else ""
+    return f"a refusal with no error message string at the top level{where}: {brief(found, 300)}"

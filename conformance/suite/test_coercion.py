@@ -171,6 +171,6 @@ def test_coercion_consults_only_the_two_numbers(
             continue
         numbers = box.numbers
         assert numbers is not None, (
-            f"the render has no thoughtNumber/totalThoughts in its header: {box.header!r}")
+            f"the render has no thoughtNumber/totalThoughts in its header: {brief(box.header)}")
         shown = [float(n) for n in numbers]
         assert shown[0] <= shown[1], f"header reads {numbers[0]}/{numbers[1]}"

@@ -30,6 +30,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.key_paths import absent_said
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import unfenced
 from conformance.drivers.process import group_rss_bytes
@@ -239,9 +240,11 @@ def test_counter_spans_thinking_episodes(
                 extra = {"branchFromThought": 1, "branchId": "episode-two"}
             status = host_status(host, envelope.arguments(**extra))
             length = status.get("thoughtHistoryLength")
+            # Absent at the top level is said so, with where it sits (an envelope's `result`), never as null.
+            read = (f"thoughtHistoryLength is {brief(length)}" if "thoughtHistoryLength" in status
+                    else absent_said(status, "thoughtHistoryLength"))
             assert isinstance(length, int), (
-                f"thoughtHistoryLength is {brief(length)} through the official client, where the original "
-                f"answers a count: {brief(status)}")
+                f"{read} through the official client, where the original answers a count: {brief(status)}")
             counts.append(length)
     due = list(range(counts[0], counts[0] + len(counts)))
     assert counts == due, (

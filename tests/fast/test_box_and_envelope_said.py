@@ -88,7 +88,7 @@ def test_an_enveloped_refusal_is_said_in_json_with_where_its_message_is() -> Non
         session.close()
     said = str(raised.value)
     assert raised.value.record == "OBJ-8", said
-    assert "(a message is at `error.message`)" in said, said
+    assert "(its message is at `error.message`: \"Invalid thought: must be a string\")" in said, said
     assert '"ok": false' in said and "'ok'" not in said and "False" not in said, said
 
 
