@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.core.jsontypes import JSON
+from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.key_paths import absent_said, found_at
 from conformance.core.served import status_block
 from conformance.drivers.transcript import Transcript
@@ -84,8 +84,13 @@ def test_an_enveloped_refusal_is_said_in_json_with_where_its_message_is() -> Non
     try:
         with pytest.raises(Contradiction) as raised:
             rejected(session.call({**VALID, "thought": ""}))
+        with pytest.raises(Contradiction) as crashed:
+            rejected(session.call(OMIT))
     finally:
         session.close()
+    # A crash's words are said whole, however long the envelope around them: they tie the refusal to a
+    # crash cause's (cut inside a dump, they split RTE-8 off OBJ-8's cause on fork-api-envelope).
+    assert "Cannot read properties of undefined (reading 'thought')\")" in str(crashed.value), crashed.value
     said = str(raised.value)
     assert raised.value.record == "OBJ-8", said
     assert "(its message is at `error.message`: \"Invalid thought: must be a string\")" in said, said
