@@ -25,7 +25,7 @@ from conformance.calls.opening import FRESH_SEQUENCE
 from conformance.calls.store import StoreState
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
-from conformance.core.key_paths import absent_said
+from conformance.core.key_paths import found_at
 from conformance.core.protocol import TOOL
 from conformance.core.served import read_answer, status_block
 from conformance.suite.contradiction import brief
@@ -222,12 +222,20 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
         f"a fresh process answered the text {quoted(text)}, where the original answers a JSON object")
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")
     assert isinstance(length, int) and isinstance(branches, list), (
-        f"a fresh process answered {_field(status, 'thoughtHistoryLength')} and "
-        f"{_field(status, 'branches')}, where the original answers a count and a list of labels")
+        f"a fresh process answered {_fields(status, ('thoughtHistoryLength', 'branches'))}, where the "
+        "original answers a count and a list of labels")
     return StoreState(length, tuple(str(b) for b in branches))
 
 
-def _field(status: dict[str, JSON], key: str) -> str:
-    """One status field as answered: its value, or absent (and where it sits instead) when the top level has
-    no such key: a count under an envelope's `result` is no null count (issue 42, fork-api-envelope)."""
-    return f"{key} {brief(status[key])}" if key in status else absent_said(status, key)
+def _fields(status: dict[str, JSON], keys: tuple[str, ...]) -> str:
+    """Status fields as answered: each present one with its value, the absent ones said absent at the top
+    level together, with where each sits instead (a count under an envelope's `result` is no null count,
+    issue 42, fork-api-envelope), short enough that a cut line still says where."""
+    present = [f"{key} {brief(status[key])}" for key in keys if key in status]
+    absent = [key for key in keys if key not in status]
+    if absent:
+        places = [at for key in absent if (at := found_at(status, key)) is not None]
+        moved = f" ({'they are' if len(places) > 1 else 'it is'} at {', '.join(f'`{p}`' for p in places)})"
+        said = " and ".join(f"no {key}" for key in absent) + " at the top level"
+        present.append(said + (moved if places else ""))
+    return " and ".join(present)

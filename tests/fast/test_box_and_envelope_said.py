@@ -72,8 +72,8 @@ def test_an_enveloped_status_is_said_where_it_is_and_accepted() -> None:
         state_of_answer(accepted)
     said = str(failed.value)
     assert "null" not in said, said
-    assert "no thoughtHistoryLength at the top level (it is at `result.thoughtHistoryLength`)" in said, said
-    assert "no branches at the top level (it is at `result.branches`)" in said, said
+    assert ("no thoughtHistoryLength and no branches at the top level (they are at "
+            "`result.thoughtHistoryLength`, `result.branches`)") in said, said
 
 
 def test_an_enveloped_refusal_is_said_in_json_with_where_its_message_is() -> None:
