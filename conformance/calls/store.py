@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from conformance.core.differences import quoted, refusal
 from conformance.core.jsontypes import JSON
+from conformance.core.key_paths import found_at
 from conformance.core.served import read_answer
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.wire import Exchange
@@ -42,6 +43,11 @@ def state_of(exchange: Exchange) -> StoreState:
     if refused is not None:
         raise AssertionError(refused_said(refused.kind, refused.words))
     status = status_of(exchange)
+    for key in ("thoughtHistoryLength", "branches"):
+        # The KeyError's words, and where the key sits instead: a count moved under an envelope's `result`
+        # is said there (issue 42, fork-api-envelope), not only as missing.
+        if key not in status and (at := found_at(status, key)) is not None:
+            raise AssertionError(f"no key '{key}' where the check read one (it is at `{at}`)")
     length = status["thoughtHistoryLength"]
     branches = status["branches"]
     assert isinstance(length, int) and isinstance(branches, list), (

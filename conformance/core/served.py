@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.errors import HarnessError
@@ -41,7 +42,9 @@ class Unreadable(HarnessError, ValueError):
 
 def _unreadable(what: str, reason: str, text: str, *, beyond: bool = False) -> Unreadable:
     head = text[:_QUOTED]
-    failure = Unreadable(f"{what} {reason}: {head!r}{'…' if len(text) > _QUOTED else ''}")
+    # The head as a JSON string (the harness's way of quoting a value), not Python's repr of it.
+    shown = json.dumps(head, ensure_ascii=False)
+    failure = Unreadable(f"{what} {reason}: {shown}{'…' if len(text) > _QUOTED else ''}")
     failure.reason = reason
     failure.beyond = beyond
     return failure
@@ -114,3 +117,28 @@ def read_answer(text: str, what: str = "answer text") -> JSON:
     tells it). Otherwise `read_served`."""
     inner = unfenced(text)
     return read_served(inner if inner is not None else text, what)
+
+
+_BLOCKS_READ: Final = 8
+"""How many content blocks are looked through for the status: a fork adds a line or two, a hostile server
+may send thousands."""
+
+
+def status_block(texts: Sequence[object]) -> int:
+    """Which content block's text is the answer's: the first, unless it reads as no JSON and a later text
+    block reads as a JSON object (a fork putting a summary line first, held-out-multi-4's
+    fork-progress-meter). The extra block is OBJ-4's own check's to say (one text item); every other check
+    reads the status, so ten records do not each say "text is not JSON" (issue 42)."""
+    if len(texts) < 2 or not isinstance(texts[0], str) or _reads(texts[0]) is not False:
+        return 0
+    return next((i for i, text in enumerate(texts[1:_BLOCKS_READ], 1)
+                 if isinstance(text, str) and _reads(text)), 0)
+
+
+def _reads(text: str) -> bool | None:
+    """True: a JSON object; None: JSON, no object; False: no JSON the harness reads."""
+    try:
+        value = read_answer(text)
+    except Unreadable:
+        return False
+    return True if isinstance(value, dict) else None

@@ -37,7 +37,7 @@ from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
-from conformance.core.served import SERVED_BYTES, Unreadable, read_served
+from conformance.core.served import SERVED_BYTES, Unreadable, read_served, status_block
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
 from conformance.drivers.errors import (
@@ -215,13 +215,16 @@ class Exchange:
 
     @property
     def text(self) -> str | None:
+        """The answer's text: content[0]'s, or a later block's holding the status where the first reads as
+        no JSON (`status_block`: a summary line put first)."""
         result = self.result
         if result is None:
             return None
         content = result.get("content")
         if not isinstance(content, list) or not content or not isinstance(content[0], dict):
             return None
-        text = content[0].get("text")
+        texts = [block.get("text") if isinstance(block, dict) else None for block in content[:8]]
+        text = texts[status_block(texts)]
         return text if isinstance(text, str) else None
 
     @property

@@ -17,8 +17,9 @@ from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.key_paths import located
 from conformance.core.protocol import TOOL
-from conformance.core.served import Unreadable, read_answer, read_served
+from conformance.core.served import Unreadable, read_answer, read_served, status_block
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -197,7 +198,7 @@ def _expect_refusals_flagged(exchange: Exchange, parsed: dict[str, JSON]) -> Non
     refusal = refusal_object(parsed)
     sent = _sent_arguments(exchange)
     if refusal and sent and guard_failure(sent) is not None:
-        expect("OBJ-8", False, f"the refusal {exchange.text!r} is answered without isError: true")
+        expect("OBJ-8", False, f"the refusal {brief(exchange.text)} is answered without isError: true")
 
 
 def refusal_object(parsed: object) -> bool:
@@ -260,7 +261,7 @@ def store(exchange: Exchange) -> StoreState:
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list), (
-        f"thoughtHistoryLength {length!r} or branches {brief(branches)} is not a number and a list")
+        f"thoughtHistoryLength {brief(length)} or branches {brief(branches)} is not a number and a list")
     others = [label for label in branches if not isinstance(label, str)]
     expect("OBJ-3", not others, lambda: (
         f"branches lists {brief(others)}, not a label string, where the original lists its map's keys, "
@@ -303,8 +304,8 @@ def rejected(exchange: Exchange) -> str:
     assert exchange.is_error, f"call was accepted: {describe(exchange)}"
     found = answer_status(exchange, "OBJ-8")
     message = found.get("error")
-    expect("OBJ-8", isinstance(message, str), f"error object without a message: {found}")
-    assert isinstance(message, str), f"error object without a message: {found}"
+    expect("OBJ-8", isinstance(message, str), lambda: _no_message(found))
+    assert isinstance(message, str), _no_message(found)
     expect_no_bound(exchange)
     expect("OBJ-8", found.get("status") == "failed", lambda: (
         f"a refusal's status is {brief(found.get('status'))}, where the original answers \"failed\" for "
@@ -384,7 +385,8 @@ def host_status(host: SdkDriver, arguments: dict[str, JSON]) -> dict[str, JSON]:
     assert not result.is_error, (
         f"the official client got an error result, {host_answer(result)}, for {brief(arguments)}, a call the "
         f"original accepts")
-    block = result.content[0]
+    texts = [b.text if isinstance(b, TextContent) else None for b in result.content[:8]]
+    block = result.content[status_block(texts)] if texts else None  # a summary line first: OBJ-4's to say
     assert isinstance(block, TextContent), (
         f"the official client got no text block first, {host_answer(result)}, where the original answers "
         f"its status object as text")
@@ -450,3 +452,12 @@ def host_answer(result: CallToolResult) -> str:
     if len(texts) == len(result.content) == 1 and result.structured_content is None:
         return flagged + quoted(texts[0])
     return brief(result.model_dump(mode="json", by_alias=True, exclude_none=True), 400)
+
+
+def _no_message(found: dict[str, JSON]) -> str:
+    """A refusal whose JSON has no `error` string at its top level, said as JSON with where a message sits
+    instead (an envelope's `error.message`), never as a Python repr (issue 42, fork-api-envelope)."""
+    at = located(found, "message")
+    # The message found is said whole before the (cut) dump: its words are what ties the refusal to a cause's.
+    where = f" (its message is at `{at[0]}`: {brief(at[1], 300)})" if at else ""
+    return f"a refusal with no error message string at the top level{where}: {brief(found, 300)}"

@@ -25,8 +25,9 @@ from conformance.calls.opening import FRESH_SEQUENCE
 from conformance.calls.store import StoreState
 from conformance.core.differences import quoted
 from conformance.core.jsontypes import JSON
+from conformance.core.key_paths import found_at
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_answer
+from conformance.core.served import read_answer, status_block
 from conformance.suite.contradiction import brief
 from conformance.suite.rawproc import RawPool, target_key
 from conformance.targets.specs import Target
@@ -211,7 +212,8 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
     content = result.get("content")
     assert isinstance(content, list) and content and isinstance(content[0], dict), (
         f"a fresh process answered content {brief(content)}, where the original answers a text block")
-    text = content[0].get("text")
+    texts = [block.get("text") if isinstance(block, dict) else None for block in content[:8]]
+    text = texts[status_block(texts)]  # a summary line put first is OBJ-4's own check's (one text item)
     assert isinstance(text, str), (
         f"a fresh process answered a first block without text, {brief(content[0])}, where the original "
         f"answers its status object as text")
@@ -220,7 +222,20 @@ def state_of_answer(answer: dict[str, JSON]) -> StoreState:
         f"a fresh process answered the text {quoted(text)}, where the original answers a JSON object")
     length, branches = status.get("thoughtHistoryLength"), status.get("branches")
     assert isinstance(length, int) and isinstance(branches, list), (
-        f"a fresh process answered thoughtHistoryLength {brief(length)} and branches {brief(branches)}, "
-        "where "
-        f"the original answers a count and a list of labels")
+        f"a fresh process answered {_fields(status, ('thoughtHistoryLength', 'branches'))}, where the "
+        "original answers a count and a list of labels")
     return StoreState(length, tuple(str(b) for b in branches))
+
+
+def _fields(status: dict[str, JSON], keys: tuple[str, ...]) -> str:
+    """Status fields as answered: each present one with its value, the absent ones said absent at the top
+    level together, with where each sits instead (a count under an envelope's `result` is no null count,
+    issue 42, fork-api-envelope), short enough that a cut line still says where."""
+    present = [f"{key} {brief(status[key])}" for key in keys if key in status]
+    absent = [key for key in keys if key not in status]
+    if absent:
+        places = [at for key in absent if (at := found_at(status, key)) is not None]
+        moved = f" ({'they are' if len(places) > 1 else 'it is'} at {', '.join(f'`{p}`' for p in places)})"
+        said = " and ".join(f"no {key}" for key in absent) + " at the top level"
+        present.append(said + (moved if places else ""))
+    return " and ".join(present)

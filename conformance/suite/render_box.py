@@ -109,6 +109,22 @@ def boxes(stderr: bytes) -> list[Box]:
     return found
 
 
+def boxes_said(stderr: bytes, *, show: bool = True) -> str:
+    """How many boxes a stretch of stderr holds, in words true whatever the boxes look like: `boxes` reads
+    only CMP-5's form, so a frame of another style (ASCII `+---+`) is said as such, with the stderr, not
+    counted as no box at all ("an accepted call drew 0 box(es)" where an ASCII box was drawn, issue 42).
+    `show` False leaves the stderr to the caller's own quote."""
+    found = boxes(stderr)
+    text = decode(stderr)
+    leftover = text
+    for box in found:
+        leftover = leftover.replace(box.text, "", 1)
+    if FRAMED.search(leftover) is None:
+        return f"{len(found)} box(es)"
+    held = f"{len(found)} box(es)" if found else "no box"
+    return f"{held} in the original's form" + (f" (stderr: {quoted(text, 200)})" if show else "")
+
+
 def only_box(source: Exchange | bytes) -> Box:
     """The one box a call rendered, read from its exchange (or from stderr bytes alone). A frame drawn but not
     in CMP-5's form contradicts CMP-5, and so does the thought of a call answered as accepted shown in no

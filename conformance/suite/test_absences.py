@@ -257,7 +257,7 @@ def test_revision_is_a_label_only(
     if drawn_box(plain) is None and drawn_box(revision) is None:
         return  # nothing drawn at all (DISABLE_THOUGHT_LOGGING): the render records' to judge, not this one
     assert only_box(plain).kind != "Revision", (
-        f"a plain call drew a Revision box: {only_box(plain).header!r}")
+        f"a plain call drew a Revision box: {quoted(only_box(plain).header)}")
     shows_revision = "🔄 Revision " in decode(revision.stderr)  # revisesThought may break the caption's line
     assert shows_revision is js_truthy(is_revision), (
         f"the box's caption {'is' if shows_revision else 'is not'} “🔄 Revision” for isRevision "

@@ -87,12 +87,14 @@ def test_silent_branch_miss(
     before = store(server.call(envelope.arguments()))
     missed = server.call(envelope.arguments(branchId=branch_id, branchFromThought=branch_from))
     after = store(missed)
-    assert after.branches == before.branches, f"label appeared: {after.branches} vs {before.branches}"
+    assert after.branches == before.branches, (
+        f"label appeared: branches {brief(list(after.branches))}, not {brief(list(before.branches))}")
     expect_one_more(before.history_length, after.history_length, describe(missed))
     plain, miss = answer_status(server.call(envelope.arguments())), answer_status(missed)
     plain.pop("thoughtHistoryLength")
     miss.pop("thoughtHistoryLength")
-    assert miss == plain, f"the miss was signalled: {miss} vs plain {plain}"
+    assert miss == plain, (
+        f"the miss was signalled: {brief(miss)}, where the same call without a label answers {brief(plain)}")
 
 
 @evidences("OBJ-3/a1")
@@ -116,7 +118,8 @@ def test_bucket_contents_never_returned(
         status.pop("thoughtHistoryLength")
         expected = dict(first)
         expected.pop("thoughtHistoryLength")
-        assert status == expected, f"answer changed with bucket contents: {status} vs {expected}"
+        assert status == expected, (
+            f"answer changed with bucket contents: {brief(status)}, not {brief(expected)}")
 
 
 @evidences("OBJ-4/a1")

@@ -256,7 +256,8 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
             without_count(plain), without_count(revision),
             f"for the same call with isRevision true and revisesThought {revises}")
         box = drawn_box(revision)  # switched off (DISABLE_THOUGHT_LOGGING): the render records' departure
-        assert box is None or box.kind == "Revision", f"a revision drew {box.header!r}, not a Revision box"
+        assert box is None or box.kind == "Revision", (
+            f"a revision drew {quoted(box.header)}, not a Revision box")
 
     label_only()
     evidence.claim(

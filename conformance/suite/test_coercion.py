@@ -47,9 +47,9 @@ def test_total_raised_to_thought_number(server: ServerSession, envelope: Envelop
     answered = status.get("totalThoughts")
     if not same_number(answered, expected):
         record = total_record(server, envelope.arguments(), answered)
-        expect(record, False, f"totalThoughts answered {answered!r} for thoughtNumber "
-               f"{envelope.thought_number!r} and totalThoughts {envelope.total_thoughts!r}; the original "
-               f"answers {js_number_string(expected)}")
+        expect(record, False, f"totalThoughts answered {brief(answered)} for thoughtNumber "
+               f"{brief(envelope.thought_number)} and totalThoughts {brief(envelope.total_thoughts)}; the "
+               f"original answers {js_number_string(expected)}")
     box = drawn_box(exchange)  # nothing drawn (DISABLE_THOUGHT_LOGGING) is the render records' to judge
     if box is None:
         return
@@ -171,6 +171,6 @@ def test_coercion_consults_only_the_two_numbers(
             continue
         numbers = box.numbers
         assert numbers is not None, (
-            f"the render has no thoughtNumber/totalThoughts in its header: {box.header!r}")
+            f"the render has no thoughtNumber/totalThoughts in its header: {brief(box.header)}")
         shown = [float(n) for n in numbers]
         assert shown[0] <= shown[1], f"header reads {numbers[0]}/{numbers[1]}"

@@ -163,8 +163,8 @@ def test_unregistered_methods_are_method_not_found(server: ServerSession, method
                    f"found\"): {describe(exchange)}")
     assert error is not None, f"{method} is answered: {describe(exchange)}"
     expect("CMP-3", error.get("code") == -32601,
-           f"{method} is refused with {error}: a handler's own refusal, where the original has no handler "
-           f"for it (-32601 \"Method not found\")")
+           f"{method} is refused with {brief(error)}: a handler's own refusal, where the original has no "
+           f"handler for it (-32601 \"Method not found\")")
     assert error.get("code") == -32601 and error.get("message") == "Method not found", (
-        f"{method} is refused with {error}, not the SDK's -32601 \"Method not found\""
+        f"{method} is refused with {brief(error)}, not the SDK's -32601 \"Method not found\""
     )

@@ -92,7 +92,7 @@ def test_missing_arguments_is_an_error_result(server: ServerSession, envelope: E
     missing: JSON | Omitted = OMIT
     refusal = rejected(server.call(missing))
     assert refusal == _NO_ARGUMENTS, (
-        f"the refusal of a call without arguments reads {refusal!r}, not {_NO_ARGUMENTS!r}")
+        f"the refusal of a call without arguments reads {brief(refusal)}, not {brief(_NO_ARGUMENTS)}")
     rejected(server.call({"arguments": envelope.arguments()}))
 
 
@@ -176,7 +176,8 @@ def test_label_recorded_before_the_render_fails(
         return  # the render is switched off (DISABLE_THOUGHT_LOGGING): nothing fails late, RTE-9's to say
     refusal = rejected(exchange)
     assert refusal == _NO_PRIMITIVE, (
-        f"the refusal of branchFromThought={{\"toString\": 1}} reads {refusal!r}, not {_NO_PRIMITIVE!r}")
+        f"the refusal of branchFromThought={{\"toString\": 1}} reads {brief(refusal)}, not "
+        f"{brief(_NO_PRIMITIVE)}")
     model.accept(arguments)
     model.probe()
     model.expect_state(label_server.probe(), context="label or thought missing after the late failure")

@@ -202,7 +202,7 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
     # The widths are CMP-5's rule (lengths in UTF-16 units), not the verbatim payload's.
     expect("CMP-5", js_length(row) == js_length(box.lines[0]),
            lambda: f"the payload row is {js_length(row)} UTF-16 units wide, the border "
-                   f"{js_length(box.lines[0])}: {box.text[:300]!r}")
+                   f"{js_length(box.lines[0])}: {quoted(box.text, 300)}")
     expect("CMP-5", js_length(box.lines[0]) - 2 >= js_length(thought) + 4,
            lambda: f"the box's border is {js_length(box.lines[0]) - 2} wide for a thought of "
                    f"{js_length(thought)} UTF-16 units, not at least {js_length(thought) + 4}")
@@ -280,7 +280,7 @@ def test_caption_trusts_unvalidated_is_revision(
     total = js_number_string(float(max(envelope.thought_number, envelope.total_thoughts)))
     wanted = f"🔄 Revision {number}/{total} (revising thought {shown})"
     header = only_box(exchange).header
-    assert header == wanted, f"the revision's header is {header!r}, not {wanted!r}"
+    assert header == wanted, f"the revision's header is {quoted(header)}, not {quoted(wanted)}"
 
 
 @evidences("OBJ-9")

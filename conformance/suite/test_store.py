@@ -30,6 +30,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
+from conformance.core.key_paths import absent_said
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import unfenced
 from conformance.drivers.process import group_rss_bytes
@@ -239,9 +240,11 @@ def test_counter_spans_thinking_episodes(
                 extra = {"branchFromThought": 1, "branchId": "episode-two"}
             status = host_status(host, envelope.arguments(**extra))
             length = status.get("thoughtHistoryLength")
+            # Absent at the top level is said so, with where it sits (an envelope's `result`), never as null.
+            read = (f"thoughtHistoryLength is {brief(length)}" if "thoughtHistoryLength" in status
+                    else absent_said(status, "thoughtHistoryLength"))
             assert isinstance(length, int), (
-                f"thoughtHistoryLength is {brief(length)} through the official client, where the original "
-                f"answers a count: {brief(status)}")
+                f"{read} through the official client, where the original answers a count: {brief(status)}")
             counts.append(length)
     due = list(range(counts[0], counts[0] + len(counts)))
     assert counts == due, (
@@ -390,7 +393,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
     written = raw_pool.files_written()
-    assert written == [], f"the server wrote files: {written}"
+    assert written == [], f"the server wrote files: {', '.join(written)}"
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")
@@ -486,8 +489,8 @@ def test_three_fields_echo_the_request(
     assert same_number(
         status["totalThoughts"], coerced_total(envelope.thought_number, envelope.total_thoughts)
     ), (
-        f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber {envelope.thought_number!r} "
-        f"and totalThoughts {envelope.total_thoughts!r} sent, not "
+        f"totalThoughts is {brief(status['totalThoughts'])} for thoughtNumber "
+        f"{brief(envelope.thought_number)} and totalThoughts {brief(envelope.total_thoughts)} sent, not "
         f"{js_number_string(coerced_total(envelope.thought_number, envelope.total_thoughts))}")
     assert status["nextThoughtNeeded"] is envelope.next_thought_needed, (
         f"nextThoughtNeeded is {brief(status['nextThoughtNeeded'])} for "
@@ -552,7 +555,7 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
     count = done["thoughtHistoryLength"]
     after = following["thoughtHistoryLength"]
     assert isinstance(count, int) and isinstance(after, int), (
-        f"thoughtHistoryLength is {count!r}, then {after!r}: not integers")
+        f"thoughtHistoryLength is {brief(count)}, then {brief(after)}: not integers")
     expect_one_more(count, after,
                     lambda: f"the call after nextThoughtNeeded false answered {brief(following)}")
 

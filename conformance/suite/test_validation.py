@@ -205,7 +205,7 @@ def test_call_without_arguments(server: ServerSession) -> None:
     """A tools/call with no arguments at all fails on the first field read."""
     refusal = rejected(server.call(OMIT))
     assert refusal == _NO_ARGUMENTS, (
-        f"the refusal of a call without arguments reads {refusal!r}, not {_NO_ARGUMENTS!r}")
+        f"the refusal of a call without arguments reads {brief(refusal)}, not {brief(_NO_ARGUMENTS)}")
 
 
 @evidences("BAP-4")
@@ -354,5 +354,5 @@ def test_numbers_that_overflow_to_infinity_pass(
     found = answer_status(exchange)
     evidence.note(
         f"thoughtNumber {number}, totalThoughts {total} answered as "
-        f"{found.get('thoughtNumber')!r}/{found.get('totalThoughts')!r}"
+        f"{brief(found.get('thoughtNumber'))}/{brief(found.get('totalThoughts'))}"
     )

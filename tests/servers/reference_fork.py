@@ -12,7 +12,14 @@
   no-break and ideographic spaces, the byte-order mark) is refused first, with "Invalid thought: must not be
   blank", as a fork validating with a schema library does (held-out-multi-6's strict-schema);
 - `logged`: every refused call also writes "Error processing thought: " + its error message as one stderr line
-  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr.
+  before it is answered (as the held-out readable-output fork does): a call owing no box that writes stderr;
+- `ascii-box`: every box is drawn in ASCII (`+---+`, `|`), one per accepted call as before (held-out-multi-7's
+  fork-ascii-console): a box in another form is still a box;
+- `enveloped`: an accepted call's text is `{"ok": true, "result": <the status object>}` and a refusal's (still
+  isError) `{"ok": false, "error": {"code": …, "message": <the message>}}` (held-out-multi-7's
+  fork-api-envelope): the five fields sit under `result`, the message under `error`;
+- `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
+  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -97,9 +104,46 @@ def main() -> None:
             return text, is_error
 
         thinking.SequentialThinkingServer.process_thought = logged  # type: ignore[method-assign]
+    elif change == "ascii-box":
+        formatted = thinking.SequentialThinkingServer.format_thought
+        ascii_frame = str.maketrans("┌┐└┘├┤─│", "++++++-|")
+
+        def ascii_box(self: thinking.SequentialThinkingServer, data: thinking.ThoughtData) -> str:
+            return formatted(self, data).translate(ascii_frame)
+
+        thinking.SequentialThinkingServer.format_thought = ascii_box  # type: ignore[method-assign]
+    elif change == "enveloped":
+        answered = thinking.SequentialThinkingServer.process_thought
+
+        def enveloped(self: thinking.SequentialThinkingServer,
+                      arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answered(self, arguments)
+            if is_error:
+                message = json.loads(text).get("error")
+                code = "INVALID_ARGUMENT" if str(message).startswith("Invalid ") else "INTERNAL"
+                return json.dumps({"ok": False, "error": {"code": code, "message": message}}, indent=2), True
+            return json.dumps({"ok": True, "result": json.loads(text)}, indent=2), False
+
+        thinking.SequentialThinkingServer.process_thought = enveloped  # type: ignore[method-assign]
+    elif change == "summary-first":
+        result_type = server.types.CallToolResult
+        construct = result_type.model_construct
+
+        def summary_first(cls: Any, **fields: Any) -> Any:
+            blocks = fields.get("content") or []
+            if not fields.get("is_error") and len(blocks) == 1:
+                status = json.loads(blocks[0].text)
+                n, m = status["thoughtNumber"], status["totalThoughts"]
+                numbers = isinstance(n, int | float) and isinstance(m, int | float)
+                said = f"Thought {n} of {m} recorded; {m - n} to go." if numbers else "Thought recorded."
+                summary = server.types.TextContent.model_construct(type="text", text=said)
+                fields["content"] = [summary, *blocks]
+            return construct(**fields)
+
+        result_type.model_construct = classmethod(summary_first)  # type: ignore[assignment]
     else:
-        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged, "
-                 f"not {change!r}")
+        sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
+                 f"ascii-box|enveloped|summary-first, not {change!r}")
     sys.exit(server.run())
 
 

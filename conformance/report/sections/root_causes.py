@@ -1,4 +1,5 @@
-"""The behaviour changes that explain every departure, each with the departures it explains."""
+"""The root causes the run found, each with the departures filed under it (a cause is a record, not a
+behaviour change: the grouping cannot count changes)."""
 
 from __future__ import annotations
 
@@ -64,8 +65,7 @@ def markdown_folded(causes: Causes, detail: Detail) -> list[str]:
     """report.md's root causes when its shortest form is over budget (`report/markdown.py`): the departures
     no cause explains one line of IDs (each one's line is under Departures), each cause its records, its
     headline and the IDs it explains."""
-    lead = _lead(causes).replace("each with its own line below", "listed by ID below").replace(" below", "")
-    lines = ["## Root causes", "", f"{lead}.", ""]
+    lines = ["## Root causes", "", f"{_lead(causes, folded=True)}.", ""]
     if causes.unexplained:
         ids = ", ".join(record for record, _ in causes.unexplained)
         lines += [f"Not explained by a cause ({len(causes.unexplained)}; each one's line is under "
@@ -78,17 +78,21 @@ def markdown_folded(causes: Causes, detail: Detail) -> list[str]:
     return [*lines, ""]
 
 
-def _lead(causes: Causes) -> str:
-    """Said alike under a passing gate (departures the baseline accepts) and a failing one: no "failing";
-    "every departure" only when no departure is left unexplained."""
+def _lead(causes: Causes, *, folded: bool = False) -> str:
+    """Said alike under a passing gate (departures the baseline accepts) and a failing one: no "failing".
+    It counts causes, never behaviour changes: one change may lead two causes (a schema property under
+    CMP-2 and OBJ-13) and two changes may share one, so only what the grouping knows is said."""
     n = len(causes)
-    changes = f"{n} behaviour change{'s' if n != 1 else ''}"
+    said = f"{n} root cause{'s' if n != 1 else ''}"
     if not causes.unexplained:
-        return (f"{changes} explain{'s' if n == 1 else ''} every departure; the other departures follow from "
-                "them (marked *explained by* below, each keeps its verdict)")
+        under = "it" if n == 1 else "one of them"
+        below = "" if folded else " below"
+        return (f"{said}; every other departure is explained by {under} (marked *explained by*{below}, each "
+                "keeps its verdict)")
     m = len(causes.unexplained)
-    return (f"{changes} found; {m} departure{'s are' if m != 1 else ' is'} not explained by a cause, each "
-            "with its own line below (the departures a cause explains are marked *explained by*)")
+    where = "listed by ID" if folded else "each with its own line below"
+    return (f"{said}; {m} departure{'s are' if m != 1 else ' is'} not explained by a cause, {where} (the "
+            "departures a cause explains are marked *explained by*)")
 
 
 def html(causes: Causes) -> list[Content]:
