@@ -200,6 +200,22 @@ def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fie
         f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
 
 
+def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_is_closed(
+        tmp_path: Path) -> None:
+    """A renamed port whose logger writes on stdout after the handshake (axefield-ts: pino-pretty's worker
+    thread, 0.15-1.21 s after the server answered initialize): the tool-name stop closed it before the line
+    came, and the stop said nothing of stdout. The line is now in the preflight's transcript, and the stdout
+    finding beside the stop shows it with its text."""
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    checked, _, _ = check_target(port("renamed+logger"), folder / "preflight.jsonl", 10)
+    assert not checked.ok and stop_named(checked) == "the tool-name check", checked
+    found = stdout_hygiene(folder)
+    assert found is not None and found.lines_seen == 1, found
+    line = found.lines[0]
+    assert '"msg": "client connected"' in line.text and line.phase == "the preflight", found
+
+
 def test_a_stops_conclusion_is_kept_whole_within_its_bound(tmp_path: Path) -> None:
     """The nested port refuses in pydantic's long words (its input repeated, a link): the stop's reason is
     over 600 characters, and the terminal line and report.md cut the refusal, not the conclusion."""

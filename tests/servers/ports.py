@@ -14,6 +14,8 @@ usage: ports.py MODE
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
+(axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import time
 from typing import Any
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "snake"
+MODES = frozenset(MODE.split("+"))
 ORIGINAL = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision", "revisesThought",
             "branchFromThought", "branchId", "needsMoreThoughts")
 HINT = (
@@ -84,7 +87,7 @@ def main() -> None:
                                                    "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
     tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
     tools = [tool]
-    if MODE == "renamed":
+    if "renamed" in MODES:
         properties = {snake(k): v for k, v in schema["properties"].items()}
         properties["stage"] = {"type": "string"}
         tools = [{"name": "process_thought", "description": "Record a thought.",
@@ -108,7 +111,7 @@ def main() -> None:
         if not isinstance(message, dict) or "id" not in message:
             continue
         method, ident = message.get("method"), message["id"]
-        if method == "initialize" and MODE == "logger":
+        if method == "initialize" and "logger" in MODES:
             threading.Timer(0.2, log_line, ("client connected",)).start()
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
@@ -118,7 +121,7 @@ def main() -> None:
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")
-            if MODE == "renamed" and params.get("name") not in [tool["name"] for tool in tools]:
+            if "renamed" in MODES and params.get("name") not in [tool["name"] for tool in tools]:
                 # FastMCP dispatches on the names it lists: the original's is an unknown tool's.
                 unknown = {"type": "text", "text": f"Unknown tool: {params.get('name')}"}
                 write({"jsonrpc": "2.0", "id": ident, "result": {"content": [unknown], "isError": True}})
