@@ -6,6 +6,7 @@ words are kept whole."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -214,6 +215,16 @@ def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_i
     assert found is not None and found.lines_seen == 1, found
     line = found.lines[0]
     assert '"msg": "client connected"' in line.text and line.phase == "the preflight", found
+
+
+def test_a_server_info_field_that_is_not_a_string_is_quoted_as_json(tmp_path: Path) -> None:
+    """levalicious-ts lists serverInfo.icons: report.md's identity table read `icons=[{'src': …}]`, a Python
+    repr, where the target's own JSON is what a maintainer can search for."""
+    checked, info, _ = check_target(port("icons"), tmp_path / "t.jsonl", 10)
+    assert checked.ok, checked.error
+    assert info["name"] == "port-icons" and info["version"] == "0.1.0", info
+    assert json.loads(info["icons"]) == [{"mimeType": "image/svg+xml", "sizes": ["any"],
+                                          "src": "data:image/svg+xml;base64,PHN2Zz4="}], info
 
 
 def test_a_stops_conclusion_is_kept_whole_within_its_bound(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ usage: ports.py MODE
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+  icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
+          servers may: levalicious-ts)
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
 (axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize).
 """
@@ -116,6 +118,9 @@ def main() -> None:
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                                       "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
+            if "icons" in MODES:
+                result["serverInfo"]["icons"] = [{"src": "data:image/svg+xml;base64,PHN2Zz4=",
+                                                  "mimeType": "image/svg+xml", "sizes": ["any"]}]
         elif method == "tools/list":
             result = {"tools": tools}
         elif method == "tools/call":

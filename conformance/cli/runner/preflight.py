@@ -13,6 +13,7 @@ from typing import Final
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
 from conformance.core.arguments_map import snake_case_map
+from conformance.core.identity import info_texts
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
@@ -61,7 +62,7 @@ def check_target(
                     handshake = time.monotonic()
                     info = result.get("serverInfo")
                     if isinstance(info, dict):
-                        server_info = {str(k): str(v) for k, v in info.items()}
+                        server_info = info_texts(info)
                     version = result.get("protocolVersion")
                     protocol = version if isinstance(version, str) else None
                     listing = driver.list_tools()
