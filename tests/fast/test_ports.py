@@ -26,7 +26,7 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
-from conformance.report.text import stop_named
+from conformance.report.text import STOP_SAID, stop_named
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
@@ -52,6 +52,12 @@ def test_a_snake_case_port_is_stopped_naming_both_sides_fields_and_the_spelling_
                            "total_thoughts; the original's call (thought, thoughtNumber, totalThoughts, "
                            "nextThoughtNeeded) is refused: “"), said
     assert f"--arguments-map {SNAKE_CASE}" in said, said
+    conclusion = _split_top(said, "; ")[-1]
+    assert conclusion == (
+        f"spelled {SNAKE_CASE} (thought_number, total_thoughts, next_thought_needed and 5 more) it is "
+        f"accepted (one call confirmed it): rerun with --arguments-map {SNAKE_CASE} to check everything else"
+    ), conclusion
+    assert conclusion_kept(said, STOP_SAID).endswith(conclusion), "the summary's sentence keeps what to run"
 
 
 def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: Path) -> None:
