@@ -7,7 +7,9 @@ words are kept whole."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,7 @@ from conformance.report.text import STOP_SAID, stop_named
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def port(mode: str, renames: dict[str, str] | None = None) -> Target:
@@ -270,3 +273,21 @@ def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str,
     checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
     assert not checked.ok, checked
     assert stop_named(checked) == stop, checked
+
+
+def test_a_description_shorter_than_the_directive_block_is_said_as_such(tmp_path: Path) -> None:
+    """chinng-py's tool is described in 15 lines (a FastMCP docstring): OBJ-12's check indexed line 25 and its
+    departure read "list index out of range", the harness's IndexError taken for the server's words. The real
+    check, run by pytest against a port described so, fails with the description's length instead."""
+    target = f"cmd:{sys.executable} {PORTS} brief"
+    junit = tmp_path / "junit.xml"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance/suite/test_tool_spec.py", "-k", "test_directive_block",
+         "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'pt'}", f"--junitxml={junit}",
+         "--target", target],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    failures = [case.find("failure") for case in ET.parse(junit).getroot().iter("testcase")]
+    messages = [failure.get("message", "") for failure in failures if failure is not None]
+    assert len(messages) == 1, ran.stdout[-2000:]
+    assert "the description has 15 lines, where the original's lines 25-54 hold" in messages[0], messages
+    assert "list index out of range" not in messages[0], messages

@@ -16,6 +16,7 @@ usage: ports.py MODE
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
+  brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
 (axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize).
 """
@@ -87,7 +88,12 @@ def main() -> None:
     if MODE == "words":
         schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
                                                    "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
-    tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
+    description = spec.description
+    if "brief" in MODES:
+        description = "\n".join(["Sequential thinking tool for step-by-step reasoning.", "", "Args:",
+                                  *(f"    {name}: the original's {name}" for name in ORIGINAL),
+                                  "", "Returns:", "    Confirmation message with thought details"])
+    tool = {"name": spec.name, "description": description, "inputSchema": schema}
     tools = [tool]
     if "renamed" in MODES:
         properties = {snake(k): v for k, v in schema["properties"].items()}
