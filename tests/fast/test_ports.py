@@ -210,6 +210,16 @@ def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fie
         f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
 
 
+def test_a_tool_name_stop_names_the_look_alikes_required_fields(tmp_path: Path) -> None:
+    """axefield-ts and promptly-ts require a `stage` the original's call lacks: the stop said which fields
+    their tool takes, not which it requires (issue 46: both sides' required fields)."""
+    checked, _, _ = check_target(port("renamed+required"), tmp_path / "t.jsonl", 10)
+    said = ("is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts, stage "
+            "(requiring thought, thought_number, total_thoughts, next_thought_needed, stage), where the "
+            f"original's {TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded")
+    assert checked.error is not None and said in checked.error, checked.error
+
+
 def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_is_closed(
         tmp_path: Path) -> None:
     """A renamed port whose logger writes on stdout after the handshake (axefield-ts: pino-pretty's worker

@@ -18,7 +18,8 @@ usage: ports.py MODE
           servers may: levalicious-ts)
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
-(axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize).
+(axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize);
+`renamed+required` marks five of process_thought's fields required (the original's four and `stage`).
 """
 
 from __future__ import annotations
@@ -98,8 +99,11 @@ def main() -> None:
     if "renamed" in MODES:
         properties = {snake(k): v for k, v in schema["properties"].items()}
         properties["stage"] = {"type": "string"}
-        tools = [{"name": "process_thought", "description": "Record a thought.",
-                  "inputSchema": {"type": "object", "properties": properties}},
+        process: dict[str, Any] = {"type": "object", "properties": properties}
+        if "required" in MODES:  # as axefield-ts lists it: the original's four and its own `stage`
+            process["required"] = ["thought", "thought_number", "total_thoughts", "next_thought_needed",
+                                   "stage"]
+        tools = [{"name": "process_thought", "description": "Record a thought.", "inputSchema": process},
                  {"name": "generate_summary", "inputSchema": {"type": "object", "properties": {}}},
                  {"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
 
