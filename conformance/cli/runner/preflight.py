@@ -81,17 +81,18 @@ def check_target(
                             stray = _quiet(driver, handshake)
                             if stray is not None:  # its stderr (the call's box) says nothing of it
                                 checked = checked.model_copy(update={"ok": False, "error": stray})
-                                _drain(driver, handshake)  # and every line after it, to the window's end
+                                _drain(driver, handshake, QUIET_AFTER_HANDSHAKE)  # and the lines after it
                                 return checked, server_info, protocol
                     if checked.ok and handover is not None:
                         handover.offer(target, driver)
                         handed = True
                     elif not checked.ok:
-                        _drain(driver, handshake)
+                        _drain(driver, handshake, STOPPED_WATCH)
                     return checked, server_info, protocol
                 except ProtocolViolation:
                     # A stray line failed a request: the lines after it are kept too, before it closes.
-                    _drain(driver, handshake if handshake is not None else time.monotonic())
+                    since = handshake if handshake is not None else time.monotonic()
+                    _drain(driver, since, QUIET_AFTER_HANDSHAKE)
                     raise
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
@@ -157,14 +158,15 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _drain(driver: WireDriver, handshake: float) -> None:
-    """Before a stopped preflight closes the target, read its stdout for `STOPPED_WATCH` after the
+def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> None:
+    """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
     handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
     reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
-    its text)."""
+    its text). `STOPPED_WATCH` after a tool-name or argument stop (no line seen yet); the green watch's
+    window once a stray line has been seen (the stop is made, its followers are read)."""
     if driver.started_at is None:
         return
-    _, until = _window(driver, handshake, STOPPED_WATCH)
+    _, until = _window(driver, handshake, after_handshake)
     while (left := until - time.monotonic()) > 0:
         try:
             driver.read_frame(left)
