@@ -21,7 +21,12 @@ import time
 from pathlib import Path
 from typing import Final
 
-from conformance.cli.runner.preflight import QUIET_AFTER_ANSWER, QUIET_AFTER_START, check_target
+from conformance.cli.runner.preflight import (
+    QUIET_AFTER_ANSWER,
+    QUIET_AFTER_HANDSHAKE,
+    QUIET_AFTER_START,
+    check_target,
+)
 from conformance.core.identity import TargetIdentity
 from conformance.targets.specs import Target, resolve_target
 
@@ -35,7 +40,7 @@ def timed(target: Target) -> tuple[float, bool, str | None]:
         return time.monotonic() - start, checked.ok, checked.error
 
 
-WATCH: Final = (QUIET_AFTER_START, QUIET_AFTER_ANSWER)
+WATCH: Final = (QUIET_AFTER_START, QUIET_AFTER_ANSWER, QUIET_AFTER_HANDSHAKE)
 _MODULE: Final = importlib.import_module("conformance.cli.runner.preflight")
 """The module itself (`conformance.cli.runner.preflight` the attribute is the function of that name)."""
 
@@ -44,6 +49,7 @@ def watching(on: bool) -> None:
     """The watch as shipped, or off: the module's constants, read by `_quiet` at each call."""
     setattr(_MODULE, "QUIET_AFTER_START", WATCH[0] if on else 0.0)  # noqa: B010 (Final in its module)
     setattr(_MODULE, "QUIET_AFTER_ANSWER", WATCH[1] if on else 0.0)  # noqa: B010
+    setattr(_MODULE, "QUIET_AFTER_HANDSHAKE", WATCH[2] if on else 0.0)  # noqa: B010
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ from conformance.compare.relations import explained_by, find_relation, relation_
 from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.core.errors import HarnessError
+from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError, TargetError
@@ -208,7 +209,7 @@ def run_comparison(
         profile,
         duration,
         unconfirmed,
-        server_info={str(k): str(v) for k, v in info.items()} if isinstance(info, dict) else {},
+        server_info=info_texts(info) if isinstance(info, dict) else {},
         protocol_version=version if isinstance(version, str) else None,
         tools=[str(t.get("name")) for t in seen_a.tools or [] if isinstance(t, dict)],
     )

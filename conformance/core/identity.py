@@ -3,11 +3,13 @@ checkout commit, profile and seed: enough to rerun the same examples)."""
 
 from __future__ import annotations
 
+import json
 import platform
 import re
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -15,6 +17,14 @@ from conformance import __version__
 
 MAX_SHARDS: Final = 64
 """More shards than this would leave most of them without a test (a run has about 130)."""
+
+def info_texts(info: Mapping[Any, object]) -> dict[str, str]:
+    """A serverInfo object as reports quote it, field by field: a string as it is, anything else (an `icons`
+    list, a number) as JSON, never a Python repr (levalicious-ts's `icons=[{'src': …}]`)."""
+    return {str(k): v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True,
+                                                            default=str)
+            for k, v in info.items()}
+
 
 IdentityKind = Literal["reference", "npm", "cmd"]
 """What a report may say a target is; a new target kind reports as one of these."""

@@ -27,7 +27,7 @@ from conformance.core.arguments_map import renames_of
 from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
 from conformance.core.failure_text import MESSAGE_CHARS, raised_message, readable, readable_example
-from conformance.core.identity import ShardIdentity, harness_identity, parse_shard
+from conformance.core.identity import ShardIdentity, harness_identity, info_texts, parse_shard
 from conformance.core.results import (
     ClaimObservation,
     Counterexample,
@@ -719,7 +719,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         results = RunResults(
             target=target.identity,
             harness=harness,
-            server_info={k: str(v) for k, v in (srv.server_info if srv else {}).items()},
+            server_info=info_texts(srv.server_info if srv else {}),
             protocol_version=srv.protocol_version if srv else None,
             eras=state.era_meetings.settled(spec),
             era_meets=state.era_meetings.meets(spec),

@@ -6,7 +6,10 @@ words are kept whole."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -25,10 +28,11 @@ from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
-from conformance.report.text import stop_named
+from conformance.report.text import STOP_SAID, stop_named
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def port(mode: str, renames: dict[str, str] | None = None) -> Target:
@@ -51,6 +55,12 @@ def test_a_snake_case_port_is_stopped_naming_both_sides_fields_and_the_spelling_
                            "total_thoughts; the original's call (thought, thoughtNumber, totalThoughts, "
                            "nextThoughtNeeded) is refused: “"), said
     assert f"--arguments-map {SNAKE_CASE}" in said, said
+    conclusion = _split_top(said, "; ")[-1]
+    assert conclusion == (
+        f"spelled {SNAKE_CASE} (thought_number, total_thoughts, next_thought_needed and 5 more) it is "
+        f"accepted (one call confirmed it): rerun with --arguments-map {SNAKE_CASE} to check everything else"
+    ), conclusion
+    assert conclusion_kept(said, STOP_SAID).endswith(conclusion), "the summary's sentence keeps what to run"
 
 
 def test_a_port_with_words_of_its_own_is_stopped_naming_what_it_takes(tmp_path: Path) -> None:
@@ -200,6 +210,42 @@ def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fie
         f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
 
 
+def test_a_tool_name_stop_names_the_look_alikes_required_fields(tmp_path: Path) -> None:
+    """axefield-ts and promptly-ts require a `stage` the original's call lacks: the stop said which fields
+    their tool takes, not which it requires (issue 46: both sides' required fields)."""
+    checked, _, _ = check_target(port("renamed+required"), tmp_path / "t.jsonl", 10)
+    said = ("is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts, stage "
+            "(requiring thought, thought_number, total_thoughts, next_thought_needed, stage), where the "
+            f"original's {TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded")
+    assert checked.error is not None and said in checked.error, checked.error
+
+
+def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_is_closed(
+        tmp_path: Path) -> None:
+    """A renamed port whose logger writes on stdout after the handshake (axefield-ts: pino-pretty's worker
+    thread, 0.15-1.21 s after the server answered initialize): the tool-name stop closed it before the line
+    came, and the stop said nothing of stdout. The line is now in the preflight's transcript, and the stdout
+    finding beside the stop shows it with its text."""
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    checked, _, _ = check_target(port("renamed+logger"), folder / "preflight.jsonl", 10)
+    assert not checked.ok and stop_named(checked) == "the tool-name check", checked
+    found = stdout_hygiene(folder)
+    assert found is not None and found.lines_seen == 1, found
+    line = found.lines[0]
+    assert '"msg": "client connected"' in line.text and line.phase == "the preflight", found
+
+
+def test_a_server_info_field_that_is_not_a_string_is_quoted_as_json(tmp_path: Path) -> None:
+    """levalicious-ts lists serverInfo.icons: report.md's identity table read `icons=[{'src': …}]`, a Python
+    repr, where the target's own JSON is what a maintainer can search for."""
+    checked, info, _ = check_target(port("icons"), tmp_path / "t.jsonl", 10)
+    assert checked.ok, checked.error
+    assert info["name"] == "port-icons" and info["version"] == "0.1.0", info
+    assert json.loads(info["icons"]) == [{"mimeType": "image/svg+xml", "sizes": ["any"],
+                                          "src": "data:image/svg+xml;base64,PHN2Zz4="}], info
+
+
 def test_a_stops_conclusion_is_kept_whole_within_its_bound(tmp_path: Path) -> None:
     """The nested port refuses in pydantic's long words (its input repeated, a link): the stop's reason is
     over 600 characters, and the terminal line and report.md cut the refusal, not the conclusion."""
@@ -237,3 +283,21 @@ def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str,
     checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
     assert not checked.ok, checked
     assert stop_named(checked) == stop, checked
+
+
+def test_a_description_shorter_than_the_directive_block_is_said_as_such(tmp_path: Path) -> None:
+    """chinng-py's tool is described in 15 lines (a FastMCP docstring): OBJ-12's check indexed line 25 and its
+    departure read "list index out of range", the harness's IndexError taken for the server's words. The real
+    check, run by pytest against a port described so, fails with the description's length instead."""
+    target = f"cmd:{sys.executable} {PORTS} brief"
+    junit = tmp_path / "junit.xml"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance/suite/test_tool_spec.py", "-k", "test_directive_block",
+         "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'pt'}", f"--junitxml={junit}",
+         "--target", target],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    failures = [case.find("failure") for case in ET.parse(junit).getroot().iter("testcase")]
+    messages = [failure.get("message", "") for failure in failures if failure is not None]
+    assert len(messages) == 1, ran.stdout[-2000:]
+    assert "the description has 15 lines, where the original's lines 25-54 hold" in messages[0], messages
+    assert "list index out of range" not in messages[0], messages

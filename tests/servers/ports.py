@@ -14,6 +14,12 @@ usage: ports.py MODE
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+  icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
+          servers may: levalicious-ts)
+  brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
+Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
+(axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize);
+`renamed+required` marks five of process_thought's fields required (the original's four and `stage`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import time
 from typing import Any
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "snake"
+MODES = frozenset(MODE.split("+"))
 ORIGINAL = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision", "revisesThought",
             "branchFromThought", "branchId", "needsMoreThoughts")
 HINT = (
@@ -82,13 +89,21 @@ def main() -> None:
     if MODE == "words":
         schema = {"type": "object", "properties": {"text": {"type": "string"}, "step": {"type": "integer"},
                                                    "steps": {"type": "integer"}, "more": {"type": "boolean"}}}
-    tool = {"name": spec.name, "description": spec.description, "inputSchema": schema}
+    description = spec.description
+    if "brief" in MODES:
+        description = "\n".join(["Sequential thinking tool for step-by-step reasoning.", "", "Args:",
+                                  *(f"    {name}: the original's {name}" for name in ORIGINAL),
+                                  "", "Returns:", "    Confirmation message with thought details"])
+    tool = {"name": spec.name, "description": description, "inputSchema": schema}
     tools = [tool]
-    if MODE == "renamed":
+    if "renamed" in MODES:
         properties = {snake(k): v for k, v in schema["properties"].items()}
         properties["stage"] = {"type": "string"}
-        tools = [{"name": "process_thought", "description": "Record a thought.",
-                  "inputSchema": {"type": "object", "properties": properties}},
+        process: dict[str, Any] = {"type": "object", "properties": properties}
+        if "required" in MODES:  # as axefield-ts lists it: the original's four and its own `stage`
+            process["required"] = ["thought", "thought_number", "total_thoughts", "next_thought_needed",
+                                   "stage"]
+        tools = [{"name": "process_thought", "description": "Record a thought.", "inputSchema": process},
                  {"name": "generate_summary", "inputSchema": {"type": "object", "properties": {}}},
                  {"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
 
@@ -108,17 +123,20 @@ def main() -> None:
         if not isinstance(message, dict) or "id" not in message:
             continue
         method, ident = message.get("method"), message["id"]
-        if method == "initialize" and MODE == "logger":
+        if method == "initialize" and "logger" in MODES:
             threading.Timer(0.2, log_line, ("client connected",)).start()
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
                                       "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
+            if "icons" in MODES:
+                result["serverInfo"]["icons"] = [{"src": "data:image/svg+xml;base64,PHN2Zz4=",
+                                                  "mimeType": "image/svg+xml", "sizes": ["any"]}]
         elif method == "tools/list":
             result = {"tools": tools}
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")
-            if MODE == "renamed" and params.get("name") not in [tool["name"] for tool in tools]:
+            if "renamed" in MODES and params.get("name") not in [tool["name"] for tool in tools]:
                 # FastMCP dispatches on the names it lists: the original's is an unknown tool's.
                 unknown = {"type": "text", "text": f"Unknown tool: {params.get('name')}"}
                 write({"jsonrpc": "2.0", "id": ident, "result": {"content": [unknown], "isError": True}})

@@ -69,7 +69,11 @@ def stop_sentence(check: ArgumentCheck) -> str:
     if check.arguments_map:
         return f"{said}, even through --arguments-map {check.arguments_map_from}"
     if check.spelling:
-        names = ", ".join(check.spelling.values())
+        # The call's own fields, respelled: the whole mapping (nine names) pushed the conclusion, what to run,
+        # past what the summary's sentence keeps (chinng-py).
+        shown = [check.spelling[name] for name in PROBE_ARGUMENTS if name in check.spelling]
+        more = len(check.spelling) - len(shown)
+        names = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
         return (f"{said}; spelled {SNAKE_CASE} ({names}) it is accepted (one call confirmed it): rerun with "
                 f"--arguments-map {SNAKE_CASE} to check everything else")
     if check.nested:

@@ -13,6 +13,7 @@ from typing import Final
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
 from conformance.core.arguments_map import snake_case_map
+from conformance.core.identity import info_texts
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
@@ -51,36 +52,48 @@ def check_target(
     with Transcript(transcript_path) as transcript:
         driver = target.wire(timeout=timeout, transcript=transcript)
         handed = False
+        handshake: float | None = None  # when initialize was answered
         try:
             with _closing_unless(driver, lambda: handed):
-                if meanwhile is not None:
-                    meanwhile()
-                result = driver.initialize(PROTOCOL_VERSION)
-                info = result.get("serverInfo")
-                if isinstance(info, dict):
-                    server_info = {str(k): str(v) for k, v in info.items()}
-                version = result.get("protocolVersion")
-                protocol = version if isinstance(version, str) else None
-                listing = driver.list_tools()
-                checked = _offers_the_tool(listing, driver.stderr_tail())
-                if checked.tool_offered is False and checked.tools and _answers_the_original_name(driver):
-                    checked = checked.model_copy(update={"ok": True, "error": None})
-                if checked.ok:
-                    arguments = check_arguments(driver, listing, mapped_from)
-                    checked = checked.model_copy(update={"arguments": arguments})
-                    if arguments.accepted is False:
-                        checked = checked.model_copy(update={"ok": False, "error": stop_sentence(arguments)})
-                    elif arguments.accepted is None:
-                        return checked, server_info, protocol  # the call failed: not a process to hand over
-                    else:
-                        stray = _quiet(driver)
-                        if stray is not None:  # its stderr (the call's box) says nothing of it
-                            checked = checked.model_copy(update={"ok": False, "error": stray})
-                            return checked, server_info, protocol
-                if checked.ok and handover is not None:
-                    handover.offer(target, driver)
-                    handed = True
-                return checked, server_info, protocol
+                try:
+                    if meanwhile is not None:
+                        meanwhile()
+                    result = driver.initialize(PROTOCOL_VERSION)
+                    handshake = time.monotonic()
+                    info = result.get("serverInfo")
+                    if isinstance(info, dict):
+                        server_info = info_texts(info)
+                    version = result.get("protocolVersion")
+                    protocol = version if isinstance(version, str) else None
+                    listing = driver.list_tools()
+                    checked = _offers_the_tool(listing, driver.stderr_tail())
+                    if checked.tool_offered is False and checked.tools and _answers_the_original_name(driver):
+                        checked = checked.model_copy(update={"ok": True, "error": None})
+                    if checked.ok:
+                        arguments = check_arguments(driver, listing, mapped_from)
+                        checked = checked.model_copy(update={"arguments": arguments})
+                        if arguments.accepted is False:
+                            stop = stop_sentence(arguments)
+                            checked = checked.model_copy(update={"ok": False, "error": stop})
+                        elif arguments.accepted is None:
+                            return checked, server_info, protocol  # the call failed: not one to hand over
+                        else:
+                            stray = _quiet(driver, handshake)
+                            if stray is not None:  # its stderr (the call's box) says nothing of it
+                                checked = checked.model_copy(update={"ok": False, "error": stray})
+                                _drain(driver, handshake, QUIET_AFTER_HANDSHAKE)  # and the lines after it
+                                return checked, server_info, protocol
+                    if checked.ok and handover is not None:
+                        handover.offer(target, driver)
+                        handed = True
+                    elif not checked.ok:
+                        _drain(driver, handshake, STOPPED_WATCH)
+                    return checked, server_info, protocol
+                except ProtocolViolation:
+                    # A stray line failed a request: the lines after it are kept too, before it closes.
+                    since = handshake if handshake is not None else time.monotonic()
+                    _drain(driver, since, QUIET_AFTER_HANDSHAKE)
+                    raise
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
         except TargetError as exc:
@@ -123,16 +136,48 @@ def _answers_the_original_name(driver: WireDriver) -> bool:
 QUIET_AFTER_START: Final = 1.0
 """How long after its start a target's stdout must have stayed free of anything but answers: a logger that
 writes asynchronously (pino's default destination, a timer) writes its first line within it
-(docs/running.md says what was measured)."""
+(docs/robustness.md says what was measured)."""
+QUIET_AFTER_HANDSHAKE: Final = 0.8
+"""And this long after it answered initialize: a server slow to start (tsx compiling TypeScript at start,
+1.3-2.2 s) sets its logger up about when it answers, and pino-pretty's worker thread wrote its first line
+0.15-0.6 s after that answer (axefield-ts, load 10; docs/robustness.md)."""
 QUIET_AFTER_ANSWER: Final = 0.2
 """And at least this long after the preflight's call was answered: a logger of each call writes by then."""
+STOPPED_WATCH: Final = 1.5
+"""A stopped preflight reads its target's stdout this long after the handshake before closing it: under load
+16 pino-pretty's first line came 0.23-1.21 s after the answer to initialize (axefield-ts, 5 starts), later
+than the green run's watch. A stop is not a green run's cost, but every stopped run of the tests pays it."""
 
 
-def _quiet(driver: WireDriver) -> str | None:
+def _window(driver: WireDriver, handshake: float, after_handshake: float | None = None
+            ) -> tuple[float, float]:
+    """When the target started, and until when its stdout is watched (the constants read at each call)."""
+    started = driver.started_at if driver.started_at is not None else time.monotonic()
+    after = QUIET_AFTER_HANDSHAKE if after_handshake is None else after_handshake
+    until = max(started + QUIET_AFTER_START, handshake + after, time.monotonic() + QUIET_AFTER_ANSWER)
+    return started, until
+
+
+def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> None:
+    """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
+    handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
+    reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
+    its text). `STOPPED_WATCH` after a tool-name or argument stop (no line seen yet); the green watch's
+    window once a stray line has been seen (the stop is made, its followers are read)."""
+    if driver.started_at is None:
+        return
+    _, until = _window(driver, handshake, after_handshake)
+    while (left := until - time.monotonic()) > 0:
+        try:
+            driver.read_frame(left)
+        except DriverError:
+            return
+
+
+def _quiet(driver: WireDriver, handshake: float) -> str | None:
     """Read stdout until the quiet window has passed: a message is fine (a notification), anything else is
     a stray line: the preflight's stop (CMP-4), said with when it came."""
-    started = driver.started_at if driver.started_at is not None else time.monotonic()
-    until = max(started + QUIET_AFTER_START, time.monotonic() + QUIET_AFTER_ANSWER)
+    started, until = _window(driver, handshake)
     while (left := until - time.monotonic()) > 0:
         try:
             line = driver.read_frame(left)
@@ -184,21 +229,26 @@ def _lookalike(result: object) -> str:
     original's own required fields; nothing when no tool takes any of them."""
     tools = result.get("tools") if isinstance(result, dict) else None
     ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
-    best: tuple[int, str, list[str]] = (0, "", [])
+    best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
     for tool in tools if isinstance(tools, list) else []:
         schema = tool.get("inputSchema") if isinstance(tool, dict) else None
         properties = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(properties, dict):
             continue
         names = [str(name) for name in properties]
+        listed = schema.get("required") if isinstance(schema, dict) else None
+        required = [str(n) for n in listed if str(n) in properties] if isinstance(listed, list) else []
         shared = len(ours & set(names))
         if shared > best[0]:
-            best = (shared, str(tool.get("name")), names)
-    shared, name, names = best
+            best = (shared, str(tool.get("name")), names, required)
+    shared, name, names, required = best
     if not shared:
         return ""
     fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
-    return (f"; its {safe(name, 64)} takes {fields}, where the original's {TOOL} takes "
+    # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
+    # `stage`) is what a call spelled as the original's would still lack.
+    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
+    return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
             f"{', '.join(PROBE_ARGUMENTS)}")
 
 
