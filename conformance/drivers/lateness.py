@@ -19,6 +19,11 @@ SILENT_WAITS: Final = 50
 """Waits in a row for calls owing no box of a command known late with nothing arriving, after which its calls
 owing no box are no longer waited for (a relay whose server writes nothing on a refusal pays a few seconds a
 run, not a quiet period a call), until its stderr is seen late again."""
+CHATTER_WAITS: Final = 2
+"""Waits for a call owing no box that ran to their limit with stderr still arriving (a heartbeat, a log
+stream: not a call's late lines), after which the command is taken to chatter: its calls owing no box are no
+longer waited for in the run. A direct server writing a heartbeat line every 20 ms made each refusal wait its
+whole second and read some 50 heartbeat lines as its own."""
 PROBES: Final = 3
 """Tool calls owing no box of a command whose lateness is unknown that are waited for to learn it, each with
 nothing arriving late (then none is, unless its stderr is seen late)."""
@@ -34,6 +39,7 @@ class Lateness:
         self._late: set[tuple[str, ...]] = set()
         self._silent: dict[tuple[str, ...], int] = {}
         self._misses: dict[tuple[str, ...], int] = {}
+        self._streams: dict[tuple[str, ...], int] = {}
         self._lock = threading.Lock()
 
     def known(self, command: Sequence[str]) -> bool:
@@ -41,14 +47,22 @@ class Lateness:
         waits owing no box have not stayed silent `silent_waits` times in a row since."""
         key = tuple(command)
         with self._lock:
-            return key in self._late and self._silent.get(key, 0) < self.silent_waits
+            return (key in self._late and self._silent.get(key, 0) < self.silent_waits
+                    and self._streams.get(key, 0) < CHATTER_WAITS)
+
+    def chatters(self, command: Sequence[str]) -> bool:
+        """Whether `command`'s stderr was seen streaming through `CHATTER_WAITS` waits (each ran to its limit
+        with stderr still arriving): what arrives after an answer is no call's own; no call waits."""
+        with self._lock:
+            return self._streams.get(tuple(command), 0) >= CHATTER_WAITS
 
     def probing(self, command: Sequence[str]) -> bool:
         """Whether a tool call of `command` owing no box is still waited for to learn if its stderr comes
         late: the first `probes` of a run are (a refusal logged through a relay then teaches it on the run's
         first processes, before a witness is replayed), then none unless its stderr is seen arriving late."""
+        key = tuple(command)
         with self._lock:
-            return self._misses.get(tuple(command), 0) < self.probes
+            return self._misses.get(key, 0) < self.probes and self._streams.get(key, 0) < CHATTER_WAITS
 
     def waits(self, command: Sequence[str]) -> bool:
         """Whether a tool call of `command` owing no box is waited for after its answer (`known` or
@@ -62,12 +76,15 @@ class Lateness:
             self._late.add(key)
             self._silent[key] = 0
 
-    def note_wait(self, command: Sequence[str], arrived: bool) -> None:
+    def note_wait(self, command: Sequence[str], arrived: bool, streaming: bool = False) -> None:
         """The one rule after a wait for a call owing no box (the wire driver's and a raw process's): stderr
         arrived late, so the command is late; known late and nothing came, one more silent wait in a row;
-        otherwise a probing wait that found nothing."""
+        otherwise a probing wait that found nothing. `streaming`: the wait ran to its limit with stderr still
+        arriving, one more towards `chatters`."""
         key = tuple(command)
         with self._lock:
+            if streaming:
+                self._streams[key] = self._streams.get(key, 0) + 1
             if arrived:
                 self._late.add(key)
                 self._silent[key] = 0

@@ -567,12 +567,16 @@ class WireDriver(Managed):
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
         quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag, 2 * self._lines_lag))
+        limit = min(SETTLE_LIMIT, deadline - started)
         last = settle_lines(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), quiet,
-                            min(SETTLE_LIMIT, deadline - started))
-        self.stderr_waited += time.monotonic() - started
+                            limit)
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
         self.stderr_line_waits += 1
-        self._lines_lag = max(self._lines_lag, last)
-        self.lateness.note_wait(self.command, arrived=bool(last))
+        streaming = limit >= SETTLE_LIMIT and streamed(waited, last, quiet)
+        if not streaming:  # a stream's last byte says nothing of how late a call's own lines come
+            self._lines_lag = max(self._lines_lag, last)
+        self.lateness.note_wait(self.command, arrived=bool(last), streaming=streaming)
         if last:
             self._seen_late()
 
@@ -1107,6 +1111,13 @@ def settle_lines(
         if chunk:
             arrived = time.monotonic()
             last, quiet_until = arrived - started, arrived + quiet
+
+
+def streamed(waited: float, last: float, quiet: float) -> bool:
+    """Whether a `settle_lines` wait of `waited` seconds, its last byte `last` seconds in, ran to the whole
+    `SETTLE_LIMIT` with stderr still arriving, never quiet: a stream (a heartbeat), not a call's late lines
+    (a line left open, then silent, is not one)."""
+    return waited >= SETTLE_LIMIT and waited - last < quiet
 
 
 def jsonrpc_problem(message: object) -> str | None:

@@ -46,6 +46,7 @@ from conformance.drivers.wire import (
     max_frame,
     settle,
     settle_lines,
+    streamed,
 )
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
@@ -505,10 +506,11 @@ class RawServer:
         read_within = self._stderr_reader(self.proc.stderr.fileno())
         while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
             pass  # written before the answer: in the pipe already, not late
-        held = len(self._read_ahead)
-        settle_lines(read_within, self._held, SETTLE_QUIET, SETTLE_LIMIT)
+        held, started = len(self._read_ahead), time.monotonic()
+        last = settle_lines(read_within, self._held, SETTLE_QUIET, SETTLE_LIMIT)
         self.line_waits += 1
-        lateness.note_wait(command, arrived=len(self._read_ahead) > held)
+        lateness.note_wait(command, arrived=len(self._read_ahead) > held,
+                           streaming=streamed(time.monotonic() - started, last, SETTLE_QUIET))
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
-from conformance.drivers.lateness import PROBES, SILENT_WAITS, Lateness
+from conformance.drivers.lateness import CHATTER_WAITS, PROBES, SILENT_WAITS, Lateness
 from conformance.drivers.wire import WireDriver
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
@@ -160,6 +160,7 @@ def test_a_relay_of_a_server_silent_on_refusals_stops_being_waited_for_on_them()
             waits.append(driver.stderr_line_waits - before)
     assert said == [b""] * calls
     assert waits == [*range(1, SILENT + PROBES + 1), *[SILENT + PROBES] * (calls - SILENT - PROBES)]
+    assert not lateness.chatters(QUIET_RELAY)
 
     relay = resolve_target("cmd:" + shlex.join(QUIET_RELAY))
     target = dataclasses.replace(relay, lateness=Lateness(silent_waits=SILENT))
@@ -175,3 +176,42 @@ def test_a_relay_of_a_server_silent_on_refusals_stops_being_waited_for_on_them()
             waits.append(raw.line_waits)
     assert said == [b""] * calls
     assert waits == [*range(1, SILENT + PROBES + 1), *[SILENT + PROBES] * (calls - SILENT - PROBES)]
+
+
+HEARTBEAT = [sys.executable, str(REPO / "tests" / "servers" / "heartbeat.py"), "5"]
+"""The reference with a heartbeat line on stderr every 5 ms, calls or none."""
+ROUNDS: Final = 40
+"""Refusals sent at most before the heartbeat must have been found a stream: a bound in calls, not time."""
+
+
+def test_a_direct_server_with_a_heartbeat_stops_being_waited_for_on_refusals() -> None:
+    """A heartbeat read after an answer teaches that the command writes late, and each refusal's wait then ran
+    its whole second, reading the heartbeat as the refusal's own (a 20 ms heartbeat made a run ~30x slower).
+    After `CHATTER_WAITS` waits that run to their limit with stderr never quiet, the command chatters: no
+    call owing no box waits again, on the wire driver and on a raw process alike."""
+    lateness = Lateness()
+    with WireDriver(HEARTBEAT, timeout=60, lateness=lateness) as driver:
+        driver.initialize()
+        for _ in range(ROUNDS):
+            driver.call_tool("sequentialthinking", REFUSED[0])
+            if lateness.chatters(HEARTBEAT):
+                break
+        assert lateness.chatters(HEARTBEAT) and not lateness.waits(HEARTBEAT)
+        waits = driver.stderr_line_waits
+        assert waits >= CHATTER_WAITS
+        for _ in range(5):
+            driver.call_tool("sequentialthinking", REFUSED[0])
+        assert driver.stderr_line_waits == waits
+
+    target = dataclasses.replace(resolve_target("cmd:" + shlex.join(HEARTBEAT)), lateness=Lateness())
+    with RawServer(target, sandbox={}) as raw:
+        raw.initialize()
+        for _ in range(ROUNDS):
+            raw.request("tools/call", {"name": "sequentialthinking", "arguments": REFUSED[0]})
+            if target.lateness.chatters(HEARTBEAT):
+                break
+        assert target.lateness.chatters(HEARTBEAT)
+        waits = raw.line_waits
+        for _ in range(5):
+            raw.request("tools/call", {"name": "sequentialthinking", "arguments": REFUSED[0]})
+        assert raw.line_waits == waits
