@@ -2,6 +2,8 @@
 pipe after its answer (the held-out readable-output fork through `docker run -i`, a shell wrapper, a relay)
 used to land on the next call's stderr, so every relay cell of the flap benchmark failed on that fork (issue
 43). Real processes on both sides: the reference with refusals logged on stderr, direct and behind the relay.
+What a run learns (`Lateness`) is made per test here, as a run makes its own; the waits it decides are
+counted, on a relay of a server silent on refusals and on a direct server with a heartbeat.
 """
 
 from __future__ import annotations
@@ -138,8 +140,6 @@ QUIET_RELAY = [sys.executable, str(REPO / "tests" / "servers" / "late_stderr.py"
                "--", sys.executable, "-m", "reference_server"]
 """The reference (silent on refusals: it writes a box for an accepted thought and nothing for a refusal)
 behind the relay."""
-
-
 
 
 def test_a_relay_of_a_server_silent_on_refusals_stops_being_waited_for_on_them() -> None:
