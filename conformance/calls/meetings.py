@@ -23,6 +23,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL, the_tool
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
 from conformance.drivers.errors import DriverError, ServerTimeout
+from conformance.drivers.lateness import Lateness
 from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
 
 Running = tuple[subprocess.Popen[bytes], bytes]
@@ -215,8 +216,9 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
     stdout): the client's handshake is then a repeated one, which the releases and the reference answer as a
     first one (`suite/era_meetings.py` says what was measured). The meeting ends the process either way."""
     meeting = Meeting(era)
-    driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era,
-                        renames=target.renames)
+    lateness = getattr(target, "lateness", None)  # a `Target`'s run learning; a test's stand-in has none
+    driver = WireDriver(target.command, env=target.env, timeout=timeout, era=era, renames=target.renames,
+                        lateness=lateness if isinstance(lateness, Lateness) else None)
     try:
         with contextlib.closing(driver):
             if running is None:

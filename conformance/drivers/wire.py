@@ -48,6 +48,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     WrongId,
 )
+from conformance.drivers.lateness import Lateness
 from conformance.drivers.lifecycle import Managed
 from conformance.drivers.transcript import Transcript, decode
 
@@ -77,56 +78,6 @@ heavy): a fork's box is waited for as the original's is."""
 _BORDERS: Final = tuple(line.encode() for line in "─═━")
 """The lines a box's borders are drawn with: a chunk holding one is a box arriving."""
 _BOTTOMS: Final = tuple(corner.encode() for corner in "└╚╰┗")
-
-_late_commands: set[tuple[str, ...]] = set()
-"""The commands whose stderr was seen reaching the pipe after a call's answer, outside any box wait (a relay,
-`docker run -i`, a shell wrapper, an async logger). Learned by any process of the command, so a process
-started later waits for every call's stderr from its first call (a witness replayed on a fresh process, most
-often a lone refusal, is one call long)."""
-_late_misses: dict[tuple[str, ...], int] = {}
-"""Per command: tool calls owing no box that were waited for while its lateness was unknown, and whose stderr
-did not arrive late (`probing`)."""
-_late_silent: dict[tuple[str, ...], int] = {}
-"""Per command known late: tool calls owing no box waited for in a row with nothing arriving. At
-`SILENT_WAITS` the command's calls owing no box are no longer waited for (a relay whose server writes nothing
-on a refusal pays a few seconds a run, not a quiet period a call), until its stderr is seen late again."""
-SILENT_WAITS: Final = 50
-_late_lock = threading.Lock()
-
-
-def late_known(command: Sequence[str]) -> bool:
-    """Whether a process of `command` was seen writing a call's stderr after that call's answer."""
-    with _late_lock:
-        key = tuple(command)
-        return key in _late_commands and _late_silent.get(key, 0) < SILENT_WAITS
-
-
-def probing(command: Sequence[str]) -> bool:
-    """Whether a tool call of `command` owing no box is still waited for to learn if its stderr comes late:
-    the first `SETTLE_MISSES` of a run are (a refusal logged through a relay then teaches it on the run's
-    first processes, before a witness is replayed), then none, unless its stderr was seen arriving late."""
-    with _late_lock:
-        return _late_misses.get(tuple(command), 0) < SETTLE_MISSES
-
-
-def note_late(command: Sequence[str], late: bool = True) -> None:
-    """Note that a process of `command` wrote a call's stderr after that call's answer (see `late_known`), or
-    with `late` False, that a call waited for to learn it wrote nothing late (see `probing`)."""
-    with _late_lock:
-        key = tuple(command)
-        if late:
-            _late_commands.add(key)
-            _late_silent[key] = 0
-        else:
-            _late_misses[key] = _late_misses.get(key, 0) + 1
-
-
-def note_silent(command: Sequence[str]) -> None:
-    """Note that a call owing no box of a command known late was waited for and nothing arrived."""
-    with _late_lock:
-        key = tuple(command)
-        _late_silent[key] = _late_silent.get(key, 0) + 1
-
 
 def _count(data: bytes, marks: tuple[bytes, ...]) -> int:
     return sum(data.count(mark) for mark in marks)
@@ -250,8 +201,12 @@ class WireDriver(Managed):
         on_failure: Callable[[DriverError], None] | None = None,
         era: Era = LEGACY,
         renames: Mapping[str, str] | None = None,
+        lateness: Lateness | None = None,
     ) -> None:
         self.command = tuple(command)
+        self.lateness = lateness if lateness is not None else Lateness()
+        """What the run learned about its commands' late stderr (`Target.lateness`), shared by the run's
+        drivers; a driver made alone learns from its own process only."""
         self.renamer = Renamer(renames) if renames else None
         self.started_at: float | None = None
         """When the process was started (monotonic): what a stray line's time is counted from."""
@@ -316,9 +271,12 @@ class WireDriver(Managed):
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
         tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
-        self.stderr_late_unboxed = late_known(self.command)
+        self.stderr_late_unboxed = self.lateness.known(self.command)
         """Whether this process's command was seen writing stderr after a call's answer outside any box wait
-        (then every call waits for its stderr, box or not, while `late_known` holds: `_settle_lines`)."""
+        (then every call waits for its stderr, box or not, while `Lateness.known` holds: `_settle_lines`)."""
+        self.stderr_line_waits = 0
+        """Calls owing no box waited for until their stderr stayed quiet (`_settle_lines`): a count a test can
+        hold steady, as `stderr_box_waits`."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -504,7 +462,8 @@ class WireDriver(Managed):
     def _append_stderr(self, chunk: bytes) -> None:
         if self._learn_after and self._call_stderr is None and (
                 time.monotonic() - self._last_call_end <= SETTLE_LIMIT):
-            self._learn_late()  # after a call's answer, before the next call: that call's, late
+            self._seen_late()  # after a call's answer, before the next call: that call's, late
+            self.lateness.note_late(self.command)
         self._stderr.append(chunk)
         if self._call_stderr is not None:
             self._call_stderr.append(chunk)
@@ -559,7 +518,8 @@ class WireDriver(Managed):
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
-            elif captured is not None and (late_known(self.command) or (tool_call and probing(self.command))):
+            elif captured is not None and (self.lateness.known(self.command)
+                                           or (tool_call and self.lateness.probing(self.command))):
                 self._settle_lines(captured, deadline)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
@@ -593,12 +553,11 @@ class WireDriver(Managed):
         if not boxless:
             self.stderr_box_waits += 1
 
-    def _learn_late(self) -> None:
-        """stderr reached the pipe after an answer and before the next call: from now on this process, and
-        every later process of its command, waits for every call's stderr."""
+    def _seen_late(self) -> None:
+        """This process's stderr was seen arriving after a call's answer (noted in `lateness` by the caller):
+        from now on it, and every later process of its command in the run, waits for every call's stderr."""
         self._learn_after = False
         self.stderr_late_unboxed = True
-        note_late(self.command)
 
     def _settle_lines(self, captured: HeadTail, deadline: float) -> None:
         """Read the stderr of a call owing no box (lock held) once this command's stderr is known to arrive
@@ -611,16 +570,18 @@ class WireDriver(Managed):
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
         quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag, 2 * self._lines_lag))
+        limit = min(SETTLE_LIMIT, deadline - started)
         last = settle_lines(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), quiet,
-                            min(SETTLE_LIMIT, deadline - started))
-        self.stderr_waited += time.monotonic() - started
-        self._lines_lag = max(self._lines_lag, last)
+                            limit)
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        self.stderr_line_waits += 1
+        streaming = limit >= SETTLE_LIMIT and streamed(waited, last, quiet)
+        if not streaming:  # a stream's last byte says nothing of how late a call's own lines come
+            self._lines_lag = max(self._lines_lag, last)
+        self.lateness.note_wait(self.command, arrived=bool(last), streaming=streaming)
         if last:
-            self._learn_late()
-        elif late_known(self.command):
-            note_silent(self.command)
-        else:
-            note_late(self.command, late=False)
+            self._seen_late()
 
     def _reader(self, poller: select.poll) -> Callable[[float], bytes | None]:
         """`read_within(seconds)` for `settle` and `settle_lines` (lock held): the chunk read into this call's
@@ -1153,6 +1114,13 @@ def settle_lines(
         if chunk:
             arrived = time.monotonic()
             last, quiet_until = arrived - started, arrived + quiet
+
+
+def streamed(waited: float, last: float, quiet: float) -> bool:
+    """Whether a `settle_lines` wait of `waited` seconds, its last byte `last` seconds in, ran to the whole
+    `SETTLE_LIMIT` with stderr still arriving, never quiet: a stream (a heartbeat), not a call's late lines
+    (a line left open, then silent, is not one)."""
+    return waited >= SETTLE_LIMIT and waited - last < quiet
 
 
 def jsonrpc_problem(message: object) -> str | None:

@@ -11,6 +11,7 @@ from types import TracebackType
 
 import pytest
 
+from conformance.drivers.lateness import Lateness
 from conformance.drivers.wire import WireDriver
 from conformance.suite.rawproc import target_key
 from conformance.targets.specs import Target
@@ -19,10 +20,14 @@ _KEY = pytest.StashKey["Handover"]()
 
 
 class Handover:
-    """Initialized processes offered to the suite, one per target command and environment."""
+    """Initialized processes offered to the suite, one per target command and environment, and what the run
+    learned about its commands' late stderr."""
 
     def __init__(self) -> None:
         self._offered: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], WireDriver] = {}
+        self.lateness = Lateness()
+        """The run's: its targets carry it (`Target.lateness`), so the preflight, the suite and the
+        witnesses' replays after it learn together, and the next run in this process starts afresh."""
 
     def offer(self, target: Target, driver: WireDriver) -> None:
         """Hand over an initialized process for `target` (replacing, and closing, one offered before)."""

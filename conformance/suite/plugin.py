@@ -301,7 +301,9 @@ def target(target_spec: str, request: pytest.FixtureRequest) -> Target:
         try:
             resolved = resolve_target(target_spec, cache_dir=state.cache)
             renames = renames_of(request.config.getoption("conformance_arguments_map"))
-            state.targets[target_spec] = dataclasses.replace(resolved, renames=renames)
+            handover = handover_of(request.config)
+            lateness = handover.lateness if handover is not None else resolved.lateness
+            state.targets[target_spec] = dataclasses.replace(resolved, renames=renames, lateness=lateness)
         except HarnessError as exc:
             pytest.fail(f"target {target_spec!r} cannot be used: {exc}", pytrace=False)
     return state.targets[target_spec]

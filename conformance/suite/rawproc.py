@@ -42,14 +42,11 @@ from conformance.drivers.wire import (
     SETTLE_QUIET,
     box_open,
     boxes_due,
-    late_known,
     line_open,
     max_frame,
-    note_late,
-    note_silent,
-    probing,
     settle,
     settle_lines,
+    streamed,
 )
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
@@ -347,6 +344,9 @@ class RawServer:
         self.box_waits = 0
         """Calls waited for until their box was complete or stderr stayed quiet (as
         `WireDriver.stderr_box_waits`)."""
+        self.line_waits = 0
+        """Tool calls owing no box waited for until their stderr stayed quiet (as
+        `WireDriver.stderr_line_waits`)."""
         self.discards_stderr = discard_stderr
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
@@ -471,6 +471,10 @@ class RawServer:
 
         return read_within
 
+    def _held(self) -> bytes:
+        """The stderr read ahead so far: what the settle loops judge complete or open."""
+        return bytes(self._read_ahead)
+
     def _settle(self, due: int) -> None:
         """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
         for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
@@ -483,12 +487,8 @@ class RawServer:
         if boxless and not line_open(ahead):
             return
         read_within = self._stderr_reader(self.proc.stderr.fileno())
-
         quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
-        def held() -> bytes:
-            return bytes(self._read_ahead)
-
-        if settle(read_within, held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
+        if settle(read_within, self._held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
             self._late_seen = True
         elif not boxless:
             self._settle_misses += 1
@@ -497,23 +497,20 @@ class RawServer:
 
     def _settle_unboxed(self) -> None:
         """After a tool call's answer owing no box, once this command's stderr is known to arrive late
-        (`late_known`), or while that is learned (`probing`): read what is pending, then read ahead until a
-        quiet period passes with nothing arriving (`settle_lines`, as the wire driver waits), so a refusal's
-        line a relay forwards late is that call's, not written while the process waited."""
-        command = self.target.command
-        if not (late_known(command) or probing(command)) or self.discards_stderr or self.proc.stderr is None:
+        (`Lateness.known`), or while that is learned (`Lateness.probing`): read what is pending, then read
+        ahead until a quiet period passes with nothing arriving (`settle_lines`, as the wire driver waits),
+        so a refusal's line a relay forwards late is that call's, not written while the process waited."""
+        command, lateness = self.target.command, self.target.lateness
+        if not lateness.waits(command) or self.discards_stderr or self.proc.stderr is None:
             return
         read_within = self._stderr_reader(self.proc.stderr.fileno())
-
         while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
             pass  # written before the answer: in the pipe already, not late
-        held = len(self._read_ahead)
-        settle_lines(read_within, lambda: bytes(self._read_ahead), SETTLE_QUIET, SETTLE_LIMIT)
-        arrived = len(self._read_ahead) > held
-        if arrived or not late_known(command):
-            note_late(command, late=arrived)
-        else:
-            note_silent(command)
+        held, started = len(self._read_ahead), time.monotonic()
+        last = settle_lines(read_within, self._held, SETTLE_QUIET, SETTLE_LIMIT)
+        self.line_waits += 1
+        lateness.note_wait(command, arrived=len(self._read_ahead) > held,
+                           streaming=streamed(time.monotonic() - started, last, SETTLE_QUIET))
 
     def initialized_as(self, answer: dict[str, JSON]) -> None:
         """The handshake was done by the caller's own frames: `initialize` does not send it again."""
@@ -566,7 +563,7 @@ class RawServer:
             if not data:
                 read_by = time.monotonic() + STDERR_READ_LIMIT
                 if answered and time.monotonic() - answered <= SETTLE_LIMIT:
-                    note_late(self.target.command)
+                    self.target.lateness.note_late(self.target.command)
             data += chunk
             self._saw(chunk)
         return bytes(data)

@@ -298,7 +298,7 @@ class ServerSession:
         key = _key(tuple(self.target.command), merged)
         driver = WireDriver(self.target.command, env=merged, timeout=self.timeout,
                             transcript=self.transcript, on_failure=self.on_failure,
-                            renames=self.target.renames)
+                            renames=self.target.renames, lateness=self.target.lateness)
         kept = False
         try:
             driver.start()
@@ -375,7 +375,7 @@ class ServerSession:
         proc, initialized, said = taken
         driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
                             transcript=self.transcript, on_failure=self.on_failure,
-                            renames=self.target.renames)
+                            renames=self.target.renames, lateness=self.target.lateness)
         driver.adopt(proc, initialize_result=initialized, stderr_before=said)
         return driver
 
@@ -383,7 +383,7 @@ class ServerSession:
         """A started, not yet initialized driver for a spare in `env` (closed again if it cannot start)."""
         driver = WireDriver(self.target.command, env=env, timeout=self.timeout,
                             transcript=self.transcript, on_failure=self.on_failure,
-                            renames=self.target.renames)
+                            renames=self.target.renames, lateness=self.target.lateness)
         try:
             driver.start()
         except BaseException:

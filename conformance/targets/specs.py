@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from conformance.core.identity import TargetIdentity
 from conformance.drivers.errors import TargetError
+from conformance.drivers.lateness import Lateness
 
 if TYPE_CHECKING:
     from conformance.drivers.sdk import SdkDriver
@@ -44,13 +45,17 @@ class Target:
     env: Mapping[str, str] = field(default_factory=lambda: SPAWN_ENV)
     renames: Mapping[str, str] = field(default_factory=dict)
     """`--arguments-map`: the original's argument names as this server spells them, in every call sent."""
+    lateness: Lateness = field(default_factory=Lateness, compare=False, repr=False)
+    """What the run learned about its processes' late stderr, handed to every driver made for it: one per
+    resolved target, kept by `dataclasses.replace`, shared by a run's preflight, suite and replays
+    (`Handover.lateness`), never carried into another run."""
 
     def wire(self, *, timeout: float = 10.0, transcript: Transcript | None = None) -> WireDriver:
         """A (not yet started) wire driver for this target; use it as a context manager."""
         from conformance.drivers.wire import WireDriver
 
         return WireDriver(self.command, env=self.env, timeout=timeout, transcript=transcript,
-                          renames=self.renames)
+                          renames=self.renames, lateness=self.lateness)
 
     def sdk(self, *, timeout: float = 10.0) -> SdkDriver:
         """A (not yet started) SDK driver for this target; use it as a context manager."""

@@ -82,7 +82,7 @@ def _run(options: RunOptions, stream: TextIO, handover: Handover, shown: Path) -
                              said=failure_clause(seen.preflight))
         if report.baseline is not None and options.baseline is not None:
             check_project(report.baseline, options.baseline, spec, project_of(target.identity))
-        target = replace(target, renames=renames_of(options.arguments_map))
+        target = replace(target, renames=renames_of(options.arguments_map), lateness=handover.lateness)
         write_line(f"preflight: starting {safe(spec)}", stream)
         seen = preflight(target, report.transcripts, options.timeout, handover if options.jobs == 1 else None,
                          meanwhile=import_ahead(options), mapped_from=options.arguments_map)

@@ -1,0 +1,94 @@
+"""What a run learned about each command's late stderr: whether its processes write a call's stderr after that
+call's answer (a relay, `docker run -i`, a shell wrapper, an async logger), so a call owing no box is waited
+for until its stderr is quiet.
+
+One `Lateness` belongs to a run (its targets carry it, `Target.lateness`, and hand it to every driver they
+make), so what one run learned never reaches the next run of a long-lived process (a pytest worker, `compare`
+running two targets of one command). Learned by any process of a command, it is kept per command: a process
+started later in the run waits from its first call (a witness replayed on a fresh process, most often a lone
+refusal, is one call long).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Final
+
+SILENT_WAITS: Final = 50
+"""Waits in a row for calls owing no box of a command known late with nothing arriving, after which its calls
+owing no box are no longer waited for (a relay whose server writes nothing on a refusal pays a few seconds a
+run, not a quiet period a call), until its stderr is seen late again."""
+CHATTER_WAITS: Final = 2
+"""Waits for a call owing no box that ran to their limit with stderr still arriving (a heartbeat, a log
+stream: not a call's late lines), after which the command is taken to chatter: its calls owing no box are no
+longer waited for in the run. A direct server writing a heartbeat line every 20 ms made each refusal wait its
+whole second and read some 50 heartbeat lines as its own."""
+PROBES: Final = 3
+"""Tool calls owing no box of a command whose lateness is unknown that are waited for to learn it, each with
+nothing arriving late (then none is, unless its stderr is seen late)."""
+
+
+class Lateness:
+    """Per command of one run: seen writing stderr late, waits owing no box with nothing arriving in a row,
+    and the probing waits that found nothing. Safe to share between the threads of a run."""
+
+    def __init__(self, silent_waits: int = SILENT_WAITS, probes: int = PROBES) -> None:
+        self.silent_waits = silent_waits
+        self.probes = probes
+        self._late: set[tuple[str, ...]] = set()
+        self._silent: dict[tuple[str, ...], int] = {}
+        self._misses: dict[tuple[str, ...], int] = {}
+        self._streams: dict[tuple[str, ...], int] = {}
+        self._lock = threading.Lock()
+
+    def known(self, command: Sequence[str]) -> bool:
+        """Whether a process of `command` was seen writing a call's stderr after that call's answer, and its
+        waits owing no box have not stayed silent `silent_waits` times in a row since."""
+        key = tuple(command)
+        with self._lock:
+            return (key in self._late and self._silent.get(key, 0) < self.silent_waits
+                    and self._streams.get(key, 0) < CHATTER_WAITS)
+
+    def chatters(self, command: Sequence[str]) -> bool:
+        """Whether `command`'s stderr was seen streaming through `CHATTER_WAITS` waits (each ran to its limit
+        with stderr still arriving): what arrives after an answer is no call's own; no call waits."""
+        with self._lock:
+            return self._streams.get(tuple(command), 0) >= CHATTER_WAITS
+
+    def probing(self, command: Sequence[str]) -> bool:
+        """Whether a tool call of `command` owing no box is still waited for to learn if its stderr comes
+        late: the first `probes` of a run are (a refusal logged through a relay then teaches it on the run's
+        first processes, before a witness is replayed), then none unless its stderr is seen arriving late."""
+        key = tuple(command)
+        with self._lock:
+            return self._misses.get(key, 0) < self.probes and self._streams.get(key, 0) < CHATTER_WAITS
+
+    def waits(self, command: Sequence[str]) -> bool:
+        """Whether a tool call of `command` owing no box is waited for after its answer (`known` or
+        `probing`)."""
+        return self.known(command) or self.probing(command)
+
+    def note_late(self, command: Sequence[str]) -> None:
+        """A process of `command` wrote a call's stderr after that call's answer: every call waits again."""
+        key = tuple(command)
+        with self._lock:
+            self._late.add(key)
+            self._silent[key] = 0
+
+    def note_wait(self, command: Sequence[str], arrived: bool, streaming: bool = False) -> None:
+        """The one rule after a wait for a call owing no box (the wire driver's and a raw process's): stderr
+        arrived late, so the command is late; known late and nothing came, one more silent wait in a row;
+        otherwise a probing wait that found nothing. `streaming`: the wait ran to its limit with stderr still
+        arriving, one more towards `chatters`."""
+        key = tuple(command)
+        with self._lock:
+            if streaming:
+                self._streams[key] = self._streams.get(key, 0) + 1
+            if arrived:
+                self._late.add(key)
+                self._silent[key] = 0
+            elif key in self._late and self._silent.get(key, 0) < self.silent_waits:
+                self._silent[key] = self._silent.get(key, 0) + 1
+            else:
+                self._misses[key] = self._misses.get(key, 0) + 1
