@@ -82,7 +82,6 @@ COSTLY = (
     SHARED_RUN,
     "tests/e2e/test_hostile_output.py",
     "tests/e2e/test_compare_pairs.py",
-    "tests/e2e/test_printed_commands.py",
     "tests/e2e/test_fail_fast.py",
     "tests/e2e/test_fork_maintainer.py",
     "tests/e2e/test_fork_classes.py",
