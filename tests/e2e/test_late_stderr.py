@@ -28,12 +28,14 @@ through it reads differently, not what a longer search finds: the dev profile's 
 floor of programs, up to four times that through a relay) and 8 s probes took a minute more per compare."""
 
 RUNS = {
+    "run-relay": ("run", "--target", "cmd:" + shlex.join(RELAY), "--profile", "dev", "--seed", "7"),
     **{f"compare-{index}": ("compare", "reference", "cmd:" + shlex.join(RELAY), "--seed", seed, *BUDGET)
        for index, seed in enumerate(SEEDS)},
     "compare-wrapper": ("compare", "reference", "cmd:" + shlex.join(WRAPPER), "--seed", "7", *BUDGET),
     "run-reference": ("run", "--target", "reference", "--profile", "dev", "--seed", "7"),
-    "run-relay": ("run", "--target", "cmd:" + shlex.join(RELAY), "--profile", "dev", "--seed", "7"),
 }
+"""In the order they start, two at a time: the run through the relay, the longest (every call's stderr waited
+for), first, beside the others one after another; started last, it made the module wait for it alone."""
 
 
 @pytest.fixture(scope="module")
