@@ -79,16 +79,31 @@ def _sharing_files() -> frozenset[str]:
 
 COSTLY = (
     "tests/e2e/test_late_stderr.py",
-    SHARED_RUN,
-    "tests/e2e/test_hostile_output.py",
-    "tests/e2e/test_compare_pairs.py",
-    "tests/e2e/test_fail_fast.py",
+    "tests/e2e/test_modified_servers.py",
     "tests/e2e/test_fork_maintainer.py",
+    SHARED_RUN,
+    "tests/e2e/test_probes.py",
+    "tests/e2e/test_compare_changes.py",
+    "tests/e2e/test_pinned_replay.py",
+    "tests/e2e/test_compare_crossing.py",
     "tests/e2e/test_fork_classes.py",
+    "tests/e2e/test_action.py",
+    "tests/e2e/test_compare_cli.py",
+    "tests/e2e/test_junit_cli.py",
+    "tests/e2e/test_hostile_output.py",
+    "tests/e2e/test_install.py",
+    "tests/e2e/test_compare_pairs.py",
+    "tests/fast/test_blank_probes.py",
+    "tests/fast/test_line_endings.py",
+    "tests/fast/test_tiers.py",
+    "tests/fast/test_record_evidence.py",
+    "tests/fast/test_red_run_costs.py",
+    "tests/fast/test_stream_bounds.py",
 )
-"""The scopes that cost most in CI (its `--durations`), dealt first, costliest first: the last scopes
-dealt are then short ones, and neither worker idles long at the end while the other finishes a long file.
-Only an order: a stale list costs balance, never a test."""
+"""The scopes that cost most in CI (each file's sum of durations in round 13's fresh-clone junit, 60-400 s;
+the fast tier's few-test files of ~60 s last), dealt first, costliest first: the last scopes dealt are then
+short ones, and neither worker idles long at the end while the other finishes a long file. Only an order: a
+stale list costs balance, never a test."""
 
 
 def _dealing_order(scope: str, tests: int) -> tuple[int, int, int]:
