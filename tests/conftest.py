@@ -77,18 +77,69 @@ def _sharing_files() -> frozenset[str]:
                      if SHARED_RUN in p.read_text(encoding="utf-8"))
 
 
+COSTLY = (
+    "tests/e2e/test_late_stderr.py",
+    "tests/e2e/test_modified_servers.py",
+    "tests/e2e/test_fork_maintainer.py",
+    SHARED_RUN,
+    "tests/e2e/test_probes.py",
+    "tests/e2e/test_compare_changes.py",
+    "tests/e2e/test_pinned_replay.py",
+    "tests/e2e/test_compare_crossing.py",
+    "tests/e2e/test_fork_classes.py",
+    "tests/e2e/test_action.py",
+    "tests/e2e/test_compare_cli.py",
+    "tests/e2e/test_junit_cli.py",
+    "tests/e2e/test_hostile_output.py",
+    "tests/e2e/test_install.py",
+    "tests/e2e/test_compare_pairs.py",
+    "tests/fast/test_blank_probes.py",
+    "tests/fast/test_line_endings.py",
+    "tests/fast/test_tiers.py",
+    "tests/fast/test_record_evidence.py",
+    "tests/fast/test_red_run_costs.py",
+    "tests/fast/test_stream_bounds.py",
+)
+"""The scopes that cost most in CI (each file's sum of durations in round 13's fresh-clone junit, 60-400 s;
+the fast tier's few-test files of ~60 s last), dealt first, costliest first: the last scopes dealt are then
+short ones, and neither worker idles long at the end while the other finishes a long file. Only an order: a
+stale list costs balance, never a test."""
+
+
+def _dealing_order(scope: str, tests: int) -> tuple[int, int, int]:
+    """Costly scopes in `COSTLY`'s order, then the other end-to-end files, the conformance suite's, and the
+    fast tier last, each by its number of tests, most first (xdist's own order, which alone deals the
+    one-test end-to-end files, some of the longest, last)."""
+    if scope in COSTLY:
+        return (0, COSTLY.index(scope), 0)
+    tier = 1 if scope.startswith("tests/e2e/") else 2 if scope.startswith("conformance/") else 3
+    return (tier, 0, -tests)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under xdist, a file's tests go to one worker (its module fixtures and `ahead` runs are made once), and
-    the files sharing `SHARED_RUN` go to the same worker. Optional: the runs the tests start read this file
-    too, without xdist."""
+    the files sharing `SHARED_RUN` go to the same worker; scopes are dealt costliest first
+    (`_dealing_order`). Optional: the runs the tests start read this file too, without xdist."""
     from xdist.scheduler import LoadScopeScheduling
 
     sharing = _sharing_files()
+    dealt: list[bool] = []
 
     class ByFile(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return SHARED_RUN if path in sharing else path
+
+        def _assign_work_unit(self, node: Any) -> None:
+            """The first dealing puts the queue of scopes in dealing order (the workers' collections, whose
+            positions xdist sends them, stay as collected)."""
+            if not dealt:
+                dealt.append(True)
+                ordered = sorted(self.workqueue.items(),
+                                 key=lambda item: _dealing_order(item[0], len(item[1])))
+                self.workqueue.clear()
+                self.workqueue.update(ordered)
+            super()._assign_work_unit(node)
 
     return ByFile(config, log)
