@@ -1265,7 +1265,17 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    return _told_by_its_checks(rv, lead, strict=True)
+    return any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
+
+
+def _messages_about(rv: RecordVerdict, cause: RootCause) -> list[str]:
+    """The record's failing checks' messages that may speak of its own change or the cause's: a check naming
+    as contradicted only records that are neither the record, nor the cause's, nor ones it explains saw that
+    other record's change (its structured `contradicted`, not its words), so its words place nothing here
+    (issue 42, fork-tidy-store: RTE-3's refused branch labels folded into the count cause OBJ-2 by the
+    words of checks naming ABS-11, the compaction)."""
+    held = {rv.id, *cause.records, *cause.explains}
+    return [m for t, m in _failing_checks(rv) if not t.contradicted or set(t.contradicted) & held]
 
 
 def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = False) -> bool:

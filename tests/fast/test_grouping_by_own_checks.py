@@ -1,0 +1,77 @@
+"""A record is explained by a cause only through its own checks (gate/evidence.py, issue 42, round 13): a
+check naming a third record contradicted saw that record's change, so its words place nothing under another
+cause. Built on the kept run of held-out-multi-7's fork-tidy-store (/work/r12-after-multi7)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.gate.evidence import checked_explanations
+from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
+
+COUNT = "result.content[0].text → thoughtHistoryLength: 2 on the original, 1 here"
+BRANCHES = "result.content[0].text → branches: [] on the original, absent here"
+LABEL_REFUSED = ('RTE-3 contradicted: call was refused as invalid: isError { "error": "Invalid branchId: '
+                 'reuse-u already branches from thought 1", "status": "failed" }')
+
+
+def _compaction(seen: int, after: int) -> str:
+    return (f"ABS-11 contradicted: the shared process answered thoughtHistoryLength {seen} to a probe 0.4 s "
+            f"after it answered {after} to the previous one, where the count never falls while the process "
+            "lives")
+
+
+def _ref(name: str, message: str, contradicted: list[str]) -> TestRef:
+    return TestRef(nodeid=f"t::{name}", status="failed", examples=1, contradicted=contradicted, message=message)
+
+
+def _record(rid: str, evidence: Evidence | None, tests: list[TestRef], statement: str = "") -> RecordVerdict:
+    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement=statement or f"statement of {rid}",
+                         channels=["wire"], verdict="deviates", evidence_before="implemented",
+                         evidence_after="observed", evidence=evidence, tests=tests)
+
+
+def _pair(*differences: str, not_its: bool = False) -> Evidence:
+    return Evidence(reproduced=True, at="on the example's tools/call 1", differences=list(differences),
+                    not_its_failure=not_its)
+
+
+def _cause(rid: str, evidence: Evidence | None, summary: str) -> RootCause:
+    return RootCause(id=rid, records=[rid], explains=[], summary=f"{rid} departs — {summary}",
+                     evidence=None if evidence is None else evidence.model_copy(update={"cause": rid}))
+
+
+@given(own=st.integers(min_value=1, max_value=3), compaction=st.integers(min_value=1, max_value=3),
+       counts=st.tuples(st.integers(min_value=11, max_value=19), st.integers(min_value=20, max_value=40)))
+def test_a_check_naming_a_third_record_does_not_fold_a_cause(
+    own: int, compaction: int, counts: tuple[int, int]
+) -> None:
+    """RTE-3's own checks say a branch label was refused (the fork's label rule); its other checks name ABS-11
+    (the compaction) and quote thoughtHistoryLength, the count cause OBJ-2's field; its replayed pair shows only
+    the missing branches key (another change). RTE-3 stays a cause of its own: before, the ABS-11 checks'
+    words folded it into OBJ-2 and the label rule went unnamed."""
+    tests = ([_ref(f"label{i}", LABEL_REFUSED, ["RTE-3"]) for i in range(own)]
+             + [_ref(f"probe{i}", _compaction(*counts), ["ABS-11"]) for i in range(compaction)])
+    causes = [_cause("OBJ-2", _pair(COUNT), "thoughtHistoryLength is 1 after 1 more thought, not 2"),
+              _cause("RTE-3", _pair(BRANCHES, not_its=True), "call was refused as invalid")]
+    records = [_record("OBJ-2", _pair(COUNT), [_ref("count", "OBJ-2 contradicted: thoughtHistoryLength is 1 "
+                                                     "after 1 more thought(s), not 2", ["OBJ-2"])]),
+               _record("RTE-3", _pair(BRANCHES, not_its=True), tests,
+                       "Four fields are checked in order and the first failure is rejected")]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["OBJ-2"], ["RTE-3"]]
+    assert {rv.id: rv.explained_by for rv in out} == {"OBJ-2": None, "RTE-3": None}
+
+
+def test_a_check_naming_the_causes_record_still_folds() -> None:
+    """The rule reads a check's `contradicted`, not its words: the same words in a check naming OBJ-2 itself
+    still fold RTE-3 into OBJ-2 (the check saw the count cause's change)."""
+    causes = [_cause("OBJ-2", _pair(COUNT), "thoughtHistoryLength is 1 after 1 more thought, not 2"),
+              _cause("RTE-3", _pair(BRANCHES, not_its=True), "count")]
+    said = "OBJ-2 contradicted: thoughtHistoryLength is 1 after 1 more thought(s), not 2"
+    records = [_record("OBJ-2", _pair(COUNT), [_ref("count", said, ["OBJ-2"])]),
+               _record("RTE-3", _pair(BRANCHES, not_its=True), [_ref("again", said, ["OBJ-2"])])]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["OBJ-2"]]
+    assert {rv.id: rv.explained_by for rv in out}["RTE-3"] == "OBJ-2"
