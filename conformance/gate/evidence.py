@@ -50,6 +50,9 @@ from conformance.core.differences import (
     stderr_part,
     text_difference,
 )
+from conformance.core.differences import (
+    quoted as quoted_line,
+)
 from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
@@ -990,6 +993,12 @@ def split_off(
             # departures with pairs open below (`_placed_by_their_words`), else it keeps its own line.
             unpaired.append(rv)
             continue
+        instead = unboxed_lines(own.differences[0])
+        if instead:
+            # The box replaced by lines of another kind (a one-line notice): what moved is told by them, one
+            # cause for every departure whose box gave way to the same lines, numbers aside.
+            groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
+            continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
@@ -1159,6 +1168,14 @@ def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
     ce = lead.counterexample
     shown = evidence is not None and evidence.reproduced and not evidence.not_its_failure
     said = evidence.headline() if shown and evidence is not None else _check_words(lead)
+    instead = written_instead(evidence.differences[0]) if shown and evidence is not None else []
+    if instead:
+        # The drawn lines it drops fill a headline before the line written in the box's place would show.
+        where = said.rpartition(" (reproduced ")[2]
+        lines = ", ".join(quoted_line(line) for line in instead[:2])
+        lines = ", ".join(quoted_line(line) for line in instead[:2])
+        said = (f"stderr: the box is not drawn; {lines} is written in its place"
+                + (f" (reproduced {where}" if where else ""))
     summary = f"{lead.id} departs — {said}"
     example = list(evidence.example) if evidence is not None else []
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
@@ -1187,6 +1204,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     lead = _lead(cause)
+    if naming and _written_apart(rv.evidence, lead):
+        return False
     if naming:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
@@ -1206,6 +1225,45 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+_UNBOXED_PARTS: Final = re.compile(r"(?:^|; )(changes|adds) (.*?)(?=; (?:adds|drops|changes|re-indents) |$)")
+_TO_LINE: Final = re.compile(r" to “([^”]*)”")
+_QUOTED_LINE: Final = re.compile(r"“([^”]*)”")
+_FRAMED: Final = re.compile(r"[─│┌┐└┘├┤┼+|]")
+
+
+def unboxed_lines(difference: str) -> frozenset[str]:
+    """The lines a stderr difference says this server wrote where the original drew its box, numbers masked,
+    when the original's box is gone and nothing framed was written instead (“(same thought repeated)”,
+    “[thought 1/1: 5000 characters, not shown]”); empty for any other difference (a box drawn otherwise, in
+    ASCII or relabelled, is read by its own checks). Read from `text_difference`'s words (“changes line N “a”
+    to “b””, “adds “a”, “b””), pinned by tests/fast/test_grouping_by_own_checks.py."""
+    return frozenset(re.sub(r"\d+", "N", line) for line in written_instead(difference))
+
+
+def written_instead(difference: str) -> list[str]:
+    """`unboxed_lines` as written, numbers kept: what a headline quotes."""
+    if not difference.startswith("stderr: ") or _difference_key(difference) != STDERR_BOX:
+        return []
+    written: list[str] = []
+    for verb, items in _UNBOXED_PARTS.findall(difference.removeprefix("stderr: ")):
+        written += _TO_LINE.findall(items) if verb == "changes" else _QUOTED_LINE.findall(items)
+    lines = [line.rstrip("… ") for line in written if line.strip()]
+    if not lines or "drops" not in difference or any(_FRAMED.search(line) for line in lines):
+        return []
+    return list(dict.fromkeys(lines))
+
+
+def _written_apart(own: Evidence | None, lead: str) -> bool:
+    """The record's own pair, reproduced where its checks failed, and the cause's show the box replaced by
+    different lines (`unboxed_lines`): two changes of what is written instead of the box (a repeat collapsed
+    to one line, a huge thought not shown), though one record's checks name both (issue 42, fork-async-logger:
+    the huge thoughts' OBJ-9, RTE-9/a1 and CMP-5 went under RTE-9, the repeated box's cause)."""
+    if own is None or not own.reproduced or own.not_its_failure or not own.differences or not lead:
+        return False
+    mine, theirs = unboxed_lines(own.differences[0]), unboxed_lines(lead)
+    return bool(mine) and bool(theirs) and not mine & theirs
 
 
 def _box_not_its_failure(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.gate.evidence import checked_explanations
+from conformance.core.differences import FieldDifference, text_difference
+from conformance.gate.evidence import checked_explanations, unboxed_lines
 from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 
 COUNT = "result.content[0].text → thoughtHistoryLength: 2 on the original, 1 here"
@@ -23,13 +24,15 @@ def _compaction(seen: int, after: int) -> str:
 
 
 def _ref(name: str, message: str, contradicted: list[str]) -> TestRef:
-    return TestRef(nodeid=f"t::{name}", status="failed", examples=1, contradicted=contradicted, message=message)
+    return TestRef(nodeid=f"t::{name}", status="failed", examples=1, contradicted=contradicted,
+                   message=message)
 
 
 def _record(rid: str, evidence: Evidence | None, tests: list[TestRef], statement: str = "") -> RecordVerdict:
-    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement=statement or f"statement of {rid}",
-                         channels=["wire"], verdict="deviates", evidence_before="implemented",
-                         evidence_after="observed", evidence=evidence, tests=tests)
+    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[],
+                         statement=statement or f"statement of {rid}", channels=["wire"], verdict="deviates",
+                         evidence_before="implemented", evidence_after="observed", evidence=evidence,
+                         tests=tests)
 
 
 def _pair(*differences: str, not_its: bool = False) -> Evidence:
@@ -47,10 +50,10 @@ def _cause(rid: str, evidence: Evidence | None, summary: str) -> RootCause:
 def test_a_check_naming_a_third_record_does_not_fold_a_cause(
     own: int, compaction: int, counts: tuple[int, int]
 ) -> None:
-    """RTE-3's own checks say a branch label was refused (the fork's label rule); its other checks name ABS-11
-    (the compaction) and quote thoughtHistoryLength, the count cause OBJ-2's field; its replayed pair shows only
-    the missing branches key (another change). RTE-3 stays a cause of its own: before, the ABS-11 checks'
-    words folded it into OBJ-2 and the label rule went unnamed."""
+    """RTE-3's own checks say a branch label was refused (the fork's label rule); its other checks name
+    ABS-11 (the compaction) and quote thoughtHistoryLength, the count cause OBJ-2's field; its replayed pair
+    shows only the missing branches key (another change). RTE-3 stays a cause of its own: before, the ABS-11
+    checks' words folded it into OBJ-2 and the label rule went unnamed."""
     tests = ([_ref(f"label{i}", LABEL_REFUSED, ["RTE-3"]) for i in range(own)]
              + [_ref(f"probe{i}", _compaction(*counts), ["ABS-11"]) for i in range(compaction)])
     causes = [_cause("OBJ-2", _pair(COUNT), "thoughtHistoryLength is 1 after 1 more thought, not 2"),
@@ -75,3 +78,56 @@ def test_a_check_naming_the_causes_record_still_folds() -> None:
     out_causes, out = checked_explanations(causes, records)
     assert [c.records for c in out_causes] == [["OBJ-2"]]
     assert {rv.id: rv.explained_by for rv in out}["RTE-3"] == "OBJ-2"
+
+
+BOX = ("\n┌──────────────────┐\n│ 💭 Thought 1/1 │\n├──────────────────┤\n│ a thought        │\n"
+       "└──────────────────┘\n")
+REPEATED = "(same thought repeated)"
+HUGE = "[thought 1/1: 5000 characters, not shown]"
+
+
+def _stderr(here: str) -> str:
+    """A stderr pair's difference in the words a replay says it (`text_difference`, wrapped as `_compared`
+    wraps it)."""
+    return FieldDifference("stderr", "", "", f"stderr: {text_difference(BOX, here + chr(10))}").said()
+
+
+@given(line=st.from_regex(r"[a-z][a-z ()\[\]:,/]{2,40}[a-z)\]]", fullmatch=True),
+       number=st.integers(min_value=0, max_value=10**6))
+def test_the_lines_written_in_the_box_place_are_read_from_the_replays_words(line: str, number: int) -> None:
+    """`unboxed_lines` reads the words `text_difference` writes: a wording change there fails here, never
+    silently a grouping. Numbers are masked (one notice for every thought's length); a box drawn in other
+    characters is no box replaced."""
+    assert unboxed_lines(_stderr(f"{line} {number}")) == {f"{line} N"}
+    assert unboxed_lines(_stderr(BOX.replace("┌", "+").replace("┐", "+").strip())) == frozenset()
+    assert unboxed_lines("result.content[0].text → branches: [] on the original, absent here") == frozenset()
+
+
+def _box_check(here: str) -> TestRef:
+    return _ref(f"box-{here[:5]}", "RTE-9 contradicted: the call was answered as accepted but no box was "
+                f"written to stderr: “{here} ⏎ ”", ["RTE-9"])
+
+
+@given(huge=st.permutations(["OBJ-9", "RTE-9/a1", "CMP-5"]),
+       length=st.integers(min_value=4001, max_value=10**6))
+def test_a_box_replaced_by_other_lines_is_another_change(huge: list[str], length: int) -> None:
+    """fork-async-logger collapses a repeated box to “(same thought repeated)” and writes a huge thought as
+    “[thought 1/1: N characters, not shown]”; every check of both names RTE-9. The records whose own pairs
+    show the huge-thought line leave RTE-9 (the repeat's cause) for a cause of their own, its headline the
+    line written in the box's place; a record whose pair shows the repeat stays under RTE-9."""
+    shown = HUGE.replace("5000", str(length))
+    repeat = Evidence(reproduced=True, at="on the example's tools/call 2",
+                      differences=[_stderr(REPEATED)])
+    big = Evidence(reproduced=True, at="on the example's tools/call 1", differences=[_stderr(shown)])
+    causes = [RootCause(id="RTE-9", records=["RTE-9"], explains=["OBJ-6", *huge],
+                        summary="RTE-9 departs — box", evidence=repeat.model_copy(update={"cause": "RTE-9"}))]
+    records = [_record("RTE-9", repeat, [_box_check(REPEATED)]),
+               _record("OBJ-6", repeat, [_box_check(REPEATED)]).model_copy(update={"explained_by": "RTE-9"}),
+               *(_record(rid, big, [_box_check(shown)]).model_copy(update={"explained_by": "RTE-9"})
+                 for rid in huge)]
+    out_causes, out = checked_explanations(causes, records)
+    by = {rv.id: rv.explained_by for rv in out}
+    assert by["OBJ-6"] == "RTE-9"
+    (other,) = [c for c in out_causes if c.id != "RTE-9"]
+    assert other.records[0] in huge and sorted([*other.records, *other.explains]) == sorted(huge)
+    assert f"“{shown}” is written in its place" in other.summary
