@@ -1167,15 +1167,7 @@ def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
     evidence = lead.evidence
     ce = lead.counterexample
     shown = evidence is not None and evidence.reproduced and not evidence.not_its_failure
-    said = evidence.headline() if shown and evidence is not None else _check_words(lead)
-    instead = written_instead(evidence.differences[0]) if shown and evidence is not None else []
-    if instead:
-        # The drawn lines it drops fill a headline before the line written in the box's place would show.
-        where = said.rpartition(" (reproduced ")[2]
-        lines = ", ".join(quoted_line(line) for line in instead[:2])
-        lines = ", ".join(quoted_line(line) for line in instead[:2])
-        said = (f"stderr: the box is not drawn; {lines} is written in its place"
-                + (f" (reproduced {where}" if where else ""))
+    said = pair_headline(evidence) if shown and evidence is not None else _check_words(lead)
     summary = f"{lead.id} departs — {said}"
     example = list(evidence.example) if evidence is not None else []
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
@@ -1253,6 +1245,19 @@ def written_instead(difference: str) -> list[str]:
     if not lines or "drops" not in difference or any(_FRAMED.search(line) for line in lines):
         return []
     return list(dict.fromkeys(lines))
+
+
+def pair_headline(evidence: Evidence) -> str:
+    """A cause's pair in one line (`Evidence.headline`), except a box replaced by other lines, said as the
+    lines written in its place: the drawn lines it drops fill a headline before those would show (issue 42,
+    fork-async-logger: RTE-9's headline ended at "changes line 1…")."""
+    said = evidence.headline()
+    instead = written_instead(evidence.differences[0]) if said else []
+    if not instead:
+        return said
+    _, mark, where = said.rpartition(" (reproduced ")
+    lines = ", ".join(quoted_line(line) for line in instead[:2])
+    return f"stderr: the box is not drawn; {lines} is written in its place{mark}{where if mark else ''}"
 
 
 def _written_apart(own: Evidence | None, lead: str) -> bool:
@@ -1685,7 +1690,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
                          "not this cause's")
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
-        pair = evidence.headline()
+        pair = pair_headline(evidence)
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
