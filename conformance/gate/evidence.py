@@ -1552,7 +1552,22 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
         return not strict  # an answer of another kind, a process ended, a count of answers: any check's
+    holder = _key_added_under(difference)
+    if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
+        return True  # a check counting the keys of the object one was added to or dropped from
     return bool(key) and key.lower() in low
+
+
+def _key_added_under(difference: str) -> str:
+    """The object a key was added to or dropped from (`….inputSchema.properties.verified: absent on the
+    original, {…} here` → properties), empty for any other difference: a check counting that object's keys
+    (“the inputSchema has 10 properties, not 9”) saw this very difference (issue 42, fork-verified-notebook:
+    CLM-7 opened a cause of its own beside CMP-2, the property it counted)."""
+    path, _, said = difference.partition(": ")
+    if not (said.startswith("absent on the original, ") or said.endswith(" on the original, absent here")):
+        return ""
+    parts = re.sub(r"\[\d+\]", "", path.rsplit(" → ", 1)[-1]).split(".")
+    return parts[-2] if len(parts) >= 2 else ""
 
 
 _LAYOUT_WORDS: Final = re.compile(r"\border\b|\bindent|\blayout|whitespace|\bspacing|\bwritten\b|\bformat")

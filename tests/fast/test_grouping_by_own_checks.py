@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.core.differences import FieldDifference, text_difference
-from conformance.gate.evidence import checked_explanations, unboxed_lines
+from conformance.gate.evidence import _tells, checked_explanations, its_failure, unboxed_lines
 from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 
 COUNT = "result.content[0].text → thoughtHistoryLength: 2 on the original, 1 here"
@@ -131,3 +131,25 @@ def test_a_box_replaced_by_other_lines_is_another_change(huge: list[str], length
     (other,) = [c for c in out_causes if c.id != "RTE-9"]
     assert other.records[0] in huge and sorted([*other.records, *other.explains]) == sorted(huge)
     assert f"“{shown}” is written in its place" in other.summary
+
+
+VERIFIED = ('result.tools[0].inputSchema.properties.verified: absent on the original, {"description": '
+            '"Whether this thought verifies the current hypothesis", "type": "boolean"} here')
+
+
+@given(count=st.integers(min_value=1, max_value=40), other=st.sampled_from(["branches", "lines", "keys"]))
+def test_a_check_counting_an_objects_keys_saw_a_key_added_to_it(count: int, other: str) -> None:
+    """fork-verified-notebook: CLM-7's check says “the inputSchema has 10 properties, not 9”; its pair adds
+    `verified` under `properties`. The count is that difference (CLM-7 goes under CMP-2, the property's cause,
+    instead of opening a cause of its own); a count of something else is not."""
+    said = f"the inputSchema has {count} properties, not {count - 1}"
+    assert _tells(VERIFIED, said, strict=True)
+    assert not _tells(VERIFIED, f"the inputSchema has {count} {other}, not {count - 1}", strict=True)
+    pair = Evidence(reproduced=True, at="on the example's tools/list (request 3)", differences=[VERIFIED])
+    causes = [_cause("CMP-2", pair, "the served tool spec differs from the original's")]
+    records = [_record("CMP-2", pair, [_ref("spec", "the served tool spec differs from the original's", [])]),
+               _record("CLM-7", its_failure(_record("CLM-7", None, [_ref("clm7", said, [])]), pair),
+                       [_ref("clm7", said, [])])]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["CMP-2"]]
+    assert {rv.id: rv.explained_by for rv in out}["CLM-7"] == "CMP-2"
