@@ -153,3 +153,14 @@ def test_a_check_counting_an_objects_keys_saw_a_key_added_to_it(count: int, othe
     out_causes, out = checked_explanations(causes, records)
     assert [c.records for c in out_causes] == [["CMP-2"]]
     assert {rv.id: rv.explained_by for rv in out}["CLM-7"] == "CMP-2"
+
+
+@given(number=st.integers(min_value=1, max_value=99))
+def test_a_field_is_named_by_a_checks_words_not_by_a_text_it_quotes(number: int) -> None:
+    """fork-verified-notebook's OBJ-13 saw the box's header end in “✔ verified”; the schema's added `verified`
+    property is not what it saw (its headline showed the schema, never the box mark). A check naming the key
+    in its own words still sees it."""
+    header = f"💭 Thought {number}/{number}"
+    said = f"the box's header reads “{header} ✔ verified”, not “{header}” for the same call"
+    assert not _tells(VERIFIED, said)
+    assert _tells(VERIFIED, f"the inputSchema lists verified beside the {number} documented fields")
