@@ -50,6 +50,9 @@ from conformance.core.differences import (
     stderr_part,
     text_difference,
 )
+from conformance.core.differences import (
+    quoted as quoted_line,
+)
 from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
@@ -990,6 +993,12 @@ def split_off(
             # departures with pairs open below (`_placed_by_their_words`), else it keeps its own line.
             unpaired.append(rv)
             continue
+        instead = unboxed_lines(own.differences[0])
+        if instead:
+            # The box replaced by lines of another kind (a one-line notice): what moved is told by them, one
+            # cause for every departure whose box gave way to the same lines, numbers aside.
+            groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
+            continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
@@ -1158,7 +1167,7 @@ def _cause_of(lead: RecordVerdict, explains: list[str]) -> RootCause:
     evidence = lead.evidence
     ce = lead.counterexample
     shown = evidence is not None and evidence.reproduced and not evidence.not_its_failure
-    said = evidence.headline() if shown and evidence is not None else _check_words(lead)
+    said = pair_headline(evidence) if shown and evidence is not None else _check_words(lead)
     summary = f"{lead.id} departs — {said}"
     example = list(evidence.example) if evidence is not None else []
     return RootCause(id=lead.id, records=[lead.id], explains=explains, summary=summary[:400],
@@ -1187,6 +1196,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     lead = _lead(cause)
+    if naming and _written_apart(rv.evidence, lead):
+        return False
     if naming:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
@@ -1206,6 +1217,58 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+_UNBOXED_PARTS: Final = re.compile(r"(?:^|; )(changes|adds) (.*?)(?=; (?:adds|drops|changes|re-indents) |$)")
+_TO_LINE: Final = re.compile(r" to “([^”]*)”")
+_QUOTED_LINE: Final = re.compile(r"“([^”]*)”")
+_FRAMED: Final = re.compile(r"[─│┌┐└┘├┤┼+|]")
+
+
+def unboxed_lines(difference: str) -> frozenset[str]:
+    """The lines a stderr difference says this server wrote where the original drew its box, numbers masked,
+    when the original's box is gone and nothing framed was written instead (“(same thought repeated)”,
+    “[thought 1/1: 5000 characters, not shown]”); empty for any other difference (a box drawn otherwise, in
+    ASCII or relabelled, is read by its own checks). Read from `text_difference`'s words (“changes line N “a”
+    to “b””, “adds “a”, “b””), pinned by tests/fast/test_grouping_by_own_checks.py."""
+    return frozenset(re.sub(r"\d+", "N", line) for line in written_instead(difference))
+
+
+def written_instead(difference: str) -> list[str]:
+    """`unboxed_lines` as written, numbers kept: what a headline quotes."""
+    if not difference.startswith("stderr: ") or _difference_key(difference) != STDERR_BOX:
+        return []
+    written: list[str] = []
+    for verb, items in _UNBOXED_PARTS.findall(difference.removeprefix("stderr: ")):
+        written += _TO_LINE.findall(items) if verb == "changes" else _QUOTED_LINE.findall(items)
+    lines = [line.rstrip("… ") for line in written if line.strip()]
+    if not lines or "drops" not in difference or any(_FRAMED.search(line) for line in lines):
+        return []
+    return list(dict.fromkeys(lines))
+
+
+def pair_headline(evidence: Evidence) -> str:
+    """A cause's pair in one line (`Evidence.headline`), except a box replaced by other lines, said as the
+    lines written in its place: the drawn lines it drops fill a headline before those would show (issue 42,
+    fork-async-logger: RTE-9's headline ended at "changes line 1…")."""
+    said = evidence.headline()
+    instead = written_instead(evidence.differences[0]) if said else []
+    if not instead:
+        return said
+    _, mark, where = said.rpartition(" (reproduced ")
+    lines = ", ".join(quoted_line(line) for line in instead[:2])
+    return f"stderr: the box is not drawn; {lines} is written in its place{mark}{where if mark else ''}"
+
+
+def _written_apart(own: Evidence | None, lead: str) -> bool:
+    """The record's own pair, reproduced where its checks failed, and the cause's show the box replaced by
+    different lines (`unboxed_lines`): two changes of what is written instead of the box (a repeat collapsed
+    to one line, a huge thought not shown), though one record's checks name both (issue 42, fork-async-logger:
+    the huge thoughts' OBJ-9, RTE-9/a1 and CMP-5 went under RTE-9, the repeated box's cause)."""
+    if own is None or not own.reproduced or own.not_its_failure or not own.differences or not lead:
+        return False
+    mine, theirs = unboxed_lines(own.differences[0]), unboxed_lines(lead)
+    return bool(mine) and bool(theirs) and not mine & theirs
 
 
 def _box_not_its_failure(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
@@ -1265,7 +1328,17 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    return _told_by_its_checks(rv, lead, strict=True)
+    return any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
+
+
+def _messages_about(rv: RecordVerdict, cause: RootCause) -> list[str]:
+    """The record's failing checks' messages that may speak of its own change or the cause's: a check naming
+    as contradicted only records that are neither the record, nor the cause's, nor ones it explains saw that
+    other record's change (its structured `contradicted`, not its words), so its words place nothing here
+    (issue 42, fork-tidy-store: RTE-3's refused branch labels folded into the count cause OBJ-2 by the
+    words of checks naming ABS-11, the compaction)."""
+    held = {rv.id, *cause.records, *cause.explains}
+    return [m for t, m in _failing_checks(rv) if not t.contradicted or set(t.contradicted) & held]
 
 
 def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = False) -> bool:
@@ -1479,7 +1552,24 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
         return not strict  # an answer of another kind, a process ended, a count of answers: any check's
-    return bool(key) and key.lower() in low
+    holder = _key_added_under(difference)
+    if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
+        return True  # a check counting the keys of the object one was added to or dropped from
+    # A field is named by the check's words, not by a text it quotes (“💭 Thought 30/30 ✔ verified”, what
+    # stderr held, names no `verified` property: fork-verified-notebook's OBJ-13 was headed by the schema's).
+    return bool(key) and key.lower() in re.sub(r"“[^”]*”?", "", low)
+
+
+def _key_added_under(difference: str) -> str:
+    """The object a key was added to or dropped from (`….inputSchema.properties.verified: absent on the
+    original, {…} here` → properties), empty for any other difference: a check counting that object's keys
+    (“the inputSchema has 10 properties, not 9”) saw this very difference (issue 42, fork-verified-notebook:
+    CLM-7 opened a cause of its own beside CMP-2, the property it counted)."""
+    path, _, said = difference.partition(": ")
+    if not (said.startswith("absent on the original, ") or said.endswith(" on the original, absent here")):
+        return ""
+    parts = re.sub(r"\[\d+\]", "", path.rsplit(" → ", 1)[-1]).split(".")
+    return parts[-2] if len(parts) >= 2 else ""
 
 
 _LAYOUT_WORDS: Final = re.compile(r"\border\b|\bindent|\blayout|whitespace|\bspacing|\bwritten\b|\bformat")
@@ -1617,7 +1707,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
                          "not this cause's")
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
-        pair = evidence.headline()
+        pair = pair_headline(evidence)
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})

@@ -39,8 +39,10 @@ README_TOOL_NAME = "sequential_thinking"
 @probe_examples(name="SequentialThinking")
 def test_unknown_names_get_an_error_result(server: ServerSession, name: str, envelope: Envelope) -> None:
     """Any other name is answered with an isError text block naming it — not a protocol error — and
-    nothing is retained; only the exact name dispatches."""
-    model = StoreModel.from_state(server.probe())
+    nothing is retained; only the exact name dispatches. The unknown-tool answer is judged before any
+    accepted call is read: a fork that also changes accepted answers fails this check on RTE-2's own answer,
+    not on the probe's (issue 42, fork-api-envelope: the unknown-tool envelope was never seen). The store is
+    then read around a second call of the same name."""
     exchange = server.call(envelope.arguments(), name=name)
     assert exchange.error is None, f"protocol error for an unknown tool: {describe(exchange)}"
     assert exchange.is_error, (
@@ -52,6 +54,8 @@ def test_unknown_names_get_an_error_result(server: ServerSession, name: str, env
         f"a call of the unknown tool {brief(name)} is answered {describe(exchange)}, where the original "
         f"answers isError {quoted(f'Unknown tool: {name}')}: "
         f"{said(json_differences(due, None if result is None else result.get('content')))}")
+    model = StoreModel.from_state(server.probe())
+    server.call(envelope.arguments(), name=name)
     model.probe()
     model.expect_state(server.probe(), context="an unknown-tool call changed the store")
     accepted(server.call(envelope.arguments(), name=TOOL))

@@ -15,13 +15,20 @@
 - `integer-numbers`: a number field that is not a positive integer is refused, “Invalid <field>: must be a
   positive integer” (nalyk-ts);
 - `revision-pair`: a truthy isRevision without revisesThought is refused, “revisesThought is required when
-  isRevision is true” (nalyk-ts).
+  isRevision is true” (nalyk-ts);
+- `render-logged`: a render that throws (isRevision with revisesThought {"toString": 1}) no longer fails the
+  call: it is answered as accepted and stderr gets “Render failed: <message>” instead of a box
+  (held-out-multi-7's async-logger renders after the answer and logs the failure);
+- `enveloped`: an accepted answer is {"ok": true, "result": <the status object>} and a call of another tool
+  {"ok": false, "error": {"code": "UNKNOWN_TOOL", "message": "Unknown tool: <name>"}} (held-out-multi-7's
+  api-envelope).
 
 Everything else is the reference's.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -117,6 +124,26 @@ def main() -> None:
             return status(self, data).removesuffix("\n}") + ',\n  "phase": "Analysis"\n}'
 
         cls._status_text = keyed  # type: ignore[method-assign]
+    if "enveloped" in changes:
+        def wrapped(self: Any, data: Any) -> str:
+            return '{"ok": true, "result": ' + status(self, data) + "}"
+
+        def unknown(name: str) -> str:
+            error = {"code": "UNKNOWN_TOOL", "message": f"Unknown tool: {name}"}
+            return json.dumps({"ok": False, "error": error})
+
+        cls._status_text = wrapped  # type: ignore[method-assign]
+        server.unknown_tool_text = unknown  # type: ignore[attr-defined]
+    if "render-logged" in changes:
+        render = cls.format_thought
+
+        def logged(self: Any, data: Any) -> str:
+            try:
+                return render(self, data)
+            except JSError as error:
+                return f"Render failed: {error.message}"
+
+        cls.format_thought = logged  # type: ignore[method-assign]
     if "no-box" in changes:
         def analysis(self: Any, data: Any) -> str:
             return f"\nThought analysis: {data.thought}"
