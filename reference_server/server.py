@@ -35,6 +35,26 @@ from reference_server.toolspec import BANNER, SERVER_NAME, SERVER_VERSION, TOOL_
 from reference_server.transport import ReadStream, WriteStream, stdio_transport, write_all_blocking
 
 
+def call_tool_text(
+    thinking: SequentialThinkingServer, name: str, arguments: Mapping[str, Any] | None
+) -> tuple[str, bool]:
+    """The original's CallTool handler: (content[0].text, isError) for a call to the tool `name`."""
+    if name == TOOL_NAME:
+        return thinking.process_thought(arguments)
+    return unknown_tool_text(name), True
+
+
+def call_tool_answer(thinking: SequentialThinkingServer, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The result `on_call_tool` returns as the runner dumps it (by alias, set fields only, in field order:
+    content then isError), built as a dict: three `model_construct`s and a dump were about a third of a
+    call's own CPU. `tests/fast/test_reference_answers.py` holds the two equal."""
+    text, is_error = call_tool_text(thinking, params["name"], params.get("arguments"))
+    content = [{"type": "text", "text": text}]
+    if is_error:
+        return {"content": content, "isError": True}
+    return {"content": content}
+
+
 def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[Any]:
     """A low-level Server whose two handlers are the original's ListTools and CallTool handlers."""
     listed = types.ListToolsResult(
@@ -49,10 +69,7 @@ def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[A
     async def on_call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if params.name == TOOL_NAME:
-            text, is_error = thinking.process_thought(params.arguments)
-        else:
-            text, is_error = unknown_tool_text(params.name), True
+        text, is_error = call_tool_text(thinking, params.name, params.arguments)
         # Both fields are of known-valid types. `isError` is set only when true: the original's handler
         # leaves it out of a success, and the runner dumps only the fields a handler set.
         content = types.TextContent.model_construct(type="text", text=text)
@@ -83,8 +100,12 @@ class _OriginalRunner(ServerRunner[Any]):
     `data: <method>` to -32601 and shapes results through the revision's result model (`isError:
     false`, `listChanged: false`). SDK 0.5.0 has four handlers; any other method is -32601 with no
     data, a handled request that fails its zod schema is -32603 with zod's issue list, and a result is
-    sent as the handler returned it. The handlers themselves stay the Server's.
+    sent as the handler returned it. The handlers themselves stay the Server's, except that a runner given
+    `call_tool` answers tools/call with it directly (the same answer as the Server's handler, without the
+    request context and the params and result models: `serve` passes `call_tool_answer`).
     """
+
+    call_tool: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
     async def _on_request(
         self, dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
@@ -103,6 +124,9 @@ class _OriginalRunner(ServerRunner[Any]):
             }
         if method == "ping":
             return {}
+        if method == "tools/call" and self.call_tool is not None:
+            assert params is not None
+            return self.call_tool(params)
         entry = self.server.get_request_handler(method)
         if entry is None:  # pragma: no cover - build_server registers both tool methods
             raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
@@ -121,7 +145,12 @@ def _fields(fields: Mapping[str, object], params: Mapping[str, Any] | None) -> d
     return {} if params is None else {key: params[key] for key in fields if key in params}
 
 
-async def serve_as_original(server: Server[Any], read_stream: ReadStream, write_stream: WriteStream) -> None:
+async def serve_as_original(
+    server: Server[Any],
+    read_stream: ReadStream,
+    write_stream: WriteStream,
+    call_tool: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
+) -> None:
     """One connection served as SDK 0.5.0 serves it, whichever revision the client speaks.
 
     `Server.run` serves two eras (a first request carrying the 2026-07-28 `_meta` envelope opens a
@@ -140,6 +169,7 @@ async def serve_as_original(server: Server[Any], read_stream: ReadStream, write_
             runner = _OriginalRunner(
                 server, connection, lifespan_state, init_options=server.create_initialization_options()
             )
+            runner.call_tool = call_tool
             try:
                 await dispatcher.run(runner.on_request, runner.on_notify)
             finally:
@@ -166,7 +196,7 @@ async def serve(
     server = build_server(thinking, spec)
     async with stdio_transport(stdin_fd, stdout_fd) as (read_stream, write_stream):
         write(BANNER)
-        await serve_as_original(server, read_stream, write_stream)
+        await serve_as_original(server, read_stream, write_stream, partial(call_tool_answer, thinking))
 
 
 def run() -> int:
