@@ -127,6 +127,17 @@ def test_a_logger_writing_after_the_handshake_is_caught_by_the_preflight(tmp_pat
     assert '"msg": "client connected"' in checked.error and "s after the server started" in checked.error
 
 
+def test_a_stray_text_line_is_said_in_the_harness_words_with_its_text(tmp_path: Path) -> None:
+    """pino-pretty's line (axefield-ts) is not a JSON-RPC message: said so, where it stops being JSON, and
+    quoted; never in Python's parser words ("Expecting ',' delimiter: line 1 column 4 (char 3)")."""
+    checked, _, _ = check_target(port("logger+pretty"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(f"{NOT_JSON_RPC} JSON, so not a JSON-RPC message (it stops being JSON at "
+                                    "its character 4): '["), checked.error
+    assert "INFO" in checked.error and "client connected" in checked.error
+    assert "Expecting" not in checked.error and "(char " not in checked.error
+
+
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
     folder = tmp_path / "transcripts"
     folder.mkdir()
