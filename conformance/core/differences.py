@@ -437,7 +437,28 @@ def _line_words(original: str, target: str) -> tuple[str, str]:
 def _shown(value: JSON | None, missing: bool) -> str:
     if missing:
         return "absent"
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(_bounded(value), ensure_ascii=False)
+
+
+LONG_STRING: Final = 160
+"""Characters of a string inside a shown value past which its middle is cut, its length said."""
+
+
+def _bounded(value: JSON | None, depth: int = 0) -> JSON | None:
+    """`value` with every long string cut in its middle, its length said ("data:image/svg+xml;base64,PHN2…
+    (1,024 characters) …IC8+"): an added field's data URL (levalicious-ts's serverInfo.icons) was shown whole,
+    a thousand characters of base64 in every evidence bullet."""
+    if isinstance(value, str):
+        if len(value) <= LONG_STRING:
+            return value
+        return f"{value[:60]} … ({len(value):,} characters) … {value[-20:]}"
+    if depth > 32:
+        return value
+    if isinstance(value, list):
+        return [_bounded(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {key: _bounded(item, depth + 1) for key, item in value.items()}
+    return value
 
 
 def _object_text(value: JSON | None) -> JSON | None:

@@ -11,7 +11,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.core.differences import text_difference
+from conformance.core.differences import json_differences, text_difference
+from conformance.core.jsontypes import JSON
 from conformance.report.escape import conclusion_kept, cut_headline
 
 # The real headlines of chinng-py (chinng-inta/chinngsFastApi @ bbaf7118c424), run with --arguments-map
@@ -100,3 +101,17 @@ def test_a_long_conclusion_keeps_its_first_and_last_items(items: list[str], limi
     if len(text) > limit:
         assert said.endswith(", " + items[-1]), said
         assert re.search(r"; its tool takes \w", said), said
+
+
+@given(st.text(alphabet="ABCDEFGH0123456789+/", min_size=161, max_size=3000), st.booleans())
+def test_a_long_value_in_a_difference_is_cut_in_its_middle_with_its_length(data: str, added: bool) -> None:
+    """levalicious-ts's serverInfo.icons: a data URL of about 1,000 characters of base64 was shown whole in
+    every evidence bullet."""
+    icons: JSON = [{"src": f"data:image/svg+xml;base64,{data}", "mimeType": "image/svg+xml"}]
+    base: dict[str, JSON] = {"name": "s", "version": "1"}
+    grown: dict[str, JSON] = {**base, "icons": icons}
+    (found,) = json_differences(base, grown) if added else json_differences(grown, base)
+    said = found.said()
+    assert len(said) <= 300, said
+    length = len(data) + len("data:image/svg+xml;base64,")
+    assert f"({length:,} characters)" in said and data[-20:] in said and '"mimeType": "image/svg+xml"' in said
