@@ -381,6 +381,10 @@ class Preflight(_Frozen):
     arguments: ArgumentCheck | None = Field(
         default=None, description="whether the target takes the original's call (None: not asked)"
     )
+    stray_stdout: str | None = Field(
+        default=None, description="(/5) after a stop at the tool-name or argument check: the first stdout "
+        "line read before the target was closed that is not a JSON-RPC message, in the stdout check's words "
+        "(CMP-4 departs beside the stop, as the stdout finding says); None when none came")
 
 
 class RunSelection(_Frozen):

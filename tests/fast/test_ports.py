@@ -21,11 +21,12 @@ from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.cli.runner.preflight import check_target
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
-from conformance.core.identity import TargetIdentity
+from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
+from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
 from conformance.report.text import STOP_SAID, stop_named
@@ -245,6 +246,15 @@ def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_i
     assert found is not None and found.lines_seen == 1, found
     line = found.lines[0]
     assert '"msg": "client connected"' in line.text and line.phase == "the preflight", found
+    # The finding names CMP-4: so does the record's row, departing beside the stop, not "not checked".
+    assert checked.stray_stdout is not None and '"msg": "client connected"' in checked.stray_stdout, checked
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = with_preflight_departure(None, checked, TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+                                       harness, "2026-01-01T00:00:00Z")
+    assert results is not None
+    by_record = {tuple(t.contradicted): t for t in results.tests if t.status == "failed"}
+    assert set(by_record) == {("CMP-2",), ("CMP-4",)}, results.tests
+    assert by_record[("CMP-4",)].message.startswith(NOT_JSON_RPC), by_record
 
 
 def test_a_server_info_field_that_is_not_a_string_is_quoted_as_json(tmp_path: Path) -> None:

@@ -87,7 +87,9 @@ def check_target(
                         handover.offer(target, driver)
                         handed = True
                     elif not checked.ok:
-                        _drain(driver, handshake, STOPPED_WATCH)
+                        stray = _drain(driver, handshake, STOPPED_WATCH)
+                        if stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
+                            checked = checked.model_copy(update={"stray_stdout": stray})
                     return checked, server_info, protocol
                 except ProtocolViolation:
                     # A stray line failed a request: the lines after it are kept too, before it closes.
@@ -158,20 +160,28 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> None:
+def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> str | None:
     """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
     handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
     reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
     its text). `STOPPED_WATCH` after a tool-name or argument stop (no line seen yet); the green watch's
-    window once a stray line has been seen (the stop is made, its followers are read)."""
+    window once a stray line has been seen (the stop is made, its followers are read). Returns the first line
+    read that is not a JSON-RPC message, in the stdout check's words and with when it came (None: none)."""
     if driver.started_at is None:
-        return
-    _, until = _window(driver, handshake, after_handshake)
+        return None
+    started, until = _window(driver, handshake, after_handshake)
+    stray: str | None = None
     while (left := until - time.monotonic()) > 0:
         try:
-            driver.read_frame(left)
+            line = driver.read_frame(left)
         except DriverError:
-            return
+            return stray
+        if stray is None:
+            try:
+                driver.read_parsed(line)
+            except ProtocolViolation as exc:
+                stray = f"{exc} ({time.monotonic() - started:.2f} s after the server started)"
+    return stray
 
 
 def _quiet(driver: WireDriver, handshake: float) -> str | None:
