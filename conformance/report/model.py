@@ -541,6 +541,9 @@ class Comparison(_Frozen):
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
     crossing: Crossing | None = Field(default=None, description="compare --cross: the crossed target")
+    arguments_map_b: str = Field(
+        default="", description="(/5) compare --arguments-map: B's calls were sent through this mapping "
+        "(snake_case or a file's path), as run's are; empty: sent as the original spells them")
     eras: list[EraSettled] = Field(
         default_factory=list, description="(/5) each era's client met on both sides, oldest first, and the "
         "revision each side settled on"
