@@ -139,6 +139,17 @@ def test_a_stray_text_line_is_said_in_the_harness_words_with_its_text(tmp_path: 
     assert "Expecting" not in checked.error and "(char " not in checked.error
 
 
+def test_a_stray_line_before_the_listing_stop_says_both_stops(tmp_path: Path) -> None:
+    """axefield-ts, some starts: a logger's line came before the answer to tools/list, the stop was the stdout
+    check's (CMP-4) and the renamed tool was never mentioned. Both are known once the answer is read."""
+    checked, _, _ = check_target(port("renamed+early"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(NOT_JSON_RPC) and '"msg": "listing tools"' in checked.error, checked.error
+    assert f"; and it does not offer the {TOOL} tool (it offers: " in checked.error, checked.error
+    assert checked.error.endswith(f"where the original's {TOOL} takes thought, thoughtNumber, totalThoughts, "
+                                  "nextThoughtNeeded"), checked.error
+
+
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
     folder = tmp_path / "transcripts"
     folder.mkdir()

@@ -16,6 +16,7 @@ usage: ports.py MODE
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
   pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
           axefield-ts)
+  early   with any mode: a logger's line written just before the answer to tools/list
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
@@ -138,6 +139,8 @@ def main() -> None:
                                                   "mimeType": "image/svg+xml", "sizes": ["any"]}]
         elif method == "tools/list":
             result = {"tools": tools}
+            if "early" in MODES:  # a line logged while listing, before the answer (axefield-ts, some starts)
+                log_line("listing tools")
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")

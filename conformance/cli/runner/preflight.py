@@ -14,6 +14,7 @@ from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
 from conformance.core.arguments_map import snake_case_map
 from conformance.core.identity import info_texts
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
@@ -91,10 +92,15 @@ def check_target(
                         if stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
                             checked = checked.model_copy(update={"stray_stdout": stray})
                     return checked, server_info, protocol
-                except ProtocolViolation:
+                except ProtocolViolation as exc:
                     # A stray line failed a request: the lines after it are kept too, before it closes.
                     since = handshake if handshake is not None else time.monotonic()
-                    _drain(driver, since, QUIET_AFTER_HANDSHAKE)
+                    answers: list[dict[str, JSON]] = []
+                    _drain(driver, since, QUIET_AFTER_HANDSHAKE, answers)
+                    also = _listing_said(answers)
+                    if also:  # the tools/list answer came after the stray line: both stops are known
+                        raise ProtocolViolation(f"{exc}; and {also}", line=exc.line,
+                                                stderr_tail=exc.stderr_tail) from None
                     raise
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
@@ -160,7 +166,21 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> str | None:
+def _listing_said(answers: list[dict[str, JSON]]) -> str:
+    """The tool-name stop's words when a tools/list answer among `answers` (read after a stray line stopped
+    the preflight) does not offer the tool; empty otherwise (wild13's axefield-ts: the stop said CMP-4 only
+    when a logger's line came before the listing's answer, and the renamed tool was never mentioned)."""
+    for message in answers:
+        result = message.get("result")
+        tools = _tool_names(result) if isinstance(result, dict) and "tools" in result else None
+        if tools is not None and TOOL not in tools:
+            return (f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
+                    + _lookalike(result))
+    return ""
+
+
+def _drain(driver: WireDriver, handshake: float, after_handshake: float,
+           answers: list[dict[str, JSON]] | None = None) -> str | None:
     """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
     handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
     reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
@@ -176,11 +196,14 @@ def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> str 
             line = driver.read_frame(left)
         except DriverError:
             return stray
-        if stray is None:
-            try:
-                driver.read_parsed(line)
-            except ProtocolViolation as exc:
+        try:
+            message = driver.read_parsed(line)
+        except ProtocolViolation as exc:
+            if stray is None:
                 stray = f"{exc} ({time.monotonic() - started:.2f} s after the server started)"
+            continue
+        if answers is not None:
+            answers.append(message)
     return stray
 
 
