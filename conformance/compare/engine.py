@@ -4,6 +4,7 @@ processes, attributed to records and grouped into root causes."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
+from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
@@ -42,10 +44,11 @@ from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, ca
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
+from conformance.core.arguments_map import renames_of
 from conformance.core.errors import HarnessError
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON, Omitted
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, RootCause
@@ -94,11 +97,15 @@ def run_comparison(
     progress: Callable[[str], None] | None = None,
     labels: tuple[str | None, str | None] = (None, None),
     cross: bool = False,
+    arguments_map: str | None = None,
 ) -> ComparisonOutcome:
     """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used.
 
     `labels` name the two sides in every sentence of the report (default: `compare/labels.py`); `cross`
-    replays each difference on A's package installed with B's tree (two `npm:` targets, `crossing.py`)."""
+    replays each difference on A's package installed with B's tree (two `npm:` targets, `crossing.py`);
+    `arguments_map` (run's --arguments-map: snake_case or a file) respells B's calls. A side that refuses the
+    original's call for its argument names stops the comparison as it stops a run (`cli/runner/arguments.py`):
+    every call would be refused and each difference would say only that."""
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
@@ -109,6 +116,8 @@ def run_comparison(
     with ThreadPoolExecutor(max_workers=2) as pool:
         ra, rb = pool.submit(_resolve, a, cache, say), pool.submit(_resolve, b, cache, say)
         target_a, target_b = ra.result(), rb.result()
+    if arguments_map is not None:
+        target_b = dataclasses.replace(target_b, renames=renames_of(arguments_map))
     rules = default_rules()
     name_a, name_b = side_labels(target_a.spec, target_b.spec, labels)
     crossed = _crossed(target_a, target_b, cache, say) if cross else None
@@ -119,6 +128,10 @@ def run_comparison(
             fa = pool.submit(_fresh, target_a, timeout, open_transcript("fresh-a"))
             fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
             seen_a, seen_b = fa.result(), fb.result()
+            aa = pool.submit(_argument_stop, target_a, timeout, open_transcript("arguments-a"), None)
+            ab = pool.submit(_argument_stop, target_b, timeout, open_transcript("arguments-b"), arguments_map)
+            aa.result()
+            ab.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL, split_schemas=cross)
         added = new_tools(seen_a.tools, seen_b.tools)
         called: list[Called] = []
@@ -198,6 +211,7 @@ def run_comparison(
         label_b=name_b,
         crossing=crossing,
         eras=eras.settled,
+        arguments_map_b=arguments_map or "",
     )
     duration = round(time.monotonic() - started, 3)
     info = seen_a.initialize.get("serverInfo")
@@ -247,6 +261,21 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
         offered = ", ".join(str(n) for n in names) or "no tools"
         raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})")
     return seen
+
+
+def _argument_stop(target: Target, timeout: float, transcript: Transcript | None, mapped_from: str | None
+                   ) -> None:
+    """Raise `UnusableTarget` with run's argument stop (both sides' fields, the refusal, the spelling it
+    takes) when `target` refuses the original's call for its argument names (wild13's chinng-py: compare
+    printed a false "validation" headline and two misleading ones, every camelCase call refused)."""
+    try:
+        with target.wire(timeout=timeout, transcript=transcript) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            check = check_arguments(driver, driver.list_tools(), mapped_from)
+    except DriverError:
+        return  # the fresh pass started it: a failure here is the search's to find
+    if check.accepted is False:
+        raise UnusableTarget(f"target {target.spec} is not usable: {stop_sentence(check)}")
 
 
 @contextlib.contextmanager

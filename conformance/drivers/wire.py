@@ -21,6 +21,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import select
 import subprocess
 import sys
@@ -120,8 +121,22 @@ def unreadable_line(failure: Unreadable, line: bytes, stderr_tail: str = "") -> 
     if failure.beyond:
         words = f"{BEYOND_LIMITS} ({failure.reason})"
     else:
-        words = f"{NOT_JSON_RPC} JSON ({failure.reason.removeprefix('is not JSON: ')})"
+        words = f"{NOT_JSON_RPC} JSON, so not a JSON-RPC message ({_where_json_breaks(failure.reason)})"
     return ProtocolViolation(f"{words}: {decode(line[:200])!r}", line=line[:200], stderr_tail=stderr_tail)
+
+
+_PARSER_AT: Final = re.compile(r"\(char (\d+)\)")
+
+
+def _where_json_breaks(reason: str) -> str:
+    """Python's JSON parser words ("Expecting ',' delimiter: line 1 column 4 (char 3)") as the harness says
+    them, where the line stops being JSON (wild13's axefield-ts: a pino log line); its own words (not UTF-8)
+    as they are."""
+    reason = reason.removeprefix("is not JSON: ")
+    at = _PARSER_AT.search(reason)
+    if at is None:
+        return reason
+    return f"it stops being JSON at its character {int(at.group(1)) + 1}"
 
 
 def call_arguments(request: JSON | bytes | None, tool: str | None = None) -> dict[str, JSON]:

@@ -50,9 +50,16 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
                               status="failed", transcript=preflight.transcript or None, message=said)
     else:
         return results
+    outcomes = [outcome]
+    if found is None and preflight.stray_stdout:
+        # A tool-name or argument stop, and stray lines read before the target was closed: CMP-4 departs too,
+        # as the stdout finding beside the stop says, not "not checked".
+        outcomes.append(TestOutcome(
+            nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD], status="failed",
+            message=f"{preflight.stray_stdout}, {_SAID}", transcript=preflight.transcript or None))
     if results is None:
-        return RunResults(target=target, harness=harness, started=when, finished=when, tests=[outcome])
-    return results.model_copy(update={"tests": [*results.tests, outcome]})
+        return RunResults(target=target, harness=harness, started=when, finished=when, tests=outcomes)
+    return results.model_copy(update={"tests": [*results.tests, *outcomes]})
 
 
 def _violation(results: RunResults | None, preflight: Preflight) -> tuple[str, str | None] | None:

@@ -111,17 +111,52 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
         candidate = "; ".join(clauses[:kept]) + f"; and {len(clauses) - kept} more{count}"
         if len(candidate) <= limit:
             return candidate
-    first = clauses[0]
     more = f"; and {len(clauses) - 1} more" if len(clauses) > 1 else ""
+    room = limit - len(more) - len(count)
+    first = _fold_asides(clauses[0])
+    if len(first) <= room:
+        return first + more + count
     parts = _split_top(first, ", ")
     for kept in range(len(parts) - 1, 0, -1):
         candidate = ", ".join(parts[:kept]) + ", …" + more + count
         if len(candidate) <= limit:
-            return candidate
-    room = limit - len(more) - len(count)
+            if len(candidate) * 3 >= limit * 2:
+                return candidate
+            break  # the commas keep only a preamble ("RTE-10 departs — after stdin ended, …"): cut at a word
     if room >= 12:
         return _at_word(first, room) + more + count
     return _at_word(text, limit)
+
+
+_ASIDE_CHARS: Final = 24
+"""A bracketed aside at least this long is folded to "(…)" before a long first clause is cut."""
+
+
+def _fold_asides(text: str) -> str:
+    """`text` with its long bracketed asides inside the line ("SPEC-6 (2025-06-18..2026-07-28 server/tools §
+    Structured Content (SHOULD)) with the auto client") folded to "(…)": a cut then keeps the difference
+    the headline says after them, not the preamble (issue 42, wild13's chinng-py). A closing aside (a
+    count) stays."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            whole_word = start > 0 and text[start - 1] == " " and text[i + 1:i + 2] in (" ", ",", ":", ";")
+            if depth == 0 and whole_word and i - start + 1 >= _ASIDE_CHARS and text[i + 2:].strip():
+                out.append("(…)")
+            elif depth == 0:
+                out.append(text[start:i + 1])
+        elif depth == 0:
+            out.append(ch)
+    if depth:
+        out.append(text[start:])
+    return "".join(out)
 
 
 STOP_CHARS: Final = 600
@@ -139,13 +174,33 @@ def conclusion_kept(text: str, limit: int = STOP_CHARS) -> str:
     clauses = _split_top(text, "; ")
     if len(clauses) < 2:
         return cut_text(text, limit)
-    last = clauses[-1] if len(clauses[-1]) <= limit // 2 else cut_text(clauses[-1], limit // 2)
+    last = clauses[-1] if len(clauses[-1]) <= limit // 2 else _middle_cut(clauses[-1], limit * 2 // 3)
     before, room = "; ".join(clauses[:-1]), limit - len(last) - 2
     head = _closed(_at_word(before, room))
     while len(head) > room and room > 1:  # the closing quote and brackets take room of their own
         room -= len(head) - room
         head = _closed(_at_word(before, room))
     return f"{head}; {last}"
+
+
+def _middle_cut(clause: str, limit: int) -> str:
+    """A long clause in at most `limit` characters, its start and its end kept and its middle items (at
+    commas outside brackets and quotes) said as "…": a tool-name stop's conclusion ("…, tags (requiring …),
+    where the original's sequentialthinking takes thought, thoughtNumber, …") keeps the original's side,
+    which a cut at the end lost (issue 46, wild13's promptly-ts). Cut at a word when no such items fit."""
+    parts = _split_top(clause, ", ")
+    tail: list[str] = []
+    while len(parts) > len(tail) + 1 and len(", ".join([parts[-len(tail) - 1], *tail])) <= limit // 2:
+        tail.insert(0, parts[-len(tail) - 1])
+    head: list[str] = []
+    rest = parts[: len(parts) - len(tail)]
+    for part in rest:
+        if len(", ".join([*head, part, "…", *tail])) > limit:
+            break
+        head.append(part)
+    if not head or not tail:
+        return cut_text(clause, limit)
+    return ", ".join([*head, "…", *tail]) if len(head) < len(rest) else ", ".join([*head, *tail])
 
 
 def _closed(cut: str) -> str:

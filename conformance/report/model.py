@@ -381,6 +381,10 @@ class Preflight(_Frozen):
     arguments: ArgumentCheck | None = Field(
         default=None, description="whether the target takes the original's call (None: not asked)"
     )
+    stray_stdout: str | None = Field(
+        default=None, description="(/5) after a stop at the tool-name or argument check: the first stdout "
+        "line read before the target was closed that is not a JSON-RPC message, in the stdout check's words "
+        "(CMP-4 departs beside the stop, as the stdout finding says); None when none came")
 
 
 class RunSelection(_Frozen):
@@ -537,6 +541,9 @@ class Comparison(_Frozen):
     label_a: str = Field(default="", description="how the report names A (all but the identity table)")
     label_b: str = Field(default="", description="how the report names B")
     crossing: Crossing | None = Field(default=None, description="compare --cross: the crossed target")
+    arguments_map_b: str = Field(
+        default="", description="(/5) compare --arguments-map: B's calls were sent through this mapping "
+        "(snake_case or a file's path), as run's are; empty: sent as the original spells them")
     eras: list[EraSettled] = Field(
         default_factory=list, description="(/5) each era's client met on both sides, oldest first, and the "
         "revision each side settled on"

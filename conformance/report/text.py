@@ -159,8 +159,13 @@ def records_checked(report: Report) -> str:
     if stopped_before_checks(report):
         departing = [rv.id for rv in report.records if rv.verdict in DEPARTING]
         why = conclusion_kept(report.preflight.error or "it could not be started", STOP_SAID)
-        said = (f"; {', '.join(departing)} depart{'s' if len(departing) == 1 else ''} for that reason"
-                if departing else "")
+        # A stray stdout line read after a tool-name or argument stop: CMP-4 departs beside it, not for it.
+        beside = ["CMP-4"] if report.preflight.stray_stdout and "CMP-4" in departing else []
+        stopped = [record for record in departing if record not in beside]
+        said = (f"; {', '.join(stopped)} depart{'s' if len(stopped) == 1 else ''} for that reason"
+                if stopped else "")
+        if beside:
+            said += "; CMP-4 departs beside it, for a stdout line that is not JSON-RPC"
         others = report.summary.records - report.summary.counts.get("not observable", 0) - len(departing)
         return (f"nothing else was checked: the run stopped before its checks, as the target is not usable "
                 f"({why}){said}; the other {others} records were not checked")

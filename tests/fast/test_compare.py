@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,24 @@ def test_an_unusable_target_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value) and "nothing-here" in str(caught.value)
     with pytest.raises(HarnessError):
         run_comparison("reference", "reference", profile="nope")
+
+
+PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+
+
+def test_a_port_refusing_the_originals_names_stops_the_comparison_as_it_stops_a_run() -> None:
+    """wild13's chinng-py (snake_case arguments): compare had no argument stop and printed a false
+    "validation" headline, every camelCase call refused. It now stops with run's sentence: both sides'
+    fields, the refusal, the spelling the port takes and the --arguments-map that compare accepts too (A: a
+    port taking the original's call, lighter to start than the reference server)."""
+    with pytest.raises(UnusableTarget) as caught:
+        run_comparison(f"cmd:{sys.executable} {PORTS} icons", f"cmd:{sys.executable} {PORTS} snake",
+                       budget_s=1)
+    said = str(caught.value)
+    assert "\n" not in said and "is not usable: the server's `sequentialthinking` requires thought, " \
+        "next_thought_needed, thought_number, total_thoughts" in said, said
+    assert "the original's call (thought, thoughtNumber, totalThoughts, nextThoughtNeeded) is refused" in said
+    assert said.endswith("rerun with --arguments-map snake_case to check everything else"), said
 
 
 # -- the step comparison, without servers ------------------------------------------------------------

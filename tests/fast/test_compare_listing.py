@@ -117,7 +117,7 @@ def test_headlines_are_cut_at_clause_boundaries_never_mid_word(clauses: list[str
     shown = re.sub(r"; and \d+ more", "", cut).replace(f" ({n} difference{'s' if n != 1 else ''})", "")
     for word in shown.replace(";", " ").replace(",", " ").split():
         word = word.removesuffix("…")
-        assert not word or word in words, (word, cut)
+        assert not word or word in words or word == "(…)", (word, cut)  # an aside folded whole
     more = re.search(r"and (\d+) more", cut)
     if more and limit >= 60:
         kept = len(re.sub(r"; and \d+ more.*$", "", cut).split("; "))

@@ -21,11 +21,12 @@ from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.cli.runner.preflight import check_target
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
-from conformance.core.identity import TargetIdentity
+from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
+from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
 from conformance.report.text import STOP_SAID, stop_named
@@ -125,6 +126,28 @@ def test_a_logger_writing_after_the_handshake_is_caught_by_the_preflight(tmp_pat
     assert not checked.ok
     assert checked.error is not None and checked.error.startswith(NOT_JSON_RPC), checked.error
     assert '"msg": "client connected"' in checked.error and "s after the server started" in checked.error
+
+
+def test_a_stray_text_line_is_said_in_the_harness_words_with_its_text(tmp_path: Path) -> None:
+    """pino-pretty's line (axefield-ts) is not a JSON-RPC message: said so, where it stops being JSON, and
+    quoted; never in Python's parser words ("Expecting ',' delimiter: line 1 column 4 (char 3)")."""
+    checked, _, _ = check_target(port("logger+pretty"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(f"{NOT_JSON_RPC} JSON, so not a JSON-RPC message (it stops being JSON at "
+                                    "its character 4): '["), checked.error
+    assert "INFO" in checked.error and "client connected" in checked.error
+    assert "Expecting" not in checked.error and "(char " not in checked.error
+
+
+def test_a_stray_line_before_the_listing_stop_says_both_stops(tmp_path: Path) -> None:
+    """axefield-ts, some starts: a logger's line came before the answer to tools/list, the stop was the stdout
+    check's (CMP-4) and the renamed tool was never mentioned. Both are known once the answer is read."""
+    checked, _, _ = check_target(port("renamed+early"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(NOT_JSON_RPC) and '"msg": "listing tools"' in checked.error, checked.error
+    assert f"; and it does not offer the {TOOL} tool (it offers: " in checked.error, checked.error
+    assert checked.error.endswith(f"where the original's {TOOL} takes thought, thoughtNumber, totalThoughts, "
+                                  "nextThoughtNeeded"), checked.error
 
 
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
@@ -234,6 +257,15 @@ def test_a_stopped_preflight_keeps_the_stray_lines_its_target_writes_before_it_i
     assert found is not None and found.lines_seen == 1, found
     line = found.lines[0]
     assert '"msg": "client connected"' in line.text and line.phase == "the preflight", found
+    # The finding names CMP-4: so does the record's row, departing beside the stop, not "not checked".
+    assert checked.stray_stdout is not None and '"msg": "client connected"' in checked.stray_stdout, checked
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = with_preflight_departure(None, checked, TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+                                       harness, "2026-01-01T00:00:00Z")
+    assert results is not None
+    by_record = {tuple(t.contradicted): t for t in results.tests if t.status == "failed"}
+    assert set(by_record) == {("CMP-2",), ("CMP-4",)}, results.tests
+    assert by_record[("CMP-4",)].message.startswith(NOT_JSON_RPC), by_record
 
 
 def test_a_server_info_field_that_is_not_a_string_is_quoted_as_json(tmp_path: Path) -> None:

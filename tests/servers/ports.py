@@ -14,6 +14,9 @@ usage: ports.py MODE
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+  pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
+          axefield-ts)
+  early   with any mode: a logger's line written just before the answer to tools/list
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
@@ -58,8 +61,11 @@ def write(message: dict[str, Any]) -> None:
 def log_line(msg: str) -> None:
     """One line as pino writes it: JSON, but not JSON-RPC."""
     line = {"level": 30, "time": int(time.time() * 1000), "pid": os.getpid(), "hostname": "port", "msg": msg}
+    said = json.dumps(line).encode()
+    if "pretty" in MODES:
+        said = f"[{time.strftime('%H:%M:%S')}.000] \x1b[32mINFO\x1b[39m: \x1b[36m{msg}\x1b[39m".encode()
     with _LOCK:
-        sys.stdout.buffer.write(json.dumps(line).encode() + b"\n")
+        sys.stdout.buffer.write(said + b"\n")
         sys.stdout.buffer.flush()
 
 
@@ -133,6 +139,8 @@ def main() -> None:
                                                   "mimeType": "image/svg+xml", "sizes": ["any"]}]
         elif method == "tools/list":
             result = {"tools": tools}
+            if "early" in MODES:  # a line logged while listing, before the answer (axefield-ts, some starts)
+                log_line("listing tools")
         elif method == "tools/call":
             params = message.get("params") or {}
             arguments = params.get("arguments")

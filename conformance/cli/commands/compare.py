@@ -77,6 +77,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "difference on it, to say whether it comes from the server's code or its dependencies "
                    "(off by default: one more install and three processes per difference)")
     add_max_frame(p)
+    p.add_argument("--arguments-map", default=None, metavar="FILE|snake_case",
+                   help="send B's calls with the original's argument names as B spells them, as run's "
+                   "--arguments-map does (a JSON or YAML file, or snake_case); the report says so. Without "
+                   "it a side refusing the original's call for its names stops the comparison, as a run")
     add_label_arguments(p)
 
 
@@ -103,6 +107,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
         parts += ["--baseline", str(args.baseline)]
     if args.cross:
         parts.append("--cross")
+    if getattr(args, "arguments_map", None):
+        parts += ["--arguments-map", args.arguments_map]
     for option, value in (("--label-a", args.label_a), ("--label-b", args.label_b)):
         if value:
             parts += [option, value]
@@ -110,12 +116,14 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from conformance.cli.commands.run import _arguments_map as checked_map
     from conformance.compare.crossing import NEEDS_NPM
     from conformance.core.outfolder import claimed, write_file
     from conformance.drivers.wire import set_max_frame
     from conformance.gate.comparison import dump_compare_baseline, load_compare_baseline
 
     set_max_frame(args.max_frame)
+    args.arguments_map = checked_map(getattr(args, "arguments_map", None))  # a bad file: refused before
     if args.cross and not (NPM.matches(args.a) and NPM.matches(args.b)):
         raise UsageError(NEEDS_NPM)
     if args.env:
@@ -165,7 +173,8 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
         outcome = run_comparison(args.a, args.b, profile=profile, seed=seed, cache=args.target_cache,
                                  call_timeout=args.call_timeout, budget_s=args.budget,
                                  transcripts=transcripts, progress=say,
-                                 labels=(args.label_a, args.label_b), cross=args.cross)
+                                 labels=(args.label_a, args.label_b), cross=args.cross,
+                                 arguments_map=args.arguments_map)
     except cancel.Cancelled as stopped:
         cut = ComparisonOutcome(
             Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),

@@ -14,6 +14,7 @@ from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.cli.runner.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
 from conformance.core.arguments_map import snake_case_map
 from conformance.core.identity import info_texts
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
@@ -87,12 +88,19 @@ def check_target(
                         handover.offer(target, driver)
                         handed = True
                     elif not checked.ok:
-                        _drain(driver, handshake, STOPPED_WATCH)
+                        stray = _drain(driver, handshake, STOPPED_WATCH)
+                        if stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
+                            checked = checked.model_copy(update={"stray_stdout": stray})
                     return checked, server_info, protocol
-                except ProtocolViolation:
+                except ProtocolViolation as exc:
                     # A stray line failed a request: the lines after it are kept too, before it closes.
                     since = handshake if handshake is not None else time.monotonic()
-                    _drain(driver, since, QUIET_AFTER_HANDSHAKE)
+                    answers: list[dict[str, JSON]] = []
+                    _drain(driver, since, QUIET_AFTER_HANDSHAKE, answers)
+                    also = _listing_said(answers)
+                    if also:  # the tools/list answer came after the stray line: both stops are known
+                        raise ProtocolViolation(f"{exc}; and {also}", line=exc.line,
+                                                stderr_tail=exc.stderr_tail) from None
                     raise
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
@@ -158,20 +166,45 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _drain(driver: WireDriver, handshake: float, after_handshake: float) -> None:
+def _listing_said(answers: list[dict[str, JSON]]) -> str:
+    """The tool-name stop's words when a tools/list answer among `answers` (read after a stray line stopped
+    the preflight) does not offer the tool; empty otherwise (wild13's axefield-ts: the stop said CMP-4 only
+    when a logger's line came before the listing's answer, and the renamed tool was never mentioned)."""
+    for message in answers:
+        result = message.get("result")
+        tools = _tool_names(result) if isinstance(result, dict) and "tools" in result else None
+        if tools is not None and TOOL not in tools:
+            return (f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
+                    + _lookalike(result))
+    return ""
+
+
+def _drain(driver: WireDriver, handshake: float, after_handshake: float,
+           answers: list[dict[str, JSON]] | None = None) -> str | None:
     """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
     handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
     reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
     its text). `STOPPED_WATCH` after a tool-name or argument stop (no line seen yet); the green watch's
-    window once a stray line has been seen (the stop is made, its followers are read)."""
+    window once a stray line has been seen (the stop is made, its followers are read). Returns the first line
+    read that is not a JSON-RPC message, in the stdout check's words and with when it came (None: none)."""
     if driver.started_at is None:
-        return
-    _, until = _window(driver, handshake, after_handshake)
+        return None
+    started, until = _window(driver, handshake, after_handshake)
+    stray: str | None = None
     while (left := until - time.monotonic()) > 0:
         try:
-            driver.read_frame(left)
+            line = driver.read_frame(left)
         except DriverError:
-            return
+            return stray
+        try:
+            message = driver.read_parsed(line)
+        except ProtocolViolation as exc:
+            if stray is None:
+                stray = f"{exc} ({time.monotonic() - started:.2f} s after the server started)"
+            continue
+        if answers is not None:
+            answers.append(message)
+    return stray
 
 
 def _quiet(driver: WireDriver, handshake: float) -> str | None:

@@ -64,6 +64,9 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         f"{c.programs} programs, {c.calls} calls per side"
         + ("; the search stopped at its budget." if c.budget_reached else ".")
     )
+    if c.arguments_map_b:
+        lines += ["", f"B's calls were sent through --arguments-map {md(c.arguments_map_b)}: the original's "
+                  "argument names respelled as B takes them, every other difference as found."]
     lines.append("")
     if c.eras:
         lines += ["Revision settled on, per era's client (a difference some eras only see names them):", ""]
@@ -129,6 +132,8 @@ def html(compared: Compared) -> list[Content]:
         tag("p", f"{len(c.differences)} difference(s); {c.programs} programs, {c.calls} calls per side"
             + ("; the search stopped at its budget." if c.budget_reached else ".")),
     ]
+    if c.arguments_map_b:
+        out.append(tag("p", f"B's calls were sent through --arguments-map {c.arguments_map_b}."))
     if c.eras:
         out += [tag("h4", "Revision settled on, per era's client"),
                 tag("ul", [tag("li", line) for line in era_lines(c)])]
