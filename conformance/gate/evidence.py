@@ -1194,8 +1194,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
     differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
     and no check of the record names another record contradicted that the cause does not hold."""
-    if _other_class(rv, cause):
-        return False
+    apart = _other_class(rv, cause)
+    if apart == "tools/list" or (apart and not _saw(rv, cause)):
+        return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     lead = _lead(cause)
@@ -1223,26 +1224,28 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
 
 
 
-def _other_class(rv: RecordVerdict, cause: RootCause) -> bool:
+def _other_class(rv: RecordVerdict, cause: RootCause) -> str:
     """Both pairs reproduced, the record's showing its own failure, and of another class than the cause's: a
     call refused where the cause's pair is a call both sides accepted (an answer's shape explains no
     refusal), or the tool list where the cause's pair is a call (the description is not the answer's
     change): chinng-py's RTE-4/a1, ABS-6, ABS-7 (pydantic refusals) and CMP-2/a2 (the description) under
-    OBJ-4, the answer no longer JSON (issue 42)."""
+    OBJ-4, the answer no longer JSON (issue 42). Which class the record's pair is ("tools/list", "refusal"),
+    or empty when the classes agree."""
     own, theirs = rv.evidence, cause.evidence
     if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
             or theirs.not_its_failure or not own.differences or not theirs.differences or own.cause == cause.id):
-        return False
+        return ""
     own_class, their_class = _call_class(own.at), _call_class(theirs.at)
     if own_class == "tools/list" and their_class == "tools/call":
-        return True
+        return "tools/list"
     if own_class != "tools/call" or their_class != "tools/call" or not _refused_what(own.differences[0]):
-        return False
+        return ""
     if _refused_what(theirs.differences[0]):
-        return False
+        return ""
     answers = [_frame(text) for text in (theirs.original, theirs.target)]
-    return all(a is not None and isinstance(a.get("result"), dict) and refusal(cast(JSON, a)) is None
-               for a in answers)
+    accepted = all(a is not None and isinstance(a.get("result"), dict) and refusal(cast(JSON, a)) is None
+                   for a in answers)
+    return "refusal" if accepted else ""
 
 
 _UNBOXED_PARTS: Final = re.compile(r"(?:^|; )(changes|adds) (.*?)(?=; (?:adds|drops|changes|re-indents) |$)")
@@ -1394,6 +1397,8 @@ def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:
     if own.cause == cause.id or cause.evidence is None:
         return False
     first = _family(own.differences[0])
+    if _reworded(own.differences[0]) and any(d.startswith(_CRASH_WORDS) for d in cause.evidence.differences):
+        return False  # its refusal re-worded, the cause's both refusing in other words: one re-wording
     return first != STDERR_BOX and first not in {_family(d) for d in cause.evidence.differences}
 
 
