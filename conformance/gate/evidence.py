@@ -1233,7 +1233,8 @@ def _other_class(rv: RecordVerdict, cause: RootCause) -> str:
     or empty when the classes agree."""
     own, theirs = rv.evidence, cause.evidence
     if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
-            or theirs.not_its_failure or not own.differences or not theirs.differences or own.cause == cause.id):
+            or theirs.not_its_failure or not own.differences or not theirs.differences
+            or own.cause == cause.id):
         return ""
     own_class, their_class = _call_class(own.at), _call_class(theirs.at)
     if own_class == "tools/list" and their_class == "tools/call":
@@ -1397,8 +1398,6 @@ def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:
     if own.cause == cause.id or cause.evidence is None:
         return False
     first = _family(own.differences[0])
-    if _reworded(own.differences[0]) and any(d.startswith(_CRASH_WORDS) for d in cause.evidence.differences):
-        return False  # its refusal re-worded, the cause's both refusing in other words: one re-wording
     return first != STDERR_BOX and first not in {_family(d) for d in cause.evidence.differences}
 
 
