@@ -76,3 +76,23 @@ def test_a_description_check_naming_thought_did_not_see_it_refused(word: str) ->
     said = f"CLM-1: the tool description the official client got has no line “- {word} …”"
     assert not _tells(EMPTY_ACCEPTED, said, strict=True)
     assert _tells(EMPTY_ACCEPTED, f"an empty thought was accepted where it is refused ({word})", strict=True)
+
+
+PYDANTIC = ("both refuse this call, in other words: “Invalid thoughtNumber: must be a number” on the "
+            "original, “1 validation error for call[sequentialthinking] ⏎ input should be a valid integer” here")
+
+
+@given(saw=st.booleans())
+def test_a_refusal_is_an_accepted_answers_change_only_if_its_checks_saw_it(saw: bool) -> None:
+    """A record whose own pair is a call both refuse, proposed under OBJ-4 (an accepted answer's text) by a
+    check naming OBJ-4: kept there only when that check's own words say OBJ-4's difference
+    (fork-api-envelope's OBJ-6 saw the envelope); a check that saw only the refusal leaves it."""
+    answer, own = _pair(TEXT_LINES, answers=ACCEPTED), _pair(PYDANTIC)
+    said = ("OBJ-4 contradicted: content[0].text has 4 lines, not 10" if saw else
+            "OBJ-4 contradicted: refused with “Invalid thoughtNumber: must be a number” in other words")
+    causes = [_cause("OBJ-4", answer, "content[0].text: 4 lines here where the original has 10").model_copy(
+        update={"explains": ["ABS-6"]})]
+    records = [_record("OBJ-4", answer, [_ref("shape", NOT_JSON, ["OBJ-4"])]),
+               _record("ABS-6", own, [_ref("refused", said, ["OBJ-4"])]).model_copy(
+                   update={"explained_by": "OBJ-4"})]
+    assert (_explained(causes, records)["ABS-6"] == "OBJ-4") is saw
