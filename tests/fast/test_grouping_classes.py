@@ -79,7 +79,8 @@ def test_a_description_check_naming_thought_did_not_see_it_refused(word: str) ->
 
 
 PYDANTIC = ("both refuse this call, in other words: “Invalid thoughtNumber: must be a number” on the "
-            "original, “1 validation error for call[sequentialthinking] ⏎ input should be a valid integer” here")
+            "original, “1 validation error for call[sequentialthinking] ⏎ input should be a valid integer” "
+            "here")
 
 
 @given(saw=st.booleans())
