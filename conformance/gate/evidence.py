@@ -281,6 +281,7 @@ def _told_at(
 
 
 _SAW_REFUSAL: Final = re.compile(r'"error"\s*:|\bisError\b|\brefus|\breject')
+_SAW_CALL_JUDGED: Final = re.compile(r"\brefus|\breject|\baccept|iserror|invalid")
 
 
 def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool:
@@ -1193,6 +1194,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
     differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
     and no check of the record names another record contradicted that the cause does not hold."""
+    apart = _other_class(rv, cause)
+    if apart == "tools/list" or (apart and not _saw(rv, cause)):
+        return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     lead = _lead(cause)
@@ -1217,6 +1221,32 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+
+def _other_class(rv: RecordVerdict, cause: RootCause) -> str:
+    """Both pairs reproduced, the record's showing its own failure, and of another class than the cause's: a
+    call refused where the cause's pair is a call both sides accepted (an answer's shape explains no
+    refusal), or the tool list where the cause's pair is a call (the description is not the answer's
+    change): chinng-py's RTE-4/a1, ABS-6, ABS-7 (pydantic refusals) and CMP-2/a2 (the description) under
+    OBJ-4, the answer no longer JSON (issue 42). Which class the record's pair is ("tools/list", "refusal"),
+    or empty when the classes agree."""
+    own, theirs = rv.evidence, cause.evidence
+    if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
+            or theirs.not_its_failure or not own.differences or not theirs.differences
+            or own.cause == cause.id):
+        return ""
+    own_class, their_class = _call_class(own.at), _call_class(theirs.at)
+    if own_class == "tools/list" and their_class == "tools/call":
+        return "tools/list"
+    if own_class != "tools/call" or their_class != "tools/call" or not _refused_what(own.differences[0]):
+        return ""
+    if _refused_what(theirs.differences[0]):
+        return ""
+    answers = [_frame(text) for text in (theirs.original, theirs.target)]
+    accepted = all(a is not None and isinstance(a.get("result"), dict) and refusal(cast(JSON, a)) is None
+                   for a in answers)
+    return "refusal" if accepted else ""
 
 
 _UNBOXED_PARTS: Final = re.compile(r"(?:^|; )(changes|adds) (.*?)(?=; (?:adds|drops|changes|re-indents) |$)")
@@ -1537,7 +1567,9 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
         if field and named:
             return field == named
         if field:
-            return field.lower() in low
+            # Strict: a field's name is no sign the check saw a call refused or accepted (“Chain of Thought”
+            # in a description check is not `thought` refused: chinng-py's CLM-1, BAP-1 under RTE-3/a1).
+            return field.lower() in low and (not strict or bool(_SAW_CALL_JUDGED.search(low)))
         # A refusal naming no field (a cap's "Maximum number of branches (50) exceeded"): only a check that
         # speaks of a refusal; not "accepted", nor "rejected call changed the store", which are a count's.
         return bool(re.search(r"\brefus|iserror|not found|no handler|-32601", low))
