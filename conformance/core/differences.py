@@ -27,6 +27,10 @@ _WINDOW_CHARS: Final = 400
 """Characters kept either side of the differing span before the texts are split into words."""
 _MATCHED_WORDS: Final = 4_000_000
 """The largest product of the two changed middles' word counts matched word by word (a few seconds)."""
+_SPLIT_CHARS: Final = 4_000
+"""The most characters of a differing span split into words: a longer span is cut to its head and its text's
+length said (a 200 KB answer text is 200,000 one-character words, a second of matching each time)."""
+"""The largest product of the two changed middles' word counts matched word by word (a few seconds)."""
 _AMBER_KEY: Final = re.compile(r"^\s*'([^']*)': (?:dict\(\{|list\(\[|''\')$")
 WHOLE_CHARS: Final = 200
 """A value shorter than this is quoted whole, never cut."""
@@ -574,7 +578,8 @@ def word_difference(original: str, target: str, context: int = 3) -> tuple[str, 
     head = _common_length(original, target)
     tail = _common_length(original[head:][::-1], target[head:][::-1])
     start = max(head - _WINDOW_CHARS, 0)
-    ends = (len(original) - max(tail - _WINDOW_CHARS, 0), len(target) - max(tail - _WINDOW_CHARS, 0))
+    whole = (len(original) - max(tail - _WINDOW_CHARS, 0), len(target) - max(tail - _WINDOW_CHARS, 0))
+    ends = (_split_end(head, whole[0]), _split_end(head, whole[1]))
     a, b = _WORD.findall(original[start:ends[0]]), _WORD.findall(target[start:ends[1]])
     changed = _changed_blocks(a, b)
     first, last = changed[0], changed[-1]
@@ -585,8 +590,21 @@ def word_difference(original: str, target: str, context: int = 3) -> tuple[str, 
         inner = json.dumps(text, ensure_ascii=False)[1:-1]
         return ("…" if lo or start else "") + inner + ("…" if hi < len(words) or more_after else "")
 
-    return (f"“{cut(a, first[1], last[2], ends[0] < len(original))}”",
-            f"“{cut(b, first[3], last[4], ends[1] < len(target))}”")
+    was = cut(a, first[1], last[2], ends[0] < len(original))
+    now = cut(b, first[3], last[4], ends[1] < len(target))
+    return (f"“{was}”{_length_said(original, ends[0] < whole[0])}",
+            f"“{now}”{_length_said(target, ends[1] < whole[1])}")
+
+
+def _split_end(head: int, end: int) -> int:
+    """Where a text's window split into words ends: at most `_SPLIT_CHARS` past the shared head, so a huge
+    differing text costs what a few KB does (texts whose differing span is shorter are split whole)."""
+    return min(end, head + _WINDOW_CHARS + _SPLIT_CHARS)
+
+
+def _length_said(text: str, was_cut: bool) -> str:
+    """` (of 200,000 characters)` after a text whose differing span was cut (`_split_end`), else nothing."""
+    return f" (of {len(text):,} characters)" if was_cut else ""
 
 
 def _common_length(a: str, b: str) -> int:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.core import differences
 from conformance.core.differences import (
     GROWN_LIST,
     FieldDifference,
@@ -327,3 +329,36 @@ def test_keys_tell_one_change_from_another() -> None:
     compact: JSON = {"result": {"content": [{"type": "text", "text": json.dumps(_STATUS)}]}}
     assert difference_keys(_answer(_STATUS), compact) == {"layout"}
     assert difference_keys(_answer(_STATUS), _answer(_STATUS)) == frozenset()
+
+
+class _CountingWords:
+    """The word pattern, counting the characters handed to it: the work a word difference does."""
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    def findall(self, text: str) -> list[str]:
+        self.chars += len(text)
+        return list(_WORDS.findall(text))
+
+
+_WORDS = differences._WORD
+
+
+@given(size=st.integers(0, 300_000), other=st.text(alphabet="ab {}\n\"", max_size=300))
+def test_a_huge_differing_text_is_split_only_at_its_head_and_its_length_is_said(
+    size: int, other: str
+) -> None:
+    """The deep-text server's answers are 200 KB of brackets against the original's few lines: only a bounded
+    head of the differing span is split into words (86 such departures spent minutes here), the length is said
+    when the text was cut, and a text whose differing span is under a few KB is said as before, whole."""
+    brackets = "[" * (size // 2) + "]" * (size - size // 2)
+    counting = _CountingWords()
+    with patch.object(differences, "_WORD", counting):
+        was, now = word_difference(other, brackets)
+    bound = 2 * (differences._WINDOW_CHARS + differences._SPLIT_CHARS) + len(other)
+    assert counting.chars <= bound, (counting.chars, bound)
+    cut = size > differences._WINDOW_CHARS + differences._SPLIT_CHARS
+    assert now.endswith(f" (of {size:,} characters)") is cut, now[-60:]
+    assert "(of " not in was
+    assert ("…" in now) is cut, now[-60:]
