@@ -90,7 +90,7 @@ def refusal_words(text: str) -> str:
     if start >= 0:
         try:
             parsed, _ = json.JSONDecoder().raw_decode(text[start:])
-        except ValueError:
+        except (ValueError, RecursionError):  # a deeply nested text is not a refusal's JSON
             parsed = None
         if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
             return str(parsed["error"])
@@ -384,7 +384,7 @@ def _json_kind(text: str) -> str:
     if not stripped or (stripped[0], stripped[-1]) not in (("{", "}"), ("[", "]")) or len(stripped) > 200_000:
         return ""
     try:
-        value = json.loads(stripped)
+        value = read_served(stripped, "a text")  # bounded depth: a 100,000-deep text is plain text, no crash
     except ValueError:
         return ""
     return "a JSON object" if isinstance(value, dict) else "a JSON array" if isinstance(value, list) else ""

@@ -18,6 +18,7 @@ from conformance.core.differences import (
     explain,
     json_differences,
     quoted,
+    refusal_words,
     serialized_difference,
     text_difference,
     word_difference,
@@ -362,3 +363,13 @@ def test_a_huge_differing_text_is_split_only_at_its_head_and_its_length_is_said(
     assert now.endswith(f" (of {size:,} characters)") is cut, now[-60:]
     assert "(of " not in was
     assert ("…" in now) is cut, now[-60:]
+
+
+@given(depth=st.integers(min_value=2_000, max_value=100_000), bracket=st.sampled_from(["[]", "{}"]))
+def test_a_text_nested_past_the_interpreters_depth_is_plain_text(depth: int, bracket: str) -> None:
+    """The hostile deep-text answer (100,000 brackets deep) against the original's JSON: `json.loads` raised
+    RecursionError from the JSON-vs-text wording, and a dev run against it ended in a traceback."""
+    nested = "[" * depth + "]" * depth if bracket == "[]" else '{"a":' * depth + "1" + "}" * depth
+    said = text_difference('{\n  "thoughtNumber": 1\n}', nested)
+    assert said.startswith("plain text {here} where the original has a JSON object"), said[:200]
+    assert refusal_words(nested).startswith(nested[:20]), "a deep text is its own words, not a refusal's JSON"
