@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.cli.runner.arguments import check_arguments, stop_sentence
+from conformance.compare.arguments import check_arguments, stop_sentence
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
@@ -104,7 +104,7 @@ def run_comparison(
     `labels` name the two sides in every sentence of the report (default: `compare/labels.py`); `cross`
     replays each difference on A's package installed with B's tree (two `npm:` targets, `crossing.py`);
     `arguments_map` (run's --arguments-map: snake_case or a file) respells B's calls. A side that refuses the
-    original's call for its argument names stops the comparison as it stops a run (`cli/runner/arguments.py`):
+    original's call for its argument names stops the comparison as it stops a run (`compare/arguments.py`):
     every call would be refused and each difference would say only that."""
     started = time.monotonic()
     if profile not in BUDGETS:

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.cli.runner.arguments import check_arguments, stop_sentence
 from conformance.cli.runner.preflight import check_target
+from conformance.compare.arguments import check_arguments, stop_sentence
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
 from conformance.core.identity import HarnessIdentity, TargetIdentity

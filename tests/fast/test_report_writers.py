@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.cli.main import main
-from conformance.cli.runner.arguments import stop_sentence
+from conformance.compare.arguments import stop_sentence
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import (
     ClaimObservation,

@@ -126,21 +126,20 @@ def main() -> None:
 
         thinking.SequentialThinkingServer.process_thought = enveloped  # type: ignore[method-assign]
     elif change == "summary-first":
-        result_type = server.types.CallToolResult
-        construct = result_type.model_construct
+        answer = server.call_tool_answer
 
-        def summary_first(cls: Any, **fields: Any) -> Any:
-            blocks = fields.get("content") or []
-            if not fields.get("is_error") and len(blocks) == 1:
-                status = json.loads(blocks[0].text)
+        def summary_first(state: thinking.SequentialThinkingServer, params: Mapping[str, Any]) -> Any:
+            answered = answer(state, params)
+            blocks = answered["content"]
+            if not answered.get("isError") and len(blocks) == 1:
+                status = json.loads(blocks[0]["text"])
                 n, m = status["thoughtNumber"], status["totalThoughts"]
                 numbers = isinstance(n, int | float) and isinstance(m, int | float)
                 said = f"Thought {n} of {m} recorded; {m - n} to go." if numbers else "Thought recorded."
-                summary = server.types.TextContent.model_construct(type="text", text=said)
-                fields["content"] = [summary, *blocks]
-            return construct(**fields)
+                answered["content"] = [{"type": "text", "text": said}, *blocks]
+            return answered
 
-        result_type.model_construct = classmethod(summary_first)  # type: ignore[assignment]
+        server.call_tool_answer = summary_first  # type: ignore[attr-defined]
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  f"ascii-box|enveloped|summary-first, not {change!r}")

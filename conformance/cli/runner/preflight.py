@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
-from conformance.cli.runner.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
+from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
 from conformance.core.arguments_map import snake_case_map
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON

@@ -11,10 +11,10 @@ from typing import Final
 
 from conformance.core.arguments_map import SNAKE_CASE, snake_case_map
 from conformance.core.jsontypes import JSON
+from conformance.core.printable import safe
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, TOOL, the_tool
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import Exchange, WireDriver
-from conformance.report.escape import safe
 from conformance.report.model import ArgumentCheck
 
 CALL_TIMEOUT: Final = 5.0
