@@ -11,6 +11,12 @@ child that outlives its parent's exit for a while. A test that fails here and pa
 on an event; a product time limit (a quiet period) fails here by design and is named as such.
 
 Every stopped process is continued before the tool exits, whatever ends it.
+
+Not a model of load for pipe floods: a Python writer stopped in the middle of a large write to a full pipe
+lost bytes here (a direct repro, 64-frame writes read in 64 KiB chunks, stopped every ~3 ms: 1,157 broken
+lines of 1,252,685; none without the stops), and a writer and its reader each running 1/SLOW of the time
+move a pipe's 64 KiB about 1/SLOW**2 as often. A test of a stdout or stderr flood failing here
+(test_stream_bounds, test_hostile_replies) says nothing about load.
 """
 
 from __future__ import annotations
