@@ -256,10 +256,10 @@ class SdkDriver(Managed):
             if self._call_scope is not None:
                 self._call_scope.cancel()
 
-    async def _guarded(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+    async def _guarded(self, what: str, call: Callable[[], Awaitable[T]], timeout: float | None = None) -> T:
         """Run one SDK call; an unparsable stdout line ends it at once, a hung write by a watchdog."""
         self._stream_error = None
-        watchdog = self.timeout * 2 + 1
+        watchdog = (self.timeout if timeout is None else timeout) * 2 + 1
         try:
             with anyio.CancelScope() as scope:
                 self._call_scope = scope
@@ -276,21 +276,21 @@ class SdkDriver(Managed):
             )
         raise ServerTimeout(what, watchdog, stderr_tail=self.stderr_tail())
 
-    def _run(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+    def _run(self, what: str, call: Callable[[], Awaitable[T]], timeout: float | None = None) -> T:
         if self._portal is None or self._session is None or self._closed:
             raise DriverError("SdkDriver is not running")
         cancel.check()
-        future: Future[T] = self._portal.start_task_soon(self._guarded, what, call)
+        future: Future[T] = self._portal.start_task_soon(self._guarded, what, call, timeout)
         try:
             return future.result()
         except BaseException as exc:
             future.cancel()
-            failure = self._map_failure(exc, what)
+            failure = self._map_failure(exc, what, timeout)
         if isinstance(failure, DriverError) and self.on_failure is not None:
             self.on_failure(failure)
         raise failure from None
 
-    def _map_failure(self, exc: BaseException, what: str) -> BaseException:
+    def _map_failure(self, exc: BaseException, what: str, timeout: float | None = None) -> BaseException:
         """The typed error for an SDK failure; anything else (Ctrl-C, a JSON-RPC error) passes through."""
         inner = _unwrap(exc)
         if isinstance(inner, DriverError | TargetError):
@@ -302,7 +302,8 @@ class SdkDriver(Managed):
                     self._sink.settle(1.0 if self.is_alive() else _DRAIN_WITHIN)
                 return ServerExited(None, stderr_tail=self.stderr_tail())
             if inner.code == REQUEST_TIMEOUT:
-                return ServerTimeout(what, self.timeout, stderr_tail=self.stderr_tail())
+                return ServerTimeout(what, self.timeout if timeout is None else timeout,
+                                     stderr_tail=self.stderr_tail())
             return inner
         if isinstance(inner, ValidationError):
             return ProtocolViolation(
@@ -325,11 +326,15 @@ class SdkDriver(Managed):
         self._sent("tools/list", None)
         return self._run("tools/list", session.list_tools)
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+    def call_tool(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None
+                  ) -> CallToolResult:
+        """One tools/call; `timeout` (seconds) replaces the driver's for this call only, as the wire driver's
+        does: a call meant to time out gets a short one without timing the handshake before it."""
         session = self.session
         sent = self.renamer.arguments(arguments)
         self._sent("tools/call", {"name": name, **({} if sent is None else {"arguments": sent})})
-        return self._run("tools/call", lambda: session.call_tool(name, sent))
+        return self._run("tools/call", lambda: session.call_tool(name, sent, read_timeout_seconds=timeout),
+                         timeout)
 
     def _sent(self, method: str, params: dict[str, Any] | None) -> None:
         """Log the request as its wire frame before it goes: a check's failing example is replayed from it."""
