@@ -40,7 +40,7 @@ from typing import Final
 
 from conformance.gate.baseline import dump_baseline, parse_baseline
 from conformance.gate.run_options import RunOptions
-from conformance.report.text import LIMIT_REFUSED_WORDS
+from conformance.report.model import LIMIT_REFUSED_WORDS
 from tests.modified_servers.branch_depth import BRANCH_DEPTH
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
