@@ -40,7 +40,7 @@ from typing import Final
 
 from conformance.gate.baseline import dump_baseline, parse_baseline
 from conformance.gate.run_options import RunOptions
-from conformance.report.text import LIMIT_REFUSED_WORDS
+from conformance.report.model import LIMIT_REFUSED_WORDS
 from tests.modified_servers.branch_depth import BRANCH_DEPTH
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
@@ -148,12 +148,13 @@ class Gated:
 def build(fork: str, folder: Path) -> str:
     """The fork's target spec: its modifications patched, in order, into one copy of the original."""
     mods = {m.id: m for m in [*load_modifications(), BRANCH_DEPTH]}
-    if fork != ORIGINAL and len(FORKS[fork]) == 1:
-        combined = mods[FORKS[fork][0]]
+    ids = FORKS.get(fork, (fork,))  # any modified server's id is a fork of that one modification
+    if fork != ORIGINAL and len(ids) == 1:
+        combined = mods[ids[0]]
     elif fork == ORIGINAL:
         combined = Modification(id=SORTED, set="tuning", change="the original", patches=(), primary=())
     else:
-        chosen = [mods[i] for i in FORKS[fork]]
+        chosen = [mods[i] for i in ids]
         combined = Modification(id=chosen[0].id, set="tuning", change=" + ".join(m.change for m in chosen),
                                 patches=tuple(p for m in chosen for p in m.patches), primary=())
     return target_spec(materialize(combined, folder / "server"))
@@ -317,7 +318,8 @@ def settled(fork: str, row: Gated) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.flap", description=__doc__.split("\n\n")[0])
     parser.add_argument("--forks", default=",".join([*DEFAULT_FORKS, ORIGINAL]),
-                        help=f"comma-separated, of {', '.join([*FORKS, ORIGINAL])}")
+                        help=f"comma-separated, of {', '.join([*FORKS, ORIGINAL])} or any modified "
+                             "server's id (tests/modified_servers/modifications.yaml)")
     parser.add_argument("--profile", default="dev", choices=("dev", "ci"), help="the baseline's profile")
     parser.add_argument("--seed", type=int, default=1, help="the baseline's seed")
     parser.add_argument("--seeds", default="11,22,33,44,55,66,77,88,99,111",
@@ -328,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "reports" / "benchmarks" / "flap")
     args = parser.parse_args(argv)
     forks = [f.strip() for f in args.forks.split(",") if f.strip()]
-    unknown = [f for f in forks if f not in FORKS and f != ORIGINAL]
+    catalogue = {m.id for m in load_modifications()}
+    unknown = [f for f in forks if f not in FORKS and f != ORIGINAL and f not in catalogue]
     if unknown:
         parser.error(f"unknown forks: {', '.join(unknown)}")
     if ORIGINAL in forks and SORTED_FORK not in forks:
