@@ -71,10 +71,12 @@ class Lateness:
 
     def note_late(self, command: Sequence[str]) -> None:
         """A process of `command` wrote a call's stderr after that call's answer: every call waits again."""
-        key = tuple(command)
         with self._lock:
-            self._late.add(key)
-            self._silent[key] = 0
+            self._late_locked(tuple(command))
+
+    def _late_locked(self, key: tuple[str, ...]) -> None:
+        self._late.add(key)
+        self._silent[key] = 0
 
     def note_wait(self, command: Sequence[str], arrived: bool, streaming: bool = False) -> None:
         """The one rule after a wait for a call owing no box (the wire driver's and a raw process's): stderr
@@ -86,8 +88,7 @@ class Lateness:
             if streaming:
                 self._streams[key] = self._streams.get(key, 0) + 1
             if arrived:
-                self._late.add(key)
-                self._silent[key] = 0
+                self._late_locked(key)
             elif key in self._late and self._silent.get(key, 0) < self.silent_waits:
                 self._silent[key] = self._silent.get(key, 0) + 1
             else:
