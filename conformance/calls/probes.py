@@ -41,6 +41,14 @@ class Probe:
     envelope: Envelope
 
 
+MANY_LINES: Final = "probe: a long thought over many lines\n" + "\n".join(
+    f"line {n}: one more step of the same plan" for n in range(2, 65))
+"""Sixty-four lines (some 2,500 UTF-16 units): a fork that bounds a thought's lines (held-out-multi-8's
+annotated-thoughts refused more than ten) or draws one box row per line departs on it under every seed, where
+the search's multi-line thoughts have at most a few lines (round 13: "no thought over ten lines was sent")."""
+
+MANY_LINES_PROBE: Final = Probe("a thought of many lines", Envelope(MANY_LINES, 2, 3, True))
+
 TEXT_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thought carrying hashtags", Envelope("probe: tag it #cache #db-2 #café", 2, 3, True)),
     Probe("a thought carrying a URL",
@@ -85,6 +93,7 @@ PROBES: Final[tuple[Probe, ...]] = (
     Probe("the largest safe integer above its total",
           Envelope("probe: the largest safe number", 2**53 - 1, 3, True)),
     *TEXT_PROBES,
+    MANY_LINES_PROBE,
 )
 """In this order, each accepted by the original on any process; none sends an optional field (a property's
 own parameters carry those)."""
@@ -120,6 +129,75 @@ BOUNDARY_PROBES: Final[tuple[Probe, ...]] = (
 )
 """The boundary examples (calls/strategies.py) are probes too: fixed, sent first under every seed."""
 
+
+
+@dataclass(frozen=True)
+class ArgumentProbe:
+    """A fixed call with arguments beyond its envelope: an argument the tool does not declare, or a declared
+    one in a type a fork might read otherwise. Known by its envelope's thought and numbers, like a Probe."""
+
+    probe: Probe
+    extra: Mapping[str, JSON]
+
+    def arguments(self) -> dict[str, JSON]:
+        return {**self.probe.envelope.arguments(), **self.extra}
+
+
+def _undeclared(name: str, value: JSON) -> ArgumentProbe:
+    shape = f"an undeclared argument {name}"
+    return ArgumentProbe(Probe(shape, Envelope(f"probe: a call with {shape}", 2, 3, True)), {name: value})
+
+
+UNDECLARED_ARGUMENTS: Final[tuple[ArgumentProbe, ...]] = (
+    _undeclared("sessionId", "probe-session-1"),
+    _undeclared("kind", "hypothesis"),
+    _undeclared("type", "verification"),
+    _undeclared("stage", "conclusion"),
+    _undeclared("tags", ["probe", "plan"]),
+    _undeclared("confidence", 0.5),
+)
+"""Arguments forks add to the tool, each beside a call the original accepts: the original answers and draws
+it as the same call without them (OBJ-13); a fork refusing a session it does not hold, or showing a thought's
+kind in its box, departs there. Round 13's held-out-multi-8 sent none of `sessionId` or `kind` under its seed,
+and two of its changes went unnamed. Sent by OBJ-13's check before its search, one call each."""
+
+LABEL_ARGUMENT: Final = Probe("an undeclared argument naming a filed label",
+                              Envelope("probe: an argument naming a filed label", 2, 3, True))
+LABEL_ARGUMENTS: Final[tuple[str, ...]] = (
+    "mergeBranch", "closeBranch", "deleteBranch", "removeBranch", "resolveBranch", "merge")
+"""Names a fork might give an argument that retires a branch label: the original keeps every label it filed
+whatever a call carries (ABS-11: "extra arguments ... no label ever leaves branches"); held-out-multi-8's
+branch-workflow deleted the label a `mergeBranch` named, never sent. ABS-11's label check sends
+LABEL_ARGUMENT's call with each, naming a label it filed just before."""
+
+UNFILED_FROM: Final = FAR_AHEAD + 7
+"""The branchFromThought that check files its label from: no thought on a branch has that number (no search
+draws it), so a fork refusing a branch from a thought that is itself on a branch still files it."""
+
+REVISION_STRINGS: Final[tuple[ArgumentProbe, ...]] = tuple(
+    ArgumentProbe(Probe(f"isRevision given as the string “{text}”",
+                        Envelope(f"probe: a revision flagged by the string “{text}”", 2, 3, True)),
+                  {"isRevision": text})
+    for text in ("false", "0"))
+"""A boolean flag sent as a string that reads false: the original renders any truthy isRevision as a revision
+(RTE-9/a1's "banana"), a fork reading "false" as false draws a thought (held-out-multi-8's annotated-thoughts,
+never sent "false"). Sent by RTE-9/a1's caption check before its search. (The required nextThoughtNeeded as
+"false" is refused by the original: RTE-3's explicit examples send it.)"""
+
+
+def argued_examples(probes: tuple[ArgumentProbe, ...],
+                    parameters: Callable[[ArgumentProbe], Mapping[str, Any]]) -> Callable[[_Test], _Test]:
+    """One explicit hypothesis example per ArgumentProbe, its parameters given by `parameters`, in the
+    probes' order. Place it under `@given`, like `@example`."""
+
+    def apply(test: _Test) -> _Test:
+        for probe in reversed(probes):
+            test = example(**parameters(probe))(test)
+        return test
+
+    return apply
+
+
 _KEYED: Final = ("thought", "thoughtNumber", "totalThoughts")
 
 
@@ -128,7 +206,9 @@ def _key(arguments: Mapping[str, JSON]) -> tuple[str, ...]:
 
 
 _BY_CALL: Final[Mapping[tuple[str, ...], Probe]] = {
-    _key(probe.envelope.arguments()): probe for probe in (*PROBES, *BOUNDARY_PROBES)}
+    _key(probe.envelope.arguments()): probe for probe in (
+        *PROBES, *BOUNDARY_PROBES, LABEL_ARGUMENT,
+        *(argued.probe for argued in (*UNDECLARED_ARGUMENTS, *REVISION_STRINGS)))}
 
 
 _BY_NUMBERS: Final[Mapping[tuple[str, ...], Probe]] = {
@@ -142,11 +222,12 @@ says (ABS-3) sends a probe's numbers with thoughts of its own."""
 def probe_of(arguments: Mapping[str, JSON]) -> Probe | None:
     """The probe this call sends (its thought and two numbers, or the far-ahead numbers alone; a property may
     add optional fields or send it with nextThoughtNeeded false first; a text probe's thought with a marker
-    after it, as CLM-5's check sends it), or None."""
+    after it, as CLM-5's check sends it, or the many-lines thought at numbers of its own, as RTE-9/a1's
+    check sends it), or None."""
     key = _key(arguments)
     found = _BY_CALL.get(key) or _BY_NUMBERS.get(key[1:])
     if found is None:
         thought = arguments.get("thought")
-        found = next((probe for probe in TEXT_PROBES
+        found = next((probe for probe in (*TEXT_PROBES, MANY_LINES_PROBE)
                       if isinstance(thought, str) and thought.startswith(probe.envelope.thought)), None)
     return found

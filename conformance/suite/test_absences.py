@@ -12,7 +12,7 @@ from typing import Final
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.calls.probes import probe_examples
+from conformance.calls.probes import UNDECLARED_ARGUMENTS, argued_examples, probe_examples
 from conformance.calls.strategies import (
     Envelope,
     content_texts,
@@ -179,8 +179,12 @@ def test_reused_label_files_into_one_bucket(
         },
     ),
 )
+@argued_examples(UNDECLARED_ARGUMENTS, lambda argued: {"envelope": argued.probe.envelope,
+                                                       "extra": dict(argued.extra)})
 def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: dict[str, JSON]) -> None:
-    """No schema property names a hypothesis; extra hypothesis arguments change neither answer nor render."""
+    """No schema property names a hypothesis; extra hypothesis arguments change neither answer nor render.
+    Before its search, each argument forks add (a session, a thought's kind, tags: calls/probes.py's
+    UNDECLARED_ARGUMENTS), so a fork reading one departs here under every seed."""
     tools = server.wire.list_tools().result
     assert tools is not None, "tools/list answered no result"
     properties = json.loads(json.dumps(tools.get("tools")))[0]["inputSchema"]["properties"]

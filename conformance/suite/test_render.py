@@ -12,7 +12,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.calls.probes import probe_examples
+from conformance.calls.probes import MANY_LINES, REVISION_STRINGS, argued_examples, probe_examples
 from conformance.calls.strategies import (
     UNNORMALIZED,
     Envelope,
@@ -211,10 +211,12 @@ def test_single_line_payload_verbatim(server: ServerSession, thought: str, numbe
 @evidences("RTE-9/a1")
 @relies_on("RTE-3", "CMP-5", "RTE-9", "RTE-4")
 @given(lines=st.lists(single_line_strings, min_size=2, max_size=4))
+@example(lines=MANY_LINES.split("\n"))
 @example(lines=["line one", "line two is longer"])
 def test_multi_line_payload_breaks_the_box(server: ServerSession, lines: list[str]) -> None:
     """A thought with line breaks is written with them inside the content row and a border sized to the whole
-    string: the rows no longer line up."""
+    string: the rows no longer line up. The probes' thought of 64 lines goes first (a fork bounding lines
+    or cutting long thoughts in the box departs under every seed; the search draws at most four)."""
     thought = "\n".join(lines)
     exchange = server.call(Envelope(thought, 1, 1, True).arguments())
     accepted(exchange)
@@ -264,15 +266,20 @@ def test_render_drops_continuation_flags(
 @relies_on("RTE-3", "CMP-5", "RTE-9", "BAP-4/a1", "RTE-4")
 @given(
     envelope=envelopes,
-    truthy=st.one_of(st.just("banana"), st.integers(min_value=1), st.just([]), st.just({})),
+    truthy=st.one_of(st.sampled_from(["banana", "false", "0", "no", "False"]), st.integers(min_value=1),
+                     st.just([]), st.just({})),
     revises=st.one_of(st.just(OMIT), small_positive_integers, st.just("x")),
 )
+@argued_examples(REVISION_STRINGS, lambda argued: {"envelope": argued.probe.envelope,
+                                                   "truthy": argued.extra["isRevision"], "revises": OMIT})
 @example(envelope=Envelope("t", 1, 1, True), truthy="banana", revises=OMIT)
 def test_caption_trusts_unvalidated_is_revision(
     server: ServerSession, envelope: Envelope, truthy: JSON, revises: JSON | Omitted
 ) -> None:
     """isRevision "banana" (any truthy non-boolean) renders "🔄 Revision n/m (revising thought r)", r reading
-    "undefined" when revisesThought is absent."""
+    "undefined" when revisesThought is absent. Strings that read false to a person ("false", "0") are truthy
+    too: sent before the search (calls/probes.py's REVISION_STRINGS), so a fork converting them departs under
+    every seed."""
     exchange = server.call(envelope.arguments(isRevision=truthy, revisesThought=revises))
     accepted(exchange)
     shown = "undefined" if isinstance(revises, Omitted) else js_string(revises)

@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from conformance.calls.opening import OPENING_CALLS
-from conformance.calls.probes import probe_examples
+from conformance.calls.probes import LABEL_ARGUMENT, LABEL_ARGUMENTS, UNFILED_FROM, probe_examples
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import (
     Envelope,
@@ -22,6 +23,7 @@ from conformance.calls.strategies import (
     envelopes,
     episodes,
     label_specs,
+    single_line_strings,
     small_positive_integers,
     thought_texts,
     unknown_tool_names,
@@ -61,7 +63,7 @@ from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
 from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import drawn_box
-from conformance.suite.session import ServerSession, Spare
+from conformance.suite.session import LabelServer, ServerSession, Spare
 from conformance.suite.store_model import LabelSpace, StoreModel, respelled
 
 _schema_valid_rejects: st.SearchStrategy[dict[str, JSON]] = st.sampled_from(
@@ -219,6 +221,36 @@ def test_nothing_resets_the_store(server: ServerSession, label: str, order: list
     model.probe()
     found = server.probe()
     model.expect_state(found)
+
+
+_Test = TypeVar("_Test", bound=Callable[..., Any])
+
+
+def _each_label_argument(test: _Test) -> _Test:
+    """One explicit example per LABEL_ARGUMENTS name, sent before anything drawn."""
+    for name in reversed(LABEL_ARGUMENTS):
+        test = example(name=name, label="probe merge")(test)
+    return test
+
+
+@evidences("ABS-11")
+@relies_on("RTE-3", "OBJ-4", "RTE-6", "OBJ-4/a1", "OBJ-3")
+@given(name=st.sampled_from(LABEL_ARGUMENTS), label=single_line_strings)
+@_each_label_argument
+def test_no_argument_retires_a_label(label_server: LabelServer, name: str, label: str) -> None:
+    """An argument naming a label just filed (`mergeBranch`, `closeBranch`, ...: calls/probes.py's
+    LABEL_ARGUMENTS) leaves it filed: the count grows by one and every label stays listed. Each name is sent
+    before the search, so a fork retiring labels by one departs under every seed. On the label server: every
+    example files a new label."""
+    model = StoreModel.from_state(label_server.probe())
+    filed = LabelSpace().name(("text", label))
+    filing = Envelope("probe: a label to name", 1, 1, True).arguments(
+        branchFromThought=UNFILED_FROM, branchId=filed)
+    _after_call(model, label_server.call(filing), filing)
+    naming = {**LABEL_ARGUMENT.envelope.arguments(), name: filed}
+    _after_call(model, label_server.call(naming), naming)
+    model.probe()
+    model.expect_state(label_server.probe())
 
 
 @evidences("OBJ-4/a2")
