@@ -20,6 +20,18 @@
   fork-api-envelope): the five fields sit under `result`, the message under `error`;
 - `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
   status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block.
+- `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
+  session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
+- `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
+  with " [kind]", the border sized to it (held-out-multi-8's fork-annotated-thoughts): an undeclared
+  argument drawn;
+- `merge-branch`: a string `mergeBranch` naming a filed label deletes it after the call's own filing, so
+  the answer no longer lists it (held-out-multi-8's fork-branch-workflow): an undeclared argument retiring
+  a label;
+- `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
+  boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `line-limit`: a thought of more than ten lines is refused first, "Invalid thought: at most 10 lines"
+  (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -29,8 +41,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from reference_server import startup
 from reference_server.jsvalue import JSError
@@ -38,6 +50,103 @@ from reference_server.jsvalue import JSError
 JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
                  "\u2028\u2029\u202f\u205f\u3000\ufeff")
 """What JavaScript's String.prototype.trim removes (WhiteSpace and LineTerminator)."""
+
+
+def _session_checked(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def checked(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if isinstance(data, Mapping) and "sessionId" in data and data["sessionId"] != "s1":
+            raise JSError("Invalid sessionId: the current session is s1")
+        return validated
+
+    thinking.validate_thought_data = checked
+
+
+def _kind_in_box(thinking: Any) -> None:
+    processed = thinking.SequentialThinkingServer.process_thought
+    formatted = thinking.SequentialThinkingServer.format_thought
+    kinds: list[str] = []
+
+    def remembering(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        kind = arguments.get("kind") if isinstance(arguments, Mapping) else None
+        kinds[:] = [kind] if kind in ("hypothesis", "verification", "conclusion") else []
+        return processed(self, arguments)  # type: ignore[no-any-return]
+
+    def kind_shown(self: Any, data: Any) -> str:
+        box = formatted(self, data)
+        if not kinds:
+            return box  # type: ignore[no-any-return]
+        header = box.split("\n")[2].removeprefix("│ ").removesuffix(" │") + f" [{kinds[0]}]"
+        width = max(thinking._len16(header), thinking._len16(data.thought)) + 4
+        border = "─" * width
+        padding = " " * (width - 2 - thinking._len16(data.thought))
+        return f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {data.thought}{padding} │\n└{border}┘"
+
+    thinking.SequentialThinkingServer.process_thought = remembering
+    thinking.SequentialThinkingServer.format_thought = kind_shown
+
+
+def _merge_branch(thinking: Any) -> None:
+    processed = thinking.SequentialThinkingServer.process_thought
+    formatted = thinking.SequentialThinkingServer.format_thought
+    merging: list[str] = []
+
+    def remembering(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        named = arguments.get("mergeBranch") if isinstance(arguments, Mapping) else None
+        merging[:] = [named] if isinstance(named, str) else []
+        return processed(self, arguments)  # type: ignore[no-any-return]
+
+    def merged(self: Any, data: Any) -> str:
+        # After the call's own filing, before its answer: the label leaves the map.
+        if merging and isinstance(self.branches.get(merging[0]), list):
+            kept = type(self.branches)()
+            names = self.branches.keys()
+            for key in names:
+                if key != merging[0]:
+                    kept.set(key, self.branches.get(key))
+            self.branches = kept
+            self._branches_version = -1
+        return formatted(self, data)  # type: ignore[no-any-return]
+
+    thinking.SequentialThinkingServer.process_thought = remembering
+    thinking.SequentialThinkingServer.format_thought = merged
+
+
+def _revision_strings(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def read(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if validated.isRevision in ("true", "false"):
+            validated.isRevision = validated.isRevision == "true"
+        return validated
+
+    thinking.validate_thought_data = read
+
+
+def _line_limit(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def limited(data: Mapping[str, Any] | None) -> Any:
+        thought = data.get("thought") if isinstance(data, Mapping) else None
+        if isinstance(thought, str) and thought and thought.count("\n") > 9:
+            raise JSError("Invalid thought: at most 10 lines")
+        return validate(data)
+
+    thinking.validate_thought_data = limited
+
+
+ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
+    "session-checked": _session_checked,
+    "kind-in-box": _kind_in_box,
+    "merge-branch": _merge_branch,
+    "revision-strings": _revision_strings,
+    "line-limit": _line_limit,
+}
+"""The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
+thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
 
 
 def main() -> None:
@@ -140,9 +249,12 @@ def main() -> None:
             return answered
 
         server.call_tool_answer = summary_first  # type: ignore[attr-defined]
+    elif change and all(part in ARGUMENT_CHANGES for part in change.split("+")):
+        for part in change.split("+"):  # several at once, as a fork of many changes
+            ARGUMENT_CHANGES[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 f"ascii-box|enveloped|summary-first, not {change!r}")
+                 f"ascii-box|enveloped|summary-first|{'|'.join(ARGUMENT_CHANGES)}, not {change!r}")
     sys.exit(server.run())
 
 
