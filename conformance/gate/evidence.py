@@ -1000,6 +1000,17 @@ def split_off(
             # cause for every departure whose box gave way to the same lines, numbers aside.
             groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
             continue
+        if (rv.id in loose and not _crash(own.differences[0]) and _speaks_of_box(rv.reason)
+                and all(_difference_key(d) == STDERR_BOX for d in own.differences)
+                and _box_words_changed(own.differences[0])):
+            # Only the box differing, for a record whose proposed cause its check refused and whose own words
+            # are about the box: no cause's pair differs where its does, so the box's change is a change of
+            # its own (held-out-multi-8's box header showing a `kind` argument, a caption reading isRevision
+            # "false" as false, each beside a fork's refusal that had been proposed as their cause), when a
+            # line changed in more than its numbers (those are the total's or the count's, other records'
+            # changes the box shows). One cause per box line changed the same way, numbers aside.
+            groups.setdefault((_call_class(own.at), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
+            continue
         if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
@@ -1038,6 +1049,17 @@ def split_off(
                   for c in causes]
     out = [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv for rv in records]
     return out_causes, out
+
+
+_BOX_DIGITS: Final = re.compile(r"\d+")
+_LINE_CHANGED: Final = re.compile(r"changes line \d+ “([^”]*)” to “([^”]*)”")
+
+
+def _box_words_changed(difference: str) -> bool:
+    """Whether a box difference changes some line in more than its numbers (“│ 💭 Thought 2/3 │” to
+    “│ 💭 Thought 2/3 [hypothesis] │”, not “Revision 1/1” to “Revision 1/2”)."""
+    return any(_BOX_DIGITS.sub("N", one) != _BOX_DIGITS.sub("N", two)
+               for one, two in _LINE_CHANGED.findall(difference))
 
 
 def _placed_by_their_words(
