@@ -28,6 +28,14 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from conformance.calls.probes import (
+    LABEL_ARGUMENT,
+    LABEL_ARGUMENTS,
+    MANY_LINES_PROBE,
+    REVISION_STRINGS,
+    UNDECLARED_ARGUMENTS,
+    UNFILED_FROM,
+)
 from conformance.core.eras import AUTO, ERAS, Era
 from conformance.drivers.errors import WrongId
 from conformance.drivers.wire import Exchange, WireDriver
@@ -350,6 +358,17 @@ def valid(**fields: Any) -> dict[str, Any]:
     return {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True, **fields}
 
 
+ARGUMENT_PROBES: Final[list[tuple[str, Any]]] = [
+    *((TOOL, argued.arguments()) for argued in (*UNDECLARED_ARGUMENTS, *REVISION_STRINGS)),
+    (TOOL, MANY_LINES_PROBE.envelope.arguments()),
+    *((TOOL, call) for name in LABEL_ARGUMENTS for call in (
+        valid(branchFromThought=UNFILED_FROM, branchId=f"probe {name}"),
+        {**LABEL_ARGUMENT.envelope.arguments(), name: f"probe {name}"})),
+]
+"""The probes for what the search never sent (calls/probes.py, round 14): undeclared arguments, isRevision
+strings, a thought of 64 lines, a label filed then named by each label-retiring argument."""
+
+
 # -- the differential property ---------------------------------------------------------------------
 
 
@@ -372,6 +391,7 @@ def valid(**fields: Any) -> dict[str, Any]:
 @example([(TOOL, valid(thought="😀" * 40, isRevision="yes", revisesThought=None))])
 @example([(TOOL, valid(thoughtNumber=1.5, totalThoughts=True, nextThoughtNeeded="true"))])
 @example([(TOOL, {"__proto__": valid(), "toString": 1})])
+@example(ARGUMENT_PROBES)
 def test_reference_answers_every_call_as_the_original(pair: Pair, sequence: list[tuple[str, Any]]) -> None:
     pair.run(sequence)
 
