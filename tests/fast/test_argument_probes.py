@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.calls.probes import (
@@ -104,6 +104,7 @@ def test_abs_11s_label_check_sends_each_label_argument_first() -> None:
     assert sorted(e["name"] for e in sent) == sorted(LABEL_ARGUMENTS)
 
 
+@settings(max_examples=25)
 @given(text=st.text(min_size=0, max_size=20))
 def test_the_many_lines_thought_is_known_at_any_numbers(text: str) -> None:
     """RTE-9/a1's check sends it at 1 of 1; a marker after it keeps it known, another thought is not it."""
