@@ -18,7 +18,7 @@ from conformance.compare.programs import FIELDS, Step
 from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_served
+from conformance.core.served import read_served, trailed
 from conformance.drivers.wire import Exchange
 
 Kind = Literal["result", "protocol error", "no answer", "exited"]
@@ -85,6 +85,17 @@ def _relative(status: dict[str, JSON], base: Base) -> tuple[dict[str, JSON], Sto
     return rest, (length - base.length, new)
 
 
+def _leading_object(text: str) -> JSON | None:
+    """The JSON object an answer's text begins with when more text follows it (`trailed`), else None."""
+    trail = trailed(text)
+    if trail is None:
+        return None
+    try:
+        return read_served(trail[0], "answer text")
+    except ValueError:
+        return None
+
+
 def observe(exchange: Exchange, base: Base) -> Outcome:
     """Normalize one answer: parsed text, store effect relative to `base`, extra result keys."""
     stderr = exchange.stderr.decode("utf-8", errors="backslashreplace")
@@ -100,16 +111,21 @@ def observe(exchange: Exchange, base: Base) -> Outcome:
     parsed: JSON | None = None
     parses = False
     store = None
+    leading: JSON | None = None
     if text is not None:
         try:
             parsed = read_served(text, "answer text")
             parses = True
         except ValueError:
             parsed = None
+            leading = _leading_object(text)
     if isinstance(parsed, dict):
         parsed, store = _relative(parsed, base)
         if store is not None:
             notes.add(NORMALIZED_STORE)
+    elif isinstance(leading, dict):
+        # A status with text after it (stopuncle-js): the text differs as text, the store is still read.
+        _, store = _relative(leading, base)
     extras: dict[str, JSON] = {}
     for key, value in result.items():
         if key in ("content", "isError"):

@@ -19,7 +19,9 @@
   isError) `{"ok": false, "error": {"code": …, "message": <the message>}}` (held-out-multi-7's
   fork-api-envelope): the five fields sit under `result`, the message under `error`;
 - `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
-  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block.
+  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block;
+- `trailed`: every answer of the tool (accepted or refused) is its JSON followed by a section of text,
+  "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -61,6 +63,15 @@ def main() -> None:
             return "```json\n" + text + "\n```", is_error
 
         thinking.SequentialThinkingServer.process_thought = fenced  # type: ignore[method-assign]
+    elif change == "trailed":
+        answered = thinking.SequentialThinkingServer.process_thought
+
+        def trailed(self: thinking.SequentialThinkingServer,
+                    arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answered(self, arguments)
+            return text + "\n\n---\n🔄 NEXT: continue on the main track", is_error
+
+        thinking.SequentialThinkingServer.process_thought = trailed  # type: ignore[method-assign]
     elif change == "stringified":
         error_text = thinking.error_text
 
