@@ -21,8 +21,8 @@ from conformance.cli.runner.preflight import check_target
 from conformance.compare.arguments import check_arguments, stop_sentence
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
-from conformance.core.jsontypes import JSON
 from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.transcript import Transcript
@@ -345,9 +345,10 @@ def test_a_description_shorter_than_the_directive_block_is_said_as_such(
 
 
 def test_answers_written_out_of_order_are_each_their_calls(tmp_path: Path) -> None:
-    """agiprolabs-ts' asynchronous handlers answered call 7 before call 6; compare's long probe wrote its calls
-    at once, read the answers in order and said "does not accept the probe's call 6 (no answer: response id 8
-    does not match request id 7)". JSON-RPC matches answers by id: each exchange holds its own call's."""
+    """agiprolabs-ts' asynchronous handlers answered call 7 before call 6; compare's long probe wrote its
+    calls at once, read the answers in order and said "does not accept the probe's call 6 (no answer:
+    response id 8 does not match request id 7)". JSON-RPC matches answers by id: each exchange holds its own
+    call's."""
     calls: list[tuple[str, JSON]] = [
         (TOOL, {"thought": f"t{n}", "thoughtNumber": n, "totalThoughts": 4, "nextThoughtNeeded": True})
         for n in (1, 2, 3, 4)]

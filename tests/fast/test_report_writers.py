@@ -618,8 +618,8 @@ def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
 
 
 def test_the_replay_step_starts_the_target_with_its_environment() -> None:
-    """agiprolabs-ts was gated with DATA_PATH and TRANSPORT_MODE; its `next:` replay piped the example into the
-    bare command, another configuration of the server (and one writing ./data where it was run)."""
+    """agiprolabs-ts was gated with DATA_PATH and TRANSPORT_MODE; its `next:` replay piped the example into
+    the bare command, another configuration of the server (and one writing ./data where it was run)."""
     from conformance.report.text import next_steps
 
     report = build()

@@ -16,7 +16,8 @@ _values = st.lists(st.text(alphabet="abcdefghij-_", min_size=1, max_size=12), mi
 
 @given(env=st.dictionaries(_names, _values, min_size=1, max_size=3),
        depth=st.integers(min_value=1, max_value=8))
-def test_a_long_command_keeps_its_entry_file_and_every_variable_s_name(env: dict[str, str], depth: int) -> None:
+def test_a_long_command_keeps_its_entry_file_and_every_variable_s_name(env: dict[str, str],
+                                                                       depth: int) -> None:
     folder = "/".join(f"part{i}" for i in range(depth))
     words = " ".join(f"{k}={v}" for k, v in sorted(env.items()))
     _, label = default_labels("npm:0.6.2", f"{words} cmd:node /work/{folder}/build/fork-ts/dist/index.js")
