@@ -131,6 +131,12 @@ def refusal(answer: JSON | None) -> Refusal | None:
     return None
 
 
+def other_fields(a: str | None, b: str | None) -> bool:
+    """Two refusals name other fields: both name one, and not the same field spelled two ways
+    (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
+    return bool(a and b and a.replace("_", "").lower() != b.replace("_", "").lower())
+
+
 def refusal_in_text(answer: str) -> Refusal:
     """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
     kind = "isError" if answer.startswith("isError ") else "error"
@@ -159,7 +165,7 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
                 f"({b.kind})")
     if a is None or b is None or (a.words, a.kind) == (b.words, b.kind):
         return ""
-    if a.field and b.field and a.field != b.field:
+    if other_fields(a.field, b.field):
         return (f"both refuse, naming other fields first: {original} `{a.field}` ({quoted(a.words)}), "
                 f"{_side(here)} `{b.field}` ({quoted(b.words)}): another field refused first, not a "
                 "re-wording")
