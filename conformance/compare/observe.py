@@ -313,7 +313,8 @@ def _store_field(a: tuple[int, tuple[str, ...]] | None, b: tuple[int, tuple[str,
 
 def _store(outcome: Outcome) -> str:
     if outcome.store is None:
-        return "no store in the answer"
+        # Not "no store": stopuncle-js' answer counts its thoughts and names its labels `activeBranches`.
+        return "no thoughtHistoryLength with a branches list in the answer"
     grown, new = outcome.store
     return f"thoughtHistoryLength +{grown}, new branches {json.dumps(list(new), ensure_ascii=False)}"
 
