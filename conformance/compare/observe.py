@@ -328,6 +328,8 @@ def _extra(outcome: Outcome, key: str) -> str:
 BOX_CHARS: Final = 4000
 """A stderr box kept whole up to this, so its width, padding and rows can be read (`box_difference`)."""
 MULTI_LINE_BOX: Final = "box, multi-line thought"
+AFTER_THE_BOX: Final = "after the box"
+"""The stderr line that differs first comes after the box's six lines."""
 
 
 def _box_detail(step: Step) -> str:
@@ -343,5 +345,5 @@ def _box_line(a: str, b: str) -> str:
     names = ("blank", "top border", "header", "middle border", "body", "bottom border")
     for index, (x, y) in enumerate(zip(a.split("\n"), b.split("\n"), strict=False)):
         if x != y:
-            return names[index] if index < len(names) else "after the box"
+            return names[index] if index < len(names) else AFTER_THE_BOX
     return "length"
