@@ -72,7 +72,8 @@ def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
     after the box". Lines after the box are said as what they are."""
     args = valid(thought="a thought longer than its header")
     box = original_box(HEADER, str(args["thought"]))
-    [found] = compare_step(Step(TOOL, args), _outcome(box), _outcome(box + "[EventPublisher] Not connected\n"))
+    noticed = box + "[EventPublisher] Not connected\n"
+    [found] = compare_step(Step(TOOL, args), _outcome(box), _outcome(noticed))
     difference = Difference(id=found.signature, aspect=found.aspect, summary="", field=found.field,
                             detail=found.detail, a=found.a, b=found.b, program=frames((Step(TOOL, args),)))
     headline = explain([difference], "base", "head", default_known_changes()).headline
