@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from conformance.core.jsontypes import JSON
-from conformance.core.served import read_served
+from conformance.core.served import read_served, trailed
 
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
@@ -401,6 +401,12 @@ def _shape_difference(original: str, target: str) -> str:
     OBJ-4's headline counted lines where the truth was "the answer is text, not JSON")."""
     was, now = _json_kind(original), _json_kind(target)
     if was and not now:
+        trail = trailed(target)
+        if trail is not None and was == "a JSON object":
+            # stopuncle-js: its status, then a "---" section; not "plain text".
+            lines = trail[1].count("\n") + 1
+            return (f"a JSON object followed by {lines} more line(s) of text {{here}} where the original has "
+                    f"{was}")
         return f"plain text {{here}} where the original has {was}"
     if now and not was:
         return f"{now} {{here}} where the original has plain text"

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.compare.observe import Base, observe
+from conformance.core.differences import text_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.served import read_answer, trailed
 from conformance.drivers.transcript import Transcript
@@ -90,3 +91,14 @@ def test_a_status_naming_its_labels_otherwise_contradicts_obj4_when_probed() -> 
         assert "the status object has no 'branches'" in str(raised.value), raised.value
     finally:
         session.close()
+
+
+@given(value=st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=4), st.integers(), min_size=1,
+                             max_size=4), tail=_tails)
+def test_a_trail_is_said_as_text_after_the_object_not_plain_text(value: dict[str, JSON], tail: str) -> None:
+    """The evidence's sentence for stopuncle-js' answer read "plain text here where the original has a JSON
+    object": the object is there, with text after it."""
+    original = json.dumps(value, indent=2)
+    said = text_difference(original, original + "\n\n---\n" + tail)
+    assert said.startswith("a JSON object followed by "), said
+    assert "plain text" not in said.split(";")[0], said
