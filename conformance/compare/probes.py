@@ -202,9 +202,9 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
             continue
         earlier = next((f for f in out.found if len(f.program) <= len(found.program)), None)
         if earlier is not None and None in (seen.a[-1], seen.b[-1]):
-            say(f"long {probe.name} probe: its call {len(found.program)} is not read on one side (refused, or "
-                f"answered without a count and labels) where the {earlier.found.field} probe already differs by "
-                f"call {len(earlier.program)}; not repeated")
+            say(f"long {probe.name} probe: its call {len(found.program)} is not read on one side (refused, "
+                f"or answered without a count and labels) where the {earlier.found.field} probe already "
+                f"differs by call {len(earlier.program)}; not repeated")
             continue
         out.found.append(found)
     out.found = _no_state(out.found)
