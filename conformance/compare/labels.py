@@ -83,7 +83,10 @@ def _whole_command(command: str) -> str:
     text = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", command).split()) or "cmd"
     if len(text) <= MAX_COMMAND_LABEL:
         return text
-    first = text.split(" ", 1)[0][:20]
+    first = text.split(" ", 1)[0]
+    # An interpreter named by its path is named by its file: chinng-py's ".venv/bin/python" read
+    # "/work/r13-wild/build …/src/server.py", a folder for the command.
+    first = (PurePosixPath(first).name or first)[:20]
     tail = text[len(text) - (MAX_COMMAND_LABEL - len(first) - 2):]
     cut = min((i for i in (tail.find("/"), tail.find(" ")) if i >= 0), default=-1)
     return f"{first} …{tail[cut:] if cut >= 0 else tail}"  # from a path part's start, never inside one
