@@ -31,6 +31,7 @@ from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
 from conformance.report.text import STOP_SAID, stop_named
+from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
@@ -359,3 +360,19 @@ def test_answers_written_out_of_order_are_each_their_calls(tmp_path: Path) -> No
     assert [e.response.get("id") for e in exchanges] == [
         e.request.get("id") if isinstance(e.request, dict) else None for e in exchanges]
     assert [json.loads(e.text or "")["thoughtNumber"] for e in exchanges] == [1, 2, 3, 4]
+
+
+def test_a_server_info_with_more_than_its_version_changed_says_every_change() -> None:
+    """levalicious-ts keeps the original's name and adds icons beside its own version: the identity check
+    stopped at the version's CMP-3/a1 expectation and `serverInfo.icons` was in no headline (round 13)."""
+    from conformance.suite.test_identity import test_server_identity_and_capabilities
+
+    session = ServerSession(target=port("icons+named"), transcript=Transcript(None), timeout=20.0)
+    try:
+        with pytest.raises(AssertionError) as raised:
+            test_server_identity_and_capabilities(session)
+    finally:
+        session.close()
+    said = str(raised.value)
+    assert said.startswith("serverInfo is not the original's: version: “0.2.0” on the original, “0.1.0” "
+                           "here; icons: absent on the original"), said

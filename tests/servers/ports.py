@@ -19,6 +19,7 @@ usage: ports.py MODE
   early   with any mode: a logger's line written just before the answer to tools/list
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
+  named   with any mode: serverInfo keeps the original's name (levalicious-ts), its version still its own
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
   oneline the original's tool described in one line (stopuncle-js): no assertive block either
   unordered answers two calls that arrive together in the other order, the later first (an SDK server whose
@@ -165,7 +166,8 @@ def main() -> None:
             threading.Timer(0.2, log_line, ("client connected",)).start()
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
-                                      "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
+                                      "serverInfo": {"name": "sequential-thinking-server" if "named" in MODES
+                                                     else f"port-{MODE}", "version": "0.1.0"}}
             if "icons" in MODES:
                 result["serverInfo"]["icons"] = [{"src": "data:image/svg+xml;base64,PHN2Zz4=",
                                                   "mimeType": "image/svg+xml", "sizes": ["any"]}]
