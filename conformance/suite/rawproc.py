@@ -146,8 +146,10 @@ class RawPool:
 
     def start_exact(self, target: Target, env: Mapping[str, str]) -> RawServer:
         """A new process of `target` started with exactly `env` (and the sandbox), for a record about the
-        start environment; the caller closes it or, once done with it, `donate`s it."""
-        return self._started(target, discard_stderr=False, exact_env=env)
+        start environment; the caller closes it or, once done with it, `donate`s it. The target's own
+        variables come first (its configuration: agiprolabs-ts' DATA_PATH; started without it, that server
+        wrote its store into the harness's folder), `env` over them."""
+        return self._started(target, discard_stderr=False, exact_env={**target.env, **env})
 
     def donate(self, raw: RawServer) -> None:
         """Take a process a check is done with, healthy, for a check that ends a process (closed otherwise):
