@@ -62,8 +62,9 @@ class Implementation:
 
     def target(self, work: Path) -> str:
         """The `run --target` spec: the environment words, then cmd: and the launch with {dir} filled."""
-        words = [f"{k}={v}" for k, v in sorted(self.env.items())]
-        return " ".join([*words, "cmd:" + self.launch.replace("{dir}", str(self.folder(work)))])
+        folder = str(self.folder(work))
+        words = [f"{k}={v.replace('{dir}', folder)}" for k, v in sorted(self.env.items())]
+        return " ".join([*words, "cmd:" + self.launch.replace("{dir}", folder)])
 
 
 def load(path: Path = FIXTURE) -> list[Implementation]:

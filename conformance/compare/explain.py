@@ -19,7 +19,7 @@ from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
-from conformance.compare.observe import MULTI_LINE_BOX, type_class
+from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
@@ -401,7 +401,11 @@ def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
     if box:
         return f"the stderr box of {what}{_given(ds)} differs: {box}"
-    where = _field_list(sorted({d.field for d in ds if d.field}), code=False)
+    fields = sorted({d.field for d in ds if d.field})
+    if fields == [AFTER_THE_BOX]:
+        # Lines written after the box (agiprolabs-ts' Redis notices): not a part "of" the box.
+        return f"the stderr of {what}{_given(ds)} differs after the box on {la} and {lb}"
+    where = _field_list(fields, code=False)
     return f"the stderr box of {what}{_given(ds)} differs at its {where or 'text'} on {la} and {lb}"
 
 

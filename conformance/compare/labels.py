@@ -20,6 +20,8 @@ from conformance.targets.specs import split_env
 MAX_LABEL: Final = 40
 MAX_COMMAND_LABEL: Final = 60
 """A command named whole is kept to this length, its start and its entry file kept."""
+MAX_ENV_VALUE: Final = 24
+"""A variable's value beside a command named whole is kept to this length, by its end."""
 GENERIC_PARTS: Final = frozenset({
     "", "dist", "build", "lib", "src", "out", "bin", "node_modules", "index.js", "main.js", "server.js",
     "index.mjs", "main.py", "__main__.py", "node", "python", "python3", "tmp", "usr", "home", "work",
@@ -32,17 +34,20 @@ def default_labels(a: str, b: str) -> tuple[str, str]:
     """The two sides' names from their specs; never equal, never empty, one line each."""
     env_a, base_a = split_env(a)
     env_b, base_b = split_env(b)
-    la = _label(_name(base_a, base_b) + _env(env_a), base_a, base_b)
-    lb = _label(_name(base_b, base_a) + _env(env_b), base_b, base_a)
+    la = _label(_name(base_a, base_b), env_a, base_a, base_b)
+    lb = _label(_name(base_b, base_a), env_b, base_b, base_a)
     if la == lb:
         la, lb = f"{la} (A)", f"{lb} (B)"
     return la, lb
 
 
-def _label(name: str, spec: str, other: str) -> str:
+def _label(name: str, env: dict[str, str], spec: str, other: str) -> str:
+    """A command named whole is shortened apart from its variables, each then named with its value's end:
+    cut together, a long command lost its entry file and its first variable's name (agiprolabs-ts read
+    "node …/build/agiprolabs-ts/data +TRANSPORT_MODE=stdio", a data folder for a server)."""
     if spec.startswith("cmd:") and not other.startswith("cmd:"):
-        return _whole_command(name)
-    return clean(name)
+        return _whole_command(name) + _env(env, MAX_ENV_VALUE)
+    return clean(name + _env(env))
 
 
 def clean(label: str) -> str:
@@ -51,8 +56,18 @@ def clean(label: str) -> str:
     return (text[: MAX_LABEL - 1] + "…") if len(text) > MAX_LABEL else (text or "?")
 
 
-def _env(env: dict[str, str]) -> str:
-    return "".join(f" +{k}={v}" for k, v in sorted(env.items()))
+def _env(env: dict[str, str], value_chars: int | None = None) -> str:
+    return "".join(f" +{k}={_value(v, value_chars)}" for k, v in sorted(env.items()))
+
+
+def _value(value: str, chars: int | None) -> str:
+    """A variable's value, kept to `chars` by its end (a path's last parts), cut at a path part's start."""
+    text = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", value).split())
+    if chars is None or len(text) <= chars:
+        return text
+    tail = text[len(text) - chars + 1:]
+    cut = tail.find("/")
+    return "…" + (tail[cut:] if cut >= 0 else tail)
 
 
 def _name(spec: str, other: str) -> str:
@@ -68,7 +83,10 @@ def _whole_command(command: str) -> str:
     text = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", command).split()) or "cmd"
     if len(text) <= MAX_COMMAND_LABEL:
         return text
-    first = text.split(" ", 1)[0][:20]
+    first = text.split(" ", 1)[0]
+    # An interpreter named by its path is named by its file: chinng-py's ".venv/bin/python" read
+    # "/work/r13-wild/build …/src/server.py", a folder for the command.
+    first = (PurePosixPath(first).name or first)[:20]
     tail = text[len(text) - (MAX_COMMAND_LABEL - len(first) - 2):]
     cut = min((i for i in (tail.find("/"), tail.find(" ")) if i >= 0), default=-1)
     return f"{first} …{tail[cut:] if cut >= 0 else tail}"  # from a path part's start, never inside one

@@ -18,7 +18,7 @@ from conformance.compare.programs import FIELDS, Step
 from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
-from conformance.core.served import read_served
+from conformance.core.served import read_served, trailed
 from conformance.drivers.wire import Exchange
 
 Kind = Literal["result", "protocol error", "no answer", "exited"]
@@ -85,6 +85,17 @@ def _relative(status: dict[str, JSON], base: Base) -> tuple[dict[str, JSON], Sto
     return rest, (length - base.length, new)
 
 
+def _leading_object(text: str) -> JSON | None:
+    """The JSON object an answer's text begins with when more text follows it (`trailed`), else None."""
+    trail = trailed(text)
+    if trail is None:
+        return None
+    try:
+        return read_served(trail[0], "answer text")
+    except ValueError:
+        return None
+
+
 def observe(exchange: Exchange, base: Base) -> Outcome:
     """Normalize one answer: parsed text, store effect relative to `base`, extra result keys."""
     stderr = exchange.stderr.decode("utf-8", errors="backslashreplace")
@@ -100,16 +111,21 @@ def observe(exchange: Exchange, base: Base) -> Outcome:
     parsed: JSON | None = None
     parses = False
     store = None
+    leading: JSON | None = None
     if text is not None:
         try:
             parsed = read_served(text, "answer text")
             parses = True
         except ValueError:
             parsed = None
+            leading = _leading_object(text)
     if isinstance(parsed, dict):
         parsed, store = _relative(parsed, base)
         if store is not None:
             notes.add(NORMALIZED_STORE)
+    elif isinstance(leading, dict):
+        # A status with text after it (stopuncle-js): the text differs as text, the store is still read.
+        _, store = _relative(leading, base)
     extras: dict[str, JSON] = {}
     for key, value in result.items():
         if key in ("content", "isError"):
@@ -297,7 +313,8 @@ def _store_field(a: tuple[int, tuple[str, ...]] | None, b: tuple[int, tuple[str,
 
 def _store(outcome: Outcome) -> str:
     if outcome.store is None:
-        return "no store in the answer"
+        # Not "no store": stopuncle-js' answer counts its thoughts and names its labels `activeBranches`.
+        return "no thoughtHistoryLength with a branches list in the answer"
     grown, new = outcome.store
     return f"thoughtHistoryLength +{grown}, new branches {json.dumps(list(new), ensure_ascii=False)}"
 
@@ -311,6 +328,8 @@ def _extra(outcome: Outcome, key: str) -> str:
 BOX_CHARS: Final = 4000
 """A stderr box kept whole up to this, so its width, padding and rows can be read (`box_difference`)."""
 MULTI_LINE_BOX: Final = "box, multi-line thought"
+AFTER_THE_BOX: Final = "after the box"
+"""The stderr line that differs first comes after the box's six lines."""
 
 
 def _box_detail(step: Step) -> str:
@@ -326,5 +345,5 @@ def _box_line(a: str, b: str) -> str:
     names = ("blank", "top border", "header", "middle border", "body", "bottom border")
     for index, (x, y) in enumerate(zip(a.split("\n"), b.split("\n"), strict=False)):
         if x != y:
-            return names[index] if index < len(names) else "after the box"
+            return names[index] if index < len(names) else AFTER_THE_BOX
     return "length"

@@ -77,7 +77,7 @@ def scan(call: Callable[[int], tuple[Reading, Reading]], limit: int, tail: int,
     return Scan(a, b, first, "difference" if first is not None else "limit")
 
 
-def trend(values: Sequence[Reading], first: int) -> str:
+def trend(values: Sequence[Reading], first: int, *, unread: bool = False) -> str:
     """What one side does to the probed quantity from the call before `first` (0 before any call: the store
     starts empty) to the last call seen, as a verb phrase: "caps it at 100 (...)"."""
     before = values[first - 2] if first >= 2 else 0
@@ -86,7 +86,10 @@ def trend(values: Sequence[Reading], first: int) -> str:
         return "was not answering"
     stopped = next((i for i, v in enumerate(after) if v is None), None)
     seen = [v for v in (after if stopped is None else after[:stopped]) if v is not None]
-    cut = f"does not accept the probe's call {first + (stopped or 0)}"
+    # `unread`: the call was accepted, its answer holds no count and list of labels to read (stopuncle-js
+    # names them `activeBranches`): said so, never "does not accept".
+    cut = (f"answers the probe's call {first + (stopped or 0)} without a thoughtHistoryLength and a branches "
+           "list to read" if unread else f"does not accept the probe's call {first + (stopped or 0)}")
     if not seen:
         return cut
     said = _course(before, seen, first)
@@ -182,15 +185,15 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
         try:
             found, seen = _run_one(probe, a, b, timeout, calls, seconds)
             if _refused_at_once(seen):
-                say(f"long {probe.name} probe: its first call is refused by one side; made again with "
-                    "numbered thoughts")
+                say(f"long {probe.name} probe: one side refuses its first call or answers it without a count "
+                    "and labels to read; made again with numbered thoughts")
                 probe = Probe(probe.name, probe.field, NUMBERED[probe.name], probe.share)
                 found, seen = _run_one(probe, a, b, timeout, calls, seconds)
         except DriverError as exc:
             say(f"long {probe.name} probe: a side could not be started ({exc}); not compared")
             continue
         reach = {"budget": "stopped at the time budget", "limit": "reached its limit",
-                 "not accepted": "stopped: a probe call was not accepted by both sides",
+                 "not accepted": "stopped: a probe call was not accepted, or not read, on both sides",
                  "difference": "found a difference"}[seen.stopped]
         say(f"long {probe.name} probe: {len(seen.a)} calls per side (limit {calls}), {reach}")
         out.calls += len(seen.a)
@@ -199,8 +202,9 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
             continue
         earlier = next((f for f in out.found if len(f.program) <= len(found.program)), None)
         if earlier is not None and None in (seen.a[-1], seen.b[-1]):
-            say(f"long {probe.name} probe: its call {len(found.program)} is refused where the "
-                f"{earlier.found.field} probe already differs by call {len(earlier.program)}; not repeated")
+            say(f"long {probe.name} probe: its call {len(found.program)} is not read on one side (refused, "
+                f"or answered without a count and labels) where the {earlier.found.field} probe already "
+                f"differs by call {len(earlier.program)}; not repeated")
             continue
         out.found.append(found)
     out.found = _no_state(out.found)
@@ -270,7 +274,7 @@ def _run_one(probe: Probe, a: Target, b: Target, timeout: float, limit: int,
         seen = scan(call, limit, TAIL, _timer(seconds))
     if seen.first is None:
         return None, seen
-    said = [trend(values, seen.first) + _refusal(values, latest[side])
+    said = [trend(values, seen.first, unread=latest[side].accepted) + _refusal(values, latest[side])
             for side, values in (("a", seen.a), ("b", seen.b))]
     found = Found("store", probe.field, "", LONG_PROBE, said[0], said[1], True)
     return ProbeFound(found, probe.program(seen.first)), seen

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from conformance.core.differences import WHOLE_CHARS, refusal_in_text, refusals_compared
+from conformance.core.differences import WHOLE_CHARS, other_fields, refusal_in_text, refusals_compared
 from conformance.core.jsontypes import JSON
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|\w+|[^\w\s]')
@@ -122,7 +122,9 @@ def validation_order(pairs: Sequence[tuple[str, str]]) -> tuple[str, str] | None
     found: list[tuple[str, str]] = []
     for a, b in pairs:
         ra, rb = refusal_in_text(a), refusal_in_text(b)
-        if not (ra.field and rb.field and ra.field != rb.field):
+        # `thoughtNumber` and `thought_number` are one field spelled two ways (a port, a mapped compare's B):
+        # the same field refused first, in other words, never "another field first".
+        if not other_fields(ra.field, rb.field):
             return None
         found.append((ra.field, rb.field))
     return found[0] if found else None

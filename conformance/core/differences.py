@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from conformance.core.jsontypes import JSON
-from conformance.core.served import read_served
+from conformance.core.served import read_served, trailed
 
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
@@ -131,6 +131,12 @@ def refusal(answer: JSON | None) -> Refusal | None:
     return None
 
 
+def other_fields(a: str | None, b: str | None) -> bool:
+    """Two refusals name other fields: both name one, and not the same field spelled two ways
+    (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
+    return bool(a and b and a.replace("_", "").lower() != b.replace("_", "").lower())
+
+
 def refusal_in_text(answer: str) -> Refusal:
     """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
     kind = "isError" if answer.startswith("isError ") else "error"
@@ -159,7 +165,7 @@ def refusals_compared(a: Refusal | None, b: Refusal | None, here: str = "{here}"
                 f"({b.kind})")
     if a is None or b is None or (a.words, a.kind) == (b.words, b.kind):
         return ""
-    if a.field and b.field and a.field != b.field:
+    if other_fields(a.field, b.field):
         return (f"both refuse, naming other fields first: {original} `{a.field}` ({quoted(a.words)}), "
                 f"{_side(here)} `{b.field}` ({quoted(b.words)}): another field refused first, not a "
                 "re-wording")
@@ -395,6 +401,12 @@ def _shape_difference(original: str, target: str) -> str:
     OBJ-4's headline counted lines where the truth was "the answer is text, not JSON")."""
     was, now = _json_kind(original), _json_kind(target)
     if was and not now:
+        trail = trailed(target)
+        if trail is not None and was == "a JSON object":
+            # stopuncle-js: its status, then a "---" section; not "plain text".
+            lines = trail[1].count("\n") + 1
+            return (f"a JSON object followed by {lines} more line(s) of text {{here}} where the original has "
+                    f"{was}")
         return f"plain text {{here}} where the original has {was}"
     if now and not was:
         return f"{now} {{here}} where the original has plain text"

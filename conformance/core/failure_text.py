@@ -23,6 +23,10 @@ _EXCEPTION_PREFIX: Final = re.compile(
 )
 """An exception's class before its message: Python's and pytest's, and any of the harness's own."""
 _KEY_ERROR: Final = re.compile(r"^(?:builtins\.)?KeyError: (.+)$")
+_INDEX_ERROR: Final = re.compile(r"^(?:builtins\.)?IndexError: (.+)$")
+"""A check that indexed past the end of what it was served (the fixed lines of a description shorter than
+the original's: stopuncle-js' one-line description): Python's words read as the server's (round 14)."""
+_NOT_IN_LIST: Final = re.compile(r"^(?:builtins\.)?ValueError: (.+) is not in list$")
 _OBJECT_REPR: Final = re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-fA-F]+>")
 _ADDRESS: Final = re.compile(r"\s*at 0x[0-9a-fA-F]+")
 _HARNESS_OBJECT: Final = re.compile(
@@ -61,6 +65,14 @@ def readable(text: str) -> str:
     missing = _KEY_ERROR.match(lines[0])
     if missing:
         lines[0] = f"no key {missing.group(1)} where the check read one"
+    past = _INDEX_ERROR.match(lines[0])
+    if past:
+        lines[0] = (f"what the server served is shorter than the check reads, which follows the original's "
+                    f"({past.group(1)}: fewer items or lines than the original has)")
+    absent = _NOT_IN_LIST.match(lines[0])
+    if absent:
+        lines[0] = (f"no {absent.group(1)} in what the server served, where the check looked for the "
+                    "original's")
     lines[0] = _EXCEPTION_PREFIX.sub("", lines[0])
     # pytest's rewriting follows the message, from its first "assert ..." line on.
     explanation = next((i for i, line in enumerate(lines) if _PYTEST_EXPLANATION.match(line)), len(lines))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from conformance.core.differences import RUNTIME_ERROR, WHOLE_CHARS, Refusal, quoted, refusal
+from conformance.core.differences import RUNTIME_ERROR, WHOLE_CHARS, Refusal, other_fields, quoted, refusal
 from conformance.core.jsontypes import JSON
 
 Arguments = dict[str, JSON]
@@ -169,7 +169,7 @@ def refusals_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb:
     else (the same field in other words, or a field named on one side only) the rule re-test at 3 of 3."""
     if (a.words, a.kind) == (b.words, b.kind):
         return None
-    if a.field and b.field and a.field != b.field:
+    if other_fields(a.field, b.field):
         return order_retested(call, a, b, ask, la, lb)
     return rule_retested(call, a, b, ask, la, lb)
 

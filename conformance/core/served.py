@@ -111,11 +111,35 @@ def unfenced(text: str) -> str | None:
     return found.group(1) if found is not None else None
 
 
+_TRAIL_READ: Final = 100_000
+"""The longest answer text looked through for a JSON object with text after it (an answer is a few hundred
+characters; a longer text is read as it is)."""
+
+
+def trailed(text: str) -> tuple[str, str] | None:
+    """A JSON object with more text after it, as (the object's text, the text after it); None when `text` is
+    not so made. A fork appends a section to its status ("\n\n---\nNext: …", stopuncle-js): the status is
+    still the answer's first value, and only OBJ-4's and OBJ-8's own checks judge what follows it."""
+    stripped = text.strip()
+    if len(stripped) > _TRAIL_READ or not stripped.startswith("{"):
+        return None
+    try:
+        _, end = _DECODER.raw_decode(stripped)
+    except (ValueError, RecursionError):
+        return None
+    rest = stripped[end:].strip()
+    return (stripped[:end], rest) if rest else None
+
+
 def read_answer(text: str, what: str = "answer text") -> JSON:
-    """An answer's text (`content[0].text`) as JSON, read through a markdown code fence around it: the
-    checks read the object a fork fences, and only OBJ-4's and OBJ-8's own checks judge the fence (`unfenced`
-    tells it). Otherwise `read_served`."""
+    """An answer's text (`content[0].text`) as JSON, read through a markdown code fence around it, or the JSON
+    object it begins with when text follows that object: the checks read the object a fork fences or trails,
+    and only OBJ-4's and OBJ-8's own checks judge the fence or the trail (`unfenced`, `trailed` tell them).
+    Otherwise `read_served`."""
     inner = unfenced(text)
+    if inner is None:
+        trail = trailed(text)
+        inner = trail[0] if trail is not None else None
     return read_served(inner if inner is not None else text, what)
 
 

@@ -30,6 +30,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Final
 
@@ -936,8 +937,17 @@ class WireDriver(Managed):
             t_sent = time.monotonic()
             self._write(b"".join(frames), deadline, "tools/call", limit)
             self.requests_sent += len(sent)
+            # Answers matched by id, as JSON-RPC matches them: a server whose handlers are asynchronous
+            # (agiprolabs-ts' file store) may answer call 7 before call 6; each is still its call's answer.
+            pending = {request_id for request_id, _ in sent}
+            early: dict[int, tuple[dict[str, JSON], float]] = {}
             for request_id, message in sent:
-                response, t_received = self._await_response(request_id, deadline, "tools/call", limit)
+                while request_id not in early:
+                    got, t_got = self._await_response(request_id, deadline, "tools/call", limit, also=pending)
+                    answer_id = got.get("id")
+                    early[answer_id if type(answer_id) is int else request_id] = (got, t_got)
+                response, t_received = early.pop(request_id)
+                pending.discard(request_id)
                 answered.append(Exchange("tools/call", message, response, b"", t_sent, t_received,
                                          previous_call=self._previous_call))
                 self._previous_call = message
@@ -957,9 +967,11 @@ class WireDriver(Managed):
         return answered, None
 
     def _await_response(
-        self, request_id: int, deadline: float, method: str, limit: float
+        self, request_id: int, deadline: float, method: str, limit: float, *,
+        also: AbstractSet[int] = frozenset(),
     ) -> tuple[dict[str, JSON], float]:
-        """Read until the response to `request_id`; server notifications and requests are skipped."""
+        """Read until the response to `request_id`, or to one of `also` (requests written with it and not yet
+        answered); server notifications and requests are skipped."""
         try:
             while True:
                 line = self._read_line(deadline, method, limit)
@@ -970,7 +982,7 @@ class WireDriver(Managed):
                         self.unsolicited.append(response)
                     continue
                 got = response.get("id")
-                if type(got) is int and got == request_id:
+                if type(got) is int and (got == request_id or got in also):
                     return response, t_received
                 if type(got) is int and got in self._abandoned:
                     self._abandoned.discard(got)

@@ -304,8 +304,12 @@ def _replay_step(report: Report, folder: str) -> tuple[str, str] | None:
     index = report.root_causes.index(cause)
     frames = (f'import json, sys; print(*json.load(open(sys.argv[1]))["root_causes"][{index}]["example"], '
               "sep=chr(10))")
+    # The target's own environment goes with it (agiprolabs-ts' DATA_PATH): without it the pipe starts another
+    # configuration of the server than the one gated.
+    env = [f"{key}={value}" for key, value in sorted(report.target.env.items())]
+    started = shlex.join(["env", *env, *command] if env else command)
     return (f"replay {', '.join(cause.records)}'s example on a fresh process",
-            f"python -c {shlex.quote(frames)} {shlex.quote(folder + '/report.json')} | {shlex.join(command)}")
+            f"python -c {shlex.quote(frames)} {shlex.quote(folder + '/report.json')} | {started}")
 
 
 def step_line(step: tuple[str, str]) -> str:

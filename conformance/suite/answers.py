@@ -19,7 +19,7 @@ from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.key_paths import located
 from conformance.core.protocol import TOOL
-from conformance.core.served import Unreadable, read_answer, read_served, status_block
+from conformance.core.served import Unreadable, read_answer, read_served, status_block, trailed
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
@@ -109,6 +109,16 @@ def fenced_said(what: str, holds: str, text: str) -> str:
     opening = text.strip().split("\n", 1)[0]
     return (f"{what} is its {holds} inside a markdown code fence ({quoted(opening, 40)} … “```”), where the "
             f"original answers the JSON text alone")
+
+
+def trailed_said(what: str, holds: str, text: str) -> str:
+    """The message of OBJ-4's or OBJ-8's own check when an answer's text is its JSON followed by more text:
+    the trail is the departure, the object before it is read by every other check."""
+    trail = trailed(text)
+    after = trail[1] if trail is not None else ""
+    lines = after.count("\n") + 1
+    return (f"{what} is its {holds} followed by {lines} more line(s) of text ({quoted(after, 60)}), where "
+            f"the original answers the JSON text alone")
 
 
 def _expect_shape(record: str | None, condition: bool, message: Message) -> None:

@@ -127,7 +127,7 @@ class _RunState:
     target_failures: dict[str, tuple[DriverError, int, int]] = field(default_factory=dict)
     breaker: Breaker = field(default_factory=Breaker)
     shrinking: ShrinkBudget = field(default_factory=ShrinkBudget)
-    raw_pool: RawPool = field(default_factory=RawPool)
+    raw_pool: RawPool = field(init=False)
     fresh_runs: FreshRunner = field(init=False)
     era_meetings: EraMeetings = field(init=False)
     unwatch: Callable[[], None] | None = None
@@ -136,6 +136,7 @@ class _RunState:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
+        self.raw_pool = RawPool(self.timeout)
         self.fresh_runs = FreshRunner(self.raw_pool)
         # A meeting takes a process the raw checks are done with, when one waits in the pool.
         self.era_meetings = EraMeetings(self.timeout, source=self.raw_pool.hand_over)

@@ -80,7 +80,10 @@ class RawPool:
     Held by the plugin's run state for one session and closed at its end; no process outlives it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float = 10.0) -> None:
+        """`timeout`: seconds a process may take to answer one request, the run's `--call-timeout` (a hanging
+        target costs each check that, not a fixed 10 s)."""
+        self.timeout = timeout
         self._idle: dict[_Key, list[RawServer]] = {}
         self._sandbox: Path | None = None
         self._ended_waiting: dict[_TargetKey, list[tuple[float, int]]] = {}
@@ -138,12 +141,15 @@ class RawPool:
         self._serial += 1
         serial = self._serial
         return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,
-                         on_write=lambda data: self._wrote(serial, data), exact_env=exact_env)
+                         timeout=self.timeout, on_write=lambda data: self._wrote(serial, data),
+                         exact_env=exact_env)
 
     def start_exact(self, target: Target, env: Mapping[str, str]) -> RawServer:
         """A new process of `target` started with exactly `env` (and the sandbox), for a record about the
-        start environment; the caller closes it or, once done with it, `donate`s it."""
-        return self._started(target, discard_stderr=False, exact_env=env)
+        start environment; the caller closes it or, once done with it, `donate`s it. The target's own
+        variables come first (its configuration: agiprolabs-ts' DATA_PATH; started without it, that server
+        wrote its store into the harness's folder), `env` over them."""
+        return self._started(target, discard_stderr=False, exact_env={**target.env, **env})
 
     def donate(self, raw: RawServer) -> None:
         """Take a process a check is done with, healthy, for a check that ends a process (closed otherwise):
@@ -255,7 +261,8 @@ class RawPool:
         started to be ended."""
         self._serial += 1
         serial = self._serial
-        raw = RawServer(target, sandbox={}, on_write=lambda data: self._wrote(serial, data), proc=proc)
+        raw = RawServer(target, sandbox={}, timeout=self.timeout,
+                        on_write=lambda data: self._wrote(serial, data), proc=proc)
         raw.sent = True
         raw.seen += seen[:SEEN_BYTES]
         raw._initialized = initialized

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
 from conformance.calls.store import StoreState, state_of
+from conformance.core.differences import quoted
 from conformance.core.js import MAX_SAFE_INTEGER
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
@@ -68,7 +69,19 @@ class LabelServer:
 
     def probe(self) -> StoreState:
         """One accepted call: the state the next call starts from is this plus the probe itself."""
-        return state_of(self.call(dict(PROBE_ARGUMENTS)))
+        return probed(self.call(dict(PROBE_ARGUMENTS)))
+
+
+def probed(exchange: Exchange) -> StoreState:
+    """The store an accepted probe reports; a status object without the count or the labels contradicts
+    OBJ-4 (stopuncle-js answers `activeBranches`, not `branches`: 17 checks said "no key 'branches' where the
+    check read one" and no cause explained them, round 14)."""
+    try:
+        return state_of(exchange)
+    except KeyError as missing:
+        expect("OBJ-4", False, f"the status object has no {missing.args[0]!r}, where the original answers "
+                               f"thoughtHistoryLength and branches: {quoted(exchange.text or '', 300)}")
+        raise
 
 
 _Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
@@ -276,7 +289,7 @@ class ServerSession:
         run, the shared process's count never falls between probes: one that fell was cleared, scoped or
         expired while the process lived (ABS-11), whichever check probed next, however long the pause."""
         driver = self.wire
-        state = state_of(self.call(dict(PROBE_ARGUMENTS)))
+        state = probed(self.call(dict(PROBE_ARGUMENTS)))
         now = time.monotonic()
         if self._counted is not None and self._counted[0] is driver:
             _, before, then = self._counted

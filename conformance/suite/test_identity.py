@@ -52,7 +52,10 @@ def test_server_identity_and_capabilities(server: ServerSession) -> None:
     info = server.server_info
     assert info.get("name") == SERVER_INFO["name"], (
         f"serverInfo.name is {brief(info.get('name'))}, not {brief(SERVER_INFO['name'])}")
-    expect("CMP-3/a1", info.get("version") == SERVER_INFO["version"],
+    # The version alone is CMP-3/a1's; beside other changes (levalicious-ts' icons) every one is said, here,
+    # where stopping at the version left `serverInfo.icons` in no headline (round 13).
+    others = {k for k in {*info, *SERVER_INFO} if k != "version" and info.get(k) != SERVER_INFO.get(k)}
+    expect("CMP-3/a1", info.get("version") == SERVER_INFO["version"] or bool(others),
            lambda: f"serverInfo.version is {brief(info.get('version'))}, not {brief(SERVER_INFO['version'])}")
     assert info == SERVER_INFO, (
         f"serverInfo is not the original's: {said(json_differences(SERVER_INFO, info))}")

@@ -34,7 +34,7 @@ from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.key_paths import absent_said
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.core.served import unfenced
+from conformance.core.served import trailed, unfenced
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
@@ -56,6 +56,7 @@ from conformance.suite.answers import (
     refusal_text,
     refused_as_invalid,
     store,
+    trailed_said,
 )
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
@@ -481,9 +482,11 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
         f"an accepted call's content is {brief(content)}, where one text item was due")
     assert isinstance(content[0], dict) and content[0].get("type") == "text", (
         f"an accepted call's content is {brief(content)}, where one text item was due")
-    assert list(status) == STATUS_KEYS, fields_unlike(list(status), STATUS_KEYS, "an accepted call's answer")
     assert unfenced(exchange.text or "") is None, fenced_said("an accepted call's text", "status object",
                                                               exchange.text or "")
+    assert trailed(exchange.text or "") is None, trailed_said("an accepted call's text", "status object",
+                                                              exchange.text or "")
+    assert list(status) == STATUS_KEYS, fields_unlike(list(status), STATUS_KEYS, "an accepted call's answer")
     assert exchange.text == js_stringify(status), "not pretty-printed with two-space indentation"
     assert is_number(status["thoughtNumber"]) and is_number(status["totalThoughts"]), (
         f"thoughtNumber {brief(status['thoughtNumber'])} or totalThoughts {brief(status['totalThoughts'])} "

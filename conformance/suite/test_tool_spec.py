@@ -270,6 +270,11 @@ def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAsser
     verbatim, including the four assertions no route implements."""
     lines = description_lines(server)
     block = lines[4:23]
+    # A description shorter than the block (stopuncle-js' one line) is said as such, never as the IndexError
+    # "list index out of range" that read as the server's words (as OBJ-12's, round 13).
+    assert len(block) == 19, (f"the description has {len(lines)} lines, where the original's lines 5-23 "
+                              "hold “When to use this tool:” with 7 items, a blank line and “Key features:” "
+                              "with 9")
     assert block[0] == "When to use this tool:" and block[8] == "" and block[9] == "Key features:", (
         f"description lines 5, 13 and 14 are {brief(block[0])}, {brief(block[8])} and {brief(block[9])}, "
         "where the original has “When to use this tool:”, a blank line and “Key features:”")

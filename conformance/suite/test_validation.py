@@ -24,7 +24,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
-from conformance.core.served import unfenced
+from conformance.core.served import trailed, unfenced
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
     accepted,
@@ -35,6 +35,7 @@ from conformance.suite.answers import (
     fields_unlike,
     rejected,
     store,
+    trailed_said,
 )
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import GUARD_REFUSALS, GUARDED_ORDER, branch_key, guard_failure, js_stringify
@@ -179,6 +180,8 @@ def test_refusal_text_is_its_json_alone(server: ServerSession) -> None:
         message = rejected(exchange)  # its status, "failed", is checked there for every refusal read
         text = exchange.text or ""
         assert unfenced(text) is None, fenced_said(f"the refusal {quoted(message, 80)}'s text",
+                                                   "error object", text)
+        assert trailed(text) is None, trailed_said(f"the refusal {quoted(message, 80)}'s text",
                                                    "error object", text)
 
 

@@ -65,3 +65,17 @@ def test_a_wide_box_is_kept_whole_enough_to_read() -> None:
                          _outcome(reworked_box(HEADER, thought)))[0]
     said = box_difference(found.a, found.b, "on head", "base")
     assert said.startswith("the box is 904 columns wide on head, 2 narrower than base's 906"), said
+
+
+def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
+    """agiprolabs-ts draws the original's box, then writes Redis notices: compare said the box "differs at its
+    after the box". Lines after the box are said as what they are."""
+    args = valid(thought="a thought longer than its header")
+    box = original_box(HEADER, str(args["thought"]))
+    noticed = box + "[EventPublisher] Not connected\n"
+    [found] = compare_step(Step(TOOL, args), _outcome(box), _outcome(noticed))
+    difference = Difference(id=found.signature, aspect=found.aspect, summary="", field=found.field,
+                            detail=found.detail, a=found.a, b=found.b, program=frames((Step(TOOL, args),)))
+    headline = explain([difference], "base", "head", default_known_changes()).headline
+    assert "at its after the box" not in headline, headline
+    assert "stderr of an accepted call differs after the box on base and head" in headline, headline

@@ -151,6 +151,10 @@ def test_a_refusal_that_is_no_schema_refusal_is_not_read_as_one() -> None:
      ("0.6.2", "node src/sequentialthinking/dist/index.js")),
     ("cmd:node /home/someone/work/forks/sequential-thinking/packages/server/dist/index.js", "reference",
      ("node …/sequential-thinking/packages/server/dist/index.js", "reference")),
+    # An interpreter named by its path is named by its file, not by the start of its folder (chinng-py).
+    ("npm:0.6.2", "cmd:/work/r13-wild/build/build/chinng-py/.venv/bin/python "
+                  "/work/r13-wild/build/build/chinng-py/src/server.py",
+     ("0.6.2", "python … /work/r13-wild/build/build/chinng-py/src/server.py")),
 ])
 def test_default_labels_tell_the_sides_apart(a: str, b: str, expected: tuple[str, str]) -> None:
     assert default_labels(a, b) == expected

@@ -143,3 +143,13 @@ def test_a_side_that_never_grows_is_not_said_to_cap_it() -> None:
     seen = scan(lambda i: (i, 0), 100, 4, lambda: False)
     assert seen.first == 1
     assert trend(seen.b, 1) == "leaves it at 0 (over calls 1 to 5)"
+
+
+def test_a_call_accepted_without_a_count_to_read_is_not_said_refused() -> None:
+    """stopuncle-js accepts every probe call and answers its count beside `activeBranches`, not `branches`:
+    compare said it "does not accept the probe's call 1". An accepted answer without both is said as such."""
+    assert trend([None], 1) == "does not accept the probe's call 1"
+    said = trend([None], 1, unread=True)
+    assert said == "answers the probe's call 1 without a thoughtHistoryLength and a branches list to read"
+    assert trend([1, 2, None], 2, unread=True).endswith(
+        "then answers the probe's call 3 without a thoughtHistoryLength and a branches list to read")

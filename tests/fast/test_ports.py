@@ -22,6 +22,7 @@ from conformance.compare.arguments import check_arguments, stop_sentence
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
 from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import ProtocolViolation
 from conformance.drivers.transcript import Transcript
@@ -30,6 +31,7 @@ from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
 from conformance.report.text import STOP_SAID, stop_named
+from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
@@ -317,19 +319,60 @@ def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str,
     assert stop_named(checked) == stop, checked
 
 
-def test_a_description_shorter_than_the_directive_block_is_said_as_such(tmp_path: Path) -> None:
-    """chinng-py's tool is described in 15 lines (a FastMCP docstring): OBJ-12's check indexed line 25 and its
-    departure read "list index out of range", the harness's IndexError taken for the server's words. The real
-    check, run by pytest against a port described so, fails with the description's length instead."""
-    target = f"cmd:{sys.executable} {PORTS} brief"
+@pytest.mark.parametrize(("mode", "check", "said"), [
+    ("brief", "test_directive_block", "the description has 15 lines, where the original's lines 25-54 hold"),
+    ("oneline", "test_assertive_block and not delivered",
+     "the description has 1 lines, where the original's lines 5-23 hold"),
+])
+def test_a_description_shorter_than_the_directive_block_is_said_as_such(
+    tmp_path: Path, mode: str, check: str, said: str
+) -> None:
+    """chinng-py's tool is described in 15 lines (a FastMCP docstring), stopuncle-js' in one: OBJ-12's and
+    OBJ-11's checks indexed lines past the end and their departures read "list index out of range", the
+    harness's IndexError taken for the server's words. The real check, run by pytest against a port described
+    so, fails with the description's length instead."""
+    target = f"cmd:{sys.executable} {PORTS} {mode}"
     junit = tmp_path / "junit.xml"
     ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/suite/test_tool_spec.py", "-k", "test_directive_block",
+        [sys.executable, "-m", "pytest", "conformance/suite/test_tool_spec.py", "-k", check,
          "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'pt'}", f"--junitxml={junit}",
          "--target", target],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     failures = [case.find("failure") for case in ET.parse(junit).getroot().iter("testcase")]
     messages = [failure.get("message", "") for failure in failures if failure is not None]
     assert len(messages) == 1, ran.stdout[-2000:]
-    assert "the description has 15 lines, where the original's lines 25-54 hold" in messages[0], messages
+    assert said in messages[0], messages
     assert "list index out of range" not in messages[0], messages
+
+
+def test_answers_written_out_of_order_are_each_their_calls(tmp_path: Path) -> None:
+    """agiprolabs-ts' asynchronous handlers answered call 7 before call 6; compare's long probe wrote its
+    calls at once, read the answers in order and said "does not accept the probe's call 6 (no answer:
+    response id 8 does not match request id 7)". JSON-RPC matches answers by id: each exchange holds its own
+    call's."""
+    calls: list[tuple[str, JSON]] = [
+        (TOOL, {"thought": f"t{n}", "thoughtNumber": n, "totalThoughts": 4, "nextThoughtNeeded": True})
+        for n in (1, 2, 3, 4)]
+    with WireDriver([sys.executable, str(PORTS), "unordered"], timeout=20.0) as driver:
+        driver.initialize()
+        exchanges, failure = driver.call_tools_pipelined(calls)
+    assert failure is None, failure
+    assert [e.response.get("id") for e in exchanges] == [
+        e.request.get("id") if isinstance(e.request, dict) else None for e in exchanges]
+    assert [json.loads(e.text or "")["thoughtNumber"] for e in exchanges] == [1, 2, 3, 4]
+
+
+def test_a_server_info_with_more_than_its_version_changed_says_every_change() -> None:
+    """levalicious-ts keeps the original's name and adds icons beside its own version: the identity check
+    stopped at the version's CMP-3/a1 expectation and `serverInfo.icons` was in no headline (round 13)."""
+    from conformance.suite.test_identity import test_server_identity_and_capabilities
+
+    session = ServerSession(target=port("icons+named"), transcript=Transcript(None), timeout=20.0)
+    try:
+        with pytest.raises(AssertionError) as raised:
+            test_server_identity_and_capabilities(session)
+    finally:
+        session.close()
+    said = str(raised.value)
+    assert said.startswith("serverInfo is not the original's: version: “0.2.0” on the original, “0.1.0” "
+                           "here; icons: absent on the original"), said

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
 import time
 from dataclasses import replace
 
@@ -323,5 +324,22 @@ def test_a_launch_that_ended_while_waiting_is_launched_again() -> None:
         with pool.lend(target, spend=True) as raw:
             assert raw.wait(OVERRUN) is not None
         assert process.processes_started() == started + 1
+    finally:
+        pool.close()
+
+
+def test_a_process_started_with_an_exact_environment_keeps_the_target_s_own() -> None:
+    """The caption-colour rows start processes with exactly their environment; agiprolabs-ts' were started
+    without the DATA_PATH its target spec gives and wrote their store into the harness's working folder."""
+    said = ("import os, sys; sys.stderr.write(os.environ.get('MARK', '-') + '\\n'); sys.stderr.flush(); "
+            "sys.stdin.read()")
+    target = resolve_target(f"MARK=kept cmd:{sys.executable} -c \"{said}\"")
+    pool = RawPool()
+    try:
+        row = pool.start_exact(target, {"PATH": "/usr/bin:/bin"})
+        try:
+            assert row.stderr_now(wait=OVERRUN).strip() == b"kept"
+        finally:
+            row.close()
     finally:
         pool.close()

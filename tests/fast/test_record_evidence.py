@@ -134,13 +134,30 @@ def test_a_cause_whose_replays_differ_elsewhere_keeps_its_checks_words() -> None
     assert "differ only elsewhere" in cause.evidence.why and "this one does" not in cause.evidence.why, (
         cause.evidence.why)
 
-def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other_records_pair() -> None:
-    report = _report(extra=MAX_REPLAYS + 2)
+BUDGET = 4
+"""The report's replay budget in the tests past it (`MAX_REPLAYS` patched, `small_budget`): the same walk
+past a budget as past the product's 16, with 16 pairs of sequences fewer, up to 20 calls long (8 s a test)."""
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> int:
+    """`BUDGET` as the report's replay budget."""
+    from conformance.gate import evidence
+
+    assert BUDGET < MAX_REPLAYS
+    monkeypatch.setattr(evidence, "MAX_REPLAYS", BUDGET)
+    return BUDGET
+
+
+def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other_records_pair(
+    small_budget: int,
+) -> None:
+    report = _report(extra=small_budget + 2)
     before = process.processes_started()
     out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
     # The budget's sequences, and the fixed opening calls, which are outside it (cheap, always replayed):
     # their tools/list shows no difference here, and their calls' differences are no other record's evidence.
-    assert process.processes_started() - before == 2 * MAX_REPLAYS + 2
+    assert process.processes_started() - before == 2 * small_budget + 2
     evidence = [rv.evidence for rv in out.records if rv.verdict == "deviates" and rv.id != "CMP-1"]
     left = [e for e in evidence if e is not None and e.not_replayed]
     # Each replayed one is judged by its own record's words: reproduced, or said to show none of its own.
@@ -148,8 +165,8 @@ def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other
                for e in evidence if e not in left)
     # The cause's sequence and ABS-1's are two of the replays; every other distinct sequence past the
     # budget says it was not replayed, and is shown with no pair rather than its cause's.
-    assert len(left) == (MAX_REPLAYS + 2 + 2) - MAX_REPLAYS
-    assert all(e.cause == "" and not e.reproduced and f"at most {MAX_REPLAYS} sequences" in e.not_replayed
+    assert len(left) == (small_budget + 2 + 2) - small_budget
+    assert all(e.cause == "" and not e.reproduced and f"at most {small_budget} sequences" in e.not_replayed
                for e in left)
     markdown = render_markdown(out)
     assert f"{len(left)} departure(s) without a replay of their own" in markdown
@@ -163,12 +180,12 @@ def test_past_the_budget_a_departure_says_it_was_not_replayed_and_shows_no_other
     assert REFERENCE_AS_ORIGINAL in markdown
 
 
-def test_a_new_departure_past_the_budget_is_replayed_after_all_before_it_gates() -> None:
+def test_a_new_departure_past_the_budget_is_replayed_after_all_before_it_gates(small_budget: int) -> None:
     """The gate's new departures (not in a baseline) whose own sequence the budget left out are replayed
     within `CONFIRM_REPLAYS` more: "new" only once a fresh process confirmed it (issue 43: the ABS-12 of
     fork-bounded-session was new under ci 11 on one probe call a fresh process accepts). Only the unlisted
     ones."""
-    report = _report(extra=MAX_REPLAYS + 2)
+    report = _report(extra=small_budget + 2)
     departing = [rv for rv in report.records if rv.verdict == "deviates"]
     unlisted = [GateEntry(record=rv.id, verdict=rv.verdict, expected="holds") for rv in departing]
     gate = report.gate.model_copy(update={"unexpected": unlisted[:-1], "passed": False})
@@ -176,9 +193,9 @@ def test_a_new_departure_past_the_budget_is_replayed_after_all_before_it_gates()
     out = with_evidence(report.model_copy(update={"gate": gate}), _counting(1, "cmd:fork"),
                         _counting(0, "reference"), timeout=20)
     # Every distinct sequence (the cause's, ABS-1's, the extras') is replayed but the last unlisted one's,
-    # which the gate accepts (a baseline lists it): the budget's 16, then 3 more; and the opening calls.
+    # which the gate accepts (a baseline lists it): the budget's, then 3 more; and the opening calls.
     assert CONFIRM_REPLAYS >= 4 - 1
-    assert process.processes_started() - before == 2 * (MAX_REPLAYS + 4 - 1) + 2
+    assert process.processes_started() - before == 2 * (small_budget + 4 - 1) + 2
     left = {rv.id for rv in out.records if rv.evidence is not None and rv.evidence.not_replayed}
     assert left == {departing[-1].id}
     confirmed = [rv for rv in out.records if rv.id in {e.record for e in unlisted[:-1]} and rv.id != "CMP-1"]
@@ -223,11 +240,13 @@ def _described(offset: int, spec: str, added: str) -> Target:
     return Target(spec, tuple(argv), TargetIdentity(spec=spec, kind="cmd", command=argv))
 
 
-def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_budget() -> None:
+def test_a_changed_description_is_reproduced_by_the_cheap_replay_whatever_the_budget(
+    small_budget: int,
+) -> None:
     """nalyk-ts (issue 42): CMP-2 said "not replayed … it needs state the shared process built up" though a
     fresh tools/list shows the re-worded description. The fixed opening calls end with a tools/list and are
     replayed even past the budget: the cause is reproduced there, and so is a record past the budget."""
-    report = _report(extra=MAX_REPLAYS + 2)
+    report = _report(extra=small_budget + 2)
     listed = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/list"})
     # CMP-2's and OBJ-5's examples list the tools; CLM-5's (a claim whose words name the description) only
     # calls the tool, so a tools/list difference is not its own.

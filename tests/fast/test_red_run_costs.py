@@ -33,11 +33,18 @@ def _red(extra: int) -> Report:
         update={"unexpected": unlisted[:-1], "passed": False})})
 
 
+BUDGET = 4
+"""The report's replay budget in the test (`MAX_REPLAYS` patched): past it, with confirmations, as past the
+product's 16, which replayed 40 pairs of sequences up to 20 calls long, twice (42 s of CI's fast tier)."""
+
+
 def test_a_red_runs_pairs_are_replayed_ahead_and_none_for_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the budget, with confirmations: every pair the walk asks for was already started on the pool
     (none replayed while the walk waits on it alone), every pair started is one it asks for, and the report
     and the processes are those of replaying each pair when asked."""
-    report = _red(extra=MAX_REPLAYS + 2)
+    assert BUDGET < MAX_REPLAYS
+    monkeypatch.setattr(evidence, "MAX_REPLAYS", BUDGET)
+    report = _red(extra=BUDGET + 2)
     replayed: list[tuple[str, tuple[str, ...]]] = []
     ahead: list[tuple[str, ...]] = []
     replay_both = evidence._replay_both
@@ -57,9 +64,9 @@ def test_a_red_runs_pairs_are_replayed_ahead_and_none_for_nothing(monkeypatch: p
     before = process.processes_started()
     out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
     started = process.processes_started() - before
-    # The budget's 16, 3 confirmations (the last departure is listed), the opening calls: two processes each.
+    # The budget's 4, 3 confirmations (the last departure is listed), the opening calls: two processes each.
     assert CONFIRM_REPLAYS >= 3
-    assert started == 2 * (MAX_REPLAYS + 3) + 2, started
+    assert started == 2 * (BUDGET + 3) + 2, started
     on_main = [len(frames) for name, frames in replayed if not name.startswith("evidence-replay")]
     assert not on_main, f"replayed while the walk waited on them alone: sequences of {on_main} frames"
     assert len(replayed) == len({frames for _, frames in replayed}), "a sequence was replayed twice"

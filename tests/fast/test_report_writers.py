@@ -615,3 +615,17 @@ def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
     quote = next(line for line in render_markdown(report).splitlines() if line.startswith("> The target"))
     assert quote.endswith("so nothing else of this server can be checked"), quote[-120:]
     assert "needs\\_more\\_thoughts" in quote and "thoughtNumber" in quote, quote
+
+
+def test_the_replay_step_starts_the_target_with_its_environment() -> None:
+    """agiprolabs-ts was gated with DATA_PATH and TRANSPORT_MODE; its `next:` replay piped the example into
+    the bare command, another configuration of the server (and one writing ./data where it was run)."""
+    from conformance.report.text import next_steps
+
+    report = build()
+    bare = [command for when, command in next_steps(report, "out") if when.startswith("replay ")]
+    assert bare and bare[0].endswith("| node index.js"), bare
+    env = {"DATA_PATH": "/tmp/a b/data", "TRANSPORT_MODE": "stdio"}
+    seen = report.model_copy(update={"target": report.target.model_copy(update={"env": env})})
+    [step] = [command for when, command in next_steps(seen, "out") if when.startswith("replay ")]
+    assert step.endswith("| env 'DATA_PATH=/tmp/a b/data' TRANSPORT_MODE=stdio node index.js"), step

@@ -111,6 +111,14 @@ def test_a_process_stderr_keeps_its_first_bytes_through_a_flood() -> None:
     assert len(kept) < 2 * MiB
 
 
+def _cap_noted(path: Path) -> bool:
+    """Whether the transcript's last line is its note that the cap was reached (nothing is written after it
+    until it is closed)."""
+    with path.open("rb") as file:
+        file.seek(max(0, path.stat().st_size - 4096))
+        return b"transcript cap of" in file.read()
+
+
 def test_a_frame_flood_is_a_timeout_with_a_capped_transcript(tmp_path: Path) -> None:
     path = tmp_path / "transcript.jsonl"
     with (
@@ -118,14 +126,16 @@ def test_a_frame_flood_is_a_timeout_with_a_capped_transcript(tmp_path: Path) -> 
         WireDriver(command("stdout_flood", "frames"), timeout=PATIENT, transcript=transcript) as driver,
     ):
         driver.initialize()
-        # Frames are read only while a call waits: call again (each a 2 s timeout) until the cap was passed,
-        # within a bounded deadline, instead of betting that a loaded machine read 1 MiB within one call.
+        # Frames are read only while a call waits: call again (each a 2 s timeout) until the cap was reached
+        # (its note written) or passed, within a bounded deadline, instead of betting that a loaded machine
+        # read 1 MiB within one call. A capped file stays under the cap, so its size alone never ended the
+        # loop: every run waited out the deadline (30 s of CI).
         deadline = time.monotonic() + OVERRUN
         while True:
             with pytest.raises(ServerTimeout):
                 driver.call_tool("sequentialthinking", VALID, timeout=2.0)
             transcript.flush()
-            if path.stat().st_size >= MiB or time.monotonic() >= deadline:
+            if _cap_noted(path) or path.stat().st_size > MiB or time.monotonic() >= deadline:
                 break
     size = path.stat().st_size
     assert size < MiB + 4096

@@ -127,3 +127,13 @@ def test_excluded_paths_are_not_exported_and_the_rest_is(tmp_path: Path) -> None
 
     assert export(("node_modules",)) == {"index.ts"}
     assert export(()) == {"index.ts", "node_modules/pkg/index.js"}
+
+
+def test_a_variable_may_name_the_built_folder(tmp_path: Path) -> None:
+    """agiprolabs-ts keeps its store under DATA_PATH: `{dir}` there is the built folder, as in the launch, so
+    the store stays beside the build, not in the folder the gate runs from."""
+    impl = Implementation(id="x", repo="o/n", commit="0" * 40, language="typescript", licence="MIT",
+                          build=(("true",),), launch="node {dir}/i.js", env={"DATA_PATH": "{dir}/data"},
+                          gate_args=(), why="t")
+    folder = impl.folder(tmp_path)
+    assert impl.target(tmp_path) == f"DATA_PATH={folder}/data cmd:node {folder}/i.js"

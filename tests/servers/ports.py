@@ -19,7 +19,11 @@ usage: ports.py MODE
   early   with any mode: a logger's line written just before the answer to tools/list
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
+  named   with any mode: serverInfo keeps the original's name (levalicious-ts), its version still its own
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
+  oneline the original's tool described in one line (stopuncle-js): no assertive block either
+  unordered answers two calls that arrive together in the other order, the later first (an SDK server whose
+          handlers are asynchronous: agiprolabs-ts); a call alone is answered 0.3 s later
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
 (axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize);
 `renamed+required` marks five of process_thought's fields required (the original's four and `stage`).
@@ -46,6 +50,8 @@ HINT = (
     "keep running v1 code."
 )
 _LOCK = threading.Lock()
+_HELD: list[dict[str, Any]] = []
+"""`unordered`: a tools/call answer held until the next call's answer is written (or 0.3 s have passed)."""
 
 
 def snake(name: str) -> str:
@@ -56,6 +62,30 @@ def write(message: dict[str, Any]) -> None:
     with _LOCK:
         sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
         sys.stdout.buffer.flush()
+
+
+def _release(message: dict[str, Any]) -> None:
+    with _LOCK:
+        if message not in _HELD:
+            return
+        _HELD.remove(message)
+    write(message)
+
+
+def write_call_answer(message: dict[str, Any]) -> None:
+    """A tools/call's answer: written now, or in `unordered` mode after the next one."""
+    if "unordered" not in MODES:
+        write(message)
+        return
+    with _LOCK:
+        held = _HELD.pop() if _HELD else None
+        if held is None:
+            _HELD.append(message)
+    if held is None:
+        threading.Timer(0.3, _release, (message,)).start()
+        return
+    write(message)
+    write(held)
 
 
 def log_line(msg: str) -> None:
@@ -100,6 +130,9 @@ def main() -> None:
         description = "\n".join(["Sequential thinking tool for step-by-step reasoning.", "", "Args:",
                                   *(f"    {name}: the original's {name}" for name in ORIGINAL),
                                   "", "Returns:", "    Confirmation message with thought details"])
+    if "oneline" in MODES:
+        description = ("Enhanced sequential thinking tool with branching capabilities. All the original "
+                       "functionality PLUS branches.")
     tool = {"name": spec.name, "description": description, "inputSchema": schema}
     tools = [tool]
     if "renamed" in MODES:
@@ -133,7 +166,8 @@ def main() -> None:
             threading.Timer(0.2, log_line, ("client connected",)).start()
         if method == "initialize":
             result: dict[str, Any] = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
-                                      "serverInfo": {"name": f"port-{MODE}", "version": "0.1.0"}}
+                                      "serverInfo": {"name": "sequential-thinking-server" if "named" in MODES
+                                                     else f"port-{MODE}", "version": "0.1.0"}}
             if "icons" in MODES:
                 result["serverInfo"]["icons"] = [{"src": "data:image/svg+xml;base64,PHN2Zz4=",
                                                   "mimeType": "image/svg+xml", "sizes": ["any"]}]
@@ -181,6 +215,8 @@ def main() -> None:
             result = {"content": [{"type": "text", "text": text}]}
             if is_error:
                 result["isError"] = True
+            write_call_answer({"jsonrpc": "2.0", "id": ident, "result": result})
+            continue
         else:
             write({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "Method not found"}})
             continue

@@ -19,7 +19,11 @@
   isError) `{"ok": false, "error": {"code": …, "message": <the message>}}` (held-out-multi-7's
   fork-api-envelope): the five fields sit under `result`, the message under `error`;
 - `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
-  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block.
+  status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block;
+- `trailed`: every answer of the tool (accepted or refused) is its JSON followed by a section of text,
+  "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
+- `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
+  (stopuncle-js): the count is there, the labels under another name;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
@@ -170,6 +174,28 @@ def main() -> None:
             return "```json\n" + text + "\n```", is_error
 
         thinking.SequentialThinkingServer.process_thought = fenced  # type: ignore[method-assign]
+    elif change == "trailed":
+        answered = thinking.SequentialThinkingServer.process_thought
+
+        def trailed(self: thinking.SequentialThinkingServer,
+                    arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answered(self, arguments)
+            return text + "\n\n---\n🔄 NEXT: continue on the main track", is_error
+
+        thinking.SequentialThinkingServer.process_thought = trailed  # type: ignore[method-assign]
+    elif change == "active-branches":
+        answering = thinking.SequentialThinkingServer.process_thought
+
+        def renamed_labels(self: thinking.SequentialThinkingServer,
+                           arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answering(self, arguments)
+            if is_error:
+                return text, is_error
+            status = json.loads(text)
+            return json.dumps({("activeBranches" if k == "branches" else k): v for k, v in status.items()},
+                              indent=2), is_error
+
+        thinking.SequentialThinkingServer.process_thought = renamed_labels  # type: ignore[method-assign]
     elif change == "stringified":
         error_text = thinking.error_text
 
@@ -254,7 +280,8 @@ def main() -> None:
             ARGUMENT_CHANGES[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 f"ascii-box|enveloped|summary-first|{'|'.join(ARGUMENT_CHANGES)}, not {change!r}")
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|"
+                 f"{'|'.join(ARGUMENT_CHANGES)}, not {change!r}")
     sys.exit(server.run())
 
 
