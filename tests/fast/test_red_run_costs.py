@@ -9,6 +9,7 @@ counting server, once exact (the original) and once one too high (the fork). No 
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -131,3 +132,80 @@ def test_split_is_the_order_and_the_budget_the_walk_asks_in(
     new = list(dict.fromkeys(s for s in sequences if s not in replays.done))
     assert within == new[:max(0, cap - spent)]
     assert past == set(new) - set(within)
+
+
+def _compact(ids: list[int]) -> list[str]:
+    """initialize, initialized, then a call per id (thought n of 9), written as the harness writes frames."""
+    frames = [json.loads(f) for f in _frames(len(ids))]
+    for frame, request_id in zip(frames[2:], ids, strict=True):
+        frame["id"] = request_id
+    return [json.dumps(f, separators=(",", ":")) for f in frames]
+
+
+def test_sequences_differing_only_in_ids_share_one_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two departures whose examples make the same calls under other request ids are one pair of fresh
+    processes, not two; each still spends its budget slot, and the report says what replaying both says."""
+    report = _report(extra=2)
+    extra = [rv.id for rv in report.records if rv.verdict == "deviates"
+             and rv.id not in ("OBJ-2", "CMP-1", "ABS-1")]
+    own = {extra[0]: _compact([1, 2, 3]), extra[1]: _compact([40, 41, 42])}
+    report = report.model_copy(update={"records": [
+        rv.model_copy(update={"counterexample": rv.counterexample.model_copy(update={"replay": own[rv.id]})})
+        if rv.id in own and rv.counterexample is not None else rv for rv in report.records]})
+    before = process.processes_started()
+    shared = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    sharing = process.processes_started() - before
+    monkeypatch.setattr(evidence, "same_calls", tuple)
+    before = process.processes_started()
+    apart = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    # The cause's sequence, ABS-1's, and the two extra ones: four pairs replayed apart, three shared.
+    assert process.processes_started() - before == 8 and sharing == 6, sharing
+    assert shared.root_causes == apart.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in shared.records] == [
+        (rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in apart.records]
+    examples = {rv.id: rv.evidence.example for rv in shared.records if rv.evidence is not None}
+    assert [examples.get(r) for r in extra] == [own[r] for r in extra]
+
+
+_IDS = st.lists(st.integers(1, 2**31), min_size=1, max_size=6, unique=True)
+
+
+@given(_IDS, st.data())
+def test_same_calls_tells_sequences_apart_by_their_calls_not_their_ids(
+        ids: list[int], data: st.DataObject) -> None:
+    """Any other ids (one for one, none the initialize's 0) give the same key; any other call, a frame written
+    otherwise, or ids matched otherwise (one id used twice) give another."""
+    others = data.draw(st.lists(st.integers(1, 2**31), min_size=len(ids), max_size=len(ids), unique=True))
+    assert evidence.same_calls(_compact(ids)) == evidence.same_calls(_compact(others))
+    changed = _compact(ids)
+    at = data.draw(st.integers(2, len(changed) - 1))
+    for edit in (changed[at].replace('"thought":"t"', '"thought":"u"'), changed[at].replace(",", ", ", 1)):
+        assert evidence.same_calls([*changed[:at], edit, *changed[at + 1:]]) != evidence.same_calls(changed)
+    if len(ids) > 1:
+        assert evidence.same_calls(_compact([ids[0], ids[0], *ids[2:]])) != evidence.same_calls(changed)
+
+
+def test_a_pair_watched_after_its_last_frame_leaves_its_place_to_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six pairs, four asked at once: each pair's watch after its last frame waits until all six are being
+    watched, which only happens when a watched pair no longer holds one of the four places (with it held,
+    the fifth pair never starts and the barrier breaks). Then the report is the one made pair by pair."""
+    report = _report(extra=4)
+    assert evidence.SIDE_BY_SIDE < 6 <= 2 * evidence.SIDE_BY_SIDE
+    barrier = threading.Barrier(6, timeout=120)
+    watch = evidence._watch
+
+    def together(drivers: object, seconds: float) -> None:
+        barrier.wait()
+        watch(drivers, seconds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(evidence, "_watch", together)
+    before = process.processes_started()
+    out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    assert process.processes_started() - before == 12 and not barrier.broken
+    monkeypatch.setattr(evidence, "_watch", watch)
+    monkeypatch.setattr(evidence._Replays, "prefetch", lambda self, sequences: None)
+    one_by_one = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    assert out.root_causes == one_by_one.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence) for rv in out.records] == [
+        (rv.id, rv.explained_by, rv.evidence) for rv in one_by_one.records]
