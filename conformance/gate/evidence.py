@@ -609,6 +609,10 @@ class _Replays:
         return _replay_both(self.original, self.target, frames, self.timeout, self._asking)
 
 
+Replays = _Replays
+"""A report's replays, as `replays_ahead` starts them for `with_evidence`."""
+
+
 def same_calls(frames: Sequence[str]) -> tuple[str, ...]:
     """The sequence with each request's id numbered by its first appearance (0, 1, …), where the frame is
     written as the harness writes one (compact JSON, an integer id): two sequences making the same calls in
@@ -630,13 +634,30 @@ def same_calls(frames: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
-    """The report with each leading root cause's example, then each departure's, replayed on fresh processes
-    of both sides."""
-    causes = list(report.root_causes)
+def replays_ahead(report: Report, target: Target, original: Target, timeout: float) -> Replays:
+    """The pairs `with_evidence` will ask for on `report`, started now (`_foreseen`, side by side) while the
+    caller works on (the departures' signatures): hand the result to `with_evidence` as `replays`, and close
+    it (a context manager) whether or not it was. A report that differs when evidenced (its gate judged with
+    signatures) only changes which pairs the walk asks for, never what a report says: `get` alone decides."""
+    replays = _Replays(target, original, timeout)
+    replays.prefetch(_foreseen(report, list(report.root_causes), _leading(report)))
+    return replays
+
+
+def _leading(report: Report) -> list[int]:
+    """The leading causes the walk evidences: the first `MAX_CAUSES`, but those of specification records."""
     spec = {rv.id for rv in report.records if rv.kind == "spec"}
-    with _Replays(target, original, timeout) as replays:
-        leading = [i for i, cause in enumerate(causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
+    return [i for i, cause in enumerate(report.root_causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
+
+
+def with_evidence(report: Report, target: Target, original: Target, timeout: float,
+                  replays: Replays | None = None) -> Report:
+    """The report with each leading root cause's example, then each departure's, replayed on fresh processes
+    of both sides; `replays`, when given, those started ahead (`replays_ahead`; the caller closes them)."""
+    causes = list(report.root_causes)
+    given = contextlib.nullcontext(replays) if replays is not None else None
+    with given or _Replays(target, original, timeout) as replays:
+        leading = _leading(report)
         # Ahead, from the start, what the walk will ask for when each cause reproduces on its first
         # candidate (`_foreseen`): the causes', the departures' and the confirmations' sequences side by side.
         replays.prefetch(_foreseen(report, causes, leading))

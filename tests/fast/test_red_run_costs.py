@@ -10,19 +10,32 @@ counting server, once exact (the original) and once one too high (the fork). No 
 from __future__ import annotations
 
 import json
+import shlex
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.catalog.view import load_catalog_view
 from conformance.catalog.witnesses import default_witnesses
+from conformance.cli.runner import reporting
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.gate import evidence
+from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, with_evidence
-from conformance.gate.signatures import witness_signatures
-from conformance.report.model import GateEntry, Report
+from conformance.gate.run_options import RunOptions
+from conformance.gate.signatures import RecordSignature, witness_signatures
+from conformance.report.model import GateEntry, Preflight, Report, RunInfo, WitnessAnswer
 from tests.fast.test_record_evidence import _counting, _frames, _report
+from tests.servers import command
+
+CATALOG = load_catalog_view()
+TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 
 
 def _red(extra: int) -> Report:
@@ -209,3 +222,58 @@ def test_a_pair_watched_after_its_last_frame_leaves_its_place_to_the_next(
     assert out.root_causes == one_by_one.root_causes
     assert [(rv.id, rv.explained_by, rv.evidence) for rv in out.records] == [
         (rv.id, rv.explained_by, rv.evidence) for rv in one_by_one.records]
+
+
+def test_a_reports_pairs_start_before_its_departures_are_signed(tmp_path: Path) -> None:
+    """`assemble_report` shows `foresee` the report before asking for any signature, with the records and
+    root causes the signed report has (signatures aside); the runner's `_Ahead` starts the walk's pairs
+    there, and the evidence then replays none of its own: the same processes, the same report, as replaying
+    when the evidence is asked."""
+    statuses = {"RTE-2": "failed", "RTE-3": "failed", "OBJ-4": "passed"}
+    tests = [TestOutcome(nodeid=f"suite/test_{i}.py::test_{record}", records=[record], status=status,  # type: ignore[arg-type]
+                         message="" if status == "passed" else f"{status}: {record}", examples=1)
+             for i, (record, status) in enumerate(statuses.items())]
+    results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    order: list[str] = []
+    foreseen: list[Report] = []
+
+    def sign(ids: list[str]) -> dict[str, RecordSignature]:
+        order.append("sign")
+        return {i: RecordSignature(i, "a" * 64, [WitnessAnswer(step="s", answer="now")]) for i in ids}
+
+    def evidence_of(report: Report) -> Report:
+        order.append("evidence")
+        return report
+
+    def foresee(report: Report) -> None:
+        order.append("foresee")
+        foreseen.append(report)
+
+    signed = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1", sign=sign, evidence=evidence_of, foresee=foresee)
+    assert order == ["foresee", "sign", "evidence"]
+    assert signed.root_causes and foreseen[0].root_causes == signed.root_causes
+    unsigned = [rv.model_copy(update={"signature": None, "witness": []}) for rv in signed.records]
+    assert foreseen[0].records == unsigned and unsigned != signed.records
+
+    report = _report(extra=2)
+    options = RunOptions(target=f"cmd:{shlex.join(command('counting', '1'))}", profile="dev", seed=1,
+                         out=tmp_path, timeout=20)
+    before = process.processes_started()
+    with reporting._Ahead(options, lambda made: True) as ahead:
+        ahead.start(report)
+        assert ahead.replays is not None
+        started = len(ahead.replays._ahead)  # submitted to the pool before any signature is asked
+        out = ahead.evidenced(report)
+    assert started == 4 and ahead.replays.pairs == 4, (started, ahead.replays.pairs)
+    assert process.processes_started() - before == 8
+    sides = ahead._sides()
+    assert sides is not None
+    asked = with_evidence(report, *sides, timeout=20)
+    assert out.root_causes == asked.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence) for rv in out.records] == [
+        (rv.id, rv.explained_by, rv.evidence) for rv in asked.records]
