@@ -546,6 +546,7 @@ class _Replays:
         """Held by a pair while its processes start and answer: `SIDE_BY_SIDE` pairs at once."""
         self.pairs = 0
         """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls."""
+        self._counting = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
@@ -605,7 +606,8 @@ class _Replays:
         return self.done[key]
 
     def _pair(self, frames: tuple[str, ...]) -> _Replayed:
-        self.pairs += 1
+        with self._counting:
+            self.pairs += 1
         return _replay_both(self.original, self.target, frames, self.timeout, self._asking)
 
 
