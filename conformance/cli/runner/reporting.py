@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import shlex
 import time
 from collections.abc import Callable, Mapping
@@ -178,7 +179,9 @@ class _Ahead:
         if self.replays is not None:
             self.replays.__exit__(None, None, None)
 
-    def _sides(self) -> tuple[Target, Target] | None:
+    @functools.cached_property
+    def sides(self) -> tuple[Target, Target] | None:
+        """The target and the original, resolved once (a release's files are hashed to resolve it)."""
         from conformance.core.arguments_map import renames_of
         from conformance.core.errors import HarnessError
         from conformance.gate.evidence import original_target
@@ -197,14 +200,14 @@ class _Ahead:
         """Start the pairs the walk will ask for on `report` (unsigned), when it will be evidenced."""
         from conformance.gate.evidence import replays_ahead
 
-        sides = self._sides() if self.due(report) and self.replays is None else None
+        sides = self.sides if self.due(report) and self.replays is None else None
         if sides is not None:
             self.replays = replays_ahead(report, *sides, self.options.timeout)
 
     def evidenced(self, report: Report) -> Report:
         from conformance.gate.evidence import with_evidence
 
-        sides = self._sides()
+        sides = self.sides
         if sides is None:
             return report
         return with_evidence(report, *sides, self.options.timeout, replays=self.replays)
