@@ -47,6 +47,7 @@ def assemble_report(
     sign_original: Callable[[list[str]], Mapping[str, RecordSignature]] | None = None,
     evidence: Callable[[Report], Report] | None = None,
     exhausted: Callable[[], Exhaustion | None] | None = None,
+    foresee: Callable[[Report], None] | None = None,
 ) -> Report:
     """`sign`, when given, computes the behaviour signatures of the departures (gate/signatures.py); the
     gate weighs only selected records (a baseline entry of one `not_selected` neither passes nor fails). With
@@ -54,22 +55,21 @@ def assemble_report(
     gate judges stale and new departures (gate/pinned.py). `evidence`, when given, replays each departure's
     example on fresh processes (gate/evidence.py); the gate then weighs each unlisted departure by what the
     replays confirmed (`settle_unlisted`), and is judged again; `exhausted` (asked only when an unlisted
-    departure may be one) says which refusal a fresh process of the target gives once its state ran out."""
+    departure may be one) says which refusal a fresh process of the target gives once its state ran out.
+    `foresee`, when given with `sign`, is shown the report as it stands before the signatures (the same
+    records and root causes, unsigned), so that the evidence's replays start while the witnesses are asked."""
     ran = results is not None
     results = with_preflight_departure(results, seen.preflight, seen.identity, harness, generated)
     verdicts = judge(catalog, results, not_run_reason=not_run_reason, not_selected=not_selected)
-    if sign is not None:
-        verdicts = signed(verdicts, sign)
+    # The root causes read the verdicts and the tests' failures, never a signature: found before signing.
     root_causes, explained_by = find_root_causes(verdicts, results, canonical)
     verdicts = [
         rv.model_copy(update={"explained_by": explained_by[rv.id]}) if rv.id in explained_by else rv
         for rv in verdicts
     ]
     left_out = set(not_selected)
-    weighed = [rv for rv in verdicts if rv.id not in left_out]
-    replay = (replay_pinned(weighed, baseline, canonical, sign=sign, sign_original=sign_original)
-              if sign is not None and sign_original is not None and ran else PinnedReplay())
     usable = seen.preflight.ok and ran and not run.interrupted
+    replay = PinnedReplay()
 
     def judged(records: Sequence[RecordVerdict], covered: Mapping[str, str],
                seen_once: Mapping[str, str], reobserved: Mapping[str, str] | None = None) -> Gate:
@@ -81,35 +81,45 @@ def assemble_report(
                         unconfirmed=gate.unconfirmed, unexplained=gate.unexplained)
         return gate
 
-    gate = judged(weighed, {}, {})
-    found, unregistered = resolve_findings(
-        findings or FindingsFile(), seen.identity.spec, verdicts, canonical
-    )
-    tests = results.tests if results is not None else []
-    server_info = dict(seen.server_info)
-    if results is not None:
-        server_info.update(results.server_info)
-    report = Report(
-        generated=generated,
-        target=seen.identity,
-        server_info=server_info,
-        protocol_version=(results.protocol_version if results is not None else None) or seen.protocol_version,
-        eras=dict(results.eras) if results is not None else {},
-        era_meets=dict(results.era_meets) if results is not None else {},
-        harness=harness,
-        preflight=seen.preflight,
-        run=run,
-        summary=summarize(verdicts, examples=sum(t.examples for t in tests)),
-        gate=gate,
-        records=verdicts,
-        claims=judge_claims(catalog, results),
-        findings=found,
-        unregistered_deviations=unregistered,
-        growth=[
-            StoreGrowth(test=t.nodeid, records=t.records, points=t.growth) for t in tests if t.growth
-        ],
-        root_causes=root_causes,
-    )
+    def made(verdicts: list[RecordVerdict], gate: Gate) -> Report:
+        found, unregistered = resolve_findings(
+            findings or FindingsFile(), seen.identity.spec, verdicts, canonical
+        )
+        tests = results.tests if results is not None else []
+        server_info = dict(seen.server_info)
+        if results is not None:
+            server_info.update(results.server_info)
+        return Report(
+            generated=generated,
+            target=seen.identity,
+            server_info=server_info,
+            protocol_version=(results.protocol_version if results is not None else None)
+            or seen.protocol_version,
+            eras=dict(results.eras) if results is not None else {},
+            era_meets=dict(results.era_meets) if results is not None else {},
+            harness=harness,
+            preflight=seen.preflight,
+            run=run,
+            summary=summarize(verdicts, examples=sum(t.examples for t in tests)),
+            gate=gate,
+            records=verdicts,
+            claims=judge_claims(catalog, results),
+            findings=found,
+            unregistered_deviations=unregistered,
+            growth=[
+                StoreGrowth(test=t.nodeid, records=t.records, points=t.growth) for t in tests if t.growth
+            ],
+            root_causes=root_causes,
+        )
+
+    if sign is not None:
+        if foresee is not None:
+            foresee(made(verdicts, judged([rv for rv in verdicts if rv.id not in left_out], {}, {})))
+        verdicts = signed(verdicts, sign)
+    weighed = [rv for rv in verdicts if rv.id not in left_out]
+    if sign is not None and sign_original is not None and ran:
+        replay = replay_pinned(weighed, baseline, canonical, sign=sign, sign_original=sign_original)
+    report = made(verdicts, judged(weighed, {}, {}))
     if evidence is not None:
         report = evidence(report)
     if replay.own or (baseline is not None and ran):

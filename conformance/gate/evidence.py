@@ -2,7 +2,8 @@
 and of the original, and what differs between their answers, field by field.
 
 The leading root causes are replayed first; then each departing record gets its pair, reusing its cause's
-when its own sequence is the one already replayed (a sequence is never replayed twice). An example that
+when its own sequence is the one already replayed (a sequence is never replayed twice, nor one making the
+same calls under other request ids: `same_calls`; each still spends its place in the budget). An example that
 shows no difference on fresh processes is not presented as the example: the evidence says it did not
 reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
 them for the causes), two short-lived processes per sequence; a record past the bound shows its cause's
@@ -23,6 +24,7 @@ import contextlib
 import functools
 import json
 import re
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -78,7 +80,9 @@ own sequence the budget left out: a departure is new only once a fresh process c
 fork-bounded-session's ABS-12 under ci 11 was new on one probe call a fresh process accepts)."""
 SIDE_BY_SIDE: Final = 4
 """Sequences replayed at once, each on two fresh processes of its own: a replay mostly waits (on starts,
-answers, `LIFE_WATCH`), so replays side by side cost a red run far less wall time than one at a time."""
+answers), so replays side by side cost a red run far less wall time than one at a time. A pair watched after
+its last frame (`LIFE_WATCH`, a third of a short pair's time) no longer counts among them: up to as many more
+are watched meanwhile."""
 ORIGINAL_RELEASE: Final = "0.6.2"
 """The original: npm:0.6.2 when the target cache holds it, else `REFERENCE`."""
 REFERENCE: Final = "reference"
@@ -120,26 +124,30 @@ def _frame(text: str) -> dict[str, object] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
-def _replay_both(original: Target, target: Target, frames: Sequence[str],
-                 timeout: float) -> tuple[list[_Answer] | str, list[_Answer] | str]:
+def _replay_both(original: Target, target: Target, frames: Sequence[str], timeout: float,
+                 asking: contextlib.AbstractContextManager[object] | None = None,
+                 ) -> tuple[list[_Answer] | str, list[_Answer] | str]:
     """The sequence on a fresh process of each side, both spawned before either is asked anything and asked
     side by side (the original's on a thread of its own), so their start-ups and answers overlap: a pair
-    costs its slower side, not both (each process is still asked alone, in the sequence's order)."""
+    costs its slower side, not both (each process is still asked alone, in the sequence's order). `asking`
+    is held while the processes start and answer, not while they are watched after the last frame (a wait
+    only: the pool's next pairs start meanwhile)."""
     with contextlib.ExitStack() as stack:
         started: list[tuple[WireDriver, int] | str] = []
-        for side in (original, target):
-            try:
-                driver = stack.enter_context(side.wire(timeout=timeout))
-                started.append((driver, driver.stderr_mark()))
-            except DriverError as exc:
-                started.append(str(exc))
-        first, second = started
         theirs: list[_Answer] | str
         ours: list[_Answer] | str
-        with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
-            asked = None if isinstance(first, str) else aside.submit(_replay, *first, frames)
-            ours = second if isinstance(second, str) else _replay(*second, frames, ended=True)
-            theirs = asked.result() if asked is not None else str(first)
+        with asking if asking is not None else contextlib.nullcontext():
+            for side in (original, target):
+                try:
+                    driver = stack.enter_context(side.wire(timeout=timeout))
+                    started.append((driver, driver.stderr_mark()))
+                except DriverError as exc:
+                    started.append(str(exc))
+            first, second = started
+            with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
+                asked = None if isinstance(first, str) else aside.submit(_replay, *first, frames)
+                ours = second if isinstance(second, str) else _replay(*second, frames, ended=True)
+                theirs = asked.result() if asked is not None else str(first)
         if isinstance(theirs, list) and isinstance(ours, list):
             # The first answer waited for the start-up too: not a measure of how slow a call is.
             slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
@@ -530,6 +538,15 @@ class _Replays:
         self.cap = MAX_REPLAYS
         """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
         self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
+        """Replays started ahead, by `same_calls` of their sequence."""
+        self._by_calls: dict[tuple[str, ...], _Replayed] = {}
+        """Each pair replayed, by `same_calls` of its sequence: a sequence differing from one replayed only in
+        its requests' ids is answered by that pair (a budget slot still spent, as for any sequence)."""
+        self._asking = threading.BoundedSemaphore(SIDE_BY_SIDE)
+        """Held by a pair while its processes start and answer: `SIDE_BY_SIDE` pairs at once."""
+        self.pairs = 0
+        """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls."""
+        self._counting = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
@@ -551,11 +568,14 @@ class _Replays:
         """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started."""
         for frames in sequences:
             key = tuple(frames)
-            if key in self.done or key in self._ahead:
+            calls = same_calls(key)
+            if key in self.done or calls in self._by_calls or calls in self._ahead:
                 continue
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
-            self._ahead[key] = self._pool.submit(_replay_both, self.original, self.target, key, self.timeout)
+                # Twice the pairs asked at once: a pair watched after its last frame holds a thread, not a
+                # place among those asked (`_asking`).
+                self._pool = ThreadPoolExecutor(2 * SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
+            self._ahead[calls] = self._pool.submit(self._pair, key)
 
     def left(self, limit: int | None = None) -> int:
         """How many more sequences `get` will replay under `limit` (none: `cap`)."""
@@ -578,19 +598,68 @@ class _Replays:
             if not opening and self.spent >= min(self.cap if limit is None else limit, self.cap):
                 return None
             self.spent += 0 if opening else 1
-            ahead = self._ahead.pop(key, None)
-            self.done[key] = (ahead.result() if ahead is not None
-                              else _replay_both(self.original, self.target, frames, self.timeout))
+            calls = same_calls(key)
+            if calls not in self._by_calls:
+                ahead = self._ahead.pop(calls, None)
+                self._by_calls[calls] = ahead.result() if ahead is not None else self._pair(key)
+            self.done[key] = self._by_calls[calls]
         return self.done[key]
 
+    def _pair(self, frames: tuple[str, ...]) -> _Replayed:
+        with self._counting:
+            self.pairs += 1
+        return _replay_both(self.original, self.target, frames, self.timeout, self._asking)
 
-def with_evidence(report: Report, target: Target, original: Target, timeout: float) -> Report:
-    """The report with each leading root cause's example, then each departure's, replayed on fresh processes
-    of both sides."""
-    causes = list(report.root_causes)
+
+Replays = _Replays
+"""A report's replays, as `replays_ahead` starts them for `with_evidence`."""
+
+
+def same_calls(frames: Sequence[str]) -> tuple[str, ...]:
+    """The sequence with each request's id numbered by its first appearance (0, 1, …), where the frame is
+    written as the harness writes one (compact JSON, an integer id): two sequences making the same calls in
+    the same order under other ids get the same key. An id is the client's token for matching an answer, and
+    a replay's answers are compared without it; any other difference (a frame written otherwise, a
+    notification naming an id, a string id) keeps the frames apart."""
+    ids: dict[int, int] = {}
+    out: list[str] = []
+    for text in frames:
+        frame = _frame(text)
+        request_id = frame.get("id") if frame is not None else None
+        written = next((ascii_only for ascii_only in (False, True) if frame is not None and json.dumps(
+            frame, ensure_ascii=ascii_only, separators=(",", ":")) == text), None)
+        if frame is None or type(request_id) is not int or "method" not in frame or written is None:
+            out.append(text)
+            continue
+        numbered = ids.setdefault(request_id, len(ids))
+        out.append(json.dumps({**frame, "id": numbered}, ensure_ascii=written, separators=(",", ":")))
+    return tuple(out)
+
+
+def replays_ahead(report: Report, target: Target, original: Target, timeout: float) -> Replays:
+    """The pairs `with_evidence` will ask for on `report`, started now (`_foreseen`, side by side) while the
+    caller works on (the departures' signatures): hand the result to `with_evidence` as `replays`, and close
+    it (a context manager) whether or not it was. A report that differs when evidenced (its gate judged with
+    signatures) only changes which pairs the walk asks for, never what a report says: `get` alone decides."""
+    replays = _Replays(target, original, timeout)
+    replays.prefetch(_foreseen(report, list(report.root_causes), _leading(report)))
+    return replays
+
+
+def _leading(report: Report) -> list[int]:
+    """The leading causes the walk evidences: the first `MAX_CAUSES`, but those of specification records."""
     spec = {rv.id for rv in report.records if rv.kind == "spec"}
-    with _Replays(target, original, timeout) as replays:
-        leading = [i for i, cause in enumerate(causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
+    return [i for i, cause in enumerate(report.root_causes[:MAX_CAUSES]) if not set(cause.records) <= spec]
+
+
+def with_evidence(report: Report, target: Target, original: Target, timeout: float,
+                  replays: Replays | None = None) -> Report:
+    """The report with each leading root cause's example, then each departure's, replayed on fresh processes
+    of both sides; `replays`, when given, those started ahead (`replays_ahead`; the caller closes them)."""
+    causes = list(report.root_causes)
+    given = contextlib.nullcontext(replays) if replays is not None else None
+    with given or _Replays(target, original, timeout) as replays:
+        leading = _leading(report)
         # Ahead, from the start, what the walk will ask for when each cause reproduces on its first
         # candidate (`_foreseen`): the causes', the departures' and the confirmations' sequences side by side.
         replays.prefetch(_foreseen(report, causes, leading))

@@ -9,19 +9,33 @@ counting server, once exact (the original) and once one too high (the fork). No 
 
 from __future__ import annotations
 
+import json
+import shlex
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.catalog.view import load_catalog_view
 from conformance.catalog.witnesses import default_witnesses
+from conformance.cli.runner import reporting
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.gate import evidence
+from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, with_evidence
-from conformance.gate.signatures import witness_signatures
-from conformance.report.model import GateEntry, Report
+from conformance.gate.run_options import RunOptions
+from conformance.gate.signatures import RecordSignature, witness_signatures
+from conformance.report.model import GateEntry, Preflight, Report, RunInfo, WitnessAnswer
 from tests.fast.test_record_evidence import _counting, _frames, _report
+from tests.servers import command
+
+CATALOG = load_catalog_view()
+TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 
 
 def _red(extra: int) -> Report:
@@ -138,3 +152,132 @@ def test_split_is_the_order_and_the_budget_the_walk_asks_in(
     new = list(dict.fromkeys(s for s in sequences if s not in replays.done))
     assert within == new[:max(0, cap - spent)]
     assert past == set(new) - set(within)
+
+
+def _compact(ids: list[int]) -> list[str]:
+    """initialize, initialized, then a call per id (thought n of 9), written as the harness writes frames."""
+    frames = [json.loads(f) for f in _frames(len(ids))]
+    for frame, request_id in zip(frames[2:], ids, strict=True):
+        frame["id"] = request_id
+    return [json.dumps(f, separators=(",", ":")) for f in frames]
+
+
+def test_sequences_differing_only_in_ids_share_one_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two departures whose examples make the same calls under other request ids are one pair of fresh
+    processes, not two; each still spends its budget slot, and the report says what replaying both says."""
+    report = _report(extra=2)
+    extra = [rv.id for rv in report.records if rv.verdict == "deviates"
+             and rv.id not in ("OBJ-2", "CMP-1", "ABS-1")]
+    own = {extra[0]: _compact([1, 2, 3]), extra[1]: _compact([40, 41, 42])}
+    report = report.model_copy(update={"records": [
+        rv.model_copy(update={"counterexample": rv.counterexample.model_copy(update={"replay": own[rv.id]})})
+        if rv.id in own and rv.counterexample is not None else rv for rv in report.records]})
+    before = process.processes_started()
+    shared = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    sharing = process.processes_started() - before
+    monkeypatch.setattr(evidence, "same_calls", tuple)
+    before = process.processes_started()
+    apart = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    # The cause's sequence, ABS-1's, and the two extra ones: four pairs replayed apart, three shared.
+    assert process.processes_started() - before == 8 and sharing == 6, sharing
+    assert shared.root_causes == apart.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in shared.records] == [
+        (rv.id, rv.explained_by, rv.evidence, rv.reason) for rv in apart.records]
+    examples = {rv.id: rv.evidence.example for rv in shared.records if rv.evidence is not None}
+    assert [examples.get(r) for r in extra] == [own[r] for r in extra]
+
+
+_IDS = st.lists(st.integers(1, 2**31), min_size=1, max_size=6, unique=True)
+
+
+@given(_IDS, st.data())
+def test_same_calls_tells_sequences_apart_by_their_calls_not_their_ids(
+        ids: list[int], data: st.DataObject) -> None:
+    """Any other ids (one for one, none the initialize's 0) give the same key; any other call, a frame written
+    otherwise, or ids matched otherwise (one id used twice) give another."""
+    others = data.draw(st.lists(st.integers(1, 2**31), min_size=len(ids), max_size=len(ids), unique=True))
+    assert evidence.same_calls(_compact(ids)) == evidence.same_calls(_compact(others))
+    changed = _compact(ids)
+    at = data.draw(st.integers(2, len(changed) - 1))
+    for edit in (changed[at].replace('"thought":"t"', '"thought":"u"'), changed[at].replace(",", ", ", 1)):
+        assert evidence.same_calls([*changed[:at], edit, *changed[at + 1:]]) != evidence.same_calls(changed)
+    if len(ids) > 1:
+        assert evidence.same_calls(_compact([ids[0], ids[0], *ids[2:]])) != evidence.same_calls(changed)
+
+
+def test_a_pair_watched_after_its_last_frame_leaves_its_place_to_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six pairs, four asked at once: each pair's watch after its last frame waits until all six are being
+    watched, which only happens when a watched pair no longer holds one of the four places (with it held,
+    the fifth pair never starts and the barrier breaks). The report's pairs are made as before
+    (test_a_red_runs_pairs_are_replayed_ahead_and_none_for_nothing holds them to replaying pair by pair)."""
+    report = _report(extra=4)
+    assert evidence.SIDE_BY_SIDE < 6 <= 2 * evidence.SIDE_BY_SIDE
+    barrier = threading.Barrier(6, timeout=120)
+    watch = evidence._watch
+
+    def together(drivers: object, seconds: float) -> None:
+        barrier.wait()
+        watch(drivers, seconds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(evidence, "_watch", together)
+    before = process.processes_started()
+    out = with_evidence(report, _counting(1, "cmd:fork"), _counting(0, "reference"), timeout=20)
+    assert process.processes_started() - before == 12 and not barrier.broken
+    cause = out.root_causes[0].evidence
+    assert cause is not None and cause.reproduced, cause
+
+
+def test_a_reports_pairs_start_before_its_departures_are_signed(tmp_path: Path) -> None:
+    """`assemble_report` shows `foresee` the report before asking for any signature, with the records and
+    root causes the signed report has (signatures aside); the runner's `_Ahead` starts the walk's pairs
+    there, and the evidence then replays none of its own: the same processes, the same report, as replaying
+    when the evidence is asked."""
+    statuses = {"RTE-2": "failed", "RTE-3": "failed", "OBJ-4": "passed"}
+    tests = [TestOutcome(nodeid=f"suite/test_{i}.py::test_{record}", records=[record], status=status,  # type: ignore[arg-type]
+                         message="" if status == "passed" else f"{status}: {record}", examples=1)
+             for i, (record, status) in enumerate(statuses.items())]
+    results = RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=tests)
+    order: list[str] = []
+    foreseen: list[Report] = []
+
+    def sign(ids: list[str]) -> dict[str, RecordSignature]:
+        order.append("sign")
+        return {i: RecordSignature(i, "a" * 64, [WitnessAnswer(step="s", answer="now")]) for i in ids}
+
+    def evidence_of(report: Report) -> Report:
+        order.append("evidence")
+        return report
+
+    def foresee(report: Report) -> None:
+        order.append("foresee")
+        foreseen.append(report)
+
+    signed = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(TARGET, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(tests), rerun="python -m conformance run"),
+        generated="t1", sign=sign, evidence=evidence_of, foresee=foresee)
+    assert order == ["foresee", "sign", "evidence"]
+    assert signed.root_causes and foreseen[0].root_causes == signed.root_causes
+    unsigned = [rv.model_copy(update={"signature": None, "witness": []}) for rv in signed.records]
+    assert foreseen[0].records == unsigned and unsigned != signed.records
+
+    report = _report(extra=2)
+    options = RunOptions(target=f"cmd:{shlex.join(command('counting', '1'))}", profile="dev", seed=1,
+                         out=tmp_path, timeout=20)
+    before = process.processes_started()
+    with reporting._Ahead(options, lambda made: True) as ahead:
+        ahead.start(report)
+        assert ahead.replays is not None
+        started = len(ahead.replays._ahead)  # submitted to the pool before any signature is asked
+        out = ahead.evidenced(report)
+    assert started == 4 and ahead.replays.pairs == 4, (started, ahead.replays.pairs)
+    assert process.processes_started() - before == 8
+    sides = ahead.sides
+    assert sides is not None
+    asked = with_evidence(report, *sides, timeout=20)
+    assert out.root_causes == asked.root_causes
+    assert [(rv.id, rv.explained_by, rv.evidence) for rv in out.records] == [
+        (rv.id, rv.explained_by, rv.evidence) for rv in asked.records]

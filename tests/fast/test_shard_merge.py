@@ -50,7 +50,8 @@ def _no_replays() -> Iterator[None]:
     it) proves nothing and costs seconds a report: the replay is tested on real servers in
     tests/e2e/test_modified_servers.py, and a merged report is judged here on what the runner wrote."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(reporting, "_evidenced", lambda report, options: report)
+        patch.setattr(reporting._Ahead, "start", lambda self, report: None)
+        patch.setattr(reporting._Ahead, "evidenced", lambda self, report: report)
         yield
 
 

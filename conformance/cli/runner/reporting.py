@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import shlex
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.catalog.fixtures import fixtures_dir
 from conformance.catalog.selection import Selection, select_records
@@ -27,6 +29,10 @@ from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.model import Gate, Report, RunInfo, RunSelection
 from conformance.report.text import stopped_before_checks
 from conformance.report.write import write_report
+
+if TYPE_CHECKING:
+    from conformance.gate.evidence import Replays
+    from conformance.targets.specs import Target
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
@@ -85,30 +91,37 @@ class RunReport:
             why = f"not run: {interrupted}"
         elif options.shard is not None and results is not None:
             why = f"not run in shard {options.shard}: another shard of the run has its tests"
-        report = assemble_report(
-            catalog=self.catalog.records,
-            canonical=self.catalog.canonical,
-            results=results,
-            seen=seen,
-            harness=results.harness
-            if results is not None
-            else harness_identity(profile=options.profile, seed=_text(options.forced_seed),
-                                  shard=options.shard),
-            run=run or self._run_info(results, pytest_exit, interrupted),
-            generated=_now(),
-            baseline=self.baseline,
-            baseline_path=str(options.baseline) if options.baseline else None,
-            findings=self.findings,
-            not_run_reason=why,
-            sign=sign,
-            sign_original=sign_original,
-            exhausted=exhausted,
-            not_selected=self.selection.not_selected,
-            strict=options.strict_baseline,
-            evidence=lambda made: _evidenced(made, options)
-            if options.shard is None and stop is None and made.root_causes and not stopped_before_checks(made)
-            else made,
-        )
+
+        def due(made: Report) -> bool:
+            return (options.shard is None and stop is None and bool(made.root_causes)
+                    and not stopped_before_checks(made))
+
+        with _Ahead(options, due) as ahead:
+            report = assemble_report(
+                catalog=self.catalog.records,
+                canonical=self.catalog.canonical,
+                results=results,
+                seen=seen,
+                harness=results.harness
+                if results is not None
+                else harness_identity(profile=options.profile, seed=_text(options.forced_seed),
+                                      shard=options.shard),
+                run=run or self._run_info(results, pytest_exit, interrupted),
+                generated=_now(),
+                baseline=self.baseline,
+                baseline_path=str(options.baseline) if options.baseline else None,
+                findings=self.findings,
+                not_run_reason=why,
+                sign=sign,
+                sign_original=sign_original,
+                exhausted=exhausted,
+                not_selected=self.selection.not_selected,
+                strict=options.strict_baseline,
+                # Without a baseline the gate reads no signature, so the unsigned report's walk is the
+                # evidence's own; with one, the order could differ and a pair be replayed for nothing.
+                foresee=ahead.start if self.baseline is None else None,
+                evidence=lambda made: ahead.evidenced(made) if due(made) else made,
+            )
         hygiene = stdout_hygiene(self.transcripts)
         if hygiene is not None:
             report = report.model_copy(update={"stdout_hygiene": hygiene})
@@ -147,24 +160,57 @@ class RunReport:
                             not_selected=list(self.selection.not_selected))
 
 
-def _evidenced(report: Report, options: RunOptions) -> Report:
-    """Each leading root cause's example, then each departure's, replayed on fresh processes of the target
-    and the original (npm:0.6.2 when the cache holds it, else the reference); a target that cannot be
-    started again keeps its report as it was. Not for a shard or a stopped run; a run the breaker stopped
-    keeps its evidence (a target that ends itself shows it best); a preflight stop's evidence is its own
-    transcript."""
-    from conformance.core.arguments_map import renames_of
-    from conformance.core.errors import HarnessError
-    from conformance.gate.evidence import original_target, with_evidence
-    from conformance.targets.specs import default_cache_dir, resolve_target
+class _Ahead:
+    """A report's evidence: each leading root cause's example, then each departure's, replayed on fresh
+    processes of the target and the original (npm:0.6.2 when the cache holds it, else the reference); a
+    target that cannot be started again keeps its report as it was. Not for a shard or a stopped run (`due`);
+    a run the breaker stopped keeps its evidence (a target that ends itself shows it best); a preflight
+    stop's evidence is its own transcript. The pairs the walk will ask for start when the report is first
+    seen unsigned (`start`), so they run while the departures' witnesses are asked (issue 46)."""
 
-    try:
-        target = resolve_target(options.target, cache_dir=options.cache)
-        target = dataclasses.replace(target, renames=renames_of(options.arguments_map))
-        original = original_target(options.cache if options.cache is not None else default_cache_dir())
-    except HarnessError:
-        return report
-    return with_evidence(report, target, original, options.timeout)
+    def __init__(self, options: RunOptions, due: Callable[[Report], bool]) -> None:
+        self.options, self.due = options, due
+        self.replays: Replays | None = None
+
+    def __enter__(self) -> _Ahead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.replays is not None:
+            self.replays.__exit__(None, None, None)
+
+    @functools.cached_property
+    def sides(self) -> tuple[Target, Target] | None:
+        """The target and the original, resolved once (a release's files are hashed to resolve it)."""
+        from conformance.core.arguments_map import renames_of
+        from conformance.core.errors import HarnessError
+        from conformance.gate.evidence import original_target
+        from conformance.targets.specs import default_cache_dir, resolve_target
+
+        options = self.options
+        try:
+            target = resolve_target(options.target, cache_dir=options.cache)
+            target = dataclasses.replace(target, renames=renames_of(options.arguments_map))
+            original = original_target(options.cache if options.cache is not None else default_cache_dir())
+        except HarnessError:
+            return None
+        return target, original
+
+    def start(self, report: Report) -> None:
+        """Start the pairs the walk will ask for on `report` (unsigned), when it will be evidenced."""
+        from conformance.gate.evidence import replays_ahead
+
+        sides = self.sides if self.due(report) and self.replays is None else None
+        if sides is not None:
+            self.replays = replays_ahead(report, *sides, self.options.timeout)
+
+    def evidenced(self, report: Report) -> Report:
+        from conformance.gate.evidence import with_evidence
+
+        sides = self.sides
+        if sides is None:
+            return report
+        return with_evidence(report, *sides, self.options.timeout, replays=self.replays)
 
 
 def _as_shard(report: Report, shard: ShardIdentity) -> Report:
