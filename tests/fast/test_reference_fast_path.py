@@ -53,14 +53,15 @@ _call_params = st.one_of(
     st.sampled_from([{}, {"name": 7}, {"name": "sequentialthinking", "arguments": []}]),  # zod refuses these
 )
 _requests = st.one_of(
-    st.builds(lambda i, p: {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": p}, _ids, _call_params),
+    st.builds(lambda i, p: {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": p},
+              _ids, _call_params),
     st.builds(lambda i, m: {"jsonrpc": "2.0", "id": i, "method": m}, _ids,
               st.sampled_from(["ping", "tools/list", "resources/list"])),
 )
 _frames = st.one_of(_requests, st.just({"jsonrpc": "2.0", "method": "notifications/initialized"}))
 STEPS: Final = st.lists(st.lists(_frames, min_size=1, max_size=3), min_size=1, max_size=6)
 """Writes of one to three frames each: a lone request is the fast path's, several in one write are not."""
-LONE_CALL: Final = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+LONE_CALL: Final[list[dict[str, Any]]] = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
     "name": "sequentialthinking",
     "arguments": {"thought": "t", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True}}}]
 """Every example opens with one write the fast path answers."""
@@ -140,11 +141,13 @@ def test_the_fast_path_takes_a_call_zod_accepts_and_nothing_else() -> None:
         answered.append(params)
         return {"content": []}
 
-    params = LONE_CALL[0]["params"]
+    params: dict[str, Any] = LONE_CALL[0]["params"]
     assert answered_at_once(call_tool, "tools/call", params) == {"content": []}
     assert answered == [params]
-    for method, refused in [("tools/call", None), ("tools/call", {"name": 7}), ("ping", None),
-                            ("tools/list", None), ("initialize", params)]:
+    left: list[tuple[str, dict[str, Any] | None]] = [
+        ("tools/call", None), ("tools/call", {"name": 7}), ("ping", None), ("tools/list", None),
+        ("initialize", params)]
+    for method, refused in left:
         assert answered_at_once(call_tool, method, refused) is None
     assert sdk050.request_issues("tools/call", {"name": 7})
     assert answered == [params]
