@@ -8,10 +8,13 @@ a refused thought every tenth call). CPU per call is the difference over `--call
 send-to-answer milliseconds and the involuntary context switches per call. The trees' processes alternate
 round by round, so one load falls on all, and every tree's stdout and stderr bytes are compared.
 
-    python -m benchmarks.reference_percall [--rounds 5] [--calls 1500] [--tree before=DIR ...] [--json F]
+    python -m benchmarks.reference_percall [--rounds 5] [--calls 1500] [--tree before=DIR ...]
+                                           [--original npm:0.6.2] [--json F]
 
 `--tree NAME=DIR` measures another checkout's reference server beside this one's (`after`; its
-`reference_server` is imported from DIR: the processes run there).
+`reference_server` is imported from DIR: the processes run there). `--original SPEC` measures that target
+(the original on node) the same way, in the same rounds: its CPU a call beside the reference's, and whether
+its answers and stderr are the reference's (said, not required: the trees' bytes must be equal).
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from benchmarks.rounds import rotated
+from conformance.targets.specs import resolve_target
 
 REPO: Final = Path(__file__).resolve().parent.parent
+ORIGINAL: Final = "original"
 OPENING: Final = (
     {"jsonrpc": "2.0", "id": 0, "method": "initialize",
      "params": {"protocolVersion": "2024-11-05", "capabilities": {},
@@ -64,13 +69,24 @@ class Served:
     call_ms: list[float] = field(default_factory=list)
 
 
-def serve(tree: Path, calls: int) -> Served:
-    """One process of `tree`'s reference server, its calls one after another, each answer awaited."""
+def reference(tree: Path) -> tuple[list[str], Path, dict[str, str]]:
+    """The command, folder and environment of `tree`'s reference server."""
     path = os.pathsep.join([str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])
-    env = {**os.environ, "PYTHONPATH": path}
+    return [sys.executable, "-m", "reference_server"], tree, {**os.environ, "PYTHONPATH": path}
+
+
+def original(spec: str) -> tuple[list[str], Path, dict[str, str]]:
+    """The command, folder and environment of a target spec (`npm:0.6.2`: the original on node)."""
+    target = resolve_target(spec)
+    return list(target.command), REPO, {**os.environ, **target.env}
+
+
+def serve(server: tuple[list[str], Path, dict[str, str]], calls: int) -> Served:
+    """One process of `server`, its calls one after another, each answer awaited."""
+    command, cwd, env = server
     process = subprocess.Popen(
-        [sys.executable, "-m", "reference_server"], cwd=tree, env=env,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+        command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        bufsize=0,
     )
     assert process.stdin and process.stdout and process.stderr
     stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
@@ -104,6 +120,10 @@ def serve(tree: Path, calls: int) -> Served:
     return Served(usage.ru_utime + usage.ru_stime, usage.ru_nivcsw, b"".join(answers), bytes(errors), timings)
 
 
+def _answers(stdout: bytes) -> list[Any]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -111,20 +131,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=1500)
     parser.add_argument("--tree", action="append", default=[], metavar="NAME=DIR")
+    parser.add_argument("--original", metavar="SPEC", help="also measure this target (npm:0.6.2) alike")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     trees = {"after": REPO}
     for spec in args.tree:
         name, _, directory = spec.partition("=")
         trees[name] = Path(directory).resolve()
-    names = list(trees)
+    servers = {name: reference(tree) for name, tree in trees.items()}
+    if args.original:
+        servers[ORIGINAL] = original(args.original)
+    names = list(servers)
     found: dict[str, dict[str, list[float]]] = {
         name: {"cpu_ms": [], "call_ms": [], "switches": []} for name in names
     }
     outputs: dict[str, tuple[bytes, bytes]] = {}
     for round_index in range(args.rounds):
         for name in rotated(names, round_index):
-            empty, served = serve(trees[name], 0), serve(trees[name], args.calls)
+            empty, served = serve(servers[name], 0), serve(servers[name], args.calls)
             found[name]["cpu_ms"].append((served.cpu_s - empty.cpu_s) / args.calls * 1000)
             found[name]["call_ms"].append(statistics.median(served.call_ms))
             found[name]["switches"].append((served.involuntary - empty.involuntary) / args.calls)
@@ -134,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     medians = {
         name: {key: statistics.median(values) for key, values in found[name].items()} for name in names
     }
-    same = len({outputs[name] for name in names}) == 1
+    same = len({outputs[name] for name in trees}) == 1
     for name in names:
         m = medians[name]
         print(f"{name:8s} CPU {m['cpu_ms']:.3f} ms a call, median call {m['call_ms']:.3f} ms, "
@@ -143,9 +167,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"after/{name}: CPU {medians['after']['cpu_ms'] / medians[name]['cpu_ms']:.3f}, "
               f"median call {medians['after']['call_ms'] / medians[name]['call_ms']:.3f}")
     print(f"same stdout and stderr bytes in every tree: {'yes' if same else 'NO'}")
+    if args.original:
+        (said, boxes), (ours, our_boxes) = outputs[ORIGINAL], outputs["after"]
+        alike = boxes == our_boxes and _answers(said) == _answers(ours)
+        print(f"the original's answers (as JSON; its envelope's key order differs) and stderr bytes are the "
+              f"reference's: {'yes' if alike else 'no'}")
     if args.json:
         record = {
             "rounds": args.rounds, "calls": args.calls, "trees": {k: str(v) for k, v in trees.items()},
+            "original": args.original,
             "runs": found, "medians": medians, "same_bytes": same,
         }
         args.json.write_text(json.dumps(record, indent=2) + "\n")

@@ -55,6 +55,17 @@ def call_tool_answer(thinking: SequentialThinkingServer, params: Mapping[str, An
     return {"content": content}
 
 
+def answered_at_once(
+    call_tool: Callable[[Mapping[str, Any]], dict[str, Any]], method: str, params: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
+    """What `_OriginalRunner` returns for a tools/call zod accepts, for the transport to write at once
+    (`stdio_transport`'s `answer_now`); None for every other request, left to the SDK's dispatcher (a
+    refusal's error, initialize, the inline and cancel paths)."""
+    if method != "tools/call" or params is None or sdk050.request_issues(method, params):
+        return None
+    return call_tool(params)
+
+
 def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[Any]:
     """A low-level Server whose two handlers are the original's ListTools and CallTool handlers."""
     listed = types.ListToolsResult(
@@ -194,9 +205,11 @@ async def serve(
     write: Callable[[bytes], None] = partial(write_all_blocking, stderr_fd)
     thinking = SequentialThinkingServer(prefixes if prefixes is not None else detect_prefixes(), write)
     server = build_server(thinking, spec)
-    async with stdio_transport(stdin_fd, stdout_fd) as (read_stream, write_stream):
+    call_tool = partial(call_tool_answer, thinking)
+    answer_now = partial(answered_at_once, call_tool)
+    async with stdio_transport(stdin_fd, stdout_fd, answer_now) as (read_stream, write_stream):
         write(BANNER)
-        await serve_as_original(server, read_stream, write_stream, partial(call_tool_answer, thinking))
+        await serve_as_original(server, read_stream, write_stream, call_tool)
 
 
 def run() -> int:

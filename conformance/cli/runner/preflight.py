@@ -79,16 +79,15 @@ def check_target(
                         elif arguments.accepted is None:
                             return checked, server_info, protocol  # the call failed: not one to hand over
                         else:
-                            stray = _quiet(driver, handshake)
+                            stray = _watch(driver, handshake, QUIET_AFTER_HANDSHAKE, green=True)
                             if stray is not None:  # its stderr (the call's box) says nothing of it
                                 checked = checked.model_copy(update={"ok": False, "error": stray})
-                                _drain(driver, handshake, QUIET_AFTER_HANDSHAKE)  # and the lines after it
                                 return checked, server_info, protocol
                     if checked.ok and handover is not None:
                         handover.offer(target, driver)
                         handed = True
                     elif not checked.ok:
-                        stray = _drain(driver, handshake, STOPPED_WATCH)
+                        stray = _watch(driver, handshake, STOPPED_WATCH)
                         if stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
                             checked = checked.model_copy(update={"stray_stdout": stray})
                     return checked, server_info, protocol
@@ -96,7 +95,7 @@ def check_target(
                     # A stray line failed a request: the lines after it are kept too, before it closes.
                     since = handshake if handshake is not None else time.monotonic()
                     answers: list[dict[str, JSON]] = []
-                    _drain(driver, since, QUIET_AFTER_HANDSHAKE, answers)
+                    _watch(driver, since, QUIET_AFTER_HANDSHAKE, answers)
                     also = _listing_said(answers)
                     if also:  # the tools/list answer came after the stray line: both stops are known
                         raise ProtocolViolation(f"{exc}; and {also}", line=exc.line,
@@ -179,14 +178,15 @@ def _listing_said(answers: list[dict[str, JSON]]) -> str:
     return ""
 
 
-def _drain(driver: WireDriver, handshake: float, after_handshake: float,
-           answers: list[dict[str, JSON]] | None = None) -> str | None:
-    """Before a stopped preflight closes the target, read its stdout to `after_handshake` after the
-    handshake: every line is kept in the preflight's transcript, so a stray one (an asynchronous logger's) is
-    reported by the stdout finding beside the stop, not lost with the process (issue 46: every stray line with
-    its text). `STOPPED_WATCH` after a tool-name or argument stop (no line seen yet); the green watch's
-    window once a stray line has been seen (the stop is made, its followers are read). Returns the first line
-    read that is not a JSON-RPC message, in the stdout check's words and with when it came (None: none)."""
+def _watch(driver: WireDriver, handshake: float, after_handshake: float,
+           answers: list[dict[str, JSON]] | None = None, *, green: bool = False) -> str | None:
+    """Read the target's stdout to `after_handshake` after the handshake (`_window`), every line kept in the
+    preflight's transcript so that a stray one (an asynchronous logger's) is reported with its text, not lost
+    with the process (issue 46), and return the first line that is not a JSON-RPC message, in the stdout
+    check's words and with when it came (None: none). The `green` watch (`QUIET_AFTER_HANDSHAKE` after a
+    usable preflight) says that nothing was asked, and lets a framing error other than timeout or exit through
+    until a stray line is seen; a stopped preflight's (`STOPPED_WATCH`, or the green window once a stray line
+    stopped it: its followers are read) ends quietly at any driver error. Messages are kept in `answers`."""
     if driver.started_at is None:
         return None
     started, until = _window(driver, handshake, after_handshake)
@@ -194,33 +194,24 @@ def _drain(driver: WireDriver, handshake: float, after_handshake: float,
     while (left := until - time.monotonic()) > 0:
         try:
             line = driver.read_frame(left)
+        except (ServerTimeout, ServerExited):
+            break  # quiet to the end, or ended after answering: ABS-10's to judge, as before the watch
         except DriverError:
-            return stray
+            if green and stray is None:
+                raise
+            break
         try:
             message = driver.read_parsed(line)
         except ProtocolViolation as exc:
             if stray is None:
-                stray = f"{exc} ({time.monotonic() - started:.2f} s after the server started)"
+                asked = ", with nothing asked" if green else ""
+                stray = f"{exc} ({time.monotonic() - started:.2f} s after the server started{asked})"
+                if green:  # the stop is made; the lines after it are read a while longer, as a stop's are
+                    until = max(until, time.monotonic() + QUIET_AFTER_ANSWER)
             continue
         if answers is not None:
             answers.append(message)
     return stray
-
-
-def _quiet(driver: WireDriver, handshake: float) -> str | None:
-    """Read stdout until the quiet window has passed: a message is fine (a notification), anything else is
-    a stray line: the preflight's stop (CMP-4), said with when it came."""
-    started, until = _window(driver, handshake)
-    while (left := until - time.monotonic()) > 0:
-        try:
-            line = driver.read_frame(left)
-        except (ServerTimeout, ServerExited):
-            return None  # quiet to the end, or ended after answering: ABS-10's to judge, as before the watch
-        try:
-            driver.read_parsed(line)
-        except ProtocolViolation as exc:
-            return f"{exc} ({time.monotonic() - started:.2f} s after the server started, with nothing asked)"
-    return None
 
 
 @contextlib.contextmanager
