@@ -60,7 +60,16 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.gate.caps import cap_headline, cap_seen, is_call_limit, limit_shown
+from conformance.gate.caps import (
+    TRIMMED,
+    cap_headline,
+    cap_seen,
+    fell,
+    is_call_limit,
+    limit_shown,
+    short_of_due,
+    trimmed_headline,
+)
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -724,6 +733,8 @@ def held_by_caps(
     for cap, members in groups.items():
         index = next((led[rv.id] for rv in members
                       if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)), None)
+        if _of_the_count(cap):  # the earliest cause it leads: the one that accounts for most
+            index = min((led[rv.id] for rv in members if rv.id in led), default=None)
         free = [rv for rv in members if rv.id not in primary0]
         if index is None and is_call_limit(cap):
             index = _showing_limit(out_causes, cap)
@@ -751,14 +762,18 @@ def held_by_caps(
                 or cap_of[r] not in home_of]
         placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
         said = "departs" if len(kept) == 1 else "depart"
+        told = (trimmed_headline([rv.reason for rv in groups[cap]]) if cap == TRIMMED
+                else cap_headline(cap))
         out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
-            "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
+            "records": kept, "summary": f"{', '.join(kept)} {said} — {told}"[:400]})
     primary = {r for c in out_causes for r in c.records}
     for cap, index in home_of.items():
         placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
     folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
-    placed |= moved
+    counted, moved_too = _count_causes_folded(out_causes, groups, home_of, cap_of)
+    folded |= counted
+    placed |= moved | moved_too
     dropped: set[str] = {r for r, cid in moved.items() if cid is None}
     for cause in out_causes:
         if cause.id not in capped:
@@ -811,6 +826,36 @@ def _limit_causes_folded(
     return folded, moved
 
 
+def _of_the_count(cap: str) -> bool:
+    """Whether a cap's key is about the history's count (stopped, or trimmed), which no short pair reaches."""
+    return cap == TRIMMED or cap.startswith("the count stops at")
+
+
+def _count_causes_folded(
+    causes: Sequence[RootCause], groups: Mapping[str, Sequence[RecordVerdict]], home_of: Mapping[str, int],
+    cap_of: Mapping[str, str]
+) -> tuple[set[int], dict[str, str | None]]:
+    """Other causes led by a record whose own line is the same count (held, or fallen) as a count cause's: one
+    difference, so one cause (issue 42, fork-memory-budget: ABS-11, OBJ-2 and OBJ-14 each led a cause of the
+    one trimmed history). Their indexes (to drop), and where each of their records goes: explained by the
+    count's cause when its line is that count, else None (placed by its own pair)."""
+    homes = set(home_of.values())
+    folded: set[int] = set()
+    moved: dict[str, str | None] = {}
+    led = {c.records[0]: i for i, c in enumerate(causes)}
+    for cap, index in home_of.items():
+        if not _of_the_count(cap):
+            continue
+        for rv in groups[cap]:
+            other = led.get(rv.id)
+            if other is None or other in homes or other in folded:
+                continue
+            folded.add(other)
+            for r in [*causes[other].records, *causes[other].explains]:
+                moved[r] = causes[index].id if r in causes[other].records or cap_of.get(r) == cap else None
+    return folded, moved
+
+
 def _showing_limit(causes: Sequence[RootCause], cap: str) -> int | None:
     """The first cause whose reproduced pair shows a limit on calls in its words, though led by no record
     refused by it (multi-1's fork-hardened-store: RTE-3's pair shows thoughtNumber's refusal re-worded to
@@ -833,14 +878,23 @@ def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdic
     """Each cap the departures' lines say (`cap_seen`) → the departures that met it: a bound's by its words
     too (“call was rejected: isError “Rate limit exceeded: …”” is the bound's refusal, said plainly). A count
     held at one value is a cap only when every line that says a count held says the same value: counts held
-    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap."""
+    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap;
+    and only when no line shows the count falling: then every count line is one trimmed store (`TRIMMED`)."""
     seen = {rv.id: cap_seen(rv.reason) for rv in departing}
     counts = {cap for cap in seen.values() if cap.startswith("the count stops at")}
+    if len(counts) > 1:  # a store appending only some calls
+        seen = {rid: "" if cap in counts else cap for rid, cap in seen.items()}
+    if any(fell(rv.reason) for rv in departing):
+        # The count fell somewhere in the run: a count that stopped rising (at one value) elsewhere is items
+        # leaving, no cap, and every line of the count is that one change (issue 42, fork-memory-budget's
+        # trimmed history).
+        seen = {rv.id: TRIMMED if seen[rv.id] in counts or fell(rv.reason) or short_of_due(rv.reason)
+                else seen[rv.id] for rv in departing}
+        counts = {TRIMMED}
     groups: dict[str, list[RecordVerdict]] = {}
     for rv in departing:
-        cap = seen[rv.id]
-        if cap and (len(counts) == 1 or cap not in counts):
-            groups.setdefault(cap, []).append(rv)
+        if seen[rv.id]:
+            groups.setdefault(seen[rv.id], []).append(rv)
     for cap in [c for c in groups if c not in counts]:
         words = cap.partition("“")[2].removesuffix("”")
         groups[cap] += [rv for rv in departing if not seen[rv.id] and words and words in readable(rv.reason)]
