@@ -496,23 +496,42 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     box's width). Bare numbers are no shared word (a "0" in "0 to go" is not the "0" of "0.2.0"), and a
     clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
     by a value inside one of them nor by a refusal."""
-    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS - _EVERYWHERE
+    # A key added or dropped is said by its name alone: a clause shares it only by naming that key whole (a
+    # new `currentBranch` key contradicts no "reasoning can branch into alternative paths", issue 42).
+    added = [d for d in differences if _key_added_or_dropped(d)]
+    names = {_key_name(d) for d in added} - {""}
+    seen = {w for w in _words(" ".join(d for d in differences if d not in added)) if not w.isdigit()}
+    seen -= _SAID_WORDS | _EVERYWHERE
     # What a stderr difference is about, by its part: the box, or the banner outside it. Its words are the
     # box's lines ("💭 Thought 1/1") or the banner's, which share "thought", "server", "stdio" with many
     # statements that the change does not touch (fork-french-messages: RTE-6's "A thought is filed …").
     seen |= {"box" if stderr_part(d) == STDERR_BOX else "banner" for d in differences
              if d.partition(": ")[0] == "stderr"}
     # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
-    keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
+    keyed = bool(added)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
     scored: list[tuple[int, int, str]] = []
     for i, clause in enumerate(clauses):
         words = _words(clause)
         counts = bool(_COUNTS_KEYS & words and _KEYS & words)
+        named = len(names & {w.lower() for w in re.findall(r"[A-Za-z_]\w*", clause)})
         if keyed or not counts:
-            scored.append((len(words & seen) + (keyed and counts), -i, clause))
+            scored.append((len(words & seen) + (keyed and counts) + named, -i, clause))
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] > 0 else ""
+
+
+def _key_added_or_dropped(difference: str) -> bool:
+    """Whether a difference is a key of the object an answer's text holds present on one side only."""
+    where, _, values = difference.partition(": ")
+    one_side = values.startswith("absent on the original") or values.endswith(", absent here")
+    return " → " in where and one_side
+
+
+def _key_name(difference: str) -> str:
+    """The key a difference is at, lower-cased whole (`… .text → currentBranch`: currentbranch)."""
+    names = re.findall(r"[A-Za-z_]\w*", difference.partition(": ")[0].rpartition("→ ")[2])
+    return names[-1].lower() if names else ""
 
 
 def original_target(cache_dir: Path) -> Target:
