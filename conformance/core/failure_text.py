@@ -244,6 +244,21 @@ UNRELIABLE = "unreliable: an example failed, then passed when run again"
 so instead: the shared process's state, not the server, made the second run pass)."""
 
 
+RUN_AGAIN = "its example failed on the shared process, then passed when run again there"
+"""What a flaky example is until a fresh process was tried: said, never judged (issue 43: a line written at
+every 50th thought fails one run and passes the next on the same process, deterministically)."""
+
+
+def run_again(message: str) -> str:
+    """A flaky example's line as a reader gets it: that it failed on the shared process and passed when run
+    again there, then what it failed with; "unreliable" is kept for an example no fresh process showed at all
+    (`gate/evidence.py`), which the process's state alone cannot explain."""
+    if not message.startswith(UNRELIABLE):
+        return message
+    rest = message[len(UNRELIABLE):].removeprefix(": ")
+    return f"{RUN_AGAIN}: {rest}" if rest else RUN_AGAIN
+
+
 def raised_message(exc: BaseException, exconly: str) -> str:
     """What a check raised, in its own words (`readable` of pytest's `exconly`); for an example hypothesis
     saw fail once and pass when run again, what it failed with, never the test's arguments' reprs."""

@@ -53,7 +53,7 @@ from conformance.core.differences import (
 from conformance.core.differences import (
     quoted as quoted_line,
 )
-from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
+from conformance.core.failure_text import UNRELIABLE, check_name, readable, run_again, spoken, unspoken
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.retest import refusals_retested
@@ -1974,10 +1974,13 @@ def _own_frames(rv: RecordVerdict, cause: RootCause | None) -> tuple[str, ...]:
 
 
 def _reliable(reason: str, evidence: Evidence) -> str:
-    """"Unreliable" only while no fresh process reproduced the departure: once one did, the example passing
-    when run again on the shared process was that process's state, and the reason says so (issue 43)."""
-    if not (evidence.reproduced and reason.startswith(UNRELIABLE)):
+    """"Unreliable" only after fresh processes were tried and showed no difference at all (issue 43): once
+    one reproduced the departure, the example passing when run again on the shared process was that process's
+    state, and the reason says so; short of either, it says what happened (`run_again`), no verdict."""
+    if not reason.startswith(UNRELIABLE) or (evidence.no_difference and not evidence.reproduced):
         return reason
+    if not evidence.reproduced or evidence.not_its_failure:  # its own failure was not shown again
+        return run_again(reason)
     rest = reason[len(UNRELIABLE):].removeprefix(": ")
     said = "reproduced on fresh processes (its example on the shared process passed when run again)"
     return f"{rest} ({said})" if rest else said
