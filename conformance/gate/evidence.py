@@ -712,7 +712,7 @@ def folded_by_their_words(
         if cap_seen(lead.reason):
             continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
-                     and _saw(lead, paired[c.id])), None)
+                     and (_saw(lead, paired[c.id]) or _quoted_there(lead, paired[c.id]))), None)
         if home is not None:
             into[cause.id] = home.id
     if not into:
@@ -1073,10 +1073,17 @@ def split_off(
             # cause for every departure whose box gave way to the same lines, numbers aside.
             groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
             continue
-        if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
+        cut = _widened(own.differences[0]) == "narrower" and _speaks_of_box(rv.reason)
+        if _crash(own.differences[0]) or (all(_difference_key(d) == STDERR_BOX for d in own.differences)
+                                           and not cut):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
-            # told from it; the departure keeps its own line, it opens no cause.
+            # told from it; the departure keeps its own line, it opens no cause. A box drawn narrower than
+            # the original's for a record whose own line is the box is the render cut short: departures
+            # showing it together open a cause (fork-compact-terminal's long thought cut at 120).
+            continue
+        if cut:
+            groups.setdefault((_call_class(own.at), f"{STDERR_BOX} narrower"), []).append(rv)
             continue
         if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
             continue  # the box leads its pair, but its own line is another failure: no render cause of it
@@ -1291,9 +1298,20 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _named_elsewhere(rv, cause):
         return False
+    if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
+        return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+_WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
+
+
+def _widened(difference: str) -> str:
+    """Which way a box difference moved the box's width ("wider", "narrower"), empty for any other."""
+    found = _WIDENED.match(difference)
+    return found.group(1) if found else ""
 
 
 
@@ -1431,7 +1449,41 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    return any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
+    about = _messages_about(rv, cause)
+    return (any(_tells(lead, m, strict=True) for m in about)
+            or any(_quotes_what_differs(m, cause.evidence) for m in about))
+
+
+_QUOTE: Final = re.compile(r"“([^”]{12,200})”|'([^'\n]{12,200})'")
+
+
+def _quotes_what_differs(message: str, evidence: Evidence) -> bool:
+    """Whether a check, in its own words (not an answer it quotes whole), quotes a text one side of the pair
+    answered and the other did not: it saw that difference, even where the difference's line names it only
+    as "and 1 more" (issue 42, fork-compact-terminal: BAP-6's "lack '- Provides a correct answer'", the
+    fourth line CMP-2's description drops, led a cause of its own)."""
+    if not (evidence.reproduced and evidence.original and evidence.target):
+        return False
+    spans = [a or b for a, b in _QUOTE.findall(_own_words(message))]
+    return any((span in evidence.original) != (span in evidence.target) for span in spans)
+
+
+def _quoted_there(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Whether the record's check quotes, in its own words, a text the answer it quotes holds under a key the
+    cause's reproduced pair shows added: it saw that key, on its own call (issue 42, fork-annotated-thoughts:
+    ABS-2 "quotes the stored thought "…"", the answer's `preview`, OBJ-4's added key, led a second cause of
+    the one change; its own replay drew another thought)."""
+    theirs = cause.evidence
+    if theirs is None or not theirs.reproduced or theirs.not_its_failure:
+        return False
+    added = {_key_name(d) for d in theirs.differences if _key_added_or_dropped(d)} - {""}
+    for message in _check_messages(rv):
+        own = _own_words(message)
+        quoted = message[len(own):].lower()
+        for span in re.findall(r'"([^"\n]{12,200})"', own):
+            if any(f'"{key}": "{span[:24].lower()}' in quoted for key in added):
+                return True
+    return False
 
 
 def _messages_about(rv: RecordVerdict, cause: RootCause) -> list[str]:
