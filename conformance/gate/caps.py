@@ -110,6 +110,34 @@ def trimmed_headline(lines: Sequence[str]) -> str:
             "grows")
 
 
+SIGN_DROPPED: Final = "numbers sent negative answered positive"
+"""The key of every line showing a number sent negative and answered as its absolute value (issue 42,
+fork-friendly-errors: OBJ-14's thoughtNumber and OBJ-1/a1's totalThoughts led two causes of one change)."""
+_NUMBER: Final = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])", re.IGNORECASE)
+_ECHO_WORDS: Final = re.compile(r"\bsent\b|\banswered\b|\bcame back\b")
+
+
+def sign_dropped(line: str) -> bool:
+    """Whether a line's own words (before an answer it quotes whole) hold a number sent negative beside its
+    absolute value, in words of what was sent and what came back ("thoughtNumber -3.5 sent, 3.5 answered")."""
+    said = readable(line)
+    own = said[:found.start()] if (found := re.search(r"\{\s*\"", said)) else said
+    for clause in own.split(";"):  # both numbers in one clause: "-1 refused; 1 answered" is two things
+        numbers = {float(n) for n in _NUMBER.findall(clause)}
+        if _ECHO_WORDS.search(clause) and any(n < 0 and -n in numbers for n in numbers):
+            return True
+    return False
+
+
+def sign_headline(lines: Sequence[str]) -> str:
+    """What the cause of numbers answered without their sign says, with the first line showing it."""
+    shown = next((readable(line) for line in lines if sign_dropped(line)), "")
+    own = re.sub(r"^[A-Z]+-[A-Z0-9]+[a-z]?(?:/[a-z]\d+)? contradicted: ", "", shown)
+    own = own[:found.start()] if (found := re.search(r"(?::\s*the answer)?\s*\{\s*\"", own)) else own
+    return (f"numbers sent negative are answered as their absolute value, where the original echoes them as "
+            f"sent: {own[:200]}")
+
+
 def _limit_in(words: str) -> str:
     """A refusal's key when its words are a limit a fork adds to calls the original accepts: a length limit
     (its words kept: a limit of 10,000 is not one of 50,000), numbers refused unless integers (one key for

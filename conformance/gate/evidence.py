@@ -61,6 +61,7 @@ from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.gate.caps import (
+    SIGN_DROPPED,
     TRIMMED,
     cap_headline,
     cap_seen,
@@ -68,6 +69,8 @@ from conformance.gate.caps import (
     is_call_limit,
     limit_shown,
     short_of_due,
+    sign_dropped,
+    sign_headline,
     trimmed_headline,
 )
 from conformance.gate.signatures import BANNER_WAIT
@@ -781,7 +784,8 @@ def held_by_caps(
                 or cap_of[r] not in home_of]
         placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
         said = "departs" if len(kept) == 1 else "depart"
-        told = (trimmed_headline([rv.reason for rv in groups[cap]]) if cap == TRIMMED
+        lines = [rv.reason for rv in groups[cap]]
+        told = (trimmed_headline(lines) if cap == TRIMMED else sign_headline(lines) if cap == SIGN_DROPPED
                 else cap_headline(cap))
         out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
             "records": kept, "summary": f"{', '.join(kept)} {said} — {told}"[:400]})
@@ -846,8 +850,9 @@ def _limit_causes_folded(
 
 
 def _of_the_count(cap: str) -> bool:
-    """Whether a cap's key is about the history's count (stopped, or trimmed), which no short pair reaches."""
-    return cap == TRIMMED or cap.startswith("the count stops at")
+    """Whether a key is one change read from every line showing it (the history's count stopped or trimmed,
+    numbers answered without their sign): causes led by two of its lines are one cause."""
+    return cap in (TRIMMED, SIGN_DROPPED) or cap.startswith("the count stops at")
 
 
 def _count_causes_folded(
@@ -910,6 +915,7 @@ def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdic
         seen = {rv.id: TRIMMED if seen[rv.id] in counts or fell(rv.reason) or short_of_due(rv.reason)
                 else seen[rv.id] for rv in departing}
         counts = {TRIMMED}
+    seen |= {rv.id: SIGN_DROPPED for rv in departing if not seen[rv.id] and sign_dropped(rv.reason)}
     groups: dict[str, list[RecordVerdict]] = {}
     for rv in departing:
         if seen[rv.id]:
