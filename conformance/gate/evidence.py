@@ -53,7 +53,16 @@ from conformance.core.differences import (
 from conformance.core.differences import (
     quoted as quoted_line,
 )
-from conformance.core.failure_text import UNRELIABLE, check_name, readable, run_again, spoken, unspoken
+from conformance.core.failure_text import (
+    RUN_AGAIN,
+    after_run_again,
+    check_name,
+    is_run_again,
+    readable,
+    run_again,
+    spoken,
+    unspoken,
+)
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.retest import refusals_retested
@@ -1170,7 +1179,7 @@ def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:
     refused call is any refusal's, and several departures left cannot be told from one change every check
     saw its own way (an answer no longer JSON): they keep their own lines, as does one with no sequence to
     show (a cause's example opens with its handshake)."""
-    kept = [rv for rv in left if (said := _check_messages(rv)) and UNRELIABLE not in said[0]
+    kept = [rv for rv in left if (said := _check_messages(rv)) and not is_run_again(said[0])
             and not any(_SAW_REFUSAL.search(m) for m in said)]
     if len(kept) != 1:
         return None
@@ -2032,14 +2041,17 @@ def _own_frames(rv: RecordVerdict, cause: RootCause | None) -> tuple[str, ...]:
 
 
 def _reliable(reason: str, evidence: Evidence) -> str:
-    """"Unreliable" only after fresh processes were tried and showed no difference at all (issue 43): once
-    one reproduced the departure, the example passing when run again on the shared process was that process's
-    state, and the reason says so; short of either, it says what happened (`run_again`), no verdict."""
-    if not reason.startswith(UNRELIABLE) or (evidence.no_difference and not evidence.reproduced):
+    """A flaky example's reason (`RUN_AGAIN`) once its record's replay is known: "unreliable" only after
+    fresh processes were tried and showed no difference at all (issue 43); "reproduced" once one showed its
+    own failure (the shared process's state made the second run pass); short of either, what happened."""
+    if not is_run_again(reason):
         return reason
+    rest = after_run_again(reason)
+    if evidence.no_difference and not evidence.reproduced:
+        said = f"unreliable: {RUN_AGAIN}, and fresh processes of both sides showed no difference"
+        return f"{said}: {rest}" if rest else said
     if not evidence.reproduced or evidence.not_its_failure:  # its own failure was not shown again
         return run_again(reason)
-    rest = reason[len(UNRELIABLE):].removeprefix(": ")
     said = "reproduced on fresh processes (its example on the shared process passed when run again)"
     return f"{rest} ({said})" if rest else said
 
