@@ -252,8 +252,31 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 
 UNRELIABLE = "unreliable: an example failed, then passed when run again"
-"""A flaky example's message, until a fresh process reproduces the departure (`gate/evidence.py` then says
-so instead: the shared process's state, not the server, made the second run pass)."""
+"""How a flaky example's message opened before round 14 (kept reports still say it): read as `RUN_AGAIN`."""
+RUN_AGAIN = "its example failed on the shared process, then passed when run again there"
+"""A flaky example's message, said, never judged (issue 43: a line written at every 50th thought fails one run
+and passes the next on the same process, deterministically); `gate/evidence.py` says "unreliable" only once
+fresh processes were tried and showed no difference, and "reproduced" once one did."""
+
+
+def is_run_again(message: str) -> bool:
+    """Whether a message is a flaky example's (`RUN_AGAIN`, or the older `UNRELIABLE`)."""
+    return message.startswith((RUN_AGAIN, UNRELIABLE))
+
+
+def run_again(message: str) -> str:
+    """A flaky example's line as `RUN_AGAIN` says it, then what it failed with (an older `UNRELIABLE` line
+    re-said); any other message as it is."""
+    if message.startswith(UNRELIABLE):
+        rest = message[len(UNRELIABLE):].removeprefix(": ")
+        return f"{RUN_AGAIN}: {rest}" if rest else RUN_AGAIN
+    return message
+
+
+def after_run_again(message: str) -> str:
+    """What a flaky example failed with: its message past `RUN_AGAIN` (or `UNRELIABLE`)."""
+    said = run_again(message)
+    return said[len(RUN_AGAIN):].removeprefix(": ") if said.startswith(RUN_AGAIN) else said
 
 
 def raised_message(exc: BaseException, exconly: str) -> str:
@@ -262,5 +285,5 @@ def raised_message(exc: BaseException, exconly: str) -> str:
     if isinstance(exc, Flaky):
         inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
         first = next((readable(str(e)) for e in inner if readable(str(e))), "")
-        return UNRELIABLE + (f": {first}" if first else "")
+        return RUN_AGAIN + (f": {first}" if first else "")
     return readable(exconly)

@@ -8,6 +8,7 @@ fell under a re-worded refusal's cause, their pairs showing only the fork's othe
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.failure_text import readable
@@ -21,6 +22,13 @@ _DUE: Final = re.compile(r"thoughtHistoryLength (\d+) was due")
 """A count due after accepted calls (test_store.py's growth check); the answer it quotes holds what came."""
 _CAME: Final = re.compile(r'"thoughtHistoryLength":\s*(\d+)')
 _BECAME: Final = re.compile(r"\bcount (\d+) became (\d+)\b")
+_FELL: Final = re.compile(r"answered thoughtHistoryLength (\d+) to a probe [^:;]*?after it answered (\d+)\b")
+"""The shared process's count between two probes (conformance/suite/session.py: ABS-11's line)."""
+_THEN: Final = re.compile(r"thoughtHistoryLength is (\d+), then (\d+)\b")
+"""A count read twice, in order (the episode check: "thoughtHistoryLength is 20, then 12 on an episode …")."""
+TRIMMED: Final = "the history drops thoughts"
+"""The key of every count line once a line of the run shows the count falling: a store trimmed (by size, by
+age), not capped, whose count stops rising because items leave (issue 42, fork-memory-budget)."""
 _BOUND: Final = re.compile(r"refused by a bound, \"([^\"]{1,200})\"")
 """A refusal in the words of a bound on the store's size (conformance/suite/answers.py)."""
 _REFUSED: Final = re.compile(
@@ -57,6 +65,77 @@ def cap_seen(line: str) -> str:
     if became and became.group(1) == became.group(2):
         return _stops_at(int(became.group(1)))
     return ""
+
+
+def fell(line: str) -> tuple[int, int] | None:
+    """The count before and after a fall a line shows (the shared process answered a smaller count to a
+    probe than to the one before it, or a count that became smaller), else None."""
+    said = readable(line)
+    found = _FELL.search(said)
+    if found and int(found.group(1)) < int(found.group(2)):
+        return int(found.group(2)), int(found.group(1))
+    became = _BECAME.search(said) or _THEN.search(said)
+    if became and int(became.group(2)) < int(became.group(1)):
+        return int(became.group(1)), int(became.group(2))
+    short = _NOT_NEXT.search(said)
+    if short and int(short.group(1)) < int(short.group(2)) - 1:  # below the count before the call
+        return int(short.group(2)) - 1, int(short.group(1))
+    return None
+
+
+def short_of_due(line: str) -> bool:
+    """Whether a line says a count was due after accepted calls and does not show one as large came (its
+    answer quoted with a smaller count, or cut before it): read as the store's count only beside a fall."""
+    said = readable(line)
+    due = _DUE.search(said)
+    if not due:
+        return False
+    came = _CAME.search(said)
+    return came is None or int(came.group(1)) < int(due.group(1))
+
+
+def trimmed_headline(lines: Sequence[str]) -> str:
+    """What a trimmed store's cause says, from its records' own lines: the fall seen, and where a count
+    held, where it held; never a cap (a count that stops rising because items leave is no cap)."""
+    fall = next((f for f in map(fell, lines) if f is not None), None)
+    held = sorted({int(k.removeprefix("the count stops at ")) for k in map(cap_seen, lines)
+                   if k.startswith("the count stops at ")})
+    parts = [f"thoughtHistoryLength fell from {fall[0]} to {fall[1]} between two answers of one process"
+             if fall else ""]
+    if held:
+        at = ", ".join(map(str, held))
+        parts.append(f"an accepted call left it at {at}, where each accepted call adds one")
+    said = "; ".join(p for p in parts if p)
+    return (f"{TRIMMED} while the process lives: {said}; the original keeps every thought, its count only "
+            "grows")
+
+
+SIGN_DROPPED: Final = "numbers sent negative answered positive"
+"""The key of every line showing a number sent negative and answered as its absolute value (issue 42,
+fork-friendly-errors: OBJ-14's thoughtNumber and OBJ-1/a1's totalThoughts led two causes of one change)."""
+_NUMBER: Final = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])", re.IGNORECASE)
+_ECHO_WORDS: Final = re.compile(r"\bsent\b|\banswered\b|\bcame back\b")
+
+
+def sign_dropped(line: str) -> bool:
+    """Whether a line's own words (before an answer it quotes whole) hold a number sent negative beside its
+    absolute value, in words of what was sent and what came back ("thoughtNumber -3.5 sent, 3.5 answered")."""
+    said = readable(line)
+    own = said[:found.start()] if (found := re.search(r"\{\s*\"", said)) else said
+    for clause in own.split(";"):  # both numbers in one clause: "-1 refused; 1 answered" is two things
+        numbers = {float(n) for n in _NUMBER.findall(clause)}
+        if _ECHO_WORDS.search(clause) and any(n < 0 and -n in numbers for n in numbers):
+            return True
+    return False
+
+
+def sign_headline(lines: Sequence[str]) -> str:
+    """What the cause of numbers answered without their sign says, with the first line showing it."""
+    shown = next((readable(line) for line in lines if sign_dropped(line)), "")
+    own = re.sub(r"^[A-Z]+-[A-Z0-9]+[a-z]?(?:/[a-z]\d+)? contradicted: ", "", shown)
+    own = own[:found.start()] if (found := re.search(r"(?::\s*the answer)?\s*\{\s*\"", own)) else own
+    return (f"numbers sent negative are answered as their absolute value, where the original echoes them as "
+            f"sent: {own[:200]}")
 
 
 def _limit_in(words: str) -> str:

@@ -55,14 +55,35 @@ from conformance.core.differences import (
 from conformance.core.differences import (
     quoted as quoted_line,
 )
-from conformance.core.failure_text import UNRELIABLE, check_name, readable, spoken, unspoken
+from conformance.core.failure_text import (
+    RUN_AGAIN,
+    after_run_again,
+    check_name,
+    is_run_again,
+    readable,
+    run_again,
+    spoken,
+    unspoken,
+)
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.gate.caps import cap_headline, cap_seen, is_call_limit, limit_shown
+from conformance.gate.caps import (
+    SIGN_DROPPED,
+    TRIMMED,
+    cap_headline,
+    cap_seen,
+    fell,
+    is_call_limit,
+    limit_shown,
+    short_of_due,
+    sign_dropped,
+    sign_headline,
+    trimmed_headline,
+)
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -495,23 +516,42 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     box's width). Bare numbers are no shared word (a "0" in "0 to go" is not the "0" of "0.2.0"), and a
     clause counting an object's keys ("exactly five fields") is broken only by a key added or dropped, never
     by a value inside one of them nor by a refusal."""
-    seen = {w for w in _words(" ".join(differences)) if not w.isdigit()} - _SAID_WORDS - _EVERYWHERE
+    # A key added or dropped is said by its name alone: a clause shares it only by naming that key whole (a
+    # new `currentBranch` key contradicts no "reasoning can branch into alternative paths", issue 42).
+    added = [d for d in differences if _key_added_or_dropped(d)]
+    names = {_key_name(d) for d in added} - {""}
+    seen = {w for w in _words(" ".join(d for d in differences if d not in added)) if not w.isdigit()}
+    seen -= _SAID_WORDS | _EVERYWHERE
     # What a stderr difference is about, by its part: the box, or the banner outside it. Its words are the
     # box's lines ("💭 Thought 1/1") or the banner's, which share "thought", "server", "stdio" with many
     # statements that the change does not touch (fork-french-messages: RTE-6's "A thought is filed …").
     seen |= {"box" if stderr_part(d) == STDERR_BOX else "banner" for d in differences
              if d.partition(": ")[0] == "stderr"}
     # A key added to or dropped from the object an answer's text holds (as `_speaks_of` reads it).
-    keyed = any("absent" in d and " → " in d.partition(": ")[0] for d in differences)
+    keyed = bool(added)
     clauses = [c.strip() for c in _CLAUSE_END.split(statement) if c.strip()]
     scored: list[tuple[int, int, str]] = []
     for i, clause in enumerate(clauses):
         words = _words(clause)
         counts = bool(_COUNTS_KEYS & words and _KEYS & words)
+        named = len(names & {w.lower() for w in re.findall(r"[A-Za-z_]\w*", clause)})
         if keyed or not counts:
-            scored.append((len(words & seen) + (keyed and counts), -i, clause))
+            scored.append((len(words & seen) + (keyed and counts) + named, -i, clause))
     best = max(scored, default=(0, 0, ""))
     return best[2] if best[0] > 0 else ""
+
+
+def _key_added_or_dropped(difference: str) -> bool:
+    """Whether a difference is a key of the object an answer's text holds present on one side only."""
+    where, _, values = difference.partition(": ")
+    one_side = values.startswith("absent on the original") or values.endswith(", absent here")
+    return " → " in where and one_side
+
+
+def _key_name(difference: str) -> str:
+    """The key a difference is at, lower-cased whole (`… .text → currentBranch`: currentbranch)."""
+    names = re.findall(r"[A-Za-z_]\w*", difference.partition(": ")[0].rpartition("→ ")[2])
+    return names[-1].lower() if names else ""
 
 
 def original_target(cache_dir: Path) -> Target:
@@ -753,7 +793,7 @@ def folded_by_their_words(
         if cap_seen(lead.reason):
             continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
-                     and _saw(lead, paired[c.id])), None)
+                     and (_saw(lead, paired[c.id]) or _quoted_there(lead, paired[c.id]))), None)
         if home is not None:
             into[cause.id] = home.id
     if not into:
@@ -793,6 +833,8 @@ def held_by_caps(
     for cap, members in groups.items():
         index = next((led[rv.id] for rv in members
                       if rv.id in led and _pair_is_limit(out_causes[led[rv.id]], cap)), None)
+        if _of_the_count(cap):  # the earliest cause it leads: the one that accounts for most
+            index = min((led[rv.id] for rv in members if rv.id in led), default=None)
         free = [rv for rv in members if rv.id not in primary0]
         if index is None and is_call_limit(cap):
             index = _showing_limit(out_causes, cap)
@@ -820,14 +862,19 @@ def held_by_caps(
                 or cap_of[r] not in home_of]
         placed |= {r: out_causes[home_of[cap_of[r]]].id for r in cause.records if r not in kept}
         said = "departs" if len(kept) == 1 else "depart"
+        lines = [rv.reason for rv in groups[cap]]
+        told = (trimmed_headline(lines) if cap == TRIMMED else sign_headline(lines) if cap == SIGN_DROPPED
+                else cap_headline(cap))
         out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
-            "records": kept, "summary": f"{', '.join(kept)} {said} — {cap_headline(cap)}"[:400]})
+            "records": kept, "summary": f"{', '.join(kept)} {said} — {told}"[:400]})
     primary = {r for c in out_causes for r in c.records}
     for cap, index in home_of.items():
         placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
     folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
-    placed |= moved
+    counted, moved_too = _count_causes_folded(out_causes, groups, home_of, cap_of)
+    folded |= counted
+    placed |= moved | moved_too
     dropped: set[str] = {r for r, cid in moved.items() if cid is None}
     for cause in out_causes:
         if cause.id not in capped:
@@ -880,6 +927,37 @@ def _limit_causes_folded(
     return folded, moved
 
 
+def _of_the_count(cap: str) -> bool:
+    """Whether a key is one change read from every line showing it (the history's count stopped or trimmed,
+    numbers answered without their sign): causes led by two of its lines are one cause."""
+    return cap in (TRIMMED, SIGN_DROPPED) or cap.startswith("the count stops at")
+
+
+def _count_causes_folded(
+    causes: Sequence[RootCause], groups: Mapping[str, Sequence[RecordVerdict]], home_of: Mapping[str, int],
+    cap_of: Mapping[str, str]
+) -> tuple[set[int], dict[str, str | None]]:
+    """Other causes led by a record whose own line is the same count (held, or fallen) as a count cause's: one
+    difference, so one cause (issue 42, fork-memory-budget: ABS-11, OBJ-2 and OBJ-14 each led a cause of the
+    one trimmed history). Their indexes (to drop), and where each of their records goes: explained by the
+    count's cause when its line is that count, else None (placed by its own pair)."""
+    homes = set(home_of.values())
+    folded: set[int] = set()
+    moved: dict[str, str | None] = {}
+    led = {c.records[0]: i for i, c in enumerate(causes)}
+    for cap, index in home_of.items():
+        if not _of_the_count(cap):
+            continue
+        for rv in groups[cap]:
+            other = led.get(rv.id)
+            if other is None or other in homes or other in folded:
+                continue
+            folded.add(other)
+            for r in [*causes[other].records, *causes[other].explains]:
+                moved[r] = causes[index].id if r in causes[other].records or cap_of.get(r) == cap else None
+    return folded, moved
+
+
 def _showing_limit(causes: Sequence[RootCause], cap: str) -> int | None:
     """The first cause whose reproduced pair shows a limit on calls in its words, though led by no record
     refused by it (multi-1's fork-hardened-store: RTE-3's pair shows thoughtNumber's refusal re-worded to
@@ -902,14 +980,24 @@ def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdic
     """Each cap the departures' lines say (`cap_seen`) → the departures that met it: a bound's by its words
     too (“call was rejected: isError “Rate limit exceeded: …”” is the bound's refusal, said plainly). A count
     held at one value is a cap only when every line that says a count held says the same value: counts held
-    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap."""
+    at 486, 968 and 2863 are a store appending only some calls (a revision replacing its thought), no cap;
+    and only when no line shows the count falling: then every count line is one trimmed store (`TRIMMED`)."""
     seen = {rv.id: cap_seen(rv.reason) for rv in departing}
     counts = {cap for cap in seen.values() if cap.startswith("the count stops at")}
+    if len(counts) > 1:  # a store appending only some calls
+        seen = {rid: "" if cap in counts else cap for rid, cap in seen.items()}
+    if any(fell(rv.reason) for rv in departing):
+        # The count fell somewhere in the run: a count that stopped rising (at one value) elsewhere is items
+        # leaving, no cap, and every line of the count is that one change (issue 42, fork-memory-budget's
+        # trimmed history).
+        seen = {rv.id: TRIMMED if seen[rv.id] in counts or fell(rv.reason) or short_of_due(rv.reason)
+                else seen[rv.id] for rv in departing}
+        counts = {TRIMMED}
+    seen |= {rv.id: SIGN_DROPPED for rv in departing if not seen[rv.id] and sign_dropped(rv.reason)}
     groups: dict[str, list[RecordVerdict]] = {}
     for rv in departing:
-        cap = seen[rv.id]
-        if cap and (len(counts) == 1 or cap not in counts):
-            groups.setdefault(cap, []).append(rv)
+        if seen[rv.id]:
+            groups.setdefault(seen[rv.id], []).append(rv)
     for cap in [c for c in groups if c not in counts]:
         words = cap.partition("“")[2].removesuffix("”")
         groups[cap] += [rv for rv in departing if not seen[rv.id] and words and words in readable(rv.reason)]
@@ -1069,7 +1157,8 @@ def split_off(
             # cause for every departure whose box gave way to the same lines, numbers aside.
             groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
             continue
-        if (rv.id in loose and not _crash(own.differences[0]) and _speaks_of_box(rv.reason)
+        cut = _widened(own.differences[0]) == "narrower" and _speaks_of_box(rv.reason)
+        if (not cut and rv.id in loose and not _crash(own.differences[0]) and _speaks_of_box(rv.reason)
                 and all(_difference_key(d) == STDERR_BOX for d in own.differences)
                 and _box_words_changed(own.differences[0])):
             # Only the box differing, for a record whose proposed cause its check refused and whose own words
@@ -1080,10 +1169,16 @@ def split_off(
             # changes the box shows). One cause per box line changed the same way, numbers aside.
             groups.setdefault((_call_class(own.at), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
             continue
-        if _crash(own.differences[0]) or all(_difference_key(d) == STDERR_BOX for d in own.differences):
+        if _crash(own.differences[0]) or (all(_difference_key(d) == STDERR_BOX for d in own.differences)
+                                           and not cut):
             # A refusal naming no field (a crash's message quoting the code's own names), or only the box
             # differing (it shows the total, the labels, the thought: any change's): what moved cannot be
-            # told from it; the departure keeps its own line, it opens no cause.
+            # told from it; the departure keeps its own line, it opens no cause. A box drawn narrower than
+            # the original's for a record whose own line is the box is the render cut short: departures
+            # showing it together open a cause (fork-compact-terminal's long thought cut at 120).
+            continue
+        if cut:
+            groups.setdefault((_call_class(own.at), f"{STDERR_BOX} narrower"), []).append(rv)
             continue
         if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
             continue  # the box leads its pair, but its own line is another failure: no render cause of it
@@ -1175,7 +1270,7 @@ def _left_alone(left: Sequence[RecordVerdict]) -> RecordVerdict | None:
     refused call is any refusal's, and several departures left cannot be told from one change every check
     saw its own way (an answer no longer JSON): they keep their own lines, as does one with no sequence to
     show (a cause's example opens with its handshake)."""
-    kept = [rv for rv in left if (said := _check_messages(rv)) and UNRELIABLE not in said[0]
+    kept = [rv for rv in left if (said := _check_messages(rv)) and not is_run_again(said[0])
             and not any(_SAW_REFUSAL.search(m) for m in said)]
     if len(kept) != 1:
         return None
@@ -1309,9 +1404,20 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _named_elsewhere(rv, cause):
         return False
+    if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
+        return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
     first = _family(own.differences[0])
     return first == _family(theirs.differences[0]) or first in (
         {_family(d) for d in theirs.differences} - {STDERR_BOX})
+
+
+_WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
+
+
+def _widened(difference: str) -> str:
+    """Which way a box difference moved the box's width ("wider", "narrower"), empty for any other."""
+    found = _WIDENED.match(difference)
+    return found.group(1) if found else ""
 
 
 
@@ -1449,7 +1555,41 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    return any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
+    about = _messages_about(rv, cause)
+    return (any(_tells(lead, m, strict=True) for m in about)
+            or any(_quotes_what_differs(m, cause.evidence) for m in about))
+
+
+_QUOTE: Final = re.compile(r"“([^”]{12,200})”|'([^'\n]{12,200})'")
+
+
+def _quotes_what_differs(message: str, evidence: Evidence) -> bool:
+    """Whether a check, in its own words (not an answer it quotes whole), quotes a text one side of the pair
+    answered and the other did not: it saw that difference, even where the difference's line names it only
+    as "and 1 more" (issue 42, fork-compact-terminal: BAP-6's "lack '- Provides a correct answer'", the
+    fourth line CMP-2's description drops, led a cause of its own)."""
+    if not (evidence.reproduced and evidence.original and evidence.target):
+        return False
+    spans = [a or b for a, b in _QUOTE.findall(_own_words(message))]
+    return any((span in evidence.original) != (span in evidence.target) for span in spans)
+
+
+def _quoted_there(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Whether the record's check quotes, in its own words, a text the answer it quotes holds under a key the
+    cause's reproduced pair shows added: it saw that key, on its own call (issue 42, fork-annotated-thoughts:
+    ABS-2 "quotes the stored thought "…"", the answer's `preview`, OBJ-4's added key, led a second cause of
+    the one change; its own replay drew another thought)."""
+    theirs = cause.evidence
+    if theirs is None or not theirs.reproduced or theirs.not_its_failure:
+        return False
+    added = {_key_name(d) for d in theirs.differences if _key_added_or_dropped(d)} - {""}
+    for message in _check_messages(rv):
+        own = _own_words(message)
+        quoted = message[len(own):].lower()
+        for span in re.findall(r'"([^"\n]{12,200})"', own):
+            if any(f'"{key}": "{span[:24].lower()}' in quoted for key in added):
+                return True
+    return False
 
 
 def _messages_about(rv: RecordVerdict, cause: RootCause) -> list[str]:
@@ -1992,11 +2132,17 @@ def _own_frames(rv: RecordVerdict, cause: RootCause | None) -> tuple[str, ...]:
 
 
 def _reliable(reason: str, evidence: Evidence) -> str:
-    """"Unreliable" only while no fresh process reproduced the departure: once one did, the example passing
-    when run again on the shared process was that process's state, and the reason says so (issue 43)."""
-    if not (evidence.reproduced and reason.startswith(UNRELIABLE)):
+    """A flaky example's reason (`RUN_AGAIN`) once its record's replay is known: "unreliable" only after
+    fresh processes were tried and showed no difference at all (issue 43); "reproduced" once one showed its
+    own failure (the shared process's state made the second run pass); short of either, what happened."""
+    if not is_run_again(reason):
         return reason
-    rest = reason[len(UNRELIABLE):].removeprefix(": ")
+    rest = after_run_again(reason)
+    if evidence.no_difference and not evidence.reproduced:
+        said = f"unreliable: {RUN_AGAIN}, and fresh processes of both sides showed no difference"
+        return f"{said}: {rest}" if rest else said
+    if not evidence.reproduced or evidence.not_its_failure:  # its own failure was not shown again
+        return run_again(reason)
     said = "reproduced on fresh processes (its example on the shared process passed when run again)"
     return f"{rest} ({said})" if rest else said
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from conformance.core.failure_text import spoken
+from conformance.core.failure_text import run_again, spoken
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.verdicts import is_advisory, smallest_counterexample
 from conformance.report.model import RecordVerdict, RootCause
@@ -345,7 +345,7 @@ def _root_cause(cause: _Cause) -> RootCause:
     first = example.test if example is not None else own[0].nodeid
     message = next((t.message for t in own if t.nodeid == first), own[0].message)
     tests = len({f.outcome.nodeid for f in cause.covers})
-    said = spoken(message, first, 240)
+    said = spoken(run_again(message), first, 240)
     summary = f"{', '.join(cause.records)} departs — {said}"
     if tests > 1:
         summary += f" ({tests} checks fail)"

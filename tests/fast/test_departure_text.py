@@ -217,7 +217,7 @@ def test_an_unreliable_example_says_what_it_failed_with(inner: str, fixture: str
     exc = FlakyFailure(f"Hypothesis {fixture} produces unreliable results", [failed])
     said = raised_message(exc, f"hypothesis.errors.FlakyFailure: {exc}")
     # The check's words are kept, trimmed as every message is ("value " alone when `inner` is blank).
-    assert said.startswith("unreliable: an example failed, then passed when run again: "
+    assert said.startswith("its example failed on the shared process, then passed when run again there: "
                            + f"value {inner}".strip()), said
     assert inner.strip() in said
     assert not INTERNALS.search(said), said

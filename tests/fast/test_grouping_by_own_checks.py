@@ -4,6 +4,8 @@ cause. Built on the kept run of held-out-multi-7's fork-tidy-store (/work/r12-af
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -164,3 +166,91 @@ def test_a_field_is_named_by_a_checks_words_not_by_a_text_it_quotes(number: int)
     said = f"the box's header reads “{header} ✔ verified”, not “{header}” for the same call"
     assert not _tells(VERIFIED, said)
     assert _tells(VERIFIED, f"the inputSchema lists verified beside the {number} documented fields")
+
+
+DROPPED = ["- Generates a solution hypothesis",
+           "- Verifies the hypothesis based on the Chain of Thought steps",
+           "- Repeats the process until satisfied", "- Provides a correct answer"]
+
+
+def _tools(lines: list[str]) -> str:
+    """A tools/list answer whose description holds `lines`, as a pair keeps it (its JSON line)."""
+    description = "\n".join(["Key features:", *lines])
+    return ('{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"sequentialthinking","description":'
+            f'{json.dumps(description)}}}]}}}}')
+
+
+@given(kept=st.integers(min_value=0, max_value=2), missing=st.sampled_from(DROPPED))
+def test_a_check_quoting_a_line_one_side_lacks_saw_that_difference(kept: int, missing: str) -> None:
+    """fork-compact-terminal: BAP-6's check said "lack '- Provides a correct answer'", the fourth of the lines
+    CMP-2's description drops, which the pair's difference names only as "and 1 more": BAP-6 led a cause of
+    its own, a second cause of one change. A check quoting a text one side's answer holds and the other's
+    does not saw that difference; one quoting a text both hold (or neither) saw nothing of it."""
+    shown = text_difference("\n".join(DROPPED), "\n".join(DROPPED[:kept]))
+    difference = f"result.tools[0].description: {shown}"
+    pair = Evidence(reproduced=True, at="on the example's tools/list (request 2)", differences=[difference],
+                    original=_tools(DROPPED), target=_tools(DROPPED[:kept]))
+    own = pair.model_copy(update={"not_its_failure": True})
+    gone = missing if missing not in DROPPED[:kept] else DROPPED[-1]
+    lacks = f"the Key-features lines the official client got lack '{gone}': {json.dumps(DROPPED[:kept])}"
+    causes = [_cause("CMP-2", pair, "the served tool spec differs"), _cause("BAP-6", own, lacks)]
+    records = [_record("CMP-2", pair, [_ref("spec", "the served tool spec differs", ["CMP-2"])]),
+               _record("BAP-6", own, [_ref("features", lacks, [])])]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["CMP-2"]]
+    assert {rv.id: rv.explained_by for rv in out}["BAP-6"] == "CMP-2"
+    both = "the Key-features lines the official client got lack 'Key features:' and more"
+    records[1] = _record("BAP-6", own, [_ref("features", both, [])])
+    out_causes, _ = checked_explanations([causes[0], _cause("BAP-6", own, both)], records)
+    assert [c.records for c in out_causes] == [["CMP-2"], ["BAP-6"]]
+
+
+def _box(width: int, original: int) -> str:
+    """A box difference as the explainer says it (the width first)."""
+    way = "wider" if width > original else "narrower"
+    return (f"stderr: the box is {width} columns wide here, {abs(width - original)} {way} than the "
+            f"original's {original}; 6 lines on each side; changes line 2 “┌──┐” to “┌────┐”")
+
+
+@given(minimum=st.integers(min_value=40, max_value=80), short=st.integers(min_value=1, max_value=30),
+       cut=st.integers(min_value=100, max_value=130), long=st.integers(min_value=200, max_value=6000))
+def test_a_box_cut_short_is_not_a_box_made_wider(minimum: int, short: int, cut: int, long: int) -> None:
+    """fork-compact-terminal: a minimum width made short thoughts' boxes wider (CMP-5's pair) and a long
+    thought was cut at 120 (OBJ-9's and RTE-9/a1's pairs: narrower than the original's); the cut rows were
+    explained by the min-width cause. Widths moved apart are two changes, and the departures showing the
+    box cut short together open a cause of their own."""
+    wider, narrower = _box(minimum, short), _box(cut, long)
+    row = f"the box's payload row is \"│ {'x' * 8}…   │\", where the thought \"{'x' * 12}\" was sent"
+    causes = [_cause("CMP-5", _pair(wider), "stderr is not the box the original draws")]
+    records = [_record("CMP-5", _pair(wider), [_ref("box", f"CMP-5 contradicted: {wider}", ["CMP-5"])]),
+               *(_record(rid, _pair(narrower), [_ref(rid, row, [])]).model_copy(
+                   update={"explained_by": "CMP-5", "reason": row}) for rid in ("OBJ-9", "RTE-9/a1"))]
+    causes = [causes[0].model_copy(update={"explains": ["OBJ-9", "RTE-9/a1"]})]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["CMP-5"], ["OBJ-9"]]
+    assert {rv.id: rv.explained_by for rv in out} == {"CMP-5": None, "OBJ-9": None, "RTE-9/a1": "OBJ-9"}
+
+
+@given(marker=st.from_regex(r"[0-9a-f]{32}", fullmatch=True), other=st.sampled_from(["t", "   ", "x y"]))
+def test_a_check_quoting_the_value_of_a_key_another_cause_shows_added_is_that_cause(marker: str,
+                                                                                   other: str) -> None:
+    """fork-annotated-thoughts: ABS-2 "an answer quotes the stored thought "…"", the text under the answer's
+    `preview`, the key OBJ-4's pair shows added; its own replay drew another thought (its pair differs only
+    in the preview, "elsewhere"), and it led a second cause of the one change. A check quoting, in its own
+    words, the value of a key another cause shows added is that cause's; quoting a value under a key the
+    original sends too is not."""
+    thought = f"    ⟦{marker}⟧"
+    added = 'result.content[0].text → preview: absent on the original, "t" here'
+    quotes = (f'an answer quotes the stored thought "{thought}", where no route of the original returns '
+              f'one: the answer {{ "thoughtNumber": 2, "preview": "{thought}", "totalThoughts": 3 }}')
+    own = _pair(f'result.content[0].text → preview: absent on the original, "{other}" here', not_its=True)
+    causes = [_cause("OBJ-4", _pair(added), "preview: absent on the original"), _cause("ABS-2", own, quotes)]
+    records = [_record("OBJ-4", _pair(added), [_ref("keys", "OBJ-4 contradicted: 1 field more", ["OBJ-4"])]),
+               _record("ABS-2", own, [_ref("quotes", quotes, [])])]
+    out_causes, out = checked_explanations(causes, records)
+    assert [c.records for c in out_causes] == [["OBJ-4"]]
+    assert {rv.id: rv.explained_by for rv in out}["ABS-2"] == "OBJ-4"
+    elsewhere = quotes.replace('"preview"', '"thoughtNumber"', 1)
+    records[1] = _record("ABS-2", own, [_ref("quotes", elsewhere, [])])
+    out_causes, _ = checked_explanations([causes[0], _cause("ABS-2", own, elsewhere)], records)
+    assert [c.records for c in out_causes] == [["OBJ-4"], ["ABS-2"]]

@@ -267,15 +267,35 @@ def test_nothing_is_replayed_when_the_search_saw_exactly_the_baseline() -> None:
 def test_unreliable_only_until_a_fresh_process_reproduces() -> None:
     """An example that failed, then passed when run again on the shared process is "unreliable" only while no
     fresh process reproduced the departure (issue 43: ABS-11 of the sorted-branches fork: two calls)."""
-    from conformance.core.failure_text import UNRELIABLE
+    from conformance.core.failure_text import RUN_AGAIN, UNRELIABLE
     from conformance.gate.evidence import _reliable
 
-    reason = f"{UNRELIABLE}: OBJ-4/a1 contradicted: labels ['alpha', 'zeta']"
+    own = "OBJ-4/a1 contradicted: labels ['alpha', 'zeta']"
     reproduced = Evidence(reproduced=True, original_spec="npm:0.6.2")
-    assert _reliable(reason, Evidence(reproduced=False, original_spec="npm:0.6.2")) == reason
-    said = _reliable(reason, reproduced)
-    assert "unreliable" not in said and said.startswith("OBJ-4/a1 contradicted") and "reproduced" in said
+    tried = Evidence(reproduced=False, original_spec="npm:0.6.2", no_difference=True)
+    for reason in (f"{RUN_AGAIN}: {own}", f"{UNRELIABLE}: {own}"):  # as said now, and in older reports
+        unreliable = _reliable(reason, tried)  # fresh processes tried, nothing differed: unreliable
+        assert unreliable.startswith("unreliable: ") and unreliable.endswith(f"no difference: {own}")
+        said = _reliable(reason, reproduced)
+        assert "unreliable" not in said and said.startswith("OBJ-4/a1 contradicted") and "reproduced" in said
     assert _reliable("labels differ", reproduced) == "labels differ"
+
+
+def test_a_flaky_example_no_fresh_process_was_tried_on_is_said_not_judged() -> None:
+    """fork-memory-budget's LOOP-A ("[memory] 50 thoughts retained" at every 50th thought) failed once and
+    passed when run again on the shared process, deterministically: "unreliable" only after fresh processes
+    were tried and showed nothing (issue 43); a replay past the budget, or one showing only another change,
+    says what happened, and "reproduced" only where its own failure was shown again."""
+    from conformance.core.failure_text import RUN_AGAIN, UNRELIABLE
+    from conformance.gate.evidence import _reliable
+
+    own = "LOOP-A contradicted: stderr holds “[memory] 50 thoughts retained” beside the box"
+    reason = f"{UNRELIABLE}: {own}"
+    for evidence in (Evidence(reproduced=False, original_spec="npm:0.6.2", not_replayed="budget"),
+                     Evidence(reproduced=True, original_spec="npm:0.6.2", not_its_failure=True)):
+        said = _reliable(reason, evidence)
+        assert "unreliable" not in said and "reproduced" not in said, said
+        assert said == f"{RUN_AGAIN}: {own}"
 
 
 def test_an_artifact_step_one_side_could_not_observe_differs_about_nothing() -> None:

@@ -97,6 +97,26 @@ def test_a_key_count_is_broken_only_by_a_key_added_or_dropped() -> None:
     assert "exactly five fields" in breaks(STATEMENTS["OBJ-4"], [added])
 
 
+@given(prefix=st.sampled_from(["current", "last", "active", "parent"]),
+       word=st.sampled_from(["Branch", "Thought", "History", "Label"]),
+       value=st.from_regex(r"[a-z0-9-]{1,12}", fullmatch=True), dropped=st.booleans())
+def test_a_key_added_or_dropped_breaks_a_clause_only_by_its_whole_name(prefix: str, word: str, value: str,
+                                                                       dropped: bool) -> None:
+    """fork-branch-workflow: a new `currentBranch` key was said to contradict CLM-3's "The doctrine says
+    reasoning can branch into alternative paths", sharing only "branch". A key present on one side is said by
+    its name: a clause naming it whole is broken (and a clause counting the object's keys), one sharing a
+    word of it or of its value is not."""
+    key = f"{prefix}{word}"
+    shown = f'"{value}"'
+    said = (f"{shown} on the original, absent here" if dropped else f"absent on the original, {shown} here")
+    difference = f"result.content[0].text → {key}: {said}"
+    doctrine = f"The doctrine says reasoning can {word.lower()} into {value} paths. Nothing else is kept"
+    assert breaks(doctrine, [difference]) == ""
+    assert breaks(f"{doctrine}; the answer names {key} when asked", [difference]) == (
+        f"the answer names {key} when asked")
+    assert "exactly five fields" in breaks(STATEMENTS["OBJ-4"], [difference])
+
+
 def test_the_explainers_own_words_share_nothing_with_a_statement() -> None:
     """fork-hardened-inputs: RTE-8/a1's "… return isError with the store already changed" was quoted for a
     refusal of another rule, through the explainer's "(isError)"."""

@@ -281,3 +281,18 @@ def test_stem_is_what_a_failure_says_before_a_quoted_value(value: str, quote: st
     head = "non-string branch label in "
     assert stem(head + quote + value + rest) == stem(head + quote + rest) == "non-string branch label in"
     assert stem("assert 1 == 2") == ""
+
+
+def test_a_flaky_cause_is_said_by_what_happened_not_called_unreliable() -> None:
+    """A cause whose example failed once and passed when run again on the shared process (fork-memory-budget's
+    LOOP-A, a line every 50th thought) is not headed "unreliable" before any fresh process was tried (issue
+    43): its headline says it failed on the shared process and passed when run again there, then how."""
+    from conformance.core.failure_text import RUN_AGAIN, UNRELIABLE
+
+    own = "stderr holds “[memory] 50 thoughts retained” beside the box, where the original writes it alone"
+    tests = [_outcome("test_stderr", ["R-1"], [], True, f"{UNRELIABLE}: {own}")]
+    causes, _ = find_root_causes(_verdicts(tests), _results(tests), CANONICAL)
+    assert [c.records for c in causes] == [["R-1"]]
+    assert "unreliable" not in causes[0].summary
+    said = causes[0].summary
+    assert said.startswith(f"R-1 departs — {RUN_AGAIN}: stderr holds “[memory] 50"), said
