@@ -243,9 +243,12 @@ def other_tools(a: Target, b: Target, listed: tuple[Sequence[JSON] | None, Seque
     """compare's pass over the tools only one side lists (`listed`: each side's tools/list): which it calls
     (`choose`), said in `say`, and those called (`call_new_tools`)."""
     choices = choose(new_tools(*listed, limit=MAX_LISTED), call_all)
-    skipped = [f"{c.tool.name} ({c.why})" for c in choices if not c.called]
-    if skipped:
-        say(f"new tools: not calling {'; '.join(skipped)}")
+    reasons: dict[str, list[str]] = {}
+    for choice in choices:
+        if not choice.called:
+            reasons.setdefault(choice.why, []).append(choice.tool.name)
+    for why, names in reasons.items():
+        say(f"new tools: not calling {', '.join(names)}: {why}")
     added = [c.tool for c in choices if c.called]
     if not added:
         return choices, []

@@ -5,11 +5,12 @@ whose extra tool appends to PATH: the file tells whether it was called."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import shlex
 from pathlib import Path
 
-from conformance.cli.commands.compare import print_comparison
+from conformance.cli.commands.compare import add_arguments, print_comparison, rerun_command
 from conformance.compare import ComparisonOutcome
 from conformance.compare.fresh import fresh_side
 from conformance.compare.new_tools import (
@@ -50,7 +51,7 @@ def test_a_tool_not_annotated_read_only_is_listed_not_called_by_default(tmp_path
     why, called, said = _pass(_server("write", str(mark)))
     assert not mark.exists(), mark.read_text(encoding="utf-8")
     assert why == [NOT_READ_ONLY] and called == 0
-    assert said == [f"new tools: not calling write ({NOT_READ_ONLY})"], said
+    assert said == [f"new tools: not calling write: {NOT_READ_ONLY}"], said
 
 
 def test_the_opt_in_calls_it(tmp_path: Path) -> None:
@@ -92,3 +93,11 @@ def test_the_report_says_which_tools_were_called_and_why() -> None:
     out = io.StringIO()
     print_comparison(report, outcome, None, out)
     assert f"`write` (only head lists it): not called: {NOT_READ_ONLY}" in out.getvalue(), out.getvalue()
+
+
+def test_the_opt_in_is_an_option_kept_in_the_rerun_command() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["reference"]).call_other_tools is False
+    args = parser.parse_args(["reference", "--call-other-tools"])
+    assert "--call-other-tools" in rerun_command(args, "dev", 1)
