@@ -35,7 +35,7 @@ from conformance.compare.explain import explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
-from conformance.compare.new_tools import Called, call_new_tools, new_tools
+from conformance.compare.new_tools import Called, Choice, other_tools
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, compare_step, type_class, with_suspect
 from conformance.compare.pair import Side, replay_fresh, retested, start_together
@@ -51,7 +51,7 @@ from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.drivers.transcript import Transcript
-from conformance.report.model import Comparison, Crossing, Difference, RootCause
+from conformance.report.model import Comparison, Crossing, Difference, OtherTool, RootCause
 from conformance.targets.project import missing_path, node_engines
 from conformance.targets.specs import Target, resolve_target
 
@@ -98,6 +98,7 @@ def run_comparison(
     labels: tuple[str | None, str | None] = (None, None),
     cross: bool = False,
     arguments_map: str | None = None,
+    call_other_tools: bool = False,
 ) -> ComparisonOutcome:
     """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used.
 
@@ -105,7 +106,8 @@ def run_comparison(
     replays each difference on A's package installed with B's tree (two `npm:` targets, `crossing.py`);
     `arguments_map` (run's --arguments-map: snake_case or a file) respells B's calls. A side that refuses the
     original's call for its argument names stops the comparison as it stops a run (`compare/arguments.py`):
-    every call would be refused and each difference would say only that."""
+    every call would be refused and each difference would say only that. A tool only one side lists is
+    called only when annotated `readOnlyHint: true`, or with `call_other_tools` (`new_tools.choose`)."""
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
@@ -133,11 +135,8 @@ def run_comparison(
             aa.result()
             ab.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL, split_schemas=cross)
-        added = new_tools(seen_a.tools, seen_b.tools)
-        called: list[Called] = []
-        if added:
-            say(f"new tools: calling {', '.join(t.name for t in added)} after three thoughts, on fresh pairs")
-            called = call_new_tools(target_a, target_b, added, timeout)
+        choices, called = other_tools(target_a, target_b, (seen_a.tools, seen_b.tools), timeout,
+                                      call_other_tools, say)
         say("eras: each side met as each revision's client (one short process each)")
         eras = era_pass(target_a, target_b, timeout, say)
 
@@ -212,6 +211,7 @@ def run_comparison(
         crossing=crossing,
         eras=eras.settled,
         arguments_map_b=arguments_map or "",
+        other_tools=_other_tools(choices, name_a, name_b),
     )
     duration = round(time.monotonic() - started, 3)
     info = seen_a.initialize.get("serverInfo")
@@ -227,6 +227,12 @@ def run_comparison(
         protocol_version=version if isinstance(version, str) else None,
         tools=[str(t.get("name")) for t in seen_a.tools or [] if isinstance(t, dict)],
     )
+
+
+def _other_tools(choices: list[Choice], name_a: str, name_b: str) -> list[OtherTool]:
+    """The report's account of each tool only one side lists: called or not, and why."""
+    return [OtherTool(name=c.tool.name, offered_by=name_a if c.tool.offered_by == "a" else name_b,
+                      called=c.called, why=c.why) for c in choices]
 
 
 def _resolve(spec: TargetSpec, cache: Path | None, say: Callable[[str], None]) -> Target:

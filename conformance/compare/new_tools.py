@@ -7,12 +7,17 @@ tells the store afterwards, against what it would have been (one more thought, t
 side gets the same calls, so its answer to the unknown name is shown beside. What a server lists is hostile:
 at most `MAX_TOOLS` tools, `MAX_PROPERTIES` properties read one level deep, values chosen here, never
 taken from the schema's text beyond its `type`, `enum` (first item), `minimum` and `minLength`.
+
+Calling a fork's other tool can act outside the store (wild14: stopuncle-js' `sequentialthinking_handoff`
+wrote a file into its folder on each compare; another could delete or send something). So by default only a
+tool whose MCP annotations say `readOnlyHint: true` is called; `--call-other-tools` calls the others too.
+A tool not called is still listed (`listing.py`) and the report says which were called and why (`choose`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
@@ -45,28 +50,69 @@ AFTER: Final = Step(TOOL, valid(4, 4))
 DETAIL: Final = "called"
 
 
+MAX_LISTED: Final = 20
+"""Tools listed by one side only that the report names (called or not); more are counted, not named."""
+READ_ONLY: Final = "its annotations say readOnlyHint: true"
+NOT_READ_ONLY: Final = "its annotations do not say readOnlyHint: true (--call-other-tools calls it)"
+OPTED_IN: Final = "--call-other-tools"
+OVER_CAP: Final = f"at most {MAX_TOOLS} other tools are called per comparison"
+
+
 @dataclass(frozen=True)
 class NewTool:
     name: str
     schema: JSON
     offered_by: str
     """"a" or "b"."""
+    read_only: bool = False
+    """Its listing's `annotations.readOnlyHint` is exactly `true` (a hint the server gives, not a proof)."""
 
 
-def new_tools(tools_a: Sequence[JSON] | None, tools_b: Sequence[JSON] | None) -> list[NewTool]:
-    """Tools listed by exactly one side (never the compared tool), by name, at most `MAX_TOOLS`."""
-    def by_name(tools: Sequence[JSON] | None) -> dict[str, JSON]:
-        out: dict[str, JSON] = {}
+@dataclass(frozen=True)
+class Choice:
+    """One tool listed by one side only: whether compare calls it, and why (for the report)."""
+
+    tool: NewTool
+    called: bool
+    why: str
+
+
+def _read_only(tool: dict[str, JSON]) -> bool:
+    annotations = tool.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
+
+def new_tools(tools_a: Sequence[JSON] | None, tools_b: Sequence[JSON] | None, limit: int = MAX_TOOLS
+              ) -> list[NewTool]:
+    """Tools listed by exactly one side (never the compared tool), by name, at most `limit`."""
+    def by_name(tools: Sequence[JSON] | None) -> dict[str, dict[str, JSON]]:
+        out: dict[str, dict[str, JSON]] = {}
         for tool in tools or []:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                out.setdefault(str(tool["name"]), tool.get("inputSchema"))
+                out.setdefault(str(tool["name"]), tool)
         return out
 
     a, b = by_name(tools_a), by_name(tools_b)
-    found = [NewTool(n, s, "a") for n, s in a.items() if n not in b]
-    found += [NewTool(n, s, "b") for n, s in b.items() if n not in a]
+    found = [NewTool(n, t.get("inputSchema"), "a", _read_only(t)) for n, t in a.items() if n not in b]
+    found += [NewTool(n, t.get("inputSchema"), "b", _read_only(t)) for n, t in b.items() if n not in a]
     usable = [t for t in found if t.name != TOOL and 0 < len(t.name) <= NAME_CHARS]
-    return sorted(usable, key=lambda t: t.name)[:MAX_TOOLS]
+    return sorted(usable, key=lambda t: t.name)[:limit]
+
+
+def choose(tools: Sequence[NewTool], call_all: bool = False) -> list[Choice]:
+    """Which of `tools` compare calls: read-only ones (or all with `call_all`), at most `MAX_TOOLS`; each
+    with the reason the report gives."""
+    out: list[Choice] = []
+    calls = 0
+    for tool in tools:
+        if not (call_all or tool.read_only):
+            out.append(Choice(tool, False, NOT_READ_ONLY))
+        elif calls >= MAX_TOOLS:
+            out.append(Choice(tool, False, OVER_CAP))
+        else:
+            calls += 1
+            out.append(Choice(tool, True, READ_ONLY if tool.read_only else OPTED_IN))
+    return out
 
 
 def _value(schema: JSON) -> JSON:
@@ -191,6 +237,25 @@ def _call(a: Target, b: Target, tool: NewTool, args: dict[str, JSON], timeout: f
         return None
 
 
+def other_tools(a: Target, b: Target, listed: tuple[Sequence[JSON] | None, Sequence[JSON] | None],
+                timeout: float, call_all: bool = False, say: Callable[[str], None] = lambda _line: None
+                ) -> tuple[list[Choice], list[Called]]:
+    """compare's pass over the tools only one side lists (`listed`: each side's tools/list): which it calls
+    (`choose`), said in `say`, and those called (`call_new_tools`)."""
+    choices = choose(new_tools(*listed, limit=MAX_LISTED), call_all)
+    reasons: dict[str, list[str]] = {}
+    for choice in choices:
+        if not choice.called:
+            reasons.setdefault(choice.why, []).append(choice.tool.name)
+    for why, names in reasons.items():
+        say(f"new tools: not calling {', '.join(names)}: {why}")
+    added = [c.tool for c in choices if c.called]
+    if not added:
+        return choices, []
+    say(f"new tools: calling {', '.join(t.name for t in added)} after three thoughts, on fresh pairs")
+    return choices, call_new_tools(a, b, added, timeout)
+
+
 # -- in words ------------------------------------------------------------------------------------------
 
 
@@ -304,4 +369,5 @@ def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
     return [f"on {lo}, {said[0]}", *said[1:]]
 
 
-__all__ = ["Called", "NewTool", "arguments", "call_new_tools", "clauses", "effect", "new_tools"]
+__all__ = ["Called", "Choice", "NewTool", "arguments", "call_new_tools", "choose", "clauses", "effect",
+           "new_tools", "other_tools"]

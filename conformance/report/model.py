@@ -528,6 +528,15 @@ class EraSettled(_Frozen):
     failure_b: str = Field(default="", description="why B's meeting stopped early, when it did")
 
 
+class OtherTool(_Frozen):
+    """A tool only one side lists: whether compare called it, and why (a call may act outside the store)."""
+
+    name: str
+    offered_by: str = Field(description="the label of the side that lists it")
+    called: bool = Field(description="compare called it (its answer and effect are a difference)")
+    why: str = Field(description="why it was or was not called: readOnlyHint, --call-other-tools, the cap")
+
+
 class Comparison(_Frozen):
     """Two targets driven in lock-step on the same generated calls (`compare A B`, `run --against B`)."""
 
@@ -548,6 +557,9 @@ class Comparison(_Frozen):
         default_factory=list, description="(/5) each era's client met on both sides, oldest first, and the "
         "revision each side settled on"
     )
+    other_tools: list[OtherTool] = Field(
+        default_factory=list, description="(/5) the tools only one side lists, each called or not and why: "
+        "by default only those annotated readOnlyHint: true are called (compare --call-other-tools: all)")
 
 
 class CauseRow(_Frozen):

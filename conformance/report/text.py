@@ -433,6 +433,13 @@ def era_lines(comparison: Comparison) -> list[str]:
     return lines
 
 
+def other_tool_lines(comparison: Comparison) -> list[str]:
+    """Each tool only one side lists, called or not and why, e.g. "`reset` (only head lists it): not
+    called: its annotations do not say readOnlyHint: true (--call-other-tools calls it)"."""
+    return [f"`{t.name}` (only {t.offered_by} lists it): {'called' if t.called else 'not called'}: {t.why}"
+            for t in comparison.other_tools]
+
+
 def where_run_looks(comparison: Comparison) -> str:
     """When the sides settle differently under some era's client: where `run` looks, so a gate that stays
     silent about it is not read as contradicting this comparison; empty when every era agrees."""

@@ -2,7 +2,9 @@
 `noop` (answers, changes nothing) or `crash` (exits); with no argument it lists only sequentialthinking.
 What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py).
 With `first` after it, the extra tool is listed before sequentialthinking and takes an `answer` argument:
-a check reading the tool by its place, not its name, reads the wrong one."""
+a check reading the tool by its place, not its name, reads the wrong one. `write PATH` lists a tool that
+appends a line to PATH (a side effect outside the store, as wild14's `sequentialthinking_handoff` wrote a
+file); `readonly` after the tool annotates it `readOnlyHint: true`."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from mini import TOOL, Message, reply, write
 
 EXTRA = sys.argv[1] if len(sys.argv) > 1 else ""
 FIRST = "first" in sys.argv[2:]
+READ_ONLY = "readonly" in sys.argv[2:]
+MARK = sys.argv[2] if EXTRA == "write" and len(sys.argv) > 2 else ""
 _history: list[object] = []
 _branches: dict[str, list[object]] = {}
 
@@ -33,6 +37,10 @@ def answer_call(message: Message) -> None:
         reply(message, {"content": [{"type": "text", "text": "reset done"}]})
     elif name == EXTRA == "noop":
         reply(message, {"content": [{"type": "text", "text": "nothing"}]})
+    elif name == EXTRA == "write" and MARK:
+        with open(MARK, "a", encoding="utf-8") as out:
+            out.write(json.dumps(arguments) + "\n")
+        reply(message, {"content": [{"type": "text", "text": "written"}]})
     elif name == EXTRA == "crash":
         sys.exit(3)
     else:
@@ -59,6 +67,8 @@ def serve_with_extra() -> None:
         message = json.loads(line)
         if message.get("method") == "tools/list" and "id" in message:
             extra = [FIRST_TOOL if FIRST else EXTRA_TOOL] if EXTRA else []
+            if READ_ONLY:
+                extra = [{**tool, "annotations": {"readOnlyHint": True}} for tool in extra]
             reply(message, {"tools": [*extra, TOOL] if FIRST else [TOOL, *extra]})
             continue
         if message.get("method") == "initialize":

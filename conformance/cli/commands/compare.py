@@ -76,6 +76,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="two npm: targets: install A's package with B's dependency tree and replay each "
                    "difference on it, to say whether it comes from the server's code or its dependencies "
                    "(off by default: one more install and three processes per difference)")
+    p.add_argument("--call-other-tools", action="store_true",
+                   help="also call the tools only one side lists that are not annotated readOnlyHint: true "
+                   "(off by default: such a tool may write, delete or send something; the report says which "
+                   "were called)")
     add_max_frame(p)
     p.add_argument("--arguments-map", default=None, metavar="FILE|snake_case",
                    help="send B's calls with the original's argument names as B spells them, as run's "
@@ -107,6 +111,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
         parts += ["--baseline", str(args.baseline)]
     if args.cross:
         parts.append("--cross")
+    if getattr(args, "call_other_tools", False):
+        parts.append("--call-other-tools")
     if getattr(args, "arguments_map", None):
         parts += ["--arguments-map", args.arguments_map]
     for option, value in (("--label-a", args.label_a), ("--label-b", args.label_b)):
@@ -174,7 +180,8 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
                                  call_timeout=args.call_timeout, budget_s=args.budget,
                                  transcripts=transcripts, progress=say,
                                  labels=(args.label_a, args.label_b), cross=args.cross,
-                                 arguments_map=args.arguments_map)
+                                 arguments_map=args.arguments_map,
+                                 call_other_tools=getattr(args, "call_other_tools", False))
     except cancel.Cancelled as stopped:
         cut = ComparisonOutcome(
             Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),
@@ -209,7 +216,7 @@ def print_comparison(
     report: Report, outcome: ComparisonOutcome, baseline: CompareBaseline | None, out: TextIO
 ) -> None:
     from conformance.gate.comparison import not_seen
-    from conformance.report.text import era_lines, where_run_looks
+    from conformance.report.text import era_lines, other_tool_lines, where_run_looks
 
     comparison = report.comparison
     assert comparison is not None
@@ -221,6 +228,11 @@ def print_comparison(
             write_line(f"  {safe(line, 200)}", out)
         if where_run_looks(comparison):
             write_line(f"  {where_run_looks(comparison)}", out)
+        write_line("", out)
+    if comparison.other_tools:
+        write_line("tools only one side lists:", out)
+        for line in other_tool_lines(comparison):
+            write_line(f"  {safe(line, 200)}", out)
         write_line("", out)
     for cause in report.root_causes:
         records = ", ".join(cause.records or cause.explains)

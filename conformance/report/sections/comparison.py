@@ -14,7 +14,7 @@ from conformance.report.markdown_parts import table as md_table
 from conformance.report.markup import Content, Markup, tag
 from conformance.report.model import CauseRow, Comparison, Difference, Report, RootCause
 from conformance.report.sections.section import NOT_SHOWN, Anchor, Detail, NotShown, section
-from conformance.report.text import difference_groups, era_lines, where_run_looks
+from conformance.report.text import difference_groups, era_lines, other_tool_lines, where_run_looks
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,10 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
     if c.arguments_map_b:
         lines += ["", f"B's calls were sent through --arguments-map {md(c.arguments_map_b)}: the original's "
                   "argument names respelled as B takes them, every other difference as found."]
+    if c.other_tools:
+        lines += ["", "Tools only one side lists (a call may act outside the store, so only those annotated "
+                  "readOnlyHint: true are called unless --call-other-tools is given):", ""]
+        lines += [f"- {md(line, 400)}" for line in other_tool_lines(c)]
     lines.append("")
     if c.eras:
         lines += ["Revision settled on, per era's client (a difference some eras only see names them):", ""]
@@ -134,6 +138,9 @@ def html(compared: Compared) -> list[Content]:
     ]
     if c.arguments_map_b:
         out.append(tag("p", f"B's calls were sent through --arguments-map {c.arguments_map_b}."))
+    if c.other_tools:
+        out += [tag("h4", "Tools only one side lists"),
+                tag("ul", [tag("li", line) for line in other_tool_lines(c)])]
     if c.eras:
         out += [tag("h4", "Revision settled on, per era's client"),
                 tag("ul", [tag("li", line) for line in era_lines(c)])]
