@@ -146,11 +146,10 @@ def run_comparison(
         start_together(side_a, side_b)
         seconds = budget_s if budget_s is not None else budget.seconds
         started = time.monotonic()
-        # A budget given in seconds is the user's: only a profile's budget holds a floor of programs. The
-        # fixed witnesses run whole under either, cut by the ceiling alone (`budget_s=0` runs none).
+        # A budget given in seconds is the user's: only a profile's budget holds a floor of programs.
         search = Search(side_a, side_b, started + seconds, budget.cap, progress=say,
                         floor=len(WITNESSES) + budget.examples if budget_s is None else 0,
-                        ceiling=started + FLOOR_CEILING * seconds, whole_witnesses=True)
+                        ceiling=started + FLOOR_CEILING * seconds)
         for item in fresh_found:
             search.known.add(item.found.signature)
         try:

@@ -70,10 +70,6 @@ class Search:
     ceiling: float | None = None
     """When the floor gives way to the clock after all: a target too slow to run the floor in this many
     seconds is cut here, so a hanging server still ends the search."""
-    whole_witnesses: bool = False
-    """The fixed witnesses all run (and shrink) before the deadline may stop the search; only the ceiling cuts
-    them: with a budget in seconds and no floor, a loaded machine still runs the known drift points an idle
-    one runs in a fraction of a second (under load 20, a 4 s budget ran 32 programs and missed the last)."""
     known: set[str] = field(default_factory=set)
     candidates: list[Candidate] = field(default_factory=list)
     programs_run: int = 0
@@ -81,12 +77,11 @@ class Search:
     budget_reached: bool = False
     progress: Callable[[str], None] | None = None
     _classes: dict[str, type[_Different]] = field(default_factory=dict)
-    _in_witnesses: bool = False
 
     def over(self) -> bool:
         now = time.monotonic()
-        floor_met = self.programs_run >= self.floor and not (self.whole_witnesses and self._in_witnesses)
-        late = now > self.deadline and (floor_met or (self.ceiling is not None and now > self.ceiling))
+        late = now > self.deadline and (
+            self.programs_run >= self.floor or (self.ceiling is not None and now > self.ceiling))
         if late or len(self.known) >= self.cap:
             self.budget_reached = True
         return self.budget_reached
@@ -120,19 +115,15 @@ class Search:
 
     def witnesses(self) -> None:
         """The fixed programs; a multi-step one is cut to the step that differs and shrunk by deletion."""
-        self._in_witnesses = True
-        try:
-            for program in WITNESSES:
-                if self.over():
-                    return
-                hit = self.run(program, self.known)
-                if hit is None:
-                    continue
-                found, index = hit
-                for f in found:
-                    self.add(f, self._delete_steps(program[: index + 1], f.signature), True)
-        finally:
-            self._in_witnesses = False
+        for program in WITNESSES:
+            if self.over():
+                return
+            hit = self.run(program, self.known)
+            if hit is None:
+                continue
+            found, index = hit
+            for f in found:
+                self.add(f, self._delete_steps(program[: index + 1], f.signature), True)
 
     def _delete_steps(self, program: Program, signature: str) -> Program:
         """Drop steps one at a time while the program still shows `signature` at its last step."""
