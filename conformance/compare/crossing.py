@@ -6,7 +6,7 @@ A swap that moves nothing (a pinned dependency resolving alike on both trees) is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,19 +77,21 @@ class Swapped:
 
 
 def swapped_targets(
-    a: Target, b: Target, cache: Path | None, progress: Callable[[str], None]
+    a: Target, b: Target, cache: Path | None, progress: Callable[[str], None],
+    packages: Collection[str] | None = None,
 ) -> list[Swapped]:
     """For each dependency the two trees resolve differently (present in both), A's release with only it
     moved to B's version and B's release with only it moved back to A's: the one-at-a-time swaps that name
     the package making a difference (issue 47). The side's whole locked tree is pinned (every package of its
     package-lock.json, nested copies under their parents), so a swap moves that one package; what still
-    resolves otherwise is recorded (`also_moved`)."""
+    resolves otherwise is recorded (`also_moved`). `packages`: only those packages' swaps (each swap is an
+    install, checked against its digests on every reuse)."""
     deps_a, deps_b = a.identity.dependencies, b.identity.dependencies
     cutoffs = [c for c in (a.identity.resolved_as_of, b.identity.resolved_as_of) if c]
     cutoff = max(cutoffs) if cutoffs else None
     out: list[Swapped] = []
     for name in sorted(set(deps_a) & set(deps_b)):
-        if deps_a[name] == deps_b[name]:
+        if deps_a[name] == deps_b[name] or (packages is not None and name not in packages):
             continue
         change = f"{name} {deps_a[name]} → {deps_b[name]}"
         out.append(_swapped(a, "a", change, name, deps_b[name], cutoff, cache, progress))

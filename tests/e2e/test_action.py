@@ -17,12 +17,14 @@ import re
 import shlex
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.cli import GATE_SEED, GATE_SUITE, Ran, cli_here, fake
+from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
 BROKEN = REPO / "tests" / "servers" / "exit_at_start.py"
@@ -162,7 +164,34 @@ def test_action_finds_the_baseline_where_the_readme_writes_it(
     assert "baseline: .conformance/baseline.yaml (found in the checkout" in found.output
 
 
-def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: Path) -> None:
+PR_BASELINE = (
+    "format: seqthink-compare-baseline/1\naccepted:\n"
+    "  - id: tools_list.inputSchema.changed\n    reason: the pull request restores required\n"
+)
+
+
+def _pull_request_job(folder: Path) -> Job:
+    """Mode pull-request on 2026.7.4 → 2026.8.31, in a virtualenv of its own (the other jobs' install step
+    fills theirs), so it runs beside them."""
+    baseline = folder / "compare-baseline.yaml"
+    baseline.write_text(PR_BASELINE, encoding="utf-8")
+    return job(folder / "ws", folder / "venv", mode="pull-request", base="npm:2026.7.4", head="npm:2026.8.31",
+               baseline=str(baseline), profile="dev", seed="20261129", args="--budget 1", transcripts="none")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pull_request_job(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> Future[Job] | None:
+    """The pull-request job when its test is selected, made ahead from the module's first test on: it mostly
+    waits on compare's clocks and process starts, while the jobs before it run."""
+    wanted = any(isinstance(item, pytest.Function) and item.module is request.module
+                 and item.originalname == "test_action_pull_request_mode_on_a_real_change"
+                 for item in request.session.items)
+    return ahead.submit(_pull_request_job, tmp_path_factory.mktemp("pull-request")) if wanted else None
+
+
+def test_action_pull_request_mode_on_a_real_change(pull_request_job: Future[Job] | None) -> None:
     """Mode pull-request on 2026.7.4 → 2026.8.31 (base and head as a workflow would have built them): the
     job summary gets the headline table, the comment file stays under GitHub's limit and names what the
     pull request does not declare, and the job fails on those; the one declared difference reads so.
@@ -170,22 +199,19 @@ def test_action_pull_request_mode_on_a_real_change(tmp_path: Path, python_venv: 
     What it checks (the changed inputSchema, declared; the changed serverInfo version, not) is seen by
     compare's fresh processes before any search, so the search gets 1 s (20 s of search and probes
     added a minute and nothing checked here)."""
-    baseline = tmp_path / "compare-baseline.yaml"
-    baseline.write_text(
-        "format: seqthink-compare-baseline/1\naccepted:\n"
-        "  - id: tools_list.inputSchema.changed\n    reason: the pull request restores required\n",
-        encoding="utf-8",
-    )
-    ran = job(tmp_path / "ws", python_venv, mode="pull-request", base="npm:2026.7.4", head="npm:2026.8.31",
-              baseline=str(baseline), profile="dev", seed="20261129", args="--budget 1", transcripts="none")
+    assert pull_request_job is not None
+    ran = pull_request_job.result()
     assert ran.code == 1, ran.output[-4000:]
     assert "## Behaviour differences: base vs head" in ran.summary, ran.summary[:1000]
     assert "| `tool-spec` |" in ran.summary and "not declared: the check fails" in ran.summary
-    comment = (tmp_path / "ws" / "runner-temp" / "seqthink-pr-comment.md").read_text(encoding="utf-8")
+    comment = (ran.work / "runner-temp" / "seqthink-pr-comment.md").read_text(encoding="utf-8")
     assert len(comment) <= 65_536
     assert "declared: " in comment and "(`tools_list.inputSchema.changed`)" in comment
     assert "**not declared**" in comment and "```yaml" in comment
-    uploaded = tmp_path / "ws" / "artifacts" / "conformance-report"
+    uploaded = ran.work / "artifacts" / "conformance-report"
     report = json.loads((uploaded / "report.json").read_text(encoding="utf-8"))
     assert report["comparison"]["label_a"] == "base" and report["comparison"]["label_b"] == "head"
     assert "Fail the job by the gate's exit status" in ran.output
+    # The check every test's own folder gets (tests/e2e/conftest.py): the report the job wrote links only
+    # files that exist (its uploaded copy leaves the transcripts out, as asked).
+    assert broken_links(ran.work / "conformance-report") == []

@@ -25,18 +25,21 @@ OLD, NEW = "npm:2025.12.18", "npm:2026.7.4"
 COMPARISONS = {
     "same": ("compare", "reference", "npm:0.6.2", "--profile", "dev", "--seed", "11"),
     "drift": ("compare", OLD, NEW, "--seed", "11", "--budget", "2"),
+    "against": ("run", "--target", NEW, "--against", NEW, "--profile", "dev", "--seed", "5", "--suite",
+                GATE_SUITE),
 }
 """`same` checks compare's no-difference outcome, which the dev profile shows as CI's would (the reference's
 answers equal the original's byte for byte: tests/e2e/test_reference_differential.py). `drift` checks what
 the first witnesses (a numeric and a boolean string), the coercion exploration they start and the era pass
-show: a 2 s search reaches them, and bounds the long probes to 2 s each."""
+show: a 2 s search reaches them, and bounds the long probes to 2 s each. `against` is `run --against`, made
+ahead with them: its comparison of two equal servers waits out a dev search and its probes."""
 
 
 @pytest.fixture(scope="module")
 def comparisons(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
 ) -> dict[str, Future[Ran]]:
-    """The comparisons the selected tests check, made ahead, side by side."""
+    """The comparisons (and the run with one) the selected tests check, made ahead, side by side."""
     return {
         name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name), timeout=300)
         for name in used(request, list(COMPARISONS))
@@ -46,6 +49,11 @@ def comparisons(
 @pytest.fixture(scope="module")
 def same(comparisons: dict[str, Future[Ran]]) -> Ran:
     return comparisons["same"].result()
+
+
+@pytest.fixture(scope="module")
+def against(comparisons: dict[str, Future[Ran]]) -> Ran:
+    return comparisons["against"].result()
 
 
 @pytest.fixture(scope="module")
@@ -159,9 +167,8 @@ def test_an_unusable_target_exits_2_with_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "no-such-server" in lines[0], ran.stderr
 
 
-def test_run_against_puts_the_comparison_in_the_run_report(tmp_path: Path) -> None:
-    ran = cli("run", "--target", NEW, "--against", NEW, "--profile", "dev", "--seed", "5",
-              "--suite", GATE_SUITE, out=tmp_path / "run", timeout=300)
+def test_run_against_puts_the_comparison_in_the_run_report(against: Ran) -> None:
+    ran = against
     assert ran.code in (0, 1), ran.stdout + ran.stderr
     report = ran.report
     assert report["records"] and report["comparison"]["b"]["spec"] == NEW

@@ -1,14 +1,21 @@
 """`run_comparison` against real servers: a deliberately modified copy of the original is found, shrunk to
-one call and attributed (the step comparison and the rules without servers: tests/fast/test_compare.py)."""
+one call and attributed (the step comparison and the rules without servers: tests/fast/test_compare.py).
+
+The two comparisons are independent: both are made ahead on the session's `ahead` pool, side by side (the
+second mostly waits on its budget and probes)."""
 
 from __future__ import annotations
 
 import json
 import shlex
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from conformance.compare import run_comparison
+from conformance.compare.engine import ComparisonOutcome
 from conformance.targets.specs import resolve_target
 
 ORIGINAL = "npm:0.6.2"
@@ -30,14 +37,47 @@ def patched_original(tmp_path: Path, name: str, anchor: str, insert: str) -> str
     return "cmd:" + shlex.join([target.command[0], str(copy / "dist" / "index.js")])
 
 
-def test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed(tmp_path: Path) -> None:
+def _refusing_seven(folder: Path) -> ComparisonOutcome:
     refusing = patched_original(
-        tmp_path,
+        folder,
         "refuses-seven",
         PATCH_ANCHOR,
         "        if (data.thoughtNumber === 7) { throw new Error('Invalid thoughtNumber'); }\n",
     )
-    outcome = run_comparison(ORIGINAL, refusing, seed=7, budget_s=20)
+    return run_comparison(ORIGINAL, refusing, seed=7, budget_s=20)
+
+
+def _unbranched(folder: Path) -> ComparisonOutcome:
+    unbranched = patched_original(
+        folder,
+        "no-branches",
+        "            if (validatedInput.branchFromThought && validatedInput.branchId) {",
+        "            validatedInput.branchId = undefined;\n",
+    )
+    return run_comparison(ORIGINAL, unbranched, seed=3, budget_s=8)
+
+
+COMPARED = {
+    "test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed": _refusing_seven,
+    "test_a_server_that_stops_filing_branches_is_attributed_to_branch_records": _unbranched,
+}
+"""Each test's comparison, by the test's name."""
+
+
+@pytest.fixture(scope="module")
+def compared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> dict[str, Future[ComparisonOutcome]]:
+    """The selected tests' comparisons, made ahead, side by side."""
+    names = [item.name for item in request.session.items
+             if isinstance(item, pytest.Function) and item.module is request.module and item.name in COMPARED]
+    return {name: ahead.submit(COMPARED[name], tmp_path_factory.mktemp(name[5:40])) for name in names}
+
+
+def test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed(
+    compared: dict[str, Future[ComparisonOutcome]]
+) -> None:
+    outcome = compared["test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed"].result()
     differences = {d.id: d for d in outcome.comparison.differences}
     assert "is_error.thoughtNumber.integer.refused-by-b" in differences, differences
     difference = differences["is_error.thoughtNumber.integer.refused-by-b"]
@@ -54,14 +94,10 @@ def test_a_server_that_refuses_thought_seven_is_found_shrunk_and_attributed(tmp_
     assert "RTE-3" in cause.records
 
 
-def test_a_server_that_stops_filing_branches_is_attributed_to_branch_records(tmp_path: Path) -> None:
-    unbranched = patched_original(
-        tmp_path,
-        "no-branches",
-        "            if (validatedInput.branchFromThought && validatedInput.branchId) {",
-        "            validatedInput.branchId = undefined;\n",
-    )
-    outcome = run_comparison(ORIGINAL, unbranched, seed=3, budget_s=8)
+def test_a_server_that_stops_filing_branches_is_attributed_to_branch_records(
+    compared: dict[str, Future[ComparisonOutcome]]
+) -> None:
+    outcome = compared["test_a_server_that_stops_filing_branches_is_attributed_to_branch_records"].result()
     assert outcome.comparison.differences
     branch = [d for d in outcome.comparison.differences if d.aspect == "store"]
     assert branch and all({"RTE-6", "OBJ-3"} <= set(d.records) for d in branch), outcome.comparison

@@ -4,9 +4,10 @@ that groups the acceptance differences must state that direction, name only fiel
 same fields its differences show, and say "behaves like upstream #3428" exactly when #3428's recorded
 signature is met (headlines without servers: tests/fast/test_compare_explain.py). Three pairs per run, not
 shrunk: each is a comparison of two real servers. The acceptance differences are the fixed witnesses'
-(a numeric or boolean string for each field, the search's first calls) and the coercion exploration's, so a
-4 s search budget shows them as a longer one does; the long probes, bounded by the same budget, check
-nothing here."""
+(a numeric or boolean string for each field, the search's second to fifth programs) and the coercion
+exploration's (no budget bounds it), so a 2 s search budget shows them as a longer one does, as it does for
+`compare npm:2025.12.18 npm:2026.7.4` (tests/e2e/test_compare_cli.py); the long probes, bounded by the same
+budget, check nothing here."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_the_headline_of_a_generated_change_states_it(fields: frozenset[str], he
     with tempfile.TemporaryDirectory(prefix="pair-") as tmp:
         changed = converting(Path(tmp), fields)
         a, b = (ORIGINAL, changed) if head_converts else (changed, ORIGINAL)
-        outcome = run_comparison(a, b, seed=11, budget_s=4, labels=("before", "after") if head_converts
+        outcome = run_comparison(a, b, seed=11, budget_s=2, labels=("before", "after") if head_converts
                                  else ("after", "before"))
     accepting = [d for d in outcome.comparison.differences if d.aspect == "is_error"]
     assert accepting, outcome.comparison.differences

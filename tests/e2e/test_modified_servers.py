@@ -14,11 +14,12 @@ import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from conformance.report.model import REFERENCE_AS_ORIGINAL, Report
-from tests.e2e.ahead import selected
+from tests.e2e.ahead import selected, used
 from tests.modified_servers.servers import (
     Modification,
     load_modifications,
@@ -37,30 +38,73 @@ give, RTE-4), a process that ends itself (the breaker stops the run; its cause s
 a notification the server sends of its own."""
 
 _BY_ID = {m.id: m for m in load_modifications()}
+SPEC_RUN = "spec:structured-one-more-thought"
+"""2026.8.31 whose structuredContent counts one thought more than its text, `--select spec`: caught, and
+pinned by a baseline (two tests, one run)."""
+EMPTY_CACHE_RUN = "OBJ-2:empty-cache"
+"""The fork whose count is one too high, `--select OBJ-2`, its report written with an empty target cache."""
+INSTALLED_RUN = "history-length-plus-one"
+"""The same fork's whole run (one of `EVIDENCED`'s) is the one made with npm:0.6.2 installed."""
 
 
-def _run(mod: Modification, tmp_path: Path) -> tuple[int, Report, Path]:
-    script = materialize(mod, tmp_path / "server", original_entry())
-    out = tmp_path / "report"
-    proc = subprocess.run(
+class Made(NamedTuple):
+    """A run of a modified server: its exit status, report, `--out` folder and terminal output."""
+
+    code: int
+    report: Report
+    out: Path
+    stdout: str
+
+
+def _dev_run(script: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`run` of the modified server, dev profile, seed 1."""
+    return subprocess.run(
         [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
-         "--seed", "1", "--out", str(out)],
+         "--seed", "1", *extra, "--out", str(out)],
         cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
     )
+
+
+def _run(mod: Modification, folder: Path, *extra: str, entry: Path | None = None) -> Made:
+    script = materialize(mod, folder / "server", entry)
+    out = folder / "report"
+    proc = _dev_run(script, out, *extra)
     assert (out / "report.json").is_file(), proc.stderr[-2000:]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    return proc.returncode, Report.model_validate(report), out
+    return Made(proc.returncode, Report.model_validate(report), out, proc.stdout)
+
+
+def _script(made: Made) -> Path:
+    """The modified server a run started (`_run` writes it beside the report)."""
+    return made.out.parent / "server" / "index.js"
 
 
 @pytest.fixture(scope="module")
 def runs(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
-) -> dict[str, Future[tuple[int, Report, Path]]]:
-    """The selected cases' runs, made ahead: each patches and runs its own copy."""
-    return {
-        mod_id: ahead.submit(_run, _BY_ID[mod_id], tmp_path_factory.mktemp(mod_id))
-        for mod_id in selected(request, "mod_id")
+) -> dict[str, Future[Made]]:
+    """The selected tests' runs, made ahead, two at a time: each case patches and runs its own copy, then
+    the spec run and the empty-cache run when a selected test checks them."""
+    caches = selected(request, "cache")
+    mods = selected(request, "mod_id") + ([INSTALLED_RUN] if "installed" in caches else [])
+    made = {
+        mod_id: ahead.submit(_run, _BY_ID[mod_id], tmp_path_factory.mktemp(mod_id), entry=original_entry())
+        for mod_id in dict.fromkeys(mods)
     }
+    if used(request, ["spec_run"]):
+        made[SPEC_RUN] = ahead.submit(_run, _BY_ID["structured-one-more-thought"],
+                                      tmp_path_factory.mktemp("spec"), "--select", "spec")
+    if "empty" in caches:
+        folder = tmp_path_factory.mktemp("empty-cache")
+        made[EMPTY_CACHE_RUN] = ahead.submit(
+            _run, _BY_ID[INSTALLED_RUN], folder, "--select", "OBJ-2", "--target-cache",
+            str(folder / "empty-cache"), entry=original_entry())
+    return made
+
+
+@pytest.fixture(scope="module")
+def spec_run(runs: dict[str, Future[Made]]) -> Made:
+    return runs[SPEC_RUN].result()
 
 
 def test_catalogue_patches_apply_once_each() -> None:
@@ -90,10 +134,10 @@ def test_combined_forks_apply_whole_and_change_by_change(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("mod_id", CHECKED)
 def test_root_causes_name_the_changed_behaviour(
-    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+    mod_id: str, runs: dict[str, Future[Made]]
 ) -> None:
     mod = _BY_ID[mod_id]
-    exit_code, report, out = runs[mod_id].result()
+    exit_code, report, out, _ = runs[mod_id].result()
     assert exit_code == 1, f"{mod_id}: the gate should fail on a departure"
     deviating = {rv.id for rv in report.records if rv.verdict == "deviates"}
     assert deviating, f"{mod_id}: nothing departs"
@@ -129,11 +173,11 @@ def test_root_causes_name_the_changed_behaviour(
 
 @pytest.mark.parametrize("mod_id", ["exit-after-final-thought"])
 def test_a_server_ending_itself_shows_it_after_the_example(
-    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+    mod_id: str, runs: dict[str, Future[Made]]
 ) -> None:
     """A server that exits once a thought says the thinking is done: ABS-10 is the cause, and its evidence is
     the process after the example, running on the original and ended here."""
-    _, report, _ = runs[mod_id].result()
+    report = runs[mod_id].result().report
     assert [cause.records for cause in report.root_causes] == [["ABS-10"]]
     evidence = report.root_causes[0].evidence
     assert evidence is not None and evidence.reproduced, evidence
@@ -141,21 +185,13 @@ def test_a_server_ending_itself_shows_it_after_the_example(
     assert "running" in evidence.original and "exited with status 0" in evidence.target
 
 
-def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_record(tmp_path: Path) -> None:
+def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_record(spec_run: Made) -> None:
     """2026.8.31 whose structuredContent counts one thought more than its text: the seed records see nothing
     (they read the text); the modern reading departs from SPEC-6, cited with revision, section and level."""
     mod = _BY_ID["structured-one-more-thought"]
-    script = materialize(mod, tmp_path / "server")
-    out = tmp_path / "report"
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
-         "--seed", "1", "--select", "spec", "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
-    )
-    assert (out / "report.json").is_file(), proc.stderr[-2000:]
-    report = Report.model_validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
+    report = spec_run.report
     verdicts = {rv.id: rv for rv in report.records if rv.kind == "spec"}
-    assert proc.returncode == 1
+    assert spec_run.code == 1
     # SPEC-12 (an unknown tool answered as a result, as every release does) is guidance: reported, not gating.
     assert [e.record for e in report.gate.advisory] == ["SPEC-12"]
     assert {i for i, rv in verdicts.items() if rv.verdict == "deviates"} == {*mod.primary, "SPEC-12"}
@@ -165,36 +201,28 @@ def test_structured_content_disagreeing_with_the_text_is_caught_by_its_spec_reco
     assert '"thoughtHistoryLength": 2' in caught.reason and "2025-11-25" in caught.reason
 
 
-def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again(tmp_path: Path) -> None:
+def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again(
+    spec_run: Made, tmp_path: Path
+) -> None:
     """The same server's SPEC-6 departure written to a baseline: its signature is the auto client's meeting
-    answers SPEC-6 reads (the calls), and a second run gates green against it."""
-    script = materialize(_BY_ID["structured-one-more-thought"], tmp_path / "server")
-
-    def run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
-             "--seed", "1", "--select", "spec", "--out", str(out), *extra],
-            cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
-        )
-
-    first = run(tmp_path / "first")
-    assert first.returncode == 1, first.stderr[-2000:]
-    written_report = (tmp_path / "first" / "report.json").read_text(encoding="utf-8")
-    report = Report.model_validate(json.loads(written_report))
+    answers SPEC-6 reads (the calls), and a second run of that server gates green against it."""
+    first = spec_run
+    assert first.code == 1, first.stdout[-2000:]
+    report = first.report
     caught = next(rv for rv in report.records if rv.id == "SPEC-6")
     assert caught.signature is not None and [w.step for w in caught.witness] == ["auto calls"]
     assert '"thoughtHistoryLength":2' in caught.witness[0].answer
-    shown = (tmp_path / "first" / "report.md").read_text(encoding="utf-8")
+    shown = (first.out / "report.md").read_text(encoding="utf-8")
     assert ("| auto | 2025\\-11\\-25 | server/discover refused \\(\\-32601\\); initialize settles on"
             " 2025\\-11\\-25 | 11 | 12 | 2 | SPEC\\-6, SPEC\\-12 |") in shown[shown.index("## Eras"):]
     baseline = tmp_path / "baseline.yaml"
     written = subprocess.run(
-        [sys.executable, "-m", "conformance", "baseline", str(tmp_path / "first" / "report.json"), "-o",
+        [sys.executable, "-m", "conformance", "baseline", str(first.out / "report.json"), "-o",
          str(baseline)], cwd=REPO, capture_output=True, text=True, check=False, timeout=120,
     )
     assert written.returncode == 0, written.stderr
     assert f"signature: {caught.signature}" in baseline.read_text(encoding="utf-8")
-    again = run(tmp_path / "again", "--baseline", str(baseline))
+    again = _dev_run(_script(first), tmp_path / "again", "--select", "spec", "--baseline", str(baseline))
     assert again.returncode == 0, again.stdout[-2000:]
     assert "gate passed" in again.stdout
 
@@ -208,9 +236,9 @@ EVIDENCED = {
 
 @pytest.mark.parametrize("mod_id", sorted(EVIDENCED))
 def test_the_leading_cause_shows_the_original_beside_the_server_on_a_replay_that_reproduces(
-    mod_id: str, runs: dict[str, Future[tuple[int, Report, Path]]]
+    mod_id: str, runs: dict[str, Future[Made]]
 ) -> None:
-    exit_code, report, out = runs[mod_id].result()
+    exit_code, report, out, _ = runs[mod_id].result()
     assert exit_code == 1
     cause = report.root_causes[0]
     assert set(cause.records) <= set(_BY_ID[mod_id].primary), cause.records
@@ -232,28 +260,21 @@ def test_the_leading_cause_shows_the_original_beside_the_server_on_a_replay_that
 
 @pytest.mark.parametrize("cache", ["installed", "empty"])
 def test_the_original_is_npm_0_6_2_when_installed_and_the_reference_otherwise(
-    cache: str, tmp_path: Path
+    cache: str, runs: dict[str, Future[Made]]
 ) -> None:
     """The fork whose count is one too high, OBJ-2 alone: its pair names npm:0.6.2 when the target cache holds
-    it, the reference when the cache folder is empty (nothing installed at report time)."""
-    script = materialize(_BY_ID["history-length-plus-one"], tmp_path / "server", original_entry())
-    out = tmp_path / "report"
-    folder = [] if cache == "installed" else ["--target-cache", str(tmp_path / "empty-cache")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
-         "--seed", "1", "--select", "OBJ-2", *folder, "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
-    )
-    assert proc.returncode == 1, proc.stderr[-2000:]
-    report = Report.model_validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
-    evidence = next(rv.evidence for rv in report.records if rv.id == "OBJ-2")
+    it (its whole run, `INSTALLED_RUN`), the reference when the cache folder is empty (`--select OBJ-2`,
+    nothing installed at report time)."""
+    made = runs[INSTALLED_RUN if cache == "installed" else EMPTY_CACHE_RUN].result()
+    assert made.code == 1, made.stdout[-2000:]
+    evidence = next(rv.evidence for rv in made.report.records if rv.id == "OBJ-2")
     assert evidence is not None and evidence.reproduced, evidence
     assert "thoughtHistoryLength: 1 on the original, 2 here" in evidence.differences[0]
     named = ("the original (npm:0.6.2)" if cache == "installed"
              else REFERENCE_AS_ORIGINAL)
     assert evidence.original_spec == ("npm:0.6.2" if cache == "installed" else "reference")
-    assert named in (out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert named in (made.out / "report.md").read_text(encoding="utf-8").replace("\\", "")
     short = "npm:0.6.2" if cache == "installed" else "the reference"
-    assert f"(reproduced at tools/call 1 against {short})" in proc.stdout
+    assert f"(reproduced at tools/call 1 against {short})" in made.stdout
     if cache == "empty":
-        assert not (tmp_path / "empty-cache" / "npm").exists(), "nothing installed at report time"
+        assert not (made.out.parent / "empty-cache" / "npm").exists(), "nothing installed at report time"
