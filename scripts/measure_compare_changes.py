@@ -57,7 +57,8 @@ def compare_one(change: ReleaseChange, scratch: Path, profile: str, seed: int, k
     head = materialize_release(change, scratch / change.id / "head")
     out = (keep / change.id) if keep is not None else scratch / change.id / "report"
     command = [sys.executable, "-m", "conformance", "compare", target_spec(base), target_spec(head),
-               "--profile", profile, "--seed", str(seed), "--out", str(out)]
+               "--profile", profile, "--seed", str(seed), "--out", str(out),
+               "--call-other-tools"]  # an added tool (the set's changes are patches we wrote) is called
     started = time.monotonic()
     proc = subprocess.run(["timeout", str(int(timeout)), *command], cwd=REPO, capture_output=True,
                           text=True, check=False)
