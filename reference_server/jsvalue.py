@@ -324,7 +324,8 @@ def stringify(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(stringify(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(json_quote(str(key)) + ":" + stringify(item) for key, item in value.items()) + "}"
+        members = (json_quote(str(key)) + ":" + stringify(item) for key, item in value.items())
+        return "{" + ",".join(members) + "}"
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
