@@ -1159,7 +1159,7 @@ def era_frame(client: EraClient, step: tuple[Any, ...]) -> bytes:
 era_fences = iter(range(10**9))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
 @given(st.sampled_from(CLIENT_REVISIONS), st.lists(era_steps, min_size=1, max_size=8))
 @example("2026-07-28", [("call", TOOL, valid(), {"progressToken": "p"}, True), ("cancel", "next")])
 @example(BATCH_REVISION, [("batch",), ("call", "other", {}, {}, False), ("broken call", {"name": 5})])
