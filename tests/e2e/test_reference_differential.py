@@ -1118,7 +1118,9 @@ META_VALUES: Final[st.SearchStrategy[Any]] = st.sampled_from(
     [{}, {"progressToken": "p"}, {"progressToken": 7}, {"progressToken": 1.5}, {"progressToken": None},
      None, []]
 )
-CALL_PARAMS_BROKEN: Final[st.SearchStrategy[Any]] = st.sampled_from([OMIT_ARGUMENTS, None, [], "x", {"name": 5}, {"arguments": {}}])
+CALL_PARAMS_BROKEN: Final[st.SearchStrategy[Any]] = st.sampled_from(
+    [OMIT_ARGUMENTS, None, [], "x", {"name": 5}, {"arguments": {}}]
+)
 
 era_steps = st.one_of(
     st.tuples(st.just("call"), tool_names, tool_arguments(), META_VALUES, st.booleans()),
