@@ -1035,6 +1035,10 @@ ONE_WRITE: Final = {
     "a cancel written before the call it names": cancel_line(18) + call_line(18, "kept, unanswered"),
     "the spec meeting's cancellation probe": call_line(19, "kept, unanswered") + cancel_line(19)
     + b'{"jsonrpc":"2.0","id":20,"method":"tools/list"}\n',
+    "ids a double rounds, written back as V8 writes the double":
+    b'{"jsonrpc":"2.0","id":1e21,"method":"ping"}\n'
+    + call_line(Raw("123456789012345678901234567890"), "big id") + call_line(Raw("9007199254740993"), "odd")
+    + b'{"jsonrpc":"2.0","id":-0,"method":"nope"}\n',
     "one id twice, a result and an unknown method": call_line("", "twice")
     + b'{"jsonrpc":"2.0","id":"","method":"completion/complete","params":{}}\n',
 }

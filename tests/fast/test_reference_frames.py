@@ -64,6 +64,13 @@ def test_an_error_goes_out_in_the_originals_key_order() -> None:
     assert encode_frame(error) == written
 
 
+def test_an_id_beyond_a_double_goes_out_as_v8_writes_it() -> None:
+    """JSON.parse made a double of it; JSON.stringify writes that double (an exponent from 1e21)."""
+    for literal, written in ((10**21, b"1e+21"), (2**53 + 1, b"9007199254740992")):
+        response = types.JSONRPCResponse(jsonrpc="2.0", id=literal, result={})
+        assert encode_frame(response) == b'{"result":{},"jsonrpc":"2.0","id":' + written + b"}\n"
+
+
 def test_a_lone_surrogate_in_an_answer_is_escaped_and_the_rest_written_raw() -> None:
     response = types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"text": "\ud800 é"})
     assert encode_frame(response) == '{"result":{"text":"\\ud800 é"},"jsonrpc":"2.0","id":1}\n'.encode()
