@@ -307,6 +307,28 @@ def json_quote(text: str) -> str:
     return '"' + _ESCAPE_OR_PAIR.sub(_escape, text) + '"'
 
 
+def stringify(value: object) -> str:
+    """JSON.stringify(value) without indentation, for the JSON values a frame carries: keys in insertion
+    order (the SDK builds its envelopes in a fixed order), numbers as V8 writes them (an integer beyond
+    2**53 as its double, from 1e21 in exponent form), strings escaped as V8 escapes them."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int | float):
+        return json_number(to_double(value))
+    if isinstance(value, str):
+        return json_quote(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(stringify(item) for item in value) + "]"
+    if isinstance(value, dict):
+        members = (json_quote(str(key)) + ":" + stringify(item) for key, item in value.items())
+        return "{" + ",".join(members) + "}"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
 def utf8_bytes(text: str) -> bytes:
     """The bytes node writes for a string on a utf8 stream: a lone surrogate becomes U+FFFD."""
     try:

@@ -123,8 +123,8 @@ def cancelled_request(params: Mapping[str, Any] | None) -> object:
 
 def js_request_id(value: object) -> object:
     """An accepted id as SDK 0.5.0 echoes it: JSON.parse keeps a double, so `1.0` and `-0` come back as
-    `1` and `0` and an integer beyond 2**53 rounded (from 1e21 JavaScript writes an exponent: not
-    modelled)."""
+    `1` and `0` and an integer beyond 2**53 rounded (from 1e21 JavaScript writes an exponent:
+    `jsvalue.stringify` writes it so)."""
     if isinstance(value, float):
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:

@@ -29,9 +29,9 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
 from mcp.shared.message import SessionMessage
 from mcp_types import INTERNAL_ERROR, METHOD_NOT_FOUND
-from pydantic_core import PydanticSerializationError
 
 from reference_server import sdk050
+from reference_server.jsvalue import stringify
 
 ReadStream: TypeAlias = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream: TypeAlias = MemoryObjectSendStream[SessionMessage]
@@ -114,13 +114,13 @@ def decode_frame(line: bytes) -> SessionMessage | Exception:
 
 
 def encode_frame(message: types.JSONRPCMessage) -> bytes:
-    """A message as one line; a lone surrogate (the original escapes it as \\udXXX) is escaped too."""
-    try:
-        text = message.model_dump_json(by_alias=True, exclude_unset=True)
-    except PydanticSerializationError:
-        data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-    return text.encode("utf-8") + b"\n"
+    """A message as one line, as SDK 0.5.0's `JSON.stringify(message) + "\\n"` writes it: a result's
+    envelope in its key order (`{result, jsonrpc, id}`, an error's `{jsonrpc, id, error}`), numbers and
+    escapes as V8 writes them (non-ASCII raw, a lone surrogate as \\udXXX)."""
+    data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+    if isinstance(message, types.JSONRPCResponse):
+        data = {"result": data["result"], "jsonrpc": data["jsonrpc"], "id": data["id"]}
+    return stringify(data).encode("utf-8") + b"\n"
 
 
 def write_all_blocking(fd: int, data: bytes) -> None:

@@ -114,6 +114,8 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (_with(branchFromThought=2, branchId="alt"),),
     (_with(needsMoreThoughts="yes"),),
     (_with(extra=1),),
+    (_with(isRevision=True, revisesThought={"toString": 1}),),
+    (_with(thought="a" * 10_001),),
     (Step(TOOL, OMIT),),
     (Step(TOOL, None),),
     (Step(TOOL, [1]),),
@@ -131,10 +133,12 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (Step(TOOL, valid(thought="😀 wide")),),
 )
 """Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
-prototype keys, the arguments shapes, a revision of and a branch from a later thought: what a rule relating
-two fields refuses), the run's fixed opening calls (calls/opening.py: labels out of key order, a revision, a
-branch of a branch, a number above its total, a padded label; so `compare` finds what a run's store checks
-find, with the same calls: issue 43) and one accepted episode, each the smallest program that shows it."""
+prototype keys, a render that throws (the original refuses the call; a fork rendering after its answer
+accepts it), a thought beyond nalyk-ts's 10,000 characters, the arguments shapes, a revision of and a
+branch from a later thought: what a rule relating two fields refuses), the run's fixed opening calls
+(calls/opening.py: labels out of key order, a revision, a branch of a branch, a number above its total, a
+padded label; so `compare` finds what a run's store checks find, with the same calls: issue 43) and one
+accepted episode, each the smallest program that shows it."""
 
 ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
 """The episode run on fresh processes: thought, revision, branch, end."""

@@ -851,15 +851,16 @@ def fence(number: int) -> tuple[bytes, str]:
 
 
 def answers_to(driver: WireDriver, frame: bytes, number: int) -> list[str]:
-    """Every line `frame` gets before a ping sent after it is answered, each as canonical JSON (key order
-    aside: keys sorted; `1`, `1.0` and `true` stay distinct), the fence's own answer last."""
+    """Every line `frame` gets before a ping sent after it is answered, exactly as written (every byte: key
+    order, number literals, escapes; undecodable bytes kept as surrogate escapes), the fence's own last."""
     ping, fence_id = fence(number)
     driver.send_raw(frame)
     driver.send_raw(ping)
     lines: list[str] = []
     while True:
-        message = json.loads(driver.read_frame(timeout=20))
-        lines.append(json.dumps(message, sort_keys=True))
+        line = driver.read_frame(timeout=20)
+        lines.append(line.decode("utf-8", "surrogateescape"))
+        message = json.loads(line)
         if isinstance(message, dict) and message.get("id") == fence_id:
             return lines
 
@@ -932,9 +933,9 @@ def run_session(frames: list[bytes], tally: Tally) -> list[str]:
 
 def test_every_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str]) -> None:
     """The reference answers a generated corpus of sessions exactly as the original: every answer, every
-    field (key order aside), and the stderr stream. Handshakes at each revision and none, tools/list,
-    tools/call with valid, invalid, falsy and odd arguments, branches and revisions, unknown tools and
-    methods, pings, notifications, requests before initialize, batches and broken envelopes."""
+    byte (key order, numbers, escapes), and the stderr stream. Handshakes at each revision and none,
+    tools/list, tools/call with valid, invalid, falsy and odd arguments, branches and revisions, unknown
+    tools and methods, pings, notifications, requests before initialize, batches and broken envelopes."""
     corpus = Corpus(CORPUS_SEED)
     tally = Tally()
     problems: list[str] = []
@@ -988,7 +989,7 @@ class ModernCorpus(Corpus):
 def test_every_modern_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str]) -> None:
     """As the corpus above, written by a 2026-07-28 client (server/discover, the envelope on every request,
     some versions and fields wrong) and with the spec meeting's cancellation probe: every answer, every field
-    (key order aside), and the stderr stream, the reference's as the original's."""
+    byte, and the stderr stream, the reference's as the original's."""
     corpus = ModernCorpus(CORPUS_SEED + 1)
     tally = Tally()
     problems: list[str] = []
@@ -1034,6 +1035,10 @@ ONE_WRITE: Final = {
     "a cancel written before the call it names": cancel_line(18) + call_line(18, "kept, unanswered"),
     "the spec meeting's cancellation probe": call_line(19, "kept, unanswered") + cancel_line(19)
     + b'{"jsonrpc":"2.0","id":20,"method":"tools/list"}\n',
+    "ids a double rounds, written back as V8 writes the double":
+    b'{"jsonrpc":"2.0","id":1e21,"method":"ping"}\n'
+    + call_line(Raw("123456789012345678901234567890"), "big id") + call_line(Raw("9007199254740993"), "odd")
+    + b'{"jsonrpc":"2.0","id":-0,"method":"nope"}\n',
     "one id twice, a result and an unknown method": call_line("", "twice")
     + b'{"jsonrpc":"2.0","id":"","method":"completion/complete","params":{}}\n',
 }
@@ -1057,3 +1062,138 @@ def test_frames_in_one_write_get_the_same_answers(frames: bytes) -> None:
     original, reference = answers
     assert reference == original
     assert stderr[1] == stderr[0]
+
+
+# -- every era's client, property-based, every byte --------------------------------------------------
+
+FUTURE_REVISION: Final = "2099-01-01"
+"""A revision neither side knows: both must answer it as they answer any unknown one."""
+CLIENT_REVISIONS: Final[tuple[str | None, ...]] = (
+    "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", FUTURE_REVISION, None,
+)
+"""What a client may ask for; 2026-07-28 connects as its client does (server/discover, the envelope on every
+request), None sends no handshake at all."""
+BATCH_REVISION: Final = "2025-03-26"
+"""The one revision whose clients may send a JSON-RPC batch."""
+
+
+@dataclass
+class EraClient:
+    """Frames as one client of `revision` writes them: its handshake, then requests carrying its envelope."""
+
+    revision: str | None
+    next_id: int = 0
+    last_id: object = 0
+
+    @property
+    def stateless(self) -> bool:
+        return self.revision == "2026-07-28"
+
+    def request(self, method: str, params: Any = OMIT_ARGUMENTS, *, string_id: bool = False) -> bytes:
+        self.next_id += 1
+        self.last_id = f"r{self.next_id}" if string_id else self.next_id
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.last_id, "method": method}
+        if self.stateless:
+            params = {} if isinstance(params, Omit) else params
+            if isinstance(params, dict):
+                meta = params.get("_meta")
+                params = {**params, "_meta": {**(meta if isinstance(meta, dict) else {}), **MODERN_META}}
+        if not isinstance(params, Omit):
+            message["params"] = params
+        return encode(message).encode() + b"\n"
+
+    def handshake(self) -> list[bytes]:
+        if self.revision is None:
+            return []
+        if self.stateless:
+            return [self.request("server/discover")]
+        initialize = self.request(
+            "initialize",
+            {
+                "protocolVersion": self.revision,
+                "capabilities": {},
+                "clientInfo": {"name": "era14", "version": "1"},
+            },
+        )
+        return [initialize, b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n']
+
+
+META_VALUES: Final[st.SearchStrategy[Any]] = st.sampled_from(
+    [{}, {"progressToken": "p"}, {"progressToken": 7}, {"progressToken": 1.5}, {"progressToken": None},
+     None, []]
+)
+CALL_PARAMS_BROKEN: Final[st.SearchStrategy[Any]] = st.sampled_from(
+    [OMIT_ARGUMENTS, None, [], "x", {"name": 5}, {"arguments": {}}]
+)
+
+era_steps = st.one_of(
+    st.tuples(st.just("call"), tool_names, tool_arguments(), META_VALUES, st.booleans()),
+    st.tuples(st.just("broken call"), CALL_PARAMS_BROKEN),
+    st.tuples(
+        st.just("method"), st.sampled_from(["ping", "tools/list", "resources/list", "no/such", "initialize"])
+    ),
+    st.tuples(st.just("cancel"), st.sampled_from(["last", "next", "string"])),
+    st.tuples(st.just("batch")),
+)
+
+
+def era_frame(client: EraClient, step: tuple[Any, ...]) -> bytes:
+    """One step as `client` writes it; a cancel of the next id goes in one write with that call."""
+    kind = step[0]
+    if kind == "call":
+        _, name, arguments, meta, string_id = step
+        params: dict[str, Any] = {"name": name}
+        if not isinstance(arguments, Omit):
+            params["arguments"] = arguments
+        if meta != {}:
+            params["_meta"] = meta
+        return client.request("tools/call", params, string_id=string_id)
+    if kind == "broken call":
+        return client.request("tools/call", step[1])
+    if kind == "method":
+        return client.request(step[1])
+    if kind == "cancel":
+        if step[1] == "next":
+            call = client.request("tools/call", {"name": TOOL, "arguments": valid(thought="cancelled")})
+            return call + cancel_line(client.last_id)
+        return cancel_line(client.last_id if step[1] == "last" else str(client.last_id))
+    first, second = client.request("ping"), client.request("tools/list")
+    batch = b"[" + first.rstrip(b"\n") + b"," + second.rstrip(b"\n") + b"]\n"
+    return batch if client.revision == BATCH_REVISION else first
+
+
+era_fences = iter(range(10**9))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
+@given(st.sampled_from(CLIENT_REVISIONS), st.lists(era_steps, min_size=1, max_size=8))
+@example("2026-07-28", [("call", TOOL, valid(), {"progressToken": "p"}, True), ("cancel", "next")])
+@example(BATCH_REVISION, [("batch",), ("call", "other", {}, {}, False), ("broken call", {"name": 5})])
+@example(FUTURE_REVISION, [("method", "ping"), ("cancel", "string"), ("method", "initialize")])
+def test_every_era_client_gets_the_originals_bytes(
+    pair: Pair, revision: str | None, steps: list[tuple[Any, ...]]
+) -> None:
+    """A client of each revision (an unknown future one and none among them) writing its handshake, then
+    generated calls, pings, cancels, string ids, `_meta` and batches, gets from the reference every byte the
+    original writes, answer by answer, and the same stderr. One process pair for every example, in lock-step
+    (re-initialized at each example's revision, which SDK 0.5.0 allows)."""
+    assert pair.drivers is not None
+    client = EraClient(revision)
+    frames = client.handshake() + [era_frame(client, step) for step in steps]
+    event(f"revision {revision}")
+    starts = pair.stderr_lengths()
+    for frame in frames:
+        number = next(era_fences)
+        original, reference = (answers_to(driver, frame, number) for driver in pair.drivers)
+        if reference != original:
+            pair.restart()
+            shown = clip(frame.decode("utf-8", "backslashreplace"), 600)
+            pytest.fail(
+                f"{shown}\n  original  {clip(original)}\n  reference {clip(reference)}", pytrace=False
+            )
+    original_stderr, reference_stderr = pair.settled_stderr(starts)
+    if original_stderr != reference_stderr:
+        pair.restart()
+        pytest.fail(
+            f"stderr: original {clip(original_stderr)} != reference {clip(reference_stderr)}", pytrace=False
+        )

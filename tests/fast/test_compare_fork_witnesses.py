@@ -1,0 +1,32 @@
+"""compare's fixed witnesses reach what the many_changes forks change where the generated search did not:
+a render that throws (the original refuses; `render-logged` accepts and logs) and a thought over 10,000
+characters (`max-thought`). Real processes: the reference against tests/servers/many_changes.py."""
+
+from __future__ import annotations
+
+import shlex
+import time
+
+from conformance.compare.pair import Side, start_together
+from conformance.compare.search import Search
+from conformance.targets.specs import resolve_target
+from tests.servers import command
+
+
+def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
+    fork = resolve_target("cmd:" + shlex.join(command("many_changes", "render-logged", "max-thought=10000")))
+    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
+    start_together(a, b)
+    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
+    try:
+        search.witnesses()
+    finally:
+        a.close()
+        b.close()
+    shown = [candidate.program[-1].arguments for candidate in search.candidates]
+    assert any(isinstance(args, dict) and args.get("revisesThought") == {"toString": 1} for args in shown), (
+        f"no witness showed the render that throws; differences at {shown}"
+    )
+    assert any(isinstance(args, dict) and len(str(args.get("thought"))) > 10_000 for args in shown), (
+        f"no witness showed the thought over 10,000 characters; differences at {shown}"
+    )
