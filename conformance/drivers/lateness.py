@@ -45,6 +45,7 @@ class Lateness:
         self._misses: dict[tuple[str, ...], int] = {}
         self._streams: dict[tuple[str, ...], int] = {}
         self._quiet_starts: dict[tuple[str, ...], int] = {}
+        self._lag: dict[tuple[str, ...], float] = {}
         self._lock = threading.Lock()
 
     def known(self, command: Sequence[str]) -> bool:
@@ -73,6 +74,19 @@ class Lateness:
         """Whether a tool call of `command` owing no box is waited for after its answer (`known` or
         `probing`)."""
         return self.known(command) or self.probing(command)
+
+    def lag(self, command: Sequence[str]) -> float:
+        """The longest any process of `command` in the run was seen completing a box or its start-up stderr
+        after the answer (seconds; 0.0: never): a box due on a fresh process waits twice that for its first
+        bytes, not a fixed quiet period a relay slowed by load outlasts."""
+        with self._lock:
+            return self._lag.get(tuple(command), 0.0)
+
+    def note_lag(self, command: Sequence[str], seconds: float) -> None:
+        """A box or a start-up's stderr of `command` was seen completing `seconds` after its answer."""
+        key = tuple(command)
+        with self._lock:
+            self._lag[key] = max(self._lag.get(key, 0.0), seconds)
 
     def waits_for_startup(self, command: Sequence[str]) -> bool:
         """Whether a process of `command` holding no stderr when its first request is answered is waited for

@@ -561,8 +561,11 @@ class WireDriver(Managed):
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
         # The quiet period follows the longest a box was seen completing late (never the whole of a wait
-        # that ended without one, or each such wait would double the next).
-        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        # that ended without one, or each such wait would double the next), on this process
+        # and the run's other processes of its command, their banners included: a fresh process's first box
+        # through a relay slowed by load came after a fixed quiet period and was read as the next call's).
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag,
+                                                          2 * self.lateness.lag(self.command)))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
                       min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
         waited = time.monotonic() - started
@@ -570,6 +573,7 @@ class WireDriver(Managed):
         if late:
             self.stderr_late += 1
             self.stderr_lag = max(self.stderr_lag, waited)
+            self.lateness.note_lag(self.command, waited)
         elif not boxless:
             self._settle_misses += 1
         if not boxless:
@@ -593,10 +597,12 @@ class WireDriver(Managed):
         started = time.monotonic()
         arrived = settle_startup(self._reader(poller), lambda: self._stderr.last(SETTLE_BYTES), first,
                                  min(SETTLE_LIMIT, deadline - started))
-        self.stderr_waited += time.monotonic() - started
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
         if arrived:
             self._seen_late()
             self.lateness.note_startup(self.command, arrived=True)
+            self.lateness.note_lag(self.command, waited)
         elif silent:
             self.lateness.note_startup(self.command, arrived=False)
 

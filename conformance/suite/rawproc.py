@@ -498,9 +498,13 @@ class RawServer:
         if boxless and not line_open(ahead):
             return
         read_within = self._stderr_reader(self.proc.stderr.fileno())
-        quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
+        command, lateness = self.target.command, self.target.lateness
+        lag = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lateness.lag(command)))
+        quiet, pending = (0.0, line_open) if boxless else (lag, box_open)
+        started = time.monotonic()
         if settle(read_within, self._held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
             self._late_seen = True
+            lateness.note_lag(command, time.monotonic() - started)
         elif not boxless:
             self._settle_misses += 1
         if not boxless:
@@ -522,9 +526,11 @@ class RawServer:
         first = SETTLE_LIMIT if lateness.waits_for_startup(command) else 0.0
         if silent and not first:
             return
+        started = time.monotonic()
         arrived = settle_startup(read_within, lambda: bytes(self.seen[-SETTLE_BYTES:]), first, SETTLE_LIMIT)
         if arrived:
             lateness.note_startup(command, arrived=True)
+            lateness.note_lag(command, time.monotonic() - started)
         elif silent:
             lateness.note_startup(command, arrived=False)
 
