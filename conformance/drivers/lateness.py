@@ -27,6 +27,10 @@ whole second and read some 50 heartbeat lines as its own."""
 PROBES: Final = 3
 """Tool calls owing no box of a command whose lateness is unknown that are waited for to learn it, each with
 nothing arriving late (then none is, unless its stderr is seen late)."""
+QUIET_STARTS: Final = 2
+"""Processes of a command that held no stderr at their first answer and got none while waited for (a server
+writing no banner), after which its processes' start-up is no longer waited for, until one's start-up stderr
+is seen arriving after that answer: a banner-less server costs two waits a run, a relay's banner none."""
 
 
 class Lateness:
@@ -40,6 +44,8 @@ class Lateness:
         self._silent: dict[tuple[str, ...], int] = {}
         self._misses: dict[tuple[str, ...], int] = {}
         self._streams: dict[tuple[str, ...], int] = {}
+        self._quiet_starts: dict[tuple[str, ...], int] = {}
+        self._lag: dict[tuple[str, ...], float] = {}
         self._lock = threading.Lock()
 
     def known(self, command: Sequence[str]) -> bool:
@@ -68,6 +74,37 @@ class Lateness:
         """Whether a tool call of `command` owing no box is waited for after its answer (`known` or
         `probing`)."""
         return self.known(command) or self.probing(command)
+
+    def lag(self, command: Sequence[str]) -> float:
+        """The longest any process of `command` in the run was seen completing a box or its start-up stderr
+        after the answer (seconds; 0.0: never): a box due on a fresh process waits twice that for its first
+        bytes, not a fixed quiet period a relay slowed by load outlasts."""
+        with self._lock:
+            return self._lag.get(tuple(command), 0.0)
+
+    def note_lag(self, command: Sequence[str], seconds: float) -> None:
+        """A box or a start-up's stderr of `command` was seen completing `seconds` after its answer."""
+        key = tuple(command)
+        with self._lock:
+            self._lag[key] = max(self._lag.get(key, 0.0), seconds)
+
+    def waits_for_startup(self, command: Sequence[str]) -> bool:
+        """Whether a process of `command` holding no stderr when its first request is answered is waited for
+        (`WireDriver`, `RawServer`): its banner may still be on its way through a relay. Not once
+        `QUIET_STARTS` processes got nothing while waited for, unless a start-up's stderr came late since."""
+        with self._lock:
+            return self._quiet_starts.get(tuple(command), 0) < QUIET_STARTS
+
+    def note_startup(self, command: Sequence[str], arrived: bool) -> None:
+        """A start-up wait ended: stderr arrived after the first answer (the command is late, and every
+        start-up of it is waited for again), or none did (one more quiet start)."""
+        key = tuple(command)
+        with self._lock:
+            if arrived:
+                self._quiet_starts[key] = 0
+                self._late_locked(key)
+            else:
+                self._quiet_starts[key] = self._quiet_starts.get(key, 0) + 1
 
     def note_late(self, command: Sequence[str]) -> None:
         """A process of `command` wrote a call's stderr after that call's answer: every call waits again."""

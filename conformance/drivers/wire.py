@@ -290,6 +290,9 @@ class WireDriver(Managed):
         self.stderr_late_unboxed = self.lateness.known(self.command)
         """Whether this process's command was seen writing stderr after a call's answer outside any box wait
         (then every call waits for its stderr, box or not, while `Lateness.known` holds: `_settle_lines`)."""
+        self._startup_due = False
+        """Whether the start-up stderr of a process this driver started is still to be read whole after the
+        first answer (`_settle_startup`)."""
         self.stderr_line_waits = 0
         """Calls owing no box waited for until their stderr stayed quiet (`_settle_lines`): a count a test can
         hold steady, as `stderr_box_waits`."""
@@ -300,6 +303,7 @@ class WireDriver(Managed):
         if self._proc is not None:
             raise RuntimeError("WireDriver already started")
         self._attach(process.spawn(self.command, env=self.env))
+        self._startup_due = True
 
     def adopt(
         self, proc: subprocess.Popen[bytes], *, initialize_result: dict[str, JSON] | None,
@@ -531,6 +535,9 @@ class WireDriver(Managed):
                     self._append_stderr(chunk)
                     if len(chunk) == _READ_CHUNK:
                         self._drain_stderr_locked()
+            if self._startup_due:
+                self._startup_due = False
+                self._settle_startup(deadline)
             captured = self._call_stderr
             if captured is not None and due:
                 self._settle(captured, due, deadline)
@@ -555,8 +562,11 @@ class WireDriver(Managed):
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
         # The quiet period follows the longest a box was seen completing late (never the whole of a wait
-        # that ended without one, or each such wait would double the next).
-        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag))
+        # that ended without one, or each such wait would double the next), on this process
+        # and the run's other processes of its command, their banners included: a fresh process's first box
+        # through a relay slowed by load came after a fixed quiet period and was read as the next call's).
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag,
+                                                          2 * self.lateness.lag(self.command)))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
                       min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
         waited = time.monotonic() - started
@@ -564,10 +574,38 @@ class WireDriver(Managed):
         if late:
             self.stderr_late += 1
             self.stderr_lag = max(self.stderr_lag, waited)
+            self.lateness.note_lag(self.command, waited)
         elif not boxless:
             self._settle_misses += 1
         if not boxless:
             self.stderr_box_waits += 1
+
+    def _settle_startup(self, deadline: float) -> None:
+        """After the first answer of a process it started (lock held): read its start-up stderr (the banner)
+        until its last line is ended, and wait for its first bytes when none came yet, unless the run found
+        its command's processes writing nothing at start-up (`Lateness.waits_for_startup`); one
+        `SETTLE_LIMIT` at most, never past the call's deadline. Through a relay the banner reaches the pipe
+        after initialize is answered, split anywhere; it joins that answer's stderr, not the first call's
+        (a worker of `--jobs`, given no preflight process, called at once and read it beside a box)."""
+        if self._stderr_fd < 0 or self._stderr_eof:
+            return
+        silent = not self._stderr.total
+        first = SETTLE_LIMIT if self.lateness.waits_for_startup(self.command) else 0.0
+        if silent and not first:
+            return
+        poller = select.poll()
+        poller.register(self._stderr_fd, _POLL_IN)
+        started = time.monotonic()
+        arrived = settle_startup(self._reader(poller), lambda: self._stderr.last(SETTLE_BYTES), first,
+                                 min(SETTLE_LIMIT, deadline - started))
+        waited = time.monotonic() - started
+        self.stderr_waited += waited
+        if arrived:
+            self._seen_late()
+            self.lateness.note_startup(self.command, arrived=True)
+            self.lateness.note_lag(self.command, waited)
+        elif silent:
+            self.lateness.note_startup(self.command, arrived=False)
 
     def _seen_late(self) -> None:
         """This process's stderr was seen arriving after a call's answer (noted in `lateness` by the caller):
@@ -1141,6 +1179,30 @@ def settle_lines(
         if chunk:
             arrived = time.monotonic()
             last, quiet_until = arrived - started, arrived + quiet
+
+
+def settle_startup(
+    read_within: Callable[[float], bytes | None], held: Callable[[], bytes], first: float, limit: float,
+) -> bool:
+    """Read a process's start-up stderr (its banner) after its first answer, with `read_within` as `settle`
+    does, until it is complete: something held and its last line ended. With nothing held yet, wait up to
+    `first` seconds for its first bytes (0: none is waited for); never past `limit` or `SETTLE_BYTES`. A
+    relay forwards the banner after the answer, split anywhere: read now, it is the start-up's, not the
+    first call's. Whether anything arrived."""
+    started = time.monotonic()
+    until, first_until = started + limit, started + min(first, limit)
+    arrived = False
+    while True:
+        data = held()
+        if (data and data.endswith(b"\n")) or len(data) >= SETTLE_BYTES:
+            return arrived
+        wait = (until if data else first_until) - time.monotonic()
+        if wait <= 0:
+            return arrived
+        chunk = read_within(wait)
+        if chunk is None:
+            return arrived
+        arrived = arrived or bool(chunk)
 
 
 def streamed(waited: float, last: float, quiet: float) -> bool:

@@ -46,6 +46,7 @@ from conformance.drivers.wire import (
     max_frame,
     settle,
     settle_lines,
+    settle_startup,
     streamed,
 )
 from conformance.suite.contradiction import brief, response_line
@@ -355,6 +356,9 @@ class RawServer:
         """Tool calls owing no box waited for until their stderr stayed quiet (as
         `WireDriver.stderr_line_waits`)."""
         self.discards_stderr = discard_stderr
+        self._startup_due = proc is None and not discard_stderr
+        """Whether its start-up stderr (the banner) is still to be read whole after the first answer
+        (`_settle_startup`): a process it started, whose stderr it reads."""
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
         if proc is not None:
@@ -452,6 +456,8 @@ class RawServer:
         assert isinstance(answer, dict) and answer.get("id") == request_id, (
             f"the response to {method} (id {request_id}) came as {brief(answer)}, where the original answers "
             f"with that request's id")
+        if self._startup_due:
+            self._settle_startup()
         if due := boxes_due(method, [answer]):
             self._settle(due)
         elif method == "tools/call":
@@ -494,13 +500,41 @@ class RawServer:
         if boxless and not line_open(ahead):
             return
         read_within = self._stderr_reader(self.proc.stderr.fileno())
-        quiet, pending = (0.0, line_open) if boxless else (SETTLE_QUIET, box_open)
+        command, lateness = self.target.command, self.target.lateness
+        lag = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lateness.lag(command)))
+        quiet, pending = (0.0, line_open) if boxless else (lag, box_open)
+        started = time.monotonic()
         if settle(read_within, self._held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
             self._late_seen = True
+            lateness.note_lag(command, time.monotonic() - started)
         elif not boxless:
             self._settle_misses += 1
         if not boxless:
             self.box_waits += 1
+
+    def _settle_startup(self) -> None:
+        """After its first answer, read ahead its start-up stderr (the banner) until its last line is ended,
+        waiting for its first bytes when none came yet, as the wire driver does (`settle_startup`, one
+        `SETTLE_LIMIT` at most): a banner a relay forwards after initialize is answered is the start-up's,
+        not what the next check reads as written beside its calls."""
+        self._startup_due = False
+        if self.proc.stderr is None:
+            return
+        command, lateness = self.target.command, self.target.lateness
+        read_within = self._stderr_reader(self.proc.stderr.fileno())
+        while len(self.seen) < SETTLE_BYTES and read_within(0.0):
+            pass  # written before the answer: in the pipe already
+        silent = not self.seen
+        first = SETTLE_LIMIT if lateness.waits_for_startup(command) else 0.0
+        if silent and not first:
+            return
+        started = time.monotonic()
+        arrived = settle_startup(read_within, lambda: bytes(self.seen[-SETTLE_BYTES:]), first, SETTLE_LIMIT)
+        if arrived:
+            lateness.note_startup(command, arrived=True)
+            lateness.note_lag(command, time.monotonic() - started)
+        elif silent:
+            lateness.note_startup(command, arrived=False)
 
     def _settle_unboxed(self) -> None:
         """After a tool call's answer owing no box, once this command's stderr is known to arrive late

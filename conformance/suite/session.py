@@ -196,7 +196,8 @@ class ServerSession:
         closed again when it does not start or answer."""
         driver = WireDriver(self.target.command, env=self.target.env, timeout=self.timeout,
                             transcript=self.transcript, stderr_limit=SESSION_STDERR_LIMIT,
-                            on_failure=self.on_failure, renames=self.target.renames)
+                            on_failure=self.on_failure, renames=self.target.renames,
+                            lateness=self.target.lateness)
         try:
             driver.start()
             return driver, driver.initialize(PROTOCOL_VERSION)
