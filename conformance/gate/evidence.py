@@ -1409,10 +1409,15 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
-    # A difference beside the one the cause's pair leads with is the cause's only when the cause's own words
-    # say it: an initialize shows every change of the start-up at once (the banner, serverInfo, capabilities),
-    # and agiprolabs-ts' serverInfo.name (CMP-3) is not LOOP-A's stderr lines, whose pair also showed it.
-    return first in ({_family(d) for d in theirs.differences[1:] if _tells(d, cause.summary)} - {STDERR_BOX})
+    beside = theirs.differences[1:]
+    if _difference_key(theirs.differences[0]) in (STDERR_BOX, STDERR_OUTSIDE):
+        # A pair led by stderr is a cause of what the process writes there: an answer's or the identity's
+        # difference beside it is the cause's only when the cause's own words say it. An initialize shows
+        # every change of the start-up at once (the banner, serverInfo, capabilities): agiprolabs-ts'
+        # serverInfo.name (CMP-3) is not LOOP-A's lines logged beside the box, though its pair showed both.
+        # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
+        beside = [d for d in beside if _tells(d, cause.summary)]
+    return first in ({_family(d) for d in beside} - {STDERR_BOX})
 
 
 _WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
