@@ -1828,8 +1828,15 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
         return True  # a check counting the keys of the object one was added to or dropped from
     # A field is named by the check's words, not by a text it quotes (“💭 Thought 30/30 ✔ verified”, what
-    # stderr held, names no `verified` property: fork-verified-notebook's OBJ-13 was headed by the schema's).
-    return bool(key) and key.lower() in re.sub(r"“[^”]*”?", "", low)
+    # stderr held, names no `verified` property: fork-verified-notebook's OBJ-13 was headed by the schema's),
+    # in curly quotes or straight ones around words (stopuncle-js' BAP-1 quoting its description "… the
+    # ability to create branches …" did not see OBJ-4's `branches` dropped from the answer).
+    return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
+
+
+_QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
+"""A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones; a
+quoted name alone (`"branches"`) is the check's own word for a field."""
 
 
 def _key_added_under(difference: str) -> str:
