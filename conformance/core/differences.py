@@ -495,9 +495,11 @@ def _object_text(value: JSON | None) -> JSON | None:
     return parsed if isinstance(parsed, dict | list) else None
 
 
-def _trail_difference(original: str, target: str, path: str) -> FieldDifference | None:
+def _trail_difference(original: JSON | None, target: JSON | None, path: str) -> FieldDifference | None:
     """The text after a JSON object (`served.trailed`) that differs between two answers whose objects are
     compared field by field: added, dropped or changed, as lines; None when both trail alike."""
+    if not isinstance(original, str) or not isinstance(target, str):
+        return None
     a, b = trailed(original), trailed(target)
     after_a, after_b = (a[1] if a is not None else ""), (b[1] if b is not None else "")
     if after_a == after_b:

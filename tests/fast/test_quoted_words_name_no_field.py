@@ -17,11 +17,13 @@ WORDS = st.lists(st.from_regex(r"[a-z]{2,9}", fullmatch=True), min_size=1, max_s
 def test_a_quoted_description_names_no_field(before: list[str], after: list[str], closed: bool) -> None:
     quoted = f"{' '.join(before)} the ability to create branches {' '.join(after)}"
     end = '"' if closed else ""
-    message = f"the description the official client got has no numbered rules under 'You should:': \"{quoted}{end}"
+    message = ("the description the official client got has no numbered rules under 'You should:': "
+               f"\"{quoted}{end}")
     assert not _tells(DROPPED, message, strict=True)
 
 
 @given(quote=st.sampled_from(["'branches'", "\"branches\"", "branches"]))
 def test_the_checks_own_word_for_the_field_still_names_it(quote: str) -> None:
-    message = f"the status object has no {quote}, where the original answers thoughtHistoryLength and branches"
+    message = (f"the status object has no {quote}, where the original answers thoughtHistoryLength "
+               "and branches")
     assert _tells(DROPPED, message, strict=True)

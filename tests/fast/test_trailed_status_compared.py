@@ -22,7 +22,8 @@ def _answer(text: str) -> JSON:
 @given(added=KEYS, value=st.text(min_size=1, max_size=20), lines=st.lists(
     st.from_regex(r"[A-Za-z:][A-Za-z :]{0,30}", fullmatch=True), min_size=1, max_size=5))
 def test_a_trailed_status_shows_its_fields(added: str, value: str, lines: list[str]) -> None:
-    """The added field is said by its key, and the trail by its line count (the "---" one of them); the plain status on the original."""
+    """The added field is said by its key, and the trail by its line count (the "---" one of them); the
+    plain status on the original."""
     status: dict[str, JSON] = {"thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True}
     theirs = json.dumps(status, indent=2)
     ours = json.dumps({**status, added: value} if added not in status else status, indent=2)
