@@ -1123,6 +1123,7 @@ def split_off(
     placed: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RecordVerdict]] = {}
     unpaired: list[RecordVerdict] = []
+    by_quote: dict[str, str] = {}
     # A cause whose own replay did not reproduce is held against its leading record's own pair.
     paired = [_held(c, by_id) for c in causes]
     for rv in records:
@@ -1139,9 +1140,18 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        home = next((c for c in paired if c.evidence is not None
-                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))
-                     and not _box_not_its_failure(rv, c, by_id)), None)
+        fits = [c for c in paired if c.evidence is not None
+                and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                and not _box_not_its_failure(rv, c, by_id)]
+        # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
+        # merely holds a text they quote, also one opened below: one tool list shows the tools a fork added
+        # and its description cut (stopuncle-js: CLM-1's lines missing from the description went under
+        # RTE-1, the tools added, before OBJ-5, the description's, was opened).
+        home = next((c for c in fits if usable or _same_change(rv, c) or _saw_by_words(rv, c)), None)
+        if home is None and fits:
+            by_quote[rv.id] = fits[0].id
+            unpaired.append(rv)
+            continue
         if home is not None:
             placed[rv.id] = home.id
             continue
@@ -1195,6 +1205,7 @@ def split_off(
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
     placed |= _placed_by_their_words(unpaired, causes[len(paired):], causes)
+    placed |= {r: c for r, c in by_quote.items() if r not in placed}
     left = [rv for rv in unpaired if rv.id not in placed and rv.id in loose]
     for opened in _said_broken(left):
         causes.append(opened)
@@ -1237,8 +1248,9 @@ def _placed_by_their_words(
     CMP-4)."""
     placed: dict[str, str] = {}
     for rv in unpaired:
-        home = next((c for c in opened if _saw(rv, c)), None) or next(
-            (c for c in causes if _headline_says(c, rv)), None)
+        home = (next((c for c in opened if _saw_by_words(rv, c)), None)  # its words before a quote (above)
+                or next((c for c in opened if _saw(rv, c)), None)
+                or next((c for c in causes if _headline_says(c, rv)), None))
         if home is not None:
             placed[rv.id] = home.id
     return placed
@@ -1567,6 +1579,13 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     about = _messages_about(rv, cause)
     return (any(_tells(lead, m, strict=True) for m in about)
             or any(_quotes_what_differs(m, cause.evidence) for m in about))
+
+
+def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
+    """`_saw` by a check's words naming the cause's leading difference, not by a text it quotes that the
+    cause's pair happens to hold on one side only."""
+    lead = _lead(cause)
+    return bool(lead) and any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
 
 
 _QUOTE: Final = re.compile(r"“([^”]{12,200})”|'([^'\n]{12,200})'")
