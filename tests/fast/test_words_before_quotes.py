@@ -16,7 +16,8 @@ from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 AT = "on the example's tools/list (request 2)"
 LINES = ["- Generates a solution hypothesis",
          "- Verifies the hypothesis based on the Chain of Thought steps",
-         "- Repeats the process until satisfied", "- You can adjust total_thoughts up or down as you progress"]
+         "- Repeats the process until satisfied",
+         "- You can adjust total_thoughts up or down as you progress"]
 
 
 def _listing(description: str, tools: list[str]) -> str:
@@ -46,13 +47,15 @@ def test_a_line_missing_from_the_description_is_the_descriptions(line: str, adde
                      cause="RTE-1")
     described = Evidence(reproduced=True, at=AT, differences=[cut, grown], original=original, target=target)
     elsewhere = Evidence(reproduced=True, at="on the example's initialize (request 1)",
-                         not_its_failure=True, differences=["result.serverInfo.name: “a” on the original, “b” here"])
+                         not_its_failure=True,
+                         differences=["result.serverInfo.name: “a” on the original, “b” here"])
     cause = RootCause(id="RTE-1", records=["RTE-1"], explains=["CLM-1"], evidence=tools,
                       summary=f"RTE-1 departs — {grown}")
     records = [
         _record("RTE-1", tools, f"the server lists {len(added) + 1} tools, not 1", ["RTE-1"]),
         _record("OBJ-5", described, f"the description has 1 lines, not {len(LINES)}"),
-        _record("OBJ-12", described, f"the description has 1 lines where the original's {len(LINES)} hold it"),
+        _record("OBJ-12", described,
+                f"the description has 1 lines where the original's {len(LINES)} hold it"),
         _record("CLM-1", elsewhere, "CLM-1: the tool description the official client got has no line "
                 f"“{line}”, where the original delivers it").model_copy(update={"explained_by": "RTE-1"}),
     ]
