@@ -478,14 +478,42 @@ def _bounded(value: JSON | None, depth: int = 0) -> JSON | None:
 
 
 def _object_text(value: JSON | None) -> JSON | None:
-    """A string holding a JSON object or array (a tool result's text), parsed; anything else, None."""
+    """A string holding a JSON object or array (a tool result's text), parsed; anything else, None. An object
+    with text after it (`served.trailed`: stopuncle-js' status, then a "---" section) is that object: its
+    fields are compared as fields, the trail apart (`_trail_difference`); read as one text, no status field's
+    change was found in it (issue 42: OBJ-4 "not reproduced … no difference of this cause's")."""
     if not isinstance(value, str) or not value.lstrip().startswith(("{", "[")):
         return None
+    trail = trailed(value)
+    after = value.strip()[len(trail[0]):] if trail is not None else ""
+    if "\n" not in after[:len(after) - len(after.lstrip())]:
+        trail = None  # text on the object's own line (`{}x`) is no section after a status: a plain string
     try:
-        parsed: JSON = read_served(value, "text")
+        parsed: JSON = read_served(trail[0] if trail is not None else value, "text")
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict | list) else None
+
+
+def _trail_difference(original: JSON | None, target: JSON | None, path: str) -> FieldDifference | None:
+    """The text after a JSON object (`served.trailed`) that differs between two answers whose objects are
+    compared field by field: added, dropped or changed, as lines; None when both trail alike."""
+    if not isinstance(original, str) or not isinstance(target, str):
+        return None
+    a, b = trailed(original), trailed(target)
+    after_a, after_b = (a[1] if a is not None else ""), (b[1] if b is not None else "")
+    if after_a == after_b:
+        return None
+    where = path or "the text"
+    if not after_a:
+        said = (f"a JSON object followed by {after_b.count(chr(10)) + 1} more line(s) of text {{here}} where "
+                "the original has a JSON object")
+    elif not after_b:
+        said = (f"a JSON object {{here}} where the original has a JSON object followed by "
+                f"{after_a.count(chr(10)) + 1} more line(s) of text")
+    else:
+        said = f"the text after the JSON object: {text_difference(after_a, after_b)}"
+    return FieldDifference(path, "", "", f"{where}: {said}")
 
 
 def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDifference | None:
@@ -568,6 +596,8 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
     inner_a, inner_b = _object_text(original), _object_text(target)
     if inner_a is not None and inner_b is not None:
         found = json_differences(inner_a, inner_b, f"{path} →" if path else "")
+        trail = _trail_difference(original, target, path)
+        found += [trail] if trail is not None else []
         if found:
             # The path read inside the text, said as such; a difference said as a sentence keeps it (and
             # its kind), with the same path in it.

@@ -1123,6 +1123,7 @@ def split_off(
     placed: dict[str, str] = {}
     groups: dict[tuple[str, str], list[RecordVerdict]] = {}
     unpaired: list[RecordVerdict] = []
+    by_quote: dict[str, str] = {}
     # A cause whose own replay did not reproduce is held against its leading record's own pair.
     paired = [_held(c, by_id) for c in causes]
     for rv in records:
@@ -1139,9 +1140,18 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        home = next((c for c in paired if c.evidence is not None
-                     and (_same_change(rv, c) or (not usable and _saw(rv, c)))
-                     and not _box_not_its_failure(rv, c, by_id)), None)
+        fits = [c for c in paired if c.evidence is not None
+                and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                and not _box_not_its_failure(rv, c, by_id)]
+        # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
+        # merely holds a text they quote, also one opened below: one tool list shows the tools a fork added
+        # and its description cut (stopuncle-js: CLM-1's lines missing from the description went under
+        # RTE-1, the tools added, before OBJ-5, the description's, was opened).
+        home = next((c for c in fits if usable or _same_change(rv, c) or _saw_by_words(rv, c)), None)
+        if home is None and fits:
+            by_quote[rv.id] = fits[0].id
+            unpaired.append(rv)
+            continue
         if home is not None:
             placed[rv.id] = home.id
             continue
@@ -1195,6 +1205,7 @@ def split_off(
         causes.append(cause)
         placed |= {rv.id: cause.id for rv in members if rv is not lead}
     placed |= _placed_by_their_words(unpaired, causes[len(paired):], causes)
+    placed |= {r: c for r, c in by_quote.items() if r not in placed}
     left = [rv for rv in unpaired if rv.id not in placed and rv.id in loose]
     for opened in _said_broken(left):
         causes.append(opened)
@@ -1237,8 +1248,9 @@ def _placed_by_their_words(
     CMP-4)."""
     placed: dict[str, str] = {}
     for rv in unpaired:
-        home = next((c for c in opened if _saw(rv, c)), None) or next(
-            (c for c in causes if _headline_says(c, rv)), None)
+        home = (next((c for c in opened if _saw_by_words(rv, c)), None)  # its words before a quote (above)
+                or next((c for c in opened if _saw(rv, c)), None)
+                or next((c for c in causes if _headline_says(c, rv)), None))
         if home is not None:
             placed[rv.id] = home.id
     return placed
@@ -1407,8 +1419,17 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
     first = _family(own.differences[0])
-    return first == _family(theirs.differences[0]) or first in (
-        {_family(d) for d in theirs.differences} - {STDERR_BOX})
+    if first == _family(theirs.differences[0]):
+        return True
+    beside = theirs.differences[1:]
+    if _difference_key(theirs.differences[0]) in (STDERR_BOX, STDERR_OUTSIDE):
+        # A pair led by stderr is a cause of what the process writes there: an answer's or the identity's
+        # difference beside it is the cause's only when the cause's own words say it. An initialize shows
+        # every change of the start-up at once (the banner, serverInfo, capabilities): agiprolabs-ts'
+        # serverInfo.name (CMP-3) is not LOOP-A's lines logged beside the box, though its pair showed both.
+        # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
+        beside = [d for d in beside if _tells(d, cause.summary)]
+    return first in ({_family(d) for d in beside} - {STDERR_BOX})
 
 
 _WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
@@ -1558,6 +1579,13 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     about = _messages_about(rv, cause)
     return (any(_tells(lead, m, strict=True) for m in about)
             or any(_quotes_what_differs(m, cause.evidence) for m in about))
+
+
+def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
+    """`_saw` by a check's words naming the cause's leading difference, not by a text it quotes that the
+    cause's pair happens to hold on one side only."""
+    lead = _lead(cause)
+    return bool(lead) and any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
 
 
 _QUOTE: Final = re.compile(r"“([^”]{12,200})”|'([^'\n]{12,200})'")
@@ -1819,8 +1847,15 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
         return True  # a check counting the keys of the object one was added to or dropped from
     # A field is named by the check's words, not by a text it quotes (“💭 Thought 30/30 ✔ verified”, what
-    # stderr held, names no `verified` property: fork-verified-notebook's OBJ-13 was headed by the schema's).
-    return bool(key) and key.lower() in re.sub(r"“[^”]*”?", "", low)
+    # stderr held, names no `verified` property: fork-verified-notebook's OBJ-13 was headed by the schema's),
+    # in curly quotes or straight ones around words (stopuncle-js' BAP-1 quoting its description "… the
+    # ability to create branches …" did not see OBJ-4's `branches` dropped from the answer).
+    return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
+
+
+_QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
+"""A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones; a
+quoted name alone (`"branches"`) is the check's own word for a field."""
 
 
 def _key_added_under(difference: str) -> str:

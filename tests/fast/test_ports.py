@@ -376,3 +376,19 @@ def test_a_server_info_with_more_than_its_version_changed_says_every_change() ->
     said = str(raised.value)
     assert said.startswith("serverInfo is not the original's: version: “0.2.0” on the original, “0.1.0” "
                            "here; icons: absent on the original"), said
+
+
+def test_the_identity_is_compared_before_the_probe_call() -> None:
+    """stopuncle-js answers `activeBranches`, not `branches`: the identity checks called the probe first, it
+    contradicted OBJ-4, and CMP-3, CMP-3/a1 went under OBJ-4 with the fork's own name and version in no
+    headline (round 14). serverInfo is initialize's: it is compared first."""
+    from conformance.suite.test_identity import test_server_identity_and_capabilities
+
+    session = ServerSession(target=port("tracked"), transcript=Transcript(None), timeout=20.0)
+    try:
+        with pytest.raises(AssertionError) as raised:
+            test_server_identity_and_capabilities(session)
+    finally:
+        session.close()
+    said = str(raised.value)
+    assert said.startswith("serverInfo.name is \"port-tracked\""), said

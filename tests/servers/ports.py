@@ -22,6 +22,8 @@ usage: ports.py MODE
   named   with any mode: serverInfo keeps the original's name (levalicious-ts), its version still its own
   brief   the original's tool described in 15 lines, a FastMCP docstring's (chinng-py): no directive block
   oneline the original's tool described in one line (stopuncle-js): no assertive block either
+  tracked answers `activeBranches` where the original answers `branches`, and a "---" section after the
+          status object (stopuncle-js)
   unordered answers two calls that arrive together in the other order, the later first (an SDK server whose
           handlers are asynchronous: agiprolabs-ts); a call alone is answered 0.3 s later
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
@@ -209,6 +211,10 @@ def main() -> None:
             if MODE == "print" and isinstance(arguments, dict):
                 print(f"Thought {arguments.get('thoughtNumber')}: {arguments.get('thought')}", flush=True)
             text, is_error = thinking.process_thought(arguments)
+            if "tracked" in MODES and not is_error:
+                status = json.loads(text)
+                status["activeBranches"] = status.pop("branches", [])
+                text = json.dumps(status, indent=2) + "\n\n---\nNext: keep thinking on track main"
             if MODE == "snake" and is_error:
                 for name in ORIGINAL:
                     text = text.replace(name, snake(name))
