@@ -1853,9 +1853,10 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
 
 
-_QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
-"""A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones; a
-quoted name alone (`"branches"`) is the check's own word for a field."""
+_QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|(?<![^\s(])\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
+"""A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones opened
+after a space or a parenthesis (not the gap between two JSON strings, `": [ "`, which a quoted answer's keys
+surround); a quoted name alone (`"branches"`) is the check's own word for a field."""
 
 
 def _key_added_under(difference: str) -> str:
