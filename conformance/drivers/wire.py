@@ -590,7 +590,7 @@ class WireDriver(Managed):
         if self._stderr_fd < 0 or self._stderr_eof:
             return
         silent = not self._stderr.total
-        first = SETTLE_LIMIT if self.lateness.waits_for_startup(self.command) else 0.0
+        first = startup_first(self.lateness, self.command)
         if silent and not first:
             return
         poller = select.poll()
@@ -1179,6 +1179,22 @@ def settle_lines(
         if chunk:
             arrived = time.monotonic()
             last, quiet_until = arrived - started, arrived + quiet
+
+
+STARTUP_FIRST: Final = 0.3
+"""Seconds a process's first answer waits for its start-up stderr's first bytes when none came yet and
+the run has seen no lag on its command: a relay forwards a banner within tens of milliseconds (the tests'
+relays: 60 to 90 ms), while a server writing no banner pays this on each of the first `QUIET_STARTS`
+processes of a run (a whole `SETTLE_LIMIT` doubled the cost of compares starting many short processes)."""
+
+
+def startup_first(lateness: Lateness, command: Sequence[str]) -> float:
+    """How long a fresh process of `command` holding no stderr at its first answer waits for its banner: twice
+    the longest lag the run has seen on that command, `STARTUP_FIRST` at least and `SETTLE_LIMIT` at most; 0
+    once the run found its processes writing nothing at start-up (`Lateness.waits_for_startup`)."""
+    if not lateness.waits_for_startup(command):
+        return 0.0
+    return min(SETTLE_LIMIT, max(STARTUP_FIRST, 2 * lateness.lag(command)))
 
 
 def settle_startup(

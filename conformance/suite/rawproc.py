@@ -47,6 +47,7 @@ from conformance.drivers.wire import (
     settle,
     settle_lines,
     settle_startup,
+    startup_first,
     streamed,
 )
 from conformance.suite.contradiction import brief, response_line
@@ -525,7 +526,7 @@ class RawServer:
         while len(self.seen) < SETTLE_BYTES and read_within(0.0):
             pass  # written before the answer: in the pipe already
         silent = not self.seen
-        first = SETTLE_LIMIT if lateness.waits_for_startup(command) else 0.0
+        first = startup_first(lateness, command)
         if silent and not first:
             return
         started = time.monotonic()
