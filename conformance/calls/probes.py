@@ -206,15 +206,16 @@ REFUSAL_STREAK: Final[tuple[tuple[str, dict[str, JSON]], ...]] = (
     ("accept", STREAK_END.envelope.arguments()),
     ("reject", {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
     ("reject", {"thought": "t", "thoughtNumber": "1", "totalThoughts": 1, "nextThoughtNeeded": True}),
-    ("late-throw", LATE_THROW),
+    ("reject", {"thought": "t", "thoughtNumber": 1, "totalThoughts": [1], "nextThoughtNeeded": True}),
     ("late-throw", LATE_THROW),
     ("accept", STREAK_END.envelope.arguments()),
 )
-"""A valid call (a fork counting refusals in a row starts from zero), four refused calls in a row (two
-refused by validation, two late throws), then a valid call again: the original retains each call that passed
-validation whatever came before (OBJ-2, RTE-5), the late throws included. Held-out-multi-9's fork-model-guard
-refuses any call after three refusals in a row; only some seeds' search drew such a streak (issue 43: OBJ-2
-new under six of eight seeds). Sent by OBJ-2's append check (suite/test_store.py) before its search."""
+"""A valid call (a fork counting refusals in a row starts from zero), four refused calls in a row (three
+refused by validation, then a late throw, which passed validation), then a valid call again: the original
+retains each call that passed validation whatever came before (OBJ-2, RTE-5), the late throw included.
+Held-out-multi-9's fork-model-guard refuses any call after three refusals in a row; only some seeds' search
+drew such a streak (issue 43: OBJ-2 new under six of eight seeds). Sent by OBJ-2's append check
+(suite/test_store.py) before its search."""
 
 
 _KEYED: Final = ("thought", "thoughtNumber", "totalThoughts")

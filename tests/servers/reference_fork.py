@@ -35,8 +35,9 @@
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
 - `lockout`: after three refused calls of the tool in a row, the next call whatever its arguments is refused
-  with "Too many invalid calls in a row: this call was not processed" and the count starts again; an accepted
-  call resets it (held-out-multi-9's fork-model-guard): state kept from refused calls;
+  with "Too many invalid calls in a row: this call was not processed" and the count starts again; a call
+  passing validation resets it, so a late throw counts one (held-out-multi-9's fork-model-guard): state kept
+  from refused calls;
 - `line-limit`: a thought of more than ten lines is refused first, "Invalid thought: at most 10 lines"
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused.
 
@@ -289,9 +290,16 @@ def main() -> None:
                 said = "Too many invalid calls in a row: this call was not processed"
                 return thinking.error_text(said), True
             text, is_error = judge(self, arguments)
-            streak[0] = streak[0] + 1 if is_error else 0
+            streak[0] += is_error
             return text, is_error
 
+        def passed(data: Mapping[str, Any] | None) -> Any:
+            checked = validate(data)
+            streak[0] = 0  # as the fork: reset once validation passed, so a late throw counts one alone
+            return checked
+
+        validate = thinking.validate_thought_data
+        thinking.validate_thought_data = passed
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change and all(part in ARGUMENT_CHANGES for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
