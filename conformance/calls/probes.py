@@ -198,6 +198,26 @@ def argued_examples(probes: tuple[ArgumentProbe, ...],
     return apply
 
 
+LATE_THROW: Final = Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1)
+"""A call that passes validation and then throws (RTE-8/a1): refused, yet retained by the original."""
+STREAK_END: Final = Probe("a valid call after four refused calls in a row",
+                          Envelope("probe: a valid call after four refused calls in a row", 2, 3, True))
+REFUSAL_STREAK: Final[tuple[tuple[str, dict[str, JSON]], ...]] = (
+    ("accept", STREAK_END.envelope.arguments()),
+    ("reject", {"thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("reject", {"thought": "t", "thoughtNumber": "1", "totalThoughts": 1, "nextThoughtNeeded": True}),
+    ("reject", {"thought": "t", "thoughtNumber": 1, "totalThoughts": [1], "nextThoughtNeeded": True}),
+    ("late-throw", LATE_THROW),
+    ("accept", STREAK_END.envelope.arguments()),
+)
+"""A valid call (a fork counting refusals in a row starts from zero), four refused calls in a row (three
+refused by validation, then a late throw, which passed validation), then a valid call again: the original
+retains each call that passed validation whatever came before (OBJ-2, RTE-5), the late throw included.
+Held-out-multi-9's fork-model-guard refuses any call after three refusals in a row; only some seeds' search
+drew such a streak (issue 43: OBJ-2 new under six of eight seeds). Sent by OBJ-2's append check
+(suite/test_store.py) before its search."""
+
+
 _KEYED: Final = ("thought", "thoughtNumber", "totalThoughts")
 
 
@@ -207,7 +227,7 @@ def _key(arguments: Mapping[str, JSON]) -> tuple[str, ...]:
 
 _BY_CALL: Final[Mapping[tuple[str, ...], Probe]] = {
     _key(probe.envelope.arguments()): probe for probe in (
-        *PROBES, *BOUNDARY_PROBES, LABEL_ARGUMENT,
+        *PROBES, *BOUNDARY_PROBES, LABEL_ARGUMENT, STREAK_END,
         *(argued.probe for argued in (*UNDECLARED_ARGUMENTS, *REVISION_STRINGS)))}
 
 
@@ -231,3 +251,4 @@ def probe_of(arguments: Mapping[str, JSON]) -> Probe | None:
         found = next((probe for probe in (*TEXT_PROBES, MANY_LINES_PROBE)
                       if isinstance(thought, str) and thought.startswith(probe.envelope.thought)), None)
     return found
+

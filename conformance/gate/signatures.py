@@ -108,6 +108,12 @@ def witness_signatures(
                     session.restart()
                     base = session.probe()
                 answers[rid] = session.record(steps, base)
+                if session.shared_refusal(base):
+                    # Refused after other records' calls on this process (a refusal-streak lockout, issue 43):
+                    # the answer may come from what the records before built, and which records come first
+                    # depends on the seed, so it is signed again alone on a fresh process.
+                    session.restart()
+                    answers[rid] = session.record(steps, session.probe())
                 previous = (rid, steps)
             except ServerTimeout:
                 # Too slow to tell: no signature (a pinned entry is then unconfirmed), and no further record
@@ -224,6 +230,12 @@ class _WitnessSession:
         self.package_version = _package_version(self.package_dir)
         self.refused = False
         """The last probe was refused (an error or isError answer)."""
+        self.shared = False
+        """The process has answered a record's witnesses (the next record's answers may depend on them)."""
+        self.after_others = False
+        """The record last answered was sent to a process that had answered another record's first."""
+        self.step_refused = False
+        """A witness call of the record last answered was refused (an error or isError answer)."""
         self.renewable = True
         """False once a fresh process refused the probe too: the refusal is the server's, not its state's."""
         self.carried = False
@@ -263,6 +275,7 @@ class _WitnessSession:
         driver = self.target.wire(timeout=self.timeout, transcript=self.transcript)
         driver.start()
         self.driver = driver
+        self.shared = False
         driver.initialize(PROTOCOL_VERSION)
         return driver
 
@@ -297,7 +310,17 @@ class _WitnessSession:
 
     def record(self, steps: list[tuple[str, WitnessStep]], base: StoreBase | None) -> list[tuple[str, JSON]]:
         """One record's witness answers, after the probe that gave `base`."""
-        return [(name, self.answer(step, base)) for name, step in steps]
+        self.after_others = self.shared
+        self.step_refused = False
+        answers = [(name, self.answer(step, base)) for name, step in steps]
+        self.shared = True
+        return answers
+
+    def shared_refusal(self, base: StoreBase | None) -> bool:
+        """Whether the record just answered had its probe or a witness call refused on a process that had
+        answered other records' witnesses first, while a fresh process accepts the probe (else the refusal is
+        the server's whatever came before, and signing alone would change nothing)."""
+        return self.after_others and self.renewable and (base is None or self.step_refused)
 
     def end(self) -> None:
         driver = self._live()
@@ -348,6 +371,7 @@ class _WitnessSession:
 
     def _call(self, arguments: object, base: StoreBase | None, *, stderr: bool, name: str = TOOL) -> JSON:
         exchange = self._live().call_tool(name, arguments)  # type: ignore[arg-type]
+        self.step_refused = self.step_refused or exchange.error is not None or exchange.is_error
         answer = canonical_response(exchange, base)
         if stderr and isinstance(answer, dict):
             answer["stderr"] = decode(exchange.stderr)

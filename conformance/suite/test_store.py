@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from conformance.calls.opening import OPENING_CALLS
-from conformance.calls.probes import LABEL_ARGUMENT, LABEL_ARGUMENTS, UNFILED_FROM, probe_examples
+from conformance.calls.probes import (
+    LABEL_ARGUMENT,
+    LABEL_ARGUMENTS,
+    REFUSAL_STREAK,
+    UNFILED_FROM,
+    probe_examples,
+)
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import (
     Envelope,
@@ -107,11 +113,13 @@ def _after_call(model: StoreModel, exchange: Exchange, arguments: dict[str, JSON
         max_size=8,
     )
 )
+@example(steps=list(REFUSAL_STREAK))
 def test_one_append_per_accepted_call(
     server: ServerSession, steps: list[tuple[str, dict[str, JSON]]]
 ) -> None:
     """thoughtHistoryLength grows by exactly one per call that passed validation (RTE-8/a1's late failures
-    included) and not at all otherwise; it never decreases."""
+    included) and not at all otherwise; it never decreases. A streak of refusals then a valid call
+    (REFUSAL_STREAK) is sent first under every seed."""
     model = StoreModel.from_state(server.probe())
     for kind, payload in steps:
         if kind == "accept":

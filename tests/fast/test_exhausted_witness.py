@@ -4,12 +4,14 @@ record's signature on a bounded-session server is the same alone as after every 
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
 from conformance.catalog.witnesses import default_witnesses
 from conformance.gate.canonical import CARRIED
 from conformance.gate.signatures import witness_signatures
+from tests.servers import command
 
 LIMITED = Path(__file__).resolve().parents[1] / "servers" / "session_limit.py"
 
@@ -84,3 +86,16 @@ def test_a_label_two_records_file_is_signed_as_each_files_it_alone() -> None:
         alone = witness_signatures(spec, [rid], timeout=20)
         assert together[rid].signature == alone[rid].signature, (
             rid, together[rid].witness, alone[rid].witness)
+
+
+def test_a_lockout_built_by_earlier_records_refusals_never_reaches_a_later_records_signature() -> None:
+    """On a fork refusing any call after three refusals in a row (held-out-multi-9's fork-model-guard), one
+    record's refused witnesses (OBJ-8/a1's) left a streak that refused the next record's probe, so its counts
+    read "?" and its signature depended on which records came first (issue 43: OBJ-9 stale, OBJ-10 changed,
+    by seed). A record refused after other records' calls is signed again alone on a fresh process."""
+    spec = "cmd:" + shlex.join(command("reference_fork", "lockout"))
+    later = ["OBJ-10", "OBJ-9"]
+    among = witness_signatures(spec, ["OBJ-8/a1", *later], timeout=20)
+    for rid in later:
+        alone = witness_signatures(spec, [rid], timeout=20)
+        assert among[rid].signature == alone[rid].signature, (rid, among[rid].witness, alone[rid].witness)

@@ -34,6 +34,10 @@
   a label;
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `lockout`: after three refused calls of the tool in a row, the next call whatever its arguments is refused
+  with "Too many invalid calls in a row: this call was not processed" and the count starts again; a call
+  passing validation resets it, so a late throw counts one (held-out-multi-9's fork-model-guard): state kept
+  from refused calls;
 - `line-limit`: a thought of more than ten lines is refused first, "Invalid thought: at most 10 lines"
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused.
 
@@ -275,12 +279,34 @@ def main() -> None:
             return answered
 
         server.call_tool_answer = summary_first  # type: ignore[attr-defined]
+    elif change == "lockout":
+        judge = thinking.SequentialThinkingServer.process_thought
+        streak = [0]
+
+        def locked(self: thinking.SequentialThinkingServer,
+                   arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            if streak[0] >= 3:
+                streak[0] = 0
+                said = "Too many invalid calls in a row: this call was not processed"
+                return thinking.error_text(said), True
+            text, is_error = judge(self, arguments)
+            streak[0] += is_error
+            return text, is_error
+
+        def passed(data: Mapping[str, Any] | None) -> Any:
+            checked = validate(data)
+            streak[0] = 0  # as the fork: reset once validation passed, so a late throw counts one alone
+            return checked
+
+        validate = thinking.validate_thought_data
+        thinking.validate_thought_data = passed
+        thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change and all(part in ARGUMENT_CHANGES for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             ARGUMENT_CHANGES[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|"
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|lockout|"
                  f"{'|'.join(ARGUMENT_CHANGES)}, not {change!r}")
     sys.exit(server.run())
 
