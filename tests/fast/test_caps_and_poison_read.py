@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conformance.gate.caps import cap_seen
 from conformance.gate.evidence import _caps_met, _crash_refusal
 from conformance.report.model import RecordVerdict
+from tests.verdicts import departing
 
 counts = st.integers(min_value=2, max_value=10**6)
 
@@ -52,19 +53,14 @@ def test_a_bound_keeps_its_number(limit: int) -> None:
     assert cap_seen(line.replace(f"({limit})", f"({limit + 1})")) != cap_seen(line)
 
 
-def _departing(rid: str, reason: str) -> RecordVerdict:
-    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement="", channels=["wire"],
-                         verdict="deviates", evidence_before="implemented", evidence_after="observed",
-                         reason=reason)
-
 
 @given(held=st.lists(counts, min_size=2, max_size=5, unique=True))
 def test_counts_held_at_several_values_are_no_cap(held: list[int]) -> None:
     """A store that appends only some calls (a revision replacing its thought) holds its count wherever it
     was: at 486 here, 2863 there. No cap is read from such lines; one value everywhere is one."""
-    lines = [_departing(f"R{i}", _lines(n)[0]) for i, n in enumerate(held)]
+    lines = [departing(f"R{i}", _lines(n)[0]) for i, n in enumerate(held)]
     assert _caps_met(lines) == {}
-    same = [_departing(f"R{i}", _lines(held[0])[i % 5]) for i in range(len(held))]
+    same = [departing(f"R{i}", _lines(held[0])[i % 5]) for i in range(len(held))]
     assert list(_caps_met(same)) == [f"the count stops at {held[0]}"]
 
 
@@ -91,7 +87,7 @@ def _held(rid: str, line: str, contradicted: list[str], first: str, *, its_failu
     """A departure whose one failing check said `line`, its own pair leading with `first`."""
     from conformance.report.model import Evidence, TestRef
 
-    return _departing(rid, line).model_copy(update={
+    return departing(rid, line).model_copy(update={
         "tests": [TestRef(nodeid=f"t::{rid}", status="failed", examples=1, contradicted=contradicted,
                           message=line)],
         "evidence": Evidence(reproduced=True, at="on the example's tools/call 1", differences=[first],

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.gate.caps import SIGN_DROPPED, sign_dropped
 from conformance.gate.evidence import _caps_met, held_by_caps
-from conformance.report.model import RecordVerdict, RootCause
+from tests.verdicts import cause, departing
 
 magnitudes = st.one_of(st.integers(min_value=1, max_value=10**6).map(float),
                        st.floats(min_value=0.001, max_value=1e15, allow_nan=False))
@@ -30,15 +30,6 @@ def _raised(total: float, number: int) -> str:
             f"{-total!r}, where it is raised to the thoughtNumber")
 
 
-def _departing(rid: str, reason: str) -> RecordVerdict:
-    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement="", channels=["wire"],
-                         verdict="deviates", evidence_before="implemented", evidence_after="observed",
-                         reason=reason)
-
-
-def _cause(rid: str, explains: list[str], summary: str) -> RootCause:
-    return RootCause(id=rid, records=[rid], explains=explains, summary=f"{rid} departs — {summary}",
-                     example=[], test=None, minimized=False)
 
 
 @given(value=magnitudes, field=st.sampled_from(["thoughtNumber", "totalThoughts", "branchFromThought"]))
@@ -49,15 +40,15 @@ def test_a_number_answered_without_its_sign_is_read_from_its_line(value: float, 
 
 
 @given(total=st.integers(min_value=10**15, max_value=10**17).map(float), value=magnitudes)
-def test_causes_led_by_lines_of_one_dropped_sign_are_one_cause(total: float, value: float) -> None:
+def test_causes_led_by_lines_of_one_dropped_sign_are_onecause(total: float, value: float) -> None:
     number = int(total) - 7
-    records = [_departing("OBJ-14", _echo("thoughtNumber", value)),
-               _departing("RTE-8", "RTE-8 contradicted: protocol error instead of an isError result"),
-               _departing("OBJ-1/a1", _raised(total, number)),
-               _departing("RTE-3", _echo("thoughtNumber", 3.5))]
+    records = [departing("OBJ-14", _echo("thoughtNumber", value)),
+               departing("RTE-8", "RTE-8 contradicted: protocol error instead of an isError result"),
+               departing("OBJ-1/a1", _raised(total, number)),
+               departing("RTE-3", _echo("thoughtNumber", 3.5))]
     assert [rv.id for rv in _caps_met(records)[SIGN_DROPPED]] == ["OBJ-14", "OBJ-1/a1", "RTE-3"]
-    causes = [_cause("OBJ-14", [], records[0].reason), _cause("RTE-8", ["RTE-3"], records[1].reason),
-              _cause("OBJ-1/a1", [], records[2].reason)]
+    causes = [cause("OBJ-14", [], records[0].reason), cause("RTE-8", ["RTE-3"], records[1].reason),
+              cause("OBJ-1/a1", [], records[2].reason)]
     verdicts = [rv.model_copy(update={"explained_by": "RTE-8" if rv.id == "RTE-3" else None})
                 for rv in records]
     out, placed = held_by_caps(causes, verdicts)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.gate.caps import TRIMMED, fell, trimmed_headline
 from conformance.gate.evidence import _caps_met, held_by_caps
-from conformance.report.model import RecordVerdict, RootCause
+from tests.verdicts import cause, departing
 
 counts = st.integers(min_value=2, max_value=10**6)
 
@@ -27,15 +27,6 @@ def _held(n: int) -> str:
             f'call adds one: the answer {{ "thoughtNumber": 2, "thoughtHistoryLength": {n} }}')
 
 
-def _departing(rid: str, reason: str) -> RecordVerdict:
-    return RecordVerdict(id=rid, kind="rte", aliases=[], anchors=[], statement="", channels=["wire"],
-                         verdict="deviates", evidence_before="implemented", evidence_after="observed",
-                         reason=reason)
-
-
-def _cause(rid: str, explains: list[str], summary: str) -> RootCause:
-    return RootCause(id=rid, records=[rid], explains=explains, summary=f"{rid} departs — {summary}",
-                     example=[], test=None, minimized=False)
 
 
 falls = st.tuples(counts, counts).filter(lambda p: p[1] < p[0])
@@ -43,9 +34,9 @@ falls = st.tuples(counts, counts).filter(lambda p: p[1] < p[0])
 
 @given(fall=falls, n=counts)
 def test_a_count_that_fell_makes_every_count_line_one_trimmed_store(fall: tuple[int, int], n: int) -> None:
-    records = [_departing("ABS-11", _fall(*fall)), _departing("OBJ-2", _held(n)),
-               _departing("OBJ-14", _held(n)), _departing("RTE-7", _held(n)),
-               _departing("OBJ-4", "historyCharacters: absent on the original")]
+    records = [departing("ABS-11", _fall(*fall)), departing("OBJ-2", _held(n)),
+               departing("OBJ-14", _held(n)), departing("RTE-7", _held(n)),
+               departing("OBJ-4", "historyCharacters: absent on the original")]
     assert fell(_fall(*fall)) == fall
     assert {k: [rv.id for rv in v] for k, v in _caps_met(records).items()} == {
         TRIMMED: ["ABS-11", "OBJ-2", "OBJ-14", "RTE-7"]}
@@ -56,15 +47,15 @@ def test_a_count_that_fell_makes_every_count_line_one_trimmed_store(fall: tuple[
 
 
 @given(fall=falls, n=counts)
-def test_causes_led_by_one_trimmed_count_are_one_cause(fall: tuple[int, int], n: int) -> None:
+def test_causes_led_by_one_trimmed_count_are_onecause(fall: tuple[int, int], n: int) -> None:
     """ABS-11, OBJ-2 and OBJ-14 each led a cause of the one trimmed history: three "root causes" of one
     change. One stays, the others' records and departures explained by it; the other change keeps its own."""
-    records = [_departing("OBJ-4", "historyCharacters: absent on the original, 1 here"),
-               _departing("ABS-11", _fall(*fall)), _departing("OBJ-2", _held(n)),
-               _departing("OBJ-14", _held(n)), _departing("RTE-7", _held(n))]
-    causes = [_cause("OBJ-4", [], records[0].reason), _cause("ABS-11", [], records[1].reason),
-              _cause("OBJ-2", [], records[2].reason),
-              _cause("OBJ-14", ["RTE-7"], "the history stops growing")]
+    records = [departing("OBJ-4", "historyCharacters: absent on the original, 1 here"),
+               departing("ABS-11", _fall(*fall)), departing("OBJ-2", _held(n)),
+               departing("OBJ-14", _held(n)), departing("RTE-7", _held(n))]
+    causes = [cause("OBJ-4", [], records[0].reason), cause("ABS-11", [], records[1].reason),
+              cause("OBJ-2", [], records[2].reason),
+              cause("OBJ-14", ["RTE-7"], "the history stops growing")]
     out, verdicts = held_by_caps(causes, [rv.model_copy(update={"explained_by": "OBJ-14" if rv.id == "RTE-7"
                                                                  else None}) for rv in records])
     assert [c.records for c in out] == [["OBJ-4"], ["ABS-11"]]
