@@ -809,17 +809,6 @@ def folded_by_their_words(
     return out_causes, out
 
 
-def _count_refused(cap: str, cause: RootCause) -> bool:
-    """Whether a count cap's cause reproduced as this server refusing the call (isError, a JSON-RPC error):
-    the count did not grow because that call was refused (held-out-multi-9's lockout after three refused
-    calls read "the history stops growing at 2011 thoughts"): its pair's difference is the headline."""
-    evidence = cause.evidence
-    if not cap.startswith("the count stops at ") or evidence is None or not evidence.reproduced:
-        return False
-    answer = evidence.target[:4096]
-    return '"isError":true' in answer or answer.startswith('{"error":') or ',"error":{' in answer
-
-
 def held_by_caps(
     causes: Sequence[RootCause], records: Sequence[RecordVerdict]
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
@@ -875,7 +864,6 @@ def held_by_caps(
         said = "departs" if len(kept) == 1 else "depart"
         lines = [rv.reason for rv in groups[cap]]
         told = (trimmed_headline(lines) if cap == TRIMMED else sign_headline(lines) if cap == SIGN_DROPPED
-                else said_first(cause.evidence) if cause.evidence is not None and _count_refused(cap, cause)
                 else cap_headline(cap))
         out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
             "records": kept, "summary": f"{', '.join(kept)} {said} — {told}"[:400]})

@@ -64,21 +64,3 @@ def test_causes_led_by_one_trimmed_count_are_onecause(fall: tuple[int, int], n: 
     assert {rv.id: rv.explained_by for rv in verdicts if rv.id != "OBJ-4" and rv.id != "ABS-11"} == {
         "OBJ-2": "ABS-11", "OBJ-14": "ABS-11", "RTE-7": "ABS-11"}
     assert "drops thoughts" in trimmed.summary and "stops growing" not in trimmed.summary
-
-
-@given(n=counts, refused=st.booleans())
-def test_a_count_held_by_a_refused_call_is_said_by_its_refusal(n: int, refused: bool) -> None:
-    # held-out-multi-9's lockout: after three refused calls the fork refuses the next valid one (isError), so
-    # OBJ-2's count stays put; its reproduced pair shows the refusal, which is the headline, never a cap.
-    from conformance.report.model import Evidence
-
-    lines = [departing("OBJ-2", _held(n)), departing("RTE-7", _held(n))]
-    answer = ('{"jsonrpc":"2.0","result":{"content":[{"text":"Too many invalid calls","type":"text"}],'
-              '"isError":true}}' if refused else
-              '{"jsonrpc":"2.0","result":{"content":[{"text":"{}","type":"text"}]}}')
-    said = "the original accepts this call and this server refuses it — “Too many invalid calls”"
-    evidence = Evidence(reproduced=True, at="tools/call 6", differences=[said], target=answer)
-    lead = cause("OBJ-2", [], _held(n)).model_copy(update={"evidence": evidence})
-    out, _ = held_by_caps([lead], lines)
-    summary = next(c.summary for c in out if c.id == "OBJ-2")
-    assert ("stops growing" not in summary and said in summary) if refused else "stops growing" in summary
