@@ -362,18 +362,23 @@ def test_answers_written_out_of_order_are_each_their_calls(tmp_path: Path) -> No
     assert [json.loads(e.text or "")["thoughtNumber"] for e in exchanges] == [1, 2, 3, 4]
 
 
-def test_a_server_info_with_more_than_its_version_changed_says_every_change() -> None:
-    """levalicious-ts keeps the original's name and adds icons beside its own version: the identity check
-    stopped at the version's CMP-3/a1 expectation and `serverInfo.icons` was in no headline (round 13)."""
+def _identity_failure(mode: str) -> str:
+    """The identity check's failure line on a real process of the port in `mode` (it must fail there)."""
     from conformance.suite.test_identity import test_server_identity_and_capabilities
 
-    session = ServerSession(target=port("icons+named"), transcript=Transcript(None), timeout=20.0)
+    session = ServerSession(target=port(mode), transcript=Transcript(None), timeout=20.0)
     try:
         with pytest.raises(AssertionError) as raised:
             test_server_identity_and_capabilities(session)
     finally:
         session.close()
-    said = str(raised.value)
+    return str(raised.value)
+
+
+def test_a_server_info_with_more_than_its_version_changed_says_every_change() -> None:
+    """levalicious-ts keeps the original's name and adds icons beside its own version: the identity check
+    stopped at the version's CMP-3/a1 expectation and `serverInfo.icons` was in no headline (round 13)."""
+    said = _identity_failure("icons+named")
     assert said.startswith("serverInfo is not the original's: version: “0.2.0” on the original, “0.1.0” "
                            "here; icons: absent on the original"), said
 
@@ -382,13 +387,5 @@ def test_the_identity_is_compared_before_the_probe_call() -> None:
     """stopuncle-js answers `activeBranches`, not `branches`: the identity checks called the probe first, it
     contradicted OBJ-4, and CMP-3, CMP-3/a1 went under OBJ-4 with the fork's own name and version in no
     headline (round 14). serverInfo is initialize's: it is compared first."""
-    from conformance.suite.test_identity import test_server_identity_and_capabilities
-
-    session = ServerSession(target=port("tracked"), transcript=Transcript(None), timeout=20.0)
-    try:
-        with pytest.raises(AssertionError) as raised:
-            test_server_identity_and_capabilities(session)
-    finally:
-        session.close()
-    said = str(raised.value)
+    said = _identity_failure("tracked")
     assert said.startswith("serverInfo.name is \"port-tracked\""), said
