@@ -8,6 +8,7 @@ Everything under tests/e2e/ and the conformance suite is marked `slow`, here and
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import signal
 import tempfile
@@ -37,6 +38,8 @@ def pytest_configure(config: pytest.Config) -> None:
     one new folder per run, not in pytest's default folder that every job of the machine's user shares; xdist
     hands each worker a folder inside it. Runs the tests start (their own ini file) are left alone."""
     _restore_sigint()
+    if config.inipath == REPO / "pyproject.toml":
+        _pin_own_profile(config)
     if config.option.basetemp or config.inipath != REPO / "pyproject.toml" or hasattr(config, "workerinput"):
         return
     BASETEMPS.mkdir(parents=True, exist_ok=True)
@@ -45,6 +48,31 @@ def pytest_configure(config: pytest.Config) -> None:
         if time.time() - stale.stat().st_mtime > 3600:  # never one a concurrent run may still be using
             _remove(stale)
     config.option.basetemp = tempfile.mkdtemp(prefix="run-", dir=BASETEMPS)
+
+
+OWN_PROFILE = "dev"
+"""The examples the harness's own tests draw: the same on a laptop and in CI. Without this, CI's `CI`
+variable chose the `ci` profile for the in-process suite and every property test (three times the examples:
+the conformance suite in this process took 289 s against 93 s, side by side); the `ci` profile itself is
+tested by the end-to-end runs that ask for it."""
+
+
+def _pin_own_profile(config: pytest.Config) -> None:
+    """Before the plugin reads it (tryfirst): the profile asked for on the command line or by
+    `CONFORMANCE_PROFILE` is kept; only the `CI` default is replaced."""
+    if not config.getoption("conformance_profile") and not os.environ.get("CONFORMANCE_PROFILE"):
+        config.option.conformance_profile = OWN_PROFILE
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under CI, every property test draws the examples its own name seeds (hypothesis' `derandomize`), so
+    CI's verdict is a function of the commit; outside CI each run draws new ones. `--hypothesis-seed` wins."""
+    if not os.environ.get("CI") or session.config.getoption("hypothesis_seed", None) is not None:
+        return
+    from hypothesis import settings
+
+    settings.register_profile("harness-ci", parent=settings.default, derandomize=True)
+    settings.load_profile("harness-ci")
 
 
 def _remove(folder: Path) -> None:
