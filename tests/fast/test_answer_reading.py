@@ -13,7 +13,8 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import Exchange
 from conformance.suite.coercion import answered_number
 
-_SCALARS = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False)
+_SCALARS = (st.none() | st.booleans() | st.integers(-(2**53), 2**53)
+            | st.floats(allow_nan=False, allow_infinity=False))
 _VALUES = st.recursive(
     _SCALARS | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
