@@ -19,14 +19,18 @@ import shlex
 import shutil
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 import yaml
 
 from conformance.core.outfolder import BASELINE_PATH
+from tests.e2e.ahead import used
 from tests.e2e.test_forks import make_fork
+from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
 FORK_NAME = "@example/sequential-thinking-fork"
@@ -81,33 +85,53 @@ def _copy(red: Red, tmp_path: Path) -> Path:
     return tmp_path / "fork"
 
 
-def test_readme_path_from_red_to_green(red: Red, tmp_path: Path) -> None:
+class Green(NamedTuple):
+    """The README's baseline step on a copy of the red run's folder, the reasons filled in, and its rerun."""
+
+    folder: Path
+    wrote: subprocess.CompletedProcess[str]
+    green: subprocess.CompletedProcess[str] | None
+
+
+def _readme_green(red: Red, tmp_path: Path) -> Green:
+    _, baseline, rerun = readme_steps()
+    folder = _copy(red, tmp_path)
+    wrote = _run(baseline, folder)
+    if wrote.returncode != 0:
+        return Green(folder, wrote, None)
+    baseline_file = folder / baseline[baseline.index("-o") + 1]
+    declared = yaml.safe_load(baseline_file.read_text(encoding="utf-8"))
+    (folder / "written.yaml").write_text(yaml.safe_dump(declared, sort_keys=False), encoding="utf-8")
+    for entry_ in declared["deviations"]:
+        entry_["reason"] = "the fork says its own version in serverInfo"
+    baseline_file.write_text(yaml.safe_dump(declared, sort_keys=False), encoding="utf-8")
+    return Green(folder, wrote, _run(rerun, folder))
+
+
+def test_readme_path_from_red_to_green(red: Red, green_steps: Green) -> None:
     run, baseline, rerun = readme_steps()
     assert run[3:5] == ["run", "--target"] and "--baseline" in rerun and "baseline" in baseline
-    tmp_path = _copy(red, tmp_path)
     assert red.run.returncode == 1, red.run.stdout[-2000:] + red.run.stderr[-2000:]
-    report = json.loads((tmp_path / "conformance-report" / "report.json").read_text(encoding="utf-8"))
+    folder, wrote, green = green_steps
+    report = json.loads((red.folder / "conformance-report" / "report.json").read_text(encoding="utf-8"))
     advisory = {e["record"] for e in report["gate"]["advisory"]}  # guidance: never gates, never written
     departed = sorted(r["id"] for r in report["records"]
                       if r["verdict"] in ("deviates", "error") and r["id"] not in advisory)
     assert departed, "the changed serverInfo version departs from some record"
 
-    wrote = _run(baseline, tmp_path)
     assert wrote.returncode == 0, wrote.stderr
-    baseline_file = tmp_path / baseline[baseline.index("-o") + 1]
-    declared = yaml.safe_load(baseline_file.read_text(encoding="utf-8"))
+    declared = yaml.safe_load((folder / "written.yaml").read_text(encoding="utf-8"))
     assert declared["project"] == FORK_NAME
     # One entry per root cause (/3), the departures it explains folded under it.
     assert sorted(r for d in declared["deviations"]
                   for r in [d["record"], *(e["record"] for e in d.get("explains", []))]) == departed
     assert all("TODO" in d["reason"] for d in declared["deviations"])
-    for entry_ in declared["deviations"]:
-        entry_["reason"] = "the fork says its own version in serverInfo"
-    baseline_file.write_text(yaml.safe_dump(declared, sort_keys=False), encoding="utf-8")
 
-    green = _run(rerun, tmp_path)
+    assert green is not None
     assert green.returncode == 0, green.stdout[-2000:] + green.stderr[-2000:]
-    assert "gate passed" in (tmp_path / "conformance-report" / "report.md").read_text(encoding="utf-8")
+    assert "gate passed" in (folder / "conformance-report" / "report.md").read_text(encoding="utf-8")
+    # The check every test's own folder gets (tests/e2e/conftest.py), on the copy the steps ran in.
+    assert broken_links(folder) == []
 
 
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -123,12 +147,71 @@ def _departed(report: Path) -> list[str]:
     return sorted(r["id"] for r in data["records"] if r["verdict"] in ("deviates", "error"))
 
 
-def test_a_red_runs_printed_commands_run_as_pasted(red: Red, tmp_path: Path) -> None:
-    tmp_path = _copy(red, tmp_path)
+class Pasted(NamedTuple):
+    """The red run's printed commands, pasted in order into a shell in a copy of its folder; a step after one
+    that failed is not run (None)."""
+
+    folder: Path
+    wrote: subprocess.CompletedProcess[str] | None
+    again: subprocess.CompletedProcess[str] | None
+    rerun: subprocess.CompletedProcess[str] | None
+
+
+def _printed(red: Red) -> list[str]:
+    return [m.group(1) for line in red.run.stdout.splitlines() if (m := _NEXT.match(line))]
+
+
+def _blocks(red: Red) -> list[str]:
+    return _SH_BLOCK.findall((red.folder / "conformance-report" / "report.md").read_text(encoding="utf-8"))
+
+
+def _pasted(red: Red, tmp_path: Path) -> Pasted:
+    folder = _copy(red, tmp_path)
+    printed, blocks = _printed(red), _blocks(red)
+    if len(printed) < 2 or len(blocks) != len(printed) + 1:
+        return Pasted(folder, None, None, None)  # the test says why
+    wrote = _shell(printed[0], folder)
+    if wrote.returncode != 0:
+        return Pasted(folder, wrote, None, None)
+    again = _shell(printed[1], folder)
+    if again.returncode != 0:
+        return Pasted(folder, wrote, again, None)
+    return Pasted(folder, wrote, again, _shell(blocks[-1], folder))
+
+
+class Steps(NamedTuple):
+    """The two tests' command sequences, each on its own copy of the red run's folder, made side by side on
+    the session's `ahead` pool once the red run exists (a run mostly waits on the fork's processes and clocks,
+    so its neighbour fills the other core); None when its test is not selected."""
+
+    green: Future[Green] | None
+    pasted: Future[Pasted] | None
+
+
+@pytest.fixture(scope="module")
+def steps(request: pytest.FixtureRequest, red: Red, tmp_path_factory: pytest.TempPathFactory,
+          ahead: ThreadPoolExecutor) -> Steps:
+    wanted = used(request, ["green_steps", "pasted_steps"])
+    green, pasted = tmp_path_factory.mktemp("green"), tmp_path_factory.mktemp("pasted")
+    return Steps(ahead.submit(_readme_green, red, green) if "green_steps" in wanted else None,
+                 ahead.submit(_pasted, red, pasted) if "pasted_steps" in wanted else None)
+
+
+@pytest.fixture(scope="module")
+def green_steps(steps: Steps) -> Green:
+    assert steps.green is not None
+    return steps.green.result()
+
+
+@pytest.fixture(scope="module")
+def pasted_steps(steps: Steps) -> Pasted:
+    assert steps.pasted is not None
+    return steps.pasted.result()
+
+
+def test_a_red_runs_printed_commands_run_as_pasted(red: Red, pasted_steps: Pasted) -> None:
     assert red.run.returncode == 1, red.run.stdout[-2000:] + red.run.stderr[-2000:]
-    printed = [m.group(1) for line in red.run.stdout.splitlines() if (m := _NEXT.match(line))]
-    report_md = (tmp_path / "conformance-report" / "report.md").read_text(encoding="utf-8")
-    blocks = _SH_BLOCK.findall(report_md)
+    printed, blocks = _printed(red), _blocks(red)
     assert printed, red.run.stdout[-2000:]
     # report.md's next steps are the terminal's, word for word, and its rerun line comes after them.
     assert blocks[: len(printed)] == printed, (blocks, printed)
@@ -136,15 +219,15 @@ def test_a_red_runs_printed_commands_run_as_pasted(red: Red, tmp_path: Path) -> 
     assert all("REPORT_DIR" not in b and "\\-" not in b for b in blocks), blocks
     assert sum(BASELINE_PATH in b for b in printed) == 2, printed  # written, then used: one path
 
-    departed = _departed(tmp_path / "conformance-report" / "report.json")
-    wrote = _shell(printed[0], tmp_path)
-    assert wrote.returncode == 0, wrote.stdout + wrote.stderr
-    baseline = yaml.safe_load((tmp_path / BASELINE_PATH).read_text(encoding="utf-8"))
+    folder, wrote, again, rerun = pasted_steps
+    departed = _departed(red.folder / "conformance-report" / "report.json")
+    assert wrote is not None and wrote.returncode == 0, wrote and wrote.stdout + wrote.stderr
+    baseline = yaml.safe_load((folder / BASELINE_PATH).read_text(encoding="utf-8"))
     assert baseline["deviations"], baseline
-    again = _shell(printed[1], tmp_path)
-    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
+    assert again is not None and again.returncode == 0, again and again.stdout[-2000:] + again.stderr[-2000:]
     assert "gate passed" in again.stdout, again.stdout[-2000:]
 
-    rerun = _shell(blocks[-1], tmp_path)  # the same examples, no baseline: red again, the same records
-    assert rerun.returncode == 1, rerun.stdout[-2000:] + rerun.stderr[-2000:]
-    assert _departed(tmp_path / "reports" / "latest" / "report.json") == departed
+    # The same examples, no baseline: red again, the same records.
+    assert rerun is not None and rerun.returncode == 1, rerun and rerun.stdout[-2000:] + rerun.stderr[-2000:]
+    assert _departed(folder / "reports" / "latest" / "report.json") == departed
+    assert broken_links(folder) == []  # as every test's own folder (tests/e2e/conftest.py)

@@ -110,12 +110,23 @@ def _stderrs(command: list[str], rounds: int) -> tuple[list[bytes], float]:
                 for _ in range(rounds) for arguments in [*ACCEPTED, *REFUSED]], driver.stderr_waited
 
 
+ROUNDS = 10
+"""Each of `ACCEPTED` and `REFUSED` sent this many times, on one process."""
+
+
+@pytest.fixture(scope="module")
+def expected_stderrs() -> list[bytes]:
+    """The unwrapped reference's stderr call by call, read once for both wrappers."""
+    return _stderrs(REFERENCE, ROUNDS)[0]
+
+
 @pytest.mark.parametrize("wrapped", [RELAY, WRAPPER], ids=["relay", "shell-wrapper"])
-def test_every_call_gets_the_stderr_the_wrapped_server_wrote_for_it(wrapped: list[str]) -> None:
+def test_every_call_gets_the_stderr_the_wrapped_server_wrote_for_it(
+    wrapped: list[str], expected_stderrs: list[bytes]
+) -> None:
     """Call by call, the wrapped reference's stderr is the reference's: each box whole and with its own call,
     nothing for a refused call; the wait costs the relay's lag, never the whole settle limit per call."""
-    rounds = 10
-    expected, _ = _stderrs(REFERENCE, rounds)
+    rounds, expected = ROUNDS, expected_stderrs
     got, waited = _stderrs(wrapped, rounds)
     wrong = [index for index, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
     assert not wrong, f"calls {wrong[:10]} differ, first: {expected[wrong[0]]!r} against {got[wrong[0]]!r}"

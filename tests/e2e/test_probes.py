@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from conformance.report.model import Report
 from tests.cli import run_dev
+from tests.e2e.ahead import used
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
+from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
 _HARDENED = next(m for m in load_modifications() if m.id == "fork-hardened-inputs")
@@ -30,10 +34,26 @@ NO_SKIP = Modification(
 """The one change: its first patch (tests/modified_servers/modifications.yaml, `thought-number-no-skip`)."""
 
 
+class Written(NamedTuple):
+    """The fork's seed-1 run, the baseline written from it (its reasons filled in), and the runs the selected
+    tests check, made ahead."""
+
+    spec: str
+    folder: Path
+    baseline: Path
+    report: Report
+    later: dict[str, Future[tuple[int, Report]]]
+
+
 @pytest.fixture(scope="module")
-def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path, Report]:
-    """The fork's seed-1 run and the baseline written from it (its reasons filled in)."""
+def written(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> Written:
+    """The seed-1 run here, beside the original's (`original_run`), then the seed-22 run once the baseline
+    is written, beside the test of the seed-1 run (the session's `ahead` pool): a run spends much of its
+    wall time waiting on its server's processes and clocks, so its neighbour fills the other core."""
     folder = tmp_path_factory.mktemp("no-skip")
+    later: dict[str, Future[tuple[int, Report]]] = {}
     assert "skips ahead" in NO_SKIP.patches[0].replace
     spec = target_spec(materialize(NO_SKIP, folder / "server"))
     _, report = run_dev(spec, folder / "seed-1", 1)
@@ -42,11 +62,37 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path, 
                     "-o", str(baseline)], cwd=REPO, check=True, capture_output=True)
     baseline.write_text(baseline.read_text(encoding="utf-8").replace("TODO say why", "we refuse a skip"),
                         encoding="utf-8")
-    return spec, folder, baseline, report
+    if used(request, ["seed_22"]):
+        later["seed_22"] = ahead.submit(run_dev, spec, folder / "seed-22", 22, baseline)
+    return Written(spec, folder, baseline, report, later)
 
 
-def test_the_probes_reach_the_skip_under_seed_one(written: tuple[str, Path, Path, Report]) -> None:
-    _, folder, _, report = written
+@pytest.fixture(scope="module")
+def seed_22(written: Written) -> tuple[int, Report]:
+    return written.later["seed_22"].result()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def original_run(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor
+) -> tuple[Path, Future[tuple[int, Report]]] | None:
+    """The unmodified original's seed-1 run (its `--out` folder), started with the module's first test when
+    its test is selected: it needs nothing of the fork."""
+    if not used(request, ["original"]):
+        return None
+    out = tmp_path_factory.mktemp("original") / "out"
+    return out, ahead.submit(run_dev, "npm:0.6.2", out, 1)
+
+
+@pytest.fixture(scope="module")
+def original(original_run: tuple[Path, Future[tuple[int, Report]]] | None) -> tuple[Path, Report]:
+    assert original_run is not None
+    out, future = original_run
+    return out, future.result()[1]
+
+
+def test_the_probes_reach_the_skip_under_seed_one(written: Written) -> None:
+    folder, report = written.folder, written.report
     by_id = {rv.id: rv for rv in report.records}
     for record in ("RTE-4", "OBJ-1/a1"):
         assert by_id[record].verdict == "deviates", (record, by_id[record].reason)
@@ -58,17 +104,17 @@ def test_the_probes_reach_the_skip_under_seed_one(written: tuple[str, Path, Path
     assert "RTE\\-4" in markdown.split("Reached by the deterministic probes", 1)[1].split("\n", 1)[0]
 
 
-def test_the_seed_one_baseline_holds_under_another_seed(written: tuple[str, Path, Path, Report]) -> None:
-    spec, folder, baseline, _ = written
-    code, report = run_dev(spec, folder / "seed-22", 22, baseline)
+def test_the_seed_one_baseline_holds_under_another_seed(seed_22: tuple[int, Report]) -> None:
+    code, report = seed_22
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
     gated = {e.record for e in report.gate.expected}
     assert {"RTE-4", "OBJ-1/a1"} <= gated, sorted(gated)
 
 
-def test_the_original_is_reached_by_no_probe(tmp_path: Path) -> None:
+def test_the_original_is_reached_by_no_probe(original: tuple[Path, Report]) -> None:
     """The unmodified original answers every probe as its records say: nothing departs through them."""
-    _, report = run_dev("npm:0.6.2", tmp_path / "original", 1)
+    out, report = original
+    assert broken_links(out) == []  # as every test's own folder (tests/e2e/conftest.py)
     probed = [rv.id for rv in report.records if rv.probes]
     assert not probed, probed
     failed = [rv.id for rv in report.records if rv.verdict == "deviates" and rv.id.startswith(("RTE", "OBJ"))]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ from conformance.calls.meetings import Meeting, meet
 from conformance.core.eras import AUTO, ERAS, era_named
 from conformance.suite.spec_checks import CHECKS, verdicts
 from conformance.targets.specs import resolve_target
+from tests.e2e.ahead import used
 from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
+from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
 ERA_NAMES = (*(era.name for era in ERAS), AUTO.name)
@@ -85,13 +88,39 @@ def test_the_fork_is_judged_by_the_stateless_revision(
     assert CHECKS["SPEC-25"](met) is None
 
 
-def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_path: Path) -> None:
-    out = tmp_path / "report"
-    proc = subprocess.run(
+def _spec_run(fork: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """`run --select spec --era all` of the fork, seed 1, into `out`."""
+    return subprocess.run(
         [sys.executable, "-m", "conformance", "run", "--target", fork, "--select", "spec", "--era", "all",
          "--seed", "1", "--out", str(out)],
         cwd=REPO, capture_output=True, text=True, check=False, timeout=600,
     )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spec_run(
+    request: pytest.FixtureRequest, fork: str, tmp_path_factory: pytest.TempPathFactory,
+    ahead: ThreadPoolExecutor,
+) -> Future[tuple[Path, subprocess.CompletedProcess[str]]] | None:
+    """The fork's run, started with the module's first test when its test is selected: it runs beside the
+    meetings the other tests read (the session's `ahead` pool), each mostly waiting on a server's start."""
+    if not used(request, ["ran"]):
+        return None
+    out = tmp_path_factory.mktemp("sdk2-run") / "report"
+    return ahead.submit(lambda: (out, _spec_run(fork, out)))
+
+
+@pytest.fixture(scope="module")
+def ran(spec_run: Future[tuple[Path, subprocess.CompletedProcess[str]]] | None
+        ) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    assert spec_run is not None
+    return spec_run.result()
+
+
+def test_a_run_names_the_stateless_departure_in_its_own_words(
+    ran: tuple[Path, subprocess.CompletedProcess[str]]
+) -> None:
+    out, proc = ran
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     deviating = {record["id"]: record for record in report["records"] if record["verdict"] == "deviates"}
@@ -108,3 +137,4 @@ def test_a_run_names_the_stateless_departure_in_its_own_words(fork: str, tmp_pat
     assert spec_causes and all(cause.get("evidence") is None for cause in spec_causes), spec_causes
     for text in (reason, proc.stdout, (out / "report.md").read_text(encoding="utf-8")):
         assert "SpecDeparture" not in text and "conformance.suite" not in text, text[:2000]
+    assert broken_links(out) == []  # as every test's own folder (tests/e2e/conftest.py)
