@@ -152,6 +152,23 @@ def test_a_stray_line_before_the_listing_stop_says_both_stops(tmp_path: Path) ->
                                   "nextThoughtNeeded"), checked.error
 
 
+@pytest.mark.parametrize("mode", ["renamed+started", "started"])
+def test_a_stray_line_before_the_handshake_answer_says_the_tool_stop_too(tmp_path: Path, mode: str) -> None:
+    """uookong-ts: a start message on stdout before the answer to initialize stopped the preflight at the
+    handshake, and its other tool name was never asked about: a maintainer who removed the line met a second
+    stop. The tools are listed once the answer to initialize is read; a server offering the tool adds
+    nothing."""
+    checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(NOT_JSON_RPC), checked.error
+    assert "'Sequential Thinking MCP Server started'" in checked.error, checked.error
+    if mode == "started":
+        assert "; and" not in checked.error, checked.error
+    else:
+        assert f"; and it does not offer the {TOOL} tool (it offers: process_thought, " in checked.error, \
+            checked.error
+
+
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
     folder = tmp_path / "transcripts"
     folder.mkdir()
