@@ -143,3 +143,36 @@ def _object_fields(schema: dict[str, JSON], prop: object) -> list[str]:
             return []
     fields = prop.get("properties") if isinstance(prop, dict) else None
     return [str(f) for f in list(fields)[:_NAMES]] if isinstance(fields, dict) else []
+
+
+_FIELDS: Final = 16
+"""At most this many of a look-alike tool's fields named (each at most 64 characters)."""
+
+
+def lookalike(result: object) -> str:
+    """The clause naming the fields of the listed tool that looks most like the original's (the most of
+    its argument names among its schema's properties, in either spelling, at least one), beside the
+    original's own required fields; nothing when no tool takes any of them."""
+    tools = result.get("tools") if isinstance(result, dict) else None
+    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
+    best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        names = [str(name) for name in properties]
+        listed = schema.get("required") if isinstance(schema, dict) else None
+        required = [str(n) for n in listed if str(n) in properties] if isinstance(listed, list) else []
+        shared = len(ours & set(names))
+        if shared > best[0]:
+            best = (shared, str(tool.get("name")), names, required)
+    shared, name, names, required = best
+    if not shared:
+        return ""
+    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
+    # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
+    # `stage`) is what a call spelled as the original's would still lack.
+    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
+    return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
+            f"{', '.join(PROBE_ARGUMENTS)}")

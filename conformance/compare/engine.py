@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.compare.arguments import check_arguments, stop_sentence
+from conformance.compare.arguments import check_arguments, lookalike, stop_sentence
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
@@ -265,7 +265,9 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
     names = [t.get("name") for t in seen.tools or [] if isinstance(t, dict)]
     if TOOL not in names:
         offered = ", ".join(str(n) for n in names) or "no tools"
-        raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})")
+        # run's words (cli/runner/preflight): the look-alike's fields beside the original's (amama-fatima-ts)
+        raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})"
+                             + lookalike({"tools": list(seen.tools or [])}))
     return seen
 
 

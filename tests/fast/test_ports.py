@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conformance.catalog.startup_hints import diagnose
 from conformance.cli.runner.preflight import check_target
 from conformance.compare.arguments import check_arguments, stop_sentence
+from conformance.compare.engine import UnusableTarget, _fresh
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
 from conformance.core.identity import HarnessIdentity, TargetIdentity
@@ -250,6 +251,16 @@ def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fie
         "is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts, stage, where the "
         "original's "
         f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
+
+
+def test_compares_tool_name_stop_names_the_look_alike_as_runs_does(tmp_path: Path) -> None:
+    """amama-fatima-ts, spideynolove-py (reports/third-party/AUDIT-round15-wild.md): compare's stop named the
+    tools only, where run's names the look-alike's fields and required ones: the same clause now."""
+    checked, _, _ = check_target(port("renamed+required"), tmp_path / "t.jsonl", 10)
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(port("renamed+required"), 10, None)
+    assert checked.error is not None and "; its process_thought takes " in checked.error, checked.error
+    assert str(stopped.value).endswith(checked.error.removeprefix("it ")), str(stopped.value)
 
 
 def test_a_tool_name_stop_names_the_look_alikes_required_fields(tmp_path: Path) -> None:

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
-from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
-from conformance.core.arguments_map import snake_case_map
+from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, lookalike, stop_sentence
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
     DriverError,
@@ -27,7 +26,6 @@ from conformance.drivers.errors import (
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
-from conformance.report.escape import safe
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
 from conformance.targets.project import missing_path, node_engines
@@ -119,7 +117,7 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         return Preflight(ok=False, tool_offered=False, stderr_tail=stderr_tail, error=error)
     if TOOL not in tools:
         error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
-        error += _lookalike(listing.result)
+        error += lookalike(listing.result)
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
 
@@ -175,7 +173,7 @@ def _listing_said(answers: list[dict[str, JSON]]) -> str:
         tools = _tool_names(result) if isinstance(result, dict) and "tools" in result else None
         if tools is not None and TOOL not in tools:
             return (f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
-                    + _lookalike(result))
+                    + lookalike(result))
     return ""
 
 
@@ -258,39 +256,6 @@ def explained(preflight: Preflight, engines: str | None = None) -> Preflight:
 def failure_clause(preflight: Preflight) -> str:
     """The stderr lines and hint of an explained preflight, for the one line on stderr."""
     return StartFailure(tuple(preflight.stderr_lines), preflight.known_case, preflight.hint).clause()
-
-
-_FIELDS: Final = 16
-"""At most this many of a look-alike tool's fields named (each at most 64 characters)."""
-
-
-def _lookalike(result: object) -> str:
-    """The clause naming the fields of the listed tool that looks most like the original's (the most of
-    its argument names among its schema's properties, in either spelling, at least one), beside the
-    original's own required fields; nothing when no tool takes any of them."""
-    tools = result.get("tools") if isinstance(result, dict) else None
-    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
-    best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
-    for tool in tools if isinstance(tools, list) else []:
-        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
-        properties = schema.get("properties") if isinstance(schema, dict) else None
-        if not isinstance(properties, dict):
-            continue
-        names = [str(name) for name in properties]
-        listed = schema.get("required") if isinstance(schema, dict) else None
-        required = [str(n) for n in listed if str(n) in properties] if isinstance(listed, list) else []
-        shared = len(ours & set(names))
-        if shared > best[0]:
-            best = (shared, str(tool.get("name")), names, required)
-    shared, name, names, required = best
-    if not shared:
-        return ""
-    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
-    # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
-    # `stage`) is what a call spelled as the original's would still lack.
-    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
-    return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
-            f"{', '.join(PROBE_ARGUMENTS)}")
 
 
 def _tool_names(result: object) -> list[str] | None:
