@@ -170,6 +170,22 @@ def test_a_stray_line_before_the_handshake_answer_says_the_tool_stop_too(tmp_pat
             checked.error
 
 
+@pytest.mark.parametrize("mode", ["renamed+started", "started"])
+def test_compares_stray_line_stop_says_the_tool_stop_too(mode: str) -> None:
+    """uookong-ts's compare stopped at the start message alone, as run did: its tools are listed past the
+    stray line on a process of its own, and a server offering the tool adds nothing."""
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(port(mode), 10, None)
+    said = str(stopped.value)
+    assert f"is not usable: {NOT_JSON_RPC}" in said, said
+    assert "'Sequential Thinking MCP Server started'" in said, said
+    if mode == "started":
+        assert "; and" not in said, said
+    else:
+        assert (f"; and it does not offer the {TOOL} tool (it offers: process_thought, generate_summary, "
+                "clear_history); its process_thought takes ") in said, said
+
+
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
     folder = tmp_path / "transcripts"
     folder.mkdir()
