@@ -163,11 +163,18 @@ def test_a_stray_line_before_the_handshake_answer_says_the_tool_stop_too(tmp_pat
     assert not checked.ok and checked.error is not None
     assert checked.error.startswith(NOT_JSON_RPC), checked.error
     assert "'Sequential Thinking MCP Server started'" in checked.error, checked.error
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = with_preflight_departure(None, checked, TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+                                       harness, "2026-01-01T00:00:00Z")
+    assert results is not None
+    departing = {record for t in results.tests if t.status == "failed" for record in t.contradicted}
     if mode == "started":
         assert "; and" not in checked.error, checked.error
+        assert departing == {"CMP-4"}, results.tests
     else:
         assert f"; and it does not offer the {TOOL} tool (it offers: process_thought, " in checked.error, \
             checked.error
+        assert departing == {"CMP-2", "CMP-4"}, results.tests  # both stops depart, as the stop line says
 
 
 @pytest.mark.parametrize("mode", ["renamed+started", "started"])

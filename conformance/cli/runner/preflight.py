@@ -94,12 +94,15 @@ def check_target(
                     since = handshake if handshake is not None else time.monotonic()
                     answers: list[dict[str, JSON]] = []
                     _watch(driver, since, QUIET_AFTER_HANDSHAKE, answers)
-                    also = _listing_said(answers) or (_listing_after(driver, answers) if handshake is None
-                                                      else "")
-                    if also:  # the tools/list answer came after the stray line: both stops are known
-                        raise ProtocolViolation(f"{exc}; and {also}", line=exc.line,
-                                                stderr_tail=exc.stderr_tail) from None
-                    raise
+                    listed = _listing_said(answers) or (_listing_after(driver, answers) if handshake is None
+                                                        else None)
+                    if listed is None:
+                        raise
+                    # the tools/list answer came after the stray line: both stops known, CMP-2 beside CMP-4
+                    also, tools = listed
+                    checked = Preflight(ok=False, tool_offered=False, tools=tools, error=f"{exc}; and {also}",
+                                        stderr_tail=exc.stderr_tail)
+                    return checked, server_info, protocol
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
         except TargetError as exc:
@@ -164,32 +167,33 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _listing_said(answers: list[dict[str, JSON]]) -> str:
-    """The tool-name stop's words when a tools/list answer among `answers` (read after a stray line stopped
-    the preflight) does not offer the tool; empty otherwise (wild13's axefield-ts: the stop said CMP-4 only
-    when a logger's line came before the listing's answer, and the renamed tool was never mentioned)."""
+def _listing_said(answers: list[dict[str, JSON]]) -> tuple[str, list[str]] | None:
+    """The tool-name stop's words and the tools listed when a tools/list answer among `answers` (read after a
+    stray line stopped the preflight) does not offer the tool; None otherwise (wild13's axefield-ts: the stop
+    said CMP-4 only when a logger's line came before the listing's answer, and the renamed tool was never
+    mentioned)."""
     for message in answers:
         result = message.get("result")
         tools = _tool_names(result) if isinstance(result, dict) and "tools" in result else None
         if tools is not None and TOOL not in tools:
             return (f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
-                    + lookalike(result))
-    return ""
+                    + lookalike(result)), tools
+    return None
 
 
-def _listing_after(driver: WireDriver, answers: list[dict[str, JSON]]) -> str:
+def _listing_after(driver: WireDriver, answers: list[dict[str, JSON]]) -> tuple[str, list[str]] | None:
     """The tool-name stop's words for a server whose stray line came before its answer to initialize, once
     that answer is among `answers`: its tools are listed on the same process (uookong-ts: a console.log right
-    after connecting hid that it offers no `sequentialthinking`, the stop a maintainer met next). Empty when
+    after connecting hid that it offers no `sequentialthinking`, the stop a maintainer met next). None when
     initialize was not answered, the listing fails, or the tool is offered."""
     results = [m.get("result") for m in answers]
     if not any(isinstance(result, dict) and "protocolVersion" in result for result in results):
-        return ""
+        return None
     try:
         driver.notify("notifications/initialized")
         listing = driver.request("tools/list", timeout=min(driver.timeout, CALL_TIMEOUT))
     except DriverError:
-        return ""
+        return None
     return _listing_said([listing.response])
 
 
