@@ -21,6 +21,8 @@ STDOUT_CHECK: Final = "stdout carries only JSON-RPC"
 LISTING_RECORD: Final = "CMP-2"
 LISTING_CHECK: Final = "tools/list offers the tool"
 ARGUMENTS_CHECK: Final = "the tool takes the original's call"
+_TOOL_STOP: Final = f"; and it does not offer the {TOOL} tool"
+"""How the preflight joins a tool-name stop to a stray line's (cli/runner/preflight)."""
 _SAID: Final = "where the original writes nothing but JSON-RPC to stdout (its banner and boxes go to stderr)"
 
 
@@ -37,6 +39,9 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
                               status="failed", message=f"{seen}, {_SAID}", transcript=transcript)
         if preflight.tool_offered is False and preflight.tools:  # the listing read past the stray line
             beside.append(_listing_outcome(preflight))
+            # CMP-4's words are the stray line's; the tool stop joined to it is CMP-2's (its headline read
+            # "…'Sequential Thinking MCP Server started'; and 1 more": uookong-ts)
+            outcome = outcome.model_copy(update={"message": f"{seen.split(_TOOL_STOP, 1)[0]}, {_SAID}"})
     elif preflight.arguments is not None and preflight.arguments.accepted is False:
         check = preflight.arguments
         said = (f"the server's {TOOL} requires {', '.join(check.required) or 'other fields'} and refuses the "

@@ -175,6 +175,8 @@ def test_a_stray_line_before_the_handshake_answer_says_the_tool_stop_too(tmp_pat
         assert f"; and it does not offer the {TOOL} tool (it offers: process_thought, " in checked.error, \
             checked.error
         assert departing == {"CMP-2", "CMP-4"}, results.tests  # both stops depart, as the stop line says
+        stdout = next(t for t in results.tests if t.contradicted == ["CMP-4"])
+        assert "does not offer" not in stdout.message, stdout.message  # CMP-2's words stay CMP-2's
 
 
 @pytest.mark.parametrize("mode", ["renamed+started", "started"])
