@@ -7,15 +7,25 @@ stop."""
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Final
 
 from conformance.core.arguments_map import SNAKE_CASE, snake_case_map
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
-from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, TOOL, the_tool
-from conformance.drivers.errors import DriverError
+from conformance.core.protocol import (
+    ARGUMENT_NAMES,
+    CLIENT_INFO,
+    PROBE_ARGUMENTS,
+    PROTOCOL_VERSION,
+    TOOL,
+    the_tool,
+)
+from conformance.drivers.errors import DriverError, ProtocolViolation
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.report.model import ArgumentCheck
+from conformance.targets.specs import Target
 
 CALL_TIMEOUT: Final = 5.0
 """At most this long for the preflight's call: a target that takes longer is left to the suite's checks."""
@@ -143,3 +153,86 @@ def _object_fields(schema: dict[str, JSON], prop: object) -> list[str]:
             return []
     fields = prop.get("properties") if isinstance(prop, dict) else None
     return [str(f) for f in list(fields)[:_NAMES]] if isinstance(fields, dict) else []
+
+
+_FIELDS: Final = 16
+"""At most this many of a look-alike tool's fields named (each at most 64 characters)."""
+
+
+def lookalike(result: object) -> str:
+    """The clause naming the fields of the listed tool that looks most like the original's (the most of
+    its argument names among its schema's properties, in either spelling, at least one), beside the
+    original's own required fields; nothing when no tool takes any of them."""
+    tools = result.get("tools") if isinstance(result, dict) else None
+    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
+    best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        names = [str(name) for name in properties]
+        listed = schema.get("required") if isinstance(schema, dict) else None
+        required = [str(n) for n in listed if str(n) in properties] if isinstance(listed, list) else []
+        shared = len(ours & set(names))
+        if shared > best[0]:
+            best = (shared, str(tool.get("name")), names, required)
+    shared, name, names, required = best
+    if not shared:
+        return ""
+    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
+    # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
+    # `stage`) is what a call spelled as the original's would still lack.
+    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
+    return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
+            f"{', '.join(PROBE_ARGUMENTS)}")
+
+
+def listed_past_stray_lines(target: Target, timeout: float) -> str:
+    """The tool-name stop's clause ("; and it does not offer …") for a target stopped for a stray stdout line,
+    read on a process of its own that skips such lines: a start message before the answer to initialize
+    (uookong-ts) hid that no `sequentialthinking` is offered, the stop its maintainer met next. Empty when
+    the tool is offered or the target does not answer within `timeout`."""
+    deadline = time.monotonic() + timeout
+    initialize: dict[str, JSON] = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+                                   "clientInfo": dict(CLIENT_INFO)}
+    try:
+        with target.wire(timeout=timeout) as driver:
+            driver.send_raw(_frame(1, "initialize", initialize))
+            if _answer_to(driver, 1, deadline) is None:
+                return ""
+            driver.notify("notifications/initialized")
+            driver.send_raw(_frame(2, "tools/list"))
+            listing = _answer_to(driver, 2, deadline)
+    except DriverError:
+        return ""
+    result = listing.get("result") if listing is not None else None
+    tools = result.get("tools") if isinstance(result, dict) else None
+    if not isinstance(tools, list):
+        return ""
+    names = [str(t.get("name")) for t in tools if isinstance(t, dict)]
+    if TOOL in names:
+        return ""
+    offered = ", ".join(names) or "no tools"
+    return f"; and it does not offer the {TOOL} tool (it offers: {offered})" + lookalike(result)
+
+
+def _frame(request_id: int, method: str, params: dict[str, JSON] | None = None) -> bytes:
+    message: dict[str, JSON] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _answer_to(driver: WireDriver, request_id: int, deadline: float) -> dict[str, JSON] | None:
+    """The answer to `request_id`, lines that are not JSON-RPC and other messages skipped; None when none
+    came by `deadline`."""
+    while (left := deadline - time.monotonic()) > 0:
+        line = driver.read_frame(left)
+        try:
+            message = driver.read_parsed(line)
+        except ProtocolViolation:
+            continue
+        if message.get("id") == request_id:
+            return message
+    return None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.compare.arguments import check_arguments, stop_sentence
+from conformance.compare.arguments import check_arguments, listed_past_stray_lines, lookalike, stop_sentence
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
@@ -49,7 +49,7 @@ from conformance.core.errors import HarnessError
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
-from conformance.drivers.errors import DriverError, TargetError
+from conformance.drivers.errors import DriverError, ProtocolViolation, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, OtherTool, RootCause
 from conformance.targets.project import missing_path, node_engines
@@ -258,14 +258,17 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
         problem = missing_path(target, f"{exc}\n{exc.stderr_tail}")
         error = f"{exc}; {problem}" if problem is not None else str(exc)
         said = diagnose(error, exc.stderr_tail, node_engines(target)).clause()
-        raise UnusableTarget(f"target {target.spec} is not usable: {error}{said}") from None
+        also = listed_past_stray_lines(target, timeout) if isinstance(exc, ProtocolViolation) else ""
+        raise UnusableTarget(f"target {target.spec} is not usable: {error}{also}{said}") from None
     except TargetError as exc:
         said = diagnose(str(exc), "").clause()
         raise UnusableTarget(f"target {target.spec} cannot be started: {exc}{said}") from None
     names = [t.get("name") for t in seen.tools or [] if isinstance(t, dict)]
     if TOOL not in names:
         offered = ", ".join(str(n) for n in names) or "no tools"
-        raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})")
+        # run's words (cli/runner/preflight): the look-alike's fields beside the original's (amama-fatima-ts)
+        raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})"
+                             + lookalike({"tools": list(seen.tools or [])}))
     return seen
 
 

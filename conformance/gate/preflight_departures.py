@@ -21,6 +21,8 @@ STDOUT_CHECK: Final = "stdout carries only JSON-RPC"
 LISTING_RECORD: Final = "CMP-2"
 LISTING_CHECK: Final = "tools/list offers the tool"
 ARGUMENTS_CHECK: Final = "the tool takes the original's call"
+_TOOL_STOP: Final = f"; and it does not offer the {TOOL} tool"
+"""How the preflight joins a tool-name stop to a stray line's (cli/runner/preflight)."""
 _SAID: Final = "where the original writes nothing but JSON-RPC to stdout (its banner and boxes go to stderr)"
 
 
@@ -30,10 +32,16 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
     ended, saw a stdout line that is not JSON-RPC, or naming CMP-2 when the preflight found other tools
     listed and not this one (results made for it when the suite never ran)."""
     found = _violation(results, preflight)
+    beside: list[TestOutcome] = []
     if found is not None:
         seen, transcript = found
         outcome = TestOutcome(nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD],
                               status="failed", message=f"{seen}, {_SAID}", transcript=transcript)
+        if preflight.tool_offered is False and preflight.tools:  # the listing read past the stray line
+            beside.append(_listing_outcome(preflight))
+            # CMP-4's words are the stray line's; the tool stop joined to it is CMP-2's (its headline read
+            # "…'Sequential Thinking MCP Server started'; and 1 more": uookong-ts)
+            outcome = outcome.model_copy(update={"message": f"{seen.split(_TOOL_STOP, 1)[0]}, {_SAID}"})
     elif preflight.arguments is not None and preflight.arguments.accepted is False:
         check = preflight.arguments
         said = (f"the server's {TOOL} requires {', '.join(check.required) or 'other fields'} and refuses the "
@@ -42,15 +50,10 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
         outcome = TestOutcome(nodeid=ARGUMENTS_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
                               status="failed", transcript=preflight.transcript or None, message=said)
     elif preflight.tool_offered is False and preflight.tools:
-        offered = ", ".join(preflight.tools)
-        said = f"tools/list offers {offered}, where the original offers {TOOL}"
-        if preflight.ok:
-            said += f" (a call to {TOOL} is still answered, so every other record was checked on it)"
-        outcome = TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
-                              status="failed", transcript=preflight.transcript or None, message=said)
+        outcome = _listing_outcome(preflight)
     else:
         return results
-    outcomes = [outcome]
+    outcomes = [outcome, *beside]
     if found is None and preflight.stray_stdout:
         # A tool-name or argument stop, and stray lines read before the target was closed: CMP-4 departs too,
         # as the stdout finding beside the stop says, not "not checked".
@@ -60,6 +63,15 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
     if results is None:
         return RunResults(target=target, harness=harness, started=when, finished=when, tests=outcomes)
     return results.model_copy(update={"tests": [*results.tests, *outcomes]})
+
+
+def _listing_outcome(preflight: Preflight) -> TestOutcome:
+    """CMP-2's failed outcome: tools/list offers other tools, not this one."""
+    said = f"tools/list offers {', '.join(preflight.tools or [])}, where the original offers {TOOL}"
+    if preflight.ok:
+        said += f" (a call to {TOOL} is still answered, so every other record was checked on it)"
+    return TestOutcome(nodeid=LISTING_CHECK, records=[LISTING_RECORD], contradicted=[LISTING_RECORD],
+                       status="failed", transcript=preflight.transcript or None, message=said)
 
 
 def _violation(results: RunResults | None, preflight: Preflight) -> tuple[str, str | None] | None:

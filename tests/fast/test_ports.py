@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conformance.catalog.startup_hints import diagnose
 from conformance.cli.runner.preflight import check_target
 from conformance.compare.arguments import check_arguments, stop_sentence
+from conformance.compare.engine import UnusableTarget, _fresh
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
 from conformance.core.errors import InputError
 from conformance.core.identity import HarnessIdentity, TargetIdentity
@@ -152,6 +153,48 @@ def test_a_stray_line_before_the_listing_stop_says_both_stops(tmp_path: Path) ->
                                   "nextThoughtNeeded"), checked.error
 
 
+@pytest.mark.parametrize("mode", ["renamed+started", "started"])
+def test_a_stray_line_before_the_handshake_answer_says_the_tool_stop_too(tmp_path: Path, mode: str) -> None:
+    """uookong-ts: a start message on stdout before the answer to initialize stopped the preflight at the
+    handshake, and its other tool name was never asked about: a maintainer who removed the line met a second
+    stop. The tools are listed once the answer to initialize is read; a server offering the tool adds
+    nothing."""
+    checked, _, _ = check_target(port(mode), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None
+    assert checked.error.startswith(NOT_JSON_RPC), checked.error
+    assert "'Sequential Thinking MCP Server started'" in checked.error, checked.error
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = with_preflight_departure(None, checked, TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+                                       harness, "2026-01-01T00:00:00Z")
+    assert results is not None
+    departing = {record for t in results.tests if t.status == "failed" for record in t.contradicted}
+    if mode == "started":
+        assert "; and" not in checked.error, checked.error
+        assert departing == {"CMP-4"}, results.tests
+    else:
+        assert f"; and it does not offer the {TOOL} tool (it offers: process_thought, " in checked.error, \
+            checked.error
+        assert departing == {"CMP-2", "CMP-4"}, results.tests  # both stops depart, as the stop line says
+        stdout = next(t for t in results.tests if t.contradicted == ["CMP-4"])
+        assert "does not offer" not in stdout.message, stdout.message  # CMP-2's words stay CMP-2's
+
+
+@pytest.mark.parametrize("mode", ["renamed+started", "started"])
+def test_compares_stray_line_stop_says_the_tool_stop_too(mode: str) -> None:
+    """uookong-ts's compare stopped at the start message alone, as run did: its tools are listed past the
+    stray line on a process of its own, and a server offering the tool adds nothing."""
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(port(mode), 10, None)
+    said = str(stopped.value)
+    assert f"is not usable: {NOT_JSON_RPC}" in said, said
+    assert "'Sequential Thinking MCP Server started'" in said, said
+    if mode == "started":
+        assert "; and" not in said, said
+    else:
+        assert (f"; and it does not offer the {TOOL} tool (it offers: process_thought, generate_summary, "
+                "clear_history); its process_thought takes ") in said, said
+
+
 def test_every_stray_line_is_counted_with_when_it_came_and_the_answers_it_made_late(tmp_path: Path) -> None:
     folder = tmp_path / "transcripts"
     folder.mkdir()
@@ -233,6 +276,16 @@ def test_a_port_that_renamed_the_tool_is_stopped_naming_its_look_alike_tools_fie
         "is_revision, revises_thought, branch_from_thought, branch_id, needs_more_thoughts, stage, where the "
         "original's "
         f"{TOOL} takes thought, thoughtNumber, totalThoughts, nextThoughtNeeded"), checked.error
+
+
+def test_compares_tool_name_stop_names_the_look_alike_as_runs_does(tmp_path: Path) -> None:
+    """amama-fatima-ts, spideynolove-py (reports/third-party/AUDIT-round15-wild.md): compare's stop named the
+    tools only, where run's names the look-alike's fields and required ones: the same clause now."""
+    checked, _, _ = check_target(port("renamed+required"), tmp_path / "t.jsonl", 10)
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(port("renamed+required"), 10, None)
+    assert checked.error is not None and "; its process_thought takes " in checked.error, checked.error
+    assert str(stopped.value).endswith(checked.error.removeprefix("it ")), str(stopped.value)
 
 
 def test_a_tool_name_stop_names_the_look_alikes_required_fields(tmp_path: Path) -> None:

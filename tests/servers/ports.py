@@ -17,6 +17,8 @@ usage: ports.py MODE
   pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
           axefield-ts)
   early   with any mode: a logger's line written just before the answer to tools/list
+  started with any mode: a plain-text line on stdout at start, before anything is read (console.log after
+          server.connect: uookong-ts), so it comes before the answer to initialize
   icons   the original's tool, and a serverInfo carrying an icons list beside name and version (as SDK 1.21
           servers may: levalicious-ts)
   named   with any mode: serverInfo keeps the original's name (levalicious-ts), its version still its own
@@ -155,6 +157,9 @@ def main() -> None:
     thinking = SequentialThinkingServer(detect_prefixes(), stderr)
     sys.stderr.write("Sequential Thinking MCP Server running on stdio\n")
     sys.stderr.flush()
+    if "started" in MODES:
+        sys.stdout.write("Sequential Thinking MCP Server started\n")
+        sys.stdout.flush()
 
     for line in sys.stdin.buffer:
         try:

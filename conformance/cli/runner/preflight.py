@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
-from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, stop_sentence
-from conformance.core.arguments_map import snake_case_map
+from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, lookalike, stop_sentence
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import ARGUMENT_NAMES, PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.served import Unreadable, read_answer
 from conformance.drivers.errors import (
     DriverError,
@@ -27,7 +26,6 @@ from conformance.drivers.errors import (
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
-from conformance.report.escape import safe
 from conformance.report.model import Preflight
 from conformance.suite.handover import Handover
 from conformance.targets.project import missing_path, node_engines
@@ -96,11 +94,15 @@ def check_target(
                     since = handshake if handshake is not None else time.monotonic()
                     answers: list[dict[str, JSON]] = []
                     _watch(driver, since, QUIET_AFTER_HANDSHAKE, answers)
-                    also = _listing_said(answers)
-                    if also:  # the tools/list answer came after the stray line: both stops are known
-                        raise ProtocolViolation(f"{exc}; and {also}", line=exc.line,
-                                                stderr_tail=exc.stderr_tail) from None
-                    raise
+                    listed = _listing_said(answers) or (_listing_after(driver, answers) if handshake is None
+                                                        else None)
+                    if listed is None:
+                        raise
+                    # the tools/list answer came after the stray line: both stops known, CMP-2 beside CMP-4
+                    also, tools = listed
+                    checked = Preflight(ok=False, tool_offered=False, tools=tools, error=f"{exc}; and {also}",
+                                        stderr_tail=exc.stderr_tail)
+                    return checked, server_info, protocol
         except DriverError as exc:
             return (Preflight(ok=False, error=str(exc), stderr_tail=exc.stderr_tail), server_info, protocol)
         except TargetError as exc:
@@ -118,7 +120,7 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         return Preflight(ok=False, tool_offered=False, stderr_tail=stderr_tail, error=error)
     if TOOL not in tools:
         error = f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
-        error += _lookalike(listing.result)
+        error += lookalike(listing.result)
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
 
@@ -165,17 +167,34 @@ def _window(driver: WireDriver, handshake: float, after_handshake: float | None 
     return started, until
 
 
-def _listing_said(answers: list[dict[str, JSON]]) -> str:
-    """The tool-name stop's words when a tools/list answer among `answers` (read after a stray line stopped
-    the preflight) does not offer the tool; empty otherwise (wild13's axefield-ts: the stop said CMP-4 only
-    when a logger's line came before the listing's answer, and the renamed tool was never mentioned)."""
+def _listing_said(answers: list[dict[str, JSON]]) -> tuple[str, list[str]] | None:
+    """The tool-name stop's words and the tools listed when a tools/list answer among `answers` (read after a
+    stray line stopped the preflight) does not offer the tool; None otherwise (wild13's axefield-ts: the stop
+    said CMP-4 only when a logger's line came before the listing's answer, and the renamed tool was never
+    mentioned)."""
     for message in answers:
         result = message.get("result")
         tools = _tool_names(result) if isinstance(result, dict) and "tools" in result else None
         if tools is not None and TOOL not in tools:
             return (f"it does not offer the {TOOL} tool (it offers: {', '.join(tools) or 'no tools'})"
-                    + _lookalike(result))
-    return ""
+                    + lookalike(result)), tools
+    return None
+
+
+def _listing_after(driver: WireDriver, answers: list[dict[str, JSON]]) -> tuple[str, list[str]] | None:
+    """The tool-name stop's words for a server whose stray line came before its answer to initialize, once
+    that answer is among `answers`: its tools are listed on the same process (uookong-ts: a console.log right
+    after connecting hid that it offers no `sequentialthinking`, the stop a maintainer met next). None when
+    initialize was not answered, the listing fails, or the tool is offered."""
+    results = [m.get("result") for m in answers]
+    if not any(isinstance(result, dict) and "protocolVersion" in result for result in results):
+        return None
+    try:
+        driver.notify("notifications/initialized")
+        listing = driver.request("tools/list", timeout=min(driver.timeout, CALL_TIMEOUT))
+    except DriverError:
+        return None
+    return _listing_said([listing.response])
 
 
 def _watch(driver: WireDriver, handshake: float, after_handshake: float,
@@ -241,39 +260,6 @@ def explained(preflight: Preflight, engines: str | None = None) -> Preflight:
 def failure_clause(preflight: Preflight) -> str:
     """The stderr lines and hint of an explained preflight, for the one line on stderr."""
     return StartFailure(tuple(preflight.stderr_lines), preflight.known_case, preflight.hint).clause()
-
-
-_FIELDS: Final = 16
-"""At most this many of a look-alike tool's fields named (each at most 64 characters)."""
-
-
-def _lookalike(result: object) -> str:
-    """The clause naming the fields of the listed tool that looks most like the original's (the most of
-    its argument names among its schema's properties, in either spelling, at least one), beside the
-    original's own required fields; nothing when no tool takes any of them."""
-    tools = result.get("tools") if isinstance(result, dict) else None
-    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
-    best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
-    for tool in tools if isinstance(tools, list) else []:
-        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
-        properties = schema.get("properties") if isinstance(schema, dict) else None
-        if not isinstance(properties, dict):
-            continue
-        names = [str(name) for name in properties]
-        listed = schema.get("required") if isinstance(schema, dict) else None
-        required = [str(n) for n in listed if str(n) in properties] if isinstance(listed, list) else []
-        shared = len(ours & set(names))
-        if shared > best[0]:
-            best = (shared, str(tool.get("name")), names, required)
-    shared, name, names, required = best
-    if not shared:
-        return ""
-    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
-    # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
-    # `stage`) is what a call spelled as the original's would still lack.
-    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
-    return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
-            f"{', '.join(PROBE_ARGUMENTS)}")
 
 
 def _tool_names(result: object) -> list[str] | None:
