@@ -79,9 +79,24 @@ def _met(breaks: tuple[str, ...], era: str) -> Meeting:
     return meeting
 
 
+UNPARAMETRIZED: dict[str, list[Key]] = {
+    "test_guidance_records_are_not_weighed_where_their_revision_is_not_settled": [
+        (("validation-as-error",), "2025-06-18")],
+    "test_a_history_the_client_names_is_state_by_identifier": [
+        (("history-by-id",), "2026-07-28"), (("process-history",), "2026-07-28"),
+        (("process-history",), "2025-11-25")],
+    "test_an_array_output_schema_is_any_json_schema_at_2026_07_28": [(("array-output",), "2026-07-28")],
+}
+"""The meetings the unparametrized tests read."""
+
+
 def _asked(item: pytest.Item) -> list[Key]:
-    """The meetings a selected parametrized test is sure to ask for."""
-    if not isinstance(item, pytest.Function) or not hasattr(item, "callspec"):
+    """The meetings a selected test is sure to ask for."""
+    if not isinstance(item, pytest.Function):
+        return []
+    if item.originalname in UNPARAMETRIZED:
+        return UNPARAMETRIZED[item.originalname]
+    if not hasattr(item, "callspec"):
         return []
     params = {name: str(value) for name, value in item.callspec.params.items()}
     if item.originalname == "test_each_break_fails_its_record_and_only_it":
