@@ -5,8 +5,9 @@ given as a string" when only labels past 256 characters are refused. Against `te
 from __future__ import annotations
 
 import shlex
+from functools import partial
 
-from conformance.compare.bounds import find_bound
+from conformance.compare.bounds import Bound, find_bound
 from conformance.compare.engine import _with_bounds
 from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
@@ -15,6 +16,7 @@ from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
+from tests.side_by_side import side_by_side
 
 
 def _server(*rules: str) -> Target:
@@ -28,13 +30,15 @@ def _refusal(field: str, value_class: str, args: dict[str, object], text: str) -
 
 
 def test_a_lower_bound_with_fractions_accepted_is_said_as_the_bound() -> None:
-    bound = find_bound(_server("falsy"), _server("falsy", "min-total"), "totalThoughts", "b",
-                       valid(totalThoughts=0.5), 10)
-    assert bound is not None and bound.rule == "`totalThoughts` below 1", bound
-    assert bound.holds(0.5) and not bound.holds(1.5) and 0 in bound.both
     d = _refusal("totalThoughts", "fraction", valid(totalThoughts=0.5),
                  "Invalid totalThoughts: must be at least 1")
-    marked = _with_bounds(_server("falsy"), _server("falsy", "min-total"), [d], 10, lambda _: None)
+    bound, marked = side_by_side(
+        partial(find_bound, _server("falsy"), _server("falsy", "min-total"), "totalThoughts", "b",
+                valid(totalThoughts=0.5), 10),
+        partial(_with_bounds, _server("falsy"), _server("falsy", "min-total"), [d], 10, lambda _: None))
+    assert isinstance(bound, Bound) and bound.rule == "`totalThoughts` below 1", bound
+    assert bound.holds(0.5) and not bound.holds(1.5) and 0 in bound.both
+    assert isinstance(marked, list)
     headline = explain(marked, "base", "head", default_known_changes()).headline
     assert "head refuses `totalThoughts` below 1" in headline, headline
     assert "1.5 accepted" in headline and "fraction" not in headline, headline
@@ -43,11 +47,13 @@ def test_a_lower_bound_with_fractions_accepted_is_said_as_the_bound() -> None:
 def test_a_length_bound_is_found_exactly() -> None:
     label = "x" * 300
     args = valid(branchFromThought=1, branchId=label)
-    bound = find_bound(_server(), _server("max-label"), "branchId", "b", args, 10)
-    assert bound is not None and bound.rule == "`branchId` longer than 256 characters", bound
-    assert bound.refused == (257,) and bound.accepted == (256,)
     d = _refusal("branchId", "string", args, "Invalid branchId: at most 256 characters")
-    marked = _with_bounds(_server(), _server("max-label"), [d], 10, lambda _: None)
+    bound, marked = side_by_side(
+        partial(find_bound, _server(), _server("max-label"), "branchId", "b", args, 10),
+        partial(_with_bounds, _server(), _server("max-label"), [d], 10, lambda _: None))
+    assert isinstance(bound, Bound) and bound.rule == "`branchId` longer than 256 characters", bound
+    assert bound.refused == (257,) and bound.accepted == (256,)
+    assert isinstance(marked, list)
     headline = explain(marked, "base", "head", default_known_changes()).headline
     assert "head refuses `branchId` longer than 256 characters" in headline, headline
     assert "257 characters refused, 256 characters accepted" in headline, headline
@@ -55,12 +61,14 @@ def test_a_length_bound_is_found_exactly() -> None:
 
 def test_an_integer_rule_is_no_bound_and_keeps_its_class() -> None:
     """Fractions refused between accepted integers: the type class ("a fraction") is the rule."""
-    assert find_bound(_server(), _server("integer-total"), "totalThoughts", "b", valid(totalThoughts=1.5),
-                      10) is None
     d = _refusal("totalThoughts", "fraction", valid(totalThoughts=1.5),
                  "Invalid totalThoughts: must be an integer")
-    marked = _with_bounds(_server(), _server("integer-total"), [d], 10, lambda _: None)
-    assert marked[0].value_class == "fraction"
+    bound, marked = side_by_side(
+        partial(find_bound, _server(), _server("integer-total"), "totalThoughts", "b",
+                valid(totalThoughts=1.5), 10),
+        partial(_with_bounds, _server(), _server("integer-total"), [d], 10, lambda _: None))
+    assert bound is None
+    assert isinstance(marked, list) and marked[0].value_class == "fraction"
 
 
 def test_a_label_refused_as_an_integer_does_not_hide_the_length_bound() -> None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import cache
 
 from conformance.compare.attribution import default_rules
 from conformance.compare.engine import _called_difference
 from conformance.compare.explain import explain
 from conformance.compare.fresh import fresh_side
 from conformance.compare.known_changes import default_known_changes
-from conformance.compare.new_tools import arguments, call_new_tools, clauses, new_tools
+from conformance.compare.new_tools import Called, NewTool, arguments, call_new_tools, clauses, new_tools
+from conformance.core.jsontypes import JSON
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -20,13 +22,28 @@ def _server(*args: str) -> Target:
     return resolve_target("cmd:" + shlex.join(command("extra_tool", *args)))
 
 
-def _called(extra: str) -> list[str]:
+@cache
+def _base_tools() -> list[JSON] | None:
+    """The plain server's listing, read once: what every test's new tool is told apart from (the calls of
+    the new tool, the point of each test, are each made on fresh processes)."""
+    return fresh_side(_server(), 10).tools
+
+
+@cache
+def _call(extra: str) -> tuple[list[NewTool], Called]:
+    """The one tool `extra` adds, called on both sides once per module: the reset server's call is read by
+    the clauses and the headline alike."""
     base, head = _server(), _server(extra)
-    tools = new_tools(fresh_side(base, 10).tools, fresh_side(head, 10).tools)
-    assert [t.name for t in tools] == [extra]
+    tools = new_tools(_base_tools(), fresh_side(head, 10).tools)
     called = call_new_tools(base, head, tools, 10)
     assert len(called) == 1
-    return clauses(called[0].found.a, called[0].found.b, "base", "head")
+    return tools, called[0]
+
+
+def _called(extra: str) -> list[str]:
+    tools, called = _call(extra)
+    assert [t.name for t in tools] == [extra]
+    return clauses(called.found.a, called.found.b, "base", "head")
 
 
 def test_a_tool_that_empties_the_store_is_called_and_said_to() -> None:
@@ -68,9 +85,7 @@ def test_hostile_listings_call_few_tools_never_the_compared_one() -> None:
 
 
 def test_the_headline_says_the_call_after_the_added_tool() -> None:
-    base, head = _server(), _server("reset")
-    tools = new_tools(fresh_side(base, 10).tools, fresh_side(head, 10).tools)
-    difference = _called_difference(call_new_tools(base, head, tools, 10)[0], default_rules(), "base", "head")
+    difference = _called_difference(_call("reset")[1], default_rules(), "base", "head")
     assert difference.id == "tools_list.tools.called.reset" and difference.cause == "tool-spec"
     assert json.loads(difference.b)["offered"] is True
     headline = explain([difference], "base", "head", default_known_changes()).headline

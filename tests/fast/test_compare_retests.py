@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import partial
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from conformance.core.differences import refusal, refusal_in_text, refusals_comp
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.core.retest import (
+    Retested,
     companion_retested,
     order_retested,
     refusals_retested,
@@ -32,6 +34,7 @@ from conformance.gate.evidence import _difference_key, _family, _Replays, _retes
 from conformance.report.model import Difference, Evidence
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
+from tests.side_by_side import side_by_side
 
 TIMEOUT = 30.0
 REQUIRED = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
@@ -120,25 +123,24 @@ def test_two_wordings_of_one_refusal_are_not_explained_away() -> None:
 def test_a_field_never_checked_is_found_by_sending_an_object() -> None:
     a, b = _server("unchecked=isRevision"), _server()
     call = valid(isRevision="true")
-    found = unchecked_retested("isRevision", call, "b", retested(a, b, TIMEOUT), "base", "head")
+    # Three pairs of servers, re-tested side by side: the second side checks the field (refusing {} too), the
+    # third refuses in a schema library's words, which name no field as "Invalid isRevision:" does.
+    found, checking, schema = side_by_side(*(
+        partial(unchecked_retested, "isRevision", call, "b", retested(x, y, TIMEOUT), "base", "head")
+        for x, y in ((a, b), (_server(), b), (a, _server("schema-words")))))
     assert found is not None and found.conclusion.startswith("base does not check `isRevision`"), found
-    # A side that checks the field (refusing {} too) is not said not to check it.
-    checking = retested(_server(), b, TIMEOUT)
-    assert unchecked_retested("isRevision", call, "b", checking, "base", "head") is None
-    # Refused in a schema library's words, which name no field as "Invalid isRevision:" does.
-    schema = retested(a, _server("schema-words"), TIMEOUT)
-    found = unchecked_retested("isRevision", call, "b", schema, "base", "head")
-    assert found is not None and found.kind == "unchecked", found
+    assert checking is None  # a side that checks the field is not said not to check it
+    assert schema is not None and schema.kind == "unchecked", schema
 
 
 def test_a_field_refused_without_its_companion() -> None:
     a, b = _server(), _server("revision-needs-target")
     call = valid(thoughtNumber=2, isRevision=True)
-    assert companion_retested("isRevision", call, "b", retested(a, b, TIMEOUT)) == \
-        "`isRevision` without `revisesThought`"
-    # Neither side refusing it: no rule to find.
-    lenient = retested(a, _server("unchecked=isRevision"), TIMEOUT)
-    assert companion_retested("isRevision", call, "b", lenient) is None
+    found, lenient = side_by_side(*(
+        partial(companion_retested, "isRevision", call, "b", retested(a, y, TIMEOUT))
+        for y in (b, _server("unchecked=isRevision"))))
+    assert found == "`isRevision` without `revisesThought`"
+    assert lenient is None  # neither side refusing it: no rule to find
 
 
 def _wording_difference(call: dict[str, JSON], a: JSON, b: JSON) -> Difference:
@@ -269,14 +271,16 @@ def test_fields_left_out_are_re_tested_as_left_out() -> None:
     checking `totalThoughts` first names it; each left out alone is refused by both: validation order."""
     a, b = _server(), _server("order=totalThoughts,thought,thoughtNumber,nextThoughtNeeded")
     call: dict[str, JSON] = {"thought": "t"}
-    ra, rb = _refusals(a, b, call)
-    found = order_retested(call, ra, rb, retested(a, b, TIMEOUT), "base", "head")  # type: ignore[arg-type]
-    assert found is not None and found.kind == "order", found
     c = _server("order=totalThoughts,thought,thoughtNumber,nextThoughtNeeded", "converts=thoughtNumber")
     converted: dict[str, JSON] = {"thought": "t", "thoughtNumber": "2"}
-    rc_a, rc_c = _refusals(a, c, converted)
-    ask = retested(a, c, TIMEOUT)
-    lets = order_retested(converted, rc_a, rc_c, ask, "base", "head")  # type: ignore[arg-type]
+
+    def order(x: Target, y: Target, sent: dict[str, JSON]) -> Retested | None:
+        rx, ry = _refusals(x, y, sent)
+        return order_retested(sent, rx, ry, retested(x, y, TIMEOUT), "base", "head")  # type: ignore[arg-type]
+
+    # The two pairs re-tested side by side, each on its own fresh processes.
+    found, lets = side_by_side(partial(order, a, b, call), partial(order, a, c, converted))
+    assert found is not None and found.kind == "order", found
     assert lets is not None and lets.kind == "lets-pass", lets
     assert lets.conclusion.startswith(
         "head lets `thoughtNumber` given as “2” pass where base refuses it, and refuses `totalThoughts` "

@@ -5,7 +5,9 @@ shows here. Real processes, met as each era's client meets them."""
 from __future__ import annotations
 
 import shlex
-from functools import cache
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
@@ -45,13 +47,84 @@ UNBROKEN = {"output-invalid": ("draft07-output",)}
 """The same server with the requirement met, where that is not the plain server (it declares no schema)."""
 
 
-@cache
-def _met(breaks: tuple[str, ...], era: str) -> Meeting:
+Key = tuple[tuple[str, ...], str]
+"""The breaks a server is started with, and the era whose client meets it."""
+_MEETINGS: dict[Key, Future[Meeting]] = {}
+_LOCK = threading.Lock()
+
+
+def _meeting(breaks: tuple[str, ...], era: str) -> Meeting:
     args = [arg for name in breaks for arg in ("--break", name)]
     target = resolve_target("cmd:" + shlex.join(command("spec_breaker", *args)))
-    meeting = meet(target, era_named(era), timeout=20)
+    return meet(target, era_named(era), timeout=20)
+
+
+def _met(breaks: tuple[str, ...], era: str) -> Meeting:
+    """The meeting of this server and era, made once: ahead on the module's pool when a selected test was
+    sure to ask for it, else here."""
+    with _LOCK:
+        future = _MEETINGS.get((breaks, era))
+        if future is None:
+            future = _MEETINGS[(breaks, era)] = Future()
+            made = True
+        else:
+            made = False
+    if made:
+        try:
+            future.set_result(_meeting(breaks, era))
+        except BaseException as exc:
+            future.set_exception(exc)
+    meeting = future.result()
     assert meeting.failure is None or "garbage-stdout" in breaks, meeting.failure
     return meeting
+
+
+UNPARAMETRIZED: dict[str, list[Key]] = {
+    "test_guidance_records_are_not_weighed_where_their_revision_is_not_settled": [
+        (("validation-as-error",), "2025-06-18")],
+    "test_a_history_the_client_names_is_state_by_identifier": [
+        (("history-by-id",), "2026-07-28"), (("process-history",), "2026-07-28"),
+        (("process-history",), "2025-11-25")],
+    "test_an_array_output_schema_is_any_json_schema_at_2026_07_28": [(("array-output",), "2026-07-28")],
+}
+"""The meetings the unparametrized tests read."""
+
+
+def _asked(item: pytest.Item) -> list[Key]:
+    """The meetings a selected test is sure to ask for."""
+    if not isinstance(item, pytest.Function):
+        return []
+    if item.originalname in UNPARAMETRIZED:
+        return UNPARAMETRIZED[item.originalname]
+    if not hasattr(item, "callspec"):
+        return []
+    params = {name: str(value) for name, value in item.callspec.params.items()}
+    if item.originalname == "test_each_break_fails_its_record_and_only_it":
+        broken, era = params["broken"], params["era"]
+        return [((broken,), era), (UNBROKEN.get(broken, ()), era)]
+    if item.originalname == "test_the_unbroken_server_departs_from_nothing":
+        return [((), params["era"])]
+    if item.originalname == "test_structured_content_is_read_in_its_declared_dialect":
+        return [(("draft07-output",), params["era"])]
+    return []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def meetings_ahead(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each meeting waits on its server process (its start, its answers, the end of its input: a couple of
+    seconds, a few hundredths of them on a core), so those the selected tests ask for are made ahead, four
+    at a time. Meetings still queued when the module ends are dropped."""
+    wanted = [key for item in request.session.items
+              if isinstance(item, pytest.Function) and item.module is request.module for key in _asked(item)]
+    pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spec-meeting")
+    with _LOCK:
+        for key in dict.fromkeys(wanted):
+            if key not in _MEETINGS:
+                _MEETINGS[key] = pool.submit(_meeting, *key)
+    try:
+        yield
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.mark.parametrize("era", [e.name for e in (*ERAS, AUTO)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import partial
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.spec_signatures import departing_eras, spec_signatures
 from conformance.targets.specs import resolve_target
 from tests.servers import command
+from tests.side_by_side import side_by_side
 
 TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
 HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
@@ -62,13 +64,16 @@ def test_a_spec_signature_is_its_eras_answers_and_the_same_on_every_meeting(
     table: dict[str, str], era: str
 ) -> None:
     table = {"*": "2024-11-05", **table}
-    first = spec_signatures(_server(table), {"SPEC-1": [era]}, ["SPEC-1", "RTE-1"], timeout=20)
-    again = spec_signatures(_server(table), {"SPEC-1": [era]}, ["SPEC-1"], timeout=20)
-    assert set(first) == {"SPEC-1"} and first["SPEC-1"].signature == again["SPEC-1"].signature
-    assert [w.step for w in first["SPEC-1"].witness] == [f"{era} initialize", f"{era} offers"]
     future = "2099-12-31"
     changed = {**table, future: "2024-11-05" if table.get(future, table["*"]) == future else future}
-    other = spec_signatures(_server(changed), {"SPEC-1": [era]}, ["SPEC-1"], timeout=20)
+    # Three meetings on fresh processes, each waiting on its own server: made side by side.
+    first, again, other = side_by_side(
+        partial(spec_signatures, _server(table), {"SPEC-1": [era]}, ["SPEC-1", "RTE-1"], timeout=20),
+        partial(spec_signatures, _server(table), {"SPEC-1": [era]}, ["SPEC-1"], timeout=20),
+        partial(spec_signatures, _server(changed), {"SPEC-1": [era]}, ["SPEC-1"], timeout=20),
+    )
+    assert set(first) == {"SPEC-1"} and first["SPEC-1"].signature == again["SPEC-1"].signature
+    assert [w.step for w in first["SPEC-1"].witness] == [f"{era} initialize", f"{era} offers"]
     assert other["SPEC-1"].signature != first["SPEC-1"].signature
 
 
