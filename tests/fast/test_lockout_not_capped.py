@@ -1,0 +1,53 @@
+"""A count short because a refused call was not retained is no cap (held-out-multi-9's fork-model-guard:
+after three refused calls the fork refuses the next, a call the original retains after it fails; OBJ-2's
+append check then read one short and the run said "the history stops growing at 2011 thoughts", FALSE:
+every accepted call was appended). The store model says so in the line, and `gate/caps` reads that line as
+no cap; a count left where it was by an accepted call is still the cap it was (test_fork_classes' cap of
+40)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.calls.store import StoreState
+from conformance.core.jsontypes import JSON
+from conformance.gate.caps import cap_seen
+from conformance.suite.store_model import StoreModel
+
+VALID: Final[dict[str, JSON]] = {
+    "thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
+
+
+@given(n=st.integers(min_value=2, max_value=10**6), late=st.integers(min_value=1, max_value=3))
+def test_a_count_short_by_calls_failed_late_is_no_cap(n: int, late: int) -> None:
+    model = StoreModel(count=n, labels=())
+    for _ in range(late):
+        model.retained_after_failure()
+    model.accept(VALID)
+    found = StoreState(n + 1, ())  # the accepted call appended; the late failures were not retained
+    line = f"OBJ-2 contradicted: the answer {{ }}: {model.unlike(found, 'the call')}"
+    assert "not retained" in line
+    if late == 1:  # one short: the line the cap reader took for a count stopped at n + 1
+        assert f"thoughtHistoryLength {n + 1}, not {n + 2}" in line
+    assert cap_seen(line) == ""
+
+
+@given(n=st.integers(min_value=2, max_value=10**6))
+def test_a_count_an_accepted_call_left_where_it_was_is_still_a_cap(n: int) -> None:
+    model = StoreModel(count=n, labels=())
+    model.accept(VALID)
+    line = f"OBJ-2 contradicted: the answer {{ }}: {model.unlike(StoreState(n, ()), 'the probe call')}"
+    assert "not retained" not in line
+    assert cap_seen(line) == f"the count stops at {n}"
+
+
+@given(n=st.integers(min_value=2, max_value=10**6))
+def test_a_late_failure_retained_and_the_next_call_dropped_is_not_said_unretained(n: int) -> None:
+    # Two short after a late failure: not the count the accepted calls alone make; nothing is claimed.
+    model = StoreModel(count=n, labels=())
+    model.retained_after_failure()
+    model.accept(VALID)
+    assert "not retained" not in model.unlike(StoreState(n, ()), "the call")
