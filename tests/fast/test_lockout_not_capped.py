@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conformance.calls.store import StoreState
 from conformance.core.jsontypes import JSON
-from conformance.gate.caps import cap_seen
+from conformance.gate.caps import cap_headline, cap_seen
 from conformance.suite.store_model import StoreModel
 
 VALID: Final[dict[str, JSON]] = {
@@ -51,3 +51,25 @@ def test_a_late_failure_retained_and_the_next_call_dropped_is_not_said_unretaine
     model.retained_after_failure()
     model.accept(VALID)
     assert "not retained" not in model.unlike(StoreState(n, ()), "the call")
+
+
+def _refused(words: str) -> str:
+    """RTE-5's line for a valid call refused in a bound's words (suite/answers.expect_no_bound)."""
+    return (f'RTE-5 contradicted: the call was refused by a bound, "{words}", where the original\'s store '
+            f'has no size bound and refuses only what its four guards refuse: isError {{ "error": '
+            f'"{words}" }}')
+
+
+@given(words=st.sampled_from(["Too many invalid calls in a row: this call was not processed",
+                              "Too many consecutive failed calls", "Too many failed attempts, try later"]))
+def test_a_bound_on_refused_calls_is_no_store_filled(words: str) -> None:
+    key = cap_seen(_refused(words))
+    assert key == f"refused by the bound “{words}”"
+    told = cap_headline(key)
+    assert words in told and "after refused calls" in told
+    assert "size bound" not in told and "filled" not in told
+
+
+def test_a_bound_on_the_store_is_still_said_filled() -> None:
+    told = cap_headline(cap_seen(_refused("Maximum number of thoughts (100) exceeded")))
+    assert "size bound" in told and "after refused calls" not in told
