@@ -85,7 +85,15 @@ from conformance.gate.caps import (
     trimmed_headline,
 )
 from conformance.gate.signatures import BANNER_WAIT
-from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
+from conformance.report.model import (
+    Evidence,
+    RecordVerdict,
+    Report,
+    RootCause,
+    TestRef,
+    beside_it,
+    holder_and_key,
+)
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
@@ -772,8 +780,60 @@ def checked_explanations(
     primary = {r for c in kept for r in c.records}
     strays = {rv.id for rv in out if rv.verdict == "deviates" and rv.kind != "spec"
               and not rv.explained_by and rv.id not in primary}
-    return held_by_caps(*folded_by_their_words(*one_cause_per_change(
+    causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
+    return beside_apart(*under_bounds(causes, records))
+
+
+def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                 ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cause led by a record whose line is no cap, whose own pair's first difference is a bound's refusal
+    in the words a bound's cause is headed by, is that bound: its records go under the bound's cause
+    (held-out-multi-9's lockout: OBJ-2, its count one short, reproduced as “Too many invalid calls in a
+    row”, RTE-5's bound, and was a second cause of the one change)."""
+    by_id = {rv.id: rv for rv in records}
+    bounds = {c.id: key.partition("“")[2].removesuffix("”") for c in causes if c.records[0] in by_id
+              and (key := cap_seen(by_id[c.records[0]].reason)).startswith("refused by the bound “")}
+    into: dict[str, str] = {}
+    for cause in causes:
+        lead, evidence = by_id.get(cause.records[0]), cause.evidence
+        if (cause.id in bounds or lead is None or cap_seen(lead.reason) or evidence is None
+                or not evidence.reproduced or not evidence.differences):
+            continue
+        home = next((b for b, words in bounds.items() if words and f"“{words}”" in evidence.differences[0]),
+                    None)
+        if home is not None:
+            into[cause.id] = home
+    if not into:
+        return list(causes), list(records)
+    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]}
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
+                                                                   if home == c.id and r not in c.explains)]})
+                  for c in causes if c.id not in into]
+    out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held else rv for rv in records]
+    return out_causes, out
+
+
+def beside_apart(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                 ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A headline's "; and N more beside it: …" names no key another cause's pair leads with: that key is the
+    other cause's change, said there (agiprolabs-ts' CMP-2 named `description` beside `execution`, CMP-2/a2's
+    description change)."""
+    leads = {hk for c in causes if c.evidence is not None and c.evidence.reproduced and c.evidence.differences
+             and (hk := holder_and_key(c.evidence.differences[0])) is not None}
+    out: list[RootCause] = []
+    for cause in causes:
+        evidence = cause.evidence
+        shown = evidence.differences if evidence is not None else []
+        first = holder_and_key(shown[0]) if shown else None
+        apart = {key for holder, key in leads if first is not None and holder == first[0] and key != first[1]}
+        said = beside_it(evidence.differences) if evidence is not None and apart else ""
+        if evidence is None or not said or said not in cause.summary:
+            out.append(cause)
+            continue
+        summary = cause.summary.replace(said, beside_it(evidence.differences, apart), 1)
+        out.append(cause.model_copy(update={"summary": summary}))
+    return out, list(records)
 
 
 def folded_by_their_words(

@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from conformance.calls.store import StoreState
 from conformance.core.jsontypes import JSON
 from conformance.gate.caps import cap_headline, cap_seen
+from conformance.gate.evidence import under_bounds
+from conformance.report.model import Evidence, RootCause
 from conformance.suite.store_model import StoreModel
+from tests.verdicts import cause, departing
 
 VALID: Final[dict[str, JSON]] = {
     "thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
@@ -73,3 +76,33 @@ def test_a_bound_on_refused_calls_is_no_store_filled(words: str) -> None:
 def test_a_bound_on_the_store_is_still_said_filled() -> None:
     told = cap_headline(cap_seen(_refused("Maximum number of thoughts (100) exceeded")))
     assert "size bound" in told and "after refused calls" not in told
+
+
+LOCKOUT: Final = "Too many invalid calls in a row: this call was not processed"
+
+
+def _paired(rid: str, first: str) -> RootCause:
+    return cause(rid, [], first).model_copy(update={"evidence": Evidence(
+        reproduced=True, at="on the example's tools/call 6", differences=[first])})
+
+
+@given(n=st.integers(min_value=2, max_value=10**6), capped=st.booleans())
+def test_a_cause_whose_pair_is_a_bounds_refusal_goes_under_the_bound(n: int, capped: bool) -> None:
+    # The lockout's OBJ-2 (no cap: the refused call was not retained) reproduced as the bound's refusal: one
+    # change with RTE-5's bound. A real cap whose pair shows another bound's refusal (test_fork_classes' count
+    # stopped at 40 beside the branch bound) keeps its own cause.
+    unretained = (": the count the accepted calls alone make, the 1 call that failed after validation since "
+                  "the last count answered, which the original retains, not retained")
+    line = (f"OBJ-2 contradicted: the answer {{ }}: the call reports thoughtHistoryLength {n}, not {n + 1} "
+            f"after the calls accepted so far{'' if capped else unretained}")
+    records = [departing("RTE-5", _refused(LOCKOUT)), departing("OBJ-2", line)]
+    pair = (f"both refuse this call, in other words only after the calls before it: this server answers "
+            f"“{LOCKOUT}” where the original answers “this.branches[validatedInput.branchId].push is not a "
+            "function”")
+    causes = [cause("RTE-5", [], "calls are refused"), _paired("OBJ-2", pair)]
+    out, verdicts = under_bounds(causes, records)
+    under = {rv.id: rv.explained_by for rv in verdicts}
+    if capped:
+        assert [c.id for c in out] == ["RTE-5", "OBJ-2"] and under["OBJ-2"] is None
+    else:
+        assert [c.id for c in out] == ["RTE-5"] and out[0].explains == ["OBJ-2"] and under["OBJ-2"] == "RTE-5"
