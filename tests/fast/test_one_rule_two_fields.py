@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.gate.evidence import one_cause_per_change
+from conformance.gate.evidence import loose_by_rule, one_cause_per_change
 from conformance.report.model import Evidence, RootCause
 from tests.verdicts import cause, departing
 
@@ -44,3 +44,22 @@ def test_the_originals_guard_words_in_two_fields_stay_two_causes() -> None:
                departing("CMP-5", f"CMP-5 contradicted: {pairs[1]}")]
     causes, _ = one_cause_per_change([_paired("RTE-3", pairs[0]), _paired("CMP-5", pairs[1])], records)
     assert [c.records for c in causes] == [["RTE-3"], ["CMP-5"]], causes
+
+
+@given(field=st.sampled_from(FIELDS), same=st.booleans())
+def test_a_loose_departure_refused_by_the_rule_where_the_original_crashed_is_the_rules(field: str,
+                                                                                     same: bool) -> None:
+    # held-out-multi-9 RTE-8/a1: revisesThought {"toString": 1} crashed the original after the append, was
+    # refused first here, in the rule's words; it stayed loose beside the rule's cause.
+    rule = "must not be an object or array"
+    words = rule if same else "must be an integer"
+    lead = _refused("isRevision", rule)
+    crash = (f"both refuse this call, in other words: “Cannot convert object to primitive value” on the "
+             f"original (a runtime error), “Invalid {field}: {words}” here")
+    loose = departing("RTE-8/a1", f"RTE-8/a1 contradicted: {crash}").model_copy(update={"evidence": Evidence(
+        reproduced=True, at="on the example's tools/call 2", differences=[crash])})
+    records = [departing("RTE-3", f"RTE-3 contradicted: {lead}"), loose]
+    causes, verdicts = loose_by_rule([_paired("RTE-3", lead)], records)
+    under = {rv.id: rv.explained_by for rv in verdicts}
+    assert under["RTE-8/a1"] == ("RTE-3" if same else None)
+    assert causes[0].explains == (["RTE-8/a1"] if same else [])
