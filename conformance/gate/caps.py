@@ -19,8 +19,8 @@ _NOT_NEXT: Final = re.compile(r"thoughtHistoryLength (?:is )?(\d+)\b[^:;{]*?\bno
 """A count one short of the calls accepted so far ("the probe call reports thoughtHistoryLength 40, not 41",
 "thoughtHistoryLength is 40 after 1 calls filed under 'x' from 40, not 41")."""
 _UNRETAINED: Final = re.compile(
-    r"\bthe count the accepted calls alone make, the \d+ calls? that failed after validation since the last "
-    r"count answered, which the original retains, not retained\b")
+    r"\bthe count the accepted calls alone make, the \d+ calls? since the last count answered that the "
+    r"original retains though it fails \(after validation\) not retained\b")
 """A count one short because a call that failed late was not retained (conformance/suite/store_model.py): each
 accepted call was appended, so the count never stopped (held-out-multi-9's lockout refused that call)."""
 _DUE: Final = re.compile(r"thoughtHistoryLength (\d+) was due")

@@ -101,8 +101,8 @@ class StoreModel:
         told = f"{answer} reports {' and '.join(said) or 'the same state'} after the calls accepted so far"
         if self.guessed and found.history_length == self.count - self.guessed:
             calls = "call" if self.guessed == 1 else "calls"
-            told += (f": the count the accepted calls alone make, the {self.guessed} {calls} that failed "
-                     "after validation since the last count answered, which the original retains, not "
+            told += (f": the count the accepted calls alone make, the {self.guessed} {calls} since the last "
+                     "count answered that the original retains though it fails (after validation) not "
                      "retained")
         return told
 

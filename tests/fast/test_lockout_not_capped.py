@@ -91,8 +91,8 @@ def test_a_cause_whose_pair_is_a_bounds_refusal_goes_under_the_bound(n: int, cap
     # The lockout's OBJ-2 (no cap: the refused call was not retained) reproduced as the bound's refusal: one
     # change with RTE-5's bound. A real cap whose pair shows another bound's refusal (test_fork_classes' count
     # stopped at 40 beside the branch bound) keeps its own cause.
-    unretained = (": the count the accepted calls alone make, the 1 call that failed after validation since "
-                  "the last count answered, which the original retains, not retained")
+    unretained = (": the count the accepted calls alone make, the 1 call since the last count answered that "
+                  "the original retains though it fails (after validation) not retained")
     line = (f"OBJ-2 contradicted: the answer {{ }}: the call reports thoughtHistoryLength {n}, not {n + 1} "
             f"after the calls accepted so far{'' if capped else unretained}")
     records = [departing("RTE-5", _refused(LOCKOUT)), departing("OBJ-2", line)]
