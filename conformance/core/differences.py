@@ -322,12 +322,33 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
         way = "narrower" if b.width < a.width else "wider"
         said.append(f"the box is {b.width} columns wide {here}, {abs(a.width - b.width)} {way} than "
                     f"{theirs}'s {a.width}")
+        cut = _cut_row(original, target) if way == "narrower" else 0
+        if cut:
+            said.append(f"its row is the thought cut at {cut} characters, “…” last")
     if a.header_pad != b.header_pad:
         said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
     if (a.rows, a.loose) != (b.rows, b.loose):
         said.append(f"its body draws {_rows(b)} {here} where {theirs}'s draws {_rows(a)}")
     return "; ".join(said)
+
+
+def _first_row(text: str) -> str:
+    """The text of the first body row under a box's header (its side borders and padding stripped)."""
+    lines = text.split("\n")
+    middle = next((i for i, line in enumerate(lines) if line.startswith("├")), None)
+    row = lines[middle + 1] if middle is not None and middle + 1 < len(lines) else ""
+    return row.strip().removeprefix("│").removesuffix("│").strip() if row.startswith("│") else ""
+
+
+def _cut_row(original: str, target: str) -> int:
+    """The characters of a row cut short with “…”, where the other side's row goes on with the same text; 0
+    when the row is not so cut (issue 42, fork-compact-terminal: "126 columns wide" never said a thought cut
+    at 120)."""
+    mine, theirs = _first_row(target), _first_row(original)
+    if not mine.endswith("…") or len(mine) < 2 or len(theirs) <= len(mine) - 1:
+        return 0
+    return len(mine) if theirs.startswith(mine[:-1]) else 0
 
 
 def _rows(box: _Box) -> str:

@@ -36,8 +36,9 @@ RETESTED: Final = "re-tested on fresh calls"
 
 @dataclass(frozen=True)
 class Retested:
-    """What a re-test found: its `kind` (order, lets-pass, both-let-pass, rule, unchecked) and the
-    `conclusion` said after the pair's own words; `calls` is how many tools/call each side was sent."""
+    """What a re-test found: its `kind` (order, lets-pass, both-let-pass, rule, state, unchecked) and the
+    `conclusion` said after the pair's own words; `calls` is how many tools/call each side was sent. A pair
+    answered alike when its call is sent alone is "state": the refusal needs the calls before it."""
 
     kind: str
     conclusion: str
@@ -157,11 +158,26 @@ def rule_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: str
         if RUNTIME_ERROR.search(r_first.words):
             continue  # a crash a value avoided (bartoszkula-ts reading 'split' at thought 1), no stated rule
         if unchanged == r_then and now == r_then:
+            if _alike_alone(call, ask):
+                conclusion = (f"{first} answers {quoted(r_first.words)} where {then} answers "
+                              f"{quoted(r_then.words)}; sent alone on fresh processes, {first} answers as "
+                              f"{then} does ({RETESTED})")
+                return Retested("state", conclusion, 2)
             conclusion = (f"{first} refuses first by a rule between numbered fields "
                           f"({quoted(r_first.words)}) where {then} answers {quoted(r_then.words)}; "
                           f"{settled} {first} answers as {then} does ({RETESTED})")
             return Retested("rule", conclusion, 1)
     return None
+
+
+def _alike_alone(call: Arguments, ask: Ask) -> bool:
+    """Whether the call, unchanged, sent alone on fresh processes is answered alike by both sides: then the
+    difference needs the calls sent before it (a refusal after refusals in a row), not a rule of this call's
+    numbers (held-out-multi-9's lockout, re-tested at 3 of 3 on fresh processes, read as a rule)."""
+    answered = ask([call])
+    if answered is None or len(answered[0]) != 1 or len(answered[1]) != 1:
+        return False
+    return _answer(answered[0][0]) == _answer(answered[1][0])
 
 
 def refusals_retested(call: JSON, a: Refusal, b: Refusal, ask: Ask, la: str, lb: str) -> Retested | None:
@@ -248,6 +264,8 @@ def said(found: Retested, a: Refusal, b: Refusal, la: str, lb: str) -> str:
     each names first and the conclusion; a rule between numbered fields said as such."""
     if found.kind == "rule":
         return f"both refuse this call, in other words: {found.conclusion}"
+    if found.kind == "state":  # the point first: a headline is cut at 150 characters
+        return f"both refuse this call, in other words only after the calls before it: {found.conclusion}"
     # Short before the conclusion, which a headline cut at 150 characters must still reach; "naming `F`" is
     # the run's grouping key (gate/evidence.refused_field) and the refusals' own words, last, are what a
     # record's check quotes (gate/evidence._tells): a record is grouped as it was before the re-test.

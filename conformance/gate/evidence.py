@@ -85,7 +85,16 @@ from conformance.gate.caps import (
     trimmed_headline,
 )
 from conformance.gate.signatures import BANNER_WAIT
-from conformance.report.model import Evidence, RecordVerdict, Report, RootCause, TestRef
+from conformance.report.model import (
+    Evidence,
+    RecordVerdict,
+    Report,
+    RootCause,
+    TestRef,
+    beside_it,
+    holder_and_key,
+)
+from conformance.suite.jsvalues import GUARD_REFUSALS
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3
@@ -772,8 +781,94 @@ def checked_explanations(
     primary = {r for c in kept for r in c.records}
     strays = {rv.id for rv in out if rv.verdict == "deviates" and rv.kind != "spec"
               and not rv.explained_by and rv.id not in primary}
-    return held_by_caps(*folded_by_their_words(*one_cause_per_change(
+    causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
+    return beside_apart(*under_bounds(*loose_by_rule(causes, records)))
+
+
+_CRASH_THEN_RULE: Final = re.compile(
+    r"^both refuse this call, in other words: “[^”]*” on the original \(a runtime error\), "
+    r"“Invalid \w+: ([^”]+)” here")
+"""The original crashing on a call this server refuses first in a rule's words (“Invalid revisesThought: must
+not be an object or array”)."""
+
+
+def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                  ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A departure under no cause whose own pair shows this server refusing in the words of a rule a cause's
+    pair shows it adding (`_rule_shown`), where the original crashed on the call, is that rule's: explained by
+    it (held-out-multi-9's model-guard: RTE-8/a1, revisesThought {"toString": 1} refused before the append,
+    was left loose beside RTE-3's cause of the objects refused in optional fields)."""
+    by_id = {rv.id: rv for rv in records}
+    rules = {c.id: rule[1] for c in causes if (rule := _rule_shown(c, by_id)) is not None}
+    primary = {r for c in causes for r in c.records}
+    placed: dict[str, str] = {}
+    for rv in records:
+        evidence = rv.evidence
+        if (not rules or rv.explained_by or rv.id in primary or rv.verdict != "deviates" or evidence is None
+                or not evidence.reproduced or evidence.not_its_failure or not evidence.differences):
+            continue
+        found = _CRASH_THEN_RULE.match(evidence.differences[0])
+        home = next((cid for cid, words in rules.items() if found and found.group(1) == words), None)
+        if home is not None:
+            placed[rv.id] = home
+    if not placed:
+        return list(causes), list(records)
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, h in placed.items()
+                                                                   if h == c.id)]}) for c in causes]
+    return out_causes, [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv
+                        for rv in records]
+
+
+def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                 ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A cause led by a record whose line is no cap, whose own pair's first difference is a bound's refusal
+    in the words a bound's cause is headed by, is that bound: its records go under the bound's cause
+    (held-out-multi-9's lockout: OBJ-2, its count one short, reproduced as “Too many invalid calls in a
+    row”, RTE-5's bound, and was a second cause of the one change)."""
+    by_id = {rv.id: rv for rv in records}
+    bounds = {c.id: key.partition("“")[2].removesuffix("”") for c in causes if c.records[0] in by_id
+              and (key := cap_seen(by_id[c.records[0]].reason)).startswith("refused by the bound “")}
+    into: dict[str, str] = {}
+    for cause in causes:
+        lead, evidence = by_id.get(cause.records[0]), cause.evidence
+        if (cause.id in bounds or lead is None or cap_seen(lead.reason) or evidence is None
+                or not evidence.reproduced or not evidence.differences):
+            continue
+        home = next((b for b, words in bounds.items() if words and f"“{words}”" in evidence.differences[0]),
+                    None)
+        if home is not None:
+            into[cause.id] = home
+    if not into:
+        return list(causes), list(records)
+    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]}
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
+                                                                   if home == c.id and r not in c.explains)]})
+                  for c in causes if c.id not in into]
+    out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held else rv for rv in records]
+    return out_causes, out
+
+
+def beside_apart(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                 ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A headline's "; and N more beside it: …" names no key another cause's pair leads with: that key is the
+    other cause's change, said there (agiprolabs-ts' CMP-2 named `description` beside `execution`, CMP-2/a2's
+    description change)."""
+    leads = {hk for c in causes if c.evidence is not None and c.evidence.reproduced and c.evidence.differences
+             and (hk := holder_and_key(c.evidence.differences[0])) is not None}
+    out: list[RootCause] = []
+    for cause in causes:
+        evidence = cause.evidence
+        shown = evidence.differences if evidence is not None else []
+        first = holder_and_key(shown[0]) if shown else None
+        apart = {key for holder, key in leads if first is not None and holder == first[0] and key != first[1]}
+        said = beside_it(evidence.differences) if evidence is not None and apart else ""
+        if evidence is None or not said or said not in cause.summary:
+            out.append(cause)
+            continue
+        summary = cause.summary.replace(said, beside_it(evidence.differences, apart), 1)
+        out.append(cause.model_copy(update={"summary": summary}))
+    return out, list(records)
 
 
 def folded_by_their_words(
@@ -1025,8 +1120,9 @@ def one_cause_per_change(
     merged: list[RootCause] = []
     into: dict[str, str] = {}
     for cause in causes:
-        mine = _shown(cause, by_id)
-        home = next((i for i, c in enumerate(merged) if mine is not None and _shown(c, by_id) == mine), None)
+        mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
+        home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
+                     or (rule is not None and _rule_shown(c, by_id) == rule)), None)
         if home is None:
             merged.append(cause)
             continue
@@ -1044,6 +1140,30 @@ def one_cause_per_change(
     out = [rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+_NEW_RULE: Final = re.compile(
+    r"^the original accepts this call and this server refuses it — “Invalid \w+: ([^”]+)”")
+"""A refusal a fork adds, in the words of a rule, its field aside (“Invalid isRevision: must not be an object
+or array”)."""
+
+
+def _rule_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
+    """The rule a cause's pair shows this server adding, its field aside: one rule refusing calls the
+    original accepts in two fields is one change (held-out-multi-9's model-guard: RTE-3 and ABS-7, an object
+    refused in isRevision and in needsMoreThoughts, were two causes)."""
+    held = _held(cause, by_id)
+    if _refusal_shown(held.evidence, by_id.get(cause.records[0])) is None or held.evidence is None:
+        return None
+    found = _NEW_RULE.match(held.evidence.differences[0])
+    if found is None or found.group(1) in _GUARD_WORDS:
+        return None  # the original's own guard words: a fork's guards moved field by field, each its own
+    return _call_class(held.evidence.at), found.group(1)
+
+
+_GUARD_WORDS: Final = frozenset(words.partition(": ")[2] for words in GUARD_REFUSALS.values())
+"""The original's guard words, field aside (“must be a string”): a fork refusing branchId as a string and a
+thought trimmed to nothing in them made two changes (held-out-multi-6's fork-strict-schema)."""
 
 
 def _by_own_refusal(

@@ -7,7 +7,7 @@ and a test keeps the two equal.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -157,7 +157,7 @@ class Evidence(_Frozen):
         prefix = "on the example's "
         where = "at " + self.at.removeprefix(prefix) if self.at.startswith(prefix) else self.at
         first = quote_fitted(_near_field(self.differences[0]), HEADLINE_PAIR_CHARS)
-        return (one_line(first, HEADLINE_PAIR_CHARS) + _beside_it(self.differences)
+        return (one_line(first, HEADLINE_PAIR_CHARS) + beside_it(self.differences)
                 + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
 
 
@@ -190,7 +190,7 @@ _BESIDE_SHOWN: Final = 3
 """Keys named after "and N more"; the rest counted."""
 
 
-def _holder_and_key(difference: str) -> tuple[str, str] | None:
+def holder_and_key(difference: str) -> tuple[str, str] | None:
     """A field difference's object and key (`result.serverInfo.version: …` → result.serverInfo, version);
     None for a difference said as a sentence."""
     path, sep, _ = difference.partition(": ")
@@ -202,15 +202,17 @@ def _holder_and_key(difference: str) -> tuple[str, str] | None:
     return path[:cut], path[cut:].removeprefix(".").removeprefix(" → ")
 
 
-def _beside_it(differences: Sequence[str]) -> str:
+def beside_it(differences: Sequence[str], apart: Collection[str] = ()) -> str:
     """The other keys of the first difference's object that differ too, said after it (`; and 1 more beside
     it: icons`): a headline naming the first alone said a fork changed only the version where it
-    added icons too (issue 42, round 14: levalicious-ts' CMP-3). Empty when no sibling differs."""
-    first = _holder_and_key(differences[0]) if differences else None
+    added icons too (issue 42, round 14: levalicious-ts' CMP-3). Empty when no sibling differs. Keys in
+    `apart` (another cause's own) are left out (`gate/evidence.beside_apart`)."""
+    first = holder_and_key(differences[0]) if differences else None
     if first is None:
         return ""
-    keys = list(dict.fromkeys(hk[1] for hk in map(_holder_and_key, differences[1:])
-                              if hk is not None and hk[0] == first[0] and hk[1] != first[1]))
+    keys = list(dict.fromkeys(hk[1] for hk in map(holder_and_key, differences[1:])
+                              if hk is not None and hk[0] == first[0] and hk[1] != first[1]
+                              and hk[1] not in apart))
     if not keys:
         return ""
     shown = ", ".join(one_line(key, 40) for key in keys[:_BESIDE_SHOWN])

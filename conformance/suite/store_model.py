@@ -33,6 +33,9 @@ class StoreModel:
     """Every label an answer has shown so far: one missing later was lost, not left unfiled."""
     offered: set[str] = field(default_factory=set)
     """String(branchId) of every accepted call that sent one, truthy partner or not."""
+    guessed: int = 0
+    """Calls counted as retained on RTE-8/a1's word since the model was last in step: a count short by
+    exactly these is theirs not retained, not an accepted call left unappended (a lockout is no cap)."""
 
     @classmethod
     def from_state(cls, state: StoreState) -> StoreModel:
@@ -65,6 +68,7 @@ class StoreModel:
     def retained_after_failure(self) -> None:
         """A call that failed after retention (RTE-8/a1), counted on that record's word."""
         self.count += 1
+        self.guessed += 1
         self.in_step = False
 
     def retained_without_label(self) -> None:
@@ -94,7 +98,13 @@ class StoreModel:
             if not missing and not added:
                 order = brief(list(found.branches))
                 said.append(f"branches in the order {order}, not {brief(list(self.labels))}")
-        return f"{answer} reports {' and '.join(said) or 'the same state'} after the calls accepted so far"
+        told = f"{answer} reports {' and '.join(said) or 'the same state'} after the calls accepted so far"
+        if self.guessed and found.history_length == self.count - self.guessed:
+            calls = "call" if self.guessed == 1 else "calls"
+            told += (f": the count the accepted calls alone make, the {self.guessed} {calls} since the last "
+                     "count answered that the original retains though it fails (after validation) not "
+                     "retained")
+        return told
 
     def expect_state(self, found: StoreState, answer: str = "the probe call", context: str = "") -> None:
         """`found` is the store the model counted: a count other than the model's contradicts OBJ-2 (the
@@ -120,7 +130,7 @@ class StoreModel:
                     f"{describe(exchange)}")
             raise Contradiction(self.labels_record(found.branches), seen)
         self.answered.update(found.branches)
-        self.in_step = True
+        self.in_step, self.guessed = True, 0
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,9 @@ thought — with a multi-line thought's box its own difference (issue 42: "diffe
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
 from conformance.compare.observe import Outcome, compare_step
@@ -79,3 +82,14 @@ def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
     headline = explain([difference], "base", "head", default_known_changes()).headline
     assert "at its after the box" not in headline, headline
     assert "stderr of an accepted call differs after the box on base and head" in headline, headline
+
+
+@given(length=st.integers(min_value=121, max_value=600), limit=st.integers(min_value=20, max_value=120))
+def test_a_row_cut_short_is_said_with_where_it_was_cut(length: int, limit: int) -> None:
+    # held-out-multi-8 fork-compact-terminal: "the box is 126 columns wide here, 4880 narrower" never said the
+    # thought was cut at 120 characters.
+    thought = "".join(chr(ord("a") + i % 26) for i in range(length))
+    said = box_difference(original_box(HEADER, thought), original_box(HEADER, thought[:limit - 1] + "…"))
+    assert f"its row is the thought cut at {limit} characters, “…” last" in said, said
+    kept = box_difference(original_box(HEADER, thought), original_box(HEADER, thought[:limit]))
+    assert "cut at" not in kept, kept  # narrower without the mark: a row not said cut

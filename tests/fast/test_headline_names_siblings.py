@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from conformance.gate.evidence import beside_apart
 from conformance.report.model import Evidence
+from tests.verdicts import cause
 
 KEY = st.from_regex(r"[a-z][A-Za-z]{1,10}", fullmatch=True)
 
@@ -38,3 +40,22 @@ def test_the_levalicious_pair() -> None:
                       'result.serverInfo.icons: absent on the original, [{"src": "data:image/svg"}] here'])
     assert said.startswith("serverInfo.version: “0.2.0” on the original, “0.0.3” here; "
                            "and 1 more beside it: icons (reproduced at initialize"), said
+
+
+@given(first=KEY, other=KEY, third=KEY)
+def test_a_sibling_another_cause_leads_with_is_not_beside_it(first: str, other: str, third: str) -> None:
+    # agiprolabs-ts: CMP-2 said "; and 1 more beside it: description", the change CMP-2/a2's pair leads with.
+    assume(len({first, other, third}) == 3)
+    mine = [f"result.tools[0].{first}: absent on the original, \"x\" here",
+            f"result.tools[0].{other}: “a” on the original, “b” here",
+            f"result.tools[0].{third}: absent on the original, 1 here"]
+    theirs = [f"result.tools[0].{other}: “a” on the original, “b” here"]
+    both = [cause(rid, [], "").model_copy(update={"evidence": Evidence(
+        reproduced=True, at="on the example's tools/list (request 2)", differences=differences)})
+        for rid, differences in (("CMP-2", mine), ("CMP-2/a2", theirs))]
+    both = [c.model_copy(update={"summary": f"{c.id} departs — {c.evidence.headline()}"})
+            for c in both if c.evidence is not None]
+    said = beside_apart(both, [])[0][0].summary
+    assert f"; and 1 more beside it: {third} (reproduced" in said and other not in said, said
+    alone = beside_apart(both[:1], [])[0][0].summary  # no other cause: both siblings named, as before
+    assert f"; and 2 more beside it: {other}, {third}" in alone, alone

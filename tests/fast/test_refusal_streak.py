@@ -2,7 +2,7 @@
 valid call, sent by OBJ-2's append check before its search. Held-out-multi-9's fork-model-guard refuses any
 call after three refusals in a row; only some seeds' search drew such a streak, so OBJ-2 was new under six of
 eight seeds. Here: a real reference fork with the lockout (tests/servers/reference_fork.py `lockout`) departs
-from OBJ-2 on the probe itself."""
+from OBJ-2 on the probe itself, and its cause says no cap and what the re-test found."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import shlex
 from pathlib import Path
 
 from conformance.calls.probes import REFUSAL_STREAK, STREAK_END, probe_of
+from conformance.gate.caps import cap_seen
 from conformance.report.model import Report
 from conformance.suite import test_store
 from tests.cli import cli
@@ -32,3 +33,10 @@ def test_a_fork_locking_out_after_refusals_departs_from_obj2_on_the_probe(tmp_pa
     records = {r.id: r for r in Report.model_validate(ran.report).records}
     assert records["OBJ-2"].verdict == "deviates", records["OBJ-2"].reason
     assert records["OBJ-2"].probes == [STREAK_END.shape], (records["OBJ-2"].probes, records["OBJ-2"].reason)
+    # The count was one short because the locked-out call was not retained, every accepted call appended: no
+    # cap (it read "the history stops growing at N"), and the pair, re-tested, needs the calls before it (it
+    # read "a rule between numbered fields": re-sent alone at 3 of 3 the lockout was gone).
+    assert cap_seen(records["OBJ-2"].reason) == "", records["OBJ-2"].reason
+    summary = next(c.summary for c in Report.model_validate(ran.report).root_causes if "OBJ-2" in c.records)
+    assert "stops growing" not in summary and "numbered fields" not in summary, summary
+    assert "only after the calls before it" in summary, summary
