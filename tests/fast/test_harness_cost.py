@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,18 @@ def test_an_ended_group_is_not_looked_for_in_proc(monkeypatch: pytest.MonkeyPatc
     finally:
         live.kill()
         live.wait(timeout=60)
+
+
+def test_the_benchmark_counts_a_command(tmp_path: Path) -> None:
+    """`benchmarks/harness_cost.py` on a command that starts no server: its figures are the child's (CPU
+    counted, no group looked for), and the imports a run makes before its suite take no full collection."""
+    figures = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, "-m", "benchmarks.harness_cost", "--json", str(figures), "--",
+                           "records", "--kind", "rte"], cwd=REPO, capture_output=True, text=True, timeout=180,
+                          check=True)
+    assert "cyclic collector" in done.stdout
+    found = json.loads(figures.read_text(encoding="utf-8"))
+    assert found["exit"] == 0
+    assert found["harness_cpu"] > 0
+    assert (found["groups_waited"], found["proc_scans"]) == (0, 0)
+    assert found["imports"]["collections"][2] == 0, found["imports"]
