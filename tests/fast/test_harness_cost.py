@@ -38,6 +38,11 @@ def test_the_command_line_starts_with_few_collections() -> None:
     assert young < 80, f"{young} collections of the youngest generation while the command line started"
 
 
+def test_the_test_processes_collect_less_often() -> None:
+    """tests/conftest.py sets the collector before collecting (this process is one of them)."""
+    assert gc.get_threshold()[0] >= collector.FIRST_THRESHOLD, gc.get_threshold()
+
+
 @pytest.fixture
 def thresholds() -> Iterator[None]:
     saved = gc.get_threshold()
