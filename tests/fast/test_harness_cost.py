@@ -11,11 +11,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from conformance.core import collector
 from conformance.drivers import process
+from conformance.suite import workers
 from tests.cli import REPO
 
 COUNT_COLLECTIONS = """
@@ -63,6 +65,18 @@ def test_the_threshold_is_only_raised(before: tuple[int, int, int], after: tuple
     gc.set_threshold(*before)
     collector.collect_less_often()
     assert gc.get_threshold() == after
+
+
+@pytest.mark.usefixtures("thresholds")
+def test_a_run_s_xdist_worker_collects_less_often(tmp_path: Path) -> None:
+    """`run --jobs N`'s workers start through xdist, not `conformance/__main__.py`: the workers' plugin sets
+    the collector before they collect the suite."""
+    gc.set_threshold(700, 10, 10)
+    config = SimpleNamespace(workerinput={"workerid": "gw0"}, option=SimpleNamespace(),
+                             getoption=lambda name, default=None: str(tmp_path))
+    workers.pytest_configure(config)  # type: ignore[arg-type]  # the attributes the hook reads
+    assert gc.get_threshold() == (collector.FIRST_THRESHOLD, 10, 10)
+    assert config.option.conformance_results_dir == str(tmp_path / "worker-gw0")
 
 
 def test_an_ended_group_is_not_looked_for_in_proc(monkeypatch: pytest.MonkeyPatch) -> None:
