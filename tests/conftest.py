@@ -19,6 +19,12 @@ from typing import Any
 import pytest
 
 import conformance.suite
+from conformance.core.collector import collect_less_often
+
+# The test processes too (the controller and each xdist worker), set before the tests are collected: the
+# ~2,300 collected tests are a heap every full pass of the collector walks again (at Python's default, about
+# half the collector's CPU while collecting; `tests/fast/test_harness_cost.py`).
+collect_less_often()
 
 E2E = Path(__file__).resolve().parent / "e2e"
 SLOW = (E2E, Path(conformance.suite.__file__).resolve().parent)

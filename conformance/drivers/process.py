@@ -150,14 +150,20 @@ def forget_group(pgid: int) -> None:
 def group_members(pgid: int) -> list[int]:
     """Live (non-zombie) processes in group `pgid`.
 
-    Zombies count as gone: in containers whose init never reaps orphans they linger forever.
+    Zombies count as gone: in containers whose init never reaps orphans they linger forever. A group the
+    kernel says is empty (`killpg(pgid, 0)`: no such process, zombies included) is not looked for in /proc:
+    that is the usual answer once a server has ended, and a scan reads every process's stat on the machine
+    (each ending waits on it several times).
     """
     proc_root = Path("/proc")
-    if not proc_root.is_dir():
-        try:
-            os.killpg(pgid, 0)
-        except (ProcessLookupError, PermissionError):
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return []
+    except PermissionError:
+        if not proc_root.is_dir():
             return []
+    if not proc_root.is_dir():
         return [pgid]
     members: list[int] = []
     for entry in os.listdir(proc_root):

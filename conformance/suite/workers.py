@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.core.collector import collect_less_often
+
 WORKER_PREFIX = "worker-"
 
 
@@ -19,6 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
     workerinput = getattr(config, "workerinput", None)
     if not isinstance(workerinput, dict):
         return
+    collect_less_often()  # a worker is started by xdist, not by `python -m conformance`: set it here too
     results_dir = config.getoption("conformance_results_dir", None)
     if results_dir:
         config.option.conformance_results_dir = str(
