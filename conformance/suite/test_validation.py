@@ -27,6 +27,7 @@ from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.served import trailed, unfenced
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
+    REFUSED_RESULT_KEYS,
     accepted,
     answer_status,
     describe,
@@ -36,6 +37,7 @@ from conformance.suite.answers import (
     rejected,
     store,
     trailed_said,
+    unsent_result_keys,
 )
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.jsvalues import GUARD_REFUSALS, GUARDED_ORDER, branch_key, guard_failure, js_stringify
@@ -153,6 +155,10 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
         "a call the guards refuse was answered with isError "
         f"{brief(None if result is None else result.get('isError'))}, "
         f"where the original flags it true: {describe(exchange)}")
+    extra = unsent_result_keys(result, REFUSED_RESULT_KEYS)
+    assert not extra, (
+        f"a refusal's result holds {extra}, where the original answers content and isError alone: "
+        f"{describe(exchange)}")
     content = result.get("content")
     assert isinstance(content, list) and len(content) == 1, (
         f"a refusal's content is {brief(content)}, where the original's is one text block")
