@@ -39,7 +39,7 @@ ACCEPTED_RESULT_KEYS = ("content",)
 """The keys of the original's result for an accepted call (SDK 0.5.0 sends what the handler returns): no
 `structuredContent` (MCP 2025-06-18 on), no `_meta`, no `isError: false`."""
 REFUSED_RESULT_KEYS = ("content", "isError")
-"""The keys of the original's result for a refused call (OBJ-8): the text and `isError: true`, nothing else."""
+"""The keys of the original's result for a refused call (OBJ-8): the text and `isError: true`, no other."""
 
 
 def unsent_result_keys(result: dict[str, JSON], sent: tuple[str, ...]) -> str:

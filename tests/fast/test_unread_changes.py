@@ -4,7 +4,10 @@ states it, on real reference processes (tests/servers/reference_fork.py):
 - a result key the original never sends (`structuredContent`, MCP 2025-06-18 on; fork-mcp-modern): OBJ-4 for
   an accepted call, OBJ-8 for a refusal;
 - a line written beside a box drawn otherwise (a "[warn]" line after a long thought's box whose header also
-  changed; fork-thought-metrics): LOOP-A, where the box's own difference stays CMP-5's.
+  changed; fork-thought-metrics): LOOP-A, where the box's own difference stays CMP-5's;
+- an argument the served schema itself declares, sent across its declared range (a confidence below 0.5
+  planning one more thought, one past 1 refused; fork-confidence-scores): RTE-4 and RTE-3, by OBJ-13's
+  declared-argument checks.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from conformance.calls.probes import PROBES
+from conformance.calls.probes import PROBES, RANGE_PLACES, declared_values
 from conformance.drivers.transcript import Transcript
-from conformance.suite import test_store, test_validation
+from conformance.suite import test_absences, test_store, test_validation
 from conformance.suite.answers import ACCEPTED_RESULT_KEYS, REFUSED_RESULT_KEYS, unsent_result_keys
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.render_box import expect_render
@@ -83,8 +88,8 @@ def test_the_reference_draws_a_long_thought_alone(reference: ServerSession) -> N
     _render(reference)
 
 
-@pytest.mark.parametrize(("change", "record"), [("word-count", "CMP-5"), ("word-count+long-warning", "LOOP-A"),
-                                                ("long-warning", "LOOP-A")])
+@pytest.mark.parametrize(("change", "record"), [
+    ("word-count", "CMP-5"), ("word-count+long-warning", "LOOP-A"), ("long-warning", "LOOP-A")])
 def test_a_warning_line_beside_a_box_departs_loop_a_whatever_the_box(change: str, record: str) -> None:
     """A box whose header changed is CMP-5's alone; a "[warn]" line after it is LOOP-A's, with or without
     the header's change (before round 15 the line went unread when the box differed)."""
@@ -95,5 +100,54 @@ def test_a_warning_line_beside_a_box_departs_loop_a_whatever_the_box(change: str
         assert raised.value.record == record, raised.value
         if record == "LOOP-A":
             assert "[warn] thought 2 is " in str(raised.value), raised.value
+    finally:
+        session.close()
+
+
+# -- an argument the served schema declares, across its range ---------------------------------------------
+
+_bounds = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+
+
+@given(low=_bounds, width=st.floats(min_value=0.001, max_value=1e6),
+       kind=st.sampled_from(["number", "integer"]))
+def test_values_are_picked_inside_then_past_the_declared_range(low: float, width: float, kind: str) -> None:
+    schema = {"type": kind, "minimum": low, "maximum": low + width}
+    (inside,), (top,), (past,) = (declared_values(schema, place) for place in RANGE_PLACES)
+    assert isinstance(inside, int | float) and isinstance(top, int | float) and isinstance(past, int | float)
+    assert low <= inside <= low + width + 1 and top == pytest.approx(low + width, abs=1)
+    assert past > low + width
+
+
+def test_a_schema_that_is_no_schema_gives_no_value() -> None:
+    for junk in (None, [], "number", {"type": "object"}, {"type": ["array", "null"]}, {"maximum": "1"}):
+        assert declared_values(junk, RANGE_PLACES[2]) == [], junk
+    assert declared_values({"type": "number", "minimum": 0, "maximum": 1}, "anywhere") == []
+    assert declared_values({"enum": ["a", "b"]}, RANGE_PLACES[1]) == ["b"]
+
+
+_PLACES = (test_absences.test_an_extra_declared_argument_low_in_its_range_changes_nothing,
+           test_absences.test_an_extra_declared_argument_at_the_top_of_its_range_changes_nothing,
+           test_absences.test_an_extra_declared_argument_past_its_range_changes_nothing)
+
+
+def test_the_reference_declares_nothing_more_and_holds(reference: ServerSession) -> None:
+    for check in _PLACES:
+        check(server=reference)
+
+
+def test_a_declared_confidence_read_in_part_of_its_range_departs_where_it_is_read() -> None:
+    """Below 0.5 one more thought is planned (RTE-4's total, or its amendment's "only the two numbers"); 1.0
+    changes nothing; 1.5 is refused (RTE-3)."""
+    session = _session("confidence")
+    try:
+        with pytest.raises(Contradiction) as low:
+            _PLACES[0](server=session)
+        assert low.value.record in ("RTE-4", "RTE-4/a1"), low.value
+        assert "totalThoughts 4, not 3" in str(low.value), low.value
+        _PLACES[1](server=session)
+        with pytest.raises(Contradiction) as past:
+            _PLACES[2](server=session)
+        assert past.value.record == "RTE-3" and "Invalid confidence" in str(past.value), past.value
     finally:
         session.close()

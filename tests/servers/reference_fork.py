@@ -39,6 +39,9 @@
   original never sends;
 - `word-count`, `long-warning` (OTHER_CHANGES, joined by "+"): a word count ends every box header; a
   "[warn]" line follows the box of a thought over 2,000 UTF-16 units;
+- `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
+  range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
+  nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
 - `lockout`: after three refused calls of the tool in a row, the next call whatever its arguments is refused
   with "Too many invalid calls in a row: this call was not processed" and the count starts again; a call
   passing validation resets it, so a late throw counts one (held-out-multi-9's fork-model-guard): state kept
@@ -174,7 +177,8 @@ def _long_warning(thinking: Any) -> None:
         length = thinking._len16(data.thought)
         if length <= 2000:
             return box  # type: ignore[no-any-return]
-        return f"{box}\n[warn] thought {thinking.number_to_string(data.thoughtNumber)} is {length} characters long"
+        number = thinking.number_to_string(data.thoughtNumber)
+        return f"{box}\n[warn] thought {number} is {length} characters long"
 
     thinking.SequentialThinkingServer.format_thought = warned
 
@@ -332,6 +336,28 @@ def main() -> None:
             return answered
 
         server.call_tool_answer = structured  # type: ignore[attr-defined]
+    elif change == "confidence":
+        listed, validate = server.load_tool_spec, thinking.validate_thought_data
+
+        def declared() -> Any:
+            spec = listed()
+            schema = {**spec.input_schema, "properties": {**spec.input_schema["properties"], "confidence": {
+                "type": "number", "description": "How sure you are of this thought, from 0 to 1",
+                "minimum": 0, "maximum": 1}}}
+            return dataclasses.replace(spec, input_schema=schema)
+
+        def graded(data: Mapping[str, Any] | None) -> Any:
+            checked = validate(data)
+            sure = data.get("confidence") if isinstance(data, Mapping) else None
+            number = isinstance(sure, int | float) and not isinstance(sure, bool)
+            if sure is not None and not (number and 0 <= sure <= 1):
+                raise JSError("Invalid confidence: must be a number from 0 to 1")
+            if number and sure < 0.5 and checked.nextThoughtNeeded is True:
+                checked.totalThoughts = max(checked.thoughtNumber, checked.totalThoughts) + 1
+            return checked
+
+        server.load_tool_spec = declared  # type: ignore[attr-defined]
+        thinking.validate_thought_data = graded
     elif change == "lockout":
         judge = thinking.SequentialThinkingServer.process_thought
         streak = [0]
@@ -359,7 +385,7 @@ def main() -> None:
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|structured|lockout|"
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
                  f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
     sys.exit(server.run())
 
