@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
@@ -66,6 +67,12 @@ ALIASES: dict[str, dict[str, JSON]] = {
 a call carrying them instead is refused (RTE-3)."""
 
 
+UNPAIRED_SURROGATE: Final = "probe: a broken pair \ud800 here"
+"""A thought holding a lone UTF-16 surrogate: a JavaScript string like any other, which the original accepts
+(RTE-3/a1: any non-empty string passes) and JSON carries as a \\u escape; no search draws one (Unicode text
+has none), so held-out-multi-9's fork refusing "malformed Unicode" went unseen (round 14)."""
+
+
 def _aliased(field: str) -> dict[str, JSON]:
     """A valid call with `field` missing and its aliases sent in its place."""
     return {**{k: v for k, v in _VALID.items() if k != field}, **ALIASES[field]}
@@ -80,6 +87,7 @@ def _aliased(field: str) -> dict[str, JSON]:
 @example(arguments={**_VALID, "nextThoughtNeeded": False})
 @example(arguments={**_VALID, "thoughtNumber": -3.5, "totalThoughts": 10**30})
 @example(arguments={**_VALID, "thought": " "})
+@example(arguments={**_VALID, "thought": UNPAIRED_SURROGATE})
 @example(arguments={**_VALID, "thoughtNumber": "1"})
 @example(arguments={**_VALID, "nextThoughtNeeded": 0})
 @example(arguments={**_VALID, "totalThoughts": "5"})

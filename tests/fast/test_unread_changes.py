@@ -151,3 +151,32 @@ def test_a_declared_confidence_read_in_part_of_its_range_departs_where_it_is_rea
         assert past.value.record == "RTE-3" and "Invalid confidence" in str(past.value), past.value
     finally:
         session.close()
+
+
+# -- a thought holding an unpaired surrogate ---------------------------------------------------------------
+
+
+def _guards(session: ServerSession) -> None:
+    """RTE-3's guard check on the one call its explicit example sends."""
+    test_validation.test_guards_decide_acceptance.hypothesis.inner_test(  # type: ignore[attr-defined]
+        server=session, arguments={**VALID, "thought": test_validation.UNPAIRED_SURROGATE})
+
+
+def test_rte_3s_check_sends_an_unpaired_surrogate() -> None:
+    check = test_validation.test_guards_decide_acceptance
+    sent = [dict(e.kwargs) for e in check.hypothesis_explicit_examples]  # type: ignore[attr-defined]
+    assert any(e["arguments"].get("thought") == test_validation.UNPAIRED_SURROGATE for e in sent)
+
+
+def test_the_reference_accepts_an_unpaired_surrogate(reference: ServerSession) -> None:
+    _guards(reference)
+
+
+def test_a_fork_refusing_an_unpaired_surrogate_departs_rte_3() -> None:
+    session = _session("surrogate-refused")
+    try:
+        with pytest.raises(Contradiction) as raised:
+            _guards(session)
+        assert raised.value.record == "RTE-3" and "malformed Unicode" in str(raised.value), raised.value
+    finally:
+        session.close()

@@ -37,8 +37,9 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
-- `word-count`, `long-warning` (OTHER_CHANGES, joined by "+"): a word count ends every box header; a
-  "[warn]" line follows the box of a thought over 2,000 UTF-16 units;
+- `word-count`, `long-warning`, `surrogate-refused` (OTHER_CHANGES, joined by "+"): a word count ends every
+  box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an
+  unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)";
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -183,12 +185,27 @@ def _long_warning(thinking: Any) -> None:
     thinking.SequentialThinkingServer.format_thought = warned
 
 
+def _surrogate_refused(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+    lone = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        thought = data.get("thought") if isinstance(data, Mapping) else None
+        if isinstance(thought, str) and lone.search(thought):
+            raise JSError("Invalid thought: malformed Unicode (unpaired surrogate)")
+        return validate(data)
+
+    thinking.validate_thought_data = refusing
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
+    "surrogate-refused": _surrogate_refused,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
-with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box. Joined by "+"
+with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
+holding an unpaired surrogate is refused (held-out-multi-9's model-guard). Joined by "+"
 like ARGUMENT_CHANGES."""
 
 
