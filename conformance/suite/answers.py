@@ -46,7 +46,7 @@ def unsent_result_keys(result: dict[str, JSON], sent: tuple[str, ...]) -> str:
     """The keys of a tools/call result the original never sends, each with its value cut short ("" when
     none): a fork answering `structuredContent` or `_meta` beside its text changed what a client reads."""
     extra = [key for key in result if key not in sent]
-    return ", ".join(f"{key} {brief(result[key])}" for key in extra)
+    return ", ".join(f"{key}: {brief(result[key], 160)}" for key in extra)
 
 
 DESCRIBED_CHARS = 600

@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from conformance.calls.probes import PROBES, RANGE_PLACES, declared_values
 from conformance.drivers.transcript import Transcript
-from conformance.suite import test_absences, test_store, test_validation
+from conformance.suite import test_absences, test_lifecycle, test_store, test_validation
 from conformance.suite.answers import ACCEPTED_RESULT_KEYS, REFUSED_RESULT_KEYS, unsent_result_keys
 from conformance.suite.contradiction import Contradiction
+from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import expect_render
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
@@ -51,7 +52,7 @@ def test_the_keys_the_original_sends_are_none_unsent() -> None:
     assert unsent_result_keys({"content": []}, ACCEPTED_RESULT_KEYS) == ""
     assert unsent_result_keys({"content": [], "isError": True}, REFUSED_RESULT_KEYS) == ""
     said = unsent_result_keys({"content": [], "isError": False, "_meta": {"a": 1}}, ACCEPTED_RESULT_KEYS)
-    assert said.startswith("isError false, _meta {") and "a" in said, said
+    assert said.startswith("isError: false, _meta: {") and "a" in said, said
 
 
 def _shapes(session: ServerSession) -> None:
@@ -69,12 +70,15 @@ def test_the_reference_answers_no_key_the_original_never_sends(reference: Server
 def test_structured_content_departs_obj_4_and_obj_8() -> None:
     session = _session("structured")
     try:
-        with pytest.raises(AssertionError, match="accepted call's result holds structuredContent"):
+        carried = r"result carries structuredContent: \{"
+        with pytest.raises(Contradiction, match="accepted call's " + carried) as one:
             test_store.test_status_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
                 server=session, envelope=LONG)
-        with pytest.raises(AssertionError, match="refusal's result holds structuredContent"):
+        assert one.value.record == "OBJ-4", one.value
+        with pytest.raises(Contradiction, match="refusal's " + carried) as two:
             test_validation.test_error_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
                 server=session, arguments={**VALID, "thought": ""})
+        assert two.value.record == "OBJ-8", two.value
     finally:
         session.close()
 
@@ -180,3 +184,26 @@ def test_a_fork_refusing_an_unpaired_surrogate_departs_rte_3() -> None:
         assert raised.value.record == "RTE-3" and "malformed Unicode" in str(raised.value), raised.value
     finally:
         session.close()
+
+
+# -- LOOP-A's own check: a long thought among its calls ----------------------------------------------------
+
+
+def _loop_a(change: str | None) -> None:
+    """LOOP-A's one-response check on a raw process of the server (and its shared process)."""
+    session, pool = _session(change), RawPool()
+    try:
+        test_lifecycle.test_one_response_per_request_and_nothing_else(
+            target=session.target, raw_pool=pool, server=session)
+    finally:
+        pool.close()
+        session.close()
+
+
+def test_loop_as_check_holds_on_the_reference_with_a_long_thought() -> None:
+    _loop_a(None)
+
+
+def test_a_warning_line_after_a_long_thoughts_box_departs_loop_a_on_its_own_check() -> None:
+    with pytest.raises(AssertionError, match=r"\[warn\] thought 3 is 3023 characters long"):
+        _loop_a("long-warning")
