@@ -252,7 +252,8 @@ def declared_values(schema: object, place: str) -> list[JSON]:
         value = low + span / 10 if low_place else high if top_place else high + span / 2
         if isinstance(schema.get("exclusiveMaximum"), int | float) and top_place:
             value = high - span / 10
-        return [math.ceil(value) if kind == "integer" else round(value, 6)]
+        picked = round(value, 6)
+        return [math.ceil(value) if kind == "integer" or picked.is_integer() else picked]
     if kind == "boolean":
         return [False] if low_place else [True] if top_place else []
     if kind == "string":
