@@ -207,3 +207,17 @@ def test_loop_as_check_holds_on_the_reference_with_a_long_thought() -> None:
 def test_a_warning_line_after_a_long_thoughts_box_departs_loop_a_on_its_own_check() -> None:
     with pytest.raises(AssertionError, match=r"\[warn\] thought 3 is 3023 characters long"):
         _loop_a("long-warning")
+
+
+def test_a_refusal_in_another_shape_names_obj_8_not_rte_8() -> None:
+    """The refusal's error JSON with other keys (here an envelope; held-out-multi-9's `failures` count) is
+    OBJ-8's ("without counters"), where the shape check's plain assertion departed RTE-8 as much, and the
+    cause was headed "RTE-8 departs"."""
+    session = _session("enveloped")
+    try:
+        with pytest.raises(Contradiction) as raised:
+            test_validation.test_error_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
+                server=session, arguments={**VALID, "thought": ""})
+        assert raised.value.record == "OBJ-8" and "more than error, status" in str(raised.value), raised.value
+    finally:
+        session.close()
