@@ -243,13 +243,13 @@ def _declared_argument_changes_nothing(server: ServerSession, place: str) -> Non
                 sent = {**envelope.arguments(), **extra}
                 record = total_record(server, sent, two.get("totalThoughts"))
                 expect(record, False, reanswered(one, two, calls))
-            expect("OBJ-13", one == two, reanswered(one, two, calls) if one != two else "")
+            expect("OBJ-13", one == two, reanswered(one, two, calls))
             try:
                 expect_rendered_alike(plain, marked, calls)
             except Contradiction:
                 raise
             except AssertionError as redrawn:
-                expect("OBJ-13", False, str(redrawn))
+                expect("OBJ-13", False, f"drawn otherwise: {redrawn}")
 
 
 # Each place is its own check, evidencing the record its change is most likely to contradict, so that one

@@ -173,7 +173,7 @@ def test_error_object_shape(server: ServerSession, arguments: dict[str, JSON]) -
     content = result.get("content")
     expect("OBJ-8", isinstance(content, list) and len(content) == 1, lambda: (
         f"a refusal's content is {brief(content)}, where the original's is one text block"))
-    assert isinstance(content, list)
+    assert isinstance(content, list), f"a refusal's content is {brief(content)}, not a list"
     block = content[0]
     expect("OBJ-8", isinstance(block, dict) and block.get("type") == "text", lambda: (
         f"a refusal's content block is {brief(block)}, where the original's is a text block"))
