@@ -20,6 +20,7 @@ the report.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -198,6 +199,73 @@ def argued_examples(probes: tuple[ArgumentProbe, ...],
     return apply
 
 
+DECLARED_ARGUMENT: Final = Probe("an argument only the served schema declares",
+                                 Envelope("probe: a call with an argument only the served schema declares",
+                                          2, 3, True))
+"""The call a served schema's own extra property is sent beside (OBJ-13's declared-argument checks)."""
+
+RANGE_PLACES: Final[tuple[str, ...]] = ("low in its range", "the top of its range", "past its range")
+"""Where in an extra property's declared range a value is picked: held-out-multi-9's confidence-scores fork
+declares `confidence` from 0 to 1, plans one more thought below 0.5 and refuses a value out of range; the
+undeclared-argument probe sent 0.5 only, and neither change showed (round 14)."""
+
+DECLARED_EXTRAS_MAX: Final = 8
+"""Extra properties of a served schema given values, at most (in name order): the schema is the server's."""
+_SPAN_MAX: Final = 1e12
+"""A bound past this is no range to pick in (the harness sends numbers a double holds exactly)."""
+
+
+def _bound(schema: Mapping[str, Any], *keys: str) -> float | None:
+    for key in keys:
+        value = schema.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) <= _SPAN_MAX:
+            return float(value)
+    return None
+
+
+def _type(schema: Mapping[str, Any]) -> str | None:
+    declared = schema.get("type")
+    names = declared if isinstance(declared, list) else [declared]
+    return next((name for name in names if isinstance(name, str) and name != "null"), None)
+
+
+def declared_values(schema: object, place: str) -> list[JSON]:
+    """A value for an extra property at `place` (RANGE_PLACES) of the range its served schema declares: a
+    number's minimum to maximum (0 to 100 when it declares none; no value past an unbounded range), an
+    enumeration's first and last entries, a string's length, a boolean's false and true. An empty list
+    where the schema gives no such value."""
+    if not isinstance(schema, Mapping) or place not in RANGE_PLACES:
+        return []
+    low_place, top_place = place == RANGE_PLACES[0], place == RANGE_PLACES[1]
+    listed = schema.get("enum")
+    if isinstance(listed, list) and listed and all(isinstance(v, str | bool | int | float) for v in listed):
+        return [listed[0]] if low_place else [listed[-1]] if top_place else ["probe: no listed value"]
+    kind = _type(schema)
+    if kind in ("number", "integer"):
+        low = _bound(schema, "minimum", "exclusiveMinimum")
+        high = _bound(schema, "maximum", "exclusiveMaximum")
+        if low is None and high is None and not (low_place or top_place):
+            return []
+        low = low if low is not None else (high - 100 if high is not None else 0.0)
+        high = high if high is not None else low + 100
+        span = max(high - low, 1.0 if kind == "integer" else 0.0)
+        value = low + span / 10 if low_place else high if top_place else high + span / 2
+        if isinstance(schema.get("exclusiveMaximum"), int | float) and top_place:
+            value = high - span / 10
+        picked = round(value, 6)
+        return [math.ceil(value) if kind == "integer" or picked.is_integer() else picked]
+    if kind == "boolean":
+        return [False] if low_place else [True] if top_place else []
+    if kind == "string":
+        longest = _bound(schema, "maxLength")
+        if low_place:
+            return ["probe"]
+        if longest is None or longest > 10_000:
+            return []
+        return ["x" * int(longest)] if top_place else ["x" * (int(longest) + 1)]
+    return []
+
+
 LATE_THROW: Final = Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1)
 """A call that passes validation and then throws (RTE-8/a1): refused, yet retained by the original."""
 STREAK_END: Final = Probe("a valid call after four refused calls in a row",
@@ -227,7 +295,7 @@ def _key(arguments: Mapping[str, JSON]) -> tuple[str, ...]:
 
 _BY_CALL: Final[Mapping[tuple[str, ...], Probe]] = {
     _key(probe.envelope.arguments()): probe for probe in (
-        *PROBES, *BOUNDARY_PROBES, LABEL_ARGUMENT, STREAK_END,
+        *PROBES, *BOUNDARY_PROBES, LABEL_ARGUMENT, STREAK_END, DECLARED_ARGUMENT,
         *(argued.probe for argued in (*UNDECLARED_ARGUMENTS, *REVISION_STRINGS)))}
 
 

@@ -35,6 +35,20 @@ STATUS_KEYS = ["thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches"
 """OBJ-4's five fields, in the order the original writes them."""
 
 
+ACCEPTED_RESULT_KEYS = ("content",)
+"""The keys of the original's result for an accepted call (SDK 0.5.0 sends what the handler returns): no
+`structuredContent` (MCP 2025-06-18 on), no `_meta`, no `isError: false`."""
+REFUSED_RESULT_KEYS = ("content", "isError")
+"""The keys of the original's result for a refused call (OBJ-8): the text and `isError: true`, no other."""
+
+
+def unsent_result_keys(result: dict[str, JSON], sent: tuple[str, ...]) -> str:
+    """The keys of a tools/call result the original never sends, each with its value cut short ("" when
+    none): a fork answering `structuredContent` or `_meta` beside its text changed what a client reads."""
+    extra = [key for key in result if key not in sent]
+    return ", ".join(f"{key}: {brief(result[key], 160)}" for key in extra)
+
+
 DESCRIBED_CHARS = 600
 """An answer quoted in a failure's message is cut here."""
 _JSON_LAYOUT = re.compile(r"\n[ \t]*")

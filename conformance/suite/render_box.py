@@ -246,16 +246,33 @@ def _expect_box_alone(box: Box, stderr: str, added: str = "", also: str = "") ->
                    f"box alone (stderr carries only the banner and thought boxes)")
 
 
+def _expect_no_line_beside(box: Box, stderr: str, thought: str) -> None:
+    """A box drawn otherwise (CMP-5's, said below) leaves LOOP-A's "stderr only the banner and thought boxes"
+    to read on the lines beside it that are no part of any box: no frame glyph, none of the thought's text
+    (a row the box reader did not take). A warning line a fork writes after a long thought's box
+    (held-out-multi-9's thought-metrics, whose box header also changed) is such a line."""
+    parts = {line.strip() for line in thought.splitlines() if line.strip()}
+    loose = [line for line in _beside(box, stderr).splitlines()
+             if line.strip() and FRAMED.search(line) is None
+             and not any((len(part) >= 8 and part in line) or line.strip() in part for part in parts)]
+    expect("LOOP-A", not loose,
+           lambda: f"stderr holds {quoted(chr(10).join(loose), 300)} beside the box, where the original "
+                   f"writes the box alone (stderr carries only the banner and thought boxes)")
+
+
 def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: ServerSession) -> None:
     """An accepted call's render against the one the records give, part by part, each part naming its
     record: one box in CMP-5's form (`only_box`), the label RTE-9 chooses, the numbers after RTE-4 (a total
     the two numbers alone do not give names RTE-4/a1, `total_record`; the right numbers written otherwise
     are CMP-5's), the thought verbatim (RTE-9/a1), nothing written beside a box drawn right (LOOP-A), then
-    every byte as CMP-5 draws it."""
+    every byte as CMP-5 draws it; a line beside a box drawn otherwise is LOOP-A's before the box's own
+    difference is said."""
     stderr = exchange.stderr
     box = only_box(exchange)
     wanted = expected_box(arguments)
     want = boxes(wanted.encode())[0]
+    if box.text != want.text:  # before the box's own differences, which are CMP-5's and RTE-9's
+        _expect_no_line_beside(box, decode(stderr), str(arguments.get("thought")))
     # RTE-9 chooses which of the three labels a call gets; a label that is none of them (another word, another
     # emoji) is the header's wording, CMP-5's "<label> n/m <caption>" (a fork's "🔀 Fork" for a branch).
     expect("RTE-9" if box.kind is not None else "CMP-5", box.kind == want.kind,

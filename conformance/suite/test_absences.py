@@ -7,13 +7,24 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Mapping
 from typing import Final
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conformance.calls.probes import UNDECLARED_ARGUMENTS, argued_examples, probe_examples
+from conformance.calls.probes import (
+    DECLARED_ARGUMENT,
+    DECLARED_EXTRAS_MAX,
+    RANGE_PLACES,
+    UNDECLARED_ARGUMENTS,
+    argued_examples,
+    declared_values,
+    probe_examples,
+)
 from conformance.calls.strategies import (
+    OPTIONAL,
+    REQUIRED,
     Envelope,
     content_texts,
     envelopes,
@@ -43,7 +54,8 @@ from conformance.suite.answers import (
     store,
     without_count,
 )
-from conformance.suite.contradiction import brief, expect
+from conformance.suite.coercion import total_record
+from conformance.suite.contradiction import Contradiction, brief, expect
 from conformance.suite.render_box import drawn_box, expect_render, expect_rendered_alike, only_box
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
@@ -197,6 +209,75 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
     assert without_count(plain) == without_count(marked), reanswered(
         without_count(plain), without_count(marked), f"for the same call with {brief(extra)} added")
     expect_rendered_alike(plain, marked, f"for the same call with {brief(extra)} added")
+
+
+def _declared_extras(server: ServerSession) -> Mapping[str, object]:
+    """The served inputSchema's properties the original does not declare (a schema is the server's data:
+    anything but an object of objects reads as none), at most DECLARED_EXTRAS_MAX in name order."""
+    tools = server.wire.list_tools().result
+    listed = tools.get("tools") if isinstance(tools, dict) else None
+    tool = listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], dict) else {}
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return {}
+    extras = sorted(name for name in properties if name not in (*REQUIRED, *OPTIONAL))
+    return {name: properties[name] for name in extras[:DECLARED_EXTRAS_MAX]}
+
+
+def _declared_argument_changes_nothing(server: ServerSession, place: str) -> None:
+    """Each extra property the served schema declares, sent with a value at `place` of its declared range
+    beside a call the original accepts: answered (RTE-3 names a refusal, RTE-4/a1 or RTE-4 a total moved:
+    `accepted`) and drawn as the same call without it (else OBJ-13, named whichever record the check
+    evidences), as the original treats every argument it does not read."""
+    envelope = DECLARED_ARGUMENT.envelope
+    for name, schema in _declared_extras(server).items():
+        for value in declared_values(schema, place):
+            extra = {name: value}
+            plain = server.call(envelope.arguments())
+            marked = server.call({**envelope.arguments(), **extra})
+            calls = (f"for the same call with {brief(extra)} added ({name} {place}, as the served schema "
+                     f"declares it)")
+            one, two = without_count(plain), without_count(marked)
+            if one.get("totalThoughts") != two.get("totalThoughts"):  # a total the two numbers do not give
+                sent = {**envelope.arguments(), **extra}
+                record = total_record(server, sent, two.get("totalThoughts"))
+                expect(record, False, reanswered(one, two, calls))
+            expect("OBJ-13", one == two, reanswered(one, two, calls))
+            try:
+                expect_rendered_alike(plain, marked, calls)
+            except Contradiction:
+                raise
+            except AssertionError as redrawn:
+                expect("OBJ-13", False, f"drawn otherwise: {redrawn}")
+
+
+# Each place is its own check, evidencing the record its change is most likely to contradict, so that one
+# fork's three changes (held-out-multi-9's confidence-scores: a refusal past the range, a total moved below
+# 0.5, the value boxed) depart under three records, not as three failures of OBJ-13 grouped under one.
+
+
+@evidences("RTE-4/a1")
+@relies_on("RTE-3", "RTE-4", "OBJ-4", "OBJ-13", "RTE-9", "LOOP-A")
+def test_an_extra_declared_argument_low_in_its_range_changes_nothing(server: ServerSession) -> None:
+    """A fork that declares an argument and acts on part of its range (a confidence below 0.5 planning one
+    more thought) departs here, whatever the seed: the total is no longer the two numbers' alone."""
+    _declared_argument_changes_nothing(server, RANGE_PLACES[0])
+
+
+@evidences("OBJ-13")
+@relies_on("RTE-3", "RTE-4", "RTE-4/a1", "OBJ-4", "RTE-9", "LOOP-A")
+def test_an_extra_declared_argument_at_the_top_of_its_range_changes_nothing(server: ServerSession) -> None:
+    """A fork drawing a declared argument in its box (" · confidence 100%") departs here."""
+    _declared_argument_changes_nothing(server, RANGE_PLACES[1])
+
+
+@evidences("RTE-3")
+@relies_on("RTE-4", "RTE-4/a1", "OBJ-4", "OBJ-13", "RTE-9", "LOOP-A")
+def test_an_extra_declared_argument_past_its_range_changes_nothing(server: ServerSession) -> None:
+    """A fork refusing a value out of the range its schema declares (a confidence of 1.5) departs here: the
+    original accepts a call whatever it carries beyond the nine fields (RTE-3)."""
+    _declared_argument_changes_nothing(server, RANGE_PLACES[2])
 
 
 @evidences("ABS-3/a1")

@@ -239,6 +239,12 @@ def test_one_json_object_per_line(target: Target, raw_pool: RawPool) -> None:
         f"nothing more")
 
 
+_LONG_THOUGHT: Final = "loop a, a long thought " + "long " * 600
+"""Some 3,000 UTF-16 units: past what a fork warns at (held-out-multi-9's thought-metrics: 2,000), its box
+(about 31 KB on stderr) well under a pipe's 64 KB, which this raw process does not read until the answers
+are in (the probes' 10,000-unit thought blocked the server on its stderr here)."""
+
+
 @evidences("LOOP-A")
 @relies_on("RTE-3", "RTE-9", "CMP-5", "RTE-10")
 def test_one_response_per_request_and_nothing_else(
@@ -273,6 +279,10 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {
             "name": TOOL, "arguments": Envelope("loop a, progress asked", 3, 3, True).arguments(),
             "_meta": {"progressToken": "loop-a-progress"}}})
+        # A long thought: the original writes its box alone, where a fork measuring thoughts wrote a warning
+        # line after it.
+        frames.append({"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": {
+            "name": TOOL, "arguments": Envelope(_LONG_THOUGHT, 3, 3, True).arguments()}})
         frames.append({"jsonrpc": "2.0", "id": 20, "method": "tools/list"})
         frames.append({"jsonrpc": "2.0", "id": 21, "method": "ping"})
         frames.append({"jsonrpc": "2.0", "id": 22, "method": "resources/list"})

@@ -45,6 +45,7 @@ from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.suite.answers import (
+    ACCEPTED_RESULT_KEYS,
     STATUS_KEYS,
     accepted,
     accepted_if_host_valid,
@@ -63,6 +64,7 @@ from conformance.suite.answers import (
     refused_as_invalid,
     store,
     trailed_said,
+    unsent_result_keys,
 )
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
@@ -485,6 +487,10 @@ def test_status_object_shape(server: ServerSession, envelope: Envelope) -> None:
     result = exchange.result
     assert result is not None and result.get("isError") is not True, (
         f"an accepted call's answer has no result or says isError: {describe(exchange)}")
+    extra = unsent_result_keys(result, ACCEPTED_RESULT_KEYS)
+    expect("OBJ-4", not extra, lambda: (
+        f"an accepted call's result carries {extra}, keys the original never sends (its answer is content "
+        f"alone)"))
     content = result.get("content")
     assert isinstance(content, list) and len(content) == 1, (
         f"an accepted call's content is {brief(content)}, where one text item was due")

@@ -34,6 +34,15 @@
   a label;
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
+  its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
+  original never sends;
+- `word-count`, `long-warning`, `surrogate-refused` (OTHER_CHANGES, joined by "+"): a word count ends every
+  box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an
+  unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)";
+- `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
+  range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
+  nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
 - `lockout`: after three refused calls of the tool in a row, the next call whatever its arguments is refused
   with "Too many invalid calls in a row: this call was not processed" and the count starts again; a call
   passing validation resets it, so a late throw counts one (held-out-multi-9's fork-model-guard): state kept
@@ -48,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -144,6 +154,59 @@ def _line_limit(thinking: Any) -> None:
         return validate(data)
 
     thinking.validate_thought_data = limited
+
+
+def _word_count(thinking: Any) -> None:
+    formatted = thinking.SequentialThinkingServer.format_thought
+
+    def counted(self: Any, data: Any) -> str:
+        words = len(data.thought.split())
+        header = formatted(self, data).split("\n")[2].removeprefix("│ ").removesuffix(" │").rstrip()
+        header += f" · {words} {'word' if words == 1 else 'words'}"
+        width = max(thinking._len16(header), thinking._len16(data.thought)) + 4
+        border = "─" * width
+        padding = " " * (width - 2 - thinking._len16(data.thought))
+        return f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {data.thought}{padding} │\n└{border}┘"
+
+    thinking.SequentialThinkingServer.format_thought = counted
+
+
+def _long_warning(thinking: Any) -> None:
+    formatted = thinking.SequentialThinkingServer.format_thought
+
+    def warned(self: Any, data: Any) -> str:
+        box = formatted(self, data)
+        length = thinking._len16(data.thought)
+        if length <= 2000:
+            return box  # type: ignore[no-any-return]
+        number = thinking.number_to_string(data.thoughtNumber)
+        return f"{box}\n[warn] thought {number} is {length} characters long"
+
+    thinking.SequentialThinkingServer.format_thought = warned
+
+
+def _surrogate_refused(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+    lone = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        thought = data.get("thought") if isinstance(data, Mapping) else None
+        if isinstance(thought, str) and lone.search(thought):
+            raise JSError("Invalid thought: malformed Unicode (unpaired surrogate)")
+        return validate(data)
+
+    thinking.validate_thought_data = refusing
+
+
+OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
+    "word-count": _word_count,
+    "long-warning": _long_warning,
+    "surrogate-refused": _surrogate_refused,
+}
+"""Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
+with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
+holding an unpaired surrogate is refused (held-out-multi-9's model-guard). Joined by "+"
+like ARGUMENT_CHANGES."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
@@ -279,6 +342,39 @@ def main() -> None:
             return answered
 
         server.call_tool_answer = summary_first  # type: ignore[attr-defined]
+    elif change == "structured":
+        answering = server.call_tool_answer
+
+        def structured(state: thinking.SequentialThinkingServer, params: Mapping[str, Any]) -> Any:
+            answered = answering(state, params)
+            blocks = answered["content"]
+            if params.get("name") == "sequentialthinking" and len(blocks) == 1:
+                answered["structuredContent"] = json.loads(blocks[0]["text"])
+            return answered
+
+        server.call_tool_answer = structured  # type: ignore[attr-defined]
+    elif change == "confidence":
+        listed, validate = server.load_tool_spec, thinking.validate_thought_data
+
+        def declared() -> Any:
+            spec = listed()
+            schema = {**spec.input_schema, "properties": {**spec.input_schema["properties"], "confidence": {
+                "type": "number", "description": "How sure you are of this thought, from 0 to 1",
+                "minimum": 0, "maximum": 1}}}
+            return dataclasses.replace(spec, input_schema=schema)
+
+        def graded(data: Mapping[str, Any] | None) -> Any:
+            checked = validate(data)
+            sure = data.get("confidence") if isinstance(data, Mapping) else None
+            number = isinstance(sure, int | float) and not isinstance(sure, bool)
+            if sure is not None and not (number and 0 <= sure <= 1):
+                raise JSError("Invalid confidence: must be a number from 0 to 1")
+            if number and sure < 0.5 and checked.nextThoughtNeeded is True:
+                checked.totalThoughts = max(checked.thoughtNumber, checked.totalThoughts) + 1
+            return checked
+
+        server.load_tool_spec = declared  # type: ignore[attr-defined]
+        thinking.validate_thought_data = graded
     elif change == "lockout":
         judge = thinking.SequentialThinkingServer.process_thought
         streak = [0]
@@ -301,13 +397,13 @@ def main() -> None:
         validate = thinking.validate_thought_data
         thinking.validate_thought_data = passed
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
-    elif change and all(part in ARGUMENT_CHANGES for part in change.split("+")):
+    elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
-            ARGUMENT_CHANGES[part](thinking)
+            {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|lockout|"
-                 f"{'|'.join(ARGUMENT_CHANGES)}, not {change!r}")
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
+                 f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
     sys.exit(server.run())
 
 
