@@ -55,6 +55,7 @@ from conformance.core.differences import (
 from conformance.core.differences import (
     quoted as quoted_line,
 )
+from conformance.core.drawn_answer import DRAWN, box_draws_answer
 from conformance.core.failure_text import (
     RUN_AGAIN,
     after_run_again,
@@ -259,11 +260,13 @@ def _compared(
     no evidence of a record about the store or the status object."""
     last: tuple[int, list[str]] | None = None
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        differences = [d for d in explain(json.loads(a.response), json.loads(b.response))
-                       if not _sdk_owned(d.path, d.original, d.target)]
+        theirs, ours = json.loads(a.response), json.loads(b.response)
+        differences = [d for d in explain(theirs, ours) if not _sdk_owned(d.path, d.original, d.target)]
         if a.stderr != b.stderr:
             box = text_difference(a.stderr, b.stderr)
-            differences.append(FieldDifference("stderr", "", "", f"stderr: {box}"))
+            # A box redrawing the answer's changed label is that change, not one of its own (issue 43).
+            drawn = DRAWN if box_draws_answer(a.stderr, b.stderr, theirs, ours) else ""
+            differences.append(FieldDifference("stderr", "", "", f"stderr: {drawn}{box}"))
         if a.own != b.own:
             differences.append(FieldDifference(
                 "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
@@ -358,8 +361,10 @@ def _keys_of(original: list[_Answer], target: list[_Answer]) -> list[str]:
     its stderr, the requests a side sent of its own; the process after the last frame."""
     keys: set[str] = set()
     for a, b in zip(original, target, strict=False):
-        keys |= difference_keys(json.loads(a.response), json.loads(b.response))
-        keys |= {"stderr"} if a.stderr != b.stderr and a.method != WHOLE_STDERR else set()
+        theirs, ours = json.loads(a.response), json.loads(b.response)
+        keys |= difference_keys(theirs, ours)
+        keys |= ({"stderr"} if a.stderr != b.stderr and a.method != WHOLE_STDERR
+                 and not box_draws_answer(a.stderr, b.stderr, theirs, ours) else set())
         keys |= {"own requests"} if a.own != b.own else set()
     if len(original) != len(target):
         keys.add("answers")
@@ -529,7 +534,8 @@ def breaks(statement: str, differences: Sequence[str]) -> str:
     # new `currentBranch` key contradicts no "reasoning can branch into alternative paths", issue 42).
     added = [d for d in differences if _key_added_or_dropped(d)]
     names = {_key_name(d) for d in added} - {""}
-    seen = {w for w in _words(" ".join(d for d in differences if d not in added)) if not w.isdigit()}
+    seen = {w for w in _words(" ".join(d.replace(DRAWN, "") for d in differences if d not in added))
+            if not w.isdigit()}
     seen -= _SAID_WORDS | _EVERYWHERE
     # What a stderr difference is about, by its part: the box, or the banner outside it. Its words are the
     # box's lines ("💭 Thought 1/1") or the banner's, which share "thought", "server", "stdio" with many

@@ -23,6 +23,7 @@ from typing import Final
 from conformance.catalog.witnesses import default_witnesses
 from conformance.core.differences import difference_keys
 from conformance.core.differences import refusal as refusal_of
+from conformance.core.drawn_answer import drawn
 from conformance.core.errors import HarnessError
 from conformance.core.served import read_served
 from conformance.core.witness_words import NEVER_DEPARTED
@@ -384,13 +385,14 @@ def _brief(text: str, limit: int = 120) -> str:
 
 def evidence_keys(original: str, target: str, differences: Sequence[str]) -> frozenset[str]:
     """What a reproduced pair differs about: its two answers' `difference_keys`, and its stderr or the
-    requests a side sent of its own when those differ."""
+    requests a side sent of its own when those differ; a box that only redraws the answer's changed values
+    (`drawn`) is the answer's difference, not the stderr's."""
     keys: set[str] = set()
     try:
         keys |= difference_keys(read_served(original, "answer"), read_served(target, "answer"))
     except ValueError:
         keys.add("answer")
-    keys |= {"stderr" for d in differences if d.startswith("stderr:")}
+    keys |= {"stderr" for d in differences if d.startswith("stderr:") and not drawn(d)}
     keys |= {"own requests" for d in differences if d.startswith("a request or notification of its own")}
     return frozenset(keys)
 

@@ -114,11 +114,17 @@ def met_pairs(verdicts: Sequence[RecordVerdict], baseline: Baseline | None, cano
     met: dict[str, str] = {}
     for rv in verdicts:
         evidence = rv.evidence
-        if rv.verdict not in DEPARTURES or is_advisory(rv) or evidence is None or not _own_pair(evidence):
+        if (rv.verdict not in DEPARTURES or is_advisory(rv) or evidence is None or not evidence.reproduced
+                or not evidence.original or not evidence.target):
             continue
         roots = pinned.get(pair_difference(evidence.original, evidence.target, evidence.differences), [])
-        for root in roots:
-            met.setdefault(root, rv.id)
+        # A pair that is not its record's failure (another change shows first on its example) confirmed
+        # nothing of that failure on a fresh process, and what it shows is the entry's: covered, as its own
+        # pair would be (fork-model-guard, relay seed 11: RTE-5 refused by the lockout on the shared process,
+        # its example `isRevision: {}` refused on a fresh one as RTE-3's entry pins). It re-observes nothing.
+        if _own_pair(evidence):
+            for root in roots:
+                met.setdefault(root, rv.id)
         if roots and rv.id not in entries and rv.id not in settled:
             covered[rv.id] = canonical.get(roots[0], roots[0])
     by_id = {rv.id: rv for rv in verdicts}
