@@ -113,10 +113,20 @@ class Search:
         if self.progress is not None:
             self.progress(f"difference {len(self.known)}: {found.signature}")
 
+    def witnesses_over(self) -> bool:
+        """The fixed witnesses are what every comparison sends, whatever its seconds (`--budget 4` on a
+        loaded machine once stopped before the multi-line thought's, and a box change went half said): only
+        the count cap or the ceiling, where a target too slow for them is cut, ends them early."""
+        if self.ceiling is None:
+            return self.over()
+        if len(self.known) >= self.cap or time.monotonic() > self.ceiling:
+            self.budget_reached = True
+        return self.budget_reached
+
     def witnesses(self) -> None:
         """The fixed programs; a multi-step one is cut to the step that differs and shrunk by deletion."""
         for program in WITNESSES:
-            if self.over():
+            if self.witnesses_over():
                 return
             hit = self.run(program, self.known)
             if hit is None:
@@ -129,7 +139,7 @@ class Search:
         """Drop steps one at a time while the program still shows `signature` at its last step."""
         current = program
         index = 0
-        while len(current) > 1 and index < len(current) - 1 and not self.over():
+        while len(current) > 1 and index < len(current) - 1 and not self.witnesses_over():
             trial = current[:index] + current[index + 1 :]
             hit = self.run(trial, set())
             if hit is not None and hit[1] == len(trial) - 1 and signature in {f.signature for f in hit[0]}:

@@ -1,5 +1,6 @@
-"""A profile's compare search runs its floor of programs whatever the machine's load: a deadline already
-passed stops it only after the floor, or at the ceiling (issue 43, a verdict that changes with load)."""
+"""A profile's compare search runs its floor of programs whatever the machine's load, and every search its
+fixed witnesses: a deadline already passed stops it only after those, or at the ceiling (issue 43, a verdict
+that changes with load)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.compare.pair import Side, start_together
+from conformance.compare.programs import WITNESSES
 from conformance.compare.search import Search
 from conformance.targets.specs import resolve_target
 
@@ -37,7 +39,12 @@ def test_a_passed_deadline_stops_the_search_only_after_its_floor(floor: int) -> 
     assert search.known == set(), f"the reference differs from itself: {sorted(search.known)}"
 
 
-def test_without_a_floor_or_past_the_ceiling_a_passed_deadline_stops_at_once() -> None:
-    assert _searched(0, ceiling_in=600.0).programs_run == 0
+def test_without_a_floor_a_passed_deadline_stops_the_search_after_the_fixed_witnesses() -> None:
+    """A user's seconds (`--budget S`, no floor) bound the generated programs, never the fixed witnesses."""
+    search = _searched(0, ceiling_in=600.0)
+    assert search.programs_run == len(WITNESSES), f"{search.programs_run} of {len(WITNESSES)} witnesses run"
+
+
+def test_past_the_ceiling_a_passed_deadline_stops_at_once() -> None:
     past = _searched(12, ceiling_in=-0.5)
     assert past.programs_run == 0 and past.budget_reached
