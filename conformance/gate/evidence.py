@@ -66,6 +66,7 @@ from conformance.core.failure_text import (
     spoken,
     unspoken,
 )
+from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.retest import refusals_retested
@@ -95,7 +96,6 @@ from conformance.report.model import (
     beside_it,
     holder_and_key,
 )
-from conformance.suite.jsvalues import GUARD_REFUSALS
 from conformance.targets.specs import Target, resolve_target
 
 MAX_CAUSES: Final = 3

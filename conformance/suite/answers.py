@@ -15,6 +15,7 @@ from mcp_types import CallToolResult, TextContent
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.differences import quoted
+from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.key_paths import located
@@ -24,7 +25,7 @@ from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Message, brief, expect, said
-from conformance.suite.jsvalues import GUARD_REFUSALS, coerced_total, guard_failure
+from conformance.suite.jsvalues import coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Final
 
 from conformance.core.js import (
     is_number,
@@ -21,16 +20,6 @@ from conformance.core.js import (
     utf16_length,
 )
 from conformance.core.jsontypes import JSON, OMIT, Omitted
-
-GUARDED_ORDER: Final[tuple[str, ...]] = ("thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded")
-"""RTE-3's four checks, in the order the record lists them."""
-GUARD_REFUSALS: Final[dict[str, str]] = {
-    "thought": "Invalid thought: must be a string",
-    "thoughtNumber": "Invalid thoughtNumber: must be a number",
-    "totalThoughts": "Invalid totalThoughts: must be a number",
-    "nextThoughtNeeded": "Invalid nextThoughtNeeded: must be a boolean",
-}
-"""The original's words when each guard refuses (isError): what a failure quotes as the original's refusal."""
 
 
 def js_string(value: JSON) -> str:

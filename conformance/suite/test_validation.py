@@ -23,6 +23,7 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
+from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.served import trailed, unfenced
@@ -41,7 +42,7 @@ from conformance.suite.answers import (
     unsent_result_keys,
 )
 from conformance.suite.contradiction import brief, expect
-from conformance.suite.jsvalues import GUARD_REFUSALS, GUARDED_ORDER, branch_key, guard_failure, js_stringify
+from conformance.suite.jsvalues import branch_key, guard_failure, js_stringify
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from conformance.core.differences import explain
 from conformance.core.failure_text import spoken
+from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
@@ -27,7 +28,6 @@ from conformance.report.escape import cut_headline
 from conformance.report.model import HEADLINE_PAIR_CHARS, Evidence, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
-from conformance.suite.jsvalues import GUARD_REFUSALS
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
 from scripts.audit_headlines import audit_lines, markdown_headlines, sources
