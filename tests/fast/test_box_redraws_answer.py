@@ -28,11 +28,12 @@ from conformance.gate import evidence
 from conformance.gate.baseline import Baseline, BaselineEntry, evaluate_gate
 from conformance.gate.pinned import evidence_keys
 from conformance.gate.pinned_pairs import met_pairs, pinned_pair
-from conformance.report.model import Evidence, RecordVerdict, TestRef, Verdict
+from conformance.report.model import Evidence, RecordVerdict, Verdict
 from reference_server.colour import Prefixes
 from reference_server.thinking import SequentialThinkingServer
 from tests.fresh_answers import TIMEOUT, built, original
 from tests.modified_servers.servers import Modification, load_modifications
+from tests.verdicts import judged
 
 CANONICAL = {r.id: r.id for r in default_catalog().records}
 PLAIN = Prefixes("🔄 Revision", "🌿 Branch", "💭 Thought")
@@ -82,11 +83,7 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Evidence, Evidence]
 
 
 def _rv(record: str, verdict: Verdict, found: Evidence | None = None) -> RecordVerdict:
-    tests = [TestRef(nodeid=f"t-{record}", status="failed" if verdict == "deviates" else "passed", examples=1,
-                     message="branches differ" if verdict == "deviates" else "")]
-    return RecordVerdict(id=record, kind="obj", aliases=[], anchors=[], statement="s", channels=["wire"],
-                         verdict=verdict, evidence_before="implemented", evidence_after="observed",
-                         evidence=found, reason="r", tests=tests)
+    return judged(record, verdict, found, "branches differ")
 
 
 def test_a_box_narrower_around_the_dropped_label_is_the_entrys_difference(

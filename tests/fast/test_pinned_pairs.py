@@ -20,11 +20,12 @@ from conformance.catalog.records import default_catalog
 from conformance.core.jsontypes import JSON
 from conformance.gate.baseline import Baseline, BaselineEntry, ExplainedEntry, evaluate_gate
 from conformance.gate.pinned_pairs import met_pairs, pair_difference, pinned_pair
-from conformance.report.model import Evidence, RecordVerdict, TestRef, Verdict
+from conformance.report.model import Evidence, RecordVerdict, Verdict
 from conformance.targets.specs import Target
 from tests.fresh_answers import built, original, reproduced
 from tests.modified_servers.branch_depth import BRANCH_DEPTH, DEPTH_REFUSAL
 from tests.modified_servers.servers import Modification, Patch
+from tests.verdicts import judged
 
 CANONICAL = {r.id: r.id for r in default_catalog().records}
 OTHER_RULE = "Invalid branchFromThought: must be below thoughtNumber"
@@ -65,11 +66,7 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Target, Target, Tar
 
 
 def _rv(record: str, verdict: Verdict, evidence: Evidence | None = None) -> RecordVerdict:
-    tests = [TestRef(nodeid=f"t-{record}", status="failed" if verdict == "deviates" else "passed", examples=1,
-                     message="call was rejected" if verdict == "deviates" else "")]
-    return RecordVerdict(id=record, kind="obj", aliases=[], anchors=[], statement="s", channels=["wire"],
-                         verdict=verdict, evidence_before="implemented", evidence_after="observed",
-                         evidence=evidence, reason="r", tests=tests)
+    return judged(record, verdict, evidence, "call was rejected")
 
 
 def _baseline(pinned: Evidence) -> Baseline:
