@@ -303,12 +303,29 @@ def expect_render(exchange: Exchange, arguments: dict[str, JSON], server: Server
 _DIGIT_GROUP = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d)")
 
 
-def _shown_value(text: str) -> float | None:
-    """The number a header writes, read through digit-group separators ("1,000" is 1000)."""
+def shown_value(text: str) -> float | None:
+    """The number a header writes, read through digit-group separators ("1,000" is 1000); None when the
+    server wrote no number there (what a server wrote is data: reading it never raises)."""
     try:
         return float(_DIGIT_GROUP.sub("", text))
     except ValueError:
         return None
+
+
+def expect_header_in_order(exchange: Exchange) -> None:
+    """The header of the box a call drew never reads n/m with n > m. A header with no number to read there
+    (none drawn, or words where the original draws n/m) is how the box writes its header, CMP-5's, never a
+    harness error under the record that asked: what a server wrote is data."""
+    box = drawn_box(exchange)  # nothing drawn (DISABLE_THOUGHT_LOGGING) is the render records' to judge
+    if box is None:
+        return
+    numbers = box.numbers
+    shown = None if numbers is None else (shown_value(numbers[0]), shown_value(numbers[1]))
+    if shown is None or shown[0] is None or shown[1] is None:
+        expect("CMP-5", False,
+               f"the box's header reads {quoted(box.header)} where the original draws n/m: no number to read")
+        return
+    assert shown[0] <= shown[1], f"header reads {box.header}"
 
 
 def _answered_numbers(exchange: Exchange) -> tuple[float, float] | None:
@@ -323,8 +340,8 @@ def _written_otherwise(
     """Whether the header writes the numbers the original writes in another form: the same values with digit
     groups, or, where the answer holds the original's values, those values rounded to the decimals shown.
     That is how the box writes a number (CMP-5), not which number it is (RTE-4)."""
-    values = [_shown_value(text) for text in shown]
-    wanted = [_shown_value(text) for text in want]
+    values = [shown_value(text) for text in shown]
+    wanted = [shown_value(text) for text in want]
     if values == wanted and None not in values:
         return True
     if answered is None or list(answered) != wanted:
