@@ -29,6 +29,8 @@ LABEL = re.compile(r"(?P<kind>Thought|Revision|Branch)\b")
 CAPTION = re.compile(
     r"(?P<kind>Thought|Revision|Branch) (?P<number>[^/ ]+)/(?P<total>[^ ]+)(?P<context> \(.*\))?$", re.S
 )
+FRACTION = re.compile(r"(?<!\S)(?P<number>[^/\s]+)/(?P<total>[^/\s]+)(?!\S)")
+"""The first "n/m" a header writes, whatever label stands before it."""
 
 
 js_length = utf16_length
@@ -64,6 +66,13 @@ class Box:
     @property
     def numbers(self) -> tuple[str, str] | None:
         found = self.caption
+        return (found.group("number"), found.group("total")) if found else None
+
+    @property
+    def written_numbers(self) -> tuple[str, str] | None:
+        """The header's "n/m" read under any label: a label changed ("✅ Conclusion 5/5" for "💭 Thought
+        5/5") is not the numbers changed, so a check of the numbers must not see it as one."""
+        found = FRACTION.search(self.header)
         return (found.group("number"), found.group("total")) if found else None
 
     @property

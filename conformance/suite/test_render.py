@@ -252,7 +252,7 @@ def test_render_drops_continuation_flags(
     if accepted_if_host_valid(two, flipped) is None:
         return
     first, second = only_box(one), only_box(two)
-    expect("RTE-4/a1", first.numbers == second.numbers,
+    expect("RTE-4/a1", first.written_numbers == second.written_numbers,
            f"the same thoughtNumber and totalThoughts drew {quoted(first.header)}, then "
            f"{quoted(second.header)}: the "
            "total depended on more than the two numbers")

@@ -16,7 +16,7 @@ from conformance.core.protocol import TOOL
 from conformance.drivers.wire import Exchange
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.jsvalues import expected_box
-from conformance.suite.render_box import expect_header_in_order
+from conformance.suite.render_box import expect_header_in_order, only_box
 
 BIG = 9007199254740986
 ARGUMENTS: dict[str, JSON] = Envelope("t", BIG, BIG, True).arguments()
@@ -55,3 +55,15 @@ def test_whatever_the_header_writes_reading_it_never_raises_a_harness_error(writ
         assert departure.record == "CMP-5"
     except AssertionError as order:
         assert str(order).startswith("header reads ")
+
+
+@given(st.sampled_from(["✅ Conclusion", "🔚 Final", "Step", "💭 Thought"]),
+       st.integers(min_value=1, max_value=10**6), st.integers(min_value=1, max_value=10**6))
+def test_a_label_changed_is_not_the_numbers_changed(label: str, number: int, total: int) -> None:
+    """emoji-status drew “✅ Conclusion 5/5” then “💭 Thought 5/5”: RTE-4/a1's check read no numbers under the
+    unknown label and said the total depended on more than the two numbers, which was false."""
+    arguments = Envelope("t", number, total, True).arguments()
+    drawn = only_box(expected_box(arguments).replace("💭 Thought", label).encode())
+    shown = str(max(number, total))
+    assert drawn.written_numbers == (str(number), shown)
+    assert drawn.written_numbers == only_box(expected_box(arguments).encode()).written_numbers
