@@ -1127,8 +1127,11 @@ def one_cause_per_change(
     into: dict[str, str] = {}
     for cause in causes:
         mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
+        box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
         home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
-                     or (rule is not None and _rule_shown(c, by_id) == rule)), None)
+                     or (rule is not None and _rule_shown(c, by_id) == rule)
+                     or (box is not None and _box_shown(c, by_id) == box)
+                     or _same_added_words(words, _words_here(c, by_id))), None)
         if home is None:
             merged.append(cause)
             continue
@@ -1146,6 +1149,60 @@ def one_cause_per_change(
     out = [rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+_BOX_LINES: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
+_BORDER: Final = re.compile(r"^[\s\u2500-\u257f]*$")
+
+
+def _box_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[tuple[str, str], ...] | None:
+    """The box lines a cause's replayed pair shows changed, borders, widths and numbers aside: two causes
+    whose pairs change the header alike (“💭 Thought 5/5” to “✅ Conclusion 5/5”, 1/1 so) show one change
+    (held-out-multi-10's emoji-status: RTE-4/a1 and RTE-9/a1 were CMP-5's label again). None when the
+    pair's first difference is no box line changed."""
+    evidence = _held(cause, by_id).evidence
+    if evidence is None or not evidence.reproduced or not evidence.differences:
+        return None
+    first = evidence.differences[0]
+    if not first.startswith("stderr: "):
+        return None
+    changed = tuple((_line_aside(a), _line_aside(b)) for a, b in _BOX_LINES.findall(first)
+                    if not (_BORDER.match(a) and _BORDER.match(b)))
+    return changed or None
+
+
+def _line_aside(line: str) -> str:
+    """A box line with its side borders, padding and numbers aside."""
+    return re.sub(r"\d+", "N", line.strip().strip("│").strip())
+
+
+_ADDED_WORDS: Final = re.compile(
+    r"^the original accepts this call and this server refuses it(?: naming `[^`]*`)? — “(?P<words>[^”]+)”")
+_WORDS_HERE: Final = re.compile(
+    r"^both refuse this call, in other words: “[^”]*” on the original(?: \([^)]*\))?, "
+    r"“(?P<words>[^”]+)” here")
+
+
+def _words_here(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[bool, str] | None:
+    """The refusal words a cause's replayed pair shows this server writing, numbers aside, and whether the
+    original accepted that call (a refusal the fork added) or refused it in its own words."""
+    evidence = _held(cause, by_id).evidence
+    if evidence is None or not evidence.reproduced or not evidence.differences:
+        return None
+    first = evidence.differences[0]
+    for added, pattern in ((True, _ADDED_WORDS), (False, _WORDS_HERE)):
+        found = pattern.match(first)
+        if found is not None and found.group("words") not in GUARD_REFUSALS.values():
+            return added, re.sub(r"\d+", "N", found.group("words"))
+    return None
+
+
+def _same_added_words(one: tuple[bool, str] | None, other: tuple[bool, str] | None) -> bool:
+    """Two pairs refused in the same words of a refusal the fork added, numbers aside: one change, whatever
+    call met it first (held-out-multi-10's plan-keeper: RTE-8/a1's `constructor` probe refused with RTE-3's
+    “thought N of N cannot be the last”, a refusal the original never writes). Both refusing in the same
+    words of the original's errors is not enough: those are the original's, not a change's."""
+    return one is not None and other is not None and one[1] == other[1] and (one[0] or other[0])
 
 
 _NEW_RULE: Final = re.compile(
