@@ -31,7 +31,7 @@ from conformance.compare.crossing import (
     swapped_targets,
 )
 from conformance.compare.eras import EraFound, era_pass, era_summary
-from conformance.compare.explain import explain, last_call_arguments, shown_by
+from conformance.compare.explain import EARLIER_NOTE, explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
@@ -343,6 +343,8 @@ def _confirm_one(
     return candidate, found
 
 
+EARLIER_CAUSE: Final = "earlier-calls"
+"""The cause of the differences a fresh process shows only after earlier calls (fixtures/attribution)."""
 EARLIER_STEPS: Final = 4000
 """The most earlier calls a confirm replays before a difference a fresh process does not show alone."""
 
@@ -531,7 +533,7 @@ def _call_difference(
     read = with_suspect(found, candidate.program[-1])
     records, cause = rules.attribute(read)
     return Difference(
-        cause=cause,
+        cause=EARLIER_CAUSE if candidate.before else cause,
         id=found.signature,
         aspect=found.aspect,
         summary=summarize(read, name_a, name_b) + _earlier_note(candidate),
@@ -563,8 +565,7 @@ def _earlier_note(candidate: Candidate) -> str:
     if not candidate.before:
         return ""
     calls = sum(len(p) + 1 for p in candidate.before)
-    return (f" (shown only after {calls} earlier call(s) on the same process, replayed before it: a state "
-            "they built)")
+    return f" (shown only after {calls} {EARLIER_NOTE}: a state they built)"
 
 
 def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable[[str], None]) -> bool:
