@@ -9,7 +9,7 @@ import shlex
 import time
 
 from conformance.compare.attribution import default_rules
-from conformance.compare.engine import _call_difference, _confirm
+from conformance.compare.engine import _call_difference, _confirm, root_causes
 from conformance.compare.pair import Side, start_together
 from conformance.compare.programs import Step, valid
 from conformance.compare.search import Search
@@ -48,3 +48,7 @@ def test_a_difference_built_by_an_earlier_program_is_confirmed_after_it() -> Non
     difference = _call_difference(kept, found, default_rules(), "a", "b")
     assert "earlier call(s)" in difference.summary
     assert any("constructor" in frame for frame in difference.program), difference.program
+    (cause,) = root_causes([difference], default_rules(), "a", "b")
+    assert cause.id == "earlier-calls", "not filed under the later call's own field (validation)"
+    assert '"branchId": "constructor"' in cause.summary and "push is not a function" in cause.summary, (
+        cause.summary)
