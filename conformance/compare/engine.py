@@ -366,7 +366,11 @@ def _after_earlier(
             return None
         return _shown(candidate.program, oa, ob, signature)
 
-    found = shows(before)
+    last = before[-1:]  # the program just before it first showed: what most often built it, one replay
+    found = shows(last)
+    if found is not None:
+        return dataclasses.replace(candidate, before=last), found
+    found = shows(before) if len(before) > 1 else None
     if found is None:
         return None
     shown, unshown = len(before), 0

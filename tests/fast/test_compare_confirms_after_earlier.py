@@ -5,6 +5,7 @@ tests/servers/many_changes.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import time
 
@@ -48,6 +49,10 @@ def test_a_difference_built_by_an_earlier_program_is_confirmed_after_it() -> Non
     difference = _call_difference(kept, found, default_rules(), "a", "b")
     assert "earlier call(s)" in difference.summary
     assert any("constructor" in frame for frame in difference.program), difference.program
+    # the builder not last: the shortest run of earlier programs that still shows it, then that one alone
+    later = dataclasses.replace(candidate, before=(POISON, HARMLESS))
+    ((kept_too, _),), _ = _confirm(reference, fork, [later], 20.0)
+    assert kept_too.before == (POISON,)
     (cause,) = root_causes([difference], default_rules(), "a", "b")
     assert cause.id == "earlier-calls", "not filed under the later call's own field (validation)"
     assert '"branchId": "constructor"' in cause.summary and "push is not a function" in cause.summary, (
