@@ -317,7 +317,12 @@ def _confirm(
     dropped: list[str] = []
     with ThreadPoolExecutor(max_workers=CONFIRM_WORKERS) as pool:
         replays = list(pool.map(lambda c: _confirm_one(a, b, c, timeout), candidates))
+    built: list[tuple[Program, ...]] = []  # what built one difference: tried first on the next
     for candidate, again in zip(candidates, replays, strict=True):
+        if again is None:  # tried alone again first: a process that failed to answer under load built nothing
+            again = _confirm_one(a, b, candidate, timeout) or _after_earlier(a, b, candidate, timeout, built)
+            if again is not None and again[0].before and again[0].before not in built:
+                built.append(again[0].before)
         if again is None:
             dropped.append(candidate.found.signature)
         else:
@@ -329,7 +334,7 @@ def _confirm_one(
     a: Target, b: Target, candidate: Candidate, timeout: float
 ) -> tuple[Candidate, Found] | None:
     if not candidate.minimized and _bare(candidate.program):
-        candidate = Candidate(candidate.found, candidate.program, True)
+        candidate = dataclasses.replace(candidate, minimized=True)
     # A search cut short leaves its program unshrunk, and one the shrinker finished may still carry a call
     # the difference does not need: one-call reductions are tried on either before the program is kept.
     if not candidate.minimized or len(candidate.program) > 1:
@@ -338,9 +343,7 @@ def _confirm_one(
             if again is not None:
                 return Candidate(candidate.found, program, True), again
     found = _replay(a, b, candidate.program, candidate.found.signature, timeout)
-    if found is None:
-        return _after_earlier(a, b, candidate, timeout)
-    return candidate, found
+    return None if found is None else (dataclasses.replace(candidate, before=()), found)  # shown alone
 
 
 EARLIER_CAUSE: Final = "earlier-calls"
@@ -350,10 +353,11 @@ EARLIER_STEPS: Final = 4000
 
 
 def _after_earlier(
-    a: Target, b: Target, candidate: Candidate, timeout: float
+    a: Target, b: Target, candidate: Candidate, timeout: float, built: Sequence[tuple[Program, ...]] = ()
 ) -> tuple[Candidate, Found] | None:
     """A difference the earlier programs' calls built (a store poisoned by one call), kept with the shortest
-    run of them that still shows it, else the one program that built it: dropped only when they do not."""
+    run of them that still shows it, else the one program that built it: dropped only when they do not.
+    What built another difference (`built`) is tried first: one poisoning call shows many."""
     before = candidate.before
     if not before or sum(len(p) + 1 for p in before) > EARLIER_STEPS:
         return None
@@ -366,10 +370,11 @@ def _after_earlier(
             return None
         return _shown(candidate.program, oa, ob, signature)
 
-    last = before[-1:]  # the program just before it first showed: what most often built it, one replay
-    found = shows(last)
-    if found is not None:
-        return dataclasses.replace(candidate, before=last), found
+    firsts = [p for p in built if all(x in before for x in p)]
+    for prefix in [*firsts, before[-1:]]:  # and the program just before it first showed: one replay each
+        found = shows(prefix)
+        if found is not None:
+            return dataclasses.replace(candidate, before=prefix), found
     found = shows(before) if len(before) > 1 else None
     if found is None:
         return None

@@ -11,9 +11,10 @@ import time
 
 from conformance.compare.attribution import default_rules
 from conformance.compare.engine import _call_difference, _confirm, root_causes
-from conformance.compare.pair import Side, start_together
+from conformance.compare.observe import compare_step
+from conformance.compare.pair import Side, replay_fresh, start_together
 from conformance.compare.programs import Step, valid
-from conformance.compare.search import Search
+from conformance.compare.search import Candidate, Search
 from conformance.core.protocol import TOOL
 from conformance.targets.specs import resolve_target
 from tests.servers import command
@@ -57,3 +58,16 @@ def test_a_difference_built_by_an_earlier_program_is_confirmed_after_it() -> Non
     assert cause.id == "earlier-calls", "not filed under the later call's own field (validation)"
     assert '"branchId": "constructor"' in cause.summary and "push is not a function" in cause.summary, (
         cause.summary)
+
+
+def test_a_difference_shown_alone_keeps_no_earlier_calls() -> None:
+    """Every candidate carries the programs run before it; one a fresh process shows alone is no
+    earlier-calls difference (the limited fork's three limits were all filed there once)."""
+    reference = resolve_target("reference")
+    fork = resolve_target("cmd:" + shlex.join(command("many_changes", "answer-key")))
+    oa, ob = replay_fresh(reference, fork, HARMLESS, 20.0)
+    (found, *_) = compare_step(HARMLESS[0], oa[0], ob[0])
+    candidate = Candidate(found, HARMLESS, True, before=(LATER,))
+    ((kept, again),), dropped = _confirm(reference, fork, [candidate], 20.0)
+    assert kept.before == () and dropped == []
+    assert _call_difference(kept, again, default_rules(), "a", "b").cause != "earlier-calls"
