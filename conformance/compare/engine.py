@@ -31,14 +31,14 @@ from conformance.compare.crossing import (
     swapped_targets,
 )
 from conformance.compare.eras import EraFound, era_pass, era_summary
-from conformance.compare.explain import explain, last_call_arguments, shown_by
+from conformance.compare.explain import EARLIER_NOTE, explain, last_call_arguments, shown_by
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
 from conformance.compare.new_tools import Called, Choice, other_tools
 from conformance.compare.new_tools import clauses as called_clauses
-from conformance.compare.observe import Found, compare_step, type_class, with_suspect
-from conformance.compare.pair import Side, replay_fresh, retested, start_together
+from conformance.compare.observe import Found, Outcome, compare_step, type_class, with_suspect
+from conformance.compare.pair import Side, replay_after, replay_fresh, retested, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
@@ -48,7 +48,7 @@ from conformance.core.arguments_map import renames_of
 from conformance.core.errors import HarnessError
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON, Omitted
-from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ProtocolViolation, TargetError
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, OtherTool, RootCause
@@ -317,7 +317,12 @@ def _confirm(
     dropped: list[str] = []
     with ThreadPoolExecutor(max_workers=CONFIRM_WORKERS) as pool:
         replays = list(pool.map(lambda c: _confirm_one(a, b, c, timeout), candidates))
+    built: list[tuple[Program, ...]] = []  # what built one difference: tried first on the next
     for candidate, again in zip(candidates, replays, strict=True):
+        if again is None:  # tried alone again first: a process that failed to answer under load built nothing
+            again = _confirm_one(a, b, candidate, timeout) or _after_earlier(a, b, candidate, timeout, built)
+            if again is not None and again[0].before and again[0].before not in built:
+                built.append(again[0].before)
         if again is None:
             dropped.append(candidate.found.signature)
         else:
@@ -329,7 +334,7 @@ def _confirm_one(
     a: Target, b: Target, candidate: Candidate, timeout: float
 ) -> tuple[Candidate, Found] | None:
     if not candidate.minimized and _bare(candidate.program):
-        candidate = Candidate(candidate.found, candidate.program, True)
+        candidate = dataclasses.replace(candidate, minimized=True)
     # A search cut short leaves its program unshrunk, and one the shrinker finished may still carry a call
     # the difference does not need: one-call reductions are tried on either before the program is kept.
     if not candidate.minimized or len(candidate.program) > 1:
@@ -338,7 +343,55 @@ def _confirm_one(
             if again is not None:
                 return Candidate(candidate.found, program, True), again
     found = _replay(a, b, candidate.program, candidate.found.signature, timeout)
-    return None if found is None else (candidate, found)
+    return None if found is None else (dataclasses.replace(candidate, before=()), found)  # shown alone
+
+
+EARLIER_CAUSE: Final = "earlier-calls"
+"""The cause of the differences a fresh process shows only after earlier calls (fixtures/attribution)."""
+EARLIER_STEPS: Final = 4000
+"""The most earlier calls a confirm replays before a difference a fresh process does not show alone."""
+
+
+def _after_earlier(
+    a: Target, b: Target, candidate: Candidate, timeout: float, built: Sequence[tuple[Program, ...]] = ()
+) -> tuple[Candidate, Found] | None:
+    """A difference the earlier programs' calls built (a store poisoned by one call), kept with the shortest
+    run of them that still shows it, else the one program that built it: dropped only when they do not.
+    What built another difference (`built`) is tried first: one poisoning call shows many."""
+    before = candidate.before
+    if not before or sum(len(p) + 1 for p in before) > EARLIER_STEPS:
+        return None
+    signature = candidate.found.signature
+
+    def shows(prefix: tuple[Program, ...]) -> Found | None:
+        try:
+            oa, ob = replay_after(a, b, prefix, candidate.program, timeout)
+        except DriverError:
+            return None
+        return _shown(candidate.program, oa, ob, signature)
+
+    firsts = [p for p in built if all(x in before for x in p)]
+    for prefix in [*firsts, before[-1:]]:  # and the program just before it first showed: one replay each
+        found = shows(prefix)
+        if found is not None:
+            return dataclasses.replace(candidate, before=prefix), found
+    found = shows(before) if len(before) > 1 else None
+    if found is None:
+        return None
+    shown, unshown = len(before), 0
+    while shown - unshown > 1:  # the fewest programs from the start that still show it
+        middle = (shown + unshown) // 2
+        again = shows(before[:middle])
+        if again is not None:
+            shown, found = middle, again
+        else:
+            unshown = middle
+    prefix = before[:shown]
+    if len(prefix) > 1:
+        alone = shows(prefix[-1:])
+        if alone is not None:
+            prefix, found = prefix[-1:], alone
+    return dataclasses.replace(candidate, before=prefix), found
 
 
 def _bare(program: Program) -> bool:
@@ -370,6 +423,11 @@ def _replay(a: Target, b: Target, program: Program, signature: str, timeout: flo
         oa, ob = replay_fresh(a, b, program, timeout)
     except DriverError:
         return None
+    return _shown(program, oa, ob, signature)
+
+
+def _shown(program: Program, oa: list[Outcome], ob: list[Outcome], signature: str) -> Found | None:
+    """The difference `signature` at the first step of `program` that differs, or None."""
     for step, x, y in zip(program, oa, ob, strict=False):
         found = compare_step(step, x, y)
         again = next((f for f in found if f.signature == signature), None)
@@ -484,12 +542,12 @@ def _call_difference(
     read = with_suspect(found, candidate.program[-1])
     records, cause = rules.attribute(read)
     return Difference(
-        cause=cause,
+        cause=EARLIER_CAUSE if candidate.before else cause,
         id=found.signature,
         aspect=found.aspect,
-        summary=summarize(read, name_a, name_b),
+        summary=summarize(read, name_a, name_b) + _earlier_note(candidate),
         records=records,
-        program=frames(candidate.program),
+        program=frames(_with_earlier(candidate)),
         a=found.a,
         b=found.b,
         minimized=candidate.minimized,
@@ -499,6 +557,24 @@ def _call_difference(
         value_class=_value_class(read, candidate.program[-1]),
         detail=read.detail,
     )
+
+
+def _with_earlier(candidate: Candidate) -> Program:
+    """The candidate's program after the earlier programs it needs, each led by the probe call the search
+    sent before it: the calls a fresh process needs to show the difference."""
+    probe = Step(TOOL, dict(PROBE_ARGUMENTS))
+    steps: list[Step] = []
+    for earlier in candidate.before:
+        steps += [probe, *earlier]
+    return (*steps, probe, *candidate.program) if steps else candidate.program
+
+
+def _earlier_note(candidate: Candidate) -> str:
+    """Says a difference needs earlier calls: a fresh process shows it only after them."""
+    if not candidate.before:
+        return ""
+    calls = sum(len(p) + 1 for p in candidate.before)
+    return f" (shown only after {calls} {EARLIER_NOTE}: a state they built)"
 
 
 def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable[[str], None]) -> bool:

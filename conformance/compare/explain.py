@@ -21,7 +21,7 @@ from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
-from conformance.compare.programs import calls_in
+from conformance.compare.programs import calls_in, valid
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
 from conformance.compare.wording import (
     Edit,
@@ -45,7 +45,7 @@ from conformance.core.differences import (
     refusal_in_text,
 )
 from conformance.core.jsontypes import JSON, Omitted
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.retest import Retested
 from conformance.core.retest import said as retest_said
 from conformance.core.served import read_served
@@ -119,7 +119,45 @@ def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
     rest = [d for group in by.values() for d in group]
     if rest:
         out.append("; ".join(d.summary for d in rest))
+    earlier = _earlier_calls(members)
+    if earlier and out:  # the calls that built the state lead: the later call alone shows nothing
+        out[0] = f"after {earlier} on the same process, {out[0]}"
     return out
+
+
+EARLIER_NOTE: Final = "earlier call(s) on the same process, replayed before it"
+"""The words a difference's summary carries when a fresh process shows it only after earlier calls."""
+PROBE: Final[JSON] = dict(PROBE_ARGUMENTS)
+
+
+def _earlier_calls(members: Sequence[Difference]) -> str:
+    """The earlier calls every member needs before its own (each member's program carries them, each
+    program of them led by the search's probe call), said as the first one's arguments; empty when none
+    needs any."""
+    if not members or not all(EARLIER_NOTE in d.summary for d in members):
+        return ""
+    calls = [a for a in map(_call_arguments, shown_by(members).program) if a is not None]
+    probes = [i for i, a in enumerate(calls) if a == PROBE]
+    if len(probes) < 2:
+        return ""
+    earlier = [a for a in calls[: probes[-1]] if a != PROBE]
+    if not earlier:
+        return ""
+    last = earlier[-1]
+    if isinstance(last, dict):  # the fields beyond a valid call's are what the call did
+        own = {k: v for k, v in last.items() if k not in valid()}
+        last = own or last
+    more = f" and {len(earlier) - 1} more" if len(earlier) > 1 else ""
+    return f"the call with {short(json.dumps(last, ensure_ascii=False), 90)}{more}"
+
+
+def _call_arguments(frame: str) -> JSON | None:
+    """A tools/call frame's arguments, else None."""
+    value = _frame(frame)
+    params = value.get("params")
+    if value.get("method") != "tools/call" or not isinstance(params, dict):
+        return None
+    return params.get("arguments")
 
 
 def _kind(d: Difference) -> str:

@@ -28,6 +28,8 @@ class Side:
     transcript: Transcript | None = None
     calls: int = 0
     restarts: int = 0
+    starts: int = 0
+    """Processes started for this side: a new one holds nothing the calls before it built."""
     _driver: WireDriver | None = None
     _last: StoreState = field(default_factory=lambda: StoreState(0, ()))
 
@@ -37,6 +39,7 @@ class Side:
             self.restarts += 1
         if self._driver is None:
             self._driver = start(self.target, self.timeout, self.transcript)
+            self.starts += 1
             self._last = StoreState(0, ())
         return self._driver
 
@@ -92,6 +95,7 @@ def start_together(a: Side, b: Side) -> None:
             driver.close()
             continue
         side._driver = driver
+        side.starts += 1
 
 
 def start(target: Target, timeout: float, transcript: Transcript | None = None) -> WireDriver:
@@ -158,6 +162,34 @@ def replay_fresh(
     """`program` on a fresh process of each target: what a published difference must show again."""
     with fresh_pair(a, b, timeout) as (da, db):
         return run_on(da, program), run_on(db, program)
+
+
+def replay_after(
+    a: Target, b: Target, before: Sequence[Program], program: Program, timeout: float
+) -> tuple[list[Outcome], list[Outcome]]:
+    """`program` on a fresh process of each target after `before`, each program sent as the search sent it
+    (a probe call telling its start, then its steps): a difference the earlier programs' calls built."""
+    sides = Side(a, timeout), Side(b, timeout)
+    try:
+        start_together(*sides)
+        for earlier in before:
+            for side in sides:
+                base = side.base()
+                for step in earlier:
+                    side.step(step, base)
+            if any(side.starts > 1 for side in sides):
+                raise DriverError("a process died or hung replaying the earlier programs")
+        outcomes: tuple[list[Outcome], list[Outcome]] = ([], [])
+        for side, out in zip(sides, outcomes, strict=True):
+            base = side.base()
+            for step in program:
+                out.append(side.step(step, base))
+                if out[-1].kind != "result":
+                    break
+        return outcomes
+    finally:
+        for side in sides:
+            side.close()
 
 
 @dataclass

@@ -47,6 +47,9 @@ class Candidate:
     found: Found
     program: Program
     minimized: bool
+    before: tuple[Program, ...] = ()
+    """The programs the long-lived processes ran before the one that first showed this difference: what a
+    confirm replays when a fresh process does not show it alone (a store poisoned by an earlier call)."""
 
 
 class _Different(AssertionError):
@@ -77,6 +80,13 @@ class Search:
     budget_reached: bool = False
     progress: Callable[[str], None] | None = None
     _classes: dict[str, type[_Different]] = field(default_factory=dict)
+    ran: list[Program] = field(default_factory=list)
+    """Each program as far as it was sent to the long-lived processes, in order (none restarted since)."""
+    first_seen: dict[str, int] = field(default_factory=dict)
+    """Each signature → the number of programs begun (`ran` and those dropped before it) when it was first
+    shown."""
+    _dropped: int = 0
+    _starts: int = 0
 
     def over(self) -> bool:
         now = time.monotonic()
@@ -94,10 +104,16 @@ class Search:
         """
         self.programs_run += 1
         base_a, base_b = self.a.base(), self.b.base()
+        self._forget_restarted()
+        self.ran.append(())
         for index, step in enumerate(program):
             oa, ob = self.a.step(step, base_a), self.b.step(step, base_b)
+            self.ran[-1] = program[: index + 1]
+            self._forget_restarted()
             self.normalized |= oa.normalized | ob.normalized
             found = compare_step(step, oa, ob)
+            for f in found:
+                self.first_seen.setdefault(f.signature, self._dropped + len(self.ran) - 1)
             new = [f for f in found if f.signature not in skip]
             if new:
                 return new, index
@@ -105,11 +121,21 @@ class Search:
                 return None
         return None
 
+    def _forget_restarted(self) -> None:
+        """A process restarted (it died or hung) holds nothing the programs before it built."""
+        starts = self.a.starts + self.b.starts
+        if starts != self._starts:
+            self._starts = starts
+            self._dropped += len(self.ran)
+            self.ran.clear()
+
     def add(self, found: Found, program: Program, minimized: bool) -> None:
         if found.signature in self.known:
             return
         self.known.add(found.signature)
-        self.candidates.append(Candidate(found, program, minimized))
+        seen = self.first_seen.get(found.signature, self._dropped + len(self.ran)) - self._dropped
+        before = tuple(self.ran[: max(0, seen)])
+        self.candidates.append(Candidate(found, program, minimized, before))
         if self.progress is not None:
             self.progress(f"difference {len(self.known)}: {found.signature}")
 
