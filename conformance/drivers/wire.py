@@ -259,6 +259,8 @@ class WireDriver(Managed):
         """The first few stdout lines that were not JSON-RPC, skipped while awaiting a response (CMP-4's
         finding, said from the transcripts by gate/stdout_hygiene); `strays_seen` counts them all."""
         self.strays_seen = 0
+        self.first_stray: str | None = None
+        """The first stray line's failure as it would have been raised (the preflight's stop says it)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
         self._abandoned: set[int] = set()
@@ -1040,7 +1042,7 @@ class WireDriver(Managed):
                     if method == "initialize" or skipped >= STRAY_SKIPPED:
                         raise
                     skipped += 1
-                    self._stray(line, method, request_id)
+                    self._stray(line, method, request_id, exc)
                     if stray is None:
                         stray, grace = exc, time.monotonic() + STRAY_GRACE
                     continue
@@ -1061,9 +1063,11 @@ class WireDriver(Managed):
             self._abandoned.add(request_id)
             raise
 
-    def _stray(self, line: bytes, method: str, request_id: int) -> None:
+    def _stray(self, line: bytes, method: str, request_id: int, failure: ProtocolViolation) -> None:
         """Keep a stray line skipped while awaiting `request_id`, and say so in the transcript."""
         self.strays_seen += 1
+        if self.first_stray is None:
+            self.first_stray = str(failure)
         if len(self.stray_lines) < STRAY_KEPT:
             self.stray_lines.append(line[:200])
         if self.transcript is not None:
