@@ -85,8 +85,11 @@ def with_stray_lines(results: RunResults | None, hygiene: StdoutHygiene | None) 
 
 
 def _departs(results: RunResults | None) -> bool:
-    """Whether an outcome of `results` already says CMP-4 departs for the stdout channel."""
-    return results is not None and any(o.nodeid == STDOUT_CHECK for o in results.tests)
+    """Whether an outcome of `results` already says CMP-4 departs for the stdout channel, or a test the stray
+    line ended will (`with_preflight_departure`, from that test's error)."""
+    return results is not None and any(
+        o.nodeid == STDOUT_CHECK or (o.status == "error" and NOT_JSON_RPC in o.message)
+        for o in results.tests)
 
 
 def _listing_outcome(preflight: Preflight) -> TestOutcome:

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.results import RunResults
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.drivers.errors import (
     ProtocolViolation,
@@ -25,7 +25,7 @@ from conformance.drivers.errors import (
     WrongId,
 )
 from conformance.drivers.transcript import Transcript
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.preflight_departures import with_stray_lines
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from tests.servers import OVERRUN, PATIENT, VALID, alive, assert_gone, command, wait_for_stderr
@@ -128,6 +128,11 @@ def test_stray_stdout_lines_are_read_past_to_each_answer_and_kept(tmp_path: Path
     assert (outcome.status, outcome.contradicted) == ("failed", ["CMP-4"])
     assert "3 lines" in outcome.message and "'[digest] 1 thoughts, next digest at 6'" in outcome.message
     assert with_stray_lines(judged, hygiene) == judged  # said once
+    # A test a stray line ended (garbage and no answer) has CMP-4 said from its error, not twice.
+    ended = TestOutcome(nodeid="t", records=["OBJ-4"], status="error",
+                        message=f"target failure: {NOT_JSON_RPC} JSON: 'x'")
+    errored = results.model_copy(update={"tests": [ended]})
+    assert with_stray_lines(errored, hygiene) == errored
 
 
 def test_response_with_a_wrong_id_is_reported() -> None:
