@@ -52,6 +52,7 @@ from conformance.drivers.lifecycle import Managed
 from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.sdk_stdio import bounded_stdio
 from conformance.drivers.transcript import decode
+from conformance.drivers.wire import STRAY_GRACE
 from conformance.drivers.wire import max_frame as default_max_frame
 
 T = TypeVar("T")
@@ -169,6 +170,8 @@ class SdkDriver(Managed):
         self._session: ClientSession | None = None
         self._call_scope: anyio.CancelScope | None = None
         self._stream_error: Exception | None = None
+        self.strays_seen = 0
+        """Stdout lines the SDK could not read (not JSON-RPC), each read past to the answer after it."""
         self._closed = False
         self._serial = SENT.serial()
         self._requests = 0
@@ -251,13 +254,21 @@ class SdkDriver(Managed):
     # -- calls -------------------------------------------------------------------------------------
 
     async def _on_message(self, message: IncomingMessage) -> None:
+        """A line the SDK could not read: as the SDK's own client does, the call reads on for its answer, for
+        `STRAY_GRACE` at most (a server writing only garbage fails then); a frame too long ends it at once."""
         if isinstance(message, Exception):
             self._stream_error = message
-            if self._call_scope is not None:
+            self.strays_seen += 1
+            if self._call_scope is None:
+                return
+            if isinstance(message, FrameTooLarge):
                 self._call_scope.cancel()
+            else:
+                self._call_scope.deadline = min(self._call_scope.deadline, anyio.current_time() + STRAY_GRACE)
 
     async def _guarded(self, what: str, call: Callable[[], Awaitable[T]], timeout: float | None = None) -> T:
-        """Run one SDK call; an unparsable stdout line ends it at once, a hung write by a watchdog."""
+        """Run one SDK call; an unparsable stdout line not followed by the answer ends it, a hung write by a
+        watchdog."""
         self._stream_error = None
         watchdog = (self.timeout if timeout is None else timeout) * 2 + 1
         try:

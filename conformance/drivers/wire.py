@@ -59,6 +59,13 @@ NOT_JSON_RPC: Final = "stdout line is not"
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
 _UNSOLICITED_KEPT: Final = 5
+STRAY_GRACE: Final = 2.0
+"""Seconds an answer is still awaited after a stray stdout line (one that is not JSON-RPC): a stdio client
+(the TypeScript SDK's ReadBuffer, the Python SDK's stdio_client) reports such a line and reads on, so the
+answer that follows is still the call's; a server writing only garbage fails within this, not its timeout."""
+STRAY_SKIPPED: Final = 64
+"""Stray lines skipped while one answer is awaited; past this the line fails the call (a flood, not a log)."""
+STRAY_KEPT: Final = 20
 _POLL_IN: Final = select.POLLIN | select.POLLHUP | select.POLLERR
 _FIONREAD_BUF: Final = bytes(4)
 _IDLE: Final = 0.02
@@ -248,6 +255,12 @@ class WireDriver(Managed):
         self.unsolicited: list[dict[str, JSON]] = []
         """The first few requests and notifications the server sent of its own, skipped while awaiting a
         response (LOOP-A's check reads them: the original sends none)."""
+        self.stray_lines: list[bytes] = []
+        """The first few stdout lines that were not JSON-RPC, skipped while awaiting a response (CMP-4's
+        finding, said from the transcripts by gate/stdout_hygiene); `strays_seen` counts them all."""
+        self.strays_seen = 0
+        self.first_stray: str | None = None
+        """The first stray line's failure as it would have been raised (the preflight's stop says it)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
         self._abandoned: set[int] = set()
@@ -1010,11 +1023,29 @@ class WireDriver(Managed):
     ) -> tuple[dict[str, JSON], float]:
         """Read until the response to `request_id`, or to one of `also` (requests written with it and not yet
         answered); server notifications and requests are skipped."""
+        stray: ProtocolViolation | None = None
+        skipped, grace = 0, deadline
         try:
             while True:
-                line = self._read_line(deadline, method, limit)
+                try:
+                    line = self._read_line(min(deadline, grace), method, limit)
+                except ServerTimeout:
+                    if stray is not None:
+                        raise stray from None
+                    raise
                 t_received = time.monotonic()
-                response = self._parse(line)
+                try:
+                    response = self._parse(line)
+                except ProtocolViolation as exc:
+                    # Read on past it, as a stdio client does (its onerror, then the next line), unless it
+                    # answers the handshake (a server that writes only garbage stops there, fast) or floods.
+                    if method == "initialize" or skipped >= STRAY_SKIPPED:
+                        raise
+                    skipped += 1
+                    self._stray(line, method, request_id, exc)
+                    if stray is None:
+                        stray, grace = exc, time.monotonic() + STRAY_GRACE
+                    continue
                 if "method" in response:
                     if len(self.unsolicited) < _UNSOLICITED_KEPT:
                         self.unsolicited.append(response)
@@ -1031,6 +1062,17 @@ class WireDriver(Managed):
         except (ServerTimeout, ProtocolViolation):
             self._abandoned.add(request_id)
             raise
+
+    def _stray(self, line: bytes, method: str, request_id: int, failure: ProtocolViolation) -> None:
+        """Keep a stray line skipped while awaiting `request_id`, and say so in the transcript."""
+        self.strays_seen += 1
+        if self.first_stray is None:
+            self.first_stray = str(failure)
+        if len(self.stray_lines) < STRAY_KEPT:
+            self.stray_lines.append(line[:200])
+        if self.transcript is not None:
+            self.transcript.note(f"stray stdout line skipped while awaiting {method} (request {request_id}); "
+                                 f"read on for its answer")
 
     def initialize(self, protocol_version: str = PROTOCOL_VERSION) -> dict[str, JSON]:
         """The MCP handshake: initialize, check it succeeded, then notifications/initialized."""

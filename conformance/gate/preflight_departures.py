@@ -13,7 +13,7 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers.wire import NOT_JSON_RPC
-from conformance.report.model import Preflight
+from conformance.report.model import Preflight, StdoutHygiene
 
 STDOUT_RECORD: Final = "CMP-4"
 STDOUT_CHECK: Final = "stdout carries only JSON-RPC"
@@ -54,7 +54,7 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
     else:
         return results
     outcomes = [outcome, *beside]
-    if found is None and preflight.stray_stdout:
+    if found is None and preflight.stray_stdout and not _departs(results):
         # A tool-name or argument stop, and stray lines read before the target was closed: CMP-4 departs too,
         # as the stdout finding beside the stop says, not "not checked".
         outcomes.append(TestOutcome(
@@ -63,6 +63,33 @@ def with_preflight_departure(results: RunResults | None, preflight: Preflight, t
     if results is None:
         return RunResults(target=target, harness=harness, started=when, finished=when, tests=outcomes)
     return results.model_copy(update={"tests": [*results.tests, *outcomes]})
+
+
+def with_stray_lines(results: RunResults | None, hygiene: StdoutHygiene | None) -> RunResults | None:
+    """`results` with one more failed outcome naming CMP-4 when the run's transcripts hold stdout lines that
+    are not JSON-RPC and no outcome says so yet: the drivers read past such a line to the answer after it (as
+    a stdio client does), so no check fails on it, and the stdout finding is CMP-4's own departure."""
+    if results is None or hygiene is None or not hygiene.lines_seen or _departs(results):
+        return results
+    first = hygiene.lines[0] if hygiene.lines else None
+    lines = f"{hygiene.lines_seen} line{'s' if hygiene.lines_seen != 1 else ''}"
+    said = f"stdout carried {lines} that {'are' if hygiene.lines_seen != 1 else 'is'} not JSON-RPC"
+    if first is not None:
+        when = f", after {first.after_request}" if first.after_request else ""
+        said += f", the first {first.text!r} in {first.phase}{when}"
+    said += "; the answer after each was still read"
+    outcome = TestOutcome(nodeid=STDOUT_CHECK, records=[STDOUT_RECORD], contradicted=[STDOUT_RECORD],
+                          status="failed", message=f"{said}, {_SAID}",
+                          transcript=first.transcript if first is not None else None)
+    return results.model_copy(update={"tests": [*results.tests, outcome]})
+
+
+def _departs(results: RunResults | None) -> bool:
+    """Whether an outcome of `results` already says CMP-4 departs for the stdout channel, or a test the stray
+    line ended will (`with_preflight_departure`, from that test's error)."""
+    return results is not None and any(
+        o.nodeid == STDOUT_CHECK or (o.status == "error" and NOT_JSON_RPC in o.message)
+        for o in results.tests)
 
 
 def _listing_outcome(preflight: Preflight) -> TestOutcome:

@@ -1,8 +1,9 @@
 """Stdout hygiene as a finding of its own: every line the target wrote on stdout that is not JSON-RPC, in any
-phase of the run, with its text and when it came. A check that reads such a line stops there (a target
-failure), and a witness step that met one keeps only `{"failure": "ProtocolViolation"}`; the run's transcripts
-hold every line, so they are read once more here. An answer that arrived after a stray line had failed its
-request was skipped as late ("late response to abandoned request N skipped"): that is said too."""
+phase of the run, with its text and when it came. The drivers read past such a line to the answer after it,
+as a stdio client does (so no check fails on it and CMP-4 departs from this count: gate/preflight_departures);
+the run's transcripts hold every line, so they are read once more here. An answer that arrived after a stray
+line had failed its request (no answer within the drivers' grace) was skipped as late ("late response to
+abandoned request N skipped"): that is said too."""
 
 from __future__ import annotations
 

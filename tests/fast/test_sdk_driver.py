@@ -13,6 +13,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from mcp_types import TextContent
 
 from conformance.drivers import process
 from conformance.drivers.errors import ProtocolViolation, ServerExited, ServerTimeout, TargetError
@@ -87,6 +88,18 @@ def test_stdout_line_that_is_not_jsonrpc_is_a_protocol_violation_at_once(flag: t
         with pytest.raises(ProtocolViolation):
             driver.call_tool("sequentialthinking", VALID)
         assert time.monotonic() - started < PATIENT / 2, "reported when the line arrives, not at the timeout"
+    assert_gone(tag, driver.pid)
+
+
+def test_stray_stdout_lines_are_read_past_to_each_answer() -> None:
+    """A log line before each answer (fork-digest's "[digest] …"): the SDK's own client reads on past it, and
+    so does the driver (issue 46): each call gets its answer and each line is counted."""
+    server, tag = tagged("not_json", "--then-answer")
+    with SdkDriver(server, timeout=PATIENT) as driver:
+        answers = [driver.call_tool("sequentialthinking", VALID) for _ in range(3)]
+        assert driver.strays_seen == 3
+    assert [(a.is_error, [c.text for c in a.content if isinstance(c, TextContent)]) for a in answers] == [
+        (False, ["ok"])] * 3
     assert_gone(tag, driver.pid)
 
 

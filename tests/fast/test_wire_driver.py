@@ -14,6 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.drivers.errors import (
     ProtocolViolation,
@@ -23,7 +25,9 @@ from conformance.drivers.errors import (
     WrongId,
 )
 from conformance.drivers.transcript import Transcript
-from conformance.drivers.wire import WireDriver
+from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
+from conformance.gate.preflight_departures import with_stray_lines
+from conformance.gate.stdout_hygiene import stdout_hygiene
 from tests.servers import OVERRUN, PATIENT, VALID, alive, assert_gone, command, wait_for_stderr
 
 # -- misbehaving servers ----------------------------------------------------------------------------
@@ -94,6 +98,41 @@ def test_stdout_line_that_is_not_jsonrpc_is_a_protocol_violation(flag: tuple[str
         assert failure.value.line == line
         pid = driver.pid
     assert_gone(pid)
+
+
+def test_stray_stdout_lines_are_read_past_to_each_answer_and_kept(tmp_path: Path) -> None:
+    """A log line before each answer (fork-digest's "[digest] …"): each call still gets its own answer, as a
+    stdio client reads on past the line (issue 46), and every line is counted, kept and noted."""
+    with Transcript(tmp_path / "t.jsonl") as transcript, WireDriver(
+        command("not_json", "--then-answer"), timeout=60, transcript=transcript
+    ) as driver:
+        driver.initialize()
+        answers = [driver.call_tool("sequentialthinking", VALID) for _ in range(3)]
+        digests = [f"[digest] {n} thoughts, next digest at {n + 5}".encode() for n in (1, 2, 3)]
+        assert driver.stray_lines == digests
+        assert driver.strays_seen == 3
+    assert [a.response.get("id") for a in answers] == [2, 3, 4]
+    assert all(a.result == {"content": [{"type": "text", "text": "ok"}]} for a in answers)
+    said = (tmp_path / "t.jsonl").read_text()
+    assert said.count("stray stdout line skipped while awaiting tools/call") == 3
+    assert "late response" not in said
+    # No check failed on the lines, so CMP-4 departs from the transcript's count, naming the first line.
+    hygiene = stdout_hygiene(tmp_path)
+    assert hygiene is not None and hygiene.lines_seen == 3
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+    results = RunResults(target=TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]), harness=harness,
+                         started="t0", finished="t1", tests=[])
+    judged = with_stray_lines(results, hygiene)
+    assert judged is not None
+    [outcome] = judged.tests
+    assert (outcome.status, outcome.contradicted) == ("failed", ["CMP-4"])
+    assert "3 lines" in outcome.message and "'[digest] 1 thoughts, next digest at 6'" in outcome.message
+    assert with_stray_lines(judged, hygiene) == judged  # said once
+    # A test a stray line ended (garbage and no answer) has CMP-4 said from its error, not twice.
+    ended = TestOutcome(nodeid="t", records=["OBJ-4"], status="error",
+                        message=f"target failure: {NOT_JSON_RPC} JSON: 'x'")
+    errored = results.model_copy(update={"tests": [ended]})
+    assert with_stray_lines(errored, hygiene) == errored
 
 
 def test_response_with_a_wrong_id_is_reported() -> None:

@@ -1,14 +1,25 @@
 """Initializes properly, then answers tools/call with a stdout line that is not JSON-RPC.
 
 --json: the line is valid JSON but not a JSON-RPC message.
+--then-answer: the line is a log line ("[digest] N thoughts", as held-out-multi-10's fork-digest writes), and
+  the call's real answer follows it: a stdio client reads past the line to the answer.
 """
 
 import sys
 
-from mini import Message, serve
+from mini import Message, answer_call, serve
+
+calls = 0
 
 
 def garbage(message: Message) -> None:
+    global calls
+    calls += 1
+    if "--then-answer" in sys.argv:
+        sys.stdout.buffer.write(f"[digest] {calls} thoughts, next digest at {calls + 5}\n".encode())
+        sys.stdout.buffer.flush()
+        answer_call(message)
+        return
     line = b'{"hello": "world"}\n' if "--json" in sys.argv else b"this is not json at all\n"
     sys.stdout.buffer.write(line)
     sys.stdout.buffer.flush()

@@ -85,8 +85,12 @@ def check_target(
                         handover.offer(target, driver)
                         handed = True
                     elif not checked.ok:
-                        stray = _watch(driver, handshake, STOPPED_WATCH)
-                        if stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
+                        watched = _watch(driver, handshake, STOPPED_WATCH)
+                        stray = driver.first_stray or watched  # a line read past to an answer comes first
+                        if driver.first_stray is not None and checked.tool_offered is False and checked.tools:
+                            # the tools/list answer came after the stray line: both stops, CMP-2 beside CMP-4
+                            checked = checked.model_copy(update={"error": f"{stray}; and {checked.error}"})
+                        elif stray is not None:  # CMP-4 departs beside the stop (gate/preflight_departures)
                             checked = checked.model_copy(update={"stray_stdout": stray})
                     return checked, server_info, protocol
                 except ProtocolViolation as exc:

@@ -1,6 +1,6 @@
 """Stdout hygiene, said first among the findings: every line the target wrote on stdout that is not JSON-RPC
-(a stdio client breaks on each, CMP-4), with its text and when it came, and the answers dropped as late
-because such a line came before them. report.json has them in `stdout_hygiene`."""
+(a stdio client reports each as an error, CMP-4), with its text and when it came, and the answers dropped as
+late because such a line came before them. report.json has them in `stdout_hygiene`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def headline(h: StdoutHygiene) -> str:
     if not h.lines_seen:
         said = "stdout carried no line that is not JSON-RPC in the transcripts"
     scanned = "" if h.scanned_all else " (a transcript too long to scan whole: at least this many)"
-    return f"{said}{scanned}; a stdio client breaks on each (CMP-4: nothing else is written to stdout)"
+    return (f"{said}{scanned}; a stdio client reports each as an error "
+            f"(CMP-4: nothing else is written to stdout)")
 
 
 def when(line: StrayLine) -> str:
