@@ -120,6 +120,9 @@ class Meeting:
     "not reached" when the meeting stopped first."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
+    stray_stdout: str | None = None
+    """The driver's failure for the first stdout line that was not a JSON-RPC message, which the meeting read
+    past to the answer after it, as a stdio client does (SPEC-20 judges it); None when there was none."""
 
     @property
     def tools(self) -> list[JSON]:
@@ -248,6 +251,8 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
             meeting.end_of_input = driver.end_input(EOF_WAIT)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+    if driver.first_stray is not None:
+        meeting.stray_stdout = f"ProtocolViolation: {' '.join(driver.first_stray.split())[:300]}"
     return meeting
 
 

@@ -385,12 +385,13 @@ def _reserved_codes(meeting: Meeting) -> str | None:
 
 
 def _stdout_messages(meeting: Meeting) -> str | None:
-    """Judged even when the meeting stopped: a line that is not a JSON-RPC message is what stopped it."""
-    failure = meeting.failure
-    if failure is not None and failure.startswith("ProtocolViolation") and NOT_JSON_RPC in failure:
-        return f"stdout carried a line that is {failure.split(NOT_JSON_RPC, 1)[1].strip()[:300]}"
-    if failure is not None:
-        return f"the meeting stopped: {failure}"
+    """Judged even when the meeting stopped: a line that is not a JSON-RPC message, read past to the answer
+    after it or what stopped the meeting."""
+    for failure in (meeting.stray_stdout, meeting.failure):
+        if failure is not None and failure.startswith("ProtocolViolation") and NOT_JSON_RPC in failure:
+            return f"stdout carried a line that is {failure.split(NOT_JSON_RPC, 1)[1].strip()[:300]}"
+    if meeting.failure is not None:
+        return f"the meeting stopped: {meeting.failure}"
     return None
 
 

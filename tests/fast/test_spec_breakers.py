@@ -75,7 +75,7 @@ def _met(breaks: tuple[str, ...], era: str) -> Meeting:
         except BaseException as exc:
             future.set_exception(exc)
     meeting = future.result()
-    assert meeting.failure is None or "garbage-stdout" in breaks, meeting.failure
+    assert meeting.failure is None, meeting.failure
     return meeting
 
 
@@ -140,10 +140,7 @@ def test_each_break_fails_its_record_and_only_it(broken: str, record: str, era: 
         judge(record, meeting)
     judge(record, _met(UNBROKEN.get(broken, ()), era))
     others = {r for r, v in verdicts(meeting).items() if v.startswith("deviates")} - {record}
-    if broken == "garbage-stdout":  # the meeting stops at the line: every check that applies says so
-        assert all("the meeting stopped" in verdicts(meeting)[r] for r in others), others
-        return
-    assert not others, others
+    assert not others, others  # a stray stdout line is read past, as stdio clients do: SPEC-20 alone says it
 
 
 def test_guidance_records_are_not_weighed_where_their_revision_is_not_settled() -> None:
