@@ -170,8 +170,9 @@ def run_comparison(
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
     differences += [_called_difference(item, rules, name_a, name_b) for item in called]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
-    differences += [_probe_difference(item, rules, name_a, name_b) for item in probed.found
-                    if not _shown_sooner(item, differences, say)]
+    kept_probes = [item for item in probed.found if not _shown_sooner(item, differences, say)]
+    differences = _earlier_probed(differences, {item.found.field for item in kept_probes}, say)
+    differences += [_probe_difference(item, rules, name_a, name_b) for item in kept_probes]
     differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
     differences = _with_bounds(target_a, target_b, differences, timeout, say)
@@ -585,12 +586,28 @@ def _shown_sooner(item: ProbeFound, differences: list[Difference], say: Callable
     if NO_STATE in item.found.a or NO_STATE in item.found.b:
         return False
     for d in differences:
+        if d.cause == EARLIER_CAUSE:  # shown after the search's earlier programs: the probe says it plainer
+            continue
         calls = calls_in(d.program)
         if d.aspect == "store" and d.field == item.found.field and needed <= max(calls, MAX_STEPS):
             say(f"long probe: its difference in {item.found.field} after {needed} call(s) is already shown "
                 f"by {d.id} ({calls} call(s))")
             return True
     return False
+
+
+def _earlier_probed(differences: list[Difference], probed: set[str | None],
+                    say: Callable[[str], None]) -> list[Difference]:
+    """A store difference a fresh process showed only after the search's earlier programs, in a field a long
+    probe found differing at its smallest length, is that probe's difference (a bound the earlier calls
+    reached), said once, by the probe."""
+    kept: list[Difference] = []
+    for d in differences:
+        if d.cause == EARLIER_CAUSE and d.aspect == "store" and d.field in probed:
+            say(f"long probe: {d.id}, shown only after earlier calls, is the probe's difference in {d.field}")
+            continue
+        kept.append(d)
+    return kept
 
 
 def _with_relations(a: Target, b: Target, differences: list[Difference], timeout: float,
