@@ -141,7 +141,7 @@ def test_a_run_that_fails_its_baseline_fails_exactly_its_gate_entries(failing: R
     assert [e["record"] for e in gate["unexpected"]] == [MISSING]
     assert [e["record"] for e in gate["changed"]] == [REPINNED]
     assert [e["record"] for e in gate["stale"]] == [HOLDING]
-    assert not gate["unconfirmed"] and len(gate["expected"]) == 22
+    assert not gate["unconfirmed"] and len(gate["expected"]) == 23
     assert _failing(failing.junit) == {
         MISSING: "deviates",
         REPINNED: "departure changed",
