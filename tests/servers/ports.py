@@ -15,7 +15,7 @@ usage: ports.py MODE
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
   pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
-          axefield-ts)
+          axefield-ts), always at 12:00 so that where the line stops being JSON does not follow the clock
   early   with any mode: a logger's line written just before the answer to tools/list
   started with any mode: a plain-text line on stdout at start, before anything is read (console.log after
           server.connect: uookong-ts), so it comes before the answer to initialize
@@ -97,7 +97,7 @@ def log_line(msg: str) -> None:
     line = {"level": 30, "time": int(time.time() * 1000), "pid": os.getpid(), "hostname": "port", "msg": msg}
     said = json.dumps(line).encode()
     if "pretty" in MODES:
-        said = f"[{time.strftime('%H:%M:%S')}.000] \x1b[32mINFO\x1b[39m: \x1b[36m{msg}\x1b[39m".encode()
+        said = f"[12:00:00.000] \x1b[32mINFO\x1b[39m: \x1b[36m{msg}\x1b[39m".encode()
     with _LOCK:
         sys.stdout.buffer.write(said + b"\n")
         sys.stdout.buffer.flush()
