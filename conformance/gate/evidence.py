@@ -792,13 +792,6 @@ def checked_explanations(
     return beside_apart(*under_bounds(*loose_by_rule(causes, records)))
 
 
-_CRASH_THEN_RULE: Final = re.compile(
-    r"^both refuse this call, in other words: “[^”]*” on the original \(a runtime error\), "
-    r"“Invalid \w+: ([^”]+)” here")
-"""The original crashing on a call this server refuses first in a rule's words (“Invalid revisesThought: must
-not be an object or array”)."""
-
-
 def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
                   ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """A departure under no cause whose own pair shows this server refusing in the words of a rule a cause's
@@ -814,8 +807,11 @@ def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
         if (not rules or rv.explained_by or rv.id in primary or rv.verdict != "deviates" or evidence is None
                 or not evidence.reproduced or evidence.not_its_failure or not evidence.differences):
             continue
-        found = _CRASH_THEN_RULE.match(evidence.differences[0])
-        home = next((cid for cid, words in rules.items() if found and found.group(1) == words), None)
+        # The original crashing on a call this server refuses first in a rule's words (“Invalid
+        # revisesThought: must not be an object or array”).
+        here = refused_here(evidence)
+        crash_rule = here.rule if here is not None and here.crashed and here.field else None
+        home = next((cid for cid, words in rules.items() if crash_rule == words), None)
         if home is not None:
             placed[rv.id] = home
     if not placed:
@@ -1179,22 +1175,51 @@ def _line_aside(line: str) -> str:
 _ADDED_WORDS: Final = re.compile(
     r"^the original accepts this call and this server refuses it(?: naming `[^`]*`)? — “(?P<words>[^”]+)”")
 _WORDS_HERE: Final = re.compile(
-    r"^both refuse this call, in other words: “[^”]*” on the original(?: \([^)]*\))?, "
+    r"^both refuse this call, in other words: “[^”]*” on the original(?: \((?P<mark>[^)]*)\))?, "
     r"“(?P<words>[^”]+)” here")
+_RULE_WORDS: Final = re.compile(r"^Invalid (?P<field>\w+): (?P<rule>.+)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RefusedHere:
+    """The refusal a pair's first replayed difference shows this server writing: whether the original
+    accepted the call (a refusal the fork added) or refused it in other words (crashing, or not), and the
+    words, with the field a rule's words name (“Invalid isRevision: …”) and the rule, that field aside."""
+
+    added: bool
+    crashed: bool
+    field: str
+    words: str
+    rule: str
+
+
+def refused_here(evidence: Evidence | None) -> RefusedHere | None:
+    """The one reader of "the original accepts this call and this server refuses it — “…”" and "both refuse
+    this call, in other words: “…” on the original, “…” here": the rules grouping causes by the refusal a
+    fork added (`_words_here`, `_rule_shown`, `loose_by_rule`) read it here. None when the pair is not
+    reproduced or its first difference is neither sentence."""
+    if evidence is None or not evidence.reproduced or not evidence.differences:
+        return None
+    first = evidence.differences[0]
+    added = _ADDED_WORDS.match(first)
+    found = added or _WORDS_HERE.match(first)
+    if found is None:
+        return None
+    words = found.group("words")
+    rule = _RULE_WORDS.match(words)
+    return RefusedHere(added=added is not None,
+                       crashed=added is None and found.group("mark") == "a runtime error",
+                       field=rule.group("field") if rule else "", words=words,
+                       rule=rule.group("rule") if rule else "")
 
 
 def _words_here(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[bool, str] | None:
     """The refusal words a cause's replayed pair shows this server writing, numbers aside, and whether the
     original accepted that call (a refusal the fork added) or refused it in its own words."""
-    evidence = _held(cause, by_id).evidence
-    if evidence is None or not evidence.reproduced or not evidence.differences:
+    here = refused_here(_held(cause, by_id).evidence)
+    if here is None or here.words in GUARD_REFUSALS.values():
         return None
-    first = evidence.differences[0]
-    for added, pattern in ((True, _ADDED_WORDS), (False, _WORDS_HERE)):
-        found = pattern.match(first)
-        if found is not None and found.group("words") not in GUARD_REFUSALS.values():
-            return added, re.sub(r"\d+", "N", found.group("words"))
-    return None
+    return here.added, re.sub(r"\d+", "N", here.words)
 
 
 def _same_added_words(one: tuple[bool, str] | None, other: tuple[bool, str] | None) -> bool:
@@ -1205,12 +1230,6 @@ def _same_added_words(one: tuple[bool, str] | None, other: tuple[bool, str] | No
     return one is not None and other is not None and one[1] == other[1] and (one[0] or other[0])
 
 
-_NEW_RULE: Final = re.compile(
-    r"^the original accepts this call and this server refuses it — “Invalid \w+: ([^”]+)”")
-"""A refusal a fork adds, in the words of a rule, its field aside (“Invalid isRevision: must not be an object
-or array”)."""
-
-
 def _rule_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
     """The rule a cause's pair shows this server adding, its field aside: one rule refusing calls the
     original accepts in two fields is one change (held-out-multi-9's model-guard: RTE-3 and ABS-7, an object
@@ -1218,10 +1237,10 @@ def _rule_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[s
     held = _held(cause, by_id)
     if _refusal_shown(held.evidence, by_id.get(cause.records[0])) is None or held.evidence is None:
         return None
-    found = _NEW_RULE.match(held.evidence.differences[0])
-    if found is None or found.group(1) in _GUARD_WORDS:
+    here = refused_here(held.evidence)
+    if here is None or not here.added or not here.field or here.rule in _GUARD_WORDS:
         return None  # the original's own guard words: a fork's guards moved field by field, each its own
-    return _call_class(held.evidence.at), found.group(1)
+    return _call_class(held.evidence.at), here.rule
 
 
 _GUARD_WORDS: Final = frozenset(words.partition(": ")[2] for words in GUARD_REFUSALS.values())
