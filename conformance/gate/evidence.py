@@ -1228,21 +1228,25 @@ def refused_here(evidence: Evidence | None) -> RefusedHere | None:
                        rule=rule.group("rule") if rule else "")
 
 
-def _words_here(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[bool, str] | None:
-    """The refusal words a cause's replayed pair shows this server writing, numbers aside, and whether the
-    original accepted that call (a refusal the fork added) or refused it in its own words."""
+def _words_here(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RefusedHere | None:
+    """The refusal a cause's replayed pair shows this server writing (`refused_here`), unless in the
+    original's own guard words."""
     here = refused_here(_held(cause, by_id).evidence)
-    if here is None or here.words in GUARD_REFUSALS.values():
-        return None
-    return here.added, re.sub(r"\d+", "N", here.words)
+    return None if here is None or here.words in GUARD_REFUSALS.values() else here
 
 
-def _same_added_words(one: tuple[bool, str] | None, other: tuple[bool, str] | None) -> bool:
+def _same_added_words(one: RefusedHere | None, other: RefusedHere | None) -> bool:
     """Two pairs refused in the same words of a refusal the fork added, numbers aside: one change, whatever
     call met it first (held-out-multi-10's plan-keeper: RTE-8/a1's `constructor` probe refused with RTE-3's
     “thought N of N cannot be the last”, a refusal the original never writes). Both refusing in the same
     words of the original's errors is not enough: those are the original's, not a change's."""
-    return one is not None and other is not None and one[1] == other[1] and (one[0] or other[0])
+    return (one is not None and other is not None and (one.added or other.added)
+            and _numbers_aside(one.words) == _numbers_aside(other.words))
+
+
+def _numbers_aside(words: str) -> str:
+    """Words with their numbers masked: one refusal met at thought 3 and at thought 5 reads alike."""
+    return re.sub(r"\d+", "N", words)
 
 
 def _rule_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str] | None:
