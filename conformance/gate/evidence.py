@@ -967,8 +967,9 @@ def held_by_caps(
     primary = {r for c in out_causes for r in c.records}
     by_id = {rv.id: rv for rv in records}
     for cap, index in home_of.items():
-        placed |= {rv.id: out_causes[index].id for rv in groups[cap] if rv.id not in primary
-                   and not _kept_by_own_refusal(rv, out_causes, out_causes[index], by_id)}
+        cause = out_causes[index]
+        placed |= {rv.id: cause.id for rv in groups[cap] if rv.id not in primary
+                   and not (cap == SIGN_DROPPED and _kept_by_own_refusal(rv, out_causes, cause, by_id))}
     folded, moved = _limit_causes_folded(out_causes, groups, home_of, cap_of)
     counted, moved_too = _count_causes_folded(out_causes, groups, home_of, cap_of)
     folded |= counted
@@ -1076,10 +1077,13 @@ def _pair_is_limit(cause: RootCause, cap: str) -> bool:
 
 def _kept_by_own_refusal(rv: RecordVerdict, causes: Sequence[RootCause], cap: RootCause,
                          by_id: Mapping[str, RecordVerdict]) -> bool:
-    """A record whose line is a cap, but whose own replayed pair shows the refusal of the cause it is under
-    (`_shown`, not the cap cause's), one of its failing checks naming that cause's record, stays there: the
-    line is one check's, the pair its failure's (held-out-multi-8's friendly-errors: RTE-3, a call without
-    arguments refused as invalid params, went from RTE-8's cause to the dropped signs' by its line)."""
+    """A record whose line shows numbers answered without their sign, but whose own replayed pair shows the
+    refusal of the cause it is under (`_shown`, not the sign cause's), one of its failing checks naming that
+    cause's record, stays there: the line is one check's echo, the pair its failure's (held-out-multi-8's
+    friendly-errors: RTE-3, a call without arguments refused as invalid params, went from RTE-8's cause to
+    the dropped signs' by its line). Only for signs: a count or bound a long run met is not reached by a
+    short replay on fresh processes, whose pair then shows whatever else differs (nalyk-ts: the caps' records
+    showed the re-worded refusal), and the line is kept."""
     home = next((c for c in causes if c.id == rv.explained_by), None)
     mine = _refusal_shown(rv.evidence, rv)
     if home is None or home.id == cap.id or mine is None or _shown(home, by_id) != mine:
