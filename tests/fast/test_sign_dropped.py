@@ -1,7 +1,8 @@
 """Numbers sent negative and answered as their absolute value are one change whichever field shows it (issue
 42, fork-friendly-errors: OBJ-14's "thoughtNumber -3.5 sent, 3.5 answered" and OBJ-1/a1's "totalThoughts came
 back 48865170245005110 … above totalThoughts -4.886517024500511e+16" led two causes of one change, and RTE-3's
-line, the same change, sat under the missing-arguments cause)."""
+line, the same change, sat under the missing-arguments cause). A record with a pair of its own showing that
+cause's refusal stays there (test_cap_line_own_refusal)."""
 
 from __future__ import annotations
 
