@@ -1049,7 +1049,7 @@ class WireDriver(Managed):
                     skipped += 1
                     self._stray(line, method, request_id, exc)
                     if stray is None:
-                        stray_at = time.monotonic()
+                        stray_at = t_received
                         stray, grace = exc, stray_at + self.strays.grace(self.command)
                     continue
                 if "method" in response:
