@@ -6,7 +6,8 @@ One `Lateness` belongs to a run (its targets carry it, `Target.lateness`, and ha
 make), so what one run learned never reaches the next run of a long-lived process (a pytest worker, `compare`
 running two targets of one command). Learned by any process of a command, it is kept per command: a process
 started later in the run waits from its first call (a witness replayed on a fresh process, most often a lone
-refusal, is one call long).
+refusal, is one call long). It carries the run's `StrayLag` too (`strays`: how long answers follow stray
+stdout lines), so every driver the run's targets make shares that learning without a path of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from typing import Final
+
+from conformance.drivers.stray_lag import StrayLag
 
 SILENT_WAITS: Final = 50
 """Waits in a row for calls owing no box of a command known late with nothing arriving, after which its calls
@@ -47,6 +50,9 @@ class Lateness:
         self._quiet_starts: dict[tuple[str, ...], int] = {}
         self._lag: dict[tuple[str, ...], float] = {}
         self._lock = threading.Lock()
+        self.strays = StrayLag()
+        """The run's learning of how long each command's answers follow its stray stdout lines (the grace
+        both drivers give such a line, `StrayLag.grace`)."""
 
     def known(self, command: Sequence[str]) -> bool:
         """Whether a process of `command` was seen writing a call's stderr after that call's answer, and its

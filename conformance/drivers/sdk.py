@@ -51,8 +51,8 @@ from conformance.drivers.errors import (
 from conformance.drivers.lifecycle import Managed
 from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.sdk_stdio import bounded_stdio
+from conformance.drivers.stray_lag import StrayLag
 from conformance.drivers.transcript import decode
-from conformance.drivers.wire import STRAY_GRACE
 from conformance.drivers.wire import max_frame as default_max_frame
 
 T = TypeVar("T")
@@ -142,6 +142,7 @@ class SdkDriver(Managed):
         on_failure: Callable[[DriverError], None] | None = None,
         era: Era = OFFICIAL_HANDSHAKE,
         renames: Mapping[str, str] | None = None,
+        strays: StrayLag | None = None,
     ) -> None:
         if not command:
             raise TargetError("empty server command")
@@ -172,6 +173,11 @@ class SdkDriver(Managed):
         self._stream_error: Exception | None = None
         self.strays_seen = 0
         """Stdout lines the SDK could not read (not JSON-RPC), each read past to the answer after it."""
+        self.strays = strays if strays is not None else StrayLag()
+        """How long answers of this command follow its stray lines (`Lateness.strays`, the run's; a driver
+        made alone learns from its own process only): the grace a stray line gets."""
+        self._stray_at: float | None = None
+        """When the call under way met its first stray line (anyio's clock)."""
         self._closed = False
         self._serial = SENT.serial()
         self._requests = 0
@@ -255,7 +261,8 @@ class SdkDriver(Managed):
 
     async def _on_message(self, message: IncomingMessage) -> None:
         """A line the SDK could not read: as the SDK's own client does, the call reads on for its answer, for
-        `STRAY_GRACE` at most (a server writing only garbage fails then); a frame too long ends it at once."""
+        the learned grace at most (`StrayLag.grace`: a server writing only garbage fails then); a frame too
+        long ends it at once."""
         if isinstance(message, Exception):
             self._stream_error = message
             self.strays_seen += 1
@@ -264,23 +271,33 @@ class SdkDriver(Managed):
             if isinstance(message, FrameTooLarge):
                 self._call_scope.cancel()
             else:
-                self._call_scope.deadline = min(self._call_scope.deadline, anyio.current_time() + STRAY_GRACE)
+                now = anyio.current_time()
+                if self._stray_at is None:
+                    self._stray_at = now
+                grace = self.strays.grace(self.command)
+                self._call_scope.deadline = min(self._call_scope.deadline, now + grace)
 
     async def _guarded(self, what: str, call: Callable[[], Awaitable[T]], timeout: float | None = None) -> T:
         """Run one SDK call; an unparsable stdout line not followed by the answer ends it, a hung write by a
         watchdog."""
         self._stream_error = None
+        self._stray_at = None
         watchdog = (self.timeout if timeout is None else timeout) * 2 + 1
         try:
             with anyio.CancelScope() as scope:
                 self._call_scope = scope
                 with anyio.move_on_after(watchdog):
-                    return await call()
+                    answer = await call()
+                    if self._stray_at is not None:
+                        self.strays.note_answer(self.command, anyio.current_time() - self._stray_at)
+                    return answer
         finally:
             self._call_scope = None
         if isinstance(self._stream_error, FrameTooLarge):
             raise FrameTooLarge(self._stream_error.limit, stderr_tail=self.stderr_tail())
         if scope.cancelled_caught and self._stream_error is not None:
+            if self._stray_at is not None:
+                self.strays.note_unanswered(self.command, anyio.current_time() - self._stray_at)
             raise ProtocolViolation(
                 f"server wrote a stdout line that is not JSON-RPC: {self._stream_error}",
                 stderr_tail=self.stderr_tail(),

@@ -52,6 +52,7 @@ from conformance.drivers.errors import (
 )
 from conformance.drivers.lateness import Lateness
 from conformance.drivers.lifecycle import Managed
+from conformance.drivers.stray_lag import StrayLag
 from conformance.drivers.transcript import Transcript, decode
 
 NOT_JSON_RPC: Final = "stdout line is not"
@@ -59,10 +60,6 @@ NOT_JSON_RPC: Final = "stdout line is not"
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
 _UNSOLICITED_KEPT: Final = 5
-STRAY_GRACE: Final = 2.0
-"""Seconds an answer is still awaited after a stray stdout line (one that is not JSON-RPC): a stdio client
-(the TypeScript SDK's ReadBuffer, the Python SDK's stdio_client) reports such a line and reads on, so the
-answer that follows is still the call's; a server writing only garbage fails within this, not its timeout."""
 STRAY_SKIPPED: Final = 64
 """Stray lines skipped while one answer is awaited; past this the line fails the call (a flood, not a log)."""
 STRAY_KEPT: Final = 20
@@ -300,6 +297,12 @@ class WireDriver(Managed):
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
         tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
+        self.strays: StrayLag = self.lateness.strays
+        """How long answers of this command follow its stray stdout lines, learned by the run's drivers: the
+        grace a stray line gets (`StrayLag.grace`)."""
+        self._stray_abandoned: dict[int, float] = {}
+        """Requests given up on after a stray line's grace, with when that line was read (a late answer to one
+        teaches the lag it came by)."""
         self.stderr_late_unboxed = self.lateness.known(self.command)
         """Whether this process's command was seen writing stderr after a call's answer outside any box wait
         (then every call waits for its stderr, box or not, while `Lateness.known` holds: `_settle_lines`)."""
@@ -1024,13 +1027,15 @@ class WireDriver(Managed):
         """Read until the response to `request_id`, or to one of `also` (requests written with it and not yet
         answered); server notifications and requests are skipped."""
         stray: ProtocolViolation | None = None
-        skipped, grace = 0, deadline
+        skipped, grace, stray_at = 0, deadline, 0.0
         try:
             while True:
                 try:
                     line = self._read_line(min(deadline, grace), method, limit)
                 except ServerTimeout:
                     if stray is not None:
+                        self.strays.note_unanswered(self.command, time.monotonic() - stray_at)
+                        self._stray_abandoned[request_id] = stray_at
                         raise stray from None
                     raise
                 t_received = time.monotonic()
@@ -1044,7 +1049,8 @@ class WireDriver(Managed):
                     skipped += 1
                     self._stray(line, method, request_id, exc)
                     if stray is None:
-                        stray, grace = exc, time.monotonic() + STRAY_GRACE
+                        stray_at = t_received
+                        stray, grace = exc, stray_at + self.strays.grace(self.command)
                     continue
                 if "method" in response:
                     if len(self.unsolicited) < _UNSOLICITED_KEPT:
@@ -1052,9 +1058,15 @@ class WireDriver(Managed):
                     continue
                 got = response.get("id")
                 if type(got) is int and (got == request_id or got in also):
+                    if stray is not None:
+                        self.strays.note_answer(self.command, t_received - stray_at)
                     return response, t_received
                 if type(got) is int and got in self._abandoned:
                     self._abandoned.discard(got)
+                    if got in self._stray_abandoned:
+                        # The answer a stray line's grace gave up on came after all: its lag is learned, so
+                        # the next wait is long enough for it.
+                        self.strays.note_answer(self.command, t_received - self._stray_abandoned.pop(got))
                     if self.transcript is not None:
                         self.transcript.note(f"late response to abandoned request {got} skipped")
                     continue

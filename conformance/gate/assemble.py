@@ -138,7 +138,13 @@ def signed(
     verdicts: Sequence[RecordVerdict], sign: Callable[[list[str]], Mapping[str, RecordSignature]]
 ) -> list[RecordVerdict]:
     """Each departure with its behaviour signature and witness answers (others unchanged). An advisory one
-    (guidance the original departs from too) is not signed: a process met again for what never gates."""
+    (guidance the original departs from too) is not signed: a process met again for what never gates.
+
+    An `error` one (the target failed under its test) is signed: no signature changes a verdict (judged
+    above), but a baseline entry may pin `verdict: error` with a signature, which the gate compares (an
+    unsigned one would be unconfirmed) and a baseline made from this report pins. Its cost is bounded by the
+    drivers instead: a witness the target answers with garbage costs the learned stray grace (0.25 s once a
+    stray line went unanswered: `drivers/stray_lag.py`), a timeout ends the signing, a death a process."""
     found = sign([rv.id for rv in verdicts if rv.verdict in DEPARTURES and not is_advisory(rv)])
     return [
         rv.model_copy(update={"signature": found[rv.id].signature, "witness": found[rv.id].witness})

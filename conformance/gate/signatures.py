@@ -237,7 +237,8 @@ class _WitnessSession:
         self.step_refused = False
         """A witness call of the record last answered was refused (an error or isError answer)."""
         self.renewable = True
-        """False once a fresh process refused the probe too: the refusal is the server's, not its state's."""
+        """False once a fresh process refused the probe too, or fresh processes failed it at start: the
+        refusal or failure is the server's, not its state's."""
         self.carried = False
         """Two fresh processes answered the same first call with different stores: state carried across
         processes (a journal the next process restores), read so in every answer (`StoreBase.carried`)."""
@@ -252,12 +253,19 @@ class _WitnessSession:
         self.observations["banner"] = decode(driver.stderr_settled(BANNER_WAIT))
         # The same first call on two fresh processes: a store that differs was carried from one to the next.
         opening, failure = self._first_call()
+        answered = opening is not None
         if not self.stateless:
             # The witnesses then go on in the second process, which was sent the same one call as the first.
             self.restart()
             again, _ = self._first_call()
+            answered = answered or again is not None
             self.carried = (opening is not None and again is not None
                             and _store_of(opening) not in (None, _store_of(again)))
+        # The first call is the probe: fresh processes that fail it (garbage or a death in place of its
+        # answer) fail it whatever came before, so a record whose probe failed after other records' is not
+        # signed again alone (`shared_refusal`): for a server failing every call that doubled the signing's
+        # calls and processes, each answer the same failure on the fresh process as on the shared one.
+        self.renewable = answered
         if first_call:
             carried = StoreBase({HISTORY: 0}, {"branches": frozenset()}, carried=True)
             self.observations["first-call"] = {"failure": failure} if opening is None else canonical_response(

@@ -432,7 +432,8 @@ class ServerSession:
         from conformance.drivers.sdk import SdkDriver
 
         return SdkDriver(self.target.command, env=self.target.env, timeout=self.timeout,
-                         on_failure=self.on_failure, renames=self.target.renames)
+                         on_failure=self.on_failure, renames=self.target.renames,
+                         strays=self.target.lateness.strays)
 
     def close(self) -> None:
         """End every process of the session at once: each may take its grace periods (a cancelled run has

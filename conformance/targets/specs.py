@@ -61,7 +61,8 @@ class Target:
         """A (not yet started) SDK driver for this target; use it as a context manager."""
         from conformance.drivers.sdk import SdkDriver
 
-        return SdkDriver(self.command, env=self.env, timeout=timeout, renames=self.renames)
+        return SdkDriver(self.command, env=self.env, timeout=timeout, renames=self.renames,
+                         strays=self.lateness.strays)
 
 
 def default_cache_dir() -> Path:

@@ -11,8 +11,11 @@ from functools import partial
 from pathlib import Path
 
 from conformance.catalog.witnesses import default_witnesses
+from conformance.drivers import process
+from conformance.drivers.stray_lag import STRAY_GRACE
 from conformance.gate.canonical import CARRIED
 from conformance.gate.signatures import RecordSignature, witness_signatures
+from conformance.targets.specs import resolve_target
 from tests.servers import command
 from tests.side_by_side import side_by_side
 
@@ -47,6 +50,21 @@ def test_a_server_that_refuses_the_probe_on_a_fresh_process_too_is_signed_with_i
     spec = f"cmd:{sys.executable} {LIMITED} 0"
     signed = witness_signatures(spec, ["RTE-3", "OBJ-4"], timeout=20)
     assert any("limit reached" in w.answer for w in signed["OBJ-4"].witness)
+
+
+def test_a_server_failing_the_probe_on_fresh_processes_is_not_signed_again_alone() -> None:
+    """A server answering every call with garbage fails the probe on a fresh process as after other
+    records: each record after the first was signed again alone on one more fresh process, each witness the
+    same failure there (the red run's signing: twice the calls and processes). The run's learner already
+    knows its stray lines go unanswered (as after its preflight), so each call costs the short grace."""
+    target = resolve_target("cmd:" + shlex.join(command("broken", "garbage")))
+    target.lateness.strays.note_unanswered(target.command, STRAY_GRACE)
+    started = process.processes_started()
+    signed = witness_signatures(target, ["CMP-5", "ABS-3"], timeout=20)
+    assert process.processes_started() - started == 2  # the two fresh processes of the start, no more
+    for rid in ("CMP-5", "ABS-3"):
+        assert [w.answer for w in signed[rid].witness] == ['{"failure":"ProtocolViolation"}'] * len(
+            signed[rid].witness), (rid, signed[rid].witness)
 
 
 HISTORY_LABELS = Path(__file__).resolve().parents[1] / "servers" / "history_labels.py"

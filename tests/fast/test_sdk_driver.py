@@ -19,6 +19,7 @@ from conformance.drivers import process
 from conformance.drivers.errors import ProtocolViolation, ServerExited, ServerTimeout, TargetError
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.sdk_stdio import STOP_GRACE
+from conformance.drivers.stray_lag import SHORT_GRACE, STRAY_GRACE, StrayLag
 from tests.servers import GONE_WITHIN, OVERRUN, PATIENT, VALID, alive, command, group_alive, running_with
 
 
@@ -101,6 +102,40 @@ def test_stray_stdout_lines_are_read_past_to_each_answer() -> None:
     assert [(a.is_error, [c.text for c in a.content if isinstance(c, TextContent)]) for a in answers] == [
         (False, ["ok"])] * 3
     assert_gone(tag, driver.pid)
+
+
+def _thought(text: str) -> dict[str, object]:
+    return {**VALID, "thought": text}
+
+
+def test_the_grace_a_stray_line_gets_is_the_learned_one() -> None:
+    """Once a command's stray line went unanswered, the official client's driver waits the short grace too:
+    an answer 1 s after its stray line (the whole grace would read it) is given up on."""
+    server, tag = tagged("not_json", "--by-thought")
+    strays = StrayLag()
+    strays.note_unanswered(server, STRAY_GRACE)
+    assert strays.grace(server) == SHORT_GRACE
+    with SdkDriver(server, timeout=PATIENT, strays=strays) as driver, pytest.raises(ProtocolViolation):
+        driver.call_tool("sequentialthinking", _thought("late 1.0"))
+    assert_gone(tag, driver.pid)
+
+
+def test_an_answer_after_a_stray_line_teaches_its_lag_and_garbage_its_expiry() -> None:
+    """The official client's driver learns as the wire driver does: an answer half a second after a stray
+    line teaches that lag, a stray line left unanswered the expiry, and a later process of the command still
+    reads an answer that comes by the lag learned (a grace cut to 0.25 s whatever was learned would not)."""
+    server, tag = tagged("not_json", "--by-thought")
+    strays = StrayLag()
+    with SdkDriver(server, timeout=PATIENT, strays=strays) as first:
+        assert not first.call_tool("sequentialthinking", _thought("late 0.5")).is_error
+        assert strays.lag(server) > 0 and not strays.unanswered(server)
+        with pytest.raises(ProtocolViolation):
+            first.call_tool("sequentialthinking", _thought("garbage"))
+    assert strays.unanswered(server) and strays.grace(server) > SHORT_GRACE
+    with SdkDriver(server, timeout=PATIENT, strays=strays) as later:
+        answer = later.call_tool("sequentialthinking", _thought("late 0.5"))
+        assert (answer.is_error, later.strays_seen) == (False, 1)
+    assert_gone(tag, first.pid, later.pid)
 
 
 def test_wrong_id_is_ignored_by_the_sdk_and_ends_in_a_timeout() -> None:

@@ -24,6 +24,8 @@ from conformance.drivers.errors import (
     TargetError,
     WrongId,
 )
+from conformance.drivers.lateness import Lateness
+from conformance.drivers.stray_lag import SHORT_GRACE, STRAY_GRACE
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import NOT_JSON_RPC, WireDriver
 from conformance.gate.preflight_departures import with_stray_lines
@@ -133,6 +135,51 @@ def test_stray_stdout_lines_are_read_past_to_each_answer_and_kept(tmp_path: Path
                         message=f"target failure: {NOT_JSON_RPC} JSON: 'x'")
     errored = results.model_copy(update={"tests": [ended]})
     assert with_stray_lines(errored, hygiene) == errored
+
+
+def _thought(text: str) -> dict[str, object]:
+    return {**VALID, "thought": text}
+
+
+def test_a_stray_line_left_unanswered_shortens_the_grace_of_its_command() -> None:
+    """A server writing garbage in place of its answers waited the whole grace on every call (issue 43: a red
+    run 7x slower than a green one). Once one stray line went unanswered for the grace, the run's later
+    processes of the command wait a short grace: an answer 1 s after its stray line, which the whole grace
+    would read, is then given up on (the margins are wide both ways: 1 s against 2 s and against 0.25 s)."""
+    server = command("not_json", "--by-thought")
+    lateness = Lateness()
+    with WireDriver(server, timeout=PATIENT, lateness=lateness) as first:
+        first.initialize()
+        with pytest.raises(ProtocolViolation, match="not JSON"):
+            first.call_tool("sequentialthinking", _thought("garbage"))
+    assert lateness.strays.unanswered(server) and lateness.strays.grace(server) == SHORT_GRACE
+    with WireDriver(server, timeout=PATIENT, lateness=lateness) as later:
+        later.initialize()
+        with pytest.raises(ProtocolViolation, match="not JSON"):
+            later.call_tool("sequentialthinking", _thought("late 1.0"))
+        # Its answer still came: skipped as late by the next call, it teaches the lag it came by.
+        assert later.call_tool("sequentialthinking", VALID).text == "ok"
+    assert lateness.strays.lag(server) > 0 and lateness.strays.grace(server) > SHORT_GRACE
+
+
+def test_an_answer_after_a_stray_line_teaches_its_lag_to_the_runs_later_processes() -> None:
+    """A server whose stray lines are sometimes answered half a second later and sometimes not at all: the
+    lag its answers came by is learned, so after a wait ran out unanswered its answers are still read (a
+    grace cut to 0.25 s whatever was learned would give this one up)."""
+    server = command("not_json", "--by-thought")
+    lateness = Lateness()
+    with WireDriver(server, timeout=PATIENT, lateness=lateness) as first:
+        first.initialize()
+        assert first.call_tool("sequentialthinking", _thought("late 0.5")).text == "ok"
+        assert lateness.strays.lag(server) > 0
+        with pytest.raises(ProtocolViolation, match="not JSON"):
+            first.call_tool("sequentialthinking", _thought("garbage"))
+    assert lateness.strays.unanswered(server) and lateness.strays.grace(server) > SHORT_GRACE
+    with WireDriver(server, timeout=PATIENT, lateness=lateness) as later:
+        later.initialize()
+        answer = later.call_tool("sequentialthinking", _thought("late 0.5"))
+        assert (answer.text, answer.response.get("id"), later.strays_seen) == ("ok", 2, 1)
+    assert lateness.strays.grace(server) <= STRAY_GRACE
 
 
 def test_response_with_a_wrong_id_is_reported() -> None:
