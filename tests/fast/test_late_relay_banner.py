@@ -2,9 +2,9 @@
 the run has learned no lag) is still the start-up's: not the first call's stderr, not a render departure. A
 wrapper relaying stderr (`docker run -i`, a shell script, an async logger) may start forwarding late, and
 what the server writes next comes behind the banner (issue 43, left by round 15). Real processes: the
-reference behind `tests/servers/late_stderr.py --banner-ms 800`; what is asserted is each call's stderr, the same as the direct
-reference's, whatever the machine's speed (a banner that happens to arrive within the start-up wait is the
-start-up's as before)."""
+reference behind `tests/servers/late_stderr.py --banner-ms 800`; what is asserted is each call's stderr,
+the same as the direct reference's, whatever the machine's speed (a banner that happens to arrive within the
+start-up wait is the start-up's as before)."""
 
 from __future__ import annotations
 
