@@ -15,8 +15,9 @@ from typing import Final
 STARTUP_LATE: Final = 3.0
 """Seconds after a process's first answer its first stderr bytes may still be its start-up's (its banner, late
 through a relay), when its start-up wait ended with nothing: a box-owing call on such a process waits this
-long at most for them. The test relay holds the banner 0.8 s; a banner-less server that writes no box pays
-it once on each of a run's first `QUIET_STARTS` processes (`Lateness.waits_for_startup`)."""
+long at most for them, and only once the run saw its command write a banner (`Lateness.banner`), so a
+banner-less server pays nothing. The test relay holds the banner 0.8 s; `compare reference` through it found
+a `render` root cause (CMP-5, RTE-9: "writes no stderr box for an accepted call") before."""
 BANNER_BYTES: Final = 4096
 """A start-up's stderr longer than this is learned as no banner (a log stream, not a line or two)."""
 _TOPS: Final = tuple(corner.encode() for corner in "┌╔╭┏")
