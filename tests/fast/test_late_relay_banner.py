@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from conformance.core.jsontypes import JSON
 from conformance.drivers.late_banner import startup_part
 from conformance.drivers.lateness import Lateness
@@ -44,17 +46,17 @@ def _calls(command: list[str], lateness: Lateness, first: list[dict[str, JSON]],
         return said, driver.stderr_bytes()
 
 
-def _expected() -> list[bytes]:
-    """The direct reference's stderr for `CALL`, `REFUSED`, `CALL` on one process."""
+@pytest.fixture(scope="module")
+def expected() -> list[bytes]:
+    """The direct reference's stderr for `CALL`, `REFUSED`, `CALL` on one process (read once)."""
     return _calls(REFERENCE, Lateness(), [CALL, REFUSED])[0]
 
 
-def test_a_banner_relayed_late_is_learned_with_its_lag() -> None:
+def test_a_banner_relayed_late_is_learned_with_its_lag(expected: list[bytes]) -> None:
     """A run's first process of the relay reads the banner whole (compare's and the signatures' read); the
     next process calls at once: its banner, late again, is not its first call's stderr (before: the start-up
     waited 0.3 s, learned no lag from that read, and the first call read "" for its box)."""
     lateness = Lateness()
-    expected = _expected()
     _calls(LATE, lateness, [], settled=True)
     assert lateness.banner(LATE) == BANNER and lateness.lag(LATE) > 0
     said, whole = _calls(LATE, lateness, [CALL, REFUSED])
@@ -62,11 +64,10 @@ def test_a_banner_relayed_late_is_learned_with_its_lag() -> None:
     assert whole.startswith(BANNER), whole[:200]
 
 
-def test_a_banner_known_to_the_run_is_waited_for_past_the_start_up_wait() -> None:
+def test_a_banner_known_to_the_run_is_waited_for_past_the_start_up_wait(expected: list[bytes]) -> None:
     """The run saw the command's banner (here: told so) but no lag: the start-up wait ends before it; the
     first call, owing a box, waits for the banner with the box behind it; a first call owing none reads
     nothing, and the banner is left out of the call after it wherever it lands."""
-    expected = _expected()
     for first in ([CALL, REFUSED], [REFUSED]):
         lateness = Lateness()
         lateness.note_banner(LATE, BANNER)
