@@ -49,6 +49,7 @@ class Lateness:
         self._streams: dict[tuple[str, ...], int] = {}
         self._quiet_starts: dict[tuple[str, ...], int] = {}
         self._lag: dict[tuple[str, ...], float] = {}
+        self._banner: dict[tuple[str, ...], bytes] = {}
         self._lock = threading.Lock()
         self.strays = StrayLag()
         """The run's learning of how long each command's answers follow its stray stdout lines (the grace
@@ -93,6 +94,17 @@ class Lateness:
         key = tuple(command)
         with self._lock:
             self._lag[key] = max(self._lag.get(key, 0.0), seconds)
+
+    def banner(self, command: Sequence[str]) -> bytes | None:
+        """The start-up stderr a process of `command` was last seen writing in the run (its banner), or None:
+        a later process's banner arriving after its first answers is known by it (`late_banner`)."""
+        with self._lock:
+            return self._banner.get(tuple(command))
+
+    def note_banner(self, command: Sequence[str], banner: bytes) -> None:
+        """A process of `command` wrote `banner` at start-up (whole lines, `late_banner.learnable`)."""
+        with self._lock:
+            self._banner[tuple(command)] = banner
 
     def waits_for_startup(self, command: Sequence[str]) -> bool:
         """Whether a process of `command` holding no stderr when its first request is answered is waited for

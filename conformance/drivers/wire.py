@@ -50,6 +50,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     WrongId,
 )
+from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
 from conformance.drivers.lateness import Lateness
 from conformance.drivers.lifecycle import Managed
 from conformance.drivers.stray_lag import StrayLag
@@ -309,6 +310,13 @@ class WireDriver(Managed):
         self._startup_due = False
         """Whether the start-up stderr of a process this driver started is still to be read whole after the
         first answer (`_settle_startup`)."""
+        self._startup_owed_until = 0.0
+        """While its start-up wait ended with nothing on stderr: until when (monotonic) its first stderr bytes
+        may still be its banner, late (`_late_startup`); 0.0: not owed."""
+        self._first_answer_at = 0.0
+        self.late_banners = 0
+        """Start-ups whose stderr (the banner) was found leading a later call's stderr and taken out of it: a
+        count a test can hold steady."""
         self.stderr_line_waits = 0
         """Calls owing no box waited for until their stderr stayed quiet (`_settle_lines`): a count a test can
         hold steady, as `stderr_box_waits`."""
@@ -555,11 +563,16 @@ class WireDriver(Managed):
                 self._startup_due = False
                 self._settle_startup(deadline)
             captured = self._call_stderr
+            at_answer = captured.total if captured is not None else 0
+            if captured is not None and self._startup_owed_until:
+                captured = self._late_startup(captured, due, deadline, at_answer)
             if captured is not None and due:
                 self._settle(captured, due, deadline)
             elif captured is not None and (self.lateness.known(self.command)
                                            or (tool_call and self.lateness.probing(self.command))):
                 self._settle_lines(captured, deadline)
+            if captured is not None and self._startup_owed_until:  # its first bytes came while settling
+                captured = self._late_startup(captured, due, 0.0, at_answer)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -622,6 +635,55 @@ class WireDriver(Managed):
             self.lateness.note_lag(self.command, waited)
         elif silent:
             self.lateness.note_startup(self.command, arrived=False)
+            self._startup_owed_until, self._first_answer_at = started + STARTUP_LATE, started
+        if banner := learnable(self._stderr.kept()) if not self._stderr.dropped else None:
+            self.lateness.note_banner(self.command, banner)
+
+    def _late_startup(self, captured: HeadTail, due: int, deadline: float, at_answer: int) -> HeadTail:
+        """A call's stderr (lock held) on a process whose start-up wait ended with nothing, within
+        `STARTUP_LATE` of its first answer: its first stderr bytes may be its banner, late through a relay,
+        with the call's own behind it. A call owing a box with nothing in the pipe at its answer (`at_answer`
+        bytes were) waits for them, never past `deadline`, when the run saw a process of its command write a
+        banner (`Lateness.banner`: a server writing none, or no box, costs nothing here). The banner they
+        begin with (`startup_part`) is taken out of the call's stderr, as the start-up's, and its lag learned:
+        the command's later processes wait that long for their banner (`startup_first`). Returns the call's
+        stderr."""
+        if time.monotonic() > self._startup_owed_until or captured.dropped:
+            self._startup_owed_until = 0.0
+            return captured
+        if self._stderr.total > captured.total:  # its first bytes came between calls: no call's
+            self._startup_owed_until = 0.0
+            return captured
+        banner = self.lateness.banner(self.command)
+        if (banner and not captured.total and due and self._stderr_fd >= 0 and not self._stderr_eof
+                and deadline > time.monotonic()):
+            poller = select.poll()
+            poller.register(self._stderr_fd, _POLL_IN)
+            started = time.monotonic()
+            left = min(self._startup_owed_until, deadline) - started
+            settle_startup(self._reader(poller), captured.kept, left, left)
+            self.stderr_waited += time.monotonic() - started
+        if not captured.total:
+            return captured  # nothing yet: still owed until `STARTUP_LATE` has passed
+        self._startup_owed_until = 0.0
+        data = captured.kept()
+        part = startup_part(data, banner, boxed=bool(due) and not at_answer)
+        if not part:
+            return captured  # its first stderr is the call's own: it writes no banner (or none is known)
+        rest = HeadTail(self.stderr_limit)
+        rest.append(data[len(part):])
+        self._call_stderr = rest
+        self._late_banner(part)
+        return rest
+
+    def _late_banner(self, banner: bytes | None) -> None:
+        """A start-up's stderr came after the start-up wait: learned, with its lag since the first answer."""
+        self.late_banners += 1
+        self._seen_late()
+        self.lateness.note_startup(self.command, arrived=True)
+        self.lateness.note_lag(self.command, time.monotonic() - self._first_answer_at)
+        if banner:
+            self.lateness.note_banner(self.command, banner)
 
     def _seen_late(self) -> None:
         """This process's stderr was seen arriving after a call's answer (noted in `lateness` by the caller):
@@ -727,6 +789,9 @@ class WireDriver(Managed):
                     self._stderr_eof = True
                     break
                 self._append_stderr(chunk)
+            if self._startup_owed_until and self._stderr.total and self._call_stderr is None:
+                self._startup_owed_until = 0.0  # the start-up's stderr, read whole here (compare, evidence)
+                self._late_banner(learnable(self._stderr.kept()) if not self._stderr.dropped else None)
             return self._stderr.kept()
 
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:

@@ -35,6 +35,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
 from conformance.drivers.errors import FrameTooLarge
+from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
 from conformance.drivers.wire import (
     SETTLE_BYTES,
     SETTLE_LIMIT,
@@ -360,6 +361,12 @@ class RawServer:
         self._startup_due = proc is None and not discard_stderr
         """Whether its start-up stderr (the banner) is still to be read whole after the first answer
         (`_settle_startup`): a process it started, whose stderr it reads."""
+        self._startup_owed_until = 0.0
+        """While its start-up wait ended with nothing on stderr: until when (monotonic) its first stderr bytes
+        may still be its banner, late (`_late_startup`, as the wire driver's); 0.0: not owed."""
+        self._first_answer_at = 0.0
+        self.late_banners = 0
+        """Start-ups whose banner was found leading a call's stderr read ahead and taken out of it."""
         self.idle_since = time.monotonic()
         """When it last waited for a check: its start, or the end of the check that last used it."""
         if proc is not None:
@@ -459,10 +466,13 @@ class RawServer:
             f"with that request's id")
         if self._startup_due:
             self._settle_startup()
+        in_pipe = self._late_startup(boxes_due(method, [answer])) if self._startup_owed_until else True
         if due := boxes_due(method, [answer]):
             self._settle(due)
         elif method == "tools/call":
             self._settle_unboxed()
+        if self._startup_owed_until:  # its first bytes came while settling
+            self._late_startup(due, in_pipe=in_pipe)
         self._answered_at = time.monotonic()
         return answer
 
@@ -536,6 +546,46 @@ class RawServer:
             lateness.note_lag(command, time.monotonic() - started)
         elif silent:
             lateness.note_startup(command, arrived=False)
+            self._startup_owed_until, self._first_answer_at = started + STARTUP_LATE, started
+        if banner := learnable(bytes(self.seen)):
+            lateness.note_banner(command, banner)
+
+    def _late_startup(self, due: int, in_pipe: bool | None = None) -> bool:
+        """After an answer on a process whose start-up wait ended with nothing, within `STARTUP_LATE` of its
+        first answer (as `WireDriver._late_startup`): its first stderr bytes may be its banner, late through
+        a relay, with the call's own behind it. A call owing a box with nothing in the pipe waits for them
+        when the run saw a process of its command write a banner (`Lateness.banner`); the banner they begin
+        with (`startup_part`) is kept in `seen` but taken out of what was read ahead
+        for the checks, and its lag learned. `in_pipe`: given after the call's settling (no wait then),
+        whether stderr was pending at its answer. Returns whether it was (found now)."""
+        if time.monotonic() > self._startup_owed_until or self.discards_stderr or self.proc.stderr is None:
+            self._startup_owed_until = 0.0
+            return True
+        command, lateness = self.target.command, self.target.lateness
+        if self.seen and not self._read_ahead:  # its first bytes were read by a check: no call's
+            self._startup_owed_until = 0.0
+            return True
+        banner = lateness.banner(command)
+        if in_pipe is None:
+            read_within = self._stderr_reader(self.proc.stderr.fileno())
+            while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
+                pass  # in the pipe already
+            in_pipe = bool(self._read_ahead)
+            if banner and not in_pipe and due:
+                left = self._startup_owed_until - time.monotonic()
+                settle_startup(read_within, self._held, left, left)
+        if not self._read_ahead:
+            return in_pipe  # nothing yet: still owed until `STARTUP_LATE` has passed
+        self._startup_owed_until = 0.0
+        part = startup_part(bytes(self._read_ahead), banner, boxed=bool(due) and not in_pipe)
+        if not part:
+            return in_pipe  # its first stderr is a call's own: it writes no banner (or none is known)
+        del self._read_ahead[:len(part)]
+        self.late_banners += 1
+        lateness.note_startup(command, arrived=True)
+        lateness.note_lag(command, time.monotonic() - self._first_answer_at)
+        lateness.note_banner(command, part)
+        return in_pipe
 
     def _settle_unboxed(self) -> None:
         """After a tool call's answer owing no box, once this command's stderr is known to arrive late
@@ -608,6 +658,13 @@ class RawServer:
                     self.target.lateness.note_late(self.target.command)
             data += chunk
             self._saw(chunk)
+        if self._startup_owed_until and wait and data and len(self.seen) == len(data):
+            self._startup_owed_until = 0.0  # the start-up's stderr, waited for by a check (the banner's)
+            command, lateness = self.target.command, self.target.lateness
+            lateness.note_startup(command, arrived=True)
+            lateness.note_lag(command, time.monotonic() - self._first_answer_at)
+            if banner := learnable(bytes(data)):
+                lateness.note_banner(command, banner)
         return bytes(data)
 
     def _saw(self, chunk: bytes) -> None:
