@@ -257,7 +257,8 @@ class SdkDriver(Managed):
         """A line the SDK could not read: as the SDK's own client does, the call reads on for its answer, for
         `STRAY_GRACE` at most (a server writing only garbage fails then); a frame too long ends it at once."""
         if isinstance(message, Exception):
-            self._stream_error = message
+            if self._stream_error is None or isinstance(message, FrameTooLarge):
+                self._stream_error = message  # the call's first stray line is said, as the wire driver says it
             self.strays_seen += 1
             if self._call_scope is None:
                 return

@@ -3,6 +3,8 @@
 --json: the line is valid JSON but not a JSON-RPC message.
 --then-answer: the line is a log line ("[digest] N thoughts", as held-out-multi-10's fork-digest writes), and
   the call's real answer follows it: a stdio client reads past the line to the answer.
+--two-lines: two different lines that are not JSON ("first stray line", then "second stray line") and no
+  answer: the call fails naming the first, in either driver.
 """
 
 import sys
@@ -19,6 +21,10 @@ def garbage(message: Message) -> None:
         sys.stdout.buffer.write(f"[digest] {calls} thoughts, next digest at {calls + 5}\n".encode())
         sys.stdout.buffer.flush()
         answer_call(message)
+        return
+    if "--two-lines" in sys.argv:
+        sys.stdout.buffer.write(b"first stray line\nsecond stray line\n")
+        sys.stdout.buffer.flush()
         return
     line = b'{"hello": "world"}\n' if "--json" in sys.argv else b"this is not json at all\n"
     sys.stdout.buffer.write(line)
