@@ -258,7 +258,7 @@ class SdkDriver(Managed):
         `STRAY_GRACE` at most (a server writing only garbage fails then); a frame too long ends it at once."""
         if isinstance(message, Exception):
             if self._stream_error is None or isinstance(message, FrameTooLarge):
-                self._stream_error = message  # the call's first stray line is said, as the wire driver says it
+                self._stream_error = message  # the call's first stray line is said, as the wire driver's
             self.strays_seen += 1
             if self._call_scope is None:
                 return
