@@ -72,10 +72,13 @@ def witness_signatures(
     witnesses: WitnessSet | None = None,
     transcript: Transcript | None = None,
     stateless: bool = False,
+    refusals_carry: bool = True,
 ) -> dict[str, RecordSignature]:
     """Signatures of `records` (those with witnesses) on one fresh process of `target`. `stateless`: the
     target is known to keep nothing across processes (the original), so no second process is started to see
-    whether it does.
+    whether it does. `refusals_carry=False`: the target is known to keep nothing from a refused call (the
+    original validates before it stores), so a record refused after others is not signed again alone (a
+    process per such record, 11-13 per red run, each answering as the shared one did).
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -87,7 +90,8 @@ def witness_signatures(
     if not plan:
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
-    session = _WitnessSession(resolved, timeout, transcript, stateless=stateless)
+    session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
+                              refusals_carry=refusals_carry)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
@@ -136,7 +140,8 @@ def witness_signatures(
 
 
 def sign_departures(
-    target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False
+    target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False,
+    refusals_carry: bool = True,
 ) -> dict[str, RecordSignature]:
     """A run's signatures: what cannot be computed (the target died, would not start) is left out, and the
     gate then reports pinned departures it could not check as not confirmed."""
@@ -147,7 +152,7 @@ def sign_departures(
         with Transcript(transcript_path) as transcript:
             return witness_signatures(
                 target, records, timeout=timeout, transcript=transcript, witnesses=witnesses,
-                stateless=stateless)
+                stateless=stateless, refusals_carry=refusals_carry)
     except HarnessError:
         return {}
 
@@ -218,10 +223,13 @@ class _WitnessSession:
     """One witness process: startup observations, then each record's witnesses after a probe."""
 
     def __init__(self, target: Target, timeout: float, transcript: Transcript | None, *,
-                 stateless: bool = False) -> None:
+                 stateless: bool = False, refusals_carry: bool = True) -> None:
         self.target = target
         self.stateless = stateless
         """Known to start every process from an empty store (the original): `start` asks one process."""
+        self.refusals_carry = refusals_carry
+        """False when known to keep nothing from a refused call (the original): `shared_refusal` then asks no
+        fresh process for a record whose witness call was refused (its probe refused still does)."""
         self.timeout = timeout
         self.transcript = transcript
         self.driver: WireDriver | None = None
@@ -320,7 +328,8 @@ class _WitnessSession:
         """Whether the record just answered had its probe or a witness call refused on a process that had
         answered other records' witnesses first, while a fresh process accepts the probe (else the refusal is
         the server's whatever came before, and signing alone would change nothing)."""
-        return self.after_others and self.renewable and (base is None or self.step_refused)
+        return self.after_others and self.renewable and (base is None or (self.step_refused
+                                                                           and self.refusals_carry))
 
     def end(self) -> None:
         driver = self._live()
