@@ -29,7 +29,7 @@ from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, original_target, with_evidence
 from conformance.gate.pinned import original_signatures
 from conformance.gate.run_options import RunOptions
-from conformance.gate.signatures import RecordSignature, witness_signatures
+from conformance.gate.signatures import SPARES, RecordSignature, _WitnessSession, witness_signatures
 from conformance.report.model import GateEntry, Preflight, Report, RunInfo, WitnessAnswer
 from conformance.targets.specs import default_cache_dir
 from tests.fast.test_record_evidence import _counting, _frames, _report
@@ -150,6 +150,26 @@ def test_the_originals_refused_witnesses_are_not_signed_again_alone(tmp_path: Pa
     assert sorted(fewer) == records
     assert {rid: s.signature for rid, s in fewer.items()} == {rid: s.signature for rid, s in alone.items()}
     assert [s.witness for s in fewer.values()] == [alone[rid].witness for rid in fewer]
+
+
+def test_a_record_signed_again_alone_takes_a_process_started_ahead() -> None:
+    """A red run signs 10-16 records again alone, one after another, each on a fresh process whose start is
+    most of its cost: once the first is, `SPARES` more are started and initialized ahead, and the next one
+    takes the oldest, which answers the probe as a fresh process does (nothing was sent to it before)."""
+    session = _WitnessSession(_counting(1, "cmd:fork"), 20, None)
+    try:
+        session.start(first_call=False)
+        session.ahead = True
+        session.restart()
+        fresh = session.probe()
+        spares = [spare.result()[0] for spare in list(session._spares)]
+        assert len(spares) == SPARES and session.driver not in spares
+        session.restart()
+        assert session.driver is spares[0]
+        assert session.probe() == fresh is not None
+    finally:
+        session.close()
+    assert not any(spare.is_alive() for spare in spares), "a spare left running"
 
 
 _SEQUENCES = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3).map(tuple),
