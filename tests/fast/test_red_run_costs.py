@@ -158,9 +158,8 @@ def test_a_record_signed_again_alone_takes_a_process_started_ahead() -> None:
     takes the oldest, which answers the probe as a fresh process does (nothing was sent to it before)."""
     session = _WitnessSession(_counting(1, "cmd:fork"), 20, None)
     try:
-        session.start(first_call=False)
         session.ahead = True
-        session.restart()
+        session.restart()  # a fresh process, and SPARES more started ahead
         fresh = session.probe()
         spares = [spare.result()[0] for spare in list(session._spares)]
         assert len(spares) == SPARES and session.driver not in spares
