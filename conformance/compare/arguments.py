@@ -94,6 +94,15 @@ def stop_sentence(check: ArgumentCheck) -> str:
     return f"{said}; give the target's names with --arguments-map FILE to check everything else"
 
 
+
+def map_not_used(mapped_from: str) -> str:
+    """The tool-name stop's clause under `--arguments-map`: the user passed a mapping and the run stopped
+    before any call went through it, so say that it was not used and why (a mapping renames the arguments
+    of the original's call; it cannot send that call to a tool the server does not offer)."""
+    return (f"; --arguments-map {safe(mapped_from, 200)} was not used: it renames the arguments of the "
+            f"original's {TOOL} call, and this server offers no {TOOL} tool to send it to (a mapping renames "
+            "arguments, not the tool)")
+
 def _accepts(driver: WireDriver, spelled: dict[str, str]) -> bool:
     """Whether the target accepts the original's call with `spelled` names: the spelling confirmed."""
     arguments: dict[str, JSON] = {spelled.get(k, k): v for k, v in PROBE_ARGUMENTS.items()}

@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.compare.arguments import check_arguments, listed_past_stray_lines, lookalike, stop_sentence
+from conformance.compare.arguments import (
+    check_arguments,
+    listed_past_stray_lines,
+    lookalike,
+    map_not_used,
+    stop_sentence,
+)
 from conformance.compare.attribution import Rules, default_rules
 from conformance.compare.bounds import candidates as bound_candidates
 from conformance.compare.bounds import explained_by as past_bound
@@ -128,7 +134,7 @@ def run_comparison(
     with _transcripts(transcripts) as open_transcript:
         with ThreadPoolExecutor(max_workers=2) as pool:
             fa = pool.submit(_fresh, target_a, timeout, open_transcript("fresh-a"))
-            fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"))
+            fb = pool.submit(_fresh, target_b, timeout, open_transcript("fresh-b"), arguments_map)
             seen_a, seen_b = fa.result(), fb.result()
             aa = pool.submit(_argument_stop, target_a, timeout, open_transcript("arguments-a"), None)
             ab = pool.submit(_argument_stop, target_b, timeout, open_transcript("arguments-b"), arguments_map)
@@ -252,7 +258,8 @@ def _crossed(a: Target, b: Target, cache: Path | None, say: Callable[[str], None
         raise UnusableTarget(f"--cross cannot be used: {exc}") from None
 
 
-def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> FreshSide:
+def _fresh(target: Target, timeout: float, transcript: Transcript | None, mapped_from: str | None = None
+           ) -> FreshSide:
     try:
         seen = fresh_side(target, timeout, transcript)
     except DriverError as exc:
@@ -269,7 +276,8 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None) -> Fre
         offered = ", ".join(str(n) for n in names) or "no tools"
         # run's words (cli/runner/preflight): the look-alike's fields beside the original's (amama-fatima-ts)
         raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})"
-                             + lookalike({"tools": list(seen.tools or [])}))
+                             + lookalike({"tools": list(seen.tools or [])})
+                             + (map_not_used(mapped_from) if mapped_from is not None else ""))
     return seen
 
 

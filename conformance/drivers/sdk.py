@@ -264,7 +264,8 @@ class SdkDriver(Managed):
         the learned grace at most (`StrayLag.grace`: a server writing only garbage fails then); a frame too
         long ends it at once."""
         if isinstance(message, Exception):
-            self._stream_error = message
+            if self._stream_error is None or isinstance(message, FrameTooLarge):
+                self._stream_error = message  # the call's first stray line is said, as the wire driver's
             self.strays_seen += 1
             if self._call_scope is None:
                 return

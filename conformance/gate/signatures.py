@@ -8,10 +8,13 @@ compared parsed, and the details each side's SDK owns (docs/reference-server.md)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
+from collections import deque
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -51,6 +54,13 @@ BANNER_WAIT: Final = 1.0
 ARTIFACT_UNAVAILABLE: Final = {"artifact": "not available"}
 """An artifact step's answer on a target with no installed package (a `cmd:` fork): nothing observed."""
 EXIT_WAIT: Final = 5.0
+SPARES: Final = 2
+"""Fresh processes of the target kept started ahead once a record has been signed again alone: a red run
+signs 10-16 records so, one after another, and a fresh process's start (spawn to initialize answered) is 90 %
+of each (npm:2026.8.31: 0.6-2.1 s under load, its witness calls 0.05-0.4 s). A spare is started and
+initialized as a fresh process is, and nothing is sent to it before it is taken, so each record meets the same
+calls on the same kind of process; not for a target that carries its store across processes (a spare started
+earlier could restore an older one)."""
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
 
 
@@ -72,10 +82,13 @@ def witness_signatures(
     witnesses: WitnessSet | None = None,
     transcript: Transcript | None = None,
     stateless: bool = False,
+    refusals_carry: bool = True,
 ) -> dict[str, RecordSignature]:
     """Signatures of `records` (those with witnesses) on one fresh process of `target`. `stateless`: the
     target is known to keep nothing across processes (the original), so no second process is started to see
-    whether it does.
+    whether it does. `refusals_carry=False`: the target is known to keep nothing from a refused call (the
+    original validates before it stores), so a record refused after others is not signed again alone (a
+    process per such record, 11-13 per red run, each answering as the shared one did).
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -87,7 +100,8 @@ def witness_signatures(
     if not plan:
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
-    session = _WitnessSession(resolved, timeout, transcript, stateless=stateless)
+    session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
+                              refusals_carry=refusals_carry)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
@@ -111,7 +125,9 @@ def witness_signatures(
                 if session.shared_refusal(base):
                     # Refused after other records' calls on this process (a refusal-streak lockout, issue 43):
                     # the answer may come from what the records before built, and which records come first
-                    # depends on the seed, so it is signed again alone on a fresh process.
+                    # depends on the seed, so it is signed again alone on a fresh process (one started ahead
+                    # from the second on: such records come in runs).
+                    session.ahead = not session.carried
                     session.restart()
                     answers[rid] = session.record(steps, session.probe())
                 previous = (rid, steps)
@@ -136,7 +152,8 @@ def witness_signatures(
 
 
 def sign_departures(
-    target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False
+    target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False,
+    refusals_carry: bool = True,
 ) -> dict[str, RecordSignature]:
     """A run's signatures: what cannot be computed (the target died, would not start) is left out, and the
     gate then reports pinned departures it could not check as not confirmed."""
@@ -147,7 +164,7 @@ def sign_departures(
         with Transcript(transcript_path) as transcript:
             return witness_signatures(
                 target, records, timeout=timeout, transcript=transcript, witnesses=witnesses,
-                stateless=stateless)
+                stateless=stateless, refusals_carry=refusals_carry)
     except HarnessError:
         return {}
 
@@ -218,10 +235,13 @@ class _WitnessSession:
     """One witness process: startup observations, then each record's witnesses after a probe."""
 
     def __init__(self, target: Target, timeout: float, transcript: Transcript | None, *,
-                 stateless: bool = False) -> None:
+                 stateless: bool = False, refusals_carry: bool = True) -> None:
         self.target = target
         self.stateless = stateless
         """Known to start every process from an empty store (the original): `start` asks one process."""
+        self.refusals_carry = refusals_carry
+        """False when known to keep nothing from a refused call (the original): `shared_refusal` then asks no
+        fresh process for a record whose witness call was refused (its probe refused still does)."""
         self.timeout = timeout
         self.transcript = transcript
         self.driver: WireDriver | None = None
@@ -242,6 +262,10 @@ class _WitnessSession:
         self.carried = False
         """Two fresh processes answered the same first call with different stores: state carried across
         processes (a journal the next process restores), read so in every answer (`StoreBase.carried`)."""
+        self.ahead = False
+        """Keep `SPARES` fresh processes started ahead (set once a record is signed again alone)."""
+        self._spares: deque[Future[tuple[WireDriver, DriverError | None]]] = deque()
+        self._pool: ThreadPoolExecutor | None = None
 
     # -- the process -------------------------------------------------------------------------------
 
@@ -280,12 +304,35 @@ class _WitnessSession:
             return None, type(exc).__name__
 
     def _spawn(self) -> WireDriver:
-        driver = self.target.wire(timeout=self.timeout, transcript=self.transcript)
-        driver.start()
+        """A fresh process, initialized: a spare started ahead when there is one (`SPARES`)."""
+        if self._spares:
+            driver, failure = self._spares.popleft().result()
+        else:
+            driver, failure = self._started()
         self.driver = driver
         self.shared = False
-        driver.initialize(PROTOCOL_VERSION)
+        self._top_up()
+        if failure is not None:
+            raise failure
         return driver
+
+    def _started(self) -> tuple[WireDriver, DriverError | None]:
+        """A process started and asked to initialize; its failure to initialize is raised when it is taken."""
+        driver = self.target.wire(timeout=self.timeout, transcript=self.transcript)
+        driver.start()
+        try:
+            driver.initialize(PROTOCOL_VERSION)
+        except DriverError as exc:
+            return driver, exc
+        return driver, None
+
+    def _top_up(self) -> None:
+        if not self.ahead:
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(SPARES, thread_name_prefix="witness-spare")
+        while len(self._spares) < SPARES:
+            self._spares.append(self._pool.submit(self._started))
 
     def _live(self) -> WireDriver:
         """The witness process; a dead one is replaced (its failure is already in an answer)."""
@@ -328,7 +375,8 @@ class _WitnessSession:
         """Whether the record just answered had its probe or a witness call refused on a process that had
         answered other records' witnesses first, while a fresh process accepts the probe (else the refusal is
         the server's whatever came before, and signing alone would change nothing)."""
-        return self.after_others and self.renewable and (base is None or self.step_refused)
+        return self.after_others and self.renewable and (base is None or (self.step_refused
+                                                                           and self.refusals_carry))
 
     def end(self) -> None:
         driver = self._live()
@@ -338,6 +386,13 @@ class _WitnessSession:
     def close(self) -> None:
         if self.driver is not None:
             self.driver.close()
+        while self._spares:
+            spare = self._spares.popleft()
+            if not spare.cancel():
+                with contextlib.suppress(Exception):
+                    spare.result()[0].close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
 
     def observation(self, name: str) -> JSON:
         return self.observations.get(name, {"observation": "not made"})

@@ -663,14 +663,15 @@ class StrayLine(_Frozen):
 
 class StdoutHygiene(_Frozen):
     """Every line the target wrote on stdout that is not JSON-RPC, counted over the run's transcripts (the
-    preflight, the suite's recorded processes, the witness step): a stdio client breaks on each (CMP-4)."""
+    preflight, the suite's recorded processes, the witness step): a stdio client reports each as an error and
+    reads on to the answer after it, as the drivers do (CMP-4 departs from this count)."""
 
     lines_seen: int
     lines: list[StrayLine] = Field(default_factory=list, description="the first 20")
     late_answers_dropped: list[str] = Field(
         default_factory=list,
-        description="answers read after a stray line had already failed their request, so skipped as late: "
-        "`witness step: request 20`",
+        description="answers read after a stray line had already failed their request (none came within the "
+        "drivers' grace after it), so skipped as late: `witness step: request 20`",
     )
     scanned_all: bool = Field(default=True, description="false when a transcript was too long to scan whole")
 

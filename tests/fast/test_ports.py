@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.startup_hints import diagnose
-from conformance.cli.runner.preflight import check_target
+from conformance.cli.runner.preflight import check_target, preflight
 from conformance.compare.arguments import check_arguments, stop_sentence
 from conformance.compare.engine import UnusableTarget, _fresh
 from conformance.core.arguments_map import SNAKE_CASE, Renamer, load, renames_of, snake_case_map
@@ -286,6 +286,23 @@ def test_compares_tool_name_stop_names_the_look_alike_as_runs_does(tmp_path: Pat
         _fresh(port("renamed+required"), 10, None)
     assert checked.error is not None and "; its process_thought takes " in checked.error, checked.error
     assert str(stopped.value).endswith(checked.error.removeprefix("it ")), str(stopped.value)
+
+
+def test_a_tool_name_stop_under_a_mapping_says_the_mapping_was_not_used_in_run_and_compare(
+        tmp_path: Path) -> None:
+    """A user passed --arguments-map and the run stopped because the tool is not offered: the stop said
+    nothing of the option (r15's note), as if the mapping had been tried. Run's and compare's stops say it."""
+    renamed = port("renamed", renames_of(SNAKE_CASE))
+    seen = preflight(renamed, tmp_path, 10, None, mapped_from=SNAKE_CASE)
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(renamed, 10, None, SNAKE_CASE)
+    said = (f"; --arguments-map {SNAKE_CASE} was not used: it renames the arguments of the original's "
+            f"{TOOL} call, and this server offers no {TOOL} tool to send it to (a mapping renames arguments, "
+            "not the tool)")
+    error = seen.preflight.error
+    assert error is not None and error.startswith(f"it does not offer the {TOOL} tool"), error
+    assert said in error, error
+    assert str(stopped.value).endswith(said), str(stopped.value)
 
 
 def test_a_tool_name_stop_names_the_look_alikes_required_fields(tmp_path: Path) -> None:

@@ -26,10 +26,12 @@ from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.gate import evidence
 from conformance.gate.assemble import TargetSeen, assemble_report
-from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, with_evidence
+from conformance.gate.evidence import CONFIRM_REPLAYS, MAX_REPLAYS, original_target, with_evidence
+from conformance.gate.pinned import original_signatures
 from conformance.gate.run_options import RunOptions
-from conformance.gate.signatures import RecordSignature, witness_signatures
+from conformance.gate.signatures import SPARES, RecordSignature, _WitnessSession, witness_signatures
 from conformance.report.model import GateEntry, Preflight, Report, RunInfo, WitnessAnswer
+from conformance.targets.specs import default_cache_dir
 from tests.fast.test_record_evidence import _counting, _frames, _report
 from tests.servers import command
 
@@ -131,6 +133,42 @@ def test_the_originals_witnesses_sign_alike_on_one_process_fewer() -> None:
     assert looked and {rid: s.signature for rid, s in looked.items()} == {
         rid: s.signature for rid, s in known.items()}
     assert [s.witness for s in looked.values()] == [s.witness for s in known.values()]
+
+
+def test_the_originals_refused_witnesses_are_not_signed_again_alone(tmp_path: Path) -> None:
+    """The original keeps nothing from a refused call: a record whose witness call it refuses, after other
+    records, is not signed again alone on a fresh process (a process per such record, 11-13 per red run, the
+    largest share of a red run's signing); the signatures and answers are the same either way."""
+    records = ["CMP-2", "OBJ-8", "RTE-3"]  # the last two send calls the original refuses
+    before = process.processes_started()
+    fewer = original_signatures(records, cache_dir=default_cache_dir(), timeout=20,
+                                transcript_path=tmp_path / "originals.jsonl")
+    assert process.processes_started() - before == 1
+    before = process.processes_started()
+    alone = witness_signatures(original_target(default_cache_dir()), records, timeout=20, stateless=True)
+    assert process.processes_started() - before > 1, "the refused records were signed again alone"
+    assert sorted(fewer) == records
+    assert {rid: s.signature for rid, s in fewer.items()} == {rid: s.signature for rid, s in alone.items()}
+    assert [s.witness for s in fewer.values()] == [alone[rid].witness for rid in fewer]
+
+
+def test_a_record_signed_again_alone_takes_a_process_started_ahead() -> None:
+    """A red run signs 10-16 records again alone, one after another, each on a fresh process whose start is
+    most of its cost: once the first is, `SPARES` more are started and initialized ahead, and the next one
+    takes the oldest, which answers the probe as a fresh process does (nothing was sent to it before)."""
+    session = _WitnessSession(_counting(1, "cmd:fork"), 20, None)
+    try:
+        session.ahead = True
+        session.restart()  # a fresh process, and SPARES more started ahead
+        fresh = session.probe()
+        spares = [spare.result()[0] for spare in list(session._spares)]
+        assert len(spares) == SPARES and session.driver not in spares
+        session.restart()
+        assert session.driver is spares[0]
+        assert session.probe() == fresh is not None
+    finally:
+        session.close()
+    assert not any(spare.is_alive() for spare in spares), "a spare left running"
 
 
 _SEQUENCES = st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3).map(tuple),

@@ -47,8 +47,10 @@ from conformance.report.model import (
     Preflight,
     Report,
     RunInfo,
+    StdoutHygiene,
     WitnessAnswer,
 )
+from conformance.report.sections import stdout as stdout_section
 from conformance.report.terminal import write_summary
 
 
@@ -345,6 +347,16 @@ def test_findings_carry_this_runs_evidence_anchor() -> None:
 
 def test_shipped_schema_is_generated_from_the_model() -> None:
     assert shipped_schema() == generate_schema(), "run: python -m scripts.generate_report_schema"
+
+
+def test_the_schema_says_the_stdout_finding_as_the_report_and_drivers_do() -> None:
+    """Since the drivers read past a stray line (issue 46), report.md says a stdio client "reports each as an
+    error"; the schema's description once still said a client "breaks on each"."""
+    described = " ".join(shipped_schema()["$defs"]["StdoutHygiene"]["description"].split())
+    said = stdout_section.headline(StdoutHygiene(lines_seen=1))
+    assert "reports each as an error" in said
+    assert "reports each as an error" in described
+    assert "breaks" not in described
 
 
 def test_report_json_round_trips(tmp_path: Path) -> None:

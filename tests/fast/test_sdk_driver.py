@@ -138,6 +138,19 @@ def test_an_answer_after_a_stray_line_teaches_its_lag_and_garbage_its_expiry() -
     assert_gone(tag, first.pid, later.pid)
 
 
+def test_a_call_failed_by_stray_lines_names_the_first_as_the_wire_driver_does() -> None:
+    """Two stray lines and no answer: the failure names the first line, as the wire driver's does (the SDK
+    driver once kept the last, so the same server's stop read differently under the two drivers)."""
+    server, tag = tagged("not_json", "--two-lines")
+    with SdkDriver(server, timeout=PATIENT) as driver:
+        with pytest.raises(ProtocolViolation) as failure:
+            driver.call_tool("sequentialthinking", VALID)
+        assert driver.strays_seen == 2
+    assert "first stray line" in str(failure.value)
+    assert "second stray line" not in str(failure.value)
+    assert_gone(tag, driver.pid)
+
+
 def test_wrong_id_is_ignored_by_the_sdk_and_ends_in_a_timeout() -> None:
     """Only the call is timed short: a 0.5 s timeout on the whole driver also timed the server's start and
     handshake, which a slow machine (`scripts/jitter --slow 10`) did not fit in it."""

@@ -5,6 +5,8 @@
   the call's real answer follows it: a stdio client reads past the line to the answer.
 --by-thought: the call's thought says what follows the log line: "garbage", no answer; "late S", the answer
   after S seconds; anything else, the answer at once (a server whose stray lines are sometimes answered).
+--two-lines: two different lines that are not JSON ("first stray line", then "second stray line") and no
+  answer: the call fails naming the first, in either driver.
 """
 
 import sys
@@ -32,6 +34,10 @@ def garbage(message: Message) -> None:
         sys.stdout.buffer.write(f"[digest] {calls} thoughts, next digest at {calls + 5}\n".encode())
         sys.stdout.buffer.flush()
         answer_call(message)
+        return
+    if "--two-lines" in sys.argv:
+        sys.stdout.buffer.write(b"first stray line\nsecond stray line\n")
+        sys.stdout.buffer.flush()
         return
     line = b'{"hello": "world"}\n' if "--json" in sys.argv else b"this is not json at all\n"
     sys.stdout.buffer.write(line)

@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Final
 
 from conformance.catalog.startup_hints import StartFailure, diagnose
-from conformance.compare.arguments import CALL_TIMEOUT, check_arguments, lookalike, stop_sentence
+from conformance.compare.arguments import (
+    CALL_TIMEOUT,
+    check_arguments,
+    lookalike,
+    map_not_used,
+    stop_sentence,
+)
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
@@ -283,6 +289,8 @@ def preflight(target: Target, transcripts: Path, timeout: float, handover: Hando
         target, transcripts / "preflight.jsonl", timeout, handover=handover, meanwhile=meanwhile,
         mapped_from=mapped_from,
     )
+    if not checked.ok and checked.tool_offered is False and mapped_from is not None:
+        checked = checked.model_copy(update={"error": f"{checked.error}{map_not_used(mapped_from)}"})
     if not checked.ok:
         problem = missing_path(target, f"{checked.error}\n{checked.stderr_tail}")
         if problem is not None:
