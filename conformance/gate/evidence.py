@@ -73,6 +73,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
     SIGN_DROPPED,
     TRIMMED,
@@ -789,7 +790,7 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return beside_apart(*under_bounds(*loose_by_rule(causes, records)))
+    return answered_from_cache(*beside_apart(*under_bounds(*loose_by_rule(causes, records))))
 
 
 _CRASH_THEN_RULE: Final = re.compile(
