@@ -87,6 +87,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import (
     Evidence,
@@ -790,7 +791,8 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return answered_from_cache(*beside_apart(*under_bounds(*loose_by_rule(causes, records))))
+    return answered_from_cache(*renamed_under_their_change(
+        *beside_apart(*under_bounds(*loose_by_rule(causes, records)))))
 
 
 _CRASH_THEN_RULE: Final = re.compile(
