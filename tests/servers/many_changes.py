@@ -21,7 +21,7 @@
   (held-out-multi-7's async-logger renders after the answer and logs the failure);
 - `revision-ledger`: a call with isRevision true (the boolean) is answered with `"revisionsOfThought": N`
   after the original's keys (N the retained revisions, this one included), and thoughtHistoryLength leaves
-  every retained revision out (held-out-multi-10's revision-ledger: both changes show on one revision's answer);
+  every retained revision out (held-out-multi-10's revision-ledger: both show on one revision's answer);
 - `enveloped`: an accepted answer is {"ok": true, "result": <the status object>} and a call of another tool
   {"ok": false, "error": {"code": "UNKNOWN_TOOL", "message": "Unknown tool: <name>"}} (held-out-multi-7's
   api-envelope).
