@@ -1624,8 +1624,8 @@ def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
     changes at once, the record's being the other (held-out-multi-10's revision-ledger: OBJ-4/a2's count,
     left out for revisions, under OBJ-4's `revisionsOfThought` a revision's answer showed beside it)."""
     theirs = cause.evidence
-    if theirs is None or not theirs.differences:
-        return False
+    if theirs is None or not theirs.differences or _call_class(theirs.at) != "tools/call":
+        return False  # a listing's keys change together (one SDK upgrade rewrites every key of it)
     lead = _difference_key(theirs.differences[0])
     if not (lead.isidentifier() and first.isidentifier()) or lead == first:
         return False
