@@ -120,12 +120,12 @@ def jump_shown(records: Sequence[RecordVerdict]) -> Jump | None:
 
 
 def said(repeat: Repeat, jump: Jump) -> str:
-    """The cause's headline after "X departs — ": the cache, its trigger, and the store still growing."""
-    return (f"a repeated call is answered from a cache: tools/call {repeat.again} sends tools/call "
-            f"{repeat.first}'s arguments {repeat.arguments} again and is answered {_COUNT} {repeat.here}, as "
-            f"the first time, where the original answers {repeat.original}; the store still grows behind the "
-            f"cached answers ({jump.record}: an accepted call took {_COUNT} from {jump.before} to "
-            f"{jump.after})")
+    """The cause's headline after "X departs — ": the cache, its trigger, and the store still growing; one
+    clause within a headline's 300 characters (the repeated arguments are the example's, shown below it)."""
+    return (f"a repeated call is answered from a cache: tools/call {repeat.again} repeats tools/call "
+            f"{repeat.first}'s arguments and is answered {_COUNT} {repeat.here}, as the first time, where "
+            f"the original answers {repeat.original}, while the store still grows ({jump.record}: an "
+            f"accepted call took it from {jump.before} to {jump.after})")
 
 
 def _stale_count(rv: RecordVerdict | None) -> bool:

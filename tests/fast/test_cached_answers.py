@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance.gate.cached_answers import answered_from_cache, repeat_shown
 from conformance.gate.evidence import checked_explanations
+from conformance.report.escape import cut_headline
 from conformance.report.model import Evidence, RecordVerdict, RootCause
 from tests.verdicts import cause, departing
 
@@ -72,8 +73,9 @@ def test_a_repeat_answered_as_the_first_time_is_one_cache_cause(first: int, gap:
     assert [c.id for c in causes] == ["OBJ-4/a2", "OBJ-8"]  # in the stale cause's place, the first
     held = causes[0]
     assert held.summary.startswith(f"OBJ-4/a2 departs — a repeated call is answered from a cache: tools/call "
-                                   f"{first + gap} sends tools/call {first}'s arguments")
-    assert f"from {before} to {before + step}" in held.summary
+                                   f"{first + gap} repeats tools/call {first}'s arguments")
+    assert f"from {before} to {before + step})" in held.summary
+    assert cut_headline(held.summary) == held.summary  # one clause, whole in report.md
     assert set(held.explains) == {"OBJ-2", "RTE-6"}
     by_id = {rv.id: rv for rv in records}
     assert by_id["OBJ-2"].explained_by == by_id["RTE-6"].explained_by == "OBJ-4/a2"
