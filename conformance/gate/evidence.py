@@ -1629,8 +1629,13 @@ def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
     lead = _difference_key(theirs.differences[0])
     if not (lead.isidentifier() and first.isidentifier()) or lead == first:
         return False
-    return (re.search(rf"\b{lead}\b", rv.reason) is None
-            and re.search(rf"\b{first}\b", cause.summary) is None)
+    # The headline's "; and N more beside it: …" lists the pair's other keys: no word of the cause's own.
+    said = _BESIDE_LIST.sub("", cause.summary)
+    return re.search(rf"\b{lead}\b", rv.reason) is None and re.search(rf"\b{first}\b", said) is None
+
+
+_BESIDE_LIST: Final = re.compile(r"; and \d+ more beside it: [^(]*")
+"""The siblings a headline lists after its first difference (`report.model.beside_it`)."""
 
 
 _WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")

@@ -41,9 +41,12 @@ def _placed(cause_line: str, original: int, here: int) -> str | None:
     return {rv.id: rv.explained_by for rv in records}["OBJ-4/a2"]
 
 
-@given(original=st.integers(min_value=2, max_value=10**4))
-def test_a_count_beside_an_added_key_is_another_change(original: int) -> None:
-    line = "a revision's answer carries revisionsOfThought beside the five keys"
+@given(original=st.integers(min_value=2, max_value=10**4), listed=st.booleans())
+def test_a_count_beside_an_added_key_is_another_change(original: int, listed: bool) -> None:
+    """Also when the cause's headline lists the count among the keys beside its lead (a live run's headline
+    "…; and 1 more beside it: thoughtHistoryLength (reproduced …)" held OBJ-4/a2 under OBJ-4)."""
+    line = "revisionsOfThought: absent on the original, 1 here" + (
+        "; and 1 more beside it: thoughtHistoryLength" if listed else "") + " (reproduced at tools/call 2)"
     assert _placed(line, original, original - 1) != "OBJ-4"
 
 
