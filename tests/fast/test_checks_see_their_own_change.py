@@ -12,7 +12,8 @@ import pytest
 
 from conformance.calls.strategies import Envelope
 from conformance.drivers.transcript import Transcript
-from conformance.suite import test_dispatch, test_errors
+from conformance.suite import test_absences, test_dispatch, test_errors
+from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
 from tests.servers import command
@@ -61,3 +62,21 @@ def test_the_unknown_tool_answer_is_judged_before_the_store_is_read() -> None:
         session.close()
     said = str(raised.value)
     assert "a call of the unknown tool" in said and "UNKNOWN_TOOL" in said, said
+
+
+REVISION = test_absences.test_revision_is_a_label_only.hypothesis.inner_test  # type: ignore[attr-defined]
+
+
+def test_a_key_only_a_revision_is_answered_with_is_read_before_its_count() -> None:
+    """A fork answering a revision with one key more and leaving revisions out of its count
+    (held-out-multi-10's revision-ledger): ABS-6's check names the key, OBJ-4's change, before the count,
+    OBJ-2's, fails it (before, the count failed first and the key was read by no check)."""
+    target = resolve_target("cmd:" + shlex.join(command("many_changes", "revision-ledger")))
+    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+    try:
+        with pytest.raises(Contradiction) as raised:
+            REVISION(server=session, envelope=Envelope("t", 5, 3, True), is_revision=True, revises=1)
+    finally:
+        session.close()
+    assert raised.value.record == "OBJ-4", str(raised.value)
+    assert "revisionsOfThought" in str(raised.value), str(raised.value)

@@ -19,6 +19,9 @@
 - `render-logged`: a render that throws (isRevision with revisesThought {"toString": 1}) no longer fails the
   call: it is answered as accepted and stderr gets “Render failed: <message>” instead of a box
   (held-out-multi-7's async-logger renders after the answer and logs the failure);
+- `revision-ledger`: a call with isRevision true (the boolean) is answered with `"revisionsOfThought": N`
+  after the original's keys (N the retained revisions, this one included), and thoughtHistoryLength leaves
+  every retained revision out (held-out-multi-10's revision-ledger: both show on one revision's answer);
 - `enveloped`: an accepted answer is {"ok": true, "result": <the status object>} and a call of another tool
   {"ok": false, "error": {"code": "UNKNOWN_TOOL", "message": "Unknown tool: <name>"}} (held-out-multi-7's
   api-envelope).
@@ -29,6 +32,7 @@ Everything else is the reference's.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -124,6 +128,17 @@ def main() -> None:
             return status(self, data).removesuffix("\n}") + ',\n  "phase": "Analysis"\n}'
 
         cls._status_text = keyed  # type: ignore[method-assign]
+    if "revision-ledger" in changes:
+        def ledger(self: Any, data: Any) -> str:
+            revisions = sum(1 for t in self.thought_history if getattr(t, "isRevision", None) is True)
+            text = re.sub(r'"thoughtHistoryLength": (\d+)',
+                          lambda m: f'"thoughtHistoryLength": {int(m.group(1)) - revisions}',
+                          status(self, data))
+            if getattr(data, "isRevision", None) is True:
+                text = text.removesuffix("\n}") + f',\n  "revisionsOfThought": {revisions}\n}}'
+            return text
+
+        cls._status_text = ledger  # type: ignore[method-assign]
     if "enveloped" in changes:
         def wrapped(self: Any, data: Any) -> str:
             return '{"ok": true, "result": ' + status(self, data) + "}"

@@ -1,0 +1,66 @@
+"""compare: each rule one side adds is a cause of its own, and a crash in the render is the render's (issue
+42: tests/servers/many_changes.py's `max-thought`, `integer-numbers` and `revision-pair` were one
+`validation` cause, and `render-logged`'s call, which the original refuses while drawing the box, was filed
+there too). Differences as a comparison of that fork keeps them (/tmp compare of reference against
+`many_changes max-thought=1000 integer-numbers revision-pair render-logged`, dev profile, seed 1)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.compare.attribution import default_rules
+from conformance.compare.engine import explain_again
+from conformance.compare.limits import one_cause_per_rule, rule_of
+from conformance.compare.observe import Found
+from conformance.report.model import Difference
+
+ACCEPTED = '{ "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": false, "branches": [] }'
+NUMBERS = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")
+
+
+def _refused(field: str, value_class: str, words: str, by: str = "b") -> Difference:
+    """A call one side refuses with `words`, attributed by the shipped rules."""
+    refusal = f'isError {{ "error": "{words}", "status": "failed" }}'
+    a, b = (refusal, ACCEPTED) if by == "a" else (ACCEPTED, refusal)
+    detail = f"refused by {by}"
+    records, cause = default_rules().attribute(Found("is_error", field, value_class, detail, a, b, True))
+    parts = ("is_error", field, value_class, detail)
+    slug = ".".join(x.replace(" ", "-") for x in parts if x)
+    return Difference(id=slug, aspect="is_error", summary=slug, records=records, cause=cause, a=a, b=b,
+                      field=field, value_class=value_class, detail=detail)
+
+
+def _fork(fields: list[str]) -> list[Difference]:
+    return [
+        *(_refused(f, "fraction", f"Invalid {f}: must be a positive integer") for f in fields),
+        _refused("thought", "string", "Invalid thought: must be between 1 and 1000 characters"),
+        _refused("revisesThought", "missing", "revisesThought is required when isRevision is true"),
+        _refused("", "", "Cannot convert object to primitive value", by="a"),
+    ]
+
+
+@given(fields=st.lists(st.sampled_from(NUMBERS), min_size=1, max_size=4, unique=True))
+def test_three_limits_are_three_causes_and_the_render_crash_is_the_renders(fields: list[str]) -> None:
+    causes = {frozenset(c.differences): c.id for c in explain_again(_fork(fields), "reference", "fork")}
+    numbers = frozenset(f"is_error.{f}.fraction.refused-by-b" for f in fields)
+    assert set(causes) == {numbers, frozenset({"is_error.thought.string.refused-by-b"}),
+                           frozenset({"is_error.revisesThought.missing.refused-by-b"}),
+                           frozenset({"is_error.refused-by-a"})}
+    assert causes[frozenset({"is_error.refused-by-a"})] == "render"
+    assert causes[numbers] == "validation"  # one rule over every number field: one cause, the largest
+
+
+def test_a_rule_masks_its_field_and_keeps_its_numbers() -> None:
+    one = _refused("thoughtNumber", "fraction", "Invalid thoughtNumber: must be a positive integer")
+    other = _refused("totalThoughts", "zero", "Invalid totalThoughts: must be a positive integer")
+    assert rule_of(one) == rule_of(other) == "Invalid {field}: must be a positive integer"
+    short = _refused("thought", "string", "Invalid thought: must be between 1 and 1000 characters")
+    long = _refused("thought", "string", "Invalid thought: must be between 1 and 10000 characters")
+    assert rule_of(short) != rule_of(long)
+
+
+def test_one_rule_keeps_one_validation_cause() -> None:
+    alone = [_refused(f, "fraction", f"Invalid {f}: must be a positive integer") for f in NUMBERS]
+    assert one_cause_per_rule(alone) == alone
+    assert {c.id for c in explain_again(alone, "reference", "fork")} == {"validation"}
