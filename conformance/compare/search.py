@@ -106,10 +106,13 @@ class Search:
         base_a, base_b = self.a.base(), self.b.base()
         self._forget_restarted()
         self.ran.append(())
+        begun = 0
         for index, step in enumerate(program):
             oa, ob = self.a.step(step, base_a), self.b.step(step, base_b)
-            self.ran[-1] = program[: index + 1]
-            self._forget_restarted()
+            if self._forget_restarted():
+                begun = index  # the process restarted for this step holds the program from it on
+                self.ran.append(())
+            self.ran[-1] = program[begun : index + 1]
             self.normalized |= oa.normalized | ob.normalized
             found = compare_step(step, oa, ob)
             for f in found:
@@ -121,13 +124,16 @@ class Search:
                 return None
         return None
 
-    def _forget_restarted(self) -> None:
-        """A process restarted (it died or hung) holds nothing the programs before it built."""
+    def _forget_restarted(self) -> bool:
+        """A process restarted (it died or hung, or its store could not be read) holds nothing the programs
+        before it built; True when one did."""
         starts = self.a.starts + self.b.starts
-        if starts != self._starts:
-            self._starts = starts
-            self._dropped += len(self.ran)
-            self.ran.clear()
+        if starts == self._starts:
+            return False
+        self._starts = starts
+        self._dropped += len(self.ran)
+        self.ran.clear()
+        return True
 
     def add(self, found: Found, program: Program, minimized: bool) -> None:
         if found.signature in self.known:

@@ -24,7 +24,9 @@
   every retained revision out (held-out-multi-10's revision-ledger: both show on one revision's answer);
 - `enveloped`: an accepted answer is {"ok": true, "result": <the status object>} and a call of another tool
   {"ok": false, "error": {"code": "UNKNOWN_TOOL", "message": "Unknown tool: <name>"}} (held-out-multi-7's
-  api-envelope).
+  api-envelope);
+- `snake-answers`: an accepted answer's keys are thought_number, total_thoughts, next_thought_needed, branches,
+  thought_history_length (same values, same order: held-out-multi-11's toolkit port).
 
 Everything else is the reference's.
 """
@@ -149,6 +151,12 @@ def main() -> None:
 
         cls._status_text = wrapped  # type: ignore[method-assign]
         server.unknown_tool_text = unknown  # type: ignore[attr-defined]
+    if "snake-answers" in changes:
+        def snaked(self: Any, data: Any) -> str:
+            return re.sub(r'"([a-z]+)([A-Z][A-Za-z]*)":', lambda m: '"' + re.sub(
+                r"([A-Z])", lambda c: "_" + c.group(1).lower(), m.group(1) + m.group(2)) + '":', status(self, data))
+
+        cls._status_text = snaked  # type: ignore[method-assign]
     if "render-logged" in changes:
         render = cls.format_thought
 
