@@ -1,6 +1,6 @@
-"""A side whose store cannot be read after the probe is closed and started again for the program's first
-step (a fork answering with other keys: held-out-multi-11's snake_case answers). `compare` crashed there with an
-IndexError, a traceback in the terminal and no report, as soon as a program ran past that step."""
+"""A side whose store cannot be read after the probe is closed and started again for the program's
+first step (a fork answering with other keys: held-out-multi-11's snake_case answers). `compare` crashed
+there with an IndexError, a traceback in the terminal and no report, once a program ran past that step."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@
 - `enveloped`: an accepted answer is {"ok": true, "result": <the status object>} and a call of another tool
   {"ok": false, "error": {"code": "UNKNOWN_TOOL", "message": "Unknown tool: <name>"}} (held-out-multi-7's
   api-envelope);
-- `snake-answers`: an accepted answer's keys are thought_number, total_thoughts, next_thought_needed, branches,
-  thought_history_length (same values, same order: held-out-multi-11's toolkit port).
+- `snake-answers`: an accepted answer's keys are thought_number, total_thoughts, next_thought_needed,
+  branches, thought_history_length (same values, same order: held-out-multi-11's toolkit port).
 
 Everything else is the reference's.
 """
@@ -153,8 +153,10 @@ def main() -> None:
         server.unknown_tool_text = unknown  # type: ignore[attr-defined]
     if "snake-answers" in changes:
         def snaked(self: Any, data: Any) -> str:
-            return re.sub(r'"([a-z]+)([A-Z][A-Za-z]*)":', lambda m: '"' + re.sub(
-                r"([A-Z])", lambda c: "_" + c.group(1).lower(), m.group(1) + m.group(2)) + '":', status(self, data))
+            def snake(key: re.Match[str]) -> str:
+                return re.sub(r"([A-Z])", lambda c: "_" + c.group(1).lower(), key.group(0))
+
+            return re.sub(r'"[a-z]+[A-Z][A-Za-z]*":', snake, status(self, data))
 
         cls._status_text = snaked  # type: ignore[method-assign]
     if "render-logged" in changes:
