@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cli import Started, stalls, wait_for_file
+from tests.report_links import broken_links
 from tests.servers import tagged_after_gone
 
 STOP_WITHIN = 120.0
@@ -74,15 +76,32 @@ def test_a_signal_mid_run_stops_it_with_a_cancelled_report(
         run.kill()
 
 
-def test_max_time_stops_the_run_at_its_deadline(tmp_path: Path) -> None:
-    run = Running(tmp_path / "out", "--max-time", "10")
+@pytest.fixture(scope="module", autouse=True)
+def deadline_run(request: pytest.FixtureRequest,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, Path, float] | None]:
+    """The `--max-time 10` run, started with the module's first test when its test is selected: it waits
+    out its deadline beside the signal tests instead of after them."""
+    if not any(isinstance(item, pytest.Function) and item.module is request.module
+               and item.originalname == "test_max_time_stops_the_run_at_its_deadline"
+               for item in request.session.items):
+        yield None
+        return
+    out = tmp_path_factory.mktemp("deadline") / "out"
+    run = Running(out, "--max-time", "10")
     try:
-        start = time.monotonic()
-        status = run.proc.wait(timeout=300)
-        seconds = time.monotonic() - start
-        print(f"--max-time 10: exit {status} after {seconds:.1f} s")
-        assert status == 124, "".join(run.lines)
-        assert tagged_after_gone(run.tag) == [], "servers left running"
-        _assert_nothing_invented(_report(tmp_path / "out"), "deadline")
+        yield run, out, time.monotonic()
     finally:
         run.kill()
+
+
+def test_max_time_stops_the_run_at_its_deadline(deadline_run: tuple[Running, Path, float] | None) -> None:
+    assert deadline_run is not None
+    run, out, start = deadline_run
+    status = run.proc.wait(timeout=300)
+    seconds = time.monotonic() - start
+    print(f"--max-time 10: exit {status} after {seconds:.1f} s")
+    assert status == 124, "".join(run.lines)
+    assert tagged_after_gone(run.tag) == [], "servers left running"
+    _assert_nothing_invented(_report(out), "deadline")
+    # The check a test's own folder gets (tests/e2e/conftest.py): this run's folder is the module's.
+    assert broken_links(out) == []

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 import signal
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import pytest
 
 from tests.cli import Started, cli, stalls, wait_for_file
+from tests.report_links import broken_links
 from tests.servers import tagged_after_gone
 
 STOP_WITHIN = 120.0
@@ -52,19 +56,50 @@ def test_sigterm_stops_compare_with_a_cancelled_report_in_place_of_the_previous_
     assert "cancelled by SIGTERM" in (out / "report.md").read_text(encoding="utf-8")
 
 
-def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> None:
-    out = tmp_path / "atlas"
-    mark = tmp_path / "stalled"
+class Stopped(NamedTuple):
+    """What a command stopped by SIGTERM left: its status, seconds to stop, output, servers still running."""
+
+    code: int
+    seconds: float
+    output: str
+    left: list[int]
+
+
+def _atlas_stopped(folder: Path) -> Stopped:
+    """`atlas` of the stalling reference, stopped by SIGTERM once its column's run waits on the stall."""
+    mark = folder / "stalled"
     running = Started("atlas", stalls(60, mark), "--profile", "dev", "--seed", "3", "--no-compare",
-                      "--call-timeout", NEVER, "--out", str(out))
+                      "--call-timeout", NEVER, "--out", str(folder / "atlas"))
     try:
         wait_for_file(mark, running.proc)
         code, seconds = running.stop(signal.SIGTERM)
-        assert code == 143, "".join(running.lines)
-        assert seconds < STOP_WITHIN
-        assert tagged_after_gone(running.tag) == [], "the column's run or its servers left running"
+        return Stopped(code, seconds, "".join(running.lines), tagged_after_gone(running.tag))
     finally:
         running.kill()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def atlas_stopped(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                  ahead: ThreadPoolExecutor) -> tuple[Future[Stopped], Path] | None:
+    """The atlas scenario, started with the module's first test when its test is selected: it waits on its
+    stalled server and its stop beside the compare's."""
+    if not any(isinstance(item, pytest.Function) and item.module is request.module
+               and item.originalname == "test_sigterm_stops_atlas_and_the_column_run_in_flight"
+               for item in request.session.items):
+        return None
+    folder = tmp_path_factory.mktemp("atlas-stopped")
+    return ahead.submit(_atlas_stopped, folder), folder / "atlas"
+
+
+def test_sigterm_stops_atlas_and_the_column_run_in_flight(
+    atlas_stopped: tuple[Future[Stopped], Path] | None
+) -> None:
+    assert atlas_stopped is not None
+    future, out = atlas_stopped
+    stopped = future.result()
+    assert stopped.code == 143, stopped.output
+    assert stopped.seconds < STOP_WITHIN
+    assert stopped.left == [], "the column's run or its servers left running"
     [column] = (out / "targets").iterdir()
     assert _json(column / "report.json")["run"]["interrupted"] == "cancelled by SIGTERM"
     atlas = _json(out / "atlas.json")
@@ -72,3 +107,5 @@ def test_sigterm_stops_atlas_and_the_column_run_in_flight(tmp_path: Path) -> Non
     assert [c["exit_code"] for c in atlas["columns"]] == [143]
     assert ("stopped early — cancelled by SIGTERM; 1 column run(s) were stopped; no pair was compared"
             in (out / "atlas.md").read_text(encoding="utf-8"))
+    # The check a test's own folder gets (tests/e2e/conftest.py): this atlas's folder is the module's.
+    assert broken_links(out) == []

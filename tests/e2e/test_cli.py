@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from tests.cli import (
     stalls,
     wait_for_file,
 )
+from tests.e2e.ahead import selected
 
 SEED = GATE_SEED
 HOSTILE = "<script>alert(1)</script>"
@@ -103,6 +105,20 @@ def test_reference_report_is_complete_and_valid(reference_full: Ran, reference_c
 # -- targets that cannot be used -----------------------------------------------------------------------
 
 
+def _unusable_run(target: str, folder: Path) -> Ran:
+    extra = ["--target-cache", str(folder / "cache")] if target.startswith("npm:") else []
+    return cli("run", "--target", target, "--profile", "dev", "--seed", SEED, *extra, out=folder / "out")
+
+
+@pytest.fixture(scope="module")
+def unusable(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+             ahead: ThreadPoolExecutor) -> dict[str, Future[Ran]]:
+    """The selected unusable targets' runs, made ahead, two at a time: each is a process start, a preflight
+    that fails and a report, mostly waits (a server exiting, a handshake unanswered, npm's registry)."""
+    return {target: ahead.submit(_unusable_run, target, tmp_path_factory.mktemp("unusable"))
+            for target in selected(request, "target")}
+
+
 @pytest.mark.parametrize(
     ("target", "says"),
     [
@@ -114,13 +130,14 @@ def test_reference_report_is_complete_and_valid(reference_full: Ran, reference_c
     ],
     ids=["exits-at-start", "no-tool", "garbage-on-stdout", "missing-binary", "missing-npm-version"],
 )
-def test_unusable_target_exits_2_with_a_report(target: str, says: str, tmp_path: Path) -> None:
-    extra = ["--target-cache", str(tmp_path / "cache")] if target.startswith("npm:") else []
-    ran = cli("run", "--target", target, "--profile", "dev", "--seed", SEED, *extra, out=tmp_path / "out")
+def test_unusable_target_exits_2_with_a_report(
+    target: str, says: str, unusable: dict[str, Future[Ran]]
+) -> None:
+    ran = unusable[target].result()
     assert ran.code == 2, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert says in ran.stderr
-    report = assert_valid_report(tmp_path / "out")
+    report = assert_valid_report(ran.out)
     assert report["preflight"]["ok"] is False and says in report["preflight"]["error"]
     assert report["gate"]["passed"] is False
     # A line on stdout that is not JSON-RPC is itself CMP-4's departure ("nothing else is written to stdout"),
@@ -173,10 +190,6 @@ def test_server_strings_are_escaped_everywhere(hostile: Ran) -> None:
 def test_exact_baseline_passes_and_a_missing_entry_fails(hostile: Ran, tmp_path: Path) -> None:
     made = cli_here("baseline", str(hostile.out / "report.json"), "--output", str(tmp_path / "all.yaml"))
     assert made.code == 0, made.stderr
-    exact = mini_run(fake("hostile"), tmp_path / "exact", "--baseline", str(tmp_path / "all.yaml"))
-    assert exact.code == 0, exact.stdout + exact.stderr
-    assert [e["record"] for e in exact.report["gate"]["expected"]] == ["CMP-3", "RTE-2", "RTE-5"]
-
     partial = yaml.safe_load((tmp_path / "all.yaml").read_text(encoding="utf-8"))
     # /3 folds a cause's departures under its entry: RTE-5 goes, wherever it is listed.
     partial["deviations"] = [
@@ -184,7 +197,15 @@ def test_exact_baseline_passes_and_a_missing_entry_fails(hostile: Ran, tmp_path:
         for d in partial["deviations"] if d["record"] != "RTE-5"
     ]
     (tmp_path / "partial.yaml").write_text(yaml.safe_dump(partial), encoding="utf-8")
-    ran = mini_run(fake("hostile"), tmp_path / "partial", "--baseline", str(tmp_path / "partial.yaml"))
+    with ThreadPoolExecutor(2, thread_name_prefix="baseline-run") as side_by_side:  # two runs sharing nothing
+        made_exact = side_by_side.submit(mini_run, fake("hostile"), tmp_path / "exact", "--baseline",
+                                         str(tmp_path / "all.yaml"))
+        made_partial = side_by_side.submit(mini_run, fake("hostile"), tmp_path / "partial", "--baseline",
+                                           str(tmp_path / "partial.yaml"))
+        exact, ran = made_exact.result(), made_partial.result()
+    assert exact.code == 0, exact.stdout + exact.stderr
+    assert [e["record"] for e in exact.report["gate"]["expected"]] == ["CMP-3", "RTE-2", "RTE-5"]
+
     assert ran.code == 1, ran.stdout + ran.stderr
     assert [e["record"] for e in ran.report["gate"]["unexpected"]] == ["RTE-5"]
     assert "not in the baseline (RTE-5)" in ran.stdout

@@ -20,6 +20,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -894,6 +895,13 @@ class Tally:
         if len(lines) == 1:
             self.kinds["no answer"] += 1
 
+    def add(self, other: Tally) -> None:
+        """`other`'s counts added to these (a session's tally, counted apart, into the corpus's)."""
+        for field in dataclasses.fields(self):
+            if field.name != "kinds":
+                setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
+        self.kinds.update(other.kinds)
+
     def line(self) -> str:
         kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items()))
         return (
@@ -931,16 +939,30 @@ def run_session(frames: list[bytes], tally: Tally) -> list[str]:
     return problems
 
 
+SESSIONS_AT_ONCE: Final = 2
+"""Corpus sessions run side by side: each is two fresh servers fed one frame at a time, mostly waiting on
+their answers and stderr, and sessions share nothing (each its own processes and tally)."""
+
+
+def run_sessions(sessions: list[list[bytes]]) -> tuple[Tally, list[str]]:
+    """Every session (drawn beforehand, in the corpus's order) run `SESSIONS_AT_ONCE` at a time: the
+    tallies summed and the differences in the sessions' order."""
+    tallies = [Tally() for _ in sessions]
+    with ThreadPoolExecutor(SESSIONS_AT_ONCE, thread_name_prefix="differential-session") as pool:
+        found = list(pool.map(run_session, sessions, tallies))
+    tally = Tally()
+    for one in tallies:
+        tally.add(one)
+    return tally, [problem for problems in found for problem in problems]
+
+
 def test_every_answer_is_the_originals_whole(capsys: pytest.CaptureFixture[str]) -> None:
     """The reference answers a generated corpus of sessions exactly as the original: every answer, every
     byte (key order, numbers, escapes), and the stderr stream. Handshakes at each revision and none,
     tools/list, tools/call with valid, invalid, falsy and odd arguments, branches and revisions, unknown
     tools and methods, pings, notifications, requests before initialize, batches and broken envelopes."""
     corpus = Corpus(CORPUS_SEED)
-    tally = Tally()
-    problems: list[str] = []
-    for _ in range(CORPUS_SESSIONS):
-        problems += run_session(corpus.session(), tally)
+    tally, problems = run_sessions([corpus.session() for _ in range(CORPUS_SESSIONS)])
     with capsys.disabled():
         print(f"\nwhole-answer corpus, seed {CORPUS_SEED}: {tally.line()}")
     assert tally.answers > 400
@@ -991,10 +1013,7 @@ def test_every_modern_answer_is_the_originals_whole(capsys: pytest.CaptureFixtur
     some versions and fields wrong) and with the spec meeting's cancellation probe: every answer, every field
     byte, and the stderr stream, the reference's as the original's."""
     corpus = ModernCorpus(CORPUS_SEED + 1)
-    tally = Tally()
-    problems: list[str] = []
-    for _ in range(MODERN_SESSIONS):
-        problems += run_session(corpus.session(), tally)
+    tally, problems = run_sessions([corpus.session() for _ in range(MODERN_SESSIONS)])
     with capsys.disabled():
         print(f"\nmodern whole-answer corpus, seed {CORPUS_SEED + 1}: {tally.line()}")
     assert tally.answers > 150

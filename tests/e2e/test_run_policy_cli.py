@@ -8,6 +8,7 @@ is replayed first by the next (tests/cli_suite/replay_suite.py)."""
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -85,10 +86,12 @@ def test_a_counterexample_saved_by_one_run_is_replayed_first_by_the_next(tmp_pat
     found = re.search(r"number=(\d+)", _falsifying(first))
     assert found is not None, _falsifying(first)
     only = {"REPLAY_FAILS_ON": found.group(1)}
-    again = replay("again", "--example-db", str(database), env=only)
+    with ThreadPoolExecutor(2, thread_name_prefix="replay") as side_by_side:  # two runs that share nothing
+        made_again = side_by_side.submit(replay, "again", "--example-db", str(database), env=only)
+        made_fresh = side_by_side.submit(replay, "fresh", "--seed", "2", env=only)
+        again, fresh = made_again.result(), made_fresh.result()
     assert again.code == 1, again.stdout + again.stderr
     assert f"number={found.group(1)}" in _falsifying(again)
-    fresh = replay("fresh", "--seed", "2", env=only)
     assert fresh.code == 0, fresh.stdout + fresh.stderr
     assert fresh.report["run"]["example_db"] is None
 
