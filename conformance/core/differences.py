@@ -131,6 +131,25 @@ def refusal(answer: JSON | None) -> Refusal | None:
     return None
 
 
+def unflagged(answer: JSON | None) -> str | None:
+    """The words of a refusal's body ({"error": …, "status": "failed"}, OBJ-8's) answered as a result without
+    isError: true, or None."""
+    result = answer.get("result") if isinstance(answer, dict) else None
+    flagged = isinstance(result, dict) and result.get("isError") is True
+    content = result.get("content") if isinstance(result, dict) and not flagged else None
+    first = content[0] if isinstance(content, list) and content else None
+    text = first.get("text") if isinstance(first, dict) else None
+    if not isinstance(text, str) or len(text) > 100_000:
+        return None
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(parsed, dict) and parsed.get("status") == "failed" and isinstance(parsed.get("error"), str):
+        return str(parsed["error"])
+    return None
+
+
 def other_fields(a: str | None, b: str | None) -> bool:
     """Two refusals name other fields: both name one, and not the same field spelled two ways
     (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
@@ -253,6 +272,13 @@ def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]
     (the refusal's words), two refusals (the field each names, then the words), then field by field."""
     a, b = refusal(original), refusal(target)
     said = refusals_compared(a, b)  # one pair, nothing re-tested: no order is claimed
+    body = unflagged(target) if a is not None and b is None else None
+    if a is not None and body is not None:
+        # A refusal's body answered without the flag is no acceptance (held-out-multi-11's ide-host: "and
+        # this server accepts it" was FALSE): still begun as the original's refusal, so it groups as one.
+        same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
+        said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this server "
+                f"answers {same} without isError: true")
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]

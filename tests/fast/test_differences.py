@@ -175,6 +175,22 @@ def test_an_accepted_call_the_original_refuses_is_said_first_with_the_refusals_w
     assert back.said().startswith("the original accepts this call and this server refuses it — “Invalid")
 
 
+@given(words=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=80),
+       other=st.booleans())
+def test_a_refusal_answered_without_its_flag_is_no_acceptance(words: str, other: bool) -> None:
+    """held-out-multi-11's ide-host answers the original's refusal body without isError: “… and this server
+    accepts it” was FALSE. Said as a refusal answered unflagged, begun as the original's refusal (one key)."""
+    said_here = words + " (here)" if other else words
+    body = json.dumps({"error": said_here, "status": "failed"}, indent=2)
+    (first,) = explain(_refused(words), {"result": {"content": [{"type": "text", "text": body}]}})
+    said = first.said()
+    assert said.startswith("the original refuses this call") and "accepts it" not in said, said
+    assert said.endswith("without isError: true"), said
+    assert ("the same refusal" in said) is not other, said
+    (flagged,) = explain(_refused(words), _answer(_STATUS))
+    assert flagged.said().endswith("and this server accepts it"), flagged.said()
+
+
 def test_refusals_naming_other_fields_are_another_field_first_never_a_rewording() -> None:
     """One pair re-tests nothing: the fork may have added a rule as well as reordered its checks, so a run's
     evidence says another field was refused first, never "validation order" (only `compare`, which re-sends
