@@ -277,8 +277,8 @@ def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]
         # A refusal's body answered without the flag is no acceptance (held-out-multi-11's ide-host: "and
         # this server accepts it" was FALSE): still begun as the original's refusal, so it groups as one.
         same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
-        said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this server "
-                f"answers {same} without isError: true")
+        said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
+                f"server answers {same} without isError: true")
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]
