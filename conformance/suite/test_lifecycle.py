@@ -148,8 +148,8 @@ def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
         raw.close_stdin()
         status = raw.wait(5.0)
     expect("RTE-10", status == 0,
-           f"stdin ended before any initialize: exit status {status}, where the original ends with status 0 "
-           f"however far the session got")
+           f"stdin ended before any initialize: {how_it_ended(status, 5.0)}, where the original ends with "
+           f"status 0 however far the session got")
 
 
 @evidences("LOOP-B")
@@ -405,6 +405,14 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
            f"({control + 2})")
 
 
+def how_it_ended(status: int | None, waited: float) -> str:
+    """How a process ended, in words: its exit status, or that it still ran when the wait ended
+    (held-out-multi-11: "exit status None" said a process that never exits)."""
+    if status is None:
+        return f"the process was still running {waited:g} s later (it did not exit)"
+    return f"exit status {status}" if status >= 0 else f"ended by signal {-status}"
+
+
 @pytest.mark.ends_a_process
 @evidences("RTE-10", "BAP-5")
 def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool) -> None:
@@ -426,7 +434,8 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
                    f"left without its newline was answered, where the original ends with no further output")
     assert BANNER in decode(before), (
         f"stderr does not begin with the banner {quoted(BANNER)}: {quoted(decode(before))}")
-    assert status == 0, f"exit status {status} after stdin ended, where the original ends with status 0"
+    assert status == 0, (
+        f"{how_it_ended(status, 5.0)} after stdin ended, where the original ends with status 0")
     assert after_out is None and after_err == b"", (
         f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
         f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
@@ -451,7 +460,8 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
             status = raw.wait(5.0)
             said = raw.stderr_now()
         assert status == -sent, (
-            f"{sent.name} sent: exit status {status}, where the original is ended by the signal ({-sent})")
+            f"{sent.name} sent: {how_it_ended(status, 5.0)}, where the original is ended by the signal "
+            f"({-sent})")
         assert said == b"", (
             f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
 
@@ -470,7 +480,8 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
             status = raw.wait(0.5)
             if status is not None:
                 break
-    assert status == 1, f"exit status {status} after the transport broke"
+    assert status == 1, (
+        f"{how_it_ended(status, 0.5)} after the transport broke, where the original ends with status 1")
 
 
 @evidences("ABS-10")
