@@ -2189,7 +2189,8 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
 
 _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
 _STDIN_END: Final = re.compile(
-    r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b")
+    r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b"
+    r"|\bstdin ended before any initialize\b")
 WATCHED: Final = ("its checks watch the process or read the installed files and kept no call sequence to "
                   "replay: what they found is said in their own words")
 
