@@ -116,7 +116,8 @@ def test_a_value_a_oneof_branch_offers_for_a_number_departs_under_rte3(session: 
 
 
 def test_the_guard_check_sends_each_sentinel_word_first() -> None:
-    sent = [dict(e.kwargs) for e in test_validation.test_guards_decide_acceptance.hypothesis_explicit_examples]
+    check = test_validation.test_guards_decide_acceptance
+    sent = [dict(e.kwargs) for e in check.hypothesis_explicit_examples]
     assert {"arguments": {**test_validation._VALID, "totalThoughts": "auto"}} in sent
     assert {"arguments": {**test_validation._VALID, "thoughtNumber": "auto"}} in sent
 
