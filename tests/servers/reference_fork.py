@@ -220,6 +220,62 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
 thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
 
 
+def _with_property(server: Any, name: str, schema: Mapping[str, Any]) -> None:
+    """tools/list serves the original's inputSchema with property `name` set to `schema`."""
+    listed = server.load_tool_spec
+
+    def declared() -> Any:
+        spec = listed()
+        properties = {**spec.input_schema["properties"], name: dict(schema)}
+        return dataclasses.replace(spec, input_schema={**spec.input_schema, "properties": properties})
+
+    server.load_tool_spec = declared
+
+
+def _format_on_request(server: Any, thinking: Any) -> None:
+    _with_property(server, "responseFormat", {"type": "string", "enum": ["json", "markdown"],
+                                              "default": "json", "description": "Reply format"})
+    judge = thinking.SequentialThinkingServer.process_thought
+
+    def answered(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = judge(self, arguments)
+        if is_error and isinstance(arguments, Mapping) and arguments.get("responseFormat") == "markdown":
+            return f"**Error:** {json.loads(text)['error']}", True
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = answered
+
+
+def _word_total(word: str, thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def planned(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("totalThoughts") == word:
+            number = data.get("thoughtNumber")
+            data = {**data, "totalThoughts": number + 1 if isinstance(number, int | float) else word}
+        return validate(data)
+
+    thinking.validate_thought_data = planned
+
+
+def _advertised_total(server: Any, thinking: Any) -> None:
+    _with_property(server, "totalThoughts", {"oneOf": [{"type": "integer", "minimum": 1},
+                                                       {"const": "open-ended"}]})
+    _word_total("open-ended", thinking)
+
+
+SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "format-on-request": _format_on_request,
+    "advertised-total": _advertised_total,
+    "auto-total": lambda server, thinking: _word_total("auto", thinking),
+}
+"""Changes that show only for a value a schema advertises or a sentinel word (issue 42, held-out-multi-11):
+`format-on-request` declares `responseFormat` (enum json, markdown; default json) and answers a refusal
+carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` declares `totalThoughts` as
+`oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
+that for "auto", its schema unchanged."""
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     server = startup.server_module()
@@ -397,13 +453,15 @@ def main() -> None:
         validate = thinking.validate_thought_data
         thinking.validate_thought_data = passed
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
+    elif change in SCHEMA_CHANGES:
+        SCHEMA_CHANGES[change](server, thinking)
     elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
     sys.exit(server.run())
 
 
