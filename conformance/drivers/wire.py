@@ -261,7 +261,10 @@ class WireDriver(Managed):
         """The first stray line's failure as it would have been raised (the preflight's stop says it)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
-        self._abandoned: set[int] = set()
+        self._abandoned: dict[int, float | None] = {}
+        """Requests given up on, each with when the stray line whose grace gave up on it was read (None: given
+        up on otherwise): a late answer to one is skipped, and one a stray line's grace gave up on teaches the
+        lag it came by."""
         self._lines: deque[bytes] = deque()
         self._partial: list[bytes] = []
         self._partial_size = 0
@@ -301,9 +304,6 @@ class WireDriver(Managed):
         self.strays: StrayLag = self.lateness.strays
         """How long answers of this command follow its stray stdout lines, learned by the run's drivers: the
         grace a stray line gets (`StrayLag.grace`)."""
-        self._stray_abandoned: dict[int, float] = {}
-        """Requests given up on after a stray line's grace, with when that line was read (a late answer to one
-        teaches the lag it came by)."""
         self.stderr_late_unboxed = self.lateness.known(self.command)
         """Whether this process's command was seen writing stderr after a call's answer outside any box wait
         (then every call waits for its stderr, box or not, while `Lateness.known` holds: `_settle_lines`)."""
@@ -958,7 +958,7 @@ class WireDriver(Managed):
     def abandon(self, request_id: int) -> None:
         """Stop waiting for `request_id` (sent with `send_raw`): a late response to it is skipped, not taken
         for another request's answer."""
-        self._abandoned.add(request_id)
+        self._abandoned.setdefault(request_id, None)
 
     def read_parsed(self, line: bytes) -> dict[str, JSON]:
         """A line read with `read_frame`, validated as JSON-RPC (`ProtocolViolation` if it is not)."""
@@ -1100,7 +1100,7 @@ class WireDriver(Managed):
                 except ServerTimeout:
                     if stray is not None:
                         self.strays.note_unanswered(self.command, time.monotonic() - stray_at)
-                        self._stray_abandoned[request_id] = stray_at
+                        self._abandoned[request_id] = stray_at
                         raise stray from None
                     raise
                 t_received = time.monotonic()
@@ -1127,17 +1127,17 @@ class WireDriver(Managed):
                         self.strays.note_answer(self.command, t_received - stray_at)
                     return response, t_received
                 if type(got) is int and got in self._abandoned:
-                    self._abandoned.discard(got)
-                    if got in self._stray_abandoned:
+                    stray_read_at = self._abandoned.pop(got)
+                    if stray_read_at is not None:
                         # The answer a stray line's grace gave up on came after all: its lag is learned, so
                         # the next wait is long enough for it.
-                        self.strays.note_answer(self.command, t_received - self._stray_abandoned.pop(got))
+                        self.strays.note_answer(self.command, t_received - stray_read_at)
                     if self.transcript is not None:
                         self.transcript.note(f"late response to abandoned request {got} skipped")
                     continue
                 raise WrongId(request_id, got, line=line, stderr_tail=self.stderr_tail())
         except (ServerTimeout, ProtocolViolation):
-            self._abandoned.add(request_id)
+            self._abandoned.setdefault(request_id, None)
             raise
 
     def _stray(self, line: bytes, method: str, request_id: int, failure: ProtocolViolation) -> None:
