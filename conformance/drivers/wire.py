@@ -563,18 +563,19 @@ class WireDriver(Managed):
                 self._startup_due = False
                 self._settle_startup(deadline)
             captured = self._call_stderr
-            at_answer = captured.total if captured is not None else 0
-            if captured is not None and self._startup_owed_until:
-                captured = self._late_startup(captured, due, deadline, at_answer)
-            if captured is not None and due:
-                self._settle(captured, due, deadline)
-            elif captured is not None and (self.lateness.known(self.command)
-                                           or (tool_call and self.lateness.probing(self.command))):
-                self._settle_lines(captured, deadline)
-            if captured is not None and self._startup_owed_until:  # its first bytes came while settling
-                captured = self._late_startup(captured, due, 0.0, at_answer)
+            if captured is not None:
+                captured = self._late_startup(captured, due, deadline,
+                                              lambda now: self._settle_call(now, due, deadline, tool_call))
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
+
+    def _settle_call(self, captured: HeadTail, due: int, deadline: float, tool_call: bool) -> None:
+        """The call's own wait for its stderr (lock held): its `due` boxes (`_settle`), else its lines once
+        its command's stderr is known to come late, or while it is probed on a tool call (`_settle_lines`)."""
+        if due:
+            self._settle(captured, due, deadline)
+        elif self.lateness.known(self.command) or (tool_call and self.lateness.probing(self.command)):
+            self._settle_lines(captured, deadline)
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
@@ -639,7 +640,21 @@ class WireDriver(Managed):
         if banner := learnable(self._stderr.kept()) if not self._stderr.dropped else None:
             self.lateness.note_banner(self.command, banner)
 
-    def _late_startup(self, captured: HeadTail, due: int, deadline: float, at_answer: int) -> HeadTail:
+    def _late_startup(self, captured: HeadTail, due: int, deadline: float,
+                      settle: Callable[[HeadTail], None]) -> HeadTail:
+        """A call's stderr (lock held), its late banner taken out (`_banner_taken`) around the call's own wait
+        for the rest (`settle`): first as the answer left it (waiting for its first bytes, never past
+        `deadline`), then, when those are still owed, as the bytes that came while `settle` waited left it
+        (no wait of its own). Returns the call's stderr."""
+        at_answer = captured.total
+        for before_settling in (True, False):
+            if self._startup_owed_until:
+                captured = self._banner_taken(captured, due, deadline if before_settling else 0.0, at_answer)
+            if before_settling:
+                settle(captured)
+        return captured
+
+    def _banner_taken(self, captured: HeadTail, due: int, deadline: float, at_answer: int) -> HeadTail:
         """A call's stderr (lock held) on a process whose start-up wait ended with nothing, within
         `STARTUP_LATE` of its first answer: its first stderr bytes may be its banner, late through a relay,
         with the call's own behind it. A call owing a box with nothing in the pipe at its answer (`at_answer`
