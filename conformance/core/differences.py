@@ -15,7 +15,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeGuard
 
 from conformance.core.jsontypes import JSON
 from conformance.core.served import read_served, trailed
@@ -82,18 +82,43 @@ _FIELD_NAMED: Final = (
 )
 
 
+def refusal_body(parsed: object) -> TypeGuard[dict[str, JSON]]:
+    """OBJ-8's {error, status: "failed"}: a refusal's body, flagged or not. The one test of it: the suite
+    (`suite/answers.refusal_object`) and the explainer (`unflagged`) read it alike."""
+    return isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+
+
+_JSON_SPACE: Final = " \t\n\r"
+"""The whitespace JSON allows around a value (`str.strip()` alone strips more)."""
+
+
+def _text_object(text: str) -> tuple[JSON, bool]:
+    """The JSON value a text holds from its first `{`, parsed once (None when none parses), and whether it is
+    the whole text (nothing but JSON's whitespace around it)."""
+    start = text.find("{")
+    if start < 0:
+        return None, False
+    try:
+        parsed, end = json.JSONDecoder().raw_decode(text[start:])
+    except (ValueError, RecursionError):  # a deeply nested text is not a refusal's JSON
+        return None, False
+    return parsed, not text[:start].strip(_JSON_SPACE) and not text[start + end:].strip(_JSON_SPACE)
+
+
+def refusal_error(text: str) -> str | None:
+    """The `error` string of the JSON object a refusal's text holds (after `isError ` and any words before its
+    `{`), or None: the one reading of it (`refusal_words`, compare/limits.rule_of)."""
+    parsed, _ = _text_object(text.removeprefix("isError ").strip())
+    return str(parsed["error"]) if isinstance(parsed, dict) and isinstance(parsed.get("error"), str) else None
+
+
 def refusal_words(text: str) -> str:
     """The message a refusal's text carries: the `error` of a JSON answer, the `message`s of a validation
     error's issue list, else the text itself."""
+    error = refusal_error(text)
+    if error is not None:
+        return error
     text = text.removeprefix("isError ").strip()
-    start = text.find("{")
-    if start >= 0:
-        try:
-            parsed, _ = json.JSONDecoder().raw_decode(text[start:])
-        except (ValueError, RecursionError):  # a deeply nested text is not a refusal's JSON
-            parsed = None
-        if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
-            return str(parsed["error"])
     messages = re.findall(r'"message":\s*"((?:[^"\\]|\\.)*)"', text)
     if messages and "Invalid arguments" in text:
         head = text[: text.find("[")].rstrip(": ") if "[" in text else ""
@@ -133,7 +158,7 @@ def refusal(answer: JSON | None) -> Refusal | None:
 
 def unflagged(answer: JSON | None) -> str | None:
     """The words of a refusal's body ({"error": …, "status": "failed"}, OBJ-8's) answered as a result without
-    isError: true, or None."""
+    isError: true, or None. Its text is parsed once, and must be that JSON object alone."""
     result = answer.get("result") if isinstance(answer, dict) else None
     flagged = isinstance(result, dict) and result.get("isError") is True
     content = result.get("content") if isinstance(result, dict) and not flagged else None
@@ -141,12 +166,9 @@ def unflagged(answer: JSON | None) -> str | None:
     text = first.get("text") if isinstance(first, dict) else None
     if not isinstance(text, str) or len(text) > 100_000:
         return None
-    try:
-        parsed = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(parsed, dict) and parsed.get("status") == "failed" and isinstance(parsed.get("error"), str):
-        return str(parsed["error"])
+    parsed, whole = _text_object(text)
+    if whole and refusal_body(parsed) and isinstance(parsed["error"], str):
+        return parsed["error"]
     return None
 
 

@@ -2191,8 +2191,22 @@ _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
 _STDIN_END: Final = re.compile(
     r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b"
     r"|\bstdin ended before any initialize\b")
+"""The words of a failure read after its check ended the process's stdin: read only for a report from an older
+harness, whose tests carry no `ends_a_process` (`_ended_by`)."""
 WATCHED: Final = ("its checks watch the process or read the installed files and kept no call sequence to "
                   "replay: what they found is said in their own words")
+
+
+def _ended_by(test: TestRef) -> str:
+    """How a failing check had ended the process when its failure was read: `stdin`, the signal it sent
+    (`SIGTERM`), or empty. The suite marks it (`ends_a_process`, suite/contradiction.after_the_end); a report
+    from an older harness has no mark, and its failure's words are read instead (a signal's name, or the
+    words of a stdin ended: `_STDIN_END`)."""
+    if test.ends_a_process is not None:
+        return test.ends_a_process
+    message = readable(test.message)
+    signal = _SIGNAL.search(message)
+    return signal.group(0) if signal else "stdin" if _STDIN_END.search(message) else ""
 
 
 def unreplayable(rv: RecordVerdict | None) -> str:
@@ -2200,18 +2214,16 @@ def unreplayable(rv: RecordVerdict | None) -> str:
     of it signals the process (SIGTERM, SIGHUP) or ends its stdin and reads what follows, which a replay
     (requests on stdin, the process watched while they stay open, then stopped) never does. Saying "not
     reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10, held-out-multi-3's
-    fork-readable-logs)."""
+    fork-readable-logs). Read by the kind each failure carries (`_ended_by`), not its words."""
     if rv is None:
         return ""
-    failing = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    if not failing:
+    ended = [_ended_by(t) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    if not ended:
         return ""
-    found = [_SIGNAL.search(m) for m in failing]
-    if all(found):
-        signals = ", ".join(dict.fromkeys(m.group(0) for m in found if m))
-        return (f"not replayed: its check sends {signals} to the process, which a replay of requests never "
-                "does")
-    if all(_SIGNAL.search(m) or _STDIN_END.search(m) for m in failing):
+    if all(how.startswith("SIG") for how in ended):
+        return (f"not replayed: its check sends {', '.join(dict.fromkeys(ended))} to the process, which a "
+                "replay of requests never does")
+    if all(ended):
         return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "
                 "requests never does")
     return ""
