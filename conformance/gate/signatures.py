@@ -55,21 +55,21 @@ ARTIFACT_UNAVAILABLE: Final = {"artifact": "not available"}
 """An artifact step's answer on a target with no installed package (a `cmd:` fork): nothing observed."""
 EXIT_WAIT: Final = 5.0
 SPARES: Final = 2
-"""Fresh processes of the target kept started ahead once a record has been signed again alone: a red run
-signs 10-16 records so, one after another, and a fresh process's start (spawn to initialize answered) is 90 %
-of each (npm:2026.8.31: 0.6-2.1 s under load, its witness calls 0.05-0.4 s). A spare is started and
-initialized as a fresh process is, and nothing is sent to it before it is taken, so each record meets the same
-calls on the same kind of process; not for a target that carries its store across processes (a spare started
-earlier could restore an older one)."""
+"""Fresh processes of the target kept started ahead once records are signed again alone one after another
+(their refusals seen to carry, `REFUSAL_CHECKS`, or a probe refused): a red run signed 10-16 records so, and a
+fresh process's start (spawn to initialize answered) is 90 % of each (npm:2026.8.31: 0.6-2.1 s under load, its
+witness calls 0.05-0.4 s). A spare is started and initialized as a fresh process is, and nothing is sent to it
+before it is taken, so each record meets the same calls on the same kind of process; not for a target that
+carries its store across processes (a spare started earlier could restore an older one)."""
 REFUSAL_CHECKS: Final = 2
 """Records refused after other records' refused calls that are signed again alone, and answer there exactly as
 on the shared process, before a target is taken to keep nothing from a refused call (`refusals_carry`): a red
-run's signing then starts 2 fresh processes for them, not one per refused record (its departures signed
-beside the run's: npm:2026.8.31 20 processes → 5, fork-hardened-store 20 → 4, the snake_case port 15 → 7;
-every signature the same). One answer that differs (a lockout, a refusal counting the refusals before it)
-and every such record is signed again alone, as before. What a check cannot see: a server whose refusals change only after more refused calls
-than the checked records made while it still accepts the probe; a lockout refusing the probe is met by the
-probe (`renew`, `shared_refusal`) whatever was learned."""
+run's signing then starts 2 fresh processes for them, not one per refused record (its departures signed beside
+the run's: npm:2026.8.31 20 processes → 5, fork-hardened-store 20 → 4, the snake_case port 15 → 7; every
+signature the same). One answer that differs (a lockout, a refusal counting the refusals before it) and every
+such record is signed again alone, as before. What a check cannot see: a server whose refusals change only
+after more refused calls than the checked records made while it still accepts the probe; a lockout refusing
+the probe is met by the probe (`renew`, `shared_refusal`) whatever was learned."""
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
 
 
@@ -259,8 +259,9 @@ class _WitnessSession:
         self.stateless = stateless
         """Known to start every process from an empty store (the original): `start` asks one process."""
         self.refusals_carry = refusals_carry
-        """False when known to keep nothing from a refused call (the original): `shared_refusal` then asks no
-        fresh process for a record whose witness call was refused (its probe refused still does)."""
+        """False when known to keep nothing from a refused call (the original) or once learned (`learn`):
+        `shared_refusal` then asks no fresh process for a record whose witness call was refused (its probe
+        refused still does)."""
         self.timeout = timeout
         self.transcript = transcript
         self.driver: WireDriver | None = None
@@ -278,9 +279,10 @@ class _WitnessSession:
         self.process_refused = False
         """A witness call was refused on this process (its next record's answers may carry what that left)."""
         self.checked = 0
-        self.refusal_checks = refusal_checks
         """Records refused after other records' refusals, answering alone as on the shared process."""
-        self.carry_seen = not refusals_carry
+        self.refusal_checks = refusal_checks
+        """How many such records alike make `refusals_carry` False (`REFUSAL_CHECKS`)."""
+        self.carry_seen = False
         """One such record answered otherwise alone: refusals carry (every such record is signed alone)."""
         self.renewable = True
         """False once a fresh process refused the probe too, or fresh processes failed it at start: the
