@@ -272,7 +272,8 @@ def _compared(
         differences = [d for d in explain(theirs, ours, call_arguments(a.sent), served)
                        if not _sdk_owned(d.path, d.original, d.target)]
         if a.method == "tools/list":
-            served = (served_properties(theirs.get("result")), served_properties(ours.get("result")))
+            served = (served_properties(theirs.get("result") if isinstance(theirs, dict) else None),
+                      served_properties(ours.get("result") if isinstance(ours, dict) else None))
         if a.stderr != b.stderr:
             box = text_difference(a.stderr, b.stderr)
             # A box redrawing the answer's changed label is that change, not one of its own (issue 43).

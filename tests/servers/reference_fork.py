@@ -242,11 +242,16 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
     "line-limit": _line_limit,
-    "branch-typed": lambda thinking: _branch_typed(thinking, listed=True),
-    "branch-typed-bare": lambda thinking: _branch_typed(thinking, listed=False),
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
 thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
+
+
+TYPE_REFUSALS: Final[Mapping[str, Callable[[Any], None]]] = {
+    "branch-typed": lambda thinking: _branch_typed(thinking, listed=True),
+    "branch-typed-bare": lambda thinking: _branch_typed(thinking, listed=False),
+}
+"""A branchId of another type refused in a schema library's words (issue 42: the field a refusal names)."""
 
 
 def _with_property(server: Any, name: str, schema: Mapping[str, Any]) -> None:
@@ -484,13 +489,16 @@ def main() -> None:
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change in SCHEMA_CHANGES:
         SCHEMA_CHANGES[change](server, thinking)
+    elif change in TYPE_REFUSALS:
+        TYPE_REFUSALS[change](thinking)
     elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}, "
+                 f"not {change!r}")
     sys.exit(server.run())
 
 
