@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
 from conformance.core.jsontypes import JSON
+from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
 
 MAX_FIELDS: Final = 6
@@ -70,6 +71,8 @@ class Refusal:
     kind: str
     words: str
     field: str
+    found: str = ""
+    """How `field` was found when the words name none (`located`): "the only boolean argument"."""
 
 
 _FIELD_NAMED: Final = (
@@ -138,6 +141,30 @@ def field_named(words: str) -> str:
     return ""
 
 
+_ISSUE_PATH: Final = re.compile(r'"path":\s*\[\s*"(\w+)"')
+"""The first argument a validation issue list (the SDK's zod list) says it refused, by its `path`."""
+
+
+def field_refused(text: str, words: str) -> str:
+    """The argument a refusal names first: by its words, else by the `path` of the issue list its words were
+    read from, whose messages alone name none (npm:2025.11.25's RTE-3: “Invalid input: expected string,
+    received boolean” under `"path": ["branchId"]`; its headline named no field, issue 42)."""
+    named = field_named(words)
+    if named or "Invalid arguments" not in text:
+        return named
+    path = _ISSUE_PATH.search(text)
+    return path.group(1) if path else ""
+
+
+def located(refused: Refusal | None, arguments: object, properties: object = None) -> Refusal | None:
+    """A refusal whose words name no field but say the types (“expected string, received boolean”), with
+    the field found from the refused call's arguments (core/refused_field.py); else the refusal as it is."""
+    if refused is None or refused.field or arguments is None:
+        return refused
+    field, how = field_by_type(refused.words, arguments, properties)
+    return replace(refused, field=field, found=how) if field else refused
+
+
 def refusal(answer: JSON | None) -> Refusal | None:
     """The refusal a JSON-RPC response is (a tool result flagged isError, or an error), or None."""
     if not isinstance(answer, dict):
@@ -152,7 +179,7 @@ def refusal(answer: JSON | None) -> Refusal | None:
         first = content[0] if isinstance(content, list) and content else None
         text = str(first.get("text", "")) if isinstance(first, dict) else ""
         words = refusal_words(text)
-        return Refusal("isError", words, field_named(words))
+        return Refusal("isError", words, field_refused(text, words))
     return None
 
 
@@ -182,7 +209,7 @@ def refusal_in_text(answer: str) -> Refusal:
     """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
     kind = "isError" if answer.startswith("isError ") else "error"
     words = refusal_words(answer)
-    return Refusal(kind, words, field_named(words))
+    return Refusal(kind, words, field_refused(answer, words))
 
 
 def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
@@ -282,6 +309,8 @@ def _naming(refused: Refusal) -> str:
     """The field a long refusal names, said before its words (a headline cut inside them still says it); no
     comma before it: a terminal headline past 160 characters is cut at its first comma, which left "… this
     server refuses it, …" without the field (issue 42, npm:2026.8.31's RTE-3)."""
+    if refused.found:  # found from the call, not the words: said however short the words
+        return f" naming `{refused.field}` ({refused.found})"
     return f" naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
 
 
@@ -289,10 +318,14 @@ def _side(here: str) -> str:
     return "this server" if here in ("here", "{here}") else here.removeprefix("on ")
 
 
-def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]:
+def explain(original: JSON | None, target: JSON | None, arguments: object = None,
+            properties: tuple[object, object] = (None, None)) -> list[FieldDifference]:
     """What differs between two JSON-RPC responses to one call, most telling first: refused against accepted
-    (the refusal's words), two refusals (the field each names, then the words), then field by field."""
-    a, b = refusal(original), refusal(target)
+    (the refusal's words), two refusals (the field each names, then the words), then field by field. With
+    the call's `arguments` (and each side's served `properties`), a refusal naming no field is located by
+    the types its words say (`located`)."""
+    a = located(refusal(original), arguments, properties[0])
+    b = located(refusal(target), arguments, properties[1])
     said = refusals_compared(a, b)  # one pair, nothing re-tested: no order is claimed
     body = unflagged(target) if a is not None and b is None else None
     if a is not None and body is not None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, cast
 
+from conformance.calls.advertised import served_properties
 from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
@@ -73,6 +74,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
     SIGN_DROPPED,
@@ -147,6 +149,8 @@ class _Answer:
     """The requests and notifications the server sent of its own while this request awaited its response."""
     seconds: float = 0.0
     """How long the request took to be answered."""
+    sent: str = ""
+    """The request's frame as sent (the same on both sides): the call a difference is said of."""
 
 
 def _frame(text: str) -> dict[str, object] | None:
@@ -238,7 +242,7 @@ def _replay(
             sent = len(driver.unsolicited)
             answers.append(_Answer(method, compact, written.decode("utf-8", "replace"),
                                    json.dumps(own, ensure_ascii=False, separators=(",", ":")) if own else "",
-                                   seconds))
+                                   seconds, text))
         # Everything the process wrote to stderr, the banner before the first request included.
         answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
@@ -261,9 +265,15 @@ def _compared(
     re-worded description shares words with many statements ("thinking", "sessions", "thoughtNumber") and is
     no evidence of a record about the store or the status object."""
     last: tuple[int, list[str]] | None = None
+    served: tuple[object, object] = (None, None)  # each side's tool properties, once a tools/list answered
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         theirs, ours = json.loads(a.response), json.loads(b.response)
-        differences = [d for d in explain(theirs, ours) if not _sdk_owned(d.path, d.original, d.target)]
+        # The call's arguments locate a refusal naming no field by the types it says (core/refused_field.py).
+        differences = [d for d in explain(theirs, ours, call_arguments(a.sent), served)
+                       if not _sdk_owned(d.path, d.original, d.target)]
+        if a.method == "tools/list":
+            served = (served_properties(theirs.get("result") if isinstance(theirs, dict) else None),
+                      served_properties(ours.get("result") if isinstance(ours, dict) else None))
         if a.stderr != b.stderr:
             box = text_difference(a.stderr, b.stderr)
             # A box redrawing the answer's changed label is that change, not one of its own (issue 43).
@@ -1195,7 +1205,8 @@ def _line_aside(line: str) -> str:
 
 
 _ADDED_WORDS: Final = re.compile(
-    r"^the original accepts this call and this server refuses it(?: naming `[^`]*`)? — “(?P<words>[^”]+)”")
+    r"^the original accepts this call and this server refuses it(?: naming `[^`]*`(?: \([^)]*\))?)? — "
+    r"“(?P<words>[^”]+)”")
 _WORDS_HERE: Final = re.compile(
     r"^both refuse this call, in other words: “[^”]*” on the original(?: \((?P<mark>[^)]*)\))?, "
     r"“(?P<words>[^”]+)” here")
@@ -2265,6 +2276,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         primary = next((rv for rv in report.records if rv.id == cause.records[0]), None)
         evidence = _pair(found, theirs, ours, primary.statement if primary else "", replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
+        at = found[0]
         if primary is not None:
             # The cause's headline is its pair only where the pair differs where its checks failed: a
             # fork's 50-branch cap is not its 1000-item history cap (nalyk-ts, AUDIT.md).
@@ -2272,6 +2284,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             told = (_told_at(theirs, ours, about, primary, test == OPENING_SOURCE)
                     if evidence.not_its_failure else None)
             if told is not None:  # a later request of the same sequence shows what its checks saw
+                at = told[0]
                 evidence = its_failure(primary, _pair(told, theirs, ours, primary.statement,
                                                       replays.original.spec)).model_copy(update={"why": why})
         if evidence.not_its_failure:
@@ -2284,6 +2297,9 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
+        if pair:  # the one argument the differing call adds to a call refused alike: what changed the answer
+            pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
+                theirs, ours, strict=False)], at) + pair
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})
