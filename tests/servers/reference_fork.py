@@ -279,7 +279,21 @@ def _depends_on(server: Any, thinking: Any) -> None:
     thinking.SequentialThinkingServer.process_thought = echoed
 
 
+def _cursor_refused(server: Any, thinking: Any) -> None:
+    runner = server._OriginalRunner
+    answer = runner._on_request
+
+    async def refused(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method == "tools/list" and isinstance(params, Mapping) and params.get("cursor") is not None:
+            cursor = params["cursor"]
+            raise server.MCPError(code=-32602, message=f"MCP error -32602: Invalid cursor: {cursor}")
+        return await answer(self, dctx, method, params)
+
+    runner._on_request = refused
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "cursor-refused": _cursor_refused,
     "format-on-request": _format_on_request,
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
@@ -291,7 +305,8 @@ carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` decl
 `oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
 that for "auto", its schema unchanged; `depends-on` declares `dependsOn` (an array of integers from 1, no
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
-thought-dependencies)."""
+thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
+-32602 "Invalid cursor" (its paged-history)."""
 
 
 def main() -> None:
