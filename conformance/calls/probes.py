@@ -256,6 +256,8 @@ def declared_values(schema: object, place: str) -> list[JSON]:
         return [math.ceil(value) if kind == "integer" or picked.is_integer() else picked]
     if kind == "boolean":
         return [False] if low_place else [True] if top_place else []
+    if kind == "array":
+        return _array_values(schema, place)
     if kind == "string":
         longest = _bound(schema, "maxLength")
         if low_place:
@@ -264,6 +266,51 @@ def declared_values(schema: object, place: str) -> list[JSON]:
             return []
         return ["x" * int(longest)] if top_place else ["x" * (int(longest) + 1)]
     return []
+
+
+_ITEMS_MAX: Final = 8
+"""Elements of one array value sent, at most (a schema's `minItems` past this gives no value)."""
+
+
+def _item(items: Mapping[str, Any], place: str) -> JSON | None:
+    """One element of an array of `items` at `place`: for numbers, 1 low in the range and the probe's own
+    thoughtNumber (2, recorded by the plain call sent just before) at its top, each only inside the declared
+    bounds (else the nearer bound), one below the minimum past it; an enumeration's first or last entry; a
+    short string inside its lengths; true. None where the items' schema gives no such value."""
+    listed = items.get("enum")
+    if isinstance(listed, list) and listed and all(isinstance(v, str | bool | int | float) for v in listed):
+        return None if place == RANGE_PLACES[2] else listed[0] if place == RANGE_PLACES[0] else listed[-1]
+    kind = _type(items)
+    if kind in ("number", "integer"):
+        low, high = _bound(items, "minimum", "exclusiveMinimum"), _bound(items, "maximum", "exclusiveMaximum")
+        if place == RANGE_PLACES[2]:
+            past = low - 1 if low is not None else high + 1 if high is not None else None
+            return None if past is None else math.floor(past) if kind == "integer" else past
+        wanted = 1 if place == RANGE_PLACES[0] else DECLARED_ARGUMENT.envelope.thought_number
+        picked = max(low, min(high, wanted) if high is not None else wanted) if low is not None else (
+            min(high, wanted) if high is not None else wanted)
+        return math.ceil(picked) if kind == "integer" or float(picked).is_integer() else picked
+    if place == RANGE_PLACES[2]:
+        return None
+    if kind == "string":
+        shortest, longest = _bound(items, "minLength"), _bound(items, "maxLength")
+        text = "probe".ljust(int(shortest or 0), "x") if (shortest or 0) <= 10_000 else None
+        return None if text is None else text[:int(longest)] if longest is not None else text
+    return True if kind == "boolean" else None
+
+
+def _array_values(schema: Mapping[str, Any], place: str) -> list[JSON]:
+    """An array of the declared `items` at `place` (_item), as many as `minItems` asks (one at least, at
+    most `maxItems` and _ITEMS_MAX): held-out-multi-12's thought-dependencies fork declares `dependsOn`, an
+    array of integers from 1, no enum or default, and acts on it; no call carried it (issue 42, round 17).
+    An empty list where the items give no value."""
+    items = schema.get("items")
+    element = _item(items, place) if isinstance(items, Mapping) else None
+    fewest, most = _bound(schema, "minItems"), _bound(schema, "maxItems")
+    count = max(int(fewest or 0), 1)
+    if element is None or count > _ITEMS_MAX or (most is not None and count > most):
+        return []
+    return [[element] * count]
 
 
 LATE_THROW: Final = Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1)

@@ -89,6 +89,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import (
@@ -735,6 +736,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         records = _records_evidenced(report, causes, replays)
         causes, records = checked_explanations(causes, records)
         causes, records = led_by_the_poisoning(causes, records, replays)
+    causes = with_refusals_said(causes, records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 

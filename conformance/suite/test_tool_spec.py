@@ -15,6 +15,7 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said, text_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL, the_tool
+from conformance.core.refused_requests import refused_request
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.answers import accepted, host_answer, rejected, without_count
 from conformance.suite.contradiction import brief, expect
@@ -108,6 +109,19 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
         "alone")
     before = served_tools(server)
     names = [tool.get("name") for tool in before]
+    variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
+    for params in variants:
+        # Before the tools are counted: a fork listing two tools and refusing a cursor shows both changes
+        # (a refusal said in the server's words, which a cause's headline repeats: core/refused_requests).
+        answer = server.wire.request("tools/list", params)
+        if answer.error is not None:
+            error = answer.error
+            words = error.get("message") if isinstance(error, dict) else brief(error)
+            expect("RTE-1", False, refused_request(
+                "tools/list", params if isinstance(params, dict) else None, words, "lists its tool"))
+        assert answer.result == first, (
+            f"tools/list with params {brief(params)} is not the same as without: "
+            f"{said(json_differences(first, answer.result))}")
     # One tool: its name is CMP-2's (a fork listing it as `think` still serves one static spec).
     expect("RTE-1", len(names) == 1, lambda: (
         f"tools/list serves {len(names)} tools ({', '.join(brief(name, 60) for name in names)}), "
@@ -117,12 +131,6 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
     after = served_tools(server)
     assert after == before, (
         f"tools/list answered {brief(after)} after two calls, not {brief(before)} as before")
-    variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
-    for params in variants:
-        again = server.wire.request("tools/list", params).result
-        assert again == first, (
-            f"tools/list with params {brief(params)} is not the same as without: "
-            f"{said(json_differences(first, again))}")
     listed = host.list_tools()
     assert [tool.name for tool in listed.tools] == names, (
         f"the official client lists the tools {', '.join(tool.name for tool in listed.tools) or 'none'}, "

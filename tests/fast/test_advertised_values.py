@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.calls.advertised import ADVERTISED_MAX, advertised_values, served_properties
+from conformance.calls.probes import RANGE_PLACES, declared_values
 from conformance.calls.strategies import OPTIONAL, REQUIRED
 from conformance.drivers.transcript import Transcript
 from conformance.suite import test_absences, test_validation
@@ -129,3 +130,50 @@ def test_a_sentinel_word_taken_for_a_number_departs_under_rte3(session: ServerSe
     with pytest.raises(Contradiction) as raised:
         test_validation._decided_by_guards(session, {**test_validation._VALID, "totalThoughts": "auto"})
     assert raised.value.record == "RTE-3", raised.value
+
+
+# -- an extra declared array, sent with one value of its type (held-out-multi-12's dependsOn) ----------
+
+DEPENDS_ON: Final = {"type": "array", "items": {"type": "integer", "minimum": 1}}
+
+
+def test_an_array_of_thought_numbers_is_sent_as_recorded_thoughts() -> None:
+    """1 low in the range, the probe's own (recorded) thoughtNumber at its top, below the minimum past it."""
+    assert [declared_values(DEPENDS_ON, place) for place in RANGE_PLACES] == [[[1]], [[2]], [[0]]]
+    assert declared_values({**DEPENDS_ON, "minItems": 2}, RANGE_PLACES[1]) == [[2, 2]]
+    assert declared_values({"type": "array", "items": {"type": "string", "maxLength": 3}},
+                           RANGE_PLACES[0]) == [["pro"]]
+    assert declared_values({"type": "array", "items": {"type": "integer", "minimum": 5}},
+                           RANGE_PLACES[0]) == [[5]]
+    assert declared_values({**DEPENDS_ON, "maxItems": 0}, RANGE_PLACES[1]) == []
+    assert declared_values({"type": "array"}, RANGE_PLACES[1]) == []
+
+
+_array_schemas = st.fixed_dictionaries({"type": st.sampled_from(["array", ["array", "null"], "x"])},
+                                       optional={
+    "items": st.one_of(st.none(), st.text(max_size=5), st.dictionaries(
+        st.sampled_from(["type", "minimum", "maximum", "minLength", "maxLength", "enum", "exclusiveMinimum"]),
+        st.one_of(st.sampled_from(["integer", "number", "string", "boolean"]), st.integers(),
+                  st.floats(allow_nan=False), st.lists(st.integers(), max_size=3), st.none()), max_size=4)),
+    "minItems": st.one_of(st.integers(), st.floats(allow_nan=False), st.text(max_size=3)),
+    "maxItems": st.one_of(st.integers(), st.none())})
+
+
+@given(schema=_array_schemas, place=st.sampled_from(RANGE_PLACES))
+def test_any_array_schema_gives_at_most_one_short_json_array(schema: dict[str, object], place: str) -> None:
+    """Hostile data: at most one value, an array of at most eight JSON scalars, the same each reading."""
+    values = declared_values(schema, place)
+    assert len(values) <= 1 and declared_values(schema, place) == values
+    for value in values:
+        assert isinstance(value, list) and 1 <= len(value) <= 8, value
+        assert json.loads(json.dumps(value)) == value
+
+
+@pytest.mark.parametrize("session", ["depends-on"], indirect=True)
+def test_an_extra_declared_array_echoed_in_the_answer_departs_under_obj13(session: ServerSession) -> None:
+    """Its schema's dependsOn has no enum or default: only a value of its type reaches the change."""
+    with pytest.raises(Contradiction) as raised:
+        test_absences.test_an_extra_declared_argument_at_the_top_of_its_range_changes_nothing(session)
+    assert raised.value.record == "OBJ-13", raised.value
+    assert "dependsOn" in str(raised.value), raised.value
+    test_absences.test_an_extra_declared_argument_on_a_refused_call_changes_nothing(session)

@@ -298,8 +298,38 @@ def _advertised_total(server: Any, thinking: Any) -> None:
     _word_total("open-ended", thinking)
 
 
+def _depends_on(server: Any, thinking: Any) -> None:
+    _with_property(server, "dependsOn", {"type": "array", "items": {"type": "integer", "minimum": 1},
+                                         "description": "Earlier thought numbers this thought builds on"})
+    judge = thinking.SequentialThinkingServer.process_thought
+
+    def echoed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = judge(self, arguments)
+        depends = arguments.get("dependsOn") if isinstance(arguments, Mapping) else None
+        if is_error or not isinstance(depends, list) or not depends:
+            return text, is_error
+        return json.dumps({**json.loads(text), "dependsOn": depends}, indent=2), is_error
+
+    thinking.SequentialThinkingServer.process_thought = echoed
+
+
+def _cursor_refused(server: Any, thinking: Any) -> None:
+    runner = server._OriginalRunner
+    answer = runner._on_request
+
+    async def refused(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method == "tools/list" and isinstance(params, Mapping) and params.get("cursor") is not None:
+            cursor = params["cursor"]
+            raise server.MCPError(code=-32602, message=f"MCP error -32602: Invalid cursor: {cursor}")
+        return await answer(self, dctx, method, params)
+
+    runner._on_request = refused
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "cursor-refused": _cursor_refused,
     "format-on-request": _format_on_request,
+    "depends-on": _depends_on,
     "advertised-total": _advertised_total,
     "auto-total": lambda server, thinking: _word_total("auto", thinking),
 }
@@ -307,7 +337,10 @@ SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
 `format-on-request` declares `responseFormat` (enum json, markdown; default json) and answers a refusal
 carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` declares `totalThoughts` as
 `oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
-that for "auto", its schema unchanged."""
+that for "auto", its schema unchanged; `depends-on` declares `dependsOn` (an array of integers from 1, no
+enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
+thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
+-32602 "Invalid cursor" (its paged-history)."""
 
 
 def main() -> None:
