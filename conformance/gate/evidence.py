@@ -1646,6 +1646,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
+    if _order_not_members(own.differences[0], theirs.differences):
+        return False  # an order changed is no label added (held-out-multi-11's branch-explorer: "from-6")
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
@@ -1672,6 +1674,30 @@ def _one_watch(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVe
     failing = {(t.nodeid, t.message) for t in lead.tests if t.status in ("failed", "error")}
     return any((t.nodeid, t.message) in failing and set(t.contradicted) <= set(cause.records)
                for t in rv.tests if t.status in ("failed", "error"))
+
+
+_ITEM_AT: Final = re.compile(
+    r"^(?:.* → )?(?P<list>[\w.]+)\[\d+\]: (?P<was>.+) on the original, (?P<now>.+) here$")
+"""One item of a list differing at one index ("… → branches[0]: “zeta” on the original, “alpha” here")."""
+
+_COUNT_OF: Final = re.compile(
+    r"^(?:.* → )?(?P<list>[\w.]+): (?P<was>\d+) item\(s\) on the original, (?P<now>\d+) here")
+"""A list holding more or fewer items ("… → branches: 0 item(s) on the original, 1 here: “from-6” added")."""
+
+
+def _order_not_members(own: str, theirs: Sequence[str]) -> bool:
+    """The record's difference is a list holding another number of items, where the cause's pair shows that
+    list's items only moved (at least two indices, the same values on both sides, its count alike): an order
+    changed adds no item (held-out-multi-11's branch-explorer: the made-up label "from-6" went under the
+    cause of labels listed most recent first)."""
+    count = _COUNT_OF.match(own)
+    if count is None or count["was"] == count["now"]:
+        return False
+    name = count["list"]
+    if any((c := _COUNT_OF.match(d)) is not None and c["list"] == name for d in theirs):
+        return False
+    items = [m for d in theirs if (m := _ITEM_AT.match(d)) is not None and m["list"] == name]
+    return len(items) >= 2 and sorted(m["was"] for m in items) == sorted(m["now"] for m in items)
 
 
 def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
