@@ -1177,12 +1177,20 @@ def _box_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[tu
     """The box lines a cause's replayed pair shows changed, borders, widths and numbers aside: two causes
     whose pairs change the header alike (“💭 Thought 5/5” to “✅ Conclusion 5/5”, 1/1 so) show one change
     (held-out-multi-10's emoji-status: RTE-4/a1 and RTE-9/a1 were CMP-5's label again). None when the
-    pair's first difference is no box line changed."""
+    pair's first difference is no box line changed. A cause no pair reproduced is read by its leading
+    record's own check, where that speaks of the box: a box seen only after a repeated call
+    (held-out-multi-10's retry-cache: CMP-5's " (retry)" header, seen on the shared process, and OBJ-13's,
+    reproduced, were two causes)."""
     evidence = _held(cause, by_id).evidence
-    if evidence is None or not evidence.reproduced or not evidence.differences:
-        return None
-    first = evidence.differences[0]
-    if not first.startswith("stderr: "):
+    lead = by_id.get(cause.records[0])
+    if evidence is not None and evidence.reproduced and evidence.differences:
+        first = evidence.differences[0]
+        if not first.startswith("stderr: "):
+            return None
+    elif (lead is not None and (evidence is None or not evidence.not_its_failure)
+          and _speaks_of_box(lead.reason)):
+        first = readable(lead.reason)
+    else:
         return None
     changed = tuple((_line_aside(a), _line_aside(b)) for a, b in _BOX_LINES.findall(first)
                     if not (_BORDER.match(a) and _BORDER.match(b)))
