@@ -73,6 +73,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.added_keys import under_added_keys
 from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
     SIGN_DROPPED,
@@ -791,8 +792,8 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return answered_from_cache(*renamed_under_their_change(
-        *beside_apart(*under_bounds(*loose_by_rule(causes, records)))))
+    return under_added_keys(*answered_from_cache(*renamed_under_their_change(
+        *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
 
 
 def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
