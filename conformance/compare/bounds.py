@@ -7,6 +7,11 @@ that field set to a ladder of values (numbers from −1 to 10⁶, fractions amon
 from 1 to 4,096 characters and as long as the one refused), then bisected between the last refused and the
 first accepted. A bound is claimed only when every refused value lies on one side of every accepted one,
 the other side accepts every value the refusing side refused, and the value first refused is past it.
+
+A length found with one-byte letters says nothing of its unit: "4096 characters" is false of a fork that
+counts 4096 bytes of UTF-8 (1,366 CJK characters refused; held-out-multi-11's notebook). A longest-accepted
+length is re-tested with two-byte and four-byte characters (UNIT_CHARS) and said in the unit that holds:
+bytes of UTF-8, UTF-16 code units (JavaScript's `length`) or characters (code points).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Final
 from conformance.compare.observe import Outcome
 from conformance.compare.pair import fresh_pair, run_on
 from conformance.compare.programs import Step
-from conformance.core.js import js_number_string
+from conformance.core.js import js_number_string, utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.drivers.errors import DriverError
@@ -37,6 +42,12 @@ BISECTIONS: Final = 12
 """Steps between the last refused and the first accepted length (exact up to 4,096)."""
 NUMBER_BISECTIONS: Final = 4
 """Steps between the last refused and the first accepted number: within a sixteenth of the ladder's gap."""
+UNIT_CHARS: Final = ("é", "😀")
+"""Characters of two bytes of UTF-8 and one UTF-16 unit, and of four bytes and two units (both one code
+point), repeated to re-test the unit of a length bound."""
+BYTES: Final = "bytes of UTF-8"
+UNITS: Final = "UTF-16 code units"
+CHARACTERS: Final = "characters"
 MAX_FIELDS: Final = 8
 """(field, refusing side) pairs re-tested per comparison."""
 NUMERIC_CLASSES: Final = frozenset({"fraction", "negative number", "zero", "integer", "number beyond 2^53"})
@@ -44,6 +55,8 @@ NUMERIC_CLASSES: Final = frozenset({"fraction", "negative number", "zero", "inte
 
 Ask = Callable[[Sequence[float]], "tuple[list[bool], list[bool]] | None"]
 """Send the call with the field set to each value; each side's acceptances (refusing side first)."""
+TextAsk = Callable[[Sequence[JSON]], "tuple[list[bool], list[bool]] | None"]
+"""The same, the field set to each value as given (a string of wider characters)."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +75,14 @@ class Bound:
     """Values of the ladder both sides refuse (left out of the bound)."""
     settled: dict[str, JSON] = dataclasses.field(default_factory=dict)
     """Fields of the refusing call changed for the re-test (`settled`), with their values."""
+    unit: str = CHARACTERS
+    """What a length counts (CHARACTERS, UNITS or BYTES), as re-tested with wider characters."""
+    unit_evidence: str = ""
+    """The wider characters' re-test, said ("2049 “é” (4098 bytes) refused, 2048 (4096 bytes) accepted")."""
 
     def holds(self, value: JSON) -> bool:
         """Whether `value` breaks the bound (is refused under it)."""
-        x = _measure(value, self.length)
+        x = _measure(value, self.length, self.unit)
         if x is None:
             return False
         return (self.below is not None and x < self.below) or (self.above is not None and x > self.above)
@@ -73,7 +90,7 @@ class Bound:
     @property
     def rule(self) -> str:
         name = f"`{self.field}`"
-        unit = " characters" if self.length else ""
+        unit = f" {self.unit}" if self.length else ""
         parts = []
         if self.below is not None:
             parts.append(f"shorter than {_n(self.below)}{unit}" if self.length else f"below {_n(self.below)}")
@@ -89,6 +106,8 @@ class Bound:
                     if shown else "")
         if self.both:
             evidence += f" (both refuse {_list(self.both, unit)})"
+        if self.unit_evidence:
+            evidence += ", " + self.unit_evidence
         if self.settled:
             evidence += " with " + " and ".join(f"`{k}` {json.dumps(v)}" for k, v in self.settled.items())
         return f"{BOUND_CLASS}: {self.rule}{RETESTED}{evidence}"
@@ -104,9 +123,13 @@ def _list(values: Sequence[float], unit: str) -> str:
     return text + unit
 
 
-def _measure(value: JSON, length: bool) -> float | None:
+def _measure(value: JSON, length: bool, unit: str = CHARACTERS) -> float | None:
     if length:
-        return float(len(value)) if isinstance(value, str) else None
+        if not isinstance(value, str):
+            return None
+        if unit == BYTES:
+            return float(len(value.encode("utf-8", "surrogatepass")))
+        return float(utf16_length(value) if unit == UNITS else len(value))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value)
@@ -148,14 +171,18 @@ def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str
             for base in dict.fromkeys(map(_frozen, (call, settled(call, field)))):
                 args = dict(base)
 
-                def ask(values: Sequence[float], args: dict[str, JSON] = args
-                        ) -> tuple[list[bool], list[bool]] | None:
-                    steps = [Step(TOOL, {**args, field: _value(v, length, sent)}) for v in values]
+                def ask_texts(texts: Sequence[JSON], args: dict[str, JSON] = args
+                              ) -> tuple[list[bool], list[bool]] | None:
+                    steps = [Step(TOOL, {**args, field: text}) for text in texts]
                     oa, ob = run_on(da, steps), run_on(db, steps)
                     if len(oa) != len(steps) or len(ob) != len(steps) or not all(map(_answered, oa + ob)):
                         return None
                     strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
                     return [o.accepted for o in strict], [o.accepted for o in lenient]
+
+                def ask(values: Sequence[float], ask_texts: TextAsk = ask_texts
+                        ) -> tuple[list[bool], list[bool]] | None:
+                    return ask_texts([_value(v, length, sent) for v in values])
 
                 seen = ask(ladder)
                 if seen is None:
@@ -171,10 +198,36 @@ def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str
                 if bound is None:
                     return None
                 changed = tuple(k for k in args if k != field and args[k] != call.get(k))
-                return dataclasses.replace(bound, both=tuple(both), settled={k: args[k] for k in changed})
+                bound = dataclasses.replace(bound, both=tuple(both), settled={k: args[k] for k in changed})
+                return _in_its_unit(bound, ask_texts) if length else bound
     except DriverError:
         return None
     return None
+
+
+def _in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
+    """A length bound above N one-byte characters re-tested with N two-byte ones (UNIT_CHARS): refused, and
+    N/2 accepted where N/2 + 1 is refused, it counts bytes of UTF-8; accepted, N four-byte ones (two UTF-16
+    units each) tell UTF-16 units (refused) from characters (accepted). Any other answer, or the other side
+    refusing one of them, keeps the bound as found ("characters", unconfirmed beyond one-byte letters)."""
+    if bound.above is None or bound.above < 2:
+        return bound
+    n = int(bound.above)
+    two, four = UNIT_CHARS
+    seen = ask([two * n, two * (n // 2), two * (n // 2 + 1), four * n])
+    if seen is None or not all(seen[1]):
+        return bound
+    whole, half, past, wide = seen[0]
+    if not whole and half and not past:
+        said = (f"{n // 2 + 1} “{two}” ({2 * (n // 2 + 1)} bytes) refused, {n // 2} ({2 * (n // 2)} bytes) "
+                f"accepted")
+        return dataclasses.replace(bound, unit=BYTES, unit_evidence=said)
+    if whole and not wide:
+        said = f"{n} “{two}” accepted, {n} “{four}” ({2 * n} UTF-16 units) refused"
+        return dataclasses.replace(bound, unit=UNITS, unit_evidence=said)
+    if whole and wide:
+        return dataclasses.replace(bound, unit_evidence=f"{n} “{two}” and {n} “{four}” accepted")
+    return bound
 
 
 def _frozen(args: dict[str, JSON]) -> tuple[tuple[str, JSON], ...]:

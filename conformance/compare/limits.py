@@ -9,34 +9,29 @@ rule over four number fields); its limit's numbers stay, so 1,000 and 10,000 cha
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from conformance.compare.retests import VALIDATION_CAUSE
+from conformance.core.differences import refusal_error
 from conformance.report.model import Difference
 
-_WORDS: Final = re.compile(r'"error":\s*"((?:[^"\\]|\\.){1,300})"|isError “([^”]{1,300})”')
-"""A refusal's words in a shown answer: its error JSON's `error`, else the words quoted after isError."""
 _INVALID: Final = re.compile(r"^Invalid [A-Za-z_$][\w$]*:")
 """The original's guard words name their field first: “Invalid thoughtNumber: …”."""
 
 
 def rule_of(difference: Difference) -> str:
-    """The rule a one-side refusal states, its field masked; empty for any other difference."""
+    """The rule a one-side refusal states, its field masked; empty for any other difference, and for a refusal
+    whose shown answer holds no JSON `error` (a plain text, an answer cut where it is shown): its words are
+    read as `refusal_words` reads a JSON refusal's (`refusal_error`), the top-level `error` only."""
     if difference.aspect != "is_error" or not difference.detail.startswith("refused by "):
         return ""
     shown = difference.a if difference.detail == "refused by a" else difference.b
-    found = _WORDS.search(shown)
-    if found is None:
+    error = refusal_error(shown)
+    if error is None:
         return ""
-    words = found.group(1) if found.group(1) is not None else found.group(2)
-    if found.group(1) is not None:
-        with contextlib.suppress(ValueError):
-            words = json.loads(f'"{words}"')
-    words = _INVALID.sub("Invalid {field}:", words)
+    words = _INVALID.sub("Invalid {field}:", error)
     if difference.field:
         words = re.sub(rf"\b{re.escape(difference.field)}\b", "{field}", words)
     return words

@@ -15,9 +15,10 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeGuard
 
 from conformance.core.jsontypes import JSON
+from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
 
 MAX_FIELDS: Final = 6
@@ -70,6 +71,8 @@ class Refusal:
     kind: str
     words: str
     field: str
+    found: str = ""
+    """How `field` was found when the words name none (`located`): "the only boolean argument"."""
 
 
 _FIELD_NAMED: Final = (
@@ -82,18 +85,43 @@ _FIELD_NAMED: Final = (
 )
 
 
+def refusal_body(parsed: object) -> TypeGuard[dict[str, JSON]]:
+    """OBJ-8's {error, status: "failed"}: a refusal's body, flagged or not. The one test of it: the suite
+    (`suite/answers.refusal_object`) and the explainer (`unflagged`) read it alike."""
+    return isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+
+
+_JSON_SPACE: Final = " \t\n\r"
+"""The whitespace JSON allows around a value (`str.strip()` alone strips more)."""
+
+
+def _text_object(text: str) -> tuple[JSON, bool]:
+    """The JSON value a text holds from its first `{`, parsed once (None when none parses), and whether it is
+    the whole text (nothing but JSON's whitespace around it)."""
+    start = text.find("{")
+    if start < 0:
+        return None, False
+    try:
+        parsed, end = json.JSONDecoder().raw_decode(text[start:])
+    except (ValueError, RecursionError):  # a deeply nested text is not a refusal's JSON
+        return None, False
+    return parsed, not text[:start].strip(_JSON_SPACE) and not text[start + end:].strip(_JSON_SPACE)
+
+
+def refusal_error(text: str) -> str | None:
+    """The `error` string of the JSON object a refusal's text holds (after `isError ` and any words before its
+    `{`), or None: the one reading of it (`refusal_words`, compare/limits.rule_of)."""
+    parsed, _ = _text_object(text.removeprefix("isError ").strip())
+    return str(parsed["error"]) if isinstance(parsed, dict) and isinstance(parsed.get("error"), str) else None
+
+
 def refusal_words(text: str) -> str:
     """The message a refusal's text carries: the `error` of a JSON answer, the `message`s of a validation
     error's issue list, else the text itself."""
+    error = refusal_error(text)
+    if error is not None:
+        return error
     text = text.removeprefix("isError ").strip()
-    start = text.find("{")
-    if start >= 0:
-        try:
-            parsed, _ = json.JSONDecoder().raw_decode(text[start:])
-        except (ValueError, RecursionError):  # a deeply nested text is not a refusal's JSON
-            parsed = None
-        if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
-            return str(parsed["error"])
     messages = re.findall(r'"message":\s*"((?:[^"\\]|\\.)*)"', text)
     if messages and "Invalid arguments" in text:
         head = text[: text.find("[")].rstrip(": ") if "[" in text else ""
@@ -113,6 +141,30 @@ def field_named(words: str) -> str:
     return ""
 
 
+_ISSUE_PATH: Final = re.compile(r'"path":\s*\[\s*"(\w+)"')
+"""The first argument a validation issue list (the SDK's zod list) says it refused, by its `path`."""
+
+
+def field_refused(text: str, words: str) -> str:
+    """The argument a refusal names first: by its words, else by the `path` of the issue list its words were
+    read from, whose messages alone name none (npm:2025.11.25's RTE-3: “Invalid input: expected string,
+    received boolean” under `"path": ["branchId"]`; its headline named no field, issue 42)."""
+    named = field_named(words)
+    if named or "Invalid arguments" not in text:
+        return named
+    path = _ISSUE_PATH.search(text)
+    return path.group(1) if path else ""
+
+
+def located(refused: Refusal | None, arguments: object, properties: object = None) -> Refusal | None:
+    """A refusal whose words name no field but say the types (“expected string, received boolean”), with
+    the field found from the refused call's arguments (core/refused_field.py); else the refusal as it is."""
+    if refused is None or refused.field or arguments is None:
+        return refused
+    field, how = field_by_type(refused.words, arguments, properties)
+    return replace(refused, field=field, found=how) if field else refused
+
+
 def refusal(answer: JSON | None) -> Refusal | None:
     """The refusal a JSON-RPC response is (a tool result flagged isError, or an error), or None."""
     if not isinstance(answer, dict):
@@ -127,13 +179,13 @@ def refusal(answer: JSON | None) -> Refusal | None:
         first = content[0] if isinstance(content, list) and content else None
         text = str(first.get("text", "")) if isinstance(first, dict) else ""
         words = refusal_words(text)
-        return Refusal("isError", words, field_named(words))
+        return Refusal("isError", words, field_refused(text, words))
     return None
 
 
 def unflagged(answer: JSON | None) -> str | None:
     """The words of a refusal's body ({"error": …, "status": "failed"}, OBJ-8's) answered as a result without
-    isError: true, or None."""
+    isError: true, or None. Its text is parsed once, and must be that JSON object alone."""
     result = answer.get("result") if isinstance(answer, dict) else None
     flagged = isinstance(result, dict) and result.get("isError") is True
     content = result.get("content") if isinstance(result, dict) and not flagged else None
@@ -141,12 +193,9 @@ def unflagged(answer: JSON | None) -> str | None:
     text = first.get("text") if isinstance(first, dict) else None
     if not isinstance(text, str) or len(text) > 100_000:
         return None
-    try:
-        parsed = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(parsed, dict) and parsed.get("status") == "failed" and isinstance(parsed.get("error"), str):
-        return str(parsed["error"])
+    parsed, whole = _text_object(text)
+    if whole and refusal_body(parsed) and isinstance(parsed["error"], str):
+        return parsed["error"]
     return None
 
 
@@ -160,7 +209,7 @@ def refusal_in_text(answer: str) -> Refusal:
     """A refusal as `compare` keeps it (its text, `isError ` before a flagged tool result)."""
     kind = "isError" if answer.startswith("isError ") else "error"
     words = refusal_words(answer)
-    return Refusal(kind, words, field_named(words))
+    return Refusal(kind, words, field_refused(answer, words))
 
 
 def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
@@ -260,6 +309,8 @@ def _naming(refused: Refusal) -> str:
     """The field a long refusal names, said before its words (a headline cut inside them still says it); no
     comma before it: a terminal headline past 160 characters is cut at its first comma, which left "… this
     server refuses it, …" without the field (issue 42, npm:2026.8.31's RTE-3)."""
+    if refused.found:  # found from the call, not the words: said however short the words
+        return f" naming `{refused.field}` ({refused.found})"
     return f" naming `{refused.field}`" if refused.field and len(refused.words) > 60 else ""
 
 
@@ -267,10 +318,14 @@ def _side(here: str) -> str:
     return "this server" if here in ("here", "{here}") else here.removeprefix("on ")
 
 
-def explain(original: JSON | None, target: JSON | None) -> list[FieldDifference]:
+def explain(original: JSON | None, target: JSON | None, arguments: object = None,
+            properties: tuple[object, object] = (None, None)) -> list[FieldDifference]:
     """What differs between two JSON-RPC responses to one call, most telling first: refused against accepted
-    (the refusal's words), two refusals (the field each names, then the words), then field by field."""
-    a, b = refusal(original), refusal(target)
+    (the refusal's words), two refusals (the field each names, then the words), then field by field. With
+    the call's `arguments` (and each side's served `properties`), a refusal naming no field is located by
+    the types its words say (`located`)."""
+    a = located(refusal(original), arguments, properties[0])
+    b = located(refusal(target), arguments, properties[1])
     said = refusals_compared(a, b)  # one pair, nothing re-tested: no order is claimed
     body = unflagged(target) if a is not None and b is None else None
     if a is not None and body is not None:

@@ -54,6 +54,13 @@ class GrowthPoint(_Frozen):
 
 
 Observed = Literal["process", "package"]
+ENDED_BY: Final = r"^(?:stdin|SIG[A-Z0-9]{2,8})?$"
+"""How a check had ended the process when its failure was read: `stdin` (it ended the process's stdin), the
+signal it sent (`SIGTERM`), or empty (it had done neither)."""
+ENDED_BY_SAID: Final = (
+    "how the check had ended the process when its failure was read: `stdin` (it ended its stdin) or the "
+    "signal it sent (`SIGTERM`), which no replay of requests does; empty when it had done neither, or the "
+    "check did not fail; none from an older harness (the gate reads the failure's words then)")
 """What a check read: a running server (its answers, stderr, life) or the installed package's files."""
 
 
@@ -81,6 +88,7 @@ class TestOutcome(_Frozen):
         description="the channel the check read: a running process (wire, stderr, exit) or the package's "
         "files; a departure is behaviour or packaging by it (none from an older harness)",
     )
+    ends_a_process: str | None = Field(default=None, pattern=ENDED_BY, description=ENDED_BY_SAID)
 
 
 class RunResults(_Frozen):

@@ -261,7 +261,10 @@ class WireDriver(Managed):
         """The first stray line's failure as it would have been raised (the preflight's stop says it)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
-        self._abandoned: set[int] = set()
+        self._abandoned: dict[int, float | None] = {}
+        """Requests given up on, each with when the stray line whose grace gave up on it was read (None: given
+        up on otherwise): a late answer to one is skipped, and one a stray line's grace gave up on teaches the
+        lag it came by."""
         self._lines: deque[bytes] = deque()
         self._partial: list[bytes] = []
         self._partial_size = 0
@@ -301,9 +304,6 @@ class WireDriver(Managed):
         self.strays: StrayLag = self.lateness.strays
         """How long answers of this command follow its stray stdout lines, learned by the run's drivers: the
         grace a stray line gets (`StrayLag.grace`)."""
-        self._stray_abandoned: dict[int, float] = {}
-        """Requests given up on after a stray line's grace, with when that line was read (a late answer to one
-        teaches the lag it came by)."""
         self.stderr_late_unboxed = self.lateness.known(self.command)
         """Whether this process's command was seen writing stderr after a call's answer outside any box wait
         (then every call waits for its stderr, box or not, while `Lateness.known` holds: `_settle_lines`)."""
@@ -563,18 +563,19 @@ class WireDriver(Managed):
                 self._startup_due = False
                 self._settle_startup(deadline)
             captured = self._call_stderr
-            at_answer = captured.total if captured is not None else 0
-            if captured is not None and self._startup_owed_until:
-                captured = self._late_startup(captured, due, deadline, at_answer)
-            if captured is not None and due:
-                self._settle(captured, due, deadline)
-            elif captured is not None and (self.lateness.known(self.command)
-                                           or (tool_call and self.lateness.probing(self.command))):
-                self._settle_lines(captured, deadline)
-            if captured is not None and self._startup_owed_until:  # its first bytes came while settling
-                captured = self._late_startup(captured, due, 0.0, at_answer)
+            if captured is not None:
+                captured = self._late_startup(captured, due, deadline,
+                                              lambda now: self._settle_call(now, due, deadline, tool_call))
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
+
+    def _settle_call(self, captured: HeadTail, due: int, deadline: float, tool_call: bool) -> None:
+        """The call's own wait for its stderr (lock held): its `due` boxes (`_settle`), else its lines once
+        its command's stderr is known to come late, or while it is probed on a tool call (`_settle_lines`)."""
+        if due:
+            self._settle(captured, due, deadline)
+        elif self.lateness.known(self.command) or (tool_call and self.lateness.probing(self.command)):
+            self._settle_lines(captured, deadline)
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
@@ -639,7 +640,21 @@ class WireDriver(Managed):
         if banner := learnable(self._stderr.kept()) if not self._stderr.dropped else None:
             self.lateness.note_banner(self.command, banner)
 
-    def _late_startup(self, captured: HeadTail, due: int, deadline: float, at_answer: int) -> HeadTail:
+    def _late_startup(self, captured: HeadTail, due: int, deadline: float,
+                      settle: Callable[[HeadTail], None]) -> HeadTail:
+        """A call's stderr (lock held), its late banner taken out (`_banner_taken`) around the call's own wait
+        for the rest (`settle`): first as the answer left it (waiting for its first bytes, never past
+        `deadline`), then, when those are still owed, as the bytes that came while `settle` waited left it
+        (no wait of its own). Returns the call's stderr."""
+        at_answer = captured.total
+        for before_settling in (True, False):
+            if self._startup_owed_until:
+                captured = self._banner_taken(captured, due, deadline if before_settling else 0.0, at_answer)
+            if before_settling:
+                settle(captured)
+        return captured
+
+    def _banner_taken(self, captured: HeadTail, due: int, deadline: float, at_answer: int) -> HeadTail:
         """A call's stderr (lock held) on a process whose start-up wait ended with nothing, within
         `STARTUP_LATE` of its first answer: its first stderr bytes may be its banner, late through a relay,
         with the call's own behind it. A call owing a box with nothing in the pipe at its answer (`at_answer`
@@ -958,7 +973,7 @@ class WireDriver(Managed):
     def abandon(self, request_id: int) -> None:
         """Stop waiting for `request_id` (sent with `send_raw`): a late response to it is skipped, not taken
         for another request's answer."""
-        self._abandoned.add(request_id)
+        self._abandoned.setdefault(request_id, None)
 
     def read_parsed(self, line: bytes) -> dict[str, JSON]:
         """A line read with `read_frame`, validated as JSON-RPC (`ProtocolViolation` if it is not)."""
@@ -1100,7 +1115,7 @@ class WireDriver(Managed):
                 except ServerTimeout:
                     if stray is not None:
                         self.strays.note_unanswered(self.command, time.monotonic() - stray_at)
-                        self._stray_abandoned[request_id] = stray_at
+                        self._abandoned[request_id] = stray_at
                         raise stray from None
                     raise
                 t_received = time.monotonic()
@@ -1127,17 +1142,17 @@ class WireDriver(Managed):
                         self.strays.note_answer(self.command, t_received - stray_at)
                     return response, t_received
                 if type(got) is int and got in self._abandoned:
-                    self._abandoned.discard(got)
-                    if got in self._stray_abandoned:
+                    stray_read_at = self._abandoned.pop(got)
+                    if stray_read_at is not None:
                         # The answer a stray line's grace gave up on came after all: its lag is learned, so
                         # the next wait is long enough for it.
-                        self.strays.note_answer(self.command, t_received - self._stray_abandoned.pop(got))
+                        self.strays.note_answer(self.command, t_received - stray_read_at)
                     if self.transcript is not None:
                         self.transcript.note(f"late response to abandoned request {got} skipped")
                     continue
                 raise WrongId(request_id, got, line=line, stderr_tail=self.stderr_tail())
         except (ServerTimeout, ProtocolViolation):
-            self._abandoned.add(request_id)
+            self._abandoned.setdefault(request_id, None)
             raise
 
     def _stray(self, line: bytes, method: str, request_id: int, failure: ProtocolViolation) -> None:

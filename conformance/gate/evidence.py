@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, cast
 
+from conformance.calls.advertised import served_properties
 from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
@@ -74,6 +75,7 @@ from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
 from conformance.gate.added_keys import under_added_keys
+from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
     SIGN_DROPPED,
@@ -148,6 +150,8 @@ class _Answer:
     """The requests and notifications the server sent of its own while this request awaited its response."""
     seconds: float = 0.0
     """How long the request took to be answered."""
+    sent: str = ""
+    """The request's frame as sent (the same on both sides): the call a difference is said of."""
 
 
 def _frame(text: str) -> dict[str, object] | None:
@@ -239,7 +243,7 @@ def _replay(
             sent = len(driver.unsolicited)
             answers.append(_Answer(method, compact, written.decode("utf-8", "replace"),
                                    json.dumps(own, ensure_ascii=False, separators=(",", ":")) if own else "",
-                                   seconds))
+                                   seconds, text))
         # Everything the process wrote to stderr, the banner before the first request included.
         answers.append(_Answer(WHOLE_STDERR, "{}", driver.stderr_since(start).decode("utf-8", "replace")))
     except DriverError as exc:
@@ -262,9 +266,15 @@ def _compared(
     re-worded description shares words with many statements ("thinking", "sessions", "thoughtNumber") and is
     no evidence of a record about the store or the status object."""
     last: tuple[int, list[str]] | None = None
+    served: tuple[object, object] = (None, None)  # each side's tool properties, once a tools/list answered
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
         theirs, ours = json.loads(a.response), json.loads(b.response)
-        differences = [d for d in explain(theirs, ours) if not _sdk_owned(d.path, d.original, d.target)]
+        # The call's arguments locate a refusal naming no field by the types it says (core/refused_field.py).
+        differences = [d for d in explain(theirs, ours, call_arguments(a.sent), served)
+                       if not _sdk_owned(d.path, d.original, d.target)]
+        if a.method == "tools/list":
+            served = (served_properties(theirs.get("result") if isinstance(theirs, dict) else None),
+                      served_properties(ours.get("result") if isinstance(ours, dict) else None))
         if a.stderr != b.stderr:
             box = text_difference(a.stderr, b.stderr)
             # A box redrawing the answer's changed label is that change, not one of its own (issue 43).
@@ -1204,7 +1214,8 @@ def _line_aside(line: str) -> str:
 
 
 _ADDED_WORDS: Final = re.compile(
-    r"^the original accepts this call and this server refuses it(?: naming `[^`]*`)? — “(?P<words>[^”]+)”")
+    r"^the original accepts this call and this server refuses it(?: naming `[^`]*`(?: \([^)]*\))?)? — "
+    r"“(?P<words>[^”]+)”")
 _WORDS_HERE: Final = re.compile(
     r"^both refuse this call, in other words: “[^”]*” on the original(?: \((?P<mark>[^)]*)\))?, "
     r"“(?P<words>[^”]+)” here")
@@ -2240,8 +2251,22 @@ _SIGNAL: Final = re.compile(r"\bSIG[A-Z]{2,5}\b")
 _STDIN_END: Final = re.compile(
     r"\b(?:after|once|when) (?:its )?stdin (?:ended|closed|was closed)|\bend of stdin\b"
     r"|\bstdin ended before any initialize\b")
+"""The words of a failure read after its check ended the process's stdin: read only for a report from an older
+harness, whose tests carry no `ends_a_process` (`_ended_by`)."""
 WATCHED: Final = ("its checks watch the process or read the installed files and kept no call sequence to "
                   "replay: what they found is said in their own words")
+
+
+def _ended_by(test: TestRef) -> str:
+    """How a failing check had ended the process when its failure was read: `stdin`, the signal it sent
+    (`SIGTERM`), or empty. The suite marks it (`ends_a_process`, suite/contradiction.after_the_end); a report
+    from an older harness has no mark, and its failure's words are read instead (a signal's name, or the
+    words of a stdin ended: `_STDIN_END`)."""
+    if test.ends_a_process is not None:
+        return test.ends_a_process
+    message = readable(test.message)
+    signal = _SIGNAL.search(message)
+    return signal.group(0) if signal else "stdin" if _STDIN_END.search(message) else ""
 
 
 def unreplayable(rv: RecordVerdict | None) -> str:
@@ -2249,18 +2274,16 @@ def unreplayable(rv: RecordVerdict | None) -> str:
     of it signals the process (SIGTERM, SIGHUP) or ends its stdin and reads what follows, which a replay
     (requests on stdin, the process watched while they stay open, then stopped) never does. Saying "not
     reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10, held-out-multi-3's
-    fork-readable-logs)."""
+    fork-readable-logs). Read by the kind each failure carries (`_ended_by`), not its words."""
     if rv is None:
         return ""
-    failing = [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
-    if not failing:
+    ended = [_ended_by(t) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    if not ended:
         return ""
-    found = [_SIGNAL.search(m) for m in failing]
-    if all(found):
-        signals = ", ".join(dict.fromkeys(m.group(0) for m in found if m))
-        return (f"not replayed: its check sends {signals} to the process, which a replay of requests never "
-                "does")
-    if all(_SIGNAL.search(m) or _STDIN_END.search(m) for m in failing):
+    if all(how.startswith("SIG") for how in ended):
+        return (f"not replayed: its check sends {', '.join(dict.fromkeys(ended))} to the process, which a "
+                "replay of requests never does")
+    if all(ended):
         return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "
                 "requests never does")
     return ""
@@ -2302,6 +2325,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         primary = next((rv for rv in report.records if rv.id == cause.records[0]), None)
         evidence = _pair(found, theirs, ours, primary.statement if primary else "", replays.original.spec)
         evidence = evidence.model_copy(update={"why": why})
+        at = found[0]
         if primary is not None:
             # The cause's headline is its pair only where the pair differs where its checks failed: a
             # fork's 50-branch cap is not its 1000-item history cap (nalyk-ts, AUDIT.md).
@@ -2309,6 +2333,7 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             told = (_told_at(theirs, ours, about, primary, test == OPENING_SOURCE)
                     if evidence.not_its_failure else None)
             if told is not None:  # a later request of the same sequence shows what its checks saw
+                at = told[0]
                 evidence = its_failure(primary, _pair(told, theirs, ours, primary.statement,
                                                       replays.original.spec)).model_copy(update={"why": why})
         if evidence.not_its_failure:
@@ -2321,6 +2346,9 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
+        if pair:  # the one argument the differing call adds to a call refused alike: what changed the answer
+            pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
+                theirs, ours, strict=False)], at) + pair
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
         return cause.model_copy(update={"example": frames, "test": test or cause.test, "evidence": evidence,
                                          "summary": summary[:400]})

@@ -55,12 +55,21 @@ ARTIFACT_UNAVAILABLE: Final = {"artifact": "not available"}
 """An artifact step's answer on a target with no installed package (a `cmd:` fork): nothing observed."""
 EXIT_WAIT: Final = 5.0
 SPARES: Final = 2
-"""Fresh processes of the target kept started ahead once a record has been signed again alone: a red run
-signs 10-16 records so, one after another, and a fresh process's start (spawn to initialize answered) is 90 %
-of each (npm:2026.8.31: 0.6-2.1 s under load, its witness calls 0.05-0.4 s). A spare is started and
-initialized as a fresh process is, and nothing is sent to it before it is taken, so each record meets the same
-calls on the same kind of process; not for a target that carries its store across processes (a spare started
-earlier could restore an older one)."""
+"""Fresh processes of the target kept started ahead once records are signed again alone one after another
+(their refusals seen to carry, `REFUSAL_CHECKS`, or a probe refused): a red run signed 10-16 records so, and a
+fresh process's start (spawn to initialize answered) is 90 % of each (npm:2026.8.31: 0.6-2.1 s under load, its
+witness calls 0.05-0.4 s). A spare is started and initialized as a fresh process is, and nothing is sent to it
+before it is taken, so each record meets the same calls on the same kind of process; not for a target that
+carries its store across processes (a spare started earlier could restore an older one)."""
+REFUSAL_CHECKS: Final = 2
+"""Records refused after other records' refused calls that are signed again alone, and answer there exactly as
+on the shared process, before a target is taken to keep nothing from a refused call (`refusals_carry`): a red
+run's signing then starts 2 fresh processes for them, not one per refused record (its departures signed beside
+the run's: npm:2026.8.31 20 processes → 5, fork-hardened-store 20 → 4, the snake_case port 15 → 7; every
+signature the same). One answer that differs (a lockout, a refusal counting the refusals before it) and every
+such record is signed again alone, as before. What a check cannot see: a server whose refusals change only
+after more refused calls than the checked records made while it still accepts the probe; a lockout refusing
+the probe is met by the probe (`renew`, `shared_refusal`) whatever was learned."""
 _IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']""")
 
 
@@ -83,12 +92,15 @@ def witness_signatures(
     transcript: Transcript | None = None,
     stateless: bool = False,
     refusals_carry: bool = True,
+    refusal_checks: int = REFUSAL_CHECKS,
 ) -> dict[str, RecordSignature]:
     """Signatures of `records` (those with witnesses) on one fresh process of `target`. `stateless`: the
     target is known to keep nothing across processes (the original), so no second process is started to see
     whether it does. `refusals_carry=False`: the target is known to keep nothing from a refused call (the
     original validates before it stores), so a record refused after others is not signed again alone (a
-    process per such record, 11-13 per red run, each answering as the shared one did).
+    process per such record, 11-13 per red run, each answering as the shared one did). Otherwise that is
+    learned: once `refusal_checks` records refused after other records' refusals answered alone exactly as on
+    the shared process, and none otherwise, the rest are not signed again alone (`_WitnessSession.learn`).
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -101,7 +113,7 @@ def witness_signatures(
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
     session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
-                              refusals_carry=refusals_carry)
+                              refusals_carry=refusals_carry, refusal_checks=refusal_checks)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
@@ -121,15 +133,21 @@ def witness_signatures(
                     # fresh process and is signed as it is alone.
                     session.restart()
                     base = session.probe()
+                refused_before = session.process_refused
                 answers[rid] = session.record(steps, base)
                 if session.shared_refusal(base):
                     # Refused after other records' calls on this process (a refusal-streak lockout, issue 43):
                     # the answer may come from what the records before built, and which records come first
                     # depends on the seed, so it is signed again alone on a fresh process (one started ahead
-                    # from the second on: such records come in runs).
-                    session.ahead = not session.carried
+                    # once refusals are seen to carry, or a probe refused: such records come in runs).
+                    shared = answers[rid]
+                    session.ahead = not session.carried and (session.carry_seen or base is None)
                     session.restart()
                     answers[rid] = session.record(steps, session.probe())
+                    if base is not None and refused_before:
+                        # Alike as signed: times, dates and ids are placeholders (`without_volatile`).
+                        alone = signed_answers(rid, answers[rid]).signature
+                        session.learn(same=alone == signed_answers(rid, shared).signature)
                 previous = (rid, steps)
             except ServerTimeout:
                 # Too slow to tell: no signature (a pinned entry is then unconfirmed), and no further record
@@ -235,13 +253,15 @@ class _WitnessSession:
     """One witness process: startup observations, then each record's witnesses after a probe."""
 
     def __init__(self, target: Target, timeout: float, transcript: Transcript | None, *,
-                 stateless: bool = False, refusals_carry: bool = True) -> None:
+                 stateless: bool = False, refusals_carry: bool = True,
+                 refusal_checks: int = REFUSAL_CHECKS) -> None:
         self.target = target
         self.stateless = stateless
         """Known to start every process from an empty store (the original): `start` asks one process."""
         self.refusals_carry = refusals_carry
-        """False when known to keep nothing from a refused call (the original): `shared_refusal` then asks no
-        fresh process for a record whose witness call was refused (its probe refused still does)."""
+        """False when known to keep nothing from a refused call (the original) or once learned (`learn`):
+        `shared_refusal` then asks no fresh process for a record whose witness call was refused (its probe
+        refused still does)."""
         self.timeout = timeout
         self.transcript = transcript
         self.driver: WireDriver | None = None
@@ -256,6 +276,14 @@ class _WitnessSession:
         """The record last answered was sent to a process that had answered another record's first."""
         self.step_refused = False
         """A witness call of the record last answered was refused (an error or isError answer)."""
+        self.process_refused = False
+        """A witness call was refused on this process (its next record's answers may carry what that left)."""
+        self.checked = 0
+        """Records refused after other records' refusals, answering alone as on the shared process."""
+        self.refusal_checks = refusal_checks
+        """How many such records alike make `refusals_carry` False (`REFUSAL_CHECKS`)."""
+        self.carry_seen = False
+        """One such record answered otherwise alone: refusals carry (every such record is signed alone)."""
         self.renewable = True
         """False once a fresh process refused the probe too, or fresh processes failed it at start: the
         refusal or failure is the server's, not its state's."""
@@ -311,6 +339,7 @@ class _WitnessSession:
             driver, failure = self._started()
         self.driver = driver
         self.shared = False
+        self.process_refused = False
         self._top_up()
         if failure is not None:
             raise failure
@@ -378,6 +407,18 @@ class _WitnessSession:
         return self.after_others and self.renewable and (base is None or (self.step_refused
                                                                            and self.refusals_carry))
 
+    def learn(self, *, same: bool) -> None:
+        """After a record refused after other records' refusals was signed again alone: whether it answered
+        there as on the shared process. `refusal_checks` alike and none otherwise: refusals carry nothing."""
+        if self.carry_seen:
+            return
+        if not same:
+            self.carry_seen = True
+            return
+        self.checked += 1
+        if self.checked >= self.refusal_checks:
+            self.refusals_carry = False
+
     def end(self) -> None:
         driver = self._live()
         status = driver.end_input(EXIT_WAIT)
@@ -434,7 +475,9 @@ class _WitnessSession:
 
     def _call(self, arguments: object, base: StoreBase | None, *, stderr: bool, name: str = TOOL) -> JSON:
         exchange = self._live().call_tool(name, arguments)  # type: ignore[arg-type]
-        self.step_refused = self.step_refused or exchange.error is not None or exchange.is_error
+        refused = exchange.error is not None or exchange.is_error
+        self.step_refused = self.step_refused or refused
+        self.process_refused = self.process_refused or refused
         answer = canonical_response(exchange, base)
         if stderr and isinstance(answer, dict):
             answer["stderr"] = decode(exchange.stderr)

@@ -139,6 +139,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 transcript=t.transcript,
                 notes=list(t.notes),
                 observed=t.observed,
+                ends_a_process=t.ends_a_process,
             )
             for t in tests
         ],

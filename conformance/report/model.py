@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.differences import other_fields
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
-from conformance.core.results import GrowthPoint, Observed, TranscriptEvent
+from conformance.core.results import ENDED_BY, ENDED_BY_SAID, GrowthPoint, Observed, TranscriptEvent
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
@@ -64,6 +64,7 @@ class TestRef(_Frozen):
         description="the channel the test read: `process` (wire, stderr, exit) or `package` (the installed "
         "files); none from an older harness",
     )
+    ends_a_process: str | None = Field(default=None, pattern=ENDED_BY, description=ENDED_BY_SAID)
 
 
 class ReplayableCounterexample(_Frozen):

@@ -14,7 +14,7 @@ from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.differences import other_fields, quoted
+from conformance.core.differences import other_fields, quoted, refusal_body
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -227,8 +227,9 @@ def _expect_refusals_flagged(exchange: Exchange, parsed: dict[str, JSON]) -> Non
 
 
 def refusal_object(parsed: object) -> bool:
-    """OBJ-8's {error, status: "failed"}: a refusal's body, flagged or not."""
-    return isinstance(parsed, dict) and parsed.get("status") == "failed" and "error" in parsed
+    """OBJ-8's {error, status: "failed"}: a refusal's body, flagged or not (core's `refusal_body`, which the
+    explainer reads it by too)."""
+    return refusal_body(parsed)
 
 
 def refusal_text(text: str | None) -> bool:

@@ -9,7 +9,8 @@ cause of the failure instead of guessing it from the test's declarations.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Final, cast
 
 from conformance.catalog.records import default_catalog
@@ -112,6 +113,36 @@ def contradicted(exc: BaseException | None) -> list[str]:
     if isinstance(exc, BaseExceptionGroup):
         return list(dict.fromkeys(r for e in exc.exceptions for r in contradicted(e)))
     return []
+
+
+_ENDED_BY: Final = "ends_a_process"
+"""The attribute a failure read after its check ended the process carries (`after_the_end`)."""
+
+
+@contextmanager
+def after_the_end(how: str) -> Iterator[None]:
+    """Failures raised inside are read after the check ended the process, `how`: `stdin` (it ended its stdin)
+    or the signal it sent (`SIGTERM`). The mark reaches report.json (`ended_by`, a test's `ends_a_process`),
+    and the gate says by it that no replay of requests reproduces them (gate/evidence `unreplayable`), never
+    by the failure's words."""
+    try:
+        yield
+    except AssertionError as exc:
+        setattr(exc, _ENDED_BY, how)
+        raise
+
+
+def ended_by(exc: BaseException | None) -> str:
+    """How the check had ended the process when it raised `exc` (`after_the_end`): the first mark found
+    (exception groups searched), empty for a failure raised before, or outside, any end."""
+    if exc is None:
+        return ""
+    how = getattr(exc, _ENDED_BY, "")
+    if isinstance(how, str) and how:
+        return how
+    if isinstance(exc, BaseExceptionGroup):
+        return next((h for e in exc.exceptions if (h := ended_by(e))), "")
+    return ""
 
 
 def expect_not_own_message(message: object, due: str) -> None:

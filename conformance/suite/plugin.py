@@ -45,7 +45,7 @@ from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
-from conformance.suite.contradiction import contradicted
+from conformance.suite.contradiction import contradicted, ended_by
 from conformance.suite.era_meetings import EraMeetings, eras_of
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.handover import handover_of
@@ -612,6 +612,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "claims": [c.model_dump() for c in evid.claims] if evid else [],
         "growth": [p.model_dump() for p in evid.growth] if evid else [],
         "observed": observed_by(item),
+        "ends_a_process": ended_by(call.excinfo.value) if status == "failed" and call.excinfo else "",
     })
     state.outcomes.setdefault(spec, []).append(outcome)
 

@@ -13,6 +13,7 @@ from typing import Final
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from conformance.calls.advertised import advertised_values, served_properties
 from conformance.calls.probes import (
     DECLARED_ARGUMENT,
     DECLARED_EXTRAS_MAX,
@@ -51,6 +52,7 @@ from conformance.suite.answers import (
     expect_one_more,
     fields_unlike,
     reanswered,
+    rejected,
     store,
     without_count,
 )
@@ -214,15 +216,19 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
 def _declared_extras(server: ServerSession) -> Mapping[str, object]:
     """The served inputSchema's properties the original does not declare (a schema is the server's data:
     anything but an object of objects reads as none), at most DECLARED_EXTRAS_MAX in name order."""
-    tools = server.wire.list_tools().result
-    listed = tools.get("tools") if isinstance(tools, dict) else None
-    tool = listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], dict) else {}
-    schema = tool.get("inputSchema")
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict):
-        return {}
+    properties = served_properties(server.wire.list_tools().result)
     extras = sorted(name for name in properties if name not in (*REQUIRED, *OPTIONAL))
     return {name: properties[name] for name in extras[:DECLARED_EXTRAS_MAX]}
+
+
+def _values_at(schema: object, place: str) -> list[JSON]:
+    """The values sent for an extra property at `place`: its declared range's (declared_values), and at the
+    top of its range every value its schema advertises besides (an enum's middle entries, a const, a
+    default, a `oneOf` branch: calls/advertised.py)."""
+    values = declared_values(schema, place)
+    if place == RANGE_PLACES[1]:
+        values += [value for value in advertised_values(schema) if value not in values]
+    return values
 
 
 def _declared_argument_changes_nothing(server: ServerSession, place: str) -> None:
@@ -232,7 +238,7 @@ def _declared_argument_changes_nothing(server: ServerSession, place: str) -> Non
     evidences), as the original treats every argument it does not read."""
     envelope = DECLARED_ARGUMENT.envelope
     for name, schema in _declared_extras(server).items():
-        for value in declared_values(schema, place):
+        for value in _values_at(schema, place):
             extra = {name: value}
             plain = server.call(envelope.arguments())
             marked = server.call({**envelope.arguments(), **extra})
@@ -278,6 +284,33 @@ def test_an_extra_declared_argument_past_its_range_changes_nothing(server: Serve
     """A fork refusing a value out of the range its schema declares (a confidence of 1.5) departs here: the
     original accepts a call whatever it carries beyond the nine fields (RTE-3)."""
     _declared_argument_changes_nothing(server, RANGE_PLACES[2])
+
+
+REFUSED_BESIDE: Final[dict[str, JSON]] = {**DECLARED_ARGUMENT.envelope.arguments(), "thought": ""}
+"""The refused call an extra declared argument is sent beside: the first guard refuses it on any process."""
+
+
+@evidences("OBJ-8")
+@relies_on("RTE-3", "RTE-3/a1", "OBJ-13", "RTE-8")
+def test_an_extra_declared_argument_on_a_refused_call_changes_nothing(server: ServerSession) -> None:
+    """Each extra property the served schema declares, sent with every value its schema advertises (or the
+    top of its declared range) beside a call the original refuses: refused in the same words and shape as
+    the call without it, as the original answers every refusal (OBJ-8's JSON text, isError). A fork that
+    answers its failures in markdown for `responseFormat: "markdown"` departs here under every seed, where
+    the search sends no refused call carrying it (issue 42, held-out-multi-11's error-markdown-on-request)."""
+    for name, schema in _declared_extras(server).items():
+        for value in _values_at(schema, RANGE_PLACES[1]):
+            extra = {name: value}
+            plain = server.call(REFUSED_BESIDE)
+            marked = server.call({**REFUSED_BESIDE, **extra})
+            words = rejected(plain)
+            if not marked.is_error:
+                rejected(marked)  # accepted: RTE-3/a1 (the falsy guard); unflagged: OBJ-8; said there
+            expect("OBJ-8", marked.result == plain.result and marked.error == plain.error, (
+                f"the refusal {quoted(words, 80)} is answered {brief(marked.result)} for the same call with "
+                f"{brief(extra)} added ({name}, a value the served schema advertises), where without it "
+                f"{brief(plain.result)}: the original answers a refusal alike whatever else the call "
+                "carries"))
 
 
 @evidences("ABS-3/a1")

@@ -29,6 +29,7 @@ from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import describe_response
 from conformance.suite.contradiction import (
+    after_the_end,
     brief,
     expect,
     expect_no_own_line,
@@ -147,9 +148,10 @@ def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
                        f"and serves")
         raw.close_stdin()
         status = raw.wait(5.0)
-    expect("RTE-10", status == 0,
-           f"stdin ended before any initialize: {how_it_ended(status, 5.0)}, where the original ends with "
-           f"status 0 however far the session got")
+    with after_the_end("stdin"):
+        expect("RTE-10", status == 0,
+               f"stdin ended before any initialize: {how_it_ended(status, 5.0)}, where the original ends "
+               f"with status 0 however far the session got")
 
 
 @evidences("LOOP-B")
@@ -429,16 +431,19 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
     expect_no_own_line(after_out, "stdin had ended")
-    expect("RTE-10", after_out is None,
-           lambda: f"after stdin ended, stdout carried {brief(decode(after_out or b''))}: a last request "
-                   f"left without its newline was answered, where the original ends with no further output")
-    assert BANNER in decode(before), (
+    with after_the_end("stdin"):
+        expect("RTE-10", after_out is None,
+               lambda: f"after stdin ended, stdout carried {brief(decode(after_out or b''))}: a last "
+                       f"request left without its newline was answered, where the original ends with no "
+                       f"further output")
+    assert BANNER in decode(before), (  # written before stdin ended: a replay's start-up shows it too
         f"stderr does not begin with the banner {quoted(BANNER)}: {quoted(decode(before))}")
-    assert status == 0, (
-        f"{how_it_ended(status, 5.0)} after stdin ended, where the original ends with status 0")
-    assert after_out is None and after_err == b"", (
-        f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
-        f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
+    with after_the_end("stdin"):
+        assert status == 0, (
+            f"{how_it_ended(status, 5.0)} after stdin ended, where the original ends with status 0")
+        assert after_out is None and after_err == b"", (
+            f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
+            f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
 
 
 TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR2)
@@ -459,11 +464,12 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
             raw.signal(sent)
             status = raw.wait(5.0)
             said = raw.stderr_now()
-        assert status == -sent, (
-            f"{sent.name} sent: {how_it_ended(status, 5.0)}, where the original is ended by the signal "
-            f"({-sent})")
-        assert said == b"", (
-            f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
+        with after_the_end(sent.name):
+            assert status == -sent, (
+                f"{sent.name} sent: {how_it_ended(status, 5.0)}, where the original is ended by the signal "
+                f"({-sent})")
+            assert said == b"", (
+                f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
 
 
 @pytest.mark.ends_a_process

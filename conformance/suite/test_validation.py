@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import itertools
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
 
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from conformance.calls.advertised import advertised_values, served_properties
 from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
+    OPTIONAL,
+    REQUIRED,
     Envelope,
     adversarial_envelopes,
     boundary_examples,
@@ -56,6 +60,8 @@ _ODD = Envelope("t", -1, 2.5, True)
 _NO_ARGUMENTS = "Cannot read properties of undefined (reading 'thought')"
 """The original's refusal of a tools/call without arguments: the first field read of undefined."""
 
+_Test = TypeVar("_Test", bound=Callable[..., Any])
+
 _VALID: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": True}
 
 ALIASES: dict[str, dict[str, JSON]] = {
@@ -72,6 +78,24 @@ UNPAIRED_SURROGATE: Final = "probe: a broken pair \ud800 here"
 """A thought holding a lone UTF-16 surrogate: a JavaScript string like any other, which the original accepts
 (RTE-3/a1: any non-empty string passes) and JSON carries as a \\u escape; no search draws one (Unicode text
 has none), so held-out-multi-9's fork refusing "malformed Unicode" went unseen (round 14)."""
+
+
+SENTINEL_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "thoughtNumber": ("auto", "next"),
+    "totalThoughts": ("auto", "unknown"),
+}
+"""Words an API takes in place of a number it will work out itself ("auto", "next", "unknown"): the
+original refuses any string for a number (RTE-3's typeof guard); a fork taking one (held-out-multi-11's
+plan-hints: `totalThoughts: "auto"` planned as thoughtNumber + 1, its schema unchanged) shows it only for that
+word, which no search draws. Sent as explicit examples of RTE-3's guard check under every seed."""
+
+
+def _sentinel_examples(test: _Test) -> _Test:
+    """One explicit example per SENTINEL_WORDS entry: a valid call with that number field given the word."""
+    for field, words in reversed(list(SENTINEL_WORDS.items())):
+        for word in reversed(words):
+            test = example(arguments={**_VALID, field: word})(test)
+    return test
 
 
 def _aliased(field: str) -> dict[str, JSON]:
@@ -104,9 +128,15 @@ def _aliased(field: str) -> dict[str, JSON]:
 @example(arguments=_aliased("thoughtNumber"))
 @example(arguments=_aliased("totalThoughts"))
 @example(arguments=_aliased("nextThoughtNeeded"))
+@_sentinel_examples
 def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JSON]) -> None:
     """Rejected exactly when a falsy/type guard fails; a rejection retains nothing, an acceptance one
     thought."""
+    _decided_by_guards(server, arguments)
+
+
+def _decided_by_guards(server: ServerSession, arguments: dict[str, JSON]) -> None:
+    """The call refused and nothing retained when a guard fails, else accepted and retained once (RTE-3)."""
     model = StoreModel.from_state(server.probe())
     exchange = server.call(arguments)
     failed = guard_failure(arguments)
@@ -116,6 +146,20 @@ def test_guards_decide_acceptance(server: ServerSession, arguments: dict[str, JS
         rejected(exchange)
         model.probe()
         model.expect_state(server.probe(), context=f"rejected call changed the store ({failed})")
+
+
+@evidences("RTE-3")
+@relies_on("RTE-5", "OBJ-4", "OBJ-8")
+def test_values_the_served_schema_advertises_are_judged_by_the_guards(server: ServerSession) -> None:
+    """Each value the served schema advertises for one of the original's nine fields (an enum entry, a const,
+    a default, a `oneOf`/`anyOf` branch of another type: calls/advertised.py), sent in a call otherwise
+    valid: refused exactly when the original's guards refuse it, retained once when they pass it. The
+    original's schema advertises none, so nothing is sent to it; a fork whose schema offers
+    `totalThoughts: "auto"` and takes it departs here under every seed (issue 42)."""
+    properties = served_properties(server.wire.list_tools().result)
+    for field in (*REQUIRED, *OPTIONAL):
+        for value in advertised_values(properties.get(field)):
+            _decided_by_guards(server, {**_VALID, field: value})
 
 
 @evidences("RTE-3/a1")

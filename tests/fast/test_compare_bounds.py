@@ -59,6 +59,25 @@ def test_a_length_bound_is_found_exactly() -> None:
     assert "257 characters refused, 256 characters accepted" in headline, headline
 
 
+def test_a_length_bound_is_said_in_the_unit_wider_characters_show() -> None:
+    """Re-tested with one-byte letters alone, a 256-byte bound read "256 characters" (issue 42,
+    held-out-multi-11's notebook: 4096 bytes of UTF-8 said as characters). Two-byte and four-byte characters
+    tell bytes of UTF-8, UTF-16 units and code points apart."""
+    args = valid(branchFromThought=1, branchId="x" * 300)
+    said = {}
+    for rule in ("max-label-bytes", "max-label-units", "max-label"):
+        bound = find_bound(_server(), _server(rule), "branchId", "b", args, 10)
+        assert isinstance(bound, Bound) and bound.refused == (257,) and bound.accepted == (256,), bound
+        said[rule] = bound
+    assert said["max-label-bytes"].rule == "`branchId` longer than 256 bytes of UTF-8"
+    assert "129 “é” (258 bytes) refused, 128 (256 bytes) accepted" in said["max-label-bytes"].value_class
+    assert said["max-label-bytes"].holds("é" * 129) and not said["max-label-bytes"].holds("é" * 128)
+    assert said["max-label-units"].rule == "`branchId` longer than 256 UTF-16 code units"
+    assert said["max-label-units"].holds("😀" * 129) and not said["max-label-units"].holds("é" * 256)
+    assert said["max-label"].rule == "`branchId` longer than 256 characters"
+    assert "256 “é” and 256 “😀” accepted" in said["max-label"].value_class
+
+
 def test_an_integer_rule_is_no_bound_and_keeps_its_class() -> None:
     """Fractions refused between accepted integers: the type class ("a fraction") is the rule."""
     d = _refusal("totalThoughts", "fraction", valid(totalThoughts=1.5),

@@ -64,3 +64,19 @@ def test_one_rule_keeps_one_validation_cause() -> None:
     alone = [_refused(f, "fraction", f"Invalid {f}: must be a positive integer") for f in NUMBERS]
     assert one_cause_per_rule(alone) == alone
     assert {c.id for c in explain_again(alone, "reference", "fork")} == {"validation"}
+
+
+def test_a_rule_is_the_top_level_error_as_refusal_words_reads_it() -> None:
+    """A refusal's words are the top-level `error` of its JSON, read by core's one parser (`refusal_error`,
+    which `refusal_words` reads by): a regex took the first `"error": "…"` anywhere in the shown answer, a
+    nested detail's before the refusal's own, and two limits refusing with the same detail were one rule."""
+    detail = '"details": { "error": "bad value" }'
+    one = _refused("thought", "string", "Invalid thought: at most 1000 characters", by="b")
+    other = _refused("thought", "string", "Invalid thought: at most 10000 characters", by="b")
+    nested = [d.model_copy(update={"b": d.b.replace("isError { ", "isError { " + detail + ", ")})
+              for d in (one, other)]
+    assert all('"bad value"' in d.b for d in nested)
+    assert rule_of(nested[0]) == "Invalid {field}: at most 1000 characters"
+    assert rule_of(nested[0]) != rule_of(nested[1])
+    plain = one.model_copy(update={"b": "isError Invalid thought: at most 1000 characters"})
+    assert rule_of(plain) == "", "a plain-text refusal states no rule, as before"

@@ -25,6 +25,7 @@ from conformance.core.differences import (
 )
 from conformance.core.jsontypes import JSON
 from conformance.gate.evidence import _about, _speaks_of, breaks
+from conformance.suite.answers import refusal_object
 
 _scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.text("abc xyz", max_size=8), st.none())
 _json: st.SearchStrategy[JSON] = st.recursive(
@@ -189,6 +190,24 @@ def test_a_refusal_answered_without_its_flag_is_no_acceptance(words: str, other:
     assert ("the same refusal" in said) is not other, said
     (flagged,) = explain(_refused(words), _answer(_STATUS))
     assert flagged.said().endswith("and this server accepts it"), flagged.said()
+
+
+_BODY_VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20), st.just("failed"))
+
+
+@given(body=st.dictionaries(st.sampled_from(["error", "status", "thought"]), _BODY_VALUES, max_size=3),
+       around=st.sampled_from(["", " \n", "Error: ", "\n\nmore text", "\u00a0"]))
+def test_the_suite_and_the_explainer_read_one_refusal_body(body: dict[str, JSON], around: str) -> None:
+    """One predicate (core's `refusal_body`) for OBJ-8's {error, status: "failed"}: the suite's
+    `refusal_object` calls it, and `unflagged` says the words of exactly the bodies it holds, whose `error`
+    is a string, from a text that is the object alone (JSON's whitespace around it, nothing else)."""
+    text = around + json.dumps(body) if around.startswith("Error") else json.dumps(body) + around
+    answer: JSON = {"result": {"content": [{"type": "text", "text": text}]}}
+    alone = around.strip(" \t\n\r") == ""
+    error = body.get("error")
+    assert refusal_object(body) == (body.get("status") == "failed" and "error" in body)
+    want = error if alone and refusal_object(body) and isinstance(error, str) else None
+    assert differences.unflagged(answer) == want
 
 
 def test_refusals_naming_other_fields_are_another_field_first_never_a_rewording() -> None:

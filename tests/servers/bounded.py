@@ -1,7 +1,8 @@
 """Accepts every call whose numbers are numbers and strings strings, refusing (isError) only by the rules its
 arguments name: `min-total` (totalThoughts below 1), `max-label` (branchId longer than 256 characters),
-`integer-total` (a totalThoughts that is not an integer), `string-label` (a branchId not a string),
-`branch-before` (a branchFromThought not below thoughtNumber), `falsy`
+`max-label-bytes` (branchId longer than 256 bytes of UTF-8), `max-label-units` (longer than 256 UTF-16
+units, JavaScript's `length`), `integer-total` (a totalThoughts that is not an integer), `string-label`
+(a branchId not a string), `branch-before` (a branchFromThought not below thoughtNumber), `falsy`
 (a zero totalThoughts, as the original's guard). What compare's re-testing of a refused value
 (conformance/compare/bounds.py) must tell apart."""
 
@@ -32,6 +33,10 @@ def refusal(args: dict[str, object]) -> str:
         return "Invalid branchId: must be a string"
     if "max-label" in RULES and isinstance(label, str) and len(label) > 256:
         return "Invalid branchId: at most 256 characters"
+    if "max-label-bytes" in RULES and isinstance(label, str) and len(label.encode("utf-8")) > 256:
+        return "Invalid branchId: at most 256 bytes"
+    if "max-label-units" in RULES and isinstance(label, str) and len(label.encode("utf-16-le")) > 512:
+        return "Invalid branchId: at most 256 units"
     return ""
 
 

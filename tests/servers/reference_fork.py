@@ -48,7 +48,10 @@
   passing validation resets it, so a late throw counts one (held-out-multi-9's fork-model-guard): state kept
   from refused calls;
 - `line-limit`: a thought of more than ten lines is refused first, "Invalid thought: at most 10 lines"
-  (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused.
+  (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused;
+- `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
+  refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
+  `branchId`, or (bare) those words alone, naming no field (issue 42).
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -198,6 +201,30 @@ def _surrogate_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+_ISSUE_LIST: Final = ("MCP error -32602: Input validation error: Invalid arguments for tool "
+                      "sequentialthinking: [\n  {{\n    \"expected\": \"string\",\n    "
+                      "\"code\": \"invalid_type\",\n    "
+                      "\"path\": [\n      \"branchId\"\n    ],\n    \"message\": \"{message}\"\n  }}\n]")
+"""npm:2025.11.25's refusal of a branchId that is no string (its SDK's zod issue list), `message` inside."""
+
+
+def _branch_typed(thinking: Any, listed: bool) -> None:
+    """A branchId that is no string refused as a schema library refuses it: "Invalid input: expected string,
+    received boolean", inside the SDK's issue list naming its path (`listed`) or alone (no field named)."""
+    judge = thinking.SequentialThinkingServer.process_thought
+
+    def typed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        label = arguments.get("branchId") if isinstance(arguments, Mapping) else None
+        if label is not None and not isinstance(label, str):
+            types = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
+            kind = types.get(type(label), "unknown")
+            message = f"Invalid input: expected string, received {kind}"
+            return (_ISSUE_LIST.format(message=message) if listed else message), True
+        return judge(self, arguments)
+
+    thinking.SequentialThinkingServer.process_thought = typed
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
@@ -218,6 +245,69 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
 thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
+
+
+TYPE_REFUSALS: Final[Mapping[str, Callable[[Any], None]]] = {
+    "branch-typed": lambda thinking: _branch_typed(thinking, listed=True),
+    "branch-typed-bare": lambda thinking: _branch_typed(thinking, listed=False),
+}
+"""A branchId of another type refused in a schema library's words (issue 42: the field a refusal names)."""
+
+
+def _with_property(server: Any, name: str, schema: Mapping[str, Any]) -> None:
+    """tools/list serves the original's inputSchema with property `name` set to `schema`."""
+    listed = server.load_tool_spec
+
+    def declared() -> Any:
+        spec = listed()
+        properties = {**spec.input_schema["properties"], name: dict(schema)}
+        return dataclasses.replace(spec, input_schema={**spec.input_schema, "properties": properties})
+
+    server.load_tool_spec = declared
+
+
+def _format_on_request(server: Any, thinking: Any) -> None:
+    _with_property(server, "responseFormat", {"type": "string", "enum": ["json", "markdown"],
+                                              "default": "json", "description": "Reply format"})
+    judge = thinking.SequentialThinkingServer.process_thought
+
+    def answered(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = judge(self, arguments)
+        if is_error and isinstance(arguments, Mapping) and arguments.get("responseFormat") == "markdown":
+            return f"**Error:** {json.loads(text)['error']}", True
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = answered
+
+
+def _word_total(word: str, thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def planned(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("totalThoughts") == word:
+            number = data.get("thoughtNumber")
+            data = {**data, "totalThoughts": number + 1 if isinstance(number, int | float) else word}
+        return validate(data)
+
+    thinking.validate_thought_data = planned
+
+
+def _advertised_total(server: Any, thinking: Any) -> None:
+    _with_property(server, "totalThoughts", {"oneOf": [{"type": "integer", "minimum": 1},
+                                                       {"const": "open-ended"}]})
+    _word_total("open-ended", thinking)
+
+
+SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "format-on-request": _format_on_request,
+    "advertised-total": _advertised_total,
+    "auto-total": lambda server, thinking: _word_total("auto", thinking),
+}
+"""Changes that show only for a value a schema advertises or a sentinel word (issue 42, held-out-multi-11):
+`format-on-request` declares `responseFormat` (enum json, markdown; default json) and answers a refusal
+carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` declares `totalThoughts` as
+`oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
+that for "auto", its schema unchanged."""
 
 
 def main() -> None:
@@ -397,13 +487,18 @@ def main() -> None:
         validate = thinking.validate_thought_data
         thinking.validate_thought_data = passed
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
+    elif change in SCHEMA_CHANGES:
+        SCHEMA_CHANGES[change](server, thinking)
+    elif change in TYPE_REFUSALS:
+        TYPE_REFUSALS[change](thinking)
     elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}, not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}, "
+                 f"not {change!r}")
     sys.exit(server.run())
 
 

@@ -1,0 +1,131 @@
+"""What a served schema advertises is sent, on accepted and refused calls (issue 42, held-out-multi-11's
+unsent changes): a refusal answered otherwise for `responseFormat: "markdown"`, a value a `oneOf` branch
+offers for `totalThoughts`, and a sentinel word ("auto") taken for a number. The reading of the schema
+(calls/advertised.py) is bounded whatever the schema holds; the checks run against real processes
+(tests/servers/reference_fork.py `format-on-request`, `advertised-total`, `auto-total`) and the reference,
+which they must leave green."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Iterator
+from typing import Final
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.calls.advertised import ADVERTISED_MAX, advertised_values, served_properties
+from conformance.calls.strategies import OPTIONAL, REQUIRED
+from conformance.drivers.transcript import Transcript
+from conformance.suite import test_absences, test_validation
+from conformance.suite.contradiction import Contradiction
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import Target, resolve_target
+from tests.servers import command
+
+REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
+
+
+def _fork(change: str) -> Target:
+    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest) -> Iterator[ServerSession]:
+    target = _fork(request.param) if request.param else REFERENCE
+    opened = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+# -- reading a schema -----------------------------------------------------------------------------------
+
+
+def test_the_values_a_schema_names_are_read_in_its_order() -> None:
+    assert advertised_values({"type": "string", "enum": ["json", "markdown"], "default": "json"}) == [
+        "json", "markdown"]
+    assert advertised_values({"oneOf": [{"type": "integer", "minimum": 1}, {"const": "auto"}]}) == [
+        "auto", 2]
+    assert advertised_values({"anyOf": [{"type": "number"}, {"type": "string"}]}) == [2.5, "probe"]
+    assert advertised_values({"type": ["integer", "string"]}) == [2, "probe"]
+    # One shape the search already draws from: nothing to add.
+    assert advertised_values({"type": "integer", "minimum": 1}) == []
+    assert advertised_values({"type": "string", "examples": ["a plan"]}) == ["a plan"]
+
+
+_schemas = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=300)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=20),
+        st.dictionaries(st.sampled_from(["type", "enum", "const", "default", "examples", "oneOf", "anyOf",
+                                         "allOf", "x"]), inner, max_size=6)),
+    max_leaves=60)
+
+
+@given(schema=_schemas)
+def test_any_schema_gives_a_few_scalars_alike_each_time(schema: object) -> None:
+    """Hostile data: never more than ADVERTISED_MAX values, each a JSON scalar (strings at most 200
+    characters), the same list on every reading."""
+    values = advertised_values(schema)
+    assert len(values) <= ADVERTISED_MAX
+    assert all(v is None or isinstance(v, bool | int | float) or (isinstance(v, str) and len(v) <= 200)
+               for v in values), values
+    assert advertised_values(schema) == values
+    assert json.loads(json.dumps(values)) == values
+
+
+# -- the checks on real processes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("session", [""], indirect=True)
+def test_the_reference_advertises_nothing_and_passes_each_check(session: ServerSession) -> None:
+    """The original's schema names no value (so nothing more is sent to it); the sentinel words are
+    refused as the guards say."""
+    properties = served_properties(session.wire.list_tools().result)
+    assert sorted(properties) == sorted((*REQUIRED, *OPTIONAL))
+    assert all(advertised_values(schema) == [] for schema in properties.values())
+    test_validation.test_values_the_served_schema_advertises_are_judged_by_the_guards(session)
+    test_absences.test_an_extra_declared_argument_on_a_refused_call_changes_nothing(session)
+    for field, words in test_validation.SENTINEL_WORDS.items():
+        for word in words:
+            test_validation._decided_by_guards(session, {**test_validation._VALID, field: word})
+
+
+@pytest.mark.parametrize("session", ["format-on-request"], indirect=True)
+def test_a_refusal_answered_otherwise_for_an_advertised_value_departs_under_obj8(
+        session: ServerSession) -> None:
+    with pytest.raises(Contradiction) as raised:
+        test_absences.test_an_extra_declared_argument_on_a_refused_call_changes_nothing(session)
+    assert raised.value.record == "OBJ-8"
+    assert "**Error:** Invalid thought: must be a string" in str(raised.value), raised.value
+    assert "'responseFormat': 'markdown'" in str(raised.value) or '"responseFormat": "markdown"' in str(
+        raised.value), raised.value
+
+
+@pytest.mark.parametrize("session", ["advertised-total"], indirect=True)
+def test_a_value_a_oneof_branch_offers_for_a_number_departs_under_rte3(session: ServerSession) -> None:
+    with pytest.raises(Contradiction) as raised:
+        test_validation.test_values_the_served_schema_advertises_are_judged_by_the_guards(session)
+    assert raised.value.record == "RTE-3", raised.value
+    assert "open-ended" in str(raised.value), raised.value
+
+
+def test_the_guard_check_sends_each_sentinel_word_first() -> None:
+    check = test_validation.test_guards_decide_acceptance
+    sent = [dict(e.kwargs) for e in check.hypothesis_explicit_examples]
+    assert {"arguments": {**test_validation._VALID, "totalThoughts": "auto"}} in sent
+    assert {"arguments": {**test_validation._VALID, "thoughtNumber": "auto"}} in sent
+
+
+@pytest.mark.parametrize("session", ["auto-total"], indirect=True)
+def test_a_sentinel_word_taken_for_a_number_departs_under_rte3(session: ServerSession) -> None:
+    """Its schema unchanged: only the fixed word reaches it."""
+    test_validation.test_values_the_served_schema_advertises_are_judged_by_the_guards(session)
+    with pytest.raises(Contradiction) as raised:
+        test_validation._decided_by_guards(session, {**test_validation._VALID, "totalThoughts": "auto"})
+    assert raised.value.record == "RTE-3", raised.value

@@ -1,0 +1,54 @@
+"""Validates each call as the original does (a string thought, positive integer numbers, a boolean flag) and
+refuses the rest; `plain` keeps nothing from a refusal, `counted` says in each refusal how many this process
+has made (state kept from refused calls while every valid call is still accepted, as a lockout's counter is):
+the two kinds of target the witness signing tells apart before it stops signing refused records again alone
+(gate/signatures.py `REFUSAL_CHECKS`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mini import Message, reply, serve
+
+COUNTED = len(sys.argv) > 1 and sys.argv[1] == "counted"
+_history: list[dict[str, object]] = []
+_refusals = [0]
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _refusal(arguments: object) -> str | None:
+    if not isinstance(arguments, dict):
+        return "Invalid arguments: must be an object"
+    if not isinstance(arguments.get("thought"), str) or not arguments["thought"]:
+        return "Invalid thought: must be a string"
+    if not _positive(arguments.get("thoughtNumber")):
+        return "Invalid thoughtNumber: must be a number"
+    if not _positive(arguments.get("totalThoughts")):
+        return "Invalid totalThoughts: must be a number"
+    if not isinstance(arguments.get("nextThoughtNeeded"), bool):
+        return "Invalid nextThoughtNeeded: must be a boolean"
+    return None
+
+
+def answer_call(message: Message) -> None:
+    arguments = message.get("params", {}).get("arguments")
+    refusal = _refusal(arguments)
+    if refusal is not None:
+        _refusals[0] += 1
+        said = f"{refusal} (refusal {_refusals[0]})" if COUNTED else refusal
+        text = json.dumps({"error": said, "status": "failed"}, indent=2)
+        reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
+        return
+    assert isinstance(arguments, dict)
+    _history.append(arguments)
+    status = {key: arguments.get(key) for key in ("thoughtNumber", "totalThoughts", "nextThoughtNeeded")}
+    status |= {"branches": [], "thoughtHistoryLength": len(_history)}
+    reply(message, {"content": [{"type": "text", "text": json.dumps(status, indent=2)}]})
+
+
+if __name__ == "__main__":
+    serve(answer_call)
