@@ -74,6 +74,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
+from conformance.gate.added_keys import under_added_keys
 from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.caps import (
@@ -791,8 +792,8 @@ def checked_explanations(
     out: list[RecordVerdict] = []
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
-        if rv.explained_by and (cause is None or not _same_change(rv, cause)
-                                or _box_not_its_failure(rv, cause, by_record)):
+        same = cause is not None and (_same_change(rv, cause) or _one_watch(rv, cause, by_record))
+        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -803,8 +804,8 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return answered_from_cache(*renamed_under_their_change(
-        *beside_apart(*under_bounds(*loose_by_rule(causes, records)))))
+    return under_added_keys(*answered_from_cache(*renamed_under_their_change(
+        *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
 
 
 def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
@@ -1189,12 +1190,20 @@ def _box_shown(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[tu
     """The box lines a cause's replayed pair shows changed, borders, widths and numbers aside: two causes
     whose pairs change the header alike (“💭 Thought 5/5” to “✅ Conclusion 5/5”, 1/1 so) show one change
     (held-out-multi-10's emoji-status: RTE-4/a1 and RTE-9/a1 were CMP-5's label again). None when the
-    pair's first difference is no box line changed."""
+    pair's first difference is no box line changed. A cause no pair reproduced is read by its leading
+    record's own check, where that speaks of the box: a box seen only after a repeated call
+    (held-out-multi-10's retry-cache: CMP-5's " (retry)" header, seen on the shared process, and OBJ-13's,
+    reproduced, were two causes)."""
     evidence = _held(cause, by_id).evidence
-    if evidence is None or not evidence.reproduced or not evidence.differences:
-        return None
-    first = evidence.differences[0]
-    if not first.startswith("stderr: "):
+    lead = by_id.get(cause.records[0])
+    if evidence is not None and evidence.reproduced and evidence.differences:
+        first = evidence.differences[0]
+        if not first.startswith("stderr: "):
+            return None
+    elif (lead is not None and (evidence is None or not evidence.not_its_failure)
+          and _speaks_of_box(lead.reason)):
+        first = readable(lead.reason)
+    else:
         return None
     changed = tuple((_line_aside(a), _line_aside(b)) for a, b in _BOX_LINES.findall(first)
                     if not (_BORDER.match(a) and _BORDER.match(b)))
@@ -1659,6 +1668,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
+    if _order_not_members(own.differences[0], theirs.differences):
+        return False  # an order changed is no label added (held-out-multi-11's branch-explorer: "from-6")
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
@@ -1671,6 +1682,44 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _one_watch(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A record whose checks kept no call to replay (they watch the process or read its files) and one of
+    whose failing checks is a failing check of the cause's leading record, in the same words, naming no record
+    outside the cause: one watch of the process saw both, so there is no pair to hold them apart by and the
+    check's own words are the one change (held-out-multi-11's toolkit-port: BAP-5 and RTE-10, both failed by
+    the check that ends stdin and sees the process still running, stood apart)."""
+    own, lead = rv.evidence, by_id.get(cause.records[0])
+    if own is None or lead is None or own.reproduced or not own.own_failure:
+        return False
+    failing = {(t.nodeid, t.message) for t in lead.tests if t.status in ("failed", "error")}
+    return any((t.nodeid, t.message) in failing and set(t.contradicted) <= set(cause.records)
+               for t in rv.tests if t.status in ("failed", "error"))
+
+
+_ITEM_AT: Final = re.compile(
+    r"^(?:.* → )?(?P<list>[\w.]+)\[\d+\]: (?P<was>.+) on the original, (?P<now>.+) here$")
+"""One item of a list differing at one index ("… → branches[0]: “zeta” on the original, “alpha” here")."""
+
+_COUNT_OF: Final = re.compile(
+    r"^(?:.* → )?(?P<list>[\w.]+): (?P<was>\d+) item\(s\) on the original, (?P<now>\d+) here")
+"""A list holding more or fewer items ("… → branches: 0 item(s) on the original, 1 here: “from-6” added")."""
+
+
+def _order_not_members(own: str, theirs: Sequence[str]) -> bool:
+    """The record's difference is a list holding another number of items, where the cause's pair shows that
+    list's items only moved (at least two indices, the same values on both sides, its count alike): an order
+    changed adds no item (held-out-multi-11's branch-explorer: the made-up label "from-6" went under the
+    cause of labels listed most recent first)."""
+    count = _COUNT_OF.match(own)
+    if count is None or count["was"] == count["now"]:
+        return False
+    name = count["list"]
+    if any((c := _COUNT_OF.match(d)) is not None and c["list"] == name for d in theirs):
+        return False
+    items = [m for d in theirs if (m := _ITEM_AT.match(d)) is not None and m["list"] == name]
+    return len(items) >= 2 and sorted(m["was"] for m in items) == sorted(m["now"] for m in items)
 
 
 def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conformance.core.differences import other_fields
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import ENDED_BY, ENDED_BY_SAID, GrowthPoint, Observed, TranscriptEvent
@@ -157,6 +158,13 @@ class Evidence(_Frozen):
             return ""
         prefix = "on the example's "
         where = "at " + self.at.removeprefix(prefix) if self.at.startswith(prefix) else self.at
+        moved = renamed_keys(self.differences)
+        first_key = holder_and_key(self.differences[0])
+        if first_key is not None and first_key in {hk for pair in moved for hk in pair}:
+            said = renamed_said(moved)
+            apart = {key for pair in moved for _, key in pair}
+            return (one_line(said, HEADLINE_PAIR_CHARS) + beside_it(self.differences, apart)
+                    + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
         first = quote_fitted(_near_field(self.differences[0]), HEADLINE_PAIR_CHARS)
         return (one_line(first, HEADLINE_PAIR_CHARS) + beside_it(self.differences)
                 + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
@@ -219,6 +227,52 @@ def beside_it(differences: Sequence[str], apart: Collection[str] = ()) -> str:
     shown = ", ".join(one_line(key, 40) for key in keys[:_BESIDE_SHOWN])
     rest = f" and {len(keys) - _BESIDE_SHOWN} more" if len(keys) > _BESIDE_SHOWN else ""
     return f"; and {len(keys)} more beside it: {shown}{rest}"
+
+
+_GONE: Final = re.compile(r"^(?P<was>.+) on the original, absent here$")
+_NEW: Final = re.compile(r"^absent on the original, (?P<now>.+) here$")
+
+
+def renamed_keys(differences: Sequence[str]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Keys of one object the original writes and this server does not, each beside a key only this server
+    writes carrying the same value: renamed, (holder, old key) → (holder, new key). A key spelled alike
+    (`thoughtNumber`, `thought_number`) is matched first, else the one new key of that value when it is the
+    only one both sides hold it (issue 42, held-out-multi-11's toolkit-port: "thoughtNumber: 2 on the
+    original, absent here; and 7 more beside it" read as keys dropped)."""
+    gone: dict[tuple[str, str], str] = {}
+    new: dict[tuple[str, str], str] = {}
+    for difference in differences:
+        hk = holder_and_key(difference)
+        values = difference.partition(": ")[2]
+        if hk is None:
+            continue
+        if (was := _GONE.match(values)) is not None:
+            gone[hk] = was["was"]
+        elif (now := _NEW.match(values)) is not None:
+            new[hk] = now["now"]
+    out: list[tuple[tuple[str, str], tuple[str, str]]] = []
+    taken: set[tuple[str, str]] = set()
+    for old, value in gone.items():
+        alike = [hk for hk, v in new.items() if hk not in taken and hk[0] == old[0] and v == value]
+        spelled = [hk for hk in alike if not other_fields(hk[1], old[1])]
+        sharing = [hk for hk, v in gone.items() if hk[0] == old[0] and v == value]
+        pick = (spelled[0] if len(spelled) == 1
+                else alike[0] if len(alike) == 1 and len(sharing) == 1 else None)
+        if pick is not None:
+            taken.add(pick)
+            out.append((old, pick))
+    return out
+
+
+def renamed_said(moved: Sequence[tuple[tuple[str, str], tuple[str, str]]]) -> str:
+    """Renamed keys in one line, old → new, as many as fit a headline's pair, the rest counted."""
+    head = "answer keys renamed, values alike: "
+    names = [f"{one_line(old[1], 40)} → {one_line(new[1], 40)}" for old, new in moved]
+    shown = 1
+    while shown < len(names) and len(head) + len(", ".join(names[:shown + 1])) + 12 <= HEADLINE_PAIR_CHARS:
+        shown += 1
+    rest = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return f"{head}{', '.join(names[:shown])}{rest}"
 
 
 def _near_field(difference: str) -> str:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.differences import quoted, refusal_body
+from conformance.core.differences import other_fields, quoted, refusal_body
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -452,11 +452,29 @@ def fields_unlike(found: list[str], due: list[str], what: str = "the answer") ->
     their order (a list repr of the keys said nothing a maintainer could act on)."""
     added = [k for k in found if k not in due]
     missing = [k for k in due if k not in found]
-    parts = ([f"{len(added)} field(s) more than {', '.join(due)}: {', '.join(added)}"] if added else []) + (
+    renamed = renamed_keys(missing, added)
+    added = [k for k in added if k not in renamed.values()]
+    missing = [k for k in missing if k not in renamed]
+    parts = ([f"its fields renamed: {', '.join(f'{old} → {new}' for old, new in renamed.items())}"]
+             if renamed else []) + (
+        [f"{len(added)} field(s) more than {', '.join(due)}: {', '.join(added)}"] if added else []) + (
         [f"no {', '.join(missing)}"] if missing else [])
     if not parts:
         parts = [f"its fields in the order {', '.join(found)}, not {', '.join(due)}"]
     return f"{what} has {'; '.join(parts)}"
+
+
+def renamed_keys(missing: Sequence[str], added: Sequence[str]) -> dict[str, str]:
+    """Each missing key an added one spells alike but for case and separators (`thoughtNumber` and
+    `thought_number`): a rename, said as one, where "4 field(s) more …; no …" read as keys dropped
+    (issue 42, held-out-multi-11's toolkit-port). Only a one-to-one match counts (`other_fields`: one field
+    spelled two ways)."""
+    out: dict[str, str] = {}
+    for old in missing:
+        alike = [new for new in added if not other_fields(old, new)]
+        if len(alike) == 1 and sum(not other_fields(o, old) for o in missing) == 1:
+            out[old] = alike[0]
+    return out
 
 
 def reanswered(before: dict[str, JSON], after: dict[str, JSON], calls: str) -> str:

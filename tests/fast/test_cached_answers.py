@@ -104,3 +104,23 @@ def test_checked_explanations_says_the_cache_once() -> None:
     causes, _ = checked_explanations(*_set(1, 1, jump))
     led = [c for c in causes if "answered from a cache" in c.summary]
     assert [c.id for c in led] == ["OBJ-4/a2"] and "OBJ-2" not in {c.id for c in causes}
+
+
+@given(first=firsts, gap=gaps, reproduced=st.booleans())
+def test_one_call_sent_again_answered_otherwise_is_the_caches(first: int, gap: int,
+                                                             reproduced: bool) -> None:
+    """held-out-multi-10's retry-cache: CMP-2/a2's call, sent again with names the schema ignores, got the
+    process's labels where its first sending got the cached `branches: []`; seen on the shared process only,
+    it led a cause of its own. One whose own fresh pair shows it stays apart."""
+    jump = "OBJ-2 contradicted: an accepted call took thoughtHistoryLength from 4 to 9, not to 5"
+    causes, records = _set(first, gap, jump)
+    line = ('CMP-2/a2 contradicted: the same call with the prompt\'s names {"branch_from_thought": 1} added '
+            'is answered {"branches": ["alt"]}, where the original reads only the schema\'s names: '
+            '{"branches": []}')
+    own = (Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
+                    differences=['result.content[0].text → branches[0]: absent on the original, “alt” here'])
+           if reproduced else NOT_REPRODUCED)
+    again, again_rv = _led("CMP-2/a2", own, line)
+    held, _ = answered_from_cache([*causes, again], [*records, again_rv])
+    assert ("CMP-2/a2" in held[0].explains) is not reproduced
+    assert ("CMP-2/a2" in [c.id for c in held]) is reproduced

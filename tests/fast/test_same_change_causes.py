@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.gate.evidence import one_cause_per_change
-from conformance.report.model import Evidence, RootCause
+from conformance.report.model import Evidence, RecordVerdict, RootCause
 from tests.verdicts import cause, departing
 
 BORDER = "┌" + "─" * 18 + "┐"
@@ -74,3 +74,24 @@ def test_two_pairs_refused_alike_in_the_originals_words_stay_apart() -> None:
     other = _other_words("this.branches[validatedInput.branchId].push is not a function",
                          "❌ Cannot read properties")
     assert _grouped({"RTE-3": crash, "RTE-8/a1": other}) == [["RTE-3"], ["RTE-8/a1"]]
+
+
+def _unpaired(rid: str, line: str) -> tuple[RootCause, RecordVerdict]:
+    """A cause no pair reproduced (seen only on the shared process), its leading record's check saying the
+    box."""
+    led = cause(rid, [], line).model_copy(update={"evidence": Evidence(
+        reproduced=False, why="no difference of this record's on fresh processes: it needs state")})
+    lead = departing(rid, f"{rid} contradicted: stderr is not the box the original draws: {line}")
+    return led, lead.model_copy(update={"evidence": led.evidence})
+
+
+@given(one=st.integers(1, 999), other=st.integers(1, 999), tag=st.sampled_from([" (retry)", " (cached)"]))
+def test_a_box_seen_only_by_its_check_is_held_by_its_words(one: int, other: int, tag: str) -> None:
+    """held-out-multi-10's retry-cache: CMP-5's " (retry)" header, seen only after a repeated call on the
+    shared process, and OBJ-13's, reproduced, were two causes of one change. Another tag stays apart."""
+    unpaired, lead = _unpaired("CMP-5", _box(f"💭 Thought {one}/{one}", f"💭 Thought {one}/{one} (retry)"))
+    first = _box(f"💭 Thought {other}/{other}", f"💭 Thought {other}/{other}{tag}")
+    causes, _ = one_cause_per_change([unpaired, _paired("OBJ-13", first)],
+                                     [lead, departing("OBJ-13", f"OBJ-13 contradicted: {first}")])
+    apart = [["CMP-5"], ["OBJ-13"]]
+    assert [c.records for c in causes] == ([["CMP-5", "OBJ-13"]] if tag == " (retry)" else apart)

@@ -179,6 +179,26 @@ def test_an_answers_fields_are_said_by_what_it_adds_or_lacks() -> None:
     assert fields_unlike(["b", "a"], ["a", "b"]) == "the answer has its fields in the order b, a, not a, b"
 
 
+def _snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+@given(renamed=st.sets(st.sampled_from(STATUS_KEYS), min_size=1), extra=st.booleans())
+def test_keys_spelled_otherwise_are_said_renamed(renamed: set[str], extra: bool) -> None:
+    """A fork answering `thought_number` for `thoughtNumber` renamed a key; "4 field(s) more …; no …" read as
+    keys dropped (issue 42, held-out-multi-11's toolkit-port). A key added beside them is still said added."""
+    found = [_snake(k) if k in renamed else k for k in STATUS_KEYS] + (["timestamp"] if extra else [])
+    line = fields_unlike(found, STATUS_KEYS)
+    multi = [k for k in renamed if _snake(k) != k]
+    if not multi:  # `branches` spelled the same: nothing renamed
+        return
+    assert line.startswith("the answer has its fields renamed: ")
+    for key in multi:
+        assert f"{key} → {_snake(key)}" in line
+        assert f"no {key}" not in line and not line.endswith(key)
+    assert ("1 field(s) more" in line and line.endswith(": timestamp")) is extra
+
+
 _conditions = st.sampled_from(["x", "x == 1", "not x", "isinstance(x, dict)", "(x\n    == 1)"])
 
 
