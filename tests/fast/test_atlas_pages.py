@@ -114,7 +114,8 @@ def test_a_headline_is_cut_at_a_clause_or_a_word_never_inside_one(
     kept = body.removesuffix("…").rstrip(" ,").split("; ")
     words = set(" ".join(clauses).split(" "))
     for clause in kept:
-        assert all(word in words for word in clause.split(" ") if word), (clause, text)
+        # A long bracketed aside between whole words is folded to "(…)" (report/escape._fold_asides).
+        assert all(word in words or word == "(…)" for word in clause.split(" ") if word), (clause, text)
     assert len(cut) <= max(limit, len(tail) + 20)
 
 
