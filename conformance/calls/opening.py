@@ -2,11 +2,13 @@
 
 A change a fork makes to the store shows in a few fixed calls on a fresh process (issue 43): two labels out
 of key order (`zeta`, then `alpha`), a revision, a branch of a branch, a thoughtNumber above its total, a
-label with a leading space and a revision of the revision. The suite's store checks open with them
-(suite/test_store.py), a departure's evidence replays them before it says "not reproduced" (gate/evidence.py)
-and `compare` runs them before its search (compare/programs.py), so the three find the same difference with
-the same calls, whatever the seed. The single calls every property about an accepted answer sends first, on
-any process, are calls/probes.py's.
+label with a leading space, a revision of the revision and a revision filed on a branch (both pointers on
+one call: held-out-multi-12's fork-strict-pointers refuses it; a baseline written under dev seed 1, whose
+search never drew the pair, went red under ci seed 22, whose RTE-9 check did). The suite's store checks open
+with them (suite/test_store.py), a departure's evidence replays them before it says "not reproduced"
+(gate/evidence.py) and `compare` runs them before its search (compare/programs.py), so the three find the
+same difference with the same calls, whatever the seed. The single calls every property about an accepted
+answer sends first, on any process, are calls/probes.py's.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ OPENING_CALLS: Final[tuple[dict[str, JSON], ...]] = (
      "branchFromThought": 1, "branchId": " padded"},
     {"thought": "a revision of a revision", "thoughtNumber": 5, "totalThoughts": 5, "nextThoughtNeeded": True,
      "isRevision": True, "revisesThought": 3},
+    {"thought": "a revision on a branch", "thoughtNumber": 5, "totalThoughts": 5, "nextThoughtNeeded": True,
+     "isRevision": True, "revisesThought": 2, "branchFromThought": 1, "branchId": "zeta"},
 )
-"""In this order, each accepted by the original. (The suite names its labels fresh to its shared process, the
+"""In this order, each accepted by the original; the last files under `zeta` again, so no label is added.
+(The suite names its labels fresh to its shared process, the
 same words each run; a replay and `compare` start fresh processes and send them as written.)"""
 
 PLAIN_TAIL: Final[tuple[dict[str, JSON], ...]] = tuple(

@@ -37,9 +37,11 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
-- `word-count`, `long-warning`, `surrogate-refused` (OTHER_CHANGES, joined by "+"): a word count ends every
-  box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an
-  unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)";
+- `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch` (OTHER_CHANGES, joined by "+"): a
+  word count ends every box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a
+  thought holding an unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired
+  surrogate)"; a call both revising and branching is refused, "Invalid isRevision: a thought cannot both
+  revise and branch";
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -225,15 +227,28 @@ def _branch_typed(thinking: Any, listed: bool) -> None:
     thinking.SequentialThinkingServer.process_thought = typed
 
 
+def _revise_or_branch(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if validated.isRevision is True and thinking.truthy(validated.branchFromThought):
+            raise JSError("Invalid isRevision: a thought cannot both revise and branch")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
     "surrogate-refused": _surrogate_refused,
+    "revise-or-branch": _revise_or_branch,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
-holding an unpaired surrogate is refused (held-out-multi-9's model-guard). Joined by "+"
-like ARGUMENT_CHANGES."""
+holding an unpaired surrogate is refused (held-out-multi-9's model-guard); a revision that also branches is
+refused (held-out-multi-12's strict pointers). Joined by "+" like ARGUMENT_CHANGES."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
