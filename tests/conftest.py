@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import signal
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ import pytest
 
 import conformance.suite
 from conformance.core.collector import collect_less_often
+from tests.basetemps import claim, prune
 
 # The test processes too (the controller and each xdist worker), set before the tests are collected: the
 # ~2,300 collected tests are a heap every full pass of the collector walks again (at Python's default, about
@@ -49,11 +48,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.basetemp or config.inipath != REPO / "pyproject.toml" or hasattr(config, "workerinput"):
         return
     BASETEMPS.mkdir(parents=True, exist_ok=True)
-    older = sorted((p for p in BASETEMPS.glob("run-*") if p.is_dir()), key=lambda p: p.stat().st_mtime)
-    for stale in older[: max(0, len(older) - KEPT_BASETEMPS + 1)]:
-        if time.time() - stale.stat().st_mtime > 3600:  # never one a concurrent run may still be using
-            _remove(stale)
-    config.option.basetemp = tempfile.mkdtemp(prefix="run-", dir=BASETEMPS)
+    prune(BASETEMPS, KEPT_BASETEMPS)  # never a folder a live run holds, however old (issue 43)
+    config.option.basetemp = str(claim(BASETEMPS))
 
 
 OWN_PROFILE = "dev"
@@ -79,10 +75,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     settings.register_profile("harness-ci", parent=settings.default, derandomize=True)
     settings.load_profile("harness-ci")
-
-
-def _remove(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _restore_sigint() -> None:

@@ -31,6 +31,7 @@ from conformance.core.js import (
     utf16_length,
 )
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from tests.servers import OVERRUN
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -79,7 +80,7 @@ def node() -> Iterator[Node]:
         finally:
             assert process.stdin is not None
             process.stdin.close()
-            process.wait(timeout=10)
+            process.wait(timeout=OVERRUN)  # ends once node does: a loaded machine's exit may take seconds
 
 
 any_number: st.SearchStrategy[int | float] = st.one_of(

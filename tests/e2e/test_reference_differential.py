@@ -43,6 +43,7 @@ from conformance.drivers.wire import Exchange, WireDriver
 from conformance.targets.specs import Target, resolve_target
 from reference_server.jsvalue import OBJECT_PROTOTYPE_KEYS
 from reference_server.toolspec import BANNER
+from tests.servers import OVERRUN
 
 TOOL: Final = "sequentialthinking"
 ENV: Final = {"FORCE_COLOR": "0"}
@@ -203,8 +204,9 @@ class Pair:
         original, reference = self.drivers
         return len(original.stderr_bytes()), len(reference.stderr_bytes())
 
-    def settled_stderr(self, starts: tuple[int, int], timeout: float = 10.0) -> tuple[bytes, bytes]:
-        """Both stderr streams since `starts`, once they agree or `timeout` passes."""
+    def settled_stderr(self, starts: tuple[int, int], timeout: float = OVERRUN) -> tuple[bytes, bytes]:
+        """Both stderr streams since `starts`, once they agree or `timeout` passes (`OVERRUN`, not a guessed
+        10 s: the poll ends as soon as they agree, so only a real difference waits it out)."""
         assert self.drivers is not None
         deadline = time.monotonic() + timeout
         while True:
@@ -927,7 +929,7 @@ def run_session(frames: list[bytes], tally: Tally) -> list[str]:
                 problems.append(
                     f"frame {number} {shown}\n  original  {clip(expected)}\n  reference {clip(got)}"
                 )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + OVERRUN  # polled: ends once they agree; a loaded machine may lag
         while original.stderr_bytes() != reference.stderr_bytes() and time.monotonic() < deadline:
             time.sleep(0.05)
         if original.stderr_bytes() != reference.stderr_bytes():

@@ -14,7 +14,7 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.wire import SETTLE_MISSES, WireDriver, boxes_complete, settle
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import OVERRUN, command
 
 Reader = Callable[[float], bytes | None]
 CALLS = 12
@@ -47,7 +47,7 @@ def test_a_raw_process_of_a_server_echoing_borders_without_a_box_waits_on_its_fi
             arguments = _thought(number, "a rule ── drawn" if number == 1 else "t")
             raw.request("tools/call", {"name": "sequentialthinking", "arguments": arguments})
         assert raw.box_waits == SETTLE_MISSES, f"{raw.box_waits} waits for a box over {CALLS} calls"
-        assert "─".encode() in raw.stderr_now(wait=5.0)
+        assert "─".encode() in raw.stderr_now(wait=OVERRUN)  # ends at the first bytes
 
 
 def test_a_box_whose_bottom_arrives_after_the_quiet_period_is_read_whole_on_every_call() -> None:
