@@ -283,7 +283,7 @@ def _compared(
             differences.append(FieldDifference("stderr", "", "", f"stderr: {drawn}{box}"))
         if a.own != b.own:
             differences.append(FieldDifference(
-                "own", "", "", f"a request or notification of its own: {a.own or 'none'} on the original, "
+                "own", "", "", f"{UNASKED}{a.own or 'none'} on the original, "
                 f"{b.own or 'none'} here"))
         if a.method == "tools/list" and any(map(_tool_key, differences)):
             # A key added to or dropped from the listed tool (`title`, `annotations`): a record counting the
@@ -1635,6 +1635,20 @@ def _check_words(rv: RecordVerdict) -> str:
     return said + (f" ({len(failing)} checks fail)" if len(failing) > 1 else "")
 
 
+UNASKED: Final = "a request or notification of its own: "
+"""How a pair's difference begins when one side sent a message nobody asked for (`_compared`)."""
+
+
+def _sent_unasked(evidence: Evidence | None) -> str:
+    """A reproduced pair's first difference when it is a message the server sent of its own, else empty.
+    Which request such a message lands beside is timing, not the change: a notification sent on
+    `initialized` lands beside initialize, the tool list or the first call, as the machine's load has it."""
+    if (evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences
+            or not evidence.differences[0].startswith(UNASKED)):
+        return ""
+    return evidence.differences[0]
+
+
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     """A check naming the cause's record as contradicted explains the record, unless what it saw refused
     is another field than the cause's refusal names (RTE-3's `branchId` refused is not `thought` refused,
@@ -1642,6 +1656,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
     differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
     and no check of the record names another record contradicted that the cause does not hold."""
+    unasked = _sent_unasked(rv.evidence)
+    if unasked and unasked == _sent_unasked(cause.evidence):
+        return True  # the same message sent unasked, beside whichever request it landed (issue 43)
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
         return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
