@@ -97,7 +97,7 @@ def test_a_reworked_box_is_said_in_words_with_the_multi_line_thought_apart(
 
 @pytest.mark.parametrize(("change_id", "rule"), [
     ("total-thoughts-at-least-one", "head refuses `totalThoughts` below 1"),
-    ("branch-id-max-256", "head refuses `branchId` longer than 256 characters"),
+    ("branch-id-max-256", "head refuses `branchId` longer than 256 UTF-16 code units"),
 ])
 def test_a_bound_is_found_by_re_testing(change_id: str, rule: str, compared: Compared) -> None:
     said = _headline(compared[change_id].result(), "validation")
