@@ -177,3 +177,12 @@ def test_an_extra_declared_array_echoed_in_the_answer_departs_under_obj13(sessio
     assert raised.value.record == "OBJ-13", raised.value
     assert "dependsOn" in str(raised.value), raised.value
     test_absences.test_an_extra_declared_argument_on_a_refused_call_changes_nothing(session)
+
+
+@given(before=st.integers(min_value=0, max_value=3))
+def test_the_served_properties_are_this_tools_wherever_it_is_listed(before: int) -> None:
+    """A fork listing another tool first (held-out-multi-12's `get_thought_history`) lends it no argument."""
+    other = {"name": "get_thought_history", "inputSchema": {"properties": {"cursor": {"enum": ["a", "b"]}}}}
+    this = {"name": "sequentialthinking", "inputSchema": {"properties": {"thought": {"type": "string"}}}}
+    listed = {"tools": [other] * before + [this, other]}
+    assert list(served_properties(listed)) == ["thought"]
