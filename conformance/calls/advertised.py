@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import the_tool
 
 ADVERTISED_MAX: Final = 6
 """Values taken from one property's schema, at most (in the order the schema lists them)."""
@@ -23,8 +23,6 @@ _DEPTH_MAX: Final = 3
 """`oneOf`/`anyOf`/`allOf` nesting read, at most."""
 _BRANCHES_MAX: Final = 8
 """Branches of one `oneOf`/`anyOf`/`allOf` read, at most."""
-_TOOLS_MAX: Final = 64
-"""Tools of a listing looked through for this one, at most."""
 _TEXT_MAX: Final = 200
 """A string value longer than this is not sent (a schema's enum entry is a word, not a document)."""
 TYPE_VALUES: Final[Mapping[str, JSON]] = {
@@ -104,12 +102,11 @@ def advertised_values(schema: object, *, types: bool = True) -> list[JSON]:
 
 
 def served_properties(tools_result: object) -> Mapping[str, object]:
-    """The sequentialthinking tool's inputSchema properties in a tools/list result, else the first tool's
-    (anything but an object of objects reads as none): a fork listing another tool first
+    """The inputSchema properties of the listed tool the checks read (`core/protocol.the_tool`) in a
+    tools/list result (anything but an object of objects reads as none): a fork listing another tool first
     (`get_thought_history`) must not lend that tool's arguments to the calls of this one."""
     listed = tools_result.get("tools") if isinstance(tools_result, Mapping) else None
-    tools = [t for t in listed[:_TOOLS_MAX] if isinstance(t, Mapping)] if isinstance(listed, list) else []
-    tool = next((t for t in tools if t.get("name") == TOOL), tools[0] if tools else {})
+    tool = the_tool(listed) or {}
     schema = tool.get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     return properties if isinstance(properties, Mapping) else {}
