@@ -94,6 +94,7 @@ from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.report.model import (
+    UNASKED,
     Evidence,
     RecordVerdict,
     Report,
@@ -1633,10 +1634,6 @@ def _check_words(rv: RecordVerdict) -> str:
         return rv.reason
     said = spoken(failing[0].message or rv.reason, failing[0].nodeid, 240)
     return said + (f" ({len(failing)} checks fail)" if len(failing) > 1 else "")
-
-
-UNASKED: Final = "a request or notification of its own: "
-"""How a pair's difference begins when one side sent a message nobody asked for (`_compared`)."""
 
 
 def _sent_unasked(evidence: Evidence | None) -> str:

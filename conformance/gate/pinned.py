@@ -30,7 +30,7 @@ from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
-from conformance.report.model import LIMIT_REFUSED_WORDS, Evidence, RecordVerdict, WitnessAnswer
+from conformance.report.model import LIMIT_REFUSED_WORDS, UNASKED, Evidence, RecordVerdict, WitnessAnswer
 
 Signer = Callable[[list[str]], Mapping[str, RecordSignature]]
 
@@ -393,7 +393,7 @@ def evidence_keys(original: str, target: str, differences: Sequence[str]) -> fro
     except ValueError:
         keys.add("answer")
     keys |= {"stderr" for d in differences if d.startswith("stderr:") and not drawn(d)}
-    keys |= {"own requests" for d in differences if d.startswith("a request or notification of its own")}
+    keys |= {"own requests" for d in differences if d.startswith(UNASKED)}
     return frozenset(keys)
 
 

@@ -93,6 +93,10 @@ LIMIT_REFUSED_WORDS: Final = "refused by the target's limit, met again on a fres
 """An unlisted departure whose every failure is the refusal a fresh process gives once its state ran out or
 its limit was reached (gate/pinned.py): the bound's departure, not unconfirmed (its reason starts so)."""
 
+UNASKED: Final = "a request or notification of its own: "
+"""How a replayed pair's difference begins when one side sent a message nobody asked for (gate/evidence.py
+writes it; gate/pinned.py keys a pinned pair by it)."""
+
 REFERENCE_AS_ORIGINAL: Final = (
     "the original (the reference, whose answers equal npm:0.6.2's field for field in the whole-answer"
     " differential test)"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.gate.evidence import UNASKED, checked_explanations
-from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
+from conformance.gate.evidence import checked_explanations
+from conformance.report.model import UNASKED, Evidence, RecordVerdict, RootCause, TestRef
 
 SENT = '[{"method":"notifications/tools/list_changed","jsonrpc":"2.0"}]'
 WHERE = st.sampled_from(["initialize (request 1)", "tools/list (request 2)", "tools/call 1", "tools/call 3"])
