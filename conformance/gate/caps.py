@@ -84,9 +84,27 @@ def fell(line: str) -> tuple[int, int] | None:
     if became and int(became.group(2)) < int(became.group(1)):
         return int(became.group(1)), int(became.group(2))
     short = _NOT_NEXT.search(said)
-    if short and int(short.group(1)) < int(short.group(2)) - 1:  # below the count before the call
-        return int(short.group(2)) - 1, int(short.group(1))
+    before = _count_before(said, short)
+    if short and before is not None and int(short.group(1)) < before:
+        return before, int(short.group(1))
     return None
+
+
+_FROM: Final = re.compile(r"\bfrom (\d+), not \d+\b")
+_ONE_CALL: Final = re.compile(r"\bone more than before it\b")
+
+
+def _count_before(said: str, short: re.Match[str] | None) -> int | None:
+    """The count a line says held before the calls it counts: its "from N", or one less than the count due
+    when the line says one call was due; None when it says only "after the calls accepted so far" (the count
+    due then adds every call since the last count, and a count that did not rise for two of them never fell:
+    held-out-multi-13's history keyed by thoughtNumber was said to fall from 79 to 78)."""
+    if short is None:
+        return None
+    start = _FROM.search(said)
+    if start:
+        return int(start.group(1))
+    return int(short.group(2)) - 1 if _ONE_CALL.search(said) else None
 
 
 def short_of_due(line: str) -> bool:

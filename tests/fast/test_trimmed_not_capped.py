@@ -64,3 +64,26 @@ def test_causes_led_by_one_trimmed_count_are_onecause(fall: tuple[int, int], n: 
     assert {rv.id: rv.explained_by for rv in verdicts if rv.id != "OBJ-4" and rv.id != "ABS-11"} == {
         "OBJ-2": "ABS-11", "OBJ-14": "ABS-11", "RTE-7": "ABS-11"}
     assert "drops thoughts" in trimmed.summary and "stops growing" not in trimmed.summary
+
+
+def _unrisen(due: int, got: int) -> str:
+    """suite/store_model.py's line: the count due adds every call accepted since the last count."""
+    return (f"OBJ-2 contradicted: the failed call was not retained (or left a label): the probe call reports "
+            f"thoughtHistoryLength {got}, not {due} after the calls accepted so far")
+
+
+@given(start=counts, since=st.integers(min_value=2, max_value=50),
+       rose=st.integers(min_value=0, max_value=50))
+def test_a_count_that_did_not_rise_for_several_calls_never_fell(start: int, since: int, rose: int) -> None:
+    """held-out-multi-13's history keyed by thoughtNumber: two calls accepted since the last count (78), the
+    count still 78; "78, not 80 after the calls accepted so far" was said as a fall from 79 to 78. A line
+    that says only the count due, not the count before, shows no fall."""
+    got = start + min(rose, since - 1)
+    assert fell(_unrisen(start + since, got)) is None
+
+
+@given(start=counts, got=counts)
+def test_a_count_below_the_count_a_line_says_it_started_from_fell(start: int, got: int) -> None:
+    line = (f"OBJ-2 contradicted: thoughtHistoryLength is {got} after accepted call 1 of 2 from {start}, "
+            f"not {start + 1}: the answer {{ \"thoughtHistoryLength\": {got} }}")
+    assert fell(line) == ((start, got) if got < start else None)
