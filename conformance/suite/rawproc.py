@@ -51,6 +51,7 @@ from conformance.drivers.wire import (
     startup_first,
     streamed,
 )
+from conformance.suite.beside_script import Listing, listings, script_folders, written_since
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
 
@@ -96,6 +97,8 @@ class RawPool:
         long to keep."""
         self._frames_total = 0
         self._serial = 0
+        self._beside: dict[tuple[str, ...], dict[Path, Listing]] = {}
+        """Each command's script folders as listed before its first raw process (`beside_script`)."""
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
@@ -129,10 +132,13 @@ class RawPool:
                 (self._sandbox / name.lower()).mkdir()
         return self._sandbox
 
-    def files_written(self) -> list[str]:
-        """Files under the sandbox, relative to it: what raw processes wrote to disk."""
+    def files_written(self, target: Target | None = None) -> list[str]:
+        """Files under the sandbox, relative to it: what raw processes wrote to disk; with `target`, also the
+        files new or changed beside its script since its first raw process (`beside_script`)."""
         root = self.sandbox_root()
-        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+        sandboxed = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+        beside = self._beside.get(tuple(target.command)) if target is not None else None
+        return sandboxed + (written_since(beside) if beside else [])
 
     def _sandbox_env(self) -> dict[str, str]:
         root = self.sandbox_root()
@@ -141,6 +147,7 @@ class RawPool:
     def _started(
         self, target: Target, *, discard_stderr: bool, exact_env: Mapping[str, str] | None = None
     ) -> RawServer:
+        self._beside.setdefault(tuple(target.command), listings(script_folders(target.command)))
         self._serial += 1
         serial = self._serial
         return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,

@@ -435,7 +435,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
-    written = raw_pool.files_written()
+    written = raw_pool.files_written(server.target)
     assert written == [], f"the server wrote files: {', '.join(written)}"
 
 

@@ -1,0 +1,74 @@
+"""Files a server writes beside its own script: a fork that saves its store next to `index.js` writes
+outside the sandbox its raw processes take as HOME and TMPDIR, so ABS-1's sandbox alone never sees it
+(held-out-multi-13: branch labels saved to `.branch-labels.json` beside the script, restored by every process
+started after).
+
+The folders are those of the command's arguments that name existing files (never the interpreter's own); each
+is listed once, not recursively, before the run's first raw process and again when ABS-1 is checked. A file
+new or changed between the two (size or modification time) was written by the target's processes. Bounded: at
+most `FOLDERS` folders of at most `ENTRIES` entries (a bigger folder is not watched), symbolic links not
+followed. Blind spot: a file written only before the first listing and never again."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+FOLDERS: Final = 4
+ENTRIES: Final = 2000
+
+Listing = Mapping[str, tuple[int, int]]
+"""A folder's regular files by name: (size, modification time in ns)."""
+
+
+def script_folders(command: Sequence[str]) -> list[Path]:
+    """The folders of the command's arguments that are existing regular files (the interpreter excluded)."""
+    folders: list[Path] = []
+    for argument in command[1:]:
+        path = Path(argument)
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):
+                continue
+            folder = path.resolve().parent
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if folder not in folders:
+            folders.append(folder)
+        if len(folders) == FOLDERS:
+            break
+    return folders
+
+
+def listing(folder: Path) -> Listing | None:
+    """`folder`'s regular files, or None when it cannot be listed or holds more than `ENTRIES` entries."""
+    files: dict[str, tuple[int, int]] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries, 1):
+                if count > ENTRIES:
+                    return None
+                if entry.is_file(follow_symlinks=False):
+                    found = entry.stat(follow_symlinks=False)
+                    files[entry.name] = (found.st_size, found.st_mtime_ns)
+    except OSError:
+        return None
+    return files
+
+
+def listings(folders: Sequence[Path]) -> dict[Path, Listing]:
+    """Each watchable folder's listing."""
+    return {folder: found for folder in folders if (found := listing(folder)) is not None}
+
+
+def written_since(before: Mapping[Path, Listing]) -> list[str]:
+    """The files of the folders listed in `before` that are new or changed since, as paths."""
+    written: list[str] = []
+    for folder, then in before.items():
+        now = listing(folder)
+        if now is None:
+            continue
+        written.extend(str(folder / name) for name, seen in sorted(now.items()) if then.get(name) != seen)
+    return written
