@@ -30,7 +30,9 @@ from conformance.core.differences import quoted
 from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import PROBE_ARGUMENTS
 from conformance.core.served import trailed, unfenced
+from conformance.core.spellings import LETTER_CASES, OTHER_SPELLINGS, spell
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
     REFUSED_RESULT_KEYS,
@@ -146,6 +148,46 @@ def _decided_by_guards(server: ServerSession, arguments: dict[str, JSON]) -> Non
         rejected(exchange)
         model.probe()
         model.expect_state(server.probe(), context=f"rejected call changed the store ({failed})")
+
+
+@evidences("BAP-4")
+@relies_on("RTE-3", "OBJ-8")
+def test_the_originals_call_in_every_other_spelling_is_refused_for_its_missing_field(
+    server: ServerSession,
+) -> None:
+    """The original reads its camelCase names only: its canonical call respelled (snake_case, kebab-case,
+    PascalCase, lowercase, UPPERCASE: core/spellings.py) lacks a required field and is refused with the
+    guard's words for the first one the spelling changes. A fork that also reads another spelling (names
+    matched ignoring case, for small models) accepts it; no search draws a respelled key, so each spelling is
+    sent once, under every seed. A spelling the run's --arguments-map sends the target is the target's own:
+    not sent."""
+    mapped = set(server.target.renames.values())
+    taken: list[str] = []
+    for spelling in OTHER_SPELLINGS:
+        arguments: dict[str, JSON] = {spell(k, spelling): v for k, v in PROBE_ARGUMENTS.items()}
+        if mapped & set(arguments):
+            continue
+        exchange = server.call(arguments)
+        if exchange.error is None and not exchange.is_error:
+            taken.append(spelling)
+            continue
+        failed = guard_failure(arguments)
+        assert failed is not None, f"the oracle passes the call spelled {spelling}: {brief(arguments)}"
+        _refused_by_guard(exchange, failed)
+    expect("BAP-4", not taken, lambda: _spellings_taken(taken))
+
+
+def _spellings_taken(taken: list[str]) -> str:
+    """A fork's reading of other spellings in one line: which names it takes for which, and what the original
+    answers the same call."""
+    missing = guard_failure({spell(k, taken[0]): v for k, v in PROBE_ARGUMENTS.items()}) or "thought"
+    which = ", ".join(f"`{spell('thoughtNumber', s)}`" for s in taken)
+    kinds = ", ".join(taken[:-1]) + " and " + taken[-1] if len(taken) > 1 else taken[0]
+    calls = f"{kinds} call{'s' if len(taken) > 1 else ''} accepted"
+    how = (f"every spelling: {calls}" if len(taken) == len(OTHER_SPELLINGS)
+           else f"any letter case: {calls}" if set(taken) >= LETTER_CASES else calls)
+    return (f"accepts {which} for `thoughtNumber` ({how}), where the original reads only its own names "
+            f"and refuses the call for the missing field: “{GUARD_REFUSALS[missing]}”")
 
 
 @evidences("RTE-3")

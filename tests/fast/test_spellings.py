@@ -4,7 +4,12 @@ from a schema, name back from a mapping, and `--arguments-map` can ask for by na
 from __future__ import annotations
 
 import re
+import shlex
+import sys
+from collections.abc import Iterator
+from typing import Final
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,6 +25,12 @@ from conformance.core.spellings import (
     spelling_map,
     spelling_named,
 )
+from conformance.drivers.transcript import Transcript
+from conformance.suite import test_validation
+from conformance.suite.contradiction import Contradiction
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
+from tests.servers import command
 
 _SHAPES = {
     "snake_case": r"[a-z]+(_[a-z]+)*",
@@ -64,3 +75,49 @@ def test_a_mapping_that_is_no_spelling_is_named_none() -> None:
     assert spelling_named({"thoughtNumber": "n"}) is None
     assert spelling_named({}) is None
     assert detected(["text", "step"]) is None
+
+
+# -- the suite's probe: the original's call in every other spelling, on real processes ---------------------
+
+REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest) -> Iterator[ServerSession]:
+    command_line = command("reference_fork", request.param) if request.param else None
+    target = resolve_target("cmd:" + shlex.join(command_line)) if command_line else REFERENCE
+    opened = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.mark.parametrize("session", [""], indirect=True)
+def test_the_reference_refuses_every_other_spelling_with_its_guards_words(session: ServerSession) -> None:
+    test_validation.test_the_originals_call_in_every_other_spelling_is_refused_for_its_missing_field(session)
+
+
+_ANY_CASE: Final = (
+    "accepts `ThoughtNumber`, `thoughtnumber`, `THOUGHTNUMBER` for `thoughtNumber` (any letter case: "
+    "PascalCase, lowercase and UPPERCASE calls accepted), where the original reads only its own names and "
+    "refuses the call for the missing field: “Invalid thought: must be a string”")
+_ANY_SEPARATOR: Final = (
+    "accepts `thought_number`, `thought-number`, `ThoughtNumber`, `thoughtnumber`, `THOUGHTNUMBER` for "
+    "`thoughtNumber` (every spelling: snake_case, kebab-case, PascalCase, lowercase and UPPERCASE calls "
+    "accepted), where the original reads only its own names and refuses the call for the missing field: "
+    "“Invalid thoughtNumber: must be a number”")
+
+
+@pytest.mark.parametrize(("session", "said"), [
+    ("any-case", _ANY_CASE), ("any-separator", _ANY_SEPARATOR),
+], indirect=["session"])
+def test_a_fork_reading_other_spellings_departs_under_bap4_saying_which(session: ServerSession,
+                                                                        said: str) -> None:
+    """held-out-multi-12's fork-small-model-friendly matched names ignoring case and no call ever carried a
+    case variant: the check sends each spelling once and says which the fork takes."""
+    with pytest.raises(Contradiction) as raised:
+        test_validation.test_the_originals_call_in_every_other_spelling_is_refused_for_its_missing_field(
+            session)
+    assert raised.value.record == "BAP-4", raised.value
+    assert str(raised.value) == f"BAP-4 contradicted: {said}", str(raised.value)

@@ -24,6 +24,9 @@
   "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
 - `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
   (stopuncle-js): the count is there, the labels under another name;
+- `any-case`, `any-separator` (ARGUMENT_CHANGES): a missing one of the nine names is read from an argument
+  spelled like it ignoring letter case (held-out-multi-12's fork-small-model-friendly), or ignoring case, `_`
+  and `-` (snake_case and kebab-case too); an exact name wins;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
@@ -85,6 +88,24 @@ def _session_checked(thinking: Any) -> None:
         return validated
 
     thinking.validate_thought_data = checked
+
+
+_NINE: Final = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision",
+                "revisesThought", "branchFromThought", "branchId", "needsMoreThoughts")
+
+
+def _read_also(thinking: Any, key: Callable[[str], str]) -> None:
+    """A missing one of the nine names read from an argument whose `key` is the name's (an exact name
+    wins), as a fork forgiving a model's spelling reads them."""
+    validate = thinking.validate_thought_data
+
+    def forgiving(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping):
+            found = {name: next((v for k, v in data.items() if key(k) == key(name)), None) for name in _NINE}
+            data = {**data, **{k: v for k, v in found.items() if k not in data and v is not None}}
+        return validate(data)
+
+    thinking.validate_thought_data = forgiving
 
 
 def _kind_in_box(thinking: Any) -> None:
@@ -257,9 +278,13 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
     "line-limit": _line_limit,
+    "any-case": lambda thinking: _read_also(thinking, str.lower),
+    "any-separator": lambda thinking: _read_also(thinking, lambda k: re.sub(r"[-_]", "", k).lower()),
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
-thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
+thought of many lines; a name spelled otherwise: `any-case` reads `ThoughtNumber` or `THOUGHTNUMBER` for a
+missing `thoughtNumber`, `any-separator` reads `thought_number` and `thought-number` too), each patching the
+reference's module `thinking`; joined by "+", several at once."""
 
 
 TYPE_REFUSALS: Final[Mapping[str, Callable[[Any], None]]] = {
