@@ -10,7 +10,7 @@ from typing import Any, Final, TypeVar
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from conformance.calls.advertised import advertised_values, served_properties
+from conformance.calls.advertised import advertised_values, described_words, served_properties
 from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     OPTIONAL,
@@ -30,7 +30,7 @@ from conformance.core.differences import quoted
 from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
-from conformance.core.protocol import PROBE_ARGUMENTS
+from conformance.core.protocol import PROBE_ARGUMENTS, the_tool
 from conformance.core.served import trailed, unfenced
 from conformance.core.spellings import LETTER_CASES, OTHER_SPELLINGS, spell
 from conformance.drivers.wire import Exchange
@@ -90,6 +90,10 @@ SENTINEL_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
 original refuses any string for a number (RTE-3's typeof guard); a fork taking one (held-out-multi-11's
 plan-hints: `totalThoughts: "auto"` planned as thoughtNumber + 1, its schema unchanged) shows it only for that
 word, which no search draws. Sent as explicit examples of RTE-3's guard check under every seed."""
+
+
+NUMERIC_FIELDS: Final = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")
+"""The original's numeric fields: a word a description quotes for one of them is a value to send."""
 
 
 def _sentinel_examples(test: _Test) -> _Test:
@@ -198,10 +202,16 @@ def test_values_the_served_schema_advertises_are_judged_by_the_guards(server: Se
     valid: refused exactly when the original's guards refuse it, retained once when they pass it. The
     original's schema advertises none, so nothing is sent to it; a fork whose schema offers
     `totalThoughts: "auto"` and takes it departs here under every seed (issue 42)."""
-    properties = served_properties(server.wire.list_tools().result)
+    listed = server.wire.list_tools().result
+    properties = served_properties(listed)
     for field in (*REQUIRED, *OPTIONAL):
         for value in advertised_values(properties.get(field)):
             _decided_by_guards(server, {**_VALID, field: value})
+    tool = the_tool(listed.get("tools") if isinstance(listed, dict) else None) or {}
+    for field in NUMERIC_FIELDS:
+        for word in described_words(field, properties.get(field), tool.get("description")):
+            if word not in SENTINEL_WORDS.get(field, ()):
+                _decided_by_guards(server, {**_VALID, field: word})
 
 
 @evidences("RTE-3/a1")

@@ -338,6 +338,34 @@ def _advertised_total(server: Any, thinking: Any) -> None:
     _word_total("open-ended", thinking)
 
 
+def _described_total(word: str, server: Any, thinking: Any) -> None:
+    _with_property(server, "totalThoughts", {
+        "type": "integer", "minimum": 1,
+        "description": f"Estimated total thoughts needed; use \"{word}\" when unsure (one more is planned)"})
+    _word_total(word, thinking)
+
+
+def _described_number(word: str, server: Any, thinking: Any) -> None:
+    """A word the tool's description quotes on the line of a field (snake_case, as the original's lists them):
+    `- thought_number: …, or 'following' for the next one`, read as thought 1 more than the total."""
+    listed, validate = server.load_tool_spec, thinking.validate_thought_data
+
+    def described() -> Any:
+        spec = listed()
+        line = "- thought_number: Current number in sequence (can go beyond initial total if needed)"
+        said = spec.description.replace(line, f"{line}, or '{word}' for the next one")
+        return dataclasses.replace(spec, description=said)
+
+    def following(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("thoughtNumber") == word:
+            total = data.get("totalThoughts")
+            data = {**data, "thoughtNumber": total + 1 if isinstance(total, int) else word}
+        return validate(data)
+
+    server.load_tool_spec = described
+    thinking.validate_thought_data = following
+
+
 def _depends_on(server: Any, thinking: Any) -> None:
     _with_property(server, "dependsOn", {"type": "array", "items": {"type": "integer", "minimum": 1},
                                          "description": "Earlier thought numbers this thought builds on"})
@@ -372,12 +400,16 @@ SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
     "auto-total": lambda server, thinking: _word_total("auto", thinking),
+    "described-total": lambda server, thinking: _described_total("tbd", server, thinking),
+    "described-number": lambda server, thinking: _described_number("following", server, thinking),
 }
 """Changes that show only for a value a schema advertises or a sentinel word (issue 42, held-out-multi-11):
 `format-on-request` declares `responseFormat` (enum json, markdown; default json) and answers a refusal
 carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` declares `totalThoughts` as
 `oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
-that for "auto", its schema unchanged; `depends-on` declares `dependsOn` (an array of integers from 1, no
+that for "auto", its schema unchanged; `described-total` for "tbd", a word only its property's description
+quotes; `described-number` takes `thoughtNumber: "following"` as the total plus one, a word only the tool
+description's thought_number line quotes; `depends-on` declares `dependsOn` (an array of integers from 1, no
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
 -32602 "Invalid cursor" (its paged-history)."""
