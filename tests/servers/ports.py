@@ -8,6 +8,7 @@ usage: ports.py MODE
           TypeScript ports name CLI-style fields)
   pascal  as snake, in PascalCase: Thought, ThoughtNumber, TotalThoughts, NextThoughtNeeded, ... (as C# and
           Go ports name exported fields)
+  lower   as snake, in lower case: thoughtnumber, totalthoughts, ...; upper: THOUGHT, THOUGHTNUMBER, ...
   words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
   nested  takes one argument, data, an object of the snake_case fields (a pydantic model argument as FastMCP
           lists it: a $ref into $defs), and refuses a call without it as FastMCP's validation does, in
@@ -67,7 +68,7 @@ def snake(name: str) -> str:
 
 
 SPELLERS = {"snake": snake, "kebab": lambda name: snake(name).replace("_", "-"),
-            "pascal": lambda name: name[:1].upper() + name[1:]}
+            "pascal": lambda name: name[:1].upper() + name[1:], "lower": str.lower, "upper": str.upper}
 """The modes whose port takes the original's names spelled otherwise, each with its spelling."""
 
 
