@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
 from conformance.core.jsontypes import JSON
+from conformance.core.printable import safe
 from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
 
@@ -334,10 +335,31 @@ def explain(original: JSON | None, target: JSON | None, arguments: object = None
         same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
         said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
                 f"server answers {same} without isError: true")
+    if said and a is not None and b is None and body is None:
+        said += respelled_read(a.field, arguments)
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]
     return ([FieldDifference("result", "", "", said)] if said else []) + found
+
+
+def respelled_read(field: str | None, arguments: object) -> str:
+    """The clause after "… and this server accepts it" when the call lacks the field the original's refusal
+    names and carries it spelled otherwise (`ThoughtNumber`, `thought_number`: core/spellings.py): the server
+    reads that name, which the original does not (held-out-multi-12's names matched ignoring case were said
+    only as an accepted call). Empty otherwise."""
+    if not field or not isinstance(arguments, dict) or field in arguments:
+        return ""
+    folded = _folded(field)
+    key = next((k for k in arguments if isinstance(k, str) and k != field and _folded(k) == folded), None)
+    if key is None:
+        return ""
+    return (f", reading `{safe(key, 64)}` for `{field}` (another spelling of the name, which the "
+            "original does not read)")
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[-_]", "", name).lower()
 
 
 def _refusal_text(path: str) -> bool:

@@ -23,7 +23,9 @@ from conformance.core.differences import (
     text_difference,
     word_difference,
 )
+from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.jsontypes import JSON
+from conformance.core.spellings import OTHER_SPELLINGS, spell
 from conformance.gate.evidence import _about, _speaks_of, breaks
 from conformance.suite.answers import refusal_object
 
@@ -408,3 +410,31 @@ def test_a_text_nested_past_the_interpreters_depth_is_plain_text(depth: int, bra
     said = text_difference('{\n  "thoughtNumber": 1\n}', nested)
     assert said.startswith("plain text {here} where the original has a JSON object"), said[:200]
     assert refusal_words(nested).startswith(nested[:20]), "a deep text is its own words, not a refusal's JSON"
+
+
+def _guard_refusal(field: str) -> JSON:
+    text = json.dumps({"error": GUARD_REFUSALS[field], "status": "failed"}, indent=2)
+    return {"result": {"content": [{"type": "text", "text": text}], "isError": True}}
+
+
+_ACCEPTED: JSON = {"result": {"content": [{"type": "text", "text": '{"thoughtNumber": 1}'}]}}
+
+
+@given(field=st.sampled_from(GUARDED_ORDER), spelling=st.sampled_from(OTHER_SPELLINGS),
+       exact=st.booleans())
+def test_a_call_accepted_for_a_name_spelled_otherwise_says_which_name_was_read(
+        field: str, spelling: str, exact: bool) -> None:
+    """held-out-multi-12's fork reads `ThoughtNumber` for a missing `thoughtNumber`; the original refuses the
+    call naming the field: the sentence says which key this server read for it, and says nothing when the
+    call carries the field itself or the spelling does not change it."""
+    key = spell(field, spelling)
+    arguments: dict[str, JSON] = {key: "x"}
+    if exact:
+        arguments[field] = "y"
+    said = explain(_guard_refusal(field), _ACCEPTED, arguments)[0].sentence
+    assert said.startswith(f"the original refuses this call — “{GUARD_REFUSALS[field]}”"), said
+    if exact or key == field:
+        assert said.endswith("and this server accepts it"), said
+    else:
+        assert said.endswith(f"and this server accepts it, reading `{key}` for `{field}` (another "
+                             "spelling of the name, which the original does not read)"), said

@@ -484,8 +484,8 @@ def test_a_port_spelling_the_names_otherwise_is_stopped_then_checked_through_its
         tmp_path: Path, mode: str) -> None:
     """A kebab-case, PascalCase, lower or UPPER case port: the stop names both sides' fields and the
     spelling one call confirmed (only snake_case was looked for, so these were told to write a mapping file,
-    which could not even hold `thought-number`); through `--arguments-map <spelling>` the original's call is accepted, every frame
-    respelled."""
+    which could not even hold `thought-number`); through `--arguments-map <spelling>` the original's call is
+    accepted, every frame respelled."""
     spelling, required, refusal, shown, frame = _SPELLED[mode]
     checked, _, _ = check_target(port(mode), tmp_path / "stop.jsonl", 10)
     assert not checked.ok and checked.error is not None, checked
