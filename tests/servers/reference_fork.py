@@ -24,7 +24,7 @@
   "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
 - `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
   (stopuncle-js): the count is there, the labels under another name;
-- `any-case`, `any-separator` (ARGUMENT_CHANGES): a missing one of the nine names is read from an argument
+- `any-case`, `any-separator` (SPELLING_CHANGES): a missing one of the nine names is read from an argument
   spelled like it ignoring letter case (held-out-multi-12's fork-small-model-friendly), or ignoring case, `_`
   and `-` (snake_case and kebab-case too); an exact name wins;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
@@ -278,13 +278,18 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
     "line-limit": _line_limit,
+}
+"""The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
+thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
+
+
+SPELLING_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "any-case": lambda thinking: _read_also(thinking, str.lower),
     "any-separator": lambda thinking: _read_also(thinking, lambda k: re.sub(r"[-_]", "", k).lower()),
 }
-"""The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
-thought of many lines; a name spelled otherwise: `any-case` reads `ThoughtNumber` or `THOUGHTNUMBER` for a
-missing `thoughtNumber`, `any-separator` reads `thought_number` and `thought-number` too), each patching the
-reference's module `thinking`; joined by "+", several at once."""
+"""A name spelled otherwise read for a missing one (suite's every-spelling check): `any-case` reads
+`ThoughtNumber` or `THOUGHTNUMBER` for a missing `thoughtNumber`, `any-separator` `thought_number` and
+`thought-number` too."""
 
 
 TYPE_REFUSALS: Final[Mapping[str, Callable[[Any], None]]] = {
@@ -596,14 +601,16 @@ def main() -> None:
         SCHEMA_CHANGES[change](server, thinking)
     elif change in TYPE_REFUSALS:
         TYPE_REFUSALS[change](thinking)
+    elif change in SPELLING_CHANGES:
+        SPELLING_CHANGES[change](thinking)
     elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}, "
-                 f"not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}|"
+                 f"{'|'.join(SPELLING_CHANGES)}, not {change!r}")
     sys.exit(server.run())
 
 
