@@ -904,9 +904,10 @@ def _last_key(path: str) -> str:
     return parts[-1].strip() if parts else "answer"
 
 
-def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str]:
+def difference_keys(original: JSON | None, target: JSON | None, arguments: object = None) -> frozenset[str]:
     """What two answers to one call differ about, as keys two differences can be matched on: which side
-    refuses and the field its refusal names; two refusals' fields, else their words; else the fields whose
+    refuses and the field its refusal names (and, with the call's `arguments`, whether the call carried that
+    field spelled otherwise: `respelled_read`); two refusals' fields, else their words; else the fields whose
     values differ (their last key) and the JSON text's layout. Reads JSON-RPC responses (a run's evidence)
     and a baseline's canonical witness answers alike, so a departure's own difference can be held against an
     entry's pinned one (gate/pinned.py)."""
@@ -915,7 +916,10 @@ def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str
     a, b = _refused(original), _refused(target)
     if (a is None) != (b is None):
         side, named = ("this server", b[0]) if b is not None else ("the original", a[0] if a else "")
-        return frozenset({f"refused by {side}: {named or 'no field named'}"})
+        # A name read in another spelling is another change than a value let through under the same field
+        # (held-out-multi-12: `Thought` read for `thought` beside a numeric thought taken as its string).
+        respelled = ", read respelled" if a is not None and respelled_read(a[0], arguments) else ""
+        return frozenset({f"refused by {side}: {named or 'no field named'}{respelled}"})
     if a is not None and b is not None:
         if a[0] != b[0]:
             return frozenset({f"validation order: {a[0] or '?'} then {b[0] or '?'}"})

@@ -377,7 +377,7 @@ def _keys_of(original: list[_Answer], target: list[_Answer]) -> list[str]:
     keys: set[str] = set()
     for a, b in zip(original, target, strict=False):
         theirs, ours = json.loads(a.response), json.loads(b.response)
-        keys |= difference_keys(theirs, ours)
+        keys |= difference_keys(theirs, ours, call_arguments(a.sent))
         keys |= ({"stderr"} if a.stderr != b.stderr and a.method != WHOLE_STDERR
                  and not box_draws_answer(a.stderr, b.stderr, theirs, ours) else set())
         keys |= {"own requests"} if a.own != b.own else set()

@@ -438,3 +438,13 @@ def test_a_call_accepted_for_a_name_spelled_otherwise_says_which_name_was_read(
     else:
         assert said.endswith(f"and this server accepts it, reading `{key}` for `{field}` (another "
                              "spelling of the name, which the original does not read)"), said
+
+
+def test_a_name_read_respelled_is_another_key_than_a_value_let_through() -> None:
+    """Two changes of one fork accepting calls the original refuses naming `thought`: `Thought` read for it,
+    and a numeric thought taken; matched on the same key they were grouped as one change."""
+    respelled = difference_keys(_guard_refusal("thought"), _ACCEPTED, {"Thought": "t"})
+    numeric = difference_keys(_guard_refusal("thought"), _ACCEPTED, {"thought": 42})
+    assert numeric == difference_keys(_guard_refusal("thought"), _ACCEPTED) == frozenset(
+        {"refused by the original: thought"})
+    assert respelled == frozenset({"refused by the original: thought, read respelled"}), respelled
