@@ -204,12 +204,14 @@ def test_values_the_served_schema_advertises_are_judged_by_the_guards(server: Se
     `totalThoughts: "auto"` and takes it departs here under every seed (issue 42)."""
     listed = server.wire.list_tools().result
     properties = served_properties(listed)
+    renames = server.target.renames
+    served = {field: properties.get(renames.get(field, field)) for field in (*REQUIRED, *OPTIONAL)}
     for field in (*REQUIRED, *OPTIONAL):
-        for value in advertised_values(properties.get(field)):
+        for value in advertised_values(served[field]):
             _decided_by_guards(server, {**_VALID, field: value})
     tool = the_tool(listed.get("tools") if isinstance(listed, dict) else None) or {}
     for field in NUMERIC_FIELDS:
-        for word in described_words(field, properties.get(field), tool.get("description")):
+        for word in described_words(field, served[field], tool.get("description")):
             if word not in SENTINEL_WORDS.get(field, ()):
                 _decided_by_guards(server, {**_VALID, field: word})
 

@@ -511,3 +511,19 @@ def test_a_kebab_case_mapping_file_is_read(tmp_path: Path) -> None:
     path = tmp_path / "map.json"
     path.write_text('{"arguments": {"thoughtNumber": "thought-number"}}', encoding="utf-8")
     assert load(path) == {"thoughtNumber": "thought-number"}
+
+
+@pytest.mark.parametrize("mode", ["kebab", "snake"])
+def test_a_mapped_ports_own_names_are_not_extra_arguments(mode: str) -> None:
+    """Under --arguments-map the port's schema lists the original's nine names in its spelling: the checks of
+    extra declared properties sent them beside the call as if a fork had added them (`branch-from-thought:
+    101` drew a branch), so the mapped port departed for arguments the original has too."""
+    from conformance.suite.test_absences import _declared_extras
+
+    spelling = {"kebab": "kebab-case", "snake": SNAKE_CASE}[mode]
+    target = port(mode, renames_of(spelling))
+    session = ServerSession(target=target, transcript=Transcript(None), timeout=20.0)
+    try:
+        assert dict(_declared_extras(session)) == {}, list(_declared_extras(session))
+    finally:
+        session.close()
