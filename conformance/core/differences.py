@@ -354,8 +354,12 @@ def respelled_read(field: str | None, arguments: object) -> str:
     key = next((k for k in arguments if isinstance(k, str) and k != field and _folded(k) == folded), None)
     if key is None:
         return ""
-    return (f", reading `{safe(key, 64)}` for `{field}` (another spelling of the name, which the "
-            "original does not read)")
+    return f", reading `{safe(key, 64)}` for `{field}` ({RESPELLED}, which the original does not read)"
+
+
+RESPELLED: Final = "another spelling of the name"
+"""The words of `respelled_read`'s clause that the gate's grouping reads: a name read respelled is another
+change than a value let through under the same field."""
 
 
 def _folded(name: str) -> str:

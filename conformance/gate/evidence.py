@@ -38,6 +38,7 @@ from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
     GROWN_LIST,
+    RESPELLED,
     RUNTIME_ERROR,
     SAME_JSON,
     STDERR_BOX,
@@ -2068,7 +2069,8 @@ def _family(difference: str) -> str:
         return "refusal re-worded"
     key = _difference_key(difference)
     if key.startswith(("refused", _ANOTHER_FIRST, "both refuse")):
-        return f"refusal of {_refused_what(difference) or 'a call'}"
+        respelled = ", read respelled" if f"({RESPELLED}," in difference else ""
+        return f"refusal of {_refused_what(difference) or 'a call'}{respelled}"
     return key
 
 

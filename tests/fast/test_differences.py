@@ -26,7 +26,7 @@ from conformance.core.differences import (
 from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.jsontypes import JSON
 from conformance.core.spellings import OTHER_SPELLINGS, spell
-from conformance.gate.evidence import _about, _speaks_of, breaks
+from conformance.gate.evidence import _about, _family, _speaks_of, breaks
 from conformance.suite.answers import refusal_object
 
 _scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.text("abc xyz", max_size=8), st.none())
@@ -448,3 +448,12 @@ def test_a_name_read_respelled_is_another_key_than_a_value_let_through() -> None
     assert numeric == difference_keys(_guard_refusal("thought"), _ACCEPTED) == frozenset(
         {"refused by the original: thought"})
     assert respelled == frozenset({"refused by the original: thought, read respelled"}), respelled
+
+
+def test_a_name_read_respelled_is_its_own_family_in_the_grouping() -> None:
+    """The gate's grouping matched a numeric thought let through (RTE-3/a1) with `Thought` read for `thought`
+    (BAP-4's cause): both were "refusal of thought"."""
+    plain = explain(_guard_refusal("thought"), _ACCEPTED, {"thought": 7})[0].sentence
+    respelled = explain(_guard_refusal("thought"), _ACCEPTED, {"Thought": "t"})[0].sentence
+    assert _family(plain) == "refusal of thought", _family(plain)
+    assert _family(respelled) == "refusal of thought, read respelled", _family(respelled)
