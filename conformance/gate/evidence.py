@@ -1343,8 +1343,10 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
         return None
     if first.startswith(_ONE_REFUSES) and refused.isidentifier():
         # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
-        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1).
-        return _call_class(evidence.at), f"the guard of `{refused}`"
+        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1). A name read
+        # in another spelling is no guard moved (fork-small-model-friendly: `Thought` read, a number taken).
+        respelled = ", read respelled" if f"({RESPELLED}," in first else ""
+        return _call_class(evidence.at), f"the guard of `{refused}`{respelled}"
     edit = _REWORDING.search(first) if _reworded(first) else None
     if edit is not None:
         # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the

@@ -457,3 +457,18 @@ def test_a_name_read_respelled_is_its_own_family_in_the_grouping() -> None:
     respelled = explain(_guard_refusal("thought"), _ACCEPTED, {"Thought": "t"})[0].sentence
     assert _family(plain) == "refusal of thought", _family(plain)
     assert _family(respelled) == "refusal of thought, read respelled", _family(respelled)
+
+
+def test_a_name_read_respelled_is_no_guard_moved_when_causes_fold() -> None:
+    """Causes showing one guard moved fold into one (a fork numbering from 0); `Thought` read for `thought`
+    folded with a numeric thought taken, "BAP-4, RTE-3/a1 depart", two changes said as one."""
+    from conformance.gate.evidence import _refusal_shown
+    from conformance.report.model import Evidence
+
+    def shown(arguments: dict[str, JSON]) -> tuple[str, str] | None:
+        said = explain(_guard_refusal("thought"), _ACCEPTED, arguments)[0].sentence
+        pair = Evidence(reproduced=True, at="on the example's tools/call 1", differences=[said])
+        return _refusal_shown(pair, None)
+
+    assert shown({"thought": 7}) == ("tools/call", "the guard of `thought`")
+    assert shown({"Thought": "t"}) == ("tools/call", "the guard of `thought`, read respelled")
