@@ -6,16 +6,19 @@ shows its change only for that value; the search draws from the original's types
 The target's own tools/list says it: an `enum`, a `const`, a `default`, `examples`, a `oneOf`/`anyOf`
 branch of another type. The schema is the server's data, hostile like any answer: read only through
 Mappings and lists, at most ADVERTISED_MAX values per property, each a JSON scalar or a short string, never
-executed or resolved (`$ref` is not followed).
+executed or resolved (`$ref` is not followed). A word a description quotes for a numeric field ("use
+\"auto\" to …") is read too, beside the suite's fixed sentinel words (`described_words`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import the_tool
+from conformance.core.spellings import every_spelling, spell
 
 ADVERTISED_MAX: Final = 6
 """Values taken from one property's schema, at most (in the order the schema lists them)."""
@@ -101,6 +104,43 @@ def advertised_values(schema: object, *, types: bool = True) -> list[JSON]:
     return out[:ADVERTISED_MAX]
 
 
+WORDS_MAX: Final = 4
+"""Words taken from the descriptions of one field, at most."""
+_READ_MAX: Final = 4000
+"""Characters of a description read, at most (a tool's description: its first this many)."""
+_QUOTED: Final = re.compile(r"(?<![A-Za-z0-9])[\"'`“‘]([A-Za-z][A-Za-z0-9_-]{0,23})[\"'`”’](?![A-Za-z0-9])")
+"""One word between quotes ("auto", `'next'`, “unknown”): what a description names as a value to send."""
+_NOT_VALUES: Final = frozenset({*every_spelling(), *TYPE_VALUES, "true", "false", "null", "undefined"})
+"""Quoted words that name a field or a type, not a value."""
+
+
+def described_words(field: str, property_schema: object, tool_description: object = None) -> list[str]:
+    """The words the served descriptions quote for `field` (a numeric field: a word taken in place of a
+    number, `use "auto" to let the server plan`): those of its property's own description, then those on a
+    line of the tool's description naming the field in any spelling. A fork that takes such a word shows it
+    only for that word, which no search draws and a fixed list may lack. Read as hostile data: strings only,
+    the first _READ_MAX characters, at most WORDS_MAX words, no word naming a field or a type, in order."""
+    texts: list[str] = []
+    own = property_schema.get("description") if isinstance(property_schema, Mapping) else None
+    if isinstance(own, str):
+        texts.append(own[:_READ_MAX])
+    if isinstance(tool_description, str):
+        names = {spell(field, spelling) for spelling in ("camelCase", "snake_case", "kebab-case")}
+        texts.extend(line for line in tool_description[:_READ_MAX].splitlines()
+                     if any(re.search(rf"(?<![A-Za-z0-9_-]){re.escape(n)}(?![A-Za-z0-9_-])", line, re.I)
+                            for n in names))
+    return _first_words(_QUOTED.findall(text) for text in texts)
+
+
+def _first_words(found: Iterable[list[str]]) -> list[str]:
+    out: list[str] = []
+    for words in found:
+        for word in words:
+            if word not in out and word not in _NOT_VALUES and len(out) < WORDS_MAX:
+                out.append(word)
+    return out
+
+
 def served_properties(tools_result: object) -> Mapping[str, object]:
     """The inputSchema properties of the listed tool the checks read (`core/protocol.the_tool`) in a
     tools/list result (anything but an object of objects reads as none): a fork listing another tool first
@@ -112,4 +152,5 @@ def served_properties(tools_result: object) -> Mapping[str, object]:
     return properties if isinstance(properties, Mapping) else {}
 
 
-__all__ = ["ADVERTISED_MAX", "TYPE_VALUES", "advertised_values", "served_properties"]
+__all__ = ["ADVERTISED_MAX", "TYPE_VALUES", "WORDS_MAX", "advertised_values", "described_words",
+           "served_properties"]

@@ -3,7 +3,8 @@ valid call once. A port that refuses it because it spells the arguments otherwis
 `thoughtNumber`) would refuse every call of the suite, and a run would print dozens of departures that all say
 "refused"; the run stops instead, naming both sides' fields, and says which spelling the target accepts. A
 refusal for another reason (the call spells every field the target requires) is a departure to check, not a
-stop."""
+stop. The spellings looked for are core/spellings.py's: snake_case, kebab-case, PascalCase, lower case, UPPER
+case."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import json
 import time
 from typing import Final
 
-from conformance.core.arguments_map import SNAKE_CASE, snake_case_map
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
 from conformance.core.protocol import (
@@ -22,6 +22,7 @@ from conformance.core.protocol import (
     TOOL,
     the_tool,
 )
+from conformance.core.spellings import detected, every_spelling, spelling_map, spelling_named
 from conformance.drivers.errors import DriverError, ProtocolViolation
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.report.model import ArgumentCheck
@@ -49,7 +50,8 @@ def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | No
     if refusal is None:
         return check
     missing = [name for name in required if name not in sent]
-    respelled = snake_case_map(ARGUMENT_NAMES) if not renames else {}
+    spelling = detected([*properties, *required]) if not renames else None
+    respelled = spelling_map(spelling) if spelling is not None else {}
     spelled = {k: v for k, v in respelled.items() if v in properties or v in required}
     unknown = [name for name in sent if properties and name not in properties]
     others = [name for name in properties if name not in ARGUMENT_NAMES]
@@ -84,8 +86,9 @@ def stop_sentence(check: ArgumentCheck) -> str:
         shown = [check.spelling[name] for name in PROBE_ARGUMENTS if name in check.spelling]
         more = len(check.spelling) - len(shown)
         names = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
-        return (f"{said}; spelled {SNAKE_CASE} ({names}) it is accepted (one call confirmed it): rerun with "
-                f"--arguments-map {SNAKE_CASE} to check everything else")
+        spelling = spelling_named(check.spelling) or "FILE"
+        return (f"{said}; spelled {spelling} ({names}) it is accepted (one call confirmed it): rerun with "
+                f"--arguments-map {spelling} to check everything else")
     if check.nested:
         inside = ", ".join(check.nested)
         return (f"{said}; it takes the call's fields one level down, inside {inside}, which --arguments-map "
@@ -129,7 +132,7 @@ def _refusal(answer: Exchange) -> str | None:
 def _schema(listed: object) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """The tool's inputSchema as listed: its required fields, its properties' names and, for a property
     that is an object (inline, or a local `#/$defs/...` reference, as FastMCP lists a pydantic model
-    argument) naming any of the call's fields in either spelling, those fields (all bounded)."""
+    argument) naming any of the call's fields in any spelling, those fields (all bounded)."""
     tool = the_tool(listed.get("tools") if isinstance(listed, dict) else None)
     if tool is None:
         return [], [], {}
@@ -144,7 +147,7 @@ def _schema(listed: object) -> tuple[list[str], list[str], dict[str, list[str]]]
     nested: dict[str, list[str]] = {}
     for name in listed:
         fields = _object_fields(schema, properties[name]) if isinstance(properties, dict) else []
-        if set(fields) & (set(ARGUMENT_NAMES) | set(snake_case_map(ARGUMENT_NAMES).values())):
+        if set(fields) & every_spelling(ARGUMENT_NAMES):
             nested[safe(str(name), 64)] = [safe(f, 64) for f in fields]
     return names, props, nested
 
@@ -170,10 +173,10 @@ _FIELDS: Final = 16
 
 def lookalike(result: object) -> str:
     """The clause naming the fields of the listed tool that looks most like the original's (the most of
-    its argument names among its schema's properties, in either spelling, at least one), beside the
+    its argument names among its schema's properties, in any spelling, at least one), beside the
     original's own required fields; nothing when no tool takes any of them."""
     tools = result.get("tools") if isinstance(result, dict) else None
-    ours = {*ARGUMENT_NAMES, *snake_case_map(ARGUMENT_NAMES).values()}
+    ours = every_spelling(ARGUMENT_NAMES)
     best: tuple[int, str, list[str], list[str]] = (0, "", [], [])
     for tool in tools if isinstance(tools, list) else []:
         schema = tool.get("inputSchema") if isinstance(tool, dict) else None

@@ -1,7 +1,8 @@
 """The original's argument names as a port spells them: a port whose `sequentialthinking` takes
 `thought_number` where the original takes `thoughtNumber` refuses every call the suite sends, so without a
-mapping it could be checked for nothing but that. A mapping (`--arguments-map FILE`, or `snake_case`, the
-spelling the preflight detects and confirms by a call) renames the keys of every frame the drivers write, and
+mapping it could be checked for nothing but that. A mapping (`--arguments-map FILE`, or a spelling's
+name, `snake_case`, `kebab-case`, `PascalCase`, `lowercase`, `UPPERCASE`: the one the preflight detects and
+confirms by a call, core/spellings.py) renames the keys of every frame the drivers write, and
 the report says so.
 """
 
@@ -16,12 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from conformance.core.inputs import read_model
 from conformance.core.protocol import ARGUMENT_NAMES
+from conformance.core.spellings import OTHER_SPELLINGS, SNAKE_CASE, spell, spelling_map
 
-SNAKE_CASE: Final = "snake_case"
-"""`--arguments-map snake_case`: the original's names in snake_case (thoughtNumber → thought_number)."""
+__all__ = ["SNAKE_CASE", "ArgumentsMap", "Renamer", "load", "renames_of", "snake_case", "snake_case_map"]
 MAP_BYTES: Final = 64 * 1024
 """A mapping is a few names: a file past this is not one."""
-_NAME: Final = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+_NAME: Final = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
+"""A plain identifier, or a kebab-case one (`thought-number`)."""
 _MAX_NAMES: Final = 64
 
 
@@ -42,7 +44,7 @@ class ArgumentsMap(BaseModel):
         for original, server in value.items():
             for name in (original, server):
                 if not re.match(_NAME, name):
-                    raise ValueError(f"{name!r} is not a plain argument name (letters, digits, _)")
+                    raise ValueError(f"{name!r} is not a plain argument name (letters, digits, _, -)")
         if len(set(value.values())) != len(value):
             raise ValueError("two of the original's names map to the same server name")
         return value
@@ -57,12 +59,12 @@ def load(path: Path) -> dict[str, str]:
 
 def snake_case(name: str) -> str:
     """`thoughtNumber` → `thought_number`, as Python ports spell the original's camelCase names."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    return spell(name, SNAKE_CASE)
 
 
 def snake_case_map(names: Iterable[str]) -> dict[str, str]:
     """Each name that snake_case changes, to its snake_case spelling."""
-    return {name: snake_case(name) for name in names if snake_case(name) != name}
+    return spelling_map(SNAKE_CASE, names)
 
 
 class Renamer:
@@ -91,10 +93,11 @@ class Renamer:
 
 
 def renames_of(value: str | None) -> dict[str, str]:
-    """What `--arguments-map` asks for: nothing, the snake_case of the original's names, or a file's mapping
-    (refused in one line, exit status 4, when it cannot be read or is not one)."""
+    """What `--arguments-map` asks for: nothing, the original's names in a spelling named (snake_case,
+    kebab-case, …), or a file's mapping (refused in one line, exit status 4, when it cannot be read or is not
+    one)."""
     if value is None:
         return {}
-    if value == SNAKE_CASE:
-        return snake_case_map(ARGUMENT_NAMES)
+    if value in OTHER_SPELLINGS:
+        return spelling_map(value, ARGUMENT_NAMES)
     return load(Path(value))

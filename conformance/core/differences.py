@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
 from conformance.core.jsontypes import JSON
+from conformance.core.printable import safe
 from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
 
@@ -334,10 +335,35 @@ def explain(original: JSON | None, target: JSON | None, arguments: object = None
         same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
         said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
                 f"server answers {same} without isError: true")
+    if said and a is not None and b is None and body is None:
+        said += respelled_read(a.field, arguments)
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]
     return ([FieldDifference("result", "", "", said)] if said else []) + found
+
+
+def respelled_read(field: str | None, arguments: object) -> str:
+    """The clause after "… and this server accepts it" when the call lacks the field the original's refusal
+    names and carries it spelled otherwise (`ThoughtNumber`, `thought_number`: core/spellings.py): the server
+    reads that name, which the original does not (held-out-multi-12's names matched ignoring case were said
+    only as an accepted call). Empty otherwise."""
+    if not field or not isinstance(arguments, dict) or field in arguments:
+        return ""
+    folded = _folded(field)
+    key = next((k for k in arguments if isinstance(k, str) and k != field and _folded(k) == folded), None)
+    if key is None:
+        return ""
+    return f", reading `{safe(key, 64)}` for `{field}` ({RESPELLED}, which the original does not read)"
+
+
+RESPELLED: Final = "another spelling of the name"
+"""The words of `respelled_read`'s clause that the gate's grouping reads: a name read respelled is another
+change than a value let through under the same field."""
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[-_]", "", name).lower()
 
 
 def _refusal_text(path: str) -> bool:
@@ -882,9 +908,10 @@ def _last_key(path: str) -> str:
     return parts[-1].strip() if parts else "answer"
 
 
-def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str]:
+def difference_keys(original: JSON | None, target: JSON | None, arguments: object = None) -> frozenset[str]:
     """What two answers to one call differ about, as keys two differences can be matched on: which side
-    refuses and the field its refusal names; two refusals' fields, else their words; else the fields whose
+    refuses and the field its refusal names (and, with the call's `arguments`, whether the call carried that
+    field spelled otherwise: `respelled_read`); two refusals' fields, else their words; else the fields whose
     values differ (their last key) and the JSON text's layout. Reads JSON-RPC responses (a run's evidence)
     and a baseline's canonical witness answers alike, so a departure's own difference can be held against an
     entry's pinned one (gate/pinned.py)."""
@@ -893,7 +920,10 @@ def difference_keys(original: JSON | None, target: JSON | None) -> frozenset[str
     a, b = _refused(original), _refused(target)
     if (a is None) != (b is None):
         side, named = ("this server", b[0]) if b is not None else ("the original", a[0] if a else "")
-        return frozenset({f"refused by {side}: {named or 'no field named'}"})
+        # A name read in another spelling is another change than a value let through under the same field
+        # (held-out-multi-12: `Thought` read for `thought` beside a numeric thought taken as its string).
+        respelled = ", read respelled" if a is not None and respelled_read(a[0], arguments) else ""
+        return frozenset({f"refused by {side}: {named or 'no field named'}{respelled}"})
     if a is not None and b is not None:
         if a[0] != b[0]:
             return frozenset({f"validation order: {a[0] or '?'} then {b[0] or '?'}"})

@@ -38,6 +38,7 @@ from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
     GROWN_LIST,
+    RESPELLED,
     RUNTIME_ERROR,
     SAME_JSON,
     STDERR_BOX,
@@ -377,7 +378,7 @@ def _keys_of(original: list[_Answer], target: list[_Answer]) -> list[str]:
     keys: set[str] = set()
     for a, b in zip(original, target, strict=False):
         theirs, ours = json.loads(a.response), json.loads(b.response)
-        keys |= difference_keys(theirs, ours)
+        keys |= difference_keys(theirs, ours, call_arguments(a.sent))
         keys |= ({"stderr"} if a.stderr != b.stderr and a.method != WHOLE_STDERR
                  and not box_draws_answer(a.stderr, b.stderr, theirs, ours) else set())
         keys |= {"own requests"} if a.own != b.own else set()
@@ -1342,8 +1343,10 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
         return None
     if first.startswith(_ONE_REFUSES) and refused.isidentifier():
         # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
-        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1).
-        return _call_class(evidence.at), f"the guard of `{refused}`"
+        # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1). A name read
+        # in another spelling is no guard moved (fork-small-model-friendly: `Thought` read, a number taken).
+        respelled = ", read respelled" if f"({RESPELLED}," in first else ""
+        return _call_class(evidence.at), f"the guard of `{refused}`{respelled}"
     edit = _REWORDING.search(first) if _reworded(first) else None
     if edit is not None:
         # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the
@@ -2068,7 +2071,8 @@ def _family(difference: str) -> str:
         return "refusal re-worded"
     key = _difference_key(difference)
     if key.startswith(("refused", _ANOTHER_FIRST, "both refuse")):
-        return f"refusal of {_refused_what(difference) or 'a call'}"
+        respelled = ", read respelled" if f"({RESPELLED}," in difference else ""
+        return f"refusal of {_refused_what(difference) or 'a call'}{respelled}"
     return key
 
 

@@ -451,7 +451,8 @@ class ArgumentCheck(_Frozen):
         description="the mapping every call of this run was sent through (original → target)",
     )
     arguments_map_from: str | None = Field(
-        default=None, description="where the mapping came from: the --arguments-map file, or snake_case"
+        default=None, description="where the mapping came from: the --arguments-map file, or a spelling "
+        "(snake_case, kebab-case, PascalCase, lowercase, UPPERCASE)"
     )
 
 

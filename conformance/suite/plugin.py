@@ -88,7 +88,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the clients the specification's records are judged with: default (2024-11-05 and "
                          "auto), all, or revisions and auto, comma-separated (suite/era_meetings.py)")
     group.addoption("--arguments-map", dest="conformance_arguments_map", default=None,
-                    metavar="FILE|snake_case",
+                    metavar="FILE|SPELLING",
                     help="the original's argument names as the target spells them, in every call sent "
                          "(core/arguments_map.py)")
     group.addoption("--shard", dest="conformance_shard", default=None, metavar="I/N",

@@ -215,9 +215,11 @@ def test_no_hypothesis_object(server: ServerSession, envelope: Envelope, extra: 
 
 def _declared_extras(server: ServerSession) -> Mapping[str, object]:
     """The served inputSchema's properties the original does not declare (a schema is the server's data:
-    anything but an object of objects reads as none), at most DECLARED_EXTRAS_MAX in name order."""
+    anything but an object of objects reads as none), at most DECLARED_EXTRAS_MAX in name order. Under
+    --arguments-map the target's names of the original's (`thought-number`) are those nine, not extras."""
     properties = served_properties(server.wire.list_tools().result)
-    extras = sorted(name for name in properties if name not in (*REQUIRED, *OPTIONAL))
+    own = {*REQUIRED, *OPTIONAL, *server.target.renames.values()}
+    extras = sorted(name for name in properties if name not in own)
     return {name: properties[name] for name in extras[:DECLARED_EXTRAS_MAX]}
 
 

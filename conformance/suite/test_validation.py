@@ -10,7 +10,7 @@ from typing import Any, Final, TypeVar
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from conformance.calls.advertised import advertised_values, served_properties
+from conformance.calls.advertised import advertised_values, described_words, served_properties
 from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import (
     OPTIONAL,
@@ -30,7 +30,9 @@ from conformance.core.differences import quoted
 from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.js import PROTOTYPE_KEYS, is_number
 from conformance.core.jsontypes import JSON, OMIT, Omitted
+from conformance.core.protocol import PROBE_ARGUMENTS, the_tool
 from conformance.core.served import trailed, unfenced
+from conformance.core.spellings import LETTER_CASES, OTHER_SPELLINGS, spell
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
     REFUSED_RESULT_KEYS,
@@ -88,6 +90,10 @@ SENTINEL_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
 original refuses any string for a number (RTE-3's typeof guard); a fork taking one (held-out-multi-11's
 plan-hints: `totalThoughts: "auto"` planned as thoughtNumber + 1, its schema unchanged) shows it only for that
 word, which no search draws. Sent as explicit examples of RTE-3's guard check under every seed."""
+
+
+NUMERIC_FIELDS: Final = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")
+"""The original's numeric fields: a word a description quotes for one of them is a value to send."""
 
 
 def _sentinel_examples(test: _Test) -> _Test:
@@ -148,6 +154,46 @@ def _decided_by_guards(server: ServerSession, arguments: dict[str, JSON]) -> Non
         model.expect_state(server.probe(), context=f"rejected call changed the store ({failed})")
 
 
+@evidences("BAP-4")
+@relies_on("RTE-3", "OBJ-8")
+def test_the_originals_call_in_every_other_spelling_is_refused_for_its_missing_field(
+    server: ServerSession,
+) -> None:
+    """The original reads its camelCase names only: its canonical call respelled (snake_case, kebab-case,
+    PascalCase, lowercase, UPPERCASE: core/spellings.py) lacks a required field and is refused with the
+    guard's words for the first one the spelling changes. A fork that also reads another spelling (names
+    matched ignoring case, for small models) accepts it; no search draws a respelled key, so each spelling is
+    sent once, under every seed. A spelling the run's --arguments-map sends the target is the target's own:
+    not sent."""
+    mapped = set(server.target.renames.values())
+    taken: list[str] = []
+    for spelling in OTHER_SPELLINGS:
+        arguments: dict[str, JSON] = {spell(k, spelling): v for k, v in PROBE_ARGUMENTS.items()}
+        if mapped & set(arguments):
+            continue
+        exchange = server.call(arguments)
+        if exchange.error is None and not exchange.is_error:
+            taken.append(spelling)
+            continue
+        failed = guard_failure(arguments)
+        assert failed is not None, f"the oracle passes the call spelled {spelling}: {brief(arguments)}"
+        _refused_by_guard(exchange, failed)
+    expect("BAP-4", not taken, lambda: _spellings_taken(taken))
+
+
+def _spellings_taken(taken: list[str]) -> str:
+    """A fork's reading of other spellings in one line: which names it takes for which, and what the original
+    answers the same call."""
+    missing = guard_failure({spell(k, taken[0]): v for k, v in PROBE_ARGUMENTS.items()}) or "thought"
+    which = ", ".join(f"`{spell('thoughtNumber', s)}`" for s in taken)
+    kinds = ", ".join(taken[:-1]) + " and " + taken[-1] if len(taken) > 1 else taken[0]
+    calls = f"{kinds} call{'s' if len(taken) > 1 else ''} accepted"
+    how = (f"every spelling: {calls}" if len(taken) == len(OTHER_SPELLINGS)
+           else f"any letter case: {calls}" if set(taken) >= LETTER_CASES else calls)
+    return (f"accepts {which} for `thoughtNumber` ({how}), where the original reads only its own names "
+            f"and refuses the call for the missing field: “{GUARD_REFUSALS[missing]}”")
+
+
 @evidences("RTE-3")
 @relies_on("RTE-5", "OBJ-4", "OBJ-8")
 def test_values_the_served_schema_advertises_are_judged_by_the_guards(server: ServerSession) -> None:
@@ -156,10 +202,18 @@ def test_values_the_served_schema_advertises_are_judged_by_the_guards(server: Se
     valid: refused exactly when the original's guards refuse it, retained once when they pass it. The
     original's schema advertises none, so nothing is sent to it; a fork whose schema offers
     `totalThoughts: "auto"` and takes it departs here under every seed (issue 42)."""
-    properties = served_properties(server.wire.list_tools().result)
+    listed = server.wire.list_tools().result
+    properties = served_properties(listed)
+    renames = server.target.renames
+    served = {field: properties.get(renames.get(field, field)) for field in (*REQUIRED, *OPTIONAL)}
     for field in (*REQUIRED, *OPTIONAL):
-        for value in advertised_values(properties.get(field)):
+        for value in advertised_values(served[field]):
             _decided_by_guards(server, {**_VALID, field: value})
+    tool = the_tool(listed.get("tools") if isinstance(listed, dict) else None) or {}
+    for field in NUMERIC_FIELDS:
+        for word in described_words(field, served[field], tool.get("description")):
+            if word not in SENTINEL_WORDS.get(field, ()):
+                _decided_by_guards(server, {**_VALID, field: word})
 
 
 @evidences("RTE-3/a1")

@@ -8,6 +8,7 @@ which they must leave green."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from collections.abc import Iterator
@@ -17,7 +18,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.calls.advertised import ADVERTISED_MAX, advertised_values, served_properties
+from conformance.calls.advertised import (
+    ADVERTISED_MAX,
+    WORDS_MAX,
+    advertised_values,
+    described_words,
+    served_properties,
+)
 from conformance.calls.probes import RANGE_PLACES, declared_values
 from conformance.calls.strategies import OPTIONAL, REQUIRED
 from conformance.drivers.transcript import Transcript
@@ -186,3 +193,46 @@ def test_the_served_properties_are_this_tools_wherever_it_is_listed(before: int)
     this = {"name": "sequentialthinking", "inputSchema": {"properties": {"thought": {"type": "string"}}}}
     listed = {"tools": [other] * before + [this, other]}
     assert list(served_properties(listed)) == ["thought"]
+
+
+# -- a word a description quotes for a numeric field (no fixed list holds it) -----------------------------
+
+
+def test_a_quoted_word_is_read_from_the_fields_description_and_the_tools_line_naming_it() -> None:
+    schema = {"type": "integer", "description": 'Estimate; use "tbd" when unsure, or `open`'}
+    assert described_words("totalThoughts", schema) == ["tbd", "open"]
+    tool = ("- total_thoughts: your estimate, or 'plan' to let the server decide\n"
+            "- thought_number: the number, \"thoughtNumber\" in the schema\n"
+            'Don\'t stop at the "end"')
+    assert described_words("totalThoughts", {}, tool) == ["plan"]
+    assert described_words("thoughtNumber", {}, tool) == [], "a quoted field name is no value"
+
+
+@pytest.mark.parametrize("session", [""], indirect=True)
+def test_the_originals_descriptions_quote_no_word_for_a_numeric_field(session: ServerSession) -> None:
+    listed = session.wire.list_tools().result
+    properties = served_properties(listed)
+    description = listed["tools"][0]["description"] if isinstance(listed, dict) else None
+    assert isinstance(description, str) and "- total_thoughts:" in description
+    for field in test_validation.NUMERIC_FIELDS:
+        assert described_words(field, properties[field], description) == [], field
+
+
+@given(text=st.text(max_size=6000), field=st.sampled_from(test_validation.NUMERIC_FIELDS))
+def test_any_description_gives_a_few_short_words(text: str, field: str) -> None:
+    """Hostile data: at most WORDS_MAX words, each a short identifier-like word, the same each reading."""
+    words = described_words(field, {"description": text}, text)
+    assert len(words) <= WORDS_MAX and len(set(words)) == len(words), words
+    assert all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,23}", w) for w in words), words
+    assert described_words(field, {"description": text}, text) == words
+
+
+@pytest.mark.parametrize(("session", "word"), [("described-total", "tbd"), ("described-number", "following")],
+                         indirect=["session"])
+def test_a_word_only_a_description_quotes_taken_for_a_number_departs_under_rte3(session: ServerSession,
+                                                                                word: str) -> None:
+    """Neither word is a fixed sentinel word: only reading the served descriptions sends it."""
+    assert all(word not in words for words in test_validation.SENTINEL_WORDS.values())
+    with pytest.raises(Contradiction) as raised:
+        test_validation.test_values_the_served_schema_advertises_are_judged_by_the_guards(session)
+    assert raised.value.record == "RTE-3", raised.value

@@ -23,8 +23,10 @@ from conformance.core.differences import (
     text_difference,
     word_difference,
 )
+from conformance.core.guards import GUARD_REFUSALS, GUARDED_ORDER
 from conformance.core.jsontypes import JSON
-from conformance.gate.evidence import _about, _speaks_of, breaks
+from conformance.core.spellings import OTHER_SPELLINGS, spell
+from conformance.gate.evidence import _about, _family, _speaks_of, breaks
 from conformance.suite.answers import refusal_object
 
 _scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.text("abc xyz", max_size=8), st.none())
@@ -408,3 +410,65 @@ def test_a_text_nested_past_the_interpreters_depth_is_plain_text(depth: int, bra
     said = text_difference('{\n  "thoughtNumber": 1\n}', nested)
     assert said.startswith("plain text {here} where the original has a JSON object"), said[:200]
     assert refusal_words(nested).startswith(nested[:20]), "a deep text is its own words, not a refusal's JSON"
+
+
+def _guard_refusal(field: str) -> JSON:
+    text = json.dumps({"error": GUARD_REFUSALS[field], "status": "failed"}, indent=2)
+    return {"result": {"content": [{"type": "text", "text": text}], "isError": True}}
+
+
+_ACCEPTED: JSON = {"result": {"content": [{"type": "text", "text": '{"thoughtNumber": 1}'}]}}
+
+
+@given(field=st.sampled_from(GUARDED_ORDER), spelling=st.sampled_from(OTHER_SPELLINGS),
+       exact=st.booleans())
+def test_a_call_accepted_for_a_name_spelled_otherwise_says_which_name_was_read(
+        field: str, spelling: str, exact: bool) -> None:
+    """held-out-multi-12's fork reads `ThoughtNumber` for a missing `thoughtNumber`; the original refuses the
+    call naming the field: the sentence says which key this server read for it, and says nothing when the
+    call carries the field itself or the spelling does not change it."""
+    key = spell(field, spelling)
+    arguments: dict[str, JSON] = {key: "x"}
+    if exact:
+        arguments[field] = "y"
+    said = explain(_guard_refusal(field), _ACCEPTED, arguments)[0].sentence
+    assert said.startswith(f"the original refuses this call — “{GUARD_REFUSALS[field]}”"), said
+    if exact or key == field:
+        assert said.endswith("and this server accepts it"), said
+    else:
+        assert said.endswith(f"and this server accepts it, reading `{key}` for `{field}` (another "
+                             "spelling of the name, which the original does not read)"), said
+
+
+def test_a_name_read_respelled_is_another_key_than_a_value_let_through() -> None:
+    """Two changes of one fork accepting calls the original refuses naming `thought`: `Thought` read for it,
+    and a numeric thought taken; matched on the same key they were grouped as one change."""
+    respelled = difference_keys(_guard_refusal("thought"), _ACCEPTED, {"Thought": "t"})
+    numeric = difference_keys(_guard_refusal("thought"), _ACCEPTED, {"thought": 42})
+    assert numeric == difference_keys(_guard_refusal("thought"), _ACCEPTED) == frozenset(
+        {"refused by the original: thought"})
+    assert respelled == frozenset({"refused by the original: thought, read respelled"}), respelled
+
+
+def test_a_name_read_respelled_is_its_own_family_in_the_grouping() -> None:
+    """The gate's grouping matched a numeric thought let through (RTE-3/a1) with `Thought` read for `thought`
+    (BAP-4's cause): both were "refusal of thought"."""
+    plain = explain(_guard_refusal("thought"), _ACCEPTED, {"thought": 7})[0].sentence
+    respelled = explain(_guard_refusal("thought"), _ACCEPTED, {"Thought": "t"})[0].sentence
+    assert _family(plain) == "refusal of thought", _family(plain)
+    assert _family(respelled) == "refusal of thought, read respelled", _family(respelled)
+
+
+def test_a_name_read_respelled_is_no_guard_moved_when_causes_fold() -> None:
+    """Causes showing one guard moved fold into one (a fork numbering from 0); `Thought` read for `thought`
+    folded with a numeric thought taken, "BAP-4, RTE-3/a1 depart", two changes said as one."""
+    from conformance.gate.evidence import _refusal_shown
+    from conformance.report.model import Evidence
+
+    def shown(arguments: dict[str, JSON]) -> tuple[str, str] | None:
+        said = explain(_guard_refusal("thought"), _ACCEPTED, arguments)[0].sentence
+        pair = Evidence(reproduced=True, at="on the example's tools/call 1", differences=[said])
+        return _refusal_shown(pair, None)
+
+    assert shown({"thought": 7}) == ("tools/call", "the guard of `thought`")
+    assert shown({"Thought": "t"}) == ("tools/call", "the guard of `thought`, read respelled")

@@ -459,3 +459,71 @@ def test_the_identity_is_compared_before_the_probe_call() -> None:
     headline (round 14). serverInfo is initialize's: it is compared first."""
     said = _identity_failure("tracked")
     assert said.startswith("serverInfo.name is \"port-tracked\""), said
+
+
+_SPELLED = {
+    "kebab": ("kebab-case", "thought, next-thought-needed, thought-number, total-thoughts",
+              "Invalid thought-number: must be a number",
+              "thought-number, total-thoughts, next-thought-needed",
+              '\\"thought-number\\":1'),
+    "pascal": ("PascalCase", "Thought, NextThoughtNeeded, ThoughtNumber, TotalThoughts",
+               "Invalid Thought: must be a string",
+               "Thought, ThoughtNumber, TotalThoughts, NextThoughtNeeded",
+               '\\"ThoughtNumber\\":1'),
+    "lower": ("lowercase", "thought, nextthoughtneeded, thoughtnumber, totalthoughts",
+              "Invalid thoughtnumber: must be a number", "thoughtnumber, totalthoughts, nextthoughtneeded",
+              '\\"thoughtnumber\\":1'),
+    "upper": ("UPPERCASE", "THOUGHT, NEXTTHOUGHTNEEDED, THOUGHTNUMBER, TOTALTHOUGHTS",
+              "Invalid THOUGHT: must be a string", "THOUGHT, THOUGHTNUMBER, TOTALTHOUGHTS, NEXTTHOUGHTNEEDED",
+              '\\"THOUGHTNUMBER\\":1'),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(_SPELLED))
+def test_a_port_spelling_the_names_otherwise_is_stopped_then_checked_through_its_spelling(
+        tmp_path: Path, mode: str) -> None:
+    """A kebab-case, PascalCase, lower or UPPER case port: the stop names both sides' fields and the
+    spelling one call confirmed (only snake_case was looked for, so these were told to write a mapping file,
+    which could not even hold `thought-number`); through `--arguments-map <spelling>` the original's call is
+    accepted, every frame respelled."""
+    spelling, required, refusal, shown, frame = _SPELLED[mode]
+    checked, _, _ = check_target(port(mode), tmp_path / "stop.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    assert checked.error.startswith(
+        f"the server's `{TOOL}` requires {required}; the original's call (thought, thoughtNumber, "
+        f"totalThoughts, nextThoughtNeeded) is refused: “"), checked.error
+    assert refusal in checked.error, checked.error
+    assert checked.error.endswith(
+        f"; spelled {spelling} ({shown} and 5 more) it is accepted (one call confirmed it): rerun with "
+        f"--arguments-map {spelling} to check everything else"), checked.error
+    assert checked.arguments is not None and checked.arguments.spelling == {
+        k: v for k, v in renames_of(spelling).items() if k in ARGUMENT_NAMES}, checked.arguments
+    mapped, _, _ = check_target(port(mode, renames_of(spelling)), tmp_path / "mapped.jsonl", 10,
+                                mapped_from=spelling)
+    assert mapped.ok, mapped.error
+    assert mapped.arguments is not None and mapped.arguments.accepted is True, mapped.arguments
+    assert mapped.arguments.arguments_map_from == spelling, mapped.arguments
+    sent = (tmp_path / "mapped.jsonl").read_text(encoding="utf-8")
+    assert frame in sent and '\\"thoughtNumber\\"' not in sent, "the frame as written"
+
+
+def test_a_kebab_case_mapping_file_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "map.json"
+    path.write_text('{"arguments": {"thoughtNumber": "thought-number"}}', encoding="utf-8")
+    assert load(path) == {"thoughtNumber": "thought-number"}
+
+
+@pytest.mark.parametrize("mode", ["kebab", "snake"])
+def test_a_mapped_ports_own_names_are_not_extra_arguments(mode: str) -> None:
+    """Under --arguments-map the port's schema lists the original's nine names in its spelling: the checks of
+    extra declared properties sent them beside the call as if a fork had added them (`branch-from-thought:
+    101` drew a branch), so the mapped port departed for arguments the original has too."""
+    from conformance.suite.test_absences import _declared_extras
+
+    spelling = {"kebab": "kebab-case", "snake": SNAKE_CASE}[mode]
+    target = port(mode, renames_of(spelling))
+    session = ServerSession(target=target, transcript=Transcript(None), timeout=20.0)
+    try:
+        assert dict(_declared_extras(session)) == {}, list(_declared_extras(session))
+    finally:
+        session.close()

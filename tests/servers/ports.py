@@ -4,6 +4,11 @@ its boxes on stderr) with one habit of a real third-party server each.
 usage: ports.py MODE
   snake   takes thought_number, total_thoughts, next_thought_needed, ... (snake_case, as Python ports do):
           a call spelled as the original's is refused, like a port's own validation refuses it
+  kebab   as snake, in kebab-case: thought-number, total-thoughts, next-thought-needed, ... (as some
+          TypeScript ports name CLI-style fields)
+  pascal  as snake, in PascalCase: Thought, ThoughtNumber, TotalThoughts, NextThoughtNeeded, ... (as C# and
+          Go ports name exported fields)
+  lower   as snake, in lower case: thoughtnumber, totalthoughts, ...; upper: THOUGHT, THOUGHTNUMBER, ...
   words   takes text, step, steps, more (its own words, none marked required) and refuses anything else
   nested  takes one argument, data, an object of the snake_case fields (a pydantic model argument as FastMCP
           lists it: a $ref into $defs), and refuses a call without it as FastMCP's validation does, in
@@ -62,6 +67,11 @@ def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
+SPELLERS = {"snake": snake, "kebab": lambda name: snake(name).replace("_", "-"),
+            "pascal": lambda name: name[:1].upper() + name[1:], "lower": str.lower, "upper": str.upper}
+"""The modes whose port takes the original's names spelled otherwise, each with its spelling."""
+
+
 def write(message: dict[str, Any]) -> None:
     with _LOCK:
         sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
@@ -116,9 +126,10 @@ def main() -> None:
 
     spec = load_tool_spec()
     schema: dict[str, Any] = json.loads(json.dumps(spec.input_schema))
-    if MODE == "snake":
-        schema["properties"] = {snake(k): v for k, v in schema["properties"].items()}
-        schema["required"] = [snake(k) for k in schema.get("required", [])]
+    spelled = SPELLERS.get(MODE)
+    if spelled is not None:
+        schema["properties"] = {spelled(k): v for k, v in schema["properties"].items()}
+        schema["required"] = [spelled(k) for k in schema.get("required", [])]
     words = {"text": "thought", "step": "thoughtNumber", "steps": "totalThoughts",
              "more": "nextThoughtNeeded"}
     if MODE == "nested":
@@ -190,10 +201,10 @@ def main() -> None:
                 unknown = {"type": "text", "text": f"Unknown tool: {params.get('name')}"}
                 write({"jsonrpc": "2.0", "id": ident, "result": {"content": [unknown], "isError": True}})
                 continue
-            if MODE == "snake" and isinstance(arguments, dict):
+            if spelled is not None and isinstance(arguments, dict):
                 # The port reads only its own names: the original's spelling is not one of them.
-                by_snake = {snake(k): k for k in ORIGINAL}
-                arguments = {by_snake.get(k, "_" + k if k in ORIGINAL else k): v
+                by_spelling = {spelled(k): k for k in ORIGINAL}
+                arguments = {by_spelling.get(k, "_" + k if k in ORIGINAL else k): v
                              for k, v in arguments.items()}
             if MODE == "nested" and isinstance(arguments, dict):
                 if not isinstance(arguments.get("data"), dict):
@@ -220,9 +231,9 @@ def main() -> None:
                 status = json.loads(text)
                 status["activeBranches"] = status.pop("branches", [])
                 text = json.dumps(status, indent=2) + "\n\n---\nNext: keep thinking on track main"
-            if MODE == "snake" and is_error:
+            if spelled is not None and is_error:
                 for name in ORIGINAL:
-                    text = text.replace(name, snake(name))
+                    text = re.sub(rf"\b{name}\b", spelled(name), text)
             result = {"content": [{"type": "text", "text": text}]}
             if is_error:
                 result["isError"] = True

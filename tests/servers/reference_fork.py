@@ -24,6 +24,9 @@
   "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
 - `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
   (stopuncle-js): the count is there, the labels under another name;
+- `any-case`, `any-separator` (SPELLING_CHANGES): a missing one of the nine names is read from an argument
+  spelled like it ignoring letter case (held-out-multi-12's fork-small-model-friendly), or ignoring case, `_`
+  and `-` (snake_case and kebab-case too); an exact name wins;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
@@ -85,6 +88,24 @@ def _session_checked(thinking: Any) -> None:
         return validated
 
     thinking.validate_thought_data = checked
+
+
+_NINE: Final = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision",
+                "revisesThought", "branchFromThought", "branchId", "needsMoreThoughts")
+
+
+def _read_also(thinking: Any, key: Callable[[str], str]) -> None:
+    """A missing one of the nine names read from an argument whose `key` is the name's (an exact name
+    wins), as a fork forgiving a model's spelling reads them."""
+    validate = thinking.validate_thought_data
+
+    def forgiving(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping):
+            found = {name: next((v for k, v in data.items() if key(k) == key(name)), None) for name in _NINE}
+            data = {**data, **{k: v for k, v in found.items() if k not in data and v is not None}}
+        return validate(data)
+
+    thinking.validate_thought_data = forgiving
 
 
 def _kind_in_box(thinking: Any) -> None:
@@ -262,6 +283,15 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
 thought of many lines), each patching the reference's module `thinking`; joined by "+", several at once."""
 
 
+SPELLING_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
+    "any-case": lambda thinking: _read_also(thinking, str.lower),
+    "any-separator": lambda thinking: _read_also(thinking, lambda k: re.sub(r"[-_]", "", k).lower()),
+}
+"""A name spelled otherwise read for a missing one (suite's every-spelling check): `any-case` reads
+`ThoughtNumber` or `THOUGHTNUMBER` for a missing `thoughtNumber`, `any-separator` `thought_number` and
+`thought-number` too."""
+
+
 TYPE_REFUSALS: Final[Mapping[str, Callable[[Any], None]]] = {
     "branch-typed": lambda thinking: _branch_typed(thinking, listed=True),
     "branch-typed-bare": lambda thinking: _branch_typed(thinking, listed=False),
@@ -313,6 +343,34 @@ def _advertised_total(server: Any, thinking: Any) -> None:
     _word_total("open-ended", thinking)
 
 
+def _described_total(word: str, server: Any, thinking: Any) -> None:
+    _with_property(server, "totalThoughts", {
+        "type": "integer", "minimum": 1,
+        "description": f"Estimated total thoughts needed; use \"{word}\" when unsure (one more is planned)"})
+    _word_total(word, thinking)
+
+
+def _described_number(word: str, server: Any, thinking: Any) -> None:
+    """A word the tool's description quotes on the line of a field (snake_case, as the original's lists them):
+    `- thought_number: …, or 'following' for the next one`, read as thought 1 more than the total."""
+    listed, validate = server.load_tool_spec, thinking.validate_thought_data
+
+    def described() -> Any:
+        spec = listed()
+        line = "- thought_number: Current number in sequence (can go beyond initial total if needed)"
+        said = spec.description.replace(line, f"{line}, or '{word}' for the next one")
+        return dataclasses.replace(spec, description=said)
+
+    def following(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("thoughtNumber") == word:
+            total = data.get("totalThoughts")
+            data = {**data, "thoughtNumber": total + 1 if isinstance(total, int) else word}
+        return validate(data)
+
+    server.load_tool_spec = described
+    thinking.validate_thought_data = following
+
+
 def _depends_on(server: Any, thinking: Any) -> None:
     _with_property(server, "dependsOn", {"type": "array", "items": {"type": "integer", "minimum": 1},
                                          "description": "Earlier thought numbers this thought builds on"})
@@ -347,12 +405,16 @@ SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
     "auto-total": lambda server, thinking: _word_total("auto", thinking),
+    "described-total": lambda server, thinking: _described_total("tbd", server, thinking),
+    "described-number": lambda server, thinking: _described_number("following", server, thinking),
 }
 """Changes that show only for a value a schema advertises or a sentinel word (issue 42, held-out-multi-11):
 `format-on-request` declares `responseFormat` (enum json, markdown; default json) and answers a refusal
 carrying "markdown" as "**Error:** <message>" (isError); `advertised-total` declares `totalThoughts` as
 `oneOf` an integer or the const "open-ended" and plans such a call as thoughtNumber + 1; `auto-total` does
-that for "auto", its schema unchanged; `depends-on` declares `dependsOn` (an array of integers from 1, no
+that for "auto", its schema unchanged; `described-total` for "tbd", a word only its property's description
+quotes; `described-number` takes `thoughtNumber: "following"` as the total plus one, a word only the tool
+description's thought_number line quotes; `depends-on` declares `dependsOn` (an array of integers from 1, no
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
 -32602 "Invalid cursor" (its paged-history)."""
@@ -539,14 +601,16 @@ def main() -> None:
         SCHEMA_CHANGES[change](server, thinking)
     elif change in TYPE_REFUSALS:
         TYPE_REFUSALS[change](thinking)
+    elif change in SPELLING_CHANGES:
+        SPELLING_CHANGES[change](thinking)
     elif change and all(part in {**ARGUMENT_CHANGES, **OTHER_CHANGES} for part in change.split("+")):
         for part in change.split("+"):  # several at once, as a fork of many changes
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}, "
-                 f"not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}|"
+                 f"{'|'.join(SPELLING_CHANGES)}, not {change!r}")
     sys.exit(server.run())
 
 

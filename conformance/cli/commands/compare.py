@@ -81,9 +81,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(off by default: such a tool may write, delete or send something; the report says which "
                    "were called)")
     add_max_frame(p)
-    p.add_argument("--arguments-map", default=None, metavar="FILE|snake_case",
+    p.add_argument("--arguments-map", default=None, metavar="FILE|SPELLING",
                    help="send B's calls with the original's argument names as B spells them, as run's "
-                   "--arguments-map does (a JSON or YAML file, or snake_case); the report says so. Without "
+                   "--arguments-map does (a JSON or YAML file, or a spelling: snake_case, kebab-case, "
+                   "PascalCase, lowercase, UPPERCASE); the report says so. Without "
                    "it a side refusing the original's call for its names stops the comparison, as a run")
     add_label_arguments(p)
 

@@ -125,10 +125,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--arguments-map",
         default=None,
-        metavar="FILE|snake_case",
+        metavar="FILE|SPELLING",
         help="send the original's argument names as the target spells them, in every call: a JSON or YAML "
-        'file {"arguments": {"thoughtNumber": "thought_number", ...}}, or snake_case; the report says so '
-        "(docs/running.md)",
+        'file {"arguments": {"thoughtNumber": "thought_number", ...}}, or a spelling: snake_case, '
+        "kebab-case, PascalCase, lowercase, UPPERCASE; the report says so (docs/running.md)",
     )
     parser.add_argument("--suite", default=SUITE, help=argparse.SUPPRESS)
     add_selection(parser)
@@ -263,9 +263,10 @@ def list_selection(select: tuple[str, ...], deselect: tuple[str, ...], out: Text
 def _arguments_map(value: str | None) -> str | None:
     """`--arguments-map` checked before the run starts (a file that is not a mapping is refused, exit 4), a
     file's path made absolute for the suite and the report's rerun line."""
-    from conformance.core.arguments_map import SNAKE_CASE, renames_of
+    from conformance.core.arguments_map import renames_of
+    from conformance.core.spellings import OTHER_SPELLINGS
 
-    if value is None or value == SNAKE_CASE:
+    if value is None or value in OTHER_SPELLINGS:
         return value
     renames_of(value)
     return str(Path(value).resolve())
