@@ -1416,7 +1416,7 @@ def split_off(
         if instead:
             # The box replaced by lines of another kind (a one-line notice): what moved is told by them, one
             # cause for every departure whose box gave way to the same lines, numbers aside.
-            groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
+            groups.setdefault((_pair_class(own), f"the box replaced by {sorted(instead)}"), []).append(rv)
             continue
         cut = _widened(own.differences[0]) == "narrower" and _speaks_of_box(rv.reason)
         if (not cut and rv.id in loose and not _crash(own.differences[0]) and _speaks_of_box(rv.reason)
@@ -1428,7 +1428,7 @@ def split_off(
             # "false" as false, each beside a fork's refusal that had been proposed as their cause), when a
             # line changed in more than its numbers (those are the total's or the count's, other records'
             # changes the box shows). One cause per box line changed the same way, numbers aside.
-            groups.setdefault((_call_class(own.at), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
+            groups.setdefault((_pair_class(own), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
             continue
         if _crash(own.differences[0]) or (all(_difference_key(d) == STDERR_BOX for d in own.differences)
                                            and not cut):
@@ -1439,11 +1439,11 @@ def split_off(
             # showing it together open a cause (fork-compact-terminal's long thought cut at 120).
             continue
         if cut:
-            groups.setdefault((_call_class(own.at), f"{STDERR_BOX} narrower"), []).append(rv)
+            groups.setdefault((_pair_class(own), f"{STDERR_BOX} narrower"), []).append(rv)
             continue
         if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
             continue  # the box leads its pair, but its own line is another failure: no render cause of it
-        groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
+        groups.setdefault((_pair_class(own), _difference_key(own.differences[0])), []).append(rv)
     for members in groups.values():
         if len(members) < 2 and all(rv.id not in loose for rv in members):
             continue
@@ -1636,14 +1636,39 @@ def _check_words(rv: RecordVerdict) -> str:
     return said + (f" ({len(failing)} checks fail)" if len(failing) > 1 else "")
 
 
-def _sent_unasked(evidence: Evidence | None) -> str:
-    """A reproduced pair's first difference when it is a message the server sent of its own, else empty.
-    Which request such a message lands beside is timing, not the change: a notification sent on
-    `initialized` lands beside initialize, the tool list or the first call, as the machine's load has it."""
+def _landed(difference: str) -> bool:
+    """Whether a difference is read beside whichever request was current when it arrived, not caused by that
+    request: a message the server sent of its own, a stderr line (a box written late lands beside the next
+    request under load). Its request's class is timing, not the change (issue 43)."""
+    return difference.startswith((UNASKED, "stderr: "))
+
+
+def _what_landed(evidence: Evidence | None) -> str:
+    """A reproduced pair's first difference, numbers masked, when it landed beside its request (`_landed`),
+    else empty: two pairs showing the same one are one change, beside whichever request each landed."""
     if (evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences
-            or not evidence.differences[0].startswith(UNASKED)):
+            or not _landed(evidence.differences[0])):
         return ""
-    return evidence.differences[0]
+    return re.sub(r"\d+", "N", evidence.differences[0])
+
+
+def _pair_class(evidence: Evidence) -> str:
+    """The class of request a pair's first difference belongs to: the request's (`_call_class`) where what
+    differs depends on it (an answer, a refusal, a listed tool); else "unasked" or "stderr" (`_landed`),
+    wherever it landed."""
+    first = evidence.differences[0] if evidence.differences else ""
+    if first and _landed(first):
+        return "unasked" if first.startswith(UNASKED) else "stderr"
+    return _call_class(evidence.at)
+
+
+def _classes_apart(own: Evidence, theirs: Evidence) -> bool:
+    """Both pairs' first differences depend on their requests, and those requests are of other classes: a
+    difference that only landed beside its request (`_landed`) is compared by what differs, never by where."""
+    if (own.differences and _landed(own.differences[0])) or (theirs.differences and
+                                                             _landed(theirs.differences[0])):
+        return False
+    return _call_class(own.at) != _call_class(theirs.at)
 
 
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -1653,9 +1678,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
     differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
     and no check of the record names another record contradicted that the cause does not hold."""
-    unasked = _sent_unasked(rv.evidence)
-    if unasked and unasked == _sent_unasked(cause.evidence):
-        return True  # the same message sent unasked, beside whichever request it landed (issue 43)
+    landed = _what_landed(rv.evidence)
+    if landed and landed == _what_landed(cause.evidence):
+        return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
         return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
@@ -1676,7 +1701,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if own.cause == cause.id:
         return True
-    if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
+    if _classes_apart(own, theirs) or not own.differences or not theirs.differences:
         return False
     if _named_elsewhere(rv, cause):
         return False
@@ -1794,6 +1819,8 @@ def _other_class(rv: RecordVerdict, cause: RootCause) -> str:
             or theirs.not_its_failure or not own.differences or not theirs.differences
             or own.cause == cause.id):
         return ""
+    if _landed(own.differences[0]) or _landed(theirs.differences[0]):
+        return ""  # what one pair shows only landed beside its request: no class to hold apart by
     own_class, their_class = _call_class(own.at), _call_class(theirs.at)
     if own_class == "tools/list" and their_class == "tools/call":
         return "tools/list"
@@ -2087,6 +2114,8 @@ def _difference_key(difference: str) -> str:
         return "refused here"
     if difference.startswith("both refuse, naming"):
         return _ANOTHER_FIRST
+    if difference.startswith(UNASKED):
+        return difference  # the message itself: another message sent unasked is another change
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()
