@@ -1501,7 +1501,7 @@ def split_off(
             continue
         if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
             continue  # the box leads its pair, but its own line is another failure: no render cause of it
-        groups.setdefault((_pair_class(own), _difference_key(own.differences[0])), []).append(rv)
+        groups.setdefault((_pair_class(own), _what_differs(own.differences[0])), []).append(rv)
     for members in groups.values():
         if len(members) < 2 and all(rv.id not in loose for rv in members):
             continue
@@ -1537,6 +1537,16 @@ def split_off(
 
 _BOX_DIGITS: Final = re.compile(r"\d+")
 _LINE_CHANGED: Final = re.compile(r"changes line \d+ “([^”]*)” to “([^”]*)”")
+
+
+def _what_differs(difference: str) -> str:
+    """What a departure's pair differs about, as departures are grouped into a cause: the field, or for a
+    refusal the refusal itself (its field, else its words, numbers aside): "refused here" is every refusal a
+    fork added, and two rules' refusals are two changes (held-out-multi-12's strict-pointers: RTE-6, refused
+    as a revision that branches, went with CMP-1, refused as a runaway number)."""
+    if _refused_what(difference):
+        return _numbers_aside(_family(difference))
+    return _difference_key(difference)
 
 
 def _box_words_changed(difference: str) -> bool:
