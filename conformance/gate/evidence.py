@@ -1407,9 +1407,18 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
         # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the
         # call happened to be refused for: one change (typescript-port's OBJ-8/a1 and OBJ-10).
         return _call_class(evidence.at), f"re-worded: {edit.group(0)}"
+    kind = _KIND_CHANGED.match(first)
+    if kind is not None:
+        # The same words refused another way (an isError result become a JSON-RPC error): the way is the
+        # change, whichever refusal a call met (errors-as-protocol-errors: RTE-8 and OBJ-6, two crashes'
+        # words, led two causes of one change).
+        return _call_class(evidence.at), f"refused as {kind['here']}, as {kind['theirs']} on the original"
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 
+_KIND_CHANGED: Final = re.compile(
+    r"^both refuse in the same words, “[^”]*” as (?P<theirs>.+?) on the original, (?P<here>.+?) here$")
+"""Two refusals alike in words and of other kinds (core/differences.refusals_compared)."""
 _REWORDING: Final = re.compile(
     r"(?:puts|adds|drops) “[^”]*” (?:before|after|from the front of|from the end of)")
 """The edit a re-worded refusal's difference says (`refusals_compared`), its words aside."""
@@ -2182,8 +2191,8 @@ def _difference_key(difference: str) -> str:
         return "refused here"
     if difference.startswith("both refuse, naming"):
         return _ANOTHER_FIRST
-    if difference.startswith(UNASKED):
-        return difference  # the message itself: another message sent unasked is another change
+    if difference.startswith((UNASKED, "both refuse in the same words")):
+        return difference  # the message, or the refusal, itself: its words are no field's path
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()

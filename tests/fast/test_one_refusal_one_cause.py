@@ -71,3 +71,28 @@ def test_one_added_refusal_is_one_cause_led_by_the_record_its_checks_name(
     assert {rv.id: rv.explained_by for rv in records} == {
         "OBJ-4": "RTE-8", "CMP-1": "RTE-8", "RTE-8": None, "RTE-8/a1": "RTE-8"}
     assert causes[0].summary.startswith("RTE-8 departs — the original accepts this call and this server")
+
+
+WORDS = st.sampled_from(["Cannot read properties of undefined (reading 'thought')",
+                         "this.branches[validatedInput.branchId].push is not a function",
+                         "Invalid thought: must be a string", "x.y is not iterable"])
+
+
+@given(words=st.lists(WORDS, min_size=2, max_size=2, unique=True),
+       kinds=st.sampled_from([("isError", "JSON-RPC error -32603"), ("JSON-RPC error -32603", "isError")]))
+def test_refusals_alike_in_words_and_another_way_are_one_change(words: list[str],
+                                                                  kinds: tuple[str, str]) -> None:
+    """The catalogue's errors-as-protocol-errors: every failure thrown to the SDK, so each crash's words come
+    back as a JSON-RPC error where the original answers isError. RTE-8 (its checks naming RTE-8) and OBJ-6
+    (a check naming none, its crash's words holding dots) led two causes of the one change."""
+    said = [f"both refuse in the same words, “{w}” as {kinds[0]} on the original, {kinds[1]} here"
+            for w in words]
+    pairs = [_pair(d, 1) for d in said]
+    causes = [RootCause(id=rid, records=[rid], explains=[], summary=f"{rid} departs — {d}",
+                        evidence=p.model_copy(update={"cause": rid}))
+              for rid, d, p in zip(["RTE-8", "OBJ-6"], said, pairs, strict=True)]
+    records = [_record("RTE-8", pairs[0], ["RTE-8"], f"RTE-8 contradicted: “{words[0]}”"),
+               _record("OBJ-6", pairs[1], [], f"a call was answered “{words[1]}”")]
+    out, verdicts = checked_explanations(causes, records)
+    assert [(c.id, c.records, c.explains) for c in out] == [("RTE-8", ["RTE-8"], ["OBJ-6"])]
+    assert {rv.id: rv.explained_by for rv in verdicts} == {"RTE-8": None, "OBJ-6": "RTE-8"}
