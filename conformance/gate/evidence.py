@@ -786,8 +786,11 @@ def checked_explanations(
     """Each "explained by" kept only where the record's own failure is its cause's: one of its failing checks
     names the cause's record as contradicted, or its own pair differs where the cause's does (the same kind
     of call, the same refusal or field). The grouping of root causes proposes; this checks, and places what
-    it refuses by the record's own pair (`split_off`)."""
-    causes, records = _by_own_refusal(causes, records)
+    it refuses by the record's own pair (`split_off`). The records are read in the catalog's order, whatever
+    order they come in, so a tie (two departures alike, which one leads the cause they open) is broken by one
+    stated rule, and the records come back in the order given."""
+    given = {rv.id: i for i, rv in enumerate(records)}
+    causes, records = _by_own_refusal(causes, sorted(records, key=_catalog_rank))
     by_id = {c.id: c for c in causes}
     by_record = {rv.id: rv for rv in records}
     dropped: dict[str, set[str]] = {}
@@ -806,8 +809,22 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    return under_added_keys(*answered_from_cache(*renamed_under_their_change(
+    causes, records = under_added_keys(*answered_from_cache(*renamed_under_their_change(
         *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
+    return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
+
+
+def _catalog_rank(rv: RecordVerdict) -> tuple[int, str]:
+    """Where a record stands in the catalog (a record it does not hold, a specification's, after them all,
+    by its ID): the one order the grouping reads records in."""
+    rank = _catalog_order()
+    return rank.get(rv.id, len(rank)), rv.id
+
+
+@functools.cache
+def _catalog_order() -> dict[str, int]:
+    """Each catalog record's position, read once per process."""
+    return {record.id: i for i, record in enumerate(default_catalog().records)}
 
 
 def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
@@ -1170,18 +1187,48 @@ def one_cause_per_change(
             continue
         kept = merged[home]
         into[cause.id] = kept.id
-        records_ = [*kept.records, *(r for r in cause.records if r not in kept.records)]
-        lead = f"{', '.join(kept.records)} {'departs' if len(kept.records) == 1 else 'depart'} — "
-        summary = (f"{', '.join(records_)} depart — {kept.summary.removeprefix(lead)}"[:400]
-                   if kept.summary.startswith(lead) else kept.summary)
         merged[home] = kept.model_copy(update={
-            "records": records_, "summary": summary,
+            "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
             "explains": [*kept.explains, *(r for r in cause.explains if r not in kept.explains)]})
     if not into:
         return list(causes), list(records)
-    out = [rv.model_copy(update={"explained_by": into[rv.explained_by]})
+    renamed: dict[str, str] = {}
+    led: dict[str, str] = {}
+    for i, cause in enumerate(merged):
+        if cause.id in into.values():
+            merged[i] = _led_by_the_named(cause, causes, records)
+            renamed[cause.id] = merged[i].id
+            led |= {r: merged[i].id for r in cause.records if r not in merged[i].records}
+    into = {old: renamed.get(new, new) for old, new in into.items()} | renamed
+    out = [rv.model_copy(update={"explained_by": led[rv.id]}) if rv.id in led
+           else rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                      ) -> RootCause:
+    """A cause that causes showing one change folded into: a record none of whose failing checks names any
+    record contradicted, beside one its own checks name, is a consequence of that change, explained, and the
+    first record left leads (held-out-multi-12's strict-pointers: OBJ-4 and CMP-1, a call refused, led the
+    -32000 refusal RTE-8's checks name RTE-8 for). Its headline is the first cause's."""
+    by_id = {rv.id: rv for rv in records}
+    named = _named_counts(records, set(merged.records))
+    silent = {r for r in merged.records if r in by_id and not any(
+        t.contradicted for t in by_id[r].tests if t.status in ("failed", "error"))}
+    if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
+        silent = set()
+    records_ = [r for r in merged.records if r not in silent]
+    first = next(c for c in causes if c.id == merged.id)
+    lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
+    said = first.summary.removeprefix(lead) if first.summary.startswith(lead) else ""
+    summary = (f"{', '.join(records_)} {'departs' if len(records_) == 1 else 'depart'} — {said}"[:400]
+               if said else merged.summary)
+    evidence = merged.evidence and merged.evidence.model_copy(update={"cause": records_[0]})
+    return merged.model_copy(update={
+        "id": records_[0], "records": records_, "summary": summary, "evidence": evidence,
+        "explains": [*(r for r in merged.explains if r not in records_),
+                     *(r for r in merged.records if r in silent)]})
 
 
 _BOX_LINES: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
@@ -1224,6 +1271,11 @@ _WORDS_HERE: Final = re.compile(
     r"^both refuse this call, in other words: “[^”]*” on the original(?: \((?P<mark>[^)]*)\))?, "
     r"“(?P<words>[^”]+)” here")
 _RULE_WORDS: Final = re.compile(r"^Invalid (?P<field>\w+): (?P<rule>.+)$", re.DOTALL)
+_RETESTED_HERE: Final = re.compile(
+    r"^both refuse this call, in other words(?: only after the calls before it)?: this server "
+    r"(?:refuses first by a rule between numbered fields \(“(?P<first>[^”]+)”\)|answers “(?P<answers>[^”]+)”)"
+    r" where the original answers “(?P<theirs>[^”]*)”")
+"""Two refusals re-tested (core/retest.py) where this server's words come first: the refusal it writes."""
 
 
 @dataclass(frozen=True)
@@ -1240,23 +1292,29 @@ class RefusedHere:
 
 
 def refused_here(evidence: Evidence | None) -> RefusedHere | None:
-    """The one reader of "the original accepts this call and this server refuses it — “…”" and "both refuse
-    this call, in other words: “…” on the original, “…” here": the rules grouping causes by the refusal a
-    fork added (`_words_here`, `_rule_shown`, `loose_by_rule`) read it here. None when the pair is not
-    reproduced or its first difference is neither sentence."""
+    """The one reader of "the original accepts this call and this server refuses it — “…”", "both refuse
+    this call, in other words: “…” on the original, “…” here" and their re-tested form ("… this server refuses
+    first by a rule between numbered fields (“…”) …"): the rules grouping causes by the refusal a fork added
+    (`_words_here`, `_rule_shown`, `loose_by_rule`) read it here. None when the pair is not reproduced or
+    its first difference is none of these sentences."""
     if evidence is None or not evidence.reproduced or not evidence.differences:
         return None
     first = evidence.differences[0]
     added = _ADDED_WORDS.match(first)
     found = added or _WORDS_HERE.match(first)
-    if found is None:
+    retested = _RETESTED_HERE.match(first) if found is None else None
+    if retested is not None:
+        # The same refusal said after a re-test: this server's words are the change, however it was told.
+        words = retested.group("first") or retested.group("answers")
+        crash = bool(RUNTIME_ERROR.search(retested.group("theirs")))
+    elif found is not None:
+        words = found.group("words")
+        crash = added is None and found.group("mark") == "a runtime error"
+    else:
         return None
-    words = found.group("words")
     rule = _RULE_WORDS.match(words)
-    return RefusedHere(added=added is not None,
-                       crashed=added is None and found.group("mark") == "a runtime error",
-                       field=rule.group("field") if rule else "", words=words,
-                       rule=rule.group("rule") if rule else "")
+    return RefusedHere(added=added is not None, crashed=crash, field=rule.group("field") if rule else "",
+                       words=words, rule=rule.group("rule") if rule else "")
 
 
 def _words_here(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> RefusedHere | None:
@@ -1352,9 +1410,18 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
         # One edit of the refusals' words (a prefix put before them all: "Error: "), whichever field the
         # call happened to be refused for: one change (typescript-port's OBJ-8/a1 and OBJ-10).
         return _call_class(evidence.at), f"re-worded: {edit.group(0)}"
+    kind = _KIND_CHANGED.match(first)
+    if kind is not None:
+        # The same words refused another way (an isError result become a JSON-RPC error): the way is the
+        # change, whichever refusal a call met (errors-as-protocol-errors: RTE-8 and OBJ-6, two crashes'
+        # words, led two causes of one change).
+        return _call_class(evidence.at), f"refused as {kind['here']}, as {kind['theirs']} on the original"
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 
+_KIND_CHANGED: Final = re.compile(
+    r"^both refuse in the same words, “[^”]*” as (?P<theirs>.+?) on the original, (?P<here>.+?) here$")
+"""Two refusals alike in words and of other kinds (core/differences.refusals_compared)."""
 _REWORDING: Final = re.compile(
     r"(?:puts|adds|drops) “[^”]*” (?:before|after|from the front of|from the end of)")
 """The edit a re-worded refusal's difference says (`refusals_compared`), its words aside."""
@@ -1419,7 +1486,7 @@ def split_off(
         if instead:
             # The box replaced by lines of another kind (a one-line notice): what moved is told by them, one
             # cause for every departure whose box gave way to the same lines, numbers aside.
-            groups.setdefault((_call_class(own.at), f"the box replaced by {sorted(instead)}"), []).append(rv)
+            groups.setdefault((_pair_class(own), f"the box replaced by {sorted(instead)}"), []).append(rv)
             continue
         cut = _widened(own.differences[0]) == "narrower" and _speaks_of_box(rv.reason)
         if (not cut and rv.id in loose and not _crash(own.differences[0]) and _speaks_of_box(rv.reason)
@@ -1431,7 +1498,7 @@ def split_off(
             # "false" as false, each beside a fork's refusal that had been proposed as their cause), when a
             # line changed in more than its numbers (those are the total's or the count's, other records'
             # changes the box shows). One cause per box line changed the same way, numbers aside.
-            groups.setdefault((_call_class(own.at), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
+            groups.setdefault((_pair_class(own), _BOX_DIGITS.sub("N", own.differences[0])), []).append(rv)
             continue
         if _crash(own.differences[0]) or (all(_difference_key(d) == STDERR_BOX for d in own.differences)
                                            and not cut):
@@ -1442,11 +1509,11 @@ def split_off(
             # showing it together open a cause (fork-compact-terminal's long thought cut at 120).
             continue
         if cut:
-            groups.setdefault((_call_class(own.at), f"{STDERR_BOX} narrower"), []).append(rv)
+            groups.setdefault((_pair_class(own), f"{STDERR_BOX} narrower"), []).append(rv)
             continue
         if _difference_key(own.differences[0]) == STDERR_BOX and not _speaks_of_box(rv.reason):
             continue  # the box leads its pair, but its own line is another failure: no render cause of it
-        groups.setdefault((_call_class(own.at), _difference_key(own.differences[0])), []).append(rv)
+        groups.setdefault((_pair_class(own), _what_differs(own.differences[0])), []).append(rv)
     for members in groups.values():
         if len(members) < 2 and all(rv.id not in loose for rv in members):
             continue
@@ -1482,6 +1549,16 @@ def split_off(
 
 _BOX_DIGITS: Final = re.compile(r"\d+")
 _LINE_CHANGED: Final = re.compile(r"changes line \d+ “([^”]*)” to “([^”]*)”")
+
+
+def _what_differs(difference: str) -> str:
+    """What a departure's pair differs about, as departures are grouped into a cause: the field, or for a
+    refusal the refusal itself (its field, else its words, numbers aside): "refused here" is every refusal a
+    fork added, and two rules' refusals are two changes (held-out-multi-12's strict-pointers: RTE-6, refused
+    as a revision that branches, went with CMP-1, refused as a runaway number)."""
+    if _refused_what(difference):
+        return _numbers_aside(_family(difference))
+    return _difference_key(difference)
 
 
 def _box_words_changed(difference: str) -> bool:
@@ -1639,14 +1716,39 @@ def _check_words(rv: RecordVerdict) -> str:
     return said + (f" ({len(failing)} checks fail)" if len(failing) > 1 else "")
 
 
-def _sent_unasked(evidence: Evidence | None) -> str:
-    """A reproduced pair's first difference when it is a message the server sent of its own, else empty.
-    Which request such a message lands beside is timing, not the change: a notification sent on
-    `initialized` lands beside initialize, the tool list or the first call, as the machine's load has it."""
+def _landed(difference: str) -> bool:
+    """Whether a difference is read beside whichever request was current when it arrived, not caused by that
+    request: a message the server sent of its own, a stderr line (a box written late lands beside the next
+    request under load). Its request's class is timing, not the change (issue 43)."""
+    return difference.startswith((UNASKED, "stderr: "))
+
+
+def _what_landed(evidence: Evidence | None) -> str:
+    """A reproduced pair's first difference, numbers masked, when it landed beside its request (`_landed`),
+    else empty: two pairs showing the same one are one change, beside whichever request each landed."""
     if (evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences
-            or not evidence.differences[0].startswith(UNASKED)):
+            or not _landed(evidence.differences[0])):
         return ""
-    return evidence.differences[0]
+    return re.sub(r"\d+", "N", evidence.differences[0])
+
+
+def _pair_class(evidence: Evidence) -> str:
+    """The class of request a pair's first difference belongs to: the request's (`_call_class`) where what
+    differs depends on it (an answer, a refusal, a listed tool); else "unasked" or "stderr" (`_landed`),
+    wherever it landed."""
+    first = evidence.differences[0] if evidence.differences else ""
+    if first and _landed(first):
+        return "unasked" if first.startswith(UNASKED) else "stderr"
+    return _call_class(evidence.at)
+
+
+def _classes_apart(own: Evidence, theirs: Evidence) -> bool:
+    """Both pairs' first differences depend on their requests, and those requests are of other classes: a
+    difference that only landed beside its request (`_landed`) is compared by what differs, never by where."""
+    if (own.differences and _landed(own.differences[0])) or (theirs.differences and
+                                                             _landed(theirs.differences[0])):
+        return False
+    return _call_class(own.at) != _call_class(theirs.at)
 
 
 def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -1656,9 +1758,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     none of its checks saw the cause's difference (`_saw`): the fork changed both; else its own pair must
     differ where the cause's does (the same kind of call, a refusal of the same field, or one re-wording),
     and no check of the record names another record contradicted that the cause does not hold."""
-    unasked = _sent_unasked(rv.evidence)
-    if unasked and unasked == _sent_unasked(cause.evidence):
-        return True  # the same message sent unasked, beside whichever request it landed (issue 43)
+    landed = _what_landed(rv.evidence)
+    if landed and landed == _what_landed(cause.evidence):
+        return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
         return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
@@ -1679,7 +1781,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if own.cause == cause.id:
         return True
-    if _call_class(own.at) != _call_class(theirs.at) or not own.differences or not theirs.differences:
+    if _classes_apart(own, theirs) or not own.differences or not theirs.differences:
         return False
     if _named_elsewhere(rv, cause):
         return False
@@ -1797,6 +1899,8 @@ def _other_class(rv: RecordVerdict, cause: RootCause) -> str:
             or theirs.not_its_failure or not own.differences or not theirs.differences
             or own.cause == cause.id):
         return ""
+    if _landed(own.differences[0]) or _landed(theirs.differences[0]):
+        return ""  # what one pair shows only landed beside its request: no class to hold apart by
     own_class, their_class = _call_class(own.at), _call_class(theirs.at)
     if own_class == "tools/list" and their_class == "tools/call":
         return "tools/list"
@@ -2091,6 +2195,8 @@ def _difference_key(difference: str) -> str:
         return "refused here"
     if difference.startswith("both refuse, naming"):
         return _ANOTHER_FIRST
+    if difference.startswith((UNASKED, "both refuse in the same words")):
+        return difference  # the message, or the refusal, itself: its words are no field's path
     reworded = re.match(r"the refusal(?: of `(\w+)`)? is re-worded", difference)
     if reworded:
         return f"re-worded {reworded.group(1) or ''}".strip()
