@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
+from conformance.core.invisible import invisible_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
@@ -37,7 +38,8 @@ WHOLE_CHARS: Final = 200
 """A value shorter than this is quoted whole, never cut."""
 LINES_SHOWN: Final = 3
 """Lines quoted per kind of line change (added, dropped, changed); more are counted."""
-_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+"""Controls and the characters no quote shows (zero-width, bidirectional, a byte-order mark): escaped."""
 
 
 GROWN_LIST: Final = "grown list"
@@ -213,8 +215,9 @@ def refusal_in_text(answer: str) -> Refusal:
 
 
 def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
-    """A text in quotes on one line: control characters escaped, line breaks as ⏎, cut only past `limit`."""
-    escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text.replace("\r\n", "\n"))
+    """A text in quotes on one line: control and invisible characters escaped (a carriage return before a
+    line break too: “\\r ⏎”), line breaks as ⏎, cut only past `limit`."""
+    escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text)
     shown = escaped.replace("\n", " ⏎ ")
     return f"“{shown if len(shown) <= limit else shown[: limit - 1] + '…'}”"
 
@@ -392,12 +395,24 @@ def stderr_part(difference: str) -> str:
 
 
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
-    """Two stderr boxes' change in words: width, the header row's padding, rows in the body (a thought's
-    lines drawn a row each, or one row broken by the line break). Empty when either text draws no box or
-    the boxes agree on all of these."""
+    """Two stderr boxes' change in words: invisible characters first (a carriage return ending each line is
+    no wider box), then width, the header row's padding, rows in the body (a thought's lines drawn a row each,
+    or one row broken by the line break). Empty when either text draws no box or the boxes agree on all of
+    these."""
+    hidden = invisible_difference(original, target, here, theirs, of=" of the box")
+    geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
+    if geometry is None:
+        return ""
+    if not hidden.said:
+        return "; ".join(geometry)
+    return "; ".join([hidden.said, *(geometry or [f"width, padding and rows as {theirs}'s"])])
+
+
+def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[str] | None:
+    """Width, the header row's padding and body rows that differ, in words; None when either draws no box."""
     a, b = _box(original), _box(target)
     if a is None or b is None:
-        return ""
+        return None
     said: list[str] = []
     if a.width != b.width:
         way = "narrower" if b.width < a.width else "wider"
@@ -411,7 +426,7 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
     if (a.rows, a.loose) != (b.rows, b.loose):
         said.append(f"its body draws {_rows(b)} {here} where {theirs}'s draws {_rows(a)}")
-    return "; ".join(said)
+    return said
 
 
 def _first_row(text: str) -> str:
@@ -444,9 +459,20 @@ def _rows(box: _Box) -> str:
 
 def text_difference(original: str, target: str) -> str:
     """Two texts of several lines as the lines one adds, drops and changes (`N lines where the original has
-    M; adds “…”`); a change inside one line as its words. Empty when equal."""
+    M; adds “…” before “…”`); a change inside one line as its words; characters no quote shows (a carriage
+    return ending each line, a trailing space, a zero-width character) said first, by what they are. Empty
+    when equal."""
     if original == target:
         return ""
+    hidden = invisible_difference(original, target)
+    if hidden.said:
+        rest = text_difference(hidden.original, hidden.target)
+        geometry = _box_geometry(hidden.original, hidden.target, "{here}", "the original")
+        if geometry is None:  # what a reader sees first, then what no quote shows
+            return "; ".join(part for part in (rest, hidden.said) if part)
+        first = hidden.said.replace("each line ends", "each line of the box ends", 1)
+        same = "" if geometry else "width, padding and rows as the original's"
+        return "; ".join(part for part in (first, same, rest) if part)
     a, b = original.splitlines(), target.splitlines()
     if len(a) <= 1 and len(b) <= 1:
         was, now = _line_words(original, target)
@@ -467,7 +493,7 @@ def text_difference(original: str, target: str) -> str:
             was, now = _changed_words(a[i1 + k], b[j1 + k])
             changed.append(f"line {i1 + k + 1} {was} to {now}")
         dropped += [quoted(line) for line in a[i1 + pairs:i2]]
-        added += [quoted(line) for line in b[j1 + pairs:j2]]
+        added += [quoted(line) + _placed(a, i2) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
     box = box_difference(original, target)
@@ -482,7 +508,16 @@ def text_difference(original: str, target: str) -> str:
         if items:
             more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
             parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
+    if added and not dropped and not changed and not reindented:
+        parts.append(f"the original's {len(a)} lines are all still there, in their order")
     return "; ".join(parts)
+
+
+def _placed(original: list[str], before: int) -> str:
+    """Where an added line sits among the original's: “ before “…”” (the original's next non-blank line),
+    or “ at the end”; an insertion moves what follows, it replaces nothing."""
+    following = next((line for line in original[before:] if line.strip()), None)
+    return f" before {quoted(following, 80)}" if following is not None else " at the end"
 
 
 def _json_kind(text: str) -> str:

@@ -1,0 +1,82 @@
+"""Characters a reader cannot see in a quote (a carriage return before each line feed, a trailing space, a
+tab, a zero-width character, a byte-order mark, ANSI colour codes): two texts that differ in them are said
+by what differs, never by what those characters do to a width or a padding counted on the rest (issue 42,
+fork-thought-log: a CRLF box read as "21 columns wide, 1 wider")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+_ANSI: Final = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_ZERO_WIDTH: Final = re.compile("[\u200b-\u200d\u2060]")
+_TRAILING: Final = re.compile(r"[ \t]+(?=\r?\n|\Z)")
+
+
+@dataclass(frozen=True)
+class _Kind:
+    name: str
+    """How the characters are said, counted as `{n}` (“{n} line(s) end with a carriage return (\\r\\n)”)."""
+    count: Callable[[str], int]
+    strip: Callable[[str], str]
+
+
+def _crlf(text: str) -> int:
+    return text.count("\r\n") + (1 if text.endswith("\r") else 0)
+
+
+def _strip_crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").removesuffix("\r")
+
+
+def _bom(text: str) -> int:
+    return text.count("\ufeff")
+
+
+_KINDS: Final = (
+    _Kind("{n} line(s) ending with a carriage return (\\r\\n, not \\n)", _crlf, _strip_crlf),
+    _Kind("{n} ANSI colour or cursor code(s) (\\x1b[…)", lambda t: len(_ANSI.findall(t)),
+          lambda t: _ANSI.sub("", t)),
+    _Kind("{n} byte-order mark(s) (\\ufeff)", _bom, lambda t: t.replace("\ufeff", "")),
+    _Kind("{n} zero-width character(s) (\\u200b–\\u200d, \\u2060)", lambda t: len(_ZERO_WIDTH.findall(t)),
+          lambda t: _ZERO_WIDTH.sub("", t)),
+    _Kind("{n} line(s) ending with a space or tab", lambda t: len(_TRAILING.findall(t)),
+          lambda t: _TRAILING.sub("", t)),
+)
+
+
+@dataclass(frozen=True)
+class Invisible:
+    """What two texts' invisible characters say, and the two texts without the kinds that differ."""
+
+    said: str
+    original: str
+    target: str
+    every_line: bool = False
+    """Each line of the text ends with a carriage return where the original's end with a line feed alone."""
+
+
+def invisible_difference(original: str, target: str, here: str = "{here}",
+                         theirs: str = "the original", of: str = "") -> Invisible:
+    """The kinds of invisible characters whose count differs between two texts, in words (`of`: “ of the
+    box”), and both texts with those kinds removed (what is left is compared as usual); `said` is empty
+    when none differs."""
+    said: list[str] = []
+    every_line = False
+    for kind in _KINDS:
+        was, now = kind.count(original), kind.count(target)
+        if was == now:
+            continue
+        if kind.count is _crlf and not was and now and now >= target.count("\n"):
+            every_line = True
+            said.append(f"each line{of} ends with a carriage return (\\r\\n) {here} where {theirs}'s ends "
+                        "with \\n")
+        elif kind.count is _crlf and not now and was and was >= original.count("\n"):
+            said.append(f"each line{of} ends with \\n {here} where {theirs}'s ends with a carriage return "
+                        "(\\r\\n)")
+        else:
+            said.append(f"{kind.name.format(n=now)} {here} where {theirs} has {was}")
+        original, target = kind.strip(original), kind.strip(target)
+    return Invisible("; ".join(said), original, target, every_line)
