@@ -654,19 +654,34 @@ def _trail_difference(original: JSON | None, target: JSON | None, path: str) -> 
 
 
 def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDifference | None:
-    """A list that only gained or lost items at its end, said by those items (a tool a fork lists beside the
-    original's, by its name), not as two dumps of the whole list."""
+    """A list that only gained or lost items, at its end or anywhere, the others kept in their order, said by
+    those items (a tool a fork lists beside the original's, by its name; an item inserted in the middle
+    before the one it now precedes), not as two dumps of the whole list nor as every later item changed."""
     short, long = (original, target) if len(original) < len(target) else (target, original)
-    if long[:len(short)] != short:
+    if len(long) > 2_000:
         return None
-    extra = long[len(short):]
+    keys_short = [json.dumps(item, sort_keys=True) for item in short]
+    keys_long = [json.dumps(item, sort_keys=True) for item in long]
+    blocks = difflib.SequenceMatcher(a=keys_short, b=keys_long, autojunk=False).get_opcodes()
+    if any(tag not in ("equal", "insert") for tag, *_ in blocks):
+        return None
+    extra = [long[j] for tag, _i1, _i2, j1, j2 in blocks if tag == "insert" for j in range(j1, j2)]
     names = [item.get("name") for item in extra if isinstance(item, dict)]
     items = (", ".join(f"`{brief_name}`" for brief_name in (str(n)[:80] for n in names))
              if len(names) == len(extra) and all(isinstance(n, str) for n in names)
              else "; ".join(_shown(item, False)[:WHOLE_CHARS] for item in extra[:3]))
     verb = "added" if long is target else "dropped"
+    inside = [i1 for tag, i1, *_ in blocks if tag == "insert" and i1 < len(short)]
+    where = ""
+    if inside:  # not at the end: where it sits, and that the others are all still there
+        follower = short[inside[0]]
+        name = follower.get("name") if isinstance(follower, dict) else None
+        before = f"`{name[:80]}`" if isinstance(name, str) else _shown(follower, False)[:80]
+        where = (f" before {before}; the other {len(short)} item(s) are all still there, in their order"
+                 if verb == "added" else f" (it stood before {before}); the other {len(short)} item(s) are "
+                 "all still there, in their order")
     return FieldDifference(path, "", "", f"{path or 'the list'}: {len(original)} item(s) on the original, "
-                                         f"{len(target)} {{here}}: {items} {verb}", GROWN_LIST)
+                                         f"{len(target)} {{here}}: {items} {verb}{where}", GROWN_LIST)
 
 
 def _item_names(items: list[JSON]) -> list[str] | None:

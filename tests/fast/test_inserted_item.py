@@ -17,7 +17,8 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conformance.core.differences import text_difference
+from conformance.core.differences import json_differences, text_difference
+from conformance.core.differences import said as json_said
 from tests.servers import command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,3 +76,16 @@ def test_a_text_with_one_line_inserted_says_the_insertion_and_nothing_dropped(
     assert f"adds “{new}” {where}" in said, said
     assert f"the original's {len(lines)} lines are all still there" in said, said
     assert "drops" not in said and "changes" not in said, said
+
+
+@given(st.lists(st.integers(min_value=0, max_value=50), min_size=2, max_size=8, unique=True), st.data())
+def test_an_item_inserted_into_a_json_list_is_said_where_it_sits(
+    items: list[int], data: st.DataObject
+) -> None:
+    """An answer's list with one item inserted mid-list: that item added before the one it now precedes,
+    the others all still there; never each later index as a changed value."""
+    at = data.draw(st.integers(min_value=0, max_value=len(items) - 1))
+    said = json_said(json_differences({"x": items}, {"x": [*items[:at], 99, *items[at:]]}))
+    assert said.startswith(f"x: {len(items)} item(s) on the original, {len(items) + 1} here: 99 added before "
+                           f"{items[at]}; the other {len(items)} item(s) are all still there"), said
+    assert "x[" not in said, said
