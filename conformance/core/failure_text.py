@@ -14,6 +14,10 @@ from hypothesis.errors import Flaky
 
 from conformance.core.words import cut_text
 
+FILES_WRITTEN: Final = "the server wrote files"
+"""The opening words of a failure that lists the files a check found its server's processes wrote (ABS-1's
+check reads the sandboxed HOME, TMPDIR and XDG folders of every raw process of the run): written by the suite,
+read by the gate, which replays requests and compares answers and so never sees a file (`unreplayable`)."""
 MESSAGE_CHARS: Final = 4000
 """A failure's message is kept up to this length (a whole answer quoted in it fits)."""
 

@@ -58,6 +58,7 @@ from conformance.core.differences import (
 )
 from conformance.core.drawn_answer import DRAWN, box_draws_answer
 from conformance.core.failure_text import (
+    FILES_WRITTEN,
     RUN_AGAIN,
     after_run_again,
     check_name,
@@ -2293,7 +2294,13 @@ def unreplayable(rv: RecordVerdict | None) -> str:
     fork-readable-logs). Read by the kind each failure carries (`_ended_by`), not its words."""
     if rv is None:
         return ""
-    ended = [_ended_by(t) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    failing = [t for t in rv.tests if t.status in ("failed", "error") and t.message]
+    if failing and all(readable(t.message).startswith(FILES_WRITTEN) for t in failing):
+        # A replay compares answers and stderr on processes it stops: the files a check found written (a
+        # log of long thoughts) are no difference it can show, so "not reproduced" would be false (issue 42).
+        return ("not replayed: its check reads the files the server's processes wrote, which a replay of "
+                "requests does not watch")
+    ended = [_ended_by(t) for t in failing]
     if not ended:
         return ""
     if all(how.startswith("SIG") for how in ended):
