@@ -403,9 +403,8 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
     geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
     if geometry is None:
         return ""
-    if not hidden.said:
-        return "; ".join(geometry)
-    return "; ".join([hidden.said, *(geometry or [f"width, padding and rows as {theirs}'s"])])
+    same = [f"width, padding and rows as {theirs}'s"] if hidden.trailing and not geometry else []
+    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside) if part)
 
 
 def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[str] | None:
@@ -465,14 +464,21 @@ def text_difference(original: str, target: str) -> str:
     if original == target:
         return ""
     hidden = invisible_difference(original, target)
-    if hidden.said:
-        rest = text_difference(hidden.original, hidden.target)
+    if hidden.trailing or hidden.inside:
+        rest = _text_difference(hidden.original, hidden.target)
         geometry = _box_geometry(hidden.original, hidden.target, "{here}", "the original")
         if geometry is None:  # what a reader sees first, then what no quote shows
-            return "; ".join(part for part in (rest, hidden.said) if part)
-        first = hidden.said.replace("each line ends", "each line of the box ends", 1)
-        same = "" if geometry else "width, padding and rows as the original's"
-        return "; ".join(part for part in (first, same, rest) if part)
+            return "; ".join(part for part in (rest, hidden.trailing, hidden.inside) if part)
+        first = hidden.trailing.replace("each line ends", "each line of the box ends", 1)
+        same = "width, padding and rows as the original's" if first and not geometry else ""
+        return "; ".join(part for part in (first, same, rest, hidden.inside) if part)
+    return _text_difference(original, target)
+
+
+def _text_difference(original: str, target: str) -> str:
+    """`text_difference` once the characters no quote shows are said."""
+    if original == target:
+        return ""
     a, b = original.splitlines(), target.splitlines()
     if len(a) <= 1 and len(b) <= 1:
         was, now = _line_words(original, target)
@@ -496,7 +502,7 @@ def text_difference(original: str, target: str) -> str:
         added += [quoted(line) + _placed(a, i2) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
-    box = box_difference(original, target)
+    box = "; ".join(_box_geometry(original, target, "{here}", "the original") or [])
     if box:
         parts.insert(0, box)
     shape = _shape_difference(original, target)

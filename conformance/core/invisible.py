@@ -21,6 +21,10 @@ class _Kind:
     """How the characters are said, counted as `{n}` (“{n} line(s) end with a carriage return (\\r\\n)”)."""
     count: Callable[[str], int]
     strip: Callable[[str], str]
+    after_the_text: bool = False
+    """Whether they sit after a line's last visible character (a carriage return, trailing spaces): outside
+    a box's frame, so removed before its width and padding are read. The others (a zero-width character, a
+    byte-order mark, a colour code) sit inside the text and count where its width is counted."""
 
 
 def _crlf(text: str) -> int:
@@ -36,47 +40,48 @@ def _bom(text: str) -> int:
 
 
 _KINDS: Final = (
-    _Kind("{n} line(s) ending with a carriage return (\\r\\n, not \\n)", _crlf, _strip_crlf),
+    _Kind("{n} line(s) ending with a carriage return (\\r\\n, not \\n)", _crlf, _strip_crlf, True),
     _Kind("{n} ANSI colour or cursor code(s) (\\x1b[…)", lambda t: len(_ANSI.findall(t)),
           lambda t: _ANSI.sub("", t)),
     _Kind("{n} byte-order mark(s) (\\ufeff)", _bom, lambda t: t.replace("\ufeff", "")),
     _Kind("{n} zero-width character(s) (\\u200b–\\u200d, \\u2060)", lambda t: len(_ZERO_WIDTH.findall(t)),
           lambda t: _ZERO_WIDTH.sub("", t)),
     _Kind("{n} line(s) ending with a space or tab", lambda t: len(_TRAILING.findall(t)),
-          lambda t: _TRAILING.sub("", t)),
+          lambda t: _TRAILING.sub("", t), True),
 )
 
 
 @dataclass(frozen=True)
 class Invisible:
-    """What two texts' invisible characters say, and the two texts without the kinds that differ."""
+    """What two texts' invisible characters say: those after each line's text (`trailing`: its line ends,
+    trailing spaces), removed from both texts, and those inside it (`inside`), left in and named."""
 
-    said: str
+    trailing: str
+    inside: str
     original: str
     target: str
-    every_line: bool = False
-    """Each line of the text ends with a carriage return where the original's end with a line feed alone."""
 
 
 def invisible_difference(original: str, target: str, here: str = "{here}",
                          theirs: str = "the original", of: str = "") -> Invisible:
     """The kinds of invisible characters whose count differs between two texts, in words (`of`: “ of the
-    box”), and both texts with those kinds removed (what is left is compared as usual); `said` is empty
-    when none differs."""
-    said: list[str] = []
-    every_line = False
+    box”), and both texts without the differing kinds that sit after a line's text (what is left is compared
+    as usual); both sayings are empty when no kind differs."""
+    trailing: list[str] = []
+    inside: list[str] = []
     for kind in _KINDS:
         was, now = kind.count(original), kind.count(target)
         if was == now:
             continue
-        if kind.count is _crlf and not was and now and now >= target.count("\n"):
-            every_line = True
+        said = trailing if kind.after_the_text else inside
+        if kind.count is _crlf and not was and now >= target.count("\n"):
             said.append(f"each line{of} ends with a carriage return (\\r\\n) {here} where {theirs}'s ends "
                         "with \\n")
-        elif kind.count is _crlf and not now and was and was >= original.count("\n"):
+        elif kind.count is _crlf and not now and was >= original.count("\n"):
             said.append(f"each line{of} ends with \\n {here} where {theirs}'s ends with a carriage return "
                         "(\\r\\n)")
         else:
             said.append(f"{kind.name.format(n=now)} {here} where {theirs} has {was}")
-        original, target = kind.strip(original), kind.strip(target)
-    return Invisible("; ".join(said), original, target, every_line)
+        if kind.after_the_text:
+            original, target = kind.strip(original), kind.strip(target)
+    return Invisible("; ".join(trailing), "; ".join(inside), original, target)
