@@ -359,6 +359,16 @@ class _Box:
     """Body lines drawn without both side borders (a thought's line break inside one row)."""
 
 
+def box_lines(text: str) -> list[str] | None:
+    """The lines of the first box-drawn frame in a text, top border to bottom border, as written (a line's
+    carriage return kept); None when the text draws none."""
+    lines = text.split("\n")
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    bottom = None if top is None else next(
+        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    return None if top is None or bottom is None else lines[top:bottom + 1]
+
+
 def _box(text: str) -> _Box | None:
     """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows, the
     spaces padding its header row's text and the body lines missing a side border; None when the text draws
@@ -399,7 +409,7 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
     no wider box), then width, the header row's padding, rows in the body (a thought's lines drawn a row each,
     or one row broken by the line break). Empty when either text draws no box or the boxes agree on all of
     these."""
-    hidden = invisible_difference(original, target, here, theirs, of=" of the box")
+    hidden = invisible_difference(original, target, here, theirs, of=" of the box", framed=box_lines)
     geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
     if geometry is None:
         return ""
@@ -463,7 +473,7 @@ def text_difference(original: str, target: str) -> str:
     when equal."""
     if original == target:
         return ""
-    hidden = invisible_difference(original, target)
+    hidden = invisible_difference(original, target, framed=box_lines)
     if hidden.trailing or hidden.inside:
         rest = _text_difference(hidden.original, hidden.target)
         geometry = _box_geometry(hidden.original, hidden.target, "{here}", "the original")

@@ -63,10 +63,12 @@ class Invisible:
 
 
 def invisible_difference(original: str, target: str, here: str = "{here}",
-                         theirs: str = "the original", of: str = "") -> Invisible:
+                         theirs: str = "the original", of: str = "",
+                         framed: Callable[[str], list[str] | None] | None = None) -> Invisible:
     """The kinds of invisible characters whose count differs between two texts, in words (`of`: “ of the
-    box”), and both texts without the differing kinds that sit after a line's text (what is left is compared
-    as usual); both sayings are empty when no kind differs."""
+    box”; `framed`, a box's lines in a text, when the carriage returns end each of them on one side only),
+    and both texts without the differing kinds that sit after a line's text (what is left is compared as
+    usual); both sayings are empty when no kind differs."""
     trailing: list[str] = []
     inside: list[str] = []
     for kind in _KINDS:
@@ -74,7 +76,10 @@ def invisible_difference(original: str, target: str, here: str = "{here}",
         if was == now:
             continue
         said = trailing if kind.after_the_text else inside
-        if kind.count is _crlf and not was and now >= target.count("\n"):
+        if kind.count is _crlf and framed is not None and _every_frame_line(framed, original, target):
+            said.append(f"each line of the box ends with a carriage return (\\r\\n) {here} where {theirs}'s "
+                        "ends with \\n")
+        elif kind.count is _crlf and not was and now >= target.count("\n"):
             said.append(f"each line{of} ends with a carriage return (\\r\\n) {here} where {theirs}'s ends "
                         "with \\n")
         elif kind.count is _crlf and not now and was >= original.count("\n"):
@@ -85,3 +90,11 @@ def invisible_difference(original: str, target: str, here: str = "{here}",
         if kind.after_the_text:
             original, target = kind.strip(original), kind.strip(target)
     return Invisible("; ".join(trailing), "; ".join(inside), original, target)
+
+
+def _every_frame_line(framed: Callable[[str], list[str] | None], original: str, target: str) -> bool:
+    """Whether each line of the target's box ends with a carriage return and none of the original's does
+    (the stderr around the box, a blank line before it or a log line, may end otherwise)."""
+    mine, theirs = framed(target), framed(original)
+    return bool(mine and theirs) and all(line.endswith("\r") for line in mine or []) and not any(
+        line.endswith("\r") for line in theirs or [])

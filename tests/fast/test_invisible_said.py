@@ -85,3 +85,15 @@ def test_an_invisible_character_in_any_text_is_named(lines: list[str], mark: str
 
 def test_a_quote_shows_carriage_returns_and_invisible_characters() -> None:
     assert quoted("┌──┐\r\n│ a │\u200b\ufeff") == "“┌──┐\\r ⏎ │ a │\\u200b\\ufeff”"
+
+
+@given(thoughts, numbers, numbers, st.text("abcdefgh WARN:", min_size=1, max_size=30))
+def test_a_crlf_box_after_a_plain_log_line_is_said_of_the_box(thought: str, number: int, total: int,
+                                                              log: str) -> None:
+    """stderr holding a plain "\\n" line beside the box (a warning the fork writes first): the carriage
+    returns are said of each line of the box, and the log line as added."""
+    original = _box(thought, number, total)
+    target = f"\n{log.strip() or 'WARN'}\n" + original.lstrip("\n").replace("\n", "\r\n")
+    said = text_difference(original, target)
+    assert said.startswith("each line of the box ends with a carriage return (\\r\\n)"), said
+    assert "columns wide" not in said and "padded" not in said and "adds “" in said, said
