@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
+from conformance.core.invisible import invisible_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
 from conformance.core.refused_field import field_by_type
@@ -38,7 +39,8 @@ WHOLE_CHARS: Final = 200
 """A value shorter than this is quoted whole, never cut."""
 LINES_SHOWN: Final = 3
 """Lines quoted per kind of line change (added, dropped, changed); more are counted."""
-_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+"""Controls and the characters no quote shows (zero-width, bidirectional, a byte-order mark): escaped."""
 
 
 GROWN_LIST: Final = "grown list"
@@ -214,8 +216,9 @@ def refusal_in_text(answer: str) -> Refusal:
 
 
 def quoted(text: str, limit: int = WHOLE_CHARS) -> str:
-    """A text in quotes on one line: control characters escaped, line breaks as ⏎, cut only past `limit`."""
-    escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text.replace("\r\n", "\n"))
+    """A text in quotes on one line: control and invisible characters escaped (a carriage return before a
+    line break too: “\\r ⏎”), line breaks as ⏎, cut only past `limit`."""
+    escaped = _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text)
     shown = escaped.replace("\n", " ⏎ ")
     return f"“{shown if len(shown) <= limit else shown[: limit - 1] + '…'}”"
 
@@ -382,6 +385,16 @@ class _Box:
     """Body lines drawn without both side borders (a thought's line break inside one row)."""
 
 
+def box_lines(text: str) -> list[str] | None:
+    """The lines of the first box-drawn frame in a text, top border to bottom border, as written (a line's
+    carriage return kept); None when the text draws none."""
+    lines = text.split("\n")
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    bottom = None if top is None else next(
+        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    return None if top is None or bottom is None else lines[top:bottom + 1]
+
+
 def _box(text: str) -> _Box | None:
     """The first box-drawn frame in a text (the stderr box): its width in characters, its body rows, the
     spaces padding its header row's text and the body lines missing a side border; None when the text draws
@@ -418,12 +431,23 @@ def stderr_part(difference: str) -> str:
 
 
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
-    """Two stderr boxes' change in words: width, the header row's padding, rows in the body (a thought's
-    lines drawn a row each, or one row broken by the line break). Empty when either text draws no box or
-    the boxes agree on all of these."""
+    """Two stderr boxes' change in words: invisible characters first (a carriage return ending each line is
+    no wider box), then width, the header row's padding, rows in the body (a thought's lines drawn a row each,
+    or one row broken by the line break). Empty when either text draws no box or the boxes agree on all of
+    these."""
+    hidden = invisible_difference(original, target, here, theirs, of=" of the box", framed=box_lines)
+    geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
+    if geometry is None:
+        return ""
+    same = [f"width, padding and rows as {theirs}'s"] if hidden.trailing and not geometry else []
+    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside) if part)
+
+
+def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[str] | None:
+    """Width, the header row's padding and body rows that differ, in words; None when either draws no box."""
     a, b = _box(original), _box(target)
     if a is None or b is None:
-        return ""
+        return None
     said: list[str] = []
     if a.width != b.width:
         way = "narrower" if b.width < a.width else "wider"
@@ -437,7 +461,7 @@ def box_difference(original: str, target: str, here: str = "{here}", theirs: str
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
     if (a.rows, a.loose) != (b.rows, b.loose):
         said.append(f"its body draws {_rows(b)} {here} where {theirs}'s draws {_rows(a)}")
-    return "; ".join(said)
+    return said
 
 
 def _first_row(text: str) -> str:
@@ -470,7 +494,25 @@ def _rows(box: _Box) -> str:
 
 def text_difference(original: str, target: str) -> str:
     """Two texts of several lines as the lines one adds, drops and changes (`N lines where the original has
-    M; adds “…”`); a change inside one line as its words. Empty when equal."""
+    M; adds “…” before “…”`); a change inside one line as its words; characters no quote shows (a carriage
+    return ending each line, a trailing space, a zero-width character) said first, by what they are. Empty
+    when equal."""
+    if original == target:
+        return ""
+    hidden = invisible_difference(original, target, framed=box_lines)
+    if hidden.trailing or hidden.inside:
+        rest = _text_difference(hidden.original, hidden.target)
+        geometry = _box_geometry(hidden.original, hidden.target, "{here}", "the original")
+        if geometry is None:  # what a reader sees first, then what no quote shows
+            return "; ".join(part for part in (rest, hidden.trailing, hidden.inside) if part)
+        first = hidden.trailing.replace("each line ends", "each line of the box ends", 1)
+        same = "width, padding and rows as the original's" if first and not geometry else ""
+        return "; ".join(part for part in (first, same, rest, hidden.inside) if part)
+    return _text_difference(original, target)
+
+
+def _text_difference(original: str, target: str) -> str:
+    """`text_difference` once the characters no quote shows are said."""
     if original == target:
         return ""
     a, b = original.splitlines(), target.splitlines()
@@ -493,10 +535,10 @@ def text_difference(original: str, target: str) -> str:
             was, now = _changed_words(a[i1 + k], b[j1 + k])
             changed.append(f"line {i1 + k + 1} {was} to {now}")
         dropped += [quoted(line) for line in a[i1 + pairs:i2]]
-        added += [quoted(line) for line in b[j1 + pairs:j2]]
+        added += [quoted(line) + _placed(a, i2) for line in b[j1 + pairs:j2]]
     parts = [f"{len(b)} line{'s' if len(b) != 1 else ''} {{here}} where the original has {len(a)}"
              if len(a) != len(b) else f"{len(a)} lines on each side"]
-    box = box_difference(original, target)
+    box = "; ".join(_box_geometry(original, target, "{here}", "the original") or [])
     if box:
         parts.insert(0, box)
     shape = _shape_difference(original, target)
@@ -508,7 +550,16 @@ def text_difference(original: str, target: str) -> str:
         if items:
             more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
             parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
+    if added and not dropped and not changed and not reindented:
+        parts.append(f"the original's {len(a)} lines are all still there, in their order")
     return "; ".join(parts)
+
+
+def _placed(original: list[str], before: int) -> str:
+    """Where an added line sits among the original's: “ before “…”” (the original's next non-blank line),
+    or “ at the end”; an insertion moves what follows, it replaces nothing."""
+    following = next((line for line in original[before:] if line.strip()), None)
+    return f" before {quoted(following, 80)}" if following is not None else " at the end"
 
 
 def _json_kind(text: str) -> str:
@@ -645,19 +696,34 @@ def _trail_difference(original: JSON | None, target: JSON | None, path: str) -> 
 
 
 def _grown_list(original: list[JSON], target: list[JSON], path: str) -> FieldDifference | None:
-    """A list that only gained or lost items at its end, said by those items (a tool a fork lists beside the
-    original's, by its name), not as two dumps of the whole list."""
+    """A list that only gained or lost items, at its end or anywhere, the others kept in their order, said by
+    those items (a tool a fork lists beside the original's, by its name; an item inserted in the middle
+    before the one it now precedes), not as two dumps of the whole list nor as every later item changed."""
     short, long = (original, target) if len(original) < len(target) else (target, original)
-    if long[:len(short)] != short:
+    if len(long) > 2_000:
         return None
-    extra = long[len(short):]
+    keys_short = [json.dumps(item, sort_keys=True) for item in short]
+    keys_long = [json.dumps(item, sort_keys=True) for item in long]
+    blocks = difflib.SequenceMatcher(a=keys_short, b=keys_long, autojunk=False).get_opcodes()
+    if any(tag not in ("equal", "insert") for tag, *_ in blocks):
+        return None
+    extra = [long[j] for tag, _i1, _i2, j1, j2 in blocks if tag == "insert" for j in range(j1, j2)]
     names = [item.get("name") for item in extra if isinstance(item, dict)]
     items = (", ".join(f"`{brief_name}`" for brief_name in (str(n)[:80] for n in names))
              if len(names) == len(extra) and all(isinstance(n, str) for n in names)
              else "; ".join(_shown(item, False)[:WHOLE_CHARS] for item in extra[:3]))
     verb = "added" if long is target else "dropped"
+    inside = [i1 for tag, i1, *_ in blocks if tag == "insert" and i1 < len(short)]
+    where = ""
+    if inside:  # not at the end: where it sits, and that the others are all still there
+        follower = short[inside[0]]
+        name = follower.get("name") if isinstance(follower, dict) else None
+        before = f"`{name[:80]}`" if isinstance(name, str) else _shown(follower, False)[:80]
+        where = (f" before {before}; the other {len(short)} item(s) are all still there, in their order"
+                 if verb == "added" else f" (it stood before {before}); the other {len(short)} item(s) are "
+                 "all still there, in their order")
     return FieldDifference(path, "", "", f"{path or 'the list'}: {len(original)} item(s) on the original, "
-                                         f"{len(target)} {{here}}: {items} {verb}", GROWN_LIST)
+                                         f"{len(target)} {{here}}: {items} {verb}{where}", GROWN_LIST)
 
 
 def _item_names(items: list[JSON]) -> list[str] | None:

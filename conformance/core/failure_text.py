@@ -14,6 +14,14 @@ from hypothesis.errors import Flaky
 
 from conformance.core.words import cut_text
 
+FILES_WRITTEN: Final = "the server wrote files"
+"""The opening words of a failure that lists the files a check found its server's processes wrote (ABS-1's
+check reads the sandboxed HOME, TMPDIR and XDG folders of every raw process of the run): written by the suite,
+read by the gate, which replays requests and compares answers and so never sees a file (`unreplayable`)."""
+ANSWER_READS: Final = "the answer reads"
+"""The opening words of a failure that read a tool's answer against another call's (`reanswered`, written by
+the suite): the gate holds such a failure against a tools/call's answer, never against a tools/list the same
+sequence sent before it (fork-thought-dependencies' OBJ-13 was headed by the listing's new property)."""
 MESSAGE_CHARS: Final = 4000
 """A failure's message is kept up to this length (a whole answer quoted in it fits)."""
 

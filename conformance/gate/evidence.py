@@ -59,6 +59,8 @@ from conformance.core.differences import (
 )
 from conformance.core.drawn_answer import DRAWN, box_draws_answer
 from conformance.core.failure_text import (
+    ANSWER_READS,
+    FILES_WRITTEN,
     RUN_AGAIN,
     after_run_again,
     check_name,
@@ -330,7 +332,9 @@ def _told_at(
     own difference, further on. None when no request does."""
     said = _check_messages(rv)
     for index, (a, b) in enumerate(zip(original, target, strict=False), start=1):
-        found = _compared([a], [b], about, spec_by_field=spec_by_field)
+        # Each request's differences whatever the statement's words: its checks' words choose (a key an answer
+        # echoes, `dependsOn`, shares no word with OBJ-13's statement yet is what its check read).
+        found = _compared([a], [b], about, fall_back=True, spec_by_field=spec_by_field)
         if (found is not None and any(_told_by_its_checks(rv, d) for d in found[1])
                 and not _other_kind_of_call(said, a.response, b.response)):
             return index, found[1]
@@ -345,10 +349,15 @@ def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool
     """Whether every failing check saw a refused call (its words, or the answer it quotes: `"error": …`)
     while the pair is a call both sides accepted: the pair shows the server's other changes on an accepted
     call, not the check's failure (chat-markdown's OBJ-8 saw its errors fenced, and its pair was the fenced
-    status of an accepted call)."""
+    status of an accepted call); or every one read a tool's answer (`ANSWER_READS`) while the pair is the
+    tool listing."""
+    answers = [_frame(text) for text in (original, target)]
+    results = [a.get("result") if a is not None else None for a in answers]
+    if said and all(ANSWER_READS in m for m in said) and all(
+            isinstance(result, dict) and "tools" in result for result in results):
+        return True  # each check read a tool's answer; the pair is the tool listing (a new property's)
     if not said or not all(_SAW_REFUSAL.search(m) for m in said):
         return False
-    answers = [_frame(text) for text in (original, target)]
     if any(a is None or not isinstance(a.get("result"), dict) for a in answers):
         return False  # not two tools/call results (a list, the process, stderr): nothing to hold against
     return all(refusal(cast(JSON, a)) is None for a in answers)
@@ -2403,7 +2412,13 @@ def unreplayable(rv: RecordVerdict | None) -> str:
     fork-readable-logs). Read by the kind each failure carries (`_ended_by`), not its words."""
     if rv is None:
         return ""
-    ended = [_ended_by(t) for t in rv.tests if t.status in ("failed", "error") and t.message]
+    failing = [t for t in rv.tests if t.status in ("failed", "error") and t.message]
+    if failing and all(readable(t.message).startswith(FILES_WRITTEN) for t in failing):
+        # A replay compares answers and stderr on processes it stops: the files a check found written (a
+        # log of long thoughts) are no difference it can show, so "not reproduced" would be false (issue 42).
+        return ("not replayed: its check reads the files the server's processes wrote, which a replay of "
+                "requests does not watch")
+    ended = [_ended_by(t) for t in failing]
     if not ended:
         return ""
     if all(how.startswith("SIG") for how in ended):

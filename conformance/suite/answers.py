@@ -15,6 +15,7 @@ from mcp_types import CallToolResult, TextContent
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
 from conformance.core.differences import other_fields, quoted, refusal_body
+from conformance.core.failure_text import ANSWER_READS
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
@@ -484,7 +485,7 @@ def reanswered(before: dict[str, JSON], after: dict[str, JSON], calls: str) -> s
     keys = [key for key in dict.fromkeys([*before, *after]) if key != "thoughtHistoryLength"]
     fields = [f"{key} {_field(after, key)}, not {_field(before, key)}"
               for key in keys if before.get(key, OMIT) != after.get(key, OMIT)]
-    return f"the answer reads {'; '.join(fields) or 'the same'}\n{calls}"
+    return f"{ANSWER_READS} {'; '.join(fields) or 'the same'}\n{calls}"
 
 
 def assert_content_independent(server: ServerSession, envelope: Envelope, first: str, second: str) -> None:

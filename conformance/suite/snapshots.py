@@ -3,6 +3,8 @@ rewritten only in a checkout of the harness and only from the original itself.""
 
 from __future__ import annotations
 
+import ast
+import re
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,3 +56,22 @@ def differs_from_original(snapshot: SnapshotAssertion, value: object) -> str | N
     if not isinstance(expected, str):
         return f"no snapshot of {SOURCE}'s answer for this check: regenerate the snapshots from {SOURCE}"
     return serialized_difference(expected, str(snapshot._serialize(value)))
+
+
+_AMBER_STRING: Final = re.compile(r"^\s+('(?:[^'\\\n]|\\.)*'),$")
+
+
+def original_lines(snapshot: SnapshotAssertion) -> list[str] | None:
+    """The original's snapshot as the list of lines it holds (a check's list of description lines), so that
+    a check can say how a served list differs item by item; None when the snapshot is no such list."""
+    expected, _ = snapshot._recall_data(index=snapshot.index)
+    if not isinstance(expected, str):
+        return None
+    rows = expected.strip().splitlines()
+    if len(rows) < 2 or rows[0] != "list([" or rows[-1] != "])":
+        return None
+    found = [_AMBER_STRING.match(row) for row in rows[1:-1]]
+    if not all(found):
+        return None
+    lines = [ast.literal_eval(match.group(1)) for match in found if match]
+    return lines if all(isinstance(line, str) for line in lines) else None

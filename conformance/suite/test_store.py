@@ -36,6 +36,7 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import quoted
+from conformance.core.failure_text import FILES_WRITTEN
 from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.key_paths import absent_said
@@ -436,7 +437,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
     written = raw_pool.files_written(server.target)
-    assert written == [], f"the server wrote files: {', '.join(written)}"
+    assert written == [], f"{FILES_WRITTEN}: {', '.join(written)}"
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")

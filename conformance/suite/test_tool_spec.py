@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Final
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -34,7 +35,7 @@ from conformance.suite.documents import (
 from conformance.suite.plugin import Evidence
 from conformance.suite.render_box import expect_rendered_alike
 from conformance.suite.session import ServerSession, Spare
-from conformance.suite.snapshots import differs_from_original
+from conformance.suite.snapshots import differs_from_original, original_lines
 
 SNAKE = {
     "nextThoughtNeeded": "next_thought_needed",
@@ -274,27 +275,43 @@ def test_description_is_not_uniformly_second_person(server: ServerSession) -> No
 @evidences("OBJ-11")
 @relies_on("RTE-1")
 def test_assertive_block(server: ServerSession, original_snapshot: SnapshotAssertion) -> None:
-    """Lines 5-23: "When to use this tool:" with 7 items, a blank line, "Key features:" with 9 items -
-    verbatim, including the four assertions no route implements."""
+    """"When to use this tool:" with 7 items, a blank line, "Key features:" with 9 items (lines 5-23 in the
+    original) - verbatim, including the four assertions no route implements. The lists are found by their
+    headings and compared as sequences: an item inserted is said as inserted, never as the items it moved
+    (a check reading items by position called four features gone that sat one line lower)."""
     lines = description_lines(server)
-    block = lines[4:23]
-    # A description shorter than the block (stopuncle-js' one line) is said as such, never as the IndexError
+    missing = [heading for heading in ASSERTIVE_HEADINGS if heading not in lines]
+    # A description without the lists (stopuncle-js' one line) is said as such, never as the IndexError
     # "list index out of range" that read as the server's words (as OBJ-12's, round 13).
-    assert len(block) == 19, (f"the description has {len(lines)} lines, where the original's lines 5-23 "
-                              "hold “When to use this tool:” with 7 items, a blank line and “Key features:” "
-                              "with 9")
-    assert block[0] == "When to use this tool:" and block[8] == "" and block[9] == "Key features:", (
-        f"description lines 5, 13 and 14 are {brief(block[0])}, {brief(block[8])} and {brief(block[9])}, "
-        "where the original has “When to use this tool:”, a blank line and “Key features:”")
-    assert all(line.startswith("- ") for line in block[1:8] + block[10:19]), (
-        "description lines 6-12 and 15-23 are not all “- ” items: "
-        + brief([line for line in block[1:8] + block[10:19] if not line.startswith("- ")]))
-    asserted = [line for line in block[10:19] if not re.search(r"\byou\b", line, re.I)]
-    assert [line.split()[1] for line in asserted] == ["Generates", "Verifies", "Repeats", "Provides"], (
-        f"the Key features not addressed to “you” are {brief(asserted)}, where the original's four read "
-        "Generates, Verifies, Repeats, Provides")
+    assert not missing, (
+        f"the description's {len(lines)} lines have no {' and no '.join(map(quoted, missing))} line, where "
+        "the original's lines 5-23 hold “When to use this tool:” with 7 items, a blank line and “Key "
+        "features:” with 9")
+    start, block = _block(lines, ASSERTIVE_HEADINGS[0], ASSERTIVE_HEADINGS[1])
+    original = original_lines(original_snapshot)
     difference = differs_from_original(original_snapshot, block)
-    assert difference is None, f"description lines 5-23 differ from the original's: {difference}"
+    if difference is None:
+        return
+    assert original is not None, f"description lines 5-23 differ from the original's: {difference}"
+    kept = [line for line in original[-4:] if line in block]
+    four = (f"the original's four assertions ({', '.join(quoted(line, 40) for line in original[-4:])}) are "
+            "all still there" if len(kept) == 4 else
+            f"it lacks {', '.join(quoted(line) for line in original[-4:] if line not in kept)}")
+    raise AssertionError(
+        f"description lines {start + 1}-{start + len(block)} (“When to use this tool:” to the last Key "
+        f"features item; the original's 5-23) differ from the original's: "
+        f"{text_difference(chr(10).join(original), chr(10).join(block)).replace('{here}', 'here')}; {four}")
+
+
+ASSERTIVE_HEADINGS: Final = ("When to use this tool:", "Key features:")
+
+
+def _block(lines: list[str], first: str, last: str) -> tuple[int, list[str]]:
+    """The lines from the heading `first` to the end of the list under the heading `last` (its first blank
+    line after it, or the text's end), and where they start: found by their headings, never by position."""
+    start, under = lines.index(first), lines.index(last)
+    end = next((i for i in range(under + 1, len(lines)) if not lines[i].strip()), len(lines))
+    return start, lines[start:max(end, start + 1)]
 
 
 def _changed(first: str, second: str, here: str, there: str) -> str:
@@ -316,18 +333,25 @@ def test_directive_block(
     items numbered 1 to 11. How they differ from the original's words (renamed parameters, indentation) is
     said beside the verdict: they still instruct the caller, which is what OBJ-12 states (audit M3)."""
     lines = description_lines(server)
-    block = lines[24:54]
+    # Found by its heading: a line inserted above it moves the block, which is OBJ-5's line count, not this
+    # block's words (an item added to Key features read as "line 25 is “”").
+    start = lines.index("Parameters explained:") if "Parameters explained:" in lines else None
     # A description shorter than the block (chinng-py's 15 lines) is said as such, never as the IndexError
     # "list index out of range" that read as the server's words.
-    assert block, (f"the description has {len(lines)} lines, where the original's lines 25-54 hold "
-                   "“Parameters explained:” and the rules numbered 1 to 11 under “You should:”")
-    assert block[0] == "Parameters explained:", (
-        f"description line 25 is {brief(block[0])}, where the original has “Parameters explained:”")
+    assert start is not None or len(lines) > 24, (
+        f"the description has {len(lines)} lines, where the original's lines 25-54 hold "
+        "“Parameters explained:” and the rules numbered 1 to 11 under “You should:”")
+    assert start is not None, (
+        f"the description has no “Parameters explained:” line; its line 25 is {brief(lines[24])}, where "
+        "the original has “Parameters explained:”")
+    block = lines[start:]
+    if start != 24:
+        evidence.note(f"OBJ-12: “Parameters explained:” at line {start + 1}, the original's at line 25")
     blank = block.index("") if "" in block else len(block)
     entries = [line for line in block[1:blank] if line.startswith("- ")]
     assert len(entries) == 9, (
-        f"description lines 26-{blank + 24} hold {len(entries)} “- ” parameter entries, where the original "
-        f"has 9: {brief(entries, 120)}")
+        f"description lines {start + 2}-{start + blank} hold {len(entries)} “- ” parameter entries, where "
+        f"the original has 9: {brief(entries, 120)}")
     after = block[blank + 1] if blank + 1 < len(block) else None
     shown = brief(after) if after is not None else "none (the text ends)"
     assert after == "You should:", f"the line after the parameter entries is {shown}, not “You should:”"
