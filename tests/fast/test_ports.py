@@ -392,7 +392,7 @@ def test_each_stop_is_named_by_the_check_that_made_it(tmp_path: Path, mode: str,
 @pytest.mark.parametrize(("mode", "check", "said"), [
     ("brief", "test_directive_block", "the description has 15 lines, where the original's lines 25-54 hold"),
     ("oneline", "test_assertive_block and not delivered",
-     "the description has 1 lines, where the original's lines 5-23 hold"),
+     "the description's 1 lines have no “When to use this tool:” and no “Key features:” line"),
 ])
 def test_a_description_shorter_than_the_directive_block_is_said_as_such(
     tmp_path: Path, mode: str, check: str, said: str
