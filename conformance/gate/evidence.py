@@ -93,6 +93,7 @@ from conformance.gate.caps import (
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
+from conformance.gate.tools_said import with_tools_said
 from conformance.report.model import (
     UNASKED,
     Evidence,
@@ -738,7 +739,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         records = _records_evidenced(report, causes, replays)
         causes, records = checked_explanations(causes, records)
         causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_refusals_said(causes, records)
+    causes = with_tools_said(with_refusals_said(causes, records), records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
