@@ -363,44 +363,102 @@ def sentence(name: str, calls: Sequence[ToolCall], where: str = "", quote: int =
     answers “…”; the history then holds 0 entries where it held 2 (it empties the history)"; a second
     call to the same effect said so."""
     said: list[str] = []
+    alike: list[str] = []
     previous = ("", "")
     for i, call in enumerate(calls):
         now = (_answer(call, quote), effect(call))
-        parts = ["to the same effect"] if i and now == previous else [p for p in now if p]
+        if i and now == previous:
+            alike.append(_args(call.arguments))
+            continue
+        if alike:
+            said.append(f"called with {' and '.join(alike)}: to the same effect")
+            alike = []
+        parts = [p for p in now if p]
         after = " after two thoughts" if i == 0 else ""
         told = ": " + "; ".join(parts) if parts else ""
         said.append(f"called with {_args(call.arguments)}{after}{told}")
         previous = now
+    if alike:
+        said.append(f"called with {' and '.join(alike)}: to the same effect")
     opening = f"{_code(name)}{f' ({where})' if where else ''}, "
     return opening + "; ".join(said)
 
 
+def _short(call: ToolCall) -> str:
+    """The verdict of `effect` alone: "it empties the history", "the store unchanged"."""
+    said = effect(call)
+    if call.kind in ("exited", "no answer") or not said:
+        return ""
+    if said.startswith("the history unchanged"):
+        return "the store unchanged"
+    if said.endswith(")") and " (" in said:
+        return said[said.rindex(" (") + 2:-1]
+    return said
+
+
+def _verb(call: ToolCall, args: str) -> str:
+    if call.kind == "refused":
+        return f"refuses {args}"
+    if call.kind == "accepted":
+        return f"answers {args}" + (" with the stored thoughts" if call.reads else "")
+    if call.kind == "exited":
+        return f"exits on {args}"
+    if call.kind == "no answer":
+        return f"does not answer {args}" + (f" {call.answer.removeprefix('no answer ')}"
+                                            if call.answer.startswith("no answer within") else "")
+    return f"is not called with {args}"
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def gist(name: str, calls: Sequence[ToolCall], where: str = "") -> str:
+    """A tool's calls in one clause for a headline, no quotes and no "; ": "`add_note` (new on head),
+    called after two thoughts, refuses {}, the store unchanged, and answers {"note": "probe-b"}, it adds 1
+    entry to the history"."""
+    groups: list[tuple[tuple[str, int, str], list[str], ToolCall]] = []
+    for call in calls:
+        key = (call.kind, min(call.reads, 1), _short(call))
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(_args(call.arguments))
+        else:
+            groups.append((key, [_args(call.arguments)], call))
+    said = [_verb(call, _listed(args)) + (f", {key[2]}" if key[2] else "") for key, args, call in groups]
+    opening = f"{_code(name)}{f' ({where})' if where else ''}, called after two thoughts, "
+    return opening + ", and ".join(said)
+
+
 MARK: Final = "Each added tool called on a process of its own: "
-"""Where RTE-1's check puts its sentences in its failure, for a cause's headline to find them."""
+"""Where RTE-1's check puts what each added tool does in its failure, for a cause's headline to find."""
+IN_FULL: Final = " In full: "
+"""Between the gists a headline repeats and the whole sentences the record's evidence keeps."""
 
 
 def said_in(messages: Sequence[str]) -> list[str]:
-    """The tool sentences a check's failure holds after `MARK`, each once (a headline repeats them)."""
+    """The tools' gists a check's failure holds after `MARK`, each once (a cause's headline repeats them)."""
     out: list[str] = []
     for message in messages:
         at = message.find(MARK)
-        if at >= 0:
-            text = message[at + len(MARK):at + len(MARK) + 4000].strip()
-            if text and text not in out:
-                out.append(text)
+        if at < 0:
+            continue
+        text = message[at + len(MARK):at + len(MARK) + 4000]
+        text = text.split(IN_FULL, 1)[0].strip().removesuffix(".")
+        if text and text not in out:
+            out.append(text)
     return out
 
 
 def what_they_do(command: Sequence[str], env: Mapping[str, str], renames: Mapping[str, str] | None,
                  tools: Sequence[JSON] | None, timeout: float) -> str:
-    """RTE-1's words for the tools a listing adds to the original's one: `MARK` and one sentence each; ""
-    when it adds none (nothing is started then)."""
+    """RTE-1's words for the tools a listing adds to the original's one: `MARK`, each tool's `gist`, then
+    `IN_FULL` and its `sentence`; "" when it adds none (nothing is started then)."""
     added = added_tools(tools)
     if not added:
         return ""
-    return MARK + " ".join(
-        sentence(name, call_tool(command, env, renames, name, schema, timeout), quote=RUN_QUOTE_CHARS) + "."
-        for name, schema in added)
+    called = [(name, call_tool(command, env, renames, name, schema, timeout)) for name, schema in added]
+    return (MARK + "; ".join(gist(name, calls, "added") for name, calls in called) + "." + IN_FULL
+            + " ".join(sentence(name, calls, quote=RUN_QUOTE_CHARS) + "." for name, calls in called))
 
 
 __all__ = ["ANSWER_CHARS", "MARK", "MAX_TOOLS", "SEED", "ToolCall", "added_tools", "anchored", "arguments",

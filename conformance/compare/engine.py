@@ -496,9 +496,7 @@ def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> 
     what each answered and what the next call said of the store."""
     records, cause = rules.attribute(item.found)
     said = called_clauses(item.found.a, item.found.b, name_a, name_b)
-    offering = name_a if item.tool.offered_by == "a" else name_b
-    summary = f"the tool `{item.tool.name}` that only {offering} lists, " + (
-        "; ".join(said).removeprefix(f"on {offering}, ") if said else "called")
+    summary = "; ".join(said) if said else f"the tool `{item.tool.name}`, called"
     return _sequence_difference(item.found, item.program, records, cause,
                                 id=f"{item.found.signature}.{_slug_name(item.tool.name)}", summary=summary)
 

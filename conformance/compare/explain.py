@@ -19,6 +19,7 @@ from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
+from conformance.compare.new_tools import gists as called_gists
 from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
@@ -496,7 +497,7 @@ def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
 def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
     """One listing difference in words, a clause per change; `full` says every changed block of a text."""
     if d.detail == DETAIL_CALLED:
-        return called_clauses(d.a, d.b, la, lb) or [d.summary]
+        return (called_clauses(d.a, d.b, la, lb) if full else called_gists(d.a, d.b, la, lb)) or [d.summary]
     if d.detail == "names":
         ta, tb = _listed(d.a), _listed(d.b)
         if not isinstance(ta, list) or not isinstance(tb, list):

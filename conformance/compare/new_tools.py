@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.calls.other_tools import MAX_TOOLS, NAME_CHARS, ToolCall, arguments, call_alone, from_record
+from conformance.calls.other_tools import gist as tool_gist
 from conformance.calls.other_tools import sentence as tool_sentence
 from conformance.compare.observe import Found
 from conformance.compare.programs import Program, Step, valid
@@ -162,27 +163,49 @@ def _calls(record: JSON) -> list[ToolCall]:
     return [c for c in read if c is not None]
 
 
-def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
-    """The called tool in words (`calls/other_tools.sentence`) on each side that lists it; the other side's
-    answer to the same name once."""
+def _records(a_text: str, b_text: str) -> tuple[dict[str, JSON], dict[str, JSON]] | None:
     try:
         ra, rb = json.loads(a_text), json.loads(b_text)
     except ValueError:
+        return None
+    return (ra, rb) if isinstance(ra, dict) and isinstance(rb, dict) else None
+
+
+def _where(label: str, both: bool) -> str:
+    return f"on {label}, both list it with other schemas" if both else f"new on {label}"
+
+
+def gists(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
+    """The called tool in a headline's clause (`calls/other_tools.gist`) per side that lists it."""
+    records = _records(a_text, b_text)
+    if records is None:
         return []
-    if not isinstance(ra, dict) or not isinstance(rb, dict):
-        return []
+    ra, rb = records
     name = str(ra.get("tool") or rb.get("tool"))[:NAME_CHARS]
     offering = [(r, label) for r, label in ((ra, la), (rb, lb)) if r.get("offered") is True]
-    where = "both list it, with other schemas" if len(offering) == 2 else ""
-    said = [f"on {label}, {tool_sentence(name, calls, where)}"
+    return [tool_gist(name, calls, _where(label, len(offering) == 2))
+            for record, label in offering if (calls := _calls(record))]
+
+
+def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
+    """The called tool in words (`calls/other_tools.sentence`) on each side that lists it; the other side's
+    answer to the same name once."""
+    records = _records(a_text, b_text)
+    if records is None:
+        return []
+    ra, rb = records
+    name = str(ra.get("tool") or rb.get("tool"))[:NAME_CHARS]
+    offering = [(r, label) for r, label in ((ra, la), (rb, lb)) if r.get("offered") is True]
+    said = [tool_sentence(name, calls, _where(label, len(offering) == 2))
             for record, label in offering if (calls := _calls(record))]
     if len(offering) == 1:
         other_label, other = (lb, rb) if offering[0][1] == la else (la, ra)
         answered = _calls(other)
         if answered:
-            said.append(f"{other_label} answers the name with {_quote(answered[0].answer)}")
+            verb = "refuses" if answered[0].kind == "refused" else "answers"
+            said.append(f"{other_label} {verb} the name with {_quote(answered[0].answer)}")
     return said
 
 
-__all__ = ["Called", "Choice", "NewTool", "arguments", "call_new_tools", "choose", "clauses", "new_tools",
-           "other_tools"]
+__all__ = ["Called", "Choice", "NewTool", "arguments", "call_new_tools", "choose", "clauses", "gists",
+           "new_tools", "other_tools"]

@@ -13,7 +13,7 @@ from conformance.report.model import RecordVerdict, RootCause
 
 SUMMARY_MAX: Final = 400
 """A cause's headline, at most (as gate/evidence.py cuts it)."""
-SAID_MAX: Final = 260
+SAID_MAX: Final = 240
 """The tools' sentences within it, at most: the replay's own difference keeps the rest."""
 
 
