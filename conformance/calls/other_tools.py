@@ -37,6 +37,9 @@ MAX_CALLS: Final = 3
 """Calls per tool: `{}`, its required properties, every listed property (fewer when two are alike)."""
 NAME_CHARS: Final = 200
 """A listed tool name longer than this is not called."""
+START_TIMEOUT: Final = 10.0
+"""Seconds the start, the seed and the call after may take at least: only the tool's own call is held to
+the caller's timeout, so a short one (a test of a tool that hangs) never reads a slow start as a hang."""
 ANSWER_CHARS: Final = 600
 """An answer kept in a record, at most."""
 QUOTE_CHARS: Final = 120
@@ -229,13 +232,13 @@ def call_alone(command: Sequence[str], env: Mapping[str, str], renames: Mapping[
     """`name` called with `args` on a new process of `command`, in a folder of its own, after the seed; the
     store before and after, and how it answered (a hang or an exit said as such)."""
     with own_folder() as (folder, home):
-        driver = WireDriver(anchored(command), env={**env, **home}, timeout=timeout, renames=renames,
-                            cwd=folder)
+        driver = WireDriver(anchored(command), env={**env, **home}, timeout=max(timeout, START_TIMEOUT),
+                            renames=renames, cwd=folder)
         with driver:
-            return _called(driver, name, args)
+            return _called(driver, name, args, timeout)
 
 
-def _called(driver: WireDriver, name: str, args: dict[str, JSON]) -> ToolCall:
+def _called(driver: WireDriver, name: str, args: dict[str, JSON], timeout: float) -> ToolCall:
     before: Store | None = None
     try:
         driver.initialize(PROTOCOL_VERSION)
@@ -245,6 +248,7 @@ def _called(driver: WireDriver, name: str, args: dict[str, JSON]) -> ToolCall:
         return ToolCall(args, "not called", cut_text(safe(str(exc)), ANSWER_CHARS), None, None)
     if before is None:
         return ToolCall(args, "not called", "the seed thoughts were not accepted", None, None)
+    driver.timeout = timeout
     try:
         exchange = driver.call_tool(name, args)
     except ServerTimeout:
@@ -259,6 +263,7 @@ def _called(driver: WireDriver, name: str, args: dict[str, JSON]) -> ToolCall:
     kind = "refused" if refusal(exchange.response) is not None else "accepted"
     reads = sum(1 for thought in THOUGHTS if thought in text)
     answer = cut_text(safe(text), ANSWER_CHARS)
+    driver.timeout = max(timeout, START_TIMEOUT)
     try:
         following = driver.call_tool(TOOL, dict(AFTER))
     except DriverError as exc:

@@ -486,7 +486,26 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
         repeated = rest and head.startswith("the listed tool's `") and any(
             s.startswith(head + ": ") for s in said)
         said.append(rest if repeated else clause)
-    return "; ".join(said)
+    return "; ".join(_called_folded(said, la, lb))
+
+
+def _called_folded(said: list[str], la: str, lb: str) -> list[str]:
+    """A called tool's clause folded into the clause that says the tool was added ("… adds the tool `x`
+    (…), which, called after two thoughts, empties the history"): what it does stays in the headline's
+    first clause, which a short page keeps when it cuts at clauses."""
+    out = list(said)
+    for clause in said:
+        for label in (la, lb):
+            head, sep, rest = clause.partition(f" (new on {label}), ")
+            if not sep or not head.startswith("`") or not rest.startswith("called after"):
+                continue
+            added = next((i for i, c in enumerate(out) if c.startswith(f"{label}'s tools/list adds the tool "
+                                                                       f"{head}")), None)
+            if added is not None and clause in out:
+                out[added] = f"{out[added]}, which, {rest}"
+                out.remove(clause)
+            break
+    return out
 
 
 def _listing_order(ds: Sequence[Difference]) -> list[Difference]:

@@ -92,3 +92,16 @@ def test_the_headline_says_the_call_after_the_added_tool() -> None:
     assert headline.startswith(
         '`reset` (new on head), called after two thoughts, answers {}, {"level": 2} and {"level": 2, "keep": '
         'false}, it empties the history and it drops every branch'), headline
+
+
+def test_what_an_added_tool_does_is_folded_into_the_clause_that_adds_it() -> None:
+    """A short page cuts a headline at its clauses: the tool's effect rides on the clause naming it."""
+    called = _called_difference(_call("reset")[1], default_rules(), "base", "head")
+    base = [{"name": "sequentialthinking"}]
+    names = called.model_copy(update={
+        "id": "tools_list.tools.names", "detail": "names", "a": json.dumps(base),
+        "b": json.dumps([*base, {"name": "reset", "inputSchema": {"type": "object"}}])})
+    headline = explain([names, called], "base", "head", default_known_changes()).headline
+    assert headline.startswith("head's tools/list adds the tool `reset`"), headline
+    assert ", which, called after two thoughts, answers {}" in headline.split("; ")[0], headline
+    assert "it empties the history" in headline.split("; ")[0] and "(new on head)" not in headline, headline
