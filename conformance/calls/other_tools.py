@@ -195,14 +195,15 @@ def own_folder() -> Iterator[tuple[str, dict[str, str]]]:
 
 
 def anchored(command: Sequence[str]) -> tuple[str, ...]:
-    """`command` with each part naming an existing path relative to our folder made absolute: it still
-    starts from the folder made for it (a `cmd:` target's `server.py` resolves against ours)."""
-    out = []
+    """`command` with each part naming a file, or a path with a folder in it, relative to our folder made
+    absolute: it still starts from the folder made for it (a `cmd:` target's `server.py` or `dist/index.js`
+    resolves against ours). A module name (`-m reference_server`) and a bare folder's name stay as given."""
+    out: list[str] = []
     for part in command:
-        if part and not os.path.isabs(part) and not part.startswith("-") and os.path.exists(part):
-            out.append(os.path.abspath(part))
-        else:
-            out.append(part)
+        module = bool(out) and out[-1] == "-m"
+        path = os.path.isfile(part) or (os.sep in part and os.path.exists(part))
+        relative = bool(part) and path and not module and not os.path.isabs(part)
+        out.append(os.path.abspath(part) if relative else part)
     return tuple(out)
 
 

@@ -9,7 +9,9 @@ import json
 import os
 import shlex
 from functools import cache
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,6 +23,7 @@ from conformance.calls.other_tools import (
     THOUGHTS,
     ToolCall,
     added_tools,
+    anchored,
     arguments,
     call_tool,
     effect,
@@ -101,6 +104,18 @@ def test_each_call_runs_in_a_folder_and_home_of_its_own_removed_after() -> None:
     assert all(f["cwd"] == f["home"] != os.getcwd() for f in folders), folders
     assert len({f["cwd"] for f in folders}) == len(folders), "two calls shared a folder"
     assert not any(os.path.exists(f["cwd"]) for f in folders)
+
+
+def test_a_command_still_starts_from_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "index.js").write_text("", encoding="utf-8")
+    (tmp_path / "server.py").write_text("", encoding="utf-8")
+    (tmp_path / "reference_server").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert anchored(["node", "dist/index.js", "server.py", "-m", "reference_server", "--flag", "/abs"]) == (
+        "node", str(tmp_path / "dist" / "index.js"), str(tmp_path / "server.py"), "-m", "reference_server",
+        "--flag", "/abs")
+    assert anchored(["python", "reference_server"]) == ("python", "reference_server")
 
 
 def test_the_original_listing_starts_nothing_and_says_nothing() -> None:
