@@ -39,7 +39,7 @@ DETAIL: Final = "called"
 
 MAX_LISTED: Final = 20
 """Tools listed by one side only that the report names (called or not); more are counted, not named."""
-CALLED: Final = "called by default, each call on a process of its own in a folder made for it"
+CALLED: Final = "by default, each call on a process of its own in a folder made for it"
 TURNED_OFF: Final = "--no-call-other-tools"
 OVER_CAP: Final = f"at most {MAX_TOOLS} other tools are called per comparison"
 
