@@ -33,7 +33,9 @@ from conformance.calls.other_tools import (
     what_they_do,
 )
 from conformance.core.jsontypes import JSON
+from conformance.core.refused_requests import refused_request
 from conformance.drivers.process import processes_started
+from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.tools_said import SUMMARY_MAX, with_tools_said
 from conformance.report.model import RecordVerdict, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
@@ -184,3 +186,20 @@ def test_said_in_reads_only_the_marked_words() -> None:
     assert said_in(["tools/list serves 2 tools"]) == []
     assert said_in([f"x. {MARK}`a`, called after two thoughts, answers {{}}. In full: more"] * 2) == [
         "`a`, called after two thoughts, answers {}"]
+
+
+def test_a_refused_request_and_the_added_tools_are_both_said_from_one_failure() -> None:
+    """RTE-1's check says the added tools beside its first failure, a refused cursor's too (a paged-history
+    fork of held-out-multi-12 refuses one before the tools are counted): both reach the cause's headline."""
+    refused = refused_request("tools/list", {"cursor": "next"}, "MCP error -32602: Invalid cursor: next",
+                              "lists its tool")
+    gist_said = "`get_history` (added), called after two thoughts, answers {} with the stored thoughts"
+    message = f"{refused}; {MARK}{gist_said}. In full: `get_history`, called with {{}}: answers “a; b”."
+    test = TestRef(nodeid="t", status="failed", examples=1, message=message)
+    record = RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
+                           verdict="deviates", evidence_before="implemented", evidence_after="observed",
+                           tests=[test])
+    cause = RootCause(id="RTE-1", records=["RTE-1"], summary="RTE-1 departs — `get_history` added")
+    (said,) = with_tools_said(with_refusals_said([cause], [record]), [record])
+    assert refused in said.summary and said.summary.endswith(gist_said), said.summary
+    assert len(said.summary) <= SUMMARY_MAX
