@@ -406,7 +406,8 @@ def _verb(call: ToolCall, args: str) -> str:
     if call.kind == "refused":
         return f"refuses {args}"
     if call.kind == "accepted":
-        return f"answers {args}" + (" with the stored thoughts" if call.reads else "")
+        held = f"the {len(THOUGHTS)}" if call.reads == len(THOUGHTS) else f"{call.reads} of the {len(THOUGHTS)}"
+        return f"answers {args}" + (f" with {held} stored thoughts" if call.reads else "")
     if call.kind == "exited":
         return f"exits on {args}"
     if call.kind == "no answer":
@@ -425,7 +426,7 @@ def gist(name: str, calls: Sequence[ToolCall], where: str = "") -> str:
     entry to the history"."""
     groups: list[tuple[tuple[str, int, str], list[str], ToolCall]] = []
     for call in calls:
-        key = (call.kind, min(call.reads, 1), _short(call))
+        key = (call.kind, call.reads, _short(call))
         if groups and groups[-1][0] == key:
             groups[-1][1].append(_args(call.arguments))
         else:

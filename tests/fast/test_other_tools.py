@@ -69,7 +69,7 @@ def test_a_tool_that_reads_the_store_is_said_to_read_it_and_change_nothing() -> 
     assert calls[0].kind == "accepted" and calls[0].reads == len(THOUGHTS), calls
     assert gist(name, calls, "added") == (
         '`get_thought_history` (added), called after two thoughts, answers {} and {"cursor": "probe-b"} '
-        "with the stored thoughts, the store unchanged")
+        "with the 2 stored thoughts, the store unchanged")
 
 
 def test_a_tool_that_empties_the_store_is_said_to_empty_it() -> None:
@@ -193,7 +193,7 @@ def test_a_refused_request_and_the_added_tools_are_both_said_from_one_failure() 
     fork of held-out-multi-12 refuses one before the tools are counted): both reach the cause's headline."""
     refused = refused_request("tools/list", {"cursor": "next"}, "MCP error -32602: Invalid cursor: next",
                               "lists its tool")
-    gist_said = "`get_history` (added), called after two thoughts, answers {} with the stored thoughts"
+    gist_said = "`get_history` (added), called after two thoughts, answers {} with the 2 stored thoughts"
     message = f"{refused}; {MARK}{gist_said}. In full: `get_history`, called with {{}}: answers “a; b”."
     test = TestRef(nodeid="t", status="failed", examples=1, message=message)
     record = RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
