@@ -406,7 +406,8 @@ def _verb(call: ToolCall, args: str) -> str:
     if call.kind == "refused":
         return f"refuses {args}"
     if call.kind == "accepted":
-        held = f"the {len(THOUGHTS)}" if call.reads == len(THOUGHTS) else f"{call.reads} of the {len(THOUGHTS)}"
+        seeded = len(THOUGHTS)
+        held = f"the {seeded}" if call.reads == seeded else f"{call.reads} of the {seeded}"
         return f"answers {args}" + (f" with {held} stored thoughts" if call.reads else "")
     if call.kind == "exited":
         return f"exits on {args}"
