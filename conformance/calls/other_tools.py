@@ -465,7 +465,7 @@ def what_they_do(command: Sequence[str], env: Mapping[str, str], renames: Mappin
     if not added:
         return ""
     called = [(name, call_tool(command, env, renames, name, schema, timeout)) for name, schema in added]
-    return (MARK + "; ".join(gist(name, calls, "added") for name, calls in called) + "." + IN_FULL
+    return (MARK + "; ".join(gist(name, calls) for name, calls in called) + "." + IN_FULL
             + " ".join(sentence(name, calls, quote=RUN_QUOTE_CHARS) + "." for name, calls in called))
 
 

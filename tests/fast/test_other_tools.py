@@ -132,7 +132,7 @@ def test_run_says_each_added_tool_and_a_cause_headline_repeats_it_within_its_bud
     message = "tools/list serves 2 tools. " + what_they_do(target.command, target.env, target.renames,
                                                             _listed("tool-empties"), 10)
     (gist_said,) = said_in([message])
-    assert gist_said.startswith("`clear_history` (added), called after two thoughts, answers {}, it empties")
+    assert gist_said.startswith("`clear_history`, called after two thoughts, answers {}, it empties")
     test = TestRef(nodeid="t", status="failed", examples=1, message=message)
     record = RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
                            verdict="deviates", evidence_before="implemented", evidence_after="observed",
@@ -203,3 +203,25 @@ def test_a_refused_request_and_the_added_tools_are_both_said_from_one_failure() 
     (said,) = with_tools_said(with_refusals_said([cause], [record]), [record])
     assert refused in said.summary and said.summary.endswith(gist_said), said.summary
     assert len(said.summary) <= SUMMARY_MAX
+
+
+def _rte1(message: str) -> RecordVerdict:
+    test = TestRef(nodeid="t", status="failed", examples=1, message=message)
+    return RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
+                         verdict="deviates", evidence_before="implemented", evidence_after="observed",
+                         tests=[test])
+
+
+@given(headline=st.text(st.sampled_from("ab ;,."), min_size=1, max_size=500),
+       words=st.text(st.sampled_from("cd ,"), max_size=400).map(
+           lambda said: f"`tool`, called after two thoughts, {said}".strip(" ,")))
+def test_the_tools_words_keep_their_room_and_a_cut_copy_is_replaced(headline: str, words: str) -> None:
+    record = _rte1(f"x; {MARK}{words}. In full: y.")
+    copied = f"{headline}; {MARK}{words[:len(words) // 2]}… (2 checks fail)"
+    for summary in (headline, copied):
+        (said,) = with_tools_said([RootCause(id="RTE-1", records=["RTE-1"], summary=summary)], [record])
+        assert len(said.summary) <= SUMMARY_MAX and MARK.strip() not in said.summary, said.summary
+        clause = said.summary.rpartition("; ")[2].removesuffix(" (2 checks fail)")
+        assert clause == words or (clause.endswith("…") and len(clause) >= 80), said.summary
+        if len(headline) <= 260:
+            assert said.summary.startswith(headline.rstrip(" ;,")), said.summary
