@@ -59,6 +59,8 @@ SEED: Final[tuple[dict[str, JSON], ...]] = (
 AFTER: Final[dict[str, JSON]] = {"thought": "after the tool", "thoughtNumber": 3, "totalThoughts": 3,
                                  "nextThoughtNeeded": False}
 """The call whose answer tells the store after the tool's call."""
+UNREAD: Final = "(accepted, no count) "
+"""Where a next call's answer was accepted but told no count (a port renaming its keys), not refused."""
 HOME_VARIABLES: Final = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
                          "XDG_CACHE_HOME", "TMPDIR")
 """Where a process looks for its user's files: each set to the folder made for the call."""
@@ -244,11 +246,14 @@ def _called(driver: WireDriver, name: str, args: dict[str, JSON], timeout: float
     try:
         driver.initialize(PROTOCOL_VERSION)
         for seed in SEED:
-            before = _store(driver.call_tool(TOOL, dict(seed)))
+            seeded = driver.call_tool(TOOL, dict(seed))
+            before = _store(seeded)
     except DriverError as exc:
         return ToolCall(args, "not called", cut_text(safe(str(exc)), ANSWER_CHARS), None, None)
     if before is None:
-        return ToolCall(args, "not called", "the seed thoughts were not accepted", None, None)
+        why = ("the seed thoughts were not accepted" if refusal(seeded.response) is not None else
+               "the seed thoughts' answers tell no thoughtHistoryLength and branches to compare with")
+        return ToolCall(args, "not called", why, None, None)
     driver.timeout = timeout
     try:
         exchange = driver.call_tool(name, args)
@@ -271,6 +276,8 @@ def _called(driver: WireDriver, name: str, args: dict[str, JSON], timeout: float
         return ToolCall(args, kind, answer, before, None, cut_text(safe(str(exc)), ANSWER_CHARS), reads)
     after = _store(following)
     said = "" if after is not None else cut_text(safe(_text(following)), ANSWER_CHARS)
+    if after is None and refusal(following.response) is None:
+        said = UNREAD + said
     return ToolCall(args, kind, answer, before, after, said, reads)
 
 
@@ -336,6 +343,8 @@ def effect(call: ToolCall) -> str:
         return f"it does not answer {waited}" if waited != call.answer else f"it does not answer: {waited}"
     if call.before is None:
         return ""
+    if call.after is None and call.after_answer.startswith(UNREAD):
+        return "the next sequentialthinking call's answer tells no thoughtHistoryLength to compare with"
     if call.after is None:
         said = f" “{cut_text(call.after_answer, QUOTE_CHARS)}”" if call.after_answer else ""
         return f"the next sequentialthinking call is not accepted{said}"

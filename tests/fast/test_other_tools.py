@@ -225,3 +225,12 @@ def test_the_tools_words_keep_their_room_and_a_cut_copy_is_replaced(headline: st
         assert clause == words or (clause.endswith("…") and len(clause) >= 80), said.summary
         if len(headline) <= 260:
             assert said.summary.startswith(headline.rstrip(" ;,")), said.summary
+
+
+def test_an_accepted_answer_telling_no_count_is_not_said_refused() -> None:
+    """A port answering in its own keys (`active-branches` names the labels otherwise) accepts every call:
+    its store goes unread, which is said as such, never as a refusal."""
+    target = _fork("active-branches")
+    (call,) = call_tool(target.command, target.env, target.renames, "sequentialthinking_extra", {}, 10)[:1]
+    assert call.kind == "not called" and "not accepted" not in call.answer, call
+    assert "tell no thoughtHistoryLength" in call.answer
