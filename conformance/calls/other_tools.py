@@ -452,6 +452,13 @@ IN_FULL: Final = " In full: "
 """Between the gists a headline repeats and the whole sentences the record's evidence keeps."""
 
 
+def outside(message: str) -> str:
+    """A check's failure without the words about its added tools: they tell other calls (a refusal of the
+    tool's own, say), not what the check saw fail."""
+    at = message.find(MARK.strip())
+    return message if at < 0 else message[:at].rstrip(" ;,")
+
+
 def said_in(messages: Sequence[str]) -> list[str]:
     """The tools' gists a check's failure holds after `MARK`, each once (a cause's headline repeats them)."""
     out: list[str] = []
@@ -478,6 +485,22 @@ def what_they_do(command: Sequence[str], env: Mapping[str, str], renames: Mappin
             + " ".join(sentence(name, calls, quote=RUN_QUOTE_CHARS) + "." for name, calls in called))
 
 
-__all__ = ["ANSWER_CHARS", "MARK", "MAX_TOOLS", "SEED", "ToolCall", "added_tools", "anchored", "arguments",
-           "call_alone", "call_tool", "effect", "from_record", "listed_tools", "said_in", "sentence",
-           "what_they_do"]
+__all__ = [
+    "ANSWER_CHARS",
+    "MARK",
+    "MAX_TOOLS",
+    "SEED",
+    "ToolCall",
+    "added_tools",
+    "anchored",
+    "arguments",
+    "call_alone",
+    "call_tool",
+    "effect",
+    "from_record",
+    "listed_tools",
+    "outside",
+    "said_in",
+    "sentence",
+    "what_they_do",
+]

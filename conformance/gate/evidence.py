@@ -34,6 +34,7 @@ from typing import Final, cast
 
 from conformance.calls.advertised import served_properties
 from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
+from conformance.calls.other_tools import outside
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
@@ -1983,9 +1984,11 @@ def _check_messages(rv: RecordVerdict) -> list[str]:
 
 
 def _failing_checks(rv: RecordVerdict) -> list[tuple[TestRef, str]]:
-    """The record's failing checks with their messages as a reader sees them, those saying nothing left out:
-    the one reader `_check_messages` and `its_failure` share."""
-    said = ((t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message)
+    """The record's failing checks with their messages as a reader sees them, those saying nothing left out
+    (and the words about added tools RTE-1's check calls, `outside`: other calls than the check's): the one
+    reader `_check_messages` and `its_failure` share."""
+    said = ((t, outside(readable(t.message))) for t in rv.tests
+            if t.status in ("failed", "error") and t.message)
     return [(t, m) for t, m in said if m and not unspoken(m)]
 
 

@@ -29,15 +29,17 @@ from conformance.calls.other_tools import (
     effect,
     from_record,
     gist,
+    outside,
     said_in,
     what_they_do,
 )
 from conformance.core.jsontypes import JSON
 from conformance.core.refused_requests import refused_request
 from conformance.drivers.process import processes_started
+from conformance.gate.evidence import its_failure
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.tools_said import SUMMARY_MAX, with_tools_said
-from conformance.report.model import RecordVerdict, RootCause, TestRef
+from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -234,3 +236,22 @@ def test_an_accepted_answer_telling_no_count_is_not_said_refused() -> None:
     (call,) = call_tool(target.command, target.env, target.renames, "sequentialthinking_extra", {}, 10)[:1]
     assert call.kind == "not called" and "not accepted" not in call.answer, call
     assert "tell no thoughtHistoryLength" in call.answer
+
+
+def test_the_added_tools_words_are_not_read_as_the_checks_failure() -> None:
+    """A tool's own refusal, said beside RTE-1's count, is not the count check seeing a refusal: the replayed
+    tools/list still tells its failure (before, a run against the notebook fork headed RTE-1 with the check's
+    words, the pair marked "differ only elsewhere")."""
+    message = ('tools/list serves 2 tools ("sequentialthinking", "add_note"), not the original\'s one, '
+               f'sequentialthinking; {MARK}`add_note`, called after two thoughts, refuses {{}}, the store '
+               'unchanged. In full: `add_note`, called with {} after two thoughts: '
+               'refuses it “{"error": "x"}”.')
+    record = _rte1(message)
+    listed = [{"name": "sequentialthinking"}]
+    pair = Evidence(reproduced=True, at="on the example's tools/list (request 2)",
+                    differences=["result.tools: 1 item(s) on the original, 2 here: `add_note` added"],
+                    original=json.dumps({"jsonrpc": "2.0", "id": 2, "result": {"tools": listed}}),
+                    target=json.dumps({"jsonrpc": "2.0", "id": 2, "result": {
+                        "tools": [*listed, {"name": "add_note"}]}}))
+    assert not its_failure(record, pair).not_its_failure
+    assert outside(message).endswith("not the original's one, sequentialthinking")
