@@ -105,7 +105,7 @@ def run_comparison(
     labels: tuple[str | None, str | None] = (None, None),
     cross: bool = False,
     arguments_map: str | None = None,
-    call_other_tools: bool = False,
+    call_other_tools: bool = True,
 ) -> ComparisonOutcome:
     """Compare `a` with `b`; raises `UnusableTarget` / `TargetError` (one line) when either cannot be used.
 
@@ -114,7 +114,7 @@ def run_comparison(
     `arguments_map` (run's --arguments-map: snake_case or a file) respells B's calls. A side that refuses the
     original's call for its argument names stops the comparison as it stops a run (`compare/arguments.py`):
     every call would be refused and each difference would say only that. A tool only one side lists is
-    called only when annotated `readOnlyHint: true`, or with `call_other_tools` (`new_tools.choose`)."""
+    called, each call on a process of its own, unless `call_other_tools` is off (`new_tools.choose`)."""
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
@@ -240,8 +240,9 @@ def run_comparison(
 
 def _other_tools(choices: list[Choice], name_a: str, name_b: str) -> list[OtherTool]:
     """The report's account of each tool only one side lists: called or not, and why."""
-    return [OtherTool(name=c.tool.name, offered_by=name_a if c.tool.offered_by == "a" else name_b,
-                      called=c.called, why=c.why) for c in choices]
+    sides = {"a": name_a, "b": name_b, "both": f"{name_a} and {name_b}"}
+    return [OtherTool(name=c.tool.name, offered_by=sides.get(c.tool.offered_by, name_b), called=c.called,
+                      why=c.why) for c in choices]
 
 
 def _resolve(spec: TargetSpec, cache: Path | None, say: Callable[[str], None]) -> Target:
@@ -495,9 +496,7 @@ def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> 
     what each answered and what the next call said of the store."""
     records, cause = rules.attribute(item.found)
     said = called_clauses(item.found.a, item.found.b, name_a, name_b)
-    offering = name_a if item.tool.offered_by == "a" else name_b
-    summary = f"the tool `{item.tool.name}` that only {offering} lists, " + (
-        "; ".join(said).removeprefix(f"on {offering}, ") if said else "called")
+    summary = "; ".join(said) if said else f"the tool `{item.tool.name}`, called"
     return _sequence_difference(item.found, item.program, records, cause,
                                 id=f"{item.found.signature}.{_slug_name(item.tool.name)}", summary=summary)
 

@@ -19,6 +19,7 @@ from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
+from conformance.compare.new_tools import gists as called_gists
 from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
@@ -485,7 +486,26 @@ def _listing(ds: list[Difference], la: str, lb: str) -> str:
         repeated = rest and head.startswith("the listed tool's `") and any(
             s.startswith(head + ": ") for s in said)
         said.append(rest if repeated else clause)
-    return "; ".join(said)
+    return "; ".join(_called_folded(said, la, lb))
+
+
+def _called_folded(said: list[str], la: str, lb: str) -> list[str]:
+    """A called tool's clause folded into the clause that says the tool was added ("… adds the tool `x`
+    (…), which, called after two thoughts, empties the history"): what it does stays in the headline's
+    first clause, which a short page keeps when it cuts at clauses."""
+    out = list(said)
+    for clause in said:
+        for label in (la, lb):
+            head, sep, rest = clause.partition(f" (new on {label}), ")
+            if not sep or not head.startswith("`") or not rest.startswith("called after"):
+                continue
+            added = next((i for i, c in enumerate(out) if c.startswith(f"{label}'s tools/list adds the tool "
+                                                                       f"{head}")), None)
+            if added is not None and clause in out:
+                out[added] = f"{out[added]}, which, {rest}"
+                out.remove(clause)
+            break
+    return out
 
 
 def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
@@ -496,7 +516,7 @@ def _listing_order(ds: Sequence[Difference]) -> list[Difference]:
 def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]:
     """One listing difference in words, a clause per change; `full` says every changed block of a text."""
     if d.detail == DETAIL_CALLED:
-        return called_clauses(d.a, d.b, la, lb) or [d.summary]
+        return (called_clauses(d.a, d.b, la, lb) if full else called_gists(d.a, d.b, la, lb)) or [d.summary]
     if d.detail == "names":
         ta, tb = _listed(d.a), _listed(d.b)
         if not isinstance(ta, list) or not isinstance(tb, list):

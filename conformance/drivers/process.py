@@ -107,12 +107,14 @@ def spawn(
     env: Mapping[str, str] | None = None,
     exact_env: bool = False,
     discard_stderr: bool = False,
+    cwd: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start `command` with unbuffered stdio pipes, as leader of a new session and process group, with the
     signals of `RESET_SIGNALS` at their defaults.
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
-    on top of ours. Every start is counted, whoever asks for it.
+    on top of ours. `cwd`: the folder it starts in (ours when None). Every start is counted, whoever asks
+    for it.
     """
     argv = list(command)
     if not argv:
@@ -126,6 +128,7 @@ def spawn(
             bufsize=0,
             env=dict(env or {}) if exact_env else merged_env(env),
             start_new_session=True,
+            cwd=cwd,
         )
     except OSError as exc:
         raise TargetError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None

@@ -223,8 +223,11 @@ class WireDriver(Managed):
         era: Era = LEGACY,
         renames: Mapping[str, str] | None = None,
         lateness: Lateness | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.command = tuple(command)
+        self.cwd = cwd
+        """The folder the process starts in (ours when None): a tool of unknown effect runs in its own."""
         self.lateness = lateness if lateness is not None else Lateness()
         """What the run learned about its commands' late stderr (`Target.lateness`), shared by the run's
         drivers; a driver made alone learns from its own process only."""
@@ -326,7 +329,7 @@ class WireDriver(Managed):
     def start(self) -> None:
         if self._proc is not None:
             raise RuntimeError("WireDriver already started")
-        self._attach(process.spawn(self.command, env=self.env))
+        self._attach(process.spawn(self.command, env=self.env, cwd=self.cwd))
         self._startup_due = True
 
     def adopt(

@@ -34,6 +34,7 @@ from typing import Final, cast
 
 from conformance.calls.advertised import served_properties
 from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
+from conformance.calls.other_tools import outside
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
@@ -96,6 +97,7 @@ from conformance.gate.caps import (
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
+from conformance.gate.tools_said import with_tools_said
 from conformance.report.model import (
     UNASKED,
     Evidence,
@@ -748,7 +750,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         records = _records_evidenced(report, causes, replays)
         causes, records = checked_explanations(causes, records)
         causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_refusals_said(causes, records)
+    causes = with_tools_said(with_refusals_said(causes, records), records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
@@ -2098,9 +2100,11 @@ def _check_messages(rv: RecordVerdict) -> list[str]:
 
 
 def _failing_checks(rv: RecordVerdict) -> list[tuple[TestRef, str]]:
-    """The record's failing checks with their messages as a reader sees them, those saying nothing left out:
-    the one reader `_check_messages` and `its_failure` share."""
-    said = ((t, readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message)
+    """The record's failing checks with their messages as a reader sees them, those saying nothing left out
+    (and the words about added tools RTE-1's check calls, `outside`: other calls than the check's): the one
+    reader `_check_messages` and `its_failure` share."""
+    said = ((t, outside(readable(t.message))) for t in rv.tests
+            if t.status in ("failed", "error") and t.message)
     return [(t, m) for t, m in said if m and not unspoken(m)]
 
 

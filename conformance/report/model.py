@@ -629,7 +629,7 @@ class OtherTool(_Frozen):
     name: str
     offered_by: str = Field(description="the label of the side that lists it")
     called: bool = Field(description="compare called it (its answer and effect are a difference)")
-    why: str = Field(description="why it was or was not called: readOnlyHint, --call-other-tools, the cap")
+    why: str = Field(description="why it was or was not called: by default, --no-call-other-tools, the cap")
 
 
 class Comparison(_Frozen):
@@ -654,7 +654,7 @@ class Comparison(_Frozen):
     )
     other_tools: list[OtherTool] = Field(
         default_factory=list, description="(/5) the tools only one side lists, each called or not and why: "
-        "by default only those annotated readOnlyHint: true are called (compare --call-other-tools: all)")
+        "by default each is called, each call on a process of its own (compare --no-call-other-tools: none)")
 
 
 class CauseRow(_Frozen):

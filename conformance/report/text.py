@@ -435,8 +435,9 @@ def era_lines(comparison: Comparison) -> list[str]:
 
 def other_tool_lines(comparison: Comparison) -> list[str]:
     """Each tool only one side lists, called or not and why, e.g. "`reset` (only head lists it): not
-    called: its annotations do not say readOnlyHint: true (--call-other-tools calls it)"."""
-    return [f"`{t.name}` (only {t.offered_by} lists it): {'called' if t.called else 'not called'}: {t.why}"
+    called: --no-call-other-tools"."""
+    return [f"`{t.name}` ({'' if ' and ' in t.offered_by else 'only '}{t.offered_by} list"
+            f"{'' if ' and ' in t.offered_by else 's'} it): {'called' if t.called else 'not called'}: {t.why}"
             for t in comparison.other_tools]
 
 

@@ -11,6 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from conformance.calls.other_tools import what_they_do
 from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said, text_difference
@@ -110,6 +111,11 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
         "alone")
     before = served_tools(server)
     names = [tool.get("name") for tool in before]
+    # What each added tool does is learnt by calling it, each call on a process of its own
+    # (calls/other_tools.py), only when the count departs: the original lists one tool and is sent nothing
+    # more. Said beside whichever of this check's RTE-1 failures comes first.
+    added = "" if len(names) == 1 else "; " + what_they_do(
+        server.target.command, server.target.env, server.target.renames, before, server.timeout)
     variants: list[JSON] = [{}, {"cursor": "next"}, {"cursor": ""}, {"_meta": {"progressToken": 1}}]
     for params in variants:
         # Before the tools are counted: a fork listing two tools and refusing a cursor shows both changes
@@ -119,14 +125,14 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
             error = answer.error
             words = error.get("message") if isinstance(error, dict) else brief(error)
             expect("RTE-1", False, refused_request(
-                "tools/list", params if isinstance(params, dict) else None, words, "lists its tool"))
+                "tools/list", params if isinstance(params, dict) else None, words, "lists its tool") + added)
         assert answer.result == first, (
             f"tools/list with params {brief(params)} is not the same as without: "
             f"{said(json_differences(first, answer.result))}")
     # One tool: its name is CMP-2's (a fork listing it as `think` still serves one static spec).
     expect("RTE-1", len(names) == 1, lambda: (
         f"tools/list serves {len(names)} tools ({', '.join(brief(name, 60) for name in names)}), "
-        f"not the original's one, {TOOL}"))
+        f"not the original's one, {TOOL}{added}"))
     server.call(Envelope("changes the store", 1, 1, True).arguments(branchId="rte-1", branchFromThought=1))
     server.call({"thought": ""})
     after = served_tools(server)

@@ -48,21 +48,21 @@ def _called(extra: str) -> list[str]:
 
 def test_a_tool_that_empties_the_store_is_called_and_said_to() -> None:
     said = " ".join(_called("reset"))
-    assert "called with {} `reset` answers “reset done”: it empties the history and it drops every branch (" \
-        in said, said
-    assert 'thoughtHistoryLength 1 where 4 was due, 3 before, and branches [] where ["probe-b"] were' in said
-    assert "; " not in said.split("base answers")[0].split("(the next")[0], said
-    assert "base answers the name with “isError Unknown tool: reset”" in said, said
+    assert "`reset` (new on head), called with {} after two thoughts: answers “reset done”; the history " \
+        'then holds 0 entries where it held 2, branches [] where ["probe-b"] were (it empties the history ' \
+        "and it drops every branch)" in said, said
+    assert "base refuses the name with “Unknown tool: reset”" in said, said
 
 
 def test_a_tool_that_changes_nothing_is_said_to_leave_the_store() -> None:
     said = " ".join(_called("noop"))
-    assert "it leaves the store as it was" in said, said
+    assert "the history unchanged (2 entries), the branches too" in said, said
 
 
 def test_a_tool_that_ends_the_process_is_said_to() -> None:
     said = " ".join(_called("crash"))
-    assert "`crash` exits" in said and "the process exits" in said, said
+    assert "`crash` (new on head), called with {} after two thoughts: the process exits (status 3); called " \
+        'with {"level": 2} and {"level": 2, "keep": false}: to the same effect' in said, said
 
 
 def test_minimal_arguments_come_from_the_schema_bounded() -> None:
@@ -72,7 +72,7 @@ def test_minimal_arguments_come_from_the_schema_bounded() -> None:
         **{f"p{i}": {"type": "string"} for i in range(40)}}}
     calls = arguments(schema)
     assert calls[0] == {} and calls[1] == {"level": 2}
-    assert calls[2]["keep"] is False and calls[2]["mode"] == "fast" and calls[2]["name"] == "a"
+    assert calls[2]["keep"] is False and calls[2]["mode"] == "fast" and calls[2]["name"] == "probe-b"
     assert len(calls[2]) <= 12
     assert arguments("not a schema") == [{}]
 
@@ -81,7 +81,7 @@ def test_hostile_listings_call_few_tools_never_the_compared_one() -> None:
     listed = [{"name": "sequentialthinking"}, *({"name": f"t{i}"} for i in range(50)), {"name": "x" * 10_000},
               {"name": 7}, "junk"]
     tools = new_tools([{"name": "sequentialthinking"}], listed)
-    assert len(tools) == 3 and all(len(t.name) <= 200 and t.name != "sequentialthinking" for t in tools)
+    assert len(tools) == 8 and all(len(t.name) <= 200 and t.name != "sequentialthinking" for t in tools)
 
 
 def test_the_headline_says_the_call_after_the_added_tool() -> None:
@@ -89,4 +89,19 @@ def test_the_headline_says_the_call_after_the_added_tool() -> None:
     assert difference.id == "tools_list.tools.called.reset" and difference.cause == "tool-spec"
     assert json.loads(difference.b)["offered"] is True
     headline = explain([difference], "base", "head", default_known_changes()).headline
-    assert "`reset` answers “reset done”" in headline and "it empties the history" in headline, headline
+    assert headline.startswith(
+        '`reset` (new on head), called after two thoughts, answers {}, {"level": 2} and {"level": 2, "keep": '
+        'false}, it empties the history and it drops every branch'), headline
+
+
+def test_what_an_added_tool_does_is_folded_into_the_clause_that_adds_it() -> None:
+    """A short page cuts a headline at its clauses: the tool's effect rides on the clause naming it."""
+    called = _called_difference(_call("reset")[1], default_rules(), "base", "head")
+    base = [{"name": "sequentialthinking"}]
+    names = called.model_copy(update={
+        "id": "tools_list.tools.names", "detail": "names", "a": json.dumps(base),
+        "b": json.dumps([*base, {"name": "reset", "inputSchema": {"type": "object"}}])})
+    headline = explain([names, called], "base", "head", default_known_changes()).headline
+    assert headline.startswith("head's tools/list adds the tool `reset`"), headline
+    assert ", which, called after two thoughts, answers {}" in headline.split("; ")[0], headline
+    assert "it empties the history" in headline.split("; ")[0] and "(new on head)" not in headline, headline

@@ -1,5 +1,7 @@
 """A thought store that lists a second tool when told: `reset` (empties the history and the branches),
-`noop` (answers, changes nothing) or `crash` (exits); with no argument it lists only sequentialthinking.
+`noop` (answers, changes nothing), `crash` (exits), `history` (answers the stored thoughts, changes nothing),
+`note` (refuses a call without `level`, else files one more entry) or `hang` (never answers); with no
+argument it lists only sequentialthinking. `pwd` answers the folder it runs in and its HOME.
 What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py).
 With `first` after it, the extra tool is listed before sequentialthinking and takes an `answer` argument:
 a check reading the tool by its place, not its name, reads the wrong one. `write PATH` lists a tool that
@@ -9,6 +11,7 @@ file); `readonly` after the tool annotates it `readOnlyHint: true`."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from mini import TOOL, Message, reply, write
@@ -43,6 +46,21 @@ def answer_call(message: Message) -> None:
         reply(message, {"content": [{"type": "text", "text": "written"}]})
     elif name == EXTRA == "crash":
         sys.exit(3)
+    elif name == EXTRA == "history":
+        thoughts = [entry.get("thought") for entry in _history if isinstance(entry, dict)]
+        reply(message, {"content": [{"type": "text", "text": json.dumps({"thoughts": thoughts})}]})
+    elif name == EXTRA == "note":
+        if not isinstance(arguments, dict) or not isinstance(arguments.get("level"), int):
+            reply(message, {"content": [{"type": "text", "text": "Invalid level: must be an integer"}],
+                            "isError": True})
+        else:
+            _history.append({"note": arguments["level"]})
+            reply(message, {"content": [{"type": "text", "text": "noted"}]})
+    elif name == EXTRA == "hang":
+        return
+    elif name == EXTRA == "pwd":
+        where = {"cwd": os.getcwd(), "home": os.environ.get("HOME", "")}
+        reply(message, {"content": [{"type": "text", "text": json.dumps(where)}]})
     else:
         reply(message, {"content": [{"type": "text", "text": f"Unknown tool: {name}"}], "isError": True})
 

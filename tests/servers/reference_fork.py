@@ -54,6 +54,8 @@
   from refused calls;
 - `line-limit`: a thought of more than ten lines is refused first, "Invalid thought: at most 10 lines"
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused;
+- `tool-reads`, `tool-empties`, `tool-adds`, `tool-hangs` (EXTRA_TOOLS): tools/list also lists a second
+  tool that reads the stored thoughts, empties the store, files a note, or never answers;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
@@ -67,6 +69,7 @@ import dataclasses
 import json
 import re
 import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -420,6 +423,72 @@ thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor w
 -32602 "Invalid cursor" (its paged-history)."""
 
 
+def _extra_tool(server: Any, spec: Mapping[str, Any],
+                answer: Callable[[Any, Mapping[str, Any]], tuple[str, bool]]) -> None:
+    """tools/list also lists `spec`, and a call of it is answered by `answer(store, arguments)`."""
+    runner = server._OriginalRunner
+    listed = runner._on_request
+
+    async def with_extra(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        result = await listed(self, dctx, method, params)
+        if method == "tools/list":
+            return {**result, "tools": [*result["tools"], dict(spec)]}
+        return result
+
+    runner._on_request = with_extra
+    called = server.call_tool_text
+
+    def call(store: Any, name: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if name == spec["name"]:
+            return answer(store, arguments if isinstance(arguments, Mapping) else {})
+        return called(store, name, arguments)  # type: ignore[no-any-return]
+
+    server.call_tool_text = call
+
+
+def _reads(store: Any, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+    thoughts = [{"thoughtNumber": t.thoughtNumber, "thought": t.thought} for t in store.thought_history]
+    return json.dumps({"thoughts": thoughts}, indent=2), False
+
+
+def _empties(store: Any, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+    cleared = len(store.thought_history)
+    store.thought_history.clear()
+    store.branches = type(store.branches)()
+    return json.dumps({"cleared": cleared}), False
+
+
+def _adds(store: Any, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+    note = arguments.get("note")
+    if not isinstance(note, str) or not note or not store.thought_history:
+        return json.dumps({"error": "Invalid note: must be a non-empty string", "status": "failed"}), True
+    store.thought_history.append(dataclasses.replace(store.thought_history[-1], thought=note))
+    return json.dumps({"noted": True, "thoughtHistoryLength": len(store.thought_history)}), False
+
+
+def _hangs(store: Any, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+    time.sleep(3600)
+    return "{}", False
+
+
+Answer = Callable[[Any, Mapping[str, Any]], tuple[str, bool]]
+EXTRA_TOOLS: Final[Mapping[str, tuple[Mapping[str, Any], Answer]]] = {
+    "tool-reads": ({"name": "get_thought_history", "description": "The recorded thoughts",
+                    "inputSchema": {"type": "object", "properties": {"cursor": {"type": "string"}}}}, _reads),
+    "tool-empties": ({"name": "clear_history", "description": "Start over",
+                      "inputSchema": {"type": "object", "properties": {}}}, _empties),
+    "tool-adds": ({"name": "add_note", "description": "Keep a note in the history",
+                   "inputSchema": {"type": "object", "properties": {"note": {"type": "string"}},
+                                   "required": ["note"]}}, _adds),
+    "tool-hangs": ({"name": "wait_for_input", "description": "Waits",
+                    "inputSchema": {"type": "object", "properties": {}}}, _hangs),
+}
+"""A second tool listed after sequentialthinking (issue 42: what a fork's other tool does, learnt by calling
+it): `get_thought_history` answers the stored thoughts and changes nothing; `clear_history` empties the
+history and the branches; `add_note` refuses a call without a non-empty `note` and files one more entry with
+one; `wait_for_input` never answers."""
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     server = startup.server_module()
@@ -599,6 +668,8 @@ def main() -> None:
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change in SCHEMA_CHANGES:
         SCHEMA_CHANGES[change](server, thinking)
+    elif change in EXTRA_TOOLS:
+        _extra_tool(server, *EXTRA_TOOLS[change])
     elif change in TYPE_REFUSALS:
         TYPE_REFUSALS[change](thinking)
     elif change in SPELLING_CHANGES:
@@ -609,8 +680,8 @@ def main() -> None:
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
-                 f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}|"
-                 f"{'|'.join(SPELLING_CHANGES)}, not {change!r}")
+                 f"{'|'.join([*SCHEMA_CHANGES, *EXTRA_TOOLS, *ARGUMENT_CHANGES, *OTHER_CHANGES])}|"
+                 f"{'|'.join([*TYPE_REFUSALS, *SPELLING_CHANGES])}, not {change!r}")
     sys.exit(server.run())
 
 

@@ -76,10 +76,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="two npm: targets: install A's package with B's dependency tree and replay each "
                    "difference on it, to say whether it comes from the server's code or its dependencies "
                    "(off by default: one more install and three processes per difference)")
-    p.add_argument("--call-other-tools", action="store_true",
-                   help="also call the tools only one side lists that are not annotated readOnlyHint: true "
-                   "(off by default: such a tool may write, delete or send something; the report says which "
-                   "were called)")
+    p.add_argument("--no-call-other-tools", dest="call_other_tools", action="store_false", default=True,
+                   help="call none of the tools only one side lists (by default each is called, each call on "
+                   "a process of its own started in a folder and HOME made for it; the report says what "
+                   "each did)")
+    p.add_argument("--call-other-tools", dest="call_other_tools", action="store_true",
+                   help="accepted for older command lines: other tools are called by default")
     add_max_frame(p)
     p.add_argument("--arguments-map", default=None, metavar="FILE|SPELLING",
                    help="send B's calls with the original's argument names as B spells them, as run's "
@@ -112,8 +114,8 @@ def rerun_command(args: argparse.Namespace, profile: str, seed: int) -> str:
         parts += ["--baseline", str(args.baseline)]
     if args.cross:
         parts.append("--cross")
-    if getattr(args, "call_other_tools", False):
-        parts.append("--call-other-tools")
+    if not getattr(args, "call_other_tools", True):
+        parts.append("--no-call-other-tools")
     if getattr(args, "arguments_map", None):
         parts += ["--arguments-map", args.arguments_map]
     for option, value in (("--label-a", args.label_a), ("--label-b", args.label_b)):
@@ -182,7 +184,7 @@ def _compare(args: argparse.Namespace, profile: str, seed: int, baseline: Compar
                                  transcripts=transcripts, progress=say,
                                  labels=(args.label_a, args.label_b), cross=args.cross,
                                  arguments_map=args.arguments_map,
-                                 call_other_tools=getattr(args, "call_other_tools", False))
+                                 call_other_tools=getattr(args, "call_other_tools", True))
     except cancel.Cancelled as stopped:
         cut = ComparisonOutcome(
             Comparison(a=unresolved_identity(args.a), b=unresolved_identity(args.b), calls=0, programs=0),

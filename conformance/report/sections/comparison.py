@@ -68,8 +68,8 @@ def markdown(compared: Compared, detail: Detail) -> list[str]:
         lines += ["", f"B's calls were sent through --arguments-map {md(c.arguments_map_b)}: the original's "
                   "argument names respelled as B takes them, every other difference as found."]
     if c.other_tools:
-        lines += ["", "Tools only one side lists (a call may act outside the store, so only those annotated "
-                  "readOnlyHint: true are called unless --call-other-tools is given):", ""]
+        lines += ["", "Tools only one side lists, or both with other schemas (each called on processes of "
+                  "its own, each in a folder made for it, unless --no-call-other-tools is given):", ""]
         lines += [f"- {md(line, 400)}" for line in other_tool_lines(c)]
     lines.append("")
     if c.eras:
