@@ -24,6 +24,8 @@
   "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
 - `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
   (stopuncle-js): the count is there, the labels under another name;
+- `snake-keys`: an accepted call's status keys in snake_case, `thought_number`, …, `thought_history_length`,
+  same values, same order (held-out-multi-11's toolkit-port): the store kept alike under renamed keys;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
@@ -433,6 +435,19 @@ def main() -> None:
                               indent=2), is_error
 
         thinking.SequentialThinkingServer.process_thought = renamed_labels  # type: ignore[method-assign]
+    elif change == "snake-keys":
+        answering_snake = thinking.SequentialThinkingServer.process_thought
+
+        def snake_keys(self: thinking.SequentialThinkingServer,
+                       arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answering_snake(self, arguments)
+            if is_error:
+                return text, is_error
+            status = json.loads(text)
+            snake = {key: re.sub(r"(?<=[a-z])([A-Z])", r"_\1", key).lower() for key in status}
+            return json.dumps({snake[k]: v for k, v in status.items()}, indent=2), is_error
+
+        thinking.SequentialThinkingServer.process_thought = snake_keys  # type: ignore[method-assign]
     elif change == "stringified":
         error_text = thinking.error_text
 
@@ -576,7 +591,7 @@ def main() -> None:
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|snake-keys|structured|confidence|lockout|"
                  f"{'|'.join([*SCHEMA_CHANGES, *ARGUMENT_CHANGES, *OTHER_CHANGES, *TYPE_REFUSALS])}, "
                  f"not {change!r}")
     sys.exit(server.run())
