@@ -54,7 +54,9 @@ from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.compare.two_fields import (
     PairRule,
     both_set_candidates,
+    conditional_candidates,
     find_both_set,
+    find_conditional,
     find_ratio,
     ratio_candidates,
     refused_words,
@@ -650,7 +652,8 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
 def _with_pair_rules(a: Target, b: Target, differences: list[Difference], timeout: float,
                      say: Callable[[str], None]) -> list[Difference]:
     """Refusals by one side that a rule between two fields explains (`two_fields.py`: a ratio or an offset
-    between numbered fields, two optional fields not both set), marked with that rule as their value class,
+    between numbered fields, two optional fields not both set, a value refused only where two numbered fields
+    stand in an order), marked with that rule as their value class,
     before a bound on one field's own value is looked for."""
     out = list(differences)
     calls = {d.id: last_call_arguments(d.program) for d in differences}
@@ -668,6 +671,15 @@ def _with_pair_rules(a: Target, b: Target, differences: list[Difference], timeou
         if not isinstance(call, dict) or found is None or ":" in found.value_class:
             continue
         rule = find_both_set(a, b, fld, side, call, refused_words(found), timeout)
+        if rule is not None:
+            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
+            out = _marked(out, rule, calls)
+    for fld, side, lead in conditional_candidates(out, calls):
+        call = calls.get(lead)
+        found = next((d for d in out if d.id == lead), None)
+        if not isinstance(call, dict) or found is None or ":" in found.value_class:
+            continue
+        rule = find_conditional(a, b, fld, side, call, refused_words(found), timeout)
         if rule is not None:
             say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
             out = _marked(out, rule, calls)

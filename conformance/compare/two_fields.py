@@ -11,7 +11,9 @@ small fixed family:
   the first refused value; a threshold that moves with `G` by a constant factor (or a constant offset) is the
   rule, one that stays put is a bound on `F` alone (`bounds.py`) and no relation;
 - two optional fields not both set: the call refused, and accepted without either (each removed with the
-  field it goes with), the other side accepting all three.
+  field it goes with), the other side accepting all three;
+- a boolean refused only where two numbered fields stand in an order (`nextThoughtNeeded` false while
+  `thoughtNumber` < `totalThoughts`: held-out-multi-10's plan-keeper), its other value accepted there.
 
 Each rule is claimed only when the other side accepts every call sent; the calls are the same whatever seed
 found the refusal (the ladder and the anchors are fixed; at most `MAX_STEPS` bisection steps per anchor).
@@ -29,7 +31,7 @@ from conformance.compare.bounds import RETESTED
 from conformance.compare.observe import Outcome
 from conformance.compare.pair import fresh_pair, run_on
 from conformance.compare.programs import Step, valid
-from conformance.compare.relations import NUMBERED, RELATION_CLASS
+from conformance.compare.relations import NUMBERED, REFUSED_WHEN, RELATION_CLASS
 from conformance.core.differences import refusal_in_text
 from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON
@@ -326,6 +328,100 @@ def _shown(call: dict[str, JSON], name: str) -> str:
     return f"`{name}` {json.dumps(call.get(name), ensure_ascii=False)[:40]}"
 
 
+# -- a value refused only where two numbered fields stand in an order ---------------------------------------
+
+
+def conditional_candidates(differences: Sequence[Difference], calls: dict[str, JSON | None]
+                           ) -> list[tuple[str, str, str]]:
+    """(field, refusing side, lead difference id) of one-side refusals of a field other than the numbered
+    ones, not yet explained, whose call gives two numbered fields numbers."""
+    out: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for d in differences:
+        side, call = refusing_side(d), calls.get(d.id)
+        if d.aspect != "is_error" or not side or not d.field or d.field in NUMBERED or ":" in d.value_class:
+            continue
+        if not isinstance(call, dict) or len(_numbered_pairs(d.field, call)) == 0 or (d.field, side) in seen:
+            continue
+        seen.add((d.field, side))
+        out.append((d.field, side, d.id))
+    return out[:MAX_CANDIDATES]
+
+
+def _numbered_pairs(field: str, call: dict[str, JSON]) -> list[tuple[str, str]]:
+    given = [g for g in NUMBERED if g != field and _number(call.get(g)) is not None]
+    return [(p, q) for i, p in enumerate(given) for q in given[i + 1:]]
+
+
+def _flipped(value: JSON) -> JSON | None:
+    """The value beside `value` a field's check may treat otherwise: a boolean's other value, else None."""
+    return (not value) if isinstance(value, bool) else None
+
+
+def _at(call: dict[str, JSON], p: str, q: str, pv: int, qv: int) -> dict[str, JSON]:
+    out = {**call, p: pv, q: qv}
+    for name in ("revisesThought", "branchFromThought"):
+        if name in call and name not in (p, q):
+            out[name] = 1
+    return out
+
+
+def find_conditional(a: Target, b: Target, field: str, refused_by: str, call: dict[str, JSON],
+                     words: str, timeout: float) -> PairRule | None:
+    """The order between two numbered fields under which only `refused_by` refuses `field` as `call` gives it
+    (held-out-multi-10's plan-keeper: `nextThoughtNeeded` false refused below `totalThoughts`), or None: the
+    call sent with the second field at 3 and then 7 and the first one below, equal and above it; the
+    refusing side's pattern the same at both and the other side accepting all six, then `field`'s other
+    value sent where it was refused, accepted. One fresh pair."""
+    value = call.get(field)
+    other_value = _flipped(value)
+    if other_value is None:
+        return None
+    try:
+        with fresh_pair(a, b, timeout) as (da, db):
+            for p, q in _numbered_pairs(field, call):
+                calls = [_at(call, p, q, w + d, w) for w in (3, 7) for d in (-1, 0, 1)]
+                steps = [Step(TOOL, c) for c in calls]
+                oa, ob = run_on(da, steps), run_on(db, steps)
+                if len(oa) != len(steps) or len(ob) != len(steps):
+                    return None
+                strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
+                if not all(_verdict(o) for o in lenient):
+                    continue
+                verdicts = [_verdict(o) for o in strict]
+                if None in verdicts:
+                    return None
+                seen = [tuple(bool(v) for v in verdicts[i:i + 3]) for i in (0, 3)]
+                if seen[0] != seen[1] or seen[0] not in REFUSED_WHEN:
+                    continue
+                op = REFUSED_WHEN[seen[0]]
+                at = next(i for i, ok in enumerate(seen[0]) if not ok)
+                refused_call, accepted_call = calls[at], calls[seen[0].index(True)]
+                flip = [Step(TOOL, {**refused_call, field: other_value})]
+                fa, fb = run_on(da, flip), run_on(db, flip)
+                if len(fa) != 1 or len(fb) != 1 or not (_verdict(fa[0]) and _verdict(fb[0])):
+                    continue
+                shown = json.dumps(value)
+                rule = f"`{field}` {shown} when `{p}` {op} `{q}`"
+                evidence = (f"{shown} with `{p}` {refused_call[p]} and `{q}` {refused_call[q]} refused, with "
+                            f"{accepted_call[p]} and {accepted_call[q]} accepted; {json.dumps(other_value)} "
+                            f"with {refused_call[p]} and {refused_call[q]} accepted")
+
+                def breaks(args: dict[str, JSON], p: str = p, q: str = q, op: str = op) -> bool:
+                    f, g = _number(args.get(p)), _number(args.get(q))
+                    return (args.get(field) == value and f is not None and g is not None
+                            and _ordered(op, f, g))
+
+                return PairRule(field, q, refused_by, rule, evidence, breaks, words)
+    except DriverError:
+        return None
+    return None
+
+
+def _ordered(op: str, f: float, g: float) -> bool:
+    return {"≥": f >= g, ">": f > g, "<": f < g, "≤": f <= g, "=": f == g, "≠": f != g}[op]
+
+
 def explained_by(d: Difference, rule: PairRule, arguments: JSON | None) -> bool:
     """Whether `d` is a refusal of the rule's field by its side whose call breaks the rule (in the lead
     refusal's words, for a rule that carries them)."""
@@ -344,8 +440,10 @@ def refused_words(d: Difference) -> str:
 __all__ = [
     "PairRule",
     "both_set_candidates",
+    "conditional_candidates",
     "explained_by",
     "find_both_set",
+    "find_conditional",
     "find_ratio",
     "ratio_candidates",
     "refused_words",

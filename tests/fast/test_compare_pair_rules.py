@@ -19,7 +19,7 @@ from conformance.compare.known_changes import default_known_changes
 from conformance.compare.pair import retested
 from conformance.compare.programs import Step, frames, valid
 from conformance.compare.retests import with_retests
-from conformance.compare.two_fields import PairRule, find_both_set, find_ratio
+from conformance.compare.two_fields import PairRule, find_both_set, find_conditional, find_ratio
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
@@ -117,3 +117,27 @@ def test_any_ratio_or_offset_between_the_numbered_fields_is_found_exactly(k: int
     assert f"{2 * k + 1} with `totalThoughts` 2 refused, {2 * k} with 2 accepted" in ratio.evidence
     assert isinstance(offset, PairRule) and offset.rule == f"`thoughtNumber` > `totalThoughts` + {k}", offset
     assert offset.breaks(valid(k + 3, 2)) and not offset.breaks(valid(k + 2, 2))
+
+
+def test_a_value_refused_only_below_the_total_is_said_with_the_order_that_refuses_it() -> None:
+    """held-out-multi-10's plan-keeper: `nextThoughtNeeded` false refused while thoughtNumber is below
+    totalThoughts read as "accepts booleans for `nextThoughtNeeded` that head refuses"."""
+    call = valid(-1, 1)
+    words = "Invalid nextThoughtNeeded: a thought before the last cannot end the chain"
+    refused = _difference("is_error", "nextThoughtNeeded", "boolean", "refused by b", call,
+                          f'isError {{"error": "{words}"}}')
+    fork = _fork("early-final-refused")
+    marked = _with_pair_rules(REFERENCE, fork, [refused], 10, lambda _: None)
+    headline = _headline(marked)
+    rule = "head refuses `nextThoughtNeeded` false when `thoughtNumber` < `totalThoughts`"
+    assert rule in headline, headline
+    assert ("false with `thoughtNumber` 2 and `totalThoughts` 3 refused, with 3 and 3 accepted; true with 2 "
+            "and 3 accepted") in headline, headline
+    assert "accepts booleans" not in headline, headline
+
+
+def test_a_value_refused_whatever_the_numbers_is_no_order() -> None:
+    """A thought too short is refused at every thought number: no order between the numbered fields."""
+    fork = _fork("short-refused")
+    rule = find_conditional(REFERENCE, fork, "thought", "b", valid(thought="ab"), "", 10)
+    assert rule is None, rule
