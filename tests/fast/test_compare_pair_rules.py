@@ -141,3 +141,17 @@ def test_a_value_refused_whatever_the_numbers_is_no_order() -> None:
     fork = _fork("short-refused")
     rule = find_conditional(REFERENCE, fork, "thought", "b", valid(thought="ab"), "", 10)
     assert rule is None, rule
+
+
+def test_a_field_refused_beside_its_companion_given_otherwise_names_the_companions_value() -> None:
+    """held-out-multi-12's strict-pointers refuses `revisesThought` unless `isRevision` is true: beside
+    `isRevision` "true" it read "base does not check `revisesThought`" (its `{}` refused for want of a true
+    `isRevision`, not for its own value)."""
+    words = "Invalid revisesThought: only allowed when isRevision is true"
+    refused = _difference("is_error", "revisesThought", "numeric string", "refused by b",
+                          valid(isRevision="true", revisesThought="1"), f'isError {{"error": "{words}"}}')
+    fork = _fork("revises-needs-true")
+    marked = with_retests([refused], retested(REFERENCE, fork, 10), "base", "head", lambda _: None)
+    headline = _headline(marked)
+    assert "head refuses `revisesThought` without `isRevision` true" in headline, headline
+    assert "does not check" not in headline, headline

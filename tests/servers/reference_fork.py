@@ -40,14 +40,15 @@
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
 - `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
-  `early-final-refused` (OTHER_CHANGES, joined by "+"): a word count ends every box header; a "[warn]" line
-  follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired surrogate is refused,
-  "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and branching is refused,
-  "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more than ten times a
-  positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought
-  shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false
-  with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last
-  cannot end the chain";
+  `early-final-refused`, `revises-needs-true` (OTHER_CHANGES, joined by "+"): a word count ends every box
+  header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
+  surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
+  branching is refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more
+  than ten times a positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts
+  <m>"; a thought shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a
+  nextThoughtNeeded false with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a
+  thought before the last cannot end the chain"; a revisesThought beside an isRevision other than true is
+  refused, "Invalid revisesThought: only allowed when isRevision is true";
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -271,6 +272,18 @@ def _early_final_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _revises_needs_true(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if isinstance(data, Mapping) and "revisesThought" in data and data.get("isRevision") is not True:
+            raise JSError("Invalid revisesThought: only allowed when isRevision is true")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 def _revise_or_branch(thinking: Any) -> None:
     validate = thinking.validate_thought_data
 
@@ -291,13 +304,15 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "runaway-ratio": _runaway_ratio,
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
+    "revises-needs-true": _revises_needs_true,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
 holding an unpaired surrogate is refused (held-out-multi-9's model-guard); a revision that also branches is
 refused (held-out-multi-12's strict pointers); a thoughtNumber more than ten times a positive totalThoughts is
 refused (its runaway rule, as a tool error); a thought shorter than 8 UTF-16 units is refused; a
-nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper). Joined by "+" like
+nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper); a revisesThought is
+refused unless isRevision is true, the boolean (strict-pointers again). Joined by "+" like
 ARGUMENT_CHANGES."""
 
 
