@@ -190,15 +190,21 @@ def _law(one: _Threshold, two: _Threshold) -> tuple[str, Fraction, int] | None:
     factor or a constant offset."""
     if one.upper != two.upper or one.accepted == two.accepted:
         return None
-    # The rule's edge is the last value accepted (">" / "<") or the first refused ("≥" / "≤").
-    for a, b, strict in ((one.accepted, two.accepted, True), (one.refused, two.refused, False)):
-        op = (">" if strict else "≥") if one.upper else ("<" if strict else "≤")
+    # The rule's edge is the last value accepted (">" / "<") or the first refused ("≥" / "≤"); a factor is
+    # tried at both edges before an offset, so "≥ `G`" is said rather than "> `G` − 1".
+    edges = ((one.accepted, two.accepted, True), (one.refused, two.refused, False))
+    for a, b, strict in edges:
         k = Fraction(a, one.anchor)
         if k > 0 and Fraction(b, two.anchor) == k:
-            return op, k, 0
+            return _op(one.upper, strict), k, 0
+    for a, b, strict in edges:
         if b - two.anchor == a - one.anchor:
-            return op, Fraction(1), a - one.anchor
+            return _op(one.upper, strict), Fraction(1), a - one.anchor
     return None
+
+
+def _op(upper: bool, strict: bool) -> str:
+    return (">" if strict else "≥") if upper else ("<" if strict else "≤")
 
 
 def _said(op: str, k: Fraction, c: int, other: str) -> str:

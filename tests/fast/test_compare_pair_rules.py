@@ -155,3 +155,11 @@ def test_a_field_refused_beside_its_companion_given_otherwise_names_the_companio
     headline = _headline(marked)
     assert "head refuses `revisesThought` without `isRevision` true" in headline, headline
     assert "does not check" not in headline, headline
+
+
+def test_an_order_between_two_numbered_fields_is_said_without_an_offset() -> None:
+    """A branch from thought n refused at thought n or earlier: "≥ `thoughtNumber`", not "> `thoughtNumber` −
+    1"."""
+    order = find_ratio(_bounded(), _bounded("branch-before"), "branchFromThought", "b",
+                       valid(3, 3, branchFromThought=5, branchId="b"), 10)
+    assert isinstance(order, PairRule) and order.rule == "`branchFromThought` ≥ `thoughtNumber`", order
