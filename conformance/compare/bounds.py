@@ -41,7 +41,8 @@ LENGTHS: Final[tuple[int, ...]] = (1, 16, 64, 255, 256, 257, 1024, 4096)
 BISECTIONS: Final = 12
 """Steps between the last refused and the first accepted length (exact up to 4,096)."""
 NUMBER_BISECTIONS: Final = 4
-"""Steps between the last refused and the first accepted number: within a sixteenth of the ladder's gap."""
+"""Halvings between the last refused and the first accepted number once they are integers one apart (or were
+never integers): within a sixteenth of that gap."""
 UNIT_CHARS: Final = ("é", "😀")
 """Characters of two bytes of UTF-8 and one UTF-16 unit, and of four bytes and two units (both one code
 point), repeated to re-test the unit of a length bound."""
@@ -206,10 +207,21 @@ def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str
 
 
 def _in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
-    """A length bound above N one-byte characters re-tested with N two-byte ones (UNIT_CHARS): refused, and
-    N/2 accepted where N/2 + 1 is refused, it counts bytes of UTF-8; accepted, N four-byte ones (two UTF-16
-    units each) tell UTF-16 units (refused) from characters (accepted). Any other answer, or the other side
-    refusing one of them, keeps the bound as found ("characters", unconfirmed beyond one-byte letters)."""
+    """A length bound re-tested with wider characters (UNIT_CHARS) and said in the unit that holds; an upper
+    bound (`_above_in_its_unit`) or, without one, a lower bound (`_below_in_its_unit`). Any other answer, or
+    the other side refusing one of them, keeps the bound as found ("characters", unconfirmed beyond one-byte
+    letters)."""
+    if bound.above is not None:
+        return _above_in_its_unit(bound, ask)
+    if bound.below is not None:
+        return _below_in_its_unit(bound, ask)
+    return bound
+
+
+def _above_in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
+    """Longer than N one-byte characters refused: N two-byte ones refused, and N/2 accepted where N/2 + 1 is
+    refused, it counts bytes of UTF-8; accepted, N four-byte ones (two UTF-16 units each) tell UTF-16 units
+    (refused) from characters (accepted)."""
     if bound.above is None or bound.above < 2:
         return bound
     n = int(bound.above)
@@ -227,6 +239,31 @@ def _in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
         return dataclasses.replace(bound, unit=UNITS, unit_evidence=said)
     if whole and wide:
         return dataclasses.replace(bound, unit_evidence=f"{n} “{two}” and {n} “{four}” accepted")
+    return bound
+
+
+def _below_in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
+    """Shorter than N one-byte characters refused (N ≥ 3): with h = ⌈N/2⌉, h two-byte characters (N or N + 1
+    bytes, h code points and units) accepted where h − 1 of them are refused, it counts bytes of UTF-8; h
+    two-byte ones refused, h four-byte ones (2h UTF-16 units) accepted tell UTF-16 units, refused too
+    characters."""
+    if bound.below is None or bound.below < 3:
+        return bound
+    n = int(bound.below)
+    h = (n + 1) // 2
+    two, four = UNIT_CHARS
+    seen = ask([two * h, two * (h - 1), four * h])
+    if seen is None or not all(seen[1]):
+        return bound
+    half, short, wide = seen[0]
+    if half and not short:
+        said = f"{h} “{two}” ({2 * h} bytes) accepted, {h - 1} ({2 * (h - 1)} bytes) refused"
+        return dataclasses.replace(bound, unit=BYTES, unit_evidence=said)
+    if not half and wide:
+        said = f"{h} “{two}” refused, {h} “{four}” ({2 * h} UTF-16 units) accepted"
+        return dataclasses.replace(bound, unit=UNITS, unit_evidence=said)
+    if not half and not wide:
+        return dataclasses.replace(bound, unit_evidence=f"{h} “{two}” and {h} “{four}” refused")
     return bound
 
 
@@ -291,12 +328,15 @@ def _bisected(ladder: list[float], strict: list[bool], field: str, refused_by: s
 def _narrow(refused: float, accepted: float, length: bool, ask: Ask, *, up: bool
             ) -> tuple[float, float] | None:
     """Bisect between a refused and an accepted value (`up`: refused below accepted); the closest pair found
-    as (lower, upper)."""
+    as (lower, upper). Numbers are bisected over integers first while the two are integers more than one
+    apart (a bound at 37 read between 10 and 1000 in four halvings was "below 71.875"), then by halves."""
     lower, upper = (refused, accepted) if up else (accepted, refused)
-    for _ in range(BISECTIONS if length else NUMBER_BISECTIONS):
-        if length and upper - lower <= 1:
-            break
-        middle = float(int((lower + upper) / 2)) if length else (lower + upper) / 2
+    whole = length or (float(lower).is_integer() and float(upper).is_integer())
+    halvings = [*([True] * BISECTIONS if whole else []), *([False] * (0 if length else NUMBER_BISECTIONS))]
+    for integer in halvings:
+        if integer and upper - lower <= 1:
+            continue
+        middle = float((lower + upper) // 2) if integer else (lower + upper) / 2
         if middle in (lower, upper):
             break
         seen = ask([middle])

@@ -51,6 +51,18 @@ from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, ca
 from conformance.compare.relations import explained_by, find_relation, relation_candidates
 from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
+from conformance.compare.two_fields import (
+    PairRule,
+    both_set_candidates,
+    conditional_candidates,
+    find_both_set,
+    find_conditional,
+    find_ratio,
+    ratio_candidates,
+    refused_words,
+    refusing_side,
+)
+from conformance.compare.two_fields import explained_by as breaks_pair_rule
 from conformance.core.arguments_map import renames_of
 from conformance.core.errors import HarnessError
 from conformance.core.identity import info_texts
@@ -182,6 +194,7 @@ def run_comparison(
     differences += [_probe_difference(item, rules, name_a, name_b) for item in kept_probes]
     differences = _with_eras(differences, eras.found, rules, name_a, name_b)
     differences = _with_relations(target_a, target_b, differences, timeout, say)
+    differences = _with_pair_rules(target_a, target_b, differences, timeout, say)
     differences = _with_bounds(target_a, target_b, differences, timeout, say)
     retests = retested(target_a, target_b, timeout)
     differences = with_retests(differences, retests, name_a, name_b, say)
@@ -633,6 +646,49 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
         out = [d.model_copy(update={"value_class": relation.value_class})
                if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
     return out
+
+
+def _with_pair_rules(a: Target, b: Target, differences: list[Difference], timeout: float,
+                     say: Callable[[str], None]) -> list[Difference]:
+    """Refusals by one side that a rule between two fields explains (`two_fields.py`: a ratio or an offset
+    between numbered fields, two optional fields not both set, a value refused only where two numbered fields
+    stand in an order), marked with that rule as their value class,
+    before a bound on one field's own value is looked for."""
+    out = list(differences)
+    calls = {d.id: last_call_arguments(d.program) for d in differences}
+    for fld, side in ratio_candidates(out, calls):
+        example = next((d for d in out if d.field == fld and refusing_side(d) == side
+                        and ":" not in d.value_class and isinstance(calls.get(d.id), dict)), None)
+        call = calls.get(example.id) if example is not None else None
+        rule = find_ratio(a, b, fld, side, call, timeout) if isinstance(call, dict) else None
+        if rule is not None:
+            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
+            out = _marked(out, rule, calls)
+    for fld, side, lead in both_set_candidates(out, calls):
+        call = calls.get(lead)
+        found = next((d for d in out if d.id == lead), None)
+        if not isinstance(call, dict) or found is None or ":" in found.value_class:
+            continue
+        rule = find_both_set(a, b, fld, side, call, refused_words(found), timeout)
+        if rule is not None:
+            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
+            out = _marked(out, rule, calls)
+    for fld, side, lead in conditional_candidates(out, calls):
+        call = calls.get(lead)
+        found = next((d for d in out if d.id == lead), None)
+        if not isinstance(call, dict) or found is None or ":" in found.value_class:
+            continue
+        rule = find_conditional(a, b, fld, side, call, refused_words(found), timeout)
+        if rule is not None:
+            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
+            out = _marked(out, rule, calls)
+    return out
+
+
+def _marked(differences: list[Difference], rule: PairRule, calls: dict[str, JSON | None]) -> list[Difference]:
+    return [d.model_copy(update={"value_class": rule.value_class})
+            if ":" not in d.value_class and breaks_pair_rule(d, rule, calls.get(d.id)) else d
+            for d in differences]
 
 
 def _with_bounds(a: Target, b: Target, differences: list[Difference], timeout: float,

@@ -24,6 +24,7 @@ from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_clas
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
+from conformance.compare.two_fields import refusing_side
 from conformance.compare.wording import (
     Edit,
     IssueChange,
@@ -203,8 +204,13 @@ def _relation(ds: list[Difference], la: str, lb: str) -> str:
     rule, _, evidence = ds[0].value_class.partition(RETESTED)
     rule = rule.removeprefix(RELATION_CLASS + ": ").removeprefix(BOUND_CLASS + ": ")
     retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
-    refusing, accepting, side = (la, lb, "a") if ds[0].detail == "refused by a" else (lb, la, "b")
-    return f"{refusing} refuses {rule}{_refusals(ds, side)}{retested}; {accepting} accepts it"
+    side = refusing_side(ds[0])
+    refusing, accepting = (la, lb) if side == "a" else (lb, la)
+    how = ""
+    if ds[0].aspect == "error_class":
+        kind = ds[0].detail.partition(" vs ")[2 if side == "b" else 0]
+        how = f" with a {kind}"
+    return f"{refusing} refuses {rule}{how}{_refusals(ds, side)}{retested}; {accepting} accepts it"
 
 
 def _unchecked(ds: list[Difference], la: str, lb: str) -> str:
@@ -232,6 +238,11 @@ def _by_value(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _kinds(ds: list[Difference], la: str, lb: str) -> str:
+    related = [d for d in ds if d.value_class.startswith(RELATION_CLASS + ":")]
+    if related:  # a refusal in another form that a rule between two fields explains: said as the rule
+        rest = [d for d in ds if d not in related]
+        return "; ".join([*(_relation(group, la, lb) for group in _by_class(related)),
+                          *([_kinds(rest, la, lb)] if rest else [])])
     pairs: dict[tuple[str, str], list[Difference]] = {}
     for d in ds:
         ka, _, kb = d.detail.partition(" vs ")

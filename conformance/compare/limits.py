@@ -9,11 +9,13 @@ rule over four number fields); its limit's numbers stay, so 1,000 and 10,000 cha
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from conformance.compare.retests import VALIDATION_CAUSE
+from conformance.compare.two_fields import refusing_side
 from conformance.core.differences import refusal_error
 from conformance.report.model import Difference
 
@@ -22,19 +24,36 @@ _INVALID: Final = re.compile(r"^Invalid [A-Za-z_$][\w$]*:")
 
 
 def rule_of(difference: Difference) -> str:
-    """The rule a one-side refusal states, its field masked; empty for any other difference, and for a refusal
+    """The rule a one-side refusal states (an isError result's, or a JSON-RPC error's where the other side
+    accepts), its field masked; empty for any other difference, and for a refusal
     whose shown answer holds no JSON `error` (a plain text, an answer cut where it is shown): its words are
     read as `refusal_words` reads a JSON refusal's (`refusal_error`), the top-level `error` only."""
-    if difference.aspect != "is_error" or not difference.detail.startswith("refused by "):
+    side = refusing_side(difference)
+    if not side:
         return ""
-    shown = difference.a if difference.detail == "refused by a" else difference.b
-    error = refusal_error(shown)
+    shown = difference.a if side == "a" else difference.b
+    error = refusal_error(shown) if difference.aspect == "is_error" else _protocol_error(shown)
     if error is None:
         return ""
     words = _INVALID.sub("Invalid {field}:", error)
     if difference.field:
         words = re.sub(rf"\b{re.escape(difference.field)}\b", "{field}", words)
     return words
+
+
+def _protocol_error(shown: str) -> str | None:
+    """A JSON-RPC error's message where the other side accepts (`Outcome.show`: "protocol error: {…}"),
+    marked as such: a rule refused in another form is a rule of its own (held-out-multi-12's strict-pointers:
+    its -32000 runaway rule was filed with its revisesThought rule)."""
+    body = shown.removeprefix("protocol error: ")
+    if body == shown:
+        return None
+    try:
+        error = json.loads(body)
+    except ValueError:
+        return None
+    message = error.get("message") if isinstance(error, dict) else None
+    return f"protocol error: {message}" if isinstance(message, str) else None
 
 
 def one_cause_per_rule(differences: Sequence[Difference]) -> list[Difference]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from conformance.compare.programs import FIELDS, Step
+from conformance.core.differences import spelled_alike
 from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
@@ -77,11 +78,16 @@ Store = tuple[int, tuple[str, ...]]
 
 
 def _relative(status: dict[str, JSON], base: Base) -> tuple[dict[str, JSON], Store | None]:
-    length, branches = status.get("thoughtHistoryLength"), status.get("branches")
+    """The status without its store keys, and the store effect relative to `base`. A store key renamed
+    (`thought_history_length`: held-out-multi-11's toolkit-port) is read under its new name, so a store kept
+    alike is not said as "no thoughtHistoryLength" nor as a history bound; the rename is the status's
+    difference."""
+    keys = spelled_alike("thoughtHistoryLength", status), spelled_alike("branches", status)
+    length, branches = (status.get(k) if k is not None else None for k in keys)
     if not isinstance(length, int) or isinstance(length, bool) or not isinstance(branches, list):
         return status, None
     new = tuple(str(b) for b in branches if str(b) not in base.branches)
-    rest = {k: v for k, v in status.items() if k not in ("thoughtHistoryLength", "branches")}
+    rest = {k: v for k, v in status.items() if k not in keys}
     return rest, (length - base.length, new)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from conformance.calls.store import StoreState, state_of
+from conformance.calls.store import StoreState
 from conformance.compare.observe import Base, Kind, Outcome, failed, observe
 from conformance.compare.programs import Program, Step
 from conformance.core.jsontypes import JSON, Omitted
@@ -46,10 +46,14 @@ class Side:
     def base(self) -> Base:
         """The store a program starts from: one accepted probe call tells it (else the last one seen)."""
         try:
-            exchange = self.driver().call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            # Read as the comparison reads every answer (`observe`: a renamed store key under its new name),
+            # not as the suite's `state_of`, whose KeyError restarted a port's process before every program.
+            seen = observe(self.driver().call_tool(TOOL, dict(PROBE_ARGUMENTS)), EMPTY)
             self.calls += 1
-            if not exchange.is_error and exchange.result is not None:
-                self._last = state_of(exchange)
+            if seen.accepted and seen.store is not None:
+                self._last = StoreState(*seen.store)
+            elif seen.accepted:
+                self.close()  # no store to read: the next program starts on a fresh process
         except (DriverError, AssertionError, KeyError, ValueError):
             self.close()
         return Base(self._last.history_length, frozenset(self._last.branches))

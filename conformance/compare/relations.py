@@ -34,7 +34,7 @@ conclusion"."""
 UNCHECKED_CLASS: Final = "unchecked"
 """The value class of a refusal the accepting side makes of no value at all: it does not check the field."""
 
-_REFUSED_WHEN: Final[dict[tuple[bool, bool, bool], str]] = {
+REFUSED_WHEN: Final[dict[tuple[bool, bool, bool], str]] = {
     (True, False, False): "≥",
     (True, True, False): ">",
     (False, True, True): "<",
@@ -93,8 +93,8 @@ def find_relation(a: Target, b: Target, field: str, refused_by: str, timeout: fl
                 if not all(o.accepted for o in lenient):
                     continue
                 seen = [tuple(o.accepted for o in strict[i:i + 3]) for i in range(0, len(steps), 3)]
-                if len(set(seen)) == 1 and seen[0] in _REFUSED_WHEN:
-                    return Relation(field, other, _REFUSED_WHEN[seen[0]], refused_by)
+                if len(set(seen)) == 1 and seen[0] in REFUSED_WHEN:
+                    return Relation(field, other, REFUSED_WHEN[seen[0]], refused_by)
     except DriverError:
         return None
     return None

@@ -17,7 +17,13 @@ from conformance.compare.pair import Retests
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
 from conformance.core.differences import refusal_in_text
 from conformance.core.jsontypes import JSON
-from conformance.core.retest import COMPANIONS, companion_retested, refusals_retested, unchecked_retested
+from conformance.core.retest import (
+    COMPANIONS,
+    companion_retested,
+    lacks_companion,
+    refusals_retested,
+    unchecked_retested,
+)
 from conformance.report.model import Difference
 
 CONVERTED_CAUSE: Final = "coercion"
@@ -108,7 +114,7 @@ def _refused_words(d: Difference) -> str:
 
 
 def _lacks_companion(field: str, call: JSON | None) -> bool:
-    return field in COMPANIONS and isinstance(call, dict) and COMPANIONS[field][0] not in call
+    return call is not None and lacks_companion(field, call)
 
 
 __all__ = ["with_retests"]

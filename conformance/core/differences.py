@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
@@ -206,6 +207,17 @@ def other_fields(a: str | None, b: str | None) -> bool:
     """Two refusals name other fields: both name one, and not the same field spelled two ways
     (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
     return bool(a and b and a.replace("_", "").lower() != b.replace("_", "").lower())
+
+
+def spelled_alike(key: str, keys: Iterable[str]) -> str | None:
+    """`key` itself when `keys` holds it, else the one key of `keys` that is `key` spelled otherwise
+    (`thought_history_length` for `thoughtHistoryLength`: a port's renamed answer key, whose value is still
+    the one the original's key holds); None when there is none or more than one."""
+    keys = list(keys)
+    if key in keys:
+        return key
+    alike = [k for k in keys if not other_fields(key, k)]
+    return alike[0] if len(alike) == 1 else None
 
 
 def refusal_in_text(answer: str) -> Refusal:

@@ -221,6 +221,7 @@ __all__ = [
     "Retested",
     "alone",
     "companion_retested",
+    "lacks_companion",
     "order_retested",
     "refusals_retested",
     "rule_retested",
@@ -240,13 +241,14 @@ COMPANIONS: Final[dict[str, tuple[str, JSON]]] = {
 
 def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str | None:
     """A field one side refuses where the call lacks the field it goes with (`isRevision` without
-    `revisesThought`): re-sent at thought 3 of 3 without, then with, its companion. When the refusing side
+    `revisesThought`, or a boolean companion given otherwise than true): re-sent at thought 3 of 3 as it
+    was, then with its companion. When the refusing side
     refuses the first and both sides accept the second, the other accepting both, the rule
     is the missing companion: "`isRevision` without `revisesThought`"; else None."""
     if field not in COMPANIONS or not isinstance(call, dict) or refused_by not in ("a", "b"):
         return None
     other, value = COMPANIONS[field]
-    if other in call:
+    if not lacks_companion(field, call):
         return None
     answered = ask([{**call, **AT}, {**call, **AT, other: value}])
     if answered is None or len(answered[0]) != 2 or len(answered[1]) != 2:
@@ -255,8 +257,19 @@ def companion_retested(field: str, call: JSON, refused_by: str, ask: Ask) -> str
     strict, lenient = (a_without, b_without) if refused_by == "a" else (b_without, a_without)
     # The refusing side's words may name either field ("When isRevision is true, revisesThought must be …").
     if isinstance(strict, Refusal) and lenient is None and a_with is None and b_with is None:
-        return f"`{field}` without `{other}`"
+        # Given otherwise (`isRevision` "true"), the rule names its value: "without `isRevision` true".
+        return f"`{field}` without `{other}`" + (f" {json.dumps(value)}" if other in call else "")
     return None
+
+
+def lacks_companion(field: str, call: JSON) -> bool:
+    """Whether `call` leaves out the field `field` goes with, or gives a boolean one another value than
+    its own (`isRevision` "true" beside `revisesThought`: held-out-multi-12's strict-pointers refuses it
+    unless `isRevision` is true)."""
+    if field not in COMPANIONS or not isinstance(call, dict):
+        return False
+    other, value = COMPANIONS[field]
+    return other not in call or (isinstance(value, bool) and call[other] is not value)
 
 
 def said(found: Retested, a: Refusal, b: Refusal, la: str, lb: str) -> str:

@@ -4,8 +4,13 @@ given as a string" when only labels past 256 characters are refused. Against `te
 
 from __future__ import annotations
 
+import re
 import shlex
+import sys
 from functools import partial
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conformance.compare.bounds import Bound, find_bound
 from conformance.compare.engine import _with_bounds
@@ -109,3 +114,44 @@ def test_a_call_breaking_another_rule_too_is_re_tested_in_a_settled_call() -> No
     bound = find_bound(_server(), _server("branch-before", "max-label"), "branchId", "b", args, 10)
     assert bound is not None and bound.rule == "`branchId` longer than 256 characters", bound
     assert bound.value_class.endswith('with `thoughtNumber` 3 and `totalThoughts` 3'), bound.value_class
+
+
+@given(n=st.integers(3, 300), rule=st.sampled_from(["min-label", "min-label-bytes", "min-label-units"]))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_minimum_length_is_found_exactly_and_said_in_its_unit(n: int, rule: str) -> None:
+    """A label shorter than N refused: the lower bound is found as the upper one is, and its unit re-tested
+    both ways (only an upper bound's unit was: a minimum in bytes read as characters)."""
+    args = valid(branchFromThought=1, branchId="ab")
+    bound = find_bound(_server(), _server(f"{rule}={n}"), "branchId", "b", args, 10)
+    unit = {"min-label": "characters", "min-label-bytes": "bytes of UTF-8",
+            "min-label-units": "UTF-16 code units"}[rule]
+    assert isinstance(bound, Bound) and bound.rule == f"`branchId` shorter than {n} {unit}", bound
+    assert bound.refused == (n - 1,) and bound.accepted == (n,), bound
+    h = (n + 1) // 2
+    assert bound.holds("é" * (h - 1)) and bound.holds("b" * (n - 1)) and not bound.holds("b" * n)
+    assert bound.holds("😀" * h) == (rule == "min-label"), bound
+    assert bound.holds("é" * h) == (rule != "min-label-bytes"), bound
+
+
+@given(n=st.integers(2, 50))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_numeric_lower_bound_other_than_one_is_found(n: int) -> None:
+    """totalThoughts refused below N (the original's guard refuses only 0): said as the bound, not as "an
+    integer" refused."""
+    d = _refusal("totalThoughts", "integer", valid(totalThoughts=n - 1),
+                 f"Invalid totalThoughts: at least {n}")
+    marked = _with_bounds(_server(), _server(f"least-total={n}"), [d], 10, lambda _: None)
+    headline = explain(marked, "base", "head", default_known_changes()).headline
+    assert f"head refuses `totalThoughts` below {n} (" in headline, headline
+    shown = re.search(rf"re-tested on fresh calls: ([\d.]+) refused, {n}\b", headline)
+    assert shown is not None and n - 1 < float(shown[1]) < n, headline
+    assert "integer" not in headline, headline
+
+
+def test_a_thought_too_short_is_said_in_utf16_units_on_the_reference_fork() -> None:
+    """The reference's fork refusing a thought shorter than 8 UTF-16 units (JavaScript's `length`)."""
+    reference = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "short-refused")))
+    bound = find_bound(reference, fork, "thought", "b", valid(thought="ab"), 10)
+    assert isinstance(bound, Bound) and bound.rule == "`thought` shorter than 8 UTF-16 code units", bound
+    assert "4 “é” refused, 4 “😀” (8 UTF-16 units) accepted" in bound.value_class, bound.value_class

@@ -80,3 +80,20 @@ def test_a_rule_is_the_top_level_error_as_refusal_words_reads_it() -> None:
     assert rule_of(nested[0]) != rule_of(nested[1])
     plain = one.model_copy(update={"b": "isError Invalid thought: at most 1000 characters"})
     assert rule_of(plain) == "", "a plain-text refusal states no rule, as before"
+
+
+def test_a_rule_refused_with_a_protocol_error_is_a_cause_of_its_own() -> None:
+    """held-out-multi-12's strict-pointers: its runaway rule, a JSON-RPC error -32000 where the original
+    accepts, was filed under its revisesThought rule's cause (only isError refusals stated a rule)."""
+    runaway = "thoughtNumber 9007199254740994 is more than ten times totalThoughts 1"
+    a, b = ACCEPTED, f'protocol error: {{"code": -32000, "message": "{runaway}"}}'
+    detail = "tool result vs protocol error"
+    records, cause = default_rules().attribute(Found("error_class", "thoughtNumber", "number beyond 2^53",
+                                                     detail, a, b, True))
+    protocol = Difference(id="error_class.x", aspect="error_class", summary="", records=records, cause=cause,
+                          a=a, b=b, field="thoughtNumber", value_class="number beyond 2^53", detail=detail)
+    pointers = [_refused("revisesThought", c, "Invalid revisesThought: only allowed when isRevision is true")
+                for c in ("zero", "integer")]
+    assert rule_of(protocol) == f"protocol error: {runaway.replace('thoughtNumber', '{field}')}"
+    split = one_cause_per_rule([*pointers, protocol])
+    assert [d.cause for d in split] == ["validation", "validation", "validation/2"], split

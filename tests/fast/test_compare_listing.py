@@ -19,7 +19,7 @@ from conformance.compare.known_changes import default_known_changes
 from conformance.compare.listing import _camel, describe_text, object_changes
 from conformance.compare.observe import Found
 from conformance.compare.probes import LONG_PROBE, NO_STATE, PROBES, ProbeFound, _no_state
-from conformance.compare.relations import _REFUSED_WHEN, Relation, explained_by
+from conformance.compare.relations import REFUSED_WHEN, Relation, explained_by
 from conformance.core.jsontypes import JSON
 from conformance.report.escape import cut_headline
 from conformance.report.model import Difference
@@ -147,7 +147,7 @@ def _refusal(field: str, value: object, other: str, other_value: int, refused_by
                       b=accepted if refused_by == "a" else refusal, cause="validation")
 
 
-@given(st.sampled_from(sorted(_REFUSED_WHEN.values())), st.integers(1, 9), st.integers(1, 9),
+@given(st.sampled_from(sorted(REFUSED_WHEN.values())), st.integers(1, 9), st.integers(1, 9),
        st.sampled_from(["a", "b"]))
 def test_a_relation_marks_exactly_the_refusals_that_break_it(op: str, f: int, g: int, side: str) -> None:
     relation = Relation("revisesThought", "thoughtNumber", op, side)

@@ -3,8 +3,11 @@ arguments name: `min-total` (totalThoughts below 1), `max-label` (branchId longe
 `max-label-bytes` (branchId longer than 256 bytes of UTF-8), `max-label-units` (longer than 256 UTF-16
 units, JavaScript's `length`), `integer-total` (a totalThoughts that is not an integer), `string-label`
 (a branchId not a string), `branch-before` (a branchFromThought not below thoughtNumber), `falsy`
-(a zero totalThoughts, as the original's guard). What compare's re-testing of a refused value
-(conformance/compare/bounds.py) must tell apart."""
+(a zero totalThoughts, as the original's guard). Rules with a number: `ratio=K` (a thoughtNumber more than
+K times totalThoughts), `offset=C` (a thoughtNumber more than totalThoughts + C), `least-total=N` (a
+totalThoughts below N), `min-label=N`, `min-label-bytes=N`, `min-label-units=N` (a branchId shorter than N
+characters, bytes of UTF-8, UTF-16 units); `not-both=F,G` (F and G both truthy). What compare's re-testing of
+a refused value (conformance/compare/bounds.py, two_fields.py) must tell apart."""
 
 from __future__ import annotations
 
@@ -14,6 +17,38 @@ import sys
 from mini import Message, reply, serve
 
 RULES = set(sys.argv[1:])
+NUMBERED = {name: value for name, _, value in (rule.partition("=") for rule in RULES) if value}
+"""The rules given with a value (`ratio=10`): each name and its value."""
+
+
+def _units(label: str, rule: str) -> int:
+    if rule == "min-label-bytes":
+        return len(label.encode("utf-8"))
+    if rule == "min-label-units":
+        return len(label.encode("utf-16-le")) // 2
+    return len(label)
+
+
+def numbered_refusal(args: dict[str, object]) -> str:
+    """The refusal of the rules given with a value, else ""."""
+    sent, label = (args.get("thoughtNumber"), args.get("totalThoughts")), args.get("branchId")
+    numbers = [float(x) for x in sent if isinstance(x, int | float) and not isinstance(x, bool)]
+    number, total = numbers if len(numbers) == 2 else (None, None)
+    if number is not None and total is not None:
+        if "ratio" in NUMBERED and number > float(NUMBERED["ratio"]) * total:
+            return f"Invalid thoughtNumber: more than {NUMBERED['ratio']} times totalThoughts"
+        if "offset" in NUMBERED and number > total + float(NUMBERED["offset"]):
+            return f"Invalid thoughtNumber: more than totalThoughts + {NUMBERED['offset']}"
+        if "least-total" in NUMBERED and total < float(NUMBERED["least-total"]):
+            return f"Invalid totalThoughts: at least {NUMBERED['least-total']}"
+    for rule in ("min-label", "min-label-bytes", "min-label-units"):
+        if rule in NUMBERED and isinstance(label, str) and _units(label, rule) < int(NUMBERED[rule]):
+            return f"Invalid branchId: at least {NUMBERED[rule]}"
+    if "not-both" in NUMBERED:
+        one, _, two = NUMBERED["not-both"].partition(",")
+        if args.get(one) and args.get(two):
+            return f"Invalid {one}: not with {two}"
+    return ""
 
 
 def refusal(args: dict[str, object]) -> str:
@@ -22,6 +57,8 @@ def refusal(args: dict[str, object]) -> str:
         return "Invalid totalThoughts: must be a number"
     if "falsy" in RULES and not total:
         return "Invalid totalThoughts: must be a number"
+    if numbered_refusal(args):
+        return numbered_refusal(args)
     if "min-total" in RULES and total < 1:
         return "Invalid totalThoughts: must be at least 1"
     if "integer-total" in RULES and not float(total).is_integer():

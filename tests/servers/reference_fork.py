@@ -27,6 +27,8 @@
 - `any-case`, `any-separator` (SPELLING_CHANGES): a missing one of the nine names is read from an argument
   spelled like it ignoring letter case (held-out-multi-12's fork-small-model-friendly), or ignoring case, `_`
   and `-` (snake_case and kebab-case too); an exact name wins;
+- `snake-keys`: an accepted call's status keys in snake_case, `thought_number`, …, `thought_history_length`,
+  same values, same order (held-out-multi-11's toolkit-port): the store kept alike under renamed keys;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
@@ -40,11 +42,16 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
-- `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch` (OTHER_CHANGES, joined by "+"): a
-  word count ends every box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a
-  thought holding an unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired
-  surrogate)"; a call both revising and branching is refused, "Invalid isRevision: a thought cannot both
-  revise and branch";
+- `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
+  `early-final-refused`, `revises-needs-true` (OTHER_CHANGES, joined by "+"): a word count ends every box
+  header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
+  surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
+  branching is refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more
+  than ten times a positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts
+  <m>"; a thought shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a
+  nextThoughtNeeded false with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a
+  thought before the last cannot end the chain"; a revisesThought beside an isRevision other than true is
+  refused, "Invalid revisesThought: only allowed when isRevision is true";
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -251,6 +258,56 @@ def _branch_typed(thinking: Any, listed: bool) -> None:
     thinking.SequentialThinkingServer.process_thought = typed
 
 
+def _runaway_ratio(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        number, total = validated.thoughtNumber, validated.totalThoughts
+        if total > 0 and number > 10 * total:
+            raise JSError(f"thoughtNumber {thinking.number_to_string(number)} is more than ten times "
+                          f"totalThoughts {thinking.number_to_string(total)}")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
+def _short_refused(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if thinking._len16(validated.thought) < 8:
+            raise JSError("Invalid thought: at least 8 characters")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
+def _early_final_refused(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if validated.nextThoughtNeeded is False and validated.thoughtNumber < validated.totalThoughts:
+            raise JSError("Invalid nextThoughtNeeded: a thought before the last cannot end the chain")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
+def _revises_needs_true(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if isinstance(data, Mapping) and "revisesThought" in data and data.get("isRevision") is not True:
+            raise JSError("Invalid revisesThought: only allowed when isRevision is true")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 def _revise_or_branch(thinking: Any) -> None:
     validate = thinking.validate_thought_data
 
@@ -268,11 +325,19 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "long-warning": _long_warning,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
+    "runaway-ratio": _runaway_ratio,
+    "short-refused": _short_refused,
+    "early-final-refused": _early_final_refused,
+    "revises-needs-true": _revises_needs_true,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
 holding an unpaired surrogate is refused (held-out-multi-9's model-guard); a revision that also branches is
-refused (held-out-multi-12's strict pointers). Joined by "+" like ARGUMENT_CHANGES."""
+refused (held-out-multi-12's strict pointers); a thoughtNumber more than ten times a positive totalThoughts is
+refused (its runaway rule, as a tool error); a thought shorter than 8 UTF-16 units is refused; a
+nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper); a revisesThought is
+refused unless isRevision is true, the boolean (strict-pointers again). Joined by "+" like
+ARGUMENT_CHANGES."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
@@ -532,6 +597,19 @@ def main() -> None:
                               indent=2), is_error
 
         thinking.SequentialThinkingServer.process_thought = renamed_labels  # type: ignore[method-assign]
+    elif change == "snake-keys":
+        answering_snake = thinking.SequentialThinkingServer.process_thought
+
+        def snake_keys(self: thinking.SequentialThinkingServer,
+                       arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = answering_snake(self, arguments)
+            if is_error:
+                return text, is_error
+            status = json.loads(text)
+            snake = {key: re.sub(r"(?<=[a-z])([A-Z])", r"_\1", key).lower() for key in status}
+            return json.dumps({snake[k]: v for k, v in status.items()}, indent=2), is_error
+
+        thinking.SequentialThinkingServer.process_thought = snake_keys  # type: ignore[method-assign]
     elif change == "stringified":
         error_text = thinking.error_text
 
@@ -679,7 +757,8 @@ def main() -> None:
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|structured|confidence|lockout|"
+                 "ascii-box|enveloped|summary-first|trailed|active-branches|snake-keys|structured|confidence|"
+                 "lockout|"
                  f"{'|'.join([*SCHEMA_CHANGES, *EXTRA_TOOLS, *ARGUMENT_CHANGES, *OTHER_CHANGES])}|"
                  f"{'|'.join([*TYPE_REFUSALS, *SPELLING_CHANGES])}, not {change!r}")
     sys.exit(server.run())
