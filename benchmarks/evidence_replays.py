@@ -7,7 +7,7 @@ goes through each tree's `with_evidence` in a process of its own, the trees alte
 one load: wall seconds, server processes started, and whether the evidenced reports say the same (root
 causes, each record's cause, evidence, differences). No figure is asserted on.
 
-    python -m benchmarks.evidence_replays capture --out DIR -- run --target SPEC --profile dev --seed 1
+    python -m benchmarks.evidence_replays capture -- run --target SPEC --profile dev --seed 1 --out DIR
     python -m benchmarks.evidence_replays --pre DIR.pre.json --target SPEC [--arguments-map NAME]
                                           [--tree before=CHECKOUT ...] [--rounds 3]
 """
@@ -54,11 +54,11 @@ _CAPTURE: Final = r"""
 import runpy, sys
 import conformance.gate.evidence as ev
 real = ev.with_evidence
-def keep(report, target, original, timeout):
+def keep(report, target, original, timeout, replays=None):
     out = sys.argv[sys.argv.index("--out") + 1]
     with open(out + ".pre.json", "w", encoding="utf-8") as handle:
         handle.write(report.model_dump_json())
-    return real(report, target, original, timeout)
+    return real(report, target, original, timeout, replays=replays)
 ev.with_evidence = keep
 sys.argv = ["conformance", *sys.argv[1:]]
 runpy.run_module("conformance", run_name="__main__")

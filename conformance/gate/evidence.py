@@ -90,6 +90,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
@@ -172,33 +173,112 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str], timeou
     costs its slower side, not both (each process is still asked alone, in the sequence's order). `asking`
     is held while the processes start and answer, not while they are watched after the last frame (a wait
     only: the pool's next pairs start meanwhile)."""
+    return _replay_in_turn(original, target, [frames], timeout, asking)[0]
+
+
+def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequence[str]], timeout: float,
+                    asking: contextlib.AbstractContextManager[object] | None = None) -> list[_Replayed]:
+    """The sequences one after another on one pair (`_replay_both`'s, the first replayed as there), each
+    watched after its last frame: the pairs of the leading ones replayed as on fresh processes, at least the
+    first. The next is replayed only while the pair is left as a fresh one (`_left_fresh`), and kept only
+    when its opening is answered as the first's was, with nothing on stderr (`_as_if_fresh`): the rest are
+    for fresh pairs (gate/refusal_replays.py says which sequences go in turn)."""
+    replayed: list[_Replayed] = []
     with contextlib.ExitStack() as stack:
         started: list[tuple[WireDriver, int] | str] = []
-        theirs: list[_Answer] | str
-        ours: list[_Answer] | str
-        with asking if asking is not None else contextlib.nullcontext():
-            for side in (original, target):
-                try:
-                    driver = stack.enter_context(side.wire(timeout=timeout))
-                    started.append((driver, driver.stderr_mark()))
-                except DriverError as exc:
-                    started.append(str(exc))
-            first, second = started
-            with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
-                asked = None if isinstance(first, str) else aside.submit(_replay, *first, frames)
-                ours = second if isinstance(second, str) else _replay(*second, frames, ended=True)
-                theirs = asked.result() if asked is not None else str(first)
-        if isinstance(theirs, list) and isinstance(ours, list):
-            # The first answer waited for the start-up too: not a measure of how slow a call is.
-            slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
-            _watch([begun[0] for begun in started if not isinstance(begun, str)],
-                   min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
-            for answers, begun in ((theirs, started[0]), (ours, started[1])):
-                if not isinstance(begun, str):
-                    status = begun[0].returncode
-                    life = "running" if status is None else f"exited with status {status}"
-                    answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
-        return theirs, ours
+        for frames in sequences:
+            theirs: list[_Answer] | str
+            ours: list[_Answer] | str
+            with asking if asking is not None else contextlib.nullcontext():
+                if not started:
+                    for side in (original, target):
+                        try:
+                            driver = stack.enter_context(side.wire(timeout=timeout))
+                            started.append((driver, driver.stderr_mark()))
+                        except DriverError as exc:
+                            started.append(str(exc))
+                # Since the spawn for the first sequence, since now for a later one.
+                begun = [b if isinstance(b, str) or not replayed else (b[0], b[0].stderr_mark())
+                         for b in started]
+                first, second = begun
+                with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
+                    asked = None if isinstance(first, str) else aside.submit(_asked, *first, frames, replayed)
+                    ours = (second if isinstance(second, str)
+                            else _asked(*second, frames, replayed, ended=True))
+                    theirs = asked.result() if asked is not None else str(first)
+            if replayed:
+                alike = _as_if_fresh(replayed[0], theirs, ours)
+                if alike is None:
+                    break
+                theirs, ours = alike
+            if isinstance(theirs, list) and isinstance(ours, list):
+                # The first answer waited for the start-up too: not a measure of how slow a call is.
+                slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
+                _watch([b[0] for b in started if not isinstance(b, str)],
+                       min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
+                for answers, side_begun in ((theirs, started[0]), (ours, started[1])):
+                    if not isinstance(side_begun, str):
+                        status = side_begun[0].returncode
+                        life = "running" if status is None else f"exited with status {status}"
+                        answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
+            replayed.append((theirs, ours))
+            if not _left_fresh(replayed):
+                break
+    return replayed
+
+
+def _asked(driver: WireDriver, start: int, frames: Sequence[str], before: Sequence[_Replayed], *,
+           ended: bool = False) -> list[_Answer] | str:
+    """`_replay` of a sequence, the first on its process as on a fresh one; a later one's process has its
+    banner behind it, none awaited."""
+    if before:
+        return _replay(driver, start, frames, ended=ended, settle=False)
+    return _replay(driver, start, frames, ended=ended)
+
+
+def _left_fresh(replayed: Sequence[_Replayed]) -> bool:
+    """Whether the pair is as a fresh one after the last sequence: both sides answered it whole, refused every
+    call, wrote nothing to stderr after the banner (the first sequence's first answer), sent nothing unasked,
+    and are running. A server keeping something of a refused call that none of this shows is the blind spot
+    (`refusal_replays.PER_PAIR` bounds it)."""
+    theirs, ours = replayed[-1]
+    if isinstance(theirs, str) or isinstance(ours, str):
+        return False
+    for answers in (theirs, ours):
+        for index, answer in enumerate(answers):
+            if answer.method == LIFE:
+                if json.loads(answer.response) != {LIFE: "running"}:
+                    return False
+                continue
+            if answer.own or (answer.stderr and index > 0 and answer.method != WHOLE_STDERR):
+                return False
+            if answer.method == "tools/call" and refusal(cast(JSON, _frame(answer.response))) is None:
+                return False
+        whole = next((a.stderr for a in answers if a.method == WHOLE_STDERR), None)
+        if whole is None or whole != answers[0].stderr:
+            return False
+    return True
+
+
+def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answer] | str
+                 ) -> _Replayed | None:
+    """A later sequence's answers as a fresh pair gives them: the banner (the first sequence's first answer's
+    stderr) said again in its first answer and in the whole stderr; None, for a fresh pair, unless both sides
+    answered its opening as the first sequence's, with nothing on stderr."""
+    if isinstance(theirs, str) or isinstance(ours, str):
+        return None
+    if isinstance(first[0], str) or isinstance(first[1], str):
+        return None
+    out: list[list[_Answer]] = []
+    for answers, before in ((theirs, first[0]), (ours, first[1])):
+        if not answers or answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
+            return None
+        if answers[0].response != before[0].response:
+            return None
+        banner = before[0].stderr
+        out.append([replace(a, stderr=banner + a.stderr) if i == 0 or a.method == WHOLE_STDERR else a
+                    for i, a in enumerate(answers)])
+    return out[0], out[1]
 
 
 def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:
@@ -209,12 +289,13 @@ def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:
 
 
 def _replay(
-    driver: WireDriver, start: int, frames: Sequence[str], *, ended: bool = False
+    driver: WireDriver, start: int, frames: Sequence[str], *, ended: bool = False, settle: bool = True
 ) -> list[_Answer] | str:
     """Each request's answer and the stderr written while answering it (and since `start`, the spawn, over
     the whole sequence), or why the replay broke off. With `ended` (the target's side), a process that
     stops answering after its first answer keeps those answers and says, where the next one was due, why it
-    gave none (it exited, it hung): the original's answer there is the difference."""
+    gave none (it exited, it hung): the original's answer there is the difference. `settle`: the banner is
+    awaited after the first answer (a later sequence on the same process has it behind it)."""
     answers: list[_Answer] = []
     since = start
     sent = len(driver.unsolicited)
@@ -232,7 +313,7 @@ def _replay(
             response = {k: v for k, v in exchange.response.items() if k != "id"}
             # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
             compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            if not answers:
+            if not answers and settle:
                 # The start-up's stderr (the banner) is no request's, but it reaches the pipe when it will:
                 # before the first answer from the original, a few ms after it through a relay, a shell
                 # wrapper or `docker run -i`. Read it whole here (as the witnesses' banner is), so it is
@@ -607,15 +688,17 @@ class _Replays:
         self.spent = 0
         self.cap = MAX_REPLAYS
         """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
-        self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
-        """Replays started ahead, by `same_calls` of their sequence."""
+        self._ahead: dict[tuple[str, ...], tuple[Future[list[_Replayed]], int]] = {}
+        """Replays started ahead, by `same_calls` of their sequence: the pool's task replaying it (with the
+        sequences of its kind before it on one pair, `refusal_replays.in_turn`) and its place there."""
         self._by_calls: dict[tuple[str, ...], _Replayed] = {}
         """Each pair replayed, by `same_calls` of its sequence: a sequence differing from one replayed only in
         its requests' ids is answered by that pair (a budget slot still spent, as for any sequence)."""
         self._asking = threading.BoundedSemaphore(SIDE_BY_SIDE)
         """Held by a pair while its processes start and answer: `SIDE_BY_SIDE` pairs at once."""
         self.pairs = 0
-        """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls."""
+        """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls, or per group
+        of sequences replayed in turn."""
         self._counting = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)
@@ -630,22 +713,28 @@ class _Replays:
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            for future in self._ahead.values():
+            for future, _ in self._ahead.values():
                 future.cancel()
             self._pool.shutdown(wait=True)
 
     def prefetch(self, sequences: Iterable[Sequence[str]]) -> None:
-        """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started."""
+        """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started: the
+        sequences of one kind in turn on one pair (`refusal_replays.in_turn`), every other on its own."""
+        new: dict[tuple[str, ...], tuple[str, ...]] = {}
         for frames in sequences:
             key = tuple(frames)
             calls = same_calls(key)
-            if key in self.done or calls in self._by_calls or calls in self._ahead:
+            if key in self.done or calls in self._by_calls or calls in self._ahead or calls in new:
                 continue
+            new[calls] = key
+        for group in in_turn(list(new.values())):
             if self._pool is None:
                 # Twice the pairs asked at once: a pair watched after its last frame holds a thread, not a
                 # place among those asked (`_asking`).
                 self._pool = ThreadPoolExecutor(2 * SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
-            self._ahead[calls] = self._pool.submit(self._pair, key)
+            task = self._pool.submit(self._in_turn, group)
+            for place, key in enumerate(group):
+                self._ahead[same_calls(key)] = (task, place)
 
     def left(self, limit: int | None = None) -> int:
         """How many more sequences `get` will replay under `limit` (none: `cap`)."""
@@ -671,14 +760,24 @@ class _Replays:
             calls = same_calls(key)
             if calls not in self._by_calls:
                 ahead = self._ahead.pop(calls, None)
-                self._by_calls[calls] = ahead.result() if ahead is not None else self._pair(key)
+                self._by_calls[calls] = ahead[0].result()[ahead[1]] if ahead is not None else self._pair(key)
             self.done[key] = self._by_calls[calls]
         return self.done[key]
 
     def _pair(self, frames: tuple[str, ...]) -> _Replayed:
-        with self._counting:
-            self.pairs += 1
-        return _replay_both(self.original, self.target, frames, self.timeout, self._asking)
+        return self._in_turn([frames])[0]
+
+    def _in_turn(self, group: Sequence[tuple[str, ...]]) -> list[_Replayed]:
+        """Each sequence's pair, the group's in turn on as few pairs as stay fresh (`_replay_in_turn`)."""
+        replayed: list[_Replayed] = []
+        while len(replayed) < len(group):
+            with self._counting:
+                self.pairs += 1
+            rest = group[len(replayed):]
+            replayed += ([_replay_both(self.original, self.target, rest[0], self.timeout, self._asking)]
+                         if len(rest) == 1 else
+                         _replay_in_turn(self.original, self.target, rest, self.timeout, self._asking))
+        return replayed
 
 
 Replays = _Replays
