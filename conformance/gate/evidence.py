@@ -201,10 +201,13 @@ def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequen
                 begun = [b if isinstance(b, str) or not replayed else (b[0], b[0].stderr_mark())
                          for b in started]
                 first, second = begun
+                # A later sequence goes after the first's first call again: answered as on the fresh
+                # process, or the pair is not taken for a fresh one (a count of refusals shows there).
+                sent = [*_first_call(sequences[0])[:1 if replayed else 0], *frames]
                 with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
-                    asked = None if isinstance(first, str) else aside.submit(_asked, *first, frames, replayed)
+                    asked = None if isinstance(first, str) else aside.submit(_asked, *first, sent, replayed)
                     ours = (second if isinstance(second, str)
-                            else _asked(*second, frames, replayed, ended=True))
+                            else _asked(*second, sent, replayed, ended=True))
                     theirs = asked.result() if asked is not None else str(first)
             if replayed:
                 alike = _as_if_fresh(replayed[0], theirs, ours)
@@ -225,6 +228,12 @@ def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequen
             if not _left_fresh(replayed):
                 break
     return replayed
+
+
+def _first_call(frames: Sequence[str]) -> list[str]:
+    """The sequence's first request after its first (after initialize): empty when it has none."""
+    requests = [text for text in frames if isinstance((_frame(text) or {}).get("id"), int)]
+    return requests[1:2]
 
 
 def _asked(driver: WireDriver, start: int, frames: Sequence[str], before: Sequence[_Replayed], *,
@@ -262,15 +271,20 @@ def _left_fresh(replayed: Sequence[_Replayed]) -> bool:
 
 def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answer] | str
                  ) -> _Replayed | None:
-    """A later sequence's answers as a fresh pair gives them: the banner (the first sequence's first answer's
-    stderr) said again in its first answer and in the whole stderr; None, for a fresh pair, unless both sides
-    answered its opening as the first sequence's, with nothing on stderr."""
+    """A later sequence's answers (after the first sequence's first call sent again) as a fresh pair gives
+    them: the banner (the first sequence's first answer's stderr) said again in its first answer and in the
+    whole stderr; None, for a fresh pair, unless both sides answered that call again and the sequence's
+    opening as in the first sequence, with nothing on stderr or sent unasked."""
     if isinstance(theirs, str) or isinstance(ours, str):
         return None
     if isinstance(first[0], str) or isinstance(first[1], str):
         return None
     out: list[list[_Answer]] = []
-    for answers, before in ((theirs, first[0]), (ours, first[1])):
+    for asked, before in ((theirs, first[0]), (ours, first[1])):
+        again, answers = asked[:1], asked[1:]
+        if len(before) < 2 or [(a.method, a.response, a.stderr, a.own) for a in again] != [
+                (before[1].method, before[1].response, "", "")]:
+            return None
         if not answers or answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
             return None
         if answers[0].response != before[0].response:

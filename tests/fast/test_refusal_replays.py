@@ -1,0 +1,127 @@
+"""Evidence replays of sequences the original refuses throughout share one pair of processes (issue 46), and
+every pair says what a fresh pair says: the grouping is a function of the frames alone (a property), and on
+real servers (the reference as the original; targets that keep nothing from a refusal, that count their
+refusals, that accept what the original refuses) each sequence's answers equal its own fresh pair's."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.core.jsontypes import JSON
+from conformance.drivers import process
+from conformance.gate import evidence
+from conformance.gate.refusal_replays import PER_PAIR, in_turn, opening
+from conformance.targets.specs import Target, resolve_target
+from tests.servers import command
+
+_HELLO: dict[str, JSON] = {"protocolVersion": "2024-11-05", "capabilities": {},
+                           "clientInfo": {"name": "t", "version": "0"}}
+_REFUSED: list[JSON] = [
+    {}, {"thought": ""}, {"thought": "t", "thoughtNumber": 0, "totalThoughts": 1, "nextThoughtNeeded": True},
+    {"thought": "t", "thoughtNumber": 1, "totalThoughts": None, "nextThoughtNeeded": True},
+    {"thought": 7, "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False},
+    {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": "yes"},
+]
+"""Arguments each of the original's guards refuses (a missing, empty, zero, null or mistyped field)."""
+_ACCEPTED: list[JSON] = [{"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False},
+                         {"thought": "u", "thoughtNumber": 2, "totalThoughts": 1, "nextThoughtNeeded": True,
+                          "branchId": "b", "branchFromThought": 1}]
+
+
+def _sequence(calls: list[JSON | str], client: str = "t") -> tuple[str, ...]:
+    """initialize, initialized, then each call (a tools/call's arguments, or a method's name), ids from 0."""
+    hello = {**_HELLO, "clientInfo": {"name": client, "version": "0"}}
+    frames = [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+              json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+    for i, call in enumerate(calls, start=1):
+        frames.append(json.dumps({"jsonrpc": "2.0", "id": i, "method": call}) if isinstance(call, str) else
+                      json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                                  "params": {"name": "sequentialthinking", "arguments": call}}))
+    return tuple(frames)
+
+
+_CALLS = st.lists(st.one_of(st.sampled_from(_REFUSED), st.sampled_from(_ACCEPTED), st.just("tools/list")),
+                  min_size=1, max_size=3)
+_SEQUENCES = st.lists(st.builds(_sequence, _CALLS, st.sampled_from(["t", "u"])), max_size=14, unique=True)
+"""Distinct sequences, as the replays start them (each once)."""
+
+
+@given(_SEQUENCES)
+def test_the_grouping_is_the_frames_alone_and_a_group_is_one_kind(sequences: list[tuple[str, ...]]) -> None:
+    """Every sequence in one group, in the order given; a group of several holds only sequences the
+    original refuses throughout, opening alike, at most `PER_PAIR`; a sequence with a call the original
+    accepts is alone; the same sequences are grouped the same way again."""
+    groups = in_turn(sequences)
+    assert sorted(s for g in groups for s in g) == sorted(sequences)
+    assert [sequences.index(g[0]) for g in groups] == sorted(sequences.index(g[0]) for g in groups)
+    for group in groups:
+        assert [sequences.index(s) for s in group] == sorted(sequences.index(s) for s in group)
+        assert 1 <= len(group) <= PER_PAIR
+        if len(group) > 1:
+            assert len({opening(s) for s in group}) == 1 and opening(group[0]) is not None
+    for frames in sequences:
+        calls = [json.loads(f) for f in frames[2:]]
+        if any(c.get("params", {}).get("arguments") in _ACCEPTED for c in calls):
+            assert opening(frames) is None and [frames] in groups
+    assert in_turn(list(sequences)) == groups
+
+
+def _target(argv: list[str]) -> Target:
+    return resolve_target("cmd:" + shlex.join(argv))
+
+
+_REFERENCE = [sys.executable, "-m", "reference_server"]
+_KIND = [_sequence([_REFUSED[0]]), _sequence([_REFUSED[2], "tools/list"]), _sequence([_REFUSED[4]]),
+         _sequence(["tools/list", _REFUSED[5]])]
+"""Four sequences of the kind: one pair when the target keeps nothing from a refusal."""
+
+
+def _said(replayed: evidence._Replayed) -> list[object]:
+    """What a report reads of a pair: each answer but how long it took."""
+    return [side if isinstance(side, str) else [(a.method, a.response, a.stderr, a.own, a.sent) for a in side]
+            for side in replayed]
+
+
+def _in_turn_and_fresh(target: Target) -> tuple[int, list[list[object]], list[list[object]]]:
+    """The processes the kind's pairs take replayed ahead, and what each says, beside each on a pair of its
+    own."""
+    original = _target(_REFERENCE)
+    before = process.processes_started()
+    with evidence._Replays(target, original, 20) as replays:
+        replays.prefetch(_KIND)
+        shared = [_said(replayed) for frames in _KIND if (replayed := replays.get(frames)) is not None]
+    started = process.processes_started() - before
+    fresh = [_said(evidence._replay_both(original, target, frames, 20)) for frames in _KIND]
+    return started, shared, fresh
+
+
+def test_refusals_a_server_keeps_nothing_of_share_one_pair() -> None:
+    """The reference refusing all four sequences, a target refusing them alike and keeping nothing: one pair
+    (eight processes on their own), each sequence's answers as on its own fresh pair."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")))
+    assert started == 2, f"{started} processes for {len(_KIND)} sequences of refusals"
+    assert shared == fresh
+
+
+def test_a_server_counting_its_refusals_gets_fresh_pairs() -> None:
+    """A target whose refusal says how many it has made: the first sequence's first call, sent again before
+    the next sequence, is answered otherwise than on the fresh process, so every sequence gets a fresh pair
+    and says what it says there (refusal 1, never 2)."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "counted")))
+    assert started == 2 * len(_KIND), started
+    assert shared == fresh
+    assert all("refusal 2" not in json.dumps(pair) for pair in shared)
+
+
+def test_a_server_accepting_what_the_original_refuses_gets_fresh_pairs() -> None:
+    """A target that accepts (and counts) every call: after an accepted call (and the first call sent again,
+    answered with a higher count) the pair is no longer as a fresh one, so the next sequence gets a pair of
+    its own and its count starts at 1 as on a fresh process."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("counting", "0")))
+    assert started == 2 * len(_KIND), started
+    assert shared == fresh
