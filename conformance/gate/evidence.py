@@ -77,6 +77,7 @@ from conformance.drivers.wire import WireDriver
 from conformance.gate.added_keys import under_added_keys
 from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
+from conformance.gate.canonical import without_volatile
 from conformance.gate.caps import (
     SIGN_DROPPED,
     TRIMMED,
@@ -269,6 +270,15 @@ def _left_fresh(replayed: Sequence[_Replayed]) -> bool:
     return True
 
 
+def _lasting(response: str) -> JSON:
+    """An answer with the moment it was made as placeholders (a time, a date, an id: `without_volatile`): a
+    server stamping each answer answers a call again alike."""
+    try:
+        return without_volatile(cast(JSON, json.loads(response)))
+    except ValueError:
+        return response
+
+
 def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answer] | str
                  ) -> _Replayed | None:
     """A later sequence's answers (after the first sequence's first call sent again) as a fresh pair gives
@@ -282,12 +292,12 @@ def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answ
     out: list[list[_Answer]] = []
     for asked, before in ((theirs, first[0]), (ours, first[1])):
         again, answers = asked[:1], asked[1:]
-        if len(before) < 2 or [(a.method, a.response, a.stderr, a.own) for a in again] != [
-                (before[1].method, before[1].response, "", "")]:
+        if len(before) < 2 or [(a.method, _lasting(a.response), a.stderr, a.own) for a in again] != [
+                (before[1].method, _lasting(before[1].response), "", "")]:
             return None
         if not answers or answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
             return None
-        if answers[0].response != before[0].response:
+        if _lasting(answers[0].response) != _lasting(before[0].response):
             return None
         banner = before[0].stderr
         out.append([replace(a, stderr=banner + a.stderr) if i == 0 or a.method == WHOLE_STDERR else a

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conformance.core.jsontypes import JSON
 from conformance.drivers import process
 from conformance.gate import evidence
+from conformance.gate.canonical import without_volatile
 from conformance.gate.refusal_replays import PER_PAIR, in_turn, opening
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
@@ -106,6 +107,15 @@ def test_refusals_a_server_keeps_nothing_of_share_one_pair() -> None:
     started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")))
     assert started == 2, f"{started} processes for {len(_KIND)} sequences of refusals"
     assert shared == fresh
+
+
+def test_refusals_stamped_with_the_time_share_one_pair() -> None:
+    """A target stamping each refusal with the time it was made answers the first call again alike but for the
+    stamp (`without_volatile`): one pair, each sequence's answers as on its own fresh pair but the stamps."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "stamped")))
+    assert started == 2, f"{started} processes for {len(_KIND)} sequences of refusals"
+    assert "timestamp" in json.dumps(shared)
+    assert without_volatile(json.loads(json.dumps(shared))) == without_volatile(json.loads(json.dumps(fresh)))
 
 
 def test_a_server_counting_its_refusals_gets_fresh_pairs() -> None:
