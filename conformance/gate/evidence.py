@@ -202,9 +202,11 @@ def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequen
                 begun = [b if isinstance(b, str) or not replayed else (b[0], b[0].stderr_mark())
                          for b in started]
                 first, second = begun
-                # A later sequence goes after the first's first call again: answered as on the fresh
-                # process, or the pair is not taken for a fresh one (a count of refusals shows there).
-                sent = [*_first_call(sequences[0])[:1 if replayed else 0], *frames]
+                # A later sequence goes between two sendings of the first's first call: both answered as on
+                # the fresh process, or the pair is not taken for a fresh one (a count of refusals, a
+                # lockout reached during the sequence, shows there).
+                again = _first_call(sequences[0])[:1 if replayed else 0]
+                sent = [*again, *frames, *again]
                 with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
                     asked = None if isinstance(first, str) else aside.submit(_asked, *first, sent, replayed)
                     ours = (second if isinstance(second, str)
@@ -281,18 +283,20 @@ def _lasting(response: str) -> JSON:
 
 def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answer] | str
                  ) -> _Replayed | None:
-    """A later sequence's answers (after the first sequence's first call sent again) as a fresh pair gives
-    them: the banner (the first sequence's first answer's stderr) said again in its first answer and in the
-    whole stderr; None, for a fresh pair, unless both sides answered that call again and the sequence's
-    opening as in the first sequence, with nothing on stderr or sent unasked."""
+    """A later sequence's answers (between two sendings of the first sequence's first call) as a fresh pair
+    gives them: the banner (the first sequence's first answer's stderr) said again in its first answer and in
+    the whole stderr; None, for a fresh pair, unless both sides answered that call, before and after, and the
+    sequence's opening as in the first sequence, with nothing on stderr or sent unasked."""
     if isinstance(theirs, str) or isinstance(ours, str):
         return None
     if isinstance(first[0], str) or isinstance(first[1], str):
         return None
     out: list[list[_Answer]] = []
     for asked, before in ((theirs, first[0]), (ours, first[1])):
-        again, answers = asked[:1], asked[1:]
-        if len(before) < 2 or [(a.method, _lasting(a.response), a.stderr, a.own) for a in again] != [
+        if len(before) < 2 or len(asked) < 4 or asked[-1].method != WHOLE_STDERR:
+            return None  # broke off: no whole stderr read
+        again, answers = [asked[0], asked[-2]], [*asked[1:-2], asked[-1]]
+        if [(a.method, _lasting(a.response), a.stderr, a.own) for a in again] != 2 * [
                 (before[1].method, _lasting(before[1].response), "", "")]:
             return None
         if not answers or answers[0].method != "initialize" or answers[0].stderr or answers[0].own:

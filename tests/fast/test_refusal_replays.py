@@ -128,6 +128,17 @@ def test_a_server_counting_its_refusals_gets_fresh_pairs() -> None:
     assert all("refusal 2" not in json.dumps(pair) for pair in shared)
 
 
+def test_a_lockout_reached_during_a_sequence_sends_it_to_a_fresh_pair() -> None:
+    """A target locking out after four refusals: on the shared pair the third sequence's call is the fifth
+    refusal (after the first call sent again, answered as fresh as the fourth), answered "Locked"; the call
+    sent again after it is too, so that sequence gets a fresh pair (shared with the fourth) and every sequence
+    says what it says on its own fresh pair (never "Locked")."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "lockout")))
+    assert 2 < started < 2 * len(_KIND), started
+    assert shared == fresh
+    assert "Locked" not in json.dumps(shared)
+
+
 def test_a_server_accepting_what_the_original_refuses_gets_fresh_pairs() -> None:
     """A target that accepts (and counts) every call: after an accepted call (and the first call sent again,
     answered with a higher count) the pair is no longer as a fresh one, so the next sequence gets a pair of

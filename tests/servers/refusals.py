@@ -3,7 +3,8 @@ refuses the rest; `plain` keeps nothing from a refusal, `counted` says in each r
 has made (state kept from refused calls while every valid call is still accepted, as a lockout's counter is):
 the two kinds of target the witness signing tells apart before it stops signing refused records again alone
 (gate/signatures.py `REFUSAL_CHECKS`); `stamped` keeps nothing either, and stamps each refusal with the time
-it was made (fork-hardened-store's refusals carry a `timestamp`)."""
+it was made (fork-hardened-store's refusals carry a `timestamp`); `lockout` refuses every call, valid or not,
+once it has refused four (a refusal-streak lockout, as fork-model-guard's)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from mini import Message, reply, serve
 
 COUNTED = len(sys.argv) > 1 and sys.argv[1] == "counted"
 STAMPED = len(sys.argv) > 1 and sys.argv[1] == "stamped"
+LOCKOUT = len(sys.argv) > 1 and sys.argv[1] == "lockout"
 _history: list[dict[str, object]] = []
 _refusals = [0]
 
@@ -39,7 +41,7 @@ def _refusal(arguments: object) -> str | None:
 
 def answer_call(message: Message) -> None:
     arguments = message.get("params", {}).get("arguments")
-    refusal = _refusal(arguments)
+    refusal = "Locked: too many refused calls" if LOCKOUT and _refusals[0] >= 4 else _refusal(arguments)
     if refusal is not None:
         _refusals[0] += 1
         said = f"{refusal} (refusal {_refusals[0]})" if COUNTED else refusal
