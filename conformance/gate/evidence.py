@@ -6,11 +6,12 @@ when its own sequence is the one already replayed (a sequence is never replayed 
 same calls under other request ids: `same_calls`; each still spends its place in the budget). An example that
 shows no difference on fresh processes is not presented as the example: the evidence says it did not
 reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
-them for the causes), two short-lived processes per sequence; a record past the bound shows its cause's
-pair and says why it has none of its own.
+them for the causes), two short-lived processes per sequence, or per group of sequences the original refuses
+throughout (`refusal_replays.in_turn`: replayed in turn while the pair stays as a fresh one,
+`_replay_in_turn`); a record past the bound shows its cause's pair and says why it has none of its own.
 
 The sequences the walk will ask for are replayed ahead, `SIDE_BY_SIDE` at a time (`_Replays.prefetch`): each
-is still its own two fresh processes, asked side by side, and which sequences count against the budget, in
+is still its own pair (or its group's), asked side by side, and which sequences count against the budget, in
 which order, is the walk's alone. From the start, what the walk asks for when each cause reproduces on its
 first candidate (`_foreseen`); once the causes are known, the departures' sequences within the budget and,
 past it, the confirmations of new departures the fixed opening calls do not show: a red run's replays keep the
@@ -179,58 +180,71 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str], timeou
 
 def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequence[str]], timeout: float,
                     asking: contextlib.AbstractContextManager[object] | None = None) -> list[_Replayed]:
-    """The sequences one after another on one pair (`_replay_both`'s, the first replayed as there), each
-    watched after its last frame: the pairs of the leading ones replayed as on fresh processes, at least the
-    first. The next is replayed only while the pair is left as a fresh one (`_left_fresh`), and kept only
-    when its opening is answered as the first's was, with nothing on stderr (`_as_if_fresh`): the rest are
-    for fresh pairs (gate/refusal_replays.py says which sequences go in turn)."""
+    """The sequences one after another on one process of the original, each beside a fresh process of the
+    target (`_replay_both`'s pair for the first), each pair watched after its last frame: the pairs of the
+    leading ones, at least the first. The original keeps nothing of a call its guards refuse (it validates
+    before it stores, as the witness signing takes it: `refusals_carry=False`); a target may keep anything
+    (a refusal streak's lockout that starts again shows in no call sent again), so its processes are never
+    shared. The next sequence is replayed only while the original's process is left as a fresh one
+    (`_left_fresh`), and kept only when it answers as one around it (`_as_if_fresh`): the rest are for
+    fresh pairs (gate/refusal_replays.py says which sequences go in turn)."""
     replayed: list[_Replayed] = []
     with contextlib.ExitStack() as stack:
-        started: list[tuple[WireDriver, int] | str] = []
+        kept: tuple[WireDriver, int] | str | None = None
         for frames in sequences:
-            theirs: list[_Answer] | str
-            ours: list[_Answer] | str
-            with asking if asking is not None else contextlib.nullcontext():
-                if not started:
-                    for side in (original, target):
-                        try:
-                            driver = stack.enter_context(side.wire(timeout=timeout))
-                            started.append((driver, driver.stderr_mark()))
-                        except DriverError as exc:
-                            started.append(str(exc))
-                # Since the spawn for the first sequence, since now for a later one.
-                begun = [b if isinstance(b, str) or not replayed else (b[0], b[0].stderr_mark())
-                         for b in started]
-                first, second = begun
-                # A later sequence goes between two sendings of the first's first call: both answered as on
-                # the fresh process, or the pair is not taken for a fresh one (a count of refusals, a
-                # lockout reached during the sequence, shows there).
-                again = _first_call(sequences[0])[:1 if replayed else 0]
-                sent = [*again, *frames, *again]
-                with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
-                    asked = None if isinstance(first, str) else aside.submit(_asked, *first, sent, replayed)
-                    ours = (second if isinstance(second, str)
-                            else _asked(*second, sent, replayed, ended=True))
-                    theirs = asked.result() if asked is not None else str(first)
-            if replayed:
-                alike = _as_if_fresh(replayed[0], theirs, ours)
-                if alike is None:
-                    break
-                theirs, ours = alike
-            if isinstance(theirs, list) and isinstance(ours, list):
-                # The first answer waited for the start-up too: not a measure of how slow a call is.
-                slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
-                _watch([b[0] for b in started if not isinstance(b, str)],
-                       min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
-                for answers, side_begun in ((theirs, started[0]), (ours, started[1])):
-                    if not isinstance(side_begun, str):
-                        status = side_begun[0].returncode
-                        life = "running" if status is None else f"exited with status {status}"
-                        answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
-            replayed.append((theirs, ours))
-            if not _left_fresh(replayed):
+            with contextlib.ExitStack() as fresh:
+                theirs: list[_Answer] | str
+                ours: list[_Answer] | str
+                with asking if asking is not None else contextlib.nullcontext():
+                    if kept is None:
+                        kept = _started(stack, original, timeout)
+                    # A later sequence goes between two sendings of the first's first call to the original,
+                    # both answered as on the fresh process, or its process is not taken for a fresh one: the
+                    # first sending before the target's process is started for it.
+                    again = _first_call(sequences[0])[:1 if replayed else 0]
+                    before = [] if not again or isinstance(kept, str) else _replay(
+                        kept[0], kept[0].stderr_mark(), again, settle=False)
+                    if again and (isinstance(before, str) or not _answered_again(replayed[0][0], before[:1])):
+                        break
+                    mine = _started(fresh, target, timeout)
+                    # Since the spawn for the first sequence, since now for a later one.
+                    first = kept if isinstance(kept, str) or not replayed else (kept[0],
+                                                                                kept[0].stderr_mark())
+                    sent = [*frames, *again]
+                    with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
+                        asked = (None if isinstance(first, str)
+                                 else aside.submit(_asked, *first, sent, replayed))
+                        ours = mine if isinstance(mine, str) else _replay(*mine, frames, ended=True)
+                        theirs = asked.result() if asked is not None else str(first)
+                        theirs = theirs if isinstance(theirs, str) else [*before[:1], *theirs]
+                if replayed:
+                    alike = _as_if_fresh(replayed[0][0], theirs)
+                    if alike is None:
+                        break
+                    theirs = alike
+                if isinstance(theirs, list) and isinstance(ours, list):
+                    # The first answer waited for the start-up too: not a measure of how slow a call is.
+                    slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
+                    _watch([b[0] for b in (kept, mine) if not isinstance(b, str)],
+                           min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
+                    for answers, side_begun in ((theirs, kept), (ours, mine)):
+                        if not isinstance(side_begun, str):
+                            status = side_begun[0].returncode
+                            life = "running" if status is None else f"exited with status {status}"
+                            answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
+                replayed.append((theirs, ours))
+            if not _left_fresh(theirs):
                 break
     return replayed
+
+
+def _started(stack: contextlib.ExitStack, side: Target, timeout: float) -> tuple[WireDriver, int] | str:
+    """A fresh process of `side`, held by `stack`, and its stderr's mark at the spawn; or why it failed."""
+    try:
+        driver = stack.enter_context(side.wire(timeout=timeout))
+    except DriverError as exc:
+        return str(exc)
+    return driver, driver.stderr_mark()
 
 
 def _first_call(frames: Sequence[str]) -> list[str]:
@@ -239,74 +253,71 @@ def _first_call(frames: Sequence[str]) -> list[str]:
     return requests[1:2]
 
 
-def _asked(driver: WireDriver, start: int, frames: Sequence[str], before: Sequence[_Replayed], *,
-           ended: bool = False) -> list[_Answer] | str:
-    """`_replay` of a sequence, the first on its process as on a fresh one; a later one's process has its
-    banner behind it, none awaited."""
+def _asked(driver: WireDriver, start: int, frames: Sequence[str], before: Sequence[_Replayed]
+           ) -> list[_Answer] | str:
+    """The original's `_replay` of a sequence, the first on its process as on a fresh one; a later one's
+    process has its banner behind it, none awaited."""
     if before:
-        return _replay(driver, start, frames, ended=ended, settle=False)
-    return _replay(driver, start, frames, ended=ended)
+        return _replay(driver, start, frames, settle=False)
+    return _replay(driver, start, frames)
 
 
-def _left_fresh(replayed: Sequence[_Replayed]) -> bool:
-    """Whether the pair is as a fresh one after the last sequence: both sides answered it whole, refused every
-    call, wrote nothing to stderr after the banner (the first sequence's first answer), sent nothing unasked,
-    and are running. A server keeping something of a refused call that none of this shows is the blind spot
-    (`refusal_replays.PER_PAIR` bounds it)."""
-    theirs, ours = replayed[-1]
-    if isinstance(theirs, str) or isinstance(ours, str):
+def _left_fresh(answers: list[_Answer] | str) -> bool:
+    """Whether the original's process is as a fresh one after the last sequence: it answered it whole,
+    refused every call, wrote nothing to stderr after the banner (the first sequence's first answer), sent
+    nothing unasked, and is running."""
+    if isinstance(answers, str):
         return False
-    for answers in (theirs, ours):
-        for index, answer in enumerate(answers):
-            if answer.method == LIFE:
-                if json.loads(answer.response) != {LIFE: "running"}:
-                    return False
-                continue
-            if answer.own or (answer.stderr and index > 0 and answer.method != WHOLE_STDERR):
+    for index, answer in enumerate(answers):
+        if answer.method == LIFE:
+            if json.loads(answer.response) != {LIFE: "running"}:
                 return False
-            if answer.method == "tools/call" and refusal(cast(JSON, _frame(answer.response))) is None:
-                return False
-        whole = next((a.stderr for a in answers if a.method == WHOLE_STDERR), None)
-        if whole is None or whole != answers[0].stderr:
+            continue
+        if answer.own or (answer.stderr and index > 0 and answer.method != WHOLE_STDERR):
             return False
-    return True
+        if answer.method == "tools/call" and refusal(cast(JSON, _frame(answer.response))) is None:
+            return False
+    whole = next((a.stderr for a in answers if a.method == WHOLE_STDERR), None)
+    return whole is not None and whole == answers[0].stderr
 
 
 def _lasting(response: str) -> JSON:
     """An answer with the moment it was made as placeholders (a time, a date, an id: `without_volatile`): a
-    server stamping each answer answers a call again alike."""
+    process stamping each answer answers a call again alike."""
     try:
         return without_volatile(cast(JSON, json.loads(response)))
     except ValueError:
         return response
 
 
-def _as_if_fresh(first: _Replayed, theirs: list[_Answer] | str, ours: list[_Answer] | str
-                 ) -> _Replayed | None:
-    """A later sequence's answers (between two sendings of the first sequence's first call) as a fresh pair
-    gives them: the banner (the first sequence's first answer's stderr) said again in its first answer and in
-    the whole stderr; None, for a fresh pair, unless both sides answered that call, before and after, and the
-    sequence's opening as in the first sequence, with nothing on stderr or sent unasked."""
-    if isinstance(theirs, str) or isinstance(ours, str):
+def _answered_again(first: list[_Answer] | str, again: Sequence[_Answer]) -> bool:
+    """Whether each answer to the first sequence's first call sent again is the fresh process's answer to it
+    (the moment aside), with nothing on stderr or sent unasked."""
+    if isinstance(first, str) or len(first) < 2 or not again:
+        return False
+    return all((a.method, _lasting(a.response), a.stderr, a.own) == (
+        first[1].method, _lasting(first[1].response), "", "") for a in again)
+
+
+def _as_if_fresh(first: list[_Answer] | str, asked: list[_Answer] | str) -> list[_Answer] | None:
+    """The original's answers to a later sequence (between two sendings of the first sequence's first call) as
+    a fresh process gives them: the banner (the first sequence's first answer's stderr) said again in its
+    first answer and in the whole stderr; None, for a fresh pair, unless it answered that call, before and
+    after, and the sequence's opening as in the first sequence, with nothing on stderr or sent unasked."""
+    if isinstance(first, str) or isinstance(asked, str):
         return None
-    if isinstance(first[0], str) or isinstance(first[1], str):
+    if len(first) < 2 or len(asked) < 4 or asked[-1].method != WHOLE_STDERR:
+        return None  # broke off: no whole stderr read
+    if not _answered_again(first, [asked[0], asked[-2]]):
         return None
-    out: list[list[_Answer]] = []
-    for asked, before in ((theirs, first[0]), (ours, first[1])):
-        if len(before) < 2 or len(asked) < 4 or asked[-1].method != WHOLE_STDERR:
-            return None  # broke off: no whole stderr read
-        again, answers = [asked[0], asked[-2]], [*asked[1:-2], asked[-1]]
-        if [(a.method, _lasting(a.response), a.stderr, a.own) for a in again] != 2 * [
-                (before[1].method, _lasting(before[1].response), "", "")]:
-            return None
-        if not answers or answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
-            return None
-        if _lasting(answers[0].response) != _lasting(before[0].response):
-            return None
-        banner = before[0].stderr
-        out.append([replace(a, stderr=banner + a.stderr) if i == 0 or a.method == WHOLE_STDERR else a
-                    for i, a in enumerate(answers)])
-    return out[0], out[1]
+    answers = [*asked[1:-2], asked[-1]]
+    if answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
+        return None
+    if _lasting(answers[0].response) != _lasting(first[0].response):
+        return None
+    banner = first[0].stderr
+    return [replace(a, stderr=banner + a.stderr) if i == 0 or a.method == WHOLE_STDERR else a
+            for i, a in enumerate(answers)]
 
 
 def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:

@@ -1,7 +1,7 @@
-"""Evidence replays of sequences the original refuses throughout share one pair of processes (issue 46), and
+"""Evidence replays of sequences the original refuses throughout share one process of it (issue 46), and
 every pair says what a fresh pair says: the grouping is a function of the frames alone (a property), and on
-real servers (the reference as the original; targets that keep nothing from a refusal, that count their
-refusals, that accept what the original refuses) each sequence's answers equal its own fresh pair's."""
+real servers (targets that keep nothing of a refusal or lock out after three; originals that stamp, count
+their refusals, accept what the guards refuse) each sequence's answers equal its own fresh pair's."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def _target(argv: list[str]) -> Target:
 _REFERENCE = [sys.executable, "-m", "reference_server"]
 _KIND = [_sequence([_REFUSED[0]]), _sequence([_REFUSED[2], _REFUSED[1], _REFUSED[3]]),
          _sequence([_REFUSED[4]]), _sequence(["tools/list", _REFUSED[5]])]
-"""Four sequences of the kind: one pair when the target keeps nothing from a refusal."""
+"""Four sequences of the kind: one process of the original for all four when it keeps nothing of them."""
 
 
 def _said(replayed: evidence._Replayed) -> list[object]:
@@ -91,10 +91,11 @@ def _said(replayed: evidence._Replayed) -> list[object]:
         [a.stderr for a in side if a.method == evidence.WHOLE_STDERR]] for side in replayed]
 
 
-def _in_turn_and_fresh(target: Target) -> tuple[int, list[list[object]], list[list[object]]]:
+def _in_turn_and_fresh(target: Target, original: Target | None = None
+                       ) -> tuple[int, list[list[object]], list[list[object]]]:
     """The processes the kind's pairs take replayed ahead, and what each says, beside each on a pair of its
-    own."""
-    original = _target(_REFERENCE)
+    own (the original: the reference unless given)."""
+    original = original or _target(_REFERENCE)
     before = process.processes_started()
     with evidence._Replays(target, original, 20) as replays:
         replays.prefetch(_KIND)
@@ -104,49 +105,54 @@ def _in_turn_and_fresh(target: Target) -> tuple[int, list[list[object]], list[li
     return started, shared, fresh
 
 
-def test_refusals_a_server_keeps_nothing_of_share_one_pair() -> None:
-    """The reference refusing all four sequences, a target refusing them alike and keeping nothing: one pair
-    (eight processes on their own), each sequence's answers as on its own fresh pair."""
+def test_the_originals_refusals_share_one_process() -> None:
+    """The reference refusing all four sequences: one process of it (four on their own) beside a fresh
+    process of the target for each, each sequence's answers as on its own fresh pair."""
     started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")))
-    assert started == 2, f"{started} processes for {len(_KIND)} sequences of refusals"
+    assert started == len(_KIND) + 1, f"{started} processes for {len(_KIND)} sequences of refusals"
     assert shared == fresh
 
 
-def test_refusals_stamped_with_the_time_share_one_pair() -> None:
-    """A target stamping each refusal with the time it was made answers the first call again alike but for the
-    stamp (`without_volatile`): one pair, each sequence's answers as on its own fresh pair but the stamps."""
-    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "stamped")))
-    assert started == 2, f"{started} processes for {len(_KIND)} sequences of refusals"
+def test_a_target_locking_out_after_refusals_gets_a_fresh_process_each_time() -> None:
+    """A target answering the call after three refusals in a row "Too many invalid calls" and counting again
+    (fork-model-guard): on one shared process the second sequence's last call would be locked out and no
+    call sent again around it would show it; each sequence meets a fresh process of the target, so each
+    says what it says on its own fresh pair (never "Too many")."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "lockout")))
+    assert started == len(_KIND) + 1, started
+    assert shared == fresh
+    assert "Too many" not in json.dumps(shared)
+
+
+def test_an_original_stamping_its_refusals_shares_its_process() -> None:
+    """An original stamping each refusal with the time it was made answers the first call again alike but for
+    the stamp (`without_volatile`): one process of it, each sequence's answers as on its own fresh pair but
+    the stamps."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")),
+                                                _target(command("refusals", "stamped")))
+    assert started == len(_KIND) + 1, started
     assert "timestamp" in json.dumps(shared)
     assert without_volatile(json.loads(json.dumps(shared))) == without_volatile(json.loads(json.dumps(fresh)))
 
 
-def test_a_server_counting_its_refusals_gets_fresh_pairs() -> None:
-    """A target whose refusal says how many it has made: the first sequence's first call, sent again before
-    the next sequence, is answered otherwise than on the fresh process, so every sequence gets a fresh pair
-    and says what it says there (its first refusal is refusal 1)."""
-    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "counted")))
+def test_an_original_counting_its_refusals_gets_fresh_pairs() -> None:
+    """An original whose refusal says how many it has made (no installed original does; the check holds
+    whatever answers as the original): the first sequence's first call, sent again before the next one, is
+    answered otherwise than on the fresh process, so every sequence gets a fresh pair and says what it says
+    there (its first refusal is refusal 1)."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")),
+                                                _target(command("refusals", "counted")))
     assert started == 2 * len(_KIND), started
     assert shared == fresh
-    firsts = [next(a[1] for a in pair[1][0] if a[0] == "tools/call") for pair in shared]  # type: ignore[index]
+    firsts = [next(a[1] for a in pair[0][0] if a[0] == "tools/call") for pair in shared]  # type: ignore[index]
     assert all("(refusal 1)" in first for first in firsts), firsts
 
 
-def test_a_lockout_reached_during_a_sequence_sends_it_to_a_fresh_pair() -> None:
-    """A target locking out after four refusals: on the shared pair the second sequence's last call is the
-    fifth refusal (the first call sent again before it was answered as fresh), answered "Locked", and so is
-    the first call sent again after it: that sequence goes to a fresh pair, and every sequence says what it
-    says on its own fresh pair (never "Locked")."""
-    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "lockout")))
-    assert 2 < started < 2 * len(_KIND), started
-    assert shared == fresh
-    assert "Locked" not in json.dumps(shared)
-
-
-def test_a_server_accepting_what_the_original_refuses_gets_fresh_pairs() -> None:
-    """A target that accepts (and counts) every call: after an accepted call (and the first call sent again,
-    answered with a higher count) the pair is no longer as a fresh one, so the next sequence gets a pair of
-    its own and its count starts at 1 as on a fresh process."""
-    started, shared, fresh = _in_turn_and_fresh(_target(command("counting", "0")))
+def test_an_original_accepting_what_its_guards_refuse_gets_fresh_pairs() -> None:
+    """An original that accepts (and counts) every call: after an accepted call (and the first call sent
+    again, answered with a higher count) its process is no longer as a fresh one, so the next sequence gets
+    a pair of its own and its count starts at 1 as on a fresh process."""
+    started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")),
+                                                _target(command("counting", "0")))
     assert started == 2 * len(_KIND), started
     assert shared == fresh

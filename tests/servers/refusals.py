@@ -3,8 +3,9 @@ refuses the rest; `plain` keeps nothing from a refusal, `counted` says in each r
 has made (state kept from refused calls while every valid call is still accepted, as a lockout's counter is):
 the two kinds of target the witness signing tells apart before it stops signing refused records again alone
 (gate/signatures.py `REFUSAL_CHECKS`); `stamped` keeps nothing either, and stamps each refusal with the time
-it was made (fork-hardened-store's refusals carry a `timestamp`); `lockout` refuses every call, valid or not,
-once it has refused four (a refusal-streak lockout, as fork-model-guard's)."""
+it was made (fork-hardened-store's refusals carry a `timestamp`); `lockout`, after three refusals in a row,
+answers the next call, whatever it holds, "Too many invalid calls in a row" and
+counts again from zero (fork-model-guard's refusal-streak lockout: no call sent again after it shows it)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ STAMPED = len(sys.argv) > 1 and sys.argv[1] == "stamped"
 LOCKOUT = len(sys.argv) > 1 and sys.argv[1] == "lockout"
 _history: list[dict[str, object]] = []
 _refusals = [0]
+_streak = [0]
 
 
 def _positive(value: object) -> bool:
@@ -41,7 +43,13 @@ def _refusal(arguments: object) -> str | None:
 
 def answer_call(message: Message) -> None:
     arguments = message.get("params", {}).get("arguments")
-    refusal = "Locked: too many refused calls" if LOCKOUT and _refusals[0] >= 4 else _refusal(arguments)
+    if LOCKOUT and _streak[0] >= 3:
+        _streak[0] = 0
+        text = json.dumps({"error": "Too many invalid calls in a row: this call was not processed"}, indent=2)
+        reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
+        return
+    refusal = _refusal(arguments)
+    _streak[0] = _streak[0] + 1 if refusal is not None else 0
     if refusal is not None:
         _refusals[0] += 1
         said = f"{refusal} (refusal {_refusals[0]})" if COUNTED else refusal
