@@ -6,12 +6,14 @@ when its own sequence is the one already replayed (a sequence is never replayed 
 same calls under other request ids: `same_calls`; each still spends its place in the budget). An example that
 shows no difference on fresh processes is not presented as the example: the evidence says it did not
 reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
-them for the causes), two short-lived processes per sequence, or per group of sequences the original refuses
-throughout (`refusal_replays.in_turn`: replayed in turn while the pair stays as a fresh one,
-`_replay_in_turn`); a record past the bound shows its cause's pair and says why it has none of its own.
+them for the causes), two short-lived processes per sequence, but one process of the original for a group of
+sequences it refuses throughout (`refusal_replays.in_turn`: replayed in turn while it stays as a fresh one,
+each beside a fresh process of the target, `_replay_in_turn`); a record past the bound shows its cause's
+pair and says why it has none of its own.
 
 The sequences the walk will ask for are replayed ahead, `SIDE_BY_SIDE` at a time (`_Replays.prefetch`): each
-is still its own pair (or its group's), asked side by side, and which sequences count against the budget, in
+is still its own pair (its group's original process), asked side by side, and which sequences count against
+the budget, in
 which order, is the walk's alone. From the start, what the walk asks for when each cause reproduces on its
 first candidate (`_foreseen`); once the causes are known, the departures' sequences within the budget and,
 past it, the confirmations of new departures the fixed opening calls do not show: a red run's replays keep the
@@ -729,15 +731,16 @@ class _Replays:
         """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
         self._ahead: dict[tuple[str, ...], tuple[Future[list[_Replayed]], int]] = {}
         """Replays started ahead, by `same_calls` of their sequence: the pool's task replaying it (with the
-        sequences of its kind before it on one pair, `refusal_replays.in_turn`) and its place there."""
+        sequences of its kind before it on one process of the original, `refusal_replays.in_turn`) and its
+        place there."""
         self._by_calls: dict[tuple[str, ...], _Replayed] = {}
         """Each pair replayed, by `same_calls` of its sequence: a sequence differing from one replayed only in
         its requests' ids is answered by that pair (a budget slot still spent, as for any sequence)."""
         self._asking = threading.BoundedSemaphore(SIDE_BY_SIDE)
         """Held by a pair while its processes start and answer: `SIDE_BY_SIDE` pairs at once."""
         self.pairs = 0
-        """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls, or per group
-        of sequences replayed in turn."""
+        """Processes of the original started for replays: the opening calls' and one per sequence of calls,
+        or per group of sequences replayed in turn (each beside a fresh process of the target)."""
         self._counting = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)

@@ -1,14 +1,17 @@
-"""Which evidence replays share one pair of processes: sequences the original refuses throughout.
+"""Which evidence replays share a process of the original: sequences it refuses throughout.
 
 A replay gets fresh processes so that what differs is the server's, not a history's: a sequence with an
 accepted call, a counter, an ended stdin or a signal needs them. A sequence that opens with initialize and
 then only lists the tools or makes calls the original's guards refuse (`core/guards.guard_failure`: refused
-before the original's store is touched, whatever came before) or calls another tool asks nothing of a history:
-such sequences, opening with the same initialize, are one kind, replayed one after another on one pair
-(`in_turn`), at most `PER_PAIR` of them. The grouping reads the frames alone, so it is the same under every
-seed; whether a pair is still as a fresh one before the next sequence is the replay's check
-(gate/evidence.py, `_left_fresh`): every call refused on both sides, nothing on stderr after the banner,
-nothing sent unasked, both processes running; else the next sequence starts a fresh pair.
+before the original's store is touched, whatever came before) or calls another tool asks nothing of the
+original's history: such sequences, opening with the same initialize, are one kind, replayed one after another
+on one process of the original (`in_turn`), at most `PER_PAIR` of them, each beside a fresh process of the
+target (a target may keep anything of a refusal: a lockout after a streak of refusals that starts counting
+again shows in no check made around it). The grouping reads the frames alone, so it is the same under every
+seed; whether the original's process is still as a fresh one is the replay's check (gate/evidence.py,
+`_replay_in_turn`): every call refused, nothing on stderr after the banner, nothing sent unasked, running,
+and the first sequence's first call, sent again before and after the next sequence, answered as on the fresh
+process; else the next sequence starts a fresh pair.
 """
 
 from __future__ import annotations
@@ -22,9 +25,8 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 
 PER_PAIR: Final = 4
-"""The most sequences one pair replays in turn: beyond it the kind's next sequences start another pair, so a
-red run's many refusals still go side by side (and a server keeping something of a refused call that no
-check sees costs at most this many sequences' worth of history)."""
+"""The most sequences one process of the original replays in turn: beyond it the kind's next sequences start
+another, so a red run's many refusals still go side by side."""
 _LISTED: Final = frozenset({"tools/list"})
 """The requests besides refused calls a sequence of the kind may send after its opening: answered from the
 server's constants, never its store."""
