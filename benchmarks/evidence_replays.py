@@ -7,7 +7,7 @@ goes through each tree's `with_evidence` in a process of its own, the trees alte
 one load: wall seconds, server processes started, and whether the evidenced reports say the same (root
 causes, each record's cause, evidence, differences). No figure is asserted on.
 
-    python -m benchmarks.evidence_replays capture --out DIR -- run --target SPEC --profile dev --seed 1
+    python -m benchmarks.evidence_replays capture -- run --target SPEC --profile dev --seed 1 --out DIR
     python -m benchmarks.evidence_replays --pre DIR.pre.json --target SPEC [--arguments-map NAME]
                                           [--tree before=CHECKOUT ...] [--rounds 3]
 """
@@ -22,9 +22,10 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from benchmarks.rounds import rotated
+from conformance.gate.canonical import without_volatile
 
 REPO: Final = Path(__file__).resolve().parents[1]
 
@@ -54,11 +55,11 @@ _CAPTURE: Final = r"""
 import runpy, sys
 import conformance.gate.evidence as ev
 real = ev.with_evidence
-def keep(report, target, original, timeout):
+def keep(report, target, original, timeout, replays=None):
     out = sys.argv[sys.argv.index("--out") + 1]
     with open(out + ".pre.json", "w", encoding="utf-8") as handle:
         handle.write(report.model_dump_json())
-    return real(report, target, original, timeout)
+    return real(report, target, original, timeout, replays=replays)
 ev.with_evidence = keep
 sys.argv = ["conformance", *sys.argv[1:]]
 runpy.run_module("conformance", run_name="__main__")
@@ -68,16 +69,17 @@ runpy.run_module("conformance", run_name="__main__")
 
 def said(report_json: str) -> dict[str, object]:
     """What a report says of its departures: the root causes (records, explained) and each departing
-    record's cause, whether its pair reproduced, where and what differs."""
+    record's cause, whether its pair reproduced, where and what differs; the moment an answer was made (a
+    server's timestamps, ids) as placeholders (`without_volatile`): two replays of a call differ there."""
     report = json.loads(report_json)
-    return {
+    return cast(dict[str, object], without_volatile(json.loads(json.dumps({
         "causes": [(c["id"], c["records"], c["explains"]) for c in report["root_causes"]],
         "records": [(rv["id"], rv["verdict"], rv.get("explained_by"),
                      None if rv.get("evidence") is None else (
                          rv["evidence"]["reproduced"], rv["evidence"]["at"], rv["evidence"]["differences"],
                          rv["evidence"]["cause"], rv["evidence"]["not_replayed"]))
                     for rv in report["records"] if rv["verdict"] in ("deviates", "error")],
-    }
+    }))))
 
 
 def one(tree: Path, pre: Path, spec: str, renames: str, out: Path) -> tuple[float, int, dict[str, object]]:

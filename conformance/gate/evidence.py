@@ -6,11 +6,14 @@ when its own sequence is the one already replayed (a sequence is never replayed 
 same calls under other request ids: `same_calls`; each still spends its place in the budget). An example that
 shows no difference on fresh processes is not presented as the example: the evidence says it did not
 reproduce, and why. The cost is bounded: at most `MAX_REPLAYS` sequences per report (`CAUSE_REPLAYS` of
-them for the causes), two short-lived processes per sequence; a record past the bound shows its cause's
+them for the causes), two short-lived processes per sequence, but one process of the original for a group of
+sequences it refuses throughout (`refusal_replays.in_turn`: replayed in turn while it stays as a fresh one,
+each beside a fresh process of the target, `_replay_in_turn`); a record past the bound shows its cause's
 pair and says why it has none of its own.
 
 The sequences the walk will ask for are replayed ahead, `SIDE_BY_SIDE` at a time (`_Replays.prefetch`): each
-is still its own two fresh processes, asked side by side, and which sequences count against the budget, in
+is still its own pair (its group's original process), asked side by side, and which sequences count against
+the budget, in
 which order, is the walk's alone. From the start, what the walk asks for when each cause reproduces on its
 first candidate (`_foreseen`); once the causes are known, the departures' sequences within the budget and,
 past it, the confirmations of new departures the fixed opening calls do not show: a red run's replays keep the
@@ -81,6 +84,7 @@ from conformance.drivers.wire import WireDriver
 from conformance.gate.added_keys import under_added_keys
 from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
+from conformance.gate.canonical import without_volatile
 from conformance.gate.caps import (
     SIGN_DROPPED,
     TRIMMED,
@@ -94,6 +98,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.signatures import BANNER_WAIT
@@ -177,33 +182,149 @@ def _replay_both(original: Target, target: Target, frames: Sequence[str], timeou
     costs its slower side, not both (each process is still asked alone, in the sequence's order). `asking`
     is held while the processes start and answer, not while they are watched after the last frame (a wait
     only: the pool's next pairs start meanwhile)."""
+    return _replay_in_turn(original, target, [frames], timeout, asking)[0]
+
+
+def _replay_in_turn(original: Target, target: Target, sequences: Sequence[Sequence[str]], timeout: float,
+                    asking: contextlib.AbstractContextManager[object] | None = None) -> list[_Replayed]:
+    """The sequences one after another on one process of the original, each beside a fresh process of the
+    target (`_replay_both`'s pair for the first), each pair watched after its last frame: the pairs of the
+    leading ones, at least the first. The original keeps nothing of a call its guards refuse (it validates
+    before it stores, as the witness signing takes it: `refusals_carry=False`); a target may keep anything
+    (a refusal streak's lockout that starts again shows in no call sent again), so its processes are never
+    shared. The next sequence is replayed only while the original's process is left as a fresh one
+    (`_left_fresh`), and kept only when it answers as one around it (`_as_if_fresh`): the rest are for
+    fresh pairs (gate/refusal_replays.py says which sequences go in turn)."""
+    replayed: list[_Replayed] = []
     with contextlib.ExitStack() as stack:
-        started: list[tuple[WireDriver, int] | str] = []
-        theirs: list[_Answer] | str
-        ours: list[_Answer] | str
-        with asking if asking is not None else contextlib.nullcontext():
-            for side in (original, target):
-                try:
-                    driver = stack.enter_context(side.wire(timeout=timeout))
-                    started.append((driver, driver.stderr_mark()))
-                except DriverError as exc:
-                    started.append(str(exc))
-            first, second = started
-            with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
-                asked = None if isinstance(first, str) else aside.submit(_replay, *first, frames)
-                ours = second if isinstance(second, str) else _replay(*second, frames, ended=True)
-                theirs = asked.result() if asked is not None else str(first)
-        if isinstance(theirs, list) and isinstance(ours, list):
-            # The first answer waited for the start-up too: not a measure of how slow a call is.
-            slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
-            _watch([begun[0] for begun in started if not isinstance(begun, str)],
-                   min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
-            for answers, begun in ((theirs, started[0]), (ours, started[1])):
-                if not isinstance(begun, str):
-                    status = begun[0].returncode
-                    life = "running" if status is None else f"exited with status {status}"
-                    answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
-        return theirs, ours
+        kept: tuple[WireDriver, int] | str | None = None
+        for frames in sequences:
+            with contextlib.ExitStack() as fresh:
+                theirs: list[_Answer] | str
+                ours: list[_Answer] | str
+                with asking if asking is not None else contextlib.nullcontext():
+                    if kept is None:
+                        kept = _started(stack, original, timeout)
+                    # A later sequence goes between two sendings of the first's first call to the original,
+                    # both answered as on the fresh process, or its process is not taken for a fresh one: the
+                    # first sending before the target's process is started for it.
+                    again = _first_call(sequences[0])[:1 if replayed else 0]
+                    before = [] if not again or isinstance(kept, str) else _replay(
+                        kept[0], kept[0].stderr_mark(), again, settle=False)
+                    if again and (isinstance(before, str) or not _answered_again(replayed[0][0], before[:1])):
+                        break
+                    mine = _started(fresh, target, timeout)
+                    # Since the spawn for the first sequence, since now for a later one.
+                    first = kept if isinstance(kept, str) or not replayed else (kept[0],
+                                                                                kept[0].stderr_mark())
+                    sent = [*frames, *again]
+                    with ThreadPoolExecutor(1, thread_name_prefix="evidence-original") as aside:
+                        asked = (None if isinstance(first, str)
+                                 else aside.submit(_asked, *first, sent, replayed))
+                        ours = mine if isinstance(mine, str) else _replay(*mine, frames, ended=True)
+                        theirs = asked.result() if asked is not None else str(first)
+                        theirs = theirs if isinstance(theirs, str) else [*before[:1], *theirs]
+                if replayed:
+                    alike = _as_if_fresh(replayed[0][0], theirs)
+                    if alike is None:
+                        break
+                    theirs = alike
+                if isinstance(theirs, list) and isinstance(ours, list):
+                    # The first answer waited for the start-up too: not a measure of how slow a call is.
+                    slowest = max((a.seconds for a in (*theirs[1:], *ours[1:])), default=0.0)
+                    _watch([b[0] for b in (kept, mine) if not isinstance(b, str)],
+                           min(LIFE_LIMIT, max(LIFE_WATCH, 3 * slowest)))
+                    for answers, side_begun in ((theirs, kept), (ours, mine)):
+                        if not isinstance(side_begun, str):
+                            status = side_begun[0].returncode
+                            life = "running" if status is None else f"exited with status {status}"
+                            answers.append(_Answer(LIFE, json.dumps({LIFE: life}), ""))
+                replayed.append((theirs, ours))
+            if not _left_fresh(theirs):
+                break
+    return replayed
+
+
+def _started(stack: contextlib.ExitStack, side: Target, timeout: float) -> tuple[WireDriver, int] | str:
+    """A fresh process of `side`, held by `stack`, and its stderr's mark at the spawn; or why it failed."""
+    try:
+        driver = stack.enter_context(side.wire(timeout=timeout))
+    except DriverError as exc:
+        return str(exc)
+    return driver, driver.stderr_mark()
+
+
+def _first_call(frames: Sequence[str]) -> list[str]:
+    """The sequence's first request after its first (after initialize): empty when it has none."""
+    requests = [text for text in frames if isinstance((_frame(text) or {}).get("id"), int)]
+    return requests[1:2]
+
+
+def _asked(driver: WireDriver, start: int, frames: Sequence[str], before: Sequence[_Replayed]
+           ) -> list[_Answer] | str:
+    """The original's `_replay` of a sequence, the first on its process as on a fresh one; a later one's
+    process has its banner behind it, none awaited."""
+    if before:
+        return _replay(driver, start, frames, settle=False)
+    return _replay(driver, start, frames)
+
+
+def _left_fresh(answers: list[_Answer] | str) -> bool:
+    """Whether the original's process is as a fresh one after the last sequence: it answered it whole,
+    refused every call, wrote nothing to stderr after the banner (the first sequence's first answer), sent
+    nothing unasked, and is running."""
+    if isinstance(answers, str):
+        return False
+    for index, answer in enumerate(answers):
+        if answer.method == LIFE:
+            if json.loads(answer.response) != {LIFE: "running"}:
+                return False
+            continue
+        if answer.own or (answer.stderr and index > 0 and answer.method != WHOLE_STDERR):
+            return False
+        if answer.method == "tools/call" and refusal(cast(JSON, _frame(answer.response))) is None:
+            return False
+    whole = next((a.stderr for a in answers if a.method == WHOLE_STDERR), None)
+    return whole is not None and whole == answers[0].stderr
+
+
+def _lasting(response: str) -> JSON:
+    """An answer with the moment it was made as placeholders (a time, a date, an id: `without_volatile`): a
+    process stamping each answer answers a call again alike."""
+    try:
+        return without_volatile(cast(JSON, json.loads(response)))
+    except ValueError:
+        return response
+
+
+def _answered_again(first: list[_Answer] | str, again: Sequence[_Answer]) -> bool:
+    """Whether each answer to the first sequence's first call sent again is the fresh process's answer to it
+    (the moment aside), with nothing on stderr or sent unasked."""
+    if isinstance(first, str) or len(first) < 2 or not again:
+        return False
+    return all((a.method, _lasting(a.response), a.stderr, a.own) == (
+        first[1].method, _lasting(first[1].response), "", "") for a in again)
+
+
+def _as_if_fresh(first: list[_Answer] | str, asked: list[_Answer] | str) -> list[_Answer] | None:
+    """The original's answers to a later sequence (between two sendings of the first sequence's first call) as
+    a fresh process gives them: the banner (the first sequence's first answer's stderr) said again in its
+    first answer and in the whole stderr; None, for a fresh pair, unless it answered that call, before and
+    after, and the sequence's opening as in the first sequence, with nothing on stderr or sent unasked."""
+    if isinstance(first, str) or isinstance(asked, str):
+        return None
+    if len(first) < 2 or len(asked) < 4 or asked[-1].method != WHOLE_STDERR:
+        return None  # broke off: no whole stderr read
+    if not _answered_again(first, [asked[0], asked[-2]]):
+        return None
+    answers = [*asked[1:-2], asked[-1]]
+    if answers[0].method != "initialize" or answers[0].stderr or answers[0].own:
+        return None
+    if _lasting(answers[0].response) != _lasting(first[0].response):
+        return None
+    banner = first[0].stderr
+    return [replace(a, stderr=banner + a.stderr) if i == 0 or a.method == WHOLE_STDERR else a
+            for i, a in enumerate(answers)]
 
 
 def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:
@@ -214,12 +335,13 @@ def _watch(drivers: Sequence[WireDriver], seconds: float) -> None:
 
 
 def _replay(
-    driver: WireDriver, start: int, frames: Sequence[str], *, ended: bool = False
+    driver: WireDriver, start: int, frames: Sequence[str], *, ended: bool = False, settle: bool = True
 ) -> list[_Answer] | str:
     """Each request's answer and the stderr written while answering it (and since `start`, the spawn, over
     the whole sequence), or why the replay broke off. With `ended` (the target's side), a process that
     stops answering after its first answer keeps those answers and says, where the next one was due, why it
-    gave none (it exited, it hung): the original's answer there is the difference."""
+    gave none (it exited, it hung): the original's answer there is the difference. `settle`: the banner is
+    awaited after the first answer (a later sequence on the same process has it behind it)."""
     answers: list[_Answer] = []
     since = start
     sent = len(driver.unsolicited)
@@ -237,7 +359,7 @@ def _replay(
             response = {k: v for k, v in exchange.response.items() if k != "id"}
             # Keys sorted: their order is each side's SDK's (EXT-1), and a reader looks for the field.
             compact = json.dumps(response, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            if not answers:
+            if not answers and settle:
                 # The start-up's stderr (the banner) is no request's, but it reaches the pipe when it will:
                 # before the first answer from the original, a few ms after it through a relay, a shell
                 # wrapper or `docker run -i`. Read it whole here (as the witnesses' banner is), so it is
@@ -619,15 +741,18 @@ class _Replays:
         self.spent = 0
         self.cap = MAX_REPLAYS
         """The most sequences replayed: `MAX_REPLAYS`, raised by `CONFIRM_REPLAYS` for unlisted departures."""
-        self._ahead: dict[tuple[str, ...], Future[_Replayed]] = {}
-        """Replays started ahead, by `same_calls` of their sequence."""
+        self._ahead: dict[tuple[str, ...], tuple[Future[list[_Replayed]], int]] = {}
+        """Replays started ahead, by `same_calls` of their sequence: the pool's task replaying it (with the
+        sequences of its kind before it on one process of the original, `refusal_replays.in_turn`) and its
+        place there."""
         self._by_calls: dict[tuple[str, ...], _Replayed] = {}
         """Each pair replayed, by `same_calls` of its sequence: a sequence differing from one replayed only in
         its requests' ids is answered by that pair (a budget slot still spent, as for any sequence)."""
         self._asking = threading.BoundedSemaphore(SIDE_BY_SIDE)
         """Held by a pair while its processes start and answer: `SIDE_BY_SIDE` pairs at once."""
         self.pairs = 0
-        """Pairs of fresh processes replayed: the opening calls' and one per sequence of calls."""
+        """Processes of the original started for replays: the opening calls' and one per sequence of calls,
+        or per group of sequences replayed in turn (each beside a fresh process of the target)."""
         self._counting = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self.retests = retested(original, target, timeout)
@@ -642,22 +767,28 @@ class _Replays:
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            for future in self._ahead.values():
+            for future, _ in self._ahead.values():
                 future.cancel()
             self._pool.shutdown(wait=True)
 
     def prefetch(self, sequences: Iterable[Sequence[str]]) -> None:
-        """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started."""
+        """Start replaying these (in order, `SIDE_BY_SIDE` at a time) unless already replayed or started: the
+        sequences of one kind in turn on one pair (`refusal_replays.in_turn`), every other on its own."""
+        new: dict[tuple[str, ...], tuple[str, ...]] = {}
         for frames in sequences:
             key = tuple(frames)
             calls = same_calls(key)
-            if key in self.done or calls in self._by_calls or calls in self._ahead:
+            if key in self.done or calls in self._by_calls or calls in self._ahead or calls in new:
                 continue
+            new[calls] = key
+        for group in in_turn(list(new.values())):
             if self._pool is None:
                 # Twice the pairs asked at once: a pair watched after its last frame holds a thread, not a
                 # place among those asked (`_asking`).
                 self._pool = ThreadPoolExecutor(2 * SIDE_BY_SIDE, thread_name_prefix="evidence-replay")
-            self._ahead[calls] = self._pool.submit(self._pair, key)
+            task = self._pool.submit(self._in_turn, group)
+            for place, key in enumerate(group):
+                self._ahead[same_calls(key)] = (task, place)
 
     def left(self, limit: int | None = None) -> int:
         """How many more sequences `get` will replay under `limit` (none: `cap`)."""
@@ -683,14 +814,24 @@ class _Replays:
             calls = same_calls(key)
             if calls not in self._by_calls:
                 ahead = self._ahead.pop(calls, None)
-                self._by_calls[calls] = ahead.result() if ahead is not None else self._pair(key)
+                self._by_calls[calls] = ahead[0].result()[ahead[1]] if ahead is not None else self._pair(key)
             self.done[key] = self._by_calls[calls]
         return self.done[key]
 
     def _pair(self, frames: tuple[str, ...]) -> _Replayed:
-        with self._counting:
-            self.pairs += 1
-        return _replay_both(self.original, self.target, frames, self.timeout, self._asking)
+        return self._in_turn([frames])[0]
+
+    def _in_turn(self, group: Sequence[tuple[str, ...]]) -> list[_Replayed]:
+        """Each sequence's pair, the group's in turn on as few pairs as stay fresh (`_replay_in_turn`)."""
+        replayed: list[_Replayed] = []
+        while len(replayed) < len(group):
+            with self._counting:
+                self.pairs += 1
+            rest = group[len(replayed):]
+            replayed += ([_replay_both(self.original, self.target, rest[0], self.timeout, self._asking)]
+                         if len(rest) == 1 else
+                         _replay_in_turn(self.original, self.target, rest, self.timeout, self._asking))
+        return replayed
 
 
 Replays = _Replays

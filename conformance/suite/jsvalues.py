@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 
+from conformance.core.guards import guard_failure as guard_failure
 from conformance.core.js import (
     is_number,
     js_double,
@@ -35,24 +36,6 @@ def js_string(value: JSON) -> str:
     if isinstance(value, list):
         return ",".join("" if item is None else js_string(item) for item in value)
     return "[object Object]"
-
-
-def guard_failure(arguments: dict[str, JSON]) -> str | None:
-    """The first required field RTE-3/RTE-3a1's guards reject, or None when the call passes validation.
-
-    thought, thoughtNumber and totalThoughts are falsy guards plus a type check; nextThoughtNeeded is a
-    type check only.
-    """
-    thought = arguments.get("thought")
-    if not js_truthy(thought) or not isinstance(thought, str):
-        return "thought"
-    for name in ("thoughtNumber", "totalThoughts"):
-        value = arguments.get(name)
-        if not js_truthy(value) or not is_number(value):
-            return name
-    if not isinstance(arguments.get("nextThoughtNeeded"), bool):
-        return "nextThoughtNeeded"
-    return None
 
 
 def coerced_total(thought_number: int | float, total_thoughts: int | float) -> float:

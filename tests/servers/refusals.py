@@ -2,18 +2,25 @@
 refuses the rest; `plain` keeps nothing from a refusal, `counted` says in each refusal how many this process
 has made (state kept from refused calls while every valid call is still accepted, as a lockout's counter is):
 the two kinds of target the witness signing tells apart before it stops signing refused records again alone
-(gate/signatures.py `REFUSAL_CHECKS`)."""
+(gate/signatures.py `REFUSAL_CHECKS`); `stamped` keeps nothing either, and stamps each refusal with the time
+it was made (fork-hardened-store's refusals carry a `timestamp`); `lockout`, after three refusals in a row,
+answers the next call, whatever it holds, "Too many invalid calls in a row" and
+counts again from zero (fork-model-guard's refusal-streak lockout: no call sent again after it shows it)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 
 from mini import Message, reply, serve
 
 COUNTED = len(sys.argv) > 1 and sys.argv[1] == "counted"
+STAMPED = len(sys.argv) > 1 and sys.argv[1] == "stamped"
+LOCKOUT = len(sys.argv) > 1 and sys.argv[1] == "lockout"
 _history: list[dict[str, object]] = []
 _refusals = [0]
+_streak = [0]
 
 
 def _positive(value: object) -> bool:
@@ -36,11 +43,18 @@ def _refusal(arguments: object) -> str | None:
 
 def answer_call(message: Message) -> None:
     arguments = message.get("params", {}).get("arguments")
+    if LOCKOUT and _streak[0] >= 3:
+        _streak[0] = 0
+        text = json.dumps({"error": "Too many invalid calls in a row: this call was not processed"}, indent=2)
+        reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
+        return
     refusal = _refusal(arguments)
+    _streak[0] = _streak[0] + 1 if refusal is not None else 0
     if refusal is not None:
         _refusals[0] += 1
         said = f"{refusal} (refusal {_refusals[0]})" if COUNTED else refusal
-        text = json.dumps({"error": said, "status": "failed"}, indent=2)
+        stamp = {"timestamp": datetime.datetime.now(datetime.UTC).isoformat()} if STAMPED else {}
+        text = json.dumps({"error": said, "status": "failed", **stamp}, indent=2)
         reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
         return
     assert isinstance(arguments, dict)
