@@ -809,6 +809,40 @@ class WireDriver(Managed):
                 self._late_banner(learnable(self._stderr.kept()) if not self._stderr.dropped else None)
             return self._stderr.kept()
 
+    def stderr_until(self, mark: int, done: Callable[[bytes], bool], quiet: float, limit: float
+                     ) -> tuple[bytes, bool]:
+        """What stderr holds after `mark` once `done` says it is whole, read as it arrives (each chunk wakes
+        the wait): given up when `quiet` seconds pass with nothing arriving or stderr ends (what came is all
+        there is), or `limit` seconds pass. `done` is asked only when stderr ends a line (a 10 MB render is
+        not read again per chunk). The flag: the limit passed with stderr still arriving (a long render
+        written slowly), so what it holds is cut by the wait, not by the server."""
+        until = time.monotonic() + limit
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            poller = select.poll()
+            if self._stderr_fd >= 0:
+                poller.register(self._stderr_fd, _POLL_IN)
+            while (self._stderr.last(1) != b"\n" or not done(self._stderr.since(mark))) and (
+                    self._stderr_fd >= 0 and not self._stderr_eof):
+                left = until - time.monotonic()
+                if left <= 0:
+                    return self._stderr.since(mark), True
+                if not poller.poll(math.ceil(min(quiet, left) * 1000)):
+                    if quiet < left:
+                        break
+                    continue
+                try:
+                    chunk = os.read(self._stderr_fd, _READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    self._stderr_eof = True
+                    break
+                self._append_stderr(chunk)
+            return self._stderr.since(mark), False
+
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._stderr_lock:
             self._drain_stderr_locked()
