@@ -249,6 +249,9 @@ class WireDriver(Managed):
         self._stderr_limit = stderr_limit
         self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
+        self.pace = 0.0
+        """The longest round trip of a request after the first on this process (seconds; 0.0: none yet): how
+        long it takes, in this run, to do what it is asked (`drivers/ending.py`)."""
         self.initialize_result: dict[str, JSON] | None = None
         self.unsolicited: list[dict[str, JSON]] = []
         """The first few requests and notifications the server sent of its own, skipped while awaiting a
@@ -1065,6 +1068,8 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
+            if self.requests_sent > 1:  # the first one waited for the process to start too
+                self.pace = max(self.pace, t_received - t_sent)
             stderr = self._call_stderr_now(boxes_due(method, [response]), deadline, method == "tools/call")
         except DriverError as exc:
             self._failed(exc)

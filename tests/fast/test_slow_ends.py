@@ -15,8 +15,11 @@ from typing import Final
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.meetings import meet
+from conformance.core.eras import LEGACY
 from conformance.drivers.ending import END_LIMIT, END_PACE, end_bound, too_slow
 from conformance.drivers.errors import TooSlow
+from conformance.gate.signatures import witness_signatures
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
 from tests.servers import command
@@ -87,6 +90,24 @@ def test_a_process_whose_pace_outruns_the_bound_is_too_slow() -> None:
             assert "too slow" in str(slow) and "stdin ended" in str(slow), slow
         else:
             raise AssertionError(f"no TooSlow: a pace of {raw.pace:.2f} s against a 2 s call timeout")
+
+
+def test_a_meeting_waits_for_a_late_end_of_input() -> None:
+    """The spec records' meeting ends by closing stdin (SPEC-22 reads its exit): a process ending 6 s later
+    with status 0 is seen exiting with 0, within a bound of the call timeout (5 s once: still running)."""
+    meeting = meet(resolve_target("cmd:" + shlex.join(command("slow_exit", str(LATE)))), LEGACY, timeout=10.0)
+    assert meeting.failure is None, meeting.failure
+    assert meeting.end_of_input == 0, meeting.end_of_input
+    assert not meeting.end_slow
+
+
+def test_a_witness_sees_a_late_end_of_input() -> None:
+    """BAP-5's witness ends the process's stdin and signs its exit: a process ending 6 s later with status 0
+    is signed as exiting with 0, as the original is (5 s once: "still running", a departure re-observed)."""
+    target = "cmd:" + shlex.join(command("slow_exit", str(LATE)))
+    signed = witness_signatures(target, ["BAP-5"], timeout=10.0)["BAP-5"]
+    answers = {answer.step: answer.answer for answer in signed.witness}
+    assert answers.get("exit-on-stdin-close") == '{"exit":0}', answers
 
 
 @given(timeout=st.floats(0.1, 120), pace=st.floats(0, 600))
