@@ -704,6 +704,15 @@ class RawServer:
         except subprocess.TimeoutExpired:
             return None
 
+    def banner_wait(self) -> float:
+        """Seconds a check waits for this process's first stderr bytes (its banner) before reading what it
+        holds: none once some were read, or once the run learned its command writes nothing at start-up
+        (`Lateness.waits_for_startup`); else `end_bound` of its pace, ended as the first bytes arrive."""
+        lateness = self.target.lateness
+        if self.seen or self.discards_stderr or not lateness.waits_for_startup(self.target.command):
+            return 0.0
+        return end_bound(self.timeout, self.pace)
+
     def wait_for_end(self, what: str, nudge: Callable[[], None] | None = None) -> tuple[int | None, float]:
         """The exit status once the process ended (None: still running) and the seconds it was given: it
         ends the wait as it exits, within `end_bound` of its own pace (`drivers/ending.py`). `nudge` is called

@@ -422,7 +422,7 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
     """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
     with raw_pool.lend(target, spend=True) as raw:
         raw.initialize()
-        raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+        raw.stderr_now(wait=raw.banner_wait())
         before = bytes(raw.seen)
         # A last request without its newline: the original's transport reads whole lines only, so the end of
         # stdin leaves it unread, and no further output follows.
@@ -461,7 +461,7 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
     for sent in TERMINATING:
         with raw_pool.lend(target, spend=True) as raw:
             raw.initialize()
-            raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+            raw.stderr_now(wait=raw.banner_wait())
             raw.signal(sent)
             status, waited = raw.wait_for_end(f"{sent.name} sent")
             said = raw.stderr_now()

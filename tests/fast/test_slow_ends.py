@@ -62,6 +62,19 @@ def test_a_process_ending_late_is_waited_for() -> None:
     assert all(outcome == "passed" for outcome, _ in seen.values()), seen
 
 
+def test_a_banner_arriving_late_is_waited_for() -> None:
+    """A relay holding the banner until 6 s after the first answer: the checks that read it before ending the
+    process find it there, and no more after the end (with a 5 s wait, one said the banner was missing and
+    the other that SIGTERM made the process write it)."""
+    relay = command("late_stderr", "--banner-ms", str(LATE * 1000), "--")
+    target = "cmd:" + shlex.join([*relay, sys.executable, "-m", "reference_server"])
+    checks = ["test_end_of_stdin_ends_the_process_quietly", "test_terminating_signals_are_not_handled"]
+    with tempfile.TemporaryDirectory(prefix="late-banner-") as tmp:
+        seen = outcomes("test_lifecycle.py", checks, target, Path(tmp))
+    assert sorted(seen) == sorted(checks), seen
+    assert all(outcome == "passed" for outcome, _ in seen.values()), seen
+
+
 def test_a_render_arriving_slowly_is_read_whole() -> None:
     """A 1 MiB thought's box (some 10 MB) relayed after its answer in 1 MiB pieces, each 1.3 s late (the relay
     holds what the server wrote: some 13 s, past the 10 s the check once waited), is read to its end: the
