@@ -22,6 +22,7 @@ from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY,
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL, the_tool
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
+from conformance.drivers.ending import end_bound, too_slow
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.lateness import Lateness
 from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
@@ -51,8 +52,6 @@ CALLS: Final[tuple[JSON, ...]] = (
 """Two accepted calls (the second files a branch) and one the tool refuses."""
 
 UNKNOWN_METHOD: Final = "seqthink/no-such-method"
-EOF_WAIT: Final = 5.0
-"""Seconds a server has to exit once its stdin is closed (the meeting's last step)."""
 UNKNOWN_TOOL: Final = "seqthink_no_such_tool"
 """A tool name no server lists, called with arguments the real tool accepts."""
 MISSING_META: Final[dict[str, tuple[str, int]]] = {
@@ -116,8 +115,14 @@ class Meeting:
     tools/list (`AFTER_CANCEL_ID`) written at once: read until tools/list's answer, then `CANCEL_GRACE`
     seconds more while the call is unanswered (the first `BATCH_FRAMES_KEPT` frames)."""
     end_of_input: int | str | None = "not reached"
-    """The exit status once stdin was closed at the meeting's end: None if still running `EOF_WAIT` later,
+    """The exit status once stdin was closed at the meeting's end: None if still running `end_wait` later,
     "not reached" when the meeting stopped first."""
+    end_wait: float = 0.0
+    """Seconds the exit was waited for once stdin was closed (`drivers/ending.end_bound` of the meeting's
+    process: the call timeout at least, more for a process slow to answer)."""
+    end_slow: bool = False
+    """Still running when a bound its own pace cut short ran out (`drivers/ending.too_slow`): slow, not a
+    departure."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
     stray_stdout: str | None = None
@@ -248,7 +253,9 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
             meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
-            meeting.end_of_input = driver.end_input(EOF_WAIT)
+            meeting.end_wait = end_bound(driver.timeout, driver.pace)
+            meeting.end_of_input = driver.end_input(meeting.end_wait)
+            meeting.end_slow = meeting.end_of_input is None and too_slow(driver.timeout, driver.pace)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     if driver.first_stray is not None:

@@ -72,3 +72,9 @@ class TargetFailed(BaseException):
     def __init__(self, failure: DriverError) -> None:
         super().__init__(str(failure))
         self.failure = failure
+
+
+class TooSlow(DriverError):
+    """A process was still at what it owed (its end, a render still arriving) when a bound set by its own pace
+    in the run ran out: slow, which tells nothing of whether it departs (an `error` verdict, never
+    `deviates`)."""

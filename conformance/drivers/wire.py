@@ -252,6 +252,9 @@ class WireDriver(Managed):
         self._stderr_limit = stderr_limit
         self.max_frame = max_frame if max_frame is not None else _max_frame
         self.requests_sent = 0
+        self.pace = 0.0
+        """The longest round trip of a request after the first on this process (seconds; 0.0: none yet): how
+        long it takes, in this run, to do what it is asked (`drivers/ending.py`)."""
         self.initialize_result: dict[str, JSON] | None = None
         self.unsolicited: list[dict[str, JSON]] = []
         """The first few requests and notifications the server sent of its own, skipped while awaiting a
@@ -812,6 +815,40 @@ class WireDriver(Managed):
                 self._late_banner(learnable(self._stderr.kept()) if not self._stderr.dropped else None)
             return self._stderr.kept()
 
+    def stderr_until(self, mark: int, done: Callable[[bytes], bool], quiet: float, limit: float
+                     ) -> tuple[bytes, bool]:
+        """What stderr holds after `mark` once `done` says it is whole, read as it arrives (each chunk wakes
+        the wait): given up when `quiet` seconds pass with nothing arriving or stderr ends (what came is all
+        there is), or `limit` seconds pass. `done` is asked only when stderr ends a line (a 10 MB render is
+        not read again per chunk). The flag: the limit passed with stderr still arriving (a long render
+        written slowly), so what it holds is cut by the wait, not by the server."""
+        until = time.monotonic() + limit
+        with self._stderr_lock:
+            self._drain_stderr_locked()
+            poller = select.poll()
+            if self._stderr_fd >= 0:
+                poller.register(self._stderr_fd, _POLL_IN)
+            while (self._stderr.last(1) != b"\n" or not done(self._stderr.since(mark))) and (
+                    self._stderr_fd >= 0 and not self._stderr_eof):
+                left = until - time.monotonic()
+                if left <= 0:
+                    return self._stderr.since(mark), True
+                if not poller.poll(math.ceil(min(quiet, left) * 1000)):
+                    if quiet < left:
+                        break
+                    continue
+                try:
+                    chunk = os.read(self._stderr_fd, _READ_CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    self._stderr_eof = True
+                    break
+                self._append_stderr(chunk)
+            return self._stderr.since(mark), False
+
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._stderr_lock:
             self._drain_stderr_locked()
@@ -1034,6 +1071,8 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
+            if self.requests_sent > 1:  # the first one waited for the process to start too
+                self.pace = max(self.pace, t_received - t_sent)
             stderr = self._call_stderr_now(boxes_due(method, [response]), deadline, method == "tools/call")
         except DriverError as exc:
             self._failed(exc)

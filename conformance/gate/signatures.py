@@ -24,6 +24,7 @@ from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import PACKAGE_BYTES, parse_json, read_bytes, read_json
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.drivers.ending import end_bound
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
 from conformance.drivers.wire import Exchange, WireDriver
@@ -53,7 +54,6 @@ since the version fix, so the next release keeps the signature)."""
 BANNER_WAIT: Final = 1.0
 ARTIFACT_UNAVAILABLE: Final = {"artifact": "not available"}
 """An artifact step's answer on a target with no installed package (a `cmd:` fork): nothing observed."""
-EXIT_WAIT: Final = 5.0
 SPARES: Final = 2
 """Fresh processes of the target kept started ahead once records are signed again alone one after another
 (their refusals seen to carry, `REFUSAL_CHECKS`, or a probe refused): a red run signed 10-16 records so, and a
@@ -421,7 +421,7 @@ class _WitnessSession:
 
     def end(self) -> None:
         driver = self._live()
-        status = driver.end_input(EXIT_WAIT)
+        status = driver.end_input(end_bound(driver.timeout, driver.pace))
         self.observations["exit-on-stdin-close"] = {"exit": status if status is not None else "still running"}
 
     def close(self) -> None:

@@ -127,7 +127,7 @@ class FreshRunner:
                 after = raw.request("tools/list", {})
                 assert before is not None, "the opening's first tools/list was not answered"
                 early.listings.append((before, after))
-            raw.stderr_now(wait=0.0 if discard_stderr or raw.seen else 5.0)
+            raw.stderr_now(wait=raw.banner_wait())
             banner = bytes(raw.seen)
             answers: list[dict[str, JSON]] = []
             stderrs: list[bytes] = []

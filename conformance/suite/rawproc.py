@@ -34,7 +34,8 @@ from conformance.core.arguments_map import Renamer
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.drivers.errors import FrameTooLarge
+from conformance.drivers.ending import end_bound, too_slow
+from conformance.drivers.errors import FrameTooLarge, TooSlow
 from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
 from conformance.drivers.wire import (
     SETTLE_BYTES,
@@ -70,6 +71,8 @@ STDERR_READ_BYTES: Final = 1 << 20
 """One stderr read keeps at most this many bytes; the rest stays in the pipe for the next (a flood)."""
 SEEN_BYTES: Final = 1 << 20
 """`RawServer.seen` keeps a process's first this many stderr bytes (the banner and the first boxes)."""
+NUDGE: Final = 0.5
+"""Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
@@ -372,6 +375,10 @@ class RawServer:
         """While its start-up wait ended with nothing on stderr: until when (monotonic) its first stderr bytes
         may still be its banner, late (`_late_startup`, as the wire driver's); 0.0: not owed."""
         self._first_answer_at = 0.0
+        self.pace = 0.0
+        """The longest round trip of a request after the first read by `request` on this process (seconds;
+        0.0: none yet): how long this server takes, in this run, to do what it is asked
+        (`drivers/ending.py`)."""
         self.late_banners = 0
         """Start-ups whose banner was found leading a call's stderr read ahead and taken out of it."""
         self.idle_since = time.monotonic()
@@ -464,9 +471,12 @@ class RawServer:
     def request(self, method: str, params: JSON) -> dict[str, JSON]:
         request_id = self._next_id
         self._next_id += 1
+        sent = time.monotonic()
         self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
+        if request_id > 1:  # the first one waited for the process to start too
+            self.pace = max(self.pace, time.monotonic() - sent)
         answer = response_line(line, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, (
             f"the response to {method} (id {request_id}) came as {brief(answer)}, where the original answers "
@@ -700,3 +710,30 @@ class RawServer:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+
+    def banner_wait(self) -> float:
+        """Seconds a check waits for this process's first stderr bytes (its banner) before reading what it
+        holds: none once some were read, or once the run learned its command writes nothing at start-up
+        (`Lateness.waits_for_startup`); else `end_bound` of its pace, ended as the first bytes arrive."""
+        lateness = self.target.lateness
+        if self.seen or self.discards_stderr or not lateness.waits_for_startup(self.target.command):
+            return 0.0
+        return end_bound(self.timeout, self.pace)
+
+    def wait_for_end(self, what: str, nudge: Callable[[], None] | None = None) -> tuple[int | None, float]:
+        """The exit status once the process ended (None: still running) and the seconds it was given: it
+        ends the wait as it exits, within `end_bound` of its own pace (`drivers/ending.py`). `nudge` is called
+        every `NUDGE` seconds meanwhile (a request written, so a broken stdout shows on the next write). Still
+        running at a bound its pace cut short is `TooSlow`: slow, said as such, not a departure."""
+        bound = end_bound(self.timeout, self.pace)
+        deadline = time.monotonic() + bound
+        status: int | None = None
+        while status is None and (left := deadline - time.monotonic()) > 0:
+            if nudge is not None:
+                nudge()
+            status = self.wait(left if nudge is None else min(NUDGE, left))
+        if status is None and too_slow(self.timeout, self.pace):
+            raise TooSlow(f"{what}: the process was still running {bound:g} s later, its slowest answer in "
+                          f"this run taking {self.pace:.2f} s: too slow to tell a late end from none (slow, "
+                          f"not a departure)")
+        return status, bound

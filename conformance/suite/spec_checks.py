@@ -21,7 +21,6 @@ from conformance.calls.meetings import (
     BATCH_IDS,
     CANCEL_GRACE,
     CANCELLED_ID,
-    EOF_WAIT,
     UNIMPLEMENTED_VERSION,
     Meeting,
 )
@@ -407,7 +406,7 @@ def _tool_order(meeting: Meeting) -> str | None:
 
 def _exits_at_end_of_input(meeting: Meeting) -> str | None:
     if meeting.end_of_input is None:
-        return f"still running {EOF_WAIT:g} s after its stdin was closed"
+        return f"still running {meeting.end_wait:g} s after its stdin was closed"
     if isinstance(meeting.end_of_input, str):
         return f"the meeting did not reach the end of input: {meeting.end_of_input}"
     return None

@@ -12,6 +12,7 @@ itself stops the run early, and they say so.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import secrets
 import signal
@@ -39,7 +40,7 @@ from conformance.suite.contradiction import (
     stdout_message,
 )
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
-from conformance.suite.rawproc import RawPool
+from conformance.suite.rawproc import NUDGE, RawPool
 from conformance.suite.render_box import boxes, boxes_said, drawn
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
@@ -147,10 +148,10 @@ def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
                        f"writing {brief(decode(said or b''))} to stdout, where the original takes no options "
                        f"and serves")
         raw.close_stdin()
-        status = raw.wait(5.0)
+        status, waited = raw.wait_for_end("stdin ended before any initialize")
     with after_the_end("stdin"):
         expect("RTE-10", status == 0,
-               f"stdin ended before any initialize: {how_it_ended(status, 5.0)}, where the original ends "
+               f"stdin ended before any initialize: {how_it_ended(status, waited)}, where the original ends "
                f"with status 0 however far the session got")
 
 
@@ -421,13 +422,13 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
     """Closing stdin is not fatal: the process ends with status 0 and writes nothing more."""
     with raw_pool.lend(target, spend=True) as raw:
         raw.initialize()
-        raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+        raw.stderr_now(wait=raw.banner_wait())
         before = bytes(raw.seen)
         # A last request without its newline: the original's transport reads whole lines only, so the end of
         # stdin leaves it unread, and no further output follows.
         raw.write(json.dumps({"jsonrpc": "2.0", "id": "unterminated", "method": "ping"}).encode())
         raw.close_stdin()
-        status = raw.wait(5.0)
+        status, waited = raw.wait_for_end("stdin ended")
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
     expect_no_own_line(after_out, "stdin had ended")
@@ -440,7 +441,7 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         f"stderr does not begin with the banner {quoted(BANNER)}: {quoted(decode(before))}")
     with after_the_end("stdin"):
         assert status == 0, (
-            f"{how_it_ended(status, 5.0)} after stdin ended, where the original ends with status 0")
+            f"{how_it_ended(status, waited)} after stdin ended, where the original ends with status 0")
         assert after_out is None and after_err == b"", (
             f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
             f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
@@ -460,14 +461,14 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
     for sent in TERMINATING:
         with raw_pool.lend(target, spend=True) as raw:
             raw.initialize()
-            raw.stderr_now(wait=0.0 if raw.seen else 5.0)
+            raw.stderr_now(wait=raw.banner_wait())
             raw.signal(sent)
-            status = raw.wait(5.0)
+            status, waited = raw.wait_for_end(f"{sent.name} sent")
             said = raw.stderr_now()
         with after_the_end(sent.name):
             assert status == -sent, (
-                f"{sent.name} sent: {how_it_ended(status, 5.0)}, where the original is ended by the signal "
-                f"({-sent})")
+                f"{sent.name} sent: {how_it_ended(status, waited)}, where the original is ended by the "
+                f"signal ({-sent})")
             assert said == b"", (
                 f"{sent.name} sent: stderr {quoted(decode(said))}, where the original writes nothing")
 
@@ -479,15 +480,16 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
     with raw_pool.lend(target, spend=True, discard_stderr=True, any_stderr=True) as raw:
         raw.initialize()
         raw.close_stdout()
-        status = None
-        for request_id in range(2, 12):
+        request_ids = itertools.count(2)
+
+        def nudge() -> None:
             with contextlib.suppress(BrokenPipeError):
-                raw.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
-            status = raw.wait(0.5)
-            if status is not None:
-                break
+                raw.send({"jsonrpc": "2.0", "id": next(request_ids), "method": "tools/list"})
+
+        status, waited = raw.wait_for_end("stdout closed", nudge)
     assert status == 1, (
-        f"{how_it_ended(status, 0.5)} after the transport broke, where the original ends with status 1")
+        f"{how_it_ended(status, waited)} after the transport broke (a request written every {NUDGE:g} s), "
+        f"where the original ends with status 1")
 
 
 @evidences("ABS-10")

@@ -36,8 +36,10 @@ from conformance.core.js import js_number_string, js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.core.served import read_served
+from conformance.drivers.ending import END_LIMIT, end_bound
+from conformance.drivers.errors import TooSlow
 from conformance.drivers.transcript import decode
-from conformance.drivers.wire import Exchange
+from conformance.drivers.wire import Exchange, boxes_complete
 from conformance.suite.answers import accepted, accepted_if_host_valid, answered_ok, describe
 from conformance.suite.contradiction import Contradiction, brief, expect
 from conformance.suite.jsvalues import js_string
@@ -458,11 +460,18 @@ def test_huge_thought_rendered_whole(spare: Spare) -> None:
     thought = ("0123456789abcdef" * 65536)[:-1] + "Z"
     with spare() as driver:
         mark = driver.stderr_mark()
-        accepted(driver.call_tool(TOOL, Envelope(thought, 1, 1, True).arguments()))
-        deadline = time.monotonic() + 10
-        while not driver.stderr_since(mark).endswith("┘\n".encode()) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        box = only_box(driver.stderr_since(mark))
+        exchange = driver.call_tool(TOOL, Envelope(thought, 1, 1, True).arguments())
+        accepted(exchange)
+        # Read while the render keeps coming: a silence as long as the call's pace allows ends it (what came
+        # is all there is), `END_LIMIT` call timeouts at most.
+        bound = END_LIMIT * driver.timeout
+        stderr, cut = driver.stderr_until(mark, lambda data: boxes_complete(data, 1),
+                                          end_bound(driver.timeout, exchange.elapsed), bound)
+        if cut:
+            raise TooSlow(f"a 1 MiB thought's render was still arriving {bound:g} s after its answer "
+                          f"({len(stderr):,} bytes so far): too slow to tell a whole render from a cut one "
+                          f"(slow, not a departure)")
+        box = only_box(stderr)
     assert box.lines[3] == f"│ {thought}   │", (
         f"the payload row of a 1 MiB thought is {js_length(box.lines[3])} UTF-16 units and ends "
         f"{quoted(box.lines[3][-40:])}, where the original draws the thought whole, {len(thought) + 6} units "

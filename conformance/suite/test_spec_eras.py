@@ -14,6 +14,7 @@ import pytest
 from conformance.catalog.records import evidences, relies_on
 from conformance.catalog.spec_records import ADVISORY_LEVELS, default_spec_catalog
 from conformance.core.eras import Era
+from conformance.drivers.errors import TooSlow
 from conformance.suite.contradiction import after_the_end
 from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.spec_checks import NotApplicable, SpecDeparture, judge
@@ -158,7 +159,12 @@ def test_tools_are_listed_in_a_stable_order(target: Target, spec_era: Era, era_m
 def test_the_server_exits_when_stdin_closes(target: Target, spec_era: Era, era_meetings: EraMeetings) -> None:
     # A process still running after the meeting ended its stdin failed after that end (`after_the_end`): no
     # replay of requests reproduces it; a meeting that never reached its end of input did not.
-    ended = era_meetings.of(target, spec_era).end_of_input is None
+    meeting = era_meetings.of(target, spec_era)
+    if meeting.end_slow:
+        raise TooSlow(f"stdin closed at the meeting's end: the process was still running "
+                      f"{meeting.end_wait:g} s later, too slow to tell a late end from none (slow, not a "
+                      f"departure)")
+    ended = meeting.end_of_input is None
     with after_the_end("stdin") if ended else contextlib.nullcontext():
         _judged("SPEC-22", target, spec_era, era_meetings)
 
