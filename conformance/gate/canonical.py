@@ -18,6 +18,7 @@ from conformance.catalog.witnesses import WitnessStep
 from conformance.core.eras import REVISIONS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
+from conformance.core.printable import writable
 from conformance.core.protocol import PROBE_ARGUMENTS, the_tool
 from conformance.core.served import read_served
 from conformance.core.witness_words import CARRIED
@@ -72,8 +73,9 @@ def store_base(status: Mapping[str, JSON], *, carried: bool = False) -> StoreBas
 
 
 def short_json(value: JSON) -> str:
-    """Compact JSON for a report: long strings become their head and digest, the whole is capped."""
-    text = json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON for a report: long strings become their head and digest, the whole is capped; a lone
+    surrogate a server sent is JSON's escape, so a baseline's YAML (which refuses the character) keeps it."""
+    text = writable(json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":")))
     if len(text) <= SHORT_ANSWER:
         return text
     return f"{text[:SHORT_ANSWER]}… ({len(text)} chars, sha256 {_digest(text)})"

@@ -1,0 +1,131 @@
+"""Text a server sent that UTF-8 cannot carry (a lone surrogate, which its JSON `\\ud835` escape decodes to)
+reaches every file and stream the harness writes losslessly and readably: JSON keeps it as JSON's escape and
+reads it back, prose (Markdown, HTML, JUnit, the terminal) shows the escape, a transcript keeps the frame,
+a baseline reads back what it wrote; never a crash, never a character dropped."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conformance.catalog.view import load_catalog_view
+from conformance.cli.output import pipe_safe
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.model_json import model_from_json, model_json
+from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
+from conformance.drivers.transcript import Transcript
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.baseline import (
+    Baseline,
+    BaselineEntry,
+    check_fits,
+    check_readable,
+    dump_baseline,
+    parse_baseline,
+)
+from conformance.gate.canonical import short_json
+from conformance.report.json import load_report
+from conformance.report.model import Evidence, Preflight, Report, RunInfo, WitnessAnswer
+from conformance.report.terminal import summary_lines
+from conformance.report.write import write_report
+
+CATALOG = load_catalog_view()
+TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
+HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+
+_any = st.text(st.characters(exclude_categories=()), max_size=12)
+_lone = st.integers(0xD800, 0xDFFF).map(chr)
+served = st.builds(lambda a, s, b: a + s + b, _any, _lone, _any)
+"""Text of any code points, at least one of them a lone surrogate."""
+
+
+def _lone_surrogates(text: str) -> list[str]:
+    return [f"\\u{ord(c):04x}" for c in text if 0xD800 <= ord(c) <= 0xDFFF]
+
+
+def _results(text: str) -> RunResults:
+    tests = [TestOutcome(
+        nodeid=f"suite/test_{record}.py::test_it[cmd]", records=[record], status="failed",
+        message=f"the label came back as {text!s}", examples=1,
+        counterexample=Counterexample(falsifying=f"thought={text}", exchange=[
+            TranscriptEvent(kind="received", data=json.dumps({"result": {"text": text}}, ensure_ascii=False),
+                            t=0.0)]),
+    ) for record in ("OBJ-4", "CMP-2")]
+    return RunResults(target=TARGET, harness=HARNESS, started="t0", finished="t1", tests=tests)
+
+
+def _report(text: str) -> Report:
+    results = _results(text)
+    report = assemble_report(
+        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
+        seen=TargetSeen(TARGET, Preflight(ok=True, stderr_tail=f"stderr: {text}"), {}, "2024-11-05"),
+        harness=HARNESS,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(results.tests), rerun="python -m conformance run"),
+        generated="t1",
+    )
+    evidence = Evidence(reproduced=True, at="on the example's tools/call 1", original_spec="npm:0.6.2",
+                        differences=[f"result.content[0].text → branches: {text}"],
+                        original='{"result":{}}', target=text)
+    records = [rv.model_copy(update={"evidence": evidence}) if rv.verdict == "deviates" else rv
+               for rv in report.records]
+    return report.model_copy(update={"records": records})
+
+
+@settings(max_examples=20, deadline=None)
+@given(text=served)
+def test_every_report_writer_writes_a_lone_surrogate_as_an_escape(text: str) -> None:
+    report = _report(text)
+    with tempfile.TemporaryDirectory(prefix="surrogate-") as tmp:
+        paths = write_report(report, Path(tmp) / "out")
+        written = {path.name: path.read_bytes().decode("utf-8") for path in paths}
+        back = load_report(paths[0])
+    assert [rv.evidence.target for rv in back.records if rv.evidence] == \
+        [rv.evidence.target for rv in report.records if rv.evidence], "report.json lost the server's text"
+    for name in ("report.md", "report.html", "junit.xml"):
+        for escape in _lone_surrogates(text):
+            assert escape in written[name], f"{name} does not show {escape}"
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    out = pipe_safe(stream)
+    for line in summary_lines(report):
+        out.write(line + "\n")
+    out.flush()
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=served)
+def test_results_round_trip_through_their_json(text: str) -> None:
+    results = _results(text)
+    again = model_from_json(RunResults, model_json(results, indent=1).encode("utf-8", "backslashreplace"))
+    assert again == results
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=served)
+def test_a_transcript_keeps_the_exact_frame(text: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="surrogate-") as tmp:
+        path = Path(tmp) / "t.jsonl"
+        transcript = Transcript(path)
+        transcript.record("received", text)
+        transcript.close()
+        first = path.read_bytes().split(b"\n")[0]
+    assert json.loads(first.decode("utf-8"))["data"] == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=served)
+def test_a_baseline_reads_back_what_it_wrote(text: str) -> None:
+    answer = short_json({"branches": [text]})
+    entry = BaselineEntry(record="OBJ-4", reason="cuts labels", verdict="deviates",
+                          witness=[WitnessAnswer(step="file-a-branch", answer=answer)])
+    written = dump_baseline(Baseline(project="fork", deviations=[entry]))
+    check_fits(Baseline(project="fork", deviations=[entry]), "the fork")
+    check_readable(written, "the fork")
+    read = parse_baseline(written, "the baseline").deviations[0].witness[0].answer
+    assert read == answer
+    assert json.loads(read) == {"branches": [text]}
