@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from conformance.catalog.view import load_catalog_view
 from conformance.cli.output import pipe_safe
+from conformance.cli.runner.merge import collect_results
+from conformance.core.create import create_file
 from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.model_json import model_from_json, model_json
+from conformance.core.model_json import model_json
 from conformance.core.results import Counterexample, RunResults, TestOutcome, TranscriptEvent
 from conformance.drivers.transcript import Transcript
 from conformance.gate.assemble import TargetSeen, assemble_report
@@ -29,10 +31,12 @@ from conformance.gate.baseline import (
     parse_baseline,
 )
 from conformance.gate.canonical import short_json
+from conformance.gate.pinned_pairs import pair_difference, pinned_pair
 from conformance.report.json import load_report
 from conformance.report.model import Evidence, Preflight, Report, RunInfo, WitnessAnswer
 from conformance.report.terminal import summary_lines
 from conformance.report.write import write_report
+from conformance.suite.plugin import slug
 
 CATALOG = load_catalog_view()
 TARGET = TargetIdentity(spec="cmd:node fork.js", kind="cmd", command=["node", "fork.js"])
@@ -99,9 +103,12 @@ def test_every_report_writer_writes_a_lone_surrogate_as_an_escape(text: str) -> 
 
 @settings(max_examples=30, deadline=None)
 @given(text=served)
-def test_results_round_trip_through_their_json(text: str) -> None:
+def test_results_round_trip_through_their_file(text: str) -> None:
+    """As the suite's plugin writes a run's results and the runner reads them back."""
     results = _results(text)
-    again = model_from_json(RunResults, model_json(results, indent=1).encode("utf-8", "backslashreplace"))
+    with tempfile.TemporaryDirectory(prefix="surrogate-") as tmp:
+        create_file(Path(tmp) / f"results-{slug(TARGET.spec)}.json", model_json(results, indent=2))
+        again = collect_results(Path(tmp), TARGET.spec)
     assert again == results
 
 
@@ -121,11 +128,19 @@ def test_a_transcript_keeps_the_exact_frame(text: str) -> None:
 @given(text=served)
 def test_a_baseline_reads_back_what_it_wrote(text: str) -> None:
     answer = short_json({"branches": [text]})
-    entry = BaselineEntry(record="OBJ-4", reason="cuts labels", verdict="deviates",
+    departed = next(rv for rv in _report(text).records if rv.evidence is not None)
+    assert departed.evidence is not None
+    pair = pinned_pair(departed)
+    assert pair is not None, "the departure's reproduced pair is pinned"
+    entry = BaselineEntry(record="OBJ-4", reason="cuts labels", verdict="deviates", pair=pair,
                           witness=[WitnessAnswer(step="file-a-branch", answer=answer)])
     written = dump_baseline(Baseline(project="fork", deviations=[entry]))
     check_fits(Baseline(project="fork", deviations=[entry]), "the fork")
     check_readable(written, "the fork")
-    read = parse_baseline(written, "the baseline").deviations[0].witness[0].answer
-    assert read == answer
-    assert json.loads(read) == {"branches": [text]}
+    entry_read = parse_baseline(written, "the baseline").deviations[0]
+    assert entry_read.witness[0].answer == answer
+    assert json.loads(answer) == {"branches": [text]}
+    assert entry_read.pair is not None
+    pinned, met = entry_read.pair, departed.evidence
+    assert pair_difference(pinned.original, pinned.target, pinned.differences) == \
+        pair_difference(met.original, met.target, met.differences), "the pinned pair covers its departure"
