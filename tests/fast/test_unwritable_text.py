@@ -144,3 +144,19 @@ def test_a_baseline_reads_back_what_it_wrote(text: str) -> None:
     pinned, met = entry_read.pair, departed.evidence
     assert pair_difference(pinned.original, pinned.target, pinned.differences) == \
         pair_difference(met.original, met.target, met.differences), "the pinned pair covers its departure"
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=served, encoding=st.sampled_from(["utf-8", "latin-1", "ascii"]))
+def test_the_terminal_shows_what_its_encoding_cannot_carry_as_an_escape(text: str, encoding: str) -> None:
+    """A command's stdout and stderr (pipe_safe) take any text: a lone surrogate, or a letter a latin-1 or
+    ASCII terminal has no byte for, written as its escape."""
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding=encoding)
+    pipe_safe(stream).write(text)
+    stream.flush()
+    shown = raw.getvalue().decode(encoding)
+    for escape in _lone_surrogates(text):
+        assert escape in shown
+    carried = "".join(c for c in text if not 0xD800 <= ord(c) <= 0xDFFF and c.encode(encoding, "ignore"))
+    assert all(c in shown for c in carried), "every character the terminal can show is shown as it is"
