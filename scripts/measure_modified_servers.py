@@ -43,10 +43,13 @@ from pathlib import Path
 
 from conformance.catalog.records import MARKER, RELIES_MARKER
 from conformance.catalog.view import load_catalog_view
+from conformance.core.errors import HarnessError
+from conformance.core.printable import safe
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.evidence import checked_explanations, its_failure
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
+from conformance.report.json import load_report
 from conformance.report.model import Report, TestRef
 from conformance.suite.profiles import SHRINK_ENV
 from tests.modified_servers.servers import (
@@ -85,6 +88,8 @@ class Measured:
     changes_named: list[str] = field(default_factory=list)
     grouping_judged: int = 0
     grouping_right: int = 0
+    no_report: str = ""
+    """Why the run left no report (its exit status and last stderr line): the row is said, not scored."""
 
 
 def root_cause_records(causes: list[list[str]]) -> list[str]:
@@ -146,6 +151,28 @@ def measured(mod: Modification, report: Report, exit_code: int, seconds: float) 
     )
 
 
+def unreported(mod: Modification, exit_code: int, stderr: str, seconds: float) -> Measured:
+    """A run that left no report, said by its exit status and last stderr line; the other servers' figures
+    are scored without it."""
+    last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "no stderr")
+    return Measured(id=mod.id, set=mod.set, change=mod.change, primary=list(mod.primary), exit_code=exit_code,
+                    deviating=[], root_causes=[], explained=0, precision=None, names_a_primary=False,
+                    seconds=round(seconds, 1), changes_made=len(mod.changes),
+                    no_report=f"exit {exit_code}: {safe(last.strip(), 200)}")
+
+
+def scored(mod: Modification, out: Path, exit_code: int, stderr: str, seconds: float) -> Measured:
+    """The run's row: measured from its report, or said to have none."""
+    report_file = out / "report.json"
+    if not report_file.is_file():
+        return unreported(mod, exit_code, stderr, seconds)
+    try:
+        report = load_report(report_file)
+    except HarnessError as exc:
+        return unreported(mod, exit_code, str(exc), seconds)
+    return measured(mod, report, exit_code, seconds)
+
+
 def measure(
     mod: Modification, scratch: Path, entry: Path, profile: str, seed: int, keep: Path | None, shrink: bool
 ) -> Measured:
@@ -159,12 +186,7 @@ def measure(
         env[SHRINK_ENV] = "0"
     started = time.monotonic()
     proc = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
-    seconds = time.monotonic() - started
-    report_file = out / "report.json"
-    if not report_file.is_file():
-        raise SystemExit(f"{mod.id}: no report (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
-    report = Report.model_validate_json(report_file.read_text(encoding="utf-8"))
-    return measured(mod, report, proc.returncode, seconds)
+    return scored(mod, out, proc.returncode, proc.stderr, time.monotonic() - started)
 
 
 def _suite_marks() -> dict[str, dict[str, list[str]]]:
@@ -217,6 +239,9 @@ def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, l
 
 
 def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
+    """The figures of the servers whose runs left a report; those that left none are counted apart."""
+    unreported = sum(1 for m in rows if m.no_report)
+    rows = [m for m in rows if not m.no_report]
     pooled = [(r in m.primary) for m in rows for cause in m.root_causes for r in cause]
     per_server = [m.precision for m in rows if m.precision is not None]
     departing = [m for m in rows if m.deviating]
@@ -234,7 +259,8 @@ def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
     else:
         fork_figures = {}
     return {
-        "servers": len(rows),
+        "servers": len(rows) + unreported,
+        "servers_without_report": unreported,
         "servers_departing": len(departing),
         "servers_with_a_root_cause": len(per_server),
         "precision_pooled": round(sum(pooled) / len(pooled), 3) if pooled else None,
@@ -260,6 +286,8 @@ def _summary_line(name: str, s: dict[str, float | int | None]) -> str:
             f"{s['servers_all_causes_expected']} name only expected records); of {s['servers_departing']} "
             f"servers with a departure, {s['servers_naming_no_primary']} name none of their primaries; "
             f"{s['servers_without_departure']} of {s['servers']} show no departure.")
+    if s.get("servers_without_report"):
+        line += f" {s['servers_without_report']} left no report (not scored)."
     if "changes_made" in s:
         line += (f" Combined forks: **{s['changes_named']} of {s['changes_made']}** changes named; grouping "
                  f"precision **{s['grouping_precision']}** ({s['grouping_right']} of {s['grouping_judged']} "
@@ -276,12 +304,21 @@ def table(rows: list[Measured], sets: dict[str, dict[str, float | int | None]], 
         "|---|---|---|---:|---|---:|---:|",
     ]
     for m in rows:
+        if m.no_report:
+            said = _cell(m.no_report)
+            lines.append(f"| `{m.id}` | {m.set} | {', '.join(m.primary)} | — | no report ({said}) | — | — |")
+            continue
         causes = "; ".join(", ".join(c) for c in m.root_causes) or "—"
         shown = "—" if m.precision is None else f"{m.precision:.2f}"
         lines.append(f"| `{m.id}` | {m.set} | {', '.join(m.primary)} | {len(m.deviating)} | {causes} | "
                      f"{m.explained} | {shown} |")
     lines += ["", *(f"- {_summary_line(name, s)}" for name, s in sets.items()), TABLE_END]
     return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    """Text in a Markdown table cell: its pipes and backticks cannot end the cell or open code."""
+    return text.replace("|", "\\|").replace("`", "'")
 
 
 def write_readme_table(text: str) -> None:
@@ -313,8 +350,9 @@ def _reattribute(mods: list[Modification], kept: Path) -> list[Measured]:
     for mod in mods:
         path = kept / mod.id / "report.json"
         if not path.is_file():
-            raise SystemExit(f"{mod.id}: no kept report at {path}")
-        report = Report.model_validate_json(path.read_text(encoding="utf-8"))
+            rows.append(unreported(mod, 0, f"no kept report at {path}", 0.0))
+            continue
+        report = load_report(path)
         rows.append(measured(mod, reattributed(mod, report, marks), 0 if report.gate.passed else 1,
                              report.run.duration_s))
     return rows
@@ -351,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
             ))
     sets = summaries(rows)
     for m in rows:
+        if m.no_report:
+            print(f"{m.id:<30} {m.set:<8}   no report ({m.no_report})")
+            continue
         shown = "  n/a" if m.precision is None else f"{m.precision:5.2f}"
         print(f"{m.id:<30} {m.set:<8} {shown}  causes {m.root_causes}  expected {m.primary}  "
               f"({len(m.deviating)} deviate, {m.seconds:.0f} s)")

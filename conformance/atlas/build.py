@@ -44,7 +44,9 @@ from conformance.atlas.write import MAX_COLUMNS, AtlasInputError, load_atlas, wr
 from conformance.core.create import copy_tree, ensure_folder, open_new
 from conformance.core.errors import HarnessError
 from conformance.core.identity import harness_identity, harness_version
+from conformance.core.model_json import model_from_json, model_json
 from conformance.core.outfolder import claimed
+from conformance.core.printable import encoded
 from conformance.drivers import cancel
 from conformance.drivers.errors import TargetError
 from conformance.gate.run_options import SUITE, RunOptions
@@ -259,7 +261,7 @@ def _run_one(
     progress(f"run {spec} → {options.out / folder.parent.name / folder.name}")
     started = time.monotonic()
     log_path = folder.parent / f".{folder.name}.run.log"  # moved in once the run has written its folder
-    with io.TextIOWrapper(open_new(log_path), encoding="utf-8") as log:
+    with io.TextIOWrapper(open_new(log_path), encoding="utf-8", errors="backslashreplace") as log:
         code = runs.run(command, log)
     ensure_folder(folder)
     os.replace(log_path, folder / "run.log")
@@ -356,7 +358,7 @@ def compare_pair(
     stored = _stored_comparison(cache, a, b, profile, seed, budget_s, cross)
     if stored is not None and stored.is_file():
         try:
-            saved = _SavedComparison.model_validate_json(stored.read_text(encoding="utf-8"))
+            saved = model_from_json(_SavedComparison, stored.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
         else:
@@ -380,7 +382,7 @@ def compare_pair(
         )
         stored.parent.mkdir(parents=True, exist_ok=True)
         scratch = stored.with_suffix(f".tmp-{os.getpid()}")
-        scratch.write_text(saved.model_dump_json(), encoding="utf-8")
+        scratch.write_bytes(encoded(model_json(saved)))
         scratch.replace(stored)
     return "done", note, _for_page(outcome.root_causes), _trimmed(comparison.differences), comparison.calls
 

@@ -26,6 +26,7 @@ from conformance.catalog.schemas import first_violation, packaged_schema
 from conformance.core.create import create_file, ensure_folder
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
+from conformance.core.printable import encoded
 from conformance.drivers import cancel
 from conformance.report.escape import safe
 from conformance.report.markdown_parts import link, md
@@ -98,7 +99,7 @@ def validate(document: object, where: str = "atlas", error: type[AtlasFileError]
 
 
 def load_atlas(path: Path) -> Atlas:
-    document = read_json(path, what="atlas", limit=REPORT_BYTES, error=AtlasInputError)
+    document = read_json(path, what="atlas", limit=REPORT_BYTES, error=AtlasInputError, served=True)
     columns = document.get("columns") if isinstance(document, dict) else None
     if isinstance(columns, list) and len(columns) > MAX_COLUMNS:  # before validation: its cost is per column
         raise AtlasInputError(f"atlas {path} has {len(columns)} columns, more than an atlas's {MAX_COLUMNS}")
@@ -352,13 +353,13 @@ def render_markdown(atlas: Atlas) -> str:
 def within_summary(text: str, budget: int = SUMMARY_BYTES) -> str:
     """atlas.md cut at a line to stay under GitHub's job-summary limit (a CI job shows it there), with a
     sentence saying which sections are left out and that atlas.json and index.html hold everything."""
-    if len(text.encode("utf-8")) <= budget:
+    if len(encoded(text)) <= budget:
         return text
     lines = text.split("\n")
     kept: list[str] = []
     size = _CUT_NOTE_BYTES
     for line in lines:
-        size += len(line.encode("utf-8")) + 1
+        size += len(encoded(line)) + 1
         if size > budget:
             break
         kept.append(line)

@@ -8,9 +8,12 @@ import io
 import os
 from typing import TextIO, cast
 
+from conformance.core.printable import writable
+
 
 class PipeSafe:
-    """`stream`, until its reader goes away (a broken pipe): from then on what is written goes nowhere, and
+    """`stream`, every code point its encoding cannot carry (a server's lone surrogate) written as a visible
+    escape, until its reader goes away (a broken pipe): from then on what is written goes nowhere, and
     the file descriptor under it is pointed at the null device, so the interpreter's last flush at exit
     does not fail either. Anything else is asked of `stream`."""
 
@@ -29,7 +32,7 @@ class PipeSafe:
     def write(self, text: str) -> int:
         if not self.gone:
             try:
-                self._stream.write(text)
+                self._stream.write(writable(text, self.encoding))
             except BrokenPipeError:
                 self._went_away()
         return len(text)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Final
 
 from conformance.core.errors import NO_SPACE_ERRNOS, HarnessError, InputError, NoSpaceError
+from conformance.core.printable import encoded
 
 SCRATCH: Final = "seqthink-staging"
 """The infix of the scratch file a whole file is written to before it takes its name."""
@@ -98,8 +99,9 @@ def ensure_folder(path: Path) -> None:
 def create_file(path: Path, data: str | bytes, *, replace: bool = False) -> None:
     """`data` into `path` whole: written to a scratch file created new beside it, which then takes the name
     (linked when the name must be new, renamed over it when `replace`: an entry there, a symlink included,
-    is replaced, never written through)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    is replaced, never written through). Text is UTF-8, a code point it cannot carry (a server's lone
+    surrogate) written as its backslash escape: in a JSON file JSON's own, in prose a visible one."""
+    payload = encoded(data) if isinstance(data, str) else data
     scratch = path.parent / f".{path.name}.{SCRATCH}-{os.getpid()}"
     with folder_fd(path.parent) as parent:
         fd = new_fd(scratch, dir_fd=parent)

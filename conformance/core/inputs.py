@@ -170,11 +170,12 @@ def parse_json(
     depth: int = MAX_DEPTH,
     values: int = DATA_VALUES,
     error: ErrorType = InputError,
+    served: bool = False,
 ) -> object:
     """`json.loads` after one linear pass over the text (no recursion, no copy of the whole) has checked its
     nesting and counted its values, so nothing is built of a document that is refused; no key twice in one
-    object, no NaN or Infinity (not JSON), no lone surrogate (`"\ud800"`, which no UTF-8 file can carry
-    and no writer can write back)."""
+    object, no NaN or Infinity (not JSON), no lone surrogate (`"\ud800"`, which no UTF-8 file can carry)
+    unless `served`: a file of the harness's own quoting what a server sent, which writes one escaped."""
     problem = json_shape(text, depth, values)
     if problem is not None:
         raise error(f"{where} {problem}")
@@ -184,7 +185,7 @@ def parse_json(
         raise error(f"{where} nests deeper than {depth} levels") from None
     except ValueError as exc:
         raise error(f"{where} is not JSON: {_one_line(str(exc))}") from None
-    if _SURROGATE_ESCAPE.search(text) is not None:
+    if not served and _SURROGATE_ESCAPE.search(text) is not None:
         _no_surrogates(value, where, error)
     return value
 
@@ -196,11 +197,12 @@ def parse_yaml(
     depth: int = MAX_DEPTH,
     values: int = DATA_YAML_VALUES,
     error: ErrorType = InputError,
+    served: bool = False,
 ) -> object:
     """YAML's safe subset, composed node by node under limits checked as each node is made: an alias is
     refused (a few lines of them expand to billions of nodes), and so are nesting beyond `depth`, more than
     `values` nodes and a key given twice in one
-    mapping (silently merged by YAML loaders)."""
+    mapping (silently merged by YAML loaders); a lone surrogate as `parse_json` says."""
     loader = _BoundedLoader(text, where, depth, values, error)
     try:
         node = loader.get_single_node()
@@ -213,7 +215,8 @@ def parse_yaml(
         raise error(f"{where} is not YAML: {_one_line(str(exc))}") from None
     finally:
         loader.dispose()
-    _no_surrogates(value, where, error)
+    if not served:
+        _no_surrogates(value, where, error)
     return value
 
 
@@ -223,6 +226,7 @@ class Limits(TypedDict, total=False):
     depth: int
     error: ErrorType
     follow: bool
+    served: bool
 
 
 def read_json(path: Path, **limits: Unpack[Limits]) -> object:
@@ -238,7 +242,8 @@ def _read(parse: Callable[..., object], path: Path, limits: Limits, *, yaml_synt
     limit = limits.get("limit", DATA_BYTES)
     text = read_text(path, what=what, limit=limit, error=error, follow=limits.get("follow", True))
     return parse(text, describe(path, what), depth=limits.get("depth", MAX_DEPTH),
-                 values=max_values(limit, yaml_syntax=yaml_syntax), error=error)
+                 values=max_values(limit, yaml_syntax=yaml_syntax), error=error,
+                 served=limits.get("served", False))
 
 
 def location(path: Sequence[str | int]) -> str:

@@ -38,3 +38,15 @@ def safe(text: str, limit: int | None = None) -> str:
 def safe_lines(text: str) -> str:
     """Printable lines: every control or invisible character but a line feed or a tab becomes an escape."""
     return _UNSAFE_IN_LINES.sub(_escape, text)
+
+
+def writable(text: str, encoding: str = "utf-8") -> str:
+    """`text` as `encoding` can carry it: a code point it cannot (a lone surrogate, which a server's JSON
+    `\\ud835` escape decodes to) becomes that backslash escape, the notation `safe` writes; never a crash,
+    never a character dropped. Inside a JSON string the escape is JSON's own: a JSON file keeps it whole."""
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
+def encoded(text: str) -> bytes:
+    """`text` in UTF-8 as a file takes it, every code point UTF-8 cannot carry written as its escape."""
+    return text.encode("utf-8", "backslashreplace")

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from conformance.core.eras import ERA_NAMES
 from conformance.core.errors import InputError
 from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
+from conformance.core.printable import encoded
 from conformance.gate.verdicts import is_advisory
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
@@ -184,7 +185,8 @@ def load_baseline(path: Path) -> Baseline:
 
 def parse_baseline(text: str, where: str) -> Baseline:
     """A baseline's text as `run --baseline` reads it (the limits of a baseline: `core/inputs.py`)."""
-    raw = parse_yaml(text, where, values=max_values(BASELINE_BYTES, yaml_syntax=True), error=BaselineError)
+    raw = parse_yaml(text, where, values=max_values(BASELINE_BYTES, yaml_syntax=True), error=BaselineError,
+                     served=True)
     if raw is None:
         raise BaselineError(f"{where} is empty: it needs at least `format:` and `project:`")
     return validated(Baseline, raw, where, BaselineError)
@@ -193,8 +195,8 @@ def parse_baseline(text: str, where: str) -> Baseline:
 def check_fits(baseline: Baseline, where: str) -> None:
     """A baseline whose strings alone are over a baseline's size (long witness answers), refused before it is
     written out as YAML (its emitter takes a minute on 20 MB)."""
-    strings = sum(len(e.reason.encode()) + sum(len(w.answer.encode()) for w in e.witness)
-                  + sum(len(p.original.encode()) + len(p.target.encode())
+    strings = sum(len(encoded(e.reason)) + sum(len(encoded(w.answer)) for w in e.witness)
+                  + sum(len(encoded(p.original)) + len(encoded(p.target))
                         for p in (e.pair, *(x.pair for x in e.explains)) if p is not None)
                   for e in baseline.deviations)
     _check_size(strings, where)
@@ -203,7 +205,7 @@ def check_fits(baseline: Baseline, where: str) -> None:
 def check_readable(text: str, where: str) -> None:
     """What `baseline` writes, `run --baseline` reads back: a baseline over a baseline's limits (long witness
     answers) is refused before it is written, not after."""
-    _check_size(len(text.encode("utf-8")), where)
+    _check_size(len(encoded(text)), where)
     parse_baseline(text, f"the baseline for {where}")
 
 

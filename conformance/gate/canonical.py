@@ -18,6 +18,7 @@ from conformance.catalog.witnesses import WitnessStep
 from conformance.core.eras import REVISIONS
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
+from conformance.core.printable import writable
 from conformance.core.protocol import PROBE_ARGUMENTS, the_tool
 from conformance.core.served import read_served
 from conformance.core.witness_words import CARRIED
@@ -71,9 +72,16 @@ def store_base(status: Mapping[str, JSON], *, carried: bool = False) -> StoreBas
 
 
 
+_YAML_BREAKS: Final = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""Characters JSON strings carry as they are and YAML's reader folds into a space."""
+
+
 def short_json(value: JSON) -> str:
-    """Compact JSON for a report: long strings become their head and digest, the whole is capped."""
-    text = json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON for a report: long strings become their head and digest, the whole is capped. A lone
+    surrogate a server sent, and the line breaks YAML reads as a space (U+0085, U+2028, U+2029), are JSON's
+    escapes (the same value): a baseline's YAML keeps the answer as its signature was computed."""
+    text = writable(json.dumps(_shortened(value), ensure_ascii=False, separators=(",", ":")))
+    text = text.translate(_YAML_BREAKS)
     if len(text) <= SHORT_ANSWER:
         return text
     return f"{text[:SHORT_ANSWER]}… ({len(text)} chars, sha256 {_digest(text)})"

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from conformance.core.differences import refusal
+from conformance.core.printable import writable
 from conformance.core.served import read_served
 from conformance.gate.baseline import (
     DEPARTURES,
@@ -45,10 +46,12 @@ def pinned_pair(rv: RecordVerdict) -> PinnedPair | None:
     evidence = rv.evidence
     if not _own_pair(evidence) or evidence is None:
         return None
-    if len(evidence.original) + len(evidence.target) > PAIR_CHARS:
+    original, target = writable(evidence.original), writable(evidence.target)
+    if len(original) + len(target) > PAIR_CHARS:
         return None
-    return PinnedPair(at=evidence.at[:200], original=evidence.original, target=evidence.target,
-                      differences=[d[:_DIFFERENCE_CHARS] for d in evidence.differences[:_DIFFERENCES_KEPT]])
+    return PinnedPair(at=writable(evidence.at[:200]), original=original, target=target,
+                      differences=[writable(d[:_DIFFERENCE_CHARS])
+                                   for d in evidence.differences[:_DIFFERENCES_KEPT]])
 
 
 def _own_pair(evidence: Evidence | None) -> bool:
@@ -59,8 +62,10 @@ def _own_pair(evidence: Evidence | None) -> bool:
 def pair_difference(original: str, target: str, differences: Sequence[str]) -> frozenset[str]:
     """What a pair differs about (`evidence_keys`), with the words of each side's refusal (numbers read as
     one): two refusals of one field for different rules ("must be less than thoughtNumber", "nest at most 2
-    deep") are different changes. Beside a refusal, stderr is not a difference of its own."""
-    keys = set(evidence_keys(original, target, differences))
+    deep") are different changes. Beside a refusal, stderr is not a difference of its own. A lone surrogate
+    is read as the escape a baseline's YAML pins it by (`pinned_pair`)."""
+    original, target = writable(original), writable(target)
+    keys = set(evidence_keys(original, target, [writable(d) for d in differences]))
     for side, text in (("original", original), ("target", target)):
         words = _refusal_words(text)
         if words:

@@ -8,13 +8,13 @@ from typing import Final, TextIO
 
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
+from conformance.core.printable import writable
 from conformance.core.words import cut_text
 
 
 def encodable(text: str, stream: TextIO) -> str:
     """`text` as `stream` can encode it (a latin-1 terminal still gets every character, escaped)."""
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    return text.encode(encoding, "backslashreplace").decode(encoding)
+    return writable(text, getattr(stream, "encoding", None) or "utf-8")
 
 
 def write_line(text: str, stream: TextIO | None = None) -> None:

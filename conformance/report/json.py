@@ -60,7 +60,7 @@ def write_json(report: Report, path: Path) -> None:
 
 
 def load_report(path: Path) -> Report:
-    document = read_json(path, what="report", limit=REPORT_BYTES, error=ReportFileError)
+    document = read_json(path, what="report", limit=REPORT_BYTES, error=ReportFileError, served=True)
     found = document.get("format") if isinstance(document, dict) else None
     if found not in READABLE_FORMATS:
         raise ReportFileError(f"{path} is not a {REPORT_FORMAT} report (format: {str(found)[:80]!r})")

@@ -28,6 +28,7 @@ from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
 from conformance.core.failure_text import MESSAGE_CHARS, raised_message, readable, readable_example
 from conformance.core.identity import ShardIdentity, harness_identity, info_texts, parse_shard
+from conformance.core.model_json import model_json
 from conformance.core.results import (
     ClaimObservation,
     Counterexample,
@@ -736,5 +737,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             collected=state.collected,
         )
         state.results_dir.mkdir(parents=True, exist_ok=True)
-        create_file(state.results_dir / f"results-{slug(spec)}.json", results.model_dump_json(indent=2),
+        create_file(state.results_dir / f"results-{slug(spec)}.json", model_json(results, indent=2),
                     replace=True)

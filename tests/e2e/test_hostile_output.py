@@ -35,6 +35,7 @@ class Finished:
     stdout: str
     stderr: str
     report: str
+    markdown: str
     left: list[int]
 
 
@@ -53,7 +54,8 @@ def _cli(command_name: str, case: str, out: Path) -> Finished:
     done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=STALL, check=False)
     seconds = time.monotonic() - started
     report = (out / "report.json").read_text(encoding="utf-8") if (out / "report.json").exists() else ""
-    return Finished(done.returncode, seconds, done.stdout, done.stderr, report, tagged(tag))
+    markdown = (out / "report.md").read_text(encoding="utf-8") if (out / "report.md").exists() else ""
+    return Finished(done.returncode, seconds, done.stdout, done.stderr, report, markdown, tagged(tag))
 
 
 CASES = {
@@ -61,6 +63,8 @@ CASES = {
     "run batch-garbage": "stdout line is not JSON",
     "run batch-chatter": "no answer to 'ping after a batch' within 10s",
     "compare deep-text": "",
+    "run lone-surrogate": "\\ud835",
+    "compare lone-surrogate": "\\ud835",
 }
 """`command case` → words its report says (the record's departure or the target's error)."""
 NARROWED = {
@@ -68,6 +72,8 @@ NARROWED = {
     "run batch-garbage": ("--select", "spec"),
     "run batch-chatter": ("--select", "spec"),
     "compare deep-text": ("--budget", "1"),
+    "run lone-surrogate": ("--select", "OBJ-3,OBJ-4,CMP-2"),
+    "compare lone-surrogate": ("--budget", "1"),
 }
 """Where the whole of a run is not the point: every answer's text is 200 KB of brackets, and a whole dev run
 explains 86 departures with it (over 300 s under CI's load, its stall limit). The run judges the records
@@ -112,3 +118,14 @@ def test_hostile_output_ends_in_a_report_with_its_reason(
     closing = ("gate failed", "seqthink-conformance: error", "report: ")
     assert any(line.startswith(closing) for line in last[-4:]), last[-4:]
     assert ran.left == [], f"servers left running: {ran.left}"
+
+
+@pytest.mark.parametrize("which", ["run lone-surrogate", "compare lone-surrogate"])
+def test_a_lone_surrogate_is_shown_as_its_escape(which: str, finished: Callable[[str], Finished]) -> None:
+    """A lone surrogate in an answer, the description and stderr (which UTF-8 cannot carry) ends in a report
+    that keeps it: JSON's escape in report.json, read back as the character; a visible escape in report.md."""
+    ran = finished(which)
+    assert ran.report, f"report.json was written (exit {ran.code}): {ran.stderr[-1500:]}"
+    kept = json.dumps(json.loads(ran.report), ensure_ascii=False)
+    assert "\ud835" in kept, "report.json keeps the character"
+    assert "\\ud835" in ran.markdown, "report.md shows the lone surrogate as its escape"

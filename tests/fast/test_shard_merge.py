@@ -343,7 +343,8 @@ def _fifo(folder: Path) -> None:
     (_replace("report.json", b'{"x": NaN}'), "NaN is not JSON"),
     (_replace("report.json", b"[" * 100 + b"]" * 100), "nests deeper than 64"),
     (_replace("report.json", b"[" * 100000 + b"]" * 100000), "nests deeper than 64"),
-    (_replace("results.json", b'{"tests": [{"message": "\\ud800"}]}'), "lone surrogate"),
+    # A lone surrogate a server sent is kept as its escape, read back: this file fails on its missing target.
+    (_replace("results.json", b'{"target": 1, "tests": [{"message": "\\ud800"}]}'), "results.json: target"),
     (_replace("report.json", b'{"a": [' + b"0," * 2**21 + b"0]}"), "more than 2,097,152 values"),
     (_replace("report.json", b'{"format": "seqthink-conformance-report/3"}'), "report.json: generated"),
     (_replace("results.json", b"{}"), "results.json: target"),

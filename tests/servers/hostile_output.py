@@ -6,7 +6,10 @@ usage: hostile_output.py CASE
   batch-deep      a batch is answered with an array nested 200,000 deep;
   deep-text       every tools/call answer's content[0].text is an array nested 100,000 deep;
   batch-chatter   after a batch, notifications without end, and no answer to anything again;
-  many-tools      tools/list lists 99,999 other tools before this one (about 7.7 MB).
+  many-tools      tools/list lists 99,999 other tools before this one (about 7.7 MB);
+  lone-surrogate  a lone surrogate (U+D835, half of a mathematical letter cut at a UTF-16 unit, as JSON's
+                  escape) ends every tools/call answer's text and its last branch label, and the tool's
+                  description; each tools/call also writes one to stderr as raw bytes (ED A0 B5, not UTF-8).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import sys
 import threading
 from typing import IO, Any
 
-CASES = ("batch-garbage", "batch-deep", "deep-text", "batch-chatter", "many-tools")
+CASES = ("batch-garbage", "batch-deep", "deep-text", "batch-chatter", "many-tools", "lone-surrogate")
+LONE = "\ud835"
 DEEP_BATCH = 200_000
 DEEP_TEXT = 100_000
 TOOLS = 100_000
@@ -44,12 +48,36 @@ def _changed(case: str, line: bytes, methods: dict[object, str]) -> bytes:
             if isinstance(block, dict) and block.get("type") == "text":
                 block["text"] = _deep(DEEP_TEXT)
         return json.dumps(message).encode() + b"\n"
+    if case == "lone-surrogate":
+        return _lone(message, method, result)
     if case == "many-tools" and method == "tools/list" and isinstance(result.get("tools"), list):
         others = [{"name": f"tool_{n:05d}", "description": "another tool",
                    "inputSchema": {"type": "object"}} for n in range(TOOLS - 1)]
         result["tools"] = others + result["tools"]
         return json.dumps(message).encode() + b"\n"
     return line
+
+
+def _lone(message: dict[str, Any], method: str | None, result: dict[str, Any]) -> bytes:
+    """The answer with a lone surrogate in its text, its last branch label and the tool's description."""
+    if method == "tools/call" and isinstance(result.get("content"), list):
+        for block in result["content"][:1]:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                try:
+                    inner = json.loads(block["text"])
+                except ValueError:
+                    inner = None
+                if isinstance(inner, dict) and isinstance(inner.get("branches"), list):
+                    inner["branches"] = [*inner["branches"], "cut" + LONE]
+                    block["text"] = json.dumps(inner, indent=2, ensure_ascii=False)
+                block["text"] += LONE
+        sys.stderr.buffer.write(b"a label cut at \xed\xa0\xb5\n")
+        sys.stderr.buffer.flush()
+    if method == "tools/list" and isinstance(result.get("tools"), list):
+        for tool in result["tools"]:
+            if isinstance(tool, dict) and isinstance(tool.get("description"), str):
+                tool["description"] += "\nLimits: labels are cut at 32 units, " + LONE
+    return json.dumps(message).encode() + b"\n"
 
 
 def _relay(case: str, source: IO[bytes], sink: IO[bytes], methods: dict[object, str],

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.core.create import copy_file
+from conformance.core.model_json import model_from_json
 from conformance.core.results import RunResults, TestOutcome
 from conformance.drivers import process
 from conformance.suite.plugin import slug
@@ -18,12 +19,12 @@ def collect_results(results_dir: Path, spec: str) -> RunResults | None:
     name = f"results-{slug(spec)}.json"
     single = results_dir / name
     if single.is_file():
-        return RunResults.model_validate_json(single.read_text(encoding="utf-8"))
+        return model_from_json(RunResults, single.read_text(encoding="utf-8"))
     parts = sorted(results_dir.glob(f"{WORKER_PREFIX}*/{name}"))
     if not parts:
         return None
     return merge_results(
-        [RunResults.model_validate_json(p.read_text(encoding="utf-8")) for p in parts],
+        [model_from_json(RunResults, p.read_text(encoding="utf-8")) for p in parts],
         [p.parent.name for p in parts],
         extra_processes=process.processes_started(),
     )

@@ -18,6 +18,7 @@ from conformance.catalog.selection import Selection, select_records
 from conformance.catalog.view import CatalogView, load_catalog_view
 from conformance.core.create import create_file, ensure_folder
 from conformance.core.identity import ShardIdentity, harness_identity
+from conformance.core.model_json import model_json
 from conformance.core.results import RunResults
 from conformance.drivers import cancel, process
 from conformance.gate.assemble import TargetSeen, assemble_report
@@ -132,7 +133,7 @@ class RunReport:
         if options.shard is not None:
             report = _as_shard(report, options.shard)
             if results is not None:
-                create_file(options.out / "results.json", results.model_dump_json(indent=1), replace=True)
+                create_file(options.out / "results.json", model_json(results, indent=1), replace=True)
         write_report(report, options.out)
         return report
 

@@ -120,7 +120,8 @@ def _read_model(path: Path, model: type[Model]) -> Model:
     """A shard's JSON file read as every input is (`core/inputs.py`: a regular file of at most the report
     limit, strict UTF-8, no key twice, no NaN, no lone surrogate, nesting and values bounded), never through a
     symlink, and validated as `model`."""
-    document = read_json(path, limit=REPORT_BYTES, depth=MAX_DEPTH, error=ShardError, follow=False)
+    document = read_json(path, limit=REPORT_BYTES, depth=MAX_DEPTH, error=ShardError, follow=False,
+                         served=True)
     return validated(model, document, str(path), ShardError)
 
 
