@@ -664,24 +664,17 @@ def _with_pair_rules(a: Target, b: Target, differences: list[Difference], timeou
         if rule is not None:
             say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
             out = _marked(out, rule, calls)
-    for fld, side, lead in both_set_candidates(out, calls):
-        call = calls.get(lead)
-        found = next((d for d in out if d.id == lead), None)
-        if not isinstance(call, dict) or found is None or ":" in found.value_class:
-            continue
-        rule = find_both_set(a, b, fld, side, call, refused_words(found), timeout)
-        if rule is not None:
-            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
-            out = _marked(out, rule, calls)
-    for fld, side, lead in conditional_candidates(out, calls):
-        call = calls.get(lead)
-        found = next((d for d in out if d.id == lead), None)
-        if not isinstance(call, dict) or found is None or ":" in found.value_class:
-            continue
-        rule = find_conditional(a, b, fld, side, call, refused_words(found), timeout)
-        if rule is not None:
-            say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
-            out = _marked(out, rule, calls)
+    rules = ((both_set_candidates, find_both_set), (conditional_candidates, find_conditional))
+    for candidates, find in rules:
+        for fld, side, lead in candidates(out, calls):
+            call = calls.get(lead)
+            found = next((d for d in out if d.id == lead), None)
+            if not isinstance(call, dict) or found is None or ":" in found.value_class:
+                continue
+            rule = find(a, b, fld, side, call, refused_words(found), timeout)
+            if rule is not None:
+                say(f"pair rule: {'A' if side == 'a' else 'B'} refuses {rule.rule}")
+                out = _marked(out, rule, calls)
     return out
 
 

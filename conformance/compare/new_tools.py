@@ -175,14 +175,19 @@ def _where(label: str, both: bool) -> str:
     return f"on {label}, both list it with other schemas" if both else f"new on {label}"
 
 
+def _offering(ra: dict[str, JSON], rb: dict[str, JSON], la: str, lb: str
+              ) -> tuple[str, list[tuple[dict[str, JSON], str]]]:
+    """The called tool's name and the sides (record, label) that list it."""
+    name = str(ra.get("tool") or rb.get("tool"))[:NAME_CHARS]
+    return name, [(r, label) for r, label in ((ra, la), (rb, lb)) if r.get("offered") is True]
+
+
 def gists(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
     """The called tool in a headline's clause (`calls/other_tools.gist`) per side that lists it."""
     records = _records(a_text, b_text)
     if records is None:
         return []
-    ra, rb = records
-    name = str(ra.get("tool") or rb.get("tool"))[:NAME_CHARS]
-    offering = [(r, label) for r, label in ((ra, la), (rb, lb)) if r.get("offered") is True]
+    name, offering = _offering(*records, la, lb)
     return [tool_gist(name, calls, _where(label, len(offering) == 2))
             for record, label in offering if (calls := _calls(record))]
 
@@ -194,8 +199,7 @@ def clauses(a_text: str, b_text: str, la: str, lb: str) -> list[str]:
     if records is None:
         return []
     ra, rb = records
-    name = str(ra.get("tool") or rb.get("tool"))[:NAME_CHARS]
-    offering = [(r, label) for r, label in ((ra, la), (rb, lb)) if r.get("offered") is True]
+    name, offering = _offering(ra, rb, la, lb)
     said = [tool_sentence(name, calls, _where(label, len(offering) == 2))
             for record, label in offering if (calls := _calls(record))]
     if len(offering) == 1:

@@ -476,19 +476,22 @@ class WireDriver(Managed):
     def _read_stderr_now(self) -> bool:
         """Read one chunk of stderr if there is one; False once stderr is at its end (or closed)."""
         with self._stderr_lock:
-            if self._stderr_fd < 0:
-                return False
-            try:
-                chunk = os.read(self._stderr_fd, _READ_CHUNK)
-            except BlockingIOError:
-                return True
-            except OSError:
-                return False
-            if not chunk:
-                self._stderr_eof = True
-                return False
-            self._append_stderr(chunk)
+            return self._stderr_fd >= 0 and self._read_chunk_locked()
+
+    def _read_chunk_locked(self) -> bool:
+        """One read of stderr into what is kept (lock held): False once stderr ended or cannot be read, True
+        when it may go on (nothing there yet counts as going on)."""
+        try:
+            chunk = os.read(self._stderr_fd, _READ_CHUNK)
+        except BlockingIOError:
             return True
+        except OSError:
+            return False
+        if not chunk:
+            self._stderr_eof = True
+            return False
+        self._append_stderr(chunk)
+        return True
 
     @property
     def stderr_limit(self) -> int:
@@ -800,16 +803,8 @@ class WireDriver(Managed):
                 wait = min(quiet, left) if ended else left
                 if wait <= 0 or not poller.poll(math.ceil(wait * 1000)):
                     break
-                try:
-                    chunk = os.read(self._stderr_fd, _READ_CHUNK)
-                except BlockingIOError:
-                    continue
-                except OSError:
+                if not self._read_chunk_locked():
                     break
-                if not chunk:
-                    self._stderr_eof = True
-                    break
-                self._append_stderr(chunk)
             if self._startup_owed_until and self._stderr.total and self._call_stderr is None:
                 self._startup_owed_until = 0.0  # the start-up's stderr, read whole here (compare, evidence)
                 self._late_banner(learnable(self._stderr.kept()) if not self._stderr.dropped else None)
@@ -837,16 +832,8 @@ class WireDriver(Managed):
                     if quiet < left:
                         break
                     continue
-                try:
-                    chunk = os.read(self._stderr_fd, _READ_CHUNK)
-                except BlockingIOError:
-                    continue
-                except OSError:
+                if not self._read_chunk_locked():
                     break
-                if not chunk:
-                    self._stderr_eof = True
-                    break
-                self._append_stderr(chunk)
             return self._stderr.since(mark), False
 
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
