@@ -417,7 +417,7 @@ def _verb(call: ToolCall, args: str) -> str:
     if call.kind == "accepted":
         seeded = len(THOUGHTS)
         held = f"the {seeded}" if call.reads == seeded else f"{call.reads} of the {seeded}"
-        return f"answers {args}" + (f" with {held} stored thoughts" if call.reads else "")
+        return f"takes {args}" + (f" and answers with {held} stored thoughts" if call.reads else "")
     if call.kind == "exited":
         return f"exits on {args}"
     if call.kind == "no answer":
@@ -432,8 +432,9 @@ def _listed(items: Sequence[str]) -> str:
 
 def gist(name: str, calls: Sequence[ToolCall], where: str = "") -> str:
     """A tool's calls in one clause for a headline, no quotes and no "; ": "`add_note` (new on head),
-    called after two thoughts, refuses {}, the store unchanged, and answers {"note": "probe-b"}, it adds 1
-    entry to the history"."""
+    called after two thoughts, refuses {}, the store unchanged, and takes {"note": "probe-b"}, it adds 1
+    entry to the history" ("takes": accepted with those arguments; what it answered is in the full
+    sentence)."""
     groups: list[tuple[tuple[str, int, str], list[str], ToolCall]] = []
     for call in calls:
         key = (call.kind, call.reads, _short(call))

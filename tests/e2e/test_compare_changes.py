@@ -82,7 +82,7 @@ def test_an_added_tool_is_called_and_what_it_does_to_the_store_said(
     change_id: str, compared: Compared
 ) -> None:
     said = _headline(compared[change_id].result(), "tool-spec")
-    assert "adds the tool `clear_history`" in said and "called after two thoughts, answers {}" in said, said
+    assert "adds the tool `clear_history`" in said and "called after two thoughts, takes {}" in said, said
     assert "it empties the history and it drops every branch" in said, said
 
 

@@ -90,7 +90,7 @@ def test_the_headline_says_the_call_after_the_added_tool() -> None:
     assert json.loads(difference.b)["offered"] is True
     headline = explain([difference], "base", "head", default_known_changes()).headline
     assert headline.startswith(
-        '`reset` (new on head), called after two thoughts, answers {}, {"level": 2} and {"level": 2, "keep": '
+        '`reset` (new on head), called after two thoughts, takes {}, {"level": 2} and {"level": 2, "keep": '
         'false}, it empties the history and it drops every branch'), headline
 
 
@@ -103,5 +103,5 @@ def test_what_an_added_tool_does_is_folded_into_the_clause_that_adds_it() -> Non
         "b": json.dumps([*base, {"name": "reset", "inputSchema": {"type": "object"}}])})
     headline = explain([names, called], "base", "head", default_known_changes()).headline
     assert headline.startswith("head's tools/list adds the tool `reset`"), headline
-    assert ", which, called after two thoughts, answers {}" in headline.split("; ")[0], headline
+    assert ", which, called after two thoughts, takes {}" in headline.split("; ")[0], headline
     assert "it empties the history" in headline.split("; ")[0] and "(new on head)" not in headline, headline

@@ -70,15 +70,15 @@ def test_a_tool_that_reads_the_store_is_said_to_read_it_and_change_nothing() -> 
     assert name == "get_thought_history" and calls[0].arguments == {}
     assert calls[0].kind == "accepted" and calls[0].reads == len(THOUGHTS), calls
     assert gist(name, calls, "added") == (
-        '`get_thought_history` (added), called after two thoughts, answers {} and {"cursor": "probe-b"} '
-        "with the 2 stored thoughts, the store unchanged")
+        '`get_thought_history` (added), called after two thoughts, takes {} and {"cursor": "probe-b"} '
+        "and answers with the 2 stored thoughts, the store unchanged")
 
 
 def test_a_tool_that_empties_the_store_is_said_to_empty_it() -> None:
     name, calls = _said("tool-empties")
     assert effect(calls[0]) == ('the history then holds 0 entries where it held 2, branches [] where '
                                 '["probe-b"] were (it empties the history and it drops every branch)')
-    assert "answers {}, it empties the history and it drops every branch" in gist(name, calls)
+    assert "takes {}, it empties the history and it drops every branch" in gist(name, calls)
 
 
 def test_a_tool_that_refuses_empty_arguments_and_adds_with_minimal_ones_is_said_to() -> None:
@@ -86,7 +86,7 @@ def test_a_tool_that_refuses_empty_arguments_and_adds_with_minimal_ones_is_said_
     assert [c.arguments for c in calls] == [{}, {"note": "probe-b"}]
     assert [c.kind for c in calls] == ["refused", "accepted"]
     assert gist(name, calls, "added") == (
-        '`add_note` (added), called after two thoughts, refuses {}, the store unchanged, and answers '
+        '`add_note` (added), called after two thoughts, refuses {}, the store unchanged, and takes '
         '{"note": "probe-b"}, it adds 1 entry to the history')
 
 
@@ -134,7 +134,7 @@ def test_run_says_each_added_tool_and_a_cause_headline_repeats_it_within_its_bud
     message = "tools/list serves 2 tools. " + what_they_do(target.command, target.env, target.renames,
                                                             _listed("tool-empties"), 10)
     (gist_said,) = said_in([message])
-    assert gist_said.startswith("`clear_history`, called after two thoughts, answers {}, it empties")
+    assert gist_said.startswith("`clear_history`, called after two thoughts, takes {}, it empties")
     test = TestRef(nodeid="t", status="failed", examples=1, message=message)
     record = RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
                            verdict="deviates", evidence_before="implemented", evidence_after="observed",
@@ -186,8 +186,8 @@ def test_the_effect_says_what_the_counts_show(had: int, holds: int, before: list
 
 def test_said_in_reads_only_the_marked_words() -> None:
     assert said_in(["tools/list serves 2 tools"]) == []
-    assert said_in([f"x. {MARK}`a`, called after two thoughts, answers {{}}. In full: more"] * 2) == [
-        "`a`, called after two thoughts, answers {}"]
+    assert said_in([f"x. {MARK}`a`, called after two thoughts, takes {{}}. In full: more"] * 2) == [
+        "`a`, called after two thoughts, takes {}"]
 
 
 def test_a_refused_request_and_the_added_tools_are_both_said_from_one_failure() -> None:
@@ -195,7 +195,8 @@ def test_a_refused_request_and_the_added_tools_are_both_said_from_one_failure() 
     fork of held-out-multi-12 refuses one before the tools are counted): both reach the cause's headline."""
     refused = refused_request("tools/list", {"cursor": "next"}, "MCP error -32602: Invalid cursor: next",
                               "lists its tool")
-    gist_said = "`get_history` (added), called after two thoughts, answers {} with the 2 stored thoughts"
+    gist_said = ("`get_history` (added), called after two thoughts, takes {} and answers with the 2 stored "
+                 "thoughts")
     message = f"{refused}; {MARK}{gist_said}. In full: `get_history`, called with {{}}: answers “a; b”."
     test = TestRef(nodeid="t", status="failed", examples=1, message=message)
     record = RecordVerdict(id="RTE-1", kind="runtime", aliases=[], anchors=[], statement="", channels=[],
