@@ -3,7 +3,11 @@ tests of the gate's reading of those lines (caps, trimmed stores, signs dropped)
 
 from __future__ import annotations
 
-from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef, Verdict
+from conformance.catalog.view import load_catalog_view
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.results import RunResults, TestOutcome
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.report.model import Evidence, Preflight, RecordVerdict, RootCause, RunInfo, TestRef, Verdict
 
 
 def departing(rid: str, reason: str) -> RecordVerdict:
@@ -28,3 +32,20 @@ def judged(rid: str, verdict: Verdict, evidence: Evidence | None, message: str) 
     return RecordVerdict(id=rid, kind="obj", aliases=[], anchors=[], statement="s", channels=["wire"],
                          verdict=verdict, evidence_before="implemented", evidence_after="observed",
                          evidence=evidence, reason="r", tests=tests)
+
+
+def assembled(rid: str, outcomes: list[TestOutcome]) -> RecordVerdict:
+    """`rid`'s verdict as the gate assembles it from the suite's outcomes (TestOutcome → TestRef), against a
+    target `cmd:fork` seen with a passing preflight."""
+    catalog = load_catalog_view()
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
+    results = RunResults(target=target, harness=harness, started="t0", finished="t1", tests=outcomes)
+    report = assemble_report(
+        catalog=catalog.records, canonical=catalog.canonical, results=results,
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=harness,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=len(outcomes), rerun="python -m conformance run"),
+        generated="t1",
+    )
+    return next(rv for rv in report.records if rv.id == rid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from typing import Final, TypeAlias
 
 JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
@@ -21,3 +22,12 @@ class Omitted(enum.Enum):
 
 
 OMIT: Final = Omitted.OMIT
+
+
+def json_object(text: str) -> dict[str, JSON] | None:
+    """A frame's text read as a JSON object, else None: what a server sends may be anything."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None

@@ -76,6 +76,7 @@ from conformance.core.failure_text import (
 )
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
+from conformance.core.jsontypes import json_object as _frame
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
@@ -164,14 +165,6 @@ class _Answer:
     """How long the request took to be answered."""
     sent: str = ""
     """The request's frame as sent (the same on both sides): the call a difference is said of."""
-
-
-def _frame(text: str) -> dict[str, object] | None:
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
 
 
 def _replay_both(original: Target, target: Target, frames: Sequence[str], timeout: float,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from conformance.core.guards import guard_failure
-from conformance.core.jsontypes import JSON
+from conformance.core.jsontypes import JSON, json_object
 from conformance.core.protocol import TOOL
 
 PER_PAIR: Final = 4
@@ -31,14 +31,6 @@ _LISTED: Final = frozenset({"tools/list"})
 """The requests besides refused calls a sequence of the kind may send after its opening: answered from the
 server's constants, never its store."""
 _OPENED: Final = "notifications/initialized"
-
-
-def _parsed(text: str) -> dict[str, JSON] | None:
-    try:
-        frame = json.loads(text)
-    except ValueError:
-        return None
-    return frame if isinstance(frame, dict) else None
 
 
 def _refused_by_the_original(frame: dict[str, JSON]) -> bool:
@@ -57,7 +49,7 @@ def opening(frames: Sequence[str]) -> str | None:
     then at least one request, each a tools/list or a call the original refuses."""
     if len(frames) < 3:
         return None
-    parsed = [_parsed(text) for text in frames]
+    parsed = [json_object(text) for text in frames]
     first, second = parsed[0], parsed[1]
     if first is None or first.get("method") != "initialize" or type(first.get("id")) is not int:
         return None

@@ -150,7 +150,9 @@ class RawPool:
     def _started(
         self, target: Target, *, discard_stderr: bool, exact_env: Mapping[str, str] | None = None
     ) -> RawServer:
-        self._beside.setdefault(tuple(target.command), listings(script_folders(target.command)))
+        key = tuple(target.command)
+        if key not in self._beside:
+            self._beside[key] = listings(script_folders(target.command))
         self._serial += 1
         serial = self._serial
         return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,

@@ -10,16 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from conformance.catalog.view import load_catalog_view
-from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.core.results import TestOutcome
 from conformance.gate.evidence import unreplayable
-from conformance.report.model import Preflight, RecordVerdict, RunInfo, TestRef
+from conformance.report.model import RecordVerdict, TestRef
 from conformance.suite.contradiction import Contradiction, after_the_end, ended_by, expect
+from tests.verdicts import assembled
 
-CATALOG = load_catalog_view()
-HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 CHECK = "conformance/suite/test_lifecycle.py::test_end_of_stdin_ends_the_process_quietly"
 STDIN_WORDS = "after stdin ended, the process wrote “x” to stdout, where the original writes nothing more"
 PLAIN_WORDS = "exit status 1, where the original ends with status 0"
@@ -27,17 +23,7 @@ STDIN_SAID = "not replayed: its check ends the process's stdin"
 
 
 def _rte10(outcomes: list[TestOutcome]) -> RecordVerdict:
-    """RTE-10's verdict as the gate assembles it from the suite's outcomes (TestOutcome → TestRef)."""
-    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
-    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=outcomes)
-    report = assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=len(outcomes), rerun="python -m conformance run"),
-        generated="t1",
-    )
-    return next(rv for rv in report.records if rv.id == "RTE-10")
+    return assembled("RTE-10", outcomes)
 
 
 def _failed(message: str, ends: str | None, n: int = 0) -> TestOutcome:

@@ -8,32 +8,18 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.catalog.view import load_catalog_view
 from conformance.core.failure_text import FILES_WRITTEN
-from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.core.results import TestOutcome
 from conformance.gate.evidence import unreplayable
-from conformance.report.model import Preflight, RecordVerdict, RunInfo
+from conformance.report.model import RecordVerdict
+from tests.verdicts import assembled
 
-CATALOG = load_catalog_view()
-HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 CHECK = "conformance/suite/test_store.py::test_fresh_process_remembers_nothing_and_writes_nothing[cmd:fork]"
 OTHER = "conformance/suite/test_identity.py::test_code_imports_no_persistence_module[cmd:fork]"
 
 
 def _abs1(outcomes: list[TestOutcome]) -> RecordVerdict:
-    """ABS-1's verdict as the gate assembles it from the suite's outcomes."""
-    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
-    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=outcomes)
-    report = assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=len(outcomes), rerun="python -m conformance run"),
-        generated="t1",
-    )
-    return next(rv for rv in report.records if rv.id == "ABS-1")
+    return assembled("ABS-1", outcomes)
 
 
 paths = st.lists(st.from_regex(r"(tmpdir|home|xdg_state_home)/[a-z0-9-]{1,12}/[a-z]{1,8}\.(log|json)",
