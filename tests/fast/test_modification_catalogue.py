@@ -77,3 +77,20 @@ def test_an_entry_is_single_or_combined_not_both(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(jsonschema.ValidationError):
         load_modifications(path)
+
+
+def test_the_catalogue_is_parsed_once_per_text(tmp_path: Path) -> None:
+    """Collecting reads it three times in every test process: a second read hands back the first read's
+    entries, and a file whose text changed is parsed and checked again."""
+    first, again = load_modifications(), load_modifications()
+    assert first == again and all(a is b for a, b in zip(first, again, strict=True))
+    first.clear()
+    assert load_modifications() == again, "a caller's list is its own"
+    path = tmp_path / "modifications.yaml"
+    path.write_text(CATALOGUE.read_text(encoding="utf-8"), encoding="utf-8")
+    copy = load_modifications(path)
+    assert copy == again
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["modifications"] = data["modifications"][:1]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert [m.id for m in load_modifications(path)] == [again[0].id]

@@ -6,6 +6,7 @@ original's installed dependencies, so `node <copy>` resolves the same SDK and ch
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import yaml
 
 from conformance.catalog.records import default_catalog
+from conformance.core.inputs import safe_load
 from conformance.targets.npm import ensure_installed, read_entry
 from conformance.targets.specs import default_cache_dir
 
@@ -80,8 +82,15 @@ class Modification:
 
 
 def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
-    """The catalogue, checked against its schema and against the records catalog (primaries must exist)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    """The catalogue, checked against its schema and against the records catalog (primaries must exist).
+    Parsed once per text in a process: three test modules read it while they are collected, in the
+    controller and in every worker."""
+    return list(_modifications(path, path.read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=4)
+def _modifications(path: Path, text: str) -> tuple[Modification, ...]:
+    data = safe_load(text)
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema).validate(data)
     catalog = default_catalog()
@@ -113,7 +122,7 @@ def load_modifications(path: Path = CATALOGUE) -> list[Modification]:
     ids = [m.id for m in mods]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{path}: duplicate modification ids")
-    return mods
+    return tuple(mods)
 
 
 def original_entry(source: str = "npm:0.6.2") -> Path:
