@@ -14,6 +14,7 @@ from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.compare.arguments import (
     CALL_TIMEOUT,
     check_arguments,
+    exited_clause,
     lookalike,
     map_not_used,
     stop_sentence,
@@ -107,7 +108,14 @@ def check_target(
                     listed = _listing_said(answers) or (_listing_after(driver, answers) if handshake is None
                                                         else None)
                     if listed is None:
-                        raise
+                        ended = driver.returncode
+                        if ended is None:
+                            raise
+                        # its last words went to stdout (a print() of an import error): the stop says it
+                        # ended, and the start-up hints read those words as they read stderr's
+                        checked = Preflight(ok=False, error=f"{exc}{exited_clause(ended, handshake is None)}",
+                                            stderr_tail=driver.stderr_tail())
+                        return checked, server_info, protocol
                     # the tools/list answer came after the stray line: both stops known, CMP-2 beside CMP-4
                     also, tools = listed
                     checked = Preflight(ok=False, tool_offered=False, tools=tools, error=f"{exc}; and {also}",
