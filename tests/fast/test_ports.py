@@ -378,6 +378,28 @@ def test_conclusion_kept_is_bounded_and_keeps_a_short_conclusion(clauses: list[s
         assert said.endswith("; " + last), (said, last)
 
 
+_WORDS = st.lists(st.sampled_from(["line", "tool", "(it offers: x)", "“quoted”", "fields,", "and"]),
+                  min_size=1, max_size=40).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(heads=st.lists(_WORDS, min_size=2, max_size=4), last=_WORDS, limit=st.integers(200, 700))
+def test_each_stop_before_the_conclusion_keeps_its_lead(heads: list[str], last: str, limit: int) -> None:
+    """A stray line's stop joined to a tool-name stop (wild46's xd3an, philogicae): the cut head kept the
+    first stop and lost the second ("…'Starting …'; and it…"). Each clause before the conclusion keeps its
+    lead (64 characters) when the room holds every lead."""
+    clauses = [f"STOP{n} {head}" for n, head in enumerate(heads)]
+    text = "; ".join([*clauses, last])
+    said = conclusion_kept(text, limit)
+    assert len(said) <= limit, (said, limit)
+    kept_last = last if len(last) <= limit // 2 else None
+    room = limit - len(kept_last) - 2 if kept_last is not None else None
+    leads = sum(min(len(clause), 64) for clause in clauses)
+    if room is not None and len(text) > limit and room - 2 * (len(clauses) - 1) >= leads:
+        assert said.endswith("; " + last), (said, last)
+        assert all(f"STOP{n} " in said for n in range(len(clauses))), said
+
+
 @pytest.mark.parametrize(("mode", "stop"), [
     ("renamed", "the tool-name check"), ("nested", "the argument check"), ("logger", "the stdout check"),
     ("hint", "start-up"),
