@@ -307,3 +307,19 @@ def test_an_export_the_installed_package_lacks_is_a_dependency_version_not_new_s
     assert subpath.case == "dependency version", subpath
     assert subpath.hint is not None and subpath.hint.startswith(
         "/work/fork/node_modules/@modelcontextprotocol/sdk as installed has no ./server/mcp.js"), subpath.hint
+
+
+def test_a_server_silent_past_the_call_timeout_is_told_how_to_wait_longer(tmp_path: Path) -> None:
+    """A FastMCP port importing numpy and scikit-learn took 20-25 s at load 27 before its own traceback: the
+    stop said "no answer to 'initialize' within 10s" and nothing else, as if it hung. The hint says it may
+    be starting and how to give it longer; a case its stderr explains keeps its own hint."""
+    from conformance.cli.runner.preflight import preflight
+
+    never = Path(__file__).resolve().parent.parent / "servers" / "never_answers.py"
+    target = resolve_target(f"cmd:{sys.executable} {never}")
+    seen = preflight(target, tmp_path, 1.0, None).preflight
+    assert not seen.ok and seen.error == "no answer to 'initialize' within 1s", seen
+    assert seen.known_case == "slow start", seen
+    assert seen.hint is not None and "--call-timeout 60" in seen.hint and "within 1s" in seen.hint, seen.hint
+    explained_by_stderr = diagnose("no answer to 'initialize' within 10s", NODE_MISSING_ENTRY)
+    assert explained_by_stderr.case == "not built", explained_by_stderr
