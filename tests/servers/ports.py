@@ -22,8 +22,9 @@ usage: ports.py MODE
   importname exits at start as a port importing a name its installed SDK no longer has: CPython's
           "ImportError: cannot import name … from …" (a FastMCP port's `from mcp.server import FastMCP` under
           mcp 2.x)
-  died    print()s its import error to stdout, not stderr, and exits 1 before reading anything (a port whose
-          `except ImportError` prints the message and calls sys.exit(1))
+  died    print()s its import error to stdout, not stderr, and exits 1 1.5 s later, before reading anything (a
+          port whose `except ImportError` prints the message and calls sys.exit(1), then tears down the
+          numpy and scikit-learn it had imported)
   pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
           axefield-ts), always at 12:00 so that where the line stops being JSON does not follow the clock
   early   with any mode: a logger's line written just before the answer to tools/list
@@ -128,6 +129,7 @@ def main() -> None:
     if MODE == "died":
         sys.stdout.write("ERROR: could not load the server framework: No module named 'toolkit_mcp'\n")
         sys.stdout.flush()
+        time.sleep(1.5)
         sys.exit(1)
     if MODE == "hint":
         sys.stderr.write("Traceback (most recent call last):\n  File \"server.py\", line 3, in <module>\n"
