@@ -23,7 +23,7 @@ from conformance.core.protocol import (
     the_tool,
 )
 from conformance.core.spellings import detected, every_spelling, spelling_map, spelling_named
-from conformance.drivers.errors import DriverError, ProtocolViolation
+from conformance.drivers.errors import DriverError, ProtocolViolation, ServerExited
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.report.model import ArgumentCheck
 from conformance.targets.specs import Target
@@ -208,14 +208,18 @@ def listed_past_stray_lines(target: Target, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     initialize: dict[str, JSON] = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
                                    "clientInfo": dict(CLIENT_INFO)}
+    answered = False
     try:
         with target.wire(timeout=timeout) as driver:
             driver.send_raw(_frame(1, "initialize", initialize))
             if _answer_to(driver, 1, deadline) is None:
                 return ""
+            answered = True
             driver.notify("notifications/initialized")
             driver.send_raw(_frame(2, "tools/list"))
             listing = _answer_to(driver, 2, deadline)
+    except ServerExited as exc:
+        return exited_clause(exc.returncode, not answered) if exc.returncode is not None else ""
     except DriverError:
         return ""
     result = listing.get("result") if listing is not None else None
@@ -227,6 +231,14 @@ def listed_past_stray_lines(target: Target, timeout: float) -> str:
         return ""
     offered = ", ".join(names) or "no tools"
     return f"; and it does not offer the {TOOL} tool (it offers: {offered})" + lookalike(result)
+
+
+def exited_clause(returncode: int, before_initialize: bool) -> str:
+    """"; and it exited with status N …" for a target stopped for a stray stdout line that then ended: the
+    line was its last words (a port printing its import error to stdout and exiting 1), so the stop says the
+    server is gone, not only that it is noisy, and the start-up hints read that line."""
+    when = "before answering initialize" if before_initialize else "without answering"
+    return f"; and it exited with status {returncode} {when}"
 
 
 def _frame(request_id: int, method: str, params: dict[str, JSON] | None = None) -> bytes:

@@ -281,8 +281,8 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None, mapped
     except DriverError as exc:
         problem = missing_path(target, f"{exc}\n{exc.stderr_tail}")
         error = f"{exc}; {problem}" if problem is not None else str(exc)
-        said = diagnose(error, exc.stderr_tail, node_engines(target)).clause()
         also = listed_past_stray_lines(target, timeout) if isinstance(exc, ProtocolViolation) else ""
+        said = diagnose(f"{error}{also}", exc.stderr_tail, node_engines(target)).clause()
         raise UnusableTarget(f"target {target.spec} is not usable: {error}{also}{said}") from None
     except TargetError as exc:
         said = diagnose(str(exc), "").clause()

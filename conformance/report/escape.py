@@ -147,11 +147,45 @@ def conclusion_kept(text: str, limit: int = STOP_CHARS) -> str:
         return cut_text(text, limit)
     last = clauses[-1] if len(clauses[-1]) <= limit // 2 else _middle_cut(clauses[-1], limit * 2 // 3)
     before, room = "; ".join(clauses[:-1]), limit - len(last) - 2
-    head = _closed(_at_word(before, room))
+    head = _leads_kept(clauses[:-1], room)
+    if head is None:
+        head = _closed_cut(before, room)
+    return f"{head}; {last}"
+
+
+_LEAD_CHARS: Final = 64
+"""What a cut head keeps of each clause after the first it cuts: a tool-name stop's "and it does not offer the
+sequentialthinking tool (…)"."""
+
+
+def _leads_kept(clauses: list[str], room: int) -> str | None:
+    """The clauses before a stop's conclusion in `room` characters, the earlier kept whole first, as a cut
+    of the joined head keeps them, but each later one keeping its lead: a stray line's stop joined to a
+    tool-name stop ("…: 'Starting …'; and it does not offer the sequentialthinking tool (…)") lost the second
+    stop whole when the head was cut from its end (issue 46, wild46's xd3an and philogicae). None when the
+    leads alone do not fit."""
+    if len("; ".join(clauses)) <= room:
+        return "; ".join(clauses)
+    leads = [min(len(clause), _LEAD_CHARS) for clause in clauses]
+    left = room - 2 * (len(clauses) - 1)
+    if sum(leads) > left:
+        return None
+    kept: list[str] = []
+    for i, clause in enumerate(clauses):
+        share = left - sum(leads[i + 1:])
+        piece = clause if len(clause) <= share else _closed_cut(clause, share)
+        kept.append(piece)
+        left -= len(piece)
+    return "; ".join(kept)
+
+
+def _closed_cut(text: str, room: int) -> str:
+    """`text` cut at a word to `room` characters with the quote and brackets it left open closed."""
+    head = _closed(_at_word(text, room))
     while len(head) > room and room > 1:  # the closing quote and brackets take room of their own
         room -= len(head) - room
-        head = _closed(_at_word(before, room))
-    return f"{head}; {last}"
+        head = _closed(_at_word(text, room))
+    return head
 
 
 def _middle_cut(clause: str, limit: int) -> str:

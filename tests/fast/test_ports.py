@@ -378,6 +378,28 @@ def test_conclusion_kept_is_bounded_and_keeps_a_short_conclusion(clauses: list[s
         assert said.endswith("; " + last), (said, last)
 
 
+_WORDS = st.lists(st.sampled_from(["line", "tool", "(it offers: x)", "“quoted”", "fields,", "and"]),
+                  min_size=1, max_size=40).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(heads=st.lists(_WORDS, min_size=2, max_size=4), last=_WORDS, limit=st.integers(200, 700))
+def test_each_stop_before_the_conclusion_keeps_its_lead(heads: list[str], last: str, limit: int) -> None:
+    """A stray line's stop joined to a tool-name stop (wild46's xd3an, philogicae): the cut head kept the
+    first stop and lost the second ("…'Starting …'; and it…"). Each clause before the conclusion keeps its
+    lead (64 characters) when the room holds every lead."""
+    clauses = [f"STOP{n} {head}" for n, head in enumerate(heads)]
+    text = "; ".join([*clauses, last])
+    said = conclusion_kept(text, limit)
+    assert len(said) <= limit, (said, limit)
+    kept_last = last if len(last) <= limit // 2 else None
+    room = limit - len(kept_last) - 2 if kept_last is not None else None
+    leads = sum(min(len(clause), 64) for clause in clauses)
+    if room is not None and len(text) > limit and room - 2 * (len(clauses) - 1) >= leads:
+        assert said.endswith("; " + last), (said, last)
+        assert all(f"STOP{n} " in said for n in range(len(clauses))), said
+
+
 @pytest.mark.parametrize(("mode", "stop"), [
     ("renamed", "the tool-name check"), ("nested", "the argument check"), ("logger", "the stdout check"),
     ("hint", "start-up"),
@@ -527,3 +549,52 @@ def test_a_mapped_ports_own_names_are_not_extra_arguments(mode: str) -> None:
         assert dict(_declared_extras(session)) == {}, list(_declared_extras(session))
     finally:
         session.close()
+
+
+def test_a_port_printing_its_import_error_to_stdout_and_exiting_is_said_to_have_exited(
+    tmp_path: Path,
+) -> None:
+    """A port whose `except ImportError` print()s the message to stdout and exits 1 (a FastMCP port missing a
+    package it never declared): the stop said only that stdout carried a line that is not JSON, as if the
+    server ran on, and no start-up hint read the line. It now says the server exited, and the hint says
+    what is missing."""
+    checked, _, _ = check_target(port("died"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    assert checked.error.startswith(NOT_JSON_RPC), checked.error
+    assert "No module named 'toolkit_mcp'" in checked.error, checked.error
+    assert checked.error.endswith("; and it exited with status 1 before answering initialize"), checked.error
+    explained = preflight(port("died"), tmp_path, 10, None).preflight
+    assert explained.known_case == "missing module", explained
+    assert explained.hint is not None and "toolkit_mcp is not installed" in explained.hint, explained.hint
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3")
+    results = with_preflight_departure(None, checked, TargetIdentity(spec="cmd:x", kind="cmd", command=["x"]),
+                                       harness, "2026-01-01T00:00:00Z")
+    assert results is not None and [t.contradicted for t in results.tests] == [["CMP-4"]], results
+
+
+def test_compares_stray_line_stop_says_the_server_exited_too() -> None:
+    """compare's stop for the same port: the stray line, the exit, and the hint read from the line."""
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(port("died"), 10, None)
+    said = str(stopped.value)
+    assert f"is not usable: {NOT_JSON_RPC}" in said, said
+    assert "; and it exited with status 1 before answering initialize; hint (missing module): " in said, said
+
+
+def test_a_stray_line_of_a_server_that_runs_on_says_no_exit(tmp_path: Path) -> None:
+    """The exit clause is said only of a server that ended: a start line before a usable handshake is not."""
+    checked, _, _ = check_target(port("started"), tmp_path / "t.jsonl", 10)
+    assert checked.error is not None and "exited" not in checked.error, checked.error
+    explained = preflight(port("started"), tmp_path, 10, None).preflight
+    assert explained.known_case is None, explained
+
+
+def test_a_name_the_installed_package_lacks_is_a_dependency_version_not_a_traceback() -> None:
+    """deep-thinking's `from mcp.server import FastMCP` under mcp 2.x: CPython's ImportError for a name was
+    said as "the server's Python code raised an exception", with nothing about the dependency's version."""
+    ran = subprocess.run([sys.executable, str(PORTS), "importname"], capture_output=True, text=True,
+                         check=False)
+    failure = diagnose("server exited with status 1", ran.stderr)
+    assert failure.case == "dependency version", failure
+    said = failure.hint or ""
+    assert said.startswith("toolkit.server is installed but has no Toolkit"), said

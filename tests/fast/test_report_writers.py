@@ -629,6 +629,34 @@ def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
     assert "needs\\_more\\_thoughts" in quote and "thoughtNumber" in quote, quote
 
 
+def test_a_stray_line_and_a_tool_name_stop_are_both_named_in_the_summary_with_the_conclusion() -> None:
+    """A FastMCP port printing a start line and offering `sequential_thinking` (wild46's xd3an): report.md's
+    summary cut the joined stop at 400 characters twice, once keeping its conclusion and once more as Markdown
+    ("…; and it…; its sequential_thinking takes …, where the…"): the tool-name stop and the original's side
+    were both lost. Each stop's lead and the conclusion now stay, on the terminal and in report.md."""
+    fields = ", ".join(f"field_number_{n}" for n in range(12))
+    said = ("stdout line is not JSON, so not a JSON-RPC message (it stops being JSON at its character 1): "
+            "'Starting the Sequential Thinking server, version 0.1.0, on stdio...'; and it does not offer "
+            "the sequentialthinking tool (it offers: sequential_thinking); its sequential_thinking takes "
+            f"{fields} (requiring {fields}), where the original's sequentialthinking takes thought, "
+            "thoughtNumber, totalThoughts, nextThoughtNeeded")
+    stopped = build(RunResults.model_validate({**results().model_dump(), "tests": []}),
+                    preflight=Preflight(ok=False, error=said, tool_offered=False,
+                                        tools=["sequential_thinking"]))
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    conclusion = ("where the original's sequentialthinking takes thought, thoughtNumber, totalThoughts, "
+                  "nextThoughtNeeded")
+    markdown = render_markdown(report)
+    summary = next(line for line in markdown.splitlines() if "nothing else was checked" in line)
+    assert md(conclusion, None) in summary, summary
+    assert "and it does not offer the sequentialthinking tool" in summary, summary
+    assert "stdout line is not JSON" in summary, summary
+    out = io.StringIO()
+    write_summary(report, out)
+    line = next(line for line in out.getvalue().splitlines() if "nothing else was checked" in line)
+    assert conclusion in line and "and it does not offer the sequentialthinking tool" in line, line
+
+
 def test_the_replay_step_starts_the_target_with_its_environment() -> None:
     """agiprolabs-ts was gated with DATA_PATH and TRANSPORT_MODE; its `next:` replay piped the example into
     the bare command, another configuration of the server (and one writing ./data where it was run)."""

@@ -264,3 +264,62 @@ def test_the_node_not_built_case_reads_the_resolved_path_node_says() -> None:
     failure = diagnose("server exited with status 1", NODE_MISSING_ENTRY)
     assert failure.case == "not built"
     assert failure.hint is not None and failure.hint.startswith("/work/fork/dist/index.js does not exist")
+
+
+NODE_MISSING_EXPORT = ("""file:///work/fork/dist/index.js:1
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+         ^^^^^^
+SyntaxError: The requested module '@modelcontextprotocol/sdk/server/index.js' """
+                       """does not provide an export named 'Server'
+    at ModuleJob._instantiate (node:internal/modules/esm/module_job:213:21)
+    at async ModuleJob.run (node:internal/modules/esm/module_job:320:5)
+
+Node.js v20.20.2
+""")
+"""Node.js v20's ES module loader for a named import the installed package does not export (its words as
+node printed them for such an import, the module's name put in)."""
+
+NODE_SUBPATH_NOT_EXPORTED = ("""node:internal/modules/esm/resolve:322
+  return new ERR_PACKAGE_PATH_NOT_EXPORTED(
+         ^
+
+Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: Package subpath './server/mcp.js' is not defined by "exports" in """
+    """/work/fork/node_modules/@modelcontextprotocol/sdk/package.json imported from """
+    """/work/fork/dist/index.js
+    at exportsNotFound (node:internal/modules/esm/resolve:314:10) {
+  code: 'ERR_PACKAGE_PATH_NOT_EXPORTED'
+}
+
+Node.js v20.20.2
+""")
+
+
+def test_an_export_the_installed_package_lacks_is_a_dependency_version_not_new_syntax() -> None:
+    """Node.js says SyntaxError for a named import its installed dependency does not export: the hint said
+    "Node.js v20 cannot parse the code … needs a newer Node.js", which is false; the dependency's version is
+    the case, as for a subpath its exports do not define (no hint at all before)."""
+    failure = diagnose("server exited with status 1", NODE_MISSING_EXPORT, engines=">=18")
+    assert failure.case == "dependency version", failure
+    assert failure.hint is not None and failure.hint.startswith(
+        "@modelcontextprotocol/sdk/server/index.js as installed exports no Server"), failure.hint
+    assert "newer Node.js" not in failure.hint, failure.hint
+    subpath = diagnose("server exited with status 1", NODE_SUBPATH_NOT_EXPORTED)
+    assert subpath.case == "dependency version", subpath
+    assert subpath.hint is not None and subpath.hint.startswith(
+        "/work/fork/node_modules/@modelcontextprotocol/sdk as installed has no ./server/mcp.js"), subpath.hint
+
+
+def test_a_server_silent_past_the_call_timeout_is_told_how_to_wait_longer(tmp_path: Path) -> None:
+    """A FastMCP port importing numpy and scikit-learn took 20-25 s at load 27 before its own traceback: the
+    stop said "no answer to 'initialize' within 10s" and nothing else, as if it hung. The hint says it may
+    be starting and how to give it longer; a case its stderr explains keeps its own hint."""
+    from conformance.cli.runner.preflight import preflight
+
+    never = Path(__file__).resolve().parent.parent / "servers" / "never_answers.py"
+    target = resolve_target(f"cmd:{sys.executable} {never}")
+    seen = preflight(target, tmp_path, 1.0, None).preflight
+    assert not seen.ok and seen.error == "no answer to 'initialize' within 1s", seen
+    assert seen.known_case == "slow start", seen
+    assert seen.hint is not None and "--call-timeout 60" in seen.hint and "within 1s" in seen.hint, seen.hint
+    explained_by_stderr = diagnose("no answer to 'initialize' within 10s", NODE_MISSING_ENTRY)
+    assert explained_by_stderr.case == "not built", explained_by_stderr

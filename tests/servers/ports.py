@@ -19,6 +19,12 @@ usage: ports.py MODE
           answered initialize (a logger set up with the connection, writing asynchronously)
   print   print()s each thought to stdout before answering it
   hint    exits at start as a FastMCP port does under mcp 2.x: an import error whose message says what to do
+  importname exits at start as a port importing a name its installed SDK no longer has: CPython's
+          "ImportError: cannot import name … from …" (a FastMCP port's `from mcp.server import FastMCP` under
+          mcp 2.x)
+  died    print()s its import error to stdout, not stderr, and exits 1 1.5 s later, before reading anything (a
+          port whose `except ImportError` prints the message and calls sys.exit(1), then tears down the
+          numpy and scikit-learn it had imported)
   pretty  with logger: its lines as pino-pretty writes them, text, not JSON ("[12:00:00.000] INFO: …":
           axefield-ts), always at 12:00 so that where the line stops being JSON does not follow the clock
   early   with any mode: a logger's line written just before the answer to tools/list
@@ -114,6 +120,17 @@ def log_line(msg: str) -> None:
 
 
 def main() -> None:
+    if MODE == "importname":
+        sys.stderr.write("Traceback (most recent call last):\n  File \"server.py\", line 5, in <module>\n"
+                         "    from toolkit.server import Toolkit\n"
+                         "ImportError: cannot import name 'Toolkit' from 'toolkit.server' "
+                         "(/venv/lib/python3.11/site-packages/toolkit/server/__init__.py)\n")
+        sys.exit(1)
+    if MODE == "died":
+        sys.stdout.write("ERROR: could not load the server framework: No module named 'toolkit_mcp'\n")
+        sys.stdout.flush()
+        time.sleep(1.5)
+        sys.exit(1)
     if MODE == "hint":
         sys.stderr.write("Traceback (most recent call last):\n  File \"server.py\", line 3, in <module>\n"
                          "    from mcp.server.fastmcp import FastMCP\n"

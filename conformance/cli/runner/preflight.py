@@ -14,6 +14,7 @@ from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.compare.arguments import (
     CALL_TIMEOUT,
     check_arguments,
+    exited_clause,
     lookalike,
     map_not_used,
     stop_sentence,
@@ -107,7 +108,14 @@ def check_target(
                     listed = _listing_said(answers) or (_listing_after(driver, answers) if handshake is None
                                                         else None)
                     if listed is None:
-                        raise
+                        ended = _ended(driver, answers)
+                        if ended is None:
+                            raise
+                        # its last words went to stdout (a print() of an import error): the stop says it
+                        # ended, and the start-up hints read those words as they read stderr's
+                        checked = Preflight(ok=False, error=f"{exc}{exited_clause(ended, handshake is None)}",
+                                            stderr_tail=driver.stderr_tail())
+                        return checked, server_info, protocol
                     # the tools/list answer came after the stray line: both stops known, CMP-2 beside CMP-4
                     also, tools = listed
                     checked = Preflight(ok=False, tool_offered=False, tools=tools, error=f"{exc}; and {also}",
@@ -241,6 +249,20 @@ def _watch(driver: WireDriver, handshake: float, after_handshake: float,
         if answers is not None:
             answers.append(message)
     return stray
+
+
+def _ended(driver: WireDriver, answers: list[dict[str, JSON]]) -> int | None:
+    """The exit status of a target whose stray stdout line stopped the preflight before it answered
+    initialize, waited for up to the call timeout and ended by its exit: a Python port printing its import
+    error, then tearing down numpy and scikit-learn, exited 1-2 s after the line at load 27, past the watch.
+    None when it answered initialize (it runs on) or is still running at the bound."""
+    results = [message.get("result") for message in answers]
+    if any(isinstance(result, dict) and "protocolVersion" in result for result in results):
+        return driver.returncode
+    deadline = time.monotonic() + driver.timeout
+    while (ended := driver.returncode) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return ended
 
 
 @contextlib.contextmanager

@@ -104,7 +104,7 @@ def markdown(totals: Totals, detail: Detail) -> list[str]:
     looks = [f"{md(_sentence(totals.looks))}.", ""] if totals.looks else []
     probed = [f"{md(probed_sentence(totals.probed))}.", ""] if totals.probed else []
     return [
-        f"**{md(totals.checked)}.** {md(_sentence(totals.departures))}.",
+        f"**{md(totals.checked, None)}.** {md(_sentence(totals.departures))}.",
         "",
         *probed,
         *md_table(["verdict", "records"], counts),
