@@ -1370,6 +1370,7 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
         t.contradicted for t in by_id[r].tests if t.status in ("failed", "error"))}
     if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
         silent = set()
+    silent |= _naming_another(merged.records, by_id) - silent
     records_ = [r for r in merged.records if r not in silent]
     first = next(c for c in causes if c.id == merged.id)
     lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
@@ -1381,6 +1382,21 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
         "id": records_[0], "records": records_, "summary": summary, "evidence": evidence,
         "explains": [*(r for r in merged.explains if r not in records_),
                      *(r for r in merged.records if r in silent)]})
+
+
+def _naming_another(records: Sequence[str], by_id: Mapping[str, RecordVerdict]) -> set[str]:
+    """The records of one change each of whose failing checks names, as contradicted, others of them and
+    never itself: their failure is those records', said by them (held-out-multi-13's client-protocol: OBJ-10,
+    its check naming RTE-8 for the -32602 refusal, led the refusal's cause beside RTE-8). A record named by
+    its own checks stays; at least one always does."""
+    group = set(records)
+    out: set[str] = set()
+    for r in records:
+        failing = [t for t in by_id[r].tests if t.status in ("failed", "error")] if r in by_id else []
+        if failing and all(t.contradicted and r not in t.contradicted and set(t.contradicted) & group
+                           for t in failing):
+            out.add(r)
+    return out if group - out else set()
 
 
 _BOX_LINES: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
@@ -2405,6 +2421,18 @@ def _about_stderr(message: str) -> bool:
     return bool(re.search(r"\bstderr\b", re.sub(r"“[^”]*”?", "", message), re.IGNORECASE))
 
 
+_UNASKED_SEEN: Final = re.compile(r"\b(?:request|notification|message)s? of its own\b", re.IGNORECASE)
+"""The suite's words for a message the server sent unasked (suite/contradiction.py, LOOP-A's checks)."""
+
+
+def _about_unasked(message: str) -> bool:
+    """Whether a check's own words (outside what it quotes) say it saw the server send a request or a
+    notification of its own: what it saw landed beside a request, not in an answer, so a refusal the same
+    sequence met first is another change (held-out-multi-13's client-protocol: LOOP-A's progress
+    notification went under the -32602 refusal its replay met at an earlier call)."""
+    return bool(_UNASKED_SEEN.search(re.sub(r"“[^”]*”?", "", _own_words(message))))
+
+
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
     (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
@@ -2416,6 +2444,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     key = _difference_key(difference)
     if key not in (STDERR_BOX, STDERR_OUTSIDE) and _about_stderr(message):
         return False  # what it quotes is what stderr held: a refusal logged there is not the answer's
+    if not difference.startswith(UNASKED) and _about_unasked(message):
+        return False  # a message it saw sent unasked is no answer's difference, a refusal's among them
     # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
