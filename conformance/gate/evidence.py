@@ -77,6 +77,7 @@ from conformance.core.failure_text import (
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.core.relation import Relation
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
@@ -101,6 +102,7 @@ from conformance.gate.caps import (
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
+from conformance.gate.rules_said import relation_refused, rule_headline
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
 from conformance.report.model import (
@@ -758,6 +760,9 @@ class _Replays:
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
         calls counted apart from the replays'."""
+        self.relations: dict[str, Relation | None] = {}
+        """Each numbered field this server's refusals named → the relation to another field re-tested behind
+        them (`core/relation.py`), or None: one re-test per field a run."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -1370,7 +1375,7 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
         t.contradicted for t in by_id[r].tests if t.status in ("failed", "error"))}
     if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
         silent = set()
-    silent |= _naming_another(merged.records, by_id) - silent
+    silent |= _naming_another(merged.records, records) - silent
     records_ = [r for r in merged.records if r not in silent]
     first = next(c for c in causes if c.id == merged.id)
     lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
@@ -1384,19 +1389,20 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
                      *(r for r in merged.records if r in silent)]})
 
 
-def _naming_another(records: Sequence[str], by_id: Mapping[str, RecordVerdict]) -> set[str]:
-    """The records of one change each of whose failing checks names, as contradicted, others of them and
-    never itself: their failure is those records', said by them (held-out-multi-13's client-protocol: OBJ-10,
-    its check naming RTE-8 for the -32602 refusal, led the refusal's cause beside RTE-8). A record named by
-    its own checks stays; at least one always does."""
-    group = set(records)
+def _naming_another(group: Sequence[str], records: Sequence[RecordVerdict]) -> set[str]:
+    """The records of one change that no failing check names as contradicted and each of whose failing checks
+    names others of them, never itself: their failure is those records', said by them (held-out-multi-13's
+    client-protocol: OBJ-10, its check naming RTE-8 for the -32602 refusal, led the refusal's cause beside
+    RTE-8). A record some check names stays; at least one always does."""
+    members = set(group)
+    named = {r for rv in records for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
     out: set[str] = set()
-    for r in records:
-        failing = [t for t in by_id[r].tests if t.status in ("failed", "error")] if r in by_id else []
-        if failing and all(t.contradicted and r not in t.contradicted and set(t.contradicted) & group
-                           for t in failing):
-            out.add(r)
-    return out if group - out else set()
+    for rv in records:
+        failing = [t for t in rv.tests if t.status in ("failed", "error")]
+        if rv.id in members and rv.id not in named and failing and all(
+                t.contradicted and set(t.contradicted) & members for t in failing):
+            out.add(rv.id)
+    return out if members - out else set()
 
 
 _BOX_LINES: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
@@ -2662,7 +2668,10 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
-        if pair:  # the one argument the differing call adds to a call refused alike: what changed the answer
+        relation = relation_refused(evidence, replays.retests, replays.relations)
+        if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
+            pair = rule_headline(relation, evidence)
+        elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary
