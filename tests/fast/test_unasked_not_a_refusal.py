@@ -18,7 +18,8 @@ WORDS = st.sampled_from(["Invalid thought: must be a string", "Invalid thoughtNu
 
 
 def _refused(code: int, words: str) -> list[str]:
-    return [f"both refuse in the same words, “{words}” as isError on the original, JSON-RPC error {code} here",
+    return [f"both refuse in the same words, “{words}” as isError on the original, JSON-RPC error {code} "
+            "here",
             f'error: absent on the original, {{"code": {code}, "message": "{words}"}} here']
 
 
@@ -56,5 +57,6 @@ def test_the_message_sent_is(kind: str, method: str, code: int, words: str) -> N
 def test_a_check_that_saw_a_refusal_is_still_told_by_it(code: int, words: str) -> None:
     """A check of the answers (no message of the server's own) is told by the refusal's form as before."""
     pair = Evidence(reproduced=True, at="on the example's tools/call 1", differences=_refused(code, words))
-    message = f'RTE-8 contradicted: protocol error instead of an isError result: JSON-RPC error {code}, "{words}"'
+    message = ("RTE-8 contradicted: protocol error instead of an isError result: "
+               f'JSON-RPC error {code}, "{words}"')
     assert not its_failure(_record(message), pair).not_its_failure
