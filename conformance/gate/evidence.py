@@ -1947,6 +1947,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
+        own = _own_refused_field(rv)
+        if theirs_field and own in seen - {theirs_field}:
+            return False  # its checks saw two refusals; its own pair, replayed, shows the other one
         if not theirs_field or not seen or theirs_field in seen:
             return not _another_first(rv, cause) or _saw(rv, cause) or _said_by_its_naming(rv, naming)
     own, theirs = rv.evidence, cause.evidence
@@ -1975,6 +1978,18 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _own_refused_field(rv: RecordVerdict) -> str:
+    """The field a record's own reproduced pair shows refused, where that pair is its checks' failure; empty
+    otherwise. A record whose checks saw two rules refuse (held-out-multi-13's strict-relations: BAP-4/a1 saw
+    “Invalid revisesThought: …” and “Invalid thoughtNumber: must follow …”) is the change its own pair
+    shows, not whichever cause a check of it named."""
+    own = rv.evidence
+    if own is None or not own.reproduced or own.not_its_failure or not own.differences:
+        return ""
+    refused = _refused_what(own.differences[0])
+    return refused if refused.isidentifier() else ""
 
 
 def _one_watch(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
