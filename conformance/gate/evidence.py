@@ -99,6 +99,7 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
@@ -968,6 +969,8 @@ def checked_explanations(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
     causes, records = under_added_keys(*answered_from_cache(*renamed_under_their_change(
         *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
+    by_record = {rv.id: rv for rv in records}
+    causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
