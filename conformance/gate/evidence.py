@@ -1576,6 +1576,10 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
     refused = _refused_what(first)
     if not refused:
         return None
+    if first.startswith(_ONE_REFUSES) and first.endswith(_UNFLAGGED):
+        # The original's refusal answered without its flag: the form is the change, whichever guard refused
+        # (held-out-multi-11's ide-host: OBJ-8, `thought` refused, and BAP-4, `thoughtNumber`, two causes).
+        return _call_class(evidence.at), "the same refusal without isError: true"
     if first.startswith(_ONE_REFUSES) and refused.isidentifier():
         # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
         # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1). A name read
@@ -1596,6 +1600,8 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 
+_UNFLAGGED: Final = " and this server answers the same refusal without isError: true"
+"""The end of a pair whose refusal came back in the original's words without the flag (core/differences)."""
 _KIND_CHANGED: Final = re.compile(
     r"^both refuse in the same words, “[^”]*” as (?P<theirs>.+?) on the original, (?P<here>.+?) here$")
 """Two refusals alike in words and of other kinds (core/differences.refusals_compared)."""
