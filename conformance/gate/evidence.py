@@ -1394,16 +1394,17 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
 
 def _naming_another(group: Sequence[str], records: Sequence[RecordVerdict]) -> set[str]:
     """The records of one change that no failing check names as contradicted and each of whose failing checks
-    names others of them, never itself: their failure is those records', said by them (held-out-multi-13's
+    names other records, never itself: their failure is those records', said by them (held-out-multi-13's
     client-protocol: OBJ-10, its check naming RTE-8 for the -32602 refusal, led the refusal's cause beside
-    RTE-8). A record some check names stays; at least one always does."""
+    RTE-8; strict-relations' ABS-12, its check naming RTE-3, beside RTE-8/a1). A record some check names
+    stays; at least one always does."""
     members = set(group)
     named = {r for rv in records for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
     out: set[str] = set()
     for rv in records:
         failing = [t for t in rv.tests if t.status in ("failed", "error")]
         if rv.id in members and rv.id not in named and failing and all(
-                t.contradicted and set(t.contradicted) & members for t in failing):
+                t.contradicted and rv.id not in t.contradicted for t in failing):
             out.add(rv.id)
     return out if members - out else set()
 

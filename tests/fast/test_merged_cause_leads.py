@@ -57,3 +57,14 @@ def test_records_each_naming_itself_both_lead(code: int, words: str) -> None:
     records = [_record("RTE-8", ["RTE-8"], code, words), _record("OBJ-8", ["OBJ-8"], code, words)]
     causes, _ = one_cause_per_change([_cause("RTE-8", code, words), _cause("OBJ-8", code, words)], records)
     assert [c.records for c in causes] == [["RTE-8", "OBJ-8"]]
+
+
+@given(code=CODES, words=WORDS)
+def test_a_record_naming_one_outside_the_cause_does_not_lead(code: int, words: str) -> None:
+    """Strict-relations' ABS-12: its check named RTE-3 (another cause's lead), its pair showed the
+    revisesThought rule that RTE-8/a1, named by no check but departing in its own words, leads."""
+    lead = _record("RTE-8/a1", [], code, words)
+    records = [lead, _record("ABS-12", ["RTE-3"], code, words), _record("RTE-3", ["RTE-3"], code, words)]
+    paired = [_cause("RTE-8/a1", code, words), _cause("ABS-12", code, words)]
+    causes, _ = one_cause_per_change(paired, records)
+    assert [(c.records, c.explains) for c in causes] == [(["RTE-8/a1"], ["ABS-12"])]
