@@ -1957,8 +1957,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
-        own = _own_refused_field(rv)
-        if theirs_field and own in seen - {theirs_field}:
+        own_field = _own_refused_field(rv)
+        if theirs_field and own_field in seen - {theirs_field}:
             return False  # its checks saw two refusals; its own pair, replayed, shows the other one
         if not theirs_field or not seen or theirs_field in seen:
             return not _another_first(rv, cause) or _saw(rv, cause) or _said_by_its_naming(rv, naming)
