@@ -48,7 +48,7 @@ from conformance.compare.observe import Found, Outcome, compare_step, type_class
 from conformance.compare.pair import Side, replay_after, replay_fresh, retested, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
-from conformance.compare.relations import explained_by, find_relation, relation_candidates
+from conformance.compare.relations import explained_by, find_relation, relation_candidates, relation_class
 from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.compare.two_fields import (
@@ -643,7 +643,7 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
             continue
         say(f"relation: {'A' if side == 'a' else 'B'} refuses `{fld}` {relation.refused_when} "
             f"`{relation.other}`")
-        out = [d.model_copy(update={"value_class": relation.value_class})
+        out = [d.model_copy(update={"value_class": relation_class(relation)})
                if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
     return out
 

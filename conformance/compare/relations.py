@@ -5,26 +5,21 @@ For a field F one side refuses numbers for, each other numbered field G is set t
 w−1, w and w+1, at two anchors, on a fresh pair: a relation is claimed only when the refusing side's
 pattern over (below, equal, above) is the same at both anchors, is neither all refused nor all accepted,
 and the other side accepts all six calls. A threshold on F's own value gives different patterns at the
-two anchors, so it is never read as a relation.
+two anchors, so it is never read as a relation. The finder is `core/relation.py`'s, which `run`'s evidence
+uses too; this module marks `compare`'s differences with what it finds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
-from conformance.compare.pair import fresh_pair, run_on
-from conformance.compare.programs import Step, valid
+from conformance.compare.pair import retested
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
-from conformance.core.retest import COMPANIONS
-from conformance.drivers.errors import DriverError
+from conformance.core.relation import NUMBERED, REFUSED_WHEN, Relation, relation_retested
 from conformance.report.model import Difference
 from conformance.targets.specs import Target
 
-NUMBERED: Final = ("thoughtNumber", "totalThoughts", "revisesThought", "branchFromThought")
-ANCHORS: Final = (3, 7)
 RELATION_CLASS: Final = "relation"
 """The value class of a difference its call's relation between two fields explains (`Difference.value_class`
 reads "relation: `F` ≥ `G`")."""
@@ -34,70 +29,16 @@ conclusion"."""
 UNCHECKED_CLASS: Final = "unchecked"
 """The value class of a refusal the accepting side makes of no value at all: it does not check the field."""
 
-REFUSED_WHEN: Final[dict[tuple[bool, bool, bool], str]] = {
-    (True, False, False): "≥",
-    (True, True, False): ">",
-    (False, True, True): "<",
-    (False, False, True): "≤",
-    (True, False, True): "=",
-    (False, True, False): "≠",
-}
-"""The refusing side's acceptance of F below, equal to and above G → the relation under which it refuses."""
 
-
-@dataclass(frozen=True)
-class Relation:
-    field: str
-    other: str
-    refused_when: str
-    refused_by: str
-    """"a" or "b"."""
-
-    def holds(self, f: float, g: float) -> bool:
-        return {"≥": f >= g, ">": f > g, "<": f < g, "≤": f <= g, "=": f == g, "≠": f != g}[self.refused_when]
-
-    @property
-    def value_class(self) -> str:
-        return f"{RELATION_CLASS}: `{self.field}` {self.refused_when} `{self.other}`"
-
-
-def _calls(field: str, other: str) -> list[Step]:
-    out = []
-    for w in ANCHORS:
-        for v in (w - 1, w, w + 1):
-            args = valid(thought=f"relation {field} {v} {other} {w}") | {other: w, field: v}
-            # Each field with the field it goes with: a side refusing `branchFromThought` without `branchId`
-            # would read as refusing every value.
-            for named in (field, other):
-                companion = COMPANIONS.get(named)
-                if companion is not None and companion[0] not in (field, other):
-                    args[companion[0]] = companion[1]
-            if "totalThoughts" not in (field, other):
-                args["totalThoughts"] = max(ANCHORS) + 1
-            out.append(Step(TOOL, args))
-    return out
+def relation_class(relation: Relation) -> str:
+    """The value class a difference the relation explains is marked with."""
+    return f"{RELATION_CLASS}: {relation.rule}"
 
 
 def find_relation(a: Target, b: Target, field: str, refused_by: str, timeout: float) -> Relation | None:
-    """The relation to another numbered field under which only `refused_by` refuses `field`, or None."""
-    try:
-        with fresh_pair(a, b, timeout) as (da, db):
-            for other in NUMBERED:
-                if other == field:
-                    continue
-                steps = _calls(field, other)
-                oa, ob = run_on(da, steps), run_on(db, steps)
-                if len(oa) != len(steps) or len(ob) != len(steps):
-                    return None
-                strict, lenient = (oa, ob) if refused_by == "a" else (ob, oa)
-                if not all(o.accepted for o in lenient):
-                    continue
-                seen = [tuple(o.accepted for o in strict[i:i + 3]) for i in range(0, len(steps), 3)]
-                if len(set(seen)) == 1 and seen[0] in REFUSED_WHEN:
-                    return Relation(field, other, REFUSED_WHEN[seen[0]], refused_by)
-    except DriverError:
-        return None
-    return None
+    """The relation to another numbered field under which only `refused_by` refuses `field`, or None: the
+    finder `run`'s evidence uses too (`core/relation.py`), on a fresh pair of `a` and `b`."""
+    return relation_retested(field, refused_by, retested(a, b, timeout))
 
 
 def _number(value: JSON) -> float | None:
@@ -135,6 +76,8 @@ def relation_candidates(differences: Sequence[Difference]) -> list[tuple[str, st
 
 
 __all__ = [
+    "NUMBERED",
+    "REFUSED_WHEN",
     "RELATION_CLASS",
     "RETEST_CLASS",
     "UNCHECKED_CLASS",
@@ -142,4 +85,5 @@ __all__ = [
     "explained_by",
     "find_relation",
     "relation_candidates",
+    "relation_class",
 ]

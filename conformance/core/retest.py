@@ -53,6 +53,11 @@ def _answer(response: JSON) -> Refusal | str | None:
     return None if isinstance(response, dict) and isinstance(response.get("result"), dict) else "?"
 
 
+def accepted(response: JSON) -> bool:
+    """Whether a JSON-RPC response is an accepted tool result (neither flagged isError nor an error)."""
+    return _answer(response) is None
+
+
 def _value(value: JSON) -> str:
     """A string in quotes, any other value as JSON in code marks."""
     if isinstance(value, str):
@@ -219,6 +224,7 @@ __all__ = [
     "Arguments",
     "Ask",
     "Retested",
+    "accepted",
     "alone",
     "companion_retested",
     "lacks_companion",

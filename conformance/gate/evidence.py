@@ -78,6 +78,7 @@ from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.core.jsontypes import json_object as _frame
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
+from conformance.core.relation import Relation
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
@@ -99,9 +100,11 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
+from conformance.gate.rules_said import relation_refused, rule_headline
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
 from conformance.report.model import (
@@ -751,6 +754,9 @@ class _Replays:
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
         calls counted apart from the replays'."""
+        self.relations: dict[str, Relation | None] = {}
+        """Each numbered field this server's refusals named → the relation to another field re-tested behind
+        them (`core/relation.py`), or None: one re-test per field a run."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -956,6 +962,8 @@ def checked_explanations(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
     causes, records = under_added_keys(*answered_from_cache(*renamed_under_their_change(
         *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
+    by_record = {rv.id: rv for rv in records}
+    causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
@@ -1363,6 +1371,7 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
         t.contradicted for t in by_id[r].tests if t.status in ("failed", "error"))}
     if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
         silent = set()
+    silent |= _naming_another(merged.records, records) - silent
     records_ = [r for r in merged.records if r not in silent]
     first = next(c for c in causes if c.id == merged.id)
     lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
@@ -1374,6 +1383,23 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
         "id": records_[0], "records": records_, "summary": summary, "evidence": evidence,
         "explains": [*(r for r in merged.explains if r not in records_),
                      *(r for r in merged.records if r in silent)]})
+
+
+def _naming_another(group: Sequence[str], records: Sequence[RecordVerdict]) -> set[str]:
+    """The records of one change that no failing check names as contradicted and each of whose failing checks
+    names other records, never itself: their failure is those records', said by them (held-out-multi-13's
+    client-protocol: OBJ-10, its check naming RTE-8 for the -32602 refusal, led the refusal's cause beside
+    RTE-8; strict-relations' ABS-12, its check naming RTE-3, beside RTE-8/a1). A record some check names
+    stays; at least one always does."""
+    members = set(group)
+    named = {r for rv in records for t in rv.tests if t.status in ("failed", "error") for r in t.contradicted}
+    out: set[str] = set()
+    for rv in records:
+        failing = [t for t in rv.tests if t.status in ("failed", "error")]
+        if rv.id in members and rv.id not in named and failing and all(
+                t.contradicted and rv.id not in t.contradicted for t in failing):
+            out.add(rv.id)
+    return out if members - out else set()
 
 
 _BOX_LINES: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
@@ -1544,6 +1570,10 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
     refused = _refused_what(first)
     if not refused:
         return None
+    if first.startswith(_ONE_REFUSES) and first.endswith(_UNFLAGGED):
+        # The original's refusal answered without its flag: the form is the change, whichever guard refused
+        # (held-out-multi-11's ide-host: OBJ-8, `thought` refused, and BAP-4, `thoughtNumber`, two causes).
+        return _call_class(evidence.at), "the same refusal without isError: true"
     if first.startswith(_ONE_REFUSES) and refused.isidentifier():
         # One side refusing a field the other lets pass: that field's guard moved, whichever value showed
         # it (a fork numbering from 0 accepts 0 and refuses -1: one guard, RTE-3 and RTE-3/a1). A name read
@@ -1564,6 +1594,8 @@ def _refusal_shown(evidence: Evidence | None, lead: RecordVerdict | None) -> tup
     return _call_class(evidence.at), re.sub(r"\d+", "N", first)
 
 
+_UNFLAGGED: Final = " and this server answers the same refusal without isError: true"
+"""The end of a pair whose refusal came back in the original's words without the flag (core/differences)."""
 _KIND_CHANGED: Final = re.compile(
     r"^both refuse in the same words, “[^”]*” as (?P<theirs>.+?) on the original, (?P<here>.+?) here$")
 """Two refusals alike in words and of other kinds (core/differences.refusals_compared)."""
@@ -1918,6 +1950,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         refused = _refused_what(lead) if lead and not _reworded(lead) else ""
         theirs_field = refused if refused.isidentifier() else ""  # a field, not words naming none
         seen = {refused_in(readable(t.message)) for t in naming} - {""}
+        own_field = _own_refused_field(rv)
+        if theirs_field and own_field in seen - {theirs_field}:
+            return False  # its checks saw two refusals; its own pair, replayed, shows the other one
         if not theirs_field or not seen or theirs_field in seen:
             return not _another_first(rv, cause) or _saw(rv, cause) or _said_by_its_naming(rv, naming)
     own, theirs = rv.evidence, cause.evidence
@@ -1946,6 +1981,18 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _own_refused_field(rv: RecordVerdict) -> str:
+    """The field a record's own reproduced pair shows refused, where that pair is its checks' failure; empty
+    otherwise. A record whose checks saw two rules refuse (held-out-multi-13's strict-relations: BAP-4/a1 saw
+    “Invalid revisesThought: …” and “Invalid thoughtNumber: must follow …”) is the change its own pair
+    shows, not whichever cause a check of it named."""
+    own = rv.evidence
+    if own is None or not own.reproduced or own.not_its_failure or not own.differences:
+        return ""
+    refused = _refused_what(own.differences[0])
+    return refused if refused.isidentifier() else ""
 
 
 def _one_watch(rv: RecordVerdict, cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
@@ -2398,6 +2445,18 @@ def _about_stderr(message: str) -> bool:
     return bool(re.search(r"\bstderr\b", re.sub(r"“[^”]*”?", "", message), re.IGNORECASE))
 
 
+_UNASKED_SEEN: Final = re.compile(r"\b(?:request|notification|message)s? of its own\b", re.IGNORECASE)
+"""The suite's words for a message the server sent unasked (suite/contradiction.py, LOOP-A's checks)."""
+
+
+def _about_unasked(message: str) -> bool:
+    """Whether a check's own words (outside what it quotes) say it saw the server send a request or a
+    notification of its own: what it saw landed beside a request, not in an answer, so a refusal the same
+    sequence met first is another change (held-out-multi-13's client-protocol: LOOP-A's progress
+    notification went under the -32602 refusal its replay met at an earlier call)."""
+    return bool(_UNASKED_SEEN.search(re.sub(r"“[^”]*”?", "", _own_words(message))))
+
+
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
     (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
@@ -2409,6 +2468,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     key = _difference_key(difference)
     if key not in (STDERR_BOX, STDERR_OUTSIDE) and _about_stderr(message):
         return False  # what it quotes is what stderr held: a refusal logged there is not the answer's
+    if not difference.startswith(UNASKED) and _about_unasked(message):
+        return False  # a message it saw sent unasked is no answer's difference, a refusal's among them
     # Words the difference quotes (a refusal's, a changed line's, its marks dropped) that the check quotes
     # too are the surest sign it saw this difference (OBJ-12 quotes the description lines it read).
     quoted = (re.sub(r"[\[\]]", "", words).rstrip("… ") for words in re.findall(r"“([^”]{8,})", difference))
@@ -2625,7 +2686,10 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
-        if pair:  # the one argument the differing call adds to a call refused alike: what changed the answer
+        relation = relation_refused(evidence, replays.retests, replays.relations)
+        if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
+            pair = rule_headline(relation, evidence)
+        elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
         summary = f"{', '.join(cause.records)} departs — {pair}" if pair else cause.summary

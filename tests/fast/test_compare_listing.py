@@ -19,7 +19,7 @@ from conformance.compare.known_changes import default_known_changes
 from conformance.compare.listing import _camel, describe_text, object_changes
 from conformance.compare.observe import Found
 from conformance.compare.probes import LONG_PROBE, NO_STATE, PROBES, ProbeFound, _no_state
-from conformance.compare.relations import REFUSED_WHEN, Relation, explained_by
+from conformance.compare.relations import REFUSED_WHEN, Relation, explained_by, relation_class
 from conformance.core.jsontypes import JSON
 from conformance.report.escape import cut_headline
 from conformance.report.model import Difference
@@ -162,7 +162,8 @@ def test_a_relation_marks_exactly_the_refusals_that_break_it(op: str, f: int, g:
 def test_a_cross_field_rule_is_said_as_a_relation_between_fields() -> None:
     relation = Relation("revisesThought", "thoughtNumber", "≥", "b")
     ds = [_refusal("revisesThought", v, "thoughtNumber", 1, "b", cls).model_copy(
-        update={"value_class": relation.value_class}) for v, cls in ((1, "integer"), ("1", "numeric string"))]
+        update={"value_class": relation_class(relation)})
+        for v, cls in ((1, "integer"), ("1", "numeric string"))]
     said = _headline(*ds)
     assert said.startswith("head refuses `revisesThought` ≥ `thoughtNumber`")
     assert "base accepts it" in said

@@ -43,7 +43,8 @@
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
 - `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
-  `early-final-refused`, `revises-needs-true` (OTHER_CHANGES, joined by "+"): a word count ends every box
+  `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`, `total-not-below`
+  (OTHER_CHANGES, joined by "+"): a word count ends every box
   header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
   surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
   branching is refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more
@@ -51,7 +52,11 @@
   <m>"; a thought shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a
   nextThoughtNeeded false with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a
   thought before the last cannot end the chain"; a revisesThought beside an isRevision other than true is
-  refused, "Invalid revisesThought: only allowed when isRevision is true";
+  refused, "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a relation to
+  thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number below
+  thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
+  branchFromThought: cannot branch from a later thought", a totalThoughts below it, "Invalid totalThoughts:
+  must be at least thoughtNumber";
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -320,6 +325,27 @@ def _revise_or_branch(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _relation_refused(field: str, other: str, breaks: Callable[[float, float], bool], words: str
+                      ) -> Callable[[Any], None]:
+    """A call whose numbered `field` stands to `other` as `breaks` says refused in `words` (checked after
+    the four checks; `field` absent or no number, as the reference)."""
+
+    def change(thinking: Any) -> None:
+        validate = thinking.validate_thought_data
+
+        def refusing(data: Mapping[str, Any] | None) -> Any:
+            validated = validate(data)
+            f, g = getattr(validated, field), getattr(validated, other)
+            numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (f, g))
+            if numbers and breaks(f, g):
+                raise JSError(words)
+            return validated
+
+        thinking.validate_thought_data = refusing
+
+    return change
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
@@ -329,6 +355,13 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
     "revises-needs-true": _revises_needs_true,
+    "revises-below": _relation_refused(
+        "revisesThought", "thoughtNumber", lambda f, g: f >= g,
+        "Invalid revisesThought: must be a thought number below thoughtNumber"),
+    "branch-not-ahead": _relation_refused("branchFromThought", "thoughtNumber", lambda f, g: f > g,
+                                          "Invalid branchFromThought: cannot branch from a later thought"),
+    "total-not-below": _relation_refused("totalThoughts", "thoughtNumber", lambda f, g: f < g,
+                                         "Invalid totalThoughts: must be at least thoughtNumber"),
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought

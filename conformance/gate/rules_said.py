@@ -1,0 +1,61 @@
+"""A cause whose pair shows this server refusing a numbered field by a relation to another field, said as that
+rule with the calls that show it ("this server refuses `revisesThought` ≥ `thoughtNumber` … 3 with 3 refused,
+2 with 3 accepted"), not as the one call its example happened to send (issue 42). The rule is found by
+`core/relation.py`, the finder `compare` marks its differences with, so both commands name one rule alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import MutableMapping
+
+from conformance.core.differences import quoted, refusal
+from conformance.core.jsontypes import JSON
+from conformance.core.relation import NUMBERED, Relation, relation_retested, said
+from conformance.core.retest import Ask, accepted
+from conformance.report.model import Evidence
+
+
+def _masked(words: str) -> str:
+    return re.sub(r"\d+", "N", words)
+
+
+def relation_refused(evidence: Evidence, ask: Ask, found: MutableMapping[str, Relation | None]
+                     ) -> Relation | None:
+    """The relation behind the refusal a reproduced pair shows this server making, where the original
+    accepts the call or refuses it otherwise: the field this server's refusal names is re-tested against
+    each other numbered field (once per field a run, kept in `found`), and the rule is this refusal's only
+    when the re-test's refused call is refused in the same words, numbers aside. None otherwise."""
+    if not evidence.reproduced or not evidence.differences:
+        return None
+    try:
+        theirs: JSON = json.loads(evidence.original)
+        ours: JSON = json.loads(evidence.target)
+    except ValueError:
+        return None
+    here, there = refusal(ours), refusal(theirs)
+    if here is None or here.field not in NUMBERED:
+        return None
+    if there is None and not accepted(theirs):
+        return None  # the original gave no tool result at all: nothing to hold a rule against
+    if there is not None and (there.words, there.kind) == (here.words, here.kind):
+        return None
+    if here.field not in found:
+        found[here.field] = relation_retested(here.field, "b", ask)
+    relation = found[here.field]
+    if relation is None or _masked(relation.words) != _masked(here.words):
+        return None
+    return relation
+
+
+def rule_headline(relation: Relation, evidence: Evidence) -> str:
+    """The pair's headline with the rule first: the rule and the calls showing it, then this server's own
+    words for the example's call, then where it was reproduced."""
+    here = refusal(json.loads(evidence.target))
+    words = f" — {quoted(here.words, 100)} ({here.kind})" if here is not None else ""
+    _, mark, where = evidence.headline().rpartition(" (reproduced ")
+    return f"{said(relation, 'this server', 'the original')}{words}{mark}{where if mark else ''}"
+
+
+__all__ = ["relation_refused", "rule_headline"]
