@@ -101,6 +101,7 @@ from conformance.gate.caps import (
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
+from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
 from conformance.gate.unsequenced import unsequenced_causes
@@ -962,8 +963,9 @@ def checked_explanations(
               and not rv.explained_by and rv.id not in primary}
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays))))
-    causes, records = unsequenced_causes(*under_added_keys(*answered_from_cache(*renamed_under_their_change(
-        *beside_apart(*under_bounds(*loose_by_rule(causes, records)))))))
+    causes, records = under_added_keys(*answered_from_cache(*renamed_under_their_change(
+        *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
+    causes, records = unsequenced_causes(*properties_apart(causes, records))
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
