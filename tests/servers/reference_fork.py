@@ -63,8 +63,9 @@
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused;
 - `tool-reads`, `tool-empties`, `tool-adds`, `tool-hangs` (EXTRA_TOOLS): tools/list also lists a second
   tool that reads the stored thoughts, empties the store, files a note, or never answers;
-- `debug-logged`, `prompts-declared`, `tmp-written` (PROTOCOL_CHANGES): a `logging` capability and thoughts
-  sent as debug log messages once a client asks for them, a `prompts` capability, a file in TMPDIR;
+- `debug-logged`, `prompts-declared`, `tmp-written` (PROTOCOL_CHANGES, joined by "+"): a `logging`
+  capability and thoughts sent as debug log messages once a client asks for them, a `prompts` capability, a
+  file in TMPDIR;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
@@ -813,8 +814,9 @@ def main() -> None:
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change in SCHEMA_CHANGES:
         SCHEMA_CHANGES[change](server, thinking)
-    elif change in PROTOCOL_CHANGES:
-        PROTOCOL_CHANGES[change](server, thinking)
+    elif change and all(part in PROTOCOL_CHANGES for part in change.split("+")):
+        for part in change.split("+"):  # several at once, as a fork of many changes
+            PROTOCOL_CHANGES[part](server, thinking)
     elif change in EXTRA_TOOLS:
         _extra_tool(server, *EXTRA_TOOLS[change])
     elif change in TYPE_REFUSALS:
