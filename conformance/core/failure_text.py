@@ -196,7 +196,7 @@ def unspoken(text: str) -> str:
     return ""
 
 
-_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error)"')
+_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error|method)"')
 
 
 NOTIFICATION_CHARS: Final = 160
