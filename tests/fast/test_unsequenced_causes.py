@@ -87,3 +87,20 @@ def test_a_departure_with_a_sequence_is_left_to_its_pair() -> None:
                                                     example=["{}"], why="not reproduced")})
     causes, placed = _grouped([], [rv])
     assert causes == [] and placed == {"ABS-1": None}
+
+
+@given(words=st.text(alphabet="abcdefghijklmnopqrstuvwxyz ", min_size=10, max_size=60))
+def test_words_naming_no_file_or_field_open_no_cause(words: str) -> None:
+    """A departure whose check names neither files written nor a field differing (a box's form: any change's)
+    keeps its own line: a cause of it would repeat another change's (held-out-multi-12's fork-thought-log,
+    LOOP-B's box in CRLF beside CMP-5's cause)."""
+    causes, placed = _grouped([], [_record("LOOP-B", f"an accepted call drew no box: {words}", kind="loop")])
+    assert causes == [] and placed == {"LOOP-B": None}
+
+
+def test_stderr_at_start_is_a_subject_of_its_own() -> None:
+    """What a process writes before any request is read without calls: it opens a cause."""
+    said = ("stderr reads “[x] Sequential Thinking MCP Server running on stdio ⏎ ” before any request, where "
+            "the original writes the banner alone")
+    causes, _ = _grouped([], [_record("CMP-4", said, kind="cmp")])
+    assert [c.id for c in causes] == ["CMP-4"]
