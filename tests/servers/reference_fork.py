@@ -63,9 +63,9 @@
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused;
 - `tool-reads`, `tool-empties`, `tool-adds`, `tool-hangs` (EXTRA_TOOLS): tools/list also lists a second
   tool that reads the stored thoughts, empties the store, files a note, or never answers;
-- `debug-logged`, `prompts-declared`, `tmp-written` (PROTOCOL_CHANGES, joined by "+"): a `logging`
-  capability and thoughts sent as debug log messages once a client asks for them, a `prompts` capability, a
-  file in TMPDIR;
+- `debug-logged`, `prompts-declared`, `tmp-written`, `thought-as-content` (PROTOCOL_CHANGES, joined by "+"):
+  a `logging` capability and thoughts sent as debug log messages once a client asks for them, a `prompts`
+  capability, a file in TMPDIR, the required `thought` served and read as `content`;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
@@ -610,16 +610,40 @@ def _tmp_written(server: Any, thinking: Any) -> None:
     thinking.SequentialThinkingServer.process_thought = kept
 
 
+def _thought_as_content(server: Any, thinking: Any) -> None:
+    listed = server.load_tool_spec
+
+    def renamed() -> Any:
+        spec = listed()
+        served = spec.input_schema["properties"]
+        properties = {("content" if k == "thought" else k): v for k, v in served.items()}
+        required = ["content" if k == "thought" else k for k in spec.input_schema.get("required", [])]
+        return dataclasses.replace(spec, input_schema={**spec.input_schema, "properties": properties,
+                                                       "required": required})
+
+    server.load_tool_spec = renamed
+    validate = thinking.validate_thought_data
+
+    def read_content(data: Mapping[str, Any] | None) -> Any:
+        if not isinstance(data, Mapping):
+            return validate(data)
+        return validate({**{k: v for k, v in data.items() if k != "thought"}, "thought": data.get("content")})
+
+    thinking.validate_thought_data = read_content
+
+
 PROTOCOL_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "debug-logged": _debug_logged,
     "prompts-declared": lambda server, thinking: _capability(server, "prompts"),
     "tmp-written": _tmp_written,
+    "thought-as-content": _thought_as_content,
 }
 """Changes no call sequence of the tool shows alone (issue 42, held-out-multi-13): `debug-logged` declares
 the `logging` capability, answers logging/setLevel {}, and after a setLevel to "debug" sends each accepted
 thought as notifications/message {level "debug", data "Thought n/m: <thought>"} before its answer
 (fork-client-protocol); `prompts-declared` declares a `prompts` capability and serves nothing of it;
-`tmp-written` writes the accepted thoughts to seqthink-history.json in TMPDIR after each accepted call."""
+`tmp-written` writes the accepted thoughts to seqthink-history.json in TMPDIR after each accepted call;
+`thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored)."""
 
 
 def main() -> None:
