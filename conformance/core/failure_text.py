@@ -196,12 +196,18 @@ def unspoken(text: str) -> str:
     return ""
 
 
-_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error)"')
+_RESPONSE: Final = re.compile(r'\{"(?:result|jsonrpc|error|method)"')
+
+
+NOTIFICATION_CHARS: Final = 160
+"""Characters of a server's own message's params a headline keeps (a thought sent as a log message)."""
 
 
 def _answers_said(text: str) -> str:
     """A JSON-RPC response quoted whole inside a message, said as what it is: its refusal's words, or an
-    accepted answer (its escaped text block is no headline)."""
+    accepted answer (its escaped text block is no headline); a request or notification of the server's own,
+    by its method and params (issue 42: a thought sent as notifications/message read "an accepted
+    answer")."""
     from conformance.core.differences import quoted, refusal
 
     out, at = [], 0
@@ -212,9 +218,15 @@ def _answers_said(text: str) -> str:
             value, end = json.JSONDecoder().raw_decode(text, found.start())
         except ValueError:
             continue
-        refused = refusal(value) if isinstance(value, dict) else None
-        said = (f"a refusal, {quoted(refused.words)} ({refused.kind})" if refused is not None
-                else "an accepted answer")
+        method = value.get("method") if isinstance(value, dict) else None
+        refused = refusal(value) if isinstance(value, dict) and method is None else None
+        if isinstance(method, str):
+            # A request or notification of the server's own is no answer: said by its method and params.
+            params = json.dumps(value.get("params"), ensure_ascii=False) if "params" in value else ""
+            said = f"{method}{' with params ' + quoted(params, NOTIFICATION_CHARS) if params else ''}"
+        else:
+            said = (f"a refusal, {quoted(refused.words)} ({refused.kind})" if refused is not None
+                    else "an accepted answer")
         out += [text[at:found.start()], said]
         at = end
     return "".join(out) + text[at:]

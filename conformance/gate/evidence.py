@@ -105,8 +105,10 @@ from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.rules_said import relation_refused, rule_headline
+from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
+from conformance.gate.unsequenced import unsequenced_causes
 from conformance.report.model import (
     UNASKED,
     Evidence,
@@ -964,6 +966,7 @@ def checked_explanations(
         *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
     by_record = {rv.id: rv for rv in records}
     causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
+    causes, records = unsequenced_causes(*properties_apart(causes, records))
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 

@@ -29,6 +29,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.transcript import decode
 from conformance.suite.answers import describe_response
+from conformance.suite.asked_logging import LEVEL, asked_for_debug, carries, declares_logging
 from conformance.suite.contradiction import (
     after_the_end,
     brief,
@@ -349,6 +350,36 @@ def test_one_response_per_request_and_nothing_else(
         leftover = leftover.replace(box.text, "", 1)
     assert banner and leftover.split() in ([], BANNER.split()), (
         f"stderr holds more than the banner and one box per accepted call: {quoted(leftover, 300)}")
+
+
+@pytest.mark.ends_a_process
+@evidences("LOOP-A")
+@relies_on("RTE-3", "RTE-9", "CMP-3")
+def test_debug_logging_asked_sends_nothing_of_its_own(target: Target, raw_pool: RawPool,
+                                                       server: ServerSession) -> None:
+    """A server declaring the `logging` capability (the original declares only tools) is asked for debug
+    logging, as a client wanting every message asks, and sent a thought: the original, asked alike, sends no
+    message of its own, so any the server sends then is a change, and one carrying the thought sends it
+    beside the stderr box (OBJ-9). A server declaring no `logging` is asked nothing here (EXT-1's check sends
+    it `logging/setLevel`). The process asked keeps its level, so it is spent: no other check reads it."""
+    if not declares_logging({"result": server.wire.initialize_result}):
+        return  # no process is spent on a server that has nothing to ask
+    thought = f"asked for debug logging ({secrets.token_hex(4)})"
+    with raw_pool.lend(target, spend=True) as raw:
+        asked = asked_for_debug(raw, Envelope(thought, 1, 1, True).arguments())
+    if not asked.declared:
+        return
+    assert isinstance(asked.call_answer, dict), (
+        f"no response to a tools/call after logging/setLevel {LEVEL!r} "
+        f"(answered {brief(asked.level_answer)})")
+    carrying = next((m for m in asked.own if carries(m, thought)), None)
+    expect("OBJ-9", carrying is None,
+           lambda: f"after logging/setLevel {LEVEL!r}, the server sent the thought as "
+                   f"{brief(carrying, 300)}, where the original's thought leaves the process only in its "
+                   "stderr box")
+    if asked.own:
+        expect_not_own_message(asked.own[0], f"logging/setLevel {LEVEL!r} had been answered "
+                                             f"{brief(asked.level_answer)}")
 
 
 def _status_answer(result: JSON) -> bool:

@@ -7,6 +7,9 @@ departs on its own record, and every other record is checked and holds.
 - `fenced`: answers inside a ```json fence. The checks read the object inside; the fence departs on OBJ-4's
   and OBJ-8's own checks, nowhere else.
 - `stringified`: refusals read "Error: Invalid thought: …". OBJ-8 departs.
+- `debug-logged`: the `logging` capability, and each thought sent as a debug log message once a client sets
+  that level: CMP-3 and EXT-1 (the capability, setLevel answered) and OBJ-9 and LOOP-A (the thought sent),
+  which only a check asking for debug logging sees.
 
 The verdicts come from one seed's run of the dev profile; whatever the load, a record of the reference that
 holds holds on a copy that changes something else (no timing is asserted).
@@ -28,6 +31,7 @@ from tests.servers import command
 DEPARTS: Final[dict[str, set[str]]] = {
     "renamed": {"CMP-2", "CMP-2/a1"},
     "fenced": {"OBJ-4", "OBJ-8"},
+    "debug-logged": {"CMP-3", "EXT-1", "LOOP-A", "OBJ-9"},
 }
 """fork → the records its change departs from (beside SPEC-12, the reference's own guidance departure). The
 stringified refusal departs wherever a check compares a refusal's words: its own test below."""

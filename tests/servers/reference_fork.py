@@ -68,6 +68,9 @@
   (held-out-multi-8's fork-annotated-thoughts): a long multi-line thought refused;
 - `tool-reads`, `tool-empties`, `tool-adds`, `tool-hangs` (EXTRA_TOOLS): tools/list also lists a second
   tool that reads the stored thoughts, empties the store, files a note, or never answers;
+- `debug-logged`, `prompts-declared`, `tmp-written`, `thought-as-content` (PROTOCOL_CHANGES, joined by "+"):
+  a `logging` capability and thoughts sent as debug log messages once a client asks for them, a `prompts`
+  capability, a file in TMPDIR, the required `thought` served and read as `content`;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
@@ -79,13 +82,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from reference_server import startup
+from reference_server import sdk050, startup
 from reference_server.jsvalue import JSError
 
 JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -587,6 +591,94 @@ history and the branches; `add_note` refuses a call without a non-empty `note` a
 one; `wait_for_input` never answers."""
 
 
+def _capability(server: Any, name: str) -> None:
+    """initialize's capabilities also hold `name` (an empty object), after `tools`."""
+    server.INITIALIZE_CAPABILITIES = {**server.INITIALIZE_CAPABILITIES, name: {}}
+
+
+def _debug_logged(server: Any, thinking: Any) -> None:
+    _capability(server, "logging")
+    # A handler of its own: its answer goes out in a handler's turn, as the original's two handlers' do.
+    sdk050.HANDLED_METHODS = sdk050.HANDLED_METHODS | {"logging/setLevel"}
+    level: list[str | None] = [None]
+    at_once = server.answered_at_once
+
+    def dispatched_when_logging(call_tool: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method == "logging/setLevel" or (method == "tools/call" and level[0] == "debug"):
+            return None  # the dispatcher's path, whose context sends notifications
+        return at_once(call_tool, method, params)
+
+    server.answered_at_once = dispatched_when_logging
+    runner = server._OriginalRunner
+    dispatched = runner._on_request
+
+    async def logging(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method == "logging/setLevel" and isinstance(params, Mapping):
+            level[0] = params.get("level")
+            return {}
+        answered = await dispatched(self, dctx, method, params)
+        arguments = params.get("arguments") if isinstance(params, Mapping) else None
+        if (method == "tools/call" and level[0] == "debug" and not answered.get("isError")
+                and isinstance(arguments, Mapping)):
+            data = (f"Thought {arguments.get('thoughtNumber')}/{arguments.get('totalThoughts')}: "
+                    f"{arguments.get('thought')}")
+            await dctx.notify("notifications/message",
+                              {"level": "debug", "logger": "sequential-thinking", "data": data})
+        return answered
+
+    runner._on_request = logging
+
+
+def _tmp_written(server: Any, thinking: Any) -> None:
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def kept(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = process(self, arguments)
+        if not is_error:
+            folder = os.environ.get("TMPDIR") or "/tmp"
+            with open(os.path.join(folder, "seqthink-history.json"), "w", encoding="utf-8") as out:
+                json.dump([t.thought for t in self.thought_history], out)
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = kept
+
+
+def _thought_as_content(server: Any, thinking: Any) -> None:
+    listed = server.load_tool_spec
+
+    def renamed() -> Any:
+        spec = listed()
+        served = spec.input_schema["properties"]
+        properties = {("content" if k == "thought" else k): v for k, v in served.items()}
+        required = ["content" if k == "thought" else k for k in spec.input_schema.get("required", [])]
+        return dataclasses.replace(spec, input_schema={**spec.input_schema, "properties": properties,
+                                                       "required": required})
+
+    server.load_tool_spec = renamed
+    validate = thinking.validate_thought_data
+
+    def read_content(data: Mapping[str, Any] | None) -> Any:
+        if not isinstance(data, Mapping):
+            return validate(data)
+        return validate({**{k: v for k, v in data.items() if k != "thought"}, "thought": data.get("content")})
+
+    thinking.validate_thought_data = read_content
+
+
+PROTOCOL_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "debug-logged": _debug_logged,
+    "prompts-declared": lambda server, thinking: _capability(server, "prompts"),
+    "tmp-written": _tmp_written,
+    "thought-as-content": _thought_as_content,
+}
+"""Changes no call sequence of the tool shows alone (issue 42, held-out-multi-13): `debug-logged` declares
+the `logging` capability, answers logging/setLevel {}, and after a setLevel to "debug" sends each accepted
+thought as notifications/message {level "debug", data "Thought n/m: <thought>"} before its answer
+(fork-client-protocol); `prompts-declared` declares a `prompts` capability and serves nothing of it;
+`tmp-written` writes the accepted thoughts to seqthink-history.json in TMPDIR after each accepted call;
+`thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored)."""
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     server = startup.server_module()
@@ -779,6 +871,9 @@ def main() -> None:
         thinking.SequentialThinkingServer.process_thought = locked  # type: ignore[method-assign]
     elif change in SCHEMA_CHANGES:
         SCHEMA_CHANGES[change](server, thinking)
+    elif change and all(part in PROTOCOL_CHANGES for part in change.split("+")):
+        for part in change.split("+"):  # several at once, as a fork of many changes
+            PROTOCOL_CHANGES[part](server, thinking)
     elif change in EXTRA_TOOLS:
         _extra_tool(server, *EXTRA_TOOLS[change])
     elif change in TYPE_REFUSALS:
@@ -792,7 +887,8 @@ def main() -> None:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
                  "ascii-box|enveloped|summary-first|trailed|active-branches|snake-keys|structured|confidence|"
                  "lockout|"
-                 f"{'|'.join([*SCHEMA_CHANGES, *EXTRA_TOOLS, *ARGUMENT_CHANGES, *OTHER_CHANGES])}|"
+                 f"{'|'.join([*SCHEMA_CHANGES, *PROTOCOL_CHANGES, *EXTRA_TOOLS])}|"
+                 f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}|"
                  f"{'|'.join([*TYPE_REFUSALS, *SPELLING_CHANGES])}, not {change!r}")
     sys.exit(server.run())
 
