@@ -302,6 +302,15 @@ def _crash_against_rule(d: Difference) -> str:
     return "a" if ca and not cb else "b" if cb and not ca else ""
 
 
+def _bare_crash(d: Difference) -> bool:
+    """A call without arguments that one side crashes on, reading a field of them, where the other refuses it
+    in words of its own."""
+    if last_call_arguments(d.program) is not None:
+        return False
+    ra, rb = crash_reading(message(d.a)), crash_reading(message(d.b))
+    return bool(ra) != bool(rb)
+
+
 def _crashes(ds: list[Difference], la: str, lb: str) -> str:
     """One side crashing on a value the other refuses by a stated rule: no refusal re-worded, the value
     reaches code on the crashing side that the other checks first (PRs #3001, #3002, #3007: base converts a
@@ -330,6 +339,11 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     if crashing:
         rest = [d for d in ds if d not in crashing]
         return "; ".join([_crashes(crashing, la, lb), *([_unretested(rest, la, lb)] if rest else [])])
+    bare = [d for d in ds if _bare_crash(d)] if len(ds) > 1 else []
+    if bare:  # said each alone, as `_crash_order` says one: not a re-wording among the others' (PR #3014)
+        rest = [d for d in ds if d not in bare]
+        alone = [_crash_order([d], la, lb) for d in bare]
+        return "; ".join([*([_unretested(rest, la, lb)] if rest else []), *alone])
     order = validation_order([(d.a, d.b) for d in ds])
     if order is not None:
         smallest = min(ds, key=_size)

@@ -61,3 +61,21 @@ def test_a_re_wording_beside_a_crash_is_still_said_as_one() -> None:
     assert "base crashes (“Cannot convert object to primitive value”)" in headline, headline
     assert "refusals of `thought` are worded otherwise" in headline, headline
     assert "`revisesThought` are worded" not in headline and "and `revisesThought`" not in headline, headline
+
+
+@given(words=st.sampled_from(("Required", "Invalid input: expected object, received undefined",
+                              "Invalid arguments: must be an object")))
+def test_a_call_without_arguments_crashed_on_one_side_is_said_apart_from_re_wordings(words: str) -> None:
+    """PR #3014: the call without arguments among twenty refusals read "rewritten: “Cannot read properties of
+    undefined (reading 'thought')” against “Required”"."""
+    bare = Difference(id="answer.arguments.error-text", aspect="answer", detail="error text", summary="",
+                      field="arguments", value_class="", cause="error-text",
+                      a=_refusal("Cannot read properties of undefined (reading 'thought')"),
+                      b=_refusal(words),
+                      program=frames((Step(TOOL),)))
+    reworded = _worded("thought", "integer", "Invalid thought: must be a string",
+                       "Expected string, received number")
+    headline = _headline([reworded, bare])
+    assert ("calls without arguments: base crashes reading `thought` of them (“Cannot read properties of "
+            f"undefined (reading 'thought')”) where head refuses them (“{words}”)") in headline, headline
+    assert "`arguments` are worded" not in headline and "and `arguments`" not in headline, headline
