@@ -312,9 +312,10 @@ def _bare_crash(d: Difference) -> bool:
 
 
 def _crashes(ds: list[Difference], la: str, lb: str) -> str:
-    """One side crashing on a value the other refuses by a stated rule: no refusal re-worded, the value
-    reaches code on the crashing side that the other checks first (PRs #3001, #3002, #3007: base converts a
-    `revisesThought` object to a primitive while drawing the box, head refuses it by its type)."""
+    """One side crashing on a value the other refuses in words that are no crash: no refusal re-worded (PRs
+    #3001, #3002, #3007: base converts a `revisesThought` object to a primitive while drawing the box, head
+    refuses it by its type). Which check the other side made is not claimed: its words may be its SDK's
+    (PR #3084: an output-schema error replacing a refusal that lost `isError`)."""
     said: list[str] = []
     for side in ("a", "b"):
         group = [d for d in ds if _crash_against_rule(d) == side]
@@ -330,7 +331,7 @@ def _crashes(ds: list[Difference], la: str, lb: str) -> str:
         given = _groups([f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
                          for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))])
         said.append(f"{given}: {crashing} crashes ({quoted(crash)}) where {refusing} refuses "
-                    f"({quoted(rule)}): a check {refusing} makes first, no refusal re-worded")
+                    f"({quoted(rule)}): no refusal re-worded")
     return "; ".join(said)
 
 
