@@ -48,7 +48,14 @@ from conformance.compare.observe import Found, Outcome, compare_step, type_class
 from conformance.compare.pair import Side, replay_after, replay_fresh, retested, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
-from conformance.compare.relations import explained_by, find_relation, relation_candidates, relation_class
+from conformance.compare.relations import (
+    explained_by,
+    find_relation,
+    relation_candidates,
+    relation_class,
+    string_candidate,
+    strings_explained,
+)
 from conformance.compare.retests import with_retests
 from conformance.compare.search import BUDGETS, FLOOR_CEILING, Candidate, Search
 from conformance.compare.two_fields import (
@@ -643,8 +650,12 @@ def _with_relations(a: Target, b: Target, differences: list[Difference], timeout
             continue
         say(f"relation: {'A' if side == 'a' else 'B'} refuses `{fld}` {relation.refused_when} "
             f"`{relation.other}`")
-        out = [d.model_copy(update={"value_class": relation_class(relation)})
-               if explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
+        strings = [(d.id, c) for d in out if isinstance(c := last_call_arguments(d.program), dict)
+                   and string_candidate(d, relation, c)]
+        held = strings_explained(a, b, relation, [c for _, c in strings], timeout)
+        read = {i for (i, _), ok in zip(strings, held, strict=True) if ok}
+        out = [d.model_copy(update={"value_class": relation_class(relation)}) if d.id in read
+               or explained_by(d, relation, last_call_arguments(d.program)) else d for d in out]
     return out
 
 

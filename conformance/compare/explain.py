@@ -43,6 +43,7 @@ from conformance.core.differences import (
     crash_order,
     crash_order_said,
     crash_reading,
+    crashed,
     other_fields,
     quoted,
     refusal_in_text,
@@ -292,7 +293,58 @@ def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
     return ""
 
 
+def _crash_against_rule(d: Difference) -> str:
+    """"a" or "b" when only that side's refusal of a call that sent arguments is a JavaScript runtime error's
+    words and the other's a rule's; else empty."""
+    if last_call_arguments(d.program) is None:
+        return ""  # a call without arguments: `_crash_order` says it
+    ca, cb = crashed(message(d.a)), crashed(message(d.b))
+    return "a" if ca and not cb else "b" if cb and not ca else ""
+
+
+def _bare_crash(d: Difference) -> bool:
+    """A call without arguments that one side crashes on, reading a field of them, where the other refuses it
+    in words of its own."""
+    if last_call_arguments(d.program) is not None:
+        return False
+    ra, rb = crash_reading(message(d.a)), crash_reading(message(d.b))
+    return bool(ra) != bool(rb)
+
+
+def _crashes(ds: list[Difference], la: str, lb: str) -> str:
+    """One side crashing on a value the other refuses in words that are no crash: no refusal re-worded (PRs
+    #3001, #3002, #3007: base converts a `revisesThought` object to a primitive while drawing the box, head
+    refuses it by its type). Which check the other side made is not claimed: its words may be its SDK's
+    (PR #3084: an output-schema error replacing a refusal that lost `isError`)."""
+    said: list[str] = []
+    for side in ("a", "b"):
+        group = [d for d in ds if _crash_against_rule(d) == side]
+        if not group:
+            continue
+        crashing, refusing = (la, lb) if side == "a" else (lb, la)
+        smallest = min(group, key=_size)
+        crash = message(smallest.a if side == "a" else smallest.b)
+        rule = message(smallest.b if side == "a" else smallest.a)
+        by_field: dict[str, set[str]] = {}
+        for d in group:
+            by_field.setdefault(d.field or "a field", set()).add(d.value_class or "some value")
+        given = _groups([f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
+                         for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))])
+        said.append(f"{given}: {crashing} crashes ({quoted(crash)}) where {refusing} refuses "
+                    f"({quoted(rule)}): no refusal re-worded")
+    return "; ".join(said)
+
+
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:
+    crashing = [d for d in ds if _crash_against_rule(d)]
+    if crashing:
+        rest = [d for d in ds if d not in crashing]
+        return "; ".join([_crashes(crashing, la, lb), *([_unretested(rest, la, lb)] if rest else [])])
+    bare = [d for d in ds if _bare_crash(d)] if len(ds) > 1 else []
+    if bare:  # said each alone, as `_crash_order` says one: not a re-wording among the others' (PR #3014)
+        rest = [d for d in ds if d not in bare]
+        alone = [_crash_order([d], la, lb) for d in bare]
+        return "; ".join([*([_unretested(rest, la, lb)] if rest else []), *alone])
     order = validation_order([(d.a, d.b) for d in ds])
     if order is not None:
         smallest = min(ds, key=_size)

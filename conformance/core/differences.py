@@ -83,7 +83,7 @@ _FIELD_NAMED: Final = (
     re.compile(r"\bat (\w+)(?:\.\w+)*\s*(?:[;\]\n]|$)"),
     re.compile(r"Invalid (?!input\b|arguments\b)(\w+):"),
     re.compile(r'"path":\s*\[\s*"(\w+)"'),
-    re.compile(r"^(\w+) (?:must|is required|should)\b"),
+    re.compile(r"^(\w+)(?: \([^()]{1,40}\))? (?:must|is required|should)\b"),  # “revisesThought (5) must …”
     re.compile(r"expected (object), received|Expected (object)|(arguments) must be an object"),
     re.compile(r"\b(?:Unknown )?[Tt]ool (\S+) not found|Unknown tool: (\S+)"),
 )

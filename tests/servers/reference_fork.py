@@ -43,7 +43,8 @@
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
 - `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
-  `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`, `total-not-below`
+  `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`, `total-not-below`,
+  `branch-earlier`, `numbers-typed`, `numbers-converted`
   (OTHER_CHANGES, joined by "+"): a word count ends every box
   header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
   surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
@@ -56,7 +57,10 @@
   thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number below
   thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
   branchFromThought: cannot branch from a later thought", a totalThoughts below it, "Invalid totalThoughts:
-  must be at least thoughtNumber";
+  must be at least thoughtNumber"; a numbered branchFromThought at or past
+  thoughtNumber is refused, "branchFromThought must be less than thoughtNumber"; a revisesThought or
+  branchFromThought given as no number is refused, "<field>: Expected number, received <type>"; digits given
+  for a numbered field are read as the number;
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -350,6 +354,57 @@ def _relation_refused(field: str, other: str, breaks: Callable[[float, float], b
     return change
 
 
+_POINTERS: Final = ("revisesThought", "branchFromThought")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _branch_earlier(thinking: Any) -> None:
+    """A numbered branchFromThought at or past thoughtNumber refused, as PR #3007's head's zod refinement."""
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        origin = data.get("branchFromThought") if isinstance(data, Mapping) else None
+        if _is_number(origin) and _is_number(validated.thoughtNumber) and origin >= validated.thoughtNumber:
+            raise JSError("branchFromThought must be less than thoughtNumber")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
+def _numbers_typed(thinking: Any) -> None:
+    """A revisesThought or branchFromThought given and no number refused for its type, in a schema library's
+    words (PR #3007's head: "branchFromThought: Expected number, received string")."""
+    validate = thinking.validate_thought_data
+    types = {bool: "boolean", str: "string", list: "array", dict: "object", type(None): "null"}
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        for name in _POINTERS if isinstance(data, Mapping) else ():
+            if name in data and not _is_number(data[name]):  # type: ignore[operator, index]
+                kind = types.get(type(data[name]), "unknown")  # type: ignore[index]
+                raise JSError(f"{name}: Expected number, received {kind}")
+        return validate(data)
+
+    thinking.validate_thought_data = refusing
+
+
+def _numbers_converted(thinking: Any) -> None:
+    """A numbered field given as a string of digits read as its number before any check (PR #2812's head)."""
+    validate = thinking.validate_thought_data
+    names = ("thoughtNumber", "totalThoughts", *_POINTERS)
+
+    def converting(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping):
+            data = {k: int(v) if k in names and isinstance(v, str) and re.fullmatch(r"[1-9]\d*", v) else v
+                    for k, v in data.items()}
+        return validate(data)
+
+    thinking.validate_thought_data = converting
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
@@ -366,6 +421,9 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
                                           "Invalid branchFromThought: cannot branch from a later thought"),
     "total-not-below": _relation_refused("totalThoughts", "thoughtNumber", lambda f, g: f < g,
                                          "Invalid totalThoughts: must be at least thoughtNumber"),
+    "branch-earlier": _branch_earlier,
+    "numbers-typed": _numbers_typed,
+    "numbers-converted": _numbers_converted,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought
@@ -373,8 +431,10 @@ holding an unpaired surrogate is refused (held-out-multi-9's model-guard); a rev
 refused (held-out-multi-12's strict pointers); a thoughtNumber more than ten times a positive totalThoughts is
 refused (its runaway rule, as a tool error); a thought shorter than 8 UTF-16 units is refused; a
 nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper); a revisesThought is
-refused unless isRevision is true, the boolean (strict-pointers again). Joined by "+" like
-ARGUMENT_CHANGES."""
+refused unless isRevision is true, the boolean (strict-pointers again); a numbered branchFromThought at or
+past thoughtNumber is refused; a revisesThought or branchFromThought of another type than number is refused
+for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads).
+Joined by "+" like ARGUMENT_CHANGES: the last one named is checked first."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
