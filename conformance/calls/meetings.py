@@ -122,8 +122,8 @@ class Meeting:
     process: the call timeout at least, more for a process slow to answer; `known_bound` once a process of its
     command outlived a whole one, `end_outlived`)."""
     end_outlived: float | None = None
-    """The whole bound a process of the same command was still running after its stdin closed, in the run
-    (`drivers/ending.Outlived`): what a shorter `end_wait` stands on; None when none was."""
+    """The whole bound a process of the same command was still running after its stdin closed, earlier in the
+    run (`drivers/ending.Outlived`): what the shorter `end_wait` stands on; None when none was."""
     end_slow: bool = False
     """Still running when a bound its own pace cut short ran out (`drivers/ending.too_slow`): slow, not a
     departure."""
@@ -257,9 +257,9 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
             meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
+            meeting.end_outlived = driver.lateness.ends.outlived(driver.command, STDIN_END)
             meeting.end_of_input, meeting.end_wait = driver.end_input_paced()
             meeting.end_slow = meeting.end_of_input is None and too_slow(driver.timeout, driver.pace)
-            meeting.end_outlived = driver.lateness.ends.outlived(driver.command, STDIN_END)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
     if driver.first_stray is not None:

@@ -50,9 +50,9 @@ def known_bound(timeout: float, pace: float) -> float:
 
 def still_running(waited: float, outlived: float | None) -> str:
     """A process not ended by the end of its wait, in words; `outlived`: the whole bound a process of the same
-    command outlived for the same end earlier in the run (the shorter wait stands on it)."""
+    command outlived for the same end before this wait began (the shorter wait stands on it)."""
     said = f"the process was still running {waited:g} s later (it did not exit"
-    if outlived is not None and outlived > waited:
+    if outlived is not None:
         said += f"; another process of it was still running {outlived:g} s after the same end"
     return said + ")"
 

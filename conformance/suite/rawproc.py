@@ -749,7 +749,7 @@ class RawServer:
         return status, bound
 
     def outlived(self, end: str = STDIN_END, learn_as: Sequence[str] | None = None) -> float | None:
-        """The whole bound a process of this command was still running after `end` in the run (None: none
-        was): what a shorter `wait_for_end` stands on (`drivers/ending.still_running`)."""
+        """The whole bound a process of this command was still running after `end` so far in the run (None:
+        none was): asked before `wait_for_end`, what its shorter wait stands on (`ending.still_running`)."""
         return self.target.lateness.ends.outlived(learn_as if learn_as is not None else self.target.command,
                                                   end)

@@ -151,8 +151,8 @@ def test_options_change_nothing(target: Target, raw_pool: RawPool) -> None:
         raw.close_stdin()
         # Learnt for the target's own command: a server that outlives its stdin here does after initialize
         # too, and the checks and witnesses after this one need not pay a whole bound each to see it again.
-        status, waited = raw.wait_for_end("stdin ended before any initialize", learn_as=target.command)
         outlived = raw.outlived(learn_as=target.command)
+        status, waited = raw.wait_for_end("stdin ended before any initialize", learn_as=target.command)
     with after_the_end("stdin"):
         expect("RTE-10", status == 0,
                f"stdin ended before any initialize: {how_it_ended(status, waited, outlived)}, where the "
@@ -433,8 +433,8 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         # stdin leaves it unread, and no further output follows.
         raw.write(json.dumps({"jsonrpc": "2.0", "id": "unterminated", "method": "ping"}).encode())
         raw.close_stdin()
-        status, waited = raw.wait_for_end("stdin ended")
         outlived = raw.outlived()
+        status, waited = raw.wait_for_end("stdin ended")
         after_out = raw.read_line(timeout=0.2)
         after_err = raw.stderr_now()
     expect_no_own_line(after_out, "stdin had ended")
@@ -467,17 +467,20 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
     or graceful shutdown", whichever signal a host sends. The signals go to their processes at once and the
     ends are awaited together: a server trapping them all costs one bound, not one per signal."""
     with contextlib.ExitStack() as lent:
-        raws = [(sent, lent.enter_context(raw_pool.lend(target, spend=True))) for sent in TERMINATING]
-        for _, raw in raws:  # each start-up read before the next (what the run learns of banners, in order)
+        raws = []
+        for sent in TERMINATING:  # each started and its start-up read before the next, as when alone
+            raw = lent.enter_context(raw_pool.lend(target, spend=True))
             raw.initialize()
             raw.stderr_now(wait=raw.banner_wait())
+            raws.append((sent, raw))
         signalled = time.monotonic()
         for sent, raw in raws:
             raw.signal(sent)
         ended = []
         for sent, raw in raws:
+            outlived = raw.outlived(signal_end(sent.name))
             status, waited = raw.wait_for_end(f"{sent.name} sent", end=signal_end(sent.name), since=signalled)
-            ended.append((sent, status, waited, raw.outlived(signal_end(sent.name)), raw.stderr_now()))
+            ended.append((sent, status, waited, outlived, raw.stderr_now()))
     for sent, status, waited, outlived, said in ended:
         with after_the_end(sent.name):
             assert status == -sent, (
@@ -500,8 +503,8 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
             with contextlib.suppress(BrokenPipeError):
                 raw.send({"jsonrpc": "2.0", "id": next(request_ids), "method": "tools/list"})
 
-        status, waited = raw.wait_for_end("stdout closed", nudge, end=STDOUT_BROKEN)
         outlived = raw.outlived(STDOUT_BROKEN)
+        status, waited = raw.wait_for_end("stdout closed", nudge, end=STDOUT_BROKEN)
     assert status == 1, (
         f"{how_it_ended(status, waited, outlived)} after the transport broke (a request written every "
         f"{NUDGE:g} s), where the original ends with status 1")

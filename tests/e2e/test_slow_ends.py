@@ -1,6 +1,6 @@
 """A process slow to end or to finish a long render, at the 10 s call timeout and past the 5 s the checks
 once waited (issue 43): a server ending 6 s late behind a relay holding its banner 6 s, and a 10 MB box
-relayed over some 13 s, each hold. The same behaviours at a 4 s call timeout, cheaper, are
+relayed over some 13 s, each hold. The same behaviours with servers 2 s late, cheaper, are
 tests/fast/test_slow_ends.py."""
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ exits RTE-10's checks await and the 1 MiB box RTE-9/a1's check reads end their w
 bound set by the process's own pace in the run; past a bound its pace cut short it is slow, said as such. A
 process that never ends costs that bound once a run for each end, not once per check and witness (issue 46).
 
-The cases run at a 4 s call timeout, with servers 2 s late: the bound is the call timeout at least (a floor
-below half of it would call each late end a departure). The same at the 10 s call timeout, past the 5 s the
-checks once waited, are tests/e2e/test_slow_ends.py, with the spec records' meeting."""
+The cases here have servers 2 s late, a render some 5 s long: each wait ends on its event, so they cost what
+the server takes. The same past the 5 s the checks once waited (6 s late, a render over 13 s), evidence that
+the bound is the call timeout at least, are tests/e2e/test_slow_ends.py, with the spec records' meeting."""
 
 from __future__ import annotations
 
@@ -40,10 +40,11 @@ from conformance.suite.spec_checks import SpecDeparture, judge
 from conformance.targets.specs import resolve_target
 from tests.servers import command, suite_outcomes
 
-TIMEOUT: Final = 4.0
-"""The call timeout of these cases: a start-up on a loaded machine stays within it."""
+TIMEOUT: Final = 10.0
+"""The call timeout of these cases (the default): a start-up on a loaded machine stays within it (at 4 s,
+four reference servers starting under a load of 30 did not)."""
 LATE: Final = 2
-"""Seconds the slow servers take to end and a relay holds their banner: within `TIMEOUT`, half of it."""
+"""Seconds the slow servers take to end and a relay holds their banner: well within `TIMEOUT`."""
 NEVER: Final = "600"
 """Seconds the never-ending server takes: past every bound."""
 ENDS: Final = ["test_end_of_stdin_ends_the_process_quietly", "test_broken_stdout_exits_with_status_1",
@@ -53,7 +54,7 @@ BANNER: Final = b"Sequential Thinking MCP Server running on stdio\n"
 
 def test_a_process_ending_late_is_waited_for(tmp_path: Path) -> None:
     """Ending 2 s after stdin closes, after its stdout broke and after each terminating signal, each with the
-    original's status: every RTE-10 check holds within a 4 s call timeout."""
+    original's status: every RTE-10 check holds (the four signals awaited together: some 2 s, not 8)."""
     target = "cmd:" + shlex.join(command("slow_exit", str(LATE)))
     seen = suite_outcomes("test_lifecycle.py", ENDS, target, tmp_path, "--call-timeout", f"{TIMEOUT:g}")
     assert sorted(seen) == sorted(ENDS), seen
@@ -62,7 +63,7 @@ def test_a_process_ending_late_is_waited_for(tmp_path: Path) -> None:
 
 def test_a_banner_arriving_late_is_waited_for() -> None:
     """A relay holding the banner until 2 s after the first answer: a check reading it before it ends the
-    process (`RawServer.banner_wait`, as RTE-10's do) finds it whole, within a 4 s call timeout."""
+    process (`RawServer.banner_wait`, as RTE-10's do) finds it whole."""
     relay = command("late_stderr", "--banner-ms", str(LATE * 1000), "--")
     target = resolve_target("cmd:" + shlex.join([*relay, sys.executable, "-m", "reference_server"]))
     with RawServer(target, sandbox={}, timeout=30.0) as raw:
@@ -74,7 +75,7 @@ def test_a_banner_arriving_late_is_waited_for() -> None:
 
 def test_a_render_arriving_slowly_is_read_whole(tmp_path: Path) -> None:
     """A 1 MiB thought's box (some 10 MB) relayed after its answer in 1 MiB pieces, each 0.4 s late (some
-    5 s, past the 4 s call timeout), is read to its end: the render holds."""
+    5 s), is read to its end: the render holds."""
     relay = command("late_stderr", "--delay-ms", "400,400", "--piece-bytes", str(1 << 20), "--")
     target = "cmd:" + shlex.join([*relay, sys.executable, "-m", "reference_server"])
     name = "test_huge_thought_rendered_whole"
@@ -124,7 +125,7 @@ def test_an_end_outlived_once_is_waited_for_briefly_after() -> None:
             raw.close_stdin()
         whole = first.wait_for_end("stdin ended")
         assert whole == (None, end_bound(1.0, first.pace)), whole
-        assert first.outlived() == whole[1]
+        assert first.outlived() == whole[1] == then.outlived()
         brief = then.wait_for_end("stdin ended")
         assert brief == (None, known_bound(1.0, then.pace)) and brief[1] < whole[1], (brief, whole)
     meeting = meet(target, LEGACY, timeout=TIMEOUT)
