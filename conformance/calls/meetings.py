@@ -22,7 +22,7 @@ from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY,
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL, the_tool
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
-from conformance.drivers.ending import end_bound, too_slow
+from conformance.drivers.ending import STDIN_END, too_slow
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.lateness import Lateness
 from conformance.drivers.wire import WireDriver, encode_message, unreadable_line
@@ -119,7 +119,11 @@ class Meeting:
     "not reached" when the meeting stopped first."""
     end_wait: float = 0.0
     """Seconds the exit was waited for once stdin was closed (`drivers/ending.end_bound` of the meeting's
-    process: the call timeout at least, more for a process slow to answer)."""
+    process: the call timeout at least, more for a process slow to answer; `known_bound` once a process of its
+    command outlived a whole one, `end_outlived`)."""
+    end_outlived: float | None = None
+    """The whole bound a process of the same command was still running after its stdin closed, earlier in the
+    run (`drivers/ending.Outlived`): what the shorter `end_wait` stands on; None when none was."""
     end_slow: bool = False
     """Still running when a bound its own pace cut short ran out (`drivers/ending.too_slow`): slow, not a
     departure."""
@@ -253,8 +257,8 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
             meeting.unsolicited = list(driver.unsolicited)
             if meeting.initialize is not None:
                 meeting.offers = {version: _offer(driver, version) for version in OFFERS}
-            meeting.end_wait = end_bound(driver.timeout, driver.pace)
-            meeting.end_of_input = driver.end_input(meeting.end_wait)
+            meeting.end_outlived = driver.lateness.ends.outlived(driver.command, STDIN_END)
+            meeting.end_of_input, meeting.end_wait = driver.end_input_paced()
             meeting.end_slow = meeting.end_of_input is None and too_slow(driver.timeout, driver.pace)
     except DriverError as exc:
         meeting.failure = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"

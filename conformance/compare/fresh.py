@@ -58,7 +58,7 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
         seen.banner = driver.stderr_settled(BANNER_WAIT).decode("utf-8", errors="backslashreplace")
         seen.run = run_on(driver, ACCEPTED_RUN)
         if driver.is_alive():
-            seen.exit_status = driver.end_input(timeout)
+            seen.exit_status, _ = driver.end_input_paced()
     return seen
 
 

@@ -7,7 +7,8 @@ make), so what one run learned never reaches the next run of a long-lived proces
 running two targets of one command). Learned by any process of a command, it is kept per command: a process
 started later in the run waits from its first call (a witness replayed on a fresh process, most often a lone
 refusal, is one call long). It carries the run's `StrayLag` too (`strays`: how long answers follow stray
-stdout lines), so every driver the run's targets make shares that learning without a path of its own.
+stdout lines) and its `Outlived` (`ends`: the ends a process of a command outlived a whole bound for), so
+every driver the run's targets make shares that learning without a path of its own.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import Final
 
+from conformance.drivers.ending import Outlived
 from conformance.drivers.stray_lag import StrayLag
 
 SILENT_WAITS: Final = 50
@@ -54,6 +56,9 @@ class Lateness:
         self.strays = StrayLag()
         """The run's learning of how long each command's answers follow its stray stdout lines (the grace
         both drivers give such a line, `StrayLag.grace`)."""
+        self.ends = Outlived()
+        """The run's learning of the ends each command's processes outlive (`drivers/ending.py`): a server
+        that never ends on one pays a whole bound for it once a run."""
 
     def known(self, command: Sequence[str]) -> bool:
         """Whether a process of `command` was seen writing a call's stderr after that call's answer, and its

@@ -42,6 +42,7 @@ from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served, status_block
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
+from conformance.drivers.ending import STDIN_END
 from conformance.drivers.errors import (
     DriverError,
     FrameTooLarge,
@@ -452,6 +453,16 @@ class WireDriver(Managed):
             return self._proc.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+
+    def end_input_paced(self) -> tuple[int | None, float]:
+        """`end_input` within the bound this process's pace and the run's learning give it
+        (`drivers/ending.py`: a whole `end_bound`, or `known_bound` once a process of its command outlived one
+        after stdin closed), and what the wait teaches the run: the exit status and the seconds waited."""
+        ends = self.lateness.ends
+        waited = ends.bound(self.command, STDIN_END, self.timeout, self.pace)
+        status = self.end_input(waited)
+        ends.note(self.command, STDIN_END, status=status, waited=waited, timeout=self.timeout, pace=self.pace)
+        return status, waited
 
     # -- stderr ------------------------------------------------------------------------------------
 

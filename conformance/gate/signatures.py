@@ -24,7 +24,6 @@ from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import PACKAGE_BYTES, parse_json, read_bytes, read_json
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
-from conformance.drivers.ending import end_bound
 from conformance.drivers.errors import DriverError, ServerTimeout
 from conformance.drivers.transcript import Transcript, decode
 from conformance.drivers.wire import Exchange, WireDriver
@@ -421,7 +420,7 @@ class _WitnessSession:
 
     def end(self) -> None:
         driver = self._live()
-        status = driver.end_input(end_bound(driver.timeout, driver.pace))
+        status, _ = driver.end_input_paced()
         self.observations["exit-on-stdin-close"] = {"exit": status if status is not None else "still running"}
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -34,7 +34,7 @@ from conformance.core.arguments_map import Renamer
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.drivers.ending import end_bound, too_slow
+from conformance.drivers.ending import STDIN_END, end_bound, too_slow
 from conformance.drivers.errors import FrameTooLarge, TooSlow
 from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
 from conformance.drivers.wire import (
@@ -722,14 +722,23 @@ class RawServer:
             return 0.0
         return end_bound(self.timeout, self.pace)
 
-    def wait_for_end(self, what: str, nudge: Callable[[], None] | None = None) -> tuple[int | None, float]:
+    def wait_for_end(
+        self, what: str, nudge: Callable[[], None] | None = None, *, end: str = STDIN_END,
+        since: float | None = None, learn_as: Sequence[str] | None = None,
+    ) -> tuple[int | None, float]:
         """The exit status once the process ended (None: still running) and the seconds it was given: it
-        ends the wait as it exits, within `end_bound` of its own pace (`drivers/ending.py`). `nudge` is called
-        every `NUDGE` seconds meanwhile (a request written, so a broken stdout shows on the next write). Still
-        running at a bound its pace cut short is `TooSlow`: slow, said as such, not a departure."""
-        bound = end_bound(self.timeout, self.pace)
-        deadline = time.monotonic() + bound
-        status: int | None = None
+        ends the wait as it exits, within `end_bound` of its own pace (`drivers/ending.py`), or `known_bound`
+        once a process of its command outlived a whole one for the same `end` in the run (`Outlived`, which
+        this wait teaches; `learn_as`: the command to learn it for, when this process was launched with
+        arguments of a check's own). `since`: when the end was asked for (monotonic; now when None), so
+        processes ended together are waited for together. `nudge` is called every `NUDGE` seconds meanwhile
+        (a request written, so a broken stdout shows on the next write). Still running at a bound its pace
+        cut short is `TooSlow`: slow, said as such, not a departure."""
+        command = tuple(learn_as if learn_as is not None else self.target.command)
+        ends = self.target.lateness.ends
+        bound = ends.bound(command, end, self.timeout, self.pace)
+        deadline = (time.monotonic() if since is None else since) + bound
+        status: int | None = self.proc.poll()
         while status is None and (left := deadline - time.monotonic()) > 0:
             if nudge is not None:
                 nudge()
@@ -738,4 +747,11 @@ class RawServer:
             raise TooSlow(f"{what}: the process was still running {bound:g} s later, its slowest answer in "
                           f"this run taking {self.pace:.2f} s: too slow to tell a late end from none (slow, "
                           f"not a departure)")
+        ends.note(command, end, status=status, waited=bound, timeout=self.timeout, pace=self.pace)
         return status, bound
+
+    def outlived(self, end: str = STDIN_END, learn_as: Sequence[str] | None = None) -> float | None:
+        """The whole bound a process of this command was still running after `end` so far in the run (None:
+        none was): asked before `wait_for_end`, what its shorter wait stands on (`ending.still_running`)."""
+        return self.target.lateness.ends.outlived(learn_as if learn_as is not None else self.target.command,
+                                                  end)

@@ -406,7 +406,10 @@ def _tool_order(meeting: Meeting) -> str | None:
 
 def _exits_at_end_of_input(meeting: Meeting) -> str | None:
     if meeting.end_of_input is None:
-        return f"still running {meeting.end_wait:g} s after its stdin was closed"
+        said = f"still running {meeting.end_wait:g} s after its stdin was closed"
+        if meeting.end_outlived is not None:
+            said += f" (another process of it was still running {meeting.end_outlived:g} s after it)"
+        return said
     if isinstance(meeting.end_of_input, str):
         return f"the meeting did not reach the end of input: {meeting.end_of_input}"
     return None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Protocol
 
@@ -14,11 +16,34 @@ import psutil
 from conformance.targets.specs import Target, resolve_target
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
 
 
 def command(name: str, *args: str) -> list[str]:
     """The command line that runs test server `name` (a file in this folder)."""
     return [sys.executable, str(HERE / f"{name}.py"), *args]
+
+
+def suite_outcomes(suite_file: str, tests: list[str], target: str, tmp: Path, *options: str
+                   ) -> dict[str, tuple[str, str]]:
+    """The named checks of one conformance suite file run against `target` (with suite `options`, such as
+    `--call-timeout 3`) in a pytest of their own: each one's outcome and failure message."""
+    junit = tmp / "junit.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", f"conformance/suite/{suite_file}", "-q", "-p", "no:cacheprovider",
+         "-k", " or ".join(tests), f"--basetemp={tmp / 'pytest'}", f"--junitxml={junit}", "--target", target,
+         *options],
+        cwd=ROOT, capture_output=True, timeout=600, check=False)
+    seen: dict[str, tuple[str, str]] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        failure = case.find("failure")
+        if failure is None:
+            failure = case.find("error")
+        outcome = "failed" if failure is not None else (
+            "skipped" if case.find("skipped") is not None else "passed")
+        message = failure.get("message", "") if failure is not None else ""
+        seen[case.get("name", "").split("[")[0]] = (outcome, message)
+    return seen
 
 
 @functools.cache

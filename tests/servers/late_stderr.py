@@ -9,7 +9,8 @@ held until that long after the first answer was forwarded, and everything after 
 whose stderr relay starts late, an async logger's first flush). `--piece-bytes`: no piece longer than N
 bytes, each after its delay, and what the server wrote held meanwhile (a slow relay that never slows the
 server: its answers come on time, its boxes late). The relayed server is its own process; the relay forwards
-nothing but bytes and ends when the server's stdout ends.
+bytes and the terminating signals (SIGHUP, SIGINT, SIGTERM, SIGUSR2) and ends as the server ended, once its
+stdout ends.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def main() -> int:
                             args=(server.stderr.fileno(), 2, delays, random.Random(seed), banner,
                                   piece_bytes))
     late.start()
-    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGUSR2):
         signal.signal(sig, lambda signum, frame: server.send_signal(signum))
     inbound = threading.Thread(target=_forward_stdin, args=(server,), daemon=True)
     inbound.start()

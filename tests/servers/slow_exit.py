@@ -1,5 +1,6 @@
-"""The reference server, ending late: every end it comes to itself (stdin closed, its stdout broken) and a
-SIGTERM come SECONDS later, with the original's status (0, 1, ended by the signal). Slow, and conforming:
+"""The reference server, ending late: every end it comes to itself (stdin closed, its stdout broken) and each
+terminating signal (SIGTERM, SIGHUP, SIGINT, SIGUSR2) come SECONDS later, with the original's status (0, 1,
+ended by the signal); SECONDS past any wait is a server that never ends. Slow, and conforming:
 RTE-10's checks must wait for the exit, not call the process deviating. CALL_SECONDS: each tool call is
 answered that much later too (a process whose own pace is slow).
 
@@ -28,7 +29,8 @@ def main() -> None:
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
 
-    signal.signal(signal.SIGTERM, late_term)
+    for trapped in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR2):
+        signal.signal(trapped, late_term)
     if len(sys.argv) > 2:
         pace, process = float(sys.argv[2]), thinking.SequentialThinkingServer.process_thought
 
