@@ -54,13 +54,14 @@ class GrowthPoint(_Frozen):
 
 
 Observed = Literal["process", "package"]
-ENDED_BY: Final = r"^(?:stdin|SIG[A-Z0-9]{2,8})?$"
-"""How a check had ended the process when its failure was read: `stdin` (it ended the process's stdin), the
-signal it sent (`SIGTERM`), or empty (it had done neither)."""
+ENDED_BY: Final = r"^(?:stdin|stdout|SIG[A-Z0-9]{2,8})?$"
+"""How a check had ended the process when its failure was read: `stdin` (it ended the process's stdin),
+`stdout` (it closed the process's stdout), the signal it sent (`SIGTERM`), or empty (it had done none)."""
 ENDED_BY_SAID: Final = (
-    "how the check had ended the process when its failure was read: `stdin` (it ended its stdin) or the "
-    "signal it sent (`SIGTERM`), which no replay of requests does; empty when it had done neither, or the "
-    "check did not fail; none from an older harness (the gate reads the failure's words then)")
+    "how the check had ended the process when its failure was read: `stdin` (it ended its stdin), `stdout` "
+    "(it closed its stdout) or the signal it sent (`SIGTERM`), which no replay of requests does; empty when "
+    "it had done none, or the check did not fail; none from an older harness (the gate reads the failure's "
+    "words then)")
 """What a check read: a running server (its answers, stderr, life) or the installed package's files."""
 
 

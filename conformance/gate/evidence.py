@@ -2608,10 +2608,11 @@ def _ended_by(test: TestRef) -> str:
 
 def unreplayable(rv: RecordVerdict | None) -> str:
     """Why no replay of requests can reproduce a record's failure, empty when one can: every failing check
-    of it signals the process (SIGTERM, SIGHUP) or ends its stdin and reads what follows, which a replay
-    (requests on stdin, the process watched while they stay open, then stopped) never does. Saying "not
-    reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10, held-out-multi-3's
-    fork-readable-logs). Read by the kind each failure carries (`_ended_by`), not its words."""
+    of it signals the process (SIGTERM, SIGHUP), ends its stdin or closes its stdout and reads what follows,
+    which a replay (requests on stdin, the process watched while they stay open, then stopped) never does.
+    Saying "not reproduced" after replaying it would be false (issue 42: fork-disk-journal's RTE-10,
+    held-out-multi-3's fork-readable-logs; held-out-11's stdout-errors-ignored, whose unconfirmed departure
+    passed the gate). Read by the kind each failure carries (`_ended_by`), not its words."""
     if rv is None:
         return ""
     failing = [t for t in rv.tests if t.status in ("failed", "error") and t.message]
@@ -2625,6 +2626,9 @@ def unreplayable(rv: RecordVerdict | None) -> str:
         return ""
     if all(how.startswith("SIG") for how in ended):
         return (f"not replayed: its check sends {', '.join(dict.fromkeys(ended))} to the process, which a "
+                "replay of requests never does")
+    if all(how == "stdout" for how in ended):
+        return ("not replayed: its check closes the process's stdout and watches what follows, which a "
                 "replay of requests never does")
     if all(ended):
         return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "

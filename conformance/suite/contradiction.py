@@ -121,10 +121,10 @@ _ENDED_BY: Final = "ends_a_process"
 
 @contextmanager
 def after_the_end(how: str) -> Iterator[None]:
-    """Failures raised inside are read after the check ended the process, `how`: `stdin` (it ended its stdin)
-    or the signal it sent (`SIGTERM`). The mark reaches report.json (`ended_by`, a test's `ends_a_process`),
-    and the gate says by it that no replay of requests reproduces them (gate/evidence `unreplayable`), never
-    by the failure's words."""
+    """Failures raised inside are read after the check ended the process, `how`: `stdin` (it ended its stdin),
+    `stdout` (it closed its stdout) or the signal it sent (`SIGTERM`). The mark reaches report.json
+    (`ended_by`, a test's `ends_a_process`), and the gate says by it that no replay of requests reproduces
+    them (gate/evidence `unreplayable`), never by the failure's words."""
     try:
         yield
     except AssertionError as exc:

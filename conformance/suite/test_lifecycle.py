@@ -536,9 +536,10 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
 
         outlived = raw.outlived(STDOUT_BROKEN)
         status, waited = raw.wait_for_end("stdout closed", nudge, end=STDOUT_BROKEN)
-    assert status == 1, (
-        f"{how_it_ended(status, waited, outlived)} after the transport broke (a request written every "
-        f"{NUDGE:g} s), where the original ends with status 1")
+    with after_the_end("stdout"):
+        assert status == 1, (
+            f"{how_it_ended(status, waited, outlived)} after the transport broke (a request written every "
+            f"{NUDGE:g} s), where the original ends with status 1")
 
 
 @evidences("ABS-10")

@@ -20,6 +20,7 @@ CHECK = "conformance/suite/test_lifecycle.py::test_end_of_stdin_ends_the_process
 STDIN_WORDS = "after stdin ended, the process wrote “x” to stdout, where the original writes nothing more"
 PLAIN_WORDS = "exit status 1, where the original ends with status 0"
 STDIN_SAID = "not replayed: its check ends the process's stdin"
+STDOUT_SAID = "not replayed: its check closes the process's stdout"
 
 
 def _rte10(outcomes: list[TestOutcome]) -> RecordVerdict:
@@ -33,13 +34,15 @@ def _failed(message: str, ends: str | None, n: int = 0) -> TestOutcome:
 
 @given(message=st.sampled_from([STDIN_WORDS, PLAIN_WORDS, "stdin ended before any initialize: exit status 1",
                                 "SIGTERM sent: exit status 0"]),
-       kind=st.sampled_from(["stdin", "SIGUSR2", "SIGTERM", ""]))
+       kind=st.sampled_from(["stdin", "stdout", "SIGUSR2", "SIGTERM", ""]))
 def test_the_gate_reads_the_kind_a_failure_carries_not_its_words(message: str, kind: str) -> None:
     """Whatever the words: `stdin` is a stdin ended, a signal's name the signal sent (SIGUSR2 too, which the
     words' pattern never matched), empty a failure a replay may show, even in the words of a stdin ended."""
     said = unreplayable(_rte10([_failed(message, kind)]))
     if kind == "stdin":
         assert said.startswith(STDIN_SAID), said
+    elif kind == "stdout":
+        assert said.startswith(STDOUT_SAID), said
     elif kind:
         assert said.startswith(f"not replayed: its check sends {kind} to the process"), said
     else:
