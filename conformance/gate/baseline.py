@@ -23,6 +23,7 @@ from conformance.core.eras import ERA_NAMES
 from conformance.core.errors import InputError
 from conformance.core.inputs import BASELINE_BYTES, MiB, max_values, parse_yaml, read_text, validated
 from conformance.core.printable import encoded
+from conformance.gate.carried import pinned_alike
 from conformance.gate.verdicts import is_advisory
 from conformance.report.model import Gate, GateEntry, RecordVerdict, WitnessAnswer
 
@@ -343,7 +344,7 @@ def evaluate_gate(
                           f"{rv.reason}"}))
             continue
         if rv.verdict == entry.verdict:
-            if entry.signature is None or rv.signature == entry.signature:
+            if pinned_alike(entry.signature, entry.witness, rv.signature, rv.witness):
                 expected.append(row)
             elif rv.signature is None:
                 why = "no behaviour signature: its witness process would not start or timed out"

@@ -28,6 +28,7 @@ from conformance.core.errors import HarnessError
 from conformance.core.served import read_served
 from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
+from conformance.gate.carried import pinned_alike
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
 from conformance.report.model import LIMIT_REFUSED_WORDS, UNASKED, Evidence, RecordVerdict, WitnessAnswer
@@ -77,21 +78,28 @@ def replay_pinned(
     members = {rid for rid in entries if owners.get(rid, rid) in roots}
     fresh_wanted = [rid for rid in dict.fromkeys([*holding, *sorted(roots)])
                     if rid in by_id and by_id[rid].verdict not in DEPARTURES]
-    fresh = {rid: s.signature for rid, s in sign(fresh_wanted).items()}
-    fresh |= {rid: rv.signature for rid, rv in by_id.items() if rv.verdict in DEPARTURES and rv.signature}
+    fresh = {rid: (s.signature, s.witness) for rid, s in sign(fresh_wanted).items()}
+    fresh |= {rid: (rv.signature, rv.witness) for rid, rv in by_id.items()
+              if rv.verdict in DEPARTURES and rv.signature}
     signed_original = sign_original(sorted({*holding, *roots, *members, *unlisted}))
     original = {rid: s.signature for rid, s in signed_original.items()}
 
+    def fresh_as_pinned(rid: str) -> bool:
+        entry = entries[rid]
+        signature, witness = fresh.get(rid, (None, []))
+        return (entry.signature is not None and signature is not None
+                and pinned_alike(entry.signature, entry.witness, signature, witness))
+
     def departs_as_pinned(rid: str) -> bool:
         pinned = entries[rid].signature
-        return (pinned is not None and fresh.get(rid) == pinned and rid in original
+        return (pinned is not None and fresh_as_pinned(rid) and rid in original
                 and original[rid] != pinned)
 
     def present(root: str) -> bool:
         entry: BaselineEntry = entries[root]
         rv = by_id.get(root)
         seen = (rv is not None and rv.verdict == entry.verdict
-                and (entry.signature is None or rv.signature == entry.signature))
+                and pinned_alike(entry.signature, entry.witness, rv.signature, rv.witness))
         return seen or departs_as_pinned(root)
 
     reobserved: dict[str, str] = {}
@@ -101,7 +109,7 @@ def replay_pinned(
     # held-out-multi-4: OBJ-4, OBJ-14 stale under dev 22, 33 and ci 11). The unmodified original departs
     # on no entry, so every entry of its baseline is still stale.
     anchored = any(rid not in holding and rid in by_id and by_id[rid].verdict == entry.verdict
-                   and (entry.signature is None or by_id[rid].signature == entry.signature)
+                   and pinned_alike(entry.signature, entry.witness, by_id[rid].signature, by_id[rid].witness)
                    for rid, entry in entries.items())
     for rid in holding:
         root = owners.get(rid, rid)
@@ -109,7 +117,7 @@ def replay_pinned(
             reobserved[rid] = ("its pinned witness still departs from the original on a fresh process; this "
                                "run's search did not reach it")
         elif (anchored and entries[rid].signature is not None
-              and fresh.get(rid) == entries[rid].signature == original.get(rid)):
+              and fresh_as_pinned(rid) and entries[rid].signature == original.get(rid)):
             reobserved[rid] = NEVER_DEPARTED
         elif (root != rid and original.get(rid) == entries[rid].signature and root in entries
               and present(root)):
@@ -148,7 +156,7 @@ def departed_as_pinned(rv: RecordVerdict | None, entry: BaselineEntry) -> frozen
     the opening calls' 52 labels, and ABS-12 failing on those labels is OBJ-3's (long-running, issue 43)."""
     if rv is None or rv.evidence is None or rv.verdict != entry.verdict:
         return frozenset()
-    if entry.signature is not None and rv.signature != entry.signature:
+    if not pinned_alike(entry.signature, entry.witness, rv.signature, rv.witness):
         return frozenset()
     evidence = rv.evidence
     if evidence.reproduced:

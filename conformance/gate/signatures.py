@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import re
 from collections import deque
@@ -60,6 +61,11 @@ fresh process's start (spawn to initialize answered) is 90 % of each (npm:2026.8
 witness calls 0.05-0.4 s). A spare is started and initialized as a fresh process is, and nothing is sent to it
 before it is taken, so each record meets the same calls on the same kind of process; not for a target that
 carries its store across processes (a spare started earlier could restore an older one)."""
+CARRY_LABEL: Final = "carry-check"
+"""The label `_WitnessSession.start` files on a target's first process (numbered past any it holds)."""
+CARRY_CALL: Final[dict[str, JSON]] = {"thought": "conformance carry check", "thoughtNumber": 2,
+                                      "totalThoughts": 2, "branchFromThought": 1}
+"""The call filing it, a branch from the probe's thought."""
 REFUSAL_CHECKS: Final = 2
 """Records refused after other records' refused calls that are signed again alone, and answer there exactly as
 on the shared process, before a target is taken to keep nothing from a refused call (`refusals_carry`): a red
@@ -306,6 +312,7 @@ class _WitnessSession:
         opening, failure = self._first_call()
         answered = opening is not None
         if not self.stateless:
+            self._file_new_label(opening)
             # The witnesses then go on in the second process, which was sent the same one call as the first.
             self.restart()
             again, _ = self._first_call()
@@ -329,6 +336,21 @@ class _WitnessSession:
             raise
         except DriverError as exc:
             return None, type(exc).__name__
+
+    def _file_new_label(self, opening: Exchange | None) -> None:
+        """A label the first process's store did not hold, filed there before the second process starts: a
+        fork that restores only its labels (a file beside its script) files none on the probe, so both
+        processes answered alike whenever no other process rewrote the file in between (timing); the second
+        now shows this label. A refusal or a failure files nothing and finds nothing."""
+        status = accepted_status(opening) if opening is not None else None
+        held = {label_key(v) for value in (status or {}).values() if isinstance(value, list) for v in value}
+        label = next(f"{CARRY_LABEL}-{n}" for n in itertools.count(1) if f"{CARRY_LABEL}-{n}" not in held)
+        try:
+            self._live().call_tool(TOOL, {**PROBE_ARGUMENTS, **CARRY_CALL, "branchId": label})
+        except ServerTimeout:
+            raise
+        except DriverError:
+            return
 
     def _spawn(self) -> WireDriver:
         """A fresh process, initialized: a spare started ahead when there is one (`SPARES`)."""

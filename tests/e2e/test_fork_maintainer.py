@@ -30,6 +30,7 @@ import yaml
 from conformance.core.outfolder import BASELINE_PATH
 from tests.e2e.ahead import used
 from tests.e2e.test_forks import make_fork
+from tests.paced import run_paced
 from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,8 +55,7 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         argv = argv[3:]
     assert argv[:3] == ["python", "-m", "conformance"], argv
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "CONFORMANCE_PROFILE")}  # dev profile
-    return subprocess.run([sys.executable, *argv[1:]], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
+    return run_paced([sys.executable, *argv[1:]], cwd=cwd, env=env)
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,7 @@ def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`command` as a user pastes it into a shell whose `python` is this harness's."""
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "CONFORMANCE_PROFILE")}  # dev profile
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
+    return run_paced(["bash", "-c", command], cwd=cwd, env=env)
 
 
 def _departed(report: Path) -> list[str]:

@@ -100,6 +100,19 @@ def test_state_carried_across_processes_is_found_and_its_counts_and_labels_not_r
         assert any(CARRIED in w.answer for w in first[rid].witness), first[rid].witness
 
 
+def test_labels_restored_alone_are_found_carried_whatever_the_file_held(tmp_path: Path) -> None:
+    """A fork restoring only its labels (fork-remembered-labels, held-out-multi-13) answered the probe alike
+    on two fresh processes unless another process rewrote its file between their starts: its baseline run read
+    the store as carried, the ci seed 22 gate did not, and every entry went "changed". Signed three times,
+    the first on no file at all, each finds the labels carried and signs alike."""
+    spec = f"cmd:{sys.executable} {JOURNAL} {tmp_path / 'labels.json'} --labels-only"
+    first, again, third = (witness_signatures(spec, JOURNALED, timeout=20) for _ in range(3))
+    for rid in JOURNALED:
+        assert first[rid].signature == again[rid].signature == third[rid].signature, (
+            rid, first[rid].witness, third[rid].witness)
+    assert all(any(CARRIED in w.answer for w in first[rid].witness) for rid in ("CMP-1", "RTE-6"))
+
+
 def test_a_server_whose_fresh_processes_start_alike_is_read_as_before() -> None:
     """No journal: the counts and labels are compared as ever, relative to the probe."""
     signed = witness_signatures(f"cmd:{sys.executable} {HISTORY_LABELS}", JOURNALED, timeout=20)

@@ -1,6 +1,8 @@
 """A server that keeps a journal (argument 1, a file path): its history and labels are saved after every
 accepted call and restored by the next process, as the blind fork fork-disk-journal does (issue 43). A
-"fresh" process is not fresh: its first call continues the saved count and labels."""
+"fresh" process is not fresh: its first call continues the saved count and labels. With `--labels-only`
+(argument 2) only the labels are restored, as fork-remembered-labels (held-out-multi-13) does: its probe,
+filing no label, answers alike on two fresh processes."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from pathlib import Path
 from mini import Message, reply, serve
 
 JOURNAL = Path(sys.argv[1])
+LABELS_ONLY = sys.argv[2:3] == ["--labels-only"]
 try:
     _saved = json.loads(JOURNAL.read_text(encoding="utf-8"))
-    _count: int = int(_saved["count"])
+    _count: int = 0 if LABELS_ONLY else int(_saved["count"])
     _labels: list[str] = [str(label) for label in _saved["labels"]]
 except (OSError, ValueError, KeyError, TypeError):
     _count, _labels = 0, []
