@@ -141,13 +141,17 @@ _NUMBER: Final = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])",
 _ECHO_WORDS: Final = re.compile(r"\bsent\b|\banswered\b|\bcame back\b")
 
 
+_RECORD_NAMED: Final = re.compile(r"\b[A-Z]{2,5}-\d+[a-z]?(?:/[a-z]\d+)?\b")
+"""A record's ID in a line ("OBJ-14 contradicted: …"): its number is no number sent or answered."""
+
+
 def sign_dropped(line: str) -> bool:
     """Whether a line's own words (before an answer it quotes whole) hold a number sent negative beside its
     absolute value, in words of what was sent and what came back ("thoughtNumber -3.5 sent, 3.5 answered")."""
     said = readable(line)
     own = said[:found.start()] if (found := re.search(r"\{\s*\"", said)) else said
     for clause in own.split(";"):  # both numbers in one clause: "-1 refused; 1 answered" is two things
-        numbers = {float(n) for n in _NUMBER.findall(clause)}
+        numbers = {float(n) for n in _NUMBER.findall(_RECORD_NAMED.sub("", clause))}
         if _ECHO_WORDS.search(clause) and any(n < 0 and -n in numbers for n in numbers):
             return True
     return False

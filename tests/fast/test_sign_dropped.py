@@ -6,7 +6,7 @@ cause's refusal stays there (test_cap_line_own_refusal)."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.gate.caps import SIGN_DROPPED, sign_dropped
@@ -34,6 +34,7 @@ def _raised(total: float, number: int) -> str:
 
 
 @given(value=magnitudes, field=st.sampled_from(["thoughtNumber", "totalThoughts", "branchFromThought"]))
+@example(value=14.0, field="thoughtNumber")  # "OBJ-14 contradicted: … -14.0 sent, 28.0 answered": the ID's 14
 def test_a_number_answered_without_its_sign_is_read_from_its_line(value: float, field: str) -> None:
     assert sign_dropped(_echo(field, value))
     assert not sign_dropped(f"OBJ-14 contradicted: {field} {-value!r} sent, {value * 2!r} answered")
