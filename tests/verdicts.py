@@ -7,7 +7,16 @@ from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.results import RunResults, TestOutcome
 from conformance.gate.assemble import TargetSeen, assemble_report
-from conformance.report.model import Evidence, Preflight, RecordVerdict, RootCause, RunInfo, TestRef, Verdict
+from conformance.report.model import (
+    Evidence,
+    Preflight,
+    RecordVerdict,
+    Report,
+    RootCause,
+    RunInfo,
+    TestRef,
+    Verdict,
+)
 
 
 def departing(rid: str, reason: str) -> RecordVerdict:
@@ -34,18 +43,22 @@ def judged(rid: str, verdict: Verdict, evidence: Evidence | None, message: str) 
                          evidence=evidence, reason="r", tests=tests)
 
 
-def assembled(rid: str, outcomes: list[TestOutcome]) -> RecordVerdict:
-    """`rid`'s verdict as the gate assembles it from the suite's outcomes (TestOutcome → TestRef), against a
-    target `cmd:fork` seen with a passing preflight."""
+def assembled_report(outcomes: list[TestOutcome], command: tuple[str, ...] = ("fork",)) -> Report:
+    """The report the gate assembles from the suite's outcomes (TestOutcome → TestRef), against a target
+    `cmd:<command>` seen with a passing preflight."""
     catalog = load_catalog_view()
     harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
-    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
+    target = TargetIdentity(spec="cmd:" + " ".join(command), kind="cmd", command=list(command))
     results = RunResults(target=target, harness=harness, started="t0", finished="t1", tests=outcomes)
-    report = assemble_report(
+    return assemble_report(
         catalog=catalog.records, canonical=catalog.canonical, results=results,
         seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=harness,
         run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
                     tests=len(outcomes), rerun="python -m conformance run"),
         generated="t1",
     )
-    return next(rv for rv in report.records if rv.id == rid)
+
+
+def assembled(rid: str, outcomes: list[TestOutcome]) -> RecordVerdict:
+    """`rid`'s verdict as the gate assembles it from the suite's outcomes (`assembled_report`)."""
+    return next(rv for rv in assembled_report(outcomes).records if rv.id == rid)

@@ -29,6 +29,7 @@ from conformance.report.markdown import render_markdown
 from conformance.report.model import Preflight, Report, RunInfo
 from conformance.report.sections.departures import headline
 from conformance.report.terminal import summary_lines
+from tests.verdicts import assembled_report
 
 REAL = json.loads((Path(__file__).parent / "real_failures.json").read_text(encoding="utf-8"))["failures"]
 CATALOG = load_catalog_view()
@@ -158,17 +159,9 @@ NALYK = [  # real checks' messages from the nalyk-ts run (issue 42's audit, repo
 def test_the_gate_and_records_tables_say_no_repr_or_bare_number() -> None:
     """nalyk-ts: the gate table's reason read “69” (OBJ-5/c1) and Python reprs (OBJ-4, OBJ-8): each row that
     repeats its check's message says the record's line instead, as the terminal does."""
-    target = TargetIdentity(spec="cmd:node index.js", kind="cmd", command=["node", "index.js"])
     tests = [TestOutcome(nodeid=nodeid, records=[record], contradicted=[], status="failed", examples=1,
                          message=message) for record, nodeid, message in NALYK]
-    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=tests)
-    report = assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=len(tests), rerun="python -m conformance run"),
-        generated="t1",
-    )
+    report = assembled_report(tests, ("node", "index.js"))
     markdown = render_markdown(report)
     rows = [line for line in markdown.splitlines()
             if any(line.startswith(f"| {record.replace('-', chr(92) + '-')} |") or
