@@ -11,6 +11,7 @@ from types import TracebackType
 
 import pytest
 
+from conformance.core.jsontypes import JSON
 from conformance.drivers.lateness import Lateness
 from conformance.drivers.wire import WireDriver
 from conformance.suite.rawproc import target_key
@@ -25,6 +26,7 @@ class Handover:
 
     def __init__(self) -> None:
         self._offered: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], WireDriver] = {}
+        self._answered: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], dict[str, JSON]] = {}
         self.lateness = Lateness()
         """The run's: its targets carry it (`Target.lateness`), so the preflight, the suite and the
         witnesses' replays after it learn together, and the next run in this process starts afresh."""
@@ -32,6 +34,8 @@ class Handover:
     def offer(self, target: Target, driver: WireDriver) -> None:
         """Hand over an initialized process for `target` (replacing, and closing, one offered before)."""
         driver.transcript = None
+        if driver.initialize_result is not None:
+            self._answered[target_key(target)] = driver.initialize_result
         previous = self._offered.pop(target_key(target), None)
         if previous is not None:
             previous.close()
@@ -44,6 +48,11 @@ class Handover:
             driver.close()
             return None
         return driver
+
+    def initialize_answer(self, target: Target) -> dict[str, JSON] | None:
+        """The initialize result of the process offered for `target`, taken or not: what a check reading only
+        the capabilities a process of the command declares needs, without starting one."""
+        return self._answered.get(target_key(target))
 
     def close(self) -> None:
         """Close every offered process no session took."""

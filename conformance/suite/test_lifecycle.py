@@ -42,6 +42,7 @@ from conformance.suite.contradiction import (
     stdout_message,
 )
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
+from conformance.suite.handover import handover_of
 from conformance.suite.rawproc import NUDGE, RawPool
 from conformance.suite.render_box import boxes, boxes_said, drawn
 from conformance.suite.session import ServerSession
@@ -360,13 +361,17 @@ def test_one_response_per_request_and_nothing_else(
 @evidences("LOOP-A")
 @relies_on("RTE-3", "RTE-9", "CMP-3")
 def test_debug_logging_asked_sends_nothing_of_its_own(target: Target, raw_pool: RawPool,
-                                                       server: ServerSession) -> None:
+                                                       server: ServerSession, pytestconfig: pytest.Config,
+                                                       ) -> None:
     """A server declaring the `logging` capability (the original declares only tools) is asked for debug
     logging, as a client wanting every message asks, and sent a thought: the original, asked alike, sends no
     message of its own, so any the server sends then is a change, and one carrying the thought sends it
     beside the stderr box (OBJ-9). A server declaring no `logging` is asked nothing here (EXT-1's check sends
     it `logging/setLevel`). The process asked keeps its level, so it is spent: no other check reads it."""
-    if not declares_logging({"result": server.wire.initialize_result}):
+    handover = handover_of(pytestconfig)
+    offered = handover.initialize_answer(target) if handover is not None else None
+    # The preflight's answer when it has one: a run whose checks never used the shared process starts none.
+    if not declares_logging({"result": offered if offered is not None else server.wire.initialize_result}):
         return  # no process is spent on a server that has nothing to ask
     thought = f"asked for debug logging ({secrets.token_hex(4)})"
     with raw_pool.lend(target, spend=True) as raw:
