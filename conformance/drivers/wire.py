@@ -78,8 +78,11 @@ SETTLE_LIMIT: Final = 1.0
 SETTLE_BYTES: Final = 1 << 20
 """A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
 SETTLE_MISSES: Final = 3
-"""Waits that ended with no box completed before a server is taken to write no box for its calls: unless a box
-of it was seen completing late, it is then waited for only to the end of a line left open."""
+"""Waits in a row that ended with no box completed before a process is taken to write no box for its calls: it
+is then waited for only to the end of a line left open, until a box of it is seen arriving after its call's
+answer again. A process that boxed late once and then stopped (held-out-multi-13's fork-session-tools mutes
+its boxes after 30 thoughts; one of its earlier boxes was split around its answer) waited a quiet period on
+every later call."""
 _TOPS: Final = tuple(corner.encode() for corner in "┌╔╭┏")
 """A box's top-left corner in the original's light style and the styles forks draw with (double, rounded,
 heavy): a fork's box is waited for as the original's is."""
@@ -528,6 +531,8 @@ class WireDriver(Managed):
                 time.monotonic() - self._last_call_end <= SETTLE_LIMIT):
             self._seen_late()  # after a call's answer, before the next call: that call's, late
             self.lateness.note_late(self.command)
+            if box_begun(chunk):
+                self._settle_misses = 0  # a box still comes, late: its calls are waited for again
         self._stderr.append(chunk)
         if self._call_stderr is not None:
             self._call_stderr.append(chunk)
@@ -599,13 +604,15 @@ class WireDriver(Managed):
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
-        call's deadline. A server found to write no box (`SETTLE_MISSES` waits ending with none completed)
-        is then waited for only while a line of its is open, unless a box of it was seen completing late: a
-        conforming server costs nothing here, a relay costs its lag, a server writing something else (no box,
-        a box never closed, border characters in echoed text) a few quiet periods per process."""
+        call's deadline. A process found to write no box (`SETTLE_MISSES` waits in a row ending with none
+        completed, a box completed late starting the count again) is then waited for only while a line of
+        its is open, until a box of it arrives after its call's answer again (`_append_stderr`): a conforming
+        server costs nothing here, a relay costs its lag, a server writing something else (no box, a box
+        never closed, border characters in echoed text, boxes muted after some thoughts, through a relay or
+        not) a few quiet periods per process."""
         if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
             return
-        boxless = self._settle_misses >= SETTLE_MISSES and not self.stderr_late
+        boxless = self._settle_misses >= SETTLE_MISSES
         if boxless and not line_open(captured.last(SETTLE_BYTES)):
             return
         poller = select.poll()
@@ -625,6 +632,7 @@ class WireDriver(Managed):
             self.stderr_late += 1
             self.stderr_lag = max(self.stderr_lag, waited)
             self.lateness.note_lag(self.command, waited)
+            self._settle_misses = 0
         elif not boxless:
             self._settle_misses += 1
         if not boxless:
@@ -1288,6 +1296,11 @@ def boxes_complete(data: bytes, due: int) -> bool:
 def box_open(data: bytes) -> bool:
     """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
     return line_open(data) or (bool(data.strip()) and _count(data, _TOPS) > _count(data, _BOTTOMS))
+
+
+def box_begun(data: bytes) -> bool:
+    """Whether a stretch of stderr holds a box's top-left corner: a box arriving, whole or not."""
+    return bool(_count(data, _TOPS))
 
 
 def line_open(data: bytes) -> bool:

@@ -234,6 +234,29 @@ def _long_warning(thinking: Any) -> None:
     thinking.SequentialThinkingServer.format_thought = warned
 
 
+BOXES_SHOWN: Final = 5
+"""Accepted thoughts a process of `boxes-muted` draws before its boxes stop."""
+
+
+def _boxes_muted(thinking: Any) -> None:
+    """The first `BOXES_SHOWN` accepted thoughts of a process are boxed, later ones write nothing
+    (held-out-multi-13's fork-session-tools stops after 30)."""
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def muted(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        write, boxed = self._write_stderr, getattr(self, "boxed", 0)
+        if boxed >= BOXES_SHOWN:
+            self._write_stderr = lambda data: None
+        try:
+            text, is_error = process(self, arguments)
+        finally:
+            self._write_stderr = write
+        self.boxed = boxed + (not is_error)
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = muted
+
+
 def _surrogate_refused(thinking: Any) -> None:
     validate = thinking.validate_thought_data
     lone = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
@@ -408,6 +431,7 @@ def _numbers_converted(thinking: Any) -> None:
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
+    "boxes-muted": _boxes_muted,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
     "runaway-ratio": _runaway_ratio,
@@ -433,8 +457,9 @@ refused (its runaway rule, as a tool error); a thought shorter than 8 UTF-16 uni
 nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper); a revisesThought is
 refused unless isRevision is true, the boolean (strict-pointers again); a numbered branchFromThought at or
 past thoughtNumber is refused; a revisesThought or branchFromThought of another type than number is refused
-for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads).
-Joined by "+" like ARGUMENT_CHANGES: the last one named is checked first."""
+for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads);
+`boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts. Joined by "+" like
+ARGUMENT_CHANGES: the last one named is checked first."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
