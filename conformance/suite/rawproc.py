@@ -42,7 +42,6 @@ from conformance.drivers.wire import (
     SETTLE_LIMIT,
     SETTLE_MISSES,
     SETTLE_QUIET,
-    box_begun,
     box_open,
     boxes_due,
     line_open,
@@ -360,7 +359,7 @@ class RawServer:
         self._boxes_owed = 0
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._settle_misses = 0
-        """Box waits in a row that ended with none completed (`SETTLE_MISSES`: then no box is waited for)."""
+        self._late_seen = False
         self._answered_at = 0.0
         """When `request` last read an answer (monotonic; 0: never): stderr first arriving soon after it,
         with nothing pending when it came, reaches the pipe late (a relay)."""
@@ -527,23 +526,16 @@ class RawServer:
             return
         self._boxes_owed += due
         ahead = bytes(self._read_ahead)
-        read_within = self._stderr_reader(self.proc.stderr.fileno())
-        boxless = self._settle_misses >= SETTLE_MISSES
-        if boxless:
-            before = len(self._read_ahead)
-            while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
-                pass  # in the pipe already: an earlier call's box that came late starts the count again
-            if box_begun(bytes(self._read_ahead[before:])):
-                self._settle_misses, boxless = 0, False
-            ahead = bytes(self._read_ahead)
+        boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
         if boxless and not line_open(ahead):
             return
+        read_within = self._stderr_reader(self.proc.stderr.fileno())
         command, lateness = self.target.command, self.target.lateness
         lag = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lateness.lag(command)))
         quiet, pending = (0.0, line_open) if boxless else (lag, box_open)
         started = time.monotonic()
         if settle(read_within, self._held, self._boxes_owed, quiet, SETTLE_LIMIT, pending):
-            self._settle_misses = 0
+            self._late_seen = True
             lateness.note_lag(command, time.monotonic() - started)
         elif not boxless:
             self._settle_misses += 1

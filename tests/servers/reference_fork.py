@@ -89,6 +89,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -238,14 +239,13 @@ BOXES_SHOWN: Final = 5
 """Accepted thoughts a process of `boxes-muted` draws before its boxes stop."""
 
 
-def _boxes_muted(thinking: Any) -> None:
-    """The first `BOXES_SHOWN` accepted thoughts of a process are boxed, later ones write nothing
-    (held-out-multi-13's fork-session-tools stops after 30)."""
+def _boxes_muted(thinking: Any, mutes: Callable[[int, Mapping[str, Any] | None], bool]) -> None:
+    """A call draws no box when `mutes(accepted thoughts so far, its arguments)`."""
     process = thinking.SequentialThinkingServer.process_thought
 
     def muted(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
         write, boxed = self._write_stderr, getattr(self, "boxed", 0)
-        if boxed >= BOXES_SHOWN:
+        if mutes(boxed, arguments):
             self._write_stderr = lambda data: None
         try:
             text, is_error = process(self, arguments)
@@ -255,6 +255,26 @@ def _boxes_muted(thinking: Any) -> None:
         return text, is_error
 
     thinking.SequentialThinkingServer.process_thought = muted
+
+
+def _split_muted(thinking: Any) -> None:
+    _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN)
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def split(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        write = self._write_stderr
+
+        def halves(data: bytes) -> None:
+            write(data[:len(data) // 2])
+            threading.Timer(0.02, write, (data[len(data) // 2:],)).start()
+
+        self._write_stderr = halves
+        try:
+            return process(self, arguments)  # type: ignore[no-any-return]
+        finally:
+            self._write_stderr = write
+
+    thinking.SequentialThinkingServer.process_thought = split
 
 
 def _surrogate_refused(thinking: Any) -> None:
@@ -431,7 +451,8 @@ def _numbers_converted(thinking: Any) -> None:
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
-    "boxes-muted": _boxes_muted,
+    "boxes-muted": lambda thinking: _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN),
+    "split-muted": _split_muted,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
     "runaway-ratio": _runaway_ratio,
@@ -458,7 +479,9 @@ nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan
 refused unless isRevision is true, the boolean (strict-pointers again); a numbered branchFromThought at or
 past thoughtNumber is refused; a revisesThought or branchFromThought of another type than number is refused
 for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads);
-`boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts. Joined by "+" like
+`boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts (held-out-multi-13's
+fork-session-tools stops after 30), `split-muted` too, each box it draws written half before its answer and
+the rest 20 ms after (a large write split around the answer). Joined by "+" like
 ARGUMENT_CHANGES: the last one named is checked first."""
 
 
