@@ -79,7 +79,11 @@ SETTLE_BYTES: Final = 1 << 20
 """A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
 SETTLE_MISSES: Final = 3
 """Waits that ended with no box completed before a server is taken to write no box for its calls: unless a box
-of it was seen completing late, it is then waited for only to the end of a line left open."""
+of it was seen arriving whole after its answer (a relay's), it is then waited for only to the end of a line
+left open, or of a box left open once one of its boxes was seen split around its answer. A box split so (its
+top in the pipe at the answer, a direct server's large write) is no relay's: held-out-multi-13's
+fork-session-tools, muting its boxes after 30 thoughts, once split one and then waited a quiet period on each
+of its thousands of later calls."""
 _TOPS: Final = tuple(corner.encode() for corner in "┌╔╭┏")
 """A box's top-left corner in the original's light style and the styles forks draw with (double, rounded,
 heavy): a fork's box is waited for as the original's is."""
@@ -303,6 +307,10 @@ class WireDriver(Managed):
         self.stderr_lag = 0.0
         """The longest a call's box was seen completing after its answer (seconds)."""
         self._settle_misses = 0
+        self._late_whole = 0
+        """Calls whose box arrived whole after their answer (none of it in the pipe then: a relay's)."""
+        self._split = False
+        """Whether a box of this process was seen begun at its call's answer and completed after it."""
         self._lines_lag = 0.0
         """The latest a call owing no box was seen getting its last stderr byte after its answer (seconds)."""
         self._learn_after = False
@@ -600,14 +608,18 @@ class WireDriver(Managed):
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
         call's deadline. A server found to write no box (`SETTLE_MISSES` waits ending with none completed)
-        is then waited for only while a line of its is open, unless a box of it was seen completing late: a
+        is then waited for only while a line of its is open (a box, once one of its boxes was split around
+        its answer), unless a box of it was seen arriving whole after its answer (a relay's): a
         conforming server costs nothing here, a relay costs its lag, a server writing something else (no box,
         a box never closed, border characters in echoed text) a few quiet periods per process."""
         if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
             return
-        boxless = self._settle_misses >= SETTLE_MISSES and not self.stderr_late
-        if boxless and not line_open(captured.last(SETTLE_BYTES)):
+        boxless = self._settle_misses >= SETTLE_MISSES and not self._late_whole
+        open_now = box_open if self._split else line_open
+        held = captured.last(SETTLE_BYTES)
+        if boxless and not open_now(held):
             return
+        begun = box_open(held) or (bool(held) and not held.strip())  # the call's box under way at its answer
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
         started = time.monotonic()
@@ -618,11 +630,15 @@ class WireDriver(Managed):
         quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag,
                                                           2 * self.lateness.lag(self.command)))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
-                      min(SETTLE_LIMIT, deadline - started), line_open if boxless else box_open)
+                      min(SETTLE_LIMIT, deadline - started), open_now if boxless else box_open)
         waited = time.monotonic() - started
         self.stderr_waited += waited
         if late:
             self.stderr_late += 1
+            if begun:
+                self._split = True
+            else:
+                self._late_whole += 1
             self.stderr_lag = max(self.stderr_lag, waited)
             self.lateness.note_lag(self.command, waited)
         elif not boxless:

@@ -89,6 +89,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -232,6 +233,48 @@ def _long_warning(thinking: Any) -> None:
         return f"{box}\n[warn] thought {number} is {length} characters long"
 
     thinking.SequentialThinkingServer.format_thought = warned
+
+
+BOXES_SHOWN: Final = 5
+"""Accepted thoughts a process of `boxes-muted` draws before its boxes stop."""
+
+
+def _boxes_muted(thinking: Any, mutes: Callable[[int, Mapping[str, Any] | None], bool]) -> None:
+    """A call draws no box when `mutes(accepted thoughts so far, its arguments)`."""
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def muted(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        write, boxed = self._write_stderr, getattr(self, "boxed", 0)
+        if mutes(boxed, arguments):
+            self._write_stderr = lambda data: None
+        try:
+            text, is_error = process(self, arguments)
+        finally:
+            self._write_stderr = write
+        self.boxed = boxed + (not is_error)
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = muted
+
+
+def _split_muted(thinking: Any) -> None:
+    _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN)
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def split(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        write = self._write_stderr
+
+        def halves(data: bytes) -> None:
+            write(data[:len(data) // 2])
+            threading.Timer(0.02, write, (data[len(data) // 2:],)).start()
+
+        self._write_stderr = halves
+        try:
+            return process(self, arguments)  # type: ignore[no-any-return]
+        finally:
+            self._write_stderr = write
+
+    thinking.SequentialThinkingServer.process_thought = split
 
 
 def _surrogate_refused(thinking: Any) -> None:
@@ -408,6 +451,8 @@ def _numbers_converted(thinking: Any) -> None:
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
     "long-warning": _long_warning,
+    "boxes-muted": lambda thinking: _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN),
+    "split-muted": _split_muted,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
     "runaway-ratio": _runaway_ratio,
@@ -433,8 +478,11 @@ refused (its runaway rule, as a tool error); a thought shorter than 8 UTF-16 uni
 nextThoughtNeeded false below totalThoughts is refused (held-out-multi-10's plan-keeper); a revisesThought is
 refused unless isRevision is true, the boolean (strict-pointers again); a numbered branchFromThought at or
 past thoughtNumber is refused; a revisesThought or branchFromThought of another type than number is refused
-for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads).
-Joined by "+" like ARGUMENT_CHANGES: the last one named is checked first."""
+for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads);
+`boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts (held-out-multi-13's
+fork-session-tools stops after 30), `split-muted` too, each box it draws written half before its answer and
+the rest 20 ms after (a large write split around the answer). Joined by "+" like
+ARGUMENT_CHANGES: the last one named is checked first."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
