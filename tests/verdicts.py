@@ -43,12 +43,14 @@ def judged(rid: str, verdict: Verdict, evidence: Evidence | None, message: str) 
                          evidence=evidence, reason="r", tests=tests)
 
 
-def assembled_report(outcomes: list[TestOutcome], command: tuple[str, ...] = ("fork",)) -> Report:
+def assembled_report(outcomes: list[TestOutcome], command: tuple[str, ...] = ("fork",),
+                     spec: str | None = None) -> Report:
     """The report the gate assembles from the suite's outcomes (TestOutcome → TestRef), against a target
-    `cmd:<command>` seen with a passing preflight."""
+    `cmd:<command>` (or `spec`, an npm release run as `command`) seen with a passing preflight."""
     catalog = load_catalog_view()
     harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
-    target = TargetIdentity(spec="cmd:" + " ".join(command), kind="cmd", command=list(command))
+    target = TargetIdentity(spec=spec or "cmd:" + " ".join(command), kind="npm" if spec else "cmd",
+                            command=list(command))
     results = RunResults(target=target, harness=harness, started="t0", finished="t1", tests=outcomes)
     return assemble_report(
         catalog=catalog.records, canonical=catalog.canonical, results=results,

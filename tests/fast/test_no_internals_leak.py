@@ -15,25 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
-from conformance.catalog.view import load_catalog_view
 from conformance.core.failure_text import raised_message, readable, readable_example, unspoken
-from conformance.core.identity import HarnessIdentity, TargetIdentity
-from conformance.core.results import Counterexample, RunResults, TestOutcome
-from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.core.results import Counterexample, TestOutcome
 from conformance.gate.baseline import dump_baseline
 from conformance.gate.refresh import refresh
 from conformance.report.html import render_html
 from conformance.report.json import render_json
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
-from conformance.report.model import Preflight, Report, RunInfo
+from conformance.report.model import Report
 from conformance.report.sections.departures import headline
 from conformance.report.terminal import summary_lines
 from tests.verdicts import assembled_report
 
 REAL = json.loads((Path(__file__).parent / "real_failures.json").read_text(encoding="utf-8"))["failures"]
-CATALOG = load_catalog_view()
-HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
 LEAKS = re.compile(
     r"Failing explicit example|Falsifying example: test_|Failing test case|@reproduce_failure|Explanation:|"
     r"These lines were always|You can reproduce|ServerSession\(|TargetIdentity\(|mappingproxy\(|"
@@ -42,21 +37,13 @@ LEAKS = re.compile(
 
 
 def _report() -> Report:
-    target = TargetIdentity(spec="npm:2026.8.31", kind="npm", command=["node", "index.js"])
     tests = [
         TestOutcome(nodeid=f["nodeid"], records=[f["record"]], contradicted=f["contradicted"],
                     status="failed", examples=1, message=f["message"],
                     counterexample=Counterexample(falsifying=f["falsifying"]) if f["falsifying"] else None)
         for f in REAL
     ]
-    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=tests)
-    return assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=len(tests), rerun="python -m conformance run"),
-        generated="t1",
-    )
+    return assembled_report(tests, ("node", "index.js"), spec="npm:2026.8.31")
 
 
 def test_the_real_failures_carry_what_must_not_leak() -> None:
