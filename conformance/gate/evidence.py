@@ -37,7 +37,6 @@ from typing import Final, cast
 
 from conformance.calls.advertised import served_properties
 from conformance.calls.opening import FRESH_SEQUENCE, LABEL_TAIL, OPENING_CALLS, PLAIN_TAIL
-from conformance.calls.other_tools import outside
 from conformance.catalog.records import default_catalog
 from conformance.compare.pair import retested
 from conformance.core.differences import (
@@ -72,7 +71,6 @@ from conformance.core.failure_text import (
     readable,
     run_again,
     spoken,
-    unspoken,
 )
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
@@ -100,6 +98,8 @@ from conformance.gate.caps import (
     sign_headline,
     trimmed_headline,
 )
+from conformance.gate.check_words import check_messages as _check_messages
+from conformance.gate.check_words import failing_checks as _failing_checks
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
@@ -2276,20 +2276,6 @@ def _told_by_its_checks(rv: RecordVerdict, difference: str, *, strict: bool = Fa
     """Whether a failing check of the record says, in its own words (not an answer it quotes whole, which
     shows every change of the server), what `difference` is; `strict`, by its words alone (`_tells`)."""
     return any(_tells(difference, m, strict=strict) for m in _check_messages(rv))
-
-
-def _check_messages(rv: RecordVerdict) -> list[str]:
-    """The record's failing checks' messages, as a reader sees them, those saying nothing left out."""
-    return [m for _, m in _failing_checks(rv)]
-
-
-def _failing_checks(rv: RecordVerdict) -> list[tuple[TestRef, str]]:
-    """The record's failing checks with their messages as a reader sees them, those saying nothing left out
-    (and the words about added tools RTE-1's check calls, `outside`: other calls than the check's): the one
-    reader `_check_messages` and `its_failure` share."""
-    said = ((t, outside(readable(t.message))) for t in rv.tests
-            if t.status in ("failed", "error") and t.message)
-    return [(t, m) for t, m in said if m and not unspoken(m)]
 
 
 def _another_first(rv: RecordVerdict, cause: RootCause) -> bool:

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from conformance.calls.other_tools import outside
-from conformance.core.failure_text import FILES_WRITTEN, is_run_again, readable, spoken, unspoken
+from conformance.core.failure_text import FILES_WRITTEN, is_run_again, readable, spoken
+from conformance.gate.check_words import check_messages
 from conformance.report.model import RecordVerdict, RootCause
 
 _PART: Final = r"[A-Za-z_$][\w$]*(?:\[\d+\])?"
@@ -45,7 +46,7 @@ def unsequenced_causes(causes: Sequence[RootCause], records: Sequence[RecordVerd
     for rv in records:
         if rv.id in primary or not _unsequenced(rv):
             continue
-        said = _said(rv)
+        said = check_messages(rv)
         subject = _subject(said[0])
         if not subject:
             continue  # no subject read without calls: its own line, as before
@@ -77,14 +78,8 @@ def _unsequenced(rv: RecordVerdict) -> bool:
     if (rv.verdict != "deviates" or rv.kind == "spec" or rv.explained_by or evidence is None
             or not evidence.own_failure or evidence.reproduced):
         return False
-    said = _said(rv)
+    said = check_messages(rv)
     return bool(said) and not is_run_again(said[0])
-
-
-def _said(rv: RecordVerdict) -> list[str]:
-    """The record's failing checks' messages as a reader sees them, those saying nothing left out."""
-    said = (outside(readable(t.message)) for t in rv.tests if t.status in ("failed", "error") and t.message)
-    return [m for m in said if m and not unspoken(m)]
 
 
 def _subject(message: str) -> frozenset[str]:
