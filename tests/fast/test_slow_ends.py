@@ -30,6 +30,8 @@ from conformance.drivers.ending import (
     Outlived,
     end_bound,
     known_bound,
+    pace_after,
+    paced_end,
     signal_end,
     too_slow,
 )
@@ -196,3 +198,43 @@ def test_only_a_whole_bound_outlived_shortens_later_waits(
             expected = known_bound(timeout, pace) if taught else end_bound(timeout, pace)
             assert outlived.bound((name,), end, timeout, pace) == expected
             assert (outlived.outlived((name,), end) is not None) == taught
+
+
+@given(round_trips=st.lists(st.floats(0, 60), max_size=8))
+def test_the_pace_is_the_slowest_round_trip_after_the_first(round_trips: list[float]) -> None:
+    """One pace rule for both drivers: the first request also waited for the process to start."""
+    pace = 0.0
+    for nth, round_trip in enumerate(round_trips, start=1):
+        pace = pace_after(pace, nth, round_trip)
+    assert pace == max(round_trips[1:], default=0.0)
+
+
+@given(timeout=st.floats(0.1, 30), pace=st.floats(0, 5), status=st.one_of(st.none(), st.integers(-15, 1)),
+       what=st.one_of(st.none(), st.just("stdin ended")), outlived=st.booleans())
+def test_a_paced_end_waits_its_bound_and_teaches_only_a_whole_one(
+    timeout: float, pace: float, status: int | None, what: str | None, outlived: bool
+) -> None:
+    """The one wait both drivers make for an end: the bound the run's learning gives, then, said `what`,
+    a pace that cut the bound short is `TooSlow` and teaches nothing; otherwise a process still running after
+    a whole bound teaches the run."""
+    ends = Outlived()
+    if outlived:
+        ends.note(("c",), STDIN_END, status=None, waited=end_bound(timeout, pace), timeout=timeout, pace=pace)
+    due = known_bound(timeout, pace) if outlived else end_bound(timeout, pace)
+    asked: list[float] = []
+
+    def wait(bound: float) -> int | None:
+        asked.append(bound)
+        return status
+
+    slow = status is None and what is not None and too_slow(timeout, pace)
+    try:
+        seen = paced_end(ends, ("c",), STDIN_END, timeout, pace, wait, what)
+    except TooSlow as raised:
+        assert slow and "too slow" in str(raised) and str(raised).startswith(f"{what}:"), raised
+        assert (ends.outlived(("c",), STDIN_END) is not None) == outlived
+    else:
+        assert not slow and seen == (status, due), seen
+        taught = outlived or (status is None and due >= end_bound(timeout, pace))
+        assert (ends.outlived(("c",), STDIN_END) is not None) == taught
+    assert asked == [due]
