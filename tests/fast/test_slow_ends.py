@@ -13,6 +13,8 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -39,7 +41,7 @@ from conformance.drivers.errors import TooSlow
 from conformance.gate.signatures import witness_signatures
 from conformance.suite.rawproc import RawServer
 from conformance.suite.spec_checks import SpecDeparture, judge
-from conformance.targets.specs import resolve_target
+from conformance.targets.specs import Target, resolve_target
 from tests.servers import command, suite_outcomes
 
 TIMEOUT: Final = 10.0
@@ -113,18 +115,26 @@ def test_a_witness_sees_a_late_end_of_input() -> None:
     assert answers.get("exit-on-stdin-close") == '{"exit":0}', answers
 
 
+@contextmanager
+def _never_ending(target: Target) -> Iterator[tuple[RawServer, RawServer]]:
+    """Two initialized processes of a server that never ends, at a 1 s call timeout: short whole bounds."""
+    with RawServer(target, sandbox={}, timeout=30.0) as one, \
+            RawServer(target, sandbox={}, timeout=30.0) as two:
+        for raw in (one, two):
+            raw.initialize()
+            raw.timeout = 1.0
+        yield one, two
+
+
 def test_an_end_outlived_once_is_waited_for_briefly_after() -> None:
     """A server that never ends once stdin closes: the first wait runs its whole bound and teaches the run;
     the later ones (another raw process, the spec meeting, BAP-5's witness) wait `known_bound`, still see it
     running, and say the whole bound the first one outlived. Each waited the whole bound before (a fork
     never ending on stdin's end paid 10 s at four places a run)."""
     target = resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))
-    with RawServer(target, sandbox={}, timeout=30.0) as first, \
-            RawServer(target, sandbox={}, timeout=30.0) as then:
-        for raw in (first, then):
-            raw.initialize()
-            raw.timeout = 1.0
-            raw.close_stdin()
+    with _never_ending(target) as (first, then):
+        first.close_stdin()
+        then.close_stdin()
         whole = first.wait_for_end("stdin ended")
         assert whole == (None, end_bound(1.0, first.pace)), whole
         assert first.outlived() == whole[1] == then.outlived()
@@ -149,12 +159,7 @@ def test_ends_signalled_together_are_awaited_together() -> None:
     """Two processes trapping their signals, signalled at once: the second's wait is counted from the
     signal, so it ends as the first's does, not a whole bound later (a server trapping all four terminating
     signals cost RTE-10's check four bounds in a row)."""
-    target = resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))
-    with RawServer(target, sandbox={}, timeout=30.0) as one, \
-            RawServer(target, sandbox={}, timeout=30.0) as two:
-        for raw in (one, two):
-            raw.initialize()
-            raw.timeout = 1.0
+    with _never_ending(resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))) as (one, two):
         signalled = time.monotonic()
         one.signal(signal.SIGTERM)
         two.signal(signal.SIGHUP)
