@@ -3,13 +3,16 @@ signal or a broken stdout; a long render still arriving), measured from its own 
 timeout at least, as any answer gets, more for a process whose answers come slowly, and never past
 `END_LIMIT` call timeouts. Each wait ends on its event (the exit, the last byte); only a process that never
 gets there pays the bound, and for an end, once a run: a command whose process outlived a whole bound for an
-end gets `KNOWN_SHARE` of the call timeout for that end afterwards (`Outlived`)."""
+end gets `KNOWN_SHARE` of the call timeout for that end afterwards (`Outlived`). The wire driver and the raw
+processes wait alike (`paced_end`) and keep their pace by one rule (`pace_after`)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
+
+from conformance.drivers.errors import TooSlow
 
 END_PACE: Final = 25
 """The bound is at least this many times the process's slowest round trip in the run: an exit or a render
@@ -30,6 +33,12 @@ STDOUT_BROKEN: Final = "stdout closed"
 def signal_end(name: str) -> str:
     """The end a signal asks for, by its name (each its own: a server may trap one and not another)."""
     return f"{name} sent"
+
+
+def pace_after(pace: float, requests: int, round_trip: float) -> float:
+    """A process's pace (its slowest round trip, seconds) once its `requests`-th request took `round_trip`:
+    the first never counts, as it waited for the process to start too."""
+    return max(pace, round_trip) if requests > 1 else pace
 
 
 def end_bound(timeout: float, pace: float) -> float:
@@ -87,3 +96,19 @@ class Outlived:
             return
         with self._lock:
             self._outlived.setdefault((tuple(command), end), waited)
+
+
+def paced_end(ends: Outlived, command: Sequence[str], end: str, timeout: float, pace: float,
+              wait: Callable[[float], int | None], what: str | None = None) -> tuple[int | None, float]:
+    """The exit status of a process of `command` after `end` (None: still running) and the seconds it was
+    given, `ends.bound`: `wait(bound)` waits for it, ended by its exit, and what it saw teaches `ends`. With
+    `what` (the end in words), still running at a bound its pace cut short is `TooSlow`, said as such, not a
+    departure, and teaches nothing; without, the caller reads `too_slow` itself."""
+    bound = ends.bound(command, end, timeout, pace)
+    status = wait(bound)
+    if status is None and what is not None and too_slow(timeout, pace):
+        raise TooSlow(f"{what}: the process was still running {bound:g} s later, its slowest answer in "
+                      f"this run taking {pace:.2f} s: too slow to tell a late end from none (slow, "
+                      f"not a departure)")
+    ends.note(command, end, status=status, waited=bound, timeout=timeout, pace=pace)
+    return status, bound

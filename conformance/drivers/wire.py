@@ -42,7 +42,7 @@ from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served, status_block
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import DEFAULT_MAX_FRAME, DEFAULT_STDERR_LIMIT, HeadTail
-from conformance.drivers.ending import STDIN_END
+from conformance.drivers.ending import STDIN_END, pace_after, paced_end
 from conformance.drivers.errors import (
     DriverError,
     FrameTooLarge,
@@ -466,11 +466,7 @@ class WireDriver(Managed):
         """`end_input` within the bound this process's pace and the run's learning give it
         (`drivers/ending.py`: a whole `end_bound`, or `known_bound` once a process of its command outlived one
         after stdin closed), and what the wait teaches the run: the exit status and the seconds waited."""
-        ends = self.lateness.ends
-        waited = ends.bound(self.command, STDIN_END, self.timeout, self.pace)
-        status = self.end_input(waited)
-        ends.note(self.command, STDIN_END, status=status, waited=waited, timeout=self.timeout, pace=self.pace)
-        return status, waited
+        return paced_end(self.lateness.ends, self.command, STDIN_END, self.timeout, self.pace, self.end_input)
 
     # -- stderr ------------------------------------------------------------------------------------
 
@@ -1085,8 +1081,7 @@ class WireDriver(Managed):
             self._write(frame, deadline, method, limit)
             self.requests_sent += 1
             response, t_received = self._await_response(request_id, deadline, method, limit)
-            if self.requests_sent > 1:  # the first one waited for the process to start too
-                self.pace = max(self.pace, t_received - t_sent)
+            self.pace = pace_after(self.pace, self.requests_sent, t_received - t_sent)
             stderr = self._call_stderr_now(boxes_due(method, [response]), deadline, method == "tools/call")
         except DriverError as exc:
             self._failed(exc)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import MutableMapping
+from dataclasses import dataclass
 
-from conformance.core.differences import quoted, refusal
+from conformance.core.differences import Refusal, quoted, refusal
 from conformance.core.jsontypes import JSON
 from conformance.core.relation import NUMBERED, Relation, relation_retested, said
 from conformance.core.retest import Ask, accepted
@@ -21,8 +22,17 @@ def _masked(words: str) -> str:
     return re.sub(r"\d+", "N", words)
 
 
+@dataclass(frozen=True)
+class RuleRefused:
+    """A relation this server refuses a pair's call by, with the pair's own refusal (its words and form, read
+    once from the pair)."""
+
+    relation: Relation
+    refusal: Refusal
+
+
 def relation_refused(evidence: Evidence, ask: Ask, found: MutableMapping[str, Relation | None]
-                     ) -> Relation | None:
+                     ) -> RuleRefused | None:
     """The relation behind the refusal a reproduced pair shows this server making, where the original
     accepts the call or refuses it otherwise: the field this server's refusal names is re-tested against
     each other numbered field (once per field a run, kept in `found`), and the rule is this refusal's only
@@ -46,16 +56,16 @@ def relation_refused(evidence: Evidence, ask: Ask, found: MutableMapping[str, Re
     relation = found[here.field]
     if relation is None or _masked(relation.words) != _masked(here.words):
         return None
-    return relation
+    return RuleRefused(relation, here)
 
 
-def rule_headline(relation: Relation, evidence: Evidence) -> str:
+def rule_headline(rule: RuleRefused, evidence: Evidence) -> str:
     """The pair's headline with the rule first: the rule and the calls showing it, then this server's own
     words for the example's call, then where it was reproduced."""
-    here = refusal(json.loads(evidence.target))
-    words = f" — {quoted(here.words, 100)} ({here.kind})" if here is not None else ""
+    here = rule.refusal
     _, mark, where = evidence.headline().rpartition(" (reproduced ")
-    return f"{said(relation, 'this server', 'the original')}{words}{mark}{where if mark else ''}"
+    return (f"{said(rule.relation, 'this server', 'the original')} — {quoted(here.words, 100)} ({here.kind})"
+            f"{mark}{where if mark else ''}")
 
 
-__all__ = ["relation_refused", "rule_headline"]
+__all__ = ["RuleRefused", "relation_refused", "rule_headline"]

@@ -117,7 +117,9 @@ def _departs(ids: Sequence[str]) -> str:
 
 
 def _said(rv: RecordVerdict) -> list[str]:
-    """A record's failing checks' messages as a reader sees them."""
+    """A record's failing checks' messages as a reader sees them, every word kept: whether a check names a
+    property is asked, not what may head a line, so the words `gate/check_words` leaves out (a repr, the
+    added tools' words) count here."""
     return [readable(t.message) for t in rv.tests if t.status in ("failed", "error") and t.message]
 
 

@@ -34,8 +34,8 @@ from conformance.core.arguments_map import Renamer
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
-from conformance.drivers.ending import STDIN_END, end_bound, too_slow
-from conformance.drivers.errors import FrameTooLarge, TooSlow
+from conformance.drivers.ending import STDIN_END, end_bound, pace_after, paced_end
+from conformance.drivers.errors import FrameTooLarge
 from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
 from conformance.drivers.wire import (
     SETTLE_BYTES,
@@ -477,8 +477,7 @@ class RawServer:
         self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         line = self.read_line()
         assert line is not None, f"no answer to {method} within {self.timeout}s"
-        if request_id > 1:  # the first one waited for the process to start too
-            self.pace = max(self.pace, time.monotonic() - sent)
+        self.pace = pace_after(self.pace, request_id, time.monotonic() - sent)
         answer = response_line(line, f"the response to {method} (id {request_id}) was due")
         assert isinstance(answer, dict) and answer.get("id") == request_id, (
             f"the response to {method} (id {request_id}) came as {brief(answer)}, where the original answers "
@@ -735,20 +734,17 @@ class RawServer:
         (a request written, so a broken stdout shows on the next write). Still running at a bound its pace
         cut short is `TooSlow`: slow, said as such, not a departure."""
         command = tuple(learn_as if learn_as is not None else self.target.command)
-        ends = self.target.lateness.ends
-        bound = ends.bound(command, end, self.timeout, self.pace)
-        deadline = (time.monotonic() if since is None else since) + bound
-        status: int | None = self.proc.poll()
-        while status is None and (left := deadline - time.monotonic()) > 0:
-            if nudge is not None:
-                nudge()
-            status = self.wait(left if nudge is None else min(NUDGE, left))
-        if status is None and too_slow(self.timeout, self.pace):
-            raise TooSlow(f"{what}: the process was still running {bound:g} s later, its slowest answer in "
-                          f"this run taking {self.pace:.2f} s: too slow to tell a late end from none (slow, "
-                          f"not a departure)")
-        ends.note(command, end, status=status, waited=bound, timeout=self.timeout, pace=self.pace)
-        return status, bound
+
+        def nudged(bound: float) -> int | None:
+            deadline = (time.monotonic() if since is None else since) + bound
+            status: int | None = self.proc.poll()
+            while status is None and (left := deadline - time.monotonic()) > 0:
+                if nudge is not None:
+                    nudge()
+                status = self.wait(left if nudge is None else min(NUDGE, left))
+            return status
+
+        return paced_end(self.target.lateness.ends, command, end, self.timeout, self.pace, nudged, what)
 
     def outlived(self, end: str = STDIN_END, learn_as: Sequence[str] | None = None) -> float | None:
         """The whole bound a process of this command was still running after `end` so far in the run (None:

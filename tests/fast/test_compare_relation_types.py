@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from conformance.compare.engine import _with_relations
 from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
+from conformance.compare.pair import retested
 from conformance.compare.programs import Step, frames, valid
+from conformance.core.differences import refusal
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
@@ -39,16 +41,18 @@ def _refused(value_class: str, origin: JSON, number: int, words: str) -> Differe
                       cause="validation", program=frames((Step(TOOL, args),)))
 
 
-def _marked(change: str, ds: list[Difference]) -> list[Difference]:
+def _marked(change: str, number: int, past: int, string_words: str) -> list[Difference]:
+    """A branchFromThought `past` beyond thoughtNumber `number` refused as a numeric string (in
+    `string_words`) and as a number (in the rule's), marked by compare's re-test against fork `change`."""
+    ds = [_refused("numeric string", str(number + past), number, string_words),
+          _refused("integer", number + past, number, RULE_WORDS)]
     return _with_relations(REFERENCE, _fork(change), ds, 10, lambda _: None)
 
 
 @given(number=st.integers(1, 40), past=st.integers(0, 40))
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_string_refused_for_its_type_is_not_said_as_the_relation(number: int, past: int) -> None:
-    as_string = _refused("numeric string", str(number + past), number, TYPE_WORDS)
-    as_number = _refused("integer", number + past, number, RULE_WORDS)
-    string, numeric = _marked("branch-earlier+numbers-typed", [as_string, as_number])
+    string, numeric = _marked("branch-earlier+numbers-typed", number, past, TYPE_WORDS)
     assert numeric.value_class == "relation: `branchFromThought` ≥ `thoughtNumber`", numeric
     assert string.value_class == "numeric string", string
     headline = explain([string], "base", "head", default_known_changes()).headline
@@ -58,8 +62,20 @@ def test_a_string_refused_for_its_type_is_not_said_as_the_relation(number: int, 
 @given(number=st.integers(1, 40), past=st.integers(0, 40))
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_string_read_as_a_number_and_refused_by_the_relation_is_said_as_it(number: int, past: int) -> None:
-    as_string = _refused("numeric string", str(number + past), number, RULE_WORDS)
-    as_number = _refused("integer", number + past, number, RULE_WORDS)
-    string, numeric = _marked("branch-earlier+numbers-converted", [as_string, as_number])
+    string, numeric = _marked("branch-earlier+numbers-converted", number, past, RULE_WORDS)
     assert numeric.value_class == string.value_class == "relation: `branchFromThought` ≥ `thoughtNumber`", (
         string, numeric)
+
+
+@given(number=st.integers(1, 40), past=st.integers(0, 40))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_fork_rule_reads_the_argument_as_sent(number: int, past: int) -> None:
+    """`branch-earlier` refines the arguments as sent (PR #3007's head): a numeric string converted only by a
+    change checked after the rule reaches it a string and passes; converted before, it is the rule's."""
+    ask = retested(_fork("numbers-converted+branch-earlier"), _fork("branch-earlier+numbers-converted"), 10)
+    past_it = valid(number, number, thought="a branch", branchFromThought=str(number + past), branchId="alt")
+    seen = ask([past_it])
+    assert seen is not None, "a fork broke off"
+    (passed,), (refused,) = seen
+    ruled = refusal(refused)
+    assert refusal(passed) is None and ruled is not None and ruled.words == RULE_WORDS, (passed, refused)

@@ -59,12 +59,13 @@ def test_a_relation_is_said_as_the_rule(mode: str, words: str, rule: str, shown:
     found: dict[str, Relation | None] = {}  # one re-test per field, as a run keeps them
     for original in (ACCEPTED, CRASHED):
         evidence = _pair(original, words)
-        relation = relation_refused(evidence, retested(REFERENCE, fork, 10), found)
-        assert relation is not None and relation.rule == rule, relation
-        headline = rule_headline(relation, evidence)
+        refused = relation_refused(evidence, retested(REFERENCE, fork, 10), found)
+        assert refused is not None and refused.relation.rule == rule, refused
+        headline = rule_headline(refused, evidence)
         assert headline.startswith(f"this server refuses {rule}, which the original accepts"), headline
-        assert shown in headline and words[:30] in headline, headline
-    assert relation is not None and find_relation(REFERENCE, fork, relation.field, "b", 10) == relation
+        assert shown in headline and words[:30] in headline and "(isError)" in headline, headline
+    relation = refused.relation
+    assert find_relation(REFERENCE, fork, relation.field, "b", 10) == relation
 
 
 def test_another_rule_of_the_same_field_is_not_said_as_this_one() -> None:

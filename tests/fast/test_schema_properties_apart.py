@@ -5,10 +5,12 @@ went under the added `thinking_status` tool's cause, RTE-1, and was never named 
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.calls.other_tools import MARK
 from conformance.gate.schema_properties import properties_apart
 from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 
@@ -110,3 +112,37 @@ def test_a_property_dropped_beside_one_added_of_its_type_is_said_as_its_new_name
         assert f"`{old}` is `{new}` here, both of type {kind}" in said and "(reproduced at tools/list" in said
     else:
         assert said == cause.summary
+
+
+_UNHEADED: Final = {
+    "a Python repr": "{{'{name}': {{'type': 'boolean'}}}}",
+    "a sentence about the check": "the check's condition did not hold: '{name}' in served is False",
+    "a test's name": "tests/fast/x.py::test_listed_types[npm] {name} differs",
+    "the added tools' words": "2 tools listed." + MARK + "`status` takes {{\"{name}\": true}}, nothing kept.",
+}
+"""Words naming a property that could not head a line (`failure_text.unspoken`) or that tell another call
+(`other_tools.outside`): what gate/check_words leaves out of what a check says."""
+
+
+@given(name=_NAME, form=st.sampled_from(sorted(_UNHEADED)))
+def test_a_check_naming_the_property_in_any_words_goes_with_it(name: str, form: str) -> None:
+    """Whether a record's check speaks of the property is read from every word its failure holds, those no
+    line is headed by included: a schema's repr naming the property is about it all the same."""
+    records = [
+        _record("RTE-1", "RTE-1 contradicted: tools/list serves 2 tools, not the original's one", True),
+        _record("OBJ-7", _UNHEADED[form].format(name=name), explained_by="RTE-1"),
+    ]
+    causes, out = properties_apart([_cause(_listing(name, True))], records)
+    assert [c.id for c in causes] == ["RTE-1", "OBJ-7"], [c.summary for c in causes]
+    assert {rv.id: rv.explained_by for rv in out} == {"RTE-1": None, "OBJ-7": None}
+
+
+@given(name=_NAME, form=st.sampled_from(sorted(_UNHEADED)))
+def test_a_lead_naming_the_property_in_any_words_keeps_its_cause(name: str, form: str) -> None:
+    """A leading record none of whose checks names it contradicted speaks of the property in any of its
+    failure's words: the cause is the property's already, and stays whole."""
+    records = [_record("RTE-1", _UNHEADED[form].format(name=name)),
+               _record("OBJ-7", f"the inputSchema's types differ: {name}", explained_by="RTE-1")]
+    cause = _cause(_listing(name, True))
+    causes, out = properties_apart([cause], records)
+    assert causes == [cause] and out == records

@@ -13,6 +13,8 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -30,6 +32,8 @@ from conformance.drivers.ending import (
     Outlived,
     end_bound,
     known_bound,
+    pace_after,
+    paced_end,
     signal_end,
     too_slow,
 )
@@ -37,7 +41,7 @@ from conformance.drivers.errors import TooSlow
 from conformance.gate.signatures import witness_signatures
 from conformance.suite.rawproc import RawServer
 from conformance.suite.spec_checks import SpecDeparture, judge
-from conformance.targets.specs import resolve_target
+from conformance.targets.specs import Target, resolve_target
 from tests.servers import command, suite_outcomes
 
 TIMEOUT: Final = 10.0
@@ -111,18 +115,26 @@ def test_a_witness_sees_a_late_end_of_input() -> None:
     assert answers.get("exit-on-stdin-close") == '{"exit":0}', answers
 
 
+@contextmanager
+def _never_ending(target: Target) -> Iterator[tuple[RawServer, RawServer]]:
+    """Two initialized processes of a server that never ends, at a 1 s call timeout: short whole bounds."""
+    with RawServer(target, sandbox={}, timeout=30.0) as one, \
+            RawServer(target, sandbox={}, timeout=30.0) as two:
+        for raw in (one, two):
+            raw.initialize()
+            raw.timeout = 1.0
+        yield one, two
+
+
 def test_an_end_outlived_once_is_waited_for_briefly_after() -> None:
     """A server that never ends once stdin closes: the first wait runs its whole bound and teaches the run;
     the later ones (another raw process, the spec meeting, BAP-5's witness) wait `known_bound`, still see it
     running, and say the whole bound the first one outlived. Each waited the whole bound before (a fork
     never ending on stdin's end paid 10 s at four places a run)."""
     target = resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))
-    with RawServer(target, sandbox={}, timeout=30.0) as first, \
-            RawServer(target, sandbox={}, timeout=30.0) as then:
-        for raw in (first, then):
-            raw.initialize()
-            raw.timeout = 1.0
-            raw.close_stdin()
+    with _never_ending(target) as (first, then):
+        first.close_stdin()
+        then.close_stdin()
         whole = first.wait_for_end("stdin ended")
         assert whole == (None, end_bound(1.0, first.pace)), whole
         assert first.outlived() == whole[1] == then.outlived()
@@ -147,12 +159,7 @@ def test_ends_signalled_together_are_awaited_together() -> None:
     """Two processes trapping their signals, signalled at once: the second's wait is counted from the
     signal, so it ends as the first's does, not a whole bound later (a server trapping all four terminating
     signals cost RTE-10's check four bounds in a row)."""
-    target = resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))
-    with RawServer(target, sandbox={}, timeout=30.0) as one, \
-            RawServer(target, sandbox={}, timeout=30.0) as two:
-        for raw in (one, two):
-            raw.initialize()
-            raw.timeout = 1.0
+    with _never_ending(resolve_target("cmd:" + shlex.join(command("slow_exit", NEVER)))) as (one, two):
         signalled = time.monotonic()
         one.signal(signal.SIGTERM)
         two.signal(signal.SIGHUP)
@@ -196,3 +203,43 @@ def test_only_a_whole_bound_outlived_shortens_later_waits(
             expected = known_bound(timeout, pace) if taught else end_bound(timeout, pace)
             assert outlived.bound((name,), end, timeout, pace) == expected
             assert (outlived.outlived((name,), end) is not None) == taught
+
+
+@given(round_trips=st.lists(st.floats(0, 60), max_size=8))
+def test_the_pace_is_the_slowest_round_trip_after_the_first(round_trips: list[float]) -> None:
+    """One pace rule for both drivers: the first request also waited for the process to start."""
+    pace = 0.0
+    for nth, round_trip in enumerate(round_trips, start=1):
+        pace = pace_after(pace, nth, round_trip)
+    assert pace == max(round_trips[1:], default=0.0)
+
+
+@given(timeout=st.floats(0.1, 30), pace=st.floats(0, 5), status=st.one_of(st.none(), st.integers(-15, 1)),
+       what=st.one_of(st.none(), st.just("stdin ended")), outlived=st.booleans())
+def test_a_paced_end_waits_its_bound_and_teaches_only_a_whole_one(
+    timeout: float, pace: float, status: int | None, what: str | None, outlived: bool
+) -> None:
+    """The one wait both drivers make for an end: the bound the run's learning gives, then, said `what`,
+    a pace that cut the bound short is `TooSlow` and teaches nothing; otherwise a process still running after
+    a whole bound teaches the run."""
+    ends = Outlived()
+    if outlived:
+        ends.note(("c",), STDIN_END, status=None, waited=end_bound(timeout, pace), timeout=timeout, pace=pace)
+    due = known_bound(timeout, pace) if outlived else end_bound(timeout, pace)
+    asked: list[float] = []
+
+    def wait(bound: float) -> int | None:
+        asked.append(bound)
+        return status
+
+    slow = status is None and what is not None and too_slow(timeout, pace)
+    try:
+        seen = paced_end(ends, ("c",), STDIN_END, timeout, pace, wait, what)
+    except TooSlow as raised:
+        assert slow and "too slow" in str(raised) and str(raised).startswith(f"{what}:"), raised
+        assert (ends.outlived(("c",), STDIN_END) is not None) == outlived
+    else:
+        assert not slow and seen == (status, due), seen
+        taught = outlived or (status is None and due >= end_bound(timeout, pace))
+        assert (ends.outlived(("c",), STDIN_END) is not None) == taught
+    assert asked == [due]

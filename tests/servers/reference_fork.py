@@ -376,27 +376,6 @@ def _revise_or_branch(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
-def _relation_refused(field: str, other: str, breaks: Callable[[float, float], bool], words: str
-                      ) -> Callable[[Any], None]:
-    """A call whose numbered `field` stands to `other` as `breaks` says refused in `words` (checked after
-    the four checks; `field` absent or no number, as the reference)."""
-
-    def change(thinking: Any) -> None:
-        validate = thinking.validate_thought_data
-
-        def refusing(data: Mapping[str, Any] | None) -> Any:
-            validated = validate(data)
-            f, g = getattr(validated, field), getattr(validated, other)
-            numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (f, g))
-            if numbers and breaks(f, g):
-                raise JSError(words)
-            return validated
-
-        thinking.validate_thought_data = refusing
-
-    return change
-
-
 _POINTERS: Final = ("revisesThought", "branchFromThought")
 
 
@@ -404,18 +383,28 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _branch_earlier(thinking: Any) -> None:
-    """A numbered branchFromThought at or past thoughtNumber refused, as PR #3007's head's zod refinement."""
-    validate = thinking.validate_thought_data
+def _relation_refused(field: str, other: str, breaks: Callable[[float, float], bool], words: str, *,
+                      as_sent: bool = False) -> Callable[[Any], None]:
+    """A call whose numbered `field` stands to `other` as `breaks` says refused in `words` (checked after
+    the four checks; `field` absent or no number, as the reference). `as_sent`: `field` read from the
+    arguments as this change receives them, not as validated, so a change applied before it that converts
+    them (`numbers-converted`) goes unseen, as a refinement of the raw input (PR #3007's head's)."""
 
-    def refusing(data: Mapping[str, Any] | None) -> Any:
-        validated = validate(data)
-        origin = data.get("branchFromThought") if isinstance(data, Mapping) else None
-        if _is_number(origin) and _is_number(validated.thoughtNumber) and origin >= validated.thoughtNumber:
-            raise JSError("branchFromThought must be less than thoughtNumber")
-        return validated
+    def change(thinking: Any) -> None:
+        validate = thinking.validate_thought_data
 
-    thinking.validate_thought_data = refusing
+        def refusing(data: Mapping[str, Any] | None) -> Any:
+            validated = validate(data)
+            f = ((data.get(field) if isinstance(data, Mapping) else None) if as_sent
+                 else getattr(validated, field))
+            g = getattr(validated, other)
+            if _is_number(f) and _is_number(g) and breaks(f, g):
+                raise JSError(words)
+            return validated
+
+        thinking.validate_thought_data = refusing
+
+    return change
 
 
 def _numbers_typed(thinking: Any) -> None:
@@ -466,7 +455,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
                                           "Invalid branchFromThought: cannot branch from a later thought"),
     "total-not-below": _relation_refused("totalThoughts", "thoughtNumber", lambda f, g: f < g,
                                          "Invalid totalThoughts: must be at least thoughtNumber"),
-    "branch-earlier": _branch_earlier,
+    "branch-earlier": _relation_refused("branchFromThought", "thoughtNumber", lambda f, g: f >= g,
+                                        "branchFromThought must be less than thoughtNumber", as_sent=True),
     "numbers-typed": _numbers_typed,
     "numbers-converted": _numbers_converted,
 }
