@@ -1,5 +1,5 @@
-"""Tiers by cost, children that can be interrupted, and how the README's `python -m pytest -n 3` deals
-tests to its workers.
+"""Tiers by cost, children that can be interrupted, and how the README's
+`python -m pytest -n 3 -m "not evidence"` deals tests to its workers.
 
 Everything under tests/e2e/ and the conformance suite is marked `slow`, here and never by hand, so
 `python -m pytest -m "not slow"` is the fast tier: tests/fast/ alone.
