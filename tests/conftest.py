@@ -1,5 +1,5 @@
-"""Tiers by cost, children that can be interrupted, and how the README's `python -m pytest -n 3` deals
-tests to its workers.
+"""Tiers by cost, children that can be interrupted, and how the README's
+`python -m pytest -n 3 -m "not evidence"` deals tests to its workers.
 
 Everything under tests/e2e/ and the conformance suite is marked `slow`, here and never by hand, so
 `python -m pytest -m "not slow"` is the fast tier: tests/fast/ alone.
@@ -104,32 +104,44 @@ def _sharing_files() -> frozenset[str]:
 
 
 COSTLY = (
-    "tests/e2e/test_late_stderr.py",
     "tests/e2e/test_modified_servers.py",
-    "tests/e2e/test_fork_maintainer.py",
     SHARED_RUN,
-    "tests/e2e/test_probes.py",
-    "tests/e2e/test_compare_changes.py",
-    "tests/e2e/test_pinned_replay.py",
-    "tests/e2e/test_compare_crossing.py",
-    "tests/e2e/test_fork_classes.py",
     "tests/e2e/test_action.py",
+    "tests/e2e/test_fork_classes.py",
+    "tests/e2e/test_late_stderr.py",
     "tests/e2e/test_compare_cli.py",
+    "tests/e2e/test_compare_changes.py",
     "tests/e2e/test_junit_cli.py",
+    "tests/e2e/test_fork_changes_alone.py",
+    "tests/e2e/test_pinned_replay.py",
+    "tests/e2e/test_ports.py",
     "tests/e2e/test_hostile_output.py",
-    "tests/e2e/test_install.py",
-    "tests/e2e/test_compare_pairs.py",
-    "tests/fast/test_blank_probes.py",
-    "tests/fast/test_line_endings.py",
-    "tests/fast/test_tiers.py",
+    "tests/e2e/test_fork_maintainer.py",
+    "tests/e2e/test_baseline_cli.py",
+    "tests/e2e/test_compare_crossing.py",
+    "tests/e2e/test_reference_differential.py",
+    "tests/fast/test_refusal_replays.py",
+    "tests/e2e/test_atlas.py",
+    "tests/e2e/test_fail_fast.py",
+    "tests/fast/test_ports.py",
+    "tests/fast/test_slow_ends.py",
+    "tests/e2e/test_probes.py",
     "tests/fast/test_record_evidence.py",
     "tests/fast/test_red_run_costs.py",
-    "tests/fast/test_stream_bounds.py",
+    "tests/fast/test_line_endings.py",
+    "tests/fast/test_exhausted_witness.py",
+    "tests/e2e/test_compare_modified.py",
+    "tests/fast/test_spec_breakers.py",
+    "tests/fast/test_tiers.py",
+    "tests/fast/test_compare_bounds.py",
+    "tests/fast/test_compare_retests.py",
+    "tests/fast/test_late_refusal_stderr.py",
 )
-"""The scopes that cost most in CI (each file's sum of durations in round 13's fresh-clone junit, 60-400 s;
-the fast tier's few-test files of ~60 s last), dealt first, costliest first: the last scopes dealt are then
-short ones, and neither worker idles long at the end while the other finishes a long file. Only an order: a
-stale list costs balance, never a test."""
+"""The scopes that cost most in CI, dealt first, costliest first: each file's sum of durations in the
+fresh-clone junit of 2026-12-07 (35-280 s; the fast tier's few-test files of 25-60 s, which its dealing by
+test count would leave last), less the evidence tier's cases and the costs cut since. The last scopes dealt
+are then short ones, and no worker idles long at the end while another finishes a long file. Only an order:
+a stale list costs balance, never a test."""
 
 
 def _dealing_order(scope: str, tests: int) -> tuple[int, int, int]:

@@ -8,7 +8,9 @@ Every command that red run prints pastes and runs as it is: the terminal's "next
 steps and its rerun line, each run by a shell in the folder the run was started in, in the order printed.
 A placeholder, a path only one of them names or an escaped character fails here.
 
-The red run is made once: each test starts from a copy of its folder (the fork, its report, its output)."""
+The red run is made once: each test starts from a copy of its folder (the fork, its report, its output).
+The README's own walk is an evidence case (`tox -e evidence`): its commands parse (tests/fast/test_docs.py),
+and the same walk by the commands the red run prints, red to baseline to green, is checked in CI here."""
 
 from __future__ import annotations
 
@@ -108,6 +110,9 @@ def _readme_green(red: Red, tmp_path: Path) -> Green:
     return Green(folder, wrote, _run(rerun, folder))
 
 
+@pytest.mark.evidence("tests/e2e/test_fork_maintainer.py::test_a_red_runs_printed_commands_run_as_pasted",
+                      "tests/fast/test_docs.py::test_every_documented_command_parses",
+                      "tests/e2e/test_baseline_cli.py::test_baseline_from_2025_12_18_fails_on_2026_7_4_naming_the_changed_departures")
 def test_readme_path_from_red_to_green(red: Red, green_steps: Green) -> None:
     run, baseline, rerun = readme_steps()
     assert run[3:5] == ["run", "--target"] and "--baseline" in rerun and "baseline" in baseline

@@ -4,7 +4,10 @@ tracked files, as `seqthink-conformance/`), with a clean environment: a virtuale
 installed into it (not imported from this checkout), and the first run ends `gate passed`, exit status 0.
 
 It installs from the package index pip is configured with (its cache warm on a developer's machine): a
-minute or two, most of it pip."""
+minute or two, most of it pip. An evidence case (`tox -e evidence`): CI proves each of its steps apart, the
+commands' shape and options (tests/fast/test_docs.py), the harness built from the checkout into a virtualenv
+of its own and its run against the reference passing (tests/e2e/test_action.py), and the wheel installed
+alone, dependencies and all, into an empty one (scripts.check_wheel, a step of .ci/run)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.cli import REPO
 from tests.fast.test_docs import install_commands
@@ -46,6 +51,8 @@ def _clean_environment() -> dict[str, str]:
     return env
 
 
+@pytest.mark.evidence("tests/fast/test_docs.py::test_the_readmes_install_makes_a_virtualenv_and_installs_what_is_at_hand",
+                      "tests/e2e/test_action.py::test_action_passes_on_the_reference")
 def test_the_readmes_install_and_first_run_work_as_written(tmp_path: Path) -> None:
     commands = install_commands((REPO / "README.md").read_text(encoding="utf-8"))
     assert any(re.match(r"python3 -m venv \.venv\b", c) for c in commands), commands

@@ -102,7 +102,13 @@ def test_the_sorted_departure_is_reproduced_on_a_fresh_process(written: Written)
     assert not unreliable
 
 
+@pytest.mark.evidence(
+    "tests/e2e/test_pinned_replay.py::test_one_entry_covers_the_departures_that_show_its_difference",
+    "tests/e2e/test_pinned_replay.py::test_the_sorted_departure_is_reproduced_on_a_fresh_process",
+)
 def test_the_baseline_holds_under_another_seed(seed_11: tuple[int, Report]) -> None:
+    """The whole seed-1 baseline under seed 11. CI runs the seed-11 gate against its lead entry alone
+    (`test_one_entry_covers_...`): the same fork, seed and departures, each held as witnessed."""
     code, report = seed_11
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
 

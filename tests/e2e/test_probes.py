@@ -104,7 +104,15 @@ def test_the_probes_reach_the_skip_under_seed_one(written: Written) -> None:
     assert "RTE\\-4" in markdown.split("Reached by the deterministic probes", 1)[1].split("\n", 1)[0]
 
 
+@pytest.mark.evidence(
+    "tests/e2e/test_probes.py::test_the_probes_reach_the_skip_under_seed_one",
+    "tests/fast/test_probes.py::test_the_checks_send_the_probes_before_their_search",
+    "tests/e2e/test_pinned_replay.py::test_one_entry_covers_the_departures_that_show_its_difference",
+)
 def test_the_seed_one_baseline_holds_under_another_seed(seed_22: tuple[int, Report]) -> None:
+    """Seed 22 against the seed-1 baseline. In CI: the probes reach the skip under seed 1, each check sends
+    them as explicit examples, ahead of any seed's search, and a seed-1 baseline holds under another seed on
+    the sorted fork."""
     code, report = seed_22
     assert code == 0, (report.gate.unexpected, report.gate.stale, report.gate.changed)
     gated = {e.record for e in report.gate.expected}

@@ -1,5 +1,6 @@
-"""How `python -m pytest -n 3` deals test files to its workers (tests/conftest.py): the costliest first, so
-the last dealt are short and neither worker idles long at the end while the other finishes a long file."""
+"""How `python -m pytest -n 3 -m "not evidence"` deals test files to its workers (tests/conftest.py): the
+costliest first, so the last dealt are short and neither worker idles long at the end while the other
+finishes a long file."""
 
 from __future__ import annotations
 

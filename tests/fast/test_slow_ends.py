@@ -5,7 +5,7 @@ process that never ends costs that bound once a run for each end, not once per c
 
 The cases here have servers 2 s late, a render some 5 s long: each wait ends on its event, so they cost what
 the server takes. The same past the 5 s the checks once waited (6 s late, a render over 13 s), evidence that
-the bound is the call timeout at least, are tests/e2e/test_slow_ends.py, with the spec records' meeting."""
+the bound is the call timeout at least, are tests/e2e/test_slow_ends.py, in the evidence tier."""
 
 from __future__ import annotations
 
@@ -113,6 +113,16 @@ def test_a_witness_sees_a_late_end_of_input() -> None:
     signed = witness_signatures(target, ["BAP-5"], timeout=TIMEOUT)["BAP-5"]
     answers = {answer.step: answer.answer for answer in signed.witness}
     assert answers.get("exit-on-stdin-close") == '{"exit":0}', answers
+
+
+def test_a_meeting_sees_a_late_end_of_input() -> None:
+    """The spec records' meeting (SPEC-22) ends the process's stdin as BAP-5's witness does: a process ending
+    2 s later with status 0 is seen exiting with 0, not slow (a fixed 5 s wait once said it was still running
+    for a server a few seconds later than this one)."""
+    target = resolve_target("cmd:" + shlex.join(command("slow_exit", str(LATE))))
+    meeting = meet(target, LEGACY, timeout=TIMEOUT)
+    assert meeting.failure is None, meeting.failure
+    assert (meeting.end_of_input, meeting.end_slow) == (0, False), (meeting.end_of_input, meeting.end_slow)
 
 
 @contextmanager
