@@ -150,6 +150,16 @@ class _OriginalRunner(ServerRunner[Any]):
         dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_unset=True)
         return dumped
 
+    async def _on_notify(
+        self, dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
+    ) -> None:
+        """SDK 0.5.0 drops a notification no handler takes, unparsed. The original's two (initialized,
+        cancelled) change nothing a client sees here: the connection is open from its first frame and a
+        cancel is the transport's. Only a notification the Server has a handler for takes the SDK's path,
+        whose revision models (`startup.REVISION_SURFACES`) are then imported."""
+        if self.server.get_notification_handler(method) is not None:
+            await super()._on_notify(dctx, method, params)
+
 
 def _fields(fields: Mapping[str, object], params: Mapping[str, Any] | None) -> dict[str, Any]:
     """The params under the model's fields (the fields the handlers read are named as on the wire)."""

@@ -19,6 +19,13 @@ path; `DEFERRED_RESOLVED` records it if it is). The stand-ins leave `sys.modules
 imported, so any later import gets the real modules; only the low-level server module keeps the deferred
 names.
 
+`mcp_types.methods` maps each (method, revision) to the revision's own models, two generated modules of
+~270 models each (`_v2025_11_25`, `_v2026_07_28`): about a quarter of the start. They are read only to
+validate a request, notification or result against its revision, which the original's answers never do
+(`server._OriginalRunner`: its own zod checks, and a notification without a handler dropped unread). For
+the import of the server module they are stand-ins too: the maps hold `Deferred` names, each imported for
+real on first use (never on the stdio path), and the two modules are imported by no one.
+
 The SDK's modules define ~520 pydantic models and six module-level TypeAdapters over its unions, and
 pydantic builds each one's validator and serializer as it is defined: a third of the start, for a session
 that uses a dozen. The serving process turns on pydantic's own `defer_build` for every model and adapter,
@@ -68,8 +75,14 @@ HTTP_ONLY: Final = (
 )
 """What `mcp.server.lowlevel.server` imports for `streamable_http_app` (and its annotations) only."""
 
+REVISION_SURFACES: Final = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
+"""What `mcp_types.methods` imports for its per-revision maps, read only when a message is validated."""
+
 DEFERRED_RESOLVED: Final[list[tuple[str, str]]] = []
 """(module, name) of every deferred name resolved in this process, in order: empty on the stdio path."""
+
+
+_UNRESOLVED: Final = object()
 
 
 class Deferred:
@@ -77,10 +90,14 @@ class Deferred:
 
     def __init__(self, module: str, name: str) -> None:
         self._where = (module, name)
+        self._real: Any = _UNRESOLVED
 
     def resolve(self) -> Any:
-        DEFERRED_RESOLVED.append(self._where)
-        return getattr(importlib.import_module(self._where[0]), self._where[1])
+        """The real object, imported (and recorded in `DEFERRED_RESOLVED`) the first time only."""
+        if self._real is _UNRESOLVED:
+            DEFERRED_RESOLVED.append(self._where)
+            self._real = getattr(importlib.import_module(self._where[0]), self._where[1])
+        return self._real
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)
@@ -102,9 +119,19 @@ class _DeferredModule(types.ModuleType):
 def defer_http_side() -> Callable[[], None]:
     """Stand in for the `HTTP_ONLY` modules until the returned undo; nothing changes if the low-level server
     or any of them is imported already."""
-    if any(name in sys.modules for name in (*HTTP_ONLY, "mcp.server.lowlevel.server")):
+    return _stand_in(HTTP_ONLY, "mcp.server.lowlevel.server")
+
+
+def defer_revision_surfaces() -> Callable[[], None]:
+    """Stand in for the `REVISION_SURFACES` until the returned undo; nothing changes if `mcp_types.methods`
+    or either of them is imported already."""
+    return _stand_in(REVISION_SURFACES, "mcp_types.methods")
+
+
+def _stand_in(names: tuple[str, ...], importer: str) -> Callable[[], None]:
+    if any(name in sys.modules for name in (*names, importer)):
         return _nothing
-    stand_ins = {name: _DeferredModule(name) for name in HTTP_ONLY}
+    stand_ins = {name: _DeferredModule(name) for name in names}
     sys.modules.update(stand_ins)
 
     def undo() -> None:
@@ -219,23 +246,25 @@ def resume_collector() -> None:
 
 def server_module() -> types.ModuleType:
     """`reference_server.server` built the quick way (collector paused, the SDK's front doors and optional
-    imports skipped, the HTTP side deferred, models built on first use, annotation texts compiled once), for
-    the console script and for test servers built on it."""
+    imports skipped, the HTTP side and the revision surfaces deferred, models built on first use, annotation
+    texts compiled once), for the console script and for test servers built on it."""
     pause_collector()
     skip_front_doors()
     skip_optional_imports()
     defer_model_builds()
     unmemoize = memoize_annotation_compiles()
-    undefer = defer_http_side()
+    undefers = (defer_http_side(), defer_revision_surfaces())
     try:
         try:
             server = importlib.import_module("reference_server.server")
         except ImportError:
-            undefer()
+            for undefer in undefers:
+                undefer()
             restore_front_doors()
             server = importlib.import_module("reference_server.server")
     finally:
-        undefer()
+        for undefer in undefers:
+            undefer()
         unmemoize()
     resume_collector()
     return server

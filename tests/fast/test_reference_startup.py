@@ -199,7 +199,7 @@ server = startup.server_module()
 def report() -> None:
     holders = sorted(name for name, module in list(sys.modules.items()) if module is not None
                      and any(isinstance(value, startup.Deferred) for value in vars(module).values()))
-    left = [name for name in startup.HTTP_ONLY if name in sys.modules]
+    left = [name for name in (*startup.HTTP_ONLY, *startup.REVISION_SURFACES) if name in sys.modules]
     with open(sys.argv[1], "w") as out:
         json.dump([startup.DEFERRED_RESOLVED, holders, "starlette" in sys.modules, left], out)
 
@@ -208,9 +208,10 @@ raise SystemExit(server.run())
 """
 
 
-def test_a_served_session_never_imports_the_http_side(tmp_path: Path) -> None:
-    """Every kind of answer served, and no deferred name resolved: starlette is never imported, only the
-    low-level server module holds deferred names, and no stand-in module is left in `sys.modules`."""
+def test_a_served_session_never_imports_the_http_side_or_the_revision_surfaces(tmp_path: Path) -> None:
+    """Every kind of answer served (a notification among them), and no deferred name resolved: starlette and
+    the per-revision models are never imported, only the low-level server module holds deferred names at
+    its top level, and no stand-in module is left in `sys.modules`."""
     found = tmp_path / "found.json"
     command = [sys.executable, "-c", HTTP_DEFERRED, str(found)]
     done = subprocess.run(command, input=SESSION, capture_output=True, timeout=120)
@@ -223,4 +224,30 @@ def test_a_deferred_name_imports_its_module_when_called() -> None:
     """Outside the stdio path (an HTTP app asked for), the real object answers."""
     deferred = startup.Deferred("json", "dumps")
     assert deferred([1]) == "[1]" and deferred.__name__ == "dumps"
-    assert startup.DEFERRED_RESOLVED[-2:] == [("json", "dumps"), ("json", "dumps")]
+    assert deferred.resolve() is json.dumps
+    assert startup.DEFERRED_RESOLVED.count(("json", "dumps")) == 1, "resolved once, then kept"
+
+
+SURFACE_USED = """
+import sys
+from reference_server import startup
+startup.server_module()
+from pydantic import ValidationError
+from mcp_types import methods
+methods.validate_client_notification("notifications/initialized", "2024-11-05", None)
+try:
+    methods.validate_client_notification("notifications/cancelled", "2025-06-18", {"requestId": []})
+except ValidationError:
+    refused = True
+print(startup.DEFERRED_RESOLVED, refused, methods.CLIENT_NOTIFICATIONS[
+    ("notifications/cancelled", "2026-07-28")].resolve().__module__)
+"""
+
+
+def test_a_deferred_revision_model_validates_as_the_real_one_once_asked() -> None:
+    """Off the stdio path (a handler registered for a notification, a later SDK's validation), the maps'
+    deferred names import their revision and validate with its model, accepting and refusing alike."""
+    done = subprocess.run([sys.executable, "-c", SURFACE_USED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("] ")[1].split() == ["True", "mcp_types._v2026_07_28"], done.stdout
+    assert "('mcp_types._v2025_11_25', 'InitializedNotification')" in done.stdout, done.stdout
