@@ -32,6 +32,12 @@ that uses a dozen. The serving process turns on pydantic's own `defer_build` for
 so each is built on its first use, by the same code, into the same validator (what a client sees does not
 change; the first answer that uses a model pays for it once).
 
+The SDK's model module also rebuilds four request-params models by hand once the models they name are
+defined (`CallToolRequestParams.model_rebuild()` ...), which builds them, deferral or not, with the models
+they hold: they are the models a stdio session never validates (its tools/call is answered from the
+arguments as parsed). During the start, such a call on a model still waiting for its build leaves it
+waiting: its first use rebuilds it from its module's names, as it does for every other deferred model.
+
 Defining those models evaluates every string annotation through `typing.ForwardRef`, which compiles its
 text afresh each time: ~2,200 compilations of ~520 distinct texts ("str | None", "list[ContentBlock]" …).
 For the start only, typing's `compile` is a memo of the built-in (a code object is immutable, so the same
@@ -203,6 +209,42 @@ def _always(adapter: Any) -> bool:
     return True
 
 
+def defer_explicit_rebuilds() -> Callable[[], None]:
+    """Make `model_rebuild()` called as a module calls it (no arguments; a deferred model's first use passes
+    its own) on a model whose build is still deferred leave it deferred; returns the undo. Nothing changes
+    if this pydantic keeps its mocks elsewhere (then every rebuild builds, as before)."""
+    try:
+        from pydantic import BaseModel
+        from pydantic._internal._mock_val_ser import MockValSer
+    except ImportError:
+        return _nothing
+    real = vars(BaseModel).get("model_rebuild")
+    if not isinstance(real, classmethod):
+        return _nothing
+    rebuild = real.__func__
+
+    def deferred_rebuild(
+        cls: type[Any], *, force: bool = False, raise_errors: bool = True,
+        _parent_namespace_depth: int = 2, _types_namespace: Any = None,
+    ) -> bool | None:
+        by_hand = (force, raise_errors, _parent_namespace_depth, _types_namespace) == (False, True, 2, None)
+        if by_hand and isinstance(vars(cls).get("__pydantic_validator__"), MockValSer):
+            return None
+        return rebuild(  # type: ignore[no-any-return]
+            cls, force=force, raise_errors=raise_errors,
+            _parent_namespace_depth=_parent_namespace_depth + 1 if _parent_namespace_depth > 0 else 0,
+            _types_namespace=_types_namespace,
+        )
+
+    BaseModel.model_rebuild = classmethod(deferred_rebuild)  # type: ignore[method-assign,assignment]
+
+    def undo() -> None:
+        if vars(BaseModel).get("model_rebuild") is not real:
+            BaseModel.model_rebuild = real  # type: ignore[method-assign,assignment]
+
+    return undo
+
+
 def memoize_annotation_compiles() -> Callable[[], None]:
     """Make typing's `compile` (used by `ForwardRef` only) reuse the code of a text compiled before; returns
     the undo. Nothing changes if typing already has a `compile` of its own (someone else's patch)."""
@@ -246,12 +288,13 @@ def resume_collector() -> None:
 
 def server_module() -> types.ModuleType:
     """`reference_server.server` built the quick way (collector paused, the SDK's front doors and optional
-    imports skipped, the HTTP side and the revision surfaces deferred, models built on first use, annotation
-    texts compiled once), for the console script and for test servers built on it."""
+    imports skipped, the HTTP side and the revision surfaces deferred, models built on first use, even those
+    rebuilt by hand, annotation texts compiled once), for the console script and for test servers built on
+    it."""
     pause_collector()
     skip_front_doors()
     skip_optional_imports()
-    defer_model_builds()
+    unrebuild = defer_explicit_rebuilds() if defer_model_builds() else _nothing
     unmemoize = memoize_annotation_compiles()
     undefers = (defer_http_side(), defer_revision_surfaces())
     try:
@@ -266,5 +309,6 @@ def server_module() -> types.ModuleType:
         for undefer in undefers:
             undefer()
         unmemoize()
+        unrebuild()
     resume_collector()
     return server

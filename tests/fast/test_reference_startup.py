@@ -201,7 +201,8 @@ def report() -> None:
                      and any(isinstance(value, startup.Deferred) for value in vars(module).values()))
     left = [name for name in (*startup.HTTP_ONLY, *startup.REVISION_SURFACES) if name in sys.modules]
     import mcp_types
-    built = [name for name in ("Tool", "ListToolsResult", "InitializeResult", "ServerCapabilities")
+    built = [name for name in ("Tool", "ListToolsResult", "InitializeResult", "ServerCapabilities",
+                               "CallToolRequestParams", "ReadResourceRequestParams", "GetPromptRequestParams")
              if getattr(mcp_types, name).__pydantic_complete__]
     with open(sys.argv[1], "w") as out:
         json.dump([startup.DEFERRED_RESOLVED, holders, "starlette" in sys.modules, left, built], out)
@@ -222,7 +223,36 @@ def test_a_served_session_never_imports_the_http_side_or_the_revision_surfaces(t
     assert done.stdout.count(b"\n") >= 10, done
     *deferred, built = json.loads(found.read_text())
     assert deferred == [[], ["mcp.server.lowlevel.server"], False, []]
-    assert built == [], "initialize and tools/list are answered from data in hand, no model built for them"
+    assert built == [], "no model built for initialize, tools/list or the params the SDK rebuilds by hand"
+
+
+REBUILT_BY_HAND = """
+import json, sys
+if sys.argv[1] == "served":
+    from reference_server import startup
+    startup.server_module()
+import mcp_types
+before = mcp_types.CallToolRequestParams.__pydantic_complete__
+params = {"name": "t", "arguments": {"a": [1, {"b": None}]}, "_meta": {"progressToken": 3}}
+parsed = mcp_types.CallToolRequestParams.model_validate(params)
+try:
+    mcp_types.ReadResourceRequestParams.model_validate({"uri": 3})
+except Exception as error:
+    refused = str(error).splitlines()[:3]
+schema = mcp_types.GetPromptRequestParams.model_json_schema()
+print(json.dumps([before, parsed.model_dump(mode="json"), refused, schema]))
+"""
+
+
+def test_a_model_rebuilt_by_hand_is_left_for_its_first_use_and_then_the_same() -> None:
+    """The SDK's own `model_rebuild()` calls wait in the serving process; used later, the models validate,
+    refuse and describe themselves as in a process that built them at import."""
+    found = [subprocess.run([sys.executable, "-c", REBUILT_BY_HAND, kind], capture_output=True, text=True,
+                            timeout=120) for kind in ("served", "library")]
+    assert [done.returncode for done in found] == [0, 0], [done.stderr for done in found]
+    served, library = (json.loads(done.stdout) for done in found)
+    assert (served[0], library[0]) == (False, True)
+    assert served[1:] == library[1:]
 
 
 def test_a_deferred_name_imports_its_module_when_called() -> None:
