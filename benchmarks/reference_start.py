@@ -7,8 +7,9 @@ trees' processes interleaved so that one load falls on all:
 
 - start: `python -m reference_server` fed `initialize`, `notifications/initialized` and one valid
   tools/call, then end of input (the process's whole CPU, interpreter start to exit);
-- groups: in a fresh process of the same interpreter, the entry point's own steps (`startup.server_module`'s)
-  with the process's CPU clock read after each group of imports, in import order;
+- groups: in a fresh process of the same interpreter, the entry point's own steps (`startup.server_module`'s,
+  as far as the tree has them; the HTTP side imported for real, to show its cost) with the process's CPU
+  clock read after each group of imports, in import order;
 - original: npm:0.6.2 on node, fed the same lines.
 
     python -m benchmarks.reference_start [--starts 15] [--tree before=DIR ...] [--json out.json]
@@ -49,7 +50,7 @@ LINES: Final = (
 
 GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("mcp_types (models)", ("mcp_types",)),
-    ("mcp_types.methods (two revisions)", ("mcp_types.methods",)),
+    ("mcp_types.methods (two revisions, stand-ins where the tree defers them)", ("mcp_types.methods",)),
     ("mcp.server.connection, runner", ("mcp.server.connection", "mcp.server.runner")),
     ("HTTP side (starlette, auth, streamable HTTP, otel)", (
         "starlette.applications", "mcp.server.auth.routes", "mcp.server.auth.middleware.auth_context",
@@ -65,14 +66,16 @@ mark = time.process_time()
 from reference_server import startup
 startup.pause_collector(); startup.skip_front_doors(); startup.skip_optional_imports()
 startup.defer_model_builds()
-undo = getattr(startup, "memoize_annotation_compiles", lambda: lambda: None)()
+undos = [getattr(startup, name, lambda: lambda: None)() for name in (
+    "memoize_annotation_compiles", "defer_explicit_rebuilds", "defer_revision_surfaces")]
 spent = {"startup module, pydantic": time.process_time() - mark}
 for label, modules in json.loads(sys.argv[1]):
     mark = time.process_time()
     for module in modules:
         __import__(module)
     spent[label] = time.process_time() - mark
-undo()
+for undo in undos:
+    undo()
 print(json.dumps(spent))
 """
 

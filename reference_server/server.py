@@ -8,11 +8,12 @@ them (`_OriginalRunner`, `sdk050.py`): the same fields in every answer, errors i
 
 from __future__ import annotations
 
+import copy
 import logging
 import signal
 import warnings
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import cache, partial
 from typing import Any, Final
 
 import anyio
@@ -55,6 +56,15 @@ def call_tool_answer(thinking: SequentialThinkingServer, params: Mapping[str, An
     return {"content": content}
 
 
+def list_tools_answer(spec: ToolSpec) -> dict[str, Any]:
+    """The result `on_list_tools` returns as the runner dumps it (by alias, set fields only, in field order:
+    name, description, inputSchema), built as a dict: building the Tool and ListToolsResult models cost the
+    start more than anything else it does after its imports. `tests/fast/test_reference_answers.py` holds
+    the two equal."""
+    schema = copy.deepcopy(spec.input_schema)
+    return {"tools": [{"name": spec.name, "description": spec.description, "inputSchema": schema}]}
+
+
 def answered_at_once(
     call_tool: Callable[[Mapping[str, Any]], dict[str, Any]], method: str, params: Mapping[str, Any] | None
 ) -> dict[str, Any] | None:
@@ -67,15 +77,18 @@ def answered_at_once(
 
 
 def build_server(thinking: SequentialThinkingServer, spec: ToolSpec) -> Server[Any]:
-    """A low-level Server whose two handlers are the original's ListTools and CallTool handlers."""
-    listed = types.ListToolsResult(
-        tools=[types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)]
-    )
+    """A low-level Server whose two handlers are the original's ListTools and CallTool handlers (the tool's
+    models are built when the handler first runs: `serve`'s runner answers from `list_tools_answer`)."""
+
+    @cache
+    def listed() -> types.ListToolsResult:
+        tool = types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema)
+        return types.ListToolsResult(tools=[tool])
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return listed
+        return listed()
 
     async def on_call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -113,10 +126,12 @@ class _OriginalRunner(ServerRunner[Any]):
     data, a handled request that fails its zod schema is -32603 with zod's issue list, and a result is
     sent as the handler returned it. The handlers themselves stay the Server's, except that a runner given
     `call_tool` answers tools/call with it directly (the same answer as the Server's handler, without the
-    request context and the params and result models: `serve` passes `call_tool_answer`).
+    request context and the params and result models: `serve` passes `call_tool_answer`), and one given
+    `list_tools` tools/list (`list_tools_answer`).
     """
 
     call_tool: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    list_tools: Callable[[], dict[str, Any]] | None = None
 
     async def _on_request(
         self, dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
@@ -138,6 +153,8 @@ class _OriginalRunner(ServerRunner[Any]):
         if method == "tools/call" and self.call_tool is not None:
             assert params is not None
             return self.call_tool(params)
+        if method == "tools/list" and self.list_tools is not None:
+            return self.list_tools()
         entry = self.server.get_request_handler(method)
         if entry is None:  # pragma: no cover - build_server registers both tool methods
             raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
@@ -150,6 +167,16 @@ class _OriginalRunner(ServerRunner[Any]):
         dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_unset=True)
         return dumped
 
+    async def _on_notify(
+        self, dctx: DispatchContext[TransportContext], method: str, params: Mapping[str, Any] | None
+    ) -> None:
+        """SDK 0.5.0 drops a notification no handler takes, unparsed. The original's two (initialized,
+        cancelled) change nothing a client sees here: the connection is open from its first frame and a
+        cancel is the transport's. Only a notification the Server has a handler for takes the SDK's path,
+        whose revision models (`startup.REVISION_SURFACES`) are then imported."""
+        if self.server.get_notification_handler(method) is not None:
+            await super()._on_notify(dctx, method, params)
+
 
 def _fields(fields: Mapping[str, object], params: Mapping[str, Any] | None) -> dict[str, Any]:
     """The params under the model's fields (the fields the handlers read are named as on the wire)."""
@@ -161,6 +188,7 @@ async def serve_as_original(
     read_stream: ReadStream,
     write_stream: WriteStream,
     call_tool: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
+    list_tools: Callable[[], dict[str, Any]] | None = None,
 ) -> None:
     """One connection served as SDK 0.5.0 serves it, whichever revision the client speaks.
 
@@ -177,10 +205,10 @@ async def serve_as_original(
             )
             connection = Connection.for_loop(dispatcher, protocol_version_hint=ORIGINAL_PROTOCOL_VERSION)
             connection.initialized.set()
-            runner = _OriginalRunner(
-                server, connection, lifespan_state, init_options=server.create_initialization_options()
-            )
-            runner.call_tool = call_tool
+            # No init_options: the SDK builds them (its capability models) for its own initialize answer only,
+            # and `_OriginalRunner` answers initialize itself.
+            runner = _OriginalRunner(server, connection, lifespan_state)
+            runner.call_tool, runner.list_tools = call_tool, list_tools
             try:
                 await dispatcher.run(runner.on_request, runner.on_notify)
             finally:
@@ -209,7 +237,8 @@ async def serve(
     answer_now = partial(answered_at_once, call_tool)
     async with stdio_transport(stdin_fd, stdout_fd, answer_now) as (read_stream, write_stream):
         write(BANNER)
-        await serve_as_original(server, read_stream, write_stream, call_tool)
+        list_tools = partial(list_tools_answer, spec)
+        await serve_as_original(server, read_stream, write_stream, call_tool, list_tools)
 
 
 def run() -> int:

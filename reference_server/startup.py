@@ -19,11 +19,24 @@ path; `DEFERRED_RESOLVED` records it if it is). The stand-ins leave `sys.modules
 imported, so any later import gets the real modules; only the low-level server module keeps the deferred
 names.
 
+`mcp_types.methods` maps each (method, revision) to the revision's own models, two generated modules of
+~270 models each (`_v2025_11_25`, `_v2026_07_28`): about a quarter of the start. They are read only to
+validate a request, notification or result against its revision, which the original's answers never do
+(`server._OriginalRunner`: its own zod checks, and a notification without a handler dropped unread). For
+the import of the server module they are stand-ins too: the maps hold `Deferred` names, each imported for
+real on first use (never on the stdio path), and the two modules are imported by no one.
+
 The SDK's modules define ~520 pydantic models and six module-level TypeAdapters over its unions, and
 pydantic builds each one's validator and serializer as it is defined: a third of the start, for a session
 that uses a dozen. The serving process turns on pydantic's own `defer_build` for every model and adapter,
 so each is built on its first use, by the same code, into the same validator (what a client sees does not
 change; the first answer that uses a model pays for it once).
+
+The SDK's model module also rebuilds four request-params models by hand once the models they name are
+defined (`CallToolRequestParams.model_rebuild()` ...), which builds them, deferral or not, with the models
+they hold: they are the models a stdio session never validates (its tools/call is answered from the
+arguments as parsed). During the start, such a call on a model still waiting for its build leaves it
+waiting: its first use rebuilds it from its module's names, as it does for every other deferred model.
 
 Defining those models evaluates every string annotation through `typing.ForwardRef`, which compiles its
 text afresh each time: ~2,200 compilations of ~520 distinct texts ("str | None", "list[ContentBlock]" …).
@@ -68,8 +81,14 @@ HTTP_ONLY: Final = (
 )
 """What `mcp.server.lowlevel.server` imports for `streamable_http_app` (and its annotations) only."""
 
+REVISION_SURFACES: Final = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
+"""What `mcp_types.methods` imports for its per-revision maps, read only when a message is validated."""
+
 DEFERRED_RESOLVED: Final[list[tuple[str, str]]] = []
 """(module, name) of every deferred name resolved in this process, in order: empty on the stdio path."""
+
+
+_UNRESOLVED: Final = object()
 
 
 class Deferred:
@@ -77,10 +96,14 @@ class Deferred:
 
     def __init__(self, module: str, name: str) -> None:
         self._where = (module, name)
+        self._real: Any = _UNRESOLVED
 
     def resolve(self) -> Any:
-        DEFERRED_RESOLVED.append(self._where)
-        return getattr(importlib.import_module(self._where[0]), self._where[1])
+        """The real object, imported (and recorded in `DEFERRED_RESOLVED`) the first time only."""
+        if self._real is _UNRESOLVED:
+            DEFERRED_RESOLVED.append(self._where)
+            self._real = getattr(importlib.import_module(self._where[0]), self._where[1])
+        return self._real
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)
@@ -102,9 +125,19 @@ class _DeferredModule(types.ModuleType):
 def defer_http_side() -> Callable[[], None]:
     """Stand in for the `HTTP_ONLY` modules until the returned undo; nothing changes if the low-level server
     or any of them is imported already."""
-    if any(name in sys.modules for name in (*HTTP_ONLY, "mcp.server.lowlevel.server")):
+    return _stand_in(HTTP_ONLY, "mcp.server.lowlevel.server")
+
+
+def defer_revision_surfaces() -> Callable[[], None]:
+    """Stand in for the `REVISION_SURFACES` until the returned undo; nothing changes if `mcp_types.methods`
+    or either of them is imported already."""
+    return _stand_in(REVISION_SURFACES, "mcp_types.methods")
+
+
+def _stand_in(names: tuple[str, ...], importer: str) -> Callable[[], None]:
+    if any(name in sys.modules for name in (*names, importer)):
         return _nothing
-    stand_ins = {name: _DeferredModule(name) for name in HTTP_ONLY}
+    stand_ins = {name: _DeferredModule(name) for name in names}
     sys.modules.update(stand_ins)
 
     def undo() -> None:
@@ -176,6 +209,42 @@ def _always(adapter: Any) -> bool:
     return True
 
 
+def defer_explicit_rebuilds() -> Callable[[], None]:
+    """Make `model_rebuild()` called as a module calls it (no arguments; a deferred model's first use passes
+    its own) on a model whose build is still deferred leave it deferred; returns the undo. Nothing changes
+    if this pydantic keeps its mocks elsewhere (then every rebuild builds, as before)."""
+    try:
+        from pydantic import BaseModel
+        from pydantic._internal._mock_val_ser import MockValSer
+    except ImportError:
+        return _nothing
+    real = vars(BaseModel).get("model_rebuild")
+    if not isinstance(real, classmethod):
+        return _nothing
+    rebuild = real.__func__
+
+    def deferred_rebuild(
+        cls: type[Any], *, force: bool = False, raise_errors: bool = True,
+        _parent_namespace_depth: int = 2, _types_namespace: Any = None,
+    ) -> bool | None:
+        by_hand = (force, raise_errors, _parent_namespace_depth, _types_namespace) == (False, True, 2, None)
+        if by_hand and isinstance(vars(cls).get("__pydantic_validator__"), MockValSer):
+            return None
+        return rebuild(  # type: ignore[no-any-return]
+            cls, force=force, raise_errors=raise_errors,
+            _parent_namespace_depth=_parent_namespace_depth + 1 if _parent_namespace_depth > 0 else 0,
+            _types_namespace=_types_namespace,
+        )
+
+    BaseModel.model_rebuild = classmethod(deferred_rebuild)  # type: ignore[method-assign,assignment]
+
+    def undo() -> None:
+        if vars(BaseModel).get("model_rebuild") is not real:
+            BaseModel.model_rebuild = real  # type: ignore[method-assign,assignment]
+
+    return undo
+
+
 def memoize_annotation_compiles() -> Callable[[], None]:
     """Make typing's `compile` (used by `ForwardRef` only) reuse the code of a text compiled before; returns
     the undo. Nothing changes if typing already has a `compile` of its own (someone else's patch)."""
@@ -219,23 +288,27 @@ def resume_collector() -> None:
 
 def server_module() -> types.ModuleType:
     """`reference_server.server` built the quick way (collector paused, the SDK's front doors and optional
-    imports skipped, the HTTP side deferred, models built on first use, annotation texts compiled once), for
-    the console script and for test servers built on it."""
+    imports skipped, the HTTP side and the revision surfaces deferred, models built on first use, even those
+    rebuilt by hand, annotation texts compiled once), for the console script and for test servers built on
+    it."""
     pause_collector()
     skip_front_doors()
     skip_optional_imports()
-    defer_model_builds()
+    unrebuild = defer_explicit_rebuilds() if defer_model_builds() else _nothing
     unmemoize = memoize_annotation_compiles()
-    undefer = defer_http_side()
+    undefers = (defer_http_side(), defer_revision_surfaces())
     try:
         try:
             server = importlib.import_module("reference_server.server")
         except ImportError:
-            undefer()
+            for undefer in undefers:
+                undefer()
             restore_front_doors()
             server = importlib.import_module("reference_server.server")
     finally:
-        undefer()
+        for undefer in undefers:
+            undefer()
         unmemoize()
+        unrebuild()
     resume_collector()
     return server

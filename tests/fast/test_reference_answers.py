@@ -1,8 +1,10 @@
-"""reference_server.server: tools/call answered directly is the Server's handler's answer, byte for byte.
+"""reference_server.server: tools/call and tools/list answered directly are the Server's handlers' answers,
+byte for byte.
 
 The runner answers tools/call with `call_tool_answer` (a dict) instead of the Server's `on_call_tool`
 (models dumped by alias, set fields only): the two must give the same JSON text, key order included,
-and leave the same state behind, call after call.
+and leave the same state behind, call after call. Likewise tools/list with `list_tools_answer`, for any
+tool a spec (or a fork's) describes.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from mcp.server.lowlevel import Server
 from pydantic import BaseModel
 
 from reference_server.colour import Prefixes
-from reference_server.server import build_server, call_tool_answer
+from reference_server.server import build_server, call_tool_answer, list_tools_answer
 from reference_server.thinking import SequentialThinkingServer
-from reference_server.toolspec import load_tool_spec
+from reference_server.toolspec import ToolSpec, load_tool_spec
 
 SPEC = load_tool_spec()
 PLAIN = Prefixes("🔄 Revision", "🌿 Branch", "💭 Thought")
@@ -51,9 +53,11 @@ _calls = st.lists(
 )
 
 
-def _through_the_server_handler(server: Server[Any], params: dict[str, Any]) -> dict[str, Any]:
+def _through_the_server_handler(
+    server: Server[Any], params: dict[str, Any], method: str = "tools/call"
+) -> dict[str, Any]:
     """The answer as `_OriginalRunner` made it before: the params model, the handler, the dump."""
-    entry = server.get_request_handler("tools/call")
+    entry = server.get_request_handler(method)
     assert entry is not None
     fields = {key: params[key] for key in entry.params_type.model_fields if key in params}
     typed = entry.params_type.model_construct(**fields)
@@ -90,3 +94,31 @@ def test_an_error_carries_is_error_after_content_and_a_success_leaves_it_out() -
     refused = call_tool_answer(thinking, {"name": "other"})
     expected = '{"content": [{"type": "text", "text": "Unknown tool: other"}], "isError": true}'
     assert json.dumps(refused) == expected
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=12,
+)
+_specs = st.builds(
+    ToolSpec,
+    name=st.text(max_size=20),
+    description=st.text(max_size=40),
+    input_schema=st.dictionaries(st.text(max_size=8), _json, max_size=5).map(
+        lambda properties: {"type": "object", **properties}
+    ),
+    provenance=st.just({}),
+    license=st.just(""),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_specs, st.one_of(st.none(), st.fixed_dictionaries({"cursor": st.text(max_size=5)})))
+def test_the_direct_tool_list_is_the_handlers_answer(spec: ToolSpec, params: dict[str, Any] | None) -> None:
+    server = build_server(SequentialThinkingServer(PLAIN, lambda data: None), spec)
+    through = _through_the_server_handler(server, params or {}, "tools/list")
+    direct = list_tools_answer(spec)
+    assert _frame(direct) == _frame(through)
+    direct["tools"][0]["inputSchema"]["type"] = "changed"
+    assert list_tools_answer(spec) == through, "each answer is its own copy of the schema"

@@ -199,28 +199,90 @@ server = startup.server_module()
 def report() -> None:
     holders = sorted(name for name, module in list(sys.modules.items()) if module is not None
                      and any(isinstance(value, startup.Deferred) for value in vars(module).values()))
-    left = [name for name in startup.HTTP_ONLY if name in sys.modules]
+    left = [name for name in (*startup.HTTP_ONLY, *startup.REVISION_SURFACES) if name in sys.modules]
+    import mcp_types
+    built = [name for name in ("Tool", "ListToolsResult", "InitializeResult", "ServerCapabilities",
+                               "CallToolRequestParams", "ReadResourceRequestParams", "GetPromptRequestParams")
+             if getattr(mcp_types, name).__pydantic_complete__]
     with open(sys.argv[1], "w") as out:
-        json.dump([startup.DEFERRED_RESOLVED, holders, "starlette" in sys.modules, left], out)
+        json.dump([startup.DEFERRED_RESOLVED, holders, "starlette" in sys.modules, left, built], out)
 
 atexit.register(report)
 raise SystemExit(server.run())
 """
 
 
-def test_a_served_session_never_imports_the_http_side(tmp_path: Path) -> None:
-    """Every kind of answer served, and no deferred name resolved: starlette is never imported, only the
-    low-level server module holds deferred names, and no stand-in module is left in `sys.modules`."""
+def test_a_served_session_never_imports_the_http_side_or_the_revision_surfaces(tmp_path: Path) -> None:
+    """Every kind of answer served (a notification among them), and no deferred name resolved: starlette and
+    the per-revision models are never imported, only the low-level server module holds deferred names at
+    its top level, and no stand-in module is left in `sys.modules`."""
     found = tmp_path / "found.json"
     command = [sys.executable, "-c", HTTP_DEFERRED, str(found)]
     done = subprocess.run(command, input=SESSION, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count(b"\n") >= 10, done
-    assert json.loads(found.read_text()) == [[], ["mcp.server.lowlevel.server"], False, []]
+    *deferred, built = json.loads(found.read_text())
+    assert deferred == [[], ["mcp.server.lowlevel.server"], False, []]
+    assert built == [], "no model built for initialize, tools/list or the params the SDK rebuilds by hand"
+
+
+REBUILT_BY_HAND = """
+import json, sys
+if sys.argv[1] == "served":
+    from reference_server import startup
+    startup.server_module()
+import mcp_types
+before = mcp_types.CallToolRequestParams.__pydantic_complete__
+params = {"name": "t", "arguments": {"a": [1, {"b": None}]}, "_meta": {"progressToken": 3}}
+parsed = mcp_types.CallToolRequestParams.model_validate(params)
+try:
+    mcp_types.ReadResourceRequestParams.model_validate({"uri": 3})
+except Exception as error:
+    refused = str(error).splitlines()[:3]
+schema = mcp_types.GetPromptRequestParams.model_json_schema()
+print(json.dumps([before, parsed.model_dump(mode="json"), refused, schema]))
+"""
+
+
+def test_a_model_rebuilt_by_hand_is_left_for_its_first_use_and_then_the_same() -> None:
+    """The SDK's own `model_rebuild()` calls wait in the serving process; used later, the models validate,
+    refuse and describe themselves as in a process that built them at import."""
+    found = [subprocess.run([sys.executable, "-c", REBUILT_BY_HAND, kind], capture_output=True, text=True,
+                            timeout=120) for kind in ("served", "library")]
+    assert [done.returncode for done in found] == [0, 0], [done.stderr for done in found]
+    served, library = (json.loads(done.stdout) for done in found)
+    assert (served[0], library[0]) == (False, True)
+    assert served[1:] == library[1:]
 
 
 def test_a_deferred_name_imports_its_module_when_called() -> None:
     """Outside the stdio path (an HTTP app asked for), the real object answers."""
     deferred = startup.Deferred("json", "dumps")
     assert deferred([1]) == "[1]" and deferred.__name__ == "dumps"
-    assert startup.DEFERRED_RESOLVED[-2:] == [("json", "dumps"), ("json", "dumps")]
+    assert deferred.resolve() is json.dumps
+    assert startup.DEFERRED_RESOLVED.count(("json", "dumps")) == 1, "resolved once, then kept"
+
+
+SURFACE_USED = """
+import sys
+from reference_server import startup
+startup.server_module()
+from pydantic import ValidationError
+from mcp_types import methods
+methods.validate_client_notification("notifications/initialized", "2024-11-05", None)
+try:
+    methods.validate_client_notification("notifications/cancelled", "2025-06-18", {"requestId": []})
+except ValidationError:
+    refused = True
+print(startup.DEFERRED_RESOLVED, refused, methods.CLIENT_NOTIFICATIONS[
+    ("notifications/cancelled", "2026-07-28")].resolve().__module__)
+"""
+
+
+def test_a_deferred_revision_model_validates_as_the_real_one_once_asked() -> None:
+    """Off the stdio path (a handler registered for a notification, a later SDK's validation), the maps'
+    deferred names import their revision and validate with its model, accepting and refusing alike."""
+    done = subprocess.run([sys.executable, "-c", SURFACE_USED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("] ")[1].split() == ["True", "mcp_types._v2026_07_28"], done.stdout
+    assert "('mcp_types._v2025_11_25', 'InitializedNotification')" in done.stdout, done.stdout
