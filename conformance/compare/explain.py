@@ -24,6 +24,7 @@ from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_clas
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
+from conformance.compare.text_kinds import KIND_CLASS
 from conformance.compare.two_fields import refusing_side
 from conformance.compare.wording import (
     Edit,
@@ -181,7 +182,8 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
-    related = [d for d in ds if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":"))]
+    related = [d for d in ds
+               if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":", KIND_CLASS + ":"))]
     said = [_relation(group, la, lb) for group in _by_class(related)]
     unchecked = [d for d in ds if d.value_class == UNCHECKED_CLASS]
     said += [_unchecked(group, la, lb) for group in _by_class(unchecked)]
@@ -203,7 +205,8 @@ def _relation(ds: list[Difference], la: str, lb: str) -> str:
     accepts it") or a bound on the field's own value, with the values re-tested ("head refuses
     `totalThoughts` below 1 (…), re-tested on fresh calls: 0.96875 refused, 1 and 1.5 accepted; …")."""
     rule, _, evidence = ds[0].value_class.partition(RETESTED)
-    rule = rule.removeprefix(RELATION_CLASS + ": ").removeprefix(BOUND_CLASS + ": ")
+    for prefix in (RELATION_CLASS, BOUND_CLASS, KIND_CLASS):
+        rule = rule.removeprefix(prefix + ": ")
     retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
     side = refusing_side(ds[0])
     refusing, accepting = (la, lb) if side == "a" else (lb, la)
