@@ -30,3 +30,27 @@ def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
     assert any(isinstance(args, dict) and len(str(args.get("thought"))) > 10_000 for args in shown), (
         f"no witness showed the thought over 10,000 characters; differences at {shown}"
     )
+
+
+def _witnessed(fork_change: str) -> list[object]:
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", fork_change)))
+    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
+    start_together(a, b)
+    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
+    try:
+        search.witnesses()
+    finally:
+        a.close()
+        b.close()
+    return [candidate.program[-1].arguments for candidate in search.candidates]
+
+
+def test_the_witnesses_reach_a_revision_carrying_a_label_and_a_right_to_left_thought() -> None:
+    """Inputs no search drew (held-out-multi-14): a revision with a branchId and no branch point, which
+    `revision-filed` files under its label, and a thought in Hebrew and Arabic, which `rtl-isolated` boxes in
+    bidi isolates."""
+    filed = _witnessed("revision-filed")
+    assert any(isinstance(args, dict) and args.get("isRevision") is True and "branchId" in args
+               and "branchFromThought" not in args for args in filed), filed
+    isolated = _witnessed("rtl-isolated")
+    assert any(isinstance(args, dict) and "שלום" in str(args.get("thought")) for args in isolated), isolated
