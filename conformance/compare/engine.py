@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
+from conformance.compare import after_calls
 from conformance.compare.arguments import (
     check_arguments,
     listed_past_stray_lines,
@@ -862,7 +863,7 @@ def root_causes(
     differences (`explain.py`); the cause's records are the primary ones."""
     known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
-    for difference in _reset_explains(differences):
+    for difference in _reset_explains(after_calls.regrouped(differences)):
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):

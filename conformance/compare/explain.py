@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.compare import after_calls
 from conformance.compare.bounds import BOUND_CLASS, RETESTED
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
@@ -110,7 +111,7 @@ def shown_by(members: Sequence[Difference]) -> Difference:
 
 
 def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
-    reset = _reset(members, la, lb)
+    reset = _reset(members, la, lb) or after_calls.said(members, la, lb)
     if reset:
         return [reset]
     by: dict[str, list[Difference]] = {}
