@@ -93,3 +93,17 @@ def test_a_row_cut_short_is_said_with_where_it_was_cut(length: int, limit: int) 
     assert f"its row is the thought cut at {limit} characters, “…” last" in said, said
     kept = box_difference(original_box(HEADER, thought), original_box(HEADER, thought[:limit]))
     assert "cut at" not in kept, kept  # narrower without the mark: a row not said cut
+
+
+@given(thought=st.text(alphabet="⺀漢字가😀é", min_size=1, max_size=12), wide=st.integers(1, 3))
+def test_a_row_padded_otherwise_in_a_box_as_wide_is_said(thought: str, wide: int) -> None:
+    """The same border, the thought's row padded with fewer spaces: a width counted in terminal columns
+    (held-out-multi-14's multilingual, "⺀" as two columns) was "differs at its body"."""
+    header = "Thought 1/1 with a long header line"
+    original = original_box(header, thought)
+    lines = original.split("\n")
+    lines[4] = lines[4][:-1 - wide] + "│"
+    said = box_difference(original, "\n".join(lines), "on head", "base")
+    pad = len(lines[4][1:-1]) - len(lines[4][1:-1].rstrip(" "))
+    assert f"is padded with {pad} space(s) before its right border on head, {pad + wide} on base's, the " \
+           f"border as wide" in said, said
