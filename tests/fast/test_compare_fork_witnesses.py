@@ -7,8 +7,12 @@ from __future__ import annotations
 import shlex
 import time
 
-from conformance.compare.pair import Side, start_together
-from conformance.compare.search import Search
+from conformance.compare.engine import _suspects_retested
+from conformance.compare.observe import compare_step, with_suspect
+from conformance.compare.pair import Side, replay_fresh, start_together
+from conformance.compare.programs import Step, valid
+from conformance.compare.search import Candidate, Search
+from conformance.core.protocol import TOOL
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -54,3 +58,19 @@ def test_the_witnesses_reach_a_revision_carrying_a_label_and_a_right_to_left_tho
                and "branchFromThought" not in args for args in filed), filed
     isolated = _witnessed("rtl-isolated")
     assert any(isinstance(args, dict) and "שלום" in str(args.get("thought")) for args in isolated), isolated
+
+
+def test_a_field_is_named_beside_a_box_only_when_the_box_needs_it() -> None:
+    """held-out-multi-14's multilingual: a box sized otherwise was headed "the stderr of a multi-line thought
+    with zero for `revisesThought` differs", the zero playing no part. Replayed without it, the box still
+    differs: the smaller call is kept and no field named; a field the difference needs stays."""
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "rtl-isolated")))
+    reference = resolve_target("reference")
+    bent = (Step(TOOL, valid(thought="שלום עולם", revisesThought=0)),)
+    oa, ob = replay_fresh(reference, fork, bent, 20.0)
+    [found] = [f for f in compare_step(bent[0], oa[0], ob[0]) if f.aspect == "stderr"]
+    assert with_suspect(found, bent[0]).suspect == "revisesThought"
+    [(candidate, again)] = _suspects_retested(reference, fork, [(Candidate(found, bent, True), found)], 20.0)
+    last = candidate.program[-1]
+    assert isinstance(last.arguments, dict) and "revisesThought" not in last.arguments, candidate
+    assert not with_suspect(again, last).suspect, again
