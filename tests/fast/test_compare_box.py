@@ -107,3 +107,13 @@ def test_a_row_padded_otherwise_in_a_box_as_wide_is_said(thought: str, wide: int
     pad = len(lines[4][1:-1]) - len(lines[4][1:-1].rstrip(" "))
     assert f"is padded with {pad} space(s) before its right border on head, {pad + wide} on base's, the " \
            f"border as wide" in said, said
+
+
+@given(control=st.sampled_from("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
+       text=st.text(alphabet="שלום مرحبا ab", min_size=1, max_size=10))
+def test_a_thought_wrapped_in_bidi_controls_is_said_by_them(control: str, text: str) -> None:
+    """held-out-multi-14's multilingual boxed right-to-left thoughts in U+2068 … U+2069: the box was said to
+    "differ at its body", nothing visible named."""
+    said = box_difference(original_box(HEADER, text), original_box(HEADER, f"{control}{text}\u2069"),
+                          "on head", "base")
+    assert "bidirectional control(s)" in said and "on head where base has 0" in said, said
