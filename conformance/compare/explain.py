@@ -525,16 +525,22 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     return "; ".join(said)
 
 
+MAX_BOX_CHANGES: Final = 3
+"""Distinct box changes one clause says (the rest are in the cause's table)."""
+
+
 def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
     if len(silent) == 1:
         other = lb if silent[0] == la else la
         return f"{silent[0]} writes no stderr box for {what}{_given(ds)}, {other} does"
-    smallest = min(ds, key=_size)
-    box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
-    if box:
-        return f"the stderr box of {what}{_given(ds)} differs: {box}"
+    # Each distinct change its boxes show, the smallest box's first: isolated right-to-left text in one box
+    # and a width counted in columns in another are two changes, not one said and one hidden.
+    said = list(dict.fromkeys(box for d in sorted(ds, key=_size)
+                              if (box := box_difference(d.a, d.b, f"on {lb}", la))))[:MAX_BOX_CHANGES]
+    if said:
+        return f"the stderr box of {what}{_given(ds)} differs: {'; and '.join(said)}"
     fields = sorted({d.field for d in ds if d.field})
     if fields == [AFTER_THE_BOX]:
         # Lines written after the box (agiprolabs-ts' Redis notices): not a part "of" the box.

@@ -117,3 +117,19 @@ def test_a_thought_wrapped_in_bidi_controls_is_said_by_them(control: str, text: 
     said = box_difference(original_box(HEADER, text), original_box(HEADER, f"{control}{text}\u2069"),
                           "on head", "base")
     assert "bidirectional control(s)" in said and "on head where base has 0" in said, said
+
+
+def test_two_changes_two_boxes_show_are_both_said() -> None:
+    """held-out-multi-14's multilingual: one box with its right-to-left thought isolated, another a column
+    wider; the headline said the smallest box's change alone."""
+    rtl, wide = valid(thought="שלום عالم"), valid(thought="a thought longer than its header")
+    shown = [(rtl, original_box(HEADER, "שלום عالم"), original_box(HEADER, "\u2068שלום عالم\u2069")),
+             (wide, original_box(HEADER, str(wide["thought"])), reworked_box(HEADER, str(wide["thought"])))]
+    differences = []
+    for args, a, b in shown:
+        [f] = compare_step(Step(TOOL, args), _outcome(a), _outcome(b))
+        differences.append(Difference(id=f"{f.signature}.{len(differences)}", aspect=f.aspect, summary="",
+                                      field=f.field, detail=f.detail, a=f.a, b=f.b,
+                                      program=frames((Step(TOOL, args),))))
+    headline = explain(differences, "base", "head", default_known_changes()).headline
+    assert "2 bidirectional control(s)" in headline and "2 narrower than base's" in headline, headline
