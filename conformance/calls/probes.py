@@ -50,6 +50,11 @@ the search's multi-line thoughts have at most a few lines (round 13: "no thought
 
 MANY_LINES_PROBE: Final = Probe("a thought of many lines", Envelope(MANY_LINES, 2, 3, True))
 
+RIGHT_TO_LEFT: Final = Probe("a thought in right-to-left scripts",
+                             Envelope("probe: שלום עולם and مرحبا بالعالم", 2, 3, True))
+"""Hebrew and Arabic words among Latin ones: drawn verbatim by the original, where a fork isolating them
+(U+2068 … U+2069) or mirroring them changes the box row (RTE-9/a1's verbatim check sends it too)."""
+
 TEXT_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thought carrying hashtags", Envelope("probe: tag it #cache #db-2 #café", 2, 3, True)),
     Probe("a thought carrying a URL",
@@ -59,11 +64,14 @@ TEXT_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thought over several lines", Envelope("probe: line one\nline two\r\nline three", 2, 3, True)),
     Probe("a thought carrying emoji", Envelope("probe: 💭 thinking 🌿 with 👩‍💻 and ✅", 2, 3, True)),
     Probe("a thought carrying numbers", Envelope("probe: 3 of 12, 1e9, -0.5, 0x1F and 50%", 2, 3, True)),
+    RIGHT_TO_LEFT,
 )
 """What a fork reads in a thought's text (hashtags answered as tags or shown in the box header, links,
-markdown, lines, wide characters, numbers) shows only when a thought has that shape: the search draws such
-texts under some seeds (held-out-multi-5's hashtags fork: CMP-5, OBJ-4, RTE-4, CLM-3 and BAP-2 departed under
-some seeds and not others). Sent first, with a thoughtNumber inside its total, by every probed property."""
+markdown, lines, wide characters, numbers, right-to-left scripts) shows only when a thought has that shape:
+the search draws such texts under some seeds (held-out-multi-5's hashtags fork: CMP-5, OBJ-4, RTE-4, CLM-3
+and BAP-2 departed under some seeds and not others), and no Hebrew or Arabic under any (held-out-multi-14's
+multilingual fork boxed them in bidi isolates, never met). Sent first, with a thoughtNumber inside its
+total, by every probed property."""
 
 WHITESPACE_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a whitespace thought", Envelope("   ", 2, 3, True)),

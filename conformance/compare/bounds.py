@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -25,6 +26,7 @@ from typing import Final
 from conformance.compare.observe import Outcome
 from conformance.compare.pair import fresh_pair, run_on
 from conformance.compare.programs import Step
+from conformance.compare.text_kinds import RETESTED, KindRule, kind_refused, of_its_kind
 from conformance.core.js import js_number_string, utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
@@ -35,7 +37,6 @@ from conformance.targets.specs import Target
 BOUND_CLASS: Final = "bound"
 """The value class of a refusal a bound explains (`Difference.value_class` reads "bound: `F` below 1;
 re-tested: …")."""
-RETESTED: Final = "; re-tested: "
 NUMBERS: Final[tuple[float, ...]] = (-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 10, 1000, 1_000_000)
 LENGTHS: Final[tuple[int, ...]] = (1, 16, 64, 255, 256, 257, 1024, 4096)
 BISECTIONS: Final = 12
@@ -156,11 +157,12 @@ def candidates(differences: Sequence[Difference], arguments: dict[str, JSON | No
 
 
 def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str, JSON], timeout: float
-               ) -> Bound | None:
+               ) -> Bound | KindRule | None:
     """The bound under which only `refused_by` refuses `field` in `call` (its other fields kept), or None.
     When the refusing side accepts no value of the ladder in `call` (it breaks another rule too: a branch
     from thought 1 at thought 1), the ladder is sent again in `settled(call)`, which keeps the usual rules
-    between the numbered fields."""
+    between the numbered fields. A string witness of other characters than letters is re-tested in its own
+    characters too (`text_kinds`): refused at lengths whose letters are accepted, its kind is the rule."""
     sent = call.get(field)
     length = isinstance(sent, str)
     x = _measure(sent, length)
@@ -196,11 +198,16 @@ def find_bound(a: Target, b: Target, field: str, refused_by: str, call: dict[str
                 kept = [(v, s) for v, s, ok in zip(ladder, strict, lenient, strict=True) if ok]
                 bound = _bisected([v for v, _ in kept], [s for _, s in kept], field, refused_by, length, x,
                                   ask)
-                if bound is None:
-                    return None
-                changed = tuple(k for k in args if k != field and args[k] != call.get(k))
-                bound = dataclasses.replace(bound, both=tuple(both), settled={k: args[k] for k in changed})
-                return _in_its_unit(bound, ask_texts) if length else bound
+                if bound is not None:
+                    changed = tuple(k for k in args if k != field and args[k] != call.get(k))
+                    bound = dataclasses.replace(bound, both=tuple(both),
+                                                settled={k: args[k] for k in changed})
+                    bound = _in_its_unit(bound, ask_texts) if length else bound
+                if isinstance(sent, str) and of_its_kind(sent):
+                    kind = kind_refused(field, refused_by, sent, ask_texts, _kind_lengths(bound, sent))
+                    if kind is not None:
+                        return kind
+                return bound
     except DriverError:
         return None
     return None
@@ -265,6 +272,16 @@ def _below_in_its_unit(bound: Bound, ask: TextAsk) -> Bound:
     if not half and not wide:
         return dataclasses.replace(bound, unit_evidence=f"{h} “{two}” and {h} “{four}” refused")
     return bound
+
+
+def _kind_lengths(bound: Bound | None, witness: str) -> tuple[int, ...]:
+    """Lengths in characters the witness's own characters are re-tested at: twice and sixteen times its
+    own, and, past a bound found with letters, the shortest any unit counts as long enough (a character is
+    at least one unit of each)."""
+    at = [2 * len(witness), 16 * len(witness)]
+    if bound is not None and bound.below is not None and bound.above is None:
+        at.append(max(1, math.ceil(bound.below)))
+    return tuple(at)
 
 
 def _frozen(args: dict[str, JSON]) -> tuple[tuple[str, JSON], ...]:
@@ -352,7 +369,7 @@ def _narrow(refused: float, accepted: float, length: bool, ask: Ask, *, up: bool
     return lower, upper
 
 
-def explained_by(d: Difference, bound: Bound, arguments: JSON) -> bool:
+def explained_by(d: Difference, bound: Bound | KindRule, arguments: JSON) -> bool:
     """Whether `d` (a refusal of the bound's field by its side) is a value past the bound."""
     if d.aspect != "is_error" or d.field != bound.field or d.detail != f"refused by {bound.refused_by}":
         return False

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from conformance.catalog.startup_hints import diagnose
+from conformance.compare import after_calls
 from conformance.compare.arguments import (
     check_arguments,
     listed_past_stray_lines,
@@ -189,6 +190,7 @@ def run_comparison(
 
     say(f"confirming {len(search.candidates)} difference(s) on fresh processes")
     confirmed, unconfirmed = _confirm(target_a, target_b, search.candidates, timeout)
+    confirmed = _suspects_retested(target_a, target_b, confirmed, timeout)
     probe_seconds = min(PROBE_SECONDS[profile], seconds)
     say(f"long probes: history and branch growth, up to {PROBE_LIMITS[profile]} calls per side "
         f"(budget {probe_seconds:g} s)")
@@ -447,6 +449,38 @@ def _reductions(candidate: Candidate) -> list[Program]:
     if len(candidate.program) > 1:
         out.append((last,))
     return [p for p in out if p != candidate.program]
+
+
+SUSPECT_RETESTS: Final = 8
+"""Differences whose suspect field is re-tested per comparison (one fresh pair each, a few fields at most)."""
+
+
+def _suspects_retested(a: Target, b: Target, confirmed: list[tuple[Candidate, Found]], timeout: float
+                       ) -> list[tuple[Candidate, Found]]:
+    """An accepted call's difference is said "with zero for `revisesThought`" when its last step gives a
+    field a value not of its type (`with_suspect`), a guess: the multilingual fork's box, sized in terminal
+    columns, was headed by a zero `revisesThought` that plays no part. The step is replayed on a fresh pair
+    without that field; still showing the difference, the smaller program is kept and the next suspect
+    tried, so a field is named only when the difference needs it."""
+    out: list[tuple[Candidate, Found]] = []
+    budget = SUSPECT_RETESTS
+    for candidate, found in confirmed:
+        for _ in range(3):
+            last = candidate.program[-1] if candidate.program else None
+            read = with_suspect(found, last) if last is not None else found
+            args = last.arguments if last is not None else None
+            if (not read.suspect or candidate.before or budget <= 0 or not isinstance(args, dict)
+                    or last is None):
+                break
+            budget -= 1
+            trial = (*candidate.program[:-1], Step(last.name, {k: v for k, v in args.items()
+                                                               if k != read.suspect}))
+            again = _replay(a, b, trial, found.signature, timeout)
+            if again is None:
+                break
+            candidate, found = dataclasses.replace(candidate, program=trial), again
+        out.append((candidate, found))
+    return out
 
 
 def _replay(a: Target, b: Target, program: Program, signature: str, timeout: float) -> Found | None:
@@ -862,7 +896,7 @@ def root_causes(
     differences (`explain.py`); the cause's records are the primary ones."""
     known = known if known is not None else default_known_changes()
     groups: dict[str, list[Difference]] = {}
-    for difference in _reset_explains(differences):
+    for difference in _reset_explains(after_calls.regrouped(differences)):
         groups.setdefault(difference.cause or "unattributed", []).append(difference)
     causes: list[RootCause] = []
     for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):

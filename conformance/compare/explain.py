@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.compare import after_calls
 from conformance.compare.bounds import BOUND_CLASS, RETESTED
 from conformance.compare.known_changes import KnownChanges
 from conformance.compare.listing import describe_text, describe_tool, object_changes, quote
@@ -24,6 +25,7 @@ from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_clas
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
+from conformance.compare.text_kinds import KIND_CLASS
 from conformance.compare.two_fields import refusing_side
 from conformance.compare.wording import (
     Edit,
@@ -109,7 +111,7 @@ def shown_by(members: Sequence[Difference]) -> Difference:
 
 
 def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
-    reset = _reset(members, la, lb)
+    reset = _reset(members, la, lb) or after_calls.said(members, la, lb)
     if reset:
         return [reset]
     by: dict[str, list[Difference]] = {}
@@ -181,7 +183,8 @@ def _kind(d: Difference) -> str:
 
 
 def _acceptance(ds: list[Difference], la: str, lb: str) -> str:
-    related = [d for d in ds if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":"))]
+    related = [d for d in ds
+               if d.value_class.startswith((RELATION_CLASS + ":", BOUND_CLASS + ":", KIND_CLASS + ":"))]
     said = [_relation(group, la, lb) for group in _by_class(related)]
     unchecked = [d for d in ds if d.value_class == UNCHECKED_CLASS]
     said += [_unchecked(group, la, lb) for group in _by_class(unchecked)]
@@ -203,7 +206,8 @@ def _relation(ds: list[Difference], la: str, lb: str) -> str:
     accepts it") or a bound on the field's own value, with the values re-tested ("head refuses
     `totalThoughts` below 1 (…), re-tested on fresh calls: 0.96875 refused, 1 and 1.5 accepted; …")."""
     rule, _, evidence = ds[0].value_class.partition(RETESTED)
-    rule = rule.removeprefix(RELATION_CLASS + ": ").removeprefix(BOUND_CLASS + ": ")
+    for prefix in (RELATION_CLASS, BOUND_CLASS, KIND_CLASS):
+        rule = rule.removeprefix(prefix + ": ")
     retested = f", re-tested on fresh calls: {evidence}" if evidence else ""
     side = refusing_side(ds[0])
     refusing, accepting = (la, lb) if side == "a" else (lb, la)
@@ -521,16 +525,22 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     return "; ".join(said)
 
 
+MAX_BOX_CHANGES: Final = 3
+"""Distinct box changes one clause says (the rest are in the cause's table)."""
+
+
 def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     silent = [side for side, texts in ((la, [d.a for d in ds]), (lb, [d.b for d in ds]))
               if all(not t.strip() for t in texts)]
     if len(silent) == 1:
         other = lb if silent[0] == la else la
         return f"{silent[0]} writes no stderr box for {what}{_given(ds)}, {other} does"
-    smallest = min(ds, key=_size)
-    box = box_difference(smallest.a, smallest.b, f"on {lb}", la)
-    if box:
-        return f"the stderr box of {what}{_given(ds)} differs: {box}"
+    # Each distinct change its boxes show, the smallest box's first: isolated right-to-left text in one box
+    # and a width counted in columns in another are two changes, not one said and one hidden.
+    said = list(dict.fromkeys(box for d in sorted(ds, key=_size)
+                              if (box := box_difference(d.a, d.b, f"on {lb}", la))))[:MAX_BOX_CHANGES]
+    if said:
+        return f"the stderr box of {what}{_given(ds)} differs: {'; and '.join(said)}"
     fields = sorted({d.field for d in ds if d.field})
     if fields == [AFTER_THE_BOX]:
         # Lines written after the box (agiprolabs-ts' Redis notices): not a part "of" the box.

@@ -116,6 +116,8 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (_with(extra=1),),
     (_with(isRevision=True, revisesThought={"toString": 1}),),
     (_with(thought="a" * 10_001),),
+    (_with(isRevision=True, branchId="a revision's label"),),
+    (_with(thought="שלום עולם and مرحبا بالعالم"),),
     (Step(TOOL, OMIT),),
     (Step(TOOL, None),),
     (Step(TOOL, [1]),),
@@ -138,7 +140,9 @@ accepts it), a thought beyond nalyk-ts's 10,000 characters, the arguments shapes
 branch from a later thought: what a rule relating two fields refuses), the run's fixed opening calls
 (calls/opening.py: labels out of key order, a revision, a branch of a branch, a number above its total, a
 padded label; so `compare` finds what a run's store checks find, with the same calls: issue 43) and one
-accepted episode, each the smallest program that shows it."""
+accepted episode, each the smallest program that shows it. A revision carrying a label without a branch point
+and a thought in Hebrew and Arabic: inputs no search drew, where held-out-multi-14's forks filed the label
+and boxed the words in bidi isolates."""
 
 ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
 """The episode run on fresh processes: thought, revision, branch, end."""

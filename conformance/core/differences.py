@@ -395,6 +395,8 @@ class _Box:
     header_pad: tuple[int, int]
     loose: int = 0
     """Body lines drawn without both side borders (a thought's line break inside one row)."""
+    row_pads: tuple[int, ...] = ()
+    """The spaces after each bordered body row's text, before its right border."""
 
 
 def box_lines(text: str) -> list[str] | None:
@@ -424,8 +426,9 @@ def _box(text: str) -> _Box | None:
     inner = header[1:-1] if len(header) >= 2 else ""
     pad = (len(inner) - len(inner.lstrip(" ")), len(inner) - len(inner.rstrip(" ")))
     rows = body[middle + 1:] if middle is not None else body
+    bordered = [row[1:-1] for row in rows if row.startswith("│") and row.endswith("│")]
     loose = sum(1 for row in rows if not (row.startswith("│") and row.rstrip().endswith("│")))
-    return _Box(len(lines[top]), len(rows), pad, loose)
+    return _Box(len(lines[top]), len(rows), pad, loose, tuple(len(r) - len(r.rstrip(" ")) for r in bordered))
 
 
 _BOX_DRAWN: Final = frozenset("┌└├│")
@@ -473,6 +476,14 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
     if (a.rows, a.loose) != (b.rows, b.loose):
         said.append(f"its body draws {_rows(b)} {here} where {theirs}'s draws {_rows(a)}")
+    elif a.row_pads != b.row_pads and len(a.row_pads) == len(b.row_pads):
+        # The same rows, padded otherwise: the thought measured in other units (columns, code points).
+        row = next(i for i, (x, y) in enumerate(zip(a.row_pads, b.row_pads, strict=True)) if x != y)
+        text = _first_row(target) if row == 0 else ""
+        of = f" for “{text}”" if text and len(text) <= 60 else ""
+        same = ", the border as wide" if a.width == b.width else ""
+        said.append(f"its thought row{of} is padded with {b.row_pads[row]} space(s) before its right border "
+                    f"{here}, {a.row_pads[row]} on {theirs}'s{same}: the thought's width counted otherwise")
     return said
 
 

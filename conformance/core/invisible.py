@@ -1,7 +1,7 @@
 """Characters a reader cannot see in a quote (a carriage return before each line feed, a trailing space, a
-tab, a zero-width character, a byte-order mark, ANSI colour codes): two texts that differ in them are said
-by what differs, never by what those characters do to a width or a padding counted on the rest (issue 42,
-fork-thought-log: a CRLF box read as "21 columns wide, 1 wider")."""
+tab, a zero-width character, a byte-order mark, a bidirectional control, ANSI colour codes): two texts that
+differ in them are said by what differs, never by what those characters do to a width or a padding counted on
+the rest (issue 42, fork-thought-log: a CRLF box read as "21 columns wide, 1 wider")."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from typing import Final
 
 _ANSI: Final = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _ZERO_WIDTH: Final = re.compile("[\u200b-\u200d\u2060]")
+_BIDI: Final = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional marks, embeddings and isolates: a fork wrapping right-to-left text in isolates
+(held-out-multi-14's multilingual) drew a box "differing at its body", nothing visible said."""
 _TRAILING: Final = re.compile(r"[ \t]+(?=\r?\n|\Z)")
 
 
@@ -46,6 +49,8 @@ _KINDS: Final = (
     _Kind("{n} byte-order mark(s) (\\ufeff)", _bom, lambda t: t.replace("\ufeff", "")),
     _Kind("{n} zero-width character(s) (\\u200b–\\u200d, \\u2060)", lambda t: len(_ZERO_WIDTH.findall(t)),
           lambda t: _ZERO_WIDTH.sub("", t)),
+    _Kind("{n} bidirectional control(s) (\\u200e, \\u200f, \\u202a–\\u202e, \\u2066–\\u2069: marks, "
+          "embeddings, isolates)", lambda t: len(_BIDI.findall(t)), lambda t: _BIDI.sub("", t)),
     _Kind("{n} line(s) ending with a space or tab", lambda t: len(_TRAILING.findall(t)),
           lambda t: _TRAILING.sub("", t), True),
 )

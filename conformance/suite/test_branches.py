@@ -74,22 +74,33 @@ labels drawn never start so, and a fork filing "#" labels alone passed the check
         st.tuples(st.one_of(branch_labels, _marked_labels), st.one_of(st.just(OMIT), falsy_values)),
         st.tuples(st.one_of(st.just(OMIT), falsy_values), st.integers(min_value=1, max_value=9)),
     ),
+    revising=st.booleans(),
 )
-@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", 0))
-@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", OMIT))
-@example(envelope=Envelope("t", 2, 3, True), case=("#never-recorded", OMIT))
-@example(envelope=Envelope("t", 2, 3, True), case=("@never-recorded", 0))
+@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", 0), revising=False)
+@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", OMIT), revising=False)
+@example(envelope=Envelope("t", 2, 3, True), case=("#never-recorded", OMIT), revising=False)
+@example(envelope=Envelope("t", 2, 3, True), case=("@never-recorded", 0), revising=False)
+@example(envelope=Envelope("t", 2, 3, True), case=("never-recorded", OMIT), revising=True)
 def test_silent_branch_miss(
-    server: ServerSession, envelope: Envelope, case: tuple[JSON | Omitted, JSON | Omitted]
+    server: ServerSession, envelope: Envelope, case: tuple[JSON | Omitted, JSON | Omitted], revising: bool
 ) -> None:
     """A branchId without a truthy branchFromThought (or the reverse) is retained as a plain thought: no
-    label, no error, and an answer indistinguishable from a call that never mentioned a branch."""
+    label, no error, and an answer indistinguishable from a call that never mentioned a branch. A revision
+    carrying a label is missed alike: the original files only where branchFromThought is truthy, where a
+    fork filing revisions under their label (held-out-multi-14's branch-workspaces) was never sent one."""
     branch_id, branch_from = case
+    revision: dict[str, JSON] = {}
+    if revising:
+        earlier = envelope.thought_number - 1
+        revision = {"isRevision": True, **({"revisesThought": earlier}
+                                           if isinstance(earlier, int) and earlier >= 1 else {})}
     before = store(server.call(envelope.arguments()))
-    missed = server.call(envelope.arguments(branchId=branch_id, branchFromThought=branch_from))
+    missed = server.call(envelope.arguments(branchId=branch_id, branchFromThought=branch_from, **revision))
     after = store(missed)
     assert after.branches == before.branches, (
-        f"label appeared: branches {brief(list(after.branches))}, not {brief(list(before.branches))}")
+        f"label appeared: branches {brief(list(after.branches))}, not {brief(list(before.branches))}"
+        + (f", after a revision (isRevision true) carrying branchId {brief(branch_id)} and no "
+           f"branchFromThought, which the original never files" if revising else ""))
     expect_one_more(before.history_length, after.history_length, describe(missed))
     plain, miss = answer_status(server.call(envelope.arguments())), answer_status(missed)
     plain.pop("thoughtHistoryLength")

@@ -44,7 +44,7 @@ from conformance.suite.contradiction import (
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.handover import handover_of
 from conformance.suite.rawproc import NUDGE, RawPool
-from conformance.suite.render_box import boxes, boxes_said, drawn
+from conformance.suite.render_box import boxes, boxes_said, drawn, js_length
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
@@ -309,7 +309,13 @@ def test_one_response_per_request_and_nothing_else(
         frames.append({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {
             "name": TOOL, "arguments": Envelope("loop a, id 0", 4, 4, False).arguments()}})
         frames.append({"jsonrpc": "2.0", "id": "", "method": "ping"})
-        requests = sorted(str(f["id"]) for f in frames if "id" in f)
+        # String ids JSON-RPC allows and clients send, digits among them: each echoed as the string it was
+        # (a gateway reading "24" as 24 answered the number, and no id the harness sent was a string).
+        frames.append({"jsonrpc": "2.0", "id": "24", "method": "ping"})
+        frames.append({"jsonrpc": "2.0", "id": "25", "method": "tools/call", "params": {
+            "name": TOOL, "arguments": Envelope("loop a, a string id", 5, 5, False).arguments()}})
+        frames.append({"jsonrpc": "2.0", "id": "loop-a-26", "method": "ping"})
+        requests = sorted(_id_said(f["id"]) for f in frames if "id" in f)
         # Lines that are no JSON-RPC message (a host's stray output, a batch of numbers): the original's SDK
         # drops them without a word on stdout or stderr.
         stray = b"this line is not JSON\n" + b'{"jsonrpc": "2.0", "not": "a message"}\n' + b"[1, 2]\n"
@@ -333,17 +339,22 @@ def test_one_response_per_request_and_nothing_else(
     shared.request("tools/list")  # a round trip: what the shared process sent since its handshake is read
     for message in shared.unsolicited:
         expect_not_own_message(message, "the shared process awaited a response")
-    assert sorted(str(m.get("id")) for m in received) == requests, (
-        f"responses to the ids {', '.join(sorted(str(m.get('id')) for m in received))}, where each of "
-        f"{', '.join(requests)} gets one: {brief(received, 400)}")
+    answered = sorted(_id_said(m.get("id")) for m in received)
+    retyped = _retyped_ids(requests, answered)
+    assert not retyped, (
+        f"{retyped[0][0]} was answered with the id {retyped[0][1]}, where the original echoes each id as "
+        f"sent, a string as the string" + (f" ({len(retyped)} ids alike)" if len(retyped) > 1 else ""))
+    assert answered == requests, (
+        f"responses to the ids {', '.join(answered)}, where each of {', '.join(requests)} gets one: "
+        f"{brief(received, 400)}")
     assert all("method" not in m for m in received), (
         f"the server sent {brief(next((m for m in received if 'method' in m), None))} of its own among its "
         "responses, "
         f"where the original sends only responses")
     # One box per call the server accepted, whichever it accepted: which calls it should accept is other
     # records' business (RTE-2, RTE-3), not the loop's.
-    calls_made = {str(f["id"]) for f in frames if f.get("method") == "tools/call"}
-    results = [m.get("result") for m in received if str(m.get("id")) in calls_made]
+    calls_made = {_id_said(f["id"]) for f in frames if f.get("method") == "tools/call"}
+    results = [m.get("result") for m in received if _id_said(m.get("id")) in calls_made]
     accepted = sum(1 for r in results if _status_answer(r))
     rendered = boxes(stderr.encode())
     # Nothing drawn at all (DISABLE_THOUGHT_LOGGING) is the render records' to judge (RTE-9), not the loop's.
@@ -355,6 +366,28 @@ def test_one_response_per_request_and_nothing_else(
         leftover = leftover.replace(box.text, "", 1)
     assert banner and leftover.split() in ([], BANNER.split()), (
         f"stderr holds more than the banner and one box per accepted call: {quoted(leftover, 300)}")
+
+
+def _id_said(request_id: object) -> str:
+    """An id as JSON writes it: the string "24" and the number 24 are two ids."""
+    return json.dumps(request_id)
+
+
+def _retyped_ids(sent: list[str], answered: list[str]) -> list[tuple[str, str]]:
+    """(id sent, id answered) for each id sent that was answered only as the same text of another type (the
+    string "24" as the number 24)."""
+    left = list(answered)
+    out: list[tuple[str, str]] = []
+    for said in sent:
+        if said in left:
+            left.remove(said)
+            continue
+        bare = said.strip('"')
+        other = next((a for a in left if a.strip('"') == bare), None)
+        if other is not None:
+            left.remove(other)
+            out.append((f"the request with the id {said}", other))
+    return out
 
 
 @pytest.mark.ends_a_process
@@ -446,6 +479,51 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
            f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it: the "
            f"cancelled call was taken back, where the original has no cancellation handling and counts it "
            f"({control + 2})")
+
+
+_BEHIND: Final = 2
+"""Calls written right behind the long one, in the same write."""
+
+
+@evidences("LOOP-B")
+@relies_on("RTE-3", "OBJ-4", "RTE-5", "OBJ-2")
+def test_calls_written_behind_a_long_one_are_processed_after_it(target: Target, raw_pool: RawPool) -> None:
+    """One synchronous pass per call, in the order read: a long thought and the short calls written right
+    behind it in one write are stored and answered in that order, each counting the one before. A fork that
+    defers long thoughts (held-out-multi-14's background-worker, 300 ms for more than 500 units) answered
+    nothing out of order while every request waited for its answer: here the later calls overtake it."""
+    base = 1_000 + secrets.randbelow(1_000_000)
+    sent = [Envelope(_LONG_THOUGHT, base, base + _BEHIND, True).arguments(),
+            *(Envelope(f"loop b, written behind a long thought ({base}, {i})", base + i, base + _BEHIND,
+                       i < _BEHIND).arguments() for i in range(1, _BEHIND + 1))]
+    ids = [f"loop-b-{i}" for i in range(len(sent))]
+    with raw_pool.lend(target) as raw:
+        raw.initialize()
+        raw.write(b"".join(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                                       "params": {"name": TOOL, "arguments": arguments}}).encode() + b"\n"
+                           for request_id, arguments in zip(ids, sent, strict=True)))
+        answers: list[dict[str, JSON]] = []
+        deadline = time.monotonic() + raw.timeout  # one deadline for the answers due
+        while len(answers) < len(ids) and (wait := deadline - time.monotonic()) > 0 and (
+                line := raw.read_line(timeout=wait)) is not None:
+            answer = response_line(line, f"the responses to {len(ids)} calls were due")
+            if isinstance(answer, dict) and answer.get("id") in ids:
+                answers.append(answer)
+        raw.stderr_now()  # the long box (some 31 KB) read, so the process goes back with its pipe empty
+    order = [str(a.get("id")) for a in answers]
+    assert sorted(order) == sorted(ids), (
+        f"responses to {', '.join(order) or 'none'} of the calls {', '.join(ids)} written in one write")
+    counts = {str(a.get("id")): state_of_answer(a).history_length for a in answers}
+    units = js_length(_LONG_THOUGHT)
+    assert all(_status_answer(a.get("result")) for a in answers), (
+        f"a call written behind a long thought was refused: {brief(answers, 300)}")
+    rising = [counts[i] for i in ids] == list(range(counts[ids[0]], counts[ids[0]] + len(ids)))
+    expect("LOOP-B", order == ids and rising,
+           lambda: f"{len(ids) - 1} calls written right behind one whose thought is {units} UTF-16 units "
+                   f"long were answered in the order {', '.join(order)} with thoughtHistoryLength "
+                   f"{', '.join(str(counts[i]) for i in order)}: the long call was processed after the ones "
+                   f"sent behind it, where the original processes each call in one synchronous pass in the "
+                   f"order sent, answering {', '.join(ids)} with counts rising by one")
 
 
 def how_it_ended(status: int | None, waited: float, outlived: float | None = None) -> str:

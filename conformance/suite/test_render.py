@@ -12,7 +12,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from conformance.calls.probes import REVISION_STRINGS, argued_examples, probe_examples
+from conformance.calls.probes import REVISION_STRINGS, RIGHT_TO_LEFT, argued_examples, probe_examples
 from conformance.calls.strategies import (
     UNNORMALIZED,
     Envelope,
@@ -189,6 +189,7 @@ def test_caption_precedence(
 @example(thought="the key is sk-proj4Xc9Lq2Zt7Vb1Nm8Rw3Ky6", number=1)
 @example(thought="\u001b[31mred\u001b[0m and plain", number=2)
 @example(thought="😀 astral 𝔘", number=3)
+@example(thought=RIGHT_TO_LEFT.envelope.thought, number=2)
 def test_single_line_payload_verbatim(server: ServerSession, thought: str, number: int) -> None:
     """padEnd pads and never truncates: the payload row holds the thought whole, then only spaces, and the
     border covers it."""

@@ -155,3 +155,18 @@ def test_a_thought_too_short_is_said_in_utf16_units_on_the_reference_fork() -> N
     bound = find_bound(reference, fork, "thought", "b", valid(thought="ab"), 10)
     assert isinstance(bound, Bound) and bound.rule == "`thought` shorter than 8 UTF-16 code units", bound
     assert "4 “é” refused, 4 “😀” (8 UTF-16 units) accepted" in bound.value_class, bound.value_class
+
+
+@given(witness=st.text(alphabet=" \t\n\u3000\u00a0", min_size=1, max_size=6))
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_whitespace_refusal_is_said_as_its_kind_never_as_a_length(witness: str) -> None:
+    """A fork refusing a blank thought (held-out-multi-14's typed-arguments): "\\t" re-tested with letters
+    read "`thought` shorter than 2 characters; 1 refused, 2 accepted" where "x" is accepted. Re-tested in
+    the witness's own characters, the rule is their kind."""
+    reference = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "blank-refused")))
+    d = _refusal("thought", "string", valid(thought=witness), "Invalid thought: must not be blank")
+    marked = _with_bounds(reference, fork, [d], 10, lambda _: None)
+    headline = explain(marked, "base", "head", default_known_changes()).headline
+    assert "head refuses `thought` made only of whitespace" in headline, headline
+    assert "shorter than" not in headline and "letters of those lengths accepted" in headline, headline

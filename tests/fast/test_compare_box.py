@@ -93,3 +93,43 @@ def test_a_row_cut_short_is_said_with_where_it_was_cut(length: int, limit: int) 
     assert f"its row is the thought cut at {limit} characters, “…” last" in said, said
     kept = box_difference(original_box(HEADER, thought), original_box(HEADER, thought[:limit]))
     assert "cut at" not in kept, kept  # narrower without the mark: a row not said cut
+
+
+@given(thought=st.text(alphabet="⺀漢字가😀é", min_size=1, max_size=12), wide=st.integers(1, 3))
+def test_a_row_padded_otherwise_in_a_box_as_wide_is_said(thought: str, wide: int) -> None:
+    """The same border, the thought's row padded with fewer spaces: a width counted in terminal columns
+    (held-out-multi-14's multilingual, "⺀" as two columns) was "differs at its body"."""
+    header = "Thought 1/1 with a long header line"
+    original = original_box(header, thought)
+    lines = original.split("\n")
+    lines[4] = lines[4][:-1 - wide] + "│"
+    said = box_difference(original, "\n".join(lines), "on head", "base")
+    pad = len(lines[4][1:-1]) - len(lines[4][1:-1].rstrip(" "))
+    assert f"is padded with {pad} space(s) before its right border on head, {pad + wide} on base's, the " \
+           f"border as wide" in said, said
+
+
+@given(control=st.sampled_from("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
+       text=st.text(alphabet="שלום مرحبا ab", min_size=1, max_size=10))
+def test_a_thought_wrapped_in_bidi_controls_is_said_by_them(control: str, text: str) -> None:
+    """held-out-multi-14's multilingual boxed right-to-left thoughts in U+2068 … U+2069: the box was said to
+    "differ at its body", nothing visible named."""
+    said = box_difference(original_box(HEADER, text), original_box(HEADER, f"{control}{text}\u2069"),
+                          "on head", "base")
+    assert "bidirectional control(s)" in said and "on head where base has 0" in said, said
+
+
+def test_two_changes_two_boxes_show_are_both_said() -> None:
+    """held-out-multi-14's multilingual: one box with its right-to-left thought isolated, another a column
+    wider; the headline said the smallest box's change alone."""
+    rtl, wide = valid(thought="שלום عالم"), valid(thought="a thought longer than its header")
+    shown = [(rtl, original_box(HEADER, "שלום عالم"), original_box(HEADER, "\u2068שלום عالم\u2069")),
+             (wide, original_box(HEADER, str(wide["thought"])), reworked_box(HEADER, str(wide["thought"])))]
+    differences = []
+    for args, a, b in shown:
+        [f] = compare_step(Step(TOOL, args), _outcome(a), _outcome(b))
+        differences.append(Difference(id=f"{f.signature}.{len(differences)}", aspect=f.aspect, summary="",
+                                      field=f.field, detail=f.detail, a=f.a, b=f.b,
+                                      program=frames((Step(TOOL, args),))))
+    headline = explain(differences, "base", "head", default_known_changes()).headline
+    assert "2 bidirectional control(s)" in headline and "2 narrower than base's" in headline, headline

@@ -171,9 +171,9 @@ def test_a_record_is_reached_by_the_probes_only_when_each_failing_check_failed_o
 
 
 def test_the_text_probes_carry_each_shape_and_the_claims_checks_send_them() -> None:
-    """Hashtags, a URL, markdown, line breaks, emoji and numbers, each in a thought the original accepts, sent
-    by every probed property (above) and by CLM-3's and CLM-5's checks, whose searches draw no such text
-    under most seeds (held-out-multi-5's hashtags fork)."""
+    """Hashtags, a URL, markdown, line breaks, emoji, numbers and Hebrew and Arabic, each in a thought the
+    original accepts, sent by every probed property (above) and by CLM-3's and CLM-5's checks, whose
+    searches draw no such text under most seeds (held-out-multi-5's hashtags fork)."""
     said = {p.shape: p.envelope.thought for p in TEXT_PROBES}
     assert re.search(r"#\w", said["a thought carrying hashtags"])
     assert "https://" in said["a thought carrying a URL"]
@@ -181,7 +181,9 @@ def test_the_text_probes_carry_each_shape_and_the_claims_checks_send_them() -> N
     assert "\n" in said["a thought over several lines"]
     assert any(ord(c) > 0xFFFF for c in said["a thought carrying emoji"])
     assert re.search(r"\d", said["a thought carrying numbers"])
-    assert all(p in PROBES for p in TEXT_PROBES) and len(TEXT_ENVELOPES) == 6
+    rtl = said["a thought in right-to-left scripts"]
+    assert re.search("[\u0590-\u05ff]", rtl) and re.search("[\u0600-\u06ff]", rtl), rtl
+    assert all(p in PROBES for p in TEXT_PROBES) and len(TEXT_ENVELOPES) == 7
     for check in (test_claims.test_clm_3_branching, test_claims.test_clm_5_maintain_context):
         assert "@probe_examples(where=lambda e: e in TEXT_ENVELOPES" in inspect.getsource(check), check
 

@@ -79,6 +79,17 @@
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
 
+- `rtl-isolated`: a thought holding a Hebrew or Arabic character is boxed wrapped in U+2068 FIRST STRONG
+  ISOLATE … U+2069 POP DIRECTIONAL ISOLATE, the border two wider (held-out-multi-14's multilingual); the
+  answer and other thoughts unchanged;
+- `revision-filed`: a call with a truthy isRevision and a truthy branchId is filed under that label without a
+  branchFromThought, boxed as a revision still (held-out-multi-14's branch-workspaces);
+- `digit-ids`: a request whose id is a string of ASCII digits ("7") is answered with the number (7), as a
+  gateway reading ids as numbers (held-out-multi-14's gateway);
+- `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
+  while the lines after it go first, so a call sent right behind it is stored and answered before it
+  (held-out-multi-14's background-worker).
+
 Everything else is the reference's, so every other record must hold on it.
 """
 
@@ -87,7 +98,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import queue
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -777,8 +790,109 @@ thought as notifications/message {level "debug", data "Thought n/m: <thought>"} 
 `thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored)."""
 
 
+RTL: Final = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+"""Hebrew and Arabic characters, as held-out-multi-14's multilingual fork finds them."""
+
+
+def _rtl_isolated(thinking: Any) -> None:
+    formatted = thinking.SequentialThinkingServer.format_thought
+
+    def isolating(self: Any, data: Any) -> str:
+        if isinstance(data.thought, str) and RTL.search(data.thought):
+            data = dataclasses.replace(data, thought=f"\u2068{data.thought}\u2069")
+        return formatted(self, data)  # type: ignore[no-any-return]
+
+    thinking.SequentialThinkingServer.format_thought = isolating
+
+
+def _revision_filed(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+
+    def filing(data: Mapping[str, Any] | None) -> Any:
+        checked = validate(data)
+        if (thinking.truthy(checked.isRevision) and thinking.truthy(checked.branchId)
+                and not thinking.truthy(checked.branchFromThought)):
+            # filed as a branch is; the box, which reads isRevision first, still draws a revision
+            return dataclasses.replace(checked, branchFromThought=1.0)
+        return checked
+
+    thinking.validate_thought_data = filing
+
+
+def _digit_ids() -> None:
+    echoed = sdk050.js_request_id
+
+    def as_number(value: object) -> object:
+        if isinstance(value, str) and value.isascii() and value.isdigit():
+            return int(value)
+        return echoed(value)
+
+    sdk050.js_request_id = as_number
+
+
+DEFERRED_UNITS: Final = 500
+DEFERRED_WAIT: Final = 0.3
+
+
+def _deferred(line: bytes) -> bool:
+    """Whether a line is a tools/call whose thought is over DEFERRED_UNITS UTF-16 units."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return False
+    params = message.get("params") if isinstance(message, dict) else None
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    thought = arguments.get("thought") if isinstance(arguments, dict) else None
+    return (message.get("method") == "tools/call" and isinstance(thought, str)
+            and len(thought.encode("utf-16-le", "surrogatepass")) // 2 > DEFERRED_UNITS)
+
+
+def _deferred_relay() -> int:
+    """The reference behind a relay that holds a long call's line DEFERRED_WAIT seconds, passing later lines
+    on meanwhile; the reference's stdout and stderr are this process's."""
+    child = subprocess.Popen([sys.executable, "-m", "reference_server"], stdin=subprocess.PIPE)
+    assert child.stdin is not None
+    lines: queue.Queue[bytes | None] = queue.Queue()
+
+    def read() -> None:
+        for line in sys.stdin.buffer:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    held: list[tuple[float, bytes]] = []
+    ended = False
+    while not ended or held:
+        due = [line for at, line in held if at <= time.monotonic()]
+        held = [(at, line) for at, line in held if at > time.monotonic()]
+        for line in due:
+            child.stdin.write(line)
+        child.stdin.flush()
+        wait = min((at for at, _ in held), default=time.monotonic() + 3600) - time.monotonic()
+        if ended:
+            time.sleep(max(0.0, wait) if held else 0.0)
+            continue
+        try:
+            line = lines.get(timeout=max(0.0, wait))
+        except queue.Empty:
+            continue
+        if line is None:
+            ended = True
+        elif _deferred(line):
+            held.append((time.monotonic() + DEFERRED_WAIT, line))
+        else:
+            child.stdin.write(line)
+            child.stdin.flush()
+    child.stdin.close()
+    return child.wait()
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
+    if change == "deferred-long":
+        sys.exit(_deferred_relay())
+    if change == "digit-ids":
+        _digit_ids()
     server = startup.server_module()
     from reference_server import thinking
 
@@ -854,6 +968,12 @@ def main() -> None:
                 key: ("" if key == "thought" else 0.0) for key in falsy})
 
         thinking.validate_thought_data = typed
+    elif change == "digit-ids":
+        pass  # the wire's ids, changed above before the server module read them
+    elif change == "rtl-isolated":
+        _rtl_isolated(thinking)
+    elif change == "revision-filed":
+        _revision_filed(thinking)
     elif change == "blank-refused":
         validate = thinking.validate_thought_data
 
