@@ -775,7 +775,8 @@ def _thought_as_content(server: Any, thinking: Any) -> None:
     thinking.validate_thought_data = read_content
 
 
-def _served(server: Any, handlers: Mapping[str, Callable[[Mapping[str, Any] | None], dict[str, Any]]]) -> None:
+def _served(server: Any,
+            handlers: Mapping[str, Callable[[Mapping[str, Any] | None], dict[str, Any]]]) -> None:
     """Requests beyond the original's four answered by `handlers`, each by the dispatcher's path."""
     sdk050.HANDLED_METHODS = sdk050.HANDLED_METHODS | set(handlers)
     runner = server._OriginalRunner
