@@ -58,6 +58,7 @@ from conformance.suite.answers import (
 )
 from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Contradiction, brief, expect
+from conformance.suite.listed_reads import listed_reads
 from conformance.suite.render_box import drawn_box, expect_render, expect_rendered_alike, only_box
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
@@ -91,6 +92,12 @@ def test_no_route_returns_a_stored_thought(
     answers.append(
         server.call(Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1))
     )
+    # What the server lists is read before the guessed routes: a failure there is shown by its own request.
+    token = marker.rsplit("⟦", 1)[1].rstrip("⟧")  # ASCII: found however a listed read escapes the text
+    for what, exchange in listed_reads(server.wire):
+        assert token not in json.dumps(exchange.response), (
+            f"{what} quotes the stored thought {brief(marker)}, where the original offers no resource or "
+            f"prompt (its capabilities hold tools alone): {brief(exchange.response)}")
     answers.append(server.wire.list_tools())
     for method in ("resources/list", "prompts/list", "resources/read", "completion/complete"):
         answers.append(server.wire.request(method, {"uri": "thought://1"}))
