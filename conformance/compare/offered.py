@@ -103,12 +103,16 @@ def _kind_of(said: str) -> str:
     return said.split(" “", 1)[0].split(" {", 1)[0]
 
 
-def _sent(driver: WireDriver, arguments: dict[str, JSON]) -> list[str]:
-    """The messages the server sent of its own while answering one call and a ping after it."""
+def _sent(driver: WireDriver, arguments: dict[str, JSON]) -> tuple[list[str], bool]:
+    """The messages the server sent of its own while answering one call and a ping after it, and whether it
+    answered both; a call left unanswered (a server awaiting its own request's answer) keeps what it sent."""
     driver.unsolicited.clear()
-    driver.call_tool(TOOL, arguments)
-    driver.request("ping")
-    return [_said(m) for m in driver.unsolicited]
+    try:
+        driver.call_tool(TOOL, arguments)
+        driver.request("ping")
+    except DriverError:
+        return [_said(m) for m in driver.unsolicited], False
+    return [_said(m) for m in driver.unsolicited], True
 
 
 def _text_of(result: dict[str, JSON] | None) -> str:
@@ -155,18 +159,20 @@ def offered_side(target: Target, timeout: float, transcript: Transcript | None =
     and prompts listed and read. A side that fails part-way keeps what it showed before."""
     mark = MARK.format(uuid.uuid4().hex[:12])
     seen = OfferedSide(mark=mark)
-    with target.wire(timeout=timeout, transcript=transcript) as driver:
-        initialized = driver.initialize(PROTOCOL_VERSION)
-        capabilities = initialized.get("capabilities")
-        declared = set(capabilities) if isinstance(capabilities, dict) else set()
-        try:
+    try:
+        with target.wire(timeout=timeout, transcript=transcript) as driver:
+            initialized = driver.initialize(PROTOCOL_VERSION)
+            capabilities = initialized.get("capabilities")
+            declared = set(capabilities) if isinstance(capabilities, dict) else set()
             for label, arguments in _calls(mark):
-                seen.sent[label] = _sent(driver, arguments)
+                seen.sent[label], answered = _sent(driver, arguments)
+                if not answered:
+                    return seen
             for kind in ("resource", "prompt"):
                 if f"{kind}s" in declared:
                     seen.listed += _read(driver, kind, mark)
-        except DriverError:
-            pass
+    except DriverError:
+        pass  # what it showed before it failed is kept; its failure is the search's and the probes' to say
     return seen
 
 
