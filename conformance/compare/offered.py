@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Final
 
+from conformance.calls.listed import listed_reads
 from conformance.compare.observe import Found
 from conformance.compare.programs import Program, Step
 from conformance.core.jsontypes import JSON
@@ -24,9 +25,6 @@ from conformance.targets.specs import Target
 MARK: Final = "offered-mark-{}"
 """The stored thought's words, ASCII so that no escaping of a read hides them: a listed resource or prompt
 whose read quotes them holds the store."""
-
-LISTED_MAX: Final = 5
-"""Resources (and prompts) read per side: a listing is the server's data, its length bounded here."""
 
 SHOWN_CHARS: Final = 160
 """What a report quotes of one read, or of one message a server sent."""
@@ -131,26 +129,18 @@ def _text_of(result: dict[str, JSON] | None) -> str:
     return "\n".join(texts)
 
 
-def _read(driver: WireDriver, kind: str, mark: str) -> list[Listed]:
-    """List the side's resources or prompts, then read each of the first `LISTED_MAX`."""
-    listing = driver.request(f"{kind}s/list", {})
-    items = (listing.result or {}).get(f"{kind}s")
+def _read(driver: WireDriver, mark: str) -> list[Listed]:
+    """Each item the side's declared listings hold, read (`calls/listed.py`), and whether the read quotes the
+    marked thought."""
     out: list[Listed] = []
-    for item in items[:LISTED_MAX] if isinstance(items, list) else []:
-        if not isinstance(item, dict):
+    for read in listed_reads(driver):
+        if not read.name:
             continue
-        key = "uri" if kind == "resource" else "name"
-        name = item.get(key)
-        if not isinstance(name, str):
-            continue
-        params: dict[str, JSON] = {key: name}
-        method = "resources/read" if kind == "resource" else "prompts/get"
-        answer = driver.request(method, params)
-        error = answer.response.get("error")
+        error = read.exchange.response.get("error")
         refused = safe(json.dumps(error, ensure_ascii=False), SHOWN_CHARS) if error is not None else ""
-        text = _text_of(answer.result)
+        text = _text_of(read.exchange.result)
         shown = safe(" ".join(text.split()), SHOWN_CHARS)
-        out.append(Listed(kind, safe(name, SHOWN_CHARS), shown, mark in text, refused))
+        out.append(Listed(read.noun, safe(read.name, SHOWN_CHARS), shown, mark in text, refused))
     return out
 
 
@@ -161,16 +151,12 @@ def offered_side(target: Target, timeout: float, transcript: Transcript | None =
     seen = OfferedSide(mark=mark)
     try:
         with target.wire(timeout=timeout, transcript=transcript) as driver:
-            initialized = driver.initialize(PROTOCOL_VERSION)
-            capabilities = initialized.get("capabilities")
-            declared = set(capabilities) if isinstance(capabilities, dict) else set()
+            driver.initialize(PROTOCOL_VERSION)
             for label, arguments in _calls(mark):
                 seen.sent[label], answered = _sent(driver, arguments)
                 if not answered:
                     return seen
-            for kind in ("resource", "prompt"):
-                if f"{kind}s" in declared:
-                    seen.listed += _read(driver, kind, mark)
+            seen.listed = _read(driver, mark)
     except DriverError:
         pass  # what it showed before it failed is kept; its failure is the search's and the probes' to say
     return seen
@@ -233,10 +219,11 @@ def compare_offered(a: OfferedSide, b: OfferedSide, name_a: str, name_b: str) ->
         shown_b = f"{kind} {name}, {_holds(ib)}" if ib is not None else f"no {kind} {name}"
         first, second = (f"{name_b} offers {shown_b}", f"{name_a} offers {shown_a}") if ib is not None else (
             f"{name_a} offers {shown_a}", f"{name_b} offers {shown_b}")
-        found = Found(f"{kind}s", name, "", "listed", shown_a, shown_b, False)
+        aspect = "prompts" if kind == "prompt" else "resources"
+        found = Found(aspect, name, "", "listed", shown_a, shown_b, False)
         program = _program("an accepted call", b.mark if ib else a.mark)
         out.append(Offered(found, f"{first}; {second}", program))
     return out
 
 
-__all__ = ["LISTED_MAX", "Listed", "Offered", "OfferedSide", "compare_offered", "offered_side"]
+__all__ = ["Listed", "Offered", "OfferedSide", "compare_offered", "offered_side"]

@@ -14,6 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.calls.advertised import advertised_values, served_properties
+from conformance.calls.listed import listed_reads
 from conformance.calls.probes import (
     DECLARED_ARGUMENT,
     DECLARED_EXTRAS_MAX,
@@ -58,7 +59,6 @@ from conformance.suite.answers import (
 )
 from conformance.suite.coercion import total_record
 from conformance.suite.contradiction import Contradiction, brief, expect
-from conformance.suite.listed_reads import listed_reads
 from conformance.suite.render_box import drawn_box, expect_render, expect_rendered_alike, only_box
 from conformance.suite.session import LabelServer, ServerSession
 from conformance.suite.store_model import StoreModel
@@ -94,10 +94,10 @@ def test_no_route_returns_a_stored_thought(
     )
     # What the server lists is read before the guessed routes: a failure there is shown by its own request.
     token = marker.rsplit("⟦", 1)[1].rstrip("⟧")  # ASCII: found however a listed read escapes the text
-    for what, exchange in listed_reads(server.wire):
-        assert token not in json.dumps(exchange.response), (
-            f"{what} quotes the stored thought {brief(marker)}, where the original offers no resource or "
-            f"prompt (its capabilities hold tools alone): {brief(exchange.response)}")
+    for read in listed_reads(server.wire):
+        assert token not in json.dumps(read.exchange.response), (
+            f"{read.said()} quotes the stored thought {brief(marker)}, where the original offers no resource "
+            f"or prompt (its capabilities hold tools alone): {brief(read.exchange.response)}")
     answers.append(server.wire.list_tools())
     for method in ("resources/list", "prompts/list", "resources/read", "completion/complete"):
         answers.append(server.wire.request(method, {"uri": "thought://1"}))

@@ -38,6 +38,8 @@ def reference_side() -> OfferedSide:
      "head sends notifications/progress {"),
     ("history-resource", "resources.thoughts-history.listed",
      "head offers resource thoughts://history, which holds the stored thought: “[ \"offered-mark-"),
+    ("thought-template", "resources.thoughts-number.listed",
+     "head offers resource template thoughts://{number}, which holds the stored thought: “offered-mark-"),
     ("recap-prompt", "prompts.recap.listed",
      "head offers prompt recap, which holds the stored thought: “Thoughts so far: offered-mark-"),
 ])

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.calls.listed import LISTED_MAX, listed_reads
 from conformance.drivers.wire import WireDriver
-from conformance.suite.listed_reads import LISTED_MAX, listed_reads
 from conformance.targets.specs import resolve_target
 from tests.servers import command, suite_outcomes
 
@@ -26,6 +26,7 @@ def _driver(*argv: str) -> WireDriver:
 @pytest.mark.parametrize(("change", "what"), [
     ("history-resource", "the resource 'thoughts://history' the server lists, read,"),
     ("recap-prompt", "the prompt 'recap' the server lists, read,"),
+    ("thought-template", "the resource template 'thoughts://{number}' the server lists, read,"),
 ])
 def test_each_listed_item_is_read(change: str, what: str) -> None:
     """A fork declaring resources or prompts: its listing and each listed item's read, which quotes the
@@ -34,8 +35,9 @@ def test_each_listed_item_is_read(change: str, what: str) -> None:
         driver.initialize()
         driver.call_tool("sequentialthinking", _STORED)
         reads = listed_reads(driver)
-    assert [w for w, _ in reads][1:] == [what], reads
-    assert "kept-0b1c" in str(reads[-1][1].response), reads[-1][1].response
+    assert [r.said() for r in reads if r.name] == [what], reads
+    read = next(r for r in reads if r.name)
+    assert "kept-0b1c" in str(read.exchange.response), read.exchange.response
 
 
 def test_a_server_declaring_neither_is_asked_nothing() -> None:
@@ -48,7 +50,7 @@ def test_a_server_declaring_neither_is_asked_nothing() -> None:
     assert LISTED_MAX >= 1
 
 
-@pytest.mark.parametrize("change", ["history-resource", "recap-prompt"])
+@pytest.mark.parametrize("change", ["history-resource", "recap-prompt", "thought-template"])
 def test_abs2_departs_on_a_listed_route(change: str, tmp_path: Path) -> None:
     """ABS-2's check fails on a fork whose listed resource or prompt quotes the stored thought, in words
     naming what it read."""

@@ -75,7 +75,8 @@
 - `debug-logged`, `prompts-declared`, `tmp-written`, `thought-as-content` (PROTOCOL_CHANGES, joined by "+"):
   a `logging` capability and thoughts sent as debug log messages once a client asks for them, a `prompts`
   capability, a file in TMPDIR, the required `thought` served and read as `content`; `history-resource`,
-  `recap-prompt`, `raise-warned`, `progress-sent`: a listed resource or prompt holding the stored thoughts, a
+  `recap-prompt`, `thought-template`, `raise-warned`, `progress-sent`: a listed resource, prompt or resource
+  template holding the stored thoughts, a
   warning notification when a call raises totalThoughts, a progress notification during every call;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
@@ -829,6 +830,27 @@ def _history_resource(server: Any, thinking: Any) -> None:
     })
 
 
+def _thought_template(server: Any, thinking: Any) -> None:
+    _capability(server, "resources")
+    held = _kept_thoughts(thinking)
+
+    def read(params: Mapping[str, Any] | None) -> dict[str, Any]:
+        uri = params.get("uri") if isinstance(params, Mapping) else None
+        found = re.fullmatch(r"thoughts://(\d+)", uri) if isinstance(uri, str) else None
+        thoughts = _thoughts(held)
+        if found is None or not 1 <= int(found.group(1)) <= len(thoughts):
+            raise server.MCPError(code=-32602, message=f"Unknown resource: {uri}")
+        text = thoughts[int(found.group(1)) - 1]
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": text}]}
+
+    _served(server, {
+        "resources/list": lambda params: {"resources": []},
+        "resources/templates/list": lambda params: {"resourceTemplates": [
+            {"uriTemplate": "thoughts://{number}", "name": "One thought", "mimeType": "text/plain"}]},
+        "resources/read": read,
+    })
+
+
 def _recap_prompt(server: Any, thinking: Any) -> None:
     _capability(server, "prompts")
     held = _kept_thoughts(thinking)
@@ -901,6 +923,7 @@ PROTOCOL_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "thought-as-content": _thought_as_content,
     "history-resource": _history_resource,
     "recap-prompt": _recap_prompt,
+    "thought-template": _thought_template,
     "raise-warned": _raise_warned,
     "progress-sent": _progress_sent,
 }
@@ -912,8 +935,10 @@ thought as notifications/message {level "debug", data "Thought n/m: <thought>"} 
 `thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored);
 `history-resource` declares `resources` and lists thoughts://history, whose read holds the stored thoughts
 (held-out-multi-15's fork-protocol-upgrade); `recap-prompt` declares `prompts` and lists `recap`, whose get
-holds them; `raise-warned` declares `logging` and sends notifications/message {level "warning", data
-"totalThoughts raised from m to n"} before answering a call whose thoughtNumber n passes totalThoughts m
+holds them; `thought-template` declares `resources`, lists none and one template, thoughts://{number},
+whose read is that stored thought; `raise-warned` declares `logging` and sends notifications/message
+{level "warning", data "totalThoughts raised from m to n"} before answering a call whose thoughtNumber n
+passes totalThoughts m
 (fork-chatty-client); `progress-sent` sends notifications/progress before answering every numbered call."""
 
 
