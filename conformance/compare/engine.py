@@ -46,6 +46,7 @@ from conformance.compare.limits import base_cause, one_cause_per_rule
 from conformance.compare.new_tools import Called, Choice, other_tools
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.observe import Found, Outcome, compare_step, type_class, with_suspect
+from conformance.compare.offered import Offered, compare_offered, offered_side
 from conformance.compare.pair import Side, replay_after, replay_fresh, retested, start_together
 from conformance.compare.probes import NO_STATE, PROBE_LIMITS, PROBE_SECONDS, ProbeFound, run_probes
 from conformance.compare.programs import MAX_STEPS, WITNESSES, Program, Step, calls_in, frames, valid
@@ -162,6 +163,11 @@ def run_comparison(
             aa.result()
             ab.result()
         fresh_found, normalized = compare_fresh(seen_a, seen_b, TOOL, split_schemas=cross)
+        say("offered: what each side sends during calls, and the resources and prompts it lists, read")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            oa = pool.submit(offered_side, target_a, timeout, open_transcript("offered-a"))
+            ob = pool.submit(offered_side, target_b, timeout, open_transcript("offered-b"))
+            offered = compare_offered(oa.result(), ob.result(), name_a, name_b)
         choices, called = other_tools(target_a, target_b, (seen_a.tools, seen_b.tools), timeout,
                                       call_other_tools, say)
         say("eras: each side met as each revision's client (one short process each)")
@@ -197,6 +203,7 @@ def run_comparison(
     probed = run_probes(target_a, target_b, timeout, PROBE_LIMITS[profile], probe_seconds, say)
     differences = [_fresh_difference(item, rules, name_a, name_b) for item in fresh_found]
     differences += [_called_difference(item, rules, name_a, name_b) for item in called]
+    differences += [_offered_difference(item, rules) for item in offered]
     differences += [_call_difference(c, found, rules, name_a, name_b) for c, found in confirmed]
     kept_probes = [item for item in probed.found if not _shown_sooner(item, differences, say)]
     differences = _earlier_probed(differences, {item.found.field for item in kept_probes}, say)
@@ -553,6 +560,13 @@ def _called_difference(item: Called, rules: Rules, name_a: str, name_b: str) -> 
     summary = "; ".join(said) if said else f"the tool `{item.tool.name}`, called"
     return _sequence_difference(item.found, item.program, records, cause,
                                 id=f"{item.found.signature}.{_slug_name(item.tool.name)}", summary=summary)
+
+
+def _offered_difference(item: Offered, rules: Rules) -> Difference:
+    """Something one side sends during a call class or lists beyond the tool (`offered.py`)."""
+    records, cause = rules.attribute(item.found)
+    return _sequence_difference(item.found, item.program, records, cause, id=item.found.signature,
+                                summary=item.sentence)
 
 
 def _sequence_difference(found: Found, program: Program, records: list[str], cause: str, *, id: str,

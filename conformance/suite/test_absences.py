@@ -14,6 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.calls.advertised import advertised_values, served_properties
+from conformance.calls.listed import listed_reads
 from conformance.calls.probes import (
     DECLARED_ARGUMENT,
     DECLARED_EXTRAS_MAX,
@@ -91,6 +92,12 @@ def test_no_route_returns_a_stored_thought(
     answers.append(
         server.call(Envelope("t", 1, 1, True).arguments(branchId="__proto__", branchFromThought=1))
     )
+    # What the server lists is read before the guessed routes: a failure there is shown by its own request.
+    token = marker.rsplit("⟦", 1)[1].rstrip("⟧")  # ASCII: found however a listed read escapes the text
+    for read in listed_reads(server.wire):
+        assert token not in json.dumps(read.exchange.response), (
+            f"{read.said()} quotes the stored thought {brief(marker)}, where the original offers no resource "
+            f"or prompt (its capabilities hold tools alone): {brief(read.exchange.response)}")
     answers.append(server.wire.list_tools())
     for method in ("resources/list", "prompts/list", "resources/read", "completion/complete"):
         answers.append(server.wire.request(method, {"uri": "thought://1"}))

@@ -74,7 +74,10 @@
   tool that reads the stored thoughts, empties the store, files a note, or never answers;
 - `debug-logged`, `prompts-declared`, `tmp-written`, `thought-as-content` (PROTOCOL_CHANGES, joined by "+"):
   a `logging` capability and thoughts sent as debug log messages once a client asks for them, a `prompts`
-  capability, a file in TMPDIR, the required `thought` served and read as `content`;
+  capability, a file in TMPDIR, the required `thought` served and read as `content`; `history-resource`,
+  `recap-prompt`, `thought-template`, `raise-warned`, `progress-sent`: a listed resource, prompt or resource
+  template holding the stored thoughts, a
+  warning notification when a call raises totalThoughts, a progress notification during every call;
 - `branch-typed`, `branch-typed-bare`: a branchId that is no string is refused (isError) as npm:2025.11.25
   refuses it, "Invalid input: expected string, received boolean" inside its SDK's issue list naming the path
   `branchId`, or (bare) those words alone, naming no field (issue 42).
@@ -776,18 +779,170 @@ def _thought_as_content(server: Any, thinking: Any) -> None:
     thinking.validate_thought_data = read_content
 
 
+def _served(server: Any,
+            handlers: Mapping[str, Callable[[Mapping[str, Any] | None], dict[str, Any]]]) -> None:
+    """Requests beyond the original's four answered by `handlers`, each by the dispatcher's path."""
+    sdk050.HANDLED_METHODS = sdk050.HANDLED_METHODS | set(handlers)
+    runner = server._OriginalRunner
+    dispatched = runner._on_request
+
+    async def serving(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method in handlers:
+            return handlers[method](params)
+        return await dispatched(self, dctx, method, params)
+
+    runner._on_request = serving
+
+
+def _kept_thoughts(thinking: Any) -> list[Any]:
+    """The process's server, once its first call is processed: a listed resource or prompt reads its store."""
+    held: list[Any] = []
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def holding(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if not held:
+            held.append(self)
+        return process(self, arguments)
+
+    thinking.SequentialThinkingServer.process_thought = holding
+    return held
+
+
+def _thoughts(held: list[Any]) -> list[str]:
+    return [t.thought for t in held[0].thought_history] if held else []
+
+
+HISTORY_URI: Final = "thoughts://history"
+
+
+def _history_resource(server: Any, thinking: Any) -> None:
+    _capability(server, "resources")
+    held = _kept_thoughts(thinking)
+
+    def read(params: Mapping[str, Any] | None) -> dict[str, Any]:
+        uri = params.get("uri") if isinstance(params, Mapping) else None
+        if uri != HISTORY_URI:
+            raise server.MCPError(code=-32602, message=f"Unknown resource: {uri}")
+        return {"contents": [{"uri": HISTORY_URI, "mimeType": "application/json",
+                              "text": json.dumps(_thoughts(held), indent=2)}]}
+
+    _served(server, {
+        "resources/list": lambda params: {"resources": [
+            {"uri": HISTORY_URI, "name": "Thought history", "mimeType": "application/json"}]},
+        "resources/read": read,
+    })
+
+
+def _thought_template(server: Any, thinking: Any) -> None:
+    _capability(server, "resources")
+    held = _kept_thoughts(thinking)
+
+    def read(params: Mapping[str, Any] | None) -> dict[str, Any]:
+        uri = params.get("uri") if isinstance(params, Mapping) else None
+        found = re.fullmatch(r"thoughts://(\d+)", uri) if isinstance(uri, str) else None
+        thoughts = _thoughts(held)
+        if found is None or not 1 <= int(found.group(1)) <= len(thoughts):
+            raise server.MCPError(code=-32602, message=f"Unknown resource: {uri}")
+        text = thoughts[int(found.group(1)) - 1]
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": text}]}
+
+    _served(server, {
+        "resources/list": lambda params: {"resources": []},
+        "resources/templates/list": lambda params: {"resourceTemplates": [
+            {"uriTemplate": "thoughts://{number}", "name": "One thought", "mimeType": "text/plain"}]},
+        "resources/read": read,
+    })
+
+
+def _recap_prompt(server: Any, thinking: Any) -> None:
+    _capability(server, "prompts")
+    held = _kept_thoughts(thinking)
+
+    def get(params: Mapping[str, Any] | None) -> dict[str, Any]:
+        name = params.get("name") if isinstance(params, Mapping) else None
+        if name != "recap":
+            raise server.MCPError(code=-32602, message=f"Unknown prompt: {name}")
+        text = "Thoughts so far:\n" + "\n".join(_thoughts(held))
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
+
+    _served(server, {
+        "prompts/list": lambda params: {"prompts": [{"name": "recap", "description": "The thoughts so far"}]},
+        "prompts/get": get,
+    })
+
+
+def _sent_during_calls(server: Any, sent: Callable[[Mapping[str, Any]], tuple[str, dict[str, Any]] | None]
+                       ) -> None:
+    """Each tools/call whose arguments `sent` answers with a notification sends it before its answer."""
+    at_once = server.answered_at_once
+
+    def dispatched_when_sending(call_tool: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        if method == "tools/call":
+            return None  # the dispatcher's path, whose context sends notifications
+        return at_once(call_tool, method, params)
+
+    server.answered_at_once = dispatched_when_sending
+    runner = server._OriginalRunner
+    dispatched = runner._on_request
+
+    async def sending(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        arguments = params.get("arguments") if isinstance(params, Mapping) else None
+        if method == "tools/call" and isinstance(arguments, Mapping):
+            notification = sent(arguments)
+            if notification is not None:
+                await dctx.notify(*notification)
+        return await dispatched(self, dctx, method, params)
+
+    runner._on_request = sending
+
+
+def _raise_warned(server: Any, thinking: Any) -> None:
+    _capability(server, "logging")
+
+    def warning(arguments: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
+        if not (_is_number(number) and _is_number(total) and number > total):
+            return None
+        return "notifications/message", {"level": "warning", "logger": "sequentialthinking",
+                                         "data": f"totalThoughts raised from {total} to {number}"}
+
+    _sent_during_calls(server, warning)
+
+
+def _progress_sent(server: Any, thinking: Any) -> None:
+    def progress(arguments: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        number, total = arguments.get("thoughtNumber"), arguments.get("totalThoughts")
+        if not (_is_number(number) and _is_number(total)):
+            return None
+        return "notifications/progress", {"progressToken": "thinking", "progress": number, "total": total}
+
+    _sent_during_calls(server, progress)
+
+
 PROTOCOL_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "debug-logged": _debug_logged,
     "prompts-declared": lambda server, thinking: _capability(server, "prompts"),
     "tmp-written": _tmp_written,
     "thought-as-content": _thought_as_content,
+    "history-resource": _history_resource,
+    "recap-prompt": _recap_prompt,
+    "thought-template": _thought_template,
+    "raise-warned": _raise_warned,
+    "progress-sent": _progress_sent,
 }
 """Changes no call sequence of the tool shows alone (issue 42, held-out-multi-13): `debug-logged` declares
 the `logging` capability, answers logging/setLevel {}, and after a setLevel to "debug" sends each accepted
 thought as notifications/message {level "debug", data "Thought n/m: <thought>"} before its answer
 (fork-client-protocol); `prompts-declared` declares a `prompts` capability and serves nothing of it;
 `tmp-written` writes the accepted thoughts to seqthink-history.json in TMPDIR after each accepted call;
-`thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored)."""
+`thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored);
+`history-resource` declares `resources` and lists thoughts://history, whose read holds the stored thoughts
+(held-out-multi-15's fork-protocol-upgrade); `recap-prompt` declares `prompts` and lists `recap`, whose get
+holds them; `thought-template` declares `resources`, lists none and one template, thoughts://{number},
+whose read is that stored thought; `raise-warned` declares `logging` and sends notifications/message
+{level "warning", data "totalThoughts raised from m to n"} before answering a call whose thoughtNumber n
+passes totalThoughts m
+(fork-chatty-client); `progress-sent` sends notifications/progress before answering every numbered call."""
 
 
 RTL: Final = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
