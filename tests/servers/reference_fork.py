@@ -2,6 +2,8 @@
 
 - `renamed`: tools/list names the tool `think`; a call to `sequentialthinking` is still answered (a call to
   `think` is an unknown tool's);
+- `listed-as:NAME`: tools/list names the tool NAME and both NAME and `sequentialthinking` are answered as the
+  tool; `moved-to:NAME`: the same listing, and a call to `sequentialthinking` is an unknown tool's;
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
@@ -787,6 +789,28 @@ thought as notifications/message {level "debug", data "Thought n/m: <thought>"} 
 `thought-as-content` serves and reads the required `thought` as `content` (a `thought` is ignored)."""
 
 
+def _listed_as(server: Any, change: str) -> None:
+    """`listed-as:NAME`: tools/list names the tool NAME and calls of NAME or of the original's name are both
+    processed (held-out-multi-15's fork-readme-names: `sequential_thinking` listed, the old name kept for
+    hosts configured before the rename); `moved-to:NAME`: the same listing, but only NAME dispatches and the
+    original's name is an unknown tool's."""
+    kind, name = change.split(":", 1)
+    listed, called = server.load_tool_spec, server.call_tool_text
+
+    def renamed() -> Any:
+        return dataclasses.replace(listed(), name=name)
+
+    def dispatched(store: Any, asked: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if asked == name:
+            return called(store, server.TOOL_NAME, arguments)  # type: ignore[no-any-return]
+        if asked == server.TOOL_NAME and kind == "moved-to":
+            return server.unknown_tool_text(asked), True
+        return called(store, asked, arguments)  # type: ignore[no-any-return]
+
+    server.load_tool_spec = renamed
+    server.call_tool_text = dispatched
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     server = startup.server_module()
@@ -799,6 +823,8 @@ def main() -> None:
             return dataclasses.replace(listed(), name="think")
 
         server.load_tool_spec = renamed  # type: ignore[attr-defined]
+    elif change.startswith(("listed-as:", "moved-to:")):
+        _listed_as(server, change)
     elif change == "fenced":
         process = thinking.SequentialThinkingServer.process_thought
 
