@@ -34,7 +34,8 @@ def test_compare_goes_on_when_the_original_name_still_answers(name: str) -> None
 
 
 def test_compare_stops_when_only_the_new_name_answers() -> None:
-    with pytest.raises(UnusableTarget, match=f"does not offer the {TOOL} tool \\(it offers: sequential_thinking\\)"):
+    stop = f"does not offer the {TOOL} tool \\(it offers: sequential_thinking\\)"
+    with pytest.raises(UnusableTarget, match=stop):
         _fresh(_fork("moved-to:sequential_thinking"), 20.0, None)
 
 

@@ -72,8 +72,8 @@ def test_the_official_client_is_not_stopped_by_a_refused_version() -> None:
         assert driver.negotiated == "2025-06-18"
         refusal = driver.refused_offer
         assert refusal is not None and refusal.offered == "2025-11-25" and refusal.accepted == "2025-06-18"
-        answer = driver.call_tool("sequentialthinking", {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1,
-                                                         "nextThoughtNeeded": False})
+        call = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": False}
+        answer = driver.call_tool("sequentialthinking", dict(call))
         assert not answer.is_error
 
 
@@ -85,9 +85,9 @@ def test_a_meeting_goes_on_and_spec_1_says_the_refusal_once() -> None:
     assert meeting.negotiated == "2025-06-18"
     assert "after refusing 2025-11-25 (-32602)" in meets(meeting)
     found = verdicts(meeting)
-    assert found["SPEC-1"] == ("deviates: initialize offering 2025-11-25 was answered with the JSON-RPC error "
-                               "-32602 “Unsupported protocol version: 2025-11-25”, not with a version it "
-                               "supports; offered next, 2025-06-18 was accepted")
+    assert found["SPEC-1"] == ("deviates: initialize offering 2025-11-25 was answered with the JSON-RPC "
+                               "error -32602 “Unsupported protocol version: 2025-11-25”, not with a version "
+                               "it supports; offered next, 2025-06-18 was accepted")
     assert not any("meeting stopped" in verdict for verdict in found.values()), found
 
 
