@@ -38,8 +38,8 @@ class RefusedOffer:
         """The refusal in the server's own words and what the client did next, in a line."""
         code, message = self.error.get("code"), self.error.get("message")
         words = f" “{' '.join(str(message).split())[:200]}”" if isinstance(message, str) else ""
-        return (f"initialize offering {self.offered} was answered with the JSON-RPC error {code}{words}, not "
-                f"with a version it supports; offered next, {self.accepted} was accepted")
+        return (f"initialize offering {self.offered} was refused, error {code}{words}, where a server "
+                f"answers a version it supports; {self.accepted}, offered next, was accepted")
 
 
 def offered_next(refused: str) -> tuple[str, ...]:

@@ -11,8 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.calls.other_tools import added_tools
 from conformance.compare.engine import UnusableTarget, _fresh
-from conformance.core.protocol import TOOL
+from conformance.compare.new_tools import new_tools
+from conformance.core.jsontypes import JSON
+from conformance.core.protocol import ARGUMENT_NAMES, TOOL
 from conformance.drivers.transcript import Transcript
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target, resolve_target
@@ -49,3 +52,17 @@ def test_the_names_a_server_lists_are_known_to_the_session() -> None:
         assert session.listed_names() is session.listed_names()  # asked once
     finally:
         session.close()
+
+
+_SCHEMA: JSON = {"type": "object", "properties": {name: {"type": "string"} for name in ARGUMENT_NAMES}}
+
+
+@given(name=st.sampled_from(NAMES), extra=st.booleans())
+def test_the_tool_under_another_name_is_no_added_tool(name: str, extra: bool) -> None:
+    """The renamed tool is the compared one, not a tool the fork added (compare called fork-readme-names'
+    `sequential_thinking` with {} as a new tool); a tool listed beside it still is one."""
+    original: list[JSON] = [{"name": TOOL, "inputSchema": _SCHEMA}]
+    added: list[JSON] = [{"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
+    fork: list[JSON] = [{"name": name, "inputSchema": _SCHEMA}, *(added if extra else [])]
+    assert [tool.name for tool in new_tools(original, fork)] == (["clear_history"] if extra else [])
+    assert [tool for tool, _ in added_tools(fork)] == (["clear_history"] if extra else [])

@@ -85,9 +85,9 @@ def test_a_meeting_goes_on_and_spec_1_says_the_refusal_once() -> None:
     assert meeting.negotiated == "2025-06-18"
     assert "after refusing 2025-11-25 (-32602)" in meets(meeting)
     found = verdicts(meeting)
-    assert found["SPEC-1"] == ("deviates: initialize offering 2025-11-25 was answered with the JSON-RPC "
-                               "error -32602 “Unsupported protocol version: 2025-11-25”, not with a version "
-                               "it supports; offered next, 2025-06-18 was accepted")
+    assert found["SPEC-1"] == ("deviates: initialize offering 2025-11-25 was refused, error -32602 "
+                               "“Unsupported protocol version: 2025-11-25”, where a server answers a version "
+                               "it supports; 2025-06-18, offered next, was accepted")
     assert not any("meeting stopped" in verdict for verdict in found.values()), found
 
 
