@@ -50,10 +50,10 @@ def test_a_refused_version_is_spec_1s_finding_and_the_run_goes_on(ran: Callable[
     assert verdicts["SPEC-1"] == "deviates", verdicts
     assert [r for r, v in verdicts.items() if v == "error"] == [], verdicts
     assert all(verdicts[r] != "error" for r in ("CLM-1", "CLM-1b")), verdicts
-    markdown = (refused.out / "report.md").read_text(encoding="utf-8")
-    assert "Unsupported protocol version: 2025\\-11\\-25" in markdown
-    assert "2025\\-06\\-18, offered next, was accepted" in markdown
-    assert markdown.count("initialize offering 2025\\-11\\-25 was refused") <= 2  # its cause and its record
+    markdown = (refused.out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert "offering 2025-11-25 was refused, error -32602 “Unsupported protocol version" in markdown
+    assert "2025-06-18, offered next, was accepted" in markdown
+    assert "CLM-1 — Unsupported protocol version" not in markdown
 
 
 def test_a_tool_listed_under_another_name_is_run_without_an_unknown_tool_of_its_own(
@@ -64,8 +64,8 @@ def test_a_tool_listed_under_another_name_is_run_without_an_unknown_tool_of_its_
     verdicts = listed.verdicts()
     assert verdicts["CMP-2"] == "deviates", verdicts
     assert verdicts["RTE-2"] == "holds", verdicts
-    markdown = (listed.out / "report.md").read_text(encoding="utf-8")
-    assert "the unknown tool \"sequential\\_thinking\"" not in markdown
+    markdown = (listed.out / "report.md").read_text(encoding="utf-8").replace("\\", "")
+    assert "the unknown tool \"sequential_thinking\"" not in markdown
 
 
 def test_compare_goes_on_for_a_tool_listed_under_another_name(ran: Callable[[str], Ran]) -> None:
