@@ -49,7 +49,7 @@ from conformance.core.differences import (
     refusal_in_text,
 )
 from conformance.core.jsontypes import JSON, Omitted
-from conformance.core.protocol import PROBE_ARGUMENTS, TOOL, tool_name
+from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.retest import Retested
 from conformance.core.retest import said as retest_said
 from conformance.core.served import read_served
@@ -586,17 +586,7 @@ def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]
             return [f"tools/list offers other tools on {la} and {lb}"]
         by_a = {str(t.get("name")): t for t in ta if isinstance(t, dict)}
         by_b = {str(t.get("name")): t for t in tb if isinstance(t, dict)}
-        said: list[str] = []
-        for (lx, x, ly, y) in ((la, by_a, lb, by_b), (lb, by_b, la, by_a)):
-            renamed = tool_name(list(y.values()))
-            if TOOL in x and TOOL not in y and renamed != TOOL and renamed not in x:
-                # the tool under another name (fork-readme-names' `sequential_thinking`), still answering
-                # the original's name: compare got here only so (engine._answers_under_the_original_name)
-                said.append(f"{ly}'s tools/list names the tool `{renamed}` where {lx} names it `{TOOL}` "
-                            f"(a call to `{TOOL}` is still answered as the tool's)")
-                x, y = {n: t for n, t in x.items() if n != TOOL}, {n: t for n, t in y.items() if n != renamed}
-                by_a, by_b = (x, y) if lx == la else (y, x)
-        said += [f"{lb}'s tools/list adds the tool {describe_tool(by_b[n])}" for n in by_b if n not in by_a]
+        said = [f"{lb}'s tools/list adds the tool {describe_tool(by_b[n])}" for n in by_b if n not in by_a]
         said += [f"{lb}'s tools/list drops the tool {describe_tool(by_a[n])}" for n in by_a if n not in by_b]
         return said or [f"tools/list offers other tools on {la} and {lb}"]
     if d.detail in ("added", "removed"):

@@ -5,7 +5,6 @@ longer answers still stops; and a name the server lists is never the unknown-too
 
 from __future__ import annotations
 
-import json
 import shlex
 
 import pytest
@@ -14,12 +13,11 @@ from hypothesis import strategies as st
 
 from conformance.calls.other_tools import added_tools
 from conformance.compare.engine import UnusableTarget, _fresh
-from conformance.compare.explain import listing_clauses
+from conformance.compare.fresh import FreshSide, compare_fresh
 from conformance.compare.new_tools import new_tools
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL
 from conformance.drivers.transcript import Transcript
-from conformance.report.model import Difference
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
@@ -71,21 +69,23 @@ def test_the_tool_under_another_name_is_no_added_tool(name: str, extra: bool) ->
     assert [tool for tool, _ in added_tools(fork)] == (["clear_history"] if extra else [])
 
 
-@given(name=st.sampled_from(NAMES), extra=st.booleans(), head_renamed=st.booleans())
-def test_the_listing_says_the_tool_is_named_otherwise_not_added(
-    name: str, extra: bool, head_renamed: bool
-) -> None:
-    """compare's headline said fork-readme-names' tools/list "adds the tool `sequential_thinking`"; it names
-    the tool otherwise, on whichever side, and a tool added beside it is still said added."""
-    original: list[JSON] = [{"name": TOOL, "inputSchema": _SCHEMA}]
+
+@given(name=st.sampled_from(NAMES), extra=st.booleans())
+def test_compare_reads_the_tool_listed_under_another_name_key_by_key(name: str, extra: bool) -> None:
+    """Its name is one difference of the compared tool's keys and its description is compared (fork-readme-
+    names' camelCase description was never read, the rename said as "adds the tool"); a tool added beside it
+    is still a listing difference."""
+    original: list[JSON] = [{"name": TOOL, "description": "one", "inputSchema": _SCHEMA}]
     added: list[JSON] = [{"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
-    fork: list[JSON] = [{"name": name, "inputSchema": _SCHEMA}, *(added if extra else [])]
-    a, b = (original, fork) if head_renamed else (fork, original)
-    difference = Difference(id="tools_list.tools..names", aspect="tools_list", summary="", field="tools",
-                            detail="names", a=json.dumps(a), b=json.dumps(b),
-                            cause="tool-spec", program=['{"jsonrpc":"2.0","id":2,"method":"tools/list"}'])
-    said = " ".join(listing_clauses(difference, "base", "head", full=True))
-    renamer, other = ("head", "base") if head_renamed else ("base", "head")
-    assert f"{renamer}'s tools/list names the tool `{name}` where {other} names it `{TOOL}`" in said, said
-    assert f"the tool `{name}`" not in said.replace(f"names the tool `{name}`", ""), said
-    assert ("clear_history" in said) == extra, said
+    renamed: JSON = {"name": name, "description": "two", "inputSchema": _SCHEMA}
+    fork: list[JSON] = [renamed, *(added if extra else [])]
+    found, _ = compare_fresh(_side(original), _side(fork), TOOL)
+    fields = sorted((f.found.aspect, f.found.field, f.found.detail) for f in found)
+    expected = [("tools_list", "description", "changed"), ("tools_list", "name", "changed")]
+    if extra:
+        expected.append(("tools_list", "tools", "names"))
+    assert fields == sorted(expected), fields
+
+
+def _side(tools: list[JSON]) -> FreshSide:
+    return FreshSide(initialize={"protocolVersion": "2024-11-05"}, tools=tools)
