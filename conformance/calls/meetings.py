@@ -18,7 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from conformance.core.eras import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, REVISIONS, Era
+from conformance.core.eras import (
+    CLIENT_CAPABILITIES_KEY,
+    PROTOCOL_VERSION_KEY,
+    REVISIONS,
+    Era,
+    RefusedOffer,
+)
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, TOOL, the_tool
 from conformance.core.served import SERVED_BYTES, Unreadable, read_served
@@ -127,6 +133,9 @@ class Meeting:
     end_slow: bool = False
     """Still running when a bound its own pace cut short ran out (`drivers/ending.too_slow`): slow, not a
     departure."""
+    refused_offer: RefusedOffer | None = None
+    """The client's own initialize refused for the version it offered, when a version offered next was
+    accepted and the meeting went on at it (SPEC-1 judges the refusal)."""
     failure: str | None = None
     """Why the meeting stopped early (the server died or hung); checks then fail with it."""
     stray_stdout: str | None = None
@@ -151,6 +160,9 @@ class Meeting:
         if part == "initialize":
             initialize = self.initialize
             answer = None if initialize is None else {"protocolVersion": initialize.get("protocolVersion")}
+            refused = self.refused_offer
+            if answer is not None and refused is not None:
+                answer["refused"] = {"offered": refused.offered, "error": dict(refused.error)}
         elif part == "capabilities":
             answer = None if self.initialize is None else self.initialize.get("capabilities")
         elif part == "missing-meta":
@@ -192,14 +204,16 @@ def meets(meeting: Meeting) -> str:
     if meeting.failure is not None:
         return f"the meeting stopped: {meeting.failure.split(':', 1)[0]}"
     era = meeting.era
+    offer = meeting.refused_offer
+    after = "" if offer is None else f" after refusing {offer.offered} ({offer.error.get('code')})"
     if era.connects == "initialize":
         settled = meeting.negotiated
-        return f"initialize settles on {settled}" if settled else "initialize agrees on no revision"
+        return f"initialize settles on {settled}{after}" if settled else "initialize agrees on no revision"
     probe = _error_code(meeting.discover)
     if meeting.negotiated is not None and meeting.initialize is None:
         return f"served statelessly at {meeting.negotiated}"
     if meeting.negotiated is not None:
-        return f"server/discover refused ({probe}); initialize settles on {meeting.negotiated}"
+        return f"server/discover refused ({probe}); initialize settles on {meeting.negotiated}{after}"
     refused = (f"server/discover refused ({probe})" if probe is not None
                else "server/discover does not list 2026-07-28")
     listed = meeting.tools_list.get("result")
@@ -239,6 +253,7 @@ def meet(target: Spawnable, era: Era, *, timeout: float, running: Running | None
                 driver.adopt(running[0], initialize_result=None, stderr_before=running[1])
             meeting.negotiated = driver.connect()
             meeting.initialize = driver.initialize_result
+            meeting.refused_offer = driver.refused_offer
             meeting.discover = driver.discover().response
             meeting.tools_list = driver.list_tools().response
             meeting.calls = [(arguments, driver.call_tool(TOOL, arguments).response) for arguments in CALLS]

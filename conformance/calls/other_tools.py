@@ -24,7 +24,7 @@ from conformance.calls.store import state_of
 from conformance.core.differences import refusal
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
-from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL, tool_name
 from conformance.core.words import cut_text
 from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
 from conformance.drivers.wire import Exchange, WireDriver
@@ -124,10 +124,11 @@ def listed_tools(tools: Sequence[JSON] | None) -> dict[str, dict[str, JSON]]:
 
 
 def added_tools(tools: Sequence[JSON] | None) -> list[tuple[str, JSON]]:
-    """The tools a listing holds beyond the original's one, `sequentialthinking` (name, inputSchema), by
-    name, at most `MAX_TOOLS`."""
+    """The tools a listing holds beyond the original's one, `sequentialthinking` or the tool listed under
+    another name in its place (`tool_name`), (name, inputSchema), by name, at most `MAX_TOOLS`."""
+    compared = {TOOL, tool_name(tools)}
     return [(name, tool.get("inputSchema")) for name, tool in sorted(listed_tools(tools).items())
-            if name != TOOL][:MAX_TOOLS]
+            if name not in compared][:MAX_TOOLS]
 
 
 def _value(schema: JSON) -> JSON:

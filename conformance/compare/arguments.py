@@ -22,6 +22,7 @@ from conformance.core.protocol import (
     TOOL,
     the_tool,
 )
+from conformance.core.served import Unreadable, read_answer
 from conformance.core.spellings import detected, every_spelling, spelling_map, spelling_named
 from conformance.drivers.errors import DriverError, ProtocolViolation, ServerExited
 from conformance.drivers.wire import Exchange, WireDriver
@@ -32,6 +33,24 @@ CALL_TIMEOUT: Final = 5.0
 """At most this long for the preflight's call: a target that takes longer is left to the suite's checks."""
 _NAMES: Final = 32
 _REFUSAL: Final = 300
+
+
+def answers_the_original_name(driver: WireDriver) -> bool:
+    """Whether a server that lists its tool under another name still answers the original's call to
+    `TOOL` with a JSON object (its answer's text read through a markdown fence): then only the listing
+    departs (CMP-2) and every other record can be checked, by `run` and `compare` alike. An unknown-tool
+    answer ("Unknown tool: …"), a refusal or a protocol error keeps the tool-name stop: there is no tool to
+    check."""
+    try:
+        answer = driver.call_tool(TOOL, dict(PROBE_ARGUMENTS), timeout=min(driver.timeout, CALL_TIMEOUT))
+    except DriverError:
+        return False
+    if answer.error is not None or answer.is_error or answer.text is None:
+        return False
+    try:
+        return isinstance(read_answer(answer.text), dict)
+    except Unreadable:
+        return False
 
 
 def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | None) -> ArgumentCheck:

@@ -16,6 +16,7 @@ from typing import Final, TypeAlias
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare import after_calls
 from conformance.compare.arguments import (
+    answers_the_original_name,
     check_arguments,
     listed_past_stray_lines,
     lookalike,
@@ -304,13 +305,26 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None, mapped
         said = diagnose(str(exc), "").clause()
         raise UnusableTarget(f"target {target.spec} cannot be started: {exc}{said}") from None
     names = [t.get("name") for t in seen.tools or [] if isinstance(t, dict)]
-    if TOOL not in names:
+    if TOOL not in names and not (names and _answers_under_the_original_name(target, timeout, transcript)):
         offered = ", ".join(str(n) for n in names) or "no tools"
         # run's words (cli/runner/preflight): the look-alike's fields beside the original's (amama-fatima-ts)
         raise UnusableTarget(f"target {target.spec} does not offer the {TOOL} tool (it offers: {offered})"
                              + lookalike({"tools": list(seen.tools or [])})
                              + (map_not_used(mapped_from) if mapped_from is not None else ""))
     return seen
+
+
+def _answers_under_the_original_name(target: Target, timeout: float, transcript: Transcript | None) -> bool:
+    """Whether a target listing its tool under another name still answers a call of the original's name as
+    the tool does (fork-readme-names: `sequential_thinking` listed, `sequentialthinking` kept for hosts
+    configured before the rename): then it is compared, the name one more difference of its listing, as
+    `run` checks it (the same test, `answers_the_original_name`)."""
+    try:
+        with target.wire(timeout=timeout, transcript=transcript) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            return answers_the_original_name(driver)
+    except DriverError:
+        return False
 
 
 def _argument_stop(target: Target, timeout: float, transcript: Transcript | None, mapped_from: str | None

@@ -11,7 +11,7 @@ from conformance.compare.observe import Found, Outcome, compare_step
 from conformance.compare.pair import run_on
 from conformance.compare.programs import ACCEPTED_RUN, Program
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import PROTOCOL_VERSION
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL, the_tool
 from conformance.drivers.transcript import Transcript
 from conformance.targets.specs import Target
 
@@ -67,6 +67,16 @@ def _tool(tools: list[JSON] | None, name: str) -> dict[str, JSON] | None:
         if isinstance(tool, dict) and tool.get("name") == name:
             return tool
     return None
+
+
+def _compared(tools: list[JSON] | None, name: str) -> dict[str, JSON] | None:
+    """The listed tool compared: the one named `name`, else, for the original's name, the tool a fork lists
+    in its place (`the_tool`: fork-readme-names' `sequential_thinking`, whose description and schema were
+    then never compared), its other name one more difference of its keys."""
+    named = _tool(tools, name)
+    if named is not None or name != TOOL:
+        return named
+    return the_tool(tools)
 
 
 LISTED_CHARS: Final = 100_000
@@ -155,11 +165,12 @@ def compare_fresh(
     for key in sorted(set(ca) | set(cb)):
         if ca.get(key) != cb.get(key):
             add("capabilities", key, _change(ca, cb, key), _show(ca, key), _show(cb, key), probe="initialize")
-    ta, tb = _tool(a.tools, tool), _tool(b.tools, tool)
-    names_a, names_b = _names(a.tools), _names(b.tools)
-    if names_a != names_b:
-        add("tools_list", "tools", "names", _dump(_others(a.tools, tool), LISTED_CHARS),
-            _dump(_others(b.tools, tool), LISTED_CHARS), probe=tools_probe)
+    ta, tb = _compared(a.tools, tool), _compared(b.tools, tool)
+    others_a = _others(a.tools, str(ta.get("name")) if ta is not None else tool)
+    others_b = _others(b.tools, str(tb.get("name")) if tb is not None else tool)
+    if _names(a.tools) != _names(b.tools) and others_a != others_b:
+        add("tools_list", "tools", "names", _dump(others_a, LISTED_CHARS), _dump(others_b, LISTED_CHARS),
+            probe=tools_probe)
     if ta is not None and tb is not None:
         for key in sorted(set(ta) | set(tb)):
             if ta.get(key) != tb.get(key):

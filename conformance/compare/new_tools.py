@@ -26,7 +26,7 @@ from conformance.compare.observe import Found
 from conformance.compare.programs import Program, Step, valid
 from conformance.compare.wording import short
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import TOOL, tool_name
 from conformance.targets.specs import Target
 
 SEED: Final[Program] = (
@@ -63,8 +63,9 @@ class Choice:
 
 def new_tools(tools_a: Sequence[JSON] | None, tools_b: Sequence[JSON] | None, limit: int = MAX_TOOLS
               ) -> list[NewTool]:
-    """Tools listed by exactly one side, or by both with other input schemas (never the compared tool), by
-    name, at most `limit`."""
+    """Tools listed by exactly one side, or by both with other input schemas (never the compared tool, nor
+    a side's tool listed under another name: fork-readme-names' `sequential_thinking`), by name, at most
+    `limit`."""
     def by_name(tools: Sequence[JSON] | None) -> dict[str, dict[str, JSON]]:
         out: dict[str, dict[str, JSON]] = {}
         for tool in tools or []:
@@ -77,7 +78,8 @@ def new_tools(tools_a: Sequence[JSON] | None, tools_b: Sequence[JSON] | None, li
     found += [NewTool(n, t.get("inputSchema"), "b") for n, t in b.items() if n not in a]
     found += [NewTool(n, t.get("inputSchema"), "both") for n, t in b.items()
               if n in a and a[n].get("inputSchema") != t.get("inputSchema")]
-    usable = [t for t in found if t.name != TOOL and 0 < len(t.name) <= NAME_CHARS]
+    compared = {TOOL, tool_name(tools_a), tool_name(tools_b)}  # a side's tool listed under another name
+    usable = [t for t in found if t.name not in compared and 0 < len(t.name) <= NAME_CHARS]
     return sorted(usable, key=lambda t: t.name)[:limit]
 
 

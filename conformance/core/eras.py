@@ -25,6 +25,30 @@ HANDSHAKE_REVISIONS: Final[tuple[str, ...]] = REVISIONS[:4]
 LATEST_HANDSHAKE: Final = HANDSHAKE_REVISIONS[-1]
 STATELESS_REVISION: Final = REVISIONS[-1]
 
+@dataclass(frozen=True)
+class RefusedOffer:
+    """An initialize refused for the version it offered, and the version offered next that was accepted."""
+
+    offered: str
+    error: Mapping[str, JSON]
+    """The JSON-RPC error it was answered with."""
+    accepted: str
+
+    def said(self) -> str:
+        """The refusal in the server's own words and what the client did next, in a line."""
+        code, message = self.error.get("code"), self.error.get("message")
+        words = f" “{' '.join(str(message).split())[:200]}”" if isinstance(message, str) else ""
+        return (f"initialize offering {self.offered} was refused, error {code}{words}, where a server "
+                f"answers a version it supports; {self.accepted}, offered next, was accepted")
+
+
+def offered_next(refused: str) -> tuple[str, ...]:
+    """The handshake revisions a client offers once `refused` was answered with an error, newest first: a
+    server that refuses a version it does not support, where the specification has it answer one it does
+    (SPEC-1), is still met at the newest it accepts, and the refusal said as a finding."""
+    return tuple(version for version in reversed(HANDSHAKE_REVISIONS) if version != refused)
+
+
 PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"

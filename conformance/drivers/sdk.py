@@ -29,14 +29,27 @@ from mcp_types import (
     CONNECTION_CLOSED,
     REQUEST_TIMEOUT,
     CallToolResult,
+    ClientCapabilities,
     Implementation,
+    InitializedNotification,
+    InitializeRequest,
+    InitializeRequestParams,
     InitializeResult,
     ListToolsResult,
 )
 from pydantic import ValidationError
 
 from conformance.core.arguments_map import Renamer
-from conformance.core.eras import AUTO, ERAS, LATEST_HANDSHAKE, STATELESS_REVISION, Era
+from conformance.core.eras import (
+    AUTO,
+    ERAS,
+    LATEST_HANDSHAKE,
+    STATELESS_REVISION,
+    Era,
+    RefusedOffer,
+    offered_next,
+)
+from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
 from conformance.drivers import cancel, process
 from conformance.drivers.capture import HeadTail
@@ -153,6 +166,8 @@ class SdkDriver(Managed):
         """How the official client connects: `initialize` offering 2025-11-25 (its `legacy` mode), or `auto`
         (`server/discover` at 2026-07-28, falling back to `initialize`)."""
         self.negotiated: str | None = None
+        self.refused_offer: RefusedOffer | None = None
+        """The client's initialize refused for its version, when another version offered next was accepted."""
         self.command = tuple(command)
         self.renamer = Renamer(renames or {})
         """The port's spelling of the original's argument names (`--arguments-map`), applied to each call."""
@@ -223,7 +238,8 @@ class SdkDriver(Managed):
             self.pid = pid
             process.register_group(self.pid)
             if self.era is AUTO:
-                await self._guarded("initialize", lambda: negotiate_auto(session))
+                await self._guarded("initialize",
+                                    lambda: self._refused_then(session, negotiate_auto(session)))
                 self.initialize_result = session.initialize_result
                 discovered = session.discover_result
                 self.negotiated = (
@@ -231,9 +247,40 @@ class SdkDriver(Managed):
                     else STATELESS_REVISION if discovered is not None else None
                 )
             else:
-                self.initialize_result = await self._guarded("initialize", session.initialize)
+                self.initialize_result = await self._guarded(
+                    "initialize", lambda: self._refused_then(session, session.initialize()))
                 self.negotiated = self.initialize_result.protocol_version
             yield session
+
+    async def _refused_then(self, session: ClientSession, opening: Awaitable[T]) -> T | InitializeResult:
+        """`opening` (the client's own initialize, or its auto probe), and when the server answers that
+        initialize with a JSON-RPC error, one initialize offering each other handshake revision, newest first,
+        until one is accepted (`offered_next`): the SDK gives up at the first refusal, but a server refusing
+        the version offered is a finding (SPEC-1, said by the era meetings), not a host that cannot start.
+        The refusal is kept in `refused_offer`."""
+        try:
+            return await opening
+        except MCPError as refusal:
+            if refusal.code in (CONNECTION_CLOSED, REQUEST_TIMEOUT):
+                raise
+            error: dict[str, JSON] = {"code": refusal.code, "message": refusal.message}
+            for version in offered_next(LATEST_HANDSHAKE):
+                try:
+                    result = await session.send_request(
+                        InitializeRequest(params=InitializeRequestParams(
+                            protocol_version=version, capabilities=ClientCapabilities(),
+                            client_info=CLIENT_INFO)),
+                        InitializeResult,
+                    )
+                except MCPError as again:
+                    if again.code in (CONNECTION_CLOSED, REQUEST_TIMEOUT):
+                        raise
+                    continue
+                session.adopt(result)
+                await session.send_notification(InitializedNotification())
+                self.refused_offer = RefusedOffer(LATEST_HANDSHAKE, error, version)
+                return result
+            raise
 
     def close(self) -> None:
         """Shut the session down (the SDK closes stdin, then signals the group); then make sure it is gone."""

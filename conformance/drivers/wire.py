@@ -35,7 +35,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from conformance.core.arguments_map import Renamer
-from conformance.core.eras import LATEST_HANDSHAKE, LEGACY, STATELESS, STATELESS_REVISION, Era
+from conformance.core.eras import (
+    LATEST_HANDSHAKE,
+    LEGACY,
+    STATELESS,
+    STATELESS_REVISION,
+    Era,
+    RefusedOffer,
+    offered_next,
+)
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
@@ -245,6 +253,8 @@ class WireDriver(Managed):
         """The client this driver is: how `connect` opens, and the `_meta` a stateless client sends."""
         self.negotiated: str | None = None
         """The revision `connect` settled on: the initialize answer's, or 2026-07-28 served statelessly."""
+        self.refused_offer: RefusedOffer | None = None
+        """The version this process's first initialize offered and was refused, when another was accepted."""
         self.discover_result: dict[str, JSON] | None = None
         self.stateless = False
         self.on_failure = on_failure
@@ -1218,12 +1228,23 @@ class WireDriver(Managed):
                                  f"read on for its answer")
 
     def initialize(self, protocol_version: str = PROTOCOL_VERSION) -> dict[str, JSON]:
-        """The MCP handshake: initialize, check it succeeded, then notifications/initialized."""
+        """The MCP handshake: initialize, check it succeeded, then notifications/initialized. An offer
+        answered with a JSON-RPC error is followed by the other handshake revisions, newest first
+        (`offered_next`), on the same process: the first accepted one settles it, the refusal kept
+        (`refused_offer`)."""
         exchange = self.request(
             "initialize",
             {"protocolVersion": protocol_version, "capabilities": {}, "clientInfo": CLIENT_INFO},
         )
         result = exchange.result
+        if result is None and exchange.error is not None:
+            for offer in offered_next(protocol_version):
+                again = self.request(
+                    "initialize", {"protocolVersion": offer, "capabilities": {}, "clientInfo": CLIENT_INFO})
+                if again.result is not None:
+                    self.refused_offer = RefusedOffer(protocol_version, exchange.error, offer)
+                    result = again.result
+                    break
         if result is None:
             raise DriverError(
                 f"initialize was answered without a result: {json.dumps(exchange.response)[:300]}",

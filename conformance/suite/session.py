@@ -165,6 +165,8 @@ class ServerSession:
     _uses: int = field(default=0, repr=False)
     """Uses of the shared driver so far (`wire`): the positions `shared_mark` hands out."""
     _switches: list[int] = field(default_factory=list, repr=False)
+    _listed: tuple[str, ...] | None = field(default=None, repr=False)
+    """The tool names the shared process's tools/list serves, read once (`listed_names`)."""
     """For each shared process after the first, the use it first served: where the calls met a new one."""
 
     @property
@@ -244,6 +246,16 @@ class ServerSession:
                 and isinstance(arguments, dict) and _plain(arguments)):
             self._refused_plain = True
         return exchange
+
+    def listed_names(self) -> tuple[str, ...]:
+        """The names the target's tools/list serves, asked once per run: a name it lists is no unknown tool's
+        (fork-readme-names lists `sequential_thinking`, a name RTE-2's check would otherwise call unknown)."""
+        if self._listed is None:
+            result = self.wire.list_tools().result
+            tools = result.get("tools") if result is not None else None
+            self._listed = tuple(str(tool.get("name")) for tool in tools or () if isinstance(tool, dict)) \
+                if isinstance(tools, list) else ()
+        return self._listed
 
     def renew_if_spent(self) -> bool:
         """Between checks: a shared process that ran out is replaced, as the witness session replaces one.

@@ -98,10 +98,14 @@ def supported_revisions(meeting: Meeting) -> list[str]:
 
 def _version_negotiation(meeting: Meeting) -> str | None:
     """Each offer (the client's own, then every revision and two versions no revision defines) is answered
-    with the offered revision when the server supports it, else with one it supports. An offer answered
-    with an error says nothing (a server may refuse a repeated initialize)."""
+    with the offered revision when the server supports it, else with one it supports. The client's own
+    offer answered with an error is the departure, in the server's words (the meeting went on at a version
+    offered next); a repeated offer answered with an error says nothing (a server may refuse a repeated
+    initialize)."""
     if meeting.initialize is None:
         raise NotApplicable("the client did not initialize")
+    if meeting.refused_offer is not None:
+        return meeting.refused_offer.said()
     own = meeting.era.revision if meeting.era.connects == "initialize" else LATEST_HANDSHAKE
     supported = supported_revisions(meeting)
     answers: list[tuple[str, JSON]] = [(own, meeting.initialize.get("protocolVersion"))]

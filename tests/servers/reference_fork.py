@@ -2,6 +2,10 @@
 
 - `renamed`: tools/list names the tool `think`; a call to `sequentialthinking` is still answered (a call to
   `think` is an unknown tool's);
+- `listed-as:NAME`: tools/list names the tool NAME and both NAME and `sequentialthinking` are answered as the
+  tool; `moved-to:NAME`: the same listing, and a call to `sequentialthinking` is an unknown tool's;
+- `versions-only:V,W,…`: initialize echoes an offered V or W and refuses any other version (-32602
+  "Unsupported protocol version: <offered>"); `version-refused:V`: only V is refused so, others echoed;
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
@@ -1042,6 +1046,51 @@ def _deferred_relay() -> int:
     return child.wait()
 
 
+def _versions_refused(server: Any, change: str) -> None:
+    """`versions-only:V,W,…`: initialize echoes an offered V or W and answers any other version with the
+    JSON-RPC error -32602 "Unsupported protocol version: <offered>" (held-out-multi-15's
+    fork-protocol-upgrade, where the specification has the server answer a version it supports);
+    `version-refused:V`: only V is refused so (a fork speaking only newer revisions), every other offer
+    echoed."""
+    kind, listed = change.split(":", 1)
+    versions = listed.split(",")
+    runner = server._OriginalRunner
+    answer = runner._on_request
+
+    async def negotiated(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        offered = params.get("protocolVersion") if method == "initialize" and params is not None else None
+        if offered is None:
+            return await answer(self, dctx, method, params)
+        if (offered in versions) == (kind == "version-refused"):
+            raise server.MCPError(code=-32602, message=f"Unsupported protocol version: {offered}")
+        result = await answer(self, dctx, method, params)
+        return {**result, "protocolVersion": offered}
+
+    runner._on_request = negotiated
+
+
+def _listed_as(server: Any, change: str) -> None:
+    """`listed-as:NAME`: tools/list names the tool NAME and calls of NAME or of the original's name are both
+    processed (held-out-multi-15's fork-readme-names: `sequential_thinking` listed, the old name kept for
+    hosts configured before the rename); `moved-to:NAME`: the same listing, but only NAME dispatches and the
+    original's name is an unknown tool's."""
+    kind, name = change.split(":", 1)
+    listed, called = server.load_tool_spec, server.call_tool_text
+
+    def renamed() -> Any:
+        return dataclasses.replace(listed(), name=name)
+
+    def dispatched(store: Any, asked: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if asked == name:
+            return called(store, server.TOOL_NAME, arguments)  # type: ignore[no-any-return]
+        if asked == server.TOOL_NAME and kind == "moved-to":
+            return server.unknown_tool_text(asked), True
+        return called(store, asked, arguments)  # type: ignore[no-any-return]
+
+    server.load_tool_spec = renamed
+    server.call_tool_text = dispatched
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     if change == "deferred-long":
@@ -1058,6 +1107,10 @@ def main() -> None:
             return dataclasses.replace(listed(), name="think")
 
         server.load_tool_spec = renamed  # type: ignore[attr-defined]
+    elif change.startswith(("listed-as:", "moved-to:")):
+        _listed_as(server, change)
+    elif change.startswith(("versions-only:", "version-refused:")):
+        _versions_refused(server, change)
     elif change == "fenced":
         process = thinking.SequentialThinkingServer.process_thought
 

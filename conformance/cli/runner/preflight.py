@@ -13,6 +13,7 @@ from typing import Final
 from conformance.catalog.startup_hints import StartFailure, diagnose
 from conformance.compare.arguments import (
     CALL_TIMEOUT,
+    answers_the_original_name,
     check_arguments,
     exited_clause,
     lookalike,
@@ -21,8 +22,7 @@ from conformance.compare.arguments import (
 )
 from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
-from conformance.core.served import Unreadable, read_answer
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import (
     DriverError,
     ProtocolViolation,
@@ -73,7 +73,7 @@ def check_target(
                     protocol = version if isinstance(version, str) else None
                     listing = driver.list_tools()
                     checked = _offers_the_tool(listing, driver.stderr_tail())
-                    if checked.tool_offered is False and checked.tools and _answers_the_original_name(driver):
+                    if checked.tool_offered is False and checked.tools and answers_the_original_name(driver):
                         checked = checked.model_copy(update={"ok": True, "error": None})
                     if checked.ok:
                         arguments = check_arguments(driver, listing, mapped_from)
@@ -141,23 +141,6 @@ def _offers_the_tool(listing: Exchange, stderr_tail: str) -> Preflight:
         error += lookalike(listing.result)
         return Preflight(ok=False, tool_offered=False, tools=tools, stderr_tail=stderr_tail, error=error)
     return Preflight(ok=True, tool_offered=True, tools=tools, stderr_tail=stderr_tail)
-
-
-def _answers_the_original_name(driver: WireDriver) -> bool:
-    """Whether a server that lists its tool under another name still answers the original's call to
-    `TOOL` with a JSON object (its answer's text read through a markdown fence): then only the listing
-    departs (CMP-2) and every other record can be checked. An unknown-tool answer ("Unknown tool: …"), a
-    refusal or a protocol error keeps the stop: there is no tool to check."""
-    try:
-        answer = driver.call_tool(TOOL, dict(PROBE_ARGUMENTS), timeout=min(driver.timeout, CALL_TIMEOUT))
-    except DriverError:
-        return False
-    if answer.error is not None or answer.is_error or answer.text is None:
-        return False
-    try:
-        return isinstance(read_answer(answer.text), dict)
-    except Unreadable:
-        return False
 
 
 QUIET_AFTER_START: Final = 1.0
