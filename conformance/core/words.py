@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
+import re
+
+_NAME = r"[A-Za-z_][\w.:/-]*(?=, |[)\];…]|$)"
+_NAMES = re.compile(rf"(?<![\w.:/-])(?:{_NAME}, )+{_NAME}")
+"""A run of names (tools, fields) joined by ", ": each ends at the comma, a closing bracket or the text's
+end, so "k, where the original offers" ends the run at k."""
+
 
 def cut_text(text: str, limit: int) -> str:
     """`text` in at most `limit` characters, '…' last: at the last space when one is in the last third, so a
     cut never leaves a fragment of a word ("2026-…", "'Est…"); a long unbroken token is cut where it must."""
     if len(text) <= limit:
         return text
+    listed = names_cut(text, limit)
+    if listed is not None:
+        return listed
     kept = text[: max(limit - 1, 0)]
     space = kept.rfind(" ")
     if space >= max(1, (2 * limit) // 3):
         kept = kept[:space].rstrip(" ,;:")
     return kept + "…"
+
+
+def names_cut(text: str, limit: int) -> str | None:
+    """`text` in at most `limit` characters where the cut falls inside a list of three or more names: the
+    names that fit, then "and N more" (the count of those left out), then what followed the list when it
+    fits beside three names or more ("it offers: a, b, c, and 17 more); its …"). A server's 20 tools cut to
+    "…, resume_session…" left a reader no count of those not shown. None when no such list is cut."""
+    if len(text) <= limit:
+        return None
+    for run in _NAMES.finditer(text):
+        if run.start() >= limit:
+            break
+        if run.end() <= limit - 1:
+            continue
+        names = run.group().split(", ")
+        head, rest = text[: run.start()], text[run.end():]
+        closer = ")" if rest.startswith(")") else ""
+        dropped = "…" if rest[len(closer):] else ""
+        for tail in (rest, closer + dropped):
+            for kept in range(len(names) - 1, 1 if tail != rest else 2, -1):
+                shown = f"{head}{', '.join(names[:kept])}, and {len(names) - kept} more{tail}"
+                if len(shown) <= limit:
+                    return shown
+        return None
+    return None
