@@ -8,6 +8,7 @@ _NAME = r"[A-Za-z_][\w.:/-]*(?=, |[)\];…]|$)"
 _NAMES = re.compile(rf"(?<![\w.:/-])(?:{_NAME}, )+{_NAME}")
 """A run of names (tools, fields) joined by ", ": each ends at the comma, a closing bracket or the text's
 end, so "k, where the original offers" ends the run at k."""
+_MORE = re.compile(r", and (\d+) more\b")
 
 
 def cut_text(text: str, limit: int) -> str:
@@ -39,11 +40,14 @@ def names_cut(text: str, limit: int) -> str | None:
             continue
         names = run.group().split(", ")
         head, rest = text[: run.start()], text[run.end():]
+        earlier = _MORE.match(rest)  # a list cut before: its count joins this one's
+        more = int(earlier.group(1)) if earlier else 0
+        rest = rest[earlier.end():] if earlier else rest
         closer = ")" if rest.startswith(")") else ""
         dropped = "…" if rest[len(closer):] else ""
         for tail in (rest, closer + dropped):
             for kept in range(len(names) - 1, 1 if tail != rest else 2, -1):
-                shown = f"{head}{', '.join(names[:kept])}, and {len(names) - kept} more{tail}"
+                shown = f"{head}{', '.join(names[:kept])}, and {len(names) - kept + more} more{tail}"
                 if len(shown) <= limit:
                     return shown
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.core.words import cut_text
@@ -89,3 +89,17 @@ def test_a_port_with_38_tools_is_stopped_with_a_count_of_those_not_shown(tmp_pat
     shown = line.split("(it offers: ")[1].split(" more)")[0]
     names, _, count = shown.rpartition(", and ")
     assert names.split(", ") == seen.tools[: 38 - int(count)], line
+
+
+@given(st.lists(NAME, min_size=4, max_size=40, unique=True), st.integers(min_value=40, max_value=300),
+       st.integers(min_value=20, max_value=300))
+@example([f"tool_{i}" for i in range(30)], 200, 100)
+def test_a_list_cut_twice_counts_every_name_left_out(names: list[str], first: int, second: int) -> None:
+    """A cause's headline is cut for the report, then again for the terminal: mcp-coaia-sequential-thinking's
+    CMP-2 read "…, clear_history, and 4 more, and 31 more, where …"; the counts join into one."""
+    text = "tools/list offers " + ", ".join(names) + ", where the original offers x"
+    twice = cut_text(cut_text(text, first), second)
+    assert twice.count(" more") <= 1, twice
+    if " more" in twice:
+        shown, _, left = twice[len("tools/list offers "):].partition(", and ")
+        assert len(shown.split(", ")) + int(left.split(" ")[0]) == len(names), twice
