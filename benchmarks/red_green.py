@@ -149,7 +149,7 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
         exit_code = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
     wall = time.perf_counter() - started
     found = json.loads(figures.read_text(encoding="utf-8"))
-    if found["exit_code"] not in (0, 1) or exit_code != 0:
+    if found["exit_code"] not in (0, 1, 2) or exit_code != 0:  # 2: a gate stopped at its preflight, timed too
         raise RuntimeError(f"{contender.name}: exit status {found['exit_code']} (log: {log})")
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     departures = sum(1 for rv in report["records"] if rv["verdict"] in ("deviates", "error"))
