@@ -198,6 +198,10 @@ def lookalike(result: object) -> str:
     shared, name, names, required = best
     if not shared:
         return ""
+    if set(names) == set(ARGUMENT_NAMES) and set(required) == set(PROBE_ARGUMENTS):
+        # xd3an-py: nine fields said twice, field by field, to say that only the tool's name differs.
+        return (f"; its {safe(name, 64)} takes exactly the original's fields and requires the same "
+                f"{', '.join(PROBE_ARGUMENTS)}: only its name differs from the original's {TOOL}")
     fields = _first_names(names)
     # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
     # `stage`) is what a call spelled as the original's would still lack.
