@@ -103,3 +103,15 @@ def test_a_list_cut_twice_counts_every_name_left_out(names: list[str], first: in
     if " more" in twice:
         shown, _, left = twice[len("tools/list offers "):].partition(", and ")
         assert len(shown.split(", ")) + int(left.split(" ")[0]) == len(names), twice
+
+
+def test_a_hostile_list_is_cut_in_linear_time() -> None:
+    """A first version joined the kept names once per name it dropped: 400,000 names never finished."""
+    import time
+
+    from conformance.core.words import LISTED_TEXT_MAX
+
+    for text in ("a, " * 400_000 + "a b", "ab, " * (LISTED_TEXT_MAX // 4 - 10) + "x"):
+        started = time.perf_counter()
+        cut = cut_text(text, 300)
+        assert len(cut) <= 300 and time.perf_counter() - started < 2.0, cut
