@@ -190,6 +190,12 @@ _FIELDS: Final = 16
 """At most this many of a look-alike tool's fields named (each at most 64 characters)."""
 
 
+def _first_names(names: list[str]) -> str:
+    """The first `_FIELDS` names, then how many more there are ("…, and 4 more"), never a silent cut."""
+    more = f", and {len(names) - _FIELDS} more" if len(names) > _FIELDS else ""
+    return ", ".join(safe(n, 64) for n in names[:_FIELDS]) + more
+
+
 def lookalike(result: object) -> str:
     """The clause naming the fields of the listed tool that looks most like the original's (the most of
     its argument names among its schema's properties, in any spelling, at least one), beside the
@@ -211,10 +217,14 @@ def lookalike(result: object) -> str:
     shared, name, names, required = best
     if not shared:
         return ""
-    fields = ", ".join(safe(n, 64) for n in names[:_FIELDS]) + (", …" if len(names) > _FIELDS else "")
+    if set(names) == set(ARGUMENT_NAMES) and set(required) == set(PROBE_ARGUMENTS):
+        # xd3an-py: nine fields said twice, field by field, to say that only the tool's name differs.
+        return (f"; its {safe(name, 64)} takes exactly the original's fields and requires the same "
+                f"{', '.join(PROBE_ARGUMENTS)}: only its name differs from the original's {TOOL}")
+    fields = _first_names(names)
     # Both sides' required fields (issue 46): a port's own required field (axefield-ts's and promptly-ts's
     # `stage`) is what a call spelled as the original's would still lack.
-    needs = (f" (requiring {', '.join(safe(n, 64) for n in required[:_FIELDS])})" if required else "")
+    needs = f" (requiring {_first_names(required)})" if required else ""
     return (f"; its {safe(name, 64)} takes {fields}{needs}, where the original's {TOOL} takes "
             f"{', '.join(PROBE_ARGUMENTS)}")
 

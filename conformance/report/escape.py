@@ -9,7 +9,7 @@ from typing import Final, TextIO
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
-from conformance.core.words import cut_text
+from conformance.core.words import cut_text, names_cut
 
 
 def encodable(text: str, stream: TextIO) -> str:
@@ -87,6 +87,9 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     first = _fold_asides(clauses[0])
     if len(first) <= room:
         return first + more + count
+    listed = names_cut(first, room)
+    if listed is not None:
+        return listed + more + count
     parts = _split_top(first, ", ")
     for kept in range(len(parts) - 1, 0, -1):
         candidate = ", ".join(parts[:kept]) + ", …" + more + count
@@ -181,11 +184,17 @@ def _leads_kept(clauses: list[str], room: int) -> str | None:
 
 def _closed_cut(text: str, room: int) -> str:
     """`text` cut at a word to `room` characters with the quote and brackets it left open closed."""
-    head = _closed(_at_word(text, room))
+    head = _closed(_names_or_word(text, room))
     while len(head) > room and room > 1:  # the closing quote and brackets take room of their own
         room -= len(head) - room
-        head = _closed(_at_word(text, room))
+        head = _closed(_names_or_word(text, room))
     return head
+
+
+def _names_or_word(text: str, room: int) -> str:
+    """A list of names cut with its count ("a, b, and 9 more"), any other text at a word."""
+    listed = names_cut(text, room)
+    return _at_word(text, room) if listed is None else listed
 
 
 def _middle_cut(clause: str, limit: int) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from benchmarks.figures import Benchmarks, RunFigures, RunSection
 from benchmarks.run import ORIGINAL, target_checks
 
@@ -29,3 +32,15 @@ def test_the_ratio_of_the_serial_runs_is_checked_against_1_2() -> None:
 
 def test_no_ratio_without_both_targets() -> None:
     assert not any("/" in name for name in _checks(_run("reference", 12.0)))
+
+
+def test_a_target_stopped_at_its_preflight_is_timed_not_refused(tmp_path: Path) -> None:
+    """A third-party server offering no `sequentialthinking` (mcp-sequential-thinking 0.7.0) stops its gate
+    with exit 2: the benchmark ended there ("mst: exit status 2") instead of timing what its maintainer
+    waits for. Driven on a real renamed port (tests/servers/ports.py renamed)."""
+    from benchmarks.red_green import Contender, profiled
+
+    ports = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
+    timed = profiled(Contender("renamed", f"cmd:{sys.executable} {ports} renamed"), "dev", 1,
+                     tmp_path / "run", 0)
+    assert timed.exit_code == 2 and timed.departures >= 1 and timed.wall_s > 0, timed

@@ -598,3 +598,43 @@ def test_a_name_the_installed_package_lacks_is_a_dependency_version_not_a_traceb
     assert failure.case == "dependency version", failure
     said = failure.hint or ""
     assert said.startswith("toolkit.server is installed but has no Toolkit"), said
+
+
+@given(st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=40))
+def test_a_look_alikes_fields_are_cut_with_a_count(extra: int, needed: int) -> None:
+    """A port's look-alike tool with many fields (mcp-sequential-thinking 0.7.0's process_thought has 12):
+    past the clause's first names, "and N more" says how many it leaves out, for its fields and for those it
+    requires, where ", …" (fields) and nothing at all (required) were said before."""
+    from conformance.compare.arguments import _FIELDS, lookalike
+
+    names = ["thought", *(f"field_{i}" for i in range(extra))]
+    required = names[: min(needed, len(names))]
+    schema = {"type": "object", "properties": {n: {"type": "string"} for n in names}, "required": required}
+    clause = lookalike({"tools": [{"name": "process_thought", "inputSchema": schema}]})
+    takes = clause.split(" takes ")[1].split(", where the original")[0]
+    fields, _, needs = takes.partition(" (requiring ")
+    for said, listed in ((fields, names), (needs.rstrip(")"), required)):
+        shown, _, left = said.partition(", and ")
+        count = int(left.split(" ")[0]) if left else 0
+        assert shown.split(", ") == listed[:_FIELDS] if listed else said == "", clause
+        assert count == max(len(listed) - _FIELDS, 0), clause
+
+
+def test_the_originals_fields_under_another_tool_name_are_said_at_once(tmp_path: Path) -> None:
+    """xd3an-py lists the original's tool and schema as `sequential_thinking`: its stop said the nine fields
+    on its side and the four on the original's to mean that only the name differs. Now it says so; a
+    look-alike with one field more or one required less is still said field by field."""
+    checked, _, _ = check_target(port("renamed+alias"), tmp_path / "t.jsonl", 10)
+    assert not checked.ok and checked.error is not None, checked
+    said = checked.error.split("; its ", 1)[1]
+    assert said.startswith("sequential_thinking takes exactly the original's fields"), said
+    assert said.endswith(f"only its name differs from the original's {TOOL}"), said
+    assert "isRevision" not in said, said
+    from conformance.compare.arguments import lookalike
+
+    fields: dict[str, JSON] = {n: {} for n in ARGUMENT_NAMES}
+    schema = {"type": "object", "properties": fields, "required": list(PROBE_ARGUMENTS)}
+    for changed in ({**schema, "properties": {**fields, "stage": {}}},
+                    {**schema, "required": list(PROBE_ARGUMENTS)[:3]}):
+        clause = lookalike({"tools": [{"name": "sequential_thinking", "inputSchema": changed}]})
+        assert "exactly" not in clause and "isRevision" in clause, clause

@@ -323,3 +323,46 @@ def test_a_server_silent_past_the_call_timeout_is_told_how_to_wait_longer(tmp_pa
     assert seen.hint is not None and "--call-timeout 60" in seen.hint and "within 1s" in seen.hint, seen.hint
     explained_by_stderr = diagnose("no answer to 'initialize' within 10s", NODE_MISSING_ENTRY)
     assert explained_by_stderr.case == "not built", explained_by_stderr
+
+
+@given(st.integers(min_value=1, max_value=59), st.integers(min_value=60, max_value=100_000),
+       st.sampled_from(["", ".5"]))
+def test_only_a_timeout_under_a_minute_is_told_to_rerun_with_60(short: int, long: int, fraction: str) -> None:
+    """enhanced-mcp-memory 2.6.1, rerun with `--call-timeout 60` as the slow-start hint said, was told
+    again to rerun with `--call-timeout 60`: past 60 s the case is "no start", and no hint repeats that
+    advice."""
+    under = diagnose(f"no answer to 'initialize' within {short}{fraction}s", "")
+    over = diagnose(f"no answer to 'initialize' within {long}{fraction}s", "")
+    assert under.case == "slow start" and under.hint is not None and "--call-timeout 60" in under.hint, under
+    assert over.case == "no start" and over.hint is not None, over
+    assert "--call-timeout" not in over.hint and f"within {long}{fraction}s" in over.hint, over.hint
+
+
+@pytest.mark.parametrize("said", [
+    "'[Errno -2] Name or service not known' thrown while requesting HEAD https://models.invalid/m/modules.json",
+    "urllib3.exceptions.NameResolutionError: Failed to resolve 'x.invalid' ([Errno -3] Temporary failure in "
+    "name resolution)",
+    "Error: getaddrinfo ENOTFOUND registry.invalid",
+    "curl: (6) Could not resolve host: x.invalid",
+    "OSError: [Errno 101] Network is unreachable",
+])
+@pytest.mark.parametrize("error", ["no answer to 'initialize' within 60s",
+                                   "no answer to 'initialize' within 10s", "server exited with status 1"])
+def test_a_server_that_cannot_reach_the_network_at_start_is_told_so(said: str, error: str) -> None:
+    """A server fetching at start (a model, a package) on a machine that cannot connect: its stderr's words
+    for an unresolved or unreachable host name the case, however the start ended."""
+    failure = diagnose(error, f"starting\n{said}\nRetrying in 8s [Retry 5/5].\n")
+    assert failure.case == "network at start", failure
+    assert failure.hint is not None and "reach the network" in failure.hint and "(" in failure.hint, failure
+
+
+def test_a_server_retrying_a_fetch_past_a_minute_is_said_to_be_offline(tmp_path: Path) -> None:
+    """The preflight on a real process retrying a network fetch (tests/servers/never_answers.py --offline):
+    its stop names the network, not a slow start to rerun longer."""
+    from conformance.cli.runner.preflight import preflight
+
+    never = Path(__file__).resolve().parent.parent / "servers" / "never_answers.py"
+    target = resolve_target(f"cmd:{sys.executable} {never} --offline")
+    seen = preflight(target, tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.known_case == "network at start", seen
+    assert seen.hint is not None and "Name or service not known" in seen.hint, seen.hint

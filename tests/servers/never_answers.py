@@ -2,8 +2,12 @@
 
 --stubborn: ignores SIGTERM and stdin EOF (only SIGKILL ends it).
 --child: first starts a grandchild that also ignores SIGTERM, and reports its pid on stderr.
+--offline: first tries to fetch a file over a network it cannot reach, retrying and logging each failure on
+stderr as huggingface_hub does for a model a server loads at start (enhanced-mcp-memory 2.6.1's
+all-MiniLM-L6-v2): it never gets to answer within any call timeout.
 """
 
+import json
 import signal
 import subprocess
 import sys
@@ -21,6 +25,14 @@ if "--child" in sys.argv:
     )
     sys.stderr.write(f"child {child.pid}\n")
     sys.stderr.flush()
+if "--offline" in sys.argv:
+    fetch = ("'[Errno -2] Name or service not known' thrown while requesting HEAD "
+             "https://models.invalid/all-MiniLM-L6-v2/resolve/main/modules.json")
+    for attempt in range(1, 6):
+        logged = {"level": "WARNING", "logger": "huggingface_hub.utils._http", "message": fetch}
+        sys.stderr.write(json.dumps(logged) + f"\nRetrying in {2 ** attempt}s [Retry {attempt}/5].\n")
+        sys.stderr.flush()
+        time.sleep(0.2)
 for _line in sys.stdin.buffer:
     pass
 while "--stubborn" in sys.argv:

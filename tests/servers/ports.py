@@ -39,6 +39,10 @@ usage: ports.py MODE
           status object (stopuncle-js)
   unordered answers two calls that arrive together in the other order, the later first (an SDK server whose
           handlers are asynchronous: agiprolabs-ts); a call alone is answered 0.3 s later
+  alias   with renamed: the original's tool and schema listed as `sequential_thinking` (xd3an-py): the
+          original's name is an unknown tool's
+  sessions with renamed: 35 more tools after those three, session and agent tools (create_session_1, …;
+          mcp-coaia-sequential-thinking 0.3.13 offers 38, mcp-sequential-thinking 0.7.0 eleven)
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
 (axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize);
 `renamed+required` marks five of process_thought's fields required (the original's four and `stage`).
@@ -177,6 +181,11 @@ def main() -> None:
         tools = [{"name": "process_thought", "description": "Record a thought.", "inputSchema": process},
                  {"name": "generate_summary", "inputSchema": {"type": "object", "properties": {}}},
                  {"name": "clear_history", "inputSchema": {"type": "object", "properties": {}}}]
+        if "alias" in MODES:
+            tools = [{**tool, "name": "sequential_thinking"}]
+        if "sessions" in MODES:
+            tools += [{"name": f"{verb}_session_{i}", "inputSchema": {"type": "object", "properties": {}}}
+                      for i, verb in enumerate(["create", "read", "list", "finalize", "delete"] * 7)]
 
     def stderr(data: bytes) -> None:
         sys.stderr.buffer.write(data)
