@@ -23,6 +23,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from conformance.cli.main import main
 from conformance.report.json import shipped_schema
 from conformance.report.model import Report
+from tests.paced import STALL, run_paced
 from tests.servers import TAG_VARIABLE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -68,9 +69,10 @@ WRITTEN: list[Path] = []
 report written there for links to files that are not."""
 
 
-def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str, str] | None = None) -> Ran:
+def cli(*args: str, out: Path | None = None, stall: float = STALL, env: dict[str, str] | None = None) -> Ran:
     """A child process from the repository root, without CI (the profile is the one asked for); `env` is
-    added to this process's environment, a PYTHONPATH in it goes before the repository's."""
+    added to this process's environment, a PYTHONPATH in it goes before the repository's. Waited for while
+    it writes (`tests/paced.py`): a slow run on a loaded machine ends on its own; `stall` s silent fail it."""
     extra = dict(env or {})
     path = [extra.pop("PYTHONPATH", ""), str(REPO), os.environ.get("PYTHONPATH", "")]
     child = {**os.environ, **extra, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
@@ -78,9 +80,7 @@ def cli(*args: str, out: Path | None = None, timeout: float = 420, env: dict[str
     argv = [sys.executable, "-m", "conformance", *args]
     if out is not None:
         argv += ["--out", str(out)]
-    done = subprocess.run(
-        argv, cwd=REPO, env=child, capture_output=True, text=True, timeout=timeout, check=False
-    )
+    done = run_paced(argv, cwd=REPO, env=child, stall=stall)
     if out is not None:
         WRITTEN.append(out)
     return Ran(done.returncode, done.stdout, done.stderr, out or REPO)
@@ -170,6 +170,6 @@ def run_dev(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tu
             "--seed", str(seed), "--out", str(out)]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
-    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
+    proc = run_paced(argv, cwd=REPO)
     assert (out / "report.json").is_file(), proc.stderr[-2000:]
     return proc.returncode, Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))

@@ -3,7 +3,8 @@
 A fixed 300 s failed a `conformance run` still printing its progress on a loaded machine (issue 43's stress
 runs: tests/e2e/test_fork_maintainer.py's red run, at "records checked 37/104" after 300 s, load 13-39).
 Every byte the command writes is progress: `stall` seconds without one, or `limit` in all, end its process
-group and raise `subprocess.TimeoutExpired`, as `subprocess.run(timeout=...)` did.
+group and raise `subprocess.TimeoutExpired`, as `subprocess.run(timeout=...)` did. Its output reads as
+`subprocess.run(text=True)` gives it (UTF-8, universal newlines), so a test moved here asserts what it did.
 """
 
 from __future__ import annotations
@@ -61,5 +62,10 @@ def run_paced(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None =
             proc.wait(min(1.0, stall / 4))
     for reader in readers:
         reader.join()
-    return subprocess.CompletedProcess(list(argv), proc.returncode, b"".join(chunks["out"]).decode("utf-8"),
-                                       b"".join(chunks["err"]).decode("utf-8"))
+    return subprocess.CompletedProcess(list(argv), proc.returncode, _text(chunks["out"]),
+                                       _text(chunks["err"]))
+
+
+def _text(chunks: list[bytes]) -> str:
+    """What `text=True` reads: UTF-8, each CRLF or lone CR a newline."""
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 from conformance.core.errors import HarnessError
+
+START_UNANSWERED: Final = re.compile(r"no answer to '?initialize'? within [0-9.]+ ?s$")
+"""A failure that is only a process not answering `initialize` in time, as `ServerTimeout` and the suite's raw
+processes (suite/rawproc `request`) say it: the first request waits for the process to start too, so under a
+loaded machine (load 20, node starting) this is the machine's pace as often as the server's."""
 
 
 class TargetError(HarnessError):

@@ -112,9 +112,14 @@ _VOLATILE: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}/\d{4}(?![\d/])"), "<date>"),
     (re.compile(r"(?<![\d.])1\d{12}(?![\d])|(?<![\d.])1\d{9}(?:\.\d+)?(?![\d])"), "<epoch>"),
     (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|µs|us|ns)\b"), "<duration>"),
+    (re.compile(r"""(\bp?pid\b["']?\s*[:=]?\s*)\d+\b""", re.IGNORECASE), r"\1<pid>"),
 )
-"""Tokens that name the moment of a call, not its behaviour: a uuid, an ISO date-time, a clock time, a
-numeric date, an epoch number (2001-2033, in seconds or milliseconds), a sub-second duration."""
+"""Tokens that name the moment of a call or the process, not its behaviour: a uuid, an ISO date-time, a clock
+time, a numeric date, an epoch number (2001-2033, in seconds or milliseconds), a sub-second duration, a
+process id as loggers write it (`"pid":19192`, `pid=19192`, `[pid 19192]`: fork-background-worker's banner,
+held-out-multi-14, "changed" on every gate)."""
+_PROCESS_IDS: Final = frozenset({"pid", "ppid"})
+"""Keys whose integer is a process id (a JSON log line's `pid`)."""
 _ISO_DATE: Final = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?![\d-])")
 _EPOCH_MS: Final = (1_000_000_000_000, 2_000_000_000_000)
 
@@ -137,7 +142,8 @@ def without_volatile(value: JSON) -> JSON:
     if isinstance(value, list):
         return [without_volatile(v) for v in value]
     if isinstance(value, dict):
-        return {k: without_volatile(v) for k, v in value.items()}
+        return {k: "<pid>" if k.lower() in _PROCESS_IDS and isinstance(v, int) and not isinstance(v, bool)
+                else without_volatile(v) for k, v in value.items()}
     return value
 
 

@@ -25,8 +25,10 @@ from conformance.core.differences import difference_keys
 from conformance.core.differences import refusal as refusal_of
 from conformance.core.drawn_answer import drawn
 from conformance.core.errors import HarnessError
+from conformance.core.failure_text import readable
 from conformance.core.served import read_served
 from conformance.core.witness_words import NEVER_DEPARTED
+from conformance.drivers.errors import START_UNANSWERED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.carried import pinned_alike
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
@@ -240,7 +242,9 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
     from seed to seed (fork-bounded-session: OBJ-4/a2 under dev seed 1, written into the baseline and stale
     under the next seed; OBJ-13, ABS-2 new under ci 11, past the replay budget); that refusal is its own
     record's departure (the store's bound, `BOUND_RECORD`, which it confirms on a fresh process), not
-    theirs."""
+    theirs. Likewise a departure whose every failure is a process not answering initialize in time
+    (`_unanswered_at_start`) while fresh processes answered its own witness as the original's: a slow start on
+    a loaded machine, not the server's behaviour; a server that never answers fails its witness too."""
     covered: dict[str, str] = {}
     seen_once: dict[str, str] = {}
     by_id = {rv.id: rv for rv in verdicts}
@@ -268,6 +272,12 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
         # The bound itself shows on a fresh process: RTE-5's departure is confirmed, whatever its checks'
         # own examples (sent to a process the suite had already exhausted) show when replayed.
         bounded = rv.id == BOUND_RECORD and exhaustion() is not None
+        if not witness and rv.witness and not bounded and not (evidence is not None and evidence.reproduced) \
+                and _unanswered_at_start(rv):
+            seen_once[rv.id] = (f"{NOT_CONFIRMED}: every failure of its checks is a process that did not "
+                                "answer initialize in time, and fresh processes answered its own witness as "
+                                f"the original's: the machine's pace, not the server's ({rv.reason})")
+            continue
         if not witness and evidence is not None and evidence.no_difference and not bounded:
             seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness, its example and the fixed opening calls "
                                 "answer alike on fresh processes of the target and the original "
@@ -312,6 +322,14 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             root = max(sorted(by_root), key=lambda r: len(keys & by_root[r]))
             covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
+
+
+def _unanswered_at_start(rv: RecordVerdict) -> bool:
+    """Every failing check of the record failed only for want of an answer to `initialize` in time
+    (`START_UNANSWERED`): under load a check's process started too slowly (fork-multilingual's CMP-4 and
+    LOOP-A under ci 22, load 20: new, where the baseline's run and every other cell saw them hold)."""
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    return bool(failing) and all(START_UNANSWERED.match(readable(t.message).strip()) for t in failing)
 
 
 def _refused_in_pair(evidence: Evidence, refusal: str | None = None) -> str | None:

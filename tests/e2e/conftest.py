@@ -75,7 +75,7 @@ def make_reference_ci(folder: Path, seed: str) -> CountedRun:
     probe.mkdir()
     (probe / "sitecustomize.py").write_text(PROBE.format(log=str(log)), encoding="utf-8")
     ran = cli("run", "--target", "reference", "--profile", "ci", "--seed", seed, out=folder / "out",
-              timeout=900, env={"PYTHONPATH": str(probe)})
+              env={"PYTHONPATH": str(probe)})
     starts = log.read_text(encoding="utf-8").split() if log.is_file() else []
     return CountedRun(ran, "ci", seed, starts)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import GATE_SEED, GATE_SUITE, Ran, cli_here, fake
+from tests.paced import run_paced
 from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,7 +53,7 @@ def job(work: Path, venv: Path, **inputs: str) -> Job:
             "--reuse-packages"]
     for name, value in inputs.items():
         argv += ["--input", f"{name.replace('_', '-')}={value}"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPO)
+    done = run_paced(argv, cwd=REPO)
     return Job(done.returncode, done.stdout + done.stderr, work)
 
 

@@ -26,7 +26,7 @@ UNKNOWN_TOOL = "text: `Unknown tool: ${request.params.name}`"
 
 def suite_run(target: str, out: Path, suite: str, seed: str, *extra: str) -> Ran:
     args = ["run", "--target", target, "--profile", "dev", "--seed", seed, "--suite", suite, *extra]
-    return cli(*args, out=out, timeout=600)
+    return cli(*args, out=out)
 
 
 def fork(where: Path, unknown_tool_text: str) -> str:
@@ -158,7 +158,7 @@ def test_a_baseline_for_another_project_is_refused(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     args = ["run", "--target", "npm:0.6.2", "--baseline", str(path), "--suite", GATE_SUITE]
-    ran = cli(*args, out=tmp_path / "o", timeout=600)
+    ran = cli(*args, out=tmp_path / "o")
     assert ran.code == 4, ran.stdout + ran.stderr
     assert_one_clean_error_line(ran)
     assert "is for project 'some-other-server'" in ran.stderr

@@ -26,8 +26,7 @@ def _baseline(path: Path, era: str) -> Path:
 def test_spec_10_at_2025_03_26_is_accepted_by_an_entry_naming_that_era_only(tmp_path: Path) -> None:
     accepting = _baseline(tmp_path / "at-2025-03-26.yaml", "2025-03-26")
     ran = cli("run", "--target", "npm:2026.7.4", "--era", "2025-03-26", "--select", "spec",
-              "--profile", "dev", "--seed", "1", "--baseline", str(accepting), out=tmp_path / "run",
-              timeout=600)
+              "--profile", "dev", "--seed", "1", "--baseline", str(accepting), out=tmp_path / "run")
     assert ran.code == 0, ran.stdout[-2000:]
     assert ran.verdicts()["SPEC-10"] == "deviates"
     report = load_report(tmp_path / "run" / "report.json")

@@ -15,18 +15,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks import figures as figures_model
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def run_script(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_paced(
         [sys.executable, "-m", "benchmarks.run", "--out", str(out), *args],
         cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
     )
 
 

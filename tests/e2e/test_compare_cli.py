@@ -41,7 +41,7 @@ def comparisons(
 ) -> dict[str, Future[Ran]]:
     """The comparisons (and the run with one) the selected tests check, made ahead, side by side."""
     return {
-        name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name), timeout=300)
+        name: ahead.submit(cli, *COMPARISONS[name], out=tmp_path_factory.mktemp(name))
         for name in used(request, list(COMPARISONS))
     }
 
@@ -161,7 +161,7 @@ def test_diff_shows_behaviour_differences_of_two_comparisons(same: Ran, drift: R
 
 
 def test_an_unusable_target_exits_2_with_one_line(tmp_path: Path) -> None:
-    ran = cli("compare", "reference", f"cmd:{tmp_path / 'no-such-server'}", out=tmp_path / "out", timeout=60)
+    ran = cli("compare", "reference", f"cmd:{tmp_path / 'no-such-server'}", out=tmp_path / "out", stall=60)
     assert ran.code == 2
     lines = [line for line in ran.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "no-such-server" in lines[0], ran.stderr

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conformance.gate import exit_status
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,8 +30,7 @@ def _on_a_full_device(tmp_path: Path, size: str, *argv: str) -> subprocess.Compl
                            check=False)
     as_root = ["--user", "--map-root-user"] if probe.returncode == 0 else []
     prefix = [unshare, *as_root, "--mount"]
-    done = subprocess.run([*prefix, "sh", "-c", script.replace("{out}", str(device / "out"))],
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = run_paced([*prefix, "sh", "-c", script.replace("{out}", str(device / "out"))], cwd=Path.cwd())
     if "mount:" in done.stderr and done.returncode != exit_status.NO_SPACE:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()[:200]}")
     return done

@@ -41,7 +41,7 @@ REFERENCE_DEPARTS: Final = {"SPEC-12"}
 
 def _run(change: str, out: Path) -> Ran:
     spec = "cmd:" + shlex.join(command("reference_fork", change))
-    return cli("run", "--target", spec, "--profile", "dev", "--seed", "1", out=out, timeout=1800)
+    return cli("run", "--target", spec, "--profile", "dev", "--seed", "1", out=out)
 
 
 NEEDS: Final = {

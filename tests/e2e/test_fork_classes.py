@@ -43,7 +43,7 @@ PUSH: Final = "branches[thought.branchId].push is not a function"
 
 def _run(name: str, out: Path) -> Ran:
     spec = "cmd:" + shlex.join(command("many_changes", *FORKS[name]))
-    return cli("run", "--target", spec, "--profile", "dev", "--seed", "1", out=out, timeout=1800)
+    return cli("run", "--target", spec, "--profile", "dev", "--seed", "1", out=out)
 
 
 @pytest.fixture(scope="module")

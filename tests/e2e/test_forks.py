@@ -25,6 +25,7 @@ import pytest
 
 from conformance.targets.specs import resolve_target
 from tests.e2e.ahead import selected
+from tests.paced import run_paced
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +79,7 @@ def suite_on_fork(fork: str, folder: Path) -> subprocess.CompletedProcess[str]:
     anchor, replacement, _ = FORKS[fork]
     patched = make_fork(folder / fork, anchor, replacement)
     environment = {k: v for k, v in os.environ.items() if k not in ("CI", "CONFORMANCE_PROFILE")}
-    return subprocess.run(
+    return run_paced(
         [
             sys.executable,
             "-m",
@@ -98,10 +99,6 @@ def suite_on_fork(fork: str, folder: Path) -> subprocess.CompletedProcess[str]:
         ],
         cwd=ROOT,
         env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
     )
 
 

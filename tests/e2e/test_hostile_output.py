@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import sys
 import time
 import uuid
@@ -21,11 +20,10 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.ahead import selected
+from tests.paced import run_paced
 from tests.servers import TAG_VARIABLE, command, tagged
 
 REPO = Path(__file__).resolve().parents[2]
-STALL = 300.0
-"""A command that takes longer than this is stuck (generous: the machine is shared and noisy)."""
 
 
 @dataclass
@@ -51,7 +49,7 @@ def _cli(command_name: str, case: str, out: Path) -> Finished:
     argv = [sys.executable, "-m", "conformance", *args, "--profile", "dev", "--seed", "7",
             *NARROWED.get(f"{command_name} {case}", ()), "--out", str(out)]
     started = time.monotonic()
-    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=STALL, check=False)
+    done = run_paced(argv, cwd=REPO, env=env)
     seconds = time.monotonic() - started
     report = (out / "report.json").read_text(encoding="utf-8") if (out / "report.json").exists() else ""
     markdown = (out / "report.md").read_text(encoding="utf-8") if (out / "report.md").exists() else ""

@@ -23,6 +23,7 @@ import pytest
 
 from tests.cli import REPO
 from tests.fast.test_docs import install_commands
+from tests.paced import run_paced
 
 FOLDER = "seqthink-conformance"
 """What the README's install line names: the repository's folder beside the scratch folder's `.venv`."""
@@ -60,8 +61,7 @@ def test_the_readmes_install_and_first_run_work_as_written(tmp_path: Path) -> No
     assert any(c.startswith("seqthink-conformance run") for c in commands), commands
     _as_a_clone(tmp_path / FOLDER)
     script = " && ".join(["set -e", *commands])
-    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=_clean_environment(), capture_output=True,
-                          text=True, timeout=900, check=False)
+    done = run_paced(["bash", "-c", script], cwd=tmp_path, env=_clean_environment())
     said = done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 0, said
     assert "gate passed" in done.stdout, said

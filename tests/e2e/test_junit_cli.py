@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,6 +23,7 @@ import pytest
 import yaml
 
 from tests.e2e.ahead import used
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = REPO / "fixtures" / "baselines" / "npm-2026.8.31.yaml"
@@ -43,10 +43,10 @@ class Ran:
 
 def _run(baseline: Path, out: Path, *options: str) -> Ran:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    done = subprocess.run(
+    done = run_paced(
         [sys.executable, "-m", "conformance", "run", "--target", TARGET, "--profile", "ci",
          "--seed", "20261129", "--baseline", str(baseline), "--out", str(out), *options],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=1200, check=False,
+        cwd=REPO, env=env,
     )
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     return Ran(done.returncode, done.stdout + done.stderr, report, ET.parse(out / "junit.xml").getroot())

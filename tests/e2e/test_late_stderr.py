@@ -52,14 +52,14 @@ of wall time for 9 CPU seconds), so a third overlaps them instead of queueing be
 def _run(name: str, out: Path) -> Ran:
     """One of `RUNS` into `out`; the relay run as `SHARDS` shards made side by side, then merged there."""
     if name != "run-relay":
-        return cli(*RUNS[name], out=out, timeout=600)
+        return cli(*RUNS[name], out=out)
     parts = [out.parent / f"{out.name}-shard-{index}" for index in range(1, SHARDS + 1)]
     with ThreadPoolExecutor(SHARDS, thread_name_prefix="relay-shard") as shards:
         ran = list(shards.map(lambda index: cli(*RUNS[name], "--shard", f"{index}/{SHARDS}",
-                                                out=parts[index - 1], timeout=600), range(1, SHARDS + 1)))
+                                                out=parts[index - 1]), range(1, SHARDS + 1)))
     broken = [(part.code, part.stderr[-2000:]) for part in ran if part.code != 0]
     assert not broken, broken
-    return cli("run", "--merge", *map(str, parts), out=out, timeout=600)
+    return cli("run", "--merge", *map(str, parts), out=out)
 
 
 @pytest.fixture(scope="module")

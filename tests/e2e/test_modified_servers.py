@@ -28,6 +28,7 @@ from tests.modified_servers.servers import (
     patched,
     target_spec,
 )
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKED = ("banner", "server-version", "unknown-tool-protocol-error", "error-text", "needs-more-raises-total",
@@ -58,10 +59,10 @@ class Made(NamedTuple):
 
 def _dev_run(script: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """`run` of the modified server, dev profile, seed 1."""
-    return subprocess.run(
+    return run_paced(
         [sys.executable, "-m", "conformance", "run", "--target", target_spec(script), "--profile", "dev",
          "--seed", "1", *extra, "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, check=False, timeout=900,
+        cwd=REPO,
     )
 
 
@@ -246,9 +247,9 @@ def test_a_spec_departure_is_pinned_by_its_era_and_answers_and_gates_green_again
     assert ("| auto | 2025\\-11\\-25 | server/discover refused \\(\\-32601\\); initialize settles on"
             " 2025\\-11\\-25 | 11 | 12 | 2 | SPEC\\-6, SPEC\\-12 |") in shown[shown.index("## Eras"):]
     baseline = tmp_path / "baseline.yaml"
-    written = subprocess.run(
+    written = run_paced(
         [sys.executable, "-m", "conformance", "baseline", str(first.out / "report.json"), "-o",
-         str(baseline)], cwd=REPO, capture_output=True, text=True, check=False, timeout=120,
+         str(baseline)], cwd=REPO, stall=120,
     )
     assert written.returncode == 0, written.stderr
     assert f"signature: {caught.signature}" in baseline.read_text(encoding="utf-8")

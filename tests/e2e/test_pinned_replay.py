@@ -24,6 +24,7 @@ from conformance.report.model import Report
 from tests.cli import run_dev
 from tests.e2e.ahead import used
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 SORTED = next(m for m in load_modifications() if m.id == "branch-labels-sorted")
@@ -163,7 +164,7 @@ its floor of programs, and 8 s of probes found nothing more here and cost their 
 def _compare(spec: str, out: Path) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "conformance", "compare", "npm:0.6.2", spec, "--profile", "dev",
             "--seed", "7", "--budget", COMPARE_BUDGET, "--out", str(out)]
-    return subprocess.run(argv, cwd=REPO, capture_output=True, text=True, check=False, timeout=900)
+    return run_paced(argv, cwd=REPO)
 
 
 def test_compare_reports_the_branch_order_run_pins(

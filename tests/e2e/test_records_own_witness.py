@@ -20,7 +20,7 @@ def test_a_reworded_description_and_a_switched_off_render_depart_none_of_these(t
     out = tmp_path / "run"
     selected = [arg for record in RECORDS for arg in ("--select", record)]
     ran = cli("run", "--target", "npm:2025.12.18", "--env", "DISABLE_THOUGHT_LOGGING=true", *selected,
-              "--profile", "ci", "--seed", "20261130", out=out, timeout=600)
+              "--profile", "ci", "--seed", "20261130", out=out)
     assert ran.code == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     verdicts = {r["id"]: r["verdict"] for r in report["records"] if r["id"] in RECORDS}

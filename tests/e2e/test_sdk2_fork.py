@@ -23,6 +23,7 @@ from conformance.suite.spec_checks import CHECKS, verdicts
 from conformance.targets.specs import resolve_target
 from tests.e2e.ahead import used
 from tests.modified_servers.servers import materialize_sdk2_fork, target_spec
+from tests.paced import run_paced
 from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,10 +91,10 @@ def test_the_fork_is_judged_by_the_stateless_revision(
 
 def _spec_run(fork: str, out: Path) -> subprocess.CompletedProcess[str]:
     """`run --select spec --era all` of the fork, seed 1, into `out`."""
-    return subprocess.run(
+    return run_paced(
         [sys.executable, "-m", "conformance", "run", "--target", fork, "--select", "spec", "--era", "all",
          "--seed", "1", "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, check=False, timeout=600,
+        cwd=REPO,
     )
 
 

@@ -31,7 +31,7 @@ def shard_runs(reference_ci: CountedRun, tmp_path_factory: pytest.TempPathFactor
     runs = [
         ahead.submit(cli, "run", "--target", "reference", "--profile", reference_ci.profile, "--seed",
                      reference_ci.seed, "--shard", f"{index}/{COUNT}", "--call-timeout", "30",
-                     out=root / f"shard-{index}", timeout=600)
+                     out=root / f"shard-{index}")
         for index in range(1, COUNT + 1)
     ]
     return [run.result() for run in runs]

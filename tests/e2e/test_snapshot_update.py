@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 from conformance.suite import snapshots
+from tests.paced import run_paced
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_pytest_stops_before_rewriting_from_another_target() -> None:
     before = {p.name: p.read_bytes() for p in snapshots.SNAPSHOTS.iterdir()}
-    done = subprocess.run(
+    done = run_paced(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
          "conformance/suite/test_tool_spec.py", "--target", "reference", "--snapshot-update"],
-        cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+        cwd=REPO, stall=120,
     )
     assert done.returncode == 4, done.stdout + done.stderr
     assert "--snapshot-update refused" in done.stderr
@@ -27,10 +27,10 @@ def test_the_suite_by_module_name_is_refused_as_a_usage_error_too(tmp_path: Path
     """With --pyargs (how an installed suite runs) the suite's conftest is read while collecting: the refusal
     is still a usage error, not a collection error, and still rewrites nothing."""
     before = {p.name: p.read_bytes() for p in snapshots.SNAPSHOTS.iterdir()}
-    done = subprocess.run(
+    done = run_paced(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "conformance.suite.plugin",
          "--pyargs", "conformance.suite", "--target", "reference", "--snapshot-update"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        cwd=tmp_path, stall=120,
     )
     assert done.returncode == 4, done.stdout + done.stderr
     assert "--snapshot-update refused" in done.stderr

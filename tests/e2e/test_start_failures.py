@@ -112,7 +112,7 @@ def _has_builtin() -> bool:
 def run_fork(fork: str, folder: Path) -> Ran:
     make = FORKS[fork][0]
     return cli("run", "--target", make(folder / "fork"), "--profile", "dev", "--seed", "1",
-               out=folder / "out", timeout=120)
+               out=folder / "out", stall=120)
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 from tests.cli import GATE_SUITE, REPO
+from tests.paced import run_paced
 from tests.servers import command
 
 
@@ -30,8 +30,7 @@ def test_a_listed_kind_is_run_by_the_command_line(tmp_path: Path) -> None:
     env.pop("CI", None)
     argv = ["run", "--target", "test-server:mini", "--suite", GATE_SUITE, "--profile", "dev", "--seed", "1",
             "--out", str(tmp_path)]
-    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = run_paced([sys.executable, "-c", code, *argv], cwd=REPO, env=env)
     assert done.returncode == 1, done.stdout + done.stderr  # a server named mini departs from CMP-3
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["target"]["spec"] == "test-server:mini" and report["target"]["command"] == command("mini")

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import psutil
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.paced import run_paced
 
@@ -46,3 +48,16 @@ def test_a_command_writing_forever_is_ended_at_its_limit(tmp_path: Path) -> None
     with pytest.raises(subprocess.TimeoutExpired):
         run_paced([sys.executable, "-c", code], cwd=tmp_path, stall=5, limit=2)
     assert time.monotonic() - began < 30
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.lists(st.sampled_from(["a", "é", "\r", "\n", "\r\n", " "]), max_size=12).map("".join))
+def test_output_reads_as_subprocess_run_text_gives_it(tmp_path: Path, text: str) -> None:
+    """Tests moved from `subprocess.run(text=True)` assert on the same strings: CRLF, a lone CR, newlines."""
+    raw = text.encode()
+    code = f"import sys\nsys.stdout.buffer.write({raw!r})\nsys.stderr.buffer.write({raw!r})\n"
+    argv = [sys.executable, "-c", code]
+    paced = run_paced(argv, cwd=tmp_path, stall=30, limit=60)
+    plain = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, encoding="utf-8", check=False,
+                           timeout=60)
+    assert (paced.stdout, paced.stderr) == (plain.stdout, plain.stderr)
