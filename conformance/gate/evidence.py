@@ -100,6 +100,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.one_difference import refused_value, same_transform, transform_shown
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
@@ -1325,23 +1326,33 @@ def one_cause_per_change(
     lets pass, or both refusing alike in the same words, numbers aside) are one change: the later folds into
     the earlier, its records beside the earlier's, its departures under it (issue 42: a fork numbering from
     0 got RTE-3 and RTE-3/a1 as two causes of one guard). A cause without a reproduced pair of its own is held
-    by its leading record's (as `split_off` holds it). Only a refusal is specific enough to be one change: a
-    field's value or a text's lines moved alike can be two changes' (a fence on answers and another on
-    errors; a total raised past the last index and a guard letting 0 through)."""
+    by its leading record's (as `split_off` holds it). Only a refusal, or a field's text moved by one named
+    transform (`gate/one_difference.py`), is specific enough to be one change: a field's value or a text's
+    lines moved otherwise alike can be two changes' (a fence on answers and another on errors; a total
+    raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
     into: dict[str, str] = {}
+    plain: set[str] = set()
     for cause in causes:
         mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
         box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
+        value, moved = _refused_value(cause, by_id), transform_shown(_held(cause, by_id).evidence)
         home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
                      or (rule is not None and _rule_shown(c, by_id) == rule)
                      or (box is not None and _box_shown(c, by_id) == box)
-                     or _same_added_words(words, _words_here(c, by_id))), None)
+                     or _same_added_words(words, _words_here(c, by_id))
+                     or (value is not None and _refused_value(c, by_id) == value)
+                     or same_transform(moved, transform_shown(_held(c, by_id).evidence))), None)
         if home is None:
             merged.append(cause)
             continue
         kept = merged[home]
+        if _plainer(cause, kept, by_id):
+            # The pair where the original accepts the call says the change plainly: it leads, by its record.
+            kept, cause = cause, kept
+            plain.add(kept.records[0])
+            into = {old: (kept.id if new == cause.id else new) for old, new in into.items()}
         into[cause.id] = kept.id
         merged[home] = kept.model_copy(update={
             "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
@@ -1352,7 +1363,7 @@ def one_cause_per_change(
     led: dict[str, str] = {}
     for i, cause in enumerate(merged):
         if cause.id in into.values():
-            merged[i] = _led_by_the_named(cause, causes, records)
+            merged[i] = _led_by_the_named(cause, causes, records, plain)
             renamed[cause.id] = merged[i].id
             led |= {r: merged[i].id for r in cause.records if r not in merged[i].records}
     into = {old: renamed.get(new, new) for old, new in into.items()} | renamed
@@ -1362,12 +1373,13 @@ def one_cause_per_change(
     return merged, out
 
 
-def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict]
-                      ) -> RootCause:
+def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict],
+                      plain: Set[str] = frozenset()) -> RootCause:
     """A cause that causes showing one change folded into: a record none of whose failing checks names any
     record contradicted, beside one its own checks name, is a consequence of that change, explained, and the
     first record left leads (held-out-multi-12's strict-pointers: OBJ-4 and CMP-1, a call refused, led the
-    -32000 refusal RTE-8's checks name RTE-8 for). Its headline is the first cause's."""
+    -32000 refusal RTE-8's checks name RTE-8 for), bar the `plain` ones, whose pair leads. Its headline is
+    the first cause's."""
     by_id = {rv.id: rv for rv in records}
     named = _named_counts(records, set(merged.records))
     silent = {r for r in merged.records if r in by_id and not any(
@@ -1375,6 +1387,7 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
     if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
         silent = set()
     silent |= _naming_another(merged.records, records) - silent
+    silent -= set(plain)  # a record whose pair says the change plainly keeps the headline it leads
     records_ = [r for r in merged.records if r not in silent]
     first = next(c for c in causes if c.id == merged.id)
     lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
@@ -1505,6 +1518,28 @@ def _same_added_words(one: RefusedHere | None, other: RefusedHere | None) -> boo
     words of the original's errors is not enough: those are the original's, not a change's."""
     return (one is not None and other is not None and (one.added or other.added)
             and _numbers_aside(one.words) == _numbers_aside(other.words))
+
+
+def _plainer(cause: RootCause, kept: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A cause whose pair shows the original accepting the call this server refuses, beside one of the same
+    refusal where the original crashed: the first says the change without the crash beside it."""
+    mine, theirs = refused_here(_held(cause, by_id).evidence), refused_here(_held(kept, by_id).evidence)
+    return (mine is not None and theirs is not None and mine.added and theirs.crashed
+            and _refused_value(cause, by_id) == _refused_value(kept, by_id))
+
+
+def _refused_value(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str, str] | None:
+    """(the field, its value, the words numbers aside) of a refusal a cause's pair shows this server adding
+    (the original accepting the call, or crashing on it) in words naming that field, even the original's own
+    guard words: two pairs refusing the same field's same value so are one change, whatever else their calls
+    held (held-out-multi-14's typed-arguments: a thought of three spaces refused alone, RTE-3/a1, and beside
+    an object `branchFromThought` the original crashed on, RTE-8/a1)."""
+    held = _held(cause, by_id)
+    here = refused_here(held.evidence)
+    if here is None or not here.field or not (here.added or here.crashed):
+        return None
+    value = refused_value(held.evidence, cause.example, here.field)
+    return None if value is None else (here.field, value, _numbers_aside(here.words))
 
 
 def _numbers_aside(words: str) -> str:
@@ -2218,9 +2253,28 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    about = _messages_about(rv, cause)
+    about = [m for m in _messages_about(rv, cause) if not _lacks_what_was_added(lead, m)]
     return (any(_tells(lead, m, strict=True) for m in about)
-            or any(_quotes_what_differs(m, cause.evidence) for m in about))
+            or any(_quotes_what_differs(m, cause.evidence) for m in about)
+            or any(_lacks_what_was_dropped(d, m) for d in cause.evidence.differences for m in about))
+
+
+def _lacks_what_was_dropped(difference: str, message: str) -> bool:
+    """A check saying this server's answer lacks a key saw a pair (any of its differences) where the
+    original's answer has that key and this server's does not: the key moved or dropped, that cause's."""
+    missing = _NO_KEY.search(message)
+    return (missing is not None and difference.endswith(_DROPPED_HERE)
+            and missing.group("key") == _difference_key(difference))
+
+
+def _lacks_what_was_added(difference: str, message: str) -> bool:
+    """A check saying this server's answer lacks a key (“no key 'thoughtHistoryLength' where the check read
+    one”) did not see a pair where this server's answer has that key and the original's does not
+    (held-out-multi-14's rich-results: the count nested under `session`, in 17 checks, was put under the
+    cause of failures gaining the count)."""
+    missing = _NO_KEY.search(message)
+    return missing is not None and missing.group("key") == _difference_key(difference) and (
+        _ADDED_HERE in difference)
 
 
 def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -2490,6 +2544,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
         return not strict  # an answer of another kind, a process ended, a count of answers: any check's
+    if _lacks_what_was_added(difference, message):
+        return False
     holder = _key_added_under(difference)
     if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
         return True  # a check counting the keys of the object one was added to or dropped from
@@ -2500,6 +2556,11 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
 
 
+_NO_KEY: Final = re.compile(r"\bno key '(?P<key>[^']+)' where the check read one")
+"""A check's words for a key the answer lacks (calls/store.py): held apart from a key added."""
+_ADDED_HERE: Final = ": absent on the original, "
+_DROPPED_HERE: Final = " on the original, absent here"
+"""A pair's words for a key this server's answer has and the original's lacks (core/differences)."""
 _QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|(?<![^\s(])\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
 """A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones opened
 after a space or a parenthesis (not the gap between two JSON strings, `": [ "`, which a quoted answer's keys
