@@ -1524,8 +1524,9 @@ def _plainer(cause: RootCause, kept: RootCause, by_id: Mapping[str, RecordVerdic
     """A cause whose pair shows the original accepting the call this server refuses, beside one of the same
     refusal where the original crashed: the first says the change without the crash beside it."""
     mine, theirs = refused_here(_held(cause, by_id).evidence), refused_here(_held(kept, by_id).evidence)
+    value = _refused_value(cause, by_id)
     return (mine is not None and theirs is not None and mine.added and theirs.crashed
-            and _refused_value(cause, by_id) == _refused_value(kept, by_id))
+            and value is not None and value == _refused_value(kept, by_id))
 
 
 def _refused_value(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str, str] | None:
