@@ -205,6 +205,15 @@ _STREAK: Final = re.compile(r"\bin a row\b|\bconsecutive(?:ly)?\b|\b(?:invalid|f
 the calls before it built (held-out-multi-9's fork-model-guard read "met once earlier calls filled it")."""
 
 
+_RATE: Final = re.compile(
+    r"\brate[- ]limit|\bper (?:second|minute|hour)\b|\b(?:in|within|per|every) (?:\d+ ?)?"
+    r"(?:ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?)\b|\btoo many requests\b|\bthrottl",
+    re.IGNORECASE)
+"""Words of a bound on how many calls come within a time (“Rate limit exceeded: at most 40 calls in 5
+seconds”), not on the store's size: calls spaced out are accepted (held-out-multi-14's gateway read "the
+original's store has no size bound (met once earlier calls filled it)")."""
+
+
 def cap_headline(cap: str) -> str:
     """What a cap cause's headline says of the cap, in a reader's words."""
     found = re.fullmatch(r"the count stops at (\d+)", cap)
@@ -223,4 +232,7 @@ def cap_headline(cap: str) -> str:
     if _STREAK.search(cap):
         return (f"calls are {cap} after refused calls, where the original refuses only what its four guards "
                 f"refuse, whatever came before")
+    if _RATE.search(cap):
+        return (f"calls are {cap}, a limit on calls within a time, where the original accepts calls however "
+                f"fast they come")
     return f"calls are {cap}, where the original's store has no size bound (met once earlier calls filled it)"

@@ -1019,7 +1019,8 @@ def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
     """A cause led by a record whose line is no cap, whose own pair's first difference is a bound's refusal
     in the words a bound's cause is headed by, is that bound: its records go under the bound's cause
     (held-out-multi-9's lockout: OBJ-2, its count one short, reproduced as “Too many invalid calls in a
-    row”, RTE-5's bound, and was a second cause of the one change)."""
+    row”, RTE-5's bound, and was a second cause of the one change); so does a departure under no cause
+    whose own pair is refused so (`_loose_under_bounds`)."""
     by_id = {rv.id: rv for rv in records}
     bounds = {c.id: key.partition("“")[2].removesuffix("”") for c in causes if c.records[0] in by_id
               and (key := cap_seen(by_id[c.records[0]].reason)).startswith("refused by the bound “")}
@@ -1033,14 +1034,34 @@ def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
                     None)
         if home is not None:
             into[cause.id] = home
-    if not into:
+    loose = _loose_under_bounds(causes, records, bounds)
+    if not into and not loose:
         return list(causes), list(records)
-    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]}
+    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]} | loose
     out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
                                                                    if home == c.id and r not in c.explains)]})
                   for c in causes if c.id not in into]
     out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held else rv for rv in records]
     return out_causes, out
+
+
+def _loose_under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict],
+                        bounds: Mapping[str, str]) -> dict[str, str]:
+    """A departure under no cause whose own pair, replayed, is first refused in a bound's words is that
+    bound's (held-out-multi-14's gateway: OBJ-1/a1 and RTE-4, their checks' bursts refused by “Rate limit
+    exceeded: at most 40 calls in 5 seconds” and passing when run again, were two loose departures)."""
+    primary = {r for c in causes for r in c.records}
+    placed: dict[str, str] = {}
+    for rv in records:
+        evidence = rv.evidence
+        if (rv.explained_by or rv.id in primary or rv.verdict != "deviates" or rv.kind == "spec"
+                or evidence is None or not evidence.reproduced or not evidence.differences):
+            continue
+        home = next((b for b, words in bounds.items() if words and f"“{words}”" in evidence.differences[0]),
+                    None)
+        if home is not None:
+            placed[rv.id] = home
+    return placed
 
 
 def beside_apart(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
