@@ -1,14 +1,16 @@
-"""A bound on calls within a time is said as one (gate/caps.py `cap_headline`), and a departure whose own pair
-is refused in a bound's words goes under the bound's cause (gate/evidence.py `under_bounds`, issue 42:
-held-out-multi-14's gateway, “Rate limit exceeded: at most 40 calls in 5 seconds”, read as a store size bound,
-its bursts left as two loose departures)."""
+"""Rules said as what they are (issue 42, held-out-multi-14): a bound on calls within a time is said as one
+(gate/caps.py `cap_headline`; gateway's “Rate limit exceeded: at most 40 calls in 5 seconds” read as a store
+size bound), a departure whose own pair is refused in a bound's words goes under the bound's cause
+(gate/evidence.py `under_bounds`; its bursts were two loose departures), and a count one short after a late
+failure is that call not retained, no cap (`cap_seen`; branch-workspaces' "the history stops growing at
+2")."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.gate.caps import cap_headline
+from conformance.gate.caps import cap_headline, cap_seen
 from conformance.gate.evidence import checked_explanations
 from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 
@@ -67,3 +69,15 @@ def test_a_loose_departure_refused_in_a_bounds_words_is_the_bounds(words: str) -
     placed = {rv.id: rv.explained_by for rv in out}
     assert placed["OBJ-1/a1"] == "RTE-5"
     assert placed["RTE-4"] is None
+
+
+@given(count=st.integers(2, 5000))
+def test_a_count_short_after_a_late_failure_is_no_cap(count: int) -> None:
+    """The same words but for the check's context: read after a late failure, one short is that call refused
+    before the append; read after accepted calls alone, a count that stopped."""
+    said = (f"OBJ-2 contradicted: label or thought missing after the late failure: the probe call reports "
+            f"thoughtHistoryLength {count}, not {count + 1} and branches without [\"k\"] after the calls "
+            f"accepted so far")
+    assert cap_seen(said) == ""
+    plain = f"OBJ-2 contradicted: the probe call reports thoughtHistoryLength {count}, not {count + 1}"
+    assert cap_seen(plain) == f"the count stops at {count}"
