@@ -100,6 +100,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.ends_said import with_ends_said
 from conformance.gate.one_difference import refused_value, same_transform, transform_shown
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
@@ -893,7 +894,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         records = _records_evidenced(report, causes, replays)
         causes, records = checked_explanations(causes, records)
         causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_tools_said(with_refusals_said(causes, records), records)
+    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
