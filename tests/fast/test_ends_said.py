@@ -1,6 +1,7 @@
-"""A cause's check that ended or signalled the process in a way its headline does not name is said after the
-headline (gate/ends_said.py, issue 42: held-out-multi-14's background-worker, its JSON banner and SIGHUP not
-ending the process, both RTE-10's, headed by the banner alone, "(2 checks fail)")."""
+"""A cause's check of another way than its headline's (one that ended or signalled the process, or none
+beside a signal's) is said after the headline (gate/ends_said.py, issue 42: held-out-multi-14's
+background-worker, its JSON banner and SIGHUP not ending the process, both RTE-10's, headed by one of them
+alone, "(2 checks fail)")."""
 
 from __future__ import annotations
 
@@ -52,3 +53,15 @@ def test_an_end_the_headline_names_is_not_said_again(signal: str) -> None:
     cause = RootCause(id="RTE-10", records=["RTE-10"], explains=[],
                       summary=f"RTE-10 departs — {_signalled(signal)}")
     assert with_ends_said([cause], [signalled]) == [cause]
+
+
+@given(signal=st.sampled_from(["SIGHUP", "SIGTERM"]))
+def test_a_check_of_no_end_beside_a_signals_headline_is_said(signal: str) -> None:
+    """The same two checks, the signal's heading the cause (its example the smaller in another run): the
+    banner, a check that ended no process, is said after it."""
+    record = _record([(BANNER, ""), (_signalled(signal), signal)])
+    cause = RootCause(id="RTE-10", records=["RTE-10"], explains=[],
+                      summary=f"RTE-10 departs — {_signalled(signal)} (2 checks fail)")
+    [said] = with_ends_said([cause], [record])
+    assert said.summary.startswith(cause.summary)
+    assert "; and another check: stderr reads" in said.summary
