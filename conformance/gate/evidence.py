@@ -2287,7 +2287,7 @@ def _lacks_what_was_dropped(difference: str, message: str) -> bool:
     original's answer has that key and this server's does not: the key moved or dropped, that cause's."""
     missing = _NO_KEY.search(message)
     return (missing is not None and difference.endswith(_DROPPED_HERE)
-            and missing.group("key") == _difference_key(difference))
+            and (missing.group("key") or missing.group("top")) == _difference_key(difference))
 
 
 def _lacks_what_was_added(difference: str, message: str) -> bool:
@@ -2296,8 +2296,8 @@ def _lacks_what_was_added(difference: str, message: str) -> bool:
     (held-out-multi-14's rich-results: the count nested under `session`, in 17 checks, was put under the
     cause of failures gaining the count)."""
     missing = _NO_KEY.search(message)
-    return missing is not None and missing.group("key") == _difference_key(difference) and (
-        _ADDED_HERE in difference)
+    return missing is not None and (missing.group("key") or missing.group("top")) == _difference_key(
+        difference) and _ADDED_HERE in difference
 
 
 def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -2579,8 +2579,10 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
 
 
-_NO_KEY: Final = re.compile(r"\bno key '(?P<key>[^']+)' where the check read one")
-"""A check's words for a key the answer lacks (calls/store.py): held apart from a key added."""
+_NO_KEY: Final = re.compile(
+    r"\bno (?:key '(?P<key>[^']+)' where the check read one|(?P<top>\w+) at the top level)")
+"""A check's words for a key the answer lacks (calls/store.py, core/key_paths.py): held apart from a key
+added."""
 _ADDED_HERE: Final = ": absent on the original, "
 _DROPPED_HERE: Final = " on the original, absent here"
 """A pair's words for a key this server's answer has and the original's lacks (core/differences)."""

@@ -111,7 +111,9 @@ def test_nfkc_labels_of_held_out_multi_14() -> None:
 NO_KEY = "no key 'thoughtHistoryLength' where the check read one (it is at `session.thoughtHistoryLength`)"
 
 
-def test_a_key_lacking_is_under_the_pair_dropping_it_not_the_one_adding_it() -> None:
+@given(said=st.sampled_from([NO_KEY, "no thoughtHistoryLength at the top level (it is at "
+                                      "`session.thoughtHistoryLength`) through the official client"]))
+def test_a_key_lacking_is_under_the_pair_dropping_it_not_the_one_adding_it(said: str) -> None:
     """rich-results: the failures gained the count (OBJ-8's pair: absent on the original, 0 here) and the
     accepted answers nested it under `session` (OBJ-4's: the count on the original, absent here). A record
     whose check says its answer lacks the count is the nesting's, whichever cause the grouping proposed."""
@@ -131,6 +133,6 @@ def test_a_key_lacking_is_under_the_pair_dropping_it_not_the_one_adding_it() -> 
                    differences=["result.content: [1] on the original, [1, 2] here"])
     records = [_record("OBJ-4", nested, "the answer has no branches key"),
                _record("OBJ-8", counted, "a refusal carries thoughtHistoryLength"),
-               _record("CMP-3", own, NO_KEY, explained_by="OBJ-8")]
+               _record("CMP-3", own, said, explained_by="OBJ-8")]
     _, out = checked_explanations(causes, records)
     assert {rv.id: rv.explained_by for rv in out}["CMP-3"] == "OBJ-4"
