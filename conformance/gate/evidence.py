@@ -2030,6 +2030,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
     if _order_not_members(own.differences[0], theirs.differences):
         return False  # an order changed is no label added (held-out-multi-11's branch-explorer: "from-6")
+    if _directions_apart(own.differences[0], theirs.differences[0]):
+        return False  # a key dropped here is no key added here (held-out-multi-14's rich-results: the count
+        # nested under `session`, and the count added to failures)
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
@@ -2105,6 +2108,10 @@ def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
     lead = _difference_key(theirs.differences[0])
     if not (lead.isidentifier() and first.isidentifier()) or lead == first:
         return False
+    moved = re.search(rf"\(it is at `(\w+)\.{re.escape(first)}`\)", readable(rv.reason))
+    added = f"result.content[0].text → {moved.group(1)}{_ADDED_HERE}" if moved is not None else ""
+    if added and any(d.startswith(added) for d in theirs.differences):
+        return False  # its key moved under the key the cause's pair adds: the one move of both keys
     # The headline's "; and N more beside it: …" lists the pair's other keys: no word of the cause's own.
     said = _BESIDE_LIST.sub("", cause.summary)
     return re.search(rf"\b{lead}\b", rv.reason) is None and re.search(rf"\b{first}\b", said) is None
@@ -2280,6 +2287,12 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     return (any(_tells(lead, m, strict=True) for m in about)
             or any(_quotes_what_differs(m, cause.evidence) for m in about)
             or any(_lacks_what_was_dropped(d, m) for d in cause.evidence.differences for m in about))
+
+
+def _directions_apart(own: str, theirs: str) -> bool:
+    """Two pairs' first differences on one key, one dropping it here and the other adding it here."""
+    return ((own.endswith(_DROPPED_HERE) and _ADDED_HERE in theirs)
+            or (theirs.endswith(_DROPPED_HERE) and _ADDED_HERE in own))
 
 
 def _lacks_what_was_dropped(difference: str, message: str) -> bool:

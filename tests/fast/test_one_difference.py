@@ -136,3 +136,28 @@ def test_a_key_lacking_is_under_the_pair_dropping_it_not_the_one_adding_it(said:
                _record("CMP-3", own, said, explained_by="OBJ-8")]
     _, out = checked_explanations(causes, records)
     assert {rv.id: rv.explained_by for rv in out}["CMP-3"] == "OBJ-4"
+
+
+def test_a_key_dropped_by_its_own_pair_is_not_the_cause_adding_it_but_the_move() -> None:
+    """The record's own pair now shows its failure (the count absent here, as its check says, moved under
+    `session`): not the failures' count cause (the count added there), but the nesting's, whose pair adds
+    `session` beside dropping `branches`."""
+    nested = Evidence(reproduced=True, at="on the example's tools/call 1", cause="OBJ-4", differences=[
+        "result.content[0].text → branches: [] on the original, absent here",
+        "result.content[0].text → thoughtHistoryLength: 1 on the original, absent here",
+        'result.content[0].text → session: absent on the original, {"branches": [], '
+        '"thoughtHistoryLength": 1} here'])
+    counted = Evidence(reproduced=True, at="on the example's tools/call 1", cause="OBJ-8", differences=[
+        "result.content[0].text → thoughtHistoryLength: absent on the original, 0 here"])
+    causes = [RootCause(id="OBJ-4", records=["OBJ-4"], explains=[], summary="OBJ-4 departs — branches: [] on "
+                        "the original, absent here; and 1 more beside it: session", evidence=nested),
+              RootCause(id="OBJ-8", records=["OBJ-8"], explains=["OBJ-2"], summary="OBJ-8 departs",
+                        evidence=counted)]
+    own = Evidence(reproduced=True, at="on the example's tools/call 1", differences=[
+        "result.content[0].text → thoughtHistoryLength: 1 on the original, absent here"])
+    records = [_record("OBJ-4", nested, "the answer has no branches key"),
+               _record("OBJ-8", counted, "a refusal carries thoughtHistoryLength"),
+               _record("OBJ-2", own, NO_KEY, explained_by="OBJ-8")]
+    kept, out = checked_explanations(causes, records)
+    assert {rv.id: rv.explained_by for rv in out}["OBJ-2"] == "OBJ-4"
+    assert [c.id for c in kept] == ["OBJ-4", "OBJ-8"]
