@@ -232,8 +232,11 @@ def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, l
                                      else its_failure(rv, rv.evidence)}) for rv in report.records]
     causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
     verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
-    kept = {c.id: c.evidence for c in report.root_causes}
-    causes = [c.model_copy(update={"evidence": kept.get(c.id)}) for c in causes]
+    # A cause the run also chose keeps its pair and the sequence that pair replayed (the run's example may
+    # be another candidate's than the grouping's first).
+    kept = {c.id: c for c in report.root_causes}
+    causes = [c.model_copy(update={"evidence": kept[c.id].evidence, "example": kept[c.id].example})
+              if c.id in kept else c.model_copy(update={"evidence": None}) for c in causes]
     causes, verdicts = checked_explanations(causes, verdicts)
     return report.model_copy(update={"root_causes": causes, "records": verdicts})
 

@@ -783,6 +783,29 @@ def _named_items(original: list[JSON], target: list[JSON], path: str) -> list[Fi
     return out
 
 
+def _items_added_at_the_end(original: list[JSON], target: list[JSON], path: str
+                            ) -> list[FieldDifference] | None:
+    """A list this server answers longer, its first items the original's changed and items of another kind
+    after them: each of those first items compared field by field, then the items added, said by their
+    `type` when they have one (held-out-multi-14's rich-results: a final thought answered with a second,
+    `resource`, content item beside its changed text was one dump of both lists, said nowhere else)."""
+    if not original or len(target) <= len(original) or len(target) > 2_000:
+        return None
+    extra = target[len(original):]
+    kinds = {item.get("type") for item in original if isinstance(item, dict)}
+    types = [item.get("type") for item in extra if isinstance(item, dict)]
+    if len(types) != len(extra) or not all(isinstance(t, str) and t not in kinds for t in types):
+        return None
+    out = [d for i, (a, b) in enumerate(zip(original, target, strict=False))
+           for d in json_differences(a, b, f"{path}[{i}]")]
+    items = "; ".join(_shown(item, False)[:WHOLE_CHARS] for item in extra[:3])
+    named = ", ".join(f"`{t}`" for t in dict.fromkeys(map(str, types)))
+    said = (f"{path or 'the list'}: {len(original)} item(s) on the original, {len(target)} {{here}}: "
+            f"{len(extra)} item(s) of type {named} added at the end: {items}")
+    out.append(FieldDifference(path, "", "", said, GROWN_LIST))
+    return out
+
+
 def json_differences(original: JSON | None, target: JSON | None, path: str = "") -> list[FieldDifference]:
     """Every leaf where the two values differ, JSON texts inside strings compared as JSON."""
     if original == target:
@@ -810,6 +833,9 @@ def json_differences(original: JSON | None, target: JSON | None, path: str = "")
         named = _named_items(original, target, path)
         if named is not None:
             return named
+        tail = _items_added_at_the_end(original, target, path)
+        if tail is not None:
+            return tail
     inner_a, inner_b = _object_text(original), _object_text(target)
     if inner_a is not None and inner_b is not None:
         found = json_differences(inner_a, inner_b, f"{path} →" if path else "")

@@ -100,6 +100,8 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.ends_said import with_ends_said
+from conformance.gate.one_difference import refused_value, same_transform, transform_shown
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
@@ -892,7 +894,7 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         records = _records_evidenced(report, causes, replays)
         causes, records = checked_explanations(causes, records)
         causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_tools_said(with_refusals_said(causes, records), records)
+    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
     return report.model_copy(update={"root_causes": causes, "records": records})
 
 
@@ -1018,7 +1020,8 @@ def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
     """A cause led by a record whose line is no cap, whose own pair's first difference is a bound's refusal
     in the words a bound's cause is headed by, is that bound: its records go under the bound's cause
     (held-out-multi-9's lockout: OBJ-2, its count one short, reproduced as “Too many invalid calls in a
-    row”, RTE-5's bound, and was a second cause of the one change)."""
+    row”, RTE-5's bound, and was a second cause of the one change); so does a departure under no cause
+    whose own pair is refused so (`_loose_under_bounds`)."""
     by_id = {rv.id: rv for rv in records}
     bounds = {c.id: key.partition("“")[2].removesuffix("”") for c in causes if c.records[0] in by_id
               and (key := cap_seen(by_id[c.records[0]].reason)).startswith("refused by the bound “")}
@@ -1032,14 +1035,34 @@ def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
                     None)
         if home is not None:
             into[cause.id] = home
-    if not into:
+    loose = _loose_under_bounds(causes, records, bounds)
+    if not into and not loose:
         return list(causes), list(records)
-    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]}
+    held = {r: into[c.id] for c in causes if c.id in into for r in [*c.records, *c.explains]} | loose
     out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, home in held.items()
                                                                    if home == c.id and r not in c.explains)]})
                   for c in causes if c.id not in into]
     out = [rv.model_copy(update={"explained_by": held[rv.id]}) if rv.id in held else rv for rv in records]
     return out_causes, out
+
+
+def _loose_under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict],
+                        bounds: Mapping[str, str]) -> dict[str, str]:
+    """A departure under no cause whose own pair, replayed, is first refused in a bound's words is that
+    bound's (held-out-multi-14's gateway: OBJ-1/a1 and RTE-4, their checks' bursts refused by “Rate limit
+    exceeded: at most 40 calls in 5 seconds” and passing when run again, were two loose departures)."""
+    primary = {r for c in causes for r in c.records}
+    placed: dict[str, str] = {}
+    for rv in records:
+        evidence = rv.evidence
+        if (rv.explained_by or rv.id in primary or rv.verdict != "deviates" or rv.kind == "spec"
+                or evidence is None or not evidence.reproduced or not evidence.differences):
+            continue
+        home = next((b for b, words in bounds.items() if words and f"“{words}”" in evidence.differences[0]),
+                    None)
+        if home is not None:
+            placed[rv.id] = home
+    return placed
 
 
 def beside_apart(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
@@ -1325,23 +1348,33 @@ def one_cause_per_change(
     lets pass, or both refusing alike in the same words, numbers aside) are one change: the later folds into
     the earlier, its records beside the earlier's, its departures under it (issue 42: a fork numbering from
     0 got RTE-3 and RTE-3/a1 as two causes of one guard). A cause without a reproduced pair of its own is held
-    by its leading record's (as `split_off` holds it). Only a refusal is specific enough to be one change: a
-    field's value or a text's lines moved alike can be two changes' (a fence on answers and another on
-    errors; a total raised past the last index and a guard letting 0 through)."""
+    by its leading record's (as `split_off` holds it). Only a refusal, or a field's text moved by one named
+    transform (`gate/one_difference.py`), is specific enough to be one change: a field's value or a text's
+    lines moved otherwise alike can be two changes' (a fence on answers and another on errors; a total
+    raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
     into: dict[str, str] = {}
+    plain: set[str] = set()
     for cause in causes:
         mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
         box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
+        value, moved = _refused_value(cause, by_id), transform_shown(_held(cause, by_id).evidence)
         home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
                      or (rule is not None and _rule_shown(c, by_id) == rule)
                      or (box is not None and _box_shown(c, by_id) == box)
-                     or _same_added_words(words, _words_here(c, by_id))), None)
+                     or _same_added_words(words, _words_here(c, by_id))
+                     or (value is not None and _refused_value(c, by_id) == value)
+                     or same_transform(moved, transform_shown(_held(c, by_id).evidence))), None)
         if home is None:
             merged.append(cause)
             continue
         kept = merged[home]
+        if _plainer(cause, kept, by_id):
+            # The pair where the original accepts the call says the change plainly: it leads, by its record.
+            kept, cause = cause, kept
+            plain.add(kept.records[0])
+            into = {old: (kept.id if new == cause.id else new) for old, new in into.items()}
         into[cause.id] = kept.id
         merged[home] = kept.model_copy(update={
             "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
@@ -1352,7 +1385,7 @@ def one_cause_per_change(
     led: dict[str, str] = {}
     for i, cause in enumerate(merged):
         if cause.id in into.values():
-            merged[i] = _led_by_the_named(cause, causes, records)
+            merged[i] = _led_by_the_named(cause, causes, records, plain)
             renamed[cause.id] = merged[i].id
             led |= {r: merged[i].id for r in cause.records if r not in merged[i].records}
     into = {old: renamed.get(new, new) for old, new in into.items()} | renamed
@@ -1362,12 +1395,13 @@ def one_cause_per_change(
     return merged, out
 
 
-def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict]
-                      ) -> RootCause:
+def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict],
+                      plain: Set[str] = frozenset()) -> RootCause:
     """A cause that causes showing one change folded into: a record none of whose failing checks names any
     record contradicted, beside one its own checks name, is a consequence of that change, explained, and the
     first record left leads (held-out-multi-12's strict-pointers: OBJ-4 and CMP-1, a call refused, led the
-    -32000 refusal RTE-8's checks name RTE-8 for). Its headline is the first cause's."""
+    -32000 refusal RTE-8's checks name RTE-8 for), bar the `plain` ones, whose pair leads. Its headline is
+    the first cause's."""
     by_id = {rv.id: rv for rv in records}
     named = _named_counts(records, set(merged.records))
     silent = {r for r in merged.records if r in by_id and not any(
@@ -1375,6 +1409,7 @@ def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: S
     if not any(named.get(r, (0, 0.0))[0] > 0 for r in merged.records if r not in silent):
         silent = set()
     silent |= _naming_another(merged.records, records) - silent
+    silent -= set(plain)  # a record whose pair says the change plainly keeps the headline it leads
     records_ = [r for r in merged.records if r not in silent]
     first = next(c for c in causes if c.id == merged.id)
     lead = f"{', '.join(first.records)} {'departs' if len(first.records) == 1 else 'depart'} — "
@@ -1505,6 +1540,29 @@ def _same_added_words(one: RefusedHere | None, other: RefusedHere | None) -> boo
     words of the original's errors is not enough: those are the original's, not a change's."""
     return (one is not None and other is not None and (one.added or other.added)
             and _numbers_aside(one.words) == _numbers_aside(other.words))
+
+
+def _plainer(cause: RootCause, kept: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """A cause whose pair shows the original accepting the call this server refuses, beside one of the same
+    refusal where the original crashed: the first says the change without the crash beside it."""
+    mine, theirs = refused_here(_held(cause, by_id).evidence), refused_here(_held(kept, by_id).evidence)
+    value = _refused_value(cause, by_id)
+    return (mine is not None and theirs is not None and mine.added and theirs.crashed
+            and value is not None and value == _refused_value(kept, by_id))
+
+
+def _refused_value(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> tuple[str, str, str] | None:
+    """(the field, its value, the words numbers aside) of a refusal a cause's pair shows this server adding
+    (the original accepting the call, or crashing on it) in words naming that field, even the original's own
+    guard words: two pairs refusing the same field's same value so are one change, whatever else their calls
+    held (held-out-multi-14's typed-arguments: a thought of three spaces refused alone, RTE-3/a1, and beside
+    an object `branchFromThought` the original crashed on, RTE-8/a1)."""
+    held = _held(cause, by_id)
+    here = refused_here(held.evidence)
+    if here is None or not here.field or not (here.added or here.crashed):
+        return None
+    value = refused_value(held.evidence, cause.example, here.field)
+    return None if value is None else (here.field, value, _numbers_aside(here.words))
 
 
 def _numbers_aside(words: str) -> str:
@@ -1972,6 +2030,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
     if _order_not_members(own.differences[0], theirs.differences):
         return False  # an order changed is no label added (held-out-multi-11's branch-explorer: "from-6")
+    if _directions_apart(own.differences[0], theirs.differences[0]):
+        return False  # a key dropped here is no key added here (held-out-multi-14's rich-results: the count
+        # nested under `session`, and the count added to failures)
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
@@ -2047,6 +2108,10 @@ def _keys_apart(rv: RecordVerdict, cause: RootCause, first: str) -> bool:
     lead = _difference_key(theirs.differences[0])
     if not (lead.isidentifier() and first.isidentifier()) or lead == first:
         return False
+    moved = re.search(rf"\(it is at `(\w+)\.{re.escape(first)}`\)", readable(rv.reason))
+    added = f"result.content[0].text → {moved.group(1)}{_ADDED_HERE}" if moved is not None else ""
+    if added and any(d.startswith(added) for d in theirs.differences):
+        return False  # its key moved under the key the cause's pair adds: the one move of both keys
     # The headline's "; and N more beside it: …" lists the pair's other keys: no word of the cause's own.
     said = _BESIDE_LIST.sub("", cause.summary)
     return re.search(rf"\b{lead}\b", rv.reason) is None and re.search(rf"\b{first}\b", said) is None
@@ -2218,9 +2283,34 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
         return False
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
-    about = _messages_about(rv, cause)
+    about = [m for m in _messages_about(rv, cause) if not _lacks_what_was_added(lead, m)]
     return (any(_tells(lead, m, strict=True) for m in about)
-            or any(_quotes_what_differs(m, cause.evidence) for m in about))
+            or any(_quotes_what_differs(m, cause.evidence) for m in about)
+            or any(_lacks_what_was_dropped(d, m) for d in cause.evidence.differences for m in about))
+
+
+def _directions_apart(own: str, theirs: str) -> bool:
+    """Two pairs' first differences on one key, one dropping it here and the other adding it here."""
+    return ((own.endswith(_DROPPED_HERE) and _ADDED_HERE in theirs)
+            or (theirs.endswith(_DROPPED_HERE) and _ADDED_HERE in own))
+
+
+def _lacks_what_was_dropped(difference: str, message: str) -> bool:
+    """A check saying this server's answer lacks a key saw a pair (any of its differences) where the
+    original's answer has that key and this server's does not: the key moved or dropped, that cause's."""
+    missing = _NO_KEY.search(message)
+    return (missing is not None and difference.endswith(_DROPPED_HERE)
+            and (missing.group("key") or missing.group("top")) == _difference_key(difference))
+
+
+def _lacks_what_was_added(difference: str, message: str) -> bool:
+    """A check saying this server's answer lacks a key (“no key 'thoughtHistoryLength' where the check read
+    one”) did not see a pair where this server's answer has that key and the original's does not
+    (held-out-multi-14's rich-results: the count nested under `session`, in 17 checks, was put under the
+    cause of failures gaining the count)."""
+    missing = _NO_KEY.search(message)
+    return missing is not None and (missing.group("key") or missing.group("top")) == _difference_key(
+        difference) and _ADDED_HERE in difference
 
 
 def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -2490,6 +2580,8 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     path = difference.partition(": ")[0]
     if path in ("result", "error", LIFE, NO_ANSWER) or " " in path.replace(" → ", ""):
         return not strict  # an answer of another kind, a process ended, a count of answers: any check's
+    if _lacks_what_was_added(difference, message):
+        return False
     holder = _key_added_under(difference)
     if holder and re.search(rf"\b\d+ {re.escape(holder.lower())}\b", low):
         return True  # a check counting the keys of the object one was added to or dropped from
@@ -2500,6 +2592,13 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     return bool(key) and key.lower() in _QUOTED_TEXT.sub("", low)
 
 
+_NO_KEY: Final = re.compile(
+    r"\bno (?:key '(?P<key>[^']+)' where the check read one|(?P<top>\w+) at the top level)")
+"""A check's words for a key the answer lacks (calls/store.py, core/key_paths.py): held apart from a key
+added."""
+_ADDED_HERE: Final = ": absent on the original, "
+_DROPPED_HERE: Final = " on the original, absent here"
+"""A pair's words for a key this server's answer has and the original's lacks (core/differences)."""
 _QUOTED_TEXT: Final = re.compile(r"“[^”]*”?|(?<![^\s(])\"[^\"\n]*\s[^\"\n]*(?:\"|$)")
 """A text a check quotes: anything in curly quotes, or words (a space among them) in straight ones opened
 after a space or a parenthesis (not the gap between two JSON strings, `": [ "`, which a quoted answer's keys
