@@ -18,16 +18,7 @@ from tests.servers import command
 
 
 def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
-    fork = resolve_target("cmd:" + shlex.join(command("many_changes", "render-logged", "max-thought=10000")))
-    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
-    start_together(a, b)
-    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
-    try:
-        search.witnesses()
-    finally:
-        a.close()
-        b.close()
-    shown = [candidate.program[-1].arguments for candidate in search.candidates]
+    shown = _witnessed("many_changes", "render-logged", "max-thought=10000")
     assert any(isinstance(args, dict) and args.get("revisesThought") == {"toString": 1} for args in shown), (
         f"no witness showed the render that throws; differences at {shown}"
     )
@@ -36,8 +27,9 @@ def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
     )
 
 
-def _witnessed(fork_change: str) -> list[object]:
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", fork_change)))
+def _witnessed(*server: str) -> list[object]:
+    """The arguments of the last call of each fixed witness on which the reference and `server` differ."""
+    fork = resolve_target("cmd:" + shlex.join(command(*server)))
     a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
     start_together(a, b)
     search = Search(a, b, time.monotonic() + 600.0, cap=1000)
@@ -53,10 +45,10 @@ def test_the_witnesses_reach_a_revision_carrying_a_label_and_a_right_to_left_tho
     """Inputs no search drew (held-out-multi-14): a revision with a branchId and no branch point, which
     `revision-filed` files under its label, and a thought in Hebrew and Arabic, which `rtl-isolated` boxes in
     bidi isolates."""
-    filed = _witnessed("revision-filed")
+    filed = _witnessed("reference_fork", "revision-filed")
     assert any(isinstance(args, dict) and args.get("isRevision") is True and "branchId" in args
                and "branchFromThought" not in args for args in filed), filed
-    isolated = _witnessed("rtl-isolated")
+    isolated = _witnessed("reference_fork", "rtl-isolated")
     assert any(isinstance(args, dict) and "שלום" in str(args.get("thought")) for args in isolated), isolated
 
 
