@@ -19,7 +19,7 @@ from tests.servers import command
 def test_compare_says_a_warning_sent_and_a_resource_listed(tmp_path: Path) -> None:
     fork = "cmd:" + shlex.join(command("reference_fork", "raise-warned+history-resource"))
     ran = cli("compare", "reference", fork, "--seed", "1", "--budget", "5", "--label-a", "base",
-              "--label-b", "head", out=tmp_path / "out", timeout=900)
+              "--label-b", "head", out=tmp_path / "out")
     assert ran.code == 1, ran.stdout[-3000:] + ran.stderr[-2000:]
     differences = {d["id"]: d for d in ran.report["comparison"]["differences"]}
     sent = differences.get("notifications.call-that-raises-totalThoughts.sent")
@@ -37,7 +37,7 @@ def test_compare_says_a_warning_sent_and_a_resource_listed(tmp_path: Path) -> No
 
 def test_run_reads_the_resource_a_server_lists(tmp_path: Path) -> None:
     fork = "cmd:" + shlex.join(command("reference_fork", "history-resource"))
-    ran = cli("run", "--target", fork, "--seed", "1", "--select", "ABS-2", out=tmp_path / "out", timeout=900)
+    ran = cli("run", "--target", fork, "--seed", "1", "--select", "ABS-2", out=tmp_path / "out")
     assert ran.code == 1, ran.stdout[-3000:] + ran.stderr[-2000:]
     assert ran.verdicts()["ABS-2"] == "deviates", ran.stdout[-3000:]
     cause = next(c for c in ran.report["root_causes"] if "ABS-2" in c["records"])
