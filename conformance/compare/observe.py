@@ -213,8 +213,8 @@ def type_class(value: JSON | Omitted) -> str:
             return "empty string"
         if value in PROTOTYPE_KEYS:
             return "prototype key"
-        if value in ("true", "false"):
-            return "boolean string"
+        if value.lower() in ("true", "false"):
+            return "boolean string"  # "True" too: a side reading booleans without case (upstream #3533)
         if re.fullmatch(r"-?\d+(\.\d+)?", value):
             return "numeric string"
         return "string"

@@ -68,6 +68,15 @@ def test_every_value_has_a_type_class(value: object) -> None:
     }
 
 
+@given(st.sampled_from(["true", "false"]), st.lists(st.booleans(), min_size=5, max_size=5))
+def test_a_boolean_word_in_any_letter_case_is_a_boolean_string(word: str, upper: list[bool]) -> None:
+    """upstream #3533's head reads "True" as true: filed under "string", its headline said head "accepts
+    strings for `nextThoughtNeeded`", where it accepts boolean words only."""
+    cased = "".join(c.upper() if up else c for c, up in zip(word, upper, strict=False))
+    assert type_class(cased) == "boolean string"
+    assert type_class(cased + "x") == "string"
+
+
 def test_acceptance_outranks_the_answer_text_and_names_the_field() -> None:
     step = Step(arguments={"thought": "a", "thoughtNumber": "1", "totalThoughts": 1,
                            "nextThoughtNeeded": False})
