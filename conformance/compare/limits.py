@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from conformance.compare.relations import UNCHECKED_CLASS
 from conformance.compare.retests import VALIDATION_CAUSE
 from conformance.compare.two_fields import refusing_side
 from conformance.core.differences import refusal_error
@@ -61,7 +62,7 @@ def one_cause_per_rule(differences: Sequence[Difference]) -> list[Difference]:
     `validation` (with the differences that state no rule), each other rule `validation/2`, `/3`, …"""
     rules: dict[str, list[int]] = {}
     for i, d in enumerate(differences):
-        if d.cause == VALIDATION_CAUSE and (rule := rule_of(d)):
+        if d.cause == VALIDATION_CAUSE and (rule := _unchecked_by(d) or rule_of(d)):
             rules.setdefault(rule, []).append(i)
     if len(rules) < 2:
         return list(differences)
@@ -70,6 +71,14 @@ def one_cause_per_rule(differences: Sequence[Difference]) -> list[Difference]:
                for i in members}
     return [d.model_copy(update={"cause": renamed[i]}) if i in renamed else d
             for i, d in enumerate(differences)]
+
+
+def _unchecked_by(difference: Difference) -> str:
+    """One rule for every field a side was found not to check, whatever words the other refuses each value
+    in (upstream #3007: "base does not check `revisesThought`" headed four causes, one per zod message)."""
+    if difference.value_class != UNCHECKED_CLASS:
+        return ""
+    return f"{UNCHECKED_CLASS}: {difference.detail}"
 
 
 def base_cause(key: str) -> str:

@@ -13,6 +13,7 @@ from conformance.compare.attribution import default_rules
 from conformance.compare.engine import explain_again
 from conformance.compare.limits import one_cause_per_rule, rule_of
 from conformance.compare.observe import Found
+from conformance.compare.relations import UNCHECKED_CLASS
 from conformance.report.model import Difference
 
 ACCEPTED = '{ "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": false, "branches": [] }'
@@ -97,3 +98,23 @@ def test_a_rule_refused_with_a_protocol_error_is_a_cause_of_its_own() -> None:
     assert rule_of(protocol) == f"protocol error: {runaway.replace('thoughtNumber', '{field}')}"
     split = one_cause_per_rule([*pointers, protocol])
     assert [d.cause for d in split] == ["validation", "validation", "validation/2"], split
+
+
+OPTIONAL = ("isRevision", "revisesThought", "branchFromThought", "branchId", "needsMoreThoughts")
+
+
+@given(st.lists(st.tuples(st.sampled_from(OPTIONAL), st.sampled_from(["boolean", "null", "object", "array"])),
+                min_size=2, max_size=6, unique=True))
+def test_fields_a_side_does_not_check_are_one_cause(refused: list[tuple[str, str]]) -> None:
+    """upstream #3007's head refuses each type in zod's words ("Expected number, received boolean", "…
+    received null"): each was a rule of its own, and "base does not check `revisesThought`" headed four
+    causes. A field the re-test found unchecked is one finding of the accepting side, whatever the words."""
+    unchecked = [_refused(f, c, f"{f}: Expected something, received {c}").model_copy(
+        update={"value_class": UNCHECKED_CLASS, "cause": "validation"}) for f, c in refused]
+    other = _refused("thoughtNumber", "fraction", "Invalid thoughtNumber: must be a positive integer")
+    split = one_cause_per_rule([*unchecked, other])
+    assert len({d.cause for d in split[:-1]}) == 1, [d.cause for d in split]
+    assert split[-1].cause != split[0].cause
+    causes = explain_again(split, "base", "head")
+    said = [c.summary for c in causes if c.id == split[0].cause]
+    assert len(said) == 1 and said[0].count("does not check") == 1, said
