@@ -575,6 +575,10 @@ def _text_difference(original: str, target: str) -> str:
             parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
     if added and not dropped and not changed and not reindented:
         parts.append(f"the original's {len(a)} lines are all still there, in their order")
+    if len(a) == len(b) and (changed or reindented):
+        # "6 lines on each side" says nothing a line's change does not: a headline cut kept it alone
+        # ("stderr: 6 lines on each side; and 1 more", npm:2026.8.31's RTE-9/a1)
+        parts.remove(f"{len(a)} lines on each side")
     return "; ".join(parts)
 
 
