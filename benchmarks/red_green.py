@@ -21,6 +21,14 @@ so both trees' processes are counted alike).
 `--target NAME=SPEC` adds a red target: a target spec (`cmd:node …/dist/index.js`, a third-party fork) or
 `mod:ID`, a modified server of tests/modified_servers written into the runs' folder.
 
+Load: a single round on a shared machine meets load that swings from run to run (a fork read 2.07x the green
+run of its round while its imports stage, the same work, took 2.27x green's; side by side at one load it was
+0.95x-1.01x). Beside each
+ratio, two thermometers: the mean 1-minute load average sampled through the run (`LOAD_EVERY`), and the
+imports stage over the green run's, the same harness imports in every run of one tree, so a run that got
+half the CPU takes twice as long there. The load-adjusted ratio divides the ratio by the latter; it says a
+run's own cost only as far as the load during its imports held for the rest of it, so both are quoted.
+
 Processes: every server process the run started, by the stage that started it (`phases.counted_starts`),
 beside the report's `run.processes_started` (counted when the suite ends, before signatures and evidence).
 
@@ -59,6 +67,8 @@ FLOOR_STARTS: Final = 5
 FLOOR_CALLS: Final = 50
 RED_LIMIT: Final = 2.0
 """A red run's wall time over the green run's of the same round, at most (issue 46)."""
+LOAD_EVERY: Final = 2.0
+"""Seconds between samples of the 1-minute load average while a run goes on."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,8 @@ class Timed:
     """The server's median spawn-to-initialized seconds, measured right after the run."""
     call_ms: float = 0.0
     """The server's median milliseconds per accepted call on one process."""
+    load: float = 0.0
+    """The mean 1-minute load average sampled while the run went on (`LOAD_EVERY`)."""
 
 
 @dataclass
@@ -146,8 +158,10 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
     command = [sys.executable, "-c", _PROFILER, profiler, "--json", str(figures), "--", *argv[3:]]
     log = out.parent / f"{out.name}.log"
     started = time.perf_counter()
+    loads: list[float] = []
     with log.open("wb") as handle:
-        exit_code = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
+        running = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
+        exit_code = _sampling_load(running, loads)
     wall = time.perf_counter() - started
     found = json.loads(figures.read_text(encoding="utf-8"))
     if found["exit_code"] not in (0, 1, 2) or exit_code != 0:
@@ -163,7 +177,27 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
         verdicts={rv["id"]: rv["verdict"] for rv in report["records"]},
         causes=[f"{c['id']}: {' '.join(c['records'])} / {' '.join(c.get('explains', []))}"
                 for c in report["root_causes"]],
+        load=round(statistics.fmean(loads), 2),
     )
+
+
+def _sampling_load(running: subprocess.Popen[bytes], loads: list[float]) -> int:
+    """Wait for `running`, appending the 1-minute load average every `LOAD_EVERY` seconds (once at least)."""
+    while True:
+        loads.append(os.getloadavg()[0])
+        try:
+            return running.wait(timeout=LOAD_EVERY)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def adjusted(run: Timed, green: Timed) -> float | None:
+    """`run`'s wall time over `green`'s, divided by how much slower its imports stage was than green's (the
+    same imports, so that share is the machine's): None without both imports stages."""
+    ours, theirs = run.stages.get("imports", 0.0), green.stages.get("imports", 0.0)
+    if ours <= 0 or theirs <= 0 or green.wall_s <= 0:
+        return None
+    return (run.wall_s / green.wall_s) / (ours / theirs)
 
 
 _PROFILER: Final = ("import runpy, sys; sys.argv = sys.argv[1:]; "
@@ -229,8 +263,24 @@ def ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
     return found
 
 
+def adjusted_ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
+    """Each red target's load-adjusted ratio (`adjusted`) to the green run of the same round and tree."""
+    green = _green_runs(result)
+    found: dict[str, list[float]] = {}
+    for run in result.runs:
+        key = (run.tree, run.round)
+        value = adjusted(run, green[key]) if run.tree == tree and run.name != GREEN and key in green else None
+        if value is not None:
+            found.setdefault(run.name, []).append(round(value, 2))
+    return found
+
+
 def _greens(result: Result) -> dict[tuple[str, int], float]:
-    return {(run.tree, run.round): run.wall_s for run in result.runs if run.name == GREEN}
+    return {key: run.wall_s for key, run in _green_runs(result).items()}
+
+
+def _green_runs(result: Result) -> dict[tuple[str, int], Timed]:
+    return {(run.tree, run.round): run for run in result.runs if run.name == GREEN}
 
 
 def markdown(result: Result) -> str:
@@ -242,17 +292,22 @@ def markdown(result: Result) -> str:
         f" {os.cpu_count()} cores).",
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
-        "| round | tree | target | exit | wall s | × green | server start s | server call ms | processes |"
-        " in report | calls | departures | " + " | ".join(shown) + " |",
-        "| --- " * 12 + "| " + " | ".join("---" for _ in shown) + " |",
+        "| round | tree | target | exit | wall s | × green | load | imports × green |"
+        " × green, load-adjusted | server start s | server call ms | processes | in report | calls |"
+        " departures | " + " | ".join(shown) + " |",
+        "| --- " * 15 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
-    green = _greens(result)
+    green = _green_runs(result)
     names = list(dict.fromkeys(run.name for run in result.runs))
     for run in sorted(result.runs, key=lambda r: (r.round, r.tree, names.index(r.name))):
         key = (run.tree, run.round)
-        times = f"{run.wall_s / green[key]:.2f}" if key in green else "-"
+        times = f"{run.wall_s / green[key].wall_s:.2f}" if key in green else "-"
+        imports = green[key].stages.get("imports", 0.0) if key in green else 0.0
+        slower = f"{run.stages.get('imports', 0.0) / imports:.2f}" if imports > 0 else "-"
+        fair = adjusted(run, green[key]) if key in green else None
         lines.append(
             f"| {run.round + 1} | {run.tree} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
+            f" | {run.load:.1f} | {slower} | {'-' if fair is None else f'{fair:.2f}'}"
             f" | {run.start_s:.2f} | {run.call_ms:.1f} | {sum(run.starts.values())} | {run.processes_started}"
             f" | {run.calls_made} | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")
@@ -269,8 +324,10 @@ def markdown(result: Result) -> str:
         if found:
             worst = max(statistics.median(v) for v in found.values())
             each = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in sorted(found.items()))
+            fair = adjusted_ratios(result, tree)
+            level = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in sorted(fair.items()))
             lines += ["", f"{tree}: median ratio to green {each}; worst {worst:.2f} (goal: at most"
-                      f" {RED_LIMIT:.1f})."]
+                      f" {RED_LIMIT:.1f}); load-adjusted (by the imports stage) {level or 'not measured'}."]
     return "\n".join(lines) + "\n"
 
 
