@@ -23,11 +23,11 @@ so both trees' processes are counted alike).
 
 Load: a single round on a shared machine meets load that swings from run to run (a fork read 2.07x the green
 run of its round while its imports stage, the same work, took 2.27x green's; side by side at one load it was
-0.95x-1.01x). Beside each
-ratio, two thermometers: the mean 1-minute load average sampled through the run (`LOAD_EVERY`), and the
-imports stage over the green run's, the same harness imports in every run of one tree, so a run that got
-half the CPU takes twice as long there. The load-adjusted ratio divides the ratio by the latter; it says a
-run's own cost only as far as the load during its imports held for the rest of it, so both are quoted.
+0.95x-1.01x). Beside each ratio, two thermometers: the mean 1-minute load average sampled through the run
+(`LOAD_EVERY`), and the imports stage over the green run's (the same harness imports in every run of one
+tree: a run that got half the CPU takes twice as long there). Neither divides the ratio: two green runs of
+one round at load 22-26 spent 9.2 and 15.8 s in their imports, so they say how far a ratio can be the
+machine's, not how much.
 
 Processes: every server process the run started, by the stage that started it (`phases.counted_starts`),
 beside the report's `run.processes_started` (counted when the suite ends, before signatures and evidence).
@@ -191,15 +191,6 @@ def _sampling_load(running: subprocess.Popen[bytes], loads: list[float]) -> int:
             continue
 
 
-def adjusted(run: Timed, green: Timed) -> float | None:
-    """`run`'s wall time over `green`'s, divided by how much slower its imports stage was than green's (the
-    same imports, so that share is the machine's): None without both imports stages."""
-    ours, theirs = run.stages.get("imports", 0.0), green.stages.get("imports", 0.0)
-    if ours <= 0 or theirs <= 0 or green.wall_s <= 0:
-        return None
-    return (run.wall_s / green.wall_s) / (ours / theirs)
-
-
 _PROFILER: Final = ("import runpy, sys; sys.argv = sys.argv[1:]; "
                      "runpy.run_path(sys.argv[0], run_name='__main__')")
 """This checkout's profiler run in a tree's folder: its imports (`benchmarks.harness_runs`, the harness) are
@@ -263,18 +254,6 @@ def ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
     return found
 
 
-def adjusted_ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
-    """Each red target's load-adjusted ratio (`adjusted`) to the green run of the same round and tree."""
-    green = _green_runs(result)
-    found: dict[str, list[float]] = {}
-    for run in result.runs:
-        key = (run.tree, run.round)
-        value = adjusted(run, green[key]) if run.tree == tree and run.name != GREEN and key in green else None
-        if value is not None:
-            found.setdefault(run.name, []).append(round(value, 2))
-    return found
-
-
 def _greens(result: Result) -> dict[tuple[str, int], float]:
     return {key: run.wall_s for key, run in _green_runs(result).items()}
 
@@ -292,10 +271,9 @@ def markdown(result: Result) -> str:
         f" {os.cpu_count()} cores).",
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
-        "| round | tree | target | exit | wall s | × green | load | imports × green |"
-        " × green, load-adjusted | server start s | server call ms | processes | in report | calls |"
-        " departures | " + " | ".join(shown) + " |",
-        "| --- " * 15 + "| " + " | ".join("---" for _ in shown) + " |",
+        "| round | tree | target | exit | wall s | × green | load | imports × green | server start s |"
+        " server call ms | processes | in report | calls | departures | " + " | ".join(shown) + " |",
+        "| --- " * 14 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
     green = _green_runs(result)
     names = list(dict.fromkeys(run.name for run in result.runs))
@@ -304,10 +282,9 @@ def markdown(result: Result) -> str:
         times = f"{run.wall_s / green[key].wall_s:.2f}" if key in green else "-"
         imports = green[key].stages.get("imports", 0.0) if key in green else 0.0
         slower = f"{run.stages.get('imports', 0.0) / imports:.2f}" if imports > 0 else "-"
-        fair = adjusted(run, green[key]) if key in green else None
         lines.append(
             f"| {run.round + 1} | {run.tree} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
-            f" | {run.load:.1f} | {slower} | {'-' if fair is None else f'{fair:.2f}'}"
+            f" | {run.load:.1f} | {slower}"
             f" | {run.start_s:.2f} | {run.call_ms:.1f} | {sum(run.starts.values())} | {run.processes_started}"
             f" | {run.calls_made} | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")
@@ -324,10 +301,8 @@ def markdown(result: Result) -> str:
         if found:
             worst = max(statistics.median(v) for v in found.values())
             each = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in sorted(found.items()))
-            fair = adjusted_ratios(result, tree)
-            level = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in sorted(fair.items()))
             lines += ["", f"{tree}: median ratio to green {each}; worst {worst:.2f} (goal: at most"
-                      f" {RED_LIMIT:.1f}); load-adjusted (by the imports stage) {level or 'not measured'}."]
+                      f" {RED_LIMIT:.1f})."]
     return "\n".join(lines) + "\n"
 
 

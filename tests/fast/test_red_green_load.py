@@ -7,10 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from benchmarks.red_green import Contender, Result, Timed, adjusted, adjusted_ratios, markdown, profiled
+from benchmarks.red_green import Contender, Result, Timed, markdown, profiled
 
 
 def _timed(name: str, wall: float, imports: float, search: float, load: float = 0.0) -> Timed:
@@ -19,34 +16,17 @@ def _timed(name: str, wall: float, imports: float, search: float, load: float = 
                  examples=10, departures=0, command="", load=load)
 
 
-seconds = st.floats(min_value=1.0, max_value=500.0, allow_nan=False)
-
-
-@given(green_wall=seconds, green_imports=seconds, red_wall=seconds, red_imports=seconds,
-       slower=st.floats(min_value=1.0, max_value=8.0))
-def test_a_run_slowed_by_the_machine_alone_keeps_its_load_adjusted_ratio(
-        green_wall: float, green_imports: float, red_wall: float, red_imports: float, slower: float) -> None:
-    """The machine slowing the red run `slower` times (every stage and its wall alike) changes its ratio to
-    green by that much and its load-adjusted ratio not at all."""
-    green = _timed("green", green_wall, green_imports, green_wall / 2)
-    calm = _timed("fork", red_wall, red_imports, red_wall / 2)
-    loaded = _timed("fork", red_wall * slower, red_imports * slower, red_wall * slower / 2)
-    fair, fair_loaded = adjusted(calm, green), adjusted(loaded, green)
-    assert fair is not None and fair_loaded is not None
-    assert abs(fair_loaded - fair) <= 1e-9 * fair
-
-
-def test_the_table_quotes_each_run_s_load_and_the_adjusted_ratio_beside_the_ratio() -> None:
+def test_the_table_quotes_each_run_s_load_and_imports_beside_its_ratio() -> None:
     result = Result(command="python -m benchmarks.red_green", profile="dev", seed=1, rounds=1,
                     load=[18.5, 21.2],
                     runs=[_timed("green", 105.9, 15.2, 79.6, load=18.0),
                           _timed("fork", 219.6, 34.5, 141.3, load=31.5)])
-    assert adjusted_ratios(result) == {"fork": [0.91]}
-    text = markdown(result)
-    row = next(line for line in text.splitlines() if line.startswith("| 1 | after | fork |"))
-    assert "| 219.6 | 2.07 | 31.5 | 2.27 | 0.91 |" in row, row
-    assert "median ratio to green fork 2.07; worst 2.07 (goal: at most 2.0); load-adjusted (by the imports" \
-           " stage) fork 0.91." in text
+    rows: dict[str, str] = {}
+    for line in markdown(result).splitlines():  # the first table's rows: the runs, then processes by stage
+        if line.startswith("| 1 |"):
+            rows.setdefault(line.split(" | ")[2], line)
+    assert "| 105.9 | 1.00 | 18.0 | 1.00 |" in rows["green"], rows
+    assert "| 219.6 | 2.07 | 31.5 | 2.27 |" in rows["fork"], rows
 
 
 def test_a_profiled_run_records_the_load_it_met(tmp_path: Path) -> None:
