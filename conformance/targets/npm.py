@@ -557,11 +557,13 @@ def ensure_installed(
                     f"place (processes of other runs still use it) and recorded in this state folder")
                 manifest = kept
             else:
+                # Two renames, then the old tree removed: the path is empty only between the renames, never
+                # for the whole removal, for processes of other runs starting from it meanwhile.
+                old = root.with_name(f".{name}.old-{os.getpid()}")
                 if root.exists():
-                    old = root.with_name(f".{name}.old-{os.getpid()}")
                     root.rename(old)
-                    shutil.rmtree(old, ignore_errors=True)
                 workdir.rename(root)
+                shutil.rmtree(old, ignore_errors=True)
             npm_state.write_record(npm_state.state_dir_for(cache_dir), _as_record(root, manifest))
         finally:
             if workdir.exists():

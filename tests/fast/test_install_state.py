@@ -212,3 +212,27 @@ def test_a_reinstall_that_differs_from_the_cache_s_install_replaces_it(
     monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "other-home-state"))
     npm.ensure_installed(VERSION, cache)
     assert not planted.exists() and npm.verify(root, VERSION)[1] == "ok"
+
+
+def test_a_replaced_install_s_path_is_never_empty_while_the_old_tree_is_removed(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fork's `node_modules` links to the install's path: its processes starting while the old tree is
+    removed found nothing there (ERR_MODULE_NOT_FOUND) when the new tree was renamed in only after."""
+    integrity = "sha512-" + "A" * 86 + "=="
+    _fake_tools(tmp_path / "bin", monkeypatch, registry=integrity, fetched=integrity)
+    root, _ = npm.ensure_installed(VERSION, cache)
+    (root / "node_modules" / "planted.js").write_text("module.exports = process\n", encoding="utf-8")
+    entry = npm.package_dir(root) / "index.js"
+    seen: list[bool] = []
+    removing = npm.shutil.rmtree
+
+    def watched(path: Path, *args: object, **kwargs: object) -> None:
+        if ".old-" in Path(path).name:
+            seen.append(entry.is_file())
+        removing(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(npm.shutil, "rmtree", watched)
+    monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "other-home-state"))
+    npm.ensure_installed(VERSION, cache)
+    assert seen == [True] and not (root / "node_modules" / "planted.js").exists()
