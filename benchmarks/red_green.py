@@ -21,6 +21,14 @@ so both trees' processes are counted alike).
 `--target NAME=SPEC` adds a red target: a target spec (`cmd:node …/dist/index.js`, a third-party fork) or
 `mod:ID`, a modified server of tests/modified_servers written into the runs' folder.
 
+Load: a single round on a shared machine meets load that swings from run to run (a fork read 2.07x the green
+run of its round while its imports stage, the same work, took 2.27x green's; side by side at one load it was
+0.95x-1.01x). Beside each ratio, two thermometers: the mean 1-minute load average sampled through the run
+(`LOAD_EVERY`), and the imports stage over the green run's (the same harness imports in every run of one
+tree: a run that got half the CPU takes twice as long there). Neither divides the ratio: two green runs of
+one round at load 22-26 spent 9.2 and 15.8 s in their imports, so they say how far a ratio can be the
+machine's, not how much.
+
 Processes: every server process the run started, by the stage that started it (`phases.counted_starts`),
 beside the report's `run.processes_started` (counted when the suite ends, before signatures and evidence).
 
@@ -59,6 +67,8 @@ FLOOR_STARTS: Final = 5
 FLOOR_CALLS: Final = 50
 RED_LIMIT: Final = 2.0
 """A red run's wall time over the green run's of the same round, at most (issue 46)."""
+LOAD_EVERY: Final = 2.0
+"""Seconds between samples of the 1-minute load average while a run goes on."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,8 @@ class Timed:
     """The server's median spawn-to-initialized seconds, measured right after the run."""
     call_ms: float = 0.0
     """The server's median milliseconds per accepted call on one process."""
+    load: float = 0.0
+    """The mean 1-minute load average sampled while the run went on (`LOAD_EVERY`)."""
 
 
 @dataclass
@@ -146,8 +158,10 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
     command = [sys.executable, "-c", _PROFILER, profiler, "--json", str(figures), "--", *argv[3:]]
     log = out.parent / f"{out.name}.log"
     started = time.perf_counter()
+    loads: list[float] = []
     with log.open("wb") as handle:
-        exit_code = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
+        running = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, cwd=tree[1])
+        exit_code = _sampling_load(running, loads)
     wall = time.perf_counter() - started
     found = json.loads(figures.read_text(encoding="utf-8"))
     if found["exit_code"] not in (0, 1, 2) or exit_code != 0:
@@ -163,7 +177,18 @@ def profiled(contender: Contender, profile: str, seed: int, out: Path, round_ind
         verdicts={rv["id"]: rv["verdict"] for rv in report["records"]},
         causes=[f"{c['id']}: {' '.join(c['records'])} / {' '.join(c.get('explains', []))}"
                 for c in report["root_causes"]],
+        load=round(statistics.fmean(loads), 2),
     )
+
+
+def _sampling_load(running: subprocess.Popen[bytes], loads: list[float]) -> int:
+    """Wait for `running`, appending the 1-minute load average every `LOAD_EVERY` seconds (once at least)."""
+    while True:
+        loads.append(os.getloadavg()[0])
+        try:
+            return running.wait(timeout=LOAD_EVERY)
+        except subprocess.TimeoutExpired:
+            continue
 
 
 _PROFILER: Final = ("import runpy, sys; sys.argv = sys.argv[1:]; "
@@ -230,7 +255,11 @@ def ratios(result: Result, tree: str = "after") -> dict[str, list[float]]:
 
 
 def _greens(result: Result) -> dict[tuple[str, int], float]:
-    return {(run.tree, run.round): run.wall_s for run in result.runs if run.name == GREEN}
+    return {key: run.wall_s for key, run in _green_runs(result).items()}
+
+
+def _green_runs(result: Result) -> dict[tuple[str, int], Timed]:
+    return {(run.tree, run.round): run for run in result.runs if run.name == GREEN}
 
 
 def markdown(result: Result) -> str:
@@ -242,17 +271,20 @@ def markdown(result: Result) -> str:
         f" {os.cpu_count()} cores).",
         "Seconds per stage are sampled (`benchmarks/phases.py`); the wall time is measured outside the run.",
         "",
-        "| round | tree | target | exit | wall s | × green | server start s | server call ms | processes |"
-        " in report | calls | departures | " + " | ".join(shown) + " |",
-        "| --- " * 12 + "| " + " | ".join("---" for _ in shown) + " |",
+        "| round | tree | target | exit | wall s | × green | load | imports × green | server start s |"
+        " server call ms | processes | in report | calls | departures | " + " | ".join(shown) + " |",
+        "| --- " * 14 + "| " + " | ".join("---" for _ in shown) + " |",
     ]
-    green = _greens(result)
+    green = _green_runs(result)
     names = list(dict.fromkeys(run.name for run in result.runs))
     for run in sorted(result.runs, key=lambda r: (r.round, r.tree, names.index(r.name))):
         key = (run.tree, run.round)
-        times = f"{run.wall_s / green[key]:.2f}" if key in green else "-"
+        times = f"{run.wall_s / green[key].wall_s:.2f}" if key in green else "-"
+        imports = green[key].stages.get("imports", 0.0) if key in green else 0.0
+        slower = f"{run.stages.get('imports', 0.0) / imports:.2f}" if imports > 0 else "-"
         lines.append(
             f"| {run.round + 1} | {run.tree} | {run.name} | {run.exit_code} | {run.wall_s:.1f} | {times}"
+            f" | {run.load:.1f} | {slower}"
             f" | {run.start_s:.2f} | {run.call_ms:.1f} | {sum(run.starts.values())} | {run.processes_started}"
             f" | {run.calls_made} | {run.departures} | "
             + " | ".join(f"{run.stages.get(s, 0.0):.1f}" for s in shown) + " |")

@@ -7,21 +7,35 @@ The folders are those of the command's arguments that name existing files (never
 is listed once, not recursively, before the run's first raw process and again when ABS-1 is checked. A file
 new or changed between the two (size or modification time) was written by the target's processes. Bounded: at
 most `FOLDERS` folders of at most `ENTRIES` entries (a bigger folder is not watched), symbolic links not
-followed. Blind spot: a file written only before the first listing and never again."""
+followed. Blind spot: a file written only before the first listing and never again.
+
+A folder replaced as a whole between the two listings (another folder now at its path: an install the
+harness's cache replaced under the run, npm's reinstall of the same package) is no write by the server: its
+files are then compared by name and size only, a copy's new modification times not counted, while a file new
+or of another size in it still is."""
 
 from __future__ import annotations
 
 import os
 import stat
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 FOLDERS: Final = 4
 ENTRIES: Final = 2000
 
-Listing = Mapping[str, tuple[int, int]]
+Files = Mapping[str, tuple[int, int]]
 """A folder's regular files by name: (size, modification time in ns)."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One folder as listed: which folder it was (device and inode) and its regular files."""
+
+    identity: tuple[int, int]
+    files: Files
 
 
 def script_folders(command: Sequence[str]) -> list[Path]:
@@ -46,6 +60,7 @@ def listing(folder: Path) -> Listing | None:
     """`folder`'s regular files, or None when it cannot be listed or holds more than `ENTRIES` entries."""
     files: dict[str, tuple[int, int]] = {}
     try:
+        found_folder = os.stat(folder, follow_symlinks=False)
         with os.scandir(folder) as entries:
             for count, entry in enumerate(entries, 1):
                 if count > ENTRIES:
@@ -55,7 +70,7 @@ def listing(folder: Path) -> Listing | None:
                     files[entry.name] = (found.st_size, found.st_mtime_ns)
     except OSError:
         return None
-    return files
+    return Listing((found_folder.st_dev, found_folder.st_ino), files)
 
 
 def listings(folders: Sequence[Path]) -> dict[Path, Listing]:
@@ -70,5 +85,20 @@ def written_since(before: Mapping[Path, Listing]) -> list[str]:
         now = listing(folder)
         if now is None:
             continue
-        written.extend(str(folder / name) for name, seen in sorted(now.items()) if then.get(name) != seen)
+        kept = now.identity == then.identity
+        written.extend(str(folder / name) for name, seen in sorted(now.files.items())
+                       if not _unchanged(then.files.get(name), seen, copied=not kept))
     return written
+
+
+def _unchanged(then: tuple[int, int] | None, now: tuple[int, int], *, copied: bool) -> bool:
+    """The same file as listed before; in a folder replaced by a copy, the same size (its time is new)."""
+    if then is None:
+        return False
+    return then[0] == now[0] if copied else then == now
+
+
+def replaced_since(before: Mapping[Path, Listing]) -> list[Path]:
+    """The folders listed in `before` that another folder has replaced at their path since."""
+    return [folder for folder, then in before.items()
+            if (now := listing(folder)) is not None and now.identity != then.identity]

@@ -52,7 +52,7 @@ from conformance.drivers.wire import (
     startup_first,
     streamed,
 )
-from conformance.suite.beside_script import Listing, listings, script_folders, written_since
+from conformance.suite.beside_script import Listing, listings, replaced_since, script_folders, written_since
 from conformance.suite.contradiction import brief, response_line
 from conformance.targets.specs import Target
 
@@ -142,6 +142,12 @@ class RawPool:
         sandboxed = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
         beside = self._beside.get(tuple(target.command)) if target is not None else None
         return sandboxed + (written_since(beside) if beside else [])
+
+    def folders_replaced(self, target: Target) -> list[Path]:
+        """The target's script folders another folder replaced since its first raw process (an install
+        replaced under the run): ABS-1 says so beside its verdict, whose files there it compared by size."""
+        beside = self._beside.get(tuple(target.command))
+        return replaced_since(beside) if beside else []
 
     def _sandbox_env(self) -> dict[str, str]:
         root = self.sandbox_root()

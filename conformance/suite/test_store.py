@@ -414,7 +414,7 @@ def test_state_is_process_global(spare: Spare) -> None:
 @evidences("ABS-1")
 @relies_on("RTE-3", "RTE-5", "OBJ-4", "RTE-6", "OBJ-4/a1")
 def test_fresh_process_remembers_nothing_and_writes_nothing(
-    server: ServerSession, fresh_runs: FreshRunner, raw_pool: RawPool
+    server: ServerSession, fresh_runs: FreshRunner, raw_pool: RawPool, evidence: Evidence
 ) -> None:
     """Retained state dies with the process, and nothing is written to disk on the way: fresh processes
     started while this one holds thoughts and labels start empty, and leave their HOME, TMPDIR and XDG
@@ -436,6 +436,10 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"a fresh process's {nth} accepted call reports thoughtHistoryLength {got.history_length} "
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
+    for folder in raw_pool.folders_replaced(server.target):
+        evidence.note(f"ABS-1: {folder}, beside the server's script, was replaced as a whole during the "
+                      f"run (an install replaced under it, not a write by the server): its files were "
+                      f"compared by name and size")
     written = raw_pool.files_written(server.target)
     assert written == [], f"{FILES_WRITTEN}: {', '.join(written)}"
 

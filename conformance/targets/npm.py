@@ -276,7 +276,11 @@ def verify(
     state = npm_state.state_dir_for(root.parent.parent.parent)
     record = npm_state.read_record(state, root)
     if record is None:
-        return None, f"no record of this install in the state folder {state} (installed elsewhere)"
+        return None, (
+            f"no record of this install in the state folder {state}: the cache's install was recorded by "
+            f"another state folder (a run with another HOME or ${npm_state.STATE_ENV} sharing the cache) or "
+            f"made before installs were recorded (`install --adopt` records it here on your word)"
+        )
     if _as_record(root, manifest) != record:
         return None, "the cache's manifest differs from the one recorded outside the cache at install"
     entry = root / record.entry
@@ -291,6 +295,26 @@ def verify(
     except (OSError, TargetError) as exc:
         return None, f"install is incomplete ({exc})"
     return manifest, "ok"
+
+
+def _same_install(root: Path, fresh: InstalledPackage) -> InstalledPackage | None:
+    """The cache's manifest at `root` when its install is, digest for digest on disk, what npm just installed
+    again: then it stays where it is, since swapping an identical tree under running processes of other runs
+    (a fork whose node_modules link into it) only makes their next start fail."""
+    if not (root / MANIFEST).exists():
+        return None
+    try:
+        manifest = read_model(root / MANIFEST, InstalledPackage, what="install manifest")
+    except InputError:
+        return None
+    if _as_record(root, manifest) != _as_record(root, fresh):
+        return None
+    try:
+        intact = (file_sha256(root / manifest.entry) == fresh.entry_sha256
+                  and tree_sha256(root / "node_modules") == fresh.tree_sha256)
+    except OSError:
+        return None
+    return manifest if intact else None
 
 
 def _as_record(root: Path, manifest: InstalledPackage) -> npm_state.InstallRecord:
@@ -527,11 +551,19 @@ def ensure_installed(
         workdir = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=root.parent))
         try:
             manifest = _install_into(workdir, npm, node, package, version, before, by_tarball, overrides)
-            if root.exists():
+            kept = _same_install(root, manifest)
+            if kept is not None:
+                say(f"{package}@{version} as installed again is the cache's install file for file: kept in "
+                    f"place (processes of other runs still use it) and recorded in this state folder")
+                manifest = kept
+            else:
+                # Two renames, then the old tree removed: the path is empty only between the renames, never
+                # for the whole removal, for processes of other runs starting from it meanwhile.
                 old = root.with_name(f".{name}.old-{os.getpid()}")
-                root.rename(old)
+                if root.exists():
+                    root.rename(old)
+                workdir.rename(root)
                 shutil.rmtree(old, ignore_errors=True)
-            workdir.rename(root)
             npm_state.write_record(npm_state.state_dir_for(cache_dir), _as_record(root, manifest))
         finally:
             if workdir.exists():

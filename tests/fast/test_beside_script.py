@@ -4,6 +4,8 @@ ABS-1). Real processes started by the run's pool; the folder listings as propert
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.suite.beside_script import ENTRIES, listings, script_folders, written_since
+from conformance.suite.beside_script import ENTRIES, listings, replaced_since, script_folders, written_since
 from conformance.suite.rawproc import RawPool
 from conformance.targets.specs import resolve_target
 
@@ -45,6 +47,37 @@ def test_a_process_that_writes_nothing_wrote_nothing(tmp_path: Path) -> None:
     assert _written_by(tmp_path, "quiet") == []
 
 
+def _replace_with_copy(folder: Path) -> None:
+    """What an install replaced under a run does to its folder: a fresh copy renamed over it, every file's
+    time the copy's."""
+    copy = folder.with_name(folder.name + ".new")
+    shutil.copytree(folder, copy)
+    for path in copy.iterdir():
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    old = folder.with_name(folder.name + ".old")
+    folder.rename(old)
+    copy.rename(folder)
+    shutil.rmtree(old)
+
+
+def test_an_install_replaced_under_the_pool_is_not_the_server_s_writing(tmp_path: Path) -> None:
+    folder = tmp_path / "install"
+    folder.mkdir()
+    script = folder / "server.py"
+    script.write_text(_WRITER)
+    target = resolve_target(f"cmd:{sys.executable} {script} quiet")
+    pool = RawPool(timeout=30.0)
+    try:
+        with pool.lend(target) as raw:
+            raw.close_stdin()
+            raw.wait(30.0)
+        _replace_with_copy(folder)
+        assert (pool.files_written(target), pool.folders_replaced(target)) == ([], [folder.resolve()])
+    finally:
+        pool.close()
+
+
 names = st.text(alphabet="abcdefgh.", min_size=1, max_size=6).filter(lambda n: n not in {".", ".."})
 
 
@@ -74,3 +107,21 @@ def test_the_interpreter_and_missing_paths_are_not_watched_and_a_crowded_folder_
     for index in range(ENTRIES + 1):
         (crowded / f"f{index}").touch()
     assert listings([crowded]) == {}
+
+
+@settings(max_examples=25, deadline=None)
+@given(before=st.dictionaries(names, st.binary(max_size=8), min_size=1, max_size=6),
+       added=st.dictionaries(names, st.binary(min_size=9, max_size=12), max_size=3))
+def test_a_folder_replaced_by_a_copy_writes_only_what_is_new_or_resized_in_it(
+        before: dict[str, bytes], added: dict[str, bytes]) -> None:
+    with tempfile.TemporaryDirectory() as made:
+        folder = Path(made) / "dist"
+        folder.mkdir()
+        for name, data in before.items():
+            (folder / name).write_bytes(data)
+        listed = listings([folder])
+        _replace_with_copy(folder)
+        for name, data in added.items():  # longer than any file before: new or resized
+            (folder / name).write_bytes(data)
+        assert replaced_since(listed) == [folder]
+        assert written_since(listed) == [str(folder / name) for name in sorted(added)]

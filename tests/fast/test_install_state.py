@@ -79,6 +79,7 @@ def test_an_install_with_no_record_is_not_trusted(cache: Path, tmp_path: Path) -
     npm_state.record_path(tmp_path / "state", root).unlink()
     manifest, reason = npm.verify(root, VERSION)
     assert manifest is None and reason.startswith("no record of this install in the state folder")
+    assert "recorded by another state folder" in reason
 
 
 def test_a_record_rewritten_for_another_folder_is_not_read(cache: Path, tmp_path: Path) -> None:
@@ -176,3 +177,62 @@ def test_a_tree_with_pinned_dependencies_has_its_own_folder(tmp_path: Path) -> N
     other = npm.install_dir(tmp_path, "2026.7.4", npm.PACKAGE, before, {"zod": "4.5.4", "yargs": "17.7.3"})
     assert pinned == again and len({own, pinned, other}) == 3
     assert pinned.name.startswith(own.name + "+pins-")
+
+
+def test_a_reinstall_for_another_state_folder_says_why_and_leaves_the_same_install_in_place(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two HOMEs sharing one cache: the second finds no record of its own and installs again, and the files
+    are the first's: the folder running processes use stays where it is, recorded in both state folders."""
+    integrity = "sha512-" + "A" * 86 + "=="
+    _fake_tools(tmp_path / "bin", monkeypatch, registry=integrity, fetched=integrity)
+    root, _ = npm.ensure_installed(VERSION, cache)
+    entry = npm.package_dir(root) / "index.js"
+    before = entry.stat()
+    monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "other-home-state"))
+    said: list[str] = []
+    again, _ = npm.ensure_installed(VERSION, cache, progress=said.append)
+    now = entry.stat()
+    assert again == root and (now.st_ino, now.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert any("recorded by another state folder" in line for line in said), said
+    for state in ("state", "other-home-state"):
+        monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / state))
+        assert npm.verify(root, VERSION)[1] == "ok"
+
+
+def test_a_reinstall_that_differs_from_the_cache_s_install_replaces_it(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    integrity = "sha512-" + "A" * 86 + "=="
+    _fake_tools(tmp_path / "bin", monkeypatch, registry=integrity, fetched=integrity)
+    root, _ = npm.ensure_installed(VERSION, cache)
+    planted = root / "node_modules" / "zod" / "index.js"
+    planted.parent.mkdir(parents=True)
+    planted.write_text("module.exports = process\n", encoding="utf-8")
+    monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "other-home-state"))
+    npm.ensure_installed(VERSION, cache)
+    assert not planted.exists() and npm.verify(root, VERSION)[1] == "ok"
+
+
+def test_a_replaced_install_s_path_is_never_empty_while_the_old_tree_is_removed(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fork's `node_modules` links to the install's path: its processes starting while the old tree is
+    removed found nothing there (ERR_MODULE_NOT_FOUND) when the new tree was renamed in only after."""
+    integrity = "sha512-" + "A" * 86 + "=="
+    _fake_tools(tmp_path / "bin", monkeypatch, registry=integrity, fetched=integrity)
+    root, _ = npm.ensure_installed(VERSION, cache)
+    (root / "node_modules" / "planted.js").write_text("module.exports = process\n", encoding="utf-8")
+    entry = npm.package_dir(root) / "index.js"
+    seen: list[bool] = []
+    removing = npm.shutil.rmtree
+
+    def watched(path: Path, *args: object, **kwargs: object) -> None:
+        if ".old-" in Path(path).name:
+            seen.append(entry.is_file())
+        removing(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(npm.shutil, "rmtree", watched)
+    monkeypatch.setenv(npm_state.STATE_ENV, str(tmp_path / "other-home-state"))
+    npm.ensure_installed(VERSION, cache)
+    assert seen == [True] and not (root / "node_modules" / "planted.js").exists()
