@@ -29,7 +29,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -892,10 +892,24 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
-        causes, records = checked_explanations(causes, records)
-        causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
+        causes, records = grouped(causes, records, poisoning_replayed(replays))
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+Poisoning = Callable[[str, Sequence[RecordVerdict], Sequence[RecordVerdict]], RootCause | None]
+"""The cause led by the call that poisons a process, for departures refused in one runtime error's words
+(the words, those departures, every record), or None when no call is found (`led_by_the_poisoning`)."""
+
+
+def grouped(causes: Sequence[RootCause], records: Sequence[RecordVerdict], poisoning: Poisoning
+            ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """The one grouping after the causes' and departures' pairs: a run's (`with_evidence`, the poisoning
+    found by replay) and a kept report's chosen again (the poisoning the run found, `poisoning_kept`), so a
+    re-attribution scores what a run would say."""
+    causes, records = checked_explanations(causes, records)
+    causes, records = led_by_the_poisoning(causes, records, poisoning)
+    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
+    return causes, records
 
 
 def _foreseen(report: Report, causes: Sequence[RootCause], leading: Sequence[int]) -> list[tuple[str, ...]]:
@@ -3137,14 +3151,14 @@ def _poisoning_call(words: str, records: Sequence[RecordVerdict],
 
 
 def led_by_the_poisoning(
-    causes: Sequence[RootCause], records: Sequence[RecordVerdict], replays: _Replays
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], poisoning: Poisoning
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """Departures refused in one runtime error's words, two or more, where the original accepts the call: a
     process one earlier call poisoned (every later call refused so). Their own examples fail only on a process
-    that call reached first, so no pair of theirs shows it; the call is found by replay (`_poisoning_call`),
-    and its sequence leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an
-    Object.prototype member made every later call “branches[thought.branchId].push is not a function”, and
-    its records were no cause, or other causes')."""
+    that call reached first, so no pair of theirs shows it; the call is found by `poisoning`, and its sequence
+    leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an Object.prototype
+    member made every later call “branches[thought.branchId].push is not a function”, and its records were no
+    cause, or other causes')."""
     departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
     groups: dict[str, list[RecordVerdict]] = {}
     for rv in departing:
@@ -3160,10 +3174,30 @@ def led_by_the_poisoning(
         if len(members) < 2 or tried >= POISON_GROUPS:
             continue
         tried += 1
-        found = _poisoning_call(words, records, replays)
-        if found is None:
+        cause = poisoning(words, members, records)
+        if cause is None:
             continue
-        frames, theirs, ours = found
+        ids = {rv.id for rv in members}
+        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
+        out_causes = [_without(c, ids) for c in out_causes
+                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
+        out_causes.append(cause)
+        moved = {r: cause.id for r in cause.explains}
+        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == cause.id
+               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in ids
+               else rv for rv in out]
+    return out_causes, out
+
+
+def poisoning_replayed(replays: _Replays) -> Poisoning:
+    """The poisoning call found by replay (`_poisoning_call`), its pair the cause's evidence, led by the
+    member the most checks name."""
+    def found(words: str, members: Sequence[RecordVerdict], records: Sequence[RecordVerdict]
+              ) -> RootCause | None:
+        call = _poisoning_call(words, records, replays)
+        if call is None:
+            return None
+        frames, theirs, ours = call
         compared = _compared(theirs[2:3], ours[2:3], set(), fall_back=True)
         named = _named_counts(records, {rv.id for rv in members})
         lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
@@ -3173,23 +3207,32 @@ def led_by_the_poisoning(
             reproduced=True, at="on the example's tools/call 2", example=frames, cause=lead.id,
             differences=compared[1] if compared is not None else [],
             original=theirs[2].response, target=ours[2].response, original_spec=replays.original.spec,
-            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) poisons the process")
+            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) {POISONS}")
         later = refusal_words_of(ours[2])
         summary = (f"{lead.id} departs — after one call with {_beyond_plain(sent)} ({said_first}), this "
                    f"server refuses every later call with “{later}”, where the original accepts them: that "
-                   f"call poisons the process")
-        ids = {rv.id for rv in members}
-        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
-        out_causes = [_without(c, ids) for c in out_causes
-                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
-        out_causes.append(RootCause(id=lead.id, records=[lead.id], summary=summary[:400],
-                                    explains=[rv.id for rv in members if rv is not lead],
-                                    example=frames, evidence=evidence))
-        moved = {rv.id: lead.id for rv in members if rv is not lead}
-        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == lead.id
-               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
-               else rv for rv in out]
-    return out_causes, out
+                   f"call {POISONS}")
+        return RootCause(id=lead.id, records=[lead.id], summary=summary[:400], example=frames,
+                         explains=[rv.id for rv in members if rv is not lead], evidence=evidence)
+    return found
+
+
+def poisoning_kept(kept: Sequence[RootCause]) -> Poisoning:
+    """The poisoning cause a run found (its evidence's `why` ends in `POISONS`), for its report's causes
+    chosen again without replaying: led by the same member, holding the members found now."""
+    poisoned = [c for c in kept if c.evidence is not None and c.evidence.why.endswith(POISONS)]
+
+    def found(words: str, members: Sequence[RecordVerdict], records: Sequence[RecordVerdict]
+              ) -> RootCause | None:
+        ids = [rv.id for rv in members]
+        cause = next((c for c in poisoned if c.id in ids), None)
+        return None if cause is None else cause.model_copy(
+            update={"records": [cause.id], "explains": [r for r in ids if r != cause.id]})
+    return found
+
+
+POISONS: Final = "poisons the process"
+"""How a poisoning cause's evidence ends its `why`: the mark a kept report's poisoning is found again by."""
 
 
 def _without(cause: RootCause, ids: Set[str]) -> RootCause:
