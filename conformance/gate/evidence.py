@@ -1118,6 +1118,7 @@ def folded_by_their_words(
         if cap_seen(lead.reason):
             continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
+                     and not _refused_apart(lead, paired[c.id])
                      and (_saw(lead, paired[c.id]) or _quoted_there(lead, paired[c.id]))), None)
         if home is not None:
             into[cause.id] = home.id
@@ -1374,12 +1375,14 @@ def one_cause_per_change(
         mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
         box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
         value, moved = _refused_value(cause, by_id), transform_shown(_held(cause, by_id).evidence)
-        home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
-                     or (rule is not None and _rule_shown(c, by_id) == rule)
-                     or (box is not None and _box_shown(c, by_id) == box)
-                     or _same_added_words(words, _words_here(c, by_id))
-                     or (value is not None and _refused_value(c, by_id) == value)
-                     or same_transform(moved, transform_shown(_held(c, by_id).evidence))), None)
+        home = None if _shows_another(cause, by_id) else next((
+            i for i, c in enumerate(merged) if not _shows_another(c, by_id) and (
+                (mine is not None and _shown(c, by_id) == mine)
+                or (rule is not None and _rule_shown(c, by_id) == rule)
+                or (box is not None and _box_shown(c, by_id) == box)
+                or _same_added_words(words, _words_here(c, by_id))
+                or (value is not None and _refused_value(c, by_id) == value)
+                or same_transform(moved, transform_shown(_held(c, by_id).evidence)))), None)
         if home is None:
             merged.append(cause)
             continue
@@ -1407,6 +1410,15 @@ def one_cause_per_change(
            else rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+def _shows_another(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """Whether the pair a cause is held by shows only another change of the server (not where its checks
+    failed): what it shows is no sign of the cause's change, so no other cause is one change with it by that
+    pair (held-out-multi-15's tidy-plan: RTE-3's unknown argument names and ABS-11's count falling after a
+    revision each replayed only the ASCII box, and were folded into one cause by it)."""
+    evidence = _held(cause, by_id).evidence
+    return evidence is not None and evidence.reproduced and evidence.not_its_failure
 
 
 def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict],
@@ -1713,7 +1725,7 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        fits = [c for c in paired if c.evidence is not None
+        fits = [c for c in paired if c.evidence is not None and not _refused_apart(rv, c)
                 and (_same_change(rv, c) or (not usable and _saw(rv, c)))
                 and not _box_not_its_failure(rv, c, by_id)]
         # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
@@ -2013,6 +2025,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     landed = _what_landed(rv.evidence)
     if landed and landed == _what_landed(cause.evidence):
         return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
+    if _refused_apart(rv, cause):
+        return False
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
         return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
@@ -2059,6 +2073,55 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _own_refusal(rv: RecordVerdict) -> str:
+    """The words of a refusal the original never writes (not its guards', not a runtime error's) that the
+    record's own failure is: its own pair, replayed, shows the call refused so, or every one of its own
+    failing checks (naming it contradicted, or no record; lacking those, every failing check) quotes a call
+    refused so. Empty otherwise. A check of another record failing beside them does not make its failure
+    that record's change (held-out-multi-15's tidy-plan: RTE-3's “Invalid arguments: unknown field
+    sessionId”, the fork refusing argument names the original takes silently, went under RTE-4's totals cut
+    to 25 by the one check of RTE-3's that saw a total cut)."""
+    own = rv.evidence
+    here = refused_here(own) if own is not None and not own.not_its_failure else None
+    if here is not None and here.added:
+        return here.words if _never_the_originals(here.words) else ""
+    failing = _failing_checks(rv)
+    mine = [m for t, m in failing if not t.contradicted or rv.id in t.contradicted] or [m for _, m in failing]
+    said = [_REFUSED_IN.search(m) for m in mine]
+    words = [refusal_words((f.group(1) or f.group(2)).replace("⏎", "\n")) for f in said if f is not None]
+    if not mine or len(words) < len(mine) or not all(_never_the_originals(w) for w in words):
+        return ""
+    return words[0]
+
+
+def _refused_apart(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Whether the record's own failure is a call refused in words the original never writes
+    (`_own_refusal`) and the cause's pair another field's value on a call both sides accepted
+    (`_accepted_value`): whatever a check of the record saw of the cause beside it, another change."""
+    return bool(_own_refusal(rv)) and _accepted_value(cause)
+
+
+def _never_the_originals(words: str) -> bool:
+    """Refusal words the original never writes: none of its four guards', no runtime error's, no unknown
+    tool's."""
+    return (bool(words) and words not in GUARD_REFUSALS.values() and not RUNTIME_ERROR.search(words)
+            and not words.startswith("Unknown tool"))
+
+
+def _accepted_value(cause: RootCause) -> bool:
+    """Whether a cause's pair, where its checks failed, is a call both sides accepted whose answers differ
+    first in one field's value (`totalThoughts: 40 on the original, 25 here`): no refusal's change."""
+    lead, evidence = _lead(cause), cause.evidence
+    if not lead or evidence is None:
+        return False
+    answers = [_frame(text) for text in (evidence.original, evidence.target)]
+    if any(a is None or not isinstance(a.get("result"), dict) or refusal(cast(JSON, a)) is not None
+           for a in answers):
+        return False
+    key = _difference_key(lead)
+    return key.isidentifier() and key != STDERR_BOX and not _refused_what(lead)
 
 
 def _own_refused_field(rv: RecordVerdict) -> str:
