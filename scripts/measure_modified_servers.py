@@ -47,7 +47,7 @@ from conformance.catalog.view import load_catalog_view
 from conformance.core.errors import HarnessError
 from conformance.core.printable import safe
 from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.evidence import grouped, its_failure, poisoning_kept
+from conformance.gate.evidence import grouped, its_failure, pair_headline, poisoning_kept
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
 from conformance.report.json import load_report
@@ -243,12 +243,21 @@ def reattributed(report: Report, marks: dict[str, dict[str, list[str]]]) -> Repo
 
 
 def _as_kept(cause: RootCause, kept: RootCause) -> RootCause:
-    """The grouping's cause with what the run's replay gave it: its pair, example and check, and its headline
-    where the pair reproduced (a run writes the headline from the pair, `gate/evidence._evidenced`)."""
+    """The grouping's cause with what the run's replay gave it: its pair, example and check, and the headline
+    a run writes from the pair where it reproduced where its checks failed (`gate/evidence._evidenced`): the
+    run's own where it is one (it says where it reproduced; a rule found by re-testing is said only there),
+    else the pair's line (a kept headline the grouping of its day wrote is not the pair's)."""
     update: dict[str, object] = {"evidence": kept.evidence, "example": kept.example, "test": kept.test}
-    if kept.evidence is not None and kept.evidence.reproduced:
-        update["summary"] = kept.summary
+    evidence = kept.evidence
+    if evidence is not None and evidence.reproduced and not evidence.not_its_failure:
+        pair = pair_headline(evidence)
+        written = f"{', '.join(cause.records)} departs — {pair}"[:400] if pair else cause.summary
+        update["summary"] = kept.summary if REPRODUCED in kept.summary else written
     return cause.model_copy(update=update)
+
+
+REPRODUCED = " (reproduced at "
+"""How a headline written from a reproduced pair says where (`Evidence.headline`)."""
 
 
 def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
