@@ -101,7 +101,7 @@ from conformance.gate.caps import (
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
 from conformance.gate.ends_said import with_ends_said
-from conformance.gate.one_difference import refused_value, same_transform, transform_shown
+from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
@@ -1369,23 +1369,12 @@ def one_cause_per_change(
     raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
+    members: list[list[RootCause]] = []  # the causes each merged one holds: any of their pairs may match
     into: dict[str, str] = {}
     plain: set[str] = set()
-    for cause in causes:
-        mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
-        box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
-        value, moved = _refused_value(cause, by_id), transform_shown(_held(cause, by_id).evidence)
-        home = None if _shows_another(cause, by_id) else next((
-            i for i, c in enumerate(merged) if not _shows_another(c, by_id) and (
-                (mine is not None and _shown(c, by_id) == mine)
-                or (rule is not None and _rule_shown(c, by_id) == rule)
-                or (box is not None and _box_shown(c, by_id) == box)
-                or _same_added_words(words, _words_here(c, by_id))
-                or (value is not None and _refused_value(c, by_id) == value)
-                or same_transform(moved, transform_shown(_held(c, by_id).evidence)))), None)
-        if home is None:
-            merged.append(cause)
-            continue
+
+    def fold(home: int, cause: RootCause) -> None:
+        nonlocal into
         kept = merged[home]
         if _plainer(cause, kept, by_id):
             # The pair where the original accepts the call says the change plainly: it leads, by its record.
@@ -1396,6 +1385,22 @@ def one_cause_per_change(
         merged[home] = kept.model_copy(update={
             "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
             "explains": [*kept.explains, *(r for r in cause.explains if r not in kept.explains)]})
+
+    for cause in causes:
+        homes = [] if _shows_another(cause, by_id) else [
+            i for i, held in enumerate(members) if any(_one_change(cause, c, by_id) for c in held)]
+        if not homes:
+            merged.append(cause)
+            members.append([cause])
+            continue
+        fold(homes[0], cause)
+        members[homes[0]].append(cause)
+        # A cause one change with two merged ones makes them one (a whitespace-only thought refused, one
+        # pair's value, the other's text collapsed as the same transform).
+        for other in reversed(homes[1:]):
+            fold(homes[0], merged[other])
+            members[homes[0]].extend(members[other])
+            del merged[other], members[other]
     if not into:
         return list(causes), list(records)
     renamed: dict[str, str] = {}
@@ -1410,6 +1415,31 @@ def one_cause_per_change(
            else rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+def _one_change(cause: RootCause, other: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """Whether two causes' pairs show one change (`one_cause_per_change`): the same refusal, rule, box line,
+    added words, refused value or text transform; a pair showing only another change shows none."""
+    if _shows_another(other, by_id):
+        return False
+    mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
+    box, value = _box_shown(cause, by_id), _refused_value(cause, by_id)
+    return ((mine is not None and _shown(other, by_id) == mine)
+            or (rule is not None and _rule_shown(other, by_id) == rule)
+            or (box is not None and _box_shown(other, by_id) == box)
+            or _same_added_words(_words_here(cause, by_id), _words_here(other, by_id))
+            or (value is not None and _refused_value(other, by_id) == value)
+            or same_transform(_transform_seen(cause, by_id), _transform_seen(other, by_id)))
+
+
+def _transform_seen(cause: RootCause, by_id: Mapping[str, RecordVerdict]
+                    ) -> tuple[str, frozenset[str]] | None:
+    """The text transform a cause's pair shows this server applying to a value it was sent
+    (`gate/one_difference.transform_seen`), a refusal read by `refused_here`."""
+    held = _held(cause, by_id)
+    here = refused_here(held.evidence)
+    refused = here.words if here is not None and (here.added or here.crashed) else None
+    return transform_seen(held.evidence, held.example, refused)
 
 
 def _shows_another(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
