@@ -20,8 +20,9 @@ the causes, and shrinking a departure that fails twenty tests costs minutes per 
 their root causes again with the current gate/rootcauses.py and the suite's current reliances — the
 observations (which tests failed, and how) are the runs', only the attribution is redone. Each
 "explained by" is then checked as a run checks it (`checked_explanations`) against the replays the run
-kept: a cause the run also chose keeps its replay, a new one has none (only a check naming it as
-contradicted then keeps a departure under it).
+kept: a cause the run also chose keeps its replay (and the headline its pair wrote), a new one has none
+(only a check naming it as contradicted then keeps a departure under it). The grouping after the pairs is
+the run's own (`gate/evidence.grouped`: the poisoning the run found, the headlines' added sentences).
 
     nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--set tuning] [--only ID,...]
 """
@@ -46,11 +47,11 @@ from conformance.catalog.view import load_catalog_view
 from conformance.core.errors import HarnessError
 from conformance.core.printable import safe
 from conformance.core.results import RunResults, TestOutcome
-from conformance.gate.evidence import checked_explanations, its_failure
+from conformance.gate.evidence import grouped, its_failure, pair_headline, poisoning_kept
 from conformance.gate.rootcauses import find_root_causes
 from conformance.gate.run_options import RunOptions
 from conformance.report.json import load_report
-from conformance.report.model import Report, TestRef
+from conformance.report.model import Report, RootCause, TestRef
 from conformance.suite.profiles import SHRINK_ENV
 from tests.modified_servers.servers import (
     HERE,
@@ -189,7 +190,7 @@ def measure(
     return scored(mod, out, proc.returncode, proc.stderr, time.monotonic() - started)
 
 
-def _suite_marks() -> dict[str, dict[str, list[str]]]:
+def suite_marks() -> dict[str, dict[str, list[str]]]:
     """Test function name → {marker: record IDs} as the suite declares them now (its modules imported)."""
     suite = REPO / "conformance" / "suite"
     marks: dict[str, dict[str, list[str]]] = {}
@@ -205,7 +206,7 @@ def _suite_marks() -> dict[str, dict[str, list[str]]]:
     return marks
 
 
-def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, list[str]]]) -> Report:
+def reattributed(report: Report, marks: dict[str, dict[str, list[str]]]) -> Report:
     """The report's observations with root causes chosen again by the current code and reliances."""
     catalog = load_catalog_view()
     records_of: dict[str, list[str]] = {}
@@ -232,13 +233,31 @@ def reattributed(mod: Modification, report: Report, marks: dict[str, dict[str, l
                                      else its_failure(rv, rv.evidence)}) for rv in report.records]
     causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
     verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
-    # A cause the run also chose keeps its pair and the sequence that pair replayed (the run's example may
-    # be another candidate's than the grouping's first).
+    # A cause the run also chose keeps its pair, the sequence that pair replayed (the run's example may be
+    # another candidate's than the grouping's first) and, where the pair reproduced, the headline it wrote.
     kept = {c.id: c for c in report.root_causes}
-    causes = [c.model_copy(update={"evidence": kept[c.id].evidence, "example": kept[c.id].example})
-              if c.id in kept else c.model_copy(update={"evidence": None}) for c in causes]
-    causes, verdicts = checked_explanations(causes, verdicts)
+    causes = [_as_kept(c, kept[c.id]) if c.id in kept else c.model_copy(update={"evidence": None})
+              for c in causes]
+    causes, verdicts = grouped(causes, verdicts, poisoning_kept(report.root_causes))
     return report.model_copy(update={"root_causes": causes, "records": verdicts})
+
+
+def _as_kept(cause: RootCause, kept: RootCause) -> RootCause:
+    """The grouping's cause with what the run's replay gave it: its pair, example and check, and the headline
+    a run writes from the pair where it reproduced where its checks failed (`gate/evidence._evidenced`): the
+    run's own where it is one (it says where it reproduced; a rule found by re-testing is said only there),
+    else the pair's line (a kept headline the grouping of its day wrote is not the pair's)."""
+    update: dict[str, object] = {"evidence": kept.evidence, "example": kept.example, "test": kept.test}
+    evidence = kept.evidence
+    if evidence is not None and evidence.reproduced and not evidence.not_its_failure:
+        pair = pair_headline(evidence)
+        written = f"{', '.join(cause.records)} departs — {pair}"[:400] if pair else cause.summary
+        update["summary"] = kept.summary if REPRODUCED in kept.summary else written
+    return cause.model_copy(update=update)
+
+
+REPRODUCED = " (reproduced at "
+"""How a headline written from a reproduced pair says where (`Evidence.headline`)."""
 
 
 def summarize(rows: list[Measured]) -> dict[str, float | int | None]:
@@ -348,7 +367,7 @@ def _selected(
 
 
 def _reattribute(mods: list[Modification], kept: Path) -> list[Measured]:
-    marks = _suite_marks()
+    marks = suite_marks()
     rows: list[Measured] = []
     for mod in mods:
         path = kept / mod.id / "report.json"
@@ -356,7 +375,7 @@ def _reattribute(mods: list[Modification], kept: Path) -> list[Measured]:
             rows.append(unreported(mod, 0, f"no kept report at {path}", 0.0))
             continue
         report = load_report(path)
-        rows.append(measured(mod, reattributed(mod, report, marks), 0 if report.gate.passed else 1,
+        rows.append(measured(mod, reattributed(report, marks), 0 if report.gate.passed else 1,
                              report.run.duration_s))
     return rows
 

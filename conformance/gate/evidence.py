@@ -29,7 +29,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -101,7 +101,7 @@ from conformance.gate.caps import (
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
 from conformance.gate.ends_said import with_ends_said
-from conformance.gate.one_difference import refused_value, same_transform, transform_shown
+from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
@@ -892,10 +892,24 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
-        causes, records = checked_explanations(causes, records)
-        causes, records = led_by_the_poisoning(causes, records, replays)
-    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
+        causes, records = grouped(causes, records, poisoning_replayed(replays))
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+Poisoning = Callable[[str, Sequence[RecordVerdict], Sequence[RecordVerdict]], RootCause | None]
+"""The cause led by the call that poisons a process, for departures refused in one runtime error's words
+(the words, those departures, every record), or None when no call is found (`led_by_the_poisoning`)."""
+
+
+def grouped(causes: Sequence[RootCause], records: Sequence[RecordVerdict], poisoning: Poisoning
+            ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """The one grouping after the causes' and departures' pairs: a run's (`with_evidence`, the poisoning
+    found by replay) and a kept report's chosen again (the poisoning the run found, `poisoning_kept`), so a
+    re-attribution scores what a run would say."""
+    causes, records = checked_explanations(causes, records)
+    causes, records = led_by_the_poisoning(causes, records, poisoning)
+    causes = with_ends_said(with_tools_said(with_refusals_said(causes, records), records), records)
+    return causes, records
 
 
 def _foreseen(report: Report, causes: Sequence[RootCause], leading: Sequence[int]) -> list[tuple[str, ...]]:
@@ -1104,6 +1118,7 @@ def folded_by_their_words(
         if cap_seen(lead.reason):
             continue  # a cap, which no short replay reaches: a change of its own (`held_by_caps`)
         home = next((c for c in causes if c.id != cause.id and c.id not in into
+                     and not _refused_apart(lead, paired[c.id])
                      and (_saw(lead, paired[c.id]) or _quoted_there(lead, paired[c.id]))), None)
         if home is not None:
             into[cause.id] = home.id
@@ -1354,21 +1369,12 @@ def one_cause_per_change(
     raised past the last index and a guard letting 0 through)."""
     by_id = {rv.id: rv for rv in records}
     merged: list[RootCause] = []
+    members: list[list[RootCause]] = []  # the causes each merged one holds: any of their pairs may match
     into: dict[str, str] = {}
     plain: set[str] = set()
-    for cause in causes:
-        mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
-        box, words = _box_shown(cause, by_id), _words_here(cause, by_id)
-        value, moved = _refused_value(cause, by_id), transform_shown(_held(cause, by_id).evidence)
-        home = next((i for i, c in enumerate(merged) if (mine is not None and _shown(c, by_id) == mine)
-                     or (rule is not None and _rule_shown(c, by_id) == rule)
-                     or (box is not None and _box_shown(c, by_id) == box)
-                     or _same_added_words(words, _words_here(c, by_id))
-                     or (value is not None and _refused_value(c, by_id) == value)
-                     or same_transform(moved, transform_shown(_held(c, by_id).evidence))), None)
-        if home is None:
-            merged.append(cause)
-            continue
+
+    def fold(home: int, cause: RootCause) -> None:
+        nonlocal into
         kept = merged[home]
         if _plainer(cause, kept, by_id):
             # The pair where the original accepts the call says the change plainly: it leads, by its record.
@@ -1379,6 +1385,22 @@ def one_cause_per_change(
         merged[home] = kept.model_copy(update={
             "records": [*kept.records, *(r for r in cause.records if r not in kept.records)],
             "explains": [*kept.explains, *(r for r in cause.explains if r not in kept.explains)]})
+
+    for cause in causes:
+        homes = [] if _shows_another(cause, by_id) else [
+            i for i, held in enumerate(members) if any(_one_change(cause, c, by_id) for c in held)]
+        if not homes:
+            merged.append(cause)
+            members.append([cause])
+            continue
+        fold(homes[0], cause)
+        members[homes[0]].append(cause)
+        # A cause one change with two merged ones makes them one (a whitespace-only thought refused, one
+        # pair's value, the other's text collapsed as the same transform).
+        for other in reversed(homes[1:]):
+            fold(homes[0], merged[other])
+            members[homes[0]].extend(members[other])
+            del merged[other], members[other]
     if not into:
         return list(causes), list(records)
     renamed: dict[str, str] = {}
@@ -1393,6 +1415,40 @@ def one_cause_per_change(
            else rv.model_copy(update={"explained_by": into[rv.explained_by]})
            if rv.explained_by in into else rv for rv in records]
     return merged, out
+
+
+def _one_change(cause: RootCause, other: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """Whether two causes' pairs show one change (`one_cause_per_change`): the same refusal, rule, box line,
+    added words, refused value or text transform; a pair showing only another change shows none."""
+    if _shows_another(other, by_id):
+        return False
+    mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
+    box, value = _box_shown(cause, by_id), _refused_value(cause, by_id)
+    return ((mine is not None and _shown(other, by_id) == mine)
+            or (rule is not None and _rule_shown(other, by_id) == rule)
+            or (box is not None and _box_shown(other, by_id) == box)
+            or _same_added_words(_words_here(cause, by_id), _words_here(other, by_id))
+            or (value is not None and _refused_value(other, by_id) == value)
+            or same_transform(_transform_seen(cause, by_id), _transform_seen(other, by_id)))
+
+
+def _transform_seen(cause: RootCause, by_id: Mapping[str, RecordVerdict]
+                    ) -> tuple[str, frozenset[str]] | None:
+    """The text transform a cause's pair shows this server applying to a value it was sent
+    (`gate/one_difference.transform_seen`), a refusal read by `refused_here`."""
+    held = _held(cause, by_id)
+    here = refused_here(held.evidence)
+    refused = here.words if here is not None and (here.added or here.crashed) else None
+    return transform_seen(held.evidence, held.example, refused)
+
+
+def _shows_another(cause: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
+    """Whether the pair a cause is held by shows only another change of the server (not where its checks
+    failed): what it shows is no sign of the cause's change, so no other cause is one change with it by that
+    pair (held-out-multi-15's tidy-plan: RTE-3's unknown argument names and ABS-11's count falling after a
+    revision each replayed only the ASCII box, and were folded into one cause by it)."""
+    evidence = _held(cause, by_id).evidence
+    return evidence is not None and evidence.reproduced and evidence.not_its_failure
 
 
 def _led_by_the_named(merged: RootCause, causes: Sequence[RootCause], records: Sequence[RecordVerdict],
@@ -1699,7 +1755,7 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        fits = [c for c in paired if c.evidence is not None
+        fits = [c for c in paired if c.evidence is not None and not _refused_apart(rv, c)
                 and (_same_change(rv, c) or (not usable and _saw(rv, c)))
                 and not _box_not_its_failure(rv, c, by_id)]
         # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
@@ -1999,6 +2055,8 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     landed = _what_landed(rv.evidence)
     if landed and landed == _what_landed(cause.evidence):
         return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
+    if _refused_apart(rv, cause):
+        return False
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
         return False  # a refusal, unless its checks' own words saw the cause's (fork-api-envelope's OBJ-6)
@@ -2045,6 +2103,55 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
         # (A tool list led by one key is left alone: one SDK upgrade changes every key of it, npm:2026.8.31.)
         beside = [d for d in beside if _tells(d, cause.summary)]
     return first in ({_family(d) for d in beside} - {STDERR_BOX}) and not _keys_apart(rv, cause, first)
+
+
+def _own_refusal(rv: RecordVerdict) -> str:
+    """The words of a refusal the original never writes (not its guards', not a runtime error's) that the
+    record's own failure is: its own pair, replayed, shows the call refused so, or every one of its own
+    failing checks (naming it contradicted, or no record; lacking those, every failing check) quotes a call
+    refused so. Empty otherwise. A check of another record failing beside them does not make its failure
+    that record's change (held-out-multi-15's tidy-plan: RTE-3's “Invalid arguments: unknown field
+    sessionId”, the fork refusing argument names the original takes silently, went under RTE-4's totals cut
+    to 25 by the one check of RTE-3's that saw a total cut)."""
+    own = rv.evidence
+    here = refused_here(own) if own is not None and not own.not_its_failure else None
+    if here is not None and here.added:
+        return here.words if _never_the_originals(here.words) else ""
+    failing = _failing_checks(rv)
+    mine = [m for t, m in failing if not t.contradicted or rv.id in t.contradicted] or [m for _, m in failing]
+    said = [_REFUSED_IN.search(m) for m in mine]
+    words = [refusal_words((f.group(1) or f.group(2)).replace("⏎", "\n")) for f in said if f is not None]
+    if not mine or len(words) < len(mine) or not all(_never_the_originals(w) for w in words):
+        return ""
+    return words[0]
+
+
+def _refused_apart(rv: RecordVerdict, cause: RootCause) -> bool:
+    """Whether the record's own failure is a call refused in words the original never writes
+    (`_own_refusal`) and the cause's pair another field's value on a call both sides accepted
+    (`_accepted_value`): whatever a check of the record saw of the cause beside it, another change."""
+    return bool(_own_refusal(rv)) and _accepted_value(cause)
+
+
+def _never_the_originals(words: str) -> bool:
+    """Refusal words the original never writes: none of its four guards', no runtime error's, no unknown
+    tool's."""
+    return (bool(words) and words not in GUARD_REFUSALS.values() and not RUNTIME_ERROR.search(words)
+            and not words.startswith("Unknown tool"))
+
+
+def _accepted_value(cause: RootCause) -> bool:
+    """Whether a cause's pair, where its checks failed, is a call both sides accepted whose answers differ
+    first in one field's value (`totalThoughts: 40 on the original, 25 here`): no refusal's change."""
+    lead, evidence = _lead(cause), cause.evidence
+    if not lead or evidence is None:
+        return False
+    answers = [_frame(text) for text in (evidence.original, evidence.target)]
+    if any(a is None or not isinstance(a.get("result"), dict) or refusal(cast(JSON, a)) is not None
+           for a in answers):
+        return False
+    key = _difference_key(lead)
+    return key.isidentifier() and key != STDERR_BOX and not _refused_what(lead)
 
 
 def _own_refused_field(rv: RecordVerdict) -> str:
@@ -3137,14 +3244,14 @@ def _poisoning_call(words: str, records: Sequence[RecordVerdict],
 
 
 def led_by_the_poisoning(
-    causes: Sequence[RootCause], records: Sequence[RecordVerdict], replays: _Replays
+    causes: Sequence[RootCause], records: Sequence[RecordVerdict], poisoning: Poisoning
 ) -> tuple[list[RootCause], list[RecordVerdict]]:
     """Departures refused in one runtime error's words, two or more, where the original accepts the call: a
     process one earlier call poisoned (every later call refused so). Their own examples fail only on a process
-    that call reached first, so no pair of theirs shows it; the call is found by replay (`_poisoning_call`),
-    and its sequence leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an
-    Object.prototype member made every later call “branches[thought.branchId].push is not a function”, and
-    its records were no cause, or other causes')."""
+    that call reached first, so no pair of theirs shows it; the call is found by `poisoning`, and its sequence
+    leads one cause that holds them all (issue 42, bartoszkula-ts: a branchId naming an Object.prototype
+    member made every later call “branches[thought.branchId].push is not a function”, and its records were no
+    cause, or other causes')."""
     departing = [rv for rv in records if rv.verdict == "deviates" and rv.kind != "spec"]
     groups: dict[str, list[RecordVerdict]] = {}
     for rv in departing:
@@ -3160,10 +3267,30 @@ def led_by_the_poisoning(
         if len(members) < 2 or tried >= POISON_GROUPS:
             continue
         tried += 1
-        found = _poisoning_call(words, records, replays)
-        if found is None:
+        cause = poisoning(words, members, records)
+        if cause is None:
             continue
-        frames, theirs, ours = found
+        ids = {rv.id for rv in members}
+        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
+        out_causes = [_without(c, ids) for c in out_causes
+                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
+        out_causes.append(cause)
+        moved = {r: cause.id for r in cause.explains}
+        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == cause.id
+               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in ids
+               else rv for rv in out]
+    return out_causes, out
+
+
+def poisoning_replayed(replays: _Replays) -> Poisoning:
+    """The poisoning call found by replay (`_poisoning_call`), its pair the cause's evidence, led by the
+    member the most checks name."""
+    def found(words: str, members: Sequence[RecordVerdict], records: Sequence[RecordVerdict]
+              ) -> RootCause | None:
+        call = _poisoning_call(words, records, replays)
+        if call is None:
+            return None
+        frames, theirs, ours = call
         compared = _compared(theirs[2:3], ours[2:3], set(), fall_back=True)
         named = _named_counts(records, {rv.id for rv in members})
         lead = min(members, key=lambda rv: tuple(-n for n in named.get(rv.id, (0, 0.0))))
@@ -3173,23 +3300,32 @@ def led_by_the_poisoning(
             reproduced=True, at="on the example's tools/call 2", example=frames, cause=lead.id,
             differences=compared[1] if compared is not None else [],
             original=theirs[2].response, target=ours[2].response, original_spec=replays.original.spec,
-            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) poisons the process")
+            why=f"the call {json.dumps(sent, ensure_ascii=False)[:200]} ({said_first}) {POISONS}")
         later = refusal_words_of(ours[2])
         summary = (f"{lead.id} departs — after one call with {_beyond_plain(sent)} ({said_first}), this "
                    f"server refuses every later call with “{later}”, where the original accepts them: that "
-                   f"call poisons the process")
-        ids = {rv.id for rv in members}
-        # A member leading a cause of its own alone (nothing else in it) is now this cause's.
-        out_causes = [_without(c, ids) for c in out_causes
-                      if not (c.records[0] in ids and c.records == [c.records[0]] and not c.explains)]
-        out_causes.append(RootCause(id=lead.id, records=[lead.id], summary=summary[:400],
-                                    explains=[rv.id for rv in members if rv is not lead],
-                                    example=frames, evidence=evidence))
-        moved = {rv.id: lead.id for rv in members if rv is not lead}
-        out = [rv.model_copy(update={"explained_by": moved.get(rv.id)}) if rv.id in moved or rv.id == lead.id
-               else rv.model_copy(update={"explained_by": None}) if rv.explained_by in {m.id for m in members}
-               else rv for rv in out]
-    return out_causes, out
+                   f"call {POISONS}")
+        return RootCause(id=lead.id, records=[lead.id], summary=summary[:400], example=frames,
+                         explains=[rv.id for rv in members if rv is not lead], evidence=evidence)
+    return found
+
+
+def poisoning_kept(kept: Sequence[RootCause]) -> Poisoning:
+    """The poisoning cause a run found (its evidence's `why` ends in `POISONS`), for its report's causes
+    chosen again without replaying: led by the same member, holding the members found now."""
+    poisoned = [c for c in kept if c.evidence is not None and c.evidence.why.endswith(POISONS)]
+
+    def found(words: str, members: Sequence[RecordVerdict], records: Sequence[RecordVerdict]
+              ) -> RootCause | None:
+        ids = [rv.id for rv in members]
+        cause = next((c for c in poisoned if c.id in ids), None)
+        return None if cause is None else cause.model_copy(
+            update={"records": [cause.id], "explains": [r for r in ids if r != cause.id]})
+    return found
+
+
+POISONS: Final = "poisons the process"
+"""How a poisoning cause's evidence ends its `why`: the mark a kept report's poisoning is found again by."""
 
 
 def _without(cause: RootCause, ids: Set[str]) -> RootCause:

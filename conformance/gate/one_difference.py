@@ -19,6 +19,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from conformance.core.guards import GUARD_REFUSALS, guard_failure
+from conformance.core.jsontypes import JSON
 from conformance.report.model import Evidence
 
 _AT: Final = re.compile(r"tools/call (\d+)\b")
@@ -67,6 +69,65 @@ def transform_shown(evidence: Evidence | None) -> tuple[str, frozenset[str]] | N
         return None
     names = transforms_of(moved.group("theirs"), moved.group("ours"))
     return (re.sub(r"\[\d+\]", "[N]", moved.group("path")), names) if names else None
+
+
+_CHANGED_TO: Final = re.compile(r"“([^”]*)” to “([^”]*)”")
+
+
+def transform_seen(evidence: Evidence | None, frames: Sequence[str], refused: str | None
+                   ) -> tuple[str, frozenset[str]] | None:
+    """(the field, the transforms) a reproduced pair shows this server applying to a text it was sent before
+    using it, where no answer echoes it: the call refused (`refused`, this server's words, where the original
+    accepts it or crashes) in the original's guard words for that field where a transform turns the value
+    sent into one that guard refuses (a whitespace-only thought trimmed to nothing), or the box drawing the
+    value sent as a transform turns it, on a line the original's box does not draw (a two-line thought
+    collapsed onto one row). Else what `transform_shown` says. One field's text moved alike is one change
+    (held-out-multi-14's typed-arguments: the whitespace collapsed, a cause for the refused "   " and
+    another for the thought boxed on one row)."""
+    shown = transform_shown(evidence)
+    if shown is not None or evidence is None or not evidence.reproduced or not evidence.differences:
+        return shown
+    sent = _sent_texts(evidence, frames)
+    if refused is not None:
+        for field, value in sent.items():
+            names = frozenset(n for n, apply in TRANSFORMS if _guard_refuses(field, apply(value))
+                              and not _guard_refuses(field, value))
+            if names and GUARD_REFUSALS.get(field) == refused:
+                return field, names
+        return None
+    first = evidence.differences[0]
+    if not first.startswith("stderr: "):
+        return None
+    pairs = _CHANGED_TO.findall(first)
+    for field, value in sent.items():
+        names = frozenset(n for n, apply in TRANSFORMS if apply(value) != value and len(apply(value)) >= 8
+                          and any(apply(value) in ours and apply(value) not in theirs
+                                  for theirs, ours in pairs))
+        if names:
+            return field, names
+    return None
+
+
+_PASSING: Final[dict[str, JSON]] = {"thought": "x", "thoughtNumber": 1, "totalThoughts": 1,
+                                    "nextThoughtNeeded": True}
+
+
+def _guard_refuses(field: str, value: str) -> bool:
+    """Whether the original's guard of `field` refuses this value, the other fields passing."""
+    return guard_failure({**_PASSING, field: value}) == field
+
+
+def _sent_texts(evidence: Evidence, frames: Sequence[str]) -> dict[str, str]:
+    """The text arguments of the call a pair first differs on (read as `refused_value` reads it)."""
+    texts: dict[str, str] = {}
+    for field in _ARGUMENT_NAMES.findall(" ".join(evidence.example or frames)):
+        value = refused_value(evidence, frames, field)
+        if value is not None and value.startswith('"'):
+            texts.setdefault(field, json.loads(value))
+    return texts
+
+
+_ARGUMENT_NAMES: Final = re.compile(r'"(\w+)":\s*"')
 
 
 def same_transform(one: tuple[str, frozenset[str]] | None, other: tuple[str, frozenset[str]] | None) -> bool:

@@ -11,7 +11,11 @@ runs it: each class of change is a root cause of its own, holding the departures
   positive integers, revisesThought required beside isRevision) is a cause of its own for each, holding the
   departures refused in its words (nalyk-ts: none of the three was ever a cause);
 - a render cause (no box, other words on stderr) explains only departures whose own line is the box or
-  stderr, not those of an answer key the fork adds too (bartoszkula-ts: CMP-5 "explained" 10, 1 rightly).
+  stderr, not those of an answer key the fork adds too (bartoszkula-ts: CMP-5 "explained" 10, 1 rightly);
+- a report's causes chosen again from the report alone (`scripts.measure_modified_servers --reattribute`)
+  are the causes its run wrote: a re-attribution measures the run's own grouping (the poisoned and limited
+  forks; the capped fork's run replays a leading cause the grouping then folds away, whose pair report.json
+  keeps nowhere, so its re-attribution differs).
 
 One seed's run of the dev profile each; nothing about time is asserted.
 """
@@ -29,6 +33,8 @@ import pytest
 
 from conformance.core.js import PROTOTYPE_KEYS
 from conformance.gate.caps import cap_seen
+from conformance.report.model import Report, RootCause
+from scripts.measure_modified_servers import reattributed, suite_marks
 from tests.cli import Ran, cli
 from tests.e2e.ahead import used
 from tests.servers import command
@@ -144,3 +150,18 @@ def test_a_limit_on_calls_is_a_cause_holding_the_departures_it_refused(limited: 
     home = next(c for c in limited["root_causes"] if c["id"] in homes)
     words = limit.partition("“")[2].removesuffix("”") or "positive integer"
     assert words in home["summary"], home["summary"]
+
+
+def _said(cause: RootCause) -> tuple[str, list[str], list[str], str]:
+    return cause.id, cause.records, sorted(cause.explains), cause.summary
+
+
+def test_a_report_regrouped_says_the_causes_its_run_wrote(limited: dict[str, Any],
+                                                          poisoned: dict[str, Any]) -> None:
+    marks = suite_marks()
+    for name, written in (("limited", limited), ("poisoned", poisoned)):
+        report = Report.model_validate(written)
+        again = reattributed(report, marks)
+        assert [_said(c) for c in again.root_causes] == [_said(c) for c in report.root_causes], name
+        assert ({rv.id: rv.explained_by for rv in again.records}
+                == {rv.id: rv.explained_by for rv in report.records}), name

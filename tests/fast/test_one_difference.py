@@ -51,7 +51,8 @@ def test_the_same_value_newly_refused_is_one_cause_led_by_the_plain_pair(
     """The original's guard words, newly said for one field's one value, where the original accepted the call
     and where it crashed on another field beside it: one cause, headed by the pair where the original
     accepts; its guard words for another value of the field, or another field's, stay apart (those words
-    alone are the original's, no change's)."""
+    alone are the original's, no change's), but for a thought whitespace-only like the first, which one
+    transform (whitespace trimmed) turns into what the guard refuses: that rule shows on both."""
     words = GUARD_REFUSALS[field]
     beside = {field: value, "branchFromThought": {"toString": 1}}
     crashed = _cause("RTE-8/a1", CRASHED.format(words=words), [_call(1, thought="a"), _call(2, **beside)])
@@ -64,7 +65,8 @@ def test_the_same_value_newly_refused_is_one_cause_led_by_the_plain_pair(
     if other != value:
         apart = _cause("RTE-3/a1", ACCEPTED.format(words=words), [_call(1, **{field: other})])
         causes, _ = one_cause_per_change([crashed, apart], records)
-        assert len(causes) == 2
+        trimmed = field == "thought" and all(isinstance(v, str) and not v.strip() for v in (value, other))
+        assert len(causes) == (1 if trimmed else 2)
     another = next(f for f in sorted(GUARD_REFUSALS) if f != field)
     elsewhere = _cause("RTE-3/a1", ACCEPTED.format(words=GUARD_REFUSALS[another]),
                        [_call(1, **{another: value})])
@@ -161,3 +163,33 @@ def test_a_key_dropped_by_its_own_pair_is_not_the_cause_adding_it_but_the_move()
     kept, out = checked_explanations(causes, records)
     assert {rv.id: rv.explained_by for rv in out}["OBJ-2"] == "OBJ-4"
     assert [c.id for c in kept] == ["OBJ-4", "OBJ-8"]
+
+
+_WORDS = st.lists(st.text(alphabet="abcdefghij", min_size=4, max_size=8), min_size=2, max_size=4)
+
+
+@given(words=_WORDS, blank=st.sampled_from(["   ", "\t", " \n ", "  \t  "]), order=st.permutations([0, 1, 2]))
+def test_a_text_collapsed_before_use_is_one_cause_whatever_shows_it(
+        words: list[str], blank: str, order: list[int]) -> None:
+    """held-out-multi-14's typed-arguments collapses a thought's whitespace before using it: a two-line
+    thought is boxed on one row (RTE-9/a1), a whitespace-only one refused in the original's guard words
+    where the original accepts it (RTE-3/a1) and where it crashed on another field (RTE-8/a1). No answer
+    echoes the thought, so the box line and the value refused show the transform: one cause, in whatever
+    order the three come (before: the box a cause of its own). A box drawing the thought as sent is no
+    transform, and stays apart."""
+    thought = "\n".join(words)
+    row = " ".join(words)
+    box = (f"stderr: 6 lines here where the original has 7; changes line 5 “│ {words[0]}” to “│ {row}   │”")
+    words_ = GUARD_REFUSALS["thought"]
+    causes = [_cause("RTE-9/a1", box, [_call(1, thought=thought, thoughtNumber=1)]),
+              _cause("RTE-3/a1", ACCEPTED.format(words=words_), [_call(1, thought=blank)]),
+              _cause("RTE-8/a1", CRASHED.format(words=words_),
+                     [_call(1, thought=blank, branchFromThought={"toString": 1})])]
+    records = [_record(c.id) for c in causes]
+    merged, _ = one_cause_per_change([causes[i] for i in order], records)
+    assert len(merged) == 1 and sorted(merged[0].records) == ["RTE-3/a1", "RTE-8/a1", "RTE-9/a1"], [
+        c.records for c in merged]
+    verbatim = _cause("RTE-9/a1", f"stderr: 6 lines on each side; changes line 5 “│ {words[0]}” to "
+                      f"“│ {words[0]} ✔”", [_call(1, thought=thought, thoughtNumber=1)])
+    merged, _ = one_cause_per_change([verbatim, causes[1]], records)
+    assert len(merged) == 2
