@@ -366,3 +366,53 @@ def test_a_server_retrying_a_fetch_past_a_minute_is_said_to_be_offline(tmp_path:
     seen = preflight(target, tmp_path, 2.0, None).preflight
     assert not seen.ok and seen.known_case == "network at start", seen
     assert seen.hint is not None and "Name or service not known" in seen.hint, seen.hint
+
+
+def _serves_http(*flags: str) -> Target:
+    served = Path(__file__).resolve().parent.parent / "servers" / "serves_http.py"
+    return resolve_target(f"cmd:{sys.executable} {served} {' '.join(flags)}")
+
+
+@pytest.mark.parametrize("flags", [(), ("--child",), ("--v6",)])
+def test_a_server_listening_on_tcp_is_said_to_serve_http_not_stdio(tmp_path: Path,
+                                                                   flags: tuple[str, ...]) -> None:
+    """A server serving HTTP by default and writing nothing (tests/servers/serves_http.py, lsekit-
+    sequentialthinking's case; its socket held by a launcher's child, or on IPv6): the stop said a slow start
+    to rerun with --call-timeout 60, which would wait as long again. Its listening socket now says it."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http(*flags), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.known_case == "not stdio", seen
+    host = "[::1]" if "--v6" in flags else "127.0.0.1"
+    assert seen.error is not None and f"its process listens on TCP {host}:" in seen.error, seen.error
+    assert seen.hint is not None and f"listens on {host}:" in seen.hint and "stdio" in seen.hint, seen.hint
+
+
+def test_a_server_printing_its_start_to_stdout_and_listening_is_said_to_serve_http(tmp_path: Path) -> None:
+    """lsekit-sequentialthinking's default: a start line on stdout, HTTP served, stderr empty: the stop named
+    the stray line only."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--stdout"), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.error is not None, seen
+    assert "its process listens on TCP 127.0.0.1:" in seen.error, seen.error
+    assert seen.known_case == "not stdio", (seen.known_case, seen.hint)
+
+
+@given(st.sampled_from(["running on", "listening on", "Uvicorn running on", "Server started and available at",
+                        "ready, serving at"]),
+       st.sampled_from(["http://127.0.0.1:3000", "http://0.0.0.0:8000/mcp", "https://localhost:8443",
+                        "http://[::1]:9000"]))
+def test_a_server_saying_it_serves_an_address_gets_the_http_hint(said: str, url: str) -> None:
+    """What Express, uvicorn and hand-written servers write once listening: the hint names the address and
+    stdio, where it had read "slow start: rerun with --call-timeout 60"."""
+    failure = diagnose("no answer to 'initialize' within 10s", f"MCP server {said} {url}\nother line\n")
+    assert failure.case == "not stdio", failure
+    assert failure.hint is not None and url.split("/")[2] in failure.hint, failure.hint
+
+
+def test_a_stdio_server_naming_a_url_is_not_said_to_serve_http() -> None:
+    """A stdio server's banner that mentions a link is no HTTP server."""
+    failure = diagnose("no answer to 'initialize' within 10s",
+                       "Sequential Thinking MCP server running on stdio (docs: http://example.invalid)\n")
+    assert failure.case == "slow start", failure
