@@ -39,6 +39,15 @@ def listening_addresses(pgid: int) -> list[str]:
     return found[:MAX_ADDRESSES]
 
 
+def listening_clause(addresses: list[str]) -> str:
+    """What a stop adds for a process listening on TCP: a server serving HTTP (or SSE) where a stdio client
+    waits on its stdout, told by its socket when nothing it wrote says so ("" when it listens nowhere)."""
+    if not addresses:
+        return ""
+    return (f"; its process listens on TCP {', '.join(addresses)}, as a server of HTTP does, "
+            "not on stdio alone")
+
+
 def _socket_inodes(pid: int) -> set[str]:
     inodes: set[str] = set()
     fd_dir = Path(f"/proc/{pid}/fd")

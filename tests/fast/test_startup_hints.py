@@ -416,3 +416,14 @@ def test_a_stdio_server_naming_a_url_is_not_said_to_serve_http() -> None:
     failure = diagnose("no answer to 'initialize' within 10s",
                        "Sequential Thinking MCP server running on stdio (docs: http://example.invalid)\n")
     assert failure.case == "slow start", failure
+
+
+def test_compares_stop_on_a_server_listening_on_tcp_says_it_serves_http() -> None:
+    """compare's stop on the same server (its fresh process, `compare/fresh.py`) said "slow start" as run's
+    did; it now says the socket and the hint, as run's does."""
+    from conformance.compare.engine import UnusableTarget, _fresh
+
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(_serves_http(), 2.0, None)
+    said = str(stopped.value)
+    assert "its process listens on TCP 127.0.0.1:" in said and "hint (not stdio)" in said, said

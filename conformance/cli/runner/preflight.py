@@ -30,7 +30,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     TargetError,
 )
-from conformance.drivers.listening import listening_addresses
+from conformance.drivers.listening import listening_addresses, listening_clause
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
@@ -61,13 +61,6 @@ def check_target(
     if not checked.ok and listens:
         checked = checked.model_copy(update={"error": f"{checked.error}{listening_clause(listens)}"})
     return checked, server_info, protocol
-
-
-def listening_clause(addresses: list[str]) -> str:
-    """What a stop adds for a process listening on TCP: a server serving HTTP (or SSE) where a stdio client
-    waits on its stdout, told by its socket when nothing it wrote says so."""
-    return (f"; its process listens on TCP {', '.join(addresses)}, as a server of HTTP does, "
-            "not on stdio alone")
 
 
 def _checked(
