@@ -427,3 +427,15 @@ def test_compares_stop_on_a_server_listening_on_tcp_says_it_serves_http() -> Non
         _fresh(_serves_http(), 2.0, None)
     said = str(stopped.value)
     assert "its process listens on TCP 127.0.0.1:" in said and "hint (not stdio)" in said, said
+
+
+@given(st.from_regex(r"[a-z][a-z0-9_]{1,15}(\.[a-z][a-z0-9_]{1,10})?", fullmatch=True))
+def test_a_missing_python_module_may_be_one_the_package_does_not_declare(module: str) -> None:
+    """iflow-mcp-sequential-thinking 0.3.0 imports portalocker, which its wheel does not declare (as
+    iflow-mcp-vitalymalakanov's imports fastmcp): "install the server's dependencies" was done already and
+    does not help. The hint also says the package may not declare the module."""
+    stderr = ("Traceback (most recent call last):\n  File \"/v/bin/server\", line 5, in <module>\n"
+              f"ModuleNotFoundError: No module named '{module}'\n")
+    failure = diagnose("server exited with status 1", stderr)
+    assert failure.case == "missing module", failure
+    assert failure.hint is not None and f"its package does not declare {module}" in failure.hint, failure.hint
