@@ -439,3 +439,26 @@ def test_a_missing_python_module_may_be_one_the_package_does_not_declare(module:
     failure = diagnose("server exited with status 1", stderr)
     assert failure.case == "missing module", failure
     assert failure.hint is not None and f"its package does not declare {module}" in failure.hint, failure.hint
+
+
+@given(st.lists(st.from_regex(r"[A-Z][a-z]{2,12}( [a-z0-9:/.]{1,12}){0,4}", fullmatch=True), min_size=1,
+                max_size=12))
+def test_a_stop_with_no_error_line_quotes_the_servers_first_words(said: list[str]) -> None:
+    """thecryingman818181's HTTP fork wrote four lines, none an error, its banner first ("… (Streamable HTTP)
+    running on http://127.0.0.1:3000"): the stop quoted the last three only, its banner left out. The first
+    line is now quoted before the last few, none twice."""
+    failure = diagnose("no answer to 'initialize' within 10s", "\n".join(said) + "\n")
+    if len(said) <= LAST_LINES:
+        assert failure.lines == tuple(said), failure.lines
+    else:
+        assert failure.lines[0] == said[0] and len(failure.lines) == LAST_LINES + 1, failure.lines
+        later = [line for line in said if line != said[0]][-LAST_LINES:]
+        assert list(failure.lines[1:]) == later, failure.lines
+
+
+def test_an_http_forks_banner_is_quoted_at_its_stop(tmp_path: Path) -> None:
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--said"), tmp_path, 2.0, None).preflight
+    banner = "(Streamable HTTP) running on http://127.0.0.1:"
+    assert seen.stderr_lines and banner in seen.stderr_lines[0], seen
