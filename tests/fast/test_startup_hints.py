@@ -388,6 +388,16 @@ def test_a_server_listening_on_tcp_is_said_to_serve_http_not_stdio(tmp_path: Pat
     assert seen.hint is not None and f"listens on {host}:" in seen.hint and "stdio" in seen.hint, seen.hint
 
 
+def test_a_stdio_server_with_a_dashboard_on_tcp_is_not_said_to_serve_http(tmp_path: Path) -> None:
+    """A server that answers on stdio and also listens (a dashboard of its own) is stopped for its tool's name
+    alone: its socket is looked at only when initialize went unanswered."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--stdio", "--said"), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.error is not None and "think_step" in seen.error, seen
+    assert "listens on TCP" not in seen.error and seen.known_case != "not stdio", seen
+
+
 def test_a_server_printing_its_start_to_stdout_and_listening_is_said_to_serve_http(tmp_path: Path) -> None:
     """lsekit-sequentialthinking's default: a start line on stdout, HTTP served, stderr empty: the stop named
     the stray line only."""

@@ -6,9 +6,12 @@ framework's default transport is HTTP does.
 --stdout: first prints a start line to stdout, then stays silent on stderr (a port printing its banner).
 --child: the listening socket is held by a child process, as under a launcher (npx, uv run).
 --v6: listens on ::1 instead.
+--stdio: also answers on stdio (initialize, and tools/list offering another tool): a stdio server with a
+dashboard of its own on HTTP, which is no server of HTTP alone.
 Neither --said nor --stdout: listens and writes nothing at all.
 """
 
+import json
 import socket
 import subprocess
 import sys
@@ -31,5 +34,15 @@ if "--said" in sys.argv:
                      f"MCP endpoint: http://{host}:{port}/mcp\nTest interface: http://{host}:{port}/\n"
                      "Allowed origins: http://localhost:3000\n")
     sys.stderr.flush()
-for _line in sys.stdin.buffer:
-    pass
+for line in sys.stdin.buffer:
+    if "--stdio" not in sys.argv:
+        continue
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    result = ({"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+               "serverInfo": {"name": "dashboard", "version": "1.0.0"}}
+              if message.get("method") == "initialize"
+              else {"tools": [{"name": "think_step", "inputSchema": {"type": "object", "properties": {}}}]})
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\n")
+    sys.stdout.flush()

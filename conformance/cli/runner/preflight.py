@@ -80,7 +80,7 @@ def _checked(
         handed = False
         handshake: float | None = None  # when initialize was answered
         try:
-            with _closing_unless(driver, lambda: handed, listens):
+            with _closing_unless(driver, lambda: handed, listens, lambda: handshake is None):
                 try:
                     if meanwhile is not None:
                         meanwhile()
@@ -269,15 +269,17 @@ def _ended(driver: WireDriver, answers: list[dict[str, JSON]]) -> int | None:
 
 
 @contextlib.contextmanager
-def _closing_unless(driver: WireDriver, kept: Callable[[], bool], listens: list[str]) -> Iterator[WireDriver]:
+def _closing_unless(driver: WireDriver, kept: Callable[[], bool], listens: list[str],
+                    unanswered: Callable[[], bool]) -> Iterator[WireDriver]:
     """Start `driver`; close it on the way out unless it was handed over, first putting in `listens` the TCP
-    addresses its still running processes listen on."""
+    addresses its still running processes listen on when it never answered initialize (a stdio server with a
+    dashboard of its own is no server of HTTP)."""
     try:
         driver.start()
         yield driver
     finally:
         if not kept():
-            if driver.is_alive():
+            if unanswered() and driver.is_alive():
                 listens.extend(listening_addresses(driver.pid))
             driver.close()
 
