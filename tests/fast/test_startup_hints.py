@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.catalog.startup_hints import (
@@ -440,6 +440,7 @@ def test_compares_stop_on_a_server_listening_on_tcp_says_it_serves_http() -> Non
 
 
 @given(st.from_regex(r"[a-z][a-z0-9_]{1,15}(\.[a-z][a-z0-9_]{1,10})?", fullmatch=True))
+@example("a" * 16 + "." + "b" * 11)
 def test_a_missing_python_module_may_be_one_the_package_does_not_declare(module: str) -> None:
     """iflow-mcp-sequential-thinking 0.3.0 imports portalocker, which its wheel does not declare (as
     iflow-mcp-vitalymalakanov's imports fastmcp): "install the server's dependencies" was done already and
