@@ -40,7 +40,7 @@ def test_a_server_retrying_past_the_quoted_bytes_is_quoted_by_whole_lines(tmp_pa
 
     never = Path(__file__).resolve().parent.parent / "servers" / "never_answers.py"
     seen = preflight(resolve_target(f"cmd:{sys.executable} {never} --chatty"), tmp_path, 2.0, None).preflight
-    written = {f"attempt {n:02d}: still waiting for the model store at models.invalid, retrying in 1 s"
-               for n in range(1, 41)}
+    written = {f"retry-{n:02d}:waiting-for-models.invalid/all-MiniLM-L6-v2/resolve/main/modules.json;"
+               "next-in-1s" for n in range(1, 41)}
     assert seen.stderr_lines and set(seen.stderr_lines) <= written, seen.stderr_lines
     assert seen.stderr_tail.splitlines()[0] in written, seen.stderr_tail[:200]

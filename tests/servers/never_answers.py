@@ -5,7 +5,7 @@
 --offline: first tries to fetch a file over a network it cannot reach, retrying and logging each failure on
 stderr as huggingface_hub does for a model a server loads at start (enhanced-mcp-memory 2.6.1's
 all-MiniLM-L6-v2): it never gets to answer within any call timeout.
---chatty: first writes 40 numbered retry lines of 82 bytes to stderr (3.6 KB, past the 2,000 bytes
+--chatty: first writes 40 numbered retry lines of 90 bytes to stderr (3.6 KB, past the 2,000 bytes
 of stderr a stop quotes from), none an error line.
 """
 
@@ -37,8 +37,8 @@ if "--offline" in sys.argv:
         time.sleep(0.2)
 if "--chatty" in sys.argv:
     for attempt in range(1, 41):
-        sys.stderr.write(f"attempt {attempt:02d}: still waiting for the model store at models.invalid, "
-                         "retrying in 1 s\n")
+        sys.stderr.write(f"retry-{attempt:02d}:waiting-for-models.invalid/all-MiniLM-L6-v2/resolve/main/"
+                         "modules.json;next-in-1s\n")
     sys.stderr.flush()
 for _line in sys.stdin.buffer:
     pass
