@@ -74,8 +74,8 @@ class StartFailure:
     """What a report says of a server that would not start, beside the harness's own error."""
 
     lines: tuple[str, ...]
-    """The first line of its stderr that states an error (`Error: Cannot find module ...`), then the last few
-    meaningful lines (Node.js ends with its version)."""
+    """The first line of its stderr that states an error (`Error: Cannot find module ...`), or its first line
+    when none does, then the last few meaningful lines (Node.js ends with its version)."""
     case: str | None = None
     """The known case it matches (`not built`, `missing module`, `wrong Node.js version`, ...)."""
     hint: str | None = None
@@ -104,6 +104,8 @@ def diagnose(error: str, stderr: str, engines: str | None = None,
     the first hint whose patterns are all found in the two; `engines` is the package.json's engines.node."""
     lines = meaningful_lines(stderr, LAST_WORDS_CHARS)
     first = next((line for line in lines if _ERROR_LINE.search(line)), None)
+    if first is None and len(lines) > LAST_LINES:
+        first = _cut(lines[0])  # its first words: what it is and how it serves (an HTTP fork's banner)
     last = [_cut(line) for line in lines if line != first][-LAST_LINES:]
     shown = (*([first] if first else []), *last)
     text = f"{error}\n{stderr}"

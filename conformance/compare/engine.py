@@ -79,6 +79,7 @@ from conformance.core.identity import info_texts
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ProtocolViolation, TargetError
+from conformance.drivers.listening import listening_clause
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, OtherTool, RootCause
 from conformance.targets.project import missing_path, node_engines
@@ -298,6 +299,7 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None, mapped
     except DriverError as exc:
         problem = missing_path(target, f"{exc}\n{exc.stderr_tail}")
         error = f"{exc}; {problem}" if problem is not None else str(exc)
+        error += listening_clause(exc.listening)
         also = listed_past_stray_lines(target, timeout) if isinstance(exc, ProtocolViolation) else ""
         said = diagnose(f"{error}{also}", exc.stderr_tail, node_engines(target)).clause()
         raise UnusableTarget(f"target {target.spec} is not usable: {error}{also}{said}") from None

@@ -12,6 +12,8 @@ from conformance.compare.pair import run_on
 from conformance.compare.programs import ACCEPTED_RUN, Program
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL, the_tool
+from conformance.drivers.errors import DriverError
+from conformance.drivers.listening import listening_addresses
 from conformance.drivers.transcript import Transcript
 from conformance.targets.specs import Target
 
@@ -50,7 +52,12 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
     """
     seen = FreshSide()
     with target.wire(timeout=timeout, transcript=transcript) as driver:
-        seen.initialize = driver.initialize(PROTOCOL_VERSION)
+        try:
+            seen.initialize = driver.initialize(PROTOCOL_VERSION)
+        except DriverError as exc:
+            if driver.is_alive():  # a server of HTTP: its socket says so (drivers/listening.py)
+                exc.listening = listening_addresses(driver.pid)
+            raise
         listing = driver.list_tools()
         result = listing.result
         tools = result.get("tools") if result is not None else None

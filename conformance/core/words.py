@@ -56,6 +56,24 @@ def names_cut(text: str, limit: int) -> str | None:
     return None
 
 
+def listed_lead(text: str, within: int) -> int | None:
+    """The characters a cut of `text` keeps so that a list of names starting in its first `within` characters
+    still says its first three names and how many more ("(it offers: a, b, c, and 23 more)…"): a stop's second
+    clause kept to a fixed lead had lost its list whole, count and all. None when no list of four or more
+    names starts there."""
+    if len(text) > LISTED_TEXT_MAX:
+        return None
+    for run in _NAMES.finditer(text):
+        if run.start() >= within:
+            return None
+        names = run.group().split(", ")
+        if len(names) > 3:
+            more = _MORE.match(text, run.end())
+            count = len(names) - 3 + (int(more.group(1)) if more else 0)
+            return run.start() + len(", ".join(names[:3])) + len(f", and {count} more") + 2  # its ")" and "…"
+    return None
+
+
 def _fitting(names: list[str], room: int) -> int:
     """How many of `names`, joined by ", ", fit in `room` characters (counted once each: a list of a
     hostile server's 400,000 names is read in one pass)."""

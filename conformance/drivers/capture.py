@@ -73,3 +73,18 @@ class HeadTail:
         if self._tail:
             return bytes(self._tail[-limit:])
         return bytes(self._head[-limit:])
+
+    def last_lines(self, limit: int) -> bytes:
+        """`last(limit)` from the start of a line: where the bytes before it were cut off inside a line (a
+        server retrying for a minute wrote past the tail's limit), the fragment is dropped, as a reader takes
+        a quoted line for one the server wrote whole. Kept when it holds no line break at all."""
+        data = self._tail if self._tail else self._head
+        chunk = bytes(data[-limit:])
+        if len(data) > limit:
+            whole = data[-limit - 1] == 0x0A
+        elif self._tail and self._tail_start == len(self._head):
+            whole = not self._head or self._head[-1] == 0x0A
+        else:
+            whole = not self._tail
+        cut = chunk.find(b"\n")
+        return chunk if whole or cut < 0 else chunk[cut + 1:]

@@ -23,6 +23,8 @@ class DriverError(HarnessError):
     def __init__(self, message: str, *, stderr_tail: str = "") -> None:
         super().__init__(message)
         self.stderr_tail = stderr_tail
+        self.listening: list[str] = []
+        """The TCP addresses the process listened on when this was raised, where that was looked at."""
 
 
 class ServerExited(DriverError):

@@ -119,7 +119,7 @@ class _StderrSink:
 
     def tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._lock:
-            return decode(self._buffer.last(limit))
+            return decode(self._buffer.last_lines(limit))
 
     def settle(self, timeout: float) -> None:
         """Wait until what a server wrote before it died is read: its exit can be seen before the drain. Ends

@@ -872,7 +872,7 @@ class WireDriver(Managed):
     def stderr_tail(self, limit: int = _STDERR_TAIL) -> str:
         with self._stderr_lock:
             self._drain_stderr_locked()
-            return decode(self._stderr.last(limit))
+            return decode(self._stderr.last_lines(limit))
 
     # -- the pipe ----------------------------------------------------------------------------------
 

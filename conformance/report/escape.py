@@ -9,7 +9,7 @@ from typing import Final, TextIO
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
-from conformance.core.words import cut_text, names_cut
+from conformance.core.words import cut_text, listed_lead, names_cut
 
 
 def encodable(text: str, stream: TextIO) -> str:
@@ -148,7 +148,9 @@ def conclusion_kept(text: str, limit: int = STOP_CHARS) -> str:
     clauses = _split_top(text, "; ")
     if len(clauses) < 2:
         return cut_text(text, limit)
-    last = clauses[-1] if len(clauses[-1]) <= limit // 2 else _middle_cut(clauses[-1], limit * 2 // 3)
+    leads = sum(_lead(clause) + 2 for clause in clauses[:-1])
+    last = (clauses[-1] if len(clauses[-1]) <= limit // 2
+            else _middle_cut(clauses[-1], max(limit // 2, min(limit * 2 // 3, limit - leads))))
     before, room = "; ".join(clauses[:-1]), limit - len(last) - 2
     head = _leads_kept(clauses[:-1], room)
     if head is None:
@@ -161,6 +163,13 @@ _LEAD_CHARS: Final = 64
 sequentialthinking tool (…)"."""
 
 
+def _lead(clause: str) -> int:
+    """What a cut head keeps of `clause` at least: its first `_LEAD_CHARS` characters, or more when a list of
+    names starts among them, to keep the list's first names and its count (lsekit-sequentialthinking's 26
+    tools had been said as "(it offers…)")."""
+    return min(len(clause), max(_LEAD_CHARS, listed_lead(clause, _LEAD_CHARS) or 0))
+
+
 def _leads_kept(clauses: list[str], room: int) -> str | None:
     """The clauses before a stop's conclusion in `room` characters, the earlier kept whole first, as a cut
     of the joined head keeps them, but each later one keeping its lead: a stray line's stop joined to a
@@ -169,7 +178,7 @@ def _leads_kept(clauses: list[str], room: int) -> str | None:
     leads alone do not fit."""
     if len("; ".join(clauses)) <= room:
         return "; ".join(clauses)
-    leads = [min(len(clause), _LEAD_CHARS) for clause in clauses]
+    leads = [_lead(clause) for clause in clauses]
     left = room - 2 * (len(clauses) - 1)
     if sum(leads) > left:
         return None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conformance.catalog.startup_hints import (
@@ -366,3 +366,110 @@ def test_a_server_retrying_a_fetch_past_a_minute_is_said_to_be_offline(tmp_path:
     seen = preflight(target, tmp_path, 2.0, None).preflight
     assert not seen.ok and seen.known_case == "network at start", seen
     assert seen.hint is not None and "Name or service not known" in seen.hint, seen.hint
+
+
+def _serves_http(*flags: str) -> Target:
+    served = Path(__file__).resolve().parent.parent / "servers" / "serves_http.py"
+    return resolve_target(f"cmd:{sys.executable} {served} {' '.join(flags)}")
+
+
+@pytest.mark.parametrize("flags", [(), ("--child",), ("--v6",)])
+def test_a_server_listening_on_tcp_is_said_to_serve_http_not_stdio(tmp_path: Path,
+                                                                   flags: tuple[str, ...]) -> None:
+    """A server serving HTTP by default and writing nothing (tests/servers/serves_http.py, lsekit-
+    sequentialthinking's case; its socket held by a launcher's child, or on IPv6): the stop said a slow start
+    to rerun with --call-timeout 60, which would wait as long again. Its listening socket now says it."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http(*flags), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.known_case == "not stdio", seen
+    host = "[::1]" if "--v6" in flags else "127.0.0.1"
+    assert seen.error is not None and f"its process listens on TCP {host}:" in seen.error, seen.error
+    assert seen.hint is not None and f"listens on {host}:" in seen.hint and "stdio" in seen.hint, seen.hint
+
+
+def test_a_stdio_server_with_a_dashboard_on_tcp_is_not_said_to_serve_http(tmp_path: Path) -> None:
+    """A server that answers on stdio and also listens (a dashboard of its own) is stopped for its tool's name
+    alone: its socket is looked at only when initialize went unanswered."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--stdio", "--said"), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.error is not None and "think_step" in seen.error, seen
+    assert "listens on TCP" not in seen.error and seen.known_case != "not stdio", seen
+
+
+def test_a_server_printing_its_start_to_stdout_and_listening_is_said_to_serve_http(tmp_path: Path) -> None:
+    """lsekit-sequentialthinking's default: a start line on stdout, HTTP served, stderr empty: the stop named
+    the stray line only."""
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--stdout"), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.error is not None, seen
+    assert "its process listens on TCP 127.0.0.1:" in seen.error, seen.error
+    assert seen.known_case == "not stdio", (seen.known_case, seen.hint)
+
+
+@given(st.sampled_from(["running on", "listening on", "Uvicorn running on", "Server started and available at",
+                        "ready, serving at"]),
+       st.sampled_from(["http://127.0.0.1:3000", "http://0.0.0.0:8000/mcp", "https://localhost:8443",
+                        "http://[::1]:9000"]))
+def test_a_server_saying_it_serves_an_address_gets_the_http_hint(said: str, url: str) -> None:
+    """What Express, uvicorn and hand-written servers write once listening: the hint names the address and
+    stdio, where it had read "slow start: rerun with --call-timeout 60"."""
+    failure = diagnose("no answer to 'initialize' within 10s", f"MCP server {said} {url}\nother line\n")
+    assert failure.case == "not stdio", failure
+    assert failure.hint is not None and url.split("/")[2] in failure.hint, failure.hint
+
+
+def test_a_stdio_server_naming_a_url_is_not_said_to_serve_http() -> None:
+    """A stdio server's banner that mentions a link is no HTTP server."""
+    failure = diagnose("no answer to 'initialize' within 10s",
+                       "Sequential Thinking MCP server running on stdio (docs: http://example.invalid)\n")
+    assert failure.case == "slow start", failure
+
+
+def test_compares_stop_on_a_server_listening_on_tcp_says_it_serves_http() -> None:
+    """compare's stop on the same server (its fresh process, `compare/fresh.py`) said "slow start" as run's
+    did; it now says the socket and the hint, as run's does."""
+    from conformance.compare.engine import UnusableTarget, _fresh
+
+    with pytest.raises(UnusableTarget) as stopped:
+        _fresh(_serves_http(), 2.0, None)
+    said = str(stopped.value)
+    assert "its process listens on TCP 127.0.0.1:" in said and "hint (not stdio)" in said, said
+
+
+@given(st.from_regex(r"[a-z][a-z0-9_]{1,15}(\.[a-z][a-z0-9_]{1,10})?", fullmatch=True))
+@example("a" * 16 + "." + "b" * 11)
+def test_a_missing_python_module_may_be_one_the_package_does_not_declare(module: str) -> None:
+    """iflow-mcp-sequential-thinking 0.3.0 imports portalocker, which its wheel does not declare (as
+    iflow-mcp-vitalymalakanov's imports fastmcp): "install the server's dependencies" was done already and
+    does not help. The hint also says the package may not declare the module."""
+    stderr = ("Traceback (most recent call last):\n  File \"/v/bin/server\", line 5, in <module>\n"
+              f"ModuleNotFoundError: No module named '{module}'\n")
+    failure = diagnose("server exited with status 1", stderr)
+    assert failure.case == "missing module", failure
+    assert failure.hint is not None and f"its package does not declare {module}" in failure.hint, failure.hint
+
+
+@given(st.lists(st.from_regex(r"[A-Z][a-z]{2,12}( [a-z0-9:/.]{1,12}){0,4}", fullmatch=True), min_size=1,
+                max_size=12))
+def test_a_stop_with_no_error_line_quotes_the_servers_first_words(said: list[str]) -> None:
+    """thecryingman818181's HTTP fork wrote four lines, none an error, its banner first ("… (Streamable HTTP)
+    running on http://127.0.0.1:3000"): the stop quoted the last three only, its banner left out. The first
+    line is now quoted before the last few, none twice."""
+    failure = diagnose("no answer to 'initialize' within 10s", "\n".join(said) + "\n")
+    if len(said) <= LAST_LINES:
+        assert failure.lines == tuple(said), failure.lines
+    else:
+        assert failure.lines[0] == said[0] and len(failure.lines) == LAST_LINES + 1, failure.lines
+        later = [line for line in said if line != said[0]][-LAST_LINES:]
+        assert list(failure.lines[1:]) == later, failure.lines
+
+
+def test_an_http_forks_banner_is_quoted_at_its_stop(tmp_path: Path) -> None:
+    from conformance.cli.runner.preflight import preflight
+
+    seen = preflight(_serves_http("--said"), tmp_path, 2.0, None).preflight
+    banner = "(Streamable HTTP) running on http://127.0.0.1:"
+    assert seen.stderr_lines and banner in seen.stderr_lines[0], seen

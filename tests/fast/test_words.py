@@ -115,3 +115,30 @@ def test_a_hostile_list_is_cut_in_linear_time() -> None:
         started = time.perf_counter()
         cut = cut_text(text, 300)
         assert len(cut) <= 300 and time.perf_counter() - started < 2.0, cut
+
+
+@given(st.lists(NAME, min_size=4, max_size=60, unique=True), st.integers(min_value=0, max_value=300),
+       st.integers(min_value=0, max_value=30), st.sampled_from([400, 600]))
+@example([f"tool_number_{n}" for n in range(26)], 140, 12, 400)
+def test_a_second_stop_keeps_its_first_names_and_their_count(names: list[str], line: int, fields: int,
+                                                             limit: int) -> None:
+    """A stray stdout line's stop joined to a tool-name stop (lsekit-sequentialthinking's 26 tools): the
+    summary's 400 characters kept 64 of the second stop, "(it offers…)", no name and no count. It now keeps
+    three names and the count of the rest, beside the conclusion kept whole."""
+    from conformance.report.escape import conclusion_kept
+
+    stray = ("stdout line is not JSON, so not a JSON-RPC message (it stops being JSON at its character 1): '"
+             + "x" * line + "'")
+    taken = ", ".join(f"field_{n}" for n in range(fields)) or "nothing"
+    conclusion = ("where the original's sequentialthinking takes thought, thoughtNumber, totalThoughts, "
+                  "nextThoughtNeeded")
+    said = (f"{stray}; and it does not offer the sequentialthinking tool (it offers: {', '.join(names)}); "
+            f"its add_step takes {taken}, {conclusion}")
+    kept = conclusion_kept(said, limit)
+    assert len(kept) <= limit and kept.endswith(conclusion), kept
+    listed = kept.split("(it offers: ", 1)[1].split(")", 1)[0]
+    if listed == ", ".join(names):
+        return
+    shown, _, more = listed.partition(", and ")
+    assert len(shown.split(", ")) >= 3 and shown.split(", ") == names[: len(shown.split(", "))], kept
+    assert more == f"{len(names) - len(shown.split(', '))} more", kept

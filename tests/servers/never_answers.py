@@ -5,6 +5,8 @@
 --offline: first tries to fetch a file over a network it cannot reach, retrying and logging each failure on
 stderr as huggingface_hub does for a model a server loads at start (enhanced-mcp-memory 2.6.1's
 all-MiniLM-L6-v2): it never gets to answer within any call timeout.
+--chatty: first writes 40 numbered retry lines of 90 bytes to stderr (3.6 KB, past the 2,000 bytes
+of stderr a stop quotes from), none an error line.
 """
 
 import json
@@ -33,6 +35,11 @@ if "--offline" in sys.argv:
         sys.stderr.write(json.dumps(logged) + f"\nRetrying in {2 ** attempt}s [Retry {attempt}/5].\n")
         sys.stderr.flush()
         time.sleep(0.2)
+if "--chatty" in sys.argv:
+    for attempt in range(1, 41):
+        sys.stderr.write(f"retry-{attempt:02d}:waiting-for-models.invalid/all-MiniLM-L6-v2/resolve/main/"
+                         "modules.json;next-in-1s\n")
+    sys.stderr.flush()
 for _line in sys.stdin.buffer:
     pass
 while "--stubborn" in sys.argv:

@@ -30,6 +30,7 @@ from conformance.drivers.errors import (
     ServerTimeout,
     TargetError,
 )
+from conformance.drivers.listening import listening_addresses, listening_clause
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.gate.assemble import TargetSeen
@@ -52,7 +53,26 @@ def check_target(
     handed over (to become the suite's shared server) instead of closed, when `handover` is given.
     `meanwhile` runs once the process is started and before it is asked to initialize: work of this
     process that then overlaps the target's own start-up. The original's call is sent once (through the
-    target's `--arguments-map`, `mapped_from`): a target refusing it for its argument names is not usable."""
+    target's `--arguments-map`, `mapped_from`): a target refusing it for its argument names is not usable.
+    A stopped target's process found listening on TCP is said so (`listening_clause`)."""
+    listens: list[str] = []
+    checked, server_info, protocol = _checked(target, transcript_path, timeout, handover, meanwhile,
+                                              mapped_from, listens)
+    if not checked.ok and listens:
+        checked = checked.model_copy(update={"error": f"{checked.error}{listening_clause(listens)}"})
+    return checked, server_info, protocol
+
+
+def _checked(
+    target: Target,
+    transcript_path: Path,
+    timeout: float,
+    handover: Handover | None,
+    meanwhile: Callable[[], object] | None,
+    mapped_from: str | None,
+    listens: list[str],
+) -> tuple[Preflight, dict[str, str], str | None]:
+    """`check_target`'s start and checks; the addresses a process it closes listens on go in `listens`."""
     server_info: dict[str, str] = {}
     protocol: str | None = None
     with Transcript(transcript_path) as transcript:
@@ -60,7 +80,7 @@ def check_target(
         handed = False
         handshake: float | None = None  # when initialize was answered
         try:
-            with _closing_unless(driver, lambda: handed):
+            with _closing_unless(driver, lambda: handed, listens, lambda: handshake is None):
                 try:
                     if meanwhile is not None:
                         meanwhile()
@@ -249,13 +269,18 @@ def _ended(driver: WireDriver, answers: list[dict[str, JSON]]) -> int | None:
 
 
 @contextlib.contextmanager
-def _closing_unless(driver: WireDriver, kept: Callable[[], bool]) -> Iterator[WireDriver]:
-    """Start `driver`; close it on the way out unless it was handed over."""
+def _closing_unless(driver: WireDriver, kept: Callable[[], bool], listens: list[str],
+                    unanswered: Callable[[], bool]) -> Iterator[WireDriver]:
+    """Start `driver`; close it on the way out unless it was handed over, first putting in `listens` the TCP
+    addresses its still running processes listen on when it never answered initialize (a stdio server with a
+    dashboard of its own is no server of HTTP)."""
     try:
         driver.start()
         yield driver
     finally:
         if not kept():
+            if unanswered() and driver.is_alive():
+                listens.extend(listening_addresses(driver.pid))
             driver.close()
 
 
