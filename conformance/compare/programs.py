@@ -139,6 +139,7 @@ WITNESSES: Final[tuple[Program, ...]] = (
     _EPISODE,
     (Step(TOOL, valid(thought="a first line longer than its header\nand a second line")),),
     (Step(TOOL, valid(thought="😀 wide")),),
+    (Step(TOOL, valid(thought="😀 漢字 e\u0301")),),
     (Step(TOOL, valid(), request_id="24"),),
     (Step(TOOL, valid(1, 2, more=True), request_id="loop-a-26"), Step(TOOL, valid(2, 2))),
 )
@@ -151,7 +152,9 @@ padded label; so `compare` finds what a run's store checks find, with the same c
 accepted episode, each the smallest program that shows it. A revision carrying a label without a branch point
 and a thought in Hebrew and Arabic: inputs no search drew, where held-out-multi-14's forks filed the label
 and boxed the words in bidi isolates. Calls whose request ids are strings ("24", "loop-a-26" opening an
-episode), as run's LOOP-A check sends them: a fork answering them as numbers, or not at all, differs."""
+episode), as run's LOOP-A check sends them: a fork answering them as numbers, or not at all, differs. A
+thought whose UTF-16 units, code points and terminal columns are three numbers (an emoji, two CJK characters,
+a combining accent): the unit a box is sized in is told by its padding."""
 
 ACCEPTED_RUN: Final[Program] = _EPISODE
 """The episode run on fresh processes: thought, revision, branch, end."""
