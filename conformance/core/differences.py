@@ -25,6 +25,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
 from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
+from conformance.core.words import first_and_more
 
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
@@ -611,8 +612,7 @@ def _text_difference(original: str, target: str) -> str:
         parts.append(f"re-indents lines {_spans(reindented)} ({_indent_words(a, b, reindented)})")
     for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):
         if items:
-            more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
-            parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
+            parts.append(f"{verb} {first_and_more(items, LINES_SHOWN)}")
     if added and not dropped and not changed and not reindented:
         parts.append(f"the original's {len(a)} lines are all still there, in their order")
     return "; ".join(parts)
@@ -965,9 +965,8 @@ def _changed_blocks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int
 
 def said(differences: list[FieldDifference], here: str = "here") -> str:
     """The differing fields in one sentence, the first few named."""
-    shown = "; ".join(d.said(here) for d in differences[:MAX_FIELDS])
-    more = len(differences) - MAX_FIELDS
-    return shown + (f"; and {more} more field(s)" if more > 0 else "")
+    return first_and_more([d.said(here) for d in differences], MAX_FIELDS, sep="; ",
+                          more="; and {} more field(s)")
 
 
 def serialized_difference(original: str, target: str) -> str:
