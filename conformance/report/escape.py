@@ -61,10 +61,10 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
         every = _every_clause(clauses, limit - len(count))
         return (every if every is not None else _closed_cut(body, limit - len(count))) + count
     if len(clauses) > 1:
-        listed = first_and_more(clauses, len(clauses) - 1, sep="; ", more="; and {} more",
-                                room=limit - len(count))
-        if len(listed) + len(count) <= limit:
-            return listed + count
+        counted = first_and_more(clauses, len(clauses) - 1, sep="; ", more="; and {} more",
+                                 room=limit - len(count))
+        if len(counted) + len(count) <= limit:
+            return counted + count
     more = f"; and {len(clauses) - 1} more" if len(clauses) > 1 else ""
     room = limit - len(more) - len(count)
     first = fold_asides(clauses[0])
