@@ -226,14 +226,19 @@ def _odd_steps(listed: Collection[str]) -> st.SearchStrategy[Step]:
 _calls: Final = st.builds(Step, st.just(TOOL), _call_arguments())
 
 
-def programs_among(listed: Collection[str] = ()) -> st.SearchStrategy[Program]:
-    """Generated programs whose unknown-tool steps call no name in `listed` (the tools either side lists):
-    a fork listing `sequential_thinking` answers it as its own tool, no unknown name."""
+def steps_among(listed: Collection[str] = ()) -> st.SearchStrategy[Step]:
+    """One generated step, a valid call bent mostly, an odd one at times; no unknown-tool step calls a name
+    in `listed` (the tools either side lists: a fork listing `sequential_thinking` answers it as its tool)."""
     odd = _odd_steps(listed)
-    steps = st.integers(min_value=0, max_value=7).flatmap(lambda k: _calls if k < 7 else odd)
-    return st.lists(steps, min_size=1, max_size=MAX_STEPS).map(tuple)
+    return st.integers(min_value=0, max_value=7).flatmap(lambda k: _calls if k < 7 else odd)
 
 
+def programs_among(listed: Collection[str] = ()) -> st.SearchStrategy[Program]:
+    """Generated programs of `steps_among(listed)`."""
+    return st.lists(steps_among(listed), min_size=1, max_size=MAX_STEPS).map(tuple)
+
+
+steps: st.SearchStrategy[Step] = steps_among()
 programs: st.SearchStrategy[Program] = programs_among()
 
 

@@ -59,7 +59,7 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     clauses = _split_top(body, "; ")
     if len(clauses) > 1 and not _several(count):
         every = _every_clause(clauses, limit - len(count))
-        return (every if every is not None else _closed_cut(body, limit - len(count))) + count
+        return (every if every is not None else _at_word(body, limit - len(count))) + count
     if len(clauses) > 1:
         counted = first_and_more(clauses, len(clauses) - 1, sep="; ", more="; and {} more",
                                  room=limit - len(count))
@@ -73,7 +73,7 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     listed = names_cut(first, room)
     if listed is not None:
         return listed + more + count
-    led = lead_cut(first, room, _closed_cut)
+    led = lead_cut(first, room, _at_word)
     if led is not None:
         return led + more + count
     parts = _split_top(first, ", ")
@@ -115,12 +115,12 @@ def _every_clause(clauses: list[str], room: int) -> str | None:
 
 def _clause_cut(clause: str, room: int) -> str:
     """One clause in `room` characters: its long asides folded, then its lead (what comes before its first
-    ": ") cut before the difference after it, then a cut at a word with quotes and brackets closed."""
+    ": ") cut before the difference after it, then a cut at a word."""
     folded = fold_asides(clause)
     if len(folded) <= room:
         return folded
-    led = lead_cut(folded, room, _closed_cut)
-    return led if led is not None else _closed_cut(folded, room)
+    led = lead_cut(folded, room, _at_word)
+    return led if led is not None else _at_word(folded, room)
 
 
 STOP_CHARS: Final = 600
