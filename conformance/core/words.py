@@ -103,14 +103,23 @@ _CLOSE = ")]}”"
 
 
 def split_top(text: str, separator: str) -> list[str]:
-    """`text` split at `separator` where no bracket or curly quote is open (a clause's own "(a; b)" stays)."""
+    """`text` split at `separator` where no bracket or curly quote is open (a clause's own "(a; b)" stays).
+    Inside a curly quote brackets are a server's words, not ours: a quoted value cut with its "[ {" left open
+    (“[ { "thought": …”) no longer hides the clauses after it."""
     parts: list[str] = []
     depth = 0
+    quoted = 0
     start = 0
     i = 0
     while i < len(text):
         ch = text[i]
-        if ch in _OPEN:
+        if ch == "“":
+            quoted += 1
+        elif ch == "”":
+            quoted = max(quoted - 1, 0)
+        elif quoted:
+            pass
+        elif ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
             depth = max(depth - 1, 0)
