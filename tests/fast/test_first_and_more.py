@@ -91,10 +91,11 @@ def test_the_terminal_says_both_sides_of_a_one_difference_cause() -> None:
 
 
 OFFERED = ('fork-protocol-upgrade offers resource thoughts://history, which holds the stored thought: “[ { '
-           '"thought": "offered-mark-adf79909e44a", "thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": '
-           'true }, { "thought": "Step two needs more room."…”; 0.6.2 offers no resource thoughts://history '
-           '(1 difference)')
-"""compare's headline on held-out-multi-15's fork-protocol-upgrade: the quoted history, cut, leaves "[ {" open."""
+           '"thought": "offered-mark-adf79909e44a", "thoughtNumber": 1, "totalThoughts": 3, '
+           '"nextThoughtNeeded": true }, { "thought": "Step two needs more room."…”; 0.6.2 offers no '
+           'resource thoughts://history (1 difference)')
+"""compare's headline on held-out-multi-15's fork-protocol-upgrade: its quoted history, cut, leaves "[ {"
+open."""
 
 
 def test_brackets_a_quote_leaves_open_hide_no_clause() -> None:
