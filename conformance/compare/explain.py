@@ -55,7 +55,7 @@ from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.retest import Retested
 from conformance.core.retest import said as retest_said
 from conformance.core.served import read_served
-from conformance.core.words import first_and_more
+from conformance.core.words import WORDED_OTHERWISE, first_and_more
 from conformance.report.model import CauseRow, Difference
 
 MAX_LISTED: Final = 6
@@ -371,7 +371,7 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     smallest = min(ds, key=_size)
     what = describe_wording(change, lb, (smallest.a, smallest.b), la)
     subject = f"refusals of {fields}" if fields else "refusals"
-    return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+    return f"{subject}{WORDED_OTHERWISE}{la} and {lb}" + (f": {what}" if what else "")
 
 
 def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:

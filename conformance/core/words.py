@@ -170,6 +170,9 @@ _RECORD_LED = re.compile(r"[A-Z]+-\d+[a-z]?(?:/a\d+)? ")
 """A lead that opens with a record's ID: the record's prefix (its citation, the client that met it), not
 the difference; a lead of other words may be the difference itself ("an accepted call's result has no
 structuredContent: {…}") and is never dropped."""
+WORDED_OTHERWISE = " are worded otherwise on "
+"""compare's lead before a re-wording ("Refusals of `name` are worded otherwise on A and B: the refusal of
+`name` is re-worded: “…” on A, “…” on B"): what follows says it again, so it is cut before the words."""
 LEAD_LEAST = 24
 """The fewest characters a cut keeps of a lead or a difference; a lead shorter than this is never cut."""
 
@@ -179,15 +182,15 @@ def lead_cut(text: str, room: int, cut: Callable[[str, int], str] = cut_text) ->
     quotes, before the difference after it: a record's long prefix ("SPEC-1 (2024-11-05..2025-11-25 basic/
     lifecycle § …) with the auto client, settled on 2025-06-18: ") ate the headline and its difference ended
     in "…" (issue 42, fork-protocol-upgrade). The lead keeps a start when the difference leaves it room, else
-    goes; the words before " — " stay. None when there is no such lead (`_RECORD_LED`) or too little room;
-    `cut` cuts a part."""
+    goes; the words before " — " stay. None when there is no such lead (`_RECORD_LED`, compare's
+    `WORDED_OTHERWISE`) or too little room; `cut` cuts a part."""
     parts = split_top(text, ": ")
     if len(text) <= room or len(parts) < 2:
         return None
     lead, rest = parts[0], ": ".join(parts[1:])
     head = lead[: lead.index(HEAD) + len(HEAD)] if HEAD in lead else ""
     words = lead[len(head):]
-    if not _RECORD_LED.match(words) or len(words) < LEAD_LEAST:
+    if not (_RECORD_LED.match(words) or WORDED_OTHERWISE in words) or len(words) < LEAD_LEAST:
         return None
     left = room - len(head) - len(rest)
     folded = fold_asides(words)

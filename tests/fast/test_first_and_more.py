@@ -101,3 +101,16 @@ open."""
 def test_brackets_a_quote_leaves_open_hide_no_clause() -> None:
     cut = cut_headline(OFFERED, 199 - len("root cause offered [ABS-2]: "))
     assert cut.endswith("; 0.6.2 offers no resource thoughts://history (1 difference)"), cut
+
+
+DISPATCH = ("Refusals of `name` are worded otherwise on 0.6.2 and 2026.8.31: the refusal of `name` is "
+            "re-worded: “Unknown tool: sequential_thinking” on 0.6.2, “MCP error -32602: Tool "
+            "sequential_thinking not found” on 2026.8.31 (1 difference)")
+"""compare npm:0.6.2 npm:2026.8.31's dispatch headline: its lead ate the terminal's room and 2026.8.31's
+words."""
+
+
+def test_compares_rewording_lead_goes_before_either_sides_words() -> None:
+    lead = "root cause dispatch [RTE-2]: "
+    cut = cut_headline(DISPATCH, 199 - len(lead))
+    assert cut == DISPATCH.split("2026.8.31: ", 1)[1], cut
