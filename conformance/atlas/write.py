@@ -27,6 +27,7 @@ from conformance.core.create import create_file, ensure_folder
 from conformance.core.errors import HarnessError, InputError
 from conformance.core.inputs import REPORT_BYTES, read_json, validated
 from conformance.core.printable import encoded
+from conformance.core.words import first_and_more
 from conformance.drivers import cancel
 from conformance.report.escape import safe
 from conformance.report.markdown_parts import link, md
@@ -209,8 +210,8 @@ def switch_note(atlas: Atlas, pair: Pair) -> str:
              f"it is the server's code." if deps else "")
     n = len(arrivals)
     return (f" The comparison starts both without the switch, so these counts leave out the "
-            f"behaviour change{'s' if n != 1 else ''} seen with it (served: {arrivals[0]}"
-            f"{f' and {n - 1} more' if n > 1 else ''}).{alike}")
+            f"behaviour change{'s' if n != 1 else ''} seen with it (served: {first_and_more(arrivals, 1)})."
+            f"{alike}")
 
 
 PACKAGING_NOTE: Final = (

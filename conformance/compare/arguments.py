@@ -24,6 +24,7 @@ from conformance.core.protocol import (
 )
 from conformance.core.served import Unreadable, read_answer
 from conformance.core.spellings import detected, every_spelling, spelling_map, spelling_named
+from conformance.core.words import first_and_more
 from conformance.drivers.errors import DriverError, ProtocolViolation, ServerExited
 from conformance.drivers.wire import Exchange, WireDriver
 from conformance.report.model import ArgumentCheck
@@ -103,8 +104,8 @@ def stop_sentence(check: ArgumentCheck) -> str:
         # The call's own fields, respelled: the whole mapping (nine names) pushed the conclusion, what to run,
         # past what the summary's sentence keeps (chinng-py).
         shown = [check.spelling[name] for name in PROBE_ARGUMENTS if name in check.spelling]
-        more = len(check.spelling) - len(shown)
-        names = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+        rest = [spelled for name, spelled in check.spelling.items() if name not in PROBE_ARGUMENTS]
+        names = first_and_more([*shown, *rest], len(shown))
         spelling = spelling_named(check.spelling) or "FILE"
         return (f"{said}; spelled {spelling} ({names}) it is accepted (one call confirmed it): rerun with "
                 f"--arguments-map {spelling} to check everything else")
@@ -192,8 +193,7 @@ _FIELDS: Final = 16
 
 def _first_names(names: list[str]) -> str:
     """The first `_FIELDS` names, then how many more there are ("…, and 4 more"), never a silent cut."""
-    more = f", and {len(names) - _FIELDS} more" if len(names) > _FIELDS else ""
-    return ", ".join(safe(n, 64) for n in names[:_FIELDS]) + more
+    return first_and_more([safe(n, 64) for n in names], _FIELDS, more=", and {} more")
 
 
 def lookalike(result: object) -> str:

@@ -39,6 +39,10 @@ def _line(found: Found, a: str, b: str) -> str:
     if aspect == "error_class":
         kind_a, _, kind_b = detail.partition(" vs ")
         return f"{_subject(found)}: answered with a {kind_a} by {a}, a {kind_b} by {b}"
+    if aspect == "request_id":
+        wrong, right = (a, b) if detail.startswith("wrong id") else (b, a)
+        said = (found.a if wrong == a else found.b).removeprefix("wrong id: ")
+        return f"{wrong}: {said}, where {right} answers under the id it was sent (a string)"
     if aspect == "is_error":
         refused, accepted = (a, b) if detail == "refused by a" else (b, a)
         return f"{_subject(found)}: refused (isError) by {refused}, accepted by {accepted}"

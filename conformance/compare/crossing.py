@@ -17,6 +17,7 @@ from conformance.compare.observe import Found, Outcome, compare_step
 from conformance.compare.pair import run_on, start
 from conformance.compare.programs import Program
 from conformance.core.protocol import TOOL
+from conformance.core.words import first_and_more
 from conformance.drivers.errors import DriverError, TargetError
 from conformance.report.model import Crossing, DependencySwap, Difference
 from conformance.targets import npm
@@ -377,7 +378,7 @@ def swap_sentence(members: list[Difference], label_a: str, label_b: str) -> str:
                      "or another dependency), or changes it otherwise.")
     if unswapped:
         names = list(dict.fromkeys(_named(d) for d in unswapped))
-        named = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        named = first_and_more(names, 4)
         why = "seen by some eras' clients only" if all(d.eras for d in unswapped) else "not crossed"
         sentence += (f" Not replayed on the swaps ({why}): {_count(len(unswapped))} on {named}; the swaps "
                      f"say nothing of {'it' if len(unswapped) == 1 else 'them'}.")
@@ -430,7 +431,7 @@ def _also(results: list[DependencySwap]) -> str:
     also = [m for m in moved if " none → " not in m and not m.endswith(" → none")]
     if not also:
         return ""
-    shown = ", ".join(also[:3]) + (f" and {len(also) - 3} more" if len(also) > 3 else "")
+    shown = first_and_more(also, 3)
     return f" (its install also moved {shown}: not this package alone)"
 
 

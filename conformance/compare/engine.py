@@ -183,7 +183,7 @@ def run_comparison(
         # A budget given in seconds is the user's: only a profile's budget holds a floor of programs.
         search = Search(side_a, side_b, started + seconds, budget.cap, progress=say,
                         floor=len(WITNESSES) + budget.examples if budget_s is None else 0,
-                        ceiling=started + FLOOR_CEILING * seconds)
+                        ceiling=started + FLOOR_CEILING * seconds, listed=_listed_names(seen_a, seen_b))
         for item in fresh_found:
             search.known.add(item.found.signature)
         try:
@@ -314,6 +314,16 @@ def _fresh(target: Target, timeout: float, transcript: Transcript | None, mapped
                              + lookalike({"tools": list(seen.tools or [])})
                              + (map_not_used(mapped_from) if mapped_from is not None else ""))
     return seen
+
+
+def _listed_names(*sides: FreshSide) -> frozenset[str]:
+    """The tool names the sides list (bounded: a hostile server's list is cut), none of which an unknown-tool
+    step may call."""
+    return frozenset(str(t["name"]) for side in sides for t in (side.tools or [])[:_LISTED_NAMES]
+                     if isinstance(t, dict) and isinstance(t.get("name"), str))
+
+
+_LISTED_NAMES: Final = 1000
 
 
 def _answers_under_the_original_name(target: Target, timeout: float, transcript: Transcript | None) -> bool:

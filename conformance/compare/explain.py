@@ -55,6 +55,7 @@ from conformance.core.protocol import PROBE_ARGUMENTS, TOOL
 from conformance.core.retest import Retested
 from conformance.core.retest import said as retest_said
 from conformance.core.served import read_served
+from conformance.core.words import WORDED_OTHERWISE, first_and_more
 from conformance.report.model import CauseRow, Difference
 
 MAX_LISTED: Final = 6
@@ -370,7 +371,7 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     smallest = min(ds, key=_size)
     what = describe_wording(change, lb, (smallest.a, smallest.b), la)
     subject = f"refusals of {fields}" if fields else "refusals"
-    return f"{subject} are worded otherwise on {la} and {lb}" + (f": {what}" if what else "")
+    return f"{subject}{WORDED_OTHERWISE}{la} and {lb}" + (f": {what}" if what else "")
 
 
 def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:
@@ -657,12 +658,7 @@ def _field_order(name: str) -> tuple[int, str]:
 
 
 def _field_list(names: Sequence[str], *, code: bool = True) -> str:
-    shown = [f"`{n}`" if code else n for n in names[:MAX_LISTED]]
-    if len(names) > MAX_LISTED:
-        shown.append(f"{len(names) - MAX_LISTED} more")
-    if len(shown) <= 1:
-        return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return first_and_more([f"`{n}`" if code else n for n in names], MAX_LISTED, last=" and ")
 
 
 _PLURAL: Final = {"missing": "missing", "null": "null", "zero": "zero", "unknown tool": "unknown tool names"}
@@ -726,10 +722,7 @@ def _groups(said: Sequence[str]) -> str:
 
 
 def _or(words: Sequence[str]) -> str:
-    shown = list(words[:MAX_LISTED])
-    if len(words) > MAX_LISTED:
-        shown.append(f"{len(words) - MAX_LISTED} more")
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return first_and_more(words, MAX_LISTED, last=" or ", more=" or {} more")
 
 
 def _given(ds: Sequence[Difference]) -> str:

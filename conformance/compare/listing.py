@@ -17,6 +17,7 @@ from typing import Final
 
 from conformance.core.differences import WHOLE_CHARS
 from conformance.core.jsontypes import JSON
+from conformance.core.words import first_and_more
 
 QUOTED: Final = 60
 """Characters of a line quoted in a clause before it is cut (at a word)."""
@@ -112,9 +113,7 @@ def _block(verb: str, lines: Sequence[str], i1: int, i2: int, lb: str, quoted: i
 
 
 def _listed(items: Sequence[str], most: int | None) -> str:
-    if most is None or len(items) <= most:
-        return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
-    return ", ".join(items[:most]) + f" and {len(items) - most} more"
+    return first_and_more(items, len(items) if most is None else most, last=" and ")
 
 
 _SNAKE: Final = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
@@ -161,17 +160,15 @@ def _renamed(a: str, b: str, lb: str) -> tuple[str, set[int]]:
                 pairs.update(found)
     if not pairs:
         return "", set()
-    shown = ", ".join(f"`{g}` → `{c}`" for g, c in list(pairs.items())[:SHOWN_LINES])
-    more = f" and {len(pairs) - SHOWN_LINES} more" if len(pairs) > SHOWN_LINES else ""
+    shown = first_and_more([f"`{g}` → `{c}`" for g, c in pairs.items()], SHOWN_LINES)
     n = len(pairs)
-    said = f"{n} name{'s' if n != 1 else ''} moved from snake_case to camelCase on {lb} ({shown}{more})"
+    said = f"{n} name{'s' if n != 1 else ''} moved from snake_case to camelCase on {lb} ({shown})"
     left = [(g, i + 1) for i, line in enumerate(lines_b) for g in pairs
             if re.search(rf"(?<![A-Za-z0-9_]){re.escape(g)}(?![A-Za-z0-9_])", line)]
     if left:
-        where = ", ".join(f"`{g}` on line {n}" for g, n in left[:SHOWN_LINES])
-        extra = f" and {len(left) - SHOWN_LINES} more" if len(left) > SHOWN_LINES else ""
+        where = first_and_more([f"`{g}` on line {n}" for g, n in left], SHOWN_LINES)
         verb = "mentions remain" if len(left) != 1 else "mention remains"
-        said += f"; {len(left)} snake_case {verb} ({where}{extra})"
+        said += f"; {len(left)} snake_case {verb} ({where})"
     return said, lines
 
 

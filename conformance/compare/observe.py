@@ -22,7 +22,7 @@ from conformance.core.protocol import TOOL
 from conformance.core.served import read_served, trailed
 from conformance.drivers.wire import Exchange
 
-Kind = Literal["result", "protocol error", "no answer", "exited"]
+Kind = Literal["result", "protocol error", "no answer", "exited", "wrong id"]
 
 NORMALIZED_IS_ERROR: Final = (
     "`isError: false` is read as an absent `isError` (EXT-1, docs/reference-server.md)"
@@ -267,6 +267,8 @@ def with_suspect(found: Found, step: Step) -> Found:
 
 def compare_step(step: Step, a: Outcome, b: Outcome) -> list[Found]:
     """Every aspect in which the two answers to `step` differ; the most basic one alone when they do."""
+    if a.kind != b.kind and "wrong id" in (a.kind, b.kind):
+        return [Found("request_id", "id", "string", f"{_kind(a)} vs {_kind(b)}", a.show(), b.show(), True)]
     if a.kind != b.kind:
         fld, cls = trigger(step, a.raw, b.raw, a.text, b.text)
         return [Found("error_class", fld, cls, f"{_kind(a)} vs {_kind(b)}", a.show(), b.show(), True)]

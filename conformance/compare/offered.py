@@ -17,6 +17,7 @@ from conformance.compare.programs import Program, Step
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.words import first_and_more
 from conformance.drivers.errors import DriverError
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
@@ -173,8 +174,7 @@ def _program(label: str, mark: str) -> Program:
 
 
 def _sends(said: list[str], label: str) -> str:
-    more = f" and {len(said) - SENT_KEPT} more" if len(said) > SENT_KEPT else ""
-    return f"sends {', '.join(said[:SENT_KEPT])}{more} when it answers {label}"
+    return f"sends {first_and_more(said, SENT_KEPT)} when it answers {label}"
 
 
 def _holds(item: Listed) -> str:

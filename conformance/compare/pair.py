@@ -4,6 +4,7 @@ fresh processes to confirm what it found."""
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -13,7 +14,7 @@ from conformance.compare.observe import Base, Kind, Outcome, failed, observe
 from conformance.compare.programs import Program, Step
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
-from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
+from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout, WrongId
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import WireDriver
 from conformance.targets.specs import Target
@@ -62,7 +63,10 @@ class Side:
         try:
             driver = self.driver()
             self.calls += 1
-            outcome = observe(driver.call_tool(step.name, step.arguments), base)
+            outcome = observe(driver.call_tool(step.name, step.arguments, request_id=step.request_id), base)
+        except WrongId as exc:
+            self.close()
+            return wrong_id(step, exc)
         except ServerTimeout as exc:
             self.close()
             return failed("no answer", str(exc))
@@ -128,12 +132,25 @@ def fresh_pair(a: Target, b: Target, timeout: float) -> Iterator[tuple[WireDrive
 EMPTY: Final = Base()
 
 
+def wrong_id(step: Step, exc: WrongId) -> Outcome:
+    """A call answered under another id than it was sent with, in LOOP-A's check's words; a numbered call's
+    is the driver's failure as any other."""
+    if step.request_id is None:
+        return failed("no answer", str(exc))
+    sent, got = json.dumps(step.request_id), json.dumps(exc.got)
+    return failed("wrong id", f"the request with the id {sent} was answered with the id {got}")
+
+
 def run_on(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> list[Outcome]:
     """Every step of `program` on one driver; a side that dies or hangs ends its program there."""
     outcomes: list[Outcome] = []
     for step in program:
         try:
-            outcomes.append(observe(driver.call_tool(step.name, step.arguments), base))
+            outcomes.append(observe(driver.call_tool(step.name, step.arguments, request_id=step.request_id),
+                                    base))
+        except WrongId as exc:
+            outcomes.append(wrong_id(step, exc))
+            break
         except ServerTimeout as exc:
             outcomes.append(failed("no answer", str(exc)))
             break
@@ -149,7 +166,8 @@ def run_on(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> l
 def run_pipelined(driver: WireDriver, program: Sequence[Step], base: Base = EMPTY) -> list[Outcome]:
     """Every step of `program` written at once and read in order (`call_tools_pipelined`): what `run_on`
     sees, without a round trip per call, for steps whose stderr is not compared (the long probes)."""
-    calls = [(step.name, step.arguments) for step in program if not isinstance(step.arguments, Omitted)]
+    calls = [(step.name, step.arguments) for step in program
+             if not isinstance(step.arguments, Omitted) and step.request_id is None]
     if len(calls) != len(program):
         return run_on(driver, program, base)
     exchanges, failure = driver.call_tools_pipelined(calls)

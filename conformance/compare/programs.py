@@ -8,7 +8,7 @@ shrinks every field it does not need back to the valid value and a minimal progr
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -27,10 +27,13 @@ FIELDS: Final[tuple[str, ...]] = s.REQUIRED + s.OPTIONAL
 
 @dataclass(frozen=True)
 class Step:
-    """One tools/call: the tool name and its `arguments` (any JSON, or OMIT to leave the key out)."""
+    """One tools/call: the tool name and its `arguments` (any JSON, or OMIT to leave the key out), sent with
+    the driver's next number as its id, or with `request_id`, a string (JSON-RPC allows either; a fork
+    answering "24" as 24 breaks a client matching ids by type)."""
 
     name: str = TOOL
     arguments: JSON | Omitted = OMIT
+    request_id: str | None = None
 
     def params(self) -> dict[str, JSON]:
         params: dict[str, JSON] = {"name": self.name}
@@ -42,7 +45,8 @@ class Step:
         """The step as a person reads it in a report: `sequentialthinking {…}`."""
         args = "(no arguments)" if isinstance(self.arguments, Omitted) else _dumps(self.arguments)
         name = "" if self.name == TOOL else f"tool {json.dumps(self.name, ensure_ascii=False)} "
-        return f"{name}{args}"
+        sent = "" if self.request_id is None else f" (request id {json.dumps(self.request_id)})"
+        return f"{name}{args}{sent}"
 
 
 Program = tuple[Step, ...]
@@ -62,7 +66,8 @@ def frames(program: Sequence[Step]) -> list[str]:
     }
     out: list[JSON] = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     for number, step in enumerate(program, start=2):
-        out.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": step.params()})
+        sent: JSON = number if step.request_id is None else step.request_id
+        out.append({"jsonrpc": "2.0", "id": sent, "method": "tools/call", "params": step.params()})
     return [encode_message(message).decode("utf-8").rstrip("\n") for message in out]
 
 
@@ -88,6 +93,12 @@ def _with(**fields: JSON) -> Step:
     return Step(TOOL, valid(**{}) | fields)
 
 
+_EPISODE: Final[Program] = (
+    Step(TOOL, valid(1, 3, more=True)),
+    Step(TOOL, valid(2, 3, more=True, isRevision=True, revisesThought=1)),
+    Step(TOOL, valid(2, 3, more=True, branchFromThought=1, branchId="b")),
+    Step(TOOL, valid(3, 3)),
+)
 WITNESSES: Final[tuple[Program, ...]] = (
     (Step(TOOL, valid()),),
     (_with(thoughtNumber="1"),),
@@ -125,14 +136,12 @@ WITNESSES: Final[tuple[Program, ...]] = (
     (Step("sequential_thinking", valid()),),
     (Step(TOOL, {}),),
     tuple(Step(TOOL, dict(call)) for call in OPENING_CALLS),
-    (
-        Step(TOOL, valid(1, 3, more=True)),
-        Step(TOOL, valid(2, 3, more=True, isRevision=True, revisesThought=1)),
-        Step(TOOL, valid(2, 3, more=True, branchFromThought=1, branchId="b")),
-        Step(TOOL, valid(3, 3)),
-    ),
+    _EPISODE,
     (Step(TOOL, valid(thought="a first line longer than its header\nand a second line")),),
     (Step(TOOL, valid(thought="😀 wide")),),
+    (Step(TOOL, valid(thought="😀 漢字 e\u0301")),),
+    (Step(TOOL, valid(), request_id="24"),),
+    (Step(TOOL, valid(1, 2, more=True), request_id="loop-a-26"), Step(TOOL, valid(2, 2))),
 )
 """Fixed programs run before the search: the known drift points (coercion, falsy guards, schema bounds,
 prototype keys, a render that throws (the original refuses the call; a fork rendering after its answer
@@ -142,9 +151,12 @@ branch from a later thought: what a rule relating two fields refuses), the run's
 padded label; so `compare` finds what a run's store checks find, with the same calls: issue 43) and one
 accepted episode, each the smallest program that shows it. A revision carrying a label without a branch point
 and a thought in Hebrew and Arabic: inputs no search drew, where held-out-multi-14's forks filed the label
-and boxed the words in bidi isolates."""
+and boxed the words in bidi isolates. Calls whose request ids are strings ("24", "loop-a-26" opening an
+episode), as run's LOOP-A check sends them: a fork answering them as numbers, or not at all, differs. A
+thought whose UTF-16 units, code points and terminal columns are three numbers (an emoji, two CJK characters,
+a combining accent): the unit a box is sized in is told by its padding."""
 
-ACCEPTED_RUN: Final[Program] = WITNESSES[-3]
+ACCEPTED_RUN: Final[Program] = _EPISODE
 """The episode run on fresh processes: thought, revision, branch, end."""
 
 
@@ -202,16 +214,47 @@ def _call_arguments(draw: st.DrawFn) -> dict[str, JSON]:
 _non_objects: st.SearchStrategy[JSON] = st.one_of(
     st.none(), s.json_scalars, st.lists(s.json_scalars, max_size=2)
 )
-_odd_steps: st.SearchStrategy[Step] = st.one_of(
-    st.builds(Step, s.unknown_tool_names(), st.just(valid())),
-    st.just(Step(TOOL, OMIT)),
-    st.builds(Step, st.just(TOOL), _non_objects),
-)
-"""Unknown tool names, missing and non-object `arguments`."""
+def _odd_steps(listed: Collection[str]) -> st.SearchStrategy[Step]:
+    """Unknown tool names (none a side lists), missing and non-object `arguments`."""
+    return st.one_of(
+        st.builds(Step, s.unknown_tool_names((TOOL, *listed)), st.just(valid())),
+        st.just(Step(TOOL, OMIT)),
+        st.builds(Step, st.just(TOOL), _non_objects),
+    )
+
 
 _calls: Final = st.builds(Step, st.just(TOOL), _call_arguments())
-steps: st.SearchStrategy[Step] = st.integers(min_value=0, max_value=7).flatmap(
-    lambda k: _calls if k < 7 else _odd_steps
-)
 
-programs: st.SearchStrategy[Program] = st.lists(steps, min_size=1, max_size=MAX_STEPS).map(tuple)
+
+def steps_among(listed: Collection[str] = ()) -> st.SearchStrategy[Step]:
+    """One generated step, a valid call bent mostly, an odd one at times; no unknown-tool step calls a name
+    in `listed` (the tools either side lists: a fork listing `sequential_thinking` answers it as its tool)."""
+    odd = _odd_steps(listed)
+    return st.integers(min_value=0, max_value=7).flatmap(lambda k: _calls if k < 7 else odd)
+
+
+def programs_among(listed: Collection[str] = ()) -> st.SearchStrategy[Program]:
+    """Generated programs of `steps_among(listed)`."""
+    return st.lists(steps_among(listed), min_size=1, max_size=MAX_STEPS).map(tuple)
+
+
+steps: st.SearchStrategy[Step] = steps_among()
+programs: st.SearchStrategy[Program] = programs_among()
+
+
+def unlisted(program: Program, listed: Collection[str]) -> Program:
+    """`program` with each step that calls a name other than the original's which a side lists (a fixed
+    witness's `sequential_thinking`, a fork's own name for its tool) sent to a near miss no side lists,
+    so an unknown-tool witness stays one: fork-readme-names' rename was filed as "accepts calls to another
+    tool name"."""
+    taken = {TOOL, *listed}
+    if not any(step.name in taken - {TOOL} for step in program):
+        return program
+    other = next(n for n in (*UNLISTED_NAMES, *(f"unlisted_tool_{i}" for i in range(len(taken) + 1)))
+                 if n not in taken)
+    return tuple(Step(other, step.arguments) if step.name != TOOL and step.name in taken else step
+                 for step in program)
+
+
+UNLISTED_NAMES: Final = ("sequential_thinking", "sequentialThinking", "sequential-thinking")
+"""The near misses an unknown-tool witness calls, the first no side lists."""

@@ -17,7 +17,7 @@ from hypothesis import seed as hypothesis_seed
 
 from conformance.compare.observe import Found, compare_step
 from conformance.compare.pair import Side
-from conformance.compare.programs import WITNESSES, Program, programs
+from conformance.compare.programs import WITNESSES, Program, programs_among, unlisted
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class Search:
     programs_run: int = 0
     normalized: set[str] = field(default_factory=set)
     budget_reached: bool = False
+    listed: frozenset[str] = frozenset()
+    """The tool names either side lists: no unknown-tool step calls one (`programs.unlisted`)."""
     progress: Callable[[str], None] | None = None
     _classes: dict[str, type[_Different]] = field(default_factory=dict)
     ran: list[Program] = field(default_factory=list)
@@ -157,7 +159,7 @@ class Search:
 
     def witnesses(self) -> None:
         """The fixed programs; a multi-step one is cut to the step that differs and shrunk by deletion."""
-        for program in WITNESSES:
+        for program in (unlisted(p, self.listed) for p in WITNESSES):
             if self.witnesses_over():
                 return
             hit = self.run(program, self.known)
@@ -209,7 +211,7 @@ class Search:
             derandomize=False,
         )
         @hypothesis_seed(seed)
-        @given(programs)
+        @given(programs_among(self.listed))
         def search(program: Program) -> None:
             if self.over():
                 return

@@ -14,15 +14,18 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final, TypeGuard
 
 from conformance.core.invisible import invisible_difference
+from conformance.core.js import utf16_length
 from conformance.core.jsontypes import JSON
 from conformance.core.printable import safe
 from conformance.core.refused_field import field_by_type
 from conformance.core.served import read_served, trailed
+from conformance.core.words import first_and_more
 
 MAX_FIELDS: Final = 6
 """More differing fields than this are counted, not listed."""
@@ -464,6 +467,7 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
     if a is None or b is None:
         return None
     said: list[str] = []
+    rule = _width_rule(a, b, _first_row(original), here, theirs)
     if a.width != b.width:
         way = "narrower" if b.width < a.width else "wider"
         said.append(f"the box is {b.width} columns wide {here}, {abs(a.width - b.width)} {way} than "
@@ -471,6 +475,8 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
         cut = _cut_row(original, target) if way == "narrower" else 0
         if cut:
             said.append(f"its row is the thought cut at {cut} characters, “…” last")
+        elif rule:
+            said.append(rule)
     if a.header_pad != b.header_pad:
         said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
@@ -482,9 +488,44 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
         text = _first_row(target) if row == 0 else ""
         of = f" for “{text}”" if text and len(text) <= 60 else ""
         same = ", the border as wide" if a.width == b.width else ""
+        why = rule if rule and a.width == b.width else "the thought's width counted otherwise"
         said.append(f"its thought row{of} is padded with {b.row_pads[row]} space(s) before its right border "
-                    f"{here}, {a.row_pads[row]} on {theirs}'s{same}: the thought's width counted otherwise")
+                    f"{here}, {a.row_pads[row]} on {theirs}'s{same}: {why}")
     return said
+
+
+def terminal_columns(text: str) -> int:
+    """The columns a terminal gives `text`: East Asian wide and fullwidth characters (CJK, kana, Hangul,
+    most emoji) two, combining marks and format characters (zero-width, isolates) none, others one."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _width_rule(a: _Box, b: _Box, thought: str, here: str, theirs: str) -> str:
+    """The unit each side's box measures the thought in, read from its thought row's padding (the original
+    pads the thought to the border with `padEnd`, in UTF-16 units): "the thought is padded to its terminal
+    columns (9) on head, to its UTF-16 units (8) on the original's". A fork sizing its box for a terminal
+    was said only as "the thought's width counted otherwise" (issue 42). Empty when the units agree, cannot
+    be told apart, or the rows were not each one bordered row."""
+    if not thought or not a.row_pads or not b.row_pads or a.rows != 1 or b.rows != 1:
+        return ""
+    units = {"UTF-16 units": utf16_length(thought), "code points": len(thought),
+             "terminal columns": terminal_columns(thought)}
+
+    def unit(box: _Box) -> str:
+        measured = box.width - 3 - box.row_pads[0]
+        named = [name for name, n in units.items() if n == measured]
+        return f"its {named[0]} ({measured})" if len(named) == 1 else ""
+
+    ua, ub = unit(a), unit(b)
+    if not ua or not ub or ua == ub:
+        return ""
+    quoted = f" “{thought}”" if len(thought) <= 60 else ""
+    return f"the thought{quoted} is padded to {ub} {here}, to {ua} on {theirs}'s"
 
 
 def _first_row(text: str) -> str:
@@ -571,8 +612,7 @@ def _text_difference(original: str, target: str) -> str:
         parts.append(f"re-indents lines {_spans(reindented)} ({_indent_words(a, b, reindented)})")
     for verb, items in (("adds", added), ("drops", dropped), ("changes", changed)):
         if items:
-            more = f" and {len(items) - LINES_SHOWN} more" if len(items) > LINES_SHOWN else ""
-            parts.append(f"{verb} {', '.join(items[:LINES_SHOWN])}{more}")
+            parts.append(f"{verb} {first_and_more(items, LINES_SHOWN)}")
     if added and not dropped and not changed and not reindented:
         parts.append(f"the original's {len(a)} lines are all still there, in their order")
     if len(a) == len(b) and (changed or reindented):
@@ -929,9 +969,8 @@ def _changed_blocks(a: list[str], b: list[str]) -> list[tuple[str, int, int, int
 
 def said(differences: list[FieldDifference], here: str = "here") -> str:
     """The differing fields in one sentence, the first few named."""
-    shown = "; ".join(d.said(here) for d in differences[:MAX_FIELDS])
-    more = len(differences) - MAX_FIELDS
-    return shown + (f"; and {more} more field(s)" if more > 0 else "")
+    return first_and_more([d.said(here) for d in differences], MAX_FIELDS, sep="; ",
+                          more="; and {} more field(s)")
 
 
 def serialized_difference(original: str, target: str) -> str:

@@ -12,7 +12,7 @@ from typing import Final
 
 from hypothesis.errors import Flaky
 
-from conformance.core.words import cut_text
+from conformance.core.words import cut_text, lead_cut
 
 FILES_WRITTEN: Final = "the server wrote files"
 """The opening words of a failure that lists the files a check found its server's processes wrote (ABS-1's
@@ -255,7 +255,8 @@ def spoken(message: str, nodeid: str, limit: int = 240) -> str:
     in it said as a refusal's words, an escaped line break as ⏎), else what its check checks and that it
     fails here, with the value it quoted."""
     own = _CONTRADICTED.sub("", readable(message), count=1)
-    said = one_line(_lists_said(_answers_said(own)).replace("\\n", " ⏎ "), limit)
+    whole = one_line(_lists_said(_answers_said(own)).replace("\\n", " ⏎ "))
+    said = lead_cut(whole, limit) or one_line(whole, limit)
     if not unspoken(said):
         return said
     value = one_line(readable(message), 120)

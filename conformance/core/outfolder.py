@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.create import CreateError, create_file, create_folder, folder_fd, new_fd, taken
 from conformance.core.errors import InputError
 from conformance.core.inputs import read_model
+from conformance.core.words import first_and_more
 
 MANIFEST: Final = ".seqthink-conformance.json"
 """The manifest in every folder the harness wrote: the paths it wrote there, nothing else."""
@@ -293,8 +294,7 @@ def _check_owned(real: Path, shown: Path, *, during: bool = False) -> None:
 
 
 def _some(entries: list[str]) -> str:
-    shown = ", ".join(entries[:_SHOWN])
-    return shown + (f" and {len(entries) - _SHOWN} more" if len(entries) > _SHOWN else "")
+    return first_and_more(entries, _SHOWN)
 
 
 def _write_manifest(folder: Path, manifest: Manifest) -> None:

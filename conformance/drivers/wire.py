@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 from conformance.core.arguments_map import Renamer
 from conformance.core.eras import (
@@ -70,6 +70,8 @@ NOT_JSON_RPC: Final = "stdout line is not"
 _READ_CHUNK: Final = 1 << 16
 _STDERR_TAIL: Final = 2000
 _UNSOLICITED_KEPT: Final = 5
+RequestId: TypeAlias = int | str
+"""A request's id as sent: the driver's next number, or a caller's string (LOOP-A's and compare's probes)."""
 STRAY_SKIPPED: Final = 64
 """Stray lines skipped while one answer is awaited; past this the line fails the call (a flood, not a log)."""
 STRAY_KEPT: Final = 20
@@ -282,7 +284,7 @@ class WireDriver(Managed):
         """The first stray line's failure as it would have been raised (the preflight's stop says it)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._next_id = 1
-        self._abandoned: dict[int, float | None] = {}
+        self._abandoned: dict[RequestId, float | None] = {}
         """Requests given up on, each with when the stray line whose grace gave up on it was read (None: given
         up on otherwise): a late answer to one is skipped, and one a stray line's grace gave up on teaches the
         lag it came by."""
@@ -1057,17 +1059,22 @@ class WireDriver(Managed):
             raise
 
     def request(
-        self, method: str, params: JSON | Omitted = OMIT, *, timeout: float | None = None
+        self, method: str, params: JSON | Omitted = OMIT, *, timeout: float | None = None,
+        request_id: str | None = None,
     ) -> Exchange:
-        """Send one request and wait for its response; a JSON-RPC error response is returned, not raised."""
-        request_id = self._next_id
-        self._next_id += 1
-        message: dict[str, JSON] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        """Send one request and wait for its response; a JSON-RPC error response is returned, not raised.
+        A string `request_id` is sent in place of the next number: its answer must carry the same string
+        (an id echoed as the number "24" reads as is a `WrongId`)."""
+        if request_id is None:
+            number = self._next_id
+            self._next_id += 1
+        sent: RequestId = number if request_id is None else request_id
+        message: dict[str, JSON] = {"jsonrpc": "2.0", "id": sent, "method": method}
         if self.stateless and method != "initialize" and isinstance(params, Omitted | dict):
             params = self.era.stamped(None if isinstance(params, Omitted) else params)
         if not isinstance(params, Omitted):
             message["params"] = params
-        return self._round_trip(encode_message(message), message, request_id, method, timeout)
+        return self._round_trip(encode_message(message), message, sent, method, timeout)
 
     def request_raw(
         self, frame: bytes, *, request_id: int, method: str = "", timeout: float | None = None
@@ -1078,7 +1085,7 @@ class WireDriver(Managed):
         return self._round_trip(frame, frame, request_id, method or "raw", timeout)
 
     def _round_trip(
-        self, frame: bytes, request: JSON | bytes, request_id: int, method: str, timeout: float | None
+        self, frame: bytes, request: JSON | bytes, request_id: RequestId, method: str, timeout: float | None
     ) -> Exchange:
         cancel.check()
         self._require_started()
@@ -1162,7 +1169,7 @@ class WireDriver(Managed):
         return answered, None
 
     def _await_response(
-        self, request_id: int, deadline: float, method: str, limit: float, *,
+        self, request_id: RequestId, deadline: float, method: str, limit: float, *,
         also: AbstractSet[int] = frozenset(),
     ) -> tuple[dict[str, JSON], float]:
         """Read until the response to `request_id`, or to one of `also` (requests written with it and not yet
@@ -1198,11 +1205,12 @@ class WireDriver(Managed):
                         self.unsolicited.append(response)
                     continue
                 got = response.get("id")
-                if type(got) is int and (got == request_id or got in also):
+                ours = type(got) is type(request_id) and got == request_id
+                if ours or (type(got) is int and got in also):
                     if stray is not None:
                         self.strays.note_answer(self.command, t_received - stray_at)
                     return response, t_received
-                if type(got) is int and got in self._abandoned:
+                if (isinstance(got, str) or type(got) is int) and got in self._abandoned:
                     stray_read_at = self._abandoned.pop(got)
                     if stray_read_at is not None:
                         # The answer a stray line's grace gave up on came after all: its lag is learned, so
@@ -1216,7 +1224,7 @@ class WireDriver(Managed):
             self._abandoned.setdefault(request_id, None)
             raise
 
-    def _stray(self, line: bytes, method: str, request_id: int, failure: ProtocolViolation) -> None:
+    def _stray(self, line: bytes, method: str, request_id: RequestId, failure: ProtocolViolation) -> None:
         """Keep a stray line skipped while awaiting `request_id`, and say so in the transcript."""
         self.strays_seen += 1
         if self.first_stray is None:
@@ -1289,13 +1297,15 @@ class WireDriver(Managed):
         return self.request("tools/list")
 
     def call_tool(
-        self, name: str, arguments: JSON | Omitted = OMIT, *, timeout: float | None = None
+        self, name: str, arguments: JSON | Omitted = OMIT, *, timeout: float | None = None,
+        request_id: str | None = None,
     ) -> Exchange:
-        """tools/call; `arguments` may be any JSON (null, a list, ...) or OMIT to leave the key out."""
+        """tools/call; `arguments` may be any JSON (null, a list, ...) or OMIT to leave the key out; a string
+        `request_id` is sent in place of the next number (`request`)."""
         params: dict[str, JSON] = {"name": name}
         if not isinstance(arguments, Omitted):
             params["arguments"] = arguments
-        return self.request("tools/call", params, timeout=timeout)
+        return self.request("tools/call", params, timeout=timeout, request_id=request_id)
 
 
 def boxes_due(method: str, responses: Sequence[dict[str, JSON]]) -> int:

@@ -9,7 +9,16 @@ from typing import Final, TextIO
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
-from conformance.core.words import cut_text, listed_lead, names_cut
+from conformance.core.words import (
+    LEAD_LEAST,
+    cut_text,
+    first_and_more,
+    fold_asides,
+    lead_cut,
+    listed_lead,
+    names_cut,
+)
+from conformance.core.words import split_top as _split_top
 
 
 def encodable(text: str, stream: TextIO) -> str:
@@ -26,28 +35,6 @@ def write_line(text: str, stream: TextIO | None = None) -> None:
 _COUNT: Final = re.compile(r" \(\d+ differences?\)$")
 _OPEN: Final = "([{“"
 _CLOSE: Final = ")]}”"
-
-
-def _split_top(text: str, separator: str) -> list[str]:
-    """`text` split at `separator` where no bracket or curly quote is open (a clause's own "(a; b)" stays)."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif depth == 0 and text.startswith(separator, i):
-            parts.append(text[start:i])
-            i += len(separator)
-            start = i
-            continue
-        i += 1
-    parts.append(text[start:])
-    return parts
 
 
 def _at_word(text: str, limit: int) -> str:
@@ -78,18 +65,25 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     count = match.group(0) if match else ""
     body = text[: match.start()] if match else text
     clauses = _split_top(body, "; ")
-    for kept in range(len(clauses) - 1, 0, -1):
-        candidate = "; ".join(clauses[:kept]) + f"; and {len(clauses) - kept} more{count}"
-        if len(candidate) <= limit:
-            return candidate
+    if len(clauses) > 1 and not _several(count):
+        every = _every_clause(clauses, limit - len(count))
+        return (every if every is not None else _at_word(body, limit - len(count))) + count
+    if len(clauses) > 1:
+        counted = first_and_more(clauses, len(clauses) - 1, sep="; ", more="; and {} more",
+                                 room=limit - len(count))
+        if len(counted) + len(count) <= limit:
+            return counted + count
     more = f"; and {len(clauses) - 1} more" if len(clauses) > 1 else ""
     room = limit - len(more) - len(count)
-    first = _fold_asides(clauses[0])
+    first = fold_asides(clauses[0])
     if len(first) <= room:
         return first + more + count
     listed = names_cut(first, room)
     if listed is not None:
         return listed + more + count
+    led = lead_cut(first, room, _at_word)
+    if led is not None:
+        return led + more + count
     parts = _split_top(first, ", ")
     for kept in range(len(parts) - 1, 0, -1):
         candidate = ", ".join(parts[:kept]) + ", …" + more + count
@@ -102,35 +96,39 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     return _at_word(text, limit)
 
 
-_ASIDE_CHARS: Final = 24
-"""A bracketed aside at least this long is folded to "(…)" before a long first clause is cut."""
+def _several(count: str) -> bool:
+    """Whether a headline's count says more than one difference: only then are its clauses things a reader
+    counts ("; and 2 more"); one difference's clauses are parts of one sentence ("…; 0.6.2 sends none")."""
+    return bool(count) and not count.startswith(" (1 ")
 
 
-def _fold_asides(text: str) -> str:
-    """`text` with its long bracketed asides inside the line ("SPEC-6 (2025-06-18..2026-07-28 server/tools §
-    Structured Content (SHOULD)) with the auto client") folded to "(…)": a cut then keeps the difference
-    the headline says after them, not the preamble (issue 42, wild13's chinng-py). A closing aside (a
-    count) stays."""
-    out: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == ")" and depth:
-            depth -= 1
-            whole_word = start > 0 and text[start - 1] == " " and text[i + 1:i + 2] in (" ", ",", ":", ";")
-            if depth == 0 and whole_word and i - start + 1 >= _ASIDE_CHARS and text[i + 2:].strip():
-                out.append("(…)")
-            elif depth == 0:
-                out.append(text[start:i + 1])
-        elif depth == 0:
-            out.append(ch)
-    if depth:
-        out.append(text[start:])
-    return "".join(out)
+def _every_clause(clauses: list[str], room: int) -> str | None:
+    """One difference's clauses in `room` characters, every one said, the short ones whole and the long ones
+    cut to equal shares of what is left (each by `_clause_cut`): a one-difference cause cut to "…; and 1
+    more (1 difference)" dropped the other side of its sentence ("0.6.2 sends none"). None when a share
+    would keep fewer than `LEAD_LEAST` characters."""
+    left = room - 2 * (len(clauses) - 1)
+    order = sorted(range(len(clauses)), key=lambda i: len(clauses[i]))
+    shares: dict[int, int] = {}
+    for rank, i in enumerate(order):
+        share = left // (len(clauses) - rank)
+        if share < LEAD_LEAST and len(clauses[i]) > share:
+            return None
+        shares[i] = min(len(clauses[i]), share)
+        left -= shares[i]
+    kept = [clause if len(clause) <= shares[i] else _clause_cut(clause, shares[i])
+            for i, clause in enumerate(clauses)]
+    return "; ".join(kept)
+
+
+def _clause_cut(clause: str, room: int) -> str:
+    """One clause in `room` characters: its long asides folded, then its lead (what comes before its first
+    ": ") cut before the difference after it, then a cut at a word."""
+    folded = fold_asides(clause)
+    if len(folded) <= room:
+        return folded
+    led = lead_cut(folded, room, _at_word)
+    return led if led is not None else _at_word(folded, room)
 
 
 STOP_CHARS: Final = 600

@@ -16,6 +16,7 @@ from conformance.core.differences import other_fields
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import ENDED_BY, ENDED_BY_SAID, GrowthPoint, Observed, TranscriptEvent
+from conformance.core.words import first_and_more
 
 REPORT_FORMAT: Final = "seqthink-conformance-report/5"
 READABLE_FORMATS: Final = (
@@ -228,9 +229,8 @@ def beside_it(differences: Sequence[str], apart: Collection[str] = ()) -> str:
                               and hk[1] not in apart))
     if not keys:
         return ""
-    shown = ", ".join(one_line(key, 40) for key in keys[:_BESIDE_SHOWN])
-    rest = f" and {len(keys) - _BESIDE_SHOWN} more" if len(keys) > _BESIDE_SHOWN else ""
-    return f"; and {len(keys)} more beside it: {shown}{rest}"
+    shown = first_and_more([one_line(key, 40) for key in keys], _BESIDE_SHOWN)
+    return f"; and {len(keys)} more beside it: {shown}"
 
 
 _GONE: Final = re.compile(r"^(?P<was>.+) on the original, absent here$")
@@ -272,11 +272,7 @@ def renamed_said(moved: Sequence[tuple[tuple[str, str], tuple[str, str]]]) -> st
     """Renamed keys in one line, old → new, as many as fit a headline's pair, the rest counted."""
     head = "answer keys renamed, values alike: "
     names = [f"{one_line(old[1], 40)} → {one_line(new[1], 40)}" for old, new in moved]
-    shown = 1
-    while shown < len(names) and len(head) + len(", ".join(names[:shown + 1])) + 12 <= HEADLINE_PAIR_CHARS:
-        shown += 1
-    rest = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return f"{head}{', '.join(names[:shown])}{rest}"
+    return head + first_and_more(names, len(names), room=HEADLINE_PAIR_CHARS - len(head))
 
 
 def _near_field(difference: str) -> str:

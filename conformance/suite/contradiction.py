@@ -17,6 +17,7 @@ from conformance.catalog.records import default_catalog
 from conformance.core.differences import json_differences
 from conformance.core.jsontypes import JSON
 from conformance.core.served import read_served
+from conformance.core.words import first_and_more
 
 BRIEF_CHARS = 200
 """A value quoted in a failure's one-line message is cut here (the whole answer goes with `describe`)."""
@@ -94,8 +95,8 @@ def _fields_apart(a: object, b: object) -> str:
     found = json_differences(cast(JSON, a), cast(JSON, b))
     if not found or any(d.sentence or not d.path for d in found):
         return ""
-    shown = "; ".join(f"{d.path}: {d.original}, then {d.target}" for d in found[:2])
-    return shown + (f"; and {len(found) - 2} more field(s)" if len(found) > 2 else "")
+    return first_and_more([f"{d.path}: {d.original}, then {d.target}" for d in found], 2, sep="; ",
+                          more="; and {} more field(s)")
 
 
 def expect(record: str, condition: bool, message: Message) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from mcp_types import Tool
 
 from conformance.core.protocol import tool_name
+from conformance.core.words import first_and_more
 from conformance.drivers.sdk import SdkDriver
 from conformance.suite.contradiction import brief
 
@@ -130,10 +131,9 @@ def other_mentions(lines: Sequence[str], name: str, limit: int = 3) -> str:
     rest = [n for n, line in enumerate(lines, start=1) if name in line and n not in tool]
     if not rest:
         return ""
-    shown = ", ".join(str(n) for n in rest[:limit])
-    more = f" and {len(rest) - limit} more" if len(rest) > limit else ""
+    shown = first_and_more([str(n) for n in rest], limit)
     first = brief(lines[rest[0] - 1].strip(), 60)
-    return f"{name!r} also appears, not as a tool's name, at line(s) {shown}{more} ({first})"
+    return f"{name!r} also appears, not as a tool's name, at line(s) {shown} ({first})"
 
 
 _PARAMETER_LINE = re.compile(r"^- ([A-Za-z_][A-Za-z0-9_]*):", flags=re.M)
@@ -150,7 +150,7 @@ def documented_parameters(description: str, snake: Sequence[str]) -> str:
     camelCase documents them all; it was said to document "1 parameter(s) (thought)" when only snake_case
     names were looked for (nalyk/sequentialthinking, reports/third-party/AUDIT.md)."""
     names = parameter_lines(description)
-    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    shown = first_and_more(names, 10)
     in_snake = sum(name in snake for name in names)
     return (f"the description documents {len(names)} parameter(s) as \"- name:\" lines ({shown or 'none'}), "
             f"{in_snake} of them in snake_case, where the original documents thought and the eight "

@@ -42,11 +42,14 @@ def test_a_headline_cut_keeps_what_happened_after_stdin_ended() -> None:
 
 
 def test_a_headline_cut_folds_a_records_title_to_keep_its_difference() -> None:
+    """The record's prefix is folded, then cut, then dropped: the difference, its quoted value too, stays
+    whole (issue 42: SPEC-1's headline ended in "…" where its prefix was kept)."""
     for limit in (160, 200):
         cut = cut_headline(SPEC_6, limit)
         assert len(cut) <= limit
-        assert "structuredContent an accepted answer is in no text block" in cut, cut
-        assert "SPEC-6 (…) with the auto client" in cut
+        assert cut.startswith("SPEC-6 departs — "), cut
+        assert cut.endswith(SPEC_6.split(" settled on 2025-11-25: ")[1]), cut
+    assert "SPEC-6 (…) with the auto client" in cut_headline(SPEC_6, 200)
     assert cut_headline(SPEC_6, 400) == SPEC_6
 
 

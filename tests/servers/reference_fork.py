@@ -46,11 +46,12 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
-- `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
-  `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`, `total-not-below`,
-  `branch-earlier`, `numbers-typed`, `numbers-converted`
-  (OTHER_CHANGES, joined by "+"): a word count ends every box
-  header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
+- `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
+  `short-refused`, `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`,
+  `total-not-below`, `branch-earlier`, `numbers-typed`, `numbers-converted` (OTHER_CHANGES, joined by "+"):
+  a word count ends every box header; the box's border and the thought row's padding count terminal columns
+  (East Asian wide and fullwidth characters two, combining marks and format characters none), not UTF-16
+  units; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
   surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
   branching is refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more
   than ten times a positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts
@@ -111,6 +112,7 @@ import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -239,6 +241,23 @@ def _word_count(thinking: Any) -> None:
         return f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {data.thought}{padding} │\n└{border}┘"
 
     thinking.SequentialThinkingServer.format_thought = counted
+
+
+def _columns_box(thinking: Any) -> None:
+    formatted = thinking.SequentialThinkingServer.format_thought
+
+    def columns(text: str) -> int:
+        return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
+                   else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+    def boxed(self: Any, data: Any) -> str:
+        header = formatted(self, data).split("\n")[2].removeprefix("│ ").removesuffix(" │")
+        width = max(columns(header), columns(data.thought)) + 4
+        border = "─" * width
+        padding = " " * (width - 2 - columns(data.thought))
+        return f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {data.thought}{padding} │\n└{border}┘"
+
+    thinking.SequentialThinkingServer.format_thought = boxed
 
 
 def _long_warning(thinking: Any) -> None:
@@ -459,6 +478,7 @@ def _numbers_converted(thinking: Any) -> None:
 
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "word-count": _word_count,
+    "columns-box": _columns_box,
     "long-warning": _long_warning,
     "boxes-muted": lambda thinking: _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN),
     "split-muted": _split_muted,

@@ -1,0 +1,73 @@
+"""A box sized in another unit says its rule (issue 42): the original pads the thought to the border in UTF-16
+units (`padEnd`); a fork sizing its box for a terminal counts columns (a CJK character two, a combining accent
+none), another code points. compare said "the thought's width counted otherwise" or only "N columns wide";
+it now says which unit each side pads to, from the thought row's padding. Real processes: the reference
+against tests/servers/reference_fork.py `columns-box`."""
+
+from __future__ import annotations
+
+import shlex
+import time
+import unicodedata
+from collections.abc import Callable
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.compare.pair import Side, start_together
+from conformance.compare.search import Search
+from conformance.core.differences import box_difference
+from conformance.targets.specs import resolve_target
+from tests.servers import command
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _columns(text: str) -> int:
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def _box(thought: str, measure: Callable[[str], int], header: str = "💭 Thought 1/1") -> str:
+    """The original's box (formatThought), its border and padding counted by `measure`."""
+    width = max(measure(header), measure(thought)) + 4
+    border = "─" * width
+    return (f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {thought}{' ' * (width - 2 - measure(thought))} │"
+            f"\n└{border}┘")
+
+
+MEASURES = {"UTF-16 units": _utf16, "code points": len, "terminal columns": _columns}
+THOUGHT = st.text(alphabet="ab 漢字😀\u0301", min_size=1, max_size=40).filter(
+    lambda t: t == t.strip() and not unicodedata.combining(t[0]))
+
+
+@given(THOUGHT, st.sampled_from(["code points", "terminal columns"]))
+def test_the_unit_each_side_pads_to_is_said(thought: str, unit: str) -> None:
+    said = box_difference(_box(thought, _utf16), _box(thought, MEASURES[unit]), "on fork", "0.6.2")
+    counts = {name: measure(thought) for name, measure in MEASURES.items()}
+    if counts[unit] == counts["UTF-16 units"]:  # the header's emoji may still size the box otherwise
+        assert "is padded to its" not in said, said
+        return
+    told = list(counts.values()).count(counts[unit]) == 1 and list(counts.values()).count(
+        counts["UTF-16 units"]) == 1
+    rule = f"padded to its {unit} ({counts[unit]}) on fork, to its UTF-16 units ({counts['UTF-16 units']})"
+    assert (rule in said) == told, said
+
+
+def test_compare_says_a_fork_pads_its_box_to_terminal_columns() -> None:
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "columns-box")))
+    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
+    start_together(a, b)
+    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
+    try:
+        search.witnesses()
+    finally:
+        a.close()
+        b.close()
+    said = [box_difference(c.found.a, c.found.b, "on columns-box", "reference") for c in search.candidates
+            if c.found.aspect == "stderr"]
+    rule = ("the thought “😀 漢字 e\u0301” is padded to its terminal columns (9) on columns-box, to its "
+            "UTF-16 units (8) on reference's")
+    assert any(rule in s for s in said), said
