@@ -564,7 +564,8 @@ def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]
         ce = by_id[record].counterexample if record in by_id else None
         if ce is not None and ce.replay and all(ce.replay != f for _, f in found):
             found.append((ce.test, list(ce.replay)))
-    return [*found[:MAX_CANDIDATES - 1], (OPENING_SOURCE, _opening_frames())]
+    behind = [(BEHIND_OPENING_SOURCE, b) for b in [behind_opening(cause.example)] if b]
+    return [*found[:MAX_CANDIDATES - 1], (OPENING_SOURCE, _opening_frames()), *behind]
 
 
 def _probe_frames() -> list[str]:
@@ -584,6 +585,33 @@ _OPENING: Final[tuple[dict[str, JSON], ...]] = (*OPENING_CALLS, *PLAIN_TAIL, *LA
 """After the probe call: the fixed opening calls (calls/opening.py: the store checks' and compare's too), then
 plain calls up to sixteen retained thoughts, past a store capped at a small size, then a branch on each of 48
 more labels, past a cap on labels."""
+
+
+BEHIND_OPENING_SOURCE: Final = "the fixed opening calls, then the example's calls, on a fresh process"
+
+
+def behind_opening(frames: Sequence[str]) -> list[str]:
+    """The fixed opening calls (their tools/list aside), then `frames`' own requests after its handshake, ids
+    following on: a rule over the history a check met on the shared process (a thought numbered past the
+    last one, a cap) shows on a fresh one only behind a history, which neither the example alone nor the
+    opening calls alone give (held-out-multi-13's strict-relations: five departures seen once). Empty when
+    `frames` asks nothing after its handshake."""
+    opening = _opening_frames()[:-1]
+    rest: list[str] = []
+    next_id = len(_OPENING) + 2
+    for text in frames:
+        frame = _frame(text)
+        if frame is None:
+            rest.append(text)
+            continue
+        if frame.get("method") in ("initialize", "notifications/initialized"):
+            continue
+        if isinstance(frame.get("id"), int):
+            rest.append(json.dumps({**frame, "id": next_id}, ensure_ascii=False, separators=(",", ":")))
+            next_id += 1
+        else:
+            rest.append(text)
+    return [*opening, *rest] if any(isinstance((_frame(t) or {}).get("id"), int) for t in rest) else []
 
 
 def _opening_frames() -> list[str]:
@@ -3032,6 +3060,15 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
                 return pair.model_copy(update={"example": opening, "why": why})
             miss += f"; nor {OPENING_SOURCE}"
+            behind = behind_opening(frames)
+            later = replays.get(behind) if behind else None
+            if later is not None and isinstance(later[0], list) and isinstance(later[1], list):
+                found = _compared(later[0], later[1], about)
+                if found is not None:
+                    pair = _pair(found, later[0], later[1], rv.statement, replays.original.spec)
+                    why = f"its own sequence did not reproduce ({miss}); {BEHIND_OPENING_SOURCE} do"
+                    return pair.model_copy(update={"example": behind, "why": why})
+                miss += f"; nor {BEHIND_OPENING_SOURCE}"
             # Its own frames showed no difference at all (`fall_back`); the opening calls may still show the
             # fork's other changes, which the gate weighs as this departure's (gate/pinned.py).
             elsewhere = _keys_of(again[0], again[1])
