@@ -43,6 +43,8 @@
   a label;
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `next-needed-strings`: a nextThoughtNeeded of the string "true" or "false" is read as the boolean it spells
+  and the call accepted (held-out-multi-14's typed-arguments); other non-booleans refused as before;
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
@@ -210,6 +212,19 @@ def _revision_strings(thinking: Any) -> None:
         if validated.isRevision in ("true", "false"):
             validated.isRevision = validated.isRevision == "true"
         return validated
+
+    thinking.validate_thought_data = read
+
+
+def _next_needed_strings(thinking: Any) -> None:
+    """A nextThoughtNeeded of the string "true" or "false" read as the boolean it spells before the checks
+    (held-out-multi-14's typed-arguments); any other non-boolean refused as before."""
+    validate = thinking.validate_thought_data
+
+    def read(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("nextThoughtNeeded") in ("true", "false"):
+            data = {**data, "nextThoughtNeeded": data["nextThoughtNeeded"] == "true"}
+        return validate(data)
 
     thinking.validate_thought_data = read
 
@@ -520,6 +535,7 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "kind-in-box": _kind_in_box,
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
+    "next-needed-strings": _next_needed_strings,
     "line-limit": _line_limit,
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
