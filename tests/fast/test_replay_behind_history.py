@@ -2,7 +2,9 @@
 then the example's calls, on a fresh process (gate/evidence `behind_opening`). Held-out-multi-13's
 strict-relations refuses a plain thought not numbered past the last one; its five departures were seen once
 under every seed, since a fresh process given the example alone accepts it and the opening calls number
-forward. Real processes: the reference as the original, and tests/servers/reference_fork.py `follows-last`."""
+forward; and its final thought needing more refused was said nowhere, ABS-7's check failing first on the
+history rule. Real processes: the reference as the original, and tests/servers/reference_fork.py
+`follows-last`, `final-needing-more`."""
 
 from __future__ import annotations
 
@@ -16,9 +18,13 @@ from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.jsontypes import json_object
 from conformance.core.results import RunResults
+from conformance.drivers.transcript import Transcript
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import BEHIND_OPENING_SOURCE, behind_opening, with_evidence
 from conformance.report.model import Preflight, ReplayableCounterexample, Report, RootCause, RunInfo
+from conformance.suite.contradiction import Contradiction
+from conformance.suite.session import ServerSession
+from conformance.suite.test_absences import test_needs_more_thoughts_changes_nothing as needs_more_check
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -95,3 +101,32 @@ def test_the_example_follows_the_opening_calls_with_ids_of_its_own(number: int, 
     ids = [p["id"] for p in parsed if "id" in p]
     assert len(ids) == len(set(ids))
     assert behind_opening(_example(number)[:2]) == []
+
+
+def _check_on(mode: str) -> Contradiction | None:
+    """ABS-7's check run whole (its explicit examples, then its search) on a fresh process of a fork."""
+    session = ServerSession(target=resolve_target(mode), transcript=Transcript(None), timeout=60.0)
+    try:
+        needs_more_check(session)
+    except Contradiction as raised:
+        return raised
+    finally:
+        session.close()
+    return None
+
+
+def test_a_rule_over_the_history_is_not_the_flags_departure() -> None:
+    """A fork refusing a thought not numbered past the last one refuses the flagged call sent after the same
+    plain call: the plain call sent again is refused too, so the flag is not what it refused (ABS-7 holds)."""
+    assert _check_on("cmd:" + shlex.join(command("reference_fork", "follows-last"))) is None
+
+
+def test_a_final_thought_needing_more_refused_is_said_as_the_flag_read() -> None:
+    """Behind the same history rule, a final thought with needsMoreThoughts true refused (the flag read) is
+    ABS-7's departure in words: the refusal, and the same call accepted without the flag before and after."""
+    raised = _check_on("cmd:" + shlex.join(command("reference_fork", "final-needing-more+follows-last")))
+    assert raised is not None and raised.record == "ABS-7", raised
+    said = str(raised)
+    assert ("the call with needsMoreThoughts true is refused, “Invalid needsMoreThoughts: a final thought "
+            "cannot need more thoughts” (isError), where the same call without it is accepted before and "
+            "after") in said, said

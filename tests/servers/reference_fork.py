@@ -49,24 +49,26 @@
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
 - `word-count`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`, `short-refused`,
-  `early-final-refused`, `follows-last`, `revises-needs-true`, `revises-below`, `branch-not-ahead`,
-  `total-not-below`, `branch-earlier`, `numbers-typed`, `numbers-converted` (OTHER_CHANGES, joined by "+"): a
-  word count ends every box header; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a
-  thought holding an unpaired surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)";
-  a call both revising and branching is refused, "Invalid isRevision: a thought cannot both revise and
-  branch"; a thoughtNumber more than ten times a positive totalThoughts is refused, "thoughtNumber <n> is more
-  than ten times totalThoughts <m>"; a thought shorter than 8 UTF-16 units is refused, "Invalid thought: at
-  least 8 characters"; a nextThoughtNeeded false with thoughtNumber below totalThoughts is refused, "Invalid
-  nextThoughtNeeded: a thought before the last cannot end the chain"; a plain thought numbered neither 1 nor
-  past the last one taken is refused, "Invalid thoughtNumber: must follow thought <last>"; a revisesThought
-  beside an isRevision other than true is refused, "Invalid revisesThought: only allowed when isRevision is
-  true"; a number refused by a relation to thoughtNumber: a revisesThought not below it, "Invalid
-  revisesThought: must be a thought number below thoughtNumber" (held-out-multi-13's strict-relations), a
-  branchFromThought above it, "Invalid branchFromThought: cannot branch from a later thought", a totalThoughts
-  below it, "Invalid totalThoughts: must be at least thoughtNumber"; a numbered branchFromThought at or past
-  thoughtNumber is refused, "branchFromThought must be less than thoughtNumber"; a revisesThought or
-  branchFromThought given as no number is refused, "<field>: Expected number, received <type>"; digits given
-  for a numbered field are read as the number;
+  `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`, `revises-below`,
+  `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`, `numbers-converted`
+  (OTHER_CHANGES, joined by "+"): a word count ends every box header; a "[warn]" line follows the box of a
+  thought over 2,000 UTF-16 units; a thought holding an unpaired surrogate is refused, "Invalid thought:
+  malformed Unicode (unpaired surrogate)"; a call both revising and branching is refused, "Invalid isRevision:
+  a thought cannot both revise and branch"; a thoughtNumber more than ten times a positive totalThoughts is
+  refused, "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought shorter than 8 UTF-16 units
+  is refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false with thoughtNumber below
+  totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last cannot end the chain"; a
+  plain thought numbered neither 1 nor past the last one taken is refused, "Invalid thoughtNumber: must follow
+  thought <last>"; a final thought with needsMoreThoughts true is refused, "Invalid needsMoreThoughts: a final
+  thought cannot need more thoughts"; a revisesThought beside an isRevision other than true is refused,
+  "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a relation to
+  thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number below
+  thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
+  branchFromThought: cannot branch from a later thought", a totalThoughts below it, "Invalid totalThoughts:
+  must be at least thoughtNumber"; a numbered branchFromThought at or past thoughtNumber is refused,
+  "branchFromThought must be less than thoughtNumber"; a revisesThought or branchFromThought given as no
+  number is refused, "<field>: Expected number, received <type>"; digits given for a numbered field are read
+  as the number;
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -387,6 +389,20 @@ def _early_final_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _final_needing_more(thinking: Any) -> None:
+    """A final thought (nextThoughtNeeded false) with needsMoreThoughts true refused after the checks
+    (held-out-multi-13's strict-relations): the flag read where the original reads it nowhere."""
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if validated.nextThoughtNeeded is False and validated.needsMoreThoughts is True:
+            raise JSError("Invalid needsMoreThoughts: a final thought cannot need more thoughts")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 def _follows_last(thinking: Any) -> None:
     """A plain thought (neither revising nor branching) numbered neither 1 nor past the last one this process
     took refused (held-out-multi-13's strict-relations): a rule over the history, which a fresh process given
@@ -502,6 +518,7 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
     "follows-last": _follows_last,
+    "final-needing-more": _final_needing_more,
     "revises-needs-true": _revises_needs_true,
     "revises-below": _relation_refused(
         "revisesThought", "thoughtNumber", lambda f, g: f >= g,
