@@ -2584,7 +2584,10 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
         return True
     if _value_quoted(difference, message):
         return True
-    if key in _REFUSAL_KEYS or key.startswith("re-worded"):
+    # Two refusals in other words are a refusal's difference too: only a check speaking of that refusal saw
+    # it, not one that failed beside it on another request (ABS-2's read of a listed resource quoting the
+    # stored thought was paired with the guessed `thought://1` refused in other words).
+    if key in _REFUSAL_KEYS or key.startswith(("re-worded", "both refuse")):
         field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
         words = re.search(r"“([^”]+)", difference)
         field = field or (field_named(words.group(1)) if words else "")  # “Invalid thoughtNumber: …”
