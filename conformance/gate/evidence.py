@@ -2564,6 +2564,13 @@ def _about_unasked(message: str) -> bool:
     return bool(_UNASKED_SEEN.search(re.sub(r"“[^”]*”?", "", _own_words(message))))
 
 
+def _protocol_refusals(key: str) -> bool:
+    """Two refusals in other words, both JSON-RPC errors (`… (and as JSON-RPC error -32601 on the original,
+    JSON-RPC error -32602 here)`): a request the protocol refused on each side, no tool call's words."""
+    return key.startswith("both refuse this call, in other words (and as JSON-RPC error") and bool(
+        re.search(r"JSON-RPC error -?\d+ here", key))
+
+
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
     (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
@@ -2584,10 +2591,11 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
         return True
     if _value_quoted(difference, message):
         return True
-    # Two refusals in other words are a refusal's difference too: only a check speaking of that refusal saw
-    # it, not one that failed beside it on another request (ABS-2's read of a listed resource quoting the
-    # stored thought was paired with the guessed `thought://1` refused in other words).
-    if key in _REFUSAL_KEYS or key.startswith(("re-worded", "both refuse")):
+    # Two JSON-RPC errors in other words (a request refused by the protocol, not the tool's words) are a
+    # refusal's difference too: only a check speaking of a refusal saw it, not one that failed beside it on
+    # another request (ABS-2's read of a listed resource quoting the stored thought was paired with the
+    # guessed `thought://1` refused in other words, “Method not found” / “Unknown resource: thought://1”).
+    if key in _REFUSAL_KEYS or key.startswith("re-worded") or _protocol_refusals(key):
         field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
         words = re.search(r"“([^”]+)", difference)
         field = field or (field_named(words.group(1)) if words else "")  # “Invalid thoughtNumber: …”
