@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.calls.strategies import json_values
+from conformance.core.differences import explain
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
@@ -22,7 +23,10 @@ from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.suite.test_validation import test_values_spelling_the_type_are_refused as spelled_check
 from conformance.targets.specs import resolve_target
-from tests.servers import VALID, command
+from tests.servers import command
+
+PLAIN: dict[str, JSON] = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1,
+                          "nextThoughtNeeded": False}
 
 
 def _session(spec: str) -> ServerSession:
@@ -83,7 +87,7 @@ def test_any_check_meeting_a_spelling_read_names_the_type_check(
 ) -> None:
     """Whichever check sends it, a non-boolean nextThoughtNeeded the fork reads as a boolean contradicts
     OBJ-10 in words naming the call and the boolean read; any other is refused as the original refuses it."""
-    exchange = strings_read.call({**VALID, "nextThoughtNeeded": value})
+    exchange = strings_read.call({**PLAIN, "nextThoughtNeeded": value})
     if value not in ("true", "false"):
         assert rejected(exchange) == GUARD_REFUSALS["nextThoughtNeeded"]
         return
@@ -93,3 +97,30 @@ def test_any_check_meeting_a_spelling_read_names_the_type_check(
     assert (f'`nextThoughtNeeded: "{value}"` is accepted and read as the boolean {value} (the answer\'s '
             "nextThoughtNeeded), where the original type-checks nextThoughtNeeded and refuses this call "
             "(nextThoughtNeeded)") in str(raised.value), raised.value
+
+
+def _answer(spec: str, arguments: dict[str, JSON]) -> dict[str, JSON]:
+    with resolve_target(spec).wire(timeout=20) as driver:
+        driver.initialize()
+        return driver.call_tool("sequentialthinking", arguments).response
+
+
+@pytest.mark.parametrize(("mode", "field", "value", "read"), [
+    ("next-needed-strings", "nextThoughtNeeded", "true", "the boolean true"),
+    ("next-needed-strings", "nextThoughtNeeded", "false", "the boolean false"),
+    ("numbers-converted", "thoughtNumber", "2", "the number 2"),
+])
+def test_the_pair_says_the_value_read(mode: str, field: str, value: str, read: str) -> None:
+    """The one explainer's sentence of a refused-against-accepted pair (the run's headline, compare's) names
+    the value sent and what it was read as, not only the original's refusal."""
+    arguments: dict[str, JSON] = {**PLAIN, "totalThoughts": 3, field: value}
+    said = explain(_answer("reference", arguments), _answer(_fork(mode), arguments), arguments)[0].said()
+    assert said == (f"the original refuses this call — “{GUARD_REFUSALS[field]}” (isError) — and this server "
+                    f"accepts it, reading `{field}: \"{value}\"` as {read}"), said
+
+
+def test_a_value_of_its_own_type_is_not_said_read() -> None:
+    """A falsy value of the right type let through (typed-guards) is accepted as sent: no clause."""
+    arguments: dict[str, JSON] = {**PLAIN, "thoughtNumber": 0}
+    said = explain(_answer("reference", arguments), _answer(_fork("typed-guards"), arguments), arguments)[0]
+    assert said.said().endswith("and this server accepts it"), said.said()
