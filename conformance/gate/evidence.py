@@ -106,7 +106,7 @@ from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
-from conformance.gate.rules_said import relation_refused, rule_headline
+from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused, relation_refused, rule_headline
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
@@ -2818,8 +2818,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
         relation = relation_refused(evidence, replays.retests, replays.relations)
+        two = None if relation is not None else pair_rule_refused(
+            evidence, call_arguments(theirs[at - 1].sent), replays.original, replays.target,
+            replays.timeout)
         if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
             pair = rule_headline(relation, evidence)
+        elif two is not None:  # one of compare's rules between two fields, in compare's words
+            pair = pair_rule_headline(two, evidence)
         elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
