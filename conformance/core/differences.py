@@ -388,13 +388,13 @@ def typed_read(field: str | None, arguments: object, accepted: JSON | None) -> s
     sent = arguments[field]
     kind = ("boolean" if isinstance(echoed, bool) else
             "number" if isinstance(echoed, int | float) else "")
-    if not kind or not _spells(sent, echoed):
+    if not kind or not spells(sent, echoed):
         return ""
     return (f", reading `{field}: {safe(json.dumps(sent, ensure_ascii=False), 40)}` as the {kind} "
             f"{json.dumps(echoed)}")
 
 
-def _spells(sent: JSON, echoed: JSON) -> bool:
+def spells(sent: JSON, echoed: JSON) -> bool:
     """Whether `sent`, of another JSON type than `echoed`, spells it: "true"/"false" (any case, padded) or 1/0
     for a boolean, a numeric string or a boolean for a number. An echo of another value came from elsewhere
     (a respelled name read, a default), which is no reading of the value sent."""

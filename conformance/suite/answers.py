@@ -16,7 +16,7 @@ from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.differences import other_fields, quoted, refusal_body
+from conformance.core.differences import other_fields, quoted, refusal_body, spells
 from conformance.core.failure_text import ANSWER_READS
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
@@ -399,8 +399,9 @@ TYPE_CHECKED: Final[Mapping[str, str]] = MappingProxyType({
 
 def read_as_its_type(field: str, value: JSON | Omitted, exchange: Exchange) -> JSON | Omitted:
     """What an accepted answer echoes for a type-checked field sent present but of another type, when that
-    echo has the field's own type (“false” answered as false, "5" as 5): the server read the value as the
-    type it spells; OMIT for anything else (a field missing, an echo of the sent value or none)."""
+    echo has the field's own type and is the value the sent one spells (“false” answered as false, "5" as 5):
+    the server read the value as the type it spells; OMIT for anything else (a field missing, an echo of the
+    sent value, of another value, or none)."""
     kind = TYPE_CHECKED.get(field)
     if kind is None or isinstance(value, Omitted) or _of_kind(value, kind):
         return OMIT
@@ -409,7 +410,9 @@ def read_as_its_type(field: str, value: JSON | Omitted, exchange: Exchange) -> J
     except Unreadable:
         return OMIT
     echoed = found.get(field, OMIT) if isinstance(found, dict) else OMIT
-    return echoed if not isinstance(echoed, Omitted) and _of_kind(echoed, kind) else OMIT
+    if isinstance(echoed, Omitted) or not _of_kind(echoed, kind) or not spells(value, echoed):
+        return OMIT  # an echo the sent value does not spell came from elsewhere (a default, a raise)
+    return echoed
 
 
 def _of_kind(value: object, kind: str) -> bool:
