@@ -15,6 +15,7 @@ from conformance.core.eras import AUTO, ERAS, HANDSHAKE_REVISIONS, LATEST_HANDSH
 from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.suite.rawproc import RawServer
 from conformance.suite.spec_checks import verdicts
+from conformance.suite.test_store import open_session
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -119,3 +120,13 @@ def test_a_raw_process_is_met_where_the_server_speaks(accepted: set[str]) -> Non
             assert refusal is not None and (refusal.offered, refusal.accepted) == (PROTOCOL_VERSION, settled)
         listed = raw.request("tools/list", {})
         assert isinstance(listed.get("result"), dict), listed
+
+
+def test_a_session_opened_by_hand_is_met_where_the_server_speaks() -> None:
+    """ABS-5's check opens two client sessions on one process with its own initialize: each offered the
+    original's 2024-11-05 alone, so a server refusing it failed ABS-5 (“a second initialize on one process was
+    not answered normally”) where the refusal is SPEC-1's."""
+    with _fork("version-refused:2024-11-05").wire(timeout=20) as driver:
+        first, second = open_session(driver, "first-client"), open_session(driver, "second-client")
+    assert first.result is not None and second.result is not None, (first.response, second.response)
+    assert second.result.get("protocolVersion") == LATEST_HANDSHAKE
