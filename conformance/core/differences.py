@@ -354,7 +354,7 @@ def explain(original: JSON | None, target: JSON | None, arguments: object = None
         said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
                 f"server answers {same} without isError: true")
     if said and a is not None and b is None and body is None:
-        said += respelled_read(a.field, arguments)
+        said += respelled_read(a.field, arguments) or typed_read(a.field, arguments, target)
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
     found = [d for d in json_differences(original, target) if not (a and b and _refusal_text(d.path))]
@@ -373,6 +373,45 @@ def respelled_read(field: str | None, arguments: object) -> str:
     if key is None:
         return ""
     return f", reading `{safe(key, 64)}` for `{field}` ({RESPELLED}, which the original does not read)"
+
+
+def typed_read(field: str | None, arguments: object, accepted: JSON | None) -> str:
+    """The clause after "… and this server accepts it" when the call carries the field the original's refusal
+    names as another JSON type than the accepted answer echoes it with (the string "true" answered as true,
+    "5" as 5): the server read the value as the type it spells, where the original refuses it for its type
+    (held-out-multi-14's typed-arguments: "… accepts it" never said which value). Empty otherwise."""
+    if not field or not isinstance(arguments, dict) or field not in arguments:
+        return ""
+    result = accepted.get("result") if isinstance(accepted, dict) else None
+    content = result.get("content") if isinstance(result, dict) else None
+    first = content[0] if isinstance(content, list) and content else None
+    text = first.get("text") if isinstance(first, dict) else None
+    parsed, _ = _text_object(text) if isinstance(text, str) else (None, False)
+    echoed = parsed.get(field) if isinstance(parsed, dict) else None
+    sent = arguments[field]
+    if not isinstance(echoed, bool | int | float) or not spells(sent, echoed):
+        return ""
+    # Short: the headline keeps 150 characters, and the refusal before it names the field already.
+    return f", reading {safe(json.dumps(sent, ensure_ascii=False), 40)} as {json.dumps(echoed)}"
+
+
+def spells(sent: JSON, echoed: JSON) -> bool:
+    """Whether `sent`, of another JSON type than `echoed`, spells it: "true"/"false" (any case, padded) or 1/0
+    for a boolean, a numeric string or a boolean for a number. An echo of another value came from elsewhere
+    (a respelled name read, a default), which is no reading of the value sent."""
+    if isinstance(echoed, bool):
+        if isinstance(sent, str):
+            return sent.strip().lower() in (str(echoed).lower(), str(int(echoed)))
+        return isinstance(sent, int | float) and not isinstance(sent, bool) and sent == int(echoed)
+    if isinstance(echoed, int | float):
+        if isinstance(sent, bool):
+            return int(sent) == echoed
+        if isinstance(sent, str):
+            try:
+                return float(sent.strip()) == echoed
+            except ValueError:
+                return False
+    return False
 
 
 RESPELLED: Final = "another spelling of the name"

@@ -106,7 +106,7 @@ from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
-from conformance.gate.rules_said import relation_refused, rule_headline
+from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused, relation_refused, rule_headline
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
@@ -564,7 +564,8 @@ def _candidates(cause: RootCause, report: Report) -> list[tuple[str, list[str]]]
         ce = by_id[record].counterexample if record in by_id else None
         if ce is not None and ce.replay and all(ce.replay != f for _, f in found):
             found.append((ce.test, list(ce.replay)))
-    return [*found[:MAX_CANDIDATES - 1], (OPENING_SOURCE, _opening_frames())]
+    behind = [(BEHIND_OPENING_SOURCE, b) for b in [behind_opening(cause.example)] if b]
+    return [*found[:MAX_CANDIDATES - 1], (OPENING_SOURCE, _opening_frames()), *behind]
 
 
 def _probe_frames() -> list[str]:
@@ -584,6 +585,33 @@ _OPENING: Final[tuple[dict[str, JSON], ...]] = (*OPENING_CALLS, *PLAIN_TAIL, *LA
 """After the probe call: the fixed opening calls (calls/opening.py: the store checks' and compare's too), then
 plain calls up to sixteen retained thoughts, past a store capped at a small size, then a branch on each of 48
 more labels, past a cap on labels."""
+
+
+BEHIND_OPENING_SOURCE: Final = "the fixed opening calls, then the example's calls, on a fresh process"
+
+
+def behind_opening(frames: Sequence[str]) -> list[str]:
+    """The fixed opening calls (their tools/list aside), then `frames`' own requests after its handshake, ids
+    following on: a rule over the history a check met on the shared process (a thought numbered past the
+    last one, a cap) shows on a fresh one only behind a history, which neither the example alone nor the
+    opening calls alone give (held-out-multi-13's strict-relations: five departures seen once). Empty when
+    `frames` asks nothing after its handshake."""
+    opening = _opening_frames()[:-1]
+    rest: list[str] = []
+    next_id = len(_OPENING) + 2
+    for text in frames:
+        frame = _frame(text)
+        if frame is None:
+            rest.append(text)
+            continue
+        if frame.get("method") in ("initialize", "notifications/initialized"):
+            continue
+        if isinstance(frame.get("id"), int):
+            rest.append(json.dumps({**frame, "id": next_id}, ensure_ascii=False, separators=(",", ":")))
+            next_id += 1
+        else:
+            rest.append(text)
+    return [*opening, *rest] if any(isinstance((_frame(t) or {}).get("id"), int) for t in rest) else []
 
 
 def _opening_frames() -> list[str]:
@@ -2643,6 +2671,13 @@ def _about_unasked(message: str) -> bool:
     return bool(_UNASKED_SEEN.search(re.sub(r"“[^”]*”?", "", _own_words(message))))
 
 
+def _protocol_refusals(key: str) -> bool:
+    """Two refusals in other words, both JSON-RPC errors (`… (and as JSON-RPC error -32601 on the original,
+    JSON-RPC error -32602 here)`): a request the protocol refused on each side, no tool call's words."""
+    return key.startswith("both refuse this call, in other words (and as JSON-RPC error") and bool(
+        re.search(r"JSON-RPC error -?\d+ here", key))
+
+
 def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
     """Whether a pair's difference is what a record's failing check said it saw: the same refused field
     (or a refusal at all, when the check names none), the same field, the box for a box. An answer of another
@@ -2663,7 +2698,11 @@ def _tells(difference: str, message: str, *, strict: bool = False) -> bool:
         return True
     if _value_quoted(difference, message):
         return True
-    if key in _REFUSAL_KEYS or key.startswith("re-worded"):
+    # Two JSON-RPC errors in other words (a request refused by the protocol, not the tool's words) are a
+    # refusal's difference too: only a check speaking of a refusal saw it, not one that failed beside it on
+    # another request (ABS-2's read of a listed resource quoting the stored thought was paired with the
+    # guessed `thought://1` refused in other words, “Method not found” / “Unknown resource: thought://1”).
+    if key in _REFUSAL_KEYS or key.startswith("re-worded") or _protocol_refusals(key):
         field = refused_field(difference) or (key.split(" ", 1)[1] if key.startswith("re-worded ") else "")
         words = re.search(r"“([^”]+)", difference)
         field = field or (field_named(words.group(1)) if words else "")  # “Invalid thoughtNumber: …”
@@ -2886,8 +2925,13 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
         relation = relation_refused(evidence, replays.retests, replays.relations)
+        two = None if relation is not None else pair_rule_refused(
+            evidence, call_arguments(theirs[at - 1].sent), replays.original, replays.target,
+            replays.timeout)
         if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
             pair = rule_headline(relation, evidence)
+        elif two is not None:  # one of compare's rules between two fields, in compare's words
+            pair = pair_rule_headline(two, evidence)
         elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
@@ -3139,6 +3183,15 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
                 return pair.model_copy(update={"example": opening, "why": why})
             miss += f"; nor {OPENING_SOURCE}"
+            behind = behind_opening(frames)
+            later = replays.get(behind) if behind else None
+            if later is not None and isinstance(later[0], list) and isinstance(later[1], list):
+                found = _compared(later[0], later[1], about)
+                if found is not None:
+                    pair = _pair(found, later[0], later[1], rv.statement, replays.original.spec)
+                    why = f"its own sequence did not reproduce ({miss}); {BEHIND_OPENING_SOURCE} do"
+                    return pair.model_copy(update={"example": behind, "why": why})
+                miss += f"; nor {BEHIND_OPENING_SOURCE}"
             # Its own frames showed no difference at all (`fall_back`); the opening calls may still show the
             # fork's other changes, which the gate weighs as this departure's (gate/pinned.py).
             elsewhere = _keys_of(again[0], again[1])

@@ -1,21 +1,27 @@
 """A cause whose pair shows this server refusing a numbered field by a relation to another field, said as that
 rule with the calls that show it ("this server refuses `revisesThought` ≥ `thoughtNumber` … 3 with 3 refused,
 2 with 3 accepted"), not as the one call its example happened to send (issue 42). The rule is found by
-`core/relation.py`, the finder `compare` marks its differences with, so both commands name one rule alike.
+`core/relation.py`, the finder `compare` marks its differences with, so both commands name one rule alike;
+failing that, by compare's rules between two fields (`compare/two_fields.py`: a ratio or an offset between
+two numbered fields, two optional fields not both set, a value refused only where two numbered fields stand
+in an order), said in compare's words.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from typing import cast
 
+from conformance.compare.two_fields import PairRule, find_both_set, find_conditional, find_ratio
 from conformance.core.differences import Refusal, quoted, refusal
 from conformance.core.jsontypes import JSON
 from conformance.core.relation import NUMBERED, Relation, relation_retested, said
 from conformance.core.retest import Ask, accepted
 from conformance.report.model import Evidence
+from conformance.targets.specs import Target
 
 
 def _masked(words: str) -> str:
@@ -68,4 +74,46 @@ def rule_headline(rule: RuleRefused, evidence: Evidence) -> str:
             f"{mark}{where if mark else ''}")
 
 
-__all__ = ["RuleRefused", "relation_refused", "rule_headline"]
+def pair_rule_refused(evidence: Evidence, call: Mapping[str, object] | None, original: Target, target: Target,
+                      timeout: float) -> tuple[PairRule, Refusal] | None:
+    """The rule between two fields behind a reproduced pair where the original accepts the call and this
+    server refuses it, found as `compare` finds it (`original` as its side a, this server as b, on fresh
+    pairs) for the field its refusal names: a ratio or offset for a numbered one, then its value refused only
+    in an order of two numbered fields, then two optional fields not both set. None when no rule of the
+    family holds."""
+    if not evidence.reproduced or call is None:
+        return None
+    try:
+        theirs: JSON = json.loads(evidence.original)
+        ours: JSON = json.loads(evidence.target)
+    except ValueError:
+        return None
+    here = refusal(ours)
+    if here is None or refusal(theirs) is not None or not accepted(theirs):
+        return None
+    arguments = cast(dict[str, JSON], json.loads(json.dumps(dict(call))))
+    if here.field in arguments:
+        field = here.field
+        rule = find_ratio(original, target, field, "b", arguments, timeout) if field in NUMBERED else None
+        rule = rule or find_conditional(original, target, field, "b", arguments, here.words, timeout)
+        rule = rule or find_both_set(original, target, field, "b", arguments, here.words, timeout)
+        return (rule, here) if rule is not None else None
+    # A refusal naming no field ("thoughtNumber 99 is more than ten times totalThoughts 9" names two): each
+    # numbered field the call sends, along compare's ladder.
+    for field in (f for f in NUMBERED if f in arguments):
+        rule = find_ratio(original, target, field, "b", arguments, timeout)
+        if rule is not None:
+            return rule, here
+    return None
+
+
+def pair_rule_headline(found: tuple[PairRule, Refusal], evidence: Evidence) -> str:
+    """The pair's headline with compare's rule first (its words and the calls showing it), then this
+    server's own words for the example's call, then where it was reproduced."""
+    rule, here = found
+    _, mark, where = evidence.headline().rpartition(" (reproduced ")
+    return (f"this server refuses {rule.rule}, which the original accepts (re-tested on fresh calls: "
+            f"{rule.evidence}) — {quoted(here.words, 100)} ({here.kind}){mark}{where if mark else ''}")
+
+
+__all__ = ["RuleRefused", "pair_rule_headline", "pair_rule_refused", "relation_refused", "rule_headline"]

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Final
 
 from mcp_types import CallToolResult, TextContent
 
 from conformance.calls.store import StoreState
 from conformance.calls.strategies import Envelope
-from conformance.core.differences import other_fields, quoted, refusal_body
+from conformance.core.differences import other_fields, quoted, refusal_body, spells
 from conformance.core.failure_text import ANSWER_READS
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
@@ -381,8 +383,51 @@ def expect_guards_refuse(exchange: Exchange) -> None:
     # A value of the right type refused only for being falsy (thought "", a number 0) is the falsy guard's,
     # RTE-3/a1's "guarded by falsiness, not presence"; a missing or mistyped field is RTE-3's own check.
     value = sent.get(failure, OMIT)
+    echoed = read_as_its_type(failure, value, exchange)
+    if not isinstance(echoed, Omitted) and not isinstance(value, Omitted):
+        # Converted, not let through: the type check (OBJ-10) changed, not the guard.
+        converted = converted_call_accepted(failure, value, echoed)
+        expect("OBJ-10", False, converted)
     record = "RTE-3/a1" if falsy_of_its_type(failure, value) else "RTE-3"
     expect(record, False, lambda: guarded_call_accepted(failure, value))
+
+
+TYPE_CHECKED: Final[Mapping[str, str]] = MappingProxyType({
+    "thoughtNumber": "number", "totalThoughts": "number", "nextThoughtNeeded": "boolean"})
+"""OBJ-10's type-checked fields and the JSON type each must be sent as."""
+
+
+def read_as_its_type(field: str, value: JSON | Omitted, exchange: Exchange) -> JSON | Omitted:
+    """What an accepted answer echoes for a type-checked field sent present but of another type, when that
+    echo has the field's own type and is the value the sent one spells (“false” answered as false, "5" as 5):
+    the server read the value as the type it spells; OMIT for anything else (a field missing, an echo of the
+    sent value, of another value, or none)."""
+    kind = TYPE_CHECKED.get(field)
+    if kind is None or isinstance(value, Omitted) or _of_kind(value, kind):
+        return OMIT
+    try:
+        found = read_answer(exchange.text or "")
+    except Unreadable:
+        return OMIT
+    echoed = found.get(field, OMIT) if isinstance(found, dict) else OMIT
+    if isinstance(echoed, Omitted) or not _of_kind(echoed, kind) or not spells(value, echoed):
+        return OMIT  # an echo the sent value does not spell came from elsewhere (a default, a raise)
+    return echoed
+
+
+def _of_kind(value: object, kind: str) -> bool:
+    if kind == "boolean":
+        return isinstance(value, bool)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def converted_call_accepted(field: str, value: JSON, echoed: JSON) -> str:
+    """OBJ-10's failure as a person acts on it: the call, the value of the field's type it was read as, and
+    the original's refusal of it in its own words (issue 42: string booleans `compare` named, no run said)."""
+    kind = TYPE_CHECKED[field]
+    return (f"`{field}: {brief(value, 60)}` is accepted and read as the {kind} {json.dumps(echoed)} (the "
+            f"answer's {field}), where the original type-checks {field} and refuses this call ({field}) with "
+            f"{quoted(GUARD_REFUSALS[field])} (isError)")
 
 
 def guarded_call_accepted(field: str, value: JSON | Omitted) -> str:

@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import Final
 
 from conformance.core.arguments_map import Renamer
+from conformance.core.eras import RefusedOffer, offered_next
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process
@@ -360,6 +361,8 @@ class RawServer:
         self.seen = bytearray()
         """The stderr bytes read so far, from the start of the process (its first `SEEN_BYTES`)."""
         self._initialized: dict[str, JSON] | None = None
+        self.refused_offer: RefusedOffer | None = None
+        """The offer `initialize` saw refused before another was accepted (None: the first was)."""
         self._read_ahead = bytearray()
         """stderr read while waiting for a late box (`_settle`): the next `stderr_now` returns it first."""
         self._boxes_owed = 0
@@ -633,12 +636,24 @@ class RawServer:
         self._initialized = answer
 
     def initialize(self) -> dict[str, JSON]:
-        """The handshake, once per process: a pooled process lent again is already initialized."""
+        """The handshake, once per process: a pooled process lent again is already initialized. An offer
+        answered with a JSON-RPC error is followed by the other handshake revisions, newest first, on the same
+        process, as the wire and SDK drivers do (`offered_next`): a server refusing the original's 2024-11-05
+        is met where it speaks, its refusal SPEC-1's finding (said by the meetings), not a raw check's."""
         if self._initialized is not None:
             return self._initialized
         answer = self.request(
             "initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": CLIENT_INFO}
         )
+        error = answer.get("error")
+        if "result" not in answer and isinstance(error, dict):
+            for offer in offered_next(PROTOCOL_VERSION):
+                again = self.request(
+                    "initialize", {"protocolVersion": offer, "capabilities": {}, "clientInfo": CLIENT_INFO})
+                if isinstance(again.get("result"), dict):
+                    self.refused_offer = RefusedOffer(PROTOCOL_VERSION, error, offer)
+                    answer = again
+                    break
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         self._initialized = answer
         return answer

@@ -37,7 +37,7 @@ from conformance.calls.strategies import (
 )
 from conformance.catalog.corpus import default_corpus
 from conformance.catalog.records import evidences, relies_on
-from conformance.core.differences import quoted
+from conformance.core.differences import quoted, refusal
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.drivers.errors import ServerTimeout
@@ -407,14 +407,28 @@ def test_revision_is_a_label_only(
 @relies_on("RTE-3", "OBJ-4", "RTE-9", "CMP-5")
 @given(envelope=envelopes, needs_more=optional_values)
 @exact_examples("needsMoreThoughts", param="needs_more", envelope=Envelope("t", 5, 3, False))
+@example(envelope=Envelope("t", 1, 1, False), needs_more=True)
 @probe_examples(needs_more=True)
 def test_needs_more_thoughts_changes_nothing(
     server: ServerSession, envelope: Envelope, needs_more: JSON | Omitted
 ) -> None:
-    """needsMoreThoughts, of any value or type, leaves the answer and the render unchanged."""
+    """needsMoreThoughts, of any value or type, leaves the answer and the render unchanged. A call refused
+    without it is no pair to compare; one refused only with it, the same call accepted again right after
+    without it, is refused for the flag (a final thought needing more refused: held-out-multi-13's
+    strict-relations), not for a rule over the calls before it (a thought numbered past the last one)."""
     plain = server.call(envelope.arguments())
+    if plain.error is not None or plain.is_error:
+        return  # the call's own refusal is the guards' checks' to judge, not the flag's
     flagged = server.call(envelope.arguments(needsMoreThoughts=needs_more))
     flag = "left out" if isinstance(needs_more, Omitted) else brief(needs_more)
+    refused = refusal(flagged.response)
+    if refused is not None:
+        again = server.call(envelope.arguments())
+        if again.error is not None or again.is_error:
+            return  # refused again without the flag: the calls before it decided, not the flag
+        expect("ABS-7", False, f"the call with needsMoreThoughts {flag} is refused, {quoted(refused.words)} "
+               f"({refused.kind}), where the same call without it is accepted before and after: "
+               "needsMoreThoughts is read, where the original reads it nowhere and accepts both alike")
     assert without_count(plain) == without_count(flagged), reanswered(
         without_count(plain), without_count(flagged), f"for the same call with needsMoreThoughts {flag}")
     expect_rendered_alike(plain, flagged, f"for the same call with needsMoreThoughts {flag}")

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from hypothesis import assume, example, given
@@ -36,12 +37,14 @@ from conformance.core.spellings import LETTER_CASES, OTHER_SPELLINGS, spell
 from conformance.drivers.wire import Exchange
 from conformance.suite.answers import (
     REFUSED_RESULT_KEYS,
+    TYPE_CHECKED,
     accepted,
     answer_status,
     describe,
     expect_guards_refuse,
     fenced_said,
     fields_unlike,
+    read_as_its_type,
     rejected,
     store,
     trailed_said,
@@ -444,6 +447,53 @@ def test_control_fields_type_checked(server: ServerSession, field: str, value: J
     wrong_type = not isinstance(value, bool) if field == "nextThoughtNeeded" else not is_number(value)
     assume(wrong_type)
     _refused_by_guard(server.call({**_VALID, field: value}), field)
+
+
+SPELLED: Final[Mapping[str, tuple[JSON, ...]]] = {
+    "nextThoughtNeeded": ("true", "false", "True", "FALSE", "1", "0", "yes", "no", 1, 0),
+    "thoughtNumber": ("1", "2", " 3 ", "1e0", "0x1", True),
+    "totalThoughts": ("1", "5", " 3 ", "1e1", "0x10", True),
+}
+"""Per type-checked field, values of another type that spell one of its own (a boolean as a string or a
+number, a number as a string or true): the original refuses each (typeof); a fork converting some reads those
+as the value they spell, and the search's arbitrary values rarely spell one (held-out-multi-14's
+typed-arguments: "true"/"false" read, said by no run)."""
+
+
+@evidences("OBJ-10")
+@relies_on("RTE-3", "OBJ-8", "OBJ-4")
+def test_values_spelling_the_type_are_refused(server: ServerSession) -> None:
+    """Each SPELLED value, in a call otherwise valid, refused as the original refuses it: which ones a server
+    reads as its type is said together, beside those it still refuses (the rule, not one example)."""
+    said: list[str] = []
+    for field, values in SPELLED.items():
+        taken: list[tuple[JSON, JSON | Omitted]] = []
+        for value in values:
+            exchange = server.call({**_VALID, field: value})
+            if exchange.error is None and not exchange.is_error:
+                taken.append((value, read_as_its_type(field, value, exchange)))
+        if taken:
+            said.append(spelled_taken(field, taken, values))
+    expect("OBJ-10", not said, "; and ".join(said))
+
+
+def spelled_taken(field: str, taken: Sequence[tuple[JSON, JSON | Omitted]], sent: Sequence[JSON]) -> str:
+    """The values of another type a server took for `field`, what it answered for each, the original's refusal
+    in its words, and the values it still refuses."""
+    kind = TYPE_CHECKED[field]
+    shown = [quoted(v) if isinstance(v, str) else json.dumps(v) for v, _ in taken]
+    answered = ", ".join("no such value" if isinstance(e, Omitted) else json.dumps(e) for _, e in taken)
+    took = {json.dumps(v) for v, _ in taken}
+    refused = [quoted(v) if isinstance(v, str) else json.dumps(v) for v in sent if json.dumps(v) not in took]
+    read = all(not isinstance(e, Omitted) for _, e in taken)
+    how = f"as the {kind}{'s' if len(taken) > 1 else ''} they spell" if read else "accepted"
+    still = f"; {_listed(refused)} refused as the original does" if refused else ""
+    return (f"takes `{field}` given as {_listed(shown)} {how} (answered `{field}`: {answered}), where the "
+            f"original type-checks it and refuses each with {quoted(GUARD_REFUSALS[field])}{still}")
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 _RAW_IDS = itertools.count(2_000_000_000)

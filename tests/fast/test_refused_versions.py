@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import shlex
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conformance.calls.meetings import meet, meets
 from conformance.core.eras import AUTO, ERAS, HANDSHAKE_REVISIONS, LATEST_HANDSHAKE, offered_next
+from conformance.core.protocol import PROTOCOL_VERSION
+from conformance.suite.rawproc import RawServer
 from conformance.suite.spec_checks import verdicts
+from conformance.suite.test_store import open_session
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -96,3 +99,34 @@ def test_the_original_negotiation_is_no_refusal() -> None:
     meeting = meet(_fork("versions-only:" + ",".join(HANDSHAKE_REVISIONS)), ERAS[3], timeout=20)
     assert meeting.refused_offer is None and meeting.negotiated == "2025-11-25"
     assert verdicts(meeting)["SPEC-1"] == "holds"
+
+
+@settings(max_examples=4, deadline=None)
+@given(accepted=st.sets(st.sampled_from(HANDSHAKE_REVISIONS), min_size=1, max_size=3))
+@example(accepted={"2025-06-18", "2025-11-25"})
+def test_a_raw_process_is_met_where_the_server_speaks(accepted: set[str]) -> None:
+    """The raw processes the suite ends, signals or reads unasked (suite/rawproc.py) offer the original's
+    2024-11-05 as the wire driver does, and go on to the newest accepted revision when it is refused: a fork
+    speaking only newer revisions showed as an ABS-5 departure (“initialize … error”) instead of SPEC-1's."""
+    with RawServer(_fork("versions-only:" + ",".join(sorted(accepted))), sandbox={}, timeout=20) as raw:
+        answer = raw.initialize()
+        result = answer.get("result")
+        settled = PROTOCOL_VERSION if PROTOCOL_VERSION in accepted else max(accepted)
+        assert isinstance(result, dict) and result.get("protocolVersion") == settled, answer
+        refusal = raw.refused_offer
+        if PROTOCOL_VERSION in accepted:
+            assert refusal is None
+        else:
+            assert refusal is not None and (refusal.offered, refusal.accepted) == (PROTOCOL_VERSION, settled)
+        listed = raw.request("tools/list", {})
+        assert isinstance(listed.get("result"), dict), listed
+
+
+def test_a_session_opened_by_hand_is_met_where_the_server_speaks() -> None:
+    """ABS-5's check opens two client sessions on one process with its own initialize: each offered the
+    original's 2024-11-05 alone, so a server refusing it failed ABS-5 (“a second initialize on one process was
+    not answered normally”) where the refusal is SPEC-1's."""
+    with _fork("version-refused:2024-11-05").wire(timeout=20) as driver:
+        first, second = open_session(driver, "first-client"), open_session(driver, "second-client")
+    assert first.result is not None and second.result is not None, (first.response, second.response)
+    assert second.result.get("protocolVersion") == LATEST_HANDSHAKE

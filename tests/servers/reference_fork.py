@@ -43,29 +43,34 @@
   a label;
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `next-needed-strings`: a nextThoughtNeeded of the string "true" or "false" is read as the boolean it spells
+  and the call accepted (held-out-multi-14's typed-arguments); other non-booleans refused as before;
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
 - `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
-  `short-refused`, `early-final-refused`, `revises-needs-true`, `revises-below`, `branch-not-ahead`,
-  `total-not-below`, `branch-earlier`, `numbers-typed`, `numbers-converted` (OTHER_CHANGES, joined by "+"):
-  a word count ends every box header; the box's border and the thought row's padding count terminal columns
-  (East Asian wide and fullwidth characters two, combining marks and format characters none), not UTF-16
-  units; a "[warn]" line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired
-  surrogate is refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and
-  branching is refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more
-  than ten times a positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts
-  <m>"; a thought shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a
-  nextThoughtNeeded false with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a
-  thought before the last cannot end the chain"; a revisesThought beside an isRevision other than true is
-  refused, "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a relation to
+  `short-refused`, `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`,
+  `revises-below`, `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`,
+  `numbers-converted` (OTHER_CHANGES, joined by "+"): a word count ends every box header; the box's border and
+  the thought row's padding count terminal columns (East Asian wide and fullwidth characters two, combining
+  marks and format characters none), not UTF-16 units; a "[warn]" line follows the box of a thought over 2,000
+  UTF-16 units; a thought holding an unpaired surrogate is refused, "Invalid thought: malformed Unicode
+  (unpaired surrogate)"; a call both revising and branching is refused, "Invalid isRevision: a thought cannot
+  both revise and branch"; a thoughtNumber more than ten times a positive totalThoughts is refused,
+  "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought shorter than 8 UTF-16 units is
+  refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false with thoughtNumber below
+  totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last cannot end the chain"; a
+  plain thought numbered neither 1 nor past the last one taken is refused, "Invalid thoughtNumber: must follow
+  thought <last>"; a final thought with needsMoreThoughts true is refused, "Invalid needsMoreThoughts: a final
+  thought cannot need more thoughts"; a revisesThought beside an isRevision other than true is refused,
+  "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a relation to
   thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number below
   thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
   branchFromThought: cannot branch from a later thought", a totalThoughts below it, "Invalid totalThoughts:
-  must be at least thoughtNumber"; a numbered branchFromThought at or past
-  thoughtNumber is refused, "branchFromThought must be less than thoughtNumber"; a revisesThought or
-  branchFromThought given as no number is refused, "<field>: Expected number, received <type>"; digits given
-  for a numbered field are read as the number;
+  must be at least thoughtNumber"; a numbered branchFromThought at or past thoughtNumber is refused,
+  "branchFromThought must be less than thoughtNumber"; a revisesThought or branchFromThought given as no
+  number is refused, "<field>: Expected number, received <type>"; digits given for a numbered field are read
+  as the number;
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -212,6 +217,19 @@ def _revision_strings(thinking: Any) -> None:
         if validated.isRevision in ("true", "false"):
             validated.isRevision = validated.isRevision == "true"
         return validated
+
+    thinking.validate_thought_data = read
+
+
+def _next_needed_strings(thinking: Any) -> None:
+    """A nextThoughtNeeded of the string "true" or "false" read as the boolean it spells before the checks
+    (held-out-multi-14's typed-arguments); any other non-boolean refused as before."""
+    validate = thinking.validate_thought_data
+
+    def read(data: Mapping[str, Any] | None) -> Any:
+        if isinstance(data, Mapping) and data.get("nextThoughtNeeded") in ("true", "false"):
+            data = {**data, "nextThoughtNeeded": data["nextThoughtNeeded"] == "true"}
+        return validate(data)
 
     thinking.validate_thought_data = read
 
@@ -391,6 +409,39 @@ def _early_final_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _final_needing_more(thinking: Any) -> None:
+    """A final thought (nextThoughtNeeded false) with needsMoreThoughts true refused after the checks
+    (held-out-multi-13's strict-relations): the flag read where the original reads it nowhere."""
+    validate = thinking.validate_thought_data
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if validated.nextThoughtNeeded is False and validated.needsMoreThoughts is True:
+            raise JSError("Invalid needsMoreThoughts: a final thought cannot need more thoughts")
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
+def _follows_last(thinking: Any) -> None:
+    """A plain thought (neither revising nor branching) numbered neither 1 nor past the last one this process
+    took refused (held-out-multi-13's strict-relations): a rule over the history, which a fresh process given
+    the call alone never shows."""
+    validate = thinking.validate_thought_data
+    last: list[float] = []
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        number = validated.thoughtNumber
+        plain = not validated.isRevision and not validated.branchFromThought
+        if plain and last and number != 1 and number <= last[0]:
+            raise JSError(f"Invalid thoughtNumber: must follow thought {last[0]}")
+        last[:] = [number]
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 def _revises_needs_true(thinking: Any) -> None:
     validate = thinking.validate_thought_data
 
@@ -487,6 +538,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "runaway-ratio": _runaway_ratio,
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
+    "follows-last": _follows_last,
+    "final-needing-more": _final_needing_more,
     "revises-needs-true": _revises_needs_true,
     "revises-below": _relation_refused(
         "revisesThought", "thoughtNumber", lambda f, g: f >= g,
@@ -520,6 +573,7 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "kind-in-box": _kind_in_box,
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
+    "next-needed-strings": _next_needed_strings,
     "line-limit": _line_limit,
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a

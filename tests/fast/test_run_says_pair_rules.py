@@ -1,0 +1,115 @@
+"""A cause whose pair shows this server refusing a call the original accepts, by one of compare's rules
+between two fields (compare/two_fields.py: a ratio to another numbered field, a value refused only in an
+order of two numbered fields, two optional fields not both set), is said as that rule in compare's words,
+with the calls that show it (gate/rules_said.py `pair_rule_refused`, issue 42), not as the one call its
+example sent. Real processes: the reference and one-mode forks of it (tests/servers/reference_fork.py)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from conformance.catalog.view import load_catalog_view
+from conformance.compare.two_fields import find_both_set, find_conditional, find_ratio
+from conformance.core.differences import refusal
+from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.jsontypes import JSON
+from conformance.core.results import RunResults
+from conformance.gate.assemble import TargetSeen, assemble_report
+from conformance.gate.evidence import with_evidence
+from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused
+from conformance.report.model import Evidence, Preflight, ReplayableCounterexample, RootCause, RunInfo
+from conformance.targets.specs import Target, resolve_target
+from tests.servers import command
+
+REFERENCE = resolve_target("reference")
+
+
+def _fork(mode: str) -> Target:
+    return resolve_target("cmd:" + shlex.join(command("reference_fork", mode)))
+
+
+def _answer(target: Target, arguments: dict[str, JSON]) -> dict[str, JSON]:
+    with target.wire(timeout=20) as driver:
+        driver.initialize()
+        return driver.call_tool("sequentialthinking", arguments).response
+
+
+CASES = [
+    ("runaway-ratio", {"thought": "t", "thoughtNumber": 99, "totalThoughts": 9, "nextThoughtNeeded": True},
+     "`thoughtNumber` > 10 × `totalThoughts`"),
+    ("early-final-refused",
+     {"thought": "t", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": False},
+     "`nextThoughtNeeded` false when `thoughtNumber` < `totalThoughts`"),
+    ("revise-or-branch", {"thought": "t", "thoughtNumber": 3, "totalThoughts": 5, "nextThoughtNeeded": True,
+                          "isRevision": True, "revisesThought": 1, "branchFromThought": 2, "branchId": "b"},
+     "both set"),
+]
+
+
+@pytest.mark.parametrize(("mode", "call", "rule"), CASES)
+def test_the_pair_is_said_as_compares_rule(mode: str, call: dict[str, JSON], rule: str) -> None:
+    fork = _fork(mode)
+    theirs, ours = _answer(REFERENCE, call), _answer(fork, call)
+    here = refusal(ours)
+    assert refusal(theirs) is None and here is not None, (theirs, ours)
+    evidence = Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
+                        differences=["the original accepts this call and this server refuses it — …"],
+                        original=json.dumps(theirs), target=json.dumps(ours))
+    found = pair_rule_refused(evidence, call, REFERENCE, fork, 20.0)
+    assert found is not None, ours
+    said = pair_rule_headline(found, evidence)
+    assert said.startswith("this server refuses ") and rule in said, said
+    assert f"— “{here.words[:40]}" in said, said
+    assert "which the original accepts (re-tested on fresh calls: " in said, said
+    # compare's own finder, asked alike, names the same rule in the same words
+    field = here.field if here.field in call else "thoughtNumber"
+    again = (find_ratio(REFERENCE, fork, field, "b", call, 20.0)
+             or find_conditional(REFERENCE, fork, field, "b", call, here.words, 20.0)
+             or find_both_set(REFERENCE, fork, field, "b", call, here.words, 20.0))
+    assert again is not None and again.rule == found[0].rule
+
+
+def test_no_rule_is_claimed_where_the_server_accepts_the_call() -> None:
+    call: dict[str, JSON] = {"thought": "t", "thoughtNumber": 99, "totalThoughts": 9,
+                             "nextThoughtNeeded": True}
+    answer = _answer(REFERENCE, call)
+    evidence = Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
+                        differences=["…"], original=json.dumps(answer), target=json.dumps(answer))
+    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0) is None
+
+
+def test_a_runs_cause_is_headed_by_the_rule() -> None:
+    """Through the run's evidence (gate/evidence `with_evidence`): the cause replayed on fresh processes, its
+    headline the rule, not the value its example sent (before: "… this server refuses it — “thoughtNumber 99
+    is more than ten times totalThoughts 9” (isError)")."""
+    catalog = load_catalog_view()
+    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
+    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
+    report = assemble_report(
+        catalog=catalog.records, canonical=catalog.canonical,
+        results=RunResults(target=target, harness=harness, started="t0", finished="t1", tests=[]),
+        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=harness,
+        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
+                    tests=0, rerun="python -m conformance run"),
+        generated="t1",
+    )
+    hello = {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    frames = [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+              json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+              json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                          "params": {"name": "sequentialthinking", "arguments": CASES[0][1]}})]
+    records = [rv.model_copy(update={
+        "verdict": "deviates", "reason": "refused",
+        "counterexample": ReplayableCounterexample(test="test_RTE-3", falsifying="", exchange=[],
+                                                   replay=frames),
+    }) if rv.id == "RTE-3" else rv for rv in report.records]
+    cause = RootCause(id="rc-1", records=["RTE-3"], explains=[], summary="RTE-3 departs", example=frames,
+                      test="test_RTE-3")
+    out = with_evidence(report.model_copy(update={"records": records, "root_causes": [cause]}),
+                        _fork("runaway-ratio"), REFERENCE, timeout=30)
+    said = out.root_causes[0].summary
+    assert said.startswith("RTE-3 departs — this server refuses `thoughtNumber` > 10 × `totalThoughts`, "
+                           "which the original accepts (re-tested on fresh calls: "), said
