@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable
 from typing import Final
 
+from conformance.core.idle import IDLE_HOLD
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError, ServerExited, ServerTimeout
@@ -24,12 +25,9 @@ from conformance.drivers.wire import WireDriver
 from conformance.gate.canonical import without_volatile
 from conformance.targets.specs import Target
 
-IDLE_WITNESS: Final = 6.0
+IDLE_WITNESS: Final = IDLE_HOLD
 """How long the idle witness's process is held idle after its call when what it does there is observed
-(ABS-10's `idle` step): past a 1, 2.5 or 5 s timer's period, short of a 10 s one's (a period at the bound
-would be seen on some runs only). Fixed, never the search's own waits, so each side answers the same on every
-run; a timer slower than this is never seen by the witness, and its departure, seen by a check that idled
-longer, is seen once."""
+(ABS-10's `idle` step): fixed, never the search's own waits, so each side answers the same on every run."""
 IDLE_LEAST: Final = 2.5
 """How long the process is held idle at least when only its clock lines are learned (another record's
 pinned stderr): past a 1 or 2 s heartbeat's period; the watch runs beside the witness calls, so it costs

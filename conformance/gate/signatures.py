@@ -126,13 +126,16 @@ def witness_signatures(
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
     pins_stderr = any(step.stderr or step.observe == "banner" for _, steps in plan for _, step in steps)
-    watch = (IdleWatch(resolved, timeout, transcript, observe="idle" in observed, hold=idle)
-             if "idle" in observed or (pins_stderr and not clockless) else None)
+    watch: IdleWatch | None = None
     session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
                               refusals_carry=refusals_carry, refusal_checks=refusal_checks)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
+        if "idle" in observed or (pins_stderr and not clockless):
+            # Started once the start's two processes have told whether a store is carried: no other process
+            # of the target runs beside them (a fork restoring its labels from a file it rewrites).
+            watch = IdleWatch(resolved, timeout, transcript, observe="idle" in observed, hold=idle)
         previous: tuple[str, list[tuple[str, WitnessStep]]] | None = None
         for rid, steps in plan:
             try:

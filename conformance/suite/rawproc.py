@@ -73,6 +73,8 @@ SEEN_BYTES: Final = 1 << 20
 """`RawServer.seen` keeps a process's first this many stderr bytes (the banner and the first boxes)."""
 NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
+_HOLD_POLL: Final = 0.1
+"""How often `hold_idle` looks at the pooled processes while it waits."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
@@ -289,6 +291,23 @@ class RawPool:
         key = target_key(target)
         self._watch_idle(key)
         return list(self._ended_waiting.get(key, []))
+
+    def hold_idle(self, target: Target, seconds: float) -> None:
+        """Wait until a pooled process of `target` a check wrote to has idled `seconds` since, or one wrote or
+        ended while waiting, whichever comes first (at once when none is pooled): ABS-10's idle check then
+        sees every timer that fast on every run, as the gate's idle witness does, whatever the run's own waits
+        happened to be."""
+        key = target_key(target)
+        while True:
+            self._watch_idle(key)
+            if self._spoke_waiting.get(key) or self._ended_waiting.get(key):
+                return
+            now = time.monotonic()
+            longest = max((now - raw.idle_since for discard in (False, True)
+                           for raw in self._idle.get((*key, discard), []) if raw.sent), default=None)
+            if longest is None or longest >= seconds:
+                return
+            time.sleep(min(_HOLD_POLL, seconds - longest))
 
     def spoke_waiting(self, target: Target) -> list[tuple[float, bytes]]:
         """The pooled processes of `target` that wrote to stderr while they waited for a check, after a check
