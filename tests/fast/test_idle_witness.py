@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import functools
 import shlex
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.records import default_catalog
+from conformance.core.idle import IDLE_HOLD
 from conformance.gate.idle_watch import IDLE_STEP, QUIET, clock_key, without_clock_lines
 from conformance.gate.pinned import NOT_CONFIRMED, PinnedReplay, settle_unlisted
 from conformance.gate.signatures import RecordSignature, witness_signatures
 from conformance.report.model import Evidence, RecordVerdict, TestRef, WitnessAnswer
 from conformance.suite.contradiction import Contradiction, idled, while_idle
+from conformance.suite.rawproc import RawPool
+from conformance.targets.specs import resolve_target
 from tests.servers import command
 
 STDERR_RECORDS = ["CMP-4", "RTE-10", "LOOP-A", "CMP-5"]
@@ -131,6 +135,34 @@ def test_a_failure_read_while_idle_carries_its_kind(seconds: float, grouped: boo
         raise Contradiction("ABS-10", "wrote")
     exc: BaseException = raised.value
     if grouped:
-        exc = ExceptionGroup("checks", [ValueError("other"), raised.value])  # type: ignore[list-item]
+        exc = ExceptionGroup("checks", [ValueError("other"), raised.value])
     assert idled(exc) == round(seconds, 3)
     assert idled(Contradiction("ABS-10", "wrote")) is None
+
+
+def _idle_after_one_check(spec: str) -> tuple[list[tuple[float, bytes]], list[tuple[float, bytes]], float]:
+    """A pooled process a check initialized and handed back: what the pool saw it write at once, what after
+    `hold_idle(IDLE_HOLD)`, and how long the hold took."""
+    pool = RawPool(timeout=20.0)
+    target = resolve_target(spec)
+    try:
+        with pool.lend(target) as raw:
+            raw.initialize()
+            raw.stderr_now(wait=raw.banner_wait())
+        at_once = pool.spoke_waiting(target)
+        started = time.monotonic()
+        pool.hold_idle(target, IDLE_HOLD)
+        return at_once, pool.spoke_waiting(target), time.monotonic() - started
+    finally:
+        pool.close()
+
+
+def test_the_idle_check_waits_until_a_pooled_process_idled_as_long_as_the_witness_holds() -> None:
+    """A 2.5 s heartbeat is not yet written when the check is done with its process (a dev run's pool often
+    idles less): the hold waits for it, and ends at its line, not at the hold's end; a quiet server (the
+    reference) is held the whole while and wrote nothing."""
+    at_once, held, took = _idle_after_one_check(_heartbeat(2500))
+    assert not at_once and held and b"heartbeat: alive" in held[0][1], (at_once, held)
+    assert took < IDLE_HOLD, took
+    at_once, held, took = _idle_after_one_check("reference")
+    assert not at_once and not held and took >= IDLE_HOLD - 0.5, (held, took)
