@@ -45,7 +45,7 @@ from conformance.suite.contradiction import (
 )
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.handover import handover_of
-from conformance.suite.rawproc import NUDGE, RawPool
+from conformance.suite.rawproc import NUDGE, RawPool, clock_key, without_clock_lines
 from conformance.suite.render_box import boxes, boxes_said, drawn, js_length
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
@@ -552,7 +552,7 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         outlived = raw.outlived()
         status, waited = raw.wait_for_end("stdin ended")
         after_out = raw.read_line(timeout=0.2)
-        after_err = raw.stderr_now()
+        after_err = without_clock_lines(raw.stderr_now(), _clock_lines(raw_pool, target))
     expect_no_own_line(after_out, "stdin had ended")
     with after_the_end("stdin"):
         expect("RTE-10", after_out is None,
@@ -568,6 +568,12 @@ def test_end_of_stdin_ends_the_process_quietly(target: Target, raw_pool: RawPool
         assert after_out is None and after_err == b"", (
             f"after stdin ended, the process wrote {quoted(decode(after_out or b''))} to stdout and "
             f"{quoted(decode(after_err))} to stderr, where the original writes nothing more")
+
+
+def _clock_lines(raw_pool: RawPool, target: Target) -> frozenset[bytes]:
+    """The lines the target's pooled processes wrote while idle (a heartbeat: `RawPool.clock_lines`), the
+    banner apart: no line a process writes on a clock is its end's or its signal's, whenever its beat fell."""
+    return raw_pool.clock_lines(target) - {clock_key(BANNER.encode())}
 
 
 TERMINATING: Final = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGUSR2)
@@ -597,6 +603,9 @@ def test_terminating_signals_are_not_handled(target: Target, raw_pool: RawPool) 
             outlived = raw.outlived(signal_end(sent.name))
             status, waited = raw.wait_for_end(f"{sent.name} sent", end=signal_end(sent.name), since=signalled)
             ended.append((sent, status, waited, outlived, raw.stderr_now()))
+    clock = _clock_lines(raw_pool, target)
+    ended = [(sent, status, waited, outlived, without_clock_lines(said, clock))
+             for sent, status, waited, outlived, said in ended]
     for sent, status, waited, outlived, said in ended:
         with after_the_end(sent.name):
             assert status == -sent, (

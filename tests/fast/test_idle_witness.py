@@ -27,6 +27,7 @@ from conformance.gate.signatures import RecordSignature, witness_signatures
 from conformance.report.model import Evidence, RecordVerdict, TestRef, WitnessAnswer
 from conformance.suite.contradiction import Contradiction, idled, while_idle
 from conformance.suite.rawproc import RawPool
+from conformance.suite.rawproc import without_clock_lines as without_idle_lines
 from conformance.targets.specs import resolve_target
 from tests.servers import command
 
@@ -140,9 +141,10 @@ def test_a_failure_read_while_idle_carries_its_kind(seconds: float, grouped: boo
     assert idled(Contradiction("ABS-10", "wrote")) is None
 
 
-def _idle_after_one_check(spec: str) -> tuple[list[tuple[float, bytes]], list[tuple[float, bytes]], float]:
+def _idle_after_one_check(spec: str, clock: list[frozenset[bytes]] | None = None,
+                          ) -> tuple[list[tuple[float, bytes]], list[tuple[float, bytes]], float]:
     """A pooled process a check initialized and handed back: what the pool saw it write at once, what after
-    `hold_idle(IDLE_HOLD)`, and how long the hold took."""
+    `hold_idle(IDLE_HOLD)`, and how long the hold took (`clock` gets the pool's clock lines)."""
     pool = RawPool(timeout=20.0)
     target = resolve_target(spec)
     try:
@@ -152,6 +154,8 @@ def _idle_after_one_check(spec: str) -> tuple[list[tuple[float, bytes]], list[tu
         at_once = pool.spoke_waiting(target)
         started = time.monotonic()
         pool.hold_idle(target, IDLE_HOLD)
+        if clock is not None:
+            clock.append(pool.clock_lines(target))
         return at_once, pool.spoke_waiting(target), time.monotonic() - started
     finally:
         pool.close()
@@ -166,3 +170,14 @@ def test_the_idle_check_waits_until_a_pooled_process_idled_as_long_as_the_witnes
     assert took < IDLE_HOLD, took
     at_once, held, took = _idle_after_one_check("reference")
     assert not at_once and not held and took >= IDLE_HOLD - 0.5, (held, took)
+
+
+def test_a_line_written_idle_is_no_ends_or_signals_stderr() -> None:
+    """What a check reads after a process's end or a signal (RTE-10: "SIGINT sent: stderr “heartbeat: alive”,
+    where the original writes nothing", new under one seed, its entry stale under the next) leaves out the
+    lines the pool's processes wrote while idle, stamped at another time too; the fork's own line stays."""
+    clock: list[frozenset[bytes]] = []
+    _idle_after_one_check(_heartbeat(300, "--stamped"), clock)
+    said = b"[23:59:59.999] heartbeat: alive\nstate cleared on SIGHUP\n[00:00:00.001] heartbeat: alive\n"
+    assert without_idle_lines(said, clock[0]) == b"state cleared on SIGHUP\n", clock
+    assert without_idle_lines(b"heartbeat: alive\n", clock[0]) == b"heartbeat: alive\n"  # not stamped so
