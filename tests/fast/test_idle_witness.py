@@ -12,8 +12,10 @@ ABS-10's `idle` step, and each line it wrote there is a clock line, kept out of 
 from __future__ import annotations
 
 import functools
+import json
 import shlex
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +26,7 @@ from conformance.core.idle import IDLE_HOLD
 from conformance.gate.idle_watch import IDLE_STEP, QUIET, clock_key, without_clock_lines
 from conformance.gate.pinned import NOT_CONFIRMED, PinnedReplay, settle_unlisted
 from conformance.gate.signatures import RecordSignature, witness_signatures
-from conformance.report.model import Evidence, RecordVerdict, TestRef, WitnessAnswer
+from conformance.report.model import Evidence, RecordVerdict, Report, TestRef, WitnessAnswer
 from conformance.suite.contradiction import Contradiction, idled, while_idle
 from conformance.suite.rawproc import RawPool
 from conformance.suite.rawproc import without_clock_lines as without_idle_lines
@@ -180,3 +182,11 @@ def test_a_line_written_idle_is_no_ends_or_signals_stderr() -> None:
     said = b"[23:59:59.999] heartbeat: alive\nstate cleared on SIGHUP\n[00:00:00.001] heartbeat: alive\n"
     assert without_idle_lines(said, clock[0]) == b"state cleared on SIGHUP\n", clock
     assert without_idle_lines(b"heartbeat: alive\n", clock[0]) == b"heartbeat: alive\n"  # not stamped so
+
+
+def test_a_report_written_before_left_idle_still_reads() -> None:
+    """Format /5 (an atlas target's report, written before the field) reads as /6 does, no check idle."""
+    path = Path(__file__).resolve().parents[2] / "reports/atlas/targets/npm-2025.7.1/report.json"
+    report = Report.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    assert report.format == "seqthink-conformance-report/5"
+    assert all(t.left_idle is None for rv in report.records for t in rv.tests)
