@@ -35,6 +35,8 @@ only what it outlasts them by."""
 STARTUP_WAIT: Final = 1.0
 """The wait for the banner before the idle witness's call (the same as the witness session's)."""
 _POLL: Final = 0.05
+END_WAIT: Final = 2.0
+"""How long an ended process is waited for to be reaped before its status is read."""
 IDLE_STEP: Final = "idle"
 """The witness step observing it (fixtures/witnesses/witnesses.yaml, ABS-10's)."""
 QUIET: Final[dict[str, JSON]] = {"idle": "quiet"}
@@ -91,6 +93,16 @@ class IdleWatch:
         mark = driver.stderr_mark()
         started = time.monotonic()
         taken = 0
+
+        def read_stderr() -> None:
+            # Before an end is taken as the first event: a line written just before it came first.
+            nonlocal taken
+            written = driver.stderr_since(mark)
+            whole = written[: written.rfind(b"\n") + 1]
+            for text in decode(whole[taken:]).split("\n"):
+                self._learn(text)
+            taken = len(whole)
+
         while True:
             waited = time.monotonic() - started
             if waited >= self.hold or (self._stop.is_set() and waited >= self.least
@@ -101,7 +113,8 @@ class IdleWatch:
             except ServerTimeout:
                 line = None
             except ServerExited:
-                self._event({"idle": "ended", "exit": driver.returncode})
+                read_stderr()
+                self._event({"idle": "ended", "exit": _status(driver)})
                 return
             if line is not None:
                 try:
@@ -110,13 +123,10 @@ class IdleWatch:
                 except DriverError:
                     method = "not JSON-RPC"
                 self._event({"idle": "sent", "method": method})
-            written = driver.stderr_since(mark)
-            whole = written[: written.rfind(b"\n") + 1]
-            for text in decode(whole[taken:]).split("\n"):
-                self._learn(text)
-            taken = len(whole)
+            read_stderr()
             if not driver.is_alive():
-                self._event({"idle": "ended", "exit": driver.returncode})
+                read_stderr()
+                self._event({"idle": "ended", "exit": _status(driver)})
                 return
 
     def _learn(self, text: str) -> None:
@@ -129,6 +139,14 @@ class IdleWatch:
     def _event(self, what: JSON) -> None:
         if self._first is None:
             self._first = what
+
+
+def _status(driver: WireDriver) -> JSON:
+    """An ended process's exit status, once reaped (`END_WAIT` at most): none read before it is."""
+    until = time.monotonic() + END_WAIT
+    while driver.returncode is None and time.monotonic() < until:
+        time.sleep(_POLL)
+    return driver.returncode
 
 
 def clock_key(line: str) -> str:

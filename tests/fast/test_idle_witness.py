@@ -85,6 +85,15 @@ def test_the_idle_step_sees_a_timer_slower_than_the_searchs_waits_on_every_run()
     assert QUIET == {"idle": "quiet"}
 
 
+def test_the_idle_step_sees_a_process_that_ends_itself_when_idle() -> None:
+    """An idle timeout (tests/servers/idle_exit.py: ended 2 s after its last call, writing nothing) is the
+    idle step's end, alike on two runs; the original waits."""
+    spec = "cmd:" + shlex.join(command("idle_exit", "2000"))
+    first, again = (_signed(spec, ["ABS-10"])["ABS-10"] for _ in range(2))
+    assert first.signature == again.signature != _reference(("ABS-10",))["ABS-10"].signature
+    assert {w.step: w.answer for w in first.witness}[IDLE_STEP] == '{"idle":"ended","exit":0}', first.witness
+
+
 @given(beat=st.sampled_from(["heartbeat: alive", "[12:03:04.512] still here", "tick 2026-12-07T10:00:00Z"]),
        box=st.lists(st.sampled_from(["┌───┐", "│ 💭 Thought 1/3 │", "└───┘", "Error processing thought: x"]),
                     min_size=1, max_size=5))
