@@ -82,7 +82,7 @@ class IdleWatch:
             driver.stderr_settled(STARTUP_WAIT)
             driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
             self._watch(driver)
-        except DriverError as exc:
+        except Exception as exc:  # a failure in the thread is its answer, never "quiet" by default
             if self._first is None:
                 self._first = {"idle": "not observed", "failure": type(exc).__name__}
         finally:
