@@ -81,6 +81,8 @@ class IdleWatch:
             driver.initialize(PROTOCOL_VERSION)
             driver.stderr_settled(STARTUP_WAIT)
             driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            # The call's own stderr read to its end first: a box a relay forwards late is no idle line.
+            driver.stderr_settled(STARTUP_WAIT)
             self._watch(driver)
         except Exception as exc:  # a failure in the thread is its answer, never "quiet" by default
             if self._first is None:
