@@ -42,6 +42,7 @@ from conformance.gate.baseline import dump_baseline, parse_baseline
 from conformance.gate.run_options import RunOptions
 from conformance.report.model import LIMIT_REFUSED_WORDS
 from tests.modified_servers.branch_depth import BRANCH_DEPTH
+from tests.modified_servers.heartbeats import HEARTBEATS
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 
 REPO: Final = Path(__file__).resolve().parents[1]
@@ -85,6 +86,8 @@ FORKS: Final[dict[str, tuple[str, ...]]] = {
     "env-config": ("fork-env-config",),
     "readable-output": ("fork-readable-output",),
     "planning-aids": ("fork-planning-aids",),
+    "heartbeat-1s": (HEARTBEATS[0].id,),
+    "heartbeat-2500ms": (HEARTBEATS[1].id,),
 }
 """Each fork and the modifications it combines (tests/modified_servers/modifications.yaml); `clean-output`
 (control characters stripped, a double-line box, sorted labels, a versioned banner) and `hardened-store` (a
@@ -102,7 +105,9 @@ fast a run's calls come -, hashtags, a renamed server and tool, a summary on the
 the search reaches under some seeds and through different records' checks; the last six are
 held-out-multi-6's, written blind, never tuned on (a schema-library port, sessions that expire after 2 s
 without a thought - a time-dependent fork -, a tool suite, settings from the environment, readable output
-logging each refusal on stderr - late through the relay, on a call that owes no box -, planning aids)."""
+logging each refusal on stderr - late through the relay, on a call that owes no box -, planning aids);
+`heartbeat-1s` and `heartbeat-2500ms` (tests/modified_servers/heartbeats.py, outside the catalogue) write a
+line to stderr on a timer, calls or none: output on a clock, not per call."""
 DEFAULT_FORKS: Final = ("sorted", "multi", "clean-output", "cap-history", "revision-plain-label",
                         "branch-id-trimmed")
 RELAY: Final = "relay"
@@ -147,7 +152,7 @@ class Gated:
 
 def build(fork: str, folder: Path) -> str:
     """The fork's target spec: its modifications patched, in order, into one copy of the original."""
-    mods = {m.id: m for m in [*load_modifications(), BRANCH_DEPTH]}
+    mods = {m.id: m for m in [*load_modifications(), BRANCH_DEPTH, *HEARTBEATS]}
     ids = FORKS.get(fork, (fork,))  # any modified server's id is a fork of that one modification
     if fork != ORIGINAL and len(ids) == 1:
         combined = mods[ids[0]]

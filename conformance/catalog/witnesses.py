@@ -30,7 +30,7 @@ SCHEMA_FILE: Final = "schemas/witnesses.schema.json"
 RECORD_PLACEHOLDER: Final = "{r}"
 
 ListView = Literal["names", "tool", "keys", "extras", "stats", "description", "schema", "properties"]
-Observation = Literal["banner", "server-info", "capabilities", "first-call", "exit-on-stdin-close"]
+Observation = Literal["banner", "server-info", "capabilities", "first-call", "exit-on-stdin-close", "idle"]
 Artifact = Literal["package.json", "README.md", "dist/index.js", "files"]
 
 OBJECT_PROTOTYPE_KEYS: Final = frozenset(

@@ -63,6 +63,10 @@ ENDED_BY_SAID: Final = (
     "it had done none, or the check did not fail; none from an older harness (the gate reads the failure's "
     "words then)")
 """What a check read: a running server (its answers, stderr, life) or the installed package's files."""
+LEFT_IDLE_SAID: Final = (
+    "seconds the check had left the process idle after its last call when its failure was read (it wrote, "
+    "sent or ended meanwhile), which no replay of requests does: the gate confirms such a failure on its "
+    "idle witness; none when it had not, the check did not fail, or from an older harness")
 
 
 class TestOutcome(_Frozen):
@@ -90,6 +94,7 @@ class TestOutcome(_Frozen):
         "files; a departure is behaviour or packaging by it (none from an older harness)",
     )
     ends_a_process: str | None = Field(default=None, pattern=ENDED_BY, description=ENDED_BY_SAID)
+    left_idle: float | None = Field(default=None, ge=0, description=LEFT_IDLE_SAID)
 
 
 class RunResults(_Frozen):

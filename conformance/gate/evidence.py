@@ -2852,6 +2852,9 @@ def unreplayable(rv: RecordVerdict | None) -> str:
         # log of long thoughts) are no difference it can show, so "not reproduced" would be false (issue 42).
         return ("not replayed: its check reads the files the server's processes wrote, which a replay of "
                 "requests does not watch")
+    if failing and all(t.left_idle is not None for t in failing):
+        return ("not replayed: its check leaves the process idle and watches what it does meanwhile, which a "
+                "replay of requests never does; the idle witness holds fresh processes idle instead")
     ended = [_ended_by(t) for t in failing]
     if not ended:
         return ""

@@ -31,6 +31,7 @@ from conformance.core.witness_words import NEVER_DEPARTED
 from conformance.drivers.errors import START_UNANSWERED
 from conformance.gate.baseline import DEPARTURES, Baseline, BaselineEntry, canonical_entries, folded_owners
 from conformance.gate.carried import pinned_alike
+from conformance.gate.idle_watch import IDLE_STEP, IDLE_WITNESS
 from conformance.gate.signatures import ARTIFACT_UNAVAILABLE, Exhaustion, RecordSignature, sign_departures
 from conformance.gate.verdicts import is_advisory
 from conformance.report.model import LIMIT_REFUSED_WORDS, UNASKED, Evidence, RecordVerdict, WitnessAnswer
@@ -242,7 +243,10 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
     from seed to seed (fork-bounded-session: OBJ-4/a2 under dev seed 1, written into the baseline and stale
     under the next seed; OBJ-13, ABS-2 new under ci 11, past the replay budget); that refusal is its own
     record's departure (the store's bound, `BOUND_RECORD`, which it confirms on a fresh process), not
-    theirs. Likewise a departure whose every failure is a process not answering initialize in time
+    theirs. Likewise a departure whose every failure is what a process did while left idle (`_left_idle_only`)
+    while fresh processes held idle answered its own witness, the idle step among it, as the original's: a
+    timer slower than the idle witness's hold, met by the search's longer waits on some runs only. And a
+    departure whose every failure is a process not answering initialize in time
     (`_unanswered_at_start`) while fresh processes answered its own witness as the original's: a slow start on
     a loaded machine, not the server's behaviour; a server that never answers fails its witness too."""
     covered: dict[str, str] = {}
@@ -277,6 +281,14 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             seen_once[rv.id] = (f"{NOT_CONFIRMED}: every failure of its checks is a process that did not "
                                 "answer initialize in time, and fresh processes answered its own witness as "
                                 f"the original's: the machine's pace, not the server's ({rv.reason})")
+            continue
+        if not witness and not bounded and _left_idle_only(rv):
+            longest = max(t.left_idle or 0.0 for t in rv.tests)
+            seen_once[rv.id] = (
+                f"{NOT_CONFIRMED}: every failure of its checks is what a process did while left idle (after "
+                f"{longest:g} s), and fresh processes of the target and the original, each held idle "
+                f"{IDLE_WITNESS:g} s at most after one call, answered its own witness alike: a timer the "
+                f"search's waits happened to meet, not one the gate sees on every run ({rv.reason})")
             continue
         if not witness and evidence is not None and evidence.no_difference and not bounded:
             seen_once[rv.id] = (f"{NOT_CONFIRMED}: its own witness, its example and the fixed opening calls "
@@ -322,6 +334,15 @@ def settle_unlisted(verdicts: Sequence[RecordVerdict], replay: PinnedReplay,
             root = max(sorted(by_root), key=lambda r: len(keys & by_root[r]))
             covered[rv.id] = canonical.get(root, root)
     return covered, seen_once
+
+
+def _left_idle_only(rv: RecordVerdict) -> bool:
+    """Every failing check of the record failed on what a process did while left idle (`TestRef.left_idle`),
+    and its witness holds the idle step (`IdleWatch`), the one judge of such a failure: the search's idle
+    waits differ from run to run (a pooled process idles seconds under dev, longer under ci or load)."""
+    failing = [t for t in rv.tests if t.status in ("failed", "error")]
+    return (bool(failing) and all(t.left_idle is not None for t in failing)
+            and any(w.step == IDLE_STEP for w in rv.witness))
 
 
 def _unanswered_at_start(rv: RecordVerdict) -> bool:
@@ -440,4 +461,5 @@ def original_signatures(records: list[str], *, cache_dir: Path | None, timeout: 
     # from the first one's store (a process fewer per red run). Nor anything from a refused call (it validates
     # before it stores): a record refused after others is not signed again alone (every witness record signs
     # alike on npm:0.6.2 and the reference either way, on 1 process instead of 23: docs/performance.md).
-    return sign_departures(original, records, timeout, transcript_path, stateless=True, refusals_carry=False)
+    return sign_departures(original, records, timeout, transcript_path, stateless=True, refusals_carry=False,
+                           clockless=True)

@@ -44,6 +44,7 @@ from conformance.gate.canonical import (
     tool_view,
     without_volatile,
 )
+from conformance.gate.idle_watch import IDLE_WITNESS, IdleWatch, without_clock_lines
 from conformance.report.model import WitnessAnswer
 from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target, resolve_target
@@ -98,6 +99,8 @@ def witness_signatures(
     stateless: bool = False,
     refusals_carry: bool = True,
     refusal_checks: int = REFUSAL_CHECKS,
+    clockless: bool = False,
+    idle: float = IDLE_WITNESS,
 ) -> dict[str, RecordSignature]:
     """Signatures of `records` (those with witnesses) on one fresh process of `target`. `stateless`: the
     target is known to keep nothing across processes (the original), so no second process is started to see
@@ -106,6 +109,11 @@ def witness_signatures(
     process per such record, 11-13 per red run, each answering as the shared one did). Otherwise that is
     learned: once `refusal_checks` records refused after other records' refusals answered alone exactly as on
     the shared process, and none otherwise, the rest are not signed again alone (`_WitnessSession.learn`).
+
+    A fresh process held idle beside the witnesses (`IdleWatch`) answers the `idle` step (held `idle` seconds
+    at most) and names the lines the target writes on a clock, dropped from every pinned stderr; `clockless`:
+    the target is known to write nothing between calls (the original), so no such process is started unless
+    the `idle` step is asked.
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -117,11 +125,17 @@ def witness_signatures(
     if not plan:
         return {}
     observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
+    pins_stderr = any(step.stderr or step.observe == "banner" for _, steps in plan for _, step in steps)
+    watch: IdleWatch | None = None
     session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
                               refusals_carry=refusals_carry, refusal_checks=refusal_checks)
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
+        if "idle" in observed or (pins_stderr and not clockless):
+            # Started once the start's two processes have told whether a store is carried: no other process
+            # of the target runs beside them (a fork restoring its labels from a file it rewrites).
+            watch = IdleWatch(resolved, timeout, transcript, observe="idle" in observed, hold=idle)
         previous: tuple[str, list[tuple[str, WitnessStep]]] | None = None
         for rid, steps in plan:
             try:
@@ -160,23 +174,39 @@ def witness_signatures(
                 break
         if "exit-on-stdin-close" in observed:
             session.end()
+        if watch is not None:
+            session.observations["idle"] = watch.answer()
+        clock = watch.clock_lines() if watch is not None else frozenset()
         for rid, steps in plan:
             if rid not in answers:
                 continue
             answers[rid] = [
-                (name, session.observation("exit-on-stdin-close"))
-                if step.observe == "exit-on-stdin-close"
-                else (name, value)
+                (name, session.observation(str(step.observe)))
+                if step.observe in ("exit-on-stdin-close", "idle")
+                else (name, _without_clock(value, step, clock))
                 for (name, value), (_, step) in zip(answers[rid], steps, strict=True)
             ]
     finally:
         session.close()
+        if watch is not None:
+            watch.clock_lines()
     return {rid: signed_answers(rid, pairs) for rid, pairs in answers.items()}
+
+
+def _without_clock(value: JSON, step: WitnessStep, clock: frozenset[str]) -> JSON:
+    """A pinned stderr (the banner, a call's `stderr`) without the lines written on a clock (`IdleWatch`)."""
+    if not clock:
+        return value
+    if step.observe == "banner" and isinstance(value, str):
+        return without_clock_lines(value, clock)
+    if step.stderr and isinstance(value, dict) and isinstance(value.get("stderr"), str):
+        return {**value, "stderr": without_clock_lines(str(value["stderr"]), clock)}
+    return value
 
 
 def sign_departures(
     target: Target, records: list[str], timeout: float, transcript_path: Path, *, stateless: bool = False,
-    refusals_carry: bool = True,
+    refusals_carry: bool = True, clockless: bool = False,
 ) -> dict[str, RecordSignature]:
     """A run's signatures: what cannot be computed (the target died, would not start) is left out, and the
     gate then reports pinned departures it could not check as not confirmed. A witness pass that timed out or
@@ -193,7 +223,7 @@ def sign_departures(
                 try:
                     again = witness_signatures(
                         target, records, timeout=attempt_timeout, transcript=transcript, witnesses=witnesses,
-                        stateless=stateless, refusals_carry=refusals_carry)
+                        stateless=stateless, refusals_carry=refusals_carry, clockless=clockless)
                 except HarnessError:
                     again = {}
                 signed = {**again, **signed}

@@ -140,6 +140,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
                 notes=list(t.notes),
                 observed=t.observed,
                 ends_a_process=t.ends_a_process,
+                left_idle=t.left_idle,
             )
             for t in tests
         ],

@@ -15,18 +15,26 @@ from pydantic import BaseModel, ConfigDict, Field
 from conformance.core.differences import other_fields
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
-from conformance.core.results import ENDED_BY, ENDED_BY_SAID, GrowthPoint, Observed, TranscriptEvent
+from conformance.core.results import (
+    ENDED_BY,
+    ENDED_BY_SAID,
+    LEFT_IDLE_SAID,
+    GrowthPoint,
+    Observed,
+    TranscriptEvent,
+)
 from conformance.core.words import first_and_more
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/5"
+REPORT_FORMAT: Final = "seqthink-conformance-report/6"
 READABLE_FORMATS: Final = (
     "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-    "seqthink-conformance-report/4", REPORT_FORMAT,
+    "seqthink-conformance-report/4", "seqthink-conformance-report/5", REPORT_FORMAT,
 )
 """Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
 comparison's labels, a cause's table and upstream matches; a run's shards), /4 added (a root cause's
-replayed evidence, the eras met) and /5 added (each departure's evidence, which original answered; a
-comparison's eras, differences some eras only see) has a default."""
+replayed evidence, the eras met), /5 added (each departure's evidence, which original answered; a
+comparison's eras, differences some eras only see) and /6 added (a failing check's `left_idle`: the kind of
+a failure read while the process sat idle) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -66,6 +74,7 @@ class TestRef(_Frozen):
         "files); none from an older harness",
     )
     ends_a_process: str | None = Field(default=None, pattern=ENDED_BY, description=ENDED_BY_SAID)
+    left_idle: float | None = Field(default=None, ge=0, description=LEFT_IDLE_SAID)
 
 
 class ReplayableCounterexample(_Frozen):
@@ -735,7 +744,7 @@ class StdoutHygiene(_Frozen):
 class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-        "seqthink-conformance-report/4", "seqthink-conformance-report/5",
+        "seqthink-conformance-report/4", "seqthink-conformance-report/5", "seqthink-conformance-report/6",
     ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity

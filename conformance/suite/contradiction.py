@@ -146,6 +146,36 @@ def ended_by(exc: BaseException | None) -> str:
     return ""
 
 
+_LEFT_IDLE: Final = "left_idle"
+"""The attribute a failure read after its check left the process idle carries (`while_idle`)."""
+
+
+@contextmanager
+def while_idle(seconds: float) -> Iterator[None]:
+    """Failures raised inside are what a process did while left idle `seconds` after its last call (it wrote,
+    sent or ended): the mark reaches report.json (`idled`, a test's `left_idle`), and the gate confirms them
+    on its idle witness, a fresh process of each side held idle the same fixed while, never by the search's
+    waits (issue 43: a 2.5 s heartbeat seen only when pooled processes happened to idle that long)."""
+    try:
+        yield
+    except AssertionError as exc:
+        setattr(exc, _LEFT_IDLE, round(max(seconds, 0.0), 3))
+        raise
+
+
+def idled(exc: BaseException | None) -> float | None:
+    """How long the check had left the process idle when it raised `exc` (`while_idle`), the first mark found
+    (exception groups searched); None for a failure raised outside any idle watch."""
+    if exc is None:
+        return None
+    seconds = getattr(exc, _LEFT_IDLE, None)
+    if isinstance(seconds, float):
+        return seconds
+    if isinstance(exc, BaseExceptionGroup):
+        return next((s for e in exc.exceptions if (s := idled(e)) is not None), None)
+    return None
+
+
 def expect_not_own_message(message: object, due: str) -> None:
     """A message carrying a method on the server's stdout is a request or notification of its own, where a
     response was `due`: LOOP-A's "the server never sends a request or notification of its own", whichever

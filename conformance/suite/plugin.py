@@ -46,7 +46,7 @@ from conformance.drivers.sdk_sent import SENT
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import set_max_frame
 from conformance.suite.breaker import Breaker
-from conformance.suite.contradiction import contradicted, ended_by
+from conformance.suite.contradiction import contradicted, ended_by, idled
 from conformance.suite.era_meetings import EraMeetings, eras_of
 from conformance.suite.fresh_runs import FreshRunner
 from conformance.suite.handover import handover_of
@@ -614,6 +614,7 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         "growth": [p.model_dump() for p in evid.growth] if evid else [],
         "observed": observed_by(item),
         "ends_a_process": ended_by(call.excinfo.value) if status == "failed" and call.excinfo else "",
+        "left_idle": idled(call.excinfo.value) if status == "failed" and call.excinfo else None,
     })
     state.outcomes.setdefault(spec, []).append(outcome)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import select
 import shutil
 import signal
@@ -74,12 +75,27 @@ SEEN_BYTES: Final = 1 << 20
 """`RawServer.seen` keeps a process's first this many stderr bytes (the banner and the first boxes)."""
 NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
+_HOLD_POLL: Final = 0.1
+"""How often `hold_idle` looks at the pooled processes while it waits."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
 def target_key(target: Target) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """A target's command and extra environment: which processes of the pool (and fresh runs) are its."""
     return tuple(target.command), tuple(sorted(target.env.items()))
+
+
+def clock_key(line: bytes) -> bytes:
+    """A stderr line as clock lines are compared: stripped, every digit a 0 (a time stamp, a beat's count)."""
+    return re.sub(rb"\d", b"0", line.strip())
+
+
+def without_clock_lines(written: bytes, clock: frozenset[bytes]) -> bytes:
+    """`written` without the lines that read as clock lines (`RawPool.clock_lines`); the rest as written."""
+    if not clock:
+        return written
+    kept = [line for line in written.split(b"\n") if not line.strip() or clock_key(line) not in clock]
+    return b"\n".join(kept)
 
 
 class RawPool:
@@ -296,6 +312,35 @@ class RawPool:
         key = target_key(target)
         self._watch_idle(key)
         return list(self._ended_waiting.get(key, []))
+
+    def clock_lines(self, target: Target) -> frozenset[bytes]:
+        """The lines pooled processes of `target` wrote while they waited for a check (`spoke_waiting`), each
+        read up to its digits (`clock_key`): output on a clock, not a call's, which a check reading what a
+        process wrote after its end or a signal leaves out (`without_clock_lines`)."""
+        return frozenset(key for _, said in self.spoke_waiting(target) for line in said.split(b"\n")
+                         if (key := clock_key(line)))
+
+    def hold_idle(self, target: Target, seconds: float) -> None:
+        """Wait until a pooled process of `target` a check wrote to has idled `seconds` since, or one wrote or
+        ended while waiting, whichever comes first (one is initialized and pooled first when none is):
+        ABS-10's idle check then sees every timer that fast on every run, as the gate's idle witness does,
+        whatever the run's own waits were, and the checks after it know the clock lines (`clock_lines`)."""
+        key = target_key(target)
+        while True:
+            self._watch_idle(key)
+            if self._spoke_waiting.get(key) or self._ended_waiting.get(key):
+                return
+            now = time.monotonic()
+            longest = max((now - raw.idle_since for discard in (False, True)
+                           for raw in self._idle.get((*key, discard), []) if raw.sent), default=None)
+            if longest is None:
+                with self.lend(target) as raw:
+                    raw.initialize()
+                    raw.stderr_now(wait=raw.banner_wait())
+                continue
+            if longest >= seconds:
+                return
+            time.sleep(min(_HOLD_POLL, seconds - longest))
 
     def spoke_waiting(self, target: Target) -> list[tuple[float, bytes]]:
         """The pooled processes of `target` that wrote to stderr while they waited for a check, after a check
