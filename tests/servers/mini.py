@@ -34,9 +34,14 @@ def serve(
     *,
     tool: Message = TOOL,
     version: Callable[[str], str] = lambda offered: offered,
+    banner: bytes = b"",
 ) -> None:
     """Answer initialize (with `version` of the one offered) and tools/list (`tool`) properly; hand tools/call
-    to `on_call`."""
+    to `on_call`. `banner` is written to stderr first, as the original's start-up line is: a reader awaiting
+    a start-up's stderr (a replay's banner wait) has it at once instead of waiting out its bound."""
+    if banner:
+        sys.stderr.buffer.write(banner)
+        sys.stderr.buffer.flush()
     for line in sys.stdin.buffer:
         message = json.loads(line)
         if "id" not in message:
