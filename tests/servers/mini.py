@@ -29,6 +29,10 @@ def answer_call(message: Message) -> None:
     reply(message, {"content": [{"type": "text", "text": "ok"}]})
 
 
+BANNER = b"Sequential Thinking MCP Server running on stdio\n"
+"""The original's start-up line on stderr, for a server standing as the original or one of its forks."""
+
+
 def serve(
     on_call: Callable[[Message], None] = answer_call,
     *,

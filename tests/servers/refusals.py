@@ -16,7 +16,7 @@ import datetime
 import json
 import sys
 
-from mini import Message, reply, serve
+from mini import BANNER, Message, reply, serve
 
 COUNTED = len(sys.argv) > 1 and sys.argv[1] == "counted"
 STAMPED = len(sys.argv) > 1 and sys.argv[1] == "stamped"
@@ -69,4 +69,4 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call, banner=b"Sequential Thinking MCP Server running on stdio\n")
+    serve(answer_call, banner=BANNER)
