@@ -153,6 +153,6 @@ def test_an_original_accepting_what_its_guards_refuse_gets_fresh_pairs() -> None
     again, answered with a higher count) its process is no longer as a fresh one, so the next sequence gets
     a pair of its own and its count starts at 1 as on a fresh process."""
     started, shared, fresh = _in_turn_and_fresh(_target(command("refusals", "plain")),
-                                                _target(command("counting", "0")))
+                                                _target(command("refusals", "accepting")))
     assert started == 2 * len(_KIND), started
     assert shared == fresh

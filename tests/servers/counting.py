@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mini import TOOL, Message, reply, serve
+from mini import BANNER, TOOL, Message, reply, serve
 
 OFFSET = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 _history: list[object] = []
@@ -28,4 +28,4 @@ if __name__ == "__main__":
         schema = tool["inputSchema"]
         properties = {**schema["properties"], sys.argv[3]: {"type": "integer", "description": "re-worded"}}
         tool = {**tool, "inputSchema": {**schema, "properties": properties}}
-    serve(answer_call, tool=tool)
+    serve(answer_call, tool=tool, banner=BANNER)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from mini import Message, reply, serve
+from mini import BANNER, Message, reply, serve
 
 _history: list[dict[str, object]] = []
 
@@ -28,4 +28,4 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call)
+    serve(answer_call, banner=BANNER)

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from mini import Message, reply, serve
+from mini import BANNER, Message, reply, serve
 
 JOURNAL = Path(sys.argv[1])
 LABELS_ONLY = sys.argv[2:3] == ["--labels-only"]
@@ -38,4 +38,4 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call)
+    serve(answer_call, banner=BANNER)

@@ -29,14 +29,23 @@ def answer_call(message: Message) -> None:
     reply(message, {"content": [{"type": "text", "text": "ok"}]})
 
 
+BANNER = b"Sequential Thinking MCP Server running on stdio\n"
+"""The original's start-up line on stderr, for a server standing as the original or one of its forks."""
+
+
 def serve(
     on_call: Callable[[Message], None] = answer_call,
     *,
     tool: Message = TOOL,
     version: Callable[[str], str] = lambda offered: offered,
+    banner: bytes = b"",
 ) -> None:
     """Answer initialize (with `version` of the one offered) and tools/list (`tool`) properly; hand tools/call
-    to `on_call`."""
+    to `on_call`. `banner` is written to stderr first, as the original's start-up line is: a reader awaiting
+    a start-up's stderr (a replay's banner wait) has it at once instead of waiting out its bound."""
+    if banner:
+        sys.stderr.buffer.write(banner)
+        sys.stderr.buffer.flush()
     for line in sys.stdin.buffer:
         message = json.loads(line)
         if "id" not in message:

@@ -5,7 +5,10 @@ the two kinds of target the witness signing tells apart before it stops signing 
 (gate/signatures.py `REFUSAL_CHECKS`); `stamped` keeps nothing either, and stamps each refusal with the time
 it was made (fork-hardened-store's refusals carry a `timestamp`); `lockout`, after three refusals in a row,
 answers the next call, whatever it holds, "Too many invalid calls in a row" and
-counts again from zero (fork-model-guard's refusal-streak lockout: no call sent again after it shows it)."""
+counts again from zero (fork-model-guard's refusal-streak lockout: no call sent again after it shows it);
+`accepting` refuses nothing and counts every call (an original accepting what its guards would refuse). Every
+mode writes the original's start-up line to stderr first, as the original does, so a replay's banner wait
+ends at it rather than at its bound."""
 
 from __future__ import annotations
 
@@ -13,11 +16,12 @@ import datetime
 import json
 import sys
 
-from mini import Message, reply, serve
+from mini import BANNER, Message, reply, serve
 
 COUNTED = len(sys.argv) > 1 and sys.argv[1] == "counted"
 STAMPED = len(sys.argv) > 1 and sys.argv[1] == "stamped"
 LOCKOUT = len(sys.argv) > 1 and sys.argv[1] == "lockout"
+ACCEPTING = len(sys.argv) > 1 and sys.argv[1] == "accepting"
 _history: list[dict[str, object]] = []
 _refusals = [0]
 _streak = [0]
@@ -48,7 +52,7 @@ def answer_call(message: Message) -> None:
         text = json.dumps({"error": "Too many invalid calls in a row: this call was not processed"}, indent=2)
         reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
         return
-    refusal = _refusal(arguments)
+    refusal = None if ACCEPTING else _refusal(arguments)
     _streak[0] = _streak[0] + 1 if refusal is not None else 0
     if refusal is not None:
         _refusals[0] += 1
@@ -57,7 +61,7 @@ def answer_call(message: Message) -> None:
         text = json.dumps({"error": said, "status": "failed", **stamp}, indent=2)
         reply(message, {"content": [{"type": "text", "text": text}], "isError": True})
         return
-    assert isinstance(arguments, dict)
+    arguments = arguments if isinstance(arguments, dict) else {}
     _history.append(arguments)
     status = {key: arguments.get(key) for key in ("thoughtNumber", "totalThoughts", "nextThoughtNeeded")}
     status |= {"branches": [], "thoughtHistoryLength": len(_history)}
@@ -65,4 +69,4 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call)
+    serve(answer_call, banner=BANNER)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mini import Message, reply, serve
+from mini import BANNER, Message, reply, serve
 
 LIMIT = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 _history: list[object] = []
@@ -26,4 +26,4 @@ def answer_call(message: Message) -> None:
 
 
 if __name__ == "__main__":
-    serve(answer_call)
+    serve(answer_call, banner=BANNER)
