@@ -43,13 +43,10 @@ def relation_refused(evidence: Evidence, ask: Ask, found: MutableMapping[str, Re
     accepts the call or refuses it otherwise: the field this server's refusal names is re-tested against
     each other numbered field (once per field a run, kept in `found`), and the rule is this refusal's only
     when the re-test's refused call is refused in the same words, numbers aside. None otherwise."""
-    if not evidence.reproduced or not evidence.differences:
+    answers = _answers(evidence) if evidence.differences else None
+    if answers is None:
         return None
-    try:
-        theirs: JSON = json.loads(evidence.original)
-        ours: JSON = json.loads(evidence.target)
-    except ValueError:
-        return None
+    theirs, ours = answers
     here, there = refusal(ours), refusal(theirs)
     if here is None or here.field not in NUMBERED:
         return None
@@ -63,6 +60,17 @@ def relation_refused(evidence: Evidence, ask: Ask, found: MutableMapping[str, Re
     if relation is None or _masked(relation.words) != _masked(here.words):
         return None
     return RuleRefused(relation, here)
+
+
+def _answers(evidence: Evidence) -> tuple[JSON, JSON] | None:
+    """The original's and this server's answers of a reproduced pair; None for a pair not reproduced or not
+    JSON."""
+    if not evidence.reproduced:
+        return None
+    try:
+        return json.loads(evidence.original), json.loads(evidence.target)
+    except ValueError:
+        return None
 
 
 def rule_headline(rule: RuleRefused, evidence: Evidence) -> str:
@@ -81,13 +89,10 @@ def pair_rule_refused(evidence: Evidence, call: Mapping[str, object] | None, ori
     pairs) for the field its refusal names: a ratio or offset for a numbered one, then its value refused only
     in an order of two numbered fields, then two optional fields not both set. None when no rule of the
     family holds."""
-    if not evidence.reproduced or call is None:
+    answers = _answers(evidence) if call is not None else None
+    if answers is None or call is None:
         return None
-    try:
-        theirs: JSON = json.loads(evidence.original)
-        ours: JSON = json.loads(evidence.target)
-    except ValueError:
-        return None
+    theirs, ours = answers
     here = refusal(ours)
     if here is None or refusal(theirs) is not None or not accepted(theirs):
         return None

@@ -6,19 +6,14 @@ against tests/servers/reference_fork.py `columns-box`."""
 
 from __future__ import annotations
 
-import shlex
-import time
 import unicodedata
 from collections.abc import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.compare.pair import Side, start_together
-from conformance.compare.search import Search
 from conformance.core.differences import box_difference
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.witnessed import witness_candidates
 
 
 def _utf16(text: str) -> int:
@@ -57,16 +52,8 @@ def test_the_unit_each_side_pads_to_is_said(thought: str, unit: str) -> None:
 
 
 def test_compare_says_a_fork_pads_its_box_to_terminal_columns() -> None:
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "columns-box")))
-    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
-    start_together(a, b)
-    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
-    try:
-        search.witnesses()
-    finally:
-        a.close()
-        b.close()
-    said = [box_difference(c.found.a, c.found.b, "on columns-box", "reference") for c in search.candidates
+    candidates = witness_candidates("reference_fork", "columns-box")
+    said = [box_difference(c.found.a, c.found.b, "on columns-box", "reference") for c in candidates
             if c.found.aspect == "stderr"]
     rule = ("the thought “😀 漢字 e\u0301” is padded to its terminal columns (9) on columns-box, to its "
             "UTF-16 units (8) on reference's")

@@ -5,16 +5,16 @@ characters (`max-thought`). Real processes: the reference against tests/servers/
 from __future__ import annotations
 
 import shlex
-import time
 
 from conformance.compare.engine import _suspects_retested
 from conformance.compare.observe import compare_step, with_suspect
-from conformance.compare.pair import Side, replay_fresh, start_together
+from conformance.compare.pair import replay_fresh
 from conformance.compare.programs import Step, valid
-from conformance.compare.search import Candidate, Search
+from conformance.compare.search import Candidate
 from conformance.core.protocol import TOOL
 from conformance.targets.specs import resolve_target
 from tests.servers import command
+from tests.witnessed import witness_candidates
 
 
 def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
@@ -29,16 +29,7 @@ def test_the_witnesses_reach_a_throwing_render_and_a_long_thought() -> None:
 
 def _witnessed(*server: str) -> list[object]:
     """The arguments of the last call of each fixed witness on which the reference and `server` differ."""
-    fork = resolve_target("cmd:" + shlex.join(command(*server)))
-    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
-    start_together(a, b)
-    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
-    try:
-        search.witnesses()
-    finally:
-        a.close()
-        b.close()
-    return [candidate.program[-1].arguments for candidate in search.candidates]
+    return [candidate.program[-1].arguments for candidate in witness_candidates(*server)]
 
 
 def test_the_witnesses_reach_a_revision_carrying_a_label_and_a_right_to_left_thought() -> None:

@@ -15,18 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.catalog.view import load_catalog_view
-from conformance.core.identity import HarnessIdentity, TargetIdentity
+from conformance.core.identity import HarnessIdentity
 from conformance.core.jsontypes import json_object
-from conformance.core.results import RunResults
 from conformance.drivers.transcript import Transcript
-from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import BEHIND_OPENING_SOURCE, behind_opening, with_evidence
-from conformance.report.model import Preflight, ReplayableCounterexample, Report, RootCause, RunInfo
+from conformance.report.model import ReplayableCounterexample, Report, RootCause
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.suite.test_absences import test_needs_more_thoughts_changes_nothing as needs_more_check
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
+from tests.verdicts import assembled_report
 
 CATALOG = load_catalog_view()
 HARNESS = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
@@ -50,15 +49,7 @@ def _example(number: int, request_id: int = 7) -> list[str]:
 
 def _report() -> Report:
     """OBJ-9 the cause, its example one plain call numbered 3; CLM-4 explained, its own example numbered 2."""
-    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
-    results = RunResults(target=target, harness=HARNESS, started="t0", finished="t1", tests=[])
-    report = assemble_report(
-        catalog=CATALOG.records, canonical=CATALOG.canonical, results=results,
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=HARNESS,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=0, rerun="python -m conformance run"),
-        generated="t1",
-    )
+    report = assembled_report([])
     sequences = {"OBJ-9": _example(3), "CLM-4": _example(2)}
     records = [
         rv.model_copy(update={

@@ -11,18 +11,15 @@ import shlex
 
 import pytest
 
-from conformance.catalog.view import load_catalog_view
 from conformance.compare.two_fields import find_both_set, find_conditional, find_ratio
 from conformance.core.differences import refusal
-from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.jsontypes import JSON
-from conformance.core.results import RunResults
-from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.gate.evidence import with_evidence
 from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused
-from conformance.report.model import Evidence, Preflight, ReplayableCounterexample, RootCause, RunInfo
+from conformance.report.model import Evidence, ReplayableCounterexample, RootCause
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
+from tests.verdicts import assembled_report
 
 REFERENCE = resolve_target("reference")
 
@@ -85,17 +82,7 @@ def test_a_runs_cause_is_headed_by_the_rule() -> None:
     """Through the run's evidence (gate/evidence `with_evidence`): the cause replayed on fresh processes, its
     headline the rule, not the value its example sent (before: "… this server refuses it — “thoughtNumber 99
     is more than ten times totalThoughts 9” (isError)")."""
-    catalog = load_catalog_view()
-    harness = HarnessIdentity(version="0", git_commit=None, profile="dev", seed="1", python="3.11")
-    target = TargetIdentity(spec="cmd:fork", kind="cmd", command=["fork"])
-    report = assemble_report(
-        catalog=catalog.records, canonical=catalog.canonical,
-        results=RunResults(target=target, harness=harness, started="t0", finished="t1", tests=[]),
-        seen=TargetSeen(target, Preflight(ok=True), {}, "2024-11-05"), harness=harness,
-        run=RunInfo(started="t0", finished="t1", duration_s=1.0, jobs=1, processes_started=1, calls_made=1,
-                    tests=0, rerun="python -m conformance run"),
-        generated="t1",
-    )
+    report = assembled_report([])
     hello = {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
     frames = [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
               json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
