@@ -170,11 +170,12 @@ def records_checked(report: Report) -> str:
         return (f"nothing else was checked: the run stopped before its checks, as the target is not usable "
                 f"({why}){said}; the other {others} records were not checked")
     counts = report.summary.counts
-    unobservable = counts.get("not observable", 0)
-    checked = report.summary.records - unobservable
+    unobservable, unrun = counts.get("not observable", 0), counts.get("not run", 0)
+    checked = report.summary.records - unobservable - unrun  # a record not run was not checked
     found = [f"{counts.get('holds', 0)} hold", f"{counts.get('deviates', 0)} depart"]
-    found += [f"{counts[v]} {v}" for v in ("error", "not run") if counts.get(v, 0)]
-    rest = f"; {unobservable} more cannot be observed from outside" if unobservable else ""
+    found += [f"{counts['error']} error"] if counts.get("error", 0) else []
+    rest = f"; {unrun} not run" if unrun else ""
+    rest += f"; {unobservable} more cannot be observed from outside" if unobservable else ""
     return f"{checked} record{'s' if checked != 1 else ''} checked: {', '.join(found)}{rest}"
 
 

@@ -81,7 +81,8 @@ def test_a_passing_gate_says_accepted_never_failing(fork: Report) -> None:
 def test_the_summary_leads_with_records_checked_and_keeps_the_packet_below(fork: Report) -> None:
     lines = [line.strip() for line in summary_lines(fork, _sections("summary")) if line.strip()]
     # 92 seed records and 11 of the specification (three bind a revision 2026.8.31 does not settle on)
-    assert lines[0] == ("90 records checked: 58 hold, 29 depart, 3 not run; "
+    # a record not run is not counted as checked (a green run had said "104 records checked: …, 12 not run")
+    assert lines[0] == ("87 records checked: 58 hold, 29 depart; 3 not run; "
                         "13 more cannot be observed from outside")
     assert lines[1].startswith("29 departures: 0 new, 29 accepted")
     assert lines[2].startswith(
