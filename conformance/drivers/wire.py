@@ -1328,16 +1328,11 @@ def closed_boxes(data: bytes) -> int:
     return _count(data, _BOTTOMS)
 
 
-def opened_boxes(data: bytes) -> int:
-    """How many boxes `data` opens (a top-left corner of any style)."""
-    return _count(data, _TOPS)
-
-
-def whole_boxes(data: bytes, *, inside: bool = False) -> int:
+def whole_boxes(data: bytes) -> int:
     """How many boxes `data` is, when it is nothing but whole boxes (each line from a top corner's to its
     bottom corner's, blank lines between them): 0 when anything else is in it, a line outside a box or a box
-    left open. `inside`: `data` begins inside a box, whose rest up to its bottom counts as one."""
-    count = 0
+    left open."""
+    count, inside = 0, False
     for line in data.split(b"\n"):
         mark = line.lstrip()
         if not inside and not mark.strip():

@@ -47,7 +47,6 @@ from conformance.drivers.wire import (
     closed_boxes,
     line_open,
     max_frame,
-    opened_boxes,
     settle,
     settle_lines,
     settle_startup,
@@ -247,11 +246,9 @@ class RawPool:
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
                 status = raw.proc.poll()
-                owed, inside = raw.late_boxes(), raw.inside_box()
+                owed = raw.late_boxes()
                 said = raw.stderr_now() if raw.sent and status is None else b""
-                if owed and said:
-                    said += raw.rest_of_box(said)
-                if said and not 0 < whole_boxes(said, inside=inside) <= owed:
+                if said and not 0 < whole_boxes(said) <= owed:
                     self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
                 if status is not None:
                     self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
@@ -366,7 +363,7 @@ class RawServer:
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
         self._boxes_answered = 0
         """Boxes its answers said were drawn, over its life."""
-        self._boxes_closed = self._boxes_opened = 0
+        self._boxes_closed = 0
         self._stderr_tail = b""
         """The boxes its stderr closed so far, and its last bytes (a corner cut between two reads)."""
         self._settle_misses = 0
@@ -422,9 +419,7 @@ class RawServer:
         if ready:
             return False
         if not self.discards_stderr:
-            said = self.stderr_now()
-            if self.late_boxes():
-                self.rest_of_box(said)  # its last call's box on the way: not what it says while waiting
+            self.stderr_now()
         return True
 
     def release(self) -> subprocess.Popen[bytes]:
@@ -699,22 +694,6 @@ class RawServer:
                 lateness.note_banner(command, banner)
         return bytes(data)
 
-    def inside_box(self) -> bool:
-        """Whether its stderr so far stops inside a box (one opened and not closed)."""
-        return self._boxes_opened > self._boxes_closed
-
-    def rest_of_box(self, said: bytes) -> bytes:
-        """What completes a box or a line its stderr (ending with `said`) left open, read while it keeps
-        coming (`SETTLE_LIMIT` for each piece, `SETTLE_BYTES` at most): a late box of 13 KB through a relay
-        arrives in pieces over seconds."""
-        more = b""
-        while (self.inside_box() or line_open(said + more)) and len(more) < SETTLE_BYTES:
-            piece = self.stderr_now(wait=SETTLE_LIMIT)
-            if not piece:
-                break
-            more += piece
-        return more
-
     def late_boxes(self) -> int:
         """Boxes its answers said were drawn that its stderr has not closed yet: owed, still on their way (a
         relay slower than the settle's limit under load)."""
@@ -723,7 +702,6 @@ class RawServer:
     def _saw(self, chunk: bytes) -> None:
         joined = self._stderr_tail + chunk
         self._boxes_closed += closed_boxes(joined)
-        self._boxes_opened += opened_boxes(joined)
         self._stderr_tail = joined[-2:]
         room = SEEN_BYTES - len(self.seen)
         if room > 0:

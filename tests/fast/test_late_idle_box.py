@@ -49,29 +49,6 @@ def test_a_box_arriving_after_the_process_went_back_to_the_pool_is_not_idle_spee
     assert spoke == [], spoke
 
 
-PIECEMEAL = [sys.executable, str(REPO / "tests" / "servers" / "late_stderr.py"), "--delay-ms", "60,90",
-             "--piece-bytes", "40", "--", sys.executable, "-m", "reference_server"]
-"""The reference behind a relay forwarding its stderr in pieces of 40 bytes, each 60 to 90 ms late: a box of
-a long thought takes seconds to arrive, with pauses longer than a read of stderr waits for more."""
-
-
-def test_a_late_box_arriving_in_pieces_while_the_process_waits_is_not_idle_speech() -> None:
-    target = resolve_target("cmd:" + " ".join(PIECEMEAL))
-    pool = RawPool(timeout=60)
-    try:
-        with pool.lend(target) as raw:
-            raw.initialize()
-            raw.stderr_now(wait=2)
-            raw.request("tools/call", {"name": "sequentialthinking",
-                                       "arguments": {**THOUGHT, "thought": "a long thought " * 40}})
-        heard = pool.spoke_waiting(target)  # while its box is still arriving
-        time.sleep(SETTLE_LIMIT)
-        heard += pool.spoke_waiting(target)
-    finally:
-        pool.close()
-    assert heard == [], heard
-
-
 def test_a_heartbeat_while_waiting_is_still_heard() -> None:
     spoke = _idle_after_a_call(resolve_target("cmd:" + " ".join(HEARTBEAT)), idle=1.5)
     assert spoke and b"heartbeat" in spoke[0][1], spoke
