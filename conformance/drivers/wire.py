@@ -1322,30 +1322,6 @@ def boxes_complete(data: bytes, due: int) -> bool:
     return data.endswith(b"\n") and closed >= due and closed >= _count(data, _TOPS)
 
 
-def closed_boxes(data: bytes) -> int:
-    """How many boxes `data` closes (a bottom-left corner of any style): a running count of what a process
-    drew, against the boxes its answers said it drew."""
-    return _count(data, _BOTTOMS)
-
-
-def whole_boxes(data: bytes) -> int:
-    """How many boxes `data` is, when it is nothing but whole boxes (each line from a top corner's to its
-    bottom corner's, blank lines between them): 0 when anything else is in it, a line outside a box or a box
-    left open."""
-    count, inside = 0, False
-    for line in data.split(b"\n"):
-        mark = line.lstrip()
-        if not inside and not mark.strip():
-            continue
-        if not inside:
-            if not mark.startswith(_TOPS):
-                return 0
-            inside = True
-        elif mark.startswith(_BOTTOMS):
-            inside, count = False, count + 1
-    return 0 if inside or not data.endswith(b"\n") else count
-
-
 def box_open(data: bytes) -> bool:
     """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
     return line_open(data) or (bool(data.strip()) and _count(data, _TOPS) > _count(data, _BOTTOMS))

@@ -44,7 +44,6 @@ from conformance.drivers.wire import (
     SETTLE_QUIET,
     box_open,
     boxes_due,
-    closed_boxes,
     line_open,
     max_frame,
     settle,
@@ -52,7 +51,6 @@ from conformance.drivers.wire import (
     settle_startup,
     startup_first,
     streamed,
-    whole_boxes,
 )
 from conformance.suite.beside_script import Listing, listings, script_folders, written_since
 from conformance.suite.contradiction import brief, response_line
@@ -246,9 +244,8 @@ class RawPool:
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
                 status = raw.proc.poll()
-                owed = raw.late_boxes()
                 said = raw.stderr_now() if raw.sent and status is None else b""
-                if said and not 0 < whole_boxes(said) <= owed:
+                if said:
                     self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
                 if status is not None:
                     self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
@@ -361,11 +358,6 @@ class RawServer:
         """stderr read while waiting for a late box (`_settle`): the next `stderr_now` returns it first."""
         self._boxes_owed = 0
         """Boxes the calls answered since the last `stderr_now` drew: what the read-ahead should hold."""
-        self._boxes_answered = 0
-        """Boxes its answers said were drawn, over its life."""
-        self._boxes_closed = 0
-        self._stderr_tail = b""
-        """The boxes its stderr closed so far, and its last bytes (a corner cut between two reads)."""
         self._settle_misses = 0
         self._late_seen = False
         self._answered_at = 0.0
@@ -529,7 +521,6 @@ class RawServer:
         """Read ahead until the box of the call just answered is complete on stderr, as the wire driver waits
         for it (`drivers.wire.settle`, the same quiet period and limits): a relay's box arrives after the
         answer, and would otherwise be read as written between calls."""
-        self._boxes_answered += due
         if self.discards_stderr or self.proc.stderr is None:
             return
         self._boxes_owed += due
@@ -694,15 +685,7 @@ class RawServer:
                 lateness.note_banner(command, banner)
         return bytes(data)
 
-    def late_boxes(self) -> int:
-        """Boxes its answers said were drawn that its stderr has not closed yet: owed, still on their way (a
-        relay slower than the settle's limit under load)."""
-        return max(0, self._boxes_answered - self._boxes_closed)
-
     def _saw(self, chunk: bytes) -> None:
-        joined = self._stderr_tail + chunk
-        self._boxes_closed += closed_boxes(joined)
-        self._stderr_tail = joined[-2:]
         room = SEEN_BYTES - len(self.seen)
         if room > 0:
             self.seen += chunk[:room]
