@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.drivers.lateness import Lateness
-from conformance.drivers.wire import SETTLE_MISSES, SETTLE_QUIET, WireDriver, ruled_box
+from conformance.drivers.wire import SETTLE_MISSES, SETTLE_QUIET, WireDriver, ruled_box, ruled_complete
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
 from tests.cli import REPO
@@ -71,3 +71,16 @@ def test_a_box_in_any_style_is_ruled_and_its_text_alone_is_not(edge: str, line: 
     rule = f"{edge}{line * width}{edge}\n"
     assert ruled_box(f"\n{rule}| {text} |\n{rule}".encode())
     assert not ruled_box(f"{text}\n{line * width}\n".encode())
+
+
+@given(_MARK, _MARK, st.integers(3, 40), st.text(alphabet=st.characters(categories=("L", "N")), min_size=1),
+       st.integers(1, 3))
+def test_late_boxes_in_any_style_are_whole_at_their_last_rule(edge: str, line: str, width: int, text: str,
+                                                               due: int) -> None:
+    """A late box's wait ends when its bottom rule arrives, not a quiet period later on every call: `due`
+    boxes of three rules each are whole; cut after any earlier rule (the top, the middle) they are not."""
+    rule = f"{edge}{line * width}{edge}\n"
+    box = f"\n{rule}| {text} |\n{rule}| {text} |\n{rule}"
+    assert ruled_complete((box * due).encode(), due)
+    cut = box * (due - 1) + box[: box.rindex(rule)]
+    assert not ruled_complete(cut.encode(), due)
