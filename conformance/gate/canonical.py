@@ -61,15 +61,38 @@ def label_key(label: JSON) -> str:
 
 
 def store_base(status: Mapping[str, JSON], *, carried: bool = False) -> StoreBase | None:
-    """The probe's accepted status read as a `StoreBase`; None when it answers no count and no label list."""
+    """The probe's accepted status read as a `StoreBase`; None when it answers no count and no label list.
+    A count in an object of the status is keyed by its path (`summary.thoughts`): fork-summaries' final
+    answers hold the history's size there, and read as it is it followed the witnesses signed before on the
+    same process (OBJ-14 "changed" through the relay, held-out-multi-15)."""
     counts = {key: value for key, value in status.items()
               if isinstance(value, int) and not isinstance(value, bool) and key not in PROBE_ARGUMENTS}
+    counts |= _nested_counts(status, "")
     labels = {key: frozenset(label_key(v) for v in value) for key, value in status.items()
               if isinstance(value, list)}
     if not counts and not labels:
         return None
     return StoreBase(counts, labels, carried)
 
+
+
+def _nested_counts(value: Mapping[str, JSON], path: str) -> dict[str, int]:
+    """Every integer of the objects inside `value` but the probe's own arguments, keyed by its dotted path (a
+    bounded depth)."""
+    found: dict[str, int] = {}
+    if path.count(".") >= NESTED_DEPTH:
+        return found
+    for key, item in value.items():
+        if isinstance(item, dict):
+            inner = f"{path}{key}."
+            found |= {f"{inner}{k}": v for k, v in item.items()
+                      if isinstance(v, int) and not isinstance(v, bool) and k not in PROBE_ARGUMENTS}
+            found |= _nested_counts(item, inner)
+    return found
+
+
+NESTED_DEPTH: Final = 4
+"""How deep in the status a count is read relative to the probe's."""
 
 
 _YAML_BREAKS: Final = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
@@ -216,8 +239,10 @@ def _layout(text: str, parsed: JSON) -> str:
     return "other"
 
 
-def _relative(value: JSON, base: StoreBase | None) -> JSON:
-    """The store read relative to the probe: counts as growth since it, labels as those added since."""
+def _relative(value: JSON, base: StoreBase | None, path: str = "") -> JSON:
+    """The store read relative to the probe: counts as growth since it, labels as those added since. At the
+    top a count is keyed by its name; inside an object of the status by its dotted path, where the probe
+    answered one there (`store_base`), else by its name (a status wrapped in an envelope)."""
     if isinstance(value, list):
         return [_relative(v, base) for v in value]
     if not isinstance(value, dict):
@@ -226,12 +251,15 @@ def _relative(value: JSON, base: StoreBase | None) -> JSON:
     counts = base.counts if base is not None else {}
     lists = base.labels if base is not None else {}
     for key, item in value.items():
-        if base is not None and base.carried and (key in counts or key == HISTORY or key in lists):
+        name = f"{path}{key}" if f"{path}{key}" in counts else key
+        if base is not None and base.carried and (name in counts or key == HISTORY or key in lists):
             shown[key] = CARRIED
-        elif isinstance(item, int) and not isinstance(item, bool) and (key in counts or key == HISTORY):
-            shown[key] = f"+{item - counts[key]}" if key in counts else "?"
+        elif isinstance(item, int) and not isinstance(item, bool) and (name in counts or key == HISTORY):
+            shown[key] = f"+{item - counts[name]}" if name in counts else "?"
         elif isinstance(item, list) and key in lists:
             shown[key] = [b for b in item if label_key(b) not in lists[key]]
+        elif isinstance(item, dict):
+            shown[key] = _relative(item, base, f"{path}{key}.")
         else:
             shown[key] = _relative(item, base)
     return shown

@@ -82,3 +82,26 @@ def test_a_renamed_counters_record_is_signed_alike_alone_and_after_every_other_r
         alone = witness_signatures(spec, [rid], timeout=20)[rid]
         assert among[rid].signature == alone.signature, (rid, among[rid].witness, alone.witness)
     assert any('"historyLength":"+' in w.answer for w in among["LOOP-B"].witness)
+
+
+@given(before=st.integers(min_value=0, max_value=10**6), grown=st.integers(min_value=1, max_value=20),
+       revisions=st.integers(min_value=0, max_value=5),
+       where=st.sampled_from([("summary", "thoughts"), ("stats", "stored"), ("meta", "history")]))
+def test_a_count_inside_an_object_reads_the_same_whatever_the_process_answered_before(
+    before: int, grown: int, revisions: int, where: tuple[str, str]
+) -> None:
+    """A count the status holds inside an object (fork-summaries' final answer: `summary.thoughts`, the
+    history's size) is read relative to the probe's same count, as a top-level one is: its OBJ-14 witness,
+    signed after more records on the same process through the relay, came back "changed" (held-out-multi-15).
+    The probe's own arguments inside an object stay as sent."""
+    outer, inner = where
+
+    def status(count: int) -> dict[str, JSON]:
+        return {**_status("thoughtHistoryLength", count, []),
+                outer: {inner: count, "revisions": revisions, "thoughtNumber": 1}}
+
+    answer = canonical_response(_answer(status(before + grown)), store_base(status(before)))
+    fresh = canonical_response(_answer(status(grown)), store_base(status(0)))
+    assert answer == fresh
+    shown = answer["result"]["content"][0]["json"]  # type: ignore[call-overload,index]
+    assert shown[outer] == {inner: f"+{grown}", "revisions": "+0", "thoughtNumber": 1}
