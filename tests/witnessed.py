@@ -12,12 +12,13 @@ from conformance.targets.specs import resolve_target
 from tests.servers import command
 
 
-def witness_candidates(*server: str) -> list[Candidate]:
-    """The differences the fixed witnesses find between the reference and `tests/servers/<server…>`."""
+def witness_candidates(*server: str, listed: frozenset[str] = frozenset()) -> list[Candidate]:
+    """The differences the fixed witnesses find between the reference and `tests/servers/<server…>` (the
+    names either side lists, `listed`, never called as an unknown tool)."""
     fork = resolve_target("cmd:" + shlex.join(command(*server)))
     a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
     start_together(a, b)
-    search = Search(a, b, time.monotonic() + 600.0, cap=1000)
+    search = Search(a, b, time.monotonic() + 600.0, cap=1000, listed=listed)
     try:
         search.witnesses()
     finally:

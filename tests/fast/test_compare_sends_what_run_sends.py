@@ -5,35 +5,21 @@ name"). Real processes: the reference against tests/servers/reference_fork.py.""
 
 from __future__ import annotations
 
-import shlex
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.compare.classify import summarize
 from conformance.compare.engine import _listed_names
 from conformance.compare.fresh import FreshSide
-from conformance.compare.pair import Side, start_together
 from conformance.compare.programs import WITNESSES, frames, programs_among, unlisted
-from conformance.compare.search import Candidate, Search
+from conformance.compare.search import Candidate
 from conformance.core.protocol import TOOL
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.witnessed import witness_candidates
 
 
 def _witnessed(*server: str, listed: frozenset[str] = frozenset()) -> list[Candidate]:
     """The fixed witnesses on which the reference and `server` differ."""
-    fork = resolve_target("cmd:" + shlex.join(command(*server)))
-    a, b = Side(resolve_target("reference"), 20.0), Side(fork, 20.0)
-    start_together(a, b)
-    search = Search(a, b, time.monotonic() + 600.0, cap=1000, listed=listed)
-    try:
-        search.witnesses()
-    finally:
-        a.close()
-        b.close()
-    return search.candidates
+    return witness_candidates(*server, listed=listed)
 
 
 def test_a_fork_answering_string_ids_as_numbers_differs_on_a_witness() -> None:
