@@ -1,6 +1,7 @@
 """A cause's headline never says a difference with equal values on both sides: each key's example comes from
 a difference where that key's values differ, whichever difference of the group is the smallest (the
-differences are built by hand, as compare's pairs record them; real pairs: tests/e2e/test_compare_pairs.py)."""
+differences are built by hand, as compare's pairs record them; real pairs:
+tests/e2e/test_compare_pairs.py)."""
 
 from __future__ import annotations
 
