@@ -820,8 +820,10 @@ def _values(ds: Sequence[Difference], keys: Sequence[str], la: str, lb: str) -> 
 
 
 def _differing_values(ds: Sequence[Difference], key: str) -> tuple[str, str] | None:
-    """`key`'s values as shown, from the smallest difference where they read otherwise, or None."""
-    for d in sorted(ds, key=_size):
+    """`key`'s values as shown, from the smallest difference found at that key whose shown values read
+    otherwise, or None: another key's difference may show this key's values apart where they are compared
+    alike (a count compared relative to the program's start)."""
+    for d in sorted((d for d in ds if key in d.field.split("+")), key=_size):
         oa, ob = answer_object(d.a), answer_object(d.b)
         if oa is None or ob is None:
             continue

@@ -60,3 +60,20 @@ def test_a_key_differing_only_in_a_larger_difference_is_shown_from_it() -> None:
     headline = explain([revision, smallest], LA, LB, default_known_changes()).headline
     assert ("thoughtNumber", "2", "1") in _pairs(headline), headline
     assert ("nextThoughtNeeded", "false", "true") in _pairs(headline), headline
+
+
+def test_a_key_is_shown_from_a_difference_at_that_key() -> None:
+    """Another key's pair may show this key apart where it was compared alike (a count compared relative to
+    each side's start): the example comes from a difference found at the key."""
+    other = Difference(id="answer.nextThoughtNeeded.status", aspect="answer", summary="",
+                       field="nextThoughtNeeded", detail="", cause="status",
+                       program=[_frame({"thought": "a"})],
+                       a=json.dumps({"nextThoughtNeeded": False, "thoughtHistoryLength": 1}),
+                       b=json.dumps({"nextThoughtNeeded": True, "thoughtHistoryLength": 3}))
+    count = Difference(id="answer.thoughtHistoryLength.status", aspect="answer", summary="",
+                       field="thoughtHistoryLength", detail="", cause="status",
+                       program=[_frame({"thought": "a"}), _frame({"thought": "b"})],
+                       a=json.dumps({"nextThoughtNeeded": True, "thoughtHistoryLength": 2}),
+                       b=json.dumps({"nextThoughtNeeded": True, "thoughtHistoryLength": 1}))
+    headline = explain([count, other], LA, LB, default_known_changes()).headline
+    assert ("thoughtHistoryLength", "2", "1") in _pairs(headline), headline
