@@ -3194,7 +3194,8 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
         opening = _opening_frames()
         again = (theirs, ours) if frames == opening else replays.get(opening)
         if again is not None and isinstance(again[0], list) and isinstance(again[1], list):
-            found = _compared(again[0], again[1], about, spec_by_field=True)
+            found = (_compared(again[0], again[1], about, spec_by_field=True)
+                     or _told_at(again[0], again[1], about, rv, True))
             if found is not None and frames != opening:
                 pair = _pair(found, again[0], again[1], rv.statement, replays.original.spec)
                 why = f"its own sequence did not reproduce ({miss}); {OPENING_SOURCE} do"
@@ -3203,7 +3204,7 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
             behind = behind_opening(frames)
             later = replays.get(behind) if behind else None
             if later is not None and isinstance(later[0], list) and isinstance(later[1], list):
-                found = _compared(later[0], later[1], about)
+                found = _compared(later[0], later[1], about) or _told_at(later[0], later[1], about, rv)
                 if found is not None:
                     pair = _pair(found, later[0], later[1], rv.statement, replays.original.spec)
                     why = f"its own sequence did not reproduce ({miss}); {BEHIND_OPENING_SOURCE} do"

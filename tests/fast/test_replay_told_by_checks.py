@@ -65,3 +65,24 @@ def test_replays_differing_elsewhere_are_no_finding_about_state_or_timing() -> N
     assert evidence is not None and not evidence.reproduced, evidence
     assert "they differ, but in nothing its records or its checks' words name" in evidence.why, evidence.why
     assert not evidence.why.endswith("): it needs state the shared process built up, or timing"), evidence.why
+
+
+def test_a_record_whose_own_calls_show_nothing_is_reproduced_by_the_opening_calls_its_checks_saw() -> None:
+    """A departure whose own sequence is a refused call (answered alike by both) is reproduced by the fixed
+    opening calls when they show what its check saw, whatever its statement's words."""
+    refused = [*_example()[:2], json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "sequentialthinking", "arguments": {"thought": 7}}})]
+    report = _report()
+    records = [rv.model_copy(update={
+        "verdict": "deviates", "reason": PROSE, "explained_by": "rc-1",
+        "tests": [TestRef(nodeid="test_OBJ-3", status="failed", examples=1, message=PROSE)],
+        "counterexample": ReplayableCounterexample(test="test_OBJ-3", falsifying="", exchange=[],
+                                                   replay=refused)}) if rv.id == "OBJ-3" else rv
+        for rv in report.records]
+    report = report.model_copy(update={"records": records, "root_causes": [
+        report.root_causes[0].model_copy(update={"explains": ["OBJ-3"]})]})
+    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "prose-first")))
+    out = with_evidence(report, fork, resolve_target("reference"), timeout=30)
+    own = next(rv.evidence for rv in out.records if rv.id == "OBJ-3")
+    assert own is not None and own.reproduced, own
+    assert any("Recorded thought" in d for d in own.differences), own.differences
