@@ -802,12 +802,35 @@ def _converts(sent: str, echoed: JSON) -> bool:
 
 
 def _values(ds: Sequence[Difference], keys: Sequence[str], la: str, lb: str) -> str:
-    d = min(ds, key=_size)
-    oa, ob = answer_object(d.a), answer_object(d.b)
-    if oa is None or ob is None or not keys:
+    """Each key's example from the smallest difference whose shown values of it differ: the smallest
+    difference of the group may differ in another key only, and a key shown with equal values on both
+    sides says a difference that is not there (held-out-multi-16's plan-tracker: "`thoughtNumber` 1 on
+    0.6.2, 1 on …", taken from the nextThoughtNeeded pair)."""
+    shown: list[str] = []
+    for k in keys:
+        pair = _differing_values(ds, k)
+        if pair is not None:
+            shown.append(f"`{k}` {pair[0]} on {la}, {pair[1]} on {lb}")
+        if len(shown) == 2:
+            break
+    if not shown:
+        d = min(ds, key=_size)
         return f"{la}: {short(d.a, 50)}; {lb}: {short(d.b, 50)}"
-    shown = [f"`{k}` {_json(oa.get(k))} on {la}, {_json(ob.get(k))} on {lb}" for k in keys[:2]]
     return "e.g. " + "; ".join(shown) if len(ds) > 1 else "; ".join(shown)
+
+
+def _differing_values(ds: Sequence[Difference], key: str) -> tuple[str, str] | None:
+    """`key`'s values as shown, from the smallest difference found at that key whose shown values read
+    otherwise, or None: another key's difference may show this key's values apart where they are compared
+    alike (a count compared relative to the program's start)."""
+    for d in sorted((d for d in ds if key in d.field.split("+")), key=_size):
+        oa, ob = answer_object(d.a), answer_object(d.b)
+        if oa is None or ob is None:
+            continue
+        va, vb = _json(oa.get(key)), _json(ob.get(key))
+        if va != vb:
+            return va, vb
+    return None
 
 
 def _json(value: JSON | None) -> str:

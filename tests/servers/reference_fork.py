@@ -24,6 +24,8 @@
   fork-api-envelope): the five fields sit under `result`, the message under `error`;
 - `summary-first`: an accepted call answers two text blocks, "Thought n of m recorded; k to go." and then the
   status JSON unchanged (held-out-multi-4's fork-progress-meter): the status is in the second block;
+- `prose-first`: an accepted call's text is one line of prose, "Recorded thought n/m.", then the status JSON
+  unchanged on the lines after it (held-out-multi-16's fork-host-hints): no JSON text, on every fresh process;
 - `trailed`: every answer of the tool (accepted or refused) is its JSON followed by a section of text,
   "\n\n---\n🔄 NEXT: …" (stopuncle-js' self-reinforcing output): the status is the text's first value;
 - `active-branches`: an accepted call's status names its labels `activeBranches`, not `branches`
@@ -1194,6 +1196,18 @@ def main() -> None:
             return "```json\n" + text + "\n```", is_error
 
         thinking.SequentialThinkingServer.process_thought = fenced  # type: ignore[method-assign]
+    elif change == "prose-first":
+        recorded = thinking.SequentialThinkingServer.process_thought
+
+        def prose_first(self: thinking.SequentialThinkingServer,
+                        arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+            text, is_error = recorded(self, arguments)
+            if is_error:
+                return text, is_error
+            status = json.loads(text)
+            return f"Recorded thought {status['thoughtNumber']}/{status['totalThoughts']}.\n{text}", is_error
+
+        thinking.SequentialThinkingServer.process_thought = prose_first  # type: ignore[method-assign]
     elif change == "trailed":
         answered = thinking.SequentialThinkingServer.process_thought
 
@@ -1385,8 +1399,8 @@ def main() -> None:
             {**ARGUMENT_CHANGES, **OTHER_CHANGES}[part](thinking)
     else:
         sys.exit("usage: reference_fork.py renamed|fenced|stringified|typed-guards|blank-refused|logged|"
-                 "ascii-box|enveloped|summary-first|trailed|active-branches|snake-keys|structured|confidence|"
-                 "lockout|"
+                 "ascii-box|enveloped|summary-first|prose-first|trailed|active-branches|snake-keys|structured|"
+                 "confidence|lockout|"
                  f"{'|'.join([*SCHEMA_CHANGES, *PROTOCOL_CHANGES, *EXTRA_TOOLS])}|"
                  f"{'|'.join([*ARGUMENT_CHANGES, *OTHER_CHANGES])}|"
                  f"{'|'.join([*TYPE_REFUSALS, *SPELLING_CHANGES])}, not {change!r}")
