@@ -530,6 +530,7 @@ def _numbers_converted(thinking: Any) -> None:
 
 
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
+    "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
     "word-count": _word_count,
     "columns-box": _columns_box,
     "long-warning": _long_warning,
@@ -575,7 +576,6 @@ ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "kind-in-box": _kind_in_box,
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
-    "next-needed-strings": _next_needed_strings,
     "line-limit": _line_limit,
 }
 """The changes only a probe reaches (calls/probes.py: an undeclared argument, a string for a boolean, a
