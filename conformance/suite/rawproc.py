@@ -76,6 +76,10 @@ SEEN_BYTES: Final = 1 << 20
 NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 _HOLD_POLL: Final = 0.1
+_HOLD_LENDS: Final = 2
+"""Processes `hold_idle` initializes to find one the pool keeps: a server whose processes the pool never takes
+back (initialized-sends-list-changed writes a notification after the handshake) started one every two seconds
+until the run's end."""
 """How often `hold_idle` looks at the pooled processes while it waits."""
 SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
@@ -326,6 +330,7 @@ class RawPool:
         ABS-10's idle check then sees every timer that fast on every run, as the gate's idle witness does,
         whatever the run's own waits were, and the checks after it know the clock lines (`clock_lines`)."""
         key = target_key(target)
+        lent = 0
         while True:
             self._watch_idle(key)
             if self._spoke_waiting.get(key) or self._ended_waiting.get(key):
@@ -334,6 +339,9 @@ class RawPool:
             longest = max((now - raw.idle_since for discard in (False, True)
                            for raw in self._idle.get((*key, discard), []) if raw.sent), default=None)
             if longest is None:
+                if lent >= _HOLD_LENDS:
+                    return  # no process of it stays pooled after its handshake: none can be held idle
+                lent += 1
                 with self.lend(target) as raw:
                     raw.initialize()
                     raw.stderr_now(wait=raw.banner_wait())
