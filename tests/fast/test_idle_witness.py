@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from conformance.catalog.records import default_catalog
 from conformance.core.idle import IDLE_HOLD
+from conformance.drivers import process
 from conformance.gate.idle_watch import IDLE_STEP, QUIET, clock_key, without_clock_lines
 from conformance.gate.pinned import NOT_CONFIRMED, PinnedReplay, settle_unlisted
 from conformance.gate.signatures import RecordSignature, witness_signatures
@@ -83,6 +84,19 @@ def test_the_idle_step_sees_a_timer_slower_than_the_searchs_waits_on_every_run()
     assert idle == '{"idle":"wrote","stderr":"heartbeat: alive"}', first.witness
     assert {w.step: w.answer for w in original.witness}[IDLE_STEP] == '{"idle":"quiet"}'
     assert QUIET == {"idle": "quiet"}
+
+
+def test_the_original_answers_its_idle_step_quiet_with_no_process_held_idle() -> None:
+    """The original (`clockless`: it does nothing between calls) signs ABS-10 as its process held idle the
+    whole while answers, on its one witness process: no red run departing from ABS-10 waits out the hold."""
+    before = process.processes_started()
+    known = witness_signatures("reference", ["ABS-10"], timeout=20, idle=HOLD, stateless=True,
+                               refusals_carry=False, clockless=True)
+    assert process.processes_started() - before == 1
+    held = _reference(("ABS-10",))
+    assert known["ABS-10"].signature == held["ABS-10"].signature
+    assert known["ABS-10"].witness == held["ABS-10"].witness
+    assert {w.step: w.answer for w in known["ABS-10"].witness}[IDLE_STEP] == '{"idle":"quiet"}'
 
 
 def test_the_idle_step_sees_a_process_that_ends_itself_when_idle() -> None:
