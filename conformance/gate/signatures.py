@@ -44,7 +44,7 @@ from conformance.gate.canonical import (
     tool_view,
     without_volatile,
 )
-from conformance.gate.idle_watch import IDLE_WITNESS, IdleWatch, without_clock_lines
+from conformance.gate.idle_watch import IDLE_WITNESS, QUIET, IdleWatch, without_clock_lines
 from conformance.report.model import WitnessAnswer
 from conformance.targets.project import package_dir_of
 from conformance.targets.specs import Target, resolve_target
@@ -112,8 +112,8 @@ def witness_signatures(
 
     A fresh process held idle beside the witnesses (`IdleWatch`) answers the `idle` step (held `idle` seconds
     at most) and names the lines the target writes on a clock, dropped from every pinned stderr; `clockless`:
-    the target is known to write nothing between calls (the original), so no such process is started unless
-    the `idle` step is asked.
+    the target is known to do nothing between calls (the original), so no such process is started and its
+    `idle` step answers `QUIET`, what that process held the whole while answered (a red run's 6 s wait).
 
     A server that exits or breaks the protocol on a witness has that in its answers (it is behaviour); a
     witness that times out leaves its record and the ones after it unsigned, since slowness of the machine
@@ -132,7 +132,7 @@ def witness_signatures(
     try:
         answers: dict[str, list[tuple[str, JSON]]] = {}
         session.start(first_call="first-call" in observed)
-        if "idle" in observed or (pins_stderr and not clockless):
+        if not clockless and ("idle" in observed or pins_stderr):
             # Started once the start's two processes have told whether a store is carried: no other process
             # of the target runs beside them (a fork restoring its labels from a file it rewrites).
             watch = IdleWatch(resolved, timeout, transcript, observe="idle" in observed, hold=idle)
@@ -176,6 +176,8 @@ def witness_signatures(
             session.end()
         if watch is not None:
             session.observations["idle"] = watch.answer()
+        elif "idle" in observed:
+            session.observations["idle"] = dict(QUIET)
         clock = watch.clock_lines() if watch is not None else frozenset()
         for rid, steps in plan:
             if rid not in answers:

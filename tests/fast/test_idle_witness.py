@@ -15,7 +15,10 @@ import functools
 import json
 import shlex
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +26,7 @@ from hypothesis import strategies as st
 
 from conformance.catalog.records import default_catalog
 from conformance.core.idle import IDLE_HOLD
+from conformance.drivers import process
 from conformance.gate.idle_watch import IDLE_STEP, QUIET, clock_key, without_clock_lines
 from conformance.gate.pinned import NOT_CONFIRMED, PinnedReplay, settle_unlisted
 from conformance.gate.signatures import RecordSignature, witness_signatures
@@ -37,6 +41,7 @@ STDERR_RECORDS = ["CMP-4", "RTE-10", "LOOP-A", "CMP-5"]
 """Records whose witnesses pin stderr: the banner (CMP-4, RTE-10, LOOP-A) or boxes (LOOP-A, CMP-5)."""
 HOLD = 4.0
 """The idle witness's hold in these tests: past a 2.5 s heartbeat's period, so the step sees it every time."""
+T = TypeVar("T")
 
 
 def _heartbeat(period_ms: int, *flags: str) -> str:
@@ -48,9 +53,17 @@ def _signed(spec: str, records: list[str]) -> dict[str, RecordSignature]:
 
 
 @functools.cache
-def _reference(records: tuple[str, ...]) -> dict[str, RecordSignature]:
-    """The reference's signatures (its witness answers are the original's): written nothing between calls."""
-    return _signed("reference", list(records))
+def _reference() -> dict[str, RecordSignature]:
+    """The reference's signatures of every record these tests sign, on one witness process (its witness
+    answers are the original's; a record signs alike whatever is signed beside it): nothing between calls."""
+    return _signed("reference", [*STDERR_RECORDS, "ABS-10"])
+
+
+def _side_by_side(*made: Callable[[], T]) -> list[T]:
+    """Each of `made` on a thread of its own, their results in order: runs of separate processes that would
+    otherwise wait out their holds one after another."""
+    with ThreadPoolExecutor(len(made), thread_name_prefix="idle-test") as pool:
+        return [future.result() for future in [pool.submit(one) for one in made]]
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
@@ -59,7 +72,7 @@ def test_a_timer_writing_stderr_signs_as_the_original_on_every_process(period: i
     """Heartbeat lines, stamped with the time or not, enter no pinned stderr: the banner and the boxes sign as
     the original's whatever the period (they differed with every count of lines the beats left)."""
     signed = _signed(_heartbeat(period, *(["--stamped"] if stamped else [])), STDERR_RECORDS)
-    reference = _reference(tuple(STDERR_RECORDS))
+    reference = _reference()
     for rid in STDERR_RECORDS:
         assert signed[rid].signature == reference[rid].signature, (rid, signed[rid].witness,
                                                                    reference[rid].witness)
@@ -68,7 +81,7 @@ def test_a_timer_writing_stderr_signs_as_the_original_on_every_process(period: i
 def test_a_box_changed_beside_a_timer_still_departs() -> None:
     """A per-call change of stderr (every box drawn in ASCII) is kept whole, the timer's lines taken out."""
     signed = _signed(_heartbeat(20, "--ascii-box"), ["CMP-5"])
-    assert signed["CMP-5"].signature != _reference(("CMP-5",))["CMP-5"].signature
+    assert signed["CMP-5"].signature != _reference()["CMP-5"].signature
     shown = " ".join(w.answer for w in signed["CMP-5"].witness)
     assert "+---" in shown and "heartbeat" not in shown, shown
 
@@ -76,8 +89,8 @@ def test_a_box_changed_beside_a_timer_still_departs() -> None:
 def test_the_idle_step_sees_a_timer_slower_than_the_searchs_waits_on_every_run() -> None:
     """A 2.5 s heartbeat, which the suite's 1.5 s idle check misses and its pooled processes meet by chance:
     ABS-10's witness departs from the original's, alike on two runs."""
-    first, again = (_signed(_heartbeat(2500), ["ABS-10"])["ABS-10"] for _ in range(2))
-    original = _reference(("ABS-10",))["ABS-10"]
+    first, again, original = _side_by_side(*(lambda: _signed(_heartbeat(2500), ["ABS-10"])["ABS-10"],) * 2,
+                                           lambda: _reference()["ABS-10"])
     assert first.signature == again.signature != original.signature
     idle = {w.step: w.answer for w in first.witness}[IDLE_STEP]
     assert idle == '{"idle":"wrote","stderr":"heartbeat: alive"}', first.witness
@@ -85,12 +98,25 @@ def test_the_idle_step_sees_a_timer_slower_than_the_searchs_waits_on_every_run()
     assert QUIET == {"idle": "quiet"}
 
 
+def test_the_original_answers_its_idle_step_quiet_with_no_process_held_idle() -> None:
+    """The original (`clockless`: it does nothing between calls) signs ABS-10 as its process held idle the
+    whole while answers, on its one witness process: no red run departing from ABS-10 waits out the hold."""
+    before = process.processes_started()
+    known = witness_signatures("reference", ["ABS-10"], timeout=20, idle=HOLD, stateless=True,
+                               refusals_carry=False, clockless=True)
+    assert process.processes_started() - before == 1
+    held = _reference()
+    assert known["ABS-10"].signature == held["ABS-10"].signature
+    assert known["ABS-10"].witness == held["ABS-10"].witness
+    assert {w.step: w.answer for w in known["ABS-10"].witness}[IDLE_STEP] == '{"idle":"quiet"}'
+
+
 def test_the_idle_step_sees_a_process_that_ends_itself_when_idle() -> None:
     """An idle timeout (tests/servers/idle_exit.py: ended 2 s after its last call, writing nothing) is the
     idle step's end, alike on two runs; the original waits."""
     spec = "cmd:" + shlex.join(command("idle_exit", "2000"))
-    first, again = (_signed(spec, ["ABS-10"])["ABS-10"] for _ in range(2))
-    assert first.signature == again.signature != _reference(("ABS-10",))["ABS-10"].signature
+    first, again = _side_by_side(*(lambda: _signed(spec, ["ABS-10"])["ABS-10"],) * 2)
+    assert first.signature == again.signature != _reference()["ABS-10"].signature
     assert {w.step: w.answer for w in first.witness}[IDLE_STEP] == '{"idle":"ended","exit":0}', first.witness
 
 
@@ -175,10 +201,12 @@ def test_the_idle_check_waits_until_a_pooled_process_idled_as_long_as_the_witnes
     """A 2.5 s heartbeat is not yet written when the check is done with its process (a dev run's pool often
     idles less): the hold waits for it, and ends at its line, not at the hold's end; a quiet server (the
     reference) is held the whole while and wrote nothing."""
-    at_once, held, took = _idle_after_one_check(_heartbeat(2500))
+    timer, quiet = _side_by_side(lambda: _idle_after_one_check(_heartbeat(2500)),
+                                 lambda: _idle_after_one_check("reference"))
+    at_once, held, took = timer
     assert not at_once and held and b"heartbeat: alive" in held[0][1], (at_once, held)
     assert took < IDLE_HOLD, took
-    at_once, held, took = _idle_after_one_check("reference")
+    at_once, held, took = quiet
     assert not at_once and not held and took >= IDLE_HOLD - 0.5, (held, took)
 
 
