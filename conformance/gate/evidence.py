@@ -76,7 +76,6 @@ from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.core.jsontypes import json_object as _frame
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
-from conformance.core.relation import Relation
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
@@ -106,7 +105,7 @@ from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
-from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused, relation_refused, rule_headline
+from conformance.gate.rules_asked import RulesAsked
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
@@ -786,9 +785,8 @@ class _Replays:
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
         calls counted apart from the replays'."""
-        self.relations: dict[str, Relation | None] = {}
-        """Each numbered field this server's refusals named → the relation to another field re-tested behind
-        them (`core/relation.py`), or None: one re-test per field a run."""
+        self.rules = RulesAsked(original, target, self.retests, timeout)
+        """The rule behind each cause's refusal (`gate/rules_asked.py`): each finder asked once a run."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -2939,14 +2937,9 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
-        relation = relation_refused(evidence, replays.retests, replays.relations)
-        two = None if relation is not None else pair_rule_refused(
-            evidence, call_arguments(theirs[at - 1].sent), replays.original, replays.target,
-            replays.timeout)
-        if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
-            pair = rule_headline(relation, evidence)
-        elif two is not None:  # one of compare's rules between two fields, in compare's words
-            pair = pair_rule_headline(two, evidence)
+        ruled = replays.rules.headline(evidence, call_arguments(theirs[at - 1].sent))
+        if ruled is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
+            pair = ruled
         elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
