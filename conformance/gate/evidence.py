@@ -105,7 +105,7 @@ from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
-from conformance.gate.rules_asked import RulesAsked
+from conformance.gate.rules_asked import RulesAsked, refused_call
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
@@ -919,7 +919,26 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
         causes, records = grouped(causes, records, poisoning_replayed(replays))
+        causes = [_ruled(cause, replays.rules) for cause in causes]
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+def _ruled(cause: RootCause, rules: RulesAsked) -> RootCause:
+    """A cause headed by its pair's refusal as a value, said as the rule behind it where one is found, as the
+    walk says a leading cause's: a cause the grouping opened on a record's own pair (`_cause_of`) was said
+    by the value its example sent (held-out-multi-12's strict-pointers: RTE-6's "cannot both revise and
+    branch" for `isRevision` and `branchFromThought` both set)."""
+    evidence = cause.evidence
+    if evidence is None or not evidence.reproduced or evidence.not_its_failure or not cause.records:
+        return cause
+    plain = f"{', '.join(cause.records)} departs — {pair_headline(evidence)}"
+    if not (cause.summary.startswith(plain) or cause.summary == plain[:400]):
+        return cause
+    ruled = rules.headline(evidence, refused_call(evidence, evidence.example or cause.example))
+    if ruled is None:
+        return cause
+    said = f"{', '.join(cause.records)} departs — {ruled}{cause.summary[len(plain):]}"
+    return cause.model_copy(update={"summary": said[:400]})
 
 
 Poisoning = Callable[[str, Sequence[RecordVerdict], Sequence[RecordVerdict]], RootCause | None]

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Final
 
 from conformance.compare.two_fields import OPTIONAL, PairRule
 from conformance.core.js import js_truthy
 from conformance.core.jsontypes import JSON
 from conformance.core.relation import NUMBERED, Relation
 from conformance.core.retest import COMPANIONS, Ask
+from conformance.gate.beside_call import call_arguments
 from conformance.gate.rules_said import (
     pair_finder,
     pair_rule_headline,
@@ -26,6 +28,9 @@ from conformance.gate.rules_said import (
 )
 from conformance.report.model import Evidence
 from conformance.targets.specs import Target
+
+AT_CALL: Final = re.compile(r"on the example's tools/call (\d+)")
+MAX_FRAME: Final = 1_000_000
 
 Key = tuple[str, str, str, str]
 """(target, refused field, rule kind, what the kind's calls depend on beyond the field)."""
@@ -58,6 +63,24 @@ def context(kind: str, field: str, call: Mapping[str, JSON], words: str) -> str:
     if kind == "conditional":
         return json.dumps([call.get(field), _given(call, field), _masked(words)], sort_keys=True)
     return json.dumps([_set(call, field), _masked(words)])
+
+
+def refused_call(evidence: Evidence, frames: Sequence[str]) -> Mapping[str, object] | None:
+    """The arguments of the tools/call a pair was reproduced on (its `at`), read from the frames it replayed
+    (its example's): a pair placed after the walk names its call only there."""
+    found = AT_CALL.fullmatch(evidence.at)
+    calls = [frame for frame in frames if len(frame) <= MAX_FRAME and _method(frame) == "tools/call"]
+    at = int(found.group(1)) if found is not None else 0
+    return call_arguments(calls[at - 1]) if 0 < at <= len(calls) else None
+
+
+def _method(frame: str) -> str:
+    try:
+        sent = json.loads(frame)
+    except (ValueError, RecursionError):
+        return ""
+    method = sent.get("method") if isinstance(sent, dict) else None
+    return method if isinstance(method, str) else ""
 
 
 class RulesAsked:
@@ -94,4 +117,4 @@ class RulesAsked:
         return pair_rule_headline(two, evidence) if two is not None else None
 
 
-__all__ = ["Key", "RulesAsked", "context"]
+__all__ = ["Key", "RulesAsked", "context", "refused_call"]

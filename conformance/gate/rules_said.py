@@ -127,9 +127,11 @@ def pair_rule_refused(evidence: Evidence, call: Mapping[str, object] | None, ori
             if rule is not None and rule.breaks(arguments):
                 return rule, here
         return None
-    # A refusal naming no field ("thoughtNumber 99 is more than ten times totalThoughts 9" names two): each
-    # numbered field the call sends, along compare's ladder.
-    for field in (f for f in NUMBERED if f in arguments):
+    # A refusal naming no field the call sends ("thoughtNumber 99 is more than ten times totalThoughts 9"
+    # names two): each numbered field the call sends that its words name (every one, where they name none),
+    # along compare's ladder ("branchId needs branchFromThought" is no ratio of `thoughtNumber`'s).
+    named = [f for f in NUMBERED if re.search(rf"\b{f}\b", here.words)]
+    for field in (f for f in named or NUMBERED if f in arguments):
         rule = ask("ratio", field, arguments, here.words)
         if rule is not None and rule.breaks(arguments):
             return rule, here

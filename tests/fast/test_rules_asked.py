@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from conformance.compare.pair import retested
 from conformance.core.jsontypes import JSON
 from conformance.drivers.process import processes_started
+from conformance.gate.evidence import _ruled, pair_headline
 from conformance.gate.rules_asked import RulesAsked
-from conformance.report.model import Evidence
+from conformance.report.model import Evidence, RootCause
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 
@@ -94,3 +95,27 @@ def test_two_fields_both_set_is_found_once_a_run(revises: int, branch: int, labe
     if not first:
         assert processes_started() == started, "a rule already found was re-tested on fresh processes"
 
+
+
+def _frames(call: dict[str, JSON]) -> list[str]:
+    hello = {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    return [json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                        "params": {"name": "sequentialthinking", "arguments": call}})]
+
+
+def test_a_cause_opened_on_a_records_own_pair_is_said_as_the_rule() -> None:
+    """A cause the grouping opens on a record's own pair (`_cause_of`: headed by the pair's refusal as a
+    value, "cannot both revise and branch") is said as the rule behind it, its call read from the frames it
+    replayed (before: held-out-multi-12's strict-pointers' RTE-6 kept the value)."""
+    call = _both_call(2, 1, "zeta")
+    ours = _answer(BOTH, call)
+    evidence = _evidence(_answer(REFERENCE, call), ours).model_copy(
+        update={"at": "on the example's tools/call 1"})
+    plain = f"RTE-6 departs — {pair_headline(evidence)}"
+    cause = RootCause(id="RTE-6", records=["RTE-6"], explains=[], summary=plain, example=_frames(call))
+    said = _ruled(cause.model_copy(update={"evidence": evidence}), BOTH_RULES).summary
+    rule = "this server refuses `isRevision` and `branchFromThought` both set, which the original accepts"
+    assert said.startswith(f"RTE-6 departs — {rule} (re-tested on fresh calls: "), said
+    assert "“Invalid isRevision: a thought cannot both revise and branch”" in said, said

@@ -117,3 +117,18 @@ def _refused_pair(words: str) -> Evidence:
     return Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
                     differences=["the original accepts this call and this server refuses it — …"],
                     original=json.dumps(accepted), target=json.dumps(refused))
+
+
+def test_a_refusal_naming_a_field_the_call_lacks_tries_only_the_fields_it_names() -> None:
+    """A refusal naming `branchFromThought`, which its call does not send, is no ratio of the numbers the call
+    does send: no finder is asked for them (before: one fresh pair per numbered field of the call)."""
+    call: dict[str, JSON] = {"thought": "t", "thoughtNumber": 99, "totalThoughts": 9,
+                             "nextThoughtNeeded": True, "branchId": "b"}
+    asked: list[str] = []
+
+    def find(kind: str, field: str, arguments: dict[str, JSON], words: str) -> None:
+        asked.append(f"{kind} {field}")
+
+    evidence = _refused_pair("branchId needs branchFromThought")
+    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0, find) is None
+    assert asked == [], asked
