@@ -787,6 +787,9 @@ class _Replays:
         calls counted apart from the replays'."""
         self.rules = RulesAsked(original, target, self.retests, timeout)
         """The rule behind each cause's refusal (`gate/rules_asked.py`): each finder asked once a run."""
+        self.left_out: set[tuple[str, ...]] = set()
+        """Each sequence `get` refused for the budget: a departure's replay behind the opening calls among
+        them is asked again within `CONFIRM_REPLAYS` when it decides whether a new departure is confirmed."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -838,6 +841,7 @@ class _Replays:
         if key not in self.done:
             opening = list(frames) == _opening_frames()
             if not opening and self.spent >= min(self.cap if limit is None else limit, self.cap):
+                self.left_out.add(key)
                 return None
             self.spent += 0 if opening else 1
             calls = same_calls(key)
@@ -3092,13 +3096,17 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
             evidenced[rv.id] = its_failure(rv, found)
     # The gate's new departures whose own sequence the budget left out get it replayed after all, within
     # `CONFIRM_REPLAYS` more: "new" only once a fresh process confirms it; past that, still "not replayed".
+    # So does one whose own sequence showed nothing and whose replay behind the opening calls, the one that
+    # would confirm it, was left out: it decides the verdict where cheaper replays ran (CLM-4 seen once).
     unconfirmed = [rv for rv in ordered if rv.id in unlisted and rv.id in evidenced
-                   and evidenced[rv.id].not_replayed and not evidenced[rv.id].reproduced]
+                   and not evidenced[rv.id].reproduced
+                   and (evidenced[rv.id].not_replayed or _behind(rv) in replays.left_out)]
     if unconfirmed:
         replays.cap = MAX_REPLAYS + CONFIRM_REPLAYS
         replays.prefetch(list(dict.fromkeys(
-            frames for rv in unconfirmed if (frames := _own_frames(rv, by_record.get(rv.id)))))[
-                :replays.left()])
+            frames for rv in unconfirmed
+            if (frames := _own_frames(rv, by_record.get(rv.id)) if evidenced[rv.id].not_replayed
+                else _behind(rv))))[:replays.left()])
         for rv in unconfirmed:
             found = _record_evidence(rv, by_record.get(rv.id), replays)
             if found is not None:
@@ -3106,6 +3114,12 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]
+
+
+def _behind(rv: RecordVerdict) -> tuple[str, ...]:
+    """A departure's own example behind the fixed opening calls (`behind_opening`), as its evidence asks."""
+    ce = rv.counterexample
+    return tuple(behind_opening(list(ce.replay))) if ce is not None and ce.replay else ()
 
 
 def _answered(replayed: _Replayed | None) -> tuple[list[_Answer], list[_Answer]] | None:
@@ -3222,11 +3236,15 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                     why = f"its own sequence did not reproduce ({miss}); {BEHIND_OPENING_SOURCE} do"
                     return pair.model_copy(update={"example": behind, "why": why})
                 miss += f"; nor {BEHIND_OPENING_SOURCE}"
+            left = bool(behind) and later is None  # not tried: no finding that fresh processes show nothing
+            if left:
+                miss += f"; {BEHIND_OPENING_SOURCE} not replayed, the report's replay budget spent"
             # Its own frames showed no difference at all (`fall_back`); the opening calls may still show the
             # fork's other changes, which the gate weighs as this departure's (gate/pinned.py).
             elsewhere = _keys_of(again[0], again[1])
             return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
-                            no_difference=not elsewhere and not _keys_of(theirs, ours), elsewhere=elsewhere,
+                            no_difference=not left and not elsewhere and not _keys_of(theirs, ours),
+                            elsewhere=elsewhere,
                             why=f"{miss}: it needs state the shared process built up, or timing")
     return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")
