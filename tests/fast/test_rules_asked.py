@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import shlex
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.compare.pair import retested
+from conformance.core.differences import refusal
 from conformance.core.jsontypes import JSON
 from conformance.drivers.process import processes_started
 from conformance.gate.evidence import _ruled, pair_headline
@@ -105,17 +107,32 @@ def _frames(call: dict[str, JSON]) -> list[str]:
                         "params": {"name": "sequentialthinking", "arguments": call}})]
 
 
-def test_a_cause_opened_on_a_records_own_pair_is_said_as_the_rule() -> None:
+OWN_PAIRS = [
+    ("revise-or-branch", _both_call(2, 1, "zeta"), "`isRevision` and `branchFromThought` both set"),
+    ("runaway-ratio", _ratio_call(3, 20), "`thoughtNumber` > 10 × `totalThoughts`"),
+    ("early-final-refused",
+     {"thought": "t", "thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": False},
+     "`nextThoughtNeeded` false when `thoughtNumber` < `totalThoughts`"),
+]
+
+
+@pytest.mark.parametrize(("mode", "call", "rule"), OWN_PAIRS)
+def test_a_cause_opened_on_a_records_own_pair_is_said_as_the_rule(mode: str, call: dict[str, JSON],
+                                                                  rule: str) -> None:
     """A cause the grouping opens on a record's own pair (`_cause_of`: headed by the pair's refusal as a
     value, "cannot both revise and branch") is said as the rule behind it, its call read from the frames it
-    replayed (before: held-out-multi-12's strict-pointers' RTE-6 kept the value)."""
-    call = _both_call(2, 1, "zeta")
-    ours = _answer(BOTH, call)
+    replayed (before: held-out-multi-12's strict-pointers' RTE-6 kept the value); each of compare's rules
+    between two fields alike."""
+    fork = BOTH if mode == "revise-or-branch" else _fork(mode)
+    rules = BOTH_RULES if mode == "revise-or-branch" else RulesAsked(
+        REFERENCE, fork, retested(REFERENCE, fork, 20), 20.0)
+    ours = _answer(fork, call)
     evidence = _evidence(_answer(REFERENCE, call), ours).model_copy(
         update={"at": "on the example's tools/call 1"})
     plain = f"RTE-6 departs — {pair_headline(evidence)}"
     cause = RootCause(id="RTE-6", records=["RTE-6"], explains=[], summary=plain, example=_frames(call))
-    said = _ruled(cause.model_copy(update={"evidence": evidence}), BOTH_RULES).summary
-    rule = "this server refuses `isRevision` and `branchFromThought` both set, which the original accepts"
-    assert said.startswith(f"RTE-6 departs — {rule} (re-tested on fresh calls: "), said
-    assert "“Invalid isRevision: a thought cannot both revise and branch”" in said, said
+    said = _ruled(cause.model_copy(update={"evidence": evidence}), rules).summary
+    assert said.startswith(f"RTE-6 departs — this server refuses {rule}, which the original accepts "
+                           "(re-tested on fresh calls: "), said
+    here = refusal(ours)
+    assert here is not None and f"— “{here.words[:40]}" in said, said
