@@ -76,7 +76,6 @@ from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
 from conformance.core.jsontypes import json_object as _frame
 from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
-from conformance.core.relation import Relation
 from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
@@ -106,7 +105,7 @@ from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.renamed_messages import renamed_under_their_change
-from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused, relation_refused, rule_headline
+from conformance.gate.rules_asked import RulesAsked, refused_call
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
 from conformance.gate.tools_said import with_tools_said
@@ -786,9 +785,11 @@ class _Replays:
         self.retests = retested(original, target, timeout)
         """The re-tests of the root causes' lead pairs (`core/retest.py`, as `compare` makes them): their
         calls counted apart from the replays'."""
-        self.relations: dict[str, Relation | None] = {}
-        """Each numbered field this server's refusals named → the relation to another field re-tested behind
-        them (`core/relation.py`), or None: one re-test per field a run."""
+        self.rules = RulesAsked(original, target, self.retests, timeout)
+        """The rule behind each cause's refusal (`gate/rules_asked.py`): each finder asked once a run."""
+        self.left_out: set[tuple[str, ...]] = set()
+        """Each sequence `get` refused for the budget: a departure's replay behind the opening calls among
+        them is asked again within `CONFIRM_REPLAYS` when it decides whether a new departure is confirmed."""
         self.retested: dict[str, str] = {}
         """Each re-tested pair (its call and both answers) → the sentence said for it (empty: re-tested, no
         finding): a record showing the same pair says the same sentence, without a second re-test."""
@@ -840,6 +841,7 @@ class _Replays:
         if key not in self.done:
             opening = list(frames) == _opening_frames()
             if not opening and self.spent >= min(self.cap if limit is None else limit, self.cap):
+                self.left_out.add(key)
                 return None
             self.spent += 0 if opening else 1
             calls = same_calls(key)
@@ -921,7 +923,26 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
         causes, records = grouped(causes, records, poisoning_replayed(replays))
+        causes = [_ruled(cause, replays.rules) for cause in causes]
     return report.model_copy(update={"root_causes": causes, "records": records})
+
+
+def _ruled(cause: RootCause, rules: RulesAsked) -> RootCause:
+    """A cause headed by its pair's refusal as a value, said as the rule behind it where one is found, as the
+    walk says a leading cause's: a cause the grouping opened on a record's own pair (`_cause_of`) was said
+    by the value its example sent (held-out-multi-12's strict-pointers: RTE-6's "cannot both revise and
+    branch" for `isRevision` and `branchFromThought` both set)."""
+    evidence = cause.evidence
+    if evidence is None or not evidence.reproduced or evidence.not_its_failure or not cause.records:
+        return cause
+    plain = f"{', '.join(cause.records)} departs — {pair_headline(evidence)}"
+    if not (cause.summary.startswith(plain) or cause.summary == plain[:400]):
+        return cause
+    ruled = rules.headline(evidence, refused_call(evidence, evidence.example or cause.example))
+    if ruled is None:
+        return cause
+    said = f"{', '.join(cause.records)} departs — {ruled}{cause.summary[len(plain):]}"
+    return cause.model_copy(update={"summary": said[:400]})
 
 
 Poisoning = Callable[[str, Sequence[RecordVerdict], Sequence[RecordVerdict]], RootCause | None]
@@ -2939,14 +2960,9 @@ def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause
             continue
         evidence = _retested(evidence, frames, found[0], replays, fresh=True)
         pair = pair_headline(evidence)
-        relation = relation_refused(evidence, replays.retests, replays.relations)
-        two = None if relation is not None else pair_rule_refused(
-            evidence, call_arguments(theirs[at - 1].sent), replays.original, replays.target,
-            replays.timeout)
-        if relation is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
-            pair = rule_headline(relation, evidence)
-        elif two is not None:  # one of compare's rules between two fields, in compare's words
-            pair = pair_rule_headline(two, evidence)
+        ruled = replays.rules.headline(evidence, call_arguments(theirs[at - 1].sent))
+        if ruled is not None:  # a rule between two fields, said as the rule (`compare` finds it alike)
+            pair = ruled
         elif pair:  # the one argument the differing call adds to a call refused alike: what changed it
             pair = extra_beside([a.sent for a in theirs], [(a.response, b.response) for a, b in zip(
                 theirs, ours, strict=False)], at) + pair
@@ -3080,13 +3096,17 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
             evidenced[rv.id] = its_failure(rv, found)
     # The gate's new departures whose own sequence the budget left out get it replayed after all, within
     # `CONFIRM_REPLAYS` more: "new" only once a fresh process confirms it; past that, still "not replayed".
+    # So does one whose own sequence showed nothing and whose replay behind the opening calls, the one that
+    # would confirm it, was left out: it decides the verdict where cheaper replays ran (CLM-4 seen once).
     unconfirmed = [rv for rv in ordered if rv.id in unlisted and rv.id in evidenced
-                   and evidenced[rv.id].not_replayed and not evidenced[rv.id].reproduced]
+                   and not evidenced[rv.id].reproduced
+                   and (evidenced[rv.id].not_replayed or _behind(rv) in replays.left_out)]
     if unconfirmed:
         replays.cap = MAX_REPLAYS + CONFIRM_REPLAYS
         replays.prefetch(list(dict.fromkeys(
-            frames for rv in unconfirmed if (frames := _own_frames(rv, by_record.get(rv.id)))))[
-                :replays.left()])
+            frames for rv in unconfirmed
+            if (frames := _own_frames(rv, by_record.get(rv.id)) if evidenced[rv.id].not_replayed
+                else _behind(rv))))[:replays.left()])
         for rv in unconfirmed:
             found = _record_evidence(rv, by_record.get(rv.id), replays)
             if found is not None:
@@ -3094,6 +3114,12 @@ def _records_evidenced(report: Report, causes: Sequence[RootCause], replays: _Re
     return [rv.model_copy(update={"evidence": evidenced[rv.id],
                                   "reason": _reliable(rv.reason, evidenced[rv.id])})
             if rv.id in evidenced else rv for rv in report.records]
+
+
+def _behind(rv: RecordVerdict) -> tuple[str, ...]:
+    """A departure's own example behind the fixed opening calls (`behind_opening`), as its evidence asks."""
+    ce = rv.counterexample
+    return tuple(behind_opening(list(ce.replay))) if ce is not None and ce.replay else ()
 
 
 def _answered(replayed: _Replayed | None) -> tuple[list[_Answer], list[_Answer]] | None:
@@ -3210,11 +3236,15 @@ def _record_evidence(rv: RecordVerdict, cause: RootCause | None, replays: _Repla
                     why = f"its own sequence did not reproduce ({miss}); {BEHIND_OPENING_SOURCE} do"
                     return pair.model_copy(update={"example": behind, "why": why})
                 miss += f"; nor {BEHIND_OPENING_SOURCE}"
+            left = bool(behind) and later is None  # not tried: no finding that fresh processes show nothing
+            if left:
+                miss += f"; {BEHIND_OPENING_SOURCE} not replayed, the report's replay budget spent"
             # Its own frames showed no difference at all (`fall_back`); the opening calls may still show the
             # fork's other changes, which the gate weighs as this departure's (gate/pinned.py).
             elsewhere = _keys_of(again[0], again[1])
             return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
-                            no_difference=not elsewhere and not _keys_of(theirs, ours), elsewhere=elsewhere,
+                            no_difference=not left and not elsewhere and not _keys_of(theirs, ours),
+                            elsewhere=elsewhere,
                             why=f"{miss}: it needs state the shared process built up, or timing")
     return Evidence(reproduced=False, original_spec=replays.original.spec, example=frames,
                     why=f"{miss}: it needs state the shared process built up, or timing")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Final, cast
 
 from conformance.compare.two_fields import PairRule, find_both_set, find_conditional, find_ratio
 from conformance.core.differences import Refusal, quoted, refusal
@@ -82,13 +82,33 @@ def rule_headline(rule: RuleRefused, evidence: Evidence) -> str:
             f"{mark}{where if mark else ''}")
 
 
+PairFinder = Callable[[str, str, dict[str, JSON], str], PairRule | None]
+"""One of compare's finders asked for (rule kind, refused field, the refused call, this server's words)."""
+
+PAIR_KINDS: Final = ("ratio", "conditional", "both set")
+"""Compare's rules between two fields, in the order a refused field is tried along them."""
+
+
+def pair_finder(original: Target, target: Target, timeout: float) -> PairFinder:
+    """Compare's finders as `compare` asks them (`original` as its side a, this server as b, on fresh
+    pairs), each asked anew."""
+
+    def find(kind: str, field: str, call: dict[str, JSON], words: str) -> PairRule | None:
+        if kind == "ratio":
+            return find_ratio(original, target, field, "b", call, timeout)
+        if kind == "conditional":
+            return find_conditional(original, target, field, "b", call, words, timeout)
+        return find_both_set(original, target, field, "b", call, words, timeout)
+    return find
+
+
 def pair_rule_refused(evidence: Evidence, call: Mapping[str, object] | None, original: Target, target: Target,
-                      timeout: float) -> tuple[PairRule, Refusal] | None:
+                      timeout: float, find: PairFinder | None = None) -> tuple[PairRule, Refusal] | None:
     """The rule between two fields behind a reproduced pair where the original accepts the call and this
-    server refuses it, found as `compare` finds it (`original` as its side a, this server as b, on fresh
-    pairs) for the field its refusal names: a ratio or offset for a numbered one, then its value refused only
-    in an order of two numbered fields, then two optional fields not both set. None when no rule of the
-    family holds."""
+    server refuses it, found as `compare` finds it for the field its refusal names: a ratio or offset for a
+    numbered one, then its value refused only in an order of two numbered fields, then two optional fields
+    not both set; a rule only where the call breaks it. `find` asks the finders (by default anew; a run's
+    `RulesAsked` keeps their answers). None when no rule of the family holds."""
     answers = _answers(evidence) if call is not None else None
     if answers is None or call is None:
         return None
@@ -96,18 +116,24 @@ def pair_rule_refused(evidence: Evidence, call: Mapping[str, object] | None, ori
     here = refusal(ours)
     if here is None or refusal(theirs) is not None or not accepted(theirs):
         return None
+    ask = find or pair_finder(original, target, timeout)
     arguments = cast(dict[str, JSON], json.loads(json.dumps(dict(call))))
     if here.field in arguments:
         field = here.field
-        rule = find_ratio(original, target, field, "b", arguments, timeout) if field in NUMBERED else None
-        rule = rule or find_conditional(original, target, field, "b", arguments, here.words, timeout)
-        rule = rule or find_both_set(original, target, field, "b", arguments, here.words, timeout)
-        return (rule, here) if rule is not None else None
-    # A refusal naming no field ("thoughtNumber 99 is more than ten times totalThoughts 9" names two): each
-    # numbered field the call sends, along compare's ladder.
-    for field in (f for f in NUMBERED if f in arguments):
-        rule = find_ratio(original, target, field, "b", arguments, timeout)
-        if rule is not None:
+        for kind in PAIR_KINDS:
+            if kind == "ratio" and field not in NUMBERED:
+                continue
+            rule = ask(kind, field, arguments, here.words)
+            if rule is not None and rule.breaks(arguments):
+                return rule, here
+        return None
+    # A refusal naming no field the call sends ("thoughtNumber 99 is more than ten times totalThoughts 9"
+    # names two): each numbered field the call sends that its words name (every one, where they name none),
+    # along compare's ladder ("branchId needs branchFromThought" is no ratio of `thoughtNumber`'s).
+    named = [f for f in NUMBERED if re.search(rf"\b{f}\b", here.words)]
+    for field in (f for f in named or NUMBERED if f in arguments):
+        rule = ask("ratio", field, arguments, here.words)
+        if rule is not None and rule.breaks(arguments):
             return rule, here
     return None
 
@@ -121,4 +147,13 @@ def pair_rule_headline(found: tuple[PairRule, Refusal], evidence: Evidence) -> s
             f"{rule.evidence}) — {quoted(here.words, 100)} ({here.kind}){mark}{where if mark else ''}")
 
 
-__all__ = ["RuleRefused", "pair_rule_headline", "pair_rule_refused", "relation_refused", "rule_headline"]
+__all__ = [
+    "PAIR_KINDS",
+    "PairFinder",
+    "RuleRefused",
+    "pair_finder",
+    "pair_rule_headline",
+    "pair_rule_refused",
+    "relation_refused",
+    "rule_headline",
+]

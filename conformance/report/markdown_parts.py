@@ -6,7 +6,6 @@ control bytes survive.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Sequence
 from typing import Final
@@ -15,14 +14,25 @@ from urllib.parse import quote
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text, safe_url
 
-_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<])|(&(?=#?\w+;))|^(\s*)>")
+_IN_HTML: Final = re.compile(r"<|&(?=[#\w])|`")
+_ENTITIES: Final = {"<": "&lt;", "&": "&amp;", "`": "&#96;"}
 _URL_KEPT: Final = "/#:?&=%@+,;~!*'._-"
 REPLAY_FRAMES: Final = 14
 
 
 def md(text: str, limit: int | None = 400) -> str:
-    """Inline text: one line, HTML-escaped, Markdown punctuation backslash-escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(safe(text, limit), quote=False))
+    """Inline text: one line, Markdown punctuation backslash-escaped: `<` always (it opens HTML), `&` where
+    it would start an entity, `>` only where it would start a quote; a rule's "`F` > 10 × `G`" reads as
+    written in report.md, not "&gt;"."""
+    return _MD_SPECIAL.sub(_escaped, safe(text, limit))
+
+
+def _escaped(found: re.Match[str]) -> str:
+    punctuation, entity, indent = found.groups()
+    if indent is not None:
+        return f"{indent}\\>"
+    return "\\" + (punctuation or entity)
 
 
 def link(text: str, url: str | None, limit: int | None = 400) -> str:
@@ -35,8 +45,10 @@ def link(text: str, url: str | None, limit: int | None = 400) -> str:
 
 
 def in_html(text: str, limit: int | None = 400) -> str:
-    """Text inside our own HTML elements, where Markdown is not parsed: entities only, backticks too."""
-    return html.escape(safe(text, limit)).replace("`", "&#96;")
+    """Text inside our own HTML elements, where Markdown is not parsed: `<`, an `&` that could start a
+    character reference and backticks as entities; `>` and quotes, which an element's text never needs
+    escaped, as written."""
+    return _IN_HTML.sub(lambda found: _ENTITIES[found.group()], safe(text, limit))
 
 
 def code_block(text: str, lang: str = "") -> str:

@@ -18,8 +18,8 @@ from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity
 from conformance.core.jsontypes import json_object
 from conformance.drivers.transcript import Transcript
-from conformance.gate.evidence import BEHIND_OPENING_SOURCE, behind_opening, with_evidence
-from conformance.report.model import ReplayableCounterexample, Report, RootCause
+from conformance.gate.evidence import BEHIND_OPENING_SOURCE, Replays, behind_opening, with_evidence
+from conformance.report.model import GateEntry, ReplayableCounterexample, Report, RootCause
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.suite.test_absences import test_needs_more_thoughts_changes_nothing as needs_more_check
@@ -121,3 +121,30 @@ def test_a_final_thought_needing_more_refused_is_said_as_the_flag_read() -> None
     assert ("the call with needsMoreThoughts true is refused, “Invalid needsMoreThoughts: a final thought "
             "cannot need more thoughts” (isError), where the same call without it is accepted before and "
             "after") in said, said
+
+
+def test_a_new_departures_replay_behind_the_opening_calls_is_not_left_to_the_budget() -> None:
+    """With the budget spent on the cause's sequences and CLM-4's own, CLM-4's replay behind the opening
+    calls, the one that decides whether its departure is confirmed, is made within the confirmations' slots
+    (before: "not reproduced", then seen once)."""
+    report = _report()
+    clm4 = GateEntry(record="CLM-4", verdict="deviates", expected="holds")
+    report = report.model_copy(update={"gate": report.gate.model_copy(update={"unexpected": [clm4]})})
+    fork, original = _fork(), resolve_target("reference")
+    with Replays(fork, original, 30) as replays:
+        replays.cap = 3  # the cause's example and its replay behind the opening calls, then CLM-4's own
+        out = with_evidence(report, fork, original, timeout=30, replays=replays)
+    own = next(rv.evidence for rv in out.records if rv.id == "CLM-4")
+    assert own is not None and own.reproduced and BEHIND_OPENING_SOURCE in own.why, own
+
+
+def test_a_replay_left_to_the_budget_is_no_finding_of_no_difference() -> None:
+    """A departure not new gets no confirmation slot: its replay behind the opening calls left out for the
+    budget, it is not said to show no difference on fresh processes (that would call it unreliable)."""
+    fork, original = _fork(), resolve_target("reference")
+    with Replays(fork, original, 30) as replays:
+        replays.cap = 3
+        out = with_evidence(_report(), fork, original, timeout=30, replays=replays)
+    own = next(rv.evidence for rv in out.records if rv.id == "CLM-4")
+    assert own is not None and not own.reproduced and not own.no_difference, own
+    assert "replay budget" in own.why, own.why

@@ -12,6 +12,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -460,7 +461,8 @@ def _outside_code(markdown: str) -> str:
 def test_markdown_keeps_server_text_inert(text: str) -> None:
     markdown = render_markdown(build(results(text)))
     prose = _outside_code(markdown)
-    assert not re.search(r"<(?!/?(details|summary|br)>)", prose), prose
+    # a `<` after an odd run of backslashes is Markdown's escape of it, shown as written
+    assert not re.search(r"(?:^|[^\\])(?:\\\\)*<(?!/?(details|summary|br)>)", prose, re.M), prose
     assert not CONTROL.search(markdown)
     assert prose.count("```") == 0
 
@@ -669,3 +671,45 @@ def test_the_replay_step_starts_the_target_with_its_environment() -> None:
     seen = report.model_copy(update={"target": report.target.model_copy(update={"env": env})})
     [step] = [command for when, command in next_steps(seen, "out") if when.startswith("replay ")]
     assert step.endswith("| env 'DATA_PATH=/tmp/a b/data' TRANSPORT_MODE=stdio node index.js"), step
+
+
+RULE_TEXT = st.one_of(
+    st.sampled_from(["`thoughtNumber` > 10 × `totalThoughts`", "`revisesThought` ≥ `thoughtNumber`",
+                     "a <b> & c", "&amp; &#62; &gt", "> quoted", "x<y && y>z"]),
+    st.text(alphabet="ab1 `<>&;#×≥", min_size=1, max_size=30).map(str.strip).filter(bool),
+)
+
+
+@given(text=RULE_TEXT)
+def test_markdown_escapes_only_what_markdown_needs(text: str) -> None:
+    """Inline text renders back to itself (CommonMark), and report.md raw shows `<`, `>` and `&` as written,
+    escaped by a backslash where Markdown would read them, never as an entity the text does not hold."""
+    from markdown_it import MarkdownIt
+
+    written = md(text, None)
+    assert MarkdownIt("commonmark").render(written) == f"<p>{html_escape(text, quote=False)}</p>\n", written
+    assert written.replace("\\", "").count("&") == text.count("&"), written
+    assert ">" not in text or ">" in written, written
+
+
+@given(text=RULE_TEXT)
+def test_each_writer_shows_a_rule_text_as_written(text: str) -> None:
+    """A rule text in a cause's headline, through every writer: report.md's line renders back to it and holds
+    `>` as written, its `<details>` summary too; report.html and the JUnit file hold it as their markup's
+    entities read back to it, the terminal as it is."""
+    from markdown_it import MarkdownIt
+
+    report = build(results(text))
+    lines = render_markdown(report).splitlines()
+    headline = next(line for line in lines if line.startswith("RTE\\-3 departs"))
+    rendered = MarkdownIt("commonmark").render(headline)
+    assert f"short {html_escape(text, quote=False)} (2 checks fail)" in rendered, (headline, rendered)
+    summary = next(line for line in lines if line.startswith("<details><summary>✗ RTE-3"))
+    for written in (headline, summary):
+        assert "&gt;" not in written and written.count(">") >= text.count(">"), written
+    assert f"short {html_escape(text, quote=False)}" in render_html(report).replace("&quot;", '"')
+    root = ET.fromstring(render_junit(report))
+    assert any(f"short {text}" in (el.get("value") or "") for el in root.iter("property"))
+    out = io.StringIO()
+    write_summary(report, out)
+    assert f"short {text}" in out.getvalue()

@@ -100,3 +100,35 @@ def test_a_runs_cause_is_headed_by_the_rule() -> None:
     said = out.root_causes[0].summary
     assert said.startswith("RTE-3 departs — this server refuses `thoughtNumber` > 10 × `totalThoughts`, "
                            "which the original accepts (re-tested on fresh calls: "), said
+
+
+def test_a_rule_is_not_said_for_a_call_that_does_not_break_it() -> None:
+    """The ratio found for the field is no rule of a refusal whose call keeps it (9 of 9 is not above ten
+    times 9): that refusal is another rule's, said by its own pair."""
+    call = {"thought": "t", "thoughtNumber": 9, "totalThoughts": 9, "nextThoughtNeeded": True}
+    evidence = _refused_pair("Invalid thoughtNumber: must be odd")
+    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0) is None
+
+
+def _refused_pair(words: str) -> Evidence:
+    accepted = {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "{}"}]}}
+    refused = {"jsonrpc": "2.0", "id": 3, "result": {"isError": True, "content": [
+        {"type": "text", "text": json.dumps({"error": words, "status": "failed"}, indent=2)}]}}
+    return Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
+                    differences=["the original accepts this call and this server refuses it — …"],
+                    original=json.dumps(accepted), target=json.dumps(refused))
+
+
+def test_a_refusal_naming_a_field_the_call_lacks_tries_only_the_fields_it_names() -> None:
+    """A refusal naming `branchFromThought`, which its call does not send, is no ratio of the numbers the call
+    does send: no finder is asked for them (before: one fresh pair per numbered field of the call)."""
+    call: dict[str, JSON] = {"thought": "t", "thoughtNumber": 99, "totalThoughts": 9,
+                             "nextThoughtNeeded": True, "branchId": "b"}
+    asked: list[str] = []
+
+    def find(kind: str, field: str, arguments: dict[str, JSON], words: str) -> None:
+        asked.append(f"{kind} {field}")
+
+    evidence = _refused_pair("branchId needs branchFromThought")
+    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0, find) is None
+    assert asked == [], asked
