@@ -920,8 +920,18 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
+        replayed = [causes[i] for i in leading]
         causes, records = grouped(causes, records, poisoning_replayed(replays))
-    return report.model_copy(update={"root_causes": causes, "records": records})
+    return report.model_copy(update={"root_causes": causes, "records": records,
+                                     "folded_causes": folded_away(replayed, causes)})
+
+
+def folded_away(replayed: Sequence[RootCause], causes: Sequence[RootCause]) -> list[RootCause]:
+    """The replayed leading causes no cause of the grouping keeps by its id, as they were replayed: a report
+    keeps their pairs so that its causes chosen again (`--reattribute`) hold each explanation against the pair
+    its run held it against (a cause replayed, then folded into another, had left no pair in report.json)."""
+    kept = {c.id for c in causes}
+    return [c for c in replayed if c.id not in kept and c.evidence is not None]
 
 
 Poisoning = Callable[[str, Sequence[RecordVerdict], Sequence[RecordVerdict]], RootCause | None]
