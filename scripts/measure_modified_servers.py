@@ -21,8 +21,10 @@ their root causes again with the current gate/rootcauses.py and the suite's curr
 observations (which tests failed, and how) are the runs', only the attribution is redone. Each
 "explained by" is then checked as a run checks it (`checked_explanations`) against the replays the run
 kept: a cause the run also chose keeps its replay (and the headline its pair wrote), a new one has none
-(only a check naming it as contradicted then keeps a departure under it). The grouping after the pairs is
-the run's own (`gate/evidence.grouped`: the poisoning the run found, the headlines' added sentences).
+(only a check naming it as contradicted then keeps a departure under it); a cause the run replayed and then
+folded keeps the pair the report holds for it (`folded_causes`, report format /7; an older report holds none,
+so its re-attribution may differ where its run folded one). The grouping after the pairs is the run's own
+(`gate/evidence.grouped`: the poisoning the run found, the headlines' added sentences).
 
     nice -n 10 python -m scripts.measure_modified_servers [--jobs N] [--set tuning] [--only ID,...]
 """
@@ -234,8 +236,9 @@ def reattributed(report: Report, marks: dict[str, dict[str, list[str]]]) -> Repo
     causes, explained_by = find_root_causes(cleared, results, catalog.canonical)
     verdicts = [rv.model_copy(update={"explained_by": explained_by.get(rv.id)}) for rv in cleared]
     # A cause the run also chose keeps its pair, the sequence that pair replayed (the run's example may be
-    # another candidate's than the grouping's first) and, where the pair reproduced, the headline it wrote.
-    kept = {c.id: c for c in report.root_causes}
+    # another candidate's than the grouping's first) and, where the pair reproduced, the headline it wrote;
+    # one the run replayed and then folded into another keeps the pair report.json holds for it (/7).
+    kept = {c.id: c for c in [*report.folded_causes, *report.root_causes]}
     causes = [_as_kept(c, kept[c.id]) if c.id in kept else c.model_copy(update={"evidence": None})
               for c in causes]
     causes, verdicts = grouped(causes, verdicts, poisoning_kept(report.root_causes))

@@ -25,16 +25,18 @@ from conformance.core.results import (
 )
 from conformance.core.words import first_and_more
 
-REPORT_FORMAT: Final = "seqthink-conformance-report/6"
+REPORT_FORMAT: Final = "seqthink-conformance-report/7"
 READABLE_FORMATS: Final = (
     "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
-    "seqthink-conformance-report/4", "seqthink-conformance-report/5", REPORT_FORMAT,
+    "seqthink-conformance-report/4", "seqthink-conformance-report/5", "seqthink-conformance-report/6",
+    REPORT_FORMAT,
 )
 """Older reports are still read: every field /2 added (root causes, comparison), /3 added (a
 comparison's labels, a cause's table and upstream matches; a run's shards), /4 added (a root cause's
 replayed evidence, the eras met), /5 added (each departure's evidence, which original answered; a
-comparison's eras, differences some eras only see) and /6 added (a failing check's `left_idle`: the kind of
-a failure read while the process sat idle) has a default."""
+comparison's eras, differences some eras only see), /6 added (a failing check's `left_idle`: the kind of a
+failure read while the process sat idle) and /7 added (`folded_causes`: the leading causes replayed before
+the grouping folded them) has a default."""
 
 Verdict = Literal["holds", "deviates", "not observable", "error", "not run"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "deviates", "not observable", "error", "not run")
@@ -745,6 +747,7 @@ class Report(_Frozen):
     format: Literal[
         "seqthink-conformance-report/1", "seqthink-conformance-report/2", "seqthink-conformance-report/3",
         "seqthink-conformance-report/4", "seqthink-conformance-report/5", "seqthink-conformance-report/6",
+        "seqthink-conformance-report/7",
     ] = REPORT_FORMAT
     generated: str
     target: TargetIdentity
@@ -771,6 +774,10 @@ class Report(_Frozen):
     findings: list[Finding] = Field(default_factory=list)
     unregistered_deviations: list[UnregisteredDeviation] = Field(default_factory=list)
     root_causes: list[RootCause] = Field(default_factory=list, description="behaviour changes, leading")
+    folded_causes: list[RootCause] = Field(
+        default_factory=list, description="(/7) the leading causes the run replayed that its grouping then "
+        "folded into others, with their pairs: no writer shows them; a report's causes chosen again "
+        "(`--reattribute`) start from the pairs its run had")
     comparison: Comparison | None = Field(default=None, description="set when run against a second target")
     stdout_hygiene: StdoutHygiene | None = Field(
         default=None, description="set when the target wrote anything but JSON-RPC on stdout, in any phase"

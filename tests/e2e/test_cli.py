@@ -53,7 +53,7 @@ def mini_run(target: str, out: Path, *extra: str) -> Ran:
 def assert_valid_report(out: Path) -> dict[str, Any]:
     report: dict[str, Any] = json.loads((out / "report.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(shipped_schema()).validate(report)
-    assert report["format"] == "seqthink-conformance-report/6"
+    assert report["format"] == "seqthink-conformance-report/7"
     for name in ("report.md", "report.html", "junit.xml"):
         assert (out / name).is_file(), name
     suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
