@@ -129,7 +129,7 @@ def dropped_said(clauses: list[str], room: int) -> str:
                           more=" and {} other names", room=room - len(lead), least=0)
     if not said or said.startswith(" ") or not said.startswith("`"):
         return _NOTHING_NAMED
-    candidate = lead + said
+    candidate = lead + said.replace(" and 1 other names", " and 1 other name")
     return candidate if len(candidate) <= room else _NOTHING_NAMED
 
 

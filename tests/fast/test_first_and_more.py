@@ -90,7 +90,7 @@ def test_several_differences_say_what_the_clauses_left_out_name_never_how_many(
         return
     others = tail.group(1).rpartition(" and ")[2]
     shown = re.findall(r"`([^`]+)`", tail.group(1))
-    counted = re.fullmatch(r"(\d+) other names", others)
+    counted = re.fullmatch(r"(\d+) other names?", others)
     assert shown == names[: len(shown)], (cut, names)
     assert len(shown) + (int(counted.group(1)) if counted else 0) == len(names), (cut, names)
 
