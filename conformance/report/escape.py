@@ -67,7 +67,8 @@ def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     match = _COUNT.search(text)
     count = match.group(0) if match else ""
     body = text[: match.start()] if match else text
-    shut = closed if closed(text) == text else str  # a text open at its end (a server's own words) stays so
+    # Closed only when each clause closes what it opens: one left open (a server's own words) stays so.
+    shut = closed if all(closed(c) == c for c in _split_top(body, "; ")) else str
     cut = _closed_within(lambda room: _body_cut(body, room, count), limit - len(count), shut)
     cut = _opened_as(text, cut)
     if len(cut) + len(count) <= limit:
