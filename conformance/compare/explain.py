@@ -9,6 +9,7 @@ every difference it covers supports it; where they disagree, the clause says the
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from conformance.compare.wording import (
     issues,
     message,
     short,
+    short_pair,
     text_issues,
     validation_order,
     wording_change,
@@ -121,8 +123,8 @@ def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
     out: list[str] = []
     for kind, say in _SAYERS:
         if kind in by:
-            group = by.pop(kind)
-            out.append(say(group, la, lb) or "; ".join(d.summary for d in group if d.summary))
+            for group in _by_given(by.pop(kind)) if kind in _GIVEN_KINDS else [by.pop(kind)]:
+                out.append(say(group, la, lb) or "; ".join(d.summary for d in group if d.summary))
     rest = [d for group in by.values() for d in group]
     if rest:
         out.append("; ".join(d.summary for d in rest))
@@ -130,6 +132,20 @@ def _clauses(members: Sequence[Difference], la: str, lb: str) -> list[str]:
     if earlier and out:  # the calls that built the state lead: the later call alone shows nothing
         out[0] = f"after {earlier} on the same process, {out[0]}"
     return out
+
+
+_GIVEN_KINDS: Final = frozenset({"status", "store", "stderr"})
+"""Kinds whose clause names the class of value sent (`_given`) and shows an example beside it."""
+
+
+def _by_given(ds: list[Difference]) -> list[list[Difference]]:
+    """Differences whose call sent a value of a named class apart from those whose call sent none: a clause
+    naming the class showed an example taken from a call of no class (held-out-multi-16's plan-tracker:
+    "with negative numbers for `thoughtNumber` … (e.g. `thoughtNumber` 1 on 0.6.2, 2 on …)", from a call
+    sending 1), so each clause speaks of its own calls and shows one of them."""
+    bent = [d for d in ds if d.suspect]
+    plain = [d for d in ds if not d.suspect]
+    return [bent, plain] if bent and plain else [ds]
 
 
 EARLIER_NOTE: Final = "earlier call(s) on the same process, replayed before it"
@@ -335,9 +351,19 @@ def _crashes(ds: list[Difference], la: str, lb: str) -> str:
             by_field.setdefault(d.field or "a field", set()).add(d.value_class or "some value")
         given = _groups([f"`{name}` given as {_or([_article(c) for c in sorted(classes)])}"
                          for name, classes in sorted(by_field.items(), key=lambda kv: _field_order(kv[0]))])
+        if OUTPUT_SCHEMA_REFUSAL.search(rule):
+            said.append(f"{given}: {crashing} crashes ({quoted(crash)}) where {refusing}'s own answer never "
+                        f"reaches the caller: it carried neither `isError` nor `structuredContent`, so "
+                        f"{refusing}'s SDK refused it against its tool's outputSchema ({quoted(rule)})")
+            continue
         said.append(f"{given}: {crashing} crashes ({quoted(crash)}) where {refusing} refuses "
                     f"({quoted(rule)}): no refusal re-worded")
     return "; ".join(said)
+
+
+OUTPUT_SCHEMA_REFUSAL: Final = re.compile(r"output schema but no structured content", re.IGNORECASE)
+"""The MCP SDK's words for a tool result declaring an outputSchema that is no error and has no
+structuredContent: the server's own answer (a refusal that lost `isError`, upstream #3084) replaced."""
 
 
 def _unretested(ds: list[Difference], la: str, lb: str) -> str:
@@ -473,8 +499,8 @@ def _extra(ds: list[Difference], la: str, lb: str) -> str:
 
 def _store(ds: list[Difference], la: str, lb: str) -> str:
     smallest = min(ds, key=_size)
-    return (f"an accepted call{_given(ds)} changes the store otherwise "
-            f"({la}: {short(smallest.a, 60)}; {lb}: {short(smallest.b, 60)})")
+    wa, wb = short_pair(smallest.a, smallest.b, 60)
+    return f"an accepted call{_given(ds)} changes the store otherwise ({la}: {wa}; {lb}: {wb})"
 
 
 def _probe(ds: list[Difference], la: str, lb: str) -> str:
@@ -619,7 +645,8 @@ def _identity(ds: list[Difference], la: str, lb: str) -> str:
     said = []
     for d in ds:
         name = {"server_info": "serverInfo.", "capabilities": "capabilities."}.get(d.aspect, "")
-        said.append(f"initialize: {name}{d.field} {short(d.a, 30)} on {la}, {short(d.b, 30)} on {lb}")
+        wa, wb = short_pair(d.a, d.b, 30)
+        said.append(f"initialize: {name}{d.field} {wa} on {la}, {wb} on {lb}")
     return "; ".join(said)
 
 
@@ -629,7 +656,8 @@ def _lifecycle(ds: list[Difference], la: str, lb: str) -> str:
         if d.aspect == "banner":
             said.append(f"the start-up banner on stderr differs between {la} and {lb}")
         else:
-            said.append(f"on closed stdin {la} ends with {short(d.a, 30)}, {lb} with {short(d.b, 30)}")
+            wa, wb = short_pair(d.a, d.b, 30)
+            said.append(f"on closed stdin {la} ends with {wa}, {lb} with {wb}")
     return "; ".join(said)
 
 
@@ -815,7 +843,8 @@ def _values(ds: Sequence[Difference], keys: Sequence[str], la: str, lb: str) -> 
             break
     if not shown:
         d = min(ds, key=_size)
-        return f"{la}: {short(d.a, 50)}; {lb}: {short(d.b, 50)}"
+        wa, wb = short_pair(d.a, d.b, 50)
+        return f"{la}: {wa}; {lb}: {wb}"
     return "e.g. " + "; ".join(shown) if len(ds) > 1 else "; ".join(shown)
 
 
@@ -827,7 +856,7 @@ def _differing_values(ds: Sequence[Difference], key: str) -> tuple[str, str] | N
         oa, ob = answer_object(d.a), answer_object(d.b)
         if oa is None or ob is None:
             continue
-        va, vb = _json(oa.get(key)), _json(ob.get(key))
+        va, vb = _json_pair(oa.get(key), ob.get(key))
         if va != vb:
             return va, vb
     return None
@@ -835,6 +864,13 @@ def _differing_values(ds: Sequence[Difference], key: str) -> tuple[str, str] | N
 
 def _json(value: JSON | None) -> str:
     return short(json.dumps(value, ensure_ascii=False), 30) if value is not None else "absent"
+
+
+def _json_pair(a: JSON | None, b: JSON | None) -> tuple[str, str]:
+    """Two values as `_json` shows them, cut where they first differ when a cut would show them alike."""
+    if a is None or b is None:
+        return _json(a), _json(b)
+    return short_pair(json.dumps(a, ensure_ascii=False), json.dumps(b, ensure_ascii=False), 30)
 
 
 def _at(ds: Sequence[Difference], la: str, lb: str) -> str:
@@ -849,7 +885,8 @@ def _at(ds: Sequence[Difference], la: str, lb: str) -> str:
         va, vb = _listed(ds[0].a), _listed(ds[0].b)
         if first != "(whole)" and va is not None and vb is not None:
             xa, xb = _at_path(va, first), _at_path(vb, first)
-            shown = f"; e.g. `{first}` {_json(xa)} on {la}, {_json(xb)} on {lb}"
+            ja, jb = _json_pair(xa, xb)
+            shown = f"; e.g. `{first}` {ja} on {la}, {jb} on {lb}"
     return f" (at {short(', '.join(where), 80)}{shown})"
 
 
@@ -966,7 +1003,7 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
         keys = [k for k in d.field.split("+") if k]
         if d.aspect == "answer" and keys:
             return "accepted", "accepted", _values([d], keys, la, lb)
-        return short(d.a, 60), short(d.b, 60), ""
+        return (*short_pair(d.a, d.b, 60), "")
     if d.aspect == "tools_list":
         note = "; ".join(listing_clauses(d, la, lb, full=True))
         if d.detail == DETAIL_CALLED:
@@ -974,8 +1011,8 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
             return listed[0], listed[1], note
         if d.detail in ("added", "removed"):
             return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
-        return short(d.a, 60), short(d.b, 60), note
-    return short(d.a, 60), short(d.b, 60), ""
+        return (*short_pair(d.a, d.b, 60), note)
+    return (*short_pair(d.a, d.b, 60), "")
 
 
 def example_text(d: Difference) -> str:

@@ -98,7 +98,8 @@ def describe_wording(change: WordingChange, b: str, example: tuple[str, str] | N
         share = "" if change.rewritten == change.total else f" ({change.rewritten} of {change.total})"
         shown = ""
         if example is not None:
-            shown = f": “{short(message(example[0]), 60)}” against “{short(message(example[1]), 60)}”"
+            wa, wb = short_pair(message(example[0]), message(example[1]), 60)
+            shown = f": “{wa}” against “{wb}”"
         parts.append(f"rewritten{share}{shown}")
     return "; ".join(parts)
 
@@ -231,6 +232,28 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= max(width, WHOLE_CHARS) else text[: width - 1] + "…"
 
 
+def short_pair(a: str, b: str, width: int) -> tuple[str, str]:
+    """Two values shown side by side, each as `short` shows it, unless that cut would hide where they first
+    differ: then both are shown from the same place a little before it ("…, "thoughtNumber": 2, …"), so two
+    long texts differing only after the cut never read alike."""
+    sa, sb = short(a, width), short(b, width)
+    ta, tb = " ".join(a.split()), " ".join(b.split())
+    if ta == tb:
+        return sa, sb
+    first = next((i for i, (x, y) in enumerate(zip(ta, tb, strict=False)) if x != y), min(len(ta), len(tb)))
+    if first < width - 1 or (sa == ta and sb == tb):
+        return sa, sb
+    room = max(width - 2, 2)
+    start = max(first - room // 3, 1)
+    return _window(ta, start, room), _window(tb, start, room)
+
+
+def _window(text: str, start: int, room: int) -> str:
+    """`text` from `start` for `room` characters, an ellipsis at each end it cuts."""
+    end = start + room
+    return "…" + text[start:end] + ("…" if end < len(text) else "")
+
+
 __all__ = [
     "Edit",
     "IssueChange",
@@ -242,6 +265,7 @@ __all__ = [
     "issues",
     "message",
     "short",
+    "short_pair",
     "text_issues",
     "validation_order",
     "wording_change",

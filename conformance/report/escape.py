@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from typing import Final, TextIO
 
 from conformance.core.printable import safe as safe  # the writers' import
@@ -57,43 +58,116 @@ a clause (the full text is in the JSON and HTML beside it)."""
 
 def cut_headline(text: str, limit: int = HEADLINE_CHARS) -> str:
     """A headline made of clauses ("a; b; c (3 differences)") kept whole up to `limit` characters: the
-    clauses that fit and "and N more", the count kept; a first clause too long is cut at its commas, then
-    at a word. Never mid-word. The full text stays in the report's JSON and HTML."""
+    clauses that fit, then what those left out name ("; more on `x` and `y`"), never a count of clauses (a
+    reader took "; and 15 more (5 differences)" for differences); a first clause too long is cut at its
+    commas, then at a word. Never mid-word, never with a bracket or quote left open, and a cut that drops
+    the start keeps the case the text starts with. The full text stays in the report's JSON and HTML."""
     if len(text) <= limit:
         return text
     match = _COUNT.search(text)
     count = match.group(0) if match else ""
     body = text[: match.start()] if match else text
+    # Closed only when each clause closes what it opens: one left open (a server's own words) stays so.
+    shut = closed if all(closed(c) == c for c in _split_top(body, "; ")) else str
+    cut = _closed_within(lambda room: _body_cut(body, room, count), limit - len(count), shut)
+    cut = _opened_as(text, cut)
+    if len(cut) + len(count) <= limit:
+        return cut + count
+    return _closed_within(lambda room: _at_word(text, room), limit, shut)
+
+
+def _body_cut(body: str, room: int, count: str) -> str:
+    """The clauses of `body` in `room` characters (`cut_headline` without its count)."""
     clauses = _split_top(body, "; ")
     if len(clauses) > 1 and not _several(count):
-        every = _every_clause(clauses, limit - len(count))
-        return (every if every is not None else _at_word(body, limit - len(count))) + count
+        every = _every_clause(clauses, room)
+        return every if every is not None else _word_cut(body, room)
     if len(clauses) > 1:
-        counted = first_and_more(clauses, len(clauses) - 1, sep="; ", more="; and {} more",
-                                 room=limit - len(count))
-        if len(counted) + len(count) <= limit:
-            return counted + count
-    more = f"; and {len(clauses) - 1} more" if len(clauses) > 1 else ""
-    room = limit - len(more) - len(count)
+        fits = [k for k in range(len(clauses) - 1, 0, -1)
+                if len("; ".join(clauses[:k])) + len(_NOTHING_NAMED) <= room][:2]
+        said = [("; ".join(clauses[:k]), dropped_said(clauses[k:], room - len("; ".join(clauses[:k]))))
+                for k in fits]
+        if said:  # one clause fewer when that lets the tail name what is left out
+            head, tail = said[1] if tail_unnamed(said[0][1]) and len(said) > 1 and not tail_unnamed(
+                said[1][1]) else said[0]
+            return head + tail
+    more = dropped_said(clauses[1:], min(room // 3, 80)) if len(clauses) > 1 else ""
+    room -= len(more)
     first = fold_asides(clauses[0])
     if len(first) <= room:
-        return first + more + count
+        return first + more
     listed = names_cut(first, room)
     if listed is not None:
-        return listed + more + count
-    led = lead_cut(first, room, _at_word)
+        return listed + more
+    led = lead_cut(first, room, _word_cut)
     if led is not None:
-        return led + more + count
+        return led + more
     parts = _split_top(first, ", ")
     for kept in range(len(parts) - 1, 0, -1):
-        candidate = ", ".join(parts[:kept]) + ", …" + more + count
-        if len(candidate) <= limit:
-            if len(candidate) * 3 >= limit * 2:
+        candidate = ", ".join(parts[:kept]) + ", …" + more
+        if len(candidate) <= room + len(more):
+            if len(candidate) * 3 >= (room + len(more)) * 2:
                 return candidate
             break  # the commas keep only a preamble ("RTE-10 departs — after stdin ended, …"): cut at a word
     if room >= 12:
-        return _at_word(first, room) + more + count
-    return _at_word(text, limit)
+        return _word_cut(first, room) + more
+    return _word_cut(body, room + len(more))
+
+
+_NOTHING_NAMED: Final = "; …"
+_CODE: Final = re.compile(r"`([^`\n]{1,120})`")
+
+
+def dropped_said(clauses: list[str], room: int) -> str:
+    """What the clauses a cut leaves out are about, in at most `room` characters: the names they quote in
+    backticks (fields, keys, tools), as many as fit and how many more names ("; more on `a`, `b` and 3 other
+    names"), else "; …". Never a count of clauses: a clause is no unit a reader can count."""
+    names = list(dict.fromkeys(m.group(1) for clause in clauses for m in _CODE.finditer(clause)))
+    if not names:
+        return _NOTHING_NAMED
+    lead = "; more on "
+    said = first_and_more([f"`{n}`" for n in names], len(names), last=" and ",
+                          more=" and {} other names", room=room - len(lead), least=0)
+    if not said or said.startswith(" ") or not said.startswith("`"):
+        return _NOTHING_NAMED
+    candidate = lead + said.replace(" and 1 other names", " and 1 other name")
+    return candidate if len(candidate) <= room else _NOTHING_NAMED
+
+
+def tail_unnamed(tail: str) -> bool:
+    """Whether a cut's tail says nothing of what it left out."""
+    return tail == _NOTHING_NAMED
+
+
+def _closed_within(cut: Callable[[int], str], room: int, shut: Callable[[str], str] = str) -> str:
+    """A cut made in `room` characters with the brackets and quotes it left open closed by `shut`: the room
+    shrinks by what the closing takes (a validation headline ended inside "(re-tested on fresh calls: …")."""
+    for _ in range(8):
+        said = shut(cut(room))
+        if len(said) <= room or room <= 1:
+            return said
+        room -= len(said) - room
+    return shut(cut(max(room, 1)))
+
+
+def _word_cut(text: str, limit: int) -> str:
+    """`text` cut at a word in `limit` characters, the quotes and brackets the cut left open closed when
+    `text` closes them itself."""
+    shut = closed if closed(text) == text else str
+    return _closed_within(lambda room: _at_word(text, room), limit, shut)
+
+
+def _opened_as(text: str, cut: str) -> str:
+    """`cut` starting in the case `text` starts in: a cut dropping a record's prefix or a lead ("Refusals of
+    `x` are worded otherwise …: the refusal …") left a sentence starting in lowercase."""
+    first = next((ch for ch in text if ch.isalpha()), "")
+    at = next((i for i, ch in enumerate(cut) if ch.isalpha()), None)
+    if at is None or not first.isupper() or not cut[at].islower() or cut[:at].strip(" —-"):
+        return cut
+    word = cut[at:].split(" ", 1)[0]
+    if not word.isalpha():
+        return cut  # a name or a value (`thoughtNumber`, node …/node) keeps its spelling
+    return cut[:at] + cut[at].upper() + cut[at + 1:]
 
 
 def _several(count: str) -> bool:
@@ -127,8 +201,8 @@ def _clause_cut(clause: str, room: int) -> str:
     folded = fold_asides(clause)
     if len(folded) <= room:
         return folded
-    led = lead_cut(folded, room, _at_word)
-    return led if led is not None else _at_word(folded, room)
+    led = lead_cut(folded, room, _word_cut)
+    return led if led is not None else _word_cut(folded, room)
 
 
 STOP_CHARS: Final = 600
@@ -191,10 +265,10 @@ def _leads_kept(clauses: list[str], room: int) -> str | None:
 
 def _closed_cut(text: str, room: int) -> str:
     """`text` cut at a word to `room` characters with the quote and brackets it left open closed."""
-    head = _closed(_names_or_word(text, room))
+    head = closed(_names_or_word(text, room))
     while len(head) > room and room > 1:  # the closing quote and brackets take room of their own
         room -= len(head) - room
-        head = _closed(_names_or_word(text, room))
+        head = closed(_names_or_word(text, room))
     return head
 
 
@@ -224,12 +298,23 @@ def _middle_cut(clause: str, limit: int) -> str:
     return ", ".join([*head, "…", *tail]) if len(head) < len(rest) else ", ".join([*head, *tail])
 
 
-def _closed(cut: str) -> str:
-    """A cut text with the curly quote and brackets it left open closed, innermost first."""
+def closed(cut: str) -> str:
+    """A cut text with the quotes and brackets it left open closed, innermost first: inside a quote (curly,
+    straight double or a backtick) brackets are a quoted text's own, not ours."""
     still: list[str] = []
     for ch in cut:
-        if ch in _OPEN:
+        top = still[-1] if still else ""
+        if top in _QUOTE_ENDS:
+            if ch == top:
+                still.pop()
+        elif ch in _QUOTES:
+            still.append(_QUOTES[ch])
+        elif ch in _OPEN:
             still.append(_CLOSE[_OPEN.index(ch)])
-        elif ch in _CLOSE and still and still[-1] == ch:
+        elif ch in _CLOSE and top == ch:
             still.pop()
     return cut + "".join(reversed(still))
+
+
+_QUOTES: Final = {"“": "”", '"': '"', "`": "`"}
+_QUOTE_ENDS: Final = frozenset(_QUOTES.values())

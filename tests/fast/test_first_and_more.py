@@ -1,7 +1,8 @@
 """Every "first N, and M more" a line says comes from one helper (core/words.first_and_more), and its count is
 right whatever the list and the budget: the names shown are the list's first, and shown plus counted is the
-list. A headline's clauses are counted only when its count says several differences: one difference's clauses
-are one sentence, every one said (issue 42: "…; and 1 more (1 difference)" for "…; 0.6.2 sends none")."""
+list. A headline's clauses are never counted: one difference's clauses are one sentence, every one said
+(issue 42: "…; and 1 more (1 difference)" for "…; 0.6.2 sends none"), and those a cut leaves out of several
+are said by the names they quote."""
 
 from __future__ import annotations
 
@@ -65,16 +66,33 @@ def test_one_differences_clauses_are_each_said_never_counted(clauses: list[str],
             assert clause.startswith(part.removesuffix("…")), (part, clause)
 
 
-@given(st.lists(CLAUSE, min_size=2, max_size=8), st.integers(2, 40), st.integers(60, 240))
-def test_several_differences_count_the_clauses_left_out(clauses: list[str], n: int, limit: int) -> None:
+NAMED = st.tuples(CLAUSE, st.lists(st.from_regex(r"[a-z][a-zA-Z]{0,9}", fullmatch=True), max_size=3)).map(
+    lambda c: c[0] + "".join(f" `{n}`" for n in c[1]))
+
+
+@given(st.lists(NAMED, min_size=2, max_size=8), st.integers(2, 40), st.integers(60, 240))
+def test_several_differences_say_what_the_clauses_left_out_name_never_how_many(
+        clauses: list[str], n: int, limit: int) -> None:
+    """"; and 15 more (5 differences)" counted clauses beside a count of differences: the clauses a cut
+    leaves out are said by the names they quote, those shown plus those counted being all of them."""
     text = "; ".join(clauses) + f" ({n} differences)"
     cut = cut_headline(text, limit)
-    counted = re.search(r"; and (\d+) more \(\d+ differences\)$", cut)
-    if counted is None:
+    assert len(cut) <= limit
+    assert not re.search(r"; and \d+ more \(", cut), cut
+    tail = re.search(r"; (?:more on (.+)|…) \(\d+ differences\)$", cut)
+    if tail is None or len(text) <= limit:
         return
-    kept = cut[: counted.start()].split("; ")
+    kept = cut[: tail.start()].split("; ")
     assert kept == clauses[: len(kept)] or kept[:-1] == clauses[: len(kept) - 1], (kept, cut)
-    assert len(kept) + int(counted.group(1)) == len(clauses), cut
+    dropped = clauses[len(kept):]  # a clause cut at a word ("…") is kept, its tail not said
+    names = list(dict.fromkeys(re.findall(r"`([^`]+)`", "; ".join(dropped))))
+    if tail.group(1) is None:
+        return
+    others = tail.group(1).rpartition(" and ")[2]
+    shown = re.findall(r"`([^`]+)`", tail.group(1))
+    counted = re.fullmatch(r"(\d+) other names?", others)
+    assert shown == names[: len(shown)], (cut, names)
+    assert len(shown) + (int(counted.group(1)) if counted else 0) == len(names), (cut, names)
 
 
 CHATTY = ("fork-chatty-client sends notifications/message (warning) “totalThoughts raised from 3 to 5” when "
@@ -113,4 +131,5 @@ words."""
 def test_compares_rewording_lead_goes_before_either_sides_words() -> None:
     lead = "root cause dispatch [RTE-2]: "
     cut = cut_headline(DISPATCH, 199 - len(lead))
-    assert cut == DISPATCH.split("2026.8.31: ", 1)[1], cut
+    rest = DISPATCH.split("2026.8.31: ", 1)[1]
+    assert cut == rest[:1].upper() + rest[1:], cut  # a headline starting in capitals still does
