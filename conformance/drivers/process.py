@@ -118,7 +118,7 @@ def prepared(
     argv = list(command) if cwd is not None else list(workfolder.anchored(command))
     started = workfolder.started_env(folder, env or {})
     folder_in = cwd if cwd is not None else str(folder.cwd)
-    return argv, started if exact_env else merged_env(started), folder_in, folder
+    return argv, started if exact_env else workfolder.unshared(merged_env(started)), folder_in, folder
 
 
 def spawn(

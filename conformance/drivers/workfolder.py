@@ -2,8 +2,10 @@
 process to the next, from one run to the next, or into the folder the run was started in.
 
 Each process starts in a folder made for it (its current folder, `./`) with a temp folder of its own
-(`TMPDIR`, `TEMP`, `TMP`), both under one folder the run makes in the system temp folder on its first start
-(`seqthink-run-*`); the raw processes' shared HOME sandbox (`suite/rawproc.py`) lives there too. A process's
+(`TMPDIR`, `TEMP`, `TMP`), both in the run's folder: the `seqthink-run-*` folder `run` makes in the system
+temp folder for its state (named to its pytest workers by `RUN_FOLDER_ENV`, each interpreter in a folder of
+its own there), else one made on the first start; the raw processes' shared HOME sandbox
+(`suite/rawproc.py`) lives there too. A process's
 folder is listed and removed when the harness ends the process (`finish`), the run's folder when the
 interpreter exits: only folders the harness made are removed, never one given to it (a `cwd` the caller
 names), and a link a server left inside is removed as a link, never followed. What a removed folder held is
@@ -21,7 +23,7 @@ import shutil
 import stat
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -32,6 +34,8 @@ HOME_VARIABLES: Final = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOM
                          "XDG_CACHE_HOME")
 """Where a process looks for its user's files: set to its own folder for a process given a home of its own."""
 ROOT_PREFIX: Final = "seqthink-run-"
+RUN_FOLDER_ENV: Final = "SEQTHINK_CONFORMANCE_RUN_FOLDER"
+"""The run's folder, for the interpreters it starts (pytest workers); never passed on to a server."""
 KEPT_FILES: Final = 64
 """Files of one folder kept as what it held, at most (the rest counted)."""
 WALKED: Final = 4000
@@ -91,12 +95,47 @@ _left: dict[int, Written] = {}
 
 
 def run_root() -> Path:
-    """The run's folder (made on first use, readable by this user only)."""
+    """This interpreter's folder in the run's folder (made on first use, this user's only): in the folder
+    `RUN_FOLDER_ENV` names when it is a folder of this user's, else in a new `seqthink-run-*` one."""
     global _root
     with _lock:
         if _root is None:
-            _root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX))
+            given = os.environ.get(RUN_FOLDER_ENV, "")
+            _root = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=given) if _ours(given)
+                         else tempfile.mkdtemp(prefix=ROOT_PREFIX))
         return _root
+
+
+def _ours(folder: str) -> bool:
+    """A real folder (no link) of this user's, writable by no one else."""
+    try:
+        found = os.lstat(folder) if folder else None
+    except OSError:
+        return False
+    return (found is not None and stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid()
+            and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+@contextlib.contextmanager
+def run_folder(folder: Path) -> Iterator[None]:
+    """Servers started meanwhile, here and in the interpreters started meanwhile, have their folders in
+    `folder` (the run's state, which its owner removes): what `run` does around everything it starts."""
+    global _root
+    before = os.environ.get(RUN_FOLDER_ENV)
+    with _lock:
+        previous, _root = _root, None
+    os.environ[RUN_FOLDER_ENV] = str(folder)
+    try:
+        yield
+    finally:
+        with _lock:
+            mine, _root = _root, previous
+        if before is None:
+            os.environ.pop(RUN_FOLDER_ENV, None)
+        else:
+            os.environ[RUN_FOLDER_ENV] = before
+        if mine is not None:
+            remove(mine)
 
 
 def shared(name: str) -> Path:
@@ -221,6 +260,11 @@ def started_env(folder: WorkFolder, env: Mapping[str, str]) -> dict[str, str]:
     return {**folder.env(), **env}
 
 
+def unshared(env: Mapping[str, str]) -> dict[str, str]:
+    """A server's environment without the harness's own word for its run's folder."""
+    return {name: value for name, value in env.items() if name != RUN_FOLDER_ENV}
+
+
 @atexit.register
 def _remove_run() -> None:
     global _root
@@ -234,5 +278,6 @@ def _remove_run() -> None:
         remove(root)
 
 
-__all__ = ["CWD", "HOME", "HOME_VARIABLES", "TEMP_VARIABLES", "TMP", "WorkFolder", "Written", "anchored",
-           "bind", "finish", "listed", "made", "remove", "run_root", "shared", "started_env", "written"]
+__all__ = ["CWD", "HOME", "HOME_VARIABLES", "RUN_FOLDER_ENV", "TEMP_VARIABLES", "TMP", "WorkFolder",
+           "Written", "anchored", "bind", "finish", "listed", "made", "remove", "run_folder", "run_root",
+           "shared", "started_env", "unshared", "written"]

@@ -99,6 +99,20 @@ def test_both_drivers_start_a_server_in_its_folders_and_one_given_is_kept(tmp_pa
     assert (given_folder / "mine.txt").read_text() == "the user's", "a folder given by the caller was removed"
 
 
+def test_a_run_s_servers_have_their_folders_in_its_state_folder_removed_at_its_end(tmp_path: Path) -> None:
+    command = (sys.executable, str(SERVERS / "extra_tool.py"), "pwd")
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    with workfolder.run_folder(state):
+        with WireDriver(command) as wire:
+            found = _pwd(wire)
+        inside = list(state.iterdir())
+    assert Path(found["cwd"]).is_relative_to(state) and Path(found["tmp"]).is_relative_to(state), found
+    assert found["run_folder"] == "", "the harness's word for its run's folder reached the server"
+    assert len(inside) == 1 and list(state.iterdir()) == [], "the run's servers' folders outlived it"
+    assert workfolder.RUN_FOLDER_ENV not in os.environ
+
+
 _NAMES = st.text(alphabet="abcXYZ019-_.", min_size=1, max_size=8).filter(lambda n: n not in {".", ".."})
 _TREES = st.recursive(st.just("file"), lambda children: st.dictionaries(_NAMES, children, max_size=4),
                       max_leaves=12)

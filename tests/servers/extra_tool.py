@@ -59,7 +59,8 @@ def answer_call(message: Message) -> None:
     elif name == EXTRA == "hang":
         return
     elif name == EXTRA == "pwd":
-        where = {"cwd": os.getcwd(), "home": os.environ.get("HOME", ""), "tmp": os.environ.get("TMPDIR", "")}
+        where = {"cwd": os.getcwd(), "home": os.environ.get("HOME", ""), "tmp": os.environ.get("TMPDIR", ""),
+                 "run_folder": os.environ.get("SEQTHINK_CONFORMANCE_RUN_FOLDER", "")}
         reply(message, {"content": [{"type": "text", "text": json.dumps(where)}]})
     else:
         reply(message, {"content": [{"type": "text", "text": f"Unknown tool: {name}"}], "isError": True})
