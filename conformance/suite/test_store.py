@@ -42,6 +42,7 @@ from conformance.core.js import is_number, js_double, js_number_string
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.key_paths import absent_said
 from conformance.core.protocol import PROTOCOL_VERSION, TOOL
+from conformance.core.results import CAVEAT
 from conformance.core.served import trailed, unfenced
 from conformance.drivers.process import group_rss_bytes
 from conformance.drivers.sdk import SdkDriver
@@ -449,7 +450,7 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                 f"and branches {brief(list(got.branches))}, not {wanted.history_length} and "
                 f"{brief(list(wanted.branches))}")
     for folder in raw_pool.folders_replaced(server.target):
-        evidence.note(f"ABS-1: {folder}, beside the server's script, was replaced as a whole during the "
+        evidence.note(f"{CAVEAT}{folder}, beside the server's script, was replaced as a whole during the "
                       f"run (an install replaced under it, not a write by the server): its files were "
                       f"compared by name and size")
     written = raw_pool.files_written(server.target)
