@@ -58,12 +58,13 @@ def _pwd(driver: WireDriver | SdkDriver) -> dict[str, str]:
 def test_each_process_writes_in_its_own_folders_and_they_are_removed_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    script, log, start = tmp_path / "writer.py", tmp_path / "logs" / "seen.jsonl", tmp_path / "start"
+    script, log = tmp_path / "server" / "writer.py", tmp_path / "logs" / "seen.jsonl"
+    start = tmp_path / "start"
+    for folder in (script.parent, log.parent, start):
+        folder.mkdir()
     script.write_text(_WRITER)
-    start.mkdir()
-    log.parent.mkdir()
     monkeypatch.chdir(start)
-    target = resolve_target(f"cmd:{sys.executable} ../writer.py {log}")  # anchored to the run's folder
+    target = resolve_target(f"cmd:{sys.executable} ../server/writer.py {log}")  # anchored to the run's folder
     pool = RawPool(timeout=30.0)
     try:
         for _ in range(2):
