@@ -1,22 +1,19 @@
 """A tool a server lists beside sequentialthinking, called, and what it does to the store said in words.
 
 A listing only names a tool: whether `get_thought_history` reads the store or `clear_history` empties it is
-learnt by calling it. Each call is made on a process of its own, started in a folder and HOME made for it and
-removed after (a tool may write files, as wild14's `sequentialthinking_handoff` did), never on a process
-anything else uses: two thoughts are filed first (the second on a branch), then the tool is called, then one
-more thought, whose answer tells the store afterwards. `compare` and `run` (RTE-1's check) both call through
-here. What a server lists is hostile: at most `MAX_TOOLS` tools, `MAX_PROPERTIES` properties, names up to
-`NAME_CHARS`, `MAX_CALLS` calls per tool; answers are kept to `ANSWER_CHARS` and quoted printable.
+learnt by calling it. Each call is made on a process of its own, started in a folder, temp folder and HOME
+made for it and removed after (`drivers/workfolder.py`; a tool may write files, as wild14's
+`sequentialthinking_handoff` did), never on a process anything else uses: two thoughts are filed first (the
+second on a branch), then the tool is called, then one more thought, whose answer tells the store afterwards.
+`compare` and `run` (RTE-1's check) both call through here. What a server lists is hostile: at most
+`MAX_TOOLS` tools, `MAX_PROPERTIES` properties, names up to `NAME_CHARS`, `MAX_CALLS` calls per tool; answers
+are kept to `ANSWER_CHARS` and quoted printable.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -61,9 +58,6 @@ AFTER: Final[dict[str, JSON]] = {"thought": "after the tool", "thoughtNumber": 3
 """The call whose answer tells the store after the tool's call."""
 UNREAD: Final = "(accepted, no count) "
 """Where a next call's answer was accepted but told no count (a port renaming its keys), not refused."""
-HOME_VARIABLES: Final = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-                         "XDG_CACHE_HOME", "TMPDIR")
-"""Where a process looks for its user's files: each set to the folder made for the call."""
 
 Store = tuple[int, tuple[str, ...]]
 
@@ -187,29 +181,6 @@ def arguments(schema: JSON) -> list[dict[str, JSON]]:
 # -- calling -------------------------------------------------------------------------------------------
 
 
-@contextmanager
-def own_folder() -> Iterator[tuple[str, dict[str, str]]]:
-    """A folder made for one call's process, as its working directory and HOME; removed after."""
-    folder = tempfile.mkdtemp(prefix="seqthink-other-tool-")
-    try:
-        yield folder, {name: folder for name in HOME_VARIABLES}
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def anchored(command: Sequence[str]) -> tuple[str, ...]:
-    """`command` with each part naming a file, or a path with a folder in it, relative to our folder made
-    absolute: it still starts from the folder made for it (a `cmd:` target's `server.py` or `dist/index.js`
-    resolves against ours). A module name (`-m reference_server`) and a bare folder's name stay as given."""
-    out: list[str] = []
-    for part in command:
-        module = bool(out) and out[-1] == "-m"
-        path = os.path.isfile(part) or (os.sep in part and os.path.exists(part))
-        relative = bool(part) and path and not module and not os.path.isabs(part)
-        out.append(os.path.abspath(part) if relative else part)
-    return tuple(out)
-
-
 def _text(exchange: Exchange) -> str:
     if exchange.error is not None:
         error = exchange.error
@@ -235,11 +206,9 @@ def call_alone(command: Sequence[str], env: Mapping[str, str], renames: Mapping[
                args: dict[str, JSON], timeout: float) -> ToolCall:
     """`name` called with `args` on a new process of `command`, in a folder of its own, after the seed; the
     store before and after, and how it answered (a hang or an exit said as such)."""
-    with own_folder() as (folder, home):
-        driver = WireDriver(anchored(command), env={**env, **home}, timeout=max(timeout, START_TIMEOUT),
-                            renames=renames, cwd=folder)
-        with driver:
-            return _called(driver, name, args, timeout)
+    driver = WireDriver(command, env=env, timeout=max(timeout, START_TIMEOUT), renames=renames, own_home=True)
+    with driver:
+        return _called(driver, name, args, timeout)
 
 
 def _called(driver: WireDriver, name: str, args: dict[str, JSON], timeout: float) -> ToolCall:
@@ -494,7 +463,6 @@ __all__ = [
     "SEED",
     "ToolCall",
     "added_tools",
-    "anchored",
     "arguments",
     "call_alone",
     "call_tool",

@@ -49,9 +49,24 @@ def answers_the_original_name(driver: WireDriver) -> bool:
     if answer.error is not None or answer.is_error or answer.text is None:
         return False
     try:
-        return isinstance(read_answer(answer.text), dict)
+        read = read_answer(answer.text)
     except Unreadable:
         return False
+    return isinstance(read, dict) and not error_object(read)
+
+
+ANSWER_FIELDS: Final = ("thoughtNumber", "totalThoughts", "nextThoughtNeeded", "branches",
+                         "thoughtHistoryLength")
+"""The fields of the original's answer to its call."""
+
+
+def error_object(answer: dict[str, JSON]) -> bool:
+    """An answer that is an error in JSON, not isError: an `error` key (in any letter case) and none of the
+    original's answer's fields in any spelling, as a server answering every name it does not dispatch with
+    {"error": "Tool sequentialthinking not found"} does (spideynolove's sequential-thinking-mcp-v2): an
+    unknown-tool answer, no tool."""
+    keys = {str(key) for key in answer}
+    return any(key.lower() == "error" for key in keys) and not keys & every_spelling(ANSWER_FIELDS)
 
 
 def check_arguments(driver: WireDriver, listing: Exchange, mapped_from: str | None) -> ArgumentCheck:

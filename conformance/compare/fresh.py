@@ -56,7 +56,7 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
             seen.initialize = driver.initialize(PROTOCOL_VERSION)
         except DriverError as exc:
             if driver.is_alive():  # a server of HTTP: its socket says so (drivers/listening.py)
-                exc.listening = listening_addresses(driver.pid)
+                exc.listening = listening_addresses(driver.pid, driver.stderr_bytes())
             raise
         listing = driver.list_tools()
         result = listing.result

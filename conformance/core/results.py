@@ -17,6 +17,11 @@ TestStatus = Literal["passed", "failed", "error", "skipped"]
 EventKind = Literal["sent", "received", "stderr", "note"]
 
 
+CAVEAT: Final = "caveat: "
+"""How a check's note begins when it says how the run judged its record other than the statement reads (an
+install replaced under the run: ABS-1 compared its files by name and size): every report shows such a note
+beside the record's verdict, the terminal too (`report/sections/caveats.py`)."""
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance.drivers import workfolder
 from conformance.drivers.errors import TargetError
 
 _lock = threading.Lock()
@@ -101,6 +102,25 @@ def merged_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return {**os.environ, **(env or {})}
 
 
+def prepared(
+    command: Sequence[str],
+    env: Mapping[str, str] | None,
+    *,
+    exact_env: bool = False,
+    cwd: str | None = None,
+    own_home: bool = False,
+) -> tuple[list[str], dict[str, str], str, workfolder.WorkFolder]:
+    """What a server process is started with: its arguments (anchored to our folder when it starts in one
+    made for it), its environment (its own temp folder, and HOME with `own_home`, under the target's
+    variables) and its folder (`cwd` when the caller gives one, else its own), and the folders made for it,
+    bound to its pid by the caller (`workfolder.bind`)."""
+    folder = workfolder.made(own_home=own_home)
+    argv = list(command) if cwd is not None else list(workfolder.anchored(command))
+    started = workfolder.started_env(folder, env or {})
+    folder_in = cwd if cwd is not None else str(folder.cwd)
+    return argv, started if exact_env else workfolder.unshared(merged_env(started)), folder_in, folder
+
+
 def spawn(
     command: Sequence[str],
     *,
@@ -108,17 +128,20 @@ def spawn(
     exact_env: bool = False,
     discard_stderr: bool = False,
     cwd: str | None = None,
+    own_home: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Start `command` with unbuffered stdio pipes, as leader of a new session and process group, with the
-    signals of `RESET_SIGNALS` at their defaults.
+    signals of `RESET_SIGNALS` at their defaults, in a folder made for it with a temp folder of its own
+    (`workfolder`), removed when it is ended.
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
-    on top of ours. `cwd`: the folder it starts in (ours when None). Every start is counted, whoever asks
-    for it.
+    on top of ours. `cwd`: the folder it starts in, kept (its own when None). `own_home`: a HOME of its own
+    too. Every start is counted, whoever asks for it.
     """
-    argv = list(command)
-    if not argv:
+    if not command:
         raise TargetError("empty server command")
+    argv, started_env, folder_in, folder = prepared(command, env, exact_env=exact_env, cwd=cwd,
+                                                    own_home=own_home)
     try:
         proc = subprocess.Popen(
             reset_signals_argv(argv),
@@ -126,12 +149,14 @@ def spawn(
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL if discard_stderr else subprocess.PIPE,
             bufsize=0,
-            env=dict(env or {}) if exact_env else merged_env(env),
+            env=started_env,
             start_new_session=True,
-            cwd=cwd,
+            cwd=folder_in,
         )
     except OSError as exc:
+        workfolder.remove(folder.path)
         raise TargetError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
+    workfolder.bind(proc.pid, folder)
     register_group(proc.pid)
     return proc
 
@@ -146,8 +171,10 @@ def register_group(pgid: int | None) -> None:
 
 
 def forget_group(pgid: int) -> None:
+    """The group `pgid` is ended: no longer killed at exit, and its folders are removed (`workfolder`)."""
     with _lock:
         _live_groups.discard(pgid)
+    workfolder.finish(pgid)
 
 
 def group_members(pgid: int) -> list[int]:

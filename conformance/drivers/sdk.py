@@ -51,7 +51,7 @@ from conformance.core.eras import (
 )
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_NAME, CLIENT_VERSION
-from conformance.drivers import cancel, process
+from conformance.drivers import cancel, process, workfolder
 from conformance.drivers.capture import HeadTail
 from conformance.drivers.errors import (
     DriverError,
@@ -223,8 +223,8 @@ class SdkDriver(Managed):
     async def _connect(self) -> AsyncIterator[ClientSession]:
         assert self._sink is not None, (
             "the harness could not connect the official client: its stderr sink is not set up")
-        env = process.merged_env(self.env)
-        transport = bounded_stdio(self.command, env, self._sink.writer, self.max_frame)
+        argv, env, cwd, folder = process.prepared(self.command, self.env)
+        transport = bounded_stdio(argv, env, self._sink.writer, self.max_frame, cwd=cwd)
         async with (
             transport as ((read_stream, write_stream), pid),
             ClientSession(
@@ -236,6 +236,7 @@ class SdkDriver(Managed):
             ) as session,
         ):
             self.pid = pid
+            workfolder.bind(pid, folder)
             process.register_group(self.pid)
             if self.era is AUTO:
                 await self._guarded("initialize",

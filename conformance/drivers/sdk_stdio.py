@@ -35,11 +35,12 @@ def _parse(line: bytes) -> SessionMessage | Exception:
 
 @asynccontextmanager
 async def bounded_stdio(
-    command: Sequence[str], env: Mapping[str, str], errlog: TextIO, max_frame: int
+    command: Sequence[str], env: Mapping[str, str], errlog: TextIO, max_frame: int, *, cwd: str | None = None
 ) -> AsyncIterator[tuple[Streams, int]]:
-    """Start `command` in its own process group; yield the session's streams and the server's pid. A line
-    longer than `max_frame` is sent to the session as a `FrameTooLarge` and reading stops."""
-    proc = await anyio.open_process(list(command), env=dict(env), stderr=errlog, start_new_session=True)
+    """Start `command` in its own process group, in `cwd`; yield the session's streams and the server's pid. A
+    line longer than `max_frame` is sent to the session as a `FrameTooLarge` and reading stops."""
+    proc = await anyio.open_process(list(command), env=dict(env), stderr=errlog, start_new_session=True,
+                                    cwd=cwd)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 

@@ -244,10 +244,13 @@ class WireDriver(Managed):
         renames: Mapping[str, str] | None = None,
         lateness: Lateness | None = None,
         cwd: str | None = None,
+        own_home: bool = False,
     ) -> None:
         self.command = tuple(command)
         self.cwd = cwd
-        """The folder the process starts in (ours when None): a tool of unknown effect runs in its own."""
+        """The folder the process starts in, kept (a folder made for it when None: `workfolder`)."""
+        self.own_home = own_home
+        """Whether its HOME is a folder made for it too (a tool of unknown effect), not the target's."""
         self.lateness = lateness if lateness is not None else Lateness()
         """What the run learned about its commands' late stderr (`Target.lateness`), shared by the run's
         drivers; a driver made alone learns from its own process only."""
@@ -358,7 +361,7 @@ class WireDriver(Managed):
     def start(self) -> None:
         if self._proc is not None:
             raise RuntimeError("WireDriver already started")
-        self._attach(process.spawn(self.command, env=self.env, cwd=self.cwd))
+        self._attach(process.spawn(self.command, env=self.env, cwd=self.cwd, own_home=self.own_home))
         self._startup_due = True
 
     def adopt(

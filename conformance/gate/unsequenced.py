@@ -26,8 +26,9 @@ _FIELD: Final = re.compile(rf"(?<![\w$.\]\"])({_PART}(?:\.{_PART})*): ")
 _ORIGINAL_SIDE: Final = " on the original, "
 """Where `core/differences` says the original's side ("capabilities.logging: absent on the original, {}
 here"): the field is the last one named before it."""
-_PATH: Final = re.compile(r"(?:^|[\s,:])(/[^\s,;]+)")
-"""A file the server wrote, as `FILES_WRITTEN`'s list names it (an absolute path)."""
+_PATH: Final = re.compile(r"(?:^|[\s,:])((?:\.|\$[A-Z_]+)?/[^\s,;()]+)")
+"""A file the server wrote, as `FILES_WRITTEN`'s list names it: an absolute path, or one in a process's own
+folders (`./data.json`, `$TMPDIR/history.json`, `$HOME/.notes`)."""
 _AT_START: Final = re.compile(r"^(stderr|stdout) (?:reads|carried) .* before any request\b")
 """What a process writes at start, before it is asked anything (`suite/test_lifecycle`'s words)."""
 _GENERIC: Final = frozenset({"result", "the answer", "stderr", "stdout"})

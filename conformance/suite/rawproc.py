@@ -6,8 +6,9 @@ those that need it pristine (the banner, a fresh run), then those that only need
 loop), and last one check that ends it (closed stdin or stdout, a signal: `spend=True`). A process another
 check started with an environment of its own (a colour row's) is handed over (`RawPool.donate`) once that
 check is done with it: the checks that end a process run last and take those before starting one. Every
-process of a pool starts in the pool's one sandbox of empty HOME, TMPDIR and XDG folders
-(`RawPool.sandbox_root`), so that "nothing is written to disk" (ABS-1) is observed over all of them. The
+process of a pool starts in the pool's one sandbox of empty HOME and XDG folders (`RawPool.sandbox_root`,
+in the run's folder) and, as every server process, in a working folder and temp folder of its own
+(`drivers/workfolder.py`), so that "nothing is written to disk" (ABS-1) is observed over all of them. The
 run holds one pool (the plugin's run state); checks reach it through the `raw_pool` fixture.
 """
 
@@ -18,7 +19,6 @@ import math
 import os
 import re
 import select
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -35,7 +35,7 @@ from conformance.core.arguments_map import Renamer
 from conformance.core.eras import RefusedOffer, offered_next
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
-from conformance.drivers import process
+from conformance.drivers import process, workfolder
 from conformance.drivers.ending import STDIN_END, end_bound, pace_after, paced_end
 from conformance.drivers.errors import FrameTooLarge
 from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
@@ -81,7 +81,17 @@ _HOLD_LENDS: Final = 2
 back (initialized-sends-list-changed writes a notification after the handshake) started one every two seconds
 until the run's end."""
 """How often `hold_idle` looks at the pooled processes while it waits."""
-SANDBOXED = ("HOME", "TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+"""The variables naming the pool's one sandbox's folders; each process's temp folder is its own."""
+FOLDERS_SAID: Final = ("./ is a server process's own working folder and $TMPDIR its own temp folder, each "
+                       "made for it and removed after it ended")
+"""What ABS-1's list of files means by `./` and `$TMPDIR` (`workfolder.Written`)."""
+
+
+def _as_variable(path: Path) -> str:
+    """A sandbox file's path under the variable naming its folder: `xdg_data_home/a` as `$XDG_DATA_HOME/a`."""
+    first, *rest = path.parts
+    return "/".join([f"${first.upper()}", *rest])
 
 
 def target_key(target: Target) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
@@ -123,6 +133,8 @@ class RawPool:
         self._serial = 0
         self._beside: dict[tuple[str, ...], dict[Path, Listing]] = {}
         """Each command's script folders as listed before its first raw process (`beside_script`)."""
+        self._pids: list[int] = []
+        """The processes the pool started, whose working folders ABS-1 reads (`workfolder.written`)."""
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
@@ -151,18 +163,29 @@ class RawPool:
     def sandbox_root(self) -> Path:
         """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
         if self._sandbox is None:
-            self._sandbox = Path(tempfile.mkdtemp(prefix="seqthink-sandbox-"))
+            self._sandbox = Path(tempfile.mkdtemp(prefix="sandbox-", dir=workfolder.run_root()))
             for name in SANDBOXED:
                 (self._sandbox / name.lower()).mkdir()
         return self._sandbox
 
     def files_written(self, target: Target | None = None) -> list[str]:
-        """Files under the sandbox, relative to it: what raw processes wrote to disk; with `target`, also the
-        files new or changed beside its script since its first raw process (`beside_script`)."""
+        """What raw processes wrote to disk: files under the sandbox (`$HOME/…`, `$XDG_…/…`) and in each
+        process's own working and temp folders (`./…`, `$TMPDIR/…`, each name once however many processes
+        wrote it); with `target`, also the files new or changed beside its script since its first raw process
+        (`beside_script`)."""
         root = self.sandbox_root()
-        sandboxed = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+        sandboxed = sorted(_as_variable(p.relative_to(root)) for p in root.rglob("*")
+                           if p.is_file() or p.is_symlink())
+        own: set[str] = set()
+        more = 0
+        for pid in self._pids:
+            held = workfolder.written(pid)
+            if held is not None:
+                own.update(held.files)
+                more += held.more
+        counted = [f"and {more} more"] if more else []
         beside = self._beside.get(tuple(target.command)) if target is not None else None
-        return sandboxed + (written_since(beside) if beside else [])
+        return sandboxed + sorted(own) + counted + (written_since(beside) if beside else [])
 
     def folders_replaced(self, target: Target) -> list[Path]:
         """The target's script folders another folder replaced since its first raw process (an install
@@ -182,9 +205,11 @@ class RawPool:
             self._beside[key] = listings(script_folders(target.command))
         self._serial += 1
         serial = self._serial
-        return RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,
-                         timeout=self.timeout, on_write=lambda data: self._wrote(serial, data),
-                         exact_env=exact_env)
+        raw = RawServer(target, sandbox=self._sandbox_env(), discard_stderr=discard_stderr,
+                        timeout=self.timeout, on_write=lambda data: self._wrote(serial, data),
+                        exact_env=exact_env)
+        self._pids.append(raw.proc.pid)
+        return raw
 
     def start_exact(self, target: Target, env: Mapping[str, str]) -> RawServer:
         """A new process of `target` started with exactly `env` (and the sandbox), for a record about the
@@ -377,7 +402,7 @@ class RawPool:
         for thread in closing:
             thread.join()
         if self._sandbox is not None:
-            shutil.rmtree(self._sandbox, ignore_errors=True)
+            workfolder.remove(self._sandbox)
             self._sandbox = None
 
 

@@ -125,3 +125,29 @@ def test_a_folder_replaced_by_a_copy_writes_only_what_is_new_or_resized_in_it(
             (folder / name).write_bytes(data)
         assert replaced_since(listed) == [folder]
         assert written_since(listed) == [str(folder / name) for name in sorted(added)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(inner=st.sampled_from(["data", "memory-bank", "store"]), existed=st.booleans(),
+       touched=st.dictionaries(names, st.binary(min_size=9, max_size=12), min_size=1, max_size=3))
+def test_a_file_written_in_a_folder_beside_the_script_is_written(
+        inner: str, existed: bool, touched: dict[str, bytes]) -> None:
+    """A port keeping its store in `data/` beside its script (the folder new, or already there with a
+    placeholder) wrote those files; the interpreter's byte-code cache, installed dependencies, a virtualenv
+    and dot-folders are not the server's writing."""
+    with tempfile.TemporaryDirectory() as made:
+        folder = Path(made)
+        (folder / "server.py").write_text("")
+        if existed:
+            (folder / inner).mkdir()
+            (folder / inner / ".gitkeep").write_text("")
+        for own in ("__pycache__", "node_modules", ".git", "venv"):
+            (folder / own).mkdir()
+        (folder / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        listed = listings([folder])
+        (folder / inner).mkdir(exist_ok=True)
+        for name, data in touched.items():
+            (folder / inner / name).write_bytes(data)
+        for own in ("__pycache__", "node_modules", ".git", "venv"):
+            (folder / own / "server.cpython-311.pyc").write_bytes(b"\0" * 16)
+        assert written_since(listed) == [str(folder / inner / name) for name in sorted(touched)]

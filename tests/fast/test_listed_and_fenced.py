@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,21 @@ def test_a_fork_listing_think_that_answers_the_original_name_is_checked_not_stop
     assert outcome.contradicted == ["CMP-2"], outcome
     assert outcome.message == (f"tools/list offers think, where the original offers {TOOL} (a call to {TOOL} "
                                "is still answered, so every other record was checked on it)"), outcome.message
+
+
+@pytest.mark.parametrize("known", [False, True])
+def test_an_unknown_tool_answer_in_json_keeps_the_tool_name_stop(tmp_path: Path, known: bool) -> None:
+    """A server answering every name it does not dispatch with {"error": "Tool … not found"}, not isError,
+    was read as answering the original's call: 104 records were checked on a tool it does not have (554 s,
+    77 departures, for spideynolove's sequential-thinking-mcp-v2). Such an error object is no tool's answer;
+    the original's status object still is."""
+    server = Path(__file__).resolve().parent.parent / "servers" / "json_unknown_tool.py"
+    target = resolve_target(f"cmd:{sys.executable} {server}{' known' if known else ''}")
+    checked, _, _ = check_target(target, tmp_path / "t.jsonl", 20)
+    assert checked.tool_offered is False and checked.tools == ["add_thought"], checked
+    assert checked.ok is known, checked.error
+    if not known:
+        assert checked.error is not None and f"does not offer the {TOOL} tool" in checked.error, checked.error
 
 
 def _session(change: str) -> ServerSession:

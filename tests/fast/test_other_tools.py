@@ -23,7 +23,6 @@ from conformance.calls.other_tools import (
     THOUGHTS,
     ToolCall,
     added_tools,
-    anchored,
     arguments,
     call_tool,
     effect,
@@ -36,6 +35,7 @@ from conformance.calls.other_tools import (
 from conformance.core.jsontypes import JSON
 from conformance.core.refused_requests import refused_request
 from conformance.drivers.process import processes_started
+from conformance.drivers.workfolder import anchored
 from conformance.gate.evidence import its_failure
 from conformance.gate.refusals_said import with_refusals_said
 from conformance.gate.tools_said import SUMMARY_MAX, with_tools_said
@@ -105,7 +105,8 @@ def test_a_tool_that_ends_its_process_is_said_to() -> None:
 def test_each_call_runs_in_a_folder_and_home_of_its_own_removed_after() -> None:
     _, calls = _said("pwd", "extra_tool")
     folders = [json.loads(c.answer) for c in calls]
-    assert all(f["cwd"] == f["home"] != os.getcwd() for f in folders), folders
+    assert all(Path(f["cwd"]).parent == Path(f["home"]).parent and f["cwd"] != os.getcwd()
+               for f in folders), folders
     assert len({f["cwd"] for f in folders}) == len(folders), "two calls shared a folder"
     assert not any(os.path.exists(f["cwd"]) for f in folders)
 

@@ -6,6 +6,7 @@ preflight's words on the terminal and in report.md (the real broken forks: tests
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from conformance.cli.runner.preflight import explained, failure_clause
 from conformance.core.identity import TargetIdentity
 from conformance.core.inputs import PACKAGE_BYTES
 from conformance.drivers.errors import TargetError
+from conformance.drivers.listening import NODE_INSPECTOR_PORT, debugger_ports_in
 from conformance.report.model import Preflight
 from conformance.report.sections import preflight as preflight_section
 from conformance.targets.project import node_engines
@@ -386,6 +388,42 @@ def test_a_server_listening_on_tcp_is_said_to_serve_http_not_stdio(tmp_path: Pat
     host = "[::1]" if "--v6" in flags else "127.0.0.1"
     assert seen.error is not None and f"its process listens on TCP {host}:" in seen.error, seen.error
     assert seen.hint is not None and f"listens on {host}:" in seen.hint and "stdio" in seen.hint, seen.hint
+
+
+@pytest.mark.parametrize("how", ["argument", "stderr"])
+def test_a_slow_server_under_a_debugger_is_not_said_to_serve_http(tmp_path: Path, how: str) -> None:
+    """A stdio server too slow to answer under `node --inspect` listens on the inspector's port only: the stop
+    said "its process listens on TCP 127.0.0.1:9229 … not stdio". The debugger's port is told by the command
+    line asking for it, or by node's own line on stderr, and said as a debugger's."""
+    from conformance.cli.runner.preflight import preflight
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    flag = f"--inspect=127.0.0.1:{port}" if how == "argument" else "--inspect-said"
+    seen = preflight(_serves_http(flag), tmp_path, 2.0, None).preflight
+    assert not seen.ok and seen.error is not None and seen.known_case != "not stdio", seen
+    assert "its process listens on TCP" not in seen.error, seen.error
+    assert "a debugger listens on TCP 127.0.0.1:" in seen.error, seen.error
+    if how == "argument":
+        assert f"127.0.0.1:{port}" in seen.error, seen.error
+
+
+_HOSTS = st.sampled_from(["", "127.0.0.1:", "0.0.0.0:", "localhost:", "[::1]:"])
+
+
+@given(port=st.integers(1, 65535), host=_HOSTS,
+       flag=st.sampled_from(["--inspect", "--inspect-brk", "--inspect-wait", "--inspect-port"]))
+def test_a_debugger_s_port_is_read_from_the_command_line(port: int, host: str, flag: str) -> None:
+    """node's inspector flags with and without an address, 9229 when none is given; debugpy's --listen; a
+    JVM's JDWP agent; a server's own --port is none."""
+    assert debugger_ports_in(["node", f"{flag}={host}{port}", "dist/index.js"]) == {port}
+    if flag != "--inspect-port":
+        assert debugger_ports_in(["node", flag, "dist/index.js"]) == {NODE_INSPECTOR_PORT}
+    assert debugger_ports_in(["python", "-m", "debugpy", "--listen", f"{host}{port}", "server.py"]) == {port}
+    assert debugger_ports_in(["java", f"-agentlib:jdwp=transport=dt_socket,server=y,address={host}{port}",
+                              "-jar", "s.jar"]) == {port}
+    assert debugger_ports_in(["node", "dist/index.js", "--port", str(port), "--listen", str(port)]) == set()
 
 
 def test_a_stdio_server_with_a_dashboard_on_tcp_is_not_said_to_serve_http(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """A thought store that lists a second tool when told: `reset` (empties the history and the branches),
 `noop` (answers, changes nothing), `crash` (exits), `history` (answers the stored thoughts, changes nothing),
 `note` (refuses a call without `level`, else files one more entry) or `hang` (never answers); with no
-argument it lists only sequentialthinking. `pwd` answers the folder it runs in and its HOME.
+argument it lists only sequentialthinking. `pwd` answers the folder it runs in, its HOME and its TMPDIR.
 What `compare` calls when one side lists a tool the other does not (conformance/compare/new_tools.py).
 With `first` after it, the extra tool is listed before sequentialthinking and takes an `answer` argument:
 a check reading the tool by its place, not its name, reads the wrong one. `write PATH` lists a tool that
@@ -59,7 +59,8 @@ def answer_call(message: Message) -> None:
     elif name == EXTRA == "hang":
         return
     elif name == EXTRA == "pwd":
-        where = {"cwd": os.getcwd(), "home": os.environ.get("HOME", "")}
+        where = {"cwd": os.getcwd(), "home": os.environ.get("HOME", ""), "tmp": os.environ.get("TMPDIR", ""),
+                 "run_folder": os.environ.get("SEQTHINK_CONFORMANCE_RUN_FOLDER", "")}
         reply(message, {"content": [{"type": "text", "text": json.dumps(where)}]})
     else:
         reply(message, {"content": [{"type": "text", "text": f"Unknown tool: {name}"}], "isError": True})

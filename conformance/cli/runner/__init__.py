@@ -24,7 +24,7 @@ from conformance.core.arguments_map import renames_of
 from conformance.core.errors import HarnessError
 from conformance.core.outfolder import claimed
 from conformance.core.results import RunResults
-from conformance.drivers import cancel
+from conformance.drivers import cancel, workfolder
 from conformance.drivers.errors import TargetError
 from conformance.drivers.wire import set_max_frame
 from conformance.gate import exit_status
@@ -54,10 +54,12 @@ class RunOutcome:
 
 def run(options: RunOptions, stream: TextIO) -> RunOutcome:
     """One run under SIGTERM/SIGINT/deadline handling: a stop ends it early with a report that says so.
-    `--out` is claimed first and replaced only when a report was written (an error raised leaves it)."""
+    `--out` is claimed first and replaced only when a report was written (an error raised leaves it). Every
+    server process it starts has its folders in the run's state folder, removed at its end (`workfolder`)."""
     set_max_frame(options.max_frame)
     with claimed(options.out, "run") as folder:
-        with cancel.handling(options.max_time), Handover() as handover:
+        with tempfile.TemporaryDirectory(prefix="seqthink-run-", ignore_cleanup_errors=True) as state, \
+                workfolder.run_folder(Path(state)), cancel.handling(options.max_time), Handover() as handover:
             outcome = _run(dataclasses.replace(options, out=folder.staging), stream, handover, options.out)
         if outcome.report is not None:
             folder.commit()

@@ -280,7 +280,7 @@ def _closing_unless(driver: WireDriver, kept: Callable[[], bool], listens: list[
     finally:
         if not kept():
             if unanswered() and driver.is_alive():
-                listens.extend(listening_addresses(driver.pid))
+                listens.extend(listening_addresses(driver.pid, driver.stderr_bytes()))
             driver.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import io
 import os
 import traceback
@@ -20,18 +21,39 @@ from conformance.catalog.view import CatalogView
 from conformance.cli.progress import Progress
 from conformance.core.create import open_new
 from conformance.gate.run_options import DEFAULT_ERA, SUITE, RunOptions
-from conformance.report.escape import safe_lines
+from conformance.report.escape import safe, safe_lines, write_line
 from conformance.suite.handover import Handover
 from conformance.targets.specs import default_cache_dir
 
 FINISHED = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+ADDOPTS_IGNORED: Final = ("PYTEST_ADDOPTS is not passed to the suite's pytest: a run takes only the "
+                          "harness's own options (python -m conformance run --help); it still reaches the "
+                          "pytest you run the suite with directly")
+"""Said on the terminal and in pytest.log when PYTEST_ADDOPTS is set: a CI's `-x` or `--lf` would otherwise
+stop or narrow the suite unseen, and the gate would judge what it left out."""
 """pytest's exit statuses of a suite that ran (failed tests are departures, judged later)."""
 
 
+def suite_conftest(suite: str) -> str | None:
+    """The suite package's own conftest module (`conformance.suite.conftest`), loaded as a plugin: pytest
+    would otherwise also load the conftest.py of the folder the run starts in and of its `test*` folders (a
+    checkout's tests/conftest.py, with marks the suite does not know), so it loads none."""
+    if os.sep in suite or suite.endswith(".py"):
+        return None
+    try:
+        spec = importlib.util.find_spec(suite)
+    except (ImportError, ValueError):
+        return None
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    return f"{suite}.conftest" if any((Path(f) / "conftest.py").is_file() for f in folders) else None
+
+
 def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
-    """The suite's command line: only our own ini, only the plugins we name, nothing from the caller."""
+    """The suite's command line: only our own ini, only the plugins we name, no conftest.py but the suite's
+    own, nothing from the caller."""
     package_root = Path(str(resources.files("conformance"))).parent
     ini = Path(str(resources.files("conformance").joinpath("run-pytest.ini")))
+    own = suite_conftest(options.suite)
     args = [
         "--pyargs",
         options.suite,
@@ -39,6 +61,7 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         str(ini),
         "--rootdir",
         str(package_root),
+        "--noconftest",
         "-p",
         "no:cacheprovider",
         "-p",
@@ -51,6 +74,7 @@ def pytest_args(options: RunOptions, results_dir: Path) -> list[str]:
         "conformance.suite.plugin",
         "-p",
         "conformance.cli.progress",
+        *(["-p", own] if own is not None else []),
         "--target",
         options.target,
         "--profile",
@@ -190,11 +214,17 @@ def run_suite(
     counted = {name: rid for name, rid in catalog.canonical.items() if rid in chosen}
     progress = Progress(stream, records_total=observable, canonical=counted)
     log = options.out / "pytest.log"
+    addopts = os.environ.get("PYTEST_ADDOPTS", "")
+    ignored = f"note: {ADDOPTS_IGNORED} (it holds {safe(addopts, 120)!r})" if addopts.strip() else ""
+    if ignored:
+        write_line(ignored, stream)
     with (
         io.TextIOWrapper(open_new(log), encoding="utf-8", errors="backslashreplace") as file,
         _isolated_environment(_hypothesis_storage(options, scratch)),
         contextlib.redirect_stdout(handle := EscapedLog(file)),
     ):
+        if ignored:
+            handle.write(ignored + "\n")
         try:
             argv = pytest_args(options, results_dir) + selection_args(selection)
             return pytest.main(argv, plugins=[progress, handover])

@@ -11,6 +11,7 @@ from typing import Final
 
 from conformance.report.sections import (
     arguments,
+    caveats,
     claims,
     comparison,
     contents,
@@ -41,6 +42,7 @@ SECTIONS: Final[tuple[Section, ...]] = (
     interrupted.SECTION,
     contents.SECTION,
     summary.SECTION,
+    caveats.SECTION,
     root_causes.SECTION,
     departures.SECTION,
     eras.SECTION,
