@@ -111,10 +111,11 @@ def prepared(
     own_home: bool = False,
 ) -> tuple[list[str], dict[str, str], str, workfolder.WorkFolder]:
     """What a server process is started with: its arguments (anchored to our folder when it starts in one
-    made for it), its environment (its own temp folder, and HOME with `own_home`, under the target's
-    variables) and its folder (`cwd` when the caller gives one, else its own), and the folders made for it,
-    bound to its pid by the caller (`workfolder.bind`)."""
-    folder = workfolder.made(own_home=own_home)
+    made for it), its environment (its server's temp folder, its own and a HOME with `own_home`, under the
+    target's variables) and its folder (`cwd` when the caller gives one, else its server's in this run), and those
+    folders, bound to its pid by the caller (`workfolder.bind`)."""
+    server = (*command, "\0", *(f"{k}={v}" for k, v in sorted((env or {}).items())))
+    folder = workfolder.made(own_home=own_home, server=server)
     argv = list(command) if cwd is not None else list(workfolder.anchored(command))
     started = workfolder.started_env(folder, env or {})
     folder_in = cwd if cwd is not None else str(folder.cwd)
@@ -131,8 +132,8 @@ def spawn(
     own_home: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Start `command` with unbuffered stdio pipes, as leader of a new session and process group, with the
-    signals of `RESET_SIGNALS` at their defaults, in a folder made for it with a temp folder of its own
-    (`workfolder`), removed when it is ended.
+    signals of `RESET_SIGNALS` at their defaults, in its server's folder for this run with a temp folder
+    (`workfolder`: its files are seen by the server's later processes, never by another run's).
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
     on top of ours. `cwd`: the folder it starts in, kept (its own when None). `own_home`: a HOME of its own
@@ -154,7 +155,8 @@ def spawn(
             cwd=folder_in,
         )
     except OSError as exc:
-        workfolder.remove(folder.path)
+        if not folder.server:
+            workfolder.remove(folder.path)
         raise TargetError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
     workfolder.bind(proc.pid, folder)
     register_group(proc.pid)

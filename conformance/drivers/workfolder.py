@@ -1,17 +1,19 @@
-"""A working folder for every server process the harness starts, so that no server's files leak from one
-process to the next, from one run to the next, or into the folder the run was started in.
+"""A working folder for every server the harness starts, so that no server's files leak from one run to
+the next or into the folder the run was started in, while a store a server keeps in files is still seen
+carried from one of its processes to the next within a run (LOOP-A: the original keeps none).
 
-Each process starts in a folder made for it (its current folder, `./`) with a temp folder of its own
-(`TMPDIR`, `TEMP`, `TMP`), both in the run's folder: the `seqthink-run-*` folder `run` makes in the system
-temp folder for its state (named to its pytest workers by `RUN_FOLDER_ENV`, each interpreter in a folder of
-its own there), else one made on the first start; the raw processes' shared HOME sandbox
-(`suite/rawproc.py`) lives there too. A process's
-folder is listed and removed when the harness ends the process (`finish`), the run's folder when the
-interpreter exits: only folders the harness made are removed, never one given to it (a `cwd` the caller
-names), and a link a server left inside is removed as a link, never followed. What a removed folder held is
-kept (bounded) for ABS-1's check (`written`), which says each file as `./name` or `$TMPDIR/name`. A command's
-arguments naming an existing path relative to the run's folder are made absolute first (`anchored`): the
-server still finds its script.
+The processes of one server (one command and environment) in a run start in one folder made for that server
+(their current folder, `./`) with one temp folder (`TMPDIR`, `TEMP`, `TMP`), both in the run's folder: the
+`seqthink-run-*` folder `run` makes in the system temp folder for its state (named to its pytest workers by
+`RUN_FOLDER_ENV`, each interpreter in a folder of its own there), else one made on the first start; the raw
+processes' shared HOME sandbox (`suite/rawproc.py`) lives there too. A process given a HOME of its own (a
+tool beside sequentialthinking, called on a process of its own) has folders of its own, listed and removed
+when the harness ends it (`finish`); a server's, when the interpreter exits or the run's folder is left.
+Only folders the harness made are removed, never one given to it (a `cwd` the caller names), and a link a
+server left inside is removed as a link, never followed. What a process's folders held is kept (bounded) for
+ABS-1's check (`written`), which says each file as `./name` or `$TMPDIR/name`. A command's arguments naming
+an existing path relative to the run's folder are made absolute first (`anchored`): the server still finds
+its script.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class WorkFolder:
 
     path: Path
     own_home: bool = False
+    server: bool = False
+    """Shared by every process of one server in the run: kept when one of them ends."""
 
     @property
     def cwd(self) -> Path:
@@ -91,6 +95,7 @@ _lock = threading.Lock()
 _root: Path | None = None
 _serial = 0
 _live: dict[int, WorkFolder] = {}
+_servers: dict[tuple[str, ...], WorkFolder] = {}
 _left: dict[int, Written] = {}
 
 
@@ -145,18 +150,26 @@ def shared(name: str) -> Path:
     return folder
 
 
-def made(*, own_home: bool = False) -> WorkFolder:
-    """New folders for one process: its current folder, its temp folder, its HOME when `own_home`."""
+def made(*, own_home: bool = False, server: tuple[str, ...] | None = None) -> WorkFolder:
+    """The folders for one process: those of `server` (its command and environment) in this run, made on its
+    first start; new ones with `own_home` (its HOME too) or when no server is named."""
     global _serial
     root = run_root() / "servers"
+    key = None if own_home or server is None else (str(root), *server)
     with _lock:
+        known = _servers.get(key) if key is not None else None
+        if known is not None and known.path.is_dir():
+            return known
         _serial += 1
         serial = _serial
     root.mkdir(exist_ok=True)
-    folder = WorkFolder(root / f"{serial:05d}", own_home)
+    folder = WorkFolder(root / f"{serial:05d}", own_home, server=key is not None)
     folder.path.mkdir()
     for _, part in folder.parts():
         part.mkdir()
+    if key is not None:
+        with _lock:
+            _servers[key] = folder
     return folder
 
 
@@ -177,7 +190,8 @@ def written(pid: int) -> Written | None:
 
 
 def finish(pid: int) -> None:
-    """Keep what process `pid`'s folders hold, then remove them (nothing when the harness made none)."""
+    """Keep what process `pid`'s folders hold, then remove them unless they are its server's, which its
+    later processes start in (nothing when the harness made none)."""
     with _lock:
         folder = _live.pop(pid, None)
     if folder is None:
@@ -185,7 +199,8 @@ def finish(pid: int) -> None:
     held = listed(folder)
     with _lock:
         _left[pid] = held
-    remove(folder.path)
+    if not folder.server:
+        remove(folder.path)
 
 
 def listed(folder: WorkFolder) -> Written:

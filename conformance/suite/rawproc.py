@@ -7,9 +7,9 @@ loop), and last one check that ends it (closed stdin or stdout, a signal: `spend
 check started with an environment of its own (a colour row's) is handed over (`RawPool.donate`) once that
 check is done with it: the checks that end a process run last and take those before starting one. Every
 process of a pool starts in the pool's one sandbox of empty HOME and XDG folders (`RawPool.sandbox_root`,
-in the run's folder) and, as every server process, in a working folder and temp folder of its own
-(`drivers/workfolder.py`), so that "nothing is written to disk" (ABS-1) is observed over all of them. The
-run holds one pool (the plugin's run state); checks reach it through the `raw_pool` fixture.
+in the run's folder) and, as every server process, in its server's working folder and temp folder for
+the run (`drivers/workfolder.py`), so that "nothing is written to disk" (ABS-1) is observed over all of
+them. The run holds one pool (the plugin's run state); checks reach it through the `raw_pool` fixture.
 """
 
 from __future__ import annotations
@@ -82,9 +82,9 @@ back (initialized-sends-list-changed writes a notification after the handshake) 
 until the run's end."""
 """How often `hold_idle` looks at the pooled processes while it waits."""
 SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
-"""The variables naming the pool's one sandbox's folders; each process's temp folder is its own."""
-FOLDERS_SAID: Final = ("./ is a server process's own working folder and $TMPDIR its own temp folder, each "
-                       "made for it and removed after it ended")
+"""The variables naming the pool's one sandbox's folders; each server's temp folder is its own."""
+FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
+                       "processes in this run and removed at its end")
 """What ABS-1's list of files means by `./` and `$TMPDIR` (`workfolder.Written`)."""
 
 

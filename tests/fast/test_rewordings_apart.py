@@ -16,7 +16,8 @@ from conformance.report.model import Evidence, RecordVerdict, RootCause, TestRef
 
 CALL: Final = "on the example's tools/call 1"
 FIELDS: Final = st.sampled_from(["thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded", "name"])
-VALUES: Final = st.one_of(st.integers(-5, 10**6).map(str), st.sampled_from(['""', '"x"', "'a b'", "1.5", "-2.5", "1e+21", "null", "true", "undefined"]))
+VALUES: Final = st.one_of(st.integers(-5, 10**6).map(str), st.sampled_from(
+    ['""', '"x"', "'a b'", "1.5", "-2.5", "1e+21", "null", "true", "undefined"]))
 TAILS: Final = st.sampled_from([". Available tools: sequentialthinking", " — see the docs", "!"])
 
 

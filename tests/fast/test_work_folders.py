@@ -1,8 +1,9 @@
-"""Every server process starts in a working folder and temp folder made for it, removed once it ends, so no
-server's files leak from one process to the next or into the folder the run started in (held-out-multi-15's
-fork-durable-history kept its history in the shared temp folder, read back by every later process, of that
-run and the next; a port writing `data/` into the folder it runs in). Real processes throughout; the removal
-and the listing as properties over generated trees."""
+"""Every server starts in a working folder and temp folder made for it in the run's folder, removed at the
+run's end, so no server's files leak from one run to the next or into the folder the run started in
+(held-out-multi-15's fork-durable-history kept its history in the system temp folder, read back by every later
+process, of that run and the next; a port writing `data/` into the folder it runs in), while its own later
+processes still see them (a store kept in files is carried across processes: LOOP-A's departure). Real
+processes throughout; the removal and the listing as properties over generated trees."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from conformance.drivers import workfolder
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import WireDriver
 from conformance.gate.unsequenced import _subject
-from conformance.suite.rawproc import RawPool
+from conformance.suite.rawproc import FOLDERS_SAID, RawPool
 from conformance.targets.specs import resolve_target
 
 SERVERS = Path(__file__).resolve().parent.parent / "servers"
@@ -55,31 +56,35 @@ def _pwd(driver: WireDriver | SdkDriver) -> dict[str, str]:
     return found
 
 
-def test_each_process_writes_in_its_own_folders_and_they_are_removed_after(
+def test_a_server_s_processes_share_its_folders_and_a_run_s_end_removes_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script, log = tmp_path / "server" / "writer.py", tmp_path / "logs" / "seen.jsonl"
-    start = tmp_path / "start"
-    for folder in (script.parent, log.parent, start):
-        folder.mkdir()
+    start, state = tmp_path / "start", tmp_path / "state"
+    for folder in (script.parent, log.parent, start, state):
+        folder.mkdir(mode=0o700)
     script.write_text(_WRITER)
     monkeypatch.chdir(start)
-    target = resolve_target(f"cmd:{sys.executable} ../server/writer.py {log}")  # anchored to the run's folder
-    pool = RawPool(timeout=30.0)
-    try:
-        for _ in range(2):
-            with pool.lend(target, spend=True) as raw:
-                raw.close_stdin()
-                raw.wait(30.0)
-        written = pool.files_written(target)
-    finally:
-        pool.close()
+    spec = f"cmd:{sys.executable} ../server/writer.py {log}"  # anchored to the run's folder
+    written: list[list[str]] = []
+    for _ in range(2):  # two runs: the second sees nothing of the first's
+        with workfolder.run_folder(state):
+            pool = RawPool(timeout=30.0)
+            try:
+                for target in (resolve_target(spec), resolve_target(spec), resolve_target(f"{spec} other")):
+                    with pool.lend(target, spend=True) as raw:
+                        raw.close_stdin()
+                        raw.wait(30.0)
+                written.append(pool.files_written(resolve_target(spec)))
+            finally:
+                pool.close()
+        assert list(state.iterdir()) == [], "a run's servers' folders outlived it"
     seen = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(seen) == 2
-    assert [(s["data"], s["history"]) for s in seen] == [(0, False), (0, False)], (
-        "a process read another's files")
-    assert len({s["cwd"] for s in seen}) == len({s["tmp"] for s in seen}) == 2
-    assert written == ["$TMPDIR/history.json", "./data/thoughts.json"]
+    assert len(seen) == 6
+    assert [(s["data"], s["history"]) for s in seen] == [(0, False), (1, True), (0, False)] * 2, (
+        "a server's second process did not see its first's files, or another server or run saw them")
+    assert seen[0]["cwd"] == seen[1]["cwd"] != seen[2]["cwd"] and seen[0]["tmp"] == seen[1]["tmp"] != seen[2]["tmp"]
+    assert written[0] == ["$TMPDIR/history.json", "./data/thoughts.json"]  # the second's: the log too, beside
     assert list(start.iterdir()) == [], "a server wrote into the folder the run started in"
     assert not any(os.path.exists(s["cwd"]) or os.path.exists(s["tmp"]) for s in seen)
 
@@ -90,12 +95,15 @@ def test_both_drivers_start_a_server_in_its_folders_and_one_given_is_kept(tmp_pa
     given_folder.mkdir()
     (given_folder / "mine.txt").write_text("the user's")
     kept_in = str(given_folder)
-    with WireDriver(command) as wire, SdkDriver(command) as sdk, WireDriver(command, cwd=kept_in) as kept:
-        found = [_pwd(wire), _pwd(sdk), _pwd(kept)]
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    with workfolder.run_folder(state):
+        with WireDriver(command) as wire, SdkDriver(command) as sdk, WireDriver(command, cwd=kept_in) as kept:
+            found = [_pwd(wire), _pwd(sdk), _pwd(kept)]
     made = found[:2]
     assert all(Path(f["cwd"]).parent == Path(f["tmp"]).parent for f in made), found
-    assert len({f["cwd"] for f in made}) == 2 and os.getcwd() not in {f["cwd"] for f in made}
-    assert not any(os.path.exists(f["cwd"]) for f in made), "a folder made for a process outlived it"
+    assert made[0]["cwd"] == made[1]["cwd"] and os.getcwd() != made[0]["cwd"], "one server, one folder"
+    assert not any(os.path.exists(f["cwd"]) for f in made), "a folder made for a server outlived its run"
     assert found[2]["cwd"] == str(given_folder) and found[2]["tmp"] != os.environ.get("TMPDIR")
     assert (given_folder / "mine.txt").read_text() == "the user's", "a folder given by the caller was removed"
 
@@ -160,6 +168,5 @@ def test_a_folder_is_listed_then_removed_whatever_its_server_left(
 
 
 def test_the_files_a_process_wrote_are_the_cause_s_subject() -> None:
-    message = (f"{FILES_WRITTEN}: $TMPDIR/seqthink-history-1a2b.json, ./data/thoughts.json (./ is a server "
-               f"process's own working folder and $TMPDIR its own temp folder, each made for it)")
+    message = (f"{FILES_WRITTEN}: $TMPDIR/seqthink-history-1a2b.json, ./data/thoughts.json ({FOLDERS_SAID})")
     assert _subject(message) == frozenset({"file seqthink-history-1a2b.json", "file thoughts.json"})
