@@ -698,8 +698,31 @@ def _cursor_refused(server: Any, thinking: Any) -> None:
     runner._on_request = refused
 
 
+def _paged(pages: Callable[[str | None, list[Any]], dict[str, Any]]) -> Callable[[Any, Any], None]:
+    """tools/list answered page by page: `pages(cursor, tools)` is the result for the cursor sent."""
+    def change(server: Any, thinking: Any) -> None:
+        runner = server._OriginalRunner
+        answer = runner._on_request
+
+        async def paged(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+            result = await answer(self, dctx, method, params)
+            if method != "tools/list":
+                return result
+            cursor = params.get("cursor") if isinstance(params, Mapping) else None
+            return pages(cursor if isinstance(cursor, str) else None, list(result["tools"]))
+
+        runner._on_request = paged
+    return change
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "cursor-refused": _cursor_refused,
+    "next-cursor": _paged(lambda cursor, tools: {"tools": []} if cursor == "end"
+                          else {"tools": tools, "nextCursor": "end"}),
+    "cursor-loop": _paged(lambda cursor, tools: {"tools": tools, "nextCursor": "again"}),
+    "cursor-endless": _paged(lambda cursor, tools: {
+        "tools": tools if cursor is None else [],
+        "nextCursor": f"p{int(cursor.removeprefix('p')) + 1 if cursor else 2}"}),
     "format-on-request": _format_on_request,
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
@@ -716,7 +739,9 @@ quotes; `described-number` takes `thoughtNumber: "following"` as the total plus 
 description's thought_number line quotes; `depends-on` declares `dependsOn` (an array of integers from 1, no
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
--32602 "Invalid cursor" (its paged-history)."""
+-32602 "Invalid cursor" (its paged-history); `next-cursor` lists the tool with `nextCursor` "end" and answers
+that cursor with no tools (held-out-multi-17's fork-client-polish); `cursor-loop` hands out the cursor
+"again" on every page, `cursor-endless` a new one ("p2", "p3", …) on every empty page."""
 
 
 def _extra_tool(server: Any, spec: Mapping[str, Any],
