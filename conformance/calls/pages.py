@@ -16,6 +16,9 @@ MAX_PAGES: Final = 5
 """Pages followed at most, the first included: a server handing out a new cursor forever is stopped here."""
 
 _SHOWN_CHARS: Final = 40
+DETAIL_PAGED: Final = "paged"
+"""compare's detail for a listing one side hands out in pages."""
+ONE_PAGE: Final = "one page, with no `nextCursor`"
 
 
 @dataclass(frozen=True)
@@ -76,9 +79,9 @@ def _holds(page: Page, first: Page) -> str:
     return f"{held} with `nextCursor` {_shown(page.next_cursor)}"
 
 
-def paged_said(pages: tuple[Page, ...]) -> str | None:
+def pages_said(pages: tuple[Page, ...]) -> str | None:
     """A listing of more than one page, or with a `nextCursor`, in one sentence: each page's cursor and what
-    it holds, and why following stopped; None for the original's one page without a cursor."""
+    it holds, and why following stopped; None for one page without a cursor, as the original lists."""
     if not pages or (len(pages) == 1 and pages[0].next_cursor is None):
         return None
     first = pages[0]
@@ -91,4 +94,10 @@ def paged_said(pages: tuple[Page, ...]) -> str | None:
             "a cursor already followed, not followed again" if last in asked else
             "a `nextCursor` that is no string, not followed" if not isinstance(last, str) else
             f"not followed past {MAX_PAGES} pages")
-    return "; ".join(said) + "; the original lists its one tool on one page, with no `nextCursor`"
+    return "; ".join(said)
+
+
+def paged_said(pages: tuple[Page, ...]) -> str | None:
+    """`pages_said` against the original, which lists its one tool on one page."""
+    said = pages_said(pages)
+    return None if said is None else f"{said}; the original lists its one tool on {ONE_PAGE}"

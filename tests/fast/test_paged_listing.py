@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.calls.pages import MAX_PAGES, Page, follow, paged_said
+from conformance.compare.attribution import default_rules
+from conformance.compare.engine import _fresh_difference
+from conformance.compare.explain import explain
+from conformance.compare.fresh import compare_fresh, fresh_side
+from conformance.compare.known_changes import default_known_changes
 from conformance.core.jsontypes import JSON
+from conformance.core.protocol import TOOL
 from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.suite import test_tool_spec
@@ -74,3 +80,18 @@ def test_rte1s_check_says_the_paged_listing_and_its_later_pages(paged: tuple[str
     assert raised.value.record == "RTE-1"
     assert "tools/list answers a paged listing" in str(raised.value)
     assert _SAID[mode] in str(raised.value), raised.value
+
+
+def test_compare_says_the_paged_listing_under_rte1() -> None:
+    """compare follows each side's `nextCursor` on its fresh process and says the pages, a cause apart."""
+    base = fresh_side(resolve_target("reference"), 20)
+    head = fresh_side(resolve_target("cmd:" + shlex.join(command("reference_fork", "next-cursor"))), 20)
+    found = [item for item in compare_fresh(base, head, TOOL)[0] if item.found.field == "nextCursor"]
+    assert len(found) == 1
+    difference = _fresh_difference(found[0], default_rules(), "base", "head")
+    assert (difference.records, difference.cause) == (["RTE-1"], "paged-listing")
+    assert "tools/list hands out its tools in pages" in difference.summary and "on head" in difference.summary
+    headline = explain([difference], "base", "head", default_known_changes()).headline
+    assert "head's tools/list answers a paged listing" in headline, headline
+    assert 'the page asked with cursor "end" lists no tools' in headline, headline
+    assert "base lists on one page" in headline, headline
