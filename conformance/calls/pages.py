@@ -95,9 +95,3 @@ def pages_said(pages: tuple[Page, ...]) -> str | None:
             "a `nextCursor` that is no string, not followed" if not isinstance(last, str) else
             f"not followed past {MAX_PAGES} pages")
     return "; ".join(said)
-
-
-def paged_said(pages: tuple[Page, ...]) -> str | None:
-    """`pages_said` against the original, which lists its one tool on one page."""
-    said = pages_said(pages)
-    return None if said is None else f"{said}; the original lists its one tool on {ONE_PAGE}"

@@ -322,7 +322,7 @@ def sent_said(call: Exchange) -> str:
     named = ", ".join(f"`{key}` {brief(arguments[key], 40)}" for key in extra[:4])
     more = f" and {len(extra) - 4} more" if len(extra) > 4 else ""
     which = "an argument" if len(extra) == 1 else "arguments"
-    return f"carrying {named}{more}, {which} the original does not declare"
+    return f"carrying {named}{more} ({which} the original does not declare)"
 
 
 def _moved(before: int, after: int, call: Exchange) -> str:

@@ -64,6 +64,7 @@ from conformance.suite.answers import (
     reanswered,
     refusal_text,
     refused_as_invalid,
+    sent_said,
     store,
     trailed_said,
     unsent_result_keys,
@@ -158,7 +159,7 @@ def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope
         got = store(exchange).history_length
         assert got == start + index, (
             f"thoughtHistoryLength is {got} after identical call {index} of {times} from {start}, "
-            f"not {start + index}: {describe(exchange)}")
+            f"not {start + index}; each call one {sent_said(exchange)}: {describe(exchange)}")
 
 
 SCOPING_ARGUMENTS: tuple[str, ...] = (

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.calls.other_tools import what_they_do
-from conformance.calls.pages import follow, paged_said
+from conformance.calls.pages import ONE_PAGE, follow, pages_said
 from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said, text_difference
@@ -108,8 +108,8 @@ def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: Sd
     A `nextCursor` is followed as a client follows it (`calls/pages.py`), and the paged listing said with
     what its later pages hold."""
     listing = server.wire.list_tools()
-    paged = paged_said(follow(listing, lambda params: server.wire.request("tools/list", params)))
-    expect("RTE-1", paged is None, lambda: str(paged))
+    paged = pages_said(follow(listing, lambda params: server.wire.request("tools/list", params)))
+    expect("RTE-1", paged is None, lambda: f"{paged}; the original lists its one tool on {ONE_PAGE}")
     first = listing.result
     assert first is not None and list(first) == ["tools"], (
         "tools/list was answered without a result" if first is None else

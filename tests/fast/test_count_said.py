@@ -3,6 +3,9 @@ declare named first (held-out-multi-17's fork-scoped-sessions: "from 1680 to 2",
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,9 +13,14 @@ from hypothesis import strategies as st
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL
+from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
+from conformance.suite import test_store
 from conformance.suite.answers import expect_count, expect_one_more
 from conformance.suite.contradiction import Contradiction
+from conformance.suite.session import ServerSession
+from conformance.targets.specs import resolve_target
+from tests.servers import command
 
 _UNDECLARED = st.text(st.characters(codec="ascii", categories=["L"]), min_size=1, max_size=12).filter(
     lambda name: name not in ARGUMENT_NAMES)
@@ -55,3 +63,22 @@ def test_a_count_against_the_calls_says_the_call_it_was_given() -> None:
     with pytest.raises(Contradiction) as raised:
         expect_count(2, 1681, "thoughtHistoryLength is 2 after an accepted call, not 1681", call=call)
     assert '`sessionId` "probe-session-1"' in str(raised.value)
+
+
+@pytest.fixture
+def scoped() -> Iterator[ServerSession]:
+    target = resolve_target("cmd:" + shlex.join(command("reference_fork", "session-scoped")))
+    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def test_a_store_scoped_by_session_says_the_session_argument(scoped: ServerSession) -> None:
+    """ABS-11's check against a fork counting a `sessionId`'s calls apart: OBJ-2's line names the argument."""
+    with pytest.raises(Contradiction) as raised:
+        test_store.test_nothing_resets_the_store(scoped)
+    assert raised.value.record == "OBJ-2", raised.value
+    assert '`sessionId` "conformance-scope-2"' in str(raised.value), raised.value
+    assert "the original does not declare) took thoughtHistoryLength from" in str(raised.value), raised.value

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.calls.pages import MAX_PAGES, Page, follow, paged_said
+from conformance.calls.pages import MAX_PAGES, Page, follow, pages_said
 from conformance.compare.attribution import default_rules
 from conformance.compare.engine import _fresh_difference
 from conformance.compare.explain import explain
@@ -46,7 +46,7 @@ def test_following_is_bounded_and_stops_at_a_cursor_followed(cursors: list[JSON]
     pages = follow(_listing({"tools": [{"name": "t"}], "nextCursor": cursors[0]}), ask)
     assert len(pages) <= MAX_PAGES and len(asked) == len(pages) - 1
     assert len(set(map(str, asked))) == len(asked) and all(isinstance(c, str) for c in asked)
-    assert (paged_said(pages) is None) == (cursors[0] is None)
+    assert (pages_said(pages) is None) == (cursors[0] is None)
 
 
 def test_one_page_without_a_cursor_asks_nothing_and_says_nothing() -> None:

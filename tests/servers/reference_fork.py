@@ -37,6 +37,8 @@
   same values, same order (held-out-multi-11's toolkit-port): the store kept alike under renamed keys;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
+  `session-scoped`: an accepted call carrying a string `sessionId` answers the count of that session's calls
+  alone (held-out-multi-17's fork-scoped-sessions): a count moved by an undeclared argument;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
   with " [kind]", the border sized to it (held-out-multi-8's fork-annotated-thoughts): an undeclared
   argument drawn;
@@ -141,6 +143,21 @@ def _session_checked(thinking: Any) -> None:
         return validated
 
     thinking.validate_thought_data = checked
+
+
+def _session_scoped(thinking: Any) -> None:
+    process = thinking.SequentialThinkingServer.process_thought
+    counts: dict[str, int] = {}
+
+    def scoped(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = process(self, arguments)
+        session = arguments.get("sessionId") if isinstance(arguments, Mapping) else None
+        if is_error or not isinstance(session, str):
+            return text, is_error
+        counts[session] = counts.get(session, 0) + 1
+        return json.dumps({**json.loads(text), "thoughtHistoryLength": counts[session]}, indent=2), False
+
+    thinking.SequentialThinkingServer.process_thought = scoped
 
 
 _NINE: Final = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision",
@@ -573,6 +590,7 @@ ARGUMENT_CHANGES: the last one named is checked first."""
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "session-checked": _session_checked,
+    "session-scoped": _session_scoped,
     "kind-in-box": _kind_in_box,
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
