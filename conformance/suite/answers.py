@@ -319,20 +319,24 @@ def sent_said(call: Exchange) -> str:
     extra = [key for key in arguments if key not in ARGUMENT_NAMES]
     if not extra:
         return f"with {brief(arguments, 160)}"
-    named = ", ".join(f"`{key}` {brief(arguments[key], 40)}" for key in extra[:4])
+    values = {brief(arguments[key], 40) for key in extra}
+    named = ", ".join(f"`{key}`" if len(values) == 1 else f"`{key}` {brief(arguments[key], 40)}"
+                      for key in extra[:4])
     more = f" and {len(extra) - 4} more" if len(extra) > 4 else ""
+    each = f", {'each ' if len(extra) > 1 else ''}{values.pop()}" if len(values) == 1 else ""
     which = "an argument" if len(extra) == 1 else "arguments"
-    return f"carrying {named}{more} ({which} the original does not declare)"
+    return f"carrying {named}{more}{each} ({which} the original does not declare)"
 
 
 def _moved(before: int, after: int, call: Exchange) -> str:
-    """What an accepted call did to the count, said against what it should do, with the call: "count 1000
+    """What an accepted call did to the count, said against what it should do, then the call: "count 1000
     became 1000" hid that nothing changed (a fork's history capped at 1000, reports/third-party/AUDIT.md)."""
     sent = sent_said(call)
     if after == before:
-        return (f"an accepted call {sent} left thoughtHistoryLength at {before}, where each accepted call "
-                "adds one")
-    return f"an accepted call {sent} took thoughtHistoryLength from {before} to {after}, not to {before + 1}"
+        return (f"an accepted call left thoughtHistoryLength at {before}, where each accepted call adds one, "
+                f"on a call {sent}")
+    return (f"an accepted call took thoughtHistoryLength from {before} to {after}, not to {before + 1}, "
+            f"on a call {sent}")
 
 
 def not_accepted(exchange: Exchange) -> None:

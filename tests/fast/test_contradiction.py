@@ -43,9 +43,9 @@ def test_a_count_that_did_not_grow_is_said_as_staying_not_as_becoming() -> None:
     with pytest.raises(Contradiction) as raised:
         expect_one_more(1000, 1000, "the answer", call=_probe_call())
     assert str(raised.value) == (
-        'OBJ-2 contradicted: an accepted call with {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, '
-        '"nextThoughtNeeded": true} left thoughtHistoryLength at 1000, where each accepted call adds one: '
-        "the answer")
+        "OBJ-2 contradicted: an accepted call left thoughtHistoryLength at 1000, where each accepted call "
+        'adds one, on a call with {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, '
+        '"nextThoughtNeeded": true}: the answer')
     with pytest.raises(Contradiction) as raised:
         expect_one_more(3, 5, "the answer", call=_probe_call())
     assert "took thoughtHistoryLength from 3 to 5, not to 4" in str(raised.value)
