@@ -548,6 +548,7 @@ def _numbers_converted(thinking: Any) -> None:
 
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
+    "session-scoped": _session_scoped,  # the count alone moves: ABS-11's check, not the probes' answers
     "word-count": _word_count,
     "columns-box": _columns_box,
     "long-warning": _long_warning,
@@ -590,7 +591,6 @@ ARGUMENT_CHANGES: the last one named is checked first."""
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "session-checked": _session_checked,
-    "session-scoped": _session_scoped,
     "kind-in-box": _kind_in_box,
     "merge-branch": _merge_branch,
     "revision-strings": _revision_strings,
