@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conformance.calls.pages import DETAIL_PAGED, ONE_PAGE
 from conformance.compare.observe import Found
 from conformance.compare.wording import validation_order
 
@@ -71,6 +72,9 @@ def _line(found: Found, a: str, b: str) -> str:
     if aspect == "tools_list":
         if fld == "tools":
             return f"tools/list offers other tools on {a} and {b}"
+        if detail == DETAIL_PAGED:
+            paged = b if found.a == ONE_PAGE else a
+            return f"tools/list hands out its tools in pages (a `nextCursor`) on {paged}"
         where = {"added": f"present on {b} only", "removed": f"present on {a} only"}.get(detail, "different")
         return f"tools/list: the tool's `{fld}` is {where}"
     if aspect in ("server_info", "capabilities"):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.calls.pages import DETAIL_PAGED, ONE_PAGE
 from conformance.compare import after_calls
 from conformance.compare.bounds import BOUND_CLASS, RETESTED
 from conformance.compare.known_changes import KnownChanges
@@ -617,6 +618,9 @@ def listing_clauses(d: Difference, la: str, lb: str, *, full: bool) -> list[str]
     """One listing difference in words, a clause per change; `full` says every changed block of a text."""
     if d.detail == DETAIL_CALLED:
         return (called_clauses(d.a, d.b, la, lb) if full else called_gists(d.a, d.b, la, lb)) or [d.summary]
+    if d.detail == DETAIL_PAGED:
+        return [f"{label}'s {said}" for label, said in ((la, d.a), (lb, d.b)) if said != ONE_PAGE] + [
+            f"{label} lists on {ONE_PAGE}" for label, said in ((la, d.a), (lb, d.b)) if said == ONE_PAGE]
     if d.detail == "names":
         ta, tb = _listed(d.a), _listed(d.b)
         if not isinstance(ta, list) or not isinstance(tb, list):
@@ -1011,6 +1015,9 @@ def outcomes(d: Difference, la: str, lb: str) -> tuple[str, str, str]:
             return listed[0], listed[1], note
         if d.detail in ("added", "removed"):
             return ("absent", "present", note) if d.detail == "added" else ("present", "absent", note)
+        if d.detail == DETAIL_PAGED:
+            pages = ["one page" if x == ONE_PAGE else "paged" for x in (d.a, d.b)]
+            return pages[0], pages[1], note
         return (*short_pair(d.a, d.b, 60), note)
     return (*short_pair(d.a, d.b, 60), "")
 

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Final
 
+from conformance.calls.pages import DETAIL_PAGED, ONE_PAGE, Page, follow, pages_said
 from conformance.compare.observe import Found, Outcome, compare_step
 from conformance.compare.pair import run_on
 from conformance.compare.programs import ACCEPTED_RUN, Program
@@ -30,6 +31,7 @@ class FreshSide:
 
     initialize: dict[str, JSON] = field(default_factory=dict)
     tools: list[JSON] | None = None
+    pages: tuple[Page, ...] = ()
     banner: str = ""
     run: list[Outcome] = field(default_factory=list)
     exit_status: int | None = None
@@ -62,6 +64,7 @@ def fresh_side(target: Target, timeout: float, transcript: Transcript | None = N
         result = listing.result
         tools = result.get("tools") if result is not None else None
         seen.tools = tools if isinstance(tools, list) else None
+        seen.pages = follow(listing, lambda params: driver.request("tools/list", params))
         seen.banner = driver.stderr_settled(BANNER_WAIT).decode("utf-8", errors="backslashreplace")
         seen.run = run_on(driver, ACCEPTED_RUN)
         if driver.is_alive():
@@ -177,6 +180,10 @@ def compare_fresh(
     others_b = _others(b.tools, str(tb.get("name")) if tb is not None else tool)
     if _names(a.tools) != _names(b.tools) and others_a != others_b:
         add("tools_list", "tools", "names", _dump(others_a, LISTED_CHARS), _dump(others_b, LISTED_CHARS),
+            probe=tools_probe)
+    paged_a, paged_b = pages_said(a.pages), pages_said(b.pages)
+    if paged_a != paged_b:
+        add("tools_list", "nextCursor", DETAIL_PAGED, paged_a or ONE_PAGE, paged_b or ONE_PAGE,
             probe=tools_probe)
     if ta is not None and tb is not None:
         for key in sorted(set(ta) | set(tb)):

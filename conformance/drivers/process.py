@@ -112,8 +112,8 @@ def prepared(
 ) -> tuple[list[str], dict[str, str], str, workfolder.WorkFolder]:
     """What a server process is started with: its arguments (anchored to our folder when it starts in one
     made for it), its environment (its server's temp folder, its own and a HOME with `own_home`, under the
-    target's variables) and its folder (`cwd` when the caller gives one, else its server's in this run), and those
-    folders, bound to its pid by the caller (`workfolder.bind`)."""
+    target's variables) and its folder (`cwd` when the caller gives one, else its server's in this run), and
+    those folders, bound to its pid by the caller (`workfolder.bind`)."""
     server = (*command, "\0", *(f"{k}={v}" for k, v in sorted((env or {}).items())))
     folder = workfolder.made(own_home=own_home, server=server)
     argv = list(command) if cwd is not None else list(workfolder.anchored(command))

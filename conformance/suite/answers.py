@@ -22,7 +22,7 @@ from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.js import js_number_string
 from conformance.core.jsontypes import JSON, OMIT, Omitted
 from conformance.core.key_paths import located
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import ARGUMENT_NAMES, TOOL
 from conformance.core.served import Unreadable, read_answer, read_served, status_block, trailed
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
@@ -298,24 +298,45 @@ def store(exchange: Exchange) -> StoreState:
     return StoreState(length, tuple(map(str, branches)))
 
 
-def expect_count(got: int, wanted: int, context: Message) -> None:
-    """thoughtHistoryLength is `wanted`; any other count contradicts OBJ-2 (see `expect_one_more`)."""
-    expect("OBJ-2", got == wanted, context)
+def expect_count(got: int, wanted: int, context: Message, *, call: Exchange | None = None) -> None:
+    """thoughtHistoryLength is `wanted`; any other count contradicts OBJ-2 (see `expect_one_more`). A count
+    is never said alone: `call`, when the context does not quote it, is said by what it carried."""
+    expect("OBJ-2", got == wanted,
+           context if call is None else lambda: f"{said(context)}; the call was one {sent_said(call)}")
 
 
-def expect_one_more(before: int, after: int, context: Message) -> None:
+def expect_one_more(before: int, after: int, context: Message, *, call: Exchange) -> None:
     """An accepted call raised thoughtHistoryLength by exactly one. Anything else contradicts OBJ-2 (the count
     is the number of calls that passed validation) whatever the cause: a call not appended (RTE-5's append,
     too) or a length misreported; only OBJ-2's statement is false under every reading of what was seen."""
-    expect_count(after, before + 1, lambda: f"{_moved(before, after)}: {said(context)}")
+    expect_count(after, before + 1, lambda: f"{_moved(before, after, call)}: {said(context)}")
 
 
-def _moved(before: int, after: int) -> str:
-    """What an accepted call did to the count, said against what it should do: "count 1000 became 1000"
-    hid that nothing changed (a fork's history capped at 1000, reports/third-party/AUDIT.md)."""
+def sent_said(call: Exchange) -> str:
+    """A call by what it carried: arguments the original does not declare named first (a fork may read them,
+    a `sessionId` keeping a count of its own), else its arguments: "from 1680 to 2" alone hid why."""
+    arguments = call_arguments(call.request, TOOL)
+    extra = [key for key in arguments if key not in ARGUMENT_NAMES]
+    if not extra:
+        return f"with {brief(arguments, 160)}"
+    values = {brief(arguments[key], 40) for key in extra}
+    named = ", ".join(f"`{key}`" if len(values) == 1 else f"`{key}` {brief(arguments[key], 40)}"
+                      for key in extra[:4])
+    more = f" and {len(extra) - 4} more" if len(extra) > 4 else ""
+    each = f", {'each ' if len(extra) > 1 else ''}{values.pop()}" if len(values) == 1 else ""
+    which = "an argument" if len(extra) == 1 else "arguments"
+    return f"carrying {named}{more}{each} ({which} the original does not declare)"
+
+
+def _moved(before: int, after: int, call: Exchange) -> str:
+    """What an accepted call did to the count, said against what it should do, then the call: "count 1000
+    became 1000" hid that nothing changed (a fork's history capped at 1000, reports/third-party/AUDIT.md)."""
+    sent = sent_said(call)
     if after == before:
-        return f"an accepted call left thoughtHistoryLength at {before}, where each accepted call adds one"
-    return f"an accepted call took thoughtHistoryLength from {before} to {after}, not to {before + 1}"
+        return (f"an accepted call left thoughtHistoryLength at {before}, where each accepted call adds one, "
+                f"on a call {sent}")
+    return (f"an accepted call took thoughtHistoryLength from {before} to {after}, not to {before + 1}, "
+            f"on a call {sent}")
 
 
 def not_accepted(exchange: Exchange) -> None:
@@ -542,7 +563,7 @@ def assert_content_independent(server: ServerSession, envelope: Envelope, first:
         )
         for text in (first, second)
     )
-    expect_one_more(store(one).history_length, store(two).history_length, describe(two))
+    expect_one_more(store(one).history_length, store(two).history_length, describe(two), call=two)
     assert without_count(one) == without_count(two), reanswered(
         without_count(one), without_count(two), f"for the thought {brief(second)} in place of {brief(first)}")
 

@@ -208,14 +208,40 @@ def _expect_own_box(exchange: Exchange, box: Box) -> None:
     stderr ... apart from the protocol response"), not a render record's, whichever check was reading."""
     thought = call_arguments(exchange.request, TOOL).get("thought")
     before = call_arguments(exchange.previous_call, TOOL).get("thought")
-    if not isinstance(thought, str) or not isinstance(before, str) or not before or before in thought:
+    if not isinstance(thought, str) or not isinstance(before, str):
         return
-    shown = box.body.removeprefix("│ ").rstrip().removesuffix("│").rstrip()
-    late = thought not in box.body and shown == before.rstrip()
+    late = written_late(thought, before, box.body)
     expect("RTE-9", not late,
            lambda: f"the call's stderr holds the box of the call sent before it ({brief(before)}), not its "
                    f"own ({brief(thought)}): a box written after its call was answered; the original writes "
                    f"each box before answering")
+
+
+_PADDING_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
+_CUT = "…."
+
+
+def _kept(text: str) -> str:
+    """What of a text every render of it keeps: colours, blanks (tabs expanded, rows wrapped or padded to a
+    width, line ends), side borders and a number's leading zeros are a render's to change, so none counts."""
+    plain = ANSI.sub("", text).replace("│", "")
+    return _PADDING_ZEROS.sub("", "".join(plain.split()))
+
+
+def _shows(body: str, thought: str) -> bool:
+    """Whether a box's rows can be a render of `thought`: all of it kept, or its start cut at a width."""
+    shown, sent = _kept(body), _kept(thought)
+    cut = shown.rstrip(_CUT)
+    return sent in shown or (bool(cut) and sent.startswith(cut))
+
+
+def written_late(thought: str, before: str, body: str) -> bool:
+    """Whether a box's rows are the previous call's thought and cannot be this call's, through any transform
+    a render may apply to a thought (a tab shown as spaces is no other call's box): only a box that shows
+    `before` and not `thought`, two thoughts a render cannot make alike, was written after its call."""
+    if not _kept(before) or _kept(before) in _kept(thought):
+        return False
+    return _shows(body, before) and not _shows(body, thought)
 
 
 def _answered_status(exchange: Exchange) -> bool:

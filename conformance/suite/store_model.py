@@ -124,7 +124,7 @@ class StoreModel:
         found = store(exchange)
         if not in_step:
             self.expect_state(found, "the call", describe(exchange))
-        expect_one_more(count, found.history_length, lambda: describe(exchange))
+        expect_one_more(count, found.history_length, lambda: describe(exchange), call=exchange)
         if found.branches != self.labels:
             seen = (f"{self.unlike(StoreState(self.count, found.branches), 'the answer')}: "
                     f"{describe(exchange)}")

@@ -389,7 +389,8 @@ def test_revision_is_a_label_only(
         f"a revision's answer carries {', '.join(extra)} beside the five keys, which the same call without "
         f"isRevision is not answered with; the original answers a revision with the five: "
         f"{describe(revision)}"))
-    expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
+    expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision),
+                    call=revision)
     assert without_count(plain) == without_count(revision), reanswered(
         without_count(plain), without_count(revision),
         f"for the same call with isRevision {brief(is_revision)} and revisesThought {brief(revises)}")

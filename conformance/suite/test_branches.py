@@ -101,7 +101,7 @@ def test_silent_branch_miss(
         f"label appeared: branches {brief(list(after.branches))}, not {brief(list(before.branches))}"
         + (f", after a revision (isRevision true) carrying branchId {brief(branch_id)} and no "
            f"branchFromThought, which the original never files" if revising else ""))
-    expect_one_more(before.history_length, after.history_length, describe(missed))
+    expect_one_more(before.history_length, after.history_length, describe(missed), call=missed)
     plain, miss = answer_status(server.call(envelope.arguments())), answer_status(missed)
     plain.pop("thoughtHistoryLength")
     miss.pop("thoughtHistoryLength")

@@ -251,7 +251,8 @@ def test_clm_2_revision(server: ServerSession, host: SdkDriver, target: Target, 
     def label_only(envelope: Envelope, revises: int) -> None:
         plain = server.call(envelope.arguments())
         revision = server.call(envelope.arguments(isRevision=True, revisesThought=revises))
-        expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision))
+        expect_one_more(store(plain).history_length, store(revision).history_length, describe(revision),
+                        call=revision)
         assert without_count(plain) == without_count(revision), reanswered(
             without_count(plain), without_count(revision),
             f"for the same call with isRevision true and revisesThought {revises}")

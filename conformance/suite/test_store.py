@@ -65,6 +65,7 @@ from conformance.suite.answers import (
     reanswered,
     refusal_text,
     refused_as_invalid,
+    sent_said,
     store,
     trailed_said,
     unsent_result_keys,
@@ -159,7 +160,7 @@ def test_identical_calls_each_retained(server: ServerSession, envelope: Envelope
         got = store(exchange).history_length
         assert got == start + index, (
             f"thoughtHistoryLength is {got} after identical call {index} of {times} from {start}, "
-            f"not {start + index}: {describe(exchange)}")
+            f"not {start + index}; each call one {sent_said(exchange)}: {describe(exchange)}")
 
 
 SCOPING_ARGUMENTS: tuple[str, ...] = (
@@ -361,7 +362,7 @@ def test_one_recorder_per_process(server: ServerSession, fresh_runs: FreshRunner
                     got = store(exchange).history_length
                     expect_count(got, count, (
                         f"thoughtHistoryLength is {got} after an accepted call, not {count}, one more than "
-                        f"before it: {describe(exchange)}"))
+                        f"before it: {describe(exchange)}"), call=exchange)
 
         counts_up()
 
@@ -579,7 +580,7 @@ def test_derived_fields_follow_the_store(server: ServerSession, envelope: Envelo
            lambda: f"the call filing {label!r} was refused as invalid: {describe(filed)}")
     first, second = server.call(envelope.arguments()), server.call(envelope.arguments())
     one, two = store(first), store(second)
-    expect_one_more(one.history_length, two.history_length, describe(second))
+    expect_one_more(one.history_length, two.history_length, describe(second), call=second)
     # Listed when filed, gone from the next answer: OBJ-3's "lists every label, never loses one" (a fork
     # evicting its oldest labels past a cap), not this check's.
     listed = answered_ok(filed) and label in store(filed).branches
@@ -617,7 +618,8 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
         f"for a call with nextThoughtNeeded false, {fields_unlike(list(done), STATUS_KEYS)}")
     assert not [v for v in done.values() if isinstance(v, str)], (
         f"a call with nextThoughtNeeded false answered a text field: {brief(done)}")
-    following = accepted(server.call(envelope.arguments()))
+    sent = server.call(envelope.arguments())
+    following = accepted(sent)
     assert list(following) == STATUS_KEYS, (
         f"for the call after nextThoughtNeeded false, {fields_unlike(list(following), STATUS_KEYS)}")
     count = done["thoughtHistoryLength"]
@@ -625,7 +627,7 @@ def test_answers_are_information_only(server: ServerSession, envelope: Envelope)
     assert isinstance(count, int) and isinstance(after, int), (
         f"thoughtHistoryLength is {brief(count)}, then {brief(after)}: not integers")
     expect_one_more(count, after,
-                    lambda: f"the call after nextThoughtNeeded false answered {brief(following)}")
+                    lambda: f"the call after nextThoughtNeeded false answered {brief(following)}", call=sent)
 
 
 _OPENING: tuple[tuple[str, int, int, dict[str, JSON | tuple[LabelKind, str | int]]], ...] = tuple(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from conformance.calls.other_tools import what_they_do
+from conformance.calls.pages import ONE_PAGE, follow, pages_said
 from conformance.calls.strategies import OPTIONAL, REQUIRED, Envelope, envelopes
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said, text_difference
@@ -103,8 +104,13 @@ def input_schema(server: ServerSession) -> dict[str, JSON]:
 
 @evidences("RTE-1")
 def test_tools_list_is_static_and_reaches_a_host(server: ServerSession, host: SdkDriver) -> None:
-    """The same single spec, unfiltered and unparameterized, whatever the store holds; a real host gets it."""
-    first = server.wire.list_tools().result
+    """The same single spec, unfiltered and unparameterized, whatever the store holds; a real host gets it.
+    A `nextCursor` is followed as a client follows it (`calls/pages.py`), and the paged listing said with
+    what its later pages hold."""
+    listing = server.wire.list_tools()
+    paged = pages_said(follow(listing, lambda params: server.wire.request("tools/list", params)))
+    expect("RTE-1", paged is None, lambda: f"{paged}; the original lists its one tool on {ONE_PAGE}")
+    first = listing.result
     assert first is not None and list(first) == ["tools"], (
         "tools/list was answered without a result" if first is None else
         f"tools/list's result has the keys {', '.join(first) or 'none'}, where the original's has tools "

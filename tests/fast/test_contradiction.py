@@ -30,14 +30,24 @@ def test_expect_names_the_record_only_when_the_check_fails() -> None:
     assert isinstance(raised.value, AssertionError), "a contradiction is a failure like any other"
 
 
+def _probe_call() -> Exchange:
+    arguments: dict[str, JSON] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1,
+                                  "nextThoughtNeeded": True}
+    request: dict[str, JSON] = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                "params": {"name": TOOL, "arguments": arguments}}
+    return Exchange("tools/call", request, {"jsonrpc": "2.0", "id": 1, "result": {}}, b"", 0.0, 0.0)
+
+
 def test_a_count_that_did_not_grow_is_said_as_staying_not_as_becoming() -> None:
     """nalyk/sequentialthinking caps its history at 1000: the check said "count 1000 became 1000"."""
     with pytest.raises(Contradiction) as raised:
-        expect_one_more(1000, 1000, "the answer")
-    assert str(raised.value) == ("OBJ-2 contradicted: an accepted call left thoughtHistoryLength at 1000, "
-                                 "where each accepted call adds one: the answer")
+        expect_one_more(1000, 1000, "the answer", call=_probe_call())
+    assert str(raised.value) == (
+        "OBJ-2 contradicted: an accepted call left thoughtHistoryLength at 1000, where each accepted call "
+        'adds one, on a call with {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1, '
+        '"nextThoughtNeeded": true}: the answer')
     with pytest.raises(Contradiction) as raised:
-        expect_one_more(3, 5, "the answer")
+        expect_one_more(3, 5, "the answer", call=_probe_call())
     assert "took thoughtHistoryLength from 3 to 5, not to 4" in str(raised.value)
 
 

@@ -83,7 +83,8 @@ def test_a_server_s_processes_share_its_folders_and_a_run_s_end_removes_them(
     assert len(seen) == 6
     assert [(s["data"], s["history"]) for s in seen] == [(0, False), (1, True), (0, False)] * 2, (
         "a server's second process did not see its first's files, or another server or run saw them")
-    assert seen[0]["cwd"] == seen[1]["cwd"] != seen[2]["cwd"] and seen[0]["tmp"] == seen[1]["tmp"] != seen[2]["tmp"]
+    assert seen[0]["cwd"] == seen[1]["cwd"] != seen[2]["cwd"]
+    assert seen[0]["tmp"] == seen[1]["tmp"] != seen[2]["tmp"]
     assert written[0] == ["$TMPDIR/history.json", "./data/thoughts.json"]  # the second's: the log too, beside
     assert list(start.iterdir()) == [], "a server wrote into the folder the run started in"
     assert not any(os.path.exists(s["cwd"]) or os.path.exists(s["tmp"]) for s in seen)
@@ -97,9 +98,9 @@ def test_both_drivers_start_a_server_in_its_folders_and_one_given_is_kept(tmp_pa
     kept_in = str(given_folder)
     state = tmp_path / "state"
     state.mkdir(mode=0o700)
-    with workfolder.run_folder(state):
-        with WireDriver(command) as wire, SdkDriver(command) as sdk, WireDriver(command, cwd=kept_in) as kept:
-            found = [_pwd(wire), _pwd(sdk), _pwd(kept)]
+    with (workfolder.run_folder(state), WireDriver(command) as wire, SdkDriver(command) as sdk,
+          WireDriver(command, cwd=kept_in) as kept):
+        found = [_pwd(wire), _pwd(sdk), _pwd(kept)]
     made = found[:2]
     assert all(Path(f["cwd"]).parent == Path(f["tmp"]).parent for f in made), found
     assert made[0]["cwd"] == made[1]["cwd"] and os.getcwd() != made[0]["cwd"], "one server, one folder"

@@ -37,6 +37,8 @@
   same values, same order (held-out-multi-11's toolkit-port): the store kept alike under renamed keys;
 - `session-checked`: a call carrying a `sessionId` argument is refused, "Invalid sessionId: the current
   session is s1" (held-out-multi-8's fork-session-ids, one id per session): an undeclared argument read;
+  `session-scoped`: an accepted call carrying a string `sessionId` answers the count of that session's calls
+  alone (held-out-multi-17's fork-scoped-sessions): a count moved by an undeclared argument;
 - `kind-in-box`: a `kind` argument of "hypothesis", "verification" or "conclusion" ends the box's header
   with " [kind]", the border sized to it (held-out-multi-8's fork-annotated-thoughts): an undeclared
   argument drawn;
@@ -141,6 +143,21 @@ def _session_checked(thinking: Any) -> None:
         return validated
 
     thinking.validate_thought_data = checked
+
+
+def _session_scoped(thinking: Any) -> None:
+    process = thinking.SequentialThinkingServer.process_thought
+    counts: dict[str, int] = {}
+
+    def scoped(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = process(self, arguments)
+        session = arguments.get("sessionId") if isinstance(arguments, Mapping) else None
+        if is_error or not isinstance(session, str):
+            return text, is_error
+        counts[session] = counts.get(session, 0) + 1
+        return json.dumps({**json.loads(text), "thoughtHistoryLength": counts[session]}, indent=2), False
+
+    thinking.SequentialThinkingServer.process_thought = scoped
 
 
 _NINE: Final = ("thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts", "isRevision",
@@ -531,6 +548,7 @@ def _numbers_converted(thinking: Any) -> None:
 
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
+    "session-scoped": _session_scoped,  # the count alone moves: ABS-11's check, not the probes' answers
     "word-count": _word_count,
     "columns-box": _columns_box,
     "long-warning": _long_warning,
@@ -698,8 +716,31 @@ def _cursor_refused(server: Any, thinking: Any) -> None:
     runner._on_request = refused
 
 
+def _paged(pages: Callable[[str | None, list[Any]], dict[str, Any]]) -> Callable[[Any, Any], None]:
+    """tools/list answered page by page: `pages(cursor, tools)` is the result for the cursor sent."""
+    def change(server: Any, thinking: Any) -> None:
+        runner = server._OriginalRunner
+        answer = runner._on_request
+
+        async def paged(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+            result = await answer(self, dctx, method, params)
+            if method != "tools/list":
+                return result
+            cursor = params.get("cursor") if isinstance(params, Mapping) else None
+            return pages(cursor if isinstance(cursor, str) else None, list(result["tools"]))
+
+        runner._on_request = paged
+    return change
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "cursor-refused": _cursor_refused,
+    "next-cursor": _paged(lambda cursor, tools: {"tools": []} if cursor == "end"
+                          else {"tools": tools, "nextCursor": "end"}),
+    "cursor-loop": _paged(lambda cursor, tools: {"tools": tools, "nextCursor": "again"}),
+    "cursor-endless": _paged(lambda cursor, tools: {
+        "tools": tools if cursor is None else [],
+        "nextCursor": f"p{int(cursor.removeprefix('p')) + 1 if cursor else 2}"}),
     "format-on-request": _format_on_request,
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
@@ -716,7 +757,9 @@ quotes; `described-number` takes `thoughtNumber: "following"` as the total plus 
 description's thought_number line quotes; `depends-on` declares `dependsOn` (an array of integers from 1, no
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
--32602 "Invalid cursor" (its paged-history)."""
+-32602 "Invalid cursor" (its paged-history); `next-cursor` lists the tool with `nextCursor` "end" and answers
+that cursor with no tools (held-out-multi-17's fork-client-polish); `cursor-loop` hands out the cursor
+"again" on every page, `cursor-endless` a new one ("p2", "p3", …) on every empty page."""
 
 
 def _extra_tool(server: Any, spec: Mapping[str, Any],
