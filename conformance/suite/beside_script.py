@@ -66,24 +66,13 @@ def script_folders(command: Sequence[str]) -> list[Path]:
 
 def listing(folder: Path) -> Listing | None:
     """`folder`'s regular files, or None when it cannot be listed or holds more than `ENTRIES` entries."""
-    files: dict[str, tuple[int, int]] = {}
     inner: dict[str, Files] = {}
     try:
         found_folder = os.stat(folder, follow_symlinks=False)
-        with os.scandir(folder) as entries:
-            for count, entry in enumerate(entries, 1):
-                if count > ENTRIES:
-                    return None
-                if entry.is_file(follow_symlinks=False):
-                    found = entry.stat(follow_symlinks=False)
-                    files[entry.name] = (found.st_size, found.st_mtime_ns)
-                elif entry.is_dir(follow_symlinks=False) and _looked_in(Path(entry.path)):
-                    held = _files(Path(entry.path))
-                    if held is not None:
-                        inner[entry.name] = held
     except OSError:
         return None
-    return Listing((found_folder.st_dev, found_folder.st_ino), files, inner)
+    files = _files(folder, ENTRIES, inner)
+    return None if files is None else Listing((found_folder.st_dev, found_folder.st_ino), files, inner)
 
 
 def _looked_in(folder: Path) -> bool:
@@ -93,17 +82,23 @@ def _looked_in(folder: Path) -> bool:
             and not (folder / "pyvenv.cfg").exists())
 
 
-def _files(folder: Path) -> Files | None:
-    """`folder`'s regular files, or None when it holds more than `SUB_ENTRIES` entries or cannot be listed."""
+def _files(folder: Path, bound: int = SUB_ENTRIES, inner: dict[str, Files] | None = None) -> Files | None:
+    """`folder`'s regular files, or None when it holds more than `bound` entries or cannot be listed; with
+    `inner`, each folder in it that may hold what a server writes (`_looked_in`) listed into it, one deep."""
     files: dict[str, tuple[int, int]] = {}
     try:
         with os.scandir(folder) as entries:
             for count, entry in enumerate(entries, 1):
-                if count > SUB_ENTRIES:
+                if count > bound:
                     return None
                 if entry.is_file(follow_symlinks=False):
                     found = entry.stat(follow_symlinks=False)
                     files[entry.name] = (found.st_size, found.st_mtime_ns)
+                elif (inner is not None and entry.is_dir(follow_symlinks=False)
+                      and _looked_in(Path(entry.path))):
+                    held = _files(Path(entry.path))
+                    if held is not None:
+                        inner[entry.name] = held
     except OSError:
         return None
     return files
