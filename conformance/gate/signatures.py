@@ -121,11 +121,13 @@ def witness_signatures(
     resolved = resolve_target(target, cache_dir=cache_dir) if isinstance(target, str) else target
     chosen = witnesses or default_witnesses()
     wanted = set(records)
-    plan = [(rid, chosen.steps_of(rid)) for rid in chosen.records if rid in wanted]
+    plan = _state_plan(chosen, wanted)
     if not plan:
         return {}
-    observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
-    pins_stderr = any(step.stderr or step.observe == "banner" for _, steps in plan for _, step in steps)
+    observed = {step.observe for rid, steps in plan if rid in wanted for _, step in steps
+                if step.observe is not None}
+    pins_stderr = any(step.stderr or step.observe == "banner" for rid, steps in plan if rid in wanted
+                      for _, step in steps)
     watch: IdleWatch | None = None
     session = _WitnessSession(resolved, timeout, transcript, stateless=stateless,
                               refusals_carry=refusals_carry, refusal_checks=refusal_checks)
@@ -192,7 +194,23 @@ def witness_signatures(
         session.close()
         if watch is not None:
             watch.clock_lines()
-    return {rid: signed_answers(rid, pairs) for rid, pairs in answers.items()}
+    return {rid: signed_answers(rid, pairs) for rid, pairs in answers.items() if rid in wanted}
+
+
+def _state_plan(chosen: WitnessSet, wanted: set[str]) -> list[tuple[str, list[tuple[str, WitnessStep]]]]:
+    """Every record of the witness set up to the one after the last of `wanted`, in its order, with its calls:
+    a witness answer may depend on what the records before it on the shared process left in the store (the
+    furthest thoughtNumber a fork raises the total to, a history capped at 25), so the records before each one
+    are sent whichever others depart (a fork's ci run, departing one record fewer, read two others "changed";
+    fork-plan-tracker, held-out-multi-16), and the one after it, whose probe refused on an exhausted process
+    has the record signed again on a fresh one (`renew`) as when it is not the last. Those not wanted send
+    their probe and calls only: what they observe (the banner, the end, the idle step) changes no store."""
+    last = max((i for i, rid in enumerate(chosen.records) if rid in wanted), default=None)
+    if last is None:
+        return []
+    return [(rid, chosen.steps_of(rid) if rid in wanted
+             else [(name, step) for name, step in chosen.steps_of(rid) if step.observe is None])
+            for rid in list(chosen.records)[:last + 2]]
 
 
 def _without_clock(value: JSON, step: WitnessStep, clock: frozenset[str]) -> JSON:

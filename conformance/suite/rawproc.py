@@ -76,11 +76,7 @@ SEEN_BYTES: Final = 1 << 20
 NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 _HOLD_POLL: Final = 0.1
-_HOLD_LENDS: Final = 2
-"""Processes `hold_idle` initializes to find one the pool keeps: a server whose processes the pool never takes
-back (initialized-sends-list-changed writes a notification after the handshake) started one every two seconds
-until the run's end."""
-"""How often `hold_idle` looks at the pooled processes while it waits."""
+"""How often `hold_idle` looks at the processes it holds while it waits."""
 SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 """The variables naming the pool's one sandbox's folders; each server's temp folder is its own."""
 FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
@@ -161,7 +157,7 @@ class RawPool:
                 self._frames_total += 1
 
     def sandbox_root(self) -> Path:
-        """The folder every raw process takes as its HOME, TMPDIR and XDG homes (created on first use)."""
+        """The folder every raw process takes as its HOME and XDG homes (created on first use)."""
         if self._sandbox is None:
             self._sandbox = Path(tempfile.mkdtemp(prefix="sandbox-", dir=workfolder.run_root()))
             for name in SANDBOXED:
@@ -351,26 +347,40 @@ class RawPool:
 
     def hold_idle(self, target: Target, seconds: float) -> None:
         """Wait until a pooled process of `target` a check wrote to has idled `seconds` since, or one wrote or
-        ended while waiting, whichever comes first (one is initialized and pooled first when none is):
-        ABS-10's idle check then sees every timer that fast on every run, as the gate's idle witness does,
-        whatever the run's own waits were, and the checks after it know the clock lines (`clock_lines`)."""
+        ended while waiting, whichever comes first: ABS-10's idle check then sees every timer that fast on
+        every run, as the gate's idle witness does, whatever the run's own waits were, and the checks after it
+        know the clock lines (`clock_lines`). When none is pooled, one is lent, initialized and held here
+        directly, whether or not the pool keeps it after: a server writing a notification just after the
+        handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
+        alike."""
         key = target_key(target)
-        lent = 0
+        self._watch_idle(key)
+        if not any(raw.sent for discard in (False, True) for raw in self._idle.get((*key, discard), [])):
+            with self.lend(target) as raw:
+                raw.initialize()
+                raw.stderr_now(wait=raw.banner_wait())
+                raw.idle_since = time.monotonic()
+                self._hold(key, [raw], seconds)
+            return
+        self._hold(key, [], seconds)
+
+    def _hold(self, key: _TargetKey, lent: list[RawServer], seconds: float) -> None:
+        """Wait as `hold_idle` says over the pooled processes of `key` and those in `lent` (held out of the
+        pool: what they write or their end is noted as a pooled one's would be, `_watch_idle`)."""
         while True:
             self._watch_idle(key)
+            now = time.monotonic()
+            for raw in lent:
+                status = raw.proc.poll()
+                said = raw.stderr_now() if status is None else b""
+                if said:
+                    self._spoke_waiting.setdefault(key, []).append((now - raw.idle_since, said))
+                if status is not None:
+                    self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
             if self._spoke_waiting.get(key) or self._ended_waiting.get(key):
                 return
-            now = time.monotonic()
             longest = max((now - raw.idle_since for discard in (False, True)
-                           for raw in self._idle.get((*key, discard), []) if raw.sent), default=None)
-            if longest is None:
-                if lent >= _HOLD_LENDS:
-                    return  # no process of it stays pooled after its handshake: none can be held idle
-                lent += 1
-                with self.lend(target) as raw:
-                    raw.initialize()
-                    raw.stderr_now(wait=raw.banner_wait())
-                continue
+                           for raw in (*self._idle.get((*key, discard), []), *lent) if raw.sent), default=0.0)
             if longest >= seconds:
                 return
             time.sleep(min(_HOLD_POLL, seconds - longest))

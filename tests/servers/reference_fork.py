@@ -55,26 +55,27 @@
 - `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
   `short-refused`, `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`,
   `revises-below`, `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`,
-  `numbers-converted` (OTHER_CHANGES, joined by "+"): a word count ends every box header; the box's border and
-  the thought row's padding count terminal columns (East Asian wide and fullwidth characters two, combining
-  marks and format characters none), not UTF-16 units; a "[warn]" line follows the box of a thought over 2,000
-  UTF-16 units; a thought holding an unpaired surrogate is refused, "Invalid thought: malformed Unicode
-  (unpaired surrogate)"; a call both revising and branching is refused, "Invalid isRevision: a thought cannot
-  both revise and branch"; a thoughtNumber more than ten times a positive totalThoughts is refused,
-  "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought shorter than 8 UTF-16 units is
-  refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false with thoughtNumber below
-  totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last cannot end the chain"; a
-  plain thought numbered neither 1 nor past the last one taken is refused, "Invalid thoughtNumber: must follow
-  thought <last>"; a final thought with needsMoreThoughts true is refused, "Invalid needsMoreThoughts: a final
-  thought cannot need more thoughts"; a revisesThought beside an isRevision other than true is refused,
-  "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a relation to
-  thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number below
-  thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
+  `numbers-converted`, `furthest-total` (OTHER_CHANGES, joined by "+"): a word count ends every box header;
+  the box's border and the thought row's padding count terminal columns (East Asian wide and fullwidth
+  characters two, combining marks and format characters none), not UTF-16 units; a "[warn]" line follows the
+  box of a thought over 2,000 UTF-16 units; a thought holding an unpaired surrogate is refused, "Invalid
+  thought: malformed Unicode (unpaired surrogate)"; a call both revising and branching is refused, "Invalid
+  isRevision: a thought cannot both revise and branch"; a thoughtNumber more than ten times a positive
+  totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought shorter
+  than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false with
+  thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last cannot
+  end the chain"; a plain thought numbered neither 1 nor past the last one taken is refused, "Invalid
+  thoughtNumber: must follow thought <last>"; a final thought with needsMoreThoughts true is refused, "Invalid
+  needsMoreThoughts: a final thought cannot need more thoughts"; a revisesThought beside an isRevision other
+  than true is refused, "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a
+  relation to thoughtNumber: a revisesThought not below it, "Invalid revisesThought: must be a thought number
+  below thoughtNumber" (held-out-multi-13's strict-relations), a branchFromThought above it, "Invalid
   branchFromThought: cannot branch from a later thought", a totalThoughts below it, "Invalid totalThoughts:
   must be at least thoughtNumber"; a numbered branchFromThought at or past thoughtNumber is refused,
   "branchFromThought must be less than thoughtNumber"; a revisesThought or branchFromThought given as no
   number is refused, "<field>: Expected number, received <type>"; digits given for a numbered field are read
-  as the number;
+  as the number; a totalThoughts below the furthest thoughtNumber the process accepted is raised to it
+  (held-out-multi-16's fork-plan-tracker): an answer depending on what earlier calls left;
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -546,6 +547,19 @@ def _numbers_converted(thinking: Any) -> None:
     thinking.validate_thought_data = converting
 
 
+def _furthest_total(thinking: Any) -> None:
+    validate = thinking.validate_thought_data
+    furthest: list[float] = [0]
+
+    def raising(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        validated.totalThoughts = max(validated.totalThoughts, furthest[0])
+        furthest[0] = max(furthest[0], validated.thoughtNumber)
+        return validated
+
+    thinking.validate_thought_data = raising
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
     "session-scoped": _session_scoped,  # the count alone moves: ABS-11's check, not the probes' answers
@@ -560,6 +574,7 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
     "follows-last": _follows_last,
+    "furthest-total": _furthest_total,
     "final-needing-more": _final_needing_more,
     "revises-needs-true": _revises_needs_true,
     "revises-below": _relation_refused(

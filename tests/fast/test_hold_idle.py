@@ -1,0 +1,70 @@
+"""`RawPool.hold_idle` holds the process it lent itself, whether or not the pool keeps it (issue 43).
+
+A server writing a notification just after the handshake (node fork initialized-sends-list-changed; here
+tests/servers/late_notification.py) has no process the pool takes back. The hold once started one process
+after another looking for a pooled one (77 in 20 s), then gave up after two and held nothing: ABS-10's idle
+check never saw such a server's timers, and a heartbeat beside the notification went unseen on every run."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from conformance.suite.rawproc import RawPool
+from conformance.targets.specs import resolve_target
+from tests.servers import command, suite_outcomes
+
+HOLD = 2.0
+"""The hold in these tests: past the heartbeat's period below, so a held process has written it."""
+BEAT_MS = 700
+
+
+def _held(pids: Path, delay_ms: int, *flags: str) -> tuple[list[tuple[float, bytes]], float, int]:
+    """What the pool saw a late-notification server write while `hold_idle(HOLD)` held it, how long the hold
+    took, and how many processes it started."""
+    pids.unlink(missing_ok=True)
+    spec = "cmd:" + shlex.join(command("late_notification", str(delay_ms), "--pids", str(pids), *flags))
+    pool = RawPool(timeout=20.0)
+    target = resolve_target(spec)
+    try:
+        started = time.monotonic()
+        pool.hold_idle(target, HOLD)
+        took = time.monotonic() - started
+        return pool.spoke_waiting(target), took, len(pids.read_text(encoding="utf-8").split())
+    finally:
+        pool.close()
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(delay_ms=st.sampled_from([0, 5, 300]), beating=st.booleans())
+@example(delay_ms=0, beating=True)
+@example(delay_ms=0, beating=False)
+def test_a_process_the_pool_never_takes_back_is_held_once(tmp_path_factory: pytest.TempPathFactory,
+                                                          delay_ms: int, beating: bool) -> None:
+    """However soon after the handshake the notification comes, the hold starts one process and holds it: a
+    timer beside it is heard within the hold, and a quiet one is held the whole while (before: two processes,
+    held not at all, the heartbeat never heard)."""
+    pids = tmp_path_factory.mktemp("pids") / "pids"
+    flags = ("--heartbeat", str(BEAT_MS)) if beating else ()
+    spoke, took, processes = _held(pids, delay_ms, *flags)
+    assert processes == 1, processes
+    if beating:
+        assert spoke and b"heartbeat: alive" in spoke[0][1], spoke
+        assert took < HOLD, took
+    else:
+        assert not spoke and took >= HOLD - 0.1, (spoke, took)
+
+
+def test_abs10_hears_the_timer_of_a_server_whose_processes_are_never_pooled(tmp_path: Path) -> None:
+    """The suite's idle check, run alone (no process pooled before it), departs on the heartbeat of a server
+    sending a notification after its handshake, as it does on any heartbeat (before: it held)."""
+    spec = "cmd:" + shlex.join(command("late_notification", "0", "--heartbeat", str(BEAT_MS)))
+    outcomes = suite_outcomes("test_lifecycle.py", ["test_idle_processes_wait_for_their_next_call"], spec,
+                              tmp_path)
+    outcome, message = outcomes["test_idle_processes_wait_for_their_next_call"]
+    assert outcome == "failed" and "heartbeat: alive" in message, outcomes

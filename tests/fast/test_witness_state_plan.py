@@ -1,0 +1,39 @@
+"""A record's witness answers do not depend on which other records are signed beside it (issue 43).
+
+The witnesses of the records signed share one process, and a fork whose answer depends on what earlier calls
+left in the store (held-out-multi-16's fork-plan-tracker raises a total to the furthest thoughtNumber taken)
+answered a record's witnesses differently when a record before it departed in one run and not in the other:
+its ci run, departing ABS-2/a1 no more, read ABS-3 and ABS-6 "changed". Every record before a wanted one is
+now sent its calls whatever departs. Shown on tests/servers/reference_fork.py's `furthest-total`."""
+
+from __future__ import annotations
+
+import shlex
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from conformance.catalog.witnesses import default_witnesses
+from conformance.gate.signatures import witness_signatures
+from tests.servers import command
+
+SPEC = "cmd:" + shlex.join(command("reference_fork", "furthest-total"))
+LATER = ["ABS-3", "ABS-6"]
+"""Records whose witnesses send a total below thoughtNumbers earlier records' witnesses send."""
+
+
+EARLIER: list[str] = list(default_witnesses().records)[:list(default_witnesses().records).index("ABS-3")]
+"""The witness records before the first of `LATER`."""
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(before=st.lists(st.sampled_from(EARLIER), min_size=1, max_size=6, unique=True),
+       record=st.sampled_from(LATER))
+@example(before=["ABS-2/a1"], record="ABS-3")
+def test_a_record_signs_alike_whichever_records_before_it_are_signed(before: list[str], record: str) -> None:
+    """The record signed alone and after any set of the records before it has one signature (before: ABS-3
+    alone d0e6…, after ABS-2/a1 8388…)."""
+    alone = witness_signatures(SPEC, [record], timeout=20, clockless=True)
+    beside = witness_signatures(SPEC, [*before, record], timeout=20, clockless=True)
+    assert record in alone and record in beside, (alone, beside)
+    assert alone[record].signature == beside[record].signature, (before, alone[record], beside[record])
