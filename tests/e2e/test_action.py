@@ -135,38 +135,46 @@ def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Pa
     assert said in ran.output
 
 
+@pytest.fixture(scope="module")
+def lenient_found(hostile_gate: Ran, tmp_path_factory: pytest.TempPathFactory, python_venv: Path) -> Job:
+    """A job with `strict-baseline` off and no `baseline` input, the hostile gate's baseline as `baseline -o`
+    writes it (every reason TODO) where the README writes it: its passing shows both that the checkout's
+    baseline is found and that strictness turned off accepts its departures (one job for the two tests)."""
+    work = tmp_path_factory.mktemp("action-lenient") / "found"
+    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o",
+                     str(work / ".conformance" / "baseline.yaml"))
+    assert wrote.code == 0, wrote.stderr
+    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
+    return job(work, python_venv, target=fake("hostile"), profile="dev", args=args, transcripts="none",
+               cache="false", strict_baseline="false")
+
+
 def test_action_is_strict_about_unexplained_baseline_entries_by_default(
-    hostile_gate: Ran, tmp_path: Path, python_venv: Path
+    hostile_gate: Ran, tmp_path: Path, python_venv: Path, lenient_found: Job
 ) -> None:
     """A baseline as `baseline -o` writes it (every reason TODO) fails the job unless `strict-baseline` is
-    turned off, when the same departures are accepted."""
+    turned off, when the same departures are accepted (`lenient_found`: the same command's baseline)."""
     baseline = tmp_path / "baseline.yaml"
     wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o", str(baseline))
     assert wrote.code == 0, wrote.stderr
+    assert baseline.read_text(encoding="utf-8") == (
+        lenient_found.work / ".conformance" / "baseline.yaml").read_text(encoding="utf-8")
     args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
     strict = job(tmp_path / "strict", python_venv, target=fake("hostile"), baseline=str(baseline),
                  profile="dev", args=args, transcripts="none", cache="false")
     assert strict.code == 1, strict.output[-4000:]
     assert re.search(r"baseline reasons? still says? TODO", strict.summary), strict.summary[:800]
-    lenient = job(tmp_path / "lenient", python_venv, target=fake("hostile"), baseline=str(baseline),
-                  profile="dev", args=args, transcripts="none", cache="false", strict_baseline="false")
-    assert lenient.code == 0, lenient.output[-4000:]
+    assert lenient_found.code == 0, lenient_found.output[-4000:]
 
 
-def test_action_finds_the_baseline_where_the_readme_writes_it(
-    hostile_gate: Ran, tmp_path: Path, python_venv: Path
-) -> None:
+def test_action_finds_the_baseline_where_the_readme_writes_it(lenient_found: Job) -> None:
     """No `baseline` input: the checkout's `.conformance/baseline.yaml` (where the README, the terminal and
     report.md write it) is the gate's baseline, its departures accepted."""
-    work = tmp_path / "found"
-    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o",
-                     str(work / ".conformance" / "baseline.yaml"))
-    assert wrote.code == 0, wrote.stderr
-    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
-    found = job(work, python_venv, target=fake("hostile"), profile="dev", args=args, transcripts="none",
-                cache="false", strict_baseline="false")
+    found = lenient_found
     assert found.code == 0, found.output[-4000:]
     assert "baseline: .conformance/baseline.yaml (found in the checkout" in found.output
+    # The check every test's own folder gets (tests/e2e/conftest.py), on the job's folder.
+    assert broken_links(found.work) == []
 
 
 PR_BASELINE = (
