@@ -20,6 +20,7 @@ import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -113,22 +114,39 @@ def test_action_passes_a_usage_error_through(tmp_path: Path, python_venv: Path) 
     assert "wrote no report" in ran.summary
 
 
-def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) -> None:
-    ran = job(tmp_path / "ws", python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+class Unsplit(NamedTuple):
+    """A job whose args no shell can split, in a checkout carrying modules of Python's and pip's names."""
+
+    job: Job
+    planted: Path
+    """Written by any planted module that runs."""
+
+
+@pytest.fixture(scope="module")
+def unsplit(tmp_path_factory: pytest.TempPathFactory, python_venv: Path) -> Unsplit:
+    """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`, and
+    args with an unclosed quote: one job for the refusal and for the steps importing nothing of the checkout
+    (the planted files change nothing else of the job when none of them runs)."""
+    folder = tmp_path_factory.mktemp("action-unsplit")
+    work, planted = folder / "ws", folder / "planted-ran"
+    (work / "pip").mkdir(parents=True)
+    for name in ("shlex.py", "pip/__init__.py", "pip/__main__.py"):
+        (work / name).write_text(f"open({str(planted)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
+    ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+    return Unsplit(ran, planted)
+
+
+def test_action_refuses_args_it_cannot_split(unsplit: Unsplit) -> None:
+    ran = unsplit.job
     assert ran.code == 4, ran.output[-4000:]
     assert "the action's args cannot be split as a shell would" in ran.output
     assert "wrote no report (exit status 4)" in ran.summary
 
 
-def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Path) -> None:
-    """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`: the
-    action's steps import neither, so the args are still refused by the real shlex, and pip installs."""
-    work = tmp_path / "ws"
-    planted = tmp_path / "planted-ran"
-    (work / "pip").mkdir(parents=True)
-    for name in ("shlex.py", "pip/__init__.py", "pip/__main__.py"):
-        (work / name).write_text(f"open({str(planted)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
-    ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+def test_action_runs_no_python_from_the_checkout(unsplit: Unsplit) -> None:
+    """The action's steps import neither planted module, so the args are still refused by the real shlex,
+    and pip installs."""
+    ran, planted = unsplit
     assert not planted.exists(), planted.read_text(encoding="utf-8")
     assert ran.code == 4, ran.output[-4000:]
     said = "the action's args cannot be split as a shell would: ValueError: No closing quotation"
