@@ -20,6 +20,7 @@ import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -113,60 +114,86 @@ def test_action_passes_a_usage_error_through(tmp_path: Path, python_venv: Path) 
     assert "wrote no report" in ran.summary
 
 
-def test_action_refuses_args_it_cannot_split(tmp_path: Path, python_venv: Path) -> None:
-    ran = job(tmp_path / "ws", python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+class Unsplit(NamedTuple):
+    """A job whose args no shell can split, in a checkout carrying modules of Python's and pip's names."""
+
+    job: Job
+    planted: Path
+    """Written by any planted module that runs."""
+
+
+@pytest.fixture(scope="module")
+def unsplit(tmp_path_factory: pytest.TempPathFactory, python_venv: Path) -> Unsplit:
+    """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`, and
+    args with an unclosed quote: one job for the refusal and for the steps importing nothing of the checkout
+    (the planted files change nothing else of the job when none of them runs)."""
+    folder = tmp_path_factory.mktemp("action-unsplit")
+    work, planted = folder / "ws", folder / "planted-ran"
+    (work / "pip").mkdir(parents=True)
+    for name in ("shlex.py", "pip/__init__.py", "pip/__main__.py"):
+        (work / name).write_text(f"open({str(planted)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
+    ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+    return Unsplit(ran, planted)
+
+
+def test_action_refuses_args_it_cannot_split(unsplit: Unsplit) -> None:
+    ran = unsplit.job
     assert ran.code == 4, ran.output[-4000:]
     assert "the action's args cannot be split as a shell would" in ran.output
     assert "wrote no report (exit status 4)" in ran.summary
 
 
-def test_action_runs_no_python_from_the_checkout(tmp_path: Path, python_venv: Path) -> None:
-    """A fork's checkout (the workspace every step starts in) carrying `shlex.py` and `pip/__main__.py`: the
-    action's steps import neither, so the args are still refused by the real shlex, and pip installs."""
-    work = tmp_path / "ws"
-    planted = tmp_path / "planted-ran"
-    (work / "pip").mkdir(parents=True)
-    for name in ("shlex.py", "pip/__init__.py", "pip/__main__.py"):
-        (work / name).write_text(f"open({str(planted)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
-    ran = job(work, python_venv, target="reference", args='--env "NOTE=unclosed', node_version="")
+def test_action_runs_no_python_from_the_checkout(unsplit: Unsplit) -> None:
+    """The action's steps import neither planted module, so the args are still refused by the real shlex,
+    and pip installs."""
+    ran, planted = unsplit
     assert not planted.exists(), planted.read_text(encoding="utf-8")
     assert ran.code == 4, ran.output[-4000:]
     said = "the action's args cannot be split as a shell would: ValueError: No closing quotation"
     assert said in ran.output
 
 
+@pytest.fixture(scope="module")
+def lenient_found(hostile_gate: Ran, tmp_path_factory: pytest.TempPathFactory, python_venv: Path) -> Job:
+    """A job with `strict-baseline` off and no `baseline` input, the hostile gate's baseline as `baseline -o`
+    writes it (every reason TODO) where the README writes it: its passing shows both that the checkout's
+    baseline is found and that strictness turned off accepts its departures (one job for the two tests)."""
+    work = tmp_path_factory.mktemp("action-lenient") / "found"
+    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o",
+                     str(work / ".conformance" / "baseline.yaml"))
+    assert wrote.code == 0, wrote.stderr
+    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
+    return job(work, python_venv, target=fake("hostile"), profile="dev", args=args, transcripts="none",
+               cache="false", strict_baseline="false")
+
+
 def test_action_is_strict_about_unexplained_baseline_entries_by_default(
-    hostile_gate: Ran, tmp_path: Path, python_venv: Path
+    hostile_gate: Ran, tmp_path: Path, python_venv: Path, lenient_found: Job
 ) -> None:
     """A baseline as `baseline -o` writes it (every reason TODO) fails the job unless `strict-baseline` is
-    turned off, when the same departures are accepted."""
+    turned off, when the same departures are accepted (`lenient_found`: the same command's baseline)."""
     baseline = tmp_path / "baseline.yaml"
     wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o", str(baseline))
     assert wrote.code == 0, wrote.stderr
+    assert baseline.read_text(encoding="utf-8") == (
+        lenient_found.work / ".conformance" / "baseline.yaml").read_text(encoding="utf-8")
     args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
     strict = job(tmp_path / "strict", python_venv, target=fake("hostile"), baseline=str(baseline),
                  profile="dev", args=args, transcripts="none", cache="false")
     assert strict.code == 1, strict.output[-4000:]
     assert re.search(r"baseline reasons? still says? TODO", strict.summary), strict.summary[:800]
-    lenient = job(tmp_path / "lenient", python_venv, target=fake("hostile"), baseline=str(baseline),
-                  profile="dev", args=args, transcripts="none", cache="false", strict_baseline="false")
-    assert lenient.code == 0, lenient.output[-4000:]
+    assert lenient_found.code == 0, lenient_found.output[-4000:]
 
 
-def test_action_finds_the_baseline_where_the_readme_writes_it(
-    hostile_gate: Ran, tmp_path: Path, python_venv: Path
-) -> None:
+def test_action_finds_the_baseline_where_the_readme_writes_it(lenient_found: Job) -> None:
     """No `baseline` input: the checkout's `.conformance/baseline.yaml` (where the README, the terminal and
     report.md write it) is the gate's baseline, its departures accepted."""
-    work = tmp_path / "found"
-    wrote = cli_here("baseline", str(hostile_gate.out / "report.json"), "-o",
-                     str(work / ".conformance" / "baseline.yaml"))
-    assert wrote.code == 0, wrote.stderr
-    args = shlex.join(["--suite", GATE_SUITE, "--seed", GATE_SEED])
-    found = job(work, python_venv, target=fake("hostile"), profile="dev", args=args, transcripts="none",
-                cache="false", strict_baseline="false")
+    found = lenient_found
     assert found.code == 0, found.output[-4000:]
     assert "baseline: .conformance/baseline.yaml (found in the checkout" in found.output
+    # The check every test's own folder gets (tests/e2e/conftest.py): the report the job wrote links only
+    # files that exist (its uploaded copy leaves the transcripts out, as asked).
+    assert broken_links(found.work / "conformance-report") == []
 
 
 PR_BASELINE = (

@@ -15,10 +15,15 @@ from pathlib import Path
 from tests.cli import cli
 from tests.servers import command
 
+COMPARE_BUDGET = "1"
+"""Seconds of the compare's search and of each long probe: the warning sent and the resource listed are
+compare's `offered` pass's, on fresh processes before any search (5 s searched and probed for 15 s and found
+nothing more this test reads)."""
+
 
 def test_compare_says_a_warning_sent_and_a_resource_listed(tmp_path: Path) -> None:
     fork = "cmd:" + shlex.join(command("reference_fork", "raise-warned+history-resource"))
-    ran = cli("compare", "reference", fork, "--seed", "1", "--budget", "5", "--label-a", "base",
+    ran = cli("compare", "reference", fork, "--seed", "1", "--budget", COMPARE_BUDGET, "--label-a", "base",
               "--label-b", "head", out=tmp_path / "out")
     assert ran.code == 1, ran.stdout[-3000:] + ran.stderr[-2000:]
     differences = {d["id"]: d for d in ran.report["comparison"]["differences"]}

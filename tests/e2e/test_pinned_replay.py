@@ -25,6 +25,7 @@ from tests.cli import run_dev
 from tests.e2e.ahead import used
 from tests.modified_servers.servers import Modification, load_modifications, materialize, target_spec
 from tests.paced import run_paced
+from tests.report_links import broken_links
 
 REPO = Path(__file__).resolve().parents[2]
 SORTED = next(m for m in load_modifications() if m.id == "branch-labels-sorted")
@@ -147,6 +148,18 @@ def test_the_original_under_the_forks_name_is_stale(original_11: tuple[int, Repo
     assert code == 1
     assert "OBJ-4/a1" in {e.record for e in report.gate.stale}
     assert not report.gate.unexpected and not [e for e in report.gate.expected if e.witnessed]
+
+
+def test_the_original_is_reached_by_no_probe(written: Written, original_11: tuple[int, Report]) -> None:
+    """The unmodified original answers every deterministic probe (calls/probes.py) as its records say:
+    nothing departs through them. The probes are sent ahead of any seed's search, so seed 11 is as good as
+    any (tests/fast/test_probes.py)."""
+    _, report = original_11
+    assert broken_links(written.folder / "original-11") == []  # as every test's own folder (conftest.py)
+    probed = [rv.id for rv in report.records if rv.probes]
+    assert not probed, probed
+    failed = [rv.id for rv in report.records if rv.verdict == "deviates" and rv.id.startswith(("RTE", "OBJ"))]
+    assert not failed, failed
 
 
 def _calls(frames: list[str]) -> list[object]:

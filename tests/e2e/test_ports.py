@@ -11,10 +11,12 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 from tests.cli import Ran, assert_one_clean_error_line, cli
+from tests.e2e.ahead import selected
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
 RUNS = {
@@ -27,8 +29,21 @@ RUNS = {
 }
 
 
+NEEDS: Final = {
+    "test_a_snake_case_port_stops_once_naming_both_sides": "snake",
+    "test_through_the_mapping_a_snake_case_port_is_checked_for_everything_else": "snake-mapped",
+    "test_a_print_per_call_is_reported_with_its_lines_and_every_answer_still_read": "print",
+    "test_a_fastmcp_port_under_mcp_2_keeps_its_own_last_words": "hint",
+}
+"""The run each unparametrized test reads (the stopped gates' test names its runs by its `name`)."""
+
+
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> Callable[[str], Ran]:
+def ran(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+        ahead: ThreadPoolExecutor) -> Callable[[str], Ran]:
+    """The selected tests' runs, all started with the module's first test, two at a time (the session's
+    `ahead` pool): the two whole runs (the mapped port's, the printing port's) overlap instead of each test
+    waiting for its own in turn."""
     made: dict[str, Future[Ran]] = {}
 
     def start(name: str) -> Future[Ran]:
@@ -39,6 +54,10 @@ def ran(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> 
                                       "--profile", "dev", "--seed", "1", *extra, out=out)
         return made[name]
 
+    for name in [NEEDS[item.originalname] for item in request.session.items
+                 if isinstance(item, pytest.Function) and item.module is request.module
+                 and item.originalname in NEEDS] + selected(request, "name"):
+        start(name)
     return lambda name: start(name).result()
 
 

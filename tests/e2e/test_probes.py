@@ -119,8 +119,10 @@ def test_the_seed_one_baseline_holds_under_another_seed(seed_22: tuple[int, Repo
     assert {"RTE-4", "OBJ-1/a1"} <= gated, sorted(gated)
 
 
+@pytest.mark.evidence("tests/e2e/test_pinned_replay.py::test_the_original_is_reached_by_no_probe")
 def test_the_original_is_reached_by_no_probe(original: tuple[Path, Report]) -> None:
-    """The unmodified original answers every probe as its records say: nothing departs through them."""
+    """The unmodified original answers every probe as its records say: nothing departs through them. In CI:
+    the same checks on the original's seed-11 run that test_pinned_replay.py makes anyway."""
     out, report = original
     assert broken_links(out) == []  # as every test's own folder (tests/e2e/conftest.py)
     probed = [rv.id for rv in report.records if rv.probes]

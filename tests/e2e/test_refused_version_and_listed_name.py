@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -24,8 +25,23 @@ def _spec(mode: str) -> str:
     return "cmd:" + shlex.join([sys.executable, str(FORK), mode])
 
 
+COMPARE_BUDGET = "1"
+"""Seconds of the compare's search and of each long probe: what its test checks (the comparison goes on, the
+listed name differing) is compare's fresh tools/list and its fixed witnesses, sent whatever the budget; 5 s
+searched and probed for 15 s and found nothing more it reads."""
+NEEDS: Final = {
+    "test_a_refused_version_is_spec_1s_finding_and_the_run_goes_on": REFUSING,
+    "test_a_tool_listed_under_another_name_is_run_without_an_unknown_tool_of_its_own": LISTED,
+    "test_compare_goes_on_for_a_tool_listed_under_another_name": "compare",
+}
+"""The run each test reads."""
+
+
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> Callable[[str], Ran]:
+def ran(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+        ahead: ThreadPoolExecutor) -> Callable[[str], Ran]:
+    """The selected tests' runs, all started with the module's first test, two at a time (the session's
+    `ahead` pool): each is mostly its server's waits, and one after the other each test waited for its own."""
     made: dict[str, Future[Ran]] = {}
 
     def start(name: str) -> Future[Ran]:
@@ -33,12 +49,15 @@ def ran(tmp_path_factory: pytest.TempPathFactory, ahead: ThreadPoolExecutor) -> 
             out = tmp_path_factory.mktemp(name.replace(":", "-").replace(",", "-")[:40])
             if name == "compare":
                 made[name] = ahead.submit(cli, "compare", "reference", _spec(LISTED), "--profile", "dev",
-                                          "--seed", "1", "--budget", "5", out=out)
+                                          "--seed", "1", "--budget", COMPARE_BUDGET, out=out)
             else:
                 made[name] = ahead.submit(cli, "run", "--target", _spec(name), "--profile", "dev", "--seed",
                                           "1", out=out)
         return made[name]
 
+    for item in request.session.items:
+        if isinstance(item, pytest.Function) and item.module is request.module and item.originalname in NEEDS:
+            start(NEEDS[item.originalname])
     return lambda name: start(name).result()
 
 
