@@ -355,7 +355,7 @@ class RawPool:
         alike."""
         key = target_key(target)
         self._watch_idle(key)
-        if not any(raw.sent for discard in (False, True) for raw in self._idle.get((*key, discard), [])):
+        if not any(raw.sent for raw in self._idle.get((*key, False), [])):
             with self.lend(target) as raw:
                 raw.initialize()
                 raw.stderr_now(wait=raw.banner_wait())
@@ -366,7 +366,9 @@ class RawPool:
 
     def _hold(self, key: _TargetKey, lent: list[RawServer], seconds: float) -> None:
         """Wait as `hold_idle` says over the pooled processes of `key` and those in `lent` (held out of the
-        pool: what they write or their end is noted as a pooled one's would be, `_watch_idle`)."""
+        pool: what they write or their end is noted as a pooled one's would be, `_watch_idle`). Only a process
+        whose stderr is read counts as idled: one writing to /dev/null idles silently however it beats (the
+        clock lines the end checks learn here were none under load, a discarding process idle long enough)."""
         while True:
             self._watch_idle(key)
             now = time.monotonic()
@@ -379,8 +381,8 @@ class RawPool:
                     self._ended_waiting.setdefault(key, []).append((now - raw.idle_since, status))
             if self._spoke_waiting.get(key) or self._ended_waiting.get(key):
                 return
-            longest = max((now - raw.idle_since for discard in (False, True)
-                           for raw in (*self._idle.get((*key, discard), []), *lent) if raw.sent), default=0.0)
+            longest = max((now - raw.idle_since for raw in (*self._idle.get((*key, False), []), *lent)
+                           if raw.sent), default=0.0)
             if longest >= seconds:
                 return
             time.sleep(min(_HOLD_POLL, seconds - longest))

@@ -68,3 +68,21 @@ def test_abs10_hears_the_timer_of_a_server_whose_processes_are_never_pooled(tmp_
                               tmp_path)
     outcome, message = outcomes["test_idle_processes_wait_for_their_next_call"]
     assert outcome == "failed" and "heartbeat: alive" in message, outcomes
+
+
+def test_a_process_writing_stderr_to_nowhere_is_not_the_one_held() -> None:
+    """A pooled process whose stderr goes to /dev/null idles silently however it beats: the hold does not end
+    on it, however long it has idled, but holds one whose stderr it reads (before: under load such a process
+    had idled past the hold, which ended at once, and the end checks learnt no clock line)."""
+    target = resolve_target("cmd:" + shlex.join(command("heartbeat", str(BEAT_MS))))
+    pool = RawPool(timeout=20.0)
+    try:
+        with pool.lend(target, discard_stderr=True) as raw:
+            raw.initialize()
+        for idle in pool._idle.values():  # as if a run's checks had left it waiting long before the hold
+            for pooled in idle:
+                pooled.idle_since -= 10 * HOLD
+        pool.hold_idle(target, HOLD)
+        assert b"heartbeat: alive" in pool.clock_lines(target), pool.spoke_waiting(target)
+    finally:
+        pool.close()
