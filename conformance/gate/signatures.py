@@ -139,7 +139,13 @@ def witness_signatures(
             # of the target runs beside them (a fork restoring its labels from a file it rewrites).
             watch = IdleWatch(resolved, timeout, transcript, observe="idle" in observed, hold=idle)
         previous: tuple[str, list[tuple[str, WitnessStep]]] | None = None
+        answering = True
         for rid, steps in plan:
+            if rid not in wanted and not answering:
+                # Sent only for the store it leaves: a target refusing or failing the probe keeps none worth
+                # building, and a crashing or garbling one costs a start per call (a broken server's red run
+                # took 4x its green one).
+                continue
             try:
                 base = session.probe()
                 if session.refused and session.renew():
@@ -154,6 +160,7 @@ def witness_signatures(
                     # fresh process and is signed as it is alone.
                     session.restart()
                     base = session.probe()
+                answering = base is not None
                 refused_before = session.process_refused
                 answers[rid] = session.record(steps, base)
                 if session.shared_refusal(base):

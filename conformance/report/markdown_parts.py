@@ -14,7 +14,7 @@ from urllib.parse import quote
 from conformance.report.escape import safe
 from conformance.report.markup import safe_text, safe_url
 
-_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<])|(&(?=#?\w+;))|^(\s*)>")
+_MD_SPECIAL: Final = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])|(<|&(?=#?\w+;))|^(\s*)>")
 _IN_HTML: Final = re.compile(r"<|&(?=[#\w])|`")
 _ENTITIES: Final = {"<": "&lt;", "&": "&amp;", "`": "&#96;"}
 _URL_KEPT: Final = "/#:?&=%@+,;~!*'._-"
@@ -22,8 +22,9 @@ REPLAY_FRAMES: Final = 14
 
 
 def md(text: str, limit: int | None = 400) -> str:
-    """Inline text: one line, Markdown punctuation backslash-escaped: `<` always (it opens HTML), `&` where
-    it would start an entity, `>` only where it would start a quote; a rule's "`F` > 10 × `G`" reads as
+    """Inline text: one line, Markdown punctuation backslash-escaped; `<` always and `&` where it would start
+    an entity as entities (a renderer of the first Markdown honours no backslash before them, so "\\<script>"
+    would open an element there); `>` only where it would start a quote: a rule's "`F` > 10 × `G`" reads as
     written in report.md, not "&gt;"."""
     return _MD_SPECIAL.sub(_escaped, safe(text, limit))
 
@@ -32,7 +33,7 @@ def _escaped(found: re.Match[str]) -> str:
     punctuation, entity, indent = found.groups()
     if indent is not None:
         return f"{indent}\\>"
-    return "\\" + (punctuation or entity)
+    return _ENTITIES[entity] if entity else "\\" + punctuation
 
 
 def link(text: str, url: str | None, limit: int | None = 400) -> str:

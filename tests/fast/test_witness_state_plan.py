@@ -37,3 +37,19 @@ def test_a_record_signs_alike_whichever_records_before_it_are_signed(before: lis
     beside = witness_signatures(SPEC, [*before, record], timeout=20, clockless=True)
     assert record in alone and record in beside, (alone, beside)
     assert alone[record].signature == beside[record].signature, (before, alone[record], beside[record])
+
+
+def test_a_target_failing_the_probe_is_sent_no_other_records_calls() -> None:
+    """The records before a signed one are sent for the store they leave: a server answering garbage keeps none,
+    so signing the witness set's last record sends about what signing its first does (before: every record up
+    to it was sent, each call failed, and a broken server's red run took 4x its green one)."""
+    from conformance.drivers.transcript import Transcript
+
+    garbage = "cmd:" + shlex.join(command("broken", "garbage"))
+    order = list(default_witnesses().records)
+    sent = []
+    for record in (order[0], order[-1]):
+        transcript = Transcript(None)
+        witness_signatures(garbage, [record], timeout=5, clockless=True, transcript=transcript)
+        sent.append(transcript.count("sent"))
+    assert sent[1] <= 2 * sent[0] + 4, sent
