@@ -682,9 +682,9 @@ RULE_TEXT = st.one_of(
 
 @given(text=RULE_TEXT)
 def test_markdown_escapes_only_what_markdown_needs(text: str) -> None:
-    """Inline text renders back to itself (CommonMark), and report.md raw shows `>` and `&` as written, escaped
-    where Markdown would read them; the only entities it adds are `&lt;` for each `<` (a renderer of the first
-    Markdown honours no backslash before it) and `&amp;` for an `&` that would start one."""
+    """Inline text renders back to itself (CommonMark), and report.md raw shows `>` and `&` as written,
+    escaped where Markdown would read them; the only entities it adds are `&lt;` for each `<` (a renderer of
+    the first Markdown honours no backslash before it) and `&amp;` for an `&` that would start one."""
     from markdown_it import MarkdownIt
 
     written = md(text, None)

@@ -40,9 +40,9 @@ def test_a_record_signs_alike_whichever_records_before_it_are_signed(before: lis
 
 
 def test_a_target_failing_the_probe_is_sent_no_other_records_calls() -> None:
-    """The records before a signed one are sent for the store they leave: a server answering garbage keeps none,
-    so signing the witness set's last record sends about what signing its first does (before: every record up
-    to it was sent, each call failed, and a broken server's red run took 4x its green one)."""
+    """The records before a signed one are sent for the store they leave: a server answering garbage keeps
+    none, so signing the witness set's last record sends about what signing its first does (before: every
+    record up to it was sent, each call failed, and a broken server's red run took 4x its green one)."""
     from conformance.drivers.transcript import Transcript
 
     garbage = "cmd:" + shlex.join(command("broken", "garbage"))
