@@ -124,8 +124,7 @@ def witness_signatures(
     plan = _state_plan(chosen, wanted)
     if not plan:
         return {}
-    observed = {step.observe for rid, steps in plan if rid in wanted for _, step in steps
-                if step.observe is not None}
+    observed = {step.observe for _, steps in plan for _, step in steps if step.observe is not None}
     pins_stderr = any(step.stderr or step.observe == "banner" for rid, steps in plan if rid in wanted
                       for _, step in steps)
     watch: IdleWatch | None = None

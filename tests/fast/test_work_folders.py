@@ -79,6 +79,8 @@ def test_a_server_s_processes_share_its_folders_and_a_run_s_end_removes_them(
             finally:
                 pool.close()
         assert list(state.iterdir()) == [], "a run's servers' folders outlived it"
+        assert not any(key[0].startswith(str(state)) for key in workfolder._servers), (
+            "a run's servers stayed known after its end")
     seen = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(seen) == 6
     assert [(s["data"], s["history"]) for s in seen] == [(0, False), (1, True), (0, False)] * 2, (
