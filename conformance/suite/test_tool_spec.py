@@ -274,10 +274,10 @@ def test_description_is_not_uniformly_second_person(server: ServerSession) -> No
         f"the description's 'Parameters explained:' section is empty or before 'Key features:': "
         f"{brief(parameters)}")
     directives = section(lines, "You should:")
-    numbers = ", ".join(line.split(".")[0] for line in directives)
-    assert [int(line.split(".")[0]) for line in directives] == list(range(1, 12)), (
-        f"“You should:” numbers its {len(directives)} rules {numbers}, where the original numbers 11 rules "
-        f"1 to 11")
+    marks = [line.split(" ", 1)[0] for line in directives]
+    assert marks == [f"{n}." for n in range(1, 12)], (
+        f"“You should:” marks its {len(directives)} rules {brief(marks)}, where the original numbers 11 "
+        "rules 1 to 11")
     assert lines.index("You should:") > lines.index("Parameters explained:"), (
         "the description's 'You should:' section comes before 'Parameters explained:'")
     numbered = [line for line in lines if re.match(r"^\d+\. ", line)]

@@ -748,7 +748,23 @@ def _paged(pages: Callable[[str | None, list[Any]], dict[str, Any]]) -> Callable
     return change
 
 
+def _bulleted_rules(server: Any, thinking: Any) -> None:
+    """The description's "You should:" rules marked "- " where the original numbers them "1." to "11."
+    (held-out-multi-18's fork-docs-console)."""
+    listed = server.load_tool_spec
+
+    def bulleted() -> Any:
+        spec = listed()
+        lines = spec.description.split("\n")
+        start = lines.index("You should:")
+        lines[start + 1:] = [re.sub(r"^\d+\. ", "- ", line) for line in lines[start + 1:]]
+        return dataclasses.replace(spec, description="\n".join(lines))
+
+    server.load_tool_spec = bulleted
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
+    "bulleted-rules": _bulleted_rules,
     "cursor-refused": _cursor_refused,
     "next-cursor": _paged(lambda cursor, tools: {"tools": []} if cursor == "end"
                           else {"tools": tools, "nextCursor": "end"}),
@@ -774,7 +790,8 @@ enum or default) and echoes a non-empty one as a sixth answer key (held-out-mult
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
 -32602 "Invalid cursor" (its paged-history); `next-cursor` lists the tool with `nextCursor` "end" and answers
 that cursor with no tools (held-out-multi-17's fork-client-polish); `cursor-loop` hands out the cursor
-"again" on every page, `cursor-endless` a new one ("p2", "p3", …) on every empty page."""
+"again" on every page, `cursor-endless` a new one ("p2", "p3", …) on every empty page; `bulleted-rules`
+marks the description's "You should:" rules "- " instead of numbering them."""
 
 
 def _extra_tool(server: Any, spec: Mapping[str, Any],
