@@ -300,6 +300,14 @@ def after_run_again(message: str) -> str:
     return said[len(RUN_AGAIN):].removeprefix(": ") if said.startswith(RUN_AGAIN) else said
 
 
+CHECK_BROKE: Final = "the check could not read this server's answers (a defect of the harness, to report)"
+"""Said before the words of a Python error a check raised itself, so that an `int()` of a bullet where the
+original numbers its rules reads as the harness's fault, never as the server's words."""
+
+_CHECK_DEFECTS: Final = frozenset({ValueError, TypeError, IndexError, KeyError, AttributeError,
+                                   ZeroDivisionError, UnicodeError, RecursionError})
+
+
 def raised_message(exc: BaseException, exconly: str) -> str:
     """What a check raised, in its own words (`readable` of pytest's `exconly`); for an example hypothesis
     saw fail once and pass when run again, what it failed with, never the test's arguments' reprs."""
@@ -307,4 +315,5 @@ def raised_message(exc: BaseException, exconly: str) -> str:
         inner = exc.exceptions if isinstance(exc, BaseExceptionGroup) else ()
         first = next((readable(str(e)) for e in inner if readable(str(e))), "")
         return RUN_AGAIN + (f": {first}" if first else "")
-    return readable(exconly)
+    own = readable(exconly)
+    return f"{CHECK_BROKE}: {own}" if type(exc) in _CHECK_DEFECTS else own

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
-from conformance.core.failure_text import raised_message, readable, readable_example, unspoken
+from conformance.core.failure_text import CHECK_BROKE, raised_message, readable, readable_example, unspoken
 from conformance.core.results import Counterexample, TestOutcome
 from conformance.gate.baseline import dump_baseline
 from conformance.gate.refresh import refresh
@@ -175,3 +176,17 @@ def test_a_list_of_names_inside_a_sentence_is_said_as_the_names() -> None:
     assert said.startswith("a call with nextThoughtNeeded false answered the fields thoughtNumber, "), said
     assert said.endswith("verificationWorkflow, not thoughtNumber, totalThoughts, nextThoughtNeeded, "
                          "branches, thoughtHistoryLength"), said
+
+
+@given(st.sampled_from([lambda: int("- Start with an estimate"), lambda: [][3], lambda: {}["thought"],
+                        lambda: None.thought, lambda: 1 / 0]))  # type: ignore[attr-defined]
+def test_a_python_error_a_check_raises_is_said_as_the_harness_s_defect(broken: Callable[[], object]) -> None:
+    """held-out-multi-18's fork-docs-console: `int()` of a bullet was OBJ-5's failure reason as if the server
+    had said "invalid literal for int() with base 10"."""
+    with pytest.raises(Exception) as caught:
+        broken()
+    said = raised_message(caught.value, caught.exconly())
+    assert said.startswith(CHECK_BROKE + ": "), said
+    with pytest.raises(AssertionError) as departed:
+        raise AssertionError("count 2 became 3")
+    assert raised_message(departed.value, departed.exconly()) == "count 2 became 3"
