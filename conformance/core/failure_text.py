@@ -304,8 +304,9 @@ CHECK_BROKE: Final = "the check could not read this server's answers (a defect o
 """Said before the words of a Python error a check raised itself, so that an `int()` of a bullet where the
 original numbers its rules reads as the harness's fault, never as the server's words."""
 
-_CHECK_DEFECTS: Final = frozenset({ValueError, TypeError, IndexError, KeyError, AttributeError,
-                                   ZeroDivisionError, UnicodeError, RecursionError})
+_CHECK_DEFECTS: Final = frozenset({ValueError, TypeError, AttributeError, ZeroDivisionError, UnicodeError,
+                                   RecursionError})
+"""Not KeyError, IndexError or a line "not in list": those say what the served value lacks (`readable`)."""
 
 
 def raised_message(exc: BaseException, exconly: str) -> str:
@@ -316,4 +317,5 @@ def raised_message(exc: BaseException, exconly: str) -> str:
         first = next((readable(str(e)) for e in inner if readable(str(e))), "")
         return RUN_AGAIN + (f": {first}" if first else "")
     own = readable(exconly)
-    return f"{CHECK_BROKE}: {own}" if type(exc) in _CHECK_DEFECTS else own
+    broke = type(exc) in _CHECK_DEFECTS and not _NOT_IN_LIST.match(exconly.strip().splitlines()[0])
+    return f"{CHECK_BROKE}: {own}" if broke else own
