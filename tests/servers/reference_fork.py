@@ -104,6 +104,8 @@
   branchFromThought, boxed as a revision still (held-out-multi-14's branch-workspaces);
 - `digit-ids`: a request whose id is a string of ASCII digits ("7") is answered with the number (7), as a
   gateway reading ids as numbers (held-out-multi-14's gateway);
+- `number-ids`: a tools/call whose id is a number (7) is answered with its digits as a string ("7"), so
+  every numbered call is answered under another id than it was sent with;
 - `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
   while the lines after it go first, so a call sent right behind it is stored and answered before it
   (held-out-multi-14's background-worker).
@@ -1123,6 +1125,24 @@ def _digit_ids() -> None:
     sdk050.js_request_id = as_number
 
 
+def _number_ids() -> None:
+    from reference_server import transport
+
+    decode = transport.decode_frame
+
+    def as_string(line: bytes) -> Any:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return decode(line)
+        numbered = isinstance(value, dict) and value.get("method") == "tools/call"
+        if numbered and type(value.get("id")) is int:
+            return decode(json.dumps({**value, "id": str(value["id"])}).encode())
+        return decode(line)
+
+    transport.decode_frame = as_string
+
+
 DEFERRED_UNITS: Final = 500
 DEFERRED_WAIT: Final = 0.3
 
@@ -1231,6 +1251,8 @@ def main() -> None:
         sys.exit(_deferred_relay())
     if change == "digit-ids":
         _digit_ids()
+    if change == "number-ids":
+        _number_ids()
     server = startup.server_module()
     from reference_server import thinking
 
@@ -1322,7 +1344,7 @@ def main() -> None:
                 key: ("" if key == "thought" else 0.0) for key in falsy})
 
         thinking.validate_thought_data = typed
-    elif change == "digit-ids":
+    elif change in ("digit-ids", "number-ids"):
         pass  # the wire's ids, changed above before the server module read them
     elif change == "rtl-isolated":
         _rtl_isolated(thinking)
