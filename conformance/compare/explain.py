@@ -290,7 +290,26 @@ def _retested(ds: list[Difference], la: str, lb: str) -> str:
     kind, _, conclusion = ds[0].value_class.removeprefix(RETEST_CLASS + ": ").partition(": ")
     smallest = min(ds, key=_size)
     ra, rb = refusal_in_text(smallest.a), refusal_in_text(smallest.b)
-    return retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
+    return _rule_before_crash(kind, conclusion) or retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
+
+
+_RULE_FIRST: Final = re.compile(
+    r"^(?P<first>.+?) refuses first by a rule between numbered fields \((?P<rule>“[^”]*”)\) "
+    r"where (?P<then>.+?) answers “(?P<crash>[^”]*)”; "
+    r"(?P<settled>.+?) (?P=first) answers as (?P=then) does \((?P<how>[^)]*)\)$")
+
+
+def _rule_before_crash(kind: str, conclusion: str) -> str:
+    """A rule re-test whose other side crashed, said as a crash: "both refuse this call, in other words" read
+    a runtime error as a refusal re-worded (#3007: a `branchId` naming a prototype key crashes base's store
+    where head's new rule refuses the call first, and head crashes alike once the rule holds). Else empty."""
+    found = _RULE_FIRST.match(conclusion) if kind == "rule" else None
+    if found is None or not crashed(found["crash"]):
+        return ""
+    first, then = found["first"], found["then"]
+    return (f"{first} refuses first by a rule between numbered fields ({found['rule']}) where {then} crashes "
+            f"({quoted(found['crash'])}): no refusal re-worded; {found['settled']} {first} crashes as {then} "
+            f"does ({found['how']})")
 
 
 def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
