@@ -104,6 +104,8 @@
   branchFromThought, boxed as a revision still (held-out-multi-14's branch-workspaces);
 - `digit-ids`: a request whose id is a string of ASCII digits ("7") is answered with the number (7), as a
   gateway reading ids as numbers (held-out-multi-14's gateway);
+- `unknown-tool-plain`: a call to a tool it does not have is answered with the original's words (“Unknown
+  tool: NAME”) as a result without isError (a refusal a host reads as a success);
 - `number-ids`: a tools/call whose id is a number (7) is answered with its digits as a string ("7"), so
   every numbered call is answered under another id than it was sent with;
 - `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
@@ -1245,6 +1247,16 @@ def _listed_as(server: Any, change: str) -> None:
     server.call_tool_text = dispatched
 
 
+def _unknown_tool_plain(server: Any) -> None:
+    called = server.call_tool_text
+
+    def plain(store: Any, asked: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = called(store, asked, arguments)
+        return text, is_error and asked == server.TOOL_NAME
+
+    server.call_tool_text = plain
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     if change == "deferred-long":
@@ -1263,6 +1275,8 @@ def main() -> None:
             return dataclasses.replace(listed(), name="think")
 
         server.load_tool_spec = renamed  # type: ignore[attr-defined]
+    elif change == "unknown-tool-plain":
+        _unknown_tool_plain(server)
     elif change.startswith(("listed-as:", "moved-to:")):
         _listed_as(server, change)
     elif change.startswith(("versions-only:", "version-refused:")):
