@@ -246,18 +246,44 @@ def _unchecked(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _by_value(ds: list[Difference], la: str, lb: str) -> str:
-    by_b = [d for d in ds if d.detail == "refused by a"]
-    by_a = [d for d in ds if d.detail == "refused by b"]
-    parts: list[str] = []
+    unflagged = [d for d in ds if _unflagged(d)]
+    by_b = [d for d in ds if d.detail == "refused by a" and d not in unflagged]
+    by_a = [d for d in ds if d.detail == "refused by b" and d not in unflagged]
+    parts = [_unflagged_said(group, la, lb) for group in _by_class(unflagged)]
     if by_b:
         parts.append(f"{lb} accepts {_things(by_b)} that {la} refuses"
                      f"{_refusals(by_b, 'a')}{_echo(by_b, 'b')}")
     if by_a:
         parts.append(f"{la} accepts {_things(by_a)} that {lb} refuses"
                      f"{_refusals(by_a, 'b')}{_echo(by_a, 'a')}")
-    if len(parts) == 2:
+    if len(parts) > 1:
         return "mixed: " + ", while ".join(parts)
     return parts[0] if parts else ""
+
+
+def _unflagged(d: Difference) -> str:
+    """The refusal words an answer without isError carries, where the other side refuses the call with
+    isError: the other side's own words, or a JSON `error`. Empty for an answer that accepts the call: "head
+    accepts calls to another tool name" was said of head's “Unknown tool: …” without isError."""
+    if d.aspect != "is_error" or d.detail not in ("refused by a", "refused by b"):
+        return ""
+    refused, answered = (d.a, d.b) if d.detail == "refused by a" else (d.b, d.a)
+    words = message(answered)
+    parsed = answer_object(answered)
+    erring = parsed is not None and isinstance(parsed.get("error"), str)
+    return words if words and (erring or words == message(refused)) else ""
+
+
+def _unflagged_said(ds: list[Difference], la: str, lb: str) -> str:
+    """Refusals one side answers without isError, said as such ("head answers calls to another tool name
+    with “Unknown tool: x” as base does, but without isError: a host reads it as a result")."""
+    refusing, answering = (la, lb) if ds[0].detail == "refused by a" else (lb, la)
+    words = short(_unflagged(ds[0]), 70)
+    same = all(message(d.a) == message(d.b) for d in ds)
+    side = ds[0].detail.removeprefix("refused by ")
+    told = f"as {refusing} does" if same else f"where {refusing} refuses with isError{_refusals(ds, side)}"
+    return (f"{answering} answers {_things(ds)} with “{words}” {told}, but without isError: a host reads it "
+            "as a result")
 
 
 def _kinds(ds: list[Difference], la: str, lb: str) -> str:
