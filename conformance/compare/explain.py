@@ -432,6 +432,12 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     crash = _crash_order(ds, la, lb)
     if crash:
         return crash
+    if all(_renamed_in_crash(d) for d in ds):
+        smallest = min(ds, key=_size)
+        renamed = ", ".join(f"`{x}` on {la}, `{y}` on {lb}" for x, y in _renamed_in_crash(smallest))
+        return (f"{_things(ds)}: both crash alike, the crash's words naming another variable ({renamed}): "
+                f"{quoted(message(smallest.a))} on {la}, {quoted(message(smallest.b))} on {lb}: no refusal "
+                "re-worded")
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)
@@ -444,6 +450,24 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     what = describe_wording(change, lb, (smallest.a, smallest.b), la)
     subject = f"refusals of {fields}" if fields else "refusals"
     return f"{subject}{WORDED_OTHERWISE}{la} and {lb}" + (f": {what}" if what else "")
+
+
+_TOKEN: Final = re.compile(r"[A-Za-z_$][\w$]*|\d+|\S")
+
+
+def _renamed_in_crash(d: Difference) -> list[tuple[str, str]]:
+    """The identifiers two crashes' words differ in, when both are a runtime error's and differ in nothing
+    else (#3014: “this.branches[validatedInput.branchId].push is not a function” against
+    “this.branches[input.branchId].push …”: a variable renamed in the code, not a refusal re-worded)."""
+    wa, wb = message(d.a), message(d.b)
+    if wa == wb or not (crashed(wa) and crashed(wb)):
+        return []
+    ta, tb = _TOKEN.findall(wa), _TOKEN.findall(wb)
+    if len(ta) != len(tb):
+        return []
+    apart = [(x, y) for x, y in zip(ta, tb, strict=True) if x != y]
+    named = all(_TOKEN.fullmatch(t) and (t[0].isalpha() or t[0] in "_$") for pair in apart for t in pair)
+    return list(dict.fromkeys(apart)) if named else []
 
 
 def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:
