@@ -246,18 +246,44 @@ def _unchecked(ds: list[Difference], la: str, lb: str) -> str:
 
 
 def _by_value(ds: list[Difference], la: str, lb: str) -> str:
-    by_b = [d for d in ds if d.detail == "refused by a"]
-    by_a = [d for d in ds if d.detail == "refused by b"]
-    parts: list[str] = []
+    unflagged = [d for d in ds if _unflagged(d)]
+    by_b = [d for d in ds if d.detail == "refused by a" and d not in unflagged]
+    by_a = [d for d in ds if d.detail == "refused by b" and d not in unflagged]
+    parts = [_unflagged_said(group, la, lb) for group in _by_class(unflagged)]
     if by_b:
         parts.append(f"{lb} accepts {_things(by_b)} that {la} refuses"
                      f"{_refusals(by_b, 'a')}{_echo(by_b, 'b')}")
     if by_a:
         parts.append(f"{la} accepts {_things(by_a)} that {lb} refuses"
                      f"{_refusals(by_a, 'b')}{_echo(by_a, 'a')}")
-    if len(parts) == 2:
+    if len(parts) > 1:
         return "mixed: " + ", while ".join(parts)
     return parts[0] if parts else ""
+
+
+def _unflagged(d: Difference) -> str:
+    """The refusal words an answer without isError carries, where the other side refuses the call with
+    isError: the other side's own words, or a JSON `error`. Empty for an answer that accepts the call: "head
+    accepts calls to another tool name" was said of head's “Unknown tool: …” without isError."""
+    if d.aspect != "is_error" or d.detail not in ("refused by a", "refused by b"):
+        return ""
+    refused, answered = (d.a, d.b) if d.detail == "refused by a" else (d.b, d.a)
+    words = message(answered)
+    parsed = answer_object(answered)
+    erring = parsed is not None and isinstance(parsed.get("error"), str)
+    return words if words and (erring or words == message(refused)) else ""
+
+
+def _unflagged_said(ds: list[Difference], la: str, lb: str) -> str:
+    """Refusals one side answers without isError, said as such ("head answers calls to another tool name
+    with “Unknown tool: x” as base does, but without isError: a host reads it as a result")."""
+    refusing, answering = (la, lb) if ds[0].detail == "refused by a" else (lb, la)
+    words = short(_unflagged(ds[0]), 70)
+    same = all(message(d.a) == message(d.b) for d in ds)
+    side = ds[0].detail.removeprefix("refused by ")
+    told = f"as {refusing} does" if same else f"where {refusing} refuses with isError{_refusals(ds, side)}"
+    return (f"{answering} answers {_things(ds)} with “{words}” {told}, but without isError: a host reads it "
+            "as a result")
 
 
 def _kinds(ds: list[Difference], la: str, lb: str) -> str:
@@ -290,7 +316,26 @@ def _retested(ds: list[Difference], la: str, lb: str) -> str:
     kind, _, conclusion = ds[0].value_class.removeprefix(RETEST_CLASS + ": ").partition(": ")
     smallest = min(ds, key=_size)
     ra, rb = refusal_in_text(smallest.a), refusal_in_text(smallest.b)
-    return retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
+    return _rule_before_crash(kind, conclusion) or retest_said(Retested(kind, conclusion, 0), ra, rb, la, lb)
+
+
+_RULE_FIRST: Final = re.compile(
+    r"^(?P<first>.+?) refuses first by a rule between numbered fields \((?P<rule>“[^”]*”)\) "
+    r"where (?P<then>.+?) answers “(?P<crash>[^”]*)”; "
+    r"(?P<settled>.+?) (?P=first) answers as (?P=then) does \((?P<how>[^)]*)\)$")
+
+
+def _rule_before_crash(kind: str, conclusion: str) -> str:
+    """A rule re-test whose other side crashed, said as a crash: "both refuse this call, in other words" read
+    a runtime error as a refusal re-worded (#3007: a `branchId` naming a prototype key crashes base's store
+    where head's new rule refuses the call first, and head crashes alike once the rule holds). Else empty."""
+    found = _RULE_FIRST.match(conclusion) if kind == "rule" else None
+    if found is None or not crashed(found["crash"]):
+        return ""
+    first, then = found["first"], found["then"]
+    return (f"{first} refuses first by a rule between numbered fields ({found['rule']}) where {then} crashes "
+            f"({quoted(found['crash'])}): no refusal re-worded; {found['settled']} {first} crashes as {then} "
+            f"does ({found['how']})")
 
 
 def _crash_order(ds: Sequence[Difference], la: str, lb: str) -> str:
@@ -387,6 +432,12 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     crash = _crash_order(ds, la, lb)
     if crash:
         return crash
+    if all(_renamed_in_crash(d) for d in ds):
+        smallest = min(ds, key=_size)
+        renamed = ", ".join(f"`{x}` on {la}, `{y}` on {lb}" for x, y in _renamed_in_crash(smallest))
+        return (f"{_things(ds)}: both crash alike, the crash's words naming another variable ({renamed}): "
+                f"{quoted(message(smallest.a))} on {la}, {quoted(message(smallest.b))} on {lb}: no refusal "
+                "re-worded")
     issued = {d.id: found for d in ds if (found := issue_changes(d.a, d.b))}
     if len(issued) == len(ds):
         return _issue_wording(ds, issued, la, lb)
@@ -399,6 +450,24 @@ def _unretested(ds: list[Difference], la: str, lb: str) -> str:
     what = describe_wording(change, lb, (smallest.a, smallest.b), la)
     subject = f"refusals of {fields}" if fields else "refusals"
     return f"{subject}{WORDED_OTHERWISE}{la} and {lb}" + (f": {what}" if what else "")
+
+
+_TOKEN: Final = re.compile(r"[A-Za-z_$][\w$]*|\d+|\S")
+
+
+def _renamed_in_crash(d: Difference) -> list[tuple[str, str]]:
+    """The identifiers two crashes' words differ in, when both are a runtime error's and differ in nothing
+    else (#3014: “this.branches[validatedInput.branchId].push is not a function” against
+    “this.branches[input.branchId].push …”: a variable renamed in the code, not a refusal re-worded)."""
+    wa, wb = message(d.a), message(d.b)
+    if wa == wb or not (crashed(wa) and crashed(wb)):
+        return []
+    ta, tb = _TOKEN.findall(wa), _TOKEN.findall(wb)
+    if len(ta) != len(tb):
+        return []
+    apart = [(x, y) for x, y in zip(ta, tb, strict=True) if x != y]
+    named = all(_TOKEN.fullmatch(t) and (t[0].isalpha() or t[0] in "_$") for pair in apart for t in pair)
+    return list(dict.fromkeys(apart)) if named else []
 
 
 def _form_change(ds: Sequence[Difference], la: str, lb: str) -> str:

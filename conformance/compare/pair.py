@@ -55,6 +55,8 @@ class Side:
                 self._last = StoreState(*seen.store)
             elif seen.accepted:
                 self.close()  # no store to read: the next program starts on a fresh process
+        except WrongId:
+            pass  # read and abandoned as `step` does: the process is in step and keeps its store
         except (DriverError, AssertionError, KeyError, ValueError):
             self.close()
         return Base(self._last.history_length, frozenset(self._last.branches))

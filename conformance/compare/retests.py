@@ -92,21 +92,35 @@ def _companions(differences: list[Difference], ask: Retests, say: Callable[[str]
     `isRevision`, refused by its type, is not refused for want of `revisesThought`)."""
     done: dict[tuple[str, str], tuple[str, str]] = {}
     for d in differences:
-        call, key = last_call_arguments(d.program), (d.field, d.detail.removeprefix("refused by "))
-        if _bare_refusal(d) and _lacks_companion(d.field, call) and key not in done \
-                and COMPANIONS[d.field][0] in _refused_words(d):  # a refusal for want of it names it
-            done[key] = (companion_retested(d.field, call, key[1], ask) or "", _refused_words(d))
+        call = last_call_arguments(d.program)
+        field = _given_field(d.field, call)
+        key = (field, d.detail.removeprefix("refused by "))
+        if _bare_refusal(d) and _lacks_companion(field, call) and key not in done \
+                and COMPANIONS[field][0] in _refused_words(d):  # a refusal for want of it names it
+            done[key] = (companion_retested(field, call, key[1], ask) or "", _refused_words(d))
             if done[key][0]:
                 say(f"re-test: {'A' if key[1] == 'a' else 'B'} refuses {done[key][0]}")
     out: list[Difference] = []
     for d in differences:
-        rule, words = done.get((d.field, d.detail.removeprefix("refused by ")), ("", ""))
+        call = last_call_arguments(d.program)
+        field = _given_field(d.field, call)
+        rule, words = done.get((field, d.detail.removeprefix("refused by ")), ("", ""))
         if (rule and _bare_refusal(d) and _refused_words(d) == words
-                and _lacks_companion(d.field, last_call_arguments(d.program))):
+                and _lacks_companion(field, call)):
             # The relation's value class, as relations.py writes it, so explain says it as the rule it is.
             d = d.model_copy(update={"value_class": f"{RELATION_CLASS}: {rule}", "cause": VALIDATION_CAUSE})
         out.append(d)
     return out
+
+
+def _given_field(field: str, call: JSON | None) -> str:
+    """The field a companion rule is about: a refusal naming the missing field (“revisesThought is required
+    when isRevision is true”, #4100) is about the companion the call gave, else "accepts missing for
+    `revisesThought`" was said where the rule is `isRevision` without `revisesThought`."""
+    if not isinstance(call, dict) or field not in COMPANIONS or field in call:
+        return field
+    other = COMPANIONS[field][0]
+    return other if other in call and COMPANIONS.get(other, ("",))[0] == field else field
 
 
 def _refused_words(d: Difference) -> str:

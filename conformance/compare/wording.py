@@ -229,7 +229,36 @@ def short(text: str, width: int) -> str:
     """A value on one line: whole up to `WHOLE_CHARS` (200) whatever `width` asks, else cut at `width`. A
     value cut short of 200 characters hid what differed (`{"destructiveHint": false, "i…`)."""
     text = " ".join(text.split())
-    return text if len(text) <= max(width, WHOLE_CHARS) else text[: width - 1] + "…"
+    if len(text) <= max(width, WHOLE_CHARS):
+        return text
+    cut = text[: width - 1] + "…"
+    return cut + _json_closers(cut) if _is_json(text) else cut
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _json_closers(cut: str) -> str:
+    """What closes a JSON text cut short: its open string, then its open arrays and objects, innermost first,
+    so a value shown cut still reads as one (`{"a": [1, …]}`, not `{"a": [1, …`)."""
+    still: list[str] = []
+    in_string = escaped = False
+    for ch in cut:
+        if in_string:
+            in_string = escaped or ch != '"'
+            escaped = not escaped and ch == "\\"
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            still.append("]" if ch == "[" else "}")
+        elif ch in "]}" and still:
+            still.pop()
+    return ('"' if in_string else "") + "".join(reversed(still))
 
 
 def short_pair(a: str, b: str, width: int) -> tuple[str, str]:

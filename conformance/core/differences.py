@@ -527,10 +527,21 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
         text = _first_row(target) if row == 0 else ""
         of = f" for “{text}”" if text and len(text) <= 60 else ""
         same = ", the border as wide" if a.width == b.width else ""
-        why = rule if rule and a.width == b.width else "the thought's width counted otherwise"
+        why = rule if rule and a.width == b.width else _row_pad_why(a, b, row)
         said.append(f"its thought row{of} is padded with {b.row_pads[row]} space(s) before its right border "
                     f"{here}, {a.row_pads[row]} on {theirs}'s{same}: {why}")
     return said
+
+
+def _row_pad_why(a: _Box, b: _Box, row: int) -> str:
+    """Why one row is padded otherwise: its text measured otherwise, or, when both boxes leave it the same
+    width, only a box sized otherwise around it (#4005: a border two columns narrower read as "the thought's
+    width counted otherwise", though both measured “a” as one)."""
+    measured = a.width - 3 - a.row_pads[row]
+    if a.width == b.width or b.width - 3 - b.row_pads[row] != measured:
+        return "the thought's width counted otherwise"
+    way = "narrower" if b.width < a.width else "wider"
+    return f"the thought measured alike on both ({measured}), padded to the {way} box"
 
 
 def terminal_columns(text: str) -> int:

@@ -2958,6 +2958,9 @@ def unreplayable(rv: RecordVerdict | None) -> str:
         # log of long thoughts) are no difference it can show, so "not reproduced" would be false (issue 42).
         return ("not replayed: its check reads the files the server's processes wrote, which a replay of "
                 "requests does not watch")
+    unasked = _answered_no_request([readable(t.message) for t in failing])
+    if unasked:
+        return unasked
     if failing and all(t.left_idle is not None for t in failing):
         return ("not replayed: its check leaves the process idle and watches what it does meanwhile, which a "
                 "replay of requests never does; the idle witness holds fresh processes idle instead")
@@ -2974,6 +2977,23 @@ def unreplayable(rv: RecordVerdict | None) -> str:
         return ("not replayed: its check ends the process's stdin and reads what follows, which a replay of "
                 "requests never does")
     return ""
+
+
+_NULL_ANSWERED: Final = re.compile(r"^responses to the ids (?:[^\n]*?, )?null(?:, null)*, where each of ")
+_PARSE_ERROR: Final = re.compile(r'"id":\s*null,\s*"error":\s*\{\s*"code":\s*-32700\b')
+
+
+def _answered_no_request(messages: Sequence[str]) -> str:
+    """Why no replay shows an answer under the id null (LOOP-A's check also writes a line that is not JSON and
+    JSON that is no request, which only such an answer answers): a replay sends requests only. Empty unless
+    every failing check saw such an answer."""
+    if not messages or not all(_NULL_ANSWERED.search(m) for m in messages):
+        return ""
+    if all(_PARSE_ERROR.search(m) for m in messages):
+        return ("not replayable: no replay sends a line that is not JSON, which is what the parse error "
+                "(-32700) answers")
+    return ("not replayable: the answer under the id null answers a line that is no request, which no replay "
+            "sends")
 
 
 def _evidenced(cause: RootCause, report: Report, replays: _Replays) -> RootCause:

@@ -25,9 +25,10 @@ def _columns(text: str) -> int:
                for ch in text)
 
 
-def _box(thought: str, measure: Callable[[str], int], header: str = "💭 Thought 1/1") -> str:
-    """The original's box (formatThought), its border and padding counted by `measure`."""
-    width = max(measure(header), measure(thought)) + 4
+def _box(thought: str, measure: Callable[[str], int], header: str = "💭 Thought 1/1", margin: int = 4) -> str:
+    """The original's box (formatThought), its border and padding counted by `measure`, `margin` columns
+    wider than the wider of header and thought."""
+    width = max(measure(header), measure(thought)) + margin
     border = "─" * width
     return (f"\n┌{border}┐\n│ {header} │\n├{border}┤\n│ {thought}{' ' * (width - 2 - measure(thought))} │"
             f"\n└{border}┘")
@@ -49,6 +50,20 @@ def test_the_unit_each_side_pads_to_is_said(thought: str, unit: str) -> None:
         counts["UTF-16 units"]) == 1
     rule = f"padded to its {unit} ({counts[unit]}) on fork, to its UTF-16 units ({counts['UTF-16 units']})"
     assert (rule in said) == told, said
+
+
+@given(st.text(alphabet="ab xy", min_size=1, max_size=40).filter(lambda t: t == t.strip()),
+       st.sampled_from([2, 3, 5, 6]), st.sampled_from(["x", "💭 Thought 1/1"]))
+def test_a_box_sized_otherwise_around_the_same_thought_is_not_a_thought_counted_otherwise(
+        thought: str, margin: int, header: str) -> None:
+    """#4005's head draws the border two columns past the wider of header and thought, not four: the thought
+    row's padding moves with the border, the thought measured alike ("the thought's width counted otherwise"
+    was false there)."""
+    said = box_difference(_box(thought, _utf16, header), _box(thought, _utf16, header, margin), "on fork",
+                          "0.6.2")
+    way = "narrower" if margin < 4 else "wider"
+    assert "counted otherwise" not in said, said
+    assert f"the thought measured alike on both ({len(thought)}), padded to the {way} box" in said, said
 
 
 def test_compare_says_a_fork_pads_its_box_to_terminal_columns() -> None:

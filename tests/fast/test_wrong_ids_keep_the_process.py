@@ -28,3 +28,17 @@ def test_wrong_id_answers_keep_the_process_and_its_store(ids: list[str]) -> None
         side.close()
     assert side.starts == 1 and side.restarts == 0, (side.starts, side.restarts)
     assert after.store is not None and after.store[0] == len(ids) + 1, after  # every call was filed
+
+
+@settings(max_examples=2, deadline=None)
+@given(st.integers(2, 4))
+def test_a_probe_answered_under_another_id_keeps_the_process(programs: int) -> None:
+    """The probe `Side.base` sends before every program, answered under another id (`number-ids`: 7 as "7"),
+    leaves the process in step as any call so answered does: one start for every program."""
+    side = Side(resolve_target("cmd:" + shlex.join(command("reference_fork", "number-ids"))), 20.0)
+    try:
+        for _ in range(programs):
+            side.base()
+    finally:
+        side.close()
+    assert side.starts == 1 and side.restarts == 0, (side.starts, side.restarts)

@@ -7,6 +7,8 @@ forks do:
 - `converts=F,…`: numeric strings for these numbered fields are converted before they are checked;
 - `unchecked=F,…`: these optional fields are never checked (any value passes);
 - `revision-needs-target`: `isRevision` true without `revisesThought` is refused;
+- `revision-target-named`: `isRevision` true without `revisesThought` is refused in words naming the missing
+  `revisesThought` first;
 - `branch-before`: `branchFromThought` not below `thoughtNumber` is refused, before any other check;
 - `crash-label`: a `branchId` of "constructor" fails as a crash does, in words naming no field;
 - `crash-at-first`: a call at thoughtNumber 1 crashes before any check (a fork reading a field only the
@@ -64,6 +66,8 @@ def refusal(args: dict[str, object]) -> str:
             return f"Invalid {name}: must be a {TYPES[name]}"
     if "revision-needs-target" in OPTIONS and args.get("isRevision") is True and "revisesThought" not in args:
         return "Invalid isRevision: isRevision requires revisesThought"
+    if "revision-target-named" in OPTIONS and args.get("isRevision") is True and "revisesThought" not in args:
+        return "Invalid revisesThought: required when isRevision is true"
     if "crash-label" in OPTIONS and args.get("branchId") == "constructor":
         return "this.branches[data.branchId].push is not a function"
     return ""

@@ -104,6 +104,10 @@
   branchFromThought, boxed as a revision still (held-out-multi-14's branch-workspaces);
 - `digit-ids`: a request whose id is a string of ASCII digits ("7") is answered with the number (7), as a
   gateway reading ids as numbers (held-out-multi-14's gateway);
+- `unknown-tool-plain`: a call to a tool it does not have is answered with the original's words (“Unknown
+  tool: NAME”) as a result without isError (a refusal a host reads as a success);
+- `number-ids`: a tools/call whose id is a number (7) is answered with its digits as a string ("7"), so
+  every numbered call is answered under another id than it was sent with;
 - `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
   while the lines after it go first, so a call sent right behind it is stored and answered before it
   (held-out-multi-14's background-worker).
@@ -1140,6 +1144,24 @@ def _digit_ids() -> None:
     sdk050.js_request_id = as_number
 
 
+def _number_ids() -> None:
+    from reference_server import transport
+
+    decode = transport.decode_frame
+
+    def as_string(line: bytes) -> Any:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return decode(line)
+        numbered = isinstance(value, dict) and value.get("method") == "tools/call"
+        if numbered and type(value.get("id")) is int:
+            return decode(json.dumps({**value, "id": str(value["id"])}).encode())
+        return decode(line)
+
+    transport.decode_frame = as_string
+
+
 DEFERRED_UNITS: Final = 500
 DEFERRED_WAIT: Final = 0.3
 
@@ -1242,12 +1264,24 @@ def _listed_as(server: Any, change: str) -> None:
     server.call_tool_text = dispatched
 
 
+def _unknown_tool_plain(server: Any) -> None:
+    called = server.call_tool_text
+
+    def plain(store: Any, asked: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = called(store, asked, arguments)
+        return text, is_error and asked == server.TOOL_NAME
+
+    server.call_tool_text = plain
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     if change == "deferred-long":
         sys.exit(_deferred_relay())
     if change == "digit-ids":
         _digit_ids()
+    if change == "number-ids":
+        _number_ids()
     server = startup.server_module()
     from reference_server import thinking
 
@@ -1258,6 +1292,8 @@ def main() -> None:
             return dataclasses.replace(listed(), name="think")
 
         server.load_tool_spec = renamed  # type: ignore[attr-defined]
+    elif change == "unknown-tool-plain":
+        _unknown_tool_plain(server)
     elif change.startswith(("listed-as:", "moved-to:")):
         _listed_as(server, change)
     elif change.startswith(("versions-only:", "version-refused:")):
@@ -1339,7 +1375,7 @@ def main() -> None:
                 key: ("" if key == "thought" else 0.0) for key in falsy})
 
         thinking.validate_thought_data = typed
-    elif change == "digit-ids":
+    elif change in ("digit-ids", "number-ids"):
         pass  # the wire's ids, changed above before the server module read them
     elif change == "rtl-isolated":
         _rtl_isolated(thinking)
