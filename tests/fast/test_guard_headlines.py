@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from conformance.core.differences import explain
@@ -167,6 +167,27 @@ def test_a_quote_cut_in_its_middle_keeps_whole_words_at_both_ends(
     head, _, tail = inside.partition(" … ")
     assert words.startswith(head) and words.endswith(tail), (head, tail)
     assert head.split(" ")[-1] in quoted_words and tail.split(" ")[0] in quoted_words, "cut at words"
+
+
+_CODE_WORD = st.text(alphabet="abcdefghijklmnop", min_size=3, max_size=12)
+
+
+@given(shared=st.lists(_CODE_WORD, min_size=4, max_size=10),
+       ends=st.lists(_CODE_WORD, min_size=2, max_size=6), mine=_CODE_WORD, theirs=_CODE_WORD)
+def test_two_refusals_sharing_words_keep_both_sides_words_that_differ(
+    shared: list[str], ends: list[str], mine: str, theirs: str
+) -> None:
+    """Two refusals of one crash in other words, V8 quoting each side's own source (“this.branches[
+    validatedInput.branchId].push is not a function” on npm:0.6.2, “this.branches[branchId].push …” on a
+    fork renaming a local): the headline says both sides' differing words, never only the original's."""
+    assume(mine != theirs and mine not in theirs and theirs not in mine)
+    a, b = (".".join([*shared, word, *ends]) + " is not a function" for word in (mine, theirs))
+    difference = f"both refuse this call, in other words: “{a}” on the original, “{b}” here"
+    assume(len(difference) > HEADLINE_PAIR_CHARS)
+    fitted = quote_fitted(difference, HEADLINE_PAIR_CHARS)
+    assert len(fitted) <= HEADLINE_PAIR_CHARS, fitted
+    original, _, here = fitted.partition(" on the original, ")
+    assert f"[{mine}]" in original and f"[{theirs}]" in here, fitted
 
 
 def test_the_audit_reads_a_compare_folders_report_and_pull_request_comment(
