@@ -200,11 +200,11 @@ _TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^
 def quote_fitted(difference: str, limit: int) -> str:
     """A difference over `limit` whose two quotes side by side share words is said by the words that differ,
     marked, with a few around (“…branches[[validatedInput.]branchId]…” against “…branches[[]branchId]…”):
-    a cut at the end kept the original's words and dropped this server's (wild23: two refusals of one crash
-    in other words, V8 quoting each side's own source). Else its first long quote is cut in its middle, at
-    words ("“MCP error -32602: Input … expected string, received boolean”"): a refusal's own words come last,
-    after a wrapper's prefix, and a cut at the end kept only the prefix (issue 42: npm:2025.11.25's RTE-3
-    never said what was refused)."""
+    a cut at the end kept the original's words and dropped this server's (Rikxed/sequentialthinking: two
+    refusals of one crash in other words, V8 quoting each side's own source). Else its first long quote is
+    cut in its middle, at words ("“MCP error -32602: Input … expected string, received boolean”"): a
+    refusal's own words come last, after a wrapper's prefix, and a cut at the end kept only the prefix
+    (issue 42: npm:2025.11.25's RTE-3 never said what was refused)."""
     if len(difference) > limit:
         paired = _pair_fitted(difference, limit)
         if paired is not None:
