@@ -25,6 +25,7 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
 from conformance.report.escape import cut_headline
+from conformance.report.evidence_parts import evidence_line
 from conformance.report.model import HEADLINE_PAIR_CHARS, Evidence, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
@@ -213,3 +214,16 @@ def test_the_terminal_line_of_a_long_refusal_still_names_its_field() -> None:
                         differences=[said])
     shown = cut_headline(f"RTE-3 departs — {evidence.headline()}", 160)
     assert "naming `branchId`" in shown, shown
+
+
+def test_a_cause_s_evidence_line_keeps_both_sides_words_of_a_long_re_wording() -> None:
+    """The terminal's line under a cause (200 characters) cut the same pair after the original's words: it
+    now says both sides' words that differ (Rikxed/sequentialthinking's RTE-8/a1, npm:0.6.2's words first)."""
+    difference = ("both refuse this call, in other words: “this.branches[validatedInput.branchId].push is "
+                  "not a function” on the original, “this.branches[branchId].push is not a function” here")
+    evidence = Evidence(reproduced=True, at="on the example's tools/call 2", differences=[difference],
+                        original_spec="npm:0.6.2")
+    line = evidence_line(evidence)
+    lead = "reproduced on the example's tools/call 2 against npm:0.6.2: "
+    assert len(line) <= 200 and line.startswith(lead), line
+    assert "[validatedInput.]" in line and "[[]branchId]" in line and line.endswith(" here"), line
