@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -12,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, TypeAlias
+
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from conformance.catalog.startup_hints import diagnose
 from conformance.compare import after_calls
@@ -83,7 +86,7 @@ from conformance.drivers.listening import listening_clause
 from conformance.drivers.transcript import Transcript
 from conformance.report.model import Comparison, Crossing, Difference, OtherTool, RootCause
 from conformance.targets.project import missing_path, node_engines
-from conformance.targets.specs import Target, resolve_target
+from conformance.targets.specs import Target, default_cache_dir, resolve_target
 
 TargetSpec: TypeAlias = str | Target
 """A target spec (`reference`, `npm:<version>`, `cmd:<command line>`) or an already resolved `Target`."""
@@ -114,6 +117,21 @@ class ComparisonOutcome:
     tools: list[str] = field(default_factory=list)
 
 
+def hypothesis_home(cache: Path | None) -> None:
+    """Hypothesis keeps its tables in the target cache's `hypothesis` folder, as `run` has it keep them, never
+    in a `.hypothesis/` of the folder compare was started in (a compare of npm:0.6.2 with a fork left one
+    there, a run none);
+    a storage folder the environment names is kept, and an unwritable cache leaves hypothesis as it was."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return
+    folder = (cache if cache is not None else default_cache_dir()) / "hypothesis"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return
+    set_hypothesis_home_dir(folder)
+
+
 def run_comparison(
     a: TargetSpec,
     b: TargetSpec,
@@ -141,6 +159,7 @@ def run_comparison(
     started = time.monotonic()
     if profile not in BUDGETS:
         raise HarnessError(f"unknown profile {profile!r}: expected {', '.join(BUDGETS)}")
+    hypothesis_home(cache)
     budget = BUDGETS[profile]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     timeout = call_timeout if call_timeout is not None else DEFAULT_CALL_TIMEOUT

@@ -111,7 +111,7 @@ def prepared(
     own_home: bool = False,
 ) -> tuple[list[str], dict[str, str], str, workfolder.WorkFolder]:
     """What a server process is started with: its arguments (anchored to our folder when it starts in one
-    made for it), its environment (its server's temp folder, its own and a HOME with `own_home`, under the
+    made for it), its environment (its server's temp folder and HOME, its own with `own_home`, under the
     target's variables) and its folder (`cwd` when the caller gives one, else its server's in this run), and
     those folders, bound to its pid by the caller (`workfolder.bind`)."""
     server = (*command, "\0", *(f"{k}={v}" for k, v in sorted((env or {}).items())))
@@ -136,8 +136,8 @@ def spawn(
     (`workfolder`: its files are seen by the server's later processes, never by another run's).
 
     `exact_env`: `env` is the whole environment (records about the start environment), not extra variables
-    on top of ours. `cwd`: the folder it starts in, kept (its own when None). `own_home`: a HOME of its own
-    too. Every start is counted, whoever asks for it.
+    on top of ours. `cwd`: the folder it starts in, kept (its own when None). `own_home`: folders (HOME too)
+    of its own, not its server's. Every start is counted, whoever asks for it.
     """
     if not command:
         raise TargetError("empty server command")

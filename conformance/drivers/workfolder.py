@@ -3,17 +3,22 @@ the next or into the folder the run was started in, while a store a server keeps
 carried from one of its processes to the next within a run (LOOP-A: the original keeps none).
 
 The processes of one server (one command and environment) in a run start in one folder made for that server
-(their current folder, `./`) with one temp folder (`TMPDIR`, `TEMP`, `TMP`), both in the run's folder: the
+(their current folder, `./`) with one temp folder (`TMPDIR`, `TEMP`, `TMP`) and one HOME (`HOME`,
+`USERPROFILE`, `XDG_*_HOME`): a server making `~/.its-store/` at start-up writes nothing into the user's HOME
+(a task orchestrator's `~/.task-orchestrator/storage/`, made by the preflight's process and left behind).
+The caches and tool homes a launcher reads under the user's HOME (npm's, uv's, pyenv's, rustup's, a
+`pip install --user`'s) stay where they are, named by their own variables (`KEPT_HOMES`), so a server
+started through them still starts offline. These folders are in the run's folder: the
 `seqthink-run-*` folder `run` makes in the system temp folder for its state (named to its pytest workers by
 `RUN_FOLDER_ENV`, each interpreter in a folder of its own there), else one made on the first start; the raw
-processes' shared HOME sandbox (`suite/rawproc.py`) lives there too. A process given a HOME of its own (a
+processes' shared HOME sandbox (`suite/rawproc.py`) lives there too. A process given folders of its own (a
 tool beside sequentialthinking, called on a process of its own) has folders of its own, listed and removed
 when the harness ends it (`finish`); a server's, when the interpreter exits or the run's folder is left.
 Only folders the harness made are removed, never one given to it (a `cwd` the caller names), and a link a
 server left inside is removed as a link, never followed. What a process's folders held is kept (bounded) for
-ABS-1's check (`written`), which says each file as `./name` or `$TMPDIR/name`. A command's arguments naming
-an existing path relative to the run's folder are made absolute first (`anchored`): the server still finds
-its script.
+ABS-1's check (`written`), which says each file as `./name`, `$TMPDIR/name` or `$HOME/name`. A command's
+arguments naming an existing path relative to the run's folder are made absolute first (`anchored`): the
+server still finds its script.
 """
 
 from __future__ import annotations
@@ -34,7 +39,14 @@ TEMP_VARIABLES: Final = ("TMPDIR", "TEMP", "TMP")
 """Where a process looks for its temp folder (POSIX, then the names Windows-born code reads)."""
 HOME_VARIABLES: Final = ("HOME", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
                          "XDG_CACHE_HOME")
-"""Where a process looks for its user's files: set to its own folder for a process given a home of its own."""
+"""Where a process looks for its user's files: set to its server's HOME folder in the run."""
+KEPT_HOMES: Final = (("npm_config_cache", ".npm"), ("PYTHONUSERBASE", ".local"),
+                     ("UV_CACHE_DIR", ".cache/uv"), ("PYENV_ROOT", ".pyenv"), ("RUSTUP_HOME", ".rustup"),
+                     ("CARGO_HOME", ".cargo"), ("NVM_DIR", ".nvm"), ("DENO_DIR", ".cache/deno"),
+                     ("BUN_INSTALL", ".bun"))
+"""A launcher's cache or tool home under the user's HOME, by the variable that names it where it is: kept
+where it is (its variable set to it, when it exists and the variable is unset), so `npx`, `uvx`, a pyenv or
+rustup shim and a `pip install --user` package still start a server from what is installed."""
 ROOT_PREFIX: Final = "seqthink-run-"
 RUN_FOLDER_ENV: Final = "SEQTHINK_CONFORMANCE_RUN_FOLDER"
 """The run's folder, for the interpreters it starts (pytest workers); never passed on to a server."""
@@ -51,8 +63,8 @@ HOME: Final = "$HOME"
 
 @dataclass(frozen=True)
 class WorkFolder:
-    """The folders made for one process: `cwd` its current folder, `tmp` its temp folder, `home` its HOME
-    when it was given one of its own."""
+    """The folders made for one process: `cwd` its current folder, `tmp` its temp folder, `home` its HOME;
+    `own_home`: its own, not its server's."""
 
     path: Path
     own_home: bool = False
@@ -72,14 +84,24 @@ class WorkFolder:
         return self.path / "home"
 
     def env(self) -> dict[str, str]:
-        """The variables that point the process at its folders."""
+        """The variables that point the process at its folders, and at the launchers' homes it keeps."""
         out = {name: str(self.tmp) for name in TEMP_VARIABLES}
-        if self.own_home:
-            out.update({name: str(self.home) for name in HOME_VARIABLES})
+        out.update({name: str(self.home) for name in HOME_VARIABLES})
+        out.update(kept_homes())
         return out
 
     def parts(self) -> tuple[tuple[str, Path], ...]:
-        return ((CWD, self.cwd), (TMP, self.tmp)) + (((HOME, self.home),) if self.own_home else ())
+        return (CWD, self.cwd), (TMP, self.tmp), (HOME, self.home)
+
+
+def kept_homes(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`KEPT_HOMES` that exist under the user's HOME and that `environ` (ours) does not set already."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME", "")
+    if not home:
+        return {}
+    found = {name: os.path.join(home, below) for name, below in KEPT_HOMES if name not in env}
+    return {name: path for name, path in found.items() if os.path.isdir(path)}
 
 
 @dataclass(frozen=True)
@@ -155,7 +177,7 @@ def shared(name: str) -> Path:
 
 def made(*, own_home: bool = False, server: tuple[str, ...] | None = None) -> WorkFolder:
     """The folders for one process: those of `server` (its command and environment) in this run, made on its
-    first start; new ones with `own_home` (its HOME too) or when no server is named."""
+    first start; new ones with `own_home` (folders of its own) or when no server is named."""
     global _serial
     root = run_root() / "servers"
     key = None if own_home or server is None else (str(root), *server)
@@ -296,6 +318,6 @@ def _remove_run() -> None:
         remove(root)
 
 
-__all__ = ["CWD", "HOME", "HOME_VARIABLES", "RUN_FOLDER_ENV", "TEMP_VARIABLES", "TMP", "WorkFolder",
-           "Written", "anchored", "bind", "finish", "listed", "made", "remove", "run_folder", "run_root",
-           "shared", "started_env", "unshared", "written"]
+__all__ = ["CWD", "HOME", "HOME_VARIABLES", "KEPT_HOMES", "RUN_FOLDER_ENV", "TEMP_VARIABLES", "TMP",
+           "WorkFolder", "Written", "anchored", "bind", "finish", "kept_homes", "listed", "made", "remove",
+           "run_folder", "run_root", "shared", "started_env", "unshared", "written"]

@@ -11,7 +11,7 @@ from typing import Final
 
 from conformance.report.markdown_parts import code_block, md, replay_block
 from conformance.report.markup import Content, tag
-from conformance.report.model import Evidence, RecordVerdict, Report
+from conformance.report.model import Evidence, RecordVerdict, Report, quote_fitted
 from conformance.report.text import around_difference
 
 ANSWER_CHARS: Final = 900
@@ -34,12 +34,18 @@ def shared_note(evidence: Evidence) -> str:
     return f"the replay of root cause {evidence.cause}, reused, not replayed again"
 
 
-def evidence_line(evidence: Evidence) -> str:
-    """One line: the first difference, where, and whether it reproduced."""
+EVIDENCE_LINE_CHARS: Final = 200
+"""Characters of the terminal's evidence line under a cause."""
+
+
+def evidence_line(evidence: Evidence, limit: int = EVIDENCE_LINE_CHARS) -> str:
+    """One line: the first difference, where, and whether it reproduced; two quotes side by side said by
+    their words that differ when the whole would pass `limit` (`quote_fitted`), so both sides' words stay."""
     if not evidence.reproduced:
         return _unreproduced(evidence) + ": " + evidence.why
     first = evidence.differences[0] if evidence.differences else "answers differ"
-    return f"reproduced {evidence.at} against {evidence.original_short()}: {first}"
+    lead = f"reproduced {evidence.at} against {evidence.original_short()}: "
+    return lead + quote_fitted(first, max(limit - len(lead), 60))
 
 
 def _unreproduced(evidence: Evidence) -> str:

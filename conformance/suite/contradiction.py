@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Final, cast
 
 from conformance.catalog.records import default_catalog
-from conformance.core.differences import json_differences
+from conformance.core.differences import json_differences, word_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.served import read_served
 from conformance.core.words import first_and_more
@@ -77,14 +77,24 @@ def first_difference(one: Sequence[object], two: Sequence[object], item: str = "
     """Where two sequences the same calls produced part: the first differing item of each, with the fields
     that differ when both are JSON answers (a `timestamp` in every error answer made two processes differ,
     and the whole answers quoted never showed it: nalyk/sequentialthinking, reports/third-party/AUDIT.md),
-    or their lengths."""
+    the words that differ when both are texts or bytes (a stderr), or their lengths."""
     for index, (a, b) in enumerate(zip(one, two, strict=False), start=1):
         if a != b:
             fields = _fields_apart(a, b)
             if fields:
                 return f"{item} {index} differs in {fields}"
+            if isinstance(a, (bytes, str)) and isinstance(b, (bytes, str)) and (
+                    isinstance(a, bytes) or isinstance(b, bytes) or max(len(a), len(b)) > BRIEF_CHARS):
+                was, now = word_difference(_text(a), _text(b))
+                return f"{item} {index} reads {was}, then {now}"
             return f"{item} {index} is {brief(a)}, then {brief(b)}"
     return f"{len(one)} {item}s, then {len(two)}"
+
+
+def _text(value: bytes | str) -> str:
+    """What a process wrote, as text: UTF-8, a byte that is not escaped (never Python's `b'…'` repr, whose
+    escapes hid a French log line's accents and whose start, shared by both, hid where two stderrs part)."""
+    return value.decode("utf-8", "backslashreplace") if isinstance(value, bytes) else value
 
 
 def _fields_apart(a: object, b: object) -> str:

@@ -4,9 +4,10 @@ makes of it (conformance/suite/contradiction.py, gate/verdicts.py)."""
 from __future__ import annotations
 
 import json
+import string
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from conformance.catalog.records import UnknownRecordError
@@ -185,3 +186,19 @@ def test_values_sent_out_of_type_are_not_read_as_echoes() -> None:
         exchange = _answered({"thought": "t", "thoughtNumber": number, "totalThoughts": 3,
                               "nextThoughtNeeded": flag}, status)
         assert accepted(exchange)["thoughtNumber"] == 3
+
+
+@given(
+    head=st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"), exclude_characters="\\'"),
+                 min_size=120, max_size=300),
+    one=st.text(string.ascii_letters, min_size=1, max_size=8),
+    two=st.text(string.ascii_letters, min_size=1, max_size=8),
+)
+def test_two_stderrs_are_said_by_the_words_that_differ_as_text(head: str, one: str, two: str) -> None:
+    """Two processes' stderr parting after a long shared start (a logger echoing each request in French,
+    V-labs/Sequential-Thinking-MCP) is said by where they part, decoded: no `b'…'` repr, no escaped accent."""
+    assume(one != two)
+    first, second = f"{head} é {one} end\n".encode(), f"{head} é {two} end\n".encode()
+    said = first_difference([b"same", first], [b"same", second], "stderr")
+    assert said.startswith("stderr 2 reads ") and "b'" not in said and "\\x" not in said, said
+    assert one in said and two in said, said

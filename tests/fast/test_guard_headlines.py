@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from conformance.core.differences import explain
@@ -25,6 +25,7 @@ from conformance.core.jsontypes import JSON
 from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
 from conformance.report.escape import cut_headline
+from conformance.report.evidence_parts import evidence_line
 from conformance.report.model import HEADLINE_PAIR_CHARS, Evidence, RecordVerdict, RootCause, quote_fitted
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
@@ -169,6 +170,27 @@ def test_a_quote_cut_in_its_middle_keeps_whole_words_at_both_ends(
     assert head.split(" ")[-1] in quoted_words and tail.split(" ")[0] in quoted_words, "cut at words"
 
 
+_CODE_WORD = st.text(alphabet="abcdefghijklmnop", min_size=3, max_size=12)
+
+
+@given(shared=st.lists(_CODE_WORD, min_size=4, max_size=10),
+       ends=st.lists(_CODE_WORD, min_size=2, max_size=6), mine=_CODE_WORD, theirs=_CODE_WORD)
+def test_two_refusals_sharing_words_keep_both_sides_words_that_differ(
+    shared: list[str], ends: list[str], mine: str, theirs: str
+) -> None:
+    """Two refusals of one crash in other words, V8 quoting each side's own source (“this.branches[
+    validatedInput.branchId].push is not a function” on npm:0.6.2, “this.branches[branchId].push …” on a
+    fork renaming a local): the headline says both sides' differing words, never only the original's."""
+    assume(mine != theirs and mine not in theirs and theirs not in mine)
+    a, b = (".".join([*shared, word, *ends]) + " is not a function" for word in (mine, theirs))
+    difference = f"both refuse this call, in other words: “{a}” on the original, “{b}” here"
+    assume(len(difference) > HEADLINE_PAIR_CHARS)
+    fitted = quote_fitted(difference, HEADLINE_PAIR_CHARS)
+    assert len(fitted) <= HEADLINE_PAIR_CHARS, fitted
+    original, _, here = fitted.partition(" on the original, ")
+    assert f"[{mine}]" in original and f"[{theirs}]" in here, fitted
+
+
 def test_the_audit_reads_a_compare_folders_report_and_pull_request_comment(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -192,3 +214,16 @@ def test_the_terminal_line_of_a_long_refusal_still_names_its_field() -> None:
                         differences=[said])
     shown = cut_headline(f"RTE-3 departs — {evidence.headline()}", 160)
     assert "naming `branchId`" in shown, shown
+
+
+def test_a_cause_s_evidence_line_keeps_both_sides_words_of_a_long_re_wording() -> None:
+    """The terminal's line under a cause (200 characters) cut the same pair after the original's words: it
+    now says both sides' words that differ (Rikxed/sequentialthinking's RTE-8/a1, npm:0.6.2's words first)."""
+    difference = ("both refuse this call, in other words: “this.branches[validatedInput.branchId].push is "
+                  "not a function” on the original, “this.branches[branchId].push is not a function” here")
+    evidence = Evidence(reproduced=True, at="on the example's tools/call 2", differences=[difference],
+                        original_spec="npm:0.6.2")
+    line = evidence_line(evidence)
+    lead = "reproduced on the example's tools/call 2 against npm:0.6.2: "
+    assert len(line) <= 200 and line.startswith(lead), line
+    assert "[validatedInput.]" in line and "[[]branchId]" in line and line.endswith(" here"), line
