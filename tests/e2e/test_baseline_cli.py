@@ -2,7 +2,8 @@
 
 Real targets over real pipes: npm releases from the cache, and forks of the original built at test time
 (a copy of npm:0.6.2's install with one behaviour patched in dist/index.js). Runs use the stand-in suites
-of tests/cli_suite/ so each takes seconds; signatures are computed by the real witness run.
+of tests/cli_suite/ so each takes seconds; signatures are computed by the real witness run. Two runs that
+only read the same baseline are made side by side: each mostly waits on its server processes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import yaml
 
 from conformance.targets.specs import resolve_target
 from tests.cli import GATE_SUITE, Ran, assert_one_clean_error_line, cli, cli_here
+from tests.side_by_side import side_by_side
 
 REPO = Path(__file__).resolve().parents[2]
 SIGNATURE_SUITE = str(REPO / "tests" / "cli_suite" / "signature_suite.py")
@@ -74,10 +76,11 @@ def test_baseline_from_2025_12_18_fails_on_2026_7_4_naming_the_changed_departure
     assert made.code == 0, made.stderr
     assert "for project @modelcontextprotocol/server-sequential-thinking" in made.stdout
 
-    same = suite_run("npm:2025.12.18", tmp_path / "same", SIGNATURE_SUITE, "5", "--baseline", str(baseline))
-    assert same.code == 0, same.stdout + same.stderr
+    def gated(target: str, name: str) -> Ran:
+        return suite_run(target, tmp_path / name, SIGNATURE_SUITE, "5", "--baseline", str(baseline))
 
-    ran = suite_run("npm:2026.7.4", tmp_path / "next", SIGNATURE_SUITE, "5", "--baseline", str(baseline))
+    same, ran = side_by_side(lambda: gated("npm:2025.12.18", "same"), lambda: gated("npm:2026.7.4", "next"))
+    assert same.code == 0, same.stdout + same.stderr
     assert ran.code == 1, ran.stdout + ran.stderr
     gate = ran.report["gate"]
     assert [e["record"] for e in gate["changed"]] == ["RTE-1", "RTE-3"]
@@ -138,12 +141,13 @@ def test_a_fork_at_another_path_passes_its_baseline_and_fails_when_it_changes_ag
     assert cli_here("baseline", str(made_from.out / "report.json"), "-o", str(baseline)).code == 0
 
     elsewhere = fork(tmp_path / "checkout-b", "No such tool")
-    ran = suite_run(elsewhere, tmp_path / "b", GATE_SUITE, "2", "--baseline", str(baseline))
+    changed = fork(tmp_path / "checkout-c", "Tool not found")
+    ran, again = side_by_side(
+        lambda: suite_run(elsewhere, tmp_path / "b", GATE_SUITE, "2", "--baseline", str(baseline)),
+        lambda: suite_run(changed, tmp_path / "c", GATE_SUITE, "2", "--baseline", str(baseline)))
     assert ran.code == 0, ran.stdout + ran.stderr
     assert [e["record"] for e in ran.report["gate"]["expected"]] == ["RTE-2"]
 
-    changed = fork(tmp_path / "checkout-c", "Tool not found")
-    again = suite_run(changed, tmp_path / "c", GATE_SUITE, "2", "--baseline", str(baseline))
     assert again.code == 1, again.stdout + again.stderr
     [entry] = again.report["gate"]["changed"]
     assert entry["record"] == "RTE-2"

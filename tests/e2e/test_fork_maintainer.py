@@ -5,7 +5,8 @@ in, and the README's run with the baseline is green. The commands are read from 
 that stops working fails here (their options against the parser: tests/fast/test_docs.py).
 
 Every command that red run prints pastes and runs as it is: the terminal's "next:" lines, report.md's next
-steps and its rerun line, each run by a shell in the folder the run was started in, in the order printed.
+steps and its rerun line, each run by a shell in the folder the run was started in, the next steps in the
+order printed (the rerun line, which needs none of them, beside them).
 A placeholder, a path only one of them names or an escaped character fails here.
 
 The red run is made once: each test starts from a copy of its folder (the fork, its report, its output).
@@ -152,7 +153,7 @@ def _departed(report: Path) -> list[str]:
 
 
 class Pasted(NamedTuple):
-    """The red run's printed commands, pasted in order into a shell in a copy of its folder; a step after one
+    """The red run's printed commands, pasted into a shell in a copy of its folder; a next step after one
     that failed is not run (None)."""
 
     folder: Path
@@ -170,17 +171,18 @@ def _blocks(red: Red) -> list[str]:
 
 
 def _pasted(red: Red, tmp_path: Path) -> Pasted:
+    """The next steps in order, each after the one before succeeded; the rerun line beside them: it reads
+    nothing they write (no baseline, its own `--out`), and a run mostly waits on the fork's processes and
+    clocks, so the two sequences overlap instead of adding up."""
     folder = _copy(red, tmp_path)
     printed, blocks = _printed(red), _blocks(red)
     if len(printed) < 2 or len(blocks) != len(printed) + 1:
         return Pasted(folder, None, None, None)  # the test says why
-    wrote = _shell(printed[0], folder)
-    if wrote.returncode != 0:
-        return Pasted(folder, wrote, None, None)
-    again = _shell(printed[1], folder)
-    if again.returncode != 0:
-        return Pasted(folder, wrote, again, None)
-    return Pasted(folder, wrote, again, _shell(blocks[-1], folder))
+    with ThreadPoolExecutor(1, thread_name_prefix="rerun-line") as beside:
+        rerun = beside.submit(_shell, blocks[-1], folder)
+        wrote = _shell(printed[0], folder)
+        again = _shell(printed[1], folder) if wrote.returncode == 0 else None
+        return Pasted(folder, wrote, again, rerun.result())
 
 
 class Steps(NamedTuple):

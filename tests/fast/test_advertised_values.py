@@ -27,28 +27,20 @@ from conformance.calls.advertised import (
 )
 from conformance.calls.probes import RANGE_PLACES, declared_values
 from conformance.calls.strategies import OPTIONAL, REQUIRED
-from conformance.drivers.transcript import Transcript
 from conformance.suite import test_absences, test_validation
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from conformance.targets.specs import resolve_target
+from tests.servers import fork_target, session_on
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
 
 
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
-
-
 @pytest.fixture
 def session(request: pytest.FixtureRequest) -> Iterator[ServerSession]:
-    target = _fork(request.param) if request.param else REFERENCE
-    opened = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    target = fork_target(request.param) if request.param else REFERENCE
+    with session_on(target) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 # -- reading a schema -----------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ The servers are real processes (tests/servers/reference_fork.py `ascii-box`, `en
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 import sys
 from typing import Any
@@ -19,15 +18,12 @@ from hypothesis import strategies as st
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.key_paths import absent_said, found_at
 from conformance.core.served import status_block
-from conformance.drivers.transcript import Transcript
 from conformance.suite.answers import rejected, store
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.fresh_runs import state_of_answer
 from conformance.suite.render_box import boxes_said
-from conformance.suite.session import ServerSession
 from conformance.suite.test_lifecycle import _status_answer
-from conformance.targets.specs import resolve_target
-from tests.servers import VALID, command
+from tests.servers import VALID, command, fork_session
 
 _CALLS = [{"thought": "hi", "thoughtNumber": 1, "totalThoughts": 2, "nextThoughtNeeded": True},
           {"thought": "", "thoughtNumber": 2, "totalThoughts": 2, "nextThoughtNeeded": False}]
@@ -79,15 +75,11 @@ def test_an_enveloped_status_is_said_where_it_is_and_accepted() -> None:
 def test_an_enveloped_refusal_is_said_in_json_with_where_its_message_is() -> None:
     """A refusal's message under `error.message` is said there, the answer as JSON: never a Python repr
     ("error object without a message: {'ok': False, …}", round 12's CMP-2/a2)."""
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "enveloped")))
-    session = ServerSession(target=fork, transcript=Transcript(None), timeout=20.0)
-    try:
+    with fork_session("enveloped", 20.0) as session:
         with pytest.raises(Contradiction) as raised:
             rejected(session.call({**VALID, "thought": ""}))
         with pytest.raises(Contradiction) as crashed:
             rejected(session.call(OMIT))
-    finally:
-        session.close()
     # A crash's words are said whole, however long the envelope around them: they tie the refusal to a
     # crash cause's (cut inside a dump, they split RTE-8 off OBJ-8's cause on fork-api-envelope).
     assert "Cannot read properties of undefined (reading 'thought')\")" in str(crashed.value), crashed.value
@@ -121,17 +113,13 @@ def test_a_summary_block_put_first_is_read_past() -> None:
     """A fork answering "Thought n of m recorded; …" before its status JSON (held-out-multi-4's
     fork-progress-meter): every check reads the status in the later block (`Exchange.text`,
     `state_of_answer`), so no record says "text is not JSON"; the extra block is OBJ-4's own check's."""
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "summary-first")))
-    session = ServerSession(target=fork, transcript=Transcript(None), timeout=20.0)
-    try:
+    with fork_session("summary-first", 20.0) as session:
         first = session.call(dict(VALID))
         content = first.result["content"] if first.result else None
         assert isinstance(content, list) and len(content) == 2, first.response
         counted = store(first).history_length
         assert store(session.call(dict(VALID))).history_length == counted + 1
         assert rejected(session.call({**VALID, "thought": ""})) == "Invalid thought: must be a string"
-    finally:
-        session.close()
     answers, _ = _session("summary-first")
     assert state_of_answer(answers[0]).history_length == 1
 

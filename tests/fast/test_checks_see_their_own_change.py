@@ -11,12 +11,10 @@ import shlex
 import pytest
 
 from conformance.calls.strategies import Envelope
-from conformance.drivers.transcript import Transcript
 from conformance.suite import test_absences, test_dispatch, test_errors
 from conformance.suite.contradiction import Contradiction
-from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import command, session_on
 
 CHECK = test_errors.test_render_failure_after_retention.hypothesis.inner_test  # type: ignore[attr-defined]
 """The check's body without hypothesis' search: one call, its witness, as a run sends it."""
@@ -24,11 +22,8 @@ CHECK = test_errors.test_render_failure_after_retention.hypothesis.inner_test  #
 
 def _run(*change: str) -> None:
     target = resolve_target("cmd:" + shlex.join(command("many_changes", *change)))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    with session_on(target) as session:
         CHECK(server=session, envelope=Envelope("t", 1, 1, True), conversion={"toString": 1})
-    finally:
-        session.close()
 
 
 def test_a_render_failure_logged_after_an_accepted_answer_departs() -> None:
@@ -54,12 +49,8 @@ def test_the_unknown_tool_answer_is_judged_before_the_store_is_read() -> None:
     fails on the unknown-tool answer, its own, not on the probe's missing count (before, the probe came
     first and the unknown-tool change was never said)."""
     target = resolve_target("cmd:" + shlex.join(command("many_changes", "enveloped")))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
-        with pytest.raises(AssertionError) as raised:
-            UNKNOWN(server=session, name="SequentialThinking", envelope=Envelope("t", 1, 1, True))
-    finally:
-        session.close()
+    with session_on(target) as session, pytest.raises(AssertionError) as raised:
+        UNKNOWN(server=session, name="SequentialThinking", envelope=Envelope("t", 1, 1, True))
     said = str(raised.value)
     assert "a call of the unknown tool" in said and "UNKNOWN_TOOL" in said, said
 
@@ -72,11 +63,7 @@ def test_a_key_only_a_revision_is_answered_with_is_read_before_its_count() -> No
     (held-out-multi-10's revision-ledger): ABS-6's check names the key, OBJ-4's change, before the count,
     OBJ-2's, fails it (before, the count failed first and the key was read by no check)."""
     target = resolve_target("cmd:" + shlex.join(command("many_changes", "revision-ledger")))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
-        with pytest.raises(Contradiction) as raised:
-            REVISION(server=session, envelope=Envelope("t", 5, 3, True), is_revision=True, revises=1)
-    finally:
-        session.close()
+    with session_on(target) as session, pytest.raises(Contradiction) as raised:
+        REVISION(server=session, envelope=Envelope("t", 5, 3, True), is_revision=True, revises=1)
     assert raised.value.record == "OBJ-4", str(raised.value)
     assert "revisionsOfThought" in str(raised.value), str(raised.value)

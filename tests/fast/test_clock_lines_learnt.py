@@ -12,13 +12,13 @@ processes still departs.
 from __future__ import annotations
 
 import shlex
+from functools import partial
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tests.servers import command, suite_outcomes
+from tests.side_by_side import side_by_side
 
 LOOP_B = "test_replay_on_fresh_processes_is_identical"
 ENDS = ("test_end_of_stdin_ends_the_process_quietly", "test_terminating_signals_are_not_handled")
@@ -28,16 +28,20 @@ def _heartbeat(period_ms: int, *flags: str) -> str:
     return "cmd:" + shlex.join(command("heartbeat", str(period_ms), *flags))
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
-@given(period=st.sampled_from([300, 2500]))
-def test_a_heartbeat_makes_no_stderr_check_depart(tmp_path_factory: pytest.TempPathFactory,
-                                                  period: int) -> None:
-    """The reference with a heartbeat of any period passes LOOP-B and the end checks, run before any idle
-    check (before: LOOP-B failed, "stderr 4 is b'heartbeat: alive\\n', then b''")."""
-    outcomes = suite_outcomes("test_lifecycle.py", [LOOP_B, *ENDS], _heartbeat(period),
-                              tmp_path_factory.mktemp("suite"))
-    assert set(outcomes) == {LOOP_B, *ENDS}, outcomes
-    assert all(outcome == "passed" for outcome, _ in outcomes.values()), outcomes
+PERIODS = (300, 2500)
+"""A beat more often than the suite's idle check, and one it misses (its 1.5 s)."""
+
+
+def test_a_heartbeat_makes_no_stderr_check_depart(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The reference with a heartbeat of either period passes LOOP-B and the end checks, run before any idle
+    check (before: LOOP-B failed, "stderr 4 is b'heartbeat: alive\\n', then b''"). Both periods side by
+    side: each suite mostly waits on its heartbeat's processes."""
+    folders = {period: tmp_path_factory.mktemp(f"suite-{period}") for period in PERIODS}
+    seen = side_by_side(*(partial(suite_outcomes, "test_lifecycle.py", [LOOP_B, *ENDS], _heartbeat(period),
+                                  folders[period]) for period in PERIODS))
+    for period, outcomes in zip(PERIODS, seen, strict=True):
+        assert set(outcomes) == {LOOP_B, *ENDS}, (period, outcomes)
+        assert all(outcome == "passed" for outcome, _ in outcomes.values()), (period, outcomes)
 
 
 def test_a_per_call_line_differing_between_processes_still_departs(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from conformance.compare.programs import Step, frames, valid
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import command, fork_target
 from tests.side_by_side import side_by_side
 
 
@@ -151,7 +151,7 @@ def test_a_numeric_lower_bound_other_than_one_is_found(n: int) -> None:
 def test_a_thought_too_short_is_said_in_utf16_units_on_the_reference_fork() -> None:
     """The reference's fork refusing a thought shorter than 8 UTF-16 units (JavaScript's `length`)."""
     reference = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "short-refused")))
+    fork = fork_target("short-refused")
     bound = find_bound(reference, fork, "thought", "b", valid(thought="ab"), 10)
     assert isinstance(bound, Bound) and bound.rule == "`thought` shorter than 8 UTF-16 code units", bound
     assert "4 “é” refused, 4 “😀” (8 UTF-16 units) accepted" in bound.value_class, bound.value_class
@@ -164,7 +164,7 @@ def test_a_whitespace_refusal_is_said_as_its_kind_never_as_a_length(witness: str
     read "`thought` shorter than 2 characters; 1 refused, 2 accepted" where "x" is accepted. Re-tested in
     the witness's own characters, the rule is their kind."""
     reference = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "blank-refused")))
+    fork = fork_target("blank-refused")
     d = _refusal("thought", "string", valid(thought=witness), "Invalid thought: must not be blank")
     marked = _with_bounds(reference, fork, [d], 10, lambda _: None)
     headline = explain(marked, "base", "head", default_known_changes()).headline

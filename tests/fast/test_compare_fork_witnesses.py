@@ -4,8 +4,6 @@ characters (`max-thought`). Real processes: the reference against tests/servers/
 
 from __future__ import annotations
 
-import shlex
-
 from conformance.compare.engine import _suspects_retested
 from conformance.compare.observe import compare_step, with_suspect
 from conformance.compare.pair import replay_fresh
@@ -13,7 +11,7 @@ from conformance.compare.programs import Step, valid
 from conformance.compare.search import Candidate
 from conformance.core.protocol import TOOL
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 from tests.witnessed import witness_candidates
 
 
@@ -47,7 +45,7 @@ def test_a_field_is_named_beside_a_box_only_when_the_box_needs_it() -> None:
     """held-out-multi-14's multilingual: a box sized otherwise was headed "the stderr of a multi-line thought
     with zero for `revisesThought` differs", the zero playing no part. Replayed without it, the box still
     differs: the smaller call is kept and no field named; a field the difference needs stays."""
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "rtl-isolated")))
+    fork = fork_target("rtl-isolated")
     reference = resolve_target("reference")
     bent = (Step(TOOL, valid(thought="שלום עולם", revisesThought=0)),)
     oa, ob = replay_fresh(reference, fork, bent, 20.0)

@@ -14,15 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.compare.offered import Listed, OfferedSide, compare_offered, offered_side
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from conformance.targets.specs import resolve_target
+from tests.servers import fork_target
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
 CLASSES: Final = ("an accepted call", "a call that raises totalThoughts", "a refused call")
-
-
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +43,7 @@ def test_a_fork_offering_more_is_one_difference(
     reference_side: OfferedSide, change: str, signature: str, words: str
 ) -> None:
     """Each fork's one change is one difference, said with what the fork sent or what its listing holds."""
-    found = compare_offered(reference_side, offered_side(_fork(change), 20), "base", "head")
+    found = compare_offered(reference_side, offered_side(fork_target(change), 20), "base", "head")
     assert [o.found.signature for o in found] == [signature], [o.sentence for o in found]
     assert words in found[0].sentence, found[0].sentence
     assert found[0].program, "a difference carries the calls that show it"
@@ -62,7 +58,8 @@ def test_the_reference_against_itself_offers_nothing_more(reference_side: Offere
 
 def test_debug_logged_only_when_asked_sends_nothing_unasked(reference_side: OfferedSide) -> None:
     """A fork logging thoughts only once a client asks for debug (no setLevel here) sends nothing unasked."""
-    assert compare_offered(reference_side, offered_side(_fork("debug-logged"), 20), "base", "head") == []
+    head = offered_side(fork_target("debug-logged"), 20)
+    assert compare_offered(reference_side, head, "base", "head") == []
 
 
 _messages = st.lists(st.sampled_from([

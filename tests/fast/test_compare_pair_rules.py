@@ -24,7 +24,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import command, fork_target
 from tests.side_by_side import side_by_side
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
@@ -35,7 +35,7 @@ REVISING_BRANCH: Final[dict[str, JSON]] = valid(5, 5, thought="a revision on a b
 
 
 def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
+    return fork_target(change)
 
 
 def _bounded(*rules: str) -> Target:

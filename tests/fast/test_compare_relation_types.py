@@ -22,7 +22,7 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
 TYPE_WORDS: Final = "branchFromThought: Expected number, received string"
@@ -30,7 +30,7 @@ RULE_WORDS: Final = "branchFromThought must be less than thoughtNumber"
 
 
 def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
+    return fork_target(change)
 
 
 def _refused(value_class: str, origin: JSON, number: int, words: str) -> Difference:

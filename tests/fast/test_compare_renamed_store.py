@@ -18,10 +18,10 @@ from conformance.compare.pair import Side
 from conformance.compare.probes import run_probes
 from conformance.drivers.wire import Exchange
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
-SNAKE: Final = resolve_target("cmd:" + shlex.join(command("reference_fork", "snake-keys")))
+SNAKE: Final = fork_target("snake-keys")
 
 
 def _spelled(key: str, how: str) -> str:

@@ -6,20 +6,18 @@ program ran past that step."""
 
 from __future__ import annotations
 
-import shlex
-
 from conformance.compare.pair import Side, start_together
 from conformance.compare.programs import Step, valid
 from conformance.compare.search import Search
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 
 def test_a_program_runs_on_past_a_step_that_restarted_a_process() -> None:
     """The first step, refused alike by both sides, runs on a process restarted for it; the program goes on to
     the accepted call, whose answer keys differ."""
     a = Side(resolve_target("reference"), 30.0)
-    b = Side(resolve_target("cmd:" + shlex.join(command("reference_fork", "active-branches"))), 30.0)
+    b = Side(fork_target("active-branches"), 30.0)
     start_together(a, b)
     program = (Step(arguments={"thought": ""}), Step(arguments=valid(1, 3, more=True)))
     search = Search(a, b, deadline=float("inf"), cap=40)

@@ -3,7 +3,6 @@ declare named first (held-out-multi-17's fork-scoped-sessions: "from 1680 to 2",
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
 import pytest
@@ -13,14 +12,12 @@ from hypothesis import strategies as st
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL
-from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.suite import test_store
 from conformance.suite.answers import expect_count, expect_one_more
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_session
 
 _UNDECLARED = st.text(st.characters(codec="ascii", categories=["L"]), min_size=1, max_size=12).filter(
     lambda name: name not in ARGUMENT_NAMES)
@@ -69,12 +66,8 @@ def test_a_count_against_the_calls_says_the_call_it_was_given() -> None:
 
 @pytest.fixture
 def scoped() -> Iterator[ServerSession]:
-    target = resolve_target("cmd:" + shlex.join(command("reference_fork", "session-scoped")))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    with fork_session("session-scoped") as session:
         yield session
-    finally:
-        session.close()
 
 
 def test_a_store_scoped_by_session_says_the_session_argument(scoped: ServerSession) -> None:

@@ -10,13 +10,12 @@ from typing import cast
 import pytest
 
 from conformance.drivers.sdk import SdkDriver
-from conformance.drivers.transcript import Transcript
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
 from conformance.suite.test_claims import check_nothing_to_verify
 from conformance.suite.test_tool_spec import test_directives_delivered_but_not_enforced as directives_check
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import command, session_on
 
 FIRST = command("extra_tool", "noop", "first")
 
@@ -25,12 +24,9 @@ def test_the_answer_argument_of_a_tool_listed_first_is_not_the_tools() -> None:
     """The tool listed first takes `answer`; sequentialthinking does not: the check reads past the argument
     and fails, if at all, on the concluding call's answer (this small server's status has three fields)."""
     target = resolve_target("cmd:" + shlex.join(FIRST))
-    server = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
-        with SdkDriver(FIRST, timeout=60) as host, pytest.raises(AssertionError) as failed:
-            check_nothing_to_verify(host, server)
-    finally:
-        server.close()
+    with session_on(target) as server, SdkDriver(FIRST, timeout=60) as host, \
+            pytest.raises(AssertionError) as failed:
+        check_nothing_to_verify(host, server)
     assert "Conclusion: 42." in str(failed.value), str(failed.value)
     assert "can hold a hypothesis or an answer" not in str(failed.value), str(failed.value)
 

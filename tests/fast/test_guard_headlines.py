@@ -10,7 +10,7 @@ checked on the root causes and departing records a real run against npm:2026.8.3
 from __future__ import annotations
 
 import json
-import shlex
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Final
 
@@ -22,7 +22,6 @@ from conformance.core.differences import explain
 from conformance.core.failure_text import spoken
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
-from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import checked_explanations
 from conformance.report.escape import cut_headline
 from conformance.report.evidence_parts import evidence_line
@@ -30,17 +29,15 @@ from conformance.report.model import HEADLINE_PAIR_CHARS, Evidence, RecordVerdic
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
 from scripts.audit_headlines import audit_lines, markdown_headlines, sources
 from scripts.audit_headlines import main as audit_headlines_main
-from tests.servers import VALID, command
+from tests.servers import VALID, fork_session
 
 KEPT: Final = Path(__file__).parent / "kept" / "npm-2026.8.31-grouped.json"
 
 
-def _session() -> ServerSession:
-    target = resolve_target("cmd:" + shlex.join(command("reference_fork", "typed-guards")))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+def _session() -> AbstractContextManager[ServerSession]:
+    return fork_session("typed-guards")
 
 
 @pytest.mark.parametrize(("field", "value", "sent"), [
@@ -51,12 +48,8 @@ def _session() -> ServerSession:
 def test_a_falsy_value_accepted_is_said_as_the_call_and_the_originals_refusal(
     field: str, value: JSON, sent: str
 ) -> None:
-    session = _session()
-    try:
-        with pytest.raises(Contradiction) as raised:
-            rejected(session.call({**VALID, field: value}))
-    finally:
-        session.close()
+    with _session() as session, pytest.raises(Contradiction) as raised:
+        rejected(session.call({**VALID, field: value}))
     assert raised.value.record == "RTE-3/a1", raised.value
     said = str(raised.value)
     assert sent in said and "is accepted where the original refuses" in said, said
@@ -72,11 +65,8 @@ def test_a_falsy_value_accepted_is_said_as_the_call_and_the_originals_refusal(
 def test_the_guards_of_the_fork_still_refuse_a_wrong_type_in_the_originals_words() -> None:
     """The fork changes falsiness only: a mistyped thought is refused as the original refuses it, no record
     named (so the test above is about the falsy value, not a broken server)."""
-    session = _session()
-    try:
+    with _session() as session:
         assert rejected(session.call({**VALID, "thought": 7})) == GUARD_REFUSALS["thought"]
-    finally:
-        session.close()
 
 
 def _kept() -> tuple[list[RootCause], list[RecordVerdict]]:

@@ -23,10 +23,10 @@ from conformance.gate import evidence
 from conformance.gate.assemble import TargetSeen, assemble_report
 from conformance.report.model import Preflight, RunInfo
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
-FORK: Final = resolve_target("cmd:" + shlex.join(command("reference_fork", "depends-on")))
+FORK: Final = fork_target("depends-on")
 TIMEOUT: Final = 30.0
 """Per call: a deadline for a hang, not a measure."""
 NODEID: Final = ("conformance/suite/test_absences.py::test_an_extra_declared_argument_at_the_top_of_its_"

@@ -19,6 +19,7 @@ from conformance.drivers.wire import SETTLE_MISSES, SETTLE_QUIET, WireDriver, ru
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
 from tests.cli import REPO
+from tests.side_by_side import side_by_side
 
 ASCII = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "ascii-box"]
 RELAYED = [sys.executable, str(REPO / "tests" / "servers" / "late_stderr.py"), "--delay-ms", "150,200", "--",
@@ -40,11 +41,14 @@ def _stderrs(command: list[str], lateness: Lateness) -> list[bytes]:
 
 def test_late_ascii_boxes_are_each_their_calls() -> None:
     assert SETTLE_QUIET < 0.15, "the relay must be later than the fixed quiet period to test anything"
-    direct = _stderrs(ASCII, Lateness())
-    assert all(ruled_box(s) for s in direct[::2]) and not any(direct[1::2]), direct
     lateness = Lateness()
-    _stderrs(RELAYED, lateness)  # the run's first process: its banner and boxes came late
-    got = _stderrs(RELAYED, lateness)
+
+    def relayed() -> list[bytes]:
+        _stderrs(RELAYED, lateness)  # the run's first process: its banner and boxes came late
+        return _stderrs(RELAYED, lateness)
+
+    direct, got = side_by_side(lambda: _stderrs(ASCII, Lateness()), relayed)
+    assert all(ruled_box(s) for s in direct[::2]) and not any(direct[1::2]), direct
     assert got == direct, [(n, a[:40], b[:40]) for n, (a, b) in enumerate(zip(direct, got, strict=True))
                            if a != b]
 

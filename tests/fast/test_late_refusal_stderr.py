@@ -23,6 +23,7 @@ from conformance.drivers.wire import WireDriver
 from conformance.suite.rawproc import RawServer
 from conformance.targets.specs import resolve_target
 from tests.cli import REPO
+from tests.side_by_side import side_by_side
 
 LOGGED = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "logged"]
 """The reference, each refusal also written on stderr ("Error processing thought: ...") before its answer."""
@@ -77,9 +78,14 @@ def test_each_calls_stderr_through_the_relay_is_the_direct_servers(calls: list[d
     """Refusals (one stderr line each, owing no box) and accepted calls (a box each), in any order, on a
     fresh process: through the relay each call's stderr is the direct server's, the last call's too."""
     lateness = Lateness()  # one run's: learned on its first relayed process, used by the fresh ones after
-    _learn_relay(lateness)
-    direct, direct_late = _stderrs(LOGGED, calls, lateness)
-    relayed, relayed_late = _stderrs(RELAYED, calls, lateness)
+
+    def through_the_relay() -> tuple[list[bytes], bool]:
+        _learn_relay(lateness)
+        return _stderrs(RELAYED, calls, lateness)
+
+    # The direct server's process beside the relay's: what is learned of one command is never the other's.
+    (direct, direct_late), (relayed, relayed_late) = side_by_side(lambda: _stderrs(LOGGED, calls, lateness),
+                                                                  through_the_relay)
     assert relayed == direct
     assert relayed_late and not direct_late
     refusals = [said for said, arguments in zip(direct, calls, strict=True) if arguments in REFUSED]

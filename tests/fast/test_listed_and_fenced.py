@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -21,14 +21,13 @@ from conformance.core.identity import HarnessIdentity, TargetIdentity
 from conformance.core.jsontypes import JSON, OMIT
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL, the_tool, tool_name
 from conformance.core.served import Unreadable, read_answer, unfenced
-from conformance.drivers.transcript import Transcript
 from conformance.gate.preflight_departures import LISTING_CHECK, with_preflight_departure
 from conformance.suite.answers import accepted, rejected, store
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.suite.store_model import respelled
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import VALID, command
+from conformance.targets.specs import resolve_target
+from tests.servers import VALID, fork_session, fork_target
 
 _names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_-", min_size=1, max_size=12).filter(lambda n: n != TOOL)
 _others = st.lists(st.fixed_dictionaries({"name": _names, "description": st.text(max_size=20)}), max_size=4)
@@ -37,10 +36,6 @@ _json = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=10,
 )
-
-
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
 
 
 @given(others=_others, at=st.integers(min_value=0, max_value=4))
@@ -104,7 +99,7 @@ def test_a_label_escaped_for_markdown_is_its_respelling(label: str) -> None:
 def test_a_fork_listing_think_that_answers_the_original_name_is_checked_not_stopped(tmp_path: Path) -> None:
     """The preflight goes on (the original's call to `sequentialthinking` is answered with a JSON object), and
     the listing departs as CMP-2 beside whatever the suite finds."""
-    checked, _, _ = check_target(_fork("renamed"), tmp_path / "t.jsonl", 20)
+    checked, _, _ = check_target(fork_target("renamed"), tmp_path / "t.jsonl", 20)
     assert checked.ok, checked.error
     assert checked.tool_offered is False and checked.tools == ["think"], checked
     target = TargetIdentity(spec="cmd:x", kind="cmd", command=["x"])
@@ -132,30 +127,24 @@ def test_an_unknown_tool_answer_in_json_keeps_the_tool_name_stop(tmp_path: Path,
         assert checked.error is not None and f"does not offer the {TOOL} tool" in checked.error, checked.error
 
 
-def _session(change: str) -> ServerSession:
-    return ServerSession(target=_fork(change), transcript=Transcript(None), timeout=20.0)
+def _session(change: str) -> AbstractContextManager[ServerSession]:
+    return fork_session(change, 20.0)
 
 
 def test_a_fenced_fork_is_read_through_its_fence() -> None:
     """Accepted and refused answers in a ```json fence: the status object and the refusal are read as the
     original's (no record named), the count included."""
-    session = _session("fenced")
-    try:
+    with _session("fenced") as session:
         first = store(session.call(dict(VALID))).history_length
         again = accepted(session.call(dict(VALID)))
         assert again["thoughtHistoryLength"] == first + 1, again
         assert rejected(session.call({**VALID, "thought": ""})) == "Invalid thought: must be a string"
-    finally:
-        session.close()
 
 
 @pytest.mark.parametrize("arguments", [{**VALID, "thought": ""}, OMIT], ids=["guard", "no-arguments"])
 def test_a_refusal_stringified_whole_names_obj8(arguments: dict[str, JSON]) -> None:
-    session = _session("stringified")
-    try:
+    with _session("stringified") as session:
         with pytest.raises(Contradiction) as raised:
             rejected(session.call(arguments))
         assert raised.value.record == "OBJ-8", raised.value
         assert "stringified whole" in str(raised.value), raised.value
-    finally:
-        session.close()

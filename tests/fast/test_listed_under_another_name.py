@@ -5,8 +5,6 @@ longer answers still stops; and a name the server lists is never the unknown-too
 
 from __future__ import annotations
 
-import shlex
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,42 +15,31 @@ from conformance.compare.fresh import FreshSide, compare_fresh
 from conformance.compare.new_tools import new_tools
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import ARGUMENT_NAMES, TOOL
-from conformance.drivers.transcript import Transcript
-from conformance.suite.session import ServerSession
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import fork_session, fork_target
 
 NAMES = ("sequential_thinking", "sequentialThinking", "sequential-thinking", "think")
 """New names a fork may list: the README's, camelCase, kebab-case, a word of its own."""
 
 
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
-
-
 @settings(max_examples=2, deadline=None)
 @given(name=st.sampled_from(NAMES))
 def test_compare_goes_on_when_the_original_name_still_answers(name: str) -> None:
-    seen = _fresh(_fork(f"listed-as:{name}"), 20.0, None)
+    seen = _fresh(fork_target(f"listed-as:{name}"), 20.0, None)
     assert [tool.get("name") for tool in seen.tools or [] if isinstance(tool, dict)] == [name]
 
 
 def test_compare_stops_when_only_the_new_name_answers() -> None:
     stop = f"does not offer the {TOOL} tool \\(it offers: sequential_thinking\\)"
     with pytest.raises(UnusableTarget, match=stop):
-        _fresh(_fork("moved-to:sequential_thinking"), 20.0, None)
+        _fresh(fork_target("moved-to:sequential_thinking"), 20.0, None)
 
 
 def test_the_names_a_server_lists_are_known_to_the_session() -> None:
     """RTE-2's check skips a name the server lists (`assume`): fork-readme-names' `sequential_thinking` was
     called "the unknown tool" answered without isError."""
-    session = ServerSession(target=_fork("listed-as:sequential_thinking"), transcript=Transcript(None),
-                            timeout=20.0)
-    try:
+    with fork_session("listed-as:sequential_thinking", 20.0) as session:
         assert session.listed_names() == ("sequential_thinking",)
         assert session.listed_names() is session.listed_names()  # asked once
-    finally:
-        session.close()
 
 
 _SCHEMA: JSON = {"type": "object", "properties": {name: {"type": "string"} for name in ARGUMENT_NAMES}}

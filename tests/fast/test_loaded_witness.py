@@ -11,6 +11,7 @@ from conformance.drivers.errors import ServerTimeout
 from conformance.gate.signatures import sign_departures, witness_signatures
 from conformance.targets.specs import resolve_target
 from tests.servers import command
+from tests.side_by_side import side_by_side
 
 RECORDS = ["OBJ-4/a1", "RTE-4"]
 TIMEOUT = 4.0
@@ -35,8 +36,9 @@ def test_one_slow_pass_leaves_records_unsigned(tmp_path: Path) -> None:
 
 def test_a_witness_pass_that_timed_out_is_tried_again(tmp_path: Path) -> None:
     target = resolve_target(_target(tmp_path))
-    signed = sign_departures(target, RECORDS, TIMEOUT, tmp_path / "witnesses.jsonl")
-    reference = witness_signatures(resolve_target("reference"), RECORDS, timeout=SLOW)
+    signed, reference = side_by_side(  # the slow process's waits beside the reference's signing
+        lambda: sign_departures(target, RECORDS, TIMEOUT, tmp_path / "witnesses.jsonl"),
+        lambda: witness_signatures(resolve_target("reference"), RECORDS, timeout=SLOW))
     assert set(signed) == set(reference) == set(RECORDS)
     assert {rid: s.signature for rid, s in signed.items()} == {
         rid: s.signature for rid, s in reference.items()}

@@ -4,7 +4,6 @@ page never met)."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
 import pytest
@@ -19,13 +18,12 @@ from conformance.compare.fresh import compare_fresh, fresh_side
 from conformance.compare.known_changes import default_known_changes
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
-from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.suite import test_tool_spec
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_session, fork_target
 
 
 def _listing(result: dict[str, JSON]) -> Exchange:
@@ -57,12 +55,8 @@ def test_one_page_without_a_cursor_asks_nothing_and_says_nothing() -> None:
 
 @pytest.fixture(params=["next-cursor", "cursor-loop", "cursor-endless"])
 def paged(request: pytest.FixtureRequest) -> Iterator[tuple[str, ServerSession]]:
-    target = resolve_target("cmd:" + shlex.join(command("reference_fork", request.param)))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    with fork_session(request.param) as session:
         yield request.param, session
-    finally:
-        session.close()
 
 
 _SAID = {
@@ -85,7 +79,7 @@ def test_rte1s_check_says_the_paged_listing_and_its_later_pages(paged: tuple[str
 def test_compare_says_the_paged_listing_under_rte1() -> None:
     """compare follows each side's `nextCursor` on its fresh process and says the pages, a cause apart."""
     base = fresh_side(resolve_target("reference"), 20)
-    head = fresh_side(resolve_target("cmd:" + shlex.join(command("reference_fork", "next-cursor"))), 20)
+    head = fresh_side(fork_target("next-cursor"), 20)
     found = [item for item in compare_fresh(base, head, TOOL)[0] if item.found.field == "nextCursor"]
     assert len(found) == 1
     difference = _fresh_difference(found[0], default_rules(), "base", "head")

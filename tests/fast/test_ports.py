@@ -31,8 +31,8 @@ from conformance.gate.preflight_departures import with_preflight_departure
 from conformance.gate.stdout_hygiene import stdout_hygiene
 from conformance.report.escape import STOP_CHARS, _split_top, conclusion_kept
 from conformance.report.text import STOP_SAID, stop_named
-from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
+from tests.servers import session_on
 
 PORTS = Path(__file__).resolve().parent.parent / "servers" / "ports.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -458,12 +458,8 @@ def _identity_failure(mode: str) -> str:
     """The identity check's failure line on a real process of the port in `mode` (it must fail there)."""
     from conformance.suite.test_identity import test_server_identity_and_capabilities
 
-    session = ServerSession(target=port(mode), transcript=Transcript(None), timeout=20.0)
-    try:
-        with pytest.raises(AssertionError) as raised:
-            test_server_identity_and_capabilities(session)
-    finally:
-        session.close()
+    with session_on(port(mode), 20.0) as session, pytest.raises(AssertionError) as raised:
+        test_server_identity_and_capabilities(session)
     return str(raised.value)
 
 
@@ -544,11 +540,8 @@ def test_a_mapped_ports_own_names_are_not_extra_arguments(mode: str) -> None:
 
     spelling = {"kebab": "kebab-case", "snake": SNAKE_CASE}[mode]
     target = port(mode, renames_of(spelling))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=20.0)
-    try:
+    with session_on(target, 20.0) as session:
         assert dict(_declared_extras(session)) == {}, list(_declared_extras(session))
-    finally:
-        session.close()
 
 
 def test_a_port_printing_its_import_error_to_stdout_and_exiting_is_said_to_have_exited(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,6 @@ import pytest
 from conformance.calls.strategies import Envelope
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
-from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.answers import refused_as_invalid
 from conformance.suite.contradiction import Contradiction, expect_no_own_line
@@ -21,7 +21,7 @@ from conformance.suite.jsvalues import expected_box
 from conformance.suite.render_box import only_box
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import command, session_on
 
 
 def _call(arguments: dict[str, JSON], request_id: int = 1) -> dict[str, JSON]:
@@ -127,17 +127,15 @@ def test_other_lines_where_silence_was_due_are_left_to_the_check(line: bytes | N
     expect_no_own_line(line, "nothing was due")
 
 
-def _session(*args: str) -> ServerSession:
-    target = resolve_target("cmd:" + shlex.join(command("forgetting", *args)))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+def _session(*args: str) -> AbstractContextManager[ServerSession]:
+    return session_on(resolve_target("cmd:" + shlex.join(command("forgetting", *args))))
 
 
 def test_a_count_that_falls_between_probes_is_abs11s(tmp_path: Path) -> None:
     """A real process whose store is emptied between two probes (told to by a file the test creates, not by a
     timer a loaded machine can outrun): the probe after it answers a lower count."""
     mark = tmp_path / "forget"
-    session = _session("--forget-when", str(mark))
-    try:
+    with _session("--forget-when", str(mark)) as session:
         session.probe()
         session.probe()
         mark.touch()
@@ -145,18 +143,13 @@ def test_a_count_that_falls_between_probes_is_abs11s(tmp_path: Path) -> None:
             session.probe()
         assert raised.value.record == "ABS-11"
         assert "thoughtHistoryLength 1" in str(raised.value)
-    finally:
-        session.close()
 
 
 def test_a_count_that_only_grows_passes(tmp_path: Path) -> None:
     """The same server, never told to forget: the count grows and no probe objects."""
-    session = _session("--forget-when", str(tmp_path / "never"))
-    try:
+    with _session("--forget-when", str(tmp_path / "never")) as session:
         counts = [session.probe().history_length, session.probe().history_length]
         assert counts == [1, 2]
-    finally:
-        session.close()
 
 
 @pytest.mark.parametrize(("text", "invalid"), [

@@ -30,8 +30,8 @@ from conformance.gate.beside_call import extra_beside
 from conformance.report.model import Preflight, RunInfo
 from conformance.suite.contradiction import brief
 from conformance.suite.test_absences import REFUSED_BESIDE
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from conformance.targets.specs import resolve_target
+from tests.servers import fork_target
 
 REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
 TIMEOUT: Final = 30.0
@@ -39,10 +39,6 @@ TIMEOUT: Final = 30.0
 BRANCHED: Final[dict[str, JSON]] = {"thought": "t", "thoughtNumber": 1, "totalThoughts": 1,
                                     "nextThoughtNeeded": True, "branchId": True, "branchFromThought": 1}
 """RTE-3's example on npm:2025.11.25: two booleans, branchId the one the schema types as a string."""
-
-
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
 
 
 def _frames(*requests: tuple[str, dict[str, JSON]]) -> list[str]:
@@ -63,7 +59,7 @@ LISTED: Final = ("tools/list", {})
 def _differences(change: str, *requests: tuple[str, dict[str, JSON]]) -> list[str]:
     """Each request's first difference as a real replay's evidence says it, reference against the fork: the
     request read after the tools/list answers before it (what was served is known), no other request."""
-    theirs, ours = evidence._replay_both(REFERENCE, _fork(change), _frames(*requests), TIMEOUT)
+    theirs, ours = evidence._replay_both(REFERENCE, fork_target(change), _frames(*requests), TIMEOUT)
     assert isinstance(theirs, list) and isinstance(ours, list), (theirs, ours)
     said: list[str] = []
     for index in range(1, len(requests) + 1):
@@ -143,7 +139,7 @@ def test_an_extra_argument_that_re_words_a_refusal_is_said_in_the_headline() -> 
                     tests=1, rerun="python -m conformance run"), generated="t1")
     cause = next(c for c in report.root_causes if c.records[0] == "OBJ-8")
     cause = cause.model_copy(update={"example": frames, "test": nodeid})
-    with evidence._Replays(_fork("format-on-request"), REFERENCE, TIMEOUT) as replays:
+    with evidence._Replays(fork_target("format-on-request"), REFERENCE, TIMEOUT) as replays:
         evidenced = evidence._evidenced(cause, report, replays)
     assert evidenced.evidence is not None and evidenced.evidence.reproduced, evidenced
     assert evidenced.summary.startswith('OBJ-8 departs — with `responseFormat: "markdown"` beside it, '), \

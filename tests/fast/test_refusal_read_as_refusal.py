@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import given
@@ -15,11 +16,10 @@ from hypothesis import strategies as st
 from conformance.calls.store import state_of
 from conformance.core.failure_text import readable, spoken
 from conformance.core.jsontypes import JSON
-from conformance.drivers.transcript import Transcript
 from conformance.drivers.wire import Exchange
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import command, session_on
 
 PUSH = "branches[thought.branchId].push is not a function"
 SPLIT = "Cannot read properties of undefined (reading 'split')"
@@ -28,9 +28,8 @@ SPLIT = "Cannot read properties of undefined (reading 'split')"
 NODE = "conformance/suite/test_store.py::test_store_machine[cmd:x]"
 
 
-def _session(*args: str) -> ServerSession:
-    target = resolve_target("cmd:" + shlex.join(command("poisoned", *args)))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
+def _session(*args: str) -> AbstractContextManager[ServerSession]:
+    return session_on(resolve_target("cmd:" + shlex.join(command("poisoned", *args))))
 
 
 def _line(raised: pytest.ExceptionInfo[AssertionError]) -> str:
@@ -39,8 +38,7 @@ def _line(raised: pytest.ExceptionInfo[AssertionError]) -> str:
 
 
 def test_a_probe_after_the_store_was_poisoned_says_the_refusal() -> None:
-    session = _session()
-    try:
+    with _session() as session:
         assert session.probe().history_length == 1
         poison: dict[str, JSON] = {"thought": "x", "thoughtNumber": 2, "totalThoughts": 2,
                                    "nextThoughtNeeded": True, "branchId": "__proto__", "branchFromThought": 1}
@@ -50,28 +48,20 @@ def test_a_probe_after_the_store_was_poisoned_says_the_refusal() -> None:
         line = _line(raised)
         assert line == f"call was rejected: isError “{PUSH}”"
         assert "no key" not in line
-    finally:
-        session.close()
 
 
 def test_a_protocol_error_where_a_count_was_read_says_its_code_and_words() -> None:
-    session = _session("--crash-before")
-    try:
+    with _session("--crash-before") as session:
         call: dict[str, JSON] = {"thought": 5, "thoughtNumber": 1, "totalThoughts": 1,
                                  "nextThoughtNeeded": True}
         with pytest.raises(AssertionError) as raised:
             state_of(session.call(call))
         assert _line(raised) == f"call was rejected: JSON-RPC error -32603 “{SPLIT}”"
-    finally:
-        session.close()
 
 
 def test_an_accepted_answer_is_still_read() -> None:
-    session = _session()
-    try:
+    with _session() as session:
         assert [session.probe().history_length for _ in range(3)] == [1, 2, 3]
-    finally:
-        session.close()
 
 
 def _refused(words: str, protocol: bool) -> Exchange:

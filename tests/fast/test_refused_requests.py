@@ -5,7 +5,6 @@ named under RTE-1 and said in no sentence), on a real process (tests/servers/ref
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 import pytest
@@ -13,14 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.core.refused_requests import refusals_said, refused_request
-from conformance.drivers.transcript import Transcript
 from conformance.gate.refusals_said import SUMMARY_MAX, with_refusals_said
 from conformance.report.model import RecordVerdict, RootCause, TestRef
 from conformance.suite import test_tool_spec
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_session
 
 SAID = refused_request("tools/list", {"cursor": "next"}, "MCP error -32602: Invalid cursor: next",
                        "lists its tool")
@@ -56,12 +53,8 @@ def test_the_cause_headline_says_the_refusal_once() -> None:
 
 @pytest.fixture
 def forked() -> Any:
-    target = resolve_target("cmd:" + shlex.join(command("reference_fork", "cursor-refused")))
-    session = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    with fork_session("cursor-refused") as session:
         yield session
-    finally:
-        session.close()
 
 
 def test_a_tools_list_refused_for_a_cursor_is_said_in_its_words(forked: ServerSession) -> None:

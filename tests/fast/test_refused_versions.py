@@ -5,8 +5,6 @@ words, not a host that cannot start (tests/servers/reference_fork.py `versions-o
 
 from __future__ import annotations
 
-import shlex
-
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,15 +14,10 @@ from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.suite.rawproc import RawServer
 from conformance.suite.spec_checks import verdicts
 from conformance.suite.test_store import open_session
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 FORK_ACCEPTS = ("2024-11-05", "2024-10-07", "2025-03-26", "2025-06-18")
 """fork-protocol-upgrade's own list: 2025-11-25, what the official client offers, is refused."""
-
-
-def _fork(change: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
 
 
 @given(refused=st.sampled_from(HANDSHAKE_REVISIONS))
@@ -43,7 +36,7 @@ def test_the_wire_client_settles_on_the_newest_accepted_version_and_keeps_the_re
 ) -> None:
     """Whatever versions a server accepts and whichever the client offers first: an accepted offer settles
     at once; a refused one is followed by the newest accepted, the refusal kept in the server's words."""
-    target = _fork("versions-only:" + ",".join(sorted(accepted)))
+    target = fork_target("versions-only:" + ",".join(sorted(accepted)))
     with target.wire(timeout=20) as driver:
         result = driver.initialize(offered)
     if offered in accepted:
@@ -60,7 +53,7 @@ def test_the_wire_client_settles_on_the_newest_accepted_version_and_keeps_the_re
 def test_a_server_refusing_only_the_originals_version_is_met_at_the_newest() -> None:
     """The other member of the class: a fork speaking only newer revisions refuses 2024-11-05, the version
     every wire driver of the harness offers first."""
-    with _fork("version-refused:2024-11-05").wire(timeout=20) as driver:
+    with fork_target("version-refused:2024-11-05").wire(timeout=20) as driver:
         driver.initialize()
         assert driver.negotiated == LATEST_HANDSHAKE
         assert driver.refused_offer is not None and driver.refused_offer.offered == "2024-11-05"
@@ -70,7 +63,7 @@ def test_a_server_refusing_only_the_originals_version_is_met_at_the_newest() -> 
 def test_the_official_client_is_not_stopped_by_a_refused_version() -> None:
     """The suite's host (the `mcp` client, offering 2025-11-25) connects at 2025-06-18 and calls the tool,
     where its start raised "Unsupported protocol version: 2025-11-25" and the CLM checks errored."""
-    driver = _fork("versions-only:" + ",".join(FORK_ACCEPTS)).sdk(timeout=20)
+    driver = fork_target("versions-only:" + ",".join(FORK_ACCEPTS)).sdk(timeout=20)
     with driver:
         assert driver.negotiated == "2025-06-18"
         refusal = driver.refused_offer
@@ -83,7 +76,7 @@ def test_the_official_client_is_not_stopped_by_a_refused_version() -> None:
 def test_a_meeting_goes_on_and_spec_1_says_the_refusal_once() -> None:
     """The auto client's meeting settles on 2025-06-18 and is read whole; SPEC-1 departs with what was
     offered and what the server said, and no other record departs for a stopped meeting."""
-    meeting = meet(_fork("versions-only:" + ",".join(FORK_ACCEPTS)), AUTO, timeout=20)
+    meeting = meet(fork_target("versions-only:" + ",".join(FORK_ACCEPTS)), AUTO, timeout=20)
     assert meeting.failure is None, meeting.failure
     assert meeting.negotiated == "2025-06-18"
     assert "after refusing 2025-11-25 (-32602)" in meets(meeting)
@@ -96,7 +89,7 @@ def test_a_meeting_goes_on_and_spec_1_says_the_refusal_once() -> None:
 
 def test_the_original_negotiation_is_no_refusal() -> None:
     """The reference answers every offer with its own version: no refusal, SPEC-1 as before."""
-    meeting = meet(_fork("versions-only:" + ",".join(HANDSHAKE_REVISIONS)), ERAS[3], timeout=20)
+    meeting = meet(fork_target("versions-only:" + ",".join(HANDSHAKE_REVISIONS)), ERAS[3], timeout=20)
     assert meeting.refused_offer is None and meeting.negotiated == "2025-11-25"
     assert verdicts(meeting)["SPEC-1"] == "holds"
 
@@ -108,7 +101,7 @@ def test_a_raw_process_is_met_where_the_server_speaks(accepted: set[str]) -> Non
     """The raw processes the suite ends, signals or reads unasked (suite/rawproc.py) offer the original's
     2024-11-05 as the wire driver does, and go on to the newest accepted revision when it is refused: a fork
     speaking only newer revisions showed as an ABS-5 departure (“initialize … error”) instead of SPEC-1's."""
-    with RawServer(_fork("versions-only:" + ",".join(sorted(accepted))), sandbox={}, timeout=20) as raw:
+    with RawServer(fork_target("versions-only:" + ",".join(sorted(accepted))), sandbox={}, timeout=20) as raw:
         answer = raw.initialize()
         result = answer.get("result")
         settled = PROTOCOL_VERSION if PROTOCOL_VERSION in accepted else max(accepted)
@@ -126,7 +119,7 @@ def test_a_session_opened_by_hand_is_met_where_the_server_speaks() -> None:
     """ABS-5's check opens two client sessions on one process with its own initialize: each offered the
     original's 2024-11-05 alone, so a server refusing it failed ABS-5 (“a second initialize on one process was
     not answered normally”) where the refusal is SPEC-1's."""
-    with _fork("version-refused:2024-11-05").wire(timeout=20) as driver:
+    with fork_target("version-refused:2024-11-05").wire(timeout=20) as driver:
         first, second = open_session(driver, "first-client"), open_session(driver, "second-client")
     assert first.result is not None and second.result is not None, (first.response, second.response)
     assert second.result.get("protocolVersion") == LATEST_HANDSHAKE

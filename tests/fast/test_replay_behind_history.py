@@ -17,14 +17,12 @@ from hypothesis import strategies as st
 from conformance.catalog.view import load_catalog_view
 from conformance.core.identity import HarnessIdentity
 from conformance.core.jsontypes import json_object
-from conformance.drivers.transcript import Transcript
 from conformance.gate.evidence import BEHIND_OPENING_SOURCE, Replays, behind_opening, with_evidence
 from conformance.report.model import GateEntry, ReplayableCounterexample, Report, RootCause
 from conformance.suite.contradiction import Contradiction
-from conformance.suite.session import ServerSession
 from conformance.suite.test_absences import test_needs_more_thoughts_changes_nothing as needs_more_check
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import command, fork_target, session_on
 from tests.verdicts import assembled_report
 
 CATALOG = load_catalog_view()
@@ -33,7 +31,7 @@ REFUSAL = "Invalid thoughtNumber: must follow thought"
 
 
 def _fork() -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", "follows-last")))
+    return fork_target("follows-last")
 
 
 def _example(number: int, request_id: int = 7) -> list[str]:
@@ -96,13 +94,11 @@ def test_the_example_follows_the_opening_calls_with_ids_of_its_own(number: int, 
 
 def _check_on(mode: str) -> Contradiction | None:
     """ABS-7's check run whole (its explicit examples, then its search) on a fresh process of a fork."""
-    session = ServerSession(target=resolve_target(mode), transcript=Transcript(None), timeout=60.0)
-    try:
-        needs_more_check(session)
-    except Contradiction as raised:
-        return raised
-    finally:
-        session.close()
+    with session_on(resolve_target(mode)) as session:
+        try:
+            needs_more_check(session)
+        except Contradiction as raised:
+            return raised
     return None
 
 

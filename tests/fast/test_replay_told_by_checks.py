@@ -7,12 +7,11 @@ tests/servers/reference_fork.py `prose-first`."""
 from __future__ import annotations
 
 import json
-import shlex
 
 from conformance.gate.evidence import with_evidence
 from conformance.report.model import ReplayableCounterexample, Report, RootCause, TestRef
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 from tests.verdicts import assembled_report
 
 SAID = "the answer's text is not JSON, where the original answers a JSON object"
@@ -48,7 +47,7 @@ def _report(rid: str = "OBJ-4", message: str = PROSE) -> Report:
 
 
 def test_a_difference_its_checks_saw_reproduces_the_cause_on_fresh_processes() -> None:
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "prose-first")))
+    fork = fork_target("prose-first")
     out = with_evidence(_report(), fork, resolve_target("reference"), timeout=30)
     evidence = out.root_causes[0].evidence
     assert evidence is not None and evidence.reproduced, evidence
@@ -59,7 +58,7 @@ def test_a_difference_its_checks_saw_reproduces_the_cause_on_fresh_processes() -
 def test_replays_differing_elsewhere_are_no_finding_about_state_or_timing() -> None:
     """A cause whose check saw what no replay shows (an exit at start), while every replay differs in the
     prose: the replays are said to differ, and state or timing is one possibility, not the finding."""
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "prose-first")))
+    fork = fork_target("prose-first")
     report = _report("RTE-10", "RTE-10 contradicted: the process exited with status 3 at start")
     evidence = with_evidence(report, fork, resolve_target("reference"), timeout=30).root_causes[0].evidence
     assert evidence is not None and not evidence.reproduced, evidence
@@ -81,7 +80,7 @@ def test_a_record_whose_own_calls_show_nothing_is_reproduced_by_the_opening_call
         for rv in report.records]
     report = report.model_copy(update={"records": records, "root_causes": [
         report.root_causes[0].model_copy(update={"explains": ["OBJ-3"]})]})
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "prose-first")))
+    fork = fork_target("prose-first")
     out = with_evidence(report, fork, resolve_target("reference"), timeout=30)
     own = next(rv.evidence for rv in out.records if rv.id == "OBJ-3")
     assert own is not None and own.reproduced, own

@@ -7,7 +7,6 @@ own process counter."""
 from __future__ import annotations
 
 import json
-import shlex
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,13 +20,9 @@ from conformance.gate.evidence import _ruled, pair_headline
 from conformance.gate.rules_asked import RulesAsked
 from conformance.report.model import Evidence, RootCause
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFERENCE = resolve_target("reference")
-
-
-def _fork(mode: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", mode)))
 
 
 def _answer(target: Target, arguments: dict[str, JSON]) -> JSON:
@@ -48,9 +43,9 @@ def _refused(words: str) -> JSON:
 
 
 ACCEPTED: JSON = {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "{}"}]}}
-RATIO = _fork("runaway-ratio")
+RATIO = fork_target("runaway-ratio")
 RATIO_RULES = RulesAsked(REFERENCE, RATIO, retested(REFERENCE, RATIO, 20), 20.0)
-BOTH = _fork("revise-or-branch")
+BOTH = fork_target("revise-or-branch")
 BOTH_RULES = RulesAsked(REFERENCE, BOTH, retested(REFERENCE, BOTH, 20), 20.0)
 
 
@@ -123,7 +118,7 @@ def test_a_cause_opened_on_a_records_own_pair_is_said_as_the_rule(mode: str, cal
     value, "cannot both revise and branch") is said as the rule behind it, its call read from the frames it
     replayed (before: held-out-multi-12's strict-pointers' RTE-6 kept the value); each of compare's rules
     between two fields alike."""
-    fork = BOTH if mode == "revise-or-branch" else _fork(mode)
+    fork = BOTH if mode == "revise-or-branch" else fork_target(mode)
     rules = BOTH_RULES if mode == "revise-or-branch" else RulesAsked(
         REFERENCE, fork, retested(REFERENCE, fork, 20), 20.0)
     ours = _answer(fork, call)

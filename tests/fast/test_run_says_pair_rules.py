@@ -7,7 +7,6 @@ example sent. Real processes: the reference and one-mode forks of it (tests/serv
 from __future__ import annotations
 
 import json
-import shlex
 
 import pytest
 
@@ -18,14 +17,10 @@ from conformance.gate.evidence import with_evidence
 from conformance.gate.rules_said import pair_rule_headline, pair_rule_refused
 from conformance.report.model import Evidence, ReplayableCounterexample, RootCause
 from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 from tests.verdicts import assembled_report
 
 REFERENCE = resolve_target("reference")
-
-
-def _fork(mode: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", mode)))
 
 
 def _answer(target: Target, arguments: dict[str, JSON]) -> dict[str, JSON]:
@@ -48,7 +43,7 @@ CASES = [
 
 @pytest.mark.parametrize(("mode", "call", "rule"), CASES)
 def test_the_pair_is_said_as_compares_rule(mode: str, call: dict[str, JSON], rule: str) -> None:
-    fork = _fork(mode)
+    fork = fork_target(mode)
     theirs, ours = _answer(REFERENCE, call), _answer(fork, call)
     here = refusal(ours)
     assert refusal(theirs) is None and here is not None, (theirs, ours)
@@ -75,7 +70,7 @@ def test_no_rule_is_claimed_where_the_server_accepts_the_call() -> None:
     answer = _answer(REFERENCE, call)
     evidence = Evidence(reproduced=True, at="on the example's tools/call 2", original_spec="npm:0.6.2",
                         differences=["…"], original=json.dumps(answer), target=json.dumps(answer))
-    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0) is None
+    assert pair_rule_refused(evidence, call, REFERENCE, fork_target("runaway-ratio"), 20.0) is None
 
 
 def test_a_runs_cause_is_headed_by_the_rule() -> None:
@@ -96,7 +91,7 @@ def test_a_runs_cause_is_headed_by_the_rule() -> None:
     cause = RootCause(id="rc-1", records=["RTE-3"], explains=[], summary="RTE-3 departs", example=frames,
                       test="test_RTE-3")
     out = with_evidence(report.model_copy(update={"records": records, "root_causes": [cause]}),
-                        _fork("runaway-ratio"), REFERENCE, timeout=30)
+                        fork_target("runaway-ratio"), REFERENCE, timeout=30)
     said = out.root_causes[0].summary
     assert said.startswith("RTE-3 departs — this server refuses `thoughtNumber` > 10 × `totalThoughts`, "
                            "which the original accepts (re-tested on fresh calls: "), said
@@ -107,7 +102,7 @@ def test_a_rule_is_not_said_for_a_call_that_does_not_break_it() -> None:
     times 9): that refusal is another rule's, said by its own pair."""
     call = {"thought": "t", "thoughtNumber": 9, "totalThoughts": 9, "nextThoughtNeeded": True}
     evidence = _refused_pair("Invalid thoughtNumber: must be odd")
-    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0) is None
+    assert pair_rule_refused(evidence, call, REFERENCE, fork_target("runaway-ratio"), 20.0) is None
 
 
 def _refused_pair(words: str) -> Evidence:
@@ -130,5 +125,5 @@ def test_a_refusal_naming_a_field_the_call_lacks_tries_only_the_fields_it_names(
         asked.append(f"{kind} {field}")
 
     evidence = _refused_pair("branchId needs branchFromThought")
-    assert pair_rule_refused(evidence, call, REFERENCE, _fork("runaway-ratio"), 20.0, find) is None
+    assert pair_rule_refused(evidence, call, REFERENCE, fork_target("runaway-ratio"), 20.0, find) is None
     assert asked == [], asked

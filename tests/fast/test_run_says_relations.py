@@ -7,7 +7,6 @@ must…”". Against the reference and one-mode forks of it (tests/servers/refer
 from __future__ import annotations
 
 import json
-import shlex
 
 import pytest
 
@@ -16,18 +15,14 @@ from conformance.compare.relations import find_relation
 from conformance.core.relation import Relation
 from conformance.gate.rules_said import relation_refused, rule_headline
 from conformance.report.model import Evidence
-from conformance.targets.specs import Target, resolve_target
-from tests.servers import command
+from conformance.targets.specs import resolve_target
+from tests.servers import fork_target
 
 REFERENCE = resolve_target("reference")
 ACCEPTED = {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "{}"}]}}
 CRASH_TEXT = json.dumps({"error": "Cannot convert object to primitive value", "status": "failed"})
 CRASHED = {"jsonrpc": "2.0", "id": 3,
            "result": {"isError": True, "content": [{"type": "text", "text": CRASH_TEXT}]}}
-
-
-def _fork(mode: str) -> Target:
-    return resolve_target("cmd:" + shlex.join(command("reference_fork", mode)))
 
 
 def _refused(words: str) -> dict[str, object]:
@@ -55,7 +50,7 @@ RULES = [
 def test_a_relation_is_said_as_the_rule(mode: str, words: str, rule: str, shown: str) -> None:
     """Whether the original accepted the call or crashed on it, the headline names the rule with the calls
     that show it, then this server's words; compare's finder finds the same relation."""
-    fork = _fork(mode)
+    fork = fork_target(mode)
     found: dict[str, Relation | None] = {}  # one re-test per field, as a run keeps them
     for original in (ACCEPTED, CRASHED):
         evidence = _pair(original, words)
@@ -74,11 +69,11 @@ def test_another_rule_of_the_same_field_is_not_said_as_this_one() -> None:
     whose refusals read otherwise (held-out-multi-13's strict-relations: RTE-3's cause)."""
     found: dict[str, Relation | None] = {}
     evidence = _pair(ACCEPTED, "Invalid thoughtNumber: must follow thought 31")
-    assert relation_refused(evidence, retested(REFERENCE, _fork("revises-below"), 10), found) is None
+    assert relation_refused(evidence, retested(REFERENCE, fork_target("revises-below"), 10), found) is None
     assert found["thoughtNumber"] is not None and found["thoughtNumber"].other == "revisesThought"
 
 
 def test_a_refusal_the_original_makes_alike_is_no_rule() -> None:
     words = "Invalid thoughtNumber: must be a number"
     evidence = _pair(ACCEPTED, words).model_copy(update={"original": json.dumps(_refused(words))})
-    assert relation_refused(evidence, retested(REFERENCE, _fork("revises-below"), 10), {}) is None
+    assert relation_refused(evidence, retested(REFERENCE, fork_target("revises-below"), 10), {}) is None

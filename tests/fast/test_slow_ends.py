@@ -14,11 +14,12 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Final
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -56,11 +57,49 @@ ENDS: Final = ["test_end_of_stdin_ends_the_process_quietly", "test_broken_stdout
 BANNER: Final = b"Sequential Thinking MCP Server running on stdio\n"
 
 
-def test_a_process_ending_late_is_waited_for(tmp_path: Path) -> None:
+RENDERED: Final = "test_huge_thought_rendered_whole"
+SUITES: Final = {
+    "ending_late": ("test_lifecycle.py", ENDS, "cmd:" + shlex.join(command("slow_exit", str(LATE)))),
+    "rendering_slowly": ("test_render.py", [RENDERED], "cmd:" + shlex.join([
+        *command("late_stderr", "--delay-ms", "400,400", "--piece-bytes", str(1 << 20), "--"),
+        sys.executable, "-m", "reference_server"])),
+}
+"""The suite runs the tests read (file, checks, target): a server ending 2 s late; a 1 MiB thought's box
+relayed in 1 MiB pieces 0.4 s late each."""
+Outcomes = dict[str, tuple[str, str]]
+
+
+@pytest.fixture(scope="module")
+def suites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[dict[str, Future[Outcomes]]]:
+    """The suite runs the module's selected tests read, started together with the first of them: each mostly
+    waits on its slow server, so they wait side by side (and beside the tests between), not in turn."""
+    wanted = {name for item in request.session.items
+              if isinstance(item, pytest.Function) and item.module is request.module
+              for name in item.fixturenames if name in SUITES}
+    pool = ThreadPoolExecutor(len(SUITES), thread_name_prefix="slow-ends-suite")
+    try:
+        yield {name: pool.submit(suite_outcomes, suite, list(checks), target, tmp_path_factory.mktemp(name),
+                                 "--call-timeout", f"{TIMEOUT:g}")
+               for name, (suite, checks, target) in SUITES.items() if name in wanted}
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture
+def ending_late(suites: dict[str, Future[Outcomes]]) -> Outcomes:
+    return suites["ending_late"].result()
+
+
+@pytest.fixture
+def rendering_slowly(suites: dict[str, Future[Outcomes]]) -> Outcomes:
+    return suites["rendering_slowly"].result()
+
+
+def test_a_process_ending_late_is_waited_for(ending_late: Outcomes) -> None:
     """Ending 2 s after stdin closes, after its stdout broke and after each terminating signal, each with the
     original's status: every RTE-10 check holds (the four signals awaited together: some 2 s, not 8)."""
-    target = "cmd:" + shlex.join(command("slow_exit", str(LATE)))
-    seen = suite_outcomes("test_lifecycle.py", ENDS, target, tmp_path, "--call-timeout", f"{TIMEOUT:g}")
+    seen = ending_late
     assert sorted(seen) == sorted(ENDS), seen
     assert all(outcome == "passed" for outcome, _ in seen.values()), seen
 
@@ -77,14 +116,11 @@ def test_a_banner_arriving_late_is_waited_for() -> None:
     assert said == BANNER, said
 
 
-def test_a_render_arriving_slowly_is_read_whole(tmp_path: Path) -> None:
+def test_a_render_arriving_slowly_is_read_whole(rendering_slowly: Outcomes) -> None:
     """A 1 MiB thought's box (some 10 MB) relayed after its answer in 1 MiB pieces, each 0.4 s late (some
     5 s), is read to its end: the render holds."""
-    relay = command("late_stderr", "--delay-ms", "400,400", "--piece-bytes", str(1 << 20), "--")
-    target = "cmd:" + shlex.join([*relay, sys.executable, "-m", "reference_server"])
-    name = "test_huge_thought_rendered_whole"
-    seen = suite_outcomes("test_render.py", [name], target, tmp_path, "--call-timeout", f"{TIMEOUT:g}")
-    assert seen.get(name, ("missing", ""))[0] == "passed", seen
+    seen = rendering_slowly
+    assert seen.get(RENDERED, ("missing", ""))[0] == "passed", seen
 
 
 def test_a_process_whose_pace_outruns_the_bound_is_too_slow() -> None:

@@ -5,8 +5,6 @@ cut, not the difference. A real process: tests/servers/reference_fork.py `versio
 
 from __future__ import annotations
 
-import shlex
-
 import pytest
 
 from conformance.calls.meetings import meet
@@ -14,8 +12,7 @@ from conformance.core.eras import AUTO
 from conformance.core.failure_text import spoken
 from conformance.report.escape import cut_headline
 from conformance.suite.spec_checks import SpecDeparture, judge
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFUSAL = ("initialize offering 2025-11-25 was refused, error -32602 “Unsupported protocol version: "
            "2025-11-25”, where a server answers a version it supports")
@@ -23,7 +20,7 @@ ACCEPTED = "2025-06-18, offered next, was accepted"
 
 
 def test_spec_1s_refusal_is_said_whole_wherever_its_headline_is_cut() -> None:
-    fork = resolve_target("cmd:" + shlex.join(command("reference_fork", "versions-only:2025-06-18")))
+    fork = fork_target("versions-only:2025-06-18")
     meeting = meet(fork, AUTO, timeout=20)
     with pytest.raises(SpecDeparture) as raised:
         judge("SPEC-1", meeting)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,21 +18,20 @@ from conformance.calls.strategies import json_values
 from conformance.core.differences import explain
 from conformance.core.guards import GUARD_REFUSALS
 from conformance.core.jsontypes import JSON
-from conformance.drivers.transcript import Transcript
 from conformance.report.model import HEADLINE_PAIR_CHARS
 from conformance.suite.answers import rejected
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.suite.test_validation import test_values_spelling_the_type_are_refused as spelled_check
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import command, session_on
 
 PLAIN: dict[str, JSON] = {"thought": "first", "thoughtNumber": 1, "totalThoughts": 1,
                           "nextThoughtNeeded": False}
 
 
-def _session(spec: str) -> ServerSession:
-    return ServerSession(target=resolve_target(spec), transcript=Transcript(None), timeout=60.0)
+def _session(spec: str) -> AbstractContextManager[ServerSession]:
+    return session_on(resolve_target(spec))
 
 
 def _fork(mode: str) -> str:
@@ -40,9 +40,8 @@ def _fork(mode: str) -> str:
 
 @pytest.fixture(scope="module")
 def strings_read() -> Iterator[ServerSession]:
-    session = _session(_fork("next-needed-strings"))
-    yield session
-    session.close()
+    with _session(_fork("next-needed-strings")) as session:
+        yield session
 
 
 def test_the_check_says_which_spellings_are_read_and_which_still_refused(strings_read: ServerSession) -> None:
@@ -59,12 +58,8 @@ def test_the_check_says_which_spellings_are_read_and_which_still_refused(strings
 
 def test_digits_read_for_numbers_are_said_alike() -> None:
     """Another member of the class: a fork reading digit strings as numbers (PR #2812's head)."""
-    session = _session(_fork("numbers-converted"))
-    try:
-        with pytest.raises(Contradiction) as raised:
-            spelled_check(session)
-    finally:
-        session.close()
+    with _session(_fork("numbers-converted")) as session, pytest.raises(Contradiction) as raised:
+        spelled_check(session)
     said = str(raised.value)
     assert raised.value.record == "OBJ-10", raised.value
     assert "takes `thoughtNumber` given as “1” and “2” as the numbers they spell" in said, said
@@ -73,11 +68,8 @@ def test_digits_read_for_numbers_are_said_alike() -> None:
 
 
 def test_the_reference_takes_none() -> None:
-    session = _session("reference")
-    try:
+    with _session("reference") as session:
         spelled_check(session)
-    finally:
-        session.close()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -25,12 +25,11 @@ from conformance.core.spellings import (
     spelling_map,
     spelling_named,
 )
-from conformance.drivers.transcript import Transcript
 from conformance.suite import test_validation
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target, session_on
 
 _SHAPES = {
     "snake_case": r"[a-z]+(_[a-z]+)*",
@@ -84,13 +83,8 @@ REFERENCE: Final = resolve_target("cmd:" + shlex.join([sys.executable, "-m", "re
 
 @pytest.fixture
 def session(request: pytest.FixtureRequest) -> Iterator[ServerSession]:
-    command_line = command("reference_fork", request.param) if request.param else None
-    target = resolve_target("cmd:" + shlex.join(command_line)) if command_line else REFERENCE
-    opened = ServerSession(target=target, transcript=Transcript(None), timeout=60.0)
-    try:
+    with session_on(fork_target(request.param) if request.param else REFERENCE) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 @pytest.mark.parametrize("session", [""], indirect=True)

@@ -6,7 +6,7 @@ it (tests/servers/reference_fork.py `trailed`)."""
 from __future__ import annotations
 
 import json
-import shlex
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import given
@@ -16,12 +16,10 @@ from conformance.compare.observe import Base, observe
 from conformance.core.differences import text_difference
 from conformance.core.jsontypes import JSON
 from conformance.core.served import read_answer, trailed
-from conformance.drivers.transcript import Transcript
 from conformance.suite.answers import accepted, rejected, store, trailed_said
 from conformance.suite.contradiction import Contradiction
 from conformance.suite.session import ServerSession
-from conformance.targets.specs import resolve_target
-from tests.servers import VALID, command
+from tests.servers import VALID, fork_session
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
@@ -53,16 +51,14 @@ def test_an_object_then_a_stray_fence_is_an_object_with_a_trail() -> None:
     assert trailed('{"a": 1}\n```') == ('{"a": 1}', "```") and read_answer('{"a": 1}\n```') == {"a": 1}
 
 
-def _session(change: str = "trailed") -> ServerSession:
-    target = resolve_target("cmd:" + shlex.join(command("reference_fork", change)))
-    return ServerSession(target=target, transcript=Transcript(None), timeout=20.0)
+def _session(change: str = "trailed") -> AbstractContextManager[ServerSession]:
+    return fork_session(change, 20.0)
 
 
 def test_a_trailing_fork_is_read_through_its_trail() -> None:
     """Accepted and refused answers followed by a "---" section: the status and the refusal are read as the
     original's (no record named), the count included; compare reads the store and still sees the text."""
-    session = _session()
-    try:
+    with _session() as session:
         first = store(session.call(dict(VALID))).history_length
         exchange = session.call(dict(VALID))
         again = accepted(exchange)
@@ -75,22 +71,17 @@ def test_a_trailing_fork_is_read_through_its_trail() -> None:
         outcome = observe(exchange, Base())
         assert outcome.store is not None and outcome.store[0] == first + 1, outcome
         assert not outcome.parses, "the whole text is not JSON: compare tells it from the original's by text"
-    finally:
-        session.close()
 
 
 def test_a_status_naming_its_labels_otherwise_contradicts_obj4_when_probed() -> None:
     """stopuncle-js answers `activeBranches`: 17 checks that probe the store said "no key 'branches' where
     the check read one", and no cause explained them. The probe names OBJ-4, the record the status departs
     from."""
-    session = _session("active-branches")
-    try:
+    with _session("active-branches") as session:
         with pytest.raises(Contradiction) as raised:
             session.probe()
         assert raised.value.record == "OBJ-4", raised.value
         assert "the status object has no 'branches'" in str(raised.value), raised.value
-    finally:
-        session.close()
 
 
 @given(value=st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=4), st.integers(), min_size=1,

@@ -15,13 +15,13 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.calls.probes import PROBES, RANGE_PLACES, declared_values
-from conformance.drivers.transcript import Transcript
 from conformance.suite import test_absences, test_lifecycle, test_store, test_validation
 from conformance.suite.answers import ACCEPTED_RESULT_KEYS, REFUSED_RESULT_KEYS, unsent_result_keys
 from conformance.suite.contradiction import Contradiction
@@ -29,23 +29,22 @@ from conformance.suite.rawproc import RawPool
 from conformance.suite.render_box import expect_render
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import resolve_target
-from tests.servers import VALID, command
+from tests.servers import VALID, fork_target, session_on
 
 LONG = next(probe.envelope for probe in PROBES if probe.shape == "a very long thought")
 """The probe every probed property sends (some 10,000 UTF-16 units): past the 2,000 a fork warns at."""
 
 
-def _session(change: str | None) -> ServerSession:
-    spec = command("reference_fork", change) if change else [sys.executable, "-m", "reference_server"]
-    return ServerSession(target=resolve_target("cmd:" + shlex.join(spec)), transcript=Transcript(None),
-                         timeout=20.0)
+def _session(change: str | None) -> AbstractContextManager[ServerSession]:
+    target = fork_target(change) if change else resolve_target(
+        "cmd:" + shlex.join([sys.executable, "-m", "reference_server"]))
+    return session_on(target, 20.0)
 
 
 @pytest.fixture
 def reference() -> Iterator[ServerSession]:
-    session = _session(None)
-    yield session
-    session.close()
+    with _session(None) as session:
+        yield session
 
 
 def test_the_keys_the_original_sends_are_none_unsent() -> None:
@@ -68,8 +67,7 @@ def test_the_reference_answers_no_key_the_original_never_sends(reference: Server
 
 
 def test_structured_content_departs_obj_4_and_obj_8() -> None:
-    session = _session("structured")
-    try:
+    with _session("structured") as session:
         carried = r"result carries structuredContent: \{"
         with pytest.raises(Contradiction, match="accepted call's " + carried) as one:
             test_store.test_status_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
@@ -79,8 +77,6 @@ def test_structured_content_departs_obj_4_and_obj_8() -> None:
             test_validation.test_error_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
                 server=session, arguments={**VALID, "thought": ""})
         assert two.value.record == "OBJ-8", two.value
-    finally:
-        session.close()
 
 
 def _render(session: ServerSession) -> None:
@@ -97,15 +93,12 @@ def test_the_reference_draws_a_long_thought_alone(reference: ServerSession) -> N
 def test_a_warning_line_beside_a_box_departs_loop_a_whatever_the_box(change: str, record: str) -> None:
     """A box whose header changed is CMP-5's alone; a "[warn]" line after it is LOOP-A's, with or without
     the header's change (before round 15 the line went unread when the box differed)."""
-    session = _session(change)
-    try:
+    with _session(change) as session:
         with pytest.raises(Contradiction) as raised:
             _render(session)
         assert raised.value.record == record, raised.value
         if record == "LOOP-A":
             assert "[warn] thought 2 is " in str(raised.value), raised.value
-    finally:
-        session.close()
 
 
 # -- an argument the served schema declares, across its range ---------------------------------------------
@@ -143,8 +136,7 @@ def test_the_reference_declares_nothing_more_and_holds(reference: ServerSession)
 def test_a_declared_confidence_read_in_part_of_its_range_departs_where_it_is_read() -> None:
     """Below 0.5 one more thought is planned (RTE-4's total, or its amendment's "only the two numbers"); 1.0
     changes nothing; 1.5 is refused (RTE-3)."""
-    session = _session("confidence")
-    try:
+    with _session("confidence") as session:
         with pytest.raises(Contradiction) as low:
             _PLACES[0](server=session)
         assert low.value.record in ("RTE-4", "RTE-4/a1"), low.value
@@ -153,8 +145,6 @@ def test_a_declared_confidence_read_in_part_of_its_range_departs_where_it_is_rea
         with pytest.raises(Contradiction) as past:
             _PLACES[2](server=session)
         assert past.value.record == "RTE-3" and "Invalid confidence" in str(past.value), past.value
-    finally:
-        session.close()
 
 
 # -- a thought holding an unpaired surrogate ---------------------------------------------------------------
@@ -177,13 +167,10 @@ def test_the_reference_accepts_an_unpaired_surrogate(reference: ServerSession) -
 
 
 def test_a_fork_refusing_an_unpaired_surrogate_departs_rte_3() -> None:
-    session = _session("surrogate-refused")
-    try:
+    with _session("surrogate-refused") as session:
         with pytest.raises(Contradiction) as raised:
             _guards(session)
         assert raised.value.record == "RTE-3" and "malformed Unicode" in str(raised.value), raised.value
-    finally:
-        session.close()
 
 
 # -- LOOP-A's own check: a long thought among its calls ----------------------------------------------------
@@ -191,13 +178,13 @@ def test_a_fork_refusing_an_unpaired_surrogate_departs_rte_3() -> None:
 
 def _loop_a(change: str | None) -> None:
     """LOOP-A's one-response check on a raw process of the server (and its shared process)."""
-    session, pool = _session(change), RawPool()
-    try:
-        test_lifecycle.test_one_response_per_request_and_nothing_else(
-            target=session.target, raw_pool=pool, server=session)
-    finally:
-        pool.close()
-        session.close()
+    with _session(change) as session:
+        pool = RawPool()
+        try:
+            test_lifecycle.test_one_response_per_request_and_nothing_else(
+                target=session.target, raw_pool=pool, server=session)
+        finally:
+            pool.close()
 
 
 def test_loop_as_check_holds_on_the_reference_with_a_long_thought() -> None:
@@ -213,11 +200,8 @@ def test_a_refusal_in_another_shape_names_obj_8_not_rte_8() -> None:
     """The refusal's error JSON with other keys (here an envelope; held-out-multi-9's `failures` count) is
     OBJ-8's ("without counters"), where the shape check's plain assertion departed RTE-8 as much, and the
     cause was headed "RTE-8 departs"."""
-    session = _session("enveloped")
-    try:
+    with _session("enveloped") as session:
         with pytest.raises(Contradiction) as raised:
             test_validation.test_error_object_shape.hypothesis.inner_test(  # type: ignore[attr-defined]
                 server=session, arguments={**VALID, "thought": ""})
         assert raised.value.record == "OBJ-8" and "more than error, status" in str(raised.value), raised.value
-    finally:
-        session.close()

@@ -9,6 +9,7 @@ now sent its calls whatever departs. Shown on tests/servers/reference_fork.py's 
 from __future__ import annotations
 
 import shlex
+from functools import partial
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from conformance.catalog.witnesses import default_witnesses
 from conformance.gate.signatures import witness_signatures
 from tests.servers import command
+from tests.side_by_side import side_by_side
 
 SPEC = "cmd:" + shlex.join(command("reference_fork", "furthest-total"))
 LATER = ["ABS-3", "ABS-6"]
@@ -33,8 +35,8 @@ EARLIER: list[str] = list(default_witnesses().records)[:list(default_witnesses()
 def test_a_record_signs_alike_whichever_records_before_it_are_signed(before: list[str], record: str) -> None:
     """The record signed alone and after any set of the records before it has one signature (before: ABS-3
     alone d0e6…, after ABS-2/a1 8388…)."""
-    alone = witness_signatures(SPEC, [record], timeout=20, clockless=True)
-    beside = witness_signatures(SPEC, [*before, record], timeout=20, clockless=True)
+    signed = partial(witness_signatures, SPEC, timeout=20, clockless=True)  # each on processes of its own
+    alone, beside = side_by_side(partial(signed, [record]), partial(signed, [*before, record]))
     assert record in alone and record in beside, (alone, beside)
     assert alone[record].signature == beside[record].signature, (before, alone[record], beside[record])
 

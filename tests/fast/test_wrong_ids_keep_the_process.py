@@ -5,21 +5,18 @@ tests/servers/reference_fork.py's `digit-ids`."""
 
 from __future__ import annotations
 
-import shlex
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.compare.pair import EMPTY, Side
 from conformance.compare.programs import Step, valid
-from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 
 @settings(max_examples=3, deadline=None)
 @given(st.lists(st.integers(1, 999).map(str), min_size=2, max_size=4))
 def test_wrong_id_answers_keep_the_process_and_its_store(ids: list[str]) -> None:
-    side = Side(resolve_target("cmd:" + shlex.join(command("reference_fork", "digit-ids"))), 20.0)
+    side = Side(fork_target("digit-ids"), 20.0)
     try:
         said = [side.step(Step(arguments=valid(), request_id=i), EMPTY) for i in ids]
         assert all(o.kind == "wrong id" for o in said), said

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
 import psutil
 
+from conformance.drivers.transcript import Transcript
+from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target, resolve_target
 
 HERE = Path(__file__).parent
@@ -22,6 +27,29 @@ ROOT = HERE.parents[1]
 def command(name: str, *args: str) -> list[str]:
     """The command line that runs test server `name` (a file in this folder)."""
     return [sys.executable, str(HERE / f"{name}.py"), *args]
+
+
+def fork_target(mode: str) -> Target:
+    """The reference changed in one way: `reference_fork.py`'s `mode`, as a `cmd:` target."""
+    return resolve_target("cmd:" + shlex.join(command("reference_fork", mode)))
+
+
+@contextmanager
+def session_on(target: Target, timeout: float = 60.0) -> Iterator[ServerSession]:
+    """A suite session on `target` with no transcript kept, as a check receives it; closed after, however the
+    block ends, so no test leaves its processes behind."""
+    session = ServerSession(target=target, transcript=Transcript(None), timeout=timeout)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@contextmanager
+def fork_session(mode: str, timeout: float = 60.0) -> Iterator[ServerSession]:
+    """`session_on` the reference fork in `mode`."""
+    with session_on(fork_target(mode), timeout) as session:
+        yield session
 
 
 def suite_outcomes(suite_file: str, tests: list[str], target: str, tmp: Path, *options: str
