@@ -32,7 +32,7 @@ def test_wrong_id_answers_keep_the_process_and_its_store(ids: list[str]) -> None
 def test_a_probe_answered_under_another_id_keeps_the_process(programs: int) -> None:
     """The probe `Side.base` sends before every program, answered under another id (`number-ids`: 7 as "7"),
     leaves the process in step as any call so answered does: one start for every program."""
-    side = Side(resolve_target("cmd:" + shlex.join(command("reference_fork", "number-ids"))), 20.0)
+    side = Side(fork_target("number-ids"), 20.0)
     try:
         for _ in range(programs):
             side.base()
