@@ -7,7 +7,6 @@ reference against tests/servers/reference_fork.py's `branch-earlier`, re-tested 
 from __future__ import annotations
 
 import json
-import shlex
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,10 +20,10 @@ from conformance.core.jsontypes import JSON
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 from conformance.targets.specs import resolve_target
-from tests.servers import command
+from tests.servers import fork_target
 
 REFERENCE = resolve_target("reference")
-RULED = resolve_target("cmd:" + shlex.join(command("reference_fork", "branch-earlier")))
+RULED = fork_target("branch-earlier")
 
 
 @settings(max_examples=3, deadline=None)
