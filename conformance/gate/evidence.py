@@ -99,6 +99,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.detour import DETOUR_REPLAYS, past_refusals
 from conformance.gate.ends_said import with_ends_said
 from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
@@ -922,11 +923,39 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
+        causes, records = past_refusals(causes, records, _PastRefusals(replays))
         replayed = [causes[i] for i in leading]
         causes, records = grouped(causes, records, poisoning_replayed(replays))
         causes = [_ruled(cause, replays.rules) for cause in causes]
     return report.model_copy(update={"root_causes": causes, "records": records,
                                      "folded_causes": folded_away(replayed, causes)})
+
+
+class _PastRefusals:
+    """gate/detour's judge: a masked departure's example, moved past the refusal, replayed as its own is
+    (`_compared`), from its first tools/call on (the opening's differences are every sequence's), within
+    `DETOUR_REPLAYS` more sequences than the walk's."""
+
+    def __init__(self, replays: _Replays) -> None:
+        self.replays = replays
+        self.limit = replays.spent + DETOUR_REPLAYS
+
+    def ahead(self, sequences: Iterable[Sequence[str]]) -> None:
+        self.replays.prefetch(sequences)
+
+    def __call__(self, rv: RecordVerdict, frames: Sequence[str]) -> Evidence | None:
+        self.replays.cap = max(self.replays.cap, self.limit)
+        answered = _answered(self.replays.get(frames, self.limit))
+        if answered is None:
+            return None
+        theirs, ours = answered
+        first = next((i for i, a in enumerate(theirs) if a.method == "tools/call"), 0)
+        found = _compared(theirs[first:], ours[first:], _about([rv.id]), fall_back=True)
+        if found is None:
+            return Evidence(reproduced=False, no_difference=True, original_spec=self.replays.original.spec,
+                            example=list(frames))
+        pair = _pair((found[0] + first, found[1]), theirs, ours, rv.statement, self.replays.original.spec)
+        return pair.model_copy(update={"example": list(frames)})
 
 
 def folded_away(replayed: Sequence[RootCause], causes: Sequence[RootCause]) -> list[RootCause]:

@@ -1,0 +1,291 @@
+"""A departure masked by another change's refusal, re-judged past it (issue 42): every check of the record
+met a refusal a cause's pair shows (a fork refusing `branchId` over 32 characters that also sorts its
+branches: each branch example is refused first), so its own change was never seen. Its example is sent again
+with the refused call's inputs moved inside what the refusal's rule accepts (a detour: short plain words for a
+text, the numbered fields in order or re-ranked, an optional field dropped), on fresh processes of both sides:
+if it then holds, the cause explains it, checked; if it departs otherwise, that difference is its own and the
+grouping places it; if no detour gets past the refusal, it is said masked, not checked past it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from conformance.compare.two_fields import OPTIONAL
+from conformance.core.differences import Refusal, refusal
+from conformance.core.jsontypes import JSON
+from conformance.core.relation import NUMBERED
+from conformance.report.model import Evidence, RecordVerdict, RootCause
+
+DETOUR_REPLAYS: Final = 12
+"""Sequences replayed past a refusal per report, over every masked departure: a red run's extra cost is at
+most this many pairs of short-lived processes (replayed side by side with the others)."""
+MAX_TRIES: Final = 3
+"""Detours tried per departure, cheapest first."""
+REFUSED_HERE: Final = "the original accepts this call and this server refuses it"
+AT_CALL: Final = re.compile(r"on the example's tools/call (\d+)")
+PLAIN_LETTERS: Final = "abcdefghijklmnop"
+MAX_FRAME: Final = 1_000_000
+
+Arguments = dict[str, JSON]
+
+
+@dataclass(frozen=True)
+class Detour:
+    """One way past a refusal: `move` rewrites every call's arguments of the sequence; `said` says it."""
+
+    name: str
+    said: str
+    move: Callable[[Arguments], Arguments]
+
+
+def plain_words(value: str) -> str:
+    """A short text of letters standing for `value`: the same value always the same word, two values two
+    words, so a rule on a text's length or kind of characters is met and what the calls share is kept."""
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:7]
+    return "x" + "".join(PLAIN_LETTERS[int(c, 16)] for c in digest)
+
+
+def _plain(fields: Sequence[str]) -> Callable[[Arguments], Arguments]:
+    def move(arguments: Arguments) -> Arguments:
+        return {k: plain_words(v) if k in fields and isinstance(v, str) else v for k, v in arguments.items()}
+    return move
+
+
+def _number(value: JSON) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def in_order(arguments: Arguments) -> Arguments:
+    """The numbered fields as the original's own reading leaves them: `totalThoughts` raised to
+    `thoughtNumber` (the original raises it itself), a `revisesThought` or `branchFromThought` not below
+    `thoughtNumber` moved just under it."""
+    out = dict(arguments)
+    number = out.get("thoughtNumber")
+    if not _number(number):
+        return out
+    assert isinstance(number, int | float)
+    total = out.get("totalThoughts")
+    if _number(total) and isinstance(total, int | float) and total < number:
+        out["totalThoughts"] = number
+    for field in ("revisesThought", "branchFromThought"):
+        value = out.get(field)
+        if _number(value) and isinstance(value, int | float) and value >= number and number > 1:
+            out[field] = number - 1
+    return out
+
+
+def re_ranked(sequence: Sequence[Arguments]) -> Callable[[Arguments], Arguments]:
+    """Every number the sequence gives a numbered field replaced by its rank among them (1, 2, …): small
+    whole numbers standing in the same order and equalities as before, so a range, a type or a cap on a
+    number is met and every order between the calls' numbered fields is kept."""
+    values = sorted({float(v) for a in sequence for k, v in a.items() if k in NUMBERED and _number(v)
+                     and isinstance(v, int | float)})
+    rank = {v: i for i, v in enumerate(values, start=1)}
+
+    def move(arguments: Arguments) -> Arguments:
+        return {k: rank[float(v)] if k in NUMBERED and _number(v) and isinstance(v, int | float) else v
+                for k, v in arguments.items()}
+    return move
+
+
+def _dropped(field: str) -> Callable[[Arguments], Arguments]:
+    return lambda arguments: {k: v for k, v in arguments.items() if k != field}
+
+
+def detours(field: str, refused: Arguments, sequence: Sequence[Arguments]) -> list[Detour]:
+    """The ways past a refusal of `field` (empty: a refusal naming none) in the call `refused`, cheapest and
+    closest to the record's own inputs first, at most `MAX_TRIES`: a text as plain words; numbers in order,
+    then re-ranked; an optional field dropped."""
+    value = refused.get(field) if field else None
+    out: list[Detour] = []
+    if isinstance(value, str) or not field:
+        texts = [field] if field else sorted({k for a in sequence for k, v in a.items()
+                                              if isinstance(v, str)})
+        out.append(Detour("plain", f"{_names(texts)} sent as short plain words", _plain(texts)))
+    if field in NUMBERED or not field:
+        out.append(Detour("in order", "`totalThoughts` raised to `thoughtNumber` and the thoughts revised "
+                          "or branched from kept below it", in_order))
+        out.append(Detour("re-ranked", "the numbered fields re-ranked to 1, 2, … in the same order",
+                          re_ranked(sequence)))
+    if field in OPTIONAL:
+        out.append(Detour("dropped", f"`{field}` left out", _dropped(field)))
+    return out[:MAX_TRIES]
+
+
+def _names(fields: Sequence[str]) -> str:
+    return ", ".join(f"`{f}`" for f in fields) or "the texts"
+
+
+def _call(frame: str) -> tuple[dict[str, JSON], Arguments] | None:
+    """A tools/call frame and its arguments, or None for any other frame."""
+    if len(frame) > MAX_FRAME:
+        return None
+    try:
+        sent = json.loads(frame)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(sent, dict) or sent.get("method") != "tools/call":
+        return None
+    params = sent.get("params")
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    return (sent, arguments) if isinstance(arguments, dict) else None
+
+
+def calls_of(frames: Sequence[str]) -> list[Arguments]:
+    """The arguments of each tools/call the sequence sends, in order."""
+    return [found[1] for frame in frames if (found := _call(frame)) is not None]
+
+
+def moved(frames: Sequence[str], detour: Detour) -> list[str]:
+    """The sequence with every tools/call's arguments moved by `detour`; the other frames as they were."""
+    out: list[str] = []
+    for frame in frames:
+        found = _call(frame)
+        if found is None:
+            out.append(frame)
+            continue
+        sent, arguments = found
+        after = detour.move(arguments)
+        if after == arguments:
+            out.append(frame)
+            continue
+        params = dict(sent["params"]) if isinstance(sent.get("params"), dict) else {}  # type: ignore[arg-type]
+        params["arguments"] = after
+        out.append(json.dumps({**sent, "params": params}, ensure_ascii=False, separators=(",", ":")))
+    return out
+
+
+def _numbers_aside(words: str) -> str:
+    return re.sub(r"\d+(?:\.\d+)?", "N", words)
+
+
+def refused_here(evidence: Evidence | None) -> Refusal | None:
+    """The refusal a reproduced pair leads with where the original accepts the call, or None."""
+    if (evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences
+            or not evidence.differences[0].startswith(REFUSED_HERE)):
+        return None
+    try:
+        return refusal(json.loads(evidence.target))
+    except ValueError:
+        return None
+
+
+def masking(rv: RecordVerdict, causes: Sequence[RootCause]) -> RootCause | None:
+    """The cause whose own pair leads with the refusal the record's pair leads with (numbers aside), where the
+    record is not that cause's own: the refusal the record's example met before its own change."""
+    own = refused_here(rv.evidence)
+    if own is None or rv.verdict != "deviates":
+        return None
+    for cause in causes:
+        theirs = refused_here(cause.evidence)
+        if (theirs is not None and rv.id not in cause.records
+                and _numbers_aside(theirs.words) == _numbers_aside(own.words)):
+            return cause
+    return None
+
+
+class Judge(Protocol):
+    """Replays a sequence on fresh processes of both sides: the pair from the sequence's first tools/call on
+    (None past the replay budget); `ahead` starts replays the walk is about to ask for."""
+
+    def __call__(self, rv: RecordVerdict, frames: Sequence[str]) -> Evidence | None: ...
+
+    def ahead(self, sequences: Iterable[Sequence[str]]) -> None: ...
+
+
+@dataclass(frozen=True)
+class _Plan:
+    rv: RecordVerdict
+    cause: RootCause
+    frames: list[str]
+    tries: list[tuple[Detour, list[str]]]
+
+
+def _plan(rv: RecordVerdict, cause: RootCause) -> _Plan:
+    """The detours that move the refused call of the record's example, each with the sequence it sends."""
+    evidence = rv.evidence
+    assert evidence is not None
+    frames = list(evidence.example)
+    calls = calls_of(frames)
+    at = AT_CALL.fullmatch(evidence.at)
+    index = int(at.group(1)) - 1 if at is not None else -1
+    own = refused_here(evidence)
+    if not 0 <= index < len(calls) or own is None:
+        return _Plan(rv, cause, frames, [])
+    tries = [(d, after) for d in detours(own.field, calls[index], calls)
+             if (after := moved(frames, d)) != frames and calls_of(after)[index] != calls[index]]
+    return _Plan(rv, cause, frames, tries)
+
+
+def past_refusals(causes: Sequence[RootCause], records: Sequence[RecordVerdict], judge: Judge,
+                  budget: int = DETOUR_REPLAYS) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Each departure masked by a cause's refusal re-judged past it (the module's docstring): its evidence
+    then says the detour in `why`, and one departing otherwise is no longer explained by that cause."""
+    plans = [_plan(rv, cause) for rv in records if (cause := masking(rv, causes)) is not None]
+    judge.ahead([tries[0][1] for p in plans if (tries := p.tries)][:budget])
+    spent = 0
+    out: dict[str, RecordVerdict] = {}
+    for plan in plans:
+        cost, out[plan.rv.id] = _judged(plan, judge, budget - spent)
+        spent += cost
+    kept = [c.model_copy(update={"explains": [
+        *(r for r in c.explains if r not in out or out[r].explained_by == c.id),
+        *(r for r, rv in out.items() if rv.explained_by == c.id and r not in c.explains)]}) for c in causes]
+    return kept, [out.get(rv.id, rv) for rv in records]
+
+
+def _judged(plan: _Plan, judge: Judge, left: int) -> tuple[int, RecordVerdict]:
+    """How many replays the record's detours spent and the record as then judged: explained by the masking
+    cause (checked), departing with a difference of its own (no longer explained by it), or said masked."""
+    rv, cause = plan.rv, plan.cause
+    evidence = rv.evidence
+    assert evidence is not None
+    head = f"masked by {cause.id}'s refusal"
+    first = refused_here(evidence)
+    masked = _numbers_aside(first.words) if first is not None else ""
+    spent = 0
+    tried: list[str] = []
+    for detour, frames in plan.tries:
+        if spent >= left:
+            return spent, _said(rv, f"{head}: not checked past it (the report's {DETOUR_REPLAYS} replays "
+                                "past a refusal were spent)")
+        spent += 1
+        pair = judge(rv, frames)
+        if pair is None:
+            return spent, _said(rv, f"{head}: not checked past it (no replay past it: the budget spent or "
+                                "a side broke off)")
+        tried.append(detour.said)
+        if not pair.reproduced:
+            return spent, _said(rv, f"{head}; re-judged past it ({detour.said}) on fresh processes, its "
+                                "example shows no other difference: explained by it, checked",
+                                explained_by=cause.id)
+        again = refused_here(pair)
+        if again is not None and _numbers_aside(again.words) == masked:
+            continue
+        why = (f"{head}; re-judged past it ({detour.said}): its example then departs otherwise, its own "
+               "difference")
+        own = pair.model_copy(update={"example": frames, "why": why})
+        return spent, rv.model_copy(update={"evidence": own, "explained_by": None})
+    if not plan.tries:
+        return spent, _said(rv, f"{head}: not checked past it (no detour keeps the call it needs)")
+    return spent, _said(rv, f"{head}: not checked past it (still refused with {'; '.join(tried)})")
+
+
+def _said(rv: RecordVerdict, why: str, explained_by: str | None = None) -> RecordVerdict:
+    evidence = rv.evidence
+    assert evidence is not None
+    joined = f"{evidence.why}; {why}" if evidence.why else why
+    update: dict[str, object] = {"evidence": evidence.model_copy(update={"why": joined})}
+    if explained_by is not None:
+        update["explained_by"] = explained_by
+    return rv.model_copy(update=update)
+
+
+__all__ = ["DETOUR_REPLAYS", "Detour", "Judge", "calls_of", "detours", "in_order", "masking", "moved",
+           "past_refusals", "plain_words", "re_ranked", "refused_here"]
