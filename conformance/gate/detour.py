@@ -27,7 +27,6 @@ DETOUR_REPLAYS: Final = 12
 most this many pairs of short-lived processes (replayed side by side with the others)."""
 MAX_TRIES: Final = 3
 """Detours tried per departure, cheapest first."""
-REFUSED_HERE: Final = "the original accepts this call and this server refuses it"
 AT_CALL: Final = re.compile(r"on the example's tools/call (\d+)")
 PLAIN_LETTERS: Final = "abcdefghijklmnop"
 MAX_FRAME: Final = 1_000_000
@@ -37,11 +36,12 @@ Arguments = dict[str, JSON]
 
 @dataclass(frozen=True)
 class Detour:
-    """One way past a refusal: `move` rewrites every call's arguments of the sequence; `said` says it."""
+    """One way past a refusal: `move` rewrites each call's arguments (given its place among the sequence's
+    calls); `said` says it."""
 
     name: str
     said: str
-    move: Callable[[Arguments], Arguments]
+    move: Callable[[int, Arguments], Arguments]
 
 
 def plain_words(value: str) -> str:
@@ -51,9 +51,20 @@ def plain_words(value: str) -> str:
     return "x" + "".join(PLAIN_LETTERS[int(c, 16)] for c in digest)
 
 
-def _plain(fields: Sequence[str]) -> Callable[[Arguments], Arguments]:
-    def move(arguments: Arguments) -> Arguments:
+def _plain(fields: Sequence[str]) -> Callable[[int, Arguments], Arguments]:
+    def move(_: int, arguments: Arguments) -> Arguments:
         return {k: plain_words(v) if k in fields and isinstance(v, str) else v for k, v in arguments.items()}
+    return move
+
+
+def _apart(field: str) -> Callable[[int, Arguments], Arguments]:
+    """Each call's text of `field` a plain word of its own: a rule over the calls before (a text repeating
+    the previous one, or any before it) is met."""
+    def move(place: int, arguments: Arguments) -> Arguments:
+        value = arguments.get(field)
+        if not isinstance(value, str):
+            return arguments
+        return {**arguments, field: plain_words(f"{place}\n{value}")}
     return move
 
 
@@ -61,7 +72,7 @@ def _number(value: JSON) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def in_order(arguments: Arguments) -> Arguments:
+def in_order(_: int, arguments: Arguments) -> Arguments:
     """The numbered fields as the original's own reading leaves them: `totalThoughts` raised to
     `thoughtNumber` (the original raises it itself), a `revisesThought` or `branchFromThought` not below
     `thoughtNumber` moved just under it."""
@@ -80,7 +91,7 @@ def in_order(arguments: Arguments) -> Arguments:
     return out
 
 
-def re_ranked(sequence: Sequence[Arguments]) -> Callable[[Arguments], Arguments]:
+def re_ranked(sequence: Sequence[Arguments]) -> Callable[[int, Arguments], Arguments]:
     """Every number the sequence gives a numbered field replaced by its rank among them (1, 2, …): small
     whole numbers standing in the same order and equalities as before, so a range, a type or a cap on a
     number is met and every order between the calls' numbered fields is kept."""
@@ -88,26 +99,29 @@ def re_ranked(sequence: Sequence[Arguments]) -> Callable[[Arguments], Arguments]
                      and isinstance(v, int | float)})
     rank = {v: i for i, v in enumerate(values, start=1)}
 
-    def move(arguments: Arguments) -> Arguments:
+    def move(_: int, arguments: Arguments) -> Arguments:
         return {k: rank[float(v)] if k in NUMBERED and _number(v) and isinstance(v, int | float) else v
                 for k, v in arguments.items()}
     return move
 
 
-def _dropped(field: str) -> Callable[[Arguments], Arguments]:
-    return lambda arguments: {k: v for k, v in arguments.items() if k != field}
+def _dropped(field: str) -> Callable[[int, Arguments], Arguments]:
+    return lambda _, arguments: {k: v for k, v in arguments.items() if k != field}
 
 
 def detours(field: str, refused: Arguments, sequence: Sequence[Arguments]) -> list[Detour]:
     """The ways past a refusal of `field` (empty: a refusal naming none) in the call `refused`, cheapest and
-    closest to the record's own inputs first, at most `MAX_TRIES`: a text as plain words; numbers in order,
-    then re-ranked; an optional field dropped."""
+    closest to the record's own inputs first, at most `MAX_TRIES`: a text as plain words, then one of its
+    own on each call; numbers in order, then re-ranked; an optional field dropped."""
     value = refused.get(field) if field else None
     out: list[Detour] = []
     if isinstance(value, str) or not field:
         texts = [field] if field else sorted({k for a in sequence for k, v in a.items()
                                               if isinstance(v, str)})
         out.append(Detour("plain", f"{_names(texts)} sent as short plain words", _plain(texts)))
+    if isinstance(value, str):
+        out.append(Detour("apart", f"`{field}` sent as a plain word of its own on each call",
+                          _apart(field)))
     if field in NUMBERED or not field:
         out.append(Detour("in order", "`totalThoughts` raised to `thoughtNumber` and the thoughts revised "
                           "or branched from kept below it", in_order))
@@ -145,13 +159,15 @@ def calls_of(frames: Sequence[str]) -> list[Arguments]:
 def moved(frames: Sequence[str], detour: Detour) -> list[str]:
     """The sequence with every tools/call's arguments moved by `detour`; the other frames as they were."""
     out: list[str] = []
+    place = 0
     for frame in frames:
         found = _call(frame)
         if found is None:
             out.append(frame)
             continue
         sent, arguments = found
-        after = detour.move(arguments)
+        after = detour.move(place, arguments)
+        place += 1
         if after == arguments:
             out.append(frame)
             continue
@@ -166,14 +182,22 @@ def _numbers_aside(words: str) -> str:
 
 
 def refused_here(evidence: Evidence | None) -> Refusal | None:
-    """The refusal a reproduced pair leads with where the original accepts the call, or None."""
-    if (evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences
-            or not evidence.differences[0].startswith(REFUSED_HERE)):
+    """The refusal a reproduced pair shows where the original accepts the call (however its difference is
+    said: in words, or as the rule a re-test found), or None."""
+    if evidence is None or not evidence.reproduced or evidence.not_its_failure or not evidence.differences:
         return None
     try:
-        return refusal(json.loads(evidence.target))
+        original, target = json.loads(evidence.original), json.loads(evidence.target)
     except ValueError:
         return None
+    return refusal(target) if refusal(original) is None else None
+
+
+def _rule_words(refused: Refusal) -> str:
+    """A refusal's words with its numbers and the field it names aside: one rule, whichever numbered field
+    it refused (a bound on every number, "must be at most 2147483647")."""
+    words = _numbers_aside(refused.words)
+    return words.replace(refused.field, "F") if refused.field else words
 
 
 def masking(rv: RecordVerdict, causes: Sequence[RootCause]) -> RootCause | None:
@@ -184,8 +208,7 @@ def masking(rv: RecordVerdict, causes: Sequence[RootCause]) -> RootCause | None:
         return None
     for cause in causes:
         theirs = refused_here(cause.evidence)
-        if (theirs is not None and rv.id not in cause.records
-                and _numbers_aside(theirs.words) == _numbers_aside(own.words)):
+        if theirs is not None and rv.id not in cause.records and _rule_words(theirs) == _rule_words(own):
             return cause
     return None
 
@@ -248,7 +271,7 @@ def _judged(plan: _Plan, judge: Judge, left: int) -> tuple[int, RecordVerdict]:
     assert evidence is not None
     head = f"masked by {cause.id}'s refusal"
     first = refused_here(evidence)
-    masked = _numbers_aside(first.words) if first is not None else ""
+    masked = _rule_words(first) if first is not None else ""
     spent = 0
     tried: list[str] = []
     for detour, frames in plan.tries:
@@ -266,7 +289,7 @@ def _judged(plan: _Plan, judge: Judge, left: int) -> tuple[int, RecordVerdict]:
                                 "example shows no other difference: explained by it, checked",
                                 explained_by=cause.id)
         again = refused_here(pair)
-        if again is not None and _numbers_aside(again.words) == masked:
+        if again is not None and _rule_words(again) == masked:
             continue
         why = (f"{head}; re-judged past it ({detour.said}): its example then departs otherwise, its own "
                "difference")

@@ -56,9 +56,11 @@ def _plain_text(text: str) -> bool:
     return text.strip() != "" and text.isprintable() and text.isascii()
 
 
-def _rules(draw: st.DrawFn) -> tuple[str, str, Rule]:
-    """A kind of rule, the field its refusal names and the rule."""
-    kind = draw(st.sampled_from(["length", "characters", "range", "type", "relation", "order", "both set"]))
+def _rules(data: st.DataObject) -> tuple[str, str, Rule]:
+    """A kind of rule, the field its refusal names and the rule (a repeat: over the calls before it)."""
+    draw = data.draw
+    kind = draw(st.sampled_from(["length", "characters", "range", "type", "relation", "order", "both set",
+                                 "repeat"]))
     if kind == "length":
         field, most = draw(st.sampled_from(["thought", "branchId"])), draw(st.integers(8, 64))
         return kind, field, lambda c: not isinstance(c.get(field), str) or len(str(c.get(field))) <= most
@@ -79,26 +81,36 @@ def _rules(draw: st.DrawFn) -> tuple[str, str, Rule]:
         field = draw(st.sampled_from(["revisesThought", "branchFromThought"]))
         return kind, field, lambda c: _num(c, field) is None or (_num(c, field) or 0) < (
             _num(c, "thoughtNumber") or 0) or (_num(c, "thoughtNumber") or 0) <= 1
+    if kind == "repeat":
+        return kind, "thought", lambda c: c.get("previous") != c.get("thought")
     return kind, "isRevision", lambda c: not ("isRevision" in c and "branchFromThought" in c)
+
+
+def _with_previous(calls: list[Arguments]) -> list[Arguments]:
+    """Each call beside the thought of the call before it, for a rule over the calls before."""
+    return [{**c, "previous": calls[i - 1].get("thought") if i else None} for i, c in enumerate(calls)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), calls=_calls())
 def test_one_detour_moves_every_call_inside_each_kind_of_rule(data: st.DataObject,
                                                               calls: list[Arguments]) -> None:
-    kind, field, accepts = _rules(data.draw)
+    kind, field, accepts = _rules(data)
+    if kind == "repeat" and len(calls) > 1 and data.draw(st.booleans()):
+        calls[1]["thought"] = calls[0]["thought"]
     if kind == "range" and len({v for c in calls for v in c.values()
                                 if isinstance(v, int | float) and not isinstance(v, bool)}) > 20:
         return  # more distinct numbers than the range holds: no order-keeping detour fits
-    refused = next((c for c in calls if not accepts(c)), None)
+    refused = next((c for c in _with_previous(calls) if not accepts(c)), None)
     if refused is None:
         return
     frames = _frames(calls)
-    passing = [d for d in detours(field, refused, calls) if all(map(accepts, calls_of(moved(frames, d))))]
+    passing = [d for d in detours(field, refused, calls)
+               if all(map(accepts, _with_previous(calls_of(moved(frames, d)))))]
     assert passing, (kind, field, [d.name for d in detours(field, refused, calls)])
     after = calls_of(moved(frames, passing[0]))
     assert len(after) == len(calls)
-    for text in ("thought", "branchId"):
+    for text in ("thought", "branchId") if passing[0].name != "apart" else ():
         before_values = [c.get(text) for c in calls]
         after_values = [c.get(text) for c in after]
         for (a, b), (x, y) in zip(pairwise(before_values), pairwise(after_values), strict=True):
