@@ -252,40 +252,39 @@ def past_refusals(causes: Sequence[RootCause], records: Sequence[RecordVerdict],
     then says the detour in `why`, and one departing otherwise is no longer explained by that cause."""
     plans = [_plan(rv, cause) for rv in records if (cause := masking(rv, causes)) is not None]
     judge.ahead([tries[0][1] for p in plans if (tries := p.tries)][:budget])
-    spent = 0
+    judged: set[tuple[str, ...]] = set()
     out: dict[str, RecordVerdict] = {}
     for plan in plans:
-        cost, out[plan.rv.id] = _judged(plan, judge, budget - spent)
-        spent += cost
+        out[plan.rv.id] = _judged(plan, judge, budget, judged)
     kept = [c.model_copy(update={"explains": [
         *(r for r in c.explains if r not in out or out[r].explained_by == c.id),
         *(r for r, rv in out.items() if rv.explained_by == c.id and r not in c.explains)]}) for c in causes]
     return kept, [out.get(rv.id, rv) for rv in records]
 
 
-def _judged(plan: _Plan, judge: Judge, left: int) -> tuple[int, RecordVerdict]:
-    """How many replays the record's detours spent and the record as then judged: explained by the masking
-    cause (checked), departing with a difference of its own (no longer explained by it), or said masked."""
+def _judged(plan: _Plan, judge: Judge, budget: int, judged: set[tuple[str, ...]]) -> RecordVerdict:
+    """The record as judged past its mask: explained by the masking cause (checked), departing with a
+    difference of its own (no longer explained by it), or said masked. `judged` holds the sequences replayed
+    so far, at most `budget` (a sequence two records' detours share is replayed once)."""
     rv, cause = plan.rv, plan.cause
     evidence = rv.evidence
     assert evidence is not None
     head = f"masked by {cause.id}'s refusal"
     first = refused_here(evidence)
     masked = _rule_words(first) if first is not None else ""
-    spent = 0
     tried: list[str] = []
     for detour, frames in plan.tries:
-        if spent >= left:
-            return spent, _said(rv, f"{head}: not checked past it (the report's {DETOUR_REPLAYS} replays "
+        if tuple(frames) not in judged and len(judged) >= budget:
+            return _said(rv, f"{head}: not checked past it (the report's {DETOUR_REPLAYS} replays "
                                 "past a refusal were spent)")
-        spent += 1
+        judged.add(tuple(frames))
         pair = judge(rv, frames)
         if pair is None:
-            return spent, _said(rv, f"{head}: not checked past it (no replay past it: the budget spent or "
+            return _said(rv, f"{head}: not checked past it (no replay past it: the budget spent or "
                                 "a side broke off)")
         tried.append(detour.said)
         if not pair.reproduced:
-            return spent, _said(rv, f"{head}; re-judged past it ({detour.said}) on fresh processes, its "
+            return _said(rv, f"{head}; re-judged past it ({detour.said}) on fresh processes, its "
                                 "example shows no other difference: explained by it, checked",
                                 explained_by=cause.id)
         again = refused_here(pair)
@@ -294,10 +293,10 @@ def _judged(plan: _Plan, judge: Judge, left: int) -> tuple[int, RecordVerdict]:
         why = (f"{head}; re-judged past it ({detour.said}): its example then departs otherwise, its own "
                "difference")
         own = pair.model_copy(update={"example": frames, "why": why})
-        return spent, rv.model_copy(update={"evidence": own, "explained_by": None})
+        return rv.model_copy(update={"evidence": own, "explained_by": None})
     if not plan.tries:
-        return spent, _said(rv, f"{head}: not checked past it (no detour keeps the call it needs)")
-    return spent, _said(rv, f"{head}: not checked past it (still refused with {'; '.join(tried)})")
+        return _said(rv, f"{head}: not checked past it (no detour keeps the call it needs)")
+    return _said(rv, f"{head}: not checked past it (still refused with {'; '.join(tried)})")
 
 
 def _said(rv: RecordVerdict, why: str, explained_by: str | None = None) -> RecordVerdict:
