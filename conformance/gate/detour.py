@@ -25,7 +25,7 @@ from conformance.report.model import Evidence, RecordVerdict, RootCause
 DETOUR_REPLAYS: Final = 12
 """Sequences replayed past a refusal per report, over every masked departure: a red run's extra cost is at
 most this many pairs of short-lived processes (replayed side by side with the others)."""
-MAX_TRIES: Final = 3
+MAX_TRIES: Final = 4
 """Detours tried per departure, cheapest first."""
 AT_CALL: Final = re.compile(r"on the example's tools/call (\d+)")
 PLAIN_LETTERS: Final = "abcdefghijklmnop"
@@ -49,6 +49,26 @@ def plain_words(value: str) -> str:
     words, so a rule on a text's length or kind of characters is met and what the calls share is kept."""
     digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:7]
     return "x" + "".join(PLAIN_LETTERS[int(c, 16)] for c in digest)
+
+
+def letters_alike(value: str) -> str:
+    """`value` with every character but an ASCII letter or digit made a letter, as long in UTF-16 units: a
+    rule on the kind of characters a text holds (blank, a NUL, a control, a non-ASCII one) is met and its
+    length kept (a long thought stays as long)."""
+    out: list[str] = []
+    for c in value:
+        if c.isascii() and c.isalnum():
+            out.append(c)
+        else:
+            out.append(PLAIN_LETTERS[ord(c) % len(PLAIN_LETTERS)] * (2 if ord(c) > 0xFFFF else 1))
+    return "".join(out)
+
+
+def _alike(fields: Sequence[str]) -> Callable[[int, Arguments], Arguments]:
+    def move(_: int, arguments: Arguments) -> Arguments:
+        return {k: letters_alike(v) if k in fields and isinstance(v, str) else v
+                for k, v in arguments.items()}
+    return move
 
 
 def _plain(fields: Sequence[str]) -> Callable[[int, Arguments], Arguments]:
@@ -111,13 +131,16 @@ def _dropped(field: str) -> Callable[[int, Arguments], Arguments]:
 
 def detours(field: str, refused: Arguments, sequence: Sequence[Arguments]) -> list[Detour]:
     """The ways past a refusal of `field` (empty: a refusal naming none) in the call `refused`, cheapest and
-    closest to the record's own inputs first, at most `MAX_TRIES`: a text as plain words, then one of its
-    own on each call; numbers in order, then re-ranked; an optional field dropped."""
+    closest to the record's own inputs first, at most `MAX_TRIES`: a text as letters of the same length,
+    then as short plain words, then one of its own on each call; numbers in order, then re-ranked; an
+    optional field dropped."""
     value = refused.get(field) if field else None
     out: list[Detour] = []
     if isinstance(value, str) or not field:
         texts = [field] if field else sorted({k for a in sequence for k, v in a.items()
                                               if isinstance(v, str)})
+        out.append(Detour("letters", f"{_names(texts)} sent as letters and digits, as long",
+                          _alike(texts)))
         out.append(Detour("plain", f"{_names(texts)} sent as short plain words", _plain(texts)))
     if isinstance(value, str):
         out.append(Detour("apart", f"`{field}` sent as a plain word of its own on each call",

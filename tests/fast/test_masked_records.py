@@ -58,7 +58,7 @@ def test_a_record_masked_by_a_refusal_departs_with_its_own_difference_past_it() 
     count, its own change: no longer OBJ-9's refusal, and the detour said in its evidence."""
     rv, out = _clm4("short-refused+word-count", _example("tiny"), _example("abc"))
     assert rv.evidence is not None and rv.evidence.reproduced, rv.evidence
-    detour = "masked by rc-1's refusal; re-judged past it (`thought` sent as short plain words)"
+    detour = "masked by rc-1's refusal; re-judged past it (`thought` sent as short plain words)"  # 2nd way
     assert detour in rv.evidence.why, rv.evidence.why
     assert not any("at least 8 characters" in d for d in rv.evidence.differences), rv.evidence.differences
     assert any(d.startswith("stderr") for d in rv.evidence.differences), rv.evidence.differences
