@@ -22,13 +22,16 @@ from conformance.core.jsontypes import JSON
 from conformance.core.relation import NUMBERED
 from conformance.report.model import Evidence, RecordVerdict, RootCause
 
-DETOUR_REPLAYS: Final = 12
+DETOUR_REPLAYS: Final = 32
 """Sequences replayed past a refusal per report, over every masked departure: a red run's extra cost is at
 most this many pairs of short-lived processes (replayed side by side with the others)."""
 MAX_TRIES: Final = 4
 """Detours tried per departure, cheapest first."""
 AT_CALL: Final = re.compile(r"on the example's tools/call (\d+)")
 PLAIN_LETTERS: Final = "abcdefghijklmnop"
+OWN_PAST: Final = "its example then departs otherwise, its own difference"
+"""What a departure's evidence says once its detour departed otherwise: read back by `departs_past`."""
+MASKED_BY: Final = re.compile(r"masked by (\S+)'s refusal; re-judged past it \(.*?\): " + re.escape(OWN_PAST))
 MAX_FRAME: Final = 1_000_000
 
 Arguments = dict[str, JSON]
@@ -224,11 +227,11 @@ def _rule_words(refused: Refusal) -> str:
 
 
 def masking(rv: RecordVerdict, causes: Sequence[RootCause]) -> RootCause | None:
-    """The cause whose own pair leads with the refusal the record's pair leads with (numbers aside), where the
-    record is not that cause's own: the refusal the record's example met before its own change."""
+    """The cause whose own pair shows the refusal the record's pair shows (numbers and the field aside), for
+    a record that leads no cause: the refusal the record's example met before its own change."""
     own = refused_here(rv.evidence)
-    if own is None or rv.verdict != "deviates":
-        return None
+    if own is None or rv.verdict != "deviates" or any(rv.id in c.records for c in causes):
+        return None  # a cause's own record is judged by its cause's pair
     for cause in causes:
         theirs = refused_here(cause.evidence)
         if theirs is not None and rv.id not in cause.records and _rule_words(theirs) == _rule_words(own):
@@ -313,13 +316,20 @@ def _judged(plan: _Plan, judge: Judge, budget: int, judged: set[tuple[str, ...]]
         again = refused_here(pair)
         if again is not None and _rule_words(again) == masked:
             continue
-        why = (f"{head}; re-judged past it ({detour.said}): its example then departs otherwise, its own "
-               "difference")
+        why = f"{head}; re-judged past it ({detour.said}): {OWN_PAST}"
         own = pair.model_copy(update={"example": frames, "why": why})
         return rv.model_copy(update={"evidence": own, "explained_by": None})
     if not plan.tries:
         return _said(rv, f"{head}: not checked past it (no detour keeps the call it needs)")
     return _said(rv, f"{head}: not checked past it (still refused with {'; '.join(tried)})")
+
+
+def departs_past(rv: RecordVerdict) -> str:
+    """The cause a departure's detour got past and then departed otherwise (its evidence says so, in a run's
+    report and a kept one alike), else empty: no check of it naming that cause keeps it there, since each of
+    those checks met the refusal first."""
+    found = MASKED_BY.search(rv.evidence.why) if rv.evidence is not None and rv.evidence.reproduced else None
+    return found.group(1) if found is not None else ""
 
 
 def _said(rv: RecordVerdict, why: str, explained_by: str | None = None) -> RecordVerdict:
@@ -332,5 +342,6 @@ def _said(rv: RecordVerdict, why: str, explained_by: str | None = None) -> Recor
     return rv.model_copy(update=update)
 
 
-__all__ = ["DETOUR_REPLAYS", "Detour", "Judge", "calls_of", "detours", "in_order", "masking", "moved",
+__all__ = ["DETOUR_REPLAYS", "Detour", "Judge", "calls_of", "departs_past", "detours", "in_order", "masking",
+           "moved",
            "past_refusals", "plain_words", "re_ranked", "refused_here"]

@@ -99,7 +99,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
-from conformance.gate.detour import DETOUR_REPLAYS, past_refusals
+from conformance.gate.detour import DETOUR_REPLAYS, departs_past, past_refusals
 from conformance.gate.ends_said import with_ends_said
 from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
@@ -1055,7 +1055,8 @@ def checked_explanations(
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
         same = cause is not None and (_same_change(rv, cause) or _one_watch(rv, cause, by_record))
-        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)):
+        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)
+                                or departs_past(rv) == rv.explained_by):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -1890,7 +1891,7 @@ def split_off(
         if rv.id not in loose and not usable:
             continue
         fits = [c for c in paired if c.evidence is not None and not _refused_apart(rv, c)
-                and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                and departs_past(rv) != c.id and (_same_change(rv, c) or (not usable and _saw(rv, c)))
                 and not _box_not_its_failure(rv, c, by_id)]
         # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
         # merely holds a text they quote, also one opened below: one tool list shows the tools a fork added
@@ -2923,6 +2924,9 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     is kept, marked `not_its_failure`, and the record's line is its check's own words."""
     if not evidence.reproduced or not evidence.differences:
         return evidence
+    if departs_past(rv.model_copy(update={"evidence": evidence})):
+        # Its checks met another change's refusal first; its pair past that refusal is its own failure.
+        return evidence.model_copy(update={"not_its_failure": False})
     checks = _failing_checks(rv)
     if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
         # statement quoted only where a clause shares a word with what differs: `breaks`)
