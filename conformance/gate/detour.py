@@ -228,15 +228,23 @@ def _rule_words(refused: Refusal) -> str:
 
 def masking(rv: RecordVerdict, causes: Sequence[RootCause]) -> RootCause | None:
     """The cause whose own pair shows the refusal the record's pair shows (numbers and the field aside), for
-    a record that leads no cause: the refusal the record's example met before its own change."""
+    a record that leads no cause and is no amendment of the cause's records: the refusal the record's example
+    met before its own change."""
     own = refused_here(rv.evidence)
     if own is None or rv.verdict != "deviates" or any(rv.id in c.records for c in causes):
         return None  # a cause's own record is judged by its cause's pair
     for cause in causes:
         theirs = refused_here(cause.evidence)
-        if theirs is not None and rv.id not in cause.records and _rule_words(theirs) == _rule_words(own):
+        if (theirs is not None and _base(rv.id) not in {_base(r) for r in cause.records}
+                and _rule_words(theirs) == _rule_words(own)):
             return cause
     return None
+
+
+def _base(record: str) -> str:
+    """A record's base record: an amendment (RTE-3/a1) states more about its base's behaviour, so a refusal
+    its base's cause shows is its own failure, never a mask."""
+    return record.split("/", 1)[0]
 
 
 class Judge(Protocol):

@@ -1890,9 +1890,10 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        fits = [c for c in paired if c.evidence is not None and not _refused_apart(rv, c)
-                and departs_past(rv) != c.id and (_same_change(rv, c) or (not usable and _saw(rv, c)))
-                and not _box_not_its_failure(rv, c, by_id)]
+        past = departs_past(rv)
+        fits = [c for c in paired if c.evidence is not None and (past or not _refused_apart(rv, c))
+                and past != c.id and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                and (past or not _box_not_its_failure(rv, c, by_id))]
         # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
         # merely holds a text they quote, also one opened below: one tool list shows the tools a fork added
         # and its description cut (stopuncle-js: CLM-1's lines missing from the description went under
@@ -2190,6 +2191,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     landed = _what_landed(rv.evidence)
     if landed and landed == _what_landed(cause.evidence):
         return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
+    past = departs_past(rv)
+    if past:  # its checks met that cause's refusal first: its pair past it alone says its change
+        return past != cause.id and _pairs_alike(rv, cause)
     if _refused_apart(rv, cause):
         return False
     apart = _other_class(rv, cause)
@@ -2224,7 +2228,7 @@ def _pairs_alike(rv: RecordVerdict, cause: RootCause) -> bool:
         return True
     if _classes_apart(own, theirs) or not own.differences or not theirs.differences:
         return False
-    if _named_elsewhere(rv, cause):
+    if _named_elsewhere(rv, cause) and not departs_past(rv):
         return False
     if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
