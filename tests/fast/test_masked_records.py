@@ -10,6 +10,7 @@ import shlex
 
 from conformance.gate.evidence import grouped, its_failure, poisoning_kept, with_evidence
 from conformance.report.model import RecordVerdict, ReplayableCounterexample, Report, RootCause, TestRef
+from conformance.report.sections.departures import headline
 from conformance.targets.specs import Target, resolve_target
 from tests.servers import command
 from tests.verdicts import assembled_report
@@ -70,6 +71,7 @@ def test_a_record_masked_by_a_refusal_departs_with_its_own_difference_past_it() 
     assert any(d.startswith("stderr") for d in rv.evidence.differences), rv.evidence.differences
     assert rv.explained_by != "rc-1", rv.explained_by
     assert "CLM-4" not in next(c for c in out.root_causes if c.id == "rc-1").explains
+    assert headline(rv, rv.evidence).startswith("past rc-1's refusal: stderr"), headline(rv, rv.evidence)
 
 
 def test_a_kept_report_grouped_again_keeps_the_record_past_the_refusal() -> None:
@@ -93,6 +95,8 @@ def test_a_record_holding_past_the_refusal_is_explained_by_it_checked() -> None:
     assert rv.explained_by == "rc-1", rv.explained_by
     assert rv.evidence is not None and "explained by it, checked" in rv.evidence.why, rv.evidence
     assert "CLM-4" in next(c for c in out.root_causes if c.id == "rc-1").explains
+    line = headline(rv, rv.evidence)
+    assert line.startswith("checked past rc-1's refusal, nothing else differs: the original accepts"), line
 
 
 def test_a_record_no_detour_gets_past_is_said_masked() -> None:
@@ -102,3 +106,5 @@ def test_a_record_no_detour_gets_past_is_said_masked() -> None:
                   "Invalid nextThoughtNeeded: a thought before the last cannot end the chain")
     assert rv.evidence is not None, rv
     assert "masked by rc-1's refusal: not checked past it" in rv.evidence.why, rv.evidence.why
+    line = headline(rv, rv.evidence)
+    assert line.startswith("masked by rc-1's refusal, not checked past it: "), line
