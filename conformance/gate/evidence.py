@@ -99,6 +99,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.detour import DETOUR_REPLAYS, departs_past, past_refusals
 from conformance.gate.ends_said import with_ends_said
 from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
@@ -922,11 +923,39 @@ def with_evidence(report: Report, target: Target, original: Target, timeout: flo
         for i in leading:
             causes[i] = _evidenced(causes[i], report, replays)
         records = _records_evidenced(report, causes, replays)
+        causes, records = past_refusals(causes, records, _PastRefusals(replays))
         replayed = [causes[i] for i in leading]
         causes, records = grouped(causes, records, poisoning_replayed(replays))
         causes = [_ruled(cause, replays.rules) for cause in causes]
     return report.model_copy(update={"root_causes": causes, "records": records,
                                      "folded_causes": folded_away(replayed, causes)})
+
+
+class _PastRefusals:
+    """gate/detour's judge: a masked departure's example, moved past the refusal, replayed as its own is
+    (`_compared`), from its first tools/call on (the opening's differences are every sequence's), within
+    `DETOUR_REPLAYS` more sequences than the walk's."""
+
+    def __init__(self, replays: _Replays) -> None:
+        self.replays = replays
+        self.limit = replays.spent + DETOUR_REPLAYS
+
+    def ahead(self, sequences: Iterable[Sequence[str]]) -> None:
+        self.replays.prefetch(sequences)
+
+    def __call__(self, rv: RecordVerdict, frames: Sequence[str]) -> Evidence | None:
+        self.replays.cap = max(self.replays.cap, self.limit)
+        answered = _answered(self.replays.get(frames, self.limit))
+        if answered is None:
+            return None
+        theirs, ours = answered
+        first = next((i for i, a in enumerate(theirs) if a.method == "tools/call"), 0)
+        found = _compared(theirs[first:], ours[first:], _about([rv.id]), fall_back=True)
+        if found is None:
+            return Evidence(reproduced=False, no_difference=True, original_spec=self.replays.original.spec,
+                            example=list(frames))
+        pair = _pair((found[0] + first, found[1]), theirs, ours, rv.statement, self.replays.original.spec)
+        return pair.model_copy(update={"example": list(frames)})
 
 
 def folded_away(replayed: Sequence[RootCause], causes: Sequence[RootCause]) -> list[RootCause]:
@@ -1026,7 +1055,8 @@ def checked_explanations(
     for rv in records:
         cause = by_id.get(rv.explained_by or "")
         same = cause is not None and (_same_change(rv, cause) or _one_watch(rv, cause, by_record))
-        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)):
+        if rv.explained_by and (cause is None or not same or _box_not_its_failure(rv, cause, by_record)
+                                or departs_past(rv) == rv.explained_by):
             dropped.setdefault(rv.explained_by, set()).add(rv.id)
             rv = rv.model_copy(update={"explained_by": None})
         out.append(rv)
@@ -1860,9 +1890,10 @@ def split_off(
                   and not own.not_its_failure)
         if rv.id not in loose and not usable:
             continue
-        fits = [c for c in paired if c.evidence is not None and not _refused_apart(rv, c)
-                and (_same_change(rv, c) or (not usable and _saw(rv, c)))
-                and not _box_not_its_failure(rv, c, by_id)]
+        past = departs_past(rv)
+        fits = [c for c in paired if c.evidence is not None and (past or not _refused_apart(rv, c))
+                and past != c.id and (_same_change(rv, c) or (not usable and _saw(rv, c)))
+                and (past or not _box_not_its_failure(rv, c, by_id))]
         # Placed by its checks' words alone, a cause they name the difference of comes before one whose pair
         # merely holds a text they quote, also one opened below: one tool list shows the tools a fork added
         # and its description cut (stopuncle-js: CLM-1's lines missing from the description went under
@@ -2160,6 +2191,9 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     landed = _what_landed(rv.evidence)
     if landed and landed == _what_landed(cause.evidence):
         return True  # the same unasked message or stderr line, beside whichever request it landed (issue 43)
+    past = departs_past(rv)
+    if past:  # its checks met that cause's refusal first: its pair past it alone says its change
+        return past != cause.id and _pairs_alike(rv, cause)
     if _refused_apart(rv, cause):
         return False
     apart = _other_class(rv, cause)
@@ -2194,7 +2228,7 @@ def _pairs_alike(rv: RecordVerdict, cause: RootCause) -> bool:
         return True
     if _classes_apart(own, theirs) or not own.differences or not theirs.differences:
         return False
-    if _named_elsewhere(rv, cause):
+    if _named_elsewhere(rv, cause) and not departs_past(rv):
         return False
     if {_widened(own.differences[0]), _widened(theirs.differences[0])} == {"wider", "narrower"}:
         return False  # a box made wider is not one cut short (fork-compact-terminal: min width, cut thought)
@@ -2894,6 +2928,9 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
     is kept, marked `not_its_failure`, and the record's line is its check's own words."""
     if not evidence.reproduced or not evidence.differences:
         return evidence
+    if departs_past(rv.model_copy(update={"evidence": evidence})):
+        # Its checks met another change's refusal first; its pair past that refusal is its own failure.
+        return evidence.model_copy(update={"not_its_failure": False})
     checks = _failing_checks(rv)
     if not checks:  # the check's words say nothing to hold the pair against: the pair is all there is (its
         # statement quoted only where a clause shares a word with what differs: `breaks`)

@@ -186,6 +186,24 @@ class Evidence(_Frozen):
                 + f" (reproduced {one_line(where, 50)} against {one_line(self.original_short(), 40)})")
 
 
+_MASKED: Final = re.compile(r"masked by (\S+)'s refusal(?:; re-judged past it \([^)]*\)(?P<holds> on fresh)?|"
+                            r"(?P<not>: not checked past it))")
+"""What a departure's evidence says of another change's refusal its checks met first (gate/detour.py)."""
+
+
+def masked_said(evidence: Evidence | None) -> str:
+    """A departure's line's note on the refusal that masked it: checked past it and holding there, judged
+    past it (its line then its own difference), or not checked past it; empty when none masked it."""
+    found = _MASKED.search(evidence.why) if evidence is not None else None
+    if found is None:
+        return ""
+    if found.group("not"):
+        return f"masked by {found.group(1)}'s refusal, not checked past it"
+    if found.group("holds"):
+        return f"checked past {found.group(1)}'s refusal, nothing else differs"
+    return f"past {found.group(1)}'s refusal"
+
+
 HEADLINE_PAIR_CHARS: Final = 150
 """Characters of a pair's first difference a headline keeps."""
 _QUOTE: Final = re.compile(r"“([^”]{60,})”")

@@ -13,7 +13,7 @@ from conformance.core.failure_text import check_name, one_line, spoken
 from conformance.report.escape import safe
 from conformance.report.evidence_parts import evidence_md, record_evidence, unreplayed
 from conformance.report.markdown_parts import code_block, in_html, md, replay_block
-from conformance.report.model import Evidence, RecordVerdict, Report
+from conformance.report.model import Evidence, RecordVerdict, Report, masked_said
 from conformance.report.sections.section import NOT_SHOWN, Detail, NotShown, section
 from conformance.report.text import VERDICT_MARK, counted, is_comparison_only
 
@@ -199,12 +199,14 @@ def terminal(departures: Departures) -> list[str]:
 
 def headline(rv: RecordVerdict, evidence: Evidence | None) -> str:
     """A departure in one line, in the server's terms when its pair reproduced; else the check's reason
-    (the terminal's line and report.md's summary)."""
+    (the terminal's line and report.md's summary); first, how another change's refusal masked it."""
+    masked = masked_said(evidence)
     pair = evidence.headline() if evidence is not None and not evidence.not_its_failure else ""
     if pair:
-        return pair
+        return f"{masked}: {pair}" if masked else pair
     failing = next((t.nodeid for t in rv.tests if t.status in ("failed", "error")), rv.id)
-    return spoken(rv.reason, failing, 160) + replay_note(evidence)
+    said = spoken(rv.reason, failing, 160) + replay_note(evidence)
+    return f"{masked}: {said}" if masked else said
 
 
 def replay_note(evidence: Evidence | None) -> str:
