@@ -108,6 +108,7 @@ from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.rules_asked import RulesAsked, refused_call
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
+from conformance.gate.stated_apart import Reading, stated_apart
 from conformance.gate.tools_said import with_tools_said
 from conformance.gate.unsequenced import unsequenced_causes
 from conformance.report.model import (
@@ -1042,6 +1043,9 @@ def checked_explanations(
     by_record = {rv.id: rv for rv in records}
     causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
     causes, records = unsequenced_causes(*properties_apart(causes, records))
+    causes, records = stated_apart(causes, records, Reading(
+        tells=functools.partial(_tells, strict=True), key=_difference_key, breaks=breaks,
+        rank=_catalog_order()))
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
