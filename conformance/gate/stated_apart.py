@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from conformance.gate.check_words import failing_checks
 from conformance.report.model import Evidence, RecordVerdict, RootCause
@@ -92,8 +93,8 @@ def _split(cause: RootCause, by_id: Mapping[str, RecordVerdict], reading: Readin
     opened: list[RootCause] = []
     taken: set[str] = set()
     for key, said in fields.items():
-        if key == kept:
-            continue
+        if key == kept or (_keyed(said) and _keyed(fields[kept])):
+            continue  # keys added or dropped together are one move (counts nested under `session`)
         members = [by_id[r] for r in cause.explains if r in by_id and r not in taken
                    and _theirs(by_id[r], said, fields[kept], reading)]
         if not members:
@@ -114,6 +115,16 @@ def _split(cause: RootCause, by_id: Mapping[str, RecordVerdict], reading: Readin
     summary = cause.summary if first_said else f"{cause.records[0]} departs — {shown.headline()}"[:400]
     return [cause.model_copy(update={"explains": [r for r in cause.explains if r not in taken],
                                      "summary": summary, "evidence": shown}), *opened]
+
+
+def _keyed(said: Sequence[str]) -> bool:
+    """Whether a field's differences are its key added or dropped, not its value changed."""
+    return all(d.endswith(_DROPPED) or _ADDED in d for d in said)
+
+
+_ADDED: Final = ": absent on the original, "
+_DROPPED: Final = " on the original, absent here"
+"""`core/differences`' words for a key one side's answer lacks."""
 
 
 def _theirs(rv: RecordVerdict, said: Sequence[str], kept: Sequence[str], reading: Reading) -> bool:

@@ -25,8 +25,10 @@ STATEMENTS: Final = {
 }
 
 
-def _difference(field: str) -> str:
-    return f"result.tools[0].{field}: absent on the original, \"end of {field}\" here"
+def _difference(field: str, added: bool = True) -> str:
+    if added:
+        return f"result.tools[0].{field}: absent on the original, \"end of {field}\" here"
+    return f"result.tools[0].{field}: “{field} as it was” on the original, “{field} cut” here"
 
 
 def _pair(differences: list[str], cause: str = "") -> Evidence:
@@ -58,7 +60,7 @@ def test_a_pair_of_two_fields_is_two_causes_each_under_its_stating_record(
     and the other field is a cause led by the record stating it (CMP-2, named by its check), explaining the
     rest."""
     own, other = fields
-    differences = [_difference(own), _difference(other)]
+    differences = [_difference(own), _difference(other, added=False)]
     if not lead_first:
         differences.reverse()
     pair = _pair(differences)
@@ -123,3 +125,19 @@ def test_a_field_named_in_common_words_goes_by_the_statement_it_breaks() -> None
     assert by_id["CMP-2/a2"].explains == ["OBJ-11"]
     assert by_id["CMP-2/a2"].evidence is not None and by_id["CMP-2/a2"].evidence.differences == [description]
     assert by_id["CMP-2"].evidence is not None and by_id["CMP-2"].evidence.differences == [name]
+
+
+@given(fields=st.lists(_FIELD, min_size=2, max_size=2, unique=True))
+def test_keys_dropped_together_stay_one_cause(fields: list[str]) -> None:
+    """Two keys the answer lost together (both moved under one new key, held-out-multi-14's rich-results) are
+    one move, whichever of them a departure's check says: no cause is split off."""
+    one, two = fields
+    pair = _pair([f"result.content[0].text → {one}: 1 on the original, absent here",
+                  f"result.content[0].text → {two}: 1 on the original, absent here"])
+    records = [_record("OBJ-4", [(f"OBJ-4 contradicted: the answer has no `{one}` key", True)],
+                       pair.model_copy(update={"cause": "OBJ-4"})),
+               _record("CMP-2", [(f"no key '{two}' where the check read one", False)],
+                       _pair(pair.differences, cause="OBJ-4"), explained_by="OBJ-4")]
+    causes, out = checked_explanations([_cause("OBJ-4", ["CMP-2"], pair)], records)
+    assert [c.id for c in causes] == ["OBJ-4"], [c.summary for c in causes]
+    assert {rv.id: rv.explained_by for rv in out}["CMP-2"] == "OBJ-4"
