@@ -100,8 +100,9 @@ def _split(cause: RootCause, by_id: Mapping[str, RecordVerdict], reading: Readin
         if not members:
             continue
         first = min(members, key=lambda rv: _stating(rv, said, reading))
+        # The pair is the leading cause's replay, reused: said so ("the replay of root cause RTE-1").
         shown = evidence.model_copy(update={"differences": list(said),
-            "cause": first.id, "breaks": reading.breaks(first.statement, said[:1])})
+            "cause": cause.id, "breaks": reading.breaks(first.statement, said[:1])})
         taken |= {rv.id for rv in members}
         opened.append(RootCause(
             id=first.id, records=[first.id], explains=[rv.id for rv in members if rv is not first],
