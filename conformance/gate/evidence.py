@@ -101,6 +101,7 @@ from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
 from conformance.gate.detour import DETOUR_REPLAYS, departs_past, past_refusals
 from conformance.gate.ends_said import with_ends_said
+from conformance.gate.numbers_apart import moved_alike, moved_apart, stating_echo
 from conformance.gate.one_difference import refused_value, same_transform, transform_seen
 from conformance.gate.refusal_form import folded_by_form
 from conformance.gate.refusal_replays import in_turn
@@ -109,6 +110,7 @@ from conformance.gate.renamed_messages import renamed_under_their_change
 from conformance.gate.rules_asked import RulesAsked, refused_call
 from conformance.gate.schema_properties import properties_apart
 from conformance.gate.signatures import BANNER_WAIT
+from conformance.gate.stated_apart import Reading, stated_apart
 from conformance.gate.tools_said import with_tools_said
 from conformance.gate.unsequenced import unsequenced_causes
 from conformance.report.model import (
@@ -1072,6 +1074,9 @@ def checked_explanations(
     by_record = {rv.id: rv for rv in records}
     causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
     causes, records = unsequenced_causes(*properties_apart(causes, records))
+    causes, records = stated_apart(causes, records, Reading(
+        tells=functools.partial(_tells, strict=True), key=_difference_key, breaks=breaks,
+        rank=_catalog_order()))
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
@@ -1964,6 +1969,9 @@ def split_off(
                    and _same_change(rv, opened)}
         placed[opened.id] = ""
     placed = {r: c for r, c in placed.items() if c}
+    for opened in _moved_together([rv for rv in left if rv.id not in placed]):
+        causes.append(opened)
+        placed |= {r: opened.id for r in opened.explains}
     alone = _left_alone([rv for rv in left if rv.id not in placed and rv.id not in {c.id for c in causes}])
     if alone is not None:
         causes.append(_cause_of(alone, []))
@@ -2022,6 +2030,25 @@ def _headline_says(cause: RootCause, rv: RecordVerdict) -> bool:
     characters, a count of failing checks aside)."""
     words = _check_words(rv)[:80]
     return len(words) >= 24 and cause.summary.partition(" — ")[2].startswith(words)
+
+
+def _moved_together(left: Sequence[RecordVerdict]) -> list[RootCause]:
+    """Departures left without a cause whose checks all say one field answered outside every number their
+    calls sent, the same way: one change of that field (`gate/numbers_apart.py`), led by the record stating
+    that it echoes the request, else the first in the catalog's order (as `left` comes)."""
+    groups: dict[tuple[str, int], list[RecordVerdict]] = {}
+    for rv in left:
+        moved = moved_alike(_check_messages(rv))
+        if moved is not None and ((rv.evidence is not None and rv.evidence.example)
+                                  or rv.counterexample is not None):
+            groups.setdefault(moved, []).append(rv)
+    out: list[RootCause] = []
+    for (key, _), members in groups.items():
+        if len(members) < 2:
+            continue
+        lead = next((rv for rv in members if stating_echo(rv, key)), members[0])
+        out.append(_cause_of(lead, [rv.id for rv in members if rv is not lead]))
+    return out
 
 
 def _said_broken(left: Sequence[RecordVerdict]) -> list[RootCause]:
@@ -2539,6 +2566,8 @@ def _saw(rv: RecordVerdict, cause: RootCause) -> bool:
     if _other_kind_of_call(_check_messages(rv), cause.evidence.original, cause.evidence.target):
         return False  # its checks saw refused calls; the cause's pair is a call both sides accepted
     about = [m for m in _messages_about(rv, cause) if not _lacks_what_was_added(lead, m)]
+    if moved_apart(about, lead):
+        return False  # its checks saw the field move the other way: another rule of that field
     return (any(_tells(lead, m, strict=True) for m in about)
             or any(_quotes_what_differs(m, cause.evidence) for m in about)
             or any(_lacks_what_was_dropped(d, m) for d in cause.evidence.differences for m in about))
@@ -2571,8 +2600,8 @@ def _lacks_what_was_added(difference: str, message: str) -> bool:
 def _saw_by_words(rv: RecordVerdict, cause: RootCause) -> bool:
     """`_saw` by a check's words naming the cause's leading difference, not by a text it quotes that the
     cause's pair happens to hold on one side only."""
-    lead = _lead(cause)
-    return bool(lead) and any(_tells(lead, m, strict=True) for m in _messages_about(rv, cause))
+    lead, about = _lead(cause), _messages_about(rv, cause)
+    return bool(lead) and not moved_apart(about, lead) and any(_tells(lead, m, strict=True) for m in about)
 
 
 _QUOTE: Final = re.compile(r"“([^”]{12,200})”|'([^'\n]{12,200})'")

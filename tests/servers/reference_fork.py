@@ -767,11 +767,26 @@ def _bulleted_rules(server: Any, thinking: Any) -> None:
     server.load_tool_spec = bulleted
 
 
+def _paged_one_line(server: Any, thinking: Any) -> None:
+    """The listing paged as `next-cursor` pages it, and the tool's description cut to its first line: two
+    fields of one tools/list answer, each a change of its own (held-out-multi-17's fork-client-polish)."""
+    listed = server.load_tool_spec
+
+    def one_line() -> Any:
+        spec = listed()
+        return dataclasses.replace(spec, description=spec.description.split("\n", 1)[0])
+
+    server.load_tool_spec = one_line
+    _paged(lambda cursor, tools: {"tools": []} if cursor == "end"
+           else {"tools": tools, "nextCursor": "end"})(server, thinking)
+
+
 SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
     "bulleted-rules": _bulleted_rules,
     "cursor-refused": _cursor_refused,
     "next-cursor": _paged(lambda cursor, tools: {"tools": []} if cursor == "end"
                           else {"tools": tools, "nextCursor": "end"}),
+    "paged-one-line": _paged_one_line,
     "cursor-loop": _paged(lambda cursor, tools: {"tools": tools, "nextCursor": "again"}),
     "cursor-endless": _paged(lambda cursor, tools: {
         "tools": tools if cursor is None else [],
@@ -793,9 +808,10 @@ description's thought_number line quotes; `depends-on` declares `dependsOn` (an 
 enum or default) and echoes a non-empty one as a sixth answer key (held-out-multi-12's
 thought-dependencies); `cursor-refused` answers a tools/list carrying a cursor with the JSON-RPC error
 -32602 "Invalid cursor" (its paged-history); `next-cursor` lists the tool with `nextCursor` "end" and answers
-that cursor with no tools (held-out-multi-17's fork-client-polish); `cursor-loop` hands out the cursor
-"again" on every page, `cursor-endless` a new one ("p2", "p3", …) on every empty page; `bulleted-rules`
-marks the description's "You should:" rules "- " instead of numbering them."""
+that cursor with no tools (held-out-multi-17's fork-client-polish), `paged-one-line` that and the description
+cut to its first line; `cursor-loop` hands out the cursor "again" on every page, `cursor-endless` a new one
+("p2", "p3", …) on every empty page; `bulleted-rules` marks the description's "You should:" rules "- "
+instead of numbering them."""
 
 
 def _extra_tool(server: Any, spec: Mapping[str, Any],
