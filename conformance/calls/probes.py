@@ -138,6 +138,28 @@ BOUNDARY_PROBES: Final[tuple[Probe, ...]] = (
 )
 """The boundary examples (calls/strategies.py) are probes too: fixed, sent first under every seed."""
 
+_PROBE_ENVELOPES: Final = frozenset(probe.envelope for probe in (*PROBES, *BOUNDARY_PROBES))
+
+
+def probes_first(test: object) -> None:
+    """Put a probed check's probes before its own explicit examples, in place (hypothesis runs the last one
+    added first, so an `@example` above `@probe_examples()` ran before every probe). A check's own example
+    may change shape with what the shared process holds (thoughtNumber 9 skips ahead of a short history, not
+    of a long one), and the first explicit example failing ends the check: which probes ran, and whether a
+    record was reached by one, depended on which other records shared the session (`--select`)."""
+    if not getattr(test, PROBE_ATTRIBUTE, False):
+        return
+    examples = getattr(test, "hypothesis_explicit_examples", None)
+    if not isinstance(examples, list):
+        return
+
+    def probed(case: Any) -> bool:
+        values = getattr(case, "kwargs", {}).values()
+        return any(isinstance(value, Envelope) and value in _PROBE_ENVELOPES for value in values)
+
+    own = [case for case in examples if not probed(case)]
+    examples[:] = own + [case for case in examples if probed(case)]
+
 
 
 @dataclass(frozen=True)

@@ -1335,6 +1335,11 @@ def boxes_complete(data: bytes, due: int) -> bool:
     return data.endswith(b"\n") and closed >= due and closed >= _count(data, _TOPS)
 
 
+def boxes_closed(data: bytes) -> int:
+    """How many boxes `data` closes (their bottom corners, in any style `boxes_complete` reads)."""
+    return _count(data, _BOTTOMS)
+
+
 def box_open(data: bytes) -> bool:
     """Whether stderr stops inside a box (one opened and not closed) or inside a line."""
     return line_open(data) or (bool(data.strip()) and _count(data, _TOPS) > _count(data, _BOTTOMS))

@@ -22,6 +22,7 @@ from typing import Final
 import pytest
 from hypothesis.errors import Flaky
 
+from conformance.calls.probes import probes_first
 from conformance.catalog.shard_costs import Costs, ShardCostsError, shard_costs
 from conformance.core.arguments_map import renames_of
 from conformance.core.create import create_file
@@ -450,6 +451,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     with `--shard I/N`, only this shard's share of those; `before_the_breaker` checks first, then the rest,
     `after_the_rest` and, last, `ends_a_process` (every process the others started is then done with)."""
     items.sort(key=run_order)
+    for item in items:
+        probes_first(getattr(item, "obj", None))
     wanted: str | None = config.getoption("conformance_records")
     if wanted:
         selected = set(wanted.split(","))

@@ -45,6 +45,7 @@ from conformance.drivers.wire import (
     SETTLE_MISSES,
     SETTLE_QUIET,
     box_open,
+    boxes_closed,
     boxes_due,
     line_open,
     max_frame,
@@ -77,6 +78,8 @@ NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 _HOLD_POLL: Final = 0.1
 """How often `hold_idle` looks at the processes it holds while it waits."""
+_TOOL_CALLS_KEPT: Final = 4096
+"""Unanswered tools/call ids a process keeps (`RawServer.boxes_answered`): bounded however many are sent."""
 SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 """The variables naming the pool's one sandbox's folders; each server's temp folder is its own."""
 FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
@@ -465,6 +468,18 @@ class RawServer:
         self.box_waits = 0
         """Calls waited for until their box was complete or stderr stayed quiet (as
         `WireDriver.stderr_box_waits`)."""
+        self._tool_calls: set[str | int] = set()
+        """Ids of the tools/call requests written whose answer is unread (`_TOOL_CALLS_KEPT` at most)."""
+        self.boxes_answered = 0
+        """Boxes the answers read so far say were drawn (`boxes_due`), however a check read them."""
+        self.boxes_read = 0
+        """Boxes closed in the stderr read so far (`boxes_closed`): fewer than `boxes_answered` while the
+        boxes of calls already answered are still on their way (a relay's)."""
+        self._awaited = 0
+        """`boxes_answered` when a wait for the boxes last ended: a box that did not come (none drawn, one in
+        ASCII) is waited for once."""
+        self._closing_tail = b""
+        """The last bytes of the stderr read, so a corner cut between two reads is counted once."""
         self.line_waits = 0
         """Tool calls owing no box waited for until their stderr stayed quiet (as
         `WireDriver.stderr_line_waits`)."""
@@ -537,6 +552,7 @@ class RawServer:
             frame = self._renamer.frame(frame)
         if self._on_write is not None:
             self._on_write(frame)
+        self._note_tool_calls(frame)
         view = memoryview(frame)
         while view:
             written = self.proc.stdin.write(view)
@@ -567,7 +583,37 @@ class RawServer:
                 head, self._buffer = self._buffer[:200], b""
                 raise FrameTooLarge(max_frame(), line=head)
         line, self._buffer = self._buffer.split(b"\n", 1)
+        if self._tool_calls:
+            self._note_answer(line)
         return line
+
+    def _note_tool_calls(self, frame: bytes) -> None:
+        """Keep the ids of the tools/call requests in `frame`, whose answers say whether a box is owed."""
+        for line in frame.split(b"\n"):
+            if b"tools/call" not in line or len(self._tool_calls) >= _TOOL_CALLS_KEPT:
+                continue
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("method") == "tools/call":
+                request_id = message.get("id")
+                if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+                    self._tool_calls.add(request_id)
+
+    def _note_answer(self, line: bytes) -> None:
+        """Count the boxes a tools/call's answer on `line` says were drawn (`boxes_answered`)."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(message, dict):
+            return
+        request_id = message.get("id")
+        if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) and (
+                request_id in self._tool_calls):
+            self._tool_calls.discard(request_id)
+            self.boxes_answered += boxes_due("tools/call", [message])
 
     def request(self, method: str, params: JSON) -> dict[str, JSON]:
         request_id = self._next_id
@@ -622,6 +668,7 @@ class RawServer:
         answer, and would otherwise be read as written between calls."""
         if self.discards_stderr or self.proc.stderr is None:
             return
+        self._awaited = self.boxes_answered
         self._boxes_owed += due
         ahead = bytes(self._read_ahead)
         boxless = self._settle_misses >= SETTLE_MISSES and not self._late_seen
@@ -639,6 +686,31 @@ class RawServer:
             self._settle_misses += 1
         if not boxless:
             self.box_waits += 1
+
+    def _settle_answered(self) -> None:
+        """Read ahead, as `_settle` waits, the boxes of calls already answered that have not come yet
+        (`boxes_answered` over `boxes_read`), however the check read their answers: through a relay a box
+        comes after its answer, and one still on its way as its process went back to the pool was read as
+        written while it waited for its next call (ABS-10 on a relayed fork answering calls 20 ms late)."""
+        if self.spent or self.proc.stderr is None or max(self.boxes_read,
+                                                          self._awaited) >= self.boxes_answered:
+            return
+        read_within = self._stderr_reader(self.proc.stderr.fileno())
+        while len(self._read_ahead) < SETTLE_BYTES and read_within(0.0):
+            pass  # written before the answers: in the pipe already
+        owed = self.boxes_answered - self.boxes_read
+        self._awaited = self.boxes_answered
+        if owed <= 0 or (self._settle_misses >= SETTLE_MISSES and not self._late_seen):
+            return
+        command, lateness = self.target.command, self.target.lateness
+        quiet = min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lateness.lag(command)))
+        started = time.monotonic()
+        if settle(read_within, self._held, boxes_closed(self._held()) + owed, quiet, SETTLE_LIMIT, box_open):
+            self._late_seen = True
+            lateness.note_lag(command, time.monotonic() - started)
+        else:
+            self._settle_misses += 1
+        self.box_waits += 1
 
     def _settle_startup(self) -> None:
         """After its first answer, read ahead its start-up stderr (the banner) until its last line is ended,
@@ -757,6 +829,7 @@ class RawServer:
             return b""
         assert self.proc.stderr is not None, (
             "the harness could not read the server's stderr: its pipe is not open")
+        self._settle_answered()
         fd = self.proc.stderr.fileno()
         data, self._read_ahead, self._boxes_owed = self._read_ahead, bytearray(), 0
         first_by = time.monotonic() + wait
@@ -797,6 +870,9 @@ class RawServer:
         return bytes(data)
 
     def _saw(self, chunk: bytes) -> None:
+        joined = self._closing_tail + chunk
+        self.boxes_read += boxes_closed(joined) - boxes_closed(self._closing_tail)
+        self._closing_tail = joined[-2:]
         room = SEEN_BYTES - len(self.seen)
         if room > 0:
             self.seen += chunk[:room]

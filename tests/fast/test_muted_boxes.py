@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
@@ -32,17 +32,23 @@ def _calls(server: list[str], calls: int) -> tuple[list[bytes], int, int]:
 
 
 @settings(max_examples=4, deadline=None)
-@given(later=st.integers(min_value=SETTLE_MISSES + 1, max_value=4 * SETTLE_MISSES))
-def test_a_server_whose_split_boxes_stop_is_waited_for_a_few_times(later: int) -> None:
-    """Every box split around its answer is read whole in its own call (and taken as completed late); after
-    the boxes stop, `SETTLE_MISSES` calls wait for one, however many calls follow."""
-    stderrs, late, waits = _calls(command("reference_fork", "split-muted"), BOXES_SHOWN + later)
+@given(later=st.integers(min_value=SETTLE_MISSES + 1, max_value=4 * SETTLE_MISSES),
+       mode=st.sampled_from(["split-muted", "split-now-muted"]))
+@example(later=SETTLE_MISSES + 1, mode="split-now-muted")
+def test_a_server_whose_split_boxes_stop_is_waited_for_a_few_times(later: int, mode: str) -> None:
+    """Every box split around its answer is read whole in its own call, each one still incomplete at its
+    answer waited for and taken as completed late; after the boxes stop, `SETTLE_MISSES` calls wait for one,
+    however many calls follow. Whether a half came before the answer was read is the machine's pace (under
+    load a 20 ms split was found whole beside its answer: "4 boxes taken as completed late, of 5 split"), so
+    what is held is what each outcome costs, not how many went each way; `split-now-muted` writes both
+    halves before the answer, as a client slowed past the split sees every box."""
+    stderrs, late, waits = _calls(command("reference_fork", mode), BOXES_SHOWN + later)
     for number, stderr in enumerate(stderrs[:BOXES_SHOWN], 1):
         assert boxes_complete(stderr, 1) and f"t{number} ".encode() in stderr, stderr
     assert not any(stderrs[BOXES_SHOWN:]), stderrs[BOXES_SHOWN:]
-    assert late == BOXES_SHOWN, f"{late} boxes taken as completed late, of {BOXES_SHOWN} split"
-    assert waits == BOXES_SHOWN + SETTLE_MISSES, (
-        f"{waits} waits for a box over {BOXES_SHOWN + later} calls, {BOXES_SHOWN} of them boxed")
+    assert late <= BOXES_SHOWN, f"{late} boxes taken as completed late, of {BOXES_SHOWN} split"
+    assert waits == late + SETTLE_MISSES, (
+        f"{waits} waits for a box over {BOXES_SHOWN + later} calls, {late} of them boxes completed late")
 
 
 def test_a_relayed_server_whose_boxes_stop_keeps_waiting() -> None:
@@ -54,4 +60,5 @@ def test_a_relayed_server_whose_boxes_stop_keeps_waiting() -> None:
     stderrs, late, waits = _calls(relayed, calls)
     for number, stderr in enumerate(stderrs[:BOXES_SHOWN], 1):
         assert boxes_complete(stderr, 1) and f"t{number} ".encode() in stderr, stderr
-    assert late == BOXES_SHOWN and waits == calls, (late, waits)
+    # A box may still reach the pipe before a loaded client reads its answer: then it costs no wait.
+    assert 1 <= late <= BOXES_SHOWN and waits == late + calls - BOXES_SHOWN, (late, waits)

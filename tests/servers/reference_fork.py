@@ -338,7 +338,7 @@ def _boxes_muted(thinking: Any, mutes: Callable[[int, Mapping[str, Any] | None],
     thinking.SequentialThinkingServer.process_thought = muted
 
 
-def _split_muted(thinking: Any) -> None:
+def _split_muted(thinking: Any, delay: float = 0.02) -> None:
     _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN)
     process = thinking.SequentialThinkingServer.process_thought
 
@@ -347,7 +347,10 @@ def _split_muted(thinking: Any) -> None:
 
         def halves(data: bytes) -> None:
             write(data[:len(data) // 2])
-            threading.Timer(0.02, write, (data[len(data) // 2:],)).start()
+            if delay:
+                threading.Timer(delay, write, (data[len(data) // 2:],)).start()
+            else:
+                write(data[len(data) // 2:])
 
         self._write_stderr = halves
         try:
@@ -551,6 +554,23 @@ def _numbers_converted(thinking: Any) -> None:
     thinking.validate_thought_data = converting
 
 
+def _no_skip(thinking: Any) -> None:
+    """A thoughtNumber past the thoughts this process took, plus one, refused (held-out-multi-4's
+    hardened-inputs, its first change): thoughtNumber 9 skips ahead of a short history, not of a long one."""
+    validate = thinking.validate_thought_data
+    taken: list[int] = [0]
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        if _is_number(validated.thoughtNumber) and validated.thoughtNumber > taken[0] + 1:
+            number = thinking.number_to_string(validated.thoughtNumber)
+            raise JSError(f"Invalid thoughtNumber: {number} skips ahead of {taken[0]} recorded thoughts")
+        taken[0] += 1
+        return validated
+
+    thinking.validate_thought_data = refusing
+
+
 def _furthest_total(thinking: Any) -> None:
     validate = thinking.validate_thought_data
     furthest: list[float] = [0]
@@ -572,6 +592,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "long-warning": _long_warning,
     "boxes-muted": lambda thinking: _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN),
     "split-muted": _split_muted,
+    "split-now-muted": lambda thinking: _split_muted(thinking, 0.0),
+    "no-skip": _no_skip,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
     "runaway-ratio": _runaway_ratio,
@@ -604,7 +626,9 @@ past thoughtNumber is refused; a revisesThought or branchFromThought of another 
 for its type; a numbered field given as digits is read as its number first (PR #2812, PR #3007's heads);
 `boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts (held-out-multi-13's
 fork-session-tools stops after 30), `split-muted` too, each box it draws written half before its answer and
-the rest 20 ms after (a large write split around the answer). Joined by "+" like
+the rest 20 ms after (a large write split around the answer), `split-now-muted` the rest at once (the same
+box as a client slowed by load finds it beside its answer); `no-skip` refuses a thoughtNumber past the
+thoughts its process took plus one. Joined by "+" like
 ARGUMENT_CHANGES: the last one named is checked first."""
 
 
