@@ -20,7 +20,7 @@ from conformance.compare.observe import Found, Outcome, failed
 from conformance.compare.pair import fresh_pair, run_pipelined
 from conformance.compare.programs import Program, Step, valid
 from conformance.compare.wording import short
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.drivers.errors import DriverError
 from conformance.targets.specs import Target
 
@@ -28,6 +28,10 @@ LONG_PROBE: Final = "long probe"
 """The detail of a long probe's store difference (its id ends `.long-probe`)."""
 NO_STATE: Final = "keeps no state between calls"
 """What a side is said to do when every call leaves the quantity at 1: each starts from an empty store."""
+FORGETS_FINISHED: Final = ("empties its store after each call ending a chain (`nextThoughtNeeded: false`, "
+                           "as every probe call is; it grows over calls that do not end one)")
+"""What a side is said to do when every probe call leaves the quantity at 1 but calls not ending a chain
+keep it growing: a store emptied when a chain ends, not no store."""
 TAIL: Final = 16
 """Calls made past the first difference, to see how each side goes on."""
 PROBE_LIMITS: Final[dict[str, int]] = {"dev": 20_000, "ci": 100_000, "thorough": 1_000_000}
@@ -207,20 +211,42 @@ def run_probes(a: Target, b: Target, timeout: float, limit: int, seconds: float,
                 f"differs by call {len(earlier.program)}; not repeated")
             continue
         out.found.append(found)
-    out.found = _no_state(out.found)
+    out.found = _no_state(out.found, lambda side: _grows_unfinished(a if side == "a" else b, timeout))
     return out
 
 
-def _no_state(found: list[ProbeFound]) -> list[ProbeFound]:
+UNFINISHED_CALLS: Final = 3
+"""Calls not ending a chain sent to a side whose every probe call left its store at one: enough to see it
+grow (1, 2, 3) or not."""
+
+
+def _grows_unfinished(target: Target, timeout: float) -> bool:
+    """Whether the history grows over calls that do not end a chain (`nextThoughtNeeded: true`) on a fresh
+    process: every long-probe call ends one, and a server may empty its store only after such a call."""
+    steps = tuple(Step(TOOL, valid(i, UNFINISHED_CALLS, thought=f"probe thought {i}", more=True))
+                  for i in range(1, UNFINISHED_CALLS + 1))
+    try:
+        with target.wire(timeout=timeout) as driver:
+            driver.initialize(PROTOCOL_VERSION)
+            seen = [PROBES[0].read(outcome) for outcome in run_pipelined(driver, steps)]
+    except DriverError:
+        return False
+    return seen == list(range(1, UNFINISHED_CALLS + 1))
+
+
+def _no_state(found: list[ProbeFound],
+              grows_unfinished: Callable[[str], bool] = lambda side: False) -> list[ProbeFound]:
     """When one side leaves both the history and the labels at one after every call, each probe's words
-    for that side say what that is: it keeps no state between calls (a cap at one of either alone stays a
-    cap)."""
+    for that side say what that is: it keeps no state between calls, or, when its history grows over calls
+    not ending a chain (`grows_unfinished`), it empties its store after each call that ends one (a cap at
+    one of either alone stays a cap)."""
     if {f.found.field for f in found} != {p.field for p in PROBES}:
         return found
     for side in ("a", "b"):
         said = [getattr(f.found, side) for f in found]
         if all(s.startswith("caps it at 1 (") for s in said):
-            return [ProbeFound(_said(f.found, side, f"{NO_STATE}: it is 1 after each of calls 1 to "
+            words = FORGETS_FINISHED if grows_unfinished(side) else NO_STATE
+            return [ProbeFound(_said(f.found, side, f"{words}: it is 1 after each of calls 1 to "
                                                 f"{_last_call(getattr(f.found, side))}"), f.program)
                     for f in found]
     return found
@@ -285,5 +311,5 @@ def _refusal(values: Sequence[Reading], last: Outcome) -> str:
     return f" ({short(last.show(), 120)})" if values and values[-1] is None else ""
 
 
-__all__ = ["LONG_PROBE", "NO_STATE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL", "Probe", "ProbeFound",
-           "Probed", "Scan", "run_probes", "scan", "trend"]
+__all__ = ["FORGETS_FINISHED", "LONG_PROBE", "NO_STATE", "PROBES", "PROBE_LIMITS", "PROBE_SECONDS", "TAIL",
+           "Probe", "ProbeFound", "Probed", "Scan", "run_probes", "scan", "trend"]

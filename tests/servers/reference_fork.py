@@ -47,6 +47,9 @@
   a label;
 - `revision-strings`: an isRevision of the string "true" or "false" is kept as the boolean, so "false" is
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
+- `final-forgets`, `store-per-call` (OTHER_CHANGES): an accepted call ending a chain (nextThoughtNeeded
+  false), or every accepted call, empties the history and the branches after its answer (held-out-multi-18's
+  finished-chain-forgotten; a server keeping no state between calls);
 - `next-needed-strings`: a nextThoughtNeeded of the string "true" or "false" is read as the boolean it spells
   and the call accepted (held-out-multi-14's typed-arguments); other non-booleans refused as before;
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
@@ -436,6 +439,24 @@ def _early_final_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _forgets(thinking: Any, *, finished_only: bool) -> None:
+    """The history and the branches emptied after an accepted call (`finished_only`: one ending a chain,
+    nextThoughtNeeded false): the next call starts on an empty store (held-out-multi-18's
+    finished-chain-forgotten; a store per call)."""
+    processed = thinking.SequentialThinkingServer.process_thought
+
+    def forgetting(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = processed(self, arguments)
+        ends = isinstance(arguments, Mapping) and arguments.get("nextThoughtNeeded") is False
+        if not is_error and (ends or not finished_only):
+            self.thought_history = []
+            self.branches = type(self.branches)()
+            self._branches_version = -1
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = forgetting
+
+
 def _final_needing_more(thinking: Any) -> None:
     """A final thought (nextThoughtNeeded false) with needsMoreThoughts true refused after the checks
     (held-out-multi-13's strict-relations): the flag read where the original reads it nowhere."""
@@ -602,6 +623,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "follows-last": _follows_last,
     "furthest-total": _furthest_total,
     "final-needing-more": _final_needing_more,
+    "final-forgets": lambda thinking: _forgets(thinking, finished_only=True),
+    "store-per-call": lambda thinking: _forgets(thinking, finished_only=False),
     "revises-needs-true": _revises_needs_true,
     "revises-below": _relation_refused(
         "revisesThought", "thoughtNumber", lambda f, g: f >= g,
