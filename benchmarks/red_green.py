@@ -5,7 +5,8 @@ A fork's CI is red for days while its maintainer writes the baseline (issue 46):
 (`rounds.py`), so the machine's load falls on all alike; every ratio is of one round's runs. Each run is
 `python -m benchmarks.phases` around `RunOptions(...).command()` in a process of its own: its wall time from
 outside (interpreter start included), its stages from the sampler (`phases.stage`: imports, preflight,
-search, shrinking, retries, signatures, evidence, report) and its processes and calls from its report.json.
+search, shrinking, retries, holds, signatures, evidence, report) and its processes and calls from its
+report.json.
 Beside each run, the server's own floor in the same round: the median seconds from spawn to initialize's
 answer over `FLOOR_STARTS` processes and the median milliseconds of an accepted call (a later release that
 starts slower makes every run of it slower, red or green: that share is the server's, not the red run's).
