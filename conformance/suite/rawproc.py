@@ -33,6 +33,7 @@ from typing import Final
 
 from conformance.core.arguments_map import Renamer
 from conformance.core.eras import RefusedOffer, offered_next
+from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process, workfolder
@@ -77,6 +78,9 @@ NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 _HOLD_POLL: Final = 0.1
 """How often `hold_idle` looks at the processes it holds while it waits."""
+RESERVE_AFTER: Final = 2
+"""Checks in a row whose process did not come back before one is held idle for `hold_idle` (`_reserve`): a
+target whose processes all end or fail, not one check failing once among passing ones."""
 SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 """The variables naming the pool's one sandbox's folders; each server's temp folder is its own."""
 FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
@@ -134,6 +138,11 @@ class RawPool:
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
+        self._reserved: dict[_TargetKey, RawServer | None] = {}
+        """Per target, the process held idle for `hold_idle` once its processes stopped coming back
+        (`_reserve`); None once held or once one could not be initialized (one try a run)."""
+        self._lost: dict[_TargetKey, int] = {}
+        """Per target, the checks in a row whose process did not come back to the pool."""
 
     def frames_mark(self) -> int:
         """A position in the frames written to raw processes, for `frames_since`."""
@@ -282,8 +291,33 @@ class RawPool:
             if ok and not spend and raw._reusable():
                 raw.idle_since = time.monotonic()
                 self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
+                self._lost[(command, env)] = 0
             else:
                 raw.close()
+                if not spend:
+                    self._lost[(command, env)] = self._lost.get((command, env), 0) + 1
+                    self._reserve(target)
+
+    def _reserve(self, target: Target) -> None:
+        """Once `RESERVE_AFTER` checks in a row left no process of `target` and none it wrote to is left in
+        the pool to hear (a crashing target, one exiting after its final thought, one whose every check
+        fails), one is initialized and held idle out of the pool from now on for `hold_idle`, which would
+        otherwise start it at the end and wait its whole bound: it idles beside the rest of the run instead.
+        Once a run, so a run whose processes come back starts no process more."""
+        key = target_key(target)
+        if (key in self._reserved or self._lost.get(key, 0) < RESERVE_AFTER
+                or any(raw.sent and raw.proc.poll() is None for raw in self._idle.get((*key, False), []))):
+            return
+        raw = self._started(target, discard_stderr=False)
+        try:
+            raw.initialize()
+            raw.stderr_now(wait=raw.banner_wait())
+        except (AssertionError, OSError, HarnessError):  # no reserve then: the hold lends one, as ever
+            raw.close()
+            self._reserved[key] = None
+            return
+        raw.idle_since = time.monotonic()
+        self._reserved[key] = raw
 
     def _watch_idle(self, key: _TargetKey) -> None:
         """Take out the pooled processes of a target that ended while waiting, and note what those a check had
@@ -352,9 +386,25 @@ class RawPool:
         know the clock lines (`clock_lines`). When none is pooled, one is lent, initialized and held here
         directly, whether or not the pool keeps it after: a server writing a notification just after the
         handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
-        alike."""
+        alike. That process is the one held idle since its processes stopped coming back (`_reserve`) when
+        there is one: its hold has run beside the checks since, not after them."""
         key = target_key(target)
         self._watch_idle(key)
+        reserved = self._reserved.get(key)
+        if reserved is not None:
+            # Held since the first check that left no process to hear (`_reserve`): it has idled beside the
+            # checks since, and goes to the pool after as a lent one would.
+            self._reserved[key] = None
+            try:
+                self._hold(key, [reserved], seconds)
+            finally:
+                if reserved._reusable():
+                    reserved.idle_since = time.monotonic()
+                    self._idle.setdefault((*key, False), []).append(reserved)
+                else:
+                    reserved.close()
+            return
+        self._reserved[key] = None  # the process lent below is the hold's own, not a lost one to replace
         if not any(raw.sent for raw in self._idle.get((*key, False), [])):
             with self.lend(target) as raw:
                 raw.initialize()
@@ -406,8 +456,10 @@ class RawPool:
     def close(self) -> None:
         """End every pooled process at once (at the end of a session), and remove the sandbox."""
         pooled = [raw for idle in (*self._idle.values(), *self._donated.values()) for raw in idle]
+        pooled += [raw for raw in self._reserved.values() if raw is not None]
         self._idle.clear()
         self._donated.clear()
+        self._reserved.clear()
         closing = [threading.Thread(target=raw.close) for raw in pooled]
         for thread in closing:
             thread.start()

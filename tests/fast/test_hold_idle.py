@@ -7,6 +7,7 @@ check never saw such a server's timers, and a heartbeat beside the notification 
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import time
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conformance.core.errors import HarnessError
+from conformance.suite import rawproc
 from conformance.suite.rawproc import RawPool
 from conformance.targets.specs import resolve_target
 from tests.servers import command, suite_outcomes
@@ -84,5 +87,68 @@ def test_a_process_writing_stderr_to_nowhere_is_not_the_one_held() -> None:
                 pooled.idle_since -= 10 * HOLD
         pool.hold_idle(target, HOLD)
         assert b"heartbeat: alive" in pool.clock_lines(target), pool.spoke_waiting(target)
+    finally:
+        pool.close()
+
+
+class _Clock:
+    """`time` as `rawproc` reads it, with the seconds a run spends elsewhere added by `advance` and every
+    `sleep` counted and added, not slept: the hold's waits are counted, never timed."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.sleeps = 0
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.offset
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.offset += seconds
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mode=st.sampled_from(["crash", "garbage"]), lost=st.integers(min_value=2, max_value=4),
+       elsewhere=st.floats(min_value=HOLD, max_value=60.0))
+@example(mode="crash", lost=2, elsewhere=HOLD)
+def test_a_target_whose_processes_never_come_back_is_held_beside_the_run(
+        monkeypatch: pytest.MonkeyPatch, mode: str, lost: int, elsewhere: float) -> None:
+    """A target none of whose checks gives its process back (one crashing or garbling every call) has one
+    process held idle from then on: once the rest of the run took the hold's while, the hold waits no more
+    (before: it started a process at the end and waited its whole bound, 6 s of a crash target's run), and
+    it starts no process more than that one."""
+    clock = _Clock()
+    monkeypatch.setattr(rawproc, "time", clock)
+    target = resolve_target("cmd:" + shlex.join(command("broken", mode)))
+    pool = RawPool(timeout=5.0)
+    try:
+        for _ in range(lost):
+            with contextlib.suppress(AssertionError, HarnessError), pool.lend(target) as raw:
+                raw.initialize()
+                raw.request("tools/call", {"name": "sequentialthinking", "arguments": {"thought": "x"}})
+        started = len(pool._pids)
+        clock.advance(elsewhere)
+        pool.hold_idle(target, HOLD)
+        assert clock.sleeps == 0, f"the hold waited {clock.sleeps} times after {elsewhere:.1f} s elsewhere"
+        assert len(pool._pids) == started == lost + 1, (started, len(pool._pids))
+        assert not pool.ended_waiting(target) and not pool.spoke_waiting(target)
+    finally:
+        pool.close()
+
+
+def test_a_target_whose_processes_come_back_has_none_held_beside_them() -> None:
+    """Checks that give their process back start no process to hold: the hold ends on the pooled one."""
+    target = resolve_target("cmd:" + shlex.join(command("broken", "same")))
+    pool = RawPool(timeout=5.0)
+    try:
+        for _ in range(3):
+            with pool.lend(target) as raw:
+                raw.initialize()
+                raw.request("tools/call", {"name": "sequentialthinking", "arguments": {"thought": "x"}})
+        pool.hold_idle(target, 0.2)
+        assert len(pool._pids) == 1, pool._pids
     finally:
         pool.close()
