@@ -78,9 +78,6 @@ NUDGE: Final = 0.5
 """Seconds between the requests `RawServer.wait_for_end` writes while it waits (not how long it waits)."""
 _HOLD_POLL: Final = 0.1
 """How often `hold_idle` looks at the processes it holds while it waits."""
-RESERVE_AFTER: Final = 2
-"""Checks in a row whose process did not come back before one is held idle for `hold_idle` (`_reserve`): a
-target whose processes all end or fail, not one check failing once among passing ones."""
 SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 """The variables naming the pool's one sandbox's folders; each server's temp folder is its own."""
 FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
@@ -139,10 +136,8 @@ class RawPool:
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
         self._reserved: dict[_TargetKey, RawServer | None] = {}
-        """Per target, the process held idle for `hold_idle` once its processes stopped coming back
-        (`_reserve`); None once held or once one could not be initialized (one try a run)."""
-        self._lost: dict[_TargetKey, int] = {}
-        """Per target, the checks in a row whose process did not come back to the pool."""
+        """Per target, the process held idle for `hold_idle` since the session started (`reserve_hold`);
+        None once held or once one could not be initialized."""
 
     def frames_mark(self) -> int:
         """A position in the frames written to raw processes, for `frames_since`."""
@@ -291,22 +286,17 @@ class RawPool:
             if ok and not spend and raw._reusable():
                 raw.idle_since = time.monotonic()
                 self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
-                self._lost[(command, env)] = 0
             else:
                 raw.close()
-                if not spend:
-                    self._lost[(command, env)] = self._lost.get((command, env), 0) + 1
-                    self._reserve(target)
 
-    def _reserve(self, target: Target) -> None:
-        """Once `RESERVE_AFTER` checks in a row left no process of `target` and none it wrote to is left in
-        the pool to hear (a crashing target, one exiting after its final thought, one whose every check
-        fails), one is initialized and held idle out of the pool from now on for `hold_idle`, which would
-        otherwise start it at the end and wait its whole bound: it idles beside the rest of the run instead.
-        Once a run, so a run whose processes come back starts no process more."""
+    def reserve_hold(self, target: Target) -> None:
+        """Start and initialize the process `hold_idle` will hold, now, and keep it idle out of the pool: the
+        hold, ABS-10's idle check after every other one, then finds it idle since the session started and
+        ends at once, where it started one at the end and waited its whole bound (6 s of every run, green or
+        red: the stderr-read processes the checks wrote to are handed over or spent by then, and a crashing
+        target's never come back). Called only when that check is to run, so no run starts a process more."""
         key = target_key(target)
-        if (key in self._reserved or self._lost.get(key, 0) < RESERVE_AFTER
-                or any(raw.sent and raw.proc.poll() is None for raw in self._idle.get((*key, False), []))):
+        if key in self._reserved:
             return
         raw = self._started(target, discard_stderr=False)
         try:
@@ -386,20 +376,19 @@ class RawPool:
         know the clock lines (`clock_lines`). When none is pooled, one is lent, initialized and held here
         directly, whether or not the pool keeps it after: a server writing a notification just after the
         handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
-        alike. That process is the one held idle since its processes stopped coming back (`_reserve`) when
-        there is one: its hold has run beside the checks since, not after them."""
+        alike. That process is the one held idle since the session started (`reserve_hold`) when there is
+        one: its hold has run beside the checks, not after them."""
         key = target_key(target)
         self._watch_idle(key)
         reserved = self._reserved.get(key)
         if reserved is not None:
-            # Held since the first check that left no process to hear (`_reserve`): it has idled beside the
-            # checks since, and goes to the pool after as a lent one would.
+            # Held since the session started (`reserve_hold`): it idled beside the checks, and goes to the
+            # pool after, idle since its handshake (a later hold, the end checks', finds it idled as long).
             self._reserved[key] = None
             try:
                 self._hold(key, [reserved], seconds)
             finally:
                 if reserved._reusable():
-                    reserved.idle_since = time.monotonic()
                     self._idle.setdefault((*key, False), []).append(reserved)
                 else:
                     reserved.close()

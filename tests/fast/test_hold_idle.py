@@ -110,45 +110,47 @@ class _Clock:
         self.offset += seconds
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
-@given(mode=st.sampled_from(["crash", "garbage"]), lost=st.integers(min_value=2, max_value=4),
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mode=st.sampled_from(["crash", "garbage", "same"]), checks=st.integers(min_value=0, max_value=3),
        elsewhere=st.floats(min_value=HOLD, max_value=60.0))
-@example(mode="crash", lost=2, elsewhere=HOLD)
-def test_a_target_whose_processes_never_come_back_is_held_beside_the_run(
-        monkeypatch: pytest.MonkeyPatch, mode: str, lost: int, elsewhere: float) -> None:
-    """A target none of whose checks gives its process back (one crashing or garbling every call) has one
-    process held idle from then on: once the rest of the run took the hold's while, the hold waits no more
-    (before: it started a process at the end and waited its whole bound, 6 s of a crash target's run), and
-    it starts no process more than that one."""
+@example(mode="crash", checks=2, elsewhere=HOLD)
+@example(mode="same", checks=3, elsewhere=HOLD)
+def test_the_hold_ends_at_once_on_the_process_held_since_the_session_started(
+        monkeypatch: pytest.MonkeyPatch, mode: str, checks: int, elsewhere: float) -> None:
+    """Whatever the checks before it did to their processes (crashed them, garbled them, or gave them back),
+    the hold finds the process held since the session started idle that long and waits no more (before: it
+    started a process at the end and waited its whole bound, 6 s of every run), starting no process of its
+    own; a later hold (the end checks') finds it idled as long too."""
     clock = _Clock()
     monkeypatch.setattr(rawproc, "time", clock)
     target = resolve_target("cmd:" + shlex.join(command("broken", mode)))
     pool = RawPool(timeout=5.0)
     try:
-        for _ in range(lost):
+        pool.reserve_hold(target)
+        for _ in range(checks):
             with contextlib.suppress(AssertionError, HarnessError), pool.lend(target) as raw:
                 raw.initialize()
                 raw.request("tools/call", {"name": "sequentialthinking", "arguments": {"thought": "x"}})
         started = len(pool._pids)
         clock.advance(elsewhere)
         pool.hold_idle(target, HOLD)
-        assert clock.sleeps == 0, f"the hold waited {clock.sleeps} times after {elsewhere:.1f} s elsewhere"
-        assert len(pool._pids) == started == lost + 1, (started, len(pool._pids))
+        pool.hold_idle(target, HOLD)
+        assert clock.sleeps == 0, f"the holds waited {clock.sleeps} times after {elsewhere:.1f} s elsewhere"
+        assert len(pool._pids) == started, (started, len(pool._pids))
         assert not pool.ended_waiting(target) and not pool.spoke_waiting(target)
     finally:
         pool.close()
 
 
-def test_a_target_whose_processes_come_back_has_none_held_beside_them() -> None:
-    """Checks that give their process back start no process to hold: the hold ends on the pooled one."""
-    target = resolve_target("cmd:" + shlex.join(command("broken", "same")))
-    pool = RawPool(timeout=5.0)
+def test_a_heartbeat_of_the_process_held_since_the_session_started_is_heard() -> None:
+    """The process held since the session started is judged as a lent one was: its beat is what it wrote
+    while it waited, and the hold ends on it."""
+    target = resolve_target("cmd:" + shlex.join(command("heartbeat", str(BEAT_MS))))
+    pool = RawPool(timeout=20.0)
     try:
-        for _ in range(3):
-            with pool.lend(target) as raw:
-                raw.initialize()
-                raw.request("tools/call", {"name": "sequentialthinking", "arguments": {"thought": "x"}})
-        pool.hold_idle(target, 0.2)
-        assert len(pool._pids) == 1, pool._pids
+        pool.reserve_hold(target)
+        pool.hold_idle(target, 30.0)
+        spoke = pool.spoke_waiting(target)
+        assert spoke and b"heartbeat" in spoke[0][1], spoke
     finally:
         pool.close()
