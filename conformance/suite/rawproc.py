@@ -135,6 +135,8 @@ class RawPool:
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
+        self._held: dict[_TargetKey, float] = {}
+        """Per target, the longest hold that ran (`hold_idle`): a later one as long learns nothing more."""
         self._reserved: dict[_TargetKey, RawServer | None] = {}
         """Per target, the process held idle for `hold_idle` since the session started (`reserve_hold`);
         None once held or once one could not be initialized."""
@@ -377,9 +379,20 @@ class RawPool:
         directly, whether or not the pool keeps it after: a server writing a notification just after the
         handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
         alike. That process is the one held idle since the session started (`reserve_hold`) when there is
-        one: its hold has run beside the checks, not after them."""
+        one: its hold has run beside the checks, not after them. Once a hold as long ran, a later one (the end
+        checks', learning clock lines) waits for nothing: it would hold another process just as long."""
         key = target_key(target)
         self._watch_idle(key)
+        if self._held.get(key, 0.0) >= seconds:
+            # A hold as long already ran (ABS-10's, before the end checks learn clock lines here): its
+            # process's timers are known, and the pooled processes' events since were just noted.
+            return
+        try:
+            self._hold_once(target, key, seconds)
+        finally:
+            self._held[key] = max(self._held.get(key, 0.0), seconds)
+
+    def _hold_once(self, target: Target, key: _TargetKey, seconds: float) -> None:
         reserved = self._reserved.get(key)
         if reserved is not None:
             # Held since the session started (`reserve_hold`): it idled beside the checks, and goes to the

@@ -154,3 +154,23 @@ def test_a_heartbeat_of_the_process_held_since_the_session_started_is_heard() ->
         assert spoke and b"heartbeat" in spoke[0][1], spoke
     finally:
         pool.close()
+
+
+def test_a_second_hold_as_long_waits_for_nothing_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ABS-10's hold, an end check spending the held process and then learning clock lines holds
+    nothing again (before: it started a process and waited the whole bound once more, 6 s of a red run
+    whose end checks' stderr differs, the snake_case port's)."""
+    clock = _Clock()
+    monkeypatch.setattr(rawproc, "time", clock)
+    target = resolve_target("cmd:" + shlex.join(command("broken", "same")))
+    pool = RawPool(timeout=5.0)
+    try:
+        pool.hold_idle(target, HOLD)
+        with pool.lend(target, spend=True) as raw:
+            raw.initialize()
+        started, waited = len(pool._pids), clock.sleeps
+        pool.hold_idle(target, HOLD)
+        assert clock.sleeps == waited, f"the second hold waited {clock.sleeps - waited} times"
+        assert len(pool._pids) == started, (started, len(pool._pids))
+    finally:
+        pool.close()
