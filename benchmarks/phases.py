@@ -20,11 +20,13 @@ sample, so a profiled run is a little slower than a plain one: quote its shares,
 Each sample is also charged to one stage of the run, read from the whole stack (`stage`): imports,
 preflight, search (the suite generating and checking), shrinking (hypothesis' shrinker and its explain
 phase), retries (hypothesis' final replay of a minimal failing example, a shared process restarted),
-signatures (departures' witnesses met again to sign them, the baseline's pinned witnesses), evidence
-(examples replayed on fresh processes of the target and the original, `gate/evidence.py`) and report
-(judging and writing). The red/green benchmark (`red_green.py`) quotes these. Every server process started is
-counted too, by the stage that started it (`counted_starts`): the report's `run.processes_started` is counted
-when the suite ends, so it leaves out the processes signatures and evidence start after it.
+holds (a process held idle before what it does between calls is judged: `RawPool.hold_idle`, the idle
+witness's wait past the witnesses), signatures (departures' witnesses met again to sign them, the
+baseline's pinned witnesses), evidence (examples replayed on fresh processes of the target and the
+original, `gate/evidence.py`) and report (judging and writing). The red/green benchmark (`red_green.py`)
+quotes these. Every server process started is counted too, by the stage that started it (`counted_starts`):
+the report's `run.processes_started` is counted when the suite ends, so it leaves out the processes
+signatures and evidence start after it.
 
 A sampler thread gets the GIL most readily while the main thread is blocked in a system call, so blocked
 phases (`server` above all) are over-sampled. Two measured figures check the shares: the main thread's own
@@ -63,8 +65,13 @@ PHASES: Final = (
 )
 _BLOCKING: Final = ("poll(", "os.read(", "os.write(", ".readline(", "select(")
 STAGES: Final = (
-    "imports", "preflight", "search", "shrinking", "retries", "signatures", "evidence", "report", "other",
+    "imports", "preflight", "search", "shrinking", "retries", "holds", "signatures", "evidence", "report",
+    "other",
 )
+_HOLDS: Final = (("/conformance/suite/rawproc.py", "hold_idle"),
+                  ("/conformance/gate/idle_watch.py", "_finish"))
+"""The frames a process is held idle under (the suite's idle check, the idle witness's wait outlasting the
+witnesses): time a red run waits on a clock, not on the server."""
 _SIGNING_FILES: Final = ("/conformance/gate/signatures.py", "/conformance/gate/spec_signatures.py",
                          "/conformance/gate/pinned.py")
 _PROCESS_FILES: Final = ("/conformance/drivers/process.py", "/conformance/drivers/lifecycle.py",
@@ -130,6 +137,8 @@ def stage(frame: FrameType | None) -> str:
         return "imports"
     if any("/hypothesis/internal/conjecture/shrink" in path for path, _ in paths):
         return "shrinking"
+    if any(path.endswith(file) and name == held for path, name in paths for file, held in _HOLDS):
+        return "holds"
     if any("/conformance/gate/evidence.py" in path for path, _ in paths):
         return "evidence"
     if any(part in path for path, _ in paths for part in _SIGNING_FILES):

@@ -5,7 +5,8 @@ A fork's CI is red for days while its maintainer writes the baseline (issue 46):
 (`rounds.py`), so the machine's load falls on all alike; every ratio is of one round's runs. Each run is
 `python -m benchmarks.phases` around `RunOptions(...).command()` in a process of its own: its wall time from
 outside (interpreter start included), its stages from the sampler (`phases.stage`: imports, preflight,
-search, shrinking, retries, signatures, evidence, report) and its processes and calls from its report.json.
+search, shrinking, retries, holds, signatures, evidence, report) and its processes and calls from its
+report.json.
 Beside each run, the server's own floor in the same round: the median seconds from spawn to initialize's
 answer over `FLOOR_STARTS` processes and the median milliseconds of an accepted call (a later release that
 starts slower makes every run of it slower, red or green: that share is the server's, not the red run's).
@@ -199,8 +200,9 @@ the tree's, its counting and sampling this one's."""
 
 def floor(contender: Contender) -> tuple[float, float]:
     """The server's own cost: median seconds from spawn to initialize's answer, median ms per accepted
-    call."""
+    call (0 for a server failing the call: a crashing or garbling one, whose red run is measured too)."""
     from conformance.core.arguments_map import renames_of
+    from conformance.core.errors import HarnessError
     from conformance.core.protocol import PROBE_ARGUMENTS, PROTOCOL_VERSION, TOOL
     from conformance.targets.specs import resolve_target
 
@@ -213,10 +215,13 @@ def floor(contender: Contender) -> tuple[float, float]:
             driver.initialize(PROTOCOL_VERSION)
             starts.append(time.perf_counter() - began)
             began = time.perf_counter()
-            for _ in range(FLOOR_CALLS // FLOOR_STARTS):
-                driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            try:
+                for _ in range(FLOOR_CALLS // FLOOR_STARTS):
+                    driver.call_tool(TOOL, dict(PROBE_ARGUMENTS))
+            except HarnessError:
+                continue
             calls.append(1000 * (time.perf_counter() - began) / (FLOOR_CALLS // FLOOR_STARTS))
-    return round(statistics.median(starts), 3), round(statistics.median(calls), 2)
+    return round(statistics.median(starts), 3), round(statistics.median(calls), 2) if calls else 0.0
 
 
 def measure(only: Sequence[str], profile: str, seed: int, rounds: int, out: Path,

@@ -219,6 +219,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "the other checks are done with: `RawPool.lend(spend=True)`)")
     config.addinivalue_line("markers", "launches(*arguments): lends a process of the target launched with "
                                        "these arguments, started with the session (`RawPool.prestart`)")
+    config.addinivalue_line("markers", "holds_idle: holds a process idle (`RawPool.hold_idle`), one started "
+                                       "and initialized with the session (`RawPool.reserve_hold`)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -342,6 +344,9 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
             session.prestart_spare()
         if "host" in wanted:
             session.prestart_host()
+        if any(item.get_closest_marker("holds_idle") is not None for item in items):
+            # Last: the processes started above come up meanwhile.
+            state.raw_pool.reserve_hold(target)
         yield session
     finally:
         session.close()

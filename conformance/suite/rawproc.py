@@ -33,6 +33,7 @@ from typing import Final
 
 from conformance.core.arguments_map import Renamer
 from conformance.core.eras import RefusedOffer, offered_next
+from conformance.core.errors import HarnessError
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process, workfolder
@@ -137,6 +138,11 @@ class RawPool:
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
+        self._held: dict[_TargetKey, float] = {}
+        """Per target, the longest hold that ran (`hold_idle`): a later one as long learns nothing more."""
+        self._reserved: dict[_TargetKey, RawServer | None] = {}
+        """Per target, the process held idle for `hold_idle` since the session started (`reserve_hold`);
+        None once held or once one could not be initialized."""
 
     def frames_mark(self) -> int:
         """A position in the frames written to raw processes, for `frames_since`."""
@@ -288,6 +294,26 @@ class RawPool:
             else:
                 raw.close()
 
+    def reserve_hold(self, target: Target) -> None:
+        """Start and initialize the process `hold_idle` will hold, now, and keep it idle out of the pool: the
+        hold, ABS-10's idle check after every other one, then finds it idle since the session started and
+        ends at once, where it started one at the end and waited its whole bound (6 s of every run, green or
+        red: the stderr-read processes the checks wrote to are handed over or spent by then, and a crashing
+        target's never come back). Called only when that check is to run, so no run starts a process more."""
+        key = target_key(target)
+        if key in self._reserved:
+            return
+        raw = self._started(target, discard_stderr=False)
+        try:
+            raw.initialize()
+            raw.stderr_now(wait=raw.banner_wait())
+        except (AssertionError, OSError, HarnessError):  # no reserve then: the hold lends one, as ever
+            raw.close()
+            self._reserved[key] = None
+            return
+        raw.idle_since = time.monotonic()
+        self._reserved[key] = raw
+
     def _watch_idle(self, key: _TargetKey) -> None:
         """Take out the pooled processes of a target that ended while waiting, and note what those a check had
         written to wrote to stderr while waiting (a late banner among it: the check reading it decides)."""
@@ -355,9 +381,35 @@ class RawPool:
         know the clock lines (`clock_lines`). When none is pooled, one is lent, initialized and held here
         directly, whether or not the pool keeps it after: a server writing a notification just after the
         handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
-        alike."""
+        alike. That process is the one held idle since the session started (`reserve_hold`) when there is
+        one: its hold has run beside the checks, not after them. Once a hold as long ran, a later one (the end
+        checks', learning clock lines) waits for nothing: it would hold another process just as long."""
         key = target_key(target)
         self._watch_idle(key)
+        if self._held.get(key, 0.0) >= seconds:
+            # A hold as long already ran (ABS-10's, before the end checks learn clock lines here): its
+            # process's timers are known, and the pooled processes' events since were just noted.
+            return
+        try:
+            self._hold_once(target, key, seconds)
+        finally:
+            self._held[key] = max(self._held.get(key, 0.0), seconds)
+
+    def _hold_once(self, target: Target, key: _TargetKey, seconds: float) -> None:
+        reserved = self._reserved.get(key)
+        if reserved is not None:
+            # Held since the session started (`reserve_hold`): it idled beside the checks, and goes to the
+            # pool after, idle since its handshake (a later hold, the end checks', finds it idled as long).
+            self._reserved[key] = None
+            try:
+                self._hold(key, [reserved], seconds)
+            finally:
+                if reserved._reusable():
+                    self._idle.setdefault((*key, False), []).append(reserved)
+                else:
+                    reserved.close()
+            return
+        self._reserved[key] = None  # the process lent below is the hold's own, not a lost one to replace
         if not any(raw.sent for raw in self._idle.get((*key, False), [])):
             with self.lend(target) as raw:
                 raw.initialize()
@@ -409,8 +461,10 @@ class RawPool:
     def close(self) -> None:
         """End every pooled process at once (at the end of a session), and remove the sandbox."""
         pooled = [raw for idle in (*self._idle.values(), *self._donated.values()) for raw in idle]
+        pooled += [raw for raw in self._reserved.values() if raw is not None]
         self._idle.clear()
         self._donated.clear()
+        self._reserved.clear()
         closing = [threading.Thread(target=raw.close) for raw in pooled]
         for thread in closing:
             thread.start()

@@ -658,6 +658,7 @@ def test_broken_stdout_exits_with_status_1(target: Target, raw_pool: RawPool) ->
 
 @evidences("ABS-10")
 @pytest.mark.after_the_rest
+@pytest.mark.holds_idle
 def test_idle_processes_wait_for_their_next_call(target: Target, raw_pool: RawPool) -> None:
     """The processes the run left waiting in the pool, some for most of the run, all still run and none wrote
     while it waited: a server waits for its next call however long it idles, and does nothing meanwhile

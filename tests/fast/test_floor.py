@@ -142,6 +142,10 @@ def test_a_profile_counts_only_the_cpu_of_its_own_run() -> None:
           "/x/hypothesis/internal/conjecture/engine.py", "/x/conformance/drivers/wire.py"), "search"),
         (("/x/conformance/cli/runner/preflight.py", "/x/conformance/drivers/wire.py"), "preflight"),
         (("/x/conformance/cli/runner/reporting.py", "/x/conformance/report/write.py"), "report"),
+        (("/x/conformance/cli/runner/suite.py", "/x/conformance/suite/test_lifecycle.py",
+          "/x/conformance/suite/rawproc.py"), "holds"),
+        (("/x/conformance/cli/runner/reporting.py", "/x/conformance/gate/signatures.py",
+          "/x/conformance/gate/idle_watch.py"), "holds"),
     ],
 )
 def test_a_sample_is_charged_to_the_stage_its_whole_stack_is_in(paths: tuple[str, ...], where: str) -> None:
@@ -150,14 +154,17 @@ def test_a_sample_is_charged_to_the_stage_its_whole_stack_is_in(paths: tuple[str
     frame = stack(*paths)
     if where == "retries":  # run_engine's own frame replays the minimal example directly
         frame = _named(paths, "run_engine")
+    if where == "holds":  # the innermost frame is the one holding: `hold_idle`, `IdleWatch._finish`
+        held = "hold_idle" if "suite/rawproc.py" in paths[-1] else "_finish"
+        frame = _named(paths, held, at=len(paths) - 1)
     assert phases.stage(frame) == where
 
 
-def _named(paths: tuple[str, ...], name: str) -> FrameType:
-    """`stack`, with the frame of the second path given the code name `name`."""
+def _named(paths: tuple[str, ...], name: str, at: int = 1) -> FrameType:
+    """`stack`, with the frame of path `at` (the second by default) given the code name `name`."""
     inner: object = None
     for index, path in reversed(list(enumerate(paths))):
-        function = name if index == 1 else "inner"
+        function = name if index == at else "inner"
         body = "return sys._getframe()" if inner is None else "return callee()"
         namespace: dict[str, object] = {"callee": inner}
         exec(compile(f"import sys\ndef {function}():\n    {body}\n", path, "exec"), namespace)

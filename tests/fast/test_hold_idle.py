@@ -7,6 +7,7 @@ check never saw such a server's timers, and a heartbeat beside the notification 
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import time
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conformance.core.errors import HarnessError
+from conformance.suite import rawproc
 from conformance.suite.rawproc import RawPool
 from conformance.targets.specs import resolve_target
 from tests.servers import command, suite_outcomes
@@ -84,5 +87,90 @@ def test_a_process_writing_stderr_to_nowhere_is_not_the_one_held() -> None:
                 pooled.idle_since -= 10 * HOLD
         pool.hold_idle(target, HOLD)
         assert b"heartbeat: alive" in pool.clock_lines(target), pool.spoke_waiting(target)
+    finally:
+        pool.close()
+
+
+class _Clock:
+    """`time` as `rawproc` reads it, with the seconds a run spends elsewhere added by `advance` and every
+    `sleep` counted and added, not slept: the hold's waits are counted, never timed."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.sleeps = 0
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.offset
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.offset += seconds
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mode=st.sampled_from(["crash", "garbage", "same"]), checks=st.integers(min_value=0, max_value=3),
+       elsewhere=st.floats(min_value=HOLD, max_value=60.0))
+@example(mode="crash", checks=2, elsewhere=HOLD)
+@example(mode="same", checks=3, elsewhere=HOLD)
+def test_the_hold_ends_at_once_on_the_process_held_since_the_session_started(
+        monkeypatch: pytest.MonkeyPatch, mode: str, checks: int, elsewhere: float) -> None:
+    """Whatever the checks before it did to their processes (crashed them, garbled them, or gave them back),
+    the hold finds the process held since the session started idle that long and waits no more (before: it
+    started a process at the end and waited its whole bound, 6 s of every run), starting no process of its
+    own; a later hold (the end checks') finds it idled as long too."""
+    clock = _Clock()
+    monkeypatch.setattr(rawproc, "time", clock)
+    target = resolve_target("cmd:" + shlex.join(command("broken", mode)))
+    pool = RawPool(timeout=5.0)
+    try:
+        pool.reserve_hold(target)
+        for _ in range(checks):
+            with contextlib.suppress(AssertionError, HarnessError), pool.lend(target) as raw:
+                raw.initialize()
+                raw.request("tools/call", {"name": "sequentialthinking", "arguments": {"thought": "x"}})
+        started = len(pool._pids)
+        clock.advance(elsewhere)
+        pool.hold_idle(target, HOLD)
+        pool.hold_idle(target, HOLD)
+        assert clock.sleeps == 0, f"the holds waited {clock.sleeps} times after {elsewhere:.1f} s elsewhere"
+        assert len(pool._pids) == started, (started, len(pool._pids))
+        assert not pool.ended_waiting(target) and not pool.spoke_waiting(target)
+    finally:
+        pool.close()
+
+
+def test_a_heartbeat_of_the_process_held_since_the_session_started_is_heard() -> None:
+    """The process held since the session started is judged as a lent one was: its beat is what it wrote
+    while it waited, and the hold ends on it."""
+    target = resolve_target("cmd:" + shlex.join(command("heartbeat", str(BEAT_MS))))
+    pool = RawPool(timeout=20.0)
+    try:
+        pool.reserve_hold(target)
+        pool.hold_idle(target, 30.0)
+        spoke = pool.spoke_waiting(target)
+        assert spoke and b"heartbeat" in spoke[0][1], spoke
+    finally:
+        pool.close()
+
+
+def test_a_second_hold_as_long_waits_for_nothing_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ABS-10's hold, an end check spending the held process and then learning clock lines holds
+    nothing again (before: it started a process and waited the whole bound once more, 6 s of a red run
+    whose end checks' stderr differs, the snake_case port's)."""
+    clock = _Clock()
+    monkeypatch.setattr(rawproc, "time", clock)
+    target = resolve_target("cmd:" + shlex.join(command("broken", "same")))
+    pool = RawPool(timeout=5.0)
+    try:
+        pool.hold_idle(target, HOLD)
+        with pool.lend(target, spend=True) as raw:
+            raw.initialize()
+        started, waited = len(pool._pids), clock.sleeps
+        pool.hold_idle(target, HOLD)
+        assert clock.sleeps == waited, f"the second hold waited {clock.sleeps - waited} times"
+        assert len(pool._pids) == started, (started, len(pool._pids))
     finally:
         pool.close()

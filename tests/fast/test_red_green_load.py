@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from benchmarks.red_green import Contender, Result, Timed, markdown, profiled
+from benchmarks.red_green import Contender, Result, Timed, floor, markdown, profiled
 
 
 def _timed(name: str, wall: float, imports: float, search: float, load: float = 0.0) -> Timed:
@@ -36,3 +36,12 @@ def test_a_profiled_run_records_the_load_it_met(tmp_path: Path) -> None:
     timed = profiled(Contender("renamed", f"cmd:{sys.executable} {ports} renamed"), "dev", 1,
                      tmp_path / "run", 0)
     assert timed.load > 0.0, timed
+
+
+def test_the_floor_of_a_server_failing_its_calls_is_its_start_alone() -> None:
+    """A crashing or garbling server (a red target measured too) has a start and no call time: before, its
+    floor raised on the first call and the whole benchmark ended without its table."""
+    broken = Path(__file__).resolve().parent.parent / "servers" / "broken.py"
+    for mode in ("crash", "garbage"):
+        start_s, call_ms = floor(Contender(mode, f"cmd:{sys.executable} {broken} {mode}"))
+        assert start_s > 0.0 and call_ms == 0.0, (mode, start_s, call_ms)
