@@ -158,7 +158,7 @@ def run_folder(folder: Path) -> Iterator[None]:
         with _lock:
             mine, _root = _root, previous
             if mine is not None:
-                for key in [key for key in _servers if key[0].startswith(str(mine))]:
+                for key in [key for key in _servers if key[0] == str(mine / "servers")]:
                     del _servers[key]
         if before is None:
             os.environ.pop(RUN_FOLDER_ENV, None)
