@@ -317,5 +317,5 @@ def raised_message(exc: BaseException, exconly: str) -> str:
         first = next((readable(str(e)) for e in inner if readable(str(e))), "")
         return RUN_AGAIN + (f": {first}" if first else "")
     own = readable(exconly)
-    broke = type(exc) in _CHECK_DEFECTS and not _NOT_IN_LIST.match(exconly.strip().splitlines()[0])
-    return f"{CHECK_BROKE}: {own}" if broke else own
+    broke = type(exc) in _CHECK_DEFECTS and not _NOT_IN_LIST.match(exconly.strip().partition("\n")[0])
+    return (f"{CHECK_BROKE}: {own}" if own else CHECK_BROKE) if broke else own
