@@ -45,7 +45,8 @@ def test_combined_entries_load_with_their_changes() -> None:
     assert len([m for m in forks if m.set == "held-out-multi-16"]) == 6
     assert len([m for m in forks if m.set == "held-out-multi-17"]) == 6
     assert len([m for m in forks if m.set == "held-out-multi-18"]) == 6
-    assert len(forks) >= 108
+    assert len([m for m in forks if m.set == "held-out-multi-19"]) == 6
+    assert len(forks) >= 114
     for fork in forks:
         assert 3 <= len(fork.changes) <= 4, fork.id
         assert fork.patches == tuple(p for c in fork.changes for p in c.patches)
