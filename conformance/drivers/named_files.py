@@ -93,10 +93,13 @@ def changed_at_named(said: Iterable[bytes], since_ns: int, own: Sequence[str]) -
 
 
 def _excluded(path: str, own: Sequence[str]) -> bool:
-    """A path never looked at: a pseudo-file, or one under, or holding, one of the run's own folders."""
+    """A path never looked at: a pseudo-file, one in an interpreter's cache or installs, or one under, or
+    holding, one of the run's own folders."""
     here = PurePosixPath(path)
     if any(here == PurePosixPath(p) or PurePosixPath(p) in here.parents for p in PSEUDO):
         return True
+    if UNWATCHED & set(here.parts):
+        return True  # an installed package's file named in a stack trace, not a server's write
     for folder in own:
         mine = PurePosixPath(folder)
         if here == mine or mine in here.parents or here in mine.parents:

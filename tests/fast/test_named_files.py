@@ -69,6 +69,8 @@ def test_what_changed_at_named_paths_is_found_and_nothing_else(tmp_path: Path) -
     assert named.files == tuple(everything[:KEPT]) and named.more == len(everything) - KEPT, named
     assert named.said()[-1] == f"and {len(everything) - KEPT} more"
     assert changed_at_named([b"read /tmp and / and /proc/self/status"], since, []).files == ()
+    installed = outside / "node_modules" / "cache.js"
+    assert changed_at_named([f"at {installed}:3:7".encode()], since, []).files == ()
 
 
 def _abs1(mode: str, tmp_path: Path) -> tuple[bool, str]:
