@@ -27,8 +27,9 @@ def test_a_late_failure_refused_before_the_append_is_no_cap(tmp_path: Path) -> N
          f"--basetemp={tmp_path / 'pytest'}", f"--junitxml={junit}",
          "--target", "cmd:" + shlex.join(command("reference_fork", "pointers-converted"))],
         cwd=ROOT, capture_output=True, timeout=300, check=False)
-    failures = {case.get("name", "").partition("[")[0]: case.find("failure")
-                for case in ET.parse(junit).getroot().iter("testcase") if case.get("name", "").startswith("test_")}
+    cases = [case for case in ET.parse(junit).getroot().iter("testcase")
+             if case.get("name", "").startswith("test_")]
+    failures = {case.get("name", "").partition("[")[0]: case.find("failure") for case in cases}
     assert set(failures) == {check.rsplit("::", 1)[1] for check in CHECKS}, failures
     for name, failure in failures.items():
         assert failure is not None, f"{name} held on a fork that keeps no thought of a late-failing call"
