@@ -40,6 +40,7 @@ from conformance.drivers import process, workfolder
 from conformance.drivers.ending import STDIN_END, end_bound, pace_after, paced_end
 from conformance.drivers.errors import FrameTooLarge
 from conformance.drivers.late_banner import STARTUP_LATE, learnable, startup_part
+from conformance.drivers.named_files import Named, changed_at_named
 from conformance.drivers.wire import (
     SETTLE_BYTES,
     SETTLE_LIMIT,
@@ -86,6 +87,9 @@ SANDBOXED = ("HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_C
 FOLDERS_SAID: Final = ("./ is the server's working folder and $TMPDIR its temp folder, each made for its "
                        "processes in this run and removed at its end")
 """What ABS-1's list of files means by `./` and `$TMPDIR` (`workfolder.Written`)."""
+NAMED_SAID: Final = ("files at paths its own stderr named, outside every folder made for the server, were "
+                     "changed during this run")
+"""What ABS-1 says of the files it found at paths a server's stderr named (`drivers/named_files.py`)."""
 
 
 def _as_variable(path: Path) -> str:
@@ -135,6 +139,11 @@ class RawPool:
         """Each command's script folders as listed before its first raw process (`beside_script`)."""
         self._pids: list[int] = []
         """The processes the pool started, whose working folders ABS-1 reads (`workfolder.written`)."""
+        self._by_command: dict[tuple[str, ...], list[RawServer]] = {}
+        """The processes the pool started, by command: ABS-1 reads the paths their stderr names
+        (`files_named`)."""
+        self._since_ns = time.time_ns()
+        """When the pool was made (wall clock): a file changed since was changed during the run."""
         self._donated: dict[tuple[str, ...], list[RawServer]] = {}
         """Processes of a command that other checks are done with, whatever their environment: only a check
         ending a process takes one (`lend(spend=True)`)."""
@@ -192,6 +201,15 @@ class RawPool:
         beside = self._beside.get(tuple(target.command)) if target is not None else None
         return sandboxed + sorted(own) + counted + (written_since(beside) if beside else [])
 
+    def files_named(self, target: Target) -> Named:
+        """The files outside the run's folders that the target's raw processes named on their stderr and
+        that changed since the pool was made (`drivers/named_files.py`): a write to a fixed absolute
+        folder."""
+        said = [bytes(raw.seen) for raw in self._by_command.get(tuple(target.command), [])]
+        beside = self._beside.get(tuple(target.command), {})
+        own = [str(workfolder.run_root()), *(str(folder) for folder in beside)]
+        return changed_at_named(said, self._since_ns, own)
+
     def folders_replaced(self, target: Target) -> list[Path]:
         """The target's script folders another folder replaced since its first raw process (an install
         replaced under the run): ABS-1 says so beside its verdict, whose files there it compared by size."""
@@ -214,6 +232,7 @@ class RawPool:
                         timeout=self.timeout, on_write=lambda data: self._wrote(serial, data),
                         exact_env=exact_env)
         self._pids.append(raw.proc.pid)
+        self._by_command.setdefault(key, []).append(raw)
         return raw
 
     def start_exact(self, target: Target, env: Mapping[str, str]) -> RawServer:

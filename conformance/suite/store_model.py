@@ -66,7 +66,8 @@ class StoreModel:
         return "OBJ-3" if lost or hidden else "RTE-6"
 
     def retained_after_failure(self) -> None:
-        """A call that failed after retention (RTE-8/a1), counted on that record's word."""
+        """A call that failed after retention (RTE-8/a1), counted on that record's word: a count short by it
+        says that call was not kept (refused before the append), never a count that stopped (a cap)."""
         self.count += 1
         self.guessed += 1
         self.in_step = False

@@ -124,7 +124,7 @@ def test_error_answer_after_retention(
     assert rejected(exchange) == _PUSH_FAILS, (
         f"the refusal of branchId {brief(key)} reads {quoted(rejected(exchange))}, not {quoted(_PUSH_FAILS)}")
     assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"branchId {brief(key)}")
-    model.retained_without_label()
+    model.retained_after_failure()
     model.probe()
     model.expect_state(server.probe(), context="the failed call was not retained (or left a label)")
     evidence.note(
@@ -162,7 +162,7 @@ def test_render_failure_after_retention(
         f"the refusal of revisesThought={brief(conversion)} reads {quoted(rejected(exchange))}, not "
         f"{quoted(_NO_PRIMITIVE)}")
     assert boxes(exchange.stderr) == [], _boxes_drawn(exchange.stderr, f"revisesThought {brief(conversion)}")
-    model.retained_without_label()
+    model.retained_after_failure()
     model.probe()
     found = server.probe()
     model.expect_state(found)

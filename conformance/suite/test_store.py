@@ -74,7 +74,7 @@ from conformance.suite.contradiction import brief, expect
 from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.jsvalues import coerced_total, js_stringify, same_number
 from conformance.suite.plugin import Evidence
-from conformance.suite.rawproc import FOLDERS_SAID, RawPool
+from conformance.suite.rawproc import FOLDERS_SAID, NAMED_SAID, RawPool
 from conformance.suite.render_box import drawn_box
 from conformance.suite.session import LabelServer, ServerSession, Spare
 from conformance.suite.store_model import LabelSpace, StoreModel, respelled
@@ -455,8 +455,12 @@ def test_fresh_process_remembers_nothing_and_writes_nothing(
                       f"run (an install replaced under it, not a write by the server): its files were "
                       f"compared by name and size")
     written = raw_pool.files_written(server.target)
+    named = [name for name in raw_pool.files_named(server.target).said() if name not in written]
     own = any(name.startswith(("./", "$TMPDIR/")) for name in written)
-    assert written == [], f"{FILES_WRITTEN}: {', '.join(written)}" + (f" ({FOLDERS_SAID})" if own else "")
+    said = [FOLDERS_SAID] if own else []
+    said += [NAMED_SAID] if named else []
+    assert written == [] and named == [], (
+        f"{FILES_WRITTEN}: {', '.join(written + named)}" + (f" ({'; '.join(said)})" if said else ""))
 
 
 @evidences("RTE-5", "ABS-11", "OBJ-4/a1")

@@ -612,6 +612,29 @@ def test_after_a_preflight_stop_no_record_row_says_not_run() -> None:
                for line in render_markdown(ran).splitlines())
 
 
+@pytest.mark.parametrize("stop", [
+    Preflight(ok=False, error="server exited with status 1; its stderr: ModuleNotFoundError: No module"),
+    Preflight(ok=False, error="it does not offer the sequentialthinking tool (it offers: think)",
+              tool_offered=False, tools=["think"]),
+], ids=["crash", "tool-name"])
+def test_a_stopped_gate_says_no_word_of_records_departing(stop: Preflight) -> None:
+    """vulkanfry-py under mcp 2.x (a crash at start): the summary said "no record departs" beside "nothing
+    else was checked", good news of records no check had weighed. A stopped gate says what stopped it and that
+    nothing else was checked, in every writer; a run that ran its checks still says how many depart."""
+    stopped = build(RunResults.model_validate({**results().model_dump(), "tests": []}), preflight=stop)
+    report = stopped.model_copy(update={"run": stopped.run.model_copy(update={"pytest_exit": None})})
+    out = io.StringIO()
+    write_summary(report, out)
+    for said in (render_markdown(report), render_html(report), out.getvalue()):
+        lead = next(line for line in said.splitlines() if "nothing else was checked" in line)
+        assert "record departs" not in said.lower() and "no record" not in said.lower(), lead
+        assert "departure" not in lead.partition("were not checked")[2], lead
+    ran = build(RunResults.model_validate({**results().model_dump(), "tests": []}))
+    out = io.StringIO()
+    write_summary(ran, out)
+    assert "no record departs" in out.getvalue(), out.getvalue()
+
+
 def test_an_argument_stop_keeps_its_conclusion_in_report_md() -> None:
     """dhkts1-py (round 9, issue 46): report.md's blockquote cut the stop at 600 characters, at "…; it takes
     the…", losing what the terminal said whole: that --arguments-map cannot nest and nothing else can be

@@ -43,6 +43,10 @@ usage: ports.py MODE
           original's name is an unknown tool's
   sessions with renamed: 35 more tools after those three, session and agent tools (create_session_1, …;
           mcp-coaia-sequential-thinking 0.3.13 offers 38, mcp-sequential-thinking 0.7.0 eleven)
+  logdir  logs each call into a fixed folder outside the folders the harness gives it, `$PORTS_LOG_DIR`
+          (else /tmp/ports-logdir-UID): `server.log` appended to, each answer saved as `responses/N.json`; the
+          folder named on stderr at start and each saved answer after its call (vlabs-ts's /tmp/mcp-logs)
+  logread names that folder's `settings.json` on stderr at start as read, and writes nothing there
 Modes combine with "+": `renamed+logger` is a renamed port whose logger writes on stdout after the handshake
 (axefield-ts: pino-pretty's worker thread writes a line or two after the server answered initialize);
 `renamed+required` marks five of process_thought's fields required (the original's four and `stage`).
@@ -56,6 +60,7 @@ import re
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "snake"
@@ -192,6 +197,12 @@ def main() -> None:
         sys.stderr.buffer.flush()
 
     thinking = SequentialThinkingServer(detect_prefixes(), stderr)
+    logdir = Path(os.environ.get("PORTS_LOG_DIR") or f"/tmp/ports-logdir-{os.getuid()}")
+    if "logdir" in MODES:
+        (logdir / "responses").mkdir(parents=True, exist_ok=True)
+        sys.stderr.write(f"[DEBUG] logs folder: {logdir}\n")
+    if "logread" in MODES:
+        sys.stderr.write(f"[DEBUG] settings read from {logdir / 'settings.json'}\n")
     sys.stderr.write("Sequential Thinking MCP Server running on stdio\n")
     sys.stderr.flush()
     if "started" in MODES:
@@ -263,6 +274,13 @@ def main() -> None:
             result = {"content": [{"type": "text", "text": text}]}
             if is_error:
                 result["isError"] = True
+            if "logdir" in MODES:
+                saved = logdir / "responses" / f"{os.getpid()}-{ident}.json"
+                saved.write_text(json.dumps(result))
+                with open(logdir / "server.log", "a", encoding="utf-8") as log:
+                    log.write(f"call {ident}\n")
+                sys.stderr.write(f"[DEBUG] answer saved to {saved}\n")
+                sys.stderr.flush()
             write_call_answer({"jsonrpc": "2.0", "id": ident, "result": result})
             continue
         else:

@@ -58,16 +58,16 @@
 - `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
   `short-refused`, `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`,
   `revises-below`, `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`,
-  `numbers-converted`, `furthest-total` (OTHER_CHANGES, joined by "+"): a word count ends every box header;
-  the box's border and the thought row's padding count terminal columns (East Asian wide and fullwidth
-  characters two, combining marks and format characters none), not UTF-16 units; a "[warn]" line follows the
-  box of a thought over 2,000 UTF-16 units; a thought holding an unpaired surrogate is refused, "Invalid
-  thought: malformed Unicode (unpaired surrogate)"; a call both revising and branching is refused, "Invalid
-  isRevision: a thought cannot both revise and branch"; a thoughtNumber more than ten times a positive
-  totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought shorter
-  than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false with
-  thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last cannot
-  end the chain"; a plain thought numbered neither 1 nor past the last one taken is refused, "Invalid
+  `numbers-converted`, `pointers-converted`, `furthest-total` (OTHER_CHANGES, joined by "+"): a word count
+  ends every box header; the box's border and the thought row's padding count terminal columns (East Asian
+  wide and fullwidth characters two, combining marks and format characters none), not UTF-16 units; a "[warn]"
+  line follows the box of a thought over 2,000 UTF-16 units; a thought holding an unpaired surrogate is
+  refused, "Invalid thought: malformed Unicode (unpaired surrogate)"; a call both revising and branching is
+  refused, "Invalid isRevision: a thought cannot both revise and branch"; a thoughtNumber more than ten times
+  a positive totalThoughts is refused, "thoughtNumber <n> is more than ten times totalThoughts <m>"; a thought
+  shorter than 8 UTF-16 units is refused, "Invalid thought: at least 8 characters"; a nextThoughtNeeded false
+  with thoughtNumber below totalThoughts is refused, "Invalid nextThoughtNeeded: a thought before the last
+  cannot end the chain"; a plain thought numbered neither 1 nor past the last one taken is refused, "Invalid
   thoughtNumber: must follow thought <last>"; a final thought with needsMoreThoughts true is refused, "Invalid
   needsMoreThoughts: a final thought cannot need more thoughts"; a revisesThought beside an isRevision other
   than true is refused, "Invalid revisesThought: only allowed when isRevision is true"; a number refused by a
@@ -77,8 +77,10 @@
   must be at least thoughtNumber"; a numbered branchFromThought at or past thoughtNumber is refused,
   "branchFromThought must be less than thoughtNumber"; a revisesThought or branchFromThought given as no
   number is refused, "<field>: Expected number, received <type>"; digits given for a numbered field are read
-  as the number; a totalThoughts below the furthest thoughtNumber the process accepted is raised to it
-  (held-out-multi-16's fork-plan-tracker): an answer depending on what earlier calls left;
+  as the number; a revisesThought or branchFromThought object read as a number while validating throws the
+  original's late “Cannot convert object to primitive value” before the thought is kept; a totalThoughts below
+  the furthest thoughtNumber the process accepted is raised to it (held-out-multi-16's fork-plan-tracker): an
+  answer depending on what earlier calls left;
 - `confidence`: the inputSchema declares `confidence` (a number from 0 to 1); a call carrying one out of that
   range is refused, "Invalid confidence: must be a number from 0 to 1", and one below 0.5 with
   nextThoughtNeeded true plans one more thought (held-out-multi-9's fork-confidence-scores);
@@ -134,7 +136,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from reference_server import sdk050, startup
-from reference_server.jsvalue import JSError
+from reference_server.jsvalue import JSError, to_string
 
 JS_WHITESPACE = (" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
                  "\u2028\u2029\u202f\u205f\u3000\ufeff")
@@ -575,6 +577,21 @@ def _numbers_converted(thinking: Any) -> None:
     thinking.validate_thought_data = converting
 
 
+def _pointers_converted(thinking: Any) -> None:
+    """revisesThought and branchFromThought read as numbers while the call is validated (`isNaN(x)` in
+    OI-Sequential-Thinking): an object whose `toString` is no function throws “Cannot convert object to
+    primitive value”, the original's late words, before the thought is kept, where the original keeps it."""
+    validate = thinking.validate_thought_data
+
+    def converting(data: Mapping[str, Any] | None) -> Any:
+        for name in _POINTERS if isinstance(data, Mapping) else ():
+            if isinstance(data.get(name), dict):  # type: ignore[union-attr]
+                to_string(data[name])  # type: ignore[index]
+        return validate(data)
+
+    thinking.validate_thought_data = converting
+
+
 def _no_skip(thinking: Any) -> None:
     """A thoughtNumber past the thoughts this process took, plus one, refused (held-out-multi-4's
     hardened-inputs, its first change): thoughtNumber 9 skips ahead of a short history, not of a long one."""
@@ -637,6 +654,7 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
                                         "branchFromThought must be less than thoughtNumber", as_sent=True),
     "numbers-typed": _numbers_typed,
     "numbers-converted": _numbers_converted,
+    "pointers-converted": _pointers_converted,
 }
 """Changes of the render the search reaches too (held-out-multi-9's thought-metrics): every box header ends
 with " · <w> words"; a thought over 2,000 UTF-16 units gets a "[warn] …" line after its box; a thought

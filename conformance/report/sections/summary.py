@@ -24,6 +24,7 @@ from conformance.report.text import (
     is_comparison_only,
     not_checked,
     records_checked,
+    stopped_before_checks,
 )
 
 EVIDENCE_HEADING = "For the evidence packet"
@@ -34,7 +35,9 @@ EVIDENCE_HEADING = "For the evidence packet"
 class Totals:
     summary: Summary
     checked: str
-    departures: str
+    departures: str | None
+    """None after a preflight stop ended the run before its checks: no record was weighed, so none is said
+    to depart or not (the sentence above says what stopped it and that nothing else was checked)."""
     profile: str
     seed: str | None
     duration_s: float
@@ -58,7 +61,8 @@ def view(report: Report) -> Totals | NotShown:
     return Totals(
         report.summary,
         records_checked(report),
-        departures_sentence(report.gate, departing_records(report)),
+        None if stopped_before_checks(report)
+        else departures_sentence(report.gate, departing_records(report)),
         report.harness.profile,
         report.harness.seed,
         report.run.duration_s,
@@ -104,7 +108,8 @@ def markdown(totals: Totals, detail: Detail) -> list[str]:
     looks = [f"{md(_sentence(totals.looks))}.", ""] if totals.looks else []
     probed = [f"{md(probed_sentence(totals.probed))}.", ""] if totals.probed else []
     return [
-        f"**{md(totals.checked, None)}.** {md(_sentence(totals.departures))}.",
+        f"**{md(totals.checked, None)}.**"
+        + (f" {md(_sentence(totals.departures))}." if totals.departures else ""),
         "",
         *probed,
         *md_table(["verdict", "records"], counts),
@@ -118,7 +123,8 @@ def markdown(totals: Totals, detail: Detail) -> list[str]:
 def html(totals: Totals) -> list[Content]:
     s = totals.summary
     return [
-        tag("p", tag("strong", totals.checked), ". ", _sentence(totals.departures), ".", class_="lead"),
+        tag("p", tag("strong", totals.checked), ".",
+            *((" ", _sentence(totals.departures), ".") if totals.departures else ()), class_="lead"),
         table(["verdict", "records"], [
             [verdict(v) if totals.label(v) == v else f"{VERDICT_MARK[v]} {totals.label(v)}",
              s.counts.get(v, 0)] for v in VERDICTS]),
@@ -144,7 +150,7 @@ def terminal(totals: Totals) -> list[str]:
     s = totals.summary
     return [
         f"  {totals.checked}",
-        f"  {totals.departures}",
+        *([f"  {totals.departures}"] if totals.departures else []),
         f"  {EVIDENCE_HEADING.lower()}: {s.moved_to_observed} of {s.records} records moved from implemented "
         f"to observed, {counted(s.examples, 'example')}, {totals.duration_s:.1f} s",
         *([f"  {totals.looks}"] if totals.looks else []),
