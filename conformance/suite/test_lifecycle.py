@@ -489,14 +489,17 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     alone = serial.steps(1, 3)
     if alone == after - control:
         return  # the store counts these calls so, cancelled or not: its own records say how
+    seen = f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it"
+    expect("LOOP-A", alone is not None,
+           f"{seen}, where the original counts both ({control + 2}); {serial.said()}, so whether the "
+           f"cancellation or the store moved the count is not told")
+    assert alone is not None
+    # The conclusion first: a headline is cut at its length, the serial reading said after it.
     expect("LOOP-A", False,
-           f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it"
-           + (f"; {serial.said()}, a rise of {alone} over those two calls: the cancelled call was "
-              f"{'not kept' if alone > after - control else 'counted otherwise than sent alone'}, where the "
-              f"original has no cancellation handling and counts it as it counts it sent alone"
-              if alone is not None else
-              f", where the original counts both ({control + 2}); {serial.said()}, so whether the "
-              f"cancellation or the store moved the count is not told"))
+           f"{seen}: the cancelled call was "
+           f"{'not kept' if alone > after - control else 'counted otherwise than sent alone'}, where the "
+           f"original has no cancellation handling and counts it as it counts it sent alone "
+           f"({control + alone}); {serial.said()}, a rise of {alone} over those two calls")
 
 
 _BEHIND: Final = 2
@@ -552,14 +555,17 @@ def test_calls_written_behind_a_long_one_are_processed_after_it(target: Target, 
                                 f"rising by one; {serial.said()}, so whether the order or the store moved "
                                 f"the counts is not told")
     last = all(counts[ids[0]] > counts[i] for i in ids[1:])
+    # The conclusion first: a headline is cut at its length, the serial reading said after it.
     expect("LOOP-B", in_order,
-           lambda: f"{answered}; {serial.said()}: "
+           lambda: f"{answered}: "
                    + ("the long call was processed after the ones sent behind it" if last else
                       "the calls were not processed in the order sent")
-                   + ", where the original processes each call in one synchronous pass in the order sent")
+                   + f", where the original processes each call in one synchronous pass in the order sent; "
+                     f"{serial.said()}")
     expect("LOOP-B", order == ids,
-           lambda: f"{answered}, where the original answers {', '.join(ids)} in the order sent (the counts "
-                   f"are those of the calls processed in that order: {serial.said()})")
+           lambda: f"{answered}: answered out of the order sent, where the original answers {', '.join(ids)} "
+                   f"in that order; the counts are those of the calls processed in the order sent "
+                   f"({serial.said()})")
 
 
 def how_it_ended(status: int | None, waited: float, outlived: float | None = None) -> str:

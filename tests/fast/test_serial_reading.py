@@ -1,9 +1,9 @@
-"""A mechanism read into a count only when the serial reading rules the store out (issue 42, held-out-multi-19's
-fork-backtracking-store): LOOP-A said "the cancelled call was taken back" and LOOP-B "the long call was
-processed after the ones sent behind it" of a fork whose only change is that a final thought is not kept. The
-same calls sent one at a time, in order, none cancelled, on a fresh process, count alike there, so neither
-check departs; a fork that truly drops a cancelled call or defers a long one still departs in those words, its
-store changed beside it or not."""
+"""A mechanism read into a count only when the serial reading rules the store out (issue 42,
+held-out-multi-19's fork-backtracking-store): LOOP-A said "the cancelled call was taken back" and LOOP-B
+"the long call was processed after the ones sent behind it" of a fork whose only change is that a final
+thought is not kept. The same calls sent one at a time, in order, none cancelled, on a fresh process, count
+alike there, so neither check departs; a fork that truly drops a cancelled call or defers a long one still
+departs in those words, its store changed beside it or not."""
 
 from __future__ import annotations
 

@@ -1350,8 +1350,9 @@ def _cancel_relay(inner: str = "") -> int:
             break
         if line:
             message = _message(line)
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
-            named = params.get("requestId") if message.get("method") == "notifications/cancelled" else None
+            params = message.get("params")
+            cancels = isinstance(params, dict) and message.get("method") == "notifications/cancelled"
+            named = params.get("requestId") if cancels and isinstance(params, dict) else None
             if named is not None and any(call == named for _, _, call in held):
                 held = [entry for entry in held if entry[2] != named]
             elif held or message.get("method") == "tools/call":
