@@ -47,6 +47,7 @@ from conformance.suite.fresh_runs import FreshRunner, state_of_answer
 from conformance.suite.handover import handover_of
 from conformance.suite.rawproc import NUDGE, RawPool, clock_key, without_clock_lines
 from conformance.suite.render_box import boxes, boxes_said, drawn, js_length
+from conformance.suite.serial_reading import read_serially
 from conformance.suite.session import ServerSession
 from conformance.targets.specs import Target
 
@@ -443,14 +444,16 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     """No cancellation handling of its own: a call cancelled in the same write is still processed and
     retained (the original's SDK only withholds its response), so the next call counts it. Measured against
     a control step on the same process: where a plain call does not raise the count by one, counting is
-    other records' business (OBJ-2, RTE-5), not cancellation's."""
+    other records' business (OBJ-2, RTE-5), not cancellation's. A count other than the original's is read
+    against the same calls sent one at a time, none cancelled, on a fresh process (`serial_reading`): only a
+    count that reading does not give is the cancellation's; one it gives is the store's."""
     # Four different calls at numbers new to the process: a fork that drops a repeated thought, or counts
     # distinct numbers, still counts each of them.
     base = 1_000 + secrets.randbelow(1_000_000)
-    first, plain, call, last = (
+    first, plain, call, last = calls = [
         Envelope(f"{text} ({base})", base + i, base + 3, i < 3).arguments()
         for i, text in enumerate(["before the cancelled call", "a plain call", "cancelled, yet kept",
-                                  "the next call"]))
+                                  "the next call"])]
 
     def count(answer: dict[str, JSON]) -> int:
         return state_of_answer(answer).history_length
@@ -480,10 +483,23 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     assert control == start + 1, (
         f"thoughtHistoryLength {control} after a plain call, {start} before it: not one per accepted call")
     after = count(answer)
-    expect("LOOP-A", after == control + 2,
-           f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it: the "
-           f"cancelled call was taken back, where the original has no cancellation handling and counts it "
-           f"({control + 2})")
+    if after == control + 2:
+        return
+    serial = read_serially(raw_pool, target, calls)
+    alone = serial.steps(1, 3)
+    if alone == after - control:
+        return  # the store counts these calls so, cancelled or not: its own records say how
+    seen = f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it"
+    expect("LOOP-A", alone is not None,
+           f"{seen}, where the original counts both ({control + 2}); {serial.said()}, so whether the "
+           f"cancellation or the store moved the count is not told")
+    assert alone is not None
+    # The conclusion first: a headline is cut at its length, the serial reading said after it.
+    expect("LOOP-A", False,
+           f"{seen}: the cancelled call was "
+           f"{'not kept' if alone > after - control else 'counted otherwise than sent alone'}, where the "
+           f"original has no cancellation handling and counts it as it counts it sent alone "
+           f"({control + alone}); {serial.said()}, a rise of {alone} over those two calls")
 
 
 _BEHIND: Final = 2
@@ -523,12 +539,33 @@ def test_calls_written_behind_a_long_one_are_processed_after_it(target: Target, 
     assert all(_status_answer(a.get("result")) for a in answers), (
         f"a call written behind a long thought was refused: {brief(answers, 300)}")
     rising = [counts[i] for i in ids] == list(range(counts[ids[0]], counts[ids[0]] + len(ids)))
-    expect("LOOP-B", order == ids and rising,
-           lambda: f"{len(ids) - 1} calls written right behind one whose thought is {units} UTF-16 units "
-                   f"long were answered in the order {', '.join(order)} with thoughtHistoryLength "
-                   f"{', '.join(str(counts[i]) for i in order)}: the long call was processed after the ones "
-                   f"sent behind it, where the original processes each call in one synchronous pass in the "
-                   f"order sent, answering {', '.join(ids)} with counts rising by one")
+    if order == ids and rising:
+        return
+    serial = read_serially(raw_pool, target, sent)
+    alone = serial.offsets()
+    seen = [counts[i] - counts[ids[0]] for i in ids]
+    in_order = alone is not None and seen == alone  # the counts the calls get processed in the order sent
+    if order == ids and in_order:
+        return  # the store counts these calls so, sent alone too: its own records say how
+    answered = (f"{len(ids) - 1} calls written right behind one whose thought is {units} UTF-16 units long "
+                f"were answered in the order {', '.join(order)} with thoughtHistoryLength "
+                f"{', '.join(str(counts[i]) for i in order)}")
+    if alone is None:
+        expect("LOOP-B", False, f"{answered}, where the original answers {', '.join(ids)} with counts "
+                                f"rising by one; {serial.said()}, so whether the order or the store moved "
+                                f"the counts is not told")
+    last = all(counts[ids[0]] > counts[i] for i in ids[1:])
+    # The conclusion first: a headline is cut at its length, the serial reading said after it.
+    expect("LOOP-B", in_order,
+           lambda: f"{answered}: "
+                   + ("the long call was processed after the ones sent behind it" if last else
+                      "the calls were not processed in the order sent")
+                   + f", where the original processes each call in one synchronous pass in the order sent; "
+                     f"{serial.said()}")
+    expect("LOOP-B", order == ids,
+           lambda: f"{answered}: answered out of the order sent, where the original answers {', '.join(ids)} "
+                   f"in that order; the counts are those of the calls processed in the order sent "
+                   f"({serial.said()})")
 
 
 def how_it_ended(status: int | None, waited: float, outlived: float | None = None) -> str:

@@ -49,7 +49,9 @@
   boxed as a thought (held-out-multi-8's fork-annotated-thoughts): a string read as the boolean it spells;
 - `final-forgets`, `store-per-call` (OTHER_CHANGES): an accepted call ending a chain (nextThoughtNeeded
   false), or every accepted call, empties the history and the branches after its answer (held-out-multi-18's
-  finished-chain-forgotten; a server keeping no state between calls);
+  finished-chain-forgotten; a server keeping no state between calls); `final-unkept`: an accepted call ending
+  a chain is not kept in the history, its answer counting without it (held-out-multi-19's
+  fork-backtracking-store);
 - `next-needed-strings`: a nextThoughtNeeded of the string "true" or "false" is read as the boolean it spells
   and the call accepted (held-out-multi-14's typed-arguments); other non-booleans refused as before;
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
@@ -115,7 +117,10 @@
   every numbered call is answered under another id than it was sent with;
 - `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
   while the lines after it go first, so a call sent right behind it is stored and answered before it
-  (held-out-multi-14's background-worker).
+  (held-out-multi-14's background-worker);
+- `cancel-honoured`: a relay to the reference holding every tools/call 20 ms (the lines behind it too, so
+  calls keep their order) and dropping one the client cancels meanwhile: neither processed, kept nor answered
+  (modifications.yaml's cancellation-honoured); either relay followed by `:MODE` relays to the fork in MODE.
 
 Everything else is the reference's, so every other record must hold on it.
 """
@@ -459,6 +464,24 @@ def _forgets(thinking: Any, *, finished_only: bool) -> None:
     thinking.SequentialThinkingServer.process_thought = forgetting
 
 
+def _final_unkept(thinking: Any) -> None:
+    """An accepted call ending a chain (nextThoughtNeeded false) is answered and boxed but not kept in the
+    history, its answer counting without it (held-out-multi-19's fork-backtracking-store): a count a store
+    rule moves, cancelled or not, in whatever order the calls come."""
+    processed = thinking.SequentialThinkingServer.process_thought
+
+    def unkept(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = processed(self, arguments)
+        ends = isinstance(arguments, Mapping) and arguments.get("nextThoughtNeeded") is False
+        if is_error or not ends:
+            return text, is_error
+        self.thought_history.pop()
+        status = json.loads(text)
+        return json.dumps({**status, "thoughtHistoryLength": len(self.thought_history)}, indent=2), is_error
+
+    thinking.SequentialThinkingServer.process_thought = unkept
+
+
 def _final_needing_more(thinking: Any) -> None:
     """A final thought (nextThoughtNeeded false) with needsMoreThoughts true refused after the checks
     (held-out-multi-13's strict-relations): the flag read where the original reads it nowhere."""
@@ -640,6 +663,7 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "follows-last": _follows_last,
     "furthest-total": _furthest_total,
     "final-needing-more": _final_needing_more,
+    "final-unkept": _final_unkept,
     "final-forgets": lambda thinking: _forgets(thinking, finished_only=True),
     "store-per-call": lambda thinking: _forgets(thinking, finished_only=False),
     "revises-needs-true": _revises_needs_true,
@@ -1260,10 +1284,16 @@ def _deferred(line: bytes) -> bool:
             and len(thought.encode("utf-16-le", "surrogatepass")) // 2 > DEFERRED_UNITS)
 
 
-def _deferred_relay() -> int:
-    """The reference behind a relay that holds a long call's line DEFERRED_WAIT seconds, passing later lines
-    on meanwhile; the reference's stdout and stderr are this process's."""
-    child = subprocess.Popen([sys.executable, "-m", "reference_server"], stdin=subprocess.PIPE)
+def _relayed(inner: str) -> list[str]:
+    """The command a relay passes its lines to: the reference, or its fork in mode `inner` (a relay's mode
+    `deferred-long:final-unkept` puts the relay's change in front of the store's)."""
+    return [sys.executable, __file__, inner] if inner else [sys.executable, "-m", "reference_server"]
+
+
+def _deferred_relay(inner: str = "") -> int:
+    """The reference (or its fork `inner`) behind a relay that holds a long call's line DEFERRED_WAIT seconds,
+    passing later lines on meanwhile; the reference's stdout and stderr are this process's."""
+    child = subprocess.Popen(_relayed(inner), stdin=subprocess.PIPE)
     assert child.stdin is not None
     lines: queue.Queue[bytes | None] = queue.Queue()
 
@@ -1296,6 +1326,64 @@ def _deferred_relay() -> int:
         else:
             child.stdin.write(line)
             child.stdin.flush()
+    child.stdin.close()
+    return child.wait()
+
+
+CANCEL_WAIT: Final = 0.02
+"""Seconds a relayed tools/call waits for its cancellation (held-out-multi-14's cancellation-honoured)."""
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+def _cancel_relay(inner: str = "") -> int:
+    """The reference behind a relay holding every tools/call line CANCEL_WAIT seconds (the lines behind it
+    wait too, so calls keep their order) and dropping one a `notifications/cancelled` names meanwhile: it is
+    neither processed, kept nor answered, where the original keeps it; the reference's stdout and stderr are
+    this process's (or its fork `inner`'s)."""
+    child = subprocess.Popen(_relayed(inner), stdin=subprocess.PIPE)
+    assert child.stdin is not None
+    lines: queue.Queue[bytes | None] = queue.Queue()
+
+    def read() -> None:
+        for line in sys.stdin.buffer:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    held: list[tuple[float, bytes, object]] = []  # (due, line, the call's id or None)
+    while True:
+        wait = max(0.0, held[0][0] - time.monotonic()) if held else None
+        try:
+            line = lines.get(timeout=wait)
+        except queue.Empty:
+            line = b""
+        if line is None:
+            break
+        if line:
+            message = _message(line)
+            params = message.get("params")
+            cancels = isinstance(params, dict) and message.get("method") == "notifications/cancelled"
+            named = params.get("requestId") if cancels and isinstance(params, dict) else None
+            if named is not None and any(call == named for _, _, call in held):
+                held = [entry for entry in held if entry[2] != named]
+            elif held or message.get("method") == "tools/call":
+                call = message.get("id") if message.get("method") == "tools/call" else None
+                held.append((time.monotonic() + (CANCEL_WAIT if call is not None else 0.0), line, call))
+            else:
+                child.stdin.write(line)
+                child.stdin.flush()
+        while held and held[0][0] <= time.monotonic():
+            child.stdin.write(held.pop(0)[1])
+            child.stdin.flush()
+    for _, line, _ in held:
+        child.stdin.write(line)
     child.stdin.close()
     return child.wait()
 
@@ -1357,8 +1445,11 @@ def _unknown_tool_plain(server: Any) -> None:
 
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
-    if change == "deferred-long":
-        sys.exit(_deferred_relay())
+    relay, _, inner = change.partition(":")
+    if relay == "deferred-long":
+        sys.exit(_deferred_relay(inner))
+    if relay == "cancel-honoured":
+        sys.exit(_cancel_relay(inner))
     if change == "digit-ids":
         _digit_ids()
     if change == "number-ids":
