@@ -490,10 +490,11 @@ def test_a_cancelled_call_is_kept(target: Target, raw_pool: RawPool) -> None:
     if alone == after - control:
         return  # the store counts these calls so, cancelled or not: its own records say how
     seen = f"thoughtHistoryLength {after} on the call after a cancelled one, {control} before it"
-    expect("LOOP-A", alone is not None,
-           f"{seen}, where the original counts both ({control + 2}); {serial.said()}, so whether the "
-           f"cancellation or the store moved the count is not told")
-    assert alone is not None
+    if alone is None:
+        expect("LOOP-A", False,
+               f"{seen}, where the original counts both ({control + 2}); {serial.said()}, so whether the "
+               f"cancellation or the store moved the count is not told")
+        return
     # The conclusion first: a headline is cut at its length, the serial reading said after it.
     expect("LOOP-A", False,
            f"{seen}: the cancelled call was "
