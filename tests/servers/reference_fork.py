@@ -55,6 +55,9 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
+- `html-escaped`, `branch-ids` (OTHER_CHANGES, joined by "+"): the box writes `&`, `<` and `>` as HTML
+  entities; an accepted call's `branches` answered as `branchIds` (held-out-multi-18's fork-docs-console: a
+  change of every answer in front of a box change only some thoughts reach);
 - `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
   `short-refused`, `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`,
   `revises-below`, `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`,
@@ -605,7 +608,37 @@ def _furthest_total(thinking: Any) -> None:
     thinking.validate_thought_data = raising
 
 
+def _html_escaped(thinking: Any) -> None:
+    """The box writes the thought's `&`, `<` and `>` as HTML entities, the border sized to them
+    (held-out-multi-18's box-html-escaped): only a thought holding one is drawn otherwise."""
+    formatted = thinking.SequentialThinkingServer.format_thought
+
+    def escaped(self: Any, data: Any) -> str:
+        text = data.thought.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return formatted(self, dataclasses.replace(data, thought=text))  # type: ignore[no-any-return]
+
+    thinking.SequentialThinkingServer.format_thought = escaped
+
+
+def _branch_ids(thinking: Any) -> None:
+    """An accepted call's `branches` answered as `branchIds`, same value, same place (held-out-multi-18's
+    branches-renamed-branch-ids): every accepted answer departs."""
+    answering = thinking.SequentialThinkingServer.process_thought
+
+    def renamed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = answering(self, arguments)
+        if is_error:
+            return text, is_error
+        status = json.loads(text)
+        return json.dumps({("branchIds" if k == "branches" else k): v for k, v in status.items()},
+                          indent=2), is_error
+
+    thinking.SequentialThinkingServer.process_thought = renamed
+
+
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
+    "html-escaped": _html_escaped,
+    "branch-ids": _branch_ids,
     "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
     "session-scoped": _session_scoped,  # the count alone moves: ABS-11's check, not the probes' answers
     "word-count": _word_count,
