@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -12,14 +13,18 @@ from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said
+from conformance.core.eras import AUTO
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import TOOL
+from conformance.core.protocol import PROTOCOL_VERSION, TOOL
 from conformance.suite.answers import accepted, describe
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.documents import content_lines, names_as_tool, other_mentions, where
+from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.plugin import Evidence
 from conformance.suite.session import ServerSession
+from conformance.suite.spec_checks import claim_said, claimed_revision
 from conformance.suite.store_model import StoreModel
+from conformance.targets.specs import Target
 
 PROTOCOL_REFUSALS = (-32602, -32603)
 """Invalid params, internal error: the codes an SDK answers a request it refuses to hand to a handler."""
@@ -134,6 +139,19 @@ def test_non_object_arguments_are_a_protocol_error(
     model.probe()
     found = server.probe()
     model.expect_state(found)
+
+
+@evidences("EXT-1")
+def test_initialize_answers_the_offered_original_revision(target: Target, era_meetings: EraMeetings) -> None:
+    """SDK 0.5.0 negotiates the version: an initialize offering 2024-11-05 is answered 2024-11-05. A server
+    answering another revision claims it whatever the client asked; the records of that revision judged on
+    it follow from the claim (suite/test_spec_eras.py), and this check states the claim itself."""
+    meeting = era_meetings.of(target, AUTO)
+    if meeting.failure is not None or PROTOCOL_VERSION not in meeting.offers:
+        pytest.skip(f"the {AUTO.name} client offered no {PROTOCOL_VERSION} to initialize: "
+                    f"{meeting.failure or meeting.label()}")
+    claimed = claimed_revision(meeting)
+    assert claimed is None, claim_said(meeting, claimed)
 
 
 UNREGISTERED: dict[str, JSON] = {

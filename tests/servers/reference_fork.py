@@ -6,6 +6,8 @@
   tool; `moved-to:NAME`: the same listing, and a call to `sequentialthinking` is an unknown tool's;
 - `versions-only:V,W,…`: initialize echoes an offered V or W and refuses any other version (-32602
   "Unsupported protocol version: <offered>"); `version-refused:V`: only V is refused so, others echoed;
+- `version-claimed:V`: every initialize is answered protocolVersion V whatever the client offered
+  (held-out-multi-18's protocol-version-fixed);
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
@@ -1338,6 +1340,20 @@ def _versions_refused(server: Any, change: str) -> None:
     runner._on_request = negotiated
 
 
+def _version_claimed(server: Any, change: str) -> None:
+    """`version-claimed:V`: every initialize is answered protocolVersion V whatever the client offered,
+    capabilities and serverInfo unchanged (held-out-multi-18's protocol-version-fixed claims 2025-03-26)."""
+    claimed = change.split(":", 1)[1]
+    runner = server._OriginalRunner
+    answer = runner._on_request
+
+    async def claiming(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+        result = await answer(self, dctx, method, params)
+        return {**result, "protocolVersion": claimed} if method == "initialize" else result
+
+    runner._on_request = claiming
+
+
 def _listed_as(server: Any, change: str) -> None:
     """`listed-as:NAME`: tools/list names the tool NAME and calls of NAME or of the original's name are both
     processed (held-out-multi-15's fork-readme-names: `sequential_thinking` listed, the old name kept for
@@ -1394,6 +1410,8 @@ def main() -> None:
         _listed_as(server, change)
     elif change.startswith(("versions-only:", "version-refused:")):
         _versions_refused(server, change)
+    elif change.startswith("version-claimed:"):
+        _version_claimed(server, change)
     elif change == "fenced":
         process = thinking.SequentialThinkingServer.process_thought
 
