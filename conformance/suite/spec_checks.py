@@ -103,9 +103,11 @@ def claimed_revision(meeting: Meeting) -> str | None:
     return answered if isinstance(answered, str) and answered != PROTOCOL_VERSION else None
 
 
-def claim_said(meeting: Meeting, claimed: str) -> str:
-    """The claim in words: the offer and its answer, whether every offer got the same, and the original's."""
-    answers = [_answered_version(response) for response in meeting.offers.values() if "error" not in response]
+def claim_said(meeting: Meeting | None, claimed: str) -> str:
+    """The claim in words: the offer and its answer, whether every offer of `meeting` got the same, and the
+    original's."""
+    offers = meeting.offers.values() if meeting is not None else ()
+    answers = [_answered_version(response) for response in offers if "error" not in response]
     every = len(answers) > 1 and set(answers) == {claimed}
     return (f"initialize offering {PROTOCOL_VERSION} is answered protocolVersion {claimed}"
             + (f", as is every one of the {len(answers)} versions offered" if every else "")
