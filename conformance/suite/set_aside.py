@@ -76,7 +76,7 @@ def set_aside(failure: BaseException, own: Collection[str]) -> bool:
 def _note(name: str, arguments: dict[str, Any], explicit: bool) -> str:
     """Hypothesis' own note of a falsifying example (its drawn arguments, no fixture), so the report shows
     the example set aside as it showed it before."""
-    head = "Falsifying explicit example" if explicit else "Falsifying example"
+    head = "Failing explicit example" if explicit else "Falsifying example"
     lines = [f"    {key}={pretty(value)}," for key, value in arguments.items()]
     return "\n".join([f"{head}: {name}(", *lines, ")"])
 

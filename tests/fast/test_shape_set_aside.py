@@ -67,7 +67,7 @@ def test_a_check_ends_on_a_failure_of_its_own_else_on_its_first_example_failing_
         said = f"form at example {forms[0]}" if forms else None
         assert (str(ended).split(": ", 1)[1] if ended is not None else None) == said
     if ended is not None and not stops:
-        assert any(note.startswith("Falsifying explicit example: check(") for note in ended.__notes__)
+        assert any(note.startswith("Failing explicit example: check(") for note in ended.__notes__)
 
 
 def _fork(mode: str) -> str:
