@@ -21,8 +21,7 @@ from conformance.suite.contradiction import brief, expect
 from conformance.suite.documents import content_lines, names_as_tool, other_mentions, where
 from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.plugin import Evidence
-from conformance.suite.rawproc import RawPool
-from conformance.suite.session import ServerSession
+from conformance.suite.session import ServerSession, Spare
 from conformance.suite.spec_checks import claim_said, claimed_revision
 from conformance.suite.store_model import StoreModel
 from conformance.targets.specs import Target
@@ -144,21 +143,20 @@ def test_non_object_arguments_are_a_protocol_error(
 
 @evidences("EXT-1")
 def test_initialize_answers_the_offered_original_revision(
-    target: Target, raw_pool: RawPool, era_meetings: EraMeetings
+    target: Target, spare: Spare, era_meetings: EraMeetings
 ) -> None:
     """SDK 0.5.0 negotiates the version: an initialize offering 2024-11-05 is answered 2024-11-05. A server
     answering another revision claims it whatever the client asked; the records of that revision judged on
     it follow from the claim (suite/test_spec_eras.py), and this check states the claim itself. The offer
-    is sent again on a pooled process (a repeated initialize is answered as a fresh process answers it), so
-    its departure has a call to replay."""
-    with raw_pool.lend(target, any_stderr=True) as raw:
-        raw.initialize()
-        answer = raw.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-                                            "clientInfo": CLIENT_INFO})
-    result = answer.get("result")
-    answered = result.get("protocolVersion") if isinstance(result, dict) else None
+    is sent again on the spare process (a repeated initialize is answered as a fresh process answers it),
+    so its departure has a call to replay and no process is started for it."""
+    with spare() as driver:
+        exchange = driver.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+                                                 "clientInfo": CLIENT_INFO})
+    result = exchange.result
+    answered = result.get("protocolVersion") if result is not None else None
     if not isinstance(answered, str):
-        pytest.skip(f"initialize offering {PROTOCOL_VERSION} again was answered {brief(answer)}: the "
+        pytest.skip(f"initialize offering {PROTOCOL_VERSION} again was answered {describe(exchange)}: the "
                     "handshake's records (SPEC-1) say what it answers")
     meeting = era_meetings.of(target, AUTO)
     assert answered == PROTOCOL_VERSION, claim_said(meeting if claimed_revision(meeting) == answered
