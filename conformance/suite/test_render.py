@@ -179,13 +179,13 @@ def test_caption_precedence(
     thought=st.one_of(single_line_strings, terminal_texts, secret_texts, st.sampled_from(UNNORMALIZED)),
     number=small_positive_integers,
 )
+@example(thought=MARKUP.envelope.thought, number=2)
 @example(thought="x" * 5000, number=1)
 @example(thought=" ".join(UNNORMALIZED), number=1)
 @example(thought="the key is sk-proj4Xc9Lq2Zt7Vb1Nm8Rw3Ky6", number=1)
 @example(thought="\u001b[31mred\u001b[0m and plain", number=2)
 @example(thought="😀 astral 𝔘", number=3)
 @example(thought=RIGHT_TO_LEFT.envelope.thought, number=2)
-@example(thought=MARKUP.envelope.thought, number=2)
 def test_single_line_payload_verbatim(server: ServerSession, thought: str, number: int) -> None:
     """padEnd pads and never truncates: the payload row holds the thought whole, then only spaces, and the
     border covers it."""
