@@ -99,6 +99,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.count_kinds import led_by_the_kind
 from conformance.gate.detour import DETOUR_REPLAYS, departs_past, past_refusals
 from conformance.gate.ends_said import with_ends_said
 from conformance.gate.numbers_apart import moved_alike, moved_apart, stating_echo
@@ -1080,6 +1081,7 @@ def checked_explanations(
     causes, records = stated_apart(causes, records, Reading(
         tells=functools.partial(_tells, strict=True), key=_difference_key, breaks=breaks,
         rank=_catalog_order()))
+    causes, records = led_by_the_kind(causes, records)
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 

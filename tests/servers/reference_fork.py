@@ -118,6 +118,8 @@
 - `two-label-rules`: a branchId over 16 UTF-16 units refused (“Invalid branchId: must be at most 16
   characters”), and a branching call under an eleventh label once ten are filed (“Invalid branchId: at most
   10 branches”): two rules a fork adds on one field (held-out-multi-18's branch-limits);
+- `count-without-branches`: the answer's thoughtHistoryLength leaves out the thoughts sent as a branch, the
+  history kept whole (held-out-multi-18's branch-board);
 - `tags-listed-and-answered`: the inputSchema declares `tags`; once a call sent any, every accepted answer
   carries a `tags` key (the tags kept so far): the listing's change and the answer's, one name
   (held-out-multi-18's tagged-journal).
@@ -458,6 +460,23 @@ def _two_label_rules(thinking: Any) -> None:
     thinking.SequentialThinkingServer.process_thought = serving_on
 
 
+def _count_without_branches(thinking: Any) -> None:
+    """The answer's thoughtHistoryLength leaves out the thoughts sent as a branch (branchFromThought and
+    branchId both truthy); the history keeps every thought (held-out-multi-18's branch-board)."""
+    processed = thinking.SequentialThinkingServer.process_thought
+
+    def counted(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = processed(self, arguments)
+        if is_error:
+            return text, is_error
+        main = sum(1 for t in self.thought_history
+                   if not (thinking.truthy(t.branchFromThought) and thinking.truthy(t.branchId)))
+        answer = {**json.loads(text), "thoughtHistoryLength": main}
+        return json.dumps(answer, indent=2, ensure_ascii=False), False
+
+    thinking.SequentialThinkingServer.process_thought = counted
+
+
 def _early_final_refused(thinking: Any) -> None:
     validate = thinking.validate_thought_data
 
@@ -652,6 +671,7 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
     "two-label-rules": _two_label_rules,
+    "count-without-branches": _count_without_branches,
     "follows-last": _follows_last,
     "furthest-total": _furthest_total,
     "final-needing-more": _final_needing_more,
