@@ -2032,8 +2032,8 @@ def _what_differs(difference: str) -> str:
     fork added, and two rules' refusals are two changes (held-out-multi-12's strict-pointers: RTE-6, refused
     as a revision that branches, went with CMP-1, refused as a runaway number)."""
     if _refused_what(difference):
-        added = _added_in(difference)
-        rule = f" by “{' '.join(sorted(_rule_of(added)))}”" if added else ""
+        ruled = _RULE_WORDS.match(_added_in(difference))
+        rule = f" by “{' '.join(sorted(_rule_of(ruled['rule'])))}”" if ruled else ""
         return _numbers_aside(_family(difference)) + rule
     return _difference_key(difference)
 
@@ -2361,14 +2361,17 @@ def _rule_of(words: str) -> frozenset[str]:
 
 
 def _rules_apart(own: str, theirs: str) -> bool:
-    """Two refusals a fork added, in words that differ by more than one word once their values are masked:
-    two rules, so two changes, whatever field both name (held-out-multi-18's branch-limits: “Invalid
-    branchId: at most 10 branches”, the eleventh label, went under the cause of “Invalid branchId: must be at
-    most 16 characters”). One word apart is one rule naming what it met (“unknown field sessionId”)."""
-    if not own or not theirs:
+    """Two refusals a fork added in the original's form (“Invalid <field>: <rule>”), whose rules, the field
+    aside, differ by more than one word once their values are masked: two rules, so two changes, whatever
+    field each names (held-out-multi-18's branch-limits: “Invalid branchId: at most 10 branches”, the
+    eleventh label, went under the cause of “Invalid branchId: must be at most 16 characters”). One word
+    apart is one rule naming what it met (“unknown field sessionId”); a schema library's messages (“MCP
+    error -32602: Input validation error: …”, npm:2026.8.31) are one validator's, whatever they list."""
+    mine, other = _RULE_WORDS.match(own), _RULE_WORDS.match(theirs)
+    if mine is None or other is None:
         return False
-    mine, other = _rule_of(own), _rule_of(theirs)
-    return len(mine - other) + len(other - mine) > 2
+    ours, yours = _rule_of(mine["rule"]), _rule_of(other["rule"])
+    return len(ours - yours) + len(yours - ours) > 2
 
 
 def _refused_apart(rv: RecordVerdict, cause: RootCause) -> bool:
