@@ -472,6 +472,13 @@ _SAW_REFUSAL: Final = re.compile(r'"error"\s*:|\bisError\b|\brefus|\breject')
 _SAW_CALL_JUDGED: Final = re.compile(r"\brefus|\breject|\baccept|iserror|invalid")
 
 
+def _a_listing(evidence: Evidence) -> bool:
+    """Whether a pair's two answers are tool listings."""
+    results = [a.get("result") if (a := _frame(text)) is not None else None
+               for text in (evidence.original, evidence.target)]
+    return all(isinstance(result, dict) and "tools" in result for result in results)
+
+
 def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool:
     """Whether every failing check saw a refused call (its words, or the answer it quotes: `"error": …`)
     while the pair is a call both sides accepted: the pair shows the server's other changes on an accepted
@@ -3038,7 +3045,10 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
         # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
     said = [m for _, m in checks]
-    told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
+    # A check reading a tool's answer, or counting its fields, tells nothing of a tool listing's pair,
+    # whatever property name both hold (held-out-multi-18's tagged-journal: “the answer reads tags …”).
+    telling = [m for m in said if not (_a_listing(evidence) and (ANSWER_READS in m or keys_added(m)))]
+    told = [d for d in evidence.differences if any(_tells(d, m) for m in telling)]
     if _other_kind_of_call(said, evidence.original, evidence.target):
         told = []
     if not told:
