@@ -80,7 +80,7 @@ from conformance.core.retest import refusals_retested
 from conformance.core.retest import said as retest_said
 from conformance.drivers.errors import DriverError
 from conformance.drivers.wire import WireDriver
-from conformance.gate.added_keys import under_added_keys
+from conformance.gate.added_keys import keys_added, under_added_keys
 from conformance.gate.beside_call import call_arguments, extra_beside
 from conformance.gate.cached_answers import answered_from_cache
 from conformance.gate.canonical import without_volatile
@@ -99,6 +99,7 @@ from conformance.gate.caps import (
 )
 from conformance.gate.check_words import check_messages as _check_messages
 from conformance.gate.check_words import failing_checks as _failing_checks
+from conformance.gate.count_kinds import led_by_the_kind
 from conformance.gate.detour import DETOUR_REPLAYS, departs_past, past_refusals
 from conformance.gate.ends_said import with_ends_said
 from conformance.gate.numbers_apart import moved_alike, moved_apart, stating_echo
@@ -471,6 +472,13 @@ _SAW_REFUSAL: Final = re.compile(r'"error"\s*:|\bisError\b|\brefus|\breject')
 _SAW_CALL_JUDGED: Final = re.compile(r"\brefus|\breject|\baccept|iserror|invalid")
 
 
+def _a_listing(evidence: Evidence) -> bool:
+    """Whether a pair's two answers are tool listings."""
+    results = [a.get("result") if (a := _frame(text)) is not None else None
+               for text in (evidence.original, evidence.target)]
+    return all(isinstance(result, dict) and "tools" in result for result in results)
+
+
 def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool:
     """Whether every failing check saw a refused call (its words, or the answer it quotes: `"error": …`)
     while the pair is a call both sides accepted: the pair shows the server's other changes on an accepted
@@ -479,9 +487,12 @@ def _other_kind_of_call(said: Sequence[str], original: str, target: str) -> bool
     tool listing."""
     answers = [_frame(text) for text in (original, target)]
     results = [a.get("result") if a is not None else None for a in answers]
-    if said and all(ANSWER_READS in m for m in said) and all(
+    if said and all(ANSWER_READS in m or keys_added(m) for m in said) and all(
             isinstance(result, dict) and "tools" in result for result in results):
-        return True  # each check read a tool's answer; the pair is the tool listing (a new property's)
+        # Each check read a tool's answer, or its fields (“the answer has 1 field(s) more than …: tags”);
+        # the pair is the tool listing, a property of that name the schema added (held-out-multi-18's
+        # tagged-journal: the answer's `tags` key went under the schema's `tags` property).
+        return True
     if not said or not all(_SAW_REFUSAL.search(m) for m in said):
         return False
     if any(a is None or not isinstance(a.get("result"), dict) for a in answers):
@@ -1070,13 +1081,14 @@ def checked_explanations(
     causes, records = held_by_caps(*folded_by_their_words(*one_cause_per_change(*under_own_pair(
         *split_off(kept, out, {r for rs in dropped.values() for r in rs}, strays)))))
     causes, records = under_added_keys(*answered_from_cache(*renamed_under_their_change(
-        *beside_apart(*under_bounds(*loose_by_rule(causes, records))))))
+        *beside_apart(*under_bounds(*loose_by_own_refusal(*loose_by_rule(causes, records)))))))
     by_record = {rv.id: rv for rv in records}
     causes, records = folded_by_form(causes, records, {c.id: _shown(c, by_record) for c in causes})
     causes, records = unsequenced_causes(*properties_apart(causes, records))
     causes, records = stated_apart(causes, records, Reading(
         tells=functools.partial(_tells, strict=True), key=_difference_key, breaks=breaks,
         rank=_catalog_order()))
+    causes, records = led_by_the_kind(causes, records)
     return causes, sorted(records, key=lambda rv: given.get(rv.id, len(given)))
 
 
@@ -1161,6 +1173,33 @@ def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
         home = next((cid for cid, words in rules.items() if crash_rule == words), None)
         if home is not None:
             placed[rv.id] = home
+    if not placed:
+        return list(causes), list(records)
+    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, h in placed.items()
+                                                                   if h == c.id)]}) for c in causes]
+    return out_causes, [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv
+                        for rv in records]
+
+
+def loose_by_own_refusal(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
+                         ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """A departure under no cause whose own failure is a call refused in words the original never writes
+    (`_own_refusal`: every failing check of it quotes them, whatever its replay showed first), where one
+    cause's pair shows this server adding that refusal, values aside, is that cause's (held-out-multi-18's
+    branch-limits: six departures said “Invalid branchId: at most 10 branches” each in a line of its own).
+    Two causes showing it place nothing."""
+    by_id = {rv.id: rv for rv in records}
+    shown = {c.id: _rule_of(words) for c in causes if (words := _added_words(_held(c, by_id).evidence))}
+    primary = {r for c in causes for r in c.records}
+    placed: dict[str, str] = {}
+    for rv in records:
+        if (not shown or rv.explained_by or rv.id in primary or rv.verdict != "deviates"
+                or rv.kind == "spec"):
+            continue
+        own = _own_refusal(rv)
+        homes = [cid for cid, rule in shown.items() if own and rule == _rule_of(own)]
+        if len(homes) == 1:
+            placed[rv.id] = homes[0]
     if not placed:
         return list(causes), list(records)
     out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, h in placed.items()
@@ -1560,7 +1599,8 @@ def one_cause_per_change(
 def _one_change(cause: RootCause, other: RootCause, by_id: Mapping[str, RecordVerdict]) -> bool:
     """Whether two causes' pairs show one change (`one_cause_per_change`): the same refusal, rule, box line,
     added words, refused value or text transform; a pair showing only another change shows none."""
-    if _shows_another(other, by_id):
+    if _shows_another(other, by_id) or _rules_apart(_added_words(_held(cause, by_id).evidence),
+                                                    _added_words(_held(other, by_id).evidence)):
         return False
     mine, rule = _shown(cause, by_id), _rule_shown(cause, by_id)
     box, value = _box_shown(cause, by_id), _refused_value(cause, by_id)
@@ -1704,7 +1744,11 @@ def refused_here(evidence: Evidence | None) -> RefusedHere | None:
     its first difference is none of these sentences."""
     if evidence is None or not evidence.reproduced or not evidence.differences:
         return None
-    first = evidence.differences[0]
+    return _refused_in_first(evidence.differences[0])
+
+
+def _refused_in_first(first: str) -> RefusedHere | None:
+    """`refused_here` of a pair's first difference."""
     added = _ADDED_WORDS.match(first)
     found = added or _WORDS_HERE.match(first)
     retested = _RETESTED_HERE.match(first) if found is None else None
@@ -1995,7 +2039,9 @@ def _what_differs(difference: str) -> str:
     fork added, and two rules' refusals are two changes (held-out-multi-12's strict-pointers: RTE-6, refused
     as a revision that branches, went with CMP-1, refused as a runaway number)."""
     if _refused_what(difference):
-        return _numbers_aside(_family(difference))
+        ruled = _RULE_WORDS.match(_added_in(difference))
+        rule = f" by “{' '.join(sorted(_rule_of(ruled['rule'])))}”" if ruled else ""
+        return _numbers_aside(_family(difference)) + rule
     return _difference_key(difference)
 
 
@@ -2221,7 +2267,7 @@ def _same_change(rv: RecordVerdict, cause: RootCause) -> bool:
     past = departs_past(rv)
     if past:  # its checks met that cause's refusal first: its pair past it alone says its change
         return past != cause.id and _pairs_alike(rv, cause)
-    if _refused_apart(rv, cause):
+    if _refused_apart(rv, cause) or _rules_apart(_own_refusal(rv), _added_words(cause.evidence)):
         return False
     apart = _other_class(rv, cause)
     if apart == "tools/list" or (apart and not _saw(rv, cause)):
@@ -2266,6 +2312,8 @@ def _pairs_alike(rv: RecordVerdict, cause: RootCause) -> bool:
         # nested under `session`, and the count added to failures)
     if _edits_apart(own.differences[0], theirs.differences[0]):
         return False
+    if _rules_apart(_added_words(own), _added_words(theirs)):
+        return False
     first = _family(own.differences[0])
     if first == _family(theirs.differences[0]):
         return True
@@ -2299,6 +2347,38 @@ def _own_refusal(rv: RecordVerdict) -> str:
     if not mine or len(words) < len(mine) or not all(_never_the_originals(w) for w in words):
         return ""
     return words[0]
+
+
+def _added_words(evidence: Evidence | None) -> str:
+    """The words of a refusal a pair shows this server adding (the original accepting the call, or refusing
+    it otherwise) that the original never writes; empty for any other pair."""
+    return _added_in(evidence.differences[0]) if evidence is not None and evidence.reproduced and \
+        evidence.differences else ""
+
+
+def _added_in(difference: str) -> str:
+    """`_added_words` of one difference."""
+    here = _refused_in_first(difference)
+    return here.words if here is not None and _never_the_originals(here.words) else ""
+
+
+def _rule_of(words: str) -> frozenset[str]:
+    """A refusal's words with its values (numbers, quoted strings) masked, as a set of words."""
+    return frozenset(_VALUE.sub("V", words).replace(":", " ").split())
+
+
+def _rules_apart(own: str, theirs: str) -> bool:
+    """Two refusals a fork added in the original's form (“Invalid <field>: <rule>”), whose rules, the field
+    aside, differ by more than one word once their values are masked: two rules, so two changes, whatever
+    field each names (held-out-multi-18's branch-limits: “Invalid branchId: at most 10 branches”, the
+    eleventh label, went under the cause of “Invalid branchId: must be at most 16 characters”). One word
+    apart is one rule naming what it met (“unknown field sessionId”); a schema library's messages (“MCP
+    error -32602: Input validation error: …”, npm:2026.8.31) are one validator's, whatever they list."""
+    mine, other = _RULE_WORDS.match(own), _RULE_WORDS.match(theirs)
+    if mine is None or other is None:
+        return False
+    ours, yours = _rule_of(mine["rule"]), _rule_of(other["rule"])
+    return len(ours - yours) + len(yours - ours) > 2
 
 
 def _refused_apart(rv: RecordVerdict, cause: RootCause) -> bool:
@@ -2965,7 +3045,10 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
         # statement quoted only where a clause shares a word with what differs: `breaks`)
         return evidence
     said = [m for _, m in checks]
-    told = [d for d in evidence.differences if any(_tells(d, m) for m in said)]
+    # A check reading a tool's answer, or counting its fields, tells nothing of a tool listing's pair,
+    # whatever property name both hold (held-out-multi-18's tagged-journal: “the answer reads tags …”).
+    telling = [m for m in said if not (_a_listing(evidence) and (ANSWER_READS in m or keys_added(m)))]
+    told = [d for d in evidence.differences if any(_tells(d, m) for m in telling)]
     if _other_kind_of_call(said, evidence.original, evidence.target):
         told = []
     if not told:

@@ -127,6 +127,15 @@
   calls keep their order) and dropping one the client cancels meanwhile: neither processed, kept nor answered
   (modifications.yaml's cancellation-honoured); either relay followed by `:MODE` relays to the fork in MODE.
 
+- `two-label-rules`: a branchId over 16 UTF-16 units refused (“Invalid branchId: must be at most 16
+  characters”), and a branching call under an eleventh label once ten are filed (“Invalid branchId: at most
+  10 branches”): two rules a fork adds on one field (held-out-multi-18's branch-limits);
+- `count-without-branches`: the answer's thoughtHistoryLength leaves out the thoughts sent as a branch, the
+  history kept whole (held-out-multi-18's branch-board);
+- `tags-listed-and-answered`: the inputSchema declares `tags`; once a call sent any, every accepted answer
+  carries a `tags` key (the tags kept so far): the listing's change and the answer's, one name
+  (held-out-multi-18's tagged-journal).
+
 Everything else is the reference's, so every other record must hold on it.
 """
 
@@ -439,6 +448,47 @@ def _short_refused(thinking: Any) -> None:
     thinking.validate_thought_data = refusing
 
 
+def _two_label_rules(thinking: Any) -> None:
+    """Two rules a fork adds on one field, each in words of its own (held-out-multi-18's branch-limits): a
+    label over 16 UTF-16 units, and an eleventh label once ten are filed."""
+    validate, processed = thinking.validate_thought_data, thinking.SequentialThinkingServer.process_thought
+    serving: list[Any] = []
+
+    def refusing(data: Mapping[str, Any] | None) -> Any:
+        validated = validate(data)
+        label, branches = validated.branchId, serving[-1].branches
+        if isinstance(label, str) and thinking._len16(label) > 16:
+            raise JSError("Invalid branchId: must be at most 16 characters")
+        if (thinking.truthy(validated.branchFromThought) and thinking.truthy(label) and len(branches) >= 10
+                and branches.get(thinking.to_string(label)) is thinking.UNDEFINED):
+            raise JSError("Invalid branchId: at most 10 branches")
+        return validated
+
+    def serving_on(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        serving[:] = [self]
+        return processed(self, arguments)
+
+    thinking.validate_thought_data = refusing
+    thinking.SequentialThinkingServer.process_thought = serving_on
+
+
+def _count_without_branches(thinking: Any) -> None:
+    """The answer's thoughtHistoryLength leaves out the thoughts sent as a branch (branchFromThought and
+    branchId both truthy); the history keeps every thought (held-out-multi-18's branch-board)."""
+    processed = thinking.SequentialThinkingServer.process_thought
+
+    def counted(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = processed(self, arguments)
+        if is_error:
+            return text, is_error
+        main = sum(1 for t in self.thought_history
+                   if not (thinking.truthy(t.branchFromThought) and thinking.truthy(t.branchId)))
+        answer = {**json.loads(text), "thoughtHistoryLength": main}
+        return json.dumps(answer, indent=2, ensure_ascii=False), False
+
+    thinking.SequentialThinkingServer.process_thought = counted
+
+
 def _early_final_refused(thinking: Any) -> None:
     validate = thinking.validate_thought_data
 
@@ -695,6 +745,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "runaway-ratio": _runaway_ratio,
     "short-refused": _short_refused,
     "early-final-refused": _early_final_refused,
+    "two-label-rules": _two_label_rules,
+    "count-without-branches": _count_without_branches,
     "follows-last": _follows_last,
     "furthest-total": _furthest_total,
     "final-needing-more": _final_needing_more,
@@ -781,6 +833,30 @@ def _format_on_request(server: Any, thinking: Any) -> None:
         if is_error and isinstance(arguments, Mapping) and arguments.get("responseFormat") == "markdown":
             return f"**Error:** {json.loads(text)['error']}", True
         return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = answered
+
+
+def _tags_listed_and_answered(server: Any, thinking: Any) -> None:
+    """The schema declares `tags` (an array of strings); once an accepted call sent any, every accepted
+    answer carries a `tags` key, the tags kept so far (held-out-multi-18's tagged-journal): one name, two
+    changes, the listing's and the answer's, and a fresh process shows only the listing's."""
+    _with_property(server, "tags", {"type": "array", "items": {"type": "string"},
+                                    "description": "Labels for this thought"})
+    judge = thinking.SequentialThinkingServer.process_thought
+    kept: list[str] = []
+
+    def answered(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        text, is_error = judge(self, arguments)
+        if is_error:
+            return text, is_error
+        sent = arguments.get("tags") if isinstance(arguments, Mapping) else None
+        for tag in sent if isinstance(sent, list) else []:
+            if isinstance(tag, str) and tag not in kept:
+                kept.append(tag)
+        if not kept:
+            return text, is_error
+        return json.dumps({**json.loads(text), "tags": kept}, indent=2, ensure_ascii=False), False
 
     thinking.SequentialThinkingServer.process_thought = answered
 
@@ -916,6 +992,7 @@ SCHEMA_CHANGES: Final[Mapping[str, Callable[[Any, Any], None]]] = {
         "tools": tools if cursor is None else [],
         "nextCursor": f"p{int(cursor.removeprefix('p')) + 1 if cursor else 2}"}),
     "format-on-request": _format_on_request,
+    "tags-listed-and-answered": _tags_listed_and_answered,
     "depends-on": _depends_on,
     "advertised-total": _advertised_total,
     "auto-total": lambda server, thinking: _word_total("auto", thinking),
