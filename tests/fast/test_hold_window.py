@@ -75,9 +75,9 @@ def test_the_window_is_held_on_a_process_the_fresh_runs_were_done_with(tmp_path:
     tests = ["test_replay_on_fresh_processes_is_identical", "test_one_response_per_request_and_nothing_else",
              "test_idle_processes_wait_for_their_next_call"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/suite/test_lifecycle.py", "-q", "-p", "no:cacheprovider",
-         "-k", " or ".join(tests), f"--basetemp={tmp_path / 'pytest'}", "--target", spec,
-         "--results-dir", str(tmp_path / "results")],
+        [sys.executable, "-m", "pytest", "conformance/suite/test_lifecycle.py", "-q",
+         "-p", "no:cacheprovider", "-k", " or ".join(tests), f"--basetemp={tmp_path / 'pytest'}",
+         "--target", spec, "--results-dir", str(tmp_path / "results")],
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
     results = json.loads(next((tmp_path / "results").glob("results-*.json")).read_text(encoding="utf-8"))
