@@ -335,15 +335,16 @@ class RawPool:
         if seconds is None or raw.discards_stderr or not raw.sent or raw._initialized is None:
             return False
         del self._claims[key]
-        self._windows[key] = IdleWindow(raw, seconds)
+        self._windows[key] = IdleWindow(raw, seconds, claimed=True)
         return True
 
     def _interrupted(self, key: _TargetKey) -> RawServer | None:
-        """The process of `key`'s open window, for a check that would otherwise start a process: its window
-        is given up, left again to the next process given back (`_claimed`), so the window costs no start.
-        None when there is none (or it closed on an event meanwhile: then noted, `_absorb`)."""
+        """The process of `key`'s open window when a check gave it back (`_claimed`), for a check that would
+        otherwise start a process: its window is given up, left again to the next process given back, so the
+        window costs no start. None when there is none (or it closed on an event meanwhile: then noted,
+        `_absorb`)."""
         window = self._windows.get(key)
-        if window is None:
+        if window is None or not window.claimed:
             return None
         window.stop()
         if window.spoke or window.ended:
@@ -465,6 +466,8 @@ class RawPool:
             self._held[key] = max(self._held.get(key, 0.0), seconds)
 
     def _hold_once(self, target: Target, key: _TargetKey, seconds: float) -> None:
+        if (open_window := self._windows.get(key)) is not None:
+            open_window.seconds = min(open_window.seconds, seconds)  # a shorter hold judges a shorter window
         window = self._absorb(key, wait=True)
         if window is not None and (window.seconds >= seconds or window.spoke or window.ended):
             # Held beside the checks (`reserve_hold`): its window closed, or closes now, at its own length.
@@ -545,8 +548,10 @@ class IdleWindow:
     same on every run, however long the run lasts). The thread reads its stderr until then; nothing else
     touches the process before `join`."""
 
-    def __init__(self, held: RawServer, seconds: float) -> None:
-        self.held, self.seconds = held, seconds
+    def __init__(self, held: RawServer, seconds: float, *, claimed: bool = False) -> None:
+        """`claimed`: the process is one a check gave back (`RawPool._claimed`), which a check needing one
+        may take before the window closes; one started for the window is never taken."""
+        self.held, self.seconds, self.claimed = held, seconds, claimed
         self.opened = held.idle_since
         self.spoke: list[tuple[float, bytes]] = []
         self.ended: list[tuple[float, int]] = []

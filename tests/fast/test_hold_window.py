@@ -68,12 +68,13 @@ def test_a_timer_faster_than_the_window_is_dated_within_it(monkeypatch: pytest.M
 
 
 def test_the_window_is_held_on_a_process_the_fresh_runs_were_done_with(tmp_path: Path) -> None:
-    """A run of the fresh runs' check, a check on the shared process and a used pooled one, and ABS-10's
-    idle check starts the fresh runs' three processes and the shared one, no other (the run's own count): the
-    window is held on a process the fresh runs were done with (before: a fifth, started for the hold)."""
+    """A run of the fresh runs' check, two checks on a used pooled process (the first on the shared one too)
+    and ABS-10's idle check starts the fresh runs' three processes and the shared one, no other (the run's
+    own count): the window is held on a process the fresh runs were done with, and the second check takes it
+    from its window rather than start one (before: a fifth, started for the hold)."""
     spec = "reference"
     tests = ["test_replay_on_fresh_processes_is_identical", "test_one_response_per_request_and_nothing_else",
-             "test_idle_processes_wait_for_their_next_call"]
+             "test_a_cancelled_call_is_kept", "test_idle_processes_wait_for_their_next_call"]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "conformance/suite/test_lifecycle.py", "-q",
          "-p", "no:cacheprovider", "-k", " or ".join(tests), f"--basetemp={tmp_path / 'pytest'}",
@@ -82,3 +83,22 @@ def test_the_window_is_held_on_a_process_the_fresh_runs_were_done_with(tmp_path:
     assert done.returncode == 0, done.stdout[-3000:]
     results = json.loads(next((tmp_path / "results").glob("results-*.json")).read_text(encoding="utf-8"))
     assert results["processes_started"] == 4, results["processes_started"]
+
+
+def test_a_check_needing_a_process_takes_the_one_in_its_window() -> None:
+    """A process a check gave back is held for the window; the next check needing a used process takes it
+    rather than start one, and the window moves to it once given back again: one process in all (before this
+    cut, with the window's process out of reach, two)."""
+    target = resolve_target("cmd:" + shlex.join(command("heartbeat", "60000")))
+    pool = RawPool(timeout=20.0)
+    try:
+        pool.reserve_hold(target, WINDOW, start=False)
+        for _ in range(2):
+            with pool.lend(target) as raw:
+                raw.initialize()
+                raw.request("tools/list", {})
+        pool.hold_idle(target, WINDOW)
+        assert len(pool._pids) == 1, pool._pids
+        assert not pool.spoke_waiting(target) and not pool.ended_waiting(target)
+    finally:
+        pool.close()
