@@ -29,6 +29,7 @@ from conformance.core.create import create_file
 from conformance.core.errors import HarnessError
 from conformance.core.failure_text import MESSAGE_CHARS, raised_message, readable, readable_example
 from conformance.core.identity import ShardIdentity, harness_identity, info_texts, parse_shard
+from conformance.core.idle import IDLE_HOLD
 from conformance.core.model_json import model_json
 from conformance.core.results import (
     ClaimObservation,
@@ -220,8 +221,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "the other checks are done with: `RawPool.lend(spend=True)`)")
     config.addinivalue_line("markers", "launches(*arguments): lends a process of the target launched with "
                                        "these arguments, started with the session (`RawPool.prestart`)")
-    config.addinivalue_line("markers", "holds_idle: holds a process idle (`RawPool.hold_idle`), one started "
-                                       "and initialized with the session (`RawPool.reserve_hold`)")
+    config.addinivalue_line("markers", "holds_idle: holds a process idle (`RawPool.hold_idle`) for a window "
+                                       "beside the checks (`RawPool.reserve_hold`)")
     register_profiles()
     profile = config.getoption("conformance_profile") or default_profile()
     example_db = config.getoption("conformance_example_db")
@@ -346,8 +347,9 @@ def server(target: Target, request: pytest.FixtureRequest) -> Iterator[ServerSes
         if "host" in wanted:
             session.prestart_host()
         if any(item.get_closest_marker("holds_idle") is not None for item in items):
-            # Last: the processes started above come up meanwhile.
-            state.raw_pool.reserve_hold(target)
+            # Last: the processes started above come up meanwhile. A run with fresh runs holds the first of
+            # their processes after its sequence: one process fewer, idle as long beside the checks.
+            state.raw_pool.reserve_hold(target, IDLE_HOLD, start="fresh_runs" not in wanted)
         yield session
     finally:
         session.close()

@@ -34,6 +34,7 @@ from typing import Final
 from conformance.core.arguments_map import Renamer
 from conformance.core.eras import RefusedOffer, offered_next
 from conformance.core.errors import HarnessError
+from conformance.core.idle import IDLE_HOLD
 from conformance.core.jsontypes import JSON
 from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION
 from conformance.drivers import process, workfolder
@@ -149,9 +150,12 @@ class RawPool:
         ending a process takes one (`lend(spend=True)`)."""
         self._held: dict[_TargetKey, float] = {}
         """Per target, the longest hold that ran (`hold_idle`): a later one as long learns nothing more."""
-        self._reserved: dict[_TargetKey, RawServer | None] = {}
-        """Per target, the process held idle for `hold_idle` since the session started (`reserve_hold`);
-        None once held or once one could not be initialized."""
+        self._windows: dict[_TargetKey, IdleWindow] = {}
+        """Per target, the process held idle for `hold_idle` (`reserve_hold`), its window watched in a thread:
+        back in the pool once the window closed, what it wrote and when noted (`_absorb`)."""
+        self._claims: dict[_TargetKey, float] = {}
+        """Per target, a window `reserve_hold` left to the next process a check gives back to the pool written
+        to and its stderr read (a fresh run's, after its sequence), instead of a process started for it."""
 
     def frames_mark(self) -> int:
         """A position in the frames written to raw processes, for `frames_since`."""
@@ -300,6 +304,9 @@ class RawPool:
         elif fitting:
             key, raw = fitting[0]
             self._idle[key].remove(raw)
+        elif not pristine and any(not key[2] for key in keys) and (
+                held := self._interrupted((command, env))) is not None:
+            raw = held
         else:
             raw = self._started(target, discard_stderr=discard_stderr)
         ok = False
@@ -309,33 +316,90 @@ class RawPool:
         finally:
             if ok and not spend and raw._reusable():
                 raw.idle_since = time.monotonic()
-                self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
+                if not self._claimed((command, env), raw):
+                    self._idle.setdefault((command, env, raw.discards_stderr), []).append(raw)
             else:
                 raw.close()
 
-    def reserve_hold(self, target: Target) -> None:
-        """Start and initialize the process `hold_idle` will hold, now, and keep it idle out of the pool: the
-        hold, ABS-10's idle check after every other one, then finds it idle since the session started and
-        ends at once, where it started one at the end and waited its whole bound (6 s of every run, green or
-        red: the stderr-read processes the checks wrote to are handed over or spent by then, and a crashing
-        target's never come back). Called only when that check is to run, so no run starts a process more."""
+    def reserve_hold(self, target: Target, seconds: float | None = None, *, start: bool = True) -> None:
+        """Have `hold_idle`'s process idle beside the checks: ABS-10's idle check, after every other one, then
+        finds its window closed and waits for nothing (where it started a process at the end and waited its
+        whole bound, 6 s of every run). Its window is `seconds` from its last answer, watched in a thread
+        (`IdleWindow`): what it wrote and whether it ended within that window only are judged, so a timer
+        slower than the window is seen on no run, however long the run (held the whole run, a 30 s keep-alive
+        was seen on long runs only). `start`: a process is started and initialized for it now; else the
+        first process a check gives back to the pool written to, its stderr read, is held (a fresh run's,
+        after its sequence: no process more). `seconds`: `IDLE_HOLD` unless said. Called only when that check
+        is to run."""
+        seconds = IDLE_HOLD if seconds is None else seconds
         key = target_key(target)
-        if key in self._reserved:
+        if key in self._windows or key in self._claims or self._held.get(key, 0.0) >= seconds:
+            return
+        if not start:
+            self._claims[key] = seconds
             return
         raw = self._started(target, discard_stderr=False)
         try:
             raw.initialize()
             raw.stderr_now(wait=raw.banner_wait())
-        except (AssertionError, OSError, HarnessError):  # no reserve then: the hold lends one, as ever
+        except (AssertionError, OSError, HarnessError):  # no window then: the hold lends one, as ever
             raw.close()
-            self._reserved[key] = None
             return
         raw.idle_since = time.monotonic()
-        self._reserved[key] = raw
+        self._windows[key] = IdleWindow(raw, seconds)
+
+    def _claimed(self, key: _TargetKey, raw: RawServer) -> bool:
+        """Whether `raw`, given back to the pool healthy, is held for the window `reserve_hold` left open."""
+        seconds = self._claims.get(key)
+        if seconds is None or raw.discards_stderr or not raw.sent or raw._initialized is None:
+            return False
+        del self._claims[key]
+        self._windows[key] = IdleWindow(raw, seconds, claimed=True)
+        return True
+
+    def _interrupted(self, key: _TargetKey) -> RawServer | None:
+        """The process of `key`'s open window when a check gave it back (`_claimed`), for a check that would
+        otherwise start a process: its window is given up, left again to the next process given back, so the
+        window costs no start. None when there is none (or it closed on an event meanwhile: then noted,
+        `_absorb`)."""
+        window = self._windows.get(key)
+        if window is None or not window.claimed:
+            return None
+        window.stop()
+        if window.spoke or window.ended:
+            self._absorb(key)
+            idle = self._idle.get((*key, False), [])
+            return idle.pop() if idle and idle[-1] is window.held else None
+        del self._windows[key]
+        self._claims[key] = window.seconds
+        return window.held
+
+    def _absorb(self, key: _TargetKey, *, wait: bool = False) -> IdleWindow | None:
+        """The window of `key`'s held process once closed (waited for with `wait`): its events noted as a
+        pooled process's (`spoke_waiting`, `ended_waiting`, each with when within the window), what it wrote
+        after the window with how long it had idled then, and the process back in the pool, idle since the
+        window opened. None while it is still open (or there is none)."""
+        window = self._windows.get(key)
+        if window is None or (not wait and not window.closed):
+            return None
+        window.join()
+        del self._windows[key]
+        raw = window.held
+        self._spoke_waiting.setdefault(key, []).extend(window.spoke)
+        self._ended_waiting.setdefault(key, []).extend(window.ended)
+        self._held[key] = max(self._held.get(key, 0.0), window.seconds)
+        if not window.ended and raw.proc.poll() is None and (later := raw.stderr_now()):
+            self._spoke_waiting[key].append((time.monotonic() - raw.idle_since, later))
+        if raw._reusable():
+            self._idle.setdefault((*key, False), []).append(raw)
+        else:
+            raw.close()
+        return window
 
     def _watch_idle(self, key: _TargetKey) -> None:
         """Take out the pooled processes of a target that ended while waiting, and note what those a check had
         written to wrote to stderr while waiting (a late banner among it: the check reading it decides)."""
+        self._absorb(key)
         now = time.monotonic()
         for discard in (False, True):
             for raw in list(self._idle.get((*key, discard), [])):
@@ -361,6 +425,11 @@ class RawPool:
             if raw.sent and initialized is not None and raw._reusable():
                 idle.remove(raw)
                 return raw.release(), initialized, bytes(raw.seen)
+        held = self._interrupted((command, env))
+        if held is not None and held._initialized is not None and held._reusable():
+            return held.release(), held._initialized, bytes(held.seen)
+        if held is not None:
+            held.close()
         return None
 
     def take_back(
@@ -400,9 +469,10 @@ class RawPool:
         know the clock lines (`clock_lines`). When none is pooled, one is lent, initialized and held here
         directly, whether or not the pool keeps it after: a server writing a notification just after the
         handshake (initialized-sends-list-changed) has no process the pool takes back, yet its timers are seen
-        alike. That process is the one held idle since the session started (`reserve_hold`) when there is
-        one: its hold has run beside the checks, not after them. Once a hold as long ran, a later one (the end
-        checks', learning clock lines) waits for nothing: it would hold another process just as long."""
+        alike. That process is the one `reserve_hold` held when there is one: its window ran beside the
+        checks, not after them, and only what it did within its window is noted as written or ended within
+        it. Once a hold as long ran, a later one (the end checks', learning clock lines) waits for nothing: it
+        would hold another process just as long."""
         key = target_key(target)
         self._watch_idle(key)
         if self._held.get(key, 0.0) >= seconds:
@@ -415,20 +485,13 @@ class RawPool:
             self._held[key] = max(self._held.get(key, 0.0), seconds)
 
     def _hold_once(self, target: Target, key: _TargetKey, seconds: float) -> None:
-        reserved = self._reserved.get(key)
-        if reserved is not None:
-            # Held since the session started (`reserve_hold`): it idled beside the checks, and goes to the
-            # pool after, idle since its handshake (a later hold, the end checks', finds it idled as long).
-            self._reserved[key] = None
-            try:
-                self._hold(key, [reserved], seconds)
-            finally:
-                if reserved._reusable():
-                    self._idle.setdefault((*key, False), []).append(reserved)
-                else:
-                    reserved.close()
+        if (open_window := self._windows.get(key)) is not None:
+            open_window.seconds = min(open_window.seconds, seconds)  # a shorter hold judges a shorter window
+        window = self._absorb(key, wait=True)
+        if window is not None and (window.seconds >= seconds or window.spoke or window.ended):
+            # Held beside the checks (`reserve_hold`): its window closed, or closes now, at its own length.
             return
-        self._reserved[key] = None  # the process lent below is the hold's own, not a lost one to replace
+        self._claims.pop(key, None)  # the process lent below is the hold's own, not one to hold again
         if not any(raw.sent for raw in self._idle.get((*key, False), [])):
             with self.lend(target) as raw:
                 raw.initialize()
@@ -480,18 +543,70 @@ class RawPool:
     def close(self) -> None:
         """End every pooled process at once (at the end of a session), and remove the sandbox."""
         pooled = [raw for idle in (*self._idle.values(), *self._donated.values()) for raw in idle]
-        pooled += [raw for raw in self._reserved.values() if raw is not None]
+        windows = list(self._windows.values())
+        pooled += [window.held for window in windows]
         self._idle.clear()
         self._donated.clear()
-        self._reserved.clear()
+        self._windows.clear()
+        self._claims.clear()
         closing = [threading.Thread(target=raw.close) for raw in pooled]
         for thread in closing:
             thread.start()
         for thread in closing:
             thread.join()
+        for window in windows:
+            window.join()
         if self._sandbox is not None:
             workfolder.remove(self._sandbox)
             self._sandbox = None
+
+
+class IdleWindow:
+    """A process held idle for `seconds` from its last answer (`idle_since`), watched in a thread of its own:
+    its first stderr write or its end within that window, each with how long it had idled (the window is the
+    same on every run, however long the run lasts). The thread reads its stderr until then; nothing else
+    touches the process before `join`."""
+
+    def __init__(self, held: RawServer, seconds: float, *, claimed: bool = False) -> None:
+        """`claimed`: the process is one a check gave back (`RawPool._claimed`), which a check needing one
+        may take before the window closes; one started for the window is never taken."""
+        self.held, self.seconds, self.claimed = held, seconds, claimed
+        self.opened = held.idle_since
+        self.spoke: list[tuple[float, bytes]] = []
+        self.ended: list[tuple[float, int]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="idle-window", daemon=True)
+        self._thread.start()
+
+    @property
+    def closed(self) -> bool:
+        return not self._thread.is_alive()
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def stop(self) -> None:
+        """End the watch now (a check takes the process): what it saw so far stays."""
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        raw = self.held
+        fd = raw.proc.stderr.fileno() if raw.proc.stderr is not None and not raw.discards_stderr else None
+        while (now := time.monotonic()) < self.opened + self.seconds and not self._stop.is_set():
+            status = raw.proc.poll()
+            if status is not None:
+                self.ended.append((now - self.opened, status))
+                return
+            said = raw.stderr_now() if fd is not None else b""
+            if said:
+                self.spoke.append((now - self.opened, said))
+                return
+            left = min(_HOLD_POLL, self.opened + self.seconds - time.monotonic())
+            if left <= 0:
+                return
+            if fd is None or select.select([fd], [], [], left)[0]:
+                self._stop.wait(left if fd is None else 0.01)  # at its end the pipe reads empty until reaped
 
 
 class RawServer:
