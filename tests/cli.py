@@ -163,11 +163,11 @@ def assert_one_clean_error_line(ran: Ran) -> None:
     assert not CONTROL.search(ran.stdout + ran.stderr), repr(ran.stdout + ran.stderr)
 
 
-def run_dev(spec: str, out: Path, seed: int, baseline: Path | None = None) -> tuple[int, Report]:
-    """`run` of a target in the dev profile under `seed` (against `baseline` when given), as a user types it:
-    its exit status and the report it wrote."""
+def run_dev(spec: str, out: Path, seed: int, baseline: Path | None = None, *extra: str) -> tuple[int, Report]:
+    """`run` of a target in the dev profile under `seed` (against `baseline` when given, with `extra`
+    options), as a user types it: its exit status and the report it wrote."""
     argv = [sys.executable, "-m", "conformance", "run", "--target", spec, "--profile", "dev",
-            "--seed", str(seed), "--out", str(out)]
+            "--seed", str(seed), "--out", str(out), *extra]
     if baseline is not None:
         argv += ["--baseline", str(baseline)]
     proc = run_paced(argv, cwd=REPO)

@@ -13,24 +13,34 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from conformance.core.differences import refusal
+from conformance.core.jsontypes import JSON
 
-_FRAME_CHARS: Final = 1_000_000
+FRAME_CHARS: Final = 1_000_000
 """The longest frame read for its arguments: longer is no call this reads."""
 _SHOWN_CHARS: Final = 60
 """Characters of an argument's JSON value shown in the headline; longer is cut with "…"."""
 
 
-def call_arguments(sent: str) -> Mapping[str, object] | None:
-    """The arguments of a tools/call frame as sent, or None (another method, not JSON, no object)."""
-    if not sent or len(sent) > _FRAME_CHARS:
+def tools_call(sent: str) -> tuple[dict[str, JSON], dict[str, JSON]] | None:
+    """A tools/call frame as sent and its arguments, or None (another method, not JSON, no object, longer
+    than `FRAME_CHARS`)."""
+    if not sent or len(sent) > FRAME_CHARS:
         return None
     try:
         frame = json.loads(sent)
     except (ValueError, RecursionError):
         return None
-    params = frame.get("params") if isinstance(frame, dict) and frame.get("method") == "tools/call" else None
+    if not isinstance(frame, dict) or frame.get("method") != "tools/call":
+        return None
+    params = frame.get("params")
     arguments = params.get("arguments") if isinstance(params, dict) else None
-    return arguments if isinstance(arguments, dict) else None
+    return (frame, arguments) if isinstance(arguments, dict) else None
+
+
+def call_arguments(sent: str) -> Mapping[str, object] | None:
+    """The arguments of a tools/call frame as sent, or None (another method, not JSON, no object)."""
+    found = tools_call(sent)
+    return found[1] if found is not None else None
 
 
 def _one_more(call: Mapping[str, object], earlier: Mapping[str, object]) -> str:

@@ -20,6 +20,7 @@ from conformance.compare.two_fields import OPTIONAL
 from conformance.core.differences import Refusal, refusal
 from conformance.core.jsontypes import JSON
 from conformance.core.relation import NUMBERED
+from conformance.gate.beside_call import tools_call
 from conformance.report.model import Evidence, RecordVerdict, RootCause
 
 DETOUR_REPLAYS: Final = 32
@@ -32,7 +33,6 @@ PLAIN_LETTERS: Final = "abcdefghijklmnop"
 OWN_PAST: Final = "its example then departs otherwise, its own difference"
 """What a departure's evidence says once its detour departed otherwise: read back by `departs_past`."""
 MASKED_BY: Final = re.compile(r"masked by (\S+)'s refusal; re-judged past it \(.*?\): " + re.escape(OWN_PAST))
-MAX_FRAME: Final = 1_000_000
 
 Arguments = dict[str, JSON]
 
@@ -162,24 +162,9 @@ def _names(fields: Sequence[str]) -> str:
     return ", ".join(f"`{f}`" for f in fields) or "the texts"
 
 
-def _call(frame: str) -> tuple[dict[str, JSON], Arguments] | None:
-    """A tools/call frame and its arguments, or None for any other frame."""
-    if len(frame) > MAX_FRAME:
-        return None
-    try:
-        sent = json.loads(frame)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(sent, dict) or sent.get("method") != "tools/call":
-        return None
-    params = sent.get("params")
-    arguments = params.get("arguments") if isinstance(params, dict) else None
-    return (sent, arguments) if isinstance(arguments, dict) else None
-
-
 def calls_of(frames: Sequence[str]) -> list[Arguments]:
     """The arguments of each tools/call the sequence sends, in order."""
-    return [found[1] for frame in frames if (found := _call(frame)) is not None]
+    return [found[1] for frame in frames if (found := tools_call(frame)) is not None]
 
 
 def moved(frames: Sequence[str], detour: Detour) -> list[str]:
@@ -187,7 +172,7 @@ def moved(frames: Sequence[str], detour: Detour) -> list[str]:
     out: list[str] = []
     place = 0
     for frame in frames:
-        found = _call(frame)
+        found = tools_call(frame)
         if found is None:
             out.append(frame)
             continue

@@ -31,8 +31,11 @@ import pytest
 import yaml
 
 from conformance.core.outfolder import BASELINE_PATH
+from conformance.report.model import Report
 from tests.e2e.ahead import used
 from tests.e2e.test_forks import make_fork
+from tests.e2e.test_modified_servers import assert_causes_name_the_change
+from tests.modified_servers.servers import load_modifications
 from tests.paced import run_paced
 from tests.report_links import broken_links
 
@@ -237,3 +240,14 @@ def test_a_red_runs_printed_commands_run_as_pasted(red: Red, pasted_steps: Paste
     assert rerun is not None and rerun.returncode == 1, rerun and rerun.stdout[-2000:] + rerun.stderr[-2000:]
     assert _departed(folder / "reports" / "latest" / "report.json") == departed
     assert broken_links(folder) == []  # as every test's own folder (tests/e2e/conftest.py)
+
+
+def test_the_red_runs_root_cause_is_the_changed_version(red: Red) -> None:
+    """The fork's one change, serverInfo's version, is its report's root cause, every other departure under
+    it: test_modified_servers.py's check of a one-change fork, on this run of that change (`server-version`,
+    tests/modified_servers/, patches the same line)."""
+    assert red.run.returncode == 1, red.run.stdout[-2000:] + red.run.stderr[-2000:]
+    out = red.folder / "conformance-report"
+    report = Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    [changed] = [mod for mod in load_modifications() if mod.id == "server-version"]
+    assert_causes_name_the_change(changed, report, (out / "report.md").read_text(encoding="utf-8"))

@@ -71,6 +71,7 @@ def run_against(plan: dict[str, Any]) -> None:
         left = tagged(tag)
         assert done.returncode in (0, 1, 2, 124), (done.returncode, done.stderr[-2000:])
         assert "Traceback" not in done.stdout + done.stderr, done.stderr[-4000:]
+        assert (out / "report.json").is_file(), (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
         report = json.loads((out / "report.json").read_text(encoding="utf-8"))
         assert report["records"], report
         assert left == [], f"servers left running: {left}"
