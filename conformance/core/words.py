@@ -10,6 +10,7 @@ _NAMES = re.compile(rf"(?<![\w.:/-])(?:{_NAME}, )+{_NAME}")
 """A run of names (tools, fields) joined by ", ": each ends at the comma, a closing bracket or the text's
 end, so "k, where the original offers" ends the run at k."""
 _MORE = re.compile(r", and (\d+) more\b")
+_WORD_AFTER = re.compile(r", [A-Za-z_][\w.:/-]*")
 LISTED_TEXT_MAX = 65_536
 """Longer texts (a hostile server's megabyte answer) are cut plainly: their lists are not looked for."""
 
@@ -26,7 +27,22 @@ def cut_text(text: str, limit: int) -> str:
     space = kept.rfind(" ")
     if space >= max(1, (2 * limit) // 3):
         kept = kept[:space].rstrip(" ,;:")
-    return kept + "…"
+    return _list_ends_kept(text, kept, limit) + "…"
+
+
+def _list_ends_kept(text: str, kept: str, limit: int) -> str:
+    """`kept` ending where a list of names that fits ends: a plain cut backing up to a space inside it dropped
+    its last name with no count, and one past it by a word ("a, b, where…") left the word read as one more
+    name, so a second cut counted 37 or 39 of 38 names."""
+    if len(text) > LISTED_TEXT_MAX:
+        return kept
+    cut = len(kept)
+    for run in _NAMES.finditer(text):
+        if run.start() >= cut or run.end() > limit - 1:
+            break
+        if run.end() > cut or _WORD_AFTER.fullmatch(text, run.end(), cut):
+            return text[: run.end()]
+    return kept
 
 
 def names_cut(text: str, limit: int) -> str | None:

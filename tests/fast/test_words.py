@@ -94,6 +94,8 @@ def test_a_port_with_38_tools_is_stopped_with_a_count_of_those_not_shown(tmp_pat
 @given(st.lists(NAME, min_size=4, max_size=40, unique=True), st.integers(min_value=40, max_value=300),
        st.integers(min_value=20, max_value=300))
 @example([f"tool_{i}" for i in range(30)], 200, 100)
+@example(["_0000000000000", *(f"n{i}" for i in range(37))], 208, 50)  # a cut backed into the list
+@example(["_", "a", "b", "c"], 44, 30)  # a cut leaving "where…" after the list
 def test_a_list_cut_twice_counts_every_name_left_out(names: list[str], first: int, second: int) -> None:
     """A cause's headline is cut for the report, then again for the terminal: mcp-coaia-sequential-thinking's
     CMP-2 read "…, clear_history, and 4 more, and 31 more, where …"; the counts join into one."""
