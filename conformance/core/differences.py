@@ -975,6 +975,28 @@ def word_difference(original: str, target: str, context: int = 3) -> tuple[str, 
             f"“{now}”{_length_said(target, ends[1] < whole[1])}")
 
 
+_TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^”]{1,2000})”")
+"""Two quotes one sentence sets side by side ("“A” on the original, “B” here")."""
+
+
+def pair_fitted(text: str, limit: int) -> str | None:
+    """`text` with its first two quotes side by side said by the words that differ (`word_difference`), with
+    as many words around as fit in `limit` (6, 4, then 2 each side), when that is shorter; else None. A cut at
+    the end kept the first side's words and dropped the other's (a crash's words V8 quotes from each side's
+    own source)."""
+    found = _TWO_QUOTES.search(text)
+    if found is None or found.group(1) == found.group(3):
+        return None
+    fitted = text
+    for context in (6, 4, 2):
+        was, now = (side.replace('\\"', '"')
+                    for side in word_difference(found.group(1), found.group(3), context=context))
+        fitted = f"{text[: found.start()]}{was}{found.group(2)}{now}{text[found.end():]}"
+        if len(fitted) <= limit:
+            break
+    return fitted if len(fitted) < len(text) else None
+
+
 def _split_end(head: int, end: int) -> int:
     """Where a text's window split into words ends: at most `_SPLIT_CHARS` past the shared head, so a huge
     differing text costs what a few KB does (texts whose differing span is shorter are split whole)."""

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Final, TextIO
 
+from conformance.core.differences import pair_fitted
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
@@ -80,8 +81,12 @@ def _body_cut(body: str, room: int, count: str) -> str:
     """The clauses of `body` in `room` characters (`cut_headline` without its count)."""
     clauses = _split_top(body, "; ")
     if len(clauses) > 1 and not _several(count):
-        every = _every_clause(clauses, room)
-        return every if every is not None else _word_cut(body, room)
+        merged = _shared_starts_merged(clauses)
+        every = _every_clause(merged, room)
+        if every is None:
+            every = _values_first(merged, room)
+        if every is not None:
+            return every
     if len(clauses) > 1:
         fits = [k for k in range(len(clauses) - 1, 0, -1)
                 if len("; ".join(clauses[:k])) + len(_NOTHING_NAMED) <= room][:2]
@@ -99,6 +104,13 @@ def _body_cut(body: str, room: int, count: str) -> str:
     listed = names_cut(first, room)
     if listed is not None:
         return listed + more
+    paired = pair_fitted(first, room)
+    if paired is not None and len(paired) <= room:
+        return paired + more
+    compact = _values_first([first], room) if paired is not None else None
+    if compact is not None:
+        return compact + more
+    first = paired or first
     led = lead_cut(first, room, _word_cut)
     if led is not None:
         return led + more
@@ -180,7 +192,8 @@ def _every_clause(clauses: list[str], room: int) -> str | None:
     """One difference's clauses in `room` characters, every one said, the short ones whole and the long ones
     cut to equal shares of what is left (each by `_clause_cut`): a one-difference cause cut to "…; and 1
     more (1 difference)" dropped the other side of its sentence ("0.6.2 sends none"). None when a share
-    would keep fewer than `LEAD_LEAST` characters."""
+    would keep fewer than `LEAD_LEAST` characters or a clause's cut would lose its difference (“head adds…”
+    for “head adds `properties.thought.maxLength` (102400)”): then whole clauses and what the rest name."""
     left = room - 2 * (len(clauses) - 1)
     order = sorted(range(len(clauses)), key=lambda i: len(clauses[i]))
     shares: dict[int, int] = {}
@@ -192,17 +205,158 @@ def _every_clause(clauses: list[str], room: int) -> str | None:
         left -= shares[i]
     kept = [clause if len(clause) <= shares[i] else _clause_cut(clause, shares[i])
             for i, clause in enumerate(clauses)]
+    if not all(keeps_difference(clause, piece) for clause, piece in zip(clauses, kept, strict=True)):
+        return None
     return "; ".join(kept)
 
 
+_VALUE: Final = re.compile(r'`[^`\n]{1,120}`|“[^”]*”|\([^()]*\)|\{[^{}]*\}|"[^"]*"|-?\d+(?:\.\d+)?')
+"""What a clause says a difference with: a name in backticks, a quote, a bracketed value, a number."""
+_VALUES_KEPT: Final = 2
+"""The first values of a clause's difference a cut must keep ("`properties.thought.maxLength` (102400)")."""
+
+
+def keeps_difference(clause: str, piece: str) -> bool:
+    """Whether `piece`, a cut of `clause`, still says its difference: the first values (`_VALUE`) of what
+    follows its lead (the words before its first ": "), else of the whole clause, each kept whole. A piece
+    holding no value where the clause has some ("head adds…") says only that something changed."""
+    if piece == clause:
+        return True
+    parts = _split_top(fold_asides(clause), ": ")
+    difference = ": ".join(parts[1:]) if len(parts) > 1 else parts[0]
+    values = [m.group() for m in _VALUE.finditer(difference)][:_VALUES_KEPT]
+    quotes = sum(1 for value in values if value.startswith("“"))  # each kept as a quote, cut or fitted
+    return piece.count("“") >= quotes and all(
+        value in piece or value.startswith("“") or (value.startswith("(") and "(…)" in piece)
+        for value in values)
+
+
+_SHARED_WORDS: Final = 2
+"""The leading words clauses share that a merge says once ("head adds")."""
+
+
+def _shared_starts_merged(clauses: list[str]) -> list[str]:
+    """Clauses in a row that open with the same words said once, their rests as a list ("head adds `a` (1);
+    head adds `b` (2)" → "head adds `a` (1), `b` (2)"): the values stay and the repeated words go, so a cut
+    keeps each change's value (#3007's schema, six keys added, had been cut to "head adds…" six times)."""
+    merged: list[str] = []
+    start = ""
+    for clause in clauses:
+        words = clause.split(" ", _SHARED_WORDS)
+        opening = " ".join(words[:_SHARED_WORDS]) + " " if len(words) > _SHARED_WORDS else ""
+        if merged and opening and opening == start and ": " not in clause:
+            merged[-1] += ", " + clause[len(opening):]
+        else:
+            merged.append(clause)
+            start = opening if ": " not in clause else ""
+    return merged
+
+
+def _values_first(clauses: list[str], room: int) -> str | None:
+    """One difference's clauses in `room` characters, each in its shortest form that still says its difference
+    (`_compact_forms`), then the ones that gain least widened back while they fit: "`branches`…: head caps it
+    at 100 (…); base keeps it growing by one a call (117 after call 117)" where equal shares had cut the
+    values off each. None when even the shortest forms overrun."""
+    forms = [_compact_forms(clause) for clause in clauses]
+    level = [len(f) - 1 for f in forms]  # each clause's shortest form first
+    used = sum(len(f[-1]) for f in forms) + 2 * (len(clauses) - 1)
+    if used > room:
+        return None
+    while True:
+        widen = [(len(forms[i][level[i] - 1]) - len(forms[i][level[i]]), i)
+                 for i in range(len(forms)) if level[i] > 0]
+        fits = [(gain, i) for gain, i in widen if used + gain <= room]
+        if not fits:
+            break
+        gain, i = min(fits)
+        level[i] -= 1
+        used += gain
+    return "; ".join(f[k] for f, k in zip(forms, level, strict=True))
+
+
+def _compact_forms(clause: str) -> list[str]:
+    """`clause` whole, then shorter forms that keep its difference's values, longest first: asides folded
+    (the one closing it too), two quotes said by the words that differ, the lead cut to its subject, a list
+    of values cut to its first items and a count."""
+    folded = fold_asides(clause)
+    bases = [clause, folded]
+    paired = pair_fitted(folded, 0)
+    if paired is not None:
+        bases.append(paired)
+    bases += [_closing_folded(b) for b in list(bases)]
+    bases += [s for b in list(bases) if (s := _subject_kept(b, len(b))) is not None]
+    for b in list(bases):
+        parts = _split_top(b, ", ")
+        bases += [", ".join(parts[:k]) + f", and {len(parts) - k} more" for k in range(1, len(parts) - 1)
+                  if len(parts) >= 3]
+    kept = {b for b in bases if len(b) < len(clause) and keeps_difference(clause, b) and closed(b) == b}
+    return [clause, *sorted(kept, key=lambda b: (-len(b), b))]
+
+
+def _closing_folded(clause: str) -> str:
+    """`clause` with a long bracketed aside that closes it folded to "(…)" ("head caps it at 100 (unchanged
+    over calls 101 to 117)"): what it adds is context, the value before it stays."""
+    if not clause.endswith(")"):
+        return clause
+    depth = 0
+    for i in range(len(clause) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(clause[i], 0)
+        if depth == 0:
+            whole = i > 0 and clause[i - 1] == " " and len(clause) - i >= _FOLDED_LEAST
+            return clause[:i] + "(…)" if whole else clause
+    return clause
+
+
+_FOLDED_LEAST: Final = 24
+"""A closing aside at least this long is context a cut folds (as `fold_asides` folds one inside)."""
+
+
 def _clause_cut(clause: str, room: int) -> str:
-    """One clause in `room` characters: its long asides folded, then its lead (what comes before its first
-    ": ") cut before the difference after it, then a cut at a word."""
+    """One clause in `room` characters, its values before its context: its long asides folded, two quotes side
+    by side said by the words that differ, its lead (what comes before its first ": ") cut before the
+    difference after it, a list of values cut to the first ones and a count, then a cut at a word."""
     folded = fold_asides(clause)
     if len(folded) <= room:
         return folded
+    paired = pair_fitted(folded, room)
+    if paired is not None and len(paired) <= room:
+        return paired
+    folded = paired or folded
     led = lead_cut(folded, room, _word_cut)
-    return led if led is not None else _word_cut(folded, room)
+    if led is not None:
+        return led
+    subject = _subject_kept(folded, room)
+    if subject is not None:
+        return subject
+    items = _items_cut(folded, room)
+    return items if items is not None else _word_cut(folded, room)
+
+
+def _subject_kept(clause: str, room: int) -> str | None:
+    """`clause` with its lead cut to its subject, through the first name it quotes in backticks ("`branches`…:
+    head caps it at 100"), when its difference then fits whole; else None."""
+    parts = _split_top(clause, ": ")
+    if len(parts) < 2:
+        return None
+    lead, rest = parts[0], ": ".join(parts[1:])
+    name = _CODE.search(lead)
+    subject = lead[: name.end()] if name else ""
+    if not subject or subject == lead or len(subject) + len(rest) + 3 > room:
+        return None
+    return f"{subject}…: {rest}"
+
+
+def _items_cut(clause: str, room: int) -> str | None:
+    """A clause listing values ("head adds `a` (1), `b` (2), `c` (3)") cut to the first items that fit and how
+    many more, each item whole; None when it lists fewer than three or the first does not fit."""
+    parts = _split_top(clause, ", ")
+    if len(parts) < 3:
+        return None
+    for kept in range(len(parts) - 1, 0, -1):
+        said = ", ".join(parts[:kept]) + f", and {len(parts) - kept} more"
+        if len(said) <= room:
+            return said
+    return None
 
 
 STOP_CHARS: Final = 600
