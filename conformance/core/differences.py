@@ -975,7 +975,7 @@ def word_difference(original: str, target: str, context: int = 3) -> tuple[str, 
             f"“{now}”{_length_said(target, ends[1] < whole[1])}")
 
 
-_TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^”]{1,2000})”")
+TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^”]{1,2000})”")
 """Two quotes one sentence sets side by side ("“A” on the original, “B” here")."""
 
 
@@ -984,7 +984,7 @@ def pair_fitted(text: str, limit: int) -> str | None:
     as many words around as fit in `limit` (6, 4, then 2 each side), when that is shorter; else None. A cut at
     the end kept the first side's words and dropped the other's (a crash's words V8 quotes from each side's
     own source)."""
-    found = _TWO_QUOTES.search(text)
+    found = TWO_QUOTES.search(text)
     if found is None or found.group(1) == found.group(3):
         return None
     fitted = text
@@ -995,6 +995,47 @@ def pair_fitted(text: str, limit: int) -> str | None:
         if len(fitted) <= limit:
             break
     return fitted if len(fitted) < len(text) else None
+
+
+_LONG_QUOTE: Final = re.compile(r"“([^”]{40,})”")
+QUOTE_LEAST: Final = 30
+"""The fewest characters a quote cut in its middle keeps: where its words begin and where they end."""
+
+
+def quotes_fitted(text: str, limit: int) -> str | None:
+    """`text` with each long quote cut in its middle (“MCP error -32602: … received undefined”), the room over
+    `limit` taken from each in proportion to its length, never below `QUOTE_LEAST`: two refusals side by side
+    kept both sides' words where a cut at the end kept only the first (npm:2026.8.31's OBJ-8: “Cannot read
+    properties …” on the original, “MCP error…” here). None when no long quote is there or nothing is cut."""
+    found = list(_LONG_QUOTE.finditer(text))
+    total = sum(len(m.group(1)) for m in found)
+    if not found or len(text) <= limit:
+        return None
+    fitted, over = text, len(text) - limit
+    for _ in range(4):  # a cut at words may keep a few characters more than its share
+        out: list[str] = []
+        at = 0
+        for m in found:
+            words = m.group(1)
+            room = max(len(words) - -(-over * len(words) // total), QUOTE_LEAST)
+            out += [text[at:m.start()], f"“{middle_cut(words, room)}”"]
+            at = m.end()
+        fitted = "".join(out) + text[at:]
+        if len(fitted) <= limit:
+            break
+        over += len(fitted) - limit
+    return fitted if len(fitted) < len(text) else None
+
+
+def middle_cut(words: str, room: int) -> str:
+    """`words` in about `room` characters, their start and end kept at word boundaries, " … " between."""
+    if len(words) <= room:
+        return words
+    head = words[: max(room // 2 - 2, 1)]
+    head = head.rsplit(" ", 1)[0] if " " in head.strip() else head
+    tail = words[len(words) - max(room - len(head) - 3, 1):]
+    tail = tail.split(" ", 1)[1] if " " in tail.strip() and not tail.startswith(" ") else tail.lstrip()
+    return f"{head} … {tail}" if tail else f"{head} …"
 
 
 def _split_end(head: int, end: int) -> int:

@@ -7,11 +7,12 @@ import sys
 from collections.abc import Callable
 from typing import Final, TextIO
 
-from conformance.core.differences import pair_fitted
+from conformance.core.differences import pair_fitted, quotes_fitted
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
 from conformance.core.words import (
+    HEAD,
     LEAD_LEAST,
     cut_text,
     first_and_more,
@@ -107,9 +108,11 @@ def _body_cut(body: str, room: int, count: str) -> str:
     paired = pair_fitted(first, room)
     if paired is not None and len(paired) <= room:
         return paired + more
-    compact = _values_first([first], room) if paired is not None else None
-    if compact is not None:
-        return compact + more
+    if first.count("“") >= 2:  # two texts side by side: both kept, the words around them cut first
+        led = lead_cut(first, room, _word_cut)
+        compact = led if led is not None and keeps_difference(first, led) else _values_first([first], room)
+        if compact is not None:
+            return compact + more
     first = paired or first
     led = lead_cut(first, room, _word_cut)
     if led is not None:
@@ -284,11 +287,14 @@ def _compact_forms(clause: str) -> list[str]:
     if paired is not None:
         bases.append(paired)
     bases += [_closing_folded(b) for b in list(bases)]
+    if paired is None:  # quotes that share words are said by the words that differ, never cut in their middle
+        bases += [q for b in list(bases) for share in (3, 2, 0)
+                  if (q := quotes_fitted(b, len(b) * share // 4)) is not None]
     bases += [s for b in list(bases) if (s := _subject_kept(b, len(b))) is not None]
     for b in list(bases):
         parts = _split_top(b, ", ")
-        bases += [", ".join(parts[:k]) + f", and {len(parts) - k} more" for k in range(1, len(parts) - 1)
-                  if len(parts) >= 3]
+        if len(parts) >= 3 and all(_ITEM.fullmatch(part) for part in parts[1:]):
+            bases += [", ".join(parts[:k]) + f", and {len(parts) - k} more" for k in range(1, len(parts) - 1)]
     kept = {b for b in bases if len(b) < len(clause) and keeps_difference(clause, b) and closed(b) == b}
     return [clause, *sorted(kept, key=lambda b: (-len(b), b))]
 
@@ -334,23 +340,34 @@ def _clause_cut(clause: str, room: int) -> str:
 
 def _subject_kept(clause: str, room: int) -> str | None:
     """`clause` with its lead cut to its subject, through the first name it quotes in backticks ("`branches`…:
-    head caps it at 100"), when its difference then fits whole; else None."""
+    head caps it at 100"), else to its first two words ("both refuse…: “…” on the original, “…” here"), the
+    words before " — " kept, when its difference then fits whole; else None."""
     parts = _split_top(clause, ": ")
     if len(parts) < 2:
         return None
     lead, rest = parts[0], ": ".join(parts[1:])
-    name = _CODE.search(lead)
-    subject = lead[: name.end()] if name else ""
-    if not subject or subject == lead or len(subject) + len(rest) + 3 > room:
+    head = lead[: lead.index(HEAD) + len(HEAD)] if HEAD in lead else ""
+    words = lead[len(head):]
+    name = _CODE.search(words)
+    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:_SUBJECT_WORDS]))
+    if subject in (head, lead) or len(subject) + len(rest) + 3 > room:
         return None
     return f"{subject}…: {rest}"
+
+
+_SUBJECT_WORDS: Final = 2
+"""The words a lead naming no field keeps as its subject ("both refuse")."""
+
+
+_ITEM: Final = re.compile(r'(?:`[^`]+`|“[^”]*”|"[^"]*"|[\w.$-]+)(?: \([^()]*\))?')
+"""One value of a list a cut counts ("`properties.thought.maxLength` (102400)", “true”, 256)."""
 
 
 def _items_cut(clause: str, room: int) -> str | None:
     """A clause listing values ("head adds `a` (1), `b` (2), `c` (3)") cut to the first items that fit and how
     many more, each item whole; None when it lists fewer than three or the first does not fit."""
     parts = _split_top(clause, ", ")
-    if len(parts) < 3:
+    if len(parts) < 3 or not all(_ITEM.fullmatch(part) for part in parts[1:]):
         return None
     for kept in range(len(parts) - 1, 0, -1):
         said = ", ".join(parts[:kept]) + f", and {len(parts) - kept} more"

@@ -12,7 +12,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.core.differences import other_fields, pair_fitted
+from conformance.core.differences import TWO_QUOTES as _TWO_QUOTES
+from conformance.core.differences import other_fields, pair_fitted, quotes_fitted
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import (
@@ -223,6 +224,9 @@ def quote_fitted(difference: str, limit: int) -> str:
         paired = pair_fitted(difference, limit)
         if paired is not None:
             return paired if len(paired) <= limit else quote_fitted(paired, len(paired))
+        both = quotes_fitted(difference, limit) if _TWO_QUOTES.search(difference) else None
+        if both is not None:
+            return both
     found = _QUOTE.search(difference)
     if len(difference) <= limit or found is None:
         return difference

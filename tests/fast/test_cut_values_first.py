@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.report.escape import cut_headline, keeps_difference
+from conformance.report.model import HEADLINE_PAIR_CHARS, quote_fitted
 
 # modelcontextprotocol/servers #3007 (base = merge-base, head = refs/pull/3007/head), compare's tool-spec.
 TOOL_SPEC = ("The listed tool's `inputSchema`: `required` on head reorders its items; head adds "
@@ -100,3 +101,37 @@ def test_a_piece_without_its_values_does_not_keep_the_difference() -> None:
     lead = "`branches` over one run of distinct accepted calls: head caps it at 100 (unchanged to 117)"
     assert not keeps_difference(lead, "`branches` over one run of distinct accepted calls…")
     assert keeps_difference(lead, "`branches`…: head caps it at 100 (…)")
+
+
+# npm:2026.8.31's OBJ-8, a call without arguments: a crash on the original, a wrapped refusal on the fork.
+OBJ_8 = ("both refuse this call, in other words: “Cannot read properties of undefined (reading "
+         "'thought')” on the original (a runtime error), “MCP error -32602: Input validation error: Invalid "
+         "arguments for tool sequentialthinking: Invalid input: expected object, received undefined” here")
+
+
+def test_two_unlike_refusals_keep_each_sides_start_and_end() -> None:
+    fitted = quote_fitted(OBJ_8, HEADLINE_PAIR_CHARS)
+    assert len(fitted) <= HEADLINE_PAIR_CHARS
+    assert fitted.count("“") == 2 and fitted.endswith("received undefined” here"), fitted
+    assert "“Cannot read" in fitted and "“MCP error -32602:" in fitted, fitted
+    line = cut_headline(f"OBJ-8 departs — {fitted} (reproduced at tools/call 1 against npm:0.6.2)", 160)
+    assert len(line) <= 160 and line.count("“") == 2 and "received undefined” here" in line, line
+
+
+def _sentence(letters: str) -> st.SearchStrategy[str]:
+    word = st.from_regex(rf"[{letters}]{{2,9}}", fullmatch=True)
+    return st.lists(word, min_size=8, max_size=30).map(" ".join)
+
+
+@given(_sentence("a-m"), _sentence("n-z"), st.integers(140, 200))
+def test_two_long_quotes_side_by_side_each_keep_their_ends(was: str, now: str, limit: int) -> None:
+    """Two texts sharing no word set side by side, however long, are both said when a difference is fitted
+    to a headline: each quote's first and last words, never the first whole and the second gone."""
+    text = f"both refuse this call, in other words: “{was}” on the original, “{now}” here"
+    fitted = quote_fitted(text, limit)
+    if len(text) <= limit:
+        assert fitted == text
+        return
+    assert len(fitted) <= limit and fitted.count("“") == 2 and fitted.endswith("” here"), fitted
+    for words in (was, now):
+        assert f"“{words.split(' ')[0]}" in fitted and f"{words.split(' ')[-1]}”" in fitted, (words, fitted)
