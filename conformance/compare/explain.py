@@ -44,6 +44,7 @@ from conformance.compare.wording import (
     wording_change,
 )
 from conformance.core.differences import (
+    around_unchanged_box,
     box_difference,
     crash_order,
     crash_order_said,
@@ -619,6 +620,8 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     said = [_box_clause(plain, la, lb, "an accepted call")] if plain else []
     if multi:
         said.append(_box_clause(multi, la, lb, "a multi-line thought"))
+    if len(said) == 2 and said[1] == said[0].replace("of an accepted call", "of a multi-line thought"):
+        return said[0].replace("of an accepted call", "of every accepted call, one-line or multi-line")
     return "; ".join(said)
 
 
@@ -636,6 +639,10 @@ def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     # and a width counted in columns in another are two changes, not one said and one hidden.
     said = list(dict.fromkeys(box for d in sorted(ds, key=_size)
                               if (box := box_difference(d.a, d.b, f"on {lb}", la))))[:MAX_BOX_CHANGES]
+    around = list(dict.fromkeys(around_unchanged_box(d.a, d.b, lb, f"{what}{_given(ds)}")
+                                for d in sorted(ds, key=_size)))
+    if around and all(around):
+        return "; and ".join(around[:MAX_BOX_CHANGES])
     if said:
         return f"the stderr box of {what}{_given(ds)} differs: {'; and '.join(said)}"
     fields = sorted({d.field for d in ds if d.field})

@@ -445,10 +445,8 @@ def box_lines(text: str) -> list[str] | None:
     """The lines of the first box-drawn frame in a text, top border to bottom border, as written (a line's
     carriage return kept); None when the text draws none."""
     lines = text.split("\n")
-    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
-    bottom = None if top is None else next(
-        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
-    return None if top is None or bottom is None else lines[top:bottom + 1]
+    span = box_span(lines)
+    return None if span is None else lines[span[0]:span[1] + 1]
 
 
 def _box(text: str) -> _Box | None:
@@ -490,14 +488,83 @@ def stderr_part(difference: str) -> str:
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
     """Two stderr boxes' change in words: invisible characters first (a carriage return ending each line is
     no wider box), then width, the header row's padding, rows in the body (a thought's lines drawn a row each,
-    or one row broken by the line break). Empty when either text draws no box or the boxes agree on all of
-    these."""
+    or one row broken by the line break), then the lines written around the box. Empty when either text
+    draws no box or the boxes and what surrounds them agree on all of these."""
     hidden = invisible_difference(original, target, here, theirs, of=" of the box", framed=box_lines)
     geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
     if geometry is None:
         return ""
     same = [f"width, padding and rows as {theirs}'s"] if hidden.trailing and not geometry else []
-    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside) if part)
+    around = around_box(hidden.original, hidden.target, here)
+    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside, around) if part)
+
+
+AROUND_LINES: Final = 2
+"""Lines written around a box that a sentence quotes, the others counted."""
+
+
+def around_box(original: str, target: str, here: str = "{here}") -> str:
+    """The lines one side writes before and after its stderr box that the other does not ("adds “[DEBUG]
+    processing thought 1” before the box and “[DEBUG] stored thought 1” after it on head"): a server logging
+    around an unchanged box was said as a box that "differs at its blank" (issue 46). Empty when neither
+    draws a box or the same lines surround both."""
+    said = [f"{verb} {' and '.join(places)}" for verb, places in _around(original, target, "the box")]
+    return f"{' and '.join(said)} {here}" if said else ""
+
+
+def around_unchanged_box(original: str, target: str, side: str, what: str) -> str:
+    """An unchanged box with lines written around it on `side`, the lines as values after the claim ("head
+    adds lines around an unchanged stderr box of an accepted call: “[DEBUG] …” before it and “[DEBUG] …”
+    after it"); empty when the boxes differ or nothing around them does."""
+    found = _around(original, target, "it") if box_unchanged(original, target) else []
+    if not found:
+        return ""
+    verbs = " and ".join(verb for verb, _ in found)
+    places = " and ".join(place for _, group in found for place in group)
+    return f"{side} {verbs} lines around an unchanged stderr box of {what}: {places}"
+
+
+def _around(original: str, target: str, box: str) -> list[tuple[str, list[str]]]:
+    """What `target` writes around its box that `original` does not and the reverse: ("adds", [“…” before
+    {box}, “…” after {box}]), ("drops", […]), each present only when it has lines."""
+    a, b = original.split("\n"), target.split("\n")
+    span_a, span_b = box_span(a), box_span(b)
+    if span_a is None or span_b is None:
+        return []
+    before = _lines_changed(a[: span_a[0]], b[: span_b[0]])
+    after = _lines_changed(a[span_a[1] + 1:], b[span_b[1] + 1:])
+    found: list[tuple[str, list[str]]] = []
+    for verb, k in (("adds", 0), ("drops", 1)):
+        places = [f"{first_and_more([quoted(line, 80) for line in lines], AROUND_LINES)} {where} {box}"
+                  for lines, where in ((before[k], "before"), (after[k], "after")) if lines]
+        if places:
+            found.append((verb, places))
+    return found
+
+
+def box_unchanged(original: str, target: str) -> bool:
+    """Whether both texts draw the same box, line for line, whatever is written around it."""
+    a, b = box_lines(original), box_lines(target)
+    return a is not None and a == b
+
+
+def box_span(lines: list[str]) -> tuple[int, int] | None:
+    """The indices of a box's top and bottom border among `lines`, or None."""
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    bottom = None if top is None else next(
+        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    return None if top is None or bottom is None else (top, bottom)
+
+
+def _lines_changed(was: list[str], now: list[str]) -> tuple[list[str], list[str]]:
+    """The lines `now` adds to `was` and those it drops, blank ones left out, in order."""
+    added: list[str] = []
+    dropped: list[str] = []
+    for tag_, i1, i2, j1, j2 in difflib.SequenceMatcher(a=was, b=now, autojunk=False).get_opcodes():
+        if tag_ != "equal":
+            dropped += [line for line in was[i1:i2] if line.strip()]
+            added += [line for line in now[j1:j2] if line.strip()]
+    return added, dropped
 
 
 def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[str] | None:

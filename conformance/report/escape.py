@@ -290,7 +290,8 @@ def _compact_forms(clause: str) -> list[str]:
     if paired is None:  # quotes that share words are said by the words that differ, never cut in their middle
         bases += [q for b in list(bases) for share in (3, 2, 0)
                   if (q := quotes_fitted(b, len(b) * share // 4)) is not None]
-    bases += [s for b in list(bases) if (s := _subject_kept(b, len(b))) is not None]
+    bases += [s for b in list(bases) for words in (2, 4, 6, 8)
+              if (s := _subject_kept(b, len(b), words)) is not None]
     for b in list(bases):
         parts = _split_top(b, ", ")
         if len(parts) >= 3 and all(_ITEM.fullmatch(part) for part in parts[1:]):
@@ -338,10 +339,10 @@ def _clause_cut(clause: str, room: int) -> str:
     return items if items is not None else _word_cut(folded, room)
 
 
-def _subject_kept(clause: str, room: int) -> str | None:
+def _subject_kept(clause: str, room: int, words_kept: int = 2) -> str | None:
     """`clause` with its lead cut to its subject, through the first name it quotes in backticks ("`branches`…:
-    head caps it at 100"), else to its first two words ("both refuse…: “…” on the original, “…” here"), the
-    words before " — " kept, when its difference then fits whole; else None."""
+    head caps it at 100"), else to its first `words_kept` words ("both refuse…: “…” on the original, “…”
+    here"), the words before " — " kept, when its difference then fits whole; else None."""
     parts = _split_top(clause, ": ")
     if len(parts) < 2:
         return None
@@ -349,14 +350,10 @@ def _subject_kept(clause: str, room: int) -> str | None:
     head = lead[: lead.index(HEAD) + len(HEAD)] if HEAD in lead else ""
     words = lead[len(head):]
     name = _CODE.search(words)
-    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:_SUBJECT_WORDS]))
+    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:words_kept]))
     if subject in (head, lead) or len(subject) + len(rest) + 3 > room:
         return None
     return f"{subject}…: {rest}"
-
-
-_SUBJECT_WORDS: Final = 2
-"""The words a lead naming no field keeps as its subject ("both refuse")."""
 
 
 _ITEM: Final = re.compile(r'(?:`[^`]+`|“[^”]*”|"[^"]*"|[\w.$-]+)(?: \([^()]*\))?')

@@ -72,7 +72,7 @@ def test_a_wide_box_is_kept_whole_enough_to_read() -> None:
 
 def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
     """agiprolabs-ts draws the original's box, then writes Redis notices: compare said the box "differs at its
-    after the box". Lines after the box are said as what they are."""
+    after the box". Lines after the box are said as what they are, quoted."""
     args = valid(thought="a thought longer than its header")
     box = original_box(HEADER, str(args["thought"]))
     noticed = box + "[EventPublisher] Not connected\n"
@@ -81,7 +81,8 @@ def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
                             detail=found.detail, a=found.a, b=found.b, program=frames((Step(TOOL, args),)))
     headline = explain([difference], "base", "head", default_known_changes()).headline
     assert "at its after the box" not in headline, headline
-    assert "stderr of an accepted call differs after the box on base and head" in headline, headline
+    assert ("head adds lines around an unchanged stderr box of an accepted call: “[EventPublisher] Not "
+            "connected” after it") in headline, headline
 
 
 @given(length=st.integers(min_value=121, max_value=600), limit=st.integers(min_value=20, max_value=120))

@@ -135,3 +135,14 @@ def test_two_long_quotes_side_by_side_each_keep_their_ends(was: str, now: str, l
     assert len(fitted) <= limit and fitted.count("“") == 2 and fitted.endswith("” here"), fitted
     for words in (was, now):
         assert f"“{words.split(' ')[0]}" in fitted and f"{words.split(' ')[-1]}”" in fitted, (words, fitted)
+
+
+# reference_fork.py debug-stderr against the reference, compare's render cause.
+AROUND = ("fork adds lines around an unchanged stderr box of every accepted call, one-line or multi-line: "
+          "“[DEBUG] processing thought 1” before it and “[DEBUG] stored thought 1” after it (2 differences)")
+
+
+def test_a_lead_is_cut_to_as_many_of_its_words_as_fit_before_its_values() -> None:
+    cut = cut_headline(AROUND, 199 - len("root cause render [CMP-5, RTE-9]: "))
+    assert "fork adds lines around an unchanged stderr box" in cut, cut
+    assert "“[DEBUG] processing thought 1” before it and “[DEBUG] stored thought 1” after it" in cut, cut
