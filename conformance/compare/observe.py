@@ -221,10 +221,14 @@ def type_class(value: JSON | Omitted) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+UNKNOWN_TOOL: Final = "unknown tool"
+"""The value class of a call naming a tool other than the one compared."""
+
+
 def trigger(step: Step, *messages: str | None) -> tuple[str, str]:
     """(field, type class) of what in `step` the answers point at."""
     if step.name != TOOL:
-        return "name", "unknown tool"
+        return "name", UNKNOWN_TOOL
     args = step.arguments
     if not isinstance(args, dict):
         return "arguments", type_class(args)

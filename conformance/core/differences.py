@@ -206,6 +206,22 @@ def unflagged(answer: JSON | None) -> str | None:
     return None
 
 
+ANSWERED_CHARS: Final = 120
+"""Characters of an unknown tool's answer a sentence quotes."""
+
+
+def answered_content(answer: JSON | None) -> str | None:
+    """The text a result without isError: true carries in its first content block, or None (a refusal, no
+    result, no text): what an answer says when there is no tool call it could accept."""
+    result = answer.get("result") if isinstance(answer, dict) else None
+    if not isinstance(result, dict) or result.get("isError") is True:
+        return None
+    content = result.get("content")
+    first = content[0] if isinstance(content, list) and content else None
+    text = first.get("text") if isinstance(first, dict) else None
+    return text if isinstance(text, str) else None
+
+
 def other_fields(a: str | None, b: str | None) -> bool:
     """Two refusals name other fields: both name one, and not the same field spelled two ways
     (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
@@ -353,7 +369,15 @@ def explain(original: JSON | None, target: JSON | None, arguments: object = None
         same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
         said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
                 f"server answers {same} without isError: true")
-    if said and a is not None and b is None and body is None:
+    content = answered_content(target) if a is not None and b is None and body is None else None
+    if a is not None and content is not None and a.field == "name":
+        # No tool to accept: an unknown tool's call answered without the flag is an answer with content, not
+        # an acceptance ("and this server accepts it" was said of “Unknown tool: …” without isError).
+        same = ("answers the same refusal without isError: true" if content == a.words else
+                f"answers it with content and no isError, {quoted(content, ANSWERED_CHARS)}")
+        said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
+                f"server {same}")
+    elif said and a is not None and b is None and body is None:
         said += respelled_read(a.field, arguments) or typed_read(a.field, arguments, target)
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
