@@ -221,13 +221,15 @@ _VALUES_KEPT: Final = 2
 
 def keeps_difference(clause: str, piece: str) -> bool:
     """Whether `piece`, a cut of `clause`, still says its difference: the first values (`_VALUE`) of what
-    follows its lead (the words before its first ": "), else of the whole clause, each kept whole. A piece
+    follows its lead (the words before its first ": "), else of the lead (what follows is a conclusion: "…:
+    a host reads it as a result"), each kept whole. A piece
     holding no value where the clause has some ("head adds…") says only that something changed."""
     if piece == clause:
         return True
     parts = _split_top(fold_asides(clause), ": ")
     difference = ": ".join(parts[1:]) if len(parts) > 1 else parts[0]
-    values = [m.group() for m in _VALUE.finditer(difference)][:_VALUES_KEPT]
+    values = [m.group() for m in _VALUE.finditer(difference)][:_VALUES_KEPT] or [
+        m.group() for m in _VALUE.finditer(parts[0])][:_VALUES_KEPT]  # a conclusion after the values
     quotes = sum(1 for value in values if value.startswith("“"))  # each kept as a quote, cut or fitted
     return piece.count("“") >= quotes and all(
         value in piece or value.startswith("“") or (value.startswith("(") and "(…)" in piece)

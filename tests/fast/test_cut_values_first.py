@@ -146,3 +146,14 @@ def test_a_lead_is_cut_to_as_many_of_its_words_as_fit_before_its_values() -> Non
     cut = cut_headline(AROUND, 199 - len("root cause render [CMP-5, RTE-9]: "))
     assert "fork adds lines around an unchanged stderr box" in cut, cut
     assert "“[DEBUG] processing thought 1” before it and “[DEBUG] stored thought 1” after it" in cut, cut
+
+
+def test_a_conclusion_after_the_values_is_no_difference_to_keep_alone() -> None:
+    """A clause ending in a conclusion ("…: a host reads it as a result") keeps the values before it: its
+    lead cut to a few words before the conclusion said nothing of what was answered."""
+    clause = ("fork answers calls to another tool name with content and no isError, “Tool x is not available "
+              "here”, where ref refuses with isError (refusing with “Unknown tool: x”): a host reads it as a "
+              "result")
+    assert not keeps_difference(clause, "fork answers calls to…: a host reads it as a result")
+    cut = cut_headline(clause + " (1 difference)", 150)
+    assert "“Tool x is not available here”" in cut, cut
