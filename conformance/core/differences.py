@@ -463,6 +463,8 @@ class _Box:
     """Body lines drawn without both side borders (a thought's line break inside one row)."""
     row_pads: tuple[int, ...] = ()
     """The spaces after each bordered body row's text, before its right border."""
+    header_short: int = 0
+    """The terminal columns the header row falls short of the top border (negative: past it)."""
 
 
 def box_lines(text: str) -> list[str] | None:
@@ -492,7 +494,9 @@ def _box(text: str) -> _Box | None:
     rows = body[middle + 1:] if middle is not None else body
     bordered = [row[1:-1] for row in rows if row.startswith("│") and row.endswith("│")]
     loose = sum(1 for row in rows if not (row.startswith("│") and row.rstrip().endswith("│")))
-    return _Box(len(lines[top]), len(rows), pad, loose, tuple(len(r) - len(r.rstrip(" ")) for r in bordered))
+    short = terminal_columns(lines[top]) - terminal_columns(header) if header else 0
+    return _Box(len(lines[top]), len(rows), pad, loose, tuple(len(r) - len(r.rstrip(" ")) for r in bordered),
+                short)
 
 
 _BOX_DRAWN: Final = frozenset("┌└├│")
@@ -607,6 +611,8 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
             said.append(f"its row is the thought cut at {cut} characters, “…” last")
         elif rule:
             said.append(rule)
+    if (a.header_short == 0) != (b.header_short == 0):  # one aligned: a width alone moves an unaligned one
+        said.append(f"its header row {_reach(b.header_short)} {here}, {_reach(a.header_short)} on {theirs}'s")
     if a.header_pad != b.header_pad:
         said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
@@ -622,6 +628,15 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
         said.append(f"its thought row{of} is padded with {b.row_pads[row]} space(s) before its right border "
                     f"{here}, {a.row_pads[row]} on {theirs}'s{same}: {why}")
     return said
+
+
+def _reach(short: int) -> str:
+    """Where a header row's right border sits against the box's ("ends 2 columns short of the box's right
+    edge"): #4005's base drew a header row two columns narrower than its border, said only by its padding."""
+    if short == 0:
+        return "ends flush with the box's right edge"
+    way = "short of" if short > 0 else "past"
+    return f"ends {abs(short)} column{'s' if abs(short) != 1 else ''} {way} the box's right edge"
 
 
 def _row_pad_why(a: _Box, b: _Box, row: int) -> str:
