@@ -222,18 +222,37 @@ _VALUES_KEPT: Final = 2
 def keeps_difference(clause: str, piece: str) -> bool:
     """Whether `piece`, a cut of `clause`, still says its difference: the first values (`_VALUE`) of what
     follows its lead (the words before its first ": "), else of the lead (what follows is a conclusion: "…:
-    a host reads it as a result"), each kept whole. A piece
-    holding no value where the clause has some ("head adds…") says only that something changed."""
+    a host reads it as a result"), each kept: a name or a number whole, a quote as a quote, a JSON value by
+    its start. A long aside is context, not a value. A piece holding no value where the clause has some
+    ("head adds…") says only that something changed."""
     if piece == clause:
         return True
-    parts = _split_top(fold_asides(clause), ": ")
+    parts = _split_top(_closing_folded(fold_asides(clause)), ": ")
     difference = ": ".join(parts[1:]) if len(parts) > 1 else parts[0]
-    values = [m.group() for m in _VALUE.finditer(difference)][:_VALUES_KEPT] or [
-        m.group() for m in _VALUE.finditer(parts[0])][:_VALUES_KEPT]  # a conclusion after the values
+    values = _values(difference) or _values(parts[0])  # a conclusion after the values
     quotes = sum(1 for value in values if value.startswith("“"))  # each kept as a quote, cut or fitted
-    return piece.count("“") >= quotes and all(
-        value in piece or value.startswith("“") or (value.startswith("(") and "(…)" in piece)
-        for value in values)
+    return piece.count("“") >= quotes and all(_value_kept(value, piece) for value in values)
+
+
+def _values(text: str) -> list[str]:
+    """The first values `text` says, long asides and folded ones left out (context)."""
+    found = (m.group() for m in _VALUE.finditer(text))
+    return [v for v in found if not (v.startswith("(") and (v == "(…)" or len(v) >= _FOLDED_LEAST))][
+        :_VALUES_KEPT]
+
+
+def _value_kept(value: str, piece: str) -> bool:
+    if value.startswith("“"):
+        return True  # counted as quotes
+    if value.startswith("(") and "(…)" in piece:
+        return True  # an aside folded
+    if value.startswith("{") and len(value) > _JSON_START:
+        return value[:_JSON_START] in piece  # a JSON value cut after its start
+    return value in piece
+
+
+_JSON_START: Final = 10
+"""The characters of a long JSON value a cut keeps for it to be said ({"taskSupport"…})."""
 
 
 _SHARED_WORDS: Final = 2
