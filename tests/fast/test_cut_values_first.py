@@ -161,8 +161,8 @@ def test_a_conclusion_after_the_values_is_no_difference_to_keep_alone() -> None:
 
 # npm:2025.11.25's CMP-2 headline: a JSON value, then the listing's other changed keys.
 CMP_2 = ('CMP-2 departs — tools[0].execution: absent on the original, {"taskSupport": "forbidden"} here; '
-         "and 3 more beside it: outputSchema, title, description (reproduced at tools/list (request 2) against "
-         "npm:0.6.2)")
+         "and 3 more beside it: outputSchema, title, description (reproduced at tools/list (request 2) "
+         "against npm:0.6.2)")
 
 
 def test_a_json_value_cut_after_its_start_and_a_closing_aside_are_no_lost_difference() -> None:
