@@ -371,7 +371,7 @@ def _subject_kept(clause: str, room: int, words_kept: int = 2) -> str | None:
     head = lead[: lead.index(HEAD) + len(HEAD)] if HEAD in lead else ""
     words = lead[len(head):]
     name = _CODE.search(words)
-    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:words_kept]))
+    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:words_kept]).rstrip(" ,;"))
     if subject in (head, lead) or len(subject) + len(rest) + 3 > room:
         return None
     return f"{subject}…: {rest}"

@@ -116,6 +116,7 @@ def test_two_unlike_refusals_keep_each_sides_start_and_end() -> None:
     assert "“Cannot read" in fitted and "“MCP error -32602:" in fitted, fitted
     line = cut_headline(f"OBJ-8 departs — {fitted} (reproduced at tools/call 1 against npm:0.6.2)", 160)
     assert len(line) <= 160 and line.count("“") == 2 and "received undefined” here" in line, line
+    assert ",…" not in line, line
 
 
 def _sentence(letters: str) -> st.SearchStrategy[str]:
