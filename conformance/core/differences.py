@@ -1108,6 +1108,10 @@ QUOTE_LEAST: Final = 30
 """The fewest characters a quote cut in its middle keeps: where its words begin and where they end."""
 
 
+_FIT_TRIES: Final = 24
+"""Times the room taken from the quotes grows by what a cut at words kept over it."""
+
+
 def quotes_fitted(text: str, limit: int) -> str | None:
     """`text` with each long quote cut in its middle (“MCP error -32602: … received undefined”), the room over
     `limit` taken from each in proportion to its length, never below `QUOTE_LEAST`: two refusals side by side
@@ -1118,7 +1122,7 @@ def quotes_fitted(text: str, limit: int) -> str | None:
     if not found or len(text) <= limit:
         return None
     fitted, over = text, len(text) - limit
-    for _ in range(4):  # a cut at words may keep a few characters more than its share
+    for _ in range(_FIT_TRIES):  # a cut at words may keep a few characters more than its share
         out: list[str] = []
         at = 0
         for m in found:
