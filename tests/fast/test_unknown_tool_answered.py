@@ -48,6 +48,8 @@ def test_compares_headline_says_what_an_unknown_tools_answer_is() -> None:
                    for f in found]
     [cause] = explained(differences, default_rules(), "ref", "fork", None)
     assert "accepts" not in cause.summary, cause.summary
+    assert [d.summary for d in differences] == [
+        "a call to another tool name: refused (isError) by ref, answered with content and no isError by fork"]
     assert (f"fork answers calls to another tool name with content and no isError, “Tool {UNKNOWN} is not "
             "available here”, where ref refuses with isError") in cause.summary, cause.summary
 
