@@ -46,6 +46,9 @@ def _line(found: Found, a: str, b: str) -> str:
         return f"{wrong}: {said}, where {right} answers under the id it was sent (a string)"
     if aspect == "is_error":
         refused, accepted = (a, b) if detail == "refused by a" else (b, a)
+        if fld == "name":  # no tool to accept: an answer with content, not an acceptance
+            return (f"{_subject(found)}: refused (isError) by {refused}, answered with content and no "
+                    f"isError by {accepted}")
         return f"{_subject(found)}: refused (isError) by {refused}, accepted by {accepted}"
     if aspect == "answer":
         if detail == "error text":

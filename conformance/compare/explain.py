@@ -23,7 +23,7 @@ from conformance.compare.listing import describe_text, describe_tool, object_cha
 from conformance.compare.new_tools import DETAIL as DETAIL_CALLED
 from conformance.compare.new_tools import clauses as called_clauses
 from conformance.compare.new_tools import gists as called_gists
-from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, type_class
+from conformance.compare.observe import AFTER_THE_BOX, MULTI_LINE_BOX, UNKNOWN_TOOL, type_class
 from conformance.compare.probes import NO_STATE
 from conformance.compare.programs import calls_in, valid
 from conformance.compare.relations import RELATION_CLASS, RETEST_CLASS, UNCHECKED_CLASS
@@ -44,6 +44,7 @@ from conformance.compare.wording import (
     wording_change,
 )
 from conformance.core.differences import (
+    around_unchanged_box,
     box_difference,
     crash_order,
     crash_order_said,
@@ -271,7 +272,13 @@ def _unflagged(d: Difference) -> str:
     words = message(answered)
     parsed = answer_object(answered)
     erring = parsed is not None and isinstance(parsed.get("error"), str)
-    return words if words and (erring or words == message(refused)) else ""
+    # A call to another tool name has no tool to accept: whatever content answers it is no acceptance.
+    return words if words and (erring or words == message(refused) or _unknown_tool_call(d)) else ""
+
+
+def _unknown_tool_call(d: Difference) -> bool:
+    """Whether `d`'s call names a tool neither side lists (`observe.py`'s field `name`)."""
+    return d.field == "name" and d.value_class == UNKNOWN_TOOL
 
 
 def _unflagged_said(ds: list[Difference], la: str, lb: str) -> str:
@@ -281,6 +288,9 @@ def _unflagged_said(ds: list[Difference], la: str, lb: str) -> str:
     words = short(_unflagged(ds[0]), 70)
     same = all(message(d.a) == message(d.b) for d in ds)
     side = ds[0].detail.removeprefix("refused by ")
+    if not same and all(_unknown_tool_call(d) for d in ds):
+        return (f"{answering} answers {_things(ds)} with content and no isError, “{words}”, where {refusing} "
+                f"refuses with isError{_refusals(ds, side)}: a host reads it as a result")
     told = f"as {refusing} does" if same else f"where {refusing} refuses with isError{_refusals(ds, side)}"
     return (f"{answering} answers {_things(ds)} with “{words}” {told}, but without isError: a host reads it "
             "as a result")
@@ -619,6 +629,8 @@ def _stderr(ds: list[Difference], la: str, lb: str) -> str:
     said = [_box_clause(plain, la, lb, "an accepted call")] if plain else []
     if multi:
         said.append(_box_clause(multi, la, lb, "a multi-line thought"))
+    if len(said) == 2 and said[1] == said[0].replace("of an accepted call", "of a multi-line thought"):
+        return said[0].replace("of an accepted call", "of every accepted call, one-line or multi-line")
     return "; ".join(said)
 
 
@@ -636,6 +648,10 @@ def _box_clause(ds: list[Difference], la: str, lb: str, what: str) -> str:
     # and a width counted in columns in another are two changes, not one said and one hidden.
     said = list(dict.fromkeys(box for d in sorted(ds, key=_size)
                               if (box := box_difference(d.a, d.b, f"on {lb}", la))))[:MAX_BOX_CHANGES]
+    around = list(dict.fromkeys(around_unchanged_box(d.a, d.b, lb, f"{what}{_given(ds)}")
+                                for d in sorted(ds, key=_size)))
+    if around and all(around):
+        return "; and ".join(around[:MAX_BOX_CHANGES])
     if said:
         return f"the stderr box of {what}{_given(ds)} differs: {'; and '.join(said)}"
     fields = sorted({d.field for d in ds if d.field})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from conformance.compare.programs import FIELDS, Step
-from conformance.core.differences import spelled_alike
+from conformance.core.differences import box_span, box_unchanged, spelled_alike
 from conformance.core.js import MAX_SAFE_INTEGER, PROTOTYPE_KEYS, js_truthy
 from conformance.core.jsontypes import JSON, Omitted
 from conformance.core.protocol import TOOL
@@ -221,10 +221,14 @@ def type_class(value: JSON | Omitted) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+UNKNOWN_TOOL: Final = "unknown tool"
+"""The value class of a call naming a tool other than the one compared."""
+
+
 def trigger(step: Step, *messages: str | None) -> tuple[str, str]:
     """(field, type class) of what in `step` the answers point at."""
     if step.name != TOOL:
-        return "name", "unknown tool"
+        return "name", UNKNOWN_TOOL
     args = step.arguments
     if not isinstance(args, dict):
         return "arguments", type_class(args)
@@ -351,8 +355,18 @@ def _box_detail(step: Step) -> str:
     return MULTI_LINE_BOX if isinstance(thought, str) and "\n" in thought else "box"
 
 
+AROUND_THE_BOX: Final = "around the box"
+"""The same box on both sides, lines written before it differing (after it too, or not)."""
+
+
 def _box_line(a: str, b: str) -> str:
-    """Which line of the box differs first: border, header or body."""
+    """Which line of the box differs first: border, header or body; the lines before or after it when both
+    draw the same box (a server logging "[DEBUG] …" around it had been said to differ at its blank)."""
+    lines_a, lines_b = a.split("\n"), b.split("\n")
+    span_a, span_b = box_span(lines_a), box_span(lines_b)
+    if span_a is not None and span_b is not None and box_unchanged(a, b):
+        before_differs = lines_a[: span_a[0]] != lines_b[: span_b[0]]
+        return AROUND_THE_BOX if before_differs else AFTER_THE_BOX
     names = ("blank", "top border", "header", "middle border", "body", "bottom border")
     for index, (x, y) in enumerate(zip(a.split("\n"), b.split("\n"), strict=False)):
         if x != y:

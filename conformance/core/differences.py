@@ -206,6 +206,22 @@ def unflagged(answer: JSON | None) -> str | None:
     return None
 
 
+ANSWERED_CHARS: Final = 120
+"""Characters of an unknown tool's answer a sentence quotes."""
+
+
+def answered_content(answer: JSON | None) -> str | None:
+    """The text a result without isError: true carries in its first content block, or None (a refusal, no
+    result, no text): what an answer says when there is no tool call it could accept."""
+    result = answer.get("result") if isinstance(answer, dict) else None
+    if not isinstance(result, dict) or result.get("isError") is True:
+        return None
+    content = result.get("content")
+    first = content[0] if isinstance(content, list) and content else None
+    text = first.get("text") if isinstance(first, dict) else None
+    return text if isinstance(text, str) else None
+
+
 def other_fields(a: str | None, b: str | None) -> bool:
     """Two refusals name other fields: both name one, and not the same field spelled two ways
     (`thoughtNumber`, `thought_number`: a port's names, or a mapped compare's B, round 13)."""
@@ -353,7 +369,15 @@ def explain(original: JSON | None, target: JSON | None, arguments: object = None
         same = "the same refusal" if body == a.words else f"a refusal, {quoted(body)},"
         said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
                 f"server answers {same} without isError: true")
-    if said and a is not None and b is None and body is None:
+    content = answered_content(target) if a is not None and b is None and body is None else None
+    if a is not None and content is not None and a.field == "name":
+        # No tool to accept: an unknown tool's call answered without the flag is an answer with content, not
+        # an acceptance ("and this server accepts it" was said of “Unknown tool: …” without isError).
+        same = ("answers the same refusal without isError: true" if content == a.words else
+                f"answers it with content and no isError, {quoted(content, ANSWERED_CHARS)}")
+        said = (f"the original refuses this call{_naming(a)} — {quoted(a.words)} ({a.kind}) — and this "
+                f"server {same}")
+    elif said and a is not None and b is None and body is None:
         said += respelled_read(a.field, arguments) or typed_read(a.field, arguments, target)
     if said and (a is None or b is None):
         return [FieldDifference("result", "", "", said)]
@@ -439,16 +463,16 @@ class _Box:
     """Body lines drawn without both side borders (a thought's line break inside one row)."""
     row_pads: tuple[int, ...] = ()
     """The spaces after each bordered body row's text, before its right border."""
+    header_short: int = 0
+    """The terminal columns the header row falls short of the top border (negative: past it)."""
 
 
 def box_lines(text: str) -> list[str] | None:
     """The lines of the first box-drawn frame in a text, top border to bottom border, as written (a line's
     carriage return kept); None when the text draws none."""
     lines = text.split("\n")
-    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
-    bottom = None if top is None else next(
-        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
-    return None if top is None or bottom is None else lines[top:bottom + 1]
+    span = box_span(lines)
+    return None if span is None else lines[span[0]:span[1] + 1]
 
 
 def _box(text: str) -> _Box | None:
@@ -470,7 +494,9 @@ def _box(text: str) -> _Box | None:
     rows = body[middle + 1:] if middle is not None else body
     bordered = [row[1:-1] for row in rows if row.startswith("│") and row.endswith("│")]
     loose = sum(1 for row in rows if not (row.startswith("│") and row.rstrip().endswith("│")))
-    return _Box(len(lines[top]), len(rows), pad, loose, tuple(len(r) - len(r.rstrip(" ")) for r in bordered))
+    short = terminal_columns(lines[top]) - terminal_columns(header) if header else 0
+    return _Box(len(lines[top]), len(rows), pad, loose, tuple(len(r) - len(r.rstrip(" ")) for r in bordered),
+                short)
 
 
 _BOX_DRAWN: Final = frozenset("┌└├│")
@@ -490,14 +516,83 @@ def stderr_part(difference: str) -> str:
 def box_difference(original: str, target: str, here: str = "{here}", theirs: str = "the original") -> str:
     """Two stderr boxes' change in words: invisible characters first (a carriage return ending each line is
     no wider box), then width, the header row's padding, rows in the body (a thought's lines drawn a row each,
-    or one row broken by the line break). Empty when either text draws no box or the boxes agree on all of
-    these."""
+    or one row broken by the line break), then the lines written around the box. Empty when either text
+    draws no box or the boxes and what surrounds them agree on all of these."""
     hidden = invisible_difference(original, target, here, theirs, of=" of the box", framed=box_lines)
     geometry = _box_geometry(hidden.original, hidden.target, here, theirs)
     if geometry is None:
         return ""
     same = [f"width, padding and rows as {theirs}'s"] if hidden.trailing and not geometry else []
-    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside) if part)
+    around = around_box(hidden.original, hidden.target, here)
+    return "; ".join(part for part in (hidden.trailing, *same, *geometry, hidden.inside, around) if part)
+
+
+AROUND_LINES: Final = 2
+"""Lines written around a box that a sentence quotes, the others counted."""
+
+
+def around_box(original: str, target: str, here: str = "{here}") -> str:
+    """The lines one side writes before and after its stderr box that the other does not ("adds “[DEBUG]
+    processing thought 1” before the box and “[DEBUG] stored thought 1” after it on head"): a server logging
+    around an unchanged box was said as a box that "differs at its blank" (issue 46). Empty when neither
+    draws a box or the same lines surround both."""
+    said = [f"{verb} {' and '.join(places)}" for verb, places in _around(original, target, "the box")]
+    return f"{' and '.join(said)} {here}" if said else ""
+
+
+def around_unchanged_box(original: str, target: str, side: str, what: str) -> str:
+    """An unchanged box with lines written around it on `side`, the lines as values after the claim ("head
+    adds lines around an unchanged stderr box of an accepted call: “[DEBUG] …” before it and “[DEBUG] …”
+    after it"); empty when the boxes differ or nothing around them does."""
+    found = _around(original, target, "it") if box_unchanged(original, target) else []
+    if not found:
+        return ""
+    verbs = " and ".join(verb for verb, _ in found)
+    places = " and ".join(place for _, group in found for place in group)
+    return f"{side} {verbs} lines around an unchanged stderr box of {what}: {places}"
+
+
+def _around(original: str, target: str, box: str) -> list[tuple[str, list[str]]]:
+    """What `target` writes around its box that `original` does not and the reverse: ("adds", [“…” before
+    {box}, “…” after {box}]), ("drops", […]), each present only when it has lines."""
+    a, b = original.split("\n"), target.split("\n")
+    span_a, span_b = box_span(a), box_span(b)
+    if span_a is None or span_b is None:
+        return []
+    before = _lines_changed(a[: span_a[0]], b[: span_b[0]])
+    after = _lines_changed(a[span_a[1] + 1:], b[span_b[1] + 1:])
+    found: list[tuple[str, list[str]]] = []
+    for verb, k in (("adds", 0), ("drops", 1)):
+        places = [f"{first_and_more([quoted(line, 80) for line in lines], AROUND_LINES)} {where} {box}"
+                  for lines, where in ((before[k], "before"), (after[k], "after")) if lines]
+        if places:
+            found.append((verb, places))
+    return found
+
+
+def box_unchanged(original: str, target: str) -> bool:
+    """Whether both texts draw the same box, line for line, whatever is written around it."""
+    a, b = box_lines(original), box_lines(target)
+    return a is not None and a == b
+
+
+def box_span(lines: list[str]) -> tuple[int, int] | None:
+    """The indices of a box's top and bottom border among `lines`, or None."""
+    top = next((i for i, line in enumerate(lines) if line.startswith("┌")), None)
+    bottom = None if top is None else next(
+        (i for i in range(top + 1, len(lines)) if lines[i].startswith("└")), None)
+    return None if top is None or bottom is None else (top, bottom)
+
+
+def _lines_changed(was: list[str], now: list[str]) -> tuple[list[str], list[str]]:
+    """The lines `now` adds to `was` and those it drops, blank ones left out, in order."""
+    added: list[str] = []
+    dropped: list[str] = []
+    for tag_, i1, i2, j1, j2 in difflib.SequenceMatcher(a=was, b=now, autojunk=False).get_opcodes():
+        if tag_ != "equal":
+            dropped += [line for line in was[i1:i2] if line.strip()]
+            added += [line for line in now[j1:j2] if line.strip()]
+    return added, dropped
 
 
 def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[str] | None:
@@ -516,6 +611,8 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
             said.append(f"its row is the thought cut at {cut} characters, “…” last")
         elif rule:
             said.append(rule)
+    if (a.header_short == 0) != (b.header_short == 0):  # one aligned: a width alone moves an unaligned one
+        said.append(f"its header row {_reach(b.header_short)} {here}, {_reach(a.header_short)} on {theirs}'s")
     if a.header_pad != b.header_pad:
         said.append(f"its header row is padded with {b.header_pad[0]} space(s) before and {b.header_pad[1]} "
                     f"after its text {here}, {a.header_pad[0]} and {a.header_pad[1]} on {theirs}")
@@ -531,6 +628,15 @@ def _box_geometry(original: str, target: str, here: str, theirs: str) -> list[st
         said.append(f"its thought row{of} is padded with {b.row_pads[row]} space(s) before its right border "
                     f"{here}, {a.row_pads[row]} on {theirs}'s{same}: {why}")
     return said
+
+
+def _reach(short: int) -> str:
+    """Where a header row's right border sits against the box's ("ends 2 columns short of the box's right
+    edge"): #4005's base drew a header row two columns narrower than its border, said only by its padding."""
+    if short == 0:
+        return "ends flush with the box's right edge"
+    way = "short of" if short > 0 else "past"
+    return f"ends {abs(short)} column{'s' if abs(short) != 1 else ''} {way} the box's right edge"
 
 
 def _row_pad_why(a: _Box, b: _Box, row: int) -> str:
@@ -973,6 +1079,73 @@ def word_difference(original: str, target: str, context: int = 3) -> tuple[str, 
     now = cut(b, first[3], last[4], ends[1] < len(target))
     return (f"“{was}”{_length_said(original, ends[0] < whole[0])}",
             f"“{now}”{_length_said(target, ends[1] < whole[1])}")
+
+
+TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^”]{1,2000})”")
+"""Two quotes one sentence sets side by side ("“A” on the original, “B” here")."""
+
+
+def pair_fitted(text: str, limit: int) -> str | None:
+    """`text` with its first two quotes side by side said by the words that differ (`word_difference`), with
+    as many words around as fit in `limit` (6, 4, then 2 each side), when that is shorter; else None. A cut at
+    the end kept the first side's words and dropped the other's (a crash's words V8 quotes from each side's
+    own source)."""
+    found = TWO_QUOTES.search(text)
+    if found is None or found.group(1) == found.group(3):
+        return None
+    fitted = text
+    for context in (6, 4, 2):
+        was, now = (side.replace('\\"', '"')
+                    for side in word_difference(found.group(1), found.group(3), context=context))
+        fitted = f"{text[: found.start()]}{was}{found.group(2)}{now}{text[found.end():]}"
+        if len(fitted) <= limit:
+            break
+    return fitted if len(fitted) < len(text) else None
+
+
+_LONG_QUOTE: Final = re.compile(r"“([^”]{40,})”")
+QUOTE_LEAST: Final = 30
+"""The fewest characters a quote cut in its middle keeps: where its words begin and where they end."""
+
+
+_FIT_TRIES: Final = 24
+"""Times the room taken from the quotes grows by what a cut at words kept over it."""
+
+
+def quotes_fitted(text: str, limit: int) -> str | None:
+    """`text` with each long quote cut in its middle (“MCP error -32602: … received undefined”), the room over
+    `limit` taken from each in proportion to its length, never below `QUOTE_LEAST`: two refusals side by side
+    kept both sides' words where a cut at the end kept only the first (npm:2026.8.31's OBJ-8: “Cannot read
+    properties …” on the original, “MCP error…” here). None when no long quote is there or nothing is cut."""
+    found = list(_LONG_QUOTE.finditer(text))
+    total = sum(len(m.group(1)) for m in found)
+    if not found or len(text) <= limit:
+        return None
+    fitted, over = text, len(text) - limit
+    for _ in range(_FIT_TRIES):  # a cut at words may keep a few characters more than its share
+        out: list[str] = []
+        at = 0
+        for m in found:
+            words = m.group(1)
+            room = max(len(words) - -(-over * len(words) // total), QUOTE_LEAST)
+            out += [text[at:m.start()], f"“{middle_cut(words, room)}”"]
+            at = m.end()
+        fitted = "".join(out) + text[at:]
+        if len(fitted) <= limit:
+            break
+        over += len(fitted) - limit
+    return fitted if len(fitted) < len(text) else None
+
+
+def middle_cut(words: str, room: int) -> str:
+    """`words` in about `room` characters, their start and end kept at word boundaries, " … " between."""
+    if len(words) <= room:
+        return words
+    head = words[: max(room // 2 - 2, 1)]
+    head = head.rsplit(" ", 1)[0] if " " in head.strip() else head
+    tail = words[len(words) - max(room - len(head) - 3, 1):]
+    tail = tail.split(" ", 1)[1] if " " in tail.strip() and not tail.startswith(" ") else tail.lstrip()
+    return f"{head} … {tail}" if tail else f"{head} …"
 
 
 def _split_end(head: int, end: int) -> int:

@@ -7,10 +7,12 @@ import sys
 from collections.abc import Callable
 from typing import Final, TextIO
 
+from conformance.core.differences import pair_fitted, quotes_fitted
 from conformance.core.printable import safe as safe  # the writers' import
 from conformance.core.printable import safe_lines as safe_lines
 from conformance.core.printable import writable
 from conformance.core.words import (
+    HEAD,
     LEAD_LEAST,
     cut_text,
     first_and_more,
@@ -80,8 +82,12 @@ def _body_cut(body: str, room: int, count: str) -> str:
     """The clauses of `body` in `room` characters (`cut_headline` without its count)."""
     clauses = _split_top(body, "; ")
     if len(clauses) > 1 and not _several(count):
-        every = _every_clause(clauses, room)
-        return every if every is not None else _word_cut(body, room)
+        merged = _shared_starts_merged(clauses)
+        every = _every_clause(merged, room)
+        if every is None:
+            every = _values_first(merged, room)
+        if every is not None:
+            return every
     if len(clauses) > 1:
         fits = [k for k in range(len(clauses) - 1, 0, -1)
                 if len("; ".join(clauses[:k])) + len(_NOTHING_NAMED) <= room][:2]
@@ -99,6 +105,15 @@ def _body_cut(body: str, room: int, count: str) -> str:
     listed = names_cut(first, room)
     if listed is not None:
         return listed + more
+    paired = pair_fitted(first, room)
+    if paired is not None and len(paired) <= room:
+        return paired + more
+    if first.count("“") >= 2:  # two texts side by side: both kept, the words around them cut first
+        led = lead_cut(first, room, _word_cut)
+        compact = led if led is not None and keeps_difference(first, led) else _values_first([first], room)
+        if compact is not None:
+            return compact + more
+    first = paired or first
     led = lead_cut(first, room, _word_cut)
     if led is not None:
         return led + more
@@ -180,7 +195,8 @@ def _every_clause(clauses: list[str], room: int) -> str | None:
     """One difference's clauses in `room` characters, every one said, the short ones whole and the long ones
     cut to equal shares of what is left (each by `_clause_cut`): a one-difference cause cut to "…; and 1
     more (1 difference)" dropped the other side of its sentence ("0.6.2 sends none"). None when a share
-    would keep fewer than `LEAD_LEAST` characters."""
+    would keep fewer than `LEAD_LEAST` characters or a clause's cut would lose its difference (“head adds…”
+    for “head adds `properties.thought.maxLength` (102400)”): then whole clauses and what the rest name."""
     left = room - 2 * (len(clauses) - 1)
     order = sorted(range(len(clauses)), key=lambda i: len(clauses[i]))
     shares: dict[int, int] = {}
@@ -192,17 +208,190 @@ def _every_clause(clauses: list[str], room: int) -> str | None:
         left -= shares[i]
     kept = [clause if len(clause) <= shares[i] else _clause_cut(clause, shares[i])
             for i, clause in enumerate(clauses)]
+    if not all(keeps_difference(clause, piece) for clause, piece in zip(clauses, kept, strict=True)):
+        return None
     return "; ".join(kept)
 
 
+_VALUE: Final = re.compile(r'`[^`\n]{1,120}`|“[^”]*”|\([^()]*\)|\{[^{}]*\}|"[^"]*"|-?\d+(?:\.\d+)?')
+"""What a clause says a difference with: a name in backticks, a quote, a bracketed value, a number."""
+_VALUES_KEPT: Final = 2
+"""The first values of a clause's difference a cut must keep ("`properties.thought.maxLength` (102400)")."""
+
+
+def keeps_difference(clause: str, piece: str) -> bool:
+    """Whether `piece`, a cut of `clause`, still says its difference: the first values (`_VALUE`) of what
+    follows its lead (the words before its first ": "), else of the lead (what follows is a conclusion: "…:
+    a host reads it as a result"), each kept: a name or a number whole, a quote as a quote, a JSON value by
+    its start. A long aside is context, not a value. A piece holding no value where the clause has some
+    ("head adds…") says only that something changed."""
+    if piece == clause:
+        return True
+    parts = _split_top(_closing_folded(fold_asides(clause)), ": ")
+    difference = ": ".join(parts[1:]) if len(parts) > 1 else parts[0]
+    values = _values(difference) or _values(parts[0])  # a conclusion after the values
+    quotes = sum(1 for value in values if value.startswith("“"))  # each kept as a quote, cut or fitted
+    return piece.count("“") >= quotes and all(_value_kept(value, piece) for value in values)
+
+
+def _values(text: str) -> list[str]:
+    """The first values `text` says, long asides and folded ones left out (context)."""
+    found = (m.group() for m in _VALUE.finditer(text))
+    return [v for v in found if not (v.startswith("(") and (v == "(…)" or len(v) >= _FOLDED_LEAST))][
+        :_VALUES_KEPT]
+
+
+def _value_kept(value: str, piece: str) -> bool:
+    if value.startswith("“"):
+        return True  # counted as quotes
+    if value.startswith("(") and "(…)" in piece:
+        return True  # an aside folded
+    if value.startswith("{") and len(value) > _JSON_START:
+        return value[:_JSON_START] in piece  # a JSON value cut after its start
+    return value in piece
+
+
+_JSON_START: Final = 10
+"""The characters of a long JSON value a cut keeps for it to be said ({"taskSupport"…})."""
+
+
+_SHARED_WORDS: Final = 2
+"""The leading words clauses share that a merge says once ("head adds")."""
+
+
+def _shared_starts_merged(clauses: list[str]) -> list[str]:
+    """Clauses in a row that open with the same words said once, their rests as a list ("head adds `a` (1);
+    head adds `b` (2)" → "head adds `a` (1), `b` (2)"): the values stay and the repeated words go, so a cut
+    keeps each change's value (#3007's schema, six keys added, had been cut to "head adds…" six times)."""
+    merged: list[str] = []
+    start = ""
+    for clause in clauses:
+        words = clause.split(" ", _SHARED_WORDS)
+        opening = " ".join(words[:_SHARED_WORDS]) + " " if len(words) > _SHARED_WORDS else ""
+        if merged and opening and opening == start and ": " not in clause:
+            merged[-1] += ", " + clause[len(opening):]
+        else:
+            merged.append(clause)
+            start = opening if ": " not in clause else ""
+    return merged
+
+
+def _values_first(clauses: list[str], room: int) -> str | None:
+    """One difference's clauses in `room` characters, each in its shortest form that still says its difference
+    (`_compact_forms`), then the ones that gain least widened back while they fit: "`branches`…: head caps it
+    at 100 (…); base keeps it growing by one a call (117 after call 117)" where equal shares had cut the
+    values off each. None when even the shortest forms overrun."""
+    forms = [_compact_forms(clause) for clause in clauses]
+    level = [len(f) - 1 for f in forms]  # each clause's shortest form first
+    used = sum(len(f[-1]) for f in forms) + 2 * (len(clauses) - 1)
+    if used > room:
+        return None
+    while True:
+        widen = [(len(forms[i][level[i] - 1]) - len(forms[i][level[i]]), i)
+                 for i in range(len(forms)) if level[i] > 0]
+        fits = [(gain, i) for gain, i in widen if used + gain <= room]
+        if not fits:
+            break
+        gain, i = min(fits)
+        level[i] -= 1
+        used += gain
+    return "; ".join(f[k] for f, k in zip(forms, level, strict=True))
+
+
+def _compact_forms(clause: str) -> list[str]:
+    """`clause` whole, then shorter forms that keep its difference's values, longest first: asides folded
+    (the one closing it too), two quotes said by the words that differ, the lead cut to its subject, a list
+    of values cut to its first items and a count."""
+    folded = fold_asides(clause)
+    bases = [clause, folded]
+    paired = pair_fitted(folded, 0)
+    if paired is not None:
+        bases.append(paired)
+    bases += [_closing_folded(b) for b in list(bases)]
+    if paired is None:  # quotes that share words are said by the words that differ, never cut in their middle
+        bases += [q for b in list(bases) for share in (3, 2, 0)
+                  if (q := quotes_fitted(b, len(b) * share // 4)) is not None]
+    bases += [s for b in list(bases) for words in (2, 4, 6, 8)
+              if (s := _subject_kept(b, len(b), words)) is not None]
+    for b in list(bases):
+        parts = _split_top(b, ", ")
+        if len(parts) >= 3 and all(_ITEM.fullmatch(part) for part in parts[1:]):
+            bases += [", ".join(parts[:k]) + f", and {len(parts) - k} more" for k in range(1, len(parts) - 1)]
+    kept = {b for b in bases if len(b) < len(clause) and keeps_difference(clause, b) and closed(b) == b}
+    return [clause, *sorted(kept, key=lambda b: (-len(b), b))]
+
+
+def _closing_folded(clause: str) -> str:
+    """`clause` with a long bracketed aside that closes it folded to "(…)" ("head caps it at 100 (unchanged
+    over calls 101 to 117)"): what it adds is context, the value before it stays."""
+    if not clause.endswith(")"):
+        return clause
+    depth = 0
+    for i in range(len(clause) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(clause[i], 0)
+        if depth == 0:
+            whole = i > 0 and clause[i - 1] == " " and len(clause) - i >= _FOLDED_LEAST
+            return clause[:i] + "(…)" if whole else clause
+    return clause
+
+
+_FOLDED_LEAST: Final = 24
+"""A closing aside at least this long is context a cut folds (as `fold_asides` folds one inside)."""
+
+
 def _clause_cut(clause: str, room: int) -> str:
-    """One clause in `room` characters: its long asides folded, then its lead (what comes before its first
-    ": ") cut before the difference after it, then a cut at a word."""
+    """One clause in `room` characters, its values before its context: its long asides folded, two quotes side
+    by side said by the words that differ, its lead (what comes before its first ": ") cut before the
+    difference after it, a list of values cut to the first ones and a count, then a cut at a word."""
     folded = fold_asides(clause)
     if len(folded) <= room:
         return folded
+    paired = pair_fitted(folded, room)
+    if paired is not None and len(paired) <= room:
+        return paired
+    folded = paired or folded
     led = lead_cut(folded, room, _word_cut)
-    return led if led is not None else _word_cut(folded, room)
+    if led is not None:
+        return led
+    subject = _subject_kept(folded, room)
+    if subject is not None:
+        return subject
+    items = _items_cut(folded, room)
+    return items if items is not None else _word_cut(folded, room)
+
+
+def _subject_kept(clause: str, room: int, words_kept: int = 2) -> str | None:
+    """`clause` with its lead cut to its subject, through the first name it quotes in backticks ("`branches`…:
+    head caps it at 100"), else to its first `words_kept` words ("both refuse…: “…” on the original, “…”
+    here"), the words before " — " kept, when its difference then fits whole; else None."""
+    parts = _split_top(clause, ": ")
+    if len(parts) < 2:
+        return None
+    lead, rest = parts[0], ": ".join(parts[1:])
+    head = lead[: lead.index(HEAD) + len(HEAD)] if HEAD in lead else ""
+    words = lead[len(head):]
+    name = _CODE.search(words)
+    subject = head + (words[: name.end()] if name else " ".join(words.split(" ")[:words_kept]).rstrip(" ,;"))
+    if subject in (head, lead) or len(subject) + len(rest) + 3 > room:
+        return None
+    return f"{subject}…: {rest}"
+
+
+_ITEM: Final = re.compile(r'(?:`[^`]+`|“[^”]*”|"[^"]*"|[\w.$-]+)(?: \([^()]*\))?')
+"""One value of a list a cut counts ("`properties.thought.maxLength` (102400)", “true”, 256)."""
+
+
+def _items_cut(clause: str, room: int) -> str | None:
+    """A clause listing values ("head adds `a` (1), `b` (2), `c` (3)") cut to the first items that fit and how
+    many more, each item whole; None when it lists fewer than three or the first does not fit."""
+    parts = _split_top(clause, ", ")
+    if len(parts) < 3 or not all(_ITEM.fullmatch(part) for part in parts[1:]):
+        return None
+    for kept in range(len(parts) - 1, 0, -1):
+        said = ", ".join(parts[:kept]) + f", and {len(parts) - kept} more"
+        if len(said) <= room:
+            return said
+    return None
 
 
 STOP_CHARS: Final = 600

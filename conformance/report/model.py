@@ -12,7 +12,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.core.differences import other_fields, word_difference
+from conformance.core.differences import TWO_QUOTES as _TWO_QUOTES
+from conformance.core.differences import other_fields, pair_fitted, quotes_fitted
 from conformance.core.failure_text import one_line
 from conformance.core.identity import HarnessIdentity, ShardIdentity, TargetIdentity
 from conformance.core.results import (
@@ -211,10 +212,6 @@ _QUOTE_HEAD: Final = 24
 """Characters kept from a long quote's start when its middle is cut: where its words begin."""
 
 
-_TWO_QUOTES: Final = re.compile(r"“([^”]{1,2000})”([^“”]{1,80}?)“([^”]{1,2000})”")
-"""Two quotes one sentence sets side by side ("“A” on the original, “B” here")."""
-
-
 def quote_fitted(difference: str, limit: int) -> str:
     """A difference over `limit` whose two quotes side by side share words is said by the words that differ,
     marked, with a few around (“…branches[[validatedInput.]branchId]…” against “…branches[[]branchId]…”):
@@ -224,9 +221,12 @@ def quote_fitted(difference: str, limit: int) -> str:
     refusal's own words come last, after a wrapper's prefix, and a cut at the end kept only the prefix
     (issue 42: npm:2025.11.25's RTE-3 never said what was refused)."""
     if len(difference) > limit:
-        paired = _pair_fitted(difference, limit)
+        paired = pair_fitted(difference, limit)
         if paired is not None:
             return paired if len(paired) <= limit else quote_fitted(paired, len(paired))
+        both = quotes_fitted(difference, limit) if _TWO_QUOTES.search(difference) else None
+        if both is not None:
+            return both
     found = _QUOTE.search(difference)
     if len(difference) <= limit or found is None:
         return difference
@@ -240,20 +240,6 @@ def quote_fitted(difference: str, limit: int) -> str:
     return f"{difference[: found.start()]}“{head} … {tail}”{difference[found.end():]}"
 
 
-def _pair_fitted(difference: str, limit: int) -> str | None:
-    """`difference` with its first two quotes side by side said by the words that differ (`word_difference`),
-    with as many words around as fit in `limit` (6, 4, then 2 each side), when that is shorter; else None."""
-    found = _TWO_QUOTES.search(difference)
-    if found is None or found.group(1) == found.group(3):
-        return None
-    fitted = difference
-    for context in (6, 4, 2):
-        was, now = (side.replace('\\"', '"')
-                    for side in word_difference(found.group(1), found.group(3), context=context))
-        fitted = f"{difference[: found.start()]}{was}{found.group(2)}{now}{difference[found.end():]}"
-        if len(fitted) <= limit:
-            break
-    return fitted if len(fitted) < len(difference) else None
 
 
 _BESIDE_SHOWN: Final = 3

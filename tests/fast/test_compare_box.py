@@ -10,7 +10,7 @@ from conformance.compare.explain import explain
 from conformance.compare.known_changes import default_known_changes
 from conformance.compare.observe import Outcome, compare_step
 from conformance.compare.programs import Step, frames, valid
-from conformance.core.differences import box_difference
+from conformance.core.differences import box_difference, terminal_columns
 from conformance.core.protocol import TOOL
 from conformance.report.model import Difference
 
@@ -72,7 +72,7 @@ def test_a_wide_box_is_kept_whole_enough_to_read() -> None:
 
 def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
     """agiprolabs-ts draws the original's box, then writes Redis notices: compare said the box "differs at its
-    after the box". Lines after the box are said as what they are."""
+    after the box". Lines after the box are said as what they are, quoted."""
     args = valid(thought="a thought longer than its header")
     box = original_box(HEADER, str(args["thought"]))
     noticed = box + "[EventPublisher] Not connected\n"
@@ -81,7 +81,8 @@ def test_lines_after_an_unchanged_box_are_said_after_the_box() -> None:
                             detail=found.detail, a=found.a, b=found.b, program=frames((Step(TOOL, args),)))
     headline = explain([difference], "base", "head", default_known_changes()).headline
     assert "at its after the box" not in headline, headline
-    assert "stderr of an accepted call differs after the box on base and head" in headline, headline
+    assert ("head adds lines around an unchanged stderr box of an accepted call: “[EventPublisher] Not "
+            "connected” after it") in headline, headline
 
 
 @given(length=st.integers(min_value=121, max_value=600), limit=st.integers(min_value=20, max_value=120))
@@ -133,3 +134,33 @@ def test_two_changes_two_boxes_show_are_both_said() -> None:
                                       program=frames((Step(TOOL, args),))))
     headline = explain(differences, "base", "head", default_known_changes()).headline
     assert "2 bidirectional control(s)" in headline and "2 narrower than base's" in headline, headline
+
+
+@given(header=st.sampled_from(["💭 Thought 1/3", "Thought 1/1", "🌿 Branch 2/4 (from thought 1, ID: b)"]),
+       thought=st.text(alphabet="abc xyz", min_size=1, max_size=60))
+def test_a_header_row_aligned_with_its_border_on_one_side_only_is_said(header: str, thought: str) -> None:
+    """#4005: the original draws the header row unpadded, short of the border by the emoji's second column
+    or by a longer thought; a head padding it to the border was said only by its padding ("1 and 22")."""
+    original, reworked = original_box(header, thought), reworked_box(header, thought)
+    said = box_difference(original, reworked, "on head", "base")
+    was, now = (terminal_columns(box.split("\n")[1]) - terminal_columns(box.split("\n")[2])
+                for box in (original, reworked))
+    if was and not now:
+        assert (f"its header row ends flush with the box's right edge on head, ends {was} column"
+                f"{'s' if was != 1 else ''} short of the box's right edge on base's") in said, said
+    else:
+        assert "header row ends" not in said, said
+    wider = original_box(header, thought + "wider still")
+    assert "header row ends" not in box_difference(original, wider, "on head", "base")
+
+
+def test_4005s_header_row_is_said_flush_on_head_and_short_on_base() -> None:
+    """modelcontextprotocol/servers #4005 (base = merge-base, head = refs/pull/4005/head), a one-line thought:
+    the emoji's second column leaves base's header row two columns short of its border."""
+    base = ("\n┌──────────────────┐\n│ 💭 Thought 1/3 │\n├──────────────────┤\n│ a                │\n"
+            "└──────────────────┘\n")
+    head = ("\n┌────────────────┐\n│ 💭 Thought 1/3 │\n├────────────────┤\n│ a              │\n"
+            "└────────────────┘\n")
+    said = box_difference(base, head, "on head", "base")
+    assert ("its header row ends flush with the box's right edge on head, ends 2 columns short of the box's "
+            "right edge on base's") in said, said

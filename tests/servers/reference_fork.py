@@ -118,6 +118,11 @@
   gateway reading ids as numbers (held-out-multi-14's gateway);
 - `unknown-tool-plain`: a call to a tool it does not have is answered with the original's words (“Unknown
   tool: NAME”) as a result without isError (a refusal a host reads as a success);
+- `debug-stderr`: every accepted call writes a "[DEBUG] processing thought n" line to stderr before its box
+  and "[DEBUG] stored thought n" after it (a server in the wild logging around the box): the box itself is the
+  original's;
+- `unknown-tool-answered`: a call to a tool it does not have is answered “Tool NAME is not available here” as
+  a result without isError, words of its own (an answer with content, no refusal a host sees);
 - `number-ids`: a tools/call whose id is a number (7) is answered with its digits as a string ("7"), so
   every numbered call is answered under another id than it was sent with;
 - `deferred-long`: a relay to the reference holding a call whose thought is over 500 UTF-16 units for 300 ms
@@ -1569,6 +1574,40 @@ def _unknown_tool_plain(server: Any) -> None:
     server.call_tool_text = plain
 
 
+def _unknown_tool_answered(server: Any) -> None:
+    called = server.call_tool_text
+
+    def answered(store: Any, asked: str, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        if asked != server.TOOL_NAME:
+            return f"Tool {asked} is not available here", False
+        return called(store, asked, arguments)  # type: ignore[no-any-return]
+
+    server.call_tool_text = answered
+
+
+def _debug_stderr(thinking: Any) -> None:
+    processed = thinking.SequentialThinkingServer.process_thought
+
+    def debugged(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        number = arguments.get("thoughtNumber") if isinstance(arguments, Mapping) else None
+        writer = self._write_stderr
+        said: list[bytes] = []
+        self._write_stderr = said.append
+        try:
+            text, is_error = processed(self, arguments)
+        finally:
+            self._write_stderr = writer
+        if not is_error:
+            writer(f"[DEBUG] processing thought {number}\n".encode())
+        for chunk in said:
+            writer(chunk)
+        if not is_error:
+            writer(f"[DEBUG] stored thought {number}\n".encode())
+        return text, is_error
+
+    thinking.SequentialThinkingServer.process_thought = debugged
+
+
 def main() -> None:
     change = sys.argv[1] if len(sys.argv) > 1 else ""
     relay, _, inner = change.partition(":")
@@ -1691,6 +1730,10 @@ def main() -> None:
             return validate(data)
 
         thinking.validate_thought_data = refusing_blank
+    elif change == "debug-stderr":
+        _debug_stderr(thinking)
+    elif change == "unknown-tool-answered":
+        _unknown_tool_answered(server)
     elif change == "logged":
         processed = thinking.SequentialThinkingServer.process_thought
 
