@@ -333,9 +333,14 @@ class WireDriver(Managed):
         """Whether a box of this process was seen begun at its call's answer and completed after it."""
         self._lines_lag = 0.0
         """The latest a call owing no box was seen getting its last stderr byte after its answer (seconds)."""
+        self._flooded = False
+        """Whether the last call's stderr was a flood (`SETTLE_BYTES` or more): what follows it is the rest of
+        that write (a 1 MiB thought's box), not a late line teaching that every call's stderr comes late."""
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
-        tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
+        tool call, or after an initialize answered with nothing on stderr (the original's banner is there);
+        not once a frame was written raw (`send_raw`: a cancelled call's box is that frame's, read with its
+        answer), nor after a flood."""
         self.strays: StrayLag = self.lateness.strays
         """How long answers of this command follow its stray stdout lines, learned by the run's drivers: the
         grace a stray line gets (`StrayLag.grace`)."""
@@ -610,6 +615,8 @@ class WireDriver(Managed):
             if captured is not None:
                 captured = self._late_startup(captured, due, deadline,
                                               lambda now: self._settle_call(now, due, deadline, tool_call))
+            self._flooded = captured is not None and (
+                bool(captured.dropped) or captured.total >= SETTLE_BYTES)
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -808,6 +815,7 @@ class WireDriver(Managed):
         with self._stderr_lock:
             self._drain_stderr_locked()
             self._call_stderr = HeadTail(self.stderr_limit)
+            self._flooded = False
 
     def stderr_mark(self) -> int:
         """A position in this process's stderr: `stderr_since(mark)` is what it wrote after that point."""
@@ -1023,6 +1031,7 @@ class WireDriver(Managed):
         cancel.check()
         self._require_started()
         limit, deadline = self._deadline(None)
+        self._learn_after = False  # what it says on stderr answers `frame`, whose answer is read apart
         try:
             self._write(frame, deadline, "send_raw", limit)
         except DriverError as exc:
@@ -1115,7 +1124,8 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = method == "tools/call" or (method == "initialize" and not self._stderr.total)
+            self._learn_after = not self._flooded and (
+                method == "tools/call" or (method == "initialize" and not self._stderr.total))
         previous = self._previous_call
         if method == "tools/call":
             self._previous_call = request
@@ -1173,7 +1183,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = True
+            self._learn_after = not self._flooded
         return answered, None
 
     def _await_response(
