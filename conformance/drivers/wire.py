@@ -86,10 +86,11 @@ SETTLE_QUIET: Final = 0.1
 SETTLE_LIMIT: Final = 1.0
 """The longest a call waits for its late stderr in all (seconds; never past the call's own deadline)."""
 SETTLE_OPEN_LIMIT: Final = 5.0
-"""The longest a call owing a box waits for it once its command's boxes were seen completing late
-(seconds; never past the call's deadline): twice the longest lag learned (`box_bound`), `SETTLE_LIMIT` at
-least. A relay slowed by load past one second cut a revision box at its second's end; a box seen that late
-once, the next is waited for."""
+"""The longest a call whose box is open (begun, not closed) waits for its end once its command's boxes were
+seen completing late (seconds; never past the call's deadline): twice the longest lag learned (`box_bound`),
+`SETTLE_LIMIT` at least. A relay slowed by load past one second cut a revision box at its second's end; a box
+seen that late once, the next is waited for. The wait for a box's first bytes stays `SETTLE_LIMIT` at most
+(a server writing no box pays it on each of its first calls)."""
 SETTLE_BYTES: Final = 1 << 20
 """A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
 SETTLE_MISSES: Final = 3
@@ -672,7 +673,7 @@ class WireDriver(Managed):
         # that ended without one, or each such wait would double the next), on this process
         # and the run's other processes of its command, their banners included: a fresh process's first box
         # through a relay slowed by load came after a fixed quiet period and was read as the next call's).
-        quiet = 0.0 if boxless else min(bound, max(SETTLE_QUIET, 2 * lag))
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lag))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
                       min(bound, deadline - started), open_now if boxless else box_open)
         waited = time.monotonic() - started
@@ -1386,10 +1387,10 @@ def line_open(data: bytes) -> bool:
 
 
 def box_bound(lag: float) -> float:
-    """How long a call owing a box waits for it in all: twice `lag`, the longest a box (or a start-up's
-    stderr) of its command was seen completing after its answer, `SETTLE_LIMIT` at least and
-    `SETTLE_OPEN_LIMIT` at most. A direct server's boxes are in the pipe at its answer: it never waits
-    past `SETTLE_LIMIT`."""
+    """How long a call whose box is open waits for its end in all: twice `lag`, the longest a box (or a
+    start-up's stderr) of its command was seen completing after its answer, `SETTLE_LIMIT` at least and
+    `SETTLE_OPEN_LIMIT` at most. A direct server's boxes are in the pipe at its answer: it never waits past
+    `SETTLE_LIMIT`."""
     return min(SETTLE_OPEN_LIMIT, max(SETTLE_LIMIT, 2 * lag))
 
 
