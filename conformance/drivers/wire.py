@@ -342,9 +342,11 @@ class WireDriver(Managed):
         self._owed_since = 0.0
         """When (monotonic) the last call owing a box was answered, while its box's wait ended with the box
         not complete: its box closing between calls teaches its lag (`_box_completed_late`); 0.0: none."""
-        self._flooded = False
-        """Whether the last call's stderr was a flood (`SETTLE_BYTES` or more): what follows it is the rest of
-        that write (a 1 MiB thought's box), not a late line teaching that every call's stderr comes late."""
+        self._writing = False
+        """Whether the last call's stderr ended inside a write begun before its answer: a flood
+        (`SETTLE_BYTES` or more), or a box open at its answer that its wait did not see closed (npm:0.6.2
+        rendering a 1 MiB thought on a loaded machine). What follows is the rest of that write, not a late
+        line teaching that every call's stderr comes late."""
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
         tool call, or after an initialize answered with nothing on stderr (the original's banner is there);
@@ -635,8 +637,8 @@ class WireDriver(Managed):
             if captured is not None:
                 captured = self._late_startup(captured, due, deadline,
                                               lambda now: self._settle_call(now, due, deadline, tool_call))
-            self._flooded = captured is not None and (
-                bool(captured.dropped) or captured.total >= SETTLE_BYTES)
+            self._writing = self._writing or (captured is not None and (
+                bool(captured.dropped) or captured.total >= SETTLE_BYTES))
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -687,7 +689,9 @@ class WireDriver(Managed):
             self.stderr_lag = max(self.stderr_lag, waited)
             self.lateness.note_lag(self.command, waited)
         else:
-            if captured.total < SETTLE_BYTES and not boxes_complete(captured.kept(), due):
+            if begun and box_open(captured.last(SETTLE_BYTES)):
+                self._writing = True  # a box begun before its answer and not closed yet: its rest is its own
+            elif captured.total < SETTLE_BYTES and not boxes_complete(captured.kept(), due):
                 self._owed_since = started
             if not boxless:
                 self._settle_misses += 1
@@ -841,7 +845,7 @@ class WireDriver(Managed):
             self._drain_stderr_locked()
             self._owed_since = 0.0
             self._call_stderr = HeadTail(self.stderr_limit)
-            self._flooded = False
+            self._writing = False
 
     def stderr_mark(self) -> int:
         """A position in this process's stderr: `stderr_since(mark)` is what it wrote after that point."""
@@ -1150,7 +1154,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = not self._flooded and (
+            self._learn_after = not self._writing and (
                 method == "tools/call" or (method == "initialize" and not self._stderr.total))
         previous = self._previous_call
         if method == "tools/call":
@@ -1209,7 +1213,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = not self._flooded
+            self._learn_after = not self._writing
         return answered, None
 
     def _await_response(

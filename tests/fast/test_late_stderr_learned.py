@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 
 from conformance.core.jsontypes import JSON
 from conformance.drivers.lateness import PROBES, Lateness
-from conformance.drivers.wire import SETTLE_BYTES, WireDriver
+from conformance.drivers.wire import SETTLE_BYTES, SETTLE_LIMIT, WireDriver, boxes_complete
 from tests.cli import REPO
 
 REFERENCE: Final = [sys.executable, "-m", "reference_server"]
 """The reference: every box written before its answer, nothing on a refusal."""
 LARGE_TAIL: Final = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "large-tail"]
 """The reference writing the last 4 KiB of a box over 64 KiB 20 ms after its answer, as node does."""
+SLOW_TAIL: Final = [sys.executable, str(REPO / "tests" / "servers" / "reference_fork.py"), "slow-tail"]
+"""The reference writing each box's last quarter 1.5 s after its answer: past the wait for an open box."""
 TOOL: Final = "sequentialthinking"
 ACCEPTED: Final[dict[str, JSON]] = {"thought": "plan", "thoughtNumber": 1, "totalThoughts": 3,
                                     "nextThoughtNeeded": True}
@@ -88,4 +90,21 @@ def test_a_floods_rest_never_teaches_a_direct_server_late() -> None:
         whole = driver.stderr_since(mark)
         assert whole.count("└".encode()) == 1 and whole.endswith("┘\n".encode())
         assert not lateness.known(LARGE_TAIL)
+        assert waits <= PROBES
+
+
+def test_a_box_begun_before_its_answer_and_closed_past_its_wait_never_teaches_late() -> None:
+    """A box in the pipe at its answer and closed after its wait's bound (a large render written slowly on a
+    loaded machine) is one write of its call, read whole once it settles: its rest teaches nothing, and the
+    refusals after it wait only while probed."""
+    lateness = Lateness()
+    with WireDriver(SLOW_TAIL, timeout=60, lateness=lateness) as driver:
+        driver.initialize()
+        mark = driver.stderr_mark()
+        cut = driver.call_tool(TOOL, ACCEPTED)
+        assert not boxes_complete(cut.stderr, 1), f"closed within {SETTLE_LIMIT:g} s: the tail came too soon"
+        whole, slow = driver.stderr_until(mark, lambda data: boxes_complete(data, 1), 30.0, 30.0)
+        assert not slow and boxes_complete(whole, 1)
+        waits = _refusal_waits(driver)
+        assert not lateness.known(SLOW_TAIL)
         assert waits <= PROBES
