@@ -85,6 +85,12 @@ SETTLE_QUIET: Final = 0.1
 (seconds): the wait for the first late byte, and between late pieces."""
 SETTLE_LIMIT: Final = 1.0
 """The longest a call waits for its late stderr in all (seconds; never past the call's own deadline)."""
+SETTLE_OPEN_LIMIT: Final = 5.0
+"""The longest a call whose box is open (begun, not closed) waits for its end once its command's boxes were
+seen completing late (seconds; never past the call's deadline): twice the longest lag learned (`box_bound`),
+`SETTLE_LIMIT` at least. A relay slowed by load past one second cut a revision box at its second's end; a box
+seen that late once, the next is waited for. The wait for a box's first bytes stays `SETTLE_LIMIT` at most
+(a server writing no box pays it on each of its first calls)."""
 SETTLE_BYTES: Final = 1 << 20
 """A call whose stderr already holds this many bytes is not waited for (a flood ends no box)."""
 SETTLE_MISSES: Final = 3
@@ -333,9 +339,19 @@ class WireDriver(Managed):
         """Whether a box of this process was seen begun at its call's answer and completed after it."""
         self._lines_lag = 0.0
         """The latest a call owing no box was seen getting its last stderr byte after its answer (seconds)."""
+        self._owed_since = 0.0
+        """When (monotonic) the last call owing a box was answered, while its box's wait ended with the box
+        not complete: its box closing between calls teaches its lag (`_box_completed_late`); 0.0: none."""
+        self._writing = False
+        """Whether the last call's stderr ended inside a write begun before its answer: a flood
+        (`SETTLE_BYTES` or more), or a box open at its answer that its wait did not see closed (npm:0.6.2
+        rendering a 1 MiB thought on a loaded machine). What follows is the rest of that write, not a late
+        line teaching that every call's stderr comes late."""
         self._learn_after = False
         """Whether stderr arriving between calls (soon after the last answer) is that call's, late: after a
-        tool call, or after an initialize answered with nothing on stderr (the original's banner is there)."""
+        tool call, or after an initialize answered with nothing on stderr (the original's banner is there);
+        not once a frame was written raw (`send_raw`: a cancelled call's box is that frame's, read with its
+        answer), nor after a flood."""
         self.strays: StrayLag = self.lateness.strays
         """How long answers of this command follow its stray stdout lines, learned by the run's drivers: the
         grace a stray line gets (`StrayLag.grace`)."""
@@ -548,6 +564,8 @@ class WireDriver(Managed):
         return self._stderr_store
 
     def _append_stderr(self, chunk: bytes) -> None:
+        if self._owed_since and self._call_stderr is None and _count(chunk, _BOTTOMS):
+            self._box_completed_late(time.monotonic() - self._owed_since)
         if self._learn_after and self._call_stderr is None and (
                 time.monotonic() - self._last_call_end <= SETTLE_LIMIT):
             self._seen_late()  # after a call's answer, before the next call: that call's, late
@@ -557,6 +575,15 @@ class WireDriver(Managed):
             self._call_stderr.append(chunk)
         if self.transcript is not None:
             self.transcript.record("stderr", chunk, pid=self._transcript_pid)
+
+    def _box_completed_late(self, lag: float) -> None:
+        """A box a call's wait gave up on was closed `lag` seconds after that call's answer (read between
+        calls): its lag is learned, within `SETTLE_OPEN_LIMIT`, so the next box of the command is waited for
+        as long (`box_bound`), not cut again."""
+        self._owed_since = 0.0
+        if lag <= SETTLE_OPEN_LIMIT:
+            self.stderr_lag = max(self.stderr_lag, lag)
+            self.lateness.note_lag(self.command, lag)
 
     def _drain_stderr_locked(self) -> int:
         """Read what is pending on the stderr pipe right now (bounded); returns the absolute end offset.
@@ -610,6 +637,8 @@ class WireDriver(Managed):
             if captured is not None:
                 captured = self._late_startup(captured, due, deadline,
                                               lambda now: self._settle_call(now, due, deadline, tool_call))
+            self._writing = self._writing or (captured is not None and (
+                bool(captured.dropped) or captured.total >= SETTLE_BYTES))
             self._call_stderr = None
             return captured if captured is not None else HeadTail(self.stderr_limit)
 
@@ -623,9 +652,10 @@ class WireDriver(Managed):
 
     def _settle(self, captured: HeadTail, due: int, deadline: float) -> None:
         """Read a call's stderr (lock held) until its `due` boxes are complete (`settle`), never past the
-        call's deadline. A server found to write no box (`SETTLE_MISSES` waits ending with none completed)
-        is then waited for only while a line of its is open (a box, once one of its boxes was split around
-        its answer), unless a box of it was seen arriving whole after its answer (a relay's): a
+        call's deadline nor `box_bound` of the lag learned (a box cut by the bound and closed later teaches
+        its lag: `_box_completed_late`). A server found to write no box (`SETTLE_MISSES` waits ending with
+        none completed) is then waited for only while a line of its is open (a box, once one of its boxes was
+        split around its answer), unless a box of it was seen arriving whole after its answer (a relay's): a
         conforming server costs nothing here, a relay costs its lag, a server writing something else (no box,
         a box never closed, border characters in echoed text) a few quiet periods per process."""
         if captured.dropped or self._stderr_fd < 0 or boxes_complete(captured.kept(), due):
@@ -635,6 +665,8 @@ class WireDriver(Managed):
         held = captured.last(SETTLE_BYTES)
         if boxless and not open_now(held):
             return
+        lag = max(self.stderr_lag, self.lateness.lag(self.command))
+        bound = box_bound(lag)
         begun = box_open(held) or (bool(held) and not held.strip())  # the call's box under way at its answer
         poller = select.poll()
         poller.register(self._stderr_fd, _POLL_IN)
@@ -643,10 +675,9 @@ class WireDriver(Managed):
         # that ended without one, or each such wait would double the next), on this process
         # and the run's other processes of its command, their banners included: a fresh process's first box
         # through a relay slowed by load came after a fixed quiet period and was read as the next call's).
-        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * self.stderr_lag,
-                                                          2 * self.lateness.lag(self.command)))
+        quiet = 0.0 if boxless else min(SETTLE_LIMIT, max(SETTLE_QUIET, 2 * lag))
         late = settle(self._reader(poller), lambda: b"" if captured.dropped else captured.kept(), due, quiet,
-                      min(SETTLE_LIMIT, deadline - started), open_now if boxless else box_open)
+                      min(bound, deadline - started), open_now if boxless else box_open)
         waited = time.monotonic() - started
         self.stderr_waited += waited
         if late:
@@ -657,8 +688,13 @@ class WireDriver(Managed):
                 self._late_whole += 1
             self.stderr_lag = max(self.stderr_lag, waited)
             self.lateness.note_lag(self.command, waited)
-        elif not boxless:
-            self._settle_misses += 1
+        else:
+            if begun and box_open(captured.last(SETTLE_BYTES)):
+                self._writing = True  # a box begun before its answer and not closed yet: its rest is its own
+            elif captured.total < SETTLE_BYTES and not boxes_complete(captured.kept(), due):
+                self._owed_since = started
+            if not boxless:
+                self._settle_misses += 1
         if not boxless:
             self.stderr_box_waits += 1
 
@@ -807,7 +843,9 @@ class WireDriver(Managed):
         """Drain what is pending (it belongs to earlier calls), then capture this call's stderr apart."""
         with self._stderr_lock:
             self._drain_stderr_locked()
+            self._owed_since = 0.0
             self._call_stderr = HeadTail(self.stderr_limit)
+            self._writing = False
 
     def stderr_mark(self) -> int:
         """A position in this process's stderr: `stderr_since(mark)` is what it wrote after that point."""
@@ -1023,6 +1061,7 @@ class WireDriver(Managed):
         cancel.check()
         self._require_started()
         limit, deadline = self._deadline(None)
+        self._learn_after = False  # what it says on stderr answers `frame`, whose answer is read apart
         try:
             self._write(frame, deadline, "send_raw", limit)
         except DriverError as exc:
@@ -1115,7 +1154,8 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = method == "tools/call" or (method == "initialize" and not self._stderr.total)
+            self._learn_after = not self._writing and (
+                method == "tools/call" or (method == "initialize" and not self._stderr.total))
         previous = self._previous_call
         if method == "tools/call":
             self._previous_call = request
@@ -1173,7 +1213,7 @@ class WireDriver(Managed):
             self._call_stderr = None
             self._in_call = False
             self._last_call_end = time.monotonic()
-            self._learn_after = True
+            self._learn_after = not self._writing
         return answered, None
 
     def _await_response(
@@ -1348,6 +1388,14 @@ def box_open(data: bytes) -> bool:
 def line_open(data: bytes) -> bool:
     """Whether stderr stops inside a line (its last line not ended)."""
     return bool(data.strip()) and not data.endswith(b"\n")
+
+
+def box_bound(lag: float) -> float:
+    """How long a call whose box is open waits for its end in all: twice `lag`, the longest a box (or a
+    start-up's stderr) of its command was seen completing after its answer, `SETTLE_LIMIT` at least and
+    `SETTLE_OPEN_LIMIT` at most. A direct server's boxes are in the pipe at its answer: it never waits past
+    `SETTLE_LIMIT`."""
+    return min(SETTLE_OPEN_LIMIT, max(SETTLE_LIMIT, 2 * lag))
 
 
 def settle(

@@ -390,6 +390,35 @@ def _split_muted(thinking: Any, delay: float = 0.02) -> None:
     thinking.SequentialThinkingServer.process_thought = split
 
 
+LARGE_BOX: Final = 1 << 16
+"""A box longer than this is written as node writes a large render to a pipe (`large-tail`): most of it before
+the answer, its last `LATE_TAIL` bytes after."""
+LATE_TAIL: Final = 4096
+
+
+def _large_tail(thinking: Any, larger_than: int = LARGE_BOX, delay: float = 0.02) -> None:
+    process = thinking.SequentialThinkingServer.process_thought
+
+    def tailed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
+        write = self._write_stderr
+
+        def head_now(data: bytes) -> None:
+            if len(data) <= larger_than:
+                write(data)
+                return
+            cut = len(data) - min(LATE_TAIL, len(data) // 4)
+            write(data[:cut])
+            threading.Timer(delay, write, (data[cut:],)).start()
+
+        self._write_stderr = head_now
+        try:
+            return process(self, arguments)  # type: ignore[no-any-return]
+        finally:
+            self._write_stderr = write
+
+    thinking.SequentialThinkingServer.process_thought = tailed
+
+
 def _surrogate_refused(thinking: Any) -> None:
     validate = thinking.validate_thought_data
     lone = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
@@ -744,6 +773,8 @@ OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
     "boxes-muted": lambda thinking: _boxes_muted(thinking, lambda boxed, arguments: boxed >= BOXES_SHOWN),
     "split-muted": _split_muted,
     "split-now-muted": lambda thinking: _split_muted(thinking, 0.0),
+    "large-tail": _large_tail,
+    "slow-tail": lambda thinking: _large_tail(thinking, 0, 1.5),
     "no-skip": _no_skip,
     "surrogate-refused": _surrogate_refused,
     "revise-or-branch": _revise_or_branch,
@@ -784,9 +815,11 @@ for its type; a numbered field given as digits is read as its number first (PR #
 `boxes-muted` draws no box after a process's first `BOXES_SHOWN` accepted thoughts (held-out-multi-13's
 fork-session-tools stops after 30), `split-muted` too, each box it draws written half before its answer and
 the rest 20 ms after (a large write split around the answer), `split-now-muted` the rest at once (the same
-box as a client slowed by load finds it beside its answer); `no-skip` refuses a thoughtNumber past the
-thoughts its process took plus one. Joined by "+" like
-ARGUMENT_CHANGES: the last one named is checked first."""
+box as a client slowed by load finds it beside its answer); `large-tail` writes a box over 64 KiB all but its
+last 4 KiB before its answer and those 20 ms after (npm:0.6.2 rendering a 1 MiB thought), `slow-tail` every
+box, its last quarter 1.5 s after (the same on a loaded machine); `no-skip` refuses a thoughtNumber past the
+thoughts its process took plus one. Joined by "+" like ARGUMENT_CHANGES: the last one named is checked
+first."""
 
 
 ARGUMENT_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
