@@ -109,6 +109,10 @@ class _Clock:
     def advance(self, seconds: float) -> None:
         self.offset += seconds
 
+    def time_ns(self) -> int:
+        """The wall clock files are dated by (the pool's start, for the files a server's stderr names)."""
+        return time.time_ns()
+
 
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mode=st.sampled_from(["crash", "garbage", "same"]), checks=st.integers(min_value=0, max_value=3),
