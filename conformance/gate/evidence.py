@@ -1173,6 +1173,12 @@ def loose_by_rule(causes: Sequence[RootCause], records: Sequence[RecordVerdict]
         home = next((cid for cid, words in rules.items() if crash_rule == words), None)
         if home is not None:
             placed[rv.id] = home
+    return _placed_under(causes, records, placed)
+
+
+def _placed_under(causes: Sequence[RootCause], records: Sequence[RecordVerdict], placed: dict[str, str]
+                  ) -> tuple[list[RootCause], list[RecordVerdict]]:
+    """Each record of `placed` explained by its cause (record id → cause id), the cause's `explains` grown."""
     if not placed:
         return list(causes), list(records)
     out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, h in placed.items()
@@ -1200,12 +1206,7 @@ def loose_by_own_refusal(causes: Sequence[RootCause], records: Sequence[RecordVe
         homes = [cid for cid, rule in shown.items() if own and rule == _rule_of(own)]
         if len(homes) == 1:
             placed[rv.id] = homes[0]
-    if not placed:
-        return list(causes), list(records)
-    out_causes = [c.model_copy(update={"explains": [*c.explains, *(r for r, h in placed.items()
-                                                                   if h == c.id)]}) for c in causes]
-    return out_causes, [rv.model_copy(update={"explained_by": placed[rv.id]}) if rv.id in placed else rv
-                        for rv in records]
+    return _placed_under(causes, records, placed)
 
 
 def under_bounds(causes: Sequence[RootCause], records: Sequence[RecordVerdict]

@@ -1440,11 +1440,9 @@ def _relayed(inner: str) -> list[str]:
     return [sys.executable, __file__, inner] if inner else [sys.executable, "-m", "reference_server"]
 
 
-def _deferred_relay(inner: str = "") -> int:
-    """The reference (or its fork `inner`) behind a relay that holds a long call's line DEFERRED_WAIT seconds,
-    passing later lines on meanwhile; the reference's stdout and stderr are this process's."""
-    child = subprocess.Popen(_relayed(inner), stdin=subprocess.PIPE)
-    assert child.stdin is not None
+def _stdin_lines() -> queue.Queue[bytes | None]:
+    """This process's stdin lines on a queue, None at its end, read on a thread: a relay waits on it with a
+    timeout while it holds lines back."""
     lines: queue.Queue[bytes | None] = queue.Queue()
 
     def read() -> None:
@@ -1453,6 +1451,15 @@ def _deferred_relay(inner: str = "") -> int:
         lines.put(None)
 
     threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+def _deferred_relay(inner: str = "") -> int:
+    """The reference (or its fork `inner`) behind a relay that holds a long call's line DEFERRED_WAIT seconds,
+    passing later lines on meanwhile; the reference's stdout and stderr are this process's."""
+    child = subprocess.Popen(_relayed(inner), stdin=subprocess.PIPE)
+    assert child.stdin is not None
+    lines = _stdin_lines()
     held: list[tuple[float, bytes]] = []
     ended = False
     while not ended or held:
@@ -1499,14 +1506,7 @@ def _cancel_relay(inner: str = "") -> int:
     this process's (or its fork `inner`'s)."""
     child = subprocess.Popen(_relayed(inner), stdin=subprocess.PIPE)
     assert child.stdin is not None
-    lines: queue.Queue[bytes | None] = queue.Queue()
-
-    def read() -> None:
-        for line in sys.stdin.buffer:
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=read, daemon=True).start()
+    lines = _stdin_lines()
     held: list[tuple[float, bytes, object]] = []  # (due, line, the call's id or None)
     while True:
         wait = max(0.0, held[0][0] - time.monotonic()) if held else None
