@@ -55,17 +55,6 @@ RIGHT_TO_LEFT: Final = Probe("a thought in right-to-left scripts",
 """Hebrew and Arabic words among Latin ones: drawn verbatim by the original, where a fork isolating them
 (U+2068 … U+2069) or mirroring them changes the box row (RTE-9/a1's verbatim check sends it too)."""
 
-MARKUP: Final = Probe("a thought carrying HTML characters",
-                     Envelope("probe: if a < b && c > d then <b>x</b> \"quoted\" 'too'", 2, 3, True))
-"""`<`, `>`, `&` and quotes, drawn verbatim by the original: a fork escaping them for a web console
-(held-out-multi-18's docs-console writes `&lt;`) departs on it under every seed, where only the URL probe's
-`&` and a few drawn thoughts carried any (RTE-9/a1's verbatim check sends it too)."""
-
-COMPATIBILITY: Final = Probe("a thought of compatibility characters",
-                             Envelope("probe: ﬁle ＡＢ ① ½ ™ x²", 2, 3, True))
-"""Characters NFKC rewrites (a ligature, full-width letters, a circled digit, a fraction, a superscript):
-kept and drawn verbatim by the original; a fork normalising what it keeps or draws changes them."""
-
 TEXT_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thought carrying hashtags", Envelope("probe: tag it #cache #db-2 #café", 2, 3, True)),
     Probe("a thought carrying a URL",
@@ -76,12 +65,9 @@ TEXT_PROBES: Final[tuple[Probe, ...]] = (
     Probe("a thought carrying emoji", Envelope("probe: 💭 thinking 🌿 with 👩‍💻 and ✅", 2, 3, True)),
     Probe("a thought carrying numbers", Envelope("probe: 3 of 12, 1e9, -0.5, 0x1F and 50%", 2, 3, True)),
     RIGHT_TO_LEFT,
-    MARKUP,
-    COMPATIBILITY,
 )
 """What a fork reads in a thought's text (hashtags answered as tags or shown in the box header, links,
-markdown, lines, wide characters, numbers, right-to-left scripts, HTML characters, compatibility characters)
-shows only when a thought has that shape:
+markdown, lines, wide characters, numbers, right-to-left scripts) shows only when a thought has that shape:
 the search draws such texts under some seeds (held-out-multi-5's hashtags fork: CMP-5, OBJ-4, RTE-4, CLM-3
 and BAP-2 departed under some seeds and not others), and no Hebrew or Arabic under any (held-out-multi-14's
 multilingual fork boxed them in bidi isolates, never met). Sent first, with a thoughtNumber inside its

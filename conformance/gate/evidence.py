@@ -3054,10 +3054,6 @@ def its_failure(rv: RecordVerdict, evidence: Evidence) -> Evidence:
         told = []
     if not told:
         return evidence.model_copy(update={"not_its_failure": True, "breaks": ""})
-    # A difference its own checks tell leads one only checks naming another record tell: a check that went
-    # on past the answer's form (suite/set_aside.py) saw its own change where others of it saw that form.
-    own = [m for t, m in checks if not t.contradicted or rv.id in t.contradicted]
-    told = sorted(told, key=lambda d: not any(_tells(d, m) for m in own))
     refused = next((d for d in evidence.differences if d.startswith(_ONE_REFUSES)), None)
     if refused is not None and told[0] != refused and _difference_key(told[0]) == STDERR_BOX:
         # One side refused the call, the other drew its box: the box missing (or drawn) is the refusal's

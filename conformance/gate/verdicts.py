@@ -145,7 +145,7 @@ def _verdict(record: CatalogRecord, tests: list[TestOutcome], not_run_reason: st
             for t in tests
         ],
         examples=sum(t.examples for t in ran),
-        counterexample=smallest_counterexample(_failed_on_it(record.id, failed) or failed or errored),
+        counterexample=smallest_counterexample(failed or errored),
         probes=reached_by_probes(failed),
         transcripts=sorted({t.transcript for t in ran if t.transcript}),
         evidence_before=record.evidence_before,
@@ -197,14 +197,6 @@ def _sent_arguments(events: Sequence[TranscriptEvent]) -> list[dict[str, JSON]]:
         if isinstance(arguments, dict):
             found.append(arguments)
     return found
-
-
-def _failed_on_it(record: str, failed: Sequence[TestOutcome]) -> list[TestOutcome]:
-    """The failing tests of `record` that failed on its own expectation, not naming only others': a check
-    that went on past examples failing on the answer's form (suite/set_aside.py) and found the record's own
-    departure is its example, where another check of it still ends on that form (issue 42: a render change
-    behind a renamed key was headed by the rename again)."""
-    return [t for t in failed if not t.contradicted or record in t.contradicted]
 
 
 def smallest_counterexample(failed: Sequence[TestOutcome]) -> ReplayableCounterexample | None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -28,7 +27,7 @@ from conformance.core.served import Unreadable, read_answer, read_served, status
 from conformance.drivers.sdk import SdkDriver
 from conformance.drivers.wire import Exchange, call_arguments
 from conformance.suite.coercion import total_record
-from conformance.suite.contradiction import Contradiction, Message, brief, expect, said
+from conformance.suite.contradiction import Message, brief, expect, said
 from conformance.suite.jsvalues import coerced_total, guard_failure
 from conformance.suite.served_schema import schema_valid
 from conformance.suite.session import ServerSession
@@ -142,7 +141,7 @@ def trailed_said(what: str, holds: str, text: str) -> str:
 
 def _expect_shape(record: str | None, condition: bool, message: Message) -> None:
     if record is not None:
-        expect(record, condition, message, answer_shape=True)
+        expect(record, condition, message)
     elif not condition:
         raise AssertionError(said(message))
 
@@ -162,29 +161,11 @@ def accepted(exchange: Exchange) -> dict[str, JSON]:
     found = answer_status(exchange, "OBJ-4")
     _expect_refusals_flagged(exchange, found)
     counted = isinstance(found.get("thoughtHistoryLength"), int)
-    expect("OBJ-4", counted, lambda: _lacks(found, "thoughtHistoryLength", "a count"), answer_shape=True)
+    expect("OBJ-4", counted, lambda: _lacks(found, "thoughtHistoryLength", "a count"))
     expect("OBJ-4", isinstance(found.get("branches"), list),
-           lambda: _lacks(found, "branches", "a list of labels"), answer_shape=True)
+           lambda: _lacks(found, "branches", "a list of labels"))
     _expect_echoes(_sent_arguments(exchange), found, lambda: describe(exchange))
     return found
-
-
-@contextmanager
-def shape_after(exchange: Exchange,
-                arguments: dict[str, JSON] | None = None) -> Iterator[dict[str, JSON] | None]:
-    """The status of an accepted call (`accepted`; with `arguments`, `accepted_if_host_valid`, None for a
-    call that makes the check vacuous) for a check whose subject is not the answer (the box): when only the
-    answer's form departs (OBJ-4, the call answered all the same), the check reads its own subject first,
-    given an empty status, and the form's failure follows only when the subject holds. A box changed behind
-    a renamed key is then the box's departure (issue 42: fork-docs-console's box HTML-escaped)."""
-    try:
-        status = accepted(exchange) if arguments is None else accepted_if_host_valid(exchange, arguments)
-    except Contradiction as shape:
-        if not shape.answer_shape or not answered_ok(exchange):
-            raise
-        yield {}
-        raise shape
-    yield status
 
 
 _EXACT = 2**53
@@ -305,7 +286,7 @@ def store(exchange: Exchange) -> StoreState:
     found = accepted(exchange)
     missing = [key for key in ("thoughtHistoryLength", "branches") if key not in found]
     expect("OBJ-4", not missing,
-           lambda: f"no {' or '.join(missing)} in the status object: {describe(exchange)}", answer_shape=True)
+           lambda: f"no {' or '.join(missing)} in the status object: {describe(exchange)}")
     length = found["thoughtHistoryLength"]
     branches = found["branches"]
     assert isinstance(length, int) and isinstance(branches, list), (

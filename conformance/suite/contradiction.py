@@ -24,16 +24,12 @@ BRIEF_CHARS = 200
 
 
 class Contradiction(AssertionError):
-    """An assertion that failed on a named record's expectation; a failure like any other otherwise.
-    `answer_shape`: the failure is the form of the answer itself (OBJ-4's fields, a text that is no JSON
-    object), met by every check that reads one, not what the check's own record is about
-    (`suite/set_aside.py`)."""
+    """An assertion that failed on a named record's expectation; a failure like any other otherwise."""
 
-    def __init__(self, record: str, message: str, *, answer_shape: bool = False) -> None:
+    def __init__(self, record: str, message: str) -> None:
         default_catalog().require([record])
         super().__init__(f"{record} contradicted: {message}")
         self.record = record
-        self.answer_shape = answer_shape
 
 
 Message = str | Callable[[], str]
@@ -113,11 +109,10 @@ def _fields_apart(a: object, b: object) -> str:
                           more="; and {} more field(s)")
 
 
-def expect(record: str, condition: bool, message: Message, *, answer_shape: bool = False) -> None:
-    """Assert `condition`, part of `record`'s expectation; its failure names the record (`answer_shape`: as
-    the form of the answer itself, `Contradiction`)."""
+def expect(record: str, condition: bool, message: Message) -> None:
+    """Assert `condition`, part of `record`'s expectation; its failure names the record."""
     if not condition:
-        raise Contradiction(record, said(message), answer_shape=answer_shape)
+        raise Contradiction(record, said(message))
 
 
 def contradicted(exc: BaseException | None) -> list[str]:

@@ -62,7 +62,6 @@ from conformance.suite.profiles import (
 )
 from conformance.suite.rawproc import RawPool
 from conformance.suite.session import LabelServer, ServerSession, Spare
-from conformance.suite.set_aside import Marks, Watch, go_on_past_shapes, raise_first, watching
 from conformance.suite.sharding import share_of
 from conformance.suite.shrinking import ShrinkBudget
 from conformance.targets.specs import Target, resolve_target
@@ -461,7 +460,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=run_order)
     for item in items:
         probes_first(getattr(item, "obj", None))
-        go_on_past_shapes(getattr(item, "obj", None))
     wanted: str | None = config.getoption("conformance_records")
     if wanted:
         selected = set(wanted.split(","))
@@ -523,56 +521,6 @@ def _spares_to_the_pool(state: _RunState) -> None:
                 state.raw_pool.take_back(session.target, proc, seen=said, initialized=initialized)
 
 
-@dataclass(frozen=True)
-class _Aside:
-    """What a check's first example set aside sent (`suite/set_aside.py`): its span of the shared
-    transcript, and the frames it wrote to raw processes and through the official client."""
-
-    failure: BaseException
-    span: tuple[int, int]
-    raw: list[str]
-    sdk: list[str]
-
-
-_ASIDE_KEY = pytest.StashKey[_Aside]()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
-    """Run a check so that examples failing only on the answer's form are set aside (`suite/set_aside.py`):
-    each one's calls are kept for the first, and the check's next example starts its own span."""
-    spec = _spec_of(pyfuncitem)
-    if spec is None:
-        return (yield)
-    state = _state(pyfuncitem.config)
-    nodeid = pyfuncitem.nodeid
-
-    def began() -> Marks:
-        session = state.sessions.get(spec)
-        return (session.transcript.mark() if session is not None else 0, SENT.mark(),
-                state.raw_pool.frames_mark())
-
-    def aside(start: Marks) -> None:
-        at, sdk_at, raw_at = start
-        now = began()
-        if _ASIDE_KEY not in pyfuncitem.stash and watch.first is not None:
-            raw, sdk = state.raw_pool.frames_since(raw_at), SENT.since(sdk_at, now[1])
-            pyfuncitem.stash[_ASIDE_KEY] = _Aside(watch.first.failure, (at, now[0]), raw, sdk)
-        with state.lock:
-            state.marks[nodeid], state.sdk_marks[nodeid] = now[0], now[1]
-        pyfuncitem.stash[_RAW_MARK_KEY] = now[2]
-
-    watch = Watch(_records_of(pyfuncitem), began, aside, lambda: state.examples.get(nodeid, 0) == 0)
-    with watching(watch):
-        result = yield
-    kept = pyfuncitem.stash.get(_ASIDE_KEY, None)
-    if kept is not None:
-        with state.lock:
-            state.failing_spans[nodeid] = kept.span
-    raise_first(watch)
-    return result
-
-
 _UNHELPFUL_NOTES = ("You can reproduce", "WARNING: Hypothesis has spent")
 
 
@@ -631,18 +579,15 @@ def _record_outcome(item: pytest.Item, call: pytest.CallInfo[None], report: pyte
         else:
             shrunk = state.shrinking.end(state.first_failure.get(item.nodeid))
             exchange = _failing_exchange(state, item.nodeid, spec)
-            kept = item.stash.get(_ASIDE_KEY, None)
-            aside = kept if kept is not None and kept.failure is exc else None
             if not any(event.kind == "sent" for event in exchange):
                 # A check on processes of its own (the process's life, its pipes): what it wrote to the last.
-                raw = aside.raw if aside is not None else state.raw_pool.frames_since(
-                    item.stash.get(_RAW_MARK_KEY, state.raw_pool.frames_mark()))
+                raw = state.raw_pool.frames_since(item.stash.get(_RAW_MARK_KEY, state.raw_pool.frames_mark()))
                 exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0) for frame in raw] or exchange
             if not any(event.kind == "sent" for event in exchange):
                 # A check through the official client (the SDK driver): the frames its failing example sent,
                 # replayable on the wire, so its departure has a pair of its own (issue 43).
-                sdk = aside.sdk if aside is not None else _sdk_frames(state, item)
-                exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0) for frame in sdk] or exchange
+                exchange = [TranscriptEvent(kind="sent", data=frame, t=0.0)
+                            for frame in _sdk_frames(state, item)] or exchange
             counterexample = Counterexample(falsifying=_falsifying(exc), minimized=shrunk, exchange=exchange)
     session = state.sessions.get(spec)
     restarted = session is not None and session.restarts > item.stash.get(_RESTARTS_KEY, 0)

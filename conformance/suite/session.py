@@ -80,8 +80,7 @@ def probed(exchange: Exchange) -> StoreState:
         return state_of(exchange)
     except KeyError as missing:
         expect("OBJ-4", False, f"the status object has no {missing.args[0]!r}, where the original answers "
-                               f"thoughtHistoryLength and branches: {quoted(exchange.text or '', 300)}",
-               answer_shape=True)
+                               f"thoughtHistoryLength and branches: {quoted(exchange.text or '', 300)}")
         raise
 
 

@@ -33,7 +33,6 @@ from conformance.core.eras import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import PROTOCOL_VERSION
 from conformance.core.served import read_served
 from conformance.drivers.wire import NOT_JSON_RPC
 
@@ -90,41 +89,6 @@ def _accepted(meeting: Meeting) -> list[dict[str, JSON]]:
 def _answered_version(response: JSON) -> JSON:
     result = _result(response) if isinstance(response, dict) else None
     return result.get("protocolVersion") if result is not None else None
-
-
-def claimed_revision(meeting: Meeting) -> str | None:
-    """The revision a server answers an initialize offering the original's own revision with
-    (PROTOCOL_VERSION, which SDK 0.5.0 answers when offered, EXT-1), when it is another: a version claimed
-    whatever the client asked, not negotiated (held-out-multi-18's fork-host-protocol answers 2025-03-26 to
-    every initialize).
-    None when the offer is answered with itself, refused, or was not made (a stateless meeting)."""
-    response = meeting.offers.get(PROTOCOL_VERSION)
-    answered = _answered_version(response) if response is not None and "error" not in response else None
-    return answered if isinstance(answered, str) and answered != PROTOCOL_VERSION else None
-
-
-def claim_said(meeting: Meeting | None, claimed: str) -> str:
-    """The claim in words: the offer and its answer, whether every offer of `meeting` got the same, and the
-    original's."""
-    offers = meeting.offers.values() if meeting is not None else ()
-    answers = [_answered_version(response) for response in offers if "error" not in response]
-    every = len(answers) > 1 and set(answers) == {claimed}
-    return (f"initialize offering {PROTOCOL_VERSION} is answered protocolVersion {claimed}"
-            + (f", as is every one of the {len(answers)} versions offered" if every else "")
-            + f", where the original (SDK 0.5.0) answers the offered {PROTOCOL_VERSION}")
-
-
-def judged_by_claim(spec: SpecRecord, meeting: Meeting) -> str | None:
-    """Why a departure of `spec` on `meeting` follows from a claimed revision (`claimed_revision`): the
-    meeting settled on it and `spec` does not bind the original's revision, so the requirement is judged
-    only because of the claim (fork-host-protocol's SPEC-10, a batch at 2025-03-26, was a cause of its own
-    and read as a change of batching, which is the original SDK's). None otherwise: a requirement the
-    original's revision binds too departs on its own."""
-    claimed = claimed_revision(meeting)
-    if claimed is None or meeting.negotiated != claimed or spec.applies_to(PROTOCOL_VERSION):
-        return None
-    return (f"judged at {claimed} only because {claim_said(meeting, claimed)}; {spec.id} binds "
-            f"{', '.join(spec.revisions)}")
 
 
 def supported_revisions(meeting: Meeting) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -13,18 +12,14 @@ from conformance.calls.probes import probe_examples
 from conformance.calls.strategies import Envelope, envelopes, json_values, strings, unknown_tool_names
 from conformance.catalog.records import evidences, relies_on
 from conformance.core.differences import json_differences, quoted, said
-from conformance.core.eras import AUTO
 from conformance.core.jsontypes import JSON
-from conformance.core.protocol import CLIENT_INFO, PROTOCOL_VERSION, TOOL
+from conformance.core.protocol import TOOL
 from conformance.suite.answers import accepted, describe
 from conformance.suite.contradiction import brief, expect
 from conformance.suite.documents import content_lines, names_as_tool, other_mentions, where
-from conformance.suite.era_meetings import EraMeetings
 from conformance.suite.plugin import Evidence
-from conformance.suite.session import ServerSession, Spare
-from conformance.suite.spec_checks import claim_said, claimed_revision
+from conformance.suite.session import ServerSession
 from conformance.suite.store_model import StoreModel
-from conformance.targets.specs import Target
 
 PROTOCOL_REFUSALS = (-32602, -32603)
 """Invalid params, internal error: the codes an SDK answers a request it refuses to hand to a handler."""
@@ -139,28 +134,6 @@ def test_non_object_arguments_are_a_protocol_error(
     model.probe()
     found = server.probe()
     model.expect_state(found)
-
-
-@evidences("EXT-1")
-def test_initialize_answers_the_offered_original_revision(
-    target: Target, spare: Spare, era_meetings: EraMeetings
-) -> None:
-    """SDK 0.5.0 negotiates the version: an initialize offering 2024-11-05 is answered 2024-11-05. A server
-    answering another revision claims it whatever the client asked; the records of that revision judged on
-    it follow from the claim (suite/test_spec_eras.py), and this check states the claim itself. The offer
-    is sent again on the spare process (a repeated initialize is answered as a fresh process answers it),
-    so its departure has a call to replay and no process is started for it."""
-    with spare() as driver:
-        exchange = driver.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-                                                 "clientInfo": CLIENT_INFO})
-    result = exchange.result
-    answered = result.get("protocolVersion") if result is not None else None
-    if not isinstance(answered, str):
-        pytest.skip(f"initialize offering {PROTOCOL_VERSION} again was answered {describe(exchange)}: the "
-                    "handshake's records (SPEC-1) say what it answers")
-    if answered != PROTOCOL_VERSION:  # the meeting, only now: met early, it would start a process of its own
-        meeting = era_meetings.of(target, AUTO)
-        raise AssertionError(claim_said(meeting if claimed_revision(meeting) == answered else None, answered))
 
 
 UNREGISTERED: dict[str, JSON] = {

@@ -3,9 +3,6 @@
 Every test reads the one meeting of its era (`era_meetings.py`: one process per era, a few calls) and asks
 the record's named check (`spec_checks.py`). A requirement of a revision the server did not settle on with
 that client is skipped as not applicable; a departure names the record, its revision, section and level.
-A requirement judged only because the server claimed a revision the original's revision does not bind
-(`spec_checks.judged_by_claim`) departs as that claim's consequence: its failure names EXT-1, whose own check
-(suite/test_dispatch.py) states the claim.
 """
 
 from __future__ import annotations
@@ -18,9 +15,9 @@ from conformance.catalog.records import evidences, relies_on
 from conformance.catalog.spec_records import ADVISORY_LEVELS, default_spec_catalog
 from conformance.core.eras import Era
 from conformance.drivers.errors import TooSlow
-from conformance.suite.contradiction import Contradiction, after_the_end
+from conformance.suite.contradiction import after_the_end
 from conformance.suite.era_meetings import EraMeetings
-from conformance.suite.spec_checks import NotApplicable, SpecDeparture, judge, judged_by_claim
+from conformance.suite.spec_checks import NotApplicable, SpecDeparture, judge
 from conformance.targets.specs import Target
 
 
@@ -37,9 +34,6 @@ def _judged(record_id: str, target: Target, spec_era: Era, era_meetings: EraMeet
     except SpecDeparture as exc:
         if era_meetings.advisory_as_xfail and default_spec_catalog().get(record_id).level in ADVISORY_LEVELS:
             pytest.xfail(f"guidance stated without a keyword, not gating: {exc}")
-        claim = judged_by_claim(exc.spec, era_meetings.of(target, spec_era))
-        if claim is not None:
-            raise Contradiction("EXT-1", f"{exc}: {claim}") from exc
         raise
 
 

@@ -7,7 +7,6 @@ import importlib
 import inspect
 import json
 import re
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -172,9 +171,8 @@ def test_a_record_is_reached_by_the_probes_only_when_each_failing_check_failed_o
 
 
 def test_the_text_probes_carry_each_shape_and_the_claims_checks_send_them() -> None:
-    """Hashtags, a URL, markdown, line breaks, emoji, numbers, Hebrew and Arabic, HTML characters and
-    characters NFKC rewrites (and NFC keeps), each in a thought the original accepts, sent by every probed
-    property (above) and by CLM-3's and CLM-5's checks, whose
+    """Hashtags, a URL, markdown, line breaks, emoji, numbers and Hebrew and Arabic, each in a thought the
+    original accepts, sent by every probed property (above) and by CLM-3's and CLM-5's checks, whose
     searches draw no such text under most seeds (held-out-multi-5's hashtags fork)."""
     said = {p.shape: p.envelope.thought for p in TEXT_PROBES}
     assert re.search(r"#\w", said["a thought carrying hashtags"])
@@ -185,11 +183,7 @@ def test_the_text_probes_carry_each_shape_and_the_claims_checks_send_them() -> N
     assert re.search(r"\d", said["a thought carrying numbers"])
     rtl = said["a thought in right-to-left scripts"]
     assert re.search("[\u0590-\u05ff]", rtl) and re.search("[\u0600-\u06ff]", rtl), rtl
-    assert {"<", ">", "&"} <= set(said["a thought carrying HTML characters"])
-    compatible = said["a thought of compatibility characters"]
-    assert all(unicodedata.normalize("NFKC", c) != c for c in "ﬁＡＢ①½™²" if c in compatible), compatible
-    assert unicodedata.normalize("NFC", compatible) == compatible != unicodedata.normalize("NFKC", compatible)
-    assert all(p in PROBES for p in TEXT_PROBES) and len(TEXT_ENVELOPES) == 9
+    assert all(p in PROBES for p in TEXT_PROBES) and len(TEXT_ENVELOPES) == 7
     for check in (test_claims.test_clm_3_branching, test_claims.test_clm_5_maintain_context):
         assert "@probe_examples(where=lambda e: e in TEXT_ENVELOPES" in inspect.getsource(check), check
 

@@ -6,8 +6,6 @@
   tool; `moved-to:NAME`: the same listing, and a call to `sequentialthinking` is an unknown tool's;
 - `versions-only:V,W,…`: initialize echoes an offered V or W and refuses any other version (-32602
   "Unsupported protocol version: <offered>"); `version-refused:V`: only V is refused so, others echoed;
-- `version-claimed:V`: every initialize is answered protocolVersion V whatever the client offered
-  (held-out-multi-18's protocol-version-fixed);
 - `fenced`: every answer of the tool (accepted or refused) is its JSON inside a markdown code fence,
   "```json\\n" + the original's text + "\\n```";
 - `stringified`: a failure's error is the exception stringified whole, `String(error)`: "Error: Invalid
@@ -59,9 +57,6 @@
 - `structured`: every answer of the tool (accepted or refused) also carries `structuredContent`, the object
   its text holds (held-out-multi-9's fork-mcp-modern, MCP 2025-06-18's structured results): a result key the
   original never sends;
-- `html-escaped`, `branch-ids` (OTHER_CHANGES, joined by "+"): the box writes `&`, `<` and `>` as HTML
-  entities; an accepted call's `branches` answered as `branchIds` (held-out-multi-18's fork-docs-console: a
-  change of every answer in front of a box change only some thoughts reach);
 - `word-count`, `columns-box`, `long-warning`, `surrogate-refused`, `revise-or-branch`, `runaway-ratio`,
   `short-refused`, `early-final-refused`, `follows-last`, `final-needing-more`, `revises-needs-true`,
   `revises-below`, `branch-not-ahead`, `total-not-below`, `branch-earlier`, `numbers-typed`,
@@ -734,37 +729,7 @@ def _furthest_total(thinking: Any) -> None:
     thinking.validate_thought_data = raising
 
 
-def _html_escaped(thinking: Any) -> None:
-    """The box writes the thought's `&`, `<` and `>` as HTML entities, the border sized to them
-    (held-out-multi-18's box-html-escaped): only a thought holding one is drawn otherwise."""
-    formatted = thinking.SequentialThinkingServer.format_thought
-
-    def escaped(self: Any, data: Any) -> str:
-        text = data.thought.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return formatted(self, dataclasses.replace(data, thought=text))  # type: ignore[no-any-return]
-
-    thinking.SequentialThinkingServer.format_thought = escaped
-
-
-def _branch_ids(thinking: Any) -> None:
-    """An accepted call's `branches` answered as `branchIds`, same value, same place (held-out-multi-18's
-    branches-renamed-branch-ids): every accepted answer departs."""
-    answering = thinking.SequentialThinkingServer.process_thought
-
-    def renamed(self: Any, arguments: Mapping[str, Any] | None) -> tuple[str, bool]:
-        text, is_error = answering(self, arguments)
-        if is_error:
-            return text, is_error
-        status = json.loads(text)
-        return json.dumps({("branchIds" if k == "branches" else k): v for k, v in status.items()},
-                          indent=2), is_error
-
-    thinking.SequentialThinkingServer.process_thought = renamed
-
-
 OTHER_CHANGES: Final[Mapping[str, Callable[[Any], None]]] = {
-    "html-escaped": _html_escaped,
-    "branch-ids": _branch_ids,
     "next-needed-strings": _next_needed_strings,  # reached by OBJ-10's spellings, not calls/probes.py
     "session-scoped": _session_scoped,  # the count alone moves: ABS-11's check, not the probes' answers
     "word-count": _word_count,
@@ -1561,20 +1526,6 @@ def _versions_refused(server: Any, change: str) -> None:
     runner._on_request = negotiated
 
 
-def _version_claimed(server: Any, change: str) -> None:
-    """`version-claimed:V`: every initialize is answered protocolVersion V whatever the client offered,
-    capabilities and serverInfo unchanged (held-out-multi-18's protocol-version-fixed claims 2025-03-26)."""
-    claimed = change.split(":", 1)[1]
-    runner = server._OriginalRunner
-    answer = runner._on_request
-
-    async def claiming(self: Any, dctx: Any, method: str, params: Mapping[str, Any] | None) -> Any:
-        result = await answer(self, dctx, method, params)
-        return {**result, "protocolVersion": claimed} if method == "initialize" else result
-
-    runner._on_request = claiming
-
-
 def _listed_as(server: Any, change: str) -> None:
     """`listed-as:NAME`: tools/list names the tool NAME and calls of NAME or of the original's name are both
     processed (held-out-multi-15's fork-readme-names: `sequential_thinking` listed, the old name kept for
@@ -1668,8 +1619,6 @@ def main() -> None:
         _listed_as(server, change)
     elif change.startswith(("versions-only:", "version-refused:")):
         _versions_refused(server, change)
-    elif change.startswith("version-claimed:"):
-        _version_claimed(server, change)
     elif change == "fenced":
         process = thinking.SequentialThinkingServer.process_thought
 
